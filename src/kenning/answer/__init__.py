@@ -1,0 +1,1 @@
+"""Composing answers in the contract `kenning.answer/v1`."""

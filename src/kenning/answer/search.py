@@ -1,0 +1,133 @@
+"""Search one project and answer in the contract: ranked, fresh, filtered honestly."""
+
+from __future__ import annotations
+
+import sqlite3
+from collections import Counter
+from dataclasses import dataclass
+from datetime import datetime
+
+from kenning.answer.snippet import make_snippet
+from kenning.config import Project
+from kenning.errors import IndexMissing
+from kenning.freshness import FileCheck, demotion, freshness_of
+from kenning.records import Answer, EmptyReason, Excerpt, FreshnessState, Lifecycle
+from kenning.search import lexical
+from kenning.search.query import ParsedQuery, parse
+from kenning.store import facts as fact_store
+from kenning.store.db import connect
+
+LEVEL = 0
+SUPERSEDED_FACTOR = 0.5
+POOL_FACTOR = 4
+MIN_POOL = 40
+
+
+@dataclass(frozen=True)
+class SearchOptions:
+    limit: int = 10
+    types: tuple[str, ...] = ()
+    include_superseded: bool = False
+    include_missing: bool = False
+    syntax: str = "natural"
+    path_prefix: str | None = None
+    memory_type: str | None = None
+    explain: bool = False
+
+
+def search_project(project: Project, query: str, options: SearchOptions, *, now: datetime) -> Answer:
+    """Parse, then search; an absent index is an answer with ``empty_reason``, not an error."""
+    parsed = parse(query, options.syntax)
+    try:
+        conn = connect(project.db_path)
+    except IndexMissing:
+        return Answer(query, "lexical", None, LEVEL, (project.name,), empty_reason=EmptyReason.INDEX_MISSING,
+                      notes=("no index: run `kenning sync`",))
+    try:
+        return search_conn(conn, project, parsed, options, now=now)
+    finally:
+        conn.close()
+
+
+def search_conn(
+    conn: sqlite3.Connection,
+    project: Project,
+    parsed: ParsedQuery,
+    options: SearchOptions,
+    *,
+    now: datetime,
+    mode: str = "lexical",
+    rule: str | None = None,
+) -> Answer:
+    lifecycles = ("active", "superseded") if options.include_superseded else ("active",)
+    filters = lexical.Filters(options.types, lifecycles, options.path_prefix, options.memory_type)
+    pool = max(MIN_POOL, options.limit * POOL_FACTOR)
+    hits = lexical.search(conn, parsed, filters, pool)
+    excerpts, filtered = rank_hits(conn, project, hits, parsed.terms, options, now=now)
+    empty_reason = None
+    if not excerpts:
+        empty_reason = EmptyReason.ALL_FILTERED if filtered else EmptyReason.NO_MATCH
+        if not filtered:
+            hidden = _hidden_matches(conn, parsed, filters)
+            if hidden:
+                filtered.update(hidden)
+                empty_reason = EmptyReason.ALL_FILTERED
+    return Answer(
+        query=parsed.text,
+        mode=mode,
+        rule=rule,
+        level=LEVEL,
+        searched=(project.name,),
+        excerpts=tuple(excerpts),
+        empty_reason=empty_reason,
+        filtered=dict(filtered),
+    )
+
+
+def rank_hits(
+    conn: sqlite3.Connection,
+    project: Project,
+    hits: list[lexical.Hit],
+    terms: tuple[str, ...],
+    options: SearchOptions,
+    *,
+    now: datetime,
+) -> tuple[list[Excerpt], Counter[str]]:
+    """Attach freshness, drop what must not be served, demote, cut to ``limit``."""
+    facts = fact_store.get_many(conn, project.name, [h.fact_id for h in hits])
+    files = FileCheck(project.root, conn)
+    files.preload(loc.path for fact in facts.values() for loc in fact.locations)
+    filtered: Counter[str] = Counter()
+    scored = []
+    for order, hit in enumerate(hits):
+        fact = facts.get(hit.fact_id)
+        if fact is None:
+            continue
+        fresh = freshness_of(fact, now=now, files=files)
+        if fresh.state is FreshnessState.SOURCE_MISSING and not options.include_missing:
+            filtered["source_missing"] += 1
+            continue
+        factor = demotion(fresh) * (SUPERSEDED_FACTOR if fact.lifecycle is Lifecycle.SUPERSEDED else 1.0)
+        explain = {**hit.explain, "factor": factor} if options.explain else None
+        scored.append((hit.score * factor, order, fact, fresh, explain))
+    scored.sort(key=lambda s: (-s[0], s[1]))
+    excerpts = [
+        Excerpt(fact, fresh, make_snippet(fact.body, terms), score, rank, explain)
+        for rank, (score, _, fact, fresh, explain) in enumerate(scored[: options.limit], start=1)
+    ]
+    return excerpts, filtered
+
+
+def _hidden_matches(conn: sqlite3.Connection, parsed: ParsedQuery, filters: lexical.Filters) -> Counter[str]:
+    """When nothing is served, say what matched but was hidden (superseded, retired, type)."""
+    hidden: Counter[str] = Counter()
+    wider = lexical.Filters((), ("superseded", "retired"), filters.path_prefix, filters.memory_type)
+    for lifecycle in set(wider.lifecycles) - set(filters.lifecycles):
+        count = lexical.count_matches(conn, parsed, lexical.Filters((), (lifecycle,), filters.path_prefix))
+        if count:
+            hidden[lifecycle] += count
+    if filters.types:
+        other = lexical.count_matches(conn, parsed, lexical.Filters((), filters.lifecycles, filters.path_prefix))
+        if other:
+            hidden["type"] += other
+    return hidden

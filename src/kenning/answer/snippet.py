@@ -1,0 +1,32 @@
+"""A short window of an excerpt's body around the first query term it contains."""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+
+WIDTH = 240
+
+
+def fold(text: str) -> str:
+    """Lowercase without diacritics, same length as the input (for offset mapping)."""
+    return "".join(
+        (unicodedata.normalize("NFKD", ch)[0] if ch.isalpha() else ch).lower()[:1] or ch for ch in text
+    )
+
+
+def make_snippet(body: str, terms: tuple[str, ...], width: int = WIDTH) -> str:
+    flat = re.sub(r"\s+", " ", body).strip()
+    if len(flat) <= width:
+        return flat
+    folded = fold(flat)
+    positions = [p for p in (folded.find(fold(t)) for t in terms if t) if p >= 0]
+    start = max(0, min(positions) - width // 4) if positions else 0
+    if start:
+        space = flat.find(" ", start)
+        start = space + 1 if 0 <= space < start + 20 else start
+    window = flat[start : start + width]
+    cut = window.rfind(" ")
+    if start + width < len(flat) and cut > width * 0.6:
+        window = window[:cut]
+    return ("…" if start else "") + window + ("…" if start + len(window) < len(flat) else "")

@@ -1,0 +1,64 @@
+""""What is stale?": facts whose file changed or vanished since indexing. No search."""
+
+from __future__ import annotations
+
+import sqlite3
+from datetime import datetime
+
+from kenning.config import Project
+from kenning.freshness import FileCheck, freshness_of
+from kenning.records import Answer, EmptyReason, Excerpt, FreshnessState
+from kenning.store import facts as fact_store
+
+LEVEL = 0
+
+
+def stale_report(conn: sqlite3.Connection, project: Project, *, now: datetime, limit: int | None = None) -> Answer:
+    files = FileCheck(project.root, conn)
+    paths = [row[0] for row in conn.execute("SELECT path FROM manifest ORDER BY path")]
+    files.preload(paths)
+    changed = [p for p in paths if files.changed(p)]
+    excerpts: list[Excerpt] = []
+    if changed:
+        ids: list[int] = []
+        for start in range(0, len(changed), 500):
+            chunk = changed[start : start + 500]
+            marks = ",".join("?" * len(chunk))
+            ids.extend(
+                row[0]
+                for row in conn.execute(
+                    f"SELECT DISTINCT l.fact_id FROM locations l JOIN facts f ON f.id = l.fact_id "
+                    f"WHERE l.path IN ({marks}) AND f.lifecycle = 'active' ORDER BY l.path, l.line_start, l.fact_id",
+                    chunk,
+                )
+            )
+        facts = fact_store.get_many(conn, project.name, list(dict.fromkeys(ids)))
+        for fact in facts.values():
+            fresh = freshness_of(fact, now=now, files=files)
+            if fresh.state in (FreshnessState.STALE, FreshnessState.SOURCE_MISSING):
+                excerpts.append(Excerpt(fact, fresh, fact.body[:160].replace("\n", " "), 0.0, 0))
+    excerpts.sort(key=_order)
+    if limit is not None:
+        excerpts = excerpts[:limit]
+    ranked = tuple(Excerpt(e.fact, e.freshness, e.snippet, 0.0, i) for i, e in enumerate(excerpts, 1))
+    return Answer(
+        query="what is stale",
+        mode="freshness",
+        rule=None,
+        level=LEVEL,
+        searched=(project.name,),
+        excerpts=ranked,
+        empty_reason=None if ranked else EmptyReason.NO_MATCH,
+        notes=(f"{len(changed)} indexed file(s) changed or missing since the last sync",),
+    )
+
+
+def _order(excerpt: Excerpt) -> tuple[bool, str, int, int]:
+    """Missing sources first, then by file and position in the file."""
+    first = excerpt.fact.locations[0] if excerpt.fact.locations else None
+    return (
+        excerpt.freshness.state is not FreshnessState.SOURCE_MISSING,
+        first.path if first else excerpt.fact.source.uri,
+        (first.line_start or 0) if first else 0,
+        excerpt.fact.id,
+    )

@@ -1,0 +1,157 @@
+"""Where things live: the project directory, its config, and the machine registry.
+
+Only interfaces call the functions that read the environment (``kenning_home``); the core
+receives a ``Project`` and plain values.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import tomllib
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from kenning.errors import ProjectNotFound, UsageError
+
+STATE_DIR = ".kenning"
+DB_NAME = "kenning.db"
+CONFIG_NAME = "config.toml"
+DEFAULT_MAX_FILE_BYTES = 1_000_000
+
+CONFIG_TEMPLATE = """\
+# kenning project configuration (meant to be committed).
+name = {name}
+# A confidential project is never read by cross-project search or another project's pack.
+confidential = false
+# Globs relative to the project root. Empty include = every supported file.
+include = []
+exclude = []
+# Files larger than this many bytes are skipped (reason: too_large).
+max_file_bytes = {max_bytes}
+
+[pack]
+# Core pack budget, in estimated tokens (characters / 4).
+budget_tokens = 1500
+"""
+
+GITIGNORE = """\
+# kenning's database and caches are rebuilt by `kenning sync`; config.toml and ledger.jsonl are meant to be committed.
+*.db
+*.db-wal
+*.db-shm
+cache/
+"""
+
+
+@dataclass(frozen=True)
+class ProjectConfig:
+    name: str
+    confidential: bool = False
+    include: tuple[str, ...] = ()
+    exclude: tuple[str, ...] = ()
+    max_file_bytes: int = DEFAULT_MAX_FILE_BYTES
+    extra: dict[str, Any] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class Project:
+    root: Path
+    config: ProjectConfig
+
+    @property
+    def name(self) -> str:
+        return self.config.name
+
+    @property
+    def state_dir(self) -> Path:
+        return self.root / STATE_DIR
+
+    @property
+    def db_path(self) -> Path:
+        return self.state_dir / DB_NAME
+
+
+def kenning_home(environ: dict[str, str] | None = None) -> Path:
+    """``KENNING_HOME``, else the XDG data directory (``~/.local/share/kenning``)."""
+    env = os.environ if environ is None else environ
+    if env.get("KENNING_HOME"):
+        return Path(env["KENNING_HOME"]).expanduser()
+    from platformdirs import user_data_dir
+
+    return Path(user_data_dir("kenning", appauthor=False))
+
+
+def default_name(root: Path) -> str:
+    name = re.sub(r"[^A-Za-z0-9._-]+", "-", root.resolve().name).strip("-.")
+    return name or "project"
+
+
+def find_root(start: Path) -> Path:
+    """The nearest directory at or above ``start`` holding ``.kenning/config.toml``."""
+    start = start.resolve()
+    for candidate in (start, *start.parents):
+        if (candidate / STATE_DIR / CONFIG_NAME).is_file():
+            return candidate
+    raise ProjectNotFound(
+        f"no kenning project at or above {start}",
+        hint="run `kenning init` in the project root, or pass --project PATH",
+    )
+
+
+def load_project(path: Path) -> Project:
+    root = find_root(path)
+    config_path = root / STATE_DIR / CONFIG_NAME
+    try:
+        raw = tomllib.loads(config_path.read_text(encoding="utf-8"))
+    except tomllib.TOMLDecodeError as exc:
+        raise UsageError(f"{config_path}: invalid TOML: {exc}") from exc
+    return Project(root=root, config=parse_config(raw, default_name(root), config_path))
+
+
+def parse_config(raw: dict[str, Any], fallback_name: str, where: Path | str = "config") -> ProjectConfig:
+    def strings(key: str) -> tuple[str, ...]:
+        value = raw.get(key, [])
+        if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
+            raise UsageError(f"{where}: `{key}` must be a list of glob strings")
+        return tuple(value)
+
+    name = raw.get("name", fallback_name)
+    if not isinstance(name, str) or not re.fullmatch(r"[A-Za-z0-9._-]{1,64}", name):
+        raise UsageError(f"{where}: `name` must be 1-64 characters of letters, digits, . _ -")
+    max_bytes = raw.get("max_file_bytes", DEFAULT_MAX_FILE_BYTES)
+    if not isinstance(max_bytes, int) or max_bytes <= 0:
+        raise UsageError(f"{where}: `max_file_bytes` must be a positive integer")
+    known = {"name", "confidential", "include", "exclude", "max_file_bytes"}
+    return ProjectConfig(
+        name=name,
+        confidential=bool(raw.get("confidential", False)),
+        include=strings("include"),
+        exclude=strings("exclude"),
+        max_file_bytes=max_bytes,
+        extra={k: v for k, v in raw.items() if k not in known},
+    )
+
+
+def init_project(root: Path, name: str | None = None) -> tuple[Project, bool]:
+    """Create ``.kenning/`` with its config and .gitignore. Returns (project, created)."""
+    root = root.resolve()
+    if not root.is_dir():
+        raise UsageError(f"{root} is not a directory")
+    state = root / STATE_DIR
+    config_path = state / CONFIG_NAME
+    created = not config_path.exists()
+    if created:
+        chosen = name or default_name(root)
+        parse_config({"name": chosen}, chosen)  # validates the name
+        state.mkdir(exist_ok=True)
+        config_path.write_text(
+            CONFIG_TEMPLATE.format(name=json.dumps(chosen), max_bytes=DEFAULT_MAX_FILE_BYTES),
+            encoding="utf-8",
+        )
+    gitignore = state / ".gitignore"
+    if not gitignore.exists():
+        gitignore.write_text(GITIGNORE, encoding="utf-8")
+    return load_project(root), created

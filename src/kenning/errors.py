@@ -1,0 +1,48 @@
+"""Typed errors. Interfaces turn them into exit codes, MCP error results or HTTP statuses."""
+
+from __future__ import annotations
+
+
+class KenningError(Exception):
+    """Base of every error kenning raises on purpose. ``hint`` says what to do next."""
+
+    exit_code = 1
+
+    def __init__(self, message: str, *, hint: str | None = None) -> None:
+        super().__init__(message)
+        self.message = message
+        self.hint = hint
+
+
+class UsageError(KenningError):
+    """The caller asked for something malformed; nothing was changed."""
+
+    exit_code = 2
+
+
+class InvalidQuery(UsageError):
+    """A query that cannot be run: bad FTS syntax, too long, empty."""
+
+
+class ValidationError(UsageError):
+    """An argument outside its documented bounds."""
+
+
+class NotFound(KenningError):
+    """An id, project or file that does not exist."""
+
+
+class ProjectNotFound(NotFound):
+    """No kenning project at or above the given path."""
+
+
+class IndexMissing(KenningError):
+    """The project exists but has never been synced."""
+
+
+class StoreOutdated(KenningError):
+    """The database was written by a newer kenning than this one."""
+
+
+class ScopeDenied(KenningError):
+    """A request outside the caller's allowed projects or paths."""

@@ -1,0 +1,117 @@
+"""Freshness, computed at read and never stored as truth (SPEC §5).
+
+A file source is ``current`` when it re-reads with the fingerprint it had at indexing. The
+check is cheap when the file's size and mtime still equal the manifest's (the same shortcut
+git uses); otherwise the file is hashed again. A fact with no re-readable source (a saved
+note, an oral decision) is never ``current``: ``unverified`` while its last confirmation
+is at most 270 days old, ``hypothesis`` after.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import sqlite3
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from datetime import datetime
+from pathlib import Path
+
+from kenning.clock import from_timestamp, iso, parse_iso
+from kenning.records import Fact, Freshness, FreshnessState
+
+DEMOTE_AFTER_DAYS = 90
+HYPOTHESIS_AFTER_DAYS = 270
+
+
+@dataclass
+class FileCheck:
+    """Per-read cache: each path is stat-ed (and at most hashed) once per answer."""
+
+    root: Path
+    conn: sqlite3.Connection
+    _manifest: dict[str, tuple[int, int, str]] = field(default_factory=dict)
+    _seen: dict[str, tuple[str | None, str | None]] = field(default_factory=dict)
+
+    def preload(self, paths: Iterable[str]) -> None:
+        wanted = [p for p in set(paths) if p not in self._manifest]
+        for start in range(0, len(wanted), 500):
+            chunk = wanted[start : start + 500]
+            marks = ",".join("?" * len(chunk))
+            for path, size, mtime_ns, fingerprint in self.conn.execute(
+                f"SELECT path, size, mtime_ns, fingerprint FROM manifest WHERE path IN ({marks})", chunk
+            ):
+                self._manifest[path] = (size, mtime_ns, fingerprint)
+
+    def changed(self, path: str) -> bool:
+        """True when the file no longer reads with its manifest fingerprint."""
+        known = self._manifest.get(path)
+        return known is None or self.fingerprint(path)[0] != known[2]
+
+    def fingerprint(self, path: str) -> tuple[str | None, str | None]:
+        """(current fingerprint or None if unreadable, file mtime as ISO)."""
+        if path in self._seen:
+            return self._seen[path]
+        full = self.root / path
+        try:
+            st = os.stat(full)
+        except OSError:
+            result: tuple[str | None, str | None] = (None, None)
+        else:
+            mtime = from_timestamp(st.st_mtime)
+            known = self._manifest.get(path)
+            if known and known[0] == st.st_size and known[1] == st.st_mtime_ns:
+                result = (known[2], mtime)
+            else:
+                try:
+                    result = (hashlib.sha256(full.read_bytes()).hexdigest(), mtime)
+                except OSError:
+                    result = (None, None)
+        self._seen[path] = result
+        return result
+
+
+def freshness_of(fact: Fact, *, now: datetime, files: FileCheck | None) -> Freshness:
+    checked = iso(now)
+    match fact.source.kind:
+        case "file" if files is not None and fact.locations:
+            return _file_freshness(fact, files, checked)
+        case _:
+            return _unsourced_freshness(fact, now, checked)
+
+
+def _file_freshness(fact: Fact, files: FileCheck, checked: str) -> Freshness:
+    states = []
+    for loc in fact.locations:
+        current, mtime = files.fingerprint(loc.path)
+        if current is None:
+            states.append((FreshnessState.SOURCE_MISSING, None, loc.uri))
+        elif current == loc.fingerprint:
+            return Freshness(FreshnessState.CURRENT, checked)
+        else:
+            states.append((FreshnessState.STALE, mtime, loc.uri))
+    stale = [s for s in states if s[0] is FreshnessState.STALE]
+    if stale:
+        return Freshness(FreshnessState.STALE, checked, changed=stale[0][1], detail=f"{stale[0][2]} changed since indexing")
+    return Freshness(FreshnessState.SOURCE_MISSING, checked, detail=f"{states[0][2]} no longer reads")
+
+
+def _unsourced_freshness(fact: Fact, now: datetime, checked: str) -> Freshness:
+    reference = fact.dates.confirmed or fact.dates.indexed
+    age = max(0, (now - parse_iso(reference)).days)
+    if age > HYPOTHESIS_AFTER_DAYS:
+        return Freshness(FreshnessState.HYPOTHESIS, checked, age_days=age, detail="not confirmed for over 270 days")
+    return Freshness(FreshnessState.UNVERIFIED, checked, age_days=age, detail="no re-readable source")
+
+
+def demotion(state: Freshness) -> float:
+    """Ranking factor: stale and hypothesis facts go down, old unverified ones a little."""
+    match state.state:
+        case FreshnessState.STALE:
+            return 0.5
+        case FreshnessState.HYPOTHESIS:
+            return 0.25
+        case FreshnessState.UNVERIFIED if (state.age_days or 0) > DEMOTE_AFTER_DAYS:
+            return 0.7
+        case _:
+            return 1.0

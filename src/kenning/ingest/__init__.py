@@ -1,0 +1,1 @@
+"""Turning project files into excerpts: discovery, parsers, incremental sync."""

@@ -1,0 +1,151 @@
+"""Which files of a project are eligible, and why the others are skipped.
+
+Discovery only lists and ``stat``s: it never opens a file, so a no-op resync stays cheap.
+Binary detection happens when a changed file is read (see ``sync``).
+"""
+
+from __future__ import annotations
+
+import os
+import subprocess
+from collections import Counter
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import pathspec
+
+from kenning.config import STATE_DIR, Project
+from kenning.ingest.parsers import parser_for
+
+ALWAYS_IGNORED_DIRS = {STATE_DIR, ".git", ".hg", ".svn"}
+
+
+@dataclass(frozen=True)
+class Candidate:
+    path: str  # relative, POSIX separators
+    abs_path: Path
+    size: int
+    mtime_ns: int
+    parser: str
+
+
+@dataclass
+class Discovery:
+    candidates: list[Candidate] = field(default_factory=list)
+    skipped: Counter[str] = field(default_factory=Counter)
+    method: str = "walk"
+
+
+def discover(project: Project) -> Discovery:
+    root = project.root
+    listed = _git_files(root)
+    result = Discovery(method="git" if listed is not None else "walk")
+    paths = listed if listed is not None else _walk(root)
+    include = _spec(project.config.include)
+    exclude = _spec(project.config.exclude)
+    root_real = os.path.realpath(root)
+    for rel in paths:
+        top = rel.split("/", 1)[0]
+        if top in ALWAYS_IGNORED_DIRS:
+            continue
+        if include is not None and not include.match_file(rel):
+            result.skipped["not_included"] += 1
+            continue
+        if exclude is not None and exclude.match_file(rel):
+            result.skipped["excluded"] += 1
+            continue
+        parser = parser_for(rel)
+        if parser is None:
+            result.skipped["unsupported_type"] += 1
+            continue
+        abs_path = root / rel
+        try:
+            st = abs_path.lstat()
+            if os.path.islink(abs_path):
+                target = os.path.realpath(abs_path)
+                if os.path.commonpath([root_real, target]) != root_real:
+                    result.skipped["link_outside_root"] += 1
+                    continue
+                st = os.stat(target)
+        except OSError:
+            result.skipped["unreadable"] += 1
+            continue
+        if not _is_regular(st.st_mode):
+            result.skipped["not_a_file"] += 1
+            continue
+        if st.st_size > project.config.max_file_bytes:
+            result.skipped["too_large"] += 1
+            continue
+        result.candidates.append(Candidate(rel, abs_path, st.st_size, st.st_mtime_ns, parser))
+    result.candidates.sort(key=lambda c: c.path)
+    return result
+
+
+def _is_regular(mode: int) -> bool:
+    import stat
+
+    return stat.S_ISREG(mode)
+
+
+def _spec(globs: tuple[str, ...]) -> pathspec.PathSpec | None:
+    return pathspec.GitIgnoreSpec.from_lines(globs) if globs else None
+
+
+def _git_files(root: Path) -> list[str] | None:
+    """Tracked and untracked-but-not-ignored files, when ``root`` is inside a git work tree."""
+    try:
+        proc = subprocess.run(
+            ["git", "-C", str(root), "ls-files", "-z", "--cached", "--others", "--exclude-standard"],
+            capture_output=True,
+            timeout=60,
+            check=False,
+        )
+    except (OSError, subprocess.TimeoutExpired):
+        return None
+    if proc.returncode != 0:
+        return None
+    names = proc.stdout.decode("utf-8", "surrogateescape").split("\0")
+    return sorted({n for n in names if n})
+
+
+def _walk(root: Path) -> list[str]:
+    """Every file below ``root``, honouring each directory's ``.gitignore``; links to
+    directories are not followed."""
+    found: list[str] = []
+    specs: list[tuple[str, pathspec.PathSpec]] = []
+    for dirpath, dirnames, filenames in os.walk(root, followlinks=False):
+        rel_dir = os.path.relpath(dirpath, root).replace(os.sep, "/")
+        rel_dir = "" if rel_dir == "." else rel_dir
+        specs = [(base, spec) for base, spec in specs if _under(rel_dir, base)]
+        if ".gitignore" in filenames:
+            try:
+                lines = Path(dirpath, ".gitignore").read_text(encoding="utf-8", errors="replace").splitlines()
+                specs.append((rel_dir, pathspec.GitIgnoreSpec.from_lines(lines)))
+            except OSError:
+                pass
+
+        def ignored(rel: str, is_dir: bool) -> bool:
+            for base, spec in specs:
+                local = rel[len(base) + 1 :] if base else rel
+                if spec.match_file(local + ("/" if is_dir else "")):
+                    return True
+            return False
+
+        kept_dirs = []
+        for name in sorted(dirnames):
+            rel = f"{rel_dir}/{name}" if rel_dir else name
+            if name in ALWAYS_IGNORED_DIRS or ignored(rel, True):
+                continue
+            if os.path.islink(os.path.join(dirpath, name)):
+                continue
+            kept_dirs.append(name)
+        dirnames[:] = kept_dirs
+        for name in filenames:
+            rel = f"{rel_dir}/{name}" if rel_dir else name
+            if not ignored(rel, False):
+                found.append(rel)
+    return sorted(found)
+
+
+def _under(rel_dir: str, base: str) -> bool:
+    return base == "" or rel_dir == base or rel_dir.startswith(base + "/")

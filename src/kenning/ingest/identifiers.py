@@ -1,0 +1,65 @@
+"""Identifier splitting, so that ``rrfFuse`` is found by a search for "rrf fuse".
+
+Digits stay attached to the letters before them: ``parse_v2Token`` gives
+``[parse, v2, token]`` and ``sha256sum`` gives ``[sha256, sum]``, because a lone "2" or
+"256" is a useless keyword while "v2" or "sha256" is what people type. Digits that start a
+part stand alone: ``2faCode`` gives ``[2, fa, code]``.
+"""
+
+from __future__ import annotations
+
+import re
+from functools import lru_cache
+
+_SEPARATORS = re.compile(r"[^A-Za-z0-9]+")
+# An acronym before a capitalised word, a (capitalised) word, an acronym, a number;
+# letters keep the digits that follow them.
+_PARTS = re.compile(r"[A-Z]+(?=[A-Z][a-z])|[A-Z]?[a-z]+[0-9]*|[A-Z]+[0-9]*|[0-9]+")
+_IDENTIFIER = re.compile(r"[A-Za-z_][A-Za-z0-9_.-]*")
+
+
+def split_identifier(name: str) -> list[str]:
+    """Split ``name`` at case changes, ``_``, ``-``, ``.`` and other separators, lowercased.
+
+    >>> split_identifier("HTTPServerError")
+    ['http', 'server', 'error']
+    >>> split_identifier("parse_v2Token")
+    ['parse', 'v2', 'token']
+    """
+    return list(_split(name))
+
+
+@lru_cache(maxsize=65536)
+def _split(name: str) -> tuple[str, ...]:
+    parts: list[str] = []
+    for piece in _SEPARATORS.split(name):
+        if piece:
+            parts.extend(part.lower() for part in _PARTS.findall(piece))
+    return tuple(parts)
+
+
+def keywords_for(*texts: str) -> str:
+    """Identifier-like tokens of ``texts`` plus their parts, de-duplicated, space-joined.
+
+    Each token is kept as written, followed by its lowercase parts when it splits into two
+    or more. Duplicates are dropped case-insensitively, keeping the first appearance.
+    Meant for short texts (titles, signatures), not whole bodies.
+    """
+    seen: set[str] = set()
+    words: list[str] = []
+    for text in texts:
+        for token in _IDENTIFIER.findall(text):
+            token = token.rstrip(".-")
+            if not token.strip("_"):
+                continue
+            key = token.lower()
+            if key not in seen:
+                seen.add(key)
+                words.append(token)
+            parts = _split(token)
+            if len(parts) > 1:
+                for part in parts:
+                    if part not in seen:
+                        seen.add(part)
+                        words.append(part)
+    return " ".join(words)

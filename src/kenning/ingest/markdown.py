@@ -1,0 +1,177 @@
+"""Markdown files cut into one excerpt per section, following the heading hierarchy.
+
+Only block structure is parsed (headings, setext headings, fences, indented code), so a
+``#`` line inside a fenced block is never taken for a heading. Front matter is read only
+when it is valid YAML giving a mapping; otherwise its lines are treated as Markdown content,
+so that nothing written in the file is lost.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import re
+from pathlib import PurePosixPath
+from typing import Any
+
+import yaml
+from markdown_it import MarkdownIt
+
+from .chunks import Chunk
+from .identifiers import keywords_for
+from .split import Lines, index_lines, split_range, split_lines
+
+_MD = MarkdownIt("zero").enable(["heading", "lheading", "fence", "code"])
+_MD.disable("inline")
+
+_FRONT_MATTER = re.compile(r"---[ \t]*\n((?:.*?\n)??)(?:---|\.\.\.)[ \t]*(?:\n|\Z)", re.S)
+_LINK = re.compile(r"!?\[([^\]]*)\]\([^)]*\)")
+_NOT_SLUG = re.compile(r"[^\w\- ]")
+
+
+def parse_markdown(text: str, path: str, *, max_chars: int = 2400) -> list[Chunk]:
+    """Cut a Markdown document into section chunks (see the module docstring).
+
+    Titles are heading paths (``Guide > Install > On Debian``), anchors GitHub-style slugs,
+    line numbers 1-based in the original file, front matter included in the count.
+    """
+    source = text.removeprefix("\ufeff")
+    lines = split_lines(source)
+    front, body_start = _front_matter("\n".join(lines) if "\r" in source else source)
+    markdown = "\n" * body_start + "\n".join(lines[body_start:])
+    headings, fences = _blocks(markdown)
+    doc = index_lines(lines, fences)
+
+    h1 = next((name for _, level, name in headings if level == 1 and name), None)
+    fm_title = front.get("title") if front else None
+    doc_title = h1 or (fm_title.strip() if isinstance(fm_title, str) else "") or _stem(path)
+    kind = front["type"] if front and isinstance(front.get("type"), str) else "doc"
+    meta = {"front_matter": front} if front else {}
+
+    used: set[str] = set()
+    slugs = [_unique(slugify(name) or "section", used) for _, _, name in headings]
+    preamble_slug = slugify(doc_title)
+    if not preamble_slug or preamble_slug in used:
+        preamble_slug = "top"
+    preamble_slug = _unique(preamble_slug, used)
+
+    first_heading = headings[0][0] if headings else len(lines)
+    sections = [(doc_title, preamble_slug, body_start, first_heading - 1)]
+    stack: list[tuple[int, str]] = []
+    for i, (start, level, name) in enumerate(headings):
+        while stack and stack[-1][0] >= level:
+            stack.pop()
+        stack.append((level, name))
+        trail = [t for _, t in stack if t]  # an empty heading adds nothing to the path
+        if stack[0][0] != 1 or not trail:
+            trail.insert(0, doc_title)
+        end = headings[i + 1][0] - 1 if i + 1 < len(headings) else len(lines) - 1
+        sections.append((" > ".join(trail), slugs[i], start, end))
+
+    chunks: list[Chunk] = []
+    for title, slug, first, last in sections:
+        chunks.extend(_section_chunks(doc, title, slug, first, last, max_chars, kind, meta, used))
+    return chunks
+
+
+def _section_chunks(
+    doc: Lines,
+    title: str,
+    slug: str,
+    first: int,
+    last: int,
+    max_chars: int,
+    kind: str,
+    meta: dict[str, Any],
+    used: set[str],
+) -> list[Chunk]:
+    """Chunks of one section: a single one, or parts ``#slug``, ``#slug-part-2``, …"""
+    keywords = keywords_for(title)
+    chunks = []
+    for n, piece in enumerate(split_range(doc, first, last, max_chars), start=1):
+        anchor = slug if n == 1 else _unique(f"{slug}-part-{n}", used)
+        chunks.append(
+            Chunk(
+                type=kind,
+                title=title if n == 1 else f"{title} (part {n})",
+                body=piece.body,
+                anchor=f"#{anchor}",
+                line_start=piece.first + 1,
+                line_end=piece.last + 1,
+                keywords=keywords,
+                meta=dict(meta),
+            )
+        )
+    return chunks
+
+
+def _blocks(markdown: str) -> tuple[list[tuple[int, int, str]], list[tuple[int, int]]]:
+    """Headings as ``(first line, level, text)`` and fenced ranges ``[start, end)``."""
+    headings: list[tuple[int, int, str]] = []
+    fences: list[tuple[int, int]] = []
+    tokens = _MD.parse(markdown)
+    for i, token in enumerate(tokens):
+        if token.type == "heading_open" and token.map:
+            headings.append((token.map[0], int(token.tag[1:]), heading_text(tokens[i + 1].content)))
+        elif token.type == "fence" and token.map:
+            fences.append((token.map[0], token.map[1]))
+    return headings, fences
+
+
+def heading_text(content: str) -> str:
+    """Heading source made readable: one line, links and images reduced to their text."""
+    if "](" in content:
+        content = _LINK.sub(r"\1", content)
+    return " ".join(content.split())
+
+
+def slugify(text: str) -> str:
+    """GitHub-style slug: lowercase, punctuation except ``-`` and ``_`` dropped, spaces to ``-``."""
+    return _NOT_SLUG.sub("", text.lower()).replace(" ", "-")
+
+
+def _unique(slug: str, used: set[str]) -> str:
+    """``slug``, or ``slug-1``, ``slug-2``… if already taken; records the result in ``used``."""
+    candidate, n = slug, 0
+    while candidate in used:
+        n += 1
+        candidate = f"{slug}-{n}"
+    used.add(candidate)
+    return candidate
+
+
+def _front_matter(text: str) -> tuple[dict[str, Any], int]:
+    """Front matter mapping (JSON-safe) and the number of lines it occupies, or ``({}, 0)``."""
+    match = _FRONT_MATTER.match(text)
+    if not match:
+        return {}, 0
+    try:
+        data = yaml.safe_load(match.group(1))
+    except Exception:  # any YAML error (or a pathological document): not front matter
+        return {}, 0
+    if data is None:
+        data = {}
+    if not isinstance(data, dict):
+        return {}, 0
+    closing_line = match.group(1).count("\n") + 1
+    return _json_safe(data), closing_line + 1
+
+
+def _json_safe(value: Any) -> Any:
+    """YAML values made JSON-serialisable: dates to ISO strings, sets to lists, keys to str."""
+    if isinstance(value, dict):
+        return {str(k): _json_safe(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple, set, frozenset)):
+        return [_json_safe(v) for v in value]
+    if isinstance(value, (dt.date, dt.time)):
+        return value.isoformat()
+    if value is None or isinstance(value, (str, int, float, bool)):
+        return value
+    if isinstance(value, bytes):
+        return value.decode("utf-8", "replace")
+    return str(value)
+
+
+def _stem(path: str) -> str:
+    """File name without its extension (``docs/guide.md`` gives ``guide``)."""
+    name = PurePosixPath(path.replace("\\", "/")).name
+    return PurePosixPath(name).stem or name or "document"

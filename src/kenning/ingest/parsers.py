@@ -1,0 +1,46 @@
+"""Which parser reads which file. A parser's name carries its version: bumping it makes the
+next sync re-read every file of that kind."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import PurePosixPath
+
+from kenning.ingest.chunks import Chunk
+
+Parser = Callable[[str, str], list[Chunk]]
+
+_BY_SUFFIX = {
+    ".md": "markdown/1",
+    ".markdown": "markdown/1",
+    ".mdx": "markdown/1",
+    ".rst": "text/1",
+    ".txt": "text/1",
+    ".adoc": "text/1",
+    ".py": "python/1",
+    ".pyi": "python/1",
+}
+
+
+def parser_for(path: str) -> str | None:
+    """The versioned parser name for a path, or None when kenning does not read that kind."""
+    return _BY_SUFFIX.get(PurePosixPath(path).suffix.lower())
+
+
+def load(name: str) -> Parser:
+    """The parse function behind a parser name (imported lazily: most syncs parse nothing)."""
+    kind = name.split("/", 1)[0]
+    match kind:
+        case "markdown":
+            from kenning.ingest.markdown import parse_markdown
+
+            return parse_markdown
+        case "text":
+            from kenning.ingest.text import parse_text
+
+            return parse_text
+        case "python":
+            from kenning.ingest.python_code import parse_python
+
+            return parse_python
+    raise KeyError(name)

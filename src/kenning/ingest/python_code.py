@@ -1,0 +1,210 @@
+"""Python source cut into symbols through the standard ``ast`` module.
+
+One chunk for the module (its docstring and the top-level lines outside any def or class),
+one per class (up to its first method), function, async function and method. Nested
+functions stay inside their parent. Definitions under a top-level ``if``/``try``/``with``
+(``if TYPE_CHECKING:``, import fallbacks) count as top-level.
+"""
+
+from __future__ import annotations
+
+import ast
+import io
+import re
+import tokenize
+from dataclasses import replace
+from pathlib import PurePosixPath
+from typing import Iterator, Union
+
+from .chunks import Chunk
+from .identifiers import keywords_for
+from .split import split_lines
+from .text import parse_text
+
+MODULE_BODY_CAP = 4000
+
+Definition = Union[ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef]
+
+_DEF_NAME = re.compile(r"^(async\s+def|def|class)\s+(\w+)")
+
+
+def parse_python(text: str, path: str) -> list[Chunk]:
+    """Chunks of a Python file; a file that does not parse falls back to text chunks."""
+    source = text.removeprefix("\ufeff")
+    try:
+        tree = ast.parse(source)
+    except (SyntaxError, ValueError, RecursionError, MemoryError) as error:
+        return _unparsable(text, path, error)
+    lines = split_lines(source)
+    module = module_name(path)
+    symbols = list(_definitions(tree.body, ""))
+    chunks = []
+    module_chunk = _module_chunk(tree, lines, module, symbols)
+    if module_chunk is not None:
+        chunks.append(module_chunk)
+    for node, qualname, kind in symbols:
+        chunks.append(_symbol_chunk(node, qualname, kind, lines, module))
+    return chunks
+
+
+def module_name(path: str) -> str:
+    """Dotted module name: ``src/kenning/ingest/__init__.py`` gives ``kenning.ingest``."""
+    parts = [p for p in PurePosixPath(path.replace("\\", "/")).parts if p not in ("/", ".")]
+    if len(parts) > 1 and parts[0] == "src":
+        parts = parts[1:]
+    if parts:
+        last = parts[-1]
+        for suffix in (".py", ".pyi", ".pyw"):
+            if last.endswith(suffix):
+                last = last[: -len(suffix)]
+                break
+        parts[-1] = last
+        if last == "__init__" and len(parts) > 1:
+            parts.pop()
+    return ".".join(parts)
+
+
+def _definitions(
+    body: list[ast.stmt], prefix: str, in_class: bool = False
+) -> Iterator[tuple[Definition, str, str]]:
+    """``(node, qualified name, kind)`` for defs and classes, methods after their class."""
+    for stmt in body:
+        if isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            yield stmt, prefix + stmt.name, "method" if in_class else "function"
+        elif isinstance(stmt, ast.ClassDef):
+            qualname = prefix + stmt.name
+            yield stmt, qualname, "class"
+            yield from _definitions(stmt.body, qualname + ".", True)
+        else:
+            for block in _sub_blocks(stmt):
+                yield from _definitions(block, prefix, in_class)
+
+
+def _sub_blocks(stmt: ast.stmt) -> list[list[ast.stmt]]:
+    """Statement lists of a compound statement that is not a def or a class."""
+    if isinstance(stmt, ast.If):
+        return [stmt.body, stmt.orelse]
+    if isinstance(stmt, (ast.Try, ast.TryStar)):
+        return [stmt.body, *(h.body for h in stmt.handlers), stmt.orelse, stmt.finalbody]
+    if isinstance(stmt, (ast.With, ast.AsyncWith)):
+        return [stmt.body]
+    return []
+
+
+def _start(node: Definition) -> int:
+    """First line of a definition, decorators included."""
+    return min([node.lineno, *(d.lineno for d in node.decorator_list)])
+
+
+def _symbol_chunk(
+    node: Definition, qualname: str, kind: str, lines: list[str], module: str
+) -> Chunk:
+    start, end = _start(node), node.end_lineno or node.lineno
+    if isinstance(node, ast.ClassDef):
+        members = [_start(n) for n, _, _ in _definitions(node.body, "", True)]
+        if members:
+            end = min(members) - 1
+    while end > start and not lines[end - 1].strip():
+        end -= 1
+    title = signature(node, lines, qualname)
+    return Chunk(
+        type="code",
+        title=title,
+        body="\n".join(lines[start - 1 : end]),
+        anchor=f":{start}-{end}",
+        line_start=start,
+        line_end=end,
+        keywords=keywords_for(qualname, title, module),
+        meta={"symbol": qualname, "kind": kind, "docstring": _summary(ast.get_docstring(node))},
+    )
+
+
+def _module_chunk(
+    tree: ast.Module, lines: list[str], module: str, symbols: list[tuple[Definition, str, str]]
+) -> Chunk | None:
+    """The module's docstring and top-level lines outside every def and class, capped."""
+    inside = [False] * (len(lines) + 1)
+    for node, _, kind in symbols:
+        if kind != "method":
+            start, end = _start(node), node.end_lineno or node.lineno
+            inside[start - 1 : end] = [True] * (end - start + 1)
+    kept: list[str] = []
+    size = 0
+    for i, line in enumerate(lines):
+        if inside[i] or (not line.strip() and (not kept or not kept[-1].strip())):
+            continue
+        if size + len(line) > MODULE_BODY_CAP:
+            if not kept:
+                kept.append(line[:MODULE_BODY_CAP])
+            break
+        kept.append(line)
+        size += len(line) + 1
+    body = "\n".join(kept).strip("\n")
+    if not body.strip():
+        return None
+    last = len(lines)
+    while last > 1 and not lines[last - 1].strip():
+        last -= 1
+    return Chunk(
+        type="code",
+        title=f"module {module}",
+        body=body,
+        anchor=f":1-{last}",
+        line_start=1,
+        line_end=last,
+        keywords=keywords_for(module),
+        meta={"symbol": module, "kind": "module", "docstring": _summary(ast.get_docstring(tree))},
+    )
+
+
+def signature(node: Definition, lines: list[str], qualname: str) -> str:
+    """Header as written, on one line, without the colon; the name replaced by ``qualname``."""
+    header = _header(node, lines)
+    return _DEF_NAME.sub(lambda m: f"{' '.join(m.group(1).split())} {qualname}", header, count=1)
+
+
+def _header(node: Definition, lines: list[str]) -> str:
+    """Source of ``def …(…) -> …`` or ``class …(…)`` up to (not including) its colon."""
+    rows = lines[node.lineno - 1 : node.body[0].lineno]
+    rows[0] = rows[0].lstrip()
+    comments: dict[int, int] = {}
+    depth = 0
+    try:
+        for tok in tokenize.generate_tokens(io.StringIO("\n".join(rows) + "\n").readline):
+            if tok.type == tokenize.COMMENT:
+                comments[tok.start[0]] = tok.start[1]
+            elif tok.type == tokenize.OP and tok.string in "([{":
+                depth += 1
+            elif tok.type == tokenize.OP and tok.string in ")]}":
+                depth -= 1
+            elif tok.type == tokenize.OP and tok.string == ":" and depth == 0:
+                row, col = tok.start
+                break
+        else:
+            raise tokenize.TokenError("no colon")
+    except (tokenize.TokenError, SyntaxError):
+        return rows[0].split("#", 1)[0].rstrip().rstrip(":")
+    if row == 1:
+        return rows[0][:col].rstrip()
+    parts = [rows[r - 1][: comments.get(r, len(rows[r - 1]))] for r in range(1, row)]
+    parts.append(rows[row - 1][:col])
+    flat = " ".join(" ".join(parts).split())
+    flat = re.sub(r"([(\[{]) ", r"\1", flat)
+    flat = re.sub(r" ([)\]}])", r"\1", flat)
+    return re.sub(r",([)\]}])", r"\1", flat)
+
+
+def _summary(docstring: str | None) -> str:
+    """First paragraph of a docstring, on one line."""
+    if not docstring:
+        return ""
+    return " ".join(re.split(r"\n\s*\n", docstring.strip(), maxsplit=1)[0].split())
+
+
+def _unparsable(text: str, path: str, error: BaseException) -> list[Chunk]:
+    """Text chunks typed ``code`` carrying the parse error, for a file ``ast`` rejects."""
+    if isinstance(error, SyntaxError):
+        message = f"{error.msg} (line {error.lineno})" if error.lineno else str(error.msg)
+    else:
+        message = f"{type(error).__name__}: {error}"
+    return [replace(c, type="code", meta={"parse_error": message}) for c in parse_text(text, path)]

@@ -1,0 +1,167 @@
+"""Shared helpers to cut source lines into excerpts no longer than a character cap.
+
+Everything works on 0-based line indexes into a list of lines (without their newline);
+callers convert to 1-based line numbers. A range is cut, in order of preference, at
+paragraph boundaries (blank lines the caller allows to break on), then at line boundaries,
+then, for a single line longer than the cap, at whitespace, and as a last resort with a
+hard cut inside a token longer than the cap. No piece is ever longer than the cap, and every
+whitespace-separated word no longer than the cap appears whole in some piece.
+"""
+
+from __future__ import annotations
+
+from itertools import accumulate
+from typing import Iterable, NamedTuple
+
+
+class Lines(NamedTuple):
+    """Lines of one document with what the cutters need, computed once per document."""
+
+    text: list[str]
+    cum: list[int]  # cum[i] = total length of text[:i]
+    blank: list[bool]  # line is empty or whitespace only
+    breaks: list[bool]  # blank line where a paragraph may end (outside fences)
+
+
+class Piece(NamedTuple):
+    """One excerpt: first and last line (0-based, inclusive) and its text."""
+
+    first: int
+    last: int
+    body: str
+
+
+def split_lines(text: str) -> list[str]:
+    """Split like markdown-it and the Python tokenizer: on ``\\r\\n``, ``\\r`` and ``\\n`` only."""
+    if "\r" in text:
+        text = text.replace("\r\n", "\n").replace("\r", "\n")
+    return text.split("\n")
+
+
+def index_lines(lines: list[str], fenced: Iterable[tuple[int, int]] = ()) -> Lines:
+    """Index ``lines``; blank lines inside a ``fenced`` range ``[start, end)`` are no break."""
+    blank = [not line.strip() for line in lines]
+    breaks = list(blank)
+    for start, end in fenced:
+        breaks[start:end] = [False] * (end - start)
+    cum = [0, *accumulate(map(len, lines))]
+    return Lines(lines, cum, blank, breaks)
+
+
+def span_length(doc: Lines, first: int, last: int) -> int:
+    """Length of ``"\\n".join(doc.text[first:last + 1])`` without building it."""
+    return doc.cum[last + 1] - doc.cum[first] + (last - first)
+
+
+def trim(doc: Lines, first: int, last: int) -> tuple[int, int] | None:
+    """Shrink ``[first, last]`` to drop blank lines at both ends; ``None`` if all blank."""
+    while first <= last and doc.blank[first]:
+        first += 1
+    while last >= first and doc.blank[last]:
+        last -= 1
+    return (first, last) if first <= last else None
+
+
+def join(doc: Lines, first: int, last: int) -> str:
+    """Source text of lines ``first..last``."""
+    return "\n".join(doc.text[first : last + 1])
+
+
+def split_range(doc: Lines, first: int, last: int, max_chars: int) -> list[Piece]:
+    """Cut lines ``first..last`` into pieces of at most ``max_chars`` characters.
+
+    Paragraphs (runs of lines between break lines) are packed greedily; a paragraph longer
+    than the cap is packed line by line; a line longer than the cap is cut at whitespace.
+    Blank lines at the edges of a piece are dropped; all-blank input gives no piece.
+    """
+    bounds = trim(doc, first, last)
+    if bounds is None:
+        return []
+    first, last = bounds
+    if span_length(doc, first, last) <= max_chars:
+        return [Piece(first, last, join(doc, first, last))]
+    pieces: list[Piece] = []
+    for start, end in _pack(doc, _paragraphs(doc, first, last), max_chars):
+        if span_length(doc, start, end) <= max_chars:
+            pieces.append(Piece(start, end, join(doc, start, end)))
+            continue
+        lines = [(i, i) for i in range(start, end + 1) if not doc.blank[i]]
+        for a, b in _pack(doc, lines, max_chars):
+            bounds = trim(doc, a, b)
+            if bounds is None:
+                continue
+            a, b = bounds
+            if a == b and len(doc.text[a]) > max_chars:
+                pieces.extend(Piece(a, a, part) for part in split_long_line(doc.text[a], max_chars))
+            else:
+                pieces.append(Piece(a, b, join(doc, a, b)))
+    return pieces
+
+
+def _paragraphs(doc: Lines, first: int, last: int) -> list[tuple[int, int]]:
+    """Maximal runs of non-break lines inside ``first..last``."""
+    runs: list[tuple[int, int]] = []
+    start = None
+    breaks = doc.breaks
+    for i in range(first, last + 1):
+        if breaks[i]:
+            if start is not None:
+                runs.append((start, i - 1))
+                start = None
+        elif start is None:
+            start = i
+    if start is not None:
+        runs.append((start, last))
+    return runs
+
+
+def _pack(doc: Lines, units: list[tuple[int, int]], max_chars: int) -> list[tuple[int, int]]:
+    """Greedily merge consecutive ranges while the merged text fits; oversized ones stay alone."""
+    packed: list[tuple[int, int]] = []
+    current: tuple[int, int] | None = None
+    for start, end in units:
+        if current is not None and span_length(doc, current[0], end) <= max_chars:
+            current = (current[0], end)
+            continue
+        if current is not None:
+            packed.append(current)
+        current = (start, end)
+    if current is not None:
+        packed.append(current)
+    return packed
+
+
+def split_long_line(line: str, max_chars: int) -> list[str]:
+    """Cut one line at whitespace into parts of at most ``max_chars`` characters.
+
+    A token longer than ``max_chars`` gets hard cuts every ``max_chars`` characters.
+    Parts carry no leading or trailing whitespace.
+    """
+    parts: list[str] = []
+    size = len(line)
+    pos = len(line) - len(line.lstrip())
+    while pos < size:
+        if size - pos <= max_chars:
+            parts.append(line[pos:].rstrip())
+            break
+        window_end = pos + max_chars  # a cut at window_end keeps max_chars characters
+        cut = max(line.rfind(" ", pos, window_end + 1), line.rfind("\t", pos, window_end + 1))
+        if cut <= pos:
+            cut = _last_space(line, pos, window_end)
+        if cut <= pos:  # no whitespace: the token at pos is longer than the cap
+            parts.append(line[pos:window_end])
+            pos = window_end
+        else:
+            parts.append(line[pos:cut].rstrip())
+            pos = cut
+        while pos < size and line[pos].isspace():
+            pos += 1
+    return [part for part in parts if part]
+
+
+def _last_space(line: str, start: int, end: int) -> int:
+    """Index of the last whitespace character in ``line[start:end + 1]`` (any kind), or -1."""
+    for i in range(min(end, len(line) - 1), start, -1):
+        if line[i].isspace():
+            return i
+    return -1

@@ -1,0 +1,317 @@
+"""Incremental sync: compare the project's files to the manifest and apply the difference.
+
+- unchanged size + mtime: the file is not even opened;
+- same bytes (only touched): the manifest row is refreshed, excerpts stay;
+- changed: re-parsed; an excerpt whose content is still there keeps its id, a new excerpt at
+  the same URI supersedes the old one, an old excerpt with no successor is retired;
+- vanished (deleted, now ignored, too large…): its excerpts are retired;
+- identical content anywhere in the project is stored once, with one location per place.
+
+Nothing is written when nothing changed: the database file stays byte-identical.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import sqlite3
+from collections import Counter
+from collections.abc import Callable
+from concurrent.futures import ProcessPoolExecutor
+from dataclasses import dataclass, field
+from datetime import datetime
+from typing import Any
+
+from kenning.clock import from_timestamp, iso
+from kenning.config import Project
+from kenning.ingest.chunks import Chunk
+from kenning.ingest.discover import Candidate, discover
+from kenning.ingest.parsers import load
+from kenning.records import Lifecycle
+from kenning.store import facts as fact_store
+from kenning.store.db import connect, transaction
+
+Progress = Callable[[int, int], None]
+PARALLEL_FROM = 200  # changed files; below this a process pool costs more than it saves
+BINARY_PROBE = 8192
+
+
+@dataclass
+class SyncReport:
+    project: str
+    discovery: str
+    eligible: int = 0
+    indexed: int = 0
+    skipped: Counter[str] = field(default_factory=Counter)
+    files_new: int = 0
+    files_changed: int = 0
+    files_touched: int = 0
+    files_unchanged: int = 0
+    files_removed: int = 0
+    added: int = 0
+    replaced: int = 0
+    retired: int = 0
+    kept: int = 0
+    deduplicated: int = 0
+    writes: int = 0
+    retired_uris: list[str] = field(default_factory=list)
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "project": self.project,
+            "discovery": self.discovery,
+            "coverage": {
+                "eligible": self.eligible,
+                "indexed": self.indexed,
+                "skipped": dict(sorted(self.skipped.items())),
+            },
+            "files": {
+                "new": self.files_new,
+                "changed": self.files_changed,
+                "touched": self.files_touched,
+                "unchanged": self.files_unchanged,
+                "removed": self.files_removed,
+            },
+            "excerpts": {
+                "added": self.added,
+                "replaced": self.replaced,
+                "retired": self.retired,
+                "kept": self.kept,
+                "deduplicated": self.deduplicated,
+            },
+            "retired_uris": self.retired_uris,
+            "writes": self.writes,
+        }
+
+
+@dataclass(frozen=True)
+class Parsed:
+    candidate: Candidate
+    fingerprint: str | None
+    chunks: list[Chunk]
+    skip: str | None = None
+
+
+def sync(project: Project, *, now: datetime, progress: Progress | None = None) -> SyncReport:
+    conn = connect(project.db_path, create=True)
+    try:
+        return _sync(conn, project, now=now, progress=progress)
+    finally:
+        conn.close()
+
+
+def _sync(conn: sqlite3.Connection, project: Project, *, now: datetime, progress: Progress | None) -> SyncReport:
+    found = discover(project)
+    report = SyncReport(project=project.name, discovery=found.method, skipped=found.skipped)
+    report.eligible = len(found.candidates)
+    manifest = {
+        row[0]: row
+        for row in conn.execute("SELECT path, size, mtime_ns, fingerprint, parser FROM manifest")
+    }
+    to_read: list[Candidate] = []
+    for cand in found.candidates:
+        row = manifest.get(cand.path)
+        if row and row[1] == cand.size and row[2] == cand.mtime_ns and row[4] == cand.parser:
+            report.files_unchanged += 1
+        else:
+            to_read.append(cand)
+    present = {c.path for c in found.candidates}
+    vanished = sorted(p for p in manifest if p not in present)
+    if not to_read and not vanished:
+        report.indexed = len(manifest)
+        return report
+
+    parsed = _read_all(to_read, manifest, progress)
+    stamp = iso(now)
+    before = conn.total_changes
+    with transaction(conn):
+        for item in parsed:
+            old = manifest.get(item.candidate.path)
+            if item.skip is not None:
+                report.skipped[item.skip] += 1
+                report.eligible -= 1
+                if old:
+                    vanished.append(item.candidate.path)
+                continue
+            if old and old[3] == item.fingerprint and old[4] == item.candidate.parser:
+                report.files_touched += 1
+                conn.execute(
+                    "UPDATE manifest SET size = ?, mtime_ns = ? WHERE path = ?",
+                    (item.candidate.size, item.candidate.mtime_ns, item.candidate.path),
+                )
+                continue
+            if old:
+                report.files_changed += 1
+            else:
+                report.files_new += 1
+            _apply_file(conn, item, stamp, report)
+        for path in sorted(set(vanished)):
+            report.files_removed += 1
+            _retire_path(conn, path, stamp, report)
+        report.writes = conn.total_changes - before
+        if report.writes:
+            import json
+
+            conn.execute(
+                "INSERT INTO sync_runs (finished, report) VALUES (?, ?)",
+                (stamp, json.dumps(report.to_json(), sort_keys=True)),
+            )
+    report.indexed = conn.execute("SELECT count(*) FROM manifest").fetchone()[0]
+    return report
+
+
+def _read_all(cands: list[Candidate], manifest: dict[str, Any], progress: Progress | None) -> list[Parsed]:
+    jobs = [(c, manifest[c.path][3] if c.path in manifest else None) for c in cands]
+    total = len(jobs)
+    results: list[Parsed] = []
+    if total >= PARALLEL_FROM and (os.cpu_count() or 1) > 1:
+        with ProcessPoolExecutor(max_workers=min(4, os.cpu_count() or 2)) as pool:
+            for item in pool.map(_read_one, jobs, chunksize=32):
+                results.append(item)
+                if progress:
+                    progress(len(results), total)
+    else:
+        for job in jobs:
+            results.append(_read_one(job))
+            if progress:
+                progress(len(results), total)
+    return results
+
+
+def _read_one(job: tuple[Candidate, str | None]) -> Parsed:
+    """Read, fingerprint and (unless the bytes are unchanged) parse one file."""
+    cand, known_fingerprint = job
+    try:
+        data = cand.abs_path.read_bytes()
+    except OSError:
+        return Parsed(cand, None, [], skip="unreadable")
+    if b"\x00" in data[:BINARY_PROBE]:
+        return Parsed(cand, None, [], skip="binary")
+    fingerprint = hashlib.sha256(data).hexdigest()
+    if fingerprint == known_fingerprint:
+        return Parsed(cand, fingerprint, [])
+    text = data.decode("utf-8", errors="replace")
+    chunks = load(cand.parser)(text, cand.path)
+    return Parsed(cand, fingerprint, chunks)
+
+
+def _apply_file(conn: sqlite3.Connection, item: Parsed, stamp: str, report: SyncReport) -> None:
+    cand = item.candidate
+    assert item.fingerprint is not None
+    previous = _locations_at(conn, cand.path)
+    conn.execute("DELETE FROM locations WHERE path = ?", (cand.path,))
+    mtime = from_timestamp(cand.mtime_ns / 1e9)
+    successor_by_uri: dict[str, int] = {}
+    for chunk in item.chunks:
+        uri = cand.path + chunk.anchor
+        new = fact_store.NewFact(
+            type=chunk.type,
+            title=chunk.title,
+            body=chunk.body,
+            keywords=chunk.keywords,
+            path=cand.path,
+            source_kind="file",
+            source_uri=uri,
+            fingerprint=item.fingerprint,
+            date_source=_source_date(chunk) or mtime,
+            date_indexed=stamp,
+            producer="projection",
+            tags=_tags(chunk),
+            meta=chunk.meta,
+        )
+        row = conn.execute(
+            "SELECT id, path FROM facts WHERE content_hash = ? AND lifecycle = 'active' "
+            "AND source_kind = 'file' ORDER BY id LIMIT 1",
+            (new.content_hash,),
+        ).fetchone()
+        if row is None:
+            fact_id = fact_store.insert(conn, new)
+            report.added += 1
+        else:
+            fact_id = row[0]
+            if fact_id in previous:
+                report.kept += 1
+            else:
+                report.deduplicated += 1
+            if row[1] == cand.path:
+                conn.execute(
+                    "UPDATE facts SET fingerprint = ?, source_uri = ?, date_source = ?, date_indexed = ? "
+                    "WHERE id = ?",
+                    (item.fingerprint, uri, new.date_source, stamp, fact_id),
+                )
+        conn.execute(
+            "INSERT OR IGNORE INTO locations (fact_id, uri, path, line_start, line_end, fingerprint) "
+            "VALUES (?, ?, ?, ?, ?, ?)",
+            (fact_id, uri, cand.path, chunk.line_start, chunk.line_end, item.fingerprint),
+        )
+        successor_by_uri.setdefault(uri, fact_id)
+    _settle_orphans(conn, previous, successor_by_uri, stamp, report)
+    conn.execute(
+        "INSERT OR REPLACE INTO manifest (path, size, mtime_ns, fingerprint, parser, indexed_at, excerpts) "
+        "VALUES (?, ?, ?, ?, ?, ?, ?)",
+        (cand.path, cand.size, cand.mtime_ns, item.fingerprint, cand.parser, stamp, len(item.chunks)),
+    )
+
+
+def _retire_path(conn: sqlite3.Connection, path: str, stamp: str, report: SyncReport) -> None:
+    previous = _locations_at(conn, path)
+    conn.execute("DELETE FROM locations WHERE path = ?", (path,))
+    _settle_orphans(conn, previous, {}, stamp, report)
+    conn.execute("DELETE FROM manifest WHERE path = ?", (path,))
+
+
+def _locations_at(conn: sqlite3.Connection, path: str) -> dict[int, list[str]]:
+    previous: dict[int, list[str]] = {}
+    for fact_id, uri in conn.execute("SELECT fact_id, uri FROM locations WHERE path = ?", (path,)):
+        previous.setdefault(fact_id, []).append(uri)
+    return previous
+
+
+def _settle_orphans(
+    conn: sqlite3.Connection,
+    previous: dict[int, list[str]],
+    successor_by_uri: dict[str, int],
+    stamp: str,
+    report: SyncReport,
+) -> None:
+    """Facts that lost their place in this file: supersede, retire, or re-point."""
+    for fact_id, uris in sorted(previous.items()):
+        remaining = conn.execute(
+            "SELECT uri, path, fingerprint FROM locations WHERE fact_id = ? ORDER BY path, uri LIMIT 1",
+            (fact_id,),
+        ).fetchone()
+        if remaining is not None:
+            conn.execute(
+                "UPDATE facts SET source_uri = ?, path = ?, fingerprint = ? WHERE id = ? AND source_uri != ?",
+                (remaining[0], remaining[1], remaining[2], fact_id, remaining[0]),
+            )
+            continue
+        successor = next((successor_by_uri[u] for u in uris if successor_by_uri.get(u, fact_id) != fact_id), None)
+        if successor is not None:
+            fact_store.set_lifecycle(
+                conn, fact_id, Lifecycle.SUPERSEDED, when=stamp, reason="source changed", superseded_by=successor
+            )
+            report.replaced += 1
+        else:
+            fact_store.set_lifecycle(conn, fact_id, Lifecycle.RETIRED, when=stamp, reason="source vanished")
+            report.retired += 1
+            report.retired_uris.extend(uris)
+
+
+def _source_date(chunk: Chunk) -> str | None:
+    front = chunk.meta.get("front_matter") or {}
+    value = front.get("date") if isinstance(front, dict) else None
+    if value is None:
+        return None
+    text = str(value)
+    return text if len(text) > 10 else f"{text}T00:00:00Z" if len(text) == 10 else None
+
+
+def _tags(chunk: Chunk) -> tuple[str, ...]:
+    front = chunk.meta.get("front_matter") or {}
+    tags = front.get("tags") if isinstance(front, dict) else None
+    if isinstance(tags, str):
+        return tuple(t.strip() for t in tags.split(",") if t.strip())
+    if isinstance(tags, list):
+        return tuple(str(t) for t in tags)
+    return ()

@@ -1,0 +1,1 @@
+"""The only layer that knows about terminals, click, MCP and HTTP."""

@@ -1,0 +1,1 @@
+"""The `kenning` command line: data on stdout, progress and warnings on stderr."""

@@ -1,0 +1,173 @@
+"""Fact commands: search, get, remember, supersede, confirm, forget, stale."""
+
+from __future__ import annotations
+
+import sqlite3
+from pathlib import Path
+
+import click
+
+from kenning.config import Project
+from kenning.interfaces.cli.common import emit, json_option, now, parse_fact_id, project_option, resolve_project
+from kenning.interfaces.render import answer_text, fact_text
+from kenning.records import FACT_SCHEMA
+
+
+@click.command()
+@click.argument("query")
+@click.option("--limit", type=click.IntRange(1, 100), default=10, show_default=True, help="Most excerpts to return.")
+@click.option("--type", "types", multiple=True, help="Only facts of this type (repeatable): doc, code, decision, …")
+@click.option("--include-superseded", is_flag=True, help="Also serve superseded facts, marked as such.")
+@click.option("--include-missing", is_flag=True, help="Also serve facts whose source no longer reads.")
+@click.option("--syntax", type=click.Choice(["natural", "fts"]), default="natural", show_default=True,
+              help="natural: any text, made safe; fts: FTS5 syntax (AND/OR/NOT, \"phrase\", prefix*).")
+@click.option("--explain", is_flag=True, help="Show where each score came from.")
+@project_option
+@json_option
+def search(query: str, limit: int, types: tuple[str, ...], include_superseded: bool, include_missing: bool,
+           syntax: str, explain: bool, project_path: Path | None, as_json: bool) -> None:
+    """Lexical search (FTS5 BM25 + trigram) with freshness computed now."""
+    from kenning.answer.search import SearchOptions, search_project
+
+    project = resolve_project(project_path)
+    options = SearchOptions(limit=limit, types=types, include_superseded=include_superseded,
+                            include_missing=include_missing, syntax=syntax, explain=explain)
+    answer = search_project(project, query, options, now=now())
+    emit(answer.to_json(), as_json, lambda: answer_text(answer))
+
+
+@click.command()
+@click.argument("ids", nargs=-1, required=True)
+@project_option
+@json_option
+def get(ids: tuple[str, ...], project_path: Path | None, as_json: bool) -> None:
+    """Full records by id (42, "42" or kn://project/42), with freshness computed now."""
+    from kenning.freshness import FileCheck, freshness_of
+    from kenning.store import facts as fact_store
+    from kenning.store.db import connect
+
+    project = resolve_project(project_path)
+    wanted = [parse_fact_id(raw, project) for raw in ids]
+    conn = connect(project.db_path)
+    try:
+        found = fact_store.get_many(conn, project.name, wanted)
+        files = FileCheck(project.root, conn)
+        files.preload(loc.path for f in found.values() for loc in f.locations)
+        clock = now()
+        rows = [(found[i], freshness_of(found[i], now=clock, files=files)) for i in wanted if i in found]
+    finally:
+        conn.close()
+    missing = [i for i in wanted if i not in found]
+    payload = {"schema": FACT_SCHEMA, "facts": [{**f.to_json(), "freshness": fr.to_json()} for f, fr in rows],
+               "missing": missing}
+    text = "\n\n".join(fact_text(f, fr) for f, fr in rows)
+    if missing:
+        text += ("\n\n" if text else "") + "not found: " + ", ".join(f"#{i}" for i in missing)
+    emit(payload, as_json, text)
+    if missing:
+        raise click.exceptions.Exit(1)
+
+
+@click.command()
+@click.argument("text")
+@click.option("--title", default=None, help="Title (default: the first line of the text).")
+@click.option("--type", "type_", default="fact", show_default=True, help="Fact type: fact, decision, convention, …")
+@click.option("--tags", default="", help="Comma-separated tags.")
+@project_option
+@json_option
+def remember(text: str, title: str | None, type_: str, tags: str, project_path: Path | None, as_json: bool) -> None:
+    """Save a note as a fact. It has no re-readable source: it is `unverified`, never `current`."""
+    from kenning.lifecycle import remember as save
+
+    project = resolve_project(project_path)
+    conn = _open(project, create=True)
+    try:
+        saved = save(conn, text, now=now(), title=title, type_=type_,
+                     tags=tuple(t.strip() for t in tags.split(",") if t.strip()))
+    finally:
+        conn.close()
+    citation = f"kn://{project.name}/{saved.fact_id}"
+    message = f"saved as {citation}" if saved.created else f"already saved as {citation}"
+    emit({"id": saved.fact_id, "citation": citation, "created": saved.created}, as_json, message)
+
+
+@click.command()
+@click.argument("old")
+@click.argument("new")
+@click.option("--reason", default=None, help="Why the old fact no longer holds.")
+@project_option
+@json_option
+def supersede(old: str, new: str, reason: str | None, project_path: Path | None, as_json: bool) -> None:
+    """Mark OLD as superseded by NEW: OLD is no longer served unless asked for."""
+    from kenning.lifecycle import supersede as run
+
+    project = resolve_project(project_path)
+    conn = _open(project)
+    try:
+        old_fact, new_fact = run(conn, project.name, parse_fact_id(old, project), parse_fact_id(new, project),
+                                 now=now(), reason=reason)
+    finally:
+        conn.close()
+    emit({"old": old_fact.to_json(), "new": new_fact.to_json()}, as_json,
+         f"{old_fact.citation} superseded by {new_fact.citation}")
+
+
+@click.command()
+@click.argument("fact_id")
+@project_option
+@json_option
+def confirm(fact_id: str, project_path: Path | None, as_json: bool) -> None:
+    """Record that a fact was reviewed and still holds (resets its age)."""
+    from kenning.lifecycle import confirm as run
+
+    project = resolve_project(project_path)
+    conn = _open(project)
+    try:
+        fact = run(conn, project.name, parse_fact_id(fact_id, project), now=now())
+    finally:
+        conn.close()
+    emit(fact.to_json(), as_json, f"{fact.citation} confirmed on {fact.dates.confirmed}")
+
+
+@click.command()
+@click.argument("fact_id")
+@click.option("--reason", default=None, help="Why it is forgotten (printed, not stored: the fact is deleted).")
+@project_option
+@json_option
+def forget(fact_id: str, reason: str | None, project_path: Path | None, as_json: bool) -> None:
+    """Delete a fact for good (the graph and core pack follow at their next rebuild)."""
+    from kenning.lifecycle import forget as run
+
+    project = resolve_project(project_path)
+    conn = _open(project)
+    try:
+        fact = run(conn, project.name, parse_fact_id(fact_id, project))
+    finally:
+        conn.close()
+    emit({"forgotten": fact.id, "citation": fact.citation, "title": fact.title, "reason": reason}, as_json,
+         f"forgot {fact.citation}: {fact.title}" + (f" ({reason})" if reason else ""))
+
+
+@click.command()
+@click.option("--limit", type=click.IntRange(1, 10_000), default=None, help="Most facts to list.")
+@project_option
+@json_option
+def stale(limit: int | None, project_path: Path | None, as_json: bool) -> None:
+    """Facts whose source changed (stale) or vanished (source_missing) since indexing."""
+    from kenning.answer.stale import stale_report
+
+    project = resolve_project(project_path)
+    conn = _open(project)
+    try:
+        answer = stale_report(conn, project, now=now(), limit=limit)
+    finally:
+        conn.close()
+    emit(answer.to_json(), as_json, lambda: answer_text(answer))
+
+
+def _open(project: Project, *, create: bool = False) -> sqlite3.Connection:
+    from kenning.store.db import connect
+
+    return connect(project.db_path, create=create)
+
+

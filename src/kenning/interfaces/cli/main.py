@@ -1,0 +1,69 @@
+"""Entry point: the command table, exit codes, and error reporting.
+
+Exit codes: 0 success (empty results included), 1 runtime error, 2 usage error, 130 interrupt.
+Commands are imported only when invoked, so `kenning search` pays for search alone.
+"""
+
+from __future__ import annotations
+
+import importlib
+import sys
+
+import click
+
+from kenning import __version__
+from kenning.errors import KenningError
+
+# name -> "module:attribute", in the order `kenning --help` lists them.
+COMMANDS = {
+    "init": "kenning.interfaces.cli.project_cmds:init",
+    "sync": "kenning.interfaces.cli.project_cmds:sync",
+    "search": "kenning.interfaces.cli.facts_cmds:search",
+    "get": "kenning.interfaces.cli.facts_cmds:get",
+    "remember": "kenning.interfaces.cli.facts_cmds:remember",
+    "supersede": "kenning.interfaces.cli.facts_cmds:supersede",
+    "confirm": "kenning.interfaces.cli.facts_cmds:confirm",
+    "forget": "kenning.interfaces.cli.facts_cmds:forget",
+    "stale": "kenning.interfaces.cli.facts_cmds:stale",
+    "status": "kenning.interfaces.cli.project_cmds:status",
+    "projects": "kenning.interfaces.cli.project_cmds:projects",
+}
+
+
+class LazyGroup(click.Group):
+    def list_commands(self, ctx: click.Context) -> list[str]:
+        return list(COMMANDS)
+
+    def get_command(self, ctx: click.Context, cmd_name: str) -> click.Command | None:
+        target = COMMANDS.get(cmd_name)
+        if target is None:
+            return None
+        module, attribute = target.split(":")
+        return getattr(importlib.import_module(module), attribute)
+
+
+@click.group(cls=LazyGroup, context_settings={"help_option_names": ["-h", "--help"]})
+@click.version_option(__version__, prog_name="kenning")
+def cli() -> None:
+    """kenning: sourced, fresh excerpts from your projects, for you and your agents."""
+
+
+def main(argv: list[str] | None = None) -> None:
+    try:
+        code = cli.main(args=argv, prog_name="kenning", standalone_mode=False)
+    except KenningError as exc:
+        click.echo(f"error: {exc.message}", err=True)
+        if exc.hint:
+            click.echo(f"hint: {exc.hint}", err=True)
+        sys.exit(exc.exit_code)
+    except (KeyboardInterrupt, click.exceptions.Abort):
+        click.echo("interrupted", err=True)
+        sys.exit(130)
+    except click.ClickException as exc:
+        exc.show()
+        sys.exit(exc.exit_code)
+    sys.exit(code if isinstance(code, int) else 0)
+
+
+if __name__ == "__main__":
+    main()

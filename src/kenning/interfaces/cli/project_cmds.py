@@ -1,0 +1,152 @@
+"""Project commands: init, sync, status, projects."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import click
+
+from kenning import registry
+from kenning.config import init_project, kenning_home, load_project
+from kenning.interfaces.cli.common import (
+    emit,
+    json_option,
+    now,
+    project_option,
+    resolve_project,
+    stderr_is_terminal,
+)
+from kenning.status import project_status
+
+
+@click.command()
+@click.option("--project", "project_path", type=click.Path(file_okay=False, path_type=Path), default=Path("."),
+              help="Directory to make a kenning project (default: the current directory).")
+@click.option("--name", default=None, help="Project name used in citations kn://<name>/<id> (default: directory name).")
+@json_option
+def init(project_path: Path, name: str | None, as_json: bool) -> None:
+    """Create .kenning/ (config, .gitignore) and register the project on this machine."""
+    project, created = init_project(project_path, name)
+    registry.register(kenning_home(), project.name, project.root)
+    payload = {"project": project.name, "root": str(project.root), "created": created,
+               "config": str(project.state_dir / "config.toml"), "registry": str(kenning_home())}
+    verb = "created" if created else "already initialised"
+    emit(payload, as_json, f"{project.name}: {verb} at {project.state_dir}\nnext: kenning sync")
+
+
+@click.command()
+@project_option
+@json_option
+def sync(project_path: Path | None, as_json: bool) -> None:
+    """Index new and changed files, retire vanished ones; nothing is written if nothing changed."""
+    from kenning.ingest.sync import sync as run_sync
+
+    project = resolve_project(project_path)
+    with _progress() as progress:
+        report = run_sync(project, now=now(), progress=progress)
+    emit(report.to_json(), as_json, lambda: _sync_text(report.to_json()))
+
+
+def _sync_text(data: dict[str, Any]) -> str:
+    cov, files, ex = data["coverage"], data["files"], data["excerpts"]
+    skipped = ", ".join(f"{n} {k}" for k, n in cov["skipped"].items()) or "none"
+    lines = [
+        f"{data['project']}: {cov['indexed']} file(s) indexed of {cov['eligible']} eligible (discovery: {data['discovery']}); "
+        f"skipped: {skipped}",
+        f"files: {files['new']} new, {files['changed']} changed, {files['touched']} touched, "
+        f"{files['unchanged']} unchanged, {files['removed']} removed",
+        f"excerpts: {ex['added']} added, {ex['replaced']} replaced, {ex['retired']} retired, "
+        f"{ex['kept']} kept, {ex['deduplicated']} deduplicated · {data['writes']} write(s)",
+    ]
+    lines.extend(f"retired: {uri}" for uri in data["retired_uris"][:20])
+    if len(data["retired_uris"]) > 20:
+        lines.append(f"retired: … and {len(data['retired_uris']) - 20} more (see --json)")
+    return "\n".join(lines)
+
+
+class _progress:
+    """A rich progress bar on stderr, only when stderr is a terminal."""
+
+    def __enter__(self):  # type: ignore[no-untyped-def]
+        if not stderr_is_terminal():
+            self._bar = None
+            return None
+        from rich.console import Console
+        from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeRemainingColumn
+
+        self._bar = Progress("reading", BarColumn(), MofNCompleteColumn(), TimeRemainingColumn(),
+                             console=Console(stderr=True), transient=True)
+        self._bar.__enter__()
+        self._task = self._bar.add_task("sync", total=None)
+
+        def update(done: int, total: int) -> None:
+            self._bar.update(self._task, completed=done, total=total)
+
+        return update
+
+    def __exit__(self, *exc: object) -> None:
+        if self._bar is not None:
+            self._bar.__exit__(*exc)
+
+
+@click.command()
+@project_option
+@json_option
+def status(project_path: Path | None, as_json: bool) -> None:
+    """Level and engines actually in service, index size, degradations."""
+    project = resolve_project(project_path)
+    data = project_status(project)
+    emit(data, as_json, lambda: _status_text(data))
+
+
+def _status_text(data: dict[str, Any]) -> str:
+    engines = ", ".join(f"{name} {'on' if e['available'] else 'off'}" for name, e in data["engines"].items())
+    lines = [
+        f"{data['project']} at {data['root']} · level {data['level']} in service",
+        f"engines: {engines}",
+        f"index: {data['index']['files']} file(s), {data['index']['facts']} fact(s) "
+        f"({', '.join(f'{n} {k}' for k, n in data['index']['by_lifecycle'].items()) or 'none'}), "
+        f"last change {data['index']['last_sync'] or 'never'}",
+    ]
+    lines.extend(f"degraded: {d}" for d in data["degradations"])
+    return "\n".join(lines)
+
+
+@click.group()
+def projects() -> None:
+    """The machine registry of projects (under KENNING_HOME)."""
+
+
+@projects.command("list")
+@json_option
+def projects_list(as_json: bool) -> None:
+    """List registered projects and whether each is readable."""
+    rows = []
+    for entry in registry.list_entries(kenning_home()):
+        readable = (entry.path / ".kenning" / "config.toml").is_file()
+        rows.append({"name": entry.name, "path": str(entry.path), "readable": readable})
+    text = "\n".join(f"{r['name']}\t{r['path']}" + ("" if r["readable"] else "\t(unreadable)") for r in rows)
+    emit({"projects": rows}, as_json, text or "no projects registered (run `kenning init`)")
+
+
+@projects.command("add")
+@click.argument("path", type=click.Path(file_okay=False, path_type=Path))
+@json_option
+def projects_add(path: Path, as_json: bool) -> None:
+    """Register an existing kenning project."""
+    project = load_project(path)
+    changed = registry.register(kenning_home(), project.name, project.root)
+    emit({"name": project.name, "path": str(project.root), "changed": changed}, as_json,
+         f"{project.name}\t{project.root}" + ("" if changed else " (already registered)"))
+
+
+@projects.command("remove")
+@click.argument("name")
+@json_option
+def projects_remove(name: str, as_json: bool) -> None:
+    """Unregister a project (its files and index are left alone)."""
+    removed = registry.unregister(kenning_home(), name)
+    emit({"name": name, "removed": removed}, as_json, f"{name}: " + ("removed" if removed else "not registered"))
+
+

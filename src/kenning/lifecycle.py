@@ -1,0 +1,102 @@
+"""Governance gestures on facts: remember, supersede, confirm, forget (SPEC §5)."""
+
+from __future__ import annotations
+
+import sqlite3
+from dataclasses import dataclass
+from datetime import datetime
+
+from kenning.clock import iso
+from kenning.errors import UsageError, ValidationError
+from kenning.records import Fact, Lifecycle
+from kenning.store import facts as fact_store
+from kenning.store.db import transaction
+
+MEMORY_TYPES = ("durable", "working")
+
+
+@dataclass(frozen=True)
+class Saved:
+    fact_id: int
+    created: bool
+
+
+def remember(
+    conn: sqlite3.Connection,
+    text: str,
+    *,
+    now: datetime,
+    title: str | None = None,
+    type_: str = "fact",
+    tags: tuple[str, ...] = (),
+    producer: str = "human",
+    origin: str = "cli",
+    importance: int | None = None,
+    why: str | None = None,
+    how_to_apply: str | None = None,
+    memory_type: str | None = None,
+) -> Saved:
+    """Save a note as a fact with no re-readable source. An identical active note is not
+    saved twice: its id comes back with ``created=False``."""
+    body = text.strip()
+    if not body:
+        raise ValidationError("nothing to remember: the text is empty")
+    if importance is not None and not 1 <= importance <= 10:
+        raise ValidationError("importance must be between 1 and 10")
+    if memory_type is not None and memory_type not in MEMORY_TYPES:
+        raise ValidationError(f"memory_type must be one of {', '.join(MEMORY_TYPES)}")
+    from kenning.ingest.identifiers import keywords_for
+
+    title = (title or _first_line(body)).strip()
+    stamp = iso(now)
+    new = fact_store.NewFact(
+        type=type_, title=title, body=body, source_kind="manual", source_uri=f"manual:{origin}",
+        producer=producer, date_indexed=stamp, date_source=stamp, date_confirmed=stamp,
+        keywords=keywords_for(title, " ".join(tags)), tags=tags, importance=importance, why=why,
+        how_to_apply=how_to_apply, memory_type=memory_type,
+    )
+    with transaction(conn):
+        row = conn.execute(
+            "SELECT id FROM facts WHERE content_hash = ? AND lifecycle = 'active' AND source_kind = 'manual' "
+            "ORDER BY id LIMIT 1",
+            (new.content_hash,),
+        ).fetchone()
+        if row:
+            return Saved(row[0], created=False)
+        return Saved(fact_store.insert(conn, new), created=True)
+
+
+def supersede(conn: sqlite3.Connection, project: str, old_id: int, new_id: int, *, now: datetime,
+              reason: str | None = None) -> tuple[Fact, Fact]:
+    if old_id == new_id:
+        raise ValidationError("a fact cannot supersede itself")
+    with transaction(conn):
+        old = fact_store.get(conn, project, old_id)
+        new = fact_store.get(conn, project, new_id)
+        if new.lifecycle is not Lifecycle.ACTIVE:
+            raise UsageError(f"#{new_id} is {new.lifecycle.value}; only an active fact can supersede another")
+        if old.lifecycle is Lifecycle.SUPERSEDED:
+            raise UsageError(f"#{old_id} is already superseded by #{old.superseded_by}")
+        fact_store.set_lifecycle(conn, old_id, Lifecycle.SUPERSEDED, when=iso(now), reason=reason,
+                                 superseded_by=new_id)
+        return fact_store.get(conn, project, old_id), new
+
+
+def confirm(conn: sqlite3.Connection, project: str, fact_id: int, *, now: datetime) -> Fact:
+    with transaction(conn):
+        fact_store.get(conn, project, fact_id)
+        fact_store.confirm(conn, fact_id, iso(now))
+        return fact_store.get(conn, project, fact_id)
+
+
+def forget(conn: sqlite3.Connection, project: str, fact_id: int) -> Fact:
+    """Delete a fact for good. Facts it superseded keep pointing nowhere (set to NULL)."""
+    with transaction(conn):
+        fact = fact_store.get(conn, project, fact_id)
+        fact_store.delete(conn, fact_id)
+        return fact
+
+
+def _first_line(body: str, width: int = 80) -> str:
+    line = body.splitlines()[0]
+    return line if len(line) <= width else line[: width - 1].rstrip() + "…"

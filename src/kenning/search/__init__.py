@@ -1,0 +1,1 @@
+"""Retrieval: query parsing, lexical engines, fusion."""

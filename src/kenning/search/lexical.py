@@ -1,0 +1,106 @@
+"""Level-0 retrieval: FTS5 BM25 over words, a trigram index over titles, identifiers and
+paths, fused with reciprocal rank fusion when both speak."""
+
+from __future__ import annotations
+
+import sqlite3
+from dataclasses import dataclass, field
+from typing import Any
+
+from kenning.errors import InvalidQuery
+from kenning.search.fusion import rrf_fuse
+from kenning.search.query import ParsedQuery
+
+
+@dataclass(frozen=True)
+class Hit:
+    fact_id: int
+    score: float
+    explain: dict[str, Any] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class Filters:
+    types: tuple[str, ...] = ()
+    lifecycles: tuple[str, ...] = ("active",)
+    path_prefix: str | None = None
+    memory_type: str | None = None
+
+    def sql(self, alias: str = "f") -> tuple[str, list[Any]]:
+        clauses = [f"{alias}.lifecycle IN ({','.join('?' * len(self.lifecycles))})"]
+        params: list[Any] = list(self.lifecycles)
+        if self.types:
+            clauses.append(f"{alias}.type IN ({','.join('?' * len(self.types))})")
+            params.extend(self.types)
+        if self.path_prefix:
+            clauses.append(f"substr({alias}.source_uri, 1, ?) = ?")
+            params.extend([len(self.path_prefix), self.path_prefix])
+        if self.memory_type:
+            clauses.append(f"{alias}.memory_type = ?")
+            params.append(self.memory_type)
+        return " AND ".join(clauses), params
+
+
+def bm25(conn: sqlite3.Connection, match: str, filters: Filters, limit: int) -> list[tuple[int, float]]:
+    where, params = filters.sql()
+    try:
+        rows = conn.execute(
+            "SELECT f.id, facts_fts.rank FROM facts_fts JOIN facts f ON f.id = facts_fts.rowid "
+            f"WHERE facts_fts MATCH ? AND {where} ORDER BY facts_fts.rank, f.id LIMIT ?",
+            (match, *params, limit),
+        ).fetchall()
+    except sqlite3.OperationalError as exc:
+        raise InvalidQuery(f"invalid search syntax: {_fts_message(exc)}", hint=_SYNTAX_HINT) from exc
+    return [(row[0], -row[1]) for row in rows]
+
+
+def trigram(conn: sqlite3.Connection, match: str, filters: Filters, limit: int) -> list[tuple[int, float]]:
+    where, params = filters.sql()
+    rows = conn.execute(
+        "SELECT f.id, bm25(facts_trigram, 4.0, 3.0, 1.0) AS s FROM facts_trigram "
+        "JOIN facts f ON f.id = facts_trigram.rowid "
+        f"WHERE facts_trigram MATCH ? AND {where} ORDER BY s, f.id LIMIT ?",
+        (match, *params, limit),
+    ).fetchall()
+    return [(row[0], -row[1]) for row in rows]
+
+
+def search(conn: sqlite3.Connection, query: ParsedQuery, filters: Filters, limit: int) -> list[Hit]:
+    """Ranked hits, best first. The trigram index joins in for identifier-like queries and
+    whenever the word index alone finds fewer than ``limit`` hits."""
+    words = bm25(conn, query.fts, filters, limit) if query.fts else []
+    use_trigram = query.trigram is not None and (query.identifier_like or len(words) < limit)
+    subs = trigram(conn, query.trigram, filters, limit) if use_trigram and query.trigram else []
+    if not subs:
+        return [Hit(i, s, {"bm25": round(s, 4), "bm25_rank": r}) for r, (i, s) in enumerate(words, 1)]
+    if not words:
+        return [Hit(i, s, {"trigram": round(s, 4), "trigram_rank": r}) for r, (i, s) in enumerate(subs, 1)]
+    fused = rrf_fuse({"bm25": [i for i, _ in words], "trigram": [i for i, _ in subs]})
+    return [Hit(item.key, item.score, item.explain) for item in fused[:limit]]
+
+
+def count_matches(conn: sqlite3.Connection, query: ParsedQuery, filters: Filters) -> int:
+    """How many facts match under these filters (used to explain an empty answer)."""
+    total = 0
+    where, params = filters.sql()
+    if query.fts:
+        total = conn.execute(
+            "SELECT count(*) FROM facts_fts JOIN facts f ON f.id = facts_fts.rowid "
+            f"WHERE facts_fts MATCH ? AND {where}",
+            (query.fts, *params),
+        ).fetchone()[0]
+    if not total and query.trigram:
+        total = conn.execute(
+            "SELECT count(*) FROM facts_trigram JOIN facts f ON f.id = facts_trigram.rowid "
+            f"WHERE facts_trigram MATCH ? AND {where}",
+            (query.trigram, *params),
+        ).fetchone()[0]
+    return int(total)
+
+
+_SYNTAX_HINT = 'FTS syntax: terms, "phrases", prefix*, AND / OR / NOT, parentheses; or drop --syntax fts'
+
+
+def _fts_message(exc: sqlite3.OperationalError) -> str:
+    text = str(exc)
+    return text.removeprefix("fts5: ")

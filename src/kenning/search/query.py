@@ -1,0 +1,85 @@
+"""From what the user typed to FTS5 MATCH expressions. User text never reaches MATCH raw,
+except with ``syntax="fts"``, where FTS5's own parser judges it and its errors become
+``InvalidQuery``."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from kenning.errors import InvalidQuery
+
+MAX_QUERY_CHARS = 500
+MAX_QUERY_BYTES = 1024
+
+# Words that carry no meaning for retrieval, in English and French. Dropped only when the
+# query keeps at least one other term.
+STOP_WORDS = frozenset(
+    """
+    a about above after again all am an and any are as at be been before being below between
+    both but by can could did do does doing down during each few for from further had has have
+    having he her here hers him his how i if in into is it its itself just me more most my no
+    nor not now of off on once only or other our out over own same she should so some such than
+    that the their them then there these they this those through to too under until up very was
+    we were what when where which while who whom why will with would you your yours
+    tell show find give explain know get please say says said
+    le la les l un une des du de d au aux et ou où est sont être a ai as avons ont pour par sur
+    dans en avec sans ce cet cette ces ça cela qui que qu quoi quel quelle quels quelles comment
+    pourquoi quand je tu il elle nous vous ils elles on mon ma mes ton ta tes son sa ses notre
+    nos votre vos leur leurs y ne pas plus moins très se s c j m n t dit dire faut
+    """.split()
+)
+
+_TOKEN = re.compile(r"[\w][\w.\-/]*[\w]|[\w]", re.UNICODE)
+_IDENTIFIER_HINT = re.compile(r"[_./]|[a-z][A-Z]|[A-Za-z]\d|\d[A-Za-z]|-\w")
+
+
+@dataclass(frozen=True)
+class ParsedQuery:
+    text: str
+    terms: tuple[str, ...]  # significant terms, for snippets and strictness checks
+    fts: str | None  # MATCH expression for the word index, None when nothing is searchable
+    trigram: str | None  # MATCH expression for the substring index
+    identifier_like: bool
+    syntax: str
+
+
+def check_budget(text: str) -> None:
+    if not text.strip():
+        raise InvalidQuery("empty query")
+    if len(text) > MAX_QUERY_CHARS:
+        raise InvalidQuery(f"query is {len(text)} characters; the limit is {MAX_QUERY_CHARS}")
+    size = len(text.encode("utf-8"))
+    if size > MAX_QUERY_BYTES:
+        raise InvalidQuery(f"query is {size} UTF-8 bytes; the limit is {MAX_QUERY_BYTES}")
+
+
+def parse(text: str, syntax: str = "natural") -> ParsedQuery:
+    check_budget(text)
+    match syntax:
+        case "natural":
+            return _natural(text)
+        case "fts":
+            words = tuple(w.lower() for w in re.findall(r"\w+", text) if w not in {"AND", "OR", "NOT", "NEAR"})
+            return ParsedQuery(text, words, text, None, False, "fts")
+        case _:
+            raise InvalidQuery(f"unknown query syntax {syntax!r}; use 'natural' or 'fts'")
+
+
+def _natural(text: str) -> ParsedQuery:
+    tokens = [t for t in _TOKEN.findall(text)]
+    significant = [t for t in tokens if t.lower() not in STOP_WORDS]
+    kept = significant or tokens
+    seen: dict[str, None] = {}
+    for token in kept:
+        seen.setdefault(token.lower(), None)
+    terms = tuple(seen)
+    identifier_like = any(_IDENTIFIER_HINT.search(t) for t in kept) or bool(re.search(r'"[^"]+"', text))
+    fts = " OR ".join(_quote(t) for t in terms) or None
+    trigram_terms = [t for t in terms if len(t) >= 3]
+    trigram = " OR ".join(_quote(t) for t in trigram_terms) or None
+    return ParsedQuery(text, terms, fts, trigram, identifier_like, "natural")
+
+
+def _quote(term: str) -> str:
+    return '"' + term.replace('"', '""') + '"'

@@ -1,0 +1,58 @@
+"""What is actually in service for a project: level, engines, index size, degradations."""
+
+from __future__ import annotations
+
+import sqlite3
+from typing import Any
+
+from kenning.config import Project
+from kenning.errors import IndexMissing
+from kenning.store.db import connect
+
+
+def engines(conn: sqlite3.Connection | None) -> dict[str, dict[str, Any]]:
+    """Each engine with ``available`` and, when off, the reason."""
+    found: dict[str, dict[str, Any]] = {}
+    probe = sqlite3.connect(":memory:")
+    try:
+        probe.execute("CREATE VIRTUAL TABLE t USING fts5(x, tokenize='trigram')")
+        found["fts5"] = {"available": True, "sqlite": sqlite3.sqlite_version}
+        found["trigram"] = {"available": True}
+    except sqlite3.OperationalError as exc:
+        found["fts5"] = {"available": False, "reason": str(exc)}
+        found["trigram"] = {"available": False, "reason": str(exc)}
+    finally:
+        probe.close()
+    found["dense"] = {"available": False, "reason": "level 1 (dense retrieval) is not installed"}
+    return found
+
+
+def project_status(project: Project) -> dict[str, Any]:
+    data: dict[str, Any] = {"project": project.name, "root": str(project.root), "level": 0,
+                            "confidential": project.config.confidential}
+    degradations: list[str] = []
+    try:
+        conn = connect(project.db_path)
+    except IndexMissing:
+        conn = None
+        degradations.append("index missing: run `kenning sync`")
+    try:
+        data["engines"] = engines(conn)
+        if conn is None:
+            data["index"] = {"files": 0, "facts": 0, "by_lifecycle": {}, "by_type": {}, "last_sync": None}
+        else:
+            data["index"] = {
+                "files": conn.execute("SELECT count(*) FROM manifest").fetchone()[0],
+                "facts": conn.execute("SELECT count(*) FROM facts").fetchone()[0],
+                "by_lifecycle": dict(conn.execute("SELECT lifecycle, count(*) FROM facts GROUP BY 1 ORDER BY 1")),
+                "by_type": dict(conn.execute("SELECT type, count(*) FROM facts WHERE lifecycle = 'active' "
+                                             "GROUP BY 1 ORDER BY 1")),
+                "last_sync": conn.execute("SELECT max(finished) FROM sync_runs").fetchone()[0],
+                "schema_version": conn.execute("SELECT max(version) FROM schema_migrations").fetchone()[0],
+            }
+    finally:
+        if conn is not None:
+            conn.close()
+    degradations.extend(f"{name}: {e['reason']}" for name, e in data["engines"].items() if not e["available"])
+    data["degradations"] = degradations
+    return data

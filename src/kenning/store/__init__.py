@@ -1,0 +1,1 @@
+"""The project store: one SQLite database per project, schema only in migrations."""

@@ -1,0 +1,44 @@
+"""Opening a project database: pragmas, migrations, transactions."""
+
+from __future__ import annotations
+
+import sqlite3
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+
+from kenning.errors import IndexMissing
+from kenning.store.migrations_runner import migrate
+
+
+def connect(path: Path, *, create: bool = False, migrate_schema: bool = True) -> sqlite3.Connection:
+    """Open (and, if ``create``, create) a project database, migrated to the latest schema.
+
+    Without ``create`` a missing database raises ``IndexMissing``: reading never creates a
+    store behind the user's back.
+    """
+    if not create and not path.exists():
+        raise IndexMissing(f"no index at {path}", hint="run `kenning sync`")
+    path.parent.mkdir(parents=True, exist_ok=True)
+    conn = sqlite3.connect(path, isolation_level=None, check_same_thread=False)
+    conn.row_factory = sqlite3.Row
+    conn.execute("PRAGMA busy_timeout = 5000")
+    conn.execute("PRAGMA foreign_keys = ON")
+    if conn.execute("PRAGMA journal_mode").fetchone()[0].lower() != "wal":
+        conn.execute("PRAGMA journal_mode = WAL")
+    conn.execute("PRAGMA synchronous = NORMAL")
+    if migrate_schema:
+        migrate(conn)
+    return conn
+
+
+@contextmanager
+def transaction(conn: sqlite3.Connection) -> Iterator[sqlite3.Connection]:
+    """``BEGIN IMMEDIATE`` … ``COMMIT``, rolled back on any exception (Ctrl-C included)."""
+    conn.execute("BEGIN IMMEDIATE")
+    try:
+        yield conn
+    except BaseException:
+        conn.execute("ROLLBACK")
+        raise
+    conn.execute("COMMIT")

@@ -1,0 +1,154 @@
+"""Reading and writing fact rows. No ranking, no freshness: those are computed above."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import sqlite3
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from kenning.errors import NotFound
+from kenning.records import Dates, Fact, Lifecycle, Location, Source
+
+FACT_COLUMNS = (
+    "id, type, title, body, keywords, path, source_kind, source_uri, fingerprint, content_hash, "
+    "date_source, date_indexed, date_confirmed, lifecycle, superseded_by, producer, tags, "
+    "importance, why, how_to_apply, memory_type, meta"
+)
+
+
+@dataclass(frozen=True)
+class NewFact:
+    """A fact about to be written; the store gives it its id."""
+
+    type: str
+    title: str
+    body: str
+    source_kind: str
+    source_uri: str
+    producer: str
+    date_indexed: str
+    keywords: str = ""
+    path: str = ""
+    fingerprint: str | None = None
+    date_source: str | None = None
+    date_confirmed: str | None = None
+    tags: tuple[str, ...] = ()
+    importance: int | None = None
+    why: str | None = None
+    how_to_apply: str | None = None
+    memory_type: str | None = None
+    meta: dict[str, Any] = field(default_factory=dict)
+
+    @property
+    def content_hash(self) -> str:
+        return content_hash(self.type, self.title, self.body)
+
+
+def content_hash(type_: str, title: str, body: str) -> str:
+    digest = hashlib.sha256()
+    for part in (type_, title, body):
+        digest.update(part.encode("utf-8", "surrogatepass"))
+        digest.update(b"\x00")
+    return digest.hexdigest()
+
+
+def insert(conn: sqlite3.Connection, fact: NewFact) -> int:
+    cursor = conn.execute(
+        "INSERT INTO facts (type, title, body, keywords, path, source_kind, source_uri, fingerprint, "
+        "content_hash, date_source, date_indexed, date_confirmed, producer, tags, importance, why, "
+        "how_to_apply, memory_type, meta) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
+        (
+            fact.type, fact.title, fact.body, fact.keywords, fact.path, fact.source_kind,
+            fact.source_uri, fact.fingerprint, fact.content_hash, fact.date_source,
+            fact.date_indexed, fact.date_confirmed, fact.producer, json.dumps(list(fact.tags)),
+            fact.importance, fact.why, fact.how_to_apply, fact.memory_type,
+            json.dumps(fact.meta, sort_keys=True, default=str),
+        ),
+    )
+    return int(cursor.lastrowid)
+
+
+def row_to_fact(row: sqlite3.Row, project: str, locations: Sequence[Location] = ()) -> Fact:
+    return Fact(
+        id=row["id"],
+        project=project,
+        type=row["type"],
+        title=row["title"],
+        body=row["body"],
+        source=Source(kind=row["source_kind"], uri=row["source_uri"], fingerprint=row["fingerprint"]),
+        dates=Dates(source=row["date_source"], indexed=row["date_indexed"], confirmed=row["date_confirmed"]),
+        lifecycle=Lifecycle(row["lifecycle"]),
+        superseded_by=row["superseded_by"],
+        producer=row["producer"],
+        locations=tuple(locations),
+        tags=tuple(json.loads(row["tags"] or "[]")),
+        importance=row["importance"],
+        why=row["why"],
+        how_to_apply=row["how_to_apply"],
+        memory_type=row["memory_type"],
+        meta=json.loads(row["meta"] or "{}"),
+    )
+
+
+def locations_for(conn: sqlite3.Connection, ids: Iterable[int]) -> dict[int, list[Location]]:
+    ids = list(ids)
+    found: dict[int, list[Location]] = {i: [] for i in ids}
+    for chunk in _chunks(ids):
+        marks = ",".join("?" * len(chunk))
+        for row in conn.execute(
+            f"SELECT fact_id, uri, path, line_start, line_end, fingerprint FROM locations "
+            f"WHERE fact_id IN ({marks}) ORDER BY fact_id, path, line_start",
+            chunk,
+        ):
+            found[row[0]].append(Location(row[1], row[2], row[3], row[4], row[5]))
+    return found
+
+
+def get_many(conn: sqlite3.Connection, project: str, ids: Sequence[int]) -> dict[int, Fact]:
+    """Facts by id (any lifecycle), with their locations. Missing ids are simply absent."""
+    rows: dict[int, sqlite3.Row] = {}
+    for chunk in _chunks(list(ids)):
+        marks = ",".join("?" * len(chunk))
+        for row in conn.execute(f"SELECT {FACT_COLUMNS} FROM facts WHERE id IN ({marks})", chunk):
+            rows[row["id"]] = row
+    locations = locations_for(conn, rows)
+    return {i: row_to_fact(rows[i], project, locations[i]) for i in ids if i in rows}
+
+
+def get(conn: sqlite3.Connection, project: str, fact_id: int) -> Fact:
+    found = get_many(conn, project, [fact_id])
+    if fact_id not in found:
+        raise NotFound(f"no fact #{fact_id} in project {project!r}")
+    return found[fact_id]
+
+
+def set_lifecycle(
+    conn: sqlite3.Connection,
+    fact_id: int,
+    lifecycle: Lifecycle,
+    *,
+    when: str,
+    reason: str | None = None,
+    superseded_by: int | None = None,
+) -> None:
+    conn.execute(
+        "UPDATE facts SET lifecycle = ?, superseded_by = ?, lifecycle_reason = ?, lifecycle_date = ? "
+        "WHERE id = ?",
+        (lifecycle.value, superseded_by, reason, when, fact_id),
+    )
+
+
+def confirm(conn: sqlite3.Connection, fact_id: int, when: str) -> None:
+    conn.execute("UPDATE facts SET date_confirmed = ? WHERE id = ?", (when, fact_id))
+
+
+def delete(conn: sqlite3.Connection, fact_id: int) -> None:
+    conn.execute("DELETE FROM facts WHERE id = ?", (fact_id,))
+
+
+def _chunks(items: list[int], size: int = 500) -> Iterable[list[int]]:
+    for start in range(0, len(items), size):
+        yield items[start : start + size]

@@ -1,0 +1,92 @@
+"""Shared fixtures: an isolated KENNING_HOME, a project factory, and a CLI runner."""
+
+from __future__ import annotations
+
+import json
+import os
+from collections.abc import Callable
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from pathlib import Path
+
+import pytest
+
+from kenning.config import Project, init_project
+from kenning.ingest.sync import SyncReport, sync
+
+NOW = datetime(2026, 11, 29, 12, 0, tzinfo=UTC)
+
+
+@pytest.fixture(autouse=True)
+def isolated_home(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch) -> Path:
+    home = tmp_path_factory.mktemp("kenning-home")
+    monkeypatch.setenv("KENNING_HOME", str(home))
+    monkeypatch.delenv("KENNING_NOW", raising=False)
+    return home
+
+
+def write_files(root: Path, files: dict[str, str | bytes]) -> None:
+    for rel, content in files.items():
+        path = root / rel
+        path.parent.mkdir(parents=True, exist_ok=True)
+        if isinstance(content, bytes):
+            path.write_bytes(content)
+        else:
+            path.write_text(content, encoding="utf-8")
+
+
+@pytest.fixture
+def make_project(tmp_path: Path) -> Callable[..., Project]:
+    """A project directory with the given files, initialised (not synced)."""
+
+    def make(files: dict[str, str | bytes], name: str = "demo", config: str | None = None) -> Project:
+        root = tmp_path / name
+        root.mkdir()
+        write_files(root, files)
+        project, _ = init_project(root, name)
+        if config is not None:
+            (root / ".kenning" / "config.toml").write_text(config, encoding="utf-8")
+            from kenning.config import load_project
+
+            project = load_project(root)
+        return project
+
+    return make
+
+
+def resync(project: Project, now: datetime = NOW) -> SyncReport:
+    return sync(project, now=now)
+
+
+def bump_mtime(path: Path, seconds: int = 5) -> None:
+    st = path.stat()
+    os.utime(path, ns=(st.st_atime_ns, st.st_mtime_ns + seconds * 1_000_000_000))
+
+
+@dataclass
+class Result:
+    code: int
+    out: str
+    err: str
+
+    def json(self) -> dict:
+        return json.loads(self.out)
+
+
+@pytest.fixture
+def cli(capsys: pytest.CaptureFixture[str]) -> Callable[..., Result]:
+    """Run `kenning ARGS` in-process through the real entry point (exit codes included)."""
+    from kenning.interfaces.cli.main import main
+
+    def run(*args: str) -> Result:
+        capsys.readouterr()
+        try:
+            main(list(args))
+        except SystemExit as exc:
+            code = exc.code if isinstance(exc.code, int) else 1
+        else:
+            code = 0
+        captured = capsys.readouterr()
+        return Result(code, captured.out, captured.err)
+
+    return run

@@ -1,0 +1,142 @@
+from kenning.ingest.python_code import module_name, parse_python
+
+SOURCE = '''\
+"""Rank fusion helpers.
+
+More details here.
+"""
+
+import functools
+
+DEFAULT_K = 60
+
+
+@functools.cache
+@staticmethod
+def rrf_fuse(
+    rankings: list[list[str]],  # best first
+    k: int = 60,
+) -> list[str]:
+    """Fuse rankings with reciprocal rank fusion.
+
+    Second paragraph.
+    """
+
+    def score(rank):
+        return 1 / (k + rank)
+
+    return sorted({d for r in rankings for d in r})
+
+
+class Store(Base, metaclass=Meta):
+    """A store of facts."""
+
+    table = "facts"
+
+    def get(self, id):
+        return self.rows[id]
+
+    @property
+    def size(self) -> int:
+        return len(self.rows)
+
+
+async def fetch(url: str, *, timeout: float = 1.0) -> bytes:
+    return b""
+
+
+if __name__ == "__main__":
+    print(rrf_fuse([["a"]]))
+'''
+
+
+def by_symbol(chunks):
+    return {chunk.meta["symbol"]: chunk for chunk in chunks}
+
+
+def test_each_function_class_and_method_becomes_a_chunk_but_nested_functions_do_not():
+    symbols = [c.meta["symbol"] for c in parse_python(SOURCE, "src/kenning/search/fuse.py")]
+    assert symbols == ["kenning.search.fuse", "rrf_fuse", "Store", "Store.get", "Store.size", "fetch"]
+
+
+def test_the_module_chunk_keeps_docstring_imports_and_constants_but_no_definitions():
+    module = parse_python(SOURCE, "src/kenning/search/fuse.py")[0]
+    assert module.title == "module kenning.search.fuse"
+    assert module.meta == {"symbol": "kenning.search.fuse", "kind": "module", "docstring": "Rank fusion helpers."}
+    assert "import functools" in module.body and "DEFAULT_K = 60" in module.body
+    assert 'if __name__ == "__main__":' in module.body
+    assert "def " not in module.body and "class " not in module.body
+    assert "\n\n\n" not in module.body
+    assert {"kenning", "search", "fuse"} <= set(module.keywords.split())
+
+
+def test_a_decorated_function_keeps_its_decorators_and_a_one_line_signature():
+    chunk = by_symbol(parse_python(SOURCE, "fuse.py"))["rrf_fuse"]
+    assert chunk.title == "def rrf_fuse(rankings: list[list[str]], k: int = 60) -> list[str]"
+    assert chunk.body.startswith("@functools.cache\n@staticmethod\ndef rrf_fuse(")
+    assert chunk.body.endswith("return sorted({d for r in rankings for d in r})")
+    assert "def score(rank):" in chunk.body
+    assert (chunk.anchor, chunk.line_start, chunk.line_end) == (":11-25", 11, 25)
+    assert chunk.meta == {
+        "symbol": "rrf_fuse",
+        "kind": "function",
+        "docstring": "Fuse rankings with reciprocal rank fusion.",
+    }
+    assert chunk.type == "code"
+    assert {"rrf_fuse", "rrf", "fuse", "rankings"} <= set(chunk.keywords.split())
+
+
+def test_a_class_chunk_stops_before_its_first_method():
+    chunk = by_symbol(parse_python(SOURCE, "fuse.py"))["Store"]
+    assert chunk.title == "class Store(Base, metaclass=Meta)"
+    assert chunk.body == 'class Store(Base, metaclass=Meta):\n    """A store of facts."""\n\n    table = "facts"'
+    assert (chunk.line_start, chunk.line_end) == (28, 31)
+    assert chunk.meta["kind"] == "class" and chunk.meta["docstring"] == "A store of facts."
+
+
+def test_methods_are_titled_with_their_class():
+    chunks = by_symbol(parse_python(SOURCE, "fuse.py"))
+    assert chunks["Store.get"].title == "def Store.get(self, id)"
+    assert chunks["Store.get"].meta["kind"] == "method"
+    assert chunks["Store.get"].body == "    def get(self, id):\n        return self.rows[id]"
+    assert chunks["Store.size"].title == "def Store.size(self) -> int"
+    assert chunks["Store.size"].body.startswith("    @property\n")
+    assert {"Store.get", "store", "get"} <= set(chunks["Store.get"].keywords.split())
+
+
+def test_async_functions_keep_their_async_keyword():
+    chunk = by_symbol(parse_python(SOURCE, "fuse.py"))["fetch"]
+    assert chunk.title == "async def fetch(url: str, *, timeout: float = 1.0) -> bytes"
+    assert chunk.meta["kind"] == "function"
+
+
+def test_definitions_under_a_top_level_if_are_found():
+    source = "try:\n    import x\nexcept ImportError:\n    def x():\n        pass\n"
+    chunks = parse_python(source, "compat.py")
+    assert [c.meta["symbol"] for c in chunks] == ["compat", "x"]
+    assert chunks[1].anchor == ":4-5"
+
+
+def test_a_file_with_a_syntax_error_falls_back_to_text_chunks():
+    chunks = parse_python("def broken(:\n    pass\n", "pkg/broken.py")
+    assert len(chunks) == 1
+    assert chunks[0].type == "code"
+    assert chunks[0].body == "def broken(:\n    pass"
+    assert chunks[0].anchor == ":1-2"
+    assert "line 1" in chunks[0].meta["parse_error"]
+
+
+def test_null_bytes_do_not_raise():
+    chunks = parse_python("x = 1\x00\n", "weird.py")
+    assert chunks and "parse_error" in chunks[0].meta
+
+
+def test_an_empty_module_gives_no_chunk():
+    assert parse_python("", "pkg/__init__.py") == []
+
+
+def test_module_names_drop_src_and_init():
+    assert module_name("src/kenning/ingest/__init__.py") == "kenning.ingest"
+    assert module_name("kenning/ingest/chunks.py") == "kenning.ingest.chunks"
+    assert module_name("scripts\\tool.py") == "scripts.tool"
+    assert module_name("types.pyi") == "types"

@@ -1,0 +1,124 @@
+from __future__ import annotations
+
+import hashlib
+import os
+import subprocess
+from pathlib import Path
+
+from conftest import bump_mtime, resync
+
+from kenning.store.db import connect
+
+DOC = "# Guide\n\nIntro words.\n\n## Install\n\nRun the installer.\n\n## Usage\n\nCall the tool.\n"
+
+
+def _sha(path: Path) -> str:
+    return hashlib.sha256(path.read_bytes()).hexdigest()
+
+
+def _active(project, sql_where: str = "1=1") -> list[tuple]:
+    conn = connect(project.db_path)
+    try:
+        return conn.execute(
+            f"SELECT id, title, source_uri, lifecycle, superseded_by FROM facts WHERE {sql_where} ORDER BY id"
+        ).fetchall()
+    finally:
+        conn.close()
+
+
+def test_a_resync_with_nothing_changed_writes_nothing_and_leaves_the_database_byte_identical(make_project):
+    project = make_project({"README.md": DOC, "src/app.py": "def main():\n    return 1\n"})
+    first = resync(project)
+    assert first.added > 0 and first.writes > 0
+    before = _sha(project.db_path)
+    second = resync(project)
+    assert second.writes == 0
+    assert second.files_unchanged == 2 and second.added == second.retired == second.replaced == 0
+    assert _sha(project.db_path) == before
+
+
+def test_a_changed_section_is_replaced_and_the_old_excerpt_superseded_by_the_new(make_project):
+    project = make_project({"README.md": DOC})
+    resync(project)
+    (project.root / "README.md").write_text(DOC.replace("Run the installer.", "Run the new installer."))
+    bump_mtime(project.root / "README.md")
+    report = resync(project)
+    assert report.files_changed == 1
+    assert report.replaced == 1 and report.added == 1 and report.kept == 2
+    rows = _active(project, "source_uri = 'README.md#install'")
+    old, new = rows
+    assert old[3] == "superseded" and old[4] == new[0]
+    assert new[3] == "active"
+
+
+def test_a_deleted_file_is_retired_at_the_next_sync_and_listed_in_the_report(make_project):
+    project = make_project({"README.md": DOC, "NOTES.md": "# Notes\n\nSomething.\n"})
+    resync(project)
+    (project.root / "NOTES.md").unlink()
+    report = resync(project)
+    assert report.files_removed == 1 and report.retired == 1
+    assert report.retired_uris == ["NOTES.md#notes"]
+    assert [r[3] for r in _active(project, "source_uri LIKE 'NOTES.md%'")] == ["retired"]
+
+
+def test_two_files_with_identical_content_yield_one_excerpt_listing_both_locations(make_project):
+    project = make_project({"a/same.md": "# Same\n\nIdentical body.\n", "b/same.md": "# Same\n\nIdentical body.\n"})
+    report = resync(project)
+    assert report.added == 1 and report.deduplicated == 1
+    conn = connect(project.db_path)
+    uris = [row[0] for row in conn.execute("SELECT uri FROM locations ORDER BY uri")]
+    conn.close()
+    assert uris == ["a/same.md#same", "b/same.md#same"]
+
+
+def test_removing_one_copy_of_duplicated_content_keeps_the_excerpt_served_from_the_other(make_project):
+    project = make_project({"a/same.md": "# Same\n\nIdentical body.\n", "b/same.md": "# Same\n\nIdentical body.\n"})
+    resync(project)
+    (project.root / "a/same.md").unlink()
+    report = resync(project)
+    assert report.retired == 0
+    rows = _active(project)
+    assert len(rows) == 1 and rows[0][2] == "b/same.md#same" and rows[0][3] == "active"
+
+
+def test_a_touched_file_with_the_same_bytes_is_not_reparsed(make_project):
+    project = make_project({"README.md": DOC})
+    resync(project)
+    bump_mtime(project.root / "README.md")
+    report = resync(project)
+    assert report.files_touched == 1 and report.added == 0 and report.replaced == 0
+    assert resync(project).writes == 0
+
+
+def test_every_skipped_file_is_counted_with_its_reason(make_project, tmp_path):
+    outside = tmp_path / "outside.md"
+    outside.write_text("# Outside\n")
+    project = make_project(
+        {"README.md": DOC, "big.md": "x" * 200, "blob.md": b"\x00\x01binary", "image.png": b"\x89PNG",
+         "skip/me.md": "# Skip\n"},
+        config='name = "demo"\nexclude = ["skip/"]\nmax_file_bytes = 100\n',
+    )
+    os.symlink(outside, project.root / "link.md")
+    report = resync(project)
+    assert report.skipped["too_large"] == 1
+    assert report.skipped["binary"] == 1
+    assert report.skipped["unsupported_type"] == 1
+    assert report.skipped["excluded"] == 1
+    assert report.skipped["link_outside_root"] == 1
+    assert report.indexed == 1
+
+
+def test_gitignore_is_honoured_without_git_and_with_git(make_project):
+    files = {".gitignore": "build/\n*.log.md\n", "README.md": DOC, "build/out.md": "# Out\n", "x.log.md": "# Log\n"}
+    project = make_project(files)
+    assert resync(project).indexed == 1
+    git_project = make_project(files, name="with-git")
+    subprocess.run(["git", "init", "-q", str(git_project.root)], check=True)
+    report = resync(git_project)
+    assert report.discovery == "git" and report.indexed == 1
+
+
+def test_the_kenning_directory_is_never_indexed(make_project):
+    project = make_project({"README.md": DOC})
+    (project.root / ".kenning" / "notes.md").write_text("# Private\n")
+    assert resync(project).indexed == 1

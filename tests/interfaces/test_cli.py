@@ -1,0 +1,119 @@
+from __future__ import annotations
+
+import hashlib
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+CODE = 'def rrf_fuse(rankings, k=60):\n    """Fuse rankings."""\n    return rankings\n'
+DOC = "# Guide\n\n## Cache\n\nThe cache expires after ten minutes.\n"
+
+
+@pytest.fixture
+def project_dir(make_project):
+    return make_project({"src/fusion.py": CODE, "docs/guide.md": DOC}).root
+
+
+def test_search_json_follows_the_answer_contract(cli, project_dir):
+    assert cli("sync", "--project", str(project_dir)).code == 0
+    result = cli("search", "cache expires", "--json", "--project", str(project_dir))
+    assert result.code == 0
+    answer = result.json()
+    assert answer["schema"] == "kenning.answer/v1"
+    assert {"query", "scope", "mode", "rule", "level", "degradations", "empty_reason", "excerpts"} <= set(answer)
+    [excerpt] = answer["excerpts"]
+    assert {"id", "project", "type", "title", "snippet", "source", "dates", "freshness", "lifecycle", "score",
+            "rank"} <= set(excerpt)
+    assert set(excerpt["source"]) >= {"kind", "uri", "fingerprint"}
+    assert set(excerpt["dates"]) >= {"source", "indexed", "confirmed"}
+    assert excerpt["source"]["uri"] == "docs/guide.md#cache"
+    assert len(excerpt["source"]["fingerprint"]) == 64
+    assert excerpt["freshness"]["state"] == "current"
+    assert excerpt["project"] == "demo" and excerpt["rank"] == 1
+
+
+def test_text_output_carries_badge_uri_date_and_citation(cli, project_dir):
+    cli("sync", "--project", str(project_dir))
+    out = cli("search", "rrf_fuse", "--project", str(project_dir)).out
+    assert "[current]" in out and "src/fusion.py:1-3" in out and "kn://demo/" in out
+
+
+def test_invalid_fts_syntax_exits_2_with_the_error_and_changes_nothing(cli, project_dir):
+    cli("sync", "--project", str(project_dir))
+    db = project_dir / ".kenning" / "kenning.db"
+    before = hashlib.sha256(db.read_bytes()).hexdigest()
+    result = cli("search", "foo AND (", "--syntax", "fts", "--project", str(project_dir))
+    assert result.code == 2
+    assert "syntax error" in result.err and result.out == ""
+    assert hashlib.sha256(db.read_bytes()).hexdigest() == before
+
+
+def test_an_empty_result_is_success(cli, project_dir):
+    cli("sync", "--project", str(project_dir))
+    result = cli("search", "zebra", "--json", "--project", str(project_dir))
+    assert result.code == 0 and result.json()["empty_reason"] == "no_match"
+
+
+def test_remember_get_supersede_confirm_forget_round_trip(cli, project_dir):
+    first = cli("remember", "Deploys happen on Tuesdays.", "--tags", "ops,deploy", "--json",
+                "--project", str(project_dir)).json()
+    again = cli("remember", "Deploys happen on Tuesdays.", "--project", str(project_dir))
+    assert f"already saved as kn://demo/{first['id']}" in again.out
+    second = cli("remember", "Deploys happen on Thursdays.", "--json", "--project", str(project_dir)).json()
+    got = cli("get", f"kn://demo/{first['id']}", str(second["id"]), "--json", "--project", str(project_dir)).json()
+    assert [f["freshness"]["state"] for f in got["facts"]] == ["unverified", "unverified"]
+    assert got["facts"][0]["tags"] == ["ops", "deploy"]
+    assert cli("supersede", str(first["id"]), str(second["id"]), "--project", str(project_dir)).code == 0
+    hits = cli("search", "deploys", "--json", "--project", str(project_dir)).json()["excerpts"]
+    assert [h["id"] for h in hits] == [second["id"]]
+    assert cli("confirm", str(second["id"]), "--project", str(project_dir)).code == 0
+    assert cli("forget", str(second["id"]), "--reason", "wrong", "--project", str(project_dir)).code == 0
+    missing = cli("get", str(second["id"]), "--project", str(project_dir))
+    assert missing.code == 1 and "not found" in missing.out
+
+
+def test_a_citation_from_another_project_is_a_usage_error(cli, project_dir):
+    cli("sync", "--project", str(project_dir))
+    result = cli("get", "kn://elsewhere/1", "--project", str(project_dir))
+    assert result.code == 2 and "belongs to project 'elsewhere'" in result.err
+
+
+def test_stale_json_lists_a_deleted_doc_as_source_missing(cli, project_dir):
+    cli("sync", "--project", str(project_dir))
+    (project_dir / "docs" / "guide.md").unlink()
+    listed = cli("stale", "--json", "--project", str(project_dir)).json()
+    assert [(e["source"]["uri"], e["freshness"]["state"]) for e in listed["excerpts"]] == [
+        ("docs/guide.md#guide", "source_missing"), ("docs/guide.md#cache", "source_missing")]
+
+
+def test_commands_outside_a_project_fail_with_a_hint(cli, tmp_path):
+    result = cli("search", "x", "--project", str(tmp_path))
+    assert result.code == 1 and "kenning init" in result.err
+
+
+def test_status_reports_level_and_engines_in_service(cli, project_dir):
+    cli("sync", "--project", str(project_dir))
+    data = cli("status", "--json", "--project", str(project_dir)).json()
+    assert data["level"] == 0 and data["engines"]["fts5"]["available"]
+    assert data["engines"]["dense"]["available"] is False
+    assert any("dense" in d for d in data["degradations"])
+
+
+def test_init_registers_the_project_and_projects_list_shows_it(cli, tmp_path):
+    root = tmp_path / "fresh"
+    root.mkdir()
+    assert cli("init", "--project", str(root), "--name", "fresh").code == 0
+    listed = cli("projects", "list", "--json").json()["projects"]
+    assert {"name": "fresh", "path": str(root.resolve()), "readable": True} in listed
+
+
+def test_the_installed_console_script_runs_end_to_end(project_dir):
+    exe = shutil.which("kenning", path=str(Path(sys.executable).parent))
+    assert exe, "the kenning console script is installed with the package"
+    subprocess.run([exe, "sync", "--project", str(project_dir)], check=True, capture_output=True)
+    proc = subprocess.run([exe, "search", "rrf_fu", "--project", str(project_dir)], capture_output=True, text=True)
+    assert proc.returncode == 0 and "src/fusion.py:1-3" in proc.stdout
+    assert proc.stderr == ""

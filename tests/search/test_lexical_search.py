@@ -1,0 +1,103 @@
+from __future__ import annotations
+
+import random
+import string
+
+import pytest
+from conftest import NOW, resync
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from kenning.answer.search import SearchOptions, search_conn, search_project
+from kenning.errors import InvalidQuery
+from kenning.records import EmptyReason
+from kenning.search.query import parse
+from kenning.store.db import connect
+
+CODE = '''"""Ranking helpers."""
+
+
+def rrf_fuse(rankings, k=60):
+    """Fuse rankings with reciprocal rank fusion."""
+    return sorted(rankings)
+
+
+class QueryPlanner:
+    def planFor(self, text):
+        return text
+'''
+
+
+@pytest.fixture
+def project(make_project):
+    project = make_project({"src/ranking.py": CODE, "docs/guide.md": "# Guide\n\n## Fusion\n\nWe fuse rankings.\n"})
+    resync(project)
+    return project
+
+
+def _uris(project, query, **options):
+    answer = search_project(project, query, SearchOptions(**options), now=NOW)
+    return [e.fact.source.uri for e in answer.excerpts]
+
+
+def test_a_function_is_found_by_its_name_by_a_part_of_it_and_by_a_substring(project):
+    expected = "src/ranking.py:4-6"
+    assert _uris(project, "rrf_fuse")[0] == expected
+    assert expected in _uris(project, "fuse")
+    assert _uris(project, "rrf_fu")[0] == expected
+
+
+def test_a_camel_case_method_is_found_by_its_parts(project):
+    assert _uris(project, "plan for")[0].startswith("src/ranking.py:")
+    assert _uris(project, "planFor")[0].startswith("src/ranking.py:")
+
+
+def test_invalid_fts_syntax_is_a_typed_error_not_an_empty_answer(project):
+    with pytest.raises(InvalidQuery, match="syntax error"):
+        search_project(project, "foo AND (", SearchOptions(syntax="fts"), now=NOW)
+
+
+def test_explicit_fts_syntax_supports_boolean_operators_phrases_and_prefixes(project):
+    assert _uris(project, '"reciprocal rank" AND fuse*', syntax="fts")
+    assert not _uris(project, "reciprocal NOT rankings", syntax="fts")
+
+
+def test_a_search_without_an_index_says_index_missing(make_project):
+    project = make_project({"README.md": "# Hello\n"})
+    answer = search_project(project, "hello", SearchOptions(), now=NOW)
+    assert answer.empty_reason is EmptyReason.INDEX_MISSING and not answer.excerpts
+
+
+def test_no_match_is_distinguished_from_everything_filtered(project):
+    assert search_project(project, "zebra", SearchOptions(), now=NOW).empty_reason is EmptyReason.NO_MATCH
+    answer = search_project(project, "rankings", SearchOptions(types=("decision",)), now=NOW)
+    assert answer.empty_reason is EmptyReason.ALL_FILTERED and answer.filtered["type"] > 0
+
+
+def test_every_word_of_a_20000_character_markdown_document_is_findable(make_project):
+    rng = random.Random(7)
+    words = ["".join(rng.choices(string.ascii_lowercase, k=9)) for _ in range(2600)]
+    paragraphs = [" ".join(words[i : i + 40]) for i in range(0, len(words), 40)]
+    text = "# Long document\n\n" + "\n\n".join(paragraphs) + "\n"
+    assert len(text) >= 20_000
+    project = make_project({"long.md": text})
+    resync(project)
+    conn = connect(project.db_path)
+    try:
+        missing = [w for w in words if not search_conn(conn, project, parse(w), SearchOptions(limit=1), now=NOW).excerpts]
+    finally:
+        conn.close()
+    assert missing == []
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(st.text(min_size=1, max_size=80).filter(lambda t: t.strip()))
+def test_any_natural_language_text_runs_without_a_syntax_error(project, text):
+    answer = search_project(project, text, SearchOptions(limit=3), now=NOW)
+    assert answer.empty_reason in (None, EmptyReason.NO_MATCH, EmptyReason.ALL_FILTERED)
+
+
+@pytest.mark.parametrize("query", ["x" * 501, "é" * 513])
+def test_queries_over_the_character_or_byte_budget_are_rejected(project, query):
+    with pytest.raises(InvalidQuery, match="limit"):
+        search_project(project, query, SearchOptions(), now=NOW)
