@@ -40,3 +40,20 @@ def test_every_documented_command_exists():
     text = (DOCS / "cli.md").read_text(encoding="utf-8")
     documented = set(re.findall(r"^### `kenning ([a-z -]+?)`", text, re.M))
     assert documented - {name for name, _ in all_commands()} == set()
+
+
+def registered_tools() -> list[str]:
+    import anyio
+
+    from kenning.config import Project, ProjectConfig
+    from kenning.interfaces.mcp.server import build_server
+
+    server = build_server(Project(root=Path("."), config=ProjectConfig(name="docs")))
+    return sorted(tool.name for tool in anyio.run(server.list_tools))
+
+
+def test_every_mcp_tool_is_documented_in_docs_mcp_md():
+    text = (DOCS / "mcp.md").read_text(encoding="utf-8")
+    documented = set(re.findall(r"^### `([a-zA-Z0-9_-]+)`", text, re.M))
+    assert [name for name in registered_tools() if name not in documented] == []
+    assert documented - set(registered_tools()) == set()

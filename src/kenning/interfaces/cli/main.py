@@ -27,6 +27,7 @@ COMMANDS = {
     "stale": "kenning.interfaces.cli.facts_cmds:stale",
     "status": "kenning.interfaces.cli.project_cmds:status",
     "projects": "kenning.interfaces.cli.project_cmds:projects",
+    "mcp": "kenning.interfaces.cli.project_cmds:mcp",
 }
 
 

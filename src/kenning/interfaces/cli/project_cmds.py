@@ -150,3 +150,12 @@ def projects_remove(name: str, as_json: bool) -> None:
     emit({"name": name, "removed": removed}, as_json, f"{name}: " + ("removed" if removed else "not registered"))
 
 
+
+
+@click.command()
+@project_option
+def mcp(project_path: Path | None) -> None:
+    """Serve this project to MCP clients over stdio (see docs/mcp.md)."""
+    from kenning.interfaces.mcp.server import serve_stdio
+
+    serve_stdio(resolve_project(project_path))
