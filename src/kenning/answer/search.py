@@ -19,8 +19,8 @@ from kenning.store.db import connect
 
 LEVEL = 0
 SUPERSEDED_FACTOR = 0.5
-POOL_FACTOR = 4
-MIN_POOL = 40
+POOL_FACTOR = 2
+MIN_POOL = 20
 
 
 @dataclass(frozen=True)

@@ -6,6 +6,7 @@ import re
 import unicodedata
 
 WIDTH = 240
+FOLD_SPAN = 4000
 
 
 def fold(text: str) -> str:
@@ -19,8 +20,11 @@ def make_snippet(body: str, terms: tuple[str, ...], width: int = WIDTH) -> str:
     flat = re.sub(r"\s+", " ", body).strip()
     if len(flat) <= width:
         return flat
-    folded = fold(flat)
-    positions = [p for p in (folded.find(fold(t)) for t in terms if t) if p >= 0]
+    lowered = flat.lower()
+    positions = [p for p in (lowered.find(t.lower()) for t in terms if t) if p >= 0]
+    if not positions:  # the match may differ by diacritics only: fold (same length) and retry
+        folded = fold(flat[:FOLD_SPAN])
+        positions = [p for p in (folded.find(fold(t)) for t in terms if t) if p >= 0]
     start = max(0, min(positions) - width // 4) if positions else 0
     if start:
         space = flat.find(" ", start)

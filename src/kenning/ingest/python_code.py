@@ -165,6 +165,9 @@ def signature(node: Definition, lines: list[str], qualname: str) -> str:
 
 def _header(node: Definition, lines: list[str]) -> str:
     """Source of ``def …(…) -> …`` or ``class …(…)`` up to (not including) its colon."""
+    first = lines[node.lineno - 1].strip()
+    if first.endswith(":") and not any(ch in first for ch in "#'\""):
+        return first[:-1].rstrip()  # the common one-line header: no tokenizing needed
     rows = lines[node.lineno - 1 : node.body[0].lineno]
     rows[0] = rows[0].lstrip()
     comments: dict[int, int] = {}

@@ -123,6 +123,7 @@ def _sync(conn: sqlite3.Connection, project: Project, *, now: datetime, progress
 
     parsed = _read_all(to_read, manifest, progress)
     stamp = iso(now)
+    pending: list[tuple[int, fact_store.NewFact]] = []
     before = conn.total_changes
     with transaction(conn):
         for item in parsed:
@@ -144,7 +145,8 @@ def _sync(conn: sqlite3.Connection, project: Project, *, now: datetime, progress
                 report.files_changed += 1
             else:
                 report.files_new += 1
-            _apply_file(conn, item, stamp, report)
+            _apply_file(conn, item, stamp, report, pending)
+        fact_store.index_fts(conn, pending)  # one batch: new facts only, none touched since
         for path in sorted(set(vanished)):
             report.files_removed += 1
             _retire_path(conn, path, stamp, report)
@@ -195,7 +197,9 @@ def _read_one(job: tuple[Candidate, str | None]) -> Parsed:
     return Parsed(cand, fingerprint, chunks)
 
 
-def _apply_file(conn: sqlite3.Connection, item: Parsed, stamp: str, report: SyncReport) -> None:
+def _apply_file(
+    conn: sqlite3.Connection, item: Parsed, stamp: str, report: SyncReport, pending: list[tuple[int, Any]]
+) -> None:
     cand = item.candidate
     assert item.fingerprint is not None
     previous = _locations_at(conn, cand.path)
@@ -225,7 +229,8 @@ def _apply_file(conn: sqlite3.Connection, item: Parsed, stamp: str, report: Sync
             (new.content_hash,),
         ).fetchone()
         if row is None:
-            fact_id = fact_store.insert(conn, new)
+            fact_id = fact_store.insert(conn, new, indexed=False)
+            pending.append((fact_id, new))
             report.added += 1
         else:
             fact_id = row[0]

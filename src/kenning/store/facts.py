@@ -55,7 +55,31 @@ def content_hash(type_: str, title: str, body: str) -> str:
     return digest.hexdigest()
 
 
-def insert(conn: sqlite3.Connection, fact: NewFact) -> int:
+def insert(conn: sqlite3.Connection, fact: NewFact, *, indexed: bool = True) -> int:
+    """Write a fact and (unless ``indexed=False``) its lexical index entries.
+
+    With ``indexed=False`` the caller must pass the row to ``index_fts`` before anything
+    updates or deletes it, and before the transaction ends (bulk loading, see ingest/sync.py).
+    """
+    fact_id = _insert_row(conn, fact)
+    if indexed:
+        index_fts(conn, [(fact_id, fact)])
+    return fact_id
+
+
+def index_fts(conn: sqlite3.Connection, rows: Sequence[tuple[int, NewFact]]) -> None:
+    """Add facts to the word and trigram indexes, in one batch."""
+    conn.executemany(
+        "INSERT INTO facts_fts (rowid, title, keywords, path, body) VALUES (?, ?, ?, ?, ?)",
+        [(i, f.title, f.keywords, f.path, f.body) for i, f in rows],
+    )
+    conn.executemany(
+        "INSERT INTO facts_trigram (rowid, title, keywords, path) VALUES (?, ?, ?, ?)",
+        [(i, f.title, f.keywords, f.path) for i, f in rows],
+    )
+
+
+def _insert_row(conn: sqlite3.Connection, fact: NewFact) -> int:
     cursor = conn.execute(
         "INSERT INTO facts (type, title, body, keywords, path, source_kind, source_uri, fingerprint, "
         "content_hash, date_source, date_indexed, date_confirmed, producer, tags, importance, why, "

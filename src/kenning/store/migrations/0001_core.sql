@@ -61,6 +61,9 @@ CREATE TABLE sync_runs (
 );
 
 -- Lexical indexes over facts (external content: the text lives once, in `facts`).
+-- Inserts are indexed by the code (store/facts.py: `insert`, or in batches with `index_fts`:
+-- FTS5 indexes a batch an order of magnitude faster than row by row from a trigger);
+-- deletes and text updates are kept in step by the triggers below.
 CREATE VIRTUAL TABLE facts_fts USING fts5(
     title, keywords, path, body,
     content = 'facts', content_rowid = 'id',
@@ -73,13 +76,6 @@ CREATE VIRTUAL TABLE facts_trigram USING fts5(
     content = 'facts', content_rowid = 'id',
     tokenize = 'trigram'
 );
-
-CREATE TRIGGER facts_after_insert AFTER INSERT ON facts BEGIN
-    INSERT INTO facts_fts (rowid, title, keywords, path, body)
-        VALUES (new.id, new.title, new.keywords, new.path, new.body);
-    INSERT INTO facts_trigram (rowid, title, keywords, path)
-        VALUES (new.id, new.title, new.keywords, new.path);
-END;
 
 CREATE TRIGGER facts_after_delete AFTER DELETE ON facts BEGIN
     INSERT INTO facts_fts (facts_fts, rowid, title, keywords, path, body)
