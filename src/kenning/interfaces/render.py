@@ -34,14 +34,18 @@ def badge(fresh: Freshness) -> str:
 
 
 def excerpt_lines(ex: Excerpt, *, snippet: bool = True) -> list[str]:
+    """Line 1: rank, badge, type, title, source. Line 2: citation, fingerprint, dates.
+    Then the typed path (graph answers) and the snippet."""
     fact = ex.fact
     marks = [badge(ex.freshness)]
     if fact.lifecycle is not Lifecycle.ACTIVE:
         marks.append(f"{fact.lifecycle.value}" + (f" by #{fact.superseded_by}" if fact.superseded_by else ""))
-    date = _day(fact.dates.source or fact.dates.indexed)
     extra = f" (+{len(fact.locations) - 1} more)" if len(fact.locations) > 1 else ""
-    head = f"{ex.rank}. [{'; '.join(marks)}] {fact.type} · {fact.title} — {fact.source.uri}{extra} · {date} · {fact.citation}"
-    lines = [head]
+    fingerprint = f"sha256:{fact.source.fingerprint[:12]}" if fact.source.fingerprint else "no fingerprint"
+    lines = [
+        f"{ex.rank}. [{'; '.join(marks)}] {fact.type} · {fact.title} — {fact.source.uri}{extra}",
+        f"   {fact.citation} · {fingerprint} · source {_day(fact.dates.source)} · indexed {_day(fact.dates.indexed)}",
+    ]
     if ex.path:
         lines.append("   via " + " → ".join(f"{e.get('type')}({e.get('link')})" for e in ex.path))
     if snippet and ex.snippet:

@@ -7,6 +7,7 @@ import sqlite3
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from importlib import resources
+from importlib.resources.abc import Traversable
 
 from kenning.errors import StoreOutdated
 
@@ -17,7 +18,11 @@ _NAME = re.compile(r"^(\d{4})_([a-z0-9_]+)\.sql$")
 class Migration:
     version: int
     name: str
-    sql: str
+    resource: Traversable
+
+    @property
+    def sql(self) -> str:
+        return self.resource.read_text(encoding="utf-8")
 
 
 def available() -> list[Migration]:
@@ -25,7 +30,7 @@ def available() -> list[Migration]:
     for entry in resources.files("kenning.store.migrations").iterdir():
         match = _NAME.match(entry.name)
         if match:
-            found.append(Migration(int(match[1]), match[2], entry.read_text(encoding="utf-8")))
+            found.append(Migration(int(match[1]), match[2], entry))
     found.sort(key=lambda m: m.version)
     versions = [m.version for m in found]
     if len(set(versions)) != len(versions):
