@@ -101,3 +101,11 @@ def test_any_natural_language_text_runs_without_a_syntax_error(project, text):
 def test_queries_over_the_character_or_byte_budget_are_rejected(project, query):
     with pytest.raises(InvalidQuery, match="limit"):
         search_project(project, query, SearchOptions(), now=NOW)
+
+
+def test_a_corrupt_index_is_reported_as_project_unreadable_not_as_no_match(make_project):
+    project = make_project({"README.md": "# Hello\n"})
+    project.db_path.write_bytes(b"this is not a database" * 100)
+    answer = search_project(project, "hello", SearchOptions(), now=NOW)
+    assert answer.empty_reason is EmptyReason.PROJECT_UNREADABLE
+    assert "unreadable" in answer.notes[0]

@@ -43,6 +43,9 @@ def search_project(project: Project, query: str, options: SearchOptions, *, now:
     except IndexMissing:
         return Answer(query, "lexical", None, LEVEL, (project.name,), empty_reason=EmptyReason.INDEX_MISSING,
                       notes=("no index: run `kenning sync`",))
+    except (sqlite3.DatabaseError, OSError) as exc:
+        return Answer(query, "lexical", None, LEVEL, (project.name,), empty_reason=EmptyReason.PROJECT_UNREADABLE,
+                      notes=(f"{project.db_path} is unreadable: {exc}",))
     try:
         return search_conn(conn, project, parsed, options, now=now)
     finally:
