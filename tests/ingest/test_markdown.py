@@ -159,6 +159,11 @@ def test_an_empty_section_is_still_emitted_with_its_heading_as_body():
     assert by_title(chunks)["A > Empty"].body == "## Empty"
 
 
+def test_an_empty_heading_gives_way_to_the_document_title():
+    chunks = parse_markdown("#\n## Sub\n", "notes.md")
+    assert [(c.title, c.anchor) for c in chunks] == [("notes", "#section"), ("notes > Sub", "#sub")]
+
+
 def test_keywords_come_from_the_title():
     chunks = parse_markdown("# rrfFuse tuning\n", "x.md")
     assert chunks[0].keywords == "rrfFuse rrf fuse tuning"
@@ -174,6 +179,14 @@ def test_a_long_section_is_split_into_numbered_parts_at_paragraphs():
     assert chunks[2].anchor == "#big-part-3" and chunks[2].title == "Big (part 3)"
     assert all(not c.body.startswith("\n") and not c.body.endswith("\n") for c in chunks)
     assert_chunks_cover(text, chunks, 500)
+
+
+def test_blank_lines_inside_a_fence_are_not_paragraph_boundaries():
+    fence = "```\n" + "\n\n".join(f"code line {i}" for i in range(8)) + "\n```"
+    text = "# Code\n\n" + "intro " * 15 + "\n\n" + fence + "\n\n" + "outro " * 15 + "\n"
+    chunks = parse_markdown(text, "code.md", max_chars=160)
+    assert fence in [c.body for c in chunks]
+    assert_chunks_cover(text, chunks, 160)
 
 
 def test_a_twenty_thousand_character_document_is_entirely_covered():

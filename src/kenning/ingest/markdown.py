@@ -62,7 +62,7 @@ def parse_markdown(text: str, path: str, *, max_chars: int = 2400) -> list[Chunk
             stack.pop()
         stack.append((level, name))
         trail = [t for _, t in stack if t]  # an empty heading adds nothing to the path
-        if stack[0][0] != 1 or not trail:
+        if stack[0][0] != 1 or not stack[0][1]:
             trail.insert(0, doc_title)
         end = headings[i + 1][0] - 1 if i + 1 < len(headings) else len(lines) - 1
         sections.append((" > ".join(trail), slugs[i], start, end))

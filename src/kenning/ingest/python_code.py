@@ -165,11 +165,10 @@ def signature(node: Definition, lines: list[str], qualname: str) -> str:
 
 def _header(node: Definition, lines: list[str]) -> str:
     """Source of ``def …(…) -> …`` or ``class …(…)`` up to (not including) its colon."""
-    first = lines[node.lineno - 1].strip()
-    if first.endswith(":") and not any(ch in first for ch in "#'\""):
-        return first[:-1].rstrip()  # the common one-line header: no tokenizing needed
     rows = lines[node.lineno - 1 : node.body[0].lineno]
     rows[0] = rows[0].lstrip()
+    if _plain_header(rows[0]):
+        return rows[0].rstrip()[:-1].rstrip()
     comments: dict[int, int] = {}
     depth = 0
     try:
@@ -195,6 +194,20 @@ def _header(node: Definition, lines: list[str]) -> str:
     flat = re.sub(r"([(\[{]) ", r"\1", flat)
     flat = re.sub(r" ([)\]}])", r"\1", flat)
     return re.sub(r",([)\]}])", r"\1", flat)
+
+
+def _plain_header(line: str) -> bool:
+    """A one-line header ending with its colon: no string, comment or lambda to confuse us.
+
+    With balanced brackets, the final colon is at depth 0, hence the one ending the header.
+    """
+    line = line.rstrip()
+    return (
+        line.endswith(":")
+        and not any(c in line for c in "'\"#\\")
+        and "lambda" not in line
+        and all(line.count(a) == line.count(b) for a, b in ("()", "[]", "{}"))
+    )
 
 
 def _summary(docstring: str | None) -> str:
