@@ -1,0 +1,85 @@
+"""The pack on disk: ``.kenning/cache/pack.md`` (the text) and ``pack.json`` (the manifest).
+
+Both live in the gitignored cache: they are rebuilt by ``kenning pack build``. This module
+imports nothing heavy: the session-start hook reads it on every agent start.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import tempfile
+from pathlib import Path
+from typing import Any
+
+MANIFEST_SCHEMA = "kenning.pack/v1"
+CACHE_DIR = "cache"
+PACK_TEXT = "pack.md"
+PACK_MANIFEST = "pack.json"
+SESSION_STATE = "session.json"
+
+# A cheap signature of a store: it moves when a sync, a note or a lifecycle change lands.
+STORE_STATE_SQL = (
+    "SELECT (SELECT count(*) FROM facts), (SELECT max(id) FROM facts), "
+    "(SELECT max(coalesce(lifecycle_date, '')) FROM facts), (SELECT max(coalesce(date_confirmed, '')) FROM facts), "
+    "(SELECT max(id) FROM sync_runs)"
+)
+
+
+def cache_dir(state_dir: Path) -> Path:
+    return state_dir / CACHE_DIR
+
+
+def read_manifest(state_dir: Path) -> dict[str, Any] | None:
+    """The manifest, or None when no pack was built."""
+    path = cache_dir(state_dir) / PACK_MANIFEST
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        return None
+    if not isinstance(data, dict) or data.get("schema") != MANIFEST_SCHEMA:
+        raise ValueError(f"{path} is not a {MANIFEST_SCHEMA} manifest")
+    return data
+
+
+def read_text(state_dir: Path) -> str | None:
+    try:
+        return (cache_dir(state_dir) / PACK_TEXT).read_bytes().decode("utf-8")
+    except FileNotFoundError:
+        return None
+
+
+def write_pack(state_dir: Path, text: str, manifest: dict[str, Any]) -> None:
+    """Text first, manifest last: a manifest always describes a complete pack."""
+    folder = cache_dir(state_dir)
+    write_atomic(folder / PACK_TEXT, text.encode("utf-8"))
+    write_atomic(folder / PACK_MANIFEST, dump(manifest))
+
+
+def read_session(state_dir: Path) -> dict[str, Any] | None:
+    try:
+        data = json.loads((cache_dir(state_dir) / SESSION_STATE).read_text(encoding="utf-8"))
+    except (FileNotFoundError, json.JSONDecodeError):
+        return None
+    return data if isinstance(data, dict) else None
+
+
+def write_session(state_dir: Path, state: dict[str, Any]) -> None:
+    write_atomic(cache_dir(state_dir) / SESSION_STATE, dump(state))
+
+
+def dump(data: dict[str, Any]) -> bytes:
+    return (json.dumps(data, indent=2, ensure_ascii=False, sort_keys=True) + "\n").encode("utf-8")
+
+
+def write_atomic(path: Path, data: bytes) -> None:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.")
+    try:
+        with os.fdopen(fd, "wb") as handle:
+            handle.write(data)
+        os.replace(tmp, path)
+    except BaseException:
+        if os.path.exists(tmp):
+            os.unlink(tmp)
+        raise
