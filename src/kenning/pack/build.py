@@ -80,7 +80,11 @@ def build(conn: sqlite3.Connection, project: Project) -> Built:
         "conventions": [described(e) for e in conventions],
         "decisions": [described(e) for e in decisions],
         "order": [e.fact_ids[0] for e in composed.included],
-        "snippets": {str(e.fact_ids[0]): budget.cut(e.text, budget.ENTRY_CHARS) for e in composed.included},
+        "snippets": {
+            **({str(context.fact_ids[0]): budget.cut(context.text, budget.ENTRY_CHARS)}
+               if context is not None and context.fact_ids and composed.context_used else {}),
+            **{str(e.fact_ids[0]): budget.cut(e.text, budget.ENTRY_CHARS) for e in composed.included},
+        },
         "omitted": {"conventions": sum(e.kind == "convention" for e in composed.omitted),
                     "decisions": sum(e.kind == "decision" for e in composed.omitted)},
         "sources": [{"path": p, "fingerprint": f} for p, f in sorted(sources.items())],

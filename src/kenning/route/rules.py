@@ -86,7 +86,7 @@ RELATION_EN = ("depends on", "dependency", "dependencies", "impact", "affects", 
                "path between", "superseded")
 RELATION_FR = ("dépend de", "dépendances", "impact", "lié à", "relié à", "quelle tâche", "quelles tâches",
                "touche", "touché", "pourquoi avons-nous", "pourquoi a-t-on", "pourquoi on a", "qui appelle",
-               "appelé par", "appelants", "preuves", "verdict", "chemin entre", "remplacé")
+               "appelé par", "appelants", "preuves", "verdict", "chemin entre", "remplacé par")
 _RELATION = _cues(
     r"depends? on", r"dependen(?:cy|cies|t|ts)", r"impact(?:s|ed)?", r"affect(?:s|ed)?", r"related to",
     r"linked to", r"connected to", r"which tasks?", r"what tasks?", r"touch(?:es|ed)?", r"why did we",
@@ -165,8 +165,8 @@ RULES: tuple[Rule, ...] = (
          "search, with the trigram index for identifiers and substrings.",
          _identifier,
          cues_en=("snake_case", "camelCase", "PascalCase", "name(", "dotted.name", "file.ext", "a/path",
-                  "--option", "`code`", '"quoted text"'),
-         cues_fr=("« texte cité »", "same identifier forms as English")),
+                  "--option", '"quoted text"', "text in backticks"),
+         cues_fr=("« texte cité »",)),
     Rule("relation", "graph",
          "The question asks for a relation between things (dependencies, impact, which task or "
          "evidence touched what, why a choice was made): graph walk, then lexical search over the "

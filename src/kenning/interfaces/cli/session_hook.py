@@ -1,7 +1,7 @@
 """`kenning hook session-start`: the core pack for Claude Code's SessionStart hook.
 
 Prints ``{"hookSpecificOutput": {"hookEventName": "SessionStart", "additionalContext": …}}``
-on stdout: one status line, then the pack. It never fails the agent's session: any error
+on stdout: one status line, then the pack framed as data. It never fails the agent's session: any error
 becomes the status line and the exit code stays 0. Kept light on purpose (no store
 migration, no markdown parser, no MCP): it runs before every agent session.
 """
@@ -29,7 +29,7 @@ def hook() -> None:
 def session_start(project_path: Path | None, plain: bool) -> None:
     """Print the core pack and a status line for a SessionStart hook; always exits 0."""
     status, pack = context_for(project_path)
-    context = status if pack is None else f"{FRAME}\n{status}\n\n{pack.rstrip()}"
+    context = status if pack is None else f"{status}\n\n{FRAME}\n\n{pack.rstrip()}"
     if plain:
         click.echo(context)
         return
