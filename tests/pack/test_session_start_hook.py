@@ -105,3 +105,29 @@ def test_the_project_comes_from_claude_project_dir_when_not_given(make_project, 
     monkeypatch.chdir(tmp_path)
     result = cli("hook", "session-start", "--plain")
     assert result.code == 0 and result.out.splitlines()[0].startswith("project core: 2 decisions")
+
+
+def test_the_hook_finds_the_project_exactly_as_the_config_loader_does(make_project, tmp_path):
+    from kenning.config import CONFIG_NAME, DB_NAME, STATE_DIR, find_root
+    from kenning.interfaces import session_start
+
+    project = make_project({"src/deep/x.md": "# X\n"})
+    assert (session_start.STATE_DIR, session_start.CONFIG_NAME, session_start.DB_NAME) == (STATE_DIR, CONFIG_NAME, DB_NAME)
+    deep = project.root / "src" / "deep"
+    assert session_start.find_state_dir(deep) == find_root(deep) / STATE_DIR
+
+
+def test_the_console_script_serves_the_hook_without_importing_click(make_project, cli):
+    import subprocess
+    import sys
+
+    project = make_project(corpus_files())
+    resync(project)
+    cli("pack", "build", "--project", str(project.root))
+    code = ("import sys; sys.argv = ['kenning', 'hook', 'session-start', '--project', sys.argv[1]]\n"
+            "from kenning.interfaces.cli.entry import run\n"
+            "try:\n    run()\nexcept SystemExit as e:\n    assert e.code == 0, e.code\n"
+            "assert 'click' not in sys.modules, 'click was imported'\n")
+    done = subprocess.run([sys.executable, "-c", code, str(project.root)], capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr
+    assert json.loads(done.stdout)["hookSpecificOutput"]["additionalContext"].startswith("project core: 2 decisions")

@@ -8,9 +8,11 @@ from __future__ import annotations
 
 import json
 import os
-import tempfile
 from pathlib import Path
-from typing import Any
+
+TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (hook start-up time)
+if TYPE_CHECKING:
+    from typing import Any
 
 MANIFEST_SCHEMA = "kenning.pack/v1"
 CACHE_DIR = "cache"
@@ -74,9 +76,9 @@ def dump(data: dict[str, Any]) -> bytes:
 
 def write_atomic(path: Path, data: bytes) -> None:
     path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.")
+    tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
     try:
-        with os.fdopen(fd, "wb") as handle:
+        with open(tmp, "wb") as handle:
             handle.write(data)
         os.replace(tmp, path)
     except BaseException:

@@ -8,22 +8,29 @@ store, one read-only SQLite query. No store migration, no markdown, no MCP is im
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (hook start-up time)
 
 from kenning.pack import manifest as files
 from kenning.pack.fingerprint import short
+
+if TYPE_CHECKING:
+    TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (hook start-up time)
+if TYPE_CHECKING:
+    from typing import Any
 
 NOT_BUILT = "project core not built — run `kenning pack build`"
 STALE_NOTE = "the store changed since the pack was built — run `kenning pack build`"
 
 
-@dataclass(frozen=True)
 class Start:
-    status: str
-    pack: str | None  # the pack text, None when not built
-    changed: tuple[str, ...] = ()
+    """The status line, the pack text (None when not built) and what changed. A plain class:
+    this module is on the hook's import path, where even ``dataclasses`` is worth sparing."""
+
+    __slots__ = ("status", "pack", "changed")
+
+    def __init__(self, status: str, pack: str | None, changed: tuple[str, ...] = ()) -> None:
+        self.status, self.pack, self.changed = status, pack, changed
 
 
 def session_start(state_dir: Path, db_path: Path | None = None, *, record: bool = True) -> Start:
