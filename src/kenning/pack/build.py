@@ -42,8 +42,8 @@ def settings(project: Project) -> Settings:
 
 
 def store_state(conn: sqlite3.Connection) -> str:
-    """A cheap signature of the store: it moves when a sync, a note or a lifecycle change lands."""
-    return "/".join("" if v is None else str(v) for v in conn.execute(STORE_STATE_SQL).fetchone())
+    """The store's write counter: it moves when a sync, a note or a lifecycle change lands."""
+    return str(conn.execute(STORE_STATE_SQL).fetchone()[0])
 
 
 def build(conn: sqlite3.Connection, project: Project) -> Built:

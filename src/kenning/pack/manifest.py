@@ -20,12 +20,8 @@ PACK_TEXT = "pack.md"
 PACK_MANIFEST = "pack.json"
 SESSION_STATE = "session.json"
 
-# A cheap signature of a store: it moves when a sync, a note or a lifecycle change lands.
-STORE_STATE_SQL = (
-    "SELECT (SELECT count(*) FROM facts), (SELECT max(id) FROM facts), "
-    "(SELECT max(coalesce(lifecycle_date, '')) FROM facts), (SELECT max(coalesce(date_confirmed, '')) FROM facts), "
-    "(SELECT max(id) FROM sync_runs)"
-)
+# The store's write counter (migration 0004): it moves with every write to `facts`.
+STORE_STATE_SQL = "SELECT version FROM store_version WHERE id = 1"
 
 
 def cache_dir(state_dir: Path) -> Path:

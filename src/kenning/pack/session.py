@@ -113,4 +113,4 @@ def _store_moved(db_path: Path, built_from: Any) -> bool:
             conn.close()
     except Exception:  # the note is a courtesy; never fail a session start for it
         return False
-    return "/".join("" if v is None else str(v) for v in row) != built_from
+    return row is not None and str(row[0]) != built_from
