@@ -227,3 +227,16 @@ def test_memory_ask_rejects_an_unknown_scope(corpus):
             return await client.call_tool("memory_ask", {"question": "where is rrf_fuse", "scope": "galaxy"})
 
     assert anyio.run(run).isError
+
+
+def test_every_routing_example_runs_end_to_end_and_keeps_its_rule(corpus, cli):
+    from kenning.answer.ask import ask_project
+    from kenning.route.examples import EXAMPLES
+
+    assert cli("pack", "build", "--project", str(corpus.root)).code == 0
+    for question, mode, rule in EXAMPLES:
+        answer = ask_project(corpus, question, now=NOW)
+        assert answer.rule == rule, question
+        served = "lexical" if answer.degradations else mode
+        assert answer.mode == served, (question, answer.mode, answer.degradations)
+        assert answer.level == 0 and answer.empty_reason != "index_missing"
