@@ -114,7 +114,7 @@ def test_the_hook_finds_the_project_exactly_as_the_config_loader_does(make_proje
     project = make_project({"src/deep/x.md": "# X\n"})
     assert (session_start.STATE_DIR, session_start.CONFIG_NAME, session_start.DB_NAME) == (STATE_DIR, CONFIG_NAME, DB_NAME)
     deep = project.root / "src" / "deep"
-    assert session_start.find_state_dir(deep) == find_root(deep) / STATE_DIR
+    assert Path(session_start.find_state_dir(deep)) == find_root(deep) / STATE_DIR
 
 
 def test_the_console_script_serves_the_hook_without_importing_click(make_project, cli):

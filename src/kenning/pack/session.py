@@ -8,7 +8,7 @@ store, one read-only SQLite query. No store migration, no markdown, no MCP is im
 
 from __future__ import annotations
 
-from pathlib import Path
+import os
 TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (hook start-up time)
 
 from kenning.pack import manifest as files
@@ -18,6 +18,8 @@ if TYPE_CHECKING:
     TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (hook start-up time)
 if TYPE_CHECKING:
     from typing import Any
+
+    from kenning.pack.manifest import StrPath
 
 NOT_BUILT = "project core not built — run `kenning pack build`"
 STALE_NOTE = "the store changed since the pack was built — run `kenning pack build`"
@@ -33,7 +35,7 @@ class Start:
         self.status, self.pack, self.changed = status, pack, changed
 
 
-def session_start(state_dir: Path, db_path: Path | None = None, *, record: bool = True) -> Start:
+def session_start(state_dir: StrPath, db_path: StrPath | None = None, *, record: bool = True) -> Start:
     """Read the pack, compare with the previous session start, remember this one."""
     manifest = files.read_manifest(state_dir)
     text = files.read_text(state_dir)
@@ -98,15 +100,15 @@ def describe_changes(previous: dict[str, Any], manifest: dict[str, Any]) -> list
     return phrases or ["project core changed"]
 
 
-def _store_moved(db_path: Path, built_from: Any) -> bool:
-    if not built_from or not db_path.exists():
+def _store_moved(db_path: StrPath, built_from: Any) -> bool:
+    if not built_from or not os.path.exists(db_path):
         return False
     try:
         import sqlite3
 
         from kenning.pack.manifest import STORE_STATE_SQL
 
-        conn = sqlite3.connect(f"file:{db_path}?mode=ro", uri=True)
+        conn = sqlite3.connect(f"file:{os.fspath(db_path)}?mode=ro", uri=True)
         try:
             row = conn.execute(STORE_STATE_SQL).fetchone()
         finally:
