@@ -240,3 +240,19 @@ def test_every_routing_example_runs_end_to_end_and_keeps_its_rule(corpus, cli):
         served = "lexical" if answer.degradations else mode
         assert answer.mode == served, (question, answer.mode, answer.degradations)
         assert answer.level == 0 and answer.empty_reason != "index_missing"
+
+
+def test_memory_ask_scope_all_gives_the_same_labelled_list_as_the_cli(make_project, cli, monkeypatch):
+    monkeypatch.setenv("KENNING_NOW", iso(NOW))
+    home = kenning_home()
+    alpha = make_project(corpus_files(), name="alpha")
+    secret = make_project(corpus_files(), name="secret", config='name = "secret"\nconfidential = true\n')
+    for project in (alpha, secret):
+        resync(project)
+        registry.register(home, project.name, project.root)
+    from_cli = cli("ask", "where is rrf_fuse", "--all-projects", "--json").json()
+    from_mcp, text = mcp_call(alpha, "memory_ask", {"question": "where is rrf_fuse", "scope": "all"})
+    assert from_mcp["scope"] == from_cli["scope"]
+    assert from_mcp["scope"]["excluded"][0]["project"] == "secret"
+    assert [e["citation"] for e in from_mcp["excerpts"]] == [e["citation"] for e in from_cli["excerpts"]]
+    assert "excluded: secret (confidential" in text

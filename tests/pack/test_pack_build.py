@@ -137,3 +137,16 @@ def test_the_pack_never_exceeds_its_budget(context, conventions, decisions, budg
     assert budget.estimate_tokens(composed.text) <= composed.estimate <= budget_tokens
     assert len(composed.included) + len(composed.omitted) == len(conventions) + len(decisions)
     assert composed == budget.compose("demo", context, conventions, decisions, budget_tokens)
+
+
+def test_the_fixture_corpus_pack_matches_its_golden_file(make_project, cli):
+    import os
+
+    golden = Path(__file__).resolve().parent / "golden" / "core_corpus_pack.md"
+    project = make_project(corpus_files())
+    resync(project)
+    built(cli, project)
+    text = pack_bytes(project).decode("utf-8")
+    if os.environ.get("KENNING_UPDATE_GOLDEN"):
+        golden.write_text(text, encoding="utf-8")
+    assert text == golden.read_text(encoding="utf-8"), "rerun with KENNING_UPDATE_GOLDEN=1 and review the diff"

@@ -9,13 +9,11 @@ store, one read-only SQLite query. No store migration, no markdown, no MCP is im
 from __future__ import annotations
 
 import os
-TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (hook start-up time)
 
 from kenning.pack import manifest as files
 from kenning.pack.fingerprint import short
 
-if TYPE_CHECKING:
-    TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (hook start-up time)
+TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (hook start-up time)
 if TYPE_CHECKING:
     from typing import Any
 
