@@ -150,3 +150,23 @@ def test_the_fixture_corpus_pack_matches_its_golden_file(make_project, cli):
     if os.environ.get("KENNING_UPDATE_GOLDEN"):
         golden.write_text(text, encoding="utf-8")
     assert text == golden.read_text(encoding="utf-8"), "rerun with KENNING_UPDATE_GOLDEN=1 and review the diff"
+
+
+def test_a_decision_changed_only_in_its_front_matter_gets_a_new_fingerprint(make_project, cli):
+    project = make_project(corpus_files())
+    resync(project)
+    before = {d["key"]: d["fingerprint"] for d in built(cli, project)["decisions"]}
+    adr = project.root / "docs" / "adr" / "0001-use-fts5.md"
+    adr.write_text(adr.read_text(encoding="utf-8").replace("2026-09-14", "2026-09-15"), encoding="utf-8")
+    resync(project)
+    after = {d["key"]: d["fingerprint"] for d in built(cli, project)["decisions"]}
+    assert [k for k in after if after[k] != before[k]] == ["docs/adr/0001-use-fts5.md"]
+    assert "(2026-09-15)" in pack_bytes(project).decode()
+
+
+def test_a_multi_paragraph_entry_is_one_list_line(make_project, cli):
+    files = {**corpus_files(), "CLAUDE.md": "# Claude\n\n## Reviews\n\nFirst paragraph.\n\nSecond paragraph.\n"}
+    project = make_project(files)
+    resync(project)
+    built(cli, project)
+    assert "- **Claude > Reviews** — First paragraph. Second paragraph. [kn://" in pack_bytes(project).decode()

@@ -74,7 +74,7 @@ def compose(
     chosen: list[tuple[Entry, str]] = []
     omitted: list[Entry] = []
     for entry in _alternate(conventions, decisions):
-        shown = len(cut(entry.text, ENTRY_CHARS))
+        shown = len(entry_text(entry, ENTRY_CHARS))
         line = entry_line(entry, ENTRY_CHARS)
         if len(line) + 1 > room:
             spare = shown - (len(line) + 1 - room)
@@ -110,9 +110,14 @@ def compose(
 
 def entry_line(entry: Entry, max_text: int) -> str:
     date = f" ({entry.date})" if entry.date else ""
-    text = cut(entry.text, max_text) if entry.text else ""
+    text = entry_text(entry, max_text)
     title = entry.title if len(entry.title) <= TITLE_CHARS else entry.title[: TITLE_CHARS - 1] + "…"
     return f"- **{title}**{date}" + (f" — {text}" if text else "") + f" [{entry.citation}]"
+
+
+def entry_text(entry: Entry, limit: int) -> str:
+    """An entry's text on one line (it is a list item), cut to ``limit`` characters."""
+    return cut(" ".join(entry.text.split()), limit)
 
 
 def cut(text: str, limit: int) -> str:

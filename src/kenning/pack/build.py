@@ -83,7 +83,7 @@ def build(conn: sqlite3.Connection, project: Project) -> Built:
         "snippets": {
             **({str(context.fact_ids[0]): budget.cut(context.text, budget.ENTRY_CHARS)}
                if context is not None and context.fact_ids and composed.context_used else {}),
-            **{str(e.fact_ids[0]): budget.cut(e.text, budget.ENTRY_CHARS) for e in composed.included},
+            **{str(e.fact_ids[0]): budget.entry_text(e, budget.ENTRY_CHARS) for e in composed.included},
         },
         "omitted": {"conventions": sum(e.kind == "convention" for e in composed.omitted),
                     "decisions": sum(e.kind == "decision" for e in composed.omitted)},

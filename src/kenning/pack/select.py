@@ -110,7 +110,7 @@ def conventions(conn: sqlite3.Connection, project: str) -> list[Entry]:
             citation=f"kn://{project}/{row['id']}",
             fact_ids=(row["id"],),
             sources=((row["path"] or row["source_uri"], row["fingerprint"] or row["content_hash"]),),
-            fingerprint=of_parts([row["title"], row["content_hash"]]),
+            fingerprint=of_parts([row["title"], row["content_hash"], row["meta"] or ""]),
         ))
     return entries
 
@@ -136,7 +136,7 @@ def decisions(conn: sqlite3.Connection, project: str) -> list[Entry]:
             fact_ids=(shown["id"], *(m["id"] for m in members if m["id"] != shown["id"])),
             sources=((members[0]["path"] or members[0]["source_uri"],
                       members[0]["fingerprint"] or members[0]["content_hash"]),),
-            fingerprint=of_parts([p for m in members for p in (m["title"], m["content_hash"])]),
+            fingerprint=of_parts([p for m in members for p in (m["title"], m["content_hash"], m["meta"] or "")]),
             date=_date(members[0]),
         ))
     return entries
