@@ -42,7 +42,7 @@ _FRONT = re.compile(r"\A---[ \t]*\n.*?\n(---|\.\.\.)[ \t]*\n", re.S)
 
 _FACT_SQL = (
     "SELECT f.id, f.type, f.title, f.body, f.source_kind, f.source_uri, f.fingerprint, f.content_hash, "
-    "f.tags, f.meta, min(l.path) AS path, min(l.line_start) AS line FROM facts f "
+    "f.tags, f.meta, f.date_source, min(l.path) AS path, min(l.line_start) AS line FROM facts f "
     "LEFT JOIN locations l ON l.fact_id = f.id WHERE f.lifecycle = 'active' AND ({where}) GROUP BY f.id"
 )
 
@@ -136,7 +136,10 @@ def decisions(conn: sqlite3.Connection, project: str) -> list[Entry]:
             fact_ids=(shown["id"], *(m["id"] for m in members if m["id"] != shown["id"])),
             sources=((members[0]["path"] or members[0]["source_uri"],
                       members[0]["fingerprint"] or members[0]["content_hash"]),),
-            fingerprint=of_parts([p for m in members for p in (m["title"], m["content_hash"], m["meta"] or "")]),
+            # the file's fingerprint too: a change anywhere in a decision file (front matter
+            # included) is a changed decision
+            fingerprint=of_parts([p for m in members
+                                  for p in (m["title"], m["content_hash"], m["fingerprint"] or "", m["meta"] or "")]),
             date=_date(members[0]),
         ))
     return entries
@@ -173,11 +176,16 @@ def _status(row: sqlite3.Row) -> str:
 
 
 def _date(row: sqlite3.Row) -> str | None:
-    """The date the decision states (front matter), never a file time: same sources, same bytes."""
+    """The date the decision states (front matter), never a file time: same sources, same bytes.
+
+    The sync refreshes ``date_source`` (front-matter date, else file time) on every re-read,
+    while ``meta`` keeps the front matter first seen: so ``meta`` says whether the file states
+    a date, ``date_source`` gives its current value."""
     meta = _meta(row)
     front = meta.get("front_matter") if isinstance(meta.get("front_matter"), dict) else {}
-    value = meta.get("date") or front.get("date")
-    return str(value)[:10] if value else None
+    if not (meta.get("date") or front.get("date")):
+        return None
+    return str(row["date_source"] or meta.get("date") or front.get("date"))[:10]
 
 
 def _key(row: sqlite3.Row) -> str:
