@@ -152,12 +152,15 @@ def test_all_projects_lists_each_project_separately_and_excludes_confidential_an
     for project in (alpha, beta, secret, gone, fresh):
         registry.register(home, project.name, project.root)
     shutil.rmtree(gone.root)
+    inner = alpha.root / "docs"  # registered, but its .kenning/ is gone: never read as alpha
+    registry.register(home, "inner", inner)
     result = cli("ask", "where is rrf_fuse", "--all-projects", "--json")
     assert result.code == 0, result.err
     answer = result.json()
     assert answer["scope"]["projects"] == ["alpha", "beta"]
     excluded = {e["project"]: e["reason"] for e in answer["scope"]["excluded"]}
-    assert set(excluded) == {"secret", "gone", "fresh"}
+    assert set(excluded) == {"secret", "gone", "fresh", "inner"}
+    assert excluded["inner"].startswith("unreadable: no .kenning/config.toml")
     assert excluded["secret"].startswith("confidential")
     assert excluded["gone"].startswith("unreadable")
     assert excluded["fresh"].startswith("index missing")

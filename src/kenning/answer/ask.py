@@ -18,7 +18,7 @@ from typing import Any
 from kenning.answer.search import SearchOptions, search_conn
 from kenning.answer.snippet import make_snippet
 from kenning.answer.stale import stale_report
-from kenning.config import Project, load_project
+from kenning.config import CONFIG_NAME, STATE_DIR, Project, load_project
 from kenning.errors import IndexMissing, KenningError
 from kenning.freshness import FileCheck, freshness_of
 from kenning.pack.build import store_state
@@ -152,13 +152,14 @@ def ask_all(question: str, entries: list[RegistryEntry], *, now: datetime, limit
     excluded: list[ScopeEntry] = []
     answers: list[Answer] = []
     for entry in sorted(entries, key=lambda e: e.name):
+        root = Path(entry.path)
+        if not (root / STATE_DIR / CONFIG_NAME).is_file():  # never a parent project instead
+            excluded.append(ScopeEntry(entry.name, f"unreadable: no {STATE_DIR}/{CONFIG_NAME} at {root}"))
+            continue
         try:
-            project = load_project(Path(entry.path)) if Path(entry.path).is_dir() else None
+            project = load_project(root)
         except (KenningError, OSError) as exc:
             excluded.append(ScopeEntry(entry.name, f"unreadable: {getattr(exc, 'message', exc)}"))
-            continue
-        if project is None:
-            excluded.append(ScopeEntry(entry.name, f"unreadable: {entry.path} is not a directory"))
             continue
         if project.config.confidential:
             excluded.append(ScopeEntry(project.name, "confidential (confidential = true in .kenning/config.toml)"))
