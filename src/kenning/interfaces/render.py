@@ -71,7 +71,12 @@ def answer_text(answer: Answer, *, framed: bool = False) -> str:
         lines.append("hidden: " + ", ".join(f"{n} {k}" for k, n in sorted(answer.filtered.items())))
     for note in answer.notes:
         lines.append(f"note: {note}")
+    labelled = len(answer.searched) > 1  # several projects: one list, labelled by project
+    current = None
     for ex in answer.excerpts:
+        if labelled and ex.fact.project != current:
+            current = ex.fact.project
+            lines.append(f"── {current} ──")
         lines.extend(excerpt_lines(ex))
     return "\n".join(lines)
 

@@ -28,6 +28,9 @@ COMMANDS = {
     "status": "kenning.interfaces.cli.project_cmds:status",
     "projects": "kenning.interfaces.cli.project_cmds:projects",
     "mcp": "kenning.interfaces.cli.project_cmds:mcp",
+    "pack": "kenning.interfaces.cli.pack_cmds:pack",
+    "hook": "kenning.interfaces.cli.session_hook:hook",
+    "ask": "kenning.interfaces.cli.ask_cmds:ask",
 }
 
 

@@ -1,0 +1,216 @@
+"""One question, routed (SPEC §9), answered in the contract (SPEC §10).
+
+The router picks a mode; the mode runs; when its engine is absent or fails (graph not
+built, dense retrieval not installed, core pack not built) level-0 lexical search answers
+and the answer lists the degradation. Nothing is replaced silently: ``mode`` is the mode
+that actually served, ``rule`` the rule that chose, and the notes say why.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+from collections import Counter
+from dataclasses import replace
+from datetime import datetime
+from pathlib import Path
+from typing import Any
+
+from kenning.answer.search import SearchOptions, search_conn
+from kenning.answer.snippet import make_snippet
+from kenning.answer.stale import stale_report
+from kenning.config import CONFIG_NAME, STATE_DIR, Project, load_project
+from kenning.errors import IndexMissing, KenningError
+from kenning.freshness import FileCheck, freshness_of
+from kenning.pack.build import store_state
+from kenning.pack.manifest import read_manifest
+from kenning.records import Answer, EmptyReason, Excerpt, ScopeEntry
+from kenning.registry import Entry as RegistryEntry
+from kenning.route.rules import Route, route
+from kenning.search.query import parse
+from kenning.store import facts as fact_store
+from kenning.store.db import connect
+
+LEVEL = 0
+GRAPH_NOT_BUILT = "graph not built"
+DENSE_MISSING = "dense retrieval not installed"
+CORE_NOT_BUILT = "core pack not built"
+
+
+def dense_installed() -> bool:
+    """Whether a dense engine (level 1) can serve. None ships yet: the default rule answers
+    lexically and says so. When level 1 lands, this probe and ``_hybrid`` are where it plugs in."""
+    return False
+
+
+def ask_project(project: Project, question: str, *, now: datetime, limit: int = 10,
+                dense_available: bool | None = None) -> Answer:
+    parse(question)  # the query budget and emptiness checks, before anything is read
+    dense = dense_installed() if dense_available is None else dense_available
+    manifest = _manifest(project)
+    chosen = route(question, dense_available=dense, core_fits=bool(manifest is None or manifest.get("fits", True)))
+    why = f"rule {chosen.rule}: {chosen.reason}"
+    try:
+        conn = connect(project.db_path)
+    except IndexMissing:
+        return Answer(question, chosen.mode, chosen.rule, LEVEL, (project.name,),
+                      empty_reason=EmptyReason.INDEX_MISSING, notes=(why, "no index: run `kenning sync`"))
+    try:
+        answer = _run(conn, project, question, chosen, manifest, now=now, limit=limit)
+    finally:
+        conn.close()
+    return replace(answer, query=question, rule=chosen.rule, notes=(why, *answer.notes))
+
+
+def _run(conn: sqlite3.Connection, project: Project, question: str, chosen: Route,
+         manifest: dict[str, Any] | None, *, now: datetime, limit: int) -> Answer:
+    match chosen.mode:
+        case "freshness":
+            return stale_report(conn, project, now=now, limit=limit)
+        case "core":
+            if manifest is None:
+                return _lexical(conn, project, question, now=now, limit=limit, degradations=(CORE_NOT_BUILT,))
+            return core_answer(conn, project, manifest, question, now=now)
+        case "graph":
+            return _graph(conn, project, question, now=now, limit=limit)
+        case "hybrid":
+            return _lexical(conn, project, question, now=now, limit=limit, degradations=(DENSE_MISSING,))
+        case _:
+            degradations = (DENSE_MISSING,) if chosen.rule == "default" else ()
+            return _lexical(conn, project, question, now=now, limit=limit, degradations=degradations)
+
+
+def _lexical(conn: sqlite3.Connection, project: Project, question: str, *, now: datetime, limit: int,
+             degradations: tuple[str, ...] = ()) -> Answer:
+    answer = search_conn(conn, project, parse(question), SearchOptions(limit=limit), now=now, mode="lexical")
+    return replace(answer, degradations=degradations)
+
+
+def _graph(conn: sqlite3.Connection, project: Project, question: str, *, now: datetime, limit: int) -> Answer:
+    try:
+        from kenning.graph.ask import graph_built, relation_answer
+    except ImportError:
+        return _lexical(conn, project, question, now=now, limit=limit, degradations=(GRAPH_NOT_BUILT,))
+    try:
+        if not graph_built(conn):
+            return _lexical(conn, project, question, now=now, limit=limit, degradations=(GRAPH_NOT_BUILT,))
+        found = relation_answer(conn, project, question, now=now, limit=limit)
+    except KenningError:
+        raise
+    except Exception as exc:  # a failed engine is a degradation, never a silent empty answer
+        return _lexical(conn, project, question, now=now, limit=limit,
+                        degradations=(f"graph failed: {type(exc).__name__}: {exc}",))
+    if found is None:
+        return _lexical(conn, project, question, now=now, limit=limit,
+                        degradations=("graph found no node for this question",))
+    return replace(found, mode="graph")
+
+
+def core_answer(conn: sqlite3.Connection, project: Project, manifest: dict[str, Any], question: str, *,
+                now: datetime) -> Answer:
+    """The pack's source facts, in pack order: the context's opening, then every included
+    convention and decision, each with the text the pack shows."""
+    context = manifest.get("context") or {}
+    context_ids = list(context.get("fact_ids", []))[:1] if context.get("included") else []
+    order = [*context_ids, *manifest.get("order", [])]
+    snippets = manifest.get("snippets", {})
+    found = fact_store.get_many(conn, project.name, order)
+    files = FileCheck(project.root, conn)
+    files.preload(loc.path for fact in found.values() for loc in fact.locations)
+    excerpts = []
+    for fact_id in order:
+        fact = found.get(fact_id)
+        if fact is None:
+            continue
+        snippet = snippets.get(str(fact_id)) or make_snippet(fact.body, ())
+        excerpts.append(Excerpt(fact, freshness_of(fact, now=now, files=files), " ".join(snippet.split()),
+                                0.0, len(excerpts) + 1))
+    notes = [f"core pack {manifest.get('fingerprint', '')[:19]}…, about {manifest.get('estimated_tokens')} "
+             f"of {manifest.get('budget_tokens')} tokens; the full text: `kenning pack show` or core_pack()"]
+    missing = len(order) - len(excerpts)
+    if missing:
+        notes.append(f"{missing} pack source(s) no longer in the store — run `kenning pack build`")
+    elif manifest.get("store_state") != store_state(conn):
+        notes.append("the store changed since the pack was built — run `kenning pack build`")
+    return Answer(question, "core", None, LEVEL, (project.name,), excerpts=tuple(excerpts),
+                  empty_reason=None if excerpts else EmptyReason.NO_MATCH, notes=tuple(notes))
+
+
+def _manifest(project: Project) -> dict[str, Any] | None:
+    try:
+        return read_manifest(project.state_dir)
+    except (OSError, ValueError):
+        return None  # an unreadable manifest is a pack not built
+
+
+def ask_all(question: str, entries: list[RegistryEntry], *, now: datetime, limit: int = 10,
+            dense_available: bool | None = None) -> Answer:
+    """Every registered project searched separately; one list labelled by project (grouped,
+    never merged or re-ranked across projects). Confidential projects are excluded; an
+    unreadable project is listed with its reason, never counted as empty."""
+    parse(question)
+    searched: list[str] = []
+    excluded: list[ScopeEntry] = []
+    answers: list[Answer] = []
+    for entry in sorted(entries, key=lambda e: e.name):
+        root = Path(entry.path)
+        if not (root / STATE_DIR / CONFIG_NAME).is_file():  # never a parent project instead
+            excluded.append(ScopeEntry(entry.name, f"unreadable: no {STATE_DIR}/{CONFIG_NAME} at {root}"))
+            continue
+        try:
+            project = load_project(root)
+        except (KenningError, OSError) as exc:
+            excluded.append(ScopeEntry(entry.name, f"unreadable: {getattr(exc, 'message', exc)}"))
+            continue
+        if project.config.confidential:
+            excluded.append(ScopeEntry(project.name, "confidential (confidential = true in .kenning/config.toml)"))
+            continue
+        try:
+            answer = ask_project(project, question, now=now, limit=limit, dense_available=dense_available)
+        except (KenningError, OSError, sqlite3.Error) as exc:
+            excluded.append(ScopeEntry(project.name, f"unreadable: {getattr(exc, 'message', exc)}"))
+            continue
+        if answer.empty_reason is EmptyReason.INDEX_MISSING:
+            excluded.append(ScopeEntry(project.name, "index missing: run `kenning sync` in that project"))
+            continue
+        searched.append(project.name)
+        answers.append(answer)
+    return _combine(question, searched, excluded, answers)
+
+
+def _combine(question: str, searched: list[str], excluded: list[ScopeEntry], answers: list[Answer]) -> Answer:
+    modes = {a.mode for a in answers}
+    rules = {a.rule for a in answers}
+    notes = []
+    if not answers:
+        fallback = route(question)
+        modes, rules = {fallback.mode}, {fallback.rule}
+        notes.append("no registered project could be searched" if excluded else
+                     "no project registered on this machine: run `kenning init` in a project")
+    if len(modes) > 1 or len(rules) > 1:
+        notes.extend(f"{a.searched[0]}: mode {a.mode}, rule {a.rule}" for a in answers)
+    notes.extend(f"{a.searched[0]}: {n}" for a in answers for n in a.notes)
+    filtered: Counter[str] = Counter()
+    for a in answers:
+        filtered.update(a.filtered)
+    excerpts = tuple(e for a in answers for e in a.excerpts)
+    empty = None
+    if not excerpts:
+        if any(a.empty_reason is EmptyReason.ALL_FILTERED for a in answers):
+            empty = EmptyReason.ALL_FILTERED
+        elif not answers and any(e.reason and e.reason.startswith("unreadable") for e in excluded):
+            empty = EmptyReason.PROJECT_UNREADABLE
+        else:
+            empty = EmptyReason.NO_MATCH
+    return Answer(
+        query=question,
+        mode=modes.pop() if len(modes) == 1 else "mixed",
+        rule=rules.pop() if len(rules) == 1 else None,
+        level=LEVEL,
+        searched=tuple(searched),
+        excerpts=excerpts,
+        excluded=tuple(excluded),
+        degradations=tuple(f"{a.searched[0]}: {d}" for a in answers for d in a.degradations),
+        empty_reason=empty,
+        filtered=dict(filtered),
+        notes=tuple(notes),
+    )

@@ -1,0 +1,1 @@
+"""The rule router (SPEC §9): which mode answers a question, and why."""

@@ -1,0 +1,82 @@
+"""The router's test table: (question, expected mode, expected rule), English and French.
+
+Expected modes assume level 0 (no dense engine: the default rule answers ``lexical``) and a
+core pack that fits its budget. The evaluation harness scores the router against this table;
+tests/route/test_route_rules.py requires every row to pass. The first five rows are SPEC §9's
+examples, the next six SPEC §1's questions.
+"""
+
+from __future__ import annotations
+
+EXAMPLES: tuple[tuple[str, str, str], ...] = (
+    # SPEC §9
+    ("where is rrf_fuse", "lexical", "identifier"),
+    ("which evidence touches this module", "graph", "relation"),
+    ("what should I know here", "core", "project-frame"),
+    ("what is stale", "freshness", "freshness"),
+    ("how does cross-project memory work", "lexical", "default"),
+    # SPEC §1
+    ("Why did we choose FTS5 over tantivy?", "graph", "relation"),
+    ("Where is `rrf_fuse` defined, and what calls it?", "lexical", "identifier"),
+    ("What did I decide about memory in all my projects since September?", "lexical", "default"),
+    ("What is stale in what you know about this project?", "freshness", "freshness"),
+    ("Which tasks and evidence touch this module?", "graph", "relation"),
+    ("What should I know before working here?", "core", "project-frame"),
+    # English: identifiers, paths, quoted text
+    ("what does search_conn return", "lexical", "identifier"),
+    ("where is SearchOptions defined", "lexical", "identifier"),
+    ("show me src/kenning/answer/ask.py", "lexical", "identifier"),
+    ("what does config.toml contain", "lexical", "identifier"),
+    ('find "unknown is not true"', "lexical", "identifier"),
+    ("how is parseIso used", "lexical", "identifier"),
+    ("what does the --all-projects flag do", "lexical", "identifier"),
+    ("who calls make_snippet()", "lexical", "identifier"),
+    # English: relations
+    ("what depends on the store module", "graph", "relation"),
+    ("what is the impact of changing the fact schema", "graph", "relation"),
+    ("which task touched the migrations", "graph", "relation"),
+    ("what is related to the ledger", "graph", "relation"),
+    ("who calls the sync entry point", "graph", "relation"),
+    ("which decision superseded the Whoosh choice", "graph", "relation"),
+    # English: project frame
+    ("what are the conventions here", "core", "project-frame"),
+    ("how do we do things here", "core", "project-frame"),
+    ("anything I should read before I start", "core", "project-frame"),
+    ("give me the onboarding summary", "core", "project-frame"),
+    ("what are the active decisions", "core", "project-frame"),
+    # English: freshness
+    ("what changed since the last sync", "freshness", "freshness"),
+    ("is anything out of date", "freshness", "freshness"),
+    ("which notes are outdated", "freshness", "freshness"),
+    ("what facts have a missing source", "freshness", "freshness"),
+    # English: otherwise
+    ("how are excerpts ranked", "lexical", "default"),
+    ("explain the answer contract", "lexical", "default"),
+    ("what is a core pack budget for", "lexical", "default"),
+    # French: identifiers
+    ("où est définie rrf_fuse", "lexical", "identifier"),
+    ("que fait la fonction search_project", "lexical", "identifier"),
+    ("que contient docs/router.md", "lexical", "identifier"),
+    ("cherche « rien n'est vrai par défaut »", "lexical", "identifier"),
+    # French: relations
+    ("qu'est-ce qui dépend de ce module", "graph", "relation"),
+    ("quelle tâche a touché la migration", "graph", "relation"),
+    ("pourquoi avons-nous choisi SQLite", "graph", "relation"),
+    ("quel est l'impact d'un changement du schéma", "graph", "relation"),
+    ("quelles preuves sont liées à cette tâche", "graph", "relation"),
+    ("qui appelle la synchronisation", "graph", "relation"),
+    # French: project frame
+    ("quelles sont les conventions du projet", "core", "project-frame"),
+    ("que dois-je savoir avant de travailler ici", "core", "project-frame"),
+    ("comment on fait les choses ici", "core", "project-frame"),
+    ("quelles sont les règles du projet", "core", "project-frame"),
+    # French: freshness
+    ("qu'est-ce qui est périmé", "freshness", "freshness"),
+    ("qu'est-ce qui a changé depuis hier", "freshness", "freshness"),
+    ("l'index est-il à jour", "freshness", "freshness"),
+    ("quelles notes sont obsolètes", "freshness", "freshness"),
+    # French: otherwise
+    ("comment fonctionne la mémoire entre projets", "lexical", "default"),
+    ("explique le classement des résultats", "lexical", "default"),
+    ("à quoi sert le budget du noyau", "lexical", "default"),
+)

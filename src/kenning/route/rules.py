@@ -1,0 +1,211 @@
+"""The router (SPEC §9): an ordered table of named rules that picks how a question is answered.
+
+Rules are evaluated in order; the first that matches decides. The same question with the
+same signals always gives the same route, and the route names its rule and why it matched.
+Cues are matched on the question lowercased with diacritics removed, in English and French.
+docs/router.md is generated from this table (a test keeps them equal).
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from collections.abc import Callable
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True)
+class Signals:
+    """What the router may know besides the question."""
+
+    dense_available: bool = False
+    core_fits: bool = True
+
+
+@dataclass(frozen=True)
+class Route:
+    mode: str  # lexical, graph, core, freshness, hybrid
+    rule: str
+    reason: str
+
+
+@dataclass(frozen=True)
+class Rule:
+    """One row of the table. ``matcher`` returns why the rule matches, or None."""
+
+    name: str
+    mode: str
+    description: str
+    matcher: Callable[[str, Signals], str | None]
+    cues_en: tuple[str, ...] = ()
+    cues_fr: tuple[str, ...] = ()
+
+
+def fold(text: str) -> str:
+    """Lowercase, diacritics removed, typographic apostrophes made plain."""
+    text = text.replace("\u2019", "'").replace("\u2018", "'")
+    decomposed = unicodedata.normalize("NFKD", text)
+    return "".join(ch for ch in decomposed if not unicodedata.combining(ch)).lower()
+
+
+# --- rule 1: identifiers, paths, symbols, quoted text -------------------------------------
+
+_IDENTIFIER_PATTERNS: tuple[tuple[str, re.Pattern[str]], ...] = (
+    ("code span", re.compile(r"`[^`]+`")),
+    ("quoted text", re.compile(r'"[^"]+"|«[^»]+»|“[^”]+”')),
+    ("snake_case name", re.compile(r"\b[A-Za-z_][A-Za-z0-9]*_[A-Za-z0-9_]+\b")),
+    ("camelCase name", re.compile(r"\b[a-z]+[A-Z][A-Za-z0-9]*\b")),
+    ("PascalCase name", re.compile(r"\b[A-Z][a-z0-9]+[A-Z][A-Za-z0-9]*\b")),
+    ("call", re.compile(r"\b[A-Za-z_]\w*\(")),
+    ("dotted name or file", re.compile(r"\b[A-Za-z_]\w+\.[A-Za-z_]\w*(?:\.\w+)*\b|\b[A-Za-z_]\w*\.[A-Za-z_]\w+\b")),
+    ("path", re.compile(r"(?:^|\s)(?:\./|\.\./|~/|/)?[\w.-]+/[\w./-]*\w")),
+    ("command-line option", re.compile(r"(?:^|\s)--[a-z][\w-]+")),
+)
+_NOT_PATHS = frozenset({"and/or", "et/ou", "either/or", "yes/no", "oui/non"})
+
+
+def _identifier(question: str, signals: Signals) -> str | None:
+    for label, pattern in _IDENTIFIER_PATTERNS:
+        for match in pattern.finditer(question):
+            found = match.group(0).strip()
+            if label == "path" and found.lower() in _NOT_PATHS:
+                continue
+            return f"contains a {label}: {found}"
+    return None
+
+
+# --- cue tables -----------------------------------------------------------------------------
+
+def _cues(*patterns: str) -> tuple[re.Pattern[str], ...]:
+    return tuple(re.compile(rf"(?<![\w-]){p}(?![\w-])") for p in patterns)
+
+
+RELATION_EN = ("depends on", "dependency", "dependencies", "impact", "affects", "related to", "linked to",
+               "connected to", "which task", "what task", "touches", "touched", "why did we", "why do we",
+               "who calls", "what calls", "callers", "called by", "what imports", "evidence", "verdict",
+               "path between", "superseded")
+RELATION_FR = ("dépend de", "dépendances", "impact", "lié à", "relié à", "quelle tâche", "quelles tâches",
+               "touche", "touché", "pourquoi avons-nous", "pourquoi a-t-on", "pourquoi on a", "qui appelle",
+               "appelé par", "appelants", "preuves", "verdict", "chemin entre", "remplacé par")
+_RELATION = _cues(
+    r"depends? on", r"dependen(?:cy|cies|t|ts)", r"impact(?:s|ed)?", r"affect(?:s|ed)?", r"related to",
+    r"linked to", r"connected to", r"which tasks?", r"what tasks?", r"touch(?:es|ed)?", r"why did we",
+    r"why do we", r"who calls", r"what calls", r"callers?", r"called by", r"what imports", r"evidence",
+    r"verdicts?", r"path between", r"supersed(?:es|ed)",
+    r"depend(?:ent)? de", r"dependances?", r"impacte?(?:nt|s)?", r"lie(?:e|s|es)? (?:a|au|aux)",
+    r"relie(?:e|s|es)? (?:a|au|aux)", r"quelles? taches?", r"touche(?:nt|e|es|s)?", r"pourquoi avons-nous",
+    r"pourquoi a-t-on", r"pourquoi on a", r"pourquoi nous avons", r"qui appelle", r"appele(?:e|s|es)? par",
+    r"appelants?", r"preuves?", r"chemin entre", r"remplace(?:e|s|es)? par",
+)
+
+FRAME_EN = ("conventions", "before working", "before I start", "how do we do things", "house rules",
+            "ground rules", "what should I know", "what do I need to know", "onboarding", "project core",
+            "coding style", "style guide", "active decisions")
+FRAME_FR = ("conventions", "avant de travailler", "avant de commencer", "comment on fait",
+            "que dois-je savoir", "qu'est-ce que je dois savoir", "ce qu'il faut savoir", "règles du projet",
+            "noyau du projet", "décisions actives", "guide de style")
+_FRAME = _cues(
+    r"conventions?", r"before (?:i start|starting|working|contributing|coding)", r"how do we do things",
+    r"house rules", r"ground rules", r"what should i know", r"what do i need to know", r"onboard(?:ing)?",
+    r"project core", r"coding (?:style|standards|guidelines)", r"style guide", r"active decisions",
+    r"avant de (?:travailler|commencer|contribuer|coder)", r"comment (?:on fait|fait-on|on travaille)",
+    r"que dois-je savoir", r"qu'est-ce que je dois savoir", r"ce qu'il faut savoir",
+    r"regles (?:du projet|de la maison|de base)", r"noyau du projet", r"decisions actives", r"guide de style",
+)
+
+FRESHNESS_EN = ("stale", "out of date", "outdated", "up to date", "what changed", "changed since",
+                "what's new", "modified since", "no longer true", "missing source", "freshness")
+FRESHNESS_FR = ("périmé", "obsolète", "à jour", "qu'est-ce qui a changé", "ce qui a changé", "modifié depuis",
+                "changé depuis", "nouveautés", "fraîcheur", "source manquante", "n'est plus vrai")
+_FRESHNESS = _cues(
+    r"stale", r"out of date", r"outdated", r"up to date", r"what(?:'s| has| have)? changed", r"changed since",
+    r"what'?s new", r"modified since", r"no longer (?:true|valid|exists?|reads?)", r"missing sources?",
+    r"sources? missing", r"freshness", r"obsolete",
+    r"perime(?:e|s|es)?", r"obsoletes?", r"a jour", r"qu'est-ce qui a change", r"ce qui a change",
+    r"(?:a|ont) change", r"modifie(?:e|s|es)? depuis", r"change(?:e|s|es)? depuis", r"nouveautes",
+    r"fraicheur", r"sources? manquantes?", r"n'est plus (?:vrai|valable)",
+)
+
+
+def _cue(patterns: tuple[re.Pattern[str], ...], question: str) -> str | None:
+    folded = fold(question)
+    for pattern in patterns:
+        match = pattern.search(folded)
+        if match:
+            return match.group(0)
+    return None
+
+
+def _relation(question: str, signals: Signals) -> str | None:
+    cue = _cue(_RELATION, question)
+    return f"asks for a relation ({cue!r})" if cue else None
+
+
+def _frame(question: str, signals: Signals) -> str | None:
+    cue = _cue(_FRAME, question)
+    if cue and signals.core_fits:
+        return f"asks about the project frame ({cue!r}) and the core fits its budget"
+    return None
+
+
+def _freshness(question: str, signals: Signals) -> str | None:
+    cue = _cue(_FRESHNESS, question)
+    return f"asks what changed or is stale ({cue!r})" if cue else None
+
+
+def _otherwise(question: str, signals: Signals) -> str | None:
+    if signals.dense_available:
+        return "no specific cue; dense retrieval is installed"
+    return "no specific cue; dense retrieval is not installed"
+
+
+RULES: tuple[Rule, ...] = (
+    Rule("identifier", "lexical",
+         "The question contains an identifier, a path, a symbol name or quoted text: exact lexical "
+         "search, with the trigram index for identifiers and substrings.",
+         _identifier,
+         cues_en=("snake_case", "camelCase", "PascalCase", "name(", "dotted.name", "file.ext", "a/path",
+                  "--option", '"quoted text"', "text in backticks"),
+         cues_fr=("« texte cité »",)),
+    Rule("relation", "graph",
+         "The question asks for a relation between things (dependencies, impact, which task or "
+         "evidence touched what, why a choice was made): graph walk, then lexical search over the "
+         "nodes found.",
+         _relation, RELATION_EN, RELATION_FR),
+    Rule("project-frame", "core",
+         "The question asks about the project frame (conventions, what to know before working here) "
+         "and the core pack fits its budget: answer from the core pack.",
+         _frame, FRAME_EN, FRAME_FR),
+    Rule("freshness", "freshness",
+         "The question asks what changed or what is stale: the freshness report, no search.",
+         _freshness, FRESHNESS_EN, FRESHNESS_FR),
+    Rule("default", "hybrid",
+         "Anything else: hybrid retrieval (lexical + dense, fused with RRF) when a dense engine is "
+         "installed, else lexical.",
+         _otherwise),
+)
+
+
+def route(question: str, *, dense_available: bool = False, core_fits: bool = True) -> Route:
+    """The first rule of ``RULES`` that matches ``question``; deterministic."""
+    signals = Signals(dense_available=dense_available, core_fits=core_fits)
+    for rule in RULES:
+        reason = rule.matcher(question, signals)
+        if reason is None:
+            continue
+        mode = rule.mode
+        if mode == "hybrid" and not dense_available:
+            mode = "lexical"
+        return Route(mode=mode, rule=rule.name, reason=reason)
+    raise AssertionError("the last rule always matches")  # pragma: no cover
+
+
+def table_markdown() -> str:
+    """The rule table as Markdown (docs/router.md embeds it verbatim)."""
+    lines = ["| Order | Rule | Mode | When | English cues | French cues |", "|---|---|---|---|---|---|"]
+    for order, rule in enumerate(RULES, start=1):
+        mode = "hybrid, else lexical" if rule.mode == "hybrid" else rule.mode
+        en = ", ".join(f"`{c}`" for c in rule.cues_en) or "—"
+        fr = ", ".join(f"`{c}`" for c in rule.cues_fr) or "—"
+        lines.append(f"| {order} | `{rule.name}` | {mode} | {rule.description} | {en} | {fr} |")
+    return "\n".join(lines) + "\n"
