@@ -122,3 +122,17 @@ def test_the_kenning_directory_is_never_indexed(make_project):
     project = make_project({"README.md": DOC})
     (project.root / ".kenning" / "notes.md").write_text("# Private\n")
     assert resync(project).indexed == 1
+
+
+def test_a_front_matter_change_alone_refreshes_the_kept_excerpt_metadata(make_project):
+    doc = "---\ntype: decision\nstatus: accepted\n---\n# Use SQLite\n\nWe use SQLite.\n"
+    project = make_project({"adr.md": doc})
+    resync(project)
+    (project.root / "adr.md").write_text(doc.replace("accepted", "superseded"))
+    bump_mtime(project.root / "adr.md")
+    report = resync(project)
+    assert report.kept == 1 and report.added == 0
+    conn = connect(project.db_path)
+    meta = conn.execute("SELECT meta FROM facts WHERE lifecycle = 'active'").fetchone()[0]
+    conn.close()
+    assert '"status": "superseded"' in meta

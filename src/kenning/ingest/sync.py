@@ -13,6 +13,7 @@ Nothing is written when nothing changed: the database file stays byte-identical.
 from __future__ import annotations
 
 import hashlib
+import json
 import os
 import sqlite3
 from collections import Counter
@@ -152,8 +153,6 @@ def _sync(conn: sqlite3.Connection, project: Project, *, now: datetime, progress
             _retire_path(conn, path, stamp, report)
         report.writes = conn.total_changes - before
         if report.writes:
-            import json
-
             conn.execute(
                 "INSERT INTO sync_runs (finished, report) VALUES (?, ?)",
                 (stamp, json.dumps(report.to_json(), sort_keys=True)),
@@ -240,9 +239,10 @@ def _apply_file(
                 report.deduplicated += 1
             if row[1] == cand.path:
                 conn.execute(
-                    "UPDATE facts SET fingerprint = ?, source_uri = ?, date_source = ?, date_indexed = ? "
-                    "WHERE id = ?",
-                    (item.fingerprint, uri, new.date_source, stamp, fact_id),
+                    "UPDATE facts SET fingerprint = ?, source_uri = ?, date_source = ?, date_indexed = ?, "
+                    "tags = ?, meta = ? WHERE id = ?",
+                    (item.fingerprint, uri, new.date_source, stamp, json.dumps(list(new.tags)),
+                     json.dumps(new.meta, sort_keys=True, default=str), fact_id),
                 )
         conn.execute(
             "INSERT OR IGNORE INTO locations (fact_id, uri, path, line_start, line_end, fingerprint) "
