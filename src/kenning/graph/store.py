@@ -1,0 +1,214 @@
+"""Graph rows: nodes, references and edges, and the resolution of a reference to its target.
+
+A reference names its target ("calls `rrf_fuse`", "imports `kenning.search`", "touches
+`src/a.py`"); resolution finds the node(s) and writes the edge with its ``link``:
+
+- ``declared`` references (imports, links, ledger fields, ADR status lines, commit files)
+  keep ``declared``;
+- a call or a test reference is ``extracted`` when one target is certain (imported from a
+  known module, defined in the same file, or the only symbol of that name called as a plain
+  name), ``heuristic`` otherwise (an attribute call, or up to ``MAX_AMBIGUOUS`` homonyms).
+"""
+
+from __future__ import annotations
+
+import sqlite3
+from collections.abc import Iterable
+from dataclasses import dataclass
+
+from kenning.ingest.relations import Ref
+from kenning.records import Lifecycle
+from kenning.store import facts as fact_store
+
+MAX_AMBIGUOUS = 5
+Key = tuple[str, str]  # (target kind, target) a node answers to
+
+
+@dataclass(frozen=True)
+class Node:
+    id: int
+    kind: str
+    key: str
+    name: str
+    qualname: str
+    path: str | None
+    line_start: int | None
+    line_end: int | None
+    fact_id: int | None
+
+    @property
+    def label(self) -> str:
+        if self.kind == "symbol":
+            return self.qualname or self.name
+        if self.kind == "file":
+            return self.path or self.name
+        return self.name
+
+
+NODE_COLUMNS = "id, kind, key, name, qualname, path, line_start, line_end, fact_id"
+
+
+def node_from_row(row: sqlite3.Row | tuple) -> Node:
+    return Node(*row)
+
+
+def keys_of(kind: str, name: str, qualname: str, path: str | None) -> set[Key]:
+    """The reference targets a node answers to."""
+    match kind:
+        case "file":
+            return {("file", path or name)} | ({("module", qualname)} if qualname else set())
+        case "decision":
+            return {("decision", name)} | ({("file", path)} if path else set())
+        case _:
+            return {(kind, name)}
+
+
+def add_node(conn: sqlite3.Connection, kind: str, key: str, name: str, *, origin: str, qualname: str = "",
+             path: str | None = None, lines: tuple[int | None, int | None] = (None, None),
+             fact_id: int | None = None) -> int:
+    cur = conn.execute(
+        "INSERT INTO graph_nodes (kind, key, name, qualname, path, line_start, line_end, fact_id, origin) "
+        "VALUES (?,?,?,?,?,?,?,?,?) ON CONFLICT(key) DO NOTHING RETURNING id",
+        (kind, key, name, qualname, path, lines[0], lines[1], fact_id, origin),
+    ).fetchone()
+    if cur is None:  # the same key from another origin (a commit read twice): keep the first
+        return conn.execute("SELECT id FROM graph_nodes WHERE key = ?", (key,)).fetchone()[0]
+    return int(cur[0])
+
+
+def add_edge(conn: sqlite3.Connection, src: int, dst: int, type_: str, link: str, *, source: tuple[str, str, str | None],
+             origin: str, line: int | None = None, ref_id: int | None = None) -> None:
+    if src == dst:
+        return
+    conn.execute(
+        "INSERT INTO graph_edges (src, dst, type, link, source_kind, source_uri, fingerprint, line, origin, ref_id) "
+        "VALUES (?,?,?,?,?,?,?,?,?,?)",
+        (src, dst, type_, link, *source, line, origin, ref_id),
+    )
+
+
+def add_ref(conn: sqlite3.Connection, src: int, ref: Ref, *, source: tuple[str, str, str | None], origin: str) -> int:
+    cur = conn.execute(
+        "INSERT INTO graph_refs (origin, src, type, target_kind, target, hint, qualified, reverse, link, line, "
+        "source_kind, source_uri, fingerprint) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?)",
+        (origin, src, ref.type, ref.target_kind, ref.target, ref.hint, int(ref.qualified), int(ref.reverse),
+         ref.link, ref.line, *source),
+    )
+    return int(cur.lastrowid)
+
+
+def delete_origin(conn: sqlite3.Connection, origin: str) -> set[Key]:
+    """Drop what ``origin`` produced; returns the keys of the nodes that went away (references
+    elsewhere that pointed at them must be resolved again)."""
+    gone: set[Key] = set()
+    rows = conn.execute("SELECT kind, name, qualname, path FROM graph_nodes WHERE origin = ?", (origin,)).fetchall()
+    for kind, name, qualname, path in rows:
+        gone |= keys_of(kind, name, qualname, path)
+    conn.execute("DELETE FROM graph_edges WHERE origin = ?", (origin,))
+    conn.execute("DELETE FROM graph_refs WHERE origin = ?", (origin,))
+    if rows:
+        conn.execute("DELETE FROM graph_nodes WHERE origin = ?", (origin,))
+    return gone
+
+
+def refs_targeting(conn: sqlite3.Connection, keys: Iterable[Key], skip: set[int]) -> list[int]:
+    found: list[int] = []
+    for kind, target in keys:
+        for (ref_id,) in conn.execute(
+            "SELECT id FROM graph_refs WHERE target_kind = ? AND target = ?", (kind, target)
+        ):
+            if ref_id not in skip:
+                found.append(ref_id)
+    return found
+
+
+class Resolver:
+    """Resolves references in a batch, caching candidate lookups for the batch's duration."""
+
+    def __init__(self, conn: sqlite3.Connection, stamp: str) -> None:
+        self.conn = conn
+        self.stamp = stamp
+        self.edges = 0
+        self._cache: dict[Key, list[tuple[int, str | None, str]]] = {}
+
+    def resolve(self, ref_ids: list[int], *, again: bool = False) -> None:
+        if again:
+            for start in range(0, len(ref_ids), 500):
+                chunk = ref_ids[start : start + 500]
+                self.conn.execute(
+                    f"DELETE FROM graph_edges WHERE ref_id IN ({','.join('?' * len(chunk))})", chunk
+                )
+        for start in range(0, len(ref_ids), 500):
+            chunk = ref_ids[start : start + 500]
+            rows = self.conn.execute(
+                "SELECT r.id, r.src, r.type, r.target_kind, r.target, r.hint, r.qualified, r.reverse, r.link, "
+                "r.line, r.source_kind, r.source_uri, r.fingerprint, r.origin, n.path "
+                f"FROM graph_refs r JOIN graph_nodes n ON n.id = r.src WHERE r.id IN ({','.join('?' * len(chunk))})",
+                chunk,
+            ).fetchall()
+            for row in rows:
+                self._resolve_one(row)
+
+    def _resolve_one(self, row: sqlite3.Row) -> None:
+        (ref_id, src, type_, kind, target, hint, qualified, reverse, link, line, skind, suri, fp, origin,
+         src_path) = tuple(row)
+        candidates = self._candidates(kind, target)
+        if kind == "symbol":
+            chosen, link = _narrow(candidates, target, hint, bool(qualified), src_path)
+        else:
+            chosen = candidates[:1]
+        for node_id, _, _ in chosen:
+            a, b = (node_id, src) if reverse else (src, node_id)
+            add_edge(self.conn, a, b, type_, link, source=(skind, suri, fp), origin=origin, line=line, ref_id=ref_id)
+            self.edges += 1
+            if type_ == "supersedes":
+                mark_superseded(self.conn, newer=a, older=b, stamp=self.stamp)
+
+    def _candidates(self, kind: str, target: str) -> list[tuple[int, str | None, str]]:
+        key = (kind, target)
+        if key not in self._cache:
+            match kind:
+                case "file":
+                    sql, args = ("SELECT id, path, qualname FROM graph_nodes WHERE path = ? "
+                                 "AND kind IN ('file', 'decision')"), (target,)
+                case "module":
+                    sql, args = "SELECT id, path, qualname FROM graph_nodes WHERE qualname = ? AND kind = 'file'", (target,)
+                case _:
+                    sql, args = "SELECT id, path, qualname FROM graph_nodes WHERE name = ? AND kind = ?", (target, kind)
+            self._cache[key] = [tuple(r) for r in self.conn.execute(sql + " ORDER BY id", args)]
+        return self._cache[key]
+
+
+def _narrow(cands: list, target: str, hint: str | None, qualified: bool, src_path: str | None) -> tuple[list, str]:
+    if not cands:
+        return [], "heuristic"
+    if hint:
+        hinted = [c for c in cands if c[2] == f"{hint}.{target}" or c[2].startswith(hint + ".")]
+        if len(hinted) == 1:
+            return hinted, "extracted"
+        cands = hinted or cands
+    same = [c for c in cands if c[1] == src_path]
+    if len(same) == 1:
+        return same, "extracted"
+    if len(cands) == 1:
+        return cands, "heuristic" if qualified else "extracted"
+    if len(cands) <= MAX_AMBIGUOUS:
+        return cands, "heuristic"
+    return [], "heuristic"
+
+
+def mark_superseded(conn: sqlite3.Connection, *, newer: int, older: int, stamp: str) -> None:
+    """The older decision's excerpts stop being served by default (lifecycle superseded)."""
+    rows = conn.execute("SELECT id, kind, path, fact_id FROM graph_nodes WHERE id IN (?, ?)", (newer, older)).fetchall()
+    by_id = {r[0]: r for r in rows}
+    if newer not in by_id or older not in by_id or not by_id[older][2]:
+        return
+    successor = by_id[newer][3]
+    for (fact_id,) in conn.execute(
+        "SELECT DISTINCT f.id FROM facts f JOIN locations l ON l.fact_id = f.id "
+        "WHERE l.path = ? AND f.lifecycle = 'active'",
+        (by_id[older][2],),
+    ).fetchall():
+        if fact_id != successor:
+            fact_store.set_lifecycle(conn, fact_id, Lifecycle.SUPERSEDED, when=stamp,
+                                     reason="superseded by a later decision", superseded_by=successor)
