@@ -12,9 +12,11 @@ A reference names its target ("calls `rrf_fuse`", "imports `kenning.search`", "t
 
 from __future__ import annotations
 
+import posixpath
 import sqlite3
 from collections.abc import Iterable
 from dataclasses import dataclass
+from pathlib import PurePosixPath
 
 from kenning.ingest.relations import Ref
 from kenning.records import Lifecycle
@@ -56,11 +58,19 @@ def keys_of(kind: str, name: str, qualname: str, path: str | None) -> set[Key]:
     """The reference targets a node answers to."""
     match kind:
         case "file":
-            return {("file", path or name)} | ({("module", qualname)} if qualname else set())
+            keys = {("file", path or name), ("stem", _stem(path or name))}
+            if PurePosixPath(path or name).stem == "index":
+                keys.add(("stem", posixpath.dirname(path or name)))
+            return keys | ({("module", qualname)} if qualname else set())
         case "decision":
             return {("decision", name)} | ({("file", path)} if path else set())
         case _:
             return {(kind, name)}
+
+
+def _stem(path: str) -> str:
+    suffix = PurePosixPath(path).suffix
+    return path[: -len(suffix)] if suffix else path
 
 
 def add_node(conn: sqlite3.Connection, kind: str, key: str, name: str, *, origin: str, qualname: str = "",
@@ -171,12 +181,20 @@ class Resolver:
                 case "file":
                     sql, args = ("SELECT id, path, qualname FROM graph_nodes WHERE path = ? "
                                  "AND kind IN ('file', 'decision')"), (target,)
+                case "stem":
+                    sql, args = ("SELECT id, path, qualname FROM graph_nodes WHERE kind = 'file' AND "
+                                 "(path = ? OR path GLOB ? OR path GLOB ?)"), (target, _glob(target) + ".*",
+                                                                            _glob(target) + "/index.*")
                 case "module":
                     sql, args = "SELECT id, path, qualname FROM graph_nodes WHERE qualname = ? AND kind = 'file'", (target,)
                 case _:
                     sql, args = "SELECT id, path, qualname FROM graph_nodes WHERE name = ? AND kind = ?", (target, kind)
             self._cache[key] = [tuple(r) for r in self.conn.execute(sql + " ORDER BY id", args)]
         return self._cache[key]
+
+
+def _glob(text: str) -> str:
+    return "".join(f"[{c}]" if c in "*?[]" else c for c in text)
 
 
 def _narrow(cands: list, target: str, hint: str | None, qualified: bool, src_path: str | None) -> tuple[list, str]:

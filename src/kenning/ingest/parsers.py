@@ -22,6 +22,12 @@ _BY_SUFFIX = {
     ".py": "python/2",
     ".pyi": "python/2",
 }
+_TREE_SITTER = "code/1"  # JS/TS, Go, Rust, Java, C/C++, Ruby through tree-sitter (see tree_code.SUFFIXES)
+_BY_SUFFIX.update({
+    suffix: _TREE_SITTER
+    for suffix in (".js", ".mjs", ".cjs", ".jsx", ".ts", ".mts", ".cts", ".tsx", ".go", ".rs", ".java", ".c", ".h",
+                   ".cc", ".cpp", ".cxx", ".hpp", ".hh", ".hxx", ".rb")
+})
 
 
 def parser_for(path: str) -> str | None:
@@ -45,6 +51,10 @@ def load(name: str) -> Parser:
             from kenning.ingest.python_code import parse_python
 
             return parse_python
+        case "code":
+            from kenning.ingest.tree_code import parse_code
+
+            return parse_code
     raise KeyError(name)
 
 
@@ -60,5 +70,9 @@ def load_relations(name: str) -> RelationParser:
             from kenning.ingest.python_code import parse_python_relations
 
             return parse_python_relations
+        case "code":
+            from kenning.ingest.tree_code import parse_code_relations
+
+            return parse_code_relations
     parse = load(name)
     return lambda text, path: (parse(text, path), None)

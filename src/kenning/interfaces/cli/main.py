@@ -28,6 +28,8 @@ COMMANDS = {
     "status": "kenning.interfaces.cli.project_cmds:status",
     "projects": "kenning.interfaces.cli.project_cmds:projects",
     "mcp": "kenning.interfaces.cli.project_cmds:mcp",
+    "graph": "kenning.interfaces.cli.graph_cmds:graph",
+    "ledger": "kenning.interfaces.cli.ledger_cmds:ledger",
 }
 
 
