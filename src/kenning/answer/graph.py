@@ -69,32 +69,38 @@ def run_query(conn: sqlite3.Connection, project: Project, query: str, node: str,
 def compose(conn: sqlite3.Connection, project: Project, label: str, hits: list[walk.Hit], options: GraphOptions, *,
             now: datetime, rule: str | None, mode: str = "graph", notes: list[str] | None = None) -> Answer:
     notes = list(notes or [])
-    facts = fact_store.get_many(conn, project.name, [h.node.fact_id for h in hits if h.node.fact_id])
     files = FileCheck(project.root, conn)
-    files.preload({loc.path for f in facts.values() for loc in f.locations}
-                  | {_edge_path(s.edge.source_uri) for h in hits for s in h.steps if s.edge.source_kind == "file"})
     filtered: Counter[str] = Counter()
     excerpts: list[Excerpt] = []
     changed_edges: set[int] = set()
-    for hit in hits:
-        fact = facts.get(hit.node.fact_id) if hit.node.fact_id else None
-        if fact is None:
-            filtered["no_excerpt"] += 1
-            continue
-        if fact.lifecycle is not Lifecycle.ACTIVE and not options.include_superseded:
-            filtered[fact.lifecycle.value] += 1
-            continue
-        fresh = freshness_of(fact, now=now, files=files)
-        if fresh.state is FreshnessState.SOURCE_MISSING and not options.include_missing:
-            filtered["source_missing"] += 1
-            continue
+    batch = max(options.limit * 2, 10)
+    for start in range(0, len(hits), batch):  # facts are read only for the hits that may be served
         if len(excerpts) >= options.limit:
-            filtered["limit"] += 1
-            continue
-        path = tuple(_edge_json(s, files, changed_edges) for s in hit.steps)
-        snippet = make_snippet(fact.body, ())
-        excerpts.append(Excerpt(fact, fresh, snippet, round(1.0 / (1 + hit.hops), 6), len(excerpts) + 1,
-                                explain={"node": node_json(hit.node), "hops": hit.hops}, path=path))
+            filtered["limit"] += len(hits) - start
+            break
+        part = hits[start : start + batch]
+        facts = fact_store.get_many(conn, project.name, [h.node.fact_id for h in part if h.node.fact_id])
+        files.preload({loc.path for f in facts.values() for loc in f.locations}
+                      | {_edge_path(s.edge.source_uri) for h in part for s in h.steps if s.edge.source_kind == "file"})
+        for hit in part:
+            fact = facts.get(hit.node.fact_id) if hit.node.fact_id else None
+            if fact is None:
+                filtered["no_excerpt"] += 1
+                continue
+            if fact.lifecycle is not Lifecycle.ACTIVE and not options.include_superseded:
+                filtered[fact.lifecycle.value] += 1
+                continue
+            fresh = freshness_of(fact, now=now, files=files)
+            if fresh.state is FreshnessState.SOURCE_MISSING and not options.include_missing:
+                filtered["source_missing"] += 1
+                continue
+            if len(excerpts) >= options.limit:
+                filtered["limit"] += 1
+                continue
+            path = tuple(_edge_json(s, files, changed_edges) for s in hit.steps)
+            excerpts.append(Excerpt(fact, fresh, make_snippet(fact.body, ()), round(1.0 / (1 + hit.hops), 6),
+                                    len(excerpts) + 1, explain={"node": node_json(hit.node), "hops": hit.hops},
+                                    path=path))
     if changed_edges:
         notes.append(f"graph freshness: {len(changed_edges)} edge(s) come from sources changed since the last sync "
                      "(run `kenning sync`)")

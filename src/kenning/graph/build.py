@@ -16,7 +16,7 @@ from dataclasses import dataclass
 
 from kenning.clock import iso, parse_iso
 from kenning.config import STATE_DIR, Project
-from kenning.graph.store import Key, Resolver, add_edge, add_node, add_ref, delete_origin, keys_of, refs_targeting
+from kenning.graph.store import Key, Resolver, Writer, add_node, delete_origin, keys_of, refs_targeting
 from kenning.ingest import git_history, ledger
 from kenning.ingest.identifiers import keywords_for
 from kenning.ingest.relations import Ref, Relations
@@ -58,21 +58,23 @@ def apply(conn: sqlite3.Connection, project: Project, files: Sequence[FileChange
     had_graph = nodes_before > 0
     affected: set[Key] = set()
     new_refs: list[int] = []
+    writer = Writer(conn)
     for path in removed:
         affected |= delete_origin(conn, path)
     for path, fingerprint, relations in files:
         affected |= delete_origin(conn, path)
-        keys, refs = _add_file(conn, path, fingerprint, relations)
+        keys, refs = _add_file(conn, writer, path, fingerprint, relations)
         affected |= keys
         new_refs += refs
     stats: dict[str, int] = {}
     if todo.ledger:
-        keys, refs, stats["ledger_invalid"] = _apply_ledger(conn, project, stamp)
+        keys, refs, stats["ledger_invalid"] = _apply_ledger(conn, writer, project, stamp)
         affected |= keys
         new_refs += refs
     if todo.git_head is not None:
-        refs, stats["commits"] = _apply_git(conn, project, todo.git_head, stamp)
+        refs, stats["commits"] = _apply_git(conn, writer, project, todo.git_head, stamp)
         new_refs += refs
+    writer.flush()
     resolver = Resolver(conn, stamp)
     resolver.resolve(new_refs)
     if had_graph and affected:
@@ -87,7 +89,7 @@ def _counts(conn: sqlite3.Connection) -> tuple[int, int]:
             conn.execute("SELECT count(*) FROM graph_edges").fetchone()[0])
 
 
-def _add_file(conn: sqlite3.Connection, path: str, fingerprint: str | None,
+def _add_file(conn: sqlite3.Connection, writer: Writer, path: str, fingerprint: str | None,
               rel: Relations | None) -> tuple[set[Key], list[int]]:
     located = conn.execute(
         "SELECT uri, fact_id FROM locations WHERE path = ? ORDER BY line_start, uri", (path,)
@@ -113,18 +115,18 @@ def _add_file(conn: sqlite3.Connection, path: str, fingerprint: str | None,
         span = f"{path}:{sym.line_start}-{sym.line_end}"
         sid = add_node(conn, "symbol", f"symbol:{path}:{sym.qualname}", name, origin=path, qualname=qualname,
                        path=path, lines=(sym.line_start, sym.line_end), fact_id=by_uri.get(span))
-        add_edge(conn, node, sid, "defines", "declared", source=("file", span, fingerprint), origin=path,
+        writer.edge(node, sid, "defines", "declared", source=("file", span, fingerprint), origin=path,
                  line=sym.line_start)
         scopes.setdefault(sym.qualname, sid)
         keys.add(("symbol", name))
     refs = []
     for ref in rel.refs:
         uri = f"{path}:{ref.line}-{ref.line}" if ref.line else path
-        refs.append(add_ref(conn, scopes.get(ref.scope, node), ref, source=("file", uri, fingerprint), origin=path))
+        refs.append(writer.ref(scopes.get(ref.scope, node), ref, source=("file", uri, fingerprint), origin=path))
     return keys, refs
 
 
-def _apply_ledger(conn: sqlite3.Connection, project: Project, stamp: str) -> tuple[set[Key], list[int], int]:
+def _apply_ledger(conn: sqlite3.Connection, writer: Writer, project: Project, stamp: str) -> tuple[set[Key], list[int], int]:
     file = project.state_dir / ledger.LEDGER_NAME
     affected = delete_origin(conn, "ledger")
     try:
@@ -173,7 +175,7 @@ def _apply_ledger(conn: sqlite3.Connection, project: Project, stamp: str) -> tup
         affected.add((kind, ident))
         source = ("file", f"{LEDGER_PATH}:{entry.line}-{entry.line}", fingerprint)
         for ref in _ledger_refs(record):
-            refs.append(add_ref(conn, node, ref, source=source, origin="ledger"))
+            refs.append(writer.ref(node, ref, source=source, origin="ledger"))
     for uri, (fact_id, _) in existing.items():
         if uri not in seen:
             fact_store.set_lifecycle(conn, fact_id, Lifecycle.RETIRED, when=stamp, reason="ledger record removed")
@@ -230,7 +232,7 @@ def _iso_date(value: str | None) -> str | None:
         return None
 
 
-def _apply_git(conn: sqlite3.Connection, project: Project, head: str, stamp: str) -> tuple[list[int], int]:
+def _apply_git(conn: sqlite3.Connection, writer: Writer, project: Project, head: str, stamp: str) -> tuple[list[int], int]:
     row = conn.execute("SELECT cursor FROM graph_sources WHERE name = 'git'").fetchone()
     found = git_history.commits(project.root, row[0] if row else None)
     refs: list[int] = []
@@ -250,9 +252,9 @@ def _apply_git(conn: sqlite3.Connection, project: Project, head: str, stamp: str
         node = add_node(conn, "commit", key, commit.sha[:12], origin="git", qualname=commit.subject, fact_id=fact_id)
         source = ("commit", commit.sha, commit.sha)
         for path in commit.files:
-            refs.append(add_ref(conn, node, Ref("touches", "file", path), source=source, origin="git"))
+            refs.append(writer.ref(node, Ref("touches", "file", path), source=source, origin="git"))
         for task in git_history.task_ids(commit.message):
-            refs.append(add_ref(conn, node, Ref("touches", "task", task, link="heuristic"), source=source,
+            refs.append(writer.ref(node, Ref("touches", "task", task, link="heuristic"), source=source,
                                 origin="git"))
         added += 1
     conn.execute(

@@ -86,25 +86,43 @@ def add_node(conn: sqlite3.Connection, kind: str, key: str, name: str, *, origin
     return int(cur[0])
 
 
-def add_edge(conn: sqlite3.Connection, src: int, dst: int, type_: str, link: str, *, source: tuple[str, str, str | None],
-             origin: str, line: int | None = None, ref_id: int | None = None) -> None:
-    if src == dst:
-        return
-    conn.execute(
-        "INSERT INTO graph_edges (src, dst, type, link, source_kind, source_uri, fingerprint, line, origin, ref_id) "
-        "VALUES (?,?,?,?,?,?,?,?,?,?)",
-        (src, dst, type_, link, *source, line, origin, ref_id),
-    )
+class Writer:
+    """Buffers edge and reference rows and writes them with one ``executemany`` each.
 
+    Reference ids are given here (the sync holds the write lock), so a reference can be
+    resolved before the buffer is flushed. Nodes are written at once: edges point at them.
+    """
 
-def add_ref(conn: sqlite3.Connection, src: int, ref: Ref, *, source: tuple[str, str, str | None], origin: str) -> int:
-    cur = conn.execute(
-        "INSERT INTO graph_refs (origin, src, type, target_kind, target, hint, qualified, reverse, link, line, "
-        "source_kind, source_uri, fingerprint) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?)",
-        (origin, src, ref.type, ref.target_kind, ref.target, ref.hint, int(ref.qualified), int(ref.reverse),
-         ref.link, ref.line, *source),
-    )
-    return int(cur.lastrowid)
+    def __init__(self, conn: sqlite3.Connection) -> None:
+        self.conn = conn
+        self._edges: list[tuple] = []
+        self._refs: list[tuple] = []
+        self._next_ref = conn.execute("SELECT coalesce(max(id), 0) + 1 FROM graph_refs").fetchone()[0]
+
+    def edge(self, src: int, dst: int, type_: str, link: str, *, source: tuple[str, str, str | None], origin: str,
+             line: int | None = None, ref_id: int | None = None) -> None:
+        if src != dst:
+            self._edges.append((src, dst, type_, link, *source, line, origin, ref_id))
+
+    def ref(self, src: int, ref: Ref, *, source: tuple[str, str, str | None], origin: str) -> int:
+        ref_id = self._next_ref
+        self._next_ref += 1
+        self._refs.append((ref_id, origin, src, ref.type, ref.target_kind, ref.target, ref.hint, int(ref.qualified),
+                           int(ref.reverse), ref.link, ref.line, *source))
+        return ref_id
+
+    def flush(self) -> int:
+        if self._refs:
+            self.conn.executemany(
+                "INSERT INTO graph_refs (id, origin, src, type, target_kind, target, hint, qualified, reverse, link, "
+                "line, source_kind, source_uri, fingerprint) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?)", self._refs)
+        if self._edges:
+            self.conn.executemany(
+                "INSERT INTO graph_edges (src, dst, type, link, source_kind, source_uri, fingerprint, line, origin, "
+                "ref_id) VALUES (?,?,?,?,?,?,?,?,?,?)", self._edges)
+        written = len(self._edges)
+        self._refs, self._edges = [], []
+        return written
 
 
 def delete_origin(conn: sqlite3.Connection, origin: str) -> set[Key]:
@@ -138,8 +156,9 @@ class Resolver:
     def __init__(self, conn: sqlite3.Connection, stamp: str) -> None:
         self.conn = conn
         self.stamp = stamp
-        self.edges = 0
-        self._cache: dict[Key, list[tuple[int, str | None, str]]] = {}
+        self.writer = Writer(conn)
+        self._cache: dict[Key, _Candidates] = {}
+        self._superseding: list[tuple[int, int]] = []
 
     def resolve(self, ref_ids: list[int], *, again: bool = False) -> None:
         if again:
@@ -158,6 +177,10 @@ class Resolver:
             ).fetchall()
             for row in rows:
                 self._resolve_one(row)
+        self.writer.flush()
+        for newer, older in self._superseding:
+            mark_superseded(self.conn, newer=newer, older=older, stamp=self.stamp)
+        self._superseding = []
 
     def _resolve_one(self, row: sqlite3.Row) -> None:
         (ref_id, src, type_, kind, target, hint, qualified, reverse, link, line, skind, suri, fp, origin,
@@ -166,15 +189,14 @@ class Resolver:
         if kind == "symbol":
             chosen, link = _narrow(candidates, target, hint, bool(qualified), src_path)
         else:
-            chosen = candidates[:1]
+            chosen = candidates.rows[:1]
         for node_id, _, _ in chosen:
             a, b = (node_id, src) if reverse else (src, node_id)
-            add_edge(self.conn, a, b, type_, link, source=(skind, suri, fp), origin=origin, line=line, ref_id=ref_id)
-            self.edges += 1
+            self.writer.edge(a, b, type_, link, source=(skind, suri, fp), origin=origin, line=line, ref_id=ref_id)
             if type_ == "supersedes":
-                mark_superseded(self.conn, newer=a, older=b, stamp=self.stamp)
+                self._superseding.append((a, b))
 
-    def _candidates(self, kind: str, target: str) -> list[tuple[int, str | None, str]]:
+    def _candidates(self, kind: str, target: str) -> _Candidates:
         key = (kind, target)
         if key not in self._cache:
             match kind:
@@ -189,23 +211,40 @@ class Resolver:
                     sql, args = "SELECT id, path, qualname FROM graph_nodes WHERE qualname = ? AND kind = 'file'", (target,)
                 case _:
                     sql, args = "SELECT id, path, qualname FROM graph_nodes WHERE name = ? AND kind = ?", (target, kind)
-            self._cache[key] = [tuple(r) for r in self.conn.execute(sql + " ORDER BY id", args)]
+            self._cache[key] = _Candidates([tuple(r) for r in self.conn.execute(sql + " ORDER BY id", args)])
         return self._cache[key]
+
+
+class _Candidates:
+    """The nodes a target names, indexed by qualified name and by path."""
+
+    def __init__(self, rows: list[tuple[int, str | None, str]]) -> None:
+        self.rows = rows
+        self.by_qualname: dict[str, list] = {}
+        self.by_path: dict[str | None, list] = {}
+        for row in rows:
+            self.by_qualname.setdefault(row[2], []).append(row)
+            self.by_path.setdefault(row[1], []).append(row)
 
 
 def _glob(text: str) -> str:
     return "".join(f"[{c}]" if c in "*?[]" else c for c in text)
 
 
-def _narrow(cands: list, target: str, hint: str | None, qualified: bool, src_path: str | None) -> tuple[list, str]:
+def _narrow(found: _Candidates, target: str, hint: str | None, qualified: bool,
+            src_path: str | None) -> tuple[list, str]:
+    cands = found.rows
     if not cands:
         return [], "heuristic"
     if hint:
-        hinted = [c for c in cands if c[2] == f"{hint}.{target}" or c[2].startswith(hint + ".")]
+        exact = found.by_qualname.get(f"{hint}.{target}", [])
+        if len(exact) == 1:
+            return exact, "extracted"
+        hinted = exact or [c for c in cands if c[2].startswith(hint + ".")]
         if len(hinted) == 1:
             return hinted, "extracted"
         cands = hinted or cands
-    same = [c for c in cands if c[1] == src_path]
+    same = found.by_path.get(src_path, []) if cands is found.rows else [c for c in cands if c[1] == src_path]
     if len(same) == 1:
         return same, "extracted"
     if len(cands) == 1:
