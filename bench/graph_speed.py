@@ -63,15 +63,16 @@ def main() -> None:
         root.mkdir()
         generate(root, args.files, rng)
         project, _ = init_project(root, "bench")
-        graph_time = [0.0]
+        graph_time = [0.0, 0.0]
         original = graph_build.apply
 
         def timed(*a, **k):
-            start = time.perf_counter()
+            start, cpu = time.perf_counter(), time.process_time()
             try:
                 return original(*a, **k)
             finally:
                 graph_time[0] += time.perf_counter() - start
+                graph_time[1] += time.process_time() - cpu
 
         graph_build.apply = timed
         start = time.perf_counter()
@@ -98,7 +99,10 @@ def main() -> None:
     print(f"machine: nproc={os.cpu_count()} python={platform.python_version()} {platform.machine()} {sys.platform}")
     print(f"project: {args.files} Python files, {report.added} excerpts, graph {report.graph['nodes']} nodes / "
           f"{report.graph['edges']} edges")
-    print(f"cold sync (parse + index + graph): {cold:.2f} s; graph part alone: {graph_time[0]:.2f} s")
+    print(f"cold sync (parse + index + graph): {cold:.2f} s; graph part alone: {graph_time[0]:.2f} s "
+          f"(CPU {graph_time[1]:.2f} s)")
+    load = os.getloadavg()[0] if hasattr(os, "getloadavg") else float("nan")
+    print(f"load average during the run: {load:.2f}")
     print(f"no-op resync: {noop * 1000:.1f} ms, writes {again.writes}")
     print(f"two-hop neighbourhood, {len(walk_ms)} symbols (median {statistics.median(sizes):.0f} nodes reached): "
           f"walk p50 {percentile(walk_ms, .5):.2f} ms, p95 {percentile(walk_ms, .95):.2f} ms; "

@@ -128,13 +128,17 @@ def _add_file(conn: sqlite3.Connection, writer: Writer, path: str, fingerprint: 
 
 def _apply_ledger(conn: sqlite3.Connection, writer: Writer, project: Project, stamp: str) -> tuple[set[Key], list[int], int]:
     file = project.state_dir / ledger.LEDGER_NAME
-    affected = delete_origin(conn, "ledger")
     try:
         data = file.read_bytes()
         st = file.stat()
     except OSError:
         data, st = None, None
     fingerprint = hashlib.sha256(data).hexdigest() if data is not None else None
+    known = conn.execute("SELECT fingerprint FROM graph_sources WHERE name = 'ledger'").fetchone()
+    if st is not None and known is not None and known[0] == fingerprint:  # touched, same bytes
+        conn.execute("UPDATE graph_sources SET size = ?, mtime_ns = ? WHERE name = 'ledger'", (st.st_size, st.st_mtime_ns))
+        return set(), [], 0
+    affected = delete_origin(conn, "ledger")
     content = ledger.read(file) if data is not None else ledger.Ledger((), ())
     existing = {
         uri: (fid, chash)

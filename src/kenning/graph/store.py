@@ -132,7 +132,8 @@ def delete_origin(conn: sqlite3.Connection, origin: str) -> set[Key]:
     rows = conn.execute("SELECT kind, name, qualname, path FROM graph_nodes WHERE origin = ?", (origin,)).fetchall()
     for kind, name, qualname, path in rows:
         gone |= keys_of(kind, name, qualname, path)
-    conn.execute("DELETE FROM graph_edges WHERE origin = ?", (origin,))
+    # Edges need no delete of their own: a resolved edge goes with its reference (ref_id), a
+    # `defines` edge with its nodes (both ends belong to the origin).
     conn.execute("DELETE FROM graph_refs WHERE origin = ?", (origin,))
     if rows:
         conn.execute("DELETE FROM graph_nodes WHERE origin = ?", (origin,))

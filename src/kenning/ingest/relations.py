@@ -50,5 +50,4 @@ def is_test_path(path: str) -> bool:
     parts = PurePosixPath(path).parts
     if any(p in TEST_DIRS for p in parts[:-1]):
         return True
-    stem = PurePosixPath(path).name.split(".", 1)[0]
-    return bool(_TEST_NAME.match(stem))
+    return bool(_TEST_NAME.match(PurePosixPath(path).stem))

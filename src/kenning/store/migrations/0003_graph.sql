@@ -50,12 +50,11 @@ CREATE TABLE graph_edges (
     source_uri  TEXT NOT NULL,
     fingerprint TEXT,
     line        INTEGER,
-    origin      TEXT NOT NULL,
+    origin      TEXT NOT NULL,            -- informative: edges go with their reference or their nodes
     ref_id      INTEGER REFERENCES graph_refs(id) ON DELETE CASCADE
 );
 CREATE INDEX graph_edges_src ON graph_edges (src, type);
 CREATE INDEX graph_edges_dst ON graph_edges (dst, type);
-CREATE INDEX graph_edges_origin ON graph_edges (origin);
 CREATE INDEX graph_edges_ref ON graph_edges (ref_id);
 
 -- Non-file sources the graph reads: the ledger (stat + fingerprint) and git (last commit read).
