@@ -28,3 +28,17 @@ def test_graph_touches_over_mcp_returns_the_answer_contract_with_typed_paths(mak
         ex["type"] for ex in answer["excerpts"]}
     assert "touches(declared)" in touched.content[0].text
     assert missing.structuredContent["empty_reason"] == "no_match"
+
+
+def test_an_unknown_edge_type_is_a_typed_error_result_not_an_empty_answer(make_project):
+    project = graph_repo.build(make_project)
+    resync(project)
+    server = build_server(project, clock=lambda: NOW)
+
+    async def main():
+        async with create_connected_server_and_client_session(server._mcp_server) as client:
+            return await client.call_tool("graph_neighbours", {"node": "rrf_fuse", "edge_types": ["eats"]})
+
+    result = anyio.run(main)
+    assert result.isError and result.structuredContent["error"]["type"] == "ValidationError"
+    assert "eats" in result.content[0].text

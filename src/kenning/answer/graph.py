@@ -11,6 +11,7 @@ from typing import Any
 
 from kenning.answer.snippet import make_snippet
 from kenning.config import Project
+from kenning.errors import ValidationError
 from kenning.freshness import FileCheck, freshness_of
 from kenning.graph import walk
 from kenning.graph.store import Node
@@ -35,6 +36,7 @@ def run_query(conn: sqlite3.Connection, project: Project, query: str, node: str,
               now: datetime, other: str | None = None, rule: str | None = None, mode: str = "graph") -> Answer:
     """One graph query (``neighbours``, ``path``, ``impact``, ``touches``) answered in the contract."""
     label = f"{query} {node}" + (f" {other}" if other else "")
+    _validate(query, options)
     rule = rule or f"graph.{query}"
     if not walk.graph_built(conn):
         return Answer(label, mode, rule, LEVEL, (project.name,), degradations=("graph not built",),
@@ -51,7 +53,7 @@ def run_query(conn: sqlite3.Connection, project: Project, query: str, node: str,
             hits = [walk.Hit(n, ()) for n in starts] + walk.neighbours(
                 conn, starts, hops=options.hops, edge_types=options.edge_types, kinds=options.kinds, limit=limit)
         case "impact":
-            hits = walk.impact(conn, starts, hops=max(options.hops, 3), limit=limit)
+            hits = walk.impact(conn, starts, hops=3, limit=limit)
         case "touches":
             hits = walk.touches(conn, starts, limit=limit)
         case "path":
@@ -64,6 +66,19 @@ def run_query(conn: sqlite3.Connection, project: Project, query: str, node: str,
     if query == "path" and not hits:
         notes.append(f"no path within {walk.MAX_HOPS} edges")
     return compose(conn, project, label, hits, options, now=now, rule=rule, mode=mode, notes=notes)
+
+
+def _validate(query: str, options: GraphOptions) -> None:
+    if query not in QUERIES:
+        raise ValidationError(f"unknown graph query {query!r} (one of {', '.join(QUERIES)})")
+    bad = [t for t in options.edge_types if t not in walk.EDGE_TYPES]
+    if bad:
+        raise ValidationError(f"unknown edge type(s): {', '.join(bad)}", hint=f"one of {', '.join(walk.EDGE_TYPES)}")
+    bad = [k for k in options.kinds if k not in walk.NODE_KINDS]
+    if bad:
+        raise ValidationError(f"unknown node kind(s): {', '.join(bad)}", hint=f"one of {', '.join(walk.NODE_KINDS)}")
+    if not 1 <= options.hops <= 2 or not 1 <= options.limit <= 200:
+        raise ValidationError("hops must be 1 or 2 and limit between 1 and 200")
 
 
 def compose(conn: sqlite3.Connection, project: Project, label: str, hits: list[walk.Hit], options: GraphOptions, *,

@@ -43,7 +43,9 @@ def excerpt_lines(ex: Excerpt, *, snippet: bool = True) -> list[str]:
     head = f"{ex.rank}. [{'; '.join(marks)}] {fact.type} · {fact.title} — {fact.source.uri}{extra} · {date} · {fact.citation}"
     lines = [head]
     if ex.path:
-        lines.append("   via " + " → ".join(f"{e.get('type')}({e.get('link')})" for e in ex.path))
+        where = (ex.path[-1].get("source") or {}).get("uri")
+        lines.append("   via " + " → ".join(f"{e.get('type')}({e.get('link')})" for e in ex.path)
+                     + (f" · {where}" if where else ""))
     if snippet and ex.snippet:
         lines.append(f"   {ex.snippet}")
     return lines
