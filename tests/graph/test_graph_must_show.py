@@ -36,7 +36,8 @@ def test_graph_touches_a_module_returns_its_tasks_evidence_verdicts_and_commits_
             assert {"type", "link", "source"} <= set(edge)
             assert edge["link"] in ("declared", "heuristic", "extracted")
             assert edge["source"]["uri"] and edge["source"]["kind"] in ("file", "commit")
-    assert {"task", "evidence", "verdict", "commit"} <= set(by_type)
+    assert {"task", "evidence", "verdict", "commit", "decision"} <= set(by_type)
+    assert [ex["title"] for ex in by_type["decision"]] == ["Fuse rankings with RRF"]  # ADR-0003 is superseded
     task = by_type["task"][0]
     assert task["title"].startswith("T-1") and [e["type"] for e in task["path"]] == ["touches"]
     assert task["path"][0]["source"]["uri"].startswith(".kenning/ledger.jsonl:")
