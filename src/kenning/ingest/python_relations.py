@@ -6,12 +6,14 @@ the module a name was imported from as a resolution hint, and for test files ``t
 from __future__ import annotations
 
 import ast
-from collections.abc import Iterator
 
 from .chunks import Chunk
 from .relations import Ref, Relations, Symbol, is_test_path
 
 _DEFS = (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)
+_LEAVES = frozenset({ast.Name, ast.Constant, ast.alias, ast.arg, ast.Pass, ast.Break, ast.Continue, ast.Load,
+                     ast.Store, ast.Del, *ast.operator.__subclasses__(), *ast.cmpop.__subclasses__(),
+                     *ast.unaryop.__subclasses__(), *ast.boolop.__subclasses__()})
 
 
 def python_relations(tree: ast.Module, symbols: list, chunks: list[Chunk], path: str, module: str) -> Relations:
@@ -23,34 +25,46 @@ def python_relations(tree: ast.Module, symbols: list, chunks: list[Chunk], path:
     names: dict[str, str] = {}  # local name -> module it was imported from (from m import name)
     modules: dict[str, str] = {}  # local alias -> module (import a.b as c)
     testing = is_test_path(path)
-    for node in ast.walk(tree):
-        if isinstance(node, ast.Import):
+    scope_of = {id(node): qualname for node, qualname, kind in symbols if kind != "class"}
+    calls: list[tuple[ast.Call, str | None]] = []
+    stack: list[tuple[ast.AST, str | None]] = [(tree, None)]
+    while stack:  # one pass over the tree: imports, and calls with the symbol they sit in
+        node, scope = stack.pop()
+        if isinstance(node, ast.Call):
+            calls.append((node, scope))
+        elif isinstance(node, _DEFS):
+            scope = scope_of.get(id(node), scope)
+        elif isinstance(node, ast.Import):
             for alias in node.names:
                 refs.append(Ref("imports", "module", alias.name, node.lineno))
                 local = alias.asname or alias.name.split(".")[0]
                 modules[local] = alias.name if alias.asname else alias.name.split(".")[0]
+            continue
         elif isinstance(node, ast.ImportFrom):
             base = _absolute(node.module, node.level, package)
-            if not base:
-                continue
-            refs.append(Ref("imports", "module", base, node.lineno))
-            for alias in node.names:
-                if alias.name == "*":
-                    continue
-                local = alias.asname or alias.name
-                names[local] = base
-                modules.setdefault(local, f"{base}.{alias.name}")
-                refs.append(Ref("imports", "module", f"{base}.{alias.name}", node.lineno))
-                if testing:
-                    refs.append(Ref("tested_by", "symbol", alias.name, node.lineno, hint=base, reverse=True))
-    seen: set[tuple[str | None, str]] = set()
-    for node, qualname, kind in symbols:
-        if kind == "class":
+            if base:
+                refs.append(Ref("imports", "module", base, node.lineno))
+                for alias in node.names:
+                    if alias.name == "*":
+                        continue
+                    local = alias.asname or alias.name
+                    names[local] = base
+                    modules.setdefault(local, f"{base}.{alias.name}")
+                    refs.append(Ref("imports", "module", f"{base}.{alias.name}", node.lineno))
+                    if testing:
+                        refs.append(Ref("tested_by", "symbol", alias.name, node.lineno, hint=base, reverse=True))
             continue
-        for call in _calls(node.body):
-            refs.extend(_call_refs(call, qualname, names, modules, seen, testing))
-    for call in _calls([s for s in tree.body if not isinstance(s, _DEFS)], skip_defs=True):
-        refs.extend(_call_refs(call, None, names, modules, seen, testing))
+        for name in node._fields:
+            if name == "ctx":
+                continue
+            value = getattr(node, name, None)
+            if type(value) is list:
+                stack.extend((item, scope) for item in value if isinstance(item, ast.AST) and type(item) not in _LEAVES)
+            elif isinstance(value, ast.AST) and type(value) not in _LEAVES:
+                stack.append((value, scope))
+    seen: set[tuple[str | None, str]] = set()
+    for call, scope in sorted(calls, key=lambda c: (c[0].lineno, c[0].col_offset)):
+        refs.extend(_call_refs(call, scope, names, modules, seen, testing))
     return Relations(module=module, symbols=found, refs=tuple(refs))
 
 
@@ -64,17 +78,6 @@ def _absolute(name: str | None, level: int, package: str) -> str:
     if name:
         base.append(name)
     return ".".join(base)
-
-
-def _calls(body: list[ast.stmt], skip_defs: bool = False) -> Iterator[ast.Call]:
-    stack: list[ast.AST] = list(body)
-    while stack:
-        node = stack.pop()
-        if skip_defs and isinstance(node, _DEFS):
-            continue
-        if isinstance(node, ast.Call):
-            yield node
-        stack.extend(ast.iter_child_nodes(node))
 
 
 def _call_refs(call: ast.Call, scope: str | None, names: dict[str, str], modules: dict[str, str],

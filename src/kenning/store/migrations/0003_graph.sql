@@ -59,7 +59,7 @@ CREATE INDEX graph_edges_ref ON graph_edges (ref_id);
 
 -- Non-file sources the graph reads: the ledger (stat + fingerprint) and git (last commit read).
 CREATE TABLE graph_sources (
-    name        TEXT PRIMARY KEY,         -- 'files', 'ledger', 'git'
+    name        TEXT PRIMARY KEY,         -- 'ledger', 'git'
     size        INTEGER,
     mtime_ns    INTEGER,
     fingerprint TEXT,
