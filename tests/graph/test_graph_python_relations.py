@@ -7,13 +7,15 @@ from kenning.store.db import connect
 
 
 def test_python_relations_read_imports_calls_and_test_references_from_one_parse():
-    text = "from .fusion import rrf_fuse as fuse\nimport os.path\n\n\ndef run(x):\n    return fuse(x) + os.path.join('a')\n"
+    text = ("from .fusion import rrf_fuse as fuse\nimport os.path\n\n\ndef run(x):\n"
+            "    return fuse(x) + os.path.join('a') + len(x)\n")
     chunks, rel = parse_python_relations(text, "src/pkg/search.py")
     assert [c.meta["symbol"] for c in chunks] == ["pkg.search", "run"]
     assert {(r.type, r.target) for r in rel.refs if r.type == "imports"} == {
         ("imports", "pkg.fusion"), ("imports", "pkg.fusion.rrf_fuse"), ("imports", "os.path")}
-    call = next(r for r in rel.refs if r.type == "calls" and r.target == "rrf_fuse" or r.target == "fuse")
+    call = next(r for r in rel.refs if r.type == "calls" and r.target == "rrf_fuse")
     assert call.scope == "run" and call.hint == "pkg.fusion" and call.line == 6
+    assert {r.target for r in rel.refs if r.type == "calls"} == {"rrf_fuse", "join"}  # aliases undone; builtins are not references
 
 
 def test_a_call_to_a_name_defined_in_several_places_is_linked_as_heuristic_never_extracted(make_project):

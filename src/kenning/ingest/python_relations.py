@@ -6,10 +6,12 @@ the module a name was imported from as a resolution hint, and for test files ``t
 from __future__ import annotations
 
 import ast
+import builtins
 
 from .chunks import Chunk
 from .relations import Ref, Relations, Symbol, is_test_path
 
+_BUILTINS = frozenset(dir(builtins))
 _DEFS = (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)
 _LEAVES = frozenset({ast.Name, ast.Constant, ast.alias, ast.arg, ast.Pass, ast.Break, ast.Continue, ast.Load,
                      ast.Store, ast.Del, *ast.operator.__subclasses__(), *ast.cmpop.__subclasses__(),
@@ -22,7 +24,7 @@ def python_relations(tree: ast.Module, symbols: list, chunks: list[Chunk], path:
                   for node, q, kind in symbols)
     package = module if path.endswith("__init__.py") else module.rpartition(".")[0]
     refs: list[Ref] = []
-    names: dict[str, str] = {}  # local name -> module it was imported from (from m import name)
+    names: dict[str, tuple[str, str]] = {}  # local name -> (module, name there): from m import name as local
     modules: dict[str, str] = {}  # local alias -> module (import a.b as c)
     testing = is_test_path(path)
     scope_of = {id(node): qualname for node, qualname, kind in symbols if kind != "class"}
@@ -48,7 +50,7 @@ def python_relations(tree: ast.Module, symbols: list, chunks: list[Chunk], path:
                     if alias.name == "*":
                         continue
                     local = alias.asname or alias.name
-                    names[local] = base
+                    names[local] = (base, alias.name)
                     modules.setdefault(local, f"{base}.{alias.name}")
                     refs.append(Ref("imports", "module", f"{base}.{alias.name}", node.lineno))
                     if testing:
@@ -62,8 +64,12 @@ def python_relations(tree: ast.Module, symbols: list, chunks: list[Chunk], path:
                 stack.extend((item, scope) for item in value if isinstance(item, ast.AST) and type(item) not in _LEAVES)
             elif isinstance(value, ast.AST) and type(value) not in _LEAVES:
                 stack.append((value, scope))
+    local = {q.rsplit(".", 1)[-1] for _, q, _ in symbols} | set(names) | set(modules)
+    builtin = _BUILTINS - local  # `len(x)` calls the builtin unless the module shadows it
     seen: set[tuple[str | None, str]] = set()
     for call, scope in sorted(calls, key=lambda c: (c[0].lineno, c[0].col_offset)):
+        if isinstance(call.func, ast.Name) and call.func.id in builtin:
+            continue
         refs.extend(_call_refs(call, scope, names, modules, seen, testing))
     return Relations(module=module, symbols=found, refs=tuple(refs))
 
@@ -80,11 +86,12 @@ def _absolute(name: str | None, level: int, package: str) -> str:
     return ".".join(base)
 
 
-def _call_refs(call: ast.Call, scope: str | None, names: dict[str, str], modules: dict[str, str],
+def _call_refs(call: ast.Call, scope: str | None, names: dict[str, tuple[str, str]], modules: dict[str, str],
                seen: set[tuple[str | None, str]], testing: bool) -> list[Ref]:
     func = call.func
     if isinstance(func, ast.Name):
-        name, qualified, hint = func.id, False, names.get(func.id)
+        hint, name = names.get(func.id, (None, func.id))
+        qualified = False
     elif isinstance(func, ast.Attribute):
         name, qualified = func.attr, True
         hint = modules.get(func.value.id) if isinstance(func.value, ast.Name) else None
