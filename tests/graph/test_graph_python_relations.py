@@ -33,3 +33,25 @@ def test_a_call_to_a_name_defined_in_several_places_is_linked_as_heuristic_never
     conn.close()
     assert [tuple(r) for r in rows] == [("c.py", "a.py", "heuristic"), ("c.py", "b.py", "heuristic"),
                                         ("d.py", "a.py", "extracted")]
+
+
+def _calls(project) -> list[tuple]:
+    conn = connect(project.db_path)
+    try:
+        return [tuple(r) for r in conn.execute(
+            "SELECT a.path, b.path, e.link FROM graph_edges e JOIN graph_nodes a ON a.id = e.src "
+            "JOIN graph_nodes b ON b.id = e.dst WHERE e.type = 'calls' ORDER BY 1, 2")]
+    finally:
+        conn.close()
+
+
+def test_calls_are_resolved_again_when_a_homonym_appears_or_the_target_vanishes(make_project):
+    project = make_project({"a.py": "def foo():\n    return 1\n", "c.py": "def go():\n    return foo()\n"})
+    resync(project)
+    assert _calls(project) == [("c.py", "a.py", "extracted")]
+    (project.root / "b.py").write_text("def foo():\n    return 2\n", encoding="utf-8")
+    resync(project)
+    assert _calls(project) == [("c.py", "a.py", "heuristic"), ("c.py", "b.py", "heuristic")]
+    (project.root / "a.py").unlink()
+    resync(project)
+    assert _calls(project) == [("c.py", "b.py", "extracted")]
