@@ -8,12 +8,9 @@ from typing import Any
 
 import click
 
+from kenning.graph.walk import EDGE_TYPES, NODE_KINDS
 from kenning.interfaces.cli.common import emit, json_option, now, project_option, resolve_project
 from kenning.interfaces.render import answer_text
-
-EDGE_TYPES = ("depends_on", "evidence_of", "verdict_of", "supersedes", "imports", "calls", "defines", "tested_by",
-              "links_to", "touches")
-NODE_KINDS = ("file", "symbol", "task", "evidence", "verdict", "decision", "commit")
 
 
 @click.group()
