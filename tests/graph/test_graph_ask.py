@@ -26,3 +26,12 @@ def test_relation_answer_finds_the_node_named_in_the_question_and_picks_the_walk
         assert relation_answer(conn, project, "how is the weather today", now=NOW) is None
     finally:
         conn.close()
+
+
+def test_an_excerpt_citation_names_the_graph_nodes_it_stands_for(make_project, cli):
+    project = graph_repo.build(make_project)
+    resync(project)
+    root = ("--project", str(project.root))
+    first = cli("graph", "neighbours", "rrf_fuse", "--json", *root).json()["excerpts"][0]
+    again = cli("graph", "neighbours", first["citation"], "--json", *root).json()["excerpts"][0]
+    assert again["citation"] == first["citation"] and again["explain"]["node"]["name"] == "demo.fusion.rrf_fuse"

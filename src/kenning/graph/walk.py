@@ -22,6 +22,7 @@ MAX_HOPS = 6
 _LINK_ORDER = "CASE e.link WHEN 'declared' THEN 0 WHEN 'extracted' THEN 1 ELSE 2 END"
 TYPE_ORDER = ("supersedes", "defines", "calls", "tested_by", "imports", "depends_on", "evidence_of", "verdict_of",
               "touches", "links_to")
+_CITATION = re.compile(r"^kn://[A-Za-z0-9._-]+/(\d+)$")
 _ADR = re.compile(r"^adr[-_ ]?0*(\d{1,5})$", re.I)
 
 
@@ -59,15 +60,17 @@ def graph_built(conn: sqlite3.Connection) -> bool:
 
 
 def find_nodes(conn: sqlite3.Connection, text: str, *, limit: int = 8) -> list[Node]:
-    """Nodes named by ``text``: a key, a path, an ADR or task id, a qualified or short symbol
+    """Nodes named by ``text``: a key, an excerpt's citation (``kn://project/42``), a path, an ADR or task id, a qualified or short symbol
     name, a commit sha prefix, or a path suffix — the first rule that matches wins."""
     raw = text.strip().strip("`'\"")
     if not raw:
         return []
     path = raw.removeprefix("./")
     adr = _ADR.match(raw)
+    cited = _CITATION.match(raw)
     rules: list[tuple[str, tuple]] = [
         ("key = ?", (raw,)),
+        *([("fact_id = ?", (int(cited.group(1)),))] if cited else []),  # an excerpt's citation -> its nodes
         ("path = ? AND kind IN ('file', 'decision')", (path,)),
         ("name = ? AND kind IN ('decision', 'task', 'evidence', 'verdict')", (raw,)),
     ]
