@@ -32,6 +32,15 @@ class FileCheck:
     conn: sqlite3.Connection
     _manifest: dict[str, tuple[int, int, str]] = field(default_factory=dict)
     _seen: dict[str, tuple[str | None, str | None]] = field(default_factory=dict)
+    _commits: dict[str, bool] = field(default_factory=dict)
+
+    def commit_exists(self, sha: str) -> bool:
+        """True when the commit still reads in the project's repository (``git cat-file -e``)."""
+        if sha not in self._commits:
+            from kenning.ingest.git_history import exists
+
+            self._commits[sha] = exists(self.root, sha)
+        return self._commits[sha]
 
     def preload(self, paths: Iterable[str]) -> None:
         wanted = [p for p in set(paths) if p not in self._manifest]
@@ -76,6 +85,10 @@ def freshness_of(fact: Fact, *, now: datetime, files: FileCheck | None) -> Fresh
     match fact.source.kind:
         case "file" if files is not None and fact.locations:
             return _file_freshness(fact, files, checked)
+        case "commit" if files is not None:
+            if files.commit_exists(fact.source.uri):
+                return Freshness(FreshnessState.CURRENT, checked)
+            return Freshness(FreshnessState.SOURCE_MISSING, checked, detail=f"commit {fact.source.uri[:12]} no longer reads")
         case _:
             return _unsourced_freshness(fact, now, checked)
 

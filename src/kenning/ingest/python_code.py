@@ -17,6 +17,8 @@ from pathlib import PurePosixPath
 from typing import Iterator, Union
 
 from .chunks import Chunk
+from .python_relations import python_relations
+from .relations import Relations
 from .identifiers import keywords_for
 from .split import split_lines
 from .text import parse_text
@@ -30,11 +32,16 @@ _DEF_NAME = re.compile(r"^(async\s+def|def|class)\s+(\w+)")
 
 def parse_python(text: str, path: str) -> list[Chunk]:
     """Chunks of a Python file; a file that does not parse falls back to text chunks."""
+    return parse_python_relations(text, path)[0]
+
+
+def parse_python_relations(text: str, path: str) -> tuple[list[Chunk], Relations | None]:
+    """Chunks and graph relations (defines, imports, calls, tested_by) from one ``ast`` parse."""
     source = text.removeprefix("\ufeff")
     try:
         tree = ast.parse(source)
     except (SyntaxError, ValueError, RecursionError, MemoryError) as error:
-        return _unparsable(text, path, error)
+        return _unparsable(text, path, error), None
     lines = split_lines(source)
     module = module_name(path)
     symbols = list(_definitions(tree.body, ""))
@@ -44,7 +51,11 @@ def parse_python(text: str, path: str) -> list[Chunk]:
         chunks.append(module_chunk)
     for node, qualname, kind in symbols:
         chunks.append(_symbol_chunk(node, qualname, kind, lines, module))
-    return chunks
+    try:
+        relations = python_relations(tree, symbols, chunks, path, module)
+    except RecursionError:
+        relations = None
+    return chunks, relations
 
 
 def module_name(path: str) -> str:

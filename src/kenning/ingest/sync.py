@@ -27,7 +27,8 @@ from kenning.clock import from_timestamp, iso
 from kenning.config import Project
 from kenning.ingest.chunks import Chunk
 from kenning.ingest.discover import Candidate, discover
-from kenning.ingest.parsers import load
+from kenning.ingest.parsers import load_relations
+from kenning.ingest.relations import Relations
 from kenning.records import Lifecycle
 from kenning.store import facts as fact_store
 from kenning.store.db import connect, transaction
@@ -56,6 +57,7 @@ class SyncReport:
     deduplicated: int = 0
     writes: int = 0
     retired_uris: list[str] = field(default_factory=list)
+    graph: dict[str, int] = field(default_factory=dict)
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -81,6 +83,7 @@ class SyncReport:
                 "deduplicated": self.deduplicated,
             },
             "retired_uris": self.retired_uris,
+            "graph": dict(self.graph),
             "writes": self.writes,
         }
 
@@ -91,6 +94,7 @@ class Parsed:
     fingerprint: str | None
     chunks: list[Chunk]
     skip: str | None = None
+    relations: Relations | None = None
 
 
 def sync(project: Project, *, now: datetime, progress: Progress | None = None) -> SyncReport:
@@ -118,7 +122,10 @@ def _sync(conn: sqlite3.Connection, project: Project, *, now: datetime, progress
             to_read.append(cand)
     present = {c.path for c in found.candidates}
     vanished = sorted(p for p in manifest if p not in present)
-    if not to_read and not vanished:
+    from kenning.graph import build as graph_build
+
+    graph_pending = graph_build.pending(conn, project)
+    if not to_read and not vanished and not graph_pending:
         report.indexed = len(manifest)
         return report
 
@@ -126,6 +133,7 @@ def _sync(conn: sqlite3.Connection, project: Project, *, now: datetime, progress
     stamp = iso(now)
     pending: list[tuple[int, fact_store.NewFact]] = []
     before = conn.total_changes
+    applied: list[Parsed] = []
     with transaction(conn):
         for item in parsed:
             old = manifest.get(item.candidate.path)
@@ -147,10 +155,15 @@ def _sync(conn: sqlite3.Connection, project: Project, *, now: datetime, progress
             else:
                 report.files_new += 1
             _apply_file(conn, item, stamp, report, pending)
+            applied.append(item)
         fact_store.index_fts(conn, pending)  # one batch: new facts only, none touched since
         for path in sorted(set(vanished)):
             report.files_removed += 1
             _retire_path(conn, path, stamp, report)
+        report.graph = graph_build.apply(
+            conn, project, [(i.candidate.path, i.fingerprint, i.relations) for i in applied],
+            sorted(set(vanished)), graph_pending, stamp=stamp,
+        )
         report.writes = conn.total_changes - before
         if report.writes:
             conn.execute(
@@ -192,8 +205,8 @@ def _read_one(job: tuple[Candidate, str | None]) -> Parsed:
     if fingerprint == known_fingerprint:
         return Parsed(cand, fingerprint, [])
     text = data.decode("utf-8", errors="replace")
-    chunks = load(cand.parser)(text, cand.path)
-    return Parsed(cand, fingerprint, chunks)
+    chunks, relations = load_relations(cand.parser)(text, cand.path)
+    return Parsed(cand, fingerprint, chunks, relations=relations)
 
 
 def _apply_file(
@@ -306,6 +319,8 @@ def _settle_orphans(
 def _source_date(chunk: Chunk) -> str | None:
     front = chunk.meta.get("front_matter") or {}
     value = front.get("date") if isinstance(front, dict) else None
+    if value is None:
+        value = (chunk.meta.get("decision") or {}).get("date")
     if value is None:
         return None
     text = str(value)

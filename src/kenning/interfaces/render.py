@@ -47,7 +47,9 @@ def excerpt_lines(ex: Excerpt, *, snippet: bool = True) -> list[str]:
         f"   {fact.citation} · {fingerprint} · source {_day(fact.dates.source)} · indexed {_day(fact.dates.indexed)}",
     ]
     if ex.path:
-        lines.append("   via " + " → ".join(f"{e.get('type')}({e.get('link')})" for e in ex.path))
+        where = (ex.path[-1].get("source") or {}).get("uri")
+        lines.append("   via " + " → ".join(f"{e.get('type')}({e.get('link')})" for e in ex.path)
+                     + (f" · {where}" if where else ""))
     if snippet and ex.snippet:
         lines.append(f"   {ex.snippet}")
     return lines

@@ -31,6 +31,8 @@ COMMANDS = {
     "pack": "kenning.interfaces.cli.pack_cmds:pack",
     "hook": "kenning.interfaces.cli.session_hook:hook",
     "ask": "kenning.interfaces.cli.ask_cmds:ask",
+    "graph": "kenning.interfaces.cli.graph_cmds:graph",
+    "ledger": "kenning.interfaces.cli.ledger_cmds:ledger",
 }
 
 

@@ -22,6 +22,7 @@ INSTRUCTIONS = (
 # Modules exposing `register(server: FastMCP, ctx: ServerContext) -> None`.
 TOOL_MODULES: list[str] = [
     "kenning.interfaces.mcp.ask_tools",
+    "kenning.interfaces.mcp.graph_tools",
 ]
 
 

@@ -1,0 +1,173 @@
+"""Graph answers in the answer contract: each excerpt is the fact behind a node, with the path
+of typed, sourced edges that led to it, and each edge's own freshness (graph freshness)."""
+
+from __future__ import annotations
+
+import sqlite3
+from collections import Counter
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any
+
+from kenning.answer.snippet import make_snippet
+from kenning.config import Project
+from kenning.errors import ValidationError
+from kenning.freshness import FileCheck, freshness_of
+from kenning.graph import walk
+from kenning.graph.store import Node
+from kenning.records import Answer, EmptyReason, Excerpt, FreshnessState, Lifecycle
+from kenning.store import facts as fact_store
+
+LEVEL = 0
+QUERIES = ("neighbours", "path", "impact", "touches")
+
+
+@dataclass(frozen=True)
+class GraphOptions:
+    hops: int = 1
+    edge_types: tuple[str, ...] = ()
+    kinds: tuple[str, ...] = ()
+    limit: int = 20
+    include_superseded: bool = False
+    include_missing: bool = False
+
+
+def run_query(conn: sqlite3.Connection, project: Project, query: str, node: str, options: GraphOptions, *,
+              now: datetime, other: str | None = None, rule: str | None = None, mode: str = "graph") -> Answer:
+    """One graph query (``neighbours``, ``path``, ``impact``, ``touches``) answered in the contract."""
+    label = f"{query} {node}" + (f" {other}" if other else "")
+    _validate(query, options)
+    rule = rule or f"graph.{query}"
+    if not walk.graph_built(conn):
+        return Answer(label, mode, rule, LEVEL, (project.name,), degradations=("graph not built",),
+                      empty_reason=EmptyReason.INDEX_MISSING, notes=("the graph is empty: run `kenning sync`",))
+    starts = walk.find_nodes(conn, node)
+    ends = walk.find_nodes(conn, other) if other is not None else []
+    missing = [n for n, found in ((node, starts), (other, ends)) if n is not None and not found]
+    if missing:
+        return Answer(label, mode, rule, LEVEL, (project.name,), empty_reason=EmptyReason.NO_MATCH,
+                      notes=tuple(f"no graph node named {m!r}" for m in missing))
+    limit = max(options.limit * 4, 50)
+    match query:
+        case "neighbours":
+            hits = [walk.Hit(n, ()) for n in starts] + walk.neighbours(
+                conn, starts, hops=options.hops, edge_types=options.edge_types, kinds=options.kinds, limit=limit)
+        case "impact":
+            hits = walk.impact(conn, starts, hops=3, limit=limit)
+        case "touches":
+            hits = walk.touches(conn, starts, limit=limit)
+        case "path":
+            hits = walk.path_between(conn, starts, ends)
+        case _:
+            raise ValueError(query)
+    notes = []
+    if len(starts) > 1:
+        notes.append(f"{len(starts)} nodes match {node!r}: " + ", ".join(n.label for n in starts[:5]))
+    if query == "path" and not hits:
+        notes.append(f"no path within {walk.MAX_HOPS} edges")
+    return compose(conn, project, label, hits, options, now=now, rule=rule, mode=mode, notes=notes)
+
+
+def _validate(query: str, options: GraphOptions) -> None:
+    if query not in QUERIES:
+        raise ValidationError(f"unknown graph query {query!r} (one of {', '.join(QUERIES)})")
+    bad = [t for t in options.edge_types if t not in walk.EDGE_TYPES]
+    if bad:
+        raise ValidationError(f"unknown edge type(s): {', '.join(bad)}", hint=f"one of {', '.join(walk.EDGE_TYPES)}")
+    bad = [k for k in options.kinds if k not in walk.NODE_KINDS]
+    if bad:
+        raise ValidationError(f"unknown node kind(s): {', '.join(bad)}", hint=f"one of {', '.join(walk.NODE_KINDS)}")
+    if not 1 <= options.hops <= 2 or not 1 <= options.limit <= 200:
+        raise ValidationError("hops must be 1 or 2 and limit between 1 and 200")
+
+
+def compose(conn: sqlite3.Connection, project: Project, label: str, hits: list[walk.Hit], options: GraphOptions, *,
+            now: datetime, rule: str | None, mode: str = "graph", notes: list[str] | None = None) -> Answer:
+    notes = list(notes or [])
+    files = FileCheck(project.root, conn)
+    filtered: Counter[str] = Counter()
+    excerpts: list[Excerpt] = []
+    changed_edges: set[int] = set()
+    batch = max(options.limit * 2, 10)
+    for start in range(0, len(hits), batch):  # facts are read only for the hits that may be served
+        if len(excerpts) >= options.limit:
+            filtered["limit"] += len(hits) - start
+            break
+        part = hits[start : start + batch]
+        facts = fact_store.get_many(conn, project.name, [h.node.fact_id for h in part if h.node.fact_id])
+        files.preload({loc.path for f in facts.values() for loc in f.locations}
+                      | {_edge_path(s.edge.source_uri) for h in part for s in h.steps if s.edge.source_kind == "file"})
+        for hit in part:
+            fact = facts.get(hit.node.fact_id) if hit.node.fact_id else None
+            if fact is None:
+                filtered["no_excerpt"] += 1
+                continue
+            if fact.lifecycle is not Lifecycle.ACTIVE and not options.include_superseded:
+                filtered[fact.lifecycle.value] += 1
+                continue
+            fresh = freshness_of(fact, now=now, files=files)
+            if fresh.state is FreshnessState.SOURCE_MISSING and not options.include_missing:
+                filtered["source_missing"] += 1
+                continue
+            if len(excerpts) >= options.limit:
+                filtered["limit"] += 1
+                continue
+            path = tuple(_edge_json(s, files, changed_edges) for s in hit.steps)
+            excerpts.append(Excerpt(fact, fresh, make_snippet(fact.body, ()), round(1.0 / (1 + hit.hops), 6),
+                                    len(excerpts) + 1, explain={"node": node_json(hit.node), "hops": hit.hops},
+                                    path=path))
+    if changed_edges:
+        notes.append(f"graph freshness: {len(changed_edges)} edge(s) come from sources changed since the last sync "
+                     "(run `kenning sync`)")
+    empty = None
+    if not excerpts:
+        empty = EmptyReason.ALL_FILTERED if filtered else EmptyReason.NO_MATCH
+    return Answer(label, mode, rule, LEVEL, (project.name,), excerpts=tuple(excerpts), empty_reason=empty,
+                  filtered=dict(filtered), notes=tuple(notes))
+
+
+def node_json(node: Node) -> dict[str, Any]:
+    out: dict[str, Any] = {"kind": node.kind, "name": node.label}
+    if node.path:
+        out["path"] = node.path
+    if node.line_start:
+        out["lines"] = [node.line_start, node.line_end]
+    return out
+
+
+def _edge_json(step: walk.Step, files: FileCheck, changed: set[int]) -> dict[str, Any]:
+    e = step.edge
+    state = _edge_freshness(e, files)
+    if state != FreshnessState.CURRENT.value:
+        changed.add(e.id)
+    out: dict[str, Any] = {
+        "type": e.type,
+        "link": e.link,
+        "from": node_json(e.src),
+        "to": node_json(e.dst),
+        "walked": "forward" if step.forward else "backward",
+        "source": {"kind": e.source_kind, "uri": e.source_uri, "fingerprint": e.fingerprint},
+        "freshness": state,
+    }
+    if e.line is not None:
+        out["line"] = e.line
+    return out
+
+
+def _edge_path(uri: str) -> str:
+    base = uri.split("#", 1)[0]
+    head, sep, tail = base.rpartition(":")
+    return head if sep and tail.replace("-", "").isdigit() else base
+
+
+def _edge_freshness(edge: walk.Edge, files: FileCheck) -> str:
+    match edge.source_kind:
+        case "file":
+            current, _ = files.fingerprint(_edge_path(edge.source_uri))
+            if current is None:
+                return FreshnessState.SOURCE_MISSING.value
+            return FreshnessState.CURRENT.value if current == edge.fingerprint else FreshnessState.STALE.value
+        case "commit":
+            return FreshnessState.CURRENT.value if files.commit_exists(edge.source_uri) else \
+                FreshnessState.SOURCE_MISSING.value
+    return FreshnessState.UNVERIFIED.value

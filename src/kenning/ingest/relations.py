@@ -1,0 +1,53 @@
+"""What a parser hands to the graph besides excerpts: the symbols a file defines and the
+references it makes (imports, calls, links, supersedes). Values only; resolution of a
+reference to a node happens in ``kenning.graph``."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from pathlib import PurePosixPath
+from typing import Any
+
+_TEST_NAME = re.compile(r"(^test_.*|.*_test|.*[._-](test|spec))$")
+TEST_DIRS = {"tests", "test", "__tests__", "spec", "specs"}
+
+
+@dataclass(frozen=True)
+class Symbol:
+    qualname: str  # within the file: ``Cls.run``
+    kind: str  # function, method, class, interface, struct, …
+    line_start: int
+    line_end: int
+
+
+@dataclass(frozen=True)
+class Ref:
+    """``type`` is an edge type; ``scope`` the qualname of the symbol the reference sits in
+    (None: the file itself)."""
+
+    type: str
+    target_kind: str  # symbol, module, file, decision
+    target: str
+    line: int | None = None
+    scope: str | None = None
+    hint: str | None = None
+    qualified: bool = False
+    reverse: bool = False
+    link: str = "declared"
+
+
+@dataclass(frozen=True)
+class Relations:
+    module: str = ""  # dotted module name (Python), else ''
+    symbols: tuple[Symbol, ...] = ()
+    refs: tuple[Ref, ...] = ()
+    decision: dict[str, Any] | None = None  # {name, title, status, date} for an ADR
+    extra: dict[str, Any] = field(default_factory=dict)
+
+
+def is_test_path(path: str) -> bool:
+    parts = PurePosixPath(path).parts
+    if any(p in TEST_DIRS for p in parts[:-1]):
+        return True
+    return bool(_TEST_NAME.match(PurePosixPath(path).stem))

@@ -1,0 +1,253 @@
+"""Source in other languages (JavaScript/TypeScript, Go, Rust, Java, C/C++, Ruby) cut into
+symbol excerpts through tree-sitter, with ``defines`` and ``imports`` for the graph.
+
+Grammars come from the per-language wheels (``tree-sitter-typescript``…), which ship
+compiled parsers: nothing is downloaded. A grammar that is not installed, or a file that
+does not parse, falls back to text chunks. Function bodies are not entered: nested
+functions stay inside their parent; classes, modules, namespaces and impl blocks are.
+"""
+
+from __future__ import annotations
+
+import importlib
+import posixpath
+from dataclasses import dataclass
+from functools import cache
+from pathlib import PurePosixPath
+from typing import Any
+
+from .chunks import Chunk
+from .identifiers import keywords_for
+from .relations import Ref, Relations, Symbol
+from .split import split_lines
+from .text import parse_text
+
+LANGUAGES = {  # name -> (module, function returning the language pointer)
+    "javascript": ("tree_sitter_javascript", "language"),
+    "typescript": ("tree_sitter_typescript", "language_typescript"),
+    "tsx": ("tree_sitter_typescript", "language_tsx"),
+    "go": ("tree_sitter_go", "language"),
+    "rust": ("tree_sitter_rust", "language"),
+    "java": ("tree_sitter_java", "language"),
+    "c": ("tree_sitter_c", "language"),
+    "cpp": ("tree_sitter_cpp", "language"),
+    "ruby": ("tree_sitter_ruby", "language"),
+}
+SUFFIXES = {
+    ".js": "javascript", ".mjs": "javascript", ".cjs": "javascript", ".jsx": "javascript",
+    ".ts": "typescript", ".mts": "typescript", ".cts": "typescript", ".tsx": "tsx",
+    ".go": "go", ".rs": "rust", ".java": "java", ".c": "c", ".h": "c",
+    ".cc": "cpp", ".cpp": "cpp", ".cxx": "cpp", ".hpp": "cpp", ".hh": "cpp", ".hxx": "cpp", ".rb": "ruby",
+}
+
+_DEFS = {
+    "function_declaration": "function", "generator_function_declaration": "function",
+    "class_declaration": "class", "abstract_class_declaration": "class", "method_definition": "method",
+    "interface_declaration": "interface", "type_alias_declaration": "type", "enum_declaration": "enum",
+    "method_declaration": "method", "type_spec": "type", "function_item": "function", "struct_item": "struct",
+    "enum_item": "enum", "trait_item": "trait", "mod_item": "module", "impl_item": "impl",
+    "record_declaration": "class", "constructor_declaration": "method", "function_definition": "function",
+    "struct_specifier": "struct", "class_specifier": "class", "namespace_definition": "namespace",
+    "method": "method", "singleton_method": "method", "class": "class", "module": "module",
+    "internal_module": "namespace",
+}
+_CONTAINERS = {"class_declaration", "abstract_class_declaration", "interface_declaration", "mod_item", "impl_item",
+               "trait_item", "record_declaration", "class_specifier", "struct_specifier", "namespace_definition",
+               "class", "module", "internal_module"}
+_TRANSPARENT = {"export_statement", "class_body", "declaration_list", "body_statement", "field_declaration_list",
+                "template_declaration", "preproc_ifdef", "preproc_if", "preproc_else", "linkage_specification",
+                "type_declaration", "interface_body", "ambient_declaration", "statement_block", "enum_body"}
+_VARIABLES = {"lexical_declaration", "variable_declaration"}
+_FUNCTION_VALUES = {"arrow_function", "function_expression", "function", "generator_function"}
+
+
+@dataclass(frozen=True)
+class _Def:
+    qualname: str
+    kind: str
+    start: int
+    end: int
+    header_end: int  # last line of the excerpt (a container stops before its first member)
+    top: bool
+
+
+def language_for(path: str) -> str | None:
+    return SUFFIXES.get(PurePosixPath(path).suffix.lower())
+
+
+@cache
+def _parser(language: str) -> Any:
+    from tree_sitter import Language, Parser
+
+    module, function = LANGUAGES[language]
+    return Parser(Language(getattr(importlib.import_module(module), function)()))
+
+
+def parse_code(text: str, path: str) -> list[Chunk]:
+    return parse_code_relations(text, path)[0]
+
+
+def parse_code_relations(text: str, path: str) -> tuple[list[Chunk], Relations | None]:
+    language = language_for(path)
+    source = text.removeprefix("\ufeff")
+    try:
+        tree = _parser(language).parse(source.encode("utf-8", "surrogatepass")) if language else None
+    except (ImportError, AttributeError, ValueError, OSError):
+        tree = None
+    if tree is None or tree.root_node.has_error and not tree.root_node.named_children:
+        return [_as_code(c) for c in parse_text(text, path)], None
+    defs: list[_Def] = []
+    imports: list[Ref] = []
+    _visit(tree.root_node, "", False, True, defs, imports, path)
+    lines = split_lines(source)
+    if not defs:
+        return [_as_code(c) for c in parse_text(text, path)], Relations(refs=tuple(imports))
+    chunks = _header_chunk(lines, defs, path, language)
+    for d in defs:
+        end = d.header_end
+        while end > d.start and not lines[end - 1].strip():
+            end -= 1
+        title = " ".join(lines[d.start - 1].split())[:200] or d.qualname
+        chunks.append(Chunk(
+            type="code", title=title, body="\n".join(lines[d.start - 1 : end]), anchor=f":{d.start}-{end}",
+            line_start=d.start, line_end=end, keywords=keywords_for(d.qualname, title),
+            meta={"symbol": d.qualname, "kind": d.kind, "language": language},
+        ))
+    symbols = tuple(Symbol(d.qualname, d.kind, c.line_start, c.line_end) for d, c in zip(defs, chunks[-len(defs):]))
+    return chunks, Relations(symbols=symbols, refs=tuple(imports))
+
+
+def _as_code(chunk: Chunk) -> Chunk:
+    return Chunk("code", chunk.title, chunk.body, chunk.anchor, chunk.line_start, chunk.line_end, chunk.keywords,
+                 chunk.meta)
+
+
+def _visit(node: Any, prefix: str, in_container: bool, top: bool, defs: list[_Def], imports: list[Ref],
+           path: str) -> None:
+    for child in node.named_children:
+        kind_name = child.type
+        if kind_name in _DEFS and not (kind_name in ("struct_specifier", "class_specifier", "enum_specifier")
+                                       and child.child_by_field_name("body") is None):
+            name = _name(child)
+            if not name:
+                continue
+            kind = _DEFS[kind_name]
+            if kind == "function" and in_container:
+                kind = "method"
+            start, end = child.start_point[0] + 1, child.end_point[0] + 1
+            index = len(defs)
+            defs.append(_Def(prefix + name, kind, start, end, end, top))
+            if kind_name in _CONTAINERS:
+                body = child.child_by_field_name("body") or child
+                _visit(body, f"{prefix}{name}.", True, False, defs, imports, path)
+                if len(defs) > index + 1:
+                    first = min(d.start for d in defs[index + 1 :])
+                    defs[index] = _Def(prefix + name, kind, start, end, max(start, first - 1), top)
+        elif kind_name in _VARIABLES:
+            for decl in child.named_children:
+                value = decl.child_by_field_name("value")
+                name = decl.child_by_field_name("name")
+                if value is not None and value.type in _FUNCTION_VALUES and name is not None:
+                    start, end = child.start_point[0] + 1, child.end_point[0] + 1
+                    defs.append(_Def(prefix + _text(name), "function", start, end, end, top))
+        elif kind_name in _TRANSPARENT:
+            _visit(child, prefix, in_container, top, defs, imports, path)
+        else:
+            ref = _import(child, path)
+            if ref is not None:
+                imports.append(ref)
+
+
+def _name(node: Any) -> str | None:
+    if node.type == "impl_item":
+        target = node.child_by_field_name("type")
+        return _text(target) if target is not None else None
+    name = node.child_by_field_name("name")
+    if name is not None:
+        return _text(name)
+    declarator = node.child_by_field_name("declarator")
+    while declarator is not None:  # C/C++: int *f(int x) -> pointer_declarator -> function_declarator -> f
+        if declarator.type in ("identifier", "field_identifier", "qualified_identifier", "destructor_name",
+                               "operator_name"):
+            return _text(declarator)
+        declarator = declarator.child_by_field_name("declarator")
+    return None
+
+
+def _text(node: Any) -> str:
+    return node.text.decode("utf-8", "replace")
+
+
+def _import(node: Any, path: str) -> Ref | None:
+    line = node.start_point[0] + 1
+    match node.type:
+        case "import_statement":  # JS/TS
+            source = node.child_by_field_name("source")
+            return _module_ref(_unquote(_text(source)), path, line) if source is not None else None
+        case "import_declaration" if node.child_by_field_name("path") is None and path.endswith(".java"):
+            return Ref("imports", "module", _text(node).removeprefix("import").strip(" ;").removeprefix("static "),
+                       line)
+        case "import_declaration":  # Go: import "fmt" or import ( ... )
+            specs = [n for n in _descendants(node) if n.type == "import_spec"]
+            paths = [s.child_by_field_name("path") for s in specs]
+            return next((Ref("imports", "module", _unquote(_text(p)), line) for p in paths if p is not None), None)
+        case "use_declaration":
+            argument = node.child_by_field_name("argument")
+            return Ref("imports", "module", _text(argument), line) if argument is not None else None
+        case "preproc_include":
+            target = node.child_by_field_name("path")
+            if target is None:
+                return None
+            raw = _text(target)
+            if raw.startswith('"'):
+                joined = posixpath.normpath(posixpath.join(posixpath.dirname(path), _unquote(raw)))
+                return Ref("imports", "file", joined, line)
+            return Ref("imports", "module", raw.strip("<>"), line)
+        case "call" if node.child_by_field_name("method") is not None:  # Ruby require / require_relative
+            method = _text(node.child_by_field_name("method"))
+            args = node.child_by_field_name("arguments")
+            if method in ("require", "require_relative") and args is not None and args.named_children:
+                target = _unquote(_text(args.named_children[0]))
+                if method == "require_relative":
+                    return Ref("imports", "stem", posixpath.normpath(posixpath.join(posixpath.dirname(path), target)),
+                               line)
+                return Ref("imports", "module", target, line)
+    return None
+
+
+def _module_ref(spec: str, path: str, line: int) -> Ref:
+    if spec.startswith("."):
+        joined = posixpath.normpath(posixpath.join(posixpath.dirname(path), spec))
+        stem = joined.rsplit(".", 1)[0] if PurePosixPath(joined).suffix in SUFFIXES else joined
+        return Ref("imports", "stem", stem, line)
+    return Ref("imports", "module", spec, line)
+
+
+def _descendants(node: Any):
+    stack = [node]
+    while stack:
+        current = stack.pop()
+        yield current
+        stack.extend(current.named_children)
+
+
+def _unquote(text: str) -> str:
+    return text.strip().strip("\"'`")
+
+
+def _header_chunk(lines: list[str], defs: list[_Def], path: str, language: str | None) -> list[Chunk]:
+    """The lines outside every top-level definition (imports, constants), as one excerpt."""
+    inside = [False] * (len(lines) + 1)
+    for d in defs:
+        if d.top:
+            inside[d.start - 1 : d.end] = [True] * (d.end - d.start + 1)
+    kept = [line for i, line in enumerate(lines) if not inside[i] and line.strip()]
+    if not kept:
+        return []
+    body = "\n".join(kept)[:4000]
+    last = len(lines)
+    while last > 1 and not lines[last - 1].strip():
+        last -= 1
+    name = PurePosixPath(path).name
+    return [Chunk("code", f"file {name}", body, f":1-{last}", 1, last, keywords_for(name),
+                  {"symbol": name, "kind": "module", "language": language})]

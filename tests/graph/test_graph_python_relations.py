@@ -1,0 +1,57 @@
+from __future__ import annotations
+
+from conftest import resync
+
+from kenning.ingest.python_code import parse_python_relations
+from kenning.store.db import connect
+
+
+def test_python_relations_read_imports_calls_and_test_references_from_one_parse():
+    text = ("from .fusion import rrf_fuse as fuse\nimport os.path\n\n\ndef run(x):\n"
+            "    return fuse(x) + os.path.join('a') + len(x)\n")
+    chunks, rel = parse_python_relations(text, "src/pkg/search.py")
+    assert [c.meta["symbol"] for c in chunks] == ["pkg.search", "run"]
+    assert {(r.type, r.target) for r in rel.refs if r.type == "imports"} == {
+        ("imports", "pkg.fusion"), ("imports", "pkg.fusion.rrf_fuse"), ("imports", "os.path")}
+    call = next(r for r in rel.refs if r.type == "calls" and r.target == "rrf_fuse")
+    assert call.scope == "run" and call.hint == "pkg.fusion" and call.line == 6
+    assert {r.target for r in rel.refs if r.type == "calls"} == {"rrf_fuse", "join"}  # aliases undone; builtins are not references
+
+
+def test_a_call_to_a_name_defined_in_several_places_is_linked_as_heuristic_never_extracted(make_project):
+    project = make_project({
+        "a.py": "def save():\n    return 1\n",
+        "b.py": "def save():\n    return 2\n",
+        "c.py": "def go(store):\n    return store.save()\n",
+        "d.py": "from a import save\n\n\ndef go2():\n    return save()\n",
+    })
+    resync(project)
+    conn = connect(project.db_path)
+    rows = conn.execute(
+        "SELECT a.path, b.path, e.link FROM graph_edges e JOIN graph_nodes a ON a.id = e.src "
+        "JOIN graph_nodes b ON b.id = e.dst WHERE e.type = 'calls' ORDER BY 1, 2").fetchall()
+    conn.close()
+    assert [tuple(r) for r in rows] == [("c.py", "a.py", "heuristic"), ("c.py", "b.py", "heuristic"),
+                                        ("d.py", "a.py", "extracted")]
+
+
+def _calls(project) -> list[tuple]:
+    conn = connect(project.db_path)
+    try:
+        return [tuple(r) for r in conn.execute(
+            "SELECT a.path, b.path, e.link FROM graph_edges e JOIN graph_nodes a ON a.id = e.src "
+            "JOIN graph_nodes b ON b.id = e.dst WHERE e.type = 'calls' ORDER BY 1, 2")]
+    finally:
+        conn.close()
+
+
+def test_calls_are_resolved_again_when_a_homonym_appears_or_the_target_vanishes(make_project):
+    project = make_project({"a.py": "def foo():\n    return 1\n", "c.py": "def go():\n    return foo()\n"})
+    resync(project)
+    assert _calls(project) == [("c.py", "a.py", "extracted")]
+    (project.root / "b.py").write_text("def foo():\n    return 2\n", encoding="utf-8")
+    resync(project)
+    assert _calls(project) == [("c.py", "a.py", "heuristic"), ("c.py", "b.py", "heuristic")]
+    (project.root / "a.py").unlink()
+    resync(project)
+    assert _calls(project) == [("c.py", "b.py", "extracted")]
