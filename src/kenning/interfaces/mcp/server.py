@@ -20,7 +20,9 @@ INSTRUCTIONS = (
 )
 
 # Modules exposing `register(server: FastMCP, ctx: ServerContext) -> None`.
-TOOL_MODULES: list[str] = []
+TOOL_MODULES: list[str] = [
+    "kenning.interfaces.mcp.memory_tools",
+]
 
 
 def build_server(project: Project, *, clock: Callable[[], datetime] = utc_now) -> FastMCP:
