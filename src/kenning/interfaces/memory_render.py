@@ -76,7 +76,11 @@ def search_hit(ex: Excerpt) -> str:
     title, lost = cut(" ".join(fact.title.split()), SEARCH_TITLE_CHARS)
     day = (fact.dates.source or fact.dates.indexed)[:10]
     head = f"{fact.citation} [{badge(ex.freshness)}] {short_type(fact.type)} · {title}{'…' if lost else ''} · {day}"
-    snippet, more = cut(ex.snippet, SEARCH_SNIPPET_CHARS)
+    snippet = ex.snippet
+    lead = fact.title.rstrip("…").strip()
+    if lead and snippet.startswith(lead) and len(snippet) > len(lead):
+        snippet = "…" + snippet[len(lead):].lstrip()  # the title already said it
+    snippet, more = cut(snippet, SEARCH_SNIPPET_CHARS)
     return f"{head}\n  {snippet}{'…' if more else ''}"
 
 
