@@ -44,3 +44,15 @@ def text(result: Any) -> str:
 
 def make_server(project: Any, clock: Clock) -> Any:
     return build_server(project, clock=clock)
+
+
+def save_direct(project: Any, clock: Clock, body: str, **fields: Any) -> int:
+    """Save an observation through the core (faster than a tool call, for test set-up)."""
+    from kenning.memory.observations import Observation, save
+    from kenning.store.db import connect
+
+    conn = connect(project.db_path, create=True)
+    try:
+        return save(conn, project.name, Observation(text=body, **fields), now=clock()).fact_id
+    finally:
+        conn.close()

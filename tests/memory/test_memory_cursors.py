@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 
 from conftest import NOW
-from memory_helpers import Clock, call, make_server, text
+from memory_helpers import Clock, call, make_server, save_direct, text
 
 
 def setup(make_project):
@@ -14,9 +14,8 @@ def setup(make_project):
     server = make_server(project, clock)
     ids = []
     for n in range(8):
-        result = call(server, "save_memory", text=f"Release checklist item {n}: tag, build, sign and publish.",
-                      title=f"Release checklist {n}")
-        ids.append(result.structuredContent["id"])
+        ids.append(save_direct(project, clock, f"Release checklist item {n}: tag, build, sign and publish.",
+                               title=f"Release checklist {n}"))
         clock.advance(minutes=1)
     return project, clock, server, ids
 

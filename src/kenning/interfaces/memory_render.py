@@ -1,7 +1,7 @@
 """Text for the memory layers, shared by the CLI and MCP so that they cannot drift.
 
 Budgets per row (tokens ≈ characters ÷ 4, measured by bench/token_economy.py): an index row
-aims at 60 characters, a search hit at 240, a record at 800 for a typical observation. Every
+aims at 58 characters, a search hit at 240, a record at 800 (body cut at 520). Every
 cut is visible: titles end with "…", bodies with a `[cut: …]` line saying how to get the rest.
 """
 
@@ -15,13 +15,13 @@ from kenning.memory.layers import Detail
 from kenning.memory.sessions import SUMMARY_PARTS, ToolUse
 from kenning.memory.timeline import Entry
 from kenning.memory.tokens import cut
-from kenning.records import Answer, Excerpt, Fact, Freshness, FreshnessState
+from kenning.records import Answer, Excerpt, Fact, Freshness, FreshnessState, Lifecycle
 
-INDEX_ROW_CHARS = 60
+INDEX_ROW_CHARS = 58
 MIN_TITLE_CHARS = 20
-SEARCH_TITLE_CHARS = 70
-SEARCH_SNIPPET_CHARS = 140
-DETAIL_BODY_CHARS = 1_200
+SEARCH_TITLE_CHARS = 60
+SEARCH_SNIPPET_CHARS = 130
+DETAIL_BODY_CHARS = 520
 FULL_BODY_CHARS = 20_000
 REPLY_MAX_CHARS = 16_000
 TOOL_IO_CHARS = 4_000
@@ -109,8 +109,10 @@ def scored_text(answer: Answer, *, title: str, withheld: int | None = None, pool
 def detail_text(detail: Detail, *, full: bool = False) -> tuple[str, bool]:
     """A full record; returns the text and whether its body was cut."""
     fact = detail.fact
-    marks = [badge(detail.freshness), fact.lifecycle.value + (f" by #{fact.superseded_by}" if fact.superseded_by
-                                                               else ""), fact.producer]
+    marks = [badge(detail.freshness)]
+    if fact.lifecycle is not Lifecycle.ACTIVE:
+        marks.append(fact.lifecycle.value + (f" by #{fact.superseded_by}" if fact.superseded_by else ""))
+    marks.append(fact.producer)
     if detail.session_id:
         marks.append(f"session {detail.session_id}")
     if fact.importance is not None:
@@ -133,8 +135,7 @@ def detail_text(detail: Detail, *, full: bool = False) -> tuple[str, bool]:
         body, lost = cut(fact.body, FULL_BODY_CHARS if full else DETAIL_BODY_CHARS)
         lines.append(body)
         if lost:
-            hint = "" if full else f'; memory_get(ids=["{fact.id}"], full=true) for the whole body'
-            lines.append(f"[cut: {lost} more characters{hint}]")
+            lines.append(f"[cut: {lost} more characters" + ("" if full else "; full=true for all") + "]")
             return "\n".join(lines), True
     return "\n".join(lines), False
 
@@ -165,10 +166,11 @@ def details_text(found: Sequence[Detail], missing: Sequence[int], *, full: bool 
 
 def timeline_row(entry: Entry) -> str:
     fact = entry.fact
-    mark = ">" if entry.offset == 0 else " "
+    mark = ">" if entry.offset == 0 else "-"
     day = (fact.dates.source or fact.dates.indexed)[:10]
-    title, lost = cut(" ".join(fact.title.split()), 60)
-    return f"{mark} {fact.citation} {short_type(fact.type)} {day} {_flag(entry.freshness)}{title}{'…' if lost else ''}"
+    prefix = f"{mark}{fact.citation} {short_type(fact.type)} {day} {_flag(entry.freshness)}"
+    title, lost = cut(" ".join(fact.title.split()), max(MIN_TITLE_CHARS, INDEX_ROW_CHARS + 12 - len(prefix)))
+    return prefix + title + ("…" if lost else "")
 
 
 def timeline_text(entries: Sequence[Entry], title: str) -> str:

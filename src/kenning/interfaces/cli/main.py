@@ -28,6 +28,8 @@ COMMANDS = {
     "status": "kenning.interfaces.cli.project_cmds:status",
     "projects": "kenning.interfaces.cli.project_cmds:projects",
     "mcp": "kenning.interfaces.cli.project_cmds:mcp",
+    "memory": "kenning.interfaces.cli.memory_cmds:memory",
+    "hook": "kenning.interfaces.cli.hook_cmds:hook",
 }
 
 

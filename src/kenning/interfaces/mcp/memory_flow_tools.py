@@ -84,8 +84,7 @@ def _render_index(first) -> CallToolResult:
         lines.append("Next: nothing matched; no detail to fetch. Try other words or stop.")
     else:
         lines += [f"Continue with: {first.token}",
-                  f"Next: if titles suffice, stop. Otherwise mem_search(continuation=\"{first.token}\", "
-                  "selectedIds=[up to 5 ids from this index]) for their context."]
+                  "Next: stop if titles answer; else mem_search(continuation=<cursor>, selectedIds=[≤5 ids])"]
     return reply("\n".join(lines), {"step": 1, "continuation": first.token, **first.answer.to_json()})
 
 
@@ -98,11 +97,10 @@ def _render_continuation(outcome) -> CallToolResult:
                          "mem_search(query=...) if needed.", {"step": None, "ended": True}, framed=False)
         case ContextStep():
             rows = mr.timeline_text(outcome.entries, "").splitlines()[1:]
-            lines = [f"mem-search step 2 of 3 · context around " + ", ".join(f"#{i}" for i in outcome.anchors)
-                     + " · > marks an anchor", *rows,
+            lines = [f"mem-search step 2 of 3 · context · > marks an anchor", *rows,
                      f"Continue with: {outcome.token}",
-                     f"Next: if this answers the question, stop. Otherwise mem_search(continuation=\"{outcome.token}\", "
-                     f"selectedIds=[at most {outcome.max_details} ids from this context]) for full records."]
+                     f"Next: stop if this answers; else mem_search(continuation=<cursor>, "
+                     f"selectedIds=[≤{outcome.max_details} ids])"]
             structured = {"step": 2, "continuation": outcome.token, "anchors": list(outcome.anchors),
                           "context": [{"id": e.fact.id, "citation": e.fact.citation, "type": e.fact.type,
                                        "title": e.fact.title, "anchor": e.anchor, "offset": e.offset}
@@ -111,8 +109,7 @@ def _render_continuation(outcome) -> CallToolResult:
         case DetailStep():
             text, cuts = mr.details_text(outcome.details, [])
             lines = [f"mem-search step 3 of 3 · {len(outcome.details)} record(s)", text,
-                     "Next: answer from these records. The step-2 cursor stays valid for 15 minutes if another "
-                     "record is needed; selectedIds=[] ends the search."]
+                     "Next: answer from these records; the step-2 cursor serves other ids for 15 min."]
             structured = {"step": 3, "facts": [{**d.fact.to_json(), "freshness": d.freshness.to_json()}
                                                for d in outcome.details], "cut": cuts}
             return reply("\n".join(lines), structured)

@@ -88,7 +88,7 @@ def _register_layers(server: FastMCP, ctx: ServerContext) -> None:
 
     @server.tool(annotations=READ, description=(
         "Layer 3 of 3 (~200 tokens a record): full records for 1-20 ids (42, \"42\" or kn://<project>/42): "
-        "body, why, how to apply, tags, session, freshness and lifecycle. Bodies over 1,200 characters are cut "
+        "body, why, how to apply, tags, session, freshness and lifecycle. Bodies over 520 characters are cut "
         "with a [cut: …] marker unless full=true (then up to 20,000); a reply stops at 16,000 characters and "
         "names the records it left out."))
     @guarded
