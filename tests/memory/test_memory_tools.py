@@ -256,3 +256,13 @@ def test_every_tool_has_a_description_and_bounded_schema(make_project):
         schema = json.dumps(tool.inputSchema)
         if "query" in tool.inputSchema["properties"]:
             assert '"maxLength": 500' in schema, tool.name
+
+
+def test_recall_context_with_the_smallest_budget_and_a_long_query_stays_within_it(make_project):
+    project, clock, server = setup(make_project)
+    save_direct(project, clock, "Retry budget: " + "the webhook retry budget doubles each time. " * 20)
+    query = "webhook " + "retry budget " * 30
+    result = call(server, "recall_context", query=query[:500], max_tokens=150)
+    assert not result.isError
+    assert len(text(result)) / 4 <= 150
+    assert result.structuredContent["budget"]["used_tokens"] <= 150

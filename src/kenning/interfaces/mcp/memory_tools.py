@@ -187,10 +187,11 @@ def _register_strictness(server: FastMCP, ctx: ServerContext) -> None:
                        path_filter: PathFilter = None, memory_type: MemoryType = None,
                        prefer_working: bool = False) -> CallToolResult:
         from kenning.memory.bounded import pack
-        from kenning.memory.tokens import estimate
+        from kenning.memory.tokens import cut, estimate
 
         footer_room = 160
-        header = f"recall_context for {query!r}"
+        shown, lost = cut(query, 60)
+        header = f"recall_context for {shown!r}" + ("…" if lost else "")
         reserved = len(DATA_FRAME) + len(header) + footer_room + 3
         with ctx.conn() as conn:
             result = pack(conn, ctx.project, query, _scope(None, path_filter, memory_type, prefer_working),
@@ -202,7 +203,9 @@ def _register_strictness(server: FastMCP, ctx: ServerContext) -> None:
                   f"fact(s) packed, {result.left_out} left out · {result.bodies_cut} body(ies) cut")
         used = estimate(draft + "\n" + footer.format(used=max_tokens))
         footer = footer.format(used=used)
-        text = "\n".join([header, body, footer]) if body else "\n".join([header, "no results: no_match", footer])
+        if not body:
+            body = ("no item fits: raise max_tokens" if result.matching else "no results: no_match")
+        text = "\n".join([header, body, footer])
         structured = {**result.answer.to_json(), "budget": {"max_tokens": max_tokens, "used_tokens": used,
                                                             "matching": result.matching,
                                                             "left_out": result.left_out,
