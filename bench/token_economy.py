@@ -131,7 +131,7 @@ async def measure(project: object, questions: list[str]) -> dict[str, list[float
     return figures
 
 
-async def stdio_latency(project_root: Path, calls: int) -> list[float]:
+async def stdio_latency(project_root: Path, calls: int) -> tuple[list[float], list[float]]:
     from mcp import ClientSession, StdioServerParameters
     from mcp.client.stdio import stdio_client
 
@@ -149,7 +149,12 @@ async def stdio_latency(project_root: Path, calls: int) -> list[float]:
             result = await session.call_tool("memory_index", {"query": question, "limit": 10})
             timings.append((time.perf_counter() - start) * 1000)
             assert not result.isError
-    return timings
+        floor = []  # the same transport with almost no work: one record by id
+        for n in range(calls):
+            start = time.perf_counter()
+            await session.call_tool("memory_get", {"ids": [1 + n % 1000]})
+            floor.append((time.perf_counter() - start) * 1000)
+    return timings, floor
 
 
 def vocabulary(size: int = 30_000) -> list[str]:
@@ -243,12 +248,15 @@ def main() -> None:
                 big.mkdir(parents=True, exist_ok=True)
                 project_big, _ = init_project(big, "big")
                 seconds = bulk(project_big, args.facts)
-            timings = sorted(anyio.run(stdio_latency, big, args.calls))
-            p50 = timings[len(timings) // 2]
-            p95 = timings[int(len(timings) * 0.95) - 1]
+            timings, floor = anyio.run(stdio_latency, big, args.calls)
             print()
-            print(f"| stdio memory_index(limit=10), {args.facts} facts (built in {seconds:.1f} s), {args.calls} calls "
-                  f"| p50 {p50:.1f} ms | p95 {p95:.1f} ms |")
+            print(f"| MCP call over stdio, {args.facts}-fact store{f' (built in {seconds:.0f} s)' if seconds else ''}, "
+                  f"{args.calls} calls each | p50 | p95 |")
+            print("|---|---:|---:|")
+            for label, values in (("memory_index(query of 3 terms, limit=10)", timings),
+                                  ("memory_get(one id): transport floor", floor)):
+                values = sorted(values)
+                print(f"| {label} | {values[len(values) // 2]:.1f} ms | {values[int(len(values) * 0.95) - 1]:.1f} ms |")
 
 
 if __name__ == "__main__":
