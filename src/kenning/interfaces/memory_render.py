@@ -135,7 +135,7 @@ def detail_text(detail: Detail, *, full: bool = False) -> tuple[str, bool]:
         body, lost = cut(fact.body, FULL_BODY_CHARS if full else DETAIL_BODY_CHARS)
         lines.append(body)
         if lost:
-            lines.append(f"[cut: {lost} more characters" + ("" if full else "; full=true for all") + "]")
+            lines.append(f"[cut: {lost} more characters" + ("" if full else "; memory_get full=true for all") + "]")
             return "\n".join(lines), True
     return "\n".join(lines), False
 
