@@ -9,13 +9,14 @@ framing line and items (tokens estimated as characters ÷ 4).
 from __future__ import annotations
 
 import sqlite3
+from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import datetime
 
 from kenning.config import Project
 from kenning.memory.layers import Scope, find
 from kenning.memory.tokens import chars_for, cut, estimate
-from kenning.records import Answer, Excerpt
+from kenning.records import Answer, Excerpt, Freshness
 from kenning.search import lexical
 
 MIN_BODY_CHARS = 80
@@ -43,7 +44,7 @@ def item_head(ex: Excerpt, badge: str) -> str:
 
 
 def pack(conn: sqlite3.Connection, project: Project, query: str, scope: Scope, *, max_tokens: int,
-         max_items: int, reserved_chars: int, badge: callable, now: datetime) -> Pack:
+         max_items: int, reserved_chars: int, badge: Callable[[Freshness], str], now: datetime) -> Pack:
     """Fill ``max_tokens`` minus ``reserved_chars`` (the caller's header and framing)."""
     answer, parsed = find(conn, project, query, scope, max_items, now=now)
     filters = lexical.Filters(scope.types, ("active",), scope.path_prefix, scope.memory_type)

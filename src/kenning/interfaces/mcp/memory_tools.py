@@ -23,7 +23,6 @@ from kenning.interfaces.render import DATA_FRAME, badge
 from kenning.records import FACT_SCHEMA
 
 READ = ToolAnnotations(readOnlyHint=True, openWorldHint=False)
-WRITE = ToolAnnotations(readOnlyHint=False, destructiveHint=False, openWorldHint=False)
 
 
 def register(server: FastMCP, ctx: ServerContext) -> None:
