@@ -199,8 +199,8 @@ def test_queries_over_500_characters_or_1024_bytes_are_validation_errors(make_pr
     for tool in ("memory_index", "search_memory", "recall", "mem_search"):
         too_long = call(server, tool, query="a" * 501)
         assert too_long.isError and "validation error" in text(too_long).lower()
-    big = call(server, "recall", query="🙂" * 257)  # 257 characters, 1,028 UTF-8 bytes
-    assert big.isError and "1028 UTF-8 bytes" in text(big)
+    big = call(server, "recall", query="🙂" * 256 + "a")  # 257 characters, 1,025 UTF-8 bytes
+    assert big.isError and "1025 UTF-8 bytes" in text(big)
 
 
 def test_recall_context_stays_within_the_token_budget_and_states_coverage(make_project):
