@@ -104,7 +104,8 @@ async def measure(project: object, questions: list[str]) -> dict[str, list[float
             figures["index_row"].append(statistics.mean(estimate(r) + 0.25 for r in rows))  # + newline
             figures["index_overhead"].append(estimate(text) - sum(estimate(r) for r in rows))
             text, _ = await call("memory_search", query=" OR ".join(re.findall(r"\w{4,}", question)), limit=10)
-            hits = re.split(r"\n(?=kn://)", "\n".join(body_lines(text)[1:]))
+            listed = [line for line in body_lines(text)[1:] if not line.startswith(("note: ", "hidden: "))]
+            hits = re.split(r"\n(?=kn://)", "\n".join(listed))
             figures["search_hit"].append(statistics.mean(estimate(h) for h in hits))
             figures["search_overhead"].append(estimate(text) - sum(estimate(h) for h in hits))
             top = [e["id"] for e in data["excerpts"]]

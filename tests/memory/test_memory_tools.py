@@ -266,3 +266,13 @@ def test_recall_context_with_the_smallest_budget_and_a_long_query_stays_within_i
     assert not result.isError
     assert len(text(result)) / 4 <= 150
     assert result.structuredContent["budget"]["used_tokens"] <= 150
+
+
+def test_a_reply_cut_at_its_limit_says_so(make_project):
+    project, clock, server = setup(make_project)
+    for n in range(4):
+        save_direct(project, clock, f"Queue consumer note {n}.")
+    cut_reply = text(call(server, "memory_index", query="queue consumer", limit=3))
+    whole = text(call(server, "memory_index", query="queue consumer", limit=4))
+    assert "note: more matches beyond limit 3" in cut_reply
+    assert "more matches beyond" not in whole

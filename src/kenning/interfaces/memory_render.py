@@ -197,6 +197,7 @@ def tool_uses_text(found: Sequence[ToolUse], missing: Sequence[str]) -> str:
 
 def _empty_lines(answer: Answer, skip_filtered: set[str] = frozenset()) -> list[str]:
     lines = [f"degraded: {d}" for d in answer.degradations]
+    lines.extend(f"note: {n}" for n in answer.notes if not n.startswith("withheld "))
     shown = {k: n for k, n in answer.filtered.items() if k not in skip_filtered}
     if answer.empty_reason:
         why = ", ".join(f"{n} {k}" for k, n in sorted(shown.items()))

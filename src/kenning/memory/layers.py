@@ -59,11 +59,14 @@ def find(conn: sqlite3.Connection, project: Project, query: str, scope: Scope, l
     """Ranked excerpts for ``query`` (best first, at most ``pool or limit``), memory signals applied."""
     parsed = parse(query, syntax)
     wanted = max(limit, pool or 0)
-    options = SearchOptions(limit=max(wanted, POOL) if scope.prefer_working else wanted, types=scope.types,
+    options = SearchOptions(limit=max(wanted + 1, POOL) if scope.prefer_working else wanted + 1, types=scope.types,
                             syntax=syntax, path_prefix=scope.path_prefix, memory_type=scope.check().memory_type)
     answer = search_conn(conn, project, parsed, options, now=now, mode="lexical")
-    excerpts = rerank(answer.excerpts, prefer_working=scope.prefer_working)[:wanted]
-    return dataclasses.replace(answer, excerpts=tuple(excerpts)), parsed
+    excerpts = rerank(answer.excerpts, prefer_working=scope.prefer_working)
+    notes = answer.notes
+    if len(excerpts) > wanted and pool is None:
+        notes += (f"more matches beyond limit {limit}",)
+    return dataclasses.replace(answer, excerpts=tuple(excerpts[:wanted]), notes=notes), parsed
 
 
 def rerank(excerpts: tuple[Excerpt, ...] | list[Excerpt], *, prefer_working: bool) -> list[Excerpt]:

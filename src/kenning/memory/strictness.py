@@ -45,6 +45,8 @@ def strict(conn: sqlite3.Connection, project: Project, query: str, scope: Scope,
     weak = len(answer.excerpts) - len(strong)
     served = tuple(dataclasses.replace(ex, rank=rank) for rank, ex in enumerate(strong[:limit], start=1))
     notes = list(answer.notes)
+    if len(strong) > limit:
+        notes.append(f"more strong matches beyond limit {limit}")
     if weak:
         notes.append(f"withheld {weak} weak match(es) that lack some query terms; use recall to see them")
     empty = answer.empty_reason
