@@ -276,3 +276,18 @@ def test_a_reply_cut_at_its_limit_says_so(make_project):
     whole = text(call(server, "memory_index", query="queue consumer", limit=4))
     assert "note: more matches beyond limit 3" in cut_reply
     assert "more matches beyond" not in whole
+
+
+def test_reading_a_missing_fact_resource_is_an_error(make_project):
+    from mcp.shared.exceptions import McpError
+
+    project, _, server = setup(make_project)
+
+    async def body(client):
+        try:
+            await client.read_resource(f"kn://{project.name}/999")
+        except McpError as exc:
+            return str(exc)
+        return None
+
+    assert "no fact #999" in (session_run(server, body) or "")

@@ -99,8 +99,7 @@ def _render_continuation(outcome) -> CallToolResult:
             rows = mr.timeline_text(outcome.entries, "").splitlines()[1:]
             lines = [f"mem-search step 2 of 3 · context · > marks an anchor", *rows,
                      f"Continue with: {outcome.token}",
-                     f"Next: stop if this answers; else mem_search(continuation=<cursor>, "
-                     f"selectedIds=[≤{outcome.max_details} ids])"]
+                     f"Next: stop if this answers; else continuation=<cursor>, selectedIds=[≤{outcome.max_details} ids]"]
             structured = {"step": 2, "continuation": outcome.token, "anchors": list(outcome.anchors),
                           "context": [{"id": e.fact.id, "citation": e.fact.citation, "type": e.fact.type,
                                        "title": e.fact.title, "anchor": e.anchor, "offset": e.offset}
@@ -109,7 +108,7 @@ def _render_continuation(outcome) -> CallToolResult:
         case DetailStep():
             text, cuts = mr.details_text(outcome.details, [])
             lines = [f"mem-search step 3 of 3 · {len(outcome.details)} record(s)", text,
-                     "Next: answer from these records; the step-2 cursor serves other ids for 15 min."]
+                     "Next: answer from these records."]
             structured = {"step": 3, "facts": [{**d.fact.to_json(), "freshness": d.freshness.to_json()}
                                                for d in outcome.details], "cut": cuts}
             return reply("\n".join(lines), structured)

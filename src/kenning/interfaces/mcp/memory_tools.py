@@ -14,6 +14,7 @@ from mcp.server.fastmcp import FastMCP
 from mcp.types import CallToolResult, ToolAnnotations
 from pydantic import Field
 
+from kenning.errors import NotFound
 from kenning.interfaces import memory_render as mr
 from kenning.interfaces.mcp.context import ServerContext, guarded, reply
 from kenning.interfaces.mcp.memory_params import (
@@ -221,5 +222,7 @@ def _register_resource(server: FastMCP, ctx: ServerContext) -> None:
         check_project(ctx.project, project)
         with ctx.conn() as conn:
             found, missing = details(conn, ctx.project, [fact_id(fact, ctx.project)], now=ctx.clock())
+        if missing:
+            raise NotFound(f"no fact #{missing[0]} in project {ctx.project.name!r}")
         text, _ = mr.details_text(found, missing)
         return f"{DATA_FRAME}\n{text}"
