@@ -142,10 +142,6 @@ def _scope_json(scope: Scope) -> dict[str, Any]:
             "prefer_working": scope.prefer_working}
 
 
-def scope_from_json(data: dict[str, Any]) -> Scope:
-    return Scope(tuple(data["types"]), data["path_prefix"], data["memory_type"], data["prefer_working"])
-
-
 def _same_call(cursor: cursors.Cursor, asked: Asked) -> None:
     restart = f'restart with mem_search(query="{cursor.query}", mode="guided") and the options you want'
     if asked.project is not None and asked.project != cursor.project:

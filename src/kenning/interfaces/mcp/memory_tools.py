@@ -8,6 +8,7 @@ as data plus structured content in the answer contract.
 
 from __future__ import annotations
 
+import dataclasses
 from typing import Annotated
 
 from mcp.server.fastmcp import FastMCP
@@ -82,8 +83,6 @@ def _register_layers(server: FastMCP, ctx: ServerContext) -> None:
         hits = tuple(ex for ex in answer.excerpts if ex.fact.type != "session_summary") if rollups else answer.excerpts
         structured = answer.to_json()
         structured["rollups"] = [ex.to_json() for ex in rollups]
-        import dataclasses
-
         return reply(mr.search_text(dataclasses.replace(answer, excerpts=hits), rollups), structured)
 
     @server.tool(annotations=READ, description=(
