@@ -11,6 +11,8 @@ FOLD_SPAN = 4000
 
 def fold(text: str) -> str:
     """Lowercase without diacritics, same length as the input (for offset mapping)."""
+    if text.isascii():  # fast path: nothing to decompose, lower() keeps the length
+        return text.lower()
     return "".join(
         (unicodedata.normalize("NFKD", ch)[0] if ch.isalpha() else ch).lower()[:1] or ch for ch in text
     )

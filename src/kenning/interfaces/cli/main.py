@@ -29,10 +29,11 @@ COMMANDS = {
     "projects": "kenning.interfaces.cli.project_cmds:projects",
     "mcp": "kenning.interfaces.cli.project_cmds:mcp",
     "pack": "kenning.interfaces.cli.pack_cmds:pack",
-    "hook": "kenning.interfaces.cli.session_hook:hook",
     "ask": "kenning.interfaces.cli.ask_cmds:ask",
     "graph": "kenning.interfaces.cli.graph_cmds:graph",
     "ledger": "kenning.interfaces.cli.ledger_cmds:ledger",
+    "memory": "kenning.interfaces.cli.memory_cmds:memory",
+    "hook": "kenning.interfaces.cli.hook_cmds:hook",
 }
 
 

@@ -17,12 +17,7 @@ import click
 from kenning.interfaces.session_start import hook_output
 
 
-@click.group()
-def hook() -> None:
-    """Agent hooks (Claude Code and others): commands an agent host runs for you."""
-
-
-@hook.command("session-start")
+@click.command("session-start")
 @click.option("--project", "project_path", type=click.Path(file_okay=False, path_type=Path), default=None,
               help="Project directory (default: $CLAUDE_PROJECT_DIR, else the current directory).")
 @click.option("--plain", is_flag=True, help="Print the status line and the pack as plain text, not hook JSON.")

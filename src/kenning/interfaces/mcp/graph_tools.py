@@ -36,7 +36,8 @@ def register(server: FastMCP, ctx: ServerContext) -> None:
         return run("neighbours", node, hops=hops, edge_types=tuple(edge_types or ()), kinds=tuple(kinds or ()),
                    limit=limit, include_superseded=include_superseded)
 
-    @server.tool(description="One shortest path of typed edges between two nodes.")
+    @server.tool(description="One shortest path of typed, sourced edges between two nodes (file, symbol, task, "
+                            "decision, commit), e.g. how a task reaches a module; each edge says declared or heuristic.")
     @guarded
     def graph_path(node: Node, other: Node, include_superseded: bool = False) -> CallToolResult:
         return run("path", node, other=other, include_superseded=include_superseded)

@@ -23,6 +23,7 @@ INSTRUCTIONS = (
 TOOL_MODULES: list[str] = [
     "kenning.interfaces.mcp.ask_tools",
     "kenning.interfaces.mcp.graph_tools",
+    "kenning.interfaces.mcp.memory_tools",
 ]
 
 

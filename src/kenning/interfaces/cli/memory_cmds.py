@@ -1,0 +1,194 @@
+"""`kenning memory …`: the agent-memory layers for people (same core and renderer as MCP)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import click
+
+from kenning.interfaces.cli.common import emit, json_option, now, parse_fact_id, project_option, resolve_project
+
+
+@click.group()
+def memory() -> None:
+    """Agent memory: index, search, get, timeline and save observations."""
+
+
+def _types(type_: str | None):
+    from kenning.memory.layers import Scope
+
+    return Scope((type_,) if type_ else ())
+
+
+@memory.command("index")
+@click.argument("query", required=False)
+@click.option("--type", "type_", default=None, help="Only facts of this type (observation, decision, doc, …).")
+@click.option("--limit", type=click.IntRange(1, 20), default=20, show_default=True, help="Most rows.")
+@project_option
+@json_option
+def index(query: str | None, type_: str | None, limit: int, project_path: Path | None, as_json: bool) -> None:
+    """Compact index, one row per fact (~15 tokens); without QUERY, the newest saved memories."""
+    from kenning.interfaces.memory_render import index_text
+    from kenning.memory.layers import find, recent
+    from kenning.store.db import connect
+
+    project = resolve_project(project_path)
+    conn = connect(project.db_path)
+    try:
+        if query:
+            answer, _ = find(conn, project, query, _types(type_), limit, now=now())
+        else:
+            answer = recent(conn, project, _types(type_), limit, now=now())
+    finally:
+        conn.close()
+    emit(answer.to_json(), as_json, lambda: index_text(answer))
+
+
+@memory.command("search")
+@click.argument("query")
+@click.option("--type", "type_", default=None, help="Only facts of this type.")
+@click.option("--limit", type=click.IntRange(1, 20), default=10, show_default=True, help="Most hits.")
+@click.option("--syntax", type=click.Choice(["natural", "fts"]), default="natural", show_default=True,
+              help="natural: any text, made safe; fts: FTS5 syntax (AND/OR/NOT, \"phrase\", prefix*).")
+@click.option("--strict", "strict_", is_flag=True, help="Only strong matches (every significant term present); "
+                                                        "says how many weak ones were withheld.")
+@project_option
+@json_option
+def search(query: str, type_: str | None, limit: int, syntax: str, strict_: bool, project_path: Path | None,
+           as_json: bool) -> None:
+    """Hits with snippets (~60 tokens each); --strict withholds weak matches."""
+    from kenning.interfaces.memory_render import scored_text, search_text
+    from kenning.memory.layers import find
+    from kenning.memory.strictness import strict
+    from kenning.store.db import connect
+
+    project = resolve_project(project_path)
+    conn = connect(project.db_path)
+    try:
+        if strict_:
+            if syntax != "natural":
+                raise click.UsageError("--strict takes natural-language queries only")
+            result = strict(conn, project, query, _types(type_), limit, now=now())
+            payload = {**result.answer.to_json(), "withheld_weak": result.withheld}
+            emit(payload, as_json, lambda: scored_text(result.answer, title="strict search", withheld=result.withheld,
+                                                      pool_full=result.pool_full))
+            return
+        answer, _ = find(conn, project, query, _types(type_), limit, now=now(), syntax=syntax)
+    finally:
+        conn.close()
+    emit(answer.to_json(), as_json, lambda: search_text(answer))
+
+
+@memory.command("get")
+@click.argument("ids", nargs=-1, required=True)
+@click.option("--full", is_flag=True, help="Whole bodies (up to 20,000 characters) instead of 520.")
+@project_option
+@json_option
+def get(ids: tuple[str, ...], full: bool, project_path: Path | None, as_json: bool) -> None:
+    """Full records by id (42, "42" or kn://project/42); long bodies cut with a marker."""
+    from kenning.interfaces.memory_render import details_text
+    from kenning.memory.layers import details
+    from kenning.records import FACT_SCHEMA
+    from kenning.store.db import connect
+
+    project = resolve_project(project_path)
+    wanted = [parse_fact_id(raw, project) for raw in ids]
+    conn = connect(project.db_path)
+    try:
+        found, missing = details(conn, project, wanted, now=now())
+    finally:
+        conn.close()
+    text, cuts = details_text(found, missing, full=full)
+    payload = {"schema": FACT_SCHEMA, "facts": [{**d.fact.to_json(), "freshness": d.freshness.to_json(),
+                                                 "session_id": d.session_id} for d in found],
+               "missing": missing, "cut": cuts}
+    emit(payload, as_json, text)
+    if missing:
+        raise click.exceptions.Exit(1)
+
+
+@memory.command("timeline")
+@click.argument("anchor")
+@click.option("--before", type=click.IntRange(0, 3), default=2, show_default=True, help="Rows before.")
+@click.option("--after", type=click.IntRange(0, 3), default=2, show_default=True, help="Rows after.")
+@project_option
+@json_option
+def timeline(anchor: str, before: int, after: int, project_path: Path | None, as_json: bool) -> None:
+    """Memories saved around ANCHOR (or, for a file excerpt, its neighbours in the file)."""
+    from kenning.interfaces.memory_render import timeline_text
+    from kenning.memory.timeline import around
+    from kenning.store.db import connect
+
+    project = resolve_project(project_path)
+    anchor_id = parse_fact_id(anchor, project)
+    conn = connect(project.db_path)
+    try:
+        entries = around(conn, project, [anchor_id], before, after, now=now())
+    finally:
+        conn.close()
+    rows = [{"id": e.fact.id, "citation": e.fact.citation, "type": e.fact.type, "title": e.fact.title,
+             "date": e.fact.dates.source or e.fact.dates.indexed, "offset": e.offset} for e in entries]
+    emit({"anchor": anchor_id, "timeline": rows}, as_json, lambda: timeline_text(entries, f"timeline around #{anchor_id}"))
+
+
+@memory.command("save")
+@click.argument("text")
+@click.option("--title", default=None, help="Title (default: the first line).")
+@click.option("--type", "type_", default="observation", show_default=True, help="observation, decision, failure, …")
+@click.option("--tags", default="", help="Comma-separated tags.")
+@click.option("--why", default=None, help="Why it matters.")
+@click.option("--how-to-apply", default=None, help="When and how to use it.")
+@click.option("--importance", type=click.IntRange(1, 10), default=None, help="1-10.")
+@click.option("--memory-type", type=click.Choice(["durable", "working"]), default=None, help="durable or working.")
+@click.option("--session", "session_id", default=None, help="The session it was learned in.")
+@click.option("--producer", type=click.Choice(["human", "agent"]), default="human", show_default=True,
+              help="Who wrote it.")
+@project_option
+@json_option
+def save(text: str, title: str | None, type_: str, tags: str, why: str | None, how_to_apply: str | None,
+         importance: int | None, memory_type: str | None, session_id: str | None, producer: str,
+         project_path: Path | None, as_json: bool) -> None:
+    """Save an observation (an identical active note answers "already saved as #N")."""
+    from kenning.memory.observations import Observation
+    from kenning.memory.observations import save as run
+    from kenning.store.db import connect
+
+    project = resolve_project(project_path)
+    obs = Observation(text=text, title=title, type=type_, tags=tuple(t.strip() for t in tags.split(",") if t.strip()),
+                      importance=importance, why=why, how_to_apply=how_to_apply, memory_type=memory_type,
+                      session_id=session_id, producer=producer, origin="cli")
+    conn = connect(project.db_path, create=True)
+    try:
+        saved = run(conn, project.name, obs, now=now())
+    finally:
+        conn.close()
+    citation = f"kn://{project.name}/{saved.fact_id}"
+    message = f"saved as #{saved.fact_id} ({citation})" if saved.created else f"already saved as #{saved.fact_id} ({citation})"
+    emit({"id": saved.fact_id, "citation": citation, "created": saved.created}, as_json, message)
+
+
+@memory.command("summary")
+@click.option("--session", "session_id", required=True, help="The session summarised.")
+@click.option("--request", default="", help="What was asked.")
+@click.option("--investigated", default="", help="What was looked at.")
+@click.option("--learned", default="", help="What was learned.")
+@click.option("--completed", default="", help="What was done.")
+@click.option("--next-steps", default="", help="What comes next.")
+@project_option
+@json_option
+def summary(session_id: str, request: str, investigated: str, learned: str, completed: str, next_steps: str,
+            project_path: Path | None, as_json: bool) -> None:
+    """Save a session summary (request, investigated, learned, completed, next steps)."""
+    from kenning.memory.sessions import save_summary
+    from kenning.store.db import connect
+
+    project = resolve_project(project_path)
+    conn = connect(project.db_path, create=True)
+    try:
+        fact_id = save_summary(conn, project.name, session_id, {
+            "request": request, "investigated": investigated, "learned": learned, "completed": completed,
+            "next_steps": next_steps}, now=now(), producer="human")
+    finally:
+        conn.close()
+    citation = f"kn://{project.name}/{fact_id}"
+    emit({"id": fact_id, "citation": citation}, as_json, f"summary saved as #{fact_id} ({citation})")

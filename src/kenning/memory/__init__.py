@@ -1,0 +1,1 @@
+"""Agent memory: observations, sessions, summaries, tool uses, and progressive disclosure."""

@@ -1,0 +1,151 @@
+"""Guided-search cursors: short opaque tokens for search state kept in the store.
+
+A token is ``c`` + 10 random base32 characters + 3 check characters. The check catches a
+modified token before any lookup (it detects edits, it is not a secret: the state itself
+never leaves the server, so a forged token can only name state that already exists). The
+row binds the step reached, the query, the options, the scope (project and filters), the
+ids disclosed so far and a membership digest of those facts (id, content, lifecycle): if any
+of them changed, the cursor is refused. Cursors expire 15 minutes after they are issued;
+expired rows are kept a day so that the refusal can say "expired" rather than "unknown".
+"""
+
+from __future__ import annotations
+
+import base64
+import hashlib
+import json
+import re
+import secrets
+import sqlite3
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+from typing import Any
+
+from kenning.clock import iso, parse_iso
+from kenning.errors import UsageError
+from kenning.store.db import transaction
+
+TTL = timedelta(minutes=15)
+KEEP_EXPIRED = timedelta(days=1)
+_TOKEN = re.compile(r"^c[a-z2-7]{13}$")
+_RESTART = "restart with mem_search(query=..., mode=\"guided\")"
+
+
+class CursorRejected(UsageError):
+    """A continuation the guided flow cannot accept; ``hint`` is the Next: instruction."""
+
+
+class SkippedStep(CursorRejected):
+    pass
+
+
+class UndisclosedId(CursorRejected):
+    pass
+
+
+class OptionsChanged(CursorRejected):
+    pass
+
+
+class ScopeChanged(CursorRejected):
+    pass
+
+
+class CursorTampered(CursorRejected):
+    pass
+
+
+class CursorExpired(CursorRejected):
+    pass
+
+
+class CursorUnknown(CursorRejected):
+    pass
+
+
+class ResultsChanged(CursorRejected):
+    pass
+
+
+class SearchEnded(CursorRejected):
+    pass
+
+
+@dataclass(frozen=True)
+class Cursor:
+    token: str
+    step: int  # the step that issued it: 1 (index) or 2 (context)
+    project: str
+    query: str
+    options: dict[str, Any]
+    scope: dict[str, Any]
+    disclosed: tuple[int, ...]
+    membership: str
+    expires: str
+
+
+def _check(body: str) -> str:
+    digest = hashlib.sha256(b"kenning-cursor:" + body.encode()).digest()
+    return base64.b32encode(digest).decode().lower()[:3]
+
+
+def new_token() -> str:
+    body = base64.b32encode(secrets.token_bytes(7)).decode().lower()[:10]
+    return "c" + body + _check(body)
+
+
+def membership(conn: sqlite3.Connection, ids: tuple[int, ...] | list[int]) -> str:
+    """Digest of what the disclosed ids are now: their content and lifecycle."""
+    digest = hashlib.sha256()
+    rows: dict[int, tuple[str, str]] = {}
+    for start in range(0, len(ids), 500):
+        chunk = list(ids[start : start + 500])
+        marks = ",".join("?" * len(chunk))
+        for row in conn.execute(f"SELECT id, content_hash, lifecycle FROM facts WHERE id IN ({marks})", chunk):
+            rows[row[0]] = (row[1], row[2])
+    for fact_id in sorted(set(ids)):
+        digest.update(f"{fact_id}:{rows.get(fact_id, ('gone', 'gone'))}\n".encode())
+    return digest.hexdigest()[:32]
+
+
+def issue(conn: sqlite3.Connection, *, step: int, project: str, query: str, options: dict[str, Any],
+          scope: dict[str, Any], disclosed: list[int], now: datetime) -> str:
+    token = new_token()
+    state = {"options": options, "scope": scope}
+    with transaction(conn):
+        conn.execute("DELETE FROM search_cursors WHERE expires < ?", (iso(now - KEEP_EXPIRED),))
+        conn.execute(
+            "INSERT INTO search_cursors (token, step, project, query, options, disclosed, membership, created, "
+            "expires) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            (token, step, project, query, json.dumps(state, sort_keys=True), json.dumps(disclosed),
+             membership(conn, disclosed), iso(now), iso(now + TTL)),
+        )
+    return token
+
+
+def load(conn: sqlite3.Connection, token: str, *, now: datetime) -> Cursor:
+    text = token.strip()
+    if not _TOKEN.match(text) or _check(text[1:11]) != text[11:]:
+        raise CursorTampered("this continuation was modified: it is not a cursor this server issued",
+                             hint="copy the cursor from the `Continue with:` line unchanged, or " + _RESTART)
+    row = conn.execute("SELECT * FROM search_cursors WHERE token = ?", (text,)).fetchone()
+    if row is None:
+        raise CursorUnknown("this continuation is unknown to this project's store (never issued here, or purged)",
+                            hint=_RESTART)
+    if parse_iso(row["expires"]) <= now:
+        raise CursorExpired(f"this continuation expired at {row['expires']} (cursors last 15 minutes)",
+                            hint=_RESTART.replace("...", json.dumps(row["query"])))
+    if row["closed"]:
+        raise SearchEnded("this search was ended (selectedIds: [])", hint=_RESTART)
+    state = json.loads(row["options"])
+    cursor = Cursor(text, row["step"], row["project"], row["query"], state["options"], state["scope"],
+                    tuple(json.loads(row["disclosed"])), row["membership"], row["expires"])
+    if membership(conn, cursor.disclosed) != cursor.membership:
+        raise ResultsChanged("facts disclosed by this search changed since (edited, superseded or forgotten)",
+                             hint=_RESTART.replace("...", json.dumps(cursor.query)))
+    return cursor
+
+
+def close(conn: sqlite3.Connection, token: str) -> None:
+    with transaction(conn):
+        conn.execute("UPDATE search_cursors SET closed = 1 WHERE token = ?", (token,))

@@ -1,0 +1,91 @@
+"""The memory core without MCP: strictness, cursor tokens, sessions, tool uses, sync."""
+
+from __future__ import annotations
+
+import pytest
+
+from conftest import NOW, resync
+from kenning.errors import ValidationError
+from kenning.memory import cursors
+from kenning.memory.observations import Observation, save
+from kenning.memory.sessions import get_tool_uses, record_tool_use
+from kenning.memory.strictness import is_strong
+from kenning.records import Dates, Excerpt, Fact, Freshness, FreshnessState, Source
+from kenning.store.db import connect
+
+
+def excerpt(title: str, body: str) -> Excerpt:
+    fact = Fact(1, "demo", "observation", title, body, Source("manual", "manual:cli"), Dates(None, "2026-11-29T00:00:00Z"))
+    return Excerpt(fact, Freshness(FreshnessState.UNVERIFIED, "2026-11-29T00:00:00Z"), "", 1.0, 1)
+
+
+def test_a_strong_match_needs_every_term_at_the_start_of_a_word_ignoring_case_and_accents():
+    ex = excerpt("Rotation des jetons in rrfFuse", "Tokens are refreshed by the Détecteur.")
+    assert is_strong(ex, ("tokens", "detecteur"))
+    assert is_strong(ex, ("token", "jeton"))
+    assert is_strong(ex, ("fuse",))  # identifier parts of the title count, as in the keyword index
+    assert not is_strong(ex, ("okens",))
+    assert not is_strong(ex, ("tokens", "absent"))
+
+
+def test_every_single_character_change_of_a_cursor_token_is_detected():
+    token = cursors.new_token()
+    assert len(token) == 14 and token.startswith("c")
+    alphabet = "abcdefghijklmnopqrstuvwxyz234567"
+    caught = 0
+    for position in range(1, len(token)):
+        changed = token[:position] + alphabet[(alphabet.index(token[position]) + 1) % 32] + token[position + 1:]
+        try:
+            cursors.load(None, changed, now=NOW)  # the check runs before any lookup
+        except cursors.CursorTampered:
+            caught += 1
+    assert caught == len(token) - 1
+
+
+def test_an_observation_in_a_session_opens_the_session_and_cites_it(make_project):
+    project = make_project({})
+    conn = connect(project.db_path, create=True)
+    saved = save(conn, project.name, Observation("Found the flaky test.", session_id="sess-1"), now=NOW)
+    row = conn.execute("SELECT source_kind, source_uri, session_id, producer, type FROM facts WHERE id = ?",
+                       (saved.fact_id,)).fetchone()
+    session = conn.execute("SELECT project FROM sessions WHERE id = 'sess-1'").fetchone()
+    conn.close()
+    assert tuple(row) == ("session", "session:sess-1", "sess-1", "agent", "observation")
+    assert session[0] == project.name
+
+
+def test_bad_observations_are_validation_errors_that_write_nothing(make_project):
+    project = make_project({})
+    conn = connect(project.db_path, create=True)
+    for bad in (Observation("  "), Observation("x", importance=11), Observation("x", memory_type="episodic"),
+                Observation("x", producer="robot"), Observation("x", type="two words")):
+        with pytest.raises(ValidationError):
+            save(conn, project.name, bad, now=NOW)
+    assert conn.execute("SELECT count(*) FROM facts").fetchone()[0] == 0
+    conn.close()
+
+
+def test_a_tool_use_with_a_known_client_id_is_recorded_once(make_project):
+    project = make_project({})
+    conn = connect(project.db_path, create=True)
+    payload = {"session_id": "s", "tool_name": "Read", "tool_use_id": "toolu_1", "tool_input": {"path": "a"},
+               "tool_response": "text"}
+    first = record_tool_use(conn, project.name, payload, now=NOW)
+    again = record_tool_use(conn, project.name, payload, now=NOW)
+    found, missing = get_tool_uses(conn, [str(first), "toolu_1", "404"])
+    conn.close()
+    assert first == again and [u.id for u in found] == [first, first] and missing == ["404"]
+
+
+def test_a_resync_leaves_saved_memories_alone(make_project):
+    project = make_project({"notes.md": "# Notes\n\nSome text.\n"})
+    resync(project)
+    conn = connect(project.db_path)
+    saved = save(conn, project.name, Observation("Remember the release freeze."), now=NOW)
+    conn.close()
+    (project.root / "notes.md").unlink()
+    resync(project)
+    conn = connect(project.db_path)
+    state = conn.execute("SELECT lifecycle FROM facts WHERE id = ?", (saved.fact_id,)).fetchone()[0]
+    conn.close()
+    assert state == "active"
