@@ -10,7 +10,7 @@ from __future__ import annotations
 import sqlite3
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
@@ -27,13 +27,15 @@ class ServerContext:
     project: Project
     clock: Callable[[], datetime]
 
+    _open: dict[str, sqlite3.Connection] = field(default_factory=dict, compare=False, repr=False)
+
     @contextmanager
     def conn(self, *, create: bool = False) -> Iterator[sqlite3.Connection]:
-        conn = connect(self.project.db_path, create=create)
-        try:
-            yield conn
-        finally:
-            conn.close()
+        """The server's connection, opened (and migrated) once, on first use. Tool calls run
+        one at a time on the event loop, so one connection serves them all."""
+        if "store" not in self._open:
+            self._open["store"] = connect(self.project.db_path, create=create)
+        yield self._open["store"]
 
 
 def reply(text: str, structured: dict[str, Any] | None = None, *, framed: bool = True) -> CallToolResult:

@@ -28,7 +28,7 @@ TOOL_MODULES: list[str] = [
 
 
 def build_server(project: Project, *, clock: Callable[[], datetime] = utc_now) -> FastMCP:
-    server = FastMCP(name="kenning", instructions=INSTRUCTIONS)
+    server = FastMCP(name="kenning", instructions=INSTRUCTIONS, log_level="WARNING")
     ctx = ServerContext(project=project, clock=clock)
     for name in TOOL_MODULES:
         importlib.import_module(name).register(server, ctx)
