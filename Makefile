@@ -15,18 +15,25 @@ $(STAMP): pyproject.toml | $(BIN)/python
 
 install: $(STAMP)
 
+DEMO_QUESTION ?= how does kenning sync decide what to re-read
+
+# The demo keeps its registry inside the checkout, so it never clashes with your projects.
+demo: export KENNING_HOME = $(CURDIR)/.kenning/demo-home
 demo: $(STAMP)
-	$(BIN)/kenning init --project . >/dev/null
+	$(BIN)/kenning init --project . --name kenning-demo >/dev/null
 	$(BIN)/kenning sync --project .
 	@echo
-	@echo '$$ kenning search "incremental sync manifest" --limit 3'
-	@$(BIN)/kenning search "incremental sync manifest" --limit 3 --project .
+	@echo '$$ kenning ask "$(DEMO_QUESTION)"'
+	@$(BIN)/kenning ask "$(DEMO_QUESTION)" --project . --limit 3
 
 test: $(STAMP)
 	$(BIN)/python -m pytest
 
 bench: $(STAMP)
 	$(BIN)/python bench/speed.py
+	$(BIN)/python bench/graph_speed.py
+	$(BIN)/python bench/session_start.py
+	$(BIN)/python bench/token_economy.py
 
 clean:
 	rm -rf $(VENV) .kenning/*.db*
