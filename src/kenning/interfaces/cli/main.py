@@ -28,6 +28,7 @@ COMMANDS = {
     "status": "kenning.interfaces.cli.project_cmds:status",
     "projects": "kenning.interfaces.cli.project_cmds:projects",
     "mcp": "kenning.interfaces.cli.project_cmds:mcp",
+    "bench": "kenning.interfaces.cli.bench_cmds:bench",
 }
 
 
