@@ -3,7 +3,10 @@
 Each conversation goes into its own throwaway kenning store: each turn becomes an
 ``observation`` fact produced by an agent in a session (``source_kind="session"``), its
 title carrying the speaker and the session date, its body the text plus the image caption
-when there is one; ``meta`` keeps ``dia_id``, session number and date. Each question is
+when there is one, followed by the turn it replies to (the previous turn of the same
+session, marked "replying to"); ``meta`` keeps ``dia_id``, session number and date. Those
+two ingestion choices (date in the title, reply context in the body) are this script's, not
+the product's; ``--plain`` drops them (title = speaker, body = text + caption). Each question is
 searched with the product's own ``search_conn``; recall@k is the fraction of a question's
 evidence turns among the first k turns returned.
 
@@ -44,6 +47,8 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--data", type=Path, default=DEFAULT_DATA, help="shared bench folder (default: %(default)s)")
     parser.add_argument("--conversations", default="1-10", help="range or list, 1-based: 1-5, 6-10, 1,3,7")
+    parser.add_argument("--plain", action="store_true",
+                        help="title = speaker, body = text + caption (no session date, no reply context)")
     parser.add_argument("--json", action="store_true", help="print the figures as JSON too")
     args = parser.parse_args(argv)
     path = args.data / "locomo" / "locomo10.json"
@@ -61,7 +66,7 @@ def main(argv: list[str] | None = None) -> int:
         for number in chosen:
             conversation = data[number - 1]
             started = time.perf_counter()
-            conn, project, turns = _ingest(Path(tmp) / f"conv-{number}", conversation)
+            conn, project, turns = _ingest(Path(tmp) / f"conv-{number}", conversation, args.plain)
             index_seconds += time.perf_counter() - started
             turns_total += len(turns)
             for qa in conversation["qa"]:
@@ -78,7 +83,8 @@ def main(argv: list[str] | None = None) -> int:
             conn.close()
 
     print(
-        f"LoCoMo conversations {args.conversations}: {len(results)} questions with evidence, "
+        f"LoCoMo conversations {args.conversations} ({'plain' if args.plain else 'speaker + date title, reply context'}): "
+        f"{len(results)} questions with evidence, "
         f"{turns_total} turns; {dropped_ids} evidence ids point at no turn and are dropped"
     )
     figures = {"all": _summary(results)}
@@ -107,7 +113,7 @@ def main(argv: list[str] | None = None) -> int:
     return 0
 
 
-def _ingest(root: Path, conversation: dict):
+def _ingest(root: Path, conversation: dict, plain: bool):
     from kenning.clock import iso
     from kenning.config import Project, ProjectConfig
     from kenning.store import facts as fact_store
@@ -123,21 +129,30 @@ def _ingest(root: Path, conversation: dict):
         for n in _session_numbers(talk):
             raw_date = talk.get(f"session_{n}_date_time", "")
             when = _session_date(raw_date)
+            previous = None
             for turn in talk[f"session_{n}"]:
                 turns.add(turn["dia_id"])
-                fact_store.insert(conn, _turn_fact(turn, n, raw_date, when, stamp))
+                fact_store.insert(conn, _turn_fact(turn, n, raw_date, when, stamp, previous, plain))
+                previous = turn
     return conn, project, turns
 
 
-def _turn_fact(turn: dict, session: int, raw_date: str, when: str | None, stamp: str):
+def _turn_fact(turn: dict, session: int, raw_date: str, when: str | None, stamp: str, previous: dict | None,
+               plain: bool):
     from kenning.store.facts import NewFact
 
     body = turn["text"]
     if turn.get("blip_caption"):
         body += f"\n[image: {turn['blip_caption']}]"
+    title = turn["speaker"]
+    if not plain:
+        if raw_date:
+            title += f" ({raw_date})"
+        if previous is not None:
+            body += f"\n(replying to {previous['speaker']}: {previous['text']})"
     return NewFact(
         type="observation",
-        title=f"{turn['speaker']} ({raw_date})" if raw_date else turn["speaker"],
+        title=title,
         body=body,
         source_kind="session",
         source_uri=f"session:{session}#{turn['dia_id']}",
