@@ -155,3 +155,11 @@ def test_edge_questions_and_router_agreement_appear_when_those_modules_exist(pro
     assert report["router"]["value"]["mode_agreement"] == 1.0
     assert report["router"]["value"]["rule_agreement"] == 0.5
     assert report["router"]["note"] is None
+
+
+def test_bench_without_an_index_says_so_and_fails(make_project, cli):
+    project = make_project({"README.md": "# Demo\n"})
+    result = cli("bench", "--project", str(project.root))
+    assert result.code == 1
+    assert "kenning sync" in result.err
+    assert not project.db_path.exists()
