@@ -69,12 +69,14 @@ def search(conn: sqlite3.Connection, query: ParsedQuery, filters: Filters, limit
     """Ranked hits, best first.
 
     The word index (BM25) ranks. The trigram index joins in two cases only:
-    - some identifier-like terms match nothing in the word index (``rrf_fu``, a path
-      fragment): a trigram search over those terms is fused with the words by RRF;
+    - the query holds code names (``snake_case``, ``camelCase``) or identifier-like terms
+      the word index cannot match at all (``rrf_fu``): a trigram search over those terms
+      alone is fused with the words by RRF;
     - the word index finds fewer than ``limit`` hits: trigram hits over every term follow
       the word hits, to fill the list.
-    Fusing a trigram search over every term into every natural-language query let title
-    substrings outrank real word matches (SciFact train nDCG@10 0.586 against 0.691 without).
+    Fusing a trigram search over every term whenever a query looked identifier-like
+    (``IL-6``, ``p53``) let title substrings outrank real word matches: SciFact train
+    nDCG@10 0.586 with it, 0.691 without (docs/evaluation.md).
     """
     words = bm25(conn, query.fts, filters, limit) if query.fts else []
     names = _substring_terms(conn, query)
@@ -100,8 +102,8 @@ def search(conn: sqlite3.Connection, query: ParsedQuery, filters: Filters, limit
 
 def _substring_terms(conn: sqlite3.Connection, query: ParsedQuery) -> list[str]:
     """Terms (3+ characters) worth a trigram search: code names (``snake_case``,
-    ``camelCase``, ``a.b``, ``a/b``), and identifier-like terms such as ``p53`` or ``v2-beta``
-    only when the word index cannot match them at all."""
+    ``camelCase``), and other identifier-like terms (``p53``, ``v2-beta``, ``a/b``) only
+    when the word index cannot match them at all."""
     if query.syntax != "natural":
         return []
     chosen = []
