@@ -31,7 +31,9 @@ STOP_WORDS = frozenset(
 )
 
 _TOKEN = re.compile(r"[\w][\w.\-/]*[\w]|[\w]", re.UNICODE)
-_IDENTIFIER_HINT = re.compile(r"[_./]|[a-z][A-Z]|[A-Za-z]\d|\d[A-Za-z]|-\w")
+# Shapes only code names take: snake_case, camelCase (mRNA or siRNA are not camelCase).
+CODE_NAME = re.compile(r"_\w|[a-z][A-Z][a-z]")
+IDENTIFIER_HINT = re.compile(r"[_./]|[a-z][A-Z]|[A-Za-z]\d|\d[A-Za-z]|-\w")
 
 
 @dataclass(frozen=True)
@@ -42,6 +44,7 @@ class ParsedQuery:
     trigram: str | None  # MATCH expression for the substring index
     identifier_like: bool
     syntax: str
+    original_terms: tuple[str, ...] = ()  # significant terms as typed (case kept), for code names
 
 
 def check_budget(text: str) -> None:
@@ -74,12 +77,14 @@ def _natural(text: str) -> ParsedQuery:
     for token in kept:
         seen.setdefault(token.lower(), None)
     terms = tuple(seen)
-    identifier_like = any(_IDENTIFIER_HINT.search(t) for t in kept) or bool(re.search(r'"[^"]+"', text))
-    fts = " OR ".join(_quote(t) for t in terms) or None
+    identifier_like = any(IDENTIFIER_HINT.search(t) for t in kept) or bool(re.search(r'"[^"]+"', text))
+    fts = " OR ".join(quote_term(t) for t in terms) or None
     trigram_terms = [t for t in terms if len(t) >= 3]
-    trigram = " OR ".join(_quote(t) for t in trigram_terms) or None
-    return ParsedQuery(text, terms, fts, trigram, identifier_like, "natural")
+    trigram = " OR ".join(quote_term(t) for t in trigram_terms) or None
+    originals = tuple(dict.fromkeys(kept))
+    return ParsedQuery(text, terms, fts, trigram, identifier_like, "natural", originals)
 
 
-def _quote(term: str) -> str:
+def quote_term(term: str) -> str:
+    """A term as an FTS5 string (a phrase when the tokenizer splits it)."""
     return '"' + term.replace('"', '""') + '"'

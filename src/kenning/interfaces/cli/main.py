@@ -34,6 +34,7 @@ COMMANDS = {
     "ledger": "kenning.interfaces.cli.ledger_cmds:ledger",
     "memory": "kenning.interfaces.cli.memory_cmds:memory",
     "hook": "kenning.interfaces.cli.hook_cmds:hook",
+    "bench": "kenning.interfaces.cli.bench_cmds:bench",
 }
 
 

@@ -1,0 +1,1 @@
+"""Deterministic evaluation of a project store (SPEC §14): generated questions, measures, report."""

@@ -1,0 +1,145 @@
+"""The measures of SPEC §14 over one project store. Each rate is ``None`` when its
+denominator is zero; counts are always given beside it."""
+
+from __future__ import annotations
+
+import hashlib
+import sqlite3
+from collections import Counter
+from collections.abc import Sequence
+from pathlib import Path
+
+from kenning.bench.questions import Question
+from kenning.config import Project
+from kenning.ingest.discover import discover
+from kenning.records import Excerpt, FreshnessState, Lifecycle
+
+KS = (1, 5, 10)
+
+
+def rate(part: int, whole: int) -> float | None:
+    return round(part / whole, 4) if whole else None
+
+
+def coverage(project: Project, conn: sqlite3.Connection) -> dict:
+    """Eligible files (a fresh discovery) against the manifest, and orphan excerpts: active
+    file excerpts with no location left."""
+    found = discover(project)
+    eligible = {c.path for c in found.candidates}
+    manifest = {row[0] for row in conn.execute("SELECT path FROM manifest")}
+    orphans = conn.execute(
+        "SELECT count(*) FROM facts f WHERE f.lifecycle = 'active' AND f.source_kind = 'file' "
+        "AND NOT EXISTS (SELECT 1 FROM locations l WHERE l.fact_id = f.id)"
+    ).fetchone()[0]
+    active = conn.execute("SELECT count(*) FROM facts WHERE lifecycle = 'active'").fetchone()[0]
+    indexed = len(eligible & manifest)
+    return {
+        "eligible_files": len(eligible),
+        "indexed_files": indexed,
+        "rate": rate(indexed, len(eligible)),
+        "not_indexed": sorted(eligible - manifest)[:20],
+        "not_indexed_count": len(eligible - manifest),
+        "indexed_no_longer_eligible": len(manifest - eligible),
+        "skipped": dict(sorted(found.skipped.items())),
+        "active_excerpts": active,
+        "orphan_excerpts": orphans,
+        "orphan_rate": rate(orphans, active),
+    }
+
+
+def served_checks(project: Project, conn: sqlite3.Connection, served: dict[int, Excerpt]) -> dict:
+    """Attribution, served freshness and superseded served, over the distinct excerpts the
+    bench questions were served. Each is checked again independently of the search path:
+    the source file is re-read and hashed, the lifecycle re-read from the store."""
+    states: Counter[str] = Counter()
+    verified = 0
+    unverifiable = 0
+    wrongly_current = 0
+    missing_served = 0
+    superseded_served = 0
+    hashes: dict[str, str | None] = {}
+    lifecycles = _lifecycles(conn, list(served))
+    for fact_id in sorted(served):
+        excerpt = served[fact_id]
+        states[excerpt.freshness.state.value] += 1
+        ok = _source_verifies(project.root, excerpt, hashes)
+        if ok is None:
+            unverifiable += 1
+        elif ok:
+            verified += 1
+        if excerpt.freshness.state is FreshnessState.CURRENT and not ok:
+            wrongly_current += 1
+        if excerpt.freshness.state is FreshnessState.SOURCE_MISSING:
+            missing_served += 1
+        if lifecycles.get(fact_id) != Lifecycle.ACTIVE.value:
+            superseded_served += 1
+    total = len(served)
+    return {
+        "attribution": {
+            "served_excerpts": total,
+            "verified": verified,
+            "without_rereadable_source": unverifiable,
+            "rate": rate(verified, total),
+        },
+        "served_freshness": {
+            "served_excerpts": total,
+            "by_state": dict(sorted(states.items())),
+            "stale_or_missing_served_as_current": wrongly_current,
+            "source_missing_served": missing_served,
+            "rate": rate(wrongly_current, total),
+            "target": 0,
+        },
+        "superseded_served": {
+            "served_excerpts": total,
+            "not_active": superseded_served,
+            "rate": rate(superseded_served, total),
+            "target": 0,
+        },
+    }
+
+
+def _lifecycles(conn: sqlite3.Connection, ids: list[int]) -> dict[int, str]:
+    found: dict[int, str] = {}
+    for start in range(0, len(ids), 500):
+        chunk = ids[start : start + 500]
+        marks = ",".join("?" * len(chunk))
+        found.update(conn.execute(f"SELECT id, lifecycle FROM facts WHERE id IN ({marks})", chunk).fetchall())
+    return found
+
+
+def _source_verifies(root: Path, excerpt: Excerpt, hashes: dict[str, str | None]) -> bool | None:
+    """True when some location re-reads with its fingerprint; None without a file source."""
+    fact = excerpt.fact
+    if fact.source.kind != "file" or not fact.locations:
+        return None
+    for loc in fact.locations:
+        if loc.path not in hashes:
+            try:
+                hashes[loc.path] = hashlib.sha256((root / loc.path).read_bytes()).hexdigest()
+            except OSError:
+                hashes[loc.path] = None
+        if hashes[loc.path] == loc.fingerprint:
+            return True
+    return False
+
+
+def retrieval(questions: Sequence[Question], ranked: Sequence[Sequence[int]]) -> dict:
+    """Recall@k (an accepted excerpt among the first k) and MRR, overall and per kind."""
+    groups: dict[str, list[tuple[Question, Sequence[int]]]] = {"all": []}
+    for question, ids in zip(questions, ranked):
+        groups["all"].append((question, ids))
+        groups.setdefault(question.kind, []).append((question, ids))
+    return {name: _scores(rows) for name, rows in groups.items()}
+
+
+def _scores(rows: list[tuple[Question, Sequence[int]]]) -> dict:
+    first: list[int | None] = []
+    for question, ids in rows:
+        accepted = set(question.accepted)
+        first.append(next((rank for rank, i in enumerate(ids, 1) if i in accepted), None))
+    n = len(rows)
+    out: dict[str, object] = {"questions": n}
+    for k in KS:
+        out[f"recall@{k}"] = rate(sum(1 for r in first if r is not None and r <= k), n)
+    out["mrr"] = round(sum(1 / r for r in first if r is not None) / n, 4) if n else None
+    return out

@@ -1,0 +1,46 @@
+"""`kenning bench`: deterministic evaluation of a project store (SPEC §14)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import click
+
+from kenning.interfaces.cli.common import json_option, now, project_option, resolve_project
+
+
+@click.command()
+@click.option("--seed", type=int, default=7, show_default=True, help="Seed of the question generator.")
+@click.option("--per-kind", type=click.IntRange(1, 1000), default=25, show_default=True,
+              help="Most questions of each kind (section, symbol, decision, edge).")
+@click.option("--speed", is_flag=True, help="Add a `speed` section (sync throughput, no-op resync, query p50/p95); "
+              "it varies run to run.")
+@click.option("--out", "out_file", type=click.Path(dir_okay=False, path_type=Path), default=None,
+              help="Write the report to FILE instead of stdout.")
+@project_option
+@json_option
+def bench(seed: int, per_kind: int, speed: bool, out_file: Path | None, project_path: Path | None,
+          as_json: bool) -> None:
+    """Measure this project's store: coverage, attribution, freshness, recall@k and MRR per mode,
+    router agreement, core cost. Same store and seed, same bytes (without --speed)."""
+    from kenning.bench import report as bench_report
+    from kenning.bench import speed as bench_speed
+    from kenning.interfaces.render import to_json_text
+    from kenning.store.db import connect
+
+    project = resolve_project(project_path)
+    clock = now()
+    conn = connect(project.db_path)
+    try:
+        result = bench_report.run(project, conn, seed=seed, per_kind=per_kind, now=clock)
+        if speed:
+            texts = [row["text"] for row in result["questions_asked"]]
+            result["speed"] = bench_speed.measure(project, conn, texts, now=clock)
+    finally:
+        conn.close()
+    text = to_json_text(result) if as_json else bench_report.render_text(result)
+    if out_file is not None:
+        out_file.write_text(text + "\n", encoding="utf-8")
+        click.echo(f"report written to {out_file}", err=True)
+    else:
+        click.echo(text)

@@ -1,0 +1,152 @@
+"""`kenning bench`: deterministic, complete, offline."""
+
+from __future__ import annotations
+
+import socket
+
+import pytest
+
+from conftest import resync
+
+CORPUS = {
+    "README.md": "# Demo\n\nA small project used to check the bench.\n\n## Install\n\nRun make install.\n",
+    "docs/guide.md": (
+        "# Guide\n\n## Incremental sync\n\nThe manifest records size and mtime of each file.\n\n"
+        "## Freshness states\n\nCurrent, stale, source missing, unverified, hypothesis.\n"
+    ),
+    "docs/decisions/sqlite.md": (
+        "---\ntype: decision\n---\n# Store everything in SQLite\n\nOne file per project, FTS5 for search.\n"
+    ),
+    "src/fusion.py": (
+        '"""Rank fusion."""\n\n\ndef rrf_fuse(lists):\n    """Fuse ranked lists."""\n    return lists\n\n\n'
+        "class Ranker:\n    def score(self, item):\n        return 1\n"
+    ),
+}
+
+MEASURES = ("coverage", "attribution", "served_freshness", "superseded_served", "retrieval", "router", "core_cost")
+
+
+@pytest.fixture
+def project(make_project):
+    project = make_project(CORPUS)
+    resync(project)
+    return project
+
+
+def test_two_runs_of_bench_json_give_identical_bytes(project, cli):
+    first = cli("bench", "--json", "--project", str(project.root))
+    second = cli("bench", "--json", "--project", str(project.root))
+    assert first.code == 0, first.err
+    assert first.out == second.out
+
+
+def test_every_measure_is_present_and_undefined_ones_are_null(project, cli):
+    report = cli("bench", "--json", "--project", str(project.root)).json()
+    assert report["schema"] == "kenning.bench/v1"
+    assert all(name in report for name in MEASURES)
+    assert report["questions"]["by_kind"]["section"] > 0
+    assert report["questions"]["by_kind"]["symbol"] > 0
+    assert report["questions"]["by_kind"]["decision"] == 1
+    assert report["coverage"]["eligible_files"] == 4
+    assert report["coverage"]["rate"] == 1.0
+    assert report["attribution"]["rate"] == 1.0
+    assert report["served_freshness"]["stale_or_missing_served_as_current"] == 0
+    assert report["superseded_served"]["not_active"] == 0
+    lexical = report["retrieval"]["lexical"]
+    assert lexical["available"] is True
+    assert set(lexical["all"]) == {"questions", "recall@1", "recall@5", "recall@10", "mrr"}
+    assert lexical["decision"]["recall@10"] == 1.0
+    for mode in ("dense", "hybrid"):
+        assert report["retrieval"][mode]["available"] is False
+        assert report["retrieval"][mode]["reason"]
+    for optional in ("router", "core_cost"):
+        entry = report[optional]
+        assert (entry["value"] is None) == (entry["note"] is not None)
+    assert report["limits"]
+
+
+def test_rates_over_zero_items_are_null(make_project, cli):
+    project = make_project({"notes.bin": b"\x00\x01"})
+    resync(project)
+    report = cli("bench", "--json", "--project", str(project.root)).json()
+    assert report["questions"]["total"] == 0
+    assert report["coverage"]["rate"] is None
+    assert report["attribution"]["rate"] is None
+    assert report["served_freshness"]["rate"] is None
+    assert report["superseded_served"]["rate"] is None
+    assert report["retrieval"]["lexical"]["all"]["recall@1"] is None
+    assert report["retrieval"]["lexical"]["all"]["mrr"] is None
+    assert set(report["questions"]["absent"]) == {"section", "symbol", "decision", "edge"}
+
+
+def test_a_changed_source_is_not_counted_as_verified(project, cli):
+    (project.root / "docs" / "guide.md").write_text("# Guide\n\n## Incremental sync\n\nRewritten.\n", encoding="utf-8")
+    report = cli("bench", "--json", "--per-kind", "50", "--project", str(project.root)).json()
+    states = report["served_freshness"]["by_state"]
+    assert states.get("stale", 0) >= 1
+    assert report["attribution"]["verified"] < report["attribution"]["served_excerpts"]
+    assert report["served_freshness"]["stale_or_missing_served_as_current"] == 0
+
+
+def test_bench_makes_no_network_call(project, cli, monkeypatch):
+    def refuse(*args, **kwargs):
+        raise AssertionError("network call attempted")
+
+    monkeypatch.setattr(socket, "socket", refuse)
+    monkeypatch.setattr(socket, "create_connection", refuse)
+    monkeypatch.setattr(socket, "getaddrinfo", refuse)
+    result = cli("bench", "--json", "--speed", "--project", str(project.root))
+    assert result.code == 0, result.err
+    assert "speed" in result.json()
+
+
+def test_speed_is_a_separate_section_only_when_asked(project, cli):
+    plain = cli("bench", "--json", "--project", str(project.root)).json()
+    timed = cli("bench", "--json", "--speed", "--project", str(project.root)).json()
+    assert "speed" not in plain
+    assert {k: v for k, v in timed.items() if k != "speed"} == plain
+    assert timed["speed"]["files"] == 4
+
+
+def test_out_writes_the_report_to_a_file(project, cli, tmp_path):
+    target = tmp_path / "report.json"
+    result = cli("bench", "--json", "--out", str(target), "--project", str(project.root))
+    assert result.code == 0
+    assert result.out == ""
+    assert target.read_text(encoding="utf-8") == cli("bench", "--json", "--project", str(project.root)).out
+
+
+def test_another_seed_can_pick_other_questions(make_project, cli):
+    files = {f"docs/topic{i}.md": f"# Topic {i}\n\n## Part alpha{i}\n\nText {i}.\n" for i in range(30)}
+    project = make_project(files)
+    resync(project)
+    one = cli("bench", "--json", "--seed", "1", "--per-kind", "5", "--project", str(project.root)).json()
+    two = cli("bench", "--json", "--seed", "2", "--per-kind", "5", "--project", str(project.root)).json()
+    assert [q["text"] for q in one["questions_asked"]] != [q["text"] for q in two["questions_asked"]]
+
+
+def test_edge_questions_come_from_declared_graph_edges_and_the_router_agrees_with_its_table(project, cli):
+    from kenning.route.examples import EXAMPLES
+    from kenning.store.db import connect
+
+    conn = connect(project.db_path)
+    declared = {(a, b) for a, b in conn.execute(
+        "SELECT a.name, b.name FROM graph_edges e JOIN graph_nodes a ON a.id = e.src "
+        "JOIN graph_nodes b ON b.id = e.dst WHERE e.link = 'declared'")}
+    conn.close()
+    assert declared, "the fixture has declared edges (defines, supersedes, links_to)"
+    report = cli("bench", "--json", "--project", str(project.root)).json()
+    edge_questions = [q["text"] for q in report["questions_asked"] if q["kind"] == "edge"]
+    assert edge_questions and report["questions"]["by_kind"]["edge"] == len(edge_questions)
+    assert all(any(q == f"what links {a} to {b}?" for a, b in declared) for q in edge_questions)
+    assert report["router"]["note"] is None
+    assert report["router"]["value"]["examples"] == len(EXAMPLES)
+    assert report["router"]["value"]["mode_agreement"] == 1.0
+
+
+def test_bench_without_an_index_says_so_and_fails(make_project, cli):
+    project = make_project({"README.md": "# Demo\n"})
+    result = cli("bench", "--project", str(project.root))
+    assert result.code == 1
+    assert "kenning sync" in result.err
+    assert not project.db_path.exists()
