@@ -109,3 +109,10 @@ def test_a_corrupt_index_is_reported_as_project_unreadable_not_as_no_match(make_
     answer = search_project(project, "hello", SearchOptions(), now=NOW)
     assert answer.empty_reason is EmptyReason.PROJECT_UNREADABLE
     assert "unreadable" in answer.notes[0]
+
+
+def test_a_question_naming_a_function_leads_with_its_definition_not_its_mentions(make_project):
+    tests = "\n".join(f"def test_rrf_fuse_case_{i}():\n    assert rrf_fuse([[1]]) == rrf_fuse([[1]])\n" for i in range(5))
+    project = make_project({"src/ranking.py": CODE, "tests/test_ranking.py": "from ranking import rrf_fuse\n\n" + tests})
+    resync(project)
+    assert _uris(project, "where is rrf_fuse defined and what calls it")[0] == "src/ranking.py:4-6"

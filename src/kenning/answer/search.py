@@ -11,14 +11,15 @@ from kenning.answer.snippet import make_snippet
 from kenning.config import Project
 from kenning.errors import IndexMissing
 from kenning.freshness import FileCheck, demotion, freshness_of
-from kenning.records import Answer, EmptyReason, Excerpt, FreshnessState, Lifecycle
+from kenning.records import Answer, EmptyReason, Excerpt, Fact, FreshnessState, Lifecycle
 from kenning.search import lexical
-from kenning.search.query import ParsedQuery, parse
+from kenning.search.query import CODE_NAME, ParsedQuery, parse
 from kenning.store import facts as fact_store
 from kenning.store.db import connect
 
 LEVEL = 0
 SUPERSEDED_FACTOR = 0.5
+DEFINITION_BOOST = 3.0
 POOL_FACTOR = 2
 MIN_POOL = 20
 
@@ -66,7 +67,8 @@ def search_conn(
     filters = lexical.Filters(options.types, lifecycles, options.path_prefix, options.memory_type)
     pool = max(MIN_POOL, options.limit * POOL_FACTOR)
     hits = lexical.search(conn, parsed, filters, pool)
-    excerpts, filtered = rank_hits(conn, project, hits, parsed.terms, options, now=now)
+    symbols = frozenset(t.lower() for t in parsed.original_terms if CODE_NAME.search(t))
+    excerpts, filtered = rank_hits(conn, project, hits, parsed.terms, options, now=now, symbols=symbols)
     empty_reason = None
     if not excerpts:
         empty_reason = EmptyReason.ALL_FILTERED if filtered else EmptyReason.NO_MATCH
@@ -95,8 +97,13 @@ def rank_hits(
     options: SearchOptions,
     *,
     now: datetime,
+    symbols: frozenset[str] = frozenset(),
 ) -> tuple[list[Excerpt], Counter[str]]:
-    """Attach freshness, drop what must not be served, demote, cut to ``limit``."""
+    """Attach freshness, drop what must not be served, demote, cut to ``limit``.
+
+    ``symbols`` are code names typed in the query (``rrf_fuse``): the excerpt that defines
+    one of them is boosted, so "where is rrf_fuse" leads with the definition, not with the
+    tests that mention it most."""
     facts = fact_store.get_many(conn, project.name, [h.fact_id for h in hits])
     files = FileCheck(project.root, conn)
     files.preload(loc.path for fact in facts.values() for loc in fact.locations)
@@ -111,6 +118,8 @@ def rank_hits(
             filtered["source_missing"] += 1
             continue
         factor = demotion(fresh) * (SUPERSEDED_FACTOR if fact.lifecycle is Lifecycle.SUPERSEDED else 1.0)
+        if symbols and _defines(fact, symbols):
+            factor *= DEFINITION_BOOST
         explain = {**hit.explain, "factor": factor} if options.explain else None
         scored.append((hit.score * factor, order, fact, fresh, explain))
     scored.sort(key=lambda s: (-s[0], s[1]))
@@ -119,6 +128,11 @@ def rank_hits(
         for rank, (score, _, fact, fresh, explain) in enumerate(scored[: options.limit], start=1)
     ]
     return excerpts, filtered
+
+
+def _defines(fact: Fact, symbols: frozenset[str]) -> bool:
+    symbol = fact.meta.get("symbol") if fact.type == "code" else None
+    return isinstance(symbol, str) and symbol.rsplit(".", 1)[-1].lower() in symbols
 
 
 def _hidden_matches(conn: sqlite3.Connection, parsed: ParsedQuery, filters: lexical.Filters) -> Counter[str]:
