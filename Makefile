@@ -15,7 +15,7 @@ $(STAMP): pyproject.toml | $(BIN)/python
 
 install: $(STAMP)
 
-DEMO_QUESTION ?= how does kenning sync decide what to re-read
+DEMO_QUESTION ?= how is freshness computed
 
 # The demo keeps its registry inside the checkout, so it never clashes with your projects.
 demo: export KENNING_HOME = $(CURDIR)/.kenning/demo-home

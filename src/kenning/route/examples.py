@@ -48,6 +48,8 @@ EXAMPLES: tuple[tuple[str, str, str], ...] = (
     ("what changed since the last sync", "freshness", "freshness"),
     ("is anything out of date", "freshness", "freshness"),
     ("which notes are outdated", "freshness", "freshness"),
+    ("how many facts are stale", "freshness", "freshness"),
+    ("how is freshness computed", "lexical", "default"),
     ("what facts have a missing source", "freshness", "freshness"),
     # English: otherwise
     ("how are excerpts ranked", "lexical", "default"),
@@ -75,6 +77,7 @@ EXAMPLES: tuple[tuple[str, str, str], ...] = (
     ("qu'est-ce qui a changé depuis hier", "freshness", "freshness"),
     ("l'index est-il à jour", "freshness", "freshness"),
     ("quelles notes sont obsolètes", "freshness", "freshness"),
+    ("comment est calculée la fraîcheur", "lexical", "default"),
     # French: otherwise
     ("comment fonctionne la mémoire entre projets", "lexical", "default"),
     ("explique le classement des résultats", "lexical", "default"),

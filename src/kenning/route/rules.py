@@ -148,8 +148,17 @@ def _frame(question: str, signals: Signals) -> str | None:
     return None
 
 
+# "How is freshness computed?" asks how the mechanism works, not what is stale now.
+_EXPLANATION = re.compile(
+    r"^\s*(?:how (?:is|are|does|do|to)\b|explain\b|comment (?:est|sont|fonctionne|marche|calcule|se calcule)\b"
+    r"|explique)"
+)
+
+
 def _freshness(question: str, signals: Signals) -> str | None:
     cue = _cue(_FRESHNESS, question)
+    if cue and _EXPLANATION.search(fold(question)):
+        return None
     return f"asks what changed or is stale ({cue!r})" if cue else None
 
 
@@ -177,7 +186,8 @@ RULES: tuple[Rule, ...] = (
          "and the core pack fits its budget: answer from the core pack.",
          _frame, FRAME_EN, FRAME_FR),
     Rule("freshness", "freshness",
-         "The question asks what changed or what is stale: the freshness report, no search.",
+         "The question asks what changed or what is stale: the freshness report, no search. A question "
+         "about how the mechanism works (\"how is freshness computed\") is not one.",
          _freshness, FRESHNESS_EN, FRESHNESS_FR),
     Rule("default", "hybrid",
          "Anything else: hybrid retrieval (lexical + dense, fused with RRF) when a dense engine is "
