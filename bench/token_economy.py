@@ -91,7 +91,7 @@ def body_lines(text: str) -> list[str]:
 async def measure(project: object, questions: list[str]) -> dict[str, list[float]]:
     server = build_server(project, clock=lambda: NOW)
     figures: dict[str, list[float]] = {k: [] for k in ("index_row", "index_overhead", "search_hit", "search_overhead",
-                                                      "get_record", "guided", "guided_depth1", "auto", "get_full", "top10_get")}
+                                                      "get_record", "guided", "guided_depth2", "auto", "get_full", "top10_get")}
     async with create_connected_server_and_client_session(server._mcp_server) as client:
         async def call(name: str, **args: object) -> tuple[str, object]:
             result = await client.call_tool(name, args)
@@ -118,12 +118,12 @@ async def measure(project: object, questions: list[str]) -> dict[str, list[float
             token2 = re.search(r"^Continue with: (\S+)$", step2, re.M).group(1)
             step3, _ = await call("mem_search", continuation=token2, selectedIds=[str(top[0])])
             figures["guided"].append(sum(estimate(t) for t in (step1, step2, step3)))
-            step1, _ = await call("mem_search", query=question, limit=10, depthBefore=1, depthAfter=1)
+            step1, _ = await call("mem_search", query=question, limit=10, depthBefore=2, depthAfter=2)
             token = re.search(r"^Continue with: (\S+)$", step1, re.M).group(1)
             step2, _ = await call("mem_search", continuation=token, selectedIds=[str(top[0])])
             token2 = re.search(r"^Continue with: (\S+)$", step2, re.M).group(1)
             step3, _ = await call("mem_search", continuation=token2, selectedIds=[str(top[0])])
-            figures["guided_depth1"].append(sum(estimate(t) for t in (step1, step2, step3)))
+            figures["guided_depth2"].append(sum(estimate(t) for t in (step1, step2, step3)))
             auto, _ = await call("mem_search", query=question, mode="auto", limit=10, maxDetails=1)
             figures["auto"].append(estimate(auto))
             full, _ = await call("memory_get", ids=top[:10], full=True)
@@ -235,12 +235,12 @@ def main() -> None:
         print()
         print("| answering one question | tokens (mean) |")
         print("|---|---:|")
-        print(f"| mem_search guided: index(10) → context(1 anchor) → 1 detail | {mean['guided']:.0f} |")
-        print(f"| same, depthBefore=depthAfter=1 | {mean['guided_depth1']:.0f} |")
+        print(f"| mem_search guided: index(10) → context(1 anchor, depth 1) → 1 detail | {mean['guided']:.0f} |")
+        print(f"| same, depthBefore=depthAfter=2 | {mean['guided_depth2']:.0f} |")
         print(f"| mem_search auto, maxDetails=1 | {mean['auto']:.0f} |")
         print(f"| memory_get of the top 10, full | {mean['top10_get']:.0f} |")
         print(f"| ratio top-10 full / guided | {mean['top10_get'] / mean['guided']:.1f}x |")
-        print(f"| ratio top-10 full / guided, depth 1 | {mean['top10_get'] / mean['guided_depth1']:.1f}x |")
+        print(f"| ratio top-10 full / guided, depth 2 | {mean['top10_get'] / mean['guided_depth2']:.1f}x |")
         print(f"| ratio top-10 full / auto | {mean['top10_get'] / mean['auto']:.1f}x |")
         if args.latency:
             big = args.store or Path(tmp) / "big"

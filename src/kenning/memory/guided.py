@@ -29,8 +29,8 @@ MAX_ANCHORS = 5
 class Options:
     limit: int = 20
     max_details: int = 3
-    depth_before: int = 2
-    depth_after: int = 2
+    depth_before: int = 1
+    depth_after: int = 1
 
     def check(self) -> Options:
         for name, value, low, high in (("limit", self.limit, 1, 20), ("maxDetails", self.max_details, 1, 5),

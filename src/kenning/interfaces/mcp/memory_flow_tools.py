@@ -25,7 +25,7 @@ the previous step showed; the server rejects skipped steps, other ids, changed o
 expired cursors (15 minutes). selectedIds=[] ends the search. Stop as soon as a step answers the question.
 Auto (mode="auto"): index → context → at most maxDetails records in one deterministic call (no model call).
 Budgets: query ≤ 500 characters and 1,024 UTF-8 bytes; limit 1-20 (default 20); maxDetails 1-5 (default 3); \
-depthBefore/depthAfter 0-3 (default 2)."""
+depthBefore/depthAfter 0-3 (default 1)."""
 
 
 def register(server: FastMCP, ctx: ServerContext) -> None:
@@ -37,8 +37,8 @@ def register(server: FastMCP, ctx: ServerContext) -> None:
         project: ProjectName = None,
         limit: Annotated[int | None, Field(ge=1, le=20, description="Index rows, 1-20 (default 20).")] = None,
         maxDetails: Annotated[int | None, Field(ge=1, le=5, description="Records at the end, 1-5 (default 3).")] = None,
-        depthBefore: Annotated[int | None, Field(ge=0, le=3, description="Context rows before, 0-3 (default 2).")] = None,
-        depthAfter: Annotated[int | None, Field(ge=0, le=3, description="Context rows after, 0-3 (default 2).")] = None,
+        depthBefore: Annotated[int | None, Field(ge=0, le=3, description="Context rows before, 0-3 (default 1).")] = None,
+        depthAfter: Annotated[int | None, Field(ge=0, le=3, description="Context rows after, 0-3 (default 1).")] = None,
         continuation: Annotated[str | None, Field(max_length=40, description="The cursor from `Continue with:`.")] = None,
         selectedIds: Annotated[list[int | str] | None, Field(max_length=20, description="Ids chosen from the "
                                                              "previous step; [] ends the search.")] = None,
