@@ -17,7 +17,7 @@ import json
 import os
 import sqlite3
 from collections import Counter
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 from datetime import datetime
@@ -133,7 +133,7 @@ def _sync(conn: sqlite3.Connection, project: Project, *, now: datetime, progress
     stamp = iso(now)
     pending: list[tuple[int, fact_store.NewFact]] = []
     before = conn.total_changes
-    applied: list[Parsed] = []
+    applied: list[tuple[str, str | None, Any]] = []  # (path, fingerprint, relations) for the graph
     with transaction(conn):
         for item in parsed:
             old = manifest.get(item.candidate.path)
@@ -155,13 +155,13 @@ def _sync(conn: sqlite3.Connection, project: Project, *, now: datetime, progress
             else:
                 report.files_new += 1
             _apply_file(conn, item, stamp, report, pending)
-            applied.append(item)
+            applied.append((item.candidate.path, item.fingerprint, item.relations))
         fact_store.index_fts(conn, pending)  # one batch: new facts only, none touched since
         for path in sorted(set(vanished)):
             report.files_removed += 1
             _retire_path(conn, path, stamp, report)
         report.graph = graph_build.apply(
-            conn, project, [(i.candidate.path, i.fingerprint, i.relations) for i in applied],
+            conn, project, applied,
             sorted(set(vanished)), graph_pending, stamp=stamp,
         )
         report.writes = conn.total_changes - before
@@ -174,22 +174,23 @@ def _sync(conn: sqlite3.Connection, project: Project, *, now: datetime, progress
     return report
 
 
-def _read_all(cands: list[Candidate], manifest: dict[str, Any], progress: Progress | None) -> list[Parsed]:
+def _read_all(cands: list[Candidate], manifest: dict[str, Any], progress: Progress | None) -> Iterator[Parsed]:
+    """Parsed files, in order, as they come: with a process pool, the caller writes one
+    file's excerpts while the workers parse the next ones."""
     jobs = [(c, manifest[c.path][3] if c.path in manifest else None) for c in cands]
     total = len(jobs)
-    results: list[Parsed] = []
     if total >= PARALLEL_FROM and (os.cpu_count() or 1) > 1:
         with ProcessPoolExecutor(max_workers=min(4, os.cpu_count() or 2)) as pool:
-            for item in pool.map(_read_one, jobs, chunksize=32):
-                results.append(item)
+            for done, item in enumerate(pool.map(_read_one, jobs, chunksize=16), start=1):
                 if progress:
-                    progress(len(results), total)
+                    progress(done, total)
+                yield item
     else:
-        for job in jobs:
-            results.append(_read_one(job))
+        for done, job in enumerate(jobs, start=1):
+            item = _read_one(job)
             if progress:
-                progress(len(results), total)
-    return results
+                progress(done, total)
+            yield item
 
 
 def _read_one(job: tuple[Candidate, str | None]) -> Parsed:
