@@ -2,35 +2,38 @@
 
 from __future__ import annotations
 
+import os
 import re
 import sqlite3
 from dataclasses import dataclass
 from datetime import UTC, datetime
-from importlib import resources
-from importlib.resources.abc import Traversable
+from pathlib import Path
 
 from kenning.errors import StoreOutdated
 
 _NAME = re.compile(r"^(\d{4})_([a-z0-9_]+)\.sql$")
 
 
+MIGRATIONS_DIR = Path(__file__).with_name("migrations")
+
+
 @dataclass(frozen=True)
 class Migration:
     version: int
     name: str
-    resource: Traversable
+    path: Path
 
     @property
     def sql(self) -> str:
-        return self.resource.read_text(encoding="utf-8")
+        return self.path.read_text(encoding="utf-8")
 
 
 def available() -> list[Migration]:
     found = []
-    for entry in resources.files("kenning.store.migrations").iterdir():
-        match = _NAME.match(entry.name)
+    for name in os.listdir(MIGRATIONS_DIR):  # package data, installed beside this module
+        match = _NAME.match(name)
         if match:
-            found.append(Migration(int(match[1]), match[2], entry))
+            found.append(Migration(int(match[1]), match[2], MIGRATIONS_DIR / name))
     found.sort(key=lambda m: m.version)
     versions = [m.version for m in found]
     if len(set(versions)) != len(versions):
