@@ -50,9 +50,33 @@ def project_status(project: Project) -> dict[str, Any]:
                 "last_sync": conn.execute("SELECT max(finished) FROM sync_runs").fetchone()[0],
                 "schema_version": conn.execute("SELECT max(version) FROM schema_migrations").fetchone()[0],
             }
+        data["engines"]["graph"] = _graph_engine(conn)
+        data["engines"]["core_pack"] = _pack_engine(project)
     finally:
         if conn is not None:
             conn.close()
     degradations.extend(f"{name}: {e['reason']}" for name, e in data["engines"].items() if not e["available"])
     data["degradations"] = degradations
     return data
+
+
+def _graph_engine(conn: sqlite3.Connection | None) -> dict[str, Any]:
+    if conn is None:
+        return {"available": False, "reason": "graph not built: no index"}
+    edges = conn.execute("SELECT count(*) FROM graph_edges").fetchone()[0]
+    if not edges:
+        return {"available": False, "reason": "graph not built: no declared edge yet"}
+    nodes = conn.execute("SELECT count(*) FROM graph_nodes").fetchone()[0]
+    return {"available": True, "nodes": nodes, "edges": edges}
+
+
+def _pack_engine(project: Project) -> dict[str, Any]:
+    from kenning.pack.manifest import read_manifest
+
+    try:
+        manifest = read_manifest(project.state_dir)
+    except (OSError, ValueError) as exc:
+        return {"available": False, "reason": f"core pack unreadable: {exc}"}
+    if manifest is None:
+        return {"available": False, "reason": "core pack not built: run `kenning pack build`"}
+    return {"available": True, "fingerprint": manifest.get("fingerprint")}

@@ -100,6 +100,12 @@ def test_status_reports_level_and_engines_in_service(cli, project_dir):
     assert data["level"] == 0 and data["engines"]["fts5"]["available"]
     assert data["engines"]["dense"]["available"] is False
     assert any("dense" in d for d in data["degradations"])
+    assert data["engines"]["graph"]["available"] and data["engines"]["graph"]["edges"] > 0
+    assert data["engines"]["core_pack"] == {"available": False,
+                                            "reason": "core pack not built: run `kenning pack build`"}
+    assert cli("pack", "build", "--project", str(project_dir)).code == 0
+    built = cli("status", "--json", "--project", str(project_dir)).json()["engines"]["core_pack"]
+    assert built["available"] and built["fingerprint"].startswith("sha256:")
 
 
 def test_init_registers_the_project_and_projects_list_shows_it(cli, tmp_path):
