@@ -129,7 +129,9 @@ def _sync(conn: sqlite3.Connection, project: Project, *, now: datetime, progress
         report.indexed = len(manifest)
         return report
 
-    parsed = _read_all(to_read, manifest, progress)
+    # Parse everything before taking the write lock: other writers (an MCP server saving a
+    # memory, a hook recording a tool use) wait only for the writes, not for the parsing.
+    parsed = list(_read_all(to_read, manifest, progress))
     stamp = iso(now)
     pending: list[tuple[int, fact_store.NewFact]] = []
     before = conn.total_changes
@@ -175,8 +177,7 @@ def _sync(conn: sqlite3.Connection, project: Project, *, now: datetime, progress
 
 
 def _read_all(cands: list[Candidate], manifest: dict[str, Any], progress: Progress | None) -> Iterator[Parsed]:
-    """Parsed files, in order, as they come: with a process pool, the caller writes one
-    file's excerpts while the workers parse the next ones."""
+    """Parsed files, in order, as they come (in a process pool from PARALLEL_FROM files)."""
     jobs = [(c, manifest[c.path][3] if c.path in manifest else None) for c in cands]
     total = len(jobs)
     if total >= PARALLEL_FROM and (os.cpu_count() or 1) > 1:
