@@ -150,3 +150,28 @@ def test_bench_without_an_index_says_so_and_fails(make_project, cli):
     assert result.code == 1
     assert "kenning sync" in result.err
     assert not project.db_path.exists()
+
+
+def test_a_commit_served_as_current_is_verified_against_git_not_counted_as_wrong(make_project):
+    import subprocess
+
+    from conftest import NOW, resync
+
+    from kenning.answer.search import SearchOptions, search_conn
+    from kenning.bench.measures import served_checks
+    from kenning.search.query import parse
+    from kenning.store.db import connect
+
+    project = make_project({"README.md": "# Demo\n"})
+    env = {"GIT_AUTHOR_NAME": "a", "GIT_AUTHOR_EMAIL": "a@example.org", "GIT_COMMITTER_NAME": "a",
+           "GIT_COMMITTER_EMAIL": "a@example.org", "PATH": "/usr/bin:/bin"}
+    for args in (["init", "-q"], ["add", "README.md"], ["commit", "-qm", "Add the zebra cache layer"]):
+        subprocess.run(["git", "-C", str(project.root), *args], check=True, env=env)
+    resync(project)
+    conn = connect(project.db_path)
+    answer = search_conn(conn, project, parse("zebra cache layer"), SearchOptions(types=("commit",)), now=NOW)
+    served = {e.fact.id: e for e in answer.excerpts}
+    checks = served_checks(project, conn, served)
+    conn.close()
+    assert served and checks["attribution"]["verified"] == len(served)
+    assert checks["served_freshness"]["stale_or_missing_served_as_current"] == 0

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import hashlib
 import sqlite3
+import subprocess
 from collections import Counter
 from collections.abc import Sequence
 from pathlib import Path
@@ -67,7 +68,7 @@ def served_checks(project: Project, conn: sqlite3.Connection, served: dict[int, 
             unverifiable += 1
         elif ok:
             verified += 1
-        if excerpt.freshness.state is FreshnessState.CURRENT and not ok:
+        if excerpt.freshness.state is FreshnessState.CURRENT and ok is False:
             wrongly_current += 1
         if excerpt.freshness.state is FreshnessState.SOURCE_MISSING:
             missing_served += 1
@@ -108,8 +109,13 @@ def _lifecycles(conn: sqlite3.Connection, ids: list[int]) -> dict[int, str]:
 
 
 def _source_verifies(root: Path, excerpt: Excerpt, hashes: dict[str, str | None]) -> bool | None:
-    """True when some location re-reads with its fingerprint; None without a file source."""
+    """True when some location re-reads with its fingerprint (a commit: when git still has
+    it); None without a re-readable source."""
     fact = excerpt.fact
+    if fact.source.kind == "commit":
+        probe = subprocess.run(["git", "-C", str(root), "cat-file", "-e", f"{fact.source.uri}^{{commit}}"],
+                               capture_output=True, check=False)
+        return probe.returncode == 0
     if fact.source.kind != "file" or not fact.locations:
         return None
     for loc in fact.locations:
