@@ -186,7 +186,12 @@ class Resolver:
     def _resolve_one(self, row: sqlite3.Row) -> None:
         (ref_id, src, type_, kind, target, hint, qualified, reverse, link, line, skind, suri, fp, origin,
          src_path) = tuple(row)
-        candidates = self._candidates(kind, target)
+        if kind == "symbol" and qualified and not hint:
+            # `obj.get()` on an unknown receiver can only reach a method, never a module-level
+            # function that happens to share the name.
+            candidates = self._methods(target)
+        else:
+            candidates = self._candidates(kind, target)
         if kind == "symbol":
             chosen, link = _narrow(candidates, target, hint, bool(qualified), src_path)
         else:
@@ -196,6 +201,16 @@ class Resolver:
             self.writer.edge(a, b, type_, link, source=(skind, suri, fp), origin=origin, line=line, ref_id=ref_id)
             if type_ == "supersedes":
                 self._superseding.append((a, b))
+
+    def _methods(self, target: str) -> _Candidates:
+        key = ("method", target)
+        if key not in self._cache:
+            rows = self.conn.execute(
+                "SELECT id, path, qualname, key FROM graph_nodes WHERE name = ? AND kind = 'symbol' ORDER BY id",
+                (target,),
+            ).fetchall()
+            self._cache[key] = _Candidates([(r[0], r[1], r[2]) for r in rows if "." in r[3].rsplit(":", 1)[-1]])
+        return self._cache[key]
 
     def _candidates(self, kind: str, target: str) -> _Candidates:
         key = (kind, target)
