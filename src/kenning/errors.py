@@ -46,3 +46,7 @@ class StoreOutdated(KenningError):
 
 class ScopeDenied(KenningError):
     """A request outside the caller's allowed projects or paths."""
+
+
+class StoreBusy(KenningError):
+    """Another process holds the store's write lock longer than the busy timeout."""

@@ -70,3 +70,4 @@ def test_a_database_from_a_newer_kenning_is_refused(tmp_path):
     conn.close()
     with pytest.raises(StoreOutdated):
         connect(tmp_path / "k.db")
+

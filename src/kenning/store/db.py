@@ -7,7 +7,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
-from kenning.errors import IndexMissing
+from kenning.errors import IndexMissing, StoreBusy
 from kenning.store.migrations_runner import migrate
 
 
@@ -38,7 +38,15 @@ def connect(path: Path, *, create: bool = False, migrate_schema: bool = True) ->
 @contextmanager
 def transaction(conn: sqlite3.Connection) -> Iterator[sqlite3.Connection]:
     """``BEGIN IMMEDIATE`` … ``COMMIT``, rolled back on any exception (Ctrl-C included)."""
-    conn.execute("BEGIN IMMEDIATE")
+    try:
+        conn.execute("BEGIN IMMEDIATE")
+    except sqlite3.OperationalError as exc:
+        if "locked" in str(exc) or "busy" in str(exc):
+            raise StoreBusy(
+                "the project store is busy: another kenning process is writing to it",
+                hint="retry when it finishes (a sync holds the store while it writes)",
+            ) from exc
+        raise
     try:
         yield conn
     except BaseException:
