@@ -123,3 +123,13 @@ def test_the_installed_console_script_runs_end_to_end(project_dir):
     proc = subprocess.run([exe, "search", "rrf_fu", "--project", str(project_dir)], capture_output=True, text=True)
     assert proc.returncode == 0 and "src/fusion.py:1-3" in proc.stdout
     assert proc.stderr == ""
+
+
+def test_a_damaged_store_is_a_clear_error_not_a_traceback(cli, project_dir):
+    cli("sync", "--project", str(project_dir))
+    (project_dir / ".kenning" / "kenning.db").write_bytes(b"garbage" * 1000)
+    for name in ("kenning.db-wal", "kenning.db-shm"):
+        (project_dir / ".kenning" / name).unlink(missing_ok=True)
+    result = cli("sync", "--project", str(project_dir))
+    assert result.code == 1
+    assert "error: the project store failed" in result.err and "Traceback" not in result.err

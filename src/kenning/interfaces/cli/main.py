@@ -7,6 +7,7 @@ Commands are imported only when invoked, so `kenning search` pays for search alo
 from __future__ import annotations
 
 import importlib
+import sqlite3
 import sys
 
 import click
@@ -64,6 +65,11 @@ def main(argv: list[str] | None = None) -> None:
         if exc.hint:
             click.echo(f"hint: {exc.hint}", err=True)
         sys.exit(exc.exit_code)
+    except sqlite3.DatabaseError as exc:
+        click.echo(f"error: the project store failed: {exc}", err=True)
+        click.echo("hint: if .kenning/kenning.db is damaged, delete it and run `kenning sync` "
+                   "(saved notes live only there)", err=True)
+        sys.exit(1)
     except (KeyboardInterrupt, click.exceptions.Abort):
         click.echo("interrupted", err=True)
         sys.exit(130)
