@@ -3,13 +3,13 @@ next sync re-read every file of that kind."""
 
 from __future__ import annotations
 
+import importlib
 from collections.abc import Callable
 from pathlib import PurePosixPath
 
 from kenning.ingest.chunks import Chunk
 from kenning.ingest.relations import Relations
 
-Parser = Callable[[str, str], list[Chunk]]
 RelationParser = Callable[[str, str], tuple[list[Chunk], Relations | None]]
 
 _BY_SUFFIX = {
@@ -35,44 +35,22 @@ def parser_for(path: str) -> str | None:
     return _BY_SUFFIX.get(PurePosixPath(path).suffix.lower())
 
 
-def load(name: str) -> Parser:
-    """The parse function behind a parser name (imported lazily: most syncs parse nothing)."""
-    kind = name.split("/", 1)[0]
-    match kind:
-        case "markdown":
-            from kenning.ingest.markdown import parse_markdown
-
-            return parse_markdown
-        case "text":
-            from kenning.ingest.text import parse_text
-
-            return parse_text
-        case "python":
-            from kenning.ingest.python_code import parse_python
-
-            return parse_python
-        case "code":
-            from kenning.ingest.tree_code import parse_code
-
-            return parse_code
-    raise KeyError(name)
+# kind -> where its parse function lives: one that returns (chunks, relations) when the kind
+# feeds the graph, else one that returns chunks only. Imported lazily: most syncs parse nothing.
+_PARSERS: dict[str, tuple[str, bool]] = {
+    "markdown": ("kenning.ingest.decisions:parse_markdown_relations", True),
+    "text": ("kenning.ingest.text:parse_text", False),
+    "python": ("kenning.ingest.python_code:parse_python_relations", True),
+    "code": ("kenning.ingest.tree_code:parse_code_relations", True),
+}
 
 
 def load_relations(name: str) -> RelationParser:
-    """Like ``load``, but also returns the file's graph relations (one parse for both)."""
-    kind = name.split("/", 1)[0]
-    match kind:
-        case "markdown":
-            from kenning.ingest.decisions import parse_markdown_relations
-
-            return parse_markdown_relations
-        case "python":
-            from kenning.ingest.python_code import parse_python_relations
-
-            return parse_python_relations
-        case "code":
-            from kenning.ingest.tree_code import parse_code_relations
-
-            return parse_code_relations
-    parse = load(name)
+    """The parse function behind a versioned parser name, returning the file's excerpts and
+    its graph relations (None for kinds without relations) from one parse."""
+    target, with_relations = _PARSERS[name.split("/", 1)[0]]
+    module, attribute = target.split(":")
+    parse = getattr(importlib.import_module(module), attribute)
+    if with_relations:
+        return parse
     return lambda text, path: (parse(text, path), None)
