@@ -136,3 +136,15 @@ def test_a_front_matter_change_alone_refreshes_the_kept_excerpt_metadata(make_pr
     meta = conn.execute("SELECT meta FROM facts WHERE lifecycle = 'active'").fetchone()[0]
     conn.close()
     assert '"status": "superseded"' in meta
+
+
+def test_a_new_parser_version_reparses_unchanged_files_and_keeps_their_excerpts(make_project, monkeypatch):
+    from kenning.ingest import discover
+
+    project = make_project({"README.md": DOC, "src/app.py": "def main():\n    return 1\n"})
+    first = resync(project)
+    monkeypatch.setattr(discover, "parser_for", lambda path: "markdown/999" if path.endswith(".md") else "python/999")
+    report = resync(project)
+    assert report.files_changed == 2
+    assert report.retired == 0 and report.added == 0 and report.kept == first.added
+    assert resync(project).writes == 0

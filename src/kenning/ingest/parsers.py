@@ -19,8 +19,8 @@ _BY_SUFFIX = {
     ".rst": "text/1",
     ".txt": "text/1",
     ".adoc": "text/1",
-    ".py": "python/2",
-    ".pyi": "python/2",
+    ".py": "python/3",
+    ".pyi": "python/3",
 }
 _TREE_SITTER = "code/1"  # JS/TS, Go, Rust, Java, C/C++, Ruby through tree-sitter (see tree_code.SUFFIXES)
 _BY_SUFFIX.update({

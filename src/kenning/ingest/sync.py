@@ -178,7 +178,10 @@ def _sync(conn: sqlite3.Connection, project: Project, *, now: datetime, progress
 
 def _read_all(cands: list[Candidate], manifest: dict[str, Any], progress: Progress | None) -> Iterator[Parsed]:
     """Parsed files, in order, as they come (in a process pool from PARALLEL_FROM files)."""
-    jobs = [(c, manifest[c.path][3] if c.path in manifest else None) for c in cands]
+    # The known fingerprint lets a worker skip parsing bytes it has seen, but only when the
+    # same parser version read them: a new parser version must parse again.
+    jobs = [(c, manifest[c.path][3] if c.path in manifest and manifest[c.path][4] == c.parser else None)
+            for c in cands]
     total = len(jobs)
     if total >= PARALLEL_FROM and (os.cpu_count() or 1) > 1:
         with ProcessPoolExecutor(max_workers=min(4, os.cpu_count() or 2)) as pool:
