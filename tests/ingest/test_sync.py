@@ -148,3 +148,26 @@ def test_a_new_parser_version_reparses_unchanged_files_and_keeps_their_excerpts(
     assert report.files_changed == 2
     assert report.retired == 0 and report.added == 0 and report.kept == first.added
     assert resync(project).writes == 0
+
+
+
+def test_a_file_no_parser_can_read_is_skipped_and_counted_without_stopping_the_sync(make_project, monkeypatch):
+    from kenning.ingest import sync as sync_module
+
+    real = sync_module.load_relations
+
+    def fragile(name):
+        parse = real(name)
+
+        def run(text, path):
+            if path == "deep.md":
+                raise RecursionError("maximum recursion depth exceeded")
+            return parse(text, path)
+
+        return run
+
+    monkeypatch.setattr(sync_module, "load_relations", fragile)
+    project = make_project({"README.md": DOC, "deep.md": "# Deep\n"})
+    report = resync(project)
+    assert report.indexed == 1 and report.skipped["parse_error"] == 1
+    assert report.added == 3

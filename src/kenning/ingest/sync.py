@@ -210,7 +210,12 @@ def _read_one(job: tuple[Candidate, str | None]) -> Parsed:
     if fingerprint == known_fingerprint:
         return Parsed(cand, fingerprint, [])
     text = data.decode("utf-8", errors="replace")
-    chunks, relations = load_relations(cand.parser)(text, cand.path)
+    try:
+        chunks, relations = load_relations(cand.parser)(text, cand.path)
+    except (RecursionError, ValueError, UnicodeError, MemoryError):
+        # One pathological file (nesting too deep for a parser, say) must not stop the sync:
+        # it is skipped and counted, like any other file kenning cannot read.
+        return Parsed(cand, None, [], skip="parse_error")
     return Parsed(cand, fingerprint, chunks, relations=relations)
 
 
