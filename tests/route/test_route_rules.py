@@ -87,3 +87,9 @@ def test_every_documented_cue_routes_to_its_rule_on_its_own():
             if cue == "text in backticks":
                 cue = "`text in backticks`"
             assert route(cue).rule == rule.name, (rule.name, cue)
+
+
+def test_a_frame_question_whose_core_does_not_fit_says_so_in_the_default_rule():
+    chosen = route("what should I know before working here", core_fits=False)
+    assert chosen.rule == "default"
+    assert "project frame" in chosen.reason and "budget" in chosen.reason

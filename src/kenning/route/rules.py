@@ -163,9 +163,12 @@ def _freshness(question: str, signals: Signals) -> str | None:
 
 
 def _otherwise(question: str, signals: Signals) -> str | None:
+    frame = None if signals.core_fits else _cue(_FRAME, question)
+    lead = (f"asks about the project frame ({frame!r}) but the core pack left entries out for its budget"
+            if frame else "no specific cue")
     if signals.dense_available:
-        return "no specific cue; dense retrieval is installed"
-    return "no specific cue; dense retrieval is not installed"
+        return f"{lead}; dense retrieval is installed"
+    return f"{lead}; dense retrieval is not installed"
 
 
 RULES: tuple[Rule, ...] = (
