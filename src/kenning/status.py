@@ -10,8 +10,9 @@ from kenning.errors import IndexMissing
 from kenning.store.db import connect
 
 
-def engines(conn: sqlite3.Connection | None) -> dict[str, dict[str, Any]]:
-    """Each engine with ``available`` and, when off, the reason."""
+def engines() -> dict[str, dict[str, Any]]:
+    """The lexical and dense engines this installation has, each with ``available`` and, when
+    off, the reason (the graph and the core pack depend on the project: see below)."""
     found: dict[str, dict[str, Any]] = {}
     probe = sqlite3.connect(":memory:")
     try:
@@ -37,7 +38,7 @@ def project_status(project: Project) -> dict[str, Any]:
         conn = None
         degradations.append("index missing: run `kenning sync`")
     try:
-        data["engines"] = engines(conn)
+        data["engines"] = engines()
         if conn is None:
             data["index"] = {"files": 0, "facts": 0, "by_lifecycle": {}, "by_type": {}, "last_sync": None}
         else:

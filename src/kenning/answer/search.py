@@ -138,13 +138,18 @@ def _defines(fact: Fact, symbols: frozenset[str]) -> bool:
 def _hidden_matches(conn: sqlite3.Connection, parsed: ParsedQuery, filters: lexical.Filters) -> Counter[str]:
     """When nothing is served, say what matched but was hidden (superseded, retired, type)."""
     hidden: Counter[str] = Counter()
-    wider = lexical.Filters((), ("superseded", "retired"), filters.path_prefix, filters.memory_type)
-    for lifecycle in set(wider.lifecycles) - set(filters.lifecycles):
-        count = lexical.count_matches(conn, parsed, lexical.Filters((), (lifecycle,), filters.path_prefix))
+    for lifecycle in ("superseded", "retired"):  # fixed order: the answer's JSON is deterministic
+        if lifecycle in filters.lifecycles:
+            continue
+        count = lexical.count_matches(
+            conn, parsed, lexical.Filters((), (lifecycle,), filters.path_prefix, filters.memory_type)
+        )
         if count:
             hidden[lifecycle] += count
     if filters.types:
-        other = lexical.count_matches(conn, parsed, lexical.Filters((), filters.lifecycles, filters.path_prefix))
+        other = lexical.count_matches(
+            conn, parsed, lexical.Filters((), filters.lifecycles, filters.path_prefix, filters.memory_type)
+        )
         if other:
             hidden["type"] += other
     return hidden
