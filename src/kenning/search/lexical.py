@@ -12,6 +12,11 @@ from kenning.search.fusion import rrf_fuse
 from kenning.search.query import CODE_NAME, IDENTIFIER_HINT, ParsedQuery, quote_term as _quote
 
 OVERFETCH = 3  # FTS page size as a multiple of the hits wanted, before filtering
+# Column weights of the word index (title, keywords, path, body), the same as the table's
+# default rank (migration 0005). Calling bm25() with them is about a third faster than
+# ORDER BY rank, whose plan re-reads every returned row.
+WEIGHTS = (2.0, 1.5, 1.2, 1.0)
+_BM25 = f"bm25(facts_fts, {', '.join(map(str, WEIGHTS))})"
 
 
 @dataclass(frozen=True)
@@ -46,13 +51,14 @@ class Filters:
 def bm25(conn: sqlite3.Connection, match: str, filters: Filters, limit: int) -> list[tuple[int, float]]:
     """Best ``limit`` facts by weighted BM25 among those passing ``filters``.
 
-    Fast path: rank in the FTS table alone (FTS5 sorts by rank internally), over-fetching,
-    then filter; when filters removed too many from a full page, run the exact joined query.
+    Fast path: rank in the FTS table alone, over-fetching, then filter; when filters removed
+    too many from a full page, run the exact joined query. Ties break on the lower id.
     """
     page = limit * OVERFETCH
     try:
         ranked = conn.execute(
-            "SELECT rowid, rank FROM facts_fts WHERE facts_fts MATCH ? ORDER BY rank LIMIT ?", (match, page)
+            f"SELECT rowid, {_BM25} AS s FROM facts_fts WHERE facts_fts MATCH ? ORDER BY s, rowid LIMIT ?",
+            (match, page),
         ).fetchall()
         kept = _passing(conn, [r[0] for r in ranked], filters)
         hits = [(r[0], -r[1]) for r in ranked if r[0] in kept]
@@ -60,8 +66,8 @@ def bm25(conn: sqlite3.Connection, match: str, filters: Filters, limit: int) -> 
             return hits[:limit]
         where, params = filters.sql()
         rows = conn.execute(
-            "SELECT f.id, facts_fts.rank FROM facts_fts JOIN facts f ON f.id = facts_fts.rowid "
-            f"WHERE facts_fts MATCH ? AND {where} ORDER BY facts_fts.rank LIMIT ?",
+            f"SELECT f.id, {_BM25} AS s FROM facts_fts JOIN facts f ON f.id = facts_fts.rowid "
+            f"WHERE facts_fts MATCH ? AND {where} ORDER BY s, f.id LIMIT ?",
             (match, *params, limit),
         ).fetchall()
     except sqlite3.OperationalError as exc:
