@@ -75,13 +75,14 @@ class Result:
 
 @pytest.fixture
 def cli(capsys: pytest.CaptureFixture[str]) -> Callable[..., Result]:
-    """Run `kenning ARGS` in-process through the real entry point (exit codes included)."""
-    from kenning.interfaces.cli.main import main
+    """Run `kenning ARGS` in-process through the console script's entry point (exit codes
+    included; `search` and `hook session-start` take the paths that skip click)."""
+    from kenning.interfaces.cli.entry import run as entry
 
     def run(*args: str) -> Result:
         capsys.readouterr()
         try:
-            main(list(args))
+            entry(list(args))
         except SystemExit as exc:
             code = exc.code if isinstance(exc.code, int) else 1
         else:

@@ -48,6 +48,8 @@ cache/
 
 @dataclass(frozen=True)
 class ProjectConfig:
+    """The settings of ``.kenning/config.toml``."""
+
     name: str
     confidential: bool = False
     include: tuple[str, ...] = ()
@@ -58,6 +60,8 @@ class ProjectConfig:
 
 @dataclass(frozen=True)
 class Project:
+    """A project: its root directory and its settings."""
+
     root: Path
     config: ProjectConfig
 

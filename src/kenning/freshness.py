@@ -9,7 +9,6 @@ is at most 270 days old, ``hypothesis`` after.
 
 from __future__ import annotations
 
-import hashlib
 import os
 import sqlite3
 from collections.abc import Iterable
@@ -73,6 +72,8 @@ class FileCheck:
                 result = (known[2], mtime)
             else:
                 try:
+                    import hashlib  # here: only a file whose mtime moved is hashed (start-up time)
+
                     result = (hashlib.sha256(full.read_bytes()).hexdigest(), mtime)
                 except OSError:
                     result = (None, None)

@@ -37,6 +37,8 @@ class EmptyReason(StrEnum):
 
 @dataclass(frozen=True)
 class Source:
+    """Where a fact comes from: kind (file, commit, task, session, manual), URI, fingerprint."""
+
     kind: str  # file, commit, task, session, manual
     uri: str
     fingerprint: str | None = None
@@ -55,6 +57,8 @@ class Location:
 
 @dataclass(frozen=True)
 class Dates:
+    """When the source last changed, when it was indexed, when a person confirmed it."""
+
     source: str | None
     indexed: str
     confirmed: str | None = None
@@ -62,6 +66,8 @@ class Dates:
 
 @dataclass(frozen=True)
 class Freshness:
+    """A fact's freshness, computed at read (SPEC §5)."""
+
     state: FreshnessState
     checked: str
     changed: str | None = None  # when the source changed (stale) or went missing
@@ -81,6 +87,8 @@ class Freshness:
 
 @dataclass(frozen=True)
 class Fact:
+    """The fact record ``kenning.fact/v1``."""
+
     id: int
     project: str
     type: str
@@ -173,12 +181,16 @@ class Excerpt:
 
 @dataclass(frozen=True)
 class ScopeEntry:
+    """A project left out of an answer's scope, and why."""
+
     project: str
     reason: str | None = None
 
 
 @dataclass(frozen=True)
 class Answer:
+    """The answer contract ``kenning.answer/v1``: sourced excerpts, or why there are none."""
+
     query: str
     mode: str
     rule: str | None

@@ -26,6 +26,8 @@ MIN_POOL = 20
 
 @dataclass(frozen=True)
 class SearchOptions:
+    """How to search: limit, filters, syntax, explanations."""
+
     limit: int = 10
     types: tuple[str, ...] = ()
     include_superseded: bool = False

@@ -11,6 +11,8 @@ RRF_K = 60
 
 @dataclass(frozen=True)
 class Fused:
+    """One fused item: its key, RRF score and the ranks it came from."""
+
     key: Any
     score: float
     explain: dict[str, Any] = field(default_factory=dict)

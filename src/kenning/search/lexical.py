@@ -8,7 +8,6 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from kenning.errors import InvalidQuery
-from kenning.search.fusion import rrf_fuse
 from kenning.search.query import CODE_NAME, IDENTIFIER_HINT, ParsedQuery, quote_term as _quote
 
 OVERFETCH = 3  # FTS page size as a multiple of the hits wanted, before filtering
@@ -21,6 +20,8 @@ _BM25 = f"bm25(facts_fts, {', '.join(map(str, WEIGHTS))})"
 
 @dataclass(frozen=True)
 class Hit:
+    """A ranked fact id, with where its score came from."""
+
     fact_id: int
     score: float
     explain: dict[str, Any] = field(default_factory=dict)
@@ -28,6 +29,8 @@ class Hit:
 
 @dataclass(frozen=True)
 class Filters:
+    """What a search may serve: types, lifecycles, path prefix, memory type."""
+
     types: tuple[str, ...] = ()
     lifecycles: tuple[str, ...] = ("active",)
     path_prefix: str | None = None
@@ -114,6 +117,8 @@ def search(conn: sqlite3.Connection, query: ParsedQuery, filters: Filters, limit
     if substrings:
         subs = trigram(conn, substrings, filters, limit)
         if subs and words:
+            from kenning.search.fusion import rrf_fuse  # only code-name queries fuse (start-up time)
+
             fused = rrf_fuse({"bm25": [i for i, _ in words], "trigram": [i for i, _ in subs]})
             return [Hit(item.key, item.score, item.explain) for item in fused[:limit]]
         if subs:

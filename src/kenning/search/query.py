@@ -38,6 +38,8 @@ IDENTIFIER_HINT = re.compile(r"[_./]|[a-z][A-Z]|[A-Za-z]\d|\d[A-Za-z]|-\w")
 
 @dataclass(frozen=True)
 class ParsedQuery:
+    """A query made safe: the FTS5 expression, the trigram expression, its terms."""
+
     text: str
     terms: tuple[str, ...]  # significant terms, for snippets and strictness checks
     fts: str | None  # MATCH expression for the word index, None when nothing is searchable

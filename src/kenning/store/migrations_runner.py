@@ -19,6 +19,8 @@ MIGRATIONS_DIR = Path(__file__).with_name("migrations")
 
 @dataclass(frozen=True)
 class Migration:
+    """One numbered migration file."""
+
     version: int
     name: str
     path: Path

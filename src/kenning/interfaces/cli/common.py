@@ -2,19 +2,17 @@
 
 from __future__ import annotations
 
-import os
 import re
 import sys
 from collections.abc import Callable
-from datetime import datetime
 from pathlib import Path
 from typing import Any, TypeVar
 
 import click
 
-from kenning.clock import parse_iso, utc_now
 from kenning.config import Project, load_project
 from kenning.errors import UsageError
+from kenning.interfaces.cli.plain import now as now  # re-exported: every command's clock
 from kenning.interfaces.render import to_json_text
 
 F = TypeVar("F", bound=Callable[..., Any])
@@ -38,17 +36,6 @@ def json_option(func: F) -> F:
 
 def resolve_project(project_path: Path | None) -> Project:
     return load_project(project_path or Path.cwd())
-
-
-def now() -> datetime:
-    """The clock. ``KENNING_NOW`` (ISO 8601) pins it, for tests and reproducible reports."""
-    pinned = os.environ.get("KENNING_NOW")
-    if pinned:
-        try:
-            return parse_iso(pinned)
-        except ValueError as exc:
-            raise UsageError(f"KENNING_NOW is not an ISO 8601 date: {pinned!r}") from exc
-    return utc_now()
 
 
 def parse_fact_id(raw: str, project: Project) -> int:

@@ -9,31 +9,32 @@ import click
 
 from kenning.config import Project
 from kenning.interfaces.cli.common import emit, json_option, now, parse_fact_id, project_option, resolve_project
+from kenning.interfaces.cli.plain import LIMIT_RANGE, SYNTAXES, search_output
 from kenning.interfaces.render import answer_text, fact_text
 from kenning.records import FACT_SCHEMA
 
 
 @click.command()
 @click.argument("query")
-@click.option("--limit", type=click.IntRange(1, 100), default=10, show_default=True, help="Most excerpts to return.")
+@click.option("--limit", type=click.IntRange(*LIMIT_RANGE), default=10, show_default=True,
+              help="Most excerpts to return.")
 @click.option("--type", "types", multiple=True, help="Only facts of this type (repeatable): doc, code, decision, …")
 @click.option("--include-superseded", is_flag=True, help="Also serve superseded facts, marked as such.")
 @click.option("--include-missing", is_flag=True, help="Also serve facts whose source no longer reads.")
-@click.option("--syntax", type=click.Choice(["natural", "fts"]), default="natural", show_default=True,
+@click.option("--syntax", type=click.Choice(SYNTAXES), default="natural", show_default=True,
               help="natural: any text, made safe; fts: FTS5 syntax (AND/OR/NOT, \"phrase\", prefix*).")
 @click.option("--explain", is_flag=True, help="Show where each score came from.")
 @project_option
 @json_option
 def search(query: str, limit: int, types: tuple[str, ...], include_superseded: bool, include_missing: bool,
            syntax: str, explain: bool, project_path: Path | None, as_json: bool) -> None:
-    """Lexical search (FTS5 BM25 + trigram) with freshness computed now."""
-    from kenning.answer.search import SearchOptions, search_project
+    """Lexical search (FTS5 BM25 + trigram) with freshness computed now.
 
-    project = resolve_project(project_path)
-    options = SearchOptions(limit=limit, types=types, include_superseded=include_superseded,
-                            include_missing=include_missing, syntax=syntax, explain=explain)
-    answer = search_project(project, query, options, now=now())
-    emit(answer.to_json(), as_json, lambda: answer_text(answer))
+    The console script serves this command without click (``plain.fast_search``); this is
+    the reference for its options, help and usage errors."""
+    click.echo(search_output(query, limit=limit, types=types, include_superseded=include_superseded,
+                             include_missing=include_missing, syntax=syntax, explain=explain,
+                             project_path=project_path, as_json=as_json))
 
 
 @click.command()

@@ -14,6 +14,7 @@ import click
 
 from kenning import __version__
 from kenning.errors import KenningError
+from kenning.interfaces.cli.plain import report_failure
 
 # name -> "module:attribute", in the order `kenning --help` lists them.
 COMMANDS = {
@@ -60,19 +61,10 @@ def cli() -> None:
 def main(argv: list[str] | None = None) -> None:
     try:
         code = cli.main(args=argv, prog_name="kenning", standalone_mode=False)
-    except KenningError as exc:
-        click.echo(f"error: {exc.message}", err=True)
-        if exc.hint:
-            click.echo(f"hint: {exc.hint}", err=True)
-        sys.exit(exc.exit_code)
-    except sqlite3.DatabaseError as exc:
-        click.echo(f"error: the project store failed: {exc}", err=True)
-        click.echo("hint: if .kenning/kenning.db is damaged, delete it and run `kenning sync` "
-                   "(saved notes live only there)", err=True)
-        sys.exit(1)
-    except (KeyboardInterrupt, click.exceptions.Abort):
-        click.echo("interrupted", err=True)
-        sys.exit(130)
+    except (KenningError, sqlite3.DatabaseError, KeyboardInterrupt) as exc:
+        sys.exit(report_failure(exc) or 1)
+    except click.exceptions.Abort:
+        sys.exit(report_failure(KeyboardInterrupt()))
     except click.ClickException as exc:
         exc.show()
         sys.exit(exc.exit_code)

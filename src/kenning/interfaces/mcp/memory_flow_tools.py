@@ -97,7 +97,7 @@ def _render_continuation(outcome) -> CallToolResult:
                          "mem_search(query=...) if needed.", {"step": None, "ended": True}, framed=False)
         case ContextStep():
             rows = mr.timeline_text(outcome.entries, "").splitlines()[1:]
-            lines = [f"mem-search step 2 of 3 · context · > marks an anchor", *rows,
+            lines = ["mem-search step 2 of 3 · context · > marks an anchor", *rows,
                      f"Continue with: {outcome.token}",
                      f"Next: stop if this answers; else continuation=<cursor>, selectedIds=[≤{outcome.max_details} ids]"]
             structured = {"step": 2, "continuation": outcome.token, "anchors": list(outcome.anchors),

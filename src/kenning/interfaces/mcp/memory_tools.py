@@ -213,7 +213,7 @@ def _register_strictness(server: FastMCP, ctx: ServerContext) -> None:
 
 
 def _register_resource(server: FastMCP, ctx: ServerContext) -> None:
-    @server.resource(f"kn://{{project}}/{{fact}}", name="fact", mime_type="text/plain",
+    @server.resource("kn://{project}/{fact}", name="fact", mime_type="text/plain",
                      description="A fact of this project as a full record, framed as data.")
     def fact_resource(project: str, fact: str) -> str:
         from kenning.memory.layers import check_project, details

@@ -1,0 +1,134 @@
+"""What the command line shares without its CLI library: the clock, failure reports, and
+`kenning search`, which the console script serves straight from here (``fast_search``).
+
+Importing click costs more than a whole search, so the console script answers the common
+``kenning search QUERY [options]`` without it. Anything this parser does not recognise
+(``--help``, a typo, a value out of range) goes to the click command, the one reference for
+options and usage errors; both print the same thing for the same arguments (tested).
+"""
+
+from __future__ import annotations
+
+import os
+import sqlite3
+import sys
+from datetime import datetime
+from pathlib import Path
+
+from kenning.errors import KenningError, UsageError
+
+# `kenning search` options, as the click command declares them (facts_cmds.search).
+_FLAGS = {"--include-superseded": "include_superseded", "--include-missing": "include_missing",
+          "--explain": "explain", "--json": "as_json"}
+_VALUED = ("--limit", "--type", "--syntax", "--project")
+SYNTAXES = ("natural", "fts")
+LIMIT_RANGE = (1, 100)
+
+
+def now() -> datetime:
+    """The clock. ``KENNING_NOW`` (ISO 8601) pins it, for tests and reproducible reports."""
+    from kenning.clock import parse_iso, utc_now
+
+    pinned = os.environ.get("KENNING_NOW")
+    if pinned:
+        try:
+            return parse_iso(pinned)
+        except ValueError as exc:
+            raise UsageError(f"KENNING_NOW is not an ISO 8601 date: {pinned!r}") from exc
+    return utc_now()
+
+
+def report_failure(exc: BaseException) -> int | None:
+    """Print a known failure on stderr and return its exit code; None if it is not ours."""
+    if isinstance(exc, KenningError):
+        sys.stderr.write(f"error: {exc.message}\n")
+        if exc.hint:
+            sys.stderr.write(f"hint: {exc.hint}\n")
+        return exc.exit_code
+    if isinstance(exc, sqlite3.DatabaseError):
+        sys.stderr.write(f"error: the project store failed: {exc}\n")
+        sys.stderr.write("hint: if .kenning/kenning.db is damaged, delete it and run `kenning sync` "
+                         "(saved notes live only there)\n")
+        return 1
+    if isinstance(exc, KeyboardInterrupt):
+        sys.stderr.write("interrupted\n")
+        return 130
+    return None
+
+
+def search_output(
+    query: str,
+    *,
+    limit: int = 10,
+    types: tuple[str, ...] = (),
+    include_superseded: bool = False,
+    include_missing: bool = False,
+    syntax: str = "natural",
+    explain: bool = False,
+    project_path: Path | None = None,
+    as_json: bool = False,
+) -> str:
+    """What `kenning search` prints (without the final newline)."""
+    from kenning.answer.search import SearchOptions, search_project
+    from kenning.config import load_project
+    from kenning.interfaces.render import answer_text, to_json_text
+
+    project = load_project(project_path or Path.cwd())
+    options = SearchOptions(limit=limit, types=types, include_superseded=include_superseded,
+                            include_missing=include_missing, syntax=syntax, explain=explain)
+    answer = search_project(project, query, options, now=now())
+    return to_json_text(answer.to_json()) if as_json else answer_text(answer)
+
+
+def parse_search_args(args: list[str]) -> dict[str, object] | None:
+    """Keyword arguments of ``search_output`` for ``search`` ARGS, or None when the click
+    command must handle them (help, unknown option, invalid value, not exactly one query)."""
+    values: dict[str, object] = {}
+    types: list[str] = []
+    queries: list[str] = []
+    rest = list(args)
+    while rest:
+        arg = rest.pop(0)
+        if arg in _FLAGS:
+            values[_FLAGS[arg]] = True
+            continue
+        name, has_value, value = arg.partition("=")
+        if name in _VALUED:
+            if not has_value:
+                if not rest:
+                    return None
+                value = rest.pop(0)
+            if name == "--limit":
+                if not (value.isascii() and value.isdecimal()) or not LIMIT_RANGE[0] <= int(value) <= LIMIT_RANGE[1]:
+                    return None
+                values["limit"] = int(value)
+            elif name == "--syntax":
+                if value not in SYNTAXES:
+                    return None
+                values["syntax"] = value
+            elif name == "--project":
+                if os.path.isfile(value):
+                    return None
+                values["project_path"] = Path(value)
+            else:
+                types.append(value)
+            continue
+        if arg.startswith("-"):
+            return None
+        queries.append(arg)
+    if len(queries) != 1:
+        return None
+    return {"query": queries[0], "types": tuple(types), **values}
+
+
+def fast_search(args: list[str]) -> int | None:
+    """Serve ``search`` ARGS; None to hand them to the click command."""
+    parsed = parse_search_args(args)
+    if parsed is None:
+        return None
+    try:
+        text = search_output(**parsed)  # type: ignore[arg-type]
+    except (KenningError, sqlite3.DatabaseError, KeyboardInterrupt) as exc:
+        return report_failure(exc) or 1
+    sys.stdout.write(text + "\n")
+    return 0

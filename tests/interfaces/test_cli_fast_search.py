@@ -1,0 +1,85 @@
+"""`kenning search` is served without click; the click command stays the reference."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+
+import pytest
+
+from conftest import resync
+from kenning.interfaces.cli.main import main as click_main
+from kenning.interfaces.cli.plain import parse_search_args
+
+
+@pytest.fixture
+def project_dir(make_project):
+    project = make_project({
+        "docs/guide.md": "# Guide\n\nFreshness is computed at read time.\n\n## Ranking\n\nBM25 ranks excerpts.\n",
+        "src/fuse.py": 'def rrf_fuse(lists):\n    """Reciprocal rank fusion."""\n    return lists\n',
+    })
+    resync(project)
+    return project.root
+
+
+def _through_click(capsys, args: list[str]) -> tuple[int, str, str]:
+    capsys.readouterr()
+    with pytest.raises(SystemExit) as done:
+        click_main(args)
+    captured = capsys.readouterr()
+    return done.value.code, captured.out, captured.err
+
+
+@pytest.mark.parametrize("extra", [
+    [],
+    ["--json"],
+    ["--limit", "1"],
+    ["--limit=2", "--type", "code", "--type=doc"],
+    ["--include-superseded", "--include-missing", "--explain", "--json"],
+    ["--syntax", "fts"],
+])
+def test_the_fast_path_prints_what_the_click_command_prints(cli, capsys, project_dir, extra, monkeypatch):
+    monkeypatch.setenv("KENNING_NOW", "2026-11-29T12:00:00Z")
+    args = ["search", "freshness OR rrf_fuse", *extra, "--project", str(project_dir)]
+    assert parse_search_args(args[1:]) is not None, "the fast path must take these arguments"
+    fast = cli(*args)
+    code, out, err = _through_click(capsys, args)
+    assert (fast.code, fast.out, fast.err) == (code, out, err)
+    assert code == 0 and ("guide.md" in out or "fuse.py" in out)
+
+
+@pytest.mark.parametrize("args", [
+    ["--help"],
+    ["q", "--limit", "0"],
+    ["q", "--limit", "abc"],
+    ["q", "--limit"],
+    ["q", "--syntax", "regex"],
+    ["q", "--unknown"],
+    ["q", "--json=yes"],
+    ["one", "two"],
+    [],
+    ["--", "-q"],
+])
+def test_arguments_the_fast_path_does_not_know_go_to_click(args):
+    assert parse_search_args(args) is None
+
+
+def test_a_usage_error_comes_from_click_with_exit_code_2(cli, project_dir):
+    result = cli("search", "q", "--limit", "0", "--project", str(project_dir))
+    assert result.code == 2
+    assert "--limit" in result.err and "0" in result.err
+
+
+def test_invalid_syntax_on_the_fast_path_is_a_typed_error(cli, project_dir):
+    result = cli("search", "foo AND (", "--syntax", "fts", "--project", str(project_dir))
+    assert result.code == 2 and result.err.startswith("error: invalid search syntax")
+
+
+def test_the_console_script_searches_without_importing_click(project_dir):
+    code = ("import sys; sys.argv = ['kenning', 'search', 'freshness', '--project', sys.argv[1]]\n"
+            "from kenning.interfaces.cli.entry import run\n"
+            "try:\n    run()\nexcept SystemExit as e:\n    assert e.code == 0, e.code\n"
+            "assert 'click' not in sys.modules, 'click was imported'\n")
+    done = subprocess.run([sys.executable, "-c", code, str(project_dir)], capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr
+    assert "docs/guide.md" in done.stdout
