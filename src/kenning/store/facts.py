@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import hashlib
 import json
 import sqlite3
 from collections.abc import Iterable, Sequence
@@ -48,6 +47,8 @@ class NewFact:
 
 
 def content_hash(type_: str, title: str, body: str) -> str:
+    import hashlib  # here, not at the top: reading commands never hash (start-up time)
+
     digest = hashlib.sha256()
     for part in (type_, title, body):
         digest.update(part.encode("utf-8", "surrogatepass"))
