@@ -195,6 +195,18 @@ def run(root: Path, source_bytes: int) -> dict[str, object]:
             cli_times.append((time.perf_counter() - start) * 1000)
     figures["cli_search_ms_p50"] = round(percentile(cli_times, 0.5), 1)
     figures["cli_search_ms_p95"] = round(percentile(cli_times, 0.95), 1)
+    # Peers in the same run, as the machine's speed drifts: the interpreter alone, and a
+    # command that imports click.
+    floor, version = [], []
+    for _ in range(10):
+        start = time.perf_counter()
+        subprocess.run([sys.executable, "-c", "pass"], check=True, env=CHILD_ENV)
+        floor.append((time.perf_counter() - start) * 1000)
+        start = time.perf_counter()
+        kenning("--version")
+        version.append((time.perf_counter() - start) * 1000)
+    figures["python_startup_ms_p50"] = round(percentile(floor, 0.5), 1)
+    figures["cli_version_ms_p50"] = round(percentile(version, 0.5), 1)
     return figures
 
 
