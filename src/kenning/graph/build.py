@@ -66,6 +66,7 @@ def apply(conn: sqlite3.Connection, project: Project, files: Sequence[FileChange
         keys, refs = _add_file(conn, writer, path, fingerprint, relations)
         affected |= keys
         new_refs += refs
+    writer.flush_nodes()  # the ledger and git passes below give node ids through add_node
     stats: dict[str, int] = {}
     if todo.ledger:
         keys, refs, stats["ledger_invalid"] = _apply_ledger(conn, writer, project, stamp)
@@ -99,12 +100,12 @@ def _add_file(conn: sqlite3.Connection, writer: Writer, path: str, fingerprint: 
     keys: set[Key] = set()
     if rel is not None and rel.decision:
         d = rel.decision
-        node = add_node(conn, "decision", f"decision:{path}", d["name"], origin=path, qualname=d.get("title") or "",
-                        path=path, fact_id=first)
+        node = writer.node("decision", f"decision:{path}", d["name"], origin=path, qualname=d.get("title") or "",
+                           path=path, fact_id=first)
         keys |= keys_of("decision", d["name"], "", path)
     else:
         module = rel.module if rel else ""
-        node = add_node(conn, "file", f"file:{path}", path, origin=path, qualname=module, path=path, fact_id=first)
+        node = writer.node("file", f"file:{path}", path, origin=path, qualname=module, path=path, fact_id=first)
         keys |= keys_of("file", path, module, path)
     if rel is None:
         return keys, []
@@ -113,8 +114,8 @@ def _add_file(conn: sqlite3.Connection, writer: Writer, path: str, fingerprint: 
         qualname = f"{rel.module}.{sym.qualname}" if rel.module else sym.qualname
         name = sym.qualname.rsplit(".", 1)[-1]
         span = f"{path}:{sym.line_start}-{sym.line_end}"
-        sid = add_node(conn, "symbol", f"symbol:{path}:{sym.qualname}", name, origin=path, qualname=qualname,
-                       path=path, lines=(sym.line_start, sym.line_end), fact_id=by_uri.get(span))
+        sid = writer.node("symbol", f"symbol:{path}:{sym.qualname}", name, origin=path, qualname=qualname,
+                          path=path, lines=(sym.line_start, sym.line_end), fact_id=by_uri.get(span))
         writer.edge(node, sid, "defines", "declared", source=("file", span, fingerprint), origin=path,
                  line=sym.line_start)
         scopes.setdefault(sym.qualname, sid)
