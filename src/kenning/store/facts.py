@@ -90,7 +90,7 @@ def next_id(conn: sqlite3.Connection) -> int:
 
 
 def bump_version(conn: sqlite3.Connection) -> None:
-    """Move the store's write counter (migration 0004) after facts were inserted: once per
+    """Move the store's write counter (migrations 0004, 0006) after facts were inserted: once per
     statement, not once per row (updates and deletes still move it through triggers)."""
     conn.execute("UPDATE store_version SET version = version + 1 WHERE id = 1")
 
