@@ -49,17 +49,20 @@ def keywords_for(*texts: str) -> str:
     words: list[str] = []
     for text in texts:
         for token in _IDENTIFIER.findall(text):
-            token = token.rstrip(".-")
-            if not token.strip("_"):
-                continue
-            key = token.lower()
-            if key not in seen:
-                seen.add(key)
-                words.append(token)
-            parts = _split(token)
-            if len(parts) > 1:
-                for part in parts:
-                    if part not in seen:
-                        seen.add(part)
-                        words.append(part)
+            for word, key in _token_words(token):
+                if key not in seen:
+                    seen.add(key)
+                    words.append(word)
     return " ".join(words)
+
+
+@lru_cache(maxsize=65536)
+def _token_words(token: str) -> tuple[tuple[str, str], ...]:
+    """``(word, key)`` candidates of one token, in order: the token, then its parts if several."""
+    token = token.rstrip(".-")
+    if not token.strip("_"):
+        return ()
+    parts = _split(token)
+    if len(parts) > 1:
+        return ((token, token.lower()), *((part, part) for part in parts))
+    return ((token, token.lower()),)
