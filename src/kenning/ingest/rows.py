@@ -15,6 +15,10 @@ from kenning.ingest.chunks import Chunk
 from kenning.store.facts import content_hash
 
 
+# What json.dumps(meta, sort_keys=True, default=str) does, without building an encoder per call.
+_META_JSON = json.JSONEncoder(sort_keys=True, default=str)
+
+
 class ExcerptRow(NamedTuple):
     """One chunk of a file as the facts, locations and FTS tables will store it."""
 
@@ -50,10 +54,15 @@ def prepare(chunks: list[Chunk], path: str, mtime_ns: int) -> list[ExcerptRow]:
             body=chunk.body,
             keywords=chunk.keywords,
             date_source=date,
-            tags=json.dumps(list(tags_of(chunk))) if chunk.meta else "[]",
-            meta=json.dumps(chunk.meta, sort_keys=True, default=str) if chunk.meta else "{}",
+            tags=_tags_json(chunk) if chunk.meta else "[]",
+            meta=_META_JSON.encode(chunk.meta) if chunk.meta else "{}",
         ))
     return rows
+
+
+def _tags_json(chunk: Chunk) -> str:
+    tags = tags_of(chunk)
+    return json.dumps(list(tags)) if tags else "[]"
 
 
 def source_date(chunk: Chunk) -> str | None:
