@@ -144,7 +144,8 @@ def _sync(conn: sqlite3.Connection, project: Project, *, now: datetime, progress
     before = conn.total_changes
     applied: list[tuple[str, str | None, Any]] = []  # (path, fingerprint, relations) for the graph
     with transaction(conn):
-        writer = ExcerptWriter(conn, stamp, {row.content_hash for item in parsed for row in item.rows})
+        writer = ExcerptWriter(conn, stamp, {item.candidate.path for item in parsed},
+                               {row.content_hash for item in parsed for row in item.rows})
         for item in parsed:
             old = manifest.get(item.candidate.path)
             if item.skip is not None:

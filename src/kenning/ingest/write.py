@@ -11,6 +11,7 @@ before anything reads or references the rows they hold.
 from __future__ import annotations
 
 import sqlite3
+from collections.abc import Iterator
 from typing import TYPE_CHECKING, Any
 
 from kenning.ingest.rows import ExcerptRow
@@ -28,7 +29,8 @@ _SOURCE_URI, _FINGERPRINT, _DATE_SOURCE, _DATE_INDEXED, _TAGS, _META = 7, 8, 10,
 class ExcerptWriter:
     """Buffers of new fact, location and manifest rows, and the deduplication map."""
 
-    def __init__(self, conn: sqlite3.Connection, stamp: str, hashes: set[str]) -> None:
+    def __init__(self, conn: sqlite3.Connection, stamp: str, paths: set[str], hashes: set[str]) -> None:
+        """``paths``: the files about to be applied; ``hashes``: the content hashes of their excerpts."""
         self.conn = conn
         self.stamp = stamp
         self.new_facts: list[tuple[int, str, str, str, str]] = []  # (id, title, keywords, path, body)
@@ -39,10 +41,11 @@ class ExcerptWriter:
         self._manifest: list[tuple[Any, ...]] = []
         self._active: dict[str, list[int]] = {}  # content hash -> active file facts, ascending ids
         self._known: dict[int, tuple[str, str]] = {}  # id -> (content hash, path) for those facts
-        self._located = {row[0] for row in conn.execute("SELECT DISTINCT path FROM locations")}
-        wanted = sorted(hashes)
-        for start in range(0, len(wanted), _LOOKUP_CHUNK):
-            chunk = wanted[start : start + _LOOKUP_CHUNK]
+        self._located: set[str] = set()  # paths that had locations before this sync
+        for chunk in _chunks(sorted(paths)):
+            self._located.update(row[0] for row in conn.execute(
+                f"SELECT DISTINCT path FROM locations WHERE path IN ({','.join('?' * len(chunk))})", chunk))
+        for chunk in _chunks(sorted(hashes)):
             for fact_id, chash, path in conn.execute(
                 "SELECT id, content_hash, path FROM facts WHERE lifecycle = 'active' AND source_kind = 'file' "
                 f"AND content_hash IN ({','.join('?' * len(chunk))})",
@@ -172,6 +175,11 @@ class ExcerptWriter:
         known = self._known.pop(fact_id, None)
         if known is not None:
             self._active[known[0]].remove(fact_id)
+
+
+def _chunks(items: list[str]) -> Iterator[list[str]]:
+    for start in range(0, len(items), _LOOKUP_CHUNK):
+        yield items[start : start + _LOOKUP_CHUNK]
 
 
 def locations_at(conn: sqlite3.Connection, path: str) -> dict[int, list[str]]:
