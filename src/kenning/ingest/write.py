@@ -47,8 +47,10 @@ class ExcerptWriter:
                 f"SELECT DISTINCT path FROM locations WHERE path IN ({','.join('?' * len(chunk))})", chunk))
         for chunk in _chunks(sorted(hashes)):
             for fact_id, chash, path in conn.execute(
-                "SELECT id, content_hash, path FROM facts WHERE lifecycle = 'active' AND source_kind = 'file' "
-                f"AND content_hash IN ({','.join('?' * len(chunk))})",
+                # `+` keeps the planner on the content_hash index (it would rather scan every
+                # file fact through the source_kind index).
+                f"SELECT id, content_hash, path FROM facts WHERE content_hash IN ({','.join('?' * len(chunk))}) "
+                "AND +lifecycle = 'active' AND +source_kind = 'file'",
                 chunk,
             ):
                 self._active.setdefault(chash, []).append(fact_id)
