@@ -169,6 +169,8 @@ def _sync(conn: sqlite3.Connection, project: Project, *, now: datetime, progress
             applied.append((item.candidate.path, item.fingerprint, item.relations))
         writer.flush()
         fact_store.index_fts_rows(conn, writer.new_facts)  # one batch: new facts only, none touched since
+        parsed.clear()  # the excerpts are written: their memory goes to the graph pass
+        writer.new_facts.clear()
         for path in sorted(set(vanished)):
             report.files_removed += 1
             writer.retire_path(path, report)
