@@ -59,10 +59,13 @@ def apply(conn: sqlite3.Connection, project: Project, files: Sequence[FileChange
     affected: set[Key] = set()
     new_refs: list[int] = []
     writer = Writer(conn)
+    built = _origins_in_graph(conn, [*removed, *(path for path, _, _ in files)])
     for path in removed:
-        affected |= delete_origin(conn, path)
+        if path in built:
+            affected |= delete_origin(conn, path)
     for path, fingerprint, relations in files:
-        affected |= delete_origin(conn, path)
+        if path in built:
+            affected |= delete_origin(conn, path)
         keys, refs = _add_file(conn, writer, path, fingerprint, relations)
         affected |= keys
         new_refs += refs
@@ -83,6 +86,18 @@ def apply(conn: sqlite3.Connection, project: Project, files: Sequence[FileChange
     nodes_after, edges_after = _counts(conn)
     return {"nodes": nodes_after, "edges": edges_after, "nodes_delta": nodes_after - nodes_before,
             "edges_delta": edges_after - edges_before, **{k: v for k, v in stats.items() if v}}
+
+
+def _origins_in_graph(conn: sqlite3.Connection, origins: list[str]) -> set[str]:
+    """Which of ``origins`` produced nodes or references (a new file has nothing to drop)."""
+    found: set[str] = set()
+    for start in range(0, len(origins), 400):
+        chunk = origins[start : start + 400]
+        marks = ",".join("?" * len(chunk))
+        found.update(row[0] for row in conn.execute(
+            f"SELECT origin FROM graph_nodes WHERE origin IN ({marks}) "
+            f"UNION SELECT origin FROM graph_refs WHERE origin IN ({marks})", chunk + chunk))
+    return found
 
 
 def _counts(conn: sqlite3.Connection) -> tuple[int, int]:
