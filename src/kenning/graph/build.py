@@ -59,13 +59,17 @@ def apply(conn: sqlite3.Connection, project: Project, files: Sequence[FileChange
     affected: set[Key] = set()
     new_refs: list[int] = []
     writer = Writer(conn)
+    built = _origins_in_graph(conn, [*removed, *(path for path, _, _ in files)])
     for path in removed:
-        affected |= delete_origin(conn, path)
+        if path in built:
+            affected |= delete_origin(conn, path)
     for path, fingerprint, relations in files:
-        affected |= delete_origin(conn, path)
+        if path in built:
+            affected |= delete_origin(conn, path)
         keys, refs = _add_file(conn, writer, path, fingerprint, relations)
         affected |= keys
         new_refs += refs
+    writer.flush_nodes()  # the ledger and git passes below give node ids through add_node
     stats: dict[str, int] = {}
     if todo.ledger:
         keys, refs, stats["ledger_invalid"] = _apply_ledger(conn, writer, project, stamp)
@@ -84,6 +88,18 @@ def apply(conn: sqlite3.Connection, project: Project, files: Sequence[FileChange
             "edges_delta": edges_after - edges_before, **{k: v for k, v in stats.items() if v}}
 
 
+def _origins_in_graph(conn: sqlite3.Connection, origins: list[str]) -> set[str]:
+    """Which of ``origins`` produced nodes or references (a new file has nothing to drop)."""
+    found: set[str] = set()
+    for start in range(0, len(origins), 400):
+        chunk = origins[start : start + 400]
+        marks = ",".join("?" * len(chunk))
+        found.update(row[0] for row in conn.execute(
+            f"SELECT origin FROM graph_nodes WHERE origin IN ({marks}) "
+            f"UNION SELECT origin FROM graph_refs WHERE origin IN ({marks})", chunk + chunk))
+    return found
+
+
 def _counts(conn: sqlite3.Connection) -> tuple[int, int]:
     return (conn.execute("SELECT count(*) FROM graph_nodes").fetchone()[0],
             conn.execute("SELECT count(*) FROM graph_edges").fetchone()[0])
@@ -99,12 +115,12 @@ def _add_file(conn: sqlite3.Connection, writer: Writer, path: str, fingerprint: 
     keys: set[Key] = set()
     if rel is not None and rel.decision:
         d = rel.decision
-        node = add_node(conn, "decision", f"decision:{path}", d["name"], origin=path, qualname=d.get("title") or "",
-                        path=path, fact_id=first)
+        node = writer.node("decision", f"decision:{path}", d["name"], origin=path, qualname=d.get("title") or "",
+                           path=path, fact_id=first)
         keys |= keys_of("decision", d["name"], "", path)
     else:
         module = rel.module if rel else ""
-        node = add_node(conn, "file", f"file:{path}", path, origin=path, qualname=module, path=path, fact_id=first)
+        node = writer.node("file", f"file:{path}", path, origin=path, qualname=module, path=path, fact_id=first)
         keys |= keys_of("file", path, module, path)
     if rel is None:
         return keys, []
@@ -113,8 +129,8 @@ def _add_file(conn: sqlite3.Connection, writer: Writer, path: str, fingerprint: 
         qualname = f"{rel.module}.{sym.qualname}" if rel.module else sym.qualname
         name = sym.qualname.rsplit(".", 1)[-1]
         span = f"{path}:{sym.line_start}-{sym.line_end}"
-        sid = add_node(conn, "symbol", f"symbol:{path}:{sym.qualname}", name, origin=path, qualname=qualname,
-                       path=path, lines=(sym.line_start, sym.line_end), fact_id=by_uri.get(span))
+        sid = writer.node("symbol", f"symbol:{path}:{sym.qualname}", name, origin=path, qualname=qualname,
+                          path=path, lines=(sym.line_start, sym.line_end), fact_id=by_uri.get(span))
         writer.edge(node, sid, "defines", "declared", source=("file", span, fingerprint), origin=path,
                  line=sym.line_start)
         scopes.setdefault(sym.qualname, sid)

@@ -87,17 +87,37 @@ def add_node(conn: sqlite3.Connection, kind: str, key: str, name: str, *, origin
 
 
 class Writer:
-    """Buffers edge and reference rows and writes them with one ``executemany`` each.
+    """Buffers node, edge and reference rows and writes them with one ``executemany`` each.
 
-    Reference ids are given here (the sync holds the write lock), so a reference can be
-    resolved before the buffer is flushed. Nodes are written at once: edges point at them.
+    Node and reference ids are given here (the sync holds the write lock), so an edge or a
+    reference can point at a node, and a reference be resolved, before the buffer is
+    flushed. ``flush`` writes nodes first: references and edges point at them.
     """
 
     def __init__(self, conn: sqlite3.Connection) -> None:
         self.conn = conn
+        self._nodes: list[tuple] = []
+        self._node_ids: dict[str, int] = {}  # key -> id, for the buffered nodes
+        self._next_node: int | None = None  # read when first needed: add_node may write between flushes
         self._edges: list[tuple] = []
         self._refs: list[tuple] = []
         self._next_ref = conn.execute("SELECT coalesce(max(id), 0) + 1 FROM graph_refs").fetchone()[0]
+
+    def node(self, kind: str, key: str, name: str, *, origin: str, qualname: str = "", path: str | None = None,
+             lines: tuple[int | None, int | None] = (None, None), fact_id: int | None = None) -> int:
+        """Like ``add_node`` (the first node with a key wins), for keys no other origin can hold:
+        those of a file's own nodes (``file:``, ``decision:``, ``symbol:`` + its path) once
+        ``delete_origin`` dropped them."""
+        known = self._node_ids.get(key)
+        if known is not None:
+            return known
+        if self._next_node is None:
+            self._next_node = self.conn.execute("SELECT coalesce(max(id), 0) + 1 FROM graph_nodes").fetchone()[0]
+        node_id = self._next_node
+        self._next_node += 1
+        self._node_ids[key] = node_id
+        self._nodes.append((node_id, kind, key, name, qualname, path, lines[0], lines[1], fact_id, origin))
+        return node_id
 
     def edge(self, src: int, dst: int, type_: str, link: str, *, source: tuple[str, str, str | None], origin: str,
              line: int | None = None, ref_id: int | None = None) -> None:
@@ -111,7 +131,15 @@ class Writer:
                            int(ref.reverse), ref.link, ref.line, *source))
         return ref_id
 
+    def flush_nodes(self) -> None:
+        if self._nodes:
+            self.conn.executemany(
+                "INSERT INTO graph_nodes (id, kind, key, name, qualname, path, line_start, line_end, fact_id, origin) "
+                "VALUES (?,?,?,?,?,?,?,?,?,?)", self._nodes)
+        self._nodes, self._node_ids, self._next_node = [], {}, None
+
     def flush(self) -> int:
+        self.flush_nodes()
         if self._refs:
             self.conn.executemany(
                 "INSERT INTO graph_refs (id, origin, src, type, target_kind, target, hint, qualified, reverse, link, "

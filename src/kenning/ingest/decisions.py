@@ -86,6 +86,8 @@ def decision_info(text: str, path: str, front: dict[str, Any], title: str) -> di
 
 
 def _links(text: str, path: str):
+    if "](" not in text:  # every link has one: no need to scan the text with the pattern
+        return
     folder = posixpath.dirname(path)
     for match in _LINK.finditer(text):
         target = _local_target(match.group(1), folder)

@@ -11,7 +11,6 @@ from __future__ import annotations
 import re
 from functools import lru_cache
 
-_SEPARATORS = re.compile(r"[^A-Za-z0-9]+")
 # An acronym before a capitalised word, a (capitalised) word, an acronym, a number;
 # letters keep the digits that follow them.
 _PARTS = re.compile(r"[A-Z]+(?=[A-Z][a-z])|[A-Z]?[a-z]+[0-9]*|[A-Z]+[0-9]*|[0-9]+")
@@ -31,11 +30,9 @@ def split_identifier(name: str) -> list[str]:
 
 @lru_cache(maxsize=65536)
 def _split(name: str) -> tuple[str, ...]:
-    parts: list[str] = []
-    for piece in _SEPARATORS.split(name):
-        if piece:
-            parts.extend(part.lower() for part in _PARTS.findall(piece))
-    return tuple(parts)
+    # A part never spans a separator (parts are letters and digits, and the look-ahead needs
+    # a letter), so one scan of the whole name finds what a scan of each piece would.
+    return tuple(part.lower() for part in _PARTS.findall(name))
 
 
 def keywords_for(*texts: str) -> str:
@@ -49,17 +46,20 @@ def keywords_for(*texts: str) -> str:
     words: list[str] = []
     for text in texts:
         for token in _IDENTIFIER.findall(text):
-            token = token.rstrip(".-")
-            if not token.strip("_"):
-                continue
-            key = token.lower()
-            if key not in seen:
-                seen.add(key)
-                words.append(token)
-            parts = _split(token)
-            if len(parts) > 1:
-                for part in parts:
-                    if part not in seen:
-                        seen.add(part)
-                        words.append(part)
+            for word, key in _token_words(token):
+                if key not in seen:
+                    seen.add(key)
+                    words.append(word)
     return " ".join(words)
+
+
+@lru_cache(maxsize=65536)
+def _token_words(token: str) -> tuple[tuple[str, str], ...]:
+    """``(word, key)`` candidates of one token, in order: the token, then its parts if several."""
+    token = token.rstrip(".-")
+    if not token.strip("_"):
+        return ()
+    parts = _split(token)
+    if len(parts) > 1:
+        return ((token, token.lower()), *((part, part) for part in parts))
+    return ((token, token.lower()),)

@@ -104,6 +104,8 @@ def _sub_blocks(stmt: ast.stmt) -> list[list[ast.stmt]]:
 
 def _start(node: Definition) -> int:
     """First line of a definition, decorators included."""
+    if not node.decorator_list:
+        return node.lineno
     return min([node.lineno, *(d.lineno for d in node.decorator_list)])
 
 

@@ -12,10 +12,24 @@ from .chunks import Chunk
 from .relations import Ref, Relations, Symbol, is_test_path
 
 _BUILTINS = frozenset(dir(builtins))
-_DEFS = (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)
+_DEFS = frozenset({ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef})
 _LEAVES = frozenset({ast.Name, ast.Constant, ast.alias, ast.arg, ast.Pass, ast.Break, ast.Continue, ast.Load,
                      ast.Store, ast.Del, *ast.operator.__subclasses__(), *ast.cmpop.__subclasses__(),
                      *ast.unaryop.__subclasses__(), *ast.boolop.__subclasses__()})
+# What the walk never visits: leaves, and the plain values some fields hold.
+_NOT_VISITED = _LEAVES | {str, int, bool, type(None)}
+# Fields that hold only names, numbers, operators or contexts: nothing to visit below them.
+_PLAIN_FIELDS = frozenset({"ctx", "name", "names", "id", "attr", "arg", "asname", "module", "level", "type_comment",
+                           "kind", "conversion", "is_async", "simple", "op", "ops", "kwd_attrs", "rest"})
+_CHILD_FIELDS: dict[type, tuple[str, ...]] = {}
+
+
+def _child_fields(node_type: type) -> tuple[str, ...]:
+    fields = _CHILD_FIELDS.get(node_type)
+    if fields is None:
+        fields = tuple(f for f in getattr(node_type, "_fields", ()) if f not in _PLAIN_FIELDS)
+        _CHILD_FIELDS[node_type] = fields
+    return fields
 
 
 def python_relations(tree: ast.Module, symbols: list, chunks: list[Chunk], path: str, module: str) -> Relations:
@@ -29,20 +43,31 @@ def python_relations(tree: ast.Module, symbols: list, chunks: list[Chunk], path:
     testing = is_test_path(path)
     scope_of = {id(node): qualname for node, qualname, kind in symbols if kind != "class"}
     calls: list[tuple[ast.Call, str | None]] = []
-    stack: list[tuple[ast.AST, str | None]] = [(tree, None)]
-    while stack:  # one pass over the tree: imports, and calls with the symbol they sit in
-        node, scope = stack.pop()
-        if isinstance(node, ast.Call):
+    # One depth-first pass over the tree: imports, and calls with the symbol they sit in. A
+    # (None, scope) entry below a symbol's subtree restores the enclosing scope after it.
+    stack: list = [tree]
+    push, pop = stack.append, stack.pop
+    scope: str | None = None
+    while stack:
+        node = pop()
+        kind = node.__class__
+        if kind is tuple:
+            scope = node[1]
+            continue
+        if kind is ast.Call:
             calls.append((node, scope))
-        elif isinstance(node, _DEFS):
-            scope = scope_of.get(id(node), scope)
-        elif isinstance(node, ast.Import):
+        elif kind in _DEFS:
+            inner = scope_of.get(id(node), scope)
+            if inner != scope:
+                push((None, scope))
+                scope = inner
+        elif kind is ast.Import:
             for alias in node.names:
                 refs.append(Ref("imports", "module", alias.name, node.lineno))
                 local = alias.asname or alias.name.split(".")[0]
                 modules[local] = alias.name if alias.asname else alias.name.split(".")[0]
             continue
-        elif isinstance(node, ast.ImportFrom):
+        elif kind is ast.ImportFrom:
             base = _absolute(node.module, node.level, package)
             if base:
                 refs.append(Ref("imports", "module", base, node.lineno))
@@ -56,14 +81,14 @@ def python_relations(tree: ast.Module, symbols: list, chunks: list[Chunk], path:
                     if testing:
                         refs.append(Ref("tested_by", "symbol", alias.name, node.lineno, hint=base, reverse=True))
             continue
-        for name in node._fields:
-            if name == "ctx":
-                continue
-            value = getattr(node, name, None)
-            if type(value) is list:
-                stack.extend((item, scope) for item in value if isinstance(item, ast.AST) and type(item) not in _LEAVES)
-            elif isinstance(value, ast.AST) and type(value) not in _LEAVES:
-                stack.append((value, scope))
+        for field in _CHILD_FIELDS.get(kind) or _child_fields(kind):
+            value = getattr(node, field, None)
+            if value.__class__ is list:
+                for item in value:
+                    if item.__class__ not in _NOT_VISITED:
+                        push(item)
+            elif value.__class__ not in _NOT_VISITED:
+                push(value)
     local = {q.rsplit(".", 1)[-1] for _, q, _ in symbols} | set(names) | set(modules)
     builtin = _BUILTINS - local  # `len(x)` calls the builtin unless the module shadows it
     seen: set[tuple[str | None, str]] = set()

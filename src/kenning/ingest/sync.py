@@ -12,6 +12,7 @@ Nothing is written when nothing changed: the database file stays byte-identical.
 
 from __future__ import annotations
 
+import gc
 import hashlib
 import json
 import os
@@ -23,13 +24,13 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
-from kenning.clock import from_timestamp, iso
+from kenning.clock import iso
 from kenning.config import Project
-from kenning.ingest.chunks import Chunk
 from kenning.ingest.discover import Candidate, discover
 from kenning.ingest.parsers import load_relations
 from kenning.ingest.relations import Relations
-from kenning.records import Lifecycle
+from kenning.ingest.rows import ExcerptRow, prepare
+from kenning.ingest.write import ExcerptWriter
 from kenning.store import facts as fact_store
 from kenning.store.db import connect, transaction
 
@@ -92,17 +93,24 @@ class SyncReport:
 class Parsed:
     candidate: Candidate
     fingerprint: str | None
-    chunks: list[Chunk]
+    rows: list[ExcerptRow]
     skip: str | None = None
     relations: Relations | None = None
 
 
 def sync(project: Project, *, now: datetime, progress: Progress | None = None) -> SyncReport:
     conn = connect(project.db_path, create=True)
+    # A sync allocates hundreds of thousands of objects (syntax trees, rows) that reference
+    # counting frees; parsing makes no cyclic garbage, so the cycle collector would only scan
+    # them again and again (a sixth of the parse time). It is paused for the sync.
+    collecting = gc.isenabled()
+    gc.disable()
     try:
         return _sync(conn, project, now=now, progress=progress)
     finally:
         conn.close()
+        if collecting:
+            gc.enable()
 
 
 def _sync(conn: sqlite3.Connection, project: Project, *, now: datetime, progress: Progress | None) -> SyncReport:
@@ -133,10 +141,11 @@ def _sync(conn: sqlite3.Connection, project: Project, *, now: datetime, progress
     # memory, a hook recording a tool use) wait only for the writes, not for the parsing.
     parsed = list(_read_all(to_read, manifest, progress))
     stamp = iso(now)
-    pending: list[tuple[int, fact_store.NewFact]] = []
     before = conn.total_changes
     applied: list[tuple[str, str | None, Any]] = []  # (path, fingerprint, relations) for the graph
     with transaction(conn):
+        writer = ExcerptWriter(conn, stamp, {item.candidate.path for item in parsed},
+                               {row.content_hash for item in parsed for row in item.rows})
         for item in parsed:
             old = manifest.get(item.candidate.path)
             if item.skip is not None:
@@ -156,12 +165,15 @@ def _sync(conn: sqlite3.Connection, project: Project, *, now: datetime, progress
                 report.files_changed += 1
             else:
                 report.files_new += 1
-            _apply_file(conn, item, stamp, report, pending)
+            writer.apply_file(item, report)
             applied.append((item.candidate.path, item.fingerprint, item.relations))
-        fact_store.index_fts(conn, pending)  # one batch: new facts only, none touched since
+        writer.flush()
+        fact_store.index_fts_rows(conn, writer.new_facts)  # one batch: new facts only, none touched since
+        parsed.clear()  # the excerpts are written: their memory goes to the graph pass
+        writer.new_facts.clear()
         for path in sorted(set(vanished)):
             report.files_removed += 1
-            _retire_path(conn, path, stamp, report)
+            writer.retire_path(path, report)
         report.graph = graph_build.apply(
             conn, project, applied,
             sorted(set(vanished)), graph_pending, stamp=stamp,
@@ -184,7 +196,7 @@ def _read_all(cands: list[Candidate], manifest: dict[str, Any], progress: Progre
             for c in cands]
     total = len(jobs)
     if total >= PARALLEL_FROM and (os.cpu_count() or 1) > 1:
-        with ProcessPoolExecutor(max_workers=min(4, os.cpu_count() or 2)) as pool:
+        with ProcessPoolExecutor(max_workers=min(4, os.cpu_count() or 2), initializer=gc.disable) as pool:
             for done, item in enumerate(pool.map(_read_one, jobs, chunksize=16), start=1):
                 if progress:
                     progress(done, total)
@@ -216,132 +228,4 @@ def _read_one(job: tuple[Candidate, str | None]) -> Parsed:
         # One pathological file (nesting too deep for a parser, say) must not stop the sync:
         # it is skipped and counted, like any other file kenning cannot read.
         return Parsed(cand, None, [], skip="parse_error")
-    return Parsed(cand, fingerprint, chunks, relations=relations)
-
-
-def _apply_file(
-    conn: sqlite3.Connection, item: Parsed, stamp: str, report: SyncReport, pending: list[tuple[int, Any]]
-) -> None:
-    cand = item.candidate
-    assert item.fingerprint is not None
-    previous = _locations_at(conn, cand.path)
-    conn.execute("DELETE FROM locations WHERE path = ?", (cand.path,))
-    mtime = from_timestamp(cand.mtime_ns / 1e9)
-    successor_by_uri: dict[str, int] = {}
-    for chunk in item.chunks:
-        uri = cand.path + chunk.anchor
-        new = fact_store.NewFact(
-            type=chunk.type,
-            title=chunk.title,
-            body=chunk.body,
-            keywords=chunk.keywords,
-            path=cand.path,
-            source_kind="file",
-            source_uri=uri,
-            fingerprint=item.fingerprint,
-            date_source=_source_date(chunk) or mtime,
-            date_indexed=stamp,
-            producer="projection",
-            tags=_tags(chunk),
-            meta=chunk.meta,
-        )
-        row = conn.execute(
-            "SELECT id, path FROM facts WHERE content_hash = ? AND lifecycle = 'active' "
-            "AND source_kind = 'file' ORDER BY id LIMIT 1",
-            (new.content_hash,),
-        ).fetchone()
-        if row is None:
-            fact_id = fact_store.insert(conn, new, indexed=False)
-            pending.append((fact_id, new))
-            report.added += 1
-        else:
-            fact_id = row[0]
-            if fact_id in previous:
-                report.kept += 1
-            else:
-                report.deduplicated += 1
-            if row[1] == cand.path:
-                conn.execute(
-                    "UPDATE facts SET fingerprint = ?, source_uri = ?, date_source = ?, date_indexed = ?, "
-                    "tags = ?, meta = ? WHERE id = ?",
-                    (item.fingerprint, uri, new.date_source, stamp, json.dumps(list(new.tags)),
-                     json.dumps(new.meta, sort_keys=True, default=str), fact_id),
-                )
-        conn.execute(
-            "INSERT OR IGNORE INTO locations (fact_id, uri, path, line_start, line_end, fingerprint) "
-            "VALUES (?, ?, ?, ?, ?, ?)",
-            (fact_id, uri, cand.path, chunk.line_start, chunk.line_end, item.fingerprint),
-        )
-        successor_by_uri.setdefault(uri, fact_id)
-    _settle_orphans(conn, previous, successor_by_uri, stamp, report)
-    conn.execute(
-        "INSERT OR REPLACE INTO manifest (path, size, mtime_ns, fingerprint, parser, indexed_at, excerpts) "
-        "VALUES (?, ?, ?, ?, ?, ?, ?)",
-        (cand.path, cand.size, cand.mtime_ns, item.fingerprint, cand.parser, stamp, len(item.chunks)),
-    )
-
-
-def _retire_path(conn: sqlite3.Connection, path: str, stamp: str, report: SyncReport) -> None:
-    previous = _locations_at(conn, path)
-    conn.execute("DELETE FROM locations WHERE path = ?", (path,))
-    _settle_orphans(conn, previous, {}, stamp, report)
-    conn.execute("DELETE FROM manifest WHERE path = ?", (path,))
-
-
-def _locations_at(conn: sqlite3.Connection, path: str) -> dict[int, list[str]]:
-    previous: dict[int, list[str]] = {}
-    for fact_id, uri in conn.execute("SELECT fact_id, uri FROM locations WHERE path = ?", (path,)):
-        previous.setdefault(fact_id, []).append(uri)
-    return previous
-
-
-def _settle_orphans(
-    conn: sqlite3.Connection,
-    previous: dict[int, list[str]],
-    successor_by_uri: dict[str, int],
-    stamp: str,
-    report: SyncReport,
-) -> None:
-    """Facts that lost their place in this file: supersede, retire, or re-point."""
-    for fact_id, uris in sorted(previous.items()):
-        remaining = conn.execute(
-            "SELECT uri, path, fingerprint FROM locations WHERE fact_id = ? ORDER BY path, uri LIMIT 1",
-            (fact_id,),
-        ).fetchone()
-        if remaining is not None:
-            conn.execute(
-                "UPDATE facts SET source_uri = ?, path = ?, fingerprint = ? WHERE id = ? AND source_uri != ?",
-                (remaining[0], remaining[1], remaining[2], fact_id, remaining[0]),
-            )
-            continue
-        successor = next((successor_by_uri[u] for u in uris if successor_by_uri.get(u, fact_id) != fact_id), None)
-        if successor is not None:
-            fact_store.set_lifecycle(
-                conn, fact_id, Lifecycle.SUPERSEDED, when=stamp, reason="source changed", superseded_by=successor
-            )
-            report.replaced += 1
-        else:
-            fact_store.set_lifecycle(conn, fact_id, Lifecycle.RETIRED, when=stamp, reason="source vanished")
-            report.retired += 1
-            report.retired_uris.extend(uris)
-
-
-def _source_date(chunk: Chunk) -> str | None:
-    front = chunk.meta.get("front_matter") or {}
-    value = front.get("date") if isinstance(front, dict) else None
-    if value is None:
-        value = (chunk.meta.get("decision") or {}).get("date")
-    if value is None:
-        return None
-    text = str(value)
-    return text if len(text) > 10 else f"{text}T00:00:00Z" if len(text) == 10 else None
-
-
-def _tags(chunk: Chunk) -> tuple[str, ...]:
-    front = chunk.meta.get("front_matter") or {}
-    tags = front.get("tags") if isinstance(front, dict) else None
-    if isinstance(tags, str):
-        return tuple(t.strip() for t in tags.split(",") if t.strip())
-    if isinstance(tags, list):
-        return tuple(str(t) for t in tags)
-    return ()
+    return Parsed(cand, fingerprint, prepare(chunks, cand.path, cand.mtime_ns), relations=relations)

@@ -56,28 +56,56 @@ def content_hash(type_: str, title: str, body: str) -> str:
     return digest.hexdigest()
 
 
+# The columns of a row given to ``insert_rows``, in order (the id is chosen by the caller).
+ROW_COLUMNS = (
+    "id, type, title, body, keywords, path, source_kind, source_uri, fingerprint, content_hash, "
+    "date_source, date_indexed, date_confirmed, producer, tags, importance, why, how_to_apply, memory_type, meta"
+)
+
+
 def insert(conn: sqlite3.Connection, fact: NewFact, *, indexed: bool = True) -> int:
     """Write a fact and (unless ``indexed=False``) its lexical index entries.
 
     With ``indexed=False`` the caller must pass the row to ``index_fts`` before anything
-    updates or deletes it, and before the transaction ends (bulk loading, see ingest/sync.py).
+    updates or deletes it, and before the transaction ends.
     """
     fact_id = _insert_row(conn, fact)
+    bump_version(conn)
     if indexed:
         index_fts(conn, [(fact_id, fact)])
     return fact_id
 
 
+def insert_rows(conn: sqlite3.Connection, rows: Sequence[tuple[Any, ...]]) -> None:
+    """Bulk load: rows in ``ROW_COLUMNS`` order, ids chosen by the caller (who holds the write
+    lock). Like ``insert(..., indexed=False)``: pass them to ``index_fts_rows`` in the same
+    transaction, before anything updates or deletes them."""
+    if rows:
+        conn.executemany(f"INSERT INTO facts ({ROW_COLUMNS}) VALUES ({','.join('?' * 20)})", rows)
+        bump_version(conn)
+
+
+def next_id(conn: sqlite3.Connection) -> int:
+    """The id SQLite would give the next fact (call it inside the write transaction)."""
+    return int(conn.execute("SELECT coalesce(max(id), 0) + 1 FROM facts").fetchone()[0])
+
+
+def bump_version(conn: sqlite3.Connection) -> None:
+    """Move the store's write counter (migrations 0004, 0006) after facts were inserted: once per
+    statement, not once per row (updates and deletes still move it through triggers)."""
+    conn.execute("UPDATE store_version SET version = version + 1 WHERE id = 1")
+
+
 def index_fts(conn: sqlite3.Connection, rows: Sequence[tuple[int, NewFact]]) -> None:
     """Add facts to the word and trigram indexes, in one batch."""
-    conn.executemany(
-        "INSERT INTO facts_fts (rowid, title, keywords, path, body) VALUES (?, ?, ?, ?, ?)",
-        [(i, f.title, f.keywords, f.path, f.body) for i, f in rows],
-    )
-    conn.executemany(
-        "INSERT INTO facts_trigram (rowid, title, keywords, path) VALUES (?, ?, ?, ?)",
-        [(i, f.title, f.keywords, f.path) for i, f in rows],
-    )
+    index_fts_rows(conn, [(i, f.title, f.keywords, f.path, f.body) for i, f in rows])
+
+
+def index_fts_rows(conn: sqlite3.Connection, rows: Sequence[tuple[int, str, str, str, str]]) -> None:
+    """Add ``(id, title, keywords, path, body)`` rows to the word and trigram indexes."""
+    conn.executemany("INSERT INTO facts_fts (rowid, title, keywords, path, body) VALUES (?, ?, ?, ?, ?)", rows)
+    conn.executemany("INSERT INTO facts_trigram (rowid, title, keywords, path) VALUES (?, ?, ?, ?)",
+                     [row[:4] for row in rows])
 
 
 def _insert_row(conn: sqlite3.Connection, fact: NewFact) -> int:

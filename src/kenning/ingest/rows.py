@@ -1,0 +1,86 @@
+"""Excerpts made ready to write: everything about a fact row that depends on its file alone.
+
+The parser workers call ``prepare`` right after parsing, so the content hash, the JSON of
+tags and meta and the source date are computed in parallel; the writing process only
+assigns ids, deduplicates and hands the rows to SQLite.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import NamedTuple
+
+from kenning.clock import from_timestamp
+from kenning.ingest.chunks import Chunk
+from kenning.store.facts import content_hash
+
+
+# What json.dumps(meta, sort_keys=True, default=str) does, without building an encoder per call.
+_META_JSON = json.JSONEncoder(sort_keys=True, default=str)
+
+
+class ExcerptRow(NamedTuple):
+    """One chunk of a file as the facts, locations and FTS tables will store it."""
+
+    uri: str
+    line_start: int
+    line_end: int
+    content_hash: str
+    type: str
+    title: str
+    body: str
+    keywords: str
+    date_source: str
+    tags: str  # JSON list
+    meta: str  # JSON object, keys sorted
+
+
+def prepare(chunks: list[Chunk], path: str, mtime_ns: int) -> list[ExcerptRow]:
+    mtime: str | None = None
+    rows = []
+    for chunk in chunks:
+        date = source_date(chunk)
+        if date is None:
+            if mtime is None:
+                mtime = from_timestamp(mtime_ns / 1e9)
+            date = mtime
+        rows.append(ExcerptRow(
+            uri=path + chunk.anchor,
+            line_start=chunk.line_start,
+            line_end=chunk.line_end,
+            content_hash=content_hash(chunk.type, chunk.title, chunk.body),
+            type=chunk.type,
+            title=chunk.title,
+            body=chunk.body,
+            keywords=chunk.keywords,
+            date_source=date,
+            tags=_tags_json(chunk) if chunk.meta else "[]",
+            meta=_META_JSON.encode(chunk.meta) if chunk.meta else "{}",
+        ))
+    return rows
+
+
+def _tags_json(chunk: Chunk) -> str:
+    tags = tags_of(chunk)
+    return json.dumps(list(tags)) if tags else "[]"
+
+
+def source_date(chunk: Chunk) -> str | None:
+    front = chunk.meta.get("front_matter") or {}
+    value = front.get("date") if isinstance(front, dict) else None
+    if value is None:
+        value = (chunk.meta.get("decision") or {}).get("date")
+    if value is None:
+        return None
+    text = str(value)
+    return text if len(text) > 10 else f"{text}T00:00:00Z" if len(text) == 10 else None
+
+
+def tags_of(chunk: Chunk) -> tuple[str, ...]:
+    front = chunk.meta.get("front_matter") or {}
+    tags = front.get("tags") if isinstance(front, dict) else None
+    if isinstance(tags, str):
+        return tuple(t.strip() for t in tags.split(",") if t.strip())
+    if isinstance(tags, list):
+        return tuple(str(t) for t in tags)
+    return ()

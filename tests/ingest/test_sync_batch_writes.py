@@ -1,0 +1,134 @@
+"""The sync writes in batches (ids given in Python, one deduplication map): these check that
+what lands in the store is what a row-by-row writer would have stored."""
+
+from __future__ import annotations
+
+import os
+
+from conftest import bump_mtime, resync
+
+from kenning.ingest import sync as sync_module
+from kenning.store.db import connect
+
+DOC = "# Guide\n\nIntro words.\n\n## Install\n\nRun the installer.\n\n## Usage\n\nCall the tool.\n"
+CODE = (
+    '"""Tools."""\nimport os\n\n\nclass Box:\n    @property\n    def size(self):\n        return 1\n\n'
+    "    @size.setter\n    def size(self, value):\n        pass\n\n\ndef run(path):\n    return helper(path) + os.getpid()\n\n\n"
+    "def helper(path):\n    return len(path)\n"
+)
+FILES = {
+    "README.md": DOC,
+    "copy/README.md": DOC,
+    "twice.md": "# Twice\n\n## Notes\n\nsame body\n\n## Notes\n\nsame body\n",
+    "src/tools.py": CODE,
+    "src/again.py": CODE,
+    "docs/adr/0001-use-sqlite.md": "# Use SQLite\n\n* Status: accepted\n\nWe use SQLite, see [guide](../../README.md).\n",
+}
+
+
+def _tables(project) -> dict[str, list[tuple]]:
+    conn = connect(project.db_path)
+    try:
+        return {
+            "facts": conn.execute(
+                "SELECT id, type, title, body, keywords, path, source_uri, fingerprint, content_hash, date_source, "
+                "lifecycle, superseded_by, tags, meta FROM facts ORDER BY id").fetchall(),
+            "locations": conn.execute("SELECT * FROM locations ORDER BY fact_id, uri").fetchall(),
+            "nodes": conn.execute("SELECT * FROM graph_nodes ORDER BY id").fetchall(),
+            "refs": conn.execute("SELECT * FROM graph_refs ORDER BY id").fetchall(),
+            "edges": conn.execute("SELECT * FROM graph_edges ORDER BY id").fetchall(),
+            "fts": conn.execute("SELECT rowid FROM facts_fts WHERE facts_fts MATCH 'installer OR helper' "
+                                "ORDER BY rowid").fetchall(),
+            "trigram": conn.execute("SELECT rowid FROM facts_trigram WHERE facts_trigram MATCH 'elpe' "
+                                    "ORDER BY rowid").fetchall(),
+        }
+    finally:
+        conn.close()
+
+
+def test_a_sync_parsed_in_a_process_pool_stores_exactly_what_a_serial_sync_stores(make_project, monkeypatch):
+    serial, pooled = make_project(FILES, name="serial"), make_project(FILES, name="pooled")
+    for project in (serial, pooled):  # the same file dates on both sides
+        for rel in FILES:
+            os.utime(project.root / rel, ns=(1_767_225_600 * 10**9,) * 2)
+    resync(serial)
+    monkeypatch.setattr(sync_module, "PARALLEL_FROM", 1)
+    report = resync(pooled)
+    assert report.added > 0 and report.deduplicated > 0
+    pooled_tables = _tables(pooled)
+    assert pooled_tables["fts"] and pooled_tables["trigram"] and pooled_tables["edges"]
+    assert pooled_tables == _tables(serial)
+
+
+def test_identical_sections_in_one_file_are_one_excerpt_with_both_locations(make_project):
+    project = make_project({"twice.md": FILES["twice.md"]})
+    report = resync(project)
+    assert report.added == 2 and report.deduplicated == 1
+    conn = connect(project.db_path)
+    rows = conn.execute("SELECT fact_id, uri FROM locations ORDER BY uri").fetchall()
+    conn.close()
+    assert [uri for _, uri in rows] == ["twice.md#notes", "twice.md#notes-1", "twice.md#twice"]
+    assert rows[0][0] == rows[1][0]
+
+
+def test_content_copied_into_a_new_file_later_joins_the_existing_excerpt(make_project):
+    project = make_project({"README.md": DOC})
+    first = resync(project)
+    (project.root / "copy.md").write_text(DOC)
+    report = resync(project)
+    assert report.added == 0 and report.deduplicated == first.added
+    conn = connect(project.db_path)
+    count = conn.execute("SELECT count(*) FROM facts").fetchone()[0]
+    paths = conn.execute("SELECT DISTINCT path FROM locations ORDER BY path").fetchall()
+    conn.close()
+    assert count == first.added and [p[0] for p in paths] == ["README.md", "copy.md"]
+
+
+def test_a_moved_file_keeps_its_excerpt_ids_and_points_them_at_the_new_path(make_project):
+    project = make_project({"old.md": DOC})
+    resync(project)
+    before = _tables(project)["facts"]
+    (project.root / "old.md").rename(project.root / "new.md")
+    report = resync(project)
+    assert report.retired == 0 and report.added == 0 and report.deduplicated == len(before)
+    after = _tables(project)["facts"]
+    assert [row[0] for row in after] == [row[0] for row in before]
+    assert {row[5] for row in after} == {"new.md"} and all(row[6].startswith("new.md#") for row in after)
+    assert {row[10] for row in after} == {"active"}
+
+
+def test_new_excerpts_take_the_ids_sqlite_would_give_after_the_highest_one(make_project):
+    project = make_project({"README.md": DOC})
+    resync(project)
+    conn = connect(project.db_path)
+    top = conn.execute("SELECT max(id) FROM facts").fetchone()[0]
+    conn.close()
+    (project.root / "README.md").write_text(DOC + "\n## More\n\nAnother part.\n")
+    bump_mtime(project.root / "README.md")
+    report = resync(project)
+    assert report.added == 1
+    conn = connect(project.db_path)
+    new_id = conn.execute("SELECT id FROM facts WHERE source_uri = 'README.md#more'").fetchone()[0]
+    conn.close()
+    assert new_id == top + 1
+
+
+def test_the_store_version_moves_when_a_sync_writes_facts_and_not_on_a_no_op(make_project):
+    project = make_project({"README.md": DOC})
+
+    def version() -> int:
+        conn = connect(project.db_path)
+        try:
+            return conn.execute("SELECT version FROM store_version").fetchone()[0]
+        finally:
+            conn.close()
+
+    resync(project)
+    after_first = version()
+    assert after_first > 0
+    resync(project)
+    assert version() == after_first
+    (project.root / "README.md").write_text(DOC.replace("Call the tool.", "Call the new tool."))
+    bump_mtime(project.root / "README.md")
+    resync(project)
+    assert version() > after_first
