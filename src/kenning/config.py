@@ -6,19 +6,23 @@ receives a ``Project`` and plain values.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import re
-import tomllib
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
 
 from kenning.errors import ProjectNotFound, UsageError
+
+TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (start-up time)
+if TYPE_CHECKING:
+    from typing import Any
 
 STATE_DIR = ".kenning"
 DB_NAME = "kenning.db"
 CONFIG_NAME = "config.toml"
+PARSED_CONFIG = "cache/config.json"  # under .kenning/: config.toml as last parsed
 DEFAULT_MAX_FILE_BYTES = 1_000_000
 
 CONFIG_TEMPLATE = """\
@@ -108,11 +112,47 @@ def find_root(start: Path) -> Path:
 def load_project(path: Path) -> Project:
     root = find_root(path)
     config_path = root / STATE_DIR / CONFIG_NAME
+    return Project(root=root, config=parse_config(read_config(config_path), default_name(root), config_path))
+
+
+def read_config(config_path: Path) -> dict[str, Any]:
+    """``config.toml`` as parsed by tomllib.
+
+    The parsed form is kept in ``.kenning/cache/config.json`` beside the exact text it came
+    from, so a command whose config did not change skips the TOML parser, whose import costs
+    more start-up time than a whole search. Any change to the text parses it again.
+    """
+    text = config_path.read_text(encoding="utf-8")
+    kept_path = config_path.parent / PARSED_CONFIG
     try:
-        raw = tomllib.loads(config_path.read_text(encoding="utf-8"))
+        kept = json.loads(kept_path.read_text(encoding="utf-8"))
+        if kept["toml"] == text and isinstance(kept["parsed"], dict):
+            return dict(kept["parsed"])
+    except (OSError, ValueError, KeyError, TypeError):
+        pass  # absent, unreadable or from another text: parse
+    import tomllib
+
+    try:
+        raw = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
         raise UsageError(f"{config_path}: invalid TOML: {exc}") from exc
-    return Project(root=root, config=parse_config(raw, default_name(root), config_path))
+    _keep_parsed(kept_path, text, raw)
+    return raw
+
+
+def _keep_parsed(kept_path: Path, text: str, raw: dict[str, Any]) -> None:
+    try:
+        payload = json.dumps({"toml": text, "parsed": raw}, allow_nan=False)
+    except (TypeError, ValueError):
+        return  # a TOML date or a non-finite float has no JSON form: parse every time
+    partial = kept_path.with_name(f".{kept_path.name}.{os.getpid()}")
+    try:
+        kept_path.parent.mkdir(exist_ok=True)
+        partial.write_text(payload, encoding="utf-8")
+        os.replace(partial, kept_path)
+    except OSError:  # a read-only checkout: parse every time
+        with contextlib.suppress(OSError):
+            partial.unlink(missing_ok=True)
 
 
 def parse_config(raw: dict[str, Any], fallback_name: str, where: Path | str = "config") -> ProjectConfig:

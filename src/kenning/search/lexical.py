@@ -5,10 +5,13 @@ from __future__ import annotations
 
 import sqlite3
 from dataclasses import dataclass, field
-from typing import Any
 
 from kenning.errors import InvalidQuery
 from kenning.search.query import CODE_NAME, IDENTIFIER_HINT, ParsedQuery, quote_term as _quote
+
+TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (start-up time)
+if TYPE_CHECKING:
+    from typing import Any
 
 OVERFETCH = 3  # FTS page size as a multiple of the hits wanted, before filtering
 # Column weights of the word index (title, keywords, path, body), the same as the table's
