@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+import json
+import shutil
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 
@@ -76,10 +79,24 @@ def test_invalid_syntax_on_the_fast_path_is_a_typed_error(cli, project_dir):
 
 
 def test_the_console_script_searches_without_importing_click(project_dir):
-    code = ("import sys; sys.argv = ['kenning', 'search', 'freshness', '--project', sys.argv[1]]\n"
+    code = ("import sys\n"
             "from kenning.interfaces.cli.entry import run\n"
-            "try:\n    run()\nexcept SystemExit as e:\n    assert e.code == 0, e.code\n"
+            "try:\n    run(['search', 'freshness', '--project', sys.argv[1]])\n"
+            "except SystemExit as e:\n    assert e.code == 0, e.code\n"
             "assert 'click' not in sys.modules, 'click was imported'\n")
     done = subprocess.run([sys.executable, "-c", code, str(project_dir)], capture_output=True, text=True)
     assert done.returncode == 0, done.stderr
     assert "docs/guide.md" in done.stdout
+
+
+def test_the_installed_script_ends_with_its_output_and_exit_code_flushed(project_dir):
+    exe = shutil.which("kenning", path=str(Path(sys.executable).parent))
+    assert exe, "the kenning console script is installed with the package"
+    found = subprocess.run([exe, "search", "freshness", "--json", "--project", str(project_dir)],
+                           capture_output=True, text=True)
+    assert found.returncode == 0 and found.stderr == ""
+    assert json.loads(found.stdout)["excerpts"][0]["source"]["uri"].startswith("docs/guide.md")
+    failed = subprocess.run([exe, "search", "foo AND (", "--syntax", "fts", "--project", str(project_dir)],
+                            capture_output=True, text=True)
+    assert failed.returncode == 2 and failed.stdout == ""
+    assert failed.stderr.startswith("error: invalid search syntax") and "hint:" in failed.stderr

@@ -123,9 +123,10 @@ def test_the_console_script_serves_the_hook_without_importing_click(make_project
     project = make_project(corpus_files())
     resync(project)
     cli("pack", "build", "--project", str(project.root))
-    code = ("import sys; sys.argv = ['kenning', 'hook', 'session-start', '--project', sys.argv[1]]\n"
+    code = ("import sys\n"
             "from kenning.interfaces.cli.entry import run\n"
-            "try:\n    run()\nexcept SystemExit as e:\n    assert e.code == 0, e.code\n"
+            "try:\n    run(['hook', 'session-start', '--project', sys.argv[1]])\n"
+            "except SystemExit as e:\n    assert e.code == 0, e.code\n"
             "assert 'click' not in sys.modules, 'click was imported'\n")
     done = subprocess.run([sys.executable, "-c", code, str(project.root)], capture_output=True, text=True)
     assert done.returncode == 0, done.stderr
