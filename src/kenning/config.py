@@ -6,7 +6,6 @@ receives a ``Project`` and plain values.
 
 from __future__ import annotations
 
-import contextlib
 import json
 import os
 import re
@@ -14,6 +13,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from kenning.errors import ProjectNotFound, UsageError
+from kenning.files import write_atomic
 
 TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (start-up time)
 if TYPE_CHECKING:
@@ -145,14 +145,10 @@ def _keep_parsed(kept_path: Path, text: str, raw: dict[str, Any]) -> None:
         payload = json.dumps({"toml": text, "parsed": raw}, allow_nan=False)
     except (TypeError, ValueError):
         return  # a TOML date or a non-finite float has no JSON form: parse every time
-    partial = kept_path.with_name(f".{kept_path.name}.{os.getpid()}")
     try:
-        kept_path.parent.mkdir(exist_ok=True)
-        partial.write_text(payload, encoding="utf-8")
-        os.replace(partial, kept_path)
-    except OSError:  # a read-only checkout: parse every time
-        with contextlib.suppress(OSError):
-            partial.unlink(missing_ok=True)
+        write_atomic(str(kept_path), payload.encode("utf-8"))
+    except OSError:
+        pass  # a read-only checkout: parse every time
 
 
 def parse_config(raw: dict[str, Any], fallback_name: str, where: Path | str = "config") -> ProjectConfig:

@@ -10,6 +10,8 @@ from __future__ import annotations
 import json
 import os
 
+from kenning.files import write_atomic
+
 TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (hook start-up time)
 if TYPE_CHECKING:
     from typing import Any
@@ -67,20 +69,6 @@ def write_session(state_dir: StrPath, state: dict[str, Any]) -> None:
 
 def dump(data: dict[str, Any]) -> bytes:
     return (json.dumps(data, indent=2, ensure_ascii=False, sort_keys=True) + "\n").encode("utf-8")
-
-
-def write_atomic(path: str, data: bytes) -> None:
-    folder, name = os.path.split(path)
-    os.makedirs(folder, exist_ok=True)
-    tmp = os.path.join(folder, f".{name}.{os.getpid()}.tmp")
-    try:
-        with open(tmp, "wb") as handle:
-            handle.write(data)
-        os.replace(tmp, path)
-    except BaseException:
-        if os.path.exists(tmp):
-            os.unlink(tmp)
-        raise
 
 
 def _read(path: str) -> str | None:
