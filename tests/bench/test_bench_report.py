@@ -77,6 +77,7 @@ def test_rates_over_zero_items_are_null(make_project, cli):
     assert report["retrieval"]["lexical"]["all"]["recall@1"] is None
     assert report["retrieval"]["lexical"]["all"]["mrr"] is None
     assert set(report["questions"]["absent"]) == {"section", "symbol", "decision", "edge"}
+    assert report["retrieval"]["graph"]["available"] is False and report["retrieval"]["graph"]["reason"]
 
 
 def test_a_changed_source_is_not_counted_as_verified(project, cli):
@@ -142,6 +143,26 @@ def test_edge_questions_come_from_declared_graph_edges_and_the_router_agrees_wit
     assert report["router"]["note"] is None
     assert report["router"]["value"]["examples"] == len(EXAMPLES)
     assert report["router"]["value"]["mode_agreement"] == 1.0
+
+
+def test_graph_mode_answers_the_edge_questions_and_serves_the_declared_edge(project, cli):
+    report = cli("bench", "--json", "--project", str(project.root)).json()
+    graph = report["retrieval"]["graph"]
+    edges = report["questions"]["by_kind"]["edge"]
+    assert graph["available"] is True and graph["edge"]["questions"] == edges > 0
+    assert graph["edge"]["recall@10"] == 1.0 and graph["edge"]["edge_found"] == 1.0
+    assert report["retrieval"]["lexical"]["edge"]["questions"] == edges  # the same questions, both modes
+    assert "graph edge" in cli("bench", "--project", str(project.root)).out
+
+
+def test_a_path_step_is_the_declared_edge_only_with_its_type_and_both_ends():
+    from kenning.bench.report import _is_edge
+
+    step = {"type": "calls", "from": {"name": "Store.flush"}, "to": {"name": "write_rows"}}
+    assert _is_edge(step, ("flush", "write_rows", "calls"))
+    assert not _is_edge(step, ("flush", "write_rows", "imports"))
+    assert not _is_edge(step, ("write_rows", "flush", "calls"))
+    assert not _is_edge(step, None)
 
 
 def test_bench_without_an_index_says_so_and_fails(make_project, cli):

@@ -27,6 +27,7 @@ class Question:
     text: str
     expected: int  # the excerpt the question was generated from
     accepted: tuple[int, ...]  # every excerpt that answers it, sorted
+    edge: tuple[str, str, str] | None = None  # (source, target, type) of an edge question
 
 
 def generate(
@@ -104,6 +105,7 @@ def _edge_questions(rng: random.Random, edges: list[DeclaredEdge], per_kind: int
     )
     chosen = rng.sample(usable, min(per_kind, len(usable)))
     return [
-        Question("edge", f"what links {e.source} to {e.target}?", min(e.fact_ids), tuple(sorted(set(e.fact_ids))))
+        Question("edge", f"what links {e.source} to {e.target}?", min(e.fact_ids), tuple(sorted(set(e.fact_ids))),
+                 (e.source, e.target, e.type))
         for e in chosen
     ]

@@ -21,7 +21,7 @@ _TOUCHES = re.compile(r"\b(touch\w*|tasks?|evidence|verdicts?|commits?|decisions
                       r"preuves?|décisions?|pourquoi)\b", re.I)
 _IMPACT = re.compile(r"\b(impact\w*|depends? on|dependents?|break\w*|uses?|used by|who uses|dépend\w*|casse\w*|"
                      r"utilise\w*)\b", re.I)
-_PATH = re.compile(r"\b(path|between|link(?:ed)? between|chemin|entre)\b", re.I)
+_PATH = re.compile(r"\b(path|between|links?|linked|relie\w*|chemin|entre)\b", re.I)
 _STOP = {"what", "which", "where", "who", "how", "does", "the", "and", "calls", "call", "called", "defined",
          "define", "is", "are", "it", "this", "that", "touch", "touches", "tasks", "task", "commits", "between",
          "path", "impact", "depends", "quelles", "quels", "qui", "appelle", "est", "défini", "les", "des"}
