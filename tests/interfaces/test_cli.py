@@ -75,6 +75,22 @@ def test_remember_get_supersede_confirm_forget_round_trip(cli, project_dir):
     assert missing.code == 1 and "not found" in missing.out
 
 
+def test_a_forgotten_fact_id_is_never_given_again(cli, project_dir):
+    def remember(text: str) -> dict:
+        return cli("remember", text, "--json", "--project", str(project_dir)).json()
+
+    last = remember("The newest fact, forgotten below.")
+    assert cli("forget", str(last["id"]), "--project", str(project_dir)).code == 0
+    after = remember("A later fact.")
+    assert after["id"] > last["id"]
+    old_citation = cli("get", f"kn://demo/{last['id']}", "--project", str(project_dir))
+    assert old_citation.code == 1 and "not found" in old_citation.out
+    cli("sync", "--project", str(project_dir))  # bulk ids (sync) start above it too
+    ids = [f["id"] for f in cli("search", "cache OR rankings", "--syntax", "fts", "--json",
+                                "--project", str(project_dir)).json()["excerpts"]]
+    assert ids and last["id"] not in ids
+
+
 def test_a_citation_from_another_project_is_a_usage_error(cli, project_dir):
     cli("sync", "--project", str(project_dir))
     result = cli("get", "kn://elsewhere/1", "--project", str(project_dir))

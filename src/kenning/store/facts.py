@@ -88,9 +88,13 @@ def insert_rows(conn: sqlite3.Connection, rows: Sequence[tuple[Any, ...]]) -> No
         bump_version(conn)
 
 
+# The next fact id: above every fact and every deleted one (ids are never reused, migration 0007).
+_NEXT_ID = "(SELECT max(coalesce((SELECT max(id) FROM facts), 0), (SELECT highest FROM fact_id_floor)) + 1)"
+
+
 def next_id(conn: sqlite3.Connection) -> int:
-    """The id SQLite would give the next fact (call it inside the write transaction)."""
-    return int(conn.execute("SELECT coalesce(max(id), 0) + 1 FROM facts").fetchone()[0])
+    """The next fact id, never one a deleted fact had (call it inside the write transaction)."""
+    return int(conn.execute(f"SELECT {_NEXT_ID}").fetchone()[0])
 
 
 def bump_version(conn: sqlite3.Connection) -> None:
@@ -112,10 +116,10 @@ def index_fts_rows(conn: sqlite3.Connection, rows: Sequence[tuple[int, str, str,
 
 
 def _insert_row(conn: sqlite3.Connection, fact: NewFact) -> int:
-    cursor = conn.execute(
-        "INSERT INTO facts (type, title, body, keywords, path, source_kind, source_uri, fingerprint, "
+    cursor = conn.execute(  # one statement: the id is chosen under the write lock it takes
+        "INSERT INTO facts (id, type, title, body, keywords, path, source_kind, source_uri, fingerprint, "
         "content_hash, date_source, date_indexed, date_confirmed, producer, tags, importance, why, "
-        "how_to_apply, memory_type, meta) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
+        f"how_to_apply, memory_type, meta) VALUES ({_NEXT_ID},?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
         (
             fact.type, fact.title, fact.body, fact.keywords, fact.path, fact.source_kind,
             fact.source_uri, fact.fingerprint, fact.content_hash, fact.date_source,
