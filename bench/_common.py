@@ -1,4 +1,4 @@
-"""What the public benchmark scripts share: where the data lives, timing, tables.
+"""What the public benchmark scripts share: where the data lives, tables.
 
 The data sets are never copied into the repository: they are read from ``../shared/bench/``
 beside the repository root (or ``--data DIR``), and a script whose data is absent says so and
@@ -7,7 +7,6 @@ exits 0.
 
 from __future__ import annotations
 
-import statistics
 import sys
 from pathlib import Path
 
@@ -34,15 +33,6 @@ def require(path: Path, what: str) -> bool:
         return True
     print(f"skipped: {what} not found at {path} (pass --data DIR pointing at the shared bench folder)")
     return False
-
-
-def percentile(values: list[float], q: float) -> float:
-    if not values:
-        return float("nan")
-    ordered = sorted(values)
-    if len(ordered) == 1:
-        return ordered[0]
-    return statistics.quantiles(ordered, n=100, method="inclusive")[int(q) - 1]
 
 
 def table(headers: list[str], rows: list[list[object]]) -> str:

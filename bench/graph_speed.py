@@ -17,6 +17,7 @@ import time
 from pathlib import Path
 
 from kenning.answer.graph import GraphOptions, run_query
+from kenning.bench.speed import quantile
 from kenning.clock import utc_now
 from kenning.config import init_project
 from kenning.graph import build as graph_build
@@ -45,11 +46,6 @@ def generate(root: Path, files: int, rng: random.Random) -> None:
         path = root / "src" / package / f"mod{i}.py"
         path.parent.mkdir(parents=True, exist_ok=True)
         path.write_text("\n".join(lines) + "\n", encoding="utf-8")
-
-
-def percentile(values: list[float], q: float) -> float:
-    ordered = sorted(values)
-    return ordered[min(len(ordered) - 1, int(round(q * (len(ordered) - 1))))]
 
 
 def main() -> None:
@@ -105,9 +101,9 @@ def main() -> None:
     print(f"load average during the run: {load:.2f}")
     print(f"no-op resync: {noop * 1000:.1f} ms, writes {again.writes}")
     print(f"two-hop neighbourhood, {len(walk_ms)} symbols (median {statistics.median(sizes):.0f} nodes reached): "
-          f"walk p50 {percentile(walk_ms, .5):.2f} ms, p95 {percentile(walk_ms, .95):.2f} ms; "
-          f"full answer (facts + freshness, limit 20) p50 {percentile(answer_ms, .5):.2f} ms, "
-          f"p95 {percentile(answer_ms, .95):.2f} ms")
+          f"walk p50 {quantile(walk_ms, .5):.2f} ms, p95 {quantile(walk_ms, .95):.2f} ms; "
+          f"full answer (facts + freshness, limit 20) p50 {quantile(answer_ms, .5):.2f} ms, "
+          f"p95 {quantile(answer_ms, .95):.2f} ms")
 
 
 if __name__ == "__main__":

@@ -19,7 +19,7 @@ import time
 from collections import defaultdict
 from pathlib import Path
 
-from _common import DEFAULT_DATA, percentile, require, table
+from _common import DEFAULT_DATA, require, table
 
 PUBLISHED = [("BM25 (BEIR paper)", 0.665), ("BM25 flat (Pyserini)", 0.679), ("plain FTS5 BM25, porter (data README)", 0.687)]
 
@@ -35,6 +35,7 @@ def main(argv: list[str] | None = None) -> int:
         return 0
 
     from kenning.answer.search import SearchOptions, search_conn
+    from kenning.bench.speed import quantile
     from kenning.clock import utc_now
     from kenning.config import init_project
     from kenning.ingest.sync import sync
@@ -82,8 +83,8 @@ def main(argv: list[str] | None = None) -> int:
         "recall@100": _mean(recall),
         "mrr@10": _mean(mrr),
         "index_seconds": round(index_seconds, 2),
-        "query_ms_p50": round(percentile(latencies, 50) * 1000, 2),
-        "query_ms_p95": round(percentile(latencies, 95) * 1000, 2),
+        "query_ms_p50": round(quantile(latencies, 0.50) * 1000, 2),
+        "query_ms_p95": round(quantile(latencies, 0.95) * 1000, 2),
     }
     print(f"SciFact {args.split}: {len(queries)} queries, {count} documents ({report.added} excerpts)")
     rows = [["kenning lexical", figures["ndcg@10"], figures["recall@100"], figures["mrr@10"]]]

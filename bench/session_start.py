@@ -22,6 +22,8 @@ import tempfile
 import time
 from pathlib import Path
 
+from kenning.bench.speed import quantile
+
 ROOT = Path(__file__).resolve().parents[1]
 CORPUS = ROOT / "tests" / "fixtures" / "core_corpus"
 KENNING = Path(sys.executable).with_name("kenning")
@@ -44,15 +46,10 @@ def timed(cmd: list[str], runs: int, env: dict[str, str]) -> tuple[list[float], 
     return wall, cpu
 
 
-def percentile(samples: list[float], q: float) -> float:
-    ordered = sorted(samples)
-    return ordered[min(len(ordered) - 1, round(q * (len(ordered) - 1)))]
-
-
 def line(name: str, measured: tuple[list[float], list[float]]) -> str:
     wall, cpu = measured
-    return (f"{name:<28} wall p50 {statistics.median(wall):6.1f} ms  p95 {percentile(wall, 0.95):6.1f} ms  "
-            f"min {min(wall):6.1f} ms · cpu p50 {statistics.median(cpu):6.1f} ms  p95 {percentile(cpu, 0.95):6.1f} ms")
+    return (f"{name:<28} wall p50 {statistics.median(wall):6.1f} ms  p95 {quantile(wall, 0.95):6.1f} ms  "
+            f"min {min(wall):6.1f} ms · cpu p50 {statistics.median(cpu):6.1f} ms  p95 {quantile(cpu, 0.95):6.1f} ms")
 
 
 def main() -> None:

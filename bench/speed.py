@@ -25,8 +25,11 @@ import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import Callable
 from datetime import UTC, datetime
 from pathlib import Path
+
+from kenning.bench.speed import quantile
 
 WORDS = (
     "index search memory fusion ranking token session cache project source fingerprint freshness stale "
@@ -125,9 +128,10 @@ def kenning(*args: str, cwd: Path | None = None) -> subprocess.CompletedProcess[
     return subprocess.run([str(exe), *args], capture_output=True, text=True, cwd=cwd, check=True, env=CHILD_ENV)
 
 
-def percentile(values: list[float], q: float) -> float:
-    ordered = sorted(values)
-    return ordered[min(len(ordered) - 1, max(0, round(q * (len(ordered) - 1))))]
+def wall_ms(work: Callable[[], object]) -> float:
+    start = time.perf_counter()
+    work()
+    return (time.perf_counter() - start) * 1000
 
 
 def run(root: Path, source_bytes: int) -> dict[str, object]:
@@ -183,30 +187,22 @@ def run(root: Path, source_bytes: int) -> dict[str, object]:
             search_conn(conn, project, parse(query), options, now=datetime.now(UTC))
             timings.append((time.perf_counter() - start) * 1000)
     conn.close()
-    figures["query_ms_p50"] = round(percentile(timings, 0.5), 2)
-    figures["query_ms_p95"] = round(percentile(timings, 0.95), 2)
+    figures["query_ms_p50"] = round(quantile(timings, 0.5), 2)
+    figures["query_ms_p95"] = round(quantile(timings, 0.95), 2)
 
-    cli_times = []
     kenning("search", "warm up", "--project", str(root))  # writes the byte-code cache
-    for query in QUERIES[:10]:
-        for _ in range(2):
-            start = time.perf_counter()
-            kenning("search", query, "--project", str(root))
-            cli_times.append((time.perf_counter() - start) * 1000)
-    figures["cli_search_ms_p50"] = round(percentile(cli_times, 0.5), 1)
-    figures["cli_search_ms_p95"] = round(percentile(cli_times, 0.95), 1)
+    cli_times = [wall_ms(lambda: kenning("search", query, "--project", str(root)))
+                 for query in QUERIES[:10] for _ in range(2)]
+    figures["cli_search_ms_p50"] = round(quantile(cli_times, 0.5), 1)
+    figures["cli_search_ms_p95"] = round(quantile(cli_times, 0.95), 1)
     # Peers in the same run, as the machine's speed drifts: the interpreter alone, and a
     # command that imports click.
     floor, version = [], []
     for _ in range(10):
-        start = time.perf_counter()
-        subprocess.run([sys.executable, "-c", "pass"], check=True, env=CHILD_ENV)
-        floor.append((time.perf_counter() - start) * 1000)
-        start = time.perf_counter()
-        kenning("--version")
-        version.append((time.perf_counter() - start) * 1000)
-    figures["python_startup_ms_p50"] = round(percentile(floor, 0.5), 1)
-    figures["cli_version_ms_p50"] = round(percentile(version, 0.5), 1)
+        floor.append(wall_ms(lambda: subprocess.run([sys.executable, "-c", "pass"], check=True, env=CHILD_ENV)))
+        version.append(wall_ms(lambda: kenning("--version")))
+    figures["python_startup_ms_p50"] = round(quantile(floor, 0.5), 1)
+    figures["cli_version_ms_p50"] = round(quantile(version, 0.5), 1)
     return figures
 
 

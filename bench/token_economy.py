@@ -31,6 +31,7 @@ from pathlib import Path
 import anyio
 from mcp.shared.memory import create_connected_server_and_client_session
 
+from kenning.bench.speed import quantile
 from kenning.config import init_project
 from kenning.interfaces.mcp.server import build_server
 from kenning.interfaces.render import DATA_FRAME
@@ -256,8 +257,7 @@ def main() -> None:
             print("|---|---:|---:|")
             for label, values in (("memory_index(query of 3 terms, limit=10)", timings),
                                   ("memory_get(one id): transport floor", floor)):
-                values = sorted(values)
-                print(f"| {label} | {values[len(values) // 2]:.1f} ms | {values[int(len(values) * 0.95) - 1]:.1f} ms |")
+                print(f"| {label} | {quantile(values, 0.5):.1f} ms | {quantile(values, 0.95):.1f} ms |")
 
 
 if __name__ == "__main__":

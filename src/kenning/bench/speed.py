@@ -49,12 +49,14 @@ def measure(project: Project, conn: sqlite3.Connection, questions: list[str], *,
         "sync_mb_per_second": round(size / 1e6 / cold, 2) if cold > 0 else None,
         "noop_resync_ms": round(noop * 1000, 1),
         "queries": len(latencies),
-        "query_ms_p50": round(_quantile(latencies, 0.50), 2) if latencies else None,
-        "query_ms_p95": round(_quantile(latencies, 0.95), 2) if latencies else None,
+        "query_ms_p50": round(quantile(latencies, 0.50), 2) if latencies else None,
+        "query_ms_p95": round(quantile(latencies, 0.95), 2) if latencies else None,
     }
 
 
-def _quantile(values: list[float], q: float) -> float:
+def quantile(values: list[float], q: float) -> float:
+    """The ``q`` quantile (0.5, 0.95…) of at least one value, interpolated (the benchmark
+    scripts in bench/ use this one too)."""
     if len(values) == 1:
         return values[0]
     return statistics.quantiles(values, n=100, method="inclusive")[round(q * 100) - 1]
