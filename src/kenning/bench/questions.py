@@ -46,10 +46,18 @@ def generate(
 
 
 def _section_candidates(conn: sqlite3.Connection) -> dict[str, list[int]]:
+    return _by_title(conn, "source_kind = 'file' AND type NOT IN ('code', 'decision')")
+
+
+def _decision_candidates(conn: sqlite3.Connection) -> dict[str, list[int]]:
+    return _by_title(conn, "type = 'decision'")
+
+
+def _by_title(conn: sqlite3.Connection, where: str) -> dict[str, list[int]]:
+    """Active facts matching ``where`` grouped by the last part of their title (the heading)."""
     by_name: dict[str, list[int]] = defaultdict(list)
     for fact_id, title in conn.execute(
-        "SELECT id, title FROM facts WHERE lifecycle = 'active' AND source_kind = 'file' "
-        "AND type NOT IN ('code', 'decision') ORDER BY source_uri, id"
+        f"SELECT id, title FROM facts WHERE lifecycle = 'active' AND {where} ORDER BY source_uri, id"
     ):
         name = _PART.sub("", title).split(" > ")[-1].strip()
         if _usable(name):
@@ -66,17 +74,6 @@ def _symbol_candidates(conn: sqlite3.Connection) -> dict[str, list[int]]:
         if info.get("kind") in (None, "module") or not info.get("symbol"):
             continue
         name = str(info["symbol"]).split(".")[-1]
-        if _usable(name):
-            by_name[name].append(fact_id)
-    return by_name
-
-
-def _decision_candidates(conn: sqlite3.Connection) -> dict[str, list[int]]:
-    by_name: dict[str, list[int]] = defaultdict(list)
-    for fact_id, title in conn.execute(
-        "SELECT id, title FROM facts WHERE lifecycle = 'active' AND type = 'decision' ORDER BY source_uri, id"
-    ):
-        name = _PART.sub("", title).split(" > ")[-1].strip()
         if _usable(name):
             by_name[name].append(fact_id)
     return by_name
