@@ -18,6 +18,7 @@ from pathlib import Path
 
 from kenning.clock import from_timestamp, iso, parse_iso
 from kenning.records import Fact, Freshness, FreshnessState
+from kenning.store.db import in_batches
 
 DEMOTE_AFTER_DAYS = 90
 HYPOTHESIS_AFTER_DAYS = 270
@@ -43,8 +44,7 @@ class FileCheck:
 
     def preload(self, paths: Iterable[str]) -> None:
         wanted = [p for p in set(paths) if p not in self._manifest]
-        for start in range(0, len(wanted), 500):
-            chunk = wanted[start : start + 500]
+        for chunk in in_batches(wanted):
             marks = ",".join("?" * len(chunk))
             for path, size, mtime_ns, fingerprint in self.conn.execute(
                 f"SELECT path, size, mtime_ns, fingerprint FROM manifest WHERE path IN ({marks})", chunk

@@ -9,6 +9,7 @@ from kenning.config import Project
 from kenning.freshness import FileCheck, freshness_of
 from kenning.records import Answer, EmptyReason, Excerpt, FreshnessState
 from kenning.store import facts as fact_store
+from kenning.store.db import in_batches
 
 LEVEL = 0
 
@@ -21,8 +22,7 @@ def stale_report(conn: sqlite3.Connection, project: Project, *, now: datetime, l
     excerpts: list[Excerpt] = []
     if changed:
         ids: list[int] = []
-        for start in range(0, len(changed), 500):
-            chunk = changed[start : start + 500]
+        for chunk in in_batches(changed):
             marks = ",".join("?" * len(chunk))
             ids.extend(
                 row[0]

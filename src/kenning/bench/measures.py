@@ -14,6 +14,7 @@ from kenning.bench.questions import Question
 from kenning.config import Project
 from kenning.ingest.discover import discover
 from kenning.records import Excerpt, FreshnessState, Lifecycle
+from kenning.store.db import in_batches
 
 KS = (1, 5, 10)
 
@@ -101,8 +102,7 @@ def served_checks(project: Project, conn: sqlite3.Connection, served: dict[int, 
 
 def _lifecycles(conn: sqlite3.Connection, ids: list[int]) -> dict[int, str]:
     found: dict[int, str] = {}
-    for start in range(0, len(ids), 500):
-        chunk = ids[start : start + 500]
+    for chunk in in_batches(ids):
         marks = ",".join("?" * len(chunk))
         found.update(conn.execute(f"SELECT id, lifecycle FROM facts WHERE id IN ({marks})", chunk).fetchall())
     return found

@@ -22,6 +22,7 @@ from kenning.ingest.identifiers import keywords_for
 from kenning.ingest.relations import Ref, Relations
 from kenning.records import Lifecycle
 from kenning.store import facts as fact_store
+from kenning.store.db import in_batches
 
 LEDGER_PATH = f"{STATE_DIR}/{ledger.LEDGER_NAME}"
 FileChange = tuple[str, str | None, Relations | None]  # (path, fingerprint, relations)
@@ -91,8 +92,7 @@ def apply(conn: sqlite3.Connection, project: Project, files: Sequence[FileChange
 def _origins_in_graph(conn: sqlite3.Connection, origins: list[str]) -> set[str]:
     """Which of ``origins`` produced nodes or references (a new file has nothing to drop)."""
     found: set[str] = set()
-    for start in range(0, len(origins), 400):
-        chunk = origins[start : start + 400]
+    for chunk in in_batches(origins, 400):  # each bound twice
         marks = ",".join("?" * len(chunk))
         found.update(row[0] for row in conn.execute(
             f"SELECT origin FROM graph_nodes WHERE origin IN ({marks}) "

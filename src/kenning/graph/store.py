@@ -21,6 +21,7 @@ from pathlib import PurePosixPath
 from kenning.ingest.relations import Ref
 from kenning.records import Lifecycle
 from kenning.store import facts as fact_store
+from kenning.store.db import in_batches
 
 MAX_AMBIGUOUS = 5
 Key = tuple[str, str]  # (target kind, target) a node answers to
@@ -191,13 +192,11 @@ class Resolver:
 
     def resolve(self, ref_ids: list[int], *, again: bool = False) -> None:
         if again:
-            for start in range(0, len(ref_ids), 500):
-                chunk = ref_ids[start : start + 500]
+            for chunk in in_batches(ref_ids):
                 self.conn.execute(
                     f"DELETE FROM graph_edges WHERE ref_id IN ({','.join('?' * len(chunk))})", chunk
                 )
-        for start in range(0, len(ref_ids), 500):
-            chunk = ref_ids[start : start + 500]
+        for chunk in in_batches(ref_ids):
             rows = self.conn.execute(
                 "SELECT r.id, r.src, r.type, r.target_kind, r.target, r.hint, r.qualified, r.reverse, r.link, "
                 "r.line, r.source_kind, r.source_uri, r.fingerprint, r.origin, n.path "

@@ -11,17 +11,16 @@ before anything reads or references the rows they hold.
 from __future__ import annotations
 
 import sqlite3
-from collections.abc import Iterator
 from typing import TYPE_CHECKING, Any
 
 from kenning.ingest.rows import ExcerptRow
 from kenning.records import Lifecycle
 from kenning.store import facts as fact_store
+from kenning.store.db import in_batches
 
 if TYPE_CHECKING:
     from kenning.ingest.sync import Parsed, SyncReport
 
-_LOOKUP_CHUNK = 500
 # Positions in a fact row (fact_store.ROW_COLUMNS) that a duplicate excerpt refreshes.
 _SOURCE_URI, _FINGERPRINT, _DATE_SOURCE, _DATE_INDEXED, _TAGS, _META = 7, 8, 10, 11, 14, 19
 
@@ -42,10 +41,10 @@ class ExcerptWriter:
         self._active: dict[str, list[int]] = {}  # content hash -> active file facts, ascending ids
         self._known: dict[int, tuple[str, str]] = {}  # id -> (content hash, path) for those facts
         self._located: set[str] = set()  # paths that had locations before this sync
-        for chunk in _chunks(sorted(paths)):
+        for chunk in in_batches(sorted(paths)):
             self._located.update(row[0] for row in conn.execute(
                 f"SELECT DISTINCT path FROM locations WHERE path IN ({','.join('?' * len(chunk))})", chunk))
-        for chunk in _chunks(sorted(hashes)):
+        for chunk in in_batches(sorted(hashes)):
             for fact_id, chash, path in conn.execute(
                 # `+` keeps the planner on the content_hash index (it would rather scan every
                 # file fact through the source_kind index).
@@ -177,11 +176,6 @@ class ExcerptWriter:
         known = self._known.pop(fact_id, None)
         if known is not None:
             self._active[known[0]].remove(fact_id)
-
-
-def _chunks(items: list[str]) -> Iterator[list[str]]:
-    for start in range(0, len(items), _LOOKUP_CHUNK):
-        yield items[start : start + _LOOKUP_CHUNK]
 
 
 def locations_at(conn: sqlite3.Connection, path: str) -> dict[int, list[str]]:

@@ -23,7 +23,7 @@ from typing import Any
 
 from kenning.clock import iso, parse_iso
 from kenning.errors import UsageError
-from kenning.store.db import transaction
+from kenning.store.db import in_batches, transaction
 
 TTL = timedelta(minutes=15)
 KEEP_EXPIRED = timedelta(days=1)
@@ -98,8 +98,7 @@ def membership(conn: sqlite3.Connection, ids: tuple[int, ...] | list[int]) -> st
     """Digest of what the disclosed ids are now: their content and lifecycle."""
     digest = hashlib.sha256()
     rows: dict[int, tuple[str, str]] = {}
-    for start in range(0, len(ids), 500):
-        chunk = list(ids[start : start + 500])
+    for chunk in in_batches(ids):
         marks = ",".join("?" * len(chunk))
         for row in conn.execute(f"SELECT id, content_hash, lifecycle FROM facts WHERE id IN ({marks})", chunk):
             rows[row[0]] = (row[1], row[2])

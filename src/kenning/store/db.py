@@ -3,12 +3,20 @@
 from __future__ import annotations
 
 import sqlite3
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
 
 from kenning.errors import IndexMissing, StoreBusy
 from kenning.store.migrations_runner import migrate
+
+TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (start-up time)
+if TYPE_CHECKING:
+    from typing import TypeVar
+
+    T = TypeVar("T")
+
+BATCH = 500  # values bound in one `IN (…)`: SQLite allows 999 variables per statement
 
 
 def connect(path: Path, *, create: bool = False, migrate_schema: bool = True) -> sqlite3.Connection:
@@ -53,3 +61,9 @@ def transaction(conn: sqlite3.Connection) -> Iterator[sqlite3.Connection]:
         conn.execute("ROLLBACK")
         raise
     conn.execute("COMMIT")
+
+
+def in_batches(items: Sequence[T], size: int = BATCH) -> Iterator[list[T]]:
+    """``items`` in lists of at most ``size``, to bind into ``IN (…)`` one statement at a time."""
+    for start in range(0, len(items), size):
+        yield list(items[start : start + size])

@@ -9,6 +9,7 @@ from dataclasses import dataclass, field
 
 from kenning.errors import NotFound
 from kenning.records import Dates, Fact, Lifecycle, Location, Source
+from kenning.store.db import in_batches
 
 TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (start-up time)
 if TYPE_CHECKING:
@@ -156,7 +157,7 @@ def row_to_fact(row: sqlite3.Row, project: str, locations: Sequence[Location] = 
 def locations_for(conn: sqlite3.Connection, ids: Iterable[int]) -> dict[int, list[Location]]:
     ids = list(ids)
     found: dict[int, list[Location]] = {i: [] for i in ids}
-    for chunk in _chunks(ids):
+    for chunk in in_batches(ids):
         marks = ",".join("?" * len(chunk))
         for row in conn.execute(
             f"SELECT fact_id, uri, path, line_start, line_end, fingerprint FROM locations "
@@ -170,7 +171,7 @@ def locations_for(conn: sqlite3.Connection, ids: Iterable[int]) -> dict[int, lis
 def get_many(conn: sqlite3.Connection, project: str, ids: Sequence[int]) -> dict[int, Fact]:
     """Facts by id (any lifecycle), with their locations. Missing ids are simply absent."""
     rows: dict[int, sqlite3.Row] = {}
-    for chunk in _chunks(list(ids)):
+    for chunk in in_batches(ids):
         marks = ",".join("?" * len(chunk))
         for row in conn.execute(f"SELECT {FACT_COLUMNS} FROM facts WHERE id IN ({marks})", chunk):
             rows[row["id"]] = row
@@ -207,8 +208,3 @@ def confirm(conn: sqlite3.Connection, fact_id: int, when: str) -> None:
 
 def delete(conn: sqlite3.Connection, fact_id: int) -> None:
     conn.execute("DELETE FROM facts WHERE id = ?", (fact_id,))
-
-
-def _chunks(items: list[int], size: int = 500) -> Iterable[list[int]]:
-    for start in range(0, len(items), size):
-        yield items[start : start + size]
