@@ -4,6 +4,7 @@ Usage:
     .venv/bin/python bench/speed.py                 # generated corpus: 2,000 Markdown + 2,000 Python files
     .venv/bin/python bench/speed.py --dir PATH      # a copy of any directory
     .venv/bin/python bench/speed.py --json
+    .venv/bin/python bench/speed.py --profile       # instead: each phase's share of a cold sync
 
 Prints one table; every figure comes from this run on this machine. Targets (issue 2):
 cold sync >= 10 MB/s; no-op resync of 4,000 files <= 0.3 s; in-process query p95 <= 10 ms on
@@ -206,6 +207,45 @@ def run(root: Path, source_bytes: int) -> dict[str, object]:
     return figures
 
 
+# cProfile entries (path suffix, function) summed into each phase of a sync.
+PHASES = (
+    ("parse (one process here)", (("ingest/sync.py", "_read_all"),)),
+    ("excerpt, location, manifest rows", (("ingest/write.py", "apply_file"), ("ingest/write.py", "flush"),
+                                          ("ingest/write.py", "retire_path"))),
+    ("word and trigram indexes", (("store/facts.py", "index_fts_rows"),)),
+    ("graph", (("graph/build.py", "apply"),)),
+    ("begin + commit (WAL checkpoint)", (("store/db.py", "transaction"),)),
+)
+
+
+def profile_sync(root: Path) -> None:
+    """A cold sync in this process, parsing serially, under cProfile: each phase's share.
+    The profiler slows Python code more than SQLite's, so read shares, not seconds."""
+    import cProfile
+    import pstats
+
+    from kenning.config import init_project
+    from kenning.ingest import sync as sync_module
+
+    project, _ = init_project(root, "bench")
+    sync_module.PARALLEL_FROM = sys.maxsize
+    profiler = cProfile.Profile()
+    profiler.enable()
+    sync_module.sync(project, now=datetime.now(UTC))
+    profiler.disable()
+    stats = pstats.Stats(profiler).stats  # type: ignore[attr-defined]
+
+    def cumulative(entries: tuple[tuple[str, str], ...]) -> float:
+        return sum(row[3] for (path, _, name), row in stats.items()
+                   if any(path.endswith(suffix) and name == function for suffix, function in entries))
+
+    total = cumulative((("ingest/sync.py", "sync"),))
+    print(f"cold sync under cProfile, serial parse: {total:.1f} s")
+    for label, entries in PHASES:
+        seconds = cumulative(entries)
+        print(f"  {label:34} {seconds:6.1f} s  {100 * seconds / total:5.1f} %")
+
+
 def machine() -> dict[str, object]:
     return {"cpus": os.cpu_count(), "python": platform.python_version(), "sqlite": sqlite3.sqlite_version,
             "platform": platform.platform()}
@@ -217,6 +257,8 @@ def main() -> None:
     parser.add_argument("--markdown", type=int, default=2000)
     parser.add_argument("--python", type=int, default=2000)
     parser.add_argument("--json", action="store_true")
+    parser.add_argument("--profile", action="store_true",
+                        help="instead: profile one cold sync in process and print each phase's share")
     args = parser.parse_args()
     os.environ.setdefault("KENNING_HOME", tempfile.mkdtemp(prefix="kenning-bench-home-"))
     with tempfile.TemporaryDirectory(prefix="kenning-bench-") as tmp:
@@ -229,6 +271,10 @@ def main() -> None:
             root.mkdir()
             size = generate(root, args.markdown, args.python)
             corpus = f"generated: {args.markdown} Markdown + {args.python} Python files"
+        if args.profile:
+            print(f"corpus: {corpus}, {size / 1e6:.1f} MB")
+            profile_sync(root)
+            return
         figures = run(root, size)
     result = {"corpus": corpus, "machine": machine(), "figures": figures}
     if args.json:

@@ -1,0 +1,149 @@
+"""Where the time of a lexical query goes (not a test): the figures behind the "Queries"
+paragraph of docs/benchmarks.md.
+
+On the generated corpus of bench/speed.py (or a smaller one), for each bench query with
+words: how many excerpts match, and the median time of
+- counting the matches (FTS5 walks the index, no ranking),
+- ``ORDER BY rank`` with the table's default rank (what the product used before),
+- ``ORDER BY bm25(facts_fts, <weights>)`` (what it uses now),
+then the same bm25 query with ``mmap``, after merging the index into one segment
+(``optimize``), and split by rowid over two threads on two connections.
+
+    .venv/bin/python bench/query_cost.py [--markdown 2000 --python 2000] [--runs 15]
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import shutil
+import sqlite3
+import statistics
+import tempfile
+import threading
+import time
+from collections.abc import Callable
+from datetime import UTC, datetime
+from pathlib import Path
+
+from speed import QUERIES, generate
+
+from kenning.config import init_project
+from kenning.ingest.sync import sync
+from kenning.search.lexical import WEIGHTS
+from kenning.search.query import parse
+
+BM25 = f"bm25(facts_fts, {', '.join(map(str, WEIGHTS))})"
+PAGE = 60  # what search asks FTS5 for at limit 10 (pool 20 × over-fetch 3)
+
+
+def median_ms(work: Callable[[], object], runs: int) -> float:
+    times = []
+    for _ in range(runs):
+        start = time.perf_counter()
+        work()
+        times.append((time.perf_counter() - start) * 1000)
+    return statistics.median(times)
+
+
+def ranked(conn: sqlite3.Connection, order: str, match: str, where: str = "", args: tuple = ()) -> list:
+    return conn.execute(
+        f"SELECT rowid, {order} AS s FROM facts_fts WHERE facts_fts MATCH ? {where} ORDER BY s LIMIT {PAGE}",
+        (match, *args),
+    ).fetchall()
+
+
+def per_query(conn: sqlite3.Connection, matches: list[str], runs: int) -> list[dict[str, float]]:
+    rows = []
+    for match in matches:
+        count = conn.execute("SELECT count(*) FROM facts_fts WHERE facts_fts MATCH ?", (match,)).fetchone()[0]
+        rows.append({
+            "matches": count,
+            "count_ms": median_ms(lambda: conn.execute(
+                "SELECT count(*) FROM facts_fts WHERE facts_fts MATCH ?", (match,)).fetchone(), runs),
+            "rank_ms": median_ms(lambda: ranked(conn, "rank", match), runs),
+            "bm25_ms": median_ms(lambda: ranked(conn, BM25, match), runs),
+        })
+    return rows
+
+
+def bm25_total(conn: sqlite3.Connection, matches: list[str], runs: int) -> float:
+    return sum(median_ms(lambda: ranked(conn, BM25, m), runs) for m in matches)
+
+
+def two_threads_total(db: Path, matches: list[str], runs: int) -> float:
+    """Each query split at the middle rowid, the halves ranked at once on two connections
+    (bm25 statistics are the whole table's either way), then merged."""
+    conns = [sqlite3.connect(db, check_same_thread=False) for _ in range(2)]
+    low, high = conns[0].execute("SELECT min(rowid), max(rowid) FROM facts_fts").fetchone()
+    middle = (low + high) // 2
+    halves = [("AND rowid <= ?", (middle,)), ("AND rowid > ?", (middle,))]
+
+    def split(match: str) -> list:
+        found: list[list] = [[], []]
+        threads = [threading.Thread(target=lambda i=i: found.__setitem__(i, ranked(conns[i], BM25, match, *halves[i])))
+                   for i in range(2)]
+        for thread in threads:
+            thread.start()
+        for thread in threads:
+            thread.join()
+        return sorted(found[0] + found[1], key=lambda r: r[1])[:PAGE]
+
+    total = sum(median_ms(lambda: split(m), runs) for m in matches)
+    for conn in conns:
+        conn.close()
+    return total
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--markdown", type=int, default=2000)
+    parser.add_argument("--python", type=int, default=2000)
+    parser.add_argument("--runs", type=int, default=15)
+    args = parser.parse_args()
+    os.environ.setdefault("KENNING_HOME", tempfile.mkdtemp(prefix="kenning-bench-home-"))
+    with tempfile.TemporaryDirectory(prefix="kenning-query-cost-") as tmp:
+        root = Path(tmp) / "corpus"
+        root.mkdir()
+        generate(root, args.markdown, args.python)
+        project, _ = init_project(root, "bench")
+        sync(project, now=datetime.now(UTC))
+        matches = [m for m in (parse(q).fts for q in QUERIES) if m]
+        conn = sqlite3.connect(project.db_path)
+        excerpts = conn.execute("SELECT count(*) FROM facts").fetchone()[0]
+        rows = per_query(conn, matches, args.runs)
+        print(f"corpus: {args.markdown} Markdown + {args.python} Python files, {excerpts} excerpts; "
+              f"median of {args.runs} runs; load average {os.getloadavg()[0]:.2f}")
+        print(f"{'query':42} {'matches':>8} {'count ms':>9} {'rank ms':>8} {'bm25 ms':>8} {'bm25 µs/row':>12}")
+        for match, row in zip(matches, rows):
+            per_row = 1000 * row["bm25_ms"] / row["matches"] if row["matches"] else float("nan")
+            print(f"{match[:42]:42} {row['matches']:8} {row['count_ms']:9.2f} {row['rank_ms']:8.2f} "
+                  f"{row['bm25_ms']:8.2f} {per_row:12.2f}")
+        ranked_rows = [r for r in rows if r["matches"] >= 1000]
+        total = {k: sum(r[k] for r in rows) for k in ("count_ms", "rank_ms", "bm25_ms")}
+        print(f"all queries: count {total['count_ms']:.1f} ms, ORDER BY rank {total['rank_ms']:.1f} ms, "
+              f"ORDER BY bm25() {total['bm25_ms']:.1f} ms (bm25 / rank = {total['bm25_ms'] / total['rank_ms']:.2f})")
+        if ranked_rows:
+            rank_cost = statistics.median(1000 * r["bm25_ms"] / r["matches"] for r in ranked_rows)
+            count_cost = statistics.median(1000 * r["count_ms"] / r["matches"] for r in ranked_rows)
+            print(f"queries matching 1,000+ excerpts: bm25 {rank_cost:.2f} µs a row, counting {count_cost:.2f} µs a row")
+
+        base = bm25_total(conn, matches, args.runs)
+        conn.execute("PRAGMA mmap_size = 1000000000")
+        mapped = bm25_total(conn, matches, args.runs)
+        conn.close()
+        threads = two_threads_total(project.db_path, matches, args.runs)
+        merged_db = Path(tmp) / "optimized.db"
+        shutil.copy(project.db_path, merged_db)
+        merged = sqlite3.connect(merged_db)
+        merged.execute("INSERT INTO facts_fts (facts_fts) VALUES ('optimize')")
+        merged.commit()
+        optimized = bm25_total(merged, matches, args.runs)
+        merged.close()
+        print(f"bm25 over all queries: {base:.1f} ms; with mmap {mapped:.1f} ms ({base / mapped:.2f}×); "
+              f"index merged by optimize {optimized:.1f} ms ({base / optimized:.2f}×); "
+              f"split over two threads {threads:.1f} ms ({base / threads:.2f}×)")
+
+
+if __name__ == "__main__":
+    main()
