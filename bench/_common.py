@@ -35,6 +35,25 @@ def require(path: Path, what: str) -> bool:
     return False
 
 
+def weights_option(parser) -> None:
+    parser.add_argument("--weights", metavar="T,K,P,B", help="tuning only: column weights (title, keywords, "
+                        "path, body) instead of the product's, e.g. 1.2,1.2,1.05,1")
+
+
+def apply_weights(text: str | None) -> None:
+    """Rank with other column weights for this run (how docs/evaluation.md's weight table is
+    reproduced); the product's own weights are ``kenning.search.lexical.WEIGHTS``."""
+    if not text:
+        return
+    from kenning.search import lexical
+
+    weights = [float(w) for w in text.split(",")]
+    if len(weights) != 4:
+        raise SystemExit("--weights takes four numbers: title,keywords,path,body")
+    lexical._BM25 = f"bm25(facts_fts, {', '.join(map(str, weights))})"
+    print(f"column weights for this run: {', '.join(map(str, weights))} (product: {lexical.WEIGHTS})")
+
+
 def table(headers: list[str], rows: list[list[object]]) -> str:
     cells = [[str(h) for h in headers]] + [[_fmt(c) for c in row] for row in rows]
     widths = [max(len(r[i]) for r in cells) for i in range(len(headers))]

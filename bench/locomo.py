@@ -26,7 +26,7 @@ from collections import defaultdict
 from datetime import UTC, datetime
 from pathlib import Path
 
-from _common import DEFAULT_DATA, require, table
+from _common import DEFAULT_DATA, apply_weights, require, table, weights_option
 
 KS = (5, 10, 25, 50)
 CATEGORIES = {4: "single-hop", 1: "multi-hop", 2: "temporal", 3: "open-domain", 5: "adversarial"}
@@ -50,12 +50,14 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--plain", action="store_true",
                         help="title = speaker, body = text + caption (no session date, no reply context)")
     parser.add_argument("--json", action="store_true", help="print the figures as JSON too")
+    weights_option(parser)
     args = parser.parse_args(argv)
     path = args.data / "locomo" / "locomo10.json"
     if not require(path, "LoCoMo data"):
         return 0
     from kenning.bench.speed import quantile
 
+    apply_weights(args.weights)
     data = json.loads(path.read_text(encoding="utf-8"))
     chosen = _selection(args.conversations, len(data))
 

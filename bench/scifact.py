@@ -19,7 +19,7 @@ import time
 from collections import defaultdict
 from pathlib import Path
 
-from _common import DEFAULT_DATA, require, table
+from _common import DEFAULT_DATA, apply_weights, require, table, weights_option
 
 PUBLISHED = [("BM25 (BEIR paper)", 0.665), ("BM25 flat (Pyserini)", 0.679), ("plain FTS5 BM25, porter (data README)", 0.687)]
 
@@ -29,6 +29,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--data", type=Path, default=DEFAULT_DATA, help="shared bench folder (default: %(default)s)")
     parser.add_argument("--split", choices=("test", "train"), default="test")
     parser.add_argument("--json", action="store_true", help="print the figures as JSON too")
+    weights_option(parser)
     args = parser.parse_args(argv)
     root = args.data / "scifact"
     if not require(root / "corpus.jsonl", "SciFact corpus"):
@@ -42,6 +43,7 @@ def main(argv: list[str] | None = None) -> int:
     from kenning.search.query import parse
     from kenning.store.db import connect
 
+    apply_weights(args.weights)
     qrels = _qrels(root / "qrels" / f"{args.split}.tsv")
     queries = {q["_id"]: q["text"] for q in _jsonl(root / "queries.jsonl") if q["_id"] in qrels}
     with tempfile.TemporaryDirectory(prefix="kenning-scifact-") as tmp:
