@@ -10,9 +10,10 @@ from typing import Any, TypeVar
 
 import click
 
-from kenning.config import Project, load_project
+from kenning.config import Project
 from kenning.errors import UsageError
 from kenning.interfaces.cli.plain import now as now  # re-exported: every command's clock
+from kenning.interfaces.cli.plain import resolve_project as resolve_project  # re-exported
 from kenning.interfaces.render import to_json_text
 
 F = TypeVar("F", bound=Callable[..., Any])
@@ -32,10 +33,6 @@ def project_option(func: F) -> F:
 
 def json_option(func: F) -> F:
     return click.option("--json", "as_json", is_flag=True, help="Print the JSON contract instead of text.")(func)
-
-
-def resolve_project(project_path: Path | None) -> Project:
-    return load_project(project_path or Path.cwd())
 
 
 def parse_fact_id(raw: str, project: Project) -> int:

@@ -17,6 +17,10 @@ from pathlib import Path
 
 from kenning.errors import KenningError, UsageError
 
+TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (start-up time)
+if TYPE_CHECKING:
+    from kenning.config import Project
+
 # `kenning search` options, as the click command declares them (facts_cmds.search).
 _FLAGS = {"--include-superseded": "include_superseded", "--include-missing": "include_missing",
           "--explain": "explain", "--json": "as_json"}
@@ -36,6 +40,13 @@ def now() -> datetime:
         except ValueError as exc:
             raise UsageError(f"KENNING_NOW is not an ISO 8601 date: {pinned!r}") from exc
     return utc_now()
+
+
+def resolve_project(project_path: Path | None) -> Project:
+    """The project at ``--project``, else the one enclosing the current directory."""
+    from kenning.config import load_project
+
+    return load_project(project_path or Path.cwd())
 
 
 def report_failure(exc: BaseException) -> int | None:
@@ -70,10 +81,9 @@ def search_output(
 ) -> str:
     """What `kenning search` prints (without the final newline)."""
     from kenning.answer.search import SearchOptions, search_project
-    from kenning.config import load_project
     from kenning.interfaces.render import answer_text, to_json_text
 
-    project = load_project(project_path or Path.cwd())
+    project = resolve_project(project_path)
     options = SearchOptions(limit=limit, types=types, include_superseded=include_superseded,
                             include_missing=include_missing, syntax=syntax, explain=explain)
     answer = search_project(project, query, options, now=now())
