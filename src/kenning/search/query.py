@@ -12,9 +12,11 @@ from kenning.errors import InvalidQuery
 MAX_QUERY_CHARS = 500
 MAX_QUERY_BYTES = 1024
 
-# Words that carry no meaning for retrieval, in English and French. Dropped only when the
-# query keeps at least one other term.
-STOP_WORDS = frozenset(
+# Words that carry no meaning for retrieval. A query drops the stop words of its own language
+# only (English unless it reads as French, see ``_stop_words``): French ones are English
+# content words too often (``IL-6``, ``T cells``, ``son``, ``plus``, ``des``). Dropped only when
+# the query keeps at least one other term.
+ENGLISH_STOP_WORDS = frozenset(
     """
     a about above after again all am an and any are as at be been before being below between
     both but by can could did do does doing down during each few for from further had has have
@@ -23,12 +25,29 @@ STOP_WORDS = frozenset(
     that the their them then there these they this those through to too under until up very was
     we were what when where which while who whom why will with would you your yours
     tell show find give explain know get please say says said
-    le la les l un une des du de d au aux et ou où est sont être a ai as avons ont pour par sur
-    dans en avec sans ce cet cette ces ça cela qui que qu quoi quel quelle quels quelles comment
-    pourquoi quand je tu il elle nous vous ils elles on mon ma mes ton ta tes son sa ses notre
-    nos votre vos leur leurs y ne pas plus moins très se s c j m n t dit dire faut
     """.split()
 )
+FRENCH_STOP_WORDS = frozenset(
+    """
+    le la les un une des du de au aux à et ou où est sont être a ai as avons ont pour par sur
+    dans en avec sans ce cet cette ces ça cela qui que quoi quel quelle quels quelles comment
+    pourquoi quand je tu il elle nous vous ils elles on mon ma mes ton ta tes son sa ses notre
+    nos votre vos leur leurs y ne pas plus moins très se dit dire faut
+    """.split()
+)
+STOP_WORDS = ENGLISH_STOP_WORDS | FRENCH_STOP_WORDS
+# What makes a query read as French: French stop words that are not English words or
+# abbreviations (not ``son``, ``plus``, ``des``, ``il``, ``ai``...).
+_FRENCH_CUES = frozenset(
+    """
+    le la les une du aux à et où est sont être avons ont pour dans avec cet cette ces ça cela qui
+    que quoi quel quelle quels quelles comment pourquoi quand je tu elle nous vous ils elles mon
+    mes tes ses notre nos votre vos leur leurs ne très dit faut
+    """.split()
+)
+_ENGLISH_ONLY = ENGLISH_STOP_WORDS - FRENCH_STOP_WORDS
+# Elided forms around an apostrophe: French l', d', qu', c'... and English 's, 't, 'll.
+_ELISION = re.compile(r"(?<=['’])\w{1,2}\b|\b\w{1,2}(?=['’]\w)")
 
 _TOKEN = re.compile(r"[\w][\w.\-/]*[\w]|[\w]", re.UNICODE)
 # Shapes only code names take: snake_case, camelCase (mRNA or siRNA are not camelCase).
@@ -72,15 +91,16 @@ def parse(text: str, syntax: str = "natural") -> ParsedQuery:
 
 
 def _natural(text: str) -> ParsedQuery:
-    tokens = [t for t in _TOKEN.findall(text)]
-    significant = [t for t in tokens if t.lower() not in STOP_WORDS]
+    tokens = _TOKEN.findall(_ELISION.sub(" ", text))
+    stop_words = _stop_words(tokens)
+    significant = [t for t in tokens if not _is_stop_word(t, stop_words)]
     kept = significant or tokens
     seen: dict[str, None] = {}
     for token in kept:
         seen.setdefault(token.lower(), None)
     terms = tuple(seen)
     identifier_like = any(IDENTIFIER_HINT.search(t) for t in kept) or bool(re.search(r'"[^"]+"', text))
-    match_terms = dict.fromkeys(part for term in terms for part in _match_parts(term))
+    match_terms = dict.fromkeys(part for term in terms for part in _match_parts(term, stop_words))
     fts = " OR ".join(quote_term(t) for t in match_terms) or None
     trigram_terms = [t for t in terms if len(t) >= 3]
     trigram = " OR ".join(quote_term(t) for t in trigram_terms) or None
@@ -88,17 +108,32 @@ def _natural(text: str) -> ParsedQuery:
     return ParsedQuery(text, terms, fts, trigram, identifier_like, "natural", originals)
 
 
-def _match_parts(term: str) -> list[str]:
+def _stop_words(tokens: list[str]) -> frozenset[str]:
+    """French stop words when the query holds more French cues than English-only stop words
+    (``où est défini X`` → French), English ones otherwise."""
+    words = [w for t in tokens for w in t.lower().split("-")]
+    french = sum(w in _FRENCH_CUES for w in words)
+    return FRENCH_STOP_WORDS if french > sum(w in _ENGLISH_ONLY for w in words) else ENGLISH_STOP_WORDS
+
+
+def _is_stop_word(token: str, stop_words: frozenset[str]) -> bool:
+    """A stop word, or a compound made only of them (``est-il``, ``peut-être`` is not)."""
+    return all(part in stop_words for part in token.lower().split("-") if part)
+
+
+def _match_parts(term: str, stop_words: frozenset[str] = ENGLISH_STOP_WORDS) -> list[str]:
     """What the word index searches for one term. A hyphenated compound is searched as its
     parts (``7-day-old`` → ``7``, ``day``, ``old``; stop words among them dropped), because
     texts write ``IL-6``, ``IL 6`` or ``IL6``, and ``day-old`` or ``7-day``: a phrase demanded
     every part, adjacent. Slashes and dots keep a term whole (searched as a phrase): paths,
     file names, versions and decimals mean what they say only whole. SciFact train nDCG@10
-    0.698 with phrases, 0.706 with parts (docs/evaluation.md)."""
+    0.698 with phrases, 0.706 with parts (docs/evaluation.md). When no part of two characters
+    or more is left, the compound stays whole (``T-ALL``, not ``t``)."""
     parts = [p for p in term.split("-") if p]
     if len(parts) < 2:
         return [term]
-    return [p for p in parts if p not in STOP_WORDS] or [term]
+    kept = [p for p in parts if p not in stop_words]
+    return kept if any(len(p) > 1 for p in kept) else [term]
 
 
 def quote_term(term: str) -> str:
