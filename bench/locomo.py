@@ -1,11 +1,11 @@
 """LoCoMo evidence recall with kenning's lexical search, beside the published DRAGON figures.
 
-Each conversation goes into its own throwaway kenning store: each turn becomes an
-``observation`` fact produced by an agent in a session (``source_kind="session"``), its
-title carrying the speaker and the session date, its body the text plus the image caption
-when there is one, followed by the turn it replies to (the previous turn of the same
-session, marked "replying to"); ``meta`` keeps ``dia_id``, session number and date. Those
-two ingestion choices (date in the title, reply context in the body) are this script's, not
+Each conversation goes into its own throwaway kenning store, written through the product's
+agent-memory path (``memory.observations.save``): each session is an agent session opened
+at its date, each turn an observation saved in it and dated by it, its title carrying the
+speaker and the session date, its body the text plus the image caption when there is one,
+followed by the turn it replies to (the previous turn of the same session, marked "replying
+to"). Those two ingestion choices (date in the title, reply context in the body) are this script's, not
 the product's; ``--plain`` drops them (title = speaker, body = text + caption). Each question is
 searched with the product's own ``search_conn``; recall@k is the fraction of a question's
 evidence turns among the first k turns returned.
@@ -70,8 +70,9 @@ def main(argv: list[str] | None = None) -> int:
         for number in chosen:
             conversation = data[number - 1]
             started = time.perf_counter()
-            conn, project, turns = _ingest(Path(tmp) / f"conv-{number}", conversation, args.plain)
+            conn, project, turns_of = _ingest(Path(tmp) / f"conv-{number}", conversation, args.plain)
             index_seconds += time.perf_counter() - started
+            turns = {turn for held in turns_of.values() for turn in held}
             turns_total += len(turns)
             for qa in conversation["qa"]:
                 evidence = _evidence(qa["evidence"])
@@ -80,7 +81,7 @@ def main(argv: list[str] | None = None) -> int:
                 if not valid:
                     continue
                 started = time.perf_counter()
-                ranked = _retrieve(conn, project, qa["question"])
+                ranked = _retrieve(conn, project, qa["question"], turns_of)
                 latencies.append(time.perf_counter() - started)
                 recall = {k: len(set(ranked[:k]) & set(valid)) / len(valid) for k in KS}
                 results.append({"conversation": number, "category": qa["category"], "recall": recall})
@@ -118,32 +119,34 @@ def main(argv: list[str] | None = None) -> int:
 
 
 def _ingest(root: Path, conversation: dict, plain: bool):
-    from kenning.clock import iso
+    """One store per conversation, written through the product's agent-memory path: each
+    session is an agent session (``session_id`` ``s<N>``, opened at its own date) and each
+    turn an observation saved in it, dated by the session. Returns the connection, the
+    project and, per fact id, the turns it holds (identical turns are one fact)."""
     from kenning.config import Project, ProjectConfig
-    from kenning.store import facts as fact_store
-    from kenning.store.db import connect, transaction
+    from kenning.memory.observations import save
+    from kenning.store.db import connect
 
     root.mkdir(parents=True)
     project = Project(root, ProjectConfig(name=root.name))
     conn = connect(root / "kenning.db", create=True)
-    stamp = iso(datetime.now(UTC))
-    turns: set[str] = set()
+    fallback = datetime.now(UTC)
+    turns_of: dict[int, list[str]] = defaultdict(list)
     talk = conversation["conversation"]
-    with transaction(conn):
-        for n in _session_numbers(talk):
-            raw_date = talk.get(f"session_{n}_date_time", "")
-            when = _session_date(raw_date)
-            previous = None
-            for turn in talk[f"session_{n}"]:
-                turns.add(turn["dia_id"])
-                fact_store.insert(conn, _turn_fact(turn, n, raw_date, when, stamp, previous, plain))
-                previous = turn
-    return conn, project, turns
+    for n in _session_numbers(talk):
+        raw_date = talk.get(f"session_{n}_date_time", "")
+        when = _session_date(raw_date)
+        previous = None
+        for turn in talk[f"session_{n}"]:
+            saved = save(conn, project.name, _turn_observation(turn, n, raw_date, previous, plain),
+                         now=when or fallback)
+            turns_of[saved.fact_id].append(turn["dia_id"])
+            previous = turn
+    return conn, project, turns_of
 
 
-def _turn_fact(turn: dict, session: int, raw_date: str, when: str | None, stamp: str, previous: dict | None,
-               plain: bool):
-    from kenning.store.facts import NewFact
+def _turn_observation(turn: dict, session: int, raw_date: str, previous: dict | None, plain: bool):
+    from kenning.memory.observations import Observation
 
     body = turn["text"]
     if turn.get("blip_caption"):
@@ -154,27 +157,17 @@ def _turn_fact(turn: dict, session: int, raw_date: str, when: str | None, stamp:
             title += f" ({raw_date})"
         if previous is not None:
             body += f"\n(replying to {previous['speaker']}: {previous['text']})"
-    return NewFact(
-        type="observation",
-        title=title,
-        body=body,
-        source_kind="session",
-        source_uri=f"session:{session}#{turn['dia_id']}",
-        producer="agent",
-        date_indexed=stamp,
-        date_source=when,
-        memory_type="working",
-        meta={"dia_id": turn["dia_id"], "session": session, "session_date": raw_date},
-    )
+    return Observation(text=body, title=title, memory_type="working", session_id=f"s{session}", producer="agent",
+                       origin="locomo")
 
 
-def _retrieve(conn, project, question: str) -> list[str]:
+def _retrieve(conn, project, question: str, turns_of: dict[int, list[str]]) -> list[str]:
     from kenning.answer.search import SearchOptions, search_conn
     from kenning.clock import utc_now
     from kenning.search.query import parse
 
     answer = search_conn(conn, project, parse(question), SearchOptions(limit=max(KS)), now=utc_now())
-    return [e.fact.meta["dia_id"] for e in answer.excerpts]
+    return [turn for e in answer.excerpts for turn in turns_of[e.fact.id]]
 
 
 def _session_numbers(talk: dict) -> list[int]:
@@ -182,9 +175,9 @@ def _session_numbers(talk: dict) -> list[int]:
     return sorted(int(m.group(1)) for m in found if m and isinstance(talk[m.group(0)], list))
 
 
-def _session_date(raw: str) -> str | None:
+def _session_date(raw: str) -> datetime | None:
     try:
-        return datetime.strptime(raw.strip(), "%I:%M %p on %d %B, %Y").replace(tzinfo=UTC).isoformat()
+        return datetime.strptime(raw.strip(), "%I:%M %p on %d %B, %Y").replace(tzinfo=UTC)
     except ValueError:
         return None
 
