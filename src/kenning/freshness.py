@@ -2,7 +2,8 @@
 
 A file source is ``current`` when it re-reads with the fingerprint it had at indexing. The
 check is cheap when the file's size and mtime still equal the manifest's (the same shortcut
-git uses); otherwise the file is hashed again. A fact with no re-readable source (a saved
+git uses); otherwise the file is hashed again. A ledger record's source is the record, not
+the append-only file: it re-reads as the last version of that record in the ledger. A fact with no re-readable source (a saved
 note, an oral decision) is never ``current``: ``unverified`` while its last confirmation
 is at most 270 days old, ``hypothesis`` after.
 """
@@ -22,6 +23,7 @@ from kenning.store.db import in_batches
 
 DEMOTE_AFTER_DAYS = 90
 HYPOTHESIS_AFTER_DAYS = 270
+_LEDGER_PATH = ".kenning/ledger.jsonl"  # as kenning.ingest.ledger.LEDGER_PATH (not imported: start-up time)
 
 
 @dataclass
@@ -33,6 +35,7 @@ class FileCheck:
     _manifest: dict[str, tuple[int, int, str]] = field(default_factory=dict)
     _seen: dict[str, tuple[str | None, str | None]] = field(default_factory=dict)
     _commits: dict[str, bool] = field(default_factory=dict)
+    _records: dict[str, dict[str, str]] = field(default_factory=dict)
 
     def commit_exists(self, sha: str) -> bool:
         """True when the commit still reads in the project's repository (``git cat-file -e``)."""
@@ -55,6 +58,20 @@ class FileCheck:
         """True when the file no longer reads with its manifest fingerprint."""
         known = self._manifest.get(path)
         return known is None or self.fingerprint(path)[0] != known[2]
+
+    def located(self, path: str, uri: str) -> tuple[str | None, str | None]:
+        """(current fingerprint or None if gone, file mtime as ISO) of one location: the
+        file's, or for a ledger record (``.kenning/ledger.jsonl#task/T-1``) the record's."""
+        if path != _LEDGER_PATH or "#" not in uri:
+            return self.fingerprint(path)
+        _, mtime = self.fingerprint(path)
+        if mtime is None:
+            return (None, None)
+        if path not in self._records:
+            from kenning.ingest.ledger import fingerprints  # only when a ledger fact is served (start-up time)
+
+            self._records[path] = fingerprints(self.root / path)
+        return (self._records[path].get(uri.split("#", 1)[1]), mtime)
 
     def fingerprint(self, path: str) -> tuple[str | None, str | None]:
         """(current fingerprint or None if unreadable, file mtime as ISO)."""
@@ -97,7 +114,7 @@ def freshness_of(fact: Fact, *, now: datetime, files: FileCheck | None) -> Fresh
 def _file_freshness(fact: Fact, files: FileCheck, checked: str) -> Freshness:
     states = []
     for loc in fact.locations:
-        current, mtime = files.fingerprint(loc.path)
+        current, mtime = files.located(loc.path, loc.uri)
         if current is None:
             states.append((FreshnessState.SOURCE_MISSING, None, loc.uri))
         elif current == loc.fingerprint:

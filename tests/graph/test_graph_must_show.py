@@ -39,7 +39,7 @@ def test_graph_touches_a_module_returns_its_tasks_evidence_verdicts_and_commits_
     assert [ex["title"] for ex in by_type["decision"]] == ["Fuse rankings with RRF"]  # ADR-0003 is superseded
     task = by_type["task"][0]
     assert task["title"].startswith("T-1") and [e["type"] for e in task["path"]] == ["touches"]
-    assert task["path"][0]["source"]["uri"].startswith(".kenning/ledger.jsonl:")
+    assert task["path"][0]["source"]["uri"] == ".kenning/ledger.jsonl#task/T-1" and task["path"][0]["line"] >= 1
     verdict = by_type["verdict"][0]
     assert [e["type"] for e in verdict["path"]] == ["touches", "evidence_of", "verdict_of"]
     commit = next(c for c in by_type["commit"] if c["title"] == "Add rank fusion for T-1")

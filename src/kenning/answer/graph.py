@@ -163,7 +163,7 @@ def _edge_path(uri: str) -> str:
 def _edge_freshness(edge: walk.Edge, files: FileCheck) -> str:
     match edge.source_kind:
         case "file":
-            current, _ = files.fingerprint(_edge_path(edge.source_uri))
+            current, _ = files.located(_edge_path(edge.source_uri), edge.source_uri)
             if current is None:
                 return FreshnessState.SOURCE_MISSING.value
             return FreshnessState.CURRENT.value if current == edge.fingerprint else FreshnessState.STALE.value

@@ -1,4 +1,5 @@
-""""What is stale?": facts whose file changed or vanished since indexing. No search."""
+""""What is stale?": facts whose file changed or vanished since indexing, and ledger facts
+whose record changed or vanished. No search."""
 
 from __future__ import annotations
 
@@ -7,6 +8,7 @@ from datetime import datetime
 
 from kenning.config import Project
 from kenning.freshness import FileCheck, freshness_of
+from kenning.ingest.ledger import LEDGER_PATH
 from kenning.records import Answer, EmptyReason, Excerpt, FreshnessState
 from kenning.store import facts as fact_store
 from kenning.store.db import in_batches
@@ -20,23 +22,24 @@ def stale_report(conn: sqlite3.Connection, project: Project, *, now: datetime, l
     files.preload(paths)
     changed = [p for p in paths if files.changed(p)]
     excerpts: list[Excerpt] = []
-    if changed:
-        ids: list[int] = []
-        for chunk in in_batches(changed):
-            marks = ",".join("?" * len(chunk))
-            ids.extend(
-                row[0]
-                for row in conn.execute(
-                    f"SELECT DISTINCT l.fact_id FROM locations l JOIN facts f ON f.id = l.fact_id "
-                    f"WHERE l.path IN ({marks}) AND f.lifecycle = 'active' ORDER BY l.path, l.line_start, l.fact_id",
-                    chunk,
-                )
+    # Ledger facts are checked record by record (the ledger is not in the manifest).
+    ids: list[int] = [row[0] for row in conn.execute(
+        "SELECT id FROM facts WHERE path = ? AND lifecycle = 'active' ORDER BY id", (LEDGER_PATH,))]
+    for chunk in in_batches(changed):
+        marks = ",".join("?" * len(chunk))
+        ids.extend(
+            row[0]
+            for row in conn.execute(
+                f"SELECT DISTINCT l.fact_id FROM locations l JOIN facts f ON f.id = l.fact_id "
+                f"WHERE l.path IN ({marks}) AND f.lifecycle = 'active' ORDER BY l.path, l.line_start, l.fact_id",
+                chunk,
             )
-        facts = fact_store.get_many(conn, project.name, list(dict.fromkeys(ids)))
-        for fact in facts.values():
-            fresh = freshness_of(fact, now=now, files=files)
-            if fresh.state in (FreshnessState.STALE, FreshnessState.SOURCE_MISSING):
-                excerpts.append(Excerpt(fact, fresh, fact.body[:160].replace("\n", " "), 0.0, 0))
+        )
+    facts = fact_store.get_many(conn, project.name, list(dict.fromkeys(ids)))
+    for fact in facts.values():
+        fresh = freshness_of(fact, now=now, files=files)
+        if fresh.state in (FreshnessState.STALE, FreshnessState.SOURCE_MISSING):
+            excerpts.append(Excerpt(fact, fresh, fact.body[:160].replace("\n", " "), 0.0, 0))
     excerpts.sort(key=_order)
     if limit is not None:
         excerpts = excerpts[:limit]

@@ -15,7 +15,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from kenning.clock import iso, parse_iso
-from kenning.config import STATE_DIR, Project
+from kenning.config import Project
 from kenning.graph.store import Key, Resolver, Writer, add_node, delete_origin, keys_of, refs_targeting
 from kenning.ingest import git_history, ledger
 from kenning.ingest.identifiers import keywords_for
@@ -24,7 +24,7 @@ from kenning.records import Lifecycle
 from kenning.store import facts as fact_store
 from kenning.store.db import in_batches
 
-LEDGER_PATH = f"{STATE_DIR}/{ledger.LEDGER_NAME}"
+LEDGER_PATH = ledger.LEDGER_PATH
 FileChange = tuple[str, str | None, Relations | None]  # (path, fingerprint, relations)
 
 
@@ -170,9 +170,10 @@ def _apply_ledger(conn: sqlite3.Connection, writer: Writer, project: Project, st
         kind, ident = record["kind"], record["id"]
         uri = f"{LEDGER_PATH}#{kind}/{ident}"
         seen.add(uri)
+        record_fingerprint = ledger.record_fingerprint(record)
         new = fact_store.NewFact(
             type=kind, title=_ledger_title(record), body=_ledger_body(record), keywords=keywords_for(ident),
-            path=LEDGER_PATH, source_kind="file", source_uri=uri, fingerprint=fingerprint,
+            path=LEDGER_PATH, source_kind="file", source_uri=uri, fingerprint=record_fingerprint,
             date_source=_iso_date(record.get("date")), date_indexed=stamp, producer="projection",
             tags=tuple(record.get("labels", ())), meta={"ledger": record},
         )
@@ -180,7 +181,7 @@ def _apply_ledger(conn: sqlite3.Connection, writer: Writer, project: Project, st
         if old is not None and old[1] == new.content_hash:
             fact_id = old[0]
             conn.execute("UPDATE facts SET fingerprint = ? WHERE id = ? AND fingerprint IS NOT ?",
-                         (fingerprint, fact_id, fingerprint))
+                         (record_fingerprint, fact_id, record_fingerprint))
         else:
             fact_id = fact_store.insert(conn, new)
             if old is not None:
@@ -188,13 +189,13 @@ def _apply_ledger(conn: sqlite3.Connection, writer: Writer, project: Project, st
                                          reason="ledger record changed", superseded_by=fact_id)
         conn.execute(
             "INSERT OR IGNORE INTO locations (fact_id, uri, path, line_start, line_end, fingerprint) VALUES (?,?,?,?,?,?)",
-            (fact_id, uri, LEDGER_PATH, entry.line, entry.line, fingerprint),
+            (fact_id, uri, LEDGER_PATH, entry.line, entry.line, record_fingerprint),
         )
         node = add_node(conn, kind, f"{kind}:{ident}", ident, origin="ledger", qualname=_ledger_title(record),
                         fact_id=fact_id)
         affected.add((kind, ident))
-        source = ("file", f"{LEDGER_PATH}:{entry.line}-{entry.line}", fingerprint)
-        for ref in _ledger_refs(record):
+        source = ("file", uri, record_fingerprint)  # the record, so its freshness is the record's
+        for ref in _ledger_refs(record, entry.line):
             refs.append(writer.ref(node, ref, source=source, origin="ledger"))
     for uri, (fact_id, _) in existing.items():
         if uri not in seen:
@@ -210,18 +211,18 @@ def _apply_ledger(conn: sqlite3.Connection, writer: Writer, project: Project, st
     return affected, refs, len(content.invalid)
 
 
-def _ledger_refs(record: dict) -> list[Ref]:
+def _ledger_refs(record: dict, line: int) -> list[Ref]:
     match record["kind"]:
         case "task":
-            return ([Ref("depends_on", "task", d) for d in record.get("depends_on", [])]
-                    + [Ref("touches", "file", p) for p in record.get("touches", [])])
+            return ([Ref("depends_on", "task", d, line) for d in record.get("depends_on", [])]
+                    + [Ref("touches", "file", p, line) for p in record.get("touches", [])])
         case "evidence":
-            refs = [Ref("evidence_of", "task", record["task"])]
+            refs = [Ref("evidence_of", "task", record["task"], line)]
             if record.get("path"):
-                refs.append(Ref("touches", "file", record["path"]))
+                refs.append(Ref("touches", "file", record["path"], line))
             return refs
         case "verdict":
-            return [Ref("verdict_of", "evidence", record["evidence"])]
+            return [Ref("verdict_of", "evidence", record["evidence"], line)]
     return []
 
 

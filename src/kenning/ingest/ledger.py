@@ -14,6 +14,7 @@ them, so one broken line never stops a sync.
 
 from __future__ import annotations
 
+import hashlib
 import json
 import re
 from dataclasses import dataclass
@@ -23,6 +24,7 @@ from typing import Any
 from kenning.errors import ValidationError
 
 LEDGER_NAME = "ledger.jsonl"
+LEDGER_PATH = f".kenning/{LEDGER_NAME}"  # project-relative, as facts and locations name it
 KINDS = ("task", "evidence", "verdict")
 _ID = re.compile(r"^[A-Za-z0-9#][A-Za-z0-9._#:/-]{0,63}$")
 _DATE = re.compile(r"^\d{4}-\d{2}-\d{2}(T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:?\d{2})?)?$")
@@ -111,6 +113,19 @@ def read(path: Path) -> Ledger:
         latest.pop(key, None)
         latest[key] = Entry(number, record)
     return Ledger(tuple(latest.values()), tuple(invalid))
+
+
+def record_fingerprint(record: dict[str, Any]) -> str:
+    """The source fingerprint of a ledger fact: sha256 of its record, not of the whole file,
+    so that appending other records leaves it ``current``; a later version of the same
+    record makes it ``stale``."""
+    canonical = json.dumps(record, ensure_ascii=False, sort_keys=True, separators=(",", ":"))
+    return hashlib.sha256(canonical.encode("utf-8")).hexdigest()
+
+
+def fingerprints(path: Path) -> dict[str, str]:
+    """``kind/id`` → fingerprint of the record's last version (what freshness re-reads)."""
+    return {f"{e.record['kind']}/{e.record['id']}": record_fingerprint(e.record) for e in read(path).entries}
 
 
 def append(path: Path, record: dict[str, Any]) -> dict[str, Any]:
