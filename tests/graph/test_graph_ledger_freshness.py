@@ -53,3 +53,26 @@ def test_a_deleted_ledger_serves_its_facts_as_source_missing(make_project, cli):
     (project.state_dir / "ledger.jsonl").unlink()
     stale = cli("stale", "--json", *root).json()
     assert [(ex["type"], ex["freshness"]["state"]) for ex in stale["excerpts"]] == [("task", "source_missing")]
+
+
+def test_a_store_from_before_record_fingerprints_is_rewritten_by_the_next_sync(make_project, cli):
+    import hashlib
+
+    from kenning.store.db import connect
+
+    project = make_project({"a.md": "# A\n"})
+    root = ("--project", str(project.root))
+    assert cli("ledger", "task", "T-1", "--title", "Ship it", *root).code == 0
+    resync(project)
+    whole_file = hashlib.sha256((project.state_dir / "ledger.jsonl").read_bytes()).hexdigest()
+    conn = connect(project.db_path)
+    with conn:  # as an older kenning left it: the whole file's fingerprint everywhere
+        conn.execute("UPDATE facts SET fingerprint = ? WHERE path = '.kenning/ledger.jsonl'", (whole_file,))
+        conn.execute("UPDATE locations SET fingerprint = ? WHERE path = '.kenning/ledger.jsonl'", (whole_file,))
+        conn.execute("DELETE FROM graph_sources WHERE name = 'ledger'")  # what migration 0008 does
+    conn.close()
+    [task] = _task(cli, root, "T-1").values()
+    assert task["freshness"]["state"] == "stale"
+    resync(project)
+    [task] = _task(cli, root, "T-1").values()
+    assert task["freshness"]["state"] == "current" and task["source"]["fingerprint"] != whole_file
