@@ -23,7 +23,7 @@ from kenning.store.db import in_batches
 
 DEMOTE_AFTER_DAYS = 90
 HYPOTHESIS_AFTER_DAYS = 270
-_LEDGER_PATH = ".kenning/ledger.jsonl"  # as kenning.ingest.ledger.LEDGER_PATH (not imported: start-up time)
+_LEDGER_PATH = ".kenning/ledger.jsonl"  # kenning.ingest.ledger.LEDGER_PATH, not imported (start-up time)
 
 
 @dataclass

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 import sqlite3
 from collections import Counter
 from dataclasses import dataclass
@@ -20,6 +21,13 @@ from kenning.store.db import connect
 LEVEL = 0
 SUPERSEDED_FACTOR = 0.5
 DEFINITION_BOOST = 3.0
+TEST_FACTOR = 0.5
+# Test code, by the usual layouts: a tests/ or test/ folder, test_x.py, x_test.go, x.test.ts,
+# x.spec.js, conftest.py.
+_TEST_PATH = re.compile(r"(^|/)(tests?|__tests__|spec)/|(^|/)(test_[^/]*|conftest\.py|[^/]*_test\.\w+|"
+                        r"[^/]*\.(test|spec)\.\w+)$")
+_TEST_WORDS = frozenset({"test", "tests", "testing", "tested", "spec", "specs", "pytest", "fixture", "fixtures",
+                         "conftest", "unittest"})
 POOL_FACTOR = 2
 MIN_POOL = 20
 
@@ -70,7 +78,9 @@ def search_conn(
     pool = max(MIN_POOL, options.limit * POOL_FACTOR)
     hits = lexical.search(conn, parsed, filters, pool)
     symbols = frozenset(t.lower() for t in parsed.original_terms if CODE_NAME.search(t))
-    excerpts, filtered = rank_hits(conn, project, hits, parsed.terms, options, now=now, symbols=symbols)
+    about_tests = any(word in _TEST_WORDS for term in parsed.terms for word in re.split(r"[\W_]+", term))
+    excerpts, filtered = rank_hits(conn, project, hits, parsed.terms, options, now=now, symbols=symbols,
+                                   demote_tests=not about_tests)
     empty_reason = None
     if not excerpts:
         empty_reason = EmptyReason.ALL_FILTERED if filtered else EmptyReason.NO_MATCH
@@ -100,12 +110,14 @@ def rank_hits(
     *,
     now: datetime,
     symbols: frozenset[str] = frozenset(),
+    demote_tests: bool = False,
 ) -> tuple[list[Excerpt], Counter[str]]:
     """Attach freshness, drop what must not be served, demote, cut to ``limit``.
 
     ``symbols`` are code names typed in the query (``rrf_fuse``): the excerpt that defines
     one of them is boosted, so "where is rrf_fuse" leads with the definition, not with the
-    tests that mention it most."""
+    tests that mention it most. With ``demote_tests`` (a query that does not speak of tests),
+    excerpts of test files weigh half: they repeat the words of the code they test."""
     facts = fact_store.get_many(conn, project.name, [h.fact_id for h in hits])
     files = FileCheck(project.root, conn)
     files.preload(loc.path for fact in facts.values() for loc in fact.locations)
@@ -122,6 +134,8 @@ def rank_hits(
         factor = demotion(fresh) * (SUPERSEDED_FACTOR if fact.lifecycle is Lifecycle.SUPERSEDED else 1.0)
         if symbols and _defines(fact, symbols):
             factor *= DEFINITION_BOOST
+        if demote_tests and _is_test_code(fact):
+            factor *= TEST_FACTOR
         explain = {**hit.explain, "factor": factor} if options.explain else None
         scored.append((hit.score * factor, order, fact, fresh, explain))
     scored.sort(key=lambda s: (-s[0], s[1]))
@@ -130,6 +144,11 @@ def rank_hits(
         for rank, (score, _, fact, fresh, explain) in enumerate(scored[: options.limit], start=1)
     ]
     return excerpts, filtered
+
+
+def _is_test_code(fact: Fact) -> bool:
+    path = fact.source.uri.split("#", 1)[0].rsplit(":", 1)[0]  # src/x.py:4-9 → src/x.py
+    return fact.type == "code" and _TEST_PATH.search(path) is not None
 
 
 def _defines(fact: Fact, symbols: frozenset[str]) -> bool:

@@ -1,0 +1,38 @@
+"""Test files weigh half unless the query speaks of tests: they repeat the words of the code
+they test, and a developer asking about a feature wants its implementation first."""
+
+from __future__ import annotations
+
+from conftest import NOW, resync
+
+from kenning.answer.search import SearchOptions, search_project
+
+FILES = {
+    "src/shop/cache.py": 'def read_cache(path):\n    """Read the price cache from disk."""\n    return open(path).read()\n',
+    "tests/test_cache.py": (
+        "from shop.cache import read_cache\n\n\n"
+        "def test_cache_reads_the_price_cache(tmp_path):\n"
+        "    cache = tmp_path / 'cache'\n    cache.write_text('price cache')\n"
+        "    assert read_cache(cache) == 'price cache'  # the cache, the price cache\n"
+    ),
+}
+
+
+def _uris(project, query):
+    return [e.fact.source.uri for e in search_project(project, query, SearchOptions(explain=True), now=NOW).excerpts]
+
+
+def test_the_implementation_outranks_its_test_when_the_query_does_not_speak_of_tests(make_project):
+    project = make_project(FILES)
+    resync(project)
+    uris = _uris(project, "price cache")
+    assert uris[0].startswith("src/shop/cache.py")
+    assert any(uri.startswith("tests/test_cache.py") for uri in uris)  # demoted, not hidden
+
+
+def test_a_query_about_tests_ranks_them_as_bm25_does(make_project):
+    project = make_project(FILES)
+    resync(project)
+    assert _uris(project, "price cache tests")[0].startswith("tests/test_cache.py")
+    answer = search_project(project, "price cache tests", SearchOptions(explain=True), now=NOW)
+    assert {e.explain["factor"] for e in answer.excerpts} == {1.0}
