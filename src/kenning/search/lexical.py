@@ -7,6 +7,7 @@ import sqlite3
 from dataclasses import dataclass, field
 
 from kenning.errors import InvalidQuery
+from kenning.search import topk
 from kenning.search.query import CODE_NAME, IDENTIFIER_HINT, ParsedQuery, quote_term as _quote
 
 TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (start-up time)
@@ -62,10 +63,13 @@ def bm25(conn: sqlite3.Connection, match: str, filters: Filters, limit: int) -> 
     """
     page = limit * OVERFETCH
     try:
-        ranked = conn.execute(
-            f"SELECT rowid, {_BM25} AS s FROM facts_fts WHERE facts_fts MATCH ? ORDER BY s, rowid LIMIT ?",
-            (match, page),
-        ).fetchall()
+        # The best `limit` first (an exact top-k prunes more with a smaller k): when they all
+        # pass the filters they are the answer, the same as the first `limit` passing of a page.
+        ranked = topk.best(conn, match, limit, _BM25)
+        kept = _passing(conn, [r[0] for r in ranked], filters)
+        if len(ranked) < limit or len(kept) == limit:
+            return [(r[0], -r[1]) for r in ranked if r[0] in kept]
+        ranked = topk.best(conn, match, page, _BM25)
         kept = _passing(conn, [r[0] for r in ranked], filters)
         hits = [(r[0], -r[1]) for r in ranked if r[0] in kept]
         if len(hits) >= limit or len(ranked) < page:
