@@ -1,0 +1,223 @@
+"""The pruned top-k of search/topk.py returns exactly what the plain query returns: the same
+rows, in the same order, with the same scores, on many generated queries; and it steps aside
+(one plain statement) whenever pruning does not apply."""
+
+from __future__ import annotations
+
+import random
+import sqlite3
+
+import pytest
+from conftest import resync
+
+from kenning.search import lexical, topk
+from kenning.store.db import connect
+
+VOCABULARY = (
+    "alpha beta gamma delta epsilon zeta eta theta iota kappa lambda mu nu xi omicron pi rho "
+    "sigma tau upsilon phi chi psi omega cache index query token graph node edge stale source "
+    "parser section schema trigger budget router fusion ranking"
+).split()
+
+
+def _zipf_words(rng: random.Random, n: int) -> list[str]:
+    weights = [1 / (rank + 1) ** 1.1 for rank in range(len(VOCABULARY))]
+    return rng.choices(VOCABULARY, weights=weights, k=n)
+
+
+def _corpus(seed: int = 3, files: int = 140) -> dict[str, str]:
+    rng = random.Random(seed)
+    out = {}
+    for i in range(files):
+        parts = [f"# {' '.join(_zipf_words(rng, 2))} {i}\n"]
+        for s in range(6):
+            parts.append(f"\n## {' '.join(_zipf_words(rng, rng.randint(1, 3)))}\n\n")
+            parts.append(" ".join(_zipf_words(rng, rng.randint(3, 30))) + ".\n")
+        out[f"docs/d{i % 7}/n{i:03d}.md"] = "".join(parts)
+    # Ties: excerpts alike but for one word no query uses, so several share each score.
+    for i in range(12):
+        out[f"ties/t{i:02d}.md"] = f"# Tie x{i}\n\nomega psi chi filler{i} words here.\n"
+    return out
+
+
+@pytest.fixture(scope="module")
+def conn(tmp_path_factory: pytest.TempPathFactory):
+    from kenning.config import init_project
+
+    root = tmp_path_factory.mktemp("topk") / "corpus"
+    for rel, text in _corpus().items():
+        path = root / rel
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(text, encoding="utf-8")
+    project, _ = init_project(root, "topk")
+    resync(project)
+    connection = connect(project.db_path)
+    yield connection
+    connection.close()
+
+
+def _queries(count: int, seed: int = 11) -> list[str]:
+    rng = random.Random(seed)
+    queries = []
+    for _ in range(count):
+        words = rng.sample(VOCABULARY, rng.randint(2, 5))
+        queries.append(" OR ".join(f'"{w}"' for w in words))
+    return queries
+
+
+def _statements(conn: sqlite3.Connection, work) -> list[str]:
+    """The ranking statements ``work`` ran (SQL with its parameters, as SQLite traced it)."""
+    seen: list[str] = []
+    conn.set_trace_callback(seen.append)
+    try:
+        work()
+    finally:
+        conn.set_trace_callback(None)
+    return [s for s in seen if "bm25(" in s]
+
+
+def test_the_pruned_top_k_equals_the_plain_query_on_hundreds_of_generated_queries(conn):
+    pruned_somewhere = 0
+    queries = _queries(250)
+    for match in queries:
+        for k in (1, 5, 20, 60):
+            expected = topk.plain(conn, match, k, lexical._BM25)
+            got = topk.best(conn, match, k, lexical._BM25)
+            assert got == expected, (match, k)  # same rows, same order, bit-identical scores
+        statements = _statements(conn, lambda m=match: topk.best(conn, m, 5, lexical._BM25))
+        live = sum(1 for p in topk.phrases_of(match) if topk._count(conn, p))
+        if 2 <= live <= topk.MAX_PHRASES and len(statements) < 2**live - 1:
+            pruned_somewhere += 1
+    # Not a vacuous comparison: many queries did skip subsets.
+    assert pruned_somewhere >= len(queries) // 5
+
+
+def test_a_subset_expression_scores_its_rows_as_the_disjunction_does(conn):
+    phrases = ('"cache"', '"index"', '"alpha"')
+    whole = dict(conn.execute(f"SELECT rowid, {lexical._BM25} FROM facts_fts WHERE facts_fts MATCH ?",
+                              (" OR ".join(phrases),)).fetchall())
+    seen: dict[int, float] = {}
+    for size in (1, 2, 3):
+        for subset in __import__("itertools").combinations(range(3), size):
+            rows = conn.execute(f"SELECT rowid, {lexical._BM25} FROM facts_fts WHERE facts_fts MATCH ?",
+                                (topk.exactly(phrases, subset),)).fetchall()
+            for rowid, score in rows:
+                assert rowid not in seen  # each row holds exactly one subset
+                seen[rowid] = score
+    assert seen == whole  # the subsets cover every row, with bit-identical scores
+
+
+def test_ties_at_the_cut_are_broken_by_the_lower_rowid_as_in_the_plain_query(conn):
+    match = '"omega" OR "psi" OR "chi"'
+    full = topk.plain(conn, match, 10_000, lexical._BM25)
+    scores = [s for _, s in full]
+    tied_cuts = [k for k in range(1, len(full)) if scores[k - 1] == scores[k]]
+    assert tied_cuts  # the corpus has ties right at some cut
+    for k in tied_cuts:
+        assert topk.best(conn, match, k, lexical._BM25) == full[:k]
+
+
+@pytest.mark.parametrize("match", [
+    '"cache"',  # one phrase
+    "cache*",  # a prefix query (--syntax fts)
+    '"cache" AND "index"',  # not a disjunction
+    '"cache" OR "index" NOT "alpha"',
+    "NEAR(cache index)",
+    '{title}: "cache" OR "index"',
+    " OR ".join(f'"{w}"' for w in VOCABULARY[:9]),  # too many phrases for 2^n subsets
+])
+def test_expressions_that_are_not_a_short_disjunction_of_phrases_run_the_plain_query(conn, match):
+    statements = _statements(conn, lambda: topk.best(conn, match, 5, lexical._BM25))
+    assert len(statements) == 1
+    assert topk.best(conn, match, 5, lexical._BM25) == topk.plain(conn, match, 5, lexical._BM25)
+
+
+def test_a_query_with_few_matches_runs_the_plain_query(conn):
+    match = '"filler3" OR "filler4"'
+    assert len(_statements(conn, lambda: topk.best(conn, match, 5, lexical._BM25))) == 1
+
+
+def test_inside_a_transaction_the_plain_query_runs(conn):
+    match = '"cache" OR "index" OR "alpha"'
+    conn.execute("BEGIN")
+    try:
+        statements = _statements(conn, lambda: topk.best(conn, match, 5, lexical._BM25))
+        assert conn.in_transaction
+    finally:
+        conn.execute("ROLLBACK")
+    assert len(statements) == 1
+
+
+def test_phrases_no_row_holds_and_repeated_phrases_change_nothing(conn):
+    for match in ('"cache" OR "zzzzunknown" OR "index"', '"cache" OR "cache" OR "index"',
+                  '"zzzzunknown" OR "qqqqunknown"'):
+        for k in (1, 7, 40):
+            assert topk.best(conn, match, k, lexical._BM25) == topk.plain(conn, match, k, lexical._BM25)
+
+
+def test_the_pruned_path_leaves_no_transaction_open(conn):
+    topk.best(conn, '"cache" OR "index" OR "alpha"', 5, lexical._BM25)
+    assert not conn.in_transaction
+
+
+def test_phrases_are_read_only_from_a_plain_disjunction_of_quoted_strings():
+    assert topk.phrases_of('"a" OR "b c" OR "d""e"') == ('"a"', '"b c"', '"d""e"')
+    assert topk.phrases_of('"a"" OR ""b"') == ('"a"" OR ""b"',)
+    assert topk.phrases_of('"a" or "b"') is None
+    assert topk.phrases_of('"a" OR b') is None
+    assert topk.phrases_of('"a" OR "b" ') is None
+
+
+def test_the_stored_row_count_is_the_number_of_indexed_rows(conn):
+    assert topk.stored_row_count(conn) == conn.execute("SELECT count(*) FROM facts").fetchone()[0]
+    assert topk._varint(bytes([0x05])) == 5
+    assert topk._varint(bytes([0x83, 0xD4, 0x60])) == 60_000
+    assert topk._varint(bytes([0xFF] * 8 + [0x01])) == (2**56 - 1) << 8 | 1
+    assert topk._varint(bytes([0x80])) is None
+
+
+def test_a_subset_bound_is_above_every_score_of_its_rows(conn):
+    row_count = topk.stored_row_count(conn)
+    for word in VOCABULARY:
+        phrase = f'"{word}"'
+        bound = topk.bound(row_count, topk._count(conn, phrase))
+        top = topk.plain(conn, phrase, 1, lexical._BM25)
+        if top:
+            assert -top[0][1] < bound
+
+
+def _old_bm25(conn, match, filters, limit):
+    """lexical.bm25 before the pruned top-k (the plain page, then the joined query)."""
+    page = limit * lexical.OVERFETCH
+    ranked = topk.plain(conn, match, page, lexical._BM25)
+    kept = lexical._passing(conn, [r[0] for r in ranked], filters)
+    hits = [(r[0], -r[1]) for r in ranked if r[0] in kept]
+    if len(hits) >= limit or len(ranked) < page:
+        return hits[:limit]
+    where, params = filters.sql()
+    rows = conn.execute(
+        f"SELECT f.id, {lexical._BM25} AS s FROM facts_fts JOIN facts f ON f.id = facts_fts.rowid "
+        f"WHERE facts_fts MATCH ? AND {where} ORDER BY s, f.id LIMIT ?",
+        (match, *params, limit),
+    ).fetchall()
+    return [(row[0], -row[1]) for row in rows]
+
+
+def test_filters_give_the_same_hits_as_before(conn):
+    rare_dir = "docs/d3/"
+    filter_sets = [
+        lexical.Filters(),
+        lexical.Filters(types=("doc",)),
+        lexical.Filters(path_prefix=rare_dir),  # most of a page filtered out: the joined query
+        lexical.Filters(path_prefix="ties/"),
+        lexical.Filters(lifecycles=("superseded",)),  # none pass
+    ]
+    joined = 0
+    for match in _queries(40, seed=5):
+        for filters in filter_sets:
+            for limit in (3, 20):
+                got: list = []
+                ran = _statements(conn, lambda: got.extend(lexical.bm25(conn, match, filters, limit)))
+                assert got == _old_bm25(conn, match, filters, limit)
+                joined += any("JOIN facts f" in s for s in ran)
+    assert joined  # the exact joined query did run for some
