@@ -5,6 +5,7 @@ rows, in the same order, with the same scores, on many generated queries; and it
 from __future__ import annotations
 
 import random
+import re
 import sqlite3
 
 import pytest
@@ -13,6 +14,8 @@ from conftest import resync
 from kenning.search import lexical, topk
 from kenning.store.db import connect
 
+WORDS = topk.Index("facts_fts", lexical._BM25)
+TRIGRAMS = topk.Index("facts_trigram", lexical._TRIGRAM_BM25)
 VOCABULARY = (
     "alpha beta gamma delta epsilon zeta eta theta iota kappa lambda mu nu xi omicron pi rho "
     "sigma tau upsilon phi chi psi omega cache index query token graph node edge stale source "
@@ -76,20 +79,43 @@ def _statements(conn: sqlite3.Connection, work) -> list[str]:
     return [s for s in seen if "bm25(" in s]
 
 
-def test_the_pruned_top_k_equals_the_plain_query_on_hundreds_of_generated_queries(conn):
-    pruned_somewhere = 0
-    queries = _queries(250)
+def _scored(conn: sqlite3.Connection, statements: list[str]) -> int:
+    """How many rows these ranking statements scored (each rerun as a count)."""
+    total = 0
+    for sql in statements:
+        counting = re.sub(r"SELECT rowid, bm25\([^)]*\) AS s FROM", "SELECT count(*) FROM", sql, count=1)
+        total += conn.execute(re.sub(r" ORDER BY s, rowid LIMIT \d+$", "", counting)).fetchone()[0]
+    return total
+
+
+PLANS = {
+    "as tuned": {},
+    "a statement per subset, NOT in FTS5": {"SMALL_SET": -1, "EXCLUDE_BY_QUERY": 10**9},
+    "a statement per subset, NOT in SQL": {"SMALL_SET": -1, "EXCLUDE_BY_QUERY": 0},
+    "subsets grouped by first phrase, NOT in FTS5": {"SMALL_SET": 10**9, "EXCLUDE_BY_QUERY": 10**9},
+    "subsets grouped by first phrase, NOT in SQL": {"SMALL_SET": 10**9, "EXCLUDE_BY_QUERY": 0},
+}
+
+
+@pytest.mark.parametrize("shape", PLANS)
+def test_the_pruned_top_k_equals_the_plain_query_on_hundreds_of_generated_queries(conn, monkeypatch, shape):
+    for name, value in PLANS[shape].items():
+        monkeypatch.setattr(topk, name, value)
+    queries = _queries(120, seed=len(shape))
+    pruned = 0
     for match in queries:
-        for k in (1, 5, 20, 60):
-            expected = topk.plain(conn, match, k, lexical._BM25)
-            got = topk.best(conn, match, k, lexical._BM25)
+        for k in (1, 7, 40):
+            expected = topk.plain(conn, WORDS, match, k)
+            got = topk.best(conn, WORDS, match, k)
             assert got == expected, (match, k)  # same rows, same order, bit-identical scores
-        statements = _statements(conn, lambda m=match: topk.best(conn, m, 5, lexical._BM25))
-        live = sum(1 for p in topk.phrases_of(match) if topk._count(conn, p))
-        if 2 <= live <= topk.MAX_PHRASES and len(statements) < 2**live - 1:
-            pruned_somewhere += 1
-    # Not a vacuous comparison: many queries did skip subsets.
-    assert pruned_somewhere >= len(queries) // 5
+        statements = _statements(conn, lambda m=match: topk.best(conn, WORDS, m, 5))
+        matching = conn.execute("SELECT count(*) FROM facts_fts WHERE facts_fts MATCH ?", (match,)).fetchone()[0]
+        pruned += _scored(conn, statements) < matching
+        if PLANS[shape] and len(statements) > 1:
+            assert any(" NOT IN (" in s for s in statements) == (PLANS[shape]["EXCLUDE_BY_QUERY"] == 0)
+            assert any('" AND ("' in s for s in statements) == (PLANS[shape]["SMALL_SET"] > 0)
+    # Not a vacuous comparison: many queries left rows unscored.
+    assert pruned >= len(queries) // 4
 
 
 def test_a_subset_expression_scores_its_rows_as_the_disjunction_does(conn):
@@ -109,12 +135,12 @@ def test_a_subset_expression_scores_its_rows_as_the_disjunction_does(conn):
 
 def test_ties_at_the_cut_are_broken_by_the_lower_rowid_as_in_the_plain_query(conn):
     match = '"omega" OR "psi" OR "chi"'
-    full = topk.plain(conn, match, 10_000, lexical._BM25)
+    full = topk.plain(conn, WORDS, match, 10_000)
     scores = [s for _, s in full]
     tied_cuts = [k for k in range(1, len(full)) if scores[k - 1] == scores[k]]
     assert tied_cuts  # the corpus has ties right at some cut
     for k in tied_cuts:
-        assert topk.best(conn, match, k, lexical._BM25) == full[:k]
+        assert topk.best(conn, WORDS, match, k) == full[:k]
 
 
 @pytest.mark.parametrize("match", [
@@ -127,21 +153,21 @@ def test_ties_at_the_cut_are_broken_by_the_lower_rowid_as_in_the_plain_query(con
     " OR ".join(f'"{w}"' for w in VOCABULARY[:9]),  # too many phrases for 2^n subsets
 ])
 def test_expressions_that_are_not_a_short_disjunction_of_phrases_run_the_plain_query(conn, match):
-    statements = _statements(conn, lambda: topk.best(conn, match, 5, lexical._BM25))
+    statements = _statements(conn, lambda: topk.best(conn, WORDS, match, 5))
     assert len(statements) == 1
-    assert topk.best(conn, match, 5, lexical._BM25) == topk.plain(conn, match, 5, lexical._BM25)
+    assert topk.best(conn, WORDS, match, 5) == topk.plain(conn, WORDS, match, 5)
 
 
 def test_a_query_with_few_matches_runs_the_plain_query(conn):
     match = '"filler3" OR "filler4"'
-    assert len(_statements(conn, lambda: topk.best(conn, match, 5, lexical._BM25))) == 1
+    assert len(_statements(conn, lambda: topk.best(conn, WORDS, match, 5))) == 1
 
 
 def test_inside_a_transaction_the_plain_query_runs(conn):
     match = '"cache" OR "index" OR "alpha"'
     conn.execute("BEGIN")
     try:
-        statements = _statements(conn, lambda: topk.best(conn, match, 5, lexical._BM25))
+        statements = _statements(conn, lambda: topk.best(conn, WORDS, match, 5))
         assert conn.in_transaction
     finally:
         conn.execute("ROLLBACK")
@@ -152,11 +178,11 @@ def test_phrases_no_row_holds_and_repeated_phrases_change_nothing(conn):
     for match in ('"cache" OR "zzzzunknown" OR "index"', '"cache" OR "cache" OR "index"',
                   '"zzzzunknown" OR "qqqqunknown"'):
         for k in (1, 7, 40):
-            assert topk.best(conn, match, k, lexical._BM25) == topk.plain(conn, match, k, lexical._BM25)
+            assert topk.best(conn, WORDS, match, k) == topk.plain(conn, WORDS, match, k)
 
 
 def test_the_pruned_path_leaves_no_transaction_open(conn):
-    topk.best(conn, '"cache" OR "index" OR "alpha"', 5, lexical._BM25)
+    topk.best(conn, WORDS, '"cache" OR "index" OR "alpha"', 5)
     assert not conn.in_transaction
 
 
@@ -169,7 +195,9 @@ def test_phrases_are_read_only_from_a_plain_disjunction_of_quoted_strings():
 
 
 def test_the_stored_row_count_is_the_number_of_indexed_rows(conn):
-    assert topk.stored_row_count(conn) == conn.execute("SELECT count(*) FROM facts").fetchone()[0]
+    facts = conn.execute("SELECT count(*) FROM facts").fetchone()[0]
+    assert topk.stored_row_count(conn, WORDS) == facts
+    assert topk.stored_row_count(conn, TRIGRAMS) == facts
     assert topk._varint(bytes([0x05])) == 5
     assert topk._varint(bytes([0x83, 0xD4, 0x60])) == 60_000
     assert topk._varint(bytes([0xFF] * 8 + [0x01])) == (2**56 - 1) << 8 | 1
@@ -177,11 +205,11 @@ def test_the_stored_row_count_is_the_number_of_indexed_rows(conn):
 
 
 def test_a_subset_bound_is_above_every_score_of_its_rows(conn):
-    row_count = topk.stored_row_count(conn)
+    row_count = topk.stored_row_count(conn, WORDS)
     for word in VOCABULARY:
         phrase = f'"{word}"'
-        bound = topk.bound(row_count, topk._count(conn, phrase))
-        top = topk.plain(conn, phrase, 1, lexical._BM25)
+        bound = topk.bound(row_count, topk._count(conn, WORDS, phrase))
+        top = topk.plain(conn, WORDS, phrase, 1)
         if top:
             assert -top[0][1] < bound
 
@@ -189,7 +217,7 @@ def test_a_subset_bound_is_above_every_score_of_its_rows(conn):
 def _old_bm25(conn, match, filters, limit):
     """lexical.bm25 before the pruned top-k (the plain page, then the joined query)."""
     page = limit * lexical.OVERFETCH
-    ranked = topk.plain(conn, match, page, lexical._BM25)
+    ranked = topk.plain(conn, WORDS, match, page)
     kept = lexical._passing(conn, [r[0] for r in ranked], filters)
     hits = [(r[0], -r[1]) for r in ranked if r[0] in kept]
     if len(hits) >= limit or len(ranked) < page:
@@ -203,21 +231,46 @@ def _old_bm25(conn, match, filters, limit):
     return [(row[0], -row[1]) for row in rows]
 
 
+def _old_trigram(conn, match, filters, limit):
+    """lexical.trigram before: the joined query alone."""
+    where, params = filters.sql()
+    rows = conn.execute(
+        "SELECT f.id, bm25(facts_trigram, 4.0, 3.0, 1.0) AS s FROM facts_trigram "
+        "JOIN facts f ON f.id = facts_trigram.rowid "
+        f"WHERE facts_trigram MATCH ? AND {where} ORDER BY s, f.id LIMIT ?",
+        (match, *params, limit),
+    ).fetchall()
+    return [(row[0], -row[1]) for row in rows]
+
+
+FILTER_SETS = [
+    lexical.Filters(),
+    lexical.Filters(types=("doc",)),
+    lexical.Filters(path_prefix="docs/d3/"),  # most of a page filtered out: the joined query
+    lexical.Filters(path_prefix="ties/"),
+    lexical.Filters(lifecycles=("superseded",)),  # none pass
+]
+
+
 def test_filters_give_the_same_hits_as_before(conn):
-    rare_dir = "docs/d3/"
-    filter_sets = [
-        lexical.Filters(),
-        lexical.Filters(types=("doc",)),
-        lexical.Filters(path_prefix=rare_dir),  # most of a page filtered out: the joined query
-        lexical.Filters(path_prefix="ties/"),
-        lexical.Filters(lifecycles=("superseded",)),  # none pass
-    ]
     joined = 0
     for match in _queries(40, seed=5):
-        for filters in filter_sets:
+        for filters in FILTER_SETS:
             for limit in (3, 20):
                 got: list = []
                 ran = _statements(conn, lambda: got.extend(lexical.bm25(conn, match, filters, limit)))
                 assert got == _old_bm25(conn, match, filters, limit)
                 joined += any("JOIN facts f" in s for s in ran)
     assert joined  # the exact joined query did run for some
+
+
+def test_the_trigram_index_gives_the_same_hits_as_before_pruned_or_not(conn):
+    pruned = 0
+    for match in [*_queries(60, seed=8), '"ection"', '"mega" OR "ection"', '"ache" OR "ndex" OR "lph"']:
+        for k in (1, 20):
+            assert topk.best(conn, TRIGRAMS, match, k) == topk.plain(conn, TRIGRAMS, match, k)
+        pruned += len(_statements(conn, lambda m=match: topk.best(conn, TRIGRAMS, m, 5))) > 1
+        for filters in FILTER_SETS:
+            for limit in (3, 20):
+                assert lexical.trigram(conn, match, filters, limit) == _old_trigram(conn, match, filters, limit)
+    assert pruned

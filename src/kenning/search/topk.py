@@ -28,34 +28,47 @@ from __future__ import annotations
 import math
 import re
 import sqlite3
+from dataclasses import dataclass
 from itertools import combinations
 
 K1_PLUS_1 = 2.2  # FTS5's bm25(): k1 = 1.2 (and b = 0.75) are compiled in
-MAX_PHRASES = 4  # live phrases pruned by subsets (15 subsets); more run the plain query
+MAX_PHRASES = 6  # live phrases pruned at most; more run the plain query
+MAX_SUBSET_STEPS = 4  # live phrases pruned with one statement per subset at most (15)
 FEW_MATCHES = 200  # below this many matches (phrase counts summed) the plain query is cheaper
+SMALL_SET = 150  # rows a subset of 2+ phrases is expected to hold at most, to share a statement
+EXCLUDE_BY_QUERY = 10_000  # rows of the excluded phrases from which they are excluded in SQL
 SAFETY = 1e-9  # relative margin on a bound, for float rounding (scores are about 1 to 100)
 
 _PHRASE = r'"(?:[^"]|"")*"'
 _DISJUNCTION = re.compile(rf"{_PHRASE}(?: OR {_PHRASE})*")
 
 
-def best(conn: sqlite3.Connection, match: str, k: int, scoring: str) -> list[tuple[int, float]]:
-    """``(rowid, score)`` of the best ``k`` rows of ``facts_fts MATCH match``, exactly as
-    ``SELECT rowid, <scoring> AS s … ORDER BY s, rowid LIMIT k`` returns them (FTS5 scores:
-    lower is better). ``scoring`` is ``bm25(facts_fts, <column weights >= 0>)``."""
+@dataclass(frozen=True)
+class Index:
+    """An FTS5 table and its ranking expression, ``bm25(<table>, <column weights >= 0>)``."""
+
+    table: str
+    scoring: str
+
+
+def best(conn: sqlite3.Connection, index: Index, match: str, k: int, spare: int = 0) -> list[tuple[int, float]]:
+    """``(rowid, score)`` of the best rows of ``<table> MATCH match``, exactly as
+    ``SELECT rowid, <scoring> AS s … ORDER BY s, rowid LIMIT n`` returns them (FTS5 scores:
+    lower is better), with ``n = k``; or ``n = max(k, spare)`` when every match is scored
+    anyway (the plain query), since more rows then cost nothing."""
     phrases = phrases_of(match)
     if phrases is None or len(phrases) < 2 or len(phrases) > 2 * MAX_PHRASES or conn.in_transaction:
-        return plain(conn, match, k, scoring)
+        return plain(conn, index, match, max(k, spare))
     conn.execute("BEGIN")  # one snapshot for the counts and every subset
     try:
-        return _pruned(conn, match, phrases, k, scoring)
+        return _pruned(conn, index, match, phrases, k, spare)
     finally:
         conn.execute("COMMIT")
 
 
-def plain(conn: sqlite3.Connection, match: str, k: int, scoring: str) -> list[tuple[int, float]]:
+def plain(conn: sqlite3.Connection, index: Index, match: str, k: int) -> list[tuple[int, float]]:
     """The reference: every matching row scored, the best ``k`` kept."""
-    return _rows(conn, match, k, scoring)
+    return _rows(conn, index, match, k)
 
 
 def phrases_of(match: str) -> tuple[str, ...] | None:
@@ -72,52 +85,115 @@ def bound(row_count: int, matching: int) -> float:
     return K1_PLUS_1 * idf * (1 + SAFETY)
 
 
-def subsets_by_bound(bounds: list[float]) -> list[tuple[float, tuple[int, ...]]]:
-    """Every non-empty subset of phrase indexes with its bound, highest bound first (ties:
-    larger subsets first, then index order, so the plan is deterministic)."""
-    found = [
-        (sum(bounds[i] for i in subset) * (1 + SAFETY), subset)
-        for size in range(len(bounds), 0, -1)
-        for subset in combinations(range(len(bounds)), size)
-    ]
-    found.sort(key=lambda item: (-item[0], -len(item[1]), item[1]))
-    return found
+@dataclass(frozen=True)
+class Step:
+    """One statement of a plan: the rows holding every phrase of ``every``, at least one of
+    ``some`` (when there are any: they follow ``every`` in the phrases' order) and none of the
+    others. No row of the step scores ``bound`` or more."""
+
+    every: tuple[int, ...]
+    some: tuple[int, ...]
+    bound: float
+
+
+def plan(counts: list[int], row_count: int) -> list[Step]:
+    """The steps covering every matching row once, highest bound first (none: run the plain
+    query).
+
+    One step per subset of phrases, unless every subset of two or more phrases is expected
+    small (``SMALL_SET`` rows, phrases taken as independent): then those subsets go in
+    ``len(counts) - 1`` steps, the rows whose first phrase is ``i`` (``"a" AND ("b" OR "c")``,
+    ``"b" AND "c" NOT "a"``), each statement costing about as much to start as to score
+    ``SMALL_SET`` rows. An estimate only decides the cost, never the result."""
+    bounds = [bound(row_count, n) for n in counts]
+    everything = range(len(counts))
+
+    def total(indexes: tuple[int, ...]) -> float:
+        return sum(bounds[i] for i in indexes) * (1 + SAFETY)
+
+    subsets = [subset for size in range(len(counts), 0, -1) for subset in combinations(everything, size)]
+    if all(_expected_rows(subset, counts, row_count) <= SMALL_SET for subset in subsets if len(subset) > 1):
+        steps = [Step((i,), tuple(everything[i + 1:]), total(tuple(everything[i:]))) for i in everything[:-1]]
+        steps += [Step((i,), (), total((i,))) for i in everything]
+    elif len(counts) <= MAX_SUBSET_STEPS:
+        steps = [Step(subset, (), total(subset)) for subset in subsets]
+    else:
+        return []  # too many statements: the plain query
+    steps.sort(key=lambda step: (-step.bound, -len(step.every) - len(step.some), step.every))
+    return steps
 
 
 def exactly(phrases: tuple[str, ...], subset: tuple[int, ...]) -> str:
     """The MATCH expression of the rows holding the phrases of ``subset`` and no other,
     phrases in their original order (the order FTS5 sums them in)."""
-    inside = " AND ".join(phrases[i] for i in subset)
-    outside = "".join(f" NOT {p}" for i, p in enumerate(phrases) if i not in subset)
-    return inside + outside
+    return _inside(phrases, Step(subset, (), 0.0)) + _not(phrases, subset)
 
 
-def _pruned(conn: sqlite3.Connection, match: str, phrases: tuple[str, ...], k: int,
-            scoring: str) -> list[tuple[int, float]]:
-    counts = [_count(conn, p) for p in phrases]
+def _inside(phrases: tuple[str, ...], step: Step) -> str:
+    found = " AND ".join(phrases[i] for i in step.every)
+    if step.some:
+        found += " AND (" + " OR ".join(phrases[i] for i in step.some) + ")"
+    return found
+
+
+def _not(phrases: tuple[str, ...], inside: tuple[int, ...]) -> str:
+    return "".join(f" NOT {p}" for i, p in enumerate(phrases) if i not in inside)
+
+
+def _expected_rows(subset: tuple[int, ...], counts: list[int], row_count: int) -> float:
+    found = float(row_count)
+    for i, n in enumerate(counts):
+        found *= n / row_count if i in subset else 1 - n / row_count
+    return found
+
+
+def _pruned(conn: sqlite3.Connection, index: Index, match: str, phrases: tuple[str, ...], k: int,
+            spare: int) -> list[tuple[int, float]]:
+    row_count, counts = _statistics(conn, index, phrases)
     # A phrase no row holds adds 0.0 to every score: leaving it out changes nothing.
     live = tuple(p for p, n in zip(phrases, counts) if n)
     live_counts = [n for n in counts if n]
-    row_count = stored_row_count(conn)
     if (len(live) < 2 or len(live) > MAX_PHRASES or sum(live_counts) < FEW_MATCHES
             or row_count is None or row_count < max(live_counts)):
-        return plain(conn, match, k, scoring)
+        return plain(conn, index, match, max(k, spare))
+    steps = plan(live_counts, row_count)
+    if not steps:
+        return plain(conn, index, match, max(k, spare))
     kept: list[tuple[int, float]] = []
-    for limit, subset in subsets_by_bound([bound(row_count, n) for n in live_counts]):
-        if len(kept) >= k and -kept[k - 1][1] > limit:
+    for step in steps:
+        if len(kept) >= k and -kept[k - 1][1] > step.bound:
             break  # every row not yet scored scores below the k-th found
-        rows = _rows(conn, exactly(live, subset), k, scoring)
+        inside = (*step.every, *step.some)
+        outside = [i for i in range(len(live)) if i not in inside]
+        if not outside or sum(live_counts[i] for i in outside) < EXCLUDE_BY_QUERY:
+            rows = _rows(conn, index, _inside(live, step) + _not(live, inside), k)
+        else:  # FTS5 would count every row of a NOT phrase for its idf: exclude in SQL
+            rows = _rows_except(conn, index, _inside(live, step), " OR ".join(live[i] for i in outside), k)
         kept = sorted([*kept, *rows], key=lambda row: (row[1], row[0]))[:k]
     return kept
 
 
-def stored_row_count(conn: sqlite3.Connection) -> int | None:
+def _statistics(conn: sqlite3.Connection, index: Index, phrases: tuple[str, ...]) -> tuple[int | None, list[int]]:
+    """The table's row count as FTS5 reads it, and how many rows hold each phrase (one
+    statement)."""
+    count = f"(SELECT count(*) FROM {index.table} WHERE {index.table} MATCH ?)"
+    found = conn.execute(
+        f"SELECT (SELECT block FROM {index.table}_data WHERE id = 1), {', '.join([count] * len(phrases))}", phrases
+    ).fetchone()
+    return _row_count(found[0]), [int(n) for n in found[1:]]
+
+
+def stored_row_count(conn: sqlite3.Connection, index: Index) -> int | None:
     """The row count FTS5 divides by in idf: the first varint of the table's averages
-    record (rowid 1 of ``facts_fts_data``), None when it cannot be read."""
-    found = conn.execute("SELECT block FROM facts_fts_data WHERE id = 1").fetchone()
-    if found is None or not isinstance(found[0], bytes) or not found[0]:
+    record (rowid 1 of ``<table>_data``), None when it cannot be read."""
+    found = conn.execute(f"SELECT block FROM {index.table}_data WHERE id = 1").fetchone()
+    return _row_count(found[0] if found else None)
+
+
+def _row_count(block: object) -> int | None:
+    if not isinstance(block, bytes) or not block:
         return None
-    return _varint(found[0])
+    return _varint(block)
 
 
 def _varint(data: bytes) -> int | None:
@@ -132,13 +208,27 @@ def _varint(data: bytes) -> int | None:
     return None
 
 
-def _count(conn: sqlite3.Connection, phrase: str) -> int:
-    return int(conn.execute("SELECT count(*) FROM facts_fts WHERE facts_fts MATCH ?", (phrase,)).fetchone()[0])
+def _count(conn: sqlite3.Connection, index: Index, phrase: str) -> int:
+    sql = f"SELECT count(*) FROM {index.table} WHERE {index.table} MATCH ?"
+    return int(conn.execute(sql, (phrase,)).fetchone()[0])
 
 
-def _rows(conn: sqlite3.Connection, match: str, k: int, scoring: str) -> list[tuple[int, float]]:
+def _rows(conn: sqlite3.Connection, index: Index, match: str, k: int) -> list[tuple[int, float]]:
     rows = conn.execute(
-        f"SELECT rowid, {scoring} AS s FROM facts_fts WHERE facts_fts MATCH ? ORDER BY s, rowid LIMIT ?",
+        f"SELECT rowid, {index.scoring} AS s FROM {index.table} WHERE {index.table} MATCH ? "
+        "ORDER BY s, rowid LIMIT ?",
         (match, k),
+    ).fetchall()
+    return [(row[0], row[1]) for row in rows]
+
+
+def _rows_except(conn: sqlite3.Connection, index: Index, match: str, outside: str, k: int) -> list[tuple[int, float]]:
+    """``_rows`` of ``match`` without the rows holding any phrase of ``outside``, which are
+    left out of the scored expression (so FTS5 does not count their rows)."""
+    table = index.table
+    rows = conn.execute(
+        f"SELECT rowid, {index.scoring} AS s FROM {table} WHERE {table} MATCH ? AND rowid NOT IN "
+        f"(SELECT rowid FROM {table} WHERE {table} MATCH ?) ORDER BY s, rowid LIMIT ?",
+        (match, f"({match}) AND ({outside})", k),
     ).fetchall()
     return [(row[0], row[1]) for row in rows]
