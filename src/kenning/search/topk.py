@@ -37,6 +37,7 @@ MAX_SUBSET_STEPS = 4  # live phrases pruned with one statement per subset at mos
 FEW_MATCHES = 200  # below this many matches (phrase counts summed) the plain query is cheaper
 SMALL_SET = 150  # rows a subset of 2+ phrases is expected to hold at most, to share a statement
 EXCLUDE_BY_QUERY = 10_000  # rows of the excluded phrases from which they are excluded in SQL
+PLAIN_FROM = 0.75  # share of the rows expected still to score from which the plain query runs
 SAFETY = 1e-9  # relative margin on a bound, for float rounding (scores are about 1 to 100)
 
 _PHRASE = r'"(?:[^"]|"")*"'
@@ -112,7 +113,8 @@ def plan(counts: list[int], row_count: int) -> list[Step]:
         return sum(bounds[i] for i in indexes) * (1 + SAFETY)
 
     subsets = [subset for size in range(len(counts), 0, -1) for subset in combinations(everything, size)]
-    if all(_expected_rows(subset, counts, row_count) <= SMALL_SET for subset in subsets if len(subset) > 1):
+    if all(_expected_rows(Step(subset, (), 0.0), counts, row_count) <= SMALL_SET
+           for subset in subsets if len(subset) > 1):
         steps = [Step((i,), tuple(everything[i + 1:]), total(tuple(everything[i:]))) for i in everything[:-1]]
         steps += [Step((i,), (), total((i,))) for i in everything]
     elif len(counts) <= MAX_SUBSET_STEPS:
@@ -140,10 +142,17 @@ def _not(phrases: tuple[str, ...], inside: tuple[int, ...]) -> str:
     return "".join(f" NOT {p}" for i, p in enumerate(phrases) if i not in inside)
 
 
-def _expected_rows(subset: tuple[int, ...], counts: list[int], row_count: int) -> float:
+def _expected_rows(step: Step, counts: list[int], row_count: int) -> float:
+    """Rows of a step if the phrases were independent: an estimate for costs only."""
+    share = [n / row_count for n in counts]
     found = float(row_count)
-    for i, n in enumerate(counts):
-        found *= n / row_count if i in subset else 1 - n / row_count
+    for i, p in enumerate(share):
+        if i in step.every:
+            found *= p
+        elif i not in step.some:
+            found *= 1 - p
+    if step.some:
+        found *= 1 - math.prod(1 - share[i] for i in step.some)
     return found
 
 
@@ -159,10 +168,16 @@ def _pruned(conn: sqlite3.Connection, index: Index, match: str, phrases: tuple[s
     steps = plan(live_counts, row_count)
     if not steps:
         return plain(conn, index, match, max(k, spare))
+    expected = [_expected_rows(step, live_counts, row_count) for step in steps]
     kept: list[tuple[int, float]] = []
-    for step in steps:
-        if len(kept) >= k and -kept[k - 1][1] > step.bound:
+    for n, step in enumerate(steps):
+        threshold = -kept[k - 1][1] if len(kept) >= k else 0.0
+        if threshold > step.bound:
             break  # every row not yet scored scores below the k-th found
+        if len(step.every) + len(step.some) == 1:  # the single-phrase steps hold most rows
+            needed = sum(e for later, e in zip(steps[n:], expected[n:]) if later.bound > threshold)
+            if needed >= PLAIN_FROM * sum(expected):
+                return plain(conn, index, match, max(k, spare))  # it costs about the same, in one statement
         inside = (*step.every, *step.some)
         outside = [i for i in range(len(live)) if i not in inside]
         if not outside or sum(live_counts[i] for i in outside) < EXCLUDE_BY_QUERY:
