@@ -60,7 +60,10 @@ def best(conn: sqlite3.Connection, index: Index, match: str, k: int, spare: int 
     phrases = phrases_of(match)
     if phrases is None or len(phrases) < 2 or len(phrases) > 2 * MAX_PHRASES or conn.in_transaction:
         return plain(conn, index, match, max(k, spare))
-    conn.execute("BEGIN")  # one snapshot for the counts and every subset
+    try:
+        conn.execute("BEGIN")  # one snapshot for the counts and every step
+    except sqlite3.OperationalError:  # another thread began one on this connection meanwhile
+        return plain(conn, index, match, max(k, spare))
     try:
         return _pruned(conn, index, match, phrases, k, spare)
     finally:
