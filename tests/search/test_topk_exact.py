@@ -277,3 +277,12 @@ def test_the_trigram_index_gives_the_same_hits_as_before_pruned_or_not(conn):
             for limit in (3, 20):
                 assert lexical.trigram(conn, match, filters, limit) == _old_trigram(conn, match, filters, limit)
     assert pruned
+
+
+def test_a_negative_column_weight_runs_the_plain_query(conn):
+    negative = topk.Index("facts_fts", "bm25(facts_fts, -2.0, 1.5, 1.2, 1.0)")
+    match = '"cache" OR "index" OR "alpha"'
+    assert len(_statements(conn, lambda: topk.best(conn, negative, match, 5))) == 1
+    assert topk.best(conn, negative, match, 5) == topk.plain(conn, negative, match, 5)
+    assert topk.bounded(lexical._BM25) and topk.bounded(lexical._TRIGRAM_BM25)
+    assert not topk.bounded("rank")

@@ -42,6 +42,8 @@ SAFETY = 1e-9  # relative margin on a bound, for float rounding (scores are abou
 
 _PHRASE = r'"(?:[^"]|"")*"'
 _DISJUNCTION = re.compile(rf"{_PHRASE}(?: OR {_PHRASE})*")
+_NUMBER = r"[-+]?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?"
+_SCORING = re.compile(rf"bm25\(\w+((?:, ?{_NUMBER})*)\)")
 
 
 @dataclass(frozen=True)
@@ -58,7 +60,8 @@ def best(conn: sqlite3.Connection, index: Index, match: str, k: int, spare: int 
     lower is better), with ``n = k``; or ``n = max(k, spare)`` when every match is scored
     anyway (the plain query), since more rows then cost nothing."""
     phrases = phrases_of(match)
-    if phrases is None or len(phrases) < 2 or len(phrases) > 2 * MAX_PHRASES or conn.in_transaction:
+    if (phrases is None or len(phrases) < 2 or len(phrases) > 2 * MAX_PHRASES or conn.in_transaction
+            or not bounded(index.scoring)):
         return plain(conn, index, match, max(k, spare))
     try:
         conn.execute("BEGIN")  # one snapshot for the counts and every step
@@ -80,6 +83,14 @@ def phrases_of(match: str) -> tuple[str, ...] | None:
     if not _DISJUNCTION.fullmatch(match):
         return None
     return tuple(re.findall(_PHRASE, match))
+
+
+def bounded(scoring: str) -> bool:
+    """Whether the bounds hold for this ranking expression: FTS5's ``bm25()`` with column
+    weights that are plain numbers, none negative (a negative weight can make a phrase's
+    share exceed ``2.2 × idf``)."""
+    found = _SCORING.fullmatch(scoring)
+    return found is not None and all(float(w) >= 0 for w in re.findall(_NUMBER, found.group(1)))
 
 
 def bound(row_count: int, matching: int) -> float:
