@@ -1,26 +1,34 @@
 """The best ``k`` rows of a word query under FTS5's BM25, exactly, without scoring every match.
 
 A natural query reaches FTS5 as a disjunction of phrases, ``"a" OR "b" OR "c"``. FTS5 scores a
-row as a sum over the query's phrases, in their order, of ``idf(p) × tf-part(p, row)``:
+row as a sum over the expression's phrases, in their order, of ``idf(p) × tf-part(p, row)``:
 - ``idf(p)`` depends on the phrase and the whole table only (FTS5 counts the rows matching
   the phrase alone), never on the rest of the expression;
-- a phrase the row does not contain adds ``+0.0``, which changes no float;
+- a phrase the row does not hold adds ``+0.0``, which changes no float;
 - ``tf-part = f × (k1 + 1) / (f + K)`` with ``K = k1 × (1 - b + b × D / avgdl) >= 0.3``, so it
-  is strictly below ``k1 + 1 = 2.2`` whatever the (non-negative) column weights.
+  is strictly below ``k1 + 1 = 2.2`` for any non-negative column weights.
 
-So the rows holding exactly the phrases of a subset ``S`` (and none of the others) are the
-rows of ``"s1" AND "s2" NOT "o1"``, FTS5 gives them there the very score they get under the
-disjunction (the phrases keep their order), and none of them scores ``2.2 × Σ idf(S)`` or
-more. Every matching row holds exactly one such subset. :func:`best` ranks each subset's rows
-by decreasing bound and stops once the ``k``-th best score found beats the next bound: the
-rows left unscored cannot enter, nor tie (ties go to the lower rowid, as in the plain query).
-On the queries of ``bench/speed.py`` the rare subsets (every phrase, pairs) fill the top and
-the single-phrase subsets, nearly all the matches, are never scored.
+So the rows holding exactly the phrases of a subset ``S`` are the rows of
+``"s1" AND "s2" NOT "o1"``; FTS5 scores them there bit for bit as under the disjunction (the
+phrases they hold keep their order) and none scores ``2.2 × Σ idf(S)`` or more. Every
+matching row holds exactly one subset. :func:`best` scores the subsets by decreasing bound
+and stops once the ``k``-th best score found beats the next bound: the rows left unscored
+can neither enter nor tie (ties go to the lower rowid, as in the plain query). On the
+queries of ``bench/speed.py`` the rare subsets (every phrase, pairs) fill the top and the
+single-phrase subsets, nearly all the matches, are never scored.
 
-Anything else runs the plain query: a single live phrase, more than :data:`MAX_PHRASES`
-(2^n subsets), few matches, an expression that is not a plain disjunction of phrases
-(``--syntax fts`` with prefixes, ``NEAR``, columns, ``AND``), a connection already inside a
-transaction (FTS5's pending writes are not in the stored totals read here).
+Costs, never results, shape the statements (:func:`plan`): subsets of two or more phrases
+expected small share a statement per first phrase (``"a" AND ("b" OR "c")``: the phrases
+still in order, and each one under the OR is positioned on every row that holds it); a
+NOT over phrases holding many rows becomes ``rowid NOT IN (…)``, leaving those phrases out
+of the scored expression (FTS5 would count all their rows for idf); when the single-phrase
+subsets still to score hold most rows, the plain query runs instead.
+
+The plain query runs for anything else: one live phrase, more than :data:`MAX_PHRASES`, few
+matches, an expression that is not a plain disjunction of phrases (``--syntax fts`` with
+prefixes, ``NEAR``, columns, ``AND``), a ranking that is not ``bm25()`` with non-negative
+weights, a connection already in a transaction (FTS5's pending writes are not in the
+stored row count read here).
 """
 
 from __future__ import annotations
