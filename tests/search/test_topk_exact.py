@@ -180,7 +180,7 @@ def test_phrases_no_row_holds_and_repeated_phrases_change_nothing(conn):
     for index, match in ((WORDS, '"cache" OR "zzzzunknown" OR "index"'), (WORDS, '"cache" OR "cache" OR "index"'),
                          (WORDS, '"zzzzunknown" OR "qqqqunknown"'), (WORDS, '"" OR "cache" OR "-" OR "index"'),
                          (TRIGRAMS, '"ab" OR "ache" OR "ndex"')):
-        for k in (1, 7, 40, 10_000):
+        for k in (0, 1, 7, 40, 10_000):
             assert topk.best(conn, index, match, k) == topk.plain(conn, index, match, k)
 
 

@@ -68,7 +68,7 @@ def best(conn: sqlite3.Connection, index: Index, match: str, k: int, spare: int 
     lower is better), with ``n = k``; or ``n = max(k, spare)`` when every match is scored
     anyway (the plain query), since more rows then cost nothing."""
     phrases = phrases_of(match)
-    if (phrases is None or len(phrases) < 2 or len(phrases) > 2 * MAX_PHRASES or conn.in_transaction
+    if (k < 1 or phrases is None or len(phrases) < 2 or len(phrases) > 2 * MAX_PHRASES or conn.in_transaction
             or not bounded(index.scoring)):
         return plain(conn, index, match, max(k, spare))
     try:
