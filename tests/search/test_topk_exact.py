@@ -292,3 +292,20 @@ def test_a_negative_column_weight_runs_the_plain_query(conn):
     assert topk.best(conn, negative, match, 5) == topk.plain(conn, negative, match, 5)
     assert topk.bounded(lexical._BM25) and topk.bounded(lexical._TRIGRAM_BM25)
     assert not topk.bounded("rank")
+
+
+def test_common_phrases_mostly_together_run_the_plain_query(conn):
+    # "alpha" is in most rows, and "alphas" stems to it: the rows holding both are most rows.
+    match = '"alpha" OR "alphas" OR "beta"'
+    counts = [topk._count(conn, WORDS, p) for p in topk.phrases_of(match)]
+    assert min(counts) * topk.COMMON_FROM >= topk.stored_row_count(conn, WORDS)
+    assert len(_statements(conn, lambda: topk.best(conn, WORDS, match, 5))) == 1
+    assert topk.best(conn, WORDS, match, 5) == topk.plain(conn, WORDS, match, 5)
+
+
+def test_statements_costing_more_to_count_than_the_budget_give_way_to_the_plain_query(conn, monkeypatch):
+    match = '"cache" OR "index" OR "query"'
+    assert len(_statements(conn, lambda: topk.best(conn, WORDS, match, 5))) > 1
+    monkeypatch.setattr(topk, "OVERHEAD_SHARE", 0.0)
+    assert len(_statements(conn, lambda: topk.best(conn, WORDS, match, 5))) == 1
+    assert topk.best(conn, WORDS, match, 5) == topk.plain(conn, WORDS, match, 5)

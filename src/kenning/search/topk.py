@@ -45,6 +45,10 @@ MAX_SUBSET_STEPS = 4  # live phrases pruned with one statement per subset at mos
 FEW_MATCHES = 200  # below this many matches (phrase counts summed) the plain query is cheaper
 SMALL_SET = 150  # rows a subset of 2+ phrases is expected to hold at most, to share a statement
 EXCLUDE_BY_QUERY = 10_000  # rows of the excluded phrases from which they are excluded in SQL
+SCORE_COST = 30  # scoring a row costs about as much as counting this many (bm25 1.5-2.5 µs, count 0.07 µs)
+OVERHEAD_SHARE = 0.5  # share of the plain query's scoring the statements' own counting may cost
+COMMON_FROM = 16  # phrases in 1/16 of the rows or more are common (see _together)
+TOGETHER_FROM = 0.5  # share of the largest phrase's rows holding every phrase from which plain runs
 PLAIN_FROM = 0.75  # share of the rows expected still to score from which the plain query runs
 SAFETY = 1e-9  # relative margin on a bound, for float rounding (scores are about 1 to 100)
 
@@ -188,9 +192,13 @@ def _pruned(conn: sqlite3.Connection, index: Index, match: str, phrases: tuple[s
             or row_count is None or row_count < max(live_counts)):
         return plain(conn, index, match, max(k, spare))
     steps = plan(live_counts, row_count)
-    if not steps:
+    if not steps or _together(conn, index, live, live_counts, row_count):
         return plain(conn, index, match, max(k, spare))
     expected = [_expected_rows(step, live_counts, row_count) for step in steps]
+    # Each statement makes FTS5 count the rows of its phrases again (for idf): past a share of
+    # what scoring every match costs, that overhead alone makes the plain query cheaper.
+    budget = OVERHEAD_SHARE * SCORE_COST * max(max(live_counts), sum(expected))
+    overhead = sum(live_counts)  # the counts above
     kept: list[tuple[int, float]] = []
     for n, step in enumerate(steps):
         threshold = -kept[k - 1][1] if len(kept) >= k else 0.0
@@ -202,12 +210,25 @@ def _pruned(conn: sqlite3.Connection, index: Index, match: str, phrases: tuple[s
                 return plain(conn, index, match, max(k, spare))  # it costs about the same, in one statement
         inside = (*step.every, *step.some)
         outside = [i for i in range(len(live)) if i not in inside]
-        if not outside or sum(live_counts[i] for i in outside) < EXCLUDE_BY_QUERY:
+        by_query = bool(outside) and sum(live_counts[i] for i in outside) >= EXCLUDE_BY_QUERY
+        overhead += sum(live_counts[i] for i in (inside if by_query else range(len(live))))
+        if overhead > budget:
+            return plain(conn, index, match, max(k, spare))
+        if not by_query:
             rows = _rows(conn, index, _inside(live, step) + _not(live, inside), k)
         else:  # FTS5 would count every row of a NOT phrase for its idf: exclude in SQL
             rows = _rows_except(conn, index, _inside(live, step), " OR ".join(live[i] for i in outside), k)
         kept = sorted([*kept, *rows], key=lambda row: (row[1], row[0]))[:k]
     return kept
+
+
+def _together(conn: sqlite3.Connection, index: Index, live: tuple[str, ...], counts: list[int], row_count: int) -> bool:
+    """Whether phrases that are all common also mostly come together (``item`` and ``items``
+    stem alike): then the first step, every phrase, holds most rows and pruning cannot pay.
+    Counted only for common phrases: rare ones are cheap to walk and seldom together."""
+    if min(counts) * COMMON_FROM < row_count:
+        return False
+    return _count(conn, index, " AND ".join(live)) >= TOGETHER_FROM * max(counts)
 
 
 def _statistics(conn: sqlite3.Connection, index: Index, phrases: tuple[str, ...]) -> tuple[int | None, list[int]]:
