@@ -21,8 +21,10 @@ Costs, never results, shape the statements (:func:`plan`): subsets of two or mor
 expected small share a statement per first phrase (``"a" AND ("b" OR "c")``: the phrases
 still in order, and each one under the OR is positioned on every row that holds it); a
 NOT over phrases holding many rows becomes ``rowid NOT IN (…)``, leaving those phrases out
-of the scored expression (FTS5 would count all their rows for idf); when the single-phrase
-subsets still to score hold most rows, the plain query runs instead.
+of the scored expression (FTS5 would count all their rows for idf). The plain query runs
+instead when the single-phrase subsets still to score hold most rows, when the statements'
+own counting would pass half the cost of scoring every match, and when common phrases mostly
+come together (``item``, ``items``: the first step would hold most rows).
 
 The plain query runs for anything else: one live phrase, more than :data:`MAX_PHRASES`, few
 matches, an expression that is not a plain disjunction of phrases (``--syntax fts`` with
