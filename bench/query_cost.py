@@ -8,6 +8,7 @@ words: how many excerpts match, and the median time of
 - ``ORDER BY bm25(facts_fts, <weights>)`` (the plain query, what it used before the top-k),
 - the exact top-k of ``search/topk.py`` (what it uses now: the best 20, pool 20 at limit 10)
   and how many rows it scored (its statements rerun as counts),
+- the same for random queries of common code words, where pruning pays least,
 then the same plain bm25 query with ``mmap``, after merging the index into one segment
 (``optimize``), and split by rowid over two threads on two connections.
 
@@ -18,6 +19,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import random
 import re
 import shutil
 import sqlite3
@@ -89,6 +91,23 @@ def scored_rows(conn: sqlite3.Connection, match: str) -> int:
     return total
 
 
+# Words of the generated Python files' bodies and names: in a fifth to two thirds of the rows,
+# often together (and `items` stems like `item`): where pruning pays least.
+COMMON_WORDS = "item items result total return value limit self key none sorted append range def module class".split()
+
+
+def common_words(conn: sqlite3.Connection, runs: int, count: int = 40) -> list[float]:
+    """Top-k time over plain bm25 time for ``count`` random queries of 2 to 4 common words."""
+    rng = random.Random(5)
+    ratios = []
+    for _ in range(count):
+        match = " OR ".join(f'"{w}"' for w in rng.sample(COMMON_WORDS, rng.randint(2, 4)))
+        plain = median_ms(lambda: topk.plain(conn, WORD_INDEX, match, PAGE), runs)
+        ratios.append(median_ms(lambda: topk.best(conn, WORD_INDEX, match, POOL, spare=PAGE), runs) / plain)
+        assert topk.best(conn, WORD_INDEX, match, POOL) == topk.plain(conn, WORD_INDEX, match, POOL), match
+    return ratios
+
+
 def bm25_total(conn: sqlite3.Connection, matches: list[str], runs: int) -> float:
     return sum(median_ms(lambda: ranked(conn, BM25, m), runs) for m in matches)
 
@@ -152,6 +171,11 @@ def main() -> None:
             rank_cost = statistics.median(1000 * r["bm25_ms"] / r["matches"] for r in ranked_rows)
             count_cost = statistics.median(1000 * r["count_ms"] / r["matches"] for r in ranked_rows)
             print(f"queries matching 1,000+ excerpts: bm25 {rank_cost:.2f} µs a row, counting {count_cost:.2f} µs a row")
+
+        ratios = common_words(conn, 3)
+        print(f"{len(ratios)} random queries of 2-4 common code words ({', '.join(COMMON_WORDS)}): top-k / bm25 "
+              f"median {statistics.median(ratios):.2f}, worst {max(ratios):.2f}, "
+              f"{sum(r > 1 for r in ratios)} slower (median of 3 runs each)")
 
         base = bm25_total(conn, matches, args.runs)
         conn.execute("PRAGMA mmap_size = 1000000000")

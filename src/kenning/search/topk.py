@@ -23,8 +23,8 @@ still in order, and each one under the OR is positioned on every row that holds 
 NOT over phrases holding many rows becomes ``rowid NOT IN (…)``, leaving those phrases out
 of the scored expression (FTS5 would count all their rows for idf). The plain query runs
 instead when the single-phrase subsets still to score hold most rows, when the statements'
-own counting would pass half the cost of scoring every match, and when common phrases mostly
-come together (``item``, ``items``: the first step would hold most rows).
+own counting would pass half the cost of scoring every match, and when every phrase is
+common (see :data:`COMMON_FROM`).
 
 The plain query runs for anything else: one live phrase, more than :data:`MAX_PHRASES`, few
 matches, an expression that is not a plain disjunction of phrases (``--syntax fts`` with
@@ -49,8 +49,10 @@ SMALL_SET = 150  # rows a subset of 2+ phrases is expected to hold at most, to s
 EXCLUDE_BY_QUERY = 10_000  # rows of the excluded phrases from which they are excluded in SQL
 SCORE_COST = 30  # scoring a row costs about as much as counting this many (bm25 1.5-2.5 µs, count 0.07 µs)
 OVERHEAD_SHARE = 0.5  # share of the plain query's scoring the statements' own counting may cost
-COMMON_FROM = 16  # phrases in 1/16 of the rows or more are common (see _together)
-TOGETHER_FROM = 0.5  # share of the largest phrase's rows holding every phrase from which plain runs
+# When every phrase is in 1/16 of the rows or more, subsets of several phrases are seldom
+# small (common words come together: `def`, `return`, `self`), each statement recounts long
+# doclists, and pruning pays nothing on average (bench/query_cost.py): the plain query runs.
+COMMON_FROM = 16
 PLAIN_FROM = 0.75  # share of the rows expected still to score from which the plain query runs
 SAFETY = 1e-9  # relative margin on a bound, for float rounding (scores are about 1 to 100)
 
@@ -194,7 +196,7 @@ def _pruned(conn: sqlite3.Connection, index: Index, match: str, phrases: tuple[s
             or row_count is None or row_count < max(live_counts)):
         return plain(conn, index, match, max(k, spare))
     steps = plan(live_counts, row_count)
-    if not steps or _together(conn, index, live, live_counts, row_count):
+    if not steps or min(live_counts) * COMMON_FROM >= row_count:
         return plain(conn, index, match, max(k, spare))
     expected = [_expected_rows(step, live_counts, row_count) for step in steps]
     # Each statement makes FTS5 count the rows of its phrases again (for idf): past a share of
@@ -222,15 +224,6 @@ def _pruned(conn: sqlite3.Connection, index: Index, match: str, phrases: tuple[s
             rows = _rows_except(conn, index, _inside(live, step), " OR ".join(live[i] for i in outside), k)
         kept = sorted([*kept, *rows], key=lambda row: (row[1], row[0]))[:k]
     return kept
-
-
-def _together(conn: sqlite3.Connection, index: Index, live: tuple[str, ...], counts: list[int], row_count: int) -> bool:
-    """Whether phrases that are all common also mostly come together (``item`` and ``items``
-    stem alike): then the first step, every phrase, holds most rows and pruning cannot pay.
-    Counted only for common phrases: rare ones are cheap to walk and seldom together."""
-    if min(counts) * COMMON_FROM < row_count:
-        return False
-    return _count(conn, index, " AND ".join(live)) >= TOGETHER_FROM * max(counts)
 
 
 def _statistics(conn: sqlite3.Connection, index: Index, phrases: tuple[str, ...]) -> tuple[int | None, list[int]]:
