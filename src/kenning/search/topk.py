@@ -188,21 +188,26 @@ def _expected_rows(step: Step, counts: list[int], row_count: int) -> float:
 
 def _pruned(conn: sqlite3.Connection, index: Index, match: str, phrases: tuple[str, ...], k: int,
             spare: int) -> list[tuple[int, float]]:
-    row_count, counts = _statistics(conn, index, phrases)
+    row_count = stored_row_count(conn, index)
+    if row_count is None:
+        return plain(conn, index, match, max(k, spare))
+    common = -(-row_count // COMMON_FROM)  # rows from which a phrase is common
+    counts = _counts(conn, index, phrases, common)  # counted up to `common` only: cheap
     # A phrase no row holds adds 0.0 to every score: leaving it out changes nothing.
     live = tuple(p for p, n in zip(phrases, counts) if n)
-    live_counts = [n for n in counts if n]
-    if (len(live) < 2 or len(live) > MAX_PHRASES or sum(live_counts) < FEW_MATCHES
-            or row_count is None or row_count < max(live_counts)):
+    if len(live) < 2 or len(live) > MAX_PHRASES or min(n for n in counts if n) >= common:
+        return plain(conn, index, match, max(k, spare))
+    live_counts = [n if n < common else _count(conn, index, p) for p, n in zip(phrases, counts) if n]
+    if sum(live_counts) < FEW_MATCHES or row_count < max(live_counts):
         return plain(conn, index, match, max(k, spare))
     steps = plan(live_counts, row_count)
-    if not steps or min(live_counts) * COMMON_FROM >= row_count:
+    if not steps:
         return plain(conn, index, match, max(k, spare))
     expected = [_expected_rows(step, live_counts, row_count) for step in steps]
     # Each statement makes FTS5 count the rows of its phrases again (for idf): past a share of
     # what scoring every match costs, that overhead alone makes the plain query cheaper.
     budget = OVERHEAD_SHARE * SCORE_COST * max(max(live_counts), sum(expected))
-    overhead = sum(live_counts)  # the counts above
+    overhead = sum(live_counts)  # about the counts above
     kept: list[tuple[int, float]] = []
     for n, step in enumerate(steps):
         threshold = -kept[k - 1][1] if len(kept) >= k else 0.0
@@ -226,14 +231,11 @@ def _pruned(conn: sqlite3.Connection, index: Index, match: str, phrases: tuple[s
     return kept
 
 
-def _statistics(conn: sqlite3.Connection, index: Index, phrases: tuple[str, ...]) -> tuple[int | None, list[int]]:
-    """The table's row count as FTS5 reads it, and how many rows hold each phrase (one
-    statement)."""
-    count = f"(SELECT count(*) FROM {index.table} WHERE {index.table} MATCH ?)"
-    found = conn.execute(
-        f"SELECT (SELECT block FROM {index.table}_data WHERE id = 1), {', '.join([count] * len(phrases))}", phrases
-    ).fetchone()
-    return _row_count(found[0]), [int(n) for n in found[1:]]
+def _counts(conn: sqlite3.Connection, index: Index, phrases: tuple[str, ...], cap: int) -> list[int]:
+    """How many rows hold each phrase, up to ``cap`` (one statement)."""
+    count = f"(SELECT count(*) FROM (SELECT 1 FROM {index.table} WHERE {index.table} MATCH ? LIMIT ?))"
+    found = conn.execute(f"SELECT {', '.join([count] * len(phrases))}", [v for p in phrases for v in (p, cap)])
+    return [int(n) for n in found.fetchone()]
 
 
 def stored_row_count(conn: sqlite3.Connection, index: Index) -> int | None:
