@@ -15,22 +15,21 @@ matching row holds exactly one subset. :func:`best` scores the subsets by decrea
 and stops once the ``k``-th best score found beats the next bound: the rows left unscored
 can neither enter nor tie (ties go to the lower rowid, as in the plain query). On the
 queries of ``bench/speed.py`` the rare subsets (every phrase, pairs) fill the top and the
-single-phrase subsets, nearly all the matches, are never scored.
+single-phrase subsets, nearly all the matches, are seldom scored.
 
 Costs, never results, shape the statements (:func:`plan`): subsets of two or more phrases
 expected small share a statement per first phrase (``"a" AND ("b" OR "c")``: the phrases
 still in order, and each one under the OR is positioned on every row that holds it); a
 NOT over phrases holding many rows becomes ``rowid NOT IN (…)``, leaving those phrases out
-of the scored expression (FTS5 would count all their rows for idf). The plain query runs
-instead when the single-phrase subsets still to score hold most rows, when the statements'
-own counting would pass half the cost of scoring every match, and when every phrase is
-common (see :data:`COMMON_FROM`).
+of the scored expression (FTS5 would count all their rows for idf).
 
-The plain query runs for anything else: one live phrase, more than :data:`MAX_PHRASES`, few
-matches, an expression that is not a plain disjunction of phrases (``--syntax fts`` with
-prefixes, ``NEAR``, columns, ``AND``), a ranking that is not ``bm25()`` with non-negative
-weights, a connection already in a transaction (FTS5's pending writes are not in the
-stored row count read here).
+The plain query runs instead for: one live phrase; more than :data:`MAX_PHRASES`; few
+matches; phrases that are all common (:data:`COMMON_FROM`); single-phrase subsets still to
+score that hold most rows; statements whose own counting would pass half the cost of
+scoring every match; an expression that is not a plain disjunction of phrases (``--syntax
+fts`` with prefixes, ``NEAR``, columns, ``AND``); a ranking that is not ``bm25()`` with
+non-negative weights; a connection already in a transaction (FTS5's pending writes are not
+in the stored row count read here).
 """
 
 from __future__ import annotations
@@ -47,7 +46,7 @@ MAX_SUBSET_STEPS = 4  # live phrases pruned with one statement per subset at mos
 FEW_MATCHES = 200  # below this many matches (phrase counts summed) the plain query is cheaper
 SMALL_SET = 150  # rows a subset of 2+ phrases is expected to hold at most, to share a statement
 EXCLUDE_BY_QUERY = 10_000  # rows of the excluded phrases from which they are excluded in SQL
-SCORE_COST = 30  # scoring a row costs about as much as counting this many (bm25 1.5-2.5 µs, count 0.07 µs)
+SCORE_COST = 30  # scoring a row costs about as much as counting this many (1.5-2.5 µs, 0.07 µs)
 OVERHEAD_SHARE = 0.5  # share of the plain query's scoring the statements' own counting may cost
 # When every phrase is in 1/16 of the rows or more, subsets of several phrases are seldom
 # small (common words come together: `def`, `return`, `self`), each statement recounts long
