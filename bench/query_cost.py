@@ -5,8 +5,11 @@ On the generated corpus of bench/speed.py (or a smaller one), for each bench que
 words: how many excerpts match, and the median time of
 - counting the matches (FTS5 walks the index, no ranking),
 - ``ORDER BY rank`` with the table's default rank (what the product used before),
-- ``ORDER BY bm25(facts_fts, <weights>)`` (what it uses now),
-then the same bm25 query with ``mmap``, after merging the index into one segment
+- ``ORDER BY bm25(facts_fts, <weights>)`` (the plain query, what it used before the top-k),
+- the exact top-k of ``search/topk.py`` (what it uses now: the best 20, pool 20 at limit 10)
+  and how many rows it scored (its statements rerun as counts),
+- the same for random queries of common code words, where pruning pays least,
+then the same plain bm25 query with ``mmap``, after merging the index into one segment
 (``optimize``), and split by rowid over two threads on two connections.
 
     .venv/bin/python bench/query_cost.py [--markdown 2000 --python 2000] [--runs 15]
@@ -16,6 +19,8 @@ from __future__ import annotations
 
 import argparse
 import os
+import random
+import re
 import shutil
 import sqlite3
 import statistics
@@ -30,11 +35,14 @@ from speed import QUERIES, generate
 
 from kenning.config import init_project
 from kenning.ingest.sync import sync
-from kenning.search.lexical import WEIGHTS
+from kenning.search import topk
+from kenning.search.lexical import OVERFETCH, WEIGHTS
 from kenning.search.query import parse
 
 BM25 = f"bm25(facts_fts, {', '.join(map(str, WEIGHTS))})"
-PAGE = 60  # what search asks FTS5 for at limit 10 (pool 20 × over-fetch 3)
+POOL = 20  # what search asks for at limit 10 (answer/search.py: pool = max(20, 2 × limit))
+PAGE = POOL * OVERFETCH  # what the plain query asked FTS5 for (over-fetched for the filters)
+WORD_INDEX = topk.Index("facts_fts", BM25)
 
 
 def median_ms(work: Callable[[], object], runs: int) -> float:
@@ -63,8 +71,45 @@ def per_query(conn: sqlite3.Connection, matches: list[str], runs: int) -> list[d
                 "SELECT count(*) FROM facts_fts WHERE facts_fts MATCH ?", (match,)).fetchone(), runs),
             "rank_ms": median_ms(lambda: ranked(conn, "rank", match), runs),
             "bm25_ms": median_ms(lambda: ranked(conn, BM25, match), runs),
+            "topk_ms": median_ms(lambda: topk.best(conn, WORD_INDEX, match, POOL, spare=PAGE), runs),
+            "scored": scored_rows(conn, match),
         })
+        assert topk.best(conn, WORD_INDEX, match, POOL) == topk.plain(conn, WORD_INDEX, match, POOL), match
     return rows
+
+
+def scored_rows(conn: sqlite3.Connection, match: str) -> int:
+    """Rows the top-k scored for ``match``: each of its ranking statements rerun as a count."""
+    seen: list[str] = []
+    conn.set_trace_callback(seen.append)
+    topk.best(conn, WORD_INDEX, match, POOL, spare=PAGE)
+    conn.set_trace_callback(None)
+    total = 0
+    for sql in (s for s in seen if "bm25(" in s):
+        counting = re.sub(r"SELECT rowid, bm25\([^)]*\) AS s FROM", "SELECT count(*) FROM", sql, count=1)
+        total += conn.execute(re.sub(r" ORDER BY s, rowid LIMIT \d+$", "", counting)).fetchone()[0]
+    return total
+
+
+# Words of the generated Python files' bodies and names: in a fifth to two thirds of the rows,
+# often together (and `items` stems like `item`): where pruning pays least.
+COMMON_WORDS = "item items result total return value limit self key none sorted append range def module class".split()
+
+
+def common_words(conn: sqlite3.Connection, runs: int, count: int = 40) -> list[float]:
+    """Top-k time over plain bm25 time for ``count`` random queries of 2 to 4 common words (the
+    two timed in turn, so that the machine's drift falls on both)."""
+    rng = random.Random(5)
+    ratios = []
+    for _ in range(count):
+        match = " OR ".join(f'"{w}"' for w in rng.sample(COMMON_WORDS, rng.randint(2, 4)))
+        plain, pruned = [], []
+        for _ in range(runs):
+            plain.append(median_ms(lambda: topk.plain(conn, WORD_INDEX, match, PAGE), 1))
+            pruned.append(median_ms(lambda: topk.best(conn, WORD_INDEX, match, POOL, spare=PAGE), 1))
+        ratios.append(statistics.median(pruned) / statistics.median(plain))
+        assert topk.best(conn, WORD_INDEX, match, POOL) == topk.plain(conn, WORD_INDEX, match, POOL), match
+    return ratios
 
 
 def bm25_total(conn: sqlite3.Connection, matches: list[str], runs: int) -> float:
@@ -109,24 +154,32 @@ def main() -> None:
         project, _ = init_project(root, "bench")
         sync(project, now=datetime.now(UTC))
         matches = [m for m in (parse(q).fts for q in QUERIES) if m]
-        conn = sqlite3.connect(project.db_path)
+        conn = sqlite3.connect(project.db_path, isolation_level=None)
         excerpts = conn.execute("SELECT count(*) FROM facts").fetchone()[0]
         rows = per_query(conn, matches, args.runs)
         print(f"corpus: {args.markdown} Markdown + {args.python} Python files, {excerpts} excerpts; "
               f"median of {args.runs} runs; load average {os.getloadavg()[0]:.2f}")
-        print(f"{'query':42} {'matches':>8} {'count ms':>9} {'rank ms':>8} {'bm25 ms':>8} {'bm25 µs/row':>12}")
+        print(f"{'query':42} {'matches':>8} {'count ms':>9} {'rank ms':>8} {'bm25 ms':>8} {'bm25 µs/row':>12} "
+              f"{'top-k ms':>9} {'scored':>7}")
         for match, row in zip(matches, rows):
             per_row = 1000 * row["bm25_ms"] / row["matches"] if row["matches"] else float("nan")
             print(f"{match[:42]:42} {row['matches']:8} {row['count_ms']:9.2f} {row['rank_ms']:8.2f} "
-                  f"{row['bm25_ms']:8.2f} {per_row:12.2f}")
+                  f"{row['bm25_ms']:8.2f} {per_row:12.2f} {row['topk_ms']:9.2f} {row['scored']:7}")
         ranked_rows = [r for r in rows if r["matches"] >= 1000]
-        total = {k: sum(r[k] for r in rows) for k in ("count_ms", "rank_ms", "bm25_ms")}
+        total = {k: sum(r[k] for r in rows) for k in ("count_ms", "rank_ms", "bm25_ms", "topk_ms", "matches", "scored")}
         print(f"all queries: count {total['count_ms']:.1f} ms, ORDER BY rank {total['rank_ms']:.1f} ms, "
-              f"ORDER BY bm25() {total['bm25_ms']:.1f} ms (bm25 / rank = {total['bm25_ms'] / total['rank_ms']:.2f})")
+              f"ORDER BY bm25() {total['bm25_ms']:.1f} ms (bm25 / rank = {total['bm25_ms'] / total['rank_ms']:.2f}), "
+              f"exact top-k {total['topk_ms']:.1f} ms (top-k / bm25 = {total['topk_ms'] / total['bm25_ms']:.2f}; "
+              f"rows scored {total['scored']:,} of {total['matches']:,}; same rows, order and scores as bm25)")
         if ranked_rows:
             rank_cost = statistics.median(1000 * r["bm25_ms"] / r["matches"] for r in ranked_rows)
             count_cost = statistics.median(1000 * r["count_ms"] / r["matches"] for r in ranked_rows)
             print(f"queries matching 1,000+ excerpts: bm25 {rank_cost:.2f} µs a row, counting {count_cost:.2f} µs a row")
+
+        ratios = common_words(conn, 5)
+        print(f"{len(ratios)} random queries of 2-4 common code words ({', '.join(COMMON_WORDS)}): top-k / bm25 "
+              f"median {statistics.median(ratios):.2f}, worst {max(ratios):.2f}, "
+              f"{sum(r > 1 for r in ratios)} slower (median of 5 runs each)")
 
         base = bm25_total(conn, matches, args.runs)
         conn.execute("PRAGMA mmap_size = 1000000000")

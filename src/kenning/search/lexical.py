@@ -7,6 +7,7 @@ import sqlite3
 from dataclasses import dataclass, field
 
 from kenning.errors import InvalidQuery
+from kenning.search import topk
 from kenning.search.query import CODE_NAME, IDENTIFIER_HINT, ParsedQuery, quote_term as _quote
 
 TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (start-up time)
@@ -19,6 +20,7 @@ OVERFETCH = 3  # FTS page size as a multiple of the hits wanted, before filterin
 # ORDER BY rank, whose plan re-reads every returned row.
 WEIGHTS = (2.0, 1.5, 1.2, 1.0)
 _BM25 = f"bm25(facts_fts, {', '.join(map(str, WEIGHTS))})"
+_TRIGRAM_BM25 = "bm25(facts_trigram, 4.0, 3.0, 1.0)"  # title, keywords, path
 
 
 @dataclass(frozen=True)
@@ -55,29 +57,45 @@ class Filters:
 
 
 def bm25(conn: sqlite3.Connection, match: str, filters: Filters, limit: int) -> list[tuple[int, float]]:
-    """Best ``limit`` facts by weighted BM25 among those passing ``filters``.
-
-    Fast path: rank in the FTS table alone, over-fetching, then filter; when filters removed
-    too many from a full page, run the exact joined query. Ties break on the lower id.
-    """
-    page = limit * OVERFETCH
+    """Best ``limit`` facts by weighted BM25 among those passing ``filters``. Ties break on
+    the lower id."""
     try:
-        ranked = conn.execute(
-            f"SELECT rowid, {_BM25} AS s FROM facts_fts WHERE facts_fts MATCH ? ORDER BY s, rowid LIMIT ?",
-            (match, page),
-        ).fetchall()
-        kept = _passing(conn, [r[0] for r in ranked], filters)
-        hits = [(r[0], -r[1]) for r in ranked if r[0] in kept]
-        if len(hits) >= limit or len(ranked) < page:
-            return hits[:limit]
-        where, params = filters.sql()
-        rows = conn.execute(
-            f"SELECT f.id, {_BM25} AS s FROM facts_fts JOIN facts f ON f.id = facts_fts.rowid "
-            f"WHERE facts_fts MATCH ? AND {where} ORDER BY s, f.id LIMIT ?",
-            (match, *params, limit),
-        ).fetchall()
+        return _best_passing(conn, topk.Index("facts_fts", _BM25), match, filters, limit)
     except sqlite3.OperationalError as exc:
         raise InvalidQuery(f"invalid search syntax: {_fts_message(exc)}", hint=_SYNTAX_HINT) from exc
+
+
+def trigram(conn: sqlite3.Connection, match: str, filters: Filters, limit: int) -> list[tuple[int, float]]:
+    return _best_passing(conn, topk.Index("facts_trigram", _TRIGRAM_BM25), match, filters, limit)
+
+
+def _best_passing(conn: sqlite3.Connection, index: topk.Index, match: str, filters: Filters,
+                  limit: int) -> list[tuple[int, float]]:
+    """Fast path: rank in the FTS table alone (the best ``limit`` first, then a page
+    over-fetched ``OVERFETCH`` times), then filter; when filters removed too many from a full
+    page, run the exact joined query.
+
+    ``topk.best`` returns the first rows of the full ranking, at least ``limit`` of them (or
+    all); the first ``limit`` passing among them are the first ``limit`` passing of the page.
+    """
+    page = limit * OVERFETCH
+    ranked = topk.best(conn, index, match, limit, spare=page)
+    kept = _passing(conn, [r[0] for r in ranked], filters)
+    hits = [(r[0], -r[1]) for r in ranked if r[0] in kept]
+    if len(hits) >= limit or len(ranked) < limit:
+        return hits[:limit]
+    if len(ranked) == limit < page:  # only the best `limit` were ranked: rank a page
+        ranked = topk.best(conn, index, match, page)
+        kept = _passing(conn, [r[0] for r in ranked], filters)
+        hits = [(r[0], -r[1]) for r in ranked if r[0] in kept]
+    if len(hits) >= limit or len(ranked) < page:
+        return hits[:limit]
+    where, params = filters.sql()
+    rows = conn.execute(
+        f"SELECT f.id, {index.scoring} AS s FROM {index.table} JOIN facts f ON f.id = {index.table}.rowid "
+        f"WHERE {index.table} MATCH ? AND {where} ORDER BY s, f.id LIMIT ?",
+        (match, *params, limit),
+    ).fetchall()
     return [(row[0], -row[1]) for row in rows]
 
 
@@ -88,17 +106,6 @@ def _passing(conn: sqlite3.Connection, ids: list[int], filters: Filters) -> set[
     marks = ",".join("?" * len(ids))
     return {row[0] for row in conn.execute(f"SELECT f.id FROM facts f NOT INDEXED WHERE f.id IN ({marks}) AND {where}",
                                            (*ids, *params))}
-
-
-def trigram(conn: sqlite3.Connection, match: str, filters: Filters, limit: int) -> list[tuple[int, float]]:
-    where, params = filters.sql()
-    rows = conn.execute(
-        "SELECT f.id, bm25(facts_trigram, 4.0, 3.0, 1.0) AS s FROM facts_trigram "
-        "JOIN facts f ON f.id = facts_trigram.rowid "
-        f"WHERE facts_trigram MATCH ? AND {where} ORDER BY s, f.id LIMIT ?",
-        (match, *params, limit),
-    ).fetchall()
-    return [(row[0], -row[1]) for row in rows]
 
 
 def search(conn: sqlite3.Connection, query: ParsedQuery, filters: Filters, limit: int) -> list[Hit]:
