@@ -33,9 +33,12 @@ class FileCheck:
     root: Path
     conn: sqlite3.Connection
     _manifest: dict[str, tuple[int, int, str]] = field(default_factory=dict)
-    _seen: dict[str, tuple[str | None, str | None]] = field(default_factory=dict)
+    _seen: dict[str, tuple[str | None, float | None]] = field(default_factory=dict)
     _commits: dict[str, bool] = field(default_factory=dict)
     _records: dict[str, dict[str, str]] = field(default_factory=dict)
+
+    def __post_init__(self) -> None:
+        self._root = os.fspath(self.root)
 
     def commit_exists(self, sha: str) -> bool:
         """True when the commit still reads in the project's repository (``git cat-file -e``)."""
@@ -57,16 +60,14 @@ class FileCheck:
     def changed(self, path: str) -> bool:
         """True when the file no longer reads with its manifest fingerprint."""
         known = self._manifest.get(path)
-        return known is None or self.fingerprint(path)[0] != known[2]
+        return known is None or self._read(path)[0] != known[2]
 
-    def located(self, path: str, uri: str) -> tuple[str | None, str | None]:
-        """(current fingerprint or None if gone, file mtime as ISO) of one location: the
+    def located(self, path: str, uri: str) -> tuple[str | None, float | None]:
+        """(current fingerprint or None if gone, file mtime in seconds) of one location: the
         file's, or for a ledger record (``.kenning/ledger.jsonl#task/T-1``) the record's."""
-        if path != _LEDGER_PATH or "#" not in uri:
-            return self.fingerprint(path)
-        _, mtime = self.fingerprint(path)
-        if mtime is None:
-            return (None, None)
+        current, mtime = self._read(path)
+        if path != _LEDGER_PATH or "#" not in uri or current is None:
+            return current, mtime
         if path not in self._records:
             from kenning.ingest.ledger import fingerprints  # only when a ledger fact is served (start-up time)
 
@@ -75,23 +76,27 @@ class FileCheck:
 
     def fingerprint(self, path: str) -> tuple[str | None, str | None]:
         """(current fingerprint or None if unreadable, file mtime as ISO)."""
+        current, mtime = self._read(path)
+        return current, (from_timestamp(mtime) if mtime is not None else None)
+
+    def _read(self, path: str) -> tuple[str | None, float | None]:
         if path in self._seen:
             return self._seen[path]
-        full = self.root / path
+        full = os.path.join(self._root, path)
         try:
             st = os.stat(full)
         except OSError:
-            result: tuple[str | None, str | None] = (None, None)
+            result: tuple[str | None, float | None] = (None, None)
         else:
-            mtime = from_timestamp(st.st_mtime)
             known = self._manifest.get(path)
             if known and known[0] == st.st_size and known[1] == st.st_mtime_ns:
-                result = (known[2], mtime)
+                result = (known[2], st.st_mtime)
             else:
                 try:
                     import hashlib  # here: only a file whose mtime moved is hashed (start-up time)
 
-                    result = (hashlib.sha256(full.read_bytes()).hexdigest(), mtime)
+                    with open(full, "rb") as handle:
+                        result = (hashlib.sha256(handle.read()).hexdigest(), st.st_mtime)
                 except OSError:
                     result = (None, None)
         self._seen[path] = result
@@ -99,7 +104,7 @@ class FileCheck:
 
 
 def freshness_of(fact: Fact, *, now: datetime, files: FileCheck | None) -> Freshness:
-    checked = iso(now)
+    checked = _checked(now)
     match fact.source.kind:
         case "file" if files is not None and fact.locations:
             return _file_freshness(fact, files, checked)
@@ -120,11 +125,22 @@ def _file_freshness(fact: Fact, files: FileCheck, checked: str) -> Freshness:
         elif current == loc.fingerprint:
             return Freshness(FreshnessState.CURRENT, checked)
         else:
-            states.append((FreshnessState.STALE, mtime, loc.uri))
+            states.append((FreshnessState.STALE, from_timestamp(mtime) if mtime is not None else None, loc.uri))
     stale = [s for s in states if s[0] is FreshnessState.STALE]
     if stale:
         return Freshness(FreshnessState.STALE, checked, changed=stale[0][1], detail=f"{stale[0][2]} changed since indexing")
     return Freshness(FreshnessState.SOURCE_MISSING, checked, detail=f"{states[0][2]} no longer reads")
+
+
+_last_checked: tuple[datetime | None, str] = (None, "")
+
+
+def _checked(now: datetime) -> str:
+    """``iso(now)``, formatted once for the many facts one answer checks at the same now."""
+    global _last_checked
+    if _last_checked[0] != now:
+        _last_checked = (now, iso(now))
+    return _last_checked[1]
 
 
 def _unsourced_freshness(fact: Fact, now: datetime, checked: str) -> Freshness:

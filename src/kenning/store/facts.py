@@ -145,13 +145,21 @@ def row_to_fact(row: sqlite3.Row, project: str, locations: Sequence[Location] = 
         superseded_by=row["superseded_by"],
         producer=row["producer"],
         locations=tuple(locations),
-        tags=tuple(json.loads(row["tags"] or "[]")),
+        tags=_json_list(row["tags"]),
         importance=row["importance"],
         why=row["why"],
         how_to_apply=row["how_to_apply"],
         memory_type=row["memory_type"],
-        meta=json.loads(row["meta"] or "{}"),
+        meta=_json_object(row["meta"]),
     )
+
+
+def _json_list(text: str | None) -> tuple[Any, ...]:
+    return tuple(json.loads(text)) if text and text != "[]" else ()
+
+
+def _json_object(text: str | None) -> dict[str, Any]:
+    return json.loads(text) if text and text != "{}" else {}
 
 
 def locations_for(conn: sqlite3.Connection, ids: Iterable[int]) -> dict[int, list[Location]]:
