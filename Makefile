@@ -32,6 +32,7 @@ test: $(STAMP)
 bench: $(STAMP)
 	$(BIN)/python bench/speed.py
 	$(BIN)/python bench/query_cost.py
+	$(BIN)/python bench/sync_floor.py
 	$(BIN)/python bench/graph_speed.py
 	$(BIN)/python bench/session_start.py
 	$(BIN)/python bench/token_economy.py
