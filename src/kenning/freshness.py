@@ -3,9 +3,9 @@
 A file source is ``current`` when it re-reads with the fingerprint it had at indexing. The
 check is cheap when the file's size and mtime still equal the manifest's (the same shortcut
 git uses); otherwise the file is hashed again. A ledger record's source is the record, not
-the append-only file: it re-reads as the last version of that record in the ledger. A fact with no re-readable source (a saved
-note, an oral decision) is never ``current``: ``unverified`` while its last confirmation
-is at most 270 days old, ``hypothesis`` after.
+the append-only file: it re-reads as the last version of that record in the ledger. A fact
+with no re-readable source (a saved note, an oral decision) is never ``current``:
+``unverified`` while its last confirmation is at most 270 days old, ``hypothesis`` after.
 """
 
 from __future__ import annotations
