@@ -5,10 +5,10 @@ agent-memory path (``memory.observations.save``): each session is an agent sessi
 at its date, each turn an observation saved in it and dated by it, its title carrying the
 speaker and the session date, its body the text plus the image caption when there is one,
 followed by the turn it replies to (the previous turn of the same session, marked "replying
-to"). Those two ingestion choices (date in the title, reply context in the body) are this script's, not
-the product's; ``--plain`` drops them (title = speaker, body = text + caption). Each question is
-searched with the product's own ``search_conn``; recall@k is the fraction of a question's
-evidence turns among the first k turns returned.
+to"). Those two ingestion choices (date in the title, reply context in the body) are this
+script's, not the product's; ``--plain`` drops them (title = speaker, body = text +
+caption). Each question is searched with the product's own ``search_conn``; recall@k is the
+fraction of a question's evidence turns among the first k turns returned.
 
     python bench/locomo.py                      # all 10 conversations (report these)
     python bench/locomo.py --conversations 1-5  # tune on these only
