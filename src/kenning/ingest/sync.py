@@ -34,7 +34,9 @@ from kenning.ingest.write import ExcerptWriter
 from kenning.store import facts as fact_store
 from kenning.store.db import connect, transaction
 
-Progress = Callable[[int, int], None]
+# (phase, done, total): "reading" and "writing" count files; "indexing", "graph" and
+# "committing" are single steps (0, 0) whose length is unknown in advance.
+Progress = Callable[[str, int, int], None]
 PARALLEL_FROM = 200  # changed files; below this a process pool costs more than it saves
 BINARY_PROBE = 8192
 
@@ -143,10 +145,12 @@ def _sync(conn: sqlite3.Connection, project: Project, *, now: datetime, progress
     stamp = iso(now)
     before = conn.total_changes
     applied: list[tuple[str, str | None, Any]] = []  # (path, fingerprint, relations) for the graph
+    step = progress or (lambda phase, done, total: None)
     with transaction(conn):
         writer = ExcerptWriter(conn, stamp, {item.candidate.path for item in parsed},
                                {row.content_hash for item in parsed for row in item.rows})
-        for item in parsed:
+        for done, item in enumerate(parsed, start=1):
+            step("writing", done, len(parsed))
             old = manifest.get(item.candidate.path)
             if item.skip is not None:
                 report.skipped[item.skip] += 1
@@ -168,12 +172,14 @@ def _sync(conn: sqlite3.Connection, project: Project, *, now: datetime, progress
             writer.apply_file(item, report)
             applied.append((item.candidate.path, item.fingerprint, item.relations))
         writer.flush()
+        step("indexing", 0, 0)
         fact_store.index_fts_rows(conn, writer.new_facts)  # one batch: new facts only, none touched since
         parsed.clear()  # the excerpts are written: their memory goes to the graph pass
         writer.new_facts.clear()
         for path in sorted(set(vanished)):
             report.files_removed += 1
             writer.retire_path(path, report)
+        step("graph", 0, 0)
         report.graph = graph_build.apply(
             conn, project, applied,
             sorted(set(vanished)), graph_pending, stamp=stamp,
@@ -184,6 +190,7 @@ def _sync(conn: sqlite3.Connection, project: Project, *, now: datetime, progress
                 "INSERT INTO sync_runs (finished, report) VALUES (?, ?)",
                 (stamp, json.dumps(report.to_json(), sort_keys=True)),
             )
+        step("committing", 0, 0)
     report.indexed = conn.execute("SELECT count(*) FROM manifest").fetchone()[0]
     return report
 
@@ -199,13 +206,13 @@ def _read_all(cands: list[Candidate], manifest: dict[str, Any], progress: Progre
         with ProcessPoolExecutor(max_workers=min(4, os.cpu_count() or 2), initializer=gc.disable) as pool:
             for done, item in enumerate(pool.map(_read_one, jobs, chunksize=16), start=1):
                 if progress:
-                    progress(done, total)
+                    progress("reading", done, total)
                 yield item
     else:
         for done, job in enumerate(jobs, start=1):
             item = _read_one(job)
             if progress:
-                progress(done, total)
+                progress("reading", done, total)
             yield item
 
 

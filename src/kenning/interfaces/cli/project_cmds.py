@@ -73,15 +73,16 @@ class _progress:
             self._bar = None
             return None
         from rich.console import Console
-        from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeRemainingColumn
+        from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 
-        self._bar = Progress("reading", BarColumn(), MofNCompleteColumn(), TimeRemainingColumn(),
-                             console=Console(stderr=True), transient=True)
+        self._bar = Progress(TextColumn("{task.description:<10}"), BarColumn(), MofNCompleteColumn(),
+                             TimeRemainingColumn(), console=Console(stderr=True), transient=True)
         self._bar.__enter__()
-        self._task = self._bar.add_task("sync", total=None)
+        self._task = self._bar.add_task("reading", total=None)
 
-        def update(done: int, total: int) -> None:
-            self._bar.update(self._task, completed=done, total=total)
+        def update(phase: str, done: int, total: int) -> None:
+            # reading and writing count files; the last steps have no known length
+            self._bar.update(self._task, description=phase, completed=done, total=total or None)
 
         return update
 
