@@ -36,3 +36,13 @@ def test_a_query_about_tests_ranks_them_as_bm25_does(make_project):
     assert _uris(project, "price cache tests")[0].startswith("tests/test_cache.py")
     answer = search_project(project, "price cache tests", SearchOptions(explain=True), now=NOW)
     assert {e.explain["factor"] for e in answer.excerpts} == {1.0}
+
+
+def test_search_and_the_graph_call_test_files_by_one_rule():
+    from kenning.ingest.test_files import is_test_path
+
+    tests = ["tests/test_cache.py", "pkg/test/x.py", "web/__tests__/a.js", "src/a_test.go", "src/a.spec.ts",
+             "src/a.test.js", "conftest.py", "tests/unit/conftest.py"]
+    code = ["src/shop/cache.py", "src/testing_tools.py", "docs/tests.md.py", "src/contest.py", "attest/a.py"]
+    assert [p for p in tests if not is_test_path(p)] == []
+    assert [p for p in code if is_test_path(p)] == []

@@ -12,6 +12,7 @@ from kenning.answer.snippet import make_snippet
 from kenning.config import Project
 from kenning.errors import IndexMissing
 from kenning.freshness import FileCheck, demotion, freshness_of
+from kenning.ingest.test_files import is_test_path
 from kenning.records import Answer, EmptyReason, Excerpt, Fact, FreshnessState, Lifecycle
 from kenning.search import lexical
 from kenning.search.query import CODE_NAME, ParsedQuery, parse
@@ -22,10 +23,6 @@ LEVEL = 0
 SUPERSEDED_FACTOR = 0.5
 DEFINITION_BOOST = 3.0
 TEST_FACTOR = 0.5
-# Test code, by the usual layouts: a tests/ or test/ folder, test_x.py, x_test.go, x.test.ts,
-# x.spec.js, conftest.py.
-_TEST_PATH = re.compile(r"(^|/)(tests?|__tests__|spec)/|(^|/)(test_[^/]*|conftest\.py|[^/]*_test\.\w+|"
-                        r"[^/]*\.(test|spec)\.\w+)$")
 _TEST_WORDS = frozenset({"test", "tests", "testing", "tested", "spec", "specs", "pytest", "fixture", "fixtures",
                          "conftest", "unittest"})
 POOL_FACTOR = 2
@@ -148,7 +145,7 @@ def rank_hits(
 
 def _is_test_code(fact: Fact) -> bool:
     path = fact.source.uri.split("#", 1)[0].rsplit(":", 1)[0]  # src/x.py:4-9 → src/x.py
-    return fact.type == "code" and _TEST_PATH.search(path) is not None
+    return fact.type == "code" and is_test_path(path)
 
 
 def _defines(fact: Fact, symbols: frozenset[str]) -> bool:

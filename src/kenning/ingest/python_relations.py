@@ -9,7 +9,8 @@ import ast
 import builtins
 
 from .chunks import Chunk
-from .relations import Ref, Relations, Symbol, is_test_path
+from .relations import Ref, Relations, Symbol
+from .test_files import is_test_path
 
 _BUILTINS = frozenset(dir(builtins))
 _DEFS = frozenset({ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef})

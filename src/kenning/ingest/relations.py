@@ -4,13 +4,8 @@ reference to a node happens in ``kenning.graph``."""
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass, field
-from pathlib import PurePosixPath
 from typing import Any
-
-_TEST_NAME = re.compile(r"(^test_.*|.*_test|.*[._-](test|spec))$")
-TEST_DIRS = {"tests", "test", "__tests__", "spec", "specs"}
 
 
 @dataclass(frozen=True)
@@ -46,8 +41,3 @@ class Relations:
     extra: dict[str, Any] = field(default_factory=dict)
 
 
-def is_test_path(path: str) -> bool:
-    parts = PurePosixPath(path).parts
-    if any(p in TEST_DIRS for p in parts[:-1]):
-        return True
-    return bool(_TEST_NAME.match(PurePosixPath(path).stem))

@@ -1,0 +1,19 @@
+"""Which paths hold test code, by the usual layouts: a ``tests/``, ``test/``, ``__tests__/``
+or ``spec(s)/`` folder, ``test_x.py``, ``x_test.go``, ``x.test.ts``, ``x.spec.js``,
+``conftest.py``. Standard library only: search imports it (start-up time)."""
+
+from __future__ import annotations
+
+import posixpath
+import re
+
+TEST_DIRS = frozenset({"tests", "test", "__tests__", "spec", "specs"})
+_TEST_NAME = re.compile(r"(^test_.*|.*_test|.*[._-](test|spec)|conftest)$")
+
+
+def is_test_path(path: str) -> bool:
+    """True for a project-relative POSIX path of test code."""
+    folder, name = posixpath.split(path)
+    if any(part in TEST_DIRS for part in folder.split("/")):
+        return True
+    return bool(_TEST_NAME.match(posixpath.splitext(name)[0]))
