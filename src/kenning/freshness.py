@@ -36,9 +36,16 @@ class FileCheck:
     _seen: dict[str, tuple[str | None, float | None]] = field(default_factory=dict)
     _commits: dict[str, bool] = field(default_factory=dict)
     _records: dict[str, dict[str, str]] = field(default_factory=dict)
+    _stamp: tuple[datetime, str] | None = None
 
     def __post_init__(self) -> None:
         self._root = os.fspath(self.root)
+
+    def checked(self, now: datetime) -> str:
+        """``iso(now)``, formatted once for the many facts one answer checks at one now."""
+        if self._stamp is None or self._stamp[0] != now:
+            self._stamp = (now, iso(now))
+        return self._stamp[1]
 
     def commit_exists(self, sha: str) -> bool:
         """True when the commit still reads in the project's repository (``git cat-file -e``)."""
@@ -74,11 +81,6 @@ class FileCheck:
             self._records[path] = fingerprints(self.root / path)
         return (self._records[path].get(uri.split("#", 1)[1]), mtime)
 
-    def fingerprint(self, path: str) -> tuple[str | None, str | None]:
-        """(current fingerprint or None if unreadable, file mtime as ISO)."""
-        current, mtime = self._read(path)
-        return current, (from_timestamp(mtime) if mtime is not None else None)
-
     def _read(self, path: str) -> tuple[str | None, float | None]:
         if path in self._seen:
             return self._seen[path]
@@ -104,7 +106,7 @@ class FileCheck:
 
 
 def freshness_of(fact: Fact, *, now: datetime, files: FileCheck | None) -> Freshness:
-    checked = _checked(now)
+    checked = files.checked(now) if files is not None else iso(now)
     match fact.source.kind:
         case "file" if files is not None and fact.locations:
             return _file_freshness(fact, files, checked)
@@ -130,17 +132,6 @@ def _file_freshness(fact: Fact, files: FileCheck, checked: str) -> Freshness:
     if stale:
         return Freshness(FreshnessState.STALE, checked, changed=stale[0][1], detail=f"{stale[0][2]} changed since indexing")
     return Freshness(FreshnessState.SOURCE_MISSING, checked, detail=f"{states[0][2]} no longer reads")
-
-
-_last_checked: tuple[datetime | None, str] = (None, "")
-
-
-def _checked(now: datetime) -> str:
-    """``iso(now)``, formatted once for the many facts one answer checks at the same now."""
-    global _last_checked
-    if _last_checked[0] != now:
-        _last_checked = (now, iso(now))
-    return _last_checked[1]
 
 
 def _unsourced_freshness(fact: Fact, now: datetime, checked: str) -> Freshness:
