@@ -9,6 +9,7 @@ words: how many excerpts match, and the median time of
 - the exact top-k of ``search/topk.py`` (what it uses now: the best 20, pool 20 at limit 10)
   and how many rows it scored (its statements rerun as counts),
 - the same for random queries of common code words, where pruning pays least,
+the product's whole search against its ranking alone (what assembling the answer costs),
 then the same plain bm25 query with ``mmap``, after merging the index into one segment
 (``optimize``), and split by rowid over two threads on two connections.
 
@@ -140,6 +141,24 @@ def two_threads_total(db: Path, matches: list[str], runs: int) -> float:
     return total
 
 
+def assembly(project, runs: int) -> tuple[float, float]:
+    """Median per bench query of the product's whole search (``search_conn``: ranking, then
+    reading the pool's facts, their freshness and the snippets) and of the ranking alone
+    (``lexical.search``, same pool), summed over the queries."""
+    from kenning.answer.search import MIN_POOL, SearchOptions, search_conn
+    from kenning.search.lexical import Filters, search
+    from kenning.store.db import connect
+
+    conn = connect(project.db_path)
+    now = datetime.now(UTC)
+    parsed = [parse(q) for q in QUERIES]
+    whole = sum(median_ms(lambda p=p: search_conn(conn, project, p, SearchOptions(limit=10), now=now), runs)
+                for p in parsed)
+    ranking = sum(median_ms(lambda p=p: search(conn, p, Filters(), MIN_POOL), runs) for p in parsed)
+    conn.close()
+    return whole, ranking
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--markdown", type=int, default=2000)
@@ -180,6 +199,11 @@ def main() -> None:
         print(f"{len(ratios)} random queries of 2-4 common code words ({', '.join(COMMON_WORDS)}): top-k / bm25 "
               f"median {statistics.median(ratios):.2f}, worst {max(ratios):.2f}, "
               f"{sum(r > 1 for r in ratios)} slower (median of 5 runs each)")
+
+        whole, ranking = assembly(project, args.runs)
+        print(f"product search (search_conn, limit 10) over the {len(QUERIES)} queries: {whole:.1f} ms, of which "
+              f"ranking (lexical.search) {ranking:.1f} ms and answer assembly (facts, freshness, snippets) "
+              f"{whole - ranking:.1f} ms = {(whole - ranking) / len(QUERIES):.2f} ms a query")
 
         base = bm25_total(conn, matches, args.runs)
         conn.execute("PRAGMA mmap_size = 1000000000")
