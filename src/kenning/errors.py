@@ -50,3 +50,7 @@ class ScopeDenied(KenningError):
 
 class StoreBusy(KenningError):
     """Another process holds the store's write lock longer than the busy timeout."""
+
+
+class TokenRequired(ScopeDenied):
+    """Serving or calling beyond loopback without a valid access token."""

@@ -37,6 +37,7 @@ COMMANDS = {
     "memory": "kenning.interfaces.cli.memory_cmds:memory",
     "hook": "kenning.interfaces.cli.hook_cmds:hook",
     "bench": "kenning.interfaces.cli.bench_cmds:bench",
+    "serve": "kenning.interfaces.cli.serve_cmds:serve",
 }
 
 

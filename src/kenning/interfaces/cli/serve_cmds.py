@@ -1,0 +1,32 @@
+"""`kenning serve`: the web cockpit on loopback (see docs/web.md)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import click
+
+from kenning.interfaces.cli.common import now, project_option, resolve_project, warn
+
+
+@click.command()
+@click.option("--port", type=click.IntRange(0, 65535), default=8765, show_default=True,
+              help="TCP port (0 picks a free one).")
+@click.option("--host", default=None,
+              help="Address to listen on (default 127.0.0.1). A non-loopback address needs an access token.")
+@project_option
+def serve(port: int, host: str | None, project_path: Path | None) -> None:
+    """Serve the web cockpit (Ask, Stale, Graph, Memory, Benchmarks, Status) on 127.0.0.1."""
+    import uvicorn
+
+    from kenning.config import kenning_home
+    from kenning.interfaces.web.app import create_app
+    from kenning.interfaces.web.binding import DEFAULT_HOST, check_bind
+
+    chosen = host or DEFAULT_HOST
+    check_bind(chosen, explicit=host is not None)
+    project = resolve_project(project_path)
+    app = create_app(project, home=kenning_home(), clock=now)
+    shown = f"[{chosen}]" if ":" in chosen else chosen
+    warn(f"kenning cockpit for {project.name}: http://{shown}:{port}/ (Ctrl-C to stop)")
+    uvicorn.run(app, host=chosen, port=port, log_level="warning")

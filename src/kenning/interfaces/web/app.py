@@ -1,0 +1,107 @@
+"""The cockpit's ASGI app: routes, static assets, typed errors as HTTP statuses.
+
+``create_app`` returns a plain Starlette app whose ``routes`` list can be extended (the MCP
+streamable-HTTP endpoint mounts at ``/mcp`` that way). The handlers are thin: they call
+the same core functions as the CLI and render the same answer objects.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+from collections.abc import Callable
+from datetime import datetime
+from pathlib import Path
+from typing import Any
+
+from starlette.applications import Starlette
+from starlette.middleware import Middleware
+from starlette.middleware.trustedhost import TrustedHostMiddleware
+from starlette.requests import Request
+from starlette.responses import JSONResponse, Response
+from starlette.routing import BaseRoute, Mount, Route
+from starlette.staticfiles import StaticFiles
+
+from kenning.config import Project
+from kenning.errors import (
+    IndexMissing,
+    KenningError,
+    NotFound,
+    ScopeDenied,
+    StoreBusy,
+    StoreOutdated,
+    UsageError,
+)
+from kenning.interfaces.web import api, graph_pages, memory_pages, pages
+from kenning.interfaces.web.cockpit import HERE, Cockpit, render, templates
+
+LOOPBACK_HOSTS = ("127.0.0.1", "localhost", "::1", "[::1]")
+
+
+def http_status(exc: BaseException) -> int:
+    match exc:
+        case UsageError():
+            return 400
+        case ScopeDenied():
+            return 403
+        case NotFound():
+            return 404
+        case IndexMissing() | StoreOutdated():
+            return 409
+        case StoreBusy():
+            return 503
+    return 500
+
+
+def error_payload(exc: BaseException) -> dict[str, Any]:
+    if isinstance(exc, KenningError):
+        return {"error": {"type": type(exc).__name__, "message": exc.message, "hint": exc.hint}}
+    return {"error": {"type": "StoreError", "message": f"the project store failed: {exc}",
+                      "hint": "if .kenning/kenning.db is damaged, delete it and run `kenning sync`"}}
+
+
+async def on_error(request: Request, exc: Exception) -> Response:
+    status = http_status(exc)
+    payload = error_payload(exc)
+    if request.url.path.startswith("/api/"):
+        return JSONResponse(payload, status_code=status)
+    return render(request, "error.html", {"error": payload["error"], "status": status}, status_code=status)
+
+
+async def on_http_error(request: Request, exc: Exception) -> Response:
+    status = getattr(exc, "status_code", 500)
+    detail = getattr(exc, "detail", None) or "not found"
+    payload = {"error": {"type": "NotFound" if status == 404 else "HTTPError", "message": str(detail), "hint": None}}
+    if request.url.path.startswith("/api/"):
+        return JSONResponse(payload, status_code=status)
+    return render(request, "error.html", {"error": payload["error"], "status": status}, status_code=status)
+
+
+def routes() -> list[BaseRoute]:
+    return [
+        Route("/", pages.home, name="home"),
+        Route("/ask", pages.ask, name="ask"),
+        Route("/api/ask", api.ask, name="api_ask"),
+        Route("/source/{project}/{fact_id:int}", pages.source, name="source"),
+        Route("/stale", pages.stale, name="stale"),
+        Route("/graph", graph_pages.graph, name="graph"),
+        Route("/memory", memory_pages.memory, name="memory"),
+        Route("/memory/{action}", memory_pages.action, methods=["POST"], name="memory_action"),
+        Route("/bench", graph_pages.bench, name="bench"),
+        Route("/status", pages.status, name="status"),
+        Mount("/static", StaticFiles(directory=str(HERE / "static")), name="static"),
+    ]
+
+
+def create_app(project: Project, *, home: Path, clock: Callable[[], datetime],
+               allowed_hosts: tuple[str, ...] = LOOPBACK_HOSTS) -> Starlette:
+    """The cockpit for ``project``. ``allowed_hosts`` guards against DNS rebinding: a page
+    served under another host name cannot read this one."""
+    app = Starlette(
+        routes=routes(),
+        middleware=[Middleware(TrustedHostMiddleware, allowed_hosts=list(allowed_hosts))],
+        exception_handlers={KenningError: on_error, sqlite3.DatabaseError: on_error, 404: on_http_error,
+                            405: on_http_error},
+    )
+    app.state.cockpit = Cockpit(project, home, clock)
+    app.state.templates = templates()
+    return app

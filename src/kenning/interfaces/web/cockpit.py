@@ -1,0 +1,90 @@
+"""What every cockpit handler shares: the served project, the registry, the clock, the
+templates, and the form token."""
+
+from __future__ import annotations
+
+import secrets
+import sqlite3
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from datetime import datetime
+from pathlib import Path
+from typing import Any
+
+from starlette.requests import Request
+from starlette.responses import Response
+from starlette.templating import Jinja2Templates
+
+from kenning import registry
+from kenning.config import CONFIG_NAME, STATE_DIR, Project, load_project
+from kenning.errors import NotFound, ScopeDenied
+from kenning.interfaces.render import DATA_FRAME, badge
+from kenning.records import Fact
+from kenning.store.db import connect
+
+HERE = Path(__file__).parent
+
+
+@dataclass
+class Cockpit:
+    """What every handler needs: the project served, the registry home, the clock, and the
+    token that proves a form was served by this process (no cross-site form posts)."""
+
+    project: Project
+    home: Path
+    clock: Callable[[], datetime]
+    form_token: str = field(default_factory=lambda: secrets.token_urlsafe(24))
+    bench_cache: dict[str, Any] = field(default_factory=dict)
+
+    def project_named(self, name: str) -> Project:
+        """This project, or a registered, non-confidential one (a source link from "all projects")."""
+        if name == self.project.name:
+            return self.project
+        for entry in registry.list_entries(self.home):
+            if entry.name != name:
+                continue
+            if not (Path(entry.path) / STATE_DIR / CONFIG_NAME).is_file():
+                raise NotFound(f"project {name!r} is registered but unreadable at {entry.path}")
+            project = load_project(Path(entry.path))
+            if project.config.confidential:
+                raise ScopeDenied(f"project {name!r} is confidential: it is served only from its own cockpit")
+            return project
+        raise NotFound(f"no project named {name!r} in the registry", hint="see /status for the projects known here")
+
+    @contextmanager
+    def store(self, project: Project | None = None) -> Iterator[sqlite3.Connection]:
+        conn = connect((project or self.project).db_path)
+        try:
+            yield conn
+        finally:
+            conn.close()
+
+
+def cockpit_of(request: Request) -> Cockpit:
+    return request.app.state.cockpit
+
+
+def templates() -> Jinja2Templates:
+    found = Jinja2Templates(directory=str(HERE / "templates"))
+    env = found.env
+    env.filters["day"] = lambda stamp: stamp[:10] if stamp else "-"
+    env.filters["badge"] = badge
+    env.globals["DATA_FRAME"] = DATA_FRAME
+    env.globals["source_href"] = source_href
+    return found
+
+
+def render(request: Request, name: str, context: dict[str, Any], status_code: int = 200) -> Response:
+    cockpit = cockpit_of(request)
+    base = {"project": cockpit.project, "form_token": cockpit.form_token, "path": request.url.path}
+    return request.app.state.templates.TemplateResponse(request, name, {**base, **context}, status_code=status_code)
+
+
+
+
+def source_href(fact: Fact) -> str:
+    """The cockpit link that opens a fact's excerpt in its file, at its first line."""
+    first = fact.locations[0] if fact.locations else None
+    anchor = f"#L{first.line_start}" if first is not None and first.line_start else ""
+    return f"/source/{fact.project}/{fact.id}{anchor}"

@@ -1,0 +1,78 @@
+"""Memory: recent observations and session summaries, and the confirm / supersede / forget
+gestures (`kenning confirm|supersede|forget`), each behind a confirmation step.
+
+A gesture is two POSTs: the first shows what will change and asks; the second, carrying
+``confirmed=yes``, calls the lifecycle function and redirects back to the list. Every form
+carries the cockpit's form token, so another site cannot post to it.
+"""
+
+from __future__ import annotations
+
+import secrets
+from urllib.parse import urlencode
+
+from starlette.requests import Request
+from starlette.responses import RedirectResponse, Response
+
+from kenning import lifecycle
+from kenning.errors import NotFound, ScopeDenied, ValidationError
+from kenning.freshness import FileCheck, freshness_of
+from kenning.interfaces.web.cockpit import cockpit_of, render
+from kenning.memory.layers import Scope, recent
+from kenning.store import facts as fact_store
+
+ACTIONS = ("confirm", "supersede", "forget")
+RECENT = 30
+SUMMARIES = 10
+SUMMARY = "session_summary"
+
+
+def memory(request: Request) -> Response:
+    """``/memory``: the newest saved memories, session summaries apart."""
+    cockpit = cockpit_of(request)
+    with cockpit.store() as conn:
+        notes = recent(conn, cockpit.project, Scope(), RECENT, now=cockpit.clock())
+        summaries = recent(conn, cockpit.project, Scope(types=(SUMMARY,)), SUMMARIES, now=cockpit.clock())
+    observations = [e for e in notes.excerpts if e.fact.type != SUMMARY]
+    return render(request, "memory.html", {"observations": observations, "summaries": summaries.excerpts,
+                                           "done": request.query_params.get("done")})
+
+
+async def action(request: Request) -> Response:
+    """``POST /memory/<confirm|supersede|forget>`` with ``id`` (and ``new`` for supersede)."""
+    name = request.path_params["action"]
+    if name not in ACTIONS:
+        raise NotFound(f"no memory action {name!r}", hint=f"one of {', '.join(ACTIONS)}")
+    form = await request.form()
+    cockpit = cockpit_of(request)
+    if not secrets.compare_digest(str(form.get("token", "")), cockpit.form_token):
+        raise ScopeDenied("this form was not served by this cockpit (missing or wrong form token)",
+                          hint="reload /memory and try again")
+    fact_id = _fact_id(form.get("id"), "id")
+    reason = str(form.get("reason") or "").strip() or None
+    new_raw = str(form.get("new") or "").strip()
+    if form.get("confirmed") != "yes":
+        with cockpit.store() as conn:
+            fact = fact_store.get(conn, cockpit.project.name, fact_id)
+            fresh = freshness_of(fact, now=cockpit.clock(), files=FileCheck(cockpit.project.root, conn))
+        return render(request, "memory_confirm.html", {"action": name, "fact": fact, "fresh": fresh, "new": new_raw})
+    with cockpit.store() as conn:
+        match name:
+            case "confirm":
+                fact = lifecycle.confirm(conn, cockpit.project.name, fact_id, now=cockpit.clock())
+                done = f"{fact.citation} confirmed on {fact.dates.confirmed}"
+            case "forget":
+                fact = lifecycle.forget(conn, cockpit.project.name, fact_id)
+                done = f"forgot {fact.citation}: {fact.title}" + (f" ({reason})" if reason else "")
+            case _:
+                old, new = lifecycle.supersede(conn, cockpit.project.name, fact_id, _fact_id(new_raw, "new"),
+                                               now=cockpit.clock(), reason=reason)
+                done = f"{old.citation} superseded by {new.citation}"
+    return RedirectResponse("/memory?" + urlencode({"done": done}), status_code=303)
+
+
+def _fact_id(raw: object, field: str) -> int:
+    text = str(raw or "").strip().removeprefix("#")
+    if not (text.isascii() and text.isdecimal()):
+        raise ValidationError(f"{field} must be a fact id such as 42, not {str(raw or '')!r}")
+    return int(text)

@@ -1,0 +1,145 @@
+"""Pages: Ask, a source excerpt in its file, Stale, Status. Each calls the core the CLI calls."""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from dataclasses import dataclass
+from pathlib import Path
+
+from starlette.requests import Request
+from starlette.responses import Response
+
+from kenning import registry
+from kenning.answer.stale import stale_report
+from kenning.config import CONFIG_NAME, STATE_DIR, Project, load_project
+from kenning.errors import IndexMissing, KenningError
+from kenning.freshness import FileCheck, freshness_of
+from kenning.interfaces.web import params
+from kenning.interfaces.web.asking import answer_for
+from kenning.interfaces.web.cockpit import Cockpit, cockpit_of, render
+from kenning.records import Answer, Location, ScopeEntry
+from kenning.status import project_status
+from kenning.store import facts as fact_store
+
+ASK_LIMIT = (1, 100)
+CONTEXT_LINES = 12
+MAX_SHOWN_LINES = 400
+
+
+def home(request: Request) -> Response:
+    return render(request, "ask.html", {"question": "", "scope": "project", "limit": 10, "answer": None})
+
+
+def ask(request: Request) -> Response:
+    """``/ask?q=…&scope=project|all&limit=10``: without ``q``, the empty Ask page."""
+    scope = params.scope(request)
+    limit = params.integer(request, "limit", 10, *ASK_LIMIT)
+    question = params.question(request)
+    answer = None if question is None else answer_for(cockpit_of(request), question, scope, limit)
+    return render(request, "ask.html", {"question": question or "", "scope": scope, "limit": limit,
+                                        "answer": answer})
+
+
+@dataclass(frozen=True)
+class FileWindow:
+    """Lines of a file around an excerpt's location, the excerpt's own lines marked."""
+
+    location: Location
+    lines: tuple[tuple[int, str, bool], ...]  # number, text, inside the excerpt
+    problem: str | None = None
+
+
+def source(request: Request) -> Response:
+    """``/source/<project>/<id>``: the excerpt in its file, its lines highlighted (``#L<n>``)."""
+    cockpit = cockpit_of(request)
+    project = cockpit.project_named(request.path_params["project"])
+    with cockpit.store(project) as conn:
+        fact = fact_store.get(conn, project.name, request.path_params["fact_id"])
+        files = FileCheck(project.root, conn)
+        files.preload(loc.path for loc in fact.locations)
+        fresh = freshness_of(fact, now=cockpit.clock(), files=files)
+    windows = [file_window(project.root, loc) for loc in fact.locations if loc.path]
+    return render(request, "source.html", {"fact": fact, "fresh": fresh, "windows": windows,
+                                           "foreign": project.name != cockpit.project.name})
+
+
+def file_window(root: Path, location: Location) -> FileWindow:
+    """The excerpt's lines with some context, read now from the file (never outside the root)."""
+    target = (root / location.path).resolve()
+    if not target.is_relative_to(root.resolve()):
+        return FileWindow(location, (), "this location points outside the project root")
+    try:
+        text = target.read_text(encoding="utf-8", errors="replace")
+    except FileNotFoundError:
+        return FileWindow(location, (), "the file no longer exists")
+    except OSError as exc:
+        return FileWindow(location, (), f"the file cannot be read: {exc.strerror or exc}")
+    lines = text.splitlines()
+    start = location.line_start or 1
+    end = location.line_end or start
+    first = max(1, start - CONTEXT_LINES)
+    last = min(len(lines), end + CONTEXT_LINES, first + MAX_SHOWN_LINES - 1)
+    shown = tuple((n, lines[n - 1], start <= n <= end and location.line_start is not None)
+                  for n in range(first, last + 1))
+    return FileWindow(location, shown, None if shown or not lines else "the lines are past the end of the file")
+
+
+@dataclass(frozen=True)
+class StaleGroup:
+    project: str
+    by_type: dict[str, list]
+    notes: tuple[str, ...]
+
+
+def stale(request: Request) -> Response:
+    """``/stale?scope=project|all``: what changed or vanished since indexing, by project and type."""
+    cockpit = cockpit_of(request)
+    scope = params.scope(request)
+    answers, excluded = _stale_answers(cockpit, scope)
+    groups = []
+    for answer in answers:
+        by_type: dict[str, list] = defaultdict(list)
+        for excerpt in answer.excerpts:
+            by_type[excerpt.fact.type].append(excerpt)
+        groups.append(StaleGroup(answer.searched[0], dict(sorted(by_type.items())), answer.notes))
+    return render(request, "stale.html", {"scope": scope, "groups": groups, "excluded": excluded,
+                                          "total": sum(len(a.excerpts) for a in answers)})
+
+
+def _stale_answers(cockpit: Cockpit, scope: str) -> tuple[list[Answer], list[ScopeEntry]]:
+    if scope == "project":
+        with cockpit.store() as conn:
+            return [stale_report(conn, cockpit.project, now=cockpit.clock())], []
+    answers: list[Answer] = []
+    excluded: list[ScopeEntry] = []
+    for entry in sorted(registry.list_entries(cockpit.home), key=lambda e: e.name):
+        try:
+            project = _readable(Path(entry.path), entry.name)
+            if project.config.confidential:
+                excluded.append(ScopeEntry(project.name, "confidential"))
+                continue
+            with cockpit.store(project) as conn:
+                answers.append(stale_report(conn, project, now=cockpit.clock()))
+        except IndexMissing:
+            excluded.append(ScopeEntry(entry.name, "index missing: run `kenning sync` in that project"))
+        except KenningError as exc:
+            excluded.append(ScopeEntry(entry.name, f"unreadable: {exc.message}"))
+    return answers, excluded
+
+
+def _readable(root: Path, name: str) -> Project:
+    if not (root / STATE_DIR / CONFIG_NAME).is_file():
+        raise KenningError(f"no {STATE_DIR}/{CONFIG_NAME} at {root}")
+    return load_project(root)
+
+
+def status(request: Request) -> Response:
+    """``/status``: level, engines, index, degradations, and the projects registered here."""
+    cockpit = cockpit_of(request)
+    data = project_status(cockpit.project)
+    projects = [{"name": e.name, "path": str(e.path),
+                 "readable": (Path(e.path) / STATE_DIR / CONFIG_NAME).is_file(),
+                 "served": e.name == cockpit.project.name}
+                for e in registry.list_entries(cockpit.home)]
+    return render(request, "status.html", {"status": data, "projects": projects})
+
