@@ -59,7 +59,7 @@ def bench(request: Request) -> Response:
 
 def _charts(report: dict[str, Any]) -> list[tuple[str, list]]:
     charts = [("Store", bars([("coverage", report["coverage"]["rate"]),
-                              ("attribution", report["attribution"]["rate"])]))]
+                              ("attribution", report["attribution"]["rate"])], percent=True))]
     for mode, result in report["retrieval"].items():
         if not result.get("available"):
             continue
@@ -67,5 +67,6 @@ def _charts(report: dict[str, Any]) -> list[tuple[str, list]]:
             if group == "available":
                 continue
             charts.append((f"{mode} · {group} ({scores['questions']} questions)",
-                           bars([(k, scores[k]) for k in ("recall@1", "recall@5", "recall@10", "mrr")])))
+                           bars([(k, scores[k]) for k in ("recall@1", "recall@5", "recall@10", "mrr")],
+                                percent=False)))
     return charts

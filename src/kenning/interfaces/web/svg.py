@@ -51,8 +51,7 @@ class PlacedEdge:
 
 @dataclass(frozen=True)
 class Picture:
-    width: int
-    height: int
+    view_box: str  # the drawing's extent, labels included
     nodes: tuple[PlacedNode, ...]
     edges: tuple[PlacedEdge, ...]
     legend: tuple[tuple[str, str], ...]
@@ -93,7 +92,7 @@ def neighbourhood(answer: Answer) -> Picture:
         drawn.append(PlacedEdge(type_, step.get("link", "extracted"), EDGE_COLOURS.get(type_, "#444444"),
                                 step.get("link") == "heuristic", x1, y1, x2, y2, pa.label, pb.label))
     used = sorted({e.type for e in drawn})
-    return Picture(WIDTH, HEIGHT, tuple(placed.values()), tuple(drawn),
+    return Picture(_view_box(list(placed.values())), tuple(placed.values()), tuple(drawn),
                    tuple((t, EDGE_COLOURS.get(t, "#444444")) for t in used))
 
 
@@ -133,6 +132,17 @@ def _place(nodes: dict[tuple[str, str], dict[str, Any]], ring: dict) -> dict[tup
     return placed
 
 
+def _view_box(nodes: list[PlacedNode]) -> str:
+    """Room for every circle and its label, and no more."""
+    if not nodes:
+        return f"0 0 {WIDTH} {HEIGHT}"
+    left = min(n.x for n in nodes) - LABEL_CHARS * 4
+    top = min(n.y for n in nodes) - 24
+    right = max(n.x for n in nodes) + LABEL_CHARS * 4
+    bottom = max(n.y for n in nodes) + 40
+    return f"{left:.0f} {top:.0f} {right - left:.0f} {bottom - top:.0f}"
+
+
 def _shorten(x1: float, y1: float, x2: float, y2: float, by: float) -> tuple[float, float, float, float]:
     """The segment between two node centres, stopped short of both circles."""
     length = math.hypot(x2 - x1, y2 - y1)
@@ -147,8 +157,11 @@ class Bar:
     label: str
     value: float | None  # 0..1; None is "no data", drawn empty and said so
     width: float
+    text: str
 
 
-def bars(rows: list[tuple[str, float | None]], width: float = 320) -> list[Bar]:
-    return [Bar(label, value, 0.0 if value is None else round(max(0.0, min(1.0, value)) * width, 1))
+def bars(rows: list[tuple[str, float | None]], *, percent: bool, width: float = 320) -> list[Bar]:
+    """Bars for values between 0 and 1: rates as percentages, scores (recall, MRR) as decimals."""
+    return [Bar(label, value, 0.0 if value is None else round(max(0.0, min(1.0, value)) * width, 1),
+                "null" if value is None else (f"{100 * value:.1f}%" if percent else f"{value:.3f}"))
             for label, value in rows]
