@@ -68,7 +68,7 @@ def main() -> None:
         client = TestClient(app, base_url="http://127.0.0.1")
         pages = [f"/ask?{urlencode({'q': QUESTIONS[i % len(QUESTIONS)], 'limit': 10})}" for i in range(args.requests)]
         apis = [p.replace("/ask?", "/api/ask?", 1) for p in pages]
-        counts = {len(client.get(p.replace("/ask?", "/api/ask?", 1)).json()["excerpts"]) for p in pages[:len(QUESTIONS)]}
+        counts = {len(client.get(url).json()["excerpts"]) for url in apis[:len(QUESTIONS)]}
         for url in pages[:10]:  # warm-up: templates compiled, caches filled
             assert client.get(url).status_code == 200
 

@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 import uvicorn
-from conftest import HOSTILE, Corpus, build_corpus
+from web_corpus import HOSTILE, Corpus, build_corpus
 
 CHROMIUM = Path("/usr/bin/chromium")
 ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",

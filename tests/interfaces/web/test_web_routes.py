@@ -5,12 +5,30 @@ from __future__ import annotations
 
 import json
 import re
+from pathlib import Path
 
 import pytest
-from conftest import HOSTILE, NOW, Corpus
 from starlette.testclient import TestClient
+from web_corpus import HOSTILE, NOW, Corpus, build_corpus
 
 QUESTION = "how is freshness computed"
+
+
+@pytest.fixture(scope="module")
+def corpus(tmp_path_factory: pytest.TempPathFactory) -> Corpus:
+    """Read-only tests share one corpus per module."""
+    return build_corpus(tmp_path_factory.mktemp("cockpit"))
+
+
+@pytest.fixture
+def fresh_corpus(tmp_path: Path) -> Corpus:
+    """A corpus of its own, for tests that change it."""
+    return build_corpus(tmp_path)
+
+
+@pytest.fixture(scope="module")
+def client(corpus: Corpus) -> TestClient:
+    return TestClient(corpus.app(), base_url="http://127.0.0.1")
 
 
 def test_home_page_has_the_ask_form_with_both_scopes(client: TestClient):

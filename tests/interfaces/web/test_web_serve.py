@@ -11,7 +11,7 @@ import urllib.request
 from pathlib import Path
 
 import pytest
-from conftest import NOW
+from web_corpus import NOW
 
 from kenning.errors import TokenRequired
 from kenning.ingest.sync import sync

@@ -16,7 +16,7 @@ from kenning.records import Answer
 WIDTH = 760
 HEIGHT = 560
 RINGS = (0, 160, 250)
-LABEL_CHARS = 26
+LABEL_CHARS = 24
 EDGE_COLOURS = {
     "defines": "#2f6fb3", "calls": "#b35c00", "imports": "#6a3fb3", "tested_by": "#1d7a3a",
     "depends_on": "#a3242a", "evidence_of": "#00707a", "verdict_of": "#7a5c00", "supersedes": "#555555",
@@ -33,6 +33,9 @@ class PlacedNode:
     x: float
     y: float
     ring: int
+    lx: float  # where the label goes: outwards from the centre, anchored away from the node
+    ly: float
+    anchor: str
 
 
 @dataclass(frozen=True)
@@ -126,19 +129,37 @@ def _place(nodes: dict[tuple[str, str], dict[str, Any]], ring: dict) -> dict[tup
             angle = offset - math.pi / 2 + 2 * math.pi * i / len(keys)
             node = nodes[key]
             label = node.get("name", "?")
-            short = label if len(label) <= LABEL_CHARS else "…" + label[-(LABEL_CHARS - 1):]
-            placed[key] = PlacedNode(label, node.get("kind", "?"), label, short, round(cx + radius * math.cos(angle), 1),
-                                     round(cy + radius * math.sin(angle), 1), level)
+            x, y = cx + radius * math.cos(angle), cy + radius * math.sin(angle)
+            if radius == 0:
+                lx, ly, anchor = x, y + 32, "middle"
+            else:
+                dx, dy = math.cos(angle), math.sin(angle)
+                anchor = "start" if dx > 0.12 else "end" if dx < -0.12 else "middle"
+                lx, ly = x + dx * 18, y + dy * 18 + (4 if anchor != "middle" else 14 if dy > 0 else -6)
+            placed[key] = PlacedNode(label, node.get("kind", "?"), label, short_label(node), round(x, 1), round(y, 1),
+                                     level, round(lx, 1), round(ly, 1), anchor)
     return placed
+
+
+def short_label(node: dict[str, Any]) -> str:
+    """What fits beside a circle: a symbol's last two names, a path's last two parts."""
+    name = str(node.get("name", "?"))
+    match node.get("kind"):
+        case "symbol":
+            name = ".".join(name.split(".")[-2:])
+        case "file":
+            name = "/".join(name.split("/")[-2:])
+    return name if len(name) <= LABEL_CHARS else "…" + name[-(LABEL_CHARS - 1):]
 
 
 def _view_box(nodes: list[PlacedNode]) -> str:
     """Room for every circle and its label, and no more."""
     if not nodes:
         return f"0 0 {WIDTH} {HEIGHT}"
-    left = min(n.x for n in nodes) - LABEL_CHARS * 4
-    top = min(n.y for n in nodes) - 24
-    right = max(n.x for n in nodes) + LABEL_CHARS * 4
+    reach = LABEL_CHARS * 7 + 20  # a label's width at 12 px, beside its circle
+    left = min(n.x for n in nodes) - reach
+    top = min(n.y for n in nodes) - 40
+    right = max(n.x for n in nodes) + reach
     bottom = max(n.y for n in nodes) + 40
     return f"{left:.0f} {top:.0f} {right - left:.0f} {bottom - top:.0f}"
 

@@ -1,4 +1,4 @@
-"""A fixture corpus for the cockpit: two registered, synced projects (``alpha`` served,
+"""The cockpit tests' fixture corpus: two registered, synced projects (``alpha`` served,
 ``beta`` reached with scope "all projects"), code with calls, a decision, a heuristic-free
 link, saved observations and a session summary, and retrieved content holding markup."""
 
@@ -8,9 +8,7 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
 
-import pytest
 from starlette.applications import Starlette
-from starlette.testclient import TestClient
 
 from kenning import registry
 from kenning.config import Project, init_project
@@ -36,11 +34,14 @@ ALPHA = {
         "We use SQLite FTS5 with BM25 instead of tantivy, because it ships with Python.\n"
     ),
     "src/fusion.py": (
-        '"""Rank fusion."""\n\n\ndef rrf_fuse(first, second):\n    """Fuse two rankings with reciprocal rank fusion."""\n'
+        '"""Rank fusion."""\n\n\ndef rrf_fuse(first, second):\n'
+        '    """Fuse two rankings with reciprocal rank fusion."""\n'
         "    return normalise(first) + normalise(second)\n\n\ndef normalise(ranking):\n"
         '    """Scores between 0 and 1."""\n    return list(ranking)\n'
     ),
-    "tests/test_fusion.py": "from src.fusion import rrf_fuse\n\n\ndef test_rrf_fuse():\n    assert rrf_fuse([], []) == []\n",
+    "tests/test_fusion.py": (
+        "from src.fusion import rrf_fuse\n\n\ndef test_rrf_fuse():\n    assert rrf_fuse([], []) == []\n"
+    ),
 }
 BETA = {
     "notes/freshness.md": "# Freshness in beta\n\nBeta computes freshness at read time too, from its own files.\n",
@@ -90,19 +91,3 @@ def build_corpus(base: Path) -> Corpus:
         conn.close()
     return Corpus(home, alpha, projects[1], ids, summary)
 
-
-@pytest.fixture(scope="module")
-def corpus(tmp_path_factory: pytest.TempPathFactory) -> Corpus:
-    """Read-only tests share one corpus per module."""
-    return build_corpus(tmp_path_factory.mktemp("cockpit"))
-
-
-@pytest.fixture
-def fresh_corpus(tmp_path: Path) -> Corpus:
-    """A corpus of its own, for tests that change it."""
-    return build_corpus(tmp_path)
-
-
-@pytest.fixture(scope="module")
-def client(corpus: Corpus) -> TestClient:
-    return TestClient(corpus.app(), base_url="http://127.0.0.1")
