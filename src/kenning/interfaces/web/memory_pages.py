@@ -11,6 +11,7 @@ from __future__ import annotations
 import secrets
 from urllib.parse import urlencode
 
+from starlette.concurrency import run_in_threadpool
 from starlette.requests import Request
 from starlette.responses import RedirectResponse, Response
 
@@ -43,14 +44,18 @@ async def action(request: Request) -> Response:
     name = request.path_params["action"]
     if name not in ACTIONS:
         raise NotFound(f"no memory action {name!r}", hint=f"one of {', '.join(ACTIONS)}")
-    form = await request.form()
+    form = {key: str(value) for key, value in (await request.form()).items()}
+    return await run_in_threadpool(_act, request, name, form)  # the store is read off the event loop
+
+
+def _act(request: Request, name: str, form: dict[str, str]) -> Response:
     cockpit = cockpit_of(request)
-    if not secrets.compare_digest(str(form.get("token", "")), cockpit.form_token):
+    if not secrets.compare_digest(form.get("token", ""), cockpit.form_token):
         raise ScopeDenied("this form was not served by this cockpit (missing or wrong form token)",
                           hint="reload /memory and try again")
     fact_id = _fact_id(form.get("id"), "id")
-    reason = str(form.get("reason") or "").strip() or None
-    new_raw = str(form.get("new") or "").strip()
+    reason = form.get("reason", "").strip() or None
+    new_raw = form.get("new", "").strip()
     if form.get("confirmed") != "yes":
         with cockpit.store() as conn:
             fact = fact_store.get(conn, cockpit.project.name, fact_id)
