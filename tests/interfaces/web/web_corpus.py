@@ -4,6 +4,7 @@ link, saved observations and a session summary, and retrieved content holding ma
 
 from __future__ import annotations
 
+import os
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
@@ -65,6 +66,7 @@ def write(root: Path, files: dict[str, str]) -> None:
         path = root / rel
         path.parent.mkdir(parents=True, exist_ok=True)
         path.write_text(text, encoding="utf-8")
+        os.utime(path, (NOW.timestamp() - 86_400, NOW.timestamp() - 86_400))  # written the day before the sync
 
 
 def build_corpus(base: Path) -> Corpus:
