@@ -273,3 +273,19 @@ def test_the_app_is_composable(corpus: Corpus):
     app = corpus.app()
     app.router.routes.append(Route("/extra", lambda request: PlainTextResponse("mounted")))
     assert TestClient(app, base_url="http://127.0.0.1").get("/extra").text == "mounted"
+
+
+def test_a_confidential_project_stays_out_of_every_view(fresh_corpus: Corpus):
+    config = fresh_corpus.beta.root / ".kenning" / "config.toml"
+    text = config.read_text(encoding="utf-8")
+    assert "confidential = false" in text
+    config.write_text(text.replace("confidential = false", "confidential = true"), encoding="utf-8")
+    client = TestClient(fresh_corpus.app(), base_url="http://127.0.0.1")
+    data = client.get("/api/ask", params={"q": QUESTION, "scope": "all"}).json()
+    assert data["scope"]["projects"] == ["alpha"]
+    assert [e["project"] for e in data["scope"]["excluded"]] == ["beta"]
+    assert all(e["project"] == "alpha" for e in data["excerpts"])
+    page = client.get("/source/beta/1")
+    assert page.status_code == 403 and "Error 403: ScopeDenied" in page.text
+    stale = client.get("/stale", params={"scope": "all"})
+    assert "excluded: beta (confidential)" in stale.text
