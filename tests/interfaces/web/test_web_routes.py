@@ -5,11 +5,16 @@ from __future__ import annotations
 
 import json
 import re
+from contextlib import asynccontextmanager
 from pathlib import Path
 
 import pytest
+from starlette.responses import PlainTextResponse
+from starlette.routing import Mount, Route
 from starlette.testclient import TestClient
 from web_corpus import HOSTILE, NOW, Corpus, build_corpus
+
+from kenning.interfaces.web.app import create_app
 
 QUESTION = "how is freshness computed"
 
@@ -267,9 +272,6 @@ def test_a_foreign_host_header_is_refused(corpus: Corpus):
 
 
 def test_the_app_is_composable(corpus: Corpus):
-    from starlette.responses import PlainTextResponse
-    from starlette.routing import Route
-
     app = corpus.app()
     app.router.routes.append(Route("/extra", lambda request: PlainTextResponse("mounted")))
     assert TestClient(app, base_url="http://127.0.0.1").get("/extra").text == "mounted"
@@ -289,3 +291,21 @@ def test_a_confidential_project_stays_out_of_every_view(fresh_corpus: Corpus):
     assert page.status_code == 403 and "Error 403: ScopeDenied" in page.text
     stale = client.get("/stale", params={"scope": "all"})
     assert "excluded: beta (confidential)" in stale.text
+
+
+def test_other_apps_mount_beside_the_cockpit_with_their_lifespan(corpus: Corpus):
+    events: list[str] = []
+
+    @asynccontextmanager
+    async def lifespan(app):
+        events.append("start")
+        yield
+        events.append("stop")
+
+    inner = Route("/", lambda request: PlainTextResponse("mcp here"))
+    app = create_app(corpus.alpha, home=corpus.home, clock=lambda: NOW, extra_routes=[Mount("/mcp", routes=[inner])],
+                     lifespan=lifespan)
+    with TestClient(app, base_url="http://127.0.0.1") as client:
+        assert client.get("/mcp/").text == "mcp here"
+        assert client.get("/status").status_code == 200
+    assert events == ["start", "stop"]

@@ -8,7 +8,7 @@ the same core functions as the CLI and render the same answer objects.
 from __future__ import annotations
 
 import sqlite3
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from datetime import datetime
 from pathlib import Path
 from typing import Any
@@ -20,6 +20,7 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import BaseRoute, Mount, Route
 from starlette.staticfiles import StaticFiles
+from starlette.types import Lifespan
 
 from kenning.config import Project
 from kenning.errors import (
@@ -93,11 +94,15 @@ def routes() -> list[BaseRoute]:
 
 
 def create_app(project: Project, *, home: Path, clock: Callable[[], datetime],
-               allowed_hosts: tuple[str, ...] = LOOPBACK_HOSTS) -> Starlette:
+               allowed_hosts: tuple[str, ...] = LOOPBACK_HOSTS, extra_routes: Sequence[BaseRoute] = (),
+               lifespan: Lifespan[Starlette] | None = None) -> Starlette:
     """The cockpit for ``project``. ``allowed_hosts`` guards against DNS rebinding: a page
-    served under another host name cannot read this one."""
+    served under another host name cannot read this one. ``extra_routes`` (e.g. a ``Mount``
+    of the MCP streamable-HTTP app at ``/mcp``) and ``lifespan`` (what such an app must run
+    while the server lives) compose other apps into the same server."""
     app = Starlette(
-        routes=routes(),
+        routes=[*routes(), *extra_routes],
+        lifespan=lifespan,
         middleware=[Middleware(TrustedHostMiddleware, allowed_hosts=list(allowed_hosts))],
         exception_handlers={KenningError: on_error, sqlite3.DatabaseError: on_error, 404: on_http_error,
                             405: on_http_error},
