@@ -309,3 +309,18 @@ def test_other_apps_mount_beside_the_cockpit_with_their_lifespan(corpus: Corpus)
         assert client.get("/mcp/").text == "mcp here"
         assert client.get("/status").status_code == 200
     assert events == ["start", "stop"]
+
+
+@pytest.mark.parametrize("url", ["/", "/ask?q=how+is+freshness+computed", "/stale", "/graph?node=rrf_fuse", "/memory",
+                                 "/bench", "/status", "/source/alpha/1"])
+def test_every_page_has_one_heading_landmarks_and_labelled_fields(client: TestClient, url: str):
+    page = client.get(url).text
+    assert page.count("<h1") == 1 and '<html lang="en">' in page
+    assert "<header" in page and "<nav" in page and '<main id="main"' in page and "<footer" in page
+    labels = set(re.findall(r'<label[^>]*for="([^"]+)"', page))
+    for field in re.findall(r"<(?:input|select)\b[^>]*>", page):
+        if 'type="hidden"' in field:
+            continue
+        named = re.search(r'\bid="([^"]+)"', field)
+        wrapped = 'type="radio"' in field  # radios sit inside their <label>
+        assert wrapped or (named and named.group(1) in labels), field
