@@ -36,6 +36,7 @@ bench: $(STAMP)
 	$(BIN)/python bench/graph_speed.py
 	$(BIN)/python bench/session_start.py
 	$(BIN)/python bench/token_economy.py
+	$(BIN)/python bench/web_speed.py
 
 clean:
 	rm -rf $(VENV) .kenning/*.db*
