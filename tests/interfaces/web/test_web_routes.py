@@ -271,6 +271,11 @@ def test_a_foreign_host_header_is_refused(corpus: Corpus):
     assert client.get("/").status_code == 400
 
 
+@pytest.mark.parametrize("base", ["http://localhost:8765", "http://[::1]:8765", "http://127.0.0.1:8765"])
+def test_loopback_host_headers_are_served(corpus: Corpus, base: str):
+    assert TestClient(corpus.app(), base_url=base).get("/").status_code == 200
+
+
 def test_the_app_is_composable(corpus: Corpus):
     app = corpus.app()
     app.router.routes.append(Route("/extra", lambda request: PlainTextResponse("mounted")))
