@@ -9,21 +9,17 @@ from __future__ import annotations
 import json
 import os
 import re
-from dataclasses import dataclass, field
 from pathlib import Path
 
 from kenning.errors import ProjectNotFound, UsageError
 from kenning.files import write_atomic
+from kenning.project import CONFIG_NAME, DB_NAME, DEFAULT_MAX_FILE_BYTES, STATE_DIR, Project, ProjectConfig
 
 TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (start-up time)
 if TYPE_CHECKING:
     from typing import Any
 
-STATE_DIR = ".kenning"
-DB_NAME = "kenning.db"
-CONFIG_NAME = "config.toml"
 PARSED_CONFIG = "cache/config.json"  # under .kenning/: config.toml as last parsed
-DEFAULT_MAX_FILE_BYTES = 1_000_000
 
 CONFIG_TEMPLATE = """\
 # kenning project configuration (meant to be committed).
@@ -48,38 +44,6 @@ GITIGNORE = """\
 *.db-shm
 cache/
 """
-
-
-@dataclass(frozen=True)
-class ProjectConfig:
-    """The settings of ``.kenning/config.toml``."""
-
-    name: str
-    confidential: bool = False
-    include: tuple[str, ...] = ()
-    exclude: tuple[str, ...] = ()
-    max_file_bytes: int = DEFAULT_MAX_FILE_BYTES
-    extra: dict[str, Any] = field(default_factory=dict)
-
-
-@dataclass(frozen=True)
-class Project:
-    """A project: its root directory and its settings."""
-
-    root: Path
-    config: ProjectConfig
-
-    @property
-    def name(self) -> str:
-        return self.config.name
-
-    @property
-    def state_dir(self) -> Path:
-        return self.root / STATE_DIR
-
-    @property
-    def db_path(self) -> Path:
-        return self.state_dir / DB_NAME
 
 
 def kenning_home(environ: dict[str, str] | None = None) -> Path:

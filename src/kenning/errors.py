@@ -1,12 +1,11 @@
-"""Typed errors. Interfaces turn them into exit codes, MCP error results or HTTP statuses."""
+"""Typed errors. Interfaces turn them into exit codes (``interfaces/exit_codes.py``), MCP error
+results or HTTP statuses."""
 
 from __future__ import annotations
 
 
 class KenningError(Exception):
     """Base of every error kenning raises on purpose. ``hint`` says what to do next."""
-
-    exit_code = 1
 
     def __init__(self, message: str, *, hint: str | None = None) -> None:
         super().__init__(message)
@@ -16,8 +15,6 @@ class KenningError(Exception):
 
 class UsageError(KenningError):
     """The caller asked for something malformed; nothing was changed."""
-
-    exit_code = 2
 
 
 class InvalidQuery(UsageError):

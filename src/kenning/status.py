@@ -5,7 +5,7 @@ from __future__ import annotations
 import sqlite3
 from typing import Any
 
-from kenning.config import Project
+from kenning.project import Project
 from kenning.errors import IndexMissing
 from kenning.store.db import connect
 

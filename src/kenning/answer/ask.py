@@ -18,11 +18,12 @@ from typing import Any
 from kenning.answer.search import SearchOptions, search_conn
 from kenning.answer.snippet import make_snippet
 from kenning.answer.stale import stale_report
-from kenning.config import CONFIG_NAME, STATE_DIR, Project, load_project
+from kenning.config import load_project
 from kenning.errors import IndexMissing, KenningError
 from kenning.freshness import FileCheck, freshness_of
 from kenning.pack.build import store_state
 from kenning.pack.manifest import read_manifest
+from kenning.project import CONFIG_NAME, STATE_DIR, Project
 from kenning.records import Answer, EmptyReason, Excerpt, ScopeEntry
 from kenning.registry import Entry as RegistryEntry
 from kenning.route.rules import Route, route

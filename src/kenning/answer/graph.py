@@ -10,7 +10,7 @@ from datetime import datetime
 from typing import Any
 
 from kenning.answer.snippet import make_snippet
-from kenning.config import Project
+from kenning.project import Project
 from kenning.errors import ValidationError
 from kenning.freshness import FileCheck, freshness_of
 from kenning.graph import walk

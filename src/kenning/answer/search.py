@@ -9,7 +9,7 @@ from dataclasses import dataclass
 from datetime import datetime
 
 from kenning.answer.snippet import make_snippet
-from kenning.config import Project
+from kenning.project import Project
 from kenning.errors import IndexMissing
 from kenning.freshness import FileCheck, demotion, freshness_of
 from kenning.ingest.test_files import is_test_path

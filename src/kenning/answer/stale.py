@@ -6,7 +6,7 @@ from __future__ import annotations
 import sqlite3
 from datetime import datetime
 
-from kenning.config import Project
+from kenning.project import Project
 from kenning.freshness import FileCheck, freshness_of
 from kenning.ingest.ledger import LEDGER_PATH
 from kenning.records import Answer, EmptyReason, Excerpt, FreshnessState

@@ -11,7 +11,7 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from kenning.bench.questions import Question
-from kenning.config import Project
+from kenning.project import Project
 from kenning.ingest.discover import discover
 from kenning.records import Excerpt, FreshnessState, Lifecycle
 from kenning.store.db import in_batches

@@ -10,7 +10,7 @@ import sqlite3
 from dataclasses import dataclass
 from typing import Any
 
-from kenning.config import Project
+from kenning.project import Project
 
 
 @dataclass(frozen=True)

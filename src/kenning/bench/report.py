@@ -10,7 +10,7 @@ from datetime import datetime
 from kenning.answer.search import SearchOptions, search_conn
 from kenning.bench import measures, optional
 from kenning.bench.questions import KINDS, Question, generate
-from kenning.config import Project
+from kenning.project import Project
 from kenning.records import Excerpt
 from kenning.search.query import parse
 

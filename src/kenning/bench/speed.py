@@ -13,7 +13,7 @@ from datetime import datetime
 from pathlib import Path
 
 from kenning.answer.search import SearchOptions, search_conn
-from kenning.config import Project
+from kenning.project import Project
 from kenning.ingest.discover import discover
 from kenning.ingest.sync import sync
 from kenning.search.query import parse

@@ -8,7 +8,7 @@ import re
 import sqlite3
 from datetime import datetime
 
-from kenning.config import Project
+from kenning.project import Project
 from kenning.graph import walk
 from kenning.graph.store import Node
 from kenning.records import Answer

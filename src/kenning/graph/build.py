@@ -15,7 +15,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from kenning.clock import iso, parse_iso
-from kenning.config import Project
+from kenning.project import Project
 from kenning.graph.store import Key, Resolver, Writer, add_node, delete_origin, keys_of, refs_targeting
 from kenning.ingest import git_history, ledger
 from kenning.ingest.identifiers import keywords_for

@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pathspec
 
-from kenning.config import STATE_DIR, Project
+from kenning.project import STATE_DIR, Project
 from kenning.ingest.parsers import parser_for
 
 ALWAYS_IGNORED_DIRS = {STATE_DIR, ".git", ".hg", ".svn"}

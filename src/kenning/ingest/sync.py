@@ -25,7 +25,7 @@ from datetime import datetime
 from typing import Any
 
 from kenning.clock import iso
-from kenning.config import Project
+from kenning.project import Project
 from kenning.ingest.discover import Candidate, discover
 from kenning.ingest.parsers import load_relations
 from kenning.ingest.relations import Relations

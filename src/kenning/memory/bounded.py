@@ -13,7 +13,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import datetime
 
-from kenning.config import Project
+from kenning.project import Project
 from kenning.memory.layers import Scope, find
 from kenning.memory.tokens import chars_for, cut, estimate
 from kenning.records import Answer, Excerpt, Freshness

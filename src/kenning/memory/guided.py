@@ -15,7 +15,7 @@ from dataclasses import asdict, dataclass
 from datetime import datetime
 from typing import Any
 
-from kenning.config import Project
+from kenning.project import Project
 from kenning.errors import ValidationError
 from kenning.memory import cursors
 from kenning.memory.layers import Detail, Scope, details, find

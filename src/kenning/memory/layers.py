@@ -17,7 +17,7 @@ from datetime import datetime
 
 from kenning.answer.search import SearchOptions, search_conn
 from kenning.answer.snippet import make_snippet
-from kenning.config import Project
+from kenning.project import Project
 from kenning.errors import ScopeDenied, ValidationError
 from kenning.freshness import FileCheck, demotion, freshness_of
 from kenning.lifecycle import MEMORY_TYPES

@@ -11,7 +11,7 @@ import sqlite3
 from dataclasses import dataclass
 from datetime import datetime
 
-from kenning.config import Project
+from kenning.project import Project
 from kenning.errors import NotFound
 from kenning.memory.layers import freshness_map
 from kenning.memory.observations import MEMORY_SOURCE_KINDS

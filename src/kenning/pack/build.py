@@ -6,7 +6,7 @@ import sqlite3
 from dataclasses import dataclass
 from typing import Any
 
-from kenning.config import Project
+from kenning.project import Project
 from kenning.errors import UsageError
 from kenning.pack import budget, select
 from kenning.pack.fingerprint import of_text

@@ -16,6 +16,7 @@ from datetime import datetime
 from pathlib import Path
 
 from kenning.errors import KenningError, UsageError
+from kenning.interfaces.exit_codes import exit_code
 
 TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (start-up time)
 if TYPE_CHECKING:
@@ -55,7 +56,7 @@ def report_failure(exc: BaseException) -> int | None:
         sys.stderr.write(f"error: {exc.message}\n")
         if exc.hint:
             sys.stderr.write(f"hint: {exc.hint}\n")
-        return exc.exit_code
+        return exit_code(exc)
     if isinstance(exc, sqlite3.DatabaseError):
         sys.stderr.write(f"error: the project store failed: {exc}\n")
         sys.stderr.write("hint: if .kenning/kenning.db is damaged, delete it and run `kenning sync` "

@@ -1,0 +1,51 @@
+"""A project as the core sees it: its root directory and its settings (plain values, no I/O).
+
+Reading ``.kenning/config.toml`` and the environment is ``config``'s job, done by the
+interfaces; everything below them receives a ``Project``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+
+TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (start-up time)
+if TYPE_CHECKING:
+    from typing import Any
+
+STATE_DIR = ".kenning"
+DB_NAME = "kenning.db"
+CONFIG_NAME = "config.toml"
+DEFAULT_MAX_FILE_BYTES = 1_000_000
+
+
+@dataclass(frozen=True)
+class ProjectConfig:
+    """The settings of ``.kenning/config.toml``."""
+
+    name: str
+    confidential: bool = False
+    include: tuple[str, ...] = ()
+    exclude: tuple[str, ...] = ()
+    max_file_bytes: int = DEFAULT_MAX_FILE_BYTES
+    extra: dict[str, Any] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class Project:
+    """A project: its root directory and its settings."""
+
+    root: Path
+    config: ProjectConfig
+
+    @property
+    def name(self) -> str:
+        return self.config.name
+
+    @property
+    def state_dir(self) -> Path:
+        return self.root / STATE_DIR
+
+    @property
+    def db_path(self) -> Path:
+        return self.state_dir / DB_NAME
