@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+import subprocess
 from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import UTC, datetime
@@ -52,6 +53,27 @@ def make_project(tmp_path: Path) -> Callable[..., Project]:
         return project
 
     return make
+
+
+GIT_ENV = {"GIT_AUTHOR_NAME": "Ada", "GIT_AUTHOR_EMAIL": "ada@example.org", "GIT_COMMITTER_NAME": "Ada",
+           "GIT_COMMITTER_EMAIL": "ada@example.org", "GIT_AUTHOR_DATE": "2026-03-01T10:00:00+00:00",
+           "GIT_COMMITTER_DATE": "2026-03-01T10:00:00+00:00", "GIT_CONFIG_GLOBAL": os.devnull,
+           "GIT_CONFIG_NOSYSTEM": "1"}
+
+
+def git(root: Path, *args: str) -> str:
+    """Run git in ``root`` with a fixed identity and dates, and no user or system config."""
+    return subprocess.run(["git", "-C", str(root), *args], env={**os.environ, **GIT_ENV}, check=True,
+                          capture_output=True, text=True).stdout
+
+
+def commit_all(root: Path, message: str = "Initial import") -> str:
+    """``git init`` (once) and commit everything under ``root``; the new HEAD."""
+    if not (root / ".git").exists():
+        git(root, "init", "-q", "-b", "main")
+    git(root, "add", "-A")
+    git(root, "commit", "-q", "-m", message)
+    return git(root, "rev-parse", "HEAD").strip()
 
 
 def resync(project: Project, now: datetime = NOW) -> SyncReport:

@@ -12,7 +12,7 @@ import anyio
 import pytest
 from mcp.shared.memory import create_connected_server_and_client_session
 
-from conftest import NOW, resync
+from conftest import NOW, commit_all, resync
 from kenning import registry
 from kenning.clock import iso
 from kenning.config import kenning_home
@@ -29,6 +29,7 @@ def corpus_files() -> dict[str, str]:
 def corpus(make_project, monkeypatch):
     monkeypatch.setenv("KENNING_NOW", iso(NOW))
     project = make_project(corpus_files())
+    commit_all(project.root)  # a project under git: its history is read, so no degradation for it
     resync(project)
     return project
 

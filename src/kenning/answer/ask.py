@@ -21,6 +21,7 @@ from kenning.answer.stale import stale_report
 from kenning.config import load_project
 from kenning.errors import IndexMissing, KenningError
 from kenning.freshness import FileCheck, freshness_of
+from kenning.ingest import git_history
 from kenning.pack.build import store_state
 from kenning.pack.manifest import read_manifest
 from kenning.project import CONFIG_NAME, STATE_DIR, Project
@@ -59,6 +60,9 @@ def ask_project(project: Project, question: str, *, now: datetime, limit: int = 
         answer = _run(conn, project, question, chosen, manifest, now=now, limit=limit)
     finally:
         conn.close()
+    history = git_history.problem(project.root)  # commits are facts: unread history is a degradation
+    if history is not None and history.value not in answer.degradations:
+        answer = replace(answer, degradations=(*answer.degradations, history.value))
     return replace(answer, query=question, rule=chosen.rule, notes=(why, *answer.notes))
 
 

@@ -15,6 +15,7 @@ from kenning.errors import ValidationError
 from kenning.freshness import FileCheck, freshness_of
 from kenning.graph import walk
 from kenning.graph.store import Node
+from kenning.ingest import git_history
 from kenning.records import Answer, EmptyReason, Excerpt, FreshnessState, Lifecycle
 from kenning.store import facts as fact_store
 
@@ -39,7 +40,7 @@ def run_query(conn: sqlite3.Connection, project: Project, query: str, node: str,
     _validate(query, options)
     rule = rule or f"graph.{query}"
     if not walk.graph_built(conn):
-        return Answer(label, mode, rule, LEVEL, (project.name,), degradations=("graph not built",),
+        return Answer(label, mode, rule, LEVEL, (project.name,), degradations=("graph not built", *_history(project)),
                       empty_reason=EmptyReason.INDEX_MISSING, notes=("the graph is empty: run `kenning sync`",))
     starts = walk.find_nodes(conn, node)
     ends = walk.find_nodes(conn, other) if other is not None else []
@@ -123,7 +124,13 @@ def compose(conn: sqlite3.Connection, project: Project, label: str, hits: list[w
     if not excerpts:
         empty = EmptyReason.ALL_FILTERED if filtered else EmptyReason.NO_MATCH
     return Answer(label, mode, rule, LEVEL, (project.name,), excerpts=tuple(excerpts), empty_reason=empty,
-                  filtered=dict(filtered), notes=tuple(notes))
+                  filtered=dict(filtered), notes=tuple(notes), degradations=_history(project))
+
+
+def _history(project: Project) -> tuple[str, ...]:
+    """Commits are nodes: history the last sync could not read is a degradation of the answer."""
+    found = git_history.problem(project.root)
+    return (found.value,) if found is not None else ()
 
 
 def node_json(node: Node) -> dict[str, Any]:

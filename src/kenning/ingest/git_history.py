@@ -1,19 +1,47 @@
 """Commits of a git repository: sha, author date, author, message, files touched.
 
-Reading the current HEAD costs two small file reads (no process), so a no-op sync can tell
-in microseconds that no commit is new. Commits are read with one ``git log`` from the last
-commit read (or, the first time, the newest ``MAX_COMMITS``).
+Everything is read through ``git`` itself (``rev-parse``, ``log``), run as a subprocess, so
+any ref format (loose, packed, reftable), linked worktrees and submodules work, and a project
+that lives in a subfolder of a repository reads the commits that touch that subfolder, with
+paths relative to the project root. A sync costs one ``git rev-parse`` when no commit is new,
+and one ``git log`` (a fixed record format, at most ``MAX_COMMITS`` commits) when some are.
+
+When history cannot be read (git missing, not a repository, a broken repository, a timeout),
+``head`` records why in ``.kenning/cache/git-history.json`` and answers list it in their
+``degradations`` (``problem``); the wording is the ``HistoryProblem`` values, documented in
+docs/graph.md.
 """
 
 from __future__ import annotations
 
+import json
+import os
 import re
 import subprocess
 from dataclasses import dataclass
+from enum import StrEnum
 from pathlib import Path
 
+from kenning.files import write_atomic
+from kenning.project import STATE_DIR
+
 MAX_COMMITS = 5000
+HEAD_TIMEOUT_S = 10
+LOG_TIMEOUT_S = 60
+RECORD = "cache/git-history.json"  # under .kenning/
 _TASK_ID = re.compile(r"(?<![\w#])(#\d+|[A-Z][A-Z0-9]{0,9}-\d+)\b")
+# One record per commit: \x1e, then sha, author date, author, message, each ended by \x1f,
+# then the files touched (``--name-only``), one a line.
+_FORMAT = "--format=%x1e%H%x1f%aI%x1f%an%x1f%B%x1f"
+
+
+class HistoryProblem(StrEnum):
+    """Why git history was not read: each value is the degradation an answer lists."""
+
+    NO_GIT = "git history not read: git is not installed"
+    NOT_A_REPOSITORY = "git history not read: the project is not in a git repository"
+    UNREADABLE = "git history not read: the repository cannot be read"
+    TIMED_OUT = "git history not read: git timed out"
 
 
 @dataclass(frozen=True)
@@ -22,51 +50,86 @@ class Commit:
     date: str  # author date, ISO 8601
     author: str
     message: str
-    files: tuple[str, ...]
+    files: tuple[str, ...]  # relative to the project root
 
     @property
     def subject(self) -> str:
         return self.message.split("\n", 1)[0].strip()
 
 
+@dataclass(frozen=True)
+class Head:
+    sha: str | None  # None: no commit yet, or history unreadable (then ``problem`` says why)
+    problem: HistoryProblem | None = None
+    detail: str = ""  # git's own message, for the record
+
+
+class _Failed(Exception):
+    def __init__(self, problem: HistoryProblem, detail: str = "") -> None:
+        super().__init__(problem.value)
+        self.problem = problem
+        self.detail = detail
+
+
+def read_head(root: Path) -> Head:
+    """HEAD's commit sha as git resolves it from ``root`` (which may be a subfolder of the work
+    tree), or why it cannot be read. A repository without a commit yet is no problem."""
+    try:
+        found, _ = _git(root, "rev-parse", "--verify", "-q", "HEAD^{commit}", timeout=HEAD_TIMEOUT_S)
+        if found is not None:
+            return Head(found.strip() or None)
+        repo, error = _git(root, "rev-parse", "--git-dir", timeout=HEAD_TIMEOUT_S)
+        if repo is None:
+            problem = HistoryProblem.UNREADABLE if _dot_git_above(root) else HistoryProblem.NOT_A_REPOSITORY
+            return Head(None, problem, error)
+        if _git(root, "rev-parse", "--verify", "-q", "HEAD", timeout=HEAD_TIMEOUT_S)[0] is not None:
+            return Head(None, HistoryProblem.UNREADABLE, "HEAD names a commit that cannot be read")
+        return Head(None)  # an unborn branch: nothing committed yet
+    except _Failed as failed:
+        return Head(None, failed.problem, failed.detail)
+
+
 def head(root: Path) -> str | None:
-    """HEAD's commit sha, or None when ``root`` is not the top of a git work tree (or has no commit)."""
-    git = root / ".git"
-    if git.is_dir():
-        try:
-            text = (git / "HEAD").read_text(encoding="utf-8").strip()
-        except OSError:
-            return None
-        if not text.startswith("ref:"):
-            return text or None
-        ref = text[4:].strip()
-        try:
-            return (git / ref).read_text(encoding="utf-8").strip() or None
-        except OSError:
-            pass
-        try:
-            for line in (git / "packed-refs").read_text(encoding="utf-8").splitlines():
-                if line.endswith(" " + ref):
-                    return line.split(" ", 1)[0]
-        except OSError:
-            pass
+    """HEAD's commit sha, or None (no commit, or history unreadable). What the sync calls: it
+    also records whether history could be read (see ``problem``)."""
+    found = read_head(root)
+    kept = _read_record(root)
+    if found.problem is None and kept and kept.get("step") == "log" and kept.get("head") == found.sha:
+        return found.sha  # ``git log`` failed at this very HEAD: that record still holds
+    _record(root, found.problem, found.detail, step="head", at=found.sha)
+    return found.sha
+
+
+def problem(root: Path) -> HistoryProblem | None:
+    """Why the last sync could not read git history, or None (read, or never tried)."""
+    kept = _read_record(root)
+    if not kept:
         return None
-    if git.exists():  # a linked worktree or submodule: `.git` is a file
-        proc = _git(root, "rev-parse", "--verify", "-q", "HEAD")
-        return proc.strip() or None if proc is not None else None
-    return None
+    try:
+        return HistoryProblem(kept.get("problem"))
+    except ValueError:
+        return None
 
 
 def commits(root: Path, since: str | None, *, limit: int = MAX_COMMITS) -> list[Commit]:
-    """Commits after ``since`` up to HEAD, oldest first (all, up to ``limit``, when ``since`` is
-    None or no longer an ancestor of HEAD)."""
-    span = ["HEAD"]
-    if since and _git(root, "merge-base", "--is-ancestor", since, "HEAD") is not None:
-        span = [f"{since}..HEAD"]
-    out = _git(root, "-c", "core.quotePath=false", "log", "--reverse", f"--max-count={limit}", "--name-only",
-               "--format=%x1e%H%x1f%aI%x1f%an%x1f%B%x1f", *span, "--")
-    if not out:
+    """Commits touching ``root`` after ``since`` up to HEAD, oldest first (the newest ``limit``
+    when ``since`` is None or no longer an ancestor of HEAD). One ``git log``; when it fails the
+    failure is recorded (see ``problem``) and no commit is returned."""
+    try:
+        span = "HEAD"
+        if since and _git(root, "merge-base", "--is-ancestor", since, "HEAD", timeout=LOG_TIMEOUT_S)[0] is not None:
+            span = f"{since}..HEAD"
+        out, error = _git(root, "-c", "core.quotePath=false", "log", "--reverse", f"--max-count={limit}", "--name-only",
+                   "--relative", "--no-renames", _FORMAT, span, "--", ".", timeout=LOG_TIMEOUT_S)
+        if out is None:
+            raise _Failed(HistoryProblem.UNREADABLE, error)
+    except _Failed as failed:
+        _record(root, failed.problem, failed.detail, step="log", at=read_head(root).sha)
         return []
+    return parse_log(out)
+
+
+def parse_log(out: str) -> list[Commit]:
     found = []
     for record in out.split("\x1e")[1:]:
         parts = record.split("\x1f")
@@ -79,7 +142,10 @@ def commits(root: Path, since: str | None, *, limit: int = MAX_COMMITS) -> list[
 
 
 def exists(root: Path, sha: str) -> bool:
-    return _git(root, "cat-file", "-e", f"{sha}^{{commit}}") is not None
+    try:
+        return _git(root, "cat-file", "-e", f"{sha}^{{commit}}", timeout=HEAD_TIMEOUT_S)[0] is not None
+    except _Failed:
+        return False
 
 
 def task_ids(message: str) -> list[str]:
@@ -87,11 +153,51 @@ def task_ids(message: str) -> list[str]:
     return sorted(set(_TASK_ID.findall(message)))
 
 
-def _git(root: Path, *args: str) -> str | None:
+def _git(root: Path, *args: str, timeout: float) -> tuple[str | None, str]:
+    """(git's output, or None when git exits with an error; git's last error line). Raises
+    ``_Failed`` when git cannot run at all."""
+    env = {**os.environ, "GIT_OPTIONAL_LOCKS": "0", "LC_ALL": "C"}
     try:
-        proc = subprocess.run(["git", "-C", str(root), *args], capture_output=True, timeout=60, check=False)
-    except (OSError, subprocess.TimeoutExpired):
-        return None
+        proc = subprocess.run(["git", "-C", str(root), *args], capture_output=True, timeout=timeout, check=False,
+                              env=env)
+    except FileNotFoundError as exc:
+        raise _Failed(HistoryProblem.NO_GIT, str(exc)) from exc
+    except subprocess.TimeoutExpired as exc:
+        raise _Failed(HistoryProblem.TIMED_OUT, f"git {args[0]} took over {timeout} s") from exc
+    except OSError as exc:
+        raise _Failed(HistoryProblem.UNREADABLE, str(exc)) from exc
     if proc.returncode != 0:
+        lines = proc.stderr.decode("utf-8", "replace").strip().splitlines()
+        return None, lines[-1] if lines else f"git {args[0]} exited with {proc.returncode}"
+    return proc.stdout.decode("utf-8", "replace"), ""
+
+
+def _dot_git_above(root: Path) -> bool:
+    """Whether ``root`` or a folder above holds a ``.git`` that git did not take for a repository."""
+    return any((folder / ".git").exists() for folder in (root, *root.resolve().parents))
+
+
+def _record_path(root: Path) -> Path:
+    return root / STATE_DIR / RECORD
+
+
+def _read_record(root: Path) -> dict[str, str | None] | None:
+    try:
+        data = json.loads(_record_path(root).read_text(encoding="utf-8"))
+    except (OSError, ValueError):
         return None
-    return proc.stdout.decode("utf-8", "replace")
+    return data if isinstance(data, dict) else None
+
+
+def _record(root: Path, found: HistoryProblem | None, detail: str, *, step: str, at: str | None) -> None:
+    """Write (or clear) the record of an unreadable history; nothing is written while it is unchanged."""
+    path = _record_path(root)
+    if found is None:
+        if path.exists():
+            path.unlink(missing_ok=True)
+        return
+    if not path.parent.parent.is_dir():  # not a kenning project: nowhere to record
+        return
+    data = {"problem": found.value, "detail": detail, "step": step, "head": at}
+    if _read_record(root) != data:
+        write_atomic(str(path), (json.dumps(data, sort_keys=True) + "\n").encode())

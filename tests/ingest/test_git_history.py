@@ -1,0 +1,102 @@
+"""Git history read through git itself: subfolder projects, any ref format, and an unreadable
+history listed as a degradation, never a silent zero."""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+import pytest
+
+from conftest import commit_all, git, resync, write_files
+from kenning.config import init_project
+from kenning.ingest import git_history
+from kenning.ingest.git_history import HistoryProblem
+
+
+def _repo_with_a_subfolder_project(tmp_path: Path):
+    repo = tmp_path / "repo"
+    write_files(repo, {"README.md": "# mono\n", "other/notes.md": "# other\n\nelsewhere\n"})
+    commit_all(repo, "Start the monorepo")
+    write_files(repo, {"app/guide.md": "# Guide\n\nhow the app ranks\n"})
+    commit_all(repo, "Add the app guide")
+    write_files(repo, {"other/notes.md": "# other\n\nstill elsewhere\n"})
+    commit_all(repo, "Touch only the other folder")
+    write_files(repo, {"app/guide.md": "# Guide\n\nhow the app ranks, fused\n", "README.md": "# mono!\n"})
+    commit_all(repo, "Change the guide and the readme")
+    project, _ = init_project(repo / "app", "app")
+    return repo, project
+
+
+def test_a_project_in_a_subfolder_lists_the_commits_touching_it_with_paths_from_its_root(tmp_path, cli):
+    repo, project = _repo_with_a_subfolder_project(tmp_path)
+    report = resync(project)
+    assert report.graph["commits"] == 2
+    subjects = [c.subject for c in git_history.commits(project.root, None)]
+    assert subjects == ["Add the app guide", "Change the guide and the readme"]
+    assert all(c.files == ("guide.md",) for c in git_history.commits(project.root, None))
+    result = cli("graph", "touches", "guide.md", "--project", str(project.root), "--json")
+    assert result.code == 0, result.err
+    answer = result.json()
+    titles = {e["title"] for e in answer["excerpts"] if e["type"] == "commit"}
+    assert titles == {"Add the app guide", "Change the guide and the readme"}
+    assert answer["degradations"] == []
+    assert git_history.problem(project.root) is None
+
+
+def test_packed_refs_and_a_linked_worktree_read_the_same_head(tmp_path):
+    repo, project = _repo_with_a_subfolder_project(tmp_path)
+    sha = git(repo, "rev-parse", "HEAD").strip()
+    git(repo, "pack-refs", "--all")
+    assert not (repo / ".git" / "refs" / "heads" / "main").exists()
+    assert git_history.head(project.root) == sha
+    git(repo, "worktree", "add", "-q", str(tmp_path / "linked"), "-b", "linked")
+    assert git_history.head(tmp_path / "linked" / "app") == sha
+    assert [c.subject for c in git_history.commits(tmp_path / "linked" / "app", None)][-1] == \
+        "Change the guide and the readme"
+
+
+@pytest.mark.parametrize("damage", ["head", "objects"])
+def test_a_repository_whose_history_cannot_be_read_answers_with_a_degradation(tmp_path, cli, damage):
+    repo, project = _repo_with_a_subfolder_project(tmp_path)
+    if damage == "head":
+        (repo / ".git" / "HEAD").write_text("this is not a ref\n", encoding="utf-8")
+    else:
+        shutil.rmtree(repo / ".git" / "objects")
+        (repo / ".git" / "objects").mkdir()
+    report = resync(project)
+    assert report.graph.get("commits", 0) == 0
+    assert git_history.problem(project.root) is HistoryProblem.UNREADABLE
+    for args in (("graph", "touches", "guide.md"), ("ask", "how does the app rank")):
+        result = cli(*args, "--project", str(project.root), "--json")
+        assert result.code == 0, result.err
+        assert HistoryProblem.UNREADABLE.value in result.json()["degradations"], args
+    text = cli("ask", "how does the app rank", "--project", str(project.root))
+    assert f"degraded: {HistoryProblem.UNREADABLE.value}" in text.out
+
+
+def test_once_the_repository_reads_again_the_degradation_is_gone(tmp_path, cli):
+    repo, project = _repo_with_a_subfolder_project(tmp_path)
+    head = (repo / ".git" / "HEAD").read_text(encoding="utf-8")
+    (repo / ".git" / "HEAD").write_text("garbage\n", encoding="utf-8")
+    resync(project)
+    assert git_history.problem(project.root) is HistoryProblem.UNREADABLE
+    (repo / ".git" / "HEAD").write_text(head, encoding="utf-8")
+    assert resync(project).graph["commits"] == 2
+    assert git_history.problem(project.root) is None
+    answer = cli("ask", "how does the app rank", "--project", str(project.root), "--json").json()
+    assert not any(d.startswith("git history") for d in answer["degradations"])
+
+
+def test_a_project_outside_any_repository_and_a_missing_git_are_named(tmp_path, make_project, monkeypatch):
+    project = make_project({"guide.md": "# Guide\n\nranks\n"})
+    resync(project)
+    assert git_history.problem(project.root) is HistoryProblem.NOT_A_REPOSITORY
+    monkeypatch.setenv("PATH", str(tmp_path / "no-bin"))
+    assert git_history.read_head(project.root).problem is HistoryProblem.NO_GIT
+
+
+def test_a_repository_without_a_commit_yet_is_not_degraded(make_project):
+    project = make_project({"guide.md": "# Guide\n"})
+    git(project.root, "init", "-q", "-b", "main")
+    assert git_history.read_head(project.root) == git_history.Head(None)
