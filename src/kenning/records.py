@@ -9,6 +9,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from enum import StrEnum
 
+from kenning.citation import format_citation
+
 TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (start-up time)
 if TYPE_CHECKING:
     from typing import Any
@@ -112,7 +114,7 @@ class Fact:
 
     @property
     def citation(self) -> str:
-        return f"kn://{self.project}/{self.id}"
+        return format_citation(self.project, self.id)
 
     def to_json(self) -> dict[str, Any]:
         out: dict[str, Any] = {

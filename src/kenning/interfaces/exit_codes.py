@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-from kenning.errors import KenningError, UsageError
+from kenning.errors import KenningError, ScopeDenied, UsageError
 
-USAGE = 2  # the caller asked for something malformed; nothing was changed
+USAGE = 2  # the caller asked for something malformed or out of scope; nothing was changed
 FAILURE = 1  # any other typed error
 
 
 def exit_code(exc: KenningError) -> int:
-    return USAGE if isinstance(exc, UsageError) else FAILURE
+    return USAGE if isinstance(exc, UsageError | ScopeDenied) else FAILURE

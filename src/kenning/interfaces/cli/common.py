@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import re
 import sys
 from collections.abc import Callable
 from pathlib import Path
@@ -10,16 +9,13 @@ from typing import Any, TypeVar
 
 import click
 
+from kenning.citation import parse_fact_ref
 from kenning.config import Project
-from kenning.errors import UsageError
 from kenning.interfaces.cli.plain import now as now  # re-exported: every command's clock
 from kenning.interfaces.cli.plain import resolve_project as resolve_project  # re-exported
 from kenning.interfaces.render import to_json_text
 
 F = TypeVar("F", bound=Callable[..., Any])
-
-_CITATION = re.compile(r"^kn://(?P<project>[A-Za-z0-9._-]+)/(?P<id>\d+)$")
-
 
 def project_option(func: F) -> F:
     return click.option(
@@ -36,19 +32,8 @@ def json_option(func: F) -> F:
 
 
 def parse_fact_id(raw: str, project: Project) -> int:
-    """An id as an integer, a digit string or ``kn://<project>/<id>``."""
-    text = raw.strip()
-    if text.isdigit():
-        return int(text)
-    match = _CITATION.match(text)
-    if not match:
-        raise UsageError(f"not a fact id: {raw!r} (expected 42 or kn://{project.name}/42)")
-    if match["project"] != project.name:
-        raise UsageError(
-            f"{raw} belongs to project {match['project']!r}, not {project.name!r}",
-            hint=f"pass --project with the path of {match['project']!r}",
-        )
-    return int(match["id"])
+    """An id as ``42``, ``#42`` or ``kn://<project>/42`` (the one parser: ``kenning.citation``)."""
+    return parse_fact_ref(raw, project.name)
 
 
 def emit(payload: Any, as_json: bool, text: str | Callable[[], str]) -> None:

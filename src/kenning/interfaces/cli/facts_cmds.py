@@ -7,6 +7,7 @@ from pathlib import Path
 
 import click
 
+from kenning.citation import format_citation
 from kenning.config import Project
 from kenning.interfaces.cli.common import emit, json_option, now, parse_fact_id, project_option, resolve_project
 from kenning.interfaces.cli.plain import LIMIT_RANGE, SYNTAXES, search_output
@@ -87,7 +88,7 @@ def remember(text: str, title: str | None, type_: str, tags: str, project_path: 
                      tags=tuple(t.strip() for t in tags.split(",") if t.strip()))
     finally:
         conn.close()
-    citation = f"kn://{project.name}/{saved.fact_id}"
+    citation = format_citation(project.name, saved.fact_id)
     message = f"saved as {citation}" if saved.created else f"already saved as {citation}"
     emit({"id": saved.fact_id, "citation": citation, "created": saved.created}, as_json, message)
 

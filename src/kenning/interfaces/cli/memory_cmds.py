@@ -6,6 +6,7 @@ from pathlib import Path
 
 import click
 
+from kenning.citation import format_citation
 from kenning.interfaces.cli.common import emit, json_option, now, parse_fact_id, project_option, resolve_project
 
 
@@ -162,7 +163,7 @@ def save(text: str, title: str | None, type_: str, tags: str, why: str | None, h
         saved = run(conn, project.name, obs, now=now())
     finally:
         conn.close()
-    citation = f"kn://{project.name}/{saved.fact_id}"
+    citation = format_citation(project.name, saved.fact_id)
     message = f"saved as #{saved.fact_id} ({citation})" if saved.created else f"already saved as #{saved.fact_id} ({citation})"
     emit({"id": saved.fact_id, "citation": citation, "created": saved.created}, as_json, message)
 
@@ -190,5 +191,5 @@ def summary(session_id: str, request: str, investigated: str, learned: str, comp
             "next_steps": next_steps}, now=now(), producer="human")
     finally:
         conn.close()
-    citation = f"kn://{project.name}/{fact_id}"
+    citation = format_citation(project.name, fact_id)
     emit({"id": fact_id, "citation": citation}, as_json, f"summary saved as #{fact_id} ({citation})")

@@ -3,13 +3,12 @@ validates them before a tool runs (a violation is a validation error naming the 
 
 from __future__ import annotations
 
-import re
 from typing import Annotated, Literal
 
 from pydantic import AfterValidator, Field
 
+from kenning.citation import FORMS, parse_fact_ref
 from kenning.config import Project
-from kenning.errors import ScopeDenied, ValidationError
 from kenning.search.query import MAX_QUERY_BYTES, MAX_QUERY_CHARS
 
 
@@ -36,26 +35,10 @@ MemoryType = Annotated[Literal["durable", "working"] | None,
                        Field(description="Only durable or only working memories.")]
 PathFilter = Annotated[str | None, Field(max_length=300, description="Source-path prefix, e.g. `docs/` or "
                                                                      "`src/kenning/`.")]
-FactRef = Annotated[int | str, Field(description="An id: 42, \"42\" or kn://<project>/42.")]
-FactRefs = Annotated[list[FactRef], Field(min_length=1, max_length=20, description="1-20 ids: 42, \"42\" or "
-                                                                                  "kn://<project>/42.")]
-
-_CITATION = re.compile(r"^kn://(?P<project>[A-Za-z0-9._-]+)/(?P<id>\d+)$")
+FactRef = Annotated[int | str, Field(description=f"An id: {FORMS}.")]
+FactRefs = Annotated[list[FactRef], Field(min_length=1, max_length=20, description=f"1-20 ids: {FORMS}.")]
 
 
 def fact_id(raw: int | str, project: Project) -> int:
-    """An id as an integer, a digit string or ``kn://<project>/<id>`` of this project."""
-    if isinstance(raw, int) and not isinstance(raw, bool):
-        if raw < 1:
-            raise ValidationError(f"not a fact id: {raw}")
-        return raw
-    text = str(raw).strip().lstrip("#")
-    if text.isdigit():
-        return int(text)
-    match = _CITATION.match(text)
-    if not match:
-        raise ValidationError(f"not a fact id: {raw!r}", hint=f"use 42, \"42\" or kn://{project.name}/42")
-    if match["project"] != project.name:
-        raise ScopeDenied(f"{text} belongs to project {match['project']!r}; this server serves {project.name!r}",
-                          hint=f"use the kenning server of project {match['project']!r}")
-    return int(match["id"])
+    """An id as ``42``, ``"42"``, ``"#42"`` or ``kn://<project>/42`` (the one parser: ``kenning.citation``)."""
+    return parse_fact_ref(raw, project.name)
