@@ -36,7 +36,7 @@ from kenning.config import init_project
 from kenning.interfaces.mcp.server import build_server
 from kenning.interfaces.render import DATA_FRAME
 from kenning.memory.observations import Observation, save
-from kenning.memory.tokens import estimate
+from kenning.tokens import estimate
 from kenning.store.db import connect
 
 NOW = datetime(2026, 11, 29, 12, 0, tzinfo=UTC)

@@ -3,12 +3,11 @@
 from __future__ import annotations
 
 import json
-import os
-import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 
 from kenning.errors import UsageError
+from kenning.files import write_atomic
 
 REGISTRY_NAME = "projects.json"
 
@@ -35,13 +34,8 @@ def list_entries(home: Path) -> list[Entry]:
 
 
 def _write(home: Path, entries: list[Entry]) -> None:
-    home.mkdir(parents=True, exist_ok=True)
     data = {"projects": [{"name": e.name, "path": str(e.path)} for e in sorted(entries, key=lambda e: e.name)]}
-    fd, tmp = tempfile.mkstemp(dir=home, prefix=".projects.", suffix=".json")
-    with os.fdopen(fd, "w", encoding="utf-8") as handle:
-        json.dump(data, handle, indent=2)
-        handle.write("\n")
-    os.replace(tmp, _file(home))
+    write_atomic(str(_file(home)), (json.dumps(data, indent=2) + "\n").encode("utf-8"))
 
 
 def register(home: Path, name: str, root: Path) -> bool:

@@ -11,6 +11,7 @@ from conftest import bump_mtime, resync
 from kenning.pack import budget
 from kenning.pack.entries import Context, Entry
 from kenning.pack.fingerprint import of_parts
+from kenning.tokens import estimate
 
 CORPUS = Path(__file__).resolve().parents[1] / "fixtures" / "core_corpus"
 
@@ -133,7 +134,7 @@ def entries(kind: str):
 def test_the_pack_never_exceeds_its_budget(context, conventions, decisions, budget_tokens):
     composed = budget.compose("demo", context, conventions, decisions, budget_tokens)
     assert len(composed.text) <= budget_tokens * 4
-    assert budget.estimate_tokens(composed.text) <= composed.estimate <= budget_tokens
+    assert estimate(composed.text) <= composed.estimate <= budget_tokens
     assert len(composed.included) + len(composed.omitted) == len(conventions) + len(decisions)
     assert composed == budget.compose("demo", context, conventions, decisions, budget_tokens)
 

@@ -14,7 +14,7 @@ from kenning.interfaces.render import badge
 from kenning.memory.layers import Detail
 from kenning.memory.sessions import SUMMARY_PARTS, ToolUse
 from kenning.memory.timeline import Entry
-from kenning.memory.tokens import cut
+from kenning.tokens import cut
 from kenning.records import Answer, Excerpt, Fact, Freshness, FreshnessState, Lifecycle
 
 INDEX_ROW_CHARS = 58

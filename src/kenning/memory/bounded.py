@@ -15,7 +15,7 @@ from datetime import datetime
 
 from kenning.project import Project
 from kenning.memory.layers import Scope, find
-from kenning.memory.tokens import chars_for, cut, estimate
+from kenning.tokens import chars_for, cut, estimate
 from kenning.records import Answer, Excerpt, Freshness
 from kenning.search import lexical
 

@@ -10,15 +10,14 @@ selection order was.
 
 from __future__ import annotations
 
-import math
-import re
 from dataclasses import dataclass
 
 from kenning.pack.entries import Context, Entry
+from kenning import tokens
+from kenning.tokens import CHARS_PER_TOKEN, cut_paragraphs
 
 MIN_BUDGET_TOKENS = 200
 DEFAULT_BUDGET_TOKENS = 1500
-CHARS_PER_TOKEN = 4
 CONTEXT_SHARE = 4  # the context takes at most budget / CONTEXT_SHARE
 ENTRY_CHARS = 400  # longest text shown for one entry
 TITLE_CHARS = 120
@@ -49,10 +48,6 @@ class Composed:
         return not self.omitted
 
 
-def estimate_tokens(text: str) -> int:
-    return math.ceil(len(text) / CHARS_PER_TOKEN)
-
-
 def compose(
     project: str,
     context: Context | None,
@@ -69,7 +64,8 @@ def compose(
 
     context_text = ""
     if context is not None and context.text.strip():
-        context_text = cut(context.text, min(cap // CONTEXT_SHARE, max(0, room - len(_source_note(context)))))
+        room_left = max(0, room - len(_source_note(context)))
+        context_text = cut_paragraphs(context.text, min(cap // CONTEXT_SHARE, room_left))
         room -= len(context_text) + len(_source_note(context))
     chosen: list[tuple[Entry, str]] = []
     omitted: list[Entry] = []
@@ -99,7 +95,7 @@ def compose(
     estimate = 0
     while True:  # the least fixed point: the header's digits count in the estimate
         text = _header(project, estimate, budget_tokens) + body
-        actual = estimate_tokens(text)
+        actual = tokens.estimate(text)
         if actual <= estimate:
             break
         estimate = actual
@@ -117,29 +113,7 @@ def entry_line(entry: Entry, max_text: int) -> str:
 
 def entry_text(entry: Entry, limit: int) -> str:
     """An entry's text on one line (it is a list item), cut to ``limit`` characters."""
-    return cut(" ".join(entry.text.split()), limit)
-
-
-def cut(text: str, limit: int) -> str:
-    """``text`` within ``limit`` characters: whole paragraphs, else whole words, with "…"."""
-    text = text.strip()
-    if len(text) <= limit:
-        return text
-    if limit <= 1:
-        return ""
-    kept = ""
-    for paragraph in re.split(r"\n\s*\n", text):
-        candidate = f"{kept}\n\n{paragraph}" if kept else paragraph
-        if len(candidate) + 2 > limit:  # room for "\n…"
-            break
-        kept = candidate
-    if kept:
-        return kept + "\n…"
-    window = text[: limit - 1]
-    space = window.rfind(" ")
-    if space > limit // 2:
-        window = window[:space]
-    return window.rstrip() + "…"
+    return cut_paragraphs(" ".join(entry.text.split()), limit)
 
 
 def _header(project: str, estimate: int, budget: int) -> str:

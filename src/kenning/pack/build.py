@@ -6,11 +6,12 @@ import sqlite3
 from dataclasses import dataclass
 from typing import Any
 
-from kenning.project import Project
 from kenning.errors import UsageError
 from kenning.pack import budget, select
 from kenning.pack.fingerprint import of_text
 from kenning.pack.manifest import MANIFEST_SCHEMA, STORE_STATE_SQL
+from kenning.project import Project
+from kenning.tokens import cut_paragraphs
 
 
 
@@ -81,7 +82,7 @@ def build(conn: sqlite3.Connection, project: Project) -> Built:
         "decisions": [described(e) for e in decisions],
         "order": [e.fact_ids[0] for e in composed.included],
         "snippets": {
-            **({str(context.fact_ids[0]): budget.cut(context.text, budget.ENTRY_CHARS)}
+            **({str(context.fact_ids[0]): cut_paragraphs(context.text, budget.ENTRY_CHARS)}
                if context is not None and context.fact_ids and composed.context_used else {}),
             **{str(e.fact_ids[0]): budget.entry_text(e, budget.ENTRY_CHARS) for e in composed.included},
         },

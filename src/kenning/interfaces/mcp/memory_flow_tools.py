@@ -12,7 +12,7 @@ from kenning.errors import ValidationError
 from kenning.interfaces import memory_render as mr
 from kenning.interfaces.mcp.context import ServerContext, guarded, reply
 from kenning.interfaces.mcp.memory_params import ProjectName, Query, TypeFilter
-from kenning.memory.tokens import estimate
+from kenning.tokens import estimate
 
 READ = ToolAnnotations(readOnlyHint=True, openWorldHint=False)
 

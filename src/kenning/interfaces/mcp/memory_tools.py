@@ -186,7 +186,7 @@ def _register_strictness(server: FastMCP, ctx: ServerContext) -> None:
                        path_filter: PathFilter = None, memory_type: MemoryType = None,
                        prefer_working: bool = False) -> CallToolResult:
         from kenning.memory.bounded import pack
-        from kenning.memory.tokens import cut, estimate
+        from kenning.tokens import cut, estimate
 
         footer_room = 160
         shown, lost = cut(query, 60)
