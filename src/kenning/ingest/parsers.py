@@ -3,12 +3,14 @@ next sync re-read every file of that kind."""
 
 from __future__ import annotations
 
-import importlib
 from collections.abc import Callable
 from pathlib import PurePosixPath
 
 from kenning.ingest.chunks import Chunk
+from kenning.ingest.python_code import parse_python_relations
 from kenning.ingest.relations import Relations
+from kenning.ingest.text import parse_text
+from kenning.ingest.tree_code import parse_code_relations
 
 RelationParser = Callable[[str, str], tuple[list[Chunk], Relations | None]]
 
@@ -35,22 +37,27 @@ def parser_for(path: str) -> str | None:
     return _BY_SUFFIX.get(PurePosixPath(path).suffix.lower())
 
 
-# kind -> where its parse function lives: one that returns (chunks, relations) when the kind
-# feeds the graph, else one that returns chunks only. Imported lazily: most syncs parse nothing.
-_PARSERS: dict[str, tuple[str, bool]] = {
-    "markdown": ("kenning.ingest.decisions:parse_markdown_relations", True),
-    "text": ("kenning.ingest.text:parse_text", False),
-    "python": ("kenning.ingest.python_code:parse_python_relations", True),
-    "code": ("kenning.ingest.tree_code:parse_code_relations", True),
+def _markdown(text: str, path: str) -> tuple[list[Chunk], Relations | None]:
+    # Imported on first use: markdown-it costs about 60 ms to import and most syncs parse nothing.
+    from kenning.ingest.decisions import parse_markdown_relations
+
+    return parse_markdown_relations(text, path)
+
+
+def _text(text: str, path: str) -> tuple[list[Chunk], Relations | None]:
+    return parse_text(text, path), None  # plain text feeds no graph
+
+
+# kind -> its parse function, returning (chunks, relations).
+_PARSERS: dict[str, RelationParser] = {
+    "markdown": _markdown,
+    "text": _text,
+    "python": parse_python_relations,
+    "code": parse_code_relations,
 }
 
 
 def load_relations(name: str) -> RelationParser:
     """The parse function behind a versioned parser name, returning the file's excerpts and
     its graph relations (None for kinds without relations) from one parse."""
-    target, with_relations = _PARSERS[name.split("/", 1)[0]]
-    module, attribute = target.split(":")
-    parse = getattr(importlib.import_module(module), attribute)
-    if with_relations:
-        return parse
-    return lambda text, path: (parse(text, path), None)
+    return _PARSERS[name.split("/", 1)[0]]

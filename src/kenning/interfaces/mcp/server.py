@@ -1,16 +1,16 @@
 """Build the MCP server for one project. Each capability registers its tools from its own
-module: ``register(server, ctx)``; add a module to ``TOOL_MODULES`` to expose it."""
+module: ``register(server, ctx)``; add the module to ``TOOL_MODULES`` to expose it."""
 
 from __future__ import annotations
 
-import importlib
 from collections.abc import Callable
 from datetime import datetime
 
 from mcp.server.fastmcp import FastMCP
 
 from kenning.clock import utc_now
-from kenning.config import Project
+from kenning.project import Project
+from kenning.interfaces.mcp import ask_tools, graph_tools, memory_tools
 from kenning.interfaces.mcp.context import ServerContext
 
 INSTRUCTIONS = (
@@ -20,18 +20,14 @@ INSTRUCTIONS = (
 )
 
 # Modules exposing `register(server: FastMCP, ctx: ServerContext) -> None`.
-TOOL_MODULES: list[str] = [
-    "kenning.interfaces.mcp.ask_tools",
-    "kenning.interfaces.mcp.graph_tools",
-    "kenning.interfaces.mcp.memory_tools",
-]
+TOOL_MODULES = (ask_tools, graph_tools, memory_tools)
 
 
 def build_server(project: Project, *, clock: Callable[[], datetime] = utc_now) -> FastMCP:
     server = FastMCP(name="kenning", instructions=INSTRUCTIONS, log_level="WARNING")
     ctx = ServerContext(project=project, clock=clock)
-    for name in TOOL_MODULES:
-        importlib.import_module(name).register(server, ctx)
+    for module in TOOL_MODULES:
+        module.register(server, ctx)
     return server
 
 
