@@ -36,8 +36,8 @@ from kenning.config import init_project
 from kenning.interfaces.mcp.server import build_server
 from kenning.interfaces.render import DATA_FRAME
 from kenning.memory.observations import Observation, save
-from kenning.tokens import estimate
 from kenning.store.db import connect
+from kenning.tokens import estimate
 
 NOW = datetime(2026, 11, 29, 12, 0, tzinfo=UTC)
 COMPONENTS = ["webhook retries", "release pipeline", "auth token refresh", "cache invalidation", "schema migration",

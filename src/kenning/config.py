@@ -13,7 +13,7 @@ from pathlib import Path
 
 from kenning.errors import ProjectNotFound, UsageError
 from kenning.files import write_atomic
-from kenning.project import CONFIG_NAME, DB_NAME, DEFAULT_MAX_FILE_BYTES, STATE_DIR, Project, ProjectConfig
+from kenning.project import CONFIG_NAME, DEFAULT_MAX_FILE_BYTES, STATE_DIR, Project, ProjectConfig
 
 TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (start-up time)
 if TYPE_CHECKING:

@@ -5,8 +5,8 @@ from __future__ import annotations
 import sqlite3
 from typing import Any
 
-from kenning.project import Project
 from kenning.errors import IndexMissing
+from kenning.project import Project
 from kenning.store.db import connect
 
 

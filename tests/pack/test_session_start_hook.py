@@ -107,7 +107,8 @@ def test_the_project_comes_from_claude_project_dir_when_not_given(make_project, 
 
 
 def test_the_hook_finds_the_project_exactly_as_the_config_loader_does(make_project, tmp_path):
-    from kenning.config import CONFIG_NAME, DB_NAME, STATE_DIR, find_root
+    from kenning.config import find_root
+    from kenning.project import CONFIG_NAME, DB_NAME, STATE_DIR
     from kenning.interfaces import session_start
 
     project = make_project({"src/deep/x.md": "# X\n"})

@@ -10,12 +10,12 @@ from datetime import datetime
 from typing import Any
 
 from kenning.answer.snippet import make_snippet
-from kenning.project import Project
 from kenning.errors import ValidationError
 from kenning.freshness import FileCheck, freshness_of
 from kenning.graph import walk
 from kenning.graph.store import Node
 from kenning.ingest import git_history
+from kenning.project import Project
 from kenning.records import Answer, EmptyReason, Excerpt, FreshnessState, Lifecycle
 from kenning.store import facts as fact_store
 

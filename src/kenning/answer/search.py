@@ -9,10 +9,10 @@ from dataclasses import dataclass
 from datetime import datetime
 
 from kenning.answer.snippet import make_snippet
-from kenning.project import Project
 from kenning.errors import IndexMissing
 from kenning.freshness import FileCheck, demotion, freshness_of
 from kenning.ingest.test_files import is_test_path
+from kenning.project import Project
 from kenning.records import Answer, EmptyReason, Excerpt, Fact, FreshnessState, Lifecycle
 from kenning.search import lexical
 from kenning.search.query import CODE_NAME, ParsedQuery, parse

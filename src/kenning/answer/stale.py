@@ -6,9 +6,9 @@ from __future__ import annotations
 import sqlite3
 from datetime import datetime
 
-from kenning.project import Project
 from kenning.freshness import FileCheck, freshness_of
 from kenning.ingest.ledger import LEDGER_PATH
+from kenning.project import Project
 from kenning.records import Answer, EmptyReason, Excerpt, FreshnessState
 from kenning.store import facts as fact_store
 from kenning.store.db import in_batches

@@ -11,8 +11,8 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from kenning.bench.questions import Question
-from kenning.project import Project
 from kenning.ingest.discover import discover
+from kenning.project import Project
 from kenning.records import Excerpt, FreshnessState, Lifecycle
 from kenning.store.db import in_batches
 

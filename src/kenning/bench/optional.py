@@ -90,8 +90,8 @@ def core_cost(project: Project, conn: sqlite3.Connection) -> Found:
     """Estimated size of the core pack built now from the store, against its budget."""
     if _module("kenning.pack.build") is None:
         return Found(None, "kenning.pack is not available in this build: core cost not measured")
-    from kenning.tokens import estimate as estimate_tokens
     from kenning.pack.build import build, settings
+    from kenning.tokens import estimate as estimate_tokens
 
     tokens = estimate_tokens(build(conn, project).text)
     budget = settings(project).budget_tokens

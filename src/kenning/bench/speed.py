@@ -13,9 +13,9 @@ from datetime import datetime
 from pathlib import Path
 
 from kenning.answer.search import SearchOptions, search_conn
-from kenning.project import Project
 from kenning.ingest.discover import discover
 from kenning.ingest.sync import sync
+from kenning.project import Project
 from kenning.search.query import parse
 
 

@@ -8,9 +8,9 @@ import re
 import sqlite3
 from datetime import datetime
 
-from kenning.project import Project
 from kenning.graph import walk
 from kenning.graph.store import Node
+from kenning.project import Project
 from kenning.records import Answer
 
 graph_built = walk.graph_built

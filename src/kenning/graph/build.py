@@ -15,11 +15,11 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from kenning.clock import iso, parse_iso
-from kenning.project import Project
 from kenning.graph.store import Key, Resolver, Writer, add_node, delete_origin, keys_of, refs_targeting
 from kenning.ingest import git_history, ledger
 from kenning.ingest.identifiers import keywords_for
 from kenning.ingest.relations import Ref, Relations
+from kenning.project import Project
 from kenning.records import Lifecycle
 from kenning.store import facts as fact_store
 from kenning.store.db import in_batches

@@ -14,8 +14,8 @@ from pathlib import Path
 
 import pathspec
 
-from kenning.project import STATE_DIR, Project
 from kenning.ingest.parsers import parser_for
+from kenning.project import STATE_DIR, Project
 
 ALWAYS_IGNORED_DIRS = {STATE_DIR, ".git", ".hg", ".svn"}
 

@@ -25,12 +25,12 @@ from datetime import datetime
 from typing import Any
 
 from kenning.clock import iso
-from kenning.project import Project
 from kenning.ingest.discover import Candidate, discover
 from kenning.ingest.parsers import load_relations
 from kenning.ingest.relations import Relations
 from kenning.ingest.rows import ExcerptRow, prepare
 from kenning.ingest.write import ExcerptWriter
+from kenning.project import Project
 from kenning.store import facts as fact_store
 from kenning.store.db import connect, transaction
 

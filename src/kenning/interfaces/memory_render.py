@@ -14,8 +14,8 @@ from kenning.interfaces.render import badge
 from kenning.memory.layers import Detail
 from kenning.memory.sessions import SUMMARY_PARTS, ToolUse
 from kenning.memory.timeline import Entry
-from kenning.tokens import cut
 from kenning.records import Answer, Excerpt, Fact, Freshness, FreshnessState, Lifecycle
+from kenning.tokens import cut
 
 INDEX_ROW_CHARS = 58
 MIN_TITLE_CHARS = 20

@@ -13,11 +13,11 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import datetime
 
-from kenning.project import Project
 from kenning.memory.layers import Scope, find
-from kenning.tokens import chars_for, cut, estimate
+from kenning.project import Project
 from kenning.records import Answer, Excerpt, Freshness
 from kenning.search import lexical
+from kenning.tokens import chars_for, cut, estimate
 
 MIN_BODY_CHARS = 80
 MAX_BODY_CHARS = 1_200

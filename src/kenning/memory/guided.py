@@ -15,11 +15,11 @@ from dataclasses import asdict, dataclass
 from datetime import datetime
 from typing import Any
 
-from kenning.project import Project
 from kenning.errors import ValidationError
 from kenning.memory import cursors
 from kenning.memory.layers import Detail, Scope, details, find
 from kenning.memory.timeline import Entry, around
+from kenning.project import Project
 from kenning.records import Answer
 
 MAX_ANCHORS = 5

@@ -17,11 +17,11 @@ from datetime import datetime
 
 from kenning.answer.search import SearchOptions, search_conn
 from kenning.answer.snippet import make_snippet
-from kenning.project import Project
 from kenning.errors import ScopeDenied, ValidationError
 from kenning.freshness import FileCheck, demotion, freshness_of
 from kenning.lifecycle import MEMORY_TYPES
 from kenning.memory.observations import MEMORY_SOURCE_KINDS
+from kenning.project import Project
 from kenning.records import Answer, EmptyReason, Excerpt, Fact, Freshness
 from kenning.search.query import ParsedQuery, parse
 from kenning.store import facts as fact_store

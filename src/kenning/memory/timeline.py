@@ -11,10 +11,10 @@ import sqlite3
 from dataclasses import dataclass
 from datetime import datetime
 
-from kenning.project import Project
 from kenning.errors import NotFound
 from kenning.memory.layers import freshness_map
 from kenning.memory.observations import MEMORY_SOURCE_KINDS
+from kenning.project import Project
 from kenning.records import Fact, Freshness
 from kenning.store import facts as fact_store
 

@@ -12,8 +12,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from kenning.pack.entries import Context, Entry
 from kenning import tokens
+from kenning.pack.entries import Context, Entry
 from kenning.tokens import CHARS_PER_TOKEN, cut_paragraphs
 
 MIN_BUDGET_TOKENS = 200

@@ -9,9 +9,9 @@ from datetime import datetime
 from mcp.server.fastmcp import FastMCP
 
 from kenning.clock import utc_now
-from kenning.project import Project
 from kenning.interfaces.mcp import ask_tools, graph_tools, memory_tools
 from kenning.interfaces.mcp.context import ServerContext
+from kenning.project import Project
 
 INSTRUCTIONS = (
     "kenning returns sourced excerpts from this project: each with its source, fingerprint, "
