@@ -20,8 +20,10 @@ def _normalise(name: str) -> str:
 
 def declared() -> set[str]:
     project = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["project"]
-    requirements = [*project["dependencies"], *(r for extra in project.get("optional-dependencies", {}).values()
-                                                  for r in extra)]
+    requirements = [
+        *project["dependencies"],
+        *(r for extra in project.get("optional-dependencies", {}).values() for r in extra),
+    ]
     return {_normalise(re.split(r"[\s<>=!~;\[]", r, maxsplit=1)[0]) for r in requirements}
 
 
@@ -31,7 +33,8 @@ def _optional(tree: ast.AST) -> set[int]:
     for node in ast.walk(tree):
         if isinstance(node, ast.Try) and any(
             "ImportError" in ast.unparse(h.type) or "ModuleNotFoundError" in ast.unparse(h.type)
-            for h in node.handlers if h.type is not None
+            for h in node.handlers
+            if h.type is not None
         ):
             guarded |= {id(n) for stmt in node.body for n in ast.walk(stmt)}
     return guarded

@@ -35,9 +35,10 @@ def parse_fact_ref(raw: int | str, project: str) -> int:
         if not match:
             raise ValidationError(f"not a fact id: {raw!r}", hint=f"use {FORMS.replace('<project>', project)}")
         if match["project"] != project:
-            raise ScopeDenied(f"{text} belongs to project {match['project']!r}, not {project!r}",
-                              hint=f"ask project {match['project']!r} itself (its --project path, or its "
-                                   "kenning server)")
+            raise ScopeDenied(
+                f"{text} belongs to project {match['project']!r}, not {project!r}",
+                hint=f"ask project {match['project']!r} itself (its --project path, or its kenning server)",
+            )
         found = int(match["id"])
     if found < 1:
         raise ValidationError(f"not a fact id: {raw!r} (ids start at 1)")

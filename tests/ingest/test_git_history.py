@@ -52,8 +52,8 @@ def test_packed_refs_and_a_linked_worktree_read_the_same_head(tmp_path):
     assert git_history.head(project.root) == sha
     git(repo, "worktree", "add", "-q", str(tmp_path / "linked"), "-b", "linked")
     assert git_history.head(tmp_path / "linked" / "app") == sha
-    assert [c.subject for c in git_history.commits(tmp_path / "linked" / "app", None)][-1] == \
-        "Change the guide and the readme"
+    linked = git_history.commits(tmp_path / "linked" / "app", None)
+    assert linked[-1].subject == "Change the guide and the readme"
 
 
 @pytest.mark.parametrize("damage", ["head", "objects"])

@@ -4,11 +4,11 @@ inputs with the same typed error."""
 from __future__ import annotations
 
 import pytest
+from memory_helpers import Clock, call, make_server, save_direct
 
 from conftest import resync
 from kenning.citation import format_citation, parse_fact_ref
 from kenning.errors import ScopeDenied, ValidationError
-from memory_helpers import Clock, call, make_server, save_direct
 
 NOW_FILES = {"docs/guide.md": "# Guide\n\nThe retry budget is three attempts.\n"}
 
@@ -40,10 +40,17 @@ def test_every_accepted_form_reads_the_same_fact_on_both_interfaces(saved, cli):
             assert [f["id"] for f in out.json()["facts"]] == [fact_id]
 
 
-@pytest.mark.parametrize(("raw", "error"), [
-    ("kn://elsewhere/3", ScopeDenied), ("abc", ValidationError), ("0", ValidationError),
-    ("kn://demo/x", ValidationError), ("##4", ValidationError), ("4.0", ValidationError),
-])
+@pytest.mark.parametrize(
+    ("raw", "error"),
+    [
+        ("kn://elsewhere/3", ScopeDenied),
+        ("abc", ValidationError),
+        ("0", ValidationError),
+        ("kn://demo/x", ValidationError),
+        ("##4", ValidationError),
+        ("4.0", ValidationError),
+    ],
+)
 def test_the_same_inputs_are_refused_with_the_same_typed_error(saved, cli, raw, error):
     project, server, _ = saved
     with pytest.raises(error):

@@ -106,7 +106,7 @@ def problem(root: Path) -> HistoryProblem | None:
     if not kept:
         return None
     try:
-        return HistoryProblem(kept.get("problem"))
+        return HistoryProblem(str(kept.get("problem")))
     except ValueError:
         return None
 
@@ -119,8 +119,22 @@ def commits(root: Path, since: str | None, *, limit: int = MAX_COMMITS) -> list[
         span = "HEAD"
         if since and _git(root, "merge-base", "--is-ancestor", since, "HEAD", timeout=LOG_TIMEOUT_S)[0] is not None:
             span = f"{since}..HEAD"
-        out, error = _git(root, "-c", "core.quotePath=false", "log", "--reverse", f"--max-count={limit}", "--name-only",
-                   "--relative", "--no-renames", _FORMAT, span, "--", ".", timeout=LOG_TIMEOUT_S)
+        out, error = _git(
+            root,
+            "-c",
+            "core.quotePath=false",
+            "log",
+            "--reverse",
+            f"--max-count={limit}",
+            "--name-only",
+            "--relative",
+            "--no-renames",
+            _FORMAT,
+            span,
+            "--",
+            ".",
+            timeout=LOG_TIMEOUT_S,
+        )
         if out is None:
             raise _Failed(HistoryProblem.UNREADABLE, error)
     except _Failed as failed:
@@ -158,8 +172,9 @@ def _git(root: Path, *args: str, timeout: float) -> tuple[str | None, str]:
     ``_Failed`` when git cannot run at all."""
     env = {**os.environ, "GIT_OPTIONAL_LOCKS": "0", "LC_ALL": "C"}
     try:
-        proc = subprocess.run(["git", "-C", str(root), *args], capture_output=True, timeout=timeout, check=False,
-                              env=env)
+        proc = subprocess.run(
+            ["git", "-C", str(root), *args], capture_output=True, timeout=timeout, check=False, env=env
+        )
     except FileNotFoundError as exc:
         raise _Failed(HistoryProblem.NO_GIT, str(exc)) from exc
     except subprocess.TimeoutExpired as exc:
