@@ -4,6 +4,7 @@ history listed as a degradation, never a silent zero."""
 from __future__ import annotations
 
 import shutil
+import subprocess
 from pathlib import Path
 
 import pytest
@@ -100,3 +101,15 @@ def test_a_repository_without_a_commit_yet_is_not_degraded(make_project):
     project = make_project({"guide.md": "# Guide\n"})
     git(project.root, "init", "-q", "-b", "main")
     assert git_history.read_head(project.root) == git_history.Head(None)
+
+
+def test_a_reftable_repository_reads_like_any_other(tmp_path):
+    try:
+        git(tmp_path, "init", "-q", "--ref-format=reftable", "-b", "main", "rt")
+    except subprocess.CalledProcessError:
+        pytest.skip("this git has no reftable support (git >= 2.45)")
+    root = tmp_path / "rt"
+    write_files(root, {"guide.md": "# Guide\n"})
+    sha = commit_all(root, "Start")
+    assert git_history.read_head(root) == git_history.Head(sha)
+    assert [c.subject for c in git_history.commits(root, None)] == ["Start"]
