@@ -75,11 +75,15 @@ def read_head(root: Path) -> Head:
     """HEAD's commit sha as git resolves it from ``root`` (which may be a subfolder of the work
     tree), or why it cannot be read. A repository without a commit yet is no problem."""
     try:
-        found, _ = _git(root, "rev-parse", "--verify", "-q", "HEAD^{commit}", timeout=HEAD_TIMEOUT_S)
-        if found is not None:
-            return Head(found.strip() or None)
-        repo, error = _git(root, "rev-parse", "--git-dir", timeout=HEAD_TIMEOUT_S)
-        if repo is None:
+        # One process in the usual cases: the git directory (printed once git found a repository)
+        # and HEAD's commit (printed when it reads).
+        out, error, code = _run(
+            root, "rev-parse", "--git-dir", "--verify", "-q", "HEAD^{commit}", timeout=HEAD_TIMEOUT_S
+        )
+        lines = out.splitlines()
+        if code == 0 and len(lines) == 2:
+            return Head(lines[1])
+        if not lines:  # git found no repository at or above root
             problem = HistoryProblem.UNREADABLE if _dot_git_above(root) else HistoryProblem.NOT_A_REPOSITORY
             return Head(None, problem, error)
         if _git(root, "rev-parse", "--verify", "-q", "HEAD", timeout=HEAD_TIMEOUT_S)[0] is not None:
@@ -168,8 +172,14 @@ def task_ids(message: str) -> list[str]:
 
 
 def _git(root: Path, *args: str, timeout: float) -> tuple[str | None, str]:
-    """(git's output, or None when git exits with an error; git's last error line). Raises
-    ``_Failed`` when git cannot run at all."""
+    """(git's output, or None when git exits with an error; git's last error line)."""
+    out, error, code = _run(root, *args, timeout=timeout)
+    return (out if code == 0 else None), error
+
+
+def _run(root: Path, *args: str, timeout: float) -> tuple[str, str, int]:
+    """(stdout, last stderr line, exit code) of ``git -C root ARGS``. Raises ``_Failed`` when
+    git cannot run at all."""
     env = {**os.environ, "GIT_OPTIONAL_LOCKS": "0", "LC_ALL": "C"}
     try:
         proc = subprocess.run(
@@ -181,10 +191,9 @@ def _git(root: Path, *args: str, timeout: float) -> tuple[str | None, str]:
         raise _Failed(HistoryProblem.TIMED_OUT, f"git {args[0]} took over {timeout} s") from exc
     except OSError as exc:
         raise _Failed(HistoryProblem.UNREADABLE, str(exc)) from exc
-    if proc.returncode != 0:
-        lines = proc.stderr.decode("utf-8", "replace").strip().splitlines()
-        return None, lines[-1] if lines else f"git {args[0]} exited with {proc.returncode}"
-    return proc.stdout.decode("utf-8", "replace"), ""
+    lines = proc.stderr.decode("utf-8", "replace").strip().splitlines()
+    error = lines[-1] if lines else ("" if proc.returncode == 0 else f"git {args[0]} exited with {proc.returncode}")
+    return proc.stdout.decode("utf-8", "replace"), error, proc.returncode
 
 
 def _dot_git_above(root: Path) -> bool:
