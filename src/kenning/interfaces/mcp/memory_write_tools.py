@@ -8,6 +8,7 @@ from mcp.server.fastmcp import FastMCP
 from mcp.types import CallToolResult, ToolAnnotations
 from pydantic import Field
 
+from kenning.citation import format_citation
 from kenning.interfaces.mcp.context import ServerContext, guarded, reply
 from kenning.interfaces.mcp.memory_params import FactRef, ProjectName, fact_id
 
@@ -46,7 +47,7 @@ def register(server: FastMCP, ctx: ServerContext) -> None:
                           how_to_apply=how_to_apply, memory_type=memory_type, session_id=session_id)
         with ctx.conn(create=True) as conn:
             saved = save(conn, ctx.project.name, obs, now=ctx.clock())
-        citation = f"kn://{ctx.project.name}/{saved.fact_id}"
+        citation = format_citation(ctx.project.name, saved.fact_id)
         message = f"saved as #{saved.fact_id} ({citation})" if saved.created else \
             f"already saved as #{saved.fact_id} ({citation}): nothing written"
         return reply(message, {"id": saved.fact_id, "citation": citation, "created": saved.created}, framed=False)
