@@ -95,10 +95,10 @@ def test_a_forgotten_fact_id_is_never_given_again(cli, project_dir):
     assert synced and min(synced) > second["id"]
 
 
-def test_a_citation_from_another_project_is_a_usage_error(cli, project_dir):
+def test_a_citation_from_another_project_is_refused_as_out_of_scope(cli, project_dir):
     cli("sync", "--project", str(project_dir))
     result = cli("get", "kn://elsewhere/1", "--project", str(project_dir))
-    assert result.code == 2 and "belongs to project 'elsewhere'" in result.err
+    assert result.code == 1 and "belongs to project 'elsewhere'" in result.err
 
 
 def test_stale_json_lists_a_deleted_doc_as_source_missing(cli, project_dir):

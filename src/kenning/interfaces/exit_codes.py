@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-from kenning.errors import KenningError, ScopeDenied, UsageError
+from kenning.errors import KenningError, UsageError
 
-USAGE = 2  # the caller asked for something malformed or out of scope; nothing was changed
-FAILURE = 1  # any other typed error
+USAGE = 2  # the caller asked for something malformed; nothing was changed
+FAILURE = 1  # any other typed error (not found, index missing, out of scope, …)
 
 
 def exit_code(exc: KenningError) -> int:
-    return USAGE if isinstance(exc, UsageError | ScopeDenied) else FAILURE
+    return USAGE if isinstance(exc, UsageError) else FAILURE
