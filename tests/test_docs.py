@@ -48,7 +48,7 @@ def registered_tools() -> list[str]:
     from kenning.config import Project, ProjectConfig
     from kenning.interfaces.mcp.server import build_server
 
-    server = build_server(Project(root=Path("."), config=ProjectConfig(name="docs")))
+    server = build_server(Project(root=Path("."), config=ProjectConfig(name="docs")), tools="all")
     return sorted(tool.name for tool in anyio.run(server.list_tools))
 
 

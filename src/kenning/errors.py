@@ -51,3 +51,7 @@ class StoreBusy(KenningError):
 
 class TokenRequired(ScopeDenied):
     """Serving or calling beyond loopback without a valid access token."""
+
+
+class InternalError(KenningError):
+    """A fault of kenning itself (a bug), reported as a typed error rather than a traceback."""

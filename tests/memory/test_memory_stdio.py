@@ -19,7 +19,7 @@ def text(result) -> str:
 
 def test_kenning_mcp_over_stdio_saves_finds_and_reads_a_memory(make_project, isolated_home):
     project = make_project({"README.md": "# Demo\n\nA demo project.\n"})
-    params = StdioServerParameters(command=KENNING, args=["mcp", "--project", str(project.root)],
+    params = StdioServerParameters(command=KENNING, args=["mcp", "--project", str(project.root), "--tools", "all"],
                                    env={**os.environ, "KENNING_HOME": str(isolated_home)})
 
     async def main():

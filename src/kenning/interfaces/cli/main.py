@@ -40,6 +40,7 @@ COMMANDS = {
     "hook": "kenning.interfaces.cli.hook_cmds:hook",
     "bench": "kenning.interfaces.cli.bench_cmds:bench",
     "serve": "kenning.interfaces.cli.serve_cmds:serve",
+    "token": "kenning.interfaces.cli.token_cmds:token",
 }
 
 

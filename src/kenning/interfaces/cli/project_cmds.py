@@ -155,8 +155,24 @@ def projects_remove(name: str, as_json: bool) -> None:
 
 @click.command()
 @project_option
-def mcp(project_path: Path | None) -> None:
-    """Serve this project to MCP clients over stdio (see docs/mcp.md)."""
-    from kenning.interfaces.mcp.server import serve_stdio
+@click.option("--tools", "tools", default="default", show_default=True, metavar="PROFILE[,PROFILE…]",
+              help="Tool profiles to list: default, xmemo, guided, graph, write, all.")
+@click.option("--http", "http", is_flag=True, help="Serve over streamable HTTP at /mcp (bearer token required).")
+@click.option("--host", default="127.0.0.1", show_default=True, help="HTTP: address to bind.")
+@click.option("--port", default=8765, show_default=True, type=click.IntRange(1, 65535), help="HTTP: port.")
+def mcp(project_path: Path | None, tools: str, http: bool, host: str, port: int) -> None:
+    """Serve this project to MCP clients over stdio, or over HTTP with --http (see docs/mcp.md)."""
+    from kenning.interfaces.mcp.profiles import resolve
 
-    serve_stdio(resolve_project(project_path))
+    resolve(tools)  # an unknown profile is a usage error before anything starts
+    project = resolve_project(project_path)
+    if http:
+        from kenning.interfaces.mcp.http import serve_http
+
+        click.echo(f"kenning MCP for {project.name} at http://{host}:{port}/mcp (tools: {tools}); "
+                   "clients need a bearer token (kenning token create)", err=True)
+        serve_http(project, home=kenning_home(), tools=tools, host=host, port=port)
+    else:
+        from kenning.interfaces.mcp.server import serve_stdio
+
+        serve_stdio(project, tools=tools)

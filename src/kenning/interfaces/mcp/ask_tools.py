@@ -9,46 +9,36 @@ from mcp.server.fastmcp import FastMCP
 from mcp.types import CallToolResult
 from pydantic import Field
 
-from kenning.interfaces.mcp.context import ServerContext, guarded, reply
+from kenning.interfaces.mcp.context import ALLOWED_PROJECTS, READ, ServerContext, reply
+from kenning.interfaces.mcp.outputs import AnswerOut, PackOut
 from kenning.interfaces.render import answer_text
 
 
 def register(server: FastMCP, ctx: ServerContext) -> None:
-    @server.tool(
-        name="memory_ask",
-        description=(
-            "Ask one question about the project. A rule table picks the mode (lexical for identifiers, "
-            "graph for relations, core pack for conventions and decisions, freshness report for what is "
-            "stale) and the answer names the mode, the rule, the level and any degradation. "
-            "scope: 'project' (this project) or 'all' (every registered project, confidential ones "
-            "excluded, one list labelled by project)."
-        ),
-    )
-    @guarded
+    @server.tool(name="memory_ask", annotations=READ, description=(
+        "Ask one question (English or French) when unsure which tool fits: a rule routes it to search, "
+        "graph, core pack or stale report. scope='all': every project you may read."))
     def memory_ask(
-        question: Annotated[str, Field(description="The question, in English or French (at most 500 characters).")],
-        scope: Annotated[Literal["project", "all"], Field(description="'project' or 'all'.")] = "project",
-    ) -> CallToolResult:
+        question: Annotated[str, Field(min_length=1, max_length=500)],
+        scope: Literal["project", "all"] = "project",
+    ) -> Annotated[CallToolResult, AnswerOut]:
         from kenning.answer.ask import ask_all, ask_project
 
         if scope == "all":
             from kenning import registry
             from kenning.config import kenning_home
 
-            answer = ask_all(question, registry.list_entries(kenning_home()), now=ctx.clock())
+            allowed = ALLOWED_PROJECTS.get()
+            entries = [e for e in registry.list_entries(kenning_home()) if allowed is None or e.name in allowed]
+            answer = ask_all(question, entries, now=ctx.clock())
         else:
             answer = ask_project(ctx.project, question, now=ctx.clock())
         return reply(answer_text(answer), answer.to_json())
 
-    @server.tool(
-        name="core_pack",
-        description=(
-            "The project core: context, conventions and active decisions within a fixed token budget, "
-            "the same text an agent receives at session start. Cheap; read it before working here."
-        ),
-    )
-    @guarded
-    def core_pack() -> CallToolResult:
+    @server.tool(name="core_pack", annotations=READ, description=(
+        "Read first when starting here: the project's context, conventions and active decisions, "
+        "within a fixed token budget."))
+    def core_pack() -> Annotated[CallToolResult, PackOut]:
         text, structured = pack_payload(ctx)
         return reply(text, structured)
 

@@ -2,7 +2,7 @@
 
 Model-facing replies are concise text framed as data; the structured content follows the
 answer contract. A ``KenningError`` becomes an error result the model can read, with a
-``Next:`` line saying what to do.
+``Next:`` line saying what to do (``server.KenningMCP`` converts every failure).
 """
 
 from __future__ import annotations
@@ -10,16 +10,26 @@ from __future__ import annotations
 import sqlite3
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
+from contextvars import ContextVar
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
-from mcp.types import CallToolResult, TextContent
+from mcp.types import CallToolResult, TextContent, ToolAnnotations
 
 from kenning.config import Project
 from kenning.errors import KenningError
 from kenning.interfaces.render import DATA_FRAME
 from kenning.store.db import connect
+
+
+READ = ToolAnnotations(readOnlyHint=True, destructiveHint=False, openWorldHint=False)
+WRITE = ToolAnnotations(readOnlyHint=False, destructiveHint=False, idempotentHint=True, openWorldHint=False)
+DESTRUCTIVE = ToolAnnotations(readOnlyHint=False, destructiveHint=True, idempotentHint=True, openWorldHint=False)
+
+# The projects the current caller may read (a token's binding over HTTP); None: no limit
+# (stdio, where the user started the server). Set per tool call by the server.
+ALLOWED_PROJECTS: ContextVar[frozenset[str] | None] = ContextVar("kenning_allowed_projects", default=None)
 
 
 @dataclass(frozen=True)
@@ -45,28 +55,24 @@ def reply(text: str, structured: dict[str, Any] | None = None, *, framed: bool =
     return CallToolResult(content=[TextContent(type="text", text=body)], structuredContent=structured)
 
 
-def error_reply(exc: KenningError, next_step: str | None = None) -> CallToolResult:
+NEXT_BY_TYPE = {
+    "ValidationError": "fix the argument named above; the limits are in the tool's inputSchema",
+    "InvalidQuery": "rewrite the query (plain words work; FTS5 syntax must be balanced)",
+    "NotFound": "check the id or name (memory_index lists ids)",
+    "ScopeDenied": "stay within this server's project and your token's binding",
+    "IndexMissing": "run `kenning sync` in the project, then retry",
+    "StoreBusy": "retry in a few seconds (a sync holds the write lock)",
+    "InternalError": "retry once; if it fails again, report the message as a kenning bug",
+}
+
+
+def error_reply(exc: KenningError) -> CallToolResult:
+    """A typed error result: ``isError``, structured ``{"error": {type, message, hint}}`` and a
+    text whose last line starts with ``Next:``."""
     kind = type(exc).__name__
-    lines = [f"error ({kind}): {exc.message}"]
-    hint = next_step or exc.hint
-    if hint:
-        lines.append(f"Next: {hint}")
+    hint = exc.hint or NEXT_BY_TYPE.get(kind) or "read the message, change the call, and retry"
     return CallToolResult(
-        content=[TextContent(type="text", text="\n".join(lines))],
-        structuredContent={"error": {"type": kind, "message": exc.message, "next": hint}},
+        content=[TextContent(type="text", text=f"error ({kind}): {exc.message}\nNext: {hint}")],
+        structuredContent={"error": {"type": kind, "message": exc.message, "hint": hint}},
         isError=True,
     )
-
-
-def guarded(func: Callable[..., CallToolResult]) -> Callable[..., CallToolResult]:
-    """Turn typed errors raised by a tool body into error results (others propagate)."""
-    import functools
-
-    @functools.wraps(func)
-    def wrapper(*args: Any, **kwargs: Any) -> CallToolResult:
-        try:
-            return func(*args, **kwargs)
-        except KenningError as exc:
-            return error_reply(exc)
-
-    return wrapper

@@ -11,12 +11,15 @@ from mcp.server.fastmcp import FastMCP
 from mcp.types import CallToolResult
 from pydantic import Field
 
-from kenning.interfaces.mcp.context import ServerContext, guarded, reply
+from kenning.interfaces.mcp.context import READ, ServerContext, reply
+from kenning.interfaces.mcp.outputs import AnswerOut
 from kenning.interfaces.render import answer_text
 
-Node = Annotated[str, Field(description="A path (src/a.py), symbol (rrf_fuse, pkg.mod.Cls.run), task id (T-1, #12), "
-                                        "ADR id (ADR-0007) or commit sha prefix.", max_length=300)]
-Limit = Annotated[int, Field(ge=1, le=100, description="Most results.")]
+Node = Annotated[str, Field(min_length=1, max_length=300, description="Path, symbol, task (T-1, #12), "
+                                                                      "ADR-0007 or commit sha.")]
+Limit = Annotated[int, Field(ge=1, le=100)]
+Names = Annotated[list[Annotated[str, Field(min_length=1, max_length=40)]] | None, Field(max_length=20)]
+Out = Annotated[CallToolResult, AnswerOut]
 
 
 def register(server: FastMCP, ctx: ServerContext) -> None:
@@ -27,28 +30,24 @@ def register(server: FastMCP, ctx: ServerContext) -> None:
             answer = run_query(conn, ctx.project, query, node, GraphOptions(**options), now=ctx.clock(), other=other)
         return reply(answer_text(answer), answer.to_json())
 
-    @server.tool(description="What a node is linked to, 1-2 hops away (defines, calls, imports, tested_by, "
-                             "touches, ...), each result with its path of typed, sourced edges.")
-    @guarded
-    def graph_neighbours(node: Node, hops: Annotated[int, Field(ge=1, le=2)] = 1,
-                         edge_types: list[str] | None = None, kinds: list[str] | None = None,
-                         limit: Limit = 20, include_superseded: bool = False) -> CallToolResult:
+    @server.tool(annotations=READ, description="Use to see what a file, symbol, task or decision is linked to "
+                 "(defines, calls, imports, tested_by, touches…), 1-2 hops, each with its typed, sourced edges.")
+    def graph_neighbours(node: Node, hops: Annotated[int, Field(ge=1, le=2)] = 1, edge_types: Names = None,
+                         kinds: Names = None, limit: Limit = 20, include_superseded: bool = False) -> Out:
         return run("neighbours", node, hops=hops, edge_types=tuple(edge_types or ()), kinds=tuple(kinds or ()),
                    limit=limit, include_superseded=include_superseded)
 
-    @server.tool(description="One shortest path of typed, sourced edges between two nodes (file, symbol, task, "
-                            "decision, commit), e.g. how a task reaches a module; each edge says declared or heuristic.")
-    @guarded
-    def graph_path(node: Node, other: Node, include_superseded: bool = False) -> CallToolResult:
+    @server.tool(annotations=READ, description="Use to explain how two nodes connect (e.g. a task and a module): "
+                 "one shortest path of typed edges, each declared or heuristic.")
+    def graph_path(node: Node, other: Node, include_superseded: bool = False) -> Out:
         return run("path", node, other=other, include_superseded=include_superseded)
 
-    @server.tool(description="What depends on a node: callers, importers, tests, dependent tasks, linking docs.")
-    @guarded
-    def graph_impact(node: Node, limit: Limit = 20, include_superseded: bool = False) -> CallToolResult:
+    @server.tool(annotations=READ, description="Use before changing a file or symbol: what depends on it "
+                 "(callers, importers, tests, dependent tasks, linking docs).")
+    def graph_impact(node: Node, limit: Limit = 20, include_superseded: bool = False) -> Out:
         return run("impact", node, limit=limit, include_superseded=include_superseded)
 
-    @server.tool(description="Tasks, evidence, verdicts, decisions and commits that reach a file or symbol, "
-                             "each as a path of typed edges with link (declared/heuristic/extracted) and source.")
-    @guarded
-    def graph_touches(node: Node, limit: Limit = 20, include_superseded: bool = False) -> CallToolResult:
+    @server.tool(annotations=READ, description="Use to learn why a file or symbol is as it is: the tasks, "
+                 "decisions, verdicts and commits that reach it, each with its typed path and source.")
+    def graph_touches(node: Node, limit: Limit = 20, include_superseded: bool = False) -> Out:
         return run("touches", node, limit=limit, include_superseded=include_superseded)

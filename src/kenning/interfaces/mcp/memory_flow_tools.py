@@ -5,16 +5,15 @@ from __future__ import annotations
 from typing import Annotated, Literal
 
 from mcp.server.fastmcp import FastMCP
-from mcp.types import CallToolResult, ToolAnnotations
+from mcp.types import CallToolResult
 from pydantic import Field
 
 from kenning.errors import ValidationError
 from kenning.interfaces import memory_render as mr
-from kenning.interfaces.mcp.context import ServerContext, guarded, reply
-from kenning.interfaces.mcp.memory_params import ProjectName, Query, TypeFilter
-from kenning.tokens import estimate
-
-READ = ToolAnnotations(readOnlyHint=True, openWorldHint=False)
+from kenning.interfaces.mcp.context import READ, ServerContext, reply
+from kenning.interfaces.mcp.memory_params import ProjectName, Query, IdRef, TypeFilter
+from kenning.interfaces.mcp.outputs import GuidedOut
+from kenning.memory.tokens import estimate
 
 DESCRIPTION = """Progressive memory search. Do not start by fetching full records.
 Guided (mode="guided"): step 1 of 3 returns an index of titles and ids, a short cursor on a `Continue with:` line \
@@ -30,7 +29,6 @@ depthBefore/depthAfter 0-3 (default 1)."""
 
 def register(server: FastMCP, ctx: ServerContext) -> None:
     @server.tool(annotations=READ, description=DESCRIPTION)
-    @guarded
     def mem_search(
         mode: Literal["guided", "auto"] = "guided",
         query: Query | None = None,
@@ -40,12 +38,12 @@ def register(server: FastMCP, ctx: ServerContext) -> None:
         depthBefore: Annotated[int | None, Field(ge=0, le=3, description="Context rows before, 0-3 (default 1).")] = None,
         depthAfter: Annotated[int | None, Field(ge=0, le=3, description="Context rows after, 0-3 (default 1).")] = None,
         continuation: Annotated[str | None, Field(max_length=40, description="The cursor from `Continue with:`.")] = None,
-        selectedIds: Annotated[list[int | str] | None, Field(max_length=20, description="Ids chosen from the "
+        selectedIds: Annotated[list[IdRef] | None, Field(max_length=20, description="Ids chosen from the "
                                                              "previous step; [] ends the search.")] = None,
         step: Annotated[Literal[2, 3] | None, Field(description="Optional: the step you mean to run (checked "
                                                                "against the cursor).")] = None,
         type_filter: TypeFilter = None,
-    ) -> CallToolResult:
+    ) -> Annotated[CallToolResult, GuidedOut]:
         from kenning.memory import cursors, guided
         from kenning.memory.layers import Scope, check_project
 

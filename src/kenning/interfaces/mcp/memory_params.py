@@ -22,21 +22,23 @@ def _utf8_budget(text: str) -> str:
 
 
 Query = Annotated[str, Field(min_length=1, max_length=MAX_QUERY_CHARS,
-                             description=f"Search text, at most {MAX_QUERY_CHARS} characters and "
-                                         f"{MAX_QUERY_BYTES} UTF-8 bytes."),
+                             description=f"At most {MAX_QUERY_BYTES} UTF-8 bytes."),
                   AfterValidator(_utf8_budget)]
-Limit = Annotated[int, Field(ge=1, le=20, description="Most rows to return (1-20).")]
-ProjectName = Annotated[str | None, Field(max_length=64, description="Project name; only this server's "
-                                                                      "project is allowed (default: it).")]
+Limit = Annotated[int, Field(ge=1, le=20)]
+ProjectName = Annotated[str | None, Field(max_length=64, description="Default: this server's.")]
 TypeFilter = Annotated[str | None, Field(max_length=40, pattern=r"^[a-z_]+$",
-                                         description="Only facts of this type: observation, decision, doc, "
-                                                     "code, session_summary, …")]
+                                         description="observation, decision, doc, code, …")]
 MemoryType = Annotated[Literal["durable", "working"] | None,
                        Field(description="Only durable or only working memories.")]
 PathFilter = Annotated[str | None, Field(max_length=300, description="Source-path prefix, e.g. `docs/` or "
                                                                      "`src/kenning/`.")]
-FactRef = Annotated[int | str, Field(description=f"An id: {FORMS}.")]
-FactRefs = Annotated[list[FactRef], Field(min_length=1, max_length=20, description=f"1-20 ids: {FORMS}.")]
+FactRef = Annotated[Annotated[int, Field(ge=1, le=2**31)] | Annotated[str, Field(min_length=1, max_length=200)],
+                    Field(description="42 or kn://<project>/42")]
+IdRef = Annotated[Annotated[int, Field(ge=1, le=2**31)] | Annotated[str, Field(min_length=1, max_length=128)],
+                  Field(description="An id.")]
+FactRefs = Annotated[list[FactRef], Field(min_length=1, max_length=20)]
+
+_CITATION = re.compile(r"^kn://(?P<project>[A-Za-z0-9._-]+)/(?P<id>\d+)$")
 
 
 def fact_id(raw: int | str, project: Project) -> int:

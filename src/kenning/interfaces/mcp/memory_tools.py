@@ -12,19 +12,21 @@ import dataclasses
 from typing import Annotated
 
 from mcp.server.fastmcp import FastMCP
-from mcp.types import CallToolResult, ToolAnnotations
+from mcp.types import CallToolResult
 from pydantic import Field
 
 from kenning.errors import NotFound
 from kenning.interfaces import memory_render as mr
-from kenning.interfaces.mcp.context import ServerContext, guarded, reply
+from kenning.interfaces.mcp.context import READ, ServerContext, reply
 from kenning.interfaces.mcp.memory_params import (
-    FactRef, FactRefs, Limit, MemoryType, PathFilter, ProjectName, Query, TypeFilter, fact_id,
+    FactRef, FactRefs, Limit, MemoryType, PathFilter, ProjectName, Query, IdRef, TypeFilter, fact_id,
+)
+from kenning.interfaces.mcp.outputs import (
+    AnswerOut, BudgetOut, FactsOut, SearchOut, StrictOut, TimelineOut, ToolUsesOut,
 )
 from kenning.interfaces.render import DATA_FRAME, badge
 from kenning.records import FACT_SCHEMA
 
-READ = ToolAnnotations(readOnlyHint=True, openWorldHint=False)
 
 
 def register(server: FastMCP, ctx: ServerContext) -> None:
@@ -46,13 +48,10 @@ def _scope(types: str | None = None, path: str | None = None, memory_type: str |
 
 def _register_layers(server: FastMCP, ctx: ServerContext) -> None:
     @server.tool(annotations=READ, description=(
-        "Layer 1 of 3, the cheapest (~15 tokens a row): a compact index of facts matching `query` "
-        "(or, without a query, the newest saved memories). One row per fact: citation kn://…, type, "
-        "importance, relevance (score ÷ best score), age in days, title. Start here; then memory_search for "
-        "snippets or memory_get for the records you need."))
-    @guarded
+        "Start here to find facts. Layer 1 of 3: one ~15-token row per match (citation, type, importance, "
+        "relevance, age, title); no query: newest memories. Then memory_search or memory_get."))
     def memory_index(query: Query | None = None, type_filter: TypeFilter = None, limit: Limit = 20,
-                     project: ProjectName = None) -> CallToolResult:
+                     project: ProjectName = None) -> Annotated[CallToolResult, AnswerOut]:
         from kenning.memory.layers import check_project, find, recent
 
         check_project(ctx.project, project)
@@ -64,12 +63,10 @@ def _register_layers(server: FastMCP, ctx: ServerContext) -> None:
         return reply(mr.index_text(answer), answer.to_json())
 
     @server.tool(annotations=READ, description=(
-        "Layer 2 of 3 (~60 tokens a hit): hits with a snippet, badge and date, plus a 'Session rollups' "
-        "section when session summaries match. `query` accepts FTS5 syntax: terms, \"phrases\", prefix*, "
-        "AND / OR / NOT, parentheses; invalid syntax is an error, never an empty result."))
-    @guarded
+        "Layer 2 of 3, when titles are not enough: ~60-token hits with snippet, freshness and date, plus "
+        "session rollups. FTS5 syntax: \"phrases\", prefix*, AND/OR/NOT."))
     def memory_search(query: Query, type_filter: TypeFilter = None, limit: Limit = 10,
-                      project: ProjectName = None) -> CallToolResult:
+                      project: ProjectName = None) -> Annotated[CallToolResult, SearchOut]:
         from kenning.memory.layers import check_project, find
 
         check_project(ctx.project, project)
@@ -86,12 +83,10 @@ def _register_layers(server: FastMCP, ctx: ServerContext) -> None:
         return reply(mr.search_text(dataclasses.replace(answer, excerpts=hits), rollups), structured)
 
     @server.tool(annotations=READ, description=(
-        "Layer 3 of 3 (~200 tokens a record): full records for 1-20 ids (42, \"42\" or kn://<project>/42): "
-        "body, why, how to apply, tags, session, freshness and lifecycle. Bodies over 520 characters are cut "
-        "with a [cut: …] marker unless full=true (then up to 20,000); a reply stops at 16,000 characters and "
-        "names the records it left out."))
-    @guarded
-    def memory_get(ids: FactRefs, full: bool = False, project: ProjectName = None) -> CallToolResult:
+        "Layer 3 of 3, for the ids you will cite (42 or kn://…): full records (~200 tokens each) with body, "
+        "freshness and lifecycle; bodies over 520 characters cut unless full=true."))
+    def memory_get(ids: FactRefs, full: bool = False,
+                   project: ProjectName = None) -> Annotated[CallToolResult, FactsOut]:
         from kenning.memory.layers import check_project, details
 
         check_project(ctx.project, project)
@@ -105,13 +100,12 @@ def _register_layers(server: FastMCP, ctx: ServerContext) -> None:
         return reply(text, structured)
 
     @server.tool(annotations=READ, description=(
-        "Chronological context around one fact: the memories saved just before and after it, or for a fact "
-        "read from a file the excerpts just above and below it. depth_before / depth_after: 0-3 rows."))
-    @guarded
+        "Use to see what was saved just before and after one fact (or the excerpts around a file excerpt), "
+        "0-3 rows each side."))
     def memory_timeline(anchor: FactRef,
                         depth_before: Annotated[int, Field(ge=0, le=3, description="Rows before (0-3).")] = 2,
                         depth_after: Annotated[int, Field(ge=0, le=3, description="Rows after (0-3).")] = 2,
-                        project: ProjectName = None) -> CallToolResult:
+                        project: ProjectName = None) -> Annotated[CallToolResult, TimelineOut]:
         from kenning.memory.layers import check_project
         from kenning.memory.timeline import around
 
@@ -126,13 +120,11 @@ def _register_layers(server: FastMCP, ctx: ServerContext) -> None:
                      {"anchor": anchor_id, "timeline": rows})
 
     @server.tool(annotations=READ, description=(
-        "The exceptional last layer: exact recorded tool input and output (from `kenning hook post-tool-use`) "
-        "for 1-20 tool-use ids (the row id or the client's tool_use_id). Ask only for the ids an earlier layer "
-        "pointed to; each input and response is cut at 4,000 characters with a marker."))
-    @guarded
-    def get_tool_uses(ids: Annotated[list[int | str], Field(min_length=1, max_length=20,
-                                                            description="1-20 tool-use ids.")],
-                      project: ProjectName = None) -> CallToolResult:
+        "Rarely needed: the exact recorded input and output of 1-20 tool uses an earlier layer pointed to "
+        "(each cut at 4,000 characters)."))
+    def get_tool_uses(ids: Annotated[list[IdRef], Field(min_length=1, max_length=20,
+                                                             description="1-20 tool-use ids.")],
+                      project: ProjectName = None) -> Annotated[CallToolResult, ToolUsesOut]:
         from kenning.memory.layers import check_project
         from kenning.memory.sessions import get_tool_uses as fetch
 
@@ -145,13 +137,11 @@ def _register_layers(server: FastMCP, ctx: ServerContext) -> None:
 
 def _register_strictness(server: FastMCP, ctx: ServerContext) -> None:
     @server.tool(annotations=READ, description=(
-        "Strict search: serves only strong matches, where every significant query term (stop words dropped) "
-        "starts a word of the fact, and says how many weak matches it withheld. Use recall when a partial "
-        "match is acceptable. path_filter: source-path prefix; memory_type: durable or working; "
-        "prefer_working ranks recent working memories higher."))
-    @guarded
+        "Strict search: use when only strong matches will do (every significant term starts a word); says "
+        "how many weak matches it withheld. path_filter: source-path prefix."))
     def search_memory(query: Query, limit: Limit = 5, path_filter: PathFilter = None,
-                      memory_type: MemoryType = None, prefer_working: bool = False) -> CallToolResult:
+                      memory_type: MemoryType = None,
+                      prefer_working: bool = False) -> Annotated[CallToolResult, StrictOut]:
         from kenning.memory.strictness import strict
 
         with ctx.conn() as conn:
@@ -163,11 +153,10 @@ def _register_strictness(server: FastMCP, ctx: ServerContext) -> None:
                                     pool_full=result.pool_full), structured)
 
     @server.tool(annotations=READ, description=(
-        "Lenient recall: the best matches there are, partial ones included, each with its score (BM25-based, "
-        "weighted by freshness, importance and, with prefer_working, recency). Same filters as search_memory."))
-    @guarded
+        "Lenient recall: use when a partial match is acceptable; the best matches with their score "
+        "(BM25 weighted by freshness, importance, recency). Same filters as search_memory."))
     def recall(query: Query, limit: Limit = 5, path_filter: PathFilter = None, memory_type: MemoryType = None,
-               prefer_working: bool = False) -> CallToolResult:
+               prefer_working: bool = False) -> Annotated[CallToolResult, AnswerOut]:
         from kenning.memory.strictness import lenient
 
         with ctx.conn() as conn:
@@ -176,15 +165,13 @@ def _register_strictness(server: FastMCP, ctx: ServerContext) -> None:
         return reply(mr.scored_text(answer, title="recall (lenient)"), answer.to_json())
 
     @server.tool(annotations=READ, description=(
-        "A context pack within a token budget (tokens estimated as characters ÷ 4): the best matches, each a "
-        "citation line and as much body as fits. The whole reply stays within max_tokens; it states the "
-        "tokens used, how many matching facts it left out and how many bodies it cut."))
-    @guarded
+        "Use to fill a token budget (chars ÷ 4) with the best matches, bodies included as far as they fit; "
+        "states the tokens used, facts left out and bodies cut."))
     def recall_context(query: Query,
                        max_tokens: Annotated[int, Field(ge=150, le=8000, description="Budget, 150-8000.")] = 1000,
                        max_items: Annotated[int, Field(ge=1, le=20, description="Most items, 1-20.")] = 8,
                        path_filter: PathFilter = None, memory_type: MemoryType = None,
-                       prefer_working: bool = False) -> CallToolResult:
+                       prefer_working: bool = False) -> Annotated[CallToolResult, BudgetOut]:
         from kenning.memory.bounded import pack
         from kenning.tokens import cut, estimate
 

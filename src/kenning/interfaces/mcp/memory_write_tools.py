@@ -5,40 +5,35 @@ from __future__ import annotations
 from typing import Annotated, Literal
 
 from mcp.server.fastmcp import FastMCP
-from mcp.types import CallToolResult, ToolAnnotations
+from mcp.types import CallToolResult
 from pydantic import Field
 
-from kenning.citation import format_citation
-from kenning.interfaces.mcp.context import ServerContext, guarded, reply
+from kenning.interfaces.mcp.context import DESTRUCTIVE, WRITE, ServerContext, reply
 from kenning.interfaces.mcp.memory_params import FactRef, ProjectName, fact_id
-
-WRITE = ToolAnnotations(readOnlyHint=False, destructiveHint=False, idempotentHint=True, openWorldHint=False)
-DESTRUCTIVE = ToolAnnotations(readOnlyHint=False, destructiveHint=True, openWorldHint=False)
+from kenning.interfaces.mcp.outputs import FactOut, ForgottenOut, SavedOut, SupersededOut
 Reason = Annotated[str, Field(min_length=1, max_length=500, description="Why (kept with the lifecycle change).")]
 
 
 def register(server: FastMCP, ctx: ServerContext) -> None:
     @server.tool(annotations=WRITE, description=(
-        "Save a note (decision, correction, resolved failure, handoff fact) as an observation of this project. "
-        "It has no re-readable source: it is served as `unverified` with its age, never `current`. An identical "
-        "active note is not saved twice: the reply says `already saved as #N`. Keep it factual; no secrets."))
-    @guarded
+        "Use when you learn something worth keeping (a decision, correction, resolved failure, handoff): saves "
+        "a note, served later as `unverified` with its age. An identical note is not saved twice. No secrets."))
     def save_memory(
-        text: Annotated[str, Field(min_length=1, max_length=20_000, description="The note, 1-20,000 characters.")],
-        title: Annotated[str | None, Field(max_length=200, description="Title (default: first line).")] = None,
-        type: Annotated[str, Field(pattern=r"^[a-z_]{1,40}$", description="observation, decision, failure, "
+        text: Annotated[str, Field(min_length=1, max_length=20_000)],
+        title: Annotated[str | None, Field(max_length=200, description="Default: first line.")] = None,
+        type: Annotated[str, Field(max_length=40, pattern=r"^[a-z_]{1,40}$", description="observation, decision, failure, "
                                                                            "convention, …")] = "observation",
         tags: Annotated[list[Annotated[str, Field(min_length=1, max_length=40)]],
-                        Field(max_length=20, description="Up to 20 tags.")] = [],  # noqa: B006 (schema default)
-        why: Annotated[str | None, Field(max_length=2000, description="Why it matters.")] = None,
-        how_to_apply: Annotated[str | None, Field(max_length=2000, description="When and how to use it.")] = None,
-        importance: Annotated[int | None, Field(ge=1, le=10, description="1-10.")] = None,
+                        Field(max_length=20)] = [],  # noqa: B006 (schema default)
+        why: Annotated[str | None, Field(max_length=2000)] = None,
+        how_to_apply: Annotated[str | None, Field(max_length=2000)] = None,
+        importance: Annotated[int | None, Field(ge=1, le=10)] = None,
         memory_type: Annotated[Literal["durable", "working"] | None,
-                               Field(description="durable (holds) or working (for the task at hand).")] = None,
+                               Field(description="working: for this task.")] = None,
         session_id: Annotated[str | None, Field(max_length=128, pattern=r"^[A-Za-z0-9._:-]+$",
-                                                description="The agent session it was learned in.")] = None,
+                                                )] = None,
         project: ProjectName = None,
-    ) -> CallToolResult:
+    ) -> Annotated[CallToolResult, SavedOut]:
         from kenning.memory.layers import check_project
         from kenning.memory.observations import Observation, save
 
@@ -53,10 +48,9 @@ def register(server: FastMCP, ctx: ServerContext) -> None:
         return reply(message, {"id": saved.fact_id, "citation": citation, "created": saved.created}, framed=False)
 
     @server.tool(annotations=WRITE, description=(
-        "Mark fact `old` as superseded by fact `new` (both ids: 42, \"42\" or kn://…): `old` is no longer "
-        "served by default. `new` must be active."))
-    @guarded
-    def supersede(old: FactRef, new: FactRef, reason: Reason) -> CallToolResult:
+        "Use when a fact was replaced: marks `old` superseded by the active fact `new`; `old` is no longer "
+        "served by default."))
+    def supersede(old: FactRef, new: FactRef, reason: Reason) -> Annotated[CallToolResult, SupersededOut]:
         from kenning.lifecycle import supersede as run
 
         with ctx.conn() as conn:
@@ -66,10 +60,9 @@ def register(server: FastMCP, ctx: ServerContext) -> None:
                      {"old": old_fact.to_json(), "new": new_fact.to_json(), "reason": reason}, framed=False)
 
     @server.tool(annotations=WRITE, description=(
-        "Record that a fact was reviewed and still holds: resets its age (an unverified note older than 270 "
-        "days becomes a hypothesis; confirming it makes it unverified again, age 0)."))
-    @guarded
-    def confirm(id: FactRef) -> CallToolResult:
+        "Use after checking that a fact still holds: resets its age (a note older than 270 days is served as a "
+        "hypothesis until confirmed)."))
+    def confirm(id: FactRef) -> Annotated[CallToolResult, FactOut]:
         from kenning.lifecycle import confirm as run
 
         with ctx.conn() as conn:
@@ -77,10 +70,9 @@ def register(server: FastMCP, ctx: ServerContext) -> None:
         return reply(f"{fact.citation} confirmed on {fact.dates.confirmed}", fact.to_json(), framed=False)
 
     @server.tool(annotations=DESTRUCTIVE, description=(
-        "Delete a fact for good (not a supersede: nothing remains to read). Use after review, with a reason. "
-        "A fact read from a file comes back at the next sync if the file still holds it."))
-    @guarded
-    def forget(target: FactRef, reason: Reason) -> CallToolResult:
+        "Delete a fact for good (prefer supersede when it was replaced). A fact read from a file comes back at "
+        "the next sync if the file still holds it."))
+    def forget(target: FactRef, reason: Reason) -> Annotated[CallToolResult, ForgottenOut]:
         from kenning.lifecycle import forget as run
 
         with ctx.conn() as conn:

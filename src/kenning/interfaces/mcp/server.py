@@ -1,17 +1,30 @@
 """Build the MCP server for one project. Each capability registers its tools from its own
-module: ``register(server, ctx)``; add the module to ``TOOL_MODULES`` to expose it."""
+module: ``register(server, ctx)``; add a module to ``TOOL_MODULES`` to expose it, and the
+tool to a profile in ``profiles.py``.
+
+``KenningMCP`` is the SDK's FastMCP with the contract kenning promises: every failure of a
+tool call (schema violation, typed core error, unknown tool, bug) is a typed error result,
+and schemas are listed without pydantic's per-field titles (they cost tokens and say nothing
+the property name does not).
+"""
 
 from __future__ import annotations
 
-from collections.abc import Callable
+import importlib
+from collections.abc import Callable, Sequence
 from datetime import datetime
+from typing import Any
 
+import pydantic
 from mcp.server.fastmcp import FastMCP
+from mcp.server.fastmcp.exceptions import ToolError
+from mcp.types import CallToolResult, Tool
 
 from kenning.clock import utc_now
-from kenning.interfaces.mcp import ask_tools, graph_tools, memory_tools
-from kenning.interfaces.mcp.context import ServerContext
-from kenning.project import Project
+from kenning.config import Project
+from kenning.errors import InternalError, KenningError, NotFound, ValidationError
+from kenning.interfaces.mcp import profiles
+from kenning.interfaces.mcp.context import ALLOWED_PROJECTS, ServerContext, error_reply
 
 INSTRUCTIONS = (
     "kenning returns sourced excerpts from this project: each with its source, fingerprint, "
@@ -22,14 +35,110 @@ INSTRUCTIONS = (
 # Modules exposing `register(server: FastMCP, ctx: ServerContext) -> None`.
 TOOL_MODULES = (ask_tools, graph_tools, memory_tools)
 
+# Called after each tool call with (request or None, tool name, arguments, result); the HTTP
+# app uses it for the audit log of writes.
+CallObserver = Callable[[Any, str, dict[str, Any], CallToolResult], None]
 
-def build_server(project: Project, *, clock: Callable[[], datetime] = utc_now) -> FastMCP:
-    server = FastMCP(name="kenning", instructions=INSTRUCTIONS, log_level="WARNING")
+
+def compact(schema: dict[str, Any] | None) -> dict[str, Any] | None:
+    """The same JSON schema, shorter: no ``title`` keywords (the property names say it), an
+    optional ``X | None`` as ``{..X, "type": [T, "null"]}`` instead of an ``anyOf``, and no
+    ``"default": null`` (an absent argument is null) nor ``"additionalProperties": true`` (the
+    JSON Schema default)."""
+    if schema is None:
+        return None
+
+    def strip(node: Any, in_properties: bool = False) -> Any:
+        if isinstance(node, list):
+            return [strip(v) for v in node]
+        if not isinstance(node, dict):
+            return node
+        out = {k: strip(v, k in ("properties", "$defs")) for k, v in node.items()
+               if in_properties or not (k == "title" or (k == "default" and v is None)
+                                        or (k == "additionalProperties" and v is True))}
+        if in_properties:
+            return out
+        options = out.get("anyOf")
+        if isinstance(options, list) and len(options) == 2 and {"type": "null"} in options:
+            other = next(o for o in options if o != {"type": "null"})
+            if isinstance(other.get("type"), str) and "anyOf" not in other:
+                del out["anyOf"]
+                out = {**other, **out, "type": [other["type"], "null"]}
+                if "enum" in other:
+                    out["enum"] = [*other["enum"], None]
+        return out
+
+    return strip(schema)
+
+
+def validation_error(exc: pydantic.ValidationError) -> ValidationError:
+    parts = []
+    for err in exc.errors(include_url=False):
+        where = ".".join(str(x) for x in err["loc"]) or "arguments"
+        parts.append(f"`{where}`: {err['msg']}")
+    return ValidationError("validation error in " + "; ".join(parts),
+                           hint="fix the argument(s) named; the limits are in the tool's inputSchema")
+
+
+class KenningMCP(FastMCP):
+    observers: list[CallObserver]
+
+    async def list_tools(self) -> list[Tool]:
+        return [t.model_copy(update={"inputSchema": compact(t.inputSchema), "outputSchema": compact(t.outputSchema)})
+                for t in await super().list_tools()]
+
+    async def call_tool(self, name: str, arguments: dict[str, Any]) -> Any:
+        request = self._request()
+        token = ALLOWED_PROJECTS.set(_allowed(request))
+        try:
+            result = await self._call(name, arguments)
+        finally:
+            ALLOWED_PROJECTS.reset(token)
+        for observe in self.observers:
+            observe(request, name, arguments, result)
+        return result
+
+    async def _call(self, name: str, arguments: dict[str, Any]) -> CallToolResult:
+        if self._tool_manager.get_tool(name) is None:
+            return error_reply(NotFound(f"no tool {name!r} on this server",
+                                        hint="list the tools; start the server with --tools all for every tool"))
+        try:
+            return await super().call_tool(name, arguments)
+        except ToolError as exc:
+            cause = exc.__cause__
+            if isinstance(cause, KenningError):
+                return error_reply(cause)
+            if isinstance(cause, pydantic.ValidationError) and cause.title.endswith("Arguments"):
+                return error_reply(validation_error(cause))
+            return error_reply(InternalError(f"{name} failed: {type(cause or exc).__name__}: {cause or exc}"))
+
+    def _request(self) -> Any:
+        try:
+            return self._mcp_server.request_context.request
+        except LookupError:
+            return None
+
+
+def _allowed(request: Any) -> frozenset[str] | None:
+    scope = getattr(request, "scope", None) or {}
+    return scope.get("kenning.projects")
+
+
+def build_server(project: Project, *, clock: Callable[[], datetime] = utc_now,
+                 tools: str | Sequence[str] = "all", **settings: Any) -> KenningMCP:
+    """The server of one project with the tools of ``tools`` (profile names; the CLI's default
+    is ``default``). ``settings`` go to FastMCP (HTTP transport options)."""
+    keep = profiles.resolve(tools)
+    server = KenningMCP(name="kenning", instructions=INSTRUCTIONS, log_level="WARNING", **settings)
+    server.observers = []
     ctx = ServerContext(project=project, clock=clock)
-    for module in TOOL_MODULES:
-        module.register(server, ctx)
+    for name in TOOL_MODULES:
+        importlib.import_module(name).register(server, ctx)
+    if keep is not None:
+        for tool in [t.name for t in server._tool_manager.list_tools() if t.name not in keep]:
+            server.remove_tool(tool)
     return server
 
 
-def serve_stdio(project: Project) -> None:
-    build_server(project).run("stdio")
+def serve_stdio(project: Project, tools: str | Sequence[str] = "default") -> None:
+    build_server(project, tools=tools).run("stdio")

@@ -1,0 +1,134 @@
+"""What a token may do with one tool call, the failed-attempt limit, and the audit log.
+
+``check_call`` takes plain data (the token, the served project, what the tool needs, its
+arguments) and returns a refusal or None; the HTTP layer turns a refusal into a 403.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import threading
+from collections import deque
+from dataclasses import dataclass
+from datetime import datetime
+from pathlib import Path
+from typing import Any
+
+from kenning.auth.tokens import READ, WRITE, TokenRecord
+from kenning.clock import iso
+
+AUDIT_FILE = "audit.log"
+
+
+@dataclass(frozen=True)
+class ToolNeeds:
+    """What a tool asks of a token: a scope, and whether it can read facts outside a path filter."""
+
+    name: str
+    writes: bool
+    takes_path_filter: bool
+    path_free_ok: bool  # safe for a path-bound token without a path_filter (writes no read, e.g. save_memory)
+
+
+@dataclass(frozen=True)
+class Refusal:
+    status: int
+    message: str
+
+
+def within(path: str, prefixes: tuple[str, ...]) -> bool:
+    """A path filter is inside a prefix when every path it can match is: ``docs/adr`` is inside
+    ``docs/`` and ``docs``; ``doc`` or ``docs`` is not inside ``docs/`` (they match ``docs-x/``)."""
+    return any(path.startswith(p) if p.endswith("/") else (path == p or path.startswith(p + "/"))
+               for p in prefixes)
+
+
+def check_project(token: TokenRecord, project: str) -> Refusal | None:
+    if project not in token.projects:
+        return Refusal(403, f"scope divergence: token {token.name!r} is bound to project(s) "
+                            f"{', '.join(token.projects)}; this request reads {project!r}")
+    return None
+
+
+def check_call(token: TokenRecord, served: str, needs: ToolNeeds, arguments: dict[str, Any]) -> Refusal | None:
+    scope = WRITE if needs.writes else READ
+    if scope not in token.scopes:
+        return Refusal(403, f"token {token.name!r} lacks scope {scope} needed by {needs.name} "
+                            f"(it has {', '.join(token.scopes)})")
+    project = arguments.get("project")
+    if isinstance(project, str) and project:
+        refusal = check_project(token, project)
+        if refusal:
+            return refusal
+    if token.paths:
+        path_filter = arguments.get("path_filter")
+        if needs.takes_path_filter:
+            if not isinstance(path_filter, str) or not path_filter:
+                return Refusal(403, f"scope divergence: token {token.name!r} is bound to path(s) "
+                                    f"{', '.join(token.paths)}; pass a path_filter inside them")
+            if not within(path_filter.lstrip("./"), token.paths):
+                return Refusal(403, f"scope divergence: path_filter {path_filter!r} is outside the token's "
+                                    f"path(s) {', '.join(token.paths)}")
+        elif not needs.path_free_ok:
+            return Refusal(403, f"scope divergence: token {token.name!r} is bound to path(s) "
+                                f"{', '.join(token.paths)}; {needs.name} cannot be limited to a path — use "
+                                f"search_memory, recall or recall_context with a path_filter")
+    return None
+
+
+class FailureLimiter:
+    """At most ``limit`` failed authentications per client within ``window`` seconds; past it,
+    the client is refused (429) until its oldest failure leaves the window."""
+
+    def __init__(self, limit: int = 10, window: float = 60.0) -> None:
+        self.limit, self.window = limit, window
+        self._failures: dict[str, deque[float]] = {}
+        self._lock = threading.Lock()
+
+    def _recent(self, client: str, now: float) -> deque[float]:
+        times = self._failures.setdefault(client, deque())
+        while times and times[0] <= now - self.window:
+            times.popleft()
+        return times
+
+    def blocked(self, client: str, now: float) -> float | None:
+        """Seconds to wait, or None."""
+        with self._lock:
+            times = self._recent(client, now)
+            if len(times) >= self.limit:
+                return round(times[0] + self.window - now, 1)
+            return None
+
+    def fail(self, client: str, now: float) -> None:
+        with self._lock:
+            self._recent(client, now).append(now)
+            if len(self._failures) > 10_000:  # bound memory: forget clients with no recent failure
+                for key in [k for k, v in self._failures.items() if not v]:
+                    del self._failures[key]
+
+
+def _summary(arguments: dict[str, Any]) -> dict[str, Any]:
+    """Arguments for the audit line: ids and short values kept, long text replaced by its length."""
+    out: dict[str, Any] = {}
+    for key, value in arguments.items():
+        if isinstance(value, str) and len(value) > 80:
+            out[key] = f"<{len(value)} characters>"
+        elif isinstance(value, list) and len(value) > 20:
+            out[key] = f"<{len(value)} items>"
+        else:
+            out[key] = value
+    return out
+
+
+def audit(home: Path, *, token: TokenRecord, client: str, project: str, tool: str, arguments: dict[str, Any],
+          ok: bool, now: datetime) -> None:
+    """Append one JSON line per write call: who (token id and name, client), what, when, outcome."""
+    line = {"at": iso(now), "token": token.id, "name": token.name, "client": client, "project": project,
+            "tool": tool, "arguments": _summary(arguments), "ok": ok}
+    home.mkdir(parents=True, exist_ok=True)
+    fd = os.open(home / AUDIT_FILE, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o600)
+    try:
+        os.write(fd, (json.dumps(line, ensure_ascii=False) + "\n").encode())
+    finally:
+        os.close(fd)

@@ -1,0 +1,175 @@
+"""MCP over streamable HTTP: the tools of one project at ``/mcp`` (the SDK's transport),
+behind bearer tokens (``kenning.auth``). A token is required always, loopback included: a web
+page in the user's browser can reach loopback.
+
+Statuses: missing, unknown, revoked or expired token → 401; a scope the tool needs missing →
+403; the served project, a ``project`` argument or a ``path_filter`` outside the token's
+binding → 403 "scope divergence"; too many failed attempts from one client → 429. Every
+refusal is JSON ``{"error": {"type", "message", "hint"}}``. Writes are appended to the audit
+log in ``KENNING_HOME/audit.log``.
+
+``create_app`` returns a Starlette app whose lifespan runs the SDK's session manager; a
+parent app that mounts it must enter ``app.router.lifespan_context(app)`` in its own lifespan.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from collections.abc import Callable, Sequence
+from datetime import datetime
+from pathlib import Path
+from typing import Any
+
+from mcp.server.transport_security import TransportSecuritySettings
+from mcp.types import CallToolResult
+from starlette.applications import Starlette
+from starlette.datastructures import Headers
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
+
+from kenning.auth.policy import FailureLimiter, Refusal, ToolNeeds, audit, check_call, check_project
+from kenning.auth.tokens import TokenRecord, Unauthorized, verify
+from kenning.clock import utc_now
+from kenning.config import Project
+from kenning.interfaces.mcp.server import build_server
+
+MAX_BODY = 1_000_000
+LOOPBACK = ("127.0.0.1", "localhost", "::1")
+_HINTS = {401: "send Authorization: Bearer <secret from `kenning token create`>",
+          403: "ask for a token with the needed scope and binding (`kenning token create`), or stay within it",
+          413: "send a smaller request", 429: "wait, then retry with a valid token"}
+_TYPES = {401: "Unauthorized", 403: "ScopeDenied", 413: "ValidationError", 429: "TooManyAttempts"}
+
+
+async def _refuse(send: Send, status: int, message: str, headers: dict[str, str] | None = None) -> None:
+    body = json.dumps({"error": {"type": _TYPES[status], "message": message, "hint": _HINTS[status]}}).encode()
+    raw = [(b"content-type", b"application/json"), (b"content-length", str(len(body)).encode())]
+    raw += [(k.lower().encode(), v.encode()) for k, v in (headers or {}).items()]
+    await send({"type": "http.response.start", "status": status, "headers": raw})
+    await send({"type": "http.response.body", "body": body})
+
+
+def _calls(body: bytes) -> list[tuple[str, dict[str, Any]]]:
+    """(tool, arguments) of each tools/call in a JSON-RPC body; malformed bodies are left to the SDK."""
+    try:
+        payload = json.loads(body)
+    except ValueError:
+        return []
+    messages = payload if isinstance(payload, list) else [payload]
+    found = []
+    for msg in messages:
+        if isinstance(msg, dict) and msg.get("method") == "tools/call" and isinstance(msg.get("params"), dict):
+            args = msg["params"].get("arguments")
+            found.append((str(msg["params"].get("name")), args if isinstance(args, dict) else {}))
+    return found
+
+
+class TokenGate:
+    """ASGI middleware in front of the SDK's transport: authenticates, then authorises each
+    tools/call against the token before the SDK sees it."""
+
+    def __init__(self, app: ASGIApp, *, home: Path, served: str, needs: dict[str, ToolNeeds],
+                 clock: Callable[[], datetime], limiter: FailureLimiter) -> None:
+        self.app, self.home, self.served, self.needs = app, home, served, needs
+        self.clock, self.limiter = clock, limiter
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        client = (scope.get("client") or ("unknown", 0))[0]
+        wait = self.limiter.blocked(client, time.monotonic())
+        if wait is not None:
+            await _refuse(send, 429, f"too many failed attempts from {client}; retry in {wait:g} s",
+                          {"Retry-After": str(max(1, round(wait)))})
+            return
+        header = Headers(scope=scope).get("authorization", "")
+        presented = header[7:].strip() if header[:7].lower() == "bearer " else None
+        try:
+            token = verify(self.home, presented, now=self.clock())
+        except Unauthorized as exc:
+            if presented:
+                self.limiter.fail(client, time.monotonic())
+            await _refuse(send, 401, str(exc), {"WWW-Authenticate": 'Bearer realm="kenning"'})
+            return
+        refusal = check_project(token, self.served)
+        if refusal is None and scope["method"] == "POST":
+            body, refusal = await self._body(receive)
+            if refusal is None:
+                refusal = self._authorise(token, body)
+            receive = _replay(body)
+        if refusal is not None:
+            await _refuse(send, refusal.status, refusal.message)
+            return
+        scope["kenning.token"] = token
+        scope["kenning.projects"] = frozenset(token.projects)
+        await self.app(scope, receive, send)
+
+    async def _body(self, receive: Receive) -> tuple[bytes, Refusal | None]:
+        chunks, size = [], 0
+        while True:
+            message = await receive()
+            chunk = message.get("body", b"")
+            size += len(chunk)
+            if size > MAX_BODY:
+                return b"", Refusal(413, f"request body over {MAX_BODY} bytes")
+            chunks.append(chunk)
+            if not message.get("more_body", False):
+                return b"".join(chunks), None
+
+    def _authorise(self, token: TokenRecord, body: bytes) -> Refusal | None:
+        for name, arguments in _calls(body):
+            needs = self.needs.get(name)
+            if needs is None:
+                continue  # an unknown tool: the server answers with a typed NotFound
+            refusal = check_call(token, self.served, needs, arguments)
+            if refusal is not None:
+                return refusal
+        return None
+
+
+def _replay(body: bytes) -> Receive:
+    sent = False
+
+    async def receive() -> Message:
+        nonlocal sent
+        if not sent:
+            sent = True
+            return {"type": "http.request", "body": body, "more_body": False}
+        return {"type": "http.disconnect"}
+
+    return receive
+
+
+def create_app(project: Project, *, home: Path, tools: str | Sequence[str] = "default",
+               clock: Callable[[], datetime] = utc_now, host: str = "127.0.0.1",
+               limiter: FailureLimiter | None = None) -> Starlette:
+    """The ASGI app serving ``project``'s tools at ``/mcp``, tokens read from ``home``."""
+    security = None if host in LOOPBACK else TransportSecuritySettings(enable_dns_rebinding_protection=False)
+    server = build_server(project, clock=clock, tools=tools, host=host, json_response=True,
+                          transport_security=security)
+    needs = {}
+    for tool in server._tool_manager.list_tools():
+        params = tool.parameters.get("properties", {})
+        writes = not (tool.annotations and tool.annotations.readOnlyHint)
+        needs[tool.name] = ToolNeeds(tool.name, writes=writes, takes_path_filter="path_filter" in params,
+                                     path_free_ok=tool.name == "save_memory")
+
+    def audit_writes(request: Any, name: str, arguments: dict[str, Any], result: CallToolResult) -> None:
+        token = getattr(request, "scope", {}).get("kenning.token")
+        if token is not None and needs.get(name) and needs[name].writes:
+            client = (request.scope.get("client") or ("unknown", 0))[0]
+            audit(home, token=token, client=client, project=project.name, tool=name, arguments=arguments,
+                  ok=not result.isError, now=clock())
+
+    server.observers.append(audit_writes)
+    app = server.streamable_http_app()
+    app.add_middleware(TokenGate, home=home, served=project.name, needs=needs, clock=clock,
+                       limiter=limiter or FailureLimiter())
+    return app
+
+
+def serve_http(project: Project, *, home: Path, tools: str | Sequence[str], host: str, port: int) -> None:
+    import uvicorn
+
+    uvicorn.run(create_app(project, home=home, tools=tools, host=host), host=host, port=port, log_level="warning")

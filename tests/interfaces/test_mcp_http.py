@@ -1,0 +1,166 @@
+"""The auth matrix over HTTP: a uvicorn server on a free loopback port, the SDK's streamable
+HTTP client, real tokens in KENNING_HOME. Each refusal has its documented status and message."""
+
+from __future__ import annotations
+
+import json
+from datetime import timedelta
+
+import pytest
+
+from kenning import registry
+from kenning.auth import tokens
+from kenning.auth.policy import FailureLimiter
+from kenning.interfaces.mcp.http import create_app
+from kenning.interfaces.mcp.profiles import PROFILES
+
+from conftest import NOW, resync
+from mcp_http_helpers import Refused, running, with_session
+
+FILES = {"README.md": "# Alpha\n\nThe signing keys rotate nightly.\n",
+         "docs/keys.md": "# Keys\n\nKeys live in the vault.\n",
+         "src/app.py": "def rotate():\n    '''Rotate the signing keys.'''\n    return 1\n"}
+
+
+@pytest.fixture()
+def served(make_project, isolated_home):
+    project = make_project(FILES, name="alpha")
+    beta = make_project({"README.md": "# Beta\n\nBeta keys are kept elsewhere.\n"}, name="beta")
+    for each in (project, beta):
+        resync(each)
+        registry.register(isolated_home, each.name, each.root)
+    clock = {"now": NOW}
+    app = create_app(project, home=isolated_home, tools="all", clock=lambda: clock["now"],
+                     limiter=FailureLimiter(limit=5, window=60))
+    with running(app) as url:
+        yield url, isolated_home, clock
+
+
+def make_token(home, **options):
+    defaults = {"scopes": [tokens.READ], "projects": ["alpha"], "paths": [], "name": None, "expires": "30d"}
+    return tokens.create(home, **{**defaults, **options}, now=NOW)
+
+
+def refusal(url, secret, body=lambda s: s.list_tools()) -> Refused:
+    with pytest.raises(Refused) as caught:
+        with_session(url, secret, body)
+    return caught.value
+
+
+def test_no_bad_expired_or_revoked_token_is_401(served):
+    url, home, clock = served
+    missing = refusal(url, None)
+    assert missing.status == 401 and "bearer token is required" in missing.body["error"]["message"]
+    assert missing.body["error"]["type"] == "Unauthorized" and missing.body["error"]["hint"]
+    _, secret = make_token(home)
+    bad = refusal(url, secret[:-4] + "AAAA")
+    assert bad.status == 401 and bad.body["error"]["message"] == "unknown token"
+    assert refusal(url, "not-a-kenning-token").status == 401
+    record, short = make_token(home, expires="1h", name="short")
+    clock["now"] = NOW + timedelta(hours=2)
+    expired = refusal(url, short)
+    assert expired.status == 401 and "token 'short' is expired" in expired.body["error"]["message"]
+    clock["now"] = NOW
+    record, revoked = make_token(home, name="gone")
+    tokens.revoke(home, "gone", now=NOW)
+    gone = refusal(url, revoked)
+    assert gone.status == 401 and "token 'gone' is revoked" in gone.body["error"]["message"]
+
+
+def test_read_only_token_writing_is_403(served):
+    url, home, _ = served
+    _, secret = make_token(home)
+    denied = refusal(url, secret, lambda s: s.call_tool("save_memory", {"text": "a note"}))
+    assert denied.status == 403
+    assert "lacks scope memory:write needed by save_memory" in denied.body["error"]["message"]
+
+
+def test_token_for_project_a_reading_b_is_403_scope_divergence(served, make_project):
+    url, home, _ = served
+    _, beta_only = make_token(home, projects=["beta"])
+    whole = refusal(url, beta_only)
+    assert whole.status == 403 and whole.body["error"]["message"].startswith("scope divergence")
+    assert "bound to project(s) beta; this request reads 'alpha'" in whole.body["error"]["message"]
+    _, alpha = make_token(home)
+    other = refusal(url, alpha, lambda s: s.call_tool("memory_index", {"query": "keys", "project": "beta"}))
+    assert other.status == 403 and "this request reads 'beta'" in other.body["error"]["message"]
+
+
+def test_path_token_with_a_path_filter_outside_it_is_403(served):
+    url, home, _ = served
+    _, docs = make_token(home, paths=["docs/"])
+    outside = refusal(url, docs, lambda s: s.call_tool("recall", {"query": "keys", "path_filter": "src/"}))
+    assert outside.status == 403
+    assert outside.body["error"]["message"] == ("scope divergence: path_filter 'src/' is outside the token's "
+                                                "path(s) docs/")
+    broader = refusal(url, docs, lambda s: s.call_tool("recall", {"query": "keys", "path_filter": "doc"}))
+    assert broader.status == 403
+    unfiltered = refusal(url, docs, lambda s: s.call_tool("memory_index", {"query": "keys"}))
+    assert unfiltered.status == 403 and "cannot be limited to a path" in unfiltered.body["error"]["message"]
+    inside = with_session(url, docs, lambda s: s.call_tool("recall", {"query": "keys", "path_filter": "docs/"}))
+    assert not inside.isError
+    assert {e["source"]["uri"].split("#")[0] for e in inside.structuredContent["excerpts"]} == {"docs/keys.md"}
+
+
+def test_failed_attempts_are_limited_per_client(served):
+    url, home, _ = served
+    for _ in range(5):
+        assert refusal(url, "kn_00000000_" + "x" * 43).status == 401
+    _, good = make_token(home)
+    blocked = refusal(url, good)
+    assert blocked.status == 429 and "too many failed attempts" in blocked.body["error"]["message"]
+
+
+def test_a_valid_token_works_for_every_tool_it_allows_and_writes_are_audited(served):
+    url, home, _ = served
+    _, secret = make_token(home, scopes=[tokens.READ, tokens.WRITE], name="agent")
+
+    async def body(session):
+        names = sorted(t.name for t in (await session.list_tools()).tools)
+        saved = await session.call_tool("save_memory", {"text": "Deploys happen on Tuesdays.", "title": "Deploy day"})
+        fid = saved.structuredContent["id"]
+        other = await session.call_tool("save_memory", {"text": "Deploys happened on Mondays."})
+        calls = {
+            "memory_ask": {"question": "where do keys live?"}, "core_pack": {},
+            "memory_index": {"query": "deploys"}, "memory_search": {"query": "deploys"},
+            "memory_get": {"ids": [fid]}, "memory_timeline": {"anchor": fid}, "get_tool_uses": {"ids": [1]},
+            "search_memory": {"query": "deploys tuesdays"}, "recall": {"query": "deploys"},
+            "recall_context": {"query": "deploys"}, "mem_search": {"query": "deploys", "mode": "auto"},
+            "graph_neighbours": {"node": "src/app.py"}, "graph_path": {"node": "src/app.py", "other": "rotate"},
+            "graph_impact": {"node": "rotate"}, "graph_touches": {"node": "src/app.py"},
+            "confirm": {"id": fid},
+            "supersede": {"old": other.structuredContent["id"], "new": fid, "reason": "corrected"},
+            "forget": {"target": other.structuredContent["id"], "reason": "wrong"},
+        }
+        results = {name: await session.call_tool(name, args) for name, args in calls.items()}
+        return names, {"save_memory": saved, **results}
+
+    names, results = with_session(url, secret, body)
+    assert len(names) == 19 and set(results) == set(names)
+    failed = {n: r.content[0].text for n, r in results.items() if r.isError}
+    assert failed == {}
+    lines = [json.loads(line) for line in (home / "audit.log").read_text().splitlines()]
+    assert [(a["tool"], a["name"], a["ok"]) for a in lines] == [
+        ("save_memory", "agent", True), ("save_memory", "agent", True), ("confirm", "agent", True),
+        ("supersede", "agent", True), ("forget", "agent", True)]
+    assert lines[0]["client"] == "127.0.0.1" and lines[0]["project"] == "alpha" and lines[0]["at"]
+
+
+def test_scope_all_is_cut_to_the_tokens_projects(served, isolated_home):
+    url, home, _ = served
+    assert {e.name for e in registry.list_entries(home)} == {"alpha", "beta"}
+    _, secret = make_token(home)
+    answer = with_session(url, secret, lambda s: s.call_tool("memory_ask", {"question": "keys", "scope": "all"}))
+    assert not answer.isError
+    assert set(answer.structuredContent["scope"]["projects"]) == {"alpha"}
+    _, both = make_token(home, projects=["alpha", "beta"])
+    wider = with_session(url, both, lambda s: s.call_tool("memory_ask", {"question": "keys", "scope": "all"}))
+    assert set(wider.structuredContent["scope"]["projects"]) == {"alpha", "beta"}
+
+
+def test_profiles_apply_over_http(make_project, isolated_home):
+    project = make_project(FILES, name="alpha")
+    _, secret = make_token(isolated_home)
+    with running(create_app(project, home=isolated_home, tools="default")) as url:
+        names = with_session(url, secret, lambda s: s.list_tools())
+    assert sorted(t.name for t in names.tools) == sorted(PROFILES["default"])
