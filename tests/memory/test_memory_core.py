@@ -11,6 +11,7 @@ from kenning.memory.observations import Observation, save
 from kenning.memory.sessions import get_tool_uses, record_tool_use
 from kenning.memory.strictness import is_strong
 from kenning.records import Dates, Excerpt, Fact, Freshness, FreshnessState, Source
+from kenning.store import secrets as store_secrets
 from kenning.store.db import connect
 
 
@@ -28,21 +29,30 @@ def test_a_strong_match_needs_every_term_at_the_start_of_a_word_ignoring_case_an
     assert not is_strong(ex, ("tokens", "absent"))
 
 
-def test_every_single_character_change_of_a_cursor_token_is_detected():
-    # A fixed token: the check has 15 bits, so a random one meets a colliding change about
-    # once in 3,000 runs (it did); this test is about the check, not about luck.
-    fresh = cursors.new_token()
-    assert len(fresh) == 14 and fresh.startswith("c") and fresh[11:] == cursors._check(fresh[1:11])
-    token = "c" + "k7wmq2zpxa" + cursors._check("k7wmq2zpxa")
+def test_every_single_character_change_of_a_cursor_token_is_detected(make_project):
+    # The check is an HMAC keyed by the store's own secret: every one-character change of a
+    # token is refused as tampered before the row is read, and a token made with another
+    # store's key (or the old unkeyed check) is refused too.
+    project = make_project({})
+    conn = connect(project.db_path, create=True)
+    token = cursors.issue(conn, step=1, project=project.name, query="q", options={}, scope={}, disclosed=[],
+                          now=NOW)
+    key = store_secrets.get(conn, cursors.SECRET)
+    assert len(token) == 16 and token[10:] == cursors._check(key, token[1:10])
     alphabet = "abcdefghijklmnopqrstuvwxyz234567"
     caught = 0
     for position in range(1, len(token)):
         changed = token[:position] + alphabet[(alphabet.index(token[position]) + 1) % 32] + token[position + 1:]
         try:
-            cursors.load(None, changed, now=NOW)  # the check runs before any lookup
+            cursors.load(conn, changed, now=NOW)
         except cursors.CursorTampered:
             caught += 1
     assert caught == len(token) - 1
+    forged = "c" + token[1:10] + cursors._check(b"another store's key", token[1:10])
+    with pytest.raises(cursors.CursorTampered):
+        cursors.load(conn, forged, now=NOW)
+    assert cursors.load(conn, token, now=NOW).query == "q"
+    conn.close()
 
 
 def test_an_observation_in_a_session_opens_the_session_and_cites_it(make_project):

@@ -1,8 +1,9 @@
 """Guided-search cursors: short opaque tokens for search state kept in the store.
 
-A token is ``c`` + 10 random base32 characters + 3 check characters. The check catches a
-modified token before any lookup (it detects edits, it is not a secret: the state itself
-never leaves the server, so a forged token can only name state that already exists). The
+A token is ``c`` + 9 random base32 characters + 6 characters of an HMAC-SHA256 of them keyed
+by the store's own secret (store/secrets.py): a modified token is refused before the row is
+read, and nobody without the store can make a valid one (30 bits of tag: one blind guess in
+about a billion passes, and it must still name a live row). The
 row binds the step reached, the query, the options, the scope (project and filters), the
 ids disclosed so far and a membership digest of those facts (id, content, lifecycle): if any
 of them changed, the cursor is refused. Cursors expire 15 minutes after they are issued;
@@ -13,6 +14,7 @@ from __future__ import annotations
 
 import base64
 import hashlib
+import hmac
 import json
 import re
 import secrets
@@ -23,11 +25,13 @@ from typing import Any
 
 from kenning.clock import iso, parse_iso
 from kenning.errors import UsageError
+from kenning.store import secrets as store_secrets
 from kenning.store.db import in_batches, transaction
 
 TTL = timedelta(minutes=15)
 KEEP_EXPIRED = timedelta(days=1)
-_TOKEN = re.compile(r"^c[a-z2-7]{13}$")
+_TOKEN = re.compile(r"^c[a-z2-7]{15}$")
+SECRET = "cursor"
 _RESTART = "restart with mem_search(query=..., mode=\"guided\")"
 
 
@@ -84,14 +88,21 @@ class Cursor:
     expires: str
 
 
-def _check(body: str) -> str:
-    digest = hashlib.sha256(b"kenning-cursor:" + body.encode()).digest()
-    return base64.b32encode(digest).decode().lower()[:3]
+def _check(key: bytes, body: str) -> str:
+    digest = hmac.new(key, b"kenning-cursor:" + body.encode(), hashlib.sha256).digest()
+    return base64.b32encode(digest).decode().lower()[:6]
 
 
-def new_token() -> str:
-    body = base64.b32encode(secrets.token_bytes(7)).decode().lower()[:10]
-    return "c" + body + _check(body)
+def new_token(key: bytes) -> str:
+    body = base64.b32encode(secrets.token_bytes(6)).decode().lower()[:9]
+    return "c" + body + _check(key, body)
+
+
+def _authentic(conn: sqlite3.Connection, text: str) -> bool:
+    if not _TOKEN.match(text):
+        return False
+    key = store_secrets.get(conn, SECRET)
+    return key is not None and hmac.compare_digest(_check(key, text[1:10]), text[10:])
 
 
 def membership(conn: sqlite3.Connection, ids: tuple[int, ...] | list[int]) -> str:
@@ -109,9 +120,9 @@ def membership(conn: sqlite3.Connection, ids: tuple[int, ...] | list[int]) -> st
 
 def issue(conn: sqlite3.Connection, *, step: int, project: str, query: str, options: dict[str, Any],
           scope: dict[str, Any], disclosed: list[int], now: datetime) -> str:
-    token = new_token()
     state = {"options": options, "scope": scope}
     with transaction(conn):
+        token = new_token(store_secrets.get_or_create(conn, SECRET))
         conn.execute("DELETE FROM search_cursors WHERE expires < ?", (iso(now - KEEP_EXPIRED),))
         conn.execute(
             "INSERT INTO search_cursors (token, step, project, query, options, disclosed, membership, created, "
@@ -124,7 +135,7 @@ def issue(conn: sqlite3.Connection, *, step: int, project: str, query: str, opti
 
 def load(conn: sqlite3.Connection, token: str, *, now: datetime) -> Cursor:
     text = token.strip()
-    if not _TOKEN.match(text) or _check(text[1:11]) != text[11:]:
+    if not _authentic(conn, text):
         raise CursorTampered("this continuation was modified: it is not a cursor this server issued",
                              hint="copy the cursor from the `Continue with:` line unchanged, or " + _RESTART)
     row = conn.execute("SELECT * FROM search_cursors WHERE token = ?", (text,)).fetchone()

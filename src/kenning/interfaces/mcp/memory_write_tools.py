@@ -21,8 +21,8 @@ def register(server: FastMCP, ctx: ServerContext) -> None:
     def save_memory(
         text: Annotated[str, Field(min_length=1, max_length=20_000)],
         title: Annotated[str | None, Field(max_length=200, description="Default: first line.")] = None,
-        type: Annotated[str, Field(max_length=40, pattern=r"^[a-z_]{1,40}$", description="observation, decision, failure, "
-                                                                           "convention, …")] = "observation",
+        type: Annotated[str, Field(max_length=40, pattern=r"^[a-z_]{1,40}$",
+                                   description="decision, failure, convention, …")] = "observation",
         tags: Annotated[list[Annotated[str, Field(min_length=1, max_length=40)]],
                         Field(max_length=20)] = [],  # noqa: B006 (schema default)
         why: Annotated[str | None, Field(max_length=2000)] = None,

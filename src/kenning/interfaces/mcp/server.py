@@ -17,14 +17,14 @@ from typing import Any
 
 import pydantic
 from mcp.server.fastmcp import FastMCP
-from mcp.server.fastmcp.exceptions import ToolError
+from mcp.server.fastmcp.exceptions import ResourceError, ToolError
 from mcp.types import CallToolResult, Tool
 
 from kenning.clock import utc_now
 from kenning.config import Project
 from kenning.errors import InternalError, KenningError, NotFound, ValidationError
 from kenning.interfaces.mcp import profiles
-from kenning.interfaces.mcp.context import ALLOWED_PROJECTS, ServerContext, error_reply
+from kenning.interfaces.mcp.context import ALLOWED_PROJECTS, NEXT_BY_TYPE, ServerContext, error_reply
 
 INSTRUCTIONS = (
     "kenning returns sourced excerpts from this project: each with its source, fingerprint, "
@@ -112,11 +112,33 @@ class KenningMCP(FastMCP):
                 return error_reply(validation_error(cause))
             return error_reply(InternalError(f"{name} failed: {type(cause or exc).__name__}: {cause or exc}"))
 
+    async def read_resource(self, uri: Any) -> Any:
+        """A failed read is a protocol error (resources have no error results); its message is
+        the typed error once, not wrapped twice by the SDK's template layer."""
+        try:
+            return await super().read_resource(uri)
+        except Exception as exc:
+            cause = _typed_cause(exc)
+            if cause is None:
+                raise
+            hint = cause.hint or NEXT_BY_TYPE.get(type(cause).__name__, "")
+            raise ResourceError(f"error ({type(cause).__name__}): {cause.message}"
+                                + (f"\nNext: {hint}" if hint else "")) from exc
+
     def _request(self) -> Any:
         try:
             return self._mcp_server.request_context.request
         except LookupError:
             return None
+
+
+def _typed_cause(exc: BaseException | None) -> KenningError | None:
+    seen = 0
+    while exc is not None and seen < 10:
+        if isinstance(exc, KenningError):
+            return exc
+        exc, seen = exc.__cause__ or exc.__context__, seen + 1
+    return None
 
 
 def _allowed(request: Any) -> frozenset[str] | None:
