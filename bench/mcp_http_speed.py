@@ -53,9 +53,10 @@ async def interleaved(url: str, secret: str, root: Path, calls: int) -> dict[str
     rng = random.Random(7)
     words = vocabulary()[200:5000]  # mid-frequency terms, as people type
     params = StdioServerParameters(command=KENNING, args=["mcp", "--project", str(root)], env=dict(os.environ))
-    timings: dict[str, list[float]] = {k: [] for k in ("http_search", "stdio_search", "http_get", "stdio_get")}
+    timings: dict[str, list[float]] = {k: [] for k in ("http_search", "stdio_search", "http_get", "stdio_get",
+                                                       "raw_search")}
     async with httpx.AsyncClient(headers={"Authorization": f"Bearer {secret}"}, timeout=30) as http, \
-            streamable_http_client(url, http_client=http) as (read, write, _), \
+            streamable_http_client(url, http_client=http) as (read, write, http_session_id), \
             ClientSession(read, write) as remote, stdio_client(params) as (s_read, s_write), \
             ClientSession(s_read, s_write) as local:
         sessions = {"http": remote, "stdio": local}
@@ -74,6 +75,18 @@ async def interleaved(url: str, secret: str, root: Path, calls: int) -> dict[str
                 start = time.perf_counter()
                 await sessions[name].call_tool("memory_get", {"ids": [1 + n % 1000]})
                 timings[f"{name}_get"].append((time.perf_counter() - start) * 1000)
+        # The same endpoint with one plain POST per call (no SDK client machinery): what a
+        # lean client pays.
+        headers = {"Accept": "application/json, text/event-stream", "mcp-protocol-version": "2025-06-18",
+                   "mcp-session-id": http_session_id()}
+        for n in range(calls):
+            question = " ".join(rng.sample(words, 3))
+            body = {"jsonrpc": "2.0", "id": n, "method": "tools/call",
+                    "params": {"name": "memory_index", "arguments": {"query": question, "limit": 10}}}
+            start = time.perf_counter()
+            response = await http.post(url, json=body, headers=headers)
+            timings["raw_search"].append((time.perf_counter() - start) * 1000)
+            assert response.status_code == 200 and '"isError":false' in response.text, response.text[:300]
     return timings
 
 
@@ -130,6 +143,7 @@ def main() -> None:
     print("|---|---|---|---|")
     print(row("HTTP memory_index (search)", figures["http_search"]))
     print(row("stdio memory_index (search)", figures["stdio_search"]))
+    print(row("HTTP memory_index, one plain POST (httpx, no SDK client)", figures["raw_search"]))
     print(row("HTTP memory_get (one id)", figures["http_get"]))
     print(row("stdio memory_get (one id)", figures["stdio_get"]))
 

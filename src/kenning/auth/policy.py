@@ -38,10 +38,10 @@ class Refusal:
 
 
 def within(path: str, prefixes: tuple[str, ...]) -> bool:
-    """A path filter is inside a prefix when every path it can match is: ``docs/adr`` is inside
-    ``docs/`` and ``docs``; ``doc`` or ``docs`` is not inside ``docs/`` (they match ``docs-x/``)."""
-    return any(path.startswith(p) if p.endswith("/") else (path == p or path.startswith(p + "/"))
-               for p in prefixes)
+    """A path filter is a literal prefix of source paths (as the search applies it), so it is
+    inside a token prefix when it starts with it: ``docs/adr`` is inside ``docs/``; ``doc``
+    is not (it would also match ``doc-private/``)."""
+    return any(path.startswith(p) for p in prefixes)
 
 
 def check_project(token: TokenRecord, project: str) -> Refusal | None:
@@ -67,7 +67,7 @@ def check_call(token: TokenRecord, served: str, needs: ToolNeeds, arguments: dic
             if not isinstance(path_filter, str) or not path_filter:
                 return Refusal(403, f"scope divergence: token {token.name!r} is bound to path(s) "
                                     f"{', '.join(token.paths)}; pass a path_filter inside them")
-            if not within(path_filter.lstrip("./"), token.paths):
+            if not within(path_filter, token.paths):
                 return Refusal(403, f"scope divergence: path_filter {path_filter!r} is outside the token's "
                                     f"path(s) {', '.join(token.paths)}")
         elif not needs.path_free_ok:

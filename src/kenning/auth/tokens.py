@@ -119,8 +119,8 @@ def create(home: Path, *, scopes: list[str], projects: list[str], paths: list[st
             raise ValidationError(f"not a project name: {project!r}")
     clean_paths = []
     for prefix in paths:
-        p = prefix.strip().lstrip("./") if prefix.strip() not in ("", ".") else ""
-        if not p or ".." in p.split("/") or p.startswith("/"):
+        p = prefix.strip().removeprefix("./")
+        if not p or p in (".", "/") or p.startswith(("/", "\\")) or ".." in p.split("/"):
             raise ValidationError(f"not a relative path prefix: {prefix!r}", hint="e.g. --path docs/")
         clean_paths.append(p)
     label = name or f"token-{len(load(home)) + 1}"

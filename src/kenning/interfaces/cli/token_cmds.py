@@ -20,7 +20,8 @@ def token() -> None:
 @click.option("--project", "projects", required=True, multiple=True, metavar="NAME",
               help="A project the token may reach (repeatable).")
 @click.option("--path", "paths", multiple=True, metavar="PREFIX",
-              help="Limit reads to source paths under PREFIX (repeatable); reads must then pass a path_filter.")
+              help="Limit reads to source paths starting with PREFIX (end a folder with /; repeatable); "
+                   "reads must then pass a path_filter starting with it.")
 @click.option("--expires", default="30d", show_default=True, help="Lifetime: 12h, 30d, 8w, or never.")
 @click.option("--name", default=None, help="A label to recognise the token by.")
 @json_option

@@ -34,6 +34,8 @@ from kenning.config import Project
 from kenning.interfaces.mcp.server import build_server
 
 MAX_BODY = 1_000_000
+# Tools a path-bound token may call without a path_filter: they read nothing.
+PATH_FREE = frozenset({"save_memory"})
 LOOPBACK = ("127.0.0.1", "localhost", "::1")
 _HINTS = {401: "send Authorization: Bearer <secret from `kenning token create`>",
           403: "ask for a token with the needed scope and binding (`kenning token create`), or stay within it",
@@ -153,7 +155,7 @@ def create_app(project: Project, *, home: Path, tools: str | Sequence[str] = "de
         params = tool.parameters.get("properties", {})
         writes = not (tool.annotations and tool.annotations.readOnlyHint)
         needs[tool.name] = ToolNeeds(tool.name, writes=writes, takes_path_filter="path_filter" in params,
-                                     path_free_ok=tool.name == "save_memory")
+                                     path_free_ok=tool.name in PATH_FREE)
 
     def audit_writes(request: Any, name: str, arguments: dict[str, Any], result: CallToolResult) -> None:
         token = getattr(request, "scope", {}).get("kenning.token")

@@ -1,0 +1,94 @@
+"""Tokens: created through the CLI, stored as salted hashes only, listed without secrets,
+revoked, expired; bindings and the failed-attempt limit."""
+
+from __future__ import annotations
+
+import json
+import stat
+from datetime import timedelta
+
+import pytest
+
+from conftest import NOW
+from kenning.auth import tokens
+from kenning.auth.policy import FailureLimiter, ToolNeeds, check_call, within
+
+
+def test_create_prints_the_secret_once_and_stores_only_a_salted_hash(cli, isolated_home):
+    made = cli("token", "create", "--scope", "memory:read,memory:write", "--project", "alpha", "--project", "beta",
+               "--path", "docs/", "--expires", "8w", "--name", "ci", "--json")
+    assert made.code == 0, made.err
+    record = made.json()
+    secret = record["secret"]
+    assert secret.startswith(f"kn_{record['id']}_") and len(secret) > 40
+    assert record["scopes"] == ["memory:read", "memory:write"] and record["projects"] == ["alpha", "beta"]
+    assert record["paths"] == ["docs/"] and record["state"] == "active"
+    stored = (isolated_home / "tokens.json").read_text()
+    assert secret.split("_", 2)[2] not in stored and "digest" in stored and "salt" in stored
+    assert stat.S_IMODE((isolated_home / "tokens.json").stat().st_mode) == 0o600
+    listed = cli("token", "list", "--json")
+    assert secret not in listed.out and "digest" not in listed.out and "salt" not in listed.out
+    assert [t["name"] for t in listed.json()["tokens"]] == ["ci"]
+    text = cli("token", "create", "--scope", "memory:read", "--project", "alpha")
+    assert text.code == 0 and text.out.splitlines()[0].startswith("kn_") and "shown once" in text.out
+
+
+def test_revoke_and_expiry_make_verification_fail(cli, isolated_home):
+    record, secret = tokens.create(isolated_home, scopes=[tokens.READ], projects=["alpha"], paths=[], name="r",
+                                   expires="1h", now=NOW)
+    assert tokens.verify(isolated_home, secret, now=NOW).id == record.id
+    with pytest.raises(tokens.Unauthorized, match="is expired"):
+        tokens.verify(isolated_home, secret, now=NOW + timedelta(hours=1))
+    revoked = cli("token", "revoke", "r", "--json")
+    assert revoked.code == 0 and revoked.json()["state"] == "revoked"
+    with pytest.raises(tokens.Unauthorized, match="is revoked"):
+        tokens.verify(isolated_home, secret, now=NOW)
+    with pytest.raises(tokens.Unauthorized, match="unknown token"):
+        tokens.verify(isolated_home, secret[:-1] + ("A" if secret[-1] != "A" else "B"), now=NOW)
+    assert "revoked" in cli("token", "list").out
+
+
+@pytest.mark.parametrize("args, fragment", [
+    (["--scope", "memory:admin", "--project", "a"], "unknown scope(s): memory:admin"),
+    (["--scope", "memory:read", "--project", "a", "--expires", "soon"], "not a duration"),
+    (["--scope", "memory:read", "--project", "a", "--path", "/etc"], "not a relative path prefix"),
+    (["--scope", "memory:read", "--project", "a", "--path", "docs/../src"], "not a relative path prefix"),
+    (["--scope", "memory:read", "--project", "a b"], "not a project name"),
+])
+def test_bad_token_requests_are_usage_errors_that_write_nothing(cli, isolated_home, args, fragment):
+    result = cli("token", "create", *args)
+    assert result.code == 2 and fragment in result.err
+    assert not (isolated_home / "tokens.json").exists()
+
+
+def test_revoking_an_unknown_token_is_not_found(cli, isolated_home):
+    result = cli("token", "revoke", "nope")
+    assert result.code == 1 and "no token 'nope'" in result.err
+
+
+def test_path_prefixes_bind_path_filters():
+    assert within("docs/adr", ("docs/",)) and within("docs/", ("docs/",)) and within("src/a.py", ("docs/", "src/"))
+    assert not within("doc", ("docs/",)) and not within("docs", ("docs/",)) and not within("./docs/", ("docs/",))
+    token = tokens.TokenRecord(id="00000000", name="t", scopes=(tokens.READ,), projects=("alpha",),
+                               paths=("src/",), created="", expires=None, revoked=None, salt="", digest="")
+    recall = ToolNeeds("recall", writes=False, takes_path_filter=True, path_free_ok=False)
+    assert check_call(token, "alpha", recall, {"query": "x", "path_filter": "src/kenning"}) is None
+    assert check_call(token, "alpha", recall, {"query": "x"}).status == 403
+    save = ToolNeeds("save_memory", writes=True, takes_path_filter=False, path_free_ok=True)
+    assert "lacks scope memory:write" in check_call(token, "alpha", save, {"text": "x"}).message
+
+
+def test_failure_limiter_blocks_then_forgets_after_the_window():
+    limiter = FailureLimiter(limit=3, window=10)
+    for t in (0, 1, 2):
+        assert limiter.blocked("1.2.3.4", t) is None
+        limiter.fail("1.2.3.4", t)
+    assert limiter.blocked("1.2.3.4", 3) == 7 and limiter.blocked("5.6.7.8", 3) is None
+    assert limiter.blocked("1.2.3.4", 10.5) is None
+
+
+def test_tokens_file_is_versioned_json(isolated_home):
+    tokens.create(isolated_home, scopes=[tokens.READ], projects=["alpha"], paths=[], name=None, expires=None,
+                  now=NOW)
+    body = json.loads((isolated_home / "tokens.json").read_text())
+    assert body["schema"] == "kenning.tokens/v1" and body["tokens"][0]["expires"] is None
