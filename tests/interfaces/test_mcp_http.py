@@ -4,8 +4,15 @@ HTTP client, real tokens in KENNING_HOME. Each refusal has its documented status
 from __future__ import annotations
 
 import json
+import os
+import socket
+import subprocess
+import sys
+import time
 from datetime import timedelta
+from pathlib import Path
 
+import httpx
 import pytest
 
 from kenning import registry
@@ -15,7 +22,7 @@ from kenning.interfaces.mcp.http import create_app
 from kenning.interfaces.mcp.profiles import PROFILES
 
 from conftest import NOW, resync
-from mcp_http_helpers import Refused, running, with_session
+from mcp_http_helpers import Refused, free_port, running, with_session
 
 FILES = {"README.md": "# Alpha\n\nThe signing keys rotate nightly.\n",
          "docs/keys.md": "# Keys\n\nKeys live in the vault.\n",
@@ -164,3 +171,33 @@ def test_profiles_apply_over_http(make_project, isolated_home):
     with running(create_app(project, home=isolated_home, tools="default")) as url:
         names = with_session(url, secret, lambda s: s.list_tools())
     assert sorted(t.name for t in names.tools) == sorted(PROFILES["default"])
+
+
+def test_kenning_mcp_http_command_serves_behind_tokens(make_project, isolated_home):
+    """The real command, as a subprocess: 401 without a token, tools with one."""
+    project = make_project(FILES, name="alpha")
+    resync(project)
+    _, secret = make_token(isolated_home)
+    port = free_port()
+    kenning = str(Path(sys.executable).with_name("kenning"))
+    server = subprocess.Popen([kenning, "mcp", "--http", "--port", str(port), "--project", str(project.root),
+                               "--tools", "graph"], env={**os.environ, "KENNING_HOME": str(isolated_home)},
+                              stderr=subprocess.PIPE, text=True)
+    try:
+        deadline = time.monotonic() + 20
+        while True:
+            try:
+                socket.create_connection(("127.0.0.1", port), timeout=0.2).close()
+                break
+            except OSError:
+                assert time.monotonic() < deadline and server.poll() is None, "kenning mcp --http did not start"
+                time.sleep(0.1)
+        url = f"http://127.0.0.1:{port}/mcp"
+        bare = httpx.post(url, json={"jsonrpc": "2.0", "id": 1, "method": "ping"})
+        assert bare.status_code == 401 and bare.headers["www-authenticate"].startswith("Bearer")
+        listed = with_session(url, secret, lambda s: s.list_tools())
+        assert sorted(t.name for t in listed.tools) == sorted(PROFILES["graph"])
+    finally:
+        server.terminate()
+        _, err = server.communicate(timeout=10)
+    assert f"http://127.0.0.1:{port}/mcp" in err and "bearer token" in err
