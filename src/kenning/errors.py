@@ -45,6 +45,10 @@ class ScopeDenied(KenningError):
     """A request outside the caller's allowed projects or paths."""
 
 
+class Unauthorized(KenningError):
+    """Missing, unknown, revoked or expired credentials (HTTP 401)."""
+
+
 class StoreBusy(KenningError):
     """Another process holds the store's write lock longer than the busy timeout."""
 

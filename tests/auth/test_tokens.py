@@ -12,6 +12,7 @@ import pytest
 from conftest import NOW
 from kenning.auth import tokens
 from kenning.auth.policy import FailureLimiter, ToolNeeds, check_call, within
+from kenning.errors import Unauthorized
 
 
 def test_create_prints_the_secret_once_and_stores_only_a_salted_hash(cli, isolated_home):
@@ -37,13 +38,13 @@ def test_revoke_and_expiry_make_verification_fail(cli, isolated_home):
     record, secret = tokens.create(isolated_home, scopes=[tokens.READ], projects=["alpha"], paths=[], name="r",
                                    expires="1h", now=NOW)
     assert tokens.verify(isolated_home, secret, now=NOW).id == record.id
-    with pytest.raises(tokens.Unauthorized, match="is expired"):
+    with pytest.raises(Unauthorized, match="is expired"):
         tokens.verify(isolated_home, secret, now=NOW + timedelta(hours=1))
     revoked = cli("token", "revoke", "r", "--json")
     assert revoked.code == 0 and revoked.json()["state"] == "revoked"
-    with pytest.raises(tokens.Unauthorized, match="is revoked"):
+    with pytest.raises(Unauthorized, match="is revoked"):
         tokens.verify(isolated_home, secret, now=NOW)
-    with pytest.raises(tokens.Unauthorized, match="unknown token"):
+    with pytest.raises(Unauthorized, match="unknown token"):
         tokens.verify(isolated_home, secret[:-1] + ("A" if secret[-1] != "A" else "B"), now=NOW)
     assert "revoked" in cli("token", "list").out
 

@@ -20,7 +20,7 @@ from pathlib import Path
 from typing import Any
 
 from kenning.clock import iso, parse_iso
-from kenning.errors import NotFound, ValidationError
+from kenning.errors import NotFound, Unauthorized, ValidationError
 from kenning.files import write_atomic
 
 READ, WRITE = "memory:read", "memory:write"
@@ -155,14 +155,10 @@ def revoke(home: Path, ref: str, *, now: datetime) -> TokenRecord:
     return record
 
 
-class Unauthorized(Exception):
-    """Missing, unknown, revoked or expired: the HTTP layer answers 401 with this message."""
-
-
 def verify(home: Path, presented: str | None, *, now: datetime) -> TokenRecord:
     if not presented:
         raise Unauthorized("a bearer token is required (Authorization: Bearer kn_…); create one with "
-                           "`kenning token create`")
+                           "`kenning token create`", hint="send Authorization: Bearer <secret>")
     match = _SECRET.match(presented.strip())
     record = load(home).get(match["id"]) if match else None
     salt, digest = (record.salt, record.digest) if record else (_DUMMY_SALT, _DUMMY_SALT * 2)

@@ -28,8 +28,9 @@ from starlette.datastructures import Headers
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from kenning.auth.policy import FailureLimiter, Refusal, ToolNeeds, audit, check_call, check_project
-from kenning.auth.tokens import TokenRecord, Unauthorized, verify
+from kenning.auth.tokens import TokenRecord, verify
 from kenning.clock import utc_now
+from kenning.errors import Unauthorized
 from kenning.config import Project
 from kenning.interfaces.mcp.server import build_server
 
@@ -92,7 +93,7 @@ class TokenGate:
         except Unauthorized as exc:
             if presented:
                 self.limiter.fail(client, time.monotonic())
-            await _refuse(send, 401, str(exc), {"WWW-Authenticate": 'Bearer realm="kenning"'})
+            await _refuse(send, 401, exc.message, {"WWW-Authenticate": 'Bearer realm="kenning"'})
             return
         refusal = check_project(token, self.served)
         if refusal is None and scope["method"] == "POST":

@@ -81,7 +81,9 @@ def validation_error(exc: pydantic.ValidationError) -> ValidationError:
 
 
 class KenningMCP(FastMCP):
-    observers: list[CallObserver]
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.observers: list[CallObserver] = []
 
     async def list_tools(self) -> list[Tool]:
         return [t.model_copy(update={"inputSchema": compact(t.inputSchema), "outputSchema": compact(t.outputSchema)})
@@ -152,7 +154,6 @@ def build_server(project: Project, *, clock: Callable[[], datetime] = utc_now,
     is ``default``). ``settings`` go to FastMCP (HTTP transport options)."""
     keep = profiles.resolve(tools)
     server = KenningMCP(name="kenning", instructions=INSTRUCTIONS, log_level="WARNING", **settings)
-    server.observers = []
     ctx = ServerContext(project=project, clock=clock)
     for name in TOOL_MODULES:
         importlib.import_module(name).register(server, ctx)
