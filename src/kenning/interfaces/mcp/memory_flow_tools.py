@@ -15,16 +15,12 @@ from kenning.interfaces.mcp.memory_params import ProjectName, Query, IdRef, Type
 from kenning.interfaces.mcp.outputs import GuidedOut
 from kenning.memory.tokens import estimate
 
-DESCRIPTION = """Progressive memory search. Do not start by fetching full records.
-Guided (mode="guided"): step 1 of 3 returns an index of titles and ids, a short cursor on a `Continue with:` line \
-and a `Next:` line. Step 2: mem_search(continuation=<cursor>, selectedIds=[ids from the index]) returns the \
-chronological context around those anchors and a new cursor. Step 3: mem_search(continuation=<new cursor>, \
-selectedIds=[ids from the context, at most maxDetails]) returns full records. Pass the cursor unchanged and only ids \
-the previous step showed; the server rejects skipped steps, other ids, changed options or scope, and modified or \
-expired cursors (15 minutes). selectedIds=[] ends the search. Stop as soon as a step answers the question.
-Auto (mode="auto"): index → context → at most maxDetails records in one deterministic call (no model call).
-Budgets: query ≤ 500 characters and 1,024 UTF-8 bytes; limit 1-20 (default 20); maxDetails 1-5 (default 3); \
-depthBefore/depthAfter 0-3 (default 1)."""
+DESCRIPTION = """Use to search memory step by step instead of fetching full records.
+mode="guided": step 1 returns an index and a cursor (`Continue with:`); step 2, mem_search(continuation=<cursor>, \
+selectedIds=[ids from the index]), returns the context around them and a new cursor; step 3, the same with ids from \
+the context (≤ maxDetails), returns full records. Pass cursors unchanged (they expire after 15 minutes) and only ids \
+the previous step showed; selectedIds=[] ends. Stop as soon as a step answers.
+mode="auto": index → context → ≤ maxDetails records in one call."""
 
 
 def register(server: FastMCP, ctx: ServerContext) -> None:
