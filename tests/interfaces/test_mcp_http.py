@@ -201,3 +201,34 @@ def test_kenning_mcp_http_command_serves_behind_tokens(make_project, isolated_ho
         server.terminate()
         _, err = server.communicate(timeout=10)
     assert f"http://127.0.0.1:{port}/mcp" in err and "bearer token" in err
+
+
+def test_kenning_serve_mcp_puts_the_endpoint_beside_the_cockpit(make_project, isolated_home):
+    project = make_project(FILES, name="alpha")
+    resync(project)
+    _, secret = make_token(isolated_home)
+    port = free_port()
+    kenning = str(Path(sys.executable).with_name("kenning"))
+    server = subprocess.Popen([kenning, "serve", "--mcp", "--port", str(port), "--project", str(project.root)],
+                              env={**os.environ, "KENNING_HOME": str(isolated_home)}, stderr=subprocess.PIPE,
+                              text=True)
+    try:
+        deadline = time.monotonic() + 20
+        while True:
+            try:
+                socket.create_connection(("127.0.0.1", port), timeout=0.2).close()
+                break
+            except OSError:
+                assert time.monotonic() < deadline and server.poll() is None, "kenning serve --mcp did not start"
+                time.sleep(0.1)
+        base = f"http://127.0.0.1:{port}"
+        assert httpx.get(base + "/").status_code == 200
+        assert httpx.post(base + "/mcp", json={"jsonrpc": "2.0", "id": 1, "method": "ping"}).status_code == 401
+        listed = with_session(base + "/mcp", secret, lambda s: s.list_tools())
+        assert sorted(t.name for t in listed.tools) == sorted(PROFILES["default"])
+        answer = with_session(base + "/mcp", secret, lambda s: s.call_tool("memory_index", {"query": "keys"}))
+        assert not answer.isError and answer.structuredContent["excerpts"]
+    finally:
+        server.terminate()
+        _, err = server.communicate(timeout=10)
+    assert f"{base}/mcp" in err

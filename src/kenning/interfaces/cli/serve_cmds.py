@@ -14,8 +14,12 @@ from kenning.interfaces.cli.common import now, project_option, resolve_project, 
               help="TCP port (0 picks a free one).")
 @click.option("--host", default=None,
               help="Address to listen on (default 127.0.0.1). A non-loopback address needs an access token.")
+@click.option("--mcp", "with_mcp", is_flag=True,
+              help="Also serve MCP over streamable HTTP at /mcp (bearer token required, see `kenning token`).")
+@click.option("--tools", default="default", show_default=True, metavar="PROFILE[,PROFILE…]",
+              help="With --mcp: tool profiles to list (default, xmemo, guided, graph, write, all).")
 @project_option
-def serve(port: int, host: str | None, project_path: Path | None) -> None:
+def serve(port: int, host: str | None, with_mcp: bool, tools: str, project_path: Path | None) -> None:
     """Serve the web cockpit (Ask, Stale, Graph, Memory, Benchmarks, Status) on 127.0.0.1."""
     import uvicorn
 
@@ -26,7 +30,17 @@ def serve(port: int, host: str | None, project_path: Path | None) -> None:
     chosen = host or DEFAULT_HOST
     check_bind(chosen, explicit=host is not None)
     project = resolve_project(project_path)
-    app = create_app(project, home=kenning_home(), clock=now)
+    beside = {}
+    if with_mcp:
+        from kenning.interfaces.mcp.http import mcp_endpoint
+        from kenning.interfaces.mcp.profiles import resolve
+
+        resolve(tools)  # an unknown profile is a usage error before anything starts
+        endpoint = mcp_endpoint(project, home=kenning_home(), tools=tools, clock=now, host=chosen)
+        beside = {"extra_routes": [endpoint.route], "lifespan": endpoint.lifespan}
+    app = create_app(project, home=kenning_home(), clock=now, **beside)
     shown = f"[{chosen}]" if ":" in chosen else chosen
     warn(f"kenning cockpit for {project.name}: http://{shown}:{port}/ (Ctrl-C to stop)")
+    if with_mcp:
+        warn(f"MCP ({tools}) at http://{shown}:{port}/mcp: clients need a bearer token (kenning token create)")
     uvicorn.run(app, host=chosen, port=port, log_level="warning")

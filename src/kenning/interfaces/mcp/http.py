@@ -8,8 +8,8 @@ binding → 403 "scope divergence"; too many failed attempts from one client →
 refusal is JSON ``{"error": {"type", "message", "hint"}}``. Writes are appended to the audit
 log in ``KENNING_HOME/audit.log``.
 
-``create_app`` returns a Starlette app whose lifespan runs the SDK's session manager; a
-parent app that mounts it must enter ``app.router.lifespan_context(app)`` in its own lifespan.
+``mcp_endpoint`` gives the route and the lifespan a parent app adds (``kenning serve --mcp``
+puts them beside the cockpit); ``create_app`` is a server of its own (``kenning mcp --http``).
 """
 
 from __future__ import annotations
@@ -17,14 +17,19 @@ from __future__ import annotations
 import json
 import time
 from collections.abc import Callable, Sequence
+from contextlib import AbstractAsyncContextManager
+from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
 from typing import Any
 
+from mcp.server.fastmcp.server import StreamableHTTPASGIApp
+from mcp.server.streamable_http_manager import StreamableHTTPSessionManager
 from mcp.server.transport_security import TransportSecuritySettings
 from mcp.types import CallToolResult
 from starlette.applications import Starlette
 from starlette.datastructures import Headers
+from starlette.routing import Route
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from kenning.auth.policy import FailureLimiter, Refusal, ToolNeeds, audit, check_call, check_project
@@ -144,10 +149,23 @@ def _replay(body: bytes) -> Receive:
     return receive
 
 
-def create_app(project: Project, *, home: Path, tools: str | Sequence[str] = "default",
-               clock: Callable[[], datetime] = utc_now, host: str = "127.0.0.1",
-               limiter: FailureLimiter | None = None) -> Starlette:
-    """The ASGI app serving ``project``'s tools at ``/mcp``, tokens read from ``home``."""
+@dataclass(frozen=True)
+class McpEndpoint:
+    """The token-gated ``/mcp`` route and the session manager it needs running: a parent app
+    adds ``route`` to its routes and enters ``lifespan`` in its own lifespan."""
+
+    route: Route
+    session_manager: StreamableHTTPSessionManager
+
+    def lifespan(self, app: Any) -> AbstractAsyncContextManager[None]:
+        return self.session_manager.run()
+
+
+def mcp_endpoint(project: Project, *, home: Path, tools: str | Sequence[str] = "default",
+                 clock: Callable[[], datetime] = utc_now, host: str = "127.0.0.1",
+                 limiter: FailureLimiter | None = None, path: str = "/mcp") -> McpEndpoint:
+    """``project``'s tools over the SDK's streamable HTTP transport at ``path``, behind
+    tokens read from ``home``."""
     security = None if host in LOOPBACK else TransportSecuritySettings(enable_dns_rebinding_protection=False)
     server = build_server(project, clock=clock, tools=tools, host=host, json_response=True,
                           transport_security=security)
@@ -166,10 +184,18 @@ def create_app(project: Project, *, home: Path, tools: str | Sequence[str] = "de
                   ok=not result.isError, now=clock())
 
     server.observers.append(audit_writes)
-    app = server.streamable_http_app()
-    app.add_middleware(TokenGate, home=home, served=project.name, needs=needs, clock=clock,
-                       limiter=limiter or FailureLimiter())
-    return app
+    server.streamable_http_app()  # creates the SDK's session manager with the settings above
+    gate = TokenGate(StreamableHTTPASGIApp(server.session_manager), home=home, served=project.name, needs=needs,
+                     clock=clock, limiter=limiter or FailureLimiter())
+    return McpEndpoint(Route(path, endpoint=gate), server.session_manager)
+
+
+def create_app(project: Project, *, home: Path, tools: str | Sequence[str] = "default",
+               clock: Callable[[], datetime] = utc_now, host: str = "127.0.0.1",
+               limiter: FailureLimiter | None = None) -> Starlette:
+    """A server of its own for ``kenning mcp --http``: only ``/mcp``."""
+    endpoint = mcp_endpoint(project, home=home, tools=tools, clock=clock, host=host, limiter=limiter)
+    return Starlette(routes=[endpoint.route], lifespan=endpoint.lifespan)
 
 
 def serve_http(project: Project, *, home: Path, tools: str | Sequence[str], host: str, port: int) -> None:
