@@ -118,6 +118,35 @@ def test_failed_attempts_are_limited_per_client(served):
     assert blocked.status == 429 and "too many failed attempts" in blocked.body["error"]["message"]
 
 
+def read_calls(fid: int) -> dict[str, dict]:
+    """One valid call of every read-only tool."""
+    return {
+        "memory_ask": {"question": "where do keys live?"}, "core_pack": {},
+        "memory_index": {"query": "keys"}, "memory_search": {"query": "keys"},
+        "memory_get": {"ids": [fid]}, "memory_timeline": {"anchor": fid}, "get_tool_uses": {"ids": [1]},
+        "search_memory": {"query": "signing keys"}, "recall": {"query": "keys"},
+        "recall_context": {"query": "keys"}, "mem_search": {"query": "keys", "mode": "auto"},
+        "graph_neighbours": {"node": "src/app.py"}, "graph_path": {"node": "src/app.py", "other": "rotate"},
+        "graph_impact": {"node": "rotate"}, "graph_touches": {"node": "src/app.py"},
+    }
+
+
+def test_a_read_only_token_works_for_every_read_tool(served):
+    url, home, _ = served
+    _, secret = make_token(home)
+
+    async def body(session):
+        listed = (await session.list_tools()).tools
+        readers = {t.name for t in listed if t.annotations.readOnlyHint}
+        fid = (await session.call_tool("memory_index", {"query": "keys"})).structuredContent["excerpts"][0]["id"]
+        calls = read_calls(fid)
+        assert set(calls) == readers
+        return {name: await session.call_tool(name, args) for name, args in calls.items()}
+
+    results = with_session(url, secret, body)
+    assert {n: r.content[0].text for n, r in results.items() if r.isError} == {}
+
+
 def test_a_valid_token_works_for_every_tool_it_allows_and_writes_are_audited(served):
     url, home, _ = served
     _, secret = make_token(home, scopes=[tokens.READ, tokens.WRITE], name="agent")
@@ -128,14 +157,7 @@ def test_a_valid_token_works_for_every_tool_it_allows_and_writes_are_audited(ser
         fid = saved.structuredContent["id"]
         other = await session.call_tool("save_memory", {"text": "Deploys happened on Mondays."})
         calls = {
-            "memory_ask": {"question": "where do keys live?"}, "core_pack": {},
-            "memory_index": {"query": "deploys"}, "memory_search": {"query": "deploys"},
-            "memory_get": {"ids": [fid]}, "memory_timeline": {"anchor": fid}, "get_tool_uses": {"ids": [1]},
-            "search_memory": {"query": "deploys tuesdays"}, "recall": {"query": "deploys"},
-            "recall_context": {"query": "deploys"}, "mem_search": {"query": "deploys", "mode": "auto"},
-            "graph_neighbours": {"node": "src/app.py"}, "graph_path": {"node": "src/app.py", "other": "rotate"},
-            "graph_impact": {"node": "rotate"}, "graph_touches": {"node": "src/app.py"},
-            "confirm": {"id": fid},
+            **read_calls(fid), "confirm": {"id": fid},
             "supersede": {"old": other.structuredContent["id"], "new": fid, "reason": "corrected"},
             "forget": {"target": other.structuredContent["id"], "reason": "wrong"},
         }
