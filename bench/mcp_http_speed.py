@@ -25,18 +25,18 @@ import tempfile
 import time
 from pathlib import Path
 
-import _common  # noqa: F401  (puts src/ on the path)
 import anyio
 import httpx
 from mcp import ClientSession, StdioServerParameters
 from mcp.client.stdio import stdio_client
 from mcp.client.streamable_http import streamable_http_client
-from token_economy import bulk, vocabulary
 
+import _common  # noqa: F401  (puts src/ on the path)
 from kenning.auth import tokens
 from kenning.bench.speed import quantile
 from kenning.clock import utc_now
 from kenning.config import init_project, load_project
+from token_economy import bulk, vocabulary
 
 KENNING = str(Path(sys.executable).with_name("kenning"))
 

@@ -22,16 +22,16 @@ import platform
 import tempfile
 from pathlib import Path
 
-import _common  # noqa: F401  (puts src/ on the path)
 import anyio
 from mcp.shared.memory import create_connected_server_and_client_session
 from mcp.types import ListToolsResult
-from token_economy import NOW, build
 
+import _common  # noqa: F401  (puts src/ on the path)
 from kenning.interfaces.mcp.profiles import PROFILES
 from kenning.interfaces.mcp.server import build_server
 from kenning.memory.observations import Observation, save
 from kenning.store.db import connect
+from token_economy import NOW, build
 
 TASK = "Find, read and cite three facts about how the vault signing keys are rotated."
 TARGETS = [

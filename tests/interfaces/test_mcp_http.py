@@ -14,15 +14,14 @@ from pathlib import Path
 
 import httpx
 import pytest
+from mcp_http_helpers import Refused, free_port, running, with_session
 
+from conftest import NOW, resync
 from kenning import registry
 from kenning.auth import tokens
 from kenning.auth.policy import FailureLimiter
 from kenning.interfaces.mcp.http import create_app
 from kenning.interfaces.mcp.profiles import PROFILES
-
-from conftest import NOW, resync
-from mcp_http_helpers import Refused, free_port, running, with_session
 
 FILES = {"README.md": "# Alpha\n\nThe signing keys rotate nightly.\n",
          "docs/keys.md": "# Keys\n\nKeys live in the vault.\n",

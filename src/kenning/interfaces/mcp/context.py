@@ -22,7 +22,6 @@ from kenning.errors import KenningError
 from kenning.interfaces.render import DATA_FRAME
 from kenning.store.db import connect
 
-
 READ = ToolAnnotations(readOnlyHint=True, destructiveHint=False, openWorldHint=False)
 WRITE = ToolAnnotations(readOnlyHint=False, destructiveHint=False, idempotentHint=True, openWorldHint=False)
 DESTRUCTIVE = ToolAnnotations(readOnlyHint=False, destructiveHint=True, idempotentHint=True, openWorldHint=False)

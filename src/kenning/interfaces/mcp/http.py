@@ -36,8 +36,8 @@ from kenning.auth.policy import FailureLimiter, Refusal, ToolNeeds, audit, check
 from kenning.auth.tokens import TokenRecord, verify
 from kenning.clock import utc_now
 from kenning.errors import Unauthorized
-from kenning.config import Project
 from kenning.interfaces.mcp.server import build_server
+from kenning.project import Project
 
 MAX_BODY = 1_000_000
 # Tools a path-bound token may call without a path_filter: they read nothing.

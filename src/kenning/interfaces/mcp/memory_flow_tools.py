@@ -11,9 +11,9 @@ from pydantic import Field
 from kenning.errors import ValidationError
 from kenning.interfaces import memory_render as mr
 from kenning.interfaces.mcp.context import READ, ServerContext, reply
-from kenning.interfaces.mcp.memory_params import ProjectName, Query, IdRef, TypeFilter
+from kenning.interfaces.mcp.memory_params import IdRef, ProjectName, Query, TypeFilter
 from kenning.interfaces.mcp.outputs import GuidedOut
-from kenning.memory.tokens import estimate
+from kenning.tokens import estimate
 
 DESCRIPTION = """Use to search memory step by step instead of fetching full records.
 mode="guided": step 1 returns an index and a cursor (`Continue with:`); step 2, mem_search(continuation=<cursor>, \

@@ -7,7 +7,7 @@ from typing import Annotated, Literal
 
 from pydantic import AfterValidator, Field
 
-from kenning.citation import FORMS, parse_fact_ref
+from kenning.citation import parse_fact_ref
 from kenning.config import Project
 from kenning.search.query import MAX_QUERY_BYTES, MAX_QUERY_CHARS
 
@@ -33,12 +33,10 @@ MemoryType = Annotated[Literal["durable", "working"] | None,
 PathFilter = Annotated[str | None, Field(max_length=300, description="Source-path prefix, e.g. `docs/` or "
                                                                      "`src/kenning/`.")]
 FactRef = Annotated[Annotated[int, Field(ge=1, le=2**31)] | Annotated[str, Field(min_length=1, max_length=200)],
-                    Field(description="42 or kn://<project>/42")]
+                    Field(description="42 or kn://<project>/42")]  # every form: kenning.citation.FORMS
 IdRef = Annotated[Annotated[int, Field(ge=1, le=2**31)] | Annotated[str, Field(min_length=1, max_length=128)],
                   Field(description="An id.")]
 FactRefs = Annotated[list[FactRef], Field(min_length=1, max_length=20)]
-
-_CITATION = re.compile(r"^kn://(?P<project>[A-Za-z0-9._-]+)/(?P<id>\d+)$")
 
 
 def fact_id(raw: int | str, project: Project) -> int:

@@ -19,14 +19,28 @@ from kenning.errors import NotFound
 from kenning.interfaces import memory_render as mr
 from kenning.interfaces.mcp.context import READ, ServerContext, reply
 from kenning.interfaces.mcp.memory_params import (
-    FactRef, FactRefs, Limit, MemoryType, PathFilter, ProjectName, Query, IdRef, TypeFilter, fact_id,
+    FactRef,
+    FactRefs,
+    IdRef,
+    Limit,
+    MemoryType,
+    PathFilter,
+    ProjectName,
+    Query,
+    TypeFilter,
+    fact_id,
 )
 from kenning.interfaces.mcp.outputs import (
-    AnswerOut, BudgetOut, FactsOut, SearchOut, StrictOut, TimelineOut, ToolUsesOut,
+    AnswerOut,
+    BudgetOut,
+    FactsOut,
+    SearchOut,
+    StrictOut,
+    TimelineOut,
+    ToolUsesOut,
 )
 from kenning.interfaces.render import DATA_FRAME, badge
 from kenning.records import FACT_SCHEMA
-
 
 
 def register(server: FastMCP, ctx: ServerContext) -> None:

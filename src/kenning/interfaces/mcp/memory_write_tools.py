@@ -8,9 +8,11 @@ from mcp.server.fastmcp import FastMCP
 from mcp.types import CallToolResult
 from pydantic import Field
 
+from kenning.citation import format_citation
 from kenning.interfaces.mcp.context import DESTRUCTIVE, WRITE, ServerContext, reply
 from kenning.interfaces.mcp.memory_params import FactRef, ProjectName, fact_id
 from kenning.interfaces.mcp.outputs import FactOut, ForgottenOut, SavedOut, SupersededOut
+
 Reason = Annotated[str, Field(min_length=1, max_length=500, description="Why (kept with the lifecycle change).")]
 
 

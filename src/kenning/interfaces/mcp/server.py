@@ -10,7 +10,6 @@ the property name does not).
 
 from __future__ import annotations
 
-import importlib
 from collections.abc import Callable, Sequence
 from datetime import datetime
 from typing import Any
@@ -21,10 +20,10 @@ from mcp.server.fastmcp.exceptions import ResourceError, ToolError
 from mcp.types import CallToolResult, Tool
 
 from kenning.clock import utc_now
-from kenning.config import Project
 from kenning.errors import InternalError, KenningError, NotFound, ValidationError
-from kenning.interfaces.mcp import profiles
+from kenning.interfaces.mcp import ask_tools, graph_tools, memory_tools, profiles
 from kenning.interfaces.mcp.context import ALLOWED_PROJECTS, NEXT_BY_TYPE, ServerContext, error_reply
+from kenning.project import Project
 
 INSTRUCTIONS = (
     "kenning returns sourced excerpts from this project: each with its source, fingerprint, "
@@ -155,8 +154,8 @@ def build_server(project: Project, *, clock: Callable[[], datetime] = utc_now,
     keep = profiles.resolve(tools)
     server = KenningMCP(name="kenning", instructions=INSTRUCTIONS, log_level="WARNING", **settings)
     ctx = ServerContext(project=project, clock=clock)
-    for name in TOOL_MODULES:
-        importlib.import_module(name).register(server, ctx)
+    for module in TOOL_MODULES:
+        module.register(server, ctx)
     if keep is not None:
         for tool in [t.name for t in server._tool_manager.list_tools() if t.name not in keep]:
             server.remove_tool(tool)
