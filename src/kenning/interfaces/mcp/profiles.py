@@ -4,6 +4,8 @@ turn, so the default is small; the seeds' contracts are available by name
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from kenning.errors import ValidationError
 
 PROFILES: dict[str, tuple[str, ...] | None] = {
@@ -18,7 +20,7 @@ PROFILES: dict[str, tuple[str, ...] | None] = {
 }
 
 
-def resolve(spec: str | list[str] | tuple[str, ...]) -> frozenset[str] | None:
+def resolve(spec: str | Sequence[str]) -> frozenset[str] | None:
     """The tool names of one or more profiles (``"default,graph"``); None means every tool."""
     names = [n.strip() for part in ([spec] if isinstance(spec, str) else spec) for n in part.split(",") if n.strip()]
     unknown = [n for n in names if n not in PROFILES]

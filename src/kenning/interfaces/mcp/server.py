@@ -99,7 +99,8 @@ class KenningMCP(FastMCP):
             observe(request, name, arguments, result)
         return result
 
-    async def _call(self, name: str, arguments: dict[str, Any]) -> CallToolResult:
+    async def _call(self, name: str, arguments: dict[str, Any]) -> Any:
+        """Every kenning tool returns a CallToolResult; a failure becomes a typed one."""
         if self._tool_manager.get_tool(name) is None:
             return error_reply(NotFound(f"no tool {name!r} on this server",
                                         hint="list the tools; start the server with --tools all for every tool"))
