@@ -159,7 +159,8 @@ def projects_remove(name: str, as_json: bool) -> None:
               help="Tool profiles to list: default, xmemo, guided, graph, write, all.")
 @click.option("--http", "http", is_flag=True, help="Serve over streamable HTTP at /mcp (bearer token required).")
 @click.option("--host", default="127.0.0.1", show_default=True, help="HTTP: address to bind.")
-@click.option("--port", default=8765, show_default=True, type=click.IntRange(1, 65535), help="HTTP: port.")
+@click.option("--port", default=8766, show_default=True, type=click.IntRange(1, 65535),
+              help="HTTP: port (kenning serve uses 8765).")
 def mcp(project_path: Path | None, tools: str, http: bool, host: str, port: int) -> None:
     """Serve this project to MCP clients over stdio, or over HTTP with --http (see docs/mcp.md)."""
     from kenning.interfaces.mcp.profiles import resolve
