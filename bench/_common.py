@@ -50,8 +50,8 @@ def apply_weights(text: str | None) -> None:
     weights = [float(w) for w in text.split(",")]
     if len(weights) != 4:
         raise SystemExit("--weights takes four numbers: title,keywords,path,body")
-    lexical._BM25 = f"bm25(facts_fts, {', '.join(map(str, weights))})"
     print(f"column weights for this run: {', '.join(map(str, weights))} (product: {lexical.WEIGHTS})")
+    lexical.WEIGHTS = tuple(weights)
 
 
 def table(headers: list[str], rows: list[list[object]]) -> str:

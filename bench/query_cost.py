@@ -6,7 +6,7 @@ words: how many excerpts match, and the median time of
 - counting the matches (FTS5 walks the index, no ranking),
 - ``ORDER BY rank`` with the table's default rank (what the product used before),
 - ``ORDER BY bm25(facts_fts, <weights>)`` (the plain query, what it used before the top-k),
-- the exact top-k of ``search/topk.py`` (what it uses now: the best 20, pool 20 at limit 10)
+- the exact top-k of ``store/fts_topk.py`` (what it uses now: the best 20, pool 20 at limit 10)
   and how many rows it scored (its statements rerun as counts),
 - the same for random queries of common code words, where pruning pays least,
 the product's whole search against its ranking alone (what assembling the answer costs),
@@ -36,14 +36,15 @@ from speed import QUERIES, generate
 
 from kenning.config import init_project
 from kenning.ingest.sync import sync
-from kenning.search import topk
-from kenning.search.lexical import OVERFETCH, WEIGHTS
+from kenning.search.lexical import WEIGHTS
 from kenning.search.query import parse
+from kenning.store import fts_topk as topk
+from kenning.store.fts import OVERFETCH, word_index
 
-BM25 = f"bm25(facts_fts, {', '.join(map(str, WEIGHTS))})"
 POOL = 20  # what search asks for at limit 10 (answer/search.py: pool = max(20, 2 × limit))
 PAGE = POOL * OVERFETCH  # what the plain query asked FTS5 for (over-fetched for the filters)
-WORD_INDEX = topk.Index("facts_fts", BM25)
+WORD_INDEX = word_index(WEIGHTS)
+BM25 = WORD_INDEX.scoring
 
 
 def median_ms(work: Callable[[], object], runs: int) -> float:

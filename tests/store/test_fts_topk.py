@@ -1,4 +1,4 @@
-"""The pruned top-k of search/topk.py returns exactly what the plain query returns: the same
+"""The pruned top-k of store/fts_topk.py returns exactly what the plain query returns: the same
 rows, in the same order, with the same scores, on many generated queries; and it steps aside
 (one plain statement) whenever pruning does not apply."""
 
@@ -12,11 +12,13 @@ from itertools import combinations
 import pytest
 from conftest import resync
 
-from kenning.search import lexical, topk
+from kenning.search import lexical
+from kenning.store import fts
+from kenning.store import fts_topk as topk
 from kenning.store.db import connect
 
-WORDS = topk.Index("facts_fts", lexical._BM25)
-TRIGRAMS = topk.Index("facts_trigram", lexical._TRIGRAM_BM25)
+WORDS = fts.word_index(lexical.WEIGHTS)
+TRIGRAMS = fts.trigram_index()
 VOCABULARY = (
     "alpha beta gamma delta epsilon zeta eta theta iota kappa lambda mu nu xi omicron pi rho "
     "sigma tau upsilon phi chi psi omega cache index query token graph node edge stale source "
@@ -128,12 +130,12 @@ def test_the_pruned_top_k_equals_the_plain_query_on_hundreds_of_generated_querie
 
 def test_a_subset_expression_scores_its_rows_as_the_disjunction_does(conn):
     phrases = ('"cache"', '"index"', '"alpha"')
-    whole = dict(conn.execute(f"SELECT rowid, {lexical._BM25} FROM facts_fts WHERE facts_fts MATCH ?",
+    whole = dict(conn.execute(f"SELECT rowid, {WORDS.scoring} FROM facts_fts WHERE facts_fts MATCH ?",
                               (" OR ".join(phrases),)).fetchall())
     seen: dict[int, float] = {}
     for size in (1, 2, 3):
         for subset in combinations(range(3), size):
-            rows = conn.execute(f"SELECT rowid, {lexical._BM25} FROM facts_fts WHERE facts_fts MATCH ?",
+            rows = conn.execute(f"SELECT rowid, {WORDS.scoring} FROM facts_fts WHERE facts_fts MATCH ?",
                                 (topk.exactly(phrases, subset),)).fetchall()
             for rowid, score in rows:
                 assert rowid not in seen  # each row holds exactly one subset
@@ -225,15 +227,15 @@ def test_a_subset_bound_is_above_every_score_of_its_rows(conn):
 
 def _old_bm25(conn, match, filters, limit):
     """lexical.bm25 before the pruned top-k (the plain page, then the joined query)."""
-    page = limit * lexical.OVERFETCH
+    page = limit * fts.OVERFETCH
     ranked = topk.plain(conn, WORDS, match, page)
-    kept = lexical._passing(conn, [r[0] for r in ranked], filters)
+    kept = fts._passing(conn, [r[0] for r in ranked], filters)
     hits = [(r[0], -r[1]) for r in ranked if r[0] in kept]
     if len(hits) >= limit or len(ranked) < page:
         return hits[:limit]
-    where, params = filters.sql()
+    where, params = fts._where(filters)
     rows = conn.execute(
-        f"SELECT f.id, {lexical._BM25} AS s FROM facts_fts JOIN facts f ON f.id = facts_fts.rowid "
+        f"SELECT f.id, {WORDS.scoring} AS s FROM facts_fts JOIN facts f ON f.id = facts_fts.rowid "
         f"WHERE facts_fts MATCH ? AND {where} ORDER BY s, f.id LIMIT ?",
         (match, *params, limit),
     ).fetchall()
@@ -242,7 +244,7 @@ def _old_bm25(conn, match, filters, limit):
 
 def _old_trigram(conn, match, filters, limit):
     """lexical.trigram before: the joined query alone."""
-    where, params = filters.sql()
+    where, params = fts._where(filters)
     rows = conn.execute(
         "SELECT f.id, bm25(facts_trigram, 4.0, 3.0, 1.0) AS s FROM facts_trigram "
         "JOIN facts f ON f.id = facts_trigram.rowid "
@@ -290,7 +292,7 @@ def test_a_negative_column_weight_runs_the_plain_query(conn):
     match = '"cache" OR "index" OR "alpha"'
     assert len(_statements(conn, lambda: topk.best(conn, negative, match, 5))) == 1
     assert topk.best(conn, negative, match, 5) == topk.plain(conn, negative, match, 5)
-    assert topk.bounded(lexical._BM25) and topk.bounded(lexical._TRIGRAM_BM25)
+    assert topk.bounded(WORDS.scoring) and topk.bounded(TRIGRAMS.scoring)
     assert not topk.bounded("rank")
 
 

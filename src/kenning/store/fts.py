@@ -1,0 +1,133 @@
+"""Full-text candidates: FTS5 BM25 over words, FTS5 trigrams over titles, identifiers and
+paths. Query parsing, escaping, fusion and every scoring feature above the engine's own
+ranking stay in ``search/``; this module only answers "which facts, with which engine
+score", under the serving filters.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+from dataclasses import dataclass
+
+from kenning.errors import InvalidQuery
+from kenning.store import fts_topk
+
+TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (start-up time)
+if TYPE_CHECKING:
+    from typing import Any
+
+OVERFETCH = 3  # FTS page size as a multiple of the hits wanted, before filtering
+TRIGRAM_WEIGHTS = (4.0, 3.0, 1.0)  # title, keywords, path
+SYNTAX_HINT = 'FTS syntax: terms, "phrases", prefix*, AND / OR / NOT, parentheses; or drop --syntax fts'
+
+
+@dataclass(frozen=True)
+class Filters:
+    """What a search may serve: types, lifecycles, path prefix, memory type."""
+
+    types: tuple[str, ...] = ()
+    lifecycles: tuple[str, ...] = ("active",)
+    path_prefix: str | None = None
+    memory_type: str | None = None
+
+
+def word_index(weights: tuple[float, ...]) -> fts_topk.Index:
+    """The word index ranked by ``bm25()`` with column weights (title, keywords, path, body)."""
+    return fts_topk.Index("facts_fts", f"bm25(facts_fts, {', '.join(map(str, weights))})")
+
+
+def trigram_index(weights: tuple[float, ...] = TRIGRAM_WEIGHTS) -> fts_topk.Index:
+    return fts_topk.Index("facts_trigram", f"bm25(facts_trigram, {', '.join(map(str, weights))})")
+
+
+def words(conn: sqlite3.Connection, match: str, filters: Filters, limit: int,
+          weights: tuple[float, ...]) -> list[tuple[int, float]]:
+    """``(fact id, score)`` of the best ``limit`` facts for an FTS5 expression over the word
+    index, among those passing ``filters``; higher scores are better, ties go to the lower
+    id. A malformed expression raises ``InvalidQuery``."""
+    try:
+        return _best_passing(conn, word_index(weights), match, filters, limit)
+    except sqlite3.OperationalError as exc:
+        message = str(exc).removeprefix("fts5: ")
+        raise InvalidQuery(f"invalid search syntax: {message}", hint=SYNTAX_HINT) from exc
+
+
+def trigrams(conn: sqlite3.Connection, match: str, filters: Filters, limit: int,
+             weights: tuple[float, ...] = TRIGRAM_WEIGHTS) -> list[tuple[int, float]]:
+    """As :func:`words`, over the trigram index (titles, keywords, paths)."""
+    return _best_passing(conn, trigram_index(weights), match, filters, limit)
+
+
+def words_match(conn: sqlite3.Connection, match: str) -> bool:
+    """Whether any fact, whatever its lifecycle, matches ``match`` in the word index."""
+    return conn.execute("SELECT 1 FROM facts_fts WHERE facts_fts MATCH ? LIMIT 1", (match,)).fetchone() is not None
+
+
+def count_words(conn: sqlite3.Connection, match: str, filters: Filters) -> int:
+    """How many facts passing ``filters`` match ``match`` in the word index."""
+    return _count(conn, "facts_fts", match, filters)
+
+
+def count_trigrams(conn: sqlite3.Connection, match: str, filters: Filters) -> int:
+    """How many facts passing ``filters`` match ``match`` in the trigram index."""
+    return _count(conn, "facts_trigram", match, filters)
+
+
+def _count(conn: sqlite3.Connection, table: str, match: str, filters: Filters) -> int:
+    where, params = _where(filters)
+    return int(conn.execute(f"SELECT count(*) FROM {table} JOIN facts f ON f.id = {table}.rowid "
+                            f"WHERE {table} MATCH ? AND {where}", (match, *params)).fetchone()[0])
+
+
+def _where(filters: Filters, alias: str = "f") -> tuple[str, list[Any]]:
+    clauses = [f"{alias}.lifecycle IN ({','.join('?' * len(filters.lifecycles))})"]
+    params: list[Any] = list(filters.lifecycles)
+    if filters.types:
+        clauses.append(f"{alias}.type IN ({','.join('?' * len(filters.types))})")
+        params.extend(filters.types)
+    if filters.path_prefix:
+        clauses.append(f"substr({alias}.source_uri, 1, ?) = ?")
+        params.extend([len(filters.path_prefix), filters.path_prefix])
+    if filters.memory_type:
+        clauses.append(f"{alias}.memory_type = ?")
+        params.append(filters.memory_type)
+    return " AND ".join(clauses), params
+
+
+def _best_passing(conn: sqlite3.Connection, index: fts_topk.Index, match: str, filters: Filters,
+                  limit: int) -> list[tuple[int, float]]:
+    """Fast path: rank in the FTS table alone (the best ``limit`` first, then a page
+    over-fetched ``OVERFETCH`` times), then filter; when filters removed too many from a full
+    page, run the exact joined query.
+
+    ``fts_topk.best`` returns the first rows of the full ranking, at least ``limit`` of them
+    (or all); the first ``limit`` passing among them are the first ``limit`` passing of the page.
+    """
+    page = limit * OVERFETCH
+    ranked = fts_topk.best(conn, index, match, limit, spare=page)
+    kept = _passing(conn, [r[0] for r in ranked], filters)
+    hits = [(r[0], -r[1]) for r in ranked if r[0] in kept]
+    if len(hits) >= limit or len(ranked) < limit:
+        return hits[:limit]
+    if len(ranked) == limit < page:  # only the best `limit` were ranked: rank a page
+        ranked = fts_topk.best(conn, index, match, page)
+        kept = _passing(conn, [r[0] for r in ranked], filters)
+        hits = [(r[0], -r[1]) for r in ranked if r[0] in kept]
+    if len(hits) >= limit or len(ranked) < page:
+        return hits[:limit]
+    where, params = _where(filters)
+    rows = conn.execute(
+        f"SELECT f.id, {index.scoring} AS s FROM {index.table} JOIN facts f ON f.id = {index.table}.rowid "
+        f"WHERE {index.table} MATCH ? AND {where} ORDER BY s, f.id LIMIT ?",
+        (match, *params, limit),
+    ).fetchall()
+    return [(row[0], -row[1]) for row in rows]
+
+
+def _passing(conn: sqlite3.Connection, ids: list[int], filters: Filters) -> set[int]:
+    if not ids:
+        return set()
+    where, params = _where(filters)
+    marks = ",".join("?" * len(ids))
+    return {row[0] for row in conn.execute(f"SELECT f.id FROM facts f NOT INDEXED WHERE f.id IN ({marks}) AND {where}",
+                                           (*ids, *params))}
