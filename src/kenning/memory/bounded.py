@@ -8,7 +8,6 @@ framing line and items (tokens estimated as characters ÷ 4).
 
 from __future__ import annotations
 
-import sqlite3
 from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import datetime
@@ -17,6 +16,7 @@ from kenning.memory.layers import Scope, find
 from kenning.project import Project
 from kenning.records import Answer, Excerpt, Freshness
 from kenning.search import lexical
+from kenning.store.handle import Connection
 from kenning.tokens import chars_for, cut, estimate
 
 MIN_BODY_CHARS = 80
@@ -43,7 +43,7 @@ def item_head(ex: Excerpt, badge: str) -> str:
     return f"[{fact.citation}] {fact.type} · {fact.title} ({badge}, {day}, score {ex.score:.3f})"
 
 
-def pack(conn: sqlite3.Connection, project: Project, query: str, scope: Scope, *, max_tokens: int,
+def pack(conn: Connection, project: Project, query: str, scope: Scope, *, max_tokens: int,
          max_items: int, reserved_chars: int, badge: Callable[[Freshness], str], now: datetime) -> Pack:
     """Fill ``max_tokens`` minus ``reserved_chars`` (the caller's header and framing)."""
     answer, parsed = find(conn, project, query, scope, max_items, now=now)

@@ -18,15 +18,16 @@ import hmac
 import json
 import re
 import secrets
-import sqlite3
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any
 
 from kenning.clock import iso, parse_iso
 from kenning.errors import UsageError
+from kenning.store import cursors as cursor_store
 from kenning.store import secrets as store_secrets
-from kenning.store.db import in_batches, transaction
+from kenning.store.db import transaction
+from kenning.store.handle import Connection
 
 TTL = timedelta(minutes=15)
 KEEP_EXPIRED = timedelta(days=1)
@@ -98,64 +99,57 @@ def new_token(key: bytes) -> str:
     return "c" + body + _check(key, body)
 
 
-def _authentic(conn: sqlite3.Connection, text: str) -> bool:
+def _authentic(conn: Connection, text: str) -> bool:
     if not _TOKEN.match(text):
         return False
     key = store_secrets.get(conn, SECRET)
     return key is not None and hmac.compare_digest(_check(key, text[1:10]), text[10:])
 
 
-def membership(conn: sqlite3.Connection, ids: tuple[int, ...] | list[int]) -> str:
+def membership(conn: Connection, ids: tuple[int, ...] | list[int]) -> str:
     """Digest of what the disclosed ids are now: their content and lifecycle."""
     digest = hashlib.sha256()
-    rows: dict[int, tuple[str, str]] = {}
-    for chunk in in_batches(ids):
-        marks = ",".join("?" * len(chunk))
-        for row in conn.execute(f"SELECT id, content_hash, lifecycle FROM facts WHERE id IN ({marks})", chunk):
-            rows[row[0]] = (row[1], row[2])
+    rows = cursor_store.fact_states(conn, ids)
     for fact_id in sorted(set(ids)):
         digest.update(f"{fact_id}:{rows.get(fact_id, ('gone', 'gone'))}\n".encode())
     return digest.hexdigest()[:32]
 
 
-def issue(conn: sqlite3.Connection, *, step: int, project: str, query: str, options: dict[str, Any],
+def issue(conn: Connection, *, step: int, project: str, query: str, options: dict[str, Any],
           scope: dict[str, Any], disclosed: list[int], now: datetime) -> str:
     state = {"options": options, "scope": scope}
     with transaction(conn):
         token = new_token(store_secrets.get_or_create(conn, SECRET))
-        conn.execute("DELETE FROM search_cursors WHERE expires < ?", (iso(now - KEEP_EXPIRED),))
-        conn.execute(
-            "INSERT INTO search_cursors (token, step, project, query, options, disclosed, membership, created, "
-            "expires) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
-            (token, step, project, query, json.dumps(state, sort_keys=True), json.dumps(disclosed),
-             membership(conn, disclosed), iso(now), iso(now + TTL)),
-        )
+        cursor_store.purge_expired(conn, iso(now - KEEP_EXPIRED))
+        cursor_store.insert(conn, cursor_store.CursorRow(
+            token, step, project, query, json.dumps(state, sort_keys=True), json.dumps(disclosed),
+            membership(conn, disclosed), iso(now), iso(now + TTL)))
     return token
 
 
-def load(conn: sqlite3.Connection, token: str, *, now: datetime) -> Cursor:
+def load(conn: Connection, token: str, *, now: datetime) -> Cursor:
     text = token.strip()
     if not _authentic(conn, text):
         raise CursorTampered("this continuation was modified: it is not a cursor this server issued",
                              hint="copy the cursor from the `Continue with:` line unchanged, or " + _RESTART)
-    row = conn.execute("SELECT * FROM search_cursors WHERE token = ?", (text,)).fetchone()
+    row = cursor_store.get(conn, text)
     if row is None:
         raise CursorUnknown("this continuation is unknown to this project's store (never issued here, or purged)",
                             hint=_RESTART)
-    if parse_iso(row["expires"]) <= now:
-        raise CursorExpired(f"this continuation expired at {row['expires']} (cursors last 15 minutes)",
-                            hint=_RESTART.replace("...", json.dumps(row["query"])))
-    if row["closed"]:
+    if parse_iso(row.expires) <= now:
+        raise CursorExpired(f"this continuation expired at {row.expires} (cursors last 15 minutes)",
+                            hint=_RESTART.replace("...", json.dumps(row.query)))
+    if row.closed:
         raise SearchEnded("this search was ended (selectedIds: [])", hint=_RESTART)
-    state = json.loads(row["options"])
-    cursor = Cursor(text, row["step"], row["project"], row["query"], state["options"], state["scope"],
-                    tuple(json.loads(row["disclosed"])), row["membership"], row["expires"])
+    state = json.loads(row.state)
+    cursor = Cursor(text, row.step, row.project, row.query, state["options"], state["scope"],
+                    tuple(json.loads(row.disclosed)), row.membership, row.expires)
     if membership(conn, cursor.disclosed) != cursor.membership:
         raise ResultsChanged("facts disclosed by this search changed since (edited, superseded or forgotten)",
                              hint=_RESTART.replace("...", json.dumps(cursor.query)))
     return cursor
 
 
-def close(conn: sqlite3.Connection, token: str) -> None:
+def close(conn: Connection, token: str) -> None:
     with transaction(conn):
-        conn.execute("UPDATE search_cursors SET closed = 1 WHERE token = ?", (token,))
+        cursor_store.close(conn, token)

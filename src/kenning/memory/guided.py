@@ -10,7 +10,6 @@ no model call, so the same store and query always give the same answer.
 
 from __future__ import annotations
 
-import sqlite3
 from dataclasses import asdict, dataclass
 from datetime import datetime
 from typing import Any
@@ -21,6 +20,7 @@ from kenning.memory.layers import Detail, Scope, details, find
 from kenning.memory.timeline import Entry, around
 from kenning.project import Project
 from kenning.records import Answer
+from kenning.store.handle import Connection
 
 MAX_ANCHORS = 5
 
@@ -85,7 +85,7 @@ class AutoResult:
     details: tuple[Detail, ...]
 
 
-def start(conn: sqlite3.Connection, project: Project, query: str, options: Options, scope: Scope, *,
+def start(conn: Connection, project: Project, query: str, options: Options, scope: Scope, *,
           now: datetime) -> IndexStep:
     options.check()
     answer, _ = find(conn, project, query, scope, options.limit, now=now)
@@ -97,7 +97,7 @@ def start(conn: sqlite3.Connection, project: Project, query: str, options: Optio
     return IndexStep(answer, token)
 
 
-def proceed(conn: sqlite3.Connection, project: Project, token: str, asked: Asked, *,
+def proceed(conn: Connection, project: Project, token: str, asked: Asked, *,
             now: datetime) -> ContextStep | DetailStep | Ended:
     cursor = cursors.load(conn, token, now=now)
     _same_call(cursor, asked)
@@ -127,7 +127,7 @@ def proceed(conn: sqlite3.Connection, project: Project, token: str, asked: Asked
     return DetailStep(tuple(found))
 
 
-def auto(conn: sqlite3.Connection, project: Project, query: str, options: Options, scope: Scope, *,
+def auto(conn: Connection, project: Project, query: str, options: Options, scope: Scope, *,
          now: datetime) -> AutoResult:
     options.check()
     answer, _ = find(conn, project, query, scope, options.limit, now=now)

@@ -11,7 +11,6 @@ Without a query the index lists the newest saved memories (observations, notes, 
 from __future__ import annotations
 
 import dataclasses
-import sqlite3
 from dataclasses import dataclass
 from datetime import datetime
 
@@ -25,6 +24,8 @@ from kenning.project import Project
 from kenning.records import Answer, EmptyReason, Excerpt, Fact, Freshness
 from kenning.search.query import ParsedQuery, parse
 from kenning.store import facts as fact_store
+from kenning.store import memory as memory_store
+from kenning.store.handle import Connection
 
 POOL = 50
 WORKING_BOOST = 1.5
@@ -54,7 +55,7 @@ def check_project(project: Project, requested: str | None) -> None:
                           hint=f"omit project or pass project={project.name!r}")
 
 
-def find(conn: sqlite3.Connection, project: Project, query: str, scope: Scope, limit: int, *, now: datetime,
+def find(conn: Connection, project: Project, query: str, scope: Scope, limit: int, *, now: datetime,
          syntax: str = "natural", pool: int | None = None) -> tuple[Answer, ParsedQuery]:
     """Ranked excerpts for ``query`` (best first, at most ``pool or limit``), memory signals applied."""
     parsed = parse(query, syntax)
@@ -84,23 +85,11 @@ def rerank(excerpts: tuple[Excerpt, ...] | list[Excerpt], *, prefer_working: boo
     return [dataclasses.replace(ex, score=score, rank=rank) for rank, (score, _, ex) in enumerate(scored, start=1)]
 
 
-def recent(conn: sqlite3.Connection, project: Project, scope: Scope, limit: int, *, now: datetime) -> Answer:
+def recent(conn: Connection, project: Project, scope: Scope, limit: int, *, now: datetime) -> Answer:
     """The newest active saved memories, for an index without a query."""
     scope.check()
-    clauses = ["lifecycle = 'active'", f"source_kind IN ({','.join('?' * len(MEMORY_SOURCE_KINDS))})"]
-    params: list[object] = list(MEMORY_SOURCE_KINDS)
-    if scope.types:
-        clauses.append(f"type IN ({','.join('?' * len(scope.types))})")
-        params.extend(scope.types)
-    if scope.memory_type:
-        clauses.append("memory_type = ?")
-        params.append(scope.memory_type)
-    if scope.path_prefix:
-        clauses.append("substr(source_uri, 1, ?) = ?")
-        params.extend([len(scope.path_prefix), scope.path_prefix])
-    ids = [r[0] for r in conn.execute(
-        f"SELECT id FROM facts WHERE {' AND '.join(clauses)} ORDER BY date_indexed DESC, id DESC LIMIT ?",
-        (*params, limit))]
+    ids = memory_store.recent_ids(conn, MEMORY_SOURCE_KINDS, limit, types=scope.types, memory_type=scope.memory_type,
+                                  path_prefix=scope.path_prefix)
     facts = fact_store.get_many(conn, project.name, ids)
     fresh = freshness_map(conn, project, list(facts.values()), now=now)
     excerpts = tuple(
@@ -111,7 +100,7 @@ def recent(conn: sqlite3.Connection, project: Project, scope: Scope, limit: int,
                   empty_reason=None if excerpts else EmptyReason.NO_MATCH)
 
 
-def freshness_map(conn: sqlite3.Connection, project: Project, facts: list[Fact], *, now: datetime) -> dict[int, Freshness]:
+def freshness_map(conn: Connection, project: Project, facts: list[Fact], *, now: datetime) -> dict[int, Freshness]:
     files = FileCheck(project.root, conn)
     files.preload(loc.path for fact in facts for loc in fact.locations)
     return {fact.id: freshness_of(fact, now=now, files=files) for fact in facts}
@@ -125,14 +114,12 @@ class Detail:
     summary: dict[str, str] | None
 
 
-def details(conn: sqlite3.Connection, project: Project, ids: list[int], *, now: datetime) -> tuple[list[Detail], list[int]]:
+def details(conn: Connection, project: Project, ids: list[int], *, now: datetime) -> tuple[list[Detail], list[int]]:
     """Full records in the asked order (duplicates once) and the ids not found."""
-    from kenning.memory.sessions import session_of, summary_parts
-
     unique = list(dict.fromkeys(ids))
     facts = fact_store.get_many(conn, project.name, unique)
     fresh = freshness_map(conn, project, list(facts.values()), now=now)
-    sessions = session_of(conn, list(facts))
-    summaries = summary_parts(conn, [i for i, f in facts.items() if f.type == "session_summary"])
+    sessions = memory_store.session_of(conn, list(facts))
+    summaries = memory_store.summary_parts(conn, [i for i, f in facts.items() if f.type == "session_summary"])
     found = [Detail(facts[i], fresh[i], sessions.get(i), summaries.get(i)) for i in unique if i in facts]
     return found, [i for i in unique if i not in facts]

@@ -7,7 +7,6 @@ id comes back with ``created=False``. An observation written in a session has so
 
 from __future__ import annotations
 
-import sqlite3
 from dataclasses import dataclass
 from datetime import datetime
 
@@ -17,7 +16,9 @@ from kenning.ingest.identifiers import keywords_for
 from kenning.lifecycle import MEMORY_TYPES, Saved
 from kenning.memory import sessions
 from kenning.store import facts as fact_store
+from kenning.store import memory as memory_store
 from kenning.store.db import transaction
+from kenning.store.handle import Connection
 
 PRODUCERS = ("agent", "human")
 MEMORY_SOURCE_KINDS = ("session", "manual")
@@ -58,7 +59,7 @@ def check(obs: Observation) -> None:
         raise ValidationError(f"type {obs.type!r} must be a word such as observation, decision, failure")
 
 
-def save(conn: sqlite3.Connection, project: str, obs: Observation, *, now: datetime) -> Saved:
+def save(conn: Connection, project: str, obs: Observation, *, now: datetime) -> Saved:
     check(obs)
     body = obs.text.strip()
     title = (obs.title or _first_line(body)).strip()
@@ -71,18 +72,13 @@ def save(conn: sqlite3.Connection, project: str, obs: Observation, *, now: datet
         why=obs.why, how_to_apply=obs.how_to_apply, memory_type=obs.memory_type,
     )
     with transaction(conn):
-        marks = ",".join("?" * len(MEMORY_SOURCE_KINDS))
-        row = conn.execute(
-            f"SELECT id FROM facts WHERE content_hash = ? AND lifecycle = 'active' AND source_kind IN ({marks}) "
-            "ORDER BY id LIMIT 1",
-            (new.content_hash, *MEMORY_SOURCE_KINDS),
-        ).fetchone()
-        if row:
-            return Saved(row[0], created=False)
+        known = memory_store.active_note(conn, new.content_hash, MEMORY_SOURCE_KINDS)
+        if known is not None:
+            return Saved(known, created=False)
         if obs.session_id:
             sessions.touch(conn, project, obs.session_id, now=now)
         fact_id = fact_store.insert(conn, new)
-        conn.execute("UPDATE facts SET session_id = ? WHERE id = ?", (obs.session_id, fact_id))
+        memory_store.set_fact_session(conn, fact_id, obs.session_id)
         return Saved(fact_id, created=True)
 
 

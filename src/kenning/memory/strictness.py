@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import dataclasses
 import re
-import sqlite3
 from dataclasses import dataclass
 from datetime import datetime
 
@@ -21,6 +20,7 @@ from kenning.ingest.identifiers import keywords_for
 from kenning.memory.layers import POOL, Scope, find
 from kenning.project import Project
 from kenning.records import Answer, EmptyReason, Excerpt
+from kenning.store.handle import Connection
 
 
 @dataclass(frozen=True)
@@ -38,7 +38,7 @@ def is_strong(ex: Excerpt, terms: tuple[str, ...]) -> bool:
     return all(re.search(r"(?<!\w)" + re.escape(fold(term)), text) for term in terms)
 
 
-def strict(conn: sqlite3.Connection, project: Project, query: str, scope: Scope, limit: int, *,
+def strict(conn: Connection, project: Project, query: str, scope: Scope, limit: int, *,
            now: datetime) -> Strict:
     answer, parsed = find(conn, project, query, scope, limit, now=now, pool=POOL)
     strong = [ex for ex in answer.excerpts if is_strong(ex, parsed.terms)]
@@ -60,7 +60,7 @@ def strict(conn: sqlite3.Connection, project: Project, query: str, scope: Scope,
     return Strict(result, weak, len(answer.excerpts) >= POOL)
 
 
-def lenient(conn: sqlite3.Connection, project: Project, query: str, scope: Scope, limit: int, *,
+def lenient(conn: Connection, project: Project, query: str, scope: Scope, limit: int, *,
             now: datetime) -> Answer:
     answer, _ = find(conn, project, query, scope, limit, now=now)
     return dataclasses.replace(answer, mode="lenient")

@@ -7,7 +7,6 @@ below it, by line. Only active facts are neighbours.
 
 from __future__ import annotations
 
-import sqlite3
 from dataclasses import dataclass
 from datetime import datetime
 
@@ -17,6 +16,8 @@ from kenning.memory.observations import MEMORY_SOURCE_KINDS
 from kenning.project import Project
 from kenning.records import Fact, Freshness
 from kenning.store import facts as fact_store
+from kenning.store import memory as memory_store
+from kenning.store.handle import Connection
 
 MAX_DEPTH = 3
 
@@ -29,7 +30,7 @@ class Entry:
     offset: int  # negative before the anchor, 0 the anchor itself, positive after
 
 
-def around(conn: sqlite3.Connection, project: Project, anchors: list[int], before: int, after: int, *,
+def around(conn: Connection, project: Project, anchors: list[int], before: int, after: int, *,
            now: datetime) -> list[Entry]:
     """Context windows around each anchor, in anchor order; a fact shown near an earlier
     anchor is not repeated."""
@@ -45,33 +46,17 @@ def around(conn: sqlite3.Connection, project: Project, anchors: list[int], befor
     return [Entry(facts[i], fresh[i], a, o) for i, a, o in order if i in facts]
 
 
-def _window(conn: sqlite3.Connection, anchor: int, before: int, after: int) -> list[tuple[int, int]]:
-    row = conn.execute("SELECT id, source_kind, date_indexed FROM facts WHERE id = ?", (anchor,)).fetchone()
-    if row is None:
+def _window(conn: Connection, anchor: int, before: int, after: int) -> list[tuple[int, int]]:
+    at = memory_store.anchor(conn, anchor)
+    if at is None:
         raise NotFound(f"no fact #{anchor}")
-    if row["source_kind"] in MEMORY_SOURCE_KINDS:
-        kinds = ",".join("?" * len(MEMORY_SOURCE_KINDS))
-        base = f"FROM facts WHERE lifecycle = 'active' AND source_kind IN ({kinds})"
-        prev = conn.execute(
-            f"SELECT id {base} AND (date_indexed, id) < (?, ?) ORDER BY date_indexed DESC, id DESC LIMIT ?",
-            (*MEMORY_SOURCE_KINDS, row["date_indexed"], anchor, before)).fetchall()
-        nxt = conn.execute(
-            f"SELECT id {base} AND (date_indexed, id) > (?, ?) ORDER BY date_indexed, id LIMIT ?",
-            (*MEMORY_SOURCE_KINDS, row["date_indexed"], anchor, after)).fetchall()
+    if at.source_kind in MEMORY_SOURCE_KINDS:
+        prev, nxt = memory_store.saved_neighbours(conn, at, MEMORY_SOURCE_KINDS, before, after)
+    elif at.path is None:
+        return [(anchor, 0)]
     else:
-        loc = conn.execute("SELECT path, coalesce(line_start, 0) FROM locations WHERE fact_id = ? ORDER BY path "
-                           "LIMIT 1", (anchor,)).fetchone()
-        if loc is None:
-            return [(anchor, 0)]
-        base = ("FROM locations l JOIN facts f ON f.id = l.fact_id WHERE l.path = ? AND f.lifecycle = 'active' "
-                "AND l.fact_id != ?")
-        prev = conn.execute(f"SELECT l.fact_id {base} AND coalesce(l.line_start, 0) <= ? "
-                            "ORDER BY coalesce(l.line_start, 0) DESC, l.fact_id DESC LIMIT ?",
-                            (loc[0], anchor, loc[1], before)).fetchall()
-        nxt = conn.execute(f"SELECT l.fact_id {base} AND coalesce(l.line_start, 0) > ? "
-                           "ORDER BY coalesce(l.line_start, 0), l.fact_id LIMIT ?",
-                           (loc[0], anchor, loc[1], after)).fetchall()
-    window = [(r[0], -(n + 1)) for n, r in enumerate(prev)][::-1]
+        prev, nxt = memory_store.file_neighbours(conn, at, before, after)
+    window = [(fact_id, -(n + 1)) for n, fact_id in enumerate(prev)][::-1]
     window.append((anchor, 0))
-    window.extend((r[0], n + 1) for n, r in enumerate(nxt))
+    window.extend((fact_id, n + 1) for n, fact_id in enumerate(nxt))
     return window
