@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import sqlite3
 from dataclasses import dataclass
 from datetime import datetime
 
@@ -10,7 +9,9 @@ from kenning.clock import iso
 from kenning.errors import UsageError, ValidationError
 from kenning.records import Fact, Lifecycle
 from kenning.store import facts as fact_store
+from kenning.store import memory as memory_store
 from kenning.store.db import transaction
+from kenning.store.handle import Connection
 
 MEMORY_TYPES = ("durable", "working")
 
@@ -22,7 +23,7 @@ class Saved:
 
 
 def remember(
-    conn: sqlite3.Connection,
+    conn: Connection,
     text: str,
     *,
     now: datetime,
@@ -56,17 +57,13 @@ def remember(
         how_to_apply=how_to_apply, memory_type=memory_type,
     )
     with transaction(conn):
-        row = conn.execute(
-            "SELECT id FROM facts WHERE content_hash = ? AND lifecycle = 'active' AND source_kind = 'manual' "
-            "ORDER BY id LIMIT 1",
-            (new.content_hash,),
-        ).fetchone()
-        if row:
-            return Saved(row[0], created=False)
+        known = memory_store.active_note(conn, new.content_hash, ("manual",))
+        if known is not None:
+            return Saved(known, created=False)
         return Saved(fact_store.insert(conn, new), created=True)
 
 
-def supersede(conn: sqlite3.Connection, project: str, old_id: int, new_id: int, *, now: datetime,
+def supersede(conn: Connection, project: str, old_id: int, new_id: int, *, now: datetime,
               reason: str | None = None) -> tuple[Fact, Fact]:
     if old_id == new_id:
         raise ValidationError("a fact cannot supersede itself")
@@ -82,14 +79,14 @@ def supersede(conn: sqlite3.Connection, project: str, old_id: int, new_id: int, 
         return fact_store.get(conn, project, old_id), new
 
 
-def confirm(conn: sqlite3.Connection, project: str, fact_id: int, *, now: datetime) -> Fact:
+def confirm(conn: Connection, project: str, fact_id: int, *, now: datetime) -> Fact:
     with transaction(conn):
         fact_store.get(conn, project, fact_id)
         fact_store.confirm(conn, fact_id, iso(now))
         return fact_store.get(conn, project, fact_id)
 
 
-def forget(conn: sqlite3.Connection, project: str, fact_id: int) -> Fact:
+def forget(conn: Connection, project: str, fact_id: int) -> Fact:
     """Delete a fact for good. Facts it superseded keep pointing nowhere (set to NULL)."""
     with transaction(conn):
         fact = fact_store.get(conn, project, fact_id)

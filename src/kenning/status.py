@@ -2,28 +2,26 @@
 
 from __future__ import annotations
 
-import sqlite3
 from typing import Any
 
 from kenning.errors import IndexMissing
 from kenning.project import Project
+from kenning.store import status as store_status
 from kenning.store.db import connect
+from kenning.store.handle import Connection
 
 
 def engines() -> dict[str, dict[str, Any]]:
     """The lexical and dense engines this installation has, each with ``available`` and, when
     off, the reason (the graph and the core pack depend on the project: see below)."""
     found: dict[str, dict[str, Any]] = {}
-    probe = sqlite3.connect(":memory:")
-    try:
-        probe.execute("CREATE VIRTUAL TABLE t USING fts5(x, tokenize='trigram')")
-        found["fts5"] = {"available": True, "sqlite": sqlite3.sqlite_version}
+    fts = store_status.full_text()
+    if fts.available:
+        found["fts5"] = {"available": True, "sqlite": fts.version}
         found["trigram"] = {"available": True}
-    except sqlite3.OperationalError as exc:
-        found["fts5"] = {"available": False, "reason": str(exc)}
-        found["trigram"] = {"available": False, "reason": str(exc)}
-    finally:
-        probe.close()
+    else:
+        found["fts5"] = {"available": False, "reason": fts.reason}
+        found["trigram"] = {"available": False, "reason": fts.reason}
     found["dense"] = {"available": False, "reason": "level 1 (dense retrieval) is not installed"}
     return found
 
@@ -42,15 +40,10 @@ def project_status(project: Project) -> dict[str, Any]:
         if conn is None:
             data["index"] = {"files": 0, "facts": 0, "by_lifecycle": {}, "by_type": {}, "last_sync": None}
         else:
-            data["index"] = {
-                "files": conn.execute("SELECT count(*) FROM manifest").fetchone()[0],
-                "facts": conn.execute("SELECT count(*) FROM facts").fetchone()[0],
-                "by_lifecycle": dict(conn.execute("SELECT lifecycle, count(*) FROM facts GROUP BY 1 ORDER BY 1")),
-                "by_type": dict(conn.execute("SELECT type, count(*) FROM facts WHERE lifecycle = 'active' "
-                                             "GROUP BY 1 ORDER BY 1")),
-                "last_sync": conn.execute("SELECT max(finished) FROM sync_runs").fetchone()[0],
-                "schema_version": conn.execute("SELECT max(version) FROM schema_migrations").fetchone()[0],
-            }
+            size = store_status.index_size(conn)
+            data["index"] = {"files": size.files, "facts": size.facts, "by_lifecycle": size.by_lifecycle,
+                             "by_type": size.by_type, "last_sync": size.last_sync,
+                             "schema_version": size.schema_version}
         data["engines"]["graph"] = _graph_engine(conn)
         data["engines"]["core_pack"] = _pack_engine(project)
     finally:
@@ -61,13 +54,12 @@ def project_status(project: Project) -> dict[str, Any]:
     return data
 
 
-def _graph_engine(conn: sqlite3.Connection | None) -> dict[str, Any]:
+def _graph_engine(conn: Connection | None) -> dict[str, Any]:
     if conn is None:
         return {"available": False, "reason": "graph not built: no index"}
-    edges = conn.execute("SELECT count(*) FROM graph_edges").fetchone()[0]
+    nodes, edges = store_status.graph_size(conn)
     if not edges:
         return {"available": False, "reason": "graph not built: no declared edge yet"}
-    nodes = conn.execute("SELECT count(*) FROM graph_nodes").fetchone()[0]
     return {"available": True, "nodes": nodes, "edges": edges}
 
 

@@ -8,7 +8,6 @@ that actually served, ``rule`` the rule that chose, and the notes say why.
 
 from __future__ import annotations
 
-import sqlite3
 from collections import Counter
 from dataclasses import replace
 from datetime import datetime
@@ -22,7 +21,6 @@ from kenning.config import load_project
 from kenning.errors import IndexMissing, KenningError
 from kenning.freshness import FileCheck, freshness_of
 from kenning.ingest import git_history
-from kenning.pack.build import store_state
 from kenning.pack.manifest import read_manifest
 from kenning.project import CONFIG_NAME, STATE_DIR, Project
 from kenning.records import Answer, EmptyReason, Excerpt, ScopeEntry
@@ -31,6 +29,8 @@ from kenning.route.rules import Route, route
 from kenning.search.query import parse
 from kenning.store import facts as fact_store
 from kenning.store.db import connect
+from kenning.store.handle import Connection, EngineError
+from kenning.store.version import store_state
 
 LEVEL = 0
 GRAPH_NOT_BUILT = "graph not built"
@@ -66,7 +66,7 @@ def ask_project(project: Project, question: str, *, now: datetime, limit: int = 
     return replace(answer, query=question, rule=chosen.rule, notes=(why, *answer.notes))
 
 
-def _run(conn: sqlite3.Connection, project: Project, question: str, chosen: Route,
+def _run(conn: Connection, project: Project, question: str, chosen: Route,
          manifest: dict[str, Any] | None, *, now: datetime, limit: int) -> Answer:
     match chosen.mode:
         case "freshness":
@@ -84,13 +84,13 @@ def _run(conn: sqlite3.Connection, project: Project, question: str, chosen: Rout
             return _lexical(conn, project, question, now=now, limit=limit, degradations=degradations)
 
 
-def _lexical(conn: sqlite3.Connection, project: Project, question: str, *, now: datetime, limit: int,
+def _lexical(conn: Connection, project: Project, question: str, *, now: datetime, limit: int,
              degradations: tuple[str, ...] = ()) -> Answer:
     answer = search_conn(conn, project, parse(question), SearchOptions(limit=limit), now=now, mode="lexical")
     return replace(answer, degradations=degradations)
 
 
-def _graph(conn: sqlite3.Connection, project: Project, question: str, *, now: datetime, limit: int) -> Answer:
+def _graph(conn: Connection, project: Project, question: str, *, now: datetime, limit: int) -> Answer:
     try:
         from kenning.graph.ask import graph_built, relation_answer
     except ImportError:
@@ -110,7 +110,7 @@ def _graph(conn: sqlite3.Connection, project: Project, question: str, *, now: da
     return replace(found, mode="graph")
 
 
-def core_answer(conn: sqlite3.Connection, project: Project, manifest: dict[str, Any], question: str, *,
+def core_answer(conn: Connection, project: Project, manifest: dict[str, Any], question: str, *,
                 now: datetime) -> Answer:
     """The pack's source facts, in pack order: the context's opening, then every included
     convention and decision, each with the text the pack shows."""
@@ -171,7 +171,7 @@ def ask_all(question: str, entries: list[RegistryEntry], *, now: datetime, limit
             continue
         try:
             answer = ask_project(project, question, now=now, limit=limit, dense_available=dense_available)
-        except (KenningError, OSError, sqlite3.Error) as exc:
+        except (KenningError, OSError, EngineError) as exc:
             excluded.append(ScopeEntry(project.name, f"unreadable: {getattr(exc, 'message', exc)}"))
             continue
         if answer.empty_reason is EmptyReason.INDEX_MISSING:

@@ -3,7 +3,6 @@ of typed, sourced edges that led to it, and each edge's own freshness (graph fre
 
 from __future__ import annotations
 
-import sqlite3
 from collections import Counter
 from dataclasses import dataclass
 from datetime import datetime
@@ -18,6 +17,7 @@ from kenning.ingest import git_history
 from kenning.project import Project
 from kenning.records import Answer, EmptyReason, Excerpt, FreshnessState, Lifecycle
 from kenning.store import facts as fact_store
+from kenning.store.handle import Connection
 
 LEVEL = 0
 QUERIES = ("neighbours", "path", "impact", "touches")
@@ -33,7 +33,7 @@ class GraphOptions:
     include_missing: bool = False
 
 
-def run_query(conn: sqlite3.Connection, project: Project, query: str, node: str, options: GraphOptions, *,
+def run_query(conn: Connection, project: Project, query: str, node: str, options: GraphOptions, *,
               now: datetime, other: str | None = None, rule: str | None = None, mode: str = "graph") -> Answer:
     """One graph query (``neighbours``, ``path``, ``impact``, ``touches``) answered in the contract."""
     label = f"{query} {node}" + (f" {other}" if other else "")
@@ -82,7 +82,7 @@ def _validate(query: str, options: GraphOptions) -> None:
         raise ValidationError("hops must be 1 or 2 and limit between 1 and 200")
 
 
-def compose(conn: sqlite3.Connection, project: Project, label: str, hits: list[walk.Hit], options: GraphOptions, *,
+def compose(conn: Connection, project: Project, label: str, hits: list[walk.Hit], options: GraphOptions, *,
             now: datetime, rule: str | None, mode: str = "graph", notes: list[str] | None = None) -> Answer:
     notes = list(notes or [])
     files = FileCheck(project.root, conn)

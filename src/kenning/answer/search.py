@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import re
-import sqlite3
 from collections import Counter
 from dataclasses import dataclass
 from datetime import datetime
@@ -18,6 +17,7 @@ from kenning.search import lexical
 from kenning.search.query import CODE_NAME, ParsedQuery, parse
 from kenning.store import facts as fact_store
 from kenning.store.db import connect
+from kenning.store.handle import Connection, DatabaseError
 
 LEVEL = 0
 SUPERSEDED_FACTOR = 0.5
@@ -51,7 +51,7 @@ def search_project(project: Project, query: str, options: SearchOptions, *, now:
     except IndexMissing:
         return Answer(query, "lexical", None, LEVEL, (project.name,), empty_reason=EmptyReason.INDEX_MISSING,
                       notes=("no index: run `kenning sync`",))
-    except (sqlite3.DatabaseError, OSError) as exc:
+    except (DatabaseError, OSError) as exc:
         return Answer(query, "lexical", None, LEVEL, (project.name,), empty_reason=EmptyReason.PROJECT_UNREADABLE,
                       notes=(f"{project.db_path} is unreadable: {exc}",))
     try:
@@ -61,7 +61,7 @@ def search_project(project: Project, query: str, options: SearchOptions, *, now:
 
 
 def search_conn(
-    conn: sqlite3.Connection,
+    conn: Connection,
     project: Project,
     parsed: ParsedQuery,
     options: SearchOptions,
@@ -99,7 +99,7 @@ def search_conn(
 
 
 def rank_hits(
-    conn: sqlite3.Connection,
+    conn: Connection,
     project: Project,
     hits: list[lexical.Hit],
     terms: tuple[str, ...],
@@ -153,7 +153,7 @@ def _defines(fact: Fact, symbols: frozenset[str]) -> bool:
     return isinstance(symbol, str) and symbol.rsplit(".", 1)[-1].lower() in symbols
 
 
-def _hidden_matches(conn: sqlite3.Connection, parsed: ParsedQuery, filters: lexical.Filters) -> Counter[str]:
+def _hidden_matches(conn: Connection, parsed: ParsedQuery, filters: lexical.Filters) -> Counter[str]:
     """When nothing is served, say what matched but was hidden (superseded, retired, type)."""
     hidden: Counter[str] = Counter()
     for lifecycle in ("superseded", "retired"):  # fixed order: the answer's JSON is deterministic

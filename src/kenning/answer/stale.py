@@ -3,7 +3,6 @@ whose record changed or vanished. No search."""
 
 from __future__ import annotations
 
-import sqlite3
 from datetime import datetime
 
 from kenning.freshness import FileCheck, freshness_of
@@ -11,30 +10,20 @@ from kenning.ingest.ledger import LEDGER_PATH
 from kenning.project import Project
 from kenning.records import Answer, EmptyReason, Excerpt, FreshnessState
 from kenning.store import facts as fact_store
-from kenning.store.db import in_batches
+from kenning.store import lookups
+from kenning.store.handle import Connection
 
 LEVEL = 0
 
 
-def stale_report(conn: sqlite3.Connection, project: Project, *, now: datetime, limit: int | None = None) -> Answer:
+def stale_report(conn: Connection, project: Project, *, now: datetime, limit: int | None = None) -> Answer:
     files = FileCheck(project.root, conn)
-    paths = [row[0] for row in conn.execute("SELECT path FROM manifest ORDER BY path")]
+    paths = lookups.manifest_paths(conn)
     files.preload(paths)
     changed = [p for p in paths if files.changed(p)]
     excerpts: list[Excerpt] = []
     # Ledger facts are checked record by record (the ledger is not in the manifest).
-    ids: list[int] = [row[0] for row in conn.execute(
-        "SELECT id FROM facts WHERE path = ? AND lifecycle = 'active' ORDER BY id", (LEDGER_PATH,))]
-    for chunk in in_batches(changed):
-        marks = ",".join("?" * len(chunk))
-        ids.extend(
-            row[0]
-            for row in conn.execute(
-                f"SELECT DISTINCT l.fact_id FROM locations l JOIN facts f ON f.id = l.fact_id "
-                f"WHERE l.path IN ({marks}) AND f.lifecycle = 'active' ORDER BY l.path, l.line_start, l.fact_id",
-                chunk,
-            )
-        )
+    ids = lookups.active_ids_with_path(conn, LEDGER_PATH) + lookups.active_ids_located_in(conn, changed)
     facts = fact_store.get_many(conn, project.name, list(dict.fromkeys(ids)))
     for fact in facts.values():
         fresh = freshness_of(fact, now=now, files=files)

@@ -2,15 +2,16 @@
 
 from __future__ import annotations
 
-import sqlite3
 from dataclasses import dataclass
 from typing import Any
 
 from kenning.errors import UsageError
 from kenning.pack import budget, select
 from kenning.pack.fingerprint import of_text
-from kenning.pack.manifest import MANIFEST_SCHEMA, STORE_STATE_SQL
+from kenning.pack.manifest import MANIFEST_SCHEMA
 from kenning.project import Project
+from kenning.store.handle import Connection
+from kenning.store.version import store_state
 from kenning.tokens import cut_paragraphs
 
 
@@ -42,12 +43,7 @@ def settings(project: Project) -> Settings:
     return Settings(tokens, context)
 
 
-def store_state(conn: sqlite3.Connection) -> str:
-    """The store's write counter: it moves when a sync, a note or a lifecycle change lands."""
-    return str(conn.execute(STORE_STATE_SQL).fetchone()[0])
-
-
-def build(conn: sqlite3.Connection, project: Project) -> Built:
+def build(conn: Connection, project: Project) -> Built:
     chosen = settings(project)
     context = select.context(conn, project.root, chosen.context)
     conventions = select.conventions(conn, project.name)

@@ -24,9 +24,6 @@ PACK_TEXT = "pack.md"
 PACK_MANIFEST = "pack.json"
 SESSION_STATE = "session.json"
 
-# The store's write counter (migration 0004): it moves with every write to `facts`.
-STORE_STATE_SQL = "SELECT version FROM store_version WHERE id = 1"
-
 
 def cache_dir(state_dir: StrPath) -> str:
     return os.path.join(state_dir, CACHE_DIR)

@@ -16,12 +16,15 @@ from __future__ import annotations
 import hashlib
 import json
 import re
-import sqlite3
 from pathlib import Path, PurePosixPath
 
 from kenning.errors import UsageError
 from kenning.pack.entries import Context, Entry
 from kenning.pack.fingerprint import of_parts
+from kenning.store import lookups
+from kenning.store import pack as pack_store
+from kenning.store.handle import Connection
+from kenning.store.pack import PackFact
 
 README_NAMES = ("README.md", "README.markdown", "README.rst", "README.txt", "README", "readme.md", "Readme.md")
 CONVENTION_STEMS = frozenset(
@@ -40,20 +43,13 @@ _TITLE_LINE = re.compile(r"^\s*# [^\n]*\n?")
 _ATX = re.compile(r"^[ \t]{0,3}#{1,6}[ \t]+(.*?)[ \t]*#*[ \t]*$", re.M)
 _FRONT = re.compile(r"\A---[ \t]*\n.*?\n(---|\.\.\.)[ \t]*\n", re.S)
 
-_FACT_SQL = (
-    "SELECT f.id, f.type, f.title, f.body, f.source_kind, f.source_uri, f.fingerprint, f.content_hash, "
-    "f.tags, f.meta, f.date_source, min(l.path) AS path, min(l.line_start) AS line FROM facts f "
-    "LEFT JOIN locations l ON l.fact_id = f.id WHERE f.lifecycle = 'active' AND ({where}) GROUP BY f.id"
-)
-
-
 def is_convention_file(path: str) -> bool:
     name = PurePosixPath(path).name.lower()
     stem = name.split(".")[0]
     return stem in CONVENTION_STEMS or name == "copilot-instructions.md"
 
 
-def context(conn: sqlite3.Connection, root: Path, configured: str | None) -> Context | None:
+def context(conn: Connection, root: Path, configured: str | None) -> Context | None:
     """The context file's opening; a configured file that does not read is an error."""
     if configured:
         rel = PurePosixPath(configured.replace("\\", "/"))
@@ -68,7 +64,7 @@ def context(conn: sqlite3.Connection, root: Path, configured: str | None) -> Con
     return None
 
 
-def _read_context(conn: sqlite3.Connection, root: Path, rel: str) -> Context:
+def _read_context(conn: Connection, root: Path, rel: str) -> Context:
     raw = (root / rel).read_bytes()
     text = raw.decode("utf-8", "replace").removeprefix("\ufeff").replace("\r\n", "\n")
     body = _FRONT.sub("", text, count=1)
@@ -79,78 +75,67 @@ def _read_context(conn: sqlite3.Connection, root: Path, rel: str) -> Context:
     cleaned = _ATX.sub(lambda m: f"**{m.group(1).strip()}**", cleaned)
     cleaned = re.sub(r"\n{3,}", "\n\n", cleaned).strip()
     last_line = skipped_lines + opening.count("\n") + 1
-    ids = tuple(
-        row[0]
-        for row in conn.execute(
-            "SELECT l.fact_id FROM locations l JOIN facts f ON f.id = l.fact_id WHERE l.path = ? "
-            "AND f.lifecycle = 'active' AND coalesce(l.line_start, 1) <= ? ORDER BY l.line_start, l.fact_id",
-            (rel, last_line),
-        )
-    )
+    ids = tuple(lookups.active_ids_above(conn, rel, last_line))
     return Context(path=rel, text=cleaned, fingerprint=hashlib.sha256(raw).hexdigest(), fact_ids=ids)
 
 
-def conventions(conn: sqlite3.Connection, project: str) -> list[Entry]:
-    paths = [row[0] for row in conn.execute("SELECT path FROM manifest ORDER BY path") if is_convention_file(row[0])]
-    marks = ",".join("?" * len(paths))
-    where = "f.type = 'convention' OR f.tags LIKE '%\"convention\"%'"
-    if paths:
-        where += f" OR f.id IN (SELECT fact_id FROM locations WHERE path IN ({marks}))"
-    rows = conn.execute(_FACT_SQL.format(where=where), paths).fetchall()
+def conventions(conn: Connection, project: str) -> list[Entry]:
+    paths = [path for path in lookups.manifest_paths(conn) if is_convention_file(path)]
+    rows = pack_store.convention_facts(conn, paths)
     entries = []
     for row in sorted(rows, key=_position):
-        text = _prose(row["body"])
+        text = _prose(row.body)
         if not text:
             continue  # a heading alone says nothing
         entries.append(Entry(
             kind="convention",
             key=_key(row),
-            title=row["title"],
+            title=row.title,
             text=text,
-            citation=f"kn://{project}/{row['id']}",
-            fact_ids=(row["id"],),
-            sources=((row["path"] or row["source_uri"], row["fingerprint"] or row["content_hash"]),),
-            fingerprint=of_parts([row["title"], row["content_hash"], row["meta"] or ""]),
+            citation=f"kn://{project}/{row.id}",
+            fact_ids=(row.id,),
+            sources=((row.path or row.source_uri, row.fingerprint or row.content_hash),),
+            fingerprint=of_parts([row.title, row.content_hash, row.meta or ""]),
         ))
     return entries
 
 
-def decisions(conn: sqlite3.Connection, project: str) -> list[Entry]:
-    rows = conn.execute(_FACT_SQL.format(where="f.type = 'decision'")).fetchall()
-    groups: dict[str, list[sqlite3.Row]] = {}
+def decisions(conn: Connection, project: str) -> list[Entry]:
+    rows = pack_store.decision_facts(conn)
+    groups: dict[str, list[PackFact]] = {}
     for row in sorted(rows, key=_position):
         if _status(row) in INACTIVE_STATUSES:
             continue
-        groups.setdefault(row["path"] or _key(row), []).append(row)
+        groups.setdefault(row.path or _key(row), []).append(row)
     entries = []
     for key in sorted(groups):
         members = groups[key]
         shown = _decision_section(members)
-        text = _prose(shown["body"]) or next((_prose(m["body"]) for m in members if _prose(m["body"])), "")
+        text = _prose(shown.body) or next((_prose(m.body) for m in members if _prose(m.body)), "")
         entries.append(Entry(
             kind="decision",
             key=key,
-            title=members[0]["title"].split(" > ")[0],
+            title=members[0].title.split(" > ")[0],
             text=text,
-            citation=f"kn://{project}/{shown['id']}",
-            fact_ids=(shown["id"], *(m["id"] for m in members if m["id"] != shown["id"])),
-            sources=((members[0]["path"] or members[0]["source_uri"],
-                      members[0]["fingerprint"] or members[0]["content_hash"]),),
+            citation=f"kn://{project}/{shown.id}",
+            fact_ids=(shown.id, *(m.id for m in members if m.id != shown.id)),
+            sources=((members[0].path or members[0].source_uri,
+                      members[0].fingerprint or members[0].content_hash),),
             # the file's fingerprint too: a change anywhere in a decision file (front matter
             # included) is a changed decision
             fingerprint=of_parts([p for m in members
-                                  for p in (m["title"], m["content_hash"], m["fingerprint"] or "", m["meta"] or "")]),
+                                  for p in (m.title, m.content_hash, m.fingerprint or "", m.meta or "")]),
             date=_date(members[0]),
         ))
     return entries
 
 
-def _decision_section(members: list[sqlite3.Row]) -> sqlite3.Row:
+def _decision_section(members: list[PackFact]) -> PackFact:
     for member in members:
-        last = member["title"].split(" > ")[-1].strip().lower()
-        if len(member["title"].split(" > ")) > 1 and last.startswith(DECISION_SECTIONS) and _prose(member["body"]):
+        last = member.title.split(" > ")[-1].strip().lower()
+        if len(member.title.split(" > ")) > 1 and last.startswith(DECISION_SECTIONS) and _prose(member.body):
             return member
-    return next((m for m in members if _prose(m["body"])), members[0])
+    return next((m for m in members if _prose(m.body)), members[0])
 
 
 def _prose(body: str) -> str:
@@ -160,22 +145,22 @@ def _prose(body: str) -> str:
     return "\n\n".join(p for p in paragraphs if p)
 
 
-def _meta(row: sqlite3.Row) -> dict:
+def _meta(row: PackFact) -> dict:
     try:
-        meta = json.loads(row["meta"] or "{}")
+        meta = json.loads(row.meta or "{}")
     except json.JSONDecodeError:
         return {}
     return meta if isinstance(meta, dict) else {}
 
 
-def _status(row: sqlite3.Row) -> str:
+def _status(row: PackFact) -> str:
     meta = _meta(row)
     front = meta.get("front_matter") if isinstance(meta.get("front_matter"), dict) else {}
     status = meta.get("status") or front.get("status") or ""
     return str(status).strip().lower()
 
 
-def _date(row: sqlite3.Row) -> str | None:
+def _date(row: PackFact) -> str | None:
     """The date the decision states (front matter), never a file time: same sources, same bytes.
 
     The sync refreshes ``date_source`` (front-matter date, else file time) on every re-read,
@@ -185,12 +170,12 @@ def _date(row: sqlite3.Row) -> str | None:
     front = meta.get("front_matter") if isinstance(meta.get("front_matter"), dict) else {}
     if not (meta.get("date") or front.get("date")):
         return None
-    return str(row["date_source"] or meta.get("date") or front.get("date"))[:10]
+    return str(row.date_source or meta.get("date") or front.get("date"))[:10]
 
 
-def _key(row: sqlite3.Row) -> str:
-    return row["source_uri"] if row["source_kind"] == "file" else f"{row['source_uri']}#{row['id']}"
+def _key(row: PackFact) -> str:
+    return row.source_uri if row.source_kind == "file" else f"{row.source_uri}#{row.id}"
 
 
-def _position(row: sqlite3.Row) -> tuple[str, int, int]:
-    return (row["path"] or _key(row), row["line"] or 0, row["id"])
+def _position(row: PackFact) -> tuple[str, int, int]:
+    return (row.path or _key(row), row.line or 0, row.id)

@@ -3,7 +3,7 @@
 The status line is "project core: N decisions, M conventions, fingerprint …", preceded by
 what changed since the previous session start ("2 decisions changed: A, B"), or the
 not-built line. Reading is cheap: two small files and, to warn about a pack older than its
-store, one read-only SQLite query. No store migration, no markdown, no MCP is imported.
+store, one read-only store query. No store migration, no markdown, no MCP is imported.
 """
 
 from __future__ import annotations
@@ -102,15 +102,9 @@ def _store_moved(db_path: StrPath, built_from: Any) -> bool:
     if not built_from or not os.path.exists(db_path):
         return False
     try:
-        import sqlite3
+        from kenning.store.version import store_state_at  # only when a store exists (hook start-up time)
 
-        from kenning.pack.manifest import STORE_STATE_SQL
-
-        conn = sqlite3.connect(f"file:{os.fspath(db_path)}?mode=ro", uri=True)
-        try:
-            row = conn.execute(STORE_STATE_SQL).fetchone()
-        finally:
-            conn.close()
+        state = store_state_at(db_path)
     except Exception:  # the note is a courtesy; never fail a session start for it
         return False
-    return row is not None and str(row[0]) != built_from
+    return state is not None and state != built_from

@@ -1,0 +1,53 @@
+"""What the store holds, for ``kenning status``: the engine's own capabilities and counts."""
+
+from __future__ import annotations
+
+import sqlite3
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True)
+class Capability:
+    available: bool
+    version: str | None = None  # the engine's version, when available
+    reason: str | None = None  # why not, when unavailable
+
+
+@dataclass(frozen=True)
+class IndexSize:
+    files: int  # files in the manifest
+    facts: int  # facts, every lifecycle
+    by_lifecycle: dict[str, int]
+    by_type: dict[str, int]  # active facts only
+    last_sync: str | None  # when the last sync finished
+    schema_version: int | None
+
+
+def full_text() -> Capability:
+    """Whether this installation's engine has full-text search with trigrams (FTS5 here)."""
+    probe = sqlite3.connect(":memory:")
+    try:
+        probe.execute("CREATE VIRTUAL TABLE t USING fts5(x, tokenize='trigram')")
+        return Capability(True, version=sqlite3.sqlite_version)
+    except sqlite3.OperationalError as exc:
+        return Capability(False, reason=str(exc))
+    finally:
+        probe.close()
+
+
+def index_size(conn: sqlite3.Connection) -> IndexSize:
+    return IndexSize(
+        files=conn.execute("SELECT count(*) FROM manifest").fetchone()[0],
+        facts=conn.execute("SELECT count(*) FROM facts").fetchone()[0],
+        by_lifecycle=dict(conn.execute("SELECT lifecycle, count(*) FROM facts GROUP BY 1 ORDER BY 1")),
+        by_type=dict(conn.execute("SELECT type, count(*) FROM facts WHERE lifecycle = 'active' GROUP BY 1 ORDER BY 1")),
+        last_sync=conn.execute("SELECT max(finished) FROM sync_runs").fetchone()[0],
+        schema_version=conn.execute("SELECT max(version) FROM schema_migrations").fetchone()[0],
+    )
+
+
+def graph_size(conn: sqlite3.Connection) -> tuple[int, int]:
+    """(nodes, edges) of the declared graph."""
+    edges = conn.execute("SELECT count(*) FROM graph_edges").fetchone()[0]
+    nodes = conn.execute("SELECT count(*) FROM graph_nodes").fetchone()[0] if edges else 0
+    return nodes, edges

@@ -1,0 +1,30 @@
+"""The store's write counter: it moves when a sync, a note or a lifecycle change lands.
+
+Light on purpose: the session-start hook reads it (no dataclasses, no typing, no migration).
+"""
+
+from __future__ import annotations
+
+import os
+import sqlite3
+
+_SQL = "SELECT version FROM store_version WHERE id = 1"
+
+
+def store_state(conn: sqlite3.Connection) -> str:
+    """The counter, as text, on an open store."""
+    return str(conn.execute(_SQL).fetchone()[0])
+
+
+def store_state_at(db_path: str | os.PathLike[str]) -> str | None:
+    """The counter read through a read-only connection (no migration, nothing created); None
+    when the file is not a readable store."""
+    try:
+        conn = sqlite3.connect(f"file:{os.fspath(db_path)}?mode=ro", uri=True)
+        try:
+            row = conn.execute(_SQL).fetchone()
+        finally:
+            conn.close()
+    except sqlite3.Error:
+        return None
+    return None if row is None else str(row[0])
