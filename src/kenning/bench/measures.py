@@ -4,7 +4,6 @@ denominator is zero; counts are always given beside it."""
 from __future__ import annotations
 
 import hashlib
-import sqlite3
 import subprocess
 from collections import Counter
 from collections.abc import Sequence
@@ -14,7 +13,9 @@ from kenning.bench.questions import Question
 from kenning.ingest.discover import discover
 from kenning.project import Project
 from kenning.records import Excerpt, FreshnessState, Lifecycle
-from kenning.store.db import in_batches
+from kenning.store import bench as bench_store
+from kenning.store import lookups
+from kenning.store.handle import Connection
 
 KS = (1, 5, 10)
 
@@ -23,17 +24,14 @@ def rate(part: int, whole: int) -> float | None:
     return round(part / whole, 4) if whole else None
 
 
-def coverage(project: Project, conn: sqlite3.Connection) -> dict:
+def coverage(project: Project, conn: Connection) -> dict:
     """Eligible files (a fresh discovery) against the manifest, and orphan excerpts: active
     file excerpts with no location left."""
     found = discover(project)
     eligible = {c.path for c in found.candidates}
-    manifest = {row[0] for row in conn.execute("SELECT path FROM manifest")}
-    orphans = conn.execute(
-        "SELECT count(*) FROM facts f WHERE f.lifecycle = 'active' AND f.source_kind = 'file' "
-        "AND NOT EXISTS (SELECT 1 FROM locations l WHERE l.fact_id = f.id)"
-    ).fetchone()[0]
-    active = conn.execute("SELECT count(*) FROM facts WHERE lifecycle = 'active'").fetchone()[0]
+    manifest = set(lookups.manifest_paths(conn))
+    orphans = bench_store.orphan_count(conn)
+    active = bench_store.active_count(conn)
     indexed = len(eligible & manifest)
     return {
         "eligible_files": len(eligible),
@@ -49,7 +47,7 @@ def coverage(project: Project, conn: sqlite3.Connection) -> dict:
     }
 
 
-def served_checks(project: Project, conn: sqlite3.Connection, served: dict[int, Excerpt]) -> dict:
+def served_checks(project: Project, conn: Connection, served: dict[int, Excerpt]) -> dict:
     """Attribution, served freshness and superseded served, over the distinct excerpts the
     bench questions were served. Each is checked again independently of the search path:
     the source file is re-read and hashed, the lifecycle re-read from the store."""
@@ -60,7 +58,7 @@ def served_checks(project: Project, conn: sqlite3.Connection, served: dict[int, 
     missing_served = 0
     superseded_served = 0
     hashes: dict[str, str | None] = {}
-    lifecycles = _lifecycles(conn, list(served))
+    lifecycles = bench_store.lifecycles(conn, list(served))
     for fact_id in sorted(served):
         excerpt = served[fact_id]
         states[excerpt.freshness.state.value] += 1
@@ -98,14 +96,6 @@ def served_checks(project: Project, conn: sqlite3.Connection, served: dict[int, 
             "target": 0,
         },
     }
-
-
-def _lifecycles(conn: sqlite3.Connection, ids: list[int]) -> dict[int, str]:
-    found: dict[int, str] = {}
-    for chunk in in_batches(ids):
-        marks = ",".join("?" * len(chunk))
-        found.update(conn.execute(f"SELECT id, lifecycle FROM facts WHERE id IN ({marks})", chunk).fetchall())
-    return found
 
 
 def _source_verifies(root: Path, excerpt: Excerpt, hashes: dict[str, str | None]) -> bool | None:

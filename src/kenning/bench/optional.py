@@ -6,11 +6,12 @@ never a silent zero.
 from __future__ import annotations
 
 import importlib
-import sqlite3
 from dataclasses import dataclass
 from typing import Any
 
 from kenning.project import Project
+from kenning.store import bench as bench_store
+from kenning.store.handle import Connection, EngineError
 
 
 @dataclass(frozen=True)
@@ -34,19 +35,14 @@ def _module(name: str) -> Any | None:
         return None
 
 
-def declared_edges(conn: sqlite3.Connection) -> Found:
+def declared_edges(conn: Connection) -> Found:
     """Declared edges of the graph (``graph_edges`` with ``link = 'declared'``), each with the
     excerpts of its two ends as the expected answer."""
     if _module("kenning.graph.walk") is None:
         return Found(None, "kenning.graph is not available in this build: no edge questions")
     try:
-        rows = conn.execute(
-            "SELECT a.name, b.name, e.type, a.fact_id, b.fact_id FROM graph_edges e "
-            "JOIN graph_nodes a ON a.id = e.src JOIN graph_nodes b ON b.id = e.dst "
-            "WHERE e.link = 'declared' AND (a.fact_id IS NOT NULL OR b.fact_id IS NOT NULL) "
-            "ORDER BY e.id"
-        ).fetchall()
-    except sqlite3.OperationalError as exc:
+        rows = bench_store.declared_edges(conn)
+    except EngineError as exc:
         return Found(None, f"graph not built ({exc}): no edge questions")
     edges = [
         DeclaredEdge(str(a), str(b), str(kind), tuple(int(i) for i in (fa, fb) if i is not None))
@@ -86,7 +82,7 @@ def router_agreement() -> Found:
     )
 
 
-def core_cost(project: Project, conn: sqlite3.Connection) -> Found:
+def core_cost(project: Project, conn: Connection) -> Found:
     """Estimated size of the core pack built now from the store, against its budget."""
     if _module("kenning.pack.build") is None:
         return Found(None, "kenning.pack is not available in this build: core cost not measured")

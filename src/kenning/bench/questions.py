@@ -11,11 +11,12 @@ from __future__ import annotations
 import json
 import random
 import re
-import sqlite3
 from collections import defaultdict
 from dataclasses import dataclass
 
 from kenning.bench.optional import DeclaredEdge
+from kenning.store import bench as bench_store
+from kenning.store.handle import Connection
 
 KINDS = ("section", "symbol", "decision", "edge")
 _PART = re.compile(r"\s+\(part \d+\)$")
@@ -31,7 +32,7 @@ class Question:
 
 
 def generate(
-    conn: sqlite3.Connection, seed: int, per_kind: int, edges: list[DeclaredEdge] | None
+    conn: Connection, seed: int, per_kind: int, edges: list[DeclaredEdge] | None
 ) -> list[Question]:
     """Up to ``per_kind`` questions of each kind, sampled with ``random.Random(seed)`` from
     candidates in a stable order; same store and seed, same questions."""
@@ -45,31 +46,27 @@ def generate(
     return questions
 
 
-def _section_candidates(conn: sqlite3.Connection) -> dict[str, list[int]]:
-    return _by_title(conn, "source_kind = 'file' AND type NOT IN ('code', 'decision')")
+def _section_candidates(conn: Connection) -> dict[str, list[int]]:
+    return _by_title(bench_store.section_titles(conn))
 
 
-def _decision_candidates(conn: sqlite3.Connection) -> dict[str, list[int]]:
-    return _by_title(conn, "type = 'decision'")
+def _decision_candidates(conn: Connection) -> dict[str, list[int]]:
+    return _by_title(bench_store.decision_titles(conn))
 
 
-def _by_title(conn: sqlite3.Connection, where: str) -> dict[str, list[int]]:
-    """Active facts matching ``where`` grouped by the last part of their title (the heading)."""
+def _by_title(titles: list[tuple[int, str]]) -> dict[str, list[int]]:
+    """Fact ids grouped by the last part of their title (the heading)."""
     by_name: dict[str, list[int]] = defaultdict(list)
-    for fact_id, title in conn.execute(
-        f"SELECT id, title FROM facts WHERE lifecycle = 'active' AND {where} ORDER BY source_uri, id"
-    ):
+    for fact_id, title in titles:
         name = _PART.sub("", title).split(" > ")[-1].strip()
         if _usable(name):
             by_name[name].append(fact_id)
     return by_name
 
 
-def _symbol_candidates(conn: sqlite3.Connection) -> dict[str, list[int]]:
+def _symbol_candidates(conn: Connection) -> dict[str, list[int]]:
     by_name: dict[str, list[int]] = defaultdict(list)
-    for fact_id, meta in conn.execute(
-        "SELECT id, meta FROM facts WHERE lifecycle = 'active' AND type = 'code' ORDER BY source_uri, id"
-    ):
+    for fact_id, meta in bench_store.code_metas(conn):
         info = json.loads(meta or "{}")
         if info.get("kind") in (None, "module") or not info.get("symbol"):
             continue

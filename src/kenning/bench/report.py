@@ -4,7 +4,6 @@ lives in its own section, see ``speed.py``)."""
 
 from __future__ import annotations
 
-import sqlite3
 from datetime import datetime
 
 from kenning.answer.search import SearchOptions, search_conn
@@ -13,6 +12,7 @@ from kenning.bench.questions import KINDS, Question, generate
 from kenning.project import Project
 from kenning.records import Excerpt
 from kenning.search.query import parse
+from kenning.store.handle import Connection
 
 SCHEMA = "kenning.bench/v1"
 DEFAULT_SEED = 7
@@ -30,7 +30,7 @@ LIMITS = (
 )
 
 
-def run(project: Project, conn: sqlite3.Connection, *, seed: int, per_kind: int, now: datetime) -> dict:
+def run(project: Project, conn: Connection, *, seed: int, per_kind: int, now: datetime) -> dict:
     edges = optional.declared_edges(conn)
     questions = generate(conn, seed, per_kind, edges.value)
     ranked, served = _ask(conn, project, questions, now)
@@ -61,7 +61,7 @@ def run(project: Project, conn: sqlite3.Connection, *, seed: int, per_kind: int,
 
 
 def _ask(
-    conn: sqlite3.Connection, project: Project, questions: list[Question], now: datetime
+    conn: Connection, project: Project, questions: list[Question], now: datetime
 ) -> tuple[list[list[int]], dict[int, Excerpt]]:
     options = SearchOptions(limit=SERVED)
     ranked: list[list[int]] = []
@@ -87,7 +87,7 @@ def _why_no_questions(kind: str, edge_note: str | None) -> str:
 
 
 def _ask_graph(
-    conn: sqlite3.Connection, project: Project, questions: list[Question], now: datetime,
+    conn: Connection, project: Project, questions: list[Question], now: datetime,
     edge_note: str | None, served: dict[int, Excerpt],
 ) -> dict:
     """Graph mode on the edge questions, the only relation questions generated: the product's

@@ -5,7 +5,6 @@ measured on a copy of its eligible files in a temporary directory."""
 from __future__ import annotations
 
 import shutil
-import sqlite3
 import statistics
 import tempfile
 import time
@@ -17,9 +16,10 @@ from kenning.ingest.discover import discover
 from kenning.ingest.sync import sync
 from kenning.project import Project
 from kenning.search.query import parse
+from kenning.store.handle import Connection
 
 
-def measure(project: Project, conn: sqlite3.Connection, questions: list[str], *, now: datetime) -> dict:
+def measure(project: Project, conn: Connection, questions: list[str], *, now: datetime) -> dict:
     found = discover(project)
     size = sum(c.size for c in found.candidates)
     with tempfile.TemporaryDirectory(prefix="kenning-bench-") as tmp:

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import sqlite3
 from pathlib import Path
 
 import click
@@ -13,6 +12,7 @@ from kenning.interfaces.cli.common import emit, json_option, now, parse_fact_id,
 from kenning.interfaces.cli.plain import LIMIT_RANGE, SYNTAXES, search_output
 from kenning.interfaces.render import answer_text, fact_text
 from kenning.records import FACT_SCHEMA
+from kenning.store.handle import Connection
 
 
 @click.command()
@@ -167,7 +167,7 @@ def stale(limit: int | None, project_path: Path | None, as_json: bool) -> None:
     emit(answer.to_json(), as_json, lambda: answer_text(answer))
 
 
-def _open(project: Project, *, create: bool = False) -> sqlite3.Connection:
+def _open(project: Project, *, create: bool = False) -> Connection:
     from kenning.store.db import connect
 
     return connect(project.db_path, create=create)

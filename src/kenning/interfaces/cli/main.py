@@ -7,7 +7,6 @@ Commands are imported only when invoked, so `kenning search` pays for search alo
 from __future__ import annotations
 
 import importlib
-import sqlite3
 import sys
 
 import click
@@ -15,6 +14,7 @@ import click
 from kenning import __version__
 from kenning.errors import KenningError
 from kenning.interfaces.cli.plain import report_failure
+from kenning.store.handle import DatabaseError
 
 # name -> "module:attribute", in the order `kenning --help` lists them. A table rather than
 # plain imports on purpose: importing every command module costs about 35 ms (measured with
@@ -65,7 +65,7 @@ def cli() -> None:
 def main(argv: list[str] | None = None) -> None:
     try:
         code = cli.main(args=argv, prog_name="kenning", standalone_mode=False)
-    except (KenningError, sqlite3.DatabaseError, KeyboardInterrupt) as exc:
+    except (KenningError, DatabaseError, KeyboardInterrupt) as exc:
         sys.exit(report_failure(exc) or 1)
     except click.exceptions.Abort:
         sys.exit(report_failure(KeyboardInterrupt()))

@@ -10,13 +10,13 @@ options and usage errors; both print the same thing for the same arguments (test
 from __future__ import annotations
 
 import os
-import sqlite3
 import sys
 from datetime import datetime
 from pathlib import Path
 
 from kenning.errors import KenningError, UsageError
 from kenning.interfaces.exit_codes import exit_code
+from kenning.store.handle import DatabaseError
 
 TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (start-up time)
 if TYPE_CHECKING:
@@ -57,7 +57,7 @@ def report_failure(exc: BaseException) -> int | None:
         if exc.hint:
             sys.stderr.write(f"hint: {exc.hint}\n")
         return exit_code(exc)
-    if isinstance(exc, sqlite3.DatabaseError):
+    if isinstance(exc, DatabaseError):
         sys.stderr.write(f"error: the project store failed: {exc}\n")
         sys.stderr.write("hint: if .kenning/kenning.db is damaged, delete it and run `kenning sync` "
                          "(saved notes live only there)\n")
@@ -139,7 +139,7 @@ def fast_search(args: list[str]) -> int | None:
         return None
     try:
         text = search_output(**parsed)  # type: ignore[arg-type]
-    except (KenningError, sqlite3.DatabaseError, KeyboardInterrupt) as exc:
+    except (KenningError, DatabaseError, KeyboardInterrupt) as exc:
         return report_failure(exc) or 1
     sys.stdout.write(text + "\n")
     return 0

@@ -7,7 +7,6 @@ answer contract. A ``KenningError`` becomes an error result the model can read, 
 
 from __future__ import annotations
 
-import sqlite3
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from contextvars import ContextVar
@@ -21,6 +20,7 @@ from kenning.config import Project
 from kenning.errors import KenningError
 from kenning.interfaces.render import DATA_FRAME
 from kenning.store.db import connect
+from kenning.store.handle import Connection
 
 READ = ToolAnnotations(readOnlyHint=True, destructiveHint=False, openWorldHint=False)
 WRITE = ToolAnnotations(readOnlyHint=False, destructiveHint=False, idempotentHint=True, openWorldHint=False)
@@ -36,10 +36,10 @@ class ServerContext:
     project: Project
     clock: Callable[[], datetime]
 
-    _open: dict[str, sqlite3.Connection] = field(default_factory=dict, compare=False, repr=False)
+    _open: dict[str, Connection] = field(default_factory=dict, compare=False, repr=False)
 
     @contextmanager
-    def conn(self, *, create: bool = False) -> Iterator[sqlite3.Connection]:
+    def conn(self, *, create: bool = False) -> Iterator[Connection]:
         """The server's connection, opened (and migrated) once, on first use. Tool calls run
         one at a time on the event loop, so one connection serves them all."""
         if "store" not in self._open:
