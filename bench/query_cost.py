@@ -146,7 +146,7 @@ def assembly(project, runs: int) -> tuple[float, float]:
     """Median per bench query of the product's whole search (``search_conn``: ranking, then
     reading the pool's facts, their freshness and the snippets) and of the ranking alone
     (``lexical.search``, same pool), summed over the queries."""
-    from kenning.answer.search import MIN_POOL, SearchOptions, search_conn
+    from kenning.search.serve import MIN_POOL, SearchOptions, search_conn
     from kenning.search.lexical import Filters, search
     from kenning.store.db import connect
 

@@ -14,8 +14,6 @@ from datetime import datetime
 from pathlib import Path
 from typing import Any
 
-from kenning.answer.search import SearchOptions, search_conn
-from kenning.answer.snippet import make_snippet
 from kenning.answer.stale import stale_report
 from kenning.config import load_project
 from kenning.errors import IndexMissing, KenningError
@@ -27,6 +25,8 @@ from kenning.records import Answer, EmptyReason, Excerpt, ScopeEntry
 from kenning.registry import Entry as RegistryEntry
 from kenning.route.rules import Route, route
 from kenning.search.query import parse
+from kenning.search.serve import SearchOptions, search_conn
+from kenning.search.snippet import make_snippet
 from kenning.store import facts as fact_store
 from kenning.store.db import connect
 from kenning.store.handle import Connection, EngineError

@@ -8,7 +8,6 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
-from kenning.answer.snippet import make_snippet
 from kenning.errors import ValidationError
 from kenning.freshness import FileCheck, freshness_of
 from kenning.graph import walk
@@ -16,6 +15,7 @@ from kenning.graph.store import Node
 from kenning.ingest import git_history
 from kenning.project import Project
 from kenning.records import Answer, EmptyReason, Excerpt, FreshnessState, Lifecycle
+from kenning.search.snippet import make_snippet
 from kenning.store import facts as fact_store
 from kenning.store.handle import Connection
 

@@ -14,8 +14,6 @@ import dataclasses
 from dataclasses import dataclass
 from datetime import datetime
 
-from kenning.answer.search import SearchOptions, search_conn
-from kenning.answer.snippet import make_snippet
 from kenning.errors import ScopeDenied, ValidationError
 from kenning.freshness import FileCheck, demotion, freshness_of
 from kenning.lifecycle import MEMORY_TYPES
@@ -23,6 +21,8 @@ from kenning.memory.observations import MEMORY_SOURCE_KINDS
 from kenning.project import Project
 from kenning.records import Answer, EmptyReason, Excerpt, Fact, Freshness
 from kenning.search.query import ParsedQuery, parse
+from kenning.search.serve import SearchOptions, search_conn
+from kenning.search.snippet import make_snippet
 from kenning.store import facts as fact_store
 from kenning.store import memory as memory_store
 from kenning.store.handle import Connection

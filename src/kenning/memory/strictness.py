@@ -15,11 +15,11 @@ import re
 from dataclasses import dataclass
 from datetime import datetime
 
-from kenning.answer.snippet import fold
 from kenning.ingest.identifiers import keywords_for
 from kenning.memory.layers import POOL, Scope, find
 from kenning.project import Project
 from kenning.records import Answer, EmptyReason, Excerpt
+from kenning.search.snippet import fold
 from kenning.store.handle import Connection
 
 
