@@ -13,8 +13,6 @@ from kenning.search.serve import LEVEL, SearchOptions, search_conn
 from kenning.store.db import connect
 from kenning.store.handle import DatabaseError
 
-__all__ = ["SearchOptions", "search_conn", "search_project"]
-
 
 def search_project(project: Project, query: str, options: SearchOptions, *, now: datetime) -> Answer:
     """Parse, then search; an absent index is an answer with ``empty_reason``, not an error."""

@@ -18,10 +18,8 @@ from kenning.store import facts as fact_store
 from kenning.store import memory as memory_store
 from kenning.store.db import transaction
 from kenning.store.handle import Connection
-from kenning.store.memory import SUMMARY_PARTS, ToolUse, session_of, summary_parts
+from kenning.store.memory import SUMMARY_PARTS, ToolUse
 
-__all__ = ["SUMMARY_PARTS", "ToolUse", "check_session_id", "get_tool_uses", "record_tool_use", "save_summary",
-           "session_of", "summary_parts", "tool_uses_of_session", "touch"]
 _SESSION_ID = re.compile(r"^[A-Za-z0-9._:-]{1,128}$")
 MAX_TOOL_TEXT = 200_000
 
