@@ -7,6 +7,7 @@ from datetime import datetime
 
 from kenning.clock import iso
 from kenning.errors import UsageError, ValidationError
+from kenning.ingest.identifiers import keywords_for
 from kenning.records import Fact, Lifecycle
 from kenning.store import facts as fact_store
 from kenning.store import memory as memory_store
@@ -46,8 +47,6 @@ def remember(
         raise ValidationError("importance must be between 1 and 10")
     if memory_type is not None and memory_type not in MEMORY_TYPES:
         raise ValidationError(f"memory_type must be one of {', '.join(MEMORY_TYPES)}")
-    from kenning.ingest.identifiers import keywords_for
-
     title = (title or _first_line(body)).strip()
     stamp = iso(now)
     new = fact_store.NewFact(

@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from kenning.errors import IndexMissing
+from kenning.pack.manifest import read_manifest
 from kenning.project import Project
 from kenning.store import status as store_status
 from kenning.store.db import connect
@@ -64,8 +65,6 @@ def _graph_engine(conn: Connection | None) -> dict[str, Any]:
 
 
 def _pack_engine(project: Project) -> dict[str, Any]:
-    from kenning.pack.manifest import read_manifest
-
     try:
         manifest = read_manifest(project.state_dir)
     except (OSError, ValueError) as exc:
