@@ -7,7 +7,6 @@ the same core functions as the CLI and render the same answer objects.
 
 from __future__ import annotations
 
-import sqlite3
 from collections.abc import Callable, Sequence
 from datetime import datetime
 from pathlib import Path
@@ -34,6 +33,7 @@ from kenning.errors import (
 )
 from kenning.interfaces.web import api, graph_pages, memory_pages, pages
 from kenning.interfaces.web.cockpit import HERE, Cockpit, render, templates
+from kenning.store.handle import DatabaseError
 
 LOOPBACK_HOSTS = ("127.0.0.1", "localhost", "::1", "[::1]")
 
@@ -104,7 +104,7 @@ def create_app(project: Project, *, home: Path, clock: Callable[[], datetime],
         routes=[*routes(), *extra_routes],
         lifespan=lifespan,
         middleware=[Middleware(TrustedHostMiddleware, allowed_hosts=list(allowed_hosts))],
-        exception_handlers={KenningError: on_error, sqlite3.DatabaseError: on_error, 404: on_http_error,
+        exception_handlers={KenningError: on_error, DatabaseError: on_error, 404: on_http_error,
                             405: on_http_error},
     )
     app.state.cockpit = Cockpit(project, home, clock)

@@ -4,7 +4,6 @@ templates, and the form token."""
 from __future__ import annotations
 
 import secrets
-import sqlite3
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
@@ -22,6 +21,7 @@ from kenning.errors import NotFound, ScopeDenied
 from kenning.interfaces.render import DATA_FRAME, badge
 from kenning.records import Fact
 from kenning.store.db import connect
+from kenning.store.handle import Connection
 
 HERE = Path(__file__).parent
 
@@ -53,7 +53,7 @@ class Cockpit:
         raise NotFound(f"no project named {name!r} in the registry", hint="see /status for the projects known here")
 
     @contextmanager
-    def store(self, project: Project | None = None) -> Iterator[sqlite3.Connection]:
+    def store(self, project: Project | None = None) -> Iterator[Connection]:
         conn = connect((project or self.project).db_path)
         try:
             yield conn

@@ -15,7 +15,7 @@ from kenning.graph.walk import EDGE_TYPES
 from kenning.interfaces.web import params
 from kenning.interfaces.web.cockpit import cockpit_of, render
 from kenning.interfaces.web.svg import bars, neighbourhood
-from kenning.pack.build import store_state
+from kenning.store.version import store_state
 
 GRAPH_LIMIT = 40
 BENCH_SEED = 7
