@@ -32,14 +32,13 @@ from collections.abc import Callable
 from datetime import UTC, datetime
 from pathlib import Path
 
-from speed import QUERIES, generate
-
 from kenning.config import init_project
 from kenning.ingest.sync import sync
 from kenning.search.lexical import WEIGHTS
 from kenning.search.query import parse
 from kenning.store import fts_topk as topk
 from kenning.store.fts import OVERFETCH, word_index
+from speed import QUERIES, generate
 
 POOL = 20  # what search asks for at limit 10 (answer/search.py: pool = max(20, 2 × limit))
 PAGE = POOL * OVERFETCH  # what the plain query asked FTS5 for (over-fetched for the filters)
@@ -146,8 +145,8 @@ def assembly(project, runs: int) -> tuple[float, float]:
     """Median per bench query of the product's whole search (``search_conn``: ranking, then
     reading the pool's facts, their freshness and the snippets) and of the ranking alone
     (``lexical.search``, same pool), summed over the queries."""
-    from kenning.search.serve import MIN_POOL, SearchOptions, search_conn
     from kenning.search.lexical import Filters, search
+    from kenning.search.serve import MIN_POOL, SearchOptions, search_conn
     from kenning.store.db import connect
 
     conn = connect(project.db_path)

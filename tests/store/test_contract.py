@@ -14,8 +14,8 @@ from dataclasses import dataclass
 from datetime import timedelta
 
 import pytest
-from conftest import NOW, resync
 
+from conftest import NOW, resync
 from kenning.clock import iso
 from kenning.config import Project
 from kenning.errors import InvalidQuery
@@ -30,8 +30,12 @@ ENGINES = ["sqlite"]
 CORPUS = {
     "README.md": "# Demo\n\nAn opening paragraph about caches.\n\n## Usage\n\nRun the cache warmer daily.\n",
     "CONTRIBUTING.md": "# Contributing\n\n## Tests\n\nRun the whole suite before every commit.\n",
-    "docs/adr/0001-use-sqlite.md": "# Use SQLite\n\n## Status\n\nAccepted\n\n## Decision\n\nOne SQLite file per project.\n",
-    "docs/guide.md": "# Guide\n\n## Alpha\n\nalpha beta gamma\n\n## Beta\n\nbeta gamma delta\n\n## Gamma\n\ngamma delta epsilon\n",
+    "docs/adr/0001-use-sqlite.md": (
+        "# Use SQLite\n\n## Status\n\nAccepted\n\n## Decision\n\nOne SQLite file per project.\n"
+    ),
+    "docs/guide.md": (
+        "# Guide\n\n## Alpha\n\nalpha beta gamma\n\n## Beta\n\nbeta gamma delta\n\n## Gamma\n\ngamma delta epsilon\n"
+    ),
     "src/app.py": "def rrf_fuse(lists):\n    return lists\n\n\ndef other():\n    return 1\n",
 }
 

@@ -10,8 +10,8 @@ import sqlite3
 from itertools import combinations
 
 import pytest
-from conftest import resync
 
+from conftest import resync
 from kenning.search import lexical
 from kenning.store import fts
 from kenning.store import fts_topk as topk

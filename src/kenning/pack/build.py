@@ -15,7 +15,6 @@ from kenning.store.version import store_state
 from kenning.tokens import cut_paragraphs
 
 
-
 @dataclass(frozen=True)
 class Settings:
     budget_tokens: int = budget.DEFAULT_BUDGET_TOKENS

@@ -153,9 +153,14 @@ def _meta(row: PackFact) -> dict:
     return meta if isinstance(meta, dict) else {}
 
 
+def _front_matter(meta: dict) -> dict:
+    front = meta.get("front_matter")
+    return front if isinstance(front, dict) else {}
+
+
 def _status(row: PackFact) -> str:
     meta = _meta(row)
-    front = meta.get("front_matter") if isinstance(meta.get("front_matter"), dict) else {}
+    front = _front_matter(meta)
     status = meta.get("status") or front.get("status") or ""
     return str(status).strip().lower()
 
@@ -167,7 +172,7 @@ def _date(row: PackFact) -> str | None:
     while ``meta`` keeps the front matter first seen: so ``meta`` says whether the file states
     a date, ``date_source`` gives its current value."""
     meta = _meta(row)
-    front = meta.get("front_matter") if isinstance(meta.get("front_matter"), dict) else {}
+    front = _front_matter(meta)
     if not (meta.get("date") or front.get("date")):
         return None
     return str(row.date_source or meta.get("date") or front.get("date"))[:10]

@@ -6,7 +6,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from kenning.search.query import CODE_NAME, IDENTIFIER_HINT, ParsedQuery, quote_term as _quote
+from kenning.search.query import CODE_NAME, IDENTIFIER_HINT, ParsedQuery
+from kenning.search.query import quote_term as _quote
 from kenning.store import fts
 from kenning.store.fts import Filters
 from kenning.store.handle import Connection

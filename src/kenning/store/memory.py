@@ -88,12 +88,12 @@ def tool_use_id_of(conn: sqlite3.Connection, tool_use_id: str) -> int | None:
 
 def insert_tool_use(conn: sqlite3.Connection, tool_use_id: str | None, session_id: str, tool: str, text_in: str,
                     text_out: str, cwd: str | None, created: str) -> int:
-    cursor = conn.execute(
+    row = conn.execute(
         "INSERT INTO tool_uses (tool_use_id, session_id, tool, input, response, cwd, created) "
-        "VALUES (?, ?, ?, ?, ?, ?, ?)",
+        "VALUES (?, ?, ?, ?, ?, ?, ?) RETURNING id",
         (tool_use_id, session_id, tool, text_in, text_out, cwd, created),
-    )
-    return int(cursor.lastrowid)
+    ).fetchone()
+    return int(row[0])
 
 
 def tool_use(conn: sqlite3.Connection, ref: str) -> ToolUse | None:
