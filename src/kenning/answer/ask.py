@@ -29,7 +29,7 @@ from kenning.search.serve import SearchOptions, search_conn
 from kenning.search.snippet import make_snippet
 from kenning.store import facts as fact_store
 from kenning.store.db import connect
-from kenning.store.handle import Connection, EngineError
+from kenning.store.handle import Connection, StoreError
 from kenning.store.version import store_state
 
 LEVEL = 0
@@ -171,7 +171,7 @@ def ask_all(question: str, entries: list[RegistryEntry], *, now: datetime, limit
             continue
         try:
             answer = ask_project(project, question, now=now, limit=limit, dense_available=dense_available)
-        except (KenningError, OSError, EngineError) as exc:
+        except (KenningError, OSError, StoreError) as exc:
             excluded.append(ScopeEntry(project.name, f"unreadable: {getattr(exc, 'message', exc)}"))
             continue
         if answer.empty_reason is EmptyReason.INDEX_MISSING:

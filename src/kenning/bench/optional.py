@@ -11,7 +11,7 @@ from typing import Any
 
 from kenning.project import Project
 from kenning.store import bench as bench_store
-from kenning.store.handle import Connection, EngineError
+from kenning.store.handle import Connection, StoreError
 
 
 @dataclass(frozen=True)
@@ -42,7 +42,7 @@ def declared_edges(conn: Connection) -> Found:
         return Found(None, "kenning.graph is not available in this build: no edge questions")
     try:
         rows = bench_store.declared_edges(conn)
-    except EngineError as exc:
+    except StoreError as exc:
         return Found(None, f"graph not built ({exc}): no edge questions")
     edges = [
         DeclaredEdge(str(a), str(b), str(kind), tuple(int(i) for i in (fa, fb) if i is not None))

@@ -9,5 +9,5 @@ from __future__ import annotations
 import sqlite3
 
 Connection = sqlite3.Connection  # an open, migrated project store (``store.db.connect``)
-EngineError = sqlite3.Error  # any failure of the engine
+StoreError = sqlite3.Error  # any failure of the engine
 DatabaseError = sqlite3.DatabaseError  # the store file is damaged, unreadable or not a store
