@@ -1,0 +1,35 @@
+#!/usr/bin/env bash
+# Starts a throwaway PostgreSQL cluster on a loopback port for the level-2 tests and prints
+# the connection URL on stdout. Installs Debian's PostgreSQL first when the machine lacks it.
+# Usage: url=$(bash .ci/postgres.sh DIR [PORT]); stop with `bash .ci/postgres.sh --stop DIR`.
+set -euo pipefail
+
+find_bin() { ls -d /usr/lib/postgresql/*/bin 2>/dev/null | sort -V | tail -1; }
+
+if [[ "${1:-}" == "--stop" ]]; then
+    bin=$(find_bin)
+    [[ -n "$bin" && -d "$2" ]] && runuser -u postgres -- "$bin/pg_ctl" -D "$2/data" -m fast stop >/dev/null 2>&1 || true
+    exit 0
+fi
+
+dir=${1:?usage: postgres.sh DIR [PORT]}
+port=${2:-54329}
+bin=$(find_bin)
+if [[ -z "$bin" || ! -x "$bin/initdb" ]]; then
+    echo "installing postgresql (Debian packages)" >&2
+    export DEBIAN_FRONTEND=noninteractive
+    apt-get update -qq >&2
+    apt-get install -y -qq postgresql postgresql-contrib >&2
+    bin=$(find_bin)
+fi
+mkdir -p "$dir"
+chown postgres: "$dir"
+if [[ ! -f "$dir/data/PG_VERSION" ]]; then
+    runuser -u postgres -- "$bin/initdb" -D "$dir/data" -A trust -U kenning >/dev/null
+fi
+runuser -u postgres -- "$bin/pg_ctl" -D "$dir/data" -l "$dir/log" \
+    -o "-p $port -k $dir -c listen_addresses=127.0.0.1 -c fsync=off" -w start >/dev/null
+"$bin/psql" -h 127.0.0.1 -p "$port" -U kenning -d postgres -qAt \
+    -c "SELECT 1 FROM pg_database WHERE datname = 'kenning_test'" | grep -q 1 \
+    || "$bin/createdb" -h 127.0.0.1 -p "$port" -U kenning kenning_test
+echo "postgresql://kenning@127.0.0.1:$port/kenning_test"

@@ -1,0 +1,201 @@
+"""kenning on ordinary projects (not a test): three pinned sdists, synced and questioned.
+
+Usage:
+    .venv/bin/python bench/real_projects.py                    # httpx, flask and Django
+    .venv/bin/python bench/real_projects.py --projects httpx   # one of them
+    .venv/bin/python bench/real_projects.py --json --misses
+
+For each project the script downloads the pinned source distribution with ``pip download``
+(into ``--cache``, outside the repository; nothing is committed), unpacks it, puts it under git
+with back-dated commits (the tree in three commits dated 2023-2024, so source dates come from
+history rather than from the unpacking), then runs the real command line:
+
+- ``kenning sync``: wall time, input MB/s (the bytes of the tree, ``.git`` excluded), peak RSS
+  of the sync process, database size ÷ input size;
+- ``kenning ask QUESTION --json --limit 5`` for each question of ``bench/questions/NAME.jsonl``:
+  recall@5 is the share of questions with at least one expected file among the files of the
+  top 5 excerpts, MRR the mean of 1/rank of the first such excerpt.
+
+The questions were written by reading each project's documentation and source tree (the
+files that answer them named by hand), never from kenning's output. Targets (issue 13):
+database ≤ 3× the input, recall@5 ≥ 0.85.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import platform
+import resource
+import shutil
+import subprocess
+import sys
+import tarfile
+import time
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parent.parent
+QUESTIONS = REPO / "bench" / "questions"
+PROJECTS = {  # name: (requirement, folder inside the sdist)
+    "httpx": ("httpx==0.27.0", "httpx-0.27.0"),
+    "flask": ("flask==3.0.3", "flask-3.0.3"),
+    "django": ("Django==5.0.6", "Django-5.0.6"),
+}
+COMMIT_DATES = ("2023-03-14T10:00:00+00:00", "2023-11-02T15:30:00+00:00", "2024-06-20T09:15:00+00:00")
+
+
+def kenning_bin() -> str:
+    local = Path(sys.executable).parent / "kenning"
+    return str(local) if local.exists() else "kenning"
+
+
+def fetch(requirement: str, folder: str, cache: Path) -> Path:
+    """The unpacked sdist, downloaded once into ``cache``."""
+    unpacked = cache / folder
+    if unpacked.is_dir():
+        return unpacked
+    cache.mkdir(parents=True, exist_ok=True)
+    subprocess.run([sys.executable, "-m", "pip", "download", "--quiet", "--no-deps", "--no-binary", ":all:",
+                    "-d", str(cache), requirement], check=True)
+    archive = next(p for p in cache.iterdir() if p.name.lower().startswith(folder.lower()) and p.suffix == ".gz")
+    with tarfile.open(archive) as tar:
+        tar.extractall(cache, filter="data")
+    return unpacked
+
+
+def under_git(source: Path, work: Path) -> Path:
+    """A copy of ``source`` as a git repository whose files arrive in three back-dated commits."""
+    if work.exists():
+        shutil.rmtree(work)
+    shutil.copytree(source, work)
+    files = sorted(str(p.relative_to(work)) for p in work.rglob("*") if p.is_file())
+    env = {**os.environ, "GIT_AUTHOR_NAME": "bench", "GIT_AUTHOR_EMAIL": "bench@example.org",
+           "GIT_COMMITTER_NAME": "bench", "GIT_COMMITTER_EMAIL": "bench@example.org"}
+    subprocess.run(["git", "init", "-q", "-b", "main", str(work)], check=True)
+    third = len(files) // 3 + 1
+    for i, date in enumerate(COMMIT_DATES):
+        chunk = files[i * third:(i + 1) * third]
+        if not chunk:
+            continue
+        for start in range(0, len(chunk), 500):
+            subprocess.run(["git", "-C", str(work), "add", "-f", "--", *chunk[start:start + 500]], check=True)
+        subprocess.run(["git", "-C", str(work), "commit", "-q", "-m", f"import part {i + 1}"], check=True,
+                       env={**env, "GIT_AUTHOR_DATE": date, "GIT_COMMITTER_DATE": date})
+    return work
+
+
+def tree_bytes(root: Path) -> int:
+    total = 0
+    for dirpath, dirnames, filenames in os.walk(root):
+        dirnames[:] = [d for d in dirnames if d not in {".git", ".kenning"}]
+        total += sum((Path(dirpath) / f).stat().st_size for f in filenames)
+    return total
+
+
+def run_sync(root: Path, env: dict[str, str]) -> dict[str, object]:
+    """Cold sync in a child process (its own peak RSS), then a no-op resync."""
+    kenning = kenning_bin()
+    subprocess.run([kenning, "init", "--project", str(root), "--name", root.name], check=True, env=env,
+                   stdout=subprocess.DEVNULL)
+    before = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
+    start = time.perf_counter()
+    done = subprocess.run([kenning, "sync", "--project", str(root), "--json"], check=True, env=env,
+                          capture_output=True, text=True)
+    wall = time.perf_counter() - start
+    peak = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
+    report = json.loads(done.stdout)
+    start = time.perf_counter()
+    subprocess.run([kenning, "sync", "--project", str(root)], check=True, env=env, capture_output=True)
+    noop = time.perf_counter() - start
+    source = tree_bytes(root)
+    db = root / ".kenning" / "kenning.db"
+    db_bytes = sum(p.stat().st_size for p in db.parent.glob("kenning.db*"))
+    return {
+        "input_mb": round(source / 1e6, 2),
+        "files_indexed": report.get("coverage", {}).get("indexed"),
+        "excerpts": report.get("excerpts", {}).get("added"),
+        "sync_s": round(wall, 2),
+        "sync_mb_per_s": round(source / 1e6 / wall, 2),
+        "peak_rss_mb": round(peak / 1024, 1) if peak > before else None,
+        "db_mb": round(db_bytes / 1e6, 1),
+        "db_ratio": round(db_bytes / source, 2),
+        "noop_resync_s": round(noop, 2),
+    }
+
+
+def file_of(uri: str) -> str:
+    for mark in ("#", ":"):
+        uri = uri.split(mark, 1)[0]
+    return uri
+
+
+def ask_all(root: Path, name: str, env: dict[str, str]) -> tuple[dict[str, object], list[dict[str, object]]]:
+    rows = [json.loads(line) for line in (QUESTIONS / f"{name}.jsonl").read_text().splitlines() if line.strip()]
+    found, reciprocal, misses, latencies = 0, 0.0, [], []
+    for row in rows:
+        start = time.perf_counter()
+        done = subprocess.run([kenning_bin(), "ask", row["question"], "--project", str(root), "--json",
+                               "--limit", "5"], env=env, capture_output=True, text=True)
+        latencies.append(time.perf_counter() - start)
+        answer = json.loads(done.stdout) if done.stdout.strip() else {"excerpts": []}
+        expected = set(row["expected"])
+        rank = None
+        files = []
+        for i, excerpt in enumerate(answer.get("excerpts", [])[:5], 1):
+            uris = [excerpt["source"]["uri"], *(loc.get("uri", "") for loc in excerpt.get("locations") or [])]
+            paths = {file_of(u) for u in uris if u}
+            files.append(sorted(paths)[0] if paths else "?")
+            if rank is None and paths & expected:
+                rank = i
+        if rank:
+            found += 1
+            reciprocal += 1 / rank
+        else:
+            misses.append({"question": row["question"], "expected": row["expected"], "got": files,
+                           "mode": answer.get("mode"), "degradations": answer.get("degradations")})
+    n = len(rows)
+    latencies.sort()
+    return {
+        "questions": n,
+        "recall_at_5": round(found / n, 3) if n else None,
+        "mrr_at_5": round(reciprocal / n, 3) if n else None,
+        "ask_cli_p50_ms": round(latencies[n // 2] * 1000) if n else None,
+    }, misses
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--projects", default=",".join(PROJECTS), help="comma-separated: " + ", ".join(PROJECTS))
+    parser.add_argument("--cache", type=Path, default=Path.home() / ".cache" / "kenning-bench" / "sdists")
+    parser.add_argument("--work", type=Path, default=Path("/tmp/kenning-real-projects"))
+    parser.add_argument("--json", action="store_true")
+    parser.add_argument("--misses", action="store_true", help="print each missed question")
+    args = parser.parse_args()
+    env = {**os.environ, "KENNING_HOME": str(args.work / "home")}
+    results = {}
+    for name in args.projects.split(","):
+        requirement, folder = PROJECTS[name]
+        root = under_git(fetch(requirement, folder, args.cache), args.work / name)
+        figures = run_sync(root, env)
+        quality, misses = ask_all(root, name, env)
+        results[name] = {**figures, **quality, "misses": misses}
+    if args.json:
+        print(json.dumps(results, indent=2))
+        return 0
+    print(f"machine: {platform.machine()}, {os.cpu_count()} cores, Python {platform.python_version()}")
+    keys = ["input_mb", "files_indexed", "excerpts", "sync_s", "sync_mb_per_s", "peak_rss_mb", "db_mb",
+            "db_ratio", "noop_resync_s", "questions", "recall_at_5", "mrr_at_5", "ask_cli_p50_ms"]
+    print("project  " + "  ".join(keys))
+    for name, r in results.items():
+        print(f"{name:8} " + "  ".join(str(r[k]) for k in keys))
+    if args.misses:
+        for name, r in results.items():
+            for miss in r["misses"]:
+                print(f"miss [{name}] {miss['question']!r}: expected {miss['expected']}, top 5 {miss['got']} "
+                      f"(mode {miss['mode']})")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
