@@ -35,7 +35,7 @@ from pathlib import Path
 from speed import QUERIES, generate
 
 from kenning.config import init_project
-from kenning.ingest.sync import sync
+from kenning.sync.run import sync
 from kenning.search import topk
 from kenning.search.lexical import OVERFETCH, WEIGHTS
 from kenning.search.query import parse

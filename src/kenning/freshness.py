@@ -11,7 +11,6 @@ with no re-readable source (a saved note, an oral decision) is never ``current``
 from __future__ import annotations
 
 import os
-import sqlite3
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from datetime import datetime
@@ -19,7 +18,8 @@ from pathlib import Path
 
 from kenning.clock import from_timestamp, iso, parse_iso
 from kenning.records import Fact, Freshness, FreshnessState
-from kenning.store.db import in_batches
+from kenning.store.db import Connection
+from kenning.store.sources import manifest_for
 
 DEMOTE_AFTER_DAYS = 90
 HYPOTHESIS_AFTER_DAYS = 270
@@ -31,7 +31,7 @@ class FileCheck:
     """Per-read cache: each path is stat-ed (and at most hashed) once per answer."""
 
     root: Path
-    conn: sqlite3.Connection
+    conn: Connection
     _manifest: dict[str, tuple[int, int, str]] = field(default_factory=dict)
     _seen: dict[str, tuple[str | None, float | None]] = field(default_factory=dict)
     _commits: dict[str, bool] = field(default_factory=dict)
@@ -57,12 +57,8 @@ class FileCheck:
 
     def preload(self, paths: Iterable[str]) -> None:
         wanted = [p for p in set(paths) if p not in self._manifest]
-        for chunk in in_batches(wanted):
-            marks = ",".join("?" * len(chunk))
-            for path, size, mtime_ns, fingerprint in self.conn.execute(
-                f"SELECT path, size, mtime_ns, fingerprint FROM manifest WHERE path IN ({marks})", chunk
-            ):
-                self._manifest[path] = (size, mtime_ns, fingerprint)
+        for path, row in manifest_for(self.conn, wanted).items():
+            self._manifest[path] = (row.size, row.mtime_ns, row.fingerprint)
 
     def changed(self, path: str) -> bool:
         """True when the file no longer reads with its manifest fingerprint."""

@@ -8,13 +8,13 @@ that actually served, ``rule`` the rule that chose, and the notes say why.
 
 from __future__ import annotations
 
-import sqlite3
 from collections import Counter
 from dataclasses import replace
 from datetime import datetime
 from pathlib import Path
 from typing import Any
 
+from kenning.answer.relations import graph_built, relation_answer
 from kenning.answer.search import SearchOptions, search_conn
 from kenning.answer.snippet import make_snippet
 from kenning.answer.stale import stale_report
@@ -30,7 +30,7 @@ from kenning.registry import Entry as RegistryEntry
 from kenning.route.rules import Route, route
 from kenning.search.query import parse
 from kenning.store import facts as fact_store
-from kenning.store.db import connect
+from kenning.store.db import Connection, StoreError, connect
 
 LEVEL = 0
 GRAPH_NOT_BUILT = "graph not built"
@@ -66,7 +66,7 @@ def ask_project(project: Project, question: str, *, now: datetime, limit: int = 
     return replace(answer, query=question, rule=chosen.rule, notes=(why, *answer.notes))
 
 
-def _run(conn: sqlite3.Connection, project: Project, question: str, chosen: Route,
+def _run(conn: Connection, project: Project, question: str, chosen: Route,
          manifest: dict[str, Any] | None, *, now: datetime, limit: int) -> Answer:
     match chosen.mode:
         case "freshness":
@@ -84,17 +84,13 @@ def _run(conn: sqlite3.Connection, project: Project, question: str, chosen: Rout
             return _lexical(conn, project, question, now=now, limit=limit, degradations=degradations)
 
 
-def _lexical(conn: sqlite3.Connection, project: Project, question: str, *, now: datetime, limit: int,
+def _lexical(conn: Connection, project: Project, question: str, *, now: datetime, limit: int,
              degradations: tuple[str, ...] = ()) -> Answer:
     answer = search_conn(conn, project, parse(question), SearchOptions(limit=limit), now=now, mode="lexical")
     return replace(answer, degradations=degradations)
 
 
-def _graph(conn: sqlite3.Connection, project: Project, question: str, *, now: datetime, limit: int) -> Answer:
-    try:
-        from kenning.graph.ask import graph_built, relation_answer
-    except ImportError:
-        return _lexical(conn, project, question, now=now, limit=limit, degradations=(GRAPH_NOT_BUILT,))
+def _graph(conn: Connection, project: Project, question: str, *, now: datetime, limit: int) -> Answer:
     try:
         if not graph_built(conn):
             return _lexical(conn, project, question, now=now, limit=limit, degradations=(GRAPH_NOT_BUILT,))
@@ -110,7 +106,7 @@ def _graph(conn: sqlite3.Connection, project: Project, question: str, *, now: da
     return replace(found, mode="graph")
 
 
-def core_answer(conn: sqlite3.Connection, project: Project, manifest: dict[str, Any], question: str, *,
+def core_answer(conn: Connection, project: Project, manifest: dict[str, Any], question: str, *,
                 now: datetime) -> Answer:
     """The pack's source facts, in pack order: the context's opening, then every included
     convention and decision, each with the text the pack shows."""
@@ -171,7 +167,7 @@ def ask_all(question: str, entries: list[RegistryEntry], *, now: datetime, limit
             continue
         try:
             answer = ask_project(project, question, now=now, limit=limit, dense_available=dense_available)
-        except (KenningError, OSError, sqlite3.Error) as exc:
+        except (KenningError, OSError, StoreError) as exc:
             excluded.append(ScopeEntry(project.name, f"unreadable: {getattr(exc, 'message', exc)}"))
             continue
         if answer.empty_reason is EmptyReason.INDEX_MISSING:

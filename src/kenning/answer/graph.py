@@ -3,7 +3,6 @@ of typed, sourced edges that led to it, and each edge's own freshness (graph fre
 
 from __future__ import annotations
 
-import sqlite3
 from collections import Counter
 from dataclasses import dataclass
 from datetime import datetime
@@ -13,11 +12,11 @@ from kenning.answer.snippet import make_snippet
 from kenning.errors import ValidationError
 from kenning.freshness import FileCheck, freshness_of
 from kenning.graph import walk
-from kenning.graph.store import Node
 from kenning.ingest import git_history
 from kenning.project import Project
-from kenning.records import Answer, EmptyReason, Excerpt, FreshnessState, Lifecycle
+from kenning.records import Answer, EmptyReason, Excerpt, FreshnessState, Lifecycle, Node
 from kenning.store import facts as fact_store
+from kenning.store.db import Connection
 
 LEVEL = 0
 QUERIES = ("neighbours", "path", "impact", "touches")
@@ -33,7 +32,7 @@ class GraphOptions:
     include_missing: bool = False
 
 
-def run_query(conn: sqlite3.Connection, project: Project, query: str, node: str, options: GraphOptions, *,
+def run_query(conn: Connection, project: Project, query: str, node: str, options: GraphOptions, *,
               now: datetime, other: str | None = None, rule: str | None = None, mode: str = "graph") -> Answer:
     """One graph query (``neighbours``, ``path``, ``impact``, ``touches``) answered in the contract."""
     label = f"{query} {node}" + (f" {other}" if other else "")
@@ -82,7 +81,7 @@ def _validate(query: str, options: GraphOptions) -> None:
         raise ValidationError("hops must be 1 or 2 and limit between 1 and 200")
 
 
-def compose(conn: sqlite3.Connection, project: Project, label: str, hits: list[walk.Hit], options: GraphOptions, *,
+def compose(conn: Connection, project: Project, label: str, hits: list[walk.Hit], options: GraphOptions, *,
             now: datetime, rule: str | None, mode: str = "graph", notes: list[str] | None = None) -> Answer:
     notes = list(notes or [])
     files = FileCheck(project.root, conn)

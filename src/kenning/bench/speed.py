@@ -14,9 +14,9 @@ from pathlib import Path
 
 from kenning.answer.search import SearchOptions, search_conn
 from kenning.ingest.discover import discover
-from kenning.ingest.sync import sync
 from kenning.project import Project
 from kenning.search.query import parse
+from kenning.sync.run import sync
 
 
 def measure(project: Project, conn: sqlite3.Connection, questions: list[str], *, now: datetime) -> dict:

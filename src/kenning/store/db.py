@@ -16,6 +16,12 @@ if TYPE_CHECKING:
 
     T = TypeVar("T")
 
+# The connection handle every store function takes first. Code outside ``store/`` names the
+# type through this alias and never imports the engine's module.
+Connection = sqlite3.Connection
+StoreError = sqlite3.Error  # any failure of the engine (a corrupt file, a full disk, a lock)
+DatabaseError = sqlite3.DatabaseError  # the file is not a readable database
+
 BATCH = 500  # values bound in one `IN (…)`: SQLite allows 999 variables per statement
 # How long a writer waits for another one before ``StoreBusy``. A cold sync holds the write
 # lock while it writes (about 7 s for a 20 MB project on the 2-core machine, parsing excluded):
