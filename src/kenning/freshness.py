@@ -3,8 +3,9 @@
 A file source is ``current`` when it re-reads with the fingerprint it had at indexing. The
 check is cheap when the file's size and mtime still equal the manifest's (the same shortcut
 git uses); otherwise the file is hashed again. A ledger record's source is the record, not
-the append-only file: it re-reads as the last version of that record in the ledger. A fact
-with no re-readable source (a saved note, an oral decision) is never ``current``:
+the append-only file: it re-reads as the last version of that record in the ledger
+(``kenning.ledger``, below this module; nothing here imports ingest or the sync), and a
+commit as ``git cat-file -e``. A fact with no re-readable source (a saved note, an oral decision) is never ``current``:
 ``unverified`` while its last confirmation is at most 270 days old, ``hypothesis`` after.
 """
 
@@ -23,7 +24,7 @@ from kenning.store.sources import manifest_for
 
 DEMOTE_AFTER_DAYS = 90
 HYPOTHESIS_AFTER_DAYS = 270
-_LEDGER_PATH = ".kenning/ledger.jsonl"  # kenning.ingest.ledger.LEDGER_PATH, not imported (start-up time)
+_LEDGER_PATH = ".kenning/ledger.jsonl"  # kenning.ledger.LEDGER_PATH, not imported (start-up time)
 
 
 @dataclass
@@ -50,9 +51,7 @@ class FileCheck:
     def commit_exists(self, sha: str) -> bool:
         """True when the commit still reads in the project's repository (``git cat-file -e``)."""
         if sha not in self._commits:
-            from kenning.ingest.git_history import exists
-
-            self._commits[sha] = exists(self.root, sha)
+            self._commits[sha] = _commit_reads(self._root, sha)
         return self._commits[sha]
 
     def preload(self, paths: Iterable[str]) -> None:
@@ -72,7 +71,7 @@ class FileCheck:
         if path != _LEDGER_PATH or "#" not in uri or current is None:
             return current, mtime
         if path not in self._records:
-            from kenning.ingest.ledger import fingerprints  # only when a ledger fact is served (start-up time)
+            from kenning.ledger import fingerprints  # only when a ledger fact is served (start-up time)
 
             self._records[path] = fingerprints(self.root / path)
         return (self._records[path].get(uri.split("#", 1)[1]), mtime)
@@ -99,6 +98,17 @@ class FileCheck:
                     result = (None, None)
         self._seen[path] = result
         return result
+
+
+def _commit_reads(root: str, sha: str) -> bool:
+    import subprocess  # here: only when a commit fact is served (start-up time)
+
+    try:
+        proc = subprocess.run(["git", "-C", root, "cat-file", "-e", f"{sha}^{{commit}}"], capture_output=True,
+                              timeout=60, check=False)
+    except (OSError, subprocess.TimeoutExpired):
+        return False
+    return proc.returncode == 0
 
 
 def freshness_of(fact: Fact, *, now: datetime, files: FileCheck | None) -> Freshness:

@@ -13,9 +13,10 @@ import hashlib
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from kenning import ledger
 from kenning.clock import iso, parse_iso
 from kenning.graph.resolve import Key, Resolver, add_ref, delete_origin, keys_of, refs_targeting
-from kenning.ingest import git_history, ledger
+from kenning.ingest import git_history
 from kenning.ingest.identifiers import keywords_for
 from kenning.ingest.relations import Ref, Relations
 from kenning.project import Project
