@@ -169,8 +169,8 @@ def _apply_ledger(conn: Connection, writer: GraphWriter, project: Project, stamp
                                          reason="ledger record changed", superseded_by=fact_id)
         sources.add_locations(conn, [sources.NewLocation(fact_id, uri, LEDGER_PATH, entry.line, entry.line,
                                                          record_fingerprint)])
-        node = graph_store.add_node(conn, kind, f"{kind}:{ident}", ident, origin="ledger", qualname=_ledger_title(record),
-                        fact_id=fact_id)
+        node = graph_store.add_node(conn, kind, f"{kind}:{ident}", ident, origin="ledger",
+                                    qualname=_ledger_title(record), fact_id=fact_id)
         affected.add((kind, ident))
         source = ("file", uri, record_fingerprint)  # the record, so its freshness is the record's
         for ref in _ledger_refs(record, entry.line):
@@ -244,7 +244,8 @@ def _apply_git(conn: Connection, writer: GraphWriter, project: Project, head: st
             date_source=_iso_date(commit.date), date_indexed=stamp, producer="projection",
             meta={"author": commit.author, "files": list(commit.files)},
         ))
-        node = graph_store.add_node(conn, "commit", key, commit.sha[:12], origin="git", qualname=commit.subject, fact_id=fact_id)
+        node = graph_store.add_node(conn, "commit", key, commit.sha[:12], origin="git", qualname=commit.subject,
+                                    fact_id=fact_id)
         source = ("commit", commit.sha, commit.sha)
         for path in commit.files:
             refs.append(add_ref(writer, node, Ref("touches", "file", path), source=source, origin="git"))

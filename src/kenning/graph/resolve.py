@@ -91,7 +91,8 @@ class Resolver:
         self._superseding = []
 
     def _resolve_one(self, row: RefRow) -> None:
-        src, type_, kind, target, hint, qualified = row.src, row.type, row.target_kind, row.target, row.hint, row.qualified
+        src, type_, kind, target, hint = row.src, row.type, row.target_kind, row.target, row.hint
+        qualified = row.qualified
         if kind == "symbol" and qualified and not hint:
             # `obj.get()` on an unknown receiver can only reach a method, never a module-level
             # function that happens to share the name.
