@@ -9,6 +9,7 @@ from __future__ import annotations
 import sqlite3
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import NamedTuple
 
 from kenning.records import Edge, Node
 from kenning.store.db import in_batches
@@ -18,9 +19,9 @@ _LINK_ORDER = "CASE e.link WHEN 'declared' THEN 0 WHEN 'extracted' THEN 1 ELSE 2
 Candidate = tuple[int, str | None, str]  # (node id, path, qualname)
 
 
-@dataclass(frozen=True)
-class RefRow:
-    """A stored reference, with the path of the node it starts from."""
+class RefRow(NamedTuple):
+    """A stored reference, with the path of the node it starts from (a named tuple: a cold
+    sync resolves one per import, call and link)."""
 
     id: int
     src: int
@@ -167,10 +168,8 @@ def ref_rows(conn: sqlite3.Connection, ids: Sequence[int]) -> list[RefRow]:
             f"FROM graph_refs r JOIN graph_nodes n ON n.id = r.src WHERE r.id IN ({','.join('?' * len(chunk))})",
             chunk,
         ):
-            (ref_id, src, type_, kind, target, hint, qualified, reverse, link, line, skind, suri, fp, origin,
-             src_path) = tuple(row)
-            found.append(RefRow(ref_id, src, type_, kind, target, hint, bool(qualified), bool(reverse), link, line,
-                                skind, suri, fp, origin, src_path))
+            found.append(RefRow(row[0], row[1], row[2], row[3], row[4], row[5], bool(row[6]), bool(row[7]), row[8],
+                                row[9], row[10], row[11], row[12], row[13], row[14]))
     return found
 
 

@@ -4,51 +4,59 @@ and the log of sync runs. Written inside the sync's transaction."""
 from __future__ import annotations
 
 import sqlite3
+from collections import namedtuple
 from collections.abc import Sequence
-from dataclasses import dataclass
 
 from kenning.records import Location
 from kenning.store.db import in_batches
 
+# Rows that cross in bulk (thousands per sync) are named tuples: built about three times
+# faster than frozen dataclasses, and written to the database as they are. At run time they
+# come from ``collections`` (this module is on the `kenning search` path, which does not
+# import ``typing``); type checkers read the typed declarations.
+TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (start-up time)
+if TYPE_CHECKING:
+    from typing import NamedTuple
 
-@dataclass(frozen=True)
-class ManifestRow:
-    """An indexed file as the last sync read it."""
+    class ManifestRow(NamedTuple):
+        """An indexed file as the last sync read it."""
 
-    path: str
-    size: int
-    mtime_ns: int
-    fingerprint: str
-    parser: str
+        path: str
+        size: int
+        mtime_ns: int
+        fingerprint: str
+        parser: str
 
+    class NewLocation(NamedTuple):
+        """One place of a fact, about to be written."""
 
-@dataclass(frozen=True)
-class NewLocation:
-    fact_id: int
-    uri: str
-    path: str
-    line_start: int | None
-    line_end: int | None
-    fingerprint: str
+        fact_id: int
+        uri: str
+        path: str
+        line_start: int | None
+        line_end: int | None
+        fingerprint: str
 
+    class IndexedFile(NamedTuple):
+        """A manifest row to write: the file, its parser, when it was indexed, how many excerpts."""
 
-@dataclass(frozen=True)
-class IndexedFile:
-    """A manifest row to write: the file, its parser, when it was indexed, how many excerpts."""
-
-    path: str
-    size: int
-    mtime_ns: int
-    fingerprint: str
-    parser: str
-    indexed_at: str
-    excerpts: int
+        path: str
+        size: int
+        mtime_ns: int
+        fingerprint: str
+        parser: str
+        indexed_at: str
+        excerpts: int
+else:
+    ManifestRow = namedtuple("ManifestRow", "path size mtime_ns fingerprint parser")
+    NewLocation = namedtuple("NewLocation", "fact_id uri path line_start line_end fingerprint")
+    IndexedFile = namedtuple("IndexedFile", "path size mtime_ns fingerprint parser indexed_at excerpts")
 
 
 # -- manifest -------------------------------------------------------------------------------
 
 def manifest(conn: sqlite3.Connection) -> dict[str, ManifestRow]:
-    return {row[0]: ManifestRow(*row)
+    return {row[0]: ManifestRow._make(row)
             for row in conn.execute("SELECT path, size, mtime_ns, fingerprint, parser FROM manifest")}
 
 
@@ -59,7 +67,7 @@ def manifest_for(conn: sqlite3.Connection, paths: Sequence[str]) -> dict[str, Ma
         for row in conn.execute(
             f"SELECT path, size, mtime_ns, fingerprint, parser FROM manifest WHERE path IN ({marks})", chunk
         ):
-            found[row[0]] = ManifestRow(*row)
+            found[row[0]] = ManifestRow._make(row)
     return found
 
 
@@ -77,7 +85,7 @@ def put_manifest(conn: sqlite3.Connection, rows: Sequence[IndexedFile]) -> None:
         conn.executemany(
             "INSERT OR REPLACE INTO manifest (path, size, mtime_ns, fingerprint, parser, indexed_at, excerpts) "
             "VALUES (?, ?, ?, ?, ?, ?, ?)",
-            [(r.path, r.size, r.mtime_ns, r.fingerprint, r.parser, r.indexed_at, r.excerpts) for r in rows],
+            rows,
         )
 
 
@@ -129,7 +137,7 @@ def add_locations(conn: sqlite3.Connection, rows: Sequence[NewLocation]) -> None
         conn.executemany(
             "INSERT OR IGNORE INTO locations (fact_id, uri, path, line_start, line_end, fingerprint) "
             "VALUES (?, ?, ?, ?, ?, ?)",
-            [(r.fact_id, r.uri, r.path, r.line_start, r.line_end, r.fingerprint) for r in rows],
+            rows,
         )
 
 
