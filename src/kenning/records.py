@@ -61,44 +61,6 @@ class Location:
 
 
 @dataclass(frozen=True)
-class Node:
-    """A graph node: a file, symbol, decision, task, evidence, verdict or commit."""
-
-    id: int
-    kind: str
-    key: str
-    name: str
-    qualname: str
-    path: str | None
-    line_start: int | None
-    line_end: int | None
-    fact_id: int | None
-
-    @property
-    def label(self) -> str:
-        if self.kind == "symbol":
-            return self.qualname or self.name
-        if self.kind == "file":
-            return self.path or self.name
-        return self.name
-
-
-@dataclass(frozen=True)
-class Edge:
-    """A typed graph edge with its link strength (declared, extracted, heuristic) and source."""
-
-    id: int
-    src: Node
-    dst: Node
-    type: str
-    link: str
-    source_kind: str
-    source_uri: str
-    fingerprint: str | None
-    line: int | None
-
-
-@dataclass(frozen=True)
 class Dates:
     """When the source last changed, when it was indexed, when a person confirmed it."""
 

@@ -14,9 +14,10 @@ from kenning.freshness import FileCheck, freshness_of
 from kenning.graph import walk
 from kenning.ingest import git_history
 from kenning.project import Project
-from kenning.records import Answer, EmptyReason, Excerpt, FreshnessState, Lifecycle, Node
+from kenning.records import Answer, EmptyReason, Excerpt, FreshnessState, Lifecycle
 from kenning.store import facts as fact_store
 from kenning.store.db import Connection
+from kenning.store.graph import Node
 
 LEVEL = 0
 QUERIES = ("neighbours", "path", "impact", "touches")

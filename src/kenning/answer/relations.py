@@ -10,8 +10,9 @@ from datetime import datetime
 from kenning.answer.graph import GraphOptions, run_query
 from kenning.graph import walk
 from kenning.project import Project
-from kenning.records import Answer, Node
+from kenning.records import Answer
 from kenning.store.db import Connection
+from kenning.store.graph import Node
 
 graph_built = walk.graph_built
 

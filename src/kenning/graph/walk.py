@@ -12,9 +12,9 @@ from collections import deque
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 
-from kenning.records import Edge, Node
 from kenning.store import graph as graph_store
 from kenning.store.db import Connection
+from kenning.store.graph import Edge, Node
 
 __all__ = ["EDGE_TYPES", "MAX_HOPS", "NODE_KINDS", "Edge", "Hit", "Node", "Step", "edges_of", "find_nodes",
            "graph_built", "impact", "neighbours", "path_between", "touches", "walk"]

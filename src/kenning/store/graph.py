@@ -11,12 +11,50 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import NamedTuple
 
-from kenning.records import Edge, Node
 from kenning.store.db import in_batches
 
 NODE_COLUMNS = "id, kind, key, name, qualname, path, line_start, line_end, fact_id"
 _LINK_ORDER = "CASE e.link WHEN 'declared' THEN 0 WHEN 'extracted' THEN 1 ELSE 2 END"
 Candidate = tuple[int, str | None, str]  # (node id, path, qualname)
+
+
+@dataclass(frozen=True)
+class Node:
+    """A graph node: a file, symbol, decision, task, evidence, verdict or commit (defined here,
+    not in ``records.py``, which ``kenning search`` imports and which never needs a node)."""
+
+    id: int
+    kind: str
+    key: str
+    name: str
+    qualname: str
+    path: str | None
+    line_start: int | None
+    line_end: int | None
+    fact_id: int | None
+
+    @property
+    def label(self) -> str:
+        if self.kind == "symbol":
+            return self.qualname or self.name
+        if self.kind == "file":
+            return self.path or self.name
+        return self.name
+
+
+@dataclass(frozen=True)
+class Edge:
+    """A typed graph edge with its link strength (declared, extracted, heuristic) and source."""
+
+    id: int
+    src: Node
+    dst: Node
+    type: str
+    link: str
+    source_kind: str
+    source_uri: str
+    fingerprint: str | None
+    line: int | None
 
 
 class RefRow(NamedTuple):
