@@ -125,7 +125,7 @@ def freshness_of(fact: Fact, *, now: datetime, files: FileCheck | None) -> Fresh
 
 
 def _file_freshness(fact: Fact, files: FileCheck, checked: str) -> Freshness:
-    states = []
+    states: list[tuple[FreshnessState, str | None, str]] = []
     for loc in fact.locations:
         current, mtime = files.located(loc.path, loc.uri)
         if current is None:

@@ -12,9 +12,9 @@ from mcp.shared.memory import create_connected_server_and_client_session
 
 from conftest import NOW, commit_all, resync
 from kenning import registry
+from kenning.answer import ask as ask_module
 from kenning.clock import iso
 from kenning.config import kenning_home
-from kenning.answer import ask as ask_module
 from kenning.records import Answer
 from kenning.store.db import connect
 

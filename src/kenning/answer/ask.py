@@ -117,7 +117,7 @@ def core_answer(conn: Connection, project: Project, manifest: dict[str, Any], qu
     found = fact_store.get_many(conn, project.name, order)
     files = FileCheck(project.root, conn)
     files.preload(loc.path for fact in found.values() for loc in fact.locations)
-    excerpts = []
+    excerpts: list[Excerpt] = []
     for fact_id in order:
         fact = found.get(fact_id)
         if fact is None:

@@ -128,7 +128,8 @@ def _add_file(conn: Connection, writer: GraphWriter, path: str, fingerprint: str
     return keys, refs
 
 
-def _apply_ledger(conn: Connection, writer: GraphWriter, project: Project, stamp: str) -> tuple[set[Key], list[int], int]:
+def _apply_ledger(conn: Connection, writer: GraphWriter, project: Project,
+                  stamp: str) -> tuple[set[Key], list[int], int]:
     file = project.state_dir / ledger.LEDGER_NAME
     try:
         data = file.read_bytes()

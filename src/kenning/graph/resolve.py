@@ -161,10 +161,11 @@ def _narrow(found: _Candidates, target: str, hint: str | None, qualified: bool,
 def mark_superseded(conn: Connection, *, newer: int, older: int, stamp: str) -> None:
     """The older decision's excerpts stop being served by default (lifecycle superseded)."""
     by_id = graph_store.nodes_by_id(conn, [newer, older])
-    if newer not in by_id or older not in by_id or not by_id[older].path:
+    older_path = by_id[older].path if older in by_id else None
+    if newer not in by_id or not older_path:
         return
     successor = by_id[newer].fact_id
-    for fact_id in fact_store.active_located_at(conn, by_id[older].path):
+    for fact_id in fact_store.active_located_at(conn, older_path):
         if fact_id != successor:
             fact_store.set_lifecycle(conn, fact_id, Lifecycle.SUPERSEDED, when=stamp,
                                      reason="superseded by a later decision", superseded_by=successor)

@@ -80,7 +80,7 @@ def insert(conn: sqlite3.Connection, fact: NewFact, *, indexed: bool = True) -> 
     return fact_id
 
 
-def insert_rows(conn: sqlite3.Connection, rows: Sequence[tuple[Any, ...]]) -> None:
+def insert_rows(conn: sqlite3.Connection, rows: Sequence[Sequence[Any]]) -> None:
     """Bulk load: rows in ``ROW_COLUMNS`` order, ids chosen by the caller (who holds the write
     lock). Like ``insert(..., indexed=False)``: pass them to ``index_fts_rows`` in the same
     transaction, before anything updates or deletes them."""
@@ -129,7 +129,9 @@ def _insert_row(conn: sqlite3.Connection, fact: NewFact) -> int:
             json.dumps(fact.meta, sort_keys=True, default=str),
         ),
     )
-    return int(cursor.lastrowid)
+    fact_id = cursor.lastrowid
+    assert fact_id is not None  # an INSERT always sets it
+    return fact_id
 
 
 def row_to_fact(row: sqlite3.Row, project: str, locations: Sequence[Location] = ()) -> Fact:

@@ -223,6 +223,7 @@ def method_candidates(conn: sqlite3.Connection, name: str) -> list[Candidate]:
 def candidates(conn: sqlite3.Connection, kind: str, target: str) -> list[Candidate]:
     """The nodes a reference target names: a path (``file``), a path without suffix
     (``stem``), a dotted module (``module``), or a name of another kind; by id."""
+    args: tuple[str, ...]
     match kind:
         case "file":
             sql, args = ("SELECT id, path, qualname FROM graph_nodes WHERE path = ? "

@@ -20,10 +20,10 @@ import json
 from datetime import datetime
 
 from kenning.clock import iso
-from kenning.project import Project
 from kenning.graph import build as graph_build
 from kenning.ingest.discover import Candidate, discover
 from kenning.ingest.read import Progress, read_all
+from kenning.project import Project
 from kenning.store import facts as fact_store
 from kenning.store import sources
 from kenning.store.db import Connection, connect, transaction
