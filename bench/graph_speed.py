@@ -22,7 +22,7 @@ from kenning.clock import utc_now
 from kenning.config import init_project
 from kenning.graph import build as graph_build
 from kenning.graph import walk
-from kenning.ingest.sync import sync
+from kenning.sync.run import sync
 from kenning.store.db import connect
 
 

@@ -33,7 +33,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 
 from kenning.config import init_project
-from kenning.ingest.sync import sync
+from kenning.sync.run import sync
 from kenning.search.lexical import WEIGHTS
 from kenning.search.query import parse
 from kenning.store import fts_topk as topk

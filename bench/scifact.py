@@ -39,7 +39,7 @@ def main(argv: list[str] | None = None) -> int:
     from kenning.bench.speed import quantile
     from kenning.clock import utc_now
     from kenning.config import init_project
-    from kenning.ingest.sync import sync
+    from kenning.sync.run import sync
     from kenning.search.query import parse
     from kenning.store.db import connect
 

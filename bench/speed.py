@@ -159,7 +159,7 @@ def run(root: Path, source_bytes: int) -> dict[str, object]:
     conn.close()
     figures["db_mb"] = round(project.db_path.stat().st_size / 1e6, 1)
 
-    from kenning.ingest.sync import sync
+    from kenning.sync.run import sync
 
     noop = []
     for _ in range(5):
@@ -209,9 +209,9 @@ def run(root: Path, source_bytes: int) -> dict[str, object]:
 
 # cProfile entries (path suffix, function) summed into each phase of a sync.
 PHASES = (
-    ("parse (one process here)", (("ingest/sync.py", "_read_all"),)),
-    ("excerpt, location, manifest rows", (("ingest/write.py", "apply_file"), ("ingest/write.py", "flush"),
-                                          ("ingest/write.py", "retire_path"))),
+    ("parse (one process here)", (("ingest/read.py", "read_all"),)),
+    ("excerpt, location, manifest rows", (("sync/write.py", "apply_file"), ("sync/write.py", "flush"),
+                                          ("sync/write.py", "retire_path"))),
     ("word and trigram indexes", (("store/facts.py", "index_fts_rows"),)),
     ("graph", (("graph/build.py", "apply"),)),
     ("begin + commit (WAL checkpoint)", (("store/db.py", "transaction"),)),
@@ -225,10 +225,11 @@ def profile_sync(root: Path) -> None:
     import pstats
 
     from kenning.config import init_project
-    from kenning.ingest import sync as sync_module
+    from kenning.ingest import read as read_module
+    from kenning.sync import run as sync_module
 
     project, _ = init_project(root, "bench")
-    sync_module.PARALLEL_FROM = sys.maxsize
+    read_module.PARALLEL_FROM = sys.maxsize
     profiler = cProfile.Profile()
     profiler.enable()
     sync_module.sync(project, now=datetime.now(UTC))
@@ -239,7 +240,7 @@ def profile_sync(root: Path) -> None:
         return sum(row[3] for (path, _, name), row in stats.items()
                    if any(path.endswith(suffix) and name == function for suffix, function in entries))
 
-    total = cumulative((("ingest/sync.py", "sync"),))
+    total = cumulative((("sync/run.py", "sync"),))
     print(f"cold sync under cProfile, serial parse: {total:.1f} s")
     for label, entries in PHASES:
         seconds = cumulative(entries)

@@ -91,7 +91,7 @@ def main() -> None:
     parser.add_argument("--markdown", type=int, default=2000)
     parser.add_argument("--python", type=int, default=2000)
     args = parser.parse_args()
-    gc.disable()  # as during a sync (ingest/sync.py): parsing makes no cyclic garbage
+    gc.disable()  # as during a sync (sync/run.py): parsing makes no cyclic garbage
     with tempfile.TemporaryDirectory(prefix="kenning-sync-floor-") as tmp:
         root = Path(tmp)
         size = generate(root, args.markdown, args.python)

@@ -31,7 +31,7 @@ from starlette.testclient import TestClient
 
 from kenning.bench.speed import quantile
 from kenning.config import init_project
-from kenning.ingest.sync import sync
+from kenning.sync.run import sync
 from kenning.interfaces.web.app import create_app
 
 QUESTIONS = [

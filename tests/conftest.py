@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 from kenning.config import Project, init_project
-from kenning.ingest.sync import SyncReport, sync
+from kenning.sync.run import SyncReport, sync
 
 NOW = datetime(2026, 11, 29, 12, 0, tzinfo=UTC)
 

@@ -3,15 +3,15 @@
 A file source is ``current`` when it re-reads with the fingerprint it had at indexing. The
 check is cheap when the file's size and mtime still equal the manifest's (the same shortcut
 git uses); otherwise the file is hashed again. A ledger record's source is the record, not
-the append-only file: it re-reads as the last version of that record in the ledger. A fact
-with no re-readable source (a saved note, an oral decision) is never ``current``:
+the append-only file: it re-reads as the last version of that record in the ledger
+(``kenning.ledger``, below this module; nothing here imports ingest or the sync), and a
+commit as ``git cat-file -e``. A fact with no re-readable source (a saved note, an oral decision) is never ``current``:
 ``unverified`` while its last confirmation is at most 270 days old, ``hypothesis`` after.
 """
 
 from __future__ import annotations
 
 import os
-import sqlite3
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from datetime import datetime
@@ -19,11 +19,12 @@ from pathlib import Path
 
 from kenning.clock import from_timestamp, iso, parse_iso
 from kenning.records import Fact, Freshness, FreshnessState
-from kenning.store.db import in_batches
+from kenning.store.db import Connection
+from kenning.store.sources import manifest_for
 
 DEMOTE_AFTER_DAYS = 90
 HYPOTHESIS_AFTER_DAYS = 270
-_LEDGER_PATH = ".kenning/ledger.jsonl"  # kenning.ingest.ledger.LEDGER_PATH, not imported (start-up time)
+_LEDGER_PATH = ".kenning/ledger.jsonl"  # kenning.ledger.LEDGER_PATH, not imported (start-up time)
 
 
 @dataclass
@@ -31,7 +32,7 @@ class FileCheck:
     """Per-read cache: each path is stat-ed (and at most hashed) once per answer."""
 
     root: Path
-    conn: sqlite3.Connection
+    conn: Connection
     _manifest: dict[str, tuple[int, int, str]] = field(default_factory=dict)
     _seen: dict[str, tuple[str | None, float | None]] = field(default_factory=dict)
     _commits: dict[str, bool] = field(default_factory=dict)
@@ -50,19 +51,13 @@ class FileCheck:
     def commit_exists(self, sha: str) -> bool:
         """True when the commit still reads in the project's repository (``git cat-file -e``)."""
         if sha not in self._commits:
-            from kenning.ingest.git_history import exists
-
-            self._commits[sha] = exists(self.root, sha)
+            self._commits[sha] = _commit_reads(self._root, sha)
         return self._commits[sha]
 
     def preload(self, paths: Iterable[str]) -> None:
         wanted = [p for p in set(paths) if p not in self._manifest]
-        for chunk in in_batches(wanted):
-            marks = ",".join("?" * len(chunk))
-            for path, size, mtime_ns, fingerprint in self.conn.execute(
-                f"SELECT path, size, mtime_ns, fingerprint FROM manifest WHERE path IN ({marks})", chunk
-            ):
-                self._manifest[path] = (size, mtime_ns, fingerprint)
+        for path, row in manifest_for(self.conn, wanted).items():
+            self._manifest[path] = (row.size, row.mtime_ns, row.fingerprint)
 
     def changed(self, path: str) -> bool:
         """True when the file no longer reads with its manifest fingerprint."""
@@ -76,7 +71,7 @@ class FileCheck:
         if path != _LEDGER_PATH or "#" not in uri or current is None:
             return current, mtime
         if path not in self._records:
-            from kenning.ingest.ledger import fingerprints  # only when a ledger fact is served (start-up time)
+            from kenning.ledger import fingerprints  # only when a ledger fact is served (start-up time)
 
             self._records[path] = fingerprints(self.root / path)
         return (self._records[path].get(uri.split("#", 1)[1]), mtime)
@@ -105,6 +100,17 @@ class FileCheck:
         return result
 
 
+def _commit_reads(root: str, sha: str) -> bool:
+    import subprocess  # here: only when a commit fact is served (start-up time)
+
+    try:
+        proc = subprocess.run(["git", "-C", root, "cat-file", "-e", f"{sha}^{{commit}}"], capture_output=True,
+                              timeout=60, check=False)
+    except (OSError, subprocess.TimeoutExpired):
+        return False
+    return proc.returncode == 0
+
+
 def freshness_of(fact: Fact, *, now: datetime, files: FileCheck | None) -> Freshness:
     checked = files.checked(now) if files is not None else iso(now)
     match fact.source.kind:
@@ -119,7 +125,7 @@ def freshness_of(fact: Fact, *, now: datetime, files: FileCheck | None) -> Fresh
 
 
 def _file_freshness(fact: Fact, files: FileCheck, checked: str) -> Freshness:
-    states = []
+    states: list[tuple[FreshnessState, str | None, str]] = []
     for loc in fact.locations:
         current, mtime = files.located(loc.path, loc.uri)
         if current is None:

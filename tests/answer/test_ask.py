@@ -4,8 +4,6 @@ from __future__ import annotations
 
 import json
 import shutil
-import sys
-import types
 from pathlib import Path
 
 import anyio
@@ -14,9 +12,11 @@ from mcp.shared.memory import create_connected_server_and_client_session
 
 from conftest import NOW, commit_all, resync
 from kenning import registry
+from kenning.answer import ask as ask_module
 from kenning.clock import iso
 from kenning.config import kenning_home
 from kenning.records import Answer
+from kenning.store.db import connect
 
 CORPUS = Path(__file__).resolve().parents[1] / "fixtures" / "core_corpus"
 
@@ -82,8 +82,10 @@ def test_without_a_pack_the_core_question_falls_back_to_lexical_and_says_so(corp
     assert answer["degradations"] == ["core pack not built"]
 
 
-def test_with_no_graph_a_relation_question_answers_lexically_with_graph_not_built(corpus, cli, monkeypatch):
-    monkeypatch.setitem(sys.modules, "kenning.graph.ask", None)  # the graph engine is absent
+def test_with_no_graph_a_relation_question_answers_lexically_with_graph_not_built(corpus, cli):
+    conn = connect(corpus.db_path)
+    conn.execute("DELETE FROM graph_edges")  # a graph with no edge is not built
+    conn.close()
     answer = ask(cli, corpus, "which evidence touches the search module")
     assert (answer["mode"], answer["rule"]) == ("lexical", "relation")
     assert answer["degradations"] == ["graph not built"]
@@ -91,17 +93,13 @@ def test_with_no_graph_a_relation_question_answers_lexically_with_graph_not_buil
 
 
 def fake_graph(monkeypatch, *, built: bool, answer=None, error: Exception | None = None) -> None:
-    module = types.ModuleType("kenning.graph.ask")
-    module.graph_built = lambda conn: built
-
     def relation_answer(conn, project, question, *, now, limit):
         if error:
             raise error
         return answer
 
-    module.relation_answer = relation_answer
-    monkeypatch.setitem(sys.modules, "kenning.graph", types.ModuleType("kenning.graph"))
-    monkeypatch.setitem(sys.modules, "kenning.graph.ask", module)
+    monkeypatch.setattr(ask_module, "graph_built", lambda conn: built)
+    monkeypatch.setattr(ask_module, "relation_answer", relation_answer)
 
 
 def test_with_empty_graph_tables_a_relation_question_is_degraded_too(corpus, cli, monkeypatch):

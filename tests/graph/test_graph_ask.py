@@ -3,7 +3,7 @@ from __future__ import annotations
 import graph_repo
 from conftest import NOW, resync
 
-from kenning.graph.ask import graph_built, relation_answer
+from kenning.answer.relations import graph_built, relation_answer
 from kenning.store.db import connect
 
 

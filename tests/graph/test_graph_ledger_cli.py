@@ -4,7 +4,7 @@ import json
 
 from conftest import resync
 
-from kenning.ingest import ledger
+from kenning import ledger
 
 
 def test_ledger_commands_append_validated_records_and_the_sync_turns_them_into_facts_and_edges(make_project, cli):

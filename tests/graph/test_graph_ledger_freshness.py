@@ -80,6 +80,6 @@ def test_a_store_from_before_record_fingerprints_is_rewritten_by_the_next_sync(m
 
 def test_freshness_names_the_ledger_where_the_ledger_module_puts_it():
     from kenning import freshness
-    from kenning.ingest import ledger
+    from kenning import ledger
 
     assert freshness._LEDGER_PATH == ledger.LEDGER_PATH  # kept apart for start-up time

@@ -152,7 +152,7 @@ def test_a_new_parser_version_reparses_unchanged_files_and_keeps_their_excerpts(
 
 
 def test_a_file_no_parser_can_read_is_skipped_and_counted_without_stopping_the_sync(make_project, monkeypatch):
-    from kenning.ingest import sync as sync_module
+    from kenning.ingest import read as sync_module
 
     real = sync_module.load_relations
 

@@ -7,7 +7,7 @@ import os
 
 from conftest import bump_mtime, resync
 
-from kenning.ingest import sync as sync_module
+from kenning.ingest import read as sync_module
 from kenning.store.db import connect
 
 DOC = "# Guide\n\nIntro words.\n\n## Install\n\nRun the installer.\n\n## Usage\n\nCall the tool.\n"

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from conftest import NOW
 
-from kenning.ingest.sync import sync
+from kenning.sync.run import sync
 
 
 def test_a_sync_reports_reading_writing_then_each_final_step(make_project):

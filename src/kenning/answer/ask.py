@@ -14,6 +14,7 @@ from datetime import datetime
 from pathlib import Path
 from typing import Any
 
+from kenning.answer.relations import graph_built, relation_answer
 from kenning.answer.stale import stale_report
 from kenning.config import load_project
 from kenning.errors import IndexMissing, KenningError
@@ -28,8 +29,7 @@ from kenning.search.query import parse
 from kenning.search.serve import SearchOptions, search_conn
 from kenning.search.snippet import make_snippet
 from kenning.store import facts as fact_store
-from kenning.store.db import connect
-from kenning.store.handle import Connection, StoreError
+from kenning.store.db import Connection, StoreError, connect
 from kenning.store.version import store_state
 
 LEVEL = 0
@@ -92,10 +92,6 @@ def _lexical(conn: Connection, project: Project, question: str, *, now: datetime
 
 def _graph(conn: Connection, project: Project, question: str, *, now: datetime, limit: int) -> Answer:
     try:
-        from kenning.graph.ask import graph_built, relation_answer
-    except ImportError:
-        return _lexical(conn, project, question, now=now, limit=limit, degradations=(GRAPH_NOT_BUILT,))
-    try:
         if not graph_built(conn):
             return _lexical(conn, project, question, now=now, limit=limit, degradations=(GRAPH_NOT_BUILT,))
         found = relation_answer(conn, project, question, now=now, limit=limit)
@@ -121,7 +117,7 @@ def core_answer(conn: Connection, project: Project, manifest: dict[str, Any], qu
     found = fact_store.get_many(conn, project.name, order)
     files = FileCheck(project.root, conn)
     files.preload(loc.path for fact in found.values() for loc in fact.locations)
-    excerpts = []
+    excerpts: list[Excerpt] = []
     for fact_id in order:
         fact = found.get(fact_id)
         if fact is None:

@@ -11,13 +11,13 @@ from typing import Any
 from kenning.errors import ValidationError
 from kenning.freshness import FileCheck, freshness_of
 from kenning.graph import walk
-from kenning.graph.store import Node
 from kenning.ingest import git_history
 from kenning.project import Project
 from kenning.records import Answer, EmptyReason, Excerpt, FreshnessState, Lifecycle
 from kenning.search.snippet import make_snippet
 from kenning.store import facts as fact_store
-from kenning.store.handle import Connection
+from kenning.store.db import Connection
+from kenning.store.graph import Node
 
 LEVEL = 0
 QUERIES = ("neighbours", "path", "impact", "touches")

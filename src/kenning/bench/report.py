@@ -91,12 +91,12 @@ def _ask_graph(
     edge_note: str | None, served: dict[int, Excerpt],
 ) -> dict:
     """Graph mode on the edge questions, the only relation questions generated: the product's
-    relation answer (``graph.ask.relation_answer``), as `kenning ask` gives it in mode graph.
+    relation answer (``answer.relations.relation_answer``), as `kenning ask` gives it in mode graph.
     A question naming no graph node is answered by nothing."""
     edge_questions = [q for q in questions if q.kind == "edge"]
     if not edge_questions:
         return {"available": False, "reason": edge_note or "no edge question to ask the graph"}
-    from kenning.graph.ask import relation_answer
+    from kenning.answer.relations import relation_answer
 
     ranked: list[list[int]] = []
     found = 0

@@ -13,10 +13,10 @@ from pathlib import Path
 
 from kenning.answer.search import SearchOptions, search_conn
 from kenning.ingest.discover import discover
-from kenning.ingest.sync import sync
 from kenning.project import Project
 from kenning.search.query import parse
-from kenning.store.handle import Connection
+from kenning.store.db import Connection
+from kenning.sync.run import sync
 
 
 def measure(project: Project, conn: Connection, questions: list[str], *, now: datetime) -> dict:

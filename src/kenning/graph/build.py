@@ -10,19 +10,22 @@ a node that came or went are resolved again. Nothing here runs when nothing chan
 from __future__ import annotations
 
 import hashlib
-import sqlite3
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from kenning import ledger
 from kenning.clock import iso, parse_iso
-from kenning.graph.store import Key, Resolver, Writer, add_node, delete_origin, keys_of, refs_targeting
-from kenning.ingest import git_history, ledger
+from kenning.graph.resolve import Key, Resolver, add_ref, delete_origin, keys_of, refs_targeting
+from kenning.ingest import git_history
 from kenning.ingest.identifiers import keywords_for
 from kenning.ingest.relations import Ref, Relations
 from kenning.project import Project
 from kenning.records import Lifecycle
 from kenning.store import facts as fact_store
-from kenning.store.db import in_batches
+from kenning.store import graph as graph_store
+from kenning.store import sources
+from kenning.store.db import Connection
+from kenning.store.graph import GraphWriter, SourceState
 
 LEDGER_PATH = ledger.LEDGER_PATH
 FileChange = tuple[str, str | None, Relations | None]  # (path, fingerprint, relations)
@@ -37,30 +40,31 @@ class Pending:
         return self.ledger or self.git_head is not None
 
 
-def pending(conn: sqlite3.Connection, project: Project) -> Pending:
+def pending(conn: Connection, project: Project) -> Pending:
     """Which non-file sources changed since the last sync (cheap: no file is read)."""
-    rows = {r[0]: tuple(r) for r in conn.execute("SELECT name, size, mtime_ns, fingerprint, cursor FROM graph_sources")}
+    rows = graph_store.source_states(conn)
     try:
         st = (project.state_dir / ledger.LEDGER_NAME).stat()
         current = (st.st_size, st.st_mtime_ns)
     except OSError:
         current = None
     known = rows.get("ledger")
-    ledger_changed = (current is not None or known is not None) and (known is None or known[1:3] != current)
+    ledger_changed = (current is not None or known is not None) and (
+        known is None or (known.size, known.mtime_ns) != current)
     head = git_history.head(project.root)
     git_known = rows.get("git")
-    git_head = head if head is not None and (git_known is None or git_known[4] != head) else None
+    git_head = head if head is not None and (git_known is None or git_known.cursor != head) else None
     return Pending(ledger=bool(ledger_changed), git_head=git_head)
 
 
-def apply(conn: sqlite3.Connection, project: Project, files: Sequence[FileChange], removed: Sequence[str],
+def apply(conn: Connection, project: Project, files: Sequence[FileChange], removed: Sequence[str],
           todo: Pending, *, stamp: str) -> dict[str, int]:
-    nodes_before, edges_before = _counts(conn)
+    nodes_before, edges_before = graph_store.counts(conn)
     had_graph = nodes_before > 0
     affected: set[Key] = set()
     new_refs: list[int] = []
-    writer = Writer(conn)
-    built = _origins_in_graph(conn, [*removed, *(path for path, _, _ in files)])
+    writer = GraphWriter(conn)
+    built = graph_store.origins_present(conn, [*removed, *(path for path, _, _ in files)])
     for path in removed:
         if path in built:
             affected |= delete_origin(conn, path)
@@ -84,32 +88,14 @@ def apply(conn: sqlite3.Connection, project: Project, files: Sequence[FileChange
     resolver.resolve(new_refs)
     if had_graph and affected:
         resolver.resolve(refs_targeting(conn, affected, set(new_refs)), again=True)
-    nodes_after, edges_after = _counts(conn)
+    nodes_after, edges_after = graph_store.counts(conn)
     return {"nodes": nodes_after, "edges": edges_after, "nodes_delta": nodes_after - nodes_before,
             "edges_delta": edges_after - edges_before, **{k: v for k, v in stats.items() if v}}
 
 
-def _origins_in_graph(conn: sqlite3.Connection, origins: list[str]) -> set[str]:
-    """Which of ``origins`` produced nodes or references (a new file has nothing to drop)."""
-    found: set[str] = set()
-    for chunk in in_batches(origins, 400):  # each bound twice
-        marks = ",".join("?" * len(chunk))
-        found.update(row[0] for row in conn.execute(
-            f"SELECT origin FROM graph_nodes WHERE origin IN ({marks}) "
-            f"UNION SELECT origin FROM graph_refs WHERE origin IN ({marks})", chunk + chunk))
-    return found
-
-
-def _counts(conn: sqlite3.Connection) -> tuple[int, int]:
-    return (conn.execute("SELECT count(*) FROM graph_nodes").fetchone()[0],
-            conn.execute("SELECT count(*) FROM graph_edges").fetchone()[0])
-
-
-def _add_file(conn: sqlite3.Connection, writer: Writer, path: str, fingerprint: str | None,
+def _add_file(conn: Connection, writer: GraphWriter, path: str, fingerprint: str | None,
               rel: Relations | None) -> tuple[set[Key], list[int]]:
-    located = conn.execute(
-        "SELECT uri, fact_id FROM locations WHERE path = ? ORDER BY line_start, uri", (path,)
-    ).fetchall()
+    located = sources.facts_located_at(conn, path)
     by_uri = {uri: fact_id for uri, fact_id in located}
     first = located[0][1] if located else None
     keys: set[Key] = set()
@@ -138,11 +124,12 @@ def _add_file(conn: sqlite3.Connection, writer: Writer, path: str, fingerprint: 
     refs = []
     for ref in rel.refs:
         uri = f"{path}:{ref.line}-{ref.line}" if ref.line else path
-        refs.append(writer.ref(scopes.get(ref.scope, node), ref, source=("file", uri, fingerprint), origin=path))
+        refs.append(add_ref(writer, scopes.get(ref.scope, node), ref, source=("file", uri, fingerprint), origin=path))
     return keys, refs
 
 
-def _apply_ledger(conn: sqlite3.Connection, writer: Writer, project: Project, stamp: str) -> tuple[set[Key], list[int], int]:
+def _apply_ledger(conn: Connection, writer: GraphWriter, project: Project,
+                  stamp: str) -> tuple[set[Key], list[int], int]:
     file = project.state_dir / ledger.LEDGER_NAME
     try:
         data = file.read_bytes()
@@ -150,19 +137,14 @@ def _apply_ledger(conn: sqlite3.Connection, writer: Writer, project: Project, st
     except OSError:
         data, st = None, None
     fingerprint = hashlib.sha256(data).hexdigest() if data is not None else None
-    known = conn.execute("SELECT fingerprint FROM graph_sources WHERE name = 'ledger'").fetchone()
-    if st is not None and known is not None and known[0] == fingerprint:  # touched, same bytes
-        conn.execute("UPDATE graph_sources SET size = ?, mtime_ns = ? WHERE name = 'ledger'", (st.st_size, st.st_mtime_ns))
+    known = graph_store.source_states(conn).get("ledger")
+    if st is not None and known is not None and known.fingerprint == fingerprint:  # touched, same bytes
+        graph_store.touch_source(conn, "ledger", st.st_size, st.st_mtime_ns)
         return set(), [], 0
     affected = delete_origin(conn, "ledger")
     content = ledger.read(file) if data is not None else ledger.Ledger((), ())
-    existing = {
-        uri: (fid, chash)
-        for fid, uri, chash in conn.execute(
-            "SELECT id, source_uri, content_hash FROM facts WHERE path = ? AND lifecycle = 'active'", (LEDGER_PATH,)
-        )
-    }
-    conn.execute("DELETE FROM locations WHERE path = ?", (LEDGER_PATH,))
+    existing = fact_store.active_by_uri(conn, LEDGER_PATH)
+    sources.delete_locations(conn, LEDGER_PATH)
     refs: list[int] = []
     seen: set[str] = set()
     for entry in content.entries:
@@ -180,34 +162,27 @@ def _apply_ledger(conn: sqlite3.Connection, writer: Writer, project: Project, st
         old = existing.get(uri)
         if old is not None and old[1] == new.content_hash:
             fact_id = old[0]
-            conn.execute("UPDATE facts SET fingerprint = ? WHERE id = ? AND fingerprint IS NOT ?",
-                         (record_fingerprint, fact_id, record_fingerprint))
+            fact_store.set_fingerprint(conn, fact_id, record_fingerprint)
         else:
             fact_id = fact_store.insert(conn, new)
             if old is not None:
                 fact_store.set_lifecycle(conn, old[0], Lifecycle.SUPERSEDED, when=stamp,
                                          reason="ledger record changed", superseded_by=fact_id)
-        conn.execute(
-            "INSERT OR IGNORE INTO locations (fact_id, uri, path, line_start, line_end, fingerprint) VALUES (?,?,?,?,?,?)",
-            (fact_id, uri, LEDGER_PATH, entry.line, entry.line, record_fingerprint),
-        )
-        node = add_node(conn, kind, f"{kind}:{ident}", ident, origin="ledger", qualname=_ledger_title(record),
-                        fact_id=fact_id)
+        sources.add_locations(conn, [sources.NewLocation(fact_id, uri, LEDGER_PATH, entry.line, entry.line,
+                                                         record_fingerprint)])
+        node = graph_store.add_node(conn, kind, f"{kind}:{ident}", ident, origin="ledger",
+                                    qualname=_ledger_title(record), fact_id=fact_id)
         affected.add((kind, ident))
         source = ("file", uri, record_fingerprint)  # the record, so its freshness is the record's
         for ref in _ledger_refs(record, entry.line):
-            refs.append(writer.ref(node, ref, source=source, origin="ledger"))
+            refs.append(add_ref(writer, node, ref, source=source, origin="ledger"))
     for uri, (fact_id, _) in existing.items():
         if uri not in seen:
             fact_store.set_lifecycle(conn, fact_id, Lifecycle.RETIRED, when=stamp, reason="ledger record removed")
     if st is None:
-        conn.execute("DELETE FROM graph_sources WHERE name = 'ledger'")
+        graph_store.delete_source(conn, "ledger")
     else:
-        conn.execute(
-            "INSERT OR REPLACE INTO graph_sources (name, size, mtime_ns, fingerprint, cursor, updated_at) "
-            "VALUES ('ledger', ?, ?, ?, NULL, ?)",
-            (st.st_size, st.st_mtime_ns, fingerprint, stamp),
-        )
+        graph_store.put_source(conn, SourceState("ledger", st.st_size, st.st_mtime_ns, fingerprint, None), stamp=stamp)
     return affected, refs, len(content.invalid)
 
 
@@ -253,14 +228,14 @@ def _iso_date(value: str | None) -> str | None:
         return None
 
 
-def _apply_git(conn: sqlite3.Connection, writer: Writer, project: Project, head: str, stamp: str) -> tuple[list[int], int]:
-    row = conn.execute("SELECT cursor FROM graph_sources WHERE name = 'git'").fetchone()
-    found = git_history.commits(project.root, row[0] if row else None)
+def _apply_git(conn: Connection, writer: GraphWriter, project: Project, head: str, stamp: str) -> tuple[list[int], int]:
+    known = graph_store.source_states(conn).get("git")
+    found = git_history.commits(project.root, known.cursor if known else None)
     refs: list[int] = []
     added = 0
     for commit in found:
         key = f"commit:{commit.sha}"
-        if conn.execute("SELECT 1 FROM graph_nodes WHERE key = ?", (key,)).fetchone():
+        if graph_store.node_exists(conn, key):
             continue
         body = commit.message + ("\n\nFiles touched:\n" + "\n".join(commit.files) if commit.files else "")
         fact_id = fact_store.insert(conn, fact_store.NewFact(
@@ -270,17 +245,14 @@ def _apply_git(conn: sqlite3.Connection, writer: Writer, project: Project, head:
             date_source=_iso_date(commit.date), date_indexed=stamp, producer="projection",
             meta={"author": commit.author, "files": list(commit.files)},
         ))
-        node = add_node(conn, "commit", key, commit.sha[:12], origin="git", qualname=commit.subject, fact_id=fact_id)
+        node = graph_store.add_node(conn, "commit", key, commit.sha[:12], origin="git", qualname=commit.subject,
+                                    fact_id=fact_id)
         source = ("commit", commit.sha, commit.sha)
         for path in commit.files:
-            refs.append(writer.ref(node, Ref("touches", "file", path), source=source, origin="git"))
+            refs.append(add_ref(writer, node, Ref("touches", "file", path), source=source, origin="git"))
         for task in git_history.task_ids(commit.message):
-            refs.append(writer.ref(node, Ref("touches", "task", task, link="heuristic"), source=source,
+            refs.append(add_ref(writer, node, Ref("touches", "task", task, link="heuristic"), source=source,
                                 origin="git"))
         added += 1
-    conn.execute(
-        "INSERT OR REPLACE INTO graph_sources (name, size, mtime_ns, fingerprint, cursor, updated_at) "
-        "VALUES ('git', NULL, NULL, NULL, ?, ?)",
-        (head, stamp),
-    )
+    graph_store.put_source(conn, SourceState("git", None, None, None, head), stamp=stamp)
     return refs, added

@@ -8,35 +8,25 @@ extracted, then heuristic): a heuristic edge is never shown as anything else.
 from __future__ import annotations
 
 import re
-import sqlite3
 from collections import deque
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 
-from kenning.graph.store import NODE_COLUMNS, Node, node_from_row
+from kenning.store import graph as graph_store
+from kenning.store.db import Connection
+from kenning.store.graph import Edge, Node
+
+__all__ = ["EDGE_TYPES", "MAX_HOPS", "NODE_KINDS", "Edge", "Hit", "Node", "Step", "edges_of", "find_nodes",
+           "graph_built", "impact", "neighbours", "path_between", "touches", "walk"]
 
 EDGE_TYPES = ("depends_on", "evidence_of", "verdict_of", "supersedes", "imports", "calls", "defines",
               "tested_by", "links_to", "touches")
 NODE_KINDS = ("file", "symbol", "task", "evidence", "verdict", "decision", "commit")
 MAX_HOPS = 6
-_LINK_ORDER = "CASE e.link WHEN 'declared' THEN 0 WHEN 'extracted' THEN 1 ELSE 2 END"
 TYPE_ORDER = ("supersedes", "defines", "calls", "tested_by", "imports", "depends_on", "evidence_of", "verdict_of",
               "touches", "links_to")
 _CITATION = re.compile(r"^kn://[A-Za-z0-9._-]+/(\d+)$")
 _ADR = re.compile(r"^adr[-_ ]?0*(\d{1,5})$", re.I)
-
-
-@dataclass(frozen=True)
-class Edge:
-    id: int
-    src: Node
-    dst: Node
-    type: str
-    link: str
-    source_kind: str
-    source_uri: str
-    fingerprint: str | None
-    line: int | None
 
 
 @dataclass(frozen=True)
@@ -55,11 +45,11 @@ class Hit:
         return len(self.steps)
 
 
-def graph_built(conn: sqlite3.Connection) -> bool:
-    return conn.execute("SELECT 1 FROM graph_edges LIMIT 1").fetchone() is not None
+def graph_built(conn: Connection) -> bool:
+    return graph_store.graph_built(conn)
 
 
-def find_nodes(conn: sqlite3.Connection, text: str, *, limit: int = 8) -> list[Node]:
+def find_nodes(conn: Connection, text: str, *, limit: int = 8) -> list[Node]:
     """Nodes named by ``text``: a key, an excerpt's citation (``kn://project/42``), a path, an ADR or task id, a qualified or short symbol
     name, a commit sha prefix, or a path suffix — the first rule that matches wins."""
     raw = text.strip().strip("`'\"")
@@ -68,40 +58,31 @@ def find_nodes(conn: sqlite3.Connection, text: str, *, limit: int = 8) -> list[N
     path = raw.removeprefix("./")
     adr = _ADR.match(raw)
     cited = _CITATION.match(raw)
-    rules: list[tuple[str, tuple]] = [
-        ("key = ?", (raw,)),
-        *([("fact_id = ?", (int(cited.group(1)),))] if cited else []),  # an excerpt's citation -> its nodes
-        ("path = ? AND kind IN ('file', 'decision')", (path,)),
-        ("name = ? AND kind IN ('decision', 'task', 'evidence', 'verdict')", (raw,)),
+    rules: list[tuple[str, str | int]] = [
+        ("key", raw),
+        *([("fact_id", int(cited.group(1)))] if cited else []),  # an excerpt's citation -> its nodes
+        ("file_path", path),
+        ("record_name", raw),
     ]
     if adr:
-        rules.append(("name = ? AND kind = 'decision'", (f"ADR-{int(adr.group(1)):04d}",)))
-    rules += [
-        ("qualname = ? AND kind IN ('symbol', 'file')", (raw,)),
-        ("kind = 'symbol' AND qualname LIKE ? ESCAPE '\\'", ("%." + _like(raw),)),
-        ("name = ? AND kind = 'symbol'", (raw,)),
-    ]
+        rules.append(("decision_name", f"ADR-{int(adr.group(1)):04d}"))
+    rules += [("qualname", raw), ("qualname_suffix", raw), ("symbol_name", raw)]
     if re.fullmatch(r"[0-9a-f]{7,40}", raw):
-        rules.append(("kind = 'commit' AND key LIKE ?", (f"commit:{raw}%",)))
+        rules.append(("commit_prefix", raw))
     if "/" in path or "." in path:
-        rules.append(("kind IN ('file', 'decision') AND path LIKE ? ESCAPE '\\'", ("%/" + _like(path),)))
-    rules.append(("lower(name) = lower(?) AND kind IN ('decision', 'task', 'symbol')", (raw,)))
-    for where, args in rules:
-        rows = conn.execute(f"SELECT {NODE_COLUMNS} FROM graph_nodes WHERE {where} ORDER BY id LIMIT ?",
-                            (*args, limit)).fetchall()
-        if rows:
-            return [node_from_row(r) for r in rows]
+        rules.append(("path_suffix", path))
+    rules.append(("name_nocase", raw))
+    for lookup, value in rules:
+        nodes = graph_store.nodes_by(conn, lookup, value, limit=limit)
+        if nodes:
+            return nodes
     return []
-
-
-def _like(text: str) -> str:
-    return text.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_")
 
 
 Allow = Callable[[Node, Step], bool]
 
 
-def walk(conn: sqlite3.Connection, starts: Iterable[Node], *, hops: int, allow: Allow,
+def walk(conn: Connection, starts: Iterable[Node], *, hops: int, allow: Allow,
          keep: Callable[[Hit], bool] = lambda h: True, limit: int = 200) -> list[Hit]:
     """Breadth-first from ``starts`` up to ``hops`` edges, along the steps ``allow`` accepts;
     each node reached once, by its shortest path."""
@@ -127,26 +108,14 @@ def walk(conn: sqlite3.Connection, starts: Iterable[Node], *, hops: int, allow: 
     return found
 
 
-def edges_of(conn: sqlite3.Connection, node: Node) -> list[Step]:
+def edges_of(conn: Connection, node: Node) -> list[Step]:
     """Outgoing then incoming edges of ``node``, strongest link first."""
-    cols = ", ".join(f"n.{c.strip()}" for c in NODE_COLUMNS.split(","))
-    steps: list[Step] = []
-    for forward, near, far in ((True, "src", "dst"), (False, "dst", "src")):
-        rows = conn.execute(
-            f"SELECT e.id, e.type, e.link, e.source_kind, e.source_uri, e.fingerprint, e.line, {cols} "
-            f"FROM graph_edges e JOIN graph_nodes n ON n.id = e.{far} WHERE e.{near} = ? "
-            f"ORDER BY e.type, {_LINK_ORDER}, e.id",
-            (node.id,),
-        ).fetchall()
-        for row in rows:
-            other = node_from_row(tuple(row)[7:])
-            src, dst = (node, other) if forward else (other, node)
-            steps.append(Step(Edge(row[0], src, dst, row[1], row[2], row[3], row[4], row[5], row[6]), forward))
+    steps = [Step(edge, forward) for edge, forward in graph_store.edges_of(conn, node)]
     steps.sort(key=lambda s: TYPE_ORDER.index(s.edge.type) if s.edge.type in TYPE_ORDER else len(TYPE_ORDER))
     return steps
 
 
-def neighbours(conn: sqlite3.Connection, starts: list[Node], *, hops: int = 1, edge_types: tuple[str, ...] = (),
+def neighbours(conn: Connection, starts: list[Node], *, hops: int = 1, edge_types: tuple[str, ...] = (),
                kinds: tuple[str, ...] = (), limit: int = 200) -> list[Hit]:
     def allow(_: Node, step: Step) -> bool:
         return not edge_types or step.edge.type in edge_types
@@ -157,7 +126,7 @@ def neighbours(conn: sqlite3.Connection, starts: list[Node], *, hops: int = 1, e
     return walk(conn, starts, hops=hops, allow=allow, keep=keep, limit=limit)
 
 
-def impact(conn: sqlite3.Connection, starts: list[Node], *, hops: int = 3, limit: int = 200) -> list[Hit]:
+def impact(conn: Connection, starts: list[Node], *, hops: int = 3, limit: int = 200) -> list[Hit]:
     """What depends on the start nodes: callers, importers, dependent tasks, tests, linking docs.
     A file stands for its symbols (``defines`` is walked from it, and not reported)."""
     start_ids = {n.id for n in starts}
@@ -174,7 +143,7 @@ def impact(conn: sqlite3.Connection, starts: list[Node], *, hops: int = 3, limit
     return walk(conn, starts, hops=hops, allow=allow, keep=keep, limit=limit)
 
 
-def touches(conn: sqlite3.Connection, starts: list[Node], *, hops: int = 4, limit: int = 200) -> list[Hit]:
+def touches(conn: Connection, starts: list[Node], *, hops: int = 4, limit: int = 200) -> list[Hit]:
     """Tasks, evidence, verdicts, decisions and commits that reach the start nodes: touches,
     then evidence of those tasks, verdicts on that evidence, decisions linking or superseding.
     A symbol is reached through its file."""
@@ -197,7 +166,7 @@ def touches(conn: sqlite3.Connection, starts: list[Node], *, hops: int = 4, limi
     return walk(conn, starts, hops=hops, allow=allow, keep=keep, limit=limit)
 
 
-def path_between(conn: sqlite3.Connection, a: list[Node], b: list[Node], *, max_hops: int = MAX_HOPS) -> list[Hit]:
+def path_between(conn: Connection, a: list[Node], b: list[Node], *, max_hops: int = MAX_HOPS) -> list[Hit]:
     """The nodes along one shortest path from ``a`` to ``b`` (edges in either direction),
     each with the path so far; empty when no path within ``max_hops``."""
     targets = {n.id for n in b}

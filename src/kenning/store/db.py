@@ -8,6 +8,7 @@ from contextlib import contextmanager
 from pathlib import Path
 
 from kenning.errors import IndexMissing, StoreBusy
+from kenning.store.handle import Connection, DatabaseError, StoreError
 from kenning.store.migrations_runner import migrate
 
 TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (start-up time)
@@ -15,6 +16,11 @@ if TYPE_CHECKING:
     from typing import TypeVar
 
     T = TypeVar("T")
+
+# The connection handle every store function takes first, and the engine's errors, are named
+# once in ``store/handle.py``; they are re-exported here for callers that open stores.
+__all__ = ["BATCH", "BUSY_TIMEOUT_MS", "Connection", "DatabaseError", "StoreError", "connect", "in_batches",
+           "transaction"]
 
 BATCH = 500  # values bound in one `IN (…)`: SQLite allows 999 variables per statement
 # How long a writer waits for another one before ``StoreBusy``. A cold sync holds the write

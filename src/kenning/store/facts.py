@@ -80,7 +80,7 @@ def insert(conn: sqlite3.Connection, fact: NewFact, *, indexed: bool = True) -> 
     return fact_id
 
 
-def insert_rows(conn: sqlite3.Connection, rows: Sequence[tuple[Any, ...]]) -> None:
+def insert_rows(conn: sqlite3.Connection, rows: Sequence[Sequence[Any]]) -> None:
     """Bulk load: rows in ``ROW_COLUMNS`` order, ids chosen by the caller (who holds the write
     lock). Like ``insert(..., indexed=False)``: pass them to ``index_fts_rows`` in the same
     transaction, before anything updates or deletes them."""
@@ -129,7 +129,9 @@ def _insert_row(conn: sqlite3.Connection, fact: NewFact) -> int:
             json.dumps(fact.meta, sort_keys=True, default=str),
         ),
     )
-    return int(cursor.lastrowid)
+    fact_id = cursor.lastrowid
+    assert fact_id is not None  # an INSERT always sets it
+    return fact_id
 
 
 def row_to_fact(row: sqlite3.Row, project: str, locations: Sequence[Location] = ()) -> Fact:
@@ -216,3 +218,56 @@ def confirm(conn: sqlite3.Connection, fact_id: int, when: str) -> None:
 
 def delete(conn: sqlite3.Connection, fact_id: int) -> None:
     conn.execute("DELETE FROM facts WHERE id = ?", (fact_id,))
+
+
+def active_file_facts(conn: sqlite3.Connection, hashes: Sequence[str]) -> list[tuple[int, str, str]]:
+    """(id, content hash, path) of the active file facts with one of these content hashes."""
+    found: list[tuple[int, str, str]] = []
+    for chunk in in_batches(hashes):
+        found.extend(tuple(r) for r in conn.execute(
+            # `+` keeps the planner on the content_hash index (it would rather scan every
+            # file fact through the source_kind index).
+            f"SELECT id, content_hash, path FROM facts WHERE content_hash IN ({','.join('?' * len(chunk))}) "
+            "AND +lifecycle = 'active' AND +source_kind = 'file'",
+            chunk,
+        ))
+    return found
+
+
+def active_by_uri(conn: sqlite3.Connection, path: str) -> dict[str, tuple[int, str]]:
+    """``source_uri -> (id, content hash)`` of the active facts whose path is ``path``."""
+    return {uri: (fid, chash) for fid, uri, chash in conn.execute(
+        "SELECT id, source_uri, content_hash FROM facts WHERE path = ? AND lifecycle = 'active'", (path,))}
+
+
+def active_located_at(conn: sqlite3.Connection, path: str) -> list[int]:
+    """Ids of the active facts with a location in ``path``."""
+    return [r[0] for r in conn.execute(
+        "SELECT DISTINCT f.id FROM facts f JOIN locations l ON l.fact_id = f.id "
+        "WHERE l.path = ? AND f.lifecycle = 'active'", (path,)).fetchall()]
+
+
+def refresh_source(conn: sqlite3.Connection, fact_id: int, *, fingerprint: str, uri: str, date_source: str | None,
+                   date_indexed: str, tags: str, meta: str) -> None:
+    """A fact found again in the file it is cited from takes that excerpt's source details
+    (``tags`` and ``meta`` as stored: JSON text)."""
+    conn.execute(
+        "UPDATE facts SET fingerprint = ?, source_uri = ?, date_source = ?, date_indexed = ?, "
+        "tags = ?, meta = ? WHERE id = ?",
+        (fingerprint, uri, date_source, date_indexed, tags, meta, fact_id),
+    )
+
+
+def repoint(conn: sqlite3.Connection, fact_id: int, *, uri: str, path: str, fingerprint: str) -> bool:
+    """Cite the fact from another of its places; False when it already cited that URI."""
+    cursor = conn.execute(
+        "UPDATE facts SET source_uri = ?, path = ?, fingerprint = ? WHERE id = ? AND source_uri != ?",
+        (uri, path, fingerprint, fact_id, uri),
+    )
+    return bool(cursor.rowcount)
+
+
+def set_fingerprint(conn: sqlite3.Connection, fact_id: int, fingerprint: str) -> None:
+    """Record a new source fingerprint (no write when it is already the one stored)."""
+    conn.execute("UPDATE facts SET fingerprint = ? WHERE id = ? AND fingerprint IS NOT ?",
+                 (fingerprint, fact_id, fingerprint))

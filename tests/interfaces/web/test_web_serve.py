@@ -14,7 +14,7 @@ import pytest
 from web_corpus import NOW
 
 from kenning.errors import TokenRequired
-from kenning.ingest.sync import sync
+from kenning.sync.run import sync
 from kenning.interfaces.web.binding import check_bind, is_loopback
 
 

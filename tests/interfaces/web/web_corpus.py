@@ -13,7 +13,7 @@ from starlette.applications import Starlette
 
 from kenning import registry
 from kenning.config import Project, init_project
-from kenning.ingest.sync import sync
+from kenning.sync.run import sync
 from kenning.interfaces.web.app import create_app
 from kenning.memory.observations import Observation
 from kenning.memory.observations import save as save_observation

@@ -19,7 +19,7 @@ def ledger() -> None:
 
 
 def _append(project_path: Path | None, as_json: bool, record: dict[str, Any]) -> None:
-    from kenning.ingest.ledger import LEDGER_NAME, append
+    from kenning.ledger import LEDGER_NAME, append
 
     project = resolve_project(project_path)
     record = {k: v for k, v in record.items() if v not in (None, ())}
@@ -81,7 +81,7 @@ def verdict(verdict_id: str, evidence_id: str, outcome: str, date: str | None, p
 @json_option
 def import_(file: Any, project_path: Path | None, as_json: bool) -> None:
     """Import tasks from `gh issue list --json number,title,state,body,labels,createdAt,closedAt` output (FILE or -)."""
-    from kenning.ingest.ledger import LEDGER_NAME, from_github_issues, read, write_lines
+    from kenning.ledger import LEDGER_NAME, from_github_issues, read, write_lines
 
     project = resolve_project(project_path)
     try:

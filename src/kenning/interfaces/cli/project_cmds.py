@@ -40,7 +40,7 @@ def init(project_path: Path, name: str | None, as_json: bool) -> None:
 @json_option
 def sync(project_path: Path | None, as_json: bool) -> None:
     """Index new and changed files, retire vanished ones; nothing is written if nothing changed."""
-    from kenning.ingest.sync import sync as run_sync
+    from kenning.sync.run import sync as run_sync
 
     project = resolve_project(project_path)
     with _progress() as progress:

@@ -1,6 +1,6 @@
 """Parsed files written into the store, in batches, inside the sync's transaction.
 
-Rows are buffered and written with one ``executemany`` per table; fact ids are given here as
+Rows are buffered and written in one batch per table (through ``kenning.store``); fact ids are given here as
 SQLite would give them (max + 1: the sync holds the write lock). Deduplication (identical
 content anywhere in the project is one fact; the lowest active id wins) is answered from a
 map of content hashes loaded once for the whole batch and kept in step with every insert,
@@ -10,16 +10,17 @@ before anything reads or references the rows they hold.
 
 from __future__ import annotations
 
-import sqlite3
 from typing import TYPE_CHECKING, Any
 
+from kenning.ingest.read import Parsed
 from kenning.ingest.rows import ExcerptRow
 from kenning.records import Lifecycle
 from kenning.store import facts as fact_store
-from kenning.store.db import in_batches
+from kenning.store import sources
+from kenning.store.db import Connection
 
 if TYPE_CHECKING:
-    from kenning.ingest.sync import Parsed, SyncReport
+    from kenning.sync.report import SyncReport
 
 # Positions in a fact row (fact_store.ROW_COLUMNS) that a duplicate excerpt refreshes.
 _SOURCE_URI, _FINGERPRINT, _DATE_SOURCE, _DATE_INDEXED, _TAGS, _META = 7, 8, 10, 11, 14, 19
@@ -28,7 +29,7 @@ _SOURCE_URI, _FINGERPRINT, _DATE_SOURCE, _DATE_INDEXED, _TAGS, _META = 7, 8, 10,
 class ExcerptWriter:
     """Buffers of new fact, location and manifest rows, and the deduplication map."""
 
-    def __init__(self, conn: sqlite3.Connection, stamp: str, paths: set[str], hashes: set[str]) -> None:
+    def __init__(self, conn: Connection, stamp: str, paths: set[str], hashes: set[str]) -> None:
         """``paths``: the files about to be applied; ``hashes``: the content hashes of their excerpts."""
         self.conn = conn
         self.stamp = stamp
@@ -36,24 +37,14 @@ class ExcerptWriter:
         self._next_id = fact_store.next_id(conn)
         self._facts: list[list[Any]] = []
         self._unwritten: dict[int, list[Any]] = {}  # id -> row of self._facts
-        self._locations: list[tuple[Any, ...]] = []
-        self._manifest: list[tuple[Any, ...]] = []
+        self._locations: list[sources.NewLocation] = []
+        self._manifest: list[sources.IndexedFile] = []
         self._active: dict[str, list[int]] = {}  # content hash -> active file facts, ascending ids
         self._known: dict[int, tuple[str, str]] = {}  # id -> (content hash, path) for those facts
-        self._located: set[str] = set()  # paths that had locations before this sync
-        for chunk in in_batches(sorted(paths)):
-            self._located.update(row[0] for row in conn.execute(
-                f"SELECT DISTINCT path FROM locations WHERE path IN ({','.join('?' * len(chunk))})", chunk))
-        for chunk in in_batches(sorted(hashes)):
-            for fact_id, chash, path in conn.execute(
-                # `+` keeps the planner on the content_hash index (it would rather scan every
-                # file fact through the source_kind index).
-                f"SELECT id, content_hash, path FROM facts WHERE content_hash IN ({','.join('?' * len(chunk))}) "
-                "AND +lifecycle = 'active' AND +source_kind = 'file'",
-                chunk,
-            ):
-                self._active.setdefault(chash, []).append(fact_id)
-                self._known[fact_id] = (chash, path)
+        self._located = sources.located_paths(conn, sorted(paths))  # paths that had locations before
+        for fact_id, chash, path in fact_store.active_file_facts(conn, sorted(hashes)):
+            self._active.setdefault(chash, []).append(fact_id)
+            self._known[fact_id] = (chash, path)
         for ids in self._active.values():
             ids.sort()
 
@@ -64,8 +55,8 @@ class ExcerptWriter:
         assert fingerprint is not None
         previous: dict[int, list[str]] = {}
         if path in self._located:
-            previous = locations_at(self.conn, path)
-            self.conn.execute("DELETE FROM locations WHERE path = ?", (path,))
+            previous = sources.locations_at(self.conn, path)
+            sources.delete_locations(self.conn, path)
         successor_by_uri: dict[str, int] = {}
         for row in item.rows:
             ids = self._active.get(row.content_hash)
@@ -80,41 +71,31 @@ class ExcerptWriter:
                     report.deduplicated += 1
                 if self._known[fact_id][1] == path:
                     self._refresh(fact_id, row, fingerprint)
-            self._locations.append((fact_id, row.uri, path, row.line_start, row.line_end, fingerprint))
+            self._locations.append(
+                sources.NewLocation(fact_id, row.uri, path, row.line_start, row.line_end, fingerprint))
             successor_by_uri.setdefault(row.uri, fact_id)
         if previous:
             self.flush()
             self._settle_orphans(previous, successor_by_uri, report)
-        self._manifest.append(
-            (path, cand.size, cand.mtime_ns, fingerprint, cand.parser, self.stamp, len(item.rows))
-        )
+        self._manifest.append(sources.IndexedFile(
+            path, cand.size, cand.mtime_ns, fingerprint, cand.parser, self.stamp, len(item.rows)))
 
     def retire_path(self, path: str, report: SyncReport) -> None:
         """A vanished file: its excerpts lose this place, and with no place left are retired."""
         self.flush()
-        previous = locations_at(self.conn, path)
-        self.conn.execute("DELETE FROM locations WHERE path = ?", (path,))
+        previous = sources.locations_at(self.conn, path)
+        sources.delete_locations(self.conn, path)
         self._settle_orphans(previous, {}, report)
-        self.conn.execute("DELETE FROM manifest WHERE path = ?", (path,))
+        sources.delete_manifest(self.conn, path)
 
     def flush(self) -> None:
         """Write the buffered rows (facts first: locations reference them)."""
         fact_store.insert_rows(self.conn, self._facts)
         self._facts, self._unwritten = [], {}
-        if self._locations:
-            self.conn.executemany(
-                "INSERT OR IGNORE INTO locations (fact_id, uri, path, line_start, line_end, fingerprint) "
-                "VALUES (?, ?, ?, ?, ?, ?)",
-                self._locations,
-            )
-            self._locations = []
-        if self._manifest:
-            self.conn.executemany(
-                "INSERT OR REPLACE INTO manifest (path, size, mtime_ns, fingerprint, parser, indexed_at, excerpts) "
-                "VALUES (?, ?, ?, ?, ?, ?, ?)",
-                self._manifest,
-            )
-            self._manifest = []
+        sources.add_locations(self.conn, self._locations)
+        self._locations = []
+        sources.put_manifest(self.conn, self._manifest)
+        self._manifest = []
 
     def _add(self, row: ExcerptRow, path: str, fingerprint: str) -> int:
         fact_id = self._next_id
@@ -136,27 +117,19 @@ class ExcerptWriter:
             record[_FINGERPRINT], record[_SOURCE_URI], record[_DATE_SOURCE] = fingerprint, row.uri, row.date_source
             record[_DATE_INDEXED], record[_TAGS], record[_META] = self.stamp, row.tags, row.meta
             return
-        self.conn.execute(
-            "UPDATE facts SET fingerprint = ?, source_uri = ?, date_source = ?, date_indexed = ?, "
-            "tags = ?, meta = ? WHERE id = ?",
-            (fingerprint, row.uri, row.date_source, self.stamp, row.tags, row.meta, fact_id),
-        )
+        fact_store.refresh_source(self.conn, fact_id, fingerprint=fingerprint, uri=row.uri,
+                                  date_source=row.date_source, date_indexed=self.stamp, tags=row.tags, meta=row.meta)
 
     def _settle_orphans(self, previous: dict[int, list[str]], successor_by_uri: dict[str, int],
                         report: SyncReport) -> None:
         """Facts that lost their place in a file: supersede, retire, or re-point."""
         for fact_id, uris in sorted(previous.items()):
-            remaining = self.conn.execute(
-                "SELECT uri, path, fingerprint FROM locations WHERE fact_id = ? ORDER BY path, uri LIMIT 1",
-                (fact_id,),
-            ).fetchone()
+            remaining = sources.first_location(self.conn, fact_id)
             if remaining is not None:
-                cursor = self.conn.execute(
-                    "UPDATE facts SET source_uri = ?, path = ?, fingerprint = ? WHERE id = ? AND source_uri != ?",
-                    (remaining[0], remaining[1], remaining[2], fact_id, remaining[0]),
-                )
-                if cursor.rowcount and fact_id in self._known:
-                    self._known[fact_id] = (self._known[fact_id][0], remaining[1])
+                moved = fact_store.repoint(self.conn, fact_id, uri=remaining.uri, path=remaining.path,
+                                           fingerprint=remaining.fingerprint)
+                if moved and fact_id in self._known:
+                    self._known[fact_id] = (self._known[fact_id][0], remaining.path)
                 continue
             successor = next((successor_by_uri[u] for u in uris if successor_by_uri.get(u, fact_id) != fact_id), None)
             if successor is not None:
@@ -177,9 +150,3 @@ class ExcerptWriter:
         if known is not None:
             self._active[known[0]].remove(fact_id)
 
-
-def locations_at(conn: sqlite3.Connection, path: str) -> dict[int, list[str]]:
-    previous: dict[int, list[str]] = {}
-    for fact_id, uri in conn.execute("SELECT fact_id, uri FROM locations WHERE path = ?", (path,)):
-        previous.setdefault(fact_id, []).append(uri)
-    return previous

@@ -5,13 +5,14 @@ from the graph. For the router: ``graph_built`` says whether the graph can answe
 from __future__ import annotations
 
 import re
-import sqlite3
 from datetime import datetime
 
+from kenning.answer.graph import GraphOptions, run_query
 from kenning.graph import walk
-from kenning.graph.store import Node
 from kenning.project import Project
 from kenning.records import Answer
+from kenning.store.db import Connection
+from kenning.store.graph import Node
 
 graph_built = walk.graph_built
 
@@ -27,10 +28,8 @@ _STOP = {"what", "which", "where", "who", "how", "does", "the", "and", "calls", 
          "path", "impact", "depends", "quelles", "quels", "qui", "appelle", "est", "défini", "les", "des"}
 
 
-def relation_answer(conn: sqlite3.Connection, project: Project, question: str, *, now: datetime,
+def relation_answer(conn: Connection, project: Project, question: str, *, now: datetime,
                     limit: int = 10) -> Answer | None:
-    from kenning.answer.graph import GraphOptions, run_query
-
     named = _named_nodes(conn, question)
     if not named:
         return None
@@ -42,7 +41,7 @@ def relation_answer(conn: sqlite3.Connection, project: Project, question: str, *
     return run_query(conn, project, query, named[0][0], options, now=now, mode="graph")
 
 
-def _named_nodes(conn: sqlite3.Connection, question: str) -> list[tuple[str, list[Node]]]:
+def _named_nodes(conn: Connection, question: str) -> list[tuple[str, list[Node]]]:
     """Words of the question that name graph nodes, most specific first (backticked terms,
     then paths and dotted names, then the rest), each with the nodes it names."""
     candidates = _BACKTICK.findall(question)

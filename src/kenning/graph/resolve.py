@@ -1,0 +1,171 @@
+"""Graph resolution: the keys a node answers to, and a reference resolved to its target.
+
+A reference names its target ("calls `rrf_fuse`", "imports `kenning.search`", "touches
+`src/a.py`"); resolution finds the node(s) and writes the edge with its ``link``:
+
+- ``declared`` references (imports, links, ledger fields, ADR status lines, commit files)
+  keep ``declared``;
+- a call or a test reference is ``extracted`` when one target is certain (imported from a
+  known module, defined in the same file, or the only symbol of that name called as a plain
+  name), ``heuristic`` otherwise (an attribute call, or up to ``MAX_AMBIGUOUS`` homonyms).
+
+Rows are read and written through ``kenning.store.graph``.
+"""
+
+from __future__ import annotations
+
+import posixpath
+from collections.abc import Iterable
+from pathlib import PurePosixPath
+
+from kenning.ingest.relations import Ref
+from kenning.records import Lifecycle
+from kenning.store import facts as fact_store
+from kenning.store import graph as graph_store
+from kenning.store.db import Connection
+from kenning.store.graph import Candidate, GraphWriter, RefRow
+
+MAX_AMBIGUOUS = 5
+Key = tuple[str, str]  # (target kind, target) a node answers to
+
+
+def keys_of(kind: str, name: str, qualname: str, path: str | None) -> set[Key]:
+    """The reference targets a node answers to."""
+    match kind:
+        case "file":
+            keys = {("file", path or name), ("stem", _stem(path or name))}
+            if PurePosixPath(path or name).stem == "index":
+                keys.add(("stem", posixpath.dirname(path or name)))
+            return keys | ({("module", qualname)} if qualname else set())
+        case "decision":
+            return {("decision", name)} | ({("file", path)} if path else set())
+        case _:
+            return {(kind, name)}
+
+
+def _stem(path: str) -> str:
+    suffix = PurePosixPath(path).suffix
+    return path[: -len(suffix)] if suffix else path
+
+
+def add_ref(writer: GraphWriter, src: int, ref: Ref, *, source: tuple[str, str, str | None], origin: str) -> int:
+    """Buffer a parser's reference from node ``src``; returns its id."""
+    return writer.ref(src, ref.type, ref.target_kind, ref.target, hint=ref.hint, qualified=ref.qualified,
+                      reverse=ref.reverse, link=ref.link, line=ref.line, source=source, origin=origin)
+
+
+def delete_origin(conn: Connection, origin: str) -> set[Key]:
+    """Drop what ``origin`` produced; returns the keys of the nodes that went away (references
+    elsewhere that pointed at them must be resolved again)."""
+    gone: set[Key] = set()
+    rows = graph_store.nodes_of_origin(conn, origin)
+    for kind, name, qualname, path in rows:
+        gone |= keys_of(kind, name, qualname, path)
+    graph_store.delete_origin(conn, origin, nodes=bool(rows))
+    return gone
+
+
+def refs_targeting(conn: Connection, keys: Iterable[Key], skip: set[int]) -> list[int]:
+    return [ref_id for kind, target in keys for ref_id in graph_store.refs_targeting(conn, kind, target)
+            if ref_id not in skip]
+
+
+class Resolver:
+    """Resolves references in a batch, caching candidate lookups for the batch's duration."""
+
+    def __init__(self, conn: Connection, stamp: str) -> None:
+        self.conn = conn
+        self.stamp = stamp
+        self.writer = GraphWriter(conn)
+        self._cache: dict[Key, _Candidates] = {}
+        self._superseding: list[tuple[int, int]] = []
+
+    def resolve(self, ref_ids: list[int], *, again: bool = False) -> None:
+        if again:
+            graph_store.delete_ref_edges(self.conn, ref_ids)
+        for row in graph_store.ref_rows(self.conn, ref_ids):
+            self._resolve_one(row)
+        self.writer.flush()
+        for newer, older in self._superseding:
+            mark_superseded(self.conn, newer=newer, older=older, stamp=self.stamp)
+        self._superseding = []
+
+    def _resolve_one(self, row: RefRow) -> None:
+        src, type_, kind, target, hint = row.src, row.type, row.target_kind, row.target, row.hint
+        qualified = row.qualified
+        if kind == "symbol" and qualified and not hint:
+            # `obj.get()` on an unknown receiver can only reach a method, never a module-level
+            # function that happens to share the name.
+            candidates = self._methods(target)
+        else:
+            candidates = self._candidates(kind, target)
+        if kind == "symbol":
+            chosen, link = _narrow(candidates, target, hint, qualified, row.src_path)
+        else:
+            chosen, link = candidates.rows[:1], row.link
+        for node_id, _, _ in chosen:
+            a, b = (node_id, src) if row.reverse else (src, node_id)
+            self.writer.edge(a, b, type_, link, source=(row.source_kind, row.source_uri, row.fingerprint),
+                             origin=row.origin, line=row.line, ref_id=row.id)
+            if type_ == "supersedes":
+                self._superseding.append((a, b))
+
+    def _methods(self, target: str) -> _Candidates:
+        key = ("method", target)
+        if key not in self._cache:
+            self._cache[key] = _Candidates(graph_store.method_candidates(self.conn, target))
+        return self._cache[key]
+
+    def _candidates(self, kind: str, target: str) -> _Candidates:
+        key = (kind, target)
+        if key not in self._cache:
+            self._cache[key] = _Candidates(graph_store.candidates(self.conn, kind, target))
+        return self._cache[key]
+
+
+class _Candidates:
+    """The nodes a target names, indexed by qualified name and by path."""
+
+    def __init__(self, rows: list[Candidate]) -> None:
+        self.rows = rows
+        self.by_qualname: dict[str, list] = {}
+        self.by_path: dict[str | None, list] = {}
+        for row in rows:
+            self.by_qualname.setdefault(row[2], []).append(row)
+            self.by_path.setdefault(row[1], []).append(row)
+
+
+def _narrow(found: _Candidates, target: str, hint: str | None, qualified: bool,
+            src_path: str | None) -> tuple[list, str]:
+    cands = found.rows
+    if not cands:
+        return [], "heuristic"
+    if hint:
+        exact = found.by_qualname.get(f"{hint}.{target}", [])
+        if len(exact) == 1:
+            return exact, "extracted"
+        hinted = exact or [c for c in cands if c[2].startswith(hint + ".")]
+        if len(hinted) == 1:
+            return hinted, "extracted"
+        cands = hinted or cands
+    same = found.by_path.get(src_path, []) if cands is found.rows else [c for c in cands if c[1] == src_path]
+    if len(same) == 1:
+        return same, "extracted"
+    if len(cands) == 1:
+        return cands, "heuristic" if qualified else "extracted"
+    if len(cands) <= MAX_AMBIGUOUS:
+        return cands, "heuristic"
+    return [], "heuristic"
+
+
+def mark_superseded(conn: Connection, *, newer: int, older: int, stamp: str) -> None:
+    """The older decision's excerpts stop being served by default (lifecycle superseded)."""
+    by_id = graph_store.nodes_by_id(conn, [newer, older])
+    older_path = by_id[older].path if older in by_id else None
+    if newer not in by_id or not older_path:
+        return
+    successor = by_id[newer].fact_id
+    for fact_id in fact_store.active_located_at(conn, older_path):
+        if fact_id != successor:
+            fact_store.set_lifecycle(conn, fact_id, Lifecycle.SUPERSEDED, when=stamp,
+                                     reason="superseded by a later decision", superseded_by=successor)

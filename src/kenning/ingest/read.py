@@ -1,0 +1,74 @@
+"""Reading the files a sync must (re)index: fingerprint, then parse into excerpt rows and
+relations — in a process pool from ``PARALLEL_FROM`` files. No store access here."""
+
+from __future__ import annotations
+
+import gc
+import hashlib
+import os
+from collections.abc import Callable, Iterator, Mapping
+from concurrent.futures import ProcessPoolExecutor
+from dataclasses import dataclass
+
+from kenning.ingest.discover import Candidate
+from kenning.ingest.parsers import load_relations
+from kenning.ingest.relations import Relations
+from kenning.ingest.rows import ExcerptRow, prepare
+
+# (phase, done, total): "reading" and "writing" count files; "indexing", "graph" and
+# "committing" are single steps (0, 0) whose length is unknown in advance.
+Progress = Callable[[str, int, int], None]
+PARALLEL_FROM = 200  # changed files; below this a process pool costs more than it saves
+BINARY_PROBE = 8192
+
+
+@dataclass(frozen=True)
+class Parsed:
+    candidate: Candidate
+    fingerprint: str | None
+    rows: list[ExcerptRow]
+    skip: str | None = None
+    relations: Relations | None = None
+
+
+def read_all(cands: list[Candidate], known: Mapping[str, str], progress: Progress | None) -> Iterator[Parsed]:
+    """Parsed files, in order, as they come (in a process pool from PARALLEL_FROM files).
+
+    ``known``: path -> the fingerprint it had when the same parser version last read it; a
+    worker skips parsing bytes it has seen (a new parser version must parse again)."""
+    jobs = [(c, known.get(c.path)) for c in cands]
+    total = len(jobs)
+    if total >= PARALLEL_FROM and (os.cpu_count() or 1) > 1:
+        with ProcessPoolExecutor(max_workers=min(4, os.cpu_count() or 2), initializer=gc.disable) as pool:
+            for done, item in enumerate(pool.map(read_one, jobs, chunksize=16), start=1):
+                if progress:
+                    progress("reading", done, total)
+                yield item
+    else:
+        for done, job in enumerate(jobs, start=1):
+            item = read_one(job)
+            if progress:
+                progress("reading", done, total)
+            yield item
+
+
+def read_one(job: tuple[Candidate, str | None]) -> Parsed:
+    """Read, fingerprint and (unless the bytes are unchanged) parse one file."""
+    cand, known_fingerprint = job
+    try:
+        data = cand.abs_path.read_bytes()
+    except OSError:
+        return Parsed(cand, None, [], skip="unreadable")
+    if b"\x00" in data[:BINARY_PROBE]:
+        return Parsed(cand, None, [], skip="binary")
+    fingerprint = hashlib.sha256(data).hexdigest()
+    if fingerprint == known_fingerprint:
+        return Parsed(cand, fingerprint, [])
+    text = data.decode("utf-8", errors="replace")
+    try:
+        chunks, relations = load_relations(cand.parser)(text, cand.path)
+    except (RecursionError, ValueError, UnicodeError, MemoryError):
+        # One pathological file (nesting too deep for a parser, say) must not stop the sync:
+        # it is skipped and counted, like any other file kenning cannot read.
+        return Parsed(cand, None, [], skip="parse_error")
+    return Parsed(cand, fingerprint, prepare(chunks, cand.path, cand.mtime_ns), relations=relations)

@@ -1,0 +1,152 @@
+"""Where indexed content stands: the manifest of indexed files, the locations of each fact,
+and the log of sync runs. Written inside the sync's transaction."""
+
+from __future__ import annotations
+
+import sqlite3
+from collections import namedtuple
+from collections.abc import Sequence
+
+from kenning.records import Location
+from kenning.store.db import in_batches
+
+# Rows that cross in bulk (thousands per sync) are named tuples: built about three times
+# faster than frozen dataclasses, and written to the database as they are. At run time they
+# come from ``collections`` (this module is on the `kenning search` path, which does not
+# import ``typing``); type checkers read the typed declarations.
+TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (start-up time)
+if TYPE_CHECKING:
+    from typing import NamedTuple
+
+    class ManifestRow(NamedTuple):
+        """An indexed file as the last sync read it."""
+
+        path: str
+        size: int
+        mtime_ns: int
+        fingerprint: str
+        parser: str
+
+    class NewLocation(NamedTuple):
+        """One place of a fact, about to be written."""
+
+        fact_id: int
+        uri: str
+        path: str
+        line_start: int | None
+        line_end: int | None
+        fingerprint: str
+
+    class IndexedFile(NamedTuple):
+        """A manifest row to write: the file, its parser, when it was indexed, how many excerpts."""
+
+        path: str
+        size: int
+        mtime_ns: int
+        fingerprint: str
+        parser: str
+        indexed_at: str
+        excerpts: int
+else:
+    ManifestRow = namedtuple("ManifestRow", "path size mtime_ns fingerprint parser")
+    NewLocation = namedtuple("NewLocation", "fact_id uri path line_start line_end fingerprint")
+    IndexedFile = namedtuple("IndexedFile", "path size mtime_ns fingerprint parser indexed_at excerpts")
+
+
+# -- manifest -------------------------------------------------------------------------------
+
+def manifest(conn: sqlite3.Connection) -> dict[str, ManifestRow]:
+    return {row[0]: ManifestRow._make(row)
+            for row in conn.execute("SELECT path, size, mtime_ns, fingerprint, parser FROM manifest")}
+
+
+def manifest_for(conn: sqlite3.Connection, paths: Sequence[str]) -> dict[str, ManifestRow]:
+    found: dict[str, ManifestRow] = {}
+    for chunk in in_batches(paths):
+        marks = ",".join("?" * len(chunk))
+        for row in conn.execute(
+            f"SELECT path, size, mtime_ns, fingerprint, parser FROM manifest WHERE path IN ({marks})", chunk
+        ):
+            found[row[0]] = ManifestRow._make(row)
+    return found
+
+
+def manifest_count(conn: sqlite3.Connection) -> int:
+    return int(conn.execute("SELECT count(*) FROM manifest").fetchone()[0])
+
+
+def touch_manifest(conn: sqlite3.Connection, path: str, size: int, mtime_ns: int) -> None:
+    """Same bytes, new size or mtime: only the manifest row moves."""
+    conn.execute("UPDATE manifest SET size = ?, mtime_ns = ? WHERE path = ?", (size, mtime_ns, path))
+
+
+def put_manifest(conn: sqlite3.Connection, rows: Sequence[IndexedFile]) -> None:
+    if rows:
+        conn.executemany(
+            "INSERT OR REPLACE INTO manifest (path, size, mtime_ns, fingerprint, parser, indexed_at, excerpts) "
+            "VALUES (?, ?, ?, ?, ?, ?, ?)",
+            rows,
+        )
+
+
+def delete_manifest(conn: sqlite3.Connection, path: str) -> None:
+    conn.execute("DELETE FROM manifest WHERE path = ?", (path,))
+
+
+# -- locations ------------------------------------------------------------------------------
+
+def located_paths(conn: sqlite3.Connection, paths: Sequence[str]) -> set[str]:
+    """Which of ``paths`` have locations."""
+    found: set[str] = set()
+    for chunk in in_batches(paths):
+        found.update(row[0] for row in conn.execute(
+            f"SELECT DISTINCT path FROM locations WHERE path IN ({','.join('?' * len(chunk))})", chunk))
+    return found
+
+
+def locations_at(conn: sqlite3.Connection, path: str) -> dict[int, list[str]]:
+    """``fact id -> URIs`` of the locations in ``path``."""
+    previous: dict[int, list[str]] = {}
+    for fact_id, uri in conn.execute("SELECT fact_id, uri FROM locations WHERE path = ?", (path,)):
+        previous.setdefault(fact_id, []).append(uri)
+    return previous
+
+
+def facts_located_at(conn: sqlite3.Connection, path: str) -> list[tuple[str, int]]:
+    """(uri, fact id) of the locations in ``path``, by first line then URI."""
+    return [tuple(r) for r in conn.execute(
+        "SELECT uri, fact_id FROM locations WHERE path = ? ORDER BY line_start, uri", (path,))]
+
+
+def first_location(conn: sqlite3.Connection, fact_id: int) -> Location | None:
+    """The fact's first remaining place (by path, then URI), or None when it has none."""
+    row = conn.execute(
+        "SELECT uri, path, line_start, line_end, fingerprint FROM locations WHERE fact_id = ? "
+        "ORDER BY path, uri LIMIT 1", (fact_id,),
+    ).fetchone()
+    return Location(*row) if row is not None else None
+
+
+def delete_locations(conn: sqlite3.Connection, path: str) -> None:
+    conn.execute("DELETE FROM locations WHERE path = ?", (path,))
+
+
+def add_locations(conn: sqlite3.Connection, rows: Sequence[NewLocation]) -> None:
+    """Add places (one already known is ignored)."""
+    if rows:
+        conn.executemany(
+            "INSERT OR IGNORE INTO locations (fact_id, uri, path, line_start, line_end, fingerprint) "
+            "VALUES (?, ?, ?, ?, ?, ?)",
+            rows,
+        )
+
+
+# -- sync runs ------------------------------------------------------------------------------
+
+def changes(conn: sqlite3.Connection) -> int:
+    """Rows changed through this connection so far (a sync's write count is a difference)."""
+    return conn.total_changes
+
+
+def record_sync_run(conn: sqlite3.Connection, finished: str, report_json: str) -> None:
+    conn.execute("INSERT INTO sync_runs (finished, report) VALUES (?, ?)", (finished, report_json))

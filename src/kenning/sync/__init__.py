@@ -1,0 +1,1 @@
+"""The sync service: ingest parses, the graph derives, the store writes."""

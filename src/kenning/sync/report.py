@@ -1,0 +1,57 @@
+"""What one sync did, as ``kenning sync`` reports it (and ``sync_runs`` logs it)."""
+
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass, field
+from typing import Any
+
+
+@dataclass
+class SyncReport:
+    project: str
+    discovery: str
+    eligible: int = 0
+    indexed: int = 0
+    skipped: Counter[str] = field(default_factory=Counter)
+    files_new: int = 0
+    files_changed: int = 0
+    files_touched: int = 0
+    files_unchanged: int = 0
+    files_removed: int = 0
+    added: int = 0
+    replaced: int = 0
+    retired: int = 0
+    kept: int = 0
+    deduplicated: int = 0
+    writes: int = 0
+    retired_uris: list[str] = field(default_factory=list)
+    graph: dict[str, int] = field(default_factory=dict)
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "project": self.project,
+            "discovery": self.discovery,
+            "coverage": {
+                "eligible": self.eligible,
+                "indexed": self.indexed,
+                "skipped": dict(sorted(self.skipped.items())),
+            },
+            "files": {
+                "new": self.files_new,
+                "changed": self.files_changed,
+                "touched": self.files_touched,
+                "unchanged": self.files_unchanged,
+                "removed": self.files_removed,
+            },
+            "excerpts": {
+                "added": self.added,
+                "replaced": self.replaced,
+                "retired": self.retired,
+                "kept": self.kept,
+                "deduplicated": self.deduplicated,
+            },
+            "retired_uris": self.retired_uris,
+            "graph": dict(self.graph),
+            "writes": self.writes,
+        }

@@ -1,0 +1,119 @@
+"""Incremental sync: compare the project's files to the manifest and apply the difference.
+
+- unchanged size + mtime: the file is not even opened;
+- same bytes (only touched): the manifest row is refreshed, excerpts stay;
+- changed: re-parsed; an excerpt whose content is still there keeps its id, a new excerpt at
+  the same URI supersedes the old one, an old excerpt with no successor is retired;
+- vanished (deleted, now ignored, too large…): its excerpts are retired;
+- identical content anywhere in the project is stored once, with one location per place.
+
+Ingest reads and parses (``ingest.read``), the excerpts are written here (``sync.write``),
+the graph derives its nodes and edges (``graph.build``), all through ``kenning.store``, in
+one transaction. Nothing is written when nothing changed: the database file stays
+byte-identical.
+"""
+
+from __future__ import annotations
+
+import gc
+import json
+from datetime import datetime
+
+from kenning.clock import iso
+from kenning.graph import build as graph_build
+from kenning.ingest.discover import Candidate, discover
+from kenning.ingest.read import Progress, read_all
+from kenning.project import Project
+from kenning.store import facts as fact_store
+from kenning.store import sources
+from kenning.store.db import Connection, connect, transaction
+from kenning.sync.report import SyncReport
+from kenning.sync.write import ExcerptWriter
+
+__all__ = ["Progress", "SyncReport", "sync"]
+
+
+def sync(project: Project, *, now: datetime, progress: Progress | None = None) -> SyncReport:
+    conn = connect(project.db_path, create=True)
+    # A sync allocates hundreds of thousands of objects (syntax trees, rows) that reference
+    # counting frees; parsing makes no cyclic garbage, so the cycle collector would only scan
+    # them again and again (a sixth of the parse time). It is paused for the sync.
+    collecting = gc.isenabled()
+    gc.disable()
+    try:
+        return _sync(conn, project, now=now, progress=progress)
+    finally:
+        conn.close()
+        if collecting:
+            gc.enable()
+
+
+def _sync(conn: Connection, project: Project, *, now: datetime, progress: Progress | None) -> SyncReport:
+    found = discover(project)
+    report = SyncReport(project=project.name, discovery=found.method, skipped=found.skipped)
+    report.eligible = len(found.candidates)
+    manifest = sources.manifest(conn)
+    to_read: list[Candidate] = []
+    for cand in found.candidates:
+        row = manifest.get(cand.path)
+        if row and row.size == cand.size and row.mtime_ns == cand.mtime_ns and row.parser == cand.parser:
+            report.files_unchanged += 1
+        else:
+            to_read.append(cand)
+    present = {c.path for c in found.candidates}
+    vanished = sorted(p for p in manifest if p not in present)
+    graph_pending = graph_build.pending(conn, project)
+    if not to_read and not vanished and not graph_pending:
+        report.indexed = len(manifest)
+        return report
+
+    # Parse everything before taking the write lock: other writers (an MCP server saving a
+    # memory, a hook recording a tool use) wait only for the writes, not for the parsing.
+    known = {c.path: manifest[c.path].fingerprint for c in to_read
+             if c.path in manifest and manifest[c.path].parser == c.parser}
+    parsed = list(read_all(to_read, known, progress))
+    stamp = iso(now)
+    before = sources.changes(conn)
+    applied: list[graph_build.FileChange] = []  # (path, fingerprint, relations) for the graph
+    step = progress or (lambda phase, done, total: None)
+    with transaction(conn):
+        writer = ExcerptWriter(conn, stamp, {item.candidate.path for item in parsed},
+                               {row.content_hash for item in parsed for row in item.rows})
+        for done, item in enumerate(parsed, start=1):
+            step("writing", done, len(parsed))
+            old = manifest.get(item.candidate.path)
+            if item.skip is not None:
+                report.skipped[item.skip] += 1
+                report.eligible -= 1
+                if old:
+                    vanished.append(item.candidate.path)
+                continue
+            if old and old.fingerprint == item.fingerprint and old.parser == item.candidate.parser:
+                report.files_touched += 1
+                sources.touch_manifest(conn, item.candidate.path, item.candidate.size, item.candidate.mtime_ns)
+                continue
+            if old:
+                report.files_changed += 1
+            else:
+                report.files_new += 1
+            writer.apply_file(item, report)
+            applied.append((item.candidate.path, item.fingerprint, item.relations))
+        writer.flush()
+        step("indexing", 0, 0)
+        fact_store.index_fts_rows(conn, writer.new_facts)  # one batch: new facts only, none touched since
+        parsed.clear()  # the excerpts are written: their memory goes to the graph pass
+        writer.new_facts.clear()
+        for path in sorted(set(vanished)):
+            report.files_removed += 1
+            writer.retire_path(path, report)
+        step("graph", 0, 0)
+        report.graph = graph_build.apply(
+            conn, project, applied,
+            sorted(set(vanished)), graph_pending, stamp=stamp,
+        )
+        report.writes = sources.changes(conn) - before
+        if report.writes:
+            sources.record_sync_run(conn, stamp, json.dumps(report.to_json(), sort_keys=True))
+        step("committing", 0, 0)
+    report.indexed = sources.manifest_count(conn)
+    return report

@@ -1,0 +1,218 @@
+"""The store contract for graph, facts and sync (docs/architecture.md, "The store contract").
+
+Written against the store functions only, so that a second engine runs it unchanged: add
+the engine to ``ENGINES`` and to ``store``.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from kenning.errors import NotFound
+from kenning.records import Lifecycle, Location
+from kenning.store import facts, graph, sources
+from kenning.store.db import connect, transaction
+
+ENGINES = ("sqlite",)
+STAMP = "2026-11-29T12:00:00Z"
+
+
+@pytest.fixture(params=ENGINES)
+def store(request: pytest.FixtureRequest, tmp_path: Path):
+    match request.param:
+        case "sqlite":
+            conn = connect(tmp_path / "kenning.db", create=True)
+    yield conn
+    conn.close()
+
+
+def new_fact(title: str, *, path: str = "a.md", uri: str | None = None, body: str = "body") -> facts.NewFact:
+    return facts.NewFact(type="section", title=title, body=body, source_kind="file", source_uri=uri or f"{path}:1-2",
+                         producer="projection", date_indexed=STAMP, path=path, fingerprint="f1")
+
+
+# -- facts ----------------------------------------------------------------------------------
+
+def test_a_fact_reads_back_as_written_and_a_missing_one_is_not_found(store):
+    with transaction(store):
+        fact_id = facts.insert(store, new_fact("Intro"))
+    fact = facts.get(store, "demo", fact_id)
+    assert (fact.title, fact.source.uri, fact.lifecycle) == ("Intro", "a.md:1-2", Lifecycle.ACTIVE)
+    with pytest.raises(NotFound):
+        facts.get(store, "demo", fact_id + 1)
+
+
+def test_fact_ids_are_never_reused_after_a_delete(store):
+    with transaction(store):
+        first = facts.insert(store, new_fact("one"))
+        second = facts.insert(store, new_fact("two", body="other"))
+        facts.delete(store, second)
+        assert facts.next_id(store) == second + 1
+    assert facts.get_many(store, "demo", [first, second]).keys() == {first}
+
+
+def test_the_sync_reads_active_file_facts_by_content_hash_and_by_uri(store):
+    with transaction(store):
+        kept = facts.insert(store, new_fact("kept", uri="a.md:1-2"))
+        gone = facts.insert(store, new_fact("gone", uri="a.md:3-4", body="x"))
+        facts.set_lifecycle(store, gone, Lifecycle.RETIRED, when=STAMP, reason="source vanished")
+    hashes = [new_fact("kept").content_hash, new_fact("gone", body="x").content_hash]
+    assert facts.active_file_facts(store, hashes) == [(kept, hashes[0], "a.md")]
+    assert facts.active_by_uri(store, "a.md") == {"a.md:1-2": (kept, hashes[0])}
+
+
+def test_a_fact_is_repointed_refreshed_and_refingerprinted(store):
+    with transaction(store):
+        fact_id = facts.insert(store, new_fact("t", uri="a.md:1-2"))
+        assert facts.repoint(store, fact_id, uri="b.md:5-6", path="b.md", fingerprint="f2") is True
+        assert facts.repoint(store, fact_id, uri="b.md:5-6", path="b.md", fingerprint="f2") is False
+        facts.set_fingerprint(store, fact_id, "f3")
+    fact = facts.get(store, "demo", fact_id)
+    assert (fact.source.uri, fact.source.fingerprint) == ("b.md:5-6", "f3")
+    with transaction(store):
+        facts.refresh_source(store, fact_id, fingerprint="f4", uri="b.md:7-8", date_source=None, date_indexed=STAMP,
+                             tags=json.dumps(["x"]), meta=json.dumps({"k": 1}))
+    fact = facts.get(store, "demo", fact_id)
+    assert (fact.source.uri, fact.tags, fact.meta) == ("b.md:7-8", ("x",), {"k": 1})
+
+
+# -- sources --------------------------------------------------------------------------------
+
+def test_the_manifest_is_written_touched_read_and_deleted(store):
+    with transaction(store):
+        sources.put_manifest(store, [sources.IndexedFile("a.md", 10, 100, "f1", "markdown@1", STAMP, 2),
+                                     sources.IndexedFile("b.py", 20, 200, "f2", "python@1", STAMP, 1)])
+        sources.touch_manifest(store, "a.md", 11, 101)
+    assert sources.manifest(store)["a.md"] == sources.ManifestRow("a.md", 11, 101, "f1", "markdown@1")
+    assert set(sources.manifest_for(store, ["b.py", "zz.md"])) == {"b.py"}
+    with transaction(store):
+        sources.delete_manifest(store, "b.py")
+    assert sources.manifest_count(store) == 1
+
+
+def test_locations_keep_one_row_per_place_and_read_in_order(store):
+    with transaction(store):
+        one = facts.insert(store, new_fact("one"))
+        two = facts.insert(store, new_fact("two", body="b2"))
+        rows = [sources.NewLocation(two, "a.md:5-6", "a.md", 5, 6, "f1"),
+                sources.NewLocation(one, "a.md:1-2", "a.md", 1, 2, "f1"),
+                sources.NewLocation(one, "c.md:1-2", "c.md", 1, 2, "f9")]
+        sources.add_locations(store, rows)
+        sources.add_locations(store, rows[:1])  # a known place is ignored
+    assert sources.facts_located_at(store, "a.md") == [("a.md:1-2", one), ("a.md:5-6", two)]
+    assert sources.locations_at(store, "a.md") == {one: ["a.md:1-2"], two: ["a.md:5-6"]}
+    assert sources.located_paths(store, ["a.md", "b.md", "c.md"]) == {"a.md", "c.md"}
+    with transaction(store):
+        sources.delete_locations(store, "a.md")
+    assert sources.first_location(store, one) == Location("c.md:1-2", "c.md", 1, 2, "f9")
+    assert sources.first_location(store, two) is None
+
+
+def test_writes_are_counted_and_a_sync_run_is_recorded(store):
+    before = sources.changes(store)
+    with transaction(store):
+        facts.insert(store, new_fact("one"))
+        sources.record_sync_run(store, STAMP, json.dumps({"writes": 1}))
+    assert sources.changes(store) > before
+
+
+# -- graph ----------------------------------------------------------------------------------
+
+def build_small_graph(store) -> dict[str, int]:
+    with transaction(store):
+        writer = graph.GraphWriter(store)
+        ids = {
+            "file": writer.node("file", "file:src/a_b.py", "src/a_b.py", origin="src/a_b.py", qualname="pkg.a_b",
+                                path="src/a_b.py"),
+            "fn": writer.node("symbol", "symbol:src/a_b.py:run", "run", origin="src/a_b.py", qualname="pkg.a_b.run",
+                              path="src/a_b.py", lines=(3, 9)),
+            "other": writer.node("symbol", "symbol:src/axb.py:run", "run", origin="src/axb.py",
+                                 qualname="pkg.axb.run", path="src/axb.py"),
+        }
+        writer.edge(ids["file"], ids["fn"], "defines", "declared", source=("file", "src/a_b.py:3-9", "f1"),
+                    origin="src/a_b.py", line=3)
+        ref = writer.ref(ids["fn"], "calls", "symbol", "run", hint=None, qualified=True, reverse=False,
+                         link="declared", line=5, source=("file", "src/a_b.py:5-5", "f1"), origin="src/a_b.py")
+        writer.edge(ids["fn"], ids["other"], "calls", "heuristic", source=("file", "src/a_b.py:5-5", "f1"),
+                    origin="src/a_b.py", line=5, ref_id=ref)
+        writer.edge(ids["fn"], ids["other"], "calls", "extracted", source=("file", "src/a_b.py:5-5", "f1"),
+                    origin="src/a_b.py", line=5, ref_id=ref)
+        assert writer.flush() == 3
+        ids["ref"] = ref
+    return ids
+
+
+def test_written_nodes_are_found_by_each_named_lookup(store):
+    assert not graph.graph_built(store)
+    ids = build_small_graph(store)
+    assert graph.graph_built(store)
+    assert graph.counts(store) == (3, 3)
+
+    def found(lookup: str, value: str) -> list[int]:
+        return [n.id for n in graph.nodes_by(store, lookup, value, limit=8)]
+
+    assert found("key", "file:src/a_b.py") == [ids["file"]]
+    assert found("file_path", "src/a_b.py") == [ids["file"]]
+    assert found("qualname_suffix", "a_b.run") == [ids["fn"]]  # `_` is a character, not a wildcard
+    assert found("path_suffix", "a_b.py") == [ids["file"]]
+    assert found("symbol_name", "run") == [ids["fn"], ids["other"]]
+    assert found("name_nocase", "RUN") == [ids["fn"], ids["other"]]
+    assert set(graph.LOOKUPS) >= {"key", "fact_id", "commit_prefix", "record_name", "decision_name", "qualname"}
+
+
+def test_edges_of_a_node_come_outgoing_first_strongest_link_first(store):
+    ids = build_small_graph(store)
+    fn = graph.nodes_by_id(store, [ids["fn"]])[ids["fn"]]
+    steps = [(e.type, e.link, forward) for e, forward in graph.edges_of(store, fn)]
+    assert steps == [("calls", "extracted", True), ("calls", "heuristic", True), ("defines", "declared", False)]
+
+
+def test_references_are_read_targeted_and_their_edges_dropped(store):
+    ids = build_small_graph(store)
+    [row] = graph.ref_rows(store, [ids["ref"]])
+    assert (row.src, row.target, row.qualified, row.reverse, row.src_path) == (ids["fn"], "run", True, False,
+                                                                               "src/a_b.py")
+    assert graph.refs_targeting(store, "symbol", "run") == [ids["ref"]]
+    assert [c[0] for c in graph.method_candidates(store, "run")] == []  # `run` is no method
+    assert [c[0] for c in graph.candidates(store, "symbol", "run")] == [ids["fn"], ids["other"]]
+    assert [c[0] for c in graph.candidates(store, "stem", "src/a_b")] == [ids["file"]]
+    assert [c[0] for c in graph.candidates(store, "stem", "src/a?b")] == []  # glob characters are literal
+    with transaction(store):
+        graph.delete_ref_edges(store, [ids["ref"]])
+    assert graph.counts(store) == (3, 1)
+
+
+def test_an_origin_is_dropped_with_its_nodes_and_references(store):
+    ids = build_small_graph(store)
+    assert graph.origins_present(store, ["src/a_b.py", "src/none.py"]) == {"src/a_b.py"}
+    assert sorted(graph.nodes_of_origin(store, "src/a_b.py")) == [
+        ("file", "src/a_b.py", "pkg.a_b", "src/a_b.py"), ("symbol", "run", "pkg.a_b.run", "src/a_b.py")]
+    with transaction(store):
+        graph.delete_origin(store, "src/a_b.py")
+    assert graph.counts(store) == (1, 0)
+    assert graph.ref_rows(store, [ids["ref"]]) == []
+    assert graph.node_exists(store, "symbol:src/axb.py:run")
+
+
+def test_add_node_keeps_the_first_node_with_a_key(store):
+    with transaction(store):
+        first = graph.add_node(store, "commit", "commit:abc", "abc", origin="git")
+        again = graph.add_node(store, "commit", "commit:abc", "other", origin="ledger")
+    assert first == again
+    assert [n.name for n in graph.nodes_by(store, "commit_prefix", "ab", limit=8)] == ["abc"]
+
+
+def test_graph_source_states_are_put_touched_and_deleted(store):
+    with transaction(store):
+        graph.put_source(store, graph.SourceState("ledger", 10, 100, "f1", None), stamp=STAMP)
+        graph.put_source(store, graph.SourceState("git", None, None, None, "abc"), stamp=STAMP)
+        graph.touch_source(store, "ledger", 11, 101)
+    states = graph.source_states(store)
+    assert states["ledger"] == graph.SourceState("ledger", 11, 101, "f1", None)
+    assert states["git"].cursor == "abc"
+    with transaction(store):
+        graph.delete_source(store, "ledger")
+    assert set(graph.source_states(store)) == {"git"}
