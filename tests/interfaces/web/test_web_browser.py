@@ -127,10 +127,12 @@ def test_ask_and_stale_work_without_javascript(browser, served):
     page.goto("/")
     page.get_by_label("Question").fill(QUESTION)
     page.get_by_role("button", name="Ask").click()
+    page.wait_for_url(re.compile(r"/ask\?"))  # count() does not wait for the form's navigation
     assert page.locator("li.excerpt").count() >= 2
     page.goto("/stale")
     page.get_by_label("all projects").check()
     page.get_by_role("button", name="Show").click()
+    page.wait_for_url(re.compile(r"scope=all"))
     assert page.locator("h2", has_text="beta").count() == 1
     context.close()
 
