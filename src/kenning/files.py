@@ -21,3 +21,17 @@ def write_atomic(path: str, data: bytes) -> None:
         if os.path.exists(tmp):
             os.unlink(tmp)
         raise
+
+
+def inside_root(root_real: str, path: str) -> str | None:
+    """``path`` with every link resolved, when that stays inside ``root_real`` (itself a
+    ``realpath``); None when it leaves the root.
+
+    The one root-and-link rule: the sync skips such a file (``link_outside_root``), and
+    everything that reads a file for an answer (the pack's context, freshness checks)
+    treats it as unreadable, so no byte from outside the project is read or served.
+    """
+    real = os.path.realpath(path)
+    if real == root_real or real.startswith(root_real.rstrip(os.sep) + os.sep):
+        return real
+    return None

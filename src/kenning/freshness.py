@@ -18,6 +18,7 @@ from datetime import datetime
 from pathlib import Path
 
 from kenning.clock import from_timestamp, iso, parse_iso
+from kenning.files import inside_root
 from kenning.records import Fact, Freshness, FreshnessState
 from kenning.store.db import Connection
 from kenning.store.sources import manifest_for
@@ -41,6 +42,7 @@ class FileCheck:
 
     def __post_init__(self) -> None:
         self._root = os.fspath(self.root)
+        self._root_real = os.path.realpath(self._root)
 
     def checked(self, now: datetime) -> str:
         """``iso(now)``, formatted once for the many facts one answer checks at one now."""
@@ -81,6 +83,8 @@ class FileCheck:
             return self._seen[path]
         full = os.path.join(self._root, path)
         try:
+            if inside_root(self._root_real, full) is None:  # a link out of the project: never read
+                raise FileNotFoundError(full)
             st = os.stat(full)
         except OSError:
             result: tuple[str | None, float | None] = (None, None)

@@ -14,6 +14,7 @@ from pathlib import Path
 
 import pathspec
 
+from kenning.files import inside_root
 from kenning.ingest.parsers import parser_for
 from kenning.project import STATE_DIR, Project
 
@@ -62,8 +63,8 @@ def discover(project: Project) -> Discovery:
         try:
             st = abs_path.lstat()
             if os.path.islink(abs_path):
-                target = os.path.realpath(abs_path)
-                if os.path.commonpath([root_real, target]) != root_real:
+                target = inside_root(root_real, os.fspath(abs_path))
+                if target is None:
                     result.skipped["link_outside_root"] += 1
                     continue
                 st = os.stat(target)

@@ -15,10 +15,12 @@ from __future__ import annotations
 
 import hashlib
 import json
+import os
 import re
 from pathlib import Path, PurePosixPath
 
 from kenning.errors import UsageError
+from kenning.files import inside_root
 from kenning.pack.entries import Context, Entry
 from kenning.pack.fingerprint import of_parts
 from kenning.store import lookups
@@ -50,22 +52,26 @@ def is_convention_file(path: str) -> bool:
 
 
 def context(conn: Connection, root: Path, configured: str | None) -> Context | None:
-    """The context file's opening; a configured file that does not read is an error."""
+    """The context file's opening; a configured file that does not read is an error. A file
+    whose links lead out of the project is never read (the sync's rule, ``files.inside_root``)."""
+    root_real = os.path.realpath(root)
     if configured:
         rel = PurePosixPath(configured.replace("\\", "/"))
-        full = (root / rel).resolve()
-        if rel.is_absolute() or not full.is_relative_to(root.resolve()) or not full.is_file():
+        full = inside_root(root_real, os.fspath(root / rel))
+        if rel.is_absolute() or full is None or not os.path.isfile(full):
             raise UsageError(f"[pack] context = {configured!r} is not a readable file inside the project",
                              hint="fix `context` in .kenning/config.toml, or remove it to use the README")
-        return _read_context(conn, root, str(rel))
+        return _read_context(conn, full, str(rel))
     for name in README_NAMES:
-        if (root / name).is_file():
-            return _read_context(conn, root, name)
+        full = inside_root(root_real, os.fspath(root / name))
+        if full is not None and os.path.isfile(full):
+            return _read_context(conn, full, name)
     return None
 
 
-def _read_context(conn: Connection, root: Path, rel: str) -> Context:
-    raw = (root / rel).read_bytes()
+def _read_context(conn: Connection, full: str, rel: str) -> Context:
+    with open(full, "rb") as handle:
+        raw = handle.read()
     text = raw.decode("utf-8", "replace").removeprefix("\ufeff").replace("\r\n", "\n")
     body = _FRONT.sub("", text, count=1)
     skipped_lines = text[: len(text) - len(body)].count("\n")
