@@ -115,7 +115,17 @@ def _keep_parsed(kept_path: Path, text: str, raw: dict[str, Any]) -> None:
         pass  # a read-only checkout: parse every time
 
 
+# Every key config.toml may hold, by section ("" is the top level, before any [section]
+# header). Anything else is refused: a misplaced `confidential = true` must never be ignored.
+KNOWN_KEYS: dict[str, frozenset[str]] = {
+    "": frozenset({"name", "confidential", "include", "exclude", "max_file_bytes"}),
+    "pack": frozenset({"budget_tokens", "context"}),
+}
+
+
 def parse_config(raw: dict[str, Any], fallback_name: str, where: Path | str = "config") -> ProjectConfig:
+    check_keys(raw, where)
+
     def strings(key: str) -> tuple[str, ...]:
         value = raw.get(key, [])
         if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
@@ -126,17 +136,74 @@ def parse_config(raw: dict[str, Any], fallback_name: str, where: Path | str = "c
     if not isinstance(name, str) or not re.fullmatch(r"[A-Za-z0-9._-]{1,64}", name):
         raise UsageError(f"{where}: `name` must be 1-64 characters of letters, digits, . _ -")
     max_bytes = raw.get("max_file_bytes", DEFAULT_MAX_FILE_BYTES)
-    if not isinstance(max_bytes, int) or max_bytes <= 0:
+    if not isinstance(max_bytes, int) or isinstance(max_bytes, bool) or max_bytes <= 0:
         raise UsageError(f"{where}: `max_file_bytes` must be a positive integer")
-    known = {"name", "confidential", "include", "exclude", "max_file_bytes"}
+    confidential = raw.get("confidential", False)
+    if not isinstance(confidential, bool):
+        raise UsageError(f"{where}: `confidential` must be true or false")
     return ProjectConfig(
         name=name,
-        confidential=bool(raw.get("confidential", False)),
+        confidential=confidential,
         include=strings("include"),
         exclude=strings("exclude"),
         max_file_bytes=max_bytes,
-        extra={k: v for k, v in raw.items() if k not in known},
+        extra={k: v for k, v in raw.items() if k not in KNOWN_KEYS[""]},
     )
+
+
+def check_keys(raw: dict[str, Any], where: Path | str) -> None:
+    """Refuse any key ``KNOWN_KEYS`` does not list, naming the file, the line and the
+    closest known key."""
+    for key, value in raw.items():
+        if key in KNOWN_KEYS[""]:
+            continue
+        if key in KNOWN_KEYS and isinstance(value, dict):
+            for inner in value:
+                if inner not in KNOWN_KEYS[key]:
+                    _refuse(where, key, inner)
+            continue
+        _refuse(where, "", key)
+
+
+def _refuse(where: Path | str, section: str, key: str) -> None:
+    import difflib  # only on the error path (start-up time)
+
+    shown = f"{section}.{key}" if section else key
+    line = _line_of(where, section, key)
+    place = f"{where}:{line}" if line else f"{where}"
+    if section and key in KNOWN_KEYS[""]:
+        advice = f"`{key}` is a top-level key: move it above the first [section] header"
+    else:
+        known = [f"{s}.{k}" if s else k for s, keys in KNOWN_KEYS.items() for k in sorted(keys)]
+        close = difflib.get_close_matches(shown, known, n=1, cutoff=0.5) or difflib.get_close_matches(
+            key, known, n=1, cutoff=0.5)
+        advice = f"did you mean `{close[0]}`?" if close else "known keys: " + ", ".join(known)
+    raise UsageError(f"{place}: unknown configuration key `{shown}`; {advice}",
+                     hint="fix .kenning/config.toml (docs/cli.md lists every key)")
+
+
+def _line_of(where: Path | str, section: str, key: str) -> int | None:
+    """The line of ``key`` in ``section`` of the file ``where`` (best effort: error path)."""
+    try:
+        lines = Path(where).read_text(encoding="utf-8").splitlines()
+    except (OSError, ValueError):
+        return None
+    current = ""
+    header = re.compile(r"^\s*\[+\s*([^\]]+?)\s*\]+")
+    for number, text in enumerate(lines, 1):
+        found = header.match(text)
+        if found:
+            current = found[1].strip().strip('"')
+            if current == f"{section}.{key}".strip(".") or (not section and current.split(".")[0] == key):
+                return number
+            continue
+        stripped = text.strip()
+        name = re.split(r"\s*[=.]", stripped, maxsplit=1)[0].strip().strip('"\'')
+        if current == section and name == key:
+            return number
+        if not section and current == "" and stripped.startswith(key) and re.match(rf"{re.escape(key)}\s*[=.]", stripped):
+            return number
+    return None
 
 
 def init_project(root: Path, name: str | None = None) -> tuple[Project, bool]:

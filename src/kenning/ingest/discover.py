@@ -16,7 +16,7 @@ import pathspec
 
 from kenning.files import inside_root
 from kenning.ingest.parsers import parser_for
-from kenning.project import STATE_DIR, Project
+from kenning.project import CONFIG_NAME, STATE_DIR, Project
 
 ALWAYS_IGNORED_DIRS = {STATE_DIR, ".git", ".hg", ".svn"}
 
@@ -35,6 +35,7 @@ class Discovery:
     candidates: list[Candidate] = field(default_factory=list)
     skipped: Counter[str] = field(default_factory=Counter)
     method: str = "walk"
+    nested: list[str] = field(default_factory=list)  # subfolders that are projects of their own
 
 
 def discover(project: Project) -> Discovery:
@@ -45,9 +46,14 @@ def discover(project: Project) -> Discovery:
     include = _spec(project.config.include)
     exclude = _spec(project.config.exclude)
     root_real = os.path.realpath(root)
+    nested = nested_projects(root, paths)
+    result.nested = sorted(nested)
     for rel in paths:
         top = rel.split("/", 1)[0]
         if top in ALWAYS_IGNORED_DIRS:
+            continue
+        if nested and _inside_any(rel, nested):
+            result.skipped["nested_project"] += 1
             continue
         if include is not None and not include.match_file(rel):
             result.skipped["not_included"] += 1
@@ -80,6 +86,27 @@ def discover(project: Project) -> Discovery:
         result.candidates.append(Candidate(rel, abs_path, st.st_size, st.st_mtime_ns, parser))
     result.candidates.sort(key=lambda c: c.path)
     return result
+
+
+def nested_projects(root: Path, paths: list[str]) -> set[str]:
+    """Subfolders (relative) holding their own ``.kenning/config.toml``: another project,
+    maybe a confidential one, whose files are never indexed as this project's."""
+    folders: set[str] = set()
+    for rel in paths:
+        folder = rel.rpartition("/")[0]
+        while folder and folder not in folders:
+            folders.add(folder)
+            folder = folder.rpartition("/")[0]
+    return {f for f in folders if os.path.isfile(os.path.join(root, f, STATE_DIR, CONFIG_NAME))}
+
+
+def _inside_any(rel: str, folders: set[str]) -> bool:
+    folder = rel.rpartition("/")[0]
+    while folder:
+        if folder in folders:
+            return True
+        folder = folder.rpartition("/")[0]
+    return False
 
 
 def _is_regular(mode: int) -> bool:
