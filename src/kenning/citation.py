@@ -8,7 +8,9 @@ import re
 from kenning.errors import ScopeDenied, ValidationError
 
 SCHEME = "kn://"
-_CITATION = re.compile(r"^kn://(?P<project>[A-Za-z0-9._-]+)/(?P<id>\d+)$")
+_CITATION = re.compile(r"^kn://(?P<project>[A-Za-z0-9._-]+)/(?P<id>[0-9]+)$")  # ASCII digits: `²` is no id
+MAX_ID = 2**63 - 1  # SQLite's largest integer: a larger id never reaches a query (OverflowError)
+_MAX_DIGITS = 19
 FORMS = '42, "42", #42 or kn://<project>/42'  # what ``parse_fact_ref`` accepts, for help texts
 
 
@@ -24,22 +26,29 @@ def parse_fact_ref(raw: int | str, project: str) -> int:
     if isinstance(raw, bool) or not isinstance(raw, int | str):
         raise ValidationError(f"not a fact id: {raw!r}", hint=f"use {FORMS.replace('<project>', project)}")
     if isinstance(raw, int):
+        if not 1 <= raw <= MAX_ID:
+            raise ValidationError(f"not a fact id: {_shown(raw)} (ids run from 1 to {MAX_ID})")
         text = str(raw)
     else:
         text = raw.strip()
         text = text[1:] if text.startswith("#") else text
     if text.isdigit() and text.isascii():
-        found = int(text)
+        found = int(text) if len(text) <= _MAX_DIGITS else 0
     else:
         match = _CITATION.match(text)
         if not match:
-            raise ValidationError(f"not a fact id: {raw!r}", hint=f"use {FORMS.replace('<project>', project)}")
+            raise ValidationError(f"not a fact id: {_shown(raw)}", hint=f"use {FORMS.replace('<project>', project)}")
         if match["project"] != project:
             raise ScopeDenied(
                 f"{text} belongs to project {match['project']!r}, not {project!r}",
                 hint=f"ask project {match['project']!r} itself (its --project path, or its kenning server)",
             )
-        found = int(match["id"])
-    if found < 1:
-        raise ValidationError(f"not a fact id: {raw!r} (ids start at 1)")
+        found = int(match["id"]) if len(match["id"]) <= _MAX_DIGITS else 0
+    if not 1 <= found <= MAX_ID:
+        raise ValidationError(f"not a fact id: {_shown(raw)} (ids run from 1 to {MAX_ID})")
     return found
+
+
+def _shown(raw: object) -> str:
+    text = repr(raw)
+    return text if len(text) <= 60 else text[:57] + "…"

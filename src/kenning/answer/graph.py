@@ -13,6 +13,7 @@ from kenning.freshness import FileCheck, freshness_of
 from kenning.graph import walk
 from kenning.ingest import git_history
 from kenning.project import Project
+from kenning.refs import check_node_name
 from kenning.records import Answer, EmptyReason, Excerpt, FreshnessState, Lifecycle
 from kenning.search.snippet import make_snippet
 from kenning.store import facts as fact_store
@@ -38,6 +39,9 @@ def run_query(conn: Connection, project: Project, query: str, node: str, options
     """One graph query (``neighbours``, ``path``, ``impact``, ``touches``) answered in the contract."""
     label = f"{query} {node}" + (f" {other}" if other else "")
     _validate(query, options)
+    for name in (node, other):
+        if name is not None:
+            check_node_name(name, project.name)  # bounded; another project's kn:// citation refused
     rule = rule or f"graph.{query}"
     if not walk.graph_built(conn):
         return Answer(label, mode, rule, LEVEL, (project.name,), degradations=("graph not built", *_history(project)),

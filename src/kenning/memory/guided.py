@@ -14,6 +14,7 @@ from dataclasses import asdict, dataclass
 from datetime import datetime
 from typing import Any
 
+from kenning.citation import parse_fact_ref
 from kenning.errors import ValidationError
 from kenning.memory import cursors
 from kenning.memory.layers import Detail, Scope, details, find
@@ -109,7 +110,7 @@ def proceed(conn: Connection, project: Project, token: str, asked: Asked, *,
         raise cursors.SkippedStep(
             f"step {asked.step} asked, but this cursor comes from step {cursor.step}: the next step is {wanted}",
             hint=_next_hint(cursor.step))
-    ids = _selected_ids(cursor, asked.selected)
+    ids = _selected_ids(cursor, asked.selected, project.name)
     options = Options(**cursor.options)
     if cursor.step == 1:
         if len(ids) > MAX_ANCHORS:
@@ -157,16 +158,19 @@ def _same_call(cursor: cursors.Cursor, asked: Asked) -> None:
                                          f"{_camel(name)}={cursor.options.get(name)}", hint=restart)
 
 
-def _selected_ids(cursor: cursors.Cursor, selected: tuple[str, ...]) -> list[int]:
+def _selected_ids(cursor: cursors.Cursor, selected: tuple[str, ...], project: str) -> list[int]:
     disclosed = set(cursor.disclosed)
     ids: list[int] = []
+    where = "the index (step 1)" if cursor.step == 1 else "the context (step 2)"
     for raw in selected:
-        text = str(raw).strip().rsplit("/", 1)[-1].lstrip("#")
-        if not text.isdigit() or int(text) not in disclosed:
-            where = "the index (step 1)" if cursor.step == 1 else "the context (step 2)"
+        try:
+            chosen = parse_fact_ref(raw, project)  # another project's kn://other/N: ScopeDenied
+        except ValidationError:
+            chosen = None
+        if chosen is None or chosen not in disclosed:
             raise cursors.UndisclosedId(f"id {raw!r} was not shown by {where} of this search",
                                         hint=f"choose ids listed by {where}; never invent an id")
-        ids.append(int(text))
+        ids.append(chosen)
     return list(dict.fromkeys(ids))
 
 

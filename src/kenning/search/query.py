@@ -73,7 +73,10 @@ def check_budget(text: str) -> None:
         raise InvalidQuery("empty query")
     if len(text) > MAX_QUERY_CHARS:
         raise InvalidQuery(f"query is {len(text)} characters; the limit is {MAX_QUERY_CHARS}")
-    size = len(text.encode("utf-8"))
+    try:
+        size = len(text.encode("utf-8"))
+    except UnicodeEncodeError as exc:  # a lone surrogate: invalid UTF-8 bytes or a \ud800 escape
+        raise InvalidQuery(f"query is not valid UTF-8 text (position {exc.start})") from None
     if size > MAX_QUERY_BYTES:
         raise InvalidQuery(f"query is {size} UTF-8 bytes; the limit is {MAX_QUERY_BYTES}")
 

@@ -16,7 +16,11 @@ def run(argv: list[str] | None = None) -> None:
     in-process use), it raises ``SystemExit`` like any command."""
     args = sys.argv[1:] if argv is None else list(argv)
     code: int | None = None
-    if args[:2] == ["hook", "session-start"]:
+    if args[:2] != ["hook", "session-start"]:  # the hook never fails; every other command checks
+        code = _invalid_text(args)
+    if code is not None:
+        pass
+    elif args[:2] == ["hook", "session-start"]:
         from kenning.interfaces.session_start import fast_main
 
         code = fast_main(args[2:])
@@ -31,6 +35,20 @@ def run(argv: list[str] | None = None) -> None:
     elif argv is None:
         _end_now(code)
     sys.exit(code)
+
+
+def _invalid_text(args: list[str]) -> int | None:
+    """Exit code 2 with a typed message when an argument is not valid UTF-8 (Python hands
+    undecodable bytes over as lone surrogates, which nothing can store or print)."""
+    for position, arg in enumerate(args, 1):
+        try:
+            arg.encode("utf-8")
+        except UnicodeEncodeError as exc:
+            shown = arg.encode("utf-8", "backslashreplace").decode("ascii", "replace")[:80]
+            sys.stderr.write(f"error: argument {position} ({shown}) is not valid UTF-8 text "
+                             f"(position {exc.start})\nhint: pass arguments as UTF-8\n")
+            return 2
+    return None
 
 
 def _end_now(code: int) -> None:

@@ -7,18 +7,22 @@ answer contract. A ``KenningError`` becomes an error result the model can read, 
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
+import functools
+import threading
+from collections.abc import Awaitable, Callable, Iterator
 from contextlib import contextmanager
 from contextvars import ContextVar
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
+import anyio.to_thread
 from mcp.types import CallToolResult, TextContent, ToolAnnotations
 
 from kenning.config import Project
 from kenning.errors import KenningError
 from kenning.interfaces.render import DATA_FRAME
+from kenning.refs import check_text
 from kenning.store.db import connect
 from kenning.store.handle import Connection
 
@@ -36,15 +40,23 @@ class ServerContext:
     project: Project
     clock: Callable[[], datetime]
 
-    _open: dict[str, Connection] = field(default_factory=dict, compare=False, repr=False)
+    _free: list[Connection] = field(default_factory=list, compare=False, repr=False)
+    _lock: threading.Lock = field(default_factory=threading.Lock, compare=False, repr=False)
 
     @contextmanager
     def conn(self, *, create: bool = False) -> Iterator[Connection]:
-        """The server's connection, opened (and migrated) once, on first use. Tool calls run
-        one at a time on the event loop, so one connection serves them all."""
-        if "store" not in self._open:
-            self._open["store"] = connect(self.project.db_path, create=create)
-        yield self._open["store"]
+        """A store connection for one tool call. Calls run in worker threads (``off_the_loop``),
+        so a long query never blocks another call: each running call holds its own
+        connection, taken from the server's free ones or opened, and handed back after."""
+        with self._lock:
+            taken = self._free.pop() if self._free else None
+        if taken is None:
+            taken = connect(self.project.db_path, create=create)
+        try:
+            yield taken
+        finally:
+            with self._lock:
+                self._free.append(taken)
 
 
 def reply(text: str, structured: dict[str, Any] | None = None, *, framed: bool = True) -> CallToolResult:
@@ -75,3 +87,19 @@ def error_reply(exc: KenningError) -> CallToolResult:
         structuredContent={"error": {"type": kind, "message": exc.message, "hint": hint}},
         isError=True,
     )
+
+
+def off_the_loop(func: Callable[..., CallToolResult]) -> Callable[..., Awaitable[CallToolResult]]:
+    """A tool body run in a worker thread, so the event loop keeps serving other calls while
+    one query runs (bounded by the query time budget); text that is not valid Unicode is
+    refused first. ``server.build_server`` wraps every synchronous tool with it."""
+
+    @functools.wraps(func)
+    async def wrapper(**kwargs: Any) -> CallToolResult:
+        for name, value in kwargs.items():
+            for text in value if isinstance(value, list) else (value,):
+                if isinstance(text, str):
+                    check_text(text, f"`{name}`")
+        return await anyio.to_thread.run_sync(functools.partial(func, **kwargs))
+
+    return wrapper

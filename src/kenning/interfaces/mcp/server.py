@@ -22,7 +22,7 @@ from mcp.types import CallToolResult, Tool
 from kenning.clock import utc_now
 from kenning.errors import InternalError, KenningError, NotFound, ValidationError
 from kenning.interfaces.mcp import ask_tools, graph_tools, memory_tools, profiles
-from kenning.interfaces.mcp.context import ALLOWED_PROJECTS, NEXT_BY_TYPE, ServerContext, error_reply
+from kenning.interfaces.mcp.context import ALLOWED_PROJECTS, NEXT_BY_TYPE, ServerContext, error_reply, off_the_loop
 from kenning.project import Project
 
 INSTRUCTIONS = (
@@ -160,6 +160,9 @@ def build_server(project: Project, *, clock: Callable[[], datetime] = utc_now,
     if keep is not None:
         for tool in [t.name for t in server._tool_manager.list_tools() if t.name not in keep]:
             server.remove_tool(tool)
+    for tool in server._tool_manager.list_tools():  # a slow query never blocks the event loop
+        if not tool.is_async:
+            tool.fn, tool.is_async = off_the_loop(tool.fn), True
     return server
 
 
