@@ -99,7 +99,7 @@ def insert_tool_use(conn: sqlite3.Connection, tool_use_id: str | None, session_i
 def tool_use(conn: sqlite3.Connection, ref: str) -> ToolUse | None:
     """A tool use by row id (``"12"``) or, failing that, by the client's ``tool_use_id``."""
     row = None
-    if ref.isdigit():
+    if ref.isascii() and ref.isdigit() and len(ref) <= 18:  # not `²`, nor past SQLite's range
         row = conn.execute("SELECT * FROM tool_uses WHERE id = ?", (int(ref),)).fetchone()
     if row is None:
         row = conn.execute("SELECT * FROM tool_uses WHERE tool_use_id = ?", (ref,)).fetchone()

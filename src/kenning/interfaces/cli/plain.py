@@ -59,8 +59,8 @@ def report_failure(exc: BaseException) -> int | None:
         return exit_code(exc)
     if isinstance(exc, DatabaseError):
         sys.stderr.write(f"error: the project store failed: {exc}\n")
-        sys.stderr.write("hint: if .kenning/kenning.db is damaged, delete it and run `kenning sync` "
-                         "(saved notes live only there)\n")
+        sys.stderr.write("hint: retry; if it persists, run `kenning status` and keep a copy of "
+                         ".kenning/kenning.db before anything else (saved notes live only there)\n")
         return 1
     if isinstance(exc, KeyboardInterrupt):
         sys.stderr.write("interrupted\n")
