@@ -59,7 +59,7 @@ def test_each_earlier_version_upgrades_cleanly_to_the_latest(tmp_path):
             conn.executescript(m.sql)
             conn.execute("INSERT INTO schema_migrations VALUES (?, ?, '2026-01-01T00:00:00Z')", (m.version, m.name))
         conn.close()
-        upgraded = connect(path)
+        upgraded = connect(path, migrate_schema=True)
         assert dump_schema(upgraded) == dump_schema(connect(tmp_path / f"fresh{stop}.db", create=True))
         upgraded.close()
 

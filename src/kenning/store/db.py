@@ -9,7 +9,7 @@ from pathlib import Path
 
 from kenning.errors import IndexMissing, StoreBusy
 from kenning.store.handle import Connection, DatabaseError, StoreError
-from kenning.store.migrations_runner import migrate
+from kenning.store.migrations_runner import check_current, migrate
 
 TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (start-up time)
 if TYPE_CHECKING:
@@ -30,11 +30,14 @@ BATCH = 500  # values bound in one `IN (…)`: SQLite allows 999 variables per s
 BUSY_TIMEOUT_MS = 60_000
 
 
-def connect(path: Path, *, create: bool = False, migrate_schema: bool = True) -> sqlite3.Connection:
-    """Open (and, if ``create``, create) a project database, migrated to the latest schema.
+def connect(path: Path, *, create: bool = False, migrate_schema: bool | None = None) -> sqlite3.Connection:
+    """Open (and, if ``create``, create) a project database.
 
     Without ``create`` a missing database raises ``IndexMissing``: reading never creates a
-    store behind the user's back.
+    store behind the user's back. Only writers that create (``create=True``: sync, memory
+    saves, hooks) migrate the schema (``migrate_schema`` defaults to ``create``); any other
+    opener only checks it is current (``StoreOutdated`` / ``IndexMissing`` otherwise), so a
+    reader never races a first sync's migrations.
     """
     if not create and not path.exists():
         raise IndexMissing(f"no index at {path}", hint="run `kenning sync`")
@@ -43,14 +46,20 @@ def connect(path: Path, *, create: bool = False, migrate_schema: bool = True) ->
     conn.row_factory = sqlite3.Row
     conn.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
     conn.execute("PRAGMA foreign_keys = ON")
-    if conn.execute("PRAGMA journal_mode").fetchone()[0].lower() != "wal":
+    if create and conn.execute("PRAGMA journal_mode").fetchone()[0].lower() != "wal":
         conn.execute("PRAGMA journal_mode = WAL")
     conn.execute("PRAGMA synchronous = NORMAL")
     # 64 MiB of page cache (SQLite's default is 2 MiB): a sync inserts into hash-keyed
     # indexes at random places, and a small cache turns that into disk reads.
     conn.execute("PRAGMA cache_size = -65536")
-    if migrate_schema:
-        migrate(conn)
+    try:
+        if create if migrate_schema is None else migrate_schema:
+            migrate(conn)
+        else:
+            check_current(conn)
+    except BaseException:
+        conn.close()
+        raise
     return conn
 
 
