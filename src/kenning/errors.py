@@ -21,6 +21,11 @@ class InvalidQuery(UsageError):
     """A query that cannot be run: bad FTS syntax, too long, empty."""
 
 
+class QueryTooCostly(InvalidQuery):
+    """A query refused before it runs (its terms would read too much of the index) or
+    stopped by the per-query time budget; nothing was changed."""
+
+
 class ValidationError(UsageError):
     """An argument outside its documented bounds."""
 

@@ -18,6 +18,7 @@ from kenning.search import lexical
 from kenning.search.query import CODE_NAME, ParsedQuery
 from kenning.search.snippet import make_snippet
 from kenning.store import facts as fact_store
+from kenning.store import fts_guard
 from kenning.store.handle import Connection
 
 LEVEL = 0
@@ -57,19 +58,22 @@ def search_conn(
     lifecycles = ("active", "superseded") if options.include_superseded else ("active",)
     filters = lexical.Filters(options.types, lifecycles, options.path_prefix, options.memory_type)
     pool = max(MIN_POOL, options.limit * POOL_FACTOR)
-    hits = lexical.search(conn, parsed, filters, pool)
-    symbols = frozenset(t.lower() for t in parsed.original_terms if CODE_NAME.search(t))
-    about_tests = any(word in _TEST_WORDS for term in parsed.terms for word in re.split(r"[\W_]+", term))
-    excerpts, filtered = rank_hits(conn, project, hits, parsed.terms, options, now=now, symbols=symbols,
-                                   demote_tests=not about_tests)
-    empty_reason = None
-    if not excerpts:
-        empty_reason = EmptyReason.ALL_FILTERED if filtered else EmptyReason.NO_MATCH
-        if not filtered:
-            hidden = _hidden_matches(conn, parsed, filters)
-            if hidden:
-                filtered.update(hidden)
-                empty_reason = EmptyReason.ALL_FILTERED
+    if parsed.syntax == "fts" and parsed.fts:
+        fts_guard.check_expansion(conn, parsed.fts)  # prefixes and repeats are the caller's own syntax
+    with fts_guard.time_budget(conn):
+        hits = lexical.search(conn, parsed, filters, pool)
+        symbols = frozenset(t.lower() for t in parsed.original_terms if CODE_NAME.search(t))
+        about_tests = any(word in _TEST_WORDS for term in parsed.terms for word in re.split(r"[\W_]+", term))
+        excerpts, filtered = rank_hits(conn, project, hits, parsed.terms, options, now=now, symbols=symbols,
+                                       demote_tests=not about_tests)
+        empty_reason = None
+        if not excerpts:
+            empty_reason = EmptyReason.ALL_FILTERED if filtered else EmptyReason.NO_MATCH
+            if not filtered:
+                hidden = _hidden_matches(conn, parsed, filters)
+                if hidden:
+                    filtered.update(hidden)
+                    empty_reason = EmptyReason.ALL_FILTERED
     return Answer(
         query=parsed.text,
         mode=mode,
