@@ -75,7 +75,9 @@ def count_trigrams(conn: sqlite3.Connection, match: str, filters: Filters) -> in
 
 def _count(conn: sqlite3.Connection, table: str, match: str, filters: Filters) -> int:
     where, params = _where(filters)
-    return int(conn.execute(f"SELECT count(*) FROM {table} JOIN facts f ON f.id = {table}.rowid "
+    # CROSS JOIN: the FTS table drives. Driven by a selective filter, SQLite re-ran the MATCH
+    # once per fact, re-expanding a prefix term every time (14 s for `s*` on 27 MB).
+    return int(conn.execute(f"SELECT count(*) FROM {table} CROSS JOIN facts f ON f.id = {table}.rowid "
                             f"WHERE {table} MATCH ? AND {where}", (match, *params)).fetchone()[0])
 
 

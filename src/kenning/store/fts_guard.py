@@ -22,6 +22,7 @@ import time
 from collections import Counter
 from collections.abc import Iterator
 from contextlib import contextmanager
+from contextvars import ContextVar
 
 from kenning.errors import QueryTooCostly
 
@@ -31,6 +32,9 @@ MAX_POSTINGS = 750_000
 QUERY_BUDGET_SECONDS = 1.5
 PROGRESS_STEPS = 10_000  # virtual-machine steps between two looks at the clock
 _VOCAB = "temp.kenning_fts_vocab"
+# The deadline of the whole call (an MCP tool runs several searches): every budget inside
+# it ends at the latest then.
+_CALL_DEADLINE: ContextVar[float | None] = ContextVar("kenning_call_deadline", default=None)
 # A term as FTS5 reads it: a bare word or a quoted phrase's word, `*` after it for a prefix.
 _TERM = re.compile(r'(\w+)(?:"?\s*(\*))?', re.UNICODE)
 _OPERATORS = frozenset({"AND", "OR", "NOT", "NEAR"})
@@ -82,6 +86,9 @@ def time_budget(conn: sqlite3.Connection, seconds: float | None = None) -> Itera
     becomes ``QueryTooCostly``."""
     seconds = QUERY_BUDGET_SECONDS if seconds is None else seconds
     deadline = time.monotonic() + seconds
+    outer = _CALL_DEADLINE.get()
+    if outer is not None and outer < deadline:
+        deadline, seconds = outer, max(0.0, seconds - (deadline - outer))
     fired = False
 
     def past_deadline() -> int:
@@ -101,3 +108,15 @@ def time_budget(conn: sqlite3.Connection, seconds: float | None = None) -> Itera
         raise
     finally:
         conn.set_progress_handler(None, 0)
+
+
+@contextmanager
+def call_budget(seconds: float | None = None) -> Iterator[None]:
+    """One budget for every search made inside (in this thread or context): an MCP tool
+    call that searches twice still ends within :data:`QUERY_BUDGET_SECONDS`."""
+    seconds = QUERY_BUDGET_SECONDS if seconds is None else seconds
+    token = _CALL_DEADLINE.set(time.monotonic() + seconds)
+    try:
+        yield
+    finally:
+        _CALL_DEADLINE.reset(token)

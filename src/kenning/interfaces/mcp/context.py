@@ -23,6 +23,7 @@ from kenning.config import Project
 from kenning.errors import KenningError
 from kenning.interfaces.render import DATA_FRAME
 from kenning.refs import check_text
+from kenning.store import fts_guard
 from kenning.store.db import connect
 from kenning.store.handle import Connection
 
@@ -100,6 +101,11 @@ def off_the_loop(func: Callable[..., CallToolResult]) -> Callable[..., Awaitable
             for text in value if isinstance(value, list) else (value,):
                 if isinstance(text, str):
                     check_text(text, f"`{name}`")
-        return await anyio.to_thread.run_sync(functools.partial(func, **kwargs))
+        return await anyio.to_thread.run_sync(functools.partial(_within_budget, func, **kwargs))
 
     return wrapper
+
+
+def _within_budget(func: Callable[..., CallToolResult], *args: Any, **kwargs: Any) -> CallToolResult:
+    with fts_guard.call_budget():  # every search of one call shares the query time budget
+        return func(*args, **kwargs)
