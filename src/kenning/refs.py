@@ -27,7 +27,7 @@ def check_node_name(text: str, project: str) -> None:
     check_text(text, "node name")
     cited = CITATION.fullmatch(text.strip().strip("`'\""))
     if cited is not None:
-        check_cited_project(cited["project"], project)
+        fact_ref(cited.group(0), project)  # this project's, and an id in range
 
 
 def check_text(text: str, what: str = "argument") -> None:

@@ -82,6 +82,8 @@ def run_cli(argv: list[str]) -> tuple[str, int, str]:
         return "ok", code, message
     if message.startswith("error: ") or "Error:" in message or message.startswith("Usage:"):
         return f"typed:exit{code}", code, message
+    if code == 1 and "not found: #" in out.getvalue():  # `memory get`: the ids it lacks, listed, exit 1
+        return "typed:NotFound", code, message
     return "untyped", code, message
 
 

@@ -48,6 +48,7 @@ def error_kind(result) -> str:
     ("graph", "neighbours", "x" * 60_000),
     ("graph", "impact", "kn://elsewhere/1"),
     ("graph", "path", "handler", "kn://elsewhere/2"),
+    ("graph", "touches", "kn://demo/99999999999999999999"),
 ])
 def test_bad_cli_input_is_a_typed_usage_error_and_changes_nothing(project, cli, args):
     before = project.db_path.read_bytes()
