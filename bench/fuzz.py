@@ -25,9 +25,10 @@ import time
 from collections import Counter
 from pathlib import Path
 
-import _common  # noqa: F401  (puts src/ on the path)
 from anyio.from_thread import start_blocking_portal
 from mcp.shared.memory import create_connected_server_and_client_session
+
+import _common  # noqa: F401  (puts src/ on the path)
 
 sys.path.insert(0, str(_common.REPO / "tests" / "hardening"))
 import hostile  # noqa: E402

@@ -24,17 +24,17 @@ import tempfile
 import time
 from pathlib import Path
 
-import _common  # noqa: F401  (puts src/ on the path)
 import anyio
 from mcp.shared.memory import create_connected_server_and_client_session
-from speed import generate
 
+import _common  # noqa: F401  (puts src/ on the path)
 from kenning.answer.search import SearchOptions, search_project
 from kenning.clock import utc_now
 from kenning.config import init_project, load_project
 from kenning.errors import KenningError
 from kenning.ingest.sync import sync
 from kenning.interfaces.mcp.server import build_server
+from speed import generate
 
 BUDGET = 500
 
@@ -70,7 +70,7 @@ def candidates(db: Path) -> list[tuple[str, str, str]]:
         ("common terms (fts)", "fts", fill(common)),
         ("common terms OR (fts)", "fts", fill(common, " OR ")),
         ("common terms (natural)", "natural", fill(common)),
-        ("common pairs (natural)", "natural", fill([f"{a}-{b}" for a, b in zip(common, common[1:])])),
+        ("common pairs (natural)", "natural", fill([f"{a}-{b}" for a, b in zip(common, common[1:], strict=False)])),
     ]
 
 
@@ -84,7 +84,10 @@ def run_cli_path(project, syntax: str, query: str) -> tuple[float, str]:
     return time.perf_counter() - started, outcome
 
 
-async def mcp_runs(project, cases: list[tuple[str, str, str]]) -> tuple[list[tuple[float, str]], tuple[str, float, float, str]]:
+Timed = tuple[list[tuple[float, str]], tuple[str, float, float, str]]
+
+
+async def mcp_runs(project, cases: list[tuple[str, str, str]]) -> Timed:
     server = build_server(project)
     results = []
     async with create_connected_server_and_client_session(server._mcp_server) as client:
@@ -147,7 +150,7 @@ def main() -> None:
     mcp_results, concurrent = anyio.run(mcp_runs, project, cases)
     print(f"{'query':<24} {'syntax':<8} {'chars':>5} {'search s':>9}  {'outcome':<28} {'MCP s':>6}  outcome")
     worst = 0.0
-    for (label, syntax, query), (mcp_s, mcp_outcome) in zip(cases, mcp_results):
+    for (label, syntax, query), (mcp_s, mcp_outcome) in zip(cases, mcp_results, strict=True):
         cli_s, outcome = run_cli_path(project, syntax, query)
         worst = max(worst, cli_s, mcp_s)
         print(f"{label:<24} {syntax:<8} {len(query):>5} {cli_s:>9.2f}  {outcome:<28} {mcp_s:>6.2f}  {mcp_outcome}")

@@ -201,7 +201,8 @@ def _line_of(where: Path | str, section: str, key: str) -> int | None:
         name = re.split(r"\s*[=.]", stripped, maxsplit=1)[0].strip().strip('"\'')
         if current == section and name == key:
             return number
-        if not section and current == "" and stripped.startswith(key) and re.match(rf"{re.escape(key)}\s*[=.]", stripped):
+        top_level = not section and current == ""
+        if top_level and stripped.startswith(key) and re.match(rf"{re.escape(key)}\s*[=.]", stripped):
             return number
     return None
 

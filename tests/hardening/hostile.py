@@ -41,7 +41,8 @@ def text(rng: random.Random) -> str:
     if pick < 0.4:
         return rng.choice(ATOMS)
     if pick < 0.75:
-        return rng.choice([" ", "", " OR ", " AND ", "*", '"']).join(rng.choice(ATOMS) for _ in range(rng.randint(2, 5)))
+        joiner = rng.choice([" ", "", " OR ", " AND ", "*", '"'])
+        return joiner.join(rng.choice(ATOMS) for _ in range(rng.randint(2, 5)))
     return "".join(chr(rng.choice([rng.randint(0, 0x7F), rng.randint(0x80, 0xFFFF), rng.randint(0xD800, 0xDFFF),
                                    rng.randint(0x10000, 0x10FFFF)])) for _ in range(rng.randint(1, 40)))
 

@@ -62,7 +62,7 @@ def test_first_syncs_with_readers_and_a_second_writer_never_fail(tmp_path: Path)
             failures.append(f"sync {trial}: {sync.stderr[-300:]}")
         if writer.returncode != 0:
             failures.append(f"second writer {trial}: {writer_out[1][-300:]}")
-        for reader, (out, err) in zip(readers, outs):
+        for reader, (_, err) in zip(readers, outs, strict=True):
             if reader.returncode != 0:
                 failures.append(f"reader {trial}: {err[-300:]}")
     assert failures == []

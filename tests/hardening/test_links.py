@@ -10,8 +10,9 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "memory"))
 
-from conftest import NOW, resync  # noqa: E402
 from memory_helpers import Clock, call, make_server, text  # noqa: E402
+
+from conftest import NOW, resync  # noqa: E402
 
 SECRET = "root:x:0:0:SECRET-OUTSIDE-THE-PROJECT:/root:/bin/bash"
 

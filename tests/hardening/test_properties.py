@@ -20,6 +20,7 @@ from mcp.shared.memory import create_connected_server_and_client_session
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 import hostile  # noqa: E402
+
 from conftest import NOW, write_files  # noqa: E402
 from kenning.config import init_project  # noqa: E402
 from kenning.ingest.sync import sync  # noqa: E402

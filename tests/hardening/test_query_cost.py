@@ -11,11 +11,12 @@ import pytest
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "memory"))
 
-from conftest import NOW, resync  # noqa: E402
-from kenning.store import fts_guard  # noqa: E402
 from memory_helpers import Clock, call, make_server, text  # noqa: E402
 
-WORDS = "session search store sync schema section symbol source stale snippet".split()
+from conftest import NOW, resync  # noqa: E402
+from kenning.store import fts_guard  # noqa: E402
+
+WORDS = ["session", "search", "store", "sync", "schema", "section", "symbol", "source", "stale", "snippet"]
 
 
 @pytest.fixture

@@ -10,8 +10,9 @@ import pytest
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "memory"))
 
-from conftest import NOW, resync  # noqa: E402
 from memory_helpers import Clock, call, make_server, save_direct, session_run  # noqa: E402
+
+from conftest import NOW, resync  # noqa: E402
 
 FILES = {"src/app.py": "def handler():\n    return helper()\n\n\ndef helper():\n    return 1\n",
          "docs/guide.md": "# Guide\n\nThe handler calls the helper.\n"}
@@ -50,11 +51,11 @@ def error_kind(result) -> str:
     ("graph", "path", "handler", "kn://elsewhere/2"),
     ("graph", "touches", "kn://demo/99999999999999999999"),
 ])
-def test_bad_cli_input_is_a_typed_usage_error_and_changes_nothing(project, cli, args):
+def test_bad_cli_input_is_a_typed_error_and_changes_nothing(project, cli, args):
     before = project.db_path.read_bytes()
     result = cli(*args, "--project", str(project.root)) if args[0] != "forget" else cli(
         args[0], args[1], "--project", str(project.root), *args[2:])
-    assert result.code == 2, result
+    assert result.code == (1 if "kn://elsewhere" in " ".join(args) else 2), result  # ScopeDenied exits 1
     assert result.err.startswith("error: ") and "Traceback" not in result.err
     assert "delete" not in result.err and "pattern too complex" not in result.err
     assert project.db_path.read_bytes() == before
@@ -94,8 +95,7 @@ def test_guided_search_refuses_another_projects_citation_in_selected_ids(project
     async def body(client):
         first = await client.call_tool("mem_search", {"query": "handler", "mode": "guided"})
         cursor = first.structuredContent["continuation"]
-        shown = first.structuredContent["disclosed"] if "disclosed" in first.structuredContent else None
-        return first, cursor, shown, await client.call_tool(
+        return first, cursor, None, await client.call_tool(
             "mem_search", {"continuation": cursor, "selectedIds": ["kn://elsewhere/1"]})
 
     first, _, _, result = session_run(server, body)

@@ -13,7 +13,6 @@ from kenning.freshness import FileCheck, freshness_of
 from kenning.graph import walk
 from kenning.ingest import git_history
 from kenning.project import Project
-from kenning.refs import check_node_name
 from kenning.records import Answer, EmptyReason, Excerpt, FreshnessState, Lifecycle
 from kenning.search.snippet import make_snippet
 from kenning.store import facts as fact_store

@@ -14,7 +14,6 @@ from kenning.config import Project
 from kenning.interfaces.cli.plain import now as now  # re-exported: every command's clock
 from kenning.interfaces.cli.plain import resolve_project as resolve_project  # re-exported
 from kenning.interfaces.render import to_json_text
-from kenning.refs import fact_ref
 
 F = TypeVar("F", bound=Callable[..., Any])
 

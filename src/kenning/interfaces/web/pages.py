@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 from collections import defaultdict
 from dataclasses import dataclass
 from pathlib import Path
@@ -13,6 +14,7 @@ from kenning import registry
 from kenning.answer.stale import stale_report
 from kenning.config import CONFIG_NAME, STATE_DIR, Project, load_project
 from kenning.errors import IndexMissing, KenningError
+from kenning.files import inside_root
 from kenning.freshness import FileCheck, freshness_of
 from kenning.interfaces.web import params
 from kenning.interfaces.web.asking import answer_for
@@ -65,11 +67,11 @@ def source(request: Request) -> Response:
 
 def file_window(root: Path, location: Location) -> FileWindow:
     """The excerpt's lines with some context, read now from the file (never outside the root)."""
-    target = (root / location.path).resolve()
-    if not target.is_relative_to(root.resolve()):
+    target = inside_root(os.path.realpath(root), os.fspath(root / location.path))  # the sync's rule
+    if target is None:
         return FileWindow(location, (), "this location points outside the project root")
     try:
-        text = target.read_text(encoding="utf-8", errors="replace")
+        text = Path(target).read_text(encoding="utf-8", errors="replace")
     except FileNotFoundError:
         return FileWindow(location, (), "the file no longer exists")
     except OSError as exc:
