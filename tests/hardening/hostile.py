@@ -103,7 +103,10 @@ def mcp_args(rng: random.Random, schema: dict[str, Any]) -> dict[str, Any]:
 
 
 def plausible(rng: random.Random, name: str, spec: dict[str, Any]) -> Any:
-    kinds = {t.get("type") for t in spec.get("anyOf", [spec])}
+    kinds: set[str] = set()
+    for option in spec.get("anyOf", [spec]):
+        kind = option.get("type")
+        kinds.update(kind if isinstance(kind, list) else [kind] if kind else [])
     if "enum" in spec:
         return rng.choice(spec["enum"])
     if "integer" in kinds:
