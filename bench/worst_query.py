@@ -34,6 +34,7 @@ from kenning.config import init_project, load_project
 from kenning.errors import KenningError
 from kenning.ingest.sync import sync
 from kenning.interfaces.mcp.server import build_server
+from kenning.store.db import connect
 from speed import generate
 
 BUDGET = 500
@@ -136,13 +137,14 @@ def main() -> None:
         if args.dir:
             shutil.copytree(args.dir, root, symlinks=True, ignore=shutil.ignore_patterns(".kenning", ".venv"))
         else:
-            root.mkdir(parents=True)
+            root.mkdir(parents=True, exist_ok=True)
             generate(root, args.markdown, args.python)
         init_project(root)
         started = time.perf_counter()
         sync(load_project(root), now=utc_now())
         print(f"synced in {time.perf_counter() - started:.1f} s")
     project = load_project(root)
+    connect(project.db_path, create=True).close()  # a kept store from an older kenning: migrate it, as a sync would
     size = sum(p.stat().st_size for p in root.rglob("*") if p.is_file() and ".kenning" not in p.parts)
     files = sum(1 for p in root.rglob("*") if p.is_file() and ".kenning" not in p.parts)
     print(f"corpus: {root} ({files} files, {size / 1e6:.1f} MB)")
