@@ -14,6 +14,7 @@ from kenning.graph import walk
 from kenning.ingest import git_history
 from kenning.project import Project
 from kenning.records import Answer, EmptyReason, Excerpt, FreshnessState, Lifecycle
+from kenning.refs import check_node_name
 from kenning.search.snippet import make_snippet
 from kenning.store import facts as fact_store
 from kenning.store.db import Connection
