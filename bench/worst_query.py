@@ -32,9 +32,9 @@ from kenning.answer.search import SearchOptions, search_project
 from kenning.clock import utc_now
 from kenning.config import init_project, load_project
 from kenning.errors import KenningError
-from kenning.sync.run import sync
 from kenning.interfaces.mcp.server import build_server
 from kenning.store.db import connect
+from kenning.sync.run import sync
 from speed import generate
 
 BUDGET = 500

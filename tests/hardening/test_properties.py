@@ -23,10 +23,10 @@ import hostile  # noqa: E402
 
 from conftest import NOW, write_files  # noqa: E402
 from kenning.config import init_project  # noqa: E402
-from kenning.sync.run import sync  # noqa: E402
 from kenning.interfaces.mcp.server import build_server  # noqa: E402
 from kenning.memory.observations import Observation, save  # noqa: E402
 from kenning.store.db import connect  # noqa: E402
+from kenning.sync.run import sync  # noqa: E402
 
 FILES = {"src/app.py": "def handler():\n    return helper()\n\n\ndef helper():\n    return 1\n",
          "docs/guide.md": "# Guide\n\nThe handler calls the helper.\n",
