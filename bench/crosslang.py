@@ -34,15 +34,15 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--json", action="store_true", help="print the figures as JSON too")
     args = parser.parse_args(argv)
 
-    from kenning.search.serve import SearchOptions, search_conn
     from kenning.clock import utc_now
     from kenning.config import init_project, load_project
     from kenning.dense import index as dense_index
     from kenning.dense.embed import for_query
-    from kenning.sync.run import sync
     from kenning.search import hybrid
     from kenning.search.query import parse
+    from kenning.search.serve import SearchOptions, search_conn
     from kenning.store.db import connect
+    from kenning.sync.run import sync
 
     spec = json.loads(QUESTIONS.read_text(encoding="utf-8"))
     figures: dict = {"questions": len(spec["questions"]), "commit": spec["commit"], "modes": {}}

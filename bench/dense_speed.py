@@ -105,8 +105,8 @@ def _memory() -> dict:
 def _child_memory(out: Path) -> int:
     from kenning import dense
     from kenning.clock import utc_now
-    from kenning.sync.run import sync
     from kenning.store.db import connect
+    from kenning.sync.run import sync
 
     with tempfile.TemporaryDirectory() as tmp:
         project = _docs_project(Path(tmp) / "p", "enabled = false")
@@ -126,17 +126,17 @@ def _child_memory(out: Path) -> int:
 def _latency(n: int, queries: int) -> dict:
     import numpy as np
 
-    from kenning.search.serve import SearchOptions, search_conn
     from kenning.bench.speed import quantile
     from kenning.clock import iso, utc_now
     from kenning.config import init_project, load_project
     from kenning.dense import index as dense_index
     from kenning.dense import manifest as dense_manifest
-    from kenning.sync.run import sync
     from kenning.search import hybrid
     from kenning.search.query import parse
+    from kenning.search.serve import SearchOptions, search_conn
     from kenning.store import vectors
     from kenning.store.db import connect, transaction
+    from kenning.sync.run import sync
     from speed import QUERIES, generate  # level 0's corpus and questions (bench/speed.py)
 
     with tempfile.TemporaryDirectory() as tmp:

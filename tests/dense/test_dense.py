@@ -199,10 +199,10 @@ def test_an_incomplete_index_is_said_and_the_next_sync_carries_on(tmp_path):
 
 
 def test_a_forgotten_fact_is_not_served_from_the_cached_matrix(synced):
-    from kenning.search.serve import SearchOptions
     from kenning.lifecycle import forget
     from kenning.search import hybrid
     from kenning.search.query import parse
+    from kenning.search.serve import SearchOptions
 
     project = load_project(synced)
     conn = connect(project.db_path)
