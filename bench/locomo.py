@@ -1,4 +1,4 @@
-"""LoCoMo evidence recall with kenning's lexical search, beside the published DRAGON figures.
+"""LoCoMo evidence recall with kenning's lexical, dense and hybrid search, beside the published DRAGON figures.
 
 Each conversation goes into its own throwaway kenning store, written through the product's
 agent-memory path (``memory.observations.save``): each session is an agent session opened
@@ -12,6 +12,8 @@ fraction of a question's evidence turns among the first k turns returned.
 
     python bench/locomo.py                      # all 10 conversations (report these)
     python bench/locomo.py --conversations 1-5  # tune on these only
+    python bench/locomo.py --mode all           # lexical, dense and hybrid (needs kenning[dense]); the
+                                                # turns are embedded by the product's hook, kenning.dense.update
 """
 
 from __future__ import annotations
@@ -50,20 +52,21 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--plain", action="store_true",
                         help="title = speaker, body = text + caption (no session date, no reply context)")
     parser.add_argument("--json", action="store_true", help="print the figures as JSON too")
+    parser.add_argument("--mode", choices=("lexical", "dense", "hybrid", "all"), default="lexical")
     weights_option(parser)
     args = parser.parse_args(argv)
+    modes = ("lexical", "dense", "hybrid") if args.mode == "all" else (args.mode,)
     path = args.data / "locomo" / "locomo10.json"
     if not require(path, "LoCoMo data"):
         return 0
-    from kenning.bench.speed import quantile
 
     apply_weights(args.weights)
     data = json.loads(path.read_text(encoding="utf-8"))
     chosen = _selection(args.conversations, len(data))
 
-    results: list[dict] = []  # one per question: conversation, category, recall per k
-    latencies: list[float] = []
-    index_seconds = 0.0
+    by_mode: dict[str, list[dict]] = {m: [] for m in modes}  # per question: conversation, category, recall per k
+    latencies: dict[str, list[float]] = {m: [] for m in modes}
+    index_seconds = embed_seconds = 0.0
     turns_total = 0
     dropped_ids = 0
     with tempfile.TemporaryDirectory(prefix="kenning-locomo-") as tmp:
@@ -72,6 +75,14 @@ def main(argv: list[str] | None = None) -> int:
             started = time.perf_counter()
             conn, project, turns_of = _ingest(Path(tmp) / f"conv-{number}", conversation, args.plain)
             index_seconds += time.perf_counter() - started
+            if modes != ("lexical",):
+                from kenning import dense
+
+                started = time.perf_counter()
+                summary = dense.update(conn, project)  # the sync's hook: the turns are facts like any other
+                embed_seconds += time.perf_counter() - started
+                if not summary.get("available"):
+                    raise SystemExit(f"dense modes need the dense extra: {summary.get('reason')}")
             turns = {turn for held in turns_of.values() for turn in held}
             turns_total += len(turns)
             for qa in conversation["qa"]:
@@ -80,42 +91,53 @@ def main(argv: list[str] | None = None) -> int:
                 dropped_ids += len(evidence) - len(valid)
                 if not valid:
                     continue
-                started = time.perf_counter()
-                ranked = _retrieve(conn, project, qa["question"], turns_of)
-                latencies.append(time.perf_counter() - started)
-                recall = {k: len(set(ranked[:k]) & set(valid)) / len(valid) for k in KS}
-                results.append({"conversation": number, "category": qa["category"], "recall": recall})
+                for mode in modes:
+                    started = time.perf_counter()
+                    ranked = _retrieve(conn, project, qa["question"], turns_of, mode)
+                    latencies[mode].append(time.perf_counter() - started)
+                    recall = {k: len(set(ranked[:k]) & set(valid)) / len(valid) for k in KS}
+                    by_mode[mode].append({"conversation": number, "category": qa["category"], "recall": recall})
             conn.close()
+    results = by_mode[modes[0]]
 
     print(
         f"LoCoMo conversations {args.conversations} ({'plain' if args.plain else 'speaker + date title, reply context'}): "
         f"{len(results)} questions with evidence, "
         f"{turns_total} turns; {dropped_ids} evidence ids point at no turn and are dropped"
     )
+    figures: dict = {"modes": {}}
+    for mode in modes:
+        figures["modes"][mode] = _report(by_mode[mode], mode, latencies[mode])
+    figures["all"] = figures["modes"][modes[0]]["all"]  # the first mode's, as before
+    figures["index_seconds"] = round(index_seconds, 2)
+    figures["embed_seconds"] = round(embed_seconds, 2)
+    print(f"index: {figures['index_seconds']} s for {turns_total} turns" +
+          (f"; embedding (kenning.dense.update): {figures['embed_seconds']} s" if embed_seconds else ""))
+    if args.json:
+        print(json.dumps(figures, indent=2))
+    return 0
+
+
+def _report(results: list[dict], mode: str, latencies: list[float]) -> dict:
+    from kenning.bench.speed import quantile
+
     figures = {"all": _summary(results)}
-    print(_render(figures["all"], "selected conversations", with_published=True))
+    print(_render(figures["all"], "selected conversations", mode, with_published=True))
     held_out = [r for r in results if r["conversation"] >= 6]
     if held_out and len(held_out) != len(results):
         figures["6-10"] = _summary(held_out)
         print()
-        print(_render(figures["6-10"], "conversations 6-10 (never tuned on)", with_published=False))
+        print(_render(figures["6-10"], "conversations 6-10 (never tuned on)", mode, with_published=False))
     tuned = [r for r in results if r["conversation"] <= 5]
     if tuned and len(tuned) != len(results):
         figures["1-5"] = _summary(tuned)
         print()
-        print(_render(figures["1-5"], "conversations 1-5 (tuning set)", with_published=False))
-    print()
-    print("modes: lexical measured; dense and hybrid absent (no embedding model at level 0)")
-    figures["index_seconds"] = round(index_seconds, 2)
+        print(_render(figures["1-5"], "conversations 1-5 (tuning set)", mode, with_published=False))
     figures["query_ms_p50"] = round(quantile(latencies, 0.50) * 1000, 2)
     figures["query_ms_p95"] = round(quantile(latencies, 0.95) * 1000, 2)
-    print(
-        f"index: {figures['index_seconds']} s for {turns_total} turns; query latency "
-        f"p50 {figures['query_ms_p50']} ms, p95 {figures['query_ms_p95']} ms"
-    )
-    if args.json:
-        print(json.dumps(figures, indent=2))
-    return 0
+    print(f"{mode}: query latency p50 {figures['query_ms_p50']} ms, p95 {figures['query_ms_p95']} ms")
+    print()
+    return figures
 
 
 def _ingest(root: Path, conversation: dict, plain: bool):
@@ -123,12 +145,14 @@ def _ingest(root: Path, conversation: dict, plain: bool):
     session is an agent session (``session_id`` ``s<N>``, opened at its own date) and each
     turn an observation saved in it, dated by the session. Returns the connection, the
     project and, per fact id, the turns it holds (identical turns are one fact)."""
-    from kenning.config import Project, ProjectConfig
     from kenning.memory.observations import save
+    from kenning.project import Project, ProjectConfig
     from kenning.store.db import connect
 
     root.mkdir(parents=True)
-    project = Project(root, ProjectConfig(name=root.name))
+    # dense: every turn embedded (no time budget), English questions only (no multilingual index)
+    dense = {"budget_seconds": 1e9, "multilingual": False}
+    project = Project(root, ProjectConfig(name=root.name, extra={"dense": dense}))
     conn = connect(root / "kenning.db", create=True)
     fallback = datetime.now(UTC)
     turns_of: dict[int, list[str]] = defaultdict(list)
@@ -161,12 +185,20 @@ def _turn_observation(turn: dict, session: int, raw_date: str, previous: dict | 
                        origin="locomo")
 
 
-def _retrieve(conn, project, question: str, turns_of: dict[int, list[str]]) -> list[str]:
-    from kenning.answer.search import SearchOptions, search_conn
+def _retrieve(conn, project, question: str, turns_of: dict[int, list[str]], mode: str = "lexical") -> list[str]:
+    from kenning.search.serve import SearchOptions, search_conn
     from kenning.clock import utc_now
     from kenning.search.query import parse
 
-    answer = search_conn(conn, project, parse(question), SearchOptions(limit=max(KS)), now=utc_now())
+    options = SearchOptions(limit=max(KS))
+    if mode == "lexical":
+        answer = search_conn(conn, project, parse(question), options, now=utc_now())
+    else:
+        from kenning.dense import index
+        from kenning.search import hybrid
+
+        answer = hybrid.search(conn, project, parse(question), options, now=utc_now(),
+                               embedder=index.embedders(project)["minilm"], pool=max(KS), mode=mode)
     return [turn for e in answer.excerpts for turn in turns_of[e.fact.id]]
 
 
@@ -218,7 +250,7 @@ def _summary(results: list[dict]) -> dict:
     }
 
 
-def _render(summary: dict, label: str, *, with_published: bool) -> str:
+def _render(summary: dict, label: str, mode: str = "lexical", *, with_published: bool) -> str:
     order = [*CATEGORIES.values(), "overall"]
     rows = []
     for name in order:
@@ -231,7 +263,7 @@ def _render(summary: dict, label: str, *, with_published: bool) -> str:
         rows.append(row)
     if with_published:
         rows.append(["plain FTS5 BM25 (data README), overall", *(f"{v:.1f}" for v in NAIVE_FTS5), ""])
-    headers = [f"kenning lexical, {label}", *(f"R@{k}" for k in KS)]
+    headers = [f"kenning {mode}, {label}", *(f"R@{k}" for k in KS)]
     if with_published:
         headers.append("DRAGON R@5/10/25/50 (paper)")
     return table(headers, rows)

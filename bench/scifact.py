@@ -1,4 +1,4 @@
-"""SciFact (BEIR) with kenning's lexical search, beside the published BM25 figures.
+"""SciFact (BEIR) with kenning's lexical, dense and hybrid search, beside the published BM25 figures.
 
 Each abstract becomes a Markdown document (``# title`` then the text) in a throwaway project,
 indexed by the product's own ``sync``; each claim is searched with the product's own
@@ -6,6 +6,9 @@ indexed by the product's own ``sync``; each claim is searched with the product's
 
     python bench/scifact.py                 # 300 test queries (report these)
     python bench/scifact.py --split train   # 809 train queries (tune on these only)
+    python bench/scifact.py --mode all --keep /tmp/scifact   # lexical, dense, hybrid (needs kenning[dense]);
+                                            # --keep reuses the store (and its vectors) across runs
+    python bench/scifact.py --split train --mode all --sweep  # fusion weights tried on train
 """
 
 from __future__ import annotations
@@ -29,79 +32,143 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--data", type=Path, default=DEFAULT_DATA, help="shared bench folder (default: %(default)s)")
     parser.add_argument("--split", choices=("test", "train"), default="test")
     parser.add_argument("--json", action="store_true", help="print the figures as JSON too")
+    parser.add_argument("--mode", choices=("lexical", "dense", "hybrid", "all"), default="lexical")
+    parser.add_argument("--keep", type=Path, help="project folder kept between runs (vectors are reused)")
+    parser.add_argument("--sweep", action="store_true", help="train only: try fusion weights and RRF k")
     weights_option(parser)
     args = parser.parse_args(argv)
+    if args.sweep and args.split == "test":
+        raise SystemExit("--sweep tunes: run it on --split train only")
     root = args.data / "scifact"
     if not require(root / "corpus.jsonl", "SciFact corpus"):
         return 0
 
-    from kenning.answer.search import SearchOptions, search_conn
-    from kenning.bench.speed import quantile
     from kenning.clock import utc_now
-    from kenning.config import init_project
+    from kenning.config import init_project, load_project
     from kenning.sync.run import sync
-    from kenning.search.query import parse
     from kenning.store.db import connect
 
     apply_weights(args.weights)
     qrels = _qrels(root / "qrels" / f"{args.split}.tsv")
     queries = {q["_id"]: q["text"] for q in _jsonl(root / "queries.jsonl") if q["_id"] in qrels}
+    modes = ("lexical", "dense", "hybrid") if args.mode == "all" else (args.mode,)
     with tempfile.TemporaryDirectory(prefix="kenning-scifact-") as tmp:
-        project_root = Path(tmp) / "scifact"
+        project_root = args.keep or Path(tmp) / "scifact"
         docs = project_root / "docs"
-        docs.mkdir(parents=True)
+        docs.mkdir(parents=True, exist_ok=True)
         count = 0
         for doc in _jsonl(root / "corpus.jsonl"):
             title = " ".join(doc["title"].split()) or doc["_id"]
-            (docs / f"{doc['_id']}.md").write_text(f"# {title}\n\n{doc['text']}\n", encoding="utf-8")
+            target = docs / f"{doc['_id']}.md"
+            if not target.exists():
+                target.write_text(f"# {title}\n\n{doc['text']}\n", encoding="utf-8")
             count += 1
         project, _ = init_project(project_root, "scifact")
+        config = project.state_dir / "config.toml"
+        text = config.read_text(encoding="utf-8").split("\n[dense]")[0]
+        dense = ("enabled = false" if modes == ("lexical",)  # a lexical run times the lexical sync alone
+                 else "budget_seconds = 100000\nmultilingual = false")  # the whole corpus, English questions
+        config.write_text(f"{text}\n[dense]\n{dense}\n", encoding="utf-8")
+        project = load_project(project_root)
         now = utc_now()
         started = time.perf_counter()
-        report = sync(project, now=now)
+        report = sync(project, now=now, progress=None if modes == ("lexical",) else _progress)
         index_seconds = time.perf_counter() - started
+        print(f"sync: {index_seconds:.1f} s, dense: {json.dumps(report.dense)}", file=sys.stderr)
 
         conn = connect(project.db_path)
-        options = SearchOptions(limit=100)
-        latencies: list[float] = []
-        ndcg, recall, mrr = [], [], []
-        for qid in sorted(queries, key=_numeric):
-            started = time.perf_counter()
-            answer = search_conn(conn, project, parse(queries[qid]), options, now=now)
-            latencies.append(time.perf_counter() - started)
-            ranked = _dedupe(Path(e.fact.source.uri.split("#")[0]).stem for e in answer.excerpts)
-            relevant = qrels[qid]
-            ndcg.append(_ndcg(ranked[:10], relevant))
-            recall.append(len(set(ranked[:100]) & set(relevant)) / len(relevant))
-            mrr.append(next((1 / r for r, d in enumerate(ranked[:10], 1) if d in relevant), 0.0))
+        figures = {"split": args.split, "queries": len(queries), "documents": count,
+                   "index_seconds": round(index_seconds, 2),
+                   "dense": report.dense, "modes": {}}
+        kept_lists: dict[str, dict[str, list[int]]] = {}
+        for mode in modes:
+            figures["modes"][mode] = _run(conn, project, queries, qrels, mode, now, kept_lists)
+        if args.sweep:
+            figures["sweep"] = _sweep(conn, project, queries, qrels, now)
         conn.close()
 
-    figures = {
-        "split": args.split,
-        "queries": len(queries),
-        "documents": count,
-        "excerpts_indexed": report.added,
-        "ndcg@10": _mean(ndcg),
-        "recall@100": _mean(recall),
-        "mrr@10": _mean(mrr),
-        "index_seconds": round(index_seconds, 2),
-        "query_ms_p50": round(quantile(latencies, 0.50) * 1000, 2),
-        "query_ms_p95": round(quantile(latencies, 0.95) * 1000, 2),
-    }
-    print(f"SciFact {args.split}: {len(queries)} queries, {count} documents ({report.added} excerpts)")
-    rows = [["kenning lexical", figures["ndcg@10"], figures["recall@100"], figures["mrr@10"]]]
-    rows += [[name, value if args.split == "test" else None, None, None] for name, value in PUBLISHED]
-    print(table(["system", "nDCG@10", "R@100", "MRR@10"], rows))
-    print("modes: lexical measured; dense and hybrid absent (no embedding model at level 0)")
+    print(f"SciFact {args.split}: {len(queries)} queries, {count} documents")
+    rows = [[f"kenning {m}", f["ndcg@10"], f["recall@100"], f["mrr@10"], f["query_ms_p50"], f["query_ms_p95"]]
+            for m, f in figures["modes"].items()]
+    rows += [[name, value if args.split == "test" else None, None, None, None, None] for name, value in PUBLISHED]
+    print(table(["system", "nDCG@10", "R@100", "MRR@10", "p50 ms", "p95 ms"], rows))
     if args.split != "test":
         print("published figures are for the test split only")
-    print(
-        f"index: {figures['index_seconds']} s for {count} documents; "
-        f"query latency p50 {figures['query_ms_p50']} ms, p95 {figures['query_ms_p95']} ms"
-    )
+    print(f"index: {figures['index_seconds']} s for {count} documents (sync, with dense when a dense mode runs)")
+    for line in figures.get("sweep", []):
+        print("sweep", line)
     if args.json:
         print(json.dumps(figures, indent=2))
     return 0
+
+
+def _progress(phase: str, done: int, total: int) -> None:
+    if phase.startswith("embedding") and (done % 640 < 32 or done == total):
+        print(f"{phase}: {done}/{total}", file=sys.stderr, flush=True)
+
+
+def _run(conn, project, queries, qrels, mode, now, kept_lists) -> dict:
+    from kenning.search.serve import SearchOptions, search_conn
+    from kenning.bench.speed import quantile
+    from kenning.dense import index as dense_index
+    from kenning.search import hybrid
+    from kenning.search.query import parse
+
+    options = SearchOptions(limit=100)
+    latencies: list[float] = []
+    ndcg, recall, mrr = [], [], []
+    embedder = dense_index.embedders(project)["minilm"] if mode != "lexical" else None
+    for qid in sorted(queries, key=_numeric):
+        started = time.perf_counter()
+        if mode == "lexical":
+            answer = search_conn(conn, project, parse(queries[qid]), options, now=now)
+        else:
+            answer = hybrid.search(conn, project, parse(queries[qid]), options, now=now, embedder=embedder,
+                                   pool=100, mode=mode)
+        latencies.append(time.perf_counter() - started)
+        kept_lists.setdefault(qid, {})[mode] = [e.fact.id for e in answer.excerpts]
+        ranked = _dedupe(Path(e.fact.source.uri.split("#")[0]).stem for e in answer.excerpts)
+        relevant = qrels[qid]
+        ndcg.append(_ndcg(ranked[:10], relevant))
+        recall.append(len(set(ranked[:100]) & set(relevant)) / len(relevant))
+        mrr.append(next((1 / r for r, d in enumerate(ranked[:10], 1) if d in relevant), 0.0))
+    return {"ndcg@10": _mean(ndcg), "recall@100": _mean(recall), "mrr@10": _mean(mrr),
+            "query_ms_p50": round(quantile(latencies, 0.50) * 1000, 2),
+            "query_ms_p95": round(quantile(latencies, 0.95) * 1000, 2)}
+
+
+def _sweep(conn, project, queries, qrels, now) -> list[str]:
+    """Fusion settings on the same two lists per query (lexical top 100, dense top 100)."""
+    from kenning.search.serve import SearchOptions, search_conn
+    from kenning.dense import index as dense_index
+    from kenning.search import hybrid
+    from kenning.search.query import parse
+
+    embedder = dense_index.embedders(project)["minilm"]
+    lists = {}
+    for qid in queries:
+        lexical = search_conn(conn, project, parse(queries[qid]), SearchOptions(limit=100), now=now)
+        dense = hybrid.dense_ranking(conn, project, embedder, queries[qid], 100)
+        lists[qid] = ([e.fact.id for e in lexical.excerpts], [f for f, _ in dense])
+    docs = {fact.id: Path(fact.source.uri.split("#")[0]).stem
+            for fact in _all_facts(conn, project, {i for a, b in lists.values() for i in a + b})}
+    lines = []
+    for k in (20, 60, 100):
+        for w in (0.5, 0.75, 1.0, 1.25, 1.5, 2.0):
+            for pool in (20, 50, 100):
+                scores = []
+                for qid, (lex, den) in lists.items():
+                    fused = hybrid.fuse({"lexical": lex[:pool], "dense": den[:pool]}, {"lexical": 1.0, "dense": w}, k)
+                    ranked = _dedupe(docs[key] for key, _, _ in fused)
+                    scores.append(_ndcg(ranked[:10], qrels[qid]))
+                lines.append(f"k={k} dense_weight={w} pool={pool} ndcg@10={_mean(scores)}")
+    return lines
+
+
+def _all_facts(conn, project, ids):
+    from kenning.store import facts as fact_store
+
+    return fact_store.get_many(conn, project.name, sorted(ids)).values()
 
 
 def _jsonl(path: Path):

@@ -26,6 +26,15 @@ def isolated_home(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.
     return home
 
 
+@pytest.fixture(autouse=True)
+def dense_off_by_default(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Embedding every fixture project would slow the whole suite: dense (level 1) is off unless
+    a test turns it on (tests/dense/ do, on a handful of passages)."""
+    import kenning.dense
+
+    monkeypatch.setattr(kenning.dense, "ENABLED", False)
+
+
 def write_files(root: Path, files: dict[str, str | bytes]) -> None:
     for rel, content in files.items():
         path = root / rel

@@ -64,3 +64,8 @@ class TokenRequired(ScopeDenied):
 
 class InternalError(KenningError):
     """A fault of kenning itself (a bug), reported as a typed error rather than a traceback."""
+
+
+class DenseRefused(KenningError):
+    """The dense engine refuses to serve: weights whose sha256 does not match the pinned one,
+    or a vector index built by another model or configuration. Nothing is read from it."""

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from kenning import dense
 from kenning.errors import IndexMissing
 from kenning.pack.manifest import read_manifest
 from kenning.project import Project
@@ -23,7 +24,8 @@ def engines() -> dict[str, dict[str, Any]]:
     else:
         found["fts5"] = {"available": False, "reason": fts.reason}
         found["trigram"] = {"available": False, "reason": fts.reason}
-    found["dense"] = {"available": False, "reason": "level 1 (dense retrieval) is not installed"}
+    reason = dense.missing()
+    found["dense"] = {"available": reason is None, **({"reason": reason} if reason else {})}
     return found
 
 
@@ -45,6 +47,8 @@ def project_status(project: Project) -> dict[str, Any]:
             data["index"] = {"files": size.files, "facts": size.facts, "by_lifecycle": size.by_lifecycle,
                              "by_type": size.by_type, "last_sync": size.last_sync,
                              "schema_version": size.schema_version}
+        data["engines"]["dense"] = _dense_engine(conn, project, data["engines"]["dense"])
+        data["level"] = 1 if data["engines"]["dense"]["available"] else 0
         data["engines"]["graph"] = _graph_engine(conn)
         data["engines"]["core_pack"] = _pack_engine(project)
     finally:
@@ -53,6 +57,16 @@ def project_status(project: Project) -> dict[str, Any]:
     degradations.extend(f"{name}: {e['reason']}" for name, e in data["engines"].items() if not e["available"])
     data["degradations"] = degradations
     return data
+
+
+def _dense_engine(conn: Connection | None, project: Project, installed: dict[str, Any]) -> dict[str, Any]:
+    if not installed["available"]:
+        return installed
+    if not dense.enabled(project):
+        return {"available": False, "reason": dense.DISABLED}
+    from kenning.dense import index  # numpy and the models: only with the dense extra installed
+
+    return index.status(conn, project)
 
 
 def _graph_engine(conn: Connection | None) -> dict[str, Any]:

@@ -9,6 +9,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 BENCH = Path(__file__).resolve().parents[2] / "bench"
 
 
@@ -32,7 +34,28 @@ def test_the_scifact_script_scores_a_small_beir_corpus(tmp_path):
     (root / "qrels" / "test.tsv").write_text("query-id\tcorpus-id\tscore\n1\t20\t1\n2\t30\t1\n", encoding="utf-8")
     figures = run_script("scifact.py", "--data", str(tmp_path))
     assert (figures["queries"], figures["documents"]) == (2, 3)
-    assert figures["ndcg@10"] == 1.0 and figures["recall@100"] == 1.0
+    assert figures["modes"]["lexical"]["ndcg@10"] == 1.0 and figures["modes"]["lexical"]["recall@100"] == 1.0
+    assert figures["dense"] == {"available": False, "reason": "dense disabled ([dense] enabled = false in "
+                                                            ".kenning/config.toml)"}
+
+
+def test_the_scifact_script_compares_lexical_dense_and_hybrid(tmp_path):
+    pytest.importorskip("onnxruntime", reason="the dense extra is not installed: pip install '.[dense]'")
+    root = tmp_path / "scifact"
+    (root / "qrels").mkdir(parents=True)
+    corpus = [
+        {"_id": "10", "title": "Statins lower cholesterol", "text": "Statin therapy reduces LDL cholesterol in adults."},
+        {"_id": "20", "title": "Sleep and memory", "text": "Sleep deprivation impairs memory consolidation."},
+        {"_id": "30", "title": "IL-6 in inflammation", "text": "Interleukin 6 drives the acute phase response."},
+    ]
+    (root / "corpus.jsonl").write_text("".join(json.dumps(d) + "\n" for d in corpus), encoding="utf-8")
+    queries = [{"_id": "1", "text": "Staying awake all night makes you forget things."}]
+    (root / "queries.jsonl").write_text("".join(json.dumps(q) + "\n" for q in queries), encoding="utf-8")
+    (root / "qrels" / "test.tsv").write_text("query-id\tcorpus-id\tscore\n1\t20\t1\n", encoding="utf-8")
+    figures = run_script("scifact.py", "--data", str(tmp_path), "--mode", "all")
+    assert set(figures["modes"]) == {"lexical", "dense", "hybrid"}
+    assert figures["dense"]["embedders"]["minilm"]["embedded"] == 3  # the sync built the vectors
+    assert figures["modes"]["dense"]["mrr@10"] == 1.0  # a paraphrase: no word in common but "memory"
 
 
 def test_the_locomo_script_finds_the_evidence_turns_of_a_small_conversation(tmp_path):

@@ -1,8 +1,8 @@
 """One question, routed (SPEC §9), answered in the contract (SPEC §10).
 
 The router picks a mode; the mode runs; when its engine is absent or fails (graph not
-built, dense retrieval not installed, core pack not built) level-0 lexical search answers
-and the answer lists the degradation. Nothing is replaced silently: ``mode`` is the mode
+built, dense not installed or its index incomplete, core pack not built) level-0
+lexical search answers and the answer lists the degradation. Nothing is replaced silently: ``mode`` is the mode
 that actually served, ``rule`` the rule that chose, and the notes say why.
 """
 
@@ -14,6 +14,7 @@ from datetime import datetime
 from pathlib import Path
 from typing import Any
 
+from kenning import dense as dense_engine
 from kenning.answer.relations import graph_built, relation_answer
 from kenning.answer.stale import stale_report
 from kenning.config import load_project
@@ -34,18 +35,18 @@ from kenning.store.version import store_state
 
 LEVEL = 0
 GRAPH_NOT_BUILT = "graph not built"
-DENSE_MISSING = "dense retrieval not installed"
+DENSE_MISSING = dense_engine.NOT_INSTALLED
 CORE_NOT_BUILT = "core pack not built"
 
 
 def dense_installed() -> bool:
-    """Whether a dense engine (level 1) can serve. None ships yet: the default rule answers
-    lexically and says so. When level 1 lands, this probe and ``_hybrid`` are where it plugs in."""
-    return False
+    """Whether the dense extra (level 1) is installed; whether its index can serve a given
+    question is decided at the question (``kenning.search.hybrid.serving``)."""
+    return dense_engine.missing() is None
 
 
 def ask_project(project: Project, question: str, *, now: datetime, limit: int = 10,
-                dense_available: bool | None = None) -> Answer:
+                dense_available: bool | None = None, explain: bool = False) -> Answer:
     parse(question)  # the query budget and emptiness checks, before anything is read
     dense = dense_installed() if dense_available is None else dense_available
     manifest = _manifest(project)
@@ -57,7 +58,7 @@ def ask_project(project: Project, question: str, *, now: datetime, limit: int = 
         return Answer(question, chosen.mode, chosen.rule, LEVEL, (project.name,),
                       empty_reason=EmptyReason.INDEX_MISSING, notes=(why, "no index: run `kenning sync`"))
     try:
-        answer = _run(conn, project, question, chosen, manifest, now=now, limit=limit)
+        answer = _run(conn, project, question, chosen, manifest, now=now, limit=limit, explain=explain)
     finally:
         conn.close()
     history = git_history.problem(project.root)  # commits are facts: unread history is a degradation
@@ -67,7 +68,7 @@ def ask_project(project: Project, question: str, *, now: datetime, limit: int = 
 
 
 def _run(conn: Connection, project: Project, question: str, chosen: Route,
-         manifest: dict[str, Any] | None, *, now: datetime, limit: int) -> Answer:
+         manifest: dict[str, Any] | None, *, now: datetime, limit: int, explain: bool = False) -> Answer:
     match chosen.mode:
         case "freshness":
             return stale_report(conn, project, now=now, limit=limit)
@@ -78,16 +79,36 @@ def _run(conn: Connection, project: Project, question: str, chosen: Route,
         case "graph":
             return _graph(conn, project, question, now=now, limit=limit)
         case "hybrid":
-            return _lexical(conn, project, question, now=now, limit=limit, degradations=(DENSE_MISSING,))
+            return _hybrid(conn, project, question, now=now, limit=limit, explain=explain)
         case _:
             degradations = (DENSE_MISSING,) if chosen.rule == "default" else ()
-            return _lexical(conn, project, question, now=now, limit=limit, degradations=degradations)
+            notes = (dense_engine.missing() or "",) if degradations else ()
+            return _lexical(conn, project, question, now=now, limit=limit, degradations=degradations,
+                            explain=explain, notes=notes)
 
 
 def _lexical(conn: Connection, project: Project, question: str, *, now: datetime, limit: int,
-             degradations: tuple[str, ...] = ()) -> Answer:
-    answer = search_conn(conn, project, parse(question), SearchOptions(limit=limit), now=now, mode="lexical")
-    return replace(answer, degradations=degradations)
+             degradations: tuple[str, ...] = (), explain: bool = False, notes: tuple[str, ...] = ()) -> Answer:
+    answer = search_conn(conn, project, parse(question), SearchOptions(limit=limit, explain=explain), now=now,
+                         mode="lexical")
+    return replace(answer, degradations=degradations, notes=tuple(n for n in notes if n))
+
+
+def _hybrid(conn: Connection, project: Project, question: str, *, now: datetime, limit: int,
+            explain: bool) -> Answer:
+    """Level 1 when the dense index can serve this question; otherwise lexical, saying why."""
+    if dense_engine.missing() is not None:
+        return _lexical(conn, project, question, now=now, limit=limit, explain=explain,
+                        degradations=(DENSE_MISSING,), notes=(dense_engine.missing() or "",))
+    from kenning.search import hybrid  # numpy and the models: only with the dense extra installed
+
+    embedder, why = hybrid.serving(conn, project, question)
+    if embedder is None:
+        return _lexical(conn, project, question, now=now, limit=limit, explain=explain, degradations=(why,))
+    answer = hybrid.search(conn, project, parse(question), SearchOptions(limit=limit, explain=explain), now=now,
+                           embedder=embedder)
+    language = "multilingual" if embedder.multilingual else "English"
+    return replace(answer, notes=(f"dense model {embedder.model_id} ({language})",))
 
 
 def _graph(conn: Connection, project: Project, question: str, *, now: datetime, limit: int) -> Answer:
@@ -206,7 +227,7 @@ def _combine(question: str, searched: list[str], excluded: list[ScopeEntry], ans
         query=question,
         mode=modes.pop() if len(modes) == 1 else "mixed",
         rule=rules.pop() if len(rules) == 1 else None,
-        level=LEVEL,
+        level=min((a.level for a in answers), default=LEVEL),  # the level that served every project
         searched=tuple(searched),
         excerpts=excerpts,
         excluded=tuple(excluded),

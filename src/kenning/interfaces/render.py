@@ -55,6 +55,10 @@ def excerpt_lines(ex: Excerpt, *, snippet: bool = True) -> list[str]:
                      + (f" · {where}" if where else ""))
     if snippet and ex.snippet:
         lines.append(f"   {ex.snippet}")
+    if ex.explain and "lists" in ex.explain:  # hybrid: each list's rank and contribution
+        parts = [f"{name} #{part['rank']} +{part['contribution']:.4f}" + (f" (cosine {part['cosine']})" if "cosine" in part else "")
+                 for name, part in ex.explain["lists"].items()]
+        lines.append(f"   explain: {' · '.join(parts)} = {ex.score:.4f} ({ex.explain['fusion']})")
     return lines
 
 

@@ -27,6 +27,7 @@ class SyncReport:
     writes: int = 0
     retired_uris: list[str] = field(default_factory=list)
     graph: dict[str, int] = field(default_factory=dict)
+    dense: dict[str, Any] = field(default_factory=dict)  # level 1: kenning.dense.update's summary
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -54,4 +55,5 @@ class SyncReport:
             "retired_uris": self.retired_uris,
             "graph": dict(self.graph),
             "writes": self.writes,
+            "dense": self.dense,
         }

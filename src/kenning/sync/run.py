@@ -19,6 +19,7 @@ import gc
 import json
 from datetime import datetime
 
+from kenning import dense
 from kenning.clock import iso
 from kenning.graph import build as graph_build
 from kenning.ingest.discover import Candidate, discover
@@ -41,7 +42,9 @@ def sync(project: Project, *, now: datetime, progress: Progress | None = None) -
     collecting = gc.isenabled()
     gc.disable()
     try:
-        return _sync(conn, project, now=now, progress=progress)
+        report = _sync(conn, project, now=now, progress=progress)
+        report.dense = dense.update(conn, project, progress)  # level 1, after the lexical sync committed
+        return report
     finally:
         conn.close()
         if collecting:

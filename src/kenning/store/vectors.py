@@ -1,0 +1,93 @@
+"""Dense vectors and their manifest (migration 0009). Vectors are float32 BLOBs; no ranking here."""
+
+from __future__ import annotations
+
+import sqlite3
+from collections.abc import Iterable
+from typing import Any
+
+import numpy as np
+
+# Active facts whose current text has no vector yet for this embedder. Prose first (sections,
+# decisions, memories), code last: a bounded sync embeds what answers "how" questions first.
+_PENDING = """
+SELECT f.id, f.type, f.title, f.body, f.meta, f.content_hash FROM facts f
+LEFT JOIN dense_vectors v ON v.embedder = ? AND v.fact_id = f.id AND v.content_hash = f.content_hash
+WHERE f.lifecycle = 'active' AND v.fact_id IS NULL
+ORDER BY f.type = 'code', f.id
+LIMIT ?
+"""
+
+
+def manifest(conn: sqlite3.Connection, embedder: str) -> dict[str, Any] | None:
+    row = conn.execute(
+        "SELECT model_id, weights_sha256, dimension, pooling, fingerprint, created FROM dense_manifest "
+        "WHERE embedder = ?", (embedder,)).fetchone()
+    if row is None:
+        return None
+    keys = ("model_id", "weights_sha256", "dimension", "pooling", "fingerprint", "created")
+    return dict(zip(keys, tuple(row), strict=True))
+
+
+def reset(conn: sqlite3.Connection, embedder: str, described: dict[str, Any], *, created: str) -> None:
+    """Forget the embedder's vectors and record the manifest they will be built under."""
+    conn.execute("DELETE FROM dense_vectors WHERE embedder = ?", (embedder,))
+    conn.execute(
+        "INSERT OR REPLACE INTO dense_manifest (embedder, model_id, weights_sha256, dimension, pooling, "
+        "fingerprint, created) VALUES (?, ?, ?, ?, ?, ?, ?)",
+        (embedder, described["model_id"], described["weights_sha256"], described["dimension"],
+         described["pooling"], described["fingerprint"], created))
+
+
+def drop_stale(conn: sqlite3.Connection, embedder: str) -> int:
+    """Delete vectors of facts no longer active or whose text changed; returns how many."""
+    cursor = conn.execute(
+        "DELETE FROM dense_vectors WHERE embedder = ? AND fact_id NOT IN "
+        "(SELECT f.id FROM facts f WHERE f.lifecycle = 'active' AND f.content_hash = dense_vectors.content_hash)",
+        (embedder,))
+    if cursor.rowcount:
+        _bump(conn, embedder)
+    return cursor.rowcount
+
+
+def pending(conn: sqlite3.Connection, embedder: str, limit: int) -> list[tuple[int, str, str, str, str, str]]:
+    return [tuple(row) for row in conn.execute(_PENDING, (embedder, limit))]
+
+
+def coverage(conn: sqlite3.Connection, embedder: str) -> tuple[int, int]:
+    """(active facts with a current vector, active facts)."""
+    done = conn.execute(
+        "SELECT count(*) FROM dense_vectors v JOIN facts f ON f.id = v.fact_id "
+        "WHERE v.embedder = ? AND f.lifecycle = 'active' AND f.content_hash = v.content_hash",
+        (embedder,)).fetchone()[0]
+    total = conn.execute("SELECT count(*) FROM facts WHERE lifecycle = 'active'").fetchone()[0]
+    return done, total
+
+
+def put(conn: sqlite3.Connection, embedder: str, rows: Iterable[tuple[int, str, np.ndarray]]) -> None:
+    conn.executemany(
+        "INSERT OR REPLACE INTO dense_vectors (embedder, fact_id, content_hash, vector) VALUES (?, ?, ?, ?)",
+        ((embedder, fact_id, content_hash, np.asarray(vector, dtype="<f4").tobytes())
+         for fact_id, content_hash, vector in rows))
+    _bump(conn, embedder)
+
+
+def _bump(conn: sqlite3.Connection, embedder: str) -> None:
+    conn.execute("UPDATE dense_manifest SET version = version + 1 WHERE embedder = ?", (embedder,))
+
+
+def state(conn: sqlite3.Connection, embedder: str) -> tuple[str, int]:
+    """A token that changes when the embedder's vectors do (one row read, not the vectors)."""
+    row = conn.execute("SELECT created, version FROM dense_manifest WHERE embedder = ?", (embedder,)).fetchone()
+    return (str(row[0]), int(row[1])) if row else ("", -1)
+
+
+def load(conn: sqlite3.Connection, embedder: str, dimension: int) -> tuple[np.ndarray, np.ndarray]:
+    """(fact ids, matrix of their vectors) of the active facts whose vector is current."""
+    rows = conn.execute(
+        "SELECT v.fact_id, v.vector FROM dense_vectors v JOIN facts f ON f.id = v.fact_id "
+        "WHERE v.embedder = ? AND f.lifecycle = 'active' AND f.content_hash = v.content_hash ORDER BY v.fact_id",
+        (embedder,)).fetchall()
+    ids = np.fromiter((r[0] for r in rows), dtype=np.int64, count=len(rows))
+    matrix = np.frombuffer(b"".join(r[1] for r in rows), dtype="<f4")
+    return ids, matrix.reshape(len(rows), dimension) if len(rows) else np.zeros((0, dimension), np.float32)

