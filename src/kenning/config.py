@@ -120,6 +120,7 @@ def _keep_parsed(kept_path: Path, text: str, raw: dict[str, Any]) -> None:
 KNOWN_KEYS: dict[str, frozenset[str]] = {
     "": frozenset({"name", "confidential", "include", "exclude", "max_file_bytes"}),
     "pack": frozenset({"budget_tokens", "context"}),
+    "dense": frozenset({"enabled", "budget_seconds", "model_path", "multilingual"}),
 }
 
 
