@@ -52,6 +52,12 @@ class Start:
                 "resolved_by": self.resolved_by}
 
 
+def resolve(conn: sqlite3.Connection, text: str) -> list[Node]:
+    """The nodes one typed name stands for (``kenning graph`` arguments): exact, case kept first."""
+    rows, _ = graph_lookup.exact_nodes(conn, text)
+    return [Node(*r) for r in rows]
+
+
 def named(conn: sqlite3.Connection, question: str, *, plain_words: bool = True) -> list[list[Start]]:
     """Groups of start nodes, one group per name the question types, most specific first."""
     texts = [next(g for g in m.groups() if g) for m in _QUOTED.finditer(question)]

@@ -65,7 +65,7 @@ RELATIONS: tuple[Relation, ...] = (
              ("file", "symbol", "decision")),
     Relation("dependents", "incoming", _re(r"depends? on", r"dependents?", r"impact(?:s|ed)?", r"affect(?:s|ed)?",
                                            r"(?:what|who) (?:uses|imports)", r"used by", r"imported by", r"importers?",
-                                           r"break(?:s)?", r"depend(?:ent)? de", r"qui (?:utilise|importe)(?:nt)?",
+                                           r"break(?:s)?", r"depend(?:ent)? (?:de|du|des)", r"qui (?:utilise|importe)(?:nt)?",
                                            r"utilise(?:e|s|es)? par", r"importe(?:e|s|es)? par", r"impacte?(?:nt|s)?",
                                            r"casse(?:nt)?"), ("file", "symbol")),
 )

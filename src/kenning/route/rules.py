@@ -94,7 +94,7 @@ _RELATION = _cues(
     r"why do we", r"who calls", r"what calls", r"what (?:does|do|did) [^?]+ call", r"which \w+ calls?",
     r"callers?", r"callees?", r"called by", r"what imports", r"who imports", r"imported by", r"(?:who|what) uses",
     r"used by", r"what links", r"evidence", r"verdicts?", r"path between", r"supersed(?:es|ed)",
-    r"depend(?:ent)? de", r"dependances?", r"impacte?(?:nt|s)?", r"lie(?:e|s|es)? (?:a|au|aux)",
+    r"depend(?:ent)? (?:de|du|des)", r"dependances?", r"impacte?(?:nt|s)?", r"lie(?:e|s|es)? (?:a|au|aux)",
     r"relie(?:e|s|es)? (?:a|au|aux)", r"quelles? taches?", r"touche(?:nt|e|es|s)?", r"pourquoi avons-nous",
     r"pourquoi a-t-on", r"pourquoi on a", r"pourquoi nous avons", r"qui appellen?t?", r"qu'appellen?t?",
     r"quelles? \w+ appellent", r"appele(?:e|s|es)? par", r"appelants?", r"qui (?:utilise|importe)(?:nt)?",

@@ -40,8 +40,8 @@ def exact_nodes(conn: sqlite3.Connection, text: str, *, limit: int = 8) -> tuple
         ("exact", "name = ? AND kind IN ('decision', 'task', 'evidence', 'verdict')", (raw,)),
         *([("exact", "name = ? AND kind = 'decision'", (f"ADR-{int(adr.group(1)):04d}",))] if adr else []),
         ("exact", "qualname = ? AND kind IN ('symbol', 'file')", (raw,)),
-        ("exact", "kind IN ('symbol', 'file') AND qualname GLOB ?", ("*." + glob_escape(raw),)),
         ("exact", "name = ? AND kind = 'symbol'", (raw,)),
+        ("exact", "kind IN ('symbol', 'file') AND qualname GLOB ?", ("*." + glob_escape(raw),)),
     ]
     if re.fullmatch(r"[0-9a-f]{7,40}", raw):
         rules.append(("exact", "kind = 'commit' AND key GLOB ?", (f"commit:{raw}*",)))
