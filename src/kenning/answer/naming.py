@@ -17,7 +17,9 @@ from dataclasses import dataclass
 
 from kenning.graph.walk import Node
 from kenning.route.rules import fold
+from kenning.answer.search import TEST_FACTOR
 from kenning.errors import InvalidQuery
+from kenning.ingest.test_files import is_test_path
 from kenning.search.query import STOP_WORDS, parse
 from kenning.store import graph_lookup
 
@@ -122,5 +124,8 @@ def lexical(conn: sqlite3.Connection, question: str, *, kinds: Sequence[str] = (
     if not match:
         return []
     lifecycles = ("active", "superseded") if include_superseded else ("active",)
-    hits = graph_lookup.lexical_nodes(conn, match, kinds=kinds, lifecycles=lifecycles, limit=limit)
-    return [Start(Node(*row), " ".join(words), "lexical") for row, _ in hits]
+    hits = graph_lookup.lexical_nodes(conn, match, kinds=kinds, lifecycles=lifecycles, limit=limit * 4)
+    # BM25 is negative, better when lower; test code and fixtures weigh less, as in search
+    weighed = sorted(((score * (TEST_FACTOR if row[5] and is_test_path(row[5]) else 1.0), i, row)
+                      for i, (row, score) in enumerate(hits)))
+    return [Start(Node(*row), " ".join(words), "lexical") for _, _, row in weighed[:limit]]
