@@ -3,12 +3,13 @@ choose SQLite") answered from the graph, ranked by the question's direction.
 
 The question gives a relation (callers, callees, dependents, dependencies, touches,
 evidence, decisions, path, neighbours) and its start nodes (``answer.naming``). Results are
-ranked by hops that count (a file's ``defines`` step does not), then by trust: a path with
-a heuristic edge ranks below a declared or extracted one at the same hop, and a call on an
-unknown receiver (``generator.send()``) below every resolved call. A start node is never
-its own result, except in a "why" answer, whose decisions are the answer. Every excerpt
-says which relation was followed (``explain.relation``, ``explain.direction``) and from
-which start, and keeps its typed, sourced path.
+ranked by hops that count (a file's ``defines`` step does not): direct callers before their
+callers. At the same hop, a path with a heuristic edge ranks below declared and extracted
+ones, and a call on an unknown receiver in another file (``generator.send()``) below every
+resolved call. A start node is never its own result, except in a "why" answer, whose
+decisions are the answer. Every excerpt says which relation was followed
+(``explain.relation``, ``explain.direction``) and from which start, and keeps its typed,
+sourced path.
 """
 
 from __future__ import annotations
@@ -157,7 +158,7 @@ def _decisions(conn: sqlite3.Connection, starts: list[walk.Node]) -> list[walk.H
 
 
 def _rank(conn: sqlite3.Connection, relation: Relation, hits: list[walk.Hit], question: str) -> list[walk.Hit]:
-    unknown = call_receivers(conn, [s.edge.id for h in hits for s in h.steps
+    written = call_receivers(conn, [s.edge.id for h in hits for s in h.steps
                                     if s.edge.type == "calls" and s.edge.link == "heuristic"])
     preferred = _PREFERRED.get(relation.name, ())
     if relation.name == "touches" and _COMMIT_FIRST.search(fold(question)):
@@ -165,21 +166,40 @@ def _rank(conn: sqlite3.Connection, relation: Relation, hits: list[walk.Hit], qu
 
     def key(item: tuple[int, walk.Hit]) -> tuple:
         index, hit = item
-        trust = 0
-        for step in hit.steps:
-            if step.edge.link != "heuristic":
-                continue
-            far = step.edge.src if not step.forward else step.edge.dst
-            near = step.edge.dst if not step.forward else step.edge.src
-            blind = unknown.get(step.edge.id, False) and far.path != near.path
-            trust = max(trust, 2 if blind else 1)
+        trust = max((_trust(step, written) for step in hit.steps), default=0)
         hops = sum(1 for s in hit.steps if s.edge.type != "defines")
         kind = preferred.index(hit.node.kind) if hit.node.kind in preferred else len(preferred)
-        return (trust == 2, kind, hops, trust, index)
+        return (kind, hops, trust, index)
 
     if relation.name in ("path", "neighbours"):
         return hits
     return [h for _, h in sorted(enumerate(hits), key=key)]
+
+
+def _trust(step: walk.Step, written: dict[int, str]) -> int:
+    """0 for a declared or extracted edge, 1 for a plausible heuristic one, 2 for a call
+    that can hardly be this one: on an unknown receiver in another file, a plain ``name()``
+    reaching a method, or a method reaching a method of another class of its own file."""
+    edge = step.edge
+    if edge.link != "heuristic":
+        return 0
+    if edge.type != "calls":
+        return 1
+    how = written.get(edge.id)
+    caller, callee = _in_file(edge.src), _in_file(edge.dst)
+    if how == "unknown" and edge.src.path != edge.dst.path:
+        return 2
+    if how == "plain" and "." in callee:
+        return 2
+    if edge.src.path == edge.dst.path and "." in caller and "." in callee and \
+            caller.rsplit(".", 1)[0] != callee.rsplit(".", 1)[0]:
+        return 2
+    return 1
+
+
+def _in_file(node: walk.Node) -> str:
+    """A symbol's qualified name inside its file (``Client.send``), from its key."""
+    return node.key.rsplit(":", 1)[-1] if node.kind == "symbol" else ""
 
 
 def _answer(conn: sqlite3.Connection, project: Project, question: str, relation: Relation, starts: list[Start],

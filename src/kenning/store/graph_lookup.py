@@ -100,16 +100,16 @@ def lexical_nodes(conn: sqlite3.Connection, match: str, *, kinds: Sequence[str] 
     return out[:limit]
 
 
-def call_receivers(conn: sqlite3.Connection, edge_ids: Sequence[int]) -> dict[int, bool]:
-    """For ``calls`` edges: True when the call was made on an unknown receiver
-    (``generator.send()``: an attribute call with no module behind its object)."""
-    found: dict[int, bool] = {}
+def call_receivers(conn: sqlite3.Connection, edge_ids: Sequence[int]) -> dict[int, str]:
+    """How each ``calls`` edge's call was written: ``plain`` (``name()``), ``module``
+    (``mod.name()`` or an imported name) or ``unknown`` (``obj.name()`` on a receiver no
+    import explains, as ``generator.send()``)."""
+    found: dict[int, str] = {}
     ids = list(edge_ids)
     for start in range(0, len(ids), 500):
         chunk = ids[start : start + 500]
-        found.update(
-            (int(eid), bool(unknown)) for eid, unknown in conn.execute(
-                "SELECT e.id, r.qualified = 1 AND r.hint IS NULL FROM graph_edges e JOIN graph_refs r ON "
-                f"r.id = e.ref_id WHERE e.id IN ({','.join('?' * len(chunk))})", chunk)
-        )
+        for eid, qualified, hint in conn.execute(
+                "SELECT e.id, r.qualified, r.hint FROM graph_edges e JOIN graph_refs r ON r.id = e.ref_id "
+                f"WHERE e.id IN ({','.join('?' * len(chunk))})", chunk):
+            found[int(eid)] = "module" if hint else "unknown" if qualified else "plain"
     return found
