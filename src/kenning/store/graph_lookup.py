@@ -60,8 +60,8 @@ def exact_nodes(conn: sqlite3.Connection, text: str, *, limit: int = 8) -> tuple
 
 
 def module_nodes(conn: sqlite3.Connection, word: str, *, limit: int = 4) -> list[tuple]:
-    """File nodes a plain word names as a module: ``config`` → ``pkg/config.py`` or
-    ``pkg/config/__init__.py`` (case kept)."""
+    """File nodes a plain word names as a module: ``config`` → ``pkg/config.py``,
+    ``pkg/_config.py`` or ``pkg/config/__init__.py`` (case kept)."""
     rows = conn.execute(
         f"SELECT {NODE_COLUMNS} FROM graph_nodes WHERE kind = 'file' AND (qualname = ? OR qualname GLOB ? "
         "OR path GLOB ? OR path GLOB ?) ORDER BY length(path), id LIMIT ?",
@@ -75,7 +75,7 @@ def _stem_is(path: str, word: str) -> bool:
     name = path.rsplit("/", 1)[-1]
     if name == "__init__.py":
         name = path.rsplit("/", 2)[-2] if path.count("/") else ""
-    return name.split(".", 1)[0] == word
+    return name.split(".", 1)[0].lstrip("_") == word.lstrip("_")
 
 
 def lexical_nodes(conn: sqlite3.Connection, match: str, *, kinds: Sequence[str] = (),
