@@ -15,11 +15,11 @@ import sqlite3
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from kenning.graph.walk import Node
-from kenning.route.rules import fold
 from kenning.answer.search import TEST_FACTOR
 from kenning.errors import InvalidQuery
+from kenning.graph.walk import Node
 from kenning.ingest.test_files import is_test_path
+from kenning.route.rules import fold
 from kenning.search.query import STOP_WORDS, parse
 from kenning.store import graph_lookup
 

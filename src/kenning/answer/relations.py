@@ -44,31 +44,32 @@ def _re(*patterns: str) -> re.Pattern[str]:
 
 # Checked in order on the question folded (lowercase, no diacritics); the first that matches.
 RELATIONS: tuple[Relation, ...] = (
-    Relation("path", "both", _re(r"path between", r"chemin entre", r"what links .+ to", r"how is .+ (?:linked|connected) to",
-                                 r"qu'est-ce qui relie", r"quel lien entre"), ()),
-    Relation("callees", "outgoing", _re(r"what (?:does|do|did) .+ call", r"(?:functions|methods|what) .+ calls? into",
-                                        r"callees", r"qu'appelle(?:nt)?", r"que (?:appelle|fait appel)",
-                                        r"qu'est-ce que .+ appelle", r"quelles? (?:fonctions|methodes) .+ appelle(?:-t-(?:il|elle))?\b"),
-             ("symbol", "file")),
-    Relation("callers", "incoming", _re(r"who calls", r"what calls", r"which \w+ calls?", r"callers?", r"called (?:by|from)",
-                                        r"where is .+ called", r"qui appelle(?:nt)?", r"quelles? \w+ appellent",
-                                        r"appelants?", r"appele(?:e|s|es)? (?:par|depuis)", r"ou est appele(?:e)?"),
-             ("symbol", "file")),
-    Relation("dependencies", "outgoing", _re(r"what (?:does|do) .+ (?:depend on|import|use|need)", r"de quoi depend",
-                                             r"qu'importe", r"dependencies of", r"dependances de"),
-             ("file", "symbol", "task")),
+    Relation("path", "both", _re(
+        r"path between", r"chemin entre", r"what links .+ to", r"how is .+ (?:linked|connected) to",
+        r"qu'est-ce qui relie", r"quel lien entre"), ()),
+    Relation("callees", "outgoing", _re(
+        r"what (?:does|do|did) .+ call", r"(?:functions|methods|what) .+ calls? into", r"callees",
+        r"qu'appelle(?:nt)?", r"que (?:appelle|fait appel)", r"qu'est-ce que .+ appelle",
+        r"quelles? (?:fonctions|methodes) .+ appelle(?:-t-(?:il|elle))?\b"), ("symbol", "file")),
+    Relation("callers", "incoming", _re(
+        r"who calls", r"what calls", r"which \w+ calls?", r"callers?", r"called (?:by|from)",
+        r"where is .+ called", r"qui appelle(?:nt)?", r"quelles? \w+ appellent", r"appelants?",
+        r"appele(?:e|s|es)? (?:par|depuis)", r"ou est appele(?:e)?"), ("symbol", "file")),
+    Relation("dependencies", "outgoing", _re(
+        r"what (?:does|do) .+ (?:depend on|import|use|need)", r"de quoi depend", r"qu'importe",
+        r"dependencies of", r"dependances de"), ("file", "symbol", "task")),
     Relation("evidence", "incoming", _re(r"evidences?", r"preuves?", r"verdicts?"), ("file", "symbol", "task")),
-    Relation("decisions", "incoming", _re(r"why (?:did|do|does|have|was|were|is|are) (?:we|it|they|you|i)\b",
-                                          r"why (?:did|do) we", r"pourquoi", r"decisions?", r"supersed(?:es|ed)",
-                                          r"remplace(?:e|s|es)? par", r"adr"), ("decision",)),
-    Relation("touches", "incoming", _re(r"which (?:tasks?|commits?)", r"what (?:tasks?|commits?)", r"touch(?:es|ed)?",
-                                        r"quelles? taches?", r"quels? commits?", r"touche(?:nt|e|es|s)?"),
-             ("file", "symbol", "decision")),
-    Relation("dependents", "incoming", _re(r"depends? on", r"dependents?", r"impact(?:s|ed)?", r"affect(?:s|ed)?",
-                                           r"(?:what|who) (?:uses|imports)", r"used by", r"imported by", r"importers?",
-                                           r"break(?:s)?", r"depend(?:ent)? (?:de|du|des)", r"qui (?:utilise|importe)(?:nt)?",
-                                           r"utilise(?:e|s|es)? par", r"importe(?:e|s|es)? par", r"impacte?(?:nt|s)?",
-                                           r"casse(?:nt)?"), ("file", "symbol")),
+    Relation("decisions", "incoming", _re(
+        r"why (?:did|do|does|have|was|were|is|are) (?:we|it|they|you|i)\b", r"pourquoi", r"decisions?",
+        r"supersed(?:es|ed)", r"remplace(?:e|s|es)? par", r"adr"), ("decision",)),
+    Relation("touches", "incoming", _re(
+        r"which (?:tasks?|commits?)", r"what (?:tasks?|commits?)", r"touch(?:es|ed)?", r"quelles? taches?",
+        r"quels? commits?", r"touche(?:nt|e|es|s)?"), ("file", "symbol", "decision")),
+    Relation("dependents", "incoming", _re(
+        r"depends? on", r"dependents?", r"impact(?:s|ed)?", r"affect(?:s|ed)?", r"(?:what|who) (?:uses|imports)",
+        r"used by", r"imported by", r"importers?", r"break(?:s)?", r"depend(?:ent)? (?:de|du|des)",
+        r"qui (?:utilise|importe)(?:nt)?", r"utilise(?:e|s|es)? par", r"importe(?:e|s|es)? par",
+        r"impacte?(?:nt|s)?", r"casse(?:nt)?"), ("file", "symbol")),
 )
 NEIGHBOURS = Relation("neighbours", "both", _re(), ())
 _PREFERRED = {"touches": ("task", "commit", "evidence", "verdict", "decision"),
@@ -98,8 +99,8 @@ def relation_answer(conn: sqlite3.Connection, project: Project, question: str, *
     if not starts and relation.name == "path":
         relation = NEIGHBOURS
     if not starts:
-        starts = lexical(conn, question, kinds=relation.lexical_kinds,
-                         include_superseded=relation.name == "decisions", limit=3 if relation.name == "decisions" else 2)
+        why = relation.name == "decisions"
+        starts = lexical(conn, question, kinds=relation.lexical_kinds, include_superseded=why, limit=3 if why else 2)
     if not starts and relation.lexical_kinds:
         starts = lexical(conn, question, limit=2)
     if not starts:

@@ -121,7 +121,8 @@ def _project_questions(project: Project, own: list[project_questions.ProjectQues
             with_mode += 1
             mode_ok += answer.mode == q.mode
         if (q.rule is not None and answer.rule != q.rule) or (q.mode is not None and answer.mode != q.mode):
-            disagreements.append({"question": q.question, "expected": [q.mode, q.rule], "got": [answer.mode, answer.rule]})
+            disagreements.append({"question": q.question, "expected": [q.mode, q.rule],
+                                  "got": [answer.mode, answer.rule]})
         rows.append({"line": q.line, "question": q.question, "mode": answer.mode, "rule": answer.rule, "rank": rank,
                      "degradations": list(answer.degradations)})
     n = len(firsts)
