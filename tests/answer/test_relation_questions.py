@@ -103,3 +103,19 @@ def test_the_fixture_questions_file_is_read_by_kenning_bench(make_project, cli):
     assert own["questions"] == len(relations_project.questions())
     assert own["router"]["rule_agreement"] == 1.0 and own["router"]["mode_agreement"] == 1.0
     assert own["retrieval"]["recall@5"] >= 0.9
+
+
+def test_a_named_identifier_the_graph_does_not_hold_is_a_degradation_not_a_stand_in(make_project):
+    project = relations_project.build(make_project)
+    resync(project)
+    answer = ask_project(project, "what calls parse_headers", now=NOW)
+    assert (answer.mode, answer.rule) == ("lexical", "relation")
+    assert answer.degradations == ("graph found no node for this question",)
+
+
+def test_a_node_with_no_caller_gives_an_empty_graph_answer_that_says_so(make_project):
+    project = relations_project.build(make_project)
+    resync(project)
+    answer = ask_project(project, "who calls drain", now=NOW)
+    assert answer.mode == "graph" and answer.excerpts == () and answer.empty_reason.value == "no_match"
+    assert "the graph holds no callers of app.jobs.drain (exact)" in answer.notes

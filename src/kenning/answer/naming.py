@@ -60,14 +60,23 @@ def resolve(conn: sqlite3.Connection, text: str) -> list[Node]:
     return [Node(*r) for r in rows]
 
 
+def typed_names(question: str) -> list[str]:
+    """What the question types as a name: quoted or backticked text, then code-shaped words
+    (paths and dotted names first, longer first)."""
+    texts = [next(g for g in m.groups() if g) for m in _QUOTED.finditer(question)]
+    shaped = [t for t in _tokens(question) if _CODE_SHAPE.search(t)]
+    shaped.sort(key=lambda t: ("/" not in t and "." not in t, -len(t)))
+    return texts + shaped
+
+
+def _tokens(question: str) -> list[str]:
+    return [t.rstrip(".,;:?!").removesuffix("()") for t in _TOKEN.findall(_QUOTED.sub(" ", question))]
+
+
 def named(conn: sqlite3.Connection, question: str, *, plain_words: bool = True) -> list[list[Start]]:
     """Groups of start nodes, one group per name the question types, most specific first."""
-    texts = [next(g for g in m.groups() if g) for m in _QUOTED.finditer(question)]
-    rest = _QUOTED.sub(" ", question)
-    tokens = [t.rstrip(".,;:?!").removesuffix("()") for t in _TOKEN.findall(rest)]
-    shaped = [t for t in tokens if _CODE_SHAPE.search(t)]
-    shaped.sort(key=lambda t: ("/" not in t and "." not in t, -len(t)))
-    texts += shaped
+    texts = typed_names(question)
+    tokens = _tokens(question)
     groups: list[list[Start]] = []
     seen: set[str] = set()
     for text in texts:

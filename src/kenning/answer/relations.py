@@ -20,7 +20,7 @@ from dataclasses import dataclass, replace
 from datetime import datetime
 
 from kenning.answer.graph import GraphOptions, compose
-from kenning.answer.naming import Start, lexical, named
+from kenning.answer.naming import Start, lexical, named, typed_names
 from kenning.config import Project
 from kenning.graph import walk
 from kenning.records import Answer, EmptyReason, Lifecycle
@@ -98,6 +98,8 @@ def relation_answer(conn: sqlite3.Connection, project: Project, question: str, *
     starts = groups[0] if groups else []
     if not starts and relation.name == "path":
         relation = NEIGHBOURS
+    if not starts and relation.name != "decisions" and typed_names(question):
+        return None  # it names something the graph does not hold: not a stand-in found by words
     if not starts:
         why = relation.name == "decisions"
         starts = lexical(conn, question, kinds=relation.lexical_kinds, include_superseded=why, limit=3 if why else 2)
@@ -207,6 +209,8 @@ def _answer(conn: sqlite3.Connection, project: Project, question: str, relation:
             hits: list[walk.Hit], options: GraphOptions, *, now: datetime, notes: list[str] | None = None) -> Answer:
     shown = ", ".join(f"{s.node.label} ({s.resolved_by})" for s in starts[:5])
     notes = [f"relation {relation.name} ({relation.direction}) from {shown}", *(notes or [])]
+    if not hits:
+        notes.append(f"the graph holds no {relation.name} of {shown}")
     answer = compose(conn, project, question, hits, options, now=now, rule=f"graph.{relation.name}",
                      notes=notes)
     start_json = [s.to_json() for s in starts[:5]]
