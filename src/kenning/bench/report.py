@@ -1,6 +1,7 @@
-"""`kenning bench`: generate the questions, search them, measure, and write a report that
-is identical byte for byte across runs on the same store (no timestamp, no timing: speed
-lives in its own section, see ``speed.py``)."""
+"""`kenning bench`: generate the questions, ask them as `kenning ask` does, measure, and write
+a report that is identical byte for byte across runs on the same store (no timestamp, no
+timing: speed lives in its own section, see ``speed.py``). A project's own questions
+(``.kenning/questions.jsonl``) are asked the same way and reported apart."""
 
 from __future__ import annotations
 
