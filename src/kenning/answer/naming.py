@@ -46,7 +46,7 @@ RELATION_WORDS = frozenset(fold(w) for w in """
 @dataclass(frozen=True)
 class Start:
     node: Node
-    text: str  # what named it: the words typed, or the excerpt title for a lexical hit
+    text: str  # what named it: the name typed, or the words searched for a lexical start
     resolved_by: str  # exact, path, lexical
 
     def to_json(self) -> dict[str, str]:
