@@ -30,12 +30,14 @@ import random
 import subprocess
 import sys
 import tarfile
+import time
 from collections import defaultdict
 from pathlib import Path
 
 import _common  # noqa: F401  (puts src/ on sys.path)
 
 from kenning.answer.ask import ask_project
+from kenning.bench.speed import quantile
 from kenning.clock import utc_now
 from kenning.config import init_project, load_project
 from kenning.ingest.sync import sync
@@ -134,9 +136,12 @@ def main() -> None:
                         and len(calls.get(n, set()) - {unique[n]}) >= 3)
     chosen = sorted(random.Random(args.seed).sample(candidates, min(args.functions, len(candidates))))
     rows = []
+    timings: list[float] = []
     for name in chosen:
         truth = calls[name] - {unique[name]}  # a recursive call is not a caller to list
+        started = time.perf_counter()
         answer = ask_project(project, f"what calls {name}", now=utc_now(), limit=10).to_json()
+        timings.append(1000 * (time.perf_counter() - started))
         top = answer["excerpts"][:5]
         right = [is_true(e, truth) for e in top]
         direct = [ok for ok, e in zip(right, top) if e["explain"].get("hops") == 1]
@@ -154,6 +159,8 @@ def main() -> None:
         "recall@5": _mean(r["recall@5"] for r in rows),
         "precision@5": _mean(r["precision@5"] for r in rows),
         "strict_precision@5": _mean(r["strict_precision@5"] for r in rows),
+        "ask_ms_p50": round(quantile(timings, 0.5), 1) if timings else None,
+        "ask_ms_p95": round(quantile(timings, 0.95), 1) if timings else None,
         "machine": f"{platform.machine()}, {os.cpu_count()} cores, Python {platform.python_version()}",
     }
     print(_common.table(["function", "callers", "mode", "R@5", "P@5", "strict P@5"],
@@ -161,7 +168,8 @@ def main() -> None:
                           r["strict_precision@5"]] for r in rows]))
     print(f"\n{args.package}: {figures['functions']} functions, {figures['graph_mode']} answered in graph mode; "
           f"recall@5 {_common._fmt(figures['recall@5'])}, precision@5 (direct callers) "
-          f"{_common._fmt(figures['precision@5'])}, strict precision@5 {_common._fmt(figures['strict_precision@5'])}")
+          f"{_common._fmt(figures['precision@5'])}, strict precision@5 {_common._fmt(figures['strict_precision@5'])}; "
+          f"ask p50 {figures['ask_ms_p50']} ms, p95 {figures['ask_ms_p95']} ms (whole `ask`: route, open, walk, compose)")
     if args.json:
         print("\n" + json.dumps({**figures, "rows": rows}, indent=1, ensure_ascii=False))
 
