@@ -11,7 +11,6 @@ graph nodes, whose best hits become the start nodes. Each start says how it was 
 from __future__ import annotations
 
 import re
-import sqlite3
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -22,6 +21,7 @@ from kenning.ingest.test_files import is_test_path
 from kenning.route.rules import fold
 from kenning.search.query import STOP_WORDS, parse
 from kenning.store import graph_lookup
+from kenning.store.graph_lookup import Connection
 
 _QUOTED = re.compile(r"`([^`]{1,200})`|\"([^\"]{1,200})\"|«\s*([^»]{1,200}?)\s*»|“([^”]{1,200})”")
 _TOKEN = re.compile(r"#\d+|[A-Za-z_][\w.\-/]*\w(?:\(\))?|[0-9a-f]{7,40}")
@@ -54,7 +54,7 @@ class Start:
                 "resolved_by": self.resolved_by}
 
 
-def resolve(conn: sqlite3.Connection, text: str) -> list[Node]:
+def resolve(conn: Connection, text: str) -> list[Node]:
     """The nodes one typed name stands for (``kenning graph`` arguments): exact, case kept first."""
     rows, _ = graph_lookup.exact_nodes(conn, text)
     return [Node(*r) for r in rows]
@@ -73,7 +73,7 @@ def _tokens(question: str) -> list[str]:
     return [t.rstrip(".,;:?!").removesuffix("()") for t in _TOKEN.findall(_QUOTED.sub(" ", question))]
 
 
-def named(conn: sqlite3.Connection, question: str, *, plain_words: bool = True) -> list[list[Start]]:
+def named(conn: Connection, question: str, *, plain_words: bool = True) -> list[list[Start]]:
     """Groups of start nodes, one group per name the question types, most specific first."""
     texts = typed_names(question)
     tokens = _tokens(question)
@@ -100,7 +100,7 @@ def named(conn: sqlite3.Connection, question: str, *, plain_words: bool = True) 
     return groups
 
 
-def _plain(conn: sqlite3.Connection, word: str, *, prefer_module: bool) -> list[Start]:
+def _plain(conn: Connection, word: str, *, prefer_module: bool) -> list[Start]:
     """A plain word names a node only exactly, with its case: a symbol's short name or a
     module's (``config`` → ``pkg/config.py``)."""
     modules = [Start(Node(*r), word, "path") for r in graph_lookup.module_nodes(conn, word)]
@@ -116,7 +116,7 @@ def _is_stop(word: str) -> bool:
     return word.lower() in STOP_WORDS or fold(word) in RELATION_WORDS
 
 
-def lexical(conn: sqlite3.Connection, question: str, *, kinds: Sequence[str] = (),
+def lexical(conn: Connection, question: str, *, kinds: Sequence[str] = (),
             include_superseded: bool = False, limit: int = 3) -> list[Start]:
     """Start nodes from the best excerpts carrying graph nodes (of ``kinds``) for the
     question's content words (the relation vocabulary left out)."""

@@ -15,7 +15,6 @@ sourced path.
 from __future__ import annotations
 
 import re
-import sqlite3
 from dataclasses import dataclass, replace
 from datetime import datetime
 
@@ -25,7 +24,7 @@ from kenning.config import Project
 from kenning.graph import walk
 from kenning.records import Answer, EmptyReason, Lifecycle
 from kenning.route.rules import fold
-from kenning.store.graph_lookup import call_receivers
+from kenning.store.graph_lookup import Connection, call_receivers
 
 graph_built = walk.graph_built
 
@@ -83,7 +82,7 @@ def relation_of(question: str) -> Relation:
     return next((r for r in RELATIONS if r.cue.search(folded)), NEIGHBOURS)
 
 
-def relation_answer(conn: sqlite3.Connection, project: Project, question: str, *, now: datetime,
+def relation_answer(conn: Connection, project: Project, question: str, *, now: datetime,
                     limit: int = 10) -> Answer | None:
     """The graph's answer to a relation question, or None when it names no node and the
     lexical search over node-bearing excerpts finds none either."""
@@ -112,7 +111,7 @@ def relation_answer(conn: sqlite3.Connection, project: Project, question: str, *
     return _answer(conn, project, question, relation, starts, hits, options, now=now)
 
 
-def _walk(conn: sqlite3.Connection, relation: Relation, starts: list[walk.Node], question: str) -> list[walk.Hit]:
+def _walk(conn: Connection, relation: Relation, starts: list[walk.Node], question: str) -> list[walk.Hit]:
     ids = {n.id for n in starts}
     from_file = any(n.kind == "file" for n in starts)
     match relation.name:
@@ -145,7 +144,7 @@ def _walk(conn: sqlite3.Connection, relation: Relation, starts: list[walk.Node],
     return _rank(conn, relation, hits, question)
 
 
-def _decisions(conn: sqlite3.Connection, starts: list[walk.Node]) -> list[walk.Hit]:
+def _decisions(conn: Connection, starts: list[walk.Node]) -> list[walk.Hit]:
     """The decisions themselves (a code node: the decisions and tasks reaching it), then the
     decisions they supersede or are superseded by, and the tasks and commits touching them."""
     decisions = [n for n in starts if n.kind == "decision"]
@@ -160,7 +159,7 @@ def _decisions(conn: sqlite3.Connection, starts: list[walk.Node]) -> list[walk.H
     return [walk.Hit(n, ()) for n in decisions] + around
 
 
-def _rank(conn: sqlite3.Connection, relation: Relation, hits: list[walk.Hit], question: str) -> list[walk.Hit]:
+def _rank(conn: Connection, relation: Relation, hits: list[walk.Hit], question: str) -> list[walk.Hit]:
     written = call_receivers(conn, [s.edge.id for h in hits for s in h.steps
                                     if s.edge.type == "calls" and s.edge.link == "heuristic"])
     preferred = _PREFERRED.get(relation.name, ())
@@ -205,7 +204,7 @@ def _in_file(node: walk.Node) -> str:
     return node.key.rsplit(":", 1)[-1] if node.kind == "symbol" else ""
 
 
-def _answer(conn: sqlite3.Connection, project: Project, question: str, relation: Relation, starts: list[Start],
+def _answer(conn: Connection, project: Project, question: str, relation: Relation, starts: list[Start],
             hits: list[walk.Hit], options: GraphOptions, *, now: datetime, notes: list[str] | None = None) -> Answer:
     shown = ", ".join(f"{s.node.label} ({s.resolved_by})" for s in starts[:5])
     notes = [f"relation {relation.name} ({relation.direction}) from {shown}", *(notes or [])]

@@ -9,6 +9,7 @@ import re
 import sqlite3
 from collections.abc import Sequence
 
+Connection = sqlite3.Connection
 NODE_COLUMNS = "id, kind, key, name, qualname, path, line_start, line_end, fact_id"
 _N = ", ".join(f"n.{c.strip()}" for c in NODE_COLUMNS.split(","))
 _ADR = re.compile(r"^adr[-_ ]?0*(\d{1,5})$", re.I)
@@ -22,7 +23,7 @@ def glob_escape(text: str) -> str:
     return "".join(f"[{c}]" if c in "*?[]" else c for c in text)
 
 
-def exact_nodes(conn: sqlite3.Connection, text: str, *, limit: int = 8) -> tuple[list[tuple], str | None]:
+def exact_nodes(conn: Connection, text: str, *, limit: int = 8) -> tuple[list[tuple], str | None]:
     """The nodes ``text`` names exactly, and how (``exact`` or ``path``): a key, a citation,
     a path, an ADR/task/evidence/verdict id, a qualified or short symbol name (case kept),
     a commit sha prefix, a path suffix; only then the same names ignoring case. The first
@@ -59,7 +60,7 @@ def exact_nodes(conn: sqlite3.Connection, text: str, *, limit: int = 8) -> tuple
     return [], None
 
 
-def module_nodes(conn: sqlite3.Connection, word: str, *, limit: int = 4) -> list[tuple]:
+def module_nodes(conn: Connection, word: str, *, limit: int = 4) -> list[tuple]:
     """File nodes a plain word names as a module: ``config`` → ``pkg/config.py``,
     ``pkg/_config.py`` or ``pkg/config/__init__.py`` (case kept)."""
     rows = conn.execute(
@@ -78,7 +79,7 @@ def _stem_is(path: str, word: str) -> bool:
     return name.split(".", 1)[0].lstrip("_") == word.lstrip("_")
 
 
-def lexical_nodes(conn: sqlite3.Connection, match: str, *, kinds: Sequence[str] = (),
+def lexical_nodes(conn: Connection, match: str, *, kinds: Sequence[str] = (),
                   lifecycles: Sequence[str] = ("active",), limit: int = 5) -> list[tuple[tuple, float]]:
     """The best excerpts for an FTS5 ``match`` among those that carry graph nodes (of
     ``kinds`` when given), each node with its excerpt's BM25 score (lower is better)."""
@@ -100,7 +101,7 @@ def lexical_nodes(conn: sqlite3.Connection, match: str, *, kinds: Sequence[str] 
     return out[:limit]
 
 
-def call_receivers(conn: sqlite3.Connection, edge_ids: Sequence[int]) -> dict[int, str]:
+def call_receivers(conn: Connection, edge_ids: Sequence[int]) -> dict[int, str]:
     """How each ``calls`` edge's call was written: ``plain`` (``name()``), ``module``
     (``mod.name()`` or an imported name) or ``unknown`` (``obj.name()`` on a receiver no
     import explains, as ``generator.send()``)."""
