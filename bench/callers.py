@@ -35,7 +35,6 @@ from collections import defaultdict
 from pathlib import Path
 
 import _common  # noqa: F401  (puts src/ on sys.path)
-
 from kenning.answer.ask import ask_project
 from kenning.bench.speed import quantile
 from kenning.clock import utc_now
@@ -43,10 +42,11 @@ from kenning.config import init_project, load_project
 from kenning.ingest.sync import sync
 from kenning.ingest.test_files import is_test_path
 
-COMMON = frozenset("""get set pop update append extend items keys values copy close open read write run send
+_COMMON_NAMES = """get set pop update append extend items keys values copy close open read write run send
     start stop format join split strip replace add remove clear setdefault encode decode load dump loads dumps
     match search find index count sort call init main setup teardown render save delete put post head patch
-    options wrap wrapper decorator inner handler iter next""".split())
+    options wrap wrapper decorator inner handler iter next"""
+COMMON = frozenset(_COMMON_NAMES.split())
 
 
 def fetch(spec: str, cache: Path) -> Path:
@@ -144,13 +144,13 @@ def main() -> None:
         timings.append(1000 * (time.perf_counter() - started))
         top = answer["excerpts"][:5]
         right = [is_true(e, truth) for e in top]
-        direct = [ok for ok, e in zip(right, top) if e["explain"].get("hops") == 1]
+        direct = [ok for ok, e in zip(right, top, strict=True) if e["explain"].get("hops") == 1]
         rows.append({
             "function": name, "defined_in": unique[name][0], "true_callers": len(truth), "mode": answer["mode"],
             "served": len(answer["excerpts"]), "recall@5": sum(right) / min(5, len(truth)) if truth else None,
             "precision@5": sum(direct) / len(direct) if direct else None,
             "strict_precision@5": sum(right) / len(top) if top else None,
-            "top5": [e["explain"]["node"]["name"] + ("" if ok else " ✗") for e, ok in zip(top, right)],
+            "top5": [e["explain"]["node"]["name"] + ("" if ok else " ✗") for e, ok in zip(top, right, strict=True)],
         })
     figures = {
         "package": args.package, "files_synced": report.files_seen if hasattr(report, "files_seen") else None,
@@ -168,8 +168,9 @@ def main() -> None:
                           r["strict_precision@5"]] for r in rows]))
     print(f"\n{args.package}: {figures['functions']} functions, {figures['graph_mode']} answered in graph mode; "
           f"recall@5 {_common._fmt(figures['recall@5'])}, precision@5 (direct callers) "
-          f"{_common._fmt(figures['precision@5'])}, strict precision@5 {_common._fmt(figures['strict_precision@5'])}; "
-          f"ask p50 {figures['ask_ms_p50']} ms, p95 {figures['ask_ms_p95']} ms (whole `ask`: route, open, walk, compose)")
+          f"{_common._fmt(figures['precision@5'])}, "
+          f"strict precision@5 {_common._fmt(figures['strict_precision@5'])}; "
+          f"ask p50 {figures['ask_ms_p50']} ms, p95 {figures['ask_ms_p95']} ms (the whole ask)")
     if args.json:
         print("\n" + json.dumps({**figures, "rows": rows}, indent=1, ensure_ascii=False))
 

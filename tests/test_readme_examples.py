@@ -10,8 +10,8 @@ import subprocess
 from pathlib import Path
 
 import pytest
-from conftest import resync
 
+from conftest import resync
 from kenning.config import init_project
 
 ROOT = Path(__file__).resolve().parents[1]

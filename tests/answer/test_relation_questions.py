@@ -4,8 +4,8 @@ Python and JavaScript code, ADRs (one superseded), a ledger and commits (issue 1
 from __future__ import annotations
 
 import relations_project
-from conftest import NOW, resync
 
+from conftest import NOW, resync
 from kenning.answer.ask import ask_project
 from kenning.bench.project_questions import matches
 

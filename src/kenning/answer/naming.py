@@ -28,7 +28,7 @@ _TOKEN = re.compile(r"#\d+|[A-Za-z_][\w.\-/]*\w(?:\(\))?|[0-9a-f]{7,40}")
 _CODE_SHAPE = re.compile(r"[_./#()]|[a-z][A-Z]|^[A-Z][a-z0-9]+[A-Z]|^[A-Z]{1,6}-\d+$|^[0-9a-f]{7,40}$")
 _MODULE_WORD = re.compile(r"^(?:module|modules|file|files|package|fichier|fichiers|paquet)$")
 # Words of the relation vocabulary: never a node's name, never a lexical term.
-RELATION_WORDS = frozenset(fold(w) for w in """
+_RELATION_VOCABULARY = """
     call calls called calling caller callers callee callees depend depends depended dependent dependents
     dependency dependencies impact impacts impacted affect affects affected use uses used using import imports
     imported importer importers task tasks touch touches touched evidence evidences verdict verdicts commit
@@ -40,7 +40,8 @@ RELATION_WORDS = frozenset(fold(w) for w in """
     tache taches touche touchent touchee preuve preuves pourquoi avons-nous choisi choix decision decisions
     utilise utilisent importe importent quelle quelles quel quels fonction fonctions methode fichier
     qu'est-ce est-ce relie lie liee lies chemin entre remplace impacte impactent casse code
-    """.split())
+    """
+RELATION_WORDS = frozenset(fold(w) for w in _RELATION_VOCABULARY.split())
 
 
 @dataclass(frozen=True)
@@ -92,9 +93,9 @@ def named(conn: Connection, question: str, *, plain_words: bool = True) -> list[
             if word in seen or len(word) < 3 or _is_stop(word):
                 continue
             seen.add(word)
-            as_module = _MODULE_WORD.match(words[i + 1].lower()) if i + 1 < len(words) else None
-            as_module = as_module or (i > 0 and _MODULE_WORD.match(words[i - 1].lower()))
-            found = _plain(conn, word, prefer_module=bool(as_module))
+            after = i + 1 < len(words) and bool(_MODULE_WORD.match(words[i + 1].lower()))
+            before = i > 0 and bool(_MODULE_WORD.match(words[i - 1].lower()))
+            found = _plain(conn, word, prefer_module=after or before)
             if found:
                 groups.append(found)
     return groups

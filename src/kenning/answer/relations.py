@@ -20,8 +20,8 @@ from datetime import datetime
 
 from kenning.answer.graph import GraphOptions, compose
 from kenning.answer.naming import Start, lexical, named, typed_names
-from kenning.config import Project
 from kenning.graph import walk
+from kenning.project import Project
 from kenning.records import Answer, EmptyReason, Lifecycle
 from kenning.route.rules import fold
 from kenning.store.graph_lookup import Connection, call_receivers

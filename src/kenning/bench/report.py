@@ -65,7 +65,7 @@ def run(project: Project, conn: Connection, *, seed: int, per_kind: int, now: da
                                             "note": "no project questions: generated questions only"},
         "core_cost": {"value": core.value, "note": core.note},
         "limits": list(LIMITS),
-        "questions_asked": [_question_row(q, ids, a) for q, ids, a in zip(questions, ranked, answers)],
+        "questions_asked": [_question_row(q, ids, a) for q, ids, a in zip(questions, ranked, answers, strict=True)],
     }
     return report
 
