@@ -39,8 +39,8 @@ from kenning.answer.ask import ask_project
 from kenning.bench.speed import quantile
 from kenning.clock import utc_now
 from kenning.config import init_project, load_project
-from kenning.ingest.sync import sync
 from kenning.ingest.test_files import is_test_path
+from kenning.sync.run import sync
 
 _COMMON_NAMES = """get set pop update append extend items keys values copy close open read write run send
     start stop format join split strip replace add remove clear setdefault encode decode load dump loads dumps

@@ -15,7 +15,6 @@ from kenning import registry
 from kenning.answer import ask as ask_module
 from kenning.clock import iso
 from kenning.config import kenning_home
-from kenning.answer import ask as ask_module
 from kenning.records import Answer
 from kenning.store.db import connect
 

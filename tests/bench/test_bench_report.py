@@ -180,7 +180,6 @@ def test_a_commit_served_as_current_is_verified_against_git_not_counted_as_wrong
     import subprocess
 
     from conftest import NOW, resync
-
     from kenning.answer.search import SearchOptions, search_conn
     from kenning.bench.measures import served_checks
     from kenning.search.query import parse

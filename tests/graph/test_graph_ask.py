@@ -1,8 +1,8 @@
 from __future__ import annotations
 
 import graph_repo
-from conftest import NOW, resync
 
+from conftest import NOW, resync
 from kenning.answer.relations import graph_built, relation_answer
 from kenning.store.db import connect
 

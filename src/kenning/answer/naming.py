@@ -14,14 +14,14 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from kenning.answer.search import TEST_FACTOR
 from kenning.errors import InvalidQuery
-from kenning.graph.walk import Node
 from kenning.ingest.test_files import is_test_path
 from kenning.route.rules import fold
 from kenning.search.query import STOP_WORDS, parse
+from kenning.search.serve import TEST_FACTOR
 from kenning.store import graph_lookup
-from kenning.store.graph_lookup import Connection
+from kenning.store.graph import Node
+from kenning.store.handle import Connection
 
 _QUOTED = re.compile(r"`([^`]{1,200})`|\"([^\"]{1,200})\"|«\s*([^»]{1,200}?)\s*»|“([^”]{1,200})”")
 _TOKEN = re.compile(r"#\d+|[A-Za-z_][\w.\-/]*\w(?:\(\))?|[0-9a-f]{7,40}")

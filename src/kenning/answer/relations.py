@@ -24,7 +24,8 @@ from kenning.graph import walk
 from kenning.project import Project
 from kenning.records import Answer, EmptyReason, Lifecycle
 from kenning.route.rules import fold
-from kenning.store.graph_lookup import Connection, call_receivers
+from kenning.store.graph_lookup import call_receivers
+from kenning.store.handle import Connection
 
 graph_built = walk.graph_built
 

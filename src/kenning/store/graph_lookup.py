@@ -6,10 +6,10 @@ nodes found"). Rows are returned as tuples in ``NODE_COLUMNS`` order."""
 from __future__ import annotations
 
 import re
-import sqlite3
 from collections.abc import Sequence
 
-Connection = sqlite3.Connection
+from kenning.store.handle import Connection
+
 NODE_COLUMNS = "id, kind, key, name, qualname, path, line_start, line_end, fact_id"
 _N = ", ".join(f"n.{c.strip()}" for c in NODE_COLUMNS.split(","))
 _ADR = re.compile(r"^adr[-_ ]?0*(\d{1,5})$", re.I)
