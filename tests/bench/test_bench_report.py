@@ -151,7 +151,10 @@ def test_graph_mode_answers_the_edge_questions_and_serves_the_declared_edge(proj
     edges = report["questions"]["by_kind"]["edge"]
     assert graph["available"] is True and graph["edge"]["questions"] == edges > 0
     assert graph["edge"]["recall@10"] == 1.0 and graph["edge"]["edge_found"] == 1.0
-    assert report["retrieval"]["lexical"]["edge"]["questions"] == edges  # the same questions, both modes
+    assert "edge" not in report["retrieval"]["lexical"]  # asked through `kenning ask`: the graph served them
+    assert report["questions"]["served_by"]["graph"] == edges
+    assert all(row["mode"] == "graph" and row["rule"] == "relation"
+               for row in report["questions_asked"] if row["kind"] == "edge")
     assert "graph edge" in cli("bench", "--project", str(project.root)).out
 
 
@@ -177,7 +180,6 @@ def test_a_commit_served_as_current_is_verified_against_git_not_counted_as_wrong
     import subprocess
 
     from conftest import NOW, resync
-
     from kenning.answer.search import SearchOptions, search_conn
     from kenning.bench.measures import served_checks
     from kenning.search.query import parse
@@ -196,3 +198,47 @@ def test_a_commit_served_as_current_is_verified_against_git_not_counted_as_wrong
     conn.close()
     assert served and checks["attribution"]["verified"] == len(served)
     assert checks["served_freshness"]["stale_or_missing_served_as_current"] == 0
+
+
+def test_project_questions_are_reported_apart_with_their_recall_and_router_agreement(project, cli):
+    import json
+
+    rows = [
+        {"question": "what calls rrf_fuse", "expected": ["src/fusion.py"], "rule": "relation", "mode": "graph"},
+        {"question": "why did we store everything in SQLite", "expected": ["docs/decisions/sqlite.md"],
+         "rule": "relation"},
+        {"question": "where is rrf_fuse defined", "expected": ["rrf_fuse"], "rule": "default"},  # routed: identifier
+        {"question": "how do I install it", "expected": ["README.md"], "rule": "default", "mode": "lexical"},
+    ]
+    (project.state_dir / "questions.jsonl").write_text("".join(json.dumps(r) + "\n" for r in rows), encoding="utf-8")
+    report = cli("bench", "--json", "--project", str(project.root)).json()
+    own = report["project_questions"]
+    print("\nproject questions:", json.dumps(own["retrieval"]), json.dumps(own["router"]))
+    assert own["present"] is True and own["questions"] == 4
+    assert own["retrieval"]["questions"] == 4 and own["retrieval"]["recall@10"] is not None
+    assert [r["rule"] for r in own["rows"]] == ["relation", "relation", "identifier", "default"]
+    assert own["router"]["rule_agreement"] == 0.75 and own["router"]["mode_agreement"] == 1.0
+    assert own["router"]["disagreements"] == [{"question": "where is rrf_fuse defined",
+                                               "expected": [None, "default"], "got": ["lexical", "identifier"]}]
+    # router agreement is measured on the project's questions; the built-in table is reported as what it is
+    assert report["router"]["source"] == ".kenning/questions.jsonl"
+    assert report["router"]["value"]["examples"] == 4 and report["router"]["value"]["rule_agreement"] == 0.75
+    assert report["router"]["builtin"]["value"]["examples"] > 40
+    assert sum(report["questions"]["served_by"].values()) == report["questions"]["total"]
+    asked = {row["text"] for row in report["questions_asked"]}
+    assert not asked & {r["question"] for r in rows}  # project questions are not mixed into generated ones
+    text = cli("bench", "--project", str(project.root)).out
+    assert "project questions (.kenning/questions.jsonl): n=4" in text and "built-in example table" in text
+
+
+def test_without_project_questions_the_router_says_it_measured_the_built_in_table(project, cli):
+    report = cli("bench", "--json", "--project", str(project.root)).json()
+    assert report["project_questions"]["present"] is False
+    assert report["router"]["source"].startswith("built-in example table")
+
+
+def test_a_malformed_project_question_is_a_clear_error_naming_its_line(project, cli):
+    (project.state_dir / "questions.jsonl").write_text('{"question": "ok", "expected": ["a"]}\n{"q": 1}\n',
+                                                       encoding="utf-8")
+    result = cli("bench", "--project", str(project.root))
+    assert result.code != 0 and "questions.jsonl line 2" in result.err

@@ -84,3 +84,22 @@ def test_the_locomo_script_finds_the_evidence_turns_of_a_small_conversation(tmp_
         overall = figures["all"]["overall"]
         assert overall["questions"] == 3  # D9:9 points at no turn: dropped, its question kept for D2:1
         assert overall["R@5"] == 100.0
+
+
+def test_the_callers_script_scores_what_calls_x_against_ast_on_an_unpacked_sdist(tmp_path):
+    root = tmp_path / "tiny-1.0"  # an sdist already in the cache: nothing is downloaded
+    (root / "tiny").mkdir(parents=True)
+    (root / "PKG-INFO").write_text("Metadata-Version: 2.1\nName: tiny\nVersion: 1.0\n", encoding="utf-8")
+    (root / "tiny" / "__init__.py").write_text("", encoding="utf-8")
+    (root / "tiny" / "core.py").write_text(
+        "def compute_total(items):\n    return sum(items)\n\n\ndef unused_helper():\n    return 1\n", encoding="utf-8")
+    (root / "tiny" / "api.py").write_text(
+        "from tiny.core import compute_total\n\n\n"
+        "def invoice(items):\n    return compute_total(items)\n\n\n"
+        "def receipt(items):\n    return compute_total(items) + 1\n\n\n"
+        "class Cart:\n    def total(self):\n        return compute_total(self.items)\n", encoding="utf-8")
+    figures = run_script("callers.py", "--package", "tiny==1.0", "--cache", str(tmp_path))
+    assert figures["functions"] == 1 and figures["graph_mode"] == 1
+    row = figures["rows"][0]
+    assert (row["function"], row["true_callers"]) == ("compute_total", 3)
+    assert figures["recall@5"] == 1.0 and figures["precision@5"] == 1.0 and figures["strict_precision@5"] == 1.0

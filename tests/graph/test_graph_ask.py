@@ -1,8 +1,8 @@
 from __future__ import annotations
 
 import graph_repo
-from conftest import NOW, resync
 
+from conftest import NOW, resync
 from kenning.answer.relations import graph_built, relation_answer
 from kenning.store.db import connect
 
@@ -19,8 +19,13 @@ def test_relation_answer_finds_the_node_named_in_the_question_and_picks_the_walk
     try:
         assert graph_built(conn)
         calls = relation_answer(conn, project, "where is `rrf_fuse` defined and what calls it", now=NOW)
-        assert calls.mode == "graph" and calls.rule == "graph.neighbours"
-        assert calls.excerpts[0].fact.title.startswith("def rrf_fuse")
+        assert calls.mode == "graph" and calls.rule == "graph.callers"
+        names = [ex.explain["node"]["name"] for ex in calls.excerpts]
+        assert "demo.fusion.rrf_fuse" not in names  # the node itself is not its own caller
+        assert {"demo.search.hybrid", "demo.search.Engine.run"} <= set(names[:3]), names
+        assert all(ex.explain["relation"] == "callers" and ex.explain["direction"] == "incoming"
+                   for ex in calls.excerpts)
+        assert calls.excerpts[0].path[-1]["type"] == "calls"
         touched = relation_answer(conn, project, "quelles tâches touchent src/demo/fusion.py ?", now=NOW)
         assert touched.rule == "graph.touches" and "task" in {ex.fact.type for ex in touched.excerpts}
         assert relation_answer(conn, project, "how is the weather today", now=NOW) is None

@@ -93,3 +93,12 @@ def test_a_frame_question_whose_core_does_not_fit_says_so_in_the_default_rule():
     chosen = route("what should I know before working here", core_fits=False)
     assert chosen.rule == "default"
     assert "project frame" in chosen.reason and "budget" in chosen.reason
+
+
+def test_a_relation_cue_wins_over_an_identifier_and_an_identifier_alone_stays_lexical():
+    for question in ("what calls url_for", "qui appelle `Client.send`", "what depends on _config.py",
+                     "what does search_conn call", "qu'appelle search_conn", "which task touched src/a.py",
+                     'why did we pick "SQLite"', "quelles preuves touchent rrf_fuse", "who uses SearchOptions"):
+        assert route(question).rule == "relation", question
+    for question in ("where is url_for", "what does search_conn return", "show me src/a.py", "how is parseIso used"):
+        assert route(question).rule == "identifier", question

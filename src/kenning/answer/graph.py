@@ -8,6 +8,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
+from kenning.answer.naming import resolve
 from kenning.errors import ValidationError
 from kenning.freshness import FileCheck, freshness_of
 from kenning.graph import walk
@@ -46,8 +47,8 @@ def run_query(conn: Connection, project: Project, query: str, node: str, options
     if not walk.graph_built(conn):
         return Answer(label, mode, rule, LEVEL, (project.name,), degradations=("graph not built", *_history(project)),
                       empty_reason=EmptyReason.INDEX_MISSING, notes=("the graph is empty: run `kenning sync`",))
-    starts = walk.find_nodes(conn, node)
-    ends = walk.find_nodes(conn, other) if other is not None else []
+    starts = resolve(conn, node)
+    ends = resolve(conn, other) if other is not None else []
     missing = [n for n, found in ((node, starts), (other, ends)) if n is not None and not found]
     if missing:
         return Answer(label, mode, rule, LEVEL, (project.name,), empty_reason=EmptyReason.NO_MATCH,

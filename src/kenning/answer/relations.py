@@ -1,63 +1,227 @@
-"""Answer a relation question ("what calls rrf_fuse?", "quelles tâches touchent src/a.py ?")
-from the graph. For the router: ``graph_built`` says whether the graph can answer at all,
-``relation_answer`` answers in mode ``graph`` or returns None when no node is named."""
+"""A relation question in words ("what calls url_for", "qui dépend de config.py", "why did we
+choose SQLite") answered from the graph, ranked by the question's direction.
+
+The question gives a relation (callers, callees, dependents, dependencies, touches,
+evidence, decisions, path, neighbours) and its start nodes (``answer.naming``). Results are
+ranked by hops that count (a file's ``defines`` step does not): direct callers before their
+callers. At the same hop, a path with a heuristic edge ranks below declared and extracted
+ones, and a call on an unknown receiver in another file (``generator.send()``) below every
+resolved call. A start node is never its own result, except in a "why" answer, whose
+decisions are the answer. Every excerpt says which relation was followed
+(``explain.relation``, ``explain.direction``) and from which start, and keeps its typed,
+sourced path.
+"""
 
 from __future__ import annotations
 
 import re
+from dataclasses import dataclass, replace
 from datetime import datetime
 
-from kenning.answer.graph import GraphOptions, run_query
+from kenning.answer.graph import GraphOptions, compose
+from kenning.answer.naming import Start, lexical, named, typed_names
 from kenning.graph import walk
 from kenning.project import Project
-from kenning.records import Answer
-from kenning.store.db import Connection
-from kenning.store.graph import Node
+from kenning.records import Answer, EmptyReason, Lifecycle
+from kenning.route.rules import fold
+from kenning.store.graph_lookup import call_receivers
+from kenning.store.handle import Connection
 
 graph_built = walk.graph_built
 
-_BACKTICK = re.compile(r"`([^`]{1,200})`")
-_TOKEN = re.compile(r"#\d+|[A-Za-z_][\w.\-/]*[\w]|[0-9a-f]{7,40}")
-_TOUCHES = re.compile(r"\b(touch\w*|tasks?|evidence|verdicts?|commits?|decisions?|why|tâches?|touchent|touche|"
-                      r"preuves?|décisions?|pourquoi)\b", re.I)
-_IMPACT = re.compile(r"\b(impact\w*|depends? on|dependents?|break\w*|uses?|used by|who uses|dépend\w*|casse\w*|"
-                     r"utilise\w*)\b", re.I)
-_PATH = re.compile(r"\b(path|between|links?|linked|relie\w*|chemin|entre)\b", re.I)
-_STOP = {"what", "which", "where", "who", "how", "does", "the", "and", "calls", "call", "called", "defined",
-         "define", "is", "are", "it", "this", "that", "touch", "touches", "tasks", "task", "commits", "between",
-         "path", "impact", "depends", "quelles", "quels", "qui", "appelle", "est", "défini", "les", "des"}
+
+@dataclass(frozen=True)
+class Relation:
+    name: str
+    direction: str  # incoming, outgoing, both
+    cue: re.Pattern[str]
+    lexical_kinds: tuple[str, ...]  # node kinds a lexical start may have
+
+
+def _re(*patterns: str) -> re.Pattern[str]:
+    return re.compile("|".join(rf"(?<![\w-])(?:{p})(?![\w-])" for p in patterns))
+
+
+# Checked in order on the question folded (lowercase, no diacritics); the first that matches.
+RELATIONS: tuple[Relation, ...] = (
+    Relation("path", "both", _re(
+        r"path between", r"chemin entre", r"what links .+ to", r"how is .+ (?:linked|connected) to",
+        r"qu'est-ce qui relie", r"quel lien entre"), ()),
+    Relation("callees", "outgoing", _re(
+        r"what (?:does|do|did) .+ call", r"(?:functions|methods|what) .+ calls? into", r"callees",
+        r"qu'appelle(?:nt)?", r"que (?:appelle|fait appel)", r"qu'est-ce que .+ appelle",
+        r"quelles? (?:fonctions|methodes) .+ appelle(?:-t-(?:il|elle))?\b"), ("symbol", "file")),
+    Relation("callers", "incoming", _re(
+        r"who calls", r"what calls", r"which \w+ calls?", r"callers?", r"called (?:by|from)",
+        r"where is .+ called", r"qui appelle(?:nt)?", r"quelles? \w+ appellent", r"appelants?",
+        r"appele(?:e|s|es)? (?:par|depuis)", r"ou est appele(?:e)?"), ("symbol", "file")),
+    Relation("dependencies", "outgoing", _re(
+        r"what (?:does|do) .+ (?:depend on|import|use|need)", r"de quoi depend", r"qu'importe",
+        r"dependencies of", r"dependances de"), ("file", "symbol", "task")),
+    Relation("evidence", "incoming", _re(r"evidences?", r"preuves?", r"verdicts?"), ("file", "symbol", "task")),
+    Relation("decisions", "incoming", _re(
+        r"why (?:did|do|does|have|was|were|is|are) (?:we|it|they|you|i)\b", r"pourquoi", r"decisions?",
+        r"supersed(?:es|ed)", r"remplace(?:e|s|es)? par", r"adr"), ("decision",)),
+    Relation("touches", "incoming", _re(
+        r"which (?:tasks?|commits?)", r"what (?:tasks?|commits?)", r"touch(?:es|ed)?", r"quelles? taches?",
+        r"quels? commits?", r"touche(?:nt|e|es|s)?"), ("file", "symbol", "decision")),
+    Relation("dependents", "incoming", _re(
+        r"depends? on", r"dependents?", r"impact(?:s|ed)?", r"affect(?:s|ed)?", r"(?:what|who) (?:uses|imports)",
+        r"used by", r"imported by", r"importers?", r"break(?:s)?", r"depend(?:ent)? (?:de|du|des)",
+        r"qui (?:utilise|importe)(?:nt)?", r"utilise(?:e|s|es)? par", r"importe(?:e|s|es)? par",
+        r"impacte?(?:nt|s)?", r"casse(?:nt)?"), ("file", "symbol")),
+)
+NEIGHBOURS = Relation("neighbours", "both", _re(), ())
+_PREFERRED = {"touches": ("task", "commit", "evidence", "verdict", "decision"),
+              "evidence": ("evidence", "verdict", "task", "commit", "decision"),
+              "decisions": ("decision", "task", "commit", "evidence", "verdict")}
+_COMMIT_FIRST = re.compile(r"\bcommits?\b")
+
+
+def relation_of(question: str) -> Relation:
+    folded = fold(question)
+    return next((r for r in RELATIONS if r.cue.search(folded)), NEIGHBOURS)
 
 
 def relation_answer(conn: Connection, project: Project, question: str, *, now: datetime,
                     limit: int = 10) -> Answer | None:
-    named = _named_nodes(conn, question)
-    if not named:
+    """The graph's answer to a relation question, or None when it names no node and the
+    lexical search over node-bearing excerpts finds none either."""
+    relation = relation_of(question)
+    groups = named(conn, question, plain_words=relation.name != "decisions")
+    options = GraphOptions(limit=limit, include_superseded=relation.name == "decisions")
+    if relation.name == "path" and len(groups) >= 2:
+        a, b = groups[0], groups[1]
+        hits = walk.path_between(conn, [s.node for s in a], [s.node for s in b])
+        return _answer(conn, project, question, relation, [*a, *b], hits, options, now=now,
+                       notes=[] if hits else [f"no path within {walk.MAX_HOPS} edges"])
+    starts = groups[0] if groups else []
+    if not starts and relation.name == "path":
+        relation = NEIGHBOURS
+    if not starts and relation.name != "decisions" and typed_names(question):
+        return None  # it names something the graph does not hold: not a stand-in found by words
+    if not starts:
+        why = relation.name == "decisions"
+        starts = lexical(conn, question, kinds=relation.lexical_kinds, include_superseded=why, limit=3 if why else 2)
+    if not starts and relation.lexical_kinds:
+        starts = lexical(conn, question, limit=2)
+    if not starts:
         return None
-    options = GraphOptions(limit=limit)
-    if len(named) >= 2 and _PATH.search(question):
-        return run_query(conn, project, "path", named[0][0], options, now=now, other=named[1][0],
-                         rule="graph.path", mode="graph")
-    query = "touches" if _TOUCHES.search(question) else "impact" if _IMPACT.search(question) else "neighbours"
-    return run_query(conn, project, query, named[0][0], options, now=now, mode="graph")
+    nodes = [s.node for s in starts]
+    hits = _walk(conn, relation, nodes, question)
+    return _answer(conn, project, question, relation, starts, hits, options, now=now)
 
 
-def _named_nodes(conn: Connection, question: str) -> list[tuple[str, list[Node]]]:
-    """Words of the question that name graph nodes, most specific first (backticked terms,
-    then paths and dotted names, then the rest), each with the nodes it names."""
-    candidates = _BACKTICK.findall(question)
-    tokens = [t.rstrip(".,;:?!") for t in _TOKEN.findall(_BACKTICK.sub(" ", question))]
-    tokens.sort(key=lambda t: ("/" not in t and "." not in t and "_" not in t and "#" not in t, -len(t)))
-    candidates += [t for t in tokens if t.lower() not in _STOP and len(t) > 2 or t.startswith("#")]
-    found: list[tuple[str, list[Node]]] = []
-    seen: set[str] = set()
-    for text in candidates:
-        if text in seen:
-            continue
-        seen.add(text)
-        nodes = walk.find_nodes(conn, text)
-        if nodes and text.isalpha() and text.islower() and not any(n.kind == "symbol" and n.name == text
-                                                                    for n in nodes):
-            continue  # a plain word matched loosely: not a node name
-        if nodes:
-            found.append((text, nodes))
-    return found
+def _walk(conn: Connection, relation: Relation, starts: list[walk.Node], question: str) -> list[walk.Hit]:
+    ids = {n.id for n in starts}
+    from_file = any(n.kind == "file" for n in starts)
+    match relation.name:
+        case "callers" | "callees":
+            forward = relation.name == "callees"
+
+            def allow(at: walk.Node, step: walk.Step) -> bool:
+                if step.edge.type == "defines":  # a file stands for the symbols it defines
+                    return step.forward and at.id in ids and at.kind == "file"
+                return step.edge.type == "calls" and step.forward == forward
+
+            hits = walk.walk(conn, starts, hops=3 if from_file else 2, allow=allow,
+                             keep=lambda h: h.steps[-1].edge.type == "calls", limit=200)
+        case "dependencies":
+            def allow_out(at: walk.Node, step: walk.Step) -> bool:
+                if step.edge.type == "defines":
+                    return step.forward and at.id in ids and at.kind == "file"
+                return step.forward and step.edge.type in ("imports", "calls", "depends_on")
+
+            hits = walk.walk(conn, starts, hops=3 if from_file else 2, allow=allow_out,
+                             keep=lambda h: h.steps[-1].edge.type != "defines", limit=200)
+        case "dependents":
+            hits = walk.impact(conn, starts, hops=3, limit=200)
+        case "touches" | "evidence":
+            hits = walk.touches(conn, starts, limit=200)
+        case "decisions":
+            hits = _decisions(conn, starts)
+        case _:
+            hits = [walk.Hit(n, ()) for n in starts] + walk.neighbours(conn, starts, hops=1, limit=200)
+    return _rank(conn, relation, hits, question)
+
+
+def _decisions(conn: Connection, starts: list[walk.Node]) -> list[walk.Hit]:
+    """The decisions themselves (a code node: the decisions and tasks reaching it), then the
+    decisions they supersede or are superseded by, and the tasks and commits touching them."""
+    decisions = [n for n in starts if n.kind == "decision"]
+    if not decisions:
+        return walk.touches(conn, starts, limit=200)
+
+    def allow(_: walk.Node, step: walk.Step) -> bool:
+        t = step.edge.type
+        return t == "supersedes" or (t in ("touches", "links_to") and not step.forward)
+
+    around = walk.walk(conn, decisions, hops=1, allow=allow, limit=200)
+    return [walk.Hit(n, ()) for n in decisions] + around
+
+
+def _rank(conn: Connection, relation: Relation, hits: list[walk.Hit], question: str) -> list[walk.Hit]:
+    written = call_receivers(conn, [s.edge.id for h in hits for s in h.steps
+                                    if s.edge.type == "calls" and s.edge.link == "heuristic"])
+    preferred = _PREFERRED.get(relation.name, ())
+    if relation.name == "touches" and _COMMIT_FIRST.search(fold(question)):
+        preferred = ("commit", *preferred)
+
+    def key(item: tuple[int, walk.Hit]) -> tuple:
+        index, hit = item
+        trust = max((_trust(step, written) for step in hit.steps), default=0)
+        hops = sum(1 for s in hit.steps if s.edge.type != "defines")
+        kind = preferred.index(hit.node.kind) if hit.node.kind in preferred else len(preferred)
+        return (kind, hops, trust, index)
+
+    if relation.name in ("path", "neighbours"):
+        return hits
+    return [h for _, h in sorted(enumerate(hits), key=key)]
+
+
+def _trust(step: walk.Step, written: dict[int, str]) -> int:
+    """0 for a declared or extracted edge, 1 for a plausible heuristic one, 2 for a call
+    that can hardly be this one: on an unknown receiver in another file, a plain ``name()``
+    reaching a method, or a method reaching a method of another class of its own file."""
+    edge = step.edge
+    if edge.link != "heuristic":
+        return 0
+    if edge.type != "calls":
+        return 1
+    how = written.get(edge.id)
+    caller, callee = _in_file(edge.src), _in_file(edge.dst)
+    if how == "unknown" and edge.src.path != edge.dst.path:
+        return 2
+    if how == "plain" and "." in callee:
+        return 2
+    if edge.src.path == edge.dst.path and "." in caller and "." in callee and \
+            caller.rsplit(".", 1)[0] != callee.rsplit(".", 1)[0]:
+        return 2
+    return 1
+
+
+def _in_file(node: walk.Node) -> str:
+    """A symbol's qualified name inside its file (``Client.send``), from its key."""
+    return node.key.rsplit(":", 1)[-1] if node.kind == "symbol" else ""
+
+
+def _answer(conn: Connection, project: Project, question: str, relation: Relation, starts: list[Start],
+            hits: list[walk.Hit], options: GraphOptions, *, now: datetime, notes: list[str] | None = None) -> Answer:
+    shown = ", ".join(f"{s.node.label} ({s.resolved_by})" for s in starts[:5])
+    notes = [f"relation {relation.name} ({relation.direction}) from {shown}", *(notes or [])]
+    if not hits:
+        notes.append(f"the graph holds no {relation.name} of {shown}")
+    answer = compose(conn, project, question, hits, options, now=now, rule=f"graph.{relation.name}",
+                     notes=notes)
+    start_json = [s.to_json() for s in starts[:5]]
+    excerpts = []
+    for excerpt in answer.excerpts:
+        explain = {**(excerpt.explain or {}), "relation": relation.name, "direction": relation.direction,
+                   "start": start_json}
+        if excerpt.fact.lifecycle is Lifecycle.SUPERSEDED:
+            explain["superseded"] = True
+        excerpts.append(replace(excerpt, explain=explain))
+    empty = answer.empty_reason
+    if not excerpts and empty is None:
+        empty = EmptyReason.NO_MATCH
+    return replace(answer, excerpts=tuple(excerpts), empty_reason=empty)

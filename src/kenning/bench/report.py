@@ -1,17 +1,19 @@
-"""`kenning bench`: generate the questions, search them, measure, and write a report that
-is identical byte for byte across runs on the same store (no timestamp, no timing: speed
-lives in its own section, see ``speed.py``)."""
+"""`kenning bench`: generate the questions, ask them as `kenning ask` does, measure, and write
+a report that is identical byte for byte across runs on the same store (no timestamp, no
+timing: speed lives in its own section, see ``speed.py``). A project's own questions
+(``.kenning/questions.jsonl``) are asked the same way and reported apart."""
 
 from __future__ import annotations
 
+from collections import Counter
 from datetime import datetime
 
-from kenning.answer.search import SearchOptions, search_conn
-from kenning.bench import measures, optional
+from kenning.answer.ask import ask_project
+from kenning.answer.relations import graph_built
+from kenning.bench import measures, optional, project_questions
 from kenning.bench.questions import KINDS, Question, generate
 from kenning.project import Project
-from kenning.records import Excerpt
-from kenning.search.query import parse
+from kenning.records import Answer, Excerpt
 from kenning.store.handle import Connection
 
 SCHEMA = "kenning.bench/v1"
@@ -22,56 +24,136 @@ SERVED = 10  # excerpts served per question, as `kenning search` does by default
 LIMITS = (
     "Questions are generated from templates over titles and symbols, so their words are the "
     "indexed words: this favours lexical search and says little about paraphrased questions.",
-    "No multi-hop question except edge questions, and those exist only when the graph holds declared edges; "
-    "graph mode is measured on edge questions only.",
+    "Every question is asked as `kenning ask` asks it (routed); each is scored under the mode that served it. "
+    "No multi-hop question except edge questions, and those exist only when the graph holds declared edges.",
     "Recall@k counts a question answered when any excerpt with the same title or symbol is among "
     "the first k; MRR is computed over the first 10 served.",
     "Attribution and freshness are measured over the excerpts these questions were served, not the whole store.",
+    "Without .kenning/questions.jsonl, router agreement is measured on kenning's built-in example table, "
+    "the same on every project; with it, on the project's own questions.",
 )
+MODES = ("lexical", "dense", "hybrid", "graph")
 
 
 def run(project: Project, conn: Connection, *, seed: int, per_kind: int, now: datetime) -> dict:
     edges = optional.declared_edges(conn)
     questions = generate(conn, seed, per_kind, edges.value)
-    ranked, served = _ask(conn, project, questions, now)
-    graph = _ask_graph(conn, project, questions, now, edges.note, served)
+    own = project_questions.load(project.state_dir)
+    answers = [_ask(project, q.text, now) for q in questions]
+    served: dict[int, Excerpt] = {}
+    for answer in answers:
+        for excerpt in answer.excerpts:
+            served.setdefault(excerpt.fact.id, excerpt)
+    ranked = [[e.fact.id for e in a.excerpts] for a in answers]
     by_kind = {kind: sum(1 for q in questions if q.kind == kind) for kind in KINDS}
     absent_kinds = {kind: _why_no_questions(kind, edges.note) for kind in KINDS if not by_kind[kind]}
-    router = optional.router_agreement()
+    own_report = _project_questions(project, own, now, served) if own is not None else None
+    builtin = optional.router_agreement()
     core = optional.core_cost(project, conn)
-    return {
+    report = {
         "schema": SCHEMA,
         "project": project.name,
         "seed": seed,
         "per_kind": per_kind,
-        "questions": {"total": len(questions), "by_kind": by_kind, "absent": absent_kinds},
+        "questions": {"total": len(questions), "by_kind": by_kind, "absent": absent_kinds,
+                      "served_by": dict(sorted(Counter(a.mode for a in answers).items()))},
         "coverage": measures.coverage(project, conn),
         **measures.served_checks(project, conn, served),
-        "retrieval": {
-            "lexical": {"available": True, **measures.retrieval(questions, ranked)},
-            "dense": {"available": False, "reason": "no dense index at level 0 (no embedding model installed)"},
-            "hybrid": {"available": False, "reason": "hybrid needs the dense index"},
-            "graph": graph,
-        },
-        "router": {"value": router.value, "note": router.note},
+        "retrieval": {mode: _by_mode(mode, questions, answers, ranked, edges.note, conn) for mode in MODES},
+        "router": _router(own_report, builtin),
+        "project_questions": own_report or {"present": False, "file": f".kenning/{project_questions.FILE_NAME}",
+                                            "note": "no project questions: generated questions only"},
         "core_cost": {"value": core.value, "note": core.note},
         "limits": list(LIMITS),
-        "questions_asked": [_question_row(q, ids) for q, ids in zip(questions, ranked)],
+        "questions_asked": [_question_row(q, ids, a) for q, ids, a in zip(questions, ranked, answers, strict=True)],
+    }
+    return report
+
+
+def _ask(project: Project, text: str, now: datetime) -> Answer:
+    """One question, as `kenning ask` answers it (routed, degradations included)."""
+    return ask_project(project, text, now=now, limit=SERVED)
+
+
+def _by_mode(mode: str, questions: list[Question], answers: list[Answer], ranked: list[list[int]],
+             edge_note: str | None, conn: Connection) -> dict:
+    """Scores of the questions the mode served. Lexical is always available at level 0;
+    dense and hybrid need the dense index; graph needs a built graph."""
+    picked = [i for i, a in enumerate(answers) if a.mode == mode]
+    if mode in ("dense", "hybrid") and not picked:
+        why = "no dense index at level 0 (no embedding model installed)" if mode == "dense" else \
+            "hybrid needs the dense index"
+        return {"available": False, "reason": why}
+    if mode == "graph" and not picked:
+        built = graph_built(conn)
+        return {"available": False, "reason": edge_note or ("no question was answered in graph mode" if built
+                                                              else "graph not built")}
+    scores = measures.retrieval([questions[i] for i in picked], [ranked[i] for i in picked])
+    if not picked:
+        scores = {"all": scores["all"]}
+    out: dict = {"available": True, **scores}
+    if mode == "graph" and "edge" in scores:
+        edge_rows = [i for i in picked if questions[i].kind == "edge"]
+        found = sum(any(_is_edge(step, questions[i].edge) for e in answers[i].excerpts for step in e.path or ())
+                    for i in edge_rows)
+        out["edge"] = {**scores["edge"], "edge_found": measures.rate(found, len(edge_rows))}
+    return out
+
+
+def _project_questions(project: Project, own: list[project_questions.ProjectQuestion], now: datetime,
+                       served: dict[int, Excerpt]) -> dict:
+    """The project's own questions, asked through `kenning ask`: recall@k and MRR of their
+    expected sources, and router agreement with their expected rule (and mode, when given)."""
+    rows = []
+    firsts: list[int | None] = []
+    rule_ok = mode_ok = with_mode = with_rule = 0
+    disagreements = []
+    for q in own:
+        answer = _ask(project, q.question, now)
+        for excerpt in answer.excerpts:
+            served.setdefault(excerpt.fact.id, excerpt)
+        rank = project_questions.first_rank(answer, q.expected) if q.expected else None
+        if q.expected:
+            firsts.append(rank)
+        if q.rule is not None:
+            with_rule += 1
+            rule_ok += answer.rule == q.rule
+        if q.mode is not None:
+            with_mode += 1
+            mode_ok += answer.mode == q.mode
+        if (q.rule is not None and answer.rule != q.rule) or (q.mode is not None and answer.mode != q.mode):
+            disagreements.append({"question": q.question, "expected": [q.mode, q.rule],
+                                  "got": [answer.mode, answer.rule]})
+        rows.append({"line": q.line, "question": q.question, "mode": answer.mode, "rule": answer.rule, "rank": rank,
+                     "degradations": list(answer.degradations)})
+    n = len(firsts)
+    retrieval: dict = {"questions": n}
+    for k in measures.KS:
+        retrieval[f"recall@{k}"] = measures.rate(sum(1 for r in firsts if r is not None and r <= k), n)
+    retrieval["mrr"] = round(sum(1 / r for r in firsts if r is not None) / n, 4) if n else None
+    return {
+        "present": True,
+        "file": f".kenning/{project_questions.FILE_NAME}",
+        "questions": len(own),
+        "retrieval": retrieval,
+        "served_by": dict(sorted(Counter(r["mode"] for r in rows).items())),
+        "router": {"with_rule": with_rule, "rule_agreement": measures.rate(rule_ok, with_rule),
+                   "with_mode": with_mode, "mode_agreement": measures.rate(mode_ok, with_mode),
+                   "disagreements": disagreements},
+        "rows": rows,
     }
 
 
-def _ask(
-    conn: Connection, project: Project, questions: list[Question], now: datetime
-) -> tuple[list[list[int]], dict[int, Excerpt]]:
-    options = SearchOptions(limit=SERVED)
-    ranked: list[list[int]] = []
-    served: dict[int, Excerpt] = {}
-    for question in questions:
-        answer = search_conn(conn, project, parse(question.text), options, now=now)
-        ranked.append([e.fact.id for e in answer.excerpts])
-        for excerpt in answer.excerpts:
-            served.setdefault(excerpt.fact.id, excerpt)
-    return ranked, served
+def _router(own: dict | None, builtin: optional.Found) -> dict:
+    """Router agreement on the project's questions when it has some, else on the built-in
+    table, said as such."""
+    table = {"value": builtin.value, "note": builtin.note}
+    if own is None or not own["router"]["with_rule"]:
+        return {**table, "source": "built-in example table (kenning.route.examples, the same on every project)"}
+    r = own["router"]
+    value = {"examples": r["with_rule"], "rule_agreement": r["rule_agreement"], "mode_agreement": r["mode_agreement"],
+             "disagreements": r["disagreements"]}
+    return {"value": value, "note": None, "source": f".kenning/{project_questions.FILE_NAME}", "builtin": table}
 
 
 def _why_no_questions(kind: str, edge_note: str | None) -> str:
@@ -86,31 +168,6 @@ def _why_no_questions(kind: str, edge_note: str | None) -> str:
             return edge_note or "no declared edge"
 
 
-def _ask_graph(
-    conn: Connection, project: Project, questions: list[Question], now: datetime,
-    edge_note: str | None, served: dict[int, Excerpt],
-) -> dict:
-    """Graph mode on the edge questions, the only relation questions generated: the product's
-    relation answer (``answer.relations.relation_answer``), as `kenning ask` gives it in mode graph.
-    A question naming no graph node is answered by nothing."""
-    edge_questions = [q for q in questions if q.kind == "edge"]
-    if not edge_questions:
-        return {"available": False, "reason": edge_note or "no edge question to ask the graph"}
-    from kenning.answer.relations import relation_answer
-
-    ranked: list[list[int]] = []
-    found = 0
-    for question in edge_questions:
-        answer = relation_answer(conn, project, question.text, now=now, limit=SERVED)
-        excerpts = answer.excerpts if answer is not None else ()
-        ranked.append([e.fact.id for e in excerpts])
-        found += any(_is_edge(step, question.edge) for e in excerpts for step in e.path or ())
-        for excerpt in excerpts:
-            served.setdefault(excerpt.fact.id, excerpt)
-    scores = measures.retrieval(edge_questions, ranked)["edge"]
-    return {"available": True, "edge": {**scores, "edge_found": measures.rate(found, len(edge_questions))}}
-
-
 def _is_edge(step: dict, edge: tuple[str, str, str] | None) -> bool:
     """A served path step is the declared edge: same type, ends named alike (a method's
     label is its qualified name, ``Class.method``)."""
@@ -120,17 +177,18 @@ def _is_edge(step: dict, edge: tuple[str, str, str] | None) -> bool:
     return all(label == name or label.endswith("." + name) for label, name in zip(ends, edge[:2]))
 
 
-def _question_row(question: Question, ids: list[int]) -> dict:
+def _question_row(question: Question, ids: list[int], answer: Answer) -> dict:
     accepted = set(question.accepted)
     rank = next((r for r, i in enumerate(ids, 1) if i in accepted), None)
-    return {"kind": question.kind, "text": question.text, "expected": question.expected, "rank": rank}
+    return {"kind": question.kind, "text": question.text, "expected": question.expected, "rank": rank,
+            "mode": answer.mode, "rule": answer.rule}
 
 
 def render_text(report: dict) -> str:
     lines = [f"kenning bench — project {report['project']} (seed {report['seed']})"]
     q = report["questions"]
     kinds = ", ".join(f"{k} {n}" for k, n in q["by_kind"].items())
-    lines.append(f"questions: {q['total']} ({kinds})")
+    lines.append(f"questions: {q['total']} ({kinds}); asked through `kenning ask`, served by {q['served_by'] or '{}'}")
     for kind, why in q["absent"].items():
         lines.append(f"  no {kind} question: {why}")
     cov = report["coverage"]
@@ -161,12 +219,15 @@ def render_text(report: dict) -> str:
                 f"R@5 {_num(scores['recall@5'])}  R@10 {_num(scores['recall@10'])}  MRR {_num(scores['mrr'])}{found}"
             )
     router = report["router"]
-    if router["value"] is None:
-        lines.append(f"router: null — {router['note']}")
-    else:
-        v = router["value"]
-        lines.append(f"router: mode agreement {_pct(v['mode_agreement'])}, rule agreement {_pct(v['rule_agreement'])} "
-                     f"over {v['examples']} examples")
+    lines.extend(_router_lines(router, router.get("source", "")))
+    if "builtin" in router:
+        lines.extend(_router_lines(router["builtin"], "built-in example table"))
+    own = report.get("project_questions") or {}
+    if own.get("present"):
+        r = own["retrieval"]
+        lines.append(f"project questions ({own['file']}): n={r['questions']}  R@1 {_num(r['recall@1'])}  "
+                     f"R@5 {_num(r['recall@5'])}  R@10 {_num(r['recall@10'])}  MRR {_num(r['mrr'])}  "
+                     f"served by {own['served_by'] or '{}'}")
     core = report["core_cost"]
     if core["value"] is None:
         lines.append(f"core cost: null — {core['note']}")
@@ -182,6 +243,14 @@ def render_text(report: dict) -> str:
     lines.append("limits:")
     lines.extend(f"  - {limit}" for limit in report["limits"])
     return "\n".join(lines)
+
+
+def _router_lines(router: dict, source: str) -> list[str]:
+    if router["value"] is None:
+        return [f"router: null — {router['note']}"]
+    v = router["value"]
+    return [f"router: mode agreement {_pct(v['mode_agreement'])}, rule agreement {_pct(v['rule_agreement'])} "
+            f"over {v['examples']} examples ({source})"]
 
 
 def _pct(value: float | None) -> str:

@@ -3,7 +3,8 @@
 Expected modes assume level 0 (no dense engine: the default rule answers ``lexical``) and a
 core pack that fits its budget. The evaluation harness scores the router against this table;
 tests/route/test_route_rules.py requires every row to pass. The first five rows are SPEC §9's
-examples, the next six SPEC §1's questions.
+examples, the next six SPEC §1's questions. The bench reports agreement on this table as the
+built-in table; a project's own questions (``.kenning/questions.jsonl``) are scored apart.
 """
 
 from __future__ import annotations
@@ -17,7 +18,7 @@ EXAMPLES: tuple[tuple[str, str, str], ...] = (
     ("how does cross-project memory work", "lexical", "default"),
     # SPEC §1
     ("Why did we choose FTS5 over tantivy?", "graph", "relation"),
-    ("Where is `rrf_fuse` defined, and what calls it?", "lexical", "identifier"),
+    ("Where is `rrf_fuse` defined, and what calls it?", "graph", "relation"),
     ("What did I decide about memory in all my projects since September?", "lexical", "default"),
     ("What is stale in what you know about this project?", "freshness", "freshness"),
     ("Which tasks and evidence touch this module?", "graph", "relation"),
@@ -30,8 +31,14 @@ EXAMPLES: tuple[tuple[str, str, str], ...] = (
     ('find "unknown is not true"', "lexical", "identifier"),
     ("how is parseIso used", "lexical", "identifier"),
     ("what does the --all-projects flag do", "lexical", "identifier"),
-    ("who calls make_snippet()", "lexical", "identifier"),
-    # English: relations
+    # English: relations (a relation cue wins over an identifier, which names the start node)
+    ("who calls make_snippet()", "graph", "relation"),
+    ("what calls url_for", "graph", "relation"),
+    ("what calls Client.send", "graph", "relation"),
+    ("what depends on _config.py", "graph", "relation"),
+    ("what does search_conn call", "graph", "relation"),
+    ("which task touched src/kenning/answer/ask.py", "graph", "relation"),
+    ("who uses SearchOptions", "graph", "relation"),
     ("what depends on the store module", "graph", "relation"),
     ("what is the impact of changing the fact schema", "graph", "relation"),
     ("which task touched the migrations", "graph", "relation"),
@@ -61,6 +68,10 @@ EXAMPLES: tuple[tuple[str, str, str], ...] = (
     ("que contient docs/router.md", "lexical", "identifier"),
     ("cherche « rien n'est vrai par défaut »", "lexical", "identifier"),
     # French: relations
+    ("qui appelle url_for", "graph", "relation"),
+    ("qu'appelle search_conn", "graph", "relation"),
+    ("qui dépend de store/db.py", "graph", "relation"),
+    ("quelles preuves touchent `rrf_fuse`", "graph", "relation"),
     ("qu'est-ce qui dépend de ce module", "graph", "relation"),
     ("quelle tâche a touché la migration", "graph", "relation"),
     ("pourquoi avons-nous choisi SQLite", "graph", "relation"),

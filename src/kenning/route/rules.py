@@ -82,20 +82,23 @@ def _cues(*patterns: str) -> tuple[re.Pattern[str], ...]:
 
 RELATION_EN = ("depends on", "dependency", "dependencies", "impact", "affects", "related to", "linked to",
                "connected to", "which task", "what task", "touches", "touched", "why did we", "why do we",
-               "who calls", "what calls", "callers", "called by", "what imports", "evidence", "verdict",
-               "path between", "superseded")
+               "who calls", "what calls", "what does X call", "callers", "callees", "called by", "what imports",
+               "who uses", "used by", "what links", "evidence", "verdict", "path between", "superseded")
 RELATION_FR = ("dépend de", "dépendances", "impact", "lié à", "relié à", "quelle tâche", "quelles tâches",
                "touche", "touché", "pourquoi avons-nous", "pourquoi a-t-on", "pourquoi on a", "qui appelle",
-               "appelé par", "appelants", "preuves", "verdict", "chemin entre", "remplacé par")
+               "qu'appelle", "appelé par", "appelants", "qui utilise", "qui importe", "preuves", "verdict",
+               "chemin entre", "qu'est-ce qui relie", "remplacé par")
 _RELATION = _cues(
     r"depends? on", r"dependen(?:cy|cies|t|ts)", r"impact(?:s|ed)?", r"affect(?:s|ed)?", r"related to",
     r"linked to", r"connected to", r"which tasks?", r"what tasks?", r"touch(?:es|ed)?", r"why did we",
-    r"why do we", r"who calls", r"what calls", r"callers?", r"called by", r"what imports", r"evidence",
-    r"verdicts?", r"path between", r"supersed(?:es|ed)",
-    r"depend(?:ent)? de", r"dependances?", r"impacte?(?:nt|s)?", r"lie(?:e|s|es)? (?:a|au|aux)",
+    r"why do we", r"who calls", r"what calls", r"what (?:does|do|did) [^?]+ call", r"which \w+ calls?",
+    r"callers?", r"callees?", r"called by", r"what imports", r"who imports", r"imported by", r"(?:who|what) uses",
+    r"used by", r"what links", r"evidence", r"verdicts?", r"path between", r"supersed(?:es|ed)",
+    r"depend(?:ent)? (?:de|du|des)", r"dependances?", r"impacte?(?:nt|s)?", r"lie(?:e|s|es)? (?:a|au|aux)",
     r"relie(?:e|s|es)? (?:a|au|aux)", r"quelles? taches?", r"touche(?:nt|e|es|s)?", r"pourquoi avons-nous",
-    r"pourquoi a-t-on", r"pourquoi on a", r"pourquoi nous avons", r"qui appelle", r"appele(?:e|s|es)? par",
-    r"appelants?", r"preuves?", r"chemin entre", r"remplace(?:e|s|es)? par",
+    r"pourquoi a-t-on", r"pourquoi on a", r"pourquoi nous avons", r"qui appellen?t?", r"qu'appellen?t?",
+    r"quelles? \w+ appellent", r"appele(?:e|s|es)? par", r"appelants?", r"qui (?:utilise|importe)(?:nt)?",
+    r"utilise(?:e|s|es)? par", r"preuves?", r"chemin entre", r"qu'est-ce qui relie", r"remplace(?:e|s|es)? par",
 )
 
 FRAME_EN = ("conventions", "before working", "before I start", "how do we do things", "house rules",
@@ -172,6 +175,12 @@ def _otherwise(question: str, signals: Signals) -> str | None:
 
 
 RULES: tuple[Rule, ...] = (
+    Rule("relation", "graph",
+         "The question asks for a relation between things (who calls or what is called, dependencies, "
+         "impact, which task or evidence touched what, why a choice was made), whether or not it names "
+         "something: graph walk from the node it names (identifier, path, id, quoted name) or, if none, "
+         "from the nodes a lexical search over node-bearing excerpts finds.",
+         _relation, RELATION_EN, RELATION_FR),
     Rule("identifier", "lexical",
          "The question contains an identifier, a path, a symbol name or quoted text: exact lexical "
          "search, with the trigram index for identifiers and substrings.",
@@ -179,11 +188,6 @@ RULES: tuple[Rule, ...] = (
          cues_en=("snake_case", "camelCase", "PascalCase", "name(", "dotted.name", "file.ext", "a/path",
                   "--option", '"quoted text"', "text in backticks"),
          cues_fr=("« texte cité »",)),
-    Rule("relation", "graph",
-         "The question asks for a relation between things (dependencies, impact, which task or "
-         "evidence touched what, why a choice was made): graph walk, then lexical search over the "
-         "nodes found.",
-         _relation, RELATION_EN, RELATION_FR),
     Rule("project-frame", "core",
          "The question asks about the project frame (conventions, what to know before working here) "
          "and the core pack fits its budget: answer from the core pack.",

@@ -1,0 +1,141 @@
+"""Which graph nodes a question in words starts from.
+
+First the names it types: backticked or quoted text, paths, dotted and code-shaped names,
+ADR, task and commit ids, then plain words that are exactly a symbol's or a module's name
+(case kept: the class ``Timeout`` is not the method ``timeout``). Failing those, "graph,
+then lexical over the nodes found": a lexical search restricted to the excerpts that carry
+graph nodes, whose best hits become the start nodes. Each start says how it was resolved
+(``resolved_by``: ``exact``, ``path`` or ``lexical``).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from kenning.errors import InvalidQuery
+from kenning.ingest.test_files import is_test_path
+from kenning.route.rules import fold
+from kenning.search.query import STOP_WORDS, parse
+from kenning.search.serve import TEST_FACTOR
+from kenning.store import graph_lookup
+from kenning.store.graph import Node
+from kenning.store.handle import Connection
+
+_QUOTED = re.compile(r"`([^`]{1,200})`|\"([^\"]{1,200})\"|«\s*([^»]{1,200}?)\s*»|“([^”]{1,200})”")
+_TOKEN = re.compile(r"#\d+|[A-Za-z_][\w.\-/]*\w(?:\(\))?|[0-9a-f]{7,40}")
+_CODE_SHAPE = re.compile(r"[_./#()]|[a-z][A-Z]|^[A-Z][a-z0-9]+[A-Z]|^[A-Z]{1,6}-\d+$|^[0-9a-f]{7,40}$")
+_MODULE_WORD = re.compile(r"^(?:module|modules|file|files|package|fichier|fichiers|paquet)$")
+# Words of the relation vocabulary: never a node's name, never a lexical term.
+_RELATION_VOCABULARY = """
+    call calls called calling caller callers callee callees depend depends depended dependent dependents
+    dependency dependencies impact impacts impacted affect affects affected use uses used using import imports
+    imported importer importers task tasks touch touches touched evidence evidences verdict verdicts commit
+    commits why did choose chose chosen choice decide decided decision decisions pick picked adopt adopted
+    related linked connected link links path between superseded supersedes module modules file files code
+    function functions method methods class package breaks break change changing changes who whom anything
+    thing things there here which what does
+    appelle appellent appele appelee appeles appelants appelant depend dependent dependances dependance
+    tache taches touche touchent touchee preuve preuves pourquoi avons-nous choisi choix decision decisions
+    utilise utilisent importe importent quelle quelles quel quels fonction fonctions methode fichier
+    qu'est-ce est-ce relie lie liee lies chemin entre remplace impacte impactent casse code
+    """
+RELATION_WORDS = frozenset(fold(w) for w in _RELATION_VOCABULARY.split())
+
+
+@dataclass(frozen=True)
+class Start:
+    node: Node
+    text: str  # what named it: the name typed, or the words searched for a lexical start
+    resolved_by: str  # exact, path, lexical
+
+    def to_json(self) -> dict[str, str]:
+        return {"kind": self.node.kind, "name": self.node.label, "named_by": self.text,
+                "resolved_by": self.resolved_by}
+
+
+def resolve(conn: Connection, text: str) -> list[Node]:
+    """The nodes one typed name stands for (``kenning graph`` arguments): exact, case kept first."""
+    rows, _ = graph_lookup.exact_nodes(conn, text)
+    return [Node(*r) for r in rows]
+
+
+def typed_names(question: str) -> list[str]:
+    """What the question types as a name: quoted or backticked text, then code-shaped words
+    (paths and dotted names first, longer first)."""
+    texts = [next(g for g in m.groups() if g) for m in _QUOTED.finditer(question)]
+    shaped = [t for t in _tokens(question) if _CODE_SHAPE.search(t)]
+    shaped.sort(key=lambda t: ("/" not in t and "." not in t, -len(t)))
+    return texts + shaped
+
+
+def _tokens(question: str) -> list[str]:
+    return [t.rstrip(".,;:?!").removesuffix("()") for t in _TOKEN.findall(_QUOTED.sub(" ", question))]
+
+
+def named(conn: Connection, question: str, *, plain_words: bool = True) -> list[list[Start]]:
+    """Groups of start nodes, one group per name the question types, most specific first."""
+    texts = typed_names(question)
+    tokens = _tokens(question)
+    groups: list[list[Start]] = []
+    seen: set[str] = set()
+    for text in texts:
+        if text in seen or not text:
+            continue
+        seen.add(text)
+        rows, how = graph_lookup.exact_nodes(conn, text)
+        if rows:
+            groups.append([Start(Node(*r), text, how or "exact") for r in rows])
+    if plain_words:
+        words = [t for t in tokens if t not in seen]
+        for i, word in enumerate(words):
+            if word in seen or len(word) < 3 or _is_stop(word):
+                continue
+            seen.add(word)
+            after = i + 1 < len(words) and bool(_MODULE_WORD.match(words[i + 1].lower()))
+            before = i > 0 and bool(_MODULE_WORD.match(words[i - 1].lower()))
+            found = _plain(conn, word, prefer_module=after or before)
+            if found:
+                groups.append(found)
+    return groups
+
+
+def _plain(conn: Connection, word: str, *, prefer_module: bool) -> list[Start]:
+    """A plain word names a node only exactly, with its case: a symbol's short name or a
+    module's (``config`` → ``pkg/config.py``)."""
+    modules = [Start(Node(*r), word, "path") for r in graph_lookup.module_nodes(conn, word)]
+    if prefer_module and modules:
+        return modules
+    rows, how = graph_lookup.exact_nodes(conn, word)
+    symbols = [Start(Node(*r), word, how or "exact") for r in rows
+               if r[1] == "symbol" and r[3] == word or r[1] in ("task", "decision") and r[3] == word]
+    return symbols or modules
+
+
+def _is_stop(word: str) -> bool:
+    return word.lower() in STOP_WORDS or fold(word) in RELATION_WORDS
+
+
+def lexical(conn: Connection, question: str, *, kinds: Sequence[str] = (),
+            include_superseded: bool = False, limit: int = 3) -> list[Start]:
+    """Start nodes from the best excerpts carrying graph nodes (of ``kinds``) for the
+    question's content words (the relation vocabulary left out)."""
+    words = [t for t in _TOKEN.findall(_QUOTED.sub(lambda m: " " + next(g for g in m.groups() if g) + " ", question))
+             if fold(t) not in RELATION_WORDS]
+    if not words:
+        return []
+    if all(_is_stop(w) for w in words):
+        return []
+    try:
+        match = parse(" ".join(words)).fts
+    except InvalidQuery:
+        return []
+    if not match:
+        return []
+    lifecycles = ("active", "superseded") if include_superseded else ("active",)
+    hits = graph_lookup.lexical_nodes(conn, match, kinds=kinds, lifecycles=lifecycles, limit=limit * 4)
+    # BM25 is negative, better when lower; test code and fixtures weigh less, as in search
+    weighed = sorted(((score * (TEST_FACTOR if row[5] and is_test_path(row[5]) else 1.0), i, row)
+                      for i, (row, score) in enumerate(hits)))
+    return [Start(Node(*row), " ".join(words), "lexical") for _, _, row in weighed[:limit]]

@@ -1,0 +1,116 @@
+"""Reading the graph the way a relation question names things: exact names matched with
+their case (a class ``Timeout`` is not the method ``timeout``), paths, ids, and a lexical
+search restricted to the excerpts that carry graph nodes ("graph, then lexical over the
+nodes found"). Rows are returned as tuples in ``NODE_COLUMNS`` order."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+
+from kenning.store.handle import Connection
+
+NODE_COLUMNS = "id, kind, key, name, qualname, path, line_start, line_end, fact_id"
+_N = ", ".join(f"n.{c.strip()}" for c in NODE_COLUMNS.split(","))
+_ADR = re.compile(r"^adr[-_ ]?0*(\d{1,5})$", re.I)
+_CITATION = re.compile(r"^kn://[A-Za-z0-9._-]+/(\d+)$")
+# Within one rule: files and top-level symbols before methods, then the shortest qualified name.
+_SYMBOL_ORDER = ("(kind = 'symbol' AND instr(substr(key, length(rtrim(key, replace(key, ':', ''))) + 1), '.') > 0), "
+                 "length(qualname), id")
+
+
+def glob_escape(text: str) -> str:
+    return "".join(f"[{c}]" if c in "*?[]" else c for c in text)
+
+
+def exact_nodes(conn: Connection, text: str, *, limit: int = 8) -> tuple[list[tuple], str | None]:
+    """The nodes ``text`` names exactly, and how (``exact`` or ``path``): a key, a citation,
+    a path, an ADR/task/evidence/verdict id, a qualified or short symbol name (case kept),
+    a commit sha prefix, a path suffix; only then the same names ignoring case. The first
+    rule that finds something wins."""
+    raw = text.strip().strip("`'\"")
+    if not raw:
+        return [], None
+    path = raw.removeprefix("./")
+    adr = _ADR.match(raw)
+    cited = _CITATION.match(raw)
+    rules: list[tuple[str, str, tuple]] = [
+        ("exact", "key = ?", (raw,)),
+        *([("exact", "fact_id = ?", (int(cited.group(1)),))] if cited else []),
+        ("path", "path = ? AND kind IN ('file', 'decision')", (path,)),
+        ("exact", "name = ? AND kind IN ('decision', 'task', 'evidence', 'verdict')", (raw,)),
+        *([("exact", "name = ? AND kind = 'decision'", (f"ADR-{int(adr.group(1)):04d}",))] if adr else []),
+        ("exact", "qualname = ? AND kind IN ('symbol', 'file')", (raw,)),
+        ("exact", "name = ? AND kind = 'symbol'", (raw,)),
+        ("exact", "kind IN ('symbol', 'file') AND qualname GLOB ?", ("*." + glob_escape(raw),)),
+    ]
+    if re.fullmatch(r"[0-9a-f]{7,40}", raw):
+        rules.append(("exact", "kind = 'commit' AND key GLOB ?", (f"commit:{raw}*",)))
+    if "/" in path or "." in path:
+        rules.append(("path", "kind IN ('file', 'decision') AND path GLOB ?", ("*/" + glob_escape(path),)))
+    rules += [
+        ("exact", "lower(name) = lower(?) AND kind IN ('decision', 'task', 'evidence', 'verdict', 'symbol')", (raw,)),
+        ("exact", "kind IN ('symbol', 'file') AND lower(qualname) GLOB ?", ("*." + glob_escape(raw.lower()),)),
+    ]
+    for how, where, args in rules:
+        rows = conn.execute(f"SELECT {NODE_COLUMNS} FROM graph_nodes WHERE {where} ORDER BY {_SYMBOL_ORDER} LIMIT ?",
+                            (*args, limit)).fetchall()
+        if rows:
+            return [tuple(r) for r in rows], how
+    return [], None
+
+
+def module_nodes(conn: Connection, word: str, *, limit: int = 4) -> list[tuple]:
+    """File nodes a plain word names as a module: ``config`` → ``pkg/config.py``,
+    ``pkg/_config.py`` or ``pkg/config/__init__.py`` (case kept)."""
+    rows = conn.execute(
+        f"SELECT {NODE_COLUMNS} FROM graph_nodes WHERE kind = 'file' AND (qualname = ? OR qualname GLOB ? "
+        "OR path GLOB ? OR path GLOB ?) ORDER BY length(path), id LIMIT ?",
+        (word, "*." + glob_escape(word), "*" + glob_escape(word) + ".*", "*" + glob_escape(word) + "/__init__.py",
+         limit),
+    ).fetchall()
+    return [tuple(r) for r in rows if _stem_is(r[5] or "", word)]
+
+
+def _stem_is(path: str, word: str) -> bool:
+    name = path.rsplit("/", 1)[-1]
+    if name == "__init__.py":
+        name = path.rsplit("/", 2)[-2] if path.count("/") else ""
+    return name.split(".", 1)[0].lstrip("_") == word.lstrip("_")
+
+
+def lexical_nodes(conn: Connection, match: str, *, kinds: Sequence[str] = (),
+                  lifecycles: Sequence[str] = ("active",), limit: int = 5) -> list[tuple[tuple, float]]:
+    """The best excerpts for an FTS5 ``match`` among those that carry graph nodes (of
+    ``kinds`` when given), each node with its excerpt's BM25 score (lower is better)."""
+    kind_sql = f" AND n.kind IN ({','.join('?' * len(kinds))})" if kinds else ""
+    life_sql = ",".join("?" * len(lifecycles))
+    rows = conn.execute(
+        f"SELECT {_N}, bm25(facts_fts, 2.0, 1.5, 1.2, 1.0) AS score FROM facts_fts "
+        f"JOIN facts f ON f.id = facts_fts.rowid JOIN graph_nodes n ON n.fact_id = f.id "
+        f"WHERE facts_fts MATCH ? AND f.lifecycle IN ({life_sql}){kind_sql} ORDER BY score, n.id LIMIT ?",
+        (match, *lifecycles, *kinds, limit * 4),
+    ).fetchall()
+    out: list[tuple[tuple, float]] = []
+    seen: set[int] = set()
+    for row in rows:
+        if row[0] in seen:
+            continue
+        seen.add(row[0])
+        out.append((tuple(row[:9]), float(row[9])))
+    return out[:limit]
+
+
+def call_receivers(conn: Connection, edge_ids: Sequence[int]) -> dict[int, str]:
+    """How each ``calls`` edge's call was written: ``plain`` (``name()``), ``module``
+    (``mod.name()`` or an imported name) or ``unknown`` (``obj.name()`` on a receiver no
+    import explains, as ``generator.send()``)."""
+    found: dict[int, str] = {}
+    ids = list(edge_ids)
+    for start in range(0, len(ids), 500):
+        chunk = ids[start : start + 500]
+        for eid, qualified, hint in conn.execute(
+                "SELECT e.id, r.qualified, r.hint FROM graph_edges e JOIN graph_refs r ON r.id = e.ref_id "
+                f"WHERE e.id IN ({','.join('?' * len(chunk))})", chunk):
+            found[int(eid)] = "module" if hint else "unknown" if qualified else "plain"
+    return found
