@@ -11,6 +11,8 @@ CREATE TABLE dense_vectors (
 );  -- a rowid table: 1.5 KB rows in a WITHOUT ROWID b-tree took 4.6 KB each (overflow pages)
 -- Counting and joining vectors without reading their BLOBs (coverage at every answer).
 CREATE INDEX dense_vectors_hash ON dense_vectors (embedder, fact_id, content_hash);
+-- Deleting a fact cascades here: without an index led by fact_id each delete scans the table.
+CREATE INDEX dense_vectors_fact ON dense_vectors (fact_id);
 
 CREATE TABLE dense_manifest (
     embedder       TEXT PRIMARY KEY,
