@@ -31,8 +31,8 @@ def missing() -> str | None:
     return None
 
 
-def update(conn: Connection, project: Project,
-           progress: Callable[[str, int, int], None] | None = None) -> dict[str, Any]:
+def update(conn: Connection, project: Project, progress: Callable[[str, int, int], None] | None = None,
+           *, lexical_seconds: float = 0.0) -> dict[str, Any]:
     """The sync's hook: embed what the lexical sync left without a vector (see dense.index)."""
     reason = missing()
     if reason is not None:
@@ -41,7 +41,7 @@ def update(conn: Connection, project: Project,
         return {"available": False, "reason": DISABLED}
     from kenning.dense import index  # numpy and the models: only when the extra is installed
 
-    return index.update(conn, project, progress)
+    return index.update(conn, project, progress, lexical_seconds=lexical_seconds)
 
 
 def enabled(project: Project) -> bool:

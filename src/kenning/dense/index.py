@@ -3,9 +3,10 @@
 :func:`update` is the sync's one hook: it runs after the lexical sync has committed, embeds
 the active excerpts that have no current vector (prose first, then code as its signature and
 docstring), and commits every batch on its own — a killed sync loses one batch at most and
-the next sync carries on. It stops after ``[dense] budget_seconds`` (default
-:data:`BUDGET_SECONDS`), leaving the index *incomplete*: answers then say so and search
-lexically, and the next sync continues. :func:`coverage` says where an index stands;
+the next sync carries on. It stops after ``[dense] budget_seconds`` — by default
+:data:`BUDGET_FACTOR` times the lexical sync's own duration, at least :data:`MIN_BUDGET_SECONDS`
+— leaving the index *incomplete*: answers then say so and search lexically, and the next sync
+continues (a sync that finds nothing new spends its whole budget embedding). :func:`coverage` says where an index stands;
 :func:`nearest` ranks by cosine over a matrix loaded once per process.
 """
 
@@ -30,7 +31,11 @@ from kenning.store.handle import Connection
 
 Progress = Callable[[str, int, int], None]
 BATCH = 16  # peak memory grows with the batch; throughput barely does (docs/benchmarks.md)
-BUDGET_SECONDS = 900.0
+# Embedding runs at tens of passages a second on 2 cores: an unbounded first sync of a large
+# tree would take hours. By default each sync embeds for at most twice what its lexical part
+# took (issue 14: a sync with dense ≤ 3× the lexical sync), and at least 15 s.
+BUDGET_FACTOR = 2.0
+MIN_BUDGET_SECONDS = 15.0
 BODY_CHARS = 1000  # MiniLM reads 128 word pieces, about 500 characters of English; USE reads more
 CODE_CHARS = 400
 
@@ -85,10 +90,12 @@ def text_of(kind: str, title: str, body: str, meta: str) -> str:
     return f"{title}\n{doc}\n{head}"[:CODE_CHARS]
 
 
-def update(conn: Connection, project: Project, progress: Progress | None = None) -> dict[str, Any]:
+def update(conn: Connection, project: Project, progress: Progress | None = None, *,
+           lexical_seconds: float = 0.0) -> dict[str, Any]:
     """Bring the vector index up to date after a sync; a summary for the sync report."""
     config = settings(project)
-    budget = float(config.get("budget_seconds", BUDGET_SECONDS))
+    default = max(MIN_BUDGET_SECONDS, BUDGET_FACTOR * lexical_seconds)
+    budget = float(config.get("budget_seconds", default))
     started = time.perf_counter()
     summary: dict[str, Any] = {"available": True, "embedders": {}, "notes": []}
     for name, embedder in embedders(project).items():

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import gc
 import json
+import time
 from datetime import datetime
 
 from kenning import dense
@@ -42,8 +43,11 @@ def sync(project: Project, *, now: datetime, progress: Progress | None = None) -
     collecting = gc.isenabled()
     gc.disable()
     try:
+        started = time.perf_counter()
         report = _sync(conn, project, now=now, progress=progress)
-        report.dense = dense.update(conn, project, progress)  # level 1, after the lexical sync committed
+        # Level 1, after the lexical sync committed; its default time budget follows the
+        # lexical sync's own duration, so embedding never turns a short sync into a long one.
+        report.dense = dense.update(conn, project, progress, lexical_seconds=time.perf_counter() - started)
         return report
     finally:
         conn.close()
