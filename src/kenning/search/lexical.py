@@ -20,15 +20,30 @@ if TYPE_CHECKING:
 # default rank (migration 0005). Calling bm25() with them is about a third faster than
 # ORDER BY rank, whose plan re-reads every returned row.
 WEIGHTS = (2.0, 1.5, 1.2, 1.0)
+# Depth of each list fused by RRF, whatever the limit: the fused ranking, hence the answer's
+# order, does not depend on --limit (up to this many; the CLI allows 100).
+FUSION_DEPTH = 100
 
 
 @dataclass(frozen=True)
 class Hit:
-    """A ranked fact id, with where its score came from."""
+    """A ranked fact id, with where its score came from. ``tier`` 1 marks trigram hits that
+    follow every word hit (they rank after all of them, whatever their score)."""
 
     fact_id: int
     score: float
     explain: dict[str, Any] = field(default_factory=dict)
+    tier: int = 0
+
+
+@dataclass(frozen=True)
+class Ranking:
+    """The first hits of a query's full ranking, best first; ``complete`` when they are all
+    of it. The full ranking never depends on how many hits were asked for, so the first ``n``
+    hits asked with any depth ``>= n`` are the same."""
+
+    hits: list[Hit]
+    complete: bool
 
 
 def bm25(conn: Connection, match: str, filters: Filters, limit: int) -> list[tuple[int, float]]:
@@ -42,40 +57,56 @@ def trigram(conn: Connection, match: str, filters: Filters, limit: int) -> list[
 
 
 def search(conn: Connection, query: ParsedQuery, filters: Filters, limit: int) -> list[Hit]:
-    """Ranked hits, best first.
+    """The best ``limit`` hits of :func:`ranking`."""
+    return ranking(conn, query, filters, limit).hits[:limit]
+
+
+def ranking(conn: Connection, query: ParsedQuery, filters: Filters, depth: int) -> Ranking:
+    """The first ``depth`` hits (or more) of the query's full ranking.
 
     The word index (BM25) ranks. The trigram index joins in two cases only:
     - the query holds code names (``snake_case``, ``camelCase``) or identifier-like terms
       the word index cannot match at all (``rrf_fu``): a trigram search over those terms
-      alone is fused with the words by RRF;
-    - the word index finds fewer than ``limit`` hits: trigram hits over every term follow
-      the word hits, to fill the list.
+      alone is fused with the words by RRF, both lists cut at ``FUSION_DEPTH`` whatever the
+      depth asked (the fused list is then the whole ranking);
+    - after the last word hit, trigram hits over every term follow (tier 1), to fill a list
+      the words cannot.
     Fusing a trigram search over every term whenever a query looked identifier-like
     (``IL-6``, ``p53``) let title substrings outrank real word matches: SciFact train
     nDCG@10 0.586 with it, 0.691 without (docs/evaluation.md).
     """
-    words = bm25(conn, query.fts, filters, limit) if query.fts else []
     names = _substring_terms(conn, query)
     substrings = " OR ".join(_quote(t) for t in names) if names else None
     if substrings:
-        subs = trigram(conn, substrings, filters, limit)
+        fused_depth = max(FUSION_DEPTH, depth)
+        words = bm25(conn, query.fts, filters, fused_depth) if query.fts else []
+        subs = trigram(conn, substrings, filters, fused_depth if words else depth)
         if subs and words:
             from kenning.search.fusion import rrf_fuse  # only code-name queries fuse (start-up time)
 
             fused = rrf_fuse({"bm25": [i for i, _ in words], "trigram": [i for i, _ in subs]})
-            return [Hit(item.key, item.score, item.explain) for item in fused[:limit]]
+            return Ranking([Hit(item.key, item.score, item.explain) for item in fused], True)
         if subs:
-            return [Hit(i, s, {"trigram": round(s, 4), "trigram_rank": r}) for r, (i, s) in enumerate(subs, 1)]
+            hits = [Hit(i, s, {"trigram": round(s, 4), "trigram_rank": r}) for r, (i, s) in enumerate(subs, 1)]
+            return Ranking(hits, len(subs) < depth)
+        words = words[:depth]
+    else:
+        words = bm25(conn, query.fts, filters, depth) if query.fts else []
     hits = [Hit(i, s, {"bm25": round(s, 4), "bm25_rank": r}) for r, (i, s) in enumerate(words, 1)]
-    if len(hits) < limit and query.trigram:
-        seen = {h.fact_id for h in hits}
-        extra = [(i, s) for i, s in trigram(conn, query.trigram, filters, limit) if i not in seen]
-        floor = min((h.score for h in hits), default=1.0)
-        hits += [
-            Hit(i, floor / (2 + r), {"trigram": round(s, 4), "trigram_rank": r, "after_words": True})
-            for r, (i, s) in enumerate(extra[: limit - len(hits)], 1)
-        ]
-    return hits
+    if len(words) >= depth:
+        return Ranking(hits, False)
+    if not query.trigram:
+        return Ranking(hits, True)
+    seen = {h.fact_id for h in hits}
+    wanted = depth - len(hits)
+    found = trigram(conn, query.trigram, filters, wanted + len(seen))
+    extra = [(i, s) for i, s in found if i not in seen]
+    floor = min((h.score for h in hits), default=1.0)
+    hits += [
+        Hit(i, floor / (2 + r), {"trigram": round(s, 4), "trigram_rank": r, "after_words": True}, tier=1)
+        for r, (i, s) in enumerate(extra, 1)
+    ]
+    return Ranking(hits, len(found) < wanted + len(seen))
 
 
 def _substring_terms(conn: Connection, query: ParsedQuery) -> list[str]:

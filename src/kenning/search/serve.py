@@ -13,13 +13,17 @@ from datetime import datetime
 from kenning.freshness import FileCheck, demotion, freshness_of
 from kenning.ingest.test_files import is_test_path
 from kenning.project import Project
-from kenning.records import Answer, EmptyReason, Excerpt, Fact, FreshnessState, Lifecycle
+from kenning.records import Answer, EmptyReason, Excerpt, Fact, Freshness, FreshnessState, Lifecycle
 from kenning.search import lexical
 from kenning.search.query import CODE_NAME, ParsedQuery
 from kenning.search.snippet import make_snippet
 from kenning.store import facts as fact_store
 from kenning.store import fts_guard
 from kenning.store.handle import Connection
+
+TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (start-up time)
+if TYPE_CHECKING:
+    from typing import Any
 
 LEVEL = 0
 SUPERSEDED_FACTOR = 0.5
@@ -29,6 +33,7 @@ _TEST_WORDS = frozenset({"test", "tests", "testing", "tested", "spec", "specs", 
                          "conftest", "unittest"})
 POOL_FACTOR = 2
 MIN_POOL = 20
+DEEPEN = 4  # each deeper read of the base ranking asks this many times more hits
 
 
 @dataclass(frozen=True)
@@ -57,15 +62,20 @@ def search_conn(
 ) -> Answer:
     lifecycles = ("active", "superseded") if options.include_superseded else ("active",)
     filters = lexical.Filters(options.types, lifecycles, options.path_prefix, options.memory_type)
-    pool = max(MIN_POOL, options.limit * POOL_FACTOR)
     if parsed.syntax == "fts" and parsed.fts:
         fts_guard.check_expansion(conn, parsed.fts)  # prefixes and repeats are the caller's own syntax
     with fts_guard.time_budget(conn):
-        hits = lexical.search(conn, parsed, filters, pool)
         symbols = frozenset(t.lower() for t in parsed.original_terms if CODE_NAME.search(t))
         about_tests = any(word in _TEST_WORDS for term in parsed.terms for word in re.split(r"[\W_]+", term))
-        excerpts, filtered = rank_hits(conn, project, hits, parsed.terms, options, now=now, symbols=symbols,
-                                       demote_tests=not about_tests)
+        ranker = Ranker(conn, project, parsed.terms, options, now=now, symbols=symbols, demote_tests=not about_tests)
+        depth = max(MIN_POOL, options.limit * POOL_FACTOR)
+        while True:
+            ranking = lexical.ranking(conn, parsed, filters, depth)
+            ranker.add(ranking.hits)
+            if ranking.complete or ranker.settled(ranking.hits):
+                break
+            depth *= DEEPEN
+        excerpts, filtered = ranker.excerpts(), ranker.filtered
         empty_reason = None
         if not excerpts:
             empty_reason = EmptyReason.ALL_FILTERED if filtered else EmptyReason.NO_MATCH
@@ -86,49 +96,67 @@ def search_conn(
     )
 
 
-def rank_hits(
-    conn: Connection,
-    project: Project,
-    hits: list[lexical.Hit],
-    terms: tuple[str, ...],
-    options: SearchOptions,
-    *,
-    now: datetime,
-    symbols: frozenset[str] = frozenset(),
-    demote_tests: bool = False,
-) -> tuple[list[Excerpt], Counter[str]]:
-    """Attach freshness, drop what must not be served, demote, cut to ``limit``.
+class Ranker:
+    """Scores hits as they come, best base score first, and knows when deeper hits can no
+    longer enter the top ``limit``.
 
-    ``symbols`` are code names typed in the query (``rrf_fuse``): the excerpt that defines
-    one of them is boosted, so "where is rrf_fuse" leads with the definition, not with the
-    tests that mention it most. With ``demote_tests`` (a query that does not speak of tests),
-    excerpts of test files weigh half: they repeat the words of the code they test."""
-    facts = fact_store.get_many(conn, project.name, [h.fact_id for h in hits])
-    files = FileCheck(project.root, conn)
-    files.preload(loc.path for fact in facts.values() for loc in fact.locations)
-    filtered: Counter[str] = Counter()
-    scored = []
-    for order, hit in enumerate(hits):
-        fact = facts.get(hit.fact_id)
-        if fact is None:
-            continue
-        fresh = freshness_of(fact, now=now, files=files)
-        if fresh.state is FreshnessState.SOURCE_MISSING and not options.include_missing:
-            filtered["source_missing"] += 1
-            continue
-        factor = demotion(fresh) * (SUPERSEDED_FACTOR if fact.lifecycle is Lifecycle.SUPERSEDED else 1.0)
-        if symbols and _defines(fact, symbols):
-            factor *= DEFINITION_BOOST
-        if demote_tests and _is_test_code(fact):
-            factor *= TEST_FACTOR
-        explain = {**hit.explain, "factor": factor} if options.explain else None
-        scored.append((hit.score * factor, order, fact, fresh, explain))
-    scored.sort(key=lambda s: (-s[0], s[1]))
-    excerpts = [
-        Excerpt(fact, fresh, make_snippet(fact.body, terms), score, rank, explain)
-        for rank, (score, _, fact, fresh, explain) in enumerate(scored[: options.limit], start=1)
-    ]
-    return excerpts, filtered
+    Every feature multiplies the base score by a factor: freshness demotion, superseded
+    half weight, with ``symbols`` (code names typed in the query: ``rrf_fuse``) the
+    definition boost, so "where is rrf_fuse" leads with the definition, not with the tests
+    that mention it most; with ``demote_tests`` (a query that does not speak of tests), test
+    files' excerpts at half weight (they repeat the words of the code they test). A hit not
+    yet scored has a base score at most the last one's, so its final score is at most that
+    times the largest factor (:meth:`settled`): the search deepens until none can pass the
+    ``limit``-th, which makes the order of the answer independent of ``limit``."""
+
+    def __init__(self, conn: Connection, project: Project, terms: tuple[str, ...], options: SearchOptions, *,
+                 now: datetime, symbols: frozenset[str] = frozenset(), demote_tests: bool = False) -> None:
+        self.conn, self.project, self.terms, self.options, self.now = conn, project, terms, options, now
+        self.symbols, self.demote_tests = symbols, demote_tests
+        self.max_factor = DEFINITION_BOOST if symbols else 1.0  # every other factor is at most 1
+        self.files = FileCheck(project.root, conn)
+        self.filtered: Counter[str] = Counter()
+        self.scored: list[tuple[int, float, int, Fact, Freshness, dict[str, Any] | None]] = []
+        self.seen = 0
+
+    def add(self, hits: list[lexical.Hit]) -> None:
+        """Score the hits past those already scored (``hits`` extends the previous list)."""
+        new = hits[self.seen:]
+        self.seen = len(hits)
+        facts = fact_store.get_many(self.conn, self.project.name, [h.fact_id for h in new])
+        self.files.preload(loc.path for fact in facts.values() for loc in fact.locations)
+        for order, hit in enumerate(new, start=self.seen - len(new)):
+            fact = facts.get(hit.fact_id)
+            if fact is None:
+                continue
+            fresh = freshness_of(fact, now=self.now, files=self.files)
+            if fresh.state is FreshnessState.SOURCE_MISSING and not self.options.include_missing:
+                self.filtered["source_missing"] += 1
+                continue
+            factor = demotion(fresh) * (SUPERSEDED_FACTOR if fact.lifecycle is Lifecycle.SUPERSEDED else 1.0)
+            if self.symbols and _defines(fact, self.symbols):
+                factor *= DEFINITION_BOOST
+            if self.demote_tests and _is_test_code(fact):
+                factor *= TEST_FACTOR
+            explain = {**hit.explain, "factor": factor} if self.options.explain else None
+            self.scored.append((hit.tier, hit.score * factor, order, fact, fresh, explain))
+        self.scored.sort(key=lambda s: (s[0], -s[1], s[2]))
+
+    def settled(self, hits: list[lexical.Hit]) -> bool:
+        """True when no hit after ``hits`` (the full ranking's first ones) can enter the top
+        ``limit``: it would rank in ``last.tier`` or after, below ``last.score × max_factor``
+        (and after every scored hit on a tie, coming later in the base order)."""
+        limit = self.options.limit
+        if not hits or len(self.scored) < limit:
+            return False
+        last, kth = hits[-1], self.scored[limit - 1]
+        return kth[0] < last.tier or (kth[0] == last.tier and kth[1] >= last.score * self.max_factor)
+
+    def excerpts(self) -> list[Excerpt]:
+        return [
+            Excerpt(fact, fresh, make_snippet(fact.body, self.terms), score, rank, explain)
+            for rank, (_, score, _, fact, fresh, explain) in enumerate(self.scored[: self.options.limit], start=1)
+        ]
 
 
 def _is_test_code(fact: Fact) -> bool:
