@@ -30,6 +30,10 @@ class ValidationError(UsageError):
     """An argument outside its documented bounds."""
 
 
+class SourceOwned(UsageError):
+    """A gesture (supersede, forget) on an excerpt of a project file: the file is the truth."""
+
+
 class NotFound(KenningError):
     """An id, project or file that does not exist."""
 

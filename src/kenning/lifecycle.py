@@ -6,7 +6,7 @@ from dataclasses import dataclass
 from datetime import datetime
 
 from kenning.clock import iso
-from kenning.errors import UsageError, ValidationError
+from kenning.errors import SourceOwned, UsageError, ValidationError
 from kenning.ingest.identifiers import keywords_for
 from kenning.records import Fact, Lifecycle
 from kenning.store import facts as fact_store
@@ -15,6 +15,7 @@ from kenning.store.db import transaction
 from kenning.store.handle import Connection
 
 MEMORY_TYPES = ("durable", "working")
+_AGENT_FILES = (".kenning/",)  # files kenning writes for agents (the ledger): not project truth
 
 
 @dataclass(frozen=True)
@@ -69,6 +70,7 @@ def supersede(conn: Connection, project: str, old_id: int, new_id: int, *, now: 
     with transaction(conn):
         old = fact_store.get(conn, project, old_id)
         new = fact_store.get(conn, project, new_id)
+        _refuse_project_source(old, "supersede")
         if new.lifecycle is not Lifecycle.ACTIVE:
             raise UsageError(f"#{new_id} is {new.lifecycle.value}; only an active fact can supersede another")
         if old.lifecycle is Lifecycle.SUPERSEDED:
@@ -89,8 +91,22 @@ def forget(conn: Connection, project: str, fact_id: int) -> Fact:
     """Delete a fact for good. Facts it superseded keep pointing nowhere (set to NULL)."""
     with transaction(conn):
         fact = fact_store.get(conn, project, fact_id)
+        _refuse_project_source(fact, "forget")
         fact_store.delete(conn, fact_id)
         return fact
+
+
+def _refuse_project_source(fact: Fact, gesture: str) -> None:
+    """Excerpts of project files (code, docs, ADRs) and of git history follow their source at
+    each sync: hiding one by hand would hide what the file still says (and did survive a
+    resync). Agent memories, notes and ledger records keep their gestures."""
+    path = fact.source.uri.split("#", 1)[0]
+    if fact.source.kind == "commit" or (fact.source.kind == "file" and not path.startswith(_AGENT_FILES)):
+        raise SourceOwned(
+            f"cannot {gesture} {fact.citation}: it is an excerpt of {fact.source.uri}, and the file is the truth",
+            hint="change the file (the next sync follows it), or record the decision in an ADR "
+                 "(docs/adr/) and sync; supersede and forget apply to memories and notes",
+        )
 
 
 def _first_line(body: str, width: int = 80) -> str:

@@ -77,6 +77,12 @@ def search_conn(
             depth *= DEEPEN
         excerpts, filtered = ranker.excerpts(), ranker.filtered
         empty_reason = None
+        if excerpts and not options.include_superseded:  # say what the default filter left out
+            superseded = lexical.count_matches(
+                conn, parsed, lexical.Filters(options.types, ("superseded",), options.path_prefix,
+                                              options.memory_type))
+            if superseded:
+                filtered["superseded"] += superseded
         if not excerpts:
             empty_reason = EmptyReason.ALL_FILTERED if filtered else EmptyReason.NO_MATCH
             if not filtered:
