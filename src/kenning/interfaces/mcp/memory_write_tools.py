@@ -50,8 +50,8 @@ def register(server: FastMCP, ctx: ServerContext) -> None:
         return reply(message, {"id": saved.fact_id, "citation": citation, "created": saved.created}, framed=False)
 
     @server.tool(annotations=WRITE, description=(
-        "Use when a fact was replaced: marks `old` superseded by the active fact `new`; `old` is no longer "
-        "served by default."))
+        "Use when a memory or note was replaced: marks `old` superseded by the active fact `new`; `old` is no "
+        "longer served by default. An excerpt of a project file is refused: change the file instead."))
     def supersede(old: FactRef, new: FactRef, reason: Reason) -> Annotated[CallToolResult, SupersededOut]:
         from kenning.lifecycle import supersede as run
 
@@ -72,8 +72,8 @@ def register(server: FastMCP, ctx: ServerContext) -> None:
         return reply(f"{fact.citation} confirmed on {fact.dates.confirmed}", fact.to_json(), framed=False)
 
     @server.tool(annotations=DESTRUCTIVE, description=(
-        "Delete a fact for good (prefer supersede when it was replaced). A fact read from a file comes back at "
-        "the next sync if the file still holds it."))
+        "Delete a memory or note for good (prefer supersede when it was replaced). An excerpt of a project "
+        "file is refused: change the file instead."))
     def forget(target: FactRef, reason: Reason) -> Annotated[CallToolResult, ForgottenOut]:
         from kenning.lifecycle import forget as run
 
