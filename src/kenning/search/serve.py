@@ -165,6 +165,15 @@ class Ranker:
         ]
 
 
+def rank_hits(conn: Connection, project: Project, hits: list[lexical.Hit], terms: tuple[str, ...],
+              options: SearchOptions, *, now: datetime, symbols: frozenset[str] = frozenset(),
+              demote_tests: bool = False) -> tuple[list[Excerpt], Counter[str]]:
+    """The :class:`Ranker`'s order over a fixed candidate list (a fused list that is whole)."""
+    ranker = Ranker(conn, project, terms, options, now=now, symbols=symbols, demote_tests=demote_tests)
+    ranker.add(hits)
+    return ranker.excerpts(), ranker.filtered
+
+
 def _is_test_code(fact: Fact) -> bool:
     path = fact.source.uri.split("#", 1)[0].rsplit(":", 1)[0]  # src/x.py:4-9 → src/x.py
     return fact.type == "code" and is_test_path(path)
