@@ -199,8 +199,9 @@ def test_an_incomplete_index_is_said_and_the_next_sync_carries_on(tmp_path):
 
 
 def test_a_forgotten_fact_is_not_served_from_the_cached_matrix(synced):
-    from kenning.lifecycle import forget
     from kenning.search import hybrid
+    from kenning.store import facts as fact_store
+    from kenning.store.db import transaction
     from kenning.search.query import parse
     from kenning.search.serve import SearchOptions
 
@@ -209,7 +210,8 @@ def test_a_forgotten_fact_is_not_served_from_the_cached_matrix(synced):
     embedder = dense_index.embedders(project)["minilm"]
     first = hybrid.search(conn, project, parse(PARAPHRASE), SearchOptions(limit=3), now=NOW, embedder=embedder)
     assert first.excerpts[0].fact.title == "Cancelling slow calls"  # the matrix is now cached in this process
-    forget(conn, project.name, first.excerpts[0].fact.id)  # its vector goes with it (ON DELETE CASCADE)
+    with transaction(conn):  # `forget` refuses file excerpts (SourceOwned): the store's delete, as a sync does
+        fact_store.delete(conn, first.excerpts[0].fact.id)  # its vector goes with it (ON DELETE CASCADE)
     again = hybrid.search(conn, project, parse(PARAPHRASE), SearchOptions(limit=3), now=NOW, embedder=embedder)
     assert "Cancelling slow calls" not in [e.fact.title for e in again.excerpts]
     conn.close()
