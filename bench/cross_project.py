@@ -31,7 +31,7 @@ from kenning.answer.search import SearchOptions
 from kenning.bench.speed import quantile
 from kenning.clock import utc_now
 from kenning.config import init_project
-from kenning.ingest.sync import sync
+from kenning.sync.run import sync
 
 SYLLABLES = [
     "ka",
