@@ -1,10 +1,12 @@
 """Opening another project's store for reading only, as cross-project scope does.
 
-The connection is opened with ``mode=ro`` and ``query_only``: nothing a cross-project
-question runs can write to a store it was not started for, and nothing is migrated. A store
-whose schema is not exactly this kenning's is refused with ``StoreOutdated`` (older: the
-owner runs ``kenning sync``; newer: upgrade kenning); a file SQLite cannot read is
-``StoreUnreadable``.
+The connection is opened with SQLite's ``mode=ro``: nothing a cross-project question runs
+can write to a store it was not started for, and nothing is migrated. (Not ``query_only``:
+that pragma also refuses the connection's own ``temp`` schema, where the query-cost guard
+builds its ``fts5vocab`` table.) A store
+whose schema is not exactly this kenning's is refused as any reader refuses it
+(``migrations_runner.check_current``: ``StoreOutdated``, or ``IndexMissing`` before a first
+sync); a file SQLite cannot read is ``StoreUnreadable``.
 """
 
 from __future__ import annotations
@@ -14,8 +16,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from urllib.parse import quote
 
-from kenning.errors import IndexMissing, StoreOutdated, StoreUnreadable
-from kenning.store.migrations_runner import applied_versions, available
+from kenning.errors import IndexMissing, StoreUnreadable
+from kenning.store.migrations_runner import check_current
 
 
 def open_readonly(path: Path) -> sqlite3.Connection:
@@ -32,9 +34,8 @@ def open_readonly(path: Path) -> sqlite3.Connection:
         raise StoreUnreadable(f"{path}: {exc}") from exc
     try:
         conn.row_factory = sqlite3.Row
-        conn.execute("PRAGMA query_only = ON")
         conn.execute("PRAGMA cache_size = -8192")
-        _check_schema(conn, path)
+        check_current(conn)  # the readers' rule: never migrate, typed error unless current
     except sqlite3.Error as exc:
         conn.close()
         raise StoreUnreadable(f"{path}: {exc}") from exc
@@ -42,24 +43,6 @@ def open_readonly(path: Path) -> sqlite3.Connection:
         conn.close()
         raise
     return conn
-
-
-_known: list[frozenset[int]] = []  # the migrations this kenning ships, listed once per process
-
-
-def _check_schema(conn: sqlite3.Connection, path: Path) -> None:
-    done = applied_versions(conn)
-    if not _known:
-        _known.append(frozenset(m.version for m in available()))
-    known = _known[0]
-    if not done:
-        raise StoreOutdated(f"{path} has no kenning schema", hint="run `kenning sync` in that project")
-    newer = sorted(done - known)
-    if newer:
-        raise StoreOutdated(f"schema versions {newer} are newer than this kenning", hint="upgrade kenning")
-    missing = sorted(known - done)
-    if missing:
-        raise StoreOutdated(f"schema {max(done)} is older than {max(known)}", hint="run `kenning sync` in that project")
 
 
 @dataclass(frozen=True)
