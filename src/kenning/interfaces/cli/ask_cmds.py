@@ -15,8 +15,10 @@ from kenning.interfaces.render import answer_text
 @click.option("--all-projects", is_flag=True,
               help="Ask every registered project (read-only; confidential ones excluded) and the transverse "
                    "memory; one list ranked by RRF, labelled by project.")
-@click.option("--since", default=None, metavar="YYYY-MM-DD", help="With --all-projects: only facts dated from this day.")
-@click.option("--until", default=None, metavar="YYYY-MM-DD", help="With --all-projects: only facts dated until this day.")
+@click.option("--since", default=None, metavar="YYYY-MM-DD",
+              help="With --all-projects: only facts dated from this day.")
+@click.option("--until", default=None, metavar="YYYY-MM-DD",
+              help="With --all-projects: only facts dated until this day.")
 @click.option("--type", "types", multiple=True, help="With --all-projects: only facts of this type (repeatable).")
 @click.option("--limit", type=click.IntRange(1, 100), default=10, show_default=True,
               help="Most excerpts to return (in the merged list with --all-projects).")
