@@ -58,6 +58,14 @@ class Unauthorized(KenningError):
     """Missing, unknown, revoked or expired credentials (HTTP 401)."""
 
 
+class CrossProjectOff(ScopeDenied):
+    """A cross-project request to a server not started with the cross-project switch."""
+
+
+class StoreUnreadable(KenningError):
+    """A registered project's store exists but cannot be read (damaged, not a database, no access)."""
+
+
 class StoreBusy(KenningError):
     """Another process holds the store's write lock longer than the busy timeout."""
 

@@ -3,13 +3,19 @@
 from __future__ import annotations
 
 import json
+import re
 from dataclasses import dataclass
 from pathlib import Path
 
-from kenning.errors import UsageError
+from kenning.config import parse_config
+from kenning.errors import NotFound, UsageError
 from kenning.files import write_atomic
+from kenning.project import CONFIG_NAME, STATE_DIR
 
 REGISTRY_NAME = "projects.json"
+# The transverse memory answers as this name in cross-project answers (kn://global/<id>);
+# no registered project may take it.
+GLOBAL_NAME = "global"
 
 
 @dataclass(frozen=True)
@@ -44,6 +50,7 @@ def register(home: Path, name: str, root: Path) -> bool:
     A name already used by another path is refused: citations ``kn://<name>/<id>`` must
     stay unambiguous on this machine.
     """
+    _check_name(name)
     root = root.resolve()
     entries = list_entries(home)
     for entry in entries:
@@ -58,6 +65,40 @@ def register(home: Path, name: str, root: Path) -> bool:
     kept = [e for e in entries if e.name != name and e.path != root]
     _write(home, [*kept, Entry(name=name, path=root)])
     return True
+
+
+def _check_name(name: str) -> None:
+    if name == GLOBAL_NAME:
+        raise UsageError(f"the project name {GLOBAL_NAME!r} is reserved for the transverse memory",
+                         hint="choose another with `name = \"…\"` in .kenning/config.toml")
+
+
+def rename(home: Path, old: str, new: str) -> Entry:
+    """Give a registered project another name in the registry and in its ``config.toml``
+    (citations ``kn://<name>/<id>`` follow the config). Refused when ``new`` is taken."""
+    _check_name(new)
+    parse_config({"name": new}, new)  # validates the name
+    entries = list_entries(home)
+    found = next((e for e in entries if e.name == old), None)
+    if found is None:
+        raise NotFound(f"no project named {old!r} in the registry", hint="see `kenning projects list`")
+    if any(e.name == new for e in entries):
+        raise UsageError(f"project name {new!r} is already registered")
+    config = found.path / STATE_DIR / CONFIG_NAME
+    if config.is_file():
+        _rename_in_config(config, new)
+    renamed = Entry(name=new, path=found.path)
+    _write(home, [*(e for e in entries if e.name != old), renamed])
+    return renamed
+
+
+def _rename_in_config(config: Path, new: str) -> None:
+    text = config.read_text(encoding="utf-8")
+    line = f"name = {json.dumps(new)}"
+    updated, count = re.subn(r"(?m)^name\s*=.*$", line, text, count=1)
+    if not count:
+        updated = f"{line}\n{text}"
+    write_atomic(str(config), updated.encode("utf-8"))
 
 
 def unregister(home: Path, name: str) -> bool:

@@ -164,16 +164,19 @@ def test_all_projects_lists_each_project_separately_and_excludes_confidential_an
     assert excluded["gone"].startswith("unreadable")
     assert excluded["fresh"].startswith("index missing")
     projects = [e["project"] for e in answer["excerpts"]]
-    assert projects == sorted(projects) and set(projects) == {"alpha", "beta"}  # grouped, never interleaved
+    assert set(projects) == {"alpha", "beta"}
+    # one list ranked by RRF over per-project ranks: the two identical corpora alternate
+    assert projects[:4] == ["alpha", "beta", "alpha", "beta"]
+    assert [e["rank"] for e in answer["excerpts"]] == list(range(1, len(projects) + 1))
     assert all(e["citation"].startswith(f"kn://{e['project']}/") for e in answer["excerpts"])
     text = cli("ask", "where is rrf_fuse", "--all-projects").out
     assert "── alpha ──" in text and "── beta ──" in text and "excluded: secret (confidential" in text
 
 
-def mcp_call(project, tool: str, arguments: dict) -> dict:
+def mcp_call(project, tool: str, arguments: dict, *, cross_project: bool = False) -> dict:
     from kenning.interfaces.mcp.server import build_server
 
-    server = build_server(project, clock=lambda: NOW)
+    server = build_server(project, clock=lambda: NOW, cross_project=cross_project)
 
     async def run():
         async with create_connected_server_and_client_session(server._mcp_server) as client:
@@ -253,7 +256,8 @@ def test_memory_ask_scope_all_gives_the_same_labelled_list_as_the_cli(make_proje
         resync(project)
         registry.register(home, project.name, project.root)
     from_cli = cli("ask", "where is rrf_fuse", "--all-projects", "--json").json()
-    from_mcp, text = mcp_call(alpha, "memory_ask", {"question": "where is rrf_fuse", "scope": "all"})
+    from_mcp, text = mcp_call(alpha, "memory_ask", {"question": "where is rrf_fuse", "scope": "all"},
+                              cross_project=True)
     assert from_mcp["scope"] == from_cli["scope"]
     assert from_mcp["scope"]["excluded"][0]["project"] == "secret"
     assert [e["citation"] for e in from_mcp["excerpts"]] == [e["citation"] for e in from_cli["excerpts"]]

@@ -133,7 +133,9 @@ def test_init_registers_the_project_and_projects_list_shows_it(cli, tmp_path):
     root.mkdir()
     assert cli("init", "--project", str(root), "--name", "fresh").code == 0
     listed = cli("projects", "list", "--json").json()["projects"]
-    assert {"name": "fresh", "path": str(root.resolve()), "readable": True} in listed
+    row = next(r for r in listed if r["name"] == "fresh")
+    assert (row["path"], row["readable"], row["state"], row["confidential"]) == \
+        (str(root.resolve()), True, "not_synced", False)
 
 
 def test_the_installed_console_script_runs_end_to_end(project_dir):

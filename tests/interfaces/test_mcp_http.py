@@ -186,6 +186,23 @@ def test_scope_all_is_cut_to_the_tokens_projects(served, isolated_home):
     assert set(wider.structuredContent["scope"]["projects"]) == {"alpha", "beta"}
 
 
+def test_cross_project_reads_over_http_follow_the_token_and_never_reach_the_transverse_memory(served):
+    from kenning.across.transverse import remember_global
+
+    url, home, _ = served
+    remember_global(home, "The signing keys are the user's favourite topic", now=NOW)
+    _, both = make_token(home, projects=["alpha", "beta"], scopes=[tokens.READ, tokens.WRITE])
+    answer = with_session(url, both, lambda s: s.call_tool("memory_ask", {"question": "signing keys", "scope": "all"}))
+    assert set(answer.structuredContent["scope"]["projects"]) == {"alpha", "beta"}  # no "global"
+    found = with_session(url, both, lambda s: s.call_tool("memory_search", {"query": "keys", "project": "*"}))
+    assert {e["project"] for e in found.structuredContent["excerpts"]} == {"alpha", "beta"}
+    saved = refusal(url, both, lambda s: s.call_tool("save_memory", {"text": "x", "project": "global"}))
+    assert saved.status == 403 and "reads 'global'" in saved.body["error"]["message"]
+    _, alpha = make_token(home)
+    outside = refusal(url, alpha, lambda s: s.call_tool("memory_search", {"query": "keys", "project": "alpha,beta"}))
+    assert outside.status == 403 and outside.body["error"]["message"].startswith("scope divergence")
+
+
 def test_profiles_apply_over_http(make_project, isolated_home):
     project = make_project(FILES, name="alpha")
     _, secret = make_token(isolated_home)

@@ -8,29 +8,25 @@ that actually served, ``rule`` the rule that chose, and the notes say why.
 
 from __future__ import annotations
 
-from collections import Counter
 from dataclasses import replace
 from datetime import datetime
-from pathlib import Path
 from typing import Any
 
 from kenning import dense as dense_engine
 from kenning.answer.relations import graph_built, relation_answer
 from kenning.answer.stale import stale_report
-from kenning.config import load_project
 from kenning.errors import IndexMissing, KenningError
 from kenning.freshness import FileCheck, freshness_of
 from kenning.ingest import git_history
 from kenning.pack.manifest import read_manifest
-from kenning.project import CONFIG_NAME, STATE_DIR, Project
-from kenning.records import Answer, EmptyReason, Excerpt, ScopeEntry
-from kenning.registry import Entry as RegistryEntry
+from kenning.project import Project
+from kenning.records import Answer, EmptyReason, Excerpt
 from kenning.route.rules import Route, route
 from kenning.search.query import parse
 from kenning.search.serve import SearchOptions, search_conn
 from kenning.search.snippet import make_snippet
 from kenning.store import facts as fact_store
-from kenning.store.db import Connection, StoreError, connect
+from kenning.store.db import Connection, connect
 from kenning.store.version import store_state
 
 LEVEL = 0
@@ -48,81 +44,105 @@ def dense_installed() -> bool:
 def ask_project(project: Project, question: str, *, now: datetime, limit: int = 10,
                 dense_available: bool | None = None, explain: bool = False) -> Answer:
     parse(question)  # the query budget and emptiness checks, before anything is read
-    dense = dense_installed() if dense_available is None else dense_available
-    manifest = _manifest(project)
-    chosen = route(question, dense_available=dense, core_fits=bool(manifest is None or manifest.get("fits", True)))
-    why = f"rule {chosen.rule}: {chosen.reason}"
     try:
         conn = connect(project.db_path)
     except IndexMissing:
+        chosen = _route(project, question, dense_available)[0]
         return Answer(question, chosen.mode, chosen.rule, LEVEL, (project.name,),
-                      empty_reason=EmptyReason.INDEX_MISSING, notes=(why, "no index: run `kenning sync`"))
+                      empty_reason=EmptyReason.INDEX_MISSING,
+                      notes=(f"rule {chosen.rule}: {chosen.reason}", "no index: run `kenning sync`"))
     try:
-        answer = _run(conn, project, question, chosen, manifest, now=now, limit=limit, explain=explain)
+        return ask_conn(conn, project, question, now=now, limit=limit, dense_available=dense_available,
+                        explain=explain)
     finally:
         conn.close()
+
+
+def ask_conn(conn: Connection, project: Project, question: str, *, now: datetime, limit: int = 10,
+             dense_available: bool | None = None, explain: bool = False, count_hidden: bool = True) -> Answer:
+    """``ask_project`` over an open connection (cross-project scope opens each store read-only
+    and, with ``count_hidden=False``, skips counting what an empty search hid)."""
+    parse(question)
+    chosen, manifest = _route(project, question, dense_available)
+    answer = _run(conn, project, question, chosen, manifest, now=now, limit=limit, explain=explain,
+                  count_hidden=count_hidden)
     history = git_history.problem(project.root)  # commits are facts: unread history is a degradation
     if history is not None and history.value not in answer.degradations:
         answer = replace(answer, degradations=(*answer.degradations, history.value))
+    why = f"rule {chosen.rule}: {chosen.reason}"
     return replace(answer, query=question, rule=chosen.rule, notes=(why, *answer.notes))
 
 
+def _route(project: Project, question: str, dense_available: bool | None) -> tuple[Route, dict[str, Any] | None]:
+    dense = dense_installed() if dense_available is None else dense_available
+    manifest = _manifest(project)
+    return route(question, dense_available=dense,
+                 core_fits=bool(manifest is None or manifest.get("fits", True))), manifest
+
+
 def _run(conn: Connection, project: Project, question: str, chosen: Route,
-         manifest: dict[str, Any] | None, *, now: datetime, limit: int, explain: bool = False) -> Answer:
+         manifest: dict[str, Any] | None, *, now: datetime, limit: int, explain: bool = False,
+         count_hidden: bool = True) -> Answer:
     match chosen.mode:
         case "freshness":
             return stale_report(conn, project, now=now, limit=limit)
         case "core":
             if manifest is None:
-                return _lexical(conn, project, question, now=now, limit=limit, degradations=(CORE_NOT_BUILT,))
+                return _lexical(conn, project, question, now=now, limit=limit, count_hidden=count_hidden,
+                                degradations=(CORE_NOT_BUILT,))
             return core_answer(conn, project, manifest, question, now=now)
         case "graph":
-            return _graph(conn, project, question, now=now, limit=limit)
+            return _graph(conn, project, question, now=now, limit=limit, count_hidden=count_hidden)
         case "hybrid":
-            return _hybrid(conn, project, question, now=now, limit=limit, explain=explain)
+            return _hybrid(conn, project, question, now=now, limit=limit, explain=explain, count_hidden=count_hidden)
         case _:
             degradations = (DENSE_MISSING,) if chosen.rule == "default" else ()
             notes = (dense_engine.missing() or "",) if degradations else ()
-            return _lexical(conn, project, question, now=now, limit=limit, degradations=degradations,
-                            explain=explain, notes=notes)
+            return _lexical(conn, project, question, now=now, limit=limit, count_hidden=count_hidden,
+                            degradations=degradations, explain=explain, notes=notes)
 
 
 def _lexical(conn: Connection, project: Project, question: str, *, now: datetime, limit: int,
-             degradations: tuple[str, ...] = (), explain: bool = False, notes: tuple[str, ...] = ()) -> Answer:
-    answer = search_conn(conn, project, parse(question), SearchOptions(limit=limit, explain=explain), now=now,
-                         mode="lexical")
+             degradations: tuple[str, ...] = (), explain: bool = False, notes: tuple[str, ...] = (),
+             count_hidden: bool = True) -> Answer:
+    options = SearchOptions(limit=limit, explain=explain, count_hidden=count_hidden)
+    answer = search_conn(conn, project, parse(question), options, now=now, mode="lexical")
     return replace(answer, degradations=degradations, notes=tuple(n for n in notes if n))
 
 
 def _hybrid(conn: Connection, project: Project, question: str, *, now: datetime, limit: int,
-            explain: bool) -> Answer:
+            explain: bool, count_hidden: bool = True) -> Answer:
     """Level 1 when the dense index can serve this question; otherwise lexical, saying why."""
     if dense_engine.missing() is not None:
-        return _lexical(conn, project, question, now=now, limit=limit, explain=explain,
+        return _lexical(conn, project, question, now=now, limit=limit, count_hidden=count_hidden, explain=explain,
                         degradations=(DENSE_MISSING,), notes=(dense_engine.missing() or "",))
     from kenning.search import hybrid  # numpy and the models: only with the dense extra installed
 
     embedder, why = hybrid.serving(conn, project, question)
     if embedder is None:
-        return _lexical(conn, project, question, now=now, limit=limit, explain=explain, degradations=(why,))
-    answer = hybrid.search(conn, project, parse(question), SearchOptions(limit=limit, explain=explain), now=now,
+        return _lexical(conn, project, question, now=now, limit=limit, count_hidden=count_hidden,
+                        explain=explain, degradations=(why,))
+    answer = hybrid.search(conn, project, parse(question),
+                           SearchOptions(limit=limit, explain=explain, count_hidden=count_hidden), now=now,
                            embedder=embedder)
     language = "multilingual" if embedder.multilingual else "English"
     return replace(answer, notes=(f"dense model {embedder.model_id} ({language})",))
 
 
-def _graph(conn: Connection, project: Project, question: str, *, now: datetime, limit: int) -> Answer:
+def _graph(conn: Connection, project: Project, question: str, *, now: datetime, limit: int,
+           count_hidden: bool = True) -> Answer:
     try:
         if not graph_built(conn):
-            return _lexical(conn, project, question, now=now, limit=limit, degradations=(GRAPH_NOT_BUILT,))
+            return _lexical(conn, project, question, now=now, limit=limit, count_hidden=count_hidden,
+                            degradations=(GRAPH_NOT_BUILT,))
         found = relation_answer(conn, project, question, now=now, limit=limit)
     except KenningError:
         raise
     except Exception as exc:  # a failed engine is a degradation, never a silent empty answer
-        return _lexical(conn, project, question, now=now, limit=limit,
+        return _lexical(conn, project, question, now=now, limit=limit, count_hidden=count_hidden,
                         degradations=(f"graph failed: {type(exc).__name__}: {exc}",))
     if found is None:
-        return _lexical(conn, project, question, now=now, limit=limit,
+        return _lexical(conn, project, question, now=now, limit=limit, count_hidden=count_hidden,
                         degradations=("graph found no node for this question",))
     return replace(found, mode="graph")
 
@@ -162,77 +182,3 @@ def _manifest(project: Project) -> dict[str, Any] | None:
         return read_manifest(project.state_dir)
     except (OSError, ValueError):
         return None  # an unreadable manifest is a pack not built
-
-
-def ask_all(question: str, entries: list[RegistryEntry], *, now: datetime, limit: int = 10,
-            dense_available: bool | None = None) -> Answer:
-    """Every registered project searched separately; one list labelled by project (grouped,
-    never merged or re-ranked across projects). Confidential projects are excluded; an
-    unreadable project is listed with its reason, never counted as empty."""
-    parse(question)
-    searched: list[str] = []
-    excluded: list[ScopeEntry] = []
-    answers: list[Answer] = []
-    for entry in sorted(entries, key=lambda e: e.name):
-        root = Path(entry.path)
-        if not (root / STATE_DIR / CONFIG_NAME).is_file():  # never a parent project instead
-            excluded.append(ScopeEntry(entry.name, f"unreadable: no {STATE_DIR}/{CONFIG_NAME} at {root}"))
-            continue
-        try:
-            project = load_project(root)
-        except (KenningError, OSError) as exc:
-            excluded.append(ScopeEntry(entry.name, f"unreadable: {getattr(exc, 'message', exc)}"))
-            continue
-        if project.config.confidential:
-            excluded.append(ScopeEntry(project.name, "confidential (confidential = true in .kenning/config.toml)"))
-            continue
-        try:
-            answer = ask_project(project, question, now=now, limit=limit, dense_available=dense_available)
-        except (KenningError, OSError, StoreError) as exc:
-            excluded.append(ScopeEntry(project.name, f"unreadable: {getattr(exc, 'message', exc)}"))
-            continue
-        if answer.empty_reason is EmptyReason.INDEX_MISSING:
-            excluded.append(ScopeEntry(project.name, "index missing: run `kenning sync` in that project"))
-            continue
-        searched.append(project.name)
-        answers.append(answer)
-    return _combine(question, searched, excluded, answers)
-
-
-def _combine(question: str, searched: list[str], excluded: list[ScopeEntry], answers: list[Answer]) -> Answer:
-    modes = {a.mode for a in answers}
-    rules = {a.rule for a in answers}
-    notes = []
-    if not answers:
-        fallback = route(question)
-        modes, rules = {fallback.mode}, {fallback.rule}
-        notes.append("no registered project could be searched" if excluded else
-                     "no project registered on this machine: run `kenning init` in a project")
-    if len(modes) > 1 or len(rules) > 1:
-        notes.extend(f"{a.searched[0]}: mode {a.mode}, rule {a.rule}" for a in answers)
-    notes.extend(f"{a.searched[0]}: {n}" for a in answers for n in a.notes)
-    filtered: Counter[str] = Counter()
-    for a in answers:
-        filtered.update(a.filtered)
-    excerpts = tuple(e for a in answers for e in a.excerpts)
-    empty = None
-    if not excerpts:
-        if any(a.empty_reason is EmptyReason.ALL_FILTERED for a in answers):
-            empty = EmptyReason.ALL_FILTERED
-        elif not answers and any(e.reason and e.reason.startswith("unreadable") for e in excluded):
-            empty = EmptyReason.PROJECT_UNREADABLE
-        else:
-            empty = EmptyReason.NO_MATCH
-    return Answer(
-        query=question,
-        mode=modes.pop() if len(modes) == 1 else "mixed",
-        rule=rules.pop() if len(rules) == 1 else None,
-        level=min((a.level for a in answers), default=LEVEL),  # the level that served every project
-        searched=tuple(searched),
-        excerpts=excerpts,
-        excluded=tuple(excluded),
-        degradations=tuple(f"{a.searched[0]}: {d}" for a in answers for d in a.degradations),
-        empty_reason=empty,
-        filtered=dict(filtered),
-        notes=tuple(notes),
-    )

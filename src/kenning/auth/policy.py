@@ -57,10 +57,12 @@ def check_call(token: TokenRecord, served: str, needs: ToolNeeds, arguments: dic
         return Refusal(403, f"token {token.name!r} lacks scope {scope} needed by {needs.name} "
                             f"(it has {', '.join(token.scopes)})")
     project = arguments.get("project")
-    if isinstance(project, str) and project:
-        refusal = check_project(token, project)
-        if refusal:
-            return refusal
+    # "*" (every project) is cut to the token's projects by the tool; each name of "a,b" must be bound
+    for name in project.split(",") if isinstance(project, str) else ():
+        if name.strip() and name.strip() != "*":
+            refusal = check_project(token, name.strip())
+            if refusal:
+                return refusal
     if token.paths:
         path_filter = arguments.get("path_filter")
         if needs.takes_path_filter:

@@ -48,6 +48,9 @@ class SearchOptions:
     path_prefix: str | None = None
     memory_type: str | None = None
     explain: bool = False
+    since: str | None = None  # YYYY-MM-DD, inclusive, on the fact's date (store.fts.Filters)
+    until: str | None = None
+    count_hidden: bool = True  # an empty answer counts what matched but was hidden (not across projects)
 
 
 def search_conn(
@@ -61,7 +64,8 @@ def search_conn(
     rule: str | None = None,
 ) -> Answer:
     lifecycles = ("active", "superseded") if options.include_superseded else ("active",)
-    filters = lexical.Filters(options.types, lifecycles, options.path_prefix, options.memory_type)
+    filters = lexical.Filters(options.types, lifecycles, options.path_prefix, options.memory_type,
+                              options.since, options.until)
     if parsed.syntax == "fts" and parsed.fts:
         fts_guard.check_expansion(conn, parsed.fts)  # prefixes and repeats are the caller's own syntax
     with fts_guard.time_budget(conn):
@@ -80,12 +84,12 @@ def search_conn(
         if excerpts and not options.include_superseded:  # say what the default filter left out
             superseded = lexical.count_matches(
                 conn, parsed, lexical.Filters(options.types, ("superseded",), options.path_prefix,
-                                              options.memory_type))
+                                              options.memory_type, options.since, options.until))
             if superseded:
                 filtered["superseded"] += superseded
         if not excerpts:
             empty_reason = EmptyReason.ALL_FILTERED if filtered else EmptyReason.NO_MATCH
-            if not filtered:
+            if not filtered and options.count_hidden:
                 hidden = _hidden_matches(conn, parsed, filters)
                 if hidden:
                     filtered.update(hidden)
@@ -185,7 +189,7 @@ def _defines(fact: Fact, symbols: frozenset[str]) -> bool:
 
 
 def _hidden_matches(conn: Connection, parsed: ParsedQuery, filters: lexical.Filters) -> Counter[str]:
-    """When nothing is served, say what matched but was hidden (superseded, retired, type)."""
+    """When nothing is served, say what matched but was hidden (superseded, retired, type, date)."""
     hidden: Counter[str] = Counter()
     for lifecycle in ("superseded", "retired"):  # fixed order: the answer's JSON is deterministic
         if lifecycle in filters.lifecycles:
@@ -201,4 +205,9 @@ def _hidden_matches(conn: Connection, parsed: ParsedQuery, filters: lexical.Filt
         )
         if other:
             hidden["type"] += other
+    if filters.since or filters.until:
+        undated = lexical.count_matches(conn, parsed, lexical.Filters(
+            filters.types, filters.lifecycles, filters.path_prefix, filters.memory_type))
+        if undated:
+            hidden["date"] += undated
     return hidden

@@ -23,12 +23,16 @@ SYNTAX_HINT = 'FTS syntax: terms, "phrases", prefix*, AND / OR / NOT, parenthese
 
 @dataclass(frozen=True)
 class Filters:
-    """What a search may serve: types, lifecycles, path prefix, memory type."""
+    """What a search may serve: types, lifecycles, path prefix, memory type, and a date
+    window (``since`` / ``until``, inclusive ``YYYY-MM-DD``) on the fact's date: the
+    source's date (a decision record's own date), else the day it was indexed."""
 
     types: tuple[str, ...] = ()
     lifecycles: tuple[str, ...] = ("active",)
     path_prefix: str | None = None
     memory_type: str | None = None
+    since: str | None = None
+    until: str | None = None
 
 
 def word_index(weights: tuple[float, ...]) -> fts_topk.Index:
@@ -93,6 +97,10 @@ def _where(filters: Filters, alias: str = "f") -> tuple[str, list[Any]]:
     if filters.memory_type:
         clauses.append(f"{alias}.memory_type = ?")
         params.append(filters.memory_type)
+    for bound, op in ((filters.since, ">="), (filters.until, "<=")):
+        if bound:
+            clauses.append(f"substr(coalesce({alias}.date_source, {alias}.date_indexed), 1, 10) {op} ?")
+            params.append(bound)
     return " AND ".join(clauses), params
 
 

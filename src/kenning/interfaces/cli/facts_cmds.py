@@ -25,17 +25,39 @@ from kenning.store.handle import Connection
 @click.option("--syntax", type=click.Choice(SYNTAXES), default="natural", show_default=True,
               help="natural: any text, made safe; fts: FTS5 syntax (AND/OR/NOT, \"phrase\", prefix*).")
 @click.option("--explain", is_flag=True, help="Show where each score came from.")
+@click.option("--since", default=None, metavar="YYYY-MM-DD", help="Only facts dated from this day (source date, "
+                                                                   "else indexing day).")
+@click.option("--until", default=None, metavar="YYYY-MM-DD", help="Only facts dated until this day.")
+@click.option("--all-projects", is_flag=True, help="Search every registered project (read-only; confidential ones "
+                                                   "excluded) and the transverse memory; one list ranked by RRF.")
 @project_option
 @json_option
 def search(query: str, limit: int, types: tuple[str, ...], include_superseded: bool, include_missing: bool,
-           syntax: str, explain: bool, project_path: Path | None, as_json: bool) -> None:
+           syntax: str, explain: bool, since: str | None, until: str | None, all_projects: bool,
+           project_path: Path | None, as_json: bool) -> None:
     """Lexical search (FTS5 BM25 + trigram) with freshness computed now.
 
     The console script serves this command without click (``plain.fast_search``); this is
     the reference for its options, help and usage errors."""
+    from kenning.across.window import check_day
+
+    since, until = check_day(since, "--since"), check_day(until, "--until")
+    if all_projects:
+        from kenning import registry
+        from kenning.across.answers import search_all
+        from kenning.answer.search import SearchOptions
+        from kenning.config import kenning_home
+
+        home = kenning_home()
+        options = SearchOptions(limit=limit, types=types, include_superseded=include_superseded,
+                                include_missing=include_missing, syntax=syntax, explain=explain, since=since,
+                                until=until)
+        answer = search_all(registry.list_entries(home), query, options, now=now(), home=home)
+        emit(answer.to_json(), as_json, lambda: answer_text(answer))
+        return
     click.echo(search_output(query, limit=limit, types=types, include_superseded=include_superseded,
                              include_missing=include_missing, syntax=syntax, explain=explain,
-                             project_path=project_path, as_json=as_json))
+                             project_path=project_path, as_json=as_json, since=since, until=until))
 
 
 @click.command()
@@ -75,12 +97,25 @@ def get(ids: tuple[str, ...], project_path: Path | None, as_json: bool) -> None:
 @click.option("--title", default=None, help="Title (default: the first line of the text).")
 @click.option("--type", "type_", default="fact", show_default=True, help="Fact type: fact, decision, convention, …")
 @click.option("--tags", default="", help="Comma-separated tags.")
+@click.option("--global", "to_global", is_flag=True,
+              help="Save in the transverse memory (KENNING_HOME/global, kn://global/<id>), not in a project.")
 @project_option
 @json_option
-def remember(text: str, title: str | None, type_: str, tags: str, project_path: Path | None, as_json: bool) -> None:
+def remember(text: str, title: str | None, type_: str, tags: str, to_global: bool, project_path: Path | None,
+             as_json: bool) -> None:
     """Save a note as a fact. It has no re-readable source: it is `unverified`, never `current`."""
     from kenning.lifecycle import remember as save
 
+    if to_global:
+        from kenning.across.transverse import remember_global
+        from kenning.config import kenning_home
+
+        glob, saved = remember_global(kenning_home(), text, now=now(), title=title, type_=type_,
+                                      tags=tuple(t.strip() for t in tags.split(",") if t.strip()))
+        citation = f"kn://{glob.name}/{saved.fact_id}"
+        message = f"saved as {citation}" if saved.created else f"already saved as {citation}"
+        emit({"id": saved.fact_id, "citation": citation, "created": saved.created}, as_json, message)
+        return
     project = resolve_project(project_path)
     conn = _open(project, create=True)
     try:
@@ -152,11 +187,22 @@ def forget(fact_id: str, reason: str | None, project_path: Path | None, as_json:
 
 @click.command()
 @click.option("--limit", type=click.IntRange(1, 10_000), default=None, help="Most facts to list.")
+@click.option("--all-projects", is_flag=True, help="Every registered project (read-only; confidential ones "
+                                                   "excluded), one after the other.")
 @project_option
 @json_option
-def stale(limit: int | None, project_path: Path | None, as_json: bool) -> None:
+def stale(limit: int | None, all_projects: bool, project_path: Path | None, as_json: bool) -> None:
     """Facts whose source changed (stale) or vanished (source_missing) since indexing."""
     from kenning.answer.stale import stale_report
+
+    if all_projects:
+        from kenning import registry
+        from kenning.across.answers import stale_all
+        from kenning.config import kenning_home
+
+        answer = stale_all(registry.list_entries(kenning_home()), now=now(), limit=limit)
+        emit(answer.to_json(), as_json, lambda: answer_text(answer))
+        return
 
     project = resolve_project(project_path)
     conn = _open(project)

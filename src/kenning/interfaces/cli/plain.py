@@ -79,6 +79,8 @@ def search_output(
     explain: bool = False,
     project_path: Path | None = None,
     as_json: bool = False,
+    since: str | None = None,
+    until: str | None = None,
 ) -> str:
     """What `kenning search` prints (without the final newline)."""
     from kenning.answer.search import SearchOptions, search_project
@@ -86,7 +88,8 @@ def search_output(
 
     project = resolve_project(project_path)
     options = SearchOptions(limit=limit, types=types, include_superseded=include_superseded,
-                            include_missing=include_missing, syntax=syntax, explain=explain)
+                            include_missing=include_missing, syntax=syntax, explain=explain,
+                            since=since, until=until)
     answer = search_project(project, query, options, now=now())
     return to_json_text(answer.to_json()) if as_json else answer_text(answer)
 

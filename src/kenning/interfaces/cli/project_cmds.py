@@ -8,7 +8,7 @@ from typing import Any
 import click
 
 from kenning import registry
-from kenning.config import init_project, kenning_home, load_project
+from kenning.config import init_project, kenning_home
 from kenning.interfaces.cli.common import (
     emit,
     json_option,
@@ -114,45 +114,6 @@ def _status_text(data: dict[str, Any]) -> str:
     return "\n".join(lines)
 
 
-@click.group()
-def projects() -> None:
-    """The machine registry of projects (under KENNING_HOME)."""
-
-
-@projects.command("list")
-@json_option
-def projects_list(as_json: bool) -> None:
-    """List registered projects and whether each is readable."""
-    rows = []
-    for entry in registry.list_entries(kenning_home()):
-        readable = (entry.path / ".kenning" / "config.toml").is_file()
-        rows.append({"name": entry.name, "path": str(entry.path), "readable": readable})
-    text = "\n".join(f"{r['name']}\t{r['path']}" + ("" if r["readable"] else "\t(unreadable)") for r in rows)
-    emit({"projects": rows}, as_json, text or "no projects registered (run `kenning init`)")
-
-
-@projects.command("add")
-@click.argument("path", type=click.Path(file_okay=False, path_type=Path))
-@json_option
-def projects_add(path: Path, as_json: bool) -> None:
-    """Register an existing kenning project."""
-    project = load_project(path)
-    changed = registry.register(kenning_home(), project.name, project.root)
-    emit({"name": project.name, "path": str(project.root), "changed": changed}, as_json,
-         f"{project.name}\t{project.root}" + ("" if changed else " (already registered)"))
-
-
-@projects.command("remove")
-@click.argument("name")
-@json_option
-def projects_remove(name: str, as_json: bool) -> None:
-    """Unregister a project (its files and index are left alone)."""
-    removed = registry.unregister(kenning_home(), name)
-    emit({"name": name, "removed": removed}, as_json, f"{name}: " + ("removed" if removed else "not registered"))
-
-
-
-
 @click.command()
 @project_option
 @click.option("--tools", "tools", default="default", show_default=True, metavar="PROFILE[,PROFILE…]",
@@ -161,7 +122,11 @@ def projects_remove(name: str, as_json: bool) -> None:
 @click.option("--host", default="127.0.0.1", show_default=True, help="HTTP: address to bind.")
 @click.option("--port", default=8766, show_default=True, type=click.IntRange(1, 65535),
               help="HTTP: port (kenning serve uses 8765).")
-def mcp(project_path: Path | None, tools: str, http: bool, host: str, port: int) -> None:
+@click.option("--cross-project", is_flag=True,
+              help="stdio: let tools read the other registered projects (scope=\"all\", project=\"*\"), "
+                   "read-only, confidential ones never (also: cross_project = true in KENNING_HOME/config.toml). "
+                   "Over HTTP a token's projects decide.")
+def mcp(project_path: Path | None, tools: str, http: bool, host: str, port: int, cross_project: bool) -> None:
     """Serve this project to MCP clients over stdio, or over HTTP with --http (see docs/mcp.md)."""
     from kenning.interfaces.mcp.profiles import resolve
 
@@ -176,4 +141,4 @@ def mcp(project_path: Path | None, tools: str, http: bool, host: str, port: int)
     else:
         from kenning.interfaces.mcp.server import serve_stdio
 
-        serve_stdio(project, tools=tools)
+        serve_stdio(project, tools=tools, cross_project=cross_project)

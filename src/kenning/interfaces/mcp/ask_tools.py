@@ -9,8 +9,11 @@ from mcp.server.fastmcp import FastMCP
 from mcp.types import CallToolResult
 from pydantic import Field
 
-from kenning.interfaces.mcp.context import ALLOWED_PROJECTS, READ, ServerContext, reply
+from kenning.across.answers import ask_all
+from kenning.answer.ask import ask_project
+from kenning.interfaces.mcp.context import READ, ServerContext, reply
 from kenning.interfaces.mcp.outputs import AnswerOut, PackOut
+from kenning.interfaces.mcp.scope import cross_entries
 from kenning.interfaces.render import answer_text
 
 
@@ -22,15 +25,9 @@ def register(server: FastMCP, ctx: ServerContext) -> None:
         question: Annotated[str, Field(min_length=1, max_length=500)],
         scope: Literal["project", "all"] = "project",
     ) -> Annotated[CallToolResult, AnswerOut]:
-        from kenning.answer.ask import ask_all, ask_project
-
         if scope == "all":
-            from kenning import registry
-            from kenning.config import kenning_home
-
-            allowed = ALLOWED_PROJECTS.get()
-            entries = [e for e in registry.list_entries(kenning_home()) if allowed is None or e.name in allowed]
-            answer = ask_all(question, entries, now=ctx.clock())
+            home, entries, _ = cross_entries(ctx)
+            answer = ask_all(question, entries, now=ctx.clock(), home=home, pool=ctx.stores)
         else:
             answer = ask_project(ctx.project, question, now=ctx.clock())
         return reply(answer_text(answer), answer.to_json())

@@ -19,6 +19,7 @@ from typing import Any
 import anyio.to_thread
 from mcp.types import CallToolResult, TextContent, ToolAnnotations
 
+from kenning.across.stores import StorePool
 from kenning.config import Project
 from kenning.errors import KenningError
 from kenning.interfaces.render import DATA_FRAME
@@ -40,6 +41,8 @@ ALLOWED_PROJECTS: ContextVar[frozenset[str] | None] = ContextVar("kenning_allowe
 class ServerContext:
     project: Project
     clock: Callable[[], datetime]
+    cross_project: bool = False  # `kenning mcp --cross-project`: other registered projects may be read
+    stores: StorePool = field(default_factory=StorePool, compare=False, repr=False)  # their read-only connections
 
     _free: list[Connection] = field(default_factory=list, compare=False, repr=False)
     _lock: threading.Lock = field(default_factory=threading.Lock, compare=False, repr=False)

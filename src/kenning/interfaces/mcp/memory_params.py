@@ -26,6 +26,7 @@ Query = Annotated[str, Field(min_length=1, max_length=MAX_QUERY_CHARS,
                   AfterValidator(_utf8_budget)]
 Limit = Annotated[int, Field(ge=1, le=20)]
 ProjectName = Annotated[str | None, Field(max_length=64, description="Default: this server's.")]
+Projects = Annotated[str | None, Field(max_length=640, description="This server's, '*' or 'a,b'.")]
 TypeFilter = Annotated[str | None, Field(max_length=40, pattern=r"^[a-z_]+$",
                                          description="observation, decision, doc, code, …")]
 MemoryType = Annotated[Literal["durable", "working"] | None,

@@ -15,6 +15,7 @@ from mcp.server.fastmcp import FastMCP
 from mcp.types import CallToolResult
 from pydantic import Field
 
+from kenning.across.answers import PerStore, over_stores
 from kenning.errors import NotFound
 from kenning.interfaces import memory_render as mr
 from kenning.interfaces.mcp.context import READ, ServerContext, reply
@@ -26,6 +27,7 @@ from kenning.interfaces.mcp.memory_params import (
     MemoryType,
     PathFilter,
     ProjectName,
+    Projects,
     Query,
     TypeFilter,
     fact_id,
@@ -39,8 +41,9 @@ from kenning.interfaces.mcp.outputs import (
     TimelineOut,
     ToolUsesOut,
 )
+from kenning.interfaces.mcp.scope import cross_entries, requested
 from kenning.interfaces.render import DATA_FRAME, badge
-from kenning.records import FACT_SCHEMA
+from kenning.records import FACT_SCHEMA, Answer, ScopeEntry
 
 
 def register(server: FastMCP, ctx: ServerContext) -> None:
@@ -58,6 +61,20 @@ def _scope(types: str | None = None, path: str | None = None, memory_type: str |
     from kenning.memory.layers import Scope
 
     return Scope((types,) if types else (), path or None, memory_type, prefer_working).check()
+
+
+def _is_cross(ctx: ServerContext, project: str | None) -> bool:
+    return requested(project, ctx)[0]
+
+
+def _across(ctx: ServerContext, project: str | None, query: str, limit: int,
+            per_store: PerStore) -> Answer:
+    """One layer's answer over the registered projects named (``*``: all) and the transverse
+    memory, read-only, fused by RRF; names not registered are listed as excluded."""
+    home, entries, unknown = cross_entries(ctx, requested(project, ctx)[1])
+    answer = over_stores(entries, query, per_store, limit, home=home, pool=ctx.stores)
+    extra = tuple(ScopeEntry(name, "not registered on this machine") for name in unknown)
+    return dataclasses.replace(answer, excluded=(*answer.excluded, *extra))
 
 
 def _register_layers(server: FastMCP, ctx: ServerContext) -> None:
@@ -80,9 +97,13 @@ def _register_layers(server: FastMCP, ctx: ServerContext) -> None:
         "Layer 2 of 3, when titles are not enough: ~60-token hits with snippet, freshness and date, plus "
         "session rollups. FTS5 syntax: \"phrases\", prefix*, AND/OR/NOT."))
     def memory_search(query: Query, type_filter: TypeFilter = None, limit: Limit = 10,
-                      project: ProjectName = None) -> Annotated[CallToolResult, SearchOut]:
+                      project: Projects = None) -> Annotated[CallToolResult, SearchOut]:
         from kenning.memory.layers import check_project, find
 
+        if _is_cross(ctx, project):
+            answer = _across(ctx, project, query, limit, lambda conn, p, n: find(
+                conn, p, query, _scope(type_filter), n, now=ctx.clock(), syntax="fts")[0])
+            return reply(mr.search_text(answer, ()), {**answer.to_json(), "rollups": []})
         check_project(ctx.project, project)
         with ctx.conn() as conn:
             answer, _ = find(conn, ctx.project, query, _scope(type_filter), limit, now=ctx.clock(), syntax="fts")

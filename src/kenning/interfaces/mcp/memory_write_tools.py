@@ -9,7 +9,9 @@ from mcp.types import CallToolResult
 from pydantic import Field
 
 from kenning.citation import format_citation
-from kenning.interfaces.mcp.context import DESTRUCTIVE, WRITE, ServerContext, reply
+from kenning.errors import ScopeDenied
+from kenning.registry import GLOBAL_NAME
+from kenning.interfaces.mcp.context import ALLOWED_PROJECTS, DESTRUCTIVE, WRITE, ServerContext, reply
 from kenning.interfaces.mcp.memory_params import FactRef, ProjectName, fact_id
 from kenning.interfaces.mcp.outputs import FactOut, ForgottenOut, SavedOut, SupersededOut
 
@@ -39,12 +41,24 @@ def register(server: FastMCP, ctx: ServerContext) -> None:
         from kenning.memory.layers import check_project
         from kenning.memory.observations import Observation, save
 
-        check_project(ctx.project, project)
-        obs = Observation(text=text, title=title, type=type, tags=tuple(tags), importance=importance, why=why,
-                          how_to_apply=how_to_apply, memory_type=memory_type, session_id=session_id)
-        with ctx.conn(create=True) as conn:
-            saved = save(conn, ctx.project.name, obs, now=ctx.clock())
-        citation = format_citation(ctx.project.name, saved.fact_id)
+        if project == GLOBAL_NAME:
+            from kenning.across.transverse import remember_global
+            from kenning.config import kenning_home
+
+            if ALLOWED_PROJECTS.get() is not None:  # a token is bound to projects, never to the user's own notes
+                raise ScopeDenied("project='global' writes the user's transverse memory: not over HTTP",
+                                  hint="save it in this project (omit project)")
+            store, saved = remember_global(kenning_home(), text, now=ctx.clock(), title=title, type_=type,
+                                           tags=tuple(tags), origin="mcp", producer="agent")
+            name = store.name
+        else:
+            check_project(ctx.project, project)
+            obs = Observation(text=text, title=title, type=type, tags=tuple(tags), importance=importance, why=why,
+                              how_to_apply=how_to_apply, memory_type=memory_type, session_id=session_id)
+            with ctx.conn(create=True) as conn:
+                saved = save(conn, ctx.project.name, obs, now=ctx.clock())
+            name = ctx.project.name
+        citation = format_citation(name, saved.fact_id)
         message = f"saved as #{saved.fact_id} ({citation})" if saved.created else \
             f"already saved as #{saved.fact_id} ({citation}): nothing written"
         return reply(message, {"id": saved.fact_id, "citation": citation, "created": saved.created}, framed=False)

@@ -3,14 +3,17 @@
 from __future__ import annotations
 
 from kenning import registry
-from kenning.answer.ask import ask_all, ask_project
+from kenning.across.answers import ask_all
+from kenning.answer.ask import ask_project
 from kenning.interfaces.web.cockpit import Cockpit
 from kenning.records import Answer
 
 
 def answer_for(cockpit: Cockpit, question: str, scope: str, limit: int) -> Answer:
-    """``scope`` "project": this project; "all": every registered project (confidential ones
-    excluded), one list labelled by project — the same calls as `kenning ask [--all-projects]`."""
+    """``scope`` "project": this project; "all": every registered project read-only
+    (confidential ones excluded) and the transverse memory, one list ranked by RRF and labelled
+    by project — the same calls as `kenning ask [--all-projects]`."""
     if scope == "all":
-        return ask_all(question, registry.list_entries(cockpit.home), now=cockpit.clock(), limit=limit)
+        return ask_all(question, registry.list_entries(cockpit.home), now=cockpit.clock(), limit=limit,
+                       home=cockpit.home, pool=cockpit.stores)
     return ask_project(cockpit.project, question, now=cockpit.clock(), limit=limit)

@@ -16,6 +16,7 @@ from starlette.responses import Response
 from starlette.templating import Jinja2Templates
 
 from kenning import registry
+from kenning.across.stores import StorePool, global_project
 from kenning.config import CONFIG_NAME, STATE_DIR, Project, load_project
 from kenning.errors import NotFound, ScopeDenied
 from kenning.interfaces.render import DATA_FRAME, badge
@@ -36,11 +37,15 @@ class Cockpit:
     clock: Callable[[], datetime]
     form_token: str = field(default_factory=lambda: secrets.token_urlsafe(24))
     bench_cache: dict[str, Any] = field(default_factory=dict)
+    stores: StorePool = field(default_factory=StorePool)  # read-only connections for scope "all"
 
     def project_named(self, name: str) -> Project:
-        """This project, or a registered, non-confidential one (a source link from "all projects")."""
+        """This project, a registered non-confidential one, or the transverse memory (``global``): a
+        source link from "all projects"."""
         if name == self.project.name:
             return self.project
+        if name == registry.GLOBAL_NAME:
+            return global_project(self.home)
         for entry in registry.list_entries(self.home):
             if entry.name != name:
                 continue

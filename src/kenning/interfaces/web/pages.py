@@ -11,9 +11,9 @@ from starlette.requests import Request
 from starlette.responses import Response
 
 from kenning import registry
+from kenning.across.answers import stale_each
 from kenning.answer.stale import stale_report
-from kenning.config import CONFIG_NAME, STATE_DIR, Project, load_project
-from kenning.errors import IndexMissing, KenningError
+from kenning.config import CONFIG_NAME, STATE_DIR
 from kenning.files import inside_root
 from kenning.freshness import FileCheck, freshness_of
 from kenning.interfaces.web import params
@@ -112,27 +112,8 @@ def _stale_answers(cockpit: Cockpit, scope: str) -> tuple[list[Answer], list[Sco
     if scope == "project":
         with cockpit.store() as conn:
             return [stale_report(conn, cockpit.project, now=cockpit.clock())], []
-    answers: list[Answer] = []
-    excluded: list[ScopeEntry] = []
-    for entry in sorted(registry.list_entries(cockpit.home), key=lambda e: e.name):
-        try:
-            project = _readable(Path(entry.path), entry.name)
-            if project.config.confidential:
-                excluded.append(ScopeEntry(project.name, "confidential"))
-                continue
-            with cockpit.store(project) as conn:
-                answers.append(stale_report(conn, project, now=cockpit.clock()))
-        except IndexMissing:
-            excluded.append(ScopeEntry(entry.name, "index missing: run `kenning sync` in that project"))
-        except KenningError as exc:
-            excluded.append(ScopeEntry(entry.name, f"unreadable: {exc.message}"))
-    return answers, excluded
-
-
-def _readable(root: Path, name: str) -> Project:
-    if not (root / STATE_DIR / CONFIG_NAME).is_file():
-        raise KenningError(f"no {STATE_DIR}/{CONFIG_NAME} at {root}")
-    return load_project(root)
+    answers, opened = stale_each(registry.list_entries(cockpit.home), now=cockpit.clock(), pool=cockpit.stores)
+    return answers, sorted(opened.excluded, key=lambda e: e.project)
 
 
 def status(request: Request) -> Response:

@@ -1,0 +1,247 @@
+"""Cross-project answers: the same question over every registered store, one list.
+
+Each store is opened read-only (``stores.opened``) and asked exactly what one project would
+be asked; the per-project answers are ranked into one list by RRF (``rank.fuse``), every
+excerpt keeping its own project's label and citation. Projects left out are listed in
+``scope.excluded`` with their reason.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Callable, Iterable
+from dataclasses import replace
+from datetime import datetime
+from pathlib import Path
+
+from kenning.across import window
+from kenning.across.rank import K, fuse
+from kenning.across.stores import Opened, StorePool, opened
+from kenning.answer.ask import LEVEL, ask_conn
+from kenning.answer.stale import stale_report
+from kenning.project import Project
+from kenning.records import Answer, EmptyReason, Excerpt, ScopeEntry
+from kenning.registry import Entry
+from kenning.route.rules import route
+from kenning.search import lexical
+from kenning.search.query import parse
+from kenning.search.serve import SearchOptions, rank_hits, search_conn
+from kenning.store import dated
+from kenning.store.handle import Connection, StoreError
+
+WINDOW_RULE = "window"  # the rule name of a question read for dates or decisions (window.py)
+
+# One store's answer: (read-only connection, project, how many excerpts it may give).
+PerStore = Callable[[Connection, Project, int], Answer]
+
+
+def search_all(
+    entries: Iterable[Entry],
+    query: str,
+    options: SearchOptions,
+    *,
+    now: datetime,
+    home: Path | None = None,
+    pool: StorePool | None = None,
+) -> Answer:
+    """`kenning search --all-projects`: the same lexical search in every store."""
+    parsed = parse(query, options.syntax)
+    uncounted = replace(options, count_hidden=False)
+    return _across(
+        entries,
+        home,
+        query,
+        lambda conn, project, n: search_conn(conn, project, parsed, replace(uncounted, limit=n), now=now),
+        options.limit,
+        fallback_mode="lexical",
+        pool=pool,
+    )
+
+
+def ask_all(
+    question: str,
+    entries: Iterable[Entry],
+    *,
+    now: datetime,
+    limit: int = 10,
+    home: Path | None = None,
+    since: str | None = None,
+    until: str | None = None,
+    types: tuple[str, ...] = (),
+    dense_available: bool | None = None,
+    pool: StorePool | None = None,
+    explain: bool = False,
+) -> Answer:
+    """`kenning ask --all-projects`: each store answers as `kenning ask` would there; a
+    question with a date window or a "what did I decide" cue (or ``since``/``until``/``types``)
+    is read first (``window.read``) and served from facts of those types in that window."""
+    parse(question)
+    reading = window.read(question, now=now, since=since, until=until, types=types)
+    if not (reading.decisions or reading.since or reading.until or types):
+        return _across(
+            entries,
+            home,
+            question,
+            lambda conn, project, n: ask_conn(
+                conn,
+                project,
+                question,
+                now=now,
+                limit=n,
+                dense_available=dense_available,
+                explain=explain,
+                count_hidden=False,
+            ),
+            limit,
+            fallback_mode=route(question).mode,
+            pool=pool,
+        )
+    wanted = types or (window.DECISION_TYPES if reading.decisions else ())
+    options = SearchOptions(
+        limit=limit, types=wanted, since=reading.since, until=reading.until, explain=explain, count_hidden=False
+    )
+    parsed = parse(reading.words) if reading.has_words else None
+
+    def per_store(conn: Connection, project: Project, n: int) -> Answer:
+        if parsed is not None:
+            return search_conn(conn, project, parsed, replace(options, limit=n), now=now, rule=WINDOW_RULE)
+        return _newest(conn, project, replace(options, limit=n), now=now)
+
+    answer = _across(entries, home, question, per_store, limit, fallback_mode="lexical", pool=pool)
+    return replace(answer, rule=WINDOW_RULE, notes=(*reading.notes(), *answer.notes))
+
+
+def stale_all(
+    entries: Iterable[Entry], *, now: datetime, limit: int | None = None, pool: StorePool | None = None
+) -> Answer:
+    """`kenning stale --all-projects`: each store's freshness report, one after the other in
+    project order (a report is not a ranking: nothing to fuse). The transverse memory has no
+    re-readable sources, so it has nothing stale."""
+    answers, scope = stale_each(entries, now=now, pool=pool)
+    excerpts = [ex for a in answers for ex in a.excerpts][:limit]
+    ranked = tuple(replace(ex, rank=i) for i, ex in enumerate(excerpts, start=1))
+    return _combine("what is stale", scope, answers, ranked, fallback_mode="freshness")
+
+
+def stale_each(
+    entries: Iterable[Entry], *, now: datetime, pool: StorePool | None = None
+) -> tuple[list[Answer], Opened]:
+    """Each readable, non-confidential store's freshness report, in project order, and the
+    scope (``excluded`` says who was left out and why); the stores are closed on return."""
+    with opened(entries, pool=pool) as scope:
+        answers = [a for _, a in _each(scope, lambda conn, project, _: stale_report(conn, project, now=now), 0)]
+    return answers, scope
+
+
+def _newest(conn: Connection, project: Project, options: SearchOptions, *, now: datetime) -> Answer:
+    ids = dated.newest(conn, options.types, options.since, options.until, options.limit * 2)
+    hits = [lexical.Hit(fact_id, 1.0 / position, {}) for position, fact_id in enumerate(ids, start=1)]
+    excerpts, filtered = rank_hits(conn, project, hits, (), options, now=now)
+    return Answer(
+        "",
+        "lexical",
+        WINDOW_RULE,
+        LEVEL,
+        (project.name,),
+        excerpts=tuple(excerpts),
+        empty_reason=None if excerpts else (EmptyReason.ALL_FILTERED if filtered else EmptyReason.NO_MATCH),
+        filtered=dict(filtered),
+    )
+
+
+def over_stores(
+    entries: Iterable[Entry],
+    query: str,
+    per_store: PerStore,
+    limit: int,
+    *,
+    home: Path | None = None,
+    mode: str = "lexical",
+    pool: StorePool | None = None,
+) -> Answer:
+    """Any one-store answer (``per_store(conn, project, limit)``: the memory tools' layers, say)
+    over every registered store, fused into one labelled list."""
+    return _across(entries, home, query, per_store, limit, fallback_mode=mode, pool=pool)
+
+
+def _across(
+    entries: Iterable[Entry],
+    home: Path | None,
+    query: str,
+    per_store: PerStore,
+    limit: int,
+    *,
+    fallback_mode: str,
+    pool: StorePool | None = None,
+) -> Answer:
+    """Ask every store, fuse. RRF puts every store's first excerpt before any store's second,
+    so with ``n`` stores the merged top ``limit`` needs at most ``ceil(limit / n)`` excerpts of
+    each: each store is asked for that many first. Only when they add up to fewer than
+    ``limit`` (some stores had fewer) are the stores that gave their full share asked again
+    for ``limit`` — the list is then exactly what asking every store for ``limit`` gives."""
+    with opened(entries, home=home, pool=pool) as scope:
+        share = -(-limit // max(1, len(scope.stores)))
+        done = _each(scope, per_store, share)
+        if share < limit and sum(len(a.excerpts) for _, a in done) < limit:
+            done = [(store, per_store(*store, limit) if len(a.excerpts) >= share else a) for store, a in done]
+        answers = [a for _, a in done]
+        answer = _combine(query, scope, answers, fuse(answers, limit), fallback_mode=fallback_mode)
+    notes = [f"ranked across {len(answers)} store(s) by RRF over per-project ranks (k={K})"]
+    if answers and not answer.excerpts:
+        # counting what each store hid costs more than all the searches (a trigram count per store)
+        notes.append(
+            "hidden matches (superseded, other types, other dates) are not counted across projects; "
+            "search one project to see them"
+        )
+    return replace(answer, notes=(*answer.notes, *notes))
+
+
+def _each(scope: Opened, per_store: PerStore, limit: int) -> list[tuple[tuple[Connection, Project], Answer]]:
+    done = []
+    for project, conn in scope.stores:
+        try:
+            done.append(((conn, project), per_store(conn, project, limit)))
+        except (StoreError, OSError) as exc:  # damaged after opening: listed, never counted as empty
+            scope.excluded.append(ScopeEntry(project.name, f"unreadable: {exc}"))
+    return done
+
+
+def _combine(
+    query: str, scope: Opened, answers: list[Answer], excerpts: tuple[Excerpt, ...], *, fallback_mode: str
+) -> Answer:
+    modes = {a.mode for a in answers} or {fallback_mode}
+    rules = {a.rule for a in answers}
+    notes: list[str] = []
+    if not answers:
+        notes.append(
+            "no registered project could be searched"
+            if scope.excluded
+            else "no project registered on this machine: run `kenning init` in a project"
+        )
+    if len(modes) > 1 or len(rules) > 1:
+        notes.extend(f"{a.searched[0]}: mode {a.mode}, rule {a.rule}" for a in answers)
+    notes.extend(f"{a.searched[0]}: {n}" for a in answers for n in a.notes)
+    filtered: Counter[str] = Counter()
+    for a in answers:
+        filtered.update(a.filtered)
+    empty = None
+    if not excerpts:
+        if any(a.empty_reason is EmptyReason.ALL_FILTERED for a in answers):
+            empty = EmptyReason.ALL_FILTERED
+        elif not answers and any((e.reason or "").startswith(("unreadable", "outdated")) for e in scope.excluded):
+            empty = EmptyReason.PROJECT_UNREADABLE
+        else:
+            empty = EmptyReason.NO_MATCH
+    return Answer(
+        query=query,
+        mode=modes.pop() if len(modes) == 1 else "mixed",
+        rule=rules.pop() if len(rules) == 1 else None,
+        level=LEVEL,
+        searched=tuple(a.searched[0] for a in answers),
+        excerpts=excerpts,
+        excluded=tuple(sorted(scope.excluded, key=lambda e: e.project)),
+        degradations=tuple(f"{a.searched[0]}: {d}" for a in answers for d in a.degradations),
+        empty_reason=empty,
+        filtered=dict(filtered),
+        notes=tuple(notes),
+    )

@@ -1,0 +1,232 @@
+"""Which registered stores a cross-project question reads, opened read-only, and why the
+others are left out.
+
+Every registered project is checked in name order: its ``.kenning/config.toml`` must be
+where the registry says (never a parent project instead), it must not be confidential, and
+its store must open read-only with this kenning's schema. A project that fails a check is
+listed in the answer's ``scope.excluded`` with its reason, never counted as empty. The
+transverse memory (``KENNING_HOME/global``) is read as one more store, labelled ``global``.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import threading
+from collections.abc import Iterable, Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from kenning.config import load_project
+from kenning.errors import IndexMissing, KenningError, StoreOutdated
+from kenning.project import CONFIG_NAME, STATE_DIR, Project, ProjectConfig
+from kenning.records import ScopeEntry
+from kenning.registry import GLOBAL_NAME, Entry
+from kenning.store.handle import Connection, StoreError
+from kenning.store.readonly import open_readonly, summary
+
+GLOBAL_DIR = "global"
+CONFIDENTIAL = "confidential (confidential = true in .kenning/config.toml)"
+
+
+def global_project(home: Path) -> Project:
+    """The transverse memory: a store of its own under ``KENNING_HOME``, named ``global``."""
+    return Project(root=home / GLOBAL_DIR, config=ProjectConfig(name=GLOBAL_NAME))
+
+
+@dataclass
+class Opened:
+    """The stores a question reads (project, read-only connection) and the projects left out."""
+
+    stores: list[tuple[Project, Connection]] = field(default_factory=list)
+    excluded: list[ScopeEntry] = field(default_factory=list)
+
+
+@dataclass(frozen=True)
+class State:
+    """One registered project as `kenning projects list` shows it."""
+
+    name: str
+    path: Path
+    state: str  # ok, missing, unreadable, outdated, not_synced
+    reason: str | None
+    confidential: bool | None
+    last_sync: str | None = None
+    facts: int | None = None
+    size_bytes: int | None = None
+
+    def to_json(self) -> dict[str, object]:
+        return {
+            "name": self.name,
+            "path": str(self.path),
+            "state": self.state,
+            "reason": self.reason,
+            "readable": self.state not in ("missing", "unreadable"),
+            "confidential": self.confidential,
+            "last_sync": self.last_sync,
+            "facts": self.facts,
+            "size_bytes": self.size_bytes,
+        }
+
+
+def load_registered(entry: Entry) -> Project:
+    """The project at a registry entry's own path; ``KenningError`` when it is not there."""
+    root = Path(entry.path)
+    if not (root / STATE_DIR / CONFIG_NAME).is_file():
+        raise _Missing(f"no {STATE_DIR}/{CONFIG_NAME} at {root}")
+    return load_project(root)
+
+
+class _Missing(KenningError):
+    """The registered directory no longer holds a kenning project."""
+
+
+def state_of(entry: Entry) -> State:
+    """Open the entry's store read-only and report its state; nothing is written."""
+    try:
+        project = load_registered(entry)
+    except _Missing as exc:
+        return State(entry.name, entry.path, "missing", exc.message, None)
+    except (KenningError, OSError) as exc:
+        return State(entry.name, entry.path, "unreadable", _message(exc), None)
+    confidential = project.config.confidential
+    try:
+        conn = open_readonly(project.db_path)
+    except IndexMissing:
+        return State(entry.name, entry.path, "not_synced", "no index: run `kenning sync` there", confidential)
+    except StoreOutdated as exc:
+        return State(entry.name, entry.path, "outdated", _message(exc), confidential)
+    except (KenningError, OSError) as exc:
+        return State(entry.name, entry.path, "unreadable", _message(exc), confidential)
+    try:
+        found = summary(conn)
+    except StoreError as exc:
+        return State(entry.name, entry.path, "unreadable", str(exc), confidential)
+    finally:
+        conn.close()
+    size = sum(p.stat().st_size for p in project.state_dir.glob("kenning.db*") if p.is_file())
+    return State(entry.name, entry.path, "ok", None, confidential, found.last_sync, found.facts, size)
+
+
+class StorePool:
+    """Read-only connections kept open between questions by a long-lived process (the MCP
+    server, the cockpit), so a question pays for its searches, not for 20 opens.
+
+    Every question re-checks each registered project: its ``config.toml`` is parsed again
+    when its size, mtime or inode moved (a project made confidential is left out from the
+    next question on), and its connection is reopened when the database file is another
+    file (same device and inode, else reopened). One question at a time holds the pool."""
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._projects: dict[Path, tuple[tuple[int, ...], Project]] = {}
+        self._conns: dict[Path, tuple[tuple[int, ...], Connection]] = {}
+
+    def project(self, entry: Entry) -> Project:
+        root = Path(entry.path)
+        config = root / STATE_DIR / CONFIG_NAME
+        try:
+            st = os.stat(config)
+        except OSError:
+            raise _Missing(f"no {STATE_DIR}/{CONFIG_NAME} at {root}") from None
+        signature = (st.st_mtime_ns, st.st_size, st.st_ino)
+        kept = self._projects.get(root)
+        if kept is None or kept[0] != signature:
+            kept = (signature, load_registered(entry))
+            self._projects[root] = kept
+        return kept[1]
+
+    def connection(self, project: Project) -> Connection:
+        path = project.db_path
+        try:
+            st = os.stat(path)
+        except OSError:
+            self._drop(path)
+            raise IndexMissing(f"no index at {path}", hint="run `kenning sync` in that project") from None
+        signature = (st.st_dev, st.st_ino)
+        kept = self._conns.get(path)
+        if kept is not None and kept[0] == signature:
+            return kept[1]
+        self._drop(path)
+        conn = open_readonly(path)
+        self._conns[path] = (signature, conn)
+        return conn
+
+    def _drop(self, path: Path) -> None:
+        kept = self._conns.pop(path, None)
+        if kept is not None:
+            kept[1].close()
+
+    def close(self) -> None:
+        with self._lock:
+            for path in list(self._conns):
+                self._drop(path)
+
+
+class _OneShot:
+    """No pool: every store opened for one question and closed after it (the CLI)."""
+
+    def __init__(self) -> None:
+        self.opened: list[Connection] = []
+
+    def project(self, entry: Entry) -> Project:
+        return load_registered(entry)
+
+    def connection(self, project: Project) -> Connection:
+        conn = open_readonly(project.db_path)
+        self.opened.append(conn)
+        return conn
+
+
+@contextmanager
+def opened(entries: Iterable[Entry], *, home: Path | None = None, pool: StorePool | None = None) -> Iterator[Opened]:
+    """Every readable, non-confidential registered store, read-only (and the transverse
+    memory under ``home`` when it exists). Without ``pool`` the stores are closed on exit;
+    with one, they stay open in it for the next question."""
+    out = Opened()
+    source: StorePool | _OneShot = pool if pool is not None else _OneShot()
+    lock = pool._lock if pool is not None else contextlib.nullcontext()
+    with lock:
+        try:
+            for entry in sorted(entries, key=lambda e: e.name):
+                reason = _open_into(out, source, entry)
+                if reason is not None:
+                    out.excluded.append(ScopeEntry(entry.name, reason))
+            if home is not None:
+                glob = global_project(home)
+                if glob.db_path.exists():
+                    try:
+                        out.stores.append((glob, source.connection(glob)))
+                    except (KenningError, OSError) as exc:
+                        out.excluded.append(ScopeEntry(GLOBAL_NAME, f"unreadable: {_message(exc)}"))
+            yield out
+        finally:
+            if isinstance(source, _OneShot):
+                for conn in source.opened:
+                    conn.close()
+
+
+def _open_into(out: Opened, source: StorePool | _OneShot, entry: Entry) -> str | None:
+    """Add the entry's store to ``out``; else return why it is left out."""
+    try:
+        project = source.project(entry)
+    except (KenningError, OSError) as exc:
+        return f"unreadable: {_message(exc)}"
+    if project.config.confidential:
+        return CONFIDENTIAL
+    try:
+        out.stores.append((project, source.connection(project)))
+    except IndexMissing:
+        return "index missing: run `kenning sync` in that project"
+    except StoreOutdated as exc:
+        return f"outdated schema: {_message(exc)}"
+    except (KenningError, OSError) as exc:
+        return f"unreadable: {_message(exc)}"
+    return None
+
+
+def _message(exc: BaseException) -> str:
+    text = getattr(exc, "message", None) or str(exc)
+    hint = getattr(exc, "hint", None)
+    return f"{text} ({hint})" if hint else text

@@ -1,0 +1,90 @@
+"""The machine registry and the transverse memory: `kenning projects …`, `kenning promote`."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import click
+
+from kenning import registry
+from kenning.config import kenning_home, load_project
+from kenning.interfaces.cli.common import emit, json_option, now, parse_fact_id, project_option, resolve_project
+
+
+@click.group()
+def projects() -> None:
+    """The machine registry of projects (under KENNING_HOME)."""
+
+
+@projects.command("list")
+@json_option
+def projects_list(as_json: bool) -> None:
+    """Registered projects: path, store state (ok, missing, unreadable, outdated, not_synced; with the
+    reason), last sync, size and confidential flag. Each store is opened read-only."""
+    from kenning.across.stores import state_of
+
+    rows = [state_of(entry).to_json() for entry in registry.list_entries(kenning_home())]
+    emit(
+        {"projects": rows},
+        as_json,
+        lambda: "\n".join(_row_text(r) for r in rows) or "no projects registered (run `kenning init`)",
+    )
+
+
+def _row_text(row: dict) -> str:
+    flags = " · confidential" if row["confidential"] else ""
+    if row["state"] == "ok":
+        size = f"{row['size_bytes'] / 1_048_576:.1f} MiB"
+        detail = f"ok · {row['facts']} fact(s) · {size} · last sync {row['last_sync'] or 'never'}"
+    else:
+        detail = f"{row['state']}: {row['reason']}"
+    return f"{row['name']}\t{row['path']}\t{detail}{flags}"
+
+
+@projects.command("add")
+@click.argument("path", type=click.Path(file_okay=False, path_type=Path))
+@json_option
+def projects_add(path: Path, as_json: bool) -> None:
+    """Register an existing kenning project."""
+    project = load_project(path)
+    changed = registry.register(kenning_home(), project.name, project.root)
+    emit(
+        {"name": project.name, "path": str(project.root), "changed": changed},
+        as_json,
+        f"{project.name}\t{project.root}" + ("" if changed else " (already registered)"),
+    )
+
+
+@projects.command("remove")
+@click.argument("name")
+@json_option
+def projects_remove(name: str, as_json: bool) -> None:
+    """Unregister a project (its files and index are left alone)."""
+    removed = registry.unregister(kenning_home(), name)
+    emit({"name": name, "removed": removed}, as_json, f"{name}: " + ("removed" if removed else "not registered"))
+
+
+@projects.command("rename")
+@click.argument("old")
+@click.argument("new")
+@json_option
+def projects_rename(old: str, new: str, as_json: bool) -> None:
+    """Rename a registered project, in the registry and in its .kenning/config.toml (citations
+    kn://<name>/<id> follow)."""
+    entry = registry.rename(kenning_home(), old, new)
+    emit({"old": old, "name": entry.name, "path": str(entry.path)}, as_json, f"{old} → {entry.name}\t{entry.path}")
+
+
+@click.command()
+@click.argument("fact_id")
+@project_option
+@json_option
+def promote(fact_id: str, project_path: Path | None, as_json: bool) -> None:
+    """Copy a fact of this project into the transverse memory (kn://global/<id>), keeping its
+    origin project and source. Refused for a confidential project."""
+    from kenning.across.transverse import promote as run
+
+    project = resolve_project(project_path)
+    promoted = run(project, parse_fact_id(fact_id, project), kenning_home(), now=now())
+    verb = "promoted as" if promoted.created else "already promoted as"
+    emit(promoted.to_json(), as_json, f"{promoted.origin.citation} {verb} {promoted.citation}")

@@ -1,0 +1,32 @@
+"""Facts by date, newest first: "what did I decide since September" without topic words."""
+
+from __future__ import annotations
+
+import sqlite3
+
+_DAY = "substr(coalesce(date_source, date_indexed), 1, 10)"
+
+
+def newest(
+    conn: sqlite3.Connection, types: tuple[str, ...], since: str | None, until: str | None, limit: int
+) -> list[int]:
+    """Ids of active facts of ``types`` (any type when empty) dated within ``[since, until]``
+    (``YYYY-MM-DD``, inclusive, on the source's date, else the indexing day), newest first,
+    ties to the higher id."""
+    clauses: list[str] = ["lifecycle = 'active'"]
+    params: list[str] = []
+    if types:
+        clauses.append(f"type IN ({','.join('?' * len(types))})")
+        params.extend(types)
+    if since:
+        clauses.append(f"{_DAY} >= ?")
+        params.append(since)
+    if until:
+        clauses.append(f"{_DAY} <= ?")
+        params.append(until)
+    rows = conn.execute(
+        f"SELECT id FROM facts WHERE {' AND '.join(clauses)} "
+        f"ORDER BY coalesce(date_source, date_indexed) DESC, id DESC LIMIT ?",
+        (*params, limit),
+    )
+    return [int(row[0]) for row in rows]

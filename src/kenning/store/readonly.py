@@ -1,0 +1,59 @@
+"""Opening another project's store for reading only, as cross-project scope does.
+
+The connection is opened with SQLite's ``mode=ro``: nothing a cross-project question runs
+can write to a store it was not started for, and nothing is migrated. (Not ``query_only``:
+that pragma also refuses the connection's own ``temp`` schema, where the query-cost guard
+builds its ``fts5vocab`` table.) A store
+whose schema is not exactly this kenning's is refused as any reader refuses it
+(``migrations_runner.check_current``: ``StoreOutdated``, or ``IndexMissing`` before a first
+sync); a file SQLite cannot read is ``StoreUnreadable``.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+from dataclasses import dataclass
+from pathlib import Path
+from urllib.parse import quote
+
+from kenning.errors import IndexMissing, StoreUnreadable
+from kenning.store.migrations_runner import check_current
+
+
+def open_readonly(path: Path) -> sqlite3.Connection:
+    """A read-only connection to the store at ``path``, whose schema is current."""
+    if not path.exists():
+        raise IndexMissing(f"no index at {path}", hint="run `kenning sync` in that project")
+    if not path.is_file():
+        raise StoreUnreadable(f"{path} is not a file")
+    try:
+        conn = sqlite3.connect(
+            f"file:{quote(str(path.resolve()))}?mode=ro", uri=True, isolation_level=None, check_same_thread=False
+        )
+    except sqlite3.Error as exc:
+        raise StoreUnreadable(f"{path}: {exc}") from exc
+    try:
+        conn.row_factory = sqlite3.Row
+        conn.execute("PRAGMA cache_size = -8192")
+        check_current(conn)  # the readers' rule: never migrate, typed error unless current
+    except sqlite3.Error as exc:
+        conn.close()
+        raise StoreUnreadable(f"{path}: {exc}") from exc
+    except BaseException:
+        conn.close()
+        raise
+    return conn
+
+
+@dataclass(frozen=True)
+class StoreSummary:
+    """What `kenning projects list` shows of a readable store."""
+
+    facts: int
+    last_sync: str | None
+
+
+def summary(conn: sqlite3.Connection) -> StoreSummary:
+    facts = conn.execute("SELECT count(*) FROM facts WHERE lifecycle = 'active'").fetchone()[0]
+    last = conn.execute("SELECT max(finished) FROM sync_runs").fetchone()[0]
+    return StoreSummary(facts=int(facts), last_sync=last)
