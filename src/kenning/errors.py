@@ -70,6 +70,10 @@ class StoreBusy(KenningError):
     """Another process holds the store's write lock longer than the busy timeout."""
 
 
+class StoreUnavailable(KenningError):
+    """A server store (PostgreSQL) cannot be reached, or its client library is not installed."""
+
+
 class TokenRequired(ScopeDenied):
     """Serving or calling beyond loopback without a valid access token."""
 

@@ -14,18 +14,20 @@ from dataclasses import dataclass
 from datetime import timedelta
 
 import pytest
+from pg_engine import ENGINE as POSTGRESQL
+from pg_engine import pg_store
 
 from conftest import NOW, resync
 from kenning.clock import iso
 from kenning.config import Project
 from kenning.errors import InvalidQuery
 from kenning.records import Lifecycle
-from kenning.store import bench, cursors, fts, lookups, memory, pack, status, version
+from kenning.store import bench, cursors, fts, lookups, memory, pack, sources, status, version
 from kenning.store import facts as fact_store
 from kenning.store.db import connect, transaction
 from kenning.store.handle import Connection
 
-ENGINES = ["sqlite"]
+ENGINES = ["sqlite", POSTGRESQL]
 
 CORPUS = {
     "README.md": "# Demo\n\nAn opening paragraph about caches.\n\n## Usage\n\nRun the cache warmer daily.\n",
@@ -46,10 +48,31 @@ class Store:
     project: Project
 
 
-def _open(engine: str, project: Project) -> Connection:
+def _open(engine: str, project: Project, request: pytest.FixtureRequest) -> Connection:
+    local = connect(project.db_path, create=True)
     if engine == "sqlite":
-        return connect(project.db_path, create=True)
-    raise AssertionError(f"unknown engine {engine}")
+        return local
+    try:  # until sync runs on PostgreSQL: the synced corpus, copied through the contract's writes
+        return _copied(local, pg_store(request), project.name)
+    finally:
+        local.close()
+
+
+def _copied(local: Connection, remote: Connection, project: str) -> Connection:
+    """The local store's file facts written to ``remote`` (keywords are not part of the read
+    contract: the copies have none)."""
+    ids = lookups.active_ids_located_in(local, sorted(CORPUS))
+    with transaction(remote):
+        for fact in fact_store.get_many(local, project, ids).values():
+            new_id = fact_store.insert(remote, fact_store.NewFact(
+                type=fact.type, title=fact.title, body=fact.body, source_kind=fact.source.kind,
+                source_uri=fact.source.uri, producer=fact.producer, date_indexed=fact.dates.indexed,
+                path=fact.locations[0].path if fact.locations else "",
+                fingerprint=fact.source.fingerprint, date_source=fact.dates.source,
+                date_confirmed=fact.dates.confirmed, tags=fact.tags, importance=fact.importance, meta=fact.meta))
+            sources.add_locations(remote, [sources.NewLocation(
+                new_id, loc.uri, loc.path, loc.line_start, loc.line_end, loc.fingerprint) for loc in fact.locations])
+    return remote
 
 
 @pytest.fixture(params=ENGINES)
@@ -57,7 +80,7 @@ def store(request: pytest.FixtureRequest, make_project) -> Iterator[Store]:
     """A migrated store holding ``CORPUS`` (synced once at ``NOW``)."""
     project = make_project(CORPUS)
     resync(project)
-    conn = _open(request.param, project)
+    conn = _open(request.param, project, request)
     try:
         yield Store(conn, project)
     finally:

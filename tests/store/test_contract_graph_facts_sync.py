@@ -10,13 +10,15 @@ import json
 from pathlib import Path
 
 import pytest
+from pg_engine import ENGINE as POSTGRESQL
+from pg_engine import pg_store
 
 from kenning.errors import NotFound
 from kenning.records import Lifecycle, Location
 from kenning.store import facts, graph, sources
 from kenning.store.db import connect, transaction
 
-ENGINES = ("sqlite",)
+ENGINES = ("sqlite", POSTGRESQL)
 STAMP = "2026-11-29T12:00:00Z"
 
 
@@ -25,6 +27,8 @@ def store(request: pytest.FixtureRequest, tmp_path: Path):
     match request.param:
         case "sqlite":
             conn = connect(tmp_path / "kenning.db", create=True)
+        case "postgresql":
+            conn = pg_store(request)
     yield conn
     conn.close()
 

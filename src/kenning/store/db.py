@@ -10,6 +10,7 @@ from pathlib import Path
 from kenning.errors import IndexMissing, StoreBusy
 from kenning.store.handle import Connection, DatabaseError, StoreError
 from kenning.store.migrations_runner import check_current, migrate
+from kenning.store.postgres import connection as pg
 
 TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (start-up time)
 if TYPE_CHECKING:
@@ -66,6 +67,10 @@ def connect(path: Path, *, create: bool = False, migrate_schema: bool | None = N
 @contextmanager
 def transaction(conn: sqlite3.Connection) -> Iterator[sqlite3.Connection]:
     """``BEGIN IMMEDIATE`` … ``COMMIT``, rolled back on any exception (Ctrl-C included)."""
+    if pg.is_pg(conn):
+        with pg.transaction(conn):
+            yield conn
+        return
     try:
         conn.execute("BEGIN IMMEDIATE")
     except sqlite3.OperationalError as exc:

@@ -8,8 +8,11 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 
 from kenning.errors import NotFound
-from kenning.records import Dates, Fact, Lifecycle, Location, Source
+from kenning.records import Fact, Lifecycle, Location
 from kenning.store.db import in_batches
+from kenning.store.fact_rows import row_to_fact
+from kenning.store.postgres import facts as pg
+from kenning.store.postgres.connection import is_pg
 
 TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (start-up time)
 if TYPE_CHECKING:
@@ -73,6 +76,8 @@ def insert(conn: sqlite3.Connection, fact: NewFact, *, indexed: bool = True) -> 
     With ``indexed=False`` the caller must pass the row to ``index_fts`` before anything
     updates or deletes it, and before the transaction ends.
     """
+    if is_pg(conn):
+        return pg.insert(conn, fact, indexed=indexed)
     fact_id = _insert_row(conn, fact)
     bump_version(conn)
     if indexed:
@@ -95,17 +100,23 @@ _NEXT_ID = "(SELECT max(coalesce((SELECT max(id) FROM facts), 0), (SELECT highes
 
 def next_id(conn: sqlite3.Connection) -> int:
     """The next fact id, never one a deleted fact had (call it inside the write transaction)."""
+    if is_pg(conn):
+        return pg.next_id(conn)
     return int(conn.execute(f"SELECT {_NEXT_ID}").fetchone()[0])
 
 
 def bump_version(conn: sqlite3.Connection) -> None:
     """Move the store's write counter (migrations 0004, 0006) after facts were inserted: once per
     statement, not once per row (updates and deletes still move it through triggers)."""
+    if is_pg(conn):
+        return pg.bump_version(conn)
     conn.execute("UPDATE store_version SET version = version + 1 WHERE id = 1")
 
 
 def index_fts(conn: sqlite3.Connection, rows: Sequence[tuple[int, NewFact]]) -> None:
     """Add facts to the word and trigram indexes, in one batch."""
+    if is_pg(conn):
+        return pg.index_fts(conn, rows)
     index_fts_rows(conn, [(i, f.title, f.keywords, f.path, f.body) for i, f in rows])
 
 
@@ -134,37 +145,9 @@ def _insert_row(conn: sqlite3.Connection, fact: NewFact) -> int:
     return fact_id
 
 
-def row_to_fact(row: sqlite3.Row, project: str, locations: Sequence[Location] = ()) -> Fact:
-    return Fact(
-        id=row["id"],
-        project=project,
-        type=row["type"],
-        title=row["title"],
-        body=row["body"],
-        source=Source(kind=row["source_kind"], uri=row["source_uri"], fingerprint=row["fingerprint"]),
-        dates=Dates(source=row["date_source"], indexed=row["date_indexed"], confirmed=row["date_confirmed"]),
-        lifecycle=Lifecycle(row["lifecycle"]),
-        superseded_by=row["superseded_by"],
-        producer=row["producer"],
-        locations=tuple(locations),
-        tags=_json_list(row["tags"]),
-        importance=row["importance"],
-        why=row["why"],
-        how_to_apply=row["how_to_apply"],
-        memory_type=row["memory_type"],
-        meta=_json_object(row["meta"]),
-    )
-
-
-def _json_list(text: str | None) -> tuple[Any, ...]:
-    return tuple(json.loads(text)) if text and text != "[]" else ()
-
-
-def _json_object(text: str | None) -> dict[str, Any]:
-    return json.loads(text) if text and text != "{}" else {}
-
-
 def locations_for(conn: sqlite3.Connection, ids: Iterable[int]) -> dict[int, list[Location]]:
+    if is_pg(conn):
+        return pg.locations_for(conn, ids)
     ids = list(ids)
     found: dict[int, list[Location]] = {i: [] for i in ids}
     for chunk in in_batches(ids):
@@ -180,6 +163,8 @@ def locations_for(conn: sqlite3.Connection, ids: Iterable[int]) -> dict[int, lis
 
 def get_many(conn: sqlite3.Connection, project: str, ids: Sequence[int]) -> dict[int, Fact]:
     """Facts by id (any lifecycle), with their locations. Missing ids are simply absent."""
+    if is_pg(conn):
+        return pg.get_many(conn, project, ids)
     rows: dict[int, sqlite3.Row] = {}
     for chunk in in_batches(ids):
         marks = ",".join("?" * len(chunk))
@@ -205,6 +190,8 @@ def set_lifecycle(
     reason: str | None = None,
     superseded_by: int | None = None,
 ) -> None:
+    if is_pg(conn):
+        return pg.set_lifecycle(conn, fact_id, lifecycle, when=when, reason=reason, superseded_by=superseded_by)
     conn.execute(
         "UPDATE facts SET lifecycle = ?, superseded_by = ?, lifecycle_reason = ?, lifecycle_date = ? "
         "WHERE id = ?",
@@ -213,15 +200,21 @@ def set_lifecycle(
 
 
 def confirm(conn: sqlite3.Connection, fact_id: int, when: str) -> None:
+    if is_pg(conn):
+        return pg.confirm(conn, fact_id, when)
     conn.execute("UPDATE facts SET date_confirmed = ? WHERE id = ?", (when, fact_id))
 
 
 def delete(conn: sqlite3.Connection, fact_id: int) -> None:
+    if is_pg(conn):
+        return pg.delete(conn, fact_id)
     conn.execute("DELETE FROM facts WHERE id = ?", (fact_id,))
 
 
 def active_file_facts(conn: sqlite3.Connection, hashes: Sequence[str]) -> list[tuple[int, str, str]]:
     """(id, content hash, path) of the active file facts with one of these content hashes."""
+    if is_pg(conn):
+        return pg.active_file_facts(conn, hashes)
     found: list[tuple[int, str, str]] = []
     for chunk in in_batches(hashes):
         found.extend(tuple(r) for r in conn.execute(
@@ -236,12 +229,16 @@ def active_file_facts(conn: sqlite3.Connection, hashes: Sequence[str]) -> list[t
 
 def active_by_uri(conn: sqlite3.Connection, path: str) -> dict[str, tuple[int, str]]:
     """``source_uri -> (id, content hash)`` of the active facts whose path is ``path``."""
+    if is_pg(conn):
+        return pg.active_by_uri(conn, path)
     return {uri: (fid, chash) for fid, uri, chash in conn.execute(
         "SELECT id, source_uri, content_hash FROM facts WHERE path = ? AND lifecycle = 'active'", (path,))}
 
 
 def active_located_at(conn: sqlite3.Connection, path: str) -> list[int]:
     """Ids of the active facts with a location in ``path``."""
+    if is_pg(conn):
+        return pg.active_located_at(conn, path)
     return [r[0] for r in conn.execute(
         "SELECT DISTINCT f.id FROM facts f JOIN locations l ON l.fact_id = f.id "
         "WHERE l.path = ? AND f.lifecycle = 'active'", (path,)).fetchall()]
@@ -251,6 +248,9 @@ def refresh_source(conn: sqlite3.Connection, fact_id: int, *, fingerprint: str, 
                    date_indexed: str, tags: str, meta: str) -> None:
     """A fact found again in the file it is cited from takes that excerpt's source details
     (``tags`` and ``meta`` as stored: JSON text)."""
+    if is_pg(conn):
+        return pg.refresh_source(conn, fact_id, fingerprint=fingerprint, uri=uri, date_source=date_source,
+                                 date_indexed=date_indexed, tags=tags, meta=meta)
     conn.execute(
         "UPDATE facts SET fingerprint = ?, source_uri = ?, date_source = ?, date_indexed = ?, "
         "tags = ?, meta = ? WHERE id = ?",
@@ -260,6 +260,8 @@ def refresh_source(conn: sqlite3.Connection, fact_id: int, *, fingerprint: str, 
 
 def repoint(conn: sqlite3.Connection, fact_id: int, *, uri: str, path: str, fingerprint: str) -> bool:
     """Cite the fact from another of its places; False when it already cited that URI."""
+    if is_pg(conn):
+        return pg.repoint(conn, fact_id, uri=uri, path=path, fingerprint=fingerprint)
     cursor = conn.execute(
         "UPDATE facts SET source_uri = ?, path = ?, fingerprint = ? WHERE id = ? AND source_uri != ?",
         (uri, path, fingerprint, fact_id, uri),
@@ -269,5 +271,7 @@ def repoint(conn: sqlite3.Connection, fact_id: int, *, uri: str, path: str, fing
 
 def set_fingerprint(conn: sqlite3.Connection, fact_id: int, fingerprint: str) -> None:
     """Record a new source fingerprint (no write when it is already the one stored)."""
+    if is_pg(conn):
+        return pg.set_fingerprint(conn, fact_id, fingerprint)
     conn.execute("UPDATE facts SET fingerprint = ? WHERE id = ? AND fingerprint IS NOT ?",
                  (fingerprint, fact_id, fingerprint))

@@ -11,6 +11,8 @@ from dataclasses import dataclass
 
 from kenning.errors import InvalidQuery
 from kenning.store import fts_topk
+from kenning.store.postgres import fts as pg
+from kenning.store.postgres.connection import is_pg
 
 TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (start-up time)
 if TYPE_CHECKING:
@@ -49,6 +51,8 @@ def words(conn: sqlite3.Connection, match: str, filters: Filters, limit: int,
     """``(fact id, score)`` of the best ``limit`` facts for an FTS5 expression over the word
     index, among those passing ``filters``; higher scores are better, ties go to the lower
     id. A malformed expression raises ``InvalidQuery``."""
+    if is_pg(conn):
+        return pg.words(conn, match, filters, limit, weights)
     try:
         return _best_passing(conn, word_index(weights), match, filters, limit)
     except sqlite3.OperationalError as exc:
@@ -59,21 +63,29 @@ def words(conn: sqlite3.Connection, match: str, filters: Filters, limit: int,
 def trigrams(conn: sqlite3.Connection, match: str, filters: Filters, limit: int,
              weights: tuple[float, ...] = TRIGRAM_WEIGHTS) -> list[tuple[int, float]]:
     """As :func:`words`, over the trigram index (titles, keywords, paths)."""
+    if is_pg(conn):
+        return pg.trigrams(conn, match, filters, limit, weights)
     return _best_passing(conn, trigram_index(weights), match, filters, limit)
 
 
 def words_match(conn: sqlite3.Connection, match: str) -> bool:
     """Whether any fact, whatever its lifecycle, matches ``match`` in the word index."""
+    if is_pg(conn):
+        return pg.words_match(conn, match)
     return conn.execute("SELECT 1 FROM facts_fts WHERE facts_fts MATCH ? LIMIT 1", (match,)).fetchone() is not None
 
 
 def count_words(conn: sqlite3.Connection, match: str, filters: Filters) -> int:
     """How many facts passing ``filters`` match ``match`` in the word index."""
+    if is_pg(conn):
+        return pg.count_words(conn, match, filters)
     return _count(conn, "facts_fts", match, filters)
 
 
 def count_trigrams(conn: sqlite3.Connection, match: str, filters: Filters) -> int:
     """How many facts passing ``filters`` match ``match`` in the trigram index."""
+    if is_pg(conn):
+        return pg.count_trigrams(conn, match, filters)
     return _count(conn, "facts_trigram", match, filters)
 
 

@@ -9,6 +9,8 @@ from collections.abc import Sequence
 
 from kenning.records import Location
 from kenning.store.db import in_batches
+from kenning.store.postgres import sources as pg
+from kenning.store.postgres.connection import is_pg
 
 # Rows that cross in bulk (thousands per sync) are named tuples: built about three times
 # faster than frozen dataclasses, and written to the database as they are. At run time they
@@ -133,6 +135,8 @@ def delete_locations(conn: sqlite3.Connection, path: str) -> None:
 
 def add_locations(conn: sqlite3.Connection, rows: Sequence[NewLocation]) -> None:
     """Add places (one already known is ignored)."""
+    if is_pg(conn):
+        return pg.add_locations(conn, rows)
     if rows:
         conn.executemany(
             "INSERT OR IGNORE INTO locations (fact_id, uri, path, line_start, line_end, fingerprint) "

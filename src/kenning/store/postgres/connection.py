@@ -1,0 +1,106 @@
+"""Opening a PostgreSQL store: the handle, its migrations, its transactions.
+
+The handle (``PgConnection``) knows its engine and its project: store functions given one
+dispatch to ``store/postgres/<module>.py`` (same names, same signatures), and every query
+there filters on ``conn.project``. psycopg is imported only when a handle is opened (it is
+the ``kenning[server]`` extra); nothing here runs on a SQLite store's path.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+
+from kenning.errors import StoreUnavailable
+
+TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (start-up time)
+if TYPE_CHECKING:
+    from typing import Any
+
+ENGINE = "postgresql"
+CONNECT_TIMEOUT_S = 5  # every connection gives up after this: a dead server never hangs a command or CI
+STATEMENT_TIMEOUT_MS = 60_000
+MIGRATION_LOCK = 0x6B656E6E  # pg_advisory_xact_lock key: migrations run one process at a time
+
+
+class PgConnection:
+    """An open, migrated PostgreSQL store seen as one project's store."""
+
+    engine = ENGINE
+
+    def __init__(self, raw: Any, project: str) -> None:
+        self.raw = raw
+        self.project = project
+
+    def execute(self, sql: str, params: tuple[Any, ...] | list[Any] = ()) -> Any:
+        return self.raw.execute(sql, params or None)
+
+    def rows(self, sql: str, params: tuple[Any, ...] | list[Any] = ()) -> list[dict[str, Any]]:
+        from psycopg.rows import dict_row  # the extra: only with a PostgreSQL store open
+
+        with self.raw.cursor(row_factory=dict_row) as cur:
+            return cur.execute(sql, params).fetchall()
+
+    def close(self) -> None:
+        self.raw.close()
+
+
+def is_pg(conn: object) -> bool:
+    return getattr(conn, "engine", None) == ENGINE
+
+
+def connect(url: str, project: str, *, migrate_schema: bool = True) -> PgConnection:
+    """Open the store at ``url`` as ``project``'s; ``StoreUnavailable`` when psycopg is missing
+    or the server cannot be reached within ``CONNECT_TIMEOUT_S``."""
+    try:
+        import psycopg  # the kenning[server] extra
+    except ImportError as exc:
+        raise StoreUnavailable("a PostgreSQL store needs the server extra",
+                               hint="pip install 'kenning[server]'") from exc
+    try:
+        raw = psycopg.connect(url, autocommit=True, connect_timeout=CONNECT_TIMEOUT_S,
+                              options=f"-c statement_timeout={STATEMENT_TIMEOUT_MS}")
+    except psycopg.Error as exc:
+        raise StoreUnavailable(f"PostgreSQL unreachable: {str(exc).strip().splitlines()[0]}",
+                               hint="check the store URL and that the server is up") from exc
+    conn = PgConnection(raw, project)
+    try:
+        if migrate_schema:
+            migrate(conn)
+    except BaseException:
+        raw.close()
+        raise
+    return conn
+
+
+def migrations() -> list[tuple[int, str, str]]:
+    """``(number, name, sql)`` of this engine's migrations, in order."""
+    found = []
+    for entry in (Path(__file__).parent / "migrations").iterdir():
+        if entry.name.endswith(".sql"):
+            number, _, name = entry.name.removesuffix(".sql").partition("_")
+            found.append((int(number), name, entry.read_text(encoding="utf-8")))
+    return sorted(found)
+
+
+def migrate(conn: PgConnection) -> None:
+    """Apply the missing migrations, one transaction, serialised by an advisory lock."""
+    with conn.raw.transaction():
+        conn.execute("SELECT pg_advisory_xact_lock(%s)", (MIGRATION_LOCK,))
+        conn.execute("CREATE TABLE IF NOT EXISTS kenning_migrations (version integer PRIMARY KEY, name text NOT NULL)")
+        done = {r[0] for r in conn.execute("SELECT version FROM kenning_migrations").fetchall()}
+        for number, name, sql in migrations():
+            if number not in done:
+                conn.execute(sql)
+                conn.execute("INSERT INTO kenning_migrations (version, name) VALUES (%s, %s)", (number, name))
+
+
+def schema_version(conn: PgConnection) -> int:
+    return int(conn.execute("SELECT coalesce(max(version), 0) FROM kenning_migrations").fetchone()[0])
+
+
+@contextmanager
+def transaction(conn: PgConnection) -> Iterator[PgConnection]:
+    with conn.raw.transaction():
+        yield conn

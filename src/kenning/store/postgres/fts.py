@@ -1,0 +1,172 @@
+"""``store.fts`` on PostgreSQL: the same FTS5-syntax expressions (built by ``search/``),
+translated here into a ``tsquery`` for words and into ``LIKE`` tests for trigrams.
+
+Words: ``facts.words`` (``kenning_simple``: unaccent + simple, no stemming) ranked by
+``ts_rank_cd`` with the column weights (title, keywords, path, body) scaled to at most 1,
+as ``ts_rank_cd`` wants; ties go to the lower id. Trigrams: every term must occur inside
+``facts.grams`` (lower-cased title, keywords and path; a pg_trgm GIN index serves the
+``LIKE``), scored by the weighted count of the columns holding a term (title 4, keywords 3,
+path 1, as the SQLite trigram weights).
+"""
+
+from __future__ import annotations
+
+import re
+
+from kenning.errors import InvalidQuery
+from kenning.store.postgres.connection import PgConnection
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
+
+    from kenning.store.fts import Filters
+
+SYNTAX_HINT = 'FTS syntax: terms, "phrases", prefix*, AND / OR / NOT, parentheses; or drop --syntax fts'
+_TOKEN = re.compile(r'\s*(?:(?P<phrase>"(?:[^"]|"")*")|(?P<open>\()|(?P<close>\))|(?P<bare>[^\s()"]+))')
+_WORD = re.compile(r"\w+")
+
+
+def tokens(match: str) -> list[tuple[str, str, bool]]:
+    """``(kind, text, prefix)`` with kind ``term``, ``op`` (AND, OR, NOT), ``(`` or ``)``;
+    a malformed expression raises ``InvalidQuery``."""
+    found: list[tuple[str, str, bool]] = []
+    pos, text = 0, match.strip()
+    while pos < len(text):
+        m = _TOKEN.match(text, pos)
+        if m is None or m.end() == pos:
+            raise InvalidQuery(f"invalid search syntax: unterminated string near {text[pos:pos + 20]!r}",
+                               hint=SYNTAX_HINT)
+        pos = m.end()
+        if m["phrase"]:
+            prefix = text[pos:pos + 1] == "*"
+            pos += prefix
+            found.append(("term", m["phrase"][1:-1].replace('""', '"'), prefix))
+        elif m["open"] or m["close"]:
+            found.append((m["open"] or m["close"], "", False))
+        elif m["bare"] in ("AND", "OR", "NOT"):
+            found.append(("op", m["bare"], False))
+        else:
+            found.append(("term", m["bare"].rstrip("*"), m["bare"].endswith("*")))
+    _check(found)
+    return found
+
+
+def _check(found: list[tuple[str, str, bool]]) -> None:
+    depth, expect_operand = 0, True
+    for kind, text, _ in found:
+        if kind == "op":
+            if expect_operand:
+                raise InvalidQuery(f"invalid search syntax: unexpected {text}", hint=SYNTAX_HINT)
+            expect_operand = True
+        elif kind == "(":
+            depth += 1
+            expect_operand = True
+        elif kind == ")":
+            depth -= 1
+            if depth < 0 or expect_operand:
+                raise InvalidQuery("invalid search syntax: unbalanced parentheses", hint=SYNTAX_HINT)
+        else:
+            expect_operand = False
+    if depth or expect_operand:
+        raise InvalidQuery("invalid search syntax: incomplete expression", hint=SYNTAX_HINT)
+
+
+def _join(found: list[tuple[str, str, bool]], term: Any, ops: dict[str, str]) -> str:
+    """The expression with each term rendered by ``term`` and FTS5's implicit AND made explicit."""
+    out: list[str] = []
+    previous = None
+    for kind, text, prefix in found:
+        if kind in ("term", "(") and previous in ("term", ")"):
+            out.append(ops["AND"])
+        out.append(term(text, prefix) if kind == "term" else ops[text] if kind == "op" else kind)
+        previous = kind
+    return " ".join(out)
+
+
+def _lexemes(text: str, prefix: bool) -> str:
+    words = _WORD.findall(text)
+    if not words:
+        return "''"
+    quoted = ["'" + w.replace("'", "''") + "'" for w in words]
+    if prefix:
+        quoted[-1] += ":*"
+    return "(" + " <-> ".join(quoted) + ")"
+
+
+def tsquery(match: str) -> str:
+    """The ``to_tsquery`` text of an FTS5 expression (FTS5's binary NOT is ``& !``)."""
+    return _join(tokens(match), _lexemes, {"AND": "&", "OR": "|", "NOT": "& !"})
+
+
+def _where(filters: Filters) -> tuple[str, list[Any]]:
+    clauses = ["f.lifecycle = ANY(%s)"]
+    params: list[Any] = [list(filters.lifecycles)]
+    if filters.types:
+        clauses.append("f.type = ANY(%s)")
+        params.append(list(filters.types))
+    if filters.path_prefix:
+        clauses.append("left(f.source_uri, %s) = %s")
+        params.extend([len(filters.path_prefix), filters.path_prefix])
+    if filters.memory_type:
+        clauses.append("f.memory_type = %s")
+        params.append(filters.memory_type)
+    return " AND ".join(clauses), params
+
+
+def words(conn: PgConnection, match: str, filters: Filters, limit: int,
+          weights: tuple[float, ...]) -> list[tuple[int, float]]:
+    top = max(weights)
+    scaled = "{" + ",".join(str(w / top) for w in reversed(weights)) + "}"  # ts_rank_cd: {D, C, B, A}
+    where, params = _where(filters)
+    rows = conn.execute(
+        "SELECT f.id, ts_rank_cd(%s::float4[], f.words, q) AS s FROM facts f, to_tsquery('kenning_simple', %s) q "
+        f"WHERE f.project = %s AND f.words @@ q AND {where} ORDER BY s DESC, f.id LIMIT %s",
+        (scaled, tsquery(match), conn.project, *params, limit)).fetchall()
+    return [(r[0], float(r[1])) for r in rows]
+
+
+def words_match(conn: PgConnection, match: str) -> bool:
+    return conn.execute("SELECT 1 FROM facts WHERE project = %s AND words @@ to_tsquery('kenning_simple', %s) LIMIT 1",
+                        (conn.project, tsquery(match))).fetchone() is not None
+
+
+def count_words(conn: PgConnection, match: str, filters: Filters) -> int:
+    where, params = _where(filters)
+    return int(conn.execute(
+        "SELECT count(*) FROM facts f WHERE f.project = %s AND f.words @@ to_tsquery('kenning_simple', %s) "
+        f"AND {where}",
+        (conn.project, tsquery(match), *params)).fetchone()[0])
+
+
+def _like(text: str) -> str:
+    return "%" + re.sub(r"([\\%_])", r"\\\1", text.lower()) + "%"
+
+
+def _grams(match: str, weights: tuple[float, ...] = (4.0, 3.0, 1.0)) -> tuple[str, str, list[str]]:
+    """(boolean SQL over ``f.grams``, score SQL, the LIKE patterns each takes in order)."""
+    found = tokens(match)
+    patterns = [_like(text) for kind, text, _ in found if kind == "term"]
+    test = _join(found, lambda _t, _p: "f.grams LIKE %s", {"AND": "AND", "OR": "OR", "NOT": "AND NOT"})
+    title, keywords, path = (float(w) for w in weights)
+    score = " + ".join(f"({title} * (lower(f.title) LIKE %s)::int + {keywords} * (lower(f.keywords) LIKE %s)::int"
+                       f" + {path} * (lower(f.path) LIKE %s)::int)" for _ in patterns) or "0"
+    return test, score, patterns
+
+
+def trigrams(conn: PgConnection, match: str, filters: Filters, limit: int,
+             weights: tuple[float, ...] = (4.0, 3.0, 1.0)) -> list[tuple[int, float]]:
+    test, score, patterns = _grams(match, weights)
+    where, params = _where(filters)
+    rows = conn.execute(
+        f"SELECT f.id, {score} AS s FROM facts f WHERE f.project = %s AND ({test}) AND {where} "
+        "ORDER BY s DESC, f.id LIMIT %s",
+        (*[p for p in patterns for _ in range(3)], conn.project, *patterns, *params, limit)).fetchall()
+    return [(r[0], float(r[1])) for r in rows]
+
+
+def count_trigrams(conn: PgConnection, match: str, filters: Filters) -> int:
+    test, _, patterns = _grams(match)
+    where, params = _where(filters)
+    return int(conn.execute(f"SELECT count(*) FROM facts f WHERE f.project = %s AND ({test}) AND {where}",
+                            (conn.project, *patterns, *params)).fetchone()[0])
