@@ -118,7 +118,7 @@ def _keep_parsed(kept_path: Path, text: str, raw: dict[str, Any]) -> None:
 # Every key config.toml may hold, by section ("" is the top level, before any [section]
 # header). Anything else is refused: a misplaced `confidential = true` must never be ignored.
 KNOWN_KEYS: dict[str, frozenset[str]] = {
-    "": frozenset({"name", "confidential", "include", "exclude", "max_file_bytes"}),
+    "": frozenset({"name", "confidential", "include", "exclude", "max_file_bytes", "store"}),
     "pack": frozenset({"budget_tokens", "context"}),
     "dense": frozenset({"enabled", "budget_seconds", "model_path", "multilingual"}),
 }
@@ -139,6 +139,9 @@ def parse_config(raw: dict[str, Any], fallback_name: str, where: Path | str = "c
     max_bytes = raw.get("max_file_bytes", DEFAULT_MAX_FILE_BYTES)
     if not isinstance(max_bytes, int) or isinstance(max_bytes, bool) or max_bytes <= 0:
         raise UsageError(f"{where}: `max_file_bytes` must be a positive integer")
+    store = raw.get("store")
+    if store is not None and (not isinstance(store, str) or not store.startswith(("postgresql://", "postgres://"))):
+        raise UsageError(f"{where}: `store` must be a postgresql:// URL (leave it out for the local SQLite store)")
     confidential = raw.get("confidential", False)
     if not isinstance(confidential, bool):
         raise UsageError(f"{where}: `confidential` must be true or false")
@@ -148,6 +151,7 @@ def parse_config(raw: dict[str, Any], fallback_name: str, where: Path | str = "c
         include=strings("include"),
         exclude=strings("exclude"),
         max_file_bytes=max_bytes,
+        store=store,
         extra={k: v for k, v in raw.items() if k not in KNOWN_KEYS[""]},
     )
 

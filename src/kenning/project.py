@@ -28,6 +28,7 @@ class ProjectConfig:
     include: tuple[str, ...] = ()
     exclude: tuple[str, ...] = ()
     max_file_bytes: int = DEFAULT_MAX_FILE_BYTES
+    store: str | None = None  # a postgresql:// URL: the level-2 store (KENNING_DATABASE_URL overrides it)
     extra: dict[str, Any] = field(default_factory=dict)
 
 

@@ -5,12 +5,14 @@ from __future__ import annotations
 from typing import Any
 
 from kenning import dense
-from kenning.errors import IndexMissing
+from kenning.errors import IndexMissing, StoreUnavailable
 from kenning.pack.manifest import read_manifest
 from kenning.project import Project
 from kenning.store import status as store_status
 from kenning.store.db import connect
 from kenning.store.handle import Connection
+from kenning.store.postgres import MISSING
+from kenning.store.postgres import connection as pg
 
 
 def engines() -> dict[str, dict[str, Any]]:
@@ -29,10 +31,15 @@ def engines() -> dict[str, dict[str, Any]]:
     return found
 
 
-def project_status(project: Project) -> dict[str, Any]:
+def project_status(project: Project, database_url: str | None = None) -> dict[str, Any]:
+    """``database_url`` (``KENNING_DATABASE_URL``, read by the interface) overrides the config's
+    ``store``; with either, the PostgreSQL store is reported (level 2), or, unreachable, the
+    local store is, with the degradation."""
     data: dict[str, Any] = {"project": project.name, "root": str(project.root), "level": 0,
                             "confidential": project.config.confidential}
     degradations: list[str] = []
+    url = database_url or project.config.store
+    server = _server_store(url, project) if url else None
     try:
         conn = connect(project.db_path)
     except IndexMissing:
@@ -51,12 +58,30 @@ def project_status(project: Project) -> dict[str, Any]:
         data["level"] = 1 if data["engines"]["dense"]["available"] else 0
         data["engines"]["graph"] = _graph_engine(conn)
         data["engines"]["core_pack"] = _pack_engine(project)
+        data["engines"]["store"] = server or {"available": True, "engine": "sqlite"}
+        if server and server["available"]:
+            data["level"] = 2
+            degradations.extend(f"postgresql: {m}: not implemented on postgresql yet" for m in MISSING)
+        elif server and conn is not None:
+            degradations.append("serving the local level-0 store instead of PostgreSQL")
     finally:
         if conn is not None:
             conn.close()
     degradations.extend(f"{name}: {e['reason']}" for name, e in data["engines"].items() if not e["available"])
     data["degradations"] = degradations
     return data
+
+
+def _server_store(url: str, project: Project) -> dict[str, Any]:
+    try:
+        conn = pg.connect(url, project.name)
+    except StoreUnavailable as exc:
+        return {"available": False, "engine": "postgresql", "reason": str(exc)}
+    try:
+        return {"available": True, "engine": "postgresql", "facts": pg.fact_count(conn),
+                "schema_version": pg.schema_version(conn), "missing": list(MISSING)}
+    finally:
+        conn.close()
 
 
 def _dense_engine(conn: Connection | None, project: Project, installed: dict[str, Any]) -> dict[str, Any]:

@@ -56,6 +56,11 @@ def pg_store(request: pytest.FixtureRequest) -> PgConnection:
     database); a test not in ``PG_READY`` becomes a strict xfail."""
     if request.node.originalname not in PG_READY:
         request.node.add_marker(pytest.mark.xfail(reason=NOT_YET, strict=True))
+    return pg_connect(server_url(), f"test-{uuid.uuid4().hex[:12]}")
+
+
+def server_url() -> str:
+    """The test server's URL; skips (fails with CI=true) when there is none."""
     url = _reachable()
     if url is None or url.startswith("!"):
         reason = "no PostgreSQL server: set KENNING_TEST_DATABASE_URL (`.ci/postgres.sh` starts one)"
@@ -63,4 +68,4 @@ def pg_store(request: pytest.FixtureRequest) -> PgConnection:
         if os.environ.get("CI") == "true":
             pytest.fail(f"{reason} (CI=true: the PostgreSQL contract runs are required)")
         pytest.skip(reason)
-    return pg_connect(url, f"test-{uuid.uuid4().hex[:12]}")
+    return url

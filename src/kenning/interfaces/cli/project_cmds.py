@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import os
+
 from pathlib import Path
 from typing import Any
 
@@ -97,7 +99,7 @@ class _progress:
 def status(project_path: Path | None, as_json: bool) -> None:
     """Level and engines actually in service, index size, degradations."""
     project = resolve_project(project_path)
-    data = project_status(project)
+    data = project_status(project, os.environ.get("KENNING_DATABASE_URL"))
     emit(data, as_json, lambda: _status_text(data))
 
 

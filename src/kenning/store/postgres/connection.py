@@ -96,6 +96,11 @@ def migrate(conn: PgConnection) -> None:
                 conn.execute("INSERT INTO kenning_migrations (version, name) VALUES (%s, %s)", (number, name))
 
 
+def fact_count(conn: PgConnection) -> int:
+    """How many facts the handle's project has (any lifecycle)."""
+    return int(conn.execute("SELECT count(*) FROM facts WHERE project = %s", (conn.project,)).fetchone()[0])
+
+
 def schema_version(conn: PgConnection) -> int:
     return int(conn.execute("SELECT coalesce(max(version), 0) FROM kenning_migrations").fetchone()[0])
 

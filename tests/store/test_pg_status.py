@@ -1,0 +1,47 @@
+"""`kenning status` with a PostgreSQL store: level 2 and the engine, the capabilities not yet
+implemented there as degradations; unreachable → the local level-0 store, with the degradation."""
+
+from __future__ import annotations
+
+import pytest
+from pg_engine import server_url
+
+from conftest import resync
+from kenning.status import project_status
+from kenning.store.postgres import MISSING
+
+DEAD = "postgresql://kenning@127.0.0.1:1/nothing"  # nothing listens on port 1: refused at once
+
+
+def test_an_unreachable_server_falls_back_to_the_local_store(make_project):
+    project = make_project({"README.md": "# Demo\n\nText.\n"})
+    resync(project)
+    data = project_status(project, DEAD)
+    assert data["level"] == 0 and data["index"]["facts"] > 0
+    store = data["engines"]["store"]
+    assert store["available"] is False and store["engine"] == "postgresql"
+    assert store["reason"].startswith("PostgreSQL unreachable")
+    assert "serving the local level-0 store instead of PostgreSQL" in data["degradations"]
+    assert any(d.startswith("store: PostgreSQL unreachable") for d in data["degradations"])
+
+
+def test_an_unreachable_server_and_no_local_store_says_both(make_project):
+    data = project_status(make_project({"a.md": "# A\n"}), DEAD)
+    assert data["level"] == 0
+    assert any(d.startswith("index missing") for d in data["degradations"])
+    assert any(d.startswith("store: PostgreSQL unreachable") for d in data["degradations"])
+
+
+def test_the_local_store_reports_its_engine(make_project):
+    data = project_status(make_project({"a.md": "# A\n"}))
+    assert data["engines"]["store"] == {"available": True, "engine": "sqlite"}
+
+
+@pytest.mark.postgres
+def test_a_reachable_server_is_level_2_and_lists_what_it_lacks(make_project):
+    data = project_status(make_project({"a.md": "# A\n"}, name="status-demo"), server_url())
+    assert data["level"] == 2
+    store = data["engines"]["store"]
+    assert store["available"] and store["engine"] == "postgresql" and store["schema_version"] >= 1
+    assert [d for d in data["degradations"] if d.startswith("postgresql: ")] == [
+        f"postgresql: {m}: not implemented on postgresql yet" for m in MISSING]
