@@ -64,7 +64,7 @@ def server_url() -> str:
     url = _reachable()
     if url is None or url.startswith("!"):
         reason = "no PostgreSQL server: set KENNING_TEST_DATABASE_URL (`.ci/postgres.sh` starts one)"
-        reason = reason if url is None else f"PostgreSQL unreachable: {url[1:]}"
+        reason = reason if url is None else url[1:]
         if os.environ.get("CI") == "true":
             pytest.fail(f"{reason} (CI=true: the PostgreSQL contract runs are required)")
         pytest.skip(reason)
