@@ -7,6 +7,8 @@ import pytest
 from pg_engine import server_url
 
 from conftest import resync
+from kenning.config import parse_config
+from kenning.errors import UsageError
 from kenning.status import project_status
 from kenning.store.postgres import MISSING
 
@@ -45,3 +47,10 @@ def test_a_reachable_server_is_level_2_and_lists_what_it_lacks(make_project):
     assert store["available"] and store["engine"] == "postgresql" and store["schema_version"] >= 1
     assert [d for d in data["degradations"] if d.startswith("postgresql: ")] == [
         f"postgresql: {m}: not implemented on postgresql yet" for m in MISSING]
+
+
+def test_the_store_key_takes_only_a_postgresql_url():
+    assert parse_config({"store": "postgresql://kenning@db/kenning"}, "demo").store == "postgresql://kenning@db/kenning"
+    assert parse_config({}, "demo").store is None
+    with pytest.raises(UsageError, match="`store` must be a postgresql:// URL"):
+        parse_config({"store": "mysql://db"}, "demo")
