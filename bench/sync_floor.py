@@ -5,7 +5,7 @@ On the generated corpus of bench/speed.py (or a smaller one), each piece of work
 cannot skip, timed alone in one thread:
 - reading the files;
 - the product's parsers (``python/3``, ``markdown/2``), serially, and beside them the
-  libraries they stand on alone (``ast.parse``, tree-sitter's Python parser, markdown-it's
+  libraries they stand on alone (``ast.parse``, tree-sitter's Python parser, markdown-it-pyrs's
   block parser);
 - SQLite FTS5 indexing the excerpts those parsers produce (word index with the product's
   tokenizer, trigram index), in memory, one transaction, nothing else in the database, with
@@ -118,7 +118,7 @@ def main() -> None:
     floors = {
         "ast.parse": seconds(each(ast.parse, python_sources)),
         "tree-sitter python": tree_sitter_seconds([s.encode() for s in python_sources]),
-        "markdown-it blocks": seconds(each(_MD.parse, markdown_sources)),
+        "markdown-it-pyrs blocks": seconds(each(_MD.tree, markdown_sources)),
     }
     words, grams = index_seconds(rows)
 
