@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import datetime as dt
 import re
+from collections.abc import Mapping
 from pathlib import PurePosixPath
 from typing import Any
 
@@ -18,7 +19,7 @@ from markdown_it_pyrs import MarkdownIt
 
 from .chunks import Chunk
 from .identifiers import keywords_for
-from .split import Lines, index_lines, split_range, split_lines
+from .split import Lines, index_lines, split_lines, split_range
 
 # markdown-it in Rust: the block rules only; a heading's text stays its inline source.
 _MD = MarkdownIt("zero")
@@ -122,14 +123,16 @@ def _blocks(markdown: str) -> tuple[list[tuple[int, int, str]], list[tuple[int, 
     fences: list[tuple[int, int]] = []
     line = offset = 0
     for node in _MD.tree(markdown).children:
-        name = node.name
+        name, srcmap = node.name, node.srcmap
+        if srcmap is None:  # every block has one; typed optional by the binding
+            continue
         if name == "fence":
-            start, end = node.srcmap
+            start, end = srcmap
             line += data.count(b"\n", offset, start)
             offset = start
             fences.append((line, _fence_end(data, node.meta, line, start, end)))
         elif name == "heading" or name == "lheading":
-            start = node.srcmap[0]
+            start = srcmap[0]
             line += data.count(b"\n", offset, start)
             offset = start
             text = node.children[0].meta["content"] if node.children else ""
@@ -137,7 +140,7 @@ def _blocks(markdown: str) -> tuple[list[tuple[int, int, str]], list[tuple[int, 
     return headings, fences
 
 
-def _fence_end(data: bytes, meta: dict[str, Any], line: int, start: int, end: int) -> int:
+def _fence_end(data: bytes, meta: Mapping[str, Any], line: int, start: int, end: int) -> int:
     """Line after a fence: after its closing marker, or, when it has none, the end of the
     document as markdown-it counts it (trailing blank lines included, but not a last line
     of spaces without a newline)."""
