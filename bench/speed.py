@@ -229,7 +229,7 @@ def profile_sync(root: Path) -> None:
     from kenning.sync import run as sync_module
 
     project, _ = init_project(root, "bench")
-    read_module.PARALLEL_FROM = sys.maxsize
+    read_module.PARALLEL_FROM = read_module.PARALLEL_FROM_BYTES = sys.maxsize
     profiler = cProfile.Profile()
     profiler.enable()
     sync_module.sync(project, now=datetime.now(UTC))

@@ -5,7 +5,7 @@ On the generated corpus of bench/speed.py (or a smaller one), each piece of work
 cannot skip, timed alone in one thread:
 - reading the files;
 - the product's parsers (``python/3``, ``markdown/2``), serially, and beside them the
-  libraries they stand on alone (``ast.parse``, tree-sitter's Python parser, markdown-it's
+  libraries they stand on alone (``ast.parse``, tree-sitter's Python parser, markdown-it-pyrs's
   block parser);
 - SQLite FTS5 indexing the excerpts those parsers produce (word index with the product's
   tokenizer, trigram index), in memory, one transaction, nothing else in the database, with
@@ -13,9 +13,12 @@ cannot skip, timed alone in one thread:
 
 Then the best wall time those floors allow on this many cores, if the parsing spread
 perfectly over every core and the indexing (one writer) overlapped it entirely, and the
-throughput it would give.
+throughput it would give; and, in the same run on the same files, the product's cold sync
+(a child process: wall time, peak RSS, each phase's wall time, its ratio to that floor).
 
     .venv/bin/python bench/sync_floor.py [--markdown 2000 --python 2000]
+    .venv/bin/python bench/sync_floor.py --dir PATH      # a copy of a real tree
+    .venv/bin/python bench/sync_floor.py --django        # Django 5.0.6's source (pip download, cached)
 """
 
 from __future__ import annotations
@@ -23,17 +26,24 @@ from __future__ import annotations
 import argparse
 import ast
 import gc
+import json
 import os
+import shutil
 import sqlite3
+import subprocess
+import sys
+import tarfile
 import tempfile
 import time
 from collections.abc import Callable
 from pathlib import Path
 
+from kenning.ingest.discover import discover
+from kenning.ingest.markdown import _MD
+from kenning.ingest.parsers import load_relations
 from speed import generate
 
-from kenning.ingest.markdown import _MD
-from kenning.ingest.parsers import load_relations, parser_for
+DJANGO = "django==5.0.6"
 
 TARGET_MB_PER_S = 10.0
 # FTS5 terms kept in memory before a segment is written: 64 MB indexed this corpus about a
@@ -49,10 +59,14 @@ def seconds(work: Callable[[], object]) -> float:
 
 
 def each(parse: Callable[[object], object], sources: list) -> Callable[[], None]:
-    """Parse every source, keeping no result (as a sync does, file by file)."""
+    """Parse every source, keeping no result (as a sync does, file by file); a source the
+    library rejects (a test file with a deliberate syntax error, say) costs what it cost."""
     def work() -> None:
         for source in sources:
-            parse(source)
+            try:  # noqa: SIM105 (a timed loop: no context manager per source)
+                parse(source)
+            except (SyntaxError, ValueError, RecursionError):
+                pass
     return work
 
 
@@ -86,22 +100,101 @@ def index_seconds(rows: list[tuple[int, str, str, str, str]]) -> tuple[float, fl
     return words, grams
 
 
+def django_tree(cache: Path, into: Path) -> None:
+    """Django's source distribution (docs, code, tests), downloaded once with pip into ``cache``."""
+    archives = sorted(cache.glob("[Dd]jango-5.0.6.tar.gz"))
+    if not archives:
+        cache.mkdir(parents=True, exist_ok=True)
+        subprocess.run([sys.executable, "-m", "pip", "download", "--quiet", "--no-deps", "--no-binary", ":all:",
+                        "--dest", str(cache), DJANGO], check=True)
+        archives = sorted(cache.glob("[Dd]jango-5.0.6.tar.gz"))
+    with tarfile.open(archives[0]) as archive:
+        archive.extractall(into, filter="data")
+
+
+def sync_child(root: Path) -> None:
+    """One cold sync in this process; prints its wall time and each phase's, as JSON."""
+    from datetime import UTC, datetime
+
+    from kenning.config import load_project
+    from kenning.sync.run import sync
+
+    marks: dict[str, float] = {}
+
+    def progress(phase: str, done: int, total: int) -> None:
+        marks.setdefault(phase, time.perf_counter())
+
+    start = time.perf_counter()
+    sync(load_project(root), now=datetime.now(UTC), progress=progress)
+    end = time.perf_counter()
+    order = sorted(marks.items(), key=lambda item: item[1])
+    phases = {"discover, manifest, first file read": (order[0][1] if order else end) - start}
+    for i, (phase, at) in enumerate(order):
+        phases[phase] = (order[i + 1][1] if i + 1 < len(order) else end) - at
+    print(json.dumps({"wall": end - start, "phases": phases}))
+
+
+def product_sync(root: Path) -> tuple[dict, float]:
+    """The product's cold sync of ``root`` in a child process, and the child's peak RSS (MB)."""
+    proc = subprocess.Popen([sys.executable, __file__, "--sync-child", str(root)], stdout=subprocess.PIPE)
+    assert proc.stdout is not None
+    out = proc.stdout.read()
+    _, status, usage = os.wait4(proc.pid, 0)
+    if os.waitstatus_to_exitcode(status) != 0:
+        raise SystemExit("the product's sync failed")
+    return json.loads(out), usage.ru_maxrss / 1024
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--markdown", type=int, default=2000)
     parser.add_argument("--python", type=int, default=2000)
+    parser.add_argument("--dir", type=Path, help="a copy of this directory instead of the generated corpus")
+    parser.add_argument("--django", action="store_true", help=f"{DJANGO}'s source tree instead")
+    parser.add_argument("--cache", type=Path, default=Path.home() / ".cache" / "kenning-bench")
+    parser.add_argument("--sync-child", type=Path, help=argparse.SUPPRESS)
     args = parser.parse_args()
+    if args.sync_child:
+        sync_child(args.sync_child)
+        return
+    os.environ.setdefault("KENNING_HOME", tempfile.mkdtemp(prefix="kenning-floor-home-"))
     gc.disable()  # as during a sync (sync/run.py): parsing makes no cyclic garbage
     with tempfile.TemporaryDirectory(prefix="kenning-sync-floor-") as tmp:
-        root = Path(tmp)
-        size = generate(root, args.markdown, args.python)
-        paths = sorted(p for p in root.rglob("*") if p.is_file())
-        texts: dict[str, str] = {}
-        read = seconds(lambda: texts.update((p.relative_to(root).as_posix(), p.read_text(encoding="utf-8"))
-                                            for p in paths))
+        root = Path(tmp) / "corpus"
+        if args.django:
+            django_tree(args.cache, Path(tmp) / "django")
+            (Path(tmp) / "django").rename(root)
+            label = f"{DJANGO} source distribution"
+        elif args.dir:
+            shutil.copytree(args.dir, root, symlinks=True, ignore=shutil.ignore_patterns(".kenning", ".venv", ".git"))
+            label = f"copy of {args.dir}"
+        else:
+            root.mkdir()
+            generate(root, args.markdown, args.python)
+            label = f"generated: {args.markdown} Markdown + {args.python} Python files"
+        from kenning.config import init_project
+
+        project, _ = init_project(root, "floor")
+        candidates = discover(project).candidates  # the files the product's sync reads
+        # The product's sync first, while this process is small: a child's peak RSS counts
+        # the parent's pages it shares between fork and exec.
+        report, rss = product_sync(root)
+        best, mb = floor(label, candidates)
+        print(f"product cold sync, same files (child process): {report['wall']:.2f} s = "
+              f"{mb / report['wall']:.1f} MB/s, {report['wall'] / best:.2f}x the floor; peak RSS {rss:.0f} MB")
+        for phase, spent in report["phases"].items():
+            print(f"  {phase:40} {spent:6.2f} s  {100 * spent / report['wall']:5.1f} %")
+
+
+def floor(label: str, candidates: list) -> tuple[float, float]:
+    """Time each floor on the candidates' text and print them; the best wall time and MB."""
+    texts: dict[str, str] = {}
+    read = seconds(lambda: texts.update((c.path, c.abs_path.read_bytes().decode("utf-8", errors="replace"))
+                                        for c in candidates))
+    size = sum(len(t.encode()) for t in texts.values())
     by_kind: dict[str, list[str]] = {}
-    for path in texts:
-        by_kind.setdefault(parser_for(path) or "", []).append(path)
+    for c in candidates:
+        by_kind.setdefault(c.parser, []).append(c.path)
 
     rows: list[tuple[int, str, str, str, str]] = []
     parse_times: dict[str, float] = {}
@@ -109,7 +202,10 @@ def main() -> None:
         parse = load_relations(kind)
         start = time.perf_counter()
         for path in group:
-            chunks, _ = parse(texts[path], path)
+            try:
+                chunks, _ = parse(texts[path], path)
+            except (RecursionError, ValueError, UnicodeError, MemoryError):
+                continue  # skipped by the product too
             rows.extend((len(rows) + 1, c.title, c.keywords, path, c.body) for c in chunks)
         parse_times[kind] = time.perf_counter() - start
 
@@ -118,7 +214,7 @@ def main() -> None:
     floors = {
         "ast.parse": seconds(each(ast.parse, python_sources)),
         "tree-sitter python": tree_sitter_seconds([s.encode() for s in python_sources]),
-        "markdown-it blocks": seconds(each(_MD.parse, markdown_sources)),
+        "markdown-it-pyrs blocks": seconds(each(_MD.tree, markdown_sources)),
     }
     words, grams = index_seconds(rows)
 
@@ -127,25 +223,27 @@ def main() -> None:
     parse_total = sum(parse_times.values())
     indexing = words + grams
     best = max((read + parse_total + indexing) / cores, indexing)
-    print(f"corpus: {args.markdown} Markdown + {args.python} Python files, {mb:.1f} MB, {len(rows)} excerpts; "
+    print(f"corpus: {label}, {len(texts)} files, {mb:.1f} MB, {len(rows)} excerpts; "
           f"{cores} cores; load average {os.getloadavg()[0]:.2f}")
     print(f"  {'read the files':40} {read:6.2f} s  {mb / read:7.1f} MB/s")
     for kind, spent in parse_times.items():
         kind_mb = sum(len(texts[p].encode()) for p in by_kind[kind]) / 1e6
         print(f"  {'product parser ' + kind:40} {spent:6.2f} s  {kind_mb / spent:7.1f} MB/s  ({kind_mb:.1f} MB)")
     python_mb = sum(len(s.encode()) for s in python_sources) / 1e6
+    markdown_mb = sum(len(s.encode()) for s in markdown_sources) / 1e6
     for name, spent in floors.items():
         if spent is None:
             print(f"  {name + ' alone':40}      -   (not installed)")
             continue
-        share = python_mb if "python" in name or name == "ast.parse" else mb - python_mb
-        print(f"  {name + ' alone':40} {spent:6.2f} s  {share / spent:7.1f} MB/s")
+        share = markdown_mb if name.startswith("markdown") else python_mb
+        print(f"  {name + ' alone':40} {spent:6.2f} s  {share / max(spent, 1e-9):7.1f} MB/s")
     print(f"  {'FTS5 word index (porter), in memory':40} {words:6.2f} s  {mb / words:7.1f} MB/s")
     print(f"  {'FTS5 trigram index, in memory':40} {grams:6.2f} s")
     print(f"indexing alone (SQLite has one writer): {indexing:.2f} s = {mb / indexing:.1f} MB/s")
     print(f"best wall time these floors allow on {cores} cores: {best:.2f} s = {mb / best:.1f} MB/s "
           f"(target {TARGET_MB_PER_S:g} MB/s = {mb / TARGET_MB_PER_S:.2f} s); without excerpt rows, "
           "graph, dedup or commit")
+    return best, mb
 
 
 if __name__ == "__main__":

@@ -22,7 +22,7 @@ from kenning.ingest.relations import Ref
 from kenning.records import Lifecycle
 from kenning.store import facts as fact_store
 from kenning.store import graph as graph_store
-from kenning.store.db import Connection
+from kenning.store.db import Connection, in_batches
 from kenning.store.graph import Candidate, GraphWriter, RefRow
 
 MAX_AMBIGUOUS = 5
@@ -83,8 +83,9 @@ class Resolver:
     def resolve(self, ref_ids: list[int], *, again: bool = False) -> None:
         if again:
             graph_store.delete_ref_edges(self.conn, ref_ids)
-        for row in graph_store.ref_rows(self.conn, ref_ids):
-            self._resolve_one(row)
+        for chunk in in_batches(ref_ids):  # rows of one batch at a time: a cold sync has 100,000s
+            for row in graph_store.ref_rows(self.conn, chunk):
+                self._resolve_one(row)
         self.writer.flush()
         for newer, older in self._superseding:
             mark_superseded(self.conn, newer=newer, older=older, stamp=self.stamp)

@@ -10,18 +10,20 @@ from __future__ import annotations
 
 import datetime as dt
 import re
+from collections.abc import Mapping
 from pathlib import PurePosixPath
 from typing import Any
 
 import yaml
-from markdown_it import MarkdownIt
+from markdown_it_pyrs import MarkdownIt
 
 from .chunks import Chunk
 from .identifiers import keywords_for
-from .split import Lines, index_lines, split_range, split_lines
+from .split import Lines, index_lines, split_lines, split_range
 
-_MD = MarkdownIt("zero").enable(["heading", "lheading", "fence", "code"])
-_MD.disable("inline")
+# markdown-it in Rust: the block rules only; a heading's text stays its inline source.
+_MD = MarkdownIt("zero")
+_MD.enable_many(["paragraph", "heading", "lheading", "fence", "code"])
 
 _FRONT_MATTER = re.compile(r"---[ \t]*\n((?:.*?\n)??)(?:---|\.\.\.)[ \t]*(?:\n|\Z)", re.S)
 _LINK = re.compile(r"!?\[([^\]]*)\]\([^)]*\)")
@@ -105,16 +107,50 @@ def _section_chunks(
 
 
 def _blocks(markdown: str) -> tuple[list[tuple[int, int, str]], list[tuple[int, int]]]:
-    """Headings as ``(first line, level, text)`` and fenced ranges ``[start, end)``."""
+    """Headings as ``(first line, level, text)`` and fenced ranges ``[start, end)``.
+
+    The parser gives UTF-8 byte ranges; lines are counted from them in one pass. Without
+    the container rules every block is a child of the root.
+    """
+    if "\0" in markdown:  # CommonMark replaces NUL; do it before taking byte offsets
+        markdown = markdown.replace("\0", "\ufffd")
+    try:
+        data = markdown.encode()
+    except UnicodeEncodeError:  # a lone surrogate (never from a file read by the sync)
+        data = markdown.encode(errors="replace")
+        markdown = data.decode()
     headings: list[tuple[int, int, str]] = []
     fences: list[tuple[int, int]] = []
-    tokens = _MD.parse(markdown)
-    for i, token in enumerate(tokens):
-        if token.type == "heading_open" and token.map:
-            headings.append((token.map[0], int(token.tag[1:]), heading_text(tokens[i + 1].content)))
-        elif token.type == "fence" and token.map:
-            fences.append((token.map[0], token.map[1]))
+    line = offset = 0
+    for node in _MD.tree(markdown).children:
+        name, srcmap = node.name, node.srcmap
+        if srcmap is None:  # every block has one; typed optional by the binding
+            continue
+        if name == "fence":
+            start, end = srcmap
+            line += data.count(b"\n", offset, start)
+            offset = start
+            fences.append((line, _fence_end(data, node.meta, line, start, end)))
+        elif name == "heading" or name == "lheading":
+            start = srcmap[0]
+            line += data.count(b"\n", offset, start)
+            offset = start
+            text = node.children[0].meta["content"] if node.children else ""
+            headings.append((line, node.meta["level"], heading_text(text)))
     return headings, fences
+
+
+def _fence_end(data: bytes, meta: Mapping[str, Any], line: int, start: int, end: int) -> int:
+    """Line after a fence: after its closing marker, or, when it has none, the end of the
+    document as markdown-it counts it (trailing blank lines included, but not a last line
+    of spaces without a newline)."""
+    last_start = data.rfind(b"\n", start, max(start, end - 1)) + 1
+    if last_start > start:  # the fence has more than its opening line
+        closing = data[last_start:end].strip(b" \t")
+        if len(closing) >= meta["marker_len"] and closing == meta["marker"].encode() * len(closing):
+            return line + data.count(b"\n", start, last_start) + 1
+    tail = data[data.rfind(b"\n") + 1 :]
+    return data.count(b"\n") + bool(tail.strip(b" \t"))  # a blank last line is not counted
 
 
 def heading_text(content: str) -> str:

@@ -38,7 +38,7 @@ def parser_for(path: str) -> str | None:
 
 
 def _markdown(text: str, path: str) -> tuple[list[Chunk], Relations | None]:
-    # Imported on first use: markdown-it costs about 60 ms to import and most syncs parse nothing.
+    # Imported on first use: the Markdown parser and YAML cost time to import and most syncs parse nothing.
     from kenning.ingest.decisions import parse_markdown_relations
 
     return parse_markdown_relations(text, path)

@@ -50,9 +50,11 @@ def connect(path: Path, *, create: bool = False, migrate_schema: bool | None = N
     if create and conn.execute("PRAGMA journal_mode").fetchone()[0].lower() != "wal":
         conn.execute("PRAGMA journal_mode = WAL")
     conn.execute("PRAGMA synchronous = NORMAL")
-    # 64 MiB of page cache (SQLite's default is 2 MiB): a sync inserts into hash-keyed
-    # indexes at random places, and a small cache turns that into disk reads.
-    conn.execute("PRAGMA cache_size = -65536")
+    # 16 MiB of page cache (SQLite's default is 2 MiB): a sync inserts into hash-keyed
+    # indexes at random places, and a small cache turns that into disk reads. 64 MiB was no
+    # faster and cost 50 MB of peak memory (Django 5.0.6: 354 -> 303 MB; Node+npm docs x10:
+    # 250 -> 200 MB; interleaved runs in docs/benchmarks.md).
+    conn.execute("PRAGMA cache_size = -16384")
     try:
         if create if migrate_schema is None else migrate_schema:
             migrate(conn)
