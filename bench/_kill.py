@@ -13,6 +13,7 @@ finished is counted as such (it still checks the store).
 
 from __future__ import annotations
 
+import contextlib
 import os
 import random
 import shutil
@@ -139,10 +140,8 @@ def kill_one(root: Path, mode: str, max_delay: float, rng: random.Random, outcom
 
 
 def _kill_group(pgid: int) -> None:
-    try:
+    with contextlib.suppress(ProcessLookupError):  # the whole group may be gone already
         os.killpg(pgid, signal.SIGKILL)
-    except ProcessLookupError:
-        pass
 
 
 def save_memory(root: Path, text: str) -> None:
