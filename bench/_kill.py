@@ -38,6 +38,7 @@ _CHILD = (
     "sync(project, now=datetime(2026, 11, 29, 12, 0, tzinfo=UTC))\n"
     "print('done', flush=True)\n"
 )
+LEXICAL_ONLY = 'name = "{name}"\n\n[dense]\nenabled = false\n'  # level 1 off: the runs time the lexical sync
 WAIT_SECONDS = 120.0  # an upper bound for anything to happen on a loaded machine, never a target
 STRAY_WAIT_SECONDS = 20.0  # a worker still alive this long after its parent died is a stray
 
@@ -201,7 +202,8 @@ def converges(root: Path, scratch: Path) -> bool:
     finish_sync(root)
     clean = scratch / "clean"
     shutil.copytree(root, clean, ignore=shutil.ignore_patterns(".kenning"))
-    init_project(clean, load_project(root).name + "-clean")
+    init_project(clean, "killed-clean")
+    (clean / ".kenning" / "config.toml").write_text(LEXICAL_ONLY.format(name="killed-clean"), encoding="utf-8")
     finish_sync(clean)
     return fact_set(load_project(root).db_path) == fact_set(load_project(clean).db_path)
 
@@ -214,6 +216,7 @@ def run(root: Path, scratch: Path, *, kills: int, files: int, seed: int, pool_ev
     rng = random.Random(seed)
     write_corpus(root, files, seed)
     init_project(root, "killed")
+    (root / ".kenning" / "config.toml").write_text(LEXICAL_ONLY.format(name="killed"), encoding="utf-8")
     started = time.monotonic()
     finish_sync(root)  # a first full sync: its duration bounds the random delays
     full = time.monotonic() - started

@@ -65,7 +65,9 @@ def _text(result) -> str:
 
 
 def test_readers_mcp_a_memory_save_and_a_second_sync_during_a_full_sync(make_project, isolated_home, tmp_path):
-    project = make_project({"README.md": "# Demo\n\nA widget demo.\n"})
+    # Level 1 (dense) off: this is about the lexical sync's locking, and embedding 2,000 files
+    # would only lengthen the run.
+    project = make_project({"README.md": "# Demo\n\nA widget demo.\n"}, config=_kill.LEXICAL_ONLY.format(name="demo"))
     resync(project)  # a first committed state: readers answer from it while the big sync runs
     _kill.write_corpus(project.root, 2000)
     stop = tmp_path / "stop"
@@ -82,6 +84,10 @@ def test_readers_mcp_a_memory_save_and_a_second_sync_during_a_full_sync(make_pro
                                        env=env)
 
         async def client():
+            with anyio.fail_after(WAIT):
+                return await _drive()
+
+        async def _drive():
             results, second = [], None
             async with stdio_client(params) as (read, write), ClientSession(read, write) as session:
                 await session.initialize()
