@@ -1,11 +1,19 @@
 """Writing a file so that readers see the old bytes or the new, never half of them.
 
-Only ``os``: the session-start hook imports this on every agent start.
+And the sync's advisory lock file. Only ``os`` and ``fcntl`` (both built in): the
+session-start hook imports this on every agent start.
 """
 
 from __future__ import annotations
 
 import os
+
+try:
+    import fcntl
+except ImportError:  # not POSIX: no advisory lock, a second sync relies on SQLite's lock alone
+    fcntl = None  # type: ignore[assignment]
+
+SYNC_LOCK_NAME = "sync.lock"
 
 
 def write_atomic(path: str, data: bytes) -> None:
@@ -35,3 +43,41 @@ def inside_root(root_real: str, path: str) -> str | None:
     if real == root_real or real.startswith(root_real.rstrip(os.sep) + os.sep):
         return real
     return None
+
+
+class ExclusiveLock:
+    """An advisory ``flock`` held while the ``with`` block runs (a second holder waits for it).
+
+    The kernel releases it when the holder dies, SIGKILL included: it never goes stale."""
+
+    def __init__(self, path: str) -> None:
+        self.path = path
+        self._fd: int | None = None
+
+    def __enter__(self) -> ExclusiveLock:
+        self._fd = os.open(self.path, os.O_RDWR | os.O_CREAT, 0o644)
+        if fcntl is not None:
+            fcntl.flock(self._fd, fcntl.LOCK_EX)
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        if self._fd is not None:
+            os.close(self._fd)  # closing releases the lock
+            self._fd = None
+
+
+def lock_held(path: str) -> bool:
+    """True when some process holds the ``ExclusiveLock`` at ``path`` right now (never waits)."""
+    if fcntl is None:
+        return False
+    try:
+        fd = os.open(path, os.O_RDONLY)
+    except OSError:
+        return False
+    try:
+        fcntl.flock(fd, fcntl.LOCK_SH | fcntl.LOCK_NB)
+    except OSError:
+        return True
+    finally:
+        os.close(fd)
+    return False

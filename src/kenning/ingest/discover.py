@@ -6,7 +6,9 @@ Binary detection happens when a changed file is read (see ``sync``).
 
 from __future__ import annotations
 
+import errno
 import os
+import stat
 import subprocess
 from collections import Counter
 from dataclasses import dataclass, field
@@ -19,6 +21,10 @@ from kenning.ingest.parsers import parser_for
 from kenning.project import CONFIG_NAME, STATE_DIR, Project
 
 ALWAYS_IGNORED_DIRS = {STATE_DIR, ".git", ".hg", ".svn"}
+# A path is stored, cited and printed as text: a name that is not valid UTF-8 (kept by the
+# file system as bytes, decoded here with surrogate escapes) or that holds a control character
+# (a newline would split a citation or a report line) is skipped with a reason, never indexed.
+_CONTROL = {chr(c) for c in range(32)} | {chr(127)}
 
 
 @dataclass(frozen=True)
@@ -52,6 +58,10 @@ def discover(project: Project) -> Discovery:
         top = rel.split("/", 1)[0]
         if top in ALWAYS_IGNORED_DIRS:
             continue
+        name_problem = _name_problem(rel)
+        if name_problem is not None:
+            result.skipped[name_problem] += 1
+            continue
         if nested and _inside_any(rel, nested):
             result.skipped["nested_project"] += 1
             continue
@@ -74,8 +84,8 @@ def discover(project: Project) -> Discovery:
                     result.skipped["link_outside_root"] += 1
                     continue
                 st = os.stat(target)
-        except OSError:
-            result.skipped["unreadable"] += 1
+        except OSError as exc:
+            result.skipped["link_loop" if exc.errno == errno.ELOOP else "unreadable"] += 1
             continue
         if not _is_regular(st.st_mode):
             result.skipped["not_a_file"] += 1
@@ -110,9 +120,18 @@ def _inside_any(rel: str, folders: set[str]) -> bool:
 
 
 def _is_regular(mode: int) -> bool:
-    import stat
-
     return stat.S_ISREG(mode)
+
+
+def _name_problem(rel: str) -> str | None:
+    """The skip reason for a path kenning cannot store as text, or None."""
+    try:
+        rel.encode("utf-8")
+    except UnicodeEncodeError:
+        return "undecodable_name"
+    if any(ch in _CONTROL for ch in rel):
+        return "control_character_in_name"
+    return None
 
 
 def _spec(globs: tuple[str, ...]) -> pathspec.PathSpec | None:

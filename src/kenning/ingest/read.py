@@ -4,9 +4,14 @@ No store access here."""
 
 from __future__ import annotations
 
+import ctypes
 import gc
 import hashlib
 import os
+import signal
+import sys
+import threading
+import time
 from collections.abc import Callable, Iterator, Mapping
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
@@ -24,6 +29,8 @@ Progress = Callable[[str, int, int], None]
 PARALLEL_FROM = 200
 PARALLEL_FROM_BYTES = 2_000_000
 BINARY_PROBE = 8192
+_PR_SET_PDEATHSIG = 1  # linux/prctl.h
+PARENT_POLL_SECONDS = 0.5
 
 
 @dataclass(frozen=True)
@@ -45,7 +52,8 @@ def read_all(cands: list[Candidate], known: Mapping[str, str], progress: Progres
     total = len(jobs)
     large = total >= PARALLEL_FROM or sum(c.size for c in cands) >= PARALLEL_FROM_BYTES
     if large and total > 1 and (os.cpu_count() or 1) > 1:
-        with ProcessPoolExecutor(max_workers=min(4, os.cpu_count() or 2), initializer=gc.disable) as pool:
+        with ProcessPoolExecutor(max_workers=min(4, os.cpu_count() or 2), initializer=_worker_start,
+                                 initargs=(os.getpid(),)) as pool:
             for done, item in enumerate(pool.map(read_one, jobs, chunksize=16), start=1):
                 if progress:
                     progress("reading", done, total)
@@ -56,6 +64,28 @@ def read_all(cands: list[Candidate], known: Mapping[str, str], progress: Progres
             if progress:
                 progress("reading", done, total)
             yield item
+
+
+def _worker_start(parent: int) -> None:
+    """A pool worker dies with the sync that started it (a SIGKILL gives the parent no chance
+    to stop its pool): on Linux the kernel sends it SIGKILL when the parent dies; everywhere a
+    daemon thread also watches the parent pid and ends the worker once it has changed."""
+    gc.disable()
+    if sys.platform.startswith("linux"):
+        try:
+            libc = ctypes.CDLL(None, use_errno=True)
+            libc.prctl(_PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)
+        except (OSError, AttributeError):
+            pass
+    if os.getppid() != parent:  # the parent died before the line above took effect
+        os._exit(1)
+    threading.Thread(target=_watch_parent, args=(parent,), name="kenning-parent-watch", daemon=True).start()
+
+
+def _watch_parent(parent: int) -> None:
+    while os.getppid() == parent:
+        time.sleep(PARENT_POLL_SECONDS)
+    os._exit(1)
 
 
 def read_one(job: tuple[Candidate, str | None]) -> Parsed:

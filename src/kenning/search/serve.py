@@ -10,6 +10,7 @@ from collections import Counter
 from dataclasses import dataclass
 from datetime import datetime
 
+from kenning.files import SYNC_LOCK_NAME, lock_held
 from kenning.freshness import FileCheck, demotion, freshness_of
 from kenning.ingest.test_files import is_test_path
 from kenning.project import Project
@@ -51,6 +52,8 @@ class SearchOptions:
     since: str | None = None  # YYYY-MM-DD, inclusive, on the fact's date (store.fts.Filters)
     until: str | None = None
     count_hidden: bool = True  # an empty answer counts what matched but was hidden (not across projects)
+
+SYNC_RUNNING_NOTE = "a sync is running: this answer comes from the last committed index"
 
 
 def search_conn(
@@ -103,6 +106,7 @@ def search_conn(
         excerpts=tuple(excerpts),
         empty_reason=empty_reason,
         filtered=dict(filtered),
+        notes=(SYNC_RUNNING_NOTE,) if lock_held(str(project.state_dir / SYNC_LOCK_NAME)) else (),
     )
 
 

@@ -22,6 +22,7 @@ from datetime import datetime
 
 from kenning import dense
 from kenning.clock import iso
+from kenning.files import SYNC_LOCK_NAME, ExclusiveLock
 from kenning.graph import build as graph_build
 from kenning.ingest.discover import Candidate, discover
 from kenning.ingest.read import Progress, read_all
@@ -36,6 +37,15 @@ __all__ = ["Progress", "SyncReport", "sync"]
 
 
 def sync(project: Project, *, now: datetime, progress: Progress | None = None) -> SyncReport:
+    """One sync at a time per project: a second one waits for the first (``files.ExclusiveLock``
+    on ``.kenning/sync.lock``), then finds the work done and writes nothing. Readers see the lock
+    and say that they answer from the last committed state."""
+    project.state_dir.mkdir(parents=True, exist_ok=True)
+    with ExclusiveLock(str(project.state_dir / SYNC_LOCK_NAME)):
+        return _locked_sync(project, now=now, progress=progress)
+
+
+def _locked_sync(project: Project, *, now: datetime, progress: Progress | None) -> SyncReport:
     conn = connect(project.db_path, create=True)
     # A sync allocates hundreds of thousands of objects (syntax trees, rows) that reference
     # counting frees; parsing makes no cyclic garbage, so the cycle collector would only scan
