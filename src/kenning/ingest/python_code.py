@@ -9,21 +9,20 @@ functions stay inside their parent. Definitions under a top-level ``if``/``try``
 from __future__ import annotations
 
 import ast
-import io
 import re
-import tokenize
 from dataclasses import replace
 from pathlib import PurePosixPath
 from typing import Iterator, Union
 
 from .chunks import Chunk
+from .identifiers import keywords_for
 from .python_relations import python_relations
 from .relations import Relations
-from .identifiers import keywords_for
 from .split import split_lines
 from .text import parse_text
 
 MODULE_BODY_CAP = 4000
+TITLE_CHARS = 80  # a title names the symbol and its parameters; the full signature is in the body
 
 Definition = Union[ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef]
 
@@ -119,7 +118,8 @@ def _symbol_chunk(
             end = min(members) - 1
     while end > start and not lines[end - 1].strip():
         end -= 1
-    title = signature(node, lines, qualname)
+    title = compact_title(node, qualname, kind)
+    every_name = compact_title(node, qualname, kind, limit=None)  # keywords keep every parameter
     return Chunk(
         type="code",
         title=title,
@@ -127,7 +127,7 @@ def _symbol_chunk(
         anchor=f":{start}-{end}",
         line_start=start,
         line_end=end,
-        keywords=keywords_for(qualname, title, module),
+        keywords=keywords_for(qualname, every_name, module),
         meta={"symbol": qualname, "kind": kind, "docstring": _summary(ast.get_docstring(node))},
     )
 
@@ -170,57 +170,49 @@ def _module_chunk(
     )
 
 
-def signature(node: Definition, lines: list[str], qualname: str) -> str:
-    """Header as written, on one line, without the colon; the name replaced by ``qualname``."""
-    header = _header(node, lines)
-    return _DEF_NAME.sub(lambda m: f"{' '.join(m.group(1).split())} {qualname}", header, count=1)
+def compact_title(node: Definition, qualname: str, kind: str, limit: int | None = TITLE_CHARS) -> str:
+    """``def Client.request(method, url, *, content, …)``: the name and the parameters' names,
+    without annotations, defaults, return type or ``self``/``cls``, cut to ``limit`` characters.
+    A class keeps its bases (``class Store(Base, metaclass=Meta)``), cut the same way."""
+    if isinstance(node, ast.ClassDef):
+        bases = [_unparsed(b) for b in node.bases]
+        bases += [f"{k.arg}={_unparsed(k.value)}" if k.arg else f"**{_unparsed(k.value)}" for k in node.keywords]
+        return _cut_title(f"class {qualname}", bases, limit)
+    a = node.args
+    names = [p.arg for p in a.posonlyargs] + (["/"] if a.posonlyargs else []) + [p.arg for p in a.args]
+    if kind == "method" and names and names[0] in ("self", "cls") and not _is_static(node):
+        names = names[1:]
+    if a.vararg:
+        names.append(f"*{a.vararg.arg}")
+    elif a.kwonlyargs:
+        names.append("*")
+    names += [p.arg for p in a.kwonlyargs]
+    if a.kwarg:
+        names.append(f"**{a.kwarg.arg}")
+    prefix = "async def" if isinstance(node, ast.AsyncFunctionDef) else "def"
+    return _cut_title(f"{prefix} {qualname}", names, limit)
 
 
-def _header(node: Definition, lines: list[str]) -> str:
-    """Source of ``def …(…) -> …`` or ``class …(…)`` up to (not including) its colon."""
-    rows = lines[node.lineno - 1 : node.body[0].lineno]
-    rows[0] = rows[0].lstrip()
-    if _plain_header(rows[0]):
-        return rows[0].rstrip()[:-1].rstrip()
-    comments: dict[int, int] = {}
-    depth = 0
-    try:
-        for tok in tokenize.generate_tokens(io.StringIO("\n".join(rows) + "\n").readline):
-            if tok.type == tokenize.COMMENT:
-                comments[tok.start[0]] = tok.start[1]
-            elif tok.type == tokenize.OP and tok.string in "([{":
-                depth += 1
-            elif tok.type == tokenize.OP and tok.string in ")]}":
-                depth -= 1
-            elif tok.type == tokenize.OP and tok.string == ":" and depth == 0:
-                row, col = tok.start
-                break
-        else:
-            raise tokenize.TokenError("no colon")
-    except (tokenize.TokenError, SyntaxError):
-        return rows[0].split("#", 1)[0].rstrip().rstrip(":")
-    if row == 1:
-        return rows[0][:col].rstrip()
-    parts = [rows[r - 1][: comments.get(r, len(rows[r - 1]))] for r in range(1, row)]
-    parts.append(rows[row - 1][:col])
-    flat = " ".join(" ".join(parts).split())
-    flat = re.sub(r"([(\[{]) ", r"\1", flat)
-    flat = re.sub(r" ([)\]}])", r"\1", flat)
-    return re.sub(r",([)\]}])", r"\1", flat)
+def _cut_title(head: str, parts: list[str], limit: int | None) -> str:
+    if not parts:
+        return head if head.startswith("class") else f"{head}()"
+    title = f"{head}({', '.join(parts)})"
+    if limit is None or len(title) <= limit:
+        return title
+    kept: list[str] = []
+    for part in parts:
+        if len(head) + len(", ".join([*kept, part, "…"])) + 2 > limit:
+            break
+        kept.append(part)
+    return f"{head}({', '.join([*kept, '…'])})"
 
 
-def _plain_header(line: str) -> bool:
-    """A one-line header ending with its colon: no string, comment or lambda to confuse us.
+def _unparsed(node: ast.expr) -> str:
+    return " ".join(ast.unparse(node).split())
 
-    With balanced brackets, the final colon is at depth 0, hence the one ending the header.
-    """
-    line = line.rstrip()
-    return (
-        line.endswith(":")
-        and not any(c in line for c in "'\"#\\")
-        and "lambda" not in line
-        and all(line.count(a) == line.count(b) for a, b in ("()", "[]", "{}"))
-    )
+
+def _is_static(node: ast.FunctionDef | ast.AsyncFunctionDef) -> bool:
+    return any(isinstance(d, ast.Name) and d.id == "staticmethod" for d in node.decorator_list)
 
 
 def _summary(docstring: str | None) -> str:
