@@ -70,6 +70,9 @@ def refs_targeting(conn: Connection, keys: Iterable[Key], skip: set[int]) -> lis
             if ref_id not in skip]
 
 
+RESOLVE_BATCH = 5_000  # references read, resolved and written together
+
+
 class Resolver:
     """Resolves references in a batch, caching candidate lookups for the batch's duration."""
 
@@ -83,9 +86,10 @@ class Resolver:
     def resolve(self, ref_ids: list[int], *, again: bool = False) -> None:
         if again:
             graph_store.delete_ref_edges(self.conn, ref_ids)
-        for row in graph_store.ref_rows(self.conn, ref_ids):
-            self._resolve_one(row)
-        self.writer.flush()
+        for start in range(0, len(ref_ids), RESOLVE_BATCH):  # batches bound the memory of a cold sync
+            for row in graph_store.ref_rows(self.conn, ref_ids[start:start + RESOLVE_BATCH]):
+                self._resolve_one(row)
+            self.writer.flush()
         for newer, older in self._superseding:
             mark_superseded(self.conn, newer=newer, older=older, stamp=self.stamp)
         self._superseding = []

@@ -360,6 +360,11 @@ class GraphWriter:
                            None if _derivable_fingerprint(source, origin) else fingerprint))
         return ref_id
 
+    @property
+    def buffered(self) -> int:
+        """Rows waiting for ``flush``: a long pass flushes every so often to bound its memory."""
+        return len(self._nodes) + len(self._refs) + len(self._edges)
+
     def flush_nodes(self) -> None:
         if self._nodes:
             self.conn.executemany(
