@@ -51,7 +51,8 @@ def _stem(path: str) -> str:
 def add_ref(writer: GraphWriter, src: int, ref: Ref, *, source: tuple[str, str, str | None], origin: str) -> int:
     """Buffer a parser's reference from node ``src``; returns its id."""
     return writer.ref(src, ref.type, ref.target_kind, ref.target, hint=ref.hint, qualified=ref.qualified,
-                      reverse=ref.reverse, link=ref.link, line=ref.line, source=source, origin=origin)
+                      reverse=ref.reverse, link=ref.link, line=ref.line, source=source, origin=origin,
+                      tested=ref.tested)
 
 
 def delete_origin(conn: Connection, origin: str) -> set[Key]:
@@ -113,6 +114,9 @@ class Resolver:
                              origin=row.origin, line=row.line, ref_id=row.id)
             if type_ == "supersedes":
                 self._superseding.append((a, b))
+            if row.tested:  # a call from a test: the callee is tested by the caller
+                self.writer.edge(node_id, src, "tested_by", link, source=(row.source_kind, row.source_uri,
+                                 row.fingerprint), origin=row.origin, line=row.line, ref_id=row.id)
 
     def _methods(self, target: str) -> _Candidates:
         key = ("method", target)

@@ -9,7 +9,9 @@ functions stay inside their parent. Definitions under a top-level ``if``/``try``
 from __future__ import annotations
 
 import ast
+import io
 import re
+import tokenize
 from dataclasses import replace
 from pathlib import PurePosixPath
 from typing import Iterator, Union
@@ -119,7 +121,9 @@ def _symbol_chunk(
     while end > start and not lines[end - 1].strip():
         end -= 1
     title = compact_title(node, qualname, kind)
-    every_name = compact_title(node, qualname, kind, limit=None)  # keywords keep every parameter
+    # The keywords still come from the whole signature (annotations and return type included):
+    # they weigh in search, and the compact title alone lost answers (bench/real_projects.py).
+    every_name = signature(node, lines, qualname)
     return Chunk(
         type="code",
         title=title,
@@ -213,6 +217,59 @@ def _unparsed(node: ast.expr) -> str:
 
 def _is_static(node: ast.FunctionDef | ast.AsyncFunctionDef) -> bool:
     return any(isinstance(d, ast.Name) and d.id == "staticmethod" for d in node.decorator_list)
+
+
+def signature(node: Definition, lines: list[str], qualname: str) -> str:
+    """Header as written, on one line, without the colon; the name replaced by ``qualname``."""
+    header = _header(node, lines)
+    return _DEF_NAME.sub(lambda m: f"{' '.join(m.group(1).split())} {qualname}", header, count=1)
+
+
+def _header(node: Definition, lines: list[str]) -> str:
+    """Source of ``def …(…) -> …`` or ``class …(…)`` up to (not including) its colon."""
+    rows = lines[node.lineno - 1 : node.body[0].lineno]
+    rows[0] = rows[0].lstrip()
+    if _plain_header(rows[0]):
+        return rows[0].rstrip()[:-1].rstrip()
+    comments: dict[int, int] = {}
+    depth = 0
+    try:
+        for tok in tokenize.generate_tokens(io.StringIO("\n".join(rows) + "\n").readline):
+            if tok.type == tokenize.COMMENT:
+                comments[tok.start[0]] = tok.start[1]
+            elif tok.type == tokenize.OP and tok.string in "([{":
+                depth += 1
+            elif tok.type == tokenize.OP and tok.string in ")]}":
+                depth -= 1
+            elif tok.type == tokenize.OP and tok.string == ":" and depth == 0:
+                row, col = tok.start
+                break
+        else:
+            raise tokenize.TokenError("no colon")
+    except (tokenize.TokenError, SyntaxError):
+        return rows[0].split("#", 1)[0].rstrip().rstrip(":")
+    if row == 1:
+        return rows[0][:col].rstrip()
+    parts = [rows[r - 1][: comments.get(r, len(rows[r - 1]))] for r in range(1, row)]
+    parts.append(rows[row - 1][:col])
+    flat = " ".join(" ".join(parts).split())
+    flat = re.sub(r"([(\[{]) ", r"\1", flat)
+    flat = re.sub(r" ([)\]}])", r"\1", flat)
+    return re.sub(r",([)\]}])", r"\1", flat)
+
+
+def _plain_header(line: str) -> bool:
+    """A one-line header ending with its colon: no string, comment or lambda to confuse us.
+
+    With balanced brackets, the final colon is at depth 0, hence the one ending the header.
+    """
+    line = line.rstrip()
+    return (
+        line.endswith(":")
+        and not any(c in line for c in "'\"#\\")
+        and "lambda" not in line
+        and all(line.count(a) == line.count(b) for a, b in ("()", "[]", "{}"))
+    )
 
 
 def _summary(docstring: str | None) -> str:

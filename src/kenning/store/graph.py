@@ -76,6 +76,7 @@ class RefRow(NamedTuple):
     fingerprint: str | None
     origin: str
     src_path: str | None
+    tested: bool = False  # a call from a test: also resolved into a tested_by edge
 
 
 @dataclass(frozen=True)
@@ -215,13 +216,13 @@ def ref_rows(conn: sqlite3.Connection, ids: Sequence[int]) -> list[RefRow]:
     for chunk in in_batches(ids):
         for row in conn.execute(
             "SELECT r.id, r.src, r.type, r.target_kind, r.target, r.hint, r.qualified, r.reverse, r.link, "
-            f"r.line, r.source_kind, {_REF_URI}, coalesce(r.fingerprint, m.fingerprint), r.origin, n.path "
+            f"r.line, r.source_kind, {_REF_URI}, coalesce(r.fingerprint, m.fingerprint), r.origin, n.path, r.tested "
             "FROM graph_refs r JOIN graph_nodes n ON n.id = r.src LEFT JOIN manifest m ON m.path = r.origin "
             f"WHERE r.id IN ({','.join('?' * len(chunk))})",
             chunk,
         ):
             found.append(RefRow(row[0], row[1], row[2], row[3], row[4], row[5], bool(row[6]), bool(row[7]), row[8],
-                                row[9], row[10], row[11], row[12], row[13], row[14]))
+                                row[9], row[10], row[11], row[12], row[13], row[14], bool(row[15])))
     return found
 
 
@@ -351,13 +352,14 @@ class GraphWriter:
         self._edges.append((src, dst, type_, link, kind, uri, fingerprint, line, origin, None))
 
     def ref(self, src: int, type_: str, target_kind: str, target: str, *, hint: str | None, qualified: bool,
-            reverse: bool, link: str, line: int | None, source: tuple[str, str, str | None], origin: str) -> int:
+            reverse: bool, link: str, line: int | None, source: tuple[str, str, str | None], origin: str,
+            tested: bool = False) -> int:
         ref_id = self._next_ref
         self._next_ref += 1
         kind, uri, fingerprint = source
         self._refs.append((ref_id, origin, src, type_, target_kind, target, hint, int(qualified), int(reverse),
                            link, line, kind, None if uri == f"{origin}:{line}-{line}" else uri,
-                           None if _derivable_fingerprint(source, origin) else fingerprint))
+                           None if _derivable_fingerprint(source, origin) else fingerprint, int(tested)))
         return ref_id
 
     @property
@@ -378,7 +380,8 @@ class GraphWriter:
         if self._refs:
             self.conn.executemany(
                 "INSERT INTO graph_refs (id, origin, src, type, target_kind, target, hint, qualified, reverse, link, "
-                "line, source_kind, source_uri, fingerprint) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?)", self._refs)
+                "line, source_kind, source_uri, fingerprint, tested) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
+                self._refs)
         if self._edges:
             self.conn.executemany(
                 "INSERT INTO graph_edges (src, dst, type, link, source_kind, source_uri, fingerprint, line, origin, "

@@ -6,6 +6,9 @@
 -- - A reference's source URI is, for file references, `origin:line-line`: NULL then.
 -- - A file row's fingerprint is its file's, the one the manifest holds for `origin`: NULL
 --   then, read from the manifest. Rows of other sources (git, ledger) keep theirs.
+-- - A call from a test gave two references (calls, and tested_by reversed) with the same
+--   target, line and hint: it is now one, `tested` = 1, resolved into both edges. Rows written
+--   before stay as they were (both forms resolve the same way) until their file is re-read.
 -- Readers (store/graph.py) coalesce in this order; writers leave out what can be derived.
 --
 -- The tables are renamed, not dropped first: an edge references its reference with ON DELETE
@@ -34,7 +37,8 @@ CREATE TABLE graph_refs (
     line        INTEGER,
     source_kind TEXT NOT NULL,
     source_uri  TEXT,                     -- NULL: origin || ':' || line || '-' || line
-    fingerprint TEXT                      -- NULL: the manifest's fingerprint of origin
+    fingerprint TEXT,                     -- NULL: the manifest's fingerprint of origin
+    tested      INTEGER NOT NULL DEFAULT 0   -- 1: a call from a test, also resolved into tested_by
 );
 INSERT INTO graph_refs (id, origin, src, type, target_kind, target, hint, qualified, reverse, link, line,
                         source_kind, source_uri, fingerprint)
