@@ -72,7 +72,7 @@ def test_the_module_chunk_keeps_docstring_imports_and_constants_but_no_definitio
 
 def test_a_decorated_function_keeps_its_decorators_and_a_one_line_signature():
     chunk = by_symbol(parse_python(SOURCE, "fuse.py"))["rrf_fuse"]
-    assert chunk.title == "def rrf_fuse(rankings, k)"  # compact: the full signature is in the body
+    assert chunk.title == "def rrf_fuse(rankings: list[list[str]], k: int) -> list[str]"  # no defaults
     assert chunk.body.startswith("@functools.cache\n@staticmethod\ndef rrf_fuse(")
     assert chunk.body.endswith("return sorted({d for r in rankings for d in r})")
     assert "def score(rank):" in chunk.body
@@ -99,14 +99,14 @@ def test_methods_are_titled_with_their_class():
     assert chunks["Store.get"].title == "def Store.get(id)"
     assert chunks["Store.get"].meta["kind"] == "method"
     assert chunks["Store.get"].body == "    def get(self, id):\n        return self.rows[id]"
-    assert chunks["Store.size"].title == "def Store.size()"
+    assert chunks["Store.size"].title == "def Store.size() -> int"
     assert chunks["Store.size"].body.startswith("    @property\n")
     assert {"Store.get", "store", "get"} <= set(chunks["Store.get"].keywords.split())
 
 
 def test_async_functions_keep_their_async_keyword():
     chunk = by_symbol(parse_python(SOURCE, "fuse.py"))["fetch"]
-    assert chunk.title == "async def fetch(url, *, timeout)"
+    assert chunk.title == "async def fetch(url: str, *, timeout: float) -> bytes"
     assert chunk.meta["kind"] == "function"
 
 

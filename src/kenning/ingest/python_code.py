@@ -25,6 +25,7 @@ from .text import parse_text
 
 MODULE_BODY_CAP = 4000
 TITLE_CHARS = 80  # a title names the symbol and its parameters; the full signature is in the body
+ANNOTATION_CHARS = 24  # a longer annotation is left out of the title
 
 Definition = Union[ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef]
 
@@ -175,26 +176,47 @@ def _module_chunk(
 
 
 def compact_title(node: Definition, qualname: str, kind: str, limit: int | None = TITLE_CHARS) -> str:
-    """``def Client.request(method, url, *, content, …)``: the name and the parameters' names,
-    without annotations, defaults, return type or ``self``/``cls``, cut to ``limit`` characters.
-    A class keeps its bases (``class Store(Base, metaclass=Meta)``), cut the same way."""
+    """A definition's title within ``limit`` characters; the full signature stays in the body.
+
+    Without defaults or ``self``/``cls``; short annotations and return type kept when the
+    whole fits (``def SSLConfig.load(ssl_context: ssl.SSLContext) -> None``), else the
+    parameters' names only, cut (``def Client.request(method, url, *, content, …)``). A class
+    keeps its bases (``class Store(Base, metaclass=Meta)``), cut the same way."""
     if isinstance(node, ast.ClassDef):
         bases = [_unparsed(b) for b in node.bases]
         bases += [f"{k.arg}={_unparsed(k.value)}" if k.arg else f"**{_unparsed(k.value)}" for k in node.keywords]
         return _cut_title(f"class {qualname}", bases, limit)
     a = node.args
-    names = [p.arg for p in a.posonlyargs] + (["/"] if a.posonlyargs else []) + [p.arg for p in a.args]
-    if kind == "method" and names and names[0] in ("self", "cls") and not _is_static(node):
-        names = names[1:]
-    if a.vararg:
-        names.append(f"*{a.vararg.arg}")
-    elif a.kwonlyargs:
-        names.append("*")
-    names += [p.arg for p in a.kwonlyargs]
-    if a.kwarg:
-        names.append(f"**{a.kwarg.arg}")
+    params = [*a.posonlyargs, *a.args]
+    dropped = int(kind == "method" and bool(params) and params[0].arg in ("self", "cls") and not _is_static(node))
+    params = params[dropped:]
+    slash = len(a.posonlyargs) - dropped if a.posonlyargs else 0  # where "/" goes, if anywhere
     prefix = "async def" if isinstance(node, ast.AsyncFunctionDef) else "def"
-    return _cut_title(f"{prefix} {qualname}", names, limit)
+    for annotated in (True, False):
+        parts = [_param(p, annotated) for p in params]
+        if slash > 0:
+            parts.insert(slash, "/")
+        if a.vararg:
+            parts.append("*" + _param(a.vararg, annotated))
+        elif a.kwonlyargs:
+            parts.append("*")
+        parts += [_param(p, annotated) for p in a.kwonlyargs]
+        if a.kwarg:
+            parts.append("**" + _param(a.kwarg, annotated))
+        title = _cut_title(f"{prefix} {qualname}", parts, None)
+        returns = _unparsed(node.returns) if node.returns is not None else ""
+        if annotated and returns and len(returns) <= ANNOTATION_CHARS:
+            title += f" -> {returns}"
+        if limit is None or len(title) <= limit:
+            return title
+    return _cut_title(f"{prefix} {qualname}", parts, limit)
+
+
+def _param(arg: ast.arg, annotated: bool) -> str:
+    if not annotated or arg.annotation is None:
+        return arg.arg
+    annotation = _unparsed(arg.annotation)
+    return f"{arg.arg}: {annotation}" if len(annotation) <= ANNOTATION_CHARS else arg.arg
 
 
 def _cut_title(head: str, parts: list[str], limit: int | None) -> str:
