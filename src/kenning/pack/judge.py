@@ -14,13 +14,13 @@ the score of where it was found, then gains or loses points for what it says:
 
 - +2 when the title or text speaks of style: formatting, naming, imports, line length, a
   linter or formatter, tests, commits, docstrings, type hints…
-- +1 when the text states rules (two or more of "must", "should", "use", "don't", "never",
-  "always", "prefer", "avoid"…).
+- +1 when the text states rules ("must", "should", "use", "don't", "never", "always",
+  "prefer", "avoid"…).
 - −3 when it reads like a FAQ, a tutorial or a welcome note (a question as title, "FAQ",
   "tutorial", "thank you", "getting started"…), or sits under an ``intro``/``faq``/``tutorial``
   folder.
-- −2 when less than 40 characters of prose remain (not for agent files and declared
-  conventions: they are written to be short).
+- −2 when less than 40 characters of prose remain and they state no rule (not for agent
+  files and declared conventions: they are written to be short).
 
 A candidate enters the pack with a score of at least ``THRESHOLD``; declared conventions
 always do. The pack lists them by score (highest first), then by path and position.
@@ -47,7 +47,7 @@ _STYLE_NAME = re.compile(r"(cod(e|ing)[-_ ]?(style|conventions?|guidelines?|stan
 _STYLE_CUES = re.compile(
     r"\b(style|format(ting|ter)?|lint(er|ing)?|naming|names?\b|imports?|indent(ation)?|line length|pep ?8|"
     r"black|ruff|flake8|isort|mypy|pylint|prettier|eslint|docstrings?|type hints?|annotations?|tests?|"
-    r"commit(s| messages?)?|pre-commit|conventions?|whitespace|quotes)\b", re.I)
+    r"commit(s| messages?)?|pre-commit|conventions?|whitespace|spaces|tabs|quotes)\b", re.I)
 _RULE_WORDS = re.compile(r"\b(must|should|use|don't|do not|never|always|prefer|avoid|keep|write|follow)\b", re.I)
 _CHATTY = re.compile(r"(\?\s*$|\bfaq\b|\btutorial\b|thank(s| you)\b|getting started|welcome\b|"
                      r"support questions|how can i\b)", re.I | re.M)
@@ -92,9 +92,9 @@ def judge(kind: str, path: str, title: str, text: str) -> Verdict:
         score += 2
         why.append(f"speaks of style: {', '.join(cues[:4])} (+2)")
     rules = len(_RULE_WORDS.findall(text))
-    if rules >= 2:
+    if rules:
         score += 1
-        why.append(f"states rules ({rules} rule words) (+1)")
+        why.append(f"states rules ({rules} rule word{'s' if rules > 1 else ''}) (+1)")
     folders = {p.lower() for p in PurePosixPath(path).parts[:-1]} & _CHATTY_FOLDERS
     chatty = _CHATTY.search(title) or _CHATTY.search(text[:300])
     if folders:
@@ -103,7 +103,7 @@ def judge(kind: str, path: str, title: str, text: str) -> Verdict:
     elif chatty:
         score -= 3
         why.append(f"reads like a FAQ, tutorial or welcome note ({chatty.group(0).strip()!r}) (-3)")
-    if len(text) < SHORT and kind not in ("declared", "agent_file"):
+    if len(text) < SHORT and not rules and kind not in ("declared", "agent_file"):
         score -= 2
         why.append(f"under {SHORT} characters of prose (-2)")
     if kind == "declared":
