@@ -44,7 +44,7 @@ def test_an_identifier_question_is_answered_lexically_and_names_its_rule(corpus,
     answer = ask(cli, corpus, "where is rrf_fuse")
     assert (answer["mode"], answer["rule"], answer["level"]) == ("lexical", "identifier", 0)
     assert answer["degradations"] == []
-    assert answer["excerpts"][0]["title"] == "def rrf_fuse(rankings, k=60)"
+    assert answer["excerpts"][0]["title"].startswith("def rrf_fuse(rankings")
     assert any("rrf_fuse" in note for note in answer["notes"])
 
 

@@ -12,7 +12,7 @@ def _edges(project) -> list[tuple]:
     conn = connect(project.db_path)
     try:
         return conn.execute(
-            "SELECT e.type, e.link, a.kind, a.name, b.kind, b.name, e.source_kind, e.source_uri FROM graph_edges e "
+            "SELECT e.type, e.link, a.kind, a.name, b.kind, b.name, e.source_kind, e.source_uri FROM graph_edges_sourced e "
             "JOIN graph_nodes a ON a.id = e.src JOIN graph_nodes b ON b.id = e.dst"
         ).fetchall()
     finally:

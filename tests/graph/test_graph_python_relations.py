@@ -58,3 +58,25 @@ def test_calls_are_resolved_again_when_a_homonym_appears_or_the_target_vanishes(
     (project.root / "a.py").unlink()
     resync(project)
     assert _calls(project) == [("c.py", "b.py", "extracted")]
+
+
+def test_a_call_from_a_test_is_one_reference_resolved_into_calls_and_tested_by(make_project):
+    project = make_project({
+        "src/shop.py": "def checkout(cart):\n    return sum(cart)\n",
+        "tests/test_shop.py": "from shop import checkout\n\n\ndef test_checkout():\n    assert checkout([1, 2]) == 3\n",
+    })
+    resync(project)
+    conn = connect(project.db_path)
+    try:
+        refs = conn.execute("SELECT type, tested FROM graph_refs WHERE target = 'checkout' AND type != 'tested_by' "
+                            "AND type != 'imports'").fetchall()
+        assert [tuple(r) for r in refs] == [("calls", 1)]  # one row for the call, none repeating it
+        assert conn.execute("SELECT count(*) FROM graph_refs WHERE type = 'tested_by' AND link = 'extracted'"
+                            ).fetchone()[0] == 0
+        edges = {(r[0], r[1], r[2], r[3]) for r in conn.execute(
+            "SELECT e.type, a.name, b.name, e.source_uri FROM graph_edges_sourced e "
+            "JOIN graph_nodes a ON a.id = e.src JOIN graph_nodes b ON b.id = e.dst")}
+    finally:
+        conn.close()
+    assert ("calls", "test_checkout", "checkout", "tests/test_shop.py:5-5") in edges
+    assert ("tested_by", "checkout", "test_checkout", "tests/test_shop.py:5-5") in edges

@@ -72,7 +72,7 @@ def test_the_module_chunk_keeps_docstring_imports_and_constants_but_no_definitio
 
 def test_a_decorated_function_keeps_its_decorators_and_a_one_line_signature():
     chunk = by_symbol(parse_python(SOURCE, "fuse.py"))["rrf_fuse"]
-    assert chunk.title == "def rrf_fuse(rankings: list[list[str]], k: int = 60) -> list[str]"
+    assert chunk.title == "def rrf_fuse(rankings: list[list[str]], k: int) -> list[str]"  # no defaults
     assert chunk.body.startswith("@functools.cache\n@staticmethod\ndef rrf_fuse(")
     assert chunk.body.endswith("return sorted({d for r in rankings for d in r})")
     assert "def score(rank):" in chunk.body
@@ -96,17 +96,17 @@ def test_a_class_chunk_stops_before_its_first_method():
 
 def test_methods_are_titled_with_their_class():
     chunks = by_symbol(parse_python(SOURCE, "fuse.py"))
-    assert chunks["Store.get"].title == "def Store.get(self, id)"
+    assert chunks["Store.get"].title == "def Store.get(id)"
     assert chunks["Store.get"].meta["kind"] == "method"
     assert chunks["Store.get"].body == "    def get(self, id):\n        return self.rows[id]"
-    assert chunks["Store.size"].title == "def Store.size(self) -> int"
+    assert chunks["Store.size"].title == "def Store.size() -> int"
     assert chunks["Store.size"].body.startswith("    @property\n")
     assert {"Store.get", "store", "get"} <= set(chunks["Store.get"].keywords.split())
 
 
 def test_async_functions_keep_their_async_keyword():
     chunk = by_symbol(parse_python(SOURCE, "fuse.py"))["fetch"]
-    assert chunk.title == "async def fetch(url: str, *, timeout: float = 1.0) -> bytes"
+    assert chunk.title == "async def fetch(url: str, *, timeout: float) -> bytes"
     assert chunk.meta["kind"] == "function"
 
 
@@ -140,3 +140,22 @@ def test_module_names_drop_src_and_init():
     assert module_name("kenning/ingest/chunks.py") == "kenning.ingest.chunks"
     assert module_name("scripts\\tool.py") == "scripts.tool"
     assert module_name("types.pyi") == "types"
+
+
+def test_a_long_signature_gets_a_compact_title_and_keeps_every_parameter_in_body_and_keywords():
+    params = ", ".join(f"option_{i}: Optional[Dict[str, int]] = None" for i in range(12))
+    source = (f"class Client:\n    def request(self, method: str, url: URL, *, {params}) -> Response:\n"
+              "        return 1\n")
+    chunk = by_symbol(parse_python(source, "client.py"))["Client.request"]
+    assert len(chunk.title) <= 80 and chunk.title.startswith("def Client.request(method, url, *, option_0, ")
+    assert chunk.title.endswith(", …)") and "Optional" not in chunk.title and "self" not in chunk.title
+    assert "option_11: Optional[Dict[str, int]] = None" in chunk.body and "-> Response" in chunk.body
+    assert {"option_11", "method", "url"} <= set(chunk.keywords.split())
+
+
+def test_static_methods_keep_their_first_parameter_and_star_markers_are_shown():
+    source = ("class A:\n    @staticmethod\n    def make(self, /, a, *args, b, **kw):\n        pass\n"
+              "    def go(cls, *, x):\n        pass\n")
+    chunks = by_symbol(parse_python(source, "a.py"))
+    assert chunks["A.make"].title == "def A.make(self, /, a, *args, b, **kw)"
+    assert chunks["A.go"].title == "def A.go(*, x)"

@@ -57,6 +57,9 @@ def pending(conn: Connection, project: Project) -> Pending:
     return Pending(ledger=bool(ledger_changed), git_head=git_head)
 
 
+FLUSH_ROWS = 20_000  # graph rows buffered before they are written (memory of a cold sync)
+
+
 def apply(conn: Connection, project: Project, files: Sequence[FileChange], removed: Sequence[str],
           todo: Pending, *, stamp: str) -> dict[str, int]:
     nodes_before, edges_before = graph_store.counts(conn)
@@ -74,6 +77,8 @@ def apply(conn: Connection, project: Project, files: Sequence[FileChange], remov
         keys, refs = _add_file(conn, writer, path, fingerprint, relations)
         affected |= keys
         new_refs += refs
+        if writer.buffered >= FLUSH_ROWS:
+            writer.flush()  # a cold sync of a large tree would otherwise hold every row at once
     writer.flush_nodes()  # the ledger and git passes below give node ids through add_node
     stats: dict[str, int] = {}
     if todo.ledger:

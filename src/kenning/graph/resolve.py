@@ -22,7 +22,7 @@ from kenning.ingest.relations import Ref
 from kenning.records import Lifecycle
 from kenning.store import facts as fact_store
 from kenning.store import graph as graph_store
-from kenning.store.db import Connection, in_batches
+from kenning.store.db import Connection
 from kenning.store.graph import Candidate, GraphWriter, RefRow
 
 MAX_AMBIGUOUS = 5
@@ -51,7 +51,8 @@ def _stem(path: str) -> str:
 def add_ref(writer: GraphWriter, src: int, ref: Ref, *, source: tuple[str, str, str | None], origin: str) -> int:
     """Buffer a parser's reference from node ``src``; returns its id."""
     return writer.ref(src, ref.type, ref.target_kind, ref.target, hint=ref.hint, qualified=ref.qualified,
-                      reverse=ref.reverse, link=ref.link, line=ref.line, source=source, origin=origin)
+                      reverse=ref.reverse, link=ref.link, line=ref.line, source=source, origin=origin,
+                      tested=ref.tested)
 
 
 def delete_origin(conn: Connection, origin: str) -> set[Key]:
@@ -70,6 +71,9 @@ def refs_targeting(conn: Connection, keys: Iterable[Key], skip: set[int]) -> lis
             if ref_id not in skip]
 
 
+RESOLVE_BATCH = 5_000  # references read, resolved and written together
+
+
 class Resolver:
     """Resolves references in a batch, caching candidate lookups for the batch's duration."""
 
@@ -83,10 +87,10 @@ class Resolver:
     def resolve(self, ref_ids: list[int], *, again: bool = False) -> None:
         if again:
             graph_store.delete_ref_edges(self.conn, ref_ids)
-        for chunk in in_batches(ref_ids):  # rows of one batch at a time: a cold sync has 100,000s
-            for row in graph_store.ref_rows(self.conn, chunk):
+        for start in range(0, len(ref_ids), RESOLVE_BATCH):  # batches bound the memory of a cold sync
+            for row in graph_store.ref_rows(self.conn, ref_ids[start:start + RESOLVE_BATCH]):
                 self._resolve_one(row)
-        self.writer.flush()
+            self.writer.flush()
         for newer, older in self._superseding:
             mark_superseded(self.conn, newer=newer, older=older, stamp=self.stamp)
         self._superseding = []
@@ -110,6 +114,9 @@ class Resolver:
                              origin=row.origin, line=row.line, ref_id=row.id)
             if type_ == "supersedes":
                 self._superseding.append((a, b))
+            if row.tested:  # a call from a test: the callee is tested by the caller
+                self.writer.edge(node_id, src, "tested_by", link, source=(row.source_kind, row.source_uri,
+                                 row.fingerprint), origin=row.origin, line=row.line, ref_id=row.id)
 
     def _methods(self, target: str) -> _Candidates:
         key = ("method", target)

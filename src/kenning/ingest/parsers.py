@@ -21,8 +21,8 @@ _BY_SUFFIX = {
     ".rst": "text/1",
     ".txt": "text/1",
     ".adoc": "text/1",
-    ".py": "python/3",
-    ".pyi": "python/3",
+    ".py": "python/4",  # 4: compact titles; a call from a test is one graph reference
+    ".pyi": "python/4",
 }
 _TREE_SITTER = "code/1"  # JS/TS, Go, Rust, Java, C/C++, Ruby through tree-sitter (see tree_code.SUFFIXES)
 _BY_SUFFIX.update({

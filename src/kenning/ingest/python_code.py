@@ -17,13 +17,15 @@ from pathlib import PurePosixPath
 from typing import Iterator, Union
 
 from .chunks import Chunk
+from .identifiers import keywords_for
 from .python_relations import python_relations
 from .relations import Relations
-from .identifiers import keywords_for
 from .split import split_lines
 from .text import parse_text
 
 MODULE_BODY_CAP = 4000
+TITLE_CHARS = 80  # a title names the symbol and its parameters; the full signature is in the body
+ANNOTATION_CHARS = 24  # a longer annotation is left out of the title
 
 Definition = Union[ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef]
 
@@ -119,7 +121,10 @@ def _symbol_chunk(
             end = min(members) - 1
     while end > start and not lines[end - 1].strip():
         end -= 1
-    title = signature(node, lines, qualname)
+    title = compact_title(node, qualname, kind)
+    # The keywords still come from the whole signature (annotations and return type included):
+    # they weigh in search, and the compact title alone lost answers (bench/real_projects.py).
+    every_name = signature(node, lines, qualname)
     return Chunk(
         type="code",
         title=title,
@@ -127,7 +132,7 @@ def _symbol_chunk(
         anchor=f":{start}-{end}",
         line_start=start,
         line_end=end,
-        keywords=keywords_for(qualname, title, module),
+        keywords=keywords_for(qualname, every_name, module),
         meta={"symbol": qualname, "kind": kind, "docstring": _summary(ast.get_docstring(node))},
     )
 
@@ -168,6 +173,72 @@ def _module_chunk(
         keywords=keywords_for(module),
         meta={"symbol": module, "kind": "module", "docstring": _summary(ast.get_docstring(tree))},
     )
+
+
+def compact_title(node: Definition, qualname: str, kind: str, limit: int | None = TITLE_CHARS) -> str:
+    """A definition's title within ``limit`` characters; the full signature stays in the body.
+
+    Without defaults or ``self``/``cls``; short annotations and return type kept when the
+    whole fits (``def SSLConfig.load(ssl_context: ssl.SSLContext) -> None``), else the
+    parameters' names only, cut (``def Client.request(method, url, *, content, …)``). A class
+    keeps its bases (``class Store(Base, metaclass=Meta)``), cut the same way."""
+    if isinstance(node, ast.ClassDef):
+        bases = [_unparsed(b) for b in node.bases]
+        bases += [f"{k.arg}={_unparsed(k.value)}" if k.arg else f"**{_unparsed(k.value)}" for k in node.keywords]
+        return _cut_title(f"class {qualname}", bases, limit)
+    a = node.args
+    params = [*a.posonlyargs, *a.args]
+    dropped = int(kind == "method" and bool(params) and params[0].arg in ("self", "cls") and not _is_static(node))
+    params = params[dropped:]
+    slash = len(a.posonlyargs) - dropped if a.posonlyargs else 0  # where "/" goes, if anywhere
+    prefix = "async def" if isinstance(node, ast.AsyncFunctionDef) else "def"
+    for annotated in (True, False):
+        parts = [_param(p, annotated) for p in params]
+        if slash > 0:
+            parts.insert(slash, "/")
+        if a.vararg:
+            parts.append("*" + _param(a.vararg, annotated))
+        elif a.kwonlyargs:
+            parts.append("*")
+        parts += [_param(p, annotated) for p in a.kwonlyargs]
+        if a.kwarg:
+            parts.append("**" + _param(a.kwarg, annotated))
+        title = _cut_title(f"{prefix} {qualname}", parts, None)
+        returns = _unparsed(node.returns) if node.returns is not None else ""
+        if annotated and returns and len(returns) <= ANNOTATION_CHARS:
+            title += f" -> {returns}"
+        if limit is None or len(title) <= limit:
+            return title
+    return _cut_title(f"{prefix} {qualname}", parts, limit)
+
+
+def _param(arg: ast.arg, annotated: bool) -> str:
+    if not annotated or arg.annotation is None:
+        return arg.arg
+    annotation = _unparsed(arg.annotation)
+    return f"{arg.arg}: {annotation}" if len(annotation) <= ANNOTATION_CHARS else arg.arg
+
+
+def _cut_title(head: str, parts: list[str], limit: int | None) -> str:
+    if not parts:
+        return head if head.startswith("class") else f"{head}()"
+    title = f"{head}({', '.join(parts)})"
+    if limit is None or len(title) <= limit:
+        return title
+    kept: list[str] = []
+    for part in parts:
+        if len(head) + len(", ".join([*kept, part, "…"])) + 2 > limit:
+            break
+        kept.append(part)
+    return f"{head}({', '.join([*kept, '…'])})"
+
+
+def _unparsed(node: ast.expr) -> str:
+    return " ".join(ast.unparse(node).split())
+
+
+def _is_static(node: ast.FunctionDef | ast.AsyncFunctionDef) -> bool:
+    return any(isinstance(d, ast.Name) and d.id == "staticmethod" for d in node.decorator_list)
 
 
 def signature(node: Definition, lines: list[str], qualname: str) -> str:

@@ -126,8 +126,6 @@ def _call_refs(call: ast.Call, scope: str | None, names: dict[str, tuple[str, st
     if (scope, name) in seen:
         return []
     seen.add((scope, name))
-    refs = [Ref("calls", "symbol", name, call.lineno, scope=scope, hint=hint, qualified=qualified, link="extracted")]
-    if testing:
-        refs.append(Ref("tested_by", "symbol", name, call.lineno, scope=scope, hint=hint, qualified=qualified,
-                        reverse=True, link="extracted"))
-    return refs
+    # From a test, the same reference also gives the tested_by edge: one row, not two.
+    return [Ref("calls", "symbol", name, call.lineno, scope=scope, hint=hint, qualified=qualified, link="extracted",
+                tested=testing)]

@@ -30,6 +30,7 @@ class Ref:
     qualified: bool = False
     reverse: bool = False
     link: str = "declared"
+    tested: bool = False  # a call from a test: it also gives a ``tested_by`` edge (target -> caller)
 
 
 @dataclass(frozen=True)

@@ -45,14 +45,15 @@ def settings(project: Project) -> Settings:
 def build(conn: Connection, project: Project) -> Built:
     chosen = settings(project)
     context = select.context(conn, project.root, chosen.context)
-    conventions = select.conventions(conn, project.name)
+    conventions = select.conventions(conn, project.name, project.root)
     decisions = select.decisions(conn, project.name)
     composed = budget.compose(project.name, context, conventions, decisions, chosen.budget_tokens)
     included = {id(e) for e in composed.included}
 
     def described(entry: select.Entry) -> dict[str, Any]:
         return {"key": entry.key, "title": entry.title, "fingerprint": entry.fingerprint,
-                "citation": entry.citation, "fact_ids": list(entry.fact_ids), "included": id(entry) in included}
+                "citation": entry.citation, "fact_ids": list(entry.fact_ids), "included": id(entry) in included,
+                **({"score": entry.score, "why": list(entry.why)} if entry.score is not None else {})}
 
     sources = {}
     if context is not None:
@@ -75,11 +76,11 @@ def build(conn: Connection, project: Project) -> Built:
         },
         "conventions": [described(e) for e in conventions],
         "decisions": [described(e) for e in decisions],
-        "order": [e.fact_ids[0] for e in composed.included],
+        "order": [e.fact_ids[0] for e in composed.included if e.fact_ids],
         "snippets": {
             **({str(context.fact_ids[0]): cut_paragraphs(context.text, budget.ENTRY_CHARS)}
                if context is not None and context.fact_ids and composed.context_used else {}),
-            **{str(e.fact_ids[0]): budget.entry_text(e, budget.ENTRY_CHARS) for e in composed.included},
+            **{str(e.fact_ids[0]): budget.entry_text(e, budget.ENTRY_CHARS) for e in composed.included if e.fact_ids},
         },
         "omitted": {"conventions": sum(e.kind == "convention" for e in composed.omitted),
                     "decisions": sum(e.kind == "decision" for e in composed.omitted)},

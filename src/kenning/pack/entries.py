@@ -29,7 +29,9 @@ class Entry:
     title: str
     text: str
     citation: str
-    fact_ids: tuple[int, ...]  # the first one is the fact whose text is shown
+    fact_ids: tuple[int, ...]  # the first one is the fact whose text is shown; () for a settings file
     sources: tuple[tuple[str, str], ...]  # (path or URI, fingerprint)
     fingerprint: str
     date: str | None = None
+    score: int | None = None  # conventions: the score that let it in (pack/judge.py)
+    why: tuple[str, ...] = ()  # the reasons behind the score, for `kenning pack show --why`

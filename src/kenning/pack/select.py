@@ -3,12 +3,14 @@
 - Context: the file named by ``[pack] context`` in ``.kenning/config.toml``, else the
   README's opening (front matter, title line, badges and HTML comments left out; headings
   shown in bold so they do not compete with the pack's own sections).
-- Conventions: active facts typed ``convention`` (or tagged so), and every section of a
-  conventions file (CONTRIBUTING, AGENTS, CLAUDE, CONVENTIONS, STYLE…, copilot instructions).
+- Conventions: active facts typed ``convention`` (or tagged so), the sections of conventions
+  files (coding-style documents, agent instructions, CONTRIBUTING…), and linters' and
+  formatters' settings; each judged by the score of ``pack/judge.py``, kept from its threshold.
 - Decisions: active facts typed ``decision`` whose front-matter status is not superseded,
   deprecated or rejected, one entry per decision file (its sections together).
 
-Everything is ordered by a stable key (path, then position), never by date or id.
+Conventions are ordered by score, then by a stable key (path, then position); decisions by
+path. Never by date or id.
 """
 
 from __future__ import annotations
@@ -21,6 +23,8 @@ from pathlib import Path, PurePosixPath
 
 from kenning.errors import UsageError
 from kenning.files import inside_root
+from kenning.pack import judge, settings_files
+from kenning.pack.clean import strip_shells
 from kenning.pack.entries import Context, Entry
 from kenning.pack.fingerprint import of_parts
 from kenning.store import lookups
@@ -29,10 +33,6 @@ from kenning.store.handle import Connection
 from kenning.store.pack import PackFact
 
 README_NAMES = ("README.md", "README.markdown", "README.rst", "README.txt", "README", "readme.md", "Readme.md")
-CONVENTION_STEMS = frozenset(
-    {"contributing", "agents", "claude", "conventions", "convention", "style", "styleguide", "style_guide",
-     "copilot-instructions", "gemini", "coding_guidelines", "guidelines"}
-)
 INACTIVE_STATUSES = frozenset({"superseded", "deprecated", "rejected", "retired", "obsolete", "abandoned",
                                "remplacé", "remplacée", "abandonné", "abandonnée", "rejeté", "rejetée"})
 DECISION_SECTIONS = ("decision", "décision", "decision outcome", "the decision", "chosen option")
@@ -42,13 +42,12 @@ _HEADING_LINE = re.compile(r"^[ \t]{0,3}#{1,6}[ \t].*$|^[ \t]{0,3}(=+|-+)[ \t]*$
 _BADGE_LINE = re.compile(r"^\s*(\[!\[|!\[|<img\b|<a\b[^>]*><img\b).*$", re.M | re.I)
 _COMMENT = re.compile(r"<!--.*?-->", re.S)
 _TITLE_LINE = re.compile(r"^\s*# [^\n]*\n?")
+_RST_TITLE = re.compile(r"\A\s*(?:([=#*~-])\1{2,}[ \t]*\n)?[^\n]+\n([=#*~-])\2{2,}[ \t]*\n")
 _ATX = re.compile(r"^[ \t]{0,3}#{1,6}[ \t]+(.*?)[ \t]*#*[ \t]*$", re.M)
 _FRONT = re.compile(r"\A---[ \t]*\n.*?\n(---|\.\.\.)[ \t]*\n", re.S)
 
 def is_convention_file(path: str) -> bool:
-    name = PurePosixPath(path).name.lower()
-    stem = name.split(".")[0]
-    return stem in CONVENTION_STEMS or name == "copilot-instructions.md"
+    return judge.source_kind(path) is not None
 
 
 def context(conn: Connection, root: Path, configured: str | None) -> Context | None:
@@ -77,6 +76,8 @@ def _read_context(conn: Connection, full: str, rel: str) -> Context:
     skipped_lines = text[: len(text) - len(body)].count("\n")
     opening = body[:CONTEXT_READ_CHARS]
     cleaned = _BADGE_LINE.sub("", _COMMENT.sub("", opening))
+    cleaned = _RST_TITLE.sub("", cleaned, count=1)  # before the adornments go with the shells
+    cleaned = strip_shells(cleaned)
     cleaned = _TITLE_LINE.sub("", cleaned, count=1) if cleaned.lstrip().startswith("# ") else cleaned
     cleaned = _ATX.sub(lambda m: f"**{m.group(1).strip()}**", cleaned)
     cleaned = re.sub(r"\n{3,}", "\n\n", cleaned).strip()
@@ -85,15 +86,24 @@ def _read_context(conn: Connection, full: str, rel: str) -> Context:
     return Context(path=rel, text=cleaned, fingerprint=hashlib.sha256(raw).hexdigest(), fact_ids=ids)
 
 
-def conventions(conn: Connection, project: str) -> list[Entry]:
+def conventions(conn: Connection, project: str, root: Path | None = None) -> list[Entry]:
+    """Every candidate that passes ``judge.THRESHOLD``, highest score first."""
+    return [e for e in candidates(conn, project, root) if e.score is None or e.score >= judge.THRESHOLD]
+
+
+def candidates(conn: Connection, project: str, root: Path | None = None) -> list[Entry]:
+    """Every conventions candidate with its score and reasons, kept or not, in pack order."""
     paths = [path for path in lookups.manifest_paths(conn) if is_convention_file(path)]
     rows = pack_store.convention_facts(conn, paths)
-    entries = []
+    scored: list[tuple[int, tuple[str, int, int], Entry]] = []
     for row in sorted(rows, key=_position):
-        text = _prose(row.body)
+        text = _prose(strip_shells(row.body))
         if not text:
-            continue  # a heading alone says nothing
-        entries.append(Entry(
+            continue  # a heading (or an HTML shell) alone says nothing
+        declared = row.type == "convention" or '"convention"' in (row.tags or "")
+        kind = "declared" if declared else judge.source_kind(row.path or "") or "contributing_docs"
+        verdict = judge.judge(kind, row.path or "", row.title, text)
+        scored.append((verdict.score, _position(row), Entry(
             kind="convention",
             key=_key(row),
             title=row.title,
@@ -102,8 +112,24 @@ def conventions(conn: Connection, project: str) -> list[Entry]:
             fact_ids=(row.id,),
             sources=((row.path or row.source_uri, row.fingerprint or row.content_hash),),
             fingerprint=of_parts([row.title, row.content_hash, row.meta or ""]),
-        ))
-    return entries
+            score=verdict.score,
+            why=verdict.why,
+        )))
+    for found in settings_files.read_all(root) if root is not None else []:
+        verdict = judge.judge("settings", found.path, found.path, found.text)
+        scored.append((verdict.score, (found.path, 0, 0), Entry(
+            kind="convention",
+            key=found.path,
+            title=f"Tool settings ({found.path})",
+            text=found.text,
+            citation=found.path,
+            fact_ids=(),
+            sources=((found.path, found.fingerprint),),
+            fingerprint=of_parts([found.path, found.fingerprint]),
+            score=verdict.score,
+            why=verdict.why,
+        )))
+    return [entry for _, _, entry in sorted(scored, key=lambda item: (-item[0], item[1]))]
 
 
 def decisions(conn: Connection, project: str) -> list[Entry]:

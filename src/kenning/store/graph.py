@@ -76,6 +76,7 @@ class RefRow(NamedTuple):
     fingerprint: str | None
     origin: str
     src_path: str | None
+    tested: bool = False  # a call from a test: also resolved into a tested_by edge
 
 
 @dataclass(frozen=True)
@@ -136,6 +137,19 @@ def _like(text: str) -> str:
     return text.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_")
 
 
+# Graph rows leave out what they repeat (migration 0013): a reference's URI is
+# ``origin:line-line`` when NULL; a file row's fingerprint is the manifest's for its origin; an
+# edge resolved from a reference takes its source, line and origin from it (edges are read
+# through the view ``graph_edges_sourced``, which spells them out).
+_REF_URI = "coalesce(r.source_uri, r.origin || ':' || r.line || '-' || r.line)"
+
+
+def _derivable_fingerprint(source: tuple[str, str, str | None], origin: str) -> bool:
+    """True for a file row whose fingerprint is its origin file's (the manifest's): stored NULL."""
+    kind, uri, _ = source
+    return kind == "file" and uri.startswith(origin) and uri[len(origin):len(origin) + 1] in (":", "#", "")
+
+
 def edges_of(conn: sqlite3.Connection, node: Node) -> list[tuple[Edge, bool]]:
     """(edge, forward) for the outgoing then incoming edges of ``node``, by type then link
     strength (declared, extracted, heuristic) then id."""
@@ -144,7 +158,7 @@ def edges_of(conn: sqlite3.Connection, node: Node) -> list[tuple[Edge, bool]]:
     for forward, near, far in ((True, "src", "dst"), (False, "dst", "src")):
         rows = conn.execute(
             f"SELECT e.id, e.type, e.link, e.source_kind, e.source_uri, e.fingerprint, e.line, {cols} "
-            f"FROM graph_edges e JOIN graph_nodes n ON n.id = e.{far} WHERE e.{near} = ? "
+            f"FROM graph_edges_sourced e JOIN graph_nodes n ON n.id = e.{far} WHERE e.{near} = ? "
             f"ORDER BY e.type, {_LINK_ORDER}, e.id",
             (node.id,),
         ).fetchall()
@@ -202,12 +216,13 @@ def ref_rows(conn: sqlite3.Connection, ids: Sequence[int]) -> list[RefRow]:
     for chunk in in_batches(ids):
         for row in conn.execute(
             "SELECT r.id, r.src, r.type, r.target_kind, r.target, r.hint, r.qualified, r.reverse, r.link, "
-            "r.line, r.source_kind, r.source_uri, r.fingerprint, r.origin, n.path "
-            f"FROM graph_refs r JOIN graph_nodes n ON n.id = r.src WHERE r.id IN ({','.join('?' * len(chunk))})",
+            f"r.line, r.source_kind, {_REF_URI}, coalesce(r.fingerprint, m.fingerprint), r.origin, n.path, r.tested "
+            "FROM graph_refs r JOIN graph_nodes n ON n.id = r.src LEFT JOIN manifest m ON m.path = r.origin "
+            f"WHERE r.id IN ({','.join('?' * len(chunk))})",
             chunk,
         ):
             found.append(RefRow(row[0], row[1], row[2], row[3], row[4], row[5], bool(row[6]), bool(row[7]), row[8],
-                                row[9], row[10], row[11], row[12], row[13], row[14]))
+                                row[9], row[10], row[11], row[12], row[13], row[14], bool(row[15])))
     return found
 
 
@@ -327,16 +342,30 @@ class GraphWriter:
 
     def edge(self, src: int, dst: int, type_: str, link: str, *, source: tuple[str, str, str | None], origin: str,
              line: int | None = None, ref_id: int | None = None) -> None:
-        if src != dst:
-            self._edges.append((src, dst, type_, link, *source, line, origin, ref_id))
+        if src == dst:
+            return
+        if ref_id is not None:  # the reference holds the source, line and origin
+            self._edges.append((src, dst, type_, link, None, None, None, None, None, ref_id))
+            return
+        kind, uri, fingerprint = source
+        fingerprint = None if _derivable_fingerprint(source, origin) else fingerprint
+        self._edges.append((src, dst, type_, link, kind, uri, fingerprint, line, origin, None))
 
     def ref(self, src: int, type_: str, target_kind: str, target: str, *, hint: str | None, qualified: bool,
-            reverse: bool, link: str, line: int | None, source: tuple[str, str, str | None], origin: str) -> int:
+            reverse: bool, link: str, line: int | None, source: tuple[str, str, str | None], origin: str,
+            tested: bool = False) -> int:
         ref_id = self._next_ref
         self._next_ref += 1
+        kind, uri, fingerprint = source
         self._refs.append((ref_id, origin, src, type_, target_kind, target, hint, int(qualified), int(reverse),
-                           link, line, *source))
+                           link, line, kind, None if uri == f"{origin}:{line}-{line}" else uri,
+                           None if _derivable_fingerprint(source, origin) else fingerprint, int(tested)))
         return ref_id
+
+    @property
+    def buffered(self) -> int:
+        """Rows waiting for ``flush``: a long pass flushes every so often to bound its memory."""
+        return len(self._nodes) + len(self._refs) + len(self._edges)
 
     def flush_nodes(self) -> None:
         if self._nodes:
@@ -351,7 +380,8 @@ class GraphWriter:
         if self._refs:
             self.conn.executemany(
                 "INSERT INTO graph_refs (id, origin, src, type, target_kind, target, hint, qualified, reverse, link, "
-                "line, source_kind, source_uri, fingerprint) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?)", self._refs)
+                "line, source_kind, source_uri, fingerprint, tested) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
+                self._refs)
         if self._edges:
             self.conn.executemany(
                 "INSERT INTO graph_edges (src, dst, type, link, source_kind, source_uri, fingerprint, line, origin, "

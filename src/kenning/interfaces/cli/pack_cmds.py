@@ -39,7 +39,8 @@ def build(project_path: Path | None, as_json: bool) -> None:
 @pack.command()
 @project_option
 @json_option
-def show(project_path: Path | None, as_json: bool) -> None:
+@click.option("--why", is_flag=True, help="Explain each convention: its score, the reasons, shown or not.")
+def show(project_path: Path | None, as_json: bool, why: bool) -> None:
     """Print the built pack (with --json: its manifest and text); never rebuilds it."""
     from kenning.pack.manifest import read_manifest, read_text
     from kenning.pack.session import NOT_BUILT
@@ -49,4 +50,18 @@ def show(project_path: Path | None, as_json: bool) -> None:
     if manifest is None or text is None:
         emit({"built": False, "status": NOT_BUILT}, as_json, NOT_BUILT)
         return
+    if why:
+        entries = [{"kind": kind, **entry} for kind in ("conventions", "decisions") for entry in manifest[kind]]
+        emit({"built": True, "entries": entries}, as_json, _why_text(entries))
+        return
     emit({"built": True, "manifest": manifest, "text": text}, as_json, text.rstrip("\n"))
+
+
+def _why_text(entries: list[dict]) -> str:
+    lines = []
+    for entry in entries:
+        shown = "shown" if entry["included"] else "left out for the budget"
+        score = f"score {entry['score']} · " if entry.get("score") is not None else ""
+        lines.append(f"{entry['kind'][:-1]} · {score}{shown} · {entry['title']} [{entry['citation']}]")
+        lines.extend(f"    {reason}" for reason in entry.get("why", []))
+    return "\n".join(lines) or "(no conventions or decisions in the pack)"

@@ -1,0 +1,61 @@
+"""Migration 0013: graph rows stop repeating their reference, their URI and their file's
+fingerprint, and the graph serves the same sources as before."""
+
+from __future__ import annotations
+
+import sqlite3
+
+from kenning.store.db import connect
+from kenning.store.migrations_runner import available
+
+FP_A, FP_LEDGER = "a" * 64, "c" * 64
+COLUMNS = "id, src, dst, type, link, source_kind, source_uri, fingerprint, line, origin, ref_id"
+
+
+def old_store(path) -> None:
+    """A store at migration 0012 holding graph rows as 0012 wrote them."""
+    conn = sqlite3.connect(path, isolation_level=None)
+    conn.execute("CREATE TABLE schema_migrations (version INTEGER PRIMARY KEY, name TEXT NOT NULL, "
+                 "applied_at TEXT NOT NULL)")
+    for m in available():
+        if m.version <= 12:
+            conn.executescript(f"BEGIN;\n{m.sql}\n;\nINSERT INTO schema_migrations VALUES ({m.version}, "
+                               f"'{m.name}', '2026-01-01T00:00:00Z');\nCOMMIT;")
+    conn.execute("INSERT INTO manifest VALUES ('a.py', 10, 1, ?, 'python/3', '2026-01-01T00:00:00Z', 2)", (FP_A,))
+    nodes = [(1, "file", "file:a.py", "a.py", "a", "a.py", "a.py"), (2, "symbol", "symbol:a.py:go", "go", "a.go",
+             "a.py", "a.py"), (3, "symbol", "symbol:a.py:save", "save", "a.save", "a.py", "a.py"),
+             (4, "task", "task:T-1", "T-1", "", None, "ledger")]
+    conn.executemany("INSERT INTO graph_nodes (id, kind, key, name, qualname, path, origin) VALUES (?,?,?,?,?,?,?)",
+                     nodes)
+    conn.executemany(
+        "INSERT INTO graph_refs (id, origin, src, type, target_kind, target, link, line, source_kind, source_uri, "
+        "fingerprint) VALUES (?,?,?,?,?,?,?,?,?,?,?)",
+        [(1, "a.py", 2, "calls", "symbol", "save", "extracted", 5, "file", "a.py:5-5", FP_A),
+         (2, "ledger", 4, "evidence_of", "file", "a.py", "declared", 3, "file", "ledger.jsonl#T-1", FP_LEDGER)])
+    conn.executemany(
+        f"INSERT INTO graph_edges ({COLUMNS}) VALUES (?,?,?,?,?,?,?,?,?,?,?)",
+        [(1, 2, 3, "calls", "heuristic", "file", "a.py:5-5", FP_A, 5, "a.py", 1),
+         (2, 1, 2, "defines", "declared", "file", "a.py:4-6", FP_A, 4, "a.py", None),
+         (3, 4, 1, "evidence_of", "declared", "file", "ledger.jsonl#T-1", FP_LEDGER, 3, "ledger", 2)])
+    conn.close()
+
+
+SERVED = f"SELECT {COLUMNS} FROM {{}} ORDER BY id"
+
+
+def test_graph_rows_lose_what_they_repeat_and_are_served_unchanged(tmp_path):
+    path = tmp_path / "k.db"
+    old_store(path)
+    before = sqlite3.connect(path).execute(SERVED.format("graph_edges")).fetchall()
+    conn = connect(path, create=True)  # a writer migrates
+    try:
+        assert [tuple(r) for r in conn.execute(SERVED.format("graph_edges_sourced"))] == before
+        stored = [tuple(r) for r in conn.execute(SERVED.format("graph_edges"))]
+        assert stored[0][5:10] == (None, None, None, None, None)  # resolved from reference 1
+        assert stored[1][7] is None and stored[1][6] == "a.py:4-6"  # the manifest holds a.py's fingerprint
+        refs = conn.execute("SELECT id, source_uri, fingerprint FROM graph_refs ORDER BY id").fetchall()
+        assert [tuple(r) for r in refs] == [(1, None, None), (2, "ledger.jsonl#T-1", FP_LEDGER)]
+        conn.execute("DELETE FROM graph_refs WHERE id = 1")  # an edge still goes with its reference
+        assert [r[0] for r in conn.execute("SELECT id FROM graph_edges ORDER BY id")] == [2, 3]
+    finally:
+        conn.close()
