@@ -20,18 +20,25 @@ def run_script(name: str, *args: str) -> dict:
     return json.loads(done.stdout[done.stdout.index("\n{") + 1:])
 
 
-def test_the_scifact_script_scores_a_small_beir_corpus(tmp_path):
+CORPUS = [
+    {"_id": "10", "title": "Statins lower cholesterol", "text": "Statin therapy reduces LDL cholesterol in adults."},
+    {"_id": "20", "title": "Sleep and memory", "text": "Sleep deprivation impairs memory consolidation."},
+    {"_id": "30", "title": "IL-6 in inflammation", "text": "Interleukin 6 drives the acute phase response."},
+]
+
+
+def write_beir(tmp_path, queries: list[dict], qrels: str) -> None:
+    """A three-document SciFact folder in BEIR's published layout under ``tmp_path/scifact``."""
     root = tmp_path / "scifact"
     (root / "qrels").mkdir(parents=True)
-    corpus = [
-        {"_id": "10", "title": "Statins lower cholesterol", "text": "Statin therapy reduces LDL cholesterol in adults."},
-        {"_id": "20", "title": "Sleep and memory", "text": "Sleep deprivation impairs memory consolidation."},
-        {"_id": "30", "title": "IL-6 in inflammation", "text": "Interleukin 6 drives the acute phase response."},
-    ]
-    (root / "corpus.jsonl").write_text("".join(json.dumps(d) + "\n" for d in corpus), encoding="utf-8")
-    queries = [{"_id": "1", "text": "Sleep loss harms memory."}, {"_id": "2", "text": "IL-6 drives inflammation."}]
+    (root / "corpus.jsonl").write_text("".join(json.dumps(d) + "\n" for d in CORPUS), encoding="utf-8")
     (root / "queries.jsonl").write_text("".join(json.dumps(q) + "\n" for q in queries), encoding="utf-8")
-    (root / "qrels" / "test.tsv").write_text("query-id\tcorpus-id\tscore\n1\t20\t1\n2\t30\t1\n", encoding="utf-8")
+    (root / "qrels" / "test.tsv").write_text("query-id\tcorpus-id\tscore\n" + qrels, encoding="utf-8")
+
+
+def test_the_scifact_script_scores_a_small_beir_corpus(tmp_path):
+    write_beir(tmp_path, [{"_id": "1", "text": "Sleep loss harms memory."}, {"_id": "2", "text": "IL-6 drives inflammation."}],
+               "1\t20\t1\n2\t30\t1\n")
     figures = run_script("scifact.py", "--data", str(tmp_path))
     assert (figures["queries"], figures["documents"]) == (2, 3)
     assert figures["modes"]["lexical"]["ndcg@10"] == 1.0 and figures["modes"]["lexical"]["recall@100"] == 1.0
@@ -41,17 +48,7 @@ def test_the_scifact_script_scores_a_small_beir_corpus(tmp_path):
 
 def test_the_scifact_script_compares_lexical_dense_and_hybrid(tmp_path):
     pytest.importorskip("onnxruntime", reason="the dense extra is not installed: pip install '.[dense]'")
-    root = tmp_path / "scifact"
-    (root / "qrels").mkdir(parents=True)
-    corpus = [
-        {"_id": "10", "title": "Statins lower cholesterol", "text": "Statin therapy reduces LDL cholesterol in adults."},
-        {"_id": "20", "title": "Sleep and memory", "text": "Sleep deprivation impairs memory consolidation."},
-        {"_id": "30", "title": "IL-6 in inflammation", "text": "Interleukin 6 drives the acute phase response."},
-    ]
-    (root / "corpus.jsonl").write_text("".join(json.dumps(d) + "\n" for d in corpus), encoding="utf-8")
-    queries = [{"_id": "1", "text": "Staying awake all night makes you forget things."}]
-    (root / "queries.jsonl").write_text("".join(json.dumps(q) + "\n" for q in queries), encoding="utf-8")
-    (root / "qrels" / "test.tsv").write_text("query-id\tcorpus-id\tscore\n1\t20\t1\n", encoding="utf-8")
+    write_beir(tmp_path, [{"_id": "1", "text": "Staying awake all night makes you forget things."}], "1\t20\t1\n")
     figures = run_script("scifact.py", "--data", str(tmp_path), "--mode", "all")
     assert set(figures["modes"]) == {"lexical", "dense", "hybrid"}
     assert figures["dense"]["embedders"]["minilm"]["embedded"] == 3  # the sync built the vectors
