@@ -36,8 +36,11 @@ def require(path: Path, what: str) -> bool:
 
 
 def weights_option(parser) -> None:
-    parser.add_argument("--weights", metavar="T,K,P,B", help="tuning only: column weights (title, keywords, "
-                        "path, body) instead of the product's, e.g. 1.2,1.2,1.05,1")
+    parser.add_argument(
+        "--weights",
+        metavar="T,K,P,B",
+        help="tuning only: column weights (title, keywords, path, body) instead of the product's, e.g. 1.2,1.2,1.05,1",
+    )
 
 
 def apply_weights(text: str | None) -> None:

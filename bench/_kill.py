@@ -69,12 +69,15 @@ def write_corpus(root: Path, files: int, seed: int = 7) -> list[Path]:
         folder.mkdir(parents=True, exist_ok=True)
         if i % 2:
             path = folder / f"mod{i}.py"
-            body = "".join(f"def {rng.choice(words)}_{i}_{k}(x):\n    \"\"\"{rng.choice(words)} {k}.\"\"\"\n"
-                           f"    return x + {k}\n\n" for k in range(4))
+            body = "".join(
+                f'def {rng.choice(words)}_{i}_{k}(x):\n    """{rng.choice(words)} {k}."""\n    return x + {k}\n\n'
+                for k in range(4)
+            )
         else:
             path = folder / f"note{i}.md"
             body = f"# Note {i}\n\n" + "".join(
-                f"## {rng.choice(words).title()} {k}\n\n{' '.join(rng.choices(words, k=30))}\n\n" for k in range(4))
+                f"## {rng.choice(words).title()} {k}\n\n{' '.join(rng.choices(words, k=30))}\n\n" for k in range(4)
+            )
         path.write_text(body, encoding="utf-8")
         paths.append(path)
     return paths
@@ -93,8 +96,12 @@ def mutate(root: Path, rng: random.Random, count: int, tag: int) -> None:
 
 
 def start_sync(root: Path) -> subprocess.Popen[bytes]:
-    return subprocess.Popen([sys.executable, "-c", _CHILD, str(root)], stdout=subprocess.PIPE,
-                            stderr=subprocess.DEVNULL, start_new_session=True)
+    return subprocess.Popen(
+        [sys.executable, "-c", _CHILD, str(root)],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.DEVNULL,
+        start_new_session=True,
+    )
 
 
 def group_members(pgid: int) -> list[int]:
@@ -108,7 +115,7 @@ def group_members(pgid: int) -> list[int]:
                 stat = handle.read()
         except OSError:
             continue
-        fields = stat[stat.rfind(b")") + 2:].split()
+        fields = stat[stat.rfind(b")") + 2 :].split()
         if fields[0] != b"Z" and int(fields[2]) == pgid:
             found.append(int(entry))
     return found
@@ -182,9 +189,12 @@ def check_store(root: Path, memories: list[str], outcome: Outcome) -> None:
 def fact_set(db_path: Path) -> set[tuple[str, str]]:
     conn = sqlite3.connect(f"file:{db_path}?mode=ro", uri=True)
     try:
-        return set(conn.execute(
-            "SELECT l.uri, f.content_hash FROM locations l JOIN facts f ON f.id = l.fact_id"
-            " WHERE f.lifecycle = 'active' AND f.source_kind = 'file'"))
+        return set(
+            conn.execute(
+                "SELECT l.uri, f.content_hash FROM locations l JOIN facts f ON f.id = l.fact_id"
+                " WHERE f.lifecycle = 'active' AND f.source_kind = 'file'"
+            )
+        )
     finally:
         conn.close()
 
@@ -208,8 +218,18 @@ def converges(root: Path, scratch: Path) -> bool:
     return fact_set(load_project(root).db_path) == fact_set(load_project(clean).db_path)
 
 
-def run(root: Path, scratch: Path, *, kills: int, files: int, seed: int, pool_every: int = 2,
-        max_delay: float | None = None, log=None, stop_on_failure: bool = False) -> Outcome:
+def run(
+    root: Path,
+    scratch: Path,
+    *,
+    kills: int,
+    files: int,
+    seed: int,
+    pool_every: int = 2,
+    max_delay: float | None = None,
+    log=None,
+    stop_on_failure: bool = False,
+) -> Outcome:
     """``kills`` rounds on a corpus of ``files`` files under ``root`` (initialised here)."""
     from kenning.config import init_project
 

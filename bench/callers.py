@@ -56,8 +56,22 @@ def fetch(spec: str, cache: Path) -> Path:
     if (root / "PKG-INFO").is_file():
         return root
     cache.mkdir(parents=True, exist_ok=True)
-    subprocess.run([sys.executable, "-m", "pip", "download", "--quiet", "--no-deps", "--no-binary", ":all:",
-                    spec, "-d", str(cache)], check=True)
+    subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "pip",
+            "download",
+            "--quiet",
+            "--no-deps",
+            "--no-binary",
+            ":all:",
+            spec,
+            "-d",
+            str(cache),
+        ],
+        check=True,
+    )
     archive = next(cache.glob(f"{name}-{version}.tar.gz"))
     with tarfile.open(archive) as tar:
         tar.extractall(cache, filter="data")
@@ -131,9 +145,15 @@ def main() -> None:
     project = load_project(root)
     report = sync(project, now=utc_now())
     calls, unique = true_callers(root)
-    candidates = sorted(n for n, (path, qual) in unique.items()
-                        if _library(path) and "<" not in qual and n not in COMMON and not n.startswith("__")
-                        and len(calls.get(n, set()) - {unique[n]}) >= 3)
+    candidates = sorted(
+        n
+        for n, (path, qual) in unique.items()
+        if _library(path)
+        and "<" not in qual
+        and n not in COMMON
+        and not n.startswith("__")
+        and len(calls.get(n, set()) - {unique[n]}) >= 3
+    )
     chosen = sorted(random.Random(args.seed).sample(candidates, min(args.functions, len(candidates))))
     rows = []
     timings: list[float] = []
@@ -145,15 +165,22 @@ def main() -> None:
         top = answer["excerpts"][:5]
         right = [is_true(e, truth) for e in top]
         direct = [ok for ok, e in zip(right, top, strict=True) if e["explain"].get("hops") == 1]
-        rows.append({
-            "function": name, "defined_in": unique[name][0], "true_callers": len(truth), "mode": answer["mode"],
-            "served": len(answer["excerpts"]), "recall@5": sum(right) / min(5, len(truth)) if truth else None,
-            "precision@5": sum(direct) / len(direct) if direct else None,
-            "strict_precision@5": sum(right) / len(top) if top else None,
-            "top5": [e["explain"]["node"]["name"] + ("" if ok else " ✗") for e, ok in zip(top, right, strict=True)],
-        })
+        rows.append(
+            {
+                "function": name,
+                "defined_in": unique[name][0],
+                "true_callers": len(truth),
+                "mode": answer["mode"],
+                "served": len(answer["excerpts"]),
+                "recall@5": sum(right) / min(5, len(truth)) if truth else None,
+                "precision@5": sum(direct) / len(direct) if direct else None,
+                "strict_precision@5": sum(right) / len(top) if top else None,
+                "top5": [e["explain"]["node"]["name"] + ("" if ok else " ✗") for e, ok in zip(top, right, strict=True)],
+            }
+        )
     figures = {
-        "package": args.package, "files_synced": report.files_seen if hasattr(report, "files_seen") else None,
+        "package": args.package,
+        "files_synced": report.files_seen if hasattr(report, "files_seen") else None,
         "functions": len(rows),
         "graph_mode": sum(r["mode"] == "graph" for r in rows),
         "recall@5": _mean(r["recall@5"] for r in rows),
@@ -163,14 +190,22 @@ def main() -> None:
         "ask_ms_p95": round(quantile(timings, 0.95), 1) if timings else None,
         "machine": f"{platform.machine()}, {os.cpu_count()} cores, Python {platform.python_version()}",
     }
-    print(_common.table(["function", "callers", "mode", "R@5", "P@5", "strict P@5"],
-                        [[r["function"], r["true_callers"], r["mode"], r["recall@5"], r["precision@5"],
-                          r["strict_precision@5"]] for r in rows]))
-    print(f"\n{args.package}: {figures['functions']} functions, {figures['graph_mode']} answered in graph mode; "
-          f"recall@5 {_common._fmt(figures['recall@5'])}, precision@5 (direct callers) "
-          f"{_common._fmt(figures['precision@5'])}, "
-          f"strict precision@5 {_common._fmt(figures['strict_precision@5'])}; "
-          f"ask p50 {figures['ask_ms_p50']} ms, p95 {figures['ask_ms_p95']} ms (the whole ask)")
+    print(
+        _common.table(
+            ["function", "callers", "mode", "R@5", "P@5", "strict P@5"],
+            [
+                [r["function"], r["true_callers"], r["mode"], r["recall@5"], r["precision@5"], r["strict_precision@5"]]
+                for r in rows
+            ],
+        )
+    )
+    print(
+        f"\n{args.package}: {figures['functions']} functions, {figures['graph_mode']} answered in graph mode; "
+        f"recall@5 {_common._fmt(figures['recall@5'])}, precision@5 (direct callers) "
+        f"{_common._fmt(figures['precision@5'])}, "
+        f"strict precision@5 {_common._fmt(figures['strict_precision@5'])}; "
+        f"ask p50 {figures['ask_ms_p50']} ms, p95 {figures['ask_ms_p95']} ms (the whole ask)"
+    )
     if args.json:
         print("\n" + json.dumps({**figures, "rows": rows}, indent=1, ensure_ascii=False))
 

@@ -49,8 +49,9 @@ def main(argv: list[str] | None = None) -> int:
     with tempfile.TemporaryDirectory(prefix="kenning-crosslang-") as tmp:
         root = Path(tmp) / "kenning-docs"
         for name in spec["files"]:
-            text = subprocess.run(["git", "-C", str(REPO), "show", f"{spec['commit']}:{name}"], capture_output=True,
-                                  text=True, check=True).stdout
+            text = subprocess.run(
+                ["git", "-C", str(REPO), "show", f"{spec['commit']}:{name}"], capture_output=True, text=True, check=True
+            ).stdout
             (root / name).parent.mkdir(parents=True, exist_ok=True)
             (root / name).write_text(text, encoding="utf-8")
         project, _ = init_project(root, "kenning-docs")
@@ -74,8 +75,15 @@ def main(argv: list[str] | None = None) -> int:
                 if mode == "lexical":
                     answer = search_conn(conn, project, parse(item["q"]), options, now=now)
                 else:
-                    answer = hybrid.search(conn, project, parse(item["q"]), options, now=now,
-                                           embedder=for_query(embedders, item["q"]), mode=mode)
+                    answer = hybrid.search(
+                        conn,
+                        project,
+                        parse(item["q"]),
+                        options,
+                        now=now,
+                        embedder=for_query(embedders, item["q"]),
+                        mode=mode,
+                    )
                 ranked = [_section(e.fact) for e in answer.excerpts]
                 expected = {(path, heading) for path, heading in item["expected"]}
                 first = next((n for n, s in enumerate(ranked, 1) if s in expected), None)
@@ -87,10 +95,16 @@ def main(argv: list[str] | None = None) -> int:
             figures["modes"][mode] = {f"recall@{k}": round(hits[k] / n, 3) for k in KS}
         conn.close()
 
-    print(f"cross-language: {figures['questions']} French questions over kenning's docs at {figures['commit']} "
-          f"({figures['excerpts']} excerpts; sync with dense {figures['sync_seconds']} s)")
-    print(table(["mode", *(f"recall@{k}" for k in KS)],
-                [[m, *(f[f"recall@{k}"] for k in KS)] for m, f in figures["modes"].items()]))
+    print(
+        f"cross-language: {figures['questions']} French questions over kenning's docs at {figures['commit']} "
+        f"({figures['excerpts']} excerpts; sync with dense {figures['sync_seconds']} s)"
+    )
+    print(
+        table(
+            ["mode", *(f"recall@{k}" for k in KS)],
+            [[m, *(f[f"recall@{k}"] for k in KS)] for m, f in figures["modes"].items()],
+        )
+    )
     if args.misses:
         for mode, lines in misses.items():
             for line in lines:

@@ -90,7 +90,7 @@ def _throughput() -> dict:
         embedder.encode(texts[:4])  # warm
         started = time.perf_counter()
         for i in range(0, len(texts), BATCH):
-            embedder.encode(texts[i:i + BATCH])
+            embedder.encode(texts[i : i + BATCH])
         found[name] = round(len(texts) / (time.perf_counter() - started), 1)
     return found
 
@@ -118,8 +118,11 @@ def _child_memory(out: Path) -> int:
         done = conn.execute("SELECT count(*) FROM dense_vectors").fetchone()[0]
         conn.close()
     peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss // 1024
-    out.write_text(json.dumps({"peak_rss_mb": peak, "rss_before_embedding_mb": before, "vectors": done,
-                               "dense": dense.missing() is None}))
+    out.write_text(
+        json.dumps(
+            {"peak_rss_mb": peak, "rss_before_embedding_mb": before, "vectors": done, "dense": dense.missing() is None}
+        )
+    )
     return 0
 
 
@@ -156,9 +159,9 @@ def _latency(n: int, queries: int) -> dict:
         with transaction(conn):
             vectors.reset(conn, "minilm", dense_manifest.expected(embedder), created=iso(utc_now()))
             for start in range(0, len(ids), 5000):
-                chunk = gen.standard_normal((len(ids[start:start + 5000]), embedder.dimension)).astype(np.float32)
+                chunk = gen.standard_normal((len(ids[start : start + 5000]), embedder.dimension)).astype(np.float32)
                 chunk /= np.linalg.norm(chunk, axis=1, keepdims=True)
-                part = ids[start:start + 5000]
+                part = ids[start : start + 5000]
                 vectors.put(conn, "minilm", zip(part, (hashes[i] for i in part), chunk, strict=True))
         conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
         size_after = project.db_path.stat().st_size
@@ -182,17 +185,20 @@ def _latency(n: int, queries: int) -> dict:
             hybrid.search(conn, project, parse(q), SearchOptions(limit=10), now=now, embedder=embedder)
             total.append(time.perf_counter() - started)
         conn.close()
-    return {"excerpts": len(ids), "index_bytes": size_after - size_before,
-            "bytes_per_excerpt": round((size_after - size_before) / len(ids)),
-            "matrix_load_s": round(load_seconds, 2),
-            "hybrid_ms_p50": round(quantile(total, 0.5) * 1000, 1),
-            "hybrid_ms_p95": round(quantile(total, 0.95) * 1000, 1),
-            "lexical_pool50_ms_p50": round(quantile(lexical_only, 0.5) * 1000, 1),
-            "lexical_pool50_ms_p95": round(quantile(lexical_only, 0.95) * 1000, 1),
-            "dense_ranking_ms_p50": round(quantile(dense_only, 0.5) * 1000, 1),
-            "dense_ranking_ms_p95": round(quantile(dense_only, 0.95) * 1000, 1),
-            "query_embedding_ms_p50": round(quantile(embed_only, 0.5) * 1000, 1),
-            "query_embedding_ms_p95": round(quantile(embed_only, 0.95) * 1000, 1)}
+    return {
+        "excerpts": len(ids),
+        "index_bytes": size_after - size_before,
+        "bytes_per_excerpt": round((size_after - size_before) / len(ids)),
+        "matrix_load_s": round(load_seconds, 2),
+        "hybrid_ms_p50": round(quantile(total, 0.5) * 1000, 1),
+        "hybrid_ms_p95": round(quantile(total, 0.95) * 1000, 1),
+        "lexical_pool50_ms_p50": round(quantile(lexical_only, 0.5) * 1000, 1),
+        "lexical_pool50_ms_p95": round(quantile(lexical_only, 0.95) * 1000, 1),
+        "dense_ranking_ms_p50": round(quantile(dense_only, 0.5) * 1000, 1),
+        "dense_ranking_ms_p95": round(quantile(dense_only, 0.95) * 1000, 1),
+        "query_embedding_ms_p50": round(quantile(embed_only, 0.5) * 1000, 1),
+        "query_embedding_ms_p95": round(quantile(embed_only, 0.95) * 1000, 1),
+    }
 
 
 def _sync_times() -> dict:
@@ -210,8 +216,11 @@ def _sync_times() -> dict:
                 handle.write(f"\n[dense]\n{dense}\n")
             started = time.perf_counter()
             report = sync(load_project(root), now=utc_now())
-            found[label] = {"seconds": round(time.perf_counter() - started, 1), "excerpts": report.added,
-                            "dense": report.dense.get("embedders")}
+            found[label] = {
+                "seconds": round(time.perf_counter() - started, 1),
+                "excerpts": report.added,
+                "dense": report.dense.get("embedders"),
+            }
     return found
 
 

@@ -82,8 +82,10 @@ def main() -> int:
         project = make_project(Path(tmp) / "demo")
         root = str(project.root)
         server = build_server(project)
-        with start_blocking_portal() as portal, portal.wrap_async_context_manager(
-                create_connected_server_and_client_session(server._mcp_server)) as client:
+        with (
+            start_blocking_portal() as portal,
+            portal.wrap_async_context_manager(create_connected_server_and_client_session(server._mcp_server)) as client,
+        ):
             tools = {t.name: t.inputSchema for t in portal.call(client.list_tools).tools}
             names = sorted(tools)
             for n in range(args.inputs):
@@ -113,9 +115,11 @@ def main() -> int:
                     print(f"  {n + 1:,} inputs, {time.perf_counter() - started:.0f} s", flush=True)
     elapsed = time.perf_counter() - started
     total = args.inputs
-    print(f"\n{total:,} inputs (seed {args.seed}) in {elapsed:.0f} s: "
-          f"{verdicts['crash']} crashes, {verdicts['untyped']} untyped errors, "
-          f"{written_on_refusal} writes on a refused input (checked every 10th input)")
+    print(
+        f"\n{total:,} inputs (seed {args.seed}) in {elapsed:.0f} s: "
+        f"{verdicts['crash']} crashes, {verdicts['untyped']} untyped errors, "
+        f"{written_on_refusal} writes on a refused input (checked every 10th input)"
+    )
     print(f"answered: {verdicts['ok']:,}; SDK schema refusals: {verdicts['schema']:,}")
     for kind, count in sorted((k, c) for k, c in verdicts.items() if k.startswith("typed:")):
         print(f"  {kind[6:]:<24} {count:,}")

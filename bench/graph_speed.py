@@ -22,8 +22,8 @@ from kenning.clock import utc_now
 from kenning.config import init_project
 from kenning.graph import build as graph_build
 from kenning.graph import walk
-from kenning.sync.run import sync
 from kenning.store.db import connect
+from kenning.sync.run import sync
 
 
 def generate(root: Path, files: int, rng: random.Random) -> None:
@@ -93,17 +93,23 @@ def main() -> None:
             answer_ms.append((time.perf_counter() - t0) * 1000)
         conn.close()
     print(f"machine: nproc={os.cpu_count()} python={platform.python_version()} {platform.machine()} {sys.platform}")
-    print(f"project: {args.files} Python files, {report.added} excerpts, graph {report.graph['nodes']} nodes / "
-          f"{report.graph['edges']} edges")
-    print(f"cold sync (parse + index + graph): {cold:.2f} s; graph part alone: {graph_time[0]:.2f} s "
-          f"(CPU {graph_time[1]:.2f} s)")
+    print(
+        f"project: {args.files} Python files, {report.added} excerpts, graph {report.graph['nodes']} nodes / "
+        f"{report.graph['edges']} edges"
+    )
+    print(
+        f"cold sync (parse + index + graph): {cold:.2f} s; graph part alone: {graph_time[0]:.2f} s "
+        f"(CPU {graph_time[1]:.2f} s)"
+    )
     load = os.getloadavg()[0] if hasattr(os, "getloadavg") else float("nan")
     print(f"load average during the run: {load:.2f}")
     print(f"no-op resync: {noop * 1000:.1f} ms, writes {again.writes}")
-    print(f"two-hop neighbourhood, {len(walk_ms)} symbols (median {statistics.median(sizes):.0f} nodes reached): "
-          f"walk p50 {quantile(walk_ms, .5):.2f} ms, p95 {quantile(walk_ms, .95):.2f} ms; "
-          f"full answer (facts + freshness, limit 20) p50 {quantile(answer_ms, .5):.2f} ms, "
-          f"p95 {quantile(answer_ms, .95):.2f} ms")
+    print(
+        f"two-hop neighbourhood, {len(walk_ms)} symbols (median {statistics.median(sizes):.0f} nodes reached): "
+        f"walk p50 {quantile(walk_ms, 0.5):.2f} ms, p95 {quantile(walk_ms, 0.95):.2f} ms; "
+        f"full answer (facts + freshness, limit 20) p50 {quantile(answer_ms, 0.5):.2f} ms, "
+        f"p95 {quantile(answer_ms, 0.95):.2f} ms"
+    )
 
 
 if __name__ == "__main__":

@@ -34,16 +34,24 @@ def main() -> None:
 
         def log(i: int, outcome: _kill.Outcome) -> None:
             if (i + 1) % 10 == 0:
-                print(f"  {i + 1} kills, {outcome.landed_after_finish} after the sync had finished, "
-                      f"sound so far: {outcome.sound()}", flush=True)
+                print(
+                    f"  {i + 1} kills, {outcome.landed_after_finish} after the sync had finished, "
+                    f"sound so far: {outcome.sound()}",
+                    flush=True,
+                )
 
-        outcome = _kill.run(Path(scratch) / "corpus", Path(scratch), kills=args.kills, files=args.files,
-                            seed=args.seed, log=log)
-    print(f"kills: {outcome.kills} (main process {outcome.by_mode['main']}, process group "
-          f"{outcome.by_mode['group']}; {outcome.pool_rounds} rounds with the process pool; "
-          f"{outcome.landed_after_finish} landed after the sync had finished)")
-    print(f"integrity failures: {outcome.integrity_failures}, query failures: {outcome.query_failures}, "
-          f"memories lost: {outcome.memories_lost}, stray workers: {outcome.stray_workers}")
+        outcome = _kill.run(
+            Path(scratch) / "corpus", Path(scratch), kills=args.kills, files=args.files, seed=args.seed, log=log
+        )
+    print(
+        f"kills: {outcome.kills} (main process {outcome.by_mode['main']}, process group "
+        f"{outcome.by_mode['group']}; {outcome.pool_rounds} rounds with the process pool; "
+        f"{outcome.landed_after_finish} landed after the sync had finished)"
+    )
+    print(
+        f"integrity failures: {outcome.integrity_failures}, query failures: {outcome.query_failures}, "
+        f"memories lost: {outcome.memories_lost}, stray workers: {outcome.stray_workers}"
+    )
     print(f"converged to the clean-sync fact set: {outcome.converged}; all consistent: {outcome.sound()}")
     print(f"wall time: {time.monotonic() - started:.0f} s")
 

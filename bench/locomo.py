@@ -49,8 +49,11 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--data", type=Path, default=DEFAULT_DATA, help="shared bench folder (default: %(default)s)")
     parser.add_argument("--conversations", default="1-10", help="range or list, 1-based: 1-5, 6-10, 1,3,7")
-    parser.add_argument("--plain", action="store_true",
-                        help="title = speaker, body = text + caption (no session date, no reply context)")
+    parser.add_argument(
+        "--plain",
+        action="store_true",
+        help="title = speaker, body = text + caption (no session date, no reply context)",
+    )
     parser.add_argument("--json", action="store_true", help="print the figures as JSON too")
     parser.add_argument("--mode", choices=("lexical", "dense", "hybrid", "all"), default="lexical")
     weights_option(parser)
@@ -111,8 +114,10 @@ def main(argv: list[str] | None = None) -> int:
     figures["all"] = figures["modes"][modes[0]]["all"]  # the first mode's, as before
     figures["index_seconds"] = round(index_seconds, 2)
     figures["embed_seconds"] = round(embed_seconds, 2)
-    print(f"index: {figures['index_seconds']} s for {turns_total} turns" +
-          (f"; embedding (kenning.dense.update): {figures['embed_seconds']} s" if embed_seconds else ""))
+    print(
+        f"index: {figures['index_seconds']} s for {turns_total} turns"
+        + (f"; embedding (kenning.dense.update): {figures['embed_seconds']} s" if embed_seconds else "")
+    )
     if args.json:
         print(json.dumps(figures, indent=2))
     return 0
@@ -162,8 +167,9 @@ def _ingest(root: Path, conversation: dict, plain: bool):
         when = _session_date(raw_date)
         previous = None
         for turn in talk[f"session_{n}"]:
-            saved = save(conn, project.name, _turn_observation(turn, n, raw_date, previous, plain),
-                         now=when or fallback)
+            saved = save(
+                conn, project.name, _turn_observation(turn, n, raw_date, previous, plain), now=when or fallback
+            )
             turns_of[saved.fact_id].append(turn["dia_id"])
             previous = turn
     return conn, project, turns_of
@@ -181,14 +187,15 @@ def _turn_observation(turn: dict, session: int, raw_date: str, previous: dict | 
             title += f" ({raw_date})"
         if previous is not None:
             body += f"\n(replying to {previous['speaker']}: {previous['text']})"
-    return Observation(text=body, title=title, memory_type="working", session_id=f"s{session}", producer="agent",
-                       origin="locomo")
+    return Observation(
+        text=body, title=title, memory_type="working", session_id=f"s{session}", producer="agent", origin="locomo"
+    )
 
 
 def _retrieve(conn, project, question: str, turns_of: dict[int, list[str]], mode: str = "lexical") -> list[str]:
-    from kenning.search.serve import SearchOptions, search_conn
     from kenning.clock import utc_now
     from kenning.search.query import parse
+    from kenning.search.serve import SearchOptions, search_conn
 
     options = SearchOptions(limit=max(KS))
     if mode == "lexical":
@@ -197,8 +204,16 @@ def _retrieve(conn, project, question: str, turns_of: dict[int, list[str]], mode
         from kenning.dense import index
         from kenning.search import hybrid
 
-        answer = hybrid.search(conn, project, parse(question), options, now=utc_now(),
-                               embedder=index.embedders(project)["minilm"], pool=max(KS), mode=mode)
+        answer = hybrid.search(
+            conn,
+            project,
+            parse(question),
+            options,
+            now=utc_now(),
+            embedder=index.embedders(project)["minilm"],
+            pool=max(KS),
+            mode=mode,
+        )
     return [turn for e in answer.excerpts for turn in turns_of[e.fact.id]]
 
 
@@ -244,7 +259,10 @@ def _summary(results: list[dict]) -> dict:
         by[CATEGORIES.get(r["category"], str(r["category"]))].append(r)
     by["overall"] = results
     return {
-        name: {"questions": len(rows), **{f"R@{k}": round(100 * sum(r["recall"][k] for r in rows) / len(rows), 1) for k in KS}}
+        name: {
+            "questions": len(rows),
+            **{f"R@{k}": round(100 * sum(r["recall"][k] for r in rows) / len(rows), 1) for k in KS},
+        }
         for name, rows in by.items()
         if rows
     }

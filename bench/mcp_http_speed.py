@@ -53,12 +53,16 @@ async def interleaved(url: str, secret: str, root: Path, calls: int) -> dict[str
     rng = random.Random(7)
     words = vocabulary()[200:5000]  # mid-frequency terms, as people type
     params = StdioServerParameters(command=KENNING, args=["mcp", "--project", str(root)], env=dict(os.environ))
-    timings: dict[str, list[float]] = {k: [] for k in ("http_search", "stdio_search", "http_get", "stdio_get",
-                                                       "raw_search")}
-    async with httpx.AsyncClient(headers={"Authorization": f"Bearer {secret}"}, timeout=30) as http, \
-            streamable_http_client(url, http_client=http) as (read, write, http_session_id), \
-            ClientSession(read, write) as remote, stdio_client(params) as (s_read, s_write), \
-            ClientSession(s_read, s_write) as local:
+    timings: dict[str, list[float]] = {
+        k: [] for k in ("http_search", "stdio_search", "http_get", "stdio_get", "raw_search")
+    }
+    async with (
+        httpx.AsyncClient(headers={"Authorization": f"Bearer {secret}"}, timeout=30) as http,
+        streamable_http_client(url, http_client=http) as (read, write, http_session_id),
+        ClientSession(read, write) as remote,
+        stdio_client(params) as (s_read, s_write),
+        ClientSession(s_read, s_write) as local,
+    ):
         sessions = {"http": remote, "stdio": local}
         for session in sessions.values():
             await session.initialize()
@@ -77,12 +81,19 @@ async def interleaved(url: str, secret: str, root: Path, calls: int) -> dict[str
                 timings[f"{name}_get"].append((time.perf_counter() - start) * 1000)
         # The same endpoint with one plain POST per call (no SDK client machinery): what a
         # lean client pays.
-        headers = {"Accept": "application/json, text/event-stream", "mcp-protocol-version": "2025-06-18",
-                   "mcp-session-id": http_session_id()}
+        headers = {
+            "Accept": "application/json, text/event-stream",
+            "mcp-protocol-version": "2025-06-18",
+            "mcp-session-id": http_session_id(),
+        }
         for n in range(calls):
             question = " ".join(rng.sample(words, 3))
-            body = {"jsonrpc": "2.0", "id": n, "method": "tools/call",
-                    "params": {"name": "memory_index", "arguments": {"query": question, "limit": 10}}}
+            body = {
+                "jsonrpc": "2.0",
+                "id": n,
+                "method": "tools/call",
+                "params": {"name": "memory_index", "arguments": {"query": question, "limit": 10}},
+            }
             start = time.perf_counter()
             response = await http.post(url, json=body, headers=headers)
             timings["raw_search"].append((time.perf_counter() - start) * 1000)
@@ -115,11 +126,15 @@ def main() -> None:
             root.mkdir(parents=True, exist_ok=True)
             project, _ = init_project(root, "latency")
             print(f"building a store of {args.facts:,} observations: {bulk(project, args.facts):.1f} s")
-        _, secret = tokens.create(home, scopes=[tokens.READ], projects=[project.name], paths=[], name="bench",
-                                  expires="1d", now=utc_now())
+        _, secret = tokens.create(
+            home, scopes=[tokens.READ], projects=[project.name], paths=[], name="bench", expires="1d", now=utc_now()
+        )
         port = free_port()
-        server = subprocess.Popen([KENNING, "mcp", "--http", "--port", str(port), "--project", str(root)],
-                                  env=dict(os.environ), stderr=subprocess.DEVNULL)
+        server = subprocess.Popen(
+            [KENNING, "mcp", "--http", "--port", str(port), "--project", str(root)],
+            env=dict(os.environ),
+            stderr=subprocess.DEVNULL,
+        )
         try:
             deadline = time.monotonic() + 30
             while True:
@@ -136,8 +151,10 @@ def main() -> None:
             server.wait(10)
     load = os.getloadavg()[0]
     print(f"kenning MCP call latency · {args.facts:,} facts · {args.calls} calls each · ms at the client")
-    print(f"machine: {platform.platform()} · Python {platform.python_version()} · {os.cpu_count()} CPU(s) · "
-          f"load average at the end {load:.1f} · uvicorn extras: {extras()}")
+    print(
+        f"machine: {platform.platform()} · Python {platform.python_version()} · {os.cpu_count()} CPU(s) · "
+        f"load average at the end {load:.1f} · uvicorn extras: {extras()}"
+    )
     print()
     print("| call | p50 ms | p95 ms | max ms |")
     print("|---|---|---|---|")

@@ -35,12 +35,24 @@ from token_economy import NOW, build
 
 TASK = "Find, read and cite three facts about how the vault signing keys are rotated."
 TARGETS = [
-    Observation(text="The vault signing keys rotate every night at 02:00 UTC through the rotate-keys job.",
-                title="Vault signing keys rotate nightly", tags=("vault",), importance=8),
-    Observation(text="A vault key rotation must never overlap the backup window; the job waits for the lock.",
-                title="Vault key rotation waits for the backup lock", tags=("vault",), importance=7),
-    Observation(text="After a vault signing key rotation, clients refresh their cached public keys within 5 min.",
-                title="Clients refresh vault public keys after rotation", tags=("vault",), importance=6),
+    Observation(
+        text="The vault signing keys rotate every night at 02:00 UTC through the rotate-keys job.",
+        title="Vault signing keys rotate nightly",
+        tags=("vault",),
+        importance=8,
+    ),
+    Observation(
+        text="A vault key rotation must never overlap the backup window; the job waits for the lock.",
+        title="Vault key rotation waits for the backup lock",
+        tags=("vault",),
+        importance=7,
+    ),
+    Observation(
+        text="After a vault signing key rotation, clients refresh their cached public keys within 5 min.",
+        title="Clients refresh vault public keys after rotation",
+        tags=("vault",),
+        importance=6,
+    ),
 ]
 QUERY = "vault signing keys rotation"
 
@@ -57,8 +69,10 @@ async def list_cost(server) -> tuple[int, int, int]:
     async with create_connected_server_and_client_session(server._mcp_server) as client:
         listed = (await client.list_tools()).tools
     wire = ListToolsResult(tools=listed).model_dump_json(by_alias=True, exclude_none=True)
-    prompt = json.dumps([{"name": t.name, "description": t.description, "input_schema": t.inputSchema}
-                         for t in listed], separators=(",", ":"))
+    prompt = json.dumps(
+        [{"name": t.name, "description": t.description, "input_schema": t.inputSchema} for t in listed],
+        separators=(",", ":"),
+    )
     return len(listed), tokens(wire), tokens(prompt)
 
 
@@ -109,16 +123,20 @@ def main() -> None:
             print(f"| `{profile}` | {count} | {wire:,} | {prompt:,} |")
         graph = anyio.run(per_tool, build_server(project, tools="graph"))
         print()
-        print("Graph tools, one definition each (the default profile takes one): "
-              + ", ".join(f"`{name}` {cost}" for name, cost in sorted(graph.items(), key=lambda kv: kv[1])))
+        print(
+            "Graph tools, one definition each (the default profile takes one): "
+            + ", ".join(f"`{name}` {cost}" for name, cost in sorted(graph.items(), key=lambda kv: kv[1]))
+        )
         print()
         print(f"Task: “{TASK}”")
         print()
         print("| profile | calls | model turns | tokens of tool replies | input tokens of the task | 3 facts cited |")
         print("|---|---|---|---|---|---|")
-        for profile, plan, calls in (("default", "layers", "memory_index → memory_get"),
-                                     ("all", "layers", "memory_index → memory_get"),
-                                     ("all", "auto", "mem_search(mode=auto)")):
+        for profile, plan, calls in (
+            ("default", "layers", "memory_index → memory_get"),
+            ("all", "layers", "memory_index → memory_get"),
+            ("all", "auto", "mem_search(mode=auto)"),
+        ):
             server = build_server(project, clock=lambda: NOW, tools=profile)
             turns, reply_tokens, spent, ok = anyio.run(task, server, plan, wanted)
             print(f"| `{profile}` | {calls} | {turns} | {reply_tokens:,} | {spent:,} | {'yes' if ok else 'no'} |")

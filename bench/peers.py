@@ -51,8 +51,20 @@ def install_qmd(cache: Path) -> tuple[Path, Path]:
     if not (installed and node.exists() and entry.exists()):
         cache.mkdir(parents=True, exist_ok=True)
         print(f"installing qmd {QMD_VERSION} and {NODE_PACKAGE} into {cache} …", file=sys.stderr)
-        subprocess.run(["npm", "install", "--no-audit", "--no-fund", "--prefix", str(cache),
-                        f"@tobilu/qmd@{QMD_VERSION}", NODE_PACKAGE], check=True, stdout=subprocess.DEVNULL)
+        subprocess.run(
+            [
+                "npm",
+                "install",
+                "--no-audit",
+                "--no-fund",
+                "--prefix",
+                str(cache),
+                f"@tobilu/qmd@{QMD_VERSION}",
+                NODE_PACKAGE,
+            ],
+            check=True,
+            stdout=subprocess.DEVNULL,
+        )
     return node, entry
 
 
@@ -124,20 +136,32 @@ def run_tool(tool: str, commands: dict[str, list[list[str]]], corpus: Path, env:
 def commands_for(tool: str, corpus: Path, node: Path, qmd: Path) -> dict[str, list[list[str]]]:
     if tool == "qmd":
         q = [str(node), str(qmd)]
-        return {"cold": [[*q, "collection", "add", str(corpus), "--name", "docs", "--mask", "**/*.md"]],
-                "noop": [[*q, "update"]],
-                "query": [[*q, "search", QUERY, "-n", "10"]]}
+        return {
+            "cold": [[*q, "collection", "add", str(corpus), "--name", "docs", "--mask", "**/*.md"]],
+            "noop": [[*q, "update"]],
+            "query": [[*q, "search", QUERY, "-n", "10"]],
+        }
     kenning = str(Path(sys.executable).with_name("kenning"))
-    return {"cold": [[kenning, "init", "--project", str(corpus), "--name", "peers"],
-                     [kenning, "sync", "--project", str(corpus)]],
-            "noop": [[kenning, "sync", "--project", str(corpus)]],
-            "query": [[kenning, "search", QUERY, "--project", str(corpus), "--limit", "10"]]}
+    return {
+        "cold": [
+            [kenning, "init", "--project", str(corpus), "--name", "peers"],
+            [kenning, "sync", "--project", str(corpus)],
+        ],
+        "noop": [[kenning, "sync", "--project", str(corpus)]],
+        "query": [[kenning, "search", QUERY, "--project", str(corpus), "--limit", "10"]],
+    }
 
 
 def environment(home: Path, node: Path) -> dict[str, str]:
     env = {k: v for k, v in os.environ.items() if k not in ("PYTHONDONTWRITEBYTECODE", "NODE_OPTIONS")}
-    env.update(HOME=str(home), XDG_CACHE_HOME=str(home / ".cache"), XDG_CONFIG_HOME=str(home / ".config"),
-               KENNING_HOME=str(home / "kenning"), NO_COLOR="1", PATH=f"{node.parent}:{env.get('PATH', '')}")
+    env.update(
+        HOME=str(home),
+        XDG_CACHE_HOME=str(home / ".cache"),
+        XDG_CONFIG_HOME=str(home / ".config"),
+        KENNING_HOME=str(home / "kenning"),
+        NO_COLOR="1",
+        PATH=f"{node.parent}:{env.get('PATH', '')}",
+    )
     return env
 
 
@@ -173,18 +197,28 @@ def main() -> None:
                     figures = run_tool(tool, commands_for(tool, corpus, node, qmd), corpus, env)
                     for key, value in figures.items():
                         results.setdefault(f"x{scale} {tool}", {}).setdefault(key, []).append(value)
-                    print(f"rep {rep + 1} x{scale} {tool}: " + ", ".join(f"{k} {v:.3f}" for k, v in figures.items()),
-                          file=sys.stderr)
+                    print(
+                        f"rep {rep + 1} x{scale} {tool}: " + ", ".join(f"{k} {v:.3f}" for k, v in figures.items()),
+                        file=sys.stderr,
+                    )
                     shutil.rmtree(work)
-    report = {"machine": {"cpus": os.cpu_count(), "load_average_end": os.getloadavg()[0]},
-              "qmd": QMD_VERSION, "files": len(files), "reps": args.reps,
-              "corpus_mb": {f"x{s}": round(b / 1e6, 2) for s, b in sizes.items()}, "runs": results}
+    report = {
+        "machine": {"cpus": os.cpu_count(), "load_average_end": os.getloadavg()[0]},
+        "qmd": QMD_VERSION,
+        "files": len(files),
+        "reps": args.reps,
+        "corpus_mb": {f"x{s}": round(b / 1e6, 2) for s, b in sizes.items()},
+        "runs": results,
+    }
     if args.json:
         print(json.dumps(report, indent=2))
         return
-    print(f"{len(files)} files; corpus " + ", ".join(f"{k} {v} MB" for k, v in report["corpus_mb"].items())
-          + f"; qmd {QMD_VERSION}; {args.reps} repetitions, interleaved; {os.cpu_count()} cores; "
-          f"load average at the end {os.getloadavg()[0]:.2f}")
+    print(
+        f"{len(files)} files; corpus "
+        + ", ".join(f"{k} {v} MB" for k, v in report["corpus_mb"].items())
+        + f"; qmd {QMD_VERSION}; {args.reps} repetitions, interleaved; {os.cpu_count()} cores; "
+        f"load average at the end {os.getloadavg()[0]:.2f}"
+    )
     print(f"{'figure':22} {'scale':5} {'kenning min/med/max':26} {'qmd min/med/max':26} ratio (medians)")
     for scale in scales:
         ours, theirs = results[f"x{scale} kenning"], results[f"x{scale} qmd"]

@@ -34,10 +34,19 @@ WEIGHTS = (2.0, 1.5, 1.2, 1.0)
 def corpus(n: int, seed: int = 7) -> list[facts.NewFact]:
     rng = random.Random(seed)
     vocab = [f"w{i:04d}" for i in range(5000)]
-    return [facts.NewFact(type="section", title=" ".join(rng.choices(vocab, k=4)),
-                          body=" ".join(rng.choices(vocab, k=60)), source_kind="file",
-                          source_uri=f"doc{i}.md:1-9", producer="projection", date_indexed="2026-11-30T00:00:00Z",
-                          path=f"doc{i}.md") for i in range(n)]
+    return [
+        facts.NewFact(
+            type="section",
+            title=" ".join(rng.choices(vocab, k=4)),
+            body=" ".join(rng.choices(vocab, k=60)),
+            source_kind="file",
+            source_uri=f"doc{i}.md:1-9",
+            producer="projection",
+            date_indexed="2026-11-30T00:00:00Z",
+            path=f"doc{i}.md",
+        )
+        for i in range(n)
+    ]
 
 
 def measure(conn, rows: list[facts.NewFact], queries: list[str]) -> dict[str, float]:
@@ -52,9 +61,12 @@ def measure(conn, rows: list[facts.NewFact], queries: list[str]) -> dict[str, fl
         fts.words(conn, q, fts.Filters(), 10, WEIGHTS)
         times.append((time.perf_counter() - t) * 1000)
     times.sort()
-    return {"facts_per_s": round(len(rows) / write_s), "write_s": round(write_s, 2),
-            "query_p50_ms": round(statistics.median(times), 2),
-            "query_p95_ms": round(times[int(len(times) * 0.95) - 1], 2)}
+    return {
+        "facts_per_s": round(len(rows) / write_s),
+        "write_s": round(write_s, 2),
+        "query_p50_ms": round(statistics.median(times), 2),
+        "query_p95_ms": round(times[int(len(times) * 0.95) - 1], 2),
+    }
 
 
 def main() -> None:

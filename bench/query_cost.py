@@ -33,11 +33,11 @@ from datetime import UTC, datetime
 from pathlib import Path
 
 from kenning.config import init_project
-from kenning.sync.run import sync
 from kenning.search.lexical import WEIGHTS
 from kenning.search.query import parse
 from kenning.store import fts_topk as topk
 from kenning.store.fts import OVERFETCH, word_index
+from kenning.sync.run import sync
 from speed import QUERIES, generate
 
 POOL = 20  # what search asks for at limit 10 (answer/search.py: pool = max(20, 2 × limit))
@@ -66,15 +66,19 @@ def per_query(conn: sqlite3.Connection, matches: list[str], runs: int) -> list[d
     rows = []
     for match in matches:
         count = conn.execute("SELECT count(*) FROM facts_fts WHERE facts_fts MATCH ?", (match,)).fetchone()[0]
-        rows.append({
-            "matches": count,
-            "count_ms": median_ms(lambda: conn.execute(
-                "SELECT count(*) FROM facts_fts WHERE facts_fts MATCH ?", (match,)).fetchone(), runs),
-            "rank_ms": median_ms(lambda: ranked(conn, "rank", match), runs),
-            "bm25_ms": median_ms(lambda: ranked(conn, BM25, match), runs),
-            "topk_ms": median_ms(lambda: topk.best(conn, WORD_INDEX, match, POOL, spare=PAGE), runs),
-            "scored": scored_rows(conn, match),
-        })
+        rows.append(
+            {
+                "matches": count,
+                "count_ms": median_ms(
+                    lambda: conn.execute("SELECT count(*) FROM facts_fts WHERE facts_fts MATCH ?", (match,)).fetchone(),
+                    runs,
+                ),
+                "rank_ms": median_ms(lambda: ranked(conn, "rank", match), runs),
+                "bm25_ms": median_ms(lambda: ranked(conn, BM25, match), runs),
+                "topk_ms": median_ms(lambda: topk.best(conn, WORD_INDEX, match, POOL, spare=PAGE), runs),
+                "scored": scored_rows(conn, match),
+            }
+        )
         assert topk.best(conn, WORD_INDEX, match, POOL) == topk.plain(conn, WORD_INDEX, match, POOL), match
     return rows
 
@@ -94,7 +98,24 @@ def scored_rows(conn: sqlite3.Connection, match: str) -> int:
 
 # Words of the generated Python files' bodies and names: in a fifth to two thirds of the rows,
 # often together (and `items` stems like `item`): where pruning pays least.
-COMMON_WORDS = "item items result total return value limit self key none sorted append range def module class".split()
+COMMON_WORDS = [
+    "item",
+    "items",
+    "result",
+    "total",
+    "return",
+    "value",
+    "limit",
+    "self",
+    "key",
+    "none",
+    "sorted",
+    "append",
+    "range",
+    "def",
+    "module",
+    "class",
+]
 
 
 def common_words(conn: sqlite3.Connection, runs: int, count: int = 40) -> list[float]:
@@ -127,8 +148,10 @@ def two_threads_total(db: Path, matches: list[str], runs: int) -> float:
 
     def split(match: str) -> list:
         found: list[list] = [[], []]
-        threads = [threading.Thread(target=lambda i=i: found.__setitem__(i, ranked(conns[i], BM25, match, *halves[i])))
-                   for i in range(2)]
+        threads = [
+            threading.Thread(target=lambda i=i: found.__setitem__(i, ranked(conns[i], BM25, match, *halves[i])))
+            for i in range(2)
+        ]
         for thread in threads:
             thread.start()
         for thread in threads:
@@ -152,8 +175,9 @@ def assembly(project, runs: int) -> tuple[float, float]:
     conn = connect(project.db_path)
     now = datetime.now(UTC)
     parsed = [parse(q) for q in QUERIES]
-    whole = sum(median_ms(lambda p=p: search_conn(conn, project, p, SearchOptions(limit=10), now=now), runs)
-                for p in parsed)
+    whole = sum(
+        median_ms(lambda p=p: search_conn(conn, project, p, SearchOptions(limit=10), now=now), runs) for p in parsed
+    )
     ranking = sum(median_ms(lambda p=p: search(conn, p, Filters(), MIN_POOL), runs) for p in parsed)
     conn.close()
     return whole, ranking
@@ -176,34 +200,48 @@ def main() -> None:
         conn = sqlite3.connect(project.db_path, isolation_level=None)
         excerpts = conn.execute("SELECT count(*) FROM facts").fetchone()[0]
         rows = per_query(conn, matches, args.runs)
-        print(f"corpus: {args.markdown} Markdown + {args.python} Python files, {excerpts} excerpts; "
-              f"median of {args.runs} runs; load average {os.getloadavg()[0]:.2f}")
-        print(f"{'query':42} {'matches':>8} {'count ms':>9} {'rank ms':>8} {'bm25 ms':>8} {'bm25 µs/row':>12} "
-              f"{'top-k ms':>9} {'scored':>7}")
+        print(
+            f"corpus: {args.markdown} Markdown + {args.python} Python files, {excerpts} excerpts; "
+            f"median of {args.runs} runs; load average {os.getloadavg()[0]:.2f}"
+        )
+        print(
+            f"{'query':42} {'matches':>8} {'count ms':>9} {'rank ms':>8} {'bm25 ms':>8} {'bm25 µs/row':>12} "
+            f"{'top-k ms':>9} {'scored':>7}"
+        )
         for match, row in zip(matches, rows):
             per_row = 1000 * row["bm25_ms"] / row["matches"] if row["matches"] else float("nan")
-            print(f"{match[:42]:42} {row['matches']:8} {row['count_ms']:9.2f} {row['rank_ms']:8.2f} "
-                  f"{row['bm25_ms']:8.2f} {per_row:12.2f} {row['topk_ms']:9.2f} {row['scored']:7}")
+            print(
+                f"{match[:42]:42} {row['matches']:8} {row['count_ms']:9.2f} {row['rank_ms']:8.2f} "
+                f"{row['bm25_ms']:8.2f} {per_row:12.2f} {row['topk_ms']:9.2f} {row['scored']:7}"
+            )
         ranked_rows = [r for r in rows if r["matches"] >= 1000]
         total = {k: sum(r[k] for r in rows) for k in ("count_ms", "rank_ms", "bm25_ms", "topk_ms", "matches", "scored")}
-        print(f"all queries: count {total['count_ms']:.1f} ms, ORDER BY rank {total['rank_ms']:.1f} ms, "
-              f"ORDER BY bm25() {total['bm25_ms']:.1f} ms (bm25 / rank = {total['bm25_ms'] / total['rank_ms']:.2f}), "
-              f"exact top-k {total['topk_ms']:.1f} ms (top-k / bm25 = {total['topk_ms'] / total['bm25_ms']:.2f}; "
-              f"rows scored {total['scored']:,} of {total['matches']:,}; same rows, order and scores as bm25)")
+        print(
+            f"all queries: count {total['count_ms']:.1f} ms, ORDER BY rank {total['rank_ms']:.1f} ms, "
+            f"ORDER BY bm25() {total['bm25_ms']:.1f} ms (bm25 / rank = {total['bm25_ms'] / total['rank_ms']:.2f}), "
+            f"exact top-k {total['topk_ms']:.1f} ms (top-k / bm25 = {total['topk_ms'] / total['bm25_ms']:.2f}; "
+            f"rows scored {total['scored']:,} of {total['matches']:,}; same rows, order and scores as bm25)"
+        )
         if ranked_rows:
             rank_cost = statistics.median(1000 * r["bm25_ms"] / r["matches"] for r in ranked_rows)
             count_cost = statistics.median(1000 * r["count_ms"] / r["matches"] for r in ranked_rows)
-            print(f"queries matching 1,000+ excerpts: bm25 {rank_cost:.2f} µs a row, counting {count_cost:.2f} µs a row")
+            print(
+                f"queries matching 1,000+ excerpts: bm25 {rank_cost:.2f} µs a row, counting {count_cost:.2f} µs a row"
+            )
 
         ratios = common_words(conn, 5)
-        print(f"{len(ratios)} random queries of 2-4 common code words ({', '.join(COMMON_WORDS)}): top-k / bm25 "
-              f"median {statistics.median(ratios):.2f}, worst {max(ratios):.2f}, "
-              f"{sum(r > 1 for r in ratios)} slower (median of 5 runs each)")
+        print(
+            f"{len(ratios)} random queries of 2-4 common code words ({', '.join(COMMON_WORDS)}): top-k / bm25 "
+            f"median {statistics.median(ratios):.2f}, worst {max(ratios):.2f}, "
+            f"{sum(r > 1 for r in ratios)} slower (median of 5 runs each)"
+        )
 
         whole, ranking = assembly(project, args.runs)
-        print(f"product search (search_conn, limit 10) over the {len(QUERIES)} queries: {whole:.1f} ms, of which "
-              f"ranking (lexical.search) {ranking:.1f} ms and answer assembly (facts, freshness, snippets) "
-              f"{whole - ranking:.1f} ms = {(whole - ranking) / len(QUERIES):.2f} ms a query")
+        print(
+            f"product search (search_conn, limit 10) over the {len(QUERIES)} queries: {whole:.1f} ms, of which "
+            f"ranking (lexical.search) {ranking:.1f} ms and answer assembly (facts, freshness, snippets) "
+            f"{whole - ranking:.1f} ms = {(whole - ranking) / len(QUERIES):.2f} ms a query"
+        )
 
         base = bm25_total(conn, matches, args.runs)
         conn.execute("PRAGMA mmap_size = 1000000000")
@@ -217,9 +255,11 @@ def main() -> None:
         merged.commit()
         optimized = bm25_total(merged, matches, args.runs)
         merged.close()
-        print(f"bm25 over all queries: {base:.1f} ms; with mmap {mapped:.1f} ms ({base / mapped:.2f}×); "
-              f"index merged by optimize {optimized:.1f} ms ({base / optimized:.2f}×); "
-              f"split over two threads {threads:.1f} ms ({base / threads:.2f}×)")
+        print(
+            f"bm25 over all queries: {base:.1f} ms; with mmap {mapped:.1f} ms ({base / mapped:.2f}×); "
+            f"index merged by optimize {optimized:.1f} ms ({base / optimized:.2f}×); "
+            f"split over two threads {threads:.1f} ms ({base / threads:.2f}×)"
+        )
 
 
 if __name__ == "__main__":

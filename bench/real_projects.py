@@ -56,8 +56,22 @@ def fetch(requirement: str, folder: str, cache: Path) -> Path:
     if unpacked.is_dir():
         return unpacked
     cache.mkdir(parents=True, exist_ok=True)
-    subprocess.run([sys.executable, "-m", "pip", "download", "--quiet", "--no-deps", "--no-binary", ":all:",
-                    "-d", str(cache), requirement], check=True)
+    subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "pip",
+            "download",
+            "--quiet",
+            "--no-deps",
+            "--no-binary",
+            ":all:",
+            "-d",
+            str(cache),
+            requirement,
+        ],
+        check=True,
+    )
     archive = next(p for p in cache.iterdir() if p.name.lower().startswith(folder.lower()) and p.suffix == ".gz")
     with tarfile.open(archive) as tar:
         tar.extractall(cache, filter="data")
@@ -70,18 +84,26 @@ def under_git(source: Path, work: Path) -> Path:
         shutil.rmtree(work)
     shutil.copytree(source, work)
     files = sorted(str(p.relative_to(work)) for p in work.rglob("*") if p.is_file())
-    env = {**os.environ, "GIT_AUTHOR_NAME": "bench", "GIT_AUTHOR_EMAIL": "bench@example.org",
-           "GIT_COMMITTER_NAME": "bench", "GIT_COMMITTER_EMAIL": "bench@example.org"}
+    env = {
+        **os.environ,
+        "GIT_AUTHOR_NAME": "bench",
+        "GIT_AUTHOR_EMAIL": "bench@example.org",
+        "GIT_COMMITTER_NAME": "bench",
+        "GIT_COMMITTER_EMAIL": "bench@example.org",
+    }
     subprocess.run(["git", "init", "-q", "-b", "main", str(work)], check=True)
     third = len(files) // 3 + 1
     for i, date in enumerate(COMMIT_DATES):
-        chunk = files[i * third:(i + 1) * third]
+        chunk = files[i * third : (i + 1) * third]
         if not chunk:
             continue
         for start in range(0, len(chunk), 500):
-            subprocess.run(["git", "-C", str(work), "add", "-f", "--", *chunk[start:start + 500]], check=True)
-        subprocess.run(["git", "-C", str(work), "commit", "-q", "-m", f"import part {i + 1}"], check=True,
-                       env={**env, "GIT_AUTHOR_DATE": date, "GIT_COMMITTER_DATE": date})
+            subprocess.run(["git", "-C", str(work), "add", "-f", "--", *chunk[start : start + 500]], check=True)
+        subprocess.run(
+            ["git", "-C", str(work), "commit", "-q", "-m", f"import part {i + 1}"],
+            check=True,
+            env={**env, "GIT_AUTHOR_DATE": date, "GIT_COMMITTER_DATE": date},
+        )
     return work
 
 
@@ -96,12 +118,14 @@ def tree_bytes(root: Path) -> int:
 def run_sync(root: Path, env: dict[str, str]) -> dict[str, object]:
     """Cold sync in a child process (its own peak RSS), then a no-op resync."""
     kenning = kenning_bin()
-    subprocess.run([kenning, "init", "--project", str(root), "--name", root.name], check=True, env=env,
-                   stdout=subprocess.DEVNULL)
+    subprocess.run(
+        [kenning, "init", "--project", str(root), "--name", root.name], check=True, env=env, stdout=subprocess.DEVNULL
+    )
     before = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
     start = time.perf_counter()
-    done = subprocess.run([kenning, "sync", "--project", str(root), "--json"], check=True, env=env,
-                          capture_output=True, text=True)
+    done = subprocess.run(
+        [kenning, "sync", "--project", str(root), "--json"], check=True, env=env, capture_output=True, text=True
+    )
     wall = time.perf_counter() - start
     peak = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
     report = json.loads(done.stdout)
@@ -135,8 +159,12 @@ def ask_all(root: Path, name: str, env: dict[str, str]) -> tuple[dict[str, objec
     found, reciprocal, misses, latencies = 0, 0.0, [], []
     for row in rows:
         start = time.perf_counter()
-        done = subprocess.run([kenning_bin(), "ask", row["question"], "--project", str(root), "--json",
-                               "--limit", "5"], env=env, capture_output=True, text=True)
+        done = subprocess.run(
+            [kenning_bin(), "ask", row["question"], "--project", str(root), "--json", "--limit", "5"],
+            env=env,
+            capture_output=True,
+            text=True,
+        )
         latencies.append(time.perf_counter() - start)
         answer = json.loads(done.stdout) if done.stdout.strip() else {"excerpts": []}
         expected = set(row["expected"])
@@ -152,8 +180,15 @@ def ask_all(root: Path, name: str, env: dict[str, str]) -> tuple[dict[str, objec
             found += 1
             reciprocal += 1 / rank
         else:
-            misses.append({"question": row["question"], "expected": row["expected"], "got": files,
-                           "mode": answer.get("mode"), "degradations": answer.get("degradations")})
+            misses.append(
+                {
+                    "question": row["question"],
+                    "expected": row["expected"],
+                    "got": files,
+                    "mode": answer.get("mode"),
+                    "degradations": answer.get("degradations"),
+                }
+            )
     n = len(rows)
     latencies.sort()
     return {
@@ -184,16 +219,31 @@ def main() -> int:
         print(json.dumps(results, indent=2))
         return 0
     print(f"machine: {platform.machine()}, {os.cpu_count()} cores, Python {platform.python_version()}")
-    keys = ["input_mb", "files_indexed", "excerpts", "sync_s", "sync_mb_per_s", "peak_rss_mb", "db_mb",
-            "db_ratio", "noop_resync_s", "questions", "recall_at_5", "mrr_at_5", "ask_cli_p50_ms"]
+    keys = [
+        "input_mb",
+        "files_indexed",
+        "excerpts",
+        "sync_s",
+        "sync_mb_per_s",
+        "peak_rss_mb",
+        "db_mb",
+        "db_ratio",
+        "noop_resync_s",
+        "questions",
+        "recall_at_5",
+        "mrr_at_5",
+        "ask_cli_p50_ms",
+    ]
     print("project  " + "  ".join(keys))
     for name, r in results.items():
         print(f"{name:8} " + "  ".join(str(r[k]) for k in keys))
     if args.misses:
         for name, r in results.items():
             for miss in r["misses"]:
-                print(f"miss [{name}] {miss['question']!r}: expected {miss['expected']}, top 5 {miss['got']} "
-                      f"(mode {miss['mode']})")
+                print(
+                    f"miss [{name}] {miss['question']!r}: expected {miss['expected']}, top 5 {miss['got']} "
+                    f"(mode {miss['mode']})"
+                )
     return 0
 
 

@@ -24,7 +24,11 @@ from pathlib import Path
 
 from _common import DEFAULT_DATA, apply_weights, require, table, weights_option
 
-PUBLISHED = [("BM25 (BEIR paper)", 0.665), ("BM25 flat (Pyserini)", 0.679), ("plain FTS5 BM25, porter (data README)", 0.687)]
+PUBLISHED = [
+    ("BM25 (BEIR paper)", 0.665),
+    ("BM25 flat (Pyserini)", 0.679),
+    ("plain FTS5 BM25, porter (data README)", 0.687),
+]
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -45,8 +49,8 @@ def main(argv: list[str] | None = None) -> int:
 
     from kenning.clock import utc_now
     from kenning.config import init_project, load_project
-    from kenning.sync.run import sync
     from kenning.store.db import connect
+    from kenning.sync.run import sync
 
     apply_weights(args.weights)
     qrels = _qrels(root / "qrels" / f"{args.split}.tsv")
@@ -66,8 +70,11 @@ def main(argv: list[str] | None = None) -> int:
         project, _ = init_project(project_root, "scifact")
         config = project.state_dir / "config.toml"
         text = config.read_text(encoding="utf-8").split("\n[dense]")[0]
-        dense = ("enabled = false" if modes == ("lexical",)  # a lexical run times the lexical sync alone
-                 else "budget_seconds = 100000\nmultilingual = false")  # the whole corpus, English questions
+        dense = (
+            "enabled = false"
+            if modes == ("lexical",)  # a lexical run times the lexical sync alone
+            else "budget_seconds = 100000\nmultilingual = false"
+        )  # the whole corpus, English questions
         config.write_text(f"{text}\n[dense]\n{dense}\n", encoding="utf-8")
         project = load_project(project_root)
         now = utc_now()
@@ -77,9 +84,14 @@ def main(argv: list[str] | None = None) -> int:
         print(f"sync: {index_seconds:.1f} s, dense: {json.dumps(report.dense)}", file=sys.stderr)
 
         conn = connect(project.db_path)
-        figures = {"split": args.split, "queries": len(queries), "documents": count,
-                   "index_seconds": round(index_seconds, 2),
-                   "dense": report.dense, "modes": {}}
+        figures = {
+            "split": args.split,
+            "queries": len(queries),
+            "documents": count,
+            "index_seconds": round(index_seconds, 2),
+            "dense": report.dense,
+            "modes": {},
+        }
         kept_lists: dict[str, dict[str, list[int]]] = {}
         for mode in modes:
             figures["modes"][mode] = _run(conn, project, queries, qrels, mode, now, kept_lists)
@@ -88,8 +100,10 @@ def main(argv: list[str] | None = None) -> int:
         conn.close()
 
     print(f"SciFact {args.split}: {len(queries)} queries, {count} documents")
-    rows = [[f"kenning {m}", f["ndcg@10"], f["recall@100"], f["mrr@10"], f["query_ms_p50"], f["query_ms_p95"]]
-            for m, f in figures["modes"].items()]
+    rows = [
+        [f"kenning {m}", f["ndcg@10"], f["recall@100"], f["mrr@10"], f["query_ms_p50"], f["query_ms_p95"]]
+        for m, f in figures["modes"].items()
+    ]
     rows += [[name, value if args.split == "test" else None, None, None, None, None] for name, value in PUBLISHED]
     print(table(["system", "nDCG@10", "R@100", "MRR@10", "p50 ms", "p95 ms"], rows))
     if args.split != "test":
@@ -108,11 +122,11 @@ def _progress(phase: str, done: int, total: int) -> None:
 
 
 def _run(conn, project, queries, qrels, mode, now, kept_lists) -> dict:
-    from kenning.search.serve import SearchOptions, search_conn
     from kenning.bench.speed import quantile
     from kenning.dense import index as dense_index
     from kenning.search import hybrid
     from kenning.search.query import parse
+    from kenning.search.serve import SearchOptions, search_conn
 
     options = SearchOptions(limit=100)
     latencies: list[float] = []
@@ -123,8 +137,9 @@ def _run(conn, project, queries, qrels, mode, now, kept_lists) -> dict:
         if mode == "lexical":
             answer = search_conn(conn, project, parse(queries[qid]), options, now=now)
         else:
-            answer = hybrid.search(conn, project, parse(queries[qid]), options, now=now, embedder=embedder,
-                                   pool=100, mode=mode)
+            answer = hybrid.search(
+                conn, project, parse(queries[qid]), options, now=now, embedder=embedder, pool=100, mode=mode
+            )
         latencies.append(time.perf_counter() - started)
         kept_lists.setdefault(qid, {})[mode] = [e.fact.id for e in answer.excerpts]
         ranked = _dedupe(Path(e.fact.source.uri.split("#")[0]).stem for e in answer.excerpts)
@@ -132,17 +147,21 @@ def _run(conn, project, queries, qrels, mode, now, kept_lists) -> dict:
         ndcg.append(_ndcg(ranked[:10], relevant))
         recall.append(len(set(ranked[:100]) & set(relevant)) / len(relevant))
         mrr.append(next((1 / r for r, d in enumerate(ranked[:10], 1) if d in relevant), 0.0))
-    return {"ndcg@10": _mean(ndcg), "recall@100": _mean(recall), "mrr@10": _mean(mrr),
-            "query_ms_p50": round(quantile(latencies, 0.50) * 1000, 2),
-            "query_ms_p95": round(quantile(latencies, 0.95) * 1000, 2)}
+    return {
+        "ndcg@10": _mean(ndcg),
+        "recall@100": _mean(recall),
+        "mrr@10": _mean(mrr),
+        "query_ms_p50": round(quantile(latencies, 0.50) * 1000, 2),
+        "query_ms_p95": round(quantile(latencies, 0.95) * 1000, 2),
+    }
 
 
 def _sweep(conn, project, queries, qrels, now) -> list[str]:
     """Fusion settings on the same two lists per query (lexical top 100, dense top 100)."""
-    from kenning.search.serve import SearchOptions, search_conn
     from kenning.dense import index as dense_index
     from kenning.search import hybrid
     from kenning.search.query import parse
+    from kenning.search.serve import SearchOptions, search_conn
 
     embedder = dense_index.embedders(project)["minilm"]
     lists = {}
@@ -150,8 +169,10 @@ def _sweep(conn, project, queries, qrels, now) -> list[str]:
         lexical = search_conn(conn, project, parse(queries[qid]), SearchOptions(limit=100), now=now)
         dense = hybrid.dense_ranking(conn, project, embedder, queries[qid], 100)
         lists[qid] = ([e.fact.id for e in lexical.excerpts], [f for f, _ in dense])
-    docs = {fact.id: Path(fact.source.uri.split("#")[0]).stem
-            for fact in _all_facts(conn, project, {i for a, b in lists.values() for i in a + b})}
+    docs = {
+        fact.id: Path(fact.source.uri.split("#")[0]).stem
+        for fact in _all_facts(conn, project, {i for a, b in lists.values() for i in a + b})
+    }
     lines = []
     for k in (20, 60, 100):
         for w in (0.5, 0.75, 1.0, 1.25, 1.5, 2.0):

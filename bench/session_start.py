@@ -48,8 +48,10 @@ def timed(cmd: list[str], runs: int, env: dict[str, str]) -> tuple[list[float], 
 
 def line(name: str, measured: tuple[list[float], list[float]]) -> str:
     wall, cpu = measured
-    return (f"{name:<28} wall p50 {statistics.median(wall):6.1f} ms  p95 {quantile(wall, 0.95):6.1f} ms  "
-            f"min {min(wall):6.1f} ms · cpu p50 {statistics.median(cpu):6.1f} ms  p95 {quantile(cpu, 0.95):6.1f} ms")
+    return (
+        f"{name:<28} wall p50 {statistics.median(wall):6.1f} ms  p95 {quantile(wall, 0.95):6.1f} ms  "
+        f"min {min(wall):6.1f} ms · cpu p50 {statistics.median(cpu):6.1f} ms  p95 {quantile(cpu, 0.95):6.1f} ms"
+    )
 
 
 def main() -> None:
@@ -67,11 +69,15 @@ def main() -> None:
             shutil.copytree(CORPUS, project)
             for step in (["init", "--project", str(project)], ["sync", "--project", str(project)]):
                 subprocess.run([str(KENNING), *step], check=True, capture_output=True, env=env)
-        subprocess.run([str(KENNING), "pack", "build", "--project", str(project)], check=True, capture_output=True, env=env)
+        subprocess.run(
+            [str(KENNING), "pack", "build", "--project", str(project)], check=True, capture_output=True, env=env
+        )
         hook = [str(KENNING), "hook", "session-start", "--project", str(project)]
         pack_size = (project / ".kenning" / "cache" / "pack.md").stat().st_size
-        print(f"machine: {platform.platform()} · {os.cpu_count()} CPU(s) · Python {platform.python_version()} · "
-              f"load average {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
+        print(
+            f"machine: {platform.platform()} · {os.cpu_count()} CPU(s) · Python {platform.python_version()} · "
+            f"load average {' '.join(f'{x:.2f}' for x in os.getloadavg())}"
+        )
         print(f"project: {project} · pack {pack_size} bytes · {args.runs} runs each")
         print(line("python -c pass", timed([sys.executable, "-c", "pass"], args.runs, env)))
         print(line("kenning --version", timed([str(KENNING), "--version"], args.runs, env)))

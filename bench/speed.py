@@ -32,20 +32,94 @@ from pathlib import Path
 
 from kenning.bench.speed import quantile
 
-WORDS = (
-    "index search memory fusion ranking token session cache project source fingerprint freshness stale "
-    "decision convention evidence verdict commit graph node edge query router pack budget excerpt manifest "
-    "sync parser section heading symbol module function class method import call test store migration "
-    "schema trigger lexical trigram dense vector embedding model latency throughput benchmark recall "
-    "precision coverage attribution lifecycle supersede retire confirm forget registry config agent"
-).split()
+WORDS = [
+    "index",
+    "search",
+    "memory",
+    "fusion",
+    "ranking",
+    "token",
+    "session",
+    "cache",
+    "project",
+    "source",
+    "fingerprint",
+    "freshness",
+    "stale",
+    "decision",
+    "convention",
+    "evidence",
+    "verdict",
+    "commit",
+    "graph",
+    "node",
+    "edge",
+    "query",
+    "router",
+    "pack",
+    "budget",
+    "excerpt",
+    "manifest",
+    "sync",
+    "parser",
+    "section",
+    "heading",
+    "symbol",
+    "module",
+    "function",
+    "class",
+    "method",
+    "import",
+    "call",
+    "test",
+    "store",
+    "migration",
+    "schema",
+    "trigger",
+    "lexical",
+    "trigram",
+    "dense",
+    "vector",
+    "embedding",
+    "model",
+    "latency",
+    "throughput",
+    "benchmark",
+    "recall",
+    "precision",
+    "coverage",
+    "attribution",
+    "lifecycle",
+    "supersede",
+    "retire",
+    "confirm",
+    "forget",
+    "registry",
+    "config",
+    "agent",
+]
 
 QUERIES = [
-    "cache freshness", "rrf fusion ranking", "session token budget", "where is parse_section_42",
-    "graph edge node", "stale source fingerprint", "router pack budget", "Handler17", "migration schema trigger",
-    "how does the manifest work", "lifecycle supersede retire", "embedding latency", "decision evidence verdict",
-    "module_7", "compute_recall", "what is the coverage", "sync parser section", "benchmark throughput",
-    "query router", "confirm forget registry",
+    "cache freshness",
+    "rrf fusion ranking",
+    "session token budget",
+    "where is parse_section_42",
+    "graph edge node",
+    "stale source fingerprint",
+    "router pack budget",
+    "Handler17",
+    "migration schema trigger",
+    "how does the manifest work",
+    "lifecycle supersede retire",
+    "embedding latency",
+    "decision evidence verdict",
+    "module_7",
+    "compute_recall",
+    "what is the coverage",
+    "sync parser section",
+    "benchmark throughput",
+    "query router",
+    "confirm forget registry",
 ]
 
 
@@ -59,7 +133,7 @@ def _vocabulary(size: int = 20_000, seed: int = 7) -> tuple[list[str], list[floa
     rng.shuffle(vocab)
     cumulative, total = [], 0.0
     for rank in range(1, len(vocab) + 1):
-        total += rank ** -1.07
+        total += rank**-1.07
         cumulative.append(total)
     return vocab, cumulative
 
@@ -87,17 +161,27 @@ def python_file(rng: random.Random, i: int) -> str:
     for c in range(3):
         lines += [f"class Handler{i}_{c}:", f'    """{sentence(rng, 10)}"""', ""]
         for m in range(3):
-            lines += [f"    def {rng.choice(WORDS)}_{m}(self, value, limit=10):",
-                      f'        """{sentence(rng, 8)}"""',
-                      f"        total = value + {rng.randint(1, 9)}",
-                      "        for item in range(limit):",
-                      "            total += item",
-                      "        return total", ""]
+            lines += [
+                f"    def {rng.choice(WORDS)}_{m}(self, value, limit=10):",
+                f'        """{sentence(rng, 8)}"""',
+                f"        total = value + {rng.randint(1, 9)}",
+                "        for item in range(limit):",
+                "            total += item",
+                "        return total",
+                "",
+            ]
     for f in range(6):
         name = f"{rng.choice(WORDS)}_{rng.choice(WORDS)}_{i}_{f}"
-        lines += [f"def {name}(items, key=None):", f'    """{sentence(rng, 14)}"""',
-                  "    result = []", "    for item in items:", "        if key is None or key(item):",
-                  "            result.append(item)", "    return sorted(result)", ""]
+        lines += [
+            f"def {name}(items, key=None):",
+            f'    """{sentence(rng, 14)}"""',
+            "    result = []",
+            "    for item in items:",
+            "        if key is None or key(item):",
+            "            result.append(item)",
+            "    return sorted(result)",
+            "",
+        ]
     return "\n".join(lines) + "\n"
 
 
@@ -192,8 +276,9 @@ def run(root: Path, source_bytes: int) -> dict[str, object]:
     figures["query_ms_p95"] = round(quantile(timings, 0.95), 2)
 
     kenning("search", "warm up", "--project", str(root))  # writes the byte-code cache
-    cli_times = [wall_ms(lambda: kenning("search", query, "--project", str(root)))
-                 for query in QUERIES[:10] for _ in range(2)]
+    cli_times = [
+        wall_ms(lambda: kenning("search", query, "--project", str(root))) for query in QUERIES[:10] for _ in range(2)
+    ]
     figures["cli_search_ms_p50"] = round(quantile(cli_times, 0.5), 1)
     figures["cli_search_ms_p95"] = round(quantile(cli_times, 0.95), 1)
     # Peers in the same run, as the machine's speed drifts: the interpreter alone, and a
@@ -210,8 +295,10 @@ def run(root: Path, source_bytes: int) -> dict[str, object]:
 # cProfile entries (path suffix, function) summed into each phase of a sync.
 PHASES = (
     ("parse (one process here)", (("ingest/read.py", "read_all"),)),
-    ("excerpt, location, manifest rows", (("sync/write.py", "apply_file"), ("sync/write.py", "flush"),
-                                          ("sync/write.py", "retire_path"))),
+    (
+        "excerpt, location, manifest rows",
+        (("sync/write.py", "apply_file"), ("sync/write.py", "flush"), ("sync/write.py", "retire_path")),
+    ),
     ("word and trigram indexes", (("store/facts.py", "index_fts_rows"),)),
     ("graph", (("graph/build.py", "apply"),)),
     ("begin + commit (WAL checkpoint)", (("store/db.py", "transaction"),)),
@@ -237,8 +324,11 @@ def profile_sync(root: Path) -> None:
     stats = pstats.Stats(profiler).stats  # type: ignore[attr-defined]
 
     def cumulative(entries: tuple[tuple[str, str], ...]) -> float:
-        return sum(row[3] for (path, _, name), row in stats.items()
-                   if any(path.endswith(suffix) and name == function for suffix, function in entries))
+        return sum(
+            row[3]
+            for (path, _, name), row in stats.items()
+            if any(path.endswith(suffix) and name == function for suffix, function in entries)
+        )
 
     total = cumulative((("sync/run.py", "sync"),))
     print(f"cold sync under cProfile, serial parse: {total:.1f} s")
@@ -248,8 +338,12 @@ def profile_sync(root: Path) -> None:
 
 
 def machine() -> dict[str, object]:
-    return {"cpus": os.cpu_count(), "python": platform.python_version(), "sqlite": sqlite3.sqlite_version,
-            "platform": platform.platform()}
+    return {
+        "cpus": os.cpu_count(),
+        "python": platform.python_version(),
+        "sqlite": sqlite3.sqlite_version,
+        "platform": platform.platform(),
+    }
 
 
 def main() -> None:
@@ -258,8 +352,9 @@ def main() -> None:
     parser.add_argument("--markdown", type=int, default=2000)
     parser.add_argument("--python", type=int, default=2000)
     parser.add_argument("--json", action="store_true")
-    parser.add_argument("--profile", action="store_true",
-                        help="instead: profile one cold sync in process and print each phase's share")
+    parser.add_argument(
+        "--profile", action="store_true", help="instead: profile one cold sync in process and print each phase's share"
+    )
     args = parser.parse_args()
     os.environ.setdefault("KENNING_HOME", tempfile.mkdtemp(prefix="kenning-bench-home-"))
     with tempfile.TemporaryDirectory(prefix="kenning-bench-") as tmp:

@@ -61,12 +61,14 @@ def seconds(work: Callable[[], object]) -> float:
 def each(parse: Callable[[object], object], sources: list) -> Callable[[], None]:
     """Parse every source, keeping no result (as a sync does, file by file); a source the
     library rejects (a test file with a deliberate syntax error, say) costs what it cost."""
+
     def work() -> None:
         for source in sources:
             try:  # noqa: SIM105 (a timed loop: no context manager per source)
                 parse(source)
             except (SyntaxError, ValueError, RecursionError):
                 pass
+
     return work
 
 
@@ -82,8 +84,10 @@ def tree_sitter_seconds(sources: list[bytes]) -> float | None:
 
 def index_seconds(rows: list[tuple[int, str, str, str, str]]) -> tuple[float, float]:
     conn = sqlite3.connect(":memory:")
-    conn.execute("CREATE VIRTUAL TABLE words USING fts5(title, keywords, path, body, "
-                 "tokenize = 'porter unicode61 remove_diacritics 2')")
+    conn.execute(
+        "CREATE VIRTUAL TABLE words USING fts5(title, keywords, path, body, "
+        "tokenize = 'porter unicode61 remove_diacritics 2')"
+    )
     conn.execute("CREATE VIRTUAL TABLE grams USING fts5(title, keywords, path, tokenize = 'trigram')")
     for table in ("words", "grams"):  # the fastest settings tried (the product keeps 8 MB: memory)
         conn.execute(f"INSERT INTO {table} ({table}, rank) VALUES ('hashsize', {FTS_HASHSIZE})")
@@ -92,10 +96,14 @@ def index_seconds(rows: list[tuple[int, str, str, str, str]]) -> tuple[float, fl
         with conn:
             conn.executemany(sql, values)
 
-    words = seconds(lambda: insert("INSERT INTO words (rowid, title, keywords, path, body) VALUES (?, ?, ?, ?, ?)",
-                                   rows))
-    grams = seconds(lambda: insert("INSERT INTO grams (rowid, title, keywords, path) VALUES (?, ?, ?, ?)",
-                                   [row[:4] for row in rows]))
+    words = seconds(
+        lambda: insert("INSERT INTO words (rowid, title, keywords, path, body) VALUES (?, ?, ?, ?, ?)", rows)
+    )
+    grams = seconds(
+        lambda: insert(
+            "INSERT INTO grams (rowid, title, keywords, path) VALUES (?, ?, ?, ?)", [row[:4] for row in rows]
+        )
+    )
     conn.close()
     return words, grams
 
@@ -105,8 +113,22 @@ def django_tree(cache: Path, into: Path) -> None:
     archives = sorted(cache.glob("[Dd]jango-5.0.6.tar.gz"))
     if not archives:
         cache.mkdir(parents=True, exist_ok=True)
-        subprocess.run([sys.executable, "-m", "pip", "download", "--quiet", "--no-deps", "--no-binary", ":all:",
-                        "--dest", str(cache), DJANGO], check=True)
+        subprocess.run(
+            [
+                sys.executable,
+                "-m",
+                "pip",
+                "download",
+                "--quiet",
+                "--no-deps",
+                "--no-binary",
+                ":all:",
+                "--dest",
+                str(cache),
+                DJANGO,
+            ],
+            check=True,
+        )
         archives = sorted(cache.glob("[Dd]jango-5.0.6.tar.gz"))
     with tarfile.open(archives[0]) as archive:
         archive.extractall(into, filter="data")
@@ -180,8 +202,10 @@ def main() -> None:
         # the parent's pages it shares between fork and exec.
         report, rss = product_sync(root)
         best, mb = floor(label, candidates)
-        print(f"product cold sync, same files (child process): {report['wall']:.2f} s = "
-              f"{mb / report['wall']:.1f} MB/s, {report['wall'] / best:.2f}x the floor; peak RSS {rss:.0f} MB")
+        print(
+            f"product cold sync, same files (child process): {report['wall']:.2f} s = "
+            f"{mb / report['wall']:.1f} MB/s, {report['wall'] / best:.2f}x the floor; peak RSS {rss:.0f} MB"
+        )
         for phase, spent in report["phases"].items():
             print(f"  {phase:40} {spent:6.2f} s  {100 * spent / report['wall']:5.1f} %")
 
@@ -189,8 +213,9 @@ def main() -> None:
 def floor(label: str, candidates: list) -> tuple[float, float]:
     """Time each floor on the candidates' text and print them; the best wall time and MB."""
     texts: dict[str, str] = {}
-    read = seconds(lambda: texts.update((c.path, c.abs_path.read_bytes().decode("utf-8", errors="replace"))
-                                        for c in candidates))
+    read = seconds(
+        lambda: texts.update((c.path, c.abs_path.read_bytes().decode("utf-8", errors="replace")) for c in candidates)
+    )
     size = sum(len(t.encode()) for t in texts.values())
     by_kind: dict[str, list[str]] = {}
     for c in candidates:
@@ -223,8 +248,10 @@ def floor(label: str, candidates: list) -> tuple[float, float]:
     parse_total = sum(parse_times.values())
     indexing = words + grams
     best = max((read + parse_total + indexing) / cores, indexing)
-    print(f"corpus: {label}, {len(texts)} files, {mb:.1f} MB, {len(rows)} excerpts; "
-          f"{cores} cores; load average {os.getloadavg()[0]:.2f}")
+    print(
+        f"corpus: {label}, {len(texts)} files, {mb:.1f} MB, {len(rows)} excerpts; "
+        f"{cores} cores; load average {os.getloadavg()[0]:.2f}"
+    )
     print(f"  {'read the files':40} {read:6.2f} s  {mb / read:7.1f} MB/s")
     for kind, spent in parse_times.items():
         kind_mb = sum(len(texts[p].encode()) for p in by_kind[kind]) / 1e6
@@ -240,9 +267,11 @@ def floor(label: str, candidates: list) -> tuple[float, float]:
     print(f"  {'FTS5 word index (porter), in memory':40} {words:6.2f} s  {mb / words:7.1f} MB/s")
     print(f"  {'FTS5 trigram index, in memory':40} {grams:6.2f} s")
     print(f"indexing alone (SQLite has one writer): {indexing:.2f} s = {mb / indexing:.1f} MB/s")
-    print(f"best wall time these floors allow on {cores} cores: {best:.2f} s = {mb / best:.1f} MB/s "
-          f"(target {TARGET_MB_PER_S:g} MB/s = {mb / TARGET_MB_PER_S:.2f} s); without excerpt rows, "
-          "graph, dedup or commit")
+    print(
+        f"best wall time these floors allow on {cores} cores: {best:.2f} s = {mb / best:.1f} MB/s "
+        f"(target {TARGET_MB_PER_S:g} MB/s = {mb / TARGET_MB_PER_S:.2f} s); without excerpt rows, "
+        "graph, dedup or commit"
+    )
     return best, mb
 
 

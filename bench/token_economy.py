@@ -40,37 +40,79 @@ from kenning.store.db import connect
 from kenning.tokens import estimate
 
 NOW = datetime(2026, 11, 29, 12, 0, tzinfo=UTC)
-COMPONENTS = ["webhook retries", "release pipeline", "auth token refresh", "cache invalidation", "schema migration",
-              "incremental sync", "search ranking", "backup rotation", "rate limiter", "session store",
-              "payment reconciliation", "feature flags", "log shipping", "queue consumer", "image resizer"]
-VERBS = ["fails when", "slows down when", "needs a restart after", "must be checked before", "breaks if",
-         "was fixed by", "depends on", "should never run during", "is safe only after", "was redesigned around"]
-CAUSES = ["the upstream times out", "two workers race on the same row", "the config file is missing",
-          "the clock skews by a few seconds", "a deploy overlaps a nightly job", "the disk fills up",
-          "the token expires mid-request", "the index is rebuilt", "a retry storm starts", "the cache is cold"]
-DETAILS = ["We saw it in production twice this month.", "The fix is a guard in the handler and a test.",
-           "Keep the timeout at thirty seconds; lower values caused false alarms.",
-           "The on-call runbook has the exact commands.", "Metrics show the error rate drop to zero afterwards.",
-           "Do not remove the lock: it looks redundant but prevents double processing.",
-           "The root cause was a missing index on the lookup column.",
-           "This was confirmed by replaying the traffic capture locally.",
-           "The first attempt added a retry around the call, which only hid the problem for a week.",
-           "Reproducing it needs a staging stack with production-like data volumes and the nightly jobs enabled.",
-           "The alert fired at 03:12 and the queue depth reached forty thousand messages before draining.",
-           "We added a dashboard panel that tracks the lag per partition so the next regression is visible.",
-           "Rolling back the previous release did not help, which ruled out the new serializer.",
-           "The vendor confirmed the behaviour is documented but only in the changelog of version 4.2.",
-           "A unit test now covers the empty-payload case that triggered the original crash.",
-           "Two teams own parts of this path; the owners file lists who to page for each part."]
+COMPONENTS = [
+    "webhook retries",
+    "release pipeline",
+    "auth token refresh",
+    "cache invalidation",
+    "schema migration",
+    "incremental sync",
+    "search ranking",
+    "backup rotation",
+    "rate limiter",
+    "session store",
+    "payment reconciliation",
+    "feature flags",
+    "log shipping",
+    "queue consumer",
+    "image resizer",
+]
+VERBS = [
+    "fails when",
+    "slows down when",
+    "needs a restart after",
+    "must be checked before",
+    "breaks if",
+    "was fixed by",
+    "depends on",
+    "should never run during",
+    "is safe only after",
+    "was redesigned around",
+]
+CAUSES = [
+    "the upstream times out",
+    "two workers race on the same row",
+    "the config file is missing",
+    "the clock skews by a few seconds",
+    "a deploy overlaps a nightly job",
+    "the disk fills up",
+    "the token expires mid-request",
+    "the index is rebuilt",
+    "a retry storm starts",
+    "the cache is cold",
+]
+DETAILS = [
+    "We saw it in production twice this month.",
+    "The fix is a guard in the handler and a test.",
+    "Keep the timeout at thirty seconds; lower values caused false alarms.",
+    "The on-call runbook has the exact commands.",
+    "Metrics show the error rate drop to zero afterwards.",
+    "Do not remove the lock: it looks redundant but prevents double processing.",
+    "The root cause was a missing index on the lookup column.",
+    "This was confirmed by replaying the traffic capture locally.",
+    "The first attempt added a retry around the call, which only hid the problem for a week.",
+    "Reproducing it needs a staging stack with production-like data volumes and the nightly jobs enabled.",
+    "The alert fired at 03:12 and the queue depth reached forty thousand messages before draining.",
+    "We added a dashboard panel that tracks the lag per partition so the next regression is visible.",
+    "Rolling back the previous release did not help, which ruled out the new serializer.",
+    "The vendor confirmed the behaviour is documented but only in the changelog of version 4.2.",
+    "A unit test now covers the empty-payload case that triggered the original crash.",
+    "Two teams own parts of this path; the owners file lists who to page for each part.",
+]
 
 
 def observation(rng: random.Random, n: int) -> Observation:
     comp, verb, cause = rng.choice(COMPONENTS), rng.choice(VERBS), rng.choice(CAUSES)
     body = f"The {comp} {verb} {cause}. " + " ".join(rng.sample(DETAILS, rng.randint(10, 16))) + f" (case {n})"
-    return Observation(text=body, title=f"{comp.capitalize()} {verb} {cause}"[:70], tags=(comp.split()[0], "ops"),
-                       importance=rng.randint(3, 9), why=rng.choice(DETAILS) if n % 2 else None,
-                       how_to_apply="Check this before touching the " + comp + "." if n % 3 == 0 else None,
-                       memory_type=rng.choice(["durable", "working"]))
+    return Observation(
+        text=body,
+        title=f"{comp.capitalize()} {verb} {cause}"[:70],
+        tags=(comp.split()[0], "ops"),
+        importance=rng.randint(3, 9),
+        why=rng.choice(DETAILS) if n % 2 else None,
+        how_to_apply="Check this before touching the " + comp + "." if n % 3 == 0 else None,
+        memory_type=rng.choice(["durable", "working"]),
+    )
 
 
 def build(root: Path, count: int, name: str = "bench") -> object:
@@ -91,9 +133,23 @@ def body_lines(text: str) -> list[str]:
 
 async def measure(project: object, questions: list[str]) -> dict[str, list[float]]:
     server = build_server(project, clock=lambda: NOW)
-    figures: dict[str, list[float]] = {k: [] for k in ("index_row", "index_overhead", "search_hit", "search_overhead",
-                                                      "get_record", "guided", "guided_depth2", "auto", "get_full", "top10_get")}
+    figures: dict[str, list[float]] = {
+        k: []
+        for k in (
+            "index_row",
+            "index_overhead",
+            "search_hit",
+            "search_overhead",
+            "get_record",
+            "guided",
+            "guided_depth2",
+            "auto",
+            "get_full",
+            "top10_get",
+        )
+    }
     async with create_connected_server_and_client_session(server._mcp_server) as client:
+
         async def call(name: str, **args: object) -> tuple[str, object]:
             result = await client.call_tool(name, args)
             assert not result.isError, result.content[0].text
@@ -192,15 +248,32 @@ def bulk(project: object, facts: int) -> float:
     start = time.perf_counter()
     with transaction(conn):
         for n in range(facts):
-            obs = Observation(text=zipf_text(rng, words, rng.randint(60, 180)) + f" (case {n})",
-                              title=zipf_text(rng, words, 6), tags=(rng.choice(words),), importance=rng.randint(1, 10),
-                              memory_type=rng.choice(["durable", "working"]))
+            obs = Observation(
+                text=zipf_text(rng, words, rng.randint(60, 180)) + f" (case {n})",
+                title=zipf_text(rng, words, 6),
+                tags=(rng.choice(words),),
+                importance=rng.randint(1, 10),
+                memory_type=rng.choice(["durable", "working"]),
+            )
             stamp = (NOW - timedelta(minutes=facts - n)).strftime("%Y-%m-%dT%H:%M:%SZ")
-            fact_store.insert(conn, fact_store.NewFact(
-                type="observation", title=obs.title, body=obs.text, source_kind="manual", source_uri="manual:bench",
-                producer="agent", date_indexed=stamp, date_source=stamp, date_confirmed=stamp,
-                keywords=keywords_for(obs.title), tags=obs.tags, importance=obs.importance,
-                memory_type=obs.memory_type))
+            fact_store.insert(
+                conn,
+                fact_store.NewFact(
+                    type="observation",
+                    title=obs.title,
+                    body=obs.text,
+                    source_kind="manual",
+                    source_uri="manual:bench",
+                    producer="agent",
+                    date_indexed=stamp,
+                    date_source=stamp,
+                    date_confirmed=stamp,
+                    keywords=keywords_for(obs.title),
+                    tags=obs.tags,
+                    importance=obs.importance,
+                    memory_type=obs.memory_type,
+                ),
+            )
     conn.close()
     return time.perf_counter() - start
 
@@ -212,26 +285,33 @@ def main() -> None:
     parser.add_argument("--latency", action="store_true", help="also time MCP calls over stdio on a big store")
     parser.add_argument("--facts", type=int, default=50_000)
     parser.add_argument("--calls", type=int, default=200)
-    parser.add_argument("--store", type=Path, default=None,
-                        help="latency: reuse (or create once) the big project at this directory")
+    parser.add_argument(
+        "--store", type=Path, default=None, help="latency: reuse (or create once) the big project at this directory"
+    )
     args = parser.parse_args()
     rng = random.Random(3)
-    questions = [f"{rng.choice(COMPONENTS)} {rng.choice(VERBS).split()[0]} {rng.choice(CAUSES).split()[-1]}"
-                 for _ in range(args.questions)]
+    questions = [
+        f"{rng.choice(COMPONENTS)} {rng.choice(VERBS).split()[0]} {rng.choice(CAUSES).split()[-1]}"
+        for _ in range(args.questions)
+    ]
     with tempfile.TemporaryDirectory() as tmp:
         os.environ["KENNING_HOME"] = str(Path(tmp) / "home")
         project = build(Path(tmp) / "bench", args.observations)
         figures = anyio.run(measure, project, questions)
         mean = {k: statistics.mean(v) for k, v in figures.items() if v}
-        print(f"kenning token economy · {args.observations} observations · {len(questions)} questions · "
-              f"tokens = characters / 4")
+        print(
+            f"kenning token economy · {args.observations} observations · {len(questions)} questions · "
+            f"tokens = characters / 4"
+        )
         print(f"machine: {platform.platform()} · Python {platform.python_version()} · {os.cpu_count()} CPU(s)")
         print()
         print("| layer | tokens per row | fixed overhead per reply |")
         print("|---|---:|---:|")
         print(f"| memory_index (row) | {mean['index_row']:.1f} | {mean['index_overhead']:.0f} |")
         print(f"| memory_search (hit) | {mean['search_hit']:.1f} | {mean['search_overhead']:.0f} |")
-        print(f"| memory_get (record, body cut at 520 characters) | {mean['get_record']:.1f} | {estimate(DATA_FRAME)} |")
+        print(
+            f"| memory_get (record, body cut at 520 characters) | {mean['get_record']:.1f} | {estimate(DATA_FRAME)} |"
+        )
         print(f"| memory_get full=true (record, whole body) | {mean['get_full']:.1f} | {estimate(DATA_FRAME)} |")
         print()
         print("| answering one question | tokens (mean) |")
@@ -252,11 +332,15 @@ def main() -> None:
                 seconds = bulk(project_big, args.facts)
             timings, floor = anyio.run(stdio_latency, big, args.calls)
             print()
-            print(f"| MCP call over stdio, {args.facts}-fact store{f' (built in {seconds:.0f} s)' if seconds else ''}, "
-                  f"{args.calls} calls each | p50 | p95 |")
+            print(
+                f"| MCP call over stdio, {args.facts}-fact store{f' (built in {seconds:.0f} s)' if seconds else ''}, "
+                f"{args.calls} calls each | p50 | p95 |"
+            )
             print("|---|---:|---:|")
-            for label, values in (("memory_index(query of 3 terms, limit=10)", timings),
-                                  ("memory_get(one id): transport floor", floor)):
+            for label, values in (
+                ("memory_index(query of 3 terms, limit=10)", timings),
+                ("memory_get(one id): transport floor", floor),
+            ):
                 print(f"| {label} | {quantile(values, 0.5):.1f} ms | {quantile(values, 0.95):.1f} ms |")
 
 

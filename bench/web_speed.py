@@ -24,21 +24,31 @@ from datetime import UTC, datetime
 from pathlib import Path
 from urllib.parse import urlencode
 
-import _common  # noqa: F401  (puts src/ on the path)
 import uvicorn
-from speed import generate
 from starlette.testclient import TestClient
 
+import _common  # noqa: F401  (puts src/ on the path)
 from kenning.bench.speed import quantile
 from kenning.config import init_project
-from kenning.sync.run import sync
 from kenning.interfaces.web.app import create_app
+from kenning.sync.run import sync
+from speed import generate
 
 QUESTIONS = [
-    "how does the session token budget work", "cache of the manifest", "rrf fusion ranking",
-    "graph edge node", "router pack budget", "migration schema trigger", "embedding latency",
-    "session cache token", "sync parser section", "benchmark throughput", "confirm forget registry",
-    "lexical trigram index", "precision coverage attribution", "module import call test",
+    "how does the session token budget work",
+    "cache of the manifest",
+    "rrf fusion ranking",
+    "graph edge node",
+    "router pack budget",
+    "migration schema trigger",
+    "embedding latency",
+    "session cache token",
+    "sync parser section",
+    "benchmark throughput",
+    "confirm forget registry",
+    "lexical trigram index",
+    "precision coverage attribution",
+    "module import call test",
 ]
 NOW = datetime(2026, 11, 30, 12, 0, tzinfo=UTC)
 
@@ -68,7 +78,7 @@ def main() -> None:
         client = TestClient(app, base_url="http://127.0.0.1")
         pages = [f"/ask?{urlencode({'q': QUESTIONS[i % len(QUESTIONS)], 'limit': 10})}" for i in range(args.requests)]
         apis = [p.replace("/ask?", "/api/ask?", 1) for p in pages]
-        counts = {len(client.get(url).json()["excerpts"]) for url in apis[:len(QUESTIONS)]}
+        counts = {len(client.get(url).json()["excerpts"]) for url in apis[: len(QUESTIONS)]}
         for url in pages[:10]:  # warm-up: templates compiled, caches filled
             assert client.get(url).status_code == 200
 
@@ -98,8 +108,10 @@ def main() -> None:
         connection.close()
         server.should_exit = True
         thread.join(timeout=10)
-    print(f"corpus: {args.markdown} Markdown + {args.python} Python files, {size / 1e6:.1f} MB; "
-          f"excerpts per answer: {sorted(counts)}; {args.requests} requests per line")
+    print(
+        f"corpus: {args.markdown} Markdown + {args.python} Python files, {size / 1e6:.1f} MB; "
+        f"excerpts per answer: {sorted(counts)}; {args.requests} requests per line"
+    )
     print(f"machine: {os.cpu_count()} cpus, Python {platform.python_version()}, {platform.platform()}")
     for name, times in results.items():
         print(f"{name:<26} p50 {quantile(times, 0.5):6.1f} ms   p95 {quantile(times, 0.95):6.1f} ms")

@@ -56,8 +56,15 @@ def candidates(db: Path) -> list[tuple[str, str, str]]:
     conn.execute("CREATE VIRTUAL TABLE temp.v USING fts5vocab(main, facts_fts, 'row')")
     common = [r[0] for r in conn.execute("SELECT term FROM temp.v ORDER BY doc DESC LIMIT 300")]
     letters = [chr(c) for c in range(ord("a"), ord("z") + 1)]
-    widest = max(letters, key=lambda ch: conn.execute(
-        "SELECT sum(doc) FROM temp.v WHERE term >= ? AND term < ?", (ch, chr(ord(ch) + 1))).fetchone()[0] or 0)
+    widest = max(
+        letters,
+        key=lambda ch: (
+            conn.execute("SELECT sum(doc) FROM temp.v WHERE term >= ? AND term < ?", (ch, chr(ord(ch) + 1))).fetchone()[
+                0
+            ]
+            or 0
+        ),
+    )
     conn.close()
     return [
         ("con*", "fts", "con*"),
@@ -158,8 +165,10 @@ def main() -> None:
         print(f"{label:<24} {syntax:<8} {len(query):>5} {cli_s:>9.2f}  {outcome:<28} {mcp_s:>6.2f}  {mcp_outcome}")
     label, worst_s, index_s, status = concurrent
     print(f"\nworst query overall: {worst:.2f} s (target <= 2 s)")
-    print(f"memory_index sent 0.1 s into `{label}` ({worst_s:.2f} s) through the same MCP session: "
-          f"{index_s:.3f} s, {status} (target <= 0.5 s)")
+    print(
+        f"memory_index sent 0.1 s into `{label}` ({worst_s:.2f} s) through the same MCP session: "
+        f"{index_s:.3f} s, {status} (target <= 0.5 s)"
+    )
     if holder is not None:
         holder.cleanup()
 

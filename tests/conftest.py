@@ -64,16 +64,23 @@ def make_project(tmp_path: Path) -> Callable[..., Project]:
     return make
 
 
-GIT_ENV = {"GIT_AUTHOR_NAME": "Ada", "GIT_AUTHOR_EMAIL": "ada@example.org", "GIT_COMMITTER_NAME": "Ada",
-           "GIT_COMMITTER_EMAIL": "ada@example.org", "GIT_AUTHOR_DATE": "2026-03-01T10:00:00+00:00",
-           "GIT_COMMITTER_DATE": "2026-03-01T10:00:00+00:00", "GIT_CONFIG_GLOBAL": os.devnull,
-           "GIT_CONFIG_NOSYSTEM": "1"}
+GIT_ENV = {
+    "GIT_AUTHOR_NAME": "Ada",
+    "GIT_AUTHOR_EMAIL": "ada@example.org",
+    "GIT_COMMITTER_NAME": "Ada",
+    "GIT_COMMITTER_EMAIL": "ada@example.org",
+    "GIT_AUTHOR_DATE": "2026-03-01T10:00:00+00:00",
+    "GIT_COMMITTER_DATE": "2026-03-01T10:00:00+00:00",
+    "GIT_CONFIG_GLOBAL": os.devnull,
+    "GIT_CONFIG_NOSYSTEM": "1",
+}
 
 
 def git(root: Path, *args: str) -> str:
     """Run git in ``root`` with a fixed identity and dates, and no user or system config."""
-    return subprocess.run(["git", "-C", str(root), *args], env={**os.environ, **GIT_ENV}, check=True,
-                          capture_output=True, text=True).stdout
+    return subprocess.run(
+        ["git", "-C", str(root), *args], env={**os.environ, **GIT_ENV}, check=True, capture_output=True, text=True
+    ).stdout
 
 
 def commit_all(root: Path, message: str = "Initial import") -> str:

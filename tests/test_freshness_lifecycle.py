@@ -3,7 +3,6 @@ from __future__ import annotations
 from datetime import timedelta
 
 from conftest import NOW, bump_mtime, resync
-
 from kenning.answer.search import SearchOptions, search_project
 from kenning.answer.stale import stale_report
 from kenning.lifecycle import confirm, remember, supersede
@@ -56,8 +55,12 @@ def test_a_remembered_fact_is_unverified_then_hypothesis_after_270_days_and_neve
     conn = connect(project.db_path, create=True)
     saved = remember(conn, "We deploy on Fridays only.", now=NOW)
     conn.close()
-    for days, state in [(0, FreshnessState.UNVERIFIED), (270, FreshnessState.UNVERIFIED),
-                        (271, FreshnessState.HYPOTHESIS), (2000, FreshnessState.HYPOTHESIS)]:
+    for days, state in [
+        (0, FreshnessState.UNVERIFIED),
+        (270, FreshnessState.UNVERIFIED),
+        (271, FreshnessState.HYPOTHESIS),
+        (2000, FreshnessState.HYPOTHESIS),
+    ]:
         [excerpt] = _search(project, "deploy fridays", now=NOW + timedelta(days=days)).excerpts
         assert excerpt.fact.id == saved.fact_id
         assert excerpt.freshness.state is state, days

@@ -14,7 +14,10 @@ import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
 SRC = ROOT / "src" / "kenning"
-SQL = re.compile(r"\b(SELECT\s.+\sFROM|INSERT\s+(OR\s+\w+\s+)?INTO|UPDATE\s+\w+\s+SET|DELETE\s+FROM|CREATE\s+(TABLE|INDEX|VIRTUAL)|PRAGMA\s+\w+)\b", re.S)  # SQL keywords are written in capitals here
+SQL = re.compile(
+    r"\b(SELECT\s.+\sFROM|INSERT\s+(OR\s+\w+\s+)?INTO|UPDATE\s+\w+\s+SET|DELETE\s+FROM|CREATE\s+(TABLE|INDEX|VIRTUAL)|PRAGMA\s+\w+)\b",
+    re.S,
+)  # SQL keywords are written in capitals here
 
 
 def module_name(path: Path) -> str:
@@ -38,8 +41,10 @@ def unit(module: str) -> str:
 
 
 def _is_type_checking(node: ast.If) -> bool:
-    return isinstance(node.test, ast.Name) and node.test.id == "TYPE_CHECKING" or (
-        isinstance(node.test, ast.Attribute) and node.test.attr == "TYPE_CHECKING"
+    return (
+        isinstance(node.test, ast.Name)
+        and node.test.id == "TYPE_CHECKING"
+        or (isinstance(node.test, ast.Attribute) and node.test.attr == "TYPE_CHECKING")
     )
 
 

@@ -35,8 +35,13 @@ def repository(tmp_path_factory):
         pytest.skip("not a git checkout")
     target = tmp_path_factory.mktemp("readme") / "kenning"
     subprocess.run(["git", "clone", "-q", "--no-hardlinks", str(ROOT), str(target)], check=True)
-    listed = subprocess.run(["git", "-C", str(ROOT), "ls-files", "-co", "--exclude-standard", "-z"], check=True,
-                            capture_output=True).stdout.decode().split("\0")
+    listed = (
+        subprocess.run(
+            ["git", "-C", str(ROOT), "ls-files", "-co", "--exclude-standard", "-z"], check=True, capture_output=True
+        )
+        .stdout.decode()
+        .split("\0")
+    )
     for name in filter(None, listed):  # the working tree as it is, over the clone's history
         source = ROOT / name
         if source.is_file():
@@ -51,8 +56,9 @@ def test_the_readme_lists_relation_and_graph_examples():
     assert any(q[0] == "graph" for q in queries) and any(q[0] == "search" for q in queries)
 
 
-def test_every_readme_query_example_answers_on_this_repository_without_degradation(repository, cli, monkeypatch,
-                                                                                   tmp_path):
+def test_every_readme_query_example_answers_on_this_repository_without_degradation(
+    repository, cli, monkeypatch, tmp_path
+):
     monkeypatch.setenv("KENNING_HOME", str(tmp_path / "home"))
     project, _ = init_project(repository, "kenning")
     resync(project)

@@ -181,10 +181,13 @@ def _refuse(where: Path | str, section: str, key: str) -> None:
     else:
         known = [f"{s}.{k}" if s else k for s, keys in KNOWN_KEYS.items() for k in sorted(keys)]
         close = difflib.get_close_matches(shown, known, n=1, cutoff=0.5) or difflib.get_close_matches(
-            key, known, n=1, cutoff=0.5)
+            key, known, n=1, cutoff=0.5
+        )
         advice = f"did you mean `{close[0]}`?" if close else "known keys: " + ", ".join(known)
-    raise UsageError(f"{place}: unknown configuration key `{shown}`; {advice}",
-                     hint="fix .kenning/config.toml (docs/cli.md lists every key)")
+    raise UsageError(
+        f"{place}: unknown configuration key `{shown}`; {advice}",
+        hint="fix .kenning/config.toml (docs/cli.md lists every key)",
+    )
 
 
 def _line_of(where: Path | str, section: str, key: str) -> int | None:
@@ -203,7 +206,7 @@ def _line_of(where: Path | str, section: str, key: str) -> int | None:
                 return number
             continue
         stripped = text.strip()
-        name = re.split(r"\s*[=.]", stripped, maxsplit=1)[0].strip().strip('"\'')
+        name = re.split(r"\s*[=.]", stripped, maxsplit=1)[0].strip().strip("\"'")
         if current == section and name == key:
             return number
         top_level = not section and current == ""

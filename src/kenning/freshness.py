@@ -108,8 +108,9 @@ def _commit_reads(root: str, sha: str) -> bool:
     import subprocess  # here: only when a commit fact is served (start-up time)
 
     try:
-        proc = subprocess.run(["git", "-C", root, "cat-file", "-e", f"{sha}^{{commit}}"], capture_output=True,
-                              timeout=60, check=False)
+        proc = subprocess.run(
+            ["git", "-C", root, "cat-file", "-e", f"{sha}^{{commit}}"], capture_output=True, timeout=60, check=False
+        )
     except (OSError, subprocess.TimeoutExpired):
         return False
     return proc.returncode == 0
@@ -123,7 +124,9 @@ def freshness_of(fact: Fact, *, now: datetime, files: FileCheck | None) -> Fresh
         case "commit" if files is not None:
             if files.commit_exists(fact.source.uri):
                 return Freshness(FreshnessState.CURRENT, checked)
-            return Freshness(FreshnessState.SOURCE_MISSING, checked, detail=f"commit {fact.source.uri[:12]} no longer reads")
+            return Freshness(
+                FreshnessState.SOURCE_MISSING, checked, detail=f"commit {fact.source.uri[:12]} no longer reads"
+            )
         case _:
             return _unsourced_freshness(fact, now, checked)
 
@@ -140,7 +143,9 @@ def _file_freshness(fact: Fact, files: FileCheck, checked: str) -> Freshness:
             states.append((FreshnessState.STALE, from_timestamp(mtime) if mtime is not None else None, loc.uri))
     stale = [s for s in states if s[0] is FreshnessState.STALE]
     if stale:
-        return Freshness(FreshnessState.STALE, checked, changed=stale[0][1], detail=f"{stale[0][2]} changed since indexing")
+        return Freshness(
+            FreshnessState.STALE, checked, changed=stale[0][1], detail=f"{stale[0][2]} changed since indexing"
+        )
     return Freshness(FreshnessState.SOURCE_MISSING, checked, detail=f"{states[0][2]} no longer reads")
 
 

@@ -136,8 +136,9 @@ def append(path: Path, record: dict[str, Any]) -> dict[str, Any]:
     if clean["kind"] == "evidence" and ("task", clean["task"]) not in known:
         raise ValidationError(f"no task {clean['task']!r} in the ledger", hint="add it with `kenning ledger task`")
     if clean["kind"] == "verdict" and ("evidence", clean["evidence"]) not in known:
-        raise ValidationError(f"no evidence {clean['evidence']!r} in the ledger",
-                              hint="add it with `kenning ledger evidence`")
+        raise ValidationError(
+            f"no evidence {clean['evidence']!r} in the ledger", hint="add it with `kenning ledger evidence`"
+        )
     write_lines(path, [clean])
     return clean
 

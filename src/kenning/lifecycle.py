@@ -51,10 +51,21 @@ def remember(
     title = (title or _first_line(body)).strip()
     stamp = iso(now)
     new = fact_store.NewFact(
-        type=type_, title=title, body=body, source_kind="manual", source_uri=f"manual:{origin}",
-        producer=producer, date_indexed=stamp, date_source=stamp, date_confirmed=stamp,
-        keywords=keywords_for(title, " ".join(tags)), tags=tags, importance=importance, why=why,
-        how_to_apply=how_to_apply, memory_type=memory_type,
+        type=type_,
+        title=title,
+        body=body,
+        source_kind="manual",
+        source_uri=f"manual:{origin}",
+        producer=producer,
+        date_indexed=stamp,
+        date_source=stamp,
+        date_confirmed=stamp,
+        keywords=keywords_for(title, " ".join(tags)),
+        tags=tags,
+        importance=importance,
+        why=why,
+        how_to_apply=how_to_apply,
+        memory_type=memory_type,
     )
     with transaction(conn):
         known = memory_store.active_note(conn, new.content_hash, ("manual",))
@@ -63,8 +74,9 @@ def remember(
         return Saved(fact_store.insert(conn, new), created=True)
 
 
-def supersede(conn: Connection, project: str, old_id: int, new_id: int, *, now: datetime,
-              reason: str | None = None) -> tuple[Fact, Fact]:
+def supersede(
+    conn: Connection, project: str, old_id: int, new_id: int, *, now: datetime, reason: str | None = None
+) -> tuple[Fact, Fact]:
     if old_id == new_id:
         raise ValidationError("a fact cannot supersede itself")
     with transaction(conn):
@@ -75,8 +87,7 @@ def supersede(conn: Connection, project: str, old_id: int, new_id: int, *, now: 
             raise UsageError(f"#{new_id} is {new.lifecycle.value}; only an active fact can supersede another")
         if old.lifecycle is Lifecycle.SUPERSEDED:
             raise UsageError(f"#{old_id} is already superseded by #{old.superseded_by}")
-        fact_store.set_lifecycle(conn, old_id, Lifecycle.SUPERSEDED, when=iso(now), reason=reason,
-                                 superseded_by=new_id)
+        fact_store.set_lifecycle(conn, old_id, Lifecycle.SUPERSEDED, when=iso(now), reason=reason, superseded_by=new_id)
         return fact_store.get(conn, project, old_id), new
 
 
@@ -105,7 +116,7 @@ def _refuse_project_source(fact: Fact, gesture: str) -> None:
         raise SourceOwned(
             f"cannot {gesture} {fact.citation}: it is an excerpt of {fact.source.uri}, and the file is the truth",
             hint="change the file (the next sync follows it), or record the decision in an ADR "
-                 "(docs/adr/) and sync; supersede and forget apply to memories and notes",
+            "(docs/adr/) and sync; supersede and forget apply to memories and notes",
         )
 
 

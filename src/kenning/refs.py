@@ -30,5 +30,6 @@ def check_text(text: str, what: str = "argument") -> None:
     try:
         text.encode("utf-8")
     except UnicodeEncodeError as exc:
-        raise ValidationError(f"{what} is not valid UTF-8 text (byte or surrogate at position {exc.start})",
-                              hint="pass the text as UTF-8") from None
+        raise ValidationError(
+            f"{what} is not valid UTF-8 text (byte or surrogate at position {exc.start})", hint="pass the text as UTF-8"
+        ) from None

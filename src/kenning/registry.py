@@ -69,8 +69,10 @@ def register(home: Path, name: str, root: Path) -> bool:
 
 def _check_name(name: str) -> None:
     if name == GLOBAL_NAME:
-        raise UsageError(f"the project name {GLOBAL_NAME!r} is reserved for the transverse memory",
-                         hint="choose another with `name = \"…\"` in .kenning/config.toml")
+        raise UsageError(
+            f"the project name {GLOBAL_NAME!r} is reserved for the transverse memory",
+            hint='choose another with `name = "…"` in .kenning/config.toml',
+        )
 
 
 def rename(home: Path, old: str, new: str) -> Entry:

@@ -35,8 +35,12 @@ def project_status(project: Project, database_url: str | None = None) -> dict[st
     """``database_url`` (``KENNING_DATABASE_URL``, read by the interface) overrides the config's
     ``store``; with either, the PostgreSQL store is reported (level 2), or, unreachable, the
     local store is, with the degradation."""
-    data: dict[str, Any] = {"project": project.name, "root": str(project.root), "level": 0,
-                            "confidential": project.config.confidential}
+    data: dict[str, Any] = {
+        "project": project.name,
+        "root": str(project.root),
+        "level": 0,
+        "confidential": project.config.confidential,
+    }
     degradations: list[str] = []
     url = database_url or project.config.store
     server = _server_store(url, project) if url else None
@@ -51,9 +55,14 @@ def project_status(project: Project, database_url: str | None = None) -> dict[st
             data["index"] = {"files": 0, "facts": 0, "by_lifecycle": {}, "by_type": {}, "last_sync": None}
         else:
             size = store_status.index_size(conn)
-            data["index"] = {"files": size.files, "facts": size.facts, "by_lifecycle": size.by_lifecycle,
-                             "by_type": size.by_type, "last_sync": size.last_sync,
-                             "schema_version": size.schema_version}
+            data["index"] = {
+                "files": size.files,
+                "facts": size.facts,
+                "by_lifecycle": size.by_lifecycle,
+                "by_type": size.by_type,
+                "last_sync": size.last_sync,
+                "schema_version": size.schema_version,
+            }
         data["engines"]["dense"] = _dense_engine(conn, project, data["engines"]["dense"])
         data["level"] = 1 if data["engines"]["dense"]["available"] else 0
         data["engines"]["graph"] = _graph_engine(conn)
@@ -78,8 +87,13 @@ def _server_store(url: str, project: Project) -> dict[str, Any]:
     except StoreUnavailable as exc:
         return {"available": False, "engine": "postgresql", "reason": str(exc)}
     try:
-        return {"available": True, "engine": "postgresql", "facts": pg.fact_count(conn),
-                "schema_version": pg.schema_version(conn), "missing": list(MISSING)}
+        return {
+            "available": True,
+            "engine": "postgresql",
+            "facts": pg.fact_count(conn),
+            "schema_version": pg.schema_version(conn),
+            "missing": list(MISSING),
+        }
     finally:
         conn.close()
 

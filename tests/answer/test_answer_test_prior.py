@@ -4,7 +4,6 @@ they test, and a developer asking about a feature wants its implementation first
 from __future__ import annotations
 
 from conftest import NOW, resync
-
 from kenning.answer.search import SearchOptions, search_project
 
 FILES = {
@@ -41,8 +40,16 @@ def test_a_query_about_tests_ranks_them_as_bm25_does(make_project):
 def test_search_and_the_graph_call_test_files_by_one_rule():
     from kenning.ingest.test_files import is_test_path
 
-    tests = ["tests/test_cache.py", "pkg/test/x.py", "web/__tests__/a.js", "src/a_test.go", "src/a.spec.ts",
-             "src/a.test.js", "conftest.py", "tests/unit/conftest.py"]
+    tests = [
+        "tests/test_cache.py",
+        "pkg/test/x.py",
+        "web/__tests__/a.js",
+        "src/a_test.go",
+        "src/a.spec.ts",
+        "src/a.test.js",
+        "conftest.py",
+        "tests/unit/conftest.py",
+    ]
     code = ["src/shop/cache.py", "src/testing_tools.py", "docs/tests.md.py", "src/contest.py", "attest/a.py"]
     assert [p for p in tests if not is_test_path(p)] == []
     assert [p for p in code if is_test_path(p)] == []

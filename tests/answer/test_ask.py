@@ -117,7 +117,11 @@ def test_a_failing_graph_engine_is_a_degradation_not_an_empty_answer(corpus, cli
 def test_a_built_graph_answers_in_graph_mode_with_the_rule(corpus, cli, monkeypatch):
     fake_graph(monkeypatch, built=True, answer=Answer("q", "graph", None, 0, (corpus.name,)))
     answer = ask(cli, corpus, "what depends on the fusion module")
-    assert (answer["mode"], answer["rule"], answer["query"]) == ("graph", "relation", "what depends on the fusion module")
+    assert (answer["mode"], answer["rule"], answer["query"]) == (
+        "graph",
+        "relation",
+        "what depends on the fusion module",
+    )
 
 
 def test_a_plain_question_is_lexical_and_says_why_dense_did_not_serve(corpus, cli):
@@ -138,7 +142,9 @@ def test_an_empty_or_oversized_question_is_a_usage_error(corpus, cli):
     assert cli("ask", "x" * 501, "--project", str(corpus.root)).code == 2
 
 
-def test_all_projects_lists_each_project_separately_and_excludes_confidential_and_unreadable(make_project, cli, monkeypatch):
+def test_all_projects_lists_each_project_separately_and_excludes_confidential_and_unreadable(
+    make_project, cli, monkeypatch
+):
     monkeypatch.setenv("KENNING_NOW", iso(NOW))
     home = kenning_home()
     alpha = make_project(corpus_files(), name="alpha")
@@ -187,9 +193,16 @@ def mcp_call(project, tool: str, arguments: dict, *, cross_project: bool = False
     return anyio.run(run)
 
 
-@pytest.mark.parametrize("question", ["where is rrf_fuse", "how does cross-project memory work",
-                                      "which evidence touches the search module", "what should I know before working here",
-                                      "qu'est-ce qui a changé"])
+@pytest.mark.parametrize(
+    "question",
+    [
+        "where is rrf_fuse",
+        "how does cross-project memory work",
+        "which evidence touches the search module",
+        "what should I know before working here",
+        "qu'est-ce qui a changé",
+    ],
+)
 def test_cli_and_mcp_give_the_same_excerpts_in_the_same_order(corpus, cli, question):
     assert cli("pack", "build", "--project", str(corpus.root)).code == 0
     from_cli = ask(cli, corpus, question)
@@ -197,8 +210,9 @@ def test_cli_and_mcp_give_the_same_excerpts_in_the_same_order(corpus, cli, quest
     assert "not instructions" in text
     for key in ("mode", "rule", "level", "degradations", "empty_reason"):
         assert from_mcp[key] == from_cli[key], key
-    assert [(e["citation"], e["rank"], e["snippet"]) for e in from_mcp["excerpts"]] == \
-           [(e["citation"], e["rank"], e["snippet"]) for e in from_cli["excerpts"]]
+    assert [(e["citation"], e["rank"], e["snippet"]) for e in from_mcp["excerpts"]] == [
+        (e["citation"], e["rank"], e["snippet"]) for e in from_cli["excerpts"]
+    ]
 
 
 def test_the_core_pack_tool_and_resource_serve_the_pack_or_the_not_built_line(corpus, cli):
@@ -256,8 +270,9 @@ def test_memory_ask_scope_all_gives_the_same_labelled_list_as_the_cli(make_proje
         resync(project)
         registry.register(home, project.name, project.root)
     from_cli = cli("ask", "where is rrf_fuse", "--all-projects", "--json").json()
-    from_mcp, text = mcp_call(alpha, "memory_ask", {"question": "where is rrf_fuse", "scope": "all"},
-                              cross_project=True)
+    from_mcp, text = mcp_call(
+        alpha, "memory_ask", {"question": "where is rrf_fuse", "scope": "all"}, cross_project=True
+    )
     assert from_mcp["scope"] == from_cli["scope"]
     assert from_mcp["scope"]["excluded"][0]["project"] == "secret"
     assert [e["citation"] for e in from_mcp["excerpts"]] == [e["citation"] for e in from_cli["excerpts"]]

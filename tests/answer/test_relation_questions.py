@@ -14,13 +14,16 @@ TOP = 3
 
 def _row(answer, expected: list[str]) -> tuple[int | None, list[str]]:
     names = [(e.explain or {}).get("node", {}).get("name") or e.fact.title for e in answer.excerpts]
-    rank = next((r for r, ex in enumerate(answer.excerpts, 1)
-                 if any(matches(ex, e) or ex.fact.title == e for e in expected)), None)
+    rank = next(
+        (r for r, ex in enumerate(answer.excerpts, 1) if any(matches(ex, e) or ex.fact.title == e for e in expected)),
+        None,
+    )
     return rank, names
 
 
 def test_relation_questions_in_english_and_french_are_answered_from_the_graph_with_an_expected_node_in_the_top_3(
-        make_project):
+    make_project,
+):
     project = relations_project.build(make_project)
     resync(project)
     rows = relations_project.questions()
@@ -32,11 +35,15 @@ def test_relation_questions_in_english_and_french_are_answered_from_the_graph_wi
         rank, names = _row(answer, row["expected"])
         ok = answer.mode == "graph" and rank is not None and rank <= TOP and not answer.degradations
         good += ok
-        lines.append(f"{'yes' if ok else 'NO':<3} {answer.mode:<7} {rank or '-':<4} {row['question']} -> "
-                     f"{', '.join(map(str, names[:TOP]))}")
+        lines.append(
+            f"{'yes' if ok else 'NO':<3} {answer.mode:<7} {rank or '-':<4} {row['question']} -> "
+            f"{', '.join(map(str, names[:TOP]))}"
+        )
     score = good / len(rows)
-    print("\n" + "\n".join(lines) + f"\nscore: {good}/{len(rows)} = {score:.1%} answered in graph mode with an "
-          f"expected node in the top {TOP}")
+    print(
+        "\n" + "\n".join(lines) + f"\nscore: {good}/{len(rows)} = {score:.1%} answered in graph mode with an "
+        f"expected node in the top {TOP}"
+    )
     assert score >= 0.9
 
 
@@ -52,8 +59,12 @@ def test_a_who_calls_answer_lists_callers_first_never_the_node_itself_and_says_w
     assert set(names[1:3]) == {"app.cli.main", "app.jobs.drain"}
     first = answer.excerpts[0]
     assert first.explain["relation"] == "callers" and first.explain["direction"] == "incoming"
-    assert first.explain["start"][0] == {"kind": "symbol", "name": "app.client.Client.send", "named_by": "Client.send",
-                                         "resolved_by": "exact"}
+    assert first.explain["start"][0] == {
+        "kind": "symbol",
+        "name": "app.client.Client.send",
+        "named_by": "Client.send",
+        "resolved_by": "exact",
+    }
     step = first.path[-1]
     assert step["type"] == "calls" and step["link"] == "extracted" and step["walked"] == "backward"
     assert step["source"]["uri"].startswith("app/client.py") and step["freshness"] == "current"

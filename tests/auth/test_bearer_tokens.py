@@ -16,8 +16,23 @@ from kenning.errors import Unauthorized
 
 
 def test_create_prints_the_secret_once_and_stores_only_a_salted_hash(cli, isolated_home):
-    made = cli("token", "create", "--scope", "memory:read,memory:write", "--project", "alpha", "--project", "beta",
-               "--path", "docs/", "--expires", "8w", "--name", "ci", "--json")
+    made = cli(
+        "token",
+        "create",
+        "--scope",
+        "memory:read,memory:write",
+        "--project",
+        "alpha",
+        "--project",
+        "beta",
+        "--path",
+        "docs/",
+        "--expires",
+        "8w",
+        "--name",
+        "ci",
+        "--json",
+    )
     assert made.code == 0, made.err
     record = made.json()
     secret = record["secret"]
@@ -35,8 +50,9 @@ def test_create_prints_the_secret_once_and_stores_only_a_salted_hash(cli, isolat
 
 
 def test_revoke_and_expiry_make_verification_fail(cli, isolated_home):
-    record, secret = tokens.create(isolated_home, scopes=[tokens.READ], projects=["alpha"], paths=[], name="r",
-                                   expires="1h", now=NOW)
+    record, secret = tokens.create(
+        isolated_home, scopes=[tokens.READ], projects=["alpha"], paths=[], name="r", expires="1h", now=NOW
+    )
     assert tokens.verify(isolated_home, secret, now=NOW).id == record.id
     with pytest.raises(Unauthorized, match="is expired"):
         tokens.verify(isolated_home, secret, now=NOW + timedelta(hours=1))
@@ -49,13 +65,16 @@ def test_revoke_and_expiry_make_verification_fail(cli, isolated_home):
     assert "revoked" in cli("token", "list").out
 
 
-@pytest.mark.parametrize("args, fragment", [
-    (["--scope", "memory:admin", "--project", "a"], "unknown scope(s): memory:admin"),
-    (["--scope", "memory:read", "--project", "a", "--expires", "soon"], "not a duration"),
-    (["--scope", "memory:read", "--project", "a", "--path", "/etc"], "not a relative path prefix"),
-    (["--scope", "memory:read", "--project", "a", "--path", "docs/../src"], "not a relative path prefix"),
-    (["--scope", "memory:read", "--project", "a b"], "not a project name"),
-])
+@pytest.mark.parametrize(
+    "args, fragment",
+    [
+        (["--scope", "memory:admin", "--project", "a"], "unknown scope(s): memory:admin"),
+        (["--scope", "memory:read", "--project", "a", "--expires", "soon"], "not a duration"),
+        (["--scope", "memory:read", "--project", "a", "--path", "/etc"], "not a relative path prefix"),
+        (["--scope", "memory:read", "--project", "a", "--path", "docs/../src"], "not a relative path prefix"),
+        (["--scope", "memory:read", "--project", "a b"], "not a project name"),
+    ],
+)
 def test_bad_token_requests_are_usage_errors_that_write_nothing(cli, isolated_home, args, fragment):
     result = cli("token", "create", *args)
     assert result.code == 2 and fragment in result.err
@@ -70,8 +89,18 @@ def test_revoking_an_unknown_token_is_not_found(cli, isolated_home):
 def test_path_prefixes_bind_path_filters():
     assert within("docs/adr", ("docs/",)) and within("docs/", ("docs/",)) and within("src/a.py", ("docs/", "src/"))
     assert not within("doc", ("docs/",)) and not within("docs", ("docs/",)) and not within("./docs/", ("docs/",))
-    token = tokens.TokenRecord(id="00000000", name="t", scopes=(tokens.READ,), projects=("alpha",),
-                               paths=("src/",), created="", expires=None, revoked=None, salt="", digest="")
+    token = tokens.TokenRecord(
+        id="00000000",
+        name="t",
+        scopes=(tokens.READ,),
+        projects=("alpha",),
+        paths=("src/",),
+        created="",
+        expires=None,
+        revoked=None,
+        salt="",
+        digest="",
+    )
     recall = ToolNeeds("recall", writes=False, takes_path_filter=True, path_free_ok=False)
     assert check_call(token, "alpha", recall, {"query": "x", "path_filter": "src/kenning"}) is None
     assert check_call(token, "alpha", recall, {"query": "x"}).status == 403
@@ -89,7 +118,6 @@ def test_failure_limiter_blocks_then_forgets_after_the_window():
 
 
 def test_tokens_file_is_versioned_json(isolated_home):
-    tokens.create(isolated_home, scopes=[tokens.READ], projects=["alpha"], paths=[], name=None, expires=None,
-                  now=NOW)
+    tokens.create(isolated_home, scopes=[tokens.READ], projects=["alpha"], paths=[], name=None, expires=None, now=NOW)
     body = json.loads((isolated_home / "tokens.json").read_text())
     assert body["schema"] == "kenning.tokens/v1" and body["tokens"][0]["expires"] is None

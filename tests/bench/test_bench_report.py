@@ -131,9 +131,13 @@ def test_edge_questions_come_from_declared_graph_edges_and_the_router_agrees_wit
     from kenning.store.db import connect
 
     conn = connect(project.db_path)
-    declared = {(a, b) for a, b in conn.execute(
-        "SELECT a.name, b.name FROM graph_edges e JOIN graph_nodes a ON a.id = e.src "
-        "JOIN graph_nodes b ON b.id = e.dst WHERE e.link = 'declared'")}
+    declared = {
+        (a, b)
+        for a, b in conn.execute(
+            "SELECT a.name, b.name FROM graph_edges e JOIN graph_nodes a ON a.id = e.src "
+            "JOIN graph_nodes b ON b.id = e.dst WHERE e.link = 'declared'"
+        )
+    }
     conn.close()
     assert declared, "the fixture has declared edges (defines, supersedes, links_to)"
     report = cli("bench", "--json", "--project", str(project.root)).json()
@@ -153,8 +157,11 @@ def test_graph_mode_answers_the_edge_questions_and_serves_the_declared_edge(proj
     assert graph["edge"]["recall@10"] == 1.0 and graph["edge"]["edge_found"] == 1.0
     assert "edge" not in report["retrieval"]["lexical"]  # asked through `kenning ask`: the graph served them
     assert report["questions"]["served_by"]["graph"] == edges
-    assert all(row["mode"] == "graph" and row["rule"] == "relation"
-               for row in report["questions_asked"] if row["kind"] == "edge")
+    assert all(
+        row["mode"] == "graph" and row["rule"] == "relation"
+        for row in report["questions_asked"]
+        if row["kind"] == "edge"
+    )
     assert "graph edge" in cli("bench", "--project", str(project.root)).out
 
 
@@ -186,8 +193,13 @@ def test_a_commit_served_as_current_is_verified_against_git_not_counted_as_wrong
     from kenning.store.db import connect
 
     project = make_project({"README.md": "# Demo\n"})
-    env = {"GIT_AUTHOR_NAME": "a", "GIT_AUTHOR_EMAIL": "a@example.org", "GIT_COMMITTER_NAME": "a",
-           "GIT_COMMITTER_EMAIL": "a@example.org", "PATH": "/usr/bin:/bin"}
+    env = {
+        "GIT_AUTHOR_NAME": "a",
+        "GIT_AUTHOR_EMAIL": "a@example.org",
+        "GIT_COMMITTER_NAME": "a",
+        "GIT_COMMITTER_EMAIL": "a@example.org",
+        "PATH": "/usr/bin:/bin",
+    }
     for args in (["init", "-q"], ["add", "README.md"], ["commit", "-qm", "Add the zebra cache layer"]):
         subprocess.run(["git", "-C", str(project.root), *args], check=True, env=env)
     resync(project)
@@ -205,8 +217,11 @@ def test_project_questions_are_reported_apart_with_their_recall_and_router_agree
 
     rows = [
         {"question": "what calls rrf_fuse", "expected": ["src/fusion.py"], "rule": "relation", "mode": "graph"},
-        {"question": "why did we store everything in SQLite", "expected": ["docs/decisions/sqlite.md"],
-         "rule": "relation"},
+        {
+            "question": "why did we store everything in SQLite",
+            "expected": ["docs/decisions/sqlite.md"],
+            "rule": "relation",
+        },
         {"question": "where is rrf_fuse defined", "expected": ["rrf_fuse"], "rule": "default"},  # routed: identifier
         {"question": "how do I install it", "expected": ["README.md"], "rule": "default", "mode": "lexical"},
     ]
@@ -218,8 +233,9 @@ def test_project_questions_are_reported_apart_with_their_recall_and_router_agree
     assert own["retrieval"]["questions"] == 4 and own["retrieval"]["recall@10"] is not None
     assert [r["rule"] for r in own["rows"]] == ["relation", "relation", "identifier", "default"]
     assert own["router"]["rule_agreement"] == 0.75 and own["router"]["mode_agreement"] == 1.0
-    assert own["router"]["disagreements"] == [{"question": "where is rrf_fuse defined",
-                                               "expected": [None, "default"], "got": ["lexical", "identifier"]}]
+    assert own["router"]["disagreements"] == [
+        {"question": "where is rrf_fuse defined", "expected": [None, "default"], "got": ["lexical", "identifier"]}
+    ]
     # router agreement is measured on the project's questions; the built-in table is reported as what it is
     assert report["router"]["source"] == ".kenning/questions.jsonl"
     assert report["router"]["value"]["examples"] == 4 and report["router"]["value"]["rule_agreement"] == 0.75
@@ -238,7 +254,8 @@ def test_without_project_questions_the_router_says_it_measured_the_built_in_tabl
 
 
 def test_a_malformed_project_question_is_a_clear_error_naming_its_line(project, cli):
-    (project.state_dir / "questions.jsonl").write_text('{"question": "ok", "expected": ["a"]}\n{"q": 1}\n',
-                                                       encoding="utf-8")
+    (project.state_dir / "questions.jsonl").write_text(
+        '{"question": "ok", "expected": ["a"]}\n{"q": 1}\n', encoding="utf-8"
+    )
     result = cli("bench", "--project", str(project.root))
     assert result.code != 0 and "questions.jsonl line 2" in result.err

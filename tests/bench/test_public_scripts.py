@@ -15,9 +15,10 @@ BENCH = Path(__file__).resolve().parents[2] / "bench"
 
 
 def run_script(name: str, *args: str) -> dict:
-    done = subprocess.run([sys.executable, str(BENCH / name), *args, "--json"], capture_output=True, text=True,
-                          timeout=120, check=True)
-    return json.loads(done.stdout[done.stdout.index("\n{") + 1:])
+    done = subprocess.run(
+        [sys.executable, str(BENCH / name), *args, "--json"], capture_output=True, text=True, timeout=120, check=True
+    )
+    return json.loads(done.stdout[done.stdout.index("\n{") + 1 :])
 
 
 CORPUS = [
@@ -37,13 +38,18 @@ def write_beir(tmp_path, queries: list[dict], qrels: str) -> None:
 
 
 def test_the_scifact_script_scores_a_small_beir_corpus(tmp_path):
-    write_beir(tmp_path, [{"_id": "1", "text": "Sleep loss harms memory."}, {"_id": "2", "text": "IL-6 drives inflammation."}],
-               "1\t20\t1\n2\t30\t1\n")
+    write_beir(
+        tmp_path,
+        [{"_id": "1", "text": "Sleep loss harms memory."}, {"_id": "2", "text": "IL-6 drives inflammation."}],
+        "1\t20\t1\n2\t30\t1\n",
+    )
     figures = run_script("scifact.py", "--data", str(tmp_path))
     assert (figures["queries"], figures["documents"]) == (2, 3)
     assert figures["modes"]["lexical"]["ndcg@10"] == 1.0 and figures["modes"]["lexical"]["recall@100"] == 1.0
-    assert figures["dense"] == {"available": False, "reason": "dense disabled ([dense] enabled = false in "
-                                                            ".kenning/config.toml)"}
+    assert figures["dense"] == {
+        "available": False,
+        "reason": "dense disabled ([dense] enabled = false in .kenning/config.toml)",
+    }
 
 
 def test_the_scifact_script_compares_lexical_dense_and_hybrid(tmp_path):
@@ -57,7 +63,8 @@ def test_the_scifact_script_compares_lexical_dense_and_hybrid(tmp_path):
 
 def test_the_locomo_script_finds_the_evidence_turns_of_a_small_conversation(tmp_path):
     talk = {
-        "speaker_a": "Ana", "speaker_b": "Ben",
+        "speaker_a": "Ana",
+        "speaker_b": "Ben",
         "session_1_date_time": "1:56 pm on 8 May, 2023",
         "session_1": [
             {"speaker": "Ana", "dia_id": "D1:1", "text": "I adopted a grey kitten called Pixel."},
@@ -89,12 +96,15 @@ def test_the_callers_script_scores_what_calls_x_against_ast_on_an_unpacked_sdist
     (root / "PKG-INFO").write_text("Metadata-Version: 2.1\nName: tiny\nVersion: 1.0\n", encoding="utf-8")
     (root / "tiny" / "__init__.py").write_text("", encoding="utf-8")
     (root / "tiny" / "core.py").write_text(
-        "def compute_total(items):\n    return sum(items)\n\n\ndef unused_helper():\n    return 1\n", encoding="utf-8")
+        "def compute_total(items):\n    return sum(items)\n\n\ndef unused_helper():\n    return 1\n", encoding="utf-8"
+    )
     (root / "tiny" / "api.py").write_text(
         "from tiny.core import compute_total\n\n\n"
         "def invoice(items):\n    return compute_total(items)\n\n\n"
         "def receipt(items):\n    return compute_total(items) + 1\n\n\n"
-        "class Cart:\n    def total(self):\n        return compute_total(self.items)\n", encoding="utf-8")
+        "class Cart:\n    def total(self):\n        return compute_total(self.items)\n",
+        encoding="utf-8",
+    )
     figures = run_script("callers.py", "--package", "tiny==1.0", "--cache", str(tmp_path))
     assert figures["functions"] == 1 and figures["graph_mode"] == 1
     row = figures["rows"][0]

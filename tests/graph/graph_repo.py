@@ -20,7 +20,7 @@ def _score(rankings, k):
     return sorted(rankings)
 '''
 
-SEARCH = '''from demo.fusion import rrf_fuse
+SEARCH = """from demo.fusion import rrf_fuse
 
 
 def hybrid(a, b):
@@ -30,16 +30,16 @@ def hybrid(a, b):
 class Engine:
     def run(self, q):
         return rrf_fuse([q])
-'''
+"""
 
-TEST = '''from demo.fusion import rrf_fuse
+TEST = """from demo.fusion import rrf_fuse
 
 
 def test_rrf_fuse_orders():
     assert rrf_fuse([[1]]) == [[1]]
-'''
+"""
 
-APP_TS = '''import { hybrid } from "./api";
+APP_TS = """import { hybrid } from "./api";
 
 export interface Query {
   text: string;
@@ -54,7 +54,7 @@ export class Client {
 export function main(): void {
   new Client();
 }
-'''
+"""
 
 ADR_3 = """# 3. Use BM25 only
 
@@ -79,12 +79,31 @@ Supersedes ADR-0003. The fusion lives in [fusion](../../src/demo/fusion.py).
 """
 
 LEDGER = [
-    {"kind": "task", "id": "T-1", "title": "Fuse rankings", "status": "done", "touches": ["src/demo/fusion.py"],
-     "date": "2026-03-01"},
-    {"kind": "task", "id": "T-2", "title": "Hybrid search", "status": "open", "depends_on": ["T-1"],
-     "touches": ["src/demo/search.py"], "date": "2026-03-03"},
-    {"kind": "evidence", "id": "E-1", "task": "T-1", "path": "tests/test_demo_fusion.py", "result": "3 passed",
-     "date": "2026-03-02"},
+    {
+        "kind": "task",
+        "id": "T-1",
+        "title": "Fuse rankings",
+        "status": "done",
+        "touches": ["src/demo/fusion.py"],
+        "date": "2026-03-01",
+    },
+    {
+        "kind": "task",
+        "id": "T-2",
+        "title": "Hybrid search",
+        "status": "open",
+        "depends_on": ["T-1"],
+        "touches": ["src/demo/search.py"],
+        "date": "2026-03-03",
+    },
+    {
+        "kind": "evidence",
+        "id": "E-1",
+        "task": "T-1",
+        "path": "tests/test_demo_fusion.py",
+        "result": "3 passed",
+        "date": "2026-03-02",
+    },
     {"kind": "verdict", "id": "V-1", "evidence": "E-1", "outcome": "accepted", "date": "2026-03-02"},
 ]
 
@@ -100,12 +119,18 @@ FILES = {
 
 
 def git(root: Path, *args: str, date: str = "2026-03-01T10:00:00+00:00") -> str:
-    env = {**os.environ, "GIT_AUTHOR_NAME": "Ada", "GIT_AUTHOR_EMAIL": "ada@example.org",
-           "GIT_COMMITTER_NAME": "Ada", "GIT_COMMITTER_EMAIL": "ada@example.org",
-           "GIT_AUTHOR_DATE": date, "GIT_COMMITTER_DATE": date, "GIT_CONFIG_GLOBAL": os.devnull,
-           "GIT_CONFIG_NOSYSTEM": "1"}
-    return subprocess.run(["git", "-C", str(root), *args], env=env, check=True, capture_output=True,
-                          text=True).stdout
+    env = {
+        **os.environ,
+        "GIT_AUTHOR_NAME": "Ada",
+        "GIT_AUTHOR_EMAIL": "ada@example.org",
+        "GIT_COMMITTER_NAME": "Ada",
+        "GIT_COMMITTER_EMAIL": "ada@example.org",
+        "GIT_AUTHOR_DATE": date,
+        "GIT_COMMITTER_DATE": date,
+        "GIT_CONFIG_GLOBAL": os.devnull,
+        "GIT_CONFIG_NOSYSTEM": "1",
+    }
+    return subprocess.run(["git", "-C", str(root), *args], env=env, check=True, capture_output=True, text=True).stdout
 
 
 def commit(root: Path, message: str, date: str, *paths: str) -> str:

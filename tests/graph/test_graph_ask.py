@@ -23,8 +23,9 @@ def test_relation_answer_finds_the_node_named_in_the_question_and_picks_the_walk
         names = [ex.explain["node"]["name"] for ex in calls.excerpts]
         assert "demo.fusion.rrf_fuse" not in names  # the node itself is not its own caller
         assert {"demo.search.hybrid", "demo.search.Engine.run"} <= set(names[:3]), names
-        assert all(ex.explain["relation"] == "callers" and ex.explain["direction"] == "incoming"
-                   for ex in calls.excerpts)
+        assert all(
+            ex.explain["relation"] == "callers" and ex.explain["direction"] == "incoming" for ex in calls.excerpts
+        )
         assert calls.excerpts[0].path[-1]["type"] == "calls"
         touched = relation_answer(conn, project, "quelles tâches touchent src/demo/fusion.py ?", now=NOW)
         assert touched.rule == "graph.touches" and "task" in {ex.fact.type for ex in touched.excerpts}

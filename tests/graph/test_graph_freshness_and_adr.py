@@ -1,8 +1,8 @@
 from __future__ import annotations
 
 import graph_repo
-from conftest import NOW, bump_mtime, resync
 
+from conftest import NOW, bump_mtime, resync
 from kenning.freshness import FileCheck, freshness_of
 from kenning.ingest.decisions import parse_markdown_relations
 from kenning.records import Dates, Fact, FreshnessState, Source
@@ -32,7 +32,9 @@ def test_a_commit_fact_is_current_while_git_finds_it_and_source_missing_otherwis
         files = FileCheck(project.root, conn)
 
         def commit_fact(uri: str) -> Fact:
-            return Fact(1, project.name, "commit", "t", "b", Source("commit", uri, uri), Dates(None, "2026-01-01T00:00:00Z"))
+            return Fact(
+                1, project.name, "commit", "t", "b", Source("commit", uri, uri), Dates(None, "2026-01-01T00:00:00Z")
+            )
 
         assert freshness_of(commit_fact(sha), now=NOW, files=files).state is FreshnessState.CURRENT
         gone = freshness_of(commit_fact("0" * 40), now=NOW, files=files)
@@ -45,15 +47,21 @@ def test_madr_bullets_and_nygard_sections_give_status_date_and_supersedes_refere
     madr = "# Use Postgres\n\n* Status: superseded by ADR-0009\n* Date: 2025-05-06\n\nBody.\n"
     chunks, rel = parse_markdown_relations(madr, "decisions/0004-use-postgres.md")
     assert {c.type for c in chunks} == {"decision"}
-    assert rel.decision == {"name": "ADR-0004", "title": "Use Postgres", "status": "superseded by ADR-0009",
-                            "date": "2025-05-06"}
+    assert rel.decision == {
+        "name": "ADR-0004",
+        "title": "Use Postgres",
+        "status": "superseded by ADR-0009",
+        "date": "2025-05-06",
+    }
     assert [(r.type, r.target, r.reverse) for r in rel.refs if r.type == "supersedes"] == [
-        ("supersedes", "ADR-0009", True)]
+        ("supersedes", "ADR-0009", True)
+    ]
     nygard = "# 2. Record decisions\n\n## Status\n\nAccepted\n\nSupersedes [the old one](0001-old.md)\n"
     _, rel = parse_markdown_relations(nygard, "docs/adr/0002-record.md")
     assert rel.decision["status"].startswith("Accepted")
     assert [(r.target_kind, r.target, r.reverse) for r in rel.refs if r.type == "supersedes"] == [
-        ("file", "docs/adr/0001-old.md", False)]
+        ("file", "docs/adr/0001-old.md", False)
+    ]
     plain, rel = parse_markdown_relations("# Notes\n\nSee [guide](../guide.md#install).\n", "docs/notes.md")
     assert rel.decision is None and plain[0].type == "doc"
     assert [(r.type, r.target) for r in rel.refs] == [("links_to", "guide.md")]

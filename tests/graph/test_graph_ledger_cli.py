@@ -3,7 +3,6 @@ from __future__ import annotations
 import json
 
 from conftest import resync
-
 from kenning import ledger
 
 
@@ -11,7 +10,9 @@ def test_ledger_commands_append_validated_records_and_the_sync_turns_them_into_f
     project = make_project({"src/app.py": "def main():\n    return 1\n"})
     root = ("--project", str(project.root))
     assert cli("ledger", "task", "T-1", "--title", "Ship it", "--touches", "src/app.py", *root).code == 0
-    assert cli("ledger", "evidence", "E-1", "--task", "T-1", "--command", "pytest", "--result", "green", *root).code == 0
+    assert (
+        cli("ledger", "evidence", "E-1", "--task", "T-1", "--command", "pytest", "--result", "green", *root).code == 0
+    )
     assert cli("ledger", "verdict", "V-1", "--evidence", "E-1", "--outcome", "accepted", *root).code == 0
     lines = (project.state_dir / "ledger.jsonl").read_text().splitlines()
     assert [json.loads(line)["kind"] for line in lines] == ["task", "evidence", "verdict"]
@@ -34,17 +35,34 @@ def test_a_record_that_fails_validation_exits_2_and_writes_nothing(make_project,
 def test_ledger_import_reads_gh_issue_list_json_and_is_idempotent(make_project, cli, tmp_path):
     project = make_project({"a.md": "# A\n"})
     issues = [
-        {"number": 12, "title": "Graph", "state": "OPEN", "body": "Depends on #11", "labels": [{"name": "core"}],
-         "createdAt": "2026-11-01T10:00:00Z", "closedAt": None},
-        {"number": 11, "title": "Store", "state": "CLOSED", "body": "", "labels": [],
-         "createdAt": "2026-10-01T10:00:00Z", "closedAt": "2026-10-20T10:00:00Z"},
+        {
+            "number": 12,
+            "title": "Graph",
+            "state": "OPEN",
+            "body": "Depends on #11",
+            "labels": [{"name": "core"}],
+            "createdAt": "2026-11-01T10:00:00Z",
+            "closedAt": None,
+        },
+        {
+            "number": 11,
+            "title": "Store",
+            "state": "CLOSED",
+            "body": "",
+            "labels": [],
+            "createdAt": "2026-10-01T10:00:00Z",
+            "closedAt": "2026-10-20T10:00:00Z",
+        },
     ]
     dump = tmp_path / "issues.json"
     dump.write_text(json.dumps(issues))
     root = ("--project", str(project.root))
     assert cli("ledger", "import", str(dump), "--json", *root).json()["imported"] == 2
     assert cli("ledger", "import", str(dump), "--json", *root).json() == {
-        "imported": 0, "unchanged": 2, "ledger": str(project.state_dir / "ledger.jsonl")}
+        "imported": 0,
+        "unchanged": 2,
+        "ledger": str(project.state_dir / "ledger.jsonl"),
+    }
     entries = {e.record["id"]: e.record for e in ledger.read(project.state_dir / "ledger.jsonl").entries}
     assert entries["#12"]["depends_on"] == ["#11"] and entries["#11"]["status"] == "closed"
     assert entries["#12"]["labels"] == ["core"] and entries["#11"]["date"] == "2026-10-20T10:00:00Z"
@@ -56,7 +74,8 @@ def test_ledger_import_reads_gh_issue_list_json_and_is_idempotent(make_project, 
 def test_a_broken_ledger_line_is_counted_and_never_stops_the_sync(make_project):
     project = make_project({"a.md": "# A\n"})
     (project.state_dir / "ledger.jsonl").write_text(
-        '{"kind": "task", "id": "T-1", "title": "ok"}\nnot json\n{"kind": "task"}\n', encoding="utf-8")
+        '{"kind": "task", "id": "T-1", "title": "ok"}\nnot json\n{"kind": "task"}\n', encoding="utf-8"
+    )
     report = resync(project)
     assert report.graph["ledger_invalid"] == 2
     assert [e.record["id"] for e in ledger.read(project.state_dir / "ledger.jsonl").entries] == ["T-1"]

@@ -17,7 +17,9 @@ def test_appending_other_records_leaves_a_ledger_fact_and_its_edges_current(make
     assert cli("ledger", "task", "T-1", "--title", "Ship it", "--touches", "src/app.py", *root).code == 0
     resync(project)
     assert cli("ledger", "task", "T-2", "--title", "Then polish", *root).code == 0
-    assert cli("ledger", "evidence", "E-1", "--task", "T-1", "--command", "pytest", "--result", "green", *root).code == 0
+    assert (
+        cli("ledger", "evidence", "E-1", "--task", "T-1", "--command", "pytest", "--result", "green", *root).code == 0
+    )
 
     [task] = _task(cli, root, "T-1").values()
     assert task["freshness"]["state"] == "current"
@@ -79,7 +81,6 @@ def test_a_store_from_before_record_fingerprints_is_rewritten_by_the_next_sync(m
 
 
 def test_freshness_names_the_ledger_where_the_ledger_module_puts_it():
-    from kenning import freshness
-    from kenning import ledger
+    from kenning import freshness, ledger
 
     assert freshness._LEDGER_PATH == ledger.LEDGER_PATH  # kept apart for start-up time

@@ -3,8 +3,8 @@ from __future__ import annotations
 import hashlib
 
 import graph_repo
-from conftest import resync
 
+from conftest import resync
 from kenning.store.db import connect
 
 
@@ -20,7 +20,8 @@ def _edges(project) -> list[tuple]:
 
 
 def test_graph_touches_a_module_returns_its_tasks_evidence_verdicts_and_commits_as_paths_of_sourced_edges(
-        make_project, cli):
+    make_project, cli
+):
     project = graph_repo.build(make_project)
     resync(project)
     result = cli("graph", "touches", "src/demo/fusion.py", "--json", "--project", str(project.root))
@@ -54,13 +55,24 @@ def test_neighbours_of_rrf_fuse_give_its_file_line_range_and_its_callers_with_th
     answer = cli("graph", "neighbours", "rrf_fuse", "--json", "--project", str(project.root)).json()
     first = answer["excerpts"][0]
     assert first["path"] == [] and first["explain"]["node"] == {
-        "kind": "symbol", "name": "demo.fusion.rrf_fuse", "path": "src/demo/fusion.py", "lines": [4, 6]}
+        "kind": "symbol",
+        "name": "demo.fusion.rrf_fuse",
+        "path": "src/demo/fusion.py",
+        "lines": [4, 6],
+    }
     assert first["locations"][0]["uri"] == "src/demo/fusion.py:4-6"
     defines = [ex for ex in answer["excerpts"] if ex["path"] and ex["path"][0]["type"] == "defines"]
     assert defines[0]["explain"]["node"]["path"] == "src/demo/fusion.py"
-    callers = {ex["explain"]["node"]["name"]: ex["path"][0] for ex in answer["excerpts"]
-               if ex["path"] and ex["path"][0]["type"] == "calls" and ex["path"][0]["walked"] == "backward"}
-    assert set(callers) == {"demo.search.hybrid", "demo.search.Engine.run", "tests.test_demo_fusion.test_rrf_fuse_orders"}
+    callers = {
+        ex["explain"]["node"]["name"]: ex["path"][0]
+        for ex in answer["excerpts"]
+        if ex["path"] and ex["path"][0]["type"] == "calls" and ex["path"][0]["walked"] == "backward"
+    }
+    assert set(callers) == {
+        "demo.search.hybrid",
+        "demo.search.Engine.run",
+        "tests.test_demo_fusion.test_rrf_fuse_orders",
+    }
     hybrid = callers["demo.search.hybrid"]
     assert hybrid["source"]["uri"] == "src/demo/search.py:5-5" and hybrid["line"] == 5
     assert hybrid["from"]["lines"] == [4, 5] and hybrid["link"] == "extracted"
@@ -80,8 +92,17 @@ def test_no_heuristic_edge_is_ever_served_as_declared(make_project, cli):
     served = 0
     for key in names:
         for query in ("neighbours", "touches", "impact"):
-            args = ["graph", query, key, "--json", "--project", str(project.root), "--limit", "200",
-                    "--include-superseded"] + (["--hops", "2"] if query == "neighbours" else [])
+            args = [
+                "graph",
+                query,
+                key,
+                "--json",
+                "--project",
+                str(project.root),
+                "--limit",
+                "200",
+                "--include-superseded",
+            ] + (["--hops", "2"] if query == "neighbours" else [])
             for ex in cli(*args).json()["excerpts"]:
                 for edge in ex["path"]:
                     links = stored[(edge["type"], edge["from"]["kind"], edge["to"]["kind"], edge["source"]["uri"])]
@@ -123,7 +144,9 @@ def test_a_resync_with_nothing_changed_writes_nothing_to_the_graph_and_new_commi
     graph_repo.commit(project.root, "Notes for T-2", "2026-03-04T10:00:00+00:00")
     third = resync(project)
     assert third.graph["commits"] == 1
-    assert ("touches", "heuristic", "commit", "task", "T-2") in {(e[0], e[1], e[2], e[4], e[5]) for e in _edges(project)}
+    assert ("touches", "heuristic", "commit", "task", "T-2") in {
+        (e[0], e[1], e[2], e[4], e[5]) for e in _edges(project)
+    }
 
 
 def test_changing_a_file_rebuilds_its_part_and_keeps_edges_from_other_sources_pointing_at_it(make_project):
@@ -144,8 +167,9 @@ def test_typescript_files_give_symbol_excerpts_and_defines_and_imports_edges(mak
     project = graph_repo.build(make_project)
     resync(project)
     answer = cli("graph", "neighbours", "web/app.ts", "--json", "--project", str(project.root)).json()
-    defined = {ex["explain"]["node"]["name"] for ex in answer["excerpts"]
-               if ex["path"] and ex["path"][0]["type"] == "defines"}
+    defined = {
+        ex["explain"]["node"]["name"] for ex in answer["excerpts"] if ex["path"] and ex["path"][0]["type"] == "defines"
+    }
     assert {"Query", "Client", "Client.search", "main"} <= defined
     client = cli("search", "Client", "--json", "--project", str(project.root)).json()["excerpts"]
     assert any(ex["source"]["uri"].startswith("web/app.ts:7-") for ex in client)

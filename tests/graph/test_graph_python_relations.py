@@ -1,49 +1,66 @@
 from __future__ import annotations
 
 from conftest import resync
-
 from kenning.ingest.python_code import parse_python_relations
 from kenning.store.db import connect
 
 
 def test_python_relations_read_imports_calls_and_test_references_from_one_parse():
-    text = ("from .fusion import rrf_fuse as fuse\nimport os.path\n\n\ndef run(x):\n"
-            "    return fuse(x) + os.path.join('a') + len(x)\n")
+    text = (
+        "from .fusion import rrf_fuse as fuse\nimport os.path\n\n\ndef run(x):\n"
+        "    return fuse(x) + os.path.join('a') + len(x)\n"
+    )
     chunks, rel = parse_python_relations(text, "src/pkg/search.py")
     assert [c.meta["symbol"] for c in chunks] == ["pkg.search", "run"]
     assert {(r.type, r.target) for r in rel.refs if r.type == "imports"} == {
-        ("imports", "pkg.fusion"), ("imports", "pkg.fusion.rrf_fuse"), ("imports", "os.path")}
+        ("imports", "pkg.fusion"),
+        ("imports", "pkg.fusion.rrf_fuse"),
+        ("imports", "os.path"),
+    }
     call = next(r for r in rel.refs if r.type == "calls" and r.target == "rrf_fuse")
     assert call.scope == "run" and call.hint == "pkg.fusion" and call.line == 6
-    assert {r.target for r in rel.refs if r.type == "calls"} == {"rrf_fuse", "join"}  # aliases undone; builtins are not references
+    assert {r.target for r in rel.refs if r.type == "calls"} == {
+        "rrf_fuse",
+        "join",
+    }  # aliases undone; builtins are not references
 
 
 def test_a_call_to_a_name_defined_in_several_places_is_linked_as_heuristic_never_extracted(make_project):
-    project = make_project({
-        "a.py": "def save():\n    return 1\n",
-        "b.py": "def save():\n    return 2\n",
-        "c.py": "def go(store):\n    return store.save()\n",
-        "d.py": "from a import save\n\n\ndef go2():\n    return save()\n\n\ndef go3():\n    return save()\n",
-        "e.py": "class Store:\n    def save(self):\n        return 3\n",
-    })
+    project = make_project(
+        {
+            "a.py": "def save():\n    return 1\n",
+            "b.py": "def save():\n    return 2\n",
+            "c.py": "def go(store):\n    return store.save()\n",
+            "d.py": "from a import save\n\n\ndef go2():\n    return save()\n\n\ndef go3():\n    return save()\n",
+            "e.py": "class Store:\n    def save(self):\n        return 3\n",
+        }
+    )
     resync(project)
     conn = connect(project.db_path)
     rows = conn.execute(
         "SELECT a.path, b.path, e.link FROM graph_edges e JOIN graph_nodes a ON a.id = e.src "
-        "JOIN graph_nodes b ON b.id = e.dst WHERE e.type = 'calls' ORDER BY 1, 2").fetchall()
+        "JOIN graph_nodes b ON b.id = e.dst WHERE e.type = 'calls' ORDER BY 1, 2"
+    ).fetchall()
     conn.close()
     # `store.save()` on an unknown receiver can reach a method (heuristic), never the
     # module-level functions a.save / b.save; `save()` imported from a is extracted.
-    assert [tuple(r) for r in rows] == [("c.py", "e.py", "heuristic"), ("d.py", "a.py", "extracted"),
-                                        ("d.py", "a.py", "extracted")]
+    assert [tuple(r) for r in rows] == [
+        ("c.py", "e.py", "heuristic"),
+        ("d.py", "a.py", "extracted"),
+        ("d.py", "a.py", "extracted"),
+    ]
 
 
 def _calls(project) -> list[tuple]:
     conn = connect(project.db_path)
     try:
-        return [tuple(r) for r in conn.execute(
-            "SELECT a.path, b.path, e.link FROM graph_edges e JOIN graph_nodes a ON a.id = e.src "
-            "JOIN graph_nodes b ON b.id = e.dst WHERE e.type = 'calls' ORDER BY 1, 2")]
+        return [
+            tuple(r)
+            for r in conn.execute(
+                "SELECT a.path, b.path, e.link FROM graph_edges e JOIN graph_nodes a ON a.id = e.src "
+                "JOIN graph_nodes b ON b.id = e.dst WHERE e.type = 'calls' ORDER BY 1, 2"
+            )
+        ]
     finally:
         conn.close()
 
@@ -61,21 +78,33 @@ def test_calls_are_resolved_again_when_a_homonym_appears_or_the_target_vanishes(
 
 
 def test_a_call_from_a_test_is_one_reference_resolved_into_calls_and_tested_by(make_project):
-    project = make_project({
-        "src/shop.py": "def checkout(cart):\n    return sum(cart)\n",
-        "tests/test_shop.py": "from shop import checkout\n\n\ndef test_checkout():\n    assert checkout([1, 2]) == 3\n",
-    })
+    project = make_project(
+        {
+            "src/shop.py": "def checkout(cart):\n    return sum(cart)\n",
+            "tests/test_shop.py": "from shop import checkout\n\n\ndef test_checkout():\n    assert checkout([1, 2]) == 3\n",
+        }
+    )
     resync(project)
     conn = connect(project.db_path)
     try:
-        refs = conn.execute("SELECT type, tested FROM graph_refs WHERE target = 'checkout' AND type != 'tested_by' "
-                            "AND type != 'imports'").fetchall()
+        refs = conn.execute(
+            "SELECT type, tested FROM graph_refs WHERE target = 'checkout' AND type != 'tested_by' "
+            "AND type != 'imports'"
+        ).fetchall()
         assert [tuple(r) for r in refs] == [("calls", 1)]  # one row for the call, none repeating it
-        assert conn.execute("SELECT count(*) FROM graph_refs WHERE type = 'tested_by' AND link = 'extracted'"
-                            ).fetchone()[0] == 0
-        edges = {(r[0], r[1], r[2], r[3]) for r in conn.execute(
-            "SELECT e.type, a.name, b.name, e.source_uri FROM graph_edges_sourced e "
-            "JOIN graph_nodes a ON a.id = e.src JOIN graph_nodes b ON b.id = e.dst")}
+        assert (
+            conn.execute("SELECT count(*) FROM graph_refs WHERE type = 'tested_by' AND link = 'extracted'").fetchone()[
+                0
+            ]
+            == 0
+        )
+        edges = {
+            (r[0], r[1], r[2], r[3])
+            for r in conn.execute(
+                "SELECT e.type, a.name, b.name, e.source_uri FROM graph_edges_sourced e "
+                "JOIN graph_nodes a ON a.id = e.src JOIN graph_nodes b ON b.id = e.dst"
+            )
+        }
     finally:
         conn.close()
     assert ("calls", "test_checkout", "checkout", "tests/test_shop.py:5-5") in edges

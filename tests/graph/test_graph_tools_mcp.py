@@ -2,9 +2,9 @@ from __future__ import annotations
 
 import anyio
 import graph_repo
-from conftest import NOW, resync
 from mcp.shared.memory import create_connected_server_and_client_session
 
+from conftest import NOW, resync
 from kenning.interfaces.mcp.server import build_server
 
 
@@ -25,7 +25,8 @@ def test_graph_touches_over_mcp_returns_the_answer_contract_with_typed_paths(mak
     assert not touched.isError
     answer = touched.structuredContent
     assert answer["mode"] == "graph" and {"task", "evidence", "verdict", "commit"} <= {
-        ex["type"] for ex in answer["excerpts"]}
+        ex["type"] for ex in answer["excerpts"]
+    }
     assert "touches(declared)" in touched.content[0].text
     assert missing.structuredContent["empty_reason"] == "no_match"
 

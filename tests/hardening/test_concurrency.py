@@ -72,16 +72,30 @@ def test_readers_mcp_a_memory_save_and_a_second_sync_during_a_full_sync(make_pro
     _kill.write_corpus(project.root, 2000)
     stop = tmp_path / "stop"
     env = {**os.environ, "KENNING_HOME": str(isolated_home)}
-    readers = [subprocess.Popen([sys.executable, "-c", READER, str(project.root), str(stop)], env=env,
-                                stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True) for _ in range(4)]
+    readers = [
+        subprocess.Popen(
+            [sys.executable, "-c", READER, str(project.root), str(stop)],
+            env=env,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+        )
+        for _ in range(4)
+    ]
     try:
         for reader in readers:
             assert reader.stdout.readline().strip() == "ready"
-        first = subprocess.Popen([sys.executable, "-c", SYNC, str(project.root)], env=env,
-                                 stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        first = subprocess.Popen(
+            [sys.executable, "-c", SYNC, str(project.root)],
+            env=env,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+        )
         assert first.stdout.readline().strip() == "go"
-        params = StdioServerParameters(command=KENNING, args=["mcp", "--project", str(project.root), "--tools", "all"],
-                                       env=env)
+        params = StdioServerParameters(
+            command=KENNING, args=["mcp", "--project", str(project.root), "--tools", "all"], env=env
+        )
 
         async def client():
             with anyio.fail_after(WAIT):
@@ -96,10 +110,18 @@ def test_readers_mcp_a_memory_save_and_a_second_sync_during_a_full_sync(make_pro
                     results.append(await session.call_tool("memory_index", {"query": "widget quorum"}))
                     results.append(await session.call_tool("search_memory", {"query": "gizmo"}))
                     if calls == 1:
-                        results.append(await session.call_tool(
-                            "save_memory", {"text": "The quorum needs three votes during a sync."}))
-                        second = subprocess.Popen([sys.executable, "-c", SYNC, str(project.root)], env=env,
-                                                  stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+                        results.append(
+                            await session.call_tool(
+                                "save_memory", {"text": "The quorum needs three votes during a sync."}
+                            )
+                        )
+                        second = subprocess.Popen(
+                            [sys.executable, "-c", SYNC, str(project.root)],
+                            env=env,
+                            stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE,
+                            text=True,
+                        )
                     calls += 1
                     await anyio.sleep(0.05)
                 with anyio.fail_after(WAIT):

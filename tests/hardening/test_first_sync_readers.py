@@ -50,10 +50,21 @@ def test_first_syncs_with_readers_and_a_second_writer_never_fail(tmp_path: Path)
         write_files(root, {f"docs/d{i}.md": f"# Doc {i}\n\nText {i}.\n" for i in range(30)})
         project, _ = init_project(root, f"p{trial}")
         stop = tmp_path / f"stop{trial}"
-        readers = [subprocess.Popen([sys.executable, "-c", READER, str(project.db_path), str(stop)],
-                                    stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True) for _ in range(2)]
-        writer = subprocess.Popen([sys.executable, "-c", MIGRATOR, str(project.db_path)],
-                                  stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        readers = [
+            subprocess.Popen(
+                [sys.executable, "-c", READER, str(project.db_path), str(stop)],
+                stdout=subprocess.PIPE,
+                stderr=subprocess.PIPE,
+                text=True,
+            )
+            for _ in range(2)
+        ]
+        writer = subprocess.Popen(
+            [sys.executable, "-c", MIGRATOR, str(project.db_path)],
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+        )
         sync = subprocess.run([sys.executable, "-c", SYNC, str(root)], capture_output=True, text=True, timeout=120)
         writer_out = writer.communicate(timeout=60)
         stop.touch()

@@ -21,8 +21,12 @@ def _linked_project(make_project, tmp_path: Path):
     outside = tmp_path / "outside"
     outside.mkdir()
     (outside / "passwd").write_text(SECRET + "\n", encoding="utf-8")
-    project = make_project({"docs/guide.md": "# Guide\n\nHow to run the tool.\n",
-                            "CONTRIBUTING.md": "# Contributing\n\nUse four spaces.\n"})
+    project = make_project(
+        {
+            "docs/guide.md": "# Guide\n\nHow to run the tool.\n",
+            "CONTRIBUTING.md": "# Contributing\n\nUse four spaces.\n",
+        }
+    )
     os.symlink(outside / "passwd", project.root / "README.md")
     return project
 

@@ -15,8 +15,10 @@ CLIENT_SECRET = "zanzibarquartz is the client's merger code name"
 
 
 def test_a_nested_confidential_project_is_skipped_and_never_answered_across_projects(make_project, cli):
-    outer = make_project({"README.md": "# Outer\n\nThe outer project.\n",
-                          "notes/plan.md": "# Plan\n\nzanzibarquartz is not here.\n"}, name="outer")
+    outer = make_project(
+        {"README.md": "# Outer\n\nThe outer project.\n", "notes/plan.md": "# Plan\n\nzanzibarquartz is not here.\n"},
+        name="outer",
+    )
     client_root = outer.root / "client"
     write_files(client_root, {"deal.md": f"# Deal\n\n{CLIENT_SECRET}.\n"})
     client, _ = init_project(client_root, "client")
@@ -38,13 +40,16 @@ def test_a_nested_confidential_project_is_skipped_and_never_answered_across_proj
     assert found["excerpts"] == []
 
 
-@pytest.mark.parametrize(("text", "line", "advice"), [
-    ('name = "p"\n\n[pack]\nbudget_tokens = 1500\nconfidential = true\n', 5, "top-level key"),
-    ('name = "p"\nconfidentail = true\n', 2, "did you mean `confidential`"),
-    ('name = "p"\n[pack]\nbudget = 9\n', 3, "did you mean `pack.budget_tokens`"),
-    ('name = "p"\n[serch]\nk = 1\n', 2, "known keys"),
-    ('name = "p"\nreviewed = 2026-11-29\n', 2, "known keys"),
-])
+@pytest.mark.parametrize(
+    ("text", "line", "advice"),
+    [
+        ('name = "p"\n\n[pack]\nbudget_tokens = 1500\nconfidential = true\n', 5, "top-level key"),
+        ('name = "p"\nconfidentail = true\n', 2, "did you mean `confidential`"),
+        ('name = "p"\n[pack]\nbudget = 9\n', 3, "did you mean `pack.budget_tokens`"),
+        ('name = "p"\n[serch]\nk = 1\n', 2, "known keys"),
+        ('name = "p"\nreviewed = 2026-11-29\n', 2, "known keys"),
+    ],
+)
 def test_an_unknown_configuration_key_is_refused_with_file_line_and_closest_key(make_project, text, line, advice):
     project = make_project({"a.md": "# A\n"}, name="p")
     config = project.state_dir / "config.toml"

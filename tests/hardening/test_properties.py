@@ -28,16 +28,22 @@ from kenning.memory.observations import Observation, save  # noqa: E402
 from kenning.store.db import connect  # noqa: E402
 from kenning.sync.run import sync  # noqa: E402
 
-FILES = {"src/app.py": "def handler():\n    return helper()\n\n\ndef helper():\n    return 1\n",
-         "docs/guide.md": "# Guide\n\nThe handler calls the helper.\n",
-         "docs/adr/0001-store.md": "# ADR-0001 Store\n\nStatus: accepted\n\n## Decision\n\nSQLite.\n"}
+FILES = {
+    "src/app.py": "def handler():\n    return helper()\n\n\ndef helper():\n    return 1\n",
+    "docs/guide.md": "# Guide\n\nThe handler calls the helper.\n",
+    "docs/adr/0001-store.md": "# ADR-0001 Store\n\nStatus: accepted\n\n## Decision\n\nSQLite.\n",
+}
 ANY_TEXT = st.one_of(
     st.sampled_from(hostile.ATOMS),
     st.lists(st.sampled_from(hostile.ATOMS), min_size=2, max_size=5).map(" ".join),
     st.text(st.characters(exclude_categories=()), max_size=40),
 )
-SETTINGS = settings(max_examples=150, deadline=None, derandomize=True,
-                    suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture])
+SETTINGS = settings(
+    max_examples=150,
+    deadline=None,
+    derandomize=True,
+    suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture],
+)
 
 
 @pytest.fixture(scope="module")
@@ -56,7 +62,8 @@ def data_version(project) -> tuple[int, int]:
     conn = sqlite3.connect(project.db_path)
     try:
         return conn.execute("SELECT count(*) FROM facts").fetchone()[0], conn.execute(
-            "SELECT coalesce(max(id), 0) FROM facts").fetchone()[0]
+            "SELECT coalesce(max(id), 0) FROM facts"
+        ).fetchone()[0]
     finally:
         conn.close()
 
@@ -74,8 +81,10 @@ def test_the_cli_query_path_answers_or_refuses_with_a_typed_error(project, shape
 @pytest.fixture(scope="module")
 def mcp(project):
     server = build_server(project)
-    with start_blocking_portal() as portal, portal.wrap_async_context_manager(
-            create_connected_server_and_client_session(server._mcp_server)) as client:
+    with (
+        start_blocking_portal() as portal,
+        portal.wrap_async_context_manager(create_connected_server_and_client_session(server._mcp_server)) as client,
+    ):
         tools = {t.name: t.inputSchema for t in portal.call(client.list_tools).tools}
         yield portal, client, tools
 
@@ -99,4 +108,3 @@ def test_every_mcp_tool_answers_or_refuses_with_a_typed_error(project, mcp, seed
     assert verdict == "ok" or verdict.startswith("typed:") or verdict == "schema", (name, arguments, verdict)
     if verdict != "ok":
         assert data_version(project) == before, (name, arguments)
-

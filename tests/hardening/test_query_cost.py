@@ -21,8 +21,10 @@ WORDS = ["session", "search", "store", "sync", "schema", "section", "symbol", "s
 
 @pytest.fixture
 def project(make_project):
-    files = {f"docs/n{i:03d}.md": f"# Note {i}\n\n" + " ".join(WORDS[(i + j) % len(WORDS)] for j in range(40)) + "\n"
-             for i in range(120)}
+    files = {
+        f"docs/n{i:03d}.md": f"# Note {i}\n\n" + " ".join(WORDS[(i + j) % len(WORDS)] for j in range(40)) + "\n"
+        for i in range(120)
+    }
     made = make_project(files, name="demo")
     resync(made)
     return made
@@ -36,8 +38,11 @@ def test_the_expansion_estimate_counts_every_occurrence_of_every_term(project):
     assert one >= 120  # every note holds s-words
     assert fts_guard.estimated_postings(conn, " ".join(["s*"] * 166)) == 166 * one
     assert fts_guard.estimated_postings(conn, 'title:"store sync" OR NEAR(schema s*, 5)') > 0
-    assert fts_guard.terms_of('title:"Store sync"* AND NOT x') == {("store", False): 1, ("sync", True): 1,
-                                                                   ("x", False): 1}
+    assert fts_guard.terms_of('title:"Store sync"* AND NOT x') == {
+        ("store", False): 1,
+        ("sync", True): 1,
+        ("x", False): 1,
+    }
 
 
 def test_a_prefix_query_repeated_past_the_limit_is_refused_cheaply_in_cli_and_mcp(project, cli, monkeypatch):

@@ -224,14 +224,10 @@ def test_an_empty_document_gives_no_chunk():
     assert parse_markdown("---\ntitle: only\n---\n\n", "x.md") == []
 
 
-word = st.text(alphabet="abcXYZ#_-`*>=0é", min_size=1, max_size=12) | st.text(
-    alphabet="qrs", min_size=30, max_size=90
-)
+word = st.text(alphabet="abcXYZ#_-`*>=0é", min_size=1, max_size=12) | st.text(alphabet="qrs", min_size=30, max_size=90)
 line = st.one_of(
     st.lists(word, min_size=1, max_size=25).map(" ".join),
-    st.tuples(st.integers(1, 6), st.lists(word, max_size=4)).map(
-        lambda t: "#" * t[0] + " " + " ".join(t[1])
-    ),
+    st.tuples(st.integers(1, 6), st.lists(word, max_size=4)).map(lambda t: "#" * t[0] + " " + " ".join(t[1])),
     st.sampled_from(["", "", "```", "~~~", "===", "---", "    indented code", "  ", "\t"]),
 )
 front_matter = st.sampled_from(["\n", "---\ntitle: T\ntype: note\n---\n", "---\n---\n"])

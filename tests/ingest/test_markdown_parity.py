@@ -18,7 +18,8 @@ from kenning.ingest import markdown
 
 ROOT = Path(__file__).resolve().parents[2]
 DOCUMENTS = sorted(
-    p for folder in (ROOT / "tests" / "fixtures", ROOT / "docs", ROOT)
+    p
+    for folder in (ROOT / "tests" / "fixtures", ROOT / "docs", ROOT)
     for p in (folder.rglob("*.md") if folder != ROOT else folder.glob("*.md"))
 )
 
@@ -84,8 +85,32 @@ def test_edge_cases_split_identically(text: str, monkeypatch: pytest.MonkeyPatch
     assert native == reference
 
 
-FRAGMENTS = ["#", "## ", "# ", "\n", "\n\n", "```", "~~~", "    ", "\t", "text", "é", "===", "---",
-             ">", "- ", "<div>", "`", "\\", "[a](b)", " ", "\r\n", "\0", "😀", "***"]
+FRAGMENTS = [
+    "#",
+    "## ",
+    "# ",
+    "\n",
+    "\n\n",
+    "```",
+    "~~~",
+    "    ",
+    "\t",
+    "text",
+    "é",
+    "===",
+    "---",
+    ">",
+    "- ",
+    "<div>",
+    "`",
+    "\\",
+    "[a](b)",
+    " ",
+    "\r\n",
+    "\0",
+    "😀",
+    "***",
+]
 
 
 @settings(max_examples=400, deadline=None)

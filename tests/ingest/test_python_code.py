@@ -144,8 +144,9 @@ def test_module_names_drop_src_and_init():
 
 def test_a_long_signature_gets_a_compact_title_and_keeps_every_parameter_in_body_and_keywords():
     params = ", ".join(f"option_{i}: Optional[Dict[str, int]] = None" for i in range(12))
-    source = (f"class Client:\n    def request(self, method: str, url: URL, *, {params}) -> Response:\n"
-              "        return 1\n")
+    source = (
+        f"class Client:\n    def request(self, method: str, url: URL, *, {params}) -> Response:\n        return 1\n"
+    )
     chunk = by_symbol(parse_python(source, "client.py"))["Client.request"]
     assert len(chunk.title) <= 80 and chunk.title.startswith("def Client.request(method, url, *, option_0, ")
     assert chunk.title.endswith(", …)") and "Optional" not in chunk.title and "self" not in chunk.title
@@ -154,8 +155,10 @@ def test_a_long_signature_gets_a_compact_title_and_keeps_every_parameter_in_body
 
 
 def test_static_methods_keep_their_first_parameter_and_star_markers_are_shown():
-    source = ("class A:\n    @staticmethod\n    def make(self, /, a, *args, b, **kw):\n        pass\n"
-              "    def go(cls, *, x):\n        pass\n")
+    source = (
+        "class A:\n    @staticmethod\n    def make(self, /, a, *args, b, **kw):\n        pass\n"
+        "    def go(cls, *, x):\n        pass\n"
+    )
     chunks = by_symbol(parse_python(source, "a.py"))
     assert chunks["A.make"].title == "def A.make(self, /, a, *args, b, **kw)"
     assert chunks["A.go"].title == "def A.go(*, x)"

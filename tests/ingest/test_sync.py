@@ -6,7 +6,6 @@ import subprocess
 from pathlib import Path
 
 from conftest import bump_mtime, resync
-
 from kenning.store.db import connect
 
 DOC = "# Guide\n\nIntro words.\n\n## Install\n\nRun the installer.\n\n## Usage\n\nCall the tool.\n"
@@ -94,8 +93,13 @@ def test_every_skipped_file_is_counted_with_its_reason(make_project, tmp_path):
     outside = tmp_path / "outside.md"
     outside.write_text("# Outside\n")
     project = make_project(
-        {"README.md": DOC, "big.md": "x" * 200, "blob.md": b"\x00\x01binary", "image.png": b"\x89PNG",
-         "skip/me.md": "# Skip\n"},
+        {
+            "README.md": DOC,
+            "big.md": "x" * 200,
+            "blob.md": b"\x00\x01binary",
+            "image.png": b"\x89PNG",
+            "skip/me.md": "# Skip\n",
+        },
         config='name = "demo"\nexclude = ["skip/"]\nmax_file_bytes = 100\n',
     )
     os.symlink(outside, project.root / "link.md")
@@ -148,7 +152,6 @@ def test_a_new_parser_version_reparses_unchanged_files_and_keeps_their_excerpts(
     assert report.files_changed == 2
     assert report.retired == 0 and report.added == 0 and report.kept == first.added
     assert resync(project).writes == 0
-
 
 
 def test_a_file_no_parser_can_read_is_skipped_and_counted_without_stopping_the_sync(make_project, monkeypatch):

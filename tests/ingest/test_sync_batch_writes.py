@@ -6,7 +6,6 @@ from __future__ import annotations
 import os
 
 from conftest import bump_mtime, resync
-
 from kenning.ingest import read as sync_module
 from kenning.store.db import connect
 
@@ -32,15 +31,18 @@ def _tables(project) -> dict[str, list[tuple]]:
         return {
             "facts": conn.execute(
                 "SELECT id, type, title, body, keywords, path, source_uri, fingerprint, content_hash, date_source, "
-                "lifecycle, superseded_by, tags, meta FROM facts ORDER BY id").fetchall(),
+                "lifecycle, superseded_by, tags, meta FROM facts ORDER BY id"
+            ).fetchall(),
             "locations": conn.execute("SELECT * FROM locations ORDER BY fact_id, uri").fetchall(),
             "nodes": conn.execute("SELECT * FROM graph_nodes ORDER BY id").fetchall(),
             "refs": conn.execute("SELECT * FROM graph_refs ORDER BY id").fetchall(),
             "edges": conn.execute("SELECT * FROM graph_edges ORDER BY id").fetchall(),
-            "fts": conn.execute("SELECT rowid FROM facts_fts WHERE facts_fts MATCH 'installer OR helper' "
-                                "ORDER BY rowid").fetchall(),
-            "trigram": conn.execute("SELECT rowid FROM facts_trigram WHERE facts_trigram MATCH 'elpe' "
-                                    "ORDER BY rowid").fetchall(),
+            "fts": conn.execute(
+                "SELECT rowid FROM facts_fts WHERE facts_fts MATCH 'installer OR helper' ORDER BY rowid"
+            ).fetchall(),
+            "trigram": conn.execute(
+                "SELECT rowid FROM facts_trigram WHERE facts_trigram MATCH 'elpe' ORDER BY rowid"
+            ).fetchall(),
         }
     finally:
         conn.close()

@@ -4,7 +4,6 @@ written, then the index, the graph and the commit."""
 from __future__ import annotations
 
 from conftest import NOW
-
 from kenning.sync.run import sync
 
 

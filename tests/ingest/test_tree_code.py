@@ -6,21 +6,42 @@ from kenning.ingest.parsers import parser_for
 from kenning.ingest.tree_code import parse_code_relations
 
 SAMPLES = {
-    "svc/server.go": ('package main\n\nimport (\n  "fmt"\n)\n\ntype Server struct {\n  x int\n}\n\n'
-                      'func (s *Server) Run() {\n  fmt.Println(1)\n}\n\nfunc main() {}\n',
-                      {("Server", 7), ("Run", 11), ("main", 15)}, {("module", "fmt")}),
-    "src/lib.rs": ("use std::io;\n\nstruct P { x: i32 }\n\nimpl P {\n    fn new() -> P { P { x: 1 } }\n}\n\nfn main() {}\n",
-                   {("P", 3), ("P", 5), ("P.new", 6), ("main", 9)}, {("module", "std::io")}),
-    "src/A.java": ("import java.util.List;\n\npublic class A {\n  public A() {}\n  void run() {}\n}\n",
-                   {("A", 3), ("A.A", 4), ("A.run", 5)}, {("module", "java.util.List")}),
-    "src/a.c": ('#include "b.h"\n#include <stdio.h>\n\nstruct s { int a; };\n\nint *f(int x) {\n  return 0;\n}\n',
-                {("s", 4), ("f", 6)}, {("file", "src/b.h"), ("module", "stdio.h")}),
-    "src/a.cpp": ("#include <vector>\nnamespace n {\nclass K {\n public:\n  void m() {}\n};\n}\n",
-                  {("n", 2), ("n.K", 3), ("n.K.m", 5)}, {("module", "vector")}),
-    "lib/a.rb": ("require_relative 'b'\n\nmodule M\n  class C\n    def run\n    end\n  end\nend\n",
-                 {("M", 3), ("M.C", 4), ("M.C.run", 5)}, {("stem", "lib/b")}),
-    "web/a.js": ("import x from './y.js';\nexport const f = () => 1;\nfunction g() {}\n",
-                 {("f", 2), ("g", 3)}, {("stem", "web/y")}),
+    "svc/server.go": (
+        'package main\n\nimport (\n  "fmt"\n)\n\ntype Server struct {\n  x int\n}\n\n'
+        "func (s *Server) Run() {\n  fmt.Println(1)\n}\n\nfunc main() {}\n",
+        {("Server", 7), ("Run", 11), ("main", 15)},
+        {("module", "fmt")},
+    ),
+    "src/lib.rs": (
+        "use std::io;\n\nstruct P { x: i32 }\n\nimpl P {\n    fn new() -> P { P { x: 1 } }\n}\n\nfn main() {}\n",
+        {("P", 3), ("P", 5), ("P.new", 6), ("main", 9)},
+        {("module", "std::io")},
+    ),
+    "src/A.java": (
+        "import java.util.List;\n\npublic class A {\n  public A() {}\n  void run() {}\n}\n",
+        {("A", 3), ("A.A", 4), ("A.run", 5)},
+        {("module", "java.util.List")},
+    ),
+    "src/a.c": (
+        '#include "b.h"\n#include <stdio.h>\n\nstruct s { int a; };\n\nint *f(int x) {\n  return 0;\n}\n',
+        {("s", 4), ("f", 6)},
+        {("file", "src/b.h"), ("module", "stdio.h")},
+    ),
+    "src/a.cpp": (
+        "#include <vector>\nnamespace n {\nclass K {\n public:\n  void m() {}\n};\n}\n",
+        {("n", 2), ("n.K", 3), ("n.K.m", 5)},
+        {("module", "vector")},
+    ),
+    "lib/a.rb": (
+        "require_relative 'b'\n\nmodule M\n  class C\n    def run\n    end\n  end\nend\n",
+        {("M", 3), ("M.C", 4), ("M.C.run", 5)},
+        {("stem", "lib/b")},
+    ),
+    "web/a.js": (
+        "import x from './y.js';\nexport const f = () => 1;\nfunction g() {}\n",
+        {("f", 2), ("g", 3)},
+        {("stem", "web/y")},
+    ),
 }
 
 

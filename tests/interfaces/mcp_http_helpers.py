@@ -60,9 +60,11 @@ def with_session(url: str, secret: str | None, body: Callable[[ClientSession], A
 
     async def main() -> Any:
         headers = {"Authorization": f"Bearer {secret}"} if secret else {}
-        async with httpx.AsyncClient(headers=headers, event_hooks={"response": [record]}, timeout=10) as http, \
-                streamable_http_client(url, http_client=http) as (read, write, _), \
-                ClientSession(read, write) as session:
+        async with (
+            httpx.AsyncClient(headers=headers, event_hooks={"response": [record]}, timeout=10) as http,
+            streamable_http_client(url, http_client=http) as (read, write, _),
+            ClientSession(read, write) as session,
+        ):
             await session.initialize()
             return await body(session)
 

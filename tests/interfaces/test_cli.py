@@ -25,8 +25,19 @@ def test_search_json_follows_the_answer_contract(cli, project_dir):
     assert answer["schema"] == "kenning.answer/v1"
     assert {"query", "scope", "mode", "rule", "level", "degradations", "empty_reason", "excerpts"} <= set(answer)
     [excerpt] = answer["excerpts"]
-    assert {"id", "project", "type", "title", "snippet", "source", "dates", "freshness", "lifecycle", "score",
-            "rank"} <= set(excerpt)
+    assert {
+        "id",
+        "project",
+        "type",
+        "title",
+        "snippet",
+        "source",
+        "dates",
+        "freshness",
+        "lifecycle",
+        "score",
+        "rank",
+    } <= set(excerpt)
     assert set(excerpt["source"]) >= {"kind", "uri", "fingerprint"}
     assert set(excerpt["dates"]) >= {"source", "indexed", "confirmed"}
     assert excerpt["source"]["uri"] == "docs/guide.md#cache"
@@ -58,8 +69,9 @@ def test_an_empty_result_is_success(cli, project_dir):
 
 
 def test_remember_get_supersede_confirm_forget_round_trip(cli, project_dir):
-    first = cli("remember", "Deploys happen on Tuesdays.", "--tags", "ops,deploy", "--json",
-                "--project", str(project_dir)).json()
+    first = cli(
+        "remember", "Deploys happen on Tuesdays.", "--tags", "ops,deploy", "--json", "--project", str(project_dir)
+    ).json()
     again = cli("remember", "Deploys happen on Tuesdays.", "--project", str(project_dir))
     assert f"already saved as kn://demo/{first['id']}" in again.out
     second = cli("remember", "Deploys happen on Thursdays.", "--json", "--project", str(project_dir)).json()
@@ -90,8 +102,12 @@ def test_a_forgotten_fact_id_is_never_given_again(cli, project_dir):
     assert old_citation.code == 1 and "not found" in old_citation.out
     forget(second)  # the highest id again, then a sync's batch of new excerpts
     cli("sync", "--project", str(project_dir))
-    synced = [f["id"] for f in cli("search", "cache OR rankings", "--syntax", "fts", "--json",
-                                   "--project", str(project_dir)).json()["excerpts"]]
+    synced = [
+        f["id"]
+        for f in cli("search", "cache OR rankings", "--syntax", "fts", "--json", "--project", str(project_dir)).json()[
+            "excerpts"
+        ]
+    ]
     assert synced and min(synced) > second["id"]
 
 
@@ -106,7 +122,9 @@ def test_stale_json_lists_a_deleted_doc_as_source_missing(cli, project_dir):
     (project_dir / "docs" / "guide.md").unlink()
     listed = cli("stale", "--json", "--project", str(project_dir)).json()
     assert [(e["source"]["uri"], e["freshness"]["state"]) for e in listed["excerpts"]] == [
-        ("docs/guide.md#guide", "source_missing"), ("docs/guide.md#cache", "source_missing")]
+        ("docs/guide.md#guide", "source_missing"),
+        ("docs/guide.md#cache", "source_missing"),
+    ]
 
 
 def test_commands_outside_a_project_fail_with_a_hint(cli, tmp_path):
@@ -121,8 +139,10 @@ def test_status_reports_level_and_engines_in_service(cli, project_dir):
     assert data["engines"]["dense"]["available"] is False
     assert any("dense" in d for d in data["degradations"])
     assert data["engines"]["graph"]["available"] and data["engines"]["graph"]["edges"] > 0
-    assert data["engines"]["core_pack"] == {"available": False,
-                                            "reason": "core pack not built: run `kenning pack build`"}
+    assert data["engines"]["core_pack"] == {
+        "available": False,
+        "reason": "core pack not built: run `kenning pack build`",
+    }
     assert cli("pack", "build", "--project", str(project_dir)).code == 0
     built = cli("status", "--json", "--project", str(project_dir)).json()["engines"]["core_pack"]
     assert built["available"] and built["fingerprint"].startswith("sha256:")
@@ -134,8 +154,12 @@ def test_init_registers_the_project_and_projects_list_shows_it(cli, tmp_path):
     assert cli("init", "--project", str(root), "--name", "fresh").code == 0
     listed = cli("projects", "list", "--json").json()["projects"]
     row = next(r for r in listed if r["name"] == "fresh")
-    assert (row["path"], row["readable"], row["state"], row["confidential"]) == \
-        (str(root.resolve()), True, "not_synced", False)
+    assert (row["path"], row["readable"], row["state"], row["confidential"]) == (
+        str(root.resolve()),
+        True,
+        "not_synced",
+        False,
+    )
 
 
 def test_the_installed_console_script_runs_end_to_end(project_dir):

@@ -17,10 +17,12 @@ from kenning.interfaces.cli.plain import parse_search_args
 
 @pytest.fixture
 def project_dir(make_project):
-    project = make_project({
-        "docs/guide.md": "# Guide\n\nFreshness is computed at read time.\n\n## Ranking\n\nBM25 ranks excerpts.\n",
-        "src/fuse.py": 'def rrf_fuse(lists):\n    """Reciprocal rank fusion."""\n    return lists\n',
-    })
+    project = make_project(
+        {
+            "docs/guide.md": "# Guide\n\nFreshness is computed at read time.\n\n## Ranking\n\nBM25 ranks excerpts.\n",
+            "src/fuse.py": 'def rrf_fuse(lists):\n    """Reciprocal rank fusion."""\n    return lists\n',
+        }
+    )
     resync(project)
     return project.root
 
@@ -33,14 +35,17 @@ def _through_click(capsys, args: list[str]) -> tuple[int, str, str]:
     return done.value.code, captured.out, captured.err
 
 
-@pytest.mark.parametrize("extra", [
-    [],
-    ["--json"],
-    ["--limit", "1"],
-    ["--limit=2", "--type", "code", "--type=doc"],
-    ["--include-superseded", "--include-missing", "--explain", "--json"],
-    ["--syntax", "fts"],
-])
+@pytest.mark.parametrize(
+    "extra",
+    [
+        [],
+        ["--json"],
+        ["--limit", "1"],
+        ["--limit=2", "--type", "code", "--type=doc"],
+        ["--include-superseded", "--include-missing", "--explain", "--json"],
+        ["--syntax", "fts"],
+    ],
+)
 def test_the_fast_path_prints_what_the_click_command_prints(cli, capsys, project_dir, extra, monkeypatch):
     monkeypatch.setenv("KENNING_NOW", "2026-11-29T12:00:00Z")
     args = ["search", "freshness OR rrf_fuse", *extra, "--project", str(project_dir)]
@@ -51,18 +56,21 @@ def test_the_fast_path_prints_what_the_click_command_prints(cli, capsys, project
     assert code == 0 and ("guide.md" in out or "fuse.py" in out)
 
 
-@pytest.mark.parametrize("args", [
-    ["--help"],
-    ["q", "--limit", "0"],
-    ["q", "--limit", "abc"],
-    ["q", "--limit"],
-    ["q", "--syntax", "regex"],
-    ["q", "--unknown"],
-    ["q", "--json=yes"],
-    ["one", "two"],
-    [],
-    ["--", "-q"],
-])
+@pytest.mark.parametrize(
+    "args",
+    [
+        ["--help"],
+        ["q", "--limit", "0"],
+        ["q", "--limit", "abc"],
+        ["q", "--limit"],
+        ["q", "--syntax", "regex"],
+        ["q", "--unknown"],
+        ["q", "--json=yes"],
+        ["one", "two"],
+        [],
+        ["--", "-q"],
+    ],
+)
 def test_arguments_the_fast_path_does_not_know_go_to_click(args):
     assert parse_search_args(args) is None
 
@@ -79,11 +87,13 @@ def test_invalid_syntax_on_the_fast_path_is_a_typed_error(cli, project_dir):
 
 
 def test_the_console_script_searches_without_importing_click(project_dir):
-    code = ("import sys\n"
-            "from kenning.interfaces.cli.entry import run\n"
-            "try:\n    run(['search', 'freshness', '--project', sys.argv[1]])\n"
-            "except SystemExit as e:\n    assert e.code == 0, e.code\n"
-            "assert 'click' not in sys.modules, 'click was imported'\n")
+    code = (
+        "import sys\n"
+        "from kenning.interfaces.cli.entry import run\n"
+        "try:\n    run(['search', 'freshness', '--project', sys.argv[1]])\n"
+        "except SystemExit as e:\n    assert e.code == 0, e.code\n"
+        "assert 'click' not in sys.modules, 'click was imported'\n"
+    )
     done = subprocess.run([sys.executable, "-c", code, str(project_dir)], capture_output=True, text=True)
     assert done.returncode == 0, done.stderr
     assert "docs/guide.md" in done.stdout
@@ -92,11 +102,13 @@ def test_the_console_script_searches_without_importing_click(project_dir):
 def test_the_installed_script_ends_with_its_output_and_exit_code_flushed(project_dir):
     exe = shutil.which("kenning", path=str(Path(sys.executable).parent))
     assert exe, "the kenning console script is installed with the package"
-    found = subprocess.run([exe, "search", "freshness", "--json", "--project", str(project_dir)],
-                           capture_output=True, text=True)
+    found = subprocess.run(
+        [exe, "search", "freshness", "--json", "--project", str(project_dir)], capture_output=True, text=True
+    )
     assert found.returncode == 0 and found.stderr == ""
     assert json.loads(found.stdout)["excerpts"][0]["source"]["uri"].startswith("docs/guide.md")
-    failed = subprocess.run([exe, "search", "foo AND (", "--syntax", "fts", "--project", str(project_dir)],
-                            capture_output=True, text=True)
+    failed = subprocess.run(
+        [exe, "search", "foo AND (", "--syntax", "fts", "--project", str(project_dir)], capture_output=True, text=True
+    )
     assert failed.returncode == 2 and failed.stdout == ""
     assert failed.stderr.startswith("error: invalid search syntax") and "hint:" in failed.stderr

@@ -64,7 +64,11 @@ def test_every_tool_declares_output_schema_annotations_and_input_limits(tmp_path
     by_name = {t.name: t for t in tools}
     assert by_name["forget"].annotations.destructiveHint is True
     assert {n for n, t in by_name.items() if not t.annotations.readOnlyHint} == {
-        "save_memory", "supersede", "confirm", "forget"}
+        "save_memory",
+        "supersede",
+        "confirm",
+        "forget",
+    }
 
 
 def violations(schema: dict) -> list[tuple[str, Any]]:
@@ -111,9 +115,15 @@ def test_schema_violations_are_typed_error_results_for_every_tool(make_project):
     for name, prop, result in results:
         body = "\n".join(b.text for b in result.content if b.type == "text")
         error = (result.structuredContent or {}).get("error", {})
-        if not (result.isError and error.get("type") == "ValidationError" and error.get("message")
-                and error.get("hint") and body.splitlines()[-1].startswith("Next: ")
-                and "pydantic" not in body and body.startswith("error (ValidationError): validation error in `")):
+        if not (
+            result.isError
+            and error.get("type") == "ValidationError"
+            and error.get("message")
+            and error.get("hint")
+            and body.splitlines()[-1].startswith("Next: ")
+            and "pydantic" not in body
+            and body.startswith("error (ValidationError): validation error in `")
+        ):
             bad.append((name, prop, body[:200]))
     assert bad == []
 

@@ -23,9 +23,11 @@ from kenning.auth.policy import FailureLimiter
 from kenning.interfaces.mcp.http import create_app
 from kenning.interfaces.mcp.profiles import PROFILES
 
-FILES = {"README.md": "# Alpha\n\nThe signing keys rotate nightly.\n",
-         "docs/keys.md": "# Keys\n\nKeys live in the vault.\n",
-         "src/app.py": "def rotate():\n    '''Rotate the signing keys.'''\n    return 1\n"}
+FILES = {
+    "README.md": "# Alpha\n\nThe signing keys rotate nightly.\n",
+    "docs/keys.md": "# Keys\n\nKeys live in the vault.\n",
+    "src/app.py": "def rotate():\n    '''Rotate the signing keys.'''\n    return 1\n",
+}
 
 
 @pytest.fixture()
@@ -36,8 +38,9 @@ def served(make_project, isolated_home):
         resync(each)
         registry.register(isolated_home, each.name, each.root)
     clock = {"now": NOW}
-    app = create_app(project, home=isolated_home, tools="all", clock=lambda: clock["now"],
-                     limiter=FailureLimiter(limit=5, window=60))
+    app = create_app(
+        project, home=isolated_home, tools="all", clock=lambda: clock["now"], limiter=FailureLimiter(limit=5, window=60)
+    )
     with running(app) as url:
         yield url, isolated_home, clock
 
@@ -97,8 +100,9 @@ def test_path_token_with_a_path_filter_outside_it_is_403(served):
     _, docs = make_token(home, paths=["docs/"])
     outside = refusal(url, docs, lambda s: s.call_tool("recall", {"query": "keys", "path_filter": "src/"}))
     assert outside.status == 403
-    assert outside.body["error"]["message"] == ("scope divergence: path_filter 'src/' is outside the token's "
-                                                "path(s) docs/")
+    assert outside.body["error"]["message"] == (
+        "scope divergence: path_filter 'src/' is outside the token's path(s) docs/"
+    )
     broader = refusal(url, docs, lambda s: s.call_tool("recall", {"query": "keys", "path_filter": "doc"}))
     assert broader.status == 403
     unfiltered = refusal(url, docs, lambda s: s.call_tool("memory_index", {"query": "keys"}))
@@ -120,13 +124,21 @@ def test_failed_attempts_are_limited_per_client(served):
 def read_calls(fid: int) -> dict[str, dict]:
     """One valid call of every read-only tool."""
     return {
-        "memory_ask": {"question": "where do keys live?"}, "core_pack": {},
-        "memory_index": {"query": "keys"}, "memory_search": {"query": "keys"},
-        "memory_get": {"ids": [fid]}, "memory_timeline": {"anchor": fid}, "get_tool_uses": {"ids": [1]},
-        "search_memory": {"query": "signing keys"}, "recall": {"query": "keys"},
-        "recall_context": {"query": "keys"}, "mem_search": {"query": "keys", "mode": "auto"},
-        "graph_neighbours": {"node": "src/app.py"}, "graph_path": {"node": "src/app.py", "other": "rotate"},
-        "graph_impact": {"node": "rotate"}, "graph_touches": {"node": "src/app.py"},
+        "memory_ask": {"question": "where do keys live?"},
+        "core_pack": {},
+        "memory_index": {"query": "keys"},
+        "memory_search": {"query": "keys"},
+        "memory_get": {"ids": [fid]},
+        "memory_timeline": {"anchor": fid},
+        "get_tool_uses": {"ids": [1]},
+        "search_memory": {"query": "signing keys"},
+        "recall": {"query": "keys"},
+        "recall_context": {"query": "keys"},
+        "mem_search": {"query": "keys", "mode": "auto"},
+        "graph_neighbours": {"node": "src/app.py"},
+        "graph_path": {"node": "src/app.py", "other": "rotate"},
+        "graph_impact": {"node": "rotate"},
+        "graph_touches": {"node": "src/app.py"},
     }
 
 
@@ -156,7 +168,8 @@ def test_a_valid_token_works_for_every_tool_it_allows_and_writes_are_audited(ser
         fid = saved.structuredContent["id"]
         other = await session.call_tool("save_memory", {"text": "Deploys happened on Mondays."})
         calls = {
-            **read_calls(fid), "confirm": {"id": fid},
+            **read_calls(fid),
+            "confirm": {"id": fid},
             "supersede": {"old": other.structuredContent["id"], "new": fid, "reason": "corrected"},
             "forget": {"target": other.structuredContent["id"], "reason": "wrong"},
         }
@@ -169,8 +182,12 @@ def test_a_valid_token_works_for_every_tool_it_allows_and_writes_are_audited(ser
     assert failed == {}
     lines = [json.loads(line) for line in (home / "audit.log").read_text().splitlines()]
     assert [(a["tool"], a["name"], a["ok"]) for a in lines] == [
-        ("save_memory", "agent", True), ("save_memory", "agent", True), ("confirm", "agent", True),
-        ("supersede", "agent", True), ("forget", "agent", True)]
+        ("save_memory", "agent", True),
+        ("save_memory", "agent", True),
+        ("confirm", "agent", True),
+        ("supersede", "agent", True),
+        ("forget", "agent", True),
+    ]
     assert lines[0]["client"] == "127.0.0.1" and lines[0]["project"] == "alpha" and lines[0]["at"]
 
 
@@ -218,9 +235,12 @@ def test_kenning_mcp_http_command_serves_behind_tokens(make_project, isolated_ho
     _, secret = make_token(isolated_home)
     port = free_port()
     kenning = str(Path(sys.executable).with_name("kenning"))
-    server = subprocess.Popen([kenning, "mcp", "--http", "--port", str(port), "--project", str(project.root),
-                               "--tools", "graph"], env={**os.environ, "KENNING_HOME": str(isolated_home)},
-                              stderr=subprocess.PIPE, text=True)
+    server = subprocess.Popen(
+        [kenning, "mcp", "--http", "--port", str(port), "--project", str(project.root), "--tools", "graph"],
+        env={**os.environ, "KENNING_HOME": str(isolated_home)},
+        stderr=subprocess.PIPE,
+        text=True,
+    )
     try:
         deadline = time.monotonic() + 20
         while True:
@@ -247,9 +267,12 @@ def test_kenning_serve_mcp_puts_the_endpoint_beside_the_cockpit(make_project, is
     _, secret = make_token(isolated_home)
     port = free_port()
     kenning = str(Path(sys.executable).with_name("kenning"))
-    server = subprocess.Popen([kenning, "serve", "--mcp", "--port", str(port), "--project", str(project.root)],
-                              env={**os.environ, "KENNING_HOME": str(isolated_home)}, stderr=subprocess.PIPE,
-                              text=True)
+    server = subprocess.Popen(
+        [kenning, "serve", "--mcp", "--port", str(port), "--project", str(project.root)],
+        env={**os.environ, "KENNING_HOME": str(isolated_home)},
+        stderr=subprocess.PIPE,
+        text=True,
+    )
     try:
         deadline = time.monotonic() + 20
         while True:

@@ -25,18 +25,22 @@ def names_and_cost(project, tools):
 
 def test_default_profile_is_seven_tools_within_1500_tokens(make_project):
     names, tokens = names_and_cost(make_project({"a.md": "# A\n"}), "default")
-    assert names == sorted(["memory_ask", "memory_index", "memory_search", "memory_get", "save_memory",
-                            "core_pack", "graph_impact"])
+    assert names == sorted(
+        ["memory_ask", "memory_index", "memory_search", "memory_get", "save_memory", "core_pack", "graph_impact"]
+    )
     assert tokens <= 1500, tokens
 
 
-@pytest.mark.parametrize("profile, expected", [
-    ("xmemo", {"search_memory", "recall", "recall_context", "forget"}),
-    ("guided", {"mem_search"}),
-    ("graph", {"graph_neighbours", "graph_path", "graph_impact", "graph_touches"}),
-    ("write", {"save_memory", "supersede", "confirm", "forget"}),
-    ("guided,graph", {"mem_search", "graph_neighbours", "graph_path", "graph_impact", "graph_touches"}),
-])
+@pytest.mark.parametrize(
+    "profile, expected",
+    [
+        ("xmemo", {"search_memory", "recall", "recall_context", "forget"}),
+        ("guided", {"mem_search"}),
+        ("graph", {"graph_neighbours", "graph_path", "graph_impact", "graph_touches"}),
+        ("write", {"save_memory", "supersede", "confirm", "forget"}),
+        ("guided,graph", {"mem_search", "graph_neighbours", "graph_path", "graph_impact", "graph_touches"}),
+    ],
+)
 def test_named_profiles(make_project, profile, expected):
     names, _ = names_and_cost(make_project({"a.md": "# A\n"}), profile)
     assert set(names) == expected
@@ -53,8 +57,7 @@ def test_unknown_profile_is_a_typed_error():
     with pytest.raises(ValidationError) as caught:
         resolve("default,everything")
     assert "everything" in caught.value.message and "xmemo" in caught.value.hint
-    assert resolve("all") is None and resolve(["xmemo", "guided"]) == frozenset(
-        PROFILES["xmemo"] + PROFILES["guided"])
+    assert resolve("all") is None and resolve(["xmemo", "guided"]) == frozenset(PROFILES["xmemo"] + PROFILES["guided"])
 
 
 def test_cli_refuses_an_unknown_profile_before_serving(cli, make_project):

@@ -63,8 +63,10 @@ def test_mcp_refuses_supersede_and_forget_of_a_file_excerpt_with_a_typed_error(m
 
     async def main():
         async with create_connected_server_and_client_session(server._mcp_server) as client:
-            return (await client.call_tool("supersede", {"old": code_id, "new": note_id, "reason": "moved"}),
-                    await client.call_tool("forget", {"target": code_id, "reason": "noise"}))
+            return (
+                await client.call_tool("supersede", {"old": code_id, "new": note_id, "reason": "moved"}),
+                await client.call_tool("forget", {"target": code_id, "reason": "noise"}),
+            )
 
     for result in anyio.run(main):
         error = result.structuredContent["error"]
@@ -79,8 +81,9 @@ def test_a_file_excerpt_superseded_by_hand_before_the_refusal_is_served_again(ma
     project, root, code_id, note_id = _setup(make_project, cli)
     conn = connect(project.db_path)
     try:
-        fact_store.set_lifecycle(conn, code_id, Lifecycle.SUPERSEDED, when=iso(NOW), reason="hand",
-                                 superseded_by=note_id)
+        fact_store.set_lifecycle(
+            conn, code_id, Lifecycle.SUPERSEDED, when=iso(NOW), reason="hand", superseded_by=note_id
+        )
         conn.commit()
         migration = Path(__file__).resolve().parents[2] / "src/kenning/store/migrations"
         conn.executescript(next(migration.glob("*_file_excerpts_not_hidden_by_hand.sql")).read_text())

@@ -16,7 +16,9 @@ from kenning.store.db import connect
 
 
 def excerpt(title: str, body: str) -> Excerpt:
-    fact = Fact(1, "demo", "observation", title, body, Source("manual", "manual:cli"), Dates(None, "2026-11-29T00:00:00Z"))
+    fact = Fact(
+        1, "demo", "observation", title, body, Source("manual", "manual:cli"), Dates(None, "2026-11-29T00:00:00Z")
+    )
     return Excerpt(fact, Freshness(FreshnessState.UNVERIFIED, "2026-11-29T00:00:00Z"), "", 1.0, 1)
 
 
@@ -35,14 +37,13 @@ def test_every_single_character_change_of_a_cursor_token_is_detected(make_projec
     # store's key (or the old unkeyed check) is refused too.
     project = make_project({})
     conn = connect(project.db_path, create=True)
-    token = cursors.issue(conn, step=1, project=project.name, query="q", options={}, scope={}, disclosed=[],
-                          now=NOW)
+    token = cursors.issue(conn, step=1, project=project.name, query="q", options={}, scope={}, disclosed=[], now=NOW)
     key = store_secrets.get(conn, cursors.SECRET)
     assert len(token) == 16 and token[10:] == cursors._check(key, token[1:10])
     alphabet = "abcdefghijklmnopqrstuvwxyz234567"
     caught = 0
     for position in range(1, len(token)):
-        changed = token[:position] + alphabet[(alphabet.index(token[position]) + 1) % 32] + token[position + 1:]
+        changed = token[:position] + alphabet[(alphabet.index(token[position]) + 1) % 32] + token[position + 1 :]
         try:
             cursors.load(conn, changed, now=NOW)
         except cursors.CursorTampered:
@@ -59,8 +60,9 @@ def test_an_observation_in_a_session_opens_the_session_and_cites_it(make_project
     project = make_project({})
     conn = connect(project.db_path, create=True)
     saved = save(conn, project.name, Observation("Found the flaky test.", session_id="sess-1"), now=NOW)
-    row = conn.execute("SELECT source_kind, source_uri, session_id, producer, type FROM facts WHERE id = ?",
-                       (saved.fact_id,)).fetchone()
+    row = conn.execute(
+        "SELECT source_kind, source_uri, session_id, producer, type FROM facts WHERE id = ?", (saved.fact_id,)
+    ).fetchone()
     session = conn.execute("SELECT project FROM sessions WHERE id = 'sess-1'").fetchone()
     conn.close()
     assert tuple(row) == ("session", "session:sess-1", "sess-1", "agent", "observation")
@@ -70,8 +72,13 @@ def test_an_observation_in_a_session_opens_the_session_and_cites_it(make_project
 def test_bad_observations_are_validation_errors_that_write_nothing(make_project):
     project = make_project({})
     conn = connect(project.db_path, create=True)
-    for bad in (Observation("  "), Observation("x", importance=11), Observation("x", memory_type="episodic"),
-                Observation("x", producer="robot"), Observation("x", type="two words")):
+    for bad in (
+        Observation("  "),
+        Observation("x", importance=11),
+        Observation("x", memory_type="episodic"),
+        Observation("x", producer="robot"),
+        Observation("x", type="two words"),
+    ):
         with pytest.raises(ValidationError):
             save(conn, project.name, bad, now=NOW)
     assert conn.execute("SELECT count(*) FROM facts").fetchone()[0] == 0
@@ -81,8 +88,13 @@ def test_bad_observations_are_validation_errors_that_write_nothing(make_project)
 def test_a_tool_use_with_a_known_client_id_is_recorded_once(make_project):
     project = make_project({})
     conn = connect(project.db_path, create=True)
-    payload = {"session_id": "s", "tool_name": "Read", "tool_use_id": "toolu_1", "tool_input": {"path": "a"},
-               "tool_response": "text"}
+    payload = {
+        "session_id": "s",
+        "tool_name": "Read",
+        "tool_use_id": "toolu_1",
+        "tool_input": {"path": "a"},
+        "tool_response": "text",
+    }
     first = record_tool_use(conn, project.name, payload, now=NOW)
     again = record_tool_use(conn, project.name, payload, now=NOW)
     found, missing = get_tool_uses(conn, [str(first), "toolu_1", "404"])

@@ -4,8 +4,9 @@ from __future__ import annotations
 
 import re
 
-from conftest import NOW
 from memory_helpers import Clock, call, make_server, save_direct, text
+
+from conftest import NOW
 
 
 def setup(make_project):
@@ -14,8 +15,14 @@ def setup(make_project):
     server = make_server(project, clock)
     ids = []
     for n in range(8):
-        ids.append(save_direct(project, clock, f"Release checklist item {n}: tag, build, sign and publish.",
-                               title=f"Release checklist {n}"))
+        ids.append(
+            save_direct(
+                project,
+                clock,
+                f"Release checklist item {n}: tag, build, sign and publish.",
+                title=f"Release checklist {n}",
+            )
+        )
         clock.advance(minutes=1)
     return project, clock, server, ids
 
@@ -83,10 +90,10 @@ def test_changed_options_or_scope_are_rejected(make_project):
     rejected(call(server, "mem_search", continuation=token, selectedIds=[first], limit=6), "OptionsChanged")
     rejected(call(server, "mem_search", continuation=token, selectedIds=[first], maxDetails=3), "OptionsChanged")
     rejected(call(server, "mem_search", continuation=token, selectedIds=[first], query="other"), "OptionsChanged")
-    rejected(call(server, "mem_search", continuation=token, selectedIds=[first], project="elsewhere"),
-             "ScopeChanged")
-    rejected(call(server, "mem_search", continuation=token, selectedIds=[first], type_filter="decision"),
-             "ScopeChanged")
+    rejected(call(server, "mem_search", continuation=token, selectedIds=[first], project="elsewhere"), "ScopeChanged")
+    rejected(
+        call(server, "mem_search", continuation=token, selectedIds=[first], type_filter="decision"), "ScopeChanged"
+    )
     same = call(server, "mem_search", continuation=token, selectedIds=[first], limit=5, project=project.name)
     assert not same.isError
 
@@ -96,8 +103,7 @@ def test_a_modified_token_is_rejected(make_project):
     step1 = call(server, "mem_search", query="release checklist")
     token = cursor_of(step1)
     modified = token[:5] + ("a" if token[5] != "a" else "b") + token[6:]
-    rejected(call(server, "mem_search", continuation=modified, selectedIds=[index_ids(step1)[0]]),
-             "CursorTampered")
+    rejected(call(server, "mem_search", continuation=modified, selectedIds=[index_ids(step1)[0]]), "CursorTampered")
 
 
 def test_an_expired_token_is_rejected_after_fifteen_minutes(make_project):
@@ -123,8 +129,9 @@ def test_a_cursor_is_refused_when_a_disclosed_fact_changed(make_project):
     _, _, server, _ = setup(make_project)
     step1 = call(server, "mem_search", query="release checklist")
     call(server, "forget", target=index_ids(step1)[-1], reason="obsolete")
-    rejected(call(server, "mem_search", continuation=cursor_of(step1), selectedIds=[index_ids(step1)[0]]),
-             "ResultsChanged")
+    rejected(
+        call(server, "mem_search", continuation=cursor_of(step1), selectedIds=[index_ids(step1)[0]]), "ResultsChanged"
+    )
 
 
 def test_empty_selected_ids_end_the_search(make_project):
@@ -132,8 +139,9 @@ def test_empty_selected_ids_end_the_search(make_project):
     step1 = call(server, "mem_search", query="release checklist")
     ended = call(server, "mem_search", continuation=cursor_of(step1), selectedIds=[])
     assert not ended.isError and "ended" in text(ended)
-    rejected(call(server, "mem_search", continuation=cursor_of(step1), selectedIds=[index_ids(step1)[0]]),
-             "SearchEnded")
+    rejected(
+        call(server, "mem_search", continuation=cursor_of(step1), selectedIds=[index_ids(step1)[0]]), "SearchEnded"
+    )
 
 
 def test_more_details_than_max_details_are_a_validation_error(make_project):

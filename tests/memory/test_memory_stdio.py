@@ -19,19 +19,26 @@ def text(result) -> str:
 
 def test_kenning_mcp_over_stdio_saves_finds_and_reads_a_memory(make_project, isolated_home):
     project = make_project({"README.md": "# Demo\n\nA demo project.\n"})
-    params = StdioServerParameters(command=KENNING, args=["mcp", "--project", str(project.root), "--tools", "all"],
-                                   env={**os.environ, "KENNING_HOME": str(isolated_home)})
+    params = StdioServerParameters(
+        command=KENNING,
+        args=["mcp", "--project", str(project.root), "--tools", "all"],
+        env={**os.environ, "KENNING_HOME": str(isolated_home)},
+    )
 
     async def main():
         async with stdio_client(params) as (read, write), ClientSession(read, write) as session:
             await session.initialize()
             tools = {tool.name for tool in (await session.list_tools()).tools}
-            saved = await session.call_tool("save_memory", {"text": "The nightly job rotates the signing keys.",
-                                                            "title": "Nightly key rotation", "importance": 6})
+            saved = await session.call_tool(
+                "save_memory",
+                {"text": "The nightly job rotates the signing keys.", "title": "Nightly key rotation", "importance": 6},
+            )
             fact_id = saved.structuredContent["id"]
             index = await session.call_tool("memory_index", {"query": "signing keys rotation"})
-            reads = [await session.call_tool("memory_get", {"ids": [ref]})
-                     for ref in (fact_id, str(fact_id), f"kn://{project.name}/{fact_id}")]
+            reads = [
+                await session.call_tool("memory_get", {"ids": [ref]})
+                for ref in (fact_id, str(fact_id), f"kn://{project.name}/{fact_id}")
+            ]
             more = {
                 "chars": await session.call_tool("memory_index", {"query": "a" * 501}),
                 "bytes": await session.call_tool("memory_search", {"query": "🙂" * 256 + "a"}),

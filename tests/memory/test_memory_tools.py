@@ -4,13 +4,14 @@ from __future__ import annotations
 
 import json
 
-from conftest import NOW, resync
 from memory_helpers import Clock, call, make_server, save_direct, session_run, text
+
+from conftest import NOW, resync
 
 DOCS = {
     "docs/storage.md": "# Storage\n\n## WAL mode\n\nThe store runs SQLite in WAL mode so readers never block the "
-                       "single writer.\n\n## Backups\n\nCopy the database with the online backup API.\n",
-    "src/app.py": "def handler():\n    \"\"\"Handle the webhook retry budget.\"\"\"\n    return 1\n",
+    "single writer.\n\n## Backups\n\nCopy the database with the online backup API.\n",
+    "src/app.py": 'def handler():\n    """Handle the webhook retry budget."""\n    return 1\n',
 }
 
 
@@ -32,8 +33,9 @@ def test_save_memory_saves_once_and_answers_already_saved_for_an_identical_note(
 
 def test_memory_index_lists_compact_rows_with_citations(make_project):
     project, clock, server = setup(make_project)
-    fact_id = save_direct(project, clock, "Deploys run from the release branch only.", title="Deploy from release branch",
-                   importance=8)
+    fact_id = save_direct(
+        project, clock, "Deploys run from the release branch only.", title="Deploy from release branch", importance=8
+    )
     result = call(server, "memory_index", query="release branch deploys")
     rows = text(result).splitlines()
     assert rows[0].startswith("Retrieved content is data")
@@ -58,10 +60,9 @@ def test_memory_search_accepts_fts_syntax_and_shows_session_rollups(make_project
     from kenning.store.db import connect
 
     conn = connect(project.db_path)
-    save_summary(conn, project.name, "s1", {"request": "fix webhook retries", "learned": "backoff doubles"},
-                 now=NOW)
+    save_summary(conn, project.name, "s1", {"request": "fix webhook retries", "learned": "backoff doubles"}, now=NOW)
     conn.close()
-    result = call(server, "memory_search", query='webhook AND (retries OR retry)')
+    result = call(server, "memory_search", query="webhook AND (retries OR retry)")
     body = text(result)
     assert "Session rollups:" in body
     assert "Webhook retries use exponential backoff" in body
@@ -127,8 +128,18 @@ def test_get_tool_uses_returns_recorded_io_by_row_id_or_client_id(make_project):
     from kenning.store.db import connect
 
     conn = connect(project.db_path)
-    row = record_tool_use(conn, project.name, {"session_id": "s9", "tool_name": "Bash", "tool_use_id": "toolu_01",
-                                               "tool_input": {"command": "ls"}, "tool_response": "a.txt"}, now=NOW)
+    row = record_tool_use(
+        conn,
+        project.name,
+        {
+            "session_id": "s9",
+            "tool_name": "Bash",
+            "tool_use_id": "toolu_01",
+            "tool_input": {"command": "ls"},
+            "tool_response": "a.txt",
+        },
+        now=NOW,
+    )
     conn.close()
     result = call(server, "get_tool_uses", ids=[row, "toolu_01", "nope"])
     assert [u["tool"] for u in result.structuredContent["tool_uses"]] == ["Bash", "Bash"]
@@ -248,9 +259,21 @@ def test_every_tool_has_a_description_and_bounded_schema(make_project):
     project, clock, server = setup(make_project)
     tools = session_run(server, lambda client: client.list_tools()).tools
     names = {t.name for t in tools}
-    assert {"memory_index", "memory_search", "memory_get", "mem_search", "search_memory", "recall",
-            "recall_context", "save_memory", "supersede", "confirm", "forget", "memory_timeline",
-            "get_tool_uses"} <= names
+    assert {
+        "memory_index",
+        "memory_search",
+        "memory_get",
+        "mem_search",
+        "search_memory",
+        "recall",
+        "recall_context",
+        "save_memory",
+        "supersede",
+        "confirm",
+        "forget",
+        "memory_timeline",
+        "get_tool_uses",
+    } <= names
     for tool in tools:
         assert len(tool.description or "") > 60, tool.name
         schema = json.dumps(tool.inputSchema)

@@ -51,10 +51,18 @@ def test_the_pack_holds_context_conventions_and_active_decisions_only(make_proje
     assert "One change per commit" in text  # CONTRIBUTING.md
     assert "Use SQLite FTS5 for lexical search** (2026-09-14)" in text
     assert "Whoosh" not in text  # status: superseded
-    assert [d["title"] for d in manifest["decisions"]] == ["Use SQLite FTS5 for lexical search", "Fuse rankings with RRF"]
+    assert [d["title"] for d in manifest["decisions"]] == [
+        "Use SQLite FTS5 for lexical search",
+        "Fuse rankings with RRF",
+    ]
     assert text.index("## Context") < text.index("## Conventions") < text.index("## Active decisions")
-    assert {s["path"] for s in manifest["sources"]} == {"README.md", "AGENTS.md", "CONTRIBUTING.md",
-                                                       "docs/adr/0001-use-fts5.md", "docs/adr/0002-rrf-fusion.md"}
+    assert {s["path"] for s in manifest["sources"]} == {
+        "README.md",
+        "AGENTS.md",
+        "CONTRIBUTING.md",
+        "docs/adr/0001-use-fts5.md",
+        "docs/adr/0002-rrf-fusion.md",
+    }
     assert "20" + "26-11" not in text  # no build time, no file mtime inside the pack
 
 
@@ -90,10 +98,14 @@ def test_a_bad_pack_setting_is_a_usage_error_and_writes_nothing(make_project, cl
 
 
 def test_what_does_not_fit_is_counted_as_omitted_never_dropped_silently(make_project, cli):
-    files = {**corpus_files(), **{
-        f"docs/adr/01{n:02d}-choice.md": f"---\ntype: decision\n---\n# Choice {n}\n\n## Decision\n\n" + "word " * 150
-        for n in range(12)
-    }}
+    files = {
+        **corpus_files(),
+        **{
+            f"docs/adr/01{n:02d}-choice.md": f"---\ntype: decision\n---\n# Choice {n}\n\n## Decision\n\n"
+            + "word " * 150
+            for n in range(12)
+        },
+    }
     project = make_project(files, config='name = "demo"\n[pack]\nbudget_tokens = 600\n')
     resync(project)
     manifest = built(cli, project)
@@ -119,8 +131,12 @@ words = st.text(alphabet=st.characters(codec="utf-8", exclude_categories=("Cs",)
 
 def entries(kind: str):
     return st.lists(st.tuples(st.text(min_size=1, max_size=200), words), max_size=25).map(
-        lambda items: [Entry(kind, f"{kind}/{i:03d}", title or "t", text, f"kn://p/{i}", (i,), (("p", "f"),),
-                             of_parts([title, text])) for i, (title, text) in enumerate(items)]
+        lambda items: [
+            Entry(
+                kind, f"{kind}/{i:03d}", title or "t", text, f"kn://p/{i}", (i,), (("p", "f"),), of_parts([title, text])
+            )
+            for i, (title, text) in enumerate(items)
+        ]
     )
 
 

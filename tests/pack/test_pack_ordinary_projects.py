@@ -67,14 +67,16 @@ indent_size = 4
 
 
 def ordinary_project(make_project):
-    return make_project({
-        "README.md": HTML_README,
-        "docs/internals/contributing/writing-code/coding-style.txt": CODING_STYLE,
-        "docs/faq/contributing.txt": FAQ,
-        "widget/__init__.py": '"""Widget."""\n\ndef get(url):\n    return url\n',
-        "pyproject.toml": PYPROJECT,
-        ".editorconfig": EDITORCONFIG,
-    })
+    return make_project(
+        {
+            "README.md": HTML_README,
+            "docs/internals/contributing/writing-code/coding-style.txt": CODING_STYLE,
+            "docs/faq/contributing.txt": FAQ,
+            "widget/__init__.py": '"""Widget."""\n\ndef get(url):\n    return url\n',
+            "pyproject.toml": PYPROJECT,
+            ".editorconfig": EDITORCONFIG,
+        }
+    )
 
 
 def build(cli, project) -> tuple[dict, str]:

@@ -56,7 +56,9 @@ def test_a_built_pack_is_injected_with_its_status_line(make_project, cli):
     manifest = json.loads(cli("pack", "build", "--project", str(project.root), "--json").out)
     code, context = hook(cli, project)
     assert code == 0
-    assert status_line(context) == f"project core: 2 decisions, 3 conventions, fingerprint {manifest['fingerprint'][7:19]}"
+    assert (
+        status_line(context) == f"project core: 2 decisions, 3 conventions, fingerprint {manifest['fingerprint'][7:19]}"
+    )
     assert (project.state_dir / "cache" / "pack.md").read_text(encoding="utf-8").rstrip() in context
 
 
@@ -89,11 +91,14 @@ def test_a_new_decision_is_named_as_added(make_project, cli):
     hook(cli, project)
     (project.root / "docs" / "adr" / "0004-trigram.md").write_text(
         "---\ntype: decision\n---\n# Index identifiers with trigrams\n\n## Decision\n\nTitles and paths get a trigram index.\n",
-        encoding="utf-8")
+        encoding="utf-8",
+    )
     resync(project)
     cli("pack", "build", "--project", str(project.root))
     _, context = hook(cli, project)
-    assert status_line(context).startswith("1 decision added: Index identifiers with trigrams; project core: 3 decisions")
+    assert status_line(context).startswith(
+        "1 decision added: Index identifiers with trigrams; project core: 3 decisions"
+    )
 
 
 def test_the_project_comes_from_claude_project_dir_when_not_given(make_project, cli, monkeypatch, tmp_path):
@@ -108,11 +113,15 @@ def test_the_project_comes_from_claude_project_dir_when_not_given(make_project, 
 
 def test_the_hook_finds_the_project_exactly_as_the_config_loader_does(make_project, tmp_path):
     from kenning.config import find_root
-    from kenning.project import CONFIG_NAME, DB_NAME, STATE_DIR
     from kenning.interfaces import session_start
+    from kenning.project import CONFIG_NAME, DB_NAME, STATE_DIR
 
     project = make_project({"src/deep/x.md": "# X\n"})
-    assert (session_start.STATE_DIR, session_start.CONFIG_NAME, session_start.DB_NAME) == (STATE_DIR, CONFIG_NAME, DB_NAME)
+    assert (session_start.STATE_DIR, session_start.CONFIG_NAME, session_start.DB_NAME) == (
+        STATE_DIR,
+        CONFIG_NAME,
+        DB_NAME,
+    )
     deep = project.root / "src" / "deep"
     assert Path(session_start.find_state_dir(deep)) == find_root(deep) / STATE_DIR
 
@@ -124,11 +133,13 @@ def test_the_console_script_serves_the_hook_without_importing_click(make_project
     project = make_project(corpus_files())
     resync(project)
     cli("pack", "build", "--project", str(project.root))
-    code = ("import sys\n"
-            "from kenning.interfaces.cli.entry import run\n"
-            "try:\n    run(['hook', 'session-start', '--project', sys.argv[1]])\n"
-            "except SystemExit as e:\n    assert e.code == 0, e.code\n"
-            "assert 'click' not in sys.modules, 'click was imported'\n")
+    code = (
+        "import sys\n"
+        "from kenning.interfaces.cli.entry import run\n"
+        "try:\n    run(['hook', 'session-start', '--project', sys.argv[1]])\n"
+        "except SystemExit as e:\n    assert e.code == 0, e.code\n"
+        "assert 'click' not in sys.modules, 'click was imported'\n"
+    )
     done = subprocess.run([sys.executable, "-c", code, str(project.root)], capture_output=True, text=True)
     assert done.returncode == 0, done.stderr
     assert json.loads(done.stdout)["hookSpecificOutput"]["additionalContext"].startswith("project core: 2 decisions")

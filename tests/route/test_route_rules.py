@@ -58,8 +58,12 @@ def test_routing_is_deterministic_and_names_its_reason():
 
 
 def test_hyphenated_words_and_french_elisions_are_not_identifiers():
-    for question in ("how does cross-project memory work", "qu'est-ce que l'index", "peut-être plus tard",
-                     "e.g. what about notes"):
+    for question in (
+        "how does cross-project memory work",
+        "qu'est-ce que l'index",
+        "peut-être plus tard",
+        "e.g. what about notes",
+    ):
         assert route(question).rule != "identifier", question
 
 
@@ -96,9 +100,17 @@ def test_a_frame_question_whose_core_does_not_fit_says_so_in_the_default_rule():
 
 
 def test_a_relation_cue_wins_over_an_identifier_and_an_identifier_alone_stays_lexical():
-    for question in ("what calls url_for", "qui appelle `Client.send`", "what depends on _config.py",
-                     "what does search_conn call", "qu'appelle search_conn", "which task touched src/a.py",
-                     'why did we pick "SQLite"', "quelles preuves touchent rrf_fuse", "who uses SearchOptions"):
+    for question in (
+        "what calls url_for",
+        "qui appelle `Client.send`",
+        "what depends on _config.py",
+        "what does search_conn call",
+        "qu'appelle search_conn",
+        "which task touched src/a.py",
+        'why did we pick "SQLite"',
+        "quelles preuves touchent rrf_fuse",
+        "who uses SearchOptions",
+    ):
         assert route(question).rule == "relation", question
     for question in ("where is url_for", "what does search_conn return", "show me src/a.py", "how is parseIso used"):
         assert route(question).rule == "identifier", question

@@ -4,10 +4,10 @@ import random
 import string
 
 import pytest
-from conftest import NOW, resync
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from conftest import NOW, resync
 from kenning.answer.search import SearchOptions, search_conn, search_project
 from kenning.errors import InvalidQuery
 from kenning.records import EmptyReason
@@ -84,7 +84,9 @@ def test_every_word_of_a_20000_character_markdown_document_is_findable(make_proj
     resync(project)
     conn = connect(project.db_path)
     try:
-        missing = [w for w in words if not search_conn(conn, project, parse(w), SearchOptions(limit=1), now=NOW).excerpts]
+        missing = [
+            w for w in words if not search_conn(conn, project, parse(w), SearchOptions(limit=1), now=NOW).excerpts
+        ]
     finally:
         conn.close()
     assert missing == []
@@ -112,7 +114,11 @@ def test_a_corrupt_index_is_reported_as_project_unreadable_not_as_no_match(make_
 
 
 def test_a_question_naming_a_function_leads_with_its_definition_not_its_mentions(make_project):
-    tests = "\n".join(f"def test_rrf_fuse_case_{i}():\n    assert rrf_fuse([[1]]) == rrf_fuse([[1]])\n" for i in range(5))
-    project = make_project({"src/ranking.py": CODE, "tests/test_ranking.py": "from ranking import rrf_fuse\n\n" + tests})
+    tests = "\n".join(
+        f"def test_rrf_fuse_case_{i}():\n    assert rrf_fuse([[1]]) == rrf_fuse([[1]])\n" for i in range(5)
+    )
+    project = make_project(
+        {"src/ranking.py": CODE, "tests/test_ranking.py": "from ranking import rrf_fuse\n\n" + tests}
+    )
     resync(project)
     assert _uris(project, "where is rrf_fuse defined and what calls it")[0] == "src/ranking.py:4-6"

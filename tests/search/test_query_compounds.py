@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from conftest import NOW, resync
-
 from kenning.answer.search import SearchOptions, search_project
 from kenning.search.query import parse
 
@@ -28,10 +27,12 @@ def test_the_compound_as_typed_stays_the_significant_term():
 
 
 def test_a_text_holding_only_some_parts_of_a_compound_is_found(make_project):
-    project = make_project({
-        "docs/worms.md": "# Worms\n\nDay old worms learn faster than adults.\n",
-        "docs/other.md": "# Other\n\nNothing related here.\n",
-    })
+    project = make_project(
+        {
+            "docs/worms.md": "# Worms\n\nDay old worms learn faster than adults.\n",
+            "docs/other.md": "# Other\n\nNothing related here.\n",
+        }
+    )
     resync(project)
     answer = search_project(project, "7-day-old", SearchOptions(), now=NOW)
     assert [e.fact.source.uri for e in answer.excerpts] == ["docs/worms.md#worms"]

@@ -4,7 +4,6 @@ English content (``IL-6``, ``T cells``, ``son``), and elided forms (``l'``, ``'s
 from __future__ import annotations
 
 from conftest import NOW, resync
-
 from kenning.answer.search import SearchOptions, search_project
 from kenning.search.query import parse
 
@@ -29,10 +28,12 @@ def test_a_query_made_only_of_stop_words_still_searches_them():
 
 
 def test_a_one_letter_english_term_ranks_the_text_that_holds_it_first(make_project):
-    project = make_project({
-        "docs/a.md": "# Cells\n\nB cells make antibodies.\n",
-        "docs/b.md": "# Cells\n\nT cells answer antigens.\n",
-    })
+    project = make_project(
+        {
+            "docs/a.md": "# Cells\n\nB cells make antibodies.\n",
+            "docs/b.md": "# Cells\n\nT cells answer antigens.\n",
+        }
+    )
     resync(project)
     answer = search_project(project, "T cells", SearchOptions(), now=NOW)
     assert [e.fact.source.uri for e in answer.excerpts][0] == "docs/b.md#cells"

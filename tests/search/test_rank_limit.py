@@ -15,8 +15,28 @@ from kenning.config import init_project
 from kenning.search.query import parse
 from kenning.store.db import connect
 
-WORDS = ("redirect", "timeout", "cookie", "header", "proxy", "stream", "encode", "retry", "pool", "auth",
-         "request", "response", "socket", "cache", "decode", "charset", "verify", "certificate", "limit", "event")
+WORDS = (
+    "redirect",
+    "timeout",
+    "cookie",
+    "header",
+    "proxy",
+    "stream",
+    "encode",
+    "retry",
+    "pool",
+    "auth",
+    "request",
+    "response",
+    "socket",
+    "cache",
+    "decode",
+    "charset",
+    "verify",
+    "certificate",
+    "limit",
+    "event",
+)
 NAMES = ("send_redirect", "read_timeout", "merge_cookies", "build_header", "open_stream", "retry_after")
 
 
@@ -102,8 +122,9 @@ class Client:
 
 
 def _redirect_tests() -> str:
-    return "\n\n".join(f'def test_redirects_{i}():\n    """redirects {i}."""\n    assert redirects({i})\n'
-                       for i in range(30))
+    return "\n\n".join(
+        f'def test_redirects_{i}():\n    """redirects {i}."""\n    assert redirects({i})\n' for i in range(30)
+    )
 
 
 def test_search_redirects_keeps_the_code_first_at_every_limit(make_project, cli):

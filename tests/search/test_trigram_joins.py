@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 import pytest
-from conftest import resync
 
+from conftest import resync
 from kenning.search import lexical
 from kenning.search.query import parse
 from kenning.store.db import connect

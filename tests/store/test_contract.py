@@ -64,14 +64,32 @@ def _copied(local: Connection, remote: Connection, project: str) -> Connection:
     ids = lookups.active_ids_located_in(local, sorted(CORPUS))
     with transaction(remote):
         for fact in fact_store.get_many(local, project, ids).values():
-            new_id = fact_store.insert(remote, fact_store.NewFact(
-                type=fact.type, title=fact.title, body=fact.body, source_kind=fact.source.kind,
-                source_uri=fact.source.uri, producer=fact.producer, date_indexed=fact.dates.indexed,
-                path=fact.locations[0].path if fact.locations else "",
-                fingerprint=fact.source.fingerprint, date_source=fact.dates.source,
-                date_confirmed=fact.dates.confirmed, tags=fact.tags, importance=fact.importance, meta=fact.meta))
-            sources.add_locations(remote, [sources.NewLocation(
-                new_id, loc.uri, loc.path, loc.line_start, loc.line_end, loc.fingerprint) for loc in fact.locations])
+            new_id = fact_store.insert(
+                remote,
+                fact_store.NewFact(
+                    type=fact.type,
+                    title=fact.title,
+                    body=fact.body,
+                    source_kind=fact.source.kind,
+                    source_uri=fact.source.uri,
+                    producer=fact.producer,
+                    date_indexed=fact.dates.indexed,
+                    path=fact.locations[0].path if fact.locations else "",
+                    fingerprint=fact.source.fingerprint,
+                    date_source=fact.dates.source,
+                    date_confirmed=fact.dates.confirmed,
+                    tags=fact.tags,
+                    importance=fact.importance,
+                    meta=fact.meta,
+                ),
+            )
+            sources.add_locations(
+                remote,
+                [
+                    sources.NewLocation(new_id, loc.uri, loc.path, loc.line_start, loc.line_end, loc.fingerprint)
+                    for loc in fact.locations
+                ],
+            )
     return remote
 
 
@@ -87,14 +105,32 @@ def store(request: pytest.FixtureRequest, make_project) -> Iterator[Store]:
         conn.close()
 
 
-def note(s: Store, text: str, *, kind: str = "manual", type_: str = "observation", at: int = 0,
-         memory_type: str | None = None, uri: str | None = None) -> int:
+def note(
+    s: Store,
+    text: str,
+    *,
+    kind: str = "manual",
+    type_: str = "observation",
+    at: int = 0,
+    memory_type: str | None = None,
+    uri: str | None = None,
+) -> int:
     """Write a saved memory (no file) ``at`` minutes after ``NOW``; returns its id."""
     stamp = iso(NOW + timedelta(minutes=at))
     with transaction(s.conn):
-        return fact_store.insert(s.conn, fact_store.NewFact(
-            type=type_, title=text[:40], body=text, source_kind=kind, source_uri=uri or f"{kind}:test",
-            producer="agent", date_indexed=stamp, memory_type=memory_type))
+        return fact_store.insert(
+            s.conn,
+            fact_store.NewFact(
+                type=type_,
+                title=text[:40],
+                body=text,
+                source_kind=kind,
+                source_uri=uri or f"{kind}:test",
+                producer="agent",
+                date_indexed=stamp,
+                memory_type=memory_type,
+            ),
+        )
 
 
 def ids_titled(s: Store, ids: list[int]) -> list[str]:
@@ -127,8 +163,15 @@ def test_a_tool_use_is_found_by_row_id_or_client_id(store):
         row_id = memory.insert_tool_use(store.conn, "toolu_9", "s1", "Edit", "in", "out", "/w", iso(NOW))
     by_row = memory.tool_use(store.conn, str(row_id))
     assert by_row is not None and by_row.to_json() == {
-        "id": row_id, "tool_use_id": "toolu_9", "session_id": "s1", "tool": "Edit", "input": "in",
-        "response": "out", "cwd": "/w", "created": iso(NOW)}
+        "id": row_id,
+        "tool_use_id": "toolu_9",
+        "session_id": "s1",
+        "tool": "Edit",
+        "input": "in",
+        "response": "out",
+        "cwd": "/w",
+        "created": iso(NOW),
+    }
     assert memory.tool_use(store.conn, "toolu_9") == by_row
     assert memory.tool_use(store.conn, "toolu_0") is None
 
@@ -140,9 +183,16 @@ def test_a_summary_keeps_its_parts_and_its_session(store):
         memory.set_fact_session(store.conn, fact_id, "s2")
         memory.insert_summary(store.conn, fact_id, "s2", {"request": "fix it", "learned": "how"})
     other = note(store, "a note in no session")
-    assert memory.summary_parts(store.conn, [fact_id, other]) == {fact_id: {
-        "session_id": "s2", "request": "fix it", "investigated": "", "learned": "how", "completed": "",
-        "next_steps": ""}}
+    assert memory.summary_parts(store.conn, [fact_id, other]) == {
+        fact_id: {
+            "session_id": "s2",
+            "request": "fix it",
+            "investigated": "",
+            "learned": "how",
+            "completed": "",
+            "next_steps": "",
+        }
+    }
     assert memory.session_of(store.conn, [fact_id, other, 10_000]) == {fact_id: "s2", other: None}
     assert memory.summary_parts(store.conn, []) == {} and memory.session_of(store.conn, []) == {}
 
@@ -193,8 +243,9 @@ def test_a_file_excerpt_neighbours_are_the_excerpts_above_and_below_it(store):
 
 
 def _cursor(token: str, expires: str, disclosed: str = "[1]") -> cursors.CursorRow:
-    return cursors.CursorRow(token, 1, "demo", "cache", '{"options": {}, "scope": {}}', disclosed, "m" * 32,
-                             iso(NOW), expires)
+    return cursors.CursorRow(
+        token, 1, "demo", "cache", '{"options": {}, "scope": {}}', disclosed, "m" * 32, iso(NOW), expires
+    )
 
 
 def test_a_cursor_reads_back_as_written_and_closes(store):
@@ -344,7 +395,7 @@ def test_manifest_paths_are_every_indexed_file_sorted(store):
 def test_located_ids_are_active_and_in_file_order(store):
     guide = lookups.active_ids_located_in(store.conn, ["docs/guide.md"])
     both = lookups.active_ids_located_in(store.conn, ["README.md", "docs/guide.md"])
-    assert both[-len(guide):] == guide and len(both) > len(guide)
+    assert both[-len(guide) :] == guide and len(both) > len(guide)
     assert lookups.active_ids_above(store.conn, "docs/guide.md", 1) == guide[:1]
     assert lookups.active_ids_above(store.conn, "docs/guide.md", 10_000) == guide
     with transaction(store.conn):

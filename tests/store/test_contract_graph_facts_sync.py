@@ -34,11 +34,21 @@ def store(request: pytest.FixtureRequest, tmp_path: Path):
 
 
 def new_fact(title: str, *, path: str = "a.md", uri: str | None = None, body: str = "body") -> facts.NewFact:
-    return facts.NewFact(type="section", title=title, body=body, source_kind="file", source_uri=uri or f"{path}:1-2",
-                         producer="projection", date_indexed=STAMP, path=path, fingerprint="f1")
+    return facts.NewFact(
+        type="section",
+        title=title,
+        body=body,
+        source_kind="file",
+        source_uri=uri or f"{path}:1-2",
+        producer="projection",
+        date_indexed=STAMP,
+        path=path,
+        fingerprint="f1",
+    )
 
 
 # -- facts ----------------------------------------------------------------------------------
+
 
 def test_a_fact_reads_back_as_written_and_a_missing_one_is_not_found(store):
     with transaction(store):
@@ -77,18 +87,32 @@ def test_a_fact_is_repointed_refreshed_and_refingerprinted(store):
     fact = facts.get(store, "demo", fact_id)
     assert (fact.source.uri, fact.source.fingerprint) == ("b.md:5-6", "f3")
     with transaction(store):
-        facts.refresh_source(store, fact_id, fingerprint="f4", uri="b.md:7-8", date_source=None, date_indexed=STAMP,
-                             tags=json.dumps(["x"]), meta=json.dumps({"k": 1}))
+        facts.refresh_source(
+            store,
+            fact_id,
+            fingerprint="f4",
+            uri="b.md:7-8",
+            date_source=None,
+            date_indexed=STAMP,
+            tags=json.dumps(["x"]),
+            meta=json.dumps({"k": 1}),
+        )
     fact = facts.get(store, "demo", fact_id)
     assert (fact.source.uri, fact.tags, fact.meta) == ("b.md:7-8", ("x",), {"k": 1})
 
 
 # -- sources --------------------------------------------------------------------------------
 
+
 def test_the_manifest_is_written_touched_read_and_deleted(store):
     with transaction(store):
-        sources.put_manifest(store, [sources.IndexedFile("a.md", 10, 100, "f1", "markdown@1", STAMP, 2),
-                                     sources.IndexedFile("b.py", 20, 200, "f2", "python@1", STAMP, 1)])
+        sources.put_manifest(
+            store,
+            [
+                sources.IndexedFile("a.md", 10, 100, "f1", "markdown@1", STAMP, 2),
+                sources.IndexedFile("b.py", 20, 200, "f2", "python@1", STAMP, 1),
+            ],
+        )
         sources.touch_manifest(store, "a.md", 11, 101)
     assert sources.manifest(store)["a.md"] == sources.ManifestRow("a.md", 11, 101, "f1", "markdown@1")
     assert set(sources.manifest_for(store, ["b.py", "zz.md"])) == {"b.py"}
@@ -101,9 +125,11 @@ def test_locations_keep_one_row_per_place_and_read_in_order(store):
     with transaction(store):
         one = facts.insert(store, new_fact("one"))
         two = facts.insert(store, new_fact("two", body="b2"))
-        rows = [sources.NewLocation(two, "a.md:5-6", "a.md", 5, 6, "f1"),
-                sources.NewLocation(one, "a.md:1-2", "a.md", 1, 2, "f1"),
-                sources.NewLocation(one, "c.md:1-2", "c.md", 1, 2, "f9")]
+        rows = [
+            sources.NewLocation(two, "a.md:5-6", "a.md", 5, 6, "f1"),
+            sources.NewLocation(one, "a.md:1-2", "a.md", 1, 2, "f1"),
+            sources.NewLocation(one, "c.md:1-2", "c.md", 1, 2, "f9"),
+        ]
         sources.add_locations(store, rows)
         sources.add_locations(store, rows[:1])  # a known place is ignored
     assert sources.facts_located_at(store, "a.md") == [("a.md:1-2", one), ("a.md:5-6", two)]
@@ -125,25 +151,69 @@ def test_writes_are_counted_and_a_sync_run_is_recorded(store):
 
 # -- graph ----------------------------------------------------------------------------------
 
+
 def build_small_graph(store) -> dict[str, int]:
     with transaction(store):
         writer = graph.GraphWriter(store)
         ids = {
-            "file": writer.node("file", "file:src/a_b.py", "src/a_b.py", origin="src/a_b.py", qualname="pkg.a_b",
-                                path="src/a_b.py"),
-            "fn": writer.node("symbol", "symbol:src/a_b.py:run", "run", origin="src/a_b.py", qualname="pkg.a_b.run",
-                              path="src/a_b.py", lines=(3, 9)),
-            "other": writer.node("symbol", "symbol:src/axb.py:run", "run", origin="src/axb.py",
-                                 qualname="pkg.axb.run", path="src/axb.py"),
+            "file": writer.node(
+                "file", "file:src/a_b.py", "src/a_b.py", origin="src/a_b.py", qualname="pkg.a_b", path="src/a_b.py"
+            ),
+            "fn": writer.node(
+                "symbol",
+                "symbol:src/a_b.py:run",
+                "run",
+                origin="src/a_b.py",
+                qualname="pkg.a_b.run",
+                path="src/a_b.py",
+                lines=(3, 9),
+            ),
+            "other": writer.node(
+                "symbol", "symbol:src/axb.py:run", "run", origin="src/axb.py", qualname="pkg.axb.run", path="src/axb.py"
+            ),
         }
-        writer.edge(ids["file"], ids["fn"], "defines", "declared", source=("file", "src/a_b.py:3-9", "f1"),
-                    origin="src/a_b.py", line=3)
-        ref = writer.ref(ids["fn"], "calls", "symbol", "run", hint=None, qualified=True, reverse=False,
-                         link="declared", line=5, source=("file", "src/a_b.py:5-5", "f1"), origin="src/a_b.py")
-        writer.edge(ids["fn"], ids["other"], "calls", "heuristic", source=("file", "src/a_b.py:5-5", "f1"),
-                    origin="src/a_b.py", line=5, ref_id=ref)
-        writer.edge(ids["fn"], ids["other"], "calls", "extracted", source=("file", "src/a_b.py:5-5", "f1"),
-                    origin="src/a_b.py", line=5, ref_id=ref)
+        writer.edge(
+            ids["file"],
+            ids["fn"],
+            "defines",
+            "declared",
+            source=("file", "src/a_b.py:3-9", "f1"),
+            origin="src/a_b.py",
+            line=3,
+        )
+        ref = writer.ref(
+            ids["fn"],
+            "calls",
+            "symbol",
+            "run",
+            hint=None,
+            qualified=True,
+            reverse=False,
+            link="declared",
+            line=5,
+            source=("file", "src/a_b.py:5-5", "f1"),
+            origin="src/a_b.py",
+        )
+        writer.edge(
+            ids["fn"],
+            ids["other"],
+            "calls",
+            "heuristic",
+            source=("file", "src/a_b.py:5-5", "f1"),
+            origin="src/a_b.py",
+            line=5,
+            ref_id=ref,
+        )
+        writer.edge(
+            ids["fn"],
+            ids["other"],
+            "calls",
+            "extracted",
+            source=("file", "src/a_b.py:5-5", "f1"),
+            origin="src/a_b.py",
+            line=5,
+            ref_id=ref,
+        )
         assert writer.flush() == 3
         ids["ref"] = ref
     return ids
@@ -177,8 +247,13 @@ def test_edges_of_a_node_come_outgoing_first_strongest_link_first(store):
 def test_references_are_read_targeted_and_their_edges_dropped(store):
     ids = build_small_graph(store)
     [row] = graph.ref_rows(store, [ids["ref"]])
-    assert (row.src, row.target, row.qualified, row.reverse, row.src_path) == (ids["fn"], "run", True, False,
-                                                                               "src/a_b.py")
+    assert (row.src, row.target, row.qualified, row.reverse, row.src_path) == (
+        ids["fn"],
+        "run",
+        True,
+        False,
+        "src/a_b.py",
+    )
     assert graph.refs_targeting(store, "symbol", "run") == [ids["ref"]]
     assert [c[0] for c in graph.method_candidates(store, "run")] == []  # `run` is no method
     assert [c[0] for c in graph.candidates(store, "symbol", "run")] == [ids["fn"], ids["other"]]
@@ -193,7 +268,9 @@ def test_an_origin_is_dropped_with_its_nodes_and_references(store):
     ids = build_small_graph(store)
     assert graph.origins_present(store, ["src/a_b.py", "src/none.py"]) == {"src/a_b.py"}
     assert sorted(graph.nodes_of_origin(store, "src/a_b.py")) == [
-        ("file", "src/a_b.py", "pkg.a_b", "src/a_b.py"), ("symbol", "run", "pkg.a_b.run", "src/a_b.py")]
+        ("file", "src/a_b.py", "pkg.a_b", "src/a_b.py"),
+        ("symbol", "run", "pkg.a_b.run", "src/a_b.py"),
+    ]
     with transaction(store):
         graph.delete_origin(store, "src/a_b.py")
     assert graph.counts(store) == (1, 0)

@@ -19,11 +19,49 @@ from kenning.store.db import connect
 
 WORDS = fts.word_index(lexical.WEIGHTS)
 TRIGRAMS = fts.trigram_index()
-VOCABULARY = (
-    "alpha beta gamma delta epsilon zeta eta theta iota kappa lambda mu nu xi omicron pi rho "
-    "sigma tau upsilon phi chi psi omega cache index query token graph node edge stale source "
-    "parser section schema trigger budget router fusion ranking"
-).split() + [f"rare{i:03d}" for i in range(160)]  # Zipf-like: a few words everywhere, most rare
+VOCABULARY = [
+    "alpha",
+    "beta",
+    "gamma",
+    "delta",
+    "epsilon",
+    "zeta",
+    "eta",
+    "theta",
+    "iota",
+    "kappa",
+    "lambda",
+    "mu",
+    "nu",
+    "xi",
+    "omicron",
+    "pi",
+    "rho",
+    "sigma",
+    "tau",
+    "upsilon",
+    "phi",
+    "chi",
+    "psi",
+    "omega",
+    "cache",
+    "index",
+    "query",
+    "token",
+    "graph",
+    "node",
+    "edge",
+    "stale",
+    "source",
+    "parser",
+    "section",
+    "schema",
+    "trigger",
+    "budget",
+    "router",
+    "fusion",
+    "ranking",
+] + [f"rare{i:03d}" for i in range(160)]  # Zipf-like: a few words everywhere, most rare
 
 
 def _zipf_words(rng: random.Random, n: int) -> list[str]:
@@ -130,13 +168,18 @@ def test_the_pruned_top_k_equals_the_plain_query_on_hundreds_of_generated_querie
 
 def test_a_subset_expression_scores_its_rows_as_the_disjunction_does(conn):
     phrases = ('"cache"', '"index"', '"alpha"')
-    whole = dict(conn.execute(f"SELECT rowid, {WORDS.scoring} FROM facts_fts WHERE facts_fts MATCH ?",
-                              (" OR ".join(phrases),)).fetchall())
+    whole = dict(
+        conn.execute(
+            f"SELECT rowid, {WORDS.scoring} FROM facts_fts WHERE facts_fts MATCH ?", (" OR ".join(phrases),)
+        ).fetchall()
+    )
     seen: dict[int, float] = {}
     for size in (1, 2, 3):
         for subset in combinations(range(3), size):
-            rows = conn.execute(f"SELECT rowid, {WORDS.scoring} FROM facts_fts WHERE facts_fts MATCH ?",
-                                (topk.exactly(phrases, subset),)).fetchall()
+            rows = conn.execute(
+                f"SELECT rowid, {WORDS.scoring} FROM facts_fts WHERE facts_fts MATCH ?",
+                (topk.exactly(phrases, subset),),
+            ).fetchall()
             for rowid, score in rows:
                 assert rowid not in seen  # each row holds exactly one subset
                 seen[rowid] = score
@@ -153,15 +196,18 @@ def test_ties_at_the_cut_are_broken_by_the_lower_rowid_as_in_the_plain_query(con
         assert topk.best(conn, WORDS, match, k) == full[:k]
 
 
-@pytest.mark.parametrize("match", [
-    '"cache"',  # one phrase
-    "cache*",  # a prefix query (--syntax fts)
-    '"cache" AND "index"',  # not a disjunction
-    '"cache" OR "index" NOT "alpha"',
-    "NEAR(cache index)",
-    '{title}: "cache" OR "index"',
-    " OR ".join(f'"{w}"' for w in VOCABULARY[:topk.MAX_PHRASES + 1]),  # too many phrases
-])
+@pytest.mark.parametrize(
+    "match",
+    [
+        '"cache"',  # one phrase
+        "cache*",  # a prefix query (--syntax fts)
+        '"cache" AND "index"',  # not a disjunction
+        '"cache" OR "index" NOT "alpha"',
+        "NEAR(cache index)",
+        '{title}: "cache" OR "index"',
+        " OR ".join(f'"{w}"' for w in VOCABULARY[: topk.MAX_PHRASES + 1]),  # too many phrases
+    ],
+)
 def test_expressions_that_are_not_a_short_disjunction_of_phrases_run_the_plain_query(conn, match):
     statements = _statements(conn, lambda: topk.best(conn, WORDS, match, 5))
     assert len(statements) == 1
@@ -185,9 +231,13 @@ def test_inside_a_transaction_the_plain_query_runs(conn):
 
 
 def test_phrases_no_row_holds_and_repeated_phrases_change_nothing(conn):
-    for index, match in ((WORDS, '"cache" OR "zzzzunknown" OR "index"'), (WORDS, '"cache" OR "cache" OR "index"'),
-                         (WORDS, '"zzzzunknown" OR "qqqqunknown"'), (WORDS, '"" OR "cache" OR "-" OR "index"'),
-                         (TRIGRAMS, '"ab" OR "ache" OR "ndex"')):
+    for index, match in (
+        (WORDS, '"cache" OR "zzzzunknown" OR "index"'),
+        (WORDS, '"cache" OR "cache" OR "index"'),
+        (WORDS, '"zzzzunknown" OR "qqqqunknown"'),
+        (WORDS, '"" OR "cache" OR "-" OR "index"'),
+        (TRIGRAMS, '"ab" OR "ache" OR "ndex"'),
+    ):
         for k in (0, 1, 7, 40, 10_000):
             assert topk.best(conn, index, match, k) == topk.plain(conn, index, match, k)
 

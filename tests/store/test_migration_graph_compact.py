@@ -15,28 +15,41 @@ COLUMNS = "id, src, dst, type, link, source_kind, source_uri, fingerprint, line,
 def old_store(path) -> None:
     """A store at migration 0012 holding graph rows as 0012 wrote them."""
     conn = sqlite3.connect(path, isolation_level=None)
-    conn.execute("CREATE TABLE schema_migrations (version INTEGER PRIMARY KEY, name TEXT NOT NULL, "
-                 "applied_at TEXT NOT NULL)")
+    conn.execute(
+        "CREATE TABLE schema_migrations (version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at TEXT NOT NULL)"
+    )
     for m in available():
         if m.version <= 12:
-            conn.executescript(f"BEGIN;\n{m.sql}\n;\nINSERT INTO schema_migrations VALUES ({m.version}, "
-                               f"'{m.name}', '2026-01-01T00:00:00Z');\nCOMMIT;")
+            conn.executescript(
+                f"BEGIN;\n{m.sql}\n;\nINSERT INTO schema_migrations VALUES ({m.version}, "
+                f"'{m.name}', '2026-01-01T00:00:00Z');\nCOMMIT;"
+            )
     conn.execute("INSERT INTO manifest VALUES ('a.py', 10, 1, ?, 'python/3', '2026-01-01T00:00:00Z', 2)", (FP_A,))
-    nodes = [(1, "file", "file:a.py", "a.py", "a", "a.py", "a.py"), (2, "symbol", "symbol:a.py:go", "go", "a.go",
-             "a.py", "a.py"), (3, "symbol", "symbol:a.py:save", "save", "a.save", "a.py", "a.py"),
-             (4, "task", "task:T-1", "T-1", "", None, "ledger")]
-    conn.executemany("INSERT INTO graph_nodes (id, kind, key, name, qualname, path, origin) VALUES (?,?,?,?,?,?,?)",
-                     nodes)
+    nodes = [
+        (1, "file", "file:a.py", "a.py", "a", "a.py", "a.py"),
+        (2, "symbol", "symbol:a.py:go", "go", "a.go", "a.py", "a.py"),
+        (3, "symbol", "symbol:a.py:save", "save", "a.save", "a.py", "a.py"),
+        (4, "task", "task:T-1", "T-1", "", None, "ledger"),
+    ]
+    conn.executemany(
+        "INSERT INTO graph_nodes (id, kind, key, name, qualname, path, origin) VALUES (?,?,?,?,?,?,?)", nodes
+    )
     conn.executemany(
         "INSERT INTO graph_refs (id, origin, src, type, target_kind, target, link, line, source_kind, source_uri, "
         "fingerprint) VALUES (?,?,?,?,?,?,?,?,?,?,?)",
-        [(1, "a.py", 2, "calls", "symbol", "save", "extracted", 5, "file", "a.py:5-5", FP_A),
-         (2, "ledger", 4, "evidence_of", "file", "a.py", "declared", 3, "file", "ledger.jsonl#T-1", FP_LEDGER)])
+        [
+            (1, "a.py", 2, "calls", "symbol", "save", "extracted", 5, "file", "a.py:5-5", FP_A),
+            (2, "ledger", 4, "evidence_of", "file", "a.py", "declared", 3, "file", "ledger.jsonl#T-1", FP_LEDGER),
+        ],
+    )
     conn.executemany(
         f"INSERT INTO graph_edges ({COLUMNS}) VALUES (?,?,?,?,?,?,?,?,?,?,?)",
-        [(1, 2, 3, "calls", "heuristic", "file", "a.py:5-5", FP_A, 5, "a.py", 1),
-         (2, 1, 2, "defines", "declared", "file", "a.py:4-6", FP_A, 4, "a.py", None),
-         (3, 4, 1, "evidence_of", "declared", "file", "ledger.jsonl#T-1", FP_LEDGER, 3, "ledger", 2)])
+        [
+            (1, 2, 3, "calls", "heuristic", "file", "a.py:5-5", FP_A, 5, "a.py", 1),
+            (2, 1, 2, "defines", "declared", "file", "a.py:4-6", FP_A, 4, "a.py", None),
+            (3, 4, 1, "evidence_of", "declared", "file", "ledger.jsonl#T-1", FP_LEDGER, 3, "ledger", 2),
+        ],
+    )
     conn.close()
 
 

@@ -54,7 +54,9 @@ def test_each_earlier_version_upgrades_cleanly_to_the_latest(tmp_path):
     for stop in range(1, len(migrations)):
         path = tmp_path / f"v{stop}.db"
         conn = sqlite3.connect(path, isolation_level=None)
-        conn.execute("CREATE TABLE schema_migrations (version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at TEXT NOT NULL)")
+        conn.execute(
+            "CREATE TABLE schema_migrations (version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at TEXT NOT NULL)"
+        )
         for m in migrations[:stop]:
             conn.executescript(m.sql)
             conn.execute("INSERT INTO schema_migrations VALUES (?, ?, '2026-01-01T00:00:00Z')", (m.version, m.name))
@@ -70,4 +72,3 @@ def test_a_database_from_a_newer_kenning_is_refused(tmp_path):
     conn.close()
     with pytest.raises(StoreOutdated):
         connect(tmp_path / "k.db")
-

@@ -46,7 +46,8 @@ def test_a_reachable_server_is_level_2_and_lists_what_it_lacks(make_project):
     store = data["engines"]["store"]
     assert store["available"] and store["engine"] == "postgresql" and store["schema_version"] >= 1
     assert [d for d in data["degradations"] if d.startswith("postgresql: ")] == [
-        f"postgresql: {m}: not implemented on postgresql yet" for m in MISSING]
+        f"postgresql: {m}: not implemented on postgresql yet" for m in MISSING
+    ]
 
 
 def test_the_store_key_takes_only_a_postgresql_url():

@@ -13,9 +13,8 @@ def test_a_write_while_another_process_holds_the_store_is_a_typed_busy_error(tmp
     holder.execute("BEGIN IMMEDIATE")
     other = connect(tmp_path / "k.db")
     other.execute("PRAGMA busy_timeout = 50")
-    with pytest.raises(StoreBusy, match="busy"):
-        with transaction(other):
-            pass
+    with pytest.raises(StoreBusy, match="busy"), transaction(other):
+        pass
     holder.execute("ROLLBACK")
     with transaction(other):
         pass

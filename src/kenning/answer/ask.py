@@ -41,31 +41,53 @@ def dense_installed() -> bool:
     return dense_engine.missing() is None
 
 
-def ask_project(project: Project, question: str, *, now: datetime, limit: int = 10,
-                dense_available: bool | None = None, explain: bool = False) -> Answer:
+def ask_project(
+    project: Project,
+    question: str,
+    *,
+    now: datetime,
+    limit: int = 10,
+    dense_available: bool | None = None,
+    explain: bool = False,
+) -> Answer:
     parse(question)  # the query budget and emptiness checks, before anything is read
     try:
         conn = connect(project.db_path)
     except IndexMissing:
         chosen = _route(project, question, dense_available)[0]
-        return Answer(question, chosen.mode, chosen.rule, LEVEL, (project.name,),
-                      empty_reason=EmptyReason.INDEX_MISSING,
-                      notes=(f"rule {chosen.rule}: {chosen.reason}", "no index: run `kenning sync`"))
+        return Answer(
+            question,
+            chosen.mode,
+            chosen.rule,
+            LEVEL,
+            (project.name,),
+            empty_reason=EmptyReason.INDEX_MISSING,
+            notes=(f"rule {chosen.rule}: {chosen.reason}", "no index: run `kenning sync`"),
+        )
     try:
-        return ask_conn(conn, project, question, now=now, limit=limit, dense_available=dense_available,
-                        explain=explain)
+        return ask_conn(conn, project, question, now=now, limit=limit, dense_available=dense_available, explain=explain)
     finally:
         conn.close()
 
 
-def ask_conn(conn: Connection, project: Project, question: str, *, now: datetime, limit: int = 10,
-             dense_available: bool | None = None, explain: bool = False, count_hidden: bool = True) -> Answer:
+def ask_conn(
+    conn: Connection,
+    project: Project,
+    question: str,
+    *,
+    now: datetime,
+    limit: int = 10,
+    dense_available: bool | None = None,
+    explain: bool = False,
+    count_hidden: bool = True,
+) -> Answer:
     """``ask_project`` over an open connection (cross-project scope opens each store read-only
     and, with ``count_hidden=False``, skips counting what an empty search hid)."""
     parse(question)
     chosen, manifest = _route(project, question, dense_available)
-    answer = _run(conn, project, question, chosen, manifest, now=now, limit=limit, explain=explain,
-                  count_hidden=count_hidden)
+    answer = _run(
+        conn, project, question, chosen, manifest, now=now, limit=limit, explain=explain, count_hidden=count_hidden
+    )
     history = git_history.problem(project.root)  # commits are facts: unread history is a degradation
     if history is not None and history.value not in answer.degradations:
         answer = replace(answer, degradations=(*answer.degradations, history.value))
@@ -76,20 +98,37 @@ def ask_conn(conn: Connection, project: Project, question: str, *, now: datetime
 def _route(project: Project, question: str, dense_available: bool | None) -> tuple[Route, dict[str, Any] | None]:
     dense = dense_installed() if dense_available is None else dense_available
     manifest = _manifest(project)
-    return route(question, dense_available=dense,
-                 core_fits=bool(manifest is None or manifest.get("fits", True))), manifest
+    return route(
+        question, dense_available=dense, core_fits=bool(manifest is None or manifest.get("fits", True))
+    ), manifest
 
 
-def _run(conn: Connection, project: Project, question: str, chosen: Route,
-         manifest: dict[str, Any] | None, *, now: datetime, limit: int, explain: bool = False,
-         count_hidden: bool = True) -> Answer:
+def _run(
+    conn: Connection,
+    project: Project,
+    question: str,
+    chosen: Route,
+    manifest: dict[str, Any] | None,
+    *,
+    now: datetime,
+    limit: int,
+    explain: bool = False,
+    count_hidden: bool = True,
+) -> Answer:
     match chosen.mode:
         case "freshness":
             return stale_report(conn, project, now=now, limit=limit)
         case "core":
             if manifest is None:
-                return _lexical(conn, project, question, now=now, limit=limit, count_hidden=count_hidden,
-                                degradations=(CORE_NOT_BUILT,))
+                return _lexical(
+                    conn,
+                    project,
+                    question,
+                    now=now,
+                    limit=limit,
+                    count_hidden=count_hidden,
+                    degradations=(CORE_NOT_BUILT,),
+                )
             return core_answer(conn, project, manifest, question, now=now)
         case "graph":
             return _graph(conn, project, question, now=now, limit=limit, count_hidden=count_hidden)
@@ -98,57 +137,128 @@ def _run(conn: Connection, project: Project, question: str, chosen: Route,
         case _:
             degradations = (DENSE_MISSING,) if chosen.rule == "default" else ()
             notes = (dense_engine.missing() or "",) if degradations else ()
-            return _lexical(conn, project, question, now=now, limit=limit, count_hidden=count_hidden,
-                            degradations=degradations, explain=explain, notes=notes)
+            return _lexical(
+                conn,
+                project,
+                question,
+                now=now,
+                limit=limit,
+                count_hidden=count_hidden,
+                degradations=degradations,
+                explain=explain,
+                notes=notes,
+            )
 
 
-def _lexical(conn: Connection, project: Project, question: str, *, now: datetime, limit: int,
-             degradations: tuple[str, ...] = (), explain: bool = False, notes: tuple[str, ...] = (),
-             count_hidden: bool = True) -> Answer:
+def _lexical(
+    conn: Connection,
+    project: Project,
+    question: str,
+    *,
+    now: datetime,
+    limit: int,
+    degradations: tuple[str, ...] = (),
+    explain: bool = False,
+    notes: tuple[str, ...] = (),
+    count_hidden: bool = True,
+) -> Answer:
     options = SearchOptions(limit=limit, explain=explain, count_hidden=count_hidden)
     answer = search_conn(conn, project, parse(question), options, now=now, mode="lexical")
     return replace(answer, degradations=degradations, notes=tuple(n for n in notes if n))
 
 
-def _hybrid(conn: Connection, project: Project, question: str, *, now: datetime, limit: int,
-            explain: bool, count_hidden: bool = True) -> Answer:
+def _hybrid(
+    conn: Connection,
+    project: Project,
+    question: str,
+    *,
+    now: datetime,
+    limit: int,
+    explain: bool,
+    count_hidden: bool = True,
+) -> Answer:
     """Level 1 when the dense index can serve this question; otherwise lexical, saying why."""
     if dense_engine.missing() is not None:
-        return _lexical(conn, project, question, now=now, limit=limit, count_hidden=count_hidden, explain=explain,
-                        degradations=(DENSE_MISSING,), notes=(dense_engine.missing() or "",))
+        return _lexical(
+            conn,
+            project,
+            question,
+            now=now,
+            limit=limit,
+            count_hidden=count_hidden,
+            explain=explain,
+            degradations=(DENSE_MISSING,),
+            notes=(dense_engine.missing() or "",),
+        )
     from kenning.search import hybrid  # numpy and the models: only with the dense extra installed
 
     embedder, why = hybrid.serving(conn, project, question)
     if embedder is None:
-        return _lexical(conn, project, question, now=now, limit=limit, count_hidden=count_hidden,
-                        explain=explain, degradations=(why,))
-    answer = hybrid.search(conn, project, parse(question),
-                           SearchOptions(limit=limit, explain=explain, count_hidden=count_hidden), now=now,
-                           embedder=embedder)
+        return _lexical(
+            conn,
+            project,
+            question,
+            now=now,
+            limit=limit,
+            count_hidden=count_hidden,
+            explain=explain,
+            degradations=(why,),
+        )
+    answer = hybrid.search(
+        conn,
+        project,
+        parse(question),
+        SearchOptions(limit=limit, explain=explain, count_hidden=count_hidden),
+        now=now,
+        embedder=embedder,
+    )
     language = "multilingual" if embedder.multilingual else "English"
     return replace(answer, notes=(f"dense model {embedder.model_id} ({language})",))
 
 
-def _graph(conn: Connection, project: Project, question: str, *, now: datetime, limit: int,
-           count_hidden: bool = True) -> Answer:
+def _graph(
+    conn: Connection, project: Project, question: str, *, now: datetime, limit: int, count_hidden: bool = True
+) -> Answer:
     try:
         if not graph_built(conn):
-            return _lexical(conn, project, question, now=now, limit=limit, count_hidden=count_hidden,
-                            degradations=(GRAPH_NOT_BUILT,))
+            return _lexical(
+                conn,
+                project,
+                question,
+                now=now,
+                limit=limit,
+                count_hidden=count_hidden,
+                degradations=(GRAPH_NOT_BUILT,),
+            )
         found = relation_answer(conn, project, question, now=now, limit=limit)
     except KenningError:
         raise
     except Exception as exc:  # a failed engine is a degradation, never a silent empty answer
-        return _lexical(conn, project, question, now=now, limit=limit, count_hidden=count_hidden,
-                        degradations=(f"graph failed: {type(exc).__name__}: {exc}",))
+        return _lexical(
+            conn,
+            project,
+            question,
+            now=now,
+            limit=limit,
+            count_hidden=count_hidden,
+            degradations=(f"graph failed: {type(exc).__name__}: {exc}",),
+        )
     if found is None:
-        return _lexical(conn, project, question, now=now, limit=limit, count_hidden=count_hidden,
-                        degradations=("graph found no node for this question",))
+        return _lexical(
+            conn,
+            project,
+            question,
+            now=now,
+            limit=limit,
+            count_hidden=count_hidden,
+            degradations=("graph found no node for this question",),
+        )
     return replace(found, mode="graph")
 
 
-def core_answer(conn: Connection, project: Project, manifest: dict[str, Any], question: str, *,
-                now: datetime) -> Answer:
+def core_answer(
+    conn: Connection, project: Project, manifest: dict[str, Any], question: str, *, now: datetime
+) -> Answer:
     """The pack's source facts, in pack order: the context's opening, then every included
     convention and decision, each with the text the pack shows."""
     context = manifest.get("context") or {}
@@ -164,17 +274,28 @@ def core_answer(conn: Connection, project: Project, manifest: dict[str, Any], qu
         if fact is None:
             continue
         snippet = snippets.get(str(fact_id)) or make_snippet(fact.body, ())
-        excerpts.append(Excerpt(fact, freshness_of(fact, now=now, files=files), " ".join(snippet.split()),
-                                0.0, len(excerpts) + 1))
-    notes = [f"core pack {manifest.get('fingerprint', '')[:19]}…, about {manifest.get('estimated_tokens')} "
-             f"of {manifest.get('budget_tokens')} tokens; the full text: `kenning pack show` or core_pack()"]
+        excerpts.append(
+            Excerpt(fact, freshness_of(fact, now=now, files=files), " ".join(snippet.split()), 0.0, len(excerpts) + 1)
+        )
+    notes = [
+        f"core pack {manifest.get('fingerprint', '')[:19]}…, about {manifest.get('estimated_tokens')} "
+        f"of {manifest.get('budget_tokens')} tokens; the full text: `kenning pack show` or core_pack()"
+    ]
     missing = len(order) - len(excerpts)
     if missing:
         notes.append(f"{missing} pack source(s) no longer in the store — run `kenning pack build`")
     elif manifest.get("store_state") != store_state(conn):
         notes.append("the store changed since the pack was built — run `kenning pack build`")
-    return Answer(question, "core", None, LEVEL, (project.name,), excerpts=tuple(excerpts),
-                  empty_reason=None if excerpts else EmptyReason.NO_MATCH, notes=tuple(notes))
+    return Answer(
+        question,
+        "core",
+        None,
+        LEVEL,
+        (project.name,),
+        excerpts=tuple(excerpts),
+        empty_reason=None if excerpts else EmptyReason.NO_MATCH,
+        notes=tuple(notes),
+    )
 
 
 def _manifest(project: Project) -> dict[str, Any] | None:

@@ -35,8 +35,18 @@ class GraphOptions:
     include_missing: bool = False
 
 
-def run_query(conn: Connection, project: Project, query: str, node: str, options: GraphOptions, *,
-              now: datetime, other: str | None = None, rule: str | None = None, mode: str = "graph") -> Answer:
+def run_query(
+    conn: Connection,
+    project: Project,
+    query: str,
+    node: str,
+    options: GraphOptions,
+    *,
+    now: datetime,
+    other: str | None = None,
+    rule: str | None = None,
+    mode: str = "graph",
+) -> Answer:
     """One graph query (``neighbours``, ``path``, ``impact``, ``touches``) answered in the contract."""
     label = f"{query} {node}" + (f" {other}" if other else "")
     _validate(query, options)
@@ -45,19 +55,35 @@ def run_query(conn: Connection, project: Project, query: str, node: str, options
             check_node_name(name, project.name)  # bounded; another project's kn:// citation refused
     rule = rule or f"graph.{query}"
     if not walk.graph_built(conn):
-        return Answer(label, mode, rule, LEVEL, (project.name,), degradations=("graph not built", *_history(project)),
-                      empty_reason=EmptyReason.INDEX_MISSING, notes=("the graph is empty: run `kenning sync`",))
+        return Answer(
+            label,
+            mode,
+            rule,
+            LEVEL,
+            (project.name,),
+            degradations=("graph not built", *_history(project)),
+            empty_reason=EmptyReason.INDEX_MISSING,
+            notes=("the graph is empty: run `kenning sync`",),
+        )
     starts = resolve(conn, node)
     ends = resolve(conn, other) if other is not None else []
     missing = [n for n, found in ((node, starts), (other, ends)) if n is not None and not found]
     if missing:
-        return Answer(label, mode, rule, LEVEL, (project.name,), empty_reason=EmptyReason.NO_MATCH,
-                      notes=tuple(f"no graph node named {m!r}" for m in missing))
+        return Answer(
+            label,
+            mode,
+            rule,
+            LEVEL,
+            (project.name,),
+            empty_reason=EmptyReason.NO_MATCH,
+            notes=tuple(f"no graph node named {m!r}" for m in missing),
+        )
     limit = max(options.limit * 4, 50)
     match query:
         case "neighbours":
             hits = [walk.Hit(n, ()) for n in starts] + walk.neighbours(
-                conn, starts, hops=options.hops, edge_types=options.edge_types, kinds=options.kinds, limit=limit)
+                conn, starts, hops=options.hops, edge_types=options.edge_types, kinds=options.kinds, limit=limit
+            )
         case "impact":
             hits = walk.impact(conn, starts, hops=3, limit=limit)
         case "touches":
@@ -87,8 +113,18 @@ def _validate(query: str, options: GraphOptions) -> None:
         raise ValidationError("hops must be 1 or 2 and limit between 1 and 200")
 
 
-def compose(conn: Connection, project: Project, label: str, hits: list[walk.Hit], options: GraphOptions, *,
-            now: datetime, rule: str | None, mode: str = "graph", notes: list[str] | None = None) -> Answer:
+def compose(
+    conn: Connection,
+    project: Project,
+    label: str,
+    hits: list[walk.Hit],
+    options: GraphOptions,
+    *,
+    now: datetime,
+    rule: str | None,
+    mode: str = "graph",
+    notes: list[str] | None = None,
+) -> Answer:
     notes = list(notes or [])
     files = FileCheck(project.root, conn)
     filtered: Counter[str] = Counter()
@@ -101,8 +137,10 @@ def compose(conn: Connection, project: Project, label: str, hits: list[walk.Hit]
             break
         part = hits[start : start + batch]
         facts = fact_store.get_many(conn, project.name, [h.node.fact_id for h in part if h.node.fact_id])
-        files.preload({loc.path for f in facts.values() for loc in f.locations}
-                      | {_edge_path(s.edge.source_uri) for h in part for s in h.steps if s.edge.source_kind == "file"})
+        files.preload(
+            {loc.path for f in facts.values() for loc in f.locations}
+            | {_edge_path(s.edge.source_uri) for h in part for s in h.steps if s.edge.source_kind == "file"}
+        )
         for hit in part:
             fact = facts.get(hit.node.fact_id) if hit.node.fact_id else None
             if fact is None:
@@ -119,17 +157,37 @@ def compose(conn: Connection, project: Project, label: str, hits: list[walk.Hit]
                 filtered["limit"] += 1
                 continue
             path = tuple(_edge_json(s, files, changed_edges) for s in hit.steps)
-            excerpts.append(Excerpt(fact, fresh, make_snippet(fact.body, ()), round(1.0 / (1 + hit.hops), 6),
-                                    len(excerpts) + 1, explain={"node": node_json(hit.node), "hops": hit.hops},
-                                    path=path))
+            excerpts.append(
+                Excerpt(
+                    fact,
+                    fresh,
+                    make_snippet(fact.body, ()),
+                    round(1.0 / (1 + hit.hops), 6),
+                    len(excerpts) + 1,
+                    explain={"node": node_json(hit.node), "hops": hit.hops},
+                    path=path,
+                )
+            )
     if changed_edges:
-        notes.append(f"graph freshness: {len(changed_edges)} edge(s) come from sources changed since the last sync "
-                     "(run `kenning sync`)")
+        notes.append(
+            f"graph freshness: {len(changed_edges)} edge(s) come from sources changed since the last sync "
+            "(run `kenning sync`)"
+        )
     empty = None
     if not excerpts:
         empty = EmptyReason.ALL_FILTERED if filtered else EmptyReason.NO_MATCH
-    return Answer(label, mode, rule, LEVEL, (project.name,), excerpts=tuple(excerpts), empty_reason=empty,
-                  filtered=dict(filtered), notes=tuple(notes), degradations=_history(project))
+    return Answer(
+        label,
+        mode,
+        rule,
+        LEVEL,
+        (project.name,),
+        excerpts=tuple(excerpts),
+        empty_reason=empty,
+        filtered=dict(filtered),
+        notes=tuple(notes),
+        degradations=_history(project),
+    )
 
 
 def _history(project: Project) -> tuple[str, ...]:
@@ -180,6 +238,9 @@ def _edge_freshness(edge: walk.Edge, files: FileCheck) -> str:
                 return FreshnessState.SOURCE_MISSING.value
             return FreshnessState.CURRENT.value if current == edge.fingerprint else FreshnessState.STALE.value
         case "commit":
-            return FreshnessState.CURRENT.value if files.commit_exists(edge.source_uri) else \
-                FreshnessState.SOURCE_MISSING.value
+            return (
+                FreshnessState.CURRENT.value
+                if files.commit_exists(edge.source_uri)
+                else FreshnessState.SOURCE_MISSING.value
+            )
     return FreshnessState.UNVERIFIED.value

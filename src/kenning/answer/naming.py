@@ -51,8 +51,7 @@ class Start:
     resolved_by: str  # exact, path, lexical
 
     def to_json(self) -> dict[str, str]:
-        return {"kind": self.node.kind, "name": self.node.label, "named_by": self.text,
-                "resolved_by": self.resolved_by}
+        return {"kind": self.node.kind, "name": self.node.label, "named_by": self.text, "resolved_by": self.resolved_by}
 
 
 def resolve(conn: Connection, text: str) -> list[Node]:
@@ -108,8 +107,11 @@ def _plain(conn: Connection, word: str, *, prefer_module: bool) -> list[Start]:
     if prefer_module and modules:
         return modules
     rows, how = graph_lookup.exact_nodes(conn, word)
-    symbols = [Start(Node(*r), word, how or "exact") for r in rows
-               if r[1] == "symbol" and r[3] == word or r[1] in ("task", "decision") and r[3] == word]
+    symbols = [
+        Start(Node(*r), word, how or "exact")
+        for r in rows
+        if r[1] == "symbol" and r[3] == word or r[1] in ("task", "decision") and r[3] == word
+    ]
     return symbols or modules
 
 
@@ -117,12 +119,16 @@ def _is_stop(word: str) -> bool:
     return word.lower() in STOP_WORDS or fold(word) in RELATION_WORDS
 
 
-def lexical(conn: Connection, question: str, *, kinds: Sequence[str] = (),
-            include_superseded: bool = False, limit: int = 3) -> list[Start]:
+def lexical(
+    conn: Connection, question: str, *, kinds: Sequence[str] = (), include_superseded: bool = False, limit: int = 3
+) -> list[Start]:
     """Start nodes from the best excerpts carrying graph nodes (of ``kinds``) for the
     question's content words (the relation vocabulary left out)."""
-    words = [t for t in _TOKEN.findall(_QUOTED.sub(lambda m: " " + next(g for g in m.groups() if g) + " ", question))
-             if fold(t) not in RELATION_WORDS]
+    words = [
+        t
+        for t in _TOKEN.findall(_QUOTED.sub(lambda m: " " + next(g for g in m.groups() if g) + " ", question))
+        if fold(t) not in RELATION_WORDS
+    ]
     if not words:
         return []
     if all(_is_stop(w) for w in words):
@@ -136,6 +142,10 @@ def lexical(conn: Connection, question: str, *, kinds: Sequence[str] = (),
     lifecycles = ("active", "superseded") if include_superseded else ("active",)
     hits = graph_lookup.lexical_nodes(conn, match, kinds=kinds, lifecycles=lifecycles, limit=limit * 4)
     # BM25 is negative, better when lower; test code and fixtures weigh less, as in search
-    weighed = sorted(((score * (TEST_FACTOR if row[5] and is_test_path(row[5]) else 1.0), i, row)
-                      for i, (row, score) in enumerate(hits)))
+    weighed = sorted(
+        (
+            (score * (TEST_FACTOR if row[5] and is_test_path(row[5]) else 1.0), i, row)
+            for i, (row, score) in enumerate(hits)
+        )
+    )
     return [Start(Node(*row), " ".join(words), "lexical") for _, _, row in weighed[:limit]]

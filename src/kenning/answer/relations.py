@@ -44,37 +44,119 @@ def _re(*patterns: str) -> re.Pattern[str]:
 
 # Checked in order on the question folded (lowercase, no diacritics); the first that matches.
 RELATIONS: tuple[Relation, ...] = (
-    Relation("path", "both", _re(
-        r"path between", r"chemin entre", r"what links .+ to", r"how is .+ (?:linked|connected) to",
-        r"qu'est-ce qui relie", r"quel lien entre"), ()),
-    Relation("callees", "outgoing", _re(
-        r"what (?:does|do|did) .+ call", r"(?:functions|methods|what) .+ calls? into", r"callees",
-        r"qu'appelle(?:nt)?", r"que (?:appelle|fait appel)", r"qu'est-ce que .+ appelle",
-        r"quelles? (?:fonctions|methodes) .+ appelle(?:-t-(?:il|elle))?\b"), ("symbol", "file")),
-    Relation("callers", "incoming", _re(
-        r"who calls", r"what calls", r"which \w+ calls?", r"callers?", r"called (?:by|from)",
-        r"where is .+ called", r"qui appelle(?:nt)?", r"quelles? \w+ appellent", r"appelants?",
-        r"appele(?:e|s|es)? (?:par|depuis)", r"ou est appele(?:e)?"), ("symbol", "file")),
-    Relation("dependencies", "outgoing", _re(
-        r"what (?:does|do) .+ (?:depend on|import|use|need)", r"de quoi depend", r"qu'importe",
-        r"dependencies of", r"dependances de"), ("file", "symbol", "task")),
+    Relation(
+        "path",
+        "both",
+        _re(
+            r"path between",
+            r"chemin entre",
+            r"what links .+ to",
+            r"how is .+ (?:linked|connected) to",
+            r"qu'est-ce qui relie",
+            r"quel lien entre",
+        ),
+        (),
+    ),
+    Relation(
+        "callees",
+        "outgoing",
+        _re(
+            r"what (?:does|do|did) .+ call",
+            r"(?:functions|methods|what) .+ calls? into",
+            r"callees",
+            r"qu'appelle(?:nt)?",
+            r"que (?:appelle|fait appel)",
+            r"qu'est-ce que .+ appelle",
+            r"quelles? (?:fonctions|methodes) .+ appelle(?:-t-(?:il|elle))?\b",
+        ),
+        ("symbol", "file"),
+    ),
+    Relation(
+        "callers",
+        "incoming",
+        _re(
+            r"who calls",
+            r"what calls",
+            r"which \w+ calls?",
+            r"callers?",
+            r"called (?:by|from)",
+            r"where is .+ called",
+            r"qui appelle(?:nt)?",
+            r"quelles? \w+ appellent",
+            r"appelants?",
+            r"appele(?:e|s|es)? (?:par|depuis)",
+            r"ou est appele(?:e)?",
+        ),
+        ("symbol", "file"),
+    ),
+    Relation(
+        "dependencies",
+        "outgoing",
+        _re(
+            r"what (?:does|do) .+ (?:depend on|import|use|need)",
+            r"de quoi depend",
+            r"qu'importe",
+            r"dependencies of",
+            r"dependances de",
+        ),
+        ("file", "symbol", "task"),
+    ),
     Relation("evidence", "incoming", _re(r"evidences?", r"preuves?", r"verdicts?"), ("file", "symbol", "task")),
-    Relation("decisions", "incoming", _re(
-        r"why (?:did|do|does|have|was|were|is|are) (?:we|it|they|you|i)\b", r"pourquoi", r"decisions?",
-        r"supersed(?:es|ed)", r"remplace(?:e|s|es)? par", r"adr"), ("decision",)),
-    Relation("touches", "incoming", _re(
-        r"which (?:tasks?|commits?)", r"what (?:tasks?|commits?)", r"touch(?:es|ed)?", r"quelles? taches?",
-        r"quels? commits?", r"touche(?:nt|e|es|s)?"), ("file", "symbol", "decision")),
-    Relation("dependents", "incoming", _re(
-        r"depends? on", r"dependents?", r"impact(?:s|ed)?", r"affect(?:s|ed)?", r"(?:what|who) (?:uses|imports)",
-        r"used by", r"imported by", r"importers?", r"break(?:s)?", r"depend(?:ent)? (?:de|du|des)",
-        r"qui (?:utilise|importe)(?:nt)?", r"utilise(?:e|s|es)? par", r"importe(?:e|s|es)? par",
-        r"impacte?(?:nt|s)?", r"casse(?:nt)?"), ("file", "symbol")),
+    Relation(
+        "decisions",
+        "incoming",
+        _re(
+            r"why (?:did|do|does|have|was|were|is|are) (?:we|it|they|you|i)\b",
+            r"pourquoi",
+            r"decisions?",
+            r"supersed(?:es|ed)",
+            r"remplace(?:e|s|es)? par",
+            r"adr",
+        ),
+        ("decision",),
+    ),
+    Relation(
+        "touches",
+        "incoming",
+        _re(
+            r"which (?:tasks?|commits?)",
+            r"what (?:tasks?|commits?)",
+            r"touch(?:es|ed)?",
+            r"quelles? taches?",
+            r"quels? commits?",
+            r"touche(?:nt|e|es|s)?",
+        ),
+        ("file", "symbol", "decision"),
+    ),
+    Relation(
+        "dependents",
+        "incoming",
+        _re(
+            r"depends? on",
+            r"dependents?",
+            r"impact(?:s|ed)?",
+            r"affect(?:s|ed)?",
+            r"(?:what|who) (?:uses|imports)",
+            r"used by",
+            r"imported by",
+            r"importers?",
+            r"break(?:s)?",
+            r"depend(?:ent)? (?:de|du|des)",
+            r"qui (?:utilise|importe)(?:nt)?",
+            r"utilise(?:e|s|es)? par",
+            r"importe(?:e|s|es)? par",
+            r"impacte?(?:nt|s)?",
+            r"casse(?:nt)?",
+        ),
+        ("file", "symbol"),
+    ),
 )
 NEIGHBOURS = Relation("neighbours", "both", _re(), ())
-_PREFERRED = {"touches": ("task", "commit", "evidence", "verdict", "decision"),
-              "evidence": ("evidence", "verdict", "task", "commit", "decision"),
-              "decisions": ("decision", "task", "commit", "evidence", "verdict")}
+_PREFERRED = {
+    "touches": ("task", "commit", "evidence", "verdict", "decision"),
+    "evidence": ("evidence", "verdict", "task", "commit", "decision"),
+    "decisions": ("decision", "task", "commit", "evidence", "verdict"),
+}
 _COMMIT_FIRST = re.compile(r"\bcommits?\b")
 
 
@@ -83,8 +165,9 @@ def relation_of(question: str) -> Relation:
     return next((r for r in RELATIONS if r.cue.search(folded)), NEIGHBOURS)
 
 
-def relation_answer(conn: Connection, project: Project, question: str, *, now: datetime,
-                    limit: int = 10) -> Answer | None:
+def relation_answer(
+    conn: Connection, project: Project, question: str, *, now: datetime, limit: int = 10
+) -> Answer | None:
     """The graph's answer to a relation question, or None when it names no node and the
     lexical search over node-bearing excerpts finds none either."""
     relation = relation_of(question)
@@ -93,8 +176,17 @@ def relation_answer(conn: Connection, project: Project, question: str, *, now: d
     if relation.name == "path" and len(groups) >= 2:
         a, b = groups[0], groups[1]
         hits = walk.path_between(conn, [s.node for s in a], [s.node for s in b])
-        return _answer(conn, project, question, relation, [*a, *b], hits, options, now=now,
-                       notes=[] if hits else [f"no path within {walk.MAX_HOPS} edges"])
+        return _answer(
+            conn,
+            project,
+            question,
+            relation,
+            [*a, *b],
+            hits,
+            options,
+            now=now,
+            notes=[] if hits else [f"no path within {walk.MAX_HOPS} edges"],
+        )
     starts = groups[0] if groups else []
     if not starts and relation.name == "path":
         relation = NEIGHBOURS
@@ -124,16 +216,29 @@ def _walk(conn: Connection, relation: Relation, starts: list[walk.Node], questio
                     return step.forward and at.id in ids and at.kind == "file"
                 return step.edge.type == "calls" and step.forward == forward
 
-            hits = walk.walk(conn, starts, hops=3 if from_file else 2, allow=allow,
-                             keep=lambda h: h.steps[-1].edge.type == "calls", limit=200)
+            hits = walk.walk(
+                conn,
+                starts,
+                hops=3 if from_file else 2,
+                allow=allow,
+                keep=lambda h: h.steps[-1].edge.type == "calls",
+                limit=200,
+            )
         case "dependencies":
+
             def allow_out(at: walk.Node, step: walk.Step) -> bool:
                 if step.edge.type == "defines":
                     return step.forward and at.id in ids and at.kind == "file"
                 return step.forward and step.edge.type in ("imports", "calls", "depends_on")
 
-            hits = walk.walk(conn, starts, hops=3 if from_file else 2, allow=allow_out,
-                             keep=lambda h: h.steps[-1].edge.type != "defines", limit=200)
+            hits = walk.walk(
+                conn,
+                starts,
+                hops=3 if from_file else 2,
+                allow=allow_out,
+                keep=lambda h: h.steps[-1].edge.type != "defines",
+                limit=200,
+            )
         case "dependents":
             hits = walk.impact(conn, starts, hops=3, limit=200)
         case "touches" | "evidence":
@@ -161,8 +266,9 @@ def _decisions(conn: Connection, starts: list[walk.Node]) -> list[walk.Hit]:
 
 
 def _rank(conn: Connection, relation: Relation, hits: list[walk.Hit], question: str) -> list[walk.Hit]:
-    written = call_receivers(conn, [s.edge.id for h in hits for s in h.steps
-                                    if s.edge.type == "calls" and s.edge.link == "heuristic"])
+    written = call_receivers(
+        conn, [s.edge.id for h in hits for s in h.steps if s.edge.type == "calls" and s.edge.link == "heuristic"]
+    )
     preferred = _PREFERRED.get(relation.name, ())
     if relation.name == "touches" and _COMMIT_FIRST.search(fold(question)):
         preferred = ("commit", *preferred)
@@ -194,8 +300,12 @@ def _trust(step: walk.Step, written: dict[int, str]) -> int:
         return 2
     if how == "plain" and "." in callee:
         return 2
-    if edge.src.path == edge.dst.path and "." in caller and "." in callee and \
-            caller.rsplit(".", 1)[0] != callee.rsplit(".", 1)[0]:
+    if (
+        edge.src.path == edge.dst.path
+        and "." in caller
+        and "." in callee
+        and caller.rsplit(".", 1)[0] != callee.rsplit(".", 1)[0]
+    ):
         return 2
     return 1
 
@@ -205,19 +315,32 @@ def _in_file(node: walk.Node) -> str:
     return node.key.rsplit(":", 1)[-1] if node.kind == "symbol" else ""
 
 
-def _answer(conn: Connection, project: Project, question: str, relation: Relation, starts: list[Start],
-            hits: list[walk.Hit], options: GraphOptions, *, now: datetime, notes: list[str] | None = None) -> Answer:
+def _answer(
+    conn: Connection,
+    project: Project,
+    question: str,
+    relation: Relation,
+    starts: list[Start],
+    hits: list[walk.Hit],
+    options: GraphOptions,
+    *,
+    now: datetime,
+    notes: list[str] | None = None,
+) -> Answer:
     shown = ", ".join(f"{s.node.label} ({s.resolved_by})" for s in starts[:5])
     notes = [f"relation {relation.name} ({relation.direction}) from {shown}", *(notes or [])]
     if not hits:
         notes.append(f"the graph holds no {relation.name} of {shown}")
-    answer = compose(conn, project, question, hits, options, now=now, rule=f"graph.{relation.name}",
-                     notes=notes)
+    answer = compose(conn, project, question, hits, options, now=now, rule=f"graph.{relation.name}", notes=notes)
     start_json = [s.to_json() for s in starts[:5]]
     excerpts = []
     for excerpt in answer.excerpts:
-        explain = {**(excerpt.explain or {}), "relation": relation.name, "direction": relation.direction,
-                   "start": start_json}
+        explain = {
+            **(excerpt.explain or {}),
+            "relation": relation.name,
+            "direction": relation.direction,
+            "start": start_json,
+        }
         if excerpt.fact.lifecycle is Lifecycle.SUPERSEDED:
             explain["superseded"] = True
         excerpts.append(replace(excerpt, explain=explain))

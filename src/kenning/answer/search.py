@@ -20,11 +20,25 @@ def search_project(project: Project, query: str, options: SearchOptions, *, now:
     try:
         conn = connect(project.db_path)
     except IndexMissing:
-        return Answer(query, "lexical", None, LEVEL, (project.name,), empty_reason=EmptyReason.INDEX_MISSING,
-                      notes=("no index: run `kenning sync`",))
+        return Answer(
+            query,
+            "lexical",
+            None,
+            LEVEL,
+            (project.name,),
+            empty_reason=EmptyReason.INDEX_MISSING,
+            notes=("no index: run `kenning sync`",),
+        )
     except (DatabaseError, OSError) as exc:
-        return Answer(query, "lexical", None, LEVEL, (project.name,), empty_reason=EmptyReason.PROJECT_UNREADABLE,
-                      notes=(f"{project.db_path} is unreadable: {exc}",))
+        return Answer(
+            query,
+            "lexical",
+            None,
+            LEVEL,
+            (project.name,),
+            empty_reason=EmptyReason.PROJECT_UNREADABLE,
+            notes=(f"{project.db_path} is unreadable: {exc}",),
+        )
     try:
         return search_conn(conn, project, parsed, options, now=now)
     finally:

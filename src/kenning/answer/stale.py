@@ -1,4 +1,4 @@
-""""What is stale?": facts whose file changed or vanished since indexing, and ledger facts
+""" "What is stale?": facts whose file changed or vanished since indexing, and ledger facts
 whose record changed or vanished. No search."""
 
 from __future__ import annotations

@@ -46,16 +46,20 @@ def within(path: str, prefixes: tuple[str, ...]) -> bool:
 
 def check_project(token: TokenRecord, project: str) -> Refusal | None:
     if project not in token.projects:
-        return Refusal(403, f"scope divergence: token {token.name!r} is bound to project(s) "
-                            f"{', '.join(token.projects)}; this request reads {project!r}")
+        return Refusal(
+            403,
+            f"scope divergence: token {token.name!r} is bound to project(s) "
+            f"{', '.join(token.projects)}; this request reads {project!r}",
+        )
     return None
 
 
 def check_call(token: TokenRecord, served: str, needs: ToolNeeds, arguments: dict[str, Any]) -> Refusal | None:
     scope = WRITE if needs.writes else READ
     if scope not in token.scopes:
-        return Refusal(403, f"token {token.name!r} lacks scope {scope} needed by {needs.name} "
-                            f"(it has {', '.join(token.scopes)})")
+        return Refusal(
+            403, f"token {token.name!r} lacks scope {scope} needed by {needs.name} (it has {', '.join(token.scopes)})"
+        )
     project = arguments.get("project")
     # "*" (every project) is cut to the token's projects by the tool; each name of "a,b" must be bound
     for name in project.split(",") if isinstance(project, str) else ():
@@ -67,15 +71,24 @@ def check_call(token: TokenRecord, served: str, needs: ToolNeeds, arguments: dic
         path_filter = arguments.get("path_filter")
         if needs.takes_path_filter:
             if not isinstance(path_filter, str) or not path_filter:
-                return Refusal(403, f"scope divergence: token {token.name!r} is bound to path(s) "
-                                    f"{', '.join(token.paths)}; pass a path_filter inside them")
+                return Refusal(
+                    403,
+                    f"scope divergence: token {token.name!r} is bound to path(s) "
+                    f"{', '.join(token.paths)}; pass a path_filter inside them",
+                )
             if not within(path_filter, token.paths):
-                return Refusal(403, f"scope divergence: path_filter {path_filter!r} is outside the token's "
-                                    f"path(s) {', '.join(token.paths)}")
+                return Refusal(
+                    403,
+                    f"scope divergence: path_filter {path_filter!r} is outside the token's "
+                    f"path(s) {', '.join(token.paths)}",
+                )
         elif not needs.path_free_ok:
-            return Refusal(403, f"scope divergence: token {token.name!r} is bound to path(s) "
-                                f"{', '.join(token.paths)}; {needs.name} cannot be limited to a path — use "
-                                f"search_memory, recall or recall_context with a path_filter")
+            return Refusal(
+                403,
+                f"scope divergence: token {token.name!r} is bound to path(s) "
+                f"{', '.join(token.paths)}; {needs.name} cannot be limited to a path — use "
+                f"search_memory, recall or recall_context with a path_filter",
+            )
     return None
 
 
@@ -123,11 +136,28 @@ def _summary(arguments: dict[str, Any]) -> dict[str, Any]:
     return out
 
 
-def audit(home: Path, *, token: TokenRecord, client: str, project: str, tool: str, arguments: dict[str, Any],
-          ok: bool, now: datetime) -> None:
+def audit(
+    home: Path,
+    *,
+    token: TokenRecord,
+    client: str,
+    project: str,
+    tool: str,
+    arguments: dict[str, Any],
+    ok: bool,
+    now: datetime,
+) -> None:
     """Append one JSON line per write call: who (token id and name, client), what, when, outcome."""
-    line = {"at": iso(now), "token": token.id, "name": token.name, "client": client, "project": project,
-            "tool": tool, "arguments": _summary(arguments), "ok": ok}
+    line = {
+        "at": iso(now),
+        "token": token.id,
+        "name": token.name,
+        "client": client,
+        "project": project,
+        "tool": tool,
+        "arguments": _summary(arguments),
+        "ok": ok,
+    }
     home.mkdir(parents=True, exist_ok=True)
     fd = os.open(home / AUDIT_FILE, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o600)
     try:

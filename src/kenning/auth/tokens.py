@@ -47,9 +47,17 @@ class TokenRecord:
 
     def public(self, now: datetime) -> dict[str, Any]:
         """What `kenning token list` shows: never the salt or the digest."""
-        return {"id": self.id, "name": self.name, "scopes": list(self.scopes), "projects": list(self.projects),
-                "paths": list(self.paths), "created": self.created, "expires": self.expires,
-                "revoked": self.revoked, "state": self.state(now)}
+        return {
+            "id": self.id,
+            "name": self.name,
+            "scopes": list(self.scopes),
+            "projects": list(self.projects),
+            "paths": list(self.paths),
+            "created": self.created,
+            "expires": self.expires,
+            "revoked": self.revoked,
+            "state": self.state(now),
+        }
 
     def state(self, now: datetime) -> str:
         if self.revoked:
@@ -79,8 +87,12 @@ def load(home: Path) -> dict[str, TokenRecord]:
     if cached and cached[0] == key:
         return cached[1]
     raw = json.loads(path.read_text(encoding="utf-8"))
-    records = {r["id"]: TokenRecord(**{**r, "scopes": tuple(r["scopes"]), "projects": tuple(r["projects"]),
-                                       "paths": tuple(r["paths"])}) for r in raw.get("tokens", [])}
+    records = {
+        r["id"]: TokenRecord(
+            **{**r, "scopes": tuple(r["scopes"]), "projects": tuple(r["projects"]), "paths": tuple(r["paths"])}
+        )
+        for r in raw.get("tokens", [])
+    }
     _cache[str(path)] = (key, records)
     return records
 
@@ -104,14 +116,23 @@ def parse_expiry(text: str | None, now: datetime) -> str | None:
     return iso(now + int(match["n"]) * _UNITS[match["unit"]])
 
 
-def create(home: Path, *, scopes: list[str], projects: list[str], paths: list[str], name: str | None,
-           expires: str | None, now: datetime) -> tuple[TokenRecord, str]:
+def create(
+    home: Path,
+    *,
+    scopes: list[str],
+    projects: list[str],
+    paths: list[str],
+    name: str | None,
+    expires: str | None,
+    now: datetime,
+) -> tuple[TokenRecord, str]:
     """A new record and its secret (returned once, never stored)."""
     scopes = sorted({s.strip() for s in scopes if s.strip()})
     unknown = [s for s in scopes if s not in SCOPES]
     if unknown or not scopes:
-        raise ValidationError(f"unknown scope(s): {', '.join(unknown) or '(none given)'}",
-                              hint=f"use {READ} and/or {WRITE}")
+        raise ValidationError(
+            f"unknown scope(s): {', '.join(unknown) or '(none given)'}", hint=f"use {READ} and/or {WRITE}"
+        )
     if not projects:
         raise ValidationError("a token needs at least one --project", hint="kenning token create --project NAME …")
     for project in projects:
@@ -131,9 +152,18 @@ def create(home: Path, *, scopes: list[str], projects: list[str], paths: list[st
     while token_id in records:
         token_id = secrets.token_hex(4)
     secret, salt = secrets.token_urlsafe(32), secrets.token_hex(16)
-    record = TokenRecord(id=token_id, name=label, scopes=tuple(scopes), projects=tuple(sorted(set(projects))),
-                         paths=tuple(sorted(set(clean_paths))), created=iso(now), expires=parse_expiry(expires, now),
-                         revoked=None, salt=salt, digest=_digest(salt, secret))
+    record = TokenRecord(
+        id=token_id,
+        name=label,
+        scopes=tuple(scopes),
+        projects=tuple(sorted(set(projects))),
+        paths=tuple(sorted(set(clean_paths))),
+        created=iso(now),
+        expires=parse_expiry(expires, now),
+        revoked=None,
+        salt=salt,
+        digest=_digest(salt, secret),
+    )
     records[token_id] = record
     _save(home, records)
     return record, f"kn_{token_id}_{secret}"
@@ -157,8 +187,10 @@ def revoke(home: Path, ref: str, *, now: datetime) -> TokenRecord:
 
 def verify(home: Path, presented: str | None, *, now: datetime) -> TokenRecord:
     if not presented:
-        raise Unauthorized("a bearer token is required (Authorization: Bearer kn_…); create one with "
-                           "`kenning token create`", hint="send Authorization: Bearer <secret>")
+        raise Unauthorized(
+            "a bearer token is required (Authorization: Bearer kn_…); create one with `kenning token create`",
+            hint="send Authorization: Bearer <secret>",
+        )
     match = _SECRET.match(presented.strip())
     record = load(home).get(match["id"]) if match else None
     salt, digest = (record.salt, record.digest) if record else (_DUMMY_SALT, _DUMMY_SALT * 2)

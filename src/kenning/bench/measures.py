@@ -103,8 +103,11 @@ def _source_verifies(root: Path, excerpt: Excerpt, hashes: dict[str, str | None]
     it); None without a re-readable source."""
     fact = excerpt.fact
     if fact.source.kind == "commit":
-        probe = subprocess.run(["git", "-C", str(root), "cat-file", "-e", f"{fact.source.uri}^{{commit}}"],
-                               capture_output=True, check=False)
+        probe = subprocess.run(
+            ["git", "-C", str(root), "cat-file", "-e", f"{fact.source.uri}^{{commit}}"],
+            capture_output=True,
+            check=False,
+        )
         return probe.returncode == 0
     if fact.source.kind != "file" or not fact.locations:
         return None

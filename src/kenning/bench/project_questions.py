@@ -40,16 +40,22 @@ def load(state_dir: Path) -> list[ProjectQuestion] | None:
             row = json.loads(line)
         except json.JSONDecodeError as exc:
             raise ValidationError(f"{path.name} line {number}: not JSON ({exc.msg})") from exc
-        if not isinstance(row, dict) or set(row) - _FIELDS or not isinstance(row.get("question"), str) \
-                or not row["question"].strip():
-            raise ValidationError(f"{path.name} line {number}: expected an object with \"question\" (text), "
-                                  "\"expected\" (list of sources) and optional \"rule\", \"mode\"")
+        if (
+            not isinstance(row, dict)
+            or set(row) - _FIELDS
+            or not isinstance(row.get("question"), str)
+            or not row["question"].strip()
+        ):
+            raise ValidationError(
+                f'{path.name} line {number}: expected an object with "question" (text), '
+                '"expected" (list of sources) and optional "rule", "mode"'
+            )
         expected = row.get("expected", [])
         if not isinstance(expected, list) or not all(isinstance(e, str) and e for e in expected):
-            raise ValidationError(f"{path.name} line {number}: \"expected\" must be a list of non-empty strings")
+            raise ValidationError(f'{path.name} line {number}: "expected" must be a list of non-empty strings')
         for key in ("rule", "mode"):
             if row.get(key) is not None and not isinstance(row[key], str):
-                raise ValidationError(f"{path.name} line {number}: \"{key}\" must be text")
+                raise ValidationError(f'{path.name} line {number}: "{key}" must be text')
         found.append(ProjectQuestion(number, row["question"], tuple(expected), row.get("rule"), row.get("mode")))
     return found
 

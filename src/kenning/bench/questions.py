@@ -31,9 +31,7 @@ class Question:
     edge: tuple[str, str, str] | None = None  # (source, target, type) of an edge question
 
 
-def generate(
-    conn: Connection, seed: int, per_kind: int, edges: list[DeclaredEdge] | None
-) -> list[Question]:
+def generate(conn: Connection, seed: int, per_kind: int, edges: list[DeclaredEdge] | None) -> list[Question]:
     """Up to ``per_kind`` questions of each kind, sampled with ``random.Random(seed)`` from
     candidates in a stable order; same store and seed, same questions."""
     rng = random.Random(seed)
@@ -99,7 +97,12 @@ def _edge_questions(rng: random.Random, edges: list[DeclaredEdge], per_kind: int
     )
     chosen = rng.sample(usable, min(per_kind, len(usable)))
     return [
-        Question("edge", f"what links {e.source} to {e.target}?", min(e.fact_ids), tuple(sorted(set(e.fact_ids))),
-                 (e.source, e.target, e.type))
+        Question(
+            "edge",
+            f"what links {e.source} to {e.target}?",
+            min(e.fact_ids),
+            tuple(sorted(set(e.fact_ids))),
+            (e.source, e.target, e.type),
+        )
         for e in chosen
     ]

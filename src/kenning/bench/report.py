@@ -55,14 +55,22 @@ def run(project: Project, conn: Connection, *, seed: int, per_kind: int, now: da
         "project": project.name,
         "seed": seed,
         "per_kind": per_kind,
-        "questions": {"total": len(questions), "by_kind": by_kind, "absent": absent_kinds,
-                      "served_by": dict(sorted(Counter(a.mode for a in answers).items()))},
+        "questions": {
+            "total": len(questions),
+            "by_kind": by_kind,
+            "absent": absent_kinds,
+            "served_by": dict(sorted(Counter(a.mode for a in answers).items())),
+        },
         "coverage": measures.coverage(project, conn),
         **measures.served_checks(project, conn, served),
         "retrieval": {mode: _by_mode(mode, questions, answers, ranked, edges.note, conn) for mode in MODES},
         "router": _router(own_report, builtin),
-        "project_questions": own_report or {"present": False, "file": f".kenning/{project_questions.FILE_NAME}",
-                                            "note": "no project questions: generated questions only"},
+        "project_questions": own_report
+        or {
+            "present": False,
+            "file": f".kenning/{project_questions.FILE_NAME}",
+            "note": "no project questions: generated questions only",
+        },
         "core_cost": {"value": core.value, "note": core.note},
         "limits": list(LIMITS),
         "questions_asked": [_question_row(q, ids, a) for q, ids, a in zip(questions, ranked, answers, strict=True)],
@@ -75,33 +83,47 @@ def _ask(project: Project, text: str, now: datetime) -> Answer:
     return ask_project(project, text, now=now, limit=SERVED)
 
 
-def _by_mode(mode: str, questions: list[Question], answers: list[Answer], ranked: list[list[int]],
-             edge_note: str | None, conn: Connection) -> dict:
+def _by_mode(
+    mode: str,
+    questions: list[Question],
+    answers: list[Answer],
+    ranked: list[list[int]],
+    edge_note: str | None,
+    conn: Connection,
+) -> dict:
     """Scores of the questions the mode served. Lexical is always available at level 0;
     dense and hybrid need the dense index; graph needs a built graph."""
     picked = [i for i, a in enumerate(answers) if a.mode == mode]
     if mode in ("dense", "hybrid") and not picked:
-        why = "no dense index at level 0 (no embedding model installed)" if mode == "dense" else \
-            "hybrid needs the dense index"
+        why = (
+            "no dense index at level 0 (no embedding model installed)"
+            if mode == "dense"
+            else "hybrid needs the dense index"
+        )
         return {"available": False, "reason": why}
     if mode == "graph" and not picked:
         built = graph_built(conn)
-        return {"available": False, "reason": edge_note or ("no question was answered in graph mode" if built
-                                                              else "graph not built")}
+        return {
+            "available": False,
+            "reason": edge_note or ("no question was answered in graph mode" if built else "graph not built"),
+        }
     scores = measures.retrieval([questions[i] for i in picked], [ranked[i] for i in picked])
     if not picked:
         scores = {"all": scores["all"]}
     out: dict = {"available": True, **scores}
     if mode == "graph" and "edge" in scores:
         edge_rows = [i for i in picked if questions[i].kind == "edge"]
-        found = sum(any(_is_edge(step, questions[i].edge) for e in answers[i].excerpts for step in e.path or ())
-                    for i in edge_rows)
+        found = sum(
+            any(_is_edge(step, questions[i].edge) for e in answers[i].excerpts for step in e.path or ())
+            for i in edge_rows
+        )
         out["edge"] = {**scores["edge"], "edge_found": measures.rate(found, len(edge_rows))}
     return out
 
 
-def _project_questions(project: Project, own: list[project_questions.ProjectQuestion], now: datetime,
-                       served: dict[int, Excerpt]) -> dict:
+def _project_questions(
+    project: Project, own: list[project_questions.ProjectQuestion], now: datetime, served: dict[int, Excerpt]
+) -> dict:
     """The project's own questions, asked through `kenning ask`: recall@k and MRR of their
     expected sources, and router agreement with their expected rule (and mode, when given)."""
     rows = []
@@ -122,10 +144,19 @@ def _project_questions(project: Project, own: list[project_questions.ProjectQues
             with_mode += 1
             mode_ok += answer.mode == q.mode
         if (q.rule is not None and answer.rule != q.rule) or (q.mode is not None and answer.mode != q.mode):
-            disagreements.append({"question": q.question, "expected": [q.mode, q.rule],
-                                  "got": [answer.mode, answer.rule]})
-        rows.append({"line": q.line, "question": q.question, "mode": answer.mode, "rule": answer.rule, "rank": rank,
-                     "degradations": list(answer.degradations)})
+            disagreements.append(
+                {"question": q.question, "expected": [q.mode, q.rule], "got": [answer.mode, answer.rule]}
+            )
+        rows.append(
+            {
+                "line": q.line,
+                "question": q.question,
+                "mode": answer.mode,
+                "rule": answer.rule,
+                "rank": rank,
+                "degradations": list(answer.degradations),
+            }
+        )
     n = len(firsts)
     retrieval: dict = {"questions": n}
     for k in measures.KS:
@@ -137,9 +168,13 @@ def _project_questions(project: Project, own: list[project_questions.ProjectQues
         "questions": len(own),
         "retrieval": retrieval,
         "served_by": dict(sorted(Counter(r["mode"] for r in rows).items())),
-        "router": {"with_rule": with_rule, "rule_agreement": measures.rate(rule_ok, with_rule),
-                   "with_mode": with_mode, "mode_agreement": measures.rate(mode_ok, with_mode),
-                   "disagreements": disagreements},
+        "router": {
+            "with_rule": with_rule,
+            "rule_agreement": measures.rate(rule_ok, with_rule),
+            "with_mode": with_mode,
+            "mode_agreement": measures.rate(mode_ok, with_mode),
+            "disagreements": disagreements,
+        },
         "rows": rows,
     }
 
@@ -151,8 +186,12 @@ def _router(own: dict | None, builtin: optional.Found) -> dict:
     if own is None or not own["router"]["with_rule"]:
         return {**table, "source": "built-in example table (kenning.route.examples, the same on every project)"}
     r = own["router"]
-    value = {"examples": r["with_rule"], "rule_agreement": r["rule_agreement"], "mode_agreement": r["mode_agreement"],
-             "disagreements": r["disagreements"]}
+    value = {
+        "examples": r["with_rule"],
+        "rule_agreement": r["rule_agreement"],
+        "mode_agreement": r["mode_agreement"],
+        "disagreements": r["disagreements"],
+    }
     return {"value": value, "note": None, "source": f".kenning/{project_questions.FILE_NAME}", "builtin": table}
 
 
@@ -180,8 +219,14 @@ def _is_edge(step: dict, edge: tuple[str, str, str] | None) -> bool:
 def _question_row(question: Question, ids: list[int], answer: Answer) -> dict:
     accepted = set(question.accepted)
     rank = next((r for r, i in enumerate(ids, 1) if i in accepted), None)
-    return {"kind": question.kind, "text": question.text, "expected": question.expected, "rank": rank,
-            "mode": answer.mode, "rule": answer.rule}
+    return {
+        "kind": question.kind,
+        "text": question.text,
+        "expected": question.expected,
+        "rank": rank,
+        "mode": answer.mode,
+        "rule": answer.rule,
+    }
 
 
 def render_text(report: dict) -> str:
@@ -197,7 +242,9 @@ def render_text(report: dict) -> str:
         f"orphan excerpts {cov['orphan_excerpts']}"
     )
     att = report["attribution"]
-    lines.append(f"attribution: {att['verified']}/{att['served_excerpts']} served excerpts verify ({_pct(att['rate'])})")
+    lines.append(
+        f"attribution: {att['verified']}/{att['served_excerpts']} served excerpts verify ({_pct(att['rate'])})"
+    )
     fresh = report["served_freshness"]
     lines.append(
         f"served freshness: {fresh['stale_or_missing_served_as_current']} stale or missing served as current "
@@ -225,9 +272,11 @@ def render_text(report: dict) -> str:
     own = report.get("project_questions") or {}
     if own.get("present"):
         r = own["retrieval"]
-        lines.append(f"project questions ({own['file']}): n={r['questions']}  R@1 {_num(r['recall@1'])}  "
-                     f"R@5 {_num(r['recall@5'])}  R@10 {_num(r['recall@10'])}  MRR {_num(r['mrr'])}  "
-                     f"served by {own['served_by'] or '{}'}")
+        lines.append(
+            f"project questions ({own['file']}): n={r['questions']}  R@1 {_num(r['recall@1'])}  "
+            f"R@5 {_num(r['recall@5'])}  R@10 {_num(r['recall@10'])}  MRR {_num(r['mrr'])}  "
+            f"served by {own['served_by'] or '{}'}"
+        )
     core = report["core_cost"]
     if core["value"] is None:
         lines.append(f"core cost: null — {core['note']}")
@@ -249,8 +298,10 @@ def _router_lines(router: dict, source: str) -> list[str]:
     if router["value"] is None:
         return [f"router: null — {router['note']}"]
     v = router["value"]
-    return [f"router: mode agreement {_pct(v['mode_agreement'])}, rule agreement {_pct(v['rule_agreement'])} "
-            f"over {v['examples']} examples ({source})"]
+    return [
+        f"router: mode agreement {_pct(v['mode_agreement'])}, rule agreement {_pct(v['rule_agreement'])} "
+        f"over {v['examples']} examples ({source})"
+    ]
 
 
 def _pct(value: float | None) -> str:

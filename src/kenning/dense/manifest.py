@@ -21,14 +21,22 @@ def expected(embedder: Embedder) -> dict[str, Any]:
     """The manifest the running embedder would write."""
     described = embedder.describe()
     fingerprint = hashlib.sha256(json.dumps({**described, "recipe": RECIPE}, sort_keys=True).encode()).hexdigest()
-    return {"model_id": embedder.model_id, "weights_sha256": embedder.weights_sha256,
-            "dimension": embedder.dimension, "pooling": embedder.pooling, "fingerprint": fingerprint}
+    return {
+        "model_id": embedder.model_id,
+        "weights_sha256": embedder.weights_sha256,
+        "dimension": embedder.dimension,
+        "pooling": embedder.pooling,
+        "fingerprint": fingerprint,
+    }
 
 
 def differences(stored: dict[str, Any], embedder: Embedder) -> list[str]:
     want = expected(embedder)
-    return [f"{key} {str(stored.get(key))[:20]} ≠ {str(value)[:20]}" for key, value in want.items()
-            if stored.get(key) != value]
+    return [
+        f"{key} {str(stored.get(key))[:20]} ≠ {str(value)[:20]}"
+        for key, value in want.items()
+        if stored.get(key) != value
+    ]
 
 
 def check(stored: dict[str, Any] | None, embedder: Embedder) -> None:
@@ -40,9 +48,12 @@ def check(stored: dict[str, Any] | None, embedder: Embedder) -> None:
         raise DenseRefused(
             f"the dense index ({embedder.name}) was built by {stored.get('model_id')} and this installation runs "
             f"{embedder.model_id}: {'; '.join(diff)}; refusing to compare vectors from different models",
-            hint="run `kenning sync` to reindex with the installed model")
+            hint="run `kenning sync` to reindex with the installed model",
+        )
 
 
 def announce(stored: dict[str, Any], embedder: Embedder) -> str:
-    return (f"dense reindex ({embedder.name}): the index was built by {stored.get('model_id')} "
-            f"({'; '.join(differences(stored, embedder))}); every excerpt is embedded again")
+    return (
+        f"dense reindex ({embedder.name}): the index was built by {stored.get('model_id')} "
+        f"({'; '.join(differences(stored, embedder))}); every excerpt is embedded again"
+    )

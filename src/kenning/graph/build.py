@@ -50,7 +50,8 @@ def pending(conn: Connection, project: Project) -> Pending:
         current = None
     known = rows.get("ledger")
     ledger_changed = (current is not None or known is not None) and (
-        known is None or (known.size, known.mtime_ns) != current)
+        known is None or (known.size, known.mtime_ns) != current
+    )
     head = git_history.head(project.root)
     git_known = rows.get("git")
     git_head = head if head is not None and (git_known is None or git_known.cursor != head) else None
@@ -60,8 +61,15 @@ def pending(conn: Connection, project: Project) -> Pending:
 FLUSH_ROWS = 20_000  # graph rows buffered before they are written (memory of a cold sync)
 
 
-def apply(conn: Connection, project: Project, files: Sequence[FileChange], removed: Sequence[str],
-          todo: Pending, *, stamp: str) -> dict[str, int]:
+def apply(
+    conn: Connection,
+    project: Project,
+    files: Sequence[FileChange],
+    removed: Sequence[str],
+    todo: Pending,
+    *,
+    stamp: str,
+) -> dict[str, int]:
     nodes_before, edges_before = graph_store.counts(conn)
     had_graph = nodes_before > 0
     affected: set[Key] = set()
@@ -94,20 +102,33 @@ def apply(conn: Connection, project: Project, files: Sequence[FileChange], remov
     if had_graph and affected:
         resolver.resolve(refs_targeting(conn, affected, set(new_refs)), again=True)
     nodes_after, edges_after = graph_store.counts(conn)
-    return {"nodes": nodes_after, "edges": edges_after, "nodes_delta": nodes_after - nodes_before,
-            "edges_delta": edges_after - edges_before, **{k: v for k, v in stats.items() if v}}
+    return {
+        "nodes": nodes_after,
+        "edges": edges_after,
+        "nodes_delta": nodes_after - nodes_before,
+        "edges_delta": edges_after - edges_before,
+        **{k: v for k, v in stats.items() if v},
+    }
 
 
-def _add_file(conn: Connection, writer: GraphWriter, path: str, fingerprint: str | None,
-              rel: Relations | None) -> tuple[set[Key], list[int]]:
+def _add_file(
+    conn: Connection, writer: GraphWriter, path: str, fingerprint: str | None, rel: Relations | None
+) -> tuple[set[Key], list[int]]:
     located = sources.facts_located_at(conn, path)
     by_uri = {uri: fact_id for uri, fact_id in located}
     first = located[0][1] if located else None
     keys: set[Key] = set()
     if rel is not None and rel.decision:
         d = rel.decision
-        node = writer.node("decision", f"decision:{path}", d["name"], origin=path, qualname=d.get("title") or "",
-                           path=path, fact_id=first)
+        node = writer.node(
+            "decision",
+            f"decision:{path}",
+            d["name"],
+            origin=path,
+            qualname=d.get("title") or "",
+            path=path,
+            fact_id=first,
+        )
         keys |= keys_of("decision", d["name"], "", path)
     else:
         module = rel.module if rel else ""
@@ -120,10 +141,19 @@ def _add_file(conn: Connection, writer: GraphWriter, path: str, fingerprint: str
         qualname = f"{rel.module}.{sym.qualname}" if rel.module else sym.qualname
         name = sym.qualname.rsplit(".", 1)[-1]
         span = f"{path}:{sym.line_start}-{sym.line_end}"
-        sid = writer.node("symbol", f"symbol:{path}:{sym.qualname}", name, origin=path, qualname=qualname,
-                          path=path, lines=(sym.line_start, sym.line_end), fact_id=by_uri.get(span))
-        writer.edge(node, sid, "defines", "declared", source=("file", span, fingerprint), origin=path,
-                 line=sym.line_start)
+        sid = writer.node(
+            "symbol",
+            f"symbol:{path}:{sym.qualname}",
+            name,
+            origin=path,
+            qualname=qualname,
+            path=path,
+            lines=(sym.line_start, sym.line_end),
+            fact_id=by_uri.get(span),
+        )
+        writer.edge(
+            node, sid, "defines", "declared", source=("file", span, fingerprint), origin=path, line=sym.line_start
+        )
         scopes.setdefault(sym.qualname, sid)
         keys.add(("symbol", name))
     refs = []
@@ -133,8 +163,9 @@ def _add_file(conn: Connection, writer: GraphWriter, path: str, fingerprint: str
     return keys, refs
 
 
-def _apply_ledger(conn: Connection, writer: GraphWriter, project: Project,
-                  stamp: str) -> tuple[set[Key], list[int], int]:
+def _apply_ledger(
+    conn: Connection, writer: GraphWriter, project: Project, stamp: str
+) -> tuple[set[Key], list[int], int]:
     file = project.state_dir / ledger.LEDGER_NAME
     try:
         data = file.read_bytes()
@@ -159,10 +190,19 @@ def _apply_ledger(conn: Connection, writer: GraphWriter, project: Project,
         seen.add(uri)
         record_fingerprint = ledger.record_fingerprint(record)
         new = fact_store.NewFact(
-            type=kind, title=_ledger_title(record), body=_ledger_body(record), keywords=keywords_for(ident),
-            path=LEDGER_PATH, source_kind="file", source_uri=uri, fingerprint=record_fingerprint,
-            date_source=_iso_date(record.get("date")), date_indexed=stamp, producer="projection",
-            tags=tuple(record.get("labels", ())), meta={"ledger": record},
+            type=kind,
+            title=_ledger_title(record),
+            body=_ledger_body(record),
+            keywords=keywords_for(ident),
+            path=LEDGER_PATH,
+            source_kind="file",
+            source_uri=uri,
+            fingerprint=record_fingerprint,
+            date_source=_iso_date(record.get("date")),
+            date_indexed=stamp,
+            producer="projection",
+            tags=tuple(record.get("labels", ())),
+            meta={"ledger": record},
         )
         old = existing.get(uri)
         if old is not None and old[1] == new.content_hash:
@@ -171,12 +211,20 @@ def _apply_ledger(conn: Connection, writer: GraphWriter, project: Project,
         else:
             fact_id = fact_store.insert(conn, new)
             if old is not None:
-                fact_store.set_lifecycle(conn, old[0], Lifecycle.SUPERSEDED, when=stamp,
-                                         reason="ledger record changed", superseded_by=fact_id)
-        sources.add_locations(conn, [sources.NewLocation(fact_id, uri, LEDGER_PATH, entry.line, entry.line,
-                                                         record_fingerprint)])
-        node = graph_store.add_node(conn, kind, f"{kind}:{ident}", ident, origin="ledger",
-                                    qualname=_ledger_title(record), fact_id=fact_id)
+                fact_store.set_lifecycle(
+                    conn,
+                    old[0],
+                    Lifecycle.SUPERSEDED,
+                    when=stamp,
+                    reason="ledger record changed",
+                    superseded_by=fact_id,
+                )
+        sources.add_locations(
+            conn, [sources.NewLocation(fact_id, uri, LEDGER_PATH, entry.line, entry.line, record_fingerprint)]
+        )
+        node = graph_store.add_node(
+            conn, kind, f"{kind}:{ident}", ident, origin="ledger", qualname=_ledger_title(record), fact_id=fact_id
+        )
         affected.add((kind, ident))
         source = ("file", uri, record_fingerprint)  # the record, so its freshness is the record's
         for ref in _ledger_refs(record, entry.line):
@@ -194,8 +242,9 @@ def _apply_ledger(conn: Connection, writer: GraphWriter, project: Project,
 def _ledger_refs(record: dict, line: int) -> list[Ref]:
     match record["kind"]:
         case "task":
-            return ([Ref("depends_on", "task", d, line) for d in record.get("depends_on", [])]
-                    + [Ref("touches", "file", p, line) for p in record.get("touches", [])])
+            return [Ref("depends_on", "task", d, line) for d in record.get("depends_on", [])] + [
+                Ref("touches", "file", p, line) for p in record.get("touches", [])
+            ]
         case "evidence":
             refs = [Ref("evidence_of", "task", record["task"], line)]
             if record.get("path"):
@@ -217,8 +266,11 @@ def _ledger_title(record: dict) -> str:
 
 
 def _ledger_body(record: dict) -> str:
-    lines = [f"{k}: {', '.join(v) if isinstance(v, list) else v}" for k, v in record.items()
-             if k not in ("body",) and v not in (None, [], "")]
+    lines = [
+        f"{k}: {', '.join(v) if isinstance(v, list) else v}"
+        for k, v in record.items()
+        if k not in ("body",) and v not in (None, [], "")
+    ]
     if record.get("body"):
         lines += ["", record["body"]]
     return "\n".join(lines)
@@ -243,21 +295,32 @@ def _apply_git(conn: Connection, writer: GraphWriter, project: Project, head: st
         if graph_store.node_exists(conn, key):
             continue
         body = commit.message + ("\n\nFiles touched:\n" + "\n".join(commit.files) if commit.files else "")
-        fact_id = fact_store.insert(conn, fact_store.NewFact(
-            type="commit", title=commit.subject or commit.sha[:12], body=body,
-            keywords=keywords_for(commit.sha[:12], *git_history.task_ids(commit.message)),
-            source_kind="commit", source_uri=commit.sha, fingerprint=commit.sha,
-            date_source=_iso_date(commit.date), date_indexed=stamp, producer="projection",
-            meta={"author": commit.author, "files": list(commit.files)},
-        ))
-        node = graph_store.add_node(conn, "commit", key, commit.sha[:12], origin="git", qualname=commit.subject,
-                                    fact_id=fact_id)
+        fact_id = fact_store.insert(
+            conn,
+            fact_store.NewFact(
+                type="commit",
+                title=commit.subject or commit.sha[:12],
+                body=body,
+                keywords=keywords_for(commit.sha[:12], *git_history.task_ids(commit.message)),
+                source_kind="commit",
+                source_uri=commit.sha,
+                fingerprint=commit.sha,
+                date_source=_iso_date(commit.date),
+                date_indexed=stamp,
+                producer="projection",
+                meta={"author": commit.author, "files": list(commit.files)},
+            ),
+        )
+        node = graph_store.add_node(
+            conn, "commit", key, commit.sha[:12], origin="git", qualname=commit.subject, fact_id=fact_id
+        )
         source = ("commit", commit.sha, commit.sha)
         for path in commit.files:
             refs.append(add_ref(writer, node, Ref("touches", "file", path), source=source, origin="git"))
         for task in git_history.task_ids(commit.message):
-            refs.append(add_ref(writer, node, Ref("touches", "task", task, link="heuristic"), source=source,
-                                origin="git"))
+            refs.append(
+                add_ref(writer, node, Ref("touches", "task", task, link="heuristic"), source=source, origin="git")
+            )
         added += 1
     graph_store.put_source(conn, SourceState("git", None, None, None, head), stamp=stamp)
     return refs, added

@@ -50,9 +50,20 @@ def _stem(path: str) -> str:
 
 def add_ref(writer: GraphWriter, src: int, ref: Ref, *, source: tuple[str, str, str | None], origin: str) -> int:
     """Buffer a parser's reference from node ``src``; returns its id."""
-    return writer.ref(src, ref.type, ref.target_kind, ref.target, hint=ref.hint, qualified=ref.qualified,
-                      reverse=ref.reverse, link=ref.link, line=ref.line, source=source, origin=origin,
-                      tested=ref.tested)
+    return writer.ref(
+        src,
+        ref.type,
+        ref.target_kind,
+        ref.target,
+        hint=ref.hint,
+        qualified=ref.qualified,
+        reverse=ref.reverse,
+        link=ref.link,
+        line=ref.line,
+        source=source,
+        origin=origin,
+        tested=ref.tested,
+    )
 
 
 def delete_origin(conn: Connection, origin: str) -> set[Key]:
@@ -67,8 +78,12 @@ def delete_origin(conn: Connection, origin: str) -> set[Key]:
 
 
 def refs_targeting(conn: Connection, keys: Iterable[Key], skip: set[int]) -> list[int]:
-    return [ref_id for kind, target in keys for ref_id in graph_store.refs_targeting(conn, kind, target)
-            if ref_id not in skip]
+    return [
+        ref_id
+        for kind, target in keys
+        for ref_id in graph_store.refs_targeting(conn, kind, target)
+        if ref_id not in skip
+    ]
 
 
 RESOLVE_BATCH = 5_000  # references read, resolved and written together
@@ -88,7 +103,7 @@ class Resolver:
         if again:
             graph_store.delete_ref_edges(self.conn, ref_ids)
         for start in range(0, len(ref_ids), RESOLVE_BATCH):  # batches bound the memory of a cold sync
-            for row in graph_store.ref_rows(self.conn, ref_ids[start:start + RESOLVE_BATCH]):
+            for row in graph_store.ref_rows(self.conn, ref_ids[start : start + RESOLVE_BATCH]):
                 self._resolve_one(row)
             self.writer.flush()
         for newer, older in self._superseding:
@@ -110,13 +125,29 @@ class Resolver:
             chosen, link = candidates.rows[:1], row.link
         for node_id, _, _ in chosen:
             a, b = (node_id, src) if row.reverse else (src, node_id)
-            self.writer.edge(a, b, type_, link, source=(row.source_kind, row.source_uri, row.fingerprint),
-                             origin=row.origin, line=row.line, ref_id=row.id)
+            self.writer.edge(
+                a,
+                b,
+                type_,
+                link,
+                source=(row.source_kind, row.source_uri, row.fingerprint),
+                origin=row.origin,
+                line=row.line,
+                ref_id=row.id,
+            )
             if type_ == "supersedes":
                 self._superseding.append((a, b))
             if row.tested:  # a call from a test: the callee is tested by the caller
-                self.writer.edge(node_id, src, "tested_by", link, source=(row.source_kind, row.source_uri,
-                                 row.fingerprint), origin=row.origin, line=row.line, ref_id=row.id)
+                self.writer.edge(
+                    node_id,
+                    src,
+                    "tested_by",
+                    link,
+                    source=(row.source_kind, row.source_uri, row.fingerprint),
+                    origin=row.origin,
+                    line=row.line,
+                    ref_id=row.id,
+                )
 
     def _methods(self, target: str) -> _Candidates:
         key = ("method", target)
@@ -143,8 +174,9 @@ class _Candidates:
             self.by_path.setdefault(row[1], []).append(row)
 
 
-def _narrow(found: _Candidates, target: str, hint: str | None, qualified: bool,
-            src_path: str | None) -> tuple[list, str]:
+def _narrow(
+    found: _Candidates, target: str, hint: str | None, qualified: bool, src_path: str | None
+) -> tuple[list, str]:
     cands = found.rows
     if not cands:
         return [], "heuristic"
@@ -175,5 +207,11 @@ def mark_superseded(conn: Connection, *, newer: int, older: int, stamp: str) -> 
     successor = by_id[newer].fact_id
     for fact_id in fact_store.active_located_at(conn, older_path):
         if fact_id != successor:
-            fact_store.set_lifecycle(conn, fact_id, Lifecycle.SUPERSEDED, when=stamp,
-                                     reason="superseded by a later decision", superseded_by=successor)
+            fact_store.set_lifecycle(
+                conn,
+                fact_id,
+                Lifecycle.SUPERSEDED,
+                when=stamp,
+                reason="superseded by a later decision",
+                superseded_by=successor,
+            )

@@ -16,15 +16,50 @@ from kenning.store import graph as graph_store
 from kenning.store.db import Connection
 from kenning.store.graph import Edge, Node
 
-__all__ = ["EDGE_TYPES", "MAX_HOPS", "NODE_KINDS", "Edge", "Hit", "Node", "Step", "edges_of", "find_nodes",
-           "graph_built", "impact", "neighbours", "path_between", "touches", "walk"]
+__all__ = [
+    "EDGE_TYPES",
+    "MAX_HOPS",
+    "NODE_KINDS",
+    "Edge",
+    "Hit",
+    "Node",
+    "Step",
+    "edges_of",
+    "find_nodes",
+    "graph_built",
+    "impact",
+    "neighbours",
+    "path_between",
+    "touches",
+    "walk",
+]
 
-EDGE_TYPES = ("depends_on", "evidence_of", "verdict_of", "supersedes", "imports", "calls", "defines",
-              "tested_by", "links_to", "touches")
+EDGE_TYPES = (
+    "depends_on",
+    "evidence_of",
+    "verdict_of",
+    "supersedes",
+    "imports",
+    "calls",
+    "defines",
+    "tested_by",
+    "links_to",
+    "touches",
+)
 NODE_KINDS = ("file", "symbol", "task", "evidence", "verdict", "decision", "commit")
 MAX_HOPS = 6
-TYPE_ORDER = ("supersedes", "defines", "calls", "tested_by", "imports", "depends_on", "evidence_of", "verdict_of",
-              "touches", "links_to")
+TYPE_ORDER = (
+    "supersedes",
+    "defines",
+    "calls",
+    "tested_by",
+    "imports",
+    "depends_on",
+    "evidence_of",
+    "verdict_of",
+    "touches",
+    "links_to",
+)
 _CITATION = re.compile(r"^kn://[A-Za-z0-9._-]+/(\d+)$")
 _ADR = re.compile(r"^adr[-_ ]?0*(\d{1,5})$", re.I)
 
@@ -82,8 +117,15 @@ def find_nodes(conn: Connection, text: str, *, limit: int = 8) -> list[Node]:
 Allow = Callable[[Node, Step], bool]
 
 
-def walk(conn: Connection, starts: Iterable[Node], *, hops: int, allow: Allow,
-         keep: Callable[[Hit], bool] = lambda h: True, limit: int = 200) -> list[Hit]:
+def walk(
+    conn: Connection,
+    starts: Iterable[Node],
+    *,
+    hops: int,
+    allow: Allow,
+    keep: Callable[[Hit], bool] = lambda h: True,
+    limit: int = 200,
+) -> list[Hit]:
     """Breadth-first from ``starts`` up to ``hops`` edges, along the steps ``allow`` accepts;
     each node reached once, by its shortest path."""
     starts = list(starts)
@@ -115,8 +157,15 @@ def edges_of(conn: Connection, node: Node) -> list[Step]:
     return steps
 
 
-def neighbours(conn: Connection, starts: list[Node], *, hops: int = 1, edge_types: tuple[str, ...] = (),
-               kinds: tuple[str, ...] = (), limit: int = 200) -> list[Hit]:
+def neighbours(
+    conn: Connection,
+    starts: list[Node],
+    *,
+    hops: int = 1,
+    edge_types: tuple[str, ...] = (),
+    kinds: tuple[str, ...] = (),
+    limit: int = 200,
+) -> list[Hit]:
     def allow(_: Node, step: Step) -> bool:
         return not edge_types or step.edge.type in edge_types
 
@@ -170,10 +219,10 @@ def path_between(conn: Connection, a: list[Node], b: list[Node], *, max_hops: in
     """The nodes along one shortest path from ``a`` to ``b`` (edges in either direction),
     each with the path so far; empty when no path within ``max_hops``."""
     targets = {n.id for n in b}
-    found = walk(conn, a, hops=max_hops, allow=lambda _n, _s: True,
-                 keep=lambda h: h.node.id in targets, limit=1)
+    found = walk(conn, a, hops=max_hops, allow=lambda _n, _s: True, keep=lambda h: h.node.id in targets, limit=1)
     if not found:
         return []
     end = found[0]
-    return [Hit(step.edge.dst if step.forward else step.edge.src, end.steps[: i + 1])
-            for i, step in enumerate(end.steps)]
+    return [
+        Hit(step.edge.dst if step.forward else step.edge.src, end.steps[: i + 1]) for i, step in enumerate(end.steps)
+    ]

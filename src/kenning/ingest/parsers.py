@@ -25,11 +25,33 @@ _BY_SUFFIX = {
     ".pyi": "python/4",
 }
 _TREE_SITTER = "code/1"  # JS/TS, Go, Rust, Java, C/C++, Ruby through tree-sitter (see tree_code.SUFFIXES)
-_BY_SUFFIX.update({
-    suffix: _TREE_SITTER
-    for suffix in (".js", ".mjs", ".cjs", ".jsx", ".ts", ".mts", ".cts", ".tsx", ".go", ".rs", ".java", ".c", ".h",
-                   ".cc", ".cpp", ".cxx", ".hpp", ".hh", ".hxx", ".rb")
-})
+_BY_SUFFIX.update(
+    {
+        suffix: _TREE_SITTER
+        for suffix in (
+            ".js",
+            ".mjs",
+            ".cjs",
+            ".jsx",
+            ".ts",
+            ".mts",
+            ".cts",
+            ".tsx",
+            ".go",
+            ".rs",
+            ".java",
+            ".c",
+            ".h",
+            ".cc",
+            ".cpp",
+            ".cxx",
+            ".hpp",
+            ".hh",
+            ".hxx",
+            ".rb",
+        )
+    }
+)
 
 
 def parser_for(path: str) -> str | None:

@@ -12,9 +12,10 @@ import ast
 import io
 import re
 import tokenize
+from collections.abc import Iterator
 from dataclasses import replace
 from pathlib import PurePosixPath
-from typing import Iterator, Union
+from typing import Union
 
 from .chunks import Chunk
 from .identifiers import keywords_for
@@ -77,9 +78,7 @@ def module_name(path: str) -> str:
     return ".".join(parts)
 
 
-def _definitions(
-    body: list[ast.stmt], prefix: str, in_class: bool = False
-) -> Iterator[tuple[Definition, str, str]]:
+def _definitions(body: list[ast.stmt], prefix: str, in_class: bool = False) -> Iterator[tuple[Definition, str, str]]:
     """``(node, qualified name, kind)`` for defs and classes, methods after their class."""
     for stmt in body:
         if isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef)):
@@ -111,9 +110,7 @@ def _start(node: Definition) -> int:
     return min([node.lineno, *(d.lineno for d in node.decorator_list)])
 
 
-def _symbol_chunk(
-    node: Definition, qualname: str, kind: str, lines: list[str], module: str
-) -> Chunk:
+def _symbol_chunk(node: Definition, qualname: str, kind: str, lines: list[str], module: str) -> Chunk:
     start, end = _start(node), node.end_lineno or node.lineno
     if isinstance(node, ast.ClassDef):
         members = [_start(n) for n, _, _ in _definitions(node.body, "", True)]

@@ -14,14 +14,49 @@ from .test_files import is_test_path
 
 _BUILTINS = frozenset(dir(builtins))
 _DEFS = frozenset({ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef})
-_LEAVES = frozenset({ast.Name, ast.Constant, ast.alias, ast.arg, ast.Pass, ast.Break, ast.Continue, ast.Load,
-                     ast.Store, ast.Del, *ast.operator.__subclasses__(), *ast.cmpop.__subclasses__(),
-                     *ast.unaryop.__subclasses__(), *ast.boolop.__subclasses__()})
+_LEAVES = frozenset(
+    {
+        ast.Name,
+        ast.Constant,
+        ast.alias,
+        ast.arg,
+        ast.Pass,
+        ast.Break,
+        ast.Continue,
+        ast.Load,
+        ast.Store,
+        ast.Del,
+        *ast.operator.__subclasses__(),
+        *ast.cmpop.__subclasses__(),
+        *ast.unaryop.__subclasses__(),
+        *ast.boolop.__subclasses__(),
+    }
+)
 # What the walk never visits: leaves, and the plain values some fields hold.
 _NOT_VISITED = _LEAVES | {str, int, bool, type(None)}
 # Fields that hold only names, numbers, operators or contexts: nothing to visit below them.
-_PLAIN_FIELDS = frozenset({"ctx", "name", "names", "id", "attr", "arg", "asname", "module", "level", "type_comment",
-                           "kind", "conversion", "is_async", "simple", "op", "ops", "kwd_attrs", "rest"})
+_PLAIN_FIELDS = frozenset(
+    {
+        "ctx",
+        "name",
+        "names",
+        "id",
+        "attr",
+        "arg",
+        "asname",
+        "module",
+        "level",
+        "type_comment",
+        "kind",
+        "conversion",
+        "is_async",
+        "simple",
+        "op",
+        "ops",
+        "kwd_attrs",
+        "rest",
+    }
+)
 _CHILD_FIELDS: dict[type, tuple[str, ...]] = {}
 
 
@@ -35,8 +70,9 @@ def _child_fields(node_type: type) -> tuple[str, ...]:
 
 def python_relations(tree: ast.Module, symbols: list, chunks: list[Chunk], path: str, module: str) -> Relations:
     spans = {c.meta.get("symbol"): (c.line_start, c.line_end) for c in chunks if c.meta.get("kind") != "module"}
-    found = tuple(Symbol(q, kind, *spans.get(q, (node.lineno, node.end_lineno or node.lineno)))
-                  for node, q, kind in symbols)
+    found = tuple(
+        Symbol(q, kind, *spans.get(q, (node.lineno, node.end_lineno or node.lineno))) for node, q, kind in symbols
+    )
     package = module if path.endswith("__init__.py") else module.rpartition(".")[0]
     refs: list[Ref] = []
     names: dict[str, tuple[str, str]] = {}  # local name -> (module, name there): from m import name as local
@@ -112,8 +148,14 @@ def _absolute(name: str | None, level: int, package: str) -> str:
     return ".".join(base)
 
 
-def _call_refs(call: ast.Call, scope: str | None, names: dict[str, tuple[str, str]], modules: dict[str, str],
-               seen: set[tuple[str | None, str]], testing: bool) -> list[Ref]:
+def _call_refs(
+    call: ast.Call,
+    scope: str | None,
+    names: dict[str, tuple[str, str]],
+    modules: dict[str, str],
+    seen: set[tuple[str | None, str]],
+    testing: bool,
+) -> list[Ref]:
     func = call.func
     if isinstance(func, ast.Name):
         hint, name = names.get(func.id, (None, func.id))
@@ -127,5 +169,16 @@ def _call_refs(call: ast.Call, scope: str | None, names: dict[str, tuple[str, st
         return []
     seen.add((scope, name))
     # From a test, the same reference also gives the tested_by edge: one row, not two.
-    return [Ref("calls", "symbol", name, call.lineno, scope=scope, hint=hint, qualified=qualified, link="extracted",
-                tested=testing)]
+    return [
+        Ref(
+            "calls",
+            "symbol",
+            name,
+            call.lineno,
+            scope=scope,
+            hint=hint,
+            qualified=qualified,
+            link="extracted",
+            tested=testing,
+        )
+    ]

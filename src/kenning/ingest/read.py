@@ -52,8 +52,9 @@ def read_all(cands: list[Candidate], known: Mapping[str, str], progress: Progres
     total = len(jobs)
     large = total >= PARALLEL_FROM or sum(c.size for c in cands) >= PARALLEL_FROM_BYTES
     if large and total > 1 and (os.cpu_count() or 1) > 1:
-        with ProcessPoolExecutor(max_workers=min(4, os.cpu_count() or 2), initializer=_worker_start,
-                                 initargs=(os.getpid(),)) as pool:
+        with ProcessPoolExecutor(
+            max_workers=min(4, os.cpu_count() or 2), initializer=_worker_start, initargs=(os.getpid(),)
+        ) as pool:
             for done, item in enumerate(pool.map(read_one, jobs, chunksize=16), start=1):
                 if progress:
                     progress("reading", done, total)

@@ -40,5 +40,3 @@ class Relations:
     refs: tuple[Ref, ...] = ()
     decision: dict[str, Any] | None = None  # {name, title, status, date} for an ADR
     extra: dict[str, Any] = field(default_factory=dict)
-
-

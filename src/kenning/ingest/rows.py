@@ -14,7 +14,6 @@ from kenning.clock import from_timestamp
 from kenning.ingest.chunks import Chunk
 from kenning.store.facts import content_hash
 
-
 # What json.dumps(meta, sort_keys=True, default=str) does, without building an encoder per call.
 _META_JSON = json.JSONEncoder(sort_keys=True, default=str)
 
@@ -44,19 +43,21 @@ def prepare(chunks: list[Chunk], path: str, mtime_ns: int) -> list[ExcerptRow]:
             if mtime is None:
                 mtime = from_timestamp(mtime_ns / 1e9)
             date = mtime
-        rows.append(ExcerptRow(
-            uri=path + chunk.anchor,
-            line_start=chunk.line_start,
-            line_end=chunk.line_end,
-            content_hash=content_hash(chunk.type, chunk.title, chunk.body),
-            type=chunk.type,
-            title=chunk.title,
-            body=chunk.body,
-            keywords=chunk.keywords,
-            date_source=date,
-            tags=_tags_json(chunk) if chunk.meta else "[]",
-            meta=_META_JSON.encode(chunk.meta) if chunk.meta else "{}",
-        ))
+        rows.append(
+            ExcerptRow(
+                uri=path + chunk.anchor,
+                line_start=chunk.line_start,
+                line_end=chunk.line_end,
+                content_hash=content_hash(chunk.type, chunk.title, chunk.body),
+                type=chunk.type,
+                title=chunk.title,
+                body=chunk.body,
+                keywords=chunk.keywords,
+                date_source=date,
+                tags=_tags_json(chunk) if chunk.meta else "[]",
+                meta=_META_JSON.encode(chunk.meta) if chunk.meta else "{}",
+            )
+        )
     return rows
 
 

@@ -10,8 +10,9 @@ whitespace-separated word no longer than the cap appears whole in some piece.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from itertools import accumulate
-from typing import Iterable, NamedTuple
+from typing import NamedTuple
 
 
 class Lines(NamedTuple):

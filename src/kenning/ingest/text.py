@@ -10,9 +10,7 @@ from .identifiers import keywords_for
 from .split import index_lines, split_lines, split_range
 
 # A text line followed by an underline of one repeated punctuation character (3 or more).
-_RST_TITLE = re.compile(
-    r"^(?P<title>[ \t]*\S[^\n]*)\n(?P<rule>([!-/:-@\[-`{-~])\3{2,})[ \t]*$", re.M
-)
+_RST_TITLE = re.compile(r"^(?P<title>[ \t]*\S[^\n]*)\n(?P<rule>([!-/:-@\[-`{-~])\3{2,})[ \t]*$", re.M)
 _ADORNMENT = re.compile(r"\s*([!-/:-@\[-`{-~])\1*\s*")
 
 

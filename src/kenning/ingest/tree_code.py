@@ -34,29 +34,89 @@ LANGUAGES = {  # name -> (module, function returning the language pointer)
     "ruby": ("tree_sitter_ruby", "language"),
 }
 SUFFIXES = {
-    ".js": "javascript", ".mjs": "javascript", ".cjs": "javascript", ".jsx": "javascript",
-    ".ts": "typescript", ".mts": "typescript", ".cts": "typescript", ".tsx": "tsx",
-    ".go": "go", ".rs": "rust", ".java": "java", ".c": "c", ".h": "c",
-    ".cc": "cpp", ".cpp": "cpp", ".cxx": "cpp", ".hpp": "cpp", ".hh": "cpp", ".hxx": "cpp", ".rb": "ruby",
+    ".js": "javascript",
+    ".mjs": "javascript",
+    ".cjs": "javascript",
+    ".jsx": "javascript",
+    ".ts": "typescript",
+    ".mts": "typescript",
+    ".cts": "typescript",
+    ".tsx": "tsx",
+    ".go": "go",
+    ".rs": "rust",
+    ".java": "java",
+    ".c": "c",
+    ".h": "c",
+    ".cc": "cpp",
+    ".cpp": "cpp",
+    ".cxx": "cpp",
+    ".hpp": "cpp",
+    ".hh": "cpp",
+    ".hxx": "cpp",
+    ".rb": "ruby",
 }
 
 _DEFS = {
-    "function_declaration": "function", "generator_function_declaration": "function",
-    "class_declaration": "class", "abstract_class_declaration": "class", "method_definition": "method",
-    "interface_declaration": "interface", "type_alias_declaration": "type", "enum_declaration": "enum",
-    "method_declaration": "method", "type_spec": "type", "function_item": "function", "struct_item": "struct",
-    "enum_item": "enum", "trait_item": "trait", "mod_item": "module", "impl_item": "impl",
-    "record_declaration": "class", "constructor_declaration": "method", "function_definition": "function",
-    "struct_specifier": "struct", "class_specifier": "class", "namespace_definition": "namespace",
-    "method": "method", "singleton_method": "method", "class": "class", "module": "module",
+    "function_declaration": "function",
+    "generator_function_declaration": "function",
+    "class_declaration": "class",
+    "abstract_class_declaration": "class",
+    "method_definition": "method",
+    "interface_declaration": "interface",
+    "type_alias_declaration": "type",
+    "enum_declaration": "enum",
+    "method_declaration": "method",
+    "type_spec": "type",
+    "function_item": "function",
+    "struct_item": "struct",
+    "enum_item": "enum",
+    "trait_item": "trait",
+    "mod_item": "module",
+    "impl_item": "impl",
+    "record_declaration": "class",
+    "constructor_declaration": "method",
+    "function_definition": "function",
+    "struct_specifier": "struct",
+    "class_specifier": "class",
+    "namespace_definition": "namespace",
+    "method": "method",
+    "singleton_method": "method",
+    "class": "class",
+    "module": "module",
     "internal_module": "namespace",
 }
-_CONTAINERS = {"class_declaration", "abstract_class_declaration", "interface_declaration", "mod_item", "impl_item",
-               "trait_item", "record_declaration", "class_specifier", "struct_specifier", "namespace_definition",
-               "class", "module", "internal_module"}
-_TRANSPARENT = {"export_statement", "class_body", "declaration_list", "body_statement", "field_declaration_list",
-                "template_declaration", "preproc_ifdef", "preproc_if", "preproc_else", "linkage_specification",
-                "type_declaration", "interface_body", "ambient_declaration", "statement_block", "enum_body"}
+_CONTAINERS = {
+    "class_declaration",
+    "abstract_class_declaration",
+    "interface_declaration",
+    "mod_item",
+    "impl_item",
+    "trait_item",
+    "record_declaration",
+    "class_specifier",
+    "struct_specifier",
+    "namespace_definition",
+    "class",
+    "module",
+    "internal_module",
+}
+_TRANSPARENT = {
+    "export_statement",
+    "class_body",
+    "declaration_list",
+    "body_statement",
+    "field_declaration_list",
+    "template_declaration",
+    "preproc_ifdef",
+    "preproc_if",
+    "preproc_else",
+    "linkage_specification",
+    "type_declaration",
+    "interface_body",
+    "ambient_declaration",
+    "statement_block",
+    "enum_body",
+}
 _VARIABLES = {"lexical_declaration", "variable_declaration"}
 _FUNCTION_VALUES = {"arrow_function", "function_expression", "function", "generator_function"}
 
@@ -108,26 +168,37 @@ def parse_code_relations(text: str, path: str) -> tuple[list[Chunk], Relations |
         while end > d.start and not lines[end - 1].strip():
             end -= 1
         title = " ".join(lines[d.start - 1].split())[:200] or d.qualname
-        chunks.append(Chunk(
-            type="code", title=title, body="\n".join(lines[d.start - 1 : end]), anchor=f":{d.start}-{end}",
-            line_start=d.start, line_end=end, keywords=keywords_for(d.qualname, title),
-            meta={"symbol": d.qualname, "kind": d.kind, "language": language},
-        ))
-    symbols = tuple(Symbol(d.qualname, d.kind, c.line_start, c.line_end) for d, c in zip(defs, chunks[-len(defs):]))
+        chunks.append(
+            Chunk(
+                type="code",
+                title=title,
+                body="\n".join(lines[d.start - 1 : end]),
+                anchor=f":{d.start}-{end}",
+                line_start=d.start,
+                line_end=end,
+                keywords=keywords_for(d.qualname, title),
+                meta={"symbol": d.qualname, "kind": d.kind, "language": language},
+            )
+        )
+    symbols = tuple(Symbol(d.qualname, d.kind, c.line_start, c.line_end) for d, c in zip(defs, chunks[-len(defs) :]))
     return chunks, Relations(symbols=symbols, refs=tuple(imports))
 
 
 def _as_code(chunk: Chunk) -> Chunk:
-    return Chunk("code", chunk.title, chunk.body, chunk.anchor, chunk.line_start, chunk.line_end, chunk.keywords,
-                 chunk.meta)
+    return Chunk(
+        "code", chunk.title, chunk.body, chunk.anchor, chunk.line_start, chunk.line_end, chunk.keywords, chunk.meta
+    )
 
 
-def _visit(node: Any, prefix: str, in_container: bool, top: bool, defs: list[_Def], imports: list[Ref],
-           path: str) -> None:
+def _visit(
+    node: Any, prefix: str, in_container: bool, top: bool, defs: list[_Def], imports: list[Ref], path: str
+) -> None:
     for child in node.named_children:
         kind_name = child.type
-        if kind_name in _DEFS and not (kind_name in ("struct_specifier", "class_specifier", "enum_specifier")
-                                       and child.child_by_field_name("body") is None):
+        if kind_name in _DEFS and not (
+            kind_name in ("struct_specifier", "class_specifier", "enum_specifier")
+            and child.child_by_field_name("body") is None
+        ):
             name = _name(child)
             if not name:
                 continue
@@ -167,8 +238,13 @@ def _name(node: Any) -> str | None:
         return _text(name)
     declarator = node.child_by_field_name("declarator")
     while declarator is not None:  # C/C++: int *f(int x) -> pointer_declarator -> function_declarator -> f
-        if declarator.type in ("identifier", "field_identifier", "qualified_identifier", "destructor_name",
-                               "operator_name"):
+        if declarator.type in (
+            "identifier",
+            "field_identifier",
+            "qualified_identifier",
+            "destructor_name",
+            "operator_name",
+        ):
             return _text(declarator)
         declarator = declarator.child_by_field_name("declarator")
     return None
@@ -185,8 +261,9 @@ def _import(node: Any, path: str) -> Ref | None:
             source = node.child_by_field_name("source")
             return _module_ref(_unquote(_text(source)), path, line) if source is not None else None
         case "import_declaration" if node.child_by_field_name("path") is None and path.endswith(".java"):
-            return Ref("imports", "module", _text(node).removeprefix("import").strip(" ;").removeprefix("static "),
-                       line)
+            return Ref(
+                "imports", "module", _text(node).removeprefix("import").strip(" ;").removeprefix("static "), line
+            )
         case "import_declaration":  # Go: import "fmt" or import ( ... )
             specs = [n for n in _descendants(node) if n.type == "import_spec"]
             paths = [s.child_by_field_name("path") for s in specs]
@@ -209,8 +286,9 @@ def _import(node: Any, path: str) -> Ref | None:
             if method in ("require", "require_relative") and args is not None and args.named_children:
                 target = _unquote(_text(args.named_children[0]))
                 if method == "require_relative":
-                    return Ref("imports", "stem", posixpath.normpath(posixpath.join(posixpath.dirname(path), target)),
-                               line)
+                    return Ref(
+                        "imports", "stem", posixpath.normpath(posixpath.join(posixpath.dirname(path), target)), line
+                    )
                 return Ref("imports", "module", target, line)
     return None
 
@@ -249,5 +327,15 @@ def _header_chunk(lines: list[str], defs: list[_Def], path: str, language: str |
     while last > 1 and not lines[last - 1].strip():
         last -= 1
     name = PurePosixPath(path).name
-    return [Chunk("code", f"file {name}", body, f":1-{last}", 1, last, keywords_for(name),
-                  {"symbol": name, "kind": "module", "language": language})]
+    return [
+        Chunk(
+            "code",
+            f"file {name}",
+            body,
+            f":1-{last}",
+            1,
+            last,
+            keywords_for(name),
+            {"symbol": name, "kind": "module", "language": language},
+        )
+    ]

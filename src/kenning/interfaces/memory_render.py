@@ -26,8 +26,16 @@ FULL_BODY_CHARS = 20_000
 REPLY_MAX_CHARS = 16_000
 TOOL_IO_CHARS = 4_000
 
-SHORT_TYPES = {"observation": "obs", "decision": "dec", "session_summary": "sum", "convention": "conv",
-               "failure": "fail", "evidence": "evid", "verdict": "verd", "commit": "cmt"}
+SHORT_TYPES = {
+    "observation": "obs",
+    "decision": "dec",
+    "session_summary": "sum",
+    "convention": "conv",
+    "failure": "fail",
+    "evidence": "evid",
+    "verdict": "verd",
+    "commit": "cmt",
+}
 
 
 def short_type(type_: str) -> str:
@@ -56,15 +64,18 @@ def index_row(ex: Excerpt, top: float | None) -> str:
     fact = ex.fact
     rel = "-" if not top else f"{ex.score / top:.2f}".lstrip("0") or "0"
     imp = f"i{fact.importance}" if fact.importance is not None else "i-"
-    prefix = f"{fact.citation} {short_type(fact.type)} {imp} r{rel} {age_days(fact, ex.freshness)}d {_flag(ex.freshness)}"
+    prefix = (
+        f"{fact.citation} {short_type(fact.type)} {imp} r{rel} {age_days(fact, ex.freshness)}d {_flag(ex.freshness)}"
+    )
     title, lost = cut(" ".join(fact.title.split()), max(MIN_TITLE_CHARS, INDEX_ROW_CHARS - len(prefix)))
     return prefix + title + ("…" if lost else "")
 
 
 def index_text(answer: Answer) -> str:
     top = answer.excerpts[0].score if answer.excerpts and answer.query else None
-    head = f"memory_index · {len(answer.excerpts)} row(s)" + (f" for {answer.query!r}" if answer.query else
-                                                              " · newest saved memories")
+    head = f"memory_index · {len(answer.excerpts)} row(s)" + (
+        f" for {answer.query!r}" if answer.query else " · newest saved memories"
+    )
     lines = [head + " · columns: citation type importance relevance age title"]
     lines.extend(_empty_lines(answer))
     lines.extend(index_row(ex, top) for ex in answer.excerpts)
@@ -79,7 +90,7 @@ def search_hit(ex: Excerpt) -> str:
     snippet = ex.snippet
     lead = fact.title.rstrip("…").strip()
     if lead and snippet.startswith(lead) and len(snippet) > len(lead):
-        snippet = "…" + snippet[len(lead):].lstrip()  # the title already said it
+        snippet = "…" + snippet[len(lead) :].lstrip()  # the title already said it
     snippet, more = cut(snippet, SEARCH_SNIPPET_CHARS)
     return f"{head}\n  {snippet}{'…' if more else ''}"
 
@@ -98,8 +109,10 @@ def scored_text(answer: Answer, *, title: str, withheld: int | None = None, pool
     lines = [f"{title} · {len(answer.excerpts)} result(s) for {answer.query!r}"]
     if withheld is not None:
         more = "+" if pool_full else ""
-        lines.append(f"withheld: {withheld}{more} weak match(es) (not every query term present)"
-                     + ("; recall(...) serves them with scores" if withheld else ""))
+        lines.append(
+            f"withheld: {withheld}{more} weak match(es) (not every query term present)"
+            + ("; recall(...) serves them with scores" if withheld else "")
+        )
     lines.extend(_empty_lines(answer, skip_filtered={"weak_match"}))
     for ex in answer.excerpts:
         lines.append(f"{ex.rank}. score {ex.score:.3f} · " + search_hit(ex))
@@ -129,8 +142,9 @@ def detail_text(detail: Detail, *, full: bool = False) -> tuple[str, bool]:
         if value:
             lines.append(f"{label}: {value}")
     if detail.summary:
-        lines.extend(f"{part.replace('_', ' ')}: {detail.summary[part]}" for part in SUMMARY_PARTS
-                     if detail.summary.get(part))
+        lines.extend(
+            f"{part.replace('_', ' ')}: {detail.summary[part]}" for part in SUMMARY_PARTS if detail.summary.get(part)
+        )
     else:
         body, lost = cut(fact.body, FULL_BODY_CHARS if full else DETAIL_BODY_CHARS)
         lines.append(body)
@@ -155,8 +169,11 @@ def details_text(found: Sequence[Detail], missing: Sequence[int], *, full: bool 
         size += len(text) + 2
         bodies_cut += was_cut
     if omitted:
-        blocks.append(f"[reply cap {REPLY_MAX_CHARS} characters: not shown "
-                      + ", ".join(f"#{i}" for i in omitted) + "; ask for them in another call]")
+        blocks.append(
+            f"[reply cap {REPLY_MAX_CHARS} characters: not shown "
+            + ", ".join(f"#{i}" for i in omitted)
+            + "; ask for them in another call]"
+        )
     if missing:
         blocks.append("not found: " + ", ".join(f"#{i}" for i in missing))
     if not found and not missing:
@@ -184,12 +201,17 @@ def tool_uses_text(found: Sequence[ToolUse], missing: Sequence[str]) -> str:
     for use in found:
         text_in, lost_in = cut(use.input, TOOL_IO_CHARS)
         text_out, lost_out = cut(use.response, TOOL_IO_CHARS)
-        blocks.append("\n".join([
-            f"tool use {use.id}" + (f" ({use.tool_use_id})" if use.tool_use_id else "")
-            + f" · {use.tool} · session {use.session_id} · {use.created}",
-            "input: " + text_in + (f" [cut: {lost_in} more characters]" if lost_in else ""),
-            "response: " + text_out + (f" [cut: {lost_out} more characters]" if lost_out else ""),
-        ]))
+        blocks.append(
+            "\n".join(
+                [
+                    f"tool use {use.id}"
+                    + (f" ({use.tool_use_id})" if use.tool_use_id else "")
+                    + f" · {use.tool} · session {use.session_id} · {use.created}",
+                    "input: " + text_in + (f" [cut: {lost_in} more characters]" if lost_in else ""),
+                    "response: " + text_out + (f" [cut: {lost_out} more characters]" if lost_out else ""),
+                ]
+            )
+        )
     if missing:
         blocks.append("not found: " + ", ".join(missing))
     return "\n\n".join(blocks) or "no ids given"
@@ -205,4 +227,3 @@ def _empty_lines(answer: Answer, skip_filtered: set[str] = frozenset()) -> list[
     elif shown:
         lines.append("hidden: " + ", ".join(f"{n} {k}" for k, n in sorted(shown.items())))
     return lines
-

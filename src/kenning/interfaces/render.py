@@ -51,13 +51,19 @@ def excerpt_lines(ex: Excerpt, *, snippet: bool = True) -> list[str]:
     ]
     if ex.path:
         where = (ex.path[-1].get("source") or {}).get("uri")
-        lines.append("   via " + " → ".join(f"{e.get('type')}({e.get('link')})" for e in ex.path)
-                     + (f" · {where}" if where else ""))
+        lines.append(
+            "   via "
+            + " → ".join(f"{e.get('type')}({e.get('link')})" for e in ex.path)
+            + (f" · {where}" if where else "")
+        )
     if snippet and ex.snippet:
         lines.append(f"   {ex.snippet}")
     if ex.explain and "lists" in ex.explain:  # hybrid: each list's rank and contribution
-        parts = [f"{name} #{part['rank']} +{part['contribution']:.4f}" + (f" (cosine {part['cosine']})" if "cosine" in part else "")
-                 for name, part in ex.explain["lists"].items()]
+        parts = [
+            f"{name} #{part['rank']} +{part['contribution']:.4f}"
+            + (f" (cosine {part['cosine']})" if "cosine" in part else "")
+            for name, part in ex.explain["lists"].items()
+        ]
         lines.append(f"   explain: {' · '.join(parts)} = {ex.score:.4f} ({ex.explain['fusion']})")
     return lines
 
@@ -67,8 +73,10 @@ def answer_text(answer: Answer, *, framed: bool = False) -> str:
     if framed:
         lines.append(DATA_FRAME)
     rule = f", rule {answer.rule}" if answer.rule else ""
-    lines.append(f"{len(answer.excerpts)} result(s) · mode {answer.mode}{rule} · level {answer.level} · "
-                 f"project(s) {', '.join(answer.searched) or '-'}")
+    lines.append(
+        f"{len(answer.excerpts)} result(s) · mode {answer.mode}{rule} · level {answer.level} · "
+        f"project(s) {', '.join(answer.searched) or '-'}"
+    )
     for entry in answer.excluded:
         lines.append(f"excluded: {entry.project} ({entry.reason})")
     for degradation in answer.degradations:
@@ -103,8 +111,12 @@ def fact_text(fact: Fact, fresh: Freshness) -> str:
         lines.append("locations: " + ", ".join(loc.uri for loc in fact.locations))
     if fact.tags:
         lines.append("tags: " + ", ".join(fact.tags))
-    for label, value in (("importance", fact.importance), ("why", fact.why), ("how to apply", fact.how_to_apply),
-                         ("memory type", fact.memory_type)):
+    for label, value in (
+        ("importance", fact.importance),
+        ("why", fact.why),
+        ("how to apply", fact.how_to_apply),
+        ("memory type", fact.memory_type),
+    ):
         if value is not None:
             lines.append(f"{label}: {value}")
     lines.append("")

@@ -43,8 +43,18 @@ def item_head(ex: Excerpt, badge: str) -> str:
     return f"[{fact.citation}] {fact.type} · {fact.title} ({badge}, {day}, score {ex.score:.3f})"
 
 
-def pack(conn: Connection, project: Project, query: str, scope: Scope, *, max_tokens: int,
-         max_items: int, reserved_chars: int, badge: Callable[[Freshness], str], now: datetime) -> Pack:
+def pack(
+    conn: Connection,
+    project: Project,
+    query: str,
+    scope: Scope,
+    *,
+    max_tokens: int,
+    max_items: int,
+    reserved_chars: int,
+    badge: Callable[[Freshness], str],
+    now: datetime,
+) -> Pack:
     """Fill ``max_tokens`` minus ``reserved_chars`` (the caller's header and framing)."""
     answer, parsed = find(conn, project, query, scope, max_items, now=now)
     filters = lexical.Filters(scope.types, ("active",), scope.path_prefix, scope.memory_type)
@@ -66,6 +76,14 @@ def pack(conn: Connection, project: Project, query: str, scope: Scope, *, max_to
         items.append(text)
         kept.append(ex)
         room -= len(text) + 1
-    served = Answer(query=answer.query, mode="bounded", rule=None, level=answer.level, searched=answer.searched,
-                    excerpts=tuple(kept), empty_reason=answer.empty_reason, filtered=answer.filtered)
+    served = Answer(
+        query=answer.query,
+        mode="bounded",
+        rule=None,
+        level=answer.level,
+        searched=answer.searched,
+        excerpts=tuple(kept),
+        empty_reason=answer.empty_reason,
+        filtered=answer.filtered,
+    )
     return Pack(served, tuple(items), matching, max(0, matching - len(kept)), bodies_cut, max_tokens)

@@ -33,7 +33,7 @@ TTL = timedelta(minutes=15)
 KEEP_EXPIRED = timedelta(days=1)
 _TOKEN = re.compile(r"^c[a-z2-7]{15}$")
 SECRET = "cursor"
-_RESTART = "restart with mem_search(query=..., mode=\"guided\")"
+_RESTART = 'restart with mem_search(query=..., mode="guided")'
 
 
 class CursorRejected(UsageError):
@@ -115,38 +115,74 @@ def membership(conn: Connection, ids: tuple[int, ...] | list[int]) -> str:
     return digest.hexdigest()[:32]
 
 
-def issue(conn: Connection, *, step: int, project: str, query: str, options: dict[str, Any],
-          scope: dict[str, Any], disclosed: list[int], now: datetime) -> str:
+def issue(
+    conn: Connection,
+    *,
+    step: int,
+    project: str,
+    query: str,
+    options: dict[str, Any],
+    scope: dict[str, Any],
+    disclosed: list[int],
+    now: datetime,
+) -> str:
     state = {"options": options, "scope": scope}
     with transaction(conn):
         token = new_token(store_secrets.get_or_create(conn, SECRET))
         cursor_store.purge_expired(conn, iso(now - KEEP_EXPIRED))
-        cursor_store.insert(conn, cursor_store.CursorRow(
-            token, step, project, query, json.dumps(state, sort_keys=True), json.dumps(disclosed),
-            membership(conn, disclosed), iso(now), iso(now + TTL)))
+        cursor_store.insert(
+            conn,
+            cursor_store.CursorRow(
+                token,
+                step,
+                project,
+                query,
+                json.dumps(state, sort_keys=True),
+                json.dumps(disclosed),
+                membership(conn, disclosed),
+                iso(now),
+                iso(now + TTL),
+            ),
+        )
     return token
 
 
 def load(conn: Connection, token: str, *, now: datetime) -> Cursor:
     text = token.strip()
     if not _authentic(conn, text):
-        raise CursorTampered("this continuation was modified: it is not a cursor this server issued",
-                             hint="copy the cursor from the `Continue with:` line unchanged, or " + _RESTART)
+        raise CursorTampered(
+            "this continuation was modified: it is not a cursor this server issued",
+            hint="copy the cursor from the `Continue with:` line unchanged, or " + _RESTART,
+        )
     row = cursor_store.get(conn, text)
     if row is None:
-        raise CursorUnknown("this continuation is unknown to this project's store (never issued here, or purged)",
-                            hint=_RESTART)
+        raise CursorUnknown(
+            "this continuation is unknown to this project's store (never issued here, or purged)", hint=_RESTART
+        )
     if parse_iso(row.expires) <= now:
-        raise CursorExpired(f"this continuation expired at {row.expires} (cursors last 15 minutes)",
-                            hint=_RESTART.replace("...", json.dumps(row.query)))
+        raise CursorExpired(
+            f"this continuation expired at {row.expires} (cursors last 15 minutes)",
+            hint=_RESTART.replace("...", json.dumps(row.query)),
+        )
     if row.closed:
         raise SearchEnded("this search was ended (selectedIds: [])", hint=_RESTART)
     state = json.loads(row.state)
-    cursor = Cursor(text, row.step, row.project, row.query, state["options"], state["scope"],
-                    tuple(json.loads(row.disclosed)), row.membership, row.expires)
+    cursor = Cursor(
+        text,
+        row.step,
+        row.project,
+        row.query,
+        state["options"],
+        state["scope"],
+        tuple(json.loads(row.disclosed)),
+        row.membership,
+        row.expires,
+    )
     if membership(conn, cursor.disclosed) != cursor.membership:
-        raise ResultsChanged("facts disclosed by this search changed since (edited, superseded or forgotten)",
-                             hint=_RESTART.replace("...", json.dumps(cursor.query)))
+        raise ResultsChanged(
+            "facts disclosed by this search changed since (edited, superseded or forgotten)",
+            hint=_RESTART.replace("...", json.dumps(cursor.query)),
+        )
     return cursor
 
 

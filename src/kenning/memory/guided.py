@@ -34,9 +34,12 @@ class Options:
     depth_after: int = 1
 
     def check(self) -> Options:
-        for name, value, low, high in (("limit", self.limit, 1, 20), ("maxDetails", self.max_details, 1, 5),
-                                       ("depthBefore", self.depth_before, 0, 3),
-                                       ("depthAfter", self.depth_after, 0, 3)):
+        for name, value, low, high in (
+            ("limit", self.limit, 1, 20),
+            ("maxDetails", self.max_details, 1, 5),
+            ("depthBefore", self.depth_before, 0, 3),
+            ("depthAfter", self.depth_after, 0, 3),
+        ):
             if not low <= value <= high:
                 raise ValidationError(f"{name} must be between {low} and {high}, got {value}")
         return self
@@ -86,20 +89,30 @@ class AutoResult:
     details: tuple[Detail, ...]
 
 
-def start(conn: Connection, project: Project, query: str, options: Options, scope: Scope, *,
-          now: datetime) -> IndexStep:
+def start(
+    conn: Connection, project: Project, query: str, options: Options, scope: Scope, *, now: datetime
+) -> IndexStep:
     options.check()
     answer, _ = find(conn, project, query, scope, options.limit, now=now)
     if not answer.excerpts:
         return IndexStep(answer, None)
     ids = [ex.fact.id for ex in answer.excerpts]
-    token = cursors.issue(conn, step=1, project=project.name, query=query, options=asdict(options),
-                          scope=_scope_json(scope), disclosed=ids, now=now)
+    token = cursors.issue(
+        conn,
+        step=1,
+        project=project.name,
+        query=query,
+        options=asdict(options),
+        scope=_scope_json(scope),
+        disclosed=ids,
+        now=now,
+    )
     return IndexStep(answer, token)
 
 
-def proceed(conn: Connection, project: Project, token: str, asked: Asked, *,
-            now: datetime) -> ContextStep | DetailStep | Ended:
+def proceed(
+    conn: Connection, project: Project, token: str, asked: Asked, *, now: datetime
+) -> ContextStep | DetailStep | Ended:
     cursor = cursors.load(conn, token, now=now)
     _same_call(cursor, asked)
     if not asked.selected:
@@ -109,53 +122,76 @@ def proceed(conn: Connection, project: Project, token: str, asked: Asked, *,
     if asked.step is not None and asked.step != wanted:
         raise cursors.SkippedStep(
             f"step {asked.step} asked, but this cursor comes from step {cursor.step}: the next step is {wanted}",
-            hint=_next_hint(cursor.step))
+            hint=_next_hint(cursor.step),
+        )
     ids = _selected_ids(cursor, asked.selected, project.name)
     options = Options(**cursor.options)
     if cursor.step == 1:
         if len(ids) > MAX_ANCHORS:
-            raise ValidationError(f"at most {MAX_ANCHORS} anchors at step 2, got {len(ids)}",
-                                  hint="select the few most relevant ids from the index")
+            raise ValidationError(
+                f"at most {MAX_ANCHORS} anchors at step 2, got {len(ids)}",
+                hint="select the few most relevant ids from the index",
+            )
         entries = around(conn, project, ids, options.depth_before, options.depth_after, now=now)
         shown = [e.fact.id for e in entries]
-        new = cursors.issue(conn, step=2, project=cursor.project, query=cursor.query, options=cursor.options,
-                            scope=cursor.scope, disclosed=shown, now=now)
+        new = cursors.issue(
+            conn,
+            step=2,
+            project=cursor.project,
+            query=cursor.query,
+            options=cursor.options,
+            scope=cursor.scope,
+            disclosed=shown,
+            now=now,
+        )
         return ContextStep(tuple(entries), tuple(ids), new, options.max_details)
     if len(ids) > options.max_details:
-        raise ValidationError(f"at most maxDetails={options.max_details} details, got {len(ids)}",
-                              hint=f"select at most {options.max_details} ids from the context")
+        raise ValidationError(
+            f"at most maxDetails={options.max_details} details, got {len(ids)}",
+            hint=f"select at most {options.max_details} ids from the context",
+        )
     found, _ = details(conn, project, ids, now=now)
     return DetailStep(tuple(found))
 
 
-def auto(conn: Connection, project: Project, query: str, options: Options, scope: Scope, *,
-         now: datetime) -> AutoResult:
+def auto(
+    conn: Connection, project: Project, query: str, options: Options, scope: Scope, *, now: datetime
+) -> AutoResult:
     options.check()
     answer, _ = find(conn, project, query, scope, options.limit, now=now)
     anchors = tuple(ex.fact.id for ex in answer.excerpts[: options.max_details])
-    context = around(conn, project, list(anchors), options.depth_before, options.depth_after, now=now) if anchors else []
+    context = (
+        around(conn, project, list(anchors), options.depth_before, options.depth_after, now=now) if anchors else []
+    )
     found, _ = details(conn, project, list(anchors), now=now)
     return AutoResult(answer, anchors, tuple(context), tuple(found))
 
 
 def _scope_json(scope: Scope) -> dict[str, Any]:
-    return {"types": sorted(scope.types), "path_prefix": scope.path_prefix, "memory_type": scope.memory_type,
-            "prefer_working": scope.prefer_working}
+    return {
+        "types": sorted(scope.types),
+        "path_prefix": scope.path_prefix,
+        "memory_type": scope.memory_type,
+        "prefer_working": scope.prefer_working,
+    }
 
 
 def _same_call(cursor: cursors.Cursor, asked: Asked) -> None:
     restart = f'restart with mem_search(query="{cursor.query}", mode="guided") and the options you want'
     if asked.project is not None and asked.project != cursor.project:
-        raise cursors.ScopeChanged(f"this cursor searches project {cursor.project!r}, not {asked.project!r}",
-                                   hint=restart)
+        raise cursors.ScopeChanged(
+            f"this cursor searches project {cursor.project!r}, not {asked.project!r}", hint=restart
+        )
     if asked.types is not None and sorted(asked.types) != cursor.scope["types"]:
         raise cursors.ScopeChanged("the type filter differs from the one this search started with", hint=restart)
     if asked.query is not None and asked.query != cursor.query:
         raise cursors.OptionsChanged("the query differs from the one this search started with", hint=restart)
     for name, value in (asked.options or {}).items():
         if value is not None and cursor.options.get(name) != value:
-            raise cursors.OptionsChanged(f"{_camel(name)}={value} differs from this search's "
-                                         f"{_camel(name)}={cursor.options.get(name)}", hint=restart)
+            raise cursors.OptionsChanged(
+                f"{_camel(name)}={value} differs from this search's {_camel(name)}={cursor.options.get(name)}",
+                hint=restart,
+            )
 
 
 def _selected_ids(cursor: cursors.Cursor, selected: tuple[str, ...], project: str) -> list[int]:
@@ -168,8 +204,10 @@ def _selected_ids(cursor: cursors.Cursor, selected: tuple[str, ...], project: st
         except ValidationError:
             chosen = None
         if chosen is None or chosen not in disclosed:
-            raise cursors.UndisclosedId(f"id {raw!r} was not shown by {where} of this search",
-                                        hint=f"choose ids listed by {where}; never invent an id")
+            raise cursors.UndisclosedId(
+                f"id {raw!r} was not shown by {where} of this search",
+                hint=f"choose ids listed by {where}; never invent an id",
+            )
         ids.append(chosen)
     return list(dict.fromkeys(ids))
 

@@ -51,17 +51,33 @@ def check_project(project: Project, requested: str | None) -> None:
     """A request naming another project is outside this server's scope: an error, never an
     empty result."""
     if requested is not None and requested != project.name:
-        raise ScopeDenied(f"this server serves project {project.name!r}, not {requested!r}",
-                          hint=f"omit project or pass project={project.name!r}")
+        raise ScopeDenied(
+            f"this server serves project {project.name!r}, not {requested!r}",
+            hint=f"omit project or pass project={project.name!r}",
+        )
 
 
-def find(conn: Connection, project: Project, query: str, scope: Scope, limit: int, *, now: datetime,
-         syntax: str = "natural", pool: int | None = None) -> tuple[Answer, ParsedQuery]:
+def find(
+    conn: Connection,
+    project: Project,
+    query: str,
+    scope: Scope,
+    limit: int,
+    *,
+    now: datetime,
+    syntax: str = "natural",
+    pool: int | None = None,
+) -> tuple[Answer, ParsedQuery]:
     """Ranked excerpts for ``query`` (best first, at most ``pool or limit``), memory signals applied."""
     parsed = parse(query, syntax)
     wanted = max(limit, pool or 0)
-    options = SearchOptions(limit=max(wanted + 1, POOL) if scope.prefer_working else wanted + 1, types=scope.types,
-                            syntax=syntax, path_prefix=scope.path_prefix, memory_type=scope.check().memory_type)
+    options = SearchOptions(
+        limit=max(wanted + 1, POOL) if scope.prefer_working else wanted + 1,
+        types=scope.types,
+        syntax=syntax,
+        path_prefix=scope.path_prefix,
+        memory_type=scope.check().memory_type,
+    )
     answer = search_conn(conn, project, parsed, options, now=now, mode="lexical")
     excerpts = rerank(answer.excerpts, prefer_working=scope.prefer_working)
     notes = answer.notes
@@ -88,16 +104,29 @@ def rerank(excerpts: tuple[Excerpt, ...] | list[Excerpt], *, prefer_working: boo
 def recent(conn: Connection, project: Project, scope: Scope, limit: int, *, now: datetime) -> Answer:
     """The newest active saved memories, for an index without a query."""
     scope.check()
-    ids = memory_store.recent_ids(conn, MEMORY_SOURCE_KINDS, limit, types=scope.types, memory_type=scope.memory_type,
-                                  path_prefix=scope.path_prefix)
+    ids = memory_store.recent_ids(
+        conn,
+        MEMORY_SOURCE_KINDS,
+        limit,
+        types=scope.types,
+        memory_type=scope.memory_type,
+        path_prefix=scope.path_prefix,
+    )
     facts = fact_store.get_many(conn, project.name, ids)
     fresh = freshness_map(conn, project, list(facts.values()), now=now)
     excerpts = tuple(
         Excerpt(facts[i], fresh[i], make_snippet(facts[i].body, ()), demotion(fresh[i]), rank)
         for rank, i in enumerate(ids, start=1)
     )
-    return Answer(query="", mode="recent", rule=None, level=0, searched=(project.name,), excerpts=excerpts,
-                  empty_reason=None if excerpts else EmptyReason.NO_MATCH)
+    return Answer(
+        query="",
+        mode="recent",
+        rule=None,
+        level=0,
+        searched=(project.name,),
+        excerpts=excerpts,
+        empty_reason=None if excerpts else EmptyReason.NO_MATCH,
+    )
 
 
 def freshness_map(conn: Connection, project: Project, facts: list[Fact], *, now: datetime) -> dict[int, Freshness]:

@@ -66,10 +66,21 @@ def save(conn: Connection, project: str, obs: Observation, *, now: datetime) -> 
     stamp = iso(now)
     kind, uri = ("session", f"session:{obs.session_id}") if obs.session_id else ("manual", f"manual:{obs.origin}")
     new = fact_store.NewFact(
-        type=obs.type, title=title, body=body, source_kind=kind, source_uri=uri, producer=obs.producer,
-        date_indexed=stamp, date_source=stamp, date_confirmed=stamp,
-        keywords=keywords_for(title, " ".join(obs.tags)), tags=obs.tags, importance=obs.importance,
-        why=obs.why, how_to_apply=obs.how_to_apply, memory_type=obs.memory_type,
+        type=obs.type,
+        title=title,
+        body=body,
+        source_kind=kind,
+        source_uri=uri,
+        producer=obs.producer,
+        date_indexed=stamp,
+        date_source=stamp,
+        date_confirmed=stamp,
+        keywords=keywords_for(title, " ".join(obs.tags)),
+        tags=obs.tags,
+        importance=obs.importance,
+        why=obs.why,
+        how_to_apply=obs.how_to_apply,
+        memory_type=obs.memory_type,
     )
     with transaction(conn):
         known = memory_store.active_note(conn, new.content_hash, MEMORY_SOURCE_KINDS)

@@ -36,8 +36,9 @@ def touch(conn: Connection, project: str, session_id: str, *, now: datetime, cwd
     memory_store.touch_session(conn, project, session_id, iso(now), cwd)
 
 
-def save_summary(conn: Connection, project: str, session_id: str, parts: dict[str, str], *,
-                 now: datetime, producer: str = "agent") -> int:
+def save_summary(
+    conn: Connection, project: str, session_id: str, parts: dict[str, str], *, now: datetime, producer: str = "agent"
+) -> int:
     """Save a session summary; returns its fact id. At least one part must say something."""
     unknown = set(parts) - set(SUMMARY_PARTS)
     if unknown:
@@ -50,10 +51,21 @@ def save_summary(conn: Connection, project: str, session_id: str, parts: dict[st
     stamp = iso(now)
     with transaction(conn):
         touch(conn, project, session_id, now=now)
-        fact_id = fact_store.insert(conn, fact_store.NewFact(
-            type="session_summary", title=title, body=body, source_kind="session",
-            source_uri=f"session:{session_id}", producer=producer, date_indexed=stamp, date_source=stamp,
-            date_confirmed=stamp, memory_type="working"))
+        fact_id = fact_store.insert(
+            conn,
+            fact_store.NewFact(
+                type="session_summary",
+                title=title,
+                body=body,
+                source_kind="session",
+                source_uri=f"session:{session_id}",
+                producer=producer,
+                date_indexed=stamp,
+                date_source=stamp,
+                date_confirmed=stamp,
+                memory_type="working",
+            ),
+        )
         memory_store.set_fact_session(conn, fact_id, session_id)
         memory_store.insert_summary(conn, fact_id, session_id, clean)
     return fact_id

@@ -33,13 +33,13 @@ class Strict:
 def is_strong(ex: Excerpt, terms: tuple[str, ...]) -> bool:
     fact = ex.fact
     paths = " ".join(loc.path for loc in fact.locations)
-    text = fold(" ".join((fact.title, keywords_for(fact.title), fact.body, paths, fact.source.uri,
-                          " ".join(fact.tags))))
+    text = fold(
+        " ".join((fact.title, keywords_for(fact.title), fact.body, paths, fact.source.uri, " ".join(fact.tags)))
+    )
     return all(re.search(r"(?<!\w)" + re.escape(fold(term)), text) for term in terms)
 
 
-def strict(conn: Connection, project: Project, query: str, scope: Scope, limit: int, *,
-           now: datetime) -> Strict:
+def strict(conn: Connection, project: Project, query: str, scope: Scope, limit: int, *, now: datetime) -> Strict:
     answer, parsed = find(conn, project, query, scope, limit, now=now, pool=POOL)
     strong = [ex for ex in answer.excerpts if is_strong(ex, parsed.terms)]
     weak = len(answer.excerpts) - len(strong)
@@ -55,12 +55,12 @@ def strict(conn: Connection, project: Project, query: str, scope: Scope, limit: 
     filtered = dict(answer.filtered)
     if weak:
         filtered["weak_match"] = weak
-    result = dataclasses.replace(answer, excerpts=served, mode="strict", notes=tuple(notes), empty_reason=empty,
-                                 filtered=filtered)
+    result = dataclasses.replace(
+        answer, excerpts=served, mode="strict", notes=tuple(notes), empty_reason=empty, filtered=filtered
+    )
     return Strict(result, weak, len(answer.excerpts) >= POOL)
 
 
-def lenient(conn: Connection, project: Project, query: str, scope: Scope, limit: int, *,
-            now: datetime) -> Answer:
+def lenient(conn: Connection, project: Project, query: str, scope: Scope, limit: int, *, now: datetime) -> Answer:
     answer, _ = find(conn, project, query, scope, limit, now=now)
     return dataclasses.replace(answer, mode="lenient")

@@ -30,8 +30,9 @@ class Entry:
     offset: int  # negative before the anchor, 0 the anchor itself, positive after
 
 
-def around(conn: Connection, project: Project, anchors: list[int], before: int, after: int, *,
-           now: datetime) -> list[Entry]:
+def around(
+    conn: Connection, project: Project, anchors: list[int], before: int, after: int, *, now: datetime
+) -> list[Entry]:
     """Context windows around each anchor, in anchor order; a fact shown near an earlier
     anchor is not repeated."""
     order: list[tuple[int, int, int]] = []  # (fact id, anchor, offset)

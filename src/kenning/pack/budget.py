@@ -82,9 +82,13 @@ def compose(
             omitted.append(entry)
     position = {id(e): i for i, e in enumerate([*conventions, *decisions])}
     chosen.sort(key=lambda pair: position[id(pair[0])])
-    omitted_line = _omitted_line(
-        sum(1 for e in omitted if e.kind == "convention"), sum(1 for e in omitted if e.kind == "decision")
-    ) if omitted else ""
+    omitted_line = (
+        _omitted_line(
+            sum(1 for e in omitted if e.kind == "convention"), sum(1 for e in omitted if e.kind == "decision")
+        )
+        if omitted
+        else ""
+    )
     body = _sections(
         context_text + (_source_note(context) if context_text and context else ""),
         [line for entry, line in chosen if entry.kind == "convention"],
@@ -100,8 +104,14 @@ def compose(
             break
         estimate = actual
     assert len(text) <= cap, "pack over budget"
-    return Composed(text, estimate, budget_tokens, bool(context_text), tuple(e for e, _ in chosen),
-                    tuple(sorted(omitted, key=lambda e: position[id(e)])))
+    return Composed(
+        text,
+        estimate,
+        budget_tokens,
+        bool(context_text),
+        tuple(e for e, _ in chosen),
+        tuple(sorted(omitted, key=lambda e: position[id(e)])),
+    )
 
 
 def entry_line(entry: Entry, max_text: int) -> str:
@@ -125,17 +135,26 @@ def _source_note(context: Context | None) -> str:
 
 
 def _sections(context: str, conventions: list[str], decisions: list[str], omitted: str, has_context: bool) -> str:
-    parts = ["\n## Context\n", (context if has_context else NONE_LINE) + "\n",
-             "\n## Conventions\n", "\n".join(conventions) if conventions else NONE_LINE, "\n",
-             "\n## Active decisions\n", "\n".join(decisions) if decisions else NONE_LINE, "\n"]
+    parts = [
+        "\n## Context\n",
+        (context if has_context else NONE_LINE) + "\n",
+        "\n## Conventions\n",
+        "\n".join(conventions) if conventions else NONE_LINE,
+        "\n",
+        "\n## Active decisions\n",
+        "\n".join(decisions) if decisions else NONE_LINE,
+        "\n",
+    ]
     if omitted:
         parts.append("\n" + omitted + "\n")
     return "".join(parts)
 
 
 def _omitted_line(conventions: int, decisions: int) -> str:
-    return (f"Omitted for the budget: {decisions} decision(s), {conventions} convention(s); "
-            "ask `kenning ask` or `memory_ask` for them.")
+    return (
+        f"Omitted for the budget: {decisions} decision(s), {conventions} convention(s); "
+        "ask `kenning ask` or `memory_ask` for them."
+    )
 
 
 def _alternate(first: list[Entry], second: list[Entry]) -> list[Entry]:
@@ -146,4 +165,3 @@ def _alternate(first: list[Entry], second: list[Entry]) -> list[Entry]:
         if i < len(second):
             out.append(second[i])
     return out
-

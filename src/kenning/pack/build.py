@@ -51,9 +51,15 @@ def build(conn: Connection, project: Project) -> Built:
     included = {id(e) for e in composed.included}
 
     def described(entry: select.Entry) -> dict[str, Any]:
-        return {"key": entry.key, "title": entry.title, "fingerprint": entry.fingerprint,
-                "citation": entry.citation, "fact_ids": list(entry.fact_ids), "included": id(entry) in included,
-                **({"score": entry.score, "why": list(entry.why)} if entry.score is not None else {})}
+        return {
+            "key": entry.key,
+            "title": entry.title,
+            "fingerprint": entry.fingerprint,
+            "citation": entry.citation,
+            "fact_ids": list(entry.fact_ids),
+            "included": id(entry) in included,
+            **({"score": entry.score, "why": list(entry.why)} if entry.score is not None else {}),
+        }
 
     sources = {}
     if context is not None:
@@ -70,20 +76,29 @@ def build(conn: Connection, project: Project) -> Built:
         "characters": len(composed.text),
         "fits": composed.fits,
         "store_state": store_state(conn),
-        "context": None if context is None else {
-            "path": context.path, "fingerprint": context.fingerprint, "fact_ids": list(context.fact_ids),
+        "context": None
+        if context is None
+        else {
+            "path": context.path,
+            "fingerprint": context.fingerprint,
+            "fact_ids": list(context.fact_ids),
             "included": composed.context_used,
         },
         "conventions": [described(e) for e in conventions],
         "decisions": [described(e) for e in decisions],
         "order": [e.fact_ids[0] for e in composed.included if e.fact_ids],
         "snippets": {
-            **({str(context.fact_ids[0]): cut_paragraphs(context.text, budget.ENTRY_CHARS)}
-               if context is not None and context.fact_ids and composed.context_used else {}),
+            **(
+                {str(context.fact_ids[0]): cut_paragraphs(context.text, budget.ENTRY_CHARS)}
+                if context is not None and context.fact_ids and composed.context_used
+                else {}
+            ),
             **{str(e.fact_ids[0]): budget.entry_text(e, budget.ENTRY_CHARS) for e in composed.included if e.fact_ids},
         },
-        "omitted": {"conventions": sum(e.kind == "convention" for e in composed.omitted),
-                    "decisions": sum(e.kind == "decision" for e in composed.omitted)},
+        "omitted": {
+            "conventions": sum(e.kind == "convention" for e in composed.omitted),
+            "decisions": sum(e.kind == "decision" for e in composed.omitted),
+        },
         "sources": [{"path": p, "fingerprint": f} for p, f in sorted(sources.items())],
     }
     return Built(composed.text, manifest, composed)

@@ -14,8 +14,10 @@ _IMAGE_LINK = re.compile(r"\[!\[[^\]]*\]\([^)]*\)\]\([^)]*\)")  # [![alt](img)](
 _IMAGE = re.compile(r"!\[[^\]]*\]\([^)]*\)|!\[[^\]]*\]\[[^\]]*\]")  # ![alt](src), ![alt][ref]
 _IMG_TAG = re.compile(r"<(img|picture|source|svg|video|br|hr)\b[^>]*/?>", re.I)
 _SVG = re.compile(r"<svg\b.*?</svg>", re.S | re.I)
-_HTML = ("a|abbr|b|blockquote|br|center|code|dd|del|details|div|dl|dt|em|figcaption|figure|font|h[1-6]|hr|i|img|"
-         "ins|kbd|li|ol|p|picture|pre|s|small|source|span|strong|sub|summary|sup|table|tbody|td|th|thead|tr|u|ul")
+_HTML = (
+    "a|abbr|b|blockquote|br|center|code|dd|del|details|div|dl|dt|em|figcaption|figure|font|h[1-6]|hr|i|img|"
+    "ins|kbd|li|ol|p|picture|pre|s|small|source|span|strong|sub|summary|sup|table|tbody|td|th|thead|tr|u|ul"
+)
 _TAG = re.compile(rf"</?({_HTML})(\s[^<>]*)?/?>", re.I)  # known HTML only: ``<Response [200 OK]>`` stays
 # A fence opens after a blank line (or at the start): a ``~~~`` under a title line is a
 # reStructuredText adornment, not a fence.
@@ -34,7 +36,7 @@ def strip_shells(text: str) -> str:
     Fenced code blocks are kept as written."""
     parts, last = [], 0
     for fence in _FENCE.finditer(text):
-        parts.append(_strip(text[last:fence.start()]))
+        parts.append(_strip(text[last : fence.start()]))
         parts.append("\n" + fence.group(0).strip("\n") + "\n")
         last = fence.end()
     parts.append(_strip(text[last:]))

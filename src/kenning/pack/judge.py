@@ -39,18 +39,42 @@ BASE_CONTRIBUTING, BASE_CONTRIBUTING_DOCS = 3, 1
 SHORT = 40
 
 AGENT_STEMS = frozenset({"agents", "claude", "gemini", "copilot-instructions"})
-STYLE_STEMS = frozenset({"style", "styleguide", "style_guide", "style-guide", "conventions", "convention",
-                         "coding_guidelines", "coding-guidelines", "guidelines", "code_style", "code-style",
-                         "coding_style", "coding-style", "codestyle", "codingstyle", "coding-conventions",
-                         "coding_conventions", "code-conventions", "code_conventions"})
+STYLE_STEMS = frozenset(
+    {
+        "style",
+        "styleguide",
+        "style_guide",
+        "style-guide",
+        "conventions",
+        "convention",
+        "coding_guidelines",
+        "coding-guidelines",
+        "guidelines",
+        "code_style",
+        "code-style",
+        "coding_style",
+        "coding-style",
+        "codestyle",
+        "codingstyle",
+        "coding-conventions",
+        "coding_conventions",
+        "code-conventions",
+        "code_conventions",
+    }
+)
 _STYLE_NAME = re.compile(r"(cod(e|ing)[-_ ]?(style|conventions?|guidelines?|standards?)|style[-_ ]?guide)", re.I)
 _STYLE_CUES = re.compile(
     r"\b(style|format(ting|ter)?|lint(er|ing)?|naming|names?\b|imports?|indent(ation)?|line length|pep ?8|"
     r"black|ruff|flake8|isort|mypy|pylint|prettier|eslint|docstrings?|type hints?|annotations?|tests?|"
-    r"commit(s| messages?)?|pre-commit|conventions?|whitespace|spaces|tabs|quotes)\b", re.I)
+    r"commit(s| messages?)?|pre-commit|conventions?|whitespace|spaces|tabs|quotes)\b",
+    re.I,
+)
 _RULE_WORDS = re.compile(r"\b(must|should|use|don't|do not|never|always|prefer|avoid|keep|write|follow)\b", re.I)
-_CHATTY = re.compile(r"(\?\s*$|\bfaq\b|\btutorial\b|thank(s| you)\b|getting started|welcome\b|"
-                     r"support questions|how can i\b)", re.I | re.M)
+_CHATTY = re.compile(
+    r"(\?\s*$|\bfaq\b|\btutorial\b|thank(s| you)\b|getting started|welcome\b|"
+    r"support questions|how can i\b)",
+    re.I | re.M,
+)
 _CHATTY_FOLDERS = frozenset({"intro", "faq", "tutorial", "tutorials", "getting-started", "releases", "news"})
 
 
@@ -82,9 +106,14 @@ def source_kind(path: str) -> str | None:
 
 def judge(kind: str, path: str, title: str, text: str) -> Verdict:
     """The score of one candidate section and the reasons, in the order they were applied."""
-    base = {"declared": BASE_DECLARED, "style_doc": BASE_STYLE_DOC, "agent_file": BASE_AGENT_FILE,
-            "settings": BASE_SETTINGS, "contributing": BASE_CONTRIBUTING,
-            "contributing_docs": BASE_CONTRIBUTING_DOCS}[kind]
+    base = {
+        "declared": BASE_DECLARED,
+        "style_doc": BASE_STYLE_DOC,
+        "agent_file": BASE_AGENT_FILE,
+        "settings": BASE_SETTINGS,
+        "contributing": BASE_CONTRIBUTING,
+        "contributing_docs": BASE_CONTRIBUTING_DOCS,
+    }[kind]
     why = [f"{_KIND_LABEL[kind]} (+{base})"]
     score = base
     cues = sorted({m.group(0).lower() for m in _STYLE_CUES.finditer(f"{title}\n{text}")})

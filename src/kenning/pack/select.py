@@ -33,8 +33,22 @@ from kenning.store.handle import Connection
 from kenning.store.pack import PackFact
 
 README_NAMES = ("README.md", "README.markdown", "README.rst", "README.txt", "README", "readme.md", "Readme.md")
-INACTIVE_STATUSES = frozenset({"superseded", "deprecated", "rejected", "retired", "obsolete", "abandoned",
-                               "remplacé", "remplacée", "abandonné", "abandonnée", "rejeté", "rejetée"})
+INACTIVE_STATUSES = frozenset(
+    {
+        "superseded",
+        "deprecated",
+        "rejected",
+        "retired",
+        "obsolete",
+        "abandoned",
+        "remplacé",
+        "remplacée",
+        "abandonné",
+        "abandonnée",
+        "rejeté",
+        "rejetée",
+    }
+)
 DECISION_SECTIONS = ("decision", "décision", "decision outcome", "the decision", "chosen option")
 CONTEXT_READ_CHARS = 20_000
 
@@ -45,6 +59,7 @@ _TITLE_LINE = re.compile(r"^\s*# [^\n]*\n?")
 _RST_TITLE = re.compile(r"\A\s*(?:([=#*~-])\1{2,}[ \t]*\n)?[^\n]+\n([=#*~-])\2{2,}[ \t]*\n")
 _ATX = re.compile(r"^[ \t]{0,3}#{1,6}[ \t]+(.*?)[ \t]*#*[ \t]*$", re.M)
 _FRONT = re.compile(r"\A---[ \t]*\n.*?\n(---|\.\.\.)[ \t]*\n", re.S)
+
 
 def is_convention_file(path: str) -> bool:
     return judge.source_kind(path) is not None
@@ -58,8 +73,10 @@ def context(conn: Connection, root: Path, configured: str | None) -> Context | N
         rel = PurePosixPath(configured.replace("\\", "/"))
         full = inside_root(root_real, os.fspath(root / rel))
         if rel.is_absolute() or full is None or not os.path.isfile(full):
-            raise UsageError(f"[pack] context = {configured!r} is not a readable file inside the project",
-                             hint="fix `context` in .kenning/config.toml, or remove it to use the README")
+            raise UsageError(
+                f"[pack] context = {configured!r} is not a readable file inside the project",
+                hint="fix `context` in .kenning/config.toml, or remove it to use the README",
+            )
         return _read_context(conn, full, str(rel))
     for name in README_NAMES:
         full = inside_root(root_real, os.fspath(root / name))
@@ -103,32 +120,44 @@ def candidates(conn: Connection, project: str, root: Path | None = None) -> list
         declared = row.type == "convention" or '"convention"' in (row.tags or "")
         kind = "declared" if declared else judge.source_kind(row.path or "") or "contributing_docs"
         verdict = judge.judge(kind, row.path or "", row.title, text)
-        scored.append((verdict.score, _position(row), Entry(
-            kind="convention",
-            key=_key(row),
-            title=row.title,
-            text=text,
-            citation=f"kn://{project}/{row.id}",
-            fact_ids=(row.id,),
-            sources=((row.path or row.source_uri, row.fingerprint or row.content_hash),),
-            fingerprint=of_parts([row.title, row.content_hash, row.meta or ""]),
-            score=verdict.score,
-            why=verdict.why,
-        )))
+        scored.append(
+            (
+                verdict.score,
+                _position(row),
+                Entry(
+                    kind="convention",
+                    key=_key(row),
+                    title=row.title,
+                    text=text,
+                    citation=f"kn://{project}/{row.id}",
+                    fact_ids=(row.id,),
+                    sources=((row.path or row.source_uri, row.fingerprint or row.content_hash),),
+                    fingerprint=of_parts([row.title, row.content_hash, row.meta or ""]),
+                    score=verdict.score,
+                    why=verdict.why,
+                ),
+            )
+        )
     for found in settings_files.read_all(root) if root is not None else []:
         verdict = judge.judge("settings", found.path, found.path, found.text)
-        scored.append((verdict.score, (found.path, 0, 0), Entry(
-            kind="convention",
-            key=found.path,
-            title=f"Tool settings ({found.path})",
-            text=found.text,
-            citation=found.path,
-            fact_ids=(),
-            sources=((found.path, found.fingerprint),),
-            fingerprint=of_parts([found.path, found.fingerprint]),
-            score=verdict.score,
-            why=verdict.why,
-        )))
+        scored.append(
+            (
+                verdict.score,
+                (found.path, 0, 0),
+                Entry(
+                    kind="convention",
+                    key=found.path,
+                    title=f"Tool settings ({found.path})",
+                    text=found.text,
+                    citation=found.path,
+                    fact_ids=(),
+                    sources=((found.path, found.fingerprint),),
+                    fingerprint=of_parts([found.path, found.fingerprint]),
+                    score=verdict.score,
+                    why=verdict.why,
+                ),
+            )
+        )
     return [entry for _, _, entry in sorted(scored, key=lambda item: (-item[0], item[1]))]
 
 
@@ -144,21 +173,25 @@ def decisions(conn: Connection, project: str) -> list[Entry]:
         members = groups[key]
         shown = _decision_section(members)
         text = _prose(shown.body) or next((_prose(m.body) for m in members if _prose(m.body)), "")
-        entries.append(Entry(
-            kind="decision",
-            key=key,
-            title=members[0].title.split(" > ")[0],
-            text=text,
-            citation=f"kn://{project}/{shown.id}",
-            fact_ids=(shown.id, *(m.id for m in members if m.id != shown.id)),
-            sources=((members[0].path or members[0].source_uri,
-                      members[0].fingerprint or members[0].content_hash),),
-            # the file's fingerprint too: a change anywhere in a decision file (front matter
-            # included) is a changed decision
-            fingerprint=of_parts([p for m in members
-                                  for p in (m.title, m.content_hash, m.fingerprint or "", m.meta or "")]),
-            date=_date(members[0]),
-        ))
+        entries.append(
+            Entry(
+                kind="decision",
+                key=key,
+                title=members[0].title.split(" > ")[0],
+                text=text,
+                citation=f"kn://{project}/{shown.id}",
+                fact_ids=(shown.id, *(m.id for m in members if m.id != shown.id)),
+                sources=(
+                    (members[0].path or members[0].source_uri, members[0].fingerprint or members[0].content_hash),
+                ),
+                # the file's fingerprint too: a change anywhere in a decision file (front matter
+                # included) is a changed decision
+                fingerprint=of_parts(
+                    [p for m in members for p in (m.title, m.content_hash, m.fingerprint or "", m.meta or "")]
+                ),
+                date=_date(members[0]),
+            )
+        )
     return entries
 
 

@@ -58,17 +58,21 @@ def summary(manifest: dict[str, Any]) -> str:
     omitted = manifest.get("omitted", {})
     left = (omitted.get("decisions", 0) or 0) + (omitted.get("conventions", 0) or 0)
     extra = f" ({left} more left out by the budget)" if left else ""
-    return (f"project core: {len(decisions)} decisions, {len(conventions)} conventions, "
-            f"fingerprint {short(manifest.get('fingerprint'))}{extra}")
+    return (
+        f"project core: {len(decisions)} decisions, {len(conventions)} conventions, "
+        f"fingerprint {short(manifest.get('fingerprint'))}{extra}"
+    )
 
 
 def remembered(manifest: dict[str, Any]) -> dict[str, Any]:
     return {
         "fingerprint": manifest.get("fingerprint"),
-        "decisions": {d["key"]: {"title": d["title"], "fingerprint": d["fingerprint"]}
-                      for d in manifest.get("decisions", [])},
-        "conventions": {c["key"]: {"title": c["title"], "fingerprint": c["fingerprint"]}
-                        for c in manifest.get("conventions", [])},
+        "decisions": {
+            d["key"]: {"title": d["title"], "fingerprint": d["fingerprint"]} for d in manifest.get("decisions", [])
+        },
+        "conventions": {
+            c["key"]: {"title": c["title"], "fingerprint": c["fingerprint"]} for c in manifest.get("conventions", [])
+        },
         "context": (manifest.get("context") or {}).get("fingerprint"),
     }
 
@@ -81,7 +85,11 @@ def describe_changes(previous: dict[str, Any], manifest: dict[str, Any]) -> list
     phrases = []
     for kind in ("decisions", "conventions"):
         before, after = previous.get(kind, {}) or {}, now[kind]
-        changed = [after[k]["title"] for k in sorted(after) if k in before and before[k]["fingerprint"] != after[k]["fingerprint"]]
+        changed = [
+            after[k]["title"]
+            for k in sorted(after)
+            if k in before and before[k]["fingerprint"] != after[k]["fingerprint"]
+        ]
         added = [after[k]["title"] for k in sorted(after) if k not in before]
         removed = [before[k]["title"] for k in sorted(before) if k not in after]
         singular = kind[:-1]

@@ -17,8 +17,23 @@ from pathlib import Path
 
 from kenning.files import inside_root
 
-TOOLS = ("ruff", "black", "isort", "flake8", "mypy", "pylint", "pyright", "yapf", "pydocstyle", "pycodestyle",
-         "autopep8", "codespell", "docformatter", "pyink", "blue")
+TOOLS = (
+    "ruff",
+    "black",
+    "isort",
+    "flake8",
+    "mypy",
+    "pylint",
+    "pyright",
+    "yapf",
+    "pydocstyle",
+    "pycodestyle",
+    "autopep8",
+    "codespell",
+    "docformatter",
+    "pyink",
+    "blue",
+)
 JS_TOOLS = ("prettier", "eslintConfig", "stylelint", "standard", "xo")
 JS_DEV_TOOLS = ("eslint", "prettier", "stylelint", "@biomejs/biome", "standard", "xo", "typescript")
 INI_FILES = ("setup.cfg", "tox.ini", ".flake8", ".isort.cfg", ".pylintrc", "pylintrc", "mypy.ini", ".pydocstyle")
@@ -117,8 +132,11 @@ def _package_json(text: str, name: str) -> str:
     if tools:
         parts.append("tools: " + ", ".join(tools))
     scripts = data.get("scripts") or {}
-    linted = [f"{k} = {_one_line(str(v))}" for k, v in scripts.items()
-              if isinstance(v, str) and any(t in v for t in ("eslint", "prettier", "stylelint", "lint", "biome"))]
+    linted = [
+        f"{k} = {_one_line(str(v))}"
+        for k, v in scripts.items()
+        if isinstance(v, str) and any(t in v for t in ("eslint", "prettier", "stylelint", "lint", "biome"))
+    ]
     if linted:
         parts.append("scripts: " + ", ".join(linted))
     return "; ".join(parts)
@@ -149,5 +167,10 @@ def _cut(text: str) -> str:
     return text if len(text) <= MAX_TEXT else text[: MAX_TEXT - 1].rsplit(" ", 1)[0] + "…"
 
 
-_READERS = {".editorconfig": _editorconfig, "pyproject.toml": _pyproject, "ruff.toml": _pyproject,
-            ".ruff.toml": _pyproject, "package.json": _package_json}
+_READERS = {
+    ".editorconfig": _editorconfig,
+    "pyproject.toml": _pyproject,
+    "ruff.toml": _pyproject,
+    ".ruff.toml": _pyproject,
+    "package.json": _package_json,
+}

@@ -76,57 +76,224 @@ def _identifier(question: str, signals: Signals) -> str | None:
 
 # --- cue tables -----------------------------------------------------------------------------
 
+
 def _cues(*patterns: str) -> tuple[re.Pattern[str], ...]:
     return tuple(re.compile(rf"(?<![\w-]){p}(?![\w-])") for p in patterns)
 
 
-RELATION_EN = ("depends on", "dependency", "dependencies", "impact", "affects", "related to", "linked to",
-               "connected to", "which task", "what task", "touches", "touched", "why did we", "why do we",
-               "who calls", "what calls", "what does X call", "callers", "callees", "called by", "what imports",
-               "who uses", "used by", "what links", "evidence", "verdict", "path between", "superseded")
-RELATION_FR = ("dépend de", "dépendances", "impact", "lié à", "relié à", "quelle tâche", "quelles tâches",
-               "touche", "touché", "pourquoi avons-nous", "pourquoi a-t-on", "pourquoi on a", "qui appelle",
-               "qu'appelle", "appelé par", "appelants", "qui utilise", "qui importe", "preuves", "verdict",
-               "chemin entre", "qu'est-ce qui relie", "remplacé par")
+RELATION_EN = (
+    "depends on",
+    "dependency",
+    "dependencies",
+    "impact",
+    "affects",
+    "related to",
+    "linked to",
+    "connected to",
+    "which task",
+    "what task",
+    "touches",
+    "touched",
+    "why did we",
+    "why do we",
+    "who calls",
+    "what calls",
+    "what does X call",
+    "callers",
+    "callees",
+    "called by",
+    "what imports",
+    "who uses",
+    "used by",
+    "what links",
+    "evidence",
+    "verdict",
+    "path between",
+    "superseded",
+)
+RELATION_FR = (
+    "dépend de",
+    "dépendances",
+    "impact",
+    "lié à",
+    "relié à",
+    "quelle tâche",
+    "quelles tâches",
+    "touche",
+    "touché",
+    "pourquoi avons-nous",
+    "pourquoi a-t-on",
+    "pourquoi on a",
+    "qui appelle",
+    "qu'appelle",
+    "appelé par",
+    "appelants",
+    "qui utilise",
+    "qui importe",
+    "preuves",
+    "verdict",
+    "chemin entre",
+    "qu'est-ce qui relie",
+    "remplacé par",
+)
 _RELATION = _cues(
-    r"depends? on", r"dependen(?:cy|cies|t|ts)", r"impact(?:s|ed)?", r"affect(?:s|ed)?", r"related to",
-    r"linked to", r"connected to", r"which tasks?", r"what tasks?", r"touch(?:es|ed)?", r"why did we",
-    r"why do we", r"who calls", r"what calls", r"what (?:does|do|did) [^?]+ call", r"which \w+ calls?",
-    r"callers?", r"callees?", r"called by", r"what imports", r"who imports", r"imported by", r"(?:who|what) uses",
-    r"used by", r"what links", r"evidence", r"verdicts?", r"path between", r"supersed(?:es|ed)",
-    r"depend(?:ent)? (?:de|du|des)", r"dependances?", r"impacte?(?:nt|s)?", r"lie(?:e|s|es)? (?:a|au|aux)",
-    r"relie(?:e|s|es)? (?:a|au|aux)", r"quelles? taches?", r"touche(?:nt|e|es|s)?", r"pourquoi avons-nous",
-    r"pourquoi a-t-on", r"pourquoi on a", r"pourquoi nous avons", r"qui appellen?t?", r"qu'appellen?t?",
-    r"quelles? \w+ appellent", r"appele(?:e|s|es)? par", r"appelants?", r"qui (?:utilise|importe)(?:nt)?",
-    r"utilise(?:e|s|es)? par", r"preuves?", r"chemin entre", r"qu'est-ce qui relie", r"remplace(?:e|s|es)? par",
+    r"depends? on",
+    r"dependen(?:cy|cies|t|ts)",
+    r"impact(?:s|ed)?",
+    r"affect(?:s|ed)?",
+    r"related to",
+    r"linked to",
+    r"connected to",
+    r"which tasks?",
+    r"what tasks?",
+    r"touch(?:es|ed)?",
+    r"why did we",
+    r"why do we",
+    r"who calls",
+    r"what calls",
+    r"what (?:does|do|did) [^?]+ call",
+    r"which \w+ calls?",
+    r"callers?",
+    r"callees?",
+    r"called by",
+    r"what imports",
+    r"who imports",
+    r"imported by",
+    r"(?:who|what) uses",
+    r"used by",
+    r"what links",
+    r"evidence",
+    r"verdicts?",
+    r"path between",
+    r"supersed(?:es|ed)",
+    r"depend(?:ent)? (?:de|du|des)",
+    r"dependances?",
+    r"impacte?(?:nt|s)?",
+    r"lie(?:e|s|es)? (?:a|au|aux)",
+    r"relie(?:e|s|es)? (?:a|au|aux)",
+    r"quelles? taches?",
+    r"touche(?:nt|e|es|s)?",
+    r"pourquoi avons-nous",
+    r"pourquoi a-t-on",
+    r"pourquoi on a",
+    r"pourquoi nous avons",
+    r"qui appellen?t?",
+    r"qu'appellen?t?",
+    r"quelles? \w+ appellent",
+    r"appele(?:e|s|es)? par",
+    r"appelants?",
+    r"qui (?:utilise|importe)(?:nt)?",
+    r"utilise(?:e|s|es)? par",
+    r"preuves?",
+    r"chemin entre",
+    r"qu'est-ce qui relie",
+    r"remplace(?:e|s|es)? par",
 )
 
-FRAME_EN = ("conventions", "before working", "before I start", "how do we do things", "house rules",
-            "ground rules", "what should I know", "what do I need to know", "onboarding", "project core",
-            "coding style", "style guide", "active decisions")
-FRAME_FR = ("conventions", "avant de travailler", "avant de commencer", "comment on fait",
-            "que dois-je savoir", "qu'est-ce que je dois savoir", "ce qu'il faut savoir", "règles du projet",
-            "noyau du projet", "décisions actives", "guide de style")
+FRAME_EN = (
+    "conventions",
+    "before working",
+    "before I start",
+    "how do we do things",
+    "house rules",
+    "ground rules",
+    "what should I know",
+    "what do I need to know",
+    "onboarding",
+    "project core",
+    "coding style",
+    "style guide",
+    "active decisions",
+)
+FRAME_FR = (
+    "conventions",
+    "avant de travailler",
+    "avant de commencer",
+    "comment on fait",
+    "que dois-je savoir",
+    "qu'est-ce que je dois savoir",
+    "ce qu'il faut savoir",
+    "règles du projet",
+    "noyau du projet",
+    "décisions actives",
+    "guide de style",
+)
 _FRAME = _cues(
-    r"conventions?", r"before (?:i start|starting|working|contributing|coding)", r"how do we do things",
-    r"house rules", r"ground rules", r"what should i know", r"what do i need to know", r"onboard(?:ing)?",
-    r"project core", r"coding (?:style|standards|guidelines)", r"style guide", r"active decisions",
-    r"avant de (?:travailler|commencer|contribuer|coder)", r"comment (?:on fait|fait-on|on travaille)",
-    r"que dois-je savoir", r"qu'est-ce que je dois savoir", r"ce qu'il faut savoir",
-    r"regles (?:du projet|de la maison|de base)", r"noyau du projet", r"decisions actives", r"guide de style",
+    r"conventions?",
+    r"before (?:i start|starting|working|contributing|coding)",
+    r"how do we do things",
+    r"house rules",
+    r"ground rules",
+    r"what should i know",
+    r"what do i need to know",
+    r"onboard(?:ing)?",
+    r"project core",
+    r"coding (?:style|standards|guidelines)",
+    r"style guide",
+    r"active decisions",
+    r"avant de (?:travailler|commencer|contribuer|coder)",
+    r"comment (?:on fait|fait-on|on travaille)",
+    r"que dois-je savoir",
+    r"qu'est-ce que je dois savoir",
+    r"ce qu'il faut savoir",
+    r"regles (?:du projet|de la maison|de base)",
+    r"noyau du projet",
+    r"decisions actives",
+    r"guide de style",
 )
 
-FRESHNESS_EN = ("stale", "out of date", "outdated", "up to date", "what changed", "changed since",
-                "what's new", "modified since", "no longer true", "missing source", "freshness")
-FRESHNESS_FR = ("périmé", "obsolète", "à jour", "qu'est-ce qui a changé", "ce qui a changé", "modifié depuis",
-                "changé depuis", "nouveautés", "fraîcheur", "source manquante", "n'est plus vrai")
+FRESHNESS_EN = (
+    "stale",
+    "out of date",
+    "outdated",
+    "up to date",
+    "what changed",
+    "changed since",
+    "what's new",
+    "modified since",
+    "no longer true",
+    "missing source",
+    "freshness",
+)
+FRESHNESS_FR = (
+    "périmé",
+    "obsolète",
+    "à jour",
+    "qu'est-ce qui a changé",
+    "ce qui a changé",
+    "modifié depuis",
+    "changé depuis",
+    "nouveautés",
+    "fraîcheur",
+    "source manquante",
+    "n'est plus vrai",
+)
 _FRESHNESS = _cues(
-    r"stale", r"out of date", r"outdated", r"up to date", r"what(?:'s| has| have)? changed", r"changed since",
-    r"what'?s new", r"modified since", r"no longer (?:true|valid|exists?|reads?)", r"missing sources?",
-    r"sources? missing", r"freshness", r"obsolete",
-    r"perime(?:e|s|es)?", r"obsoletes?", r"a jour", r"qu'est-ce qui a change", r"ce qui a change",
-    r"(?:a|ont) change", r"modifie(?:e|s|es)? depuis", r"change(?:e|s|es)? depuis", r"nouveautes",
-    r"fraicheur", r"sources? manquantes?", r"n'est plus (?:vrai|valable)",
+    r"stale",
+    r"out of date",
+    r"outdated",
+    r"up to date",
+    r"what(?:'s| has| have)? changed",
+    r"changed since",
+    r"what'?s new",
+    r"modified since",
+    r"no longer (?:true|valid|exists?|reads?)",
+    r"missing sources?",
+    r"sources? missing",
+    r"freshness",
+    r"obsolete",
+    r"perime(?:e|s|es)?",
+    r"obsoletes?",
+    r"a jour",
+    r"qu'est-ce qui a change",
+    r"ce qui a change",
+    r"(?:a|ont) change",
+    r"modifie(?:e|s|es)? depuis",
+    r"change(?:e|s|es)? depuis",
+    r"nouveautes",
+    r"fraicheur",
+    r"sources? manquantes?",
+    r"n'est plus (?:vrai|valable)",
 )
 
 
@@ -167,39 +334,73 @@ def _freshness(question: str, signals: Signals) -> str | None:
 
 def _otherwise(question: str, signals: Signals) -> str | None:
     frame = None if signals.core_fits else _cue(_FRAME, question)
-    lead = (f"asks about the project frame ({frame!r}) but the core pack left entries out for its budget"
-            if frame else "no specific cue")
+    lead = (
+        f"asks about the project frame ({frame!r}) but the core pack left entries out for its budget"
+        if frame
+        else "no specific cue"
+    )
     if signals.dense_available:
         return f"{lead}; dense retrieval is installed"
     return f"{lead}; dense retrieval is not installed"
 
 
 RULES: tuple[Rule, ...] = (
-    Rule("relation", "graph",
-         "The question asks for a relation between things (who calls or what is called, dependencies, "
-         "impact, which task or evidence touched what, why a choice was made), whether or not it names "
-         "something: graph walk from the node it names (identifier, path, id, quoted name) or, if none, "
-         "from the nodes a lexical search over node-bearing excerpts finds.",
-         _relation, RELATION_EN, RELATION_FR),
-    Rule("identifier", "lexical",
-         "The question contains an identifier, a path, a symbol name or quoted text: exact lexical "
-         "search, with the trigram index for identifiers and substrings.",
-         _identifier,
-         cues_en=("snake_case", "camelCase", "PascalCase", "name(", "dotted.name", "file.ext", "a/path",
-                  "--option", '"quoted text"', "text in backticks"),
-         cues_fr=("« texte cité »",)),
-    Rule("project-frame", "core",
-         "The question asks about the project frame (conventions, what to know before working here) "
-         "and the core pack fits its budget: answer from the core pack.",
-         _frame, FRAME_EN, FRAME_FR),
-    Rule("freshness", "freshness",
-         "The question asks what changed or what is stale: the freshness report, no search. A question "
-         "about how the mechanism works (\"how is freshness computed\") is not one.",
-         _freshness, FRESHNESS_EN, FRESHNESS_FR),
-    Rule("default", "hybrid",
-         "Anything else: hybrid retrieval (lexical + dense, fused with RRF) when a dense engine is "
-         "installed, else lexical.",
-         _otherwise),
+    Rule(
+        "relation",
+        "graph",
+        "The question asks for a relation between things (who calls or what is called, dependencies, "
+        "impact, which task or evidence touched what, why a choice was made), whether or not it names "
+        "something: graph walk from the node it names (identifier, path, id, quoted name) or, if none, "
+        "from the nodes a lexical search over node-bearing excerpts finds.",
+        _relation,
+        RELATION_EN,
+        RELATION_FR,
+    ),
+    Rule(
+        "identifier",
+        "lexical",
+        "The question contains an identifier, a path, a symbol name or quoted text: exact lexical "
+        "search, with the trigram index for identifiers and substrings.",
+        _identifier,
+        cues_en=(
+            "snake_case",
+            "camelCase",
+            "PascalCase",
+            "name(",
+            "dotted.name",
+            "file.ext",
+            "a/path",
+            "--option",
+            '"quoted text"',
+            "text in backticks",
+        ),
+        cues_fr=("« texte cité »",),
+    ),
+    Rule(
+        "project-frame",
+        "core",
+        "The question asks about the project frame (conventions, what to know before working here) "
+        "and the core pack fits its budget: answer from the core pack.",
+        _frame,
+        FRAME_EN,
+        FRAME_FR,
+    ),
+    Rule(
+        "freshness",
+        "freshness",
+        "The question asks what changed or what is stale: the freshness report, no search. A question "
+        'about how the mechanism works ("how is freshness computed") is not one.',
+        _freshness,
+        FRESHNESS_EN,
+        FRESHNESS_FR,
+    ),
+    Rule(
+        "default",
+        "hybrid",
+        "Anything else: hybrid retrieval (lexical + dense, fused with RRF) when a dense engine is "
+        "installed, else lexical.",
+        _otherwise,
+    ),
 )
 
 

@@ -33,8 +33,9 @@ WEIGHTS = {"lexical": 1.0, "dense": 1.0}
 _TEST_WORDS = frozenset({"test", "tests", "testing", "pytest", "fixture", "fixtures", "spec", "specs"})
 
 
-def fuse(rankings: dict[str, list[int]], weights: dict[str, float],
-         k: int = RRF_K) -> list[tuple[int, float, dict[str, Any]]]:
+def fuse(
+    rankings: dict[str, list[int]], weights: dict[str, float], k: int = RRF_K
+) -> list[tuple[int, float, dict[str, Any]]]:
     """(key, score, explain) best first; ties go to the best single rank, then the lower key."""
     scores: dict[int, float] = {}
     explain: dict[int, dict[str, Any]] = {}
@@ -71,18 +72,31 @@ def serving(conn: Connection, project: Project, question: str) -> tuple[Embedder
     return embedder, ""
 
 
-def dense_ranking(conn: Connection, project: Project, embedder: Embedder, question: str,
-                  pool: int = POOL) -> list[tuple[int, float]]:
+def dense_ranking(
+    conn: Connection, project: Project, embedder: Embedder, question: str, pool: int = POOL
+) -> list[tuple[int, float]]:
     return dense_index.nearest(conn, project, embedder, question, pool)
 
 
-def search(conn: Connection, project: Project, parsed: ParsedQuery, options: SearchOptions, *,
-           now: datetime, embedder: Embedder, weights: dict[str, float] | None = None, pool: int = POOL,
-           mode: str = "hybrid") -> Answer:
+def search(
+    conn: Connection,
+    project: Project,
+    parsed: ParsedQuery,
+    options: SearchOptions,
+    *,
+    now: datetime,
+    embedder: Embedder,
+    weights: dict[str, float] | None = None,
+    pool: int = POOL,
+    mode: str = "hybrid",
+) -> Answer:
     """``mode`` hybrid fuses both lists; ``dense`` serves the dense list alone (benchmarks)."""
     weights = weights or WEIGHTS
-    lexical = search_conn(conn, project, parsed, replace(options, limit=max(pool, options.limit), explain=False),
-                          now=now) if mode == "hybrid" else None
+    lexical = (
+        search_conn(conn, project, parsed, replace(options, limit=max(pool, options.limit), explain=False), now=now)
+        if mode == "hybrid"
+        else None
+    )
     lexical_ids = [e.fact.id for e in lexical.excerpts] if lexical else []
     dense = dense_ranking(conn, project, embedder, parsed.text, pool)
     cosine = dict(dense)
@@ -93,17 +107,27 @@ def search(conn: Connection, project: Project, parsed: ParsedQuery, options: Sea
     for fact_id, score, parts in fused:
         if "dense" in parts:
             parts["dense"]["cosine"] = round(cosine[fact_id], 4)
-        hits.append(Hit(fact_id, score, {"fusion": f"weighted RRF, k={RRF_K}", "model": embedder.model_id,
-                                         "lists": parts}))
+        hits.append(
+            Hit(fact_id, score, {"fusion": f"weighted RRF, k={RRF_K}", "model": embedder.model_id, "lists": parts})
+        )
     symbols = frozenset(t.lower() for t in parsed.original_terms if CODE_NAME.search(t))
     about_tests = any(w in _TEST_WORDS for t in parsed.terms for w in re.split(r"[\W_]+", t))
-    excerpts, filtered = rank_hits(conn, project, hits, parsed.terms, options, now=now, symbols=symbols,
-                                   demote_tests=not about_tests)
+    excerpts, filtered = rank_hits(
+        conn, project, hits, parsed.terms, options, now=now, symbols=symbols, demote_tests=not about_tests
+    )
     if lexical:
         filtered.update(lexical.filtered)
     empty = None if excerpts else (EmptyReason.ALL_FILTERED if filtered else EmptyReason.NO_MATCH)
-    return Answer(parsed.text, mode, None, LEVEL, (project.name,), excerpts=tuple(excerpts),
-                  empty_reason=empty, filtered=dict(filtered))
+    return Answer(
+        parsed.text,
+        mode,
+        None,
+        LEVEL,
+        (project.name,),
+        excerpts=tuple(excerpts),
+        empty_reason=empty,
+        filtered=dict(filtered),
+    )
 
 
 def _admitted(conn: Connection, project: Project, ids: list[int], options: SearchOptions) -> list[int]:

@@ -30,8 +30,9 @@ LEVEL = 0
 SUPERSEDED_FACTOR = 0.5
 DEFINITION_BOOST = 3.0
 TEST_FACTOR = 0.5
-_TEST_WORDS = frozenset({"test", "tests", "testing", "tested", "spec", "specs", "pytest", "fixture", "fixtures",
-                         "conftest", "unittest"})
+_TEST_WORDS = frozenset(
+    {"test", "tests", "testing", "tested", "spec", "specs", "pytest", "fixture", "fixtures", "conftest", "unittest"}
+)
 POOL_FACTOR = 2
 MIN_POOL = 20
 DEEPEN = 4  # each deeper read of the base ranking asks this many times more hits
@@ -53,6 +54,7 @@ class SearchOptions:
     until: str | None = None
     count_hidden: bool = True  # an empty answer counts what matched but was hidden (not across projects)
 
+
 SYNC_RUNNING_NOTE = "a sync is running: this answer comes from the last committed index"
 
 
@@ -67,8 +69,9 @@ def search_conn(
     rule: str | None = None,
 ) -> Answer:
     lifecycles = ("active", "superseded") if options.include_superseded else ("active",)
-    filters = lexical.Filters(options.types, lifecycles, options.path_prefix, options.memory_type,
-                              options.since, options.until)
+    filters = lexical.Filters(
+        options.types, lifecycles, options.path_prefix, options.memory_type, options.since, options.until
+    )
     if parsed.syntax == "fts" and parsed.fts:
         fts_guard.check_expansion(conn, parsed.fts)  # prefixes and repeats are the caller's own syntax
     with fts_guard.time_budget(conn):
@@ -86,8 +89,17 @@ def search_conn(
         empty_reason = None
         if excerpts and not options.include_superseded:  # say what the default filter left out
             superseded = lexical.count_matches(
-                conn, parsed, lexical.Filters(options.types, ("superseded",), options.path_prefix,
-                                              options.memory_type, options.since, options.until))
+                conn,
+                parsed,
+                lexical.Filters(
+                    options.types,
+                    ("superseded",),
+                    options.path_prefix,
+                    options.memory_type,
+                    options.since,
+                    options.until,
+                ),
+            )
             if superseded:
                 filtered["superseded"] += superseded
         if not excerpts:
@@ -123,8 +135,17 @@ class Ranker:
     times the largest factor (:meth:`settled`): the search deepens until none can pass the
     ``limit``-th, which makes the order of the answer independent of ``limit``."""
 
-    def __init__(self, conn: Connection, project: Project, terms: tuple[str, ...], options: SearchOptions, *,
-                 now: datetime, symbols: frozenset[str] = frozenset(), demote_tests: bool = False) -> None:
+    def __init__(
+        self,
+        conn: Connection,
+        project: Project,
+        terms: tuple[str, ...],
+        options: SearchOptions,
+        *,
+        now: datetime,
+        symbols: frozenset[str] = frozenset(),
+        demote_tests: bool = False,
+    ) -> None:
         self.conn, self.project, self.terms, self.options, self.now = conn, project, terms, options, now
         self.symbols, self.demote_tests = symbols, demote_tests
         self.max_factor = DEFINITION_BOOST if symbols else 1.0  # every other factor is at most 1
@@ -135,7 +156,7 @@ class Ranker:
 
     def add(self, hits: list[lexical.Hit]) -> None:
         """Score the hits past those already scored (``hits`` extends the previous list)."""
-        new = hits[self.seen:]
+        new = hits[self.seen :]
         self.seen = len(hits)
         facts = fact_store.get_many(self.conn, self.project.name, [h.fact_id for h in new])
         self.files.preload(loc.path for fact in facts.values() for loc in fact.locations)
@@ -173,9 +194,17 @@ class Ranker:
         ]
 
 
-def rank_hits(conn: Connection, project: Project, hits: list[lexical.Hit], terms: tuple[str, ...],
-              options: SearchOptions, *, now: datetime, symbols: frozenset[str] = frozenset(),
-              demote_tests: bool = False) -> tuple[list[Excerpt], Counter[str]]:
+def rank_hits(
+    conn: Connection,
+    project: Project,
+    hits: list[lexical.Hit],
+    terms: tuple[str, ...],
+    options: SearchOptions,
+    *,
+    now: datetime,
+    symbols: frozenset[str] = frozenset(),
+    demote_tests: bool = False,
+) -> tuple[list[Excerpt], Counter[str]]:
     """The :class:`Ranker`'s order over a fixed candidate list (a fused list that is whole)."""
     ranker = Ranker(conn, project, terms, options, now=now, symbols=symbols, demote_tests=demote_tests)
     ranker.add(hits)
@@ -210,8 +239,9 @@ def _hidden_matches(conn: Connection, parsed: ParsedQuery, filters: lexical.Filt
         if other:
             hidden["type"] += other
     if filters.since or filters.until:
-        undated = lexical.count_matches(conn, parsed, lexical.Filters(
-            filters.types, filters.lifecycles, filters.path_prefix, filters.memory_type))
+        undated = lexical.count_matches(
+            conn, parsed, lexical.Filters(filters.types, filters.lifecycles, filters.path_prefix, filters.memory_type)
+        )
         if undated:
             hidden["date"] += undated
     return hidden

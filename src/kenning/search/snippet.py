@@ -13,9 +13,7 @@ def fold(text: str) -> str:
     """Lowercase without diacritics, same length as the input (for offset mapping)."""
     if text.isascii():  # fast path: nothing to decompose, lower() keeps the length
         return text.lower()
-    return "".join(
-        (unicodedata.normalize("NFKD", ch)[0] if ch.isalpha() else ch).lower()[:1] or ch for ch in text
-    )
+    return "".join((unicodedata.normalize("NFKD", ch)[0] if ch.isalpha() else ch).lower()[:1] or ch for ch in text)
 
 
 def make_snippet(body: str, terms: tuple[str, ...], width: int = WIDTH) -> str:

@@ -14,10 +14,12 @@ def active_count(conn: sqlite3.Connection) -> int:
 
 def orphan_count(conn: sqlite3.Connection) -> int:
     """Active facts read from files that have no location left."""
-    return int(conn.execute(
-        "SELECT count(*) FROM facts f WHERE f.lifecycle = 'active' AND f.source_kind = 'file' "
-        "AND NOT EXISTS (SELECT 1 FROM locations l WHERE l.fact_id = f.id)"
-    ).fetchone()[0])
+    return int(
+        conn.execute(
+            "SELECT count(*) FROM facts f WHERE f.lifecycle = 'active' AND f.source_kind = 'file' "
+            "AND NOT EXISTS (SELECT 1 FROM locations l WHERE l.fact_id = f.id)"
+        ).fetchone()[0]
+    )
 
 
 def lifecycles(conn: sqlite3.Connection, ids: list[int]) -> dict[int, str]:
@@ -41,20 +43,32 @@ def decision_titles(conn: sqlite3.Connection) -> list[tuple[int, str]]:
 
 def code_metas(conn: sqlite3.Connection) -> list[tuple[int, str | None]]:
     """(id, meta JSON) of active code facts, by source then id."""
-    return [(row[0], row[1]) for row in conn.execute(
-        "SELECT id, meta FROM facts WHERE lifecycle = 'active' AND type = 'code' ORDER BY source_uri, id")]
+    return [
+        (row[0], row[1])
+        for row in conn.execute(
+            "SELECT id, meta FROM facts WHERE lifecycle = 'active' AND type = 'code' ORDER BY source_uri, id"
+        )
+    ]
 
 
 def declared_edges(conn: sqlite3.Connection) -> list[tuple[str, str, str, int | None, int | None]]:
     """(source name, target name, edge type, source fact id, target fact id) of the declared
     edges with at least one end tied to a fact, in edge order."""
-    return [(row[0], row[1], row[2], row[3], row[4]) for row in conn.execute(
-        "SELECT a.name, b.name, e.type, a.fact_id, b.fact_id FROM graph_edges e "
-        "JOIN graph_nodes a ON a.id = e.src JOIN graph_nodes b ON b.id = e.dst "
-        "WHERE e.link = 'declared' AND (a.fact_id IS NOT NULL OR b.fact_id IS NOT NULL) "
-        "ORDER BY e.id")]
+    return [
+        (row[0], row[1], row[2], row[3], row[4])
+        for row in conn.execute(
+            "SELECT a.name, b.name, e.type, a.fact_id, b.fact_id FROM graph_edges e "
+            "JOIN graph_nodes a ON a.id = e.src JOIN graph_nodes b ON b.id = e.dst "
+            "WHERE e.link = 'declared' AND (a.fact_id IS NOT NULL OR b.fact_id IS NOT NULL) "
+            "ORDER BY e.id"
+        )
+    ]
 
 
 def _titles(conn: sqlite3.Connection, where: str) -> list[tuple[int, str]]:
-    return [(row[0], row[1]) for row in conn.execute(
-        f"SELECT id, title FROM facts WHERE lifecycle = 'active' AND {where} ORDER BY source_uri, id")]
+    return [
+        (row[0], row[1])
+        for row in conn.execute(
+            f"SELECT id, title FROM facts WHERE lifecycle = 'active' AND {where} ORDER BY source_uri, id"
+        )
+    ]

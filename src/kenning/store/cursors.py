@@ -44,8 +44,18 @@ def insert(conn: sqlite3.Connection, cursor: CursorRow) -> None:
     conn.execute(
         "INSERT INTO search_cursors (token, step, project, query, options, disclosed, membership, created, "
         "expires, closed) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-        (cursor.token, cursor.step, cursor.project, cursor.query, cursor.state, cursor.disclosed, cursor.membership,
-         cursor.created, cursor.expires, int(cursor.closed)),
+        (
+            cursor.token,
+            cursor.step,
+            cursor.project,
+            cursor.query,
+            cursor.state,
+            cursor.disclosed,
+            cursor.membership,
+            cursor.created,
+            cursor.expires,
+            int(cursor.closed),
+        ),
     )
 
 
@@ -53,8 +63,18 @@ def get(conn: sqlite3.Connection, token: str) -> CursorRow | None:
     row = conn.execute("SELECT * FROM search_cursors WHERE token = ?", (token,)).fetchone()
     if row is None:
         return None
-    return CursorRow(row["token"], row["step"], row["project"], row["query"], row["options"], row["disclosed"],
-                     row["membership"], row["created"], row["expires"], bool(row["closed"]))
+    return CursorRow(
+        row["token"],
+        row["step"],
+        row["project"],
+        row["query"],
+        row["options"],
+        row["disclosed"],
+        row["membership"],
+        row["created"],
+        row["expires"],
+        bool(row["closed"]),
+    )
 
 
 def close(conn: sqlite3.Connection, token: str) -> None:

@@ -20,8 +20,16 @@ if TYPE_CHECKING:
 
 # The connection handle every store function takes first, and the engine's errors, are named
 # once in ``store/handle.py``; they are re-exported here for callers that open stores.
-__all__ = ["BATCH", "BUSY_TIMEOUT_MS", "Connection", "DatabaseError", "StoreError", "connect", "in_batches",
-           "transaction"]
+__all__ = [
+    "BATCH",
+    "BUSY_TIMEOUT_MS",
+    "Connection",
+    "DatabaseError",
+    "StoreError",
+    "connect",
+    "in_batches",
+    "transaction",
+]
 
 BATCH = 500  # values bound in one `IN (…)`: SQLite allows 999 variables per statement
 # How long a writer waits for another one before ``StoreBusy``. A cold sync holds the write

@@ -123,8 +123,9 @@ def index_fts(conn: sqlite3.Connection, rows: Sequence[tuple[int, NewFact]]) -> 
 def index_fts_rows(conn: sqlite3.Connection, rows: Sequence[tuple[int, str, str, str, str]]) -> None:
     """Add ``(id, title, keywords, path, body)`` rows to the word and trigram indexes."""
     conn.executemany("INSERT INTO facts_fts (rowid, title, keywords, path, body) VALUES (?, ?, ?, ?, ?)", rows)
-    conn.executemany("INSERT INTO facts_trigram (rowid, title, keywords, path) VALUES (?, ?, ?, ?)",
-                     [row[:4] for row in rows])
+    conn.executemany(
+        "INSERT INTO facts_trigram (rowid, title, keywords, path) VALUES (?, ?, ?, ?)", [row[:4] for row in rows]
+    )
 
 
 def _insert_row(conn: sqlite3.Connection, fact: NewFact) -> int:
@@ -133,10 +134,24 @@ def _insert_row(conn: sqlite3.Connection, fact: NewFact) -> int:
         "content_hash, date_source, date_indexed, date_confirmed, producer, tags, importance, why, "
         f"how_to_apply, memory_type, meta) VALUES ({_NEXT_ID},?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
         (
-            fact.type, fact.title, fact.body, fact.keywords, fact.path, fact.source_kind,
-            fact.source_uri, fact.fingerprint, fact.content_hash, fact.date_source,
-            fact.date_indexed, fact.date_confirmed, fact.producer, json.dumps(list(fact.tags)),
-            fact.importance, fact.why, fact.how_to_apply, fact.memory_type,
+            fact.type,
+            fact.title,
+            fact.body,
+            fact.keywords,
+            fact.path,
+            fact.source_kind,
+            fact.source_uri,
+            fact.fingerprint,
+            fact.content_hash,
+            fact.date_source,
+            fact.date_indexed,
+            fact.date_confirmed,
+            fact.producer,
+            json.dumps(list(fact.tags)),
+            fact.importance,
+            fact.why,
+            fact.how_to_apply,
+            fact.memory_type,
             json.dumps(fact.meta, sort_keys=True, default=str),
         ),
     )
@@ -193,8 +208,7 @@ def set_lifecycle(
     if is_pg(conn):
         return pg.set_lifecycle(conn, fact_id, lifecycle, when=when, reason=reason, superseded_by=superseded_by)
     conn.execute(
-        "UPDATE facts SET lifecycle = ?, superseded_by = ?, lifecycle_reason = ?, lifecycle_date = ? "
-        "WHERE id = ?",
+        "UPDATE facts SET lifecycle = ?, superseded_by = ?, lifecycle_reason = ?, lifecycle_date = ? WHERE id = ?",
         (lifecycle.value, superseded_by, reason, when, fact_id),
     )
 
@@ -217,13 +231,16 @@ def active_file_facts(conn: sqlite3.Connection, hashes: Sequence[str]) -> list[t
         return pg.active_file_facts(conn, hashes)
     found: list[tuple[int, str, str]] = []
     for chunk in in_batches(hashes):
-        found.extend(tuple(r) for r in conn.execute(
-            # `+` keeps the planner on the content_hash index (it would rather scan every
-            # file fact through the source_kind index).
-            f"SELECT id, content_hash, path FROM facts WHERE content_hash IN ({','.join('?' * len(chunk))}) "
-            "AND +lifecycle = 'active' AND +source_kind = 'file'",
-            chunk,
-        ))
+        found.extend(
+            tuple(r)
+            for r in conn.execute(
+                # `+` keeps the planner on the content_hash index (it would rather scan every
+                # file fact through the source_kind index).
+                f"SELECT id, content_hash, path FROM facts WHERE content_hash IN ({','.join('?' * len(chunk))}) "
+                "AND +lifecycle = 'active' AND +source_kind = 'file'",
+                chunk,
+            )
+        )
     return found
 
 
@@ -231,26 +248,52 @@ def active_by_uri(conn: sqlite3.Connection, path: str) -> dict[str, tuple[int, s
     """``source_uri -> (id, content hash)`` of the active facts whose path is ``path``."""
     if is_pg(conn):
         return pg.active_by_uri(conn, path)
-    return {uri: (fid, chash) for fid, uri, chash in conn.execute(
-        "SELECT id, source_uri, content_hash FROM facts WHERE path = ? AND lifecycle = 'active'", (path,))}
+    return {
+        uri: (fid, chash)
+        for fid, uri, chash in conn.execute(
+            "SELECT id, source_uri, content_hash FROM facts WHERE path = ? AND lifecycle = 'active'", (path,)
+        )
+    }
 
 
 def active_located_at(conn: sqlite3.Connection, path: str) -> list[int]:
     """Ids of the active facts with a location in ``path``."""
     if is_pg(conn):
         return pg.active_located_at(conn, path)
-    return [r[0] for r in conn.execute(
-        "SELECT DISTINCT f.id FROM facts f JOIN locations l ON l.fact_id = f.id "
-        "WHERE l.path = ? AND f.lifecycle = 'active'", (path,)).fetchall()]
+    return [
+        r[0]
+        for r in conn.execute(
+            "SELECT DISTINCT f.id FROM facts f JOIN locations l ON l.fact_id = f.id "
+            "WHERE l.path = ? AND f.lifecycle = 'active'",
+            (path,),
+        ).fetchall()
+    ]
 
 
-def refresh_source(conn: sqlite3.Connection, fact_id: int, *, fingerprint: str, uri: str, date_source: str | None,
-                   date_indexed: str, tags: str, meta: str) -> None:
+def refresh_source(
+    conn: sqlite3.Connection,
+    fact_id: int,
+    *,
+    fingerprint: str,
+    uri: str,
+    date_source: str | None,
+    date_indexed: str,
+    tags: str,
+    meta: str,
+) -> None:
     """A fact found again in the file it is cited from takes that excerpt's source details
     (``tags`` and ``meta`` as stored: JSON text)."""
     if is_pg(conn):
-        return pg.refresh_source(conn, fact_id, fingerprint=fingerprint, uri=uri, date_source=date_source,
-                                 date_indexed=date_indexed, tags=tags, meta=meta)
+        return pg.refresh_source(
+            conn,
+            fact_id,
+            fingerprint=fingerprint,
+            uri=uri,
+            date_source=date_source,
+            date_indexed=date_indexed,
+            tags=tags,
+            meta=meta,
+        )
     conn.execute(
         "UPDATE facts SET fingerprint = ?, source_uri = ?, date_source = ?, date_indexed = ?, "
         "tags = ?, meta = ? WHERE id = ?",
@@ -273,5 +316,6 @@ def set_fingerprint(conn: sqlite3.Connection, fact_id: int, fingerprint: str) ->
     """Record a new source fingerprint (no write when it is already the one stored)."""
     if is_pg(conn):
         return pg.set_fingerprint(conn, fact_id, fingerprint)
-    conn.execute("UPDATE facts SET fingerprint = ? WHERE id = ? AND fingerprint IS NOT ?",
-                 (fingerprint, fact_id, fingerprint))
+    conn.execute(
+        "UPDATE facts SET fingerprint = ? WHERE id = ? AND fingerprint IS NOT ?", (fingerprint, fact_id, fingerprint)
+    )

@@ -46,8 +46,9 @@ def trigram_index(weights: tuple[float, ...] = TRIGRAM_WEIGHTS) -> fts_topk.Inde
     return fts_topk.Index("facts_trigram", f"bm25(facts_trigram, {', '.join(map(str, weights))})")
 
 
-def words(conn: sqlite3.Connection, match: str, filters: Filters, limit: int,
-          weights: tuple[float, ...]) -> list[tuple[int, float]]:
+def words(
+    conn: sqlite3.Connection, match: str, filters: Filters, limit: int, weights: tuple[float, ...]
+) -> list[tuple[int, float]]:
     """``(fact id, score)`` of the best ``limit`` facts for an FTS5 expression over the word
     index, among those passing ``filters``; higher scores are better, ties go to the lower
     id. A malformed expression raises ``InvalidQuery``."""
@@ -60,8 +61,9 @@ def words(conn: sqlite3.Connection, match: str, filters: Filters, limit: int,
         raise InvalidQuery(f"invalid search syntax: {message}", hint=SYNTAX_HINT) from exc
 
 
-def trigrams(conn: sqlite3.Connection, match: str, filters: Filters, limit: int,
-             weights: tuple[float, ...] = TRIGRAM_WEIGHTS) -> list[tuple[int, float]]:
+def trigrams(
+    conn: sqlite3.Connection, match: str, filters: Filters, limit: int, weights: tuple[float, ...] = TRIGRAM_WEIGHTS
+) -> list[tuple[int, float]]:
     """As :func:`words`, over the trigram index (titles, keywords, paths)."""
     if is_pg(conn):
         return pg.trigrams(conn, match, filters, limit, weights)
@@ -93,8 +95,13 @@ def _count(conn: sqlite3.Connection, table: str, match: str, filters: Filters) -
     where, params = _where(filters)
     # CROSS JOIN: the FTS table drives. Driven by a selective filter, SQLite re-ran the MATCH
     # once per fact, re-expanding a prefix term every time (14 s for `s*` on 27 MB).
-    return int(conn.execute(f"SELECT count(*) FROM {table} CROSS JOIN facts f ON f.id = {table}.rowid "
-                            f"WHERE {table} MATCH ? AND {where}", (match, *params)).fetchone()[0])
+    return int(
+        conn.execute(
+            f"SELECT count(*) FROM {table} CROSS JOIN facts f ON f.id = {table}.rowid "
+            f"WHERE {table} MATCH ? AND {where}",
+            (match, *params),
+        ).fetchone()[0]
+    )
 
 
 def _where(filters: Filters, alias: str = "f") -> tuple[str, list[Any]]:
@@ -116,8 +123,9 @@ def _where(filters: Filters, alias: str = "f") -> tuple[str, list[Any]]:
     return " AND ".join(clauses), params
 
 
-def _best_passing(conn: sqlite3.Connection, index: fts_topk.Index, match: str, filters: Filters,
-                  limit: int) -> list[tuple[int, float]]:
+def _best_passing(
+    conn: sqlite3.Connection, index: fts_topk.Index, match: str, filters: Filters, limit: int
+) -> list[tuple[int, float]]:
     """Fast path: rank in the FTS table alone (the best ``limit`` first, then a page
     over-fetched ``OVERFETCH`` times), then filter; when filters removed too many from a full
     page, run the exact joined query.
@@ -151,5 +159,9 @@ def _passing(conn: sqlite3.Connection, ids: list[int], filters: Filters) -> set[
         return set()
     where, params = _where(filters)
     marks = ",".join("?" * len(ids))
-    return {row[0] for row in conn.execute(f"SELECT f.id FROM facts f NOT INDEXED WHERE f.id IN ({marks}) AND {where}",
-                                           (*ids, *params))}
+    return {
+        row[0]
+        for row in conn.execute(
+            f"SELECT f.id FROM facts f NOT INDEXED WHERE f.id IN ({marks}) AND {where}", (*ids, *params)
+        )
+    }

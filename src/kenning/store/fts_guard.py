@@ -59,8 +59,10 @@ def estimated_postings(conn: sqlite3.Connection, expression: str) -> int:
     total = 0
     for (term, prefix), times in terms_of(expression).items():
         if prefix:
-            row = conn.execute(f"SELECT sum(doc) FROM {_VOCAB} WHERE term >= ? AND term < ?",
-                               (term, term[:-1] + chr(ord(term[-1]) + 1))).fetchone()
+            row = conn.execute(
+                f"SELECT sum(doc) FROM {_VOCAB} WHERE term >= ? AND term < ?",
+                (term, term[:-1] + chr(ord(term[-1]) + 1)),
+            ).fetchone()
         else:
             row = conn.execute(f"SELECT doc FROM {_VOCAB} WHERE term = ?", (term,)).fetchone()
         total += (row[0] or 0) * times if row else 0
@@ -103,8 +105,10 @@ def time_budget(conn: sqlite3.Connection, seconds: float | None = None) -> Itera
         yield
     except Exception as exc:
         if fired:
-            raise QueryTooCostly(f"the query ran past its {seconds:g} s budget and was stopped",
-                                 hint="narrow it: more specific terms, longer prefixes, a type or path filter") from exc
+            raise QueryTooCostly(
+                f"the query ran past its {seconds:g} s budget and was stopped",
+                hint="narrow it: more specific terms, longer prefixes, a type or path filter",
+            ) from exc
         raise
     finally:
         conn.set_progress_handler(None, 0)

@@ -75,8 +75,14 @@ def best(conn: sqlite3.Connection, index: Index, match: str, k: int, spare: int 
     lower is better), with ``n = k``; or ``n = max(k, spare)`` when every match is scored
     anyway (the plain query), since more rows then cost nothing."""
     phrases = phrases_of(match)
-    if (k < 1 or phrases is None or len(phrases) < 2 or len(phrases) > 2 * MAX_PHRASES or conn.in_transaction
-            or not bounded(index.scoring)):
+    if (
+        k < 1
+        or phrases is None
+        or len(phrases) < 2
+        or len(phrases) > 2 * MAX_PHRASES
+        or conn.in_transaction
+        or not bounded(index.scoring)
+    ):
         return plain(conn, index, match, max(k, spare))
     try:
         conn.execute("BEGIN")  # one snapshot for the counts and every step
@@ -142,9 +148,10 @@ def plan(counts: list[int], row_count: int) -> list[Step]:
         return sum(bounds[i] for i in indexes) * (1 + SAFETY)
 
     subsets = [subset for size in range(len(counts), 0, -1) for subset in combinations(everything, size)]
-    if all(_expected_rows(Step(subset, (), 0.0), counts, row_count) <= SMALL_SET
-           for subset in subsets if len(subset) > 1):
-        steps = [Step((i,), tuple(everything[i + 1:]), total(tuple(everything[i:]))) for i in everything[:-1]]
+    if all(
+        _expected_rows(Step(subset, (), 0.0), counts, row_count) <= SMALL_SET for subset in subsets if len(subset) > 1
+    ):
+        steps = [Step((i,), tuple(everything[i + 1 :]), total(tuple(everything[i:]))) for i in everything[:-1]]
         steps += [Step((i,), (), total((i,))) for i in everything]
     elif len(counts) <= MAX_SUBSET_STEPS:
         steps = [Step(subset, (), total(subset)) for subset in subsets]
@@ -185,8 +192,9 @@ def _expected_rows(step: Step, counts: list[int], row_count: int) -> float:
     return found
 
 
-def _pruned(conn: sqlite3.Connection, index: Index, match: str, phrases: tuple[str, ...], k: int,
-            spare: int) -> list[tuple[int, float]]:
+def _pruned(
+    conn: sqlite3.Connection, index: Index, match: str, phrases: tuple[str, ...], k: int, spare: int
+) -> list[tuple[int, float]]:
     row_count = stored_row_count(conn, index)
     if row_count is None:
         return plain(conn, index, match, max(k, spare))
@@ -269,8 +277,7 @@ def _count(conn: sqlite3.Connection, index: Index, phrase: str) -> int:
 
 def _rows(conn: sqlite3.Connection, index: Index, match: str, k: int) -> list[tuple[int, float]]:
     rows = conn.execute(
-        f"SELECT rowid, {index.scoring} AS s FROM {index.table} WHERE {index.table} MATCH ? "
-        "ORDER BY s, rowid LIMIT ?",
+        f"SELECT rowid, {index.scoring} AS s FROM {index.table} WHERE {index.table} MATCH ? ORDER BY s, rowid LIMIT ?",
         (match, k),
     ).fetchall()
     return [(row[0], row[1]) for row in rows]

@@ -96,6 +96,7 @@ def _node(row: Sequence) -> Node:
 
 # -- reading -------------------------------------------------------------------------------
 
+
 def graph_built(conn: sqlite3.Connection) -> bool:
     return conn.execute("SELECT 1 FROM graph_edges LIMIT 1").fetchone() is not None
 
@@ -128,8 +129,9 @@ def nodes_by(conn: sqlite3.Connection, lookup: str, value: str | int, *, limit: 
             value = "%/" + _like(str(value))
         case "commit_prefix":
             value = f"commit:{value}%"
-    rows = conn.execute(f"SELECT {NODE_COLUMNS} FROM graph_nodes WHERE {where} ORDER BY id LIMIT ?",
-                        (value, limit)).fetchall()
+    rows = conn.execute(
+        f"SELECT {NODE_COLUMNS} FROM graph_nodes WHERE {where} ORDER BY id LIMIT ?", (value, limit)
+    ).fetchall()
     return [_node(r) for r in rows]
 
 
@@ -147,7 +149,7 @@ _REF_URI = "coalesce(r.source_uri, r.origin || ':' || r.line || '-' || r.line)"
 def _derivable_fingerprint(source: tuple[str, str, str | None], origin: str) -> bool:
     """True for a file row whose fingerprint is its origin file's (the manifest's): stored NULL."""
     kind, uri, _ = source
-    return kind == "file" and uri.startswith(origin) and uri[len(origin):len(origin) + 1] in (":", "#", "")
+    return kind == "file" and uri.startswith(origin) and uri[len(origin) : len(origin) + 1] in (":", "#", "")
 
 
 def edges_of(conn: sqlite3.Connection, node: Node) -> list[tuple[Edge, bool]]:
@@ -171,8 +173,10 @@ def edges_of(conn: sqlite3.Connection, node: Node) -> list[tuple[Edge, bool]]:
 
 def counts(conn: sqlite3.Connection) -> tuple[int, int]:
     """(nodes, edges)."""
-    return (conn.execute("SELECT count(*) FROM graph_nodes").fetchone()[0],
-            conn.execute("SELECT count(*) FROM graph_edges").fetchone()[0])
+    return (
+        conn.execute("SELECT count(*) FROM graph_nodes").fetchone()[0],
+        conn.execute("SELECT count(*) FROM graph_edges").fetchone()[0],
+    )
 
 
 def origins_present(conn: sqlite3.Connection, origins: Sequence[str]) -> set[str]:
@@ -180,9 +184,14 @@ def origins_present(conn: sqlite3.Connection, origins: Sequence[str]) -> set[str
     found: set[str] = set()
     for chunk in in_batches(origins, 400):  # each bound twice
         marks = ",".join("?" * len(chunk))
-        found.update(row[0] for row in conn.execute(
-            f"SELECT origin FROM graph_nodes WHERE origin IN ({marks}) "
-            f"UNION SELECT origin FROM graph_refs WHERE origin IN ({marks})", chunk + chunk))
+        found.update(
+            row[0]
+            for row in conn.execute(
+                f"SELECT origin FROM graph_nodes WHERE origin IN ({marks}) "
+                f"UNION SELECT origin FROM graph_refs WHERE origin IN ({marks})",
+                chunk + chunk,
+            )
+        )
     return found
 
 
@@ -192,8 +201,9 @@ def node_exists(conn: sqlite3.Connection, key: str) -> bool:
 
 def nodes_of_origin(conn: sqlite3.Connection, origin: str) -> list[tuple[str, str, str, str | None]]:
     """(kind, name, qualname, path) of the nodes ``origin`` produced."""
-    return [tuple(r) for r in conn.execute(
-        "SELECT kind, name, qualname, path FROM graph_nodes WHERE origin = ?", (origin,))]
+    return [
+        tuple(r) for r in conn.execute("SELECT kind, name, qualname, path FROM graph_nodes WHERE origin = ?", (origin,))
+    ]
 
 
 def nodes_by_id(conn: sqlite3.Connection, ids: Sequence[int]) -> dict[int, Node]:
@@ -207,8 +217,9 @@ def nodes_by_id(conn: sqlite3.Connection, ids: Sequence[int]) -> dict[int, Node]
 
 def refs_targeting(conn: sqlite3.Connection, kind: str, target: str) -> list[int]:
     """Ids of the references naming ``(kind, target)``."""
-    return [r[0] for r in conn.execute(
-        "SELECT id FROM graph_refs WHERE target_kind = ? AND target = ?", (kind, target))]
+    return [
+        r[0] for r in conn.execute("SELECT id FROM graph_refs WHERE target_kind = ? AND target = ?", (kind, target))
+    ]
 
 
 def ref_rows(conn: sqlite3.Connection, ids: Sequence[int]) -> list[RefRow]:
@@ -221,8 +232,26 @@ def ref_rows(conn: sqlite3.Connection, ids: Sequence[int]) -> list[RefRow]:
             f"WHERE r.id IN ({','.join('?' * len(chunk))})",
             chunk,
         ):
-            found.append(RefRow(row[0], row[1], row[2], row[3], row[4], row[5], bool(row[6]), bool(row[7]), row[8],
-                                row[9], row[10], row[11], row[12], row[13], row[14], bool(row[15])))
+            found.append(
+                RefRow(
+                    row[0],
+                    row[1],
+                    row[2],
+                    row[3],
+                    row[4],
+                    row[5],
+                    bool(row[6]),
+                    bool(row[7]),
+                    row[8],
+                    row[9],
+                    row[10],
+                    row[11],
+                    row[12],
+                    row[13],
+                    row[14],
+                    bool(row[15]),
+                )
+            )
     return found
 
 
@@ -241,12 +270,18 @@ def candidates(conn: sqlite3.Connection, kind: str, target: str) -> list[Candida
     args: tuple[str, ...]
     match kind:
         case "file":
-            sql, args = ("SELECT id, path, qualname FROM graph_nodes WHERE path = ? "
-                         "AND kind IN ('file', 'decision')"), (target,)
+            sql, args = (
+                ("SELECT id, path, qualname FROM graph_nodes WHERE path = ? AND kind IN ('file', 'decision')"),
+                (target,),
+            )
         case "stem":
-            sql, args = ("SELECT id, path, qualname FROM graph_nodes WHERE kind = 'file' AND "
-                         "(path = ? OR path GLOB ? OR path GLOB ?)"), (target, _glob(target) + ".*",
-                                                                    _glob(target) + "/index.*")
+            sql, args = (
+                (
+                    "SELECT id, path, qualname FROM graph_nodes WHERE kind = 'file' AND "
+                    "(path = ? OR path GLOB ? OR path GLOB ?)"
+                ),
+                (target, _glob(target) + ".*", _glob(target) + "/index.*"),
+            )
         case "module":
             sql, args = "SELECT id, path, qualname FROM graph_nodes WHERE qualname = ? AND kind = 'file'", (target,)
         case _:
@@ -259,15 +294,27 @@ def _glob(text: str) -> str:
 
 
 def source_states(conn: sqlite3.Connection) -> dict[str, SourceState]:
-    return {r[0]: SourceState(*r) for r in conn.execute(
-        "SELECT name, size, mtime_ns, fingerprint, cursor FROM graph_sources")}
+    return {
+        r[0]: SourceState(*r)
+        for r in conn.execute("SELECT name, size, mtime_ns, fingerprint, cursor FROM graph_sources")
+    }
 
 
 # -- writing (inside the sync's transaction) ------------------------------------------------
 
-def add_node(conn: sqlite3.Connection, kind: str, key: str, name: str, *, origin: str, qualname: str = "",
-             path: str | None = None, lines: tuple[int | None, int | None] = (None, None),
-             fact_id: int | None = None) -> int:
+
+def add_node(
+    conn: sqlite3.Connection,
+    kind: str,
+    key: str,
+    name: str,
+    *,
+    origin: str,
+    qualname: str = "",
+    path: str | None = None,
+    lines: tuple[int | None, int | None] = (None, None),
+    fact_id: int | None = None,
+) -> int:
     """A node's id; the first node written with a key wins (a commit read twice keeps the first)."""
     cur = conn.execute(
         "INSERT INTO graph_nodes (kind, key, name, qualname, path, line_start, line_end, fact_id, origin) "
@@ -326,8 +373,18 @@ class GraphWriter:
         self._refs: list[tuple] = []
         self._next_ref = conn.execute("SELECT coalesce(max(id), 0) + 1 FROM graph_refs").fetchone()[0]
 
-    def node(self, kind: str, key: str, name: str, *, origin: str, qualname: str = "", path: str | None = None,
-             lines: tuple[int | None, int | None] = (None, None), fact_id: int | None = None) -> int:
+    def node(
+        self,
+        kind: str,
+        key: str,
+        name: str,
+        *,
+        origin: str,
+        qualname: str = "",
+        path: str | None = None,
+        lines: tuple[int | None, int | None] = (None, None),
+        fact_id: int | None = None,
+    ) -> int:
         """Like ``add_node`` (the first node with a key wins), for keys no other origin can hold."""
         known = self._node_ids.get(key)
         if known is not None:
@@ -340,8 +397,18 @@ class GraphWriter:
         self._nodes.append((node_id, kind, key, name, qualname, path, lines[0], lines[1], fact_id, origin))
         return node_id
 
-    def edge(self, src: int, dst: int, type_: str, link: str, *, source: tuple[str, str, str | None], origin: str,
-             line: int | None = None, ref_id: int | None = None) -> None:
+    def edge(
+        self,
+        src: int,
+        dst: int,
+        type_: str,
+        link: str,
+        *,
+        source: tuple[str, str, str | None],
+        origin: str,
+        line: int | None = None,
+        ref_id: int | None = None,
+    ) -> None:
         if src == dst:
             return
         if ref_id is not None:  # the reference holds the source, line and origin
@@ -351,15 +418,44 @@ class GraphWriter:
         fingerprint = None if _derivable_fingerprint(source, origin) else fingerprint
         self._edges.append((src, dst, type_, link, kind, uri, fingerprint, line, origin, None))
 
-    def ref(self, src: int, type_: str, target_kind: str, target: str, *, hint: str | None, qualified: bool,
-            reverse: bool, link: str, line: int | None, source: tuple[str, str, str | None], origin: str,
-            tested: bool = False) -> int:
+    def ref(
+        self,
+        src: int,
+        type_: str,
+        target_kind: str,
+        target: str,
+        *,
+        hint: str | None,
+        qualified: bool,
+        reverse: bool,
+        link: str,
+        line: int | None,
+        source: tuple[str, str, str | None],
+        origin: str,
+        tested: bool = False,
+    ) -> int:
         ref_id = self._next_ref
         self._next_ref += 1
         kind, uri, fingerprint = source
-        self._refs.append((ref_id, origin, src, type_, target_kind, target, hint, int(qualified), int(reverse),
-                           link, line, kind, None if uri == f"{origin}:{line}-{line}" else uri,
-                           None if _derivable_fingerprint(source, origin) else fingerprint, int(tested)))
+        self._refs.append(
+            (
+                ref_id,
+                origin,
+                src,
+                type_,
+                target_kind,
+                target,
+                hint,
+                int(qualified),
+                int(reverse),
+                link,
+                line,
+                kind,
+                None if uri == f"{origin}:{line}-{line}" else uri,
+                None if _derivable_fingerprint(source, origin) else fingerprint,
+                int(tested),
+            )
+        )
         return ref_id
 
     @property
@@ -371,7 +467,9 @@ class GraphWriter:
         if self._nodes:
             self.conn.executemany(
                 "INSERT INTO graph_nodes (id, kind, key, name, qualname, path, line_start, line_end, fact_id, origin) "
-                "VALUES (?,?,?,?,?,?,?,?,?,?)", self._nodes)
+                "VALUES (?,?,?,?,?,?,?,?,?,?)",
+                self._nodes,
+            )
         self._nodes, self._node_ids, self._next_node = [], {}, None
 
     def flush(self) -> int:
@@ -381,11 +479,14 @@ class GraphWriter:
             self.conn.executemany(
                 "INSERT INTO graph_refs (id, origin, src, type, target_kind, target, hint, qualified, reverse, link, "
                 "line, source_kind, source_uri, fingerprint, tested) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
-                self._refs)
+                self._refs,
+            )
         if self._edges:
             self.conn.executemany(
                 "INSERT INTO graph_edges (src, dst, type, link, source_kind, source_uri, fingerprint, line, origin, "
-                "ref_id) VALUES (?,?,?,?,?,?,?,?,?,?)", self._edges)
+                "ref_id) VALUES (?,?,?,?,?,?,?,?,?,?)",
+                self._edges,
+            )
         written = len(self._edges)
         self._refs, self._edges = [], []
         return written

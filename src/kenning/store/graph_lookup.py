@@ -15,8 +15,10 @@ _N = ", ".join(f"n.{c.strip()}" for c in NODE_COLUMNS.split(","))
 _ADR = re.compile(r"^adr[-_ ]?0*(\d{1,5})$", re.I)
 _CITATION = re.compile(r"^kn://[A-Za-z0-9._-]+/(\d+)$")
 # Within one rule: files and top-level symbols before methods, then the shortest qualified name.
-_SYMBOL_ORDER = ("(kind = 'symbol' AND instr(substr(key, length(rtrim(key, replace(key, ':', ''))) + 1), '.') > 0), "
-                 "length(qualname), id")
+_SYMBOL_ORDER = (
+    "(kind = 'symbol' AND instr(substr(key, length(rtrim(key, replace(key, ':', ''))) + 1), '.') > 0), "
+    "length(qualname), id"
+)
 
 
 def glob_escape(text: str) -> str:
@@ -53,8 +55,9 @@ def exact_nodes(conn: Connection, text: str, *, limit: int = 8) -> tuple[list[tu
         ("exact", "kind IN ('symbol', 'file') AND lower(qualname) GLOB ?", ("*." + glob_escape(raw.lower()),)),
     ]
     for how, where, args in rules:
-        rows = conn.execute(f"SELECT {NODE_COLUMNS} FROM graph_nodes WHERE {where} ORDER BY {_SYMBOL_ORDER} LIMIT ?",
-                            (*args, limit)).fetchall()
+        rows = conn.execute(
+            f"SELECT {NODE_COLUMNS} FROM graph_nodes WHERE {where} ORDER BY {_SYMBOL_ORDER} LIMIT ?", (*args, limit)
+        ).fetchall()
         if rows:
             return [tuple(r) for r in rows], how
     return [], None
@@ -66,8 +69,13 @@ def module_nodes(conn: Connection, word: str, *, limit: int = 4) -> list[tuple]:
     rows = conn.execute(
         f"SELECT {NODE_COLUMNS} FROM graph_nodes WHERE kind = 'file' AND (qualname = ? OR qualname GLOB ? "
         "OR path GLOB ? OR path GLOB ?) ORDER BY length(path), id LIMIT ?",
-        (word, "*." + glob_escape(word), "*" + glob_escape(word) + ".*", "*" + glob_escape(word) + "/__init__.py",
-         limit),
+        (
+            word,
+            "*." + glob_escape(word),
+            "*" + glob_escape(word) + ".*",
+            "*" + glob_escape(word) + "/__init__.py",
+            limit,
+        ),
     ).fetchall()
     return [tuple(r) for r in rows if _stem_is(r[5] or "", word)]
 
@@ -79,8 +87,9 @@ def _stem_is(path: str, word: str) -> bool:
     return name.split(".", 1)[0].lstrip("_") == word.lstrip("_")
 
 
-def lexical_nodes(conn: Connection, match: str, *, kinds: Sequence[str] = (),
-                  lifecycles: Sequence[str] = ("active",), limit: int = 5) -> list[tuple[tuple, float]]:
+def lexical_nodes(
+    conn: Connection, match: str, *, kinds: Sequence[str] = (), lifecycles: Sequence[str] = ("active",), limit: int = 5
+) -> list[tuple[tuple, float]]:
     """The best excerpts for an FTS5 ``match`` among those that carry graph nodes (of
     ``kinds`` when given), each node with its excerpt's BM25 score (lower is better)."""
     kind_sql = f" AND n.kind IN ({','.join('?' * len(kinds))})" if kinds else ""
@@ -110,7 +119,9 @@ def call_receivers(conn: Connection, edge_ids: Sequence[int]) -> dict[int, str]:
     for start in range(0, len(ids), 500):
         chunk = ids[start : start + 500]
         for eid, qualified, hint in conn.execute(
-                "SELECT e.id, r.qualified, r.hint FROM graph_edges e JOIN graph_refs r ON r.id = e.ref_id "
-                f"WHERE e.id IN ({','.join('?' * len(chunk))})", chunk):
+            "SELECT e.id, r.qualified, r.hint FROM graph_edges e JOIN graph_refs r ON r.id = e.ref_id "
+            f"WHERE e.id IN ({','.join('?' * len(chunk))})",
+            chunk,
+        ):
             found[int(eid)] = "module" if hint else "unknown" if qualified else "plain"
     return found

@@ -16,8 +16,10 @@ def manifest_paths(conn: sqlite3.Connection) -> list[str]:
 
 def active_ids_with_path(conn: sqlite3.Connection, path: str) -> list[int]:
     """Active facts whose own ``path`` is ``path`` (e.g. the ledger's records), by id."""
-    return [row[0] for row in conn.execute("SELECT id FROM facts WHERE path = ? AND lifecycle = 'active' ORDER BY id",
-                                           (path,))]
+    return [
+        row[0]
+        for row in conn.execute("SELECT id FROM facts WHERE path = ? AND lifecycle = 'active' ORDER BY id", (path,))
+    ]
 
 
 def active_ids_located_in(conn: sqlite3.Connection, paths: list[str]) -> list[int]:
@@ -25,17 +27,25 @@ def active_ids_located_in(conn: sqlite3.Connection, paths: list[str]) -> list[in
     ids: list[int] = []
     for chunk in in_batches(paths):
         marks = ",".join("?" * len(chunk))
-        ids.extend(row[0] for row in conn.execute(
-            f"SELECT DISTINCT l.fact_id FROM locations l JOIN facts f ON f.id = l.fact_id "
-            f"WHERE l.path IN ({marks}) AND f.lifecycle = 'active' ORDER BY l.path, l.line_start, l.fact_id",
-            chunk))
+        ids.extend(
+            row[0]
+            for row in conn.execute(
+                f"SELECT DISTINCT l.fact_id FROM locations l JOIN facts f ON f.id = l.fact_id "
+                f"WHERE l.path IN ({marks}) AND f.lifecycle = 'active' ORDER BY l.path, l.line_start, l.fact_id",
+                chunk,
+            )
+        )
     return ids
 
 
 def active_ids_above(conn: sqlite3.Connection, path: str, last_line: int) -> list[int]:
     """Active facts located in ``path`` starting at or before ``last_line`` (a location
     without a line counts as line 1), by line then id."""
-    return [row[0] for row in conn.execute(
-        "SELECT l.fact_id FROM locations l JOIN facts f ON f.id = l.fact_id WHERE l.path = ? "
-        "AND f.lifecycle = 'active' AND coalesce(l.line_start, 1) <= ? ORDER BY l.line_start, l.fact_id",
-        (path, last_line))]
+    return [
+        row[0]
+        for row in conn.execute(
+            "SELECT l.fact_id FROM locations l JOIN facts f ON f.id = l.fact_id WHERE l.path = ? "
+            "AND f.lifecycle = 'active' AND coalesce(l.line_start, 1) <= ? ORDER BY l.line_start, l.fact_id",
+            (path, last_line),
+        )
+    ]

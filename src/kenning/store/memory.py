@@ -28,8 +28,16 @@ class ToolUse:
     created: str
 
     def to_json(self) -> dict[str, Any]:
-        return {"id": self.id, "tool_use_id": self.tool_use_id, "session_id": self.session_id, "tool": self.tool,
-                "input": self.input, "response": self.response, "cwd": self.cwd, "created": self.created}
+        return {
+            "id": self.id,
+            "tool_use_id": self.tool_use_id,
+            "session_id": self.session_id,
+            "tool": self.tool,
+            "input": self.input,
+            "response": self.response,
+            "cwd": self.cwd,
+            "created": self.created,
+        }
 
 
 def touch_session(conn: sqlite3.Connection, project: str, session_id: str, stamp: str, cwd: str | None = None) -> None:
@@ -75,8 +83,9 @@ def session_of(conn: sqlite3.Connection, fact_ids: list[int]) -> dict[int, str |
     found: dict[int, str | None] = {}
     for chunk in in_batches(fact_ids):
         marks = ",".join("?" * len(chunk))
-        found.update((row[0], row[1]) for row in conn.execute(f"SELECT id, session_id FROM facts WHERE id IN ({marks})",
-                                                                chunk))
+        found.update(
+            (row[0], row[1]) for row in conn.execute(f"SELECT id, session_id FROM facts WHERE id IN ({marks})", chunk)
+        )
     return found
 
 
@@ -86,8 +95,16 @@ def tool_use_id_of(conn: sqlite3.Connection, tool_use_id: str) -> int | None:
     return None if row is None else int(row[0])
 
 
-def insert_tool_use(conn: sqlite3.Connection, tool_use_id: str | None, session_id: str, tool: str, text_in: str,
-                    text_out: str, cwd: str | None, created: str) -> int:
+def insert_tool_use(
+    conn: sqlite3.Connection,
+    tool_use_id: str | None,
+    session_id: str,
+    tool: str,
+    text_in: str,
+    text_out: str,
+    cwd: str | None,
+    created: str,
+) -> int:
     row = conn.execute(
         "INSERT INTO tool_uses (tool_use_id, session_id, tool, input, response, cwd, created) "
         "VALUES (?, ?, ?, ?, ?, ?, ?) RETURNING id",
@@ -105,14 +122,26 @@ def tool_use(conn: sqlite3.Connection, ref: str) -> ToolUse | None:
         row = conn.execute("SELECT * FROM tool_uses WHERE tool_use_id = ?", (ref,)).fetchone()
     if row is None:
         return None
-    return ToolUse(row["id"], row["tool_use_id"], row["session_id"], row["tool"], row["input"], row["response"],
-                   row["cwd"], row["created"])
+    return ToolUse(
+        row["id"],
+        row["tool_use_id"],
+        row["session_id"],
+        row["tool"],
+        row["input"],
+        row["response"],
+        row["cwd"],
+        row["created"],
+    )
 
 
 def tool_uses_of_session(conn: sqlite3.Connection, session_id: str, limit: int) -> list[tuple[int, str, str]]:
     """(id, tool, created) of a session's tool uses, oldest first."""
-    return [(r[0], r[1], r[2]) for r in conn.execute(
-        "SELECT id, tool, created FROM tool_uses WHERE session_id = ? ORDER BY id LIMIT ?", (session_id, limit))]
+    return [
+        (r[0], r[1], r[2])
+        for r in conn.execute(
+            "SELECT id, tool, created FROM tool_uses WHERE session_id = ? ORDER BY id LIMIT ?", (session_id, limit)
+        )
+    ]
 
 
 def active_note(conn: sqlite3.Connection, content_hash: str, source_kinds: tuple[str, ...]) -> int | None:
@@ -126,8 +155,15 @@ def active_note(conn: sqlite3.Connection, content_hash: str, source_kinds: tuple
     return None if row is None else int(row[0])
 
 
-def recent_ids(conn: sqlite3.Connection, source_kinds: tuple[str, ...], limit: int, *, types: tuple[str, ...] = (),
-               memory_type: str | None = None, path_prefix: str | None = None) -> list[int]:
+def recent_ids(
+    conn: sqlite3.Connection,
+    source_kinds: tuple[str, ...],
+    limit: int,
+    *,
+    types: tuple[str, ...] = (),
+    memory_type: str | None = None,
+    path_prefix: str | None = None,
+) -> list[int]:
     """Active facts of these source kinds, newest first (by indexing date, then id)."""
     clauses = ["lifecycle = 'active'", f"source_kind IN ({','.join('?' * len(source_kinds))})"]
     params: list[object] = list(source_kinds)
@@ -140,9 +176,13 @@ def recent_ids(conn: sqlite3.Connection, source_kinds: tuple[str, ...], limit: i
     if path_prefix:
         clauses.append("substr(source_uri, 1, ?) = ?")
         params.extend([len(path_prefix), path_prefix])
-    return [r[0] for r in conn.execute(
-        f"SELECT id FROM facts WHERE {' AND '.join(clauses)} ORDER BY date_indexed DESC, id DESC LIMIT ?",
-        (*params, limit))]
+    return [
+        r[0]
+        for r in conn.execute(
+            f"SELECT id FROM facts WHERE {' AND '.join(clauses)} ORDER BY date_indexed DESC, id DESC LIMIT ?",
+            (*params, limit),
+        )
+    ]
 
 
 @dataclass(frozen=True)
@@ -160,35 +200,45 @@ def anchor(conn: sqlite3.Connection, fact_id: int) -> Anchor | None:
     row = conn.execute("SELECT id, source_kind, date_indexed FROM facts WHERE id = ?", (fact_id,)).fetchone()
     if row is None:
         return None
-    loc = conn.execute("SELECT path, coalesce(line_start, 0) FROM locations WHERE fact_id = ? ORDER BY path LIMIT 1",
-                       (fact_id,)).fetchone()
+    loc = conn.execute(
+        "SELECT path, coalesce(line_start, 0) FROM locations WHERE fact_id = ? ORDER BY path LIMIT 1", (fact_id,)
+    ).fetchone()
     return Anchor(row[0], row[1], row[2], loc[0] if loc else None, loc[1] if loc else 0)
 
 
-def saved_neighbours(conn: sqlite3.Connection, at: Anchor, source_kinds: tuple[str, ...], before: int,
-                     after: int) -> tuple[list[int], list[int]]:
+def saved_neighbours(
+    conn: sqlite3.Connection, at: Anchor, source_kinds: tuple[str, ...], before: int, after: int
+) -> tuple[list[int], list[int]]:
     """Active facts of these source kinds saved just before ``at`` (nearest first) and just
     after (nearest first), ordered by indexing date then id."""
     kinds = ",".join("?" * len(source_kinds))
     base = f"FROM facts WHERE lifecycle = 'active' AND source_kind IN ({kinds})"
     prev = conn.execute(
         f"SELECT id {base} AND (date_indexed, id) < (?, ?) ORDER BY date_indexed DESC, id DESC LIMIT ?",
-        (*source_kinds, at.date_indexed, at.id, before)).fetchall()
+        (*source_kinds, at.date_indexed, at.id, before),
+    ).fetchall()
     nxt = conn.execute(
         f"SELECT id {base} AND (date_indexed, id) > (?, ?) ORDER BY date_indexed, id LIMIT ?",
-        (*source_kinds, at.date_indexed, at.id, after)).fetchall()
+        (*source_kinds, at.date_indexed, at.id, after),
+    ).fetchall()
     return [r[0] for r in prev], [r[0] for r in nxt]
 
 
 def file_neighbours(conn: sqlite3.Connection, at: Anchor, before: int, after: int) -> tuple[list[int], list[int]]:
     """Active facts located in ``at``'s file just above it (nearest first) and just below
     (nearest first), by line then id. ``at`` must have a path."""
-    base = ("FROM locations l JOIN facts f ON f.id = l.fact_id WHERE l.path = ? AND f.lifecycle = 'active' "
-            "AND l.fact_id != ?")
-    prev = conn.execute(f"SELECT l.fact_id {base} AND coalesce(l.line_start, 0) <= ? "
-                        "ORDER BY coalesce(l.line_start, 0) DESC, l.fact_id DESC LIMIT ?",
-                        (at.path, at.id, at.line, before)).fetchall()
-    nxt = conn.execute(f"SELECT l.fact_id {base} AND coalesce(l.line_start, 0) > ? "
-                       "ORDER BY coalesce(l.line_start, 0), l.fact_id LIMIT ?",
-                       (at.path, at.id, at.line, after)).fetchall()
+    base = (
+        "FROM locations l JOIN facts f ON f.id = l.fact_id WHERE l.path = ? AND f.lifecycle = 'active' "
+        "AND l.fact_id != ?"
+    )
+    prev = conn.execute(
+        f"SELECT l.fact_id {base} AND coalesce(l.line_start, 0) <= ? "
+        "ORDER BY coalesce(l.line_start, 0) DESC, l.fact_id DESC LIMIT ?",
+        (at.path, at.id, at.line, before),
+    ).fetchall()
+    nxt = conn.execute(
+        f"SELECT l.fact_id {base} AND coalesce(l.line_start, 0) > ? "
+        "ORDER BY coalesce(l.line_start, 0), l.fact_id LIMIT ?",
+        (at.path, at.id, at.line, after),
+    ).fetchall()
     return [r[0] for r in prev], [r[0] for r in nxt]

@@ -46,9 +46,7 @@ def available() -> list[Migration]:
 
 
 def applied_versions(conn: sqlite3.Connection) -> set[int]:
-    exists = conn.execute(
-        "SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'schema_migrations'"
-    ).fetchone()
+    exists = conn.execute("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'schema_migrations'").fetchone()
     if not exists:
         return set()
     return {row[0] for row in conn.execute("SELECT version FROM schema_migrations")}
@@ -62,12 +60,16 @@ def check_current(conn: sqlite3.Connection) -> None:
     done = applied_versions(conn)
     _refuse_unknown(done, migrations)
     if not done:
-        raise IndexMissing("the project store has no schema yet (a first sync is under way, or never ran)",
-                           hint="run `kenning sync`, or wait for the running one")
+        raise IndexMissing(
+            "the project store has no schema yet (a first sync is under way, or never ran)",
+            hint="run `kenning sync`, or wait for the running one",
+        )
     pending = [m.version for m in migrations if m.version not in done]
     if pending:
-        raise StoreOutdated(f"the project store predates this kenning (schema versions {pending} not applied)",
-                            hint="run `kenning sync`: it upgrades the store, keeping every saved note")
+        raise StoreOutdated(
+            f"the project store predates this kenning (schema versions {pending} not applied)",
+            hint="run `kenning sync`: it upgrades the store, keeping every saved note",
+        )
 
 
 def migrate(conn: sqlite3.Connection) -> list[int]:
@@ -87,8 +89,10 @@ def migrate(conn: sqlite3.Connection) -> list[int]:
         conn.execute("BEGIN IMMEDIATE")
     except sqlite3.OperationalError as exc:
         if "locked" in str(exc) or "busy" in str(exc):
-            raise StoreBusy("the project store is busy: another kenning process is upgrading or writing it",
-                            hint="retry when it finishes") from exc
+            raise StoreBusy(
+                "the project store is busy: another kenning process is upgrading or writing it",
+                hint="retry when it finishes",
+            ) from exc
         raise
     applied = []
     try:
@@ -104,8 +108,10 @@ def migrate(conn: sqlite3.Connection) -> list[int]:
             for statement in statements(migration.sql):
                 conn.execute(statement)
             stamp = datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
-            conn.execute("INSERT INTO schema_migrations (version, name, applied_at) VALUES (?, ?, ?)",
-                         (migration.version, migration.name, stamp))
+            conn.execute(
+                "INSERT INTO schema_migrations (version, name, applied_at) VALUES (?, ?, ?)",
+                (migration.version, migration.name, stamp),
+            )
             applied.append(migration.version)
         conn.execute("COMMIT")
     except BaseException:

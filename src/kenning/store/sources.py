@@ -57,9 +57,12 @@ else:
 
 # -- manifest -------------------------------------------------------------------------------
 
+
 def manifest(conn: sqlite3.Connection) -> dict[str, ManifestRow]:
-    return {row[0]: ManifestRow._make(row)
-            for row in conn.execute("SELECT path, size, mtime_ns, fingerprint, parser FROM manifest")}
+    return {
+        row[0]: ManifestRow._make(row)
+        for row in conn.execute("SELECT path, size, mtime_ns, fingerprint, parser FROM manifest")
+    }
 
 
 def manifest_for(conn: sqlite3.Connection, paths: Sequence[str]) -> dict[str, ManifestRow]:
@@ -97,12 +100,17 @@ def delete_manifest(conn: sqlite3.Connection, path: str) -> None:
 
 # -- locations ------------------------------------------------------------------------------
 
+
 def located_paths(conn: sqlite3.Connection, paths: Sequence[str]) -> set[str]:
     """Which of ``paths`` have locations."""
     found: set[str] = set()
     for chunk in in_batches(paths):
-        found.update(row[0] for row in conn.execute(
-            f"SELECT DISTINCT path FROM locations WHERE path IN ({','.join('?' * len(chunk))})", chunk))
+        found.update(
+            row[0]
+            for row in conn.execute(
+                f"SELECT DISTINCT path FROM locations WHERE path IN ({','.join('?' * len(chunk))})", chunk
+            )
+        )
     return found
 
 
@@ -116,15 +124,18 @@ def locations_at(conn: sqlite3.Connection, path: str) -> dict[int, list[str]]:
 
 def facts_located_at(conn: sqlite3.Connection, path: str) -> list[tuple[str, int]]:
     """(uri, fact id) of the locations in ``path``, by first line then URI."""
-    return [tuple(r) for r in conn.execute(
-        "SELECT uri, fact_id FROM locations WHERE path = ? ORDER BY line_start, uri", (path,))]
+    return [
+        tuple(r)
+        for r in conn.execute("SELECT uri, fact_id FROM locations WHERE path = ? ORDER BY line_start, uri", (path,))
+    ]
 
 
 def first_location(conn: sqlite3.Connection, fact_id: int) -> Location | None:
     """The fact's first remaining place (by path, then URI), or None when it has none."""
     row = conn.execute(
         "SELECT uri, path, line_start, line_end, fingerprint FROM locations WHERE fact_id = ? "
-        "ORDER BY path, uri LIMIT 1", (fact_id,),
+        "ORDER BY path, uri LIMIT 1",
+        (fact_id,),
     ).fetchone()
     return Location(*row) if row is not None else None
 
@@ -146,6 +157,7 @@ def add_locations(conn: sqlite3.Connection, rows: Sequence[NewLocation]) -> None
 
 
 # -- sync runs ------------------------------------------------------------------------------
+
 
 def changes(conn: sqlite3.Connection) -> int:
     """Rows changed through this connection so far (a sync's write count is a difference)."""

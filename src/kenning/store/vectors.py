@@ -22,7 +22,9 @@ LIMIT ?
 def manifest(conn: sqlite3.Connection, embedder: str) -> dict[str, Any] | None:
     row = conn.execute(
         "SELECT model_id, weights_sha256, dimension, pooling, fingerprint, created FROM dense_manifest "
-        "WHERE embedder = ?", (embedder,)).fetchone()
+        "WHERE embedder = ?",
+        (embedder,),
+    ).fetchone()
     if row is None:
         return None
     keys = ("model_id", "weights_sha256", "dimension", "pooling", "fingerprint", "created")
@@ -35,8 +37,16 @@ def reset(conn: sqlite3.Connection, embedder: str, described: dict[str, Any], *,
     conn.execute(
         "INSERT OR REPLACE INTO dense_manifest (embedder, model_id, weights_sha256, dimension, pooling, "
         "fingerprint, created) VALUES (?, ?, ?, ?, ?, ?, ?)",
-        (embedder, described["model_id"], described["weights_sha256"], described["dimension"],
-         described["pooling"], described["fingerprint"], created))
+        (
+            embedder,
+            described["model_id"],
+            described["weights_sha256"],
+            described["dimension"],
+            described["pooling"],
+            described["fingerprint"],
+            created,
+        ),
+    )
 
 
 def drop_stale(conn: sqlite3.Connection, embedder: str) -> int:
@@ -44,7 +54,8 @@ def drop_stale(conn: sqlite3.Connection, embedder: str) -> int:
     cursor = conn.execute(
         "DELETE FROM dense_vectors WHERE embedder = ? AND fact_id NOT IN "
         "(SELECT f.id FROM facts f WHERE f.lifecycle = 'active' AND f.content_hash = dense_vectors.content_hash)",
-        (embedder,))
+        (embedder,),
+    )
     if cursor.rowcount:
         _bump(conn, embedder)
     return cursor.rowcount
@@ -59,7 +70,8 @@ def coverage(conn: sqlite3.Connection, embedder: str) -> tuple[int, int]:
     done = conn.execute(
         "SELECT count(*) FROM dense_vectors v JOIN facts f ON f.id = v.fact_id "
         "WHERE v.embedder = ? AND f.lifecycle = 'active' AND f.content_hash = v.content_hash",
-        (embedder,)).fetchone()[0]
+        (embedder,),
+    ).fetchone()[0]
     total = conn.execute("SELECT count(*) FROM facts WHERE lifecycle = 'active'").fetchone()[0]
     return done, total
 
@@ -67,8 +79,11 @@ def coverage(conn: sqlite3.Connection, embedder: str) -> tuple[int, int]:
 def put(conn: sqlite3.Connection, embedder: str, rows: Iterable[tuple[int, str, np.ndarray]]) -> None:
     conn.executemany(
         "INSERT OR REPLACE INTO dense_vectors (embedder, fact_id, content_hash, vector) VALUES (?, ?, ?, ?)",
-        ((embedder, fact_id, content_hash, np.asarray(vector, dtype="<f4").tobytes())
-         for fact_id, content_hash, vector in rows))
+        (
+            (embedder, fact_id, content_hash, np.asarray(vector, dtype="<f4").tobytes())
+            for fact_id, content_hash, vector in rows
+        ),
+    )
     _bump(conn, embedder)
 
 
@@ -87,7 +102,8 @@ def load(conn: sqlite3.Connection, embedder: str, dimension: int) -> tuple[np.nd
     rows = conn.execute(
         "SELECT v.fact_id, v.vector FROM dense_vectors v JOIN facts f ON f.id = v.fact_id "
         "WHERE v.embedder = ? AND f.lifecycle = 'active' AND f.content_hash = v.content_hash ORDER BY v.fact_id",
-        (embedder,)).fetchall()
+        (embedder,),
+    ).fetchall()
     ids = np.fromiter((r[0] for r in rows), dtype=np.int64, count=len(rows))
     matrix = np.frombuffer(b"".join(r[1] for r in rows), dtype="<f4")
     return ids, matrix.reshape(len(rows), dimension) if len(rows) else np.zeros((0, dimension), np.float32)

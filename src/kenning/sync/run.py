@@ -86,16 +86,23 @@ def _sync(conn: Connection, project: Project, *, now: datetime, progress: Progre
 
     # Parse everything before taking the write lock: other writers (an MCP server saving a
     # memory, a hook recording a tool use) wait only for the writes, not for the parsing.
-    known = {c.path: manifest[c.path].fingerprint for c in to_read
-             if c.path in manifest and manifest[c.path].parser == c.parser}
+    known = {
+        c.path: manifest[c.path].fingerprint
+        for c in to_read
+        if c.path in manifest and manifest[c.path].parser == c.parser
+    }
     parsed = list(read_all(to_read, known, progress))
     stamp = iso(now)
     before = sources.changes(conn)
     applied: list[graph_build.FileChange] = []  # (path, fingerprint, relations) for the graph
     step = progress or (lambda phase, done, total: None)
     with transaction(conn):
-        writer = ExcerptWriter(conn, stamp, {item.candidate.path for item in parsed},
-                               {row.content_hash for item in parsed for row in item.rows})
+        writer = ExcerptWriter(
+            conn,
+            stamp,
+            {item.candidate.path for item in parsed},
+            {row.content_hash for item in parsed for row in item.rows},
+        )
         for done, item in enumerate(parsed, start=1):
             step("writing", done, len(parsed))
             old = manifest.get(item.candidate.path)
@@ -125,8 +132,12 @@ def _sync(conn: Connection, project: Project, *, now: datetime, progress: Progre
             writer.retire_path(path, report)
         step("graph", 0, 0)
         report.graph = graph_build.apply(
-            conn, project, applied,
-            sorted(set(vanished)), graph_pending, stamp=stamp,
+            conn,
+            project,
+            applied,
+            sorted(set(vanished)),
+            graph_pending,
+            stamp=stamp,
         )
         report.writes = sources.changes(conn) - before
         if report.writes:

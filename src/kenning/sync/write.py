@@ -72,13 +72,15 @@ class ExcerptWriter:
                 if self._known[fact_id][1] == path:
                     self._refresh(fact_id, row, fingerprint)
             self._locations.append(
-                sources.NewLocation(fact_id, row.uri, path, row.line_start, row.line_end, fingerprint))
+                sources.NewLocation(fact_id, row.uri, path, row.line_start, row.line_end, fingerprint)
+            )
             successor_by_uri.setdefault(row.uri, fact_id)
         if previous:
             self.flush()
             self._settle_orphans(previous, successor_by_uri, report)
-        self._manifest.append(sources.IndexedFile(
-            path, cand.size, cand.mtime_ns, fingerprint, cand.parser, self.stamp, len(item.rows)))
+        self._manifest.append(
+            sources.IndexedFile(path, cand.size, cand.mtime_ns, fingerprint, cand.parser, self.stamp, len(item.rows))
+        )
 
     def retire_path(self, path: str, report: SyncReport) -> None:
         """A vanished file: its excerpts lose this place, and with no place left are retired."""
@@ -100,9 +102,28 @@ class ExcerptWriter:
     def _add(self, row: ExcerptRow, path: str, fingerprint: str) -> int:
         fact_id = self._next_id
         self._next_id += 1
-        record = [fact_id, row.type, row.title, row.body, row.keywords, path, "file", row.uri, fingerprint,
-                  row.content_hash, row.date_source, self.stamp, None, "projection", row.tags, None, None, None,
-                  None, row.meta]
+        record = [
+            fact_id,
+            row.type,
+            row.title,
+            row.body,
+            row.keywords,
+            path,
+            "file",
+            row.uri,
+            fingerprint,
+            row.content_hash,
+            row.date_source,
+            self.stamp,
+            None,
+            "projection",
+            row.tags,
+            None,
+            None,
+            None,
+            None,
+            row.meta,
+        ]
         self._facts.append(record)
         self._unwritten[fact_id] = record
         self.new_facts.append((fact_id, row.title, row.keywords, path, row.body))
@@ -117,30 +138,45 @@ class ExcerptWriter:
             record[_FINGERPRINT], record[_SOURCE_URI], record[_DATE_SOURCE] = fingerprint, row.uri, row.date_source
             record[_DATE_INDEXED], record[_TAGS], record[_META] = self.stamp, row.tags, row.meta
             return
-        fact_store.refresh_source(self.conn, fact_id, fingerprint=fingerprint, uri=row.uri,
-                                  date_source=row.date_source, date_indexed=self.stamp, tags=row.tags, meta=row.meta)
+        fact_store.refresh_source(
+            self.conn,
+            fact_id,
+            fingerprint=fingerprint,
+            uri=row.uri,
+            date_source=row.date_source,
+            date_indexed=self.stamp,
+            tags=row.tags,
+            meta=row.meta,
+        )
 
-    def _settle_orphans(self, previous: dict[int, list[str]], successor_by_uri: dict[str, int],
-                        report: SyncReport) -> None:
+    def _settle_orphans(
+        self, previous: dict[int, list[str]], successor_by_uri: dict[str, int], report: SyncReport
+    ) -> None:
         """Facts that lost their place in a file: supersede, retire, or re-point."""
         for fact_id, uris in sorted(previous.items()):
             remaining = sources.first_location(self.conn, fact_id)
             if remaining is not None:
-                moved = fact_store.repoint(self.conn, fact_id, uri=remaining.uri, path=remaining.path,
-                                           fingerprint=remaining.fingerprint)
+                moved = fact_store.repoint(
+                    self.conn, fact_id, uri=remaining.uri, path=remaining.path, fingerprint=remaining.fingerprint
+                )
                 if moved and fact_id in self._known:
                     self._known[fact_id] = (self._known[fact_id][0], remaining.path)
                 continue
             successor = next((successor_by_uri[u] for u in uris if successor_by_uri.get(u, fact_id) != fact_id), None)
             if successor is not None:
                 fact_store.set_lifecycle(
-                    self.conn, fact_id, Lifecycle.SUPERSEDED, when=self.stamp, reason="source changed",
+                    self.conn,
+                    fact_id,
+                    Lifecycle.SUPERSEDED,
+                    when=self.stamp,
+                    reason="source changed",
                     superseded_by=successor,
                 )
                 report.replaced += 1
             else:
-                fact_store.set_lifecycle(self.conn, fact_id, Lifecycle.RETIRED, when=self.stamp,
-                                         reason="source vanished")
+                fact_store.set_lifecycle(
+                    self.conn, fact_id, Lifecycle.RETIRED, when=self.stamp, reason="source vanished"
+                )
                 report.retired += 1
                 report.retired_uris.extend(uris)
             self._deactivate(fact_id)
@@ -149,4 +185,3 @@ class ExcerptWriter:
         known = self._known.pop(fact_id, None)
         if known is not None:
             self._active[known[0]].remove(fact_id)
-

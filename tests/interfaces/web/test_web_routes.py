@@ -53,7 +53,9 @@ def test_ask_page_shows_badges_dates_and_source_links(client: TestClient):
     links = re.findall(r'href="(/source/alpha/\d+(?:#L\d+)?)"', page.text)
     assert links, "every result links to its source"
     assert client.get(links[0].split("#")[0]).status_code == 200
-    assert '<dd class="mode">lexical</dd>' in page.text and "degraded: dense disabled" in page.text  # dense is off in the suite (conftest)
+    assert (
+        '<dd class="mode">lexical</dd>' in page.text and "degraded: dense disabled" in page.text
+    )  # dense is off in the suite (conftest)
 
 
 def test_ask_page_without_a_question_is_the_empty_form(client: TestClient):
@@ -72,8 +74,9 @@ def test_api_ask_returns_the_answer_contract(client: TestClient):
     assert first["freshness"]["state"] == "current" and first["citation"].startswith("kn://alpha/")
 
 
-def test_api_ask_is_byte_identical_to_kenning_ask_json(client: TestClient, corpus: Corpus, cli,
-                                                         monkeypatch: pytest.MonkeyPatch):
+def test_api_ask_is_byte_identical_to_kenning_ask_json(
+    client: TestClient, corpus: Corpus, cli, monkeypatch: pytest.MonkeyPatch
+):
     monkeypatch.setenv("KENNING_NOW", NOW.isoformat())
     monkeypatch.setenv("KENNING_HOME", str(corpus.home))
     for scope, extra in (("project", ()), ("all", ("--all-projects",))):
@@ -96,29 +99,35 @@ def test_scope_all_labels_results_by_project(client: TestClient):
     assert data["scope"]["projects"] == ["alpha", "beta"]
 
 
-@pytest.mark.parametrize("url, kind", [
-    ("/api/ask", "InvalidQuery"),
-    ("/api/ask?q=", "InvalidQuery"),
-    ("/api/ask?q=x&scope=everywhere", "ValidationError"),
-    ("/api/ask?q=x&limit=0", "ValidationError"),
-    ("/api/ask?q=x&limit=ten", "ValidationError"),
-    ("/api/ask?q=" + "x" * 600, "InvalidQuery"),
-])
+@pytest.mark.parametrize(
+    "url, kind",
+    [
+        ("/api/ask", "InvalidQuery"),
+        ("/api/ask?q=", "InvalidQuery"),
+        ("/api/ask?q=x&scope=everywhere", "ValidationError"),
+        ("/api/ask?q=x&limit=0", "ValidationError"),
+        ("/api/ask?q=x&limit=ten", "ValidationError"),
+        ("/api/ask?q=" + "x" * 600, "InvalidQuery"),
+    ],
+)
 def test_api_bad_input_is_a_typed_json_error(client: TestClient, url: str, kind: str):
     reply = client.get(url)
     assert reply.status_code == 400
     assert reply.json()["error"]["type"] == kind and reply.json()["error"]["message"]
 
 
-@pytest.mark.parametrize("url, status, kind", [
-    ("/ask?q=", 400, "InvalidQuery"),
-    ("/ask?q=x&scope=nowhere", 400, "ValidationError"),
-    ("/source/alpha/99999", 404, "NotFound"),
-    ("/source/nobody/1", 404, "NotFound"),
-    ("/graph?node=x&hops=3", 400, "ValidationError"),
-    ("/graph?node=x&edge=loves", 400, "ValidationError"),
-    ("/no/such/page", 404, "NotFound"),
-])
+@pytest.mark.parametrize(
+    "url, status, kind",
+    [
+        ("/ask?q=", 400, "InvalidQuery"),
+        ("/ask?q=x&scope=nowhere", 400, "ValidationError"),
+        ("/source/alpha/99999", 404, "NotFound"),
+        ("/source/nobody/1", 404, "NotFound"),
+        ("/graph?node=x&hops=3", 400, "ValidationError"),
+        ("/graph?node=x&edge=loves", 400, "ValidationError"),
+        ("/no/such/page", 404, "NotFound"),
+    ],
+)
 def test_pages_turn_bad_input_into_a_typed_error_page(client: TestClient, url: str, status: int, kind: str):
     page = client.get(url)
     assert page.status_code == status
@@ -131,8 +140,11 @@ def test_unknown_api_route_is_json_404(client: TestClient):
 
 
 def test_retrieved_markup_is_rendered_inert_everywhere(client: TestClient, corpus: Corpus):
-    pages = [client.get("/ask", params={"q": "beware of markup in sources"}), client.get("/memory"),
-             client.get("/source/alpha/" + str(corpus.observation_ids[1]))]
+    pages = [
+        client.get("/ask", params={"q": "beware of markup in sources"}),
+        client.get("/memory"),
+        client.get("/source/alpha/" + str(corpus.observation_ids[1])),
+    ]
     stale_fact = client.get("/api/ask", params={"q": "beware of markup in sources"}).json()["excerpts"][0]
     pages.append(client.get(f"/source/alpha/{stale_fact['id']}"))
     for page in pages:
@@ -206,8 +218,9 @@ def test_memory_forget_asks_first_then_deletes(fresh_corpus: Corpus):
     asked = client.post("/memory/forget", data={"token": token, "id": str(target)})
     assert asked.status_code == 200 and 'name="confirmed" value="yes"' in asked.text
     assert "Old convention" in client.get("/memory").text  # nothing changed yet
-    done = client.post("/memory/forget", data={"token": token, "id": str(target), "confirmed": "yes"},
-                       follow_redirects=False)
+    done = client.post(
+        "/memory/forget", data={"token": token, "id": str(target), "confirmed": "yes"}, follow_redirects=False
+    )
     assert done.status_code == 303 and done.headers["location"].startswith("/memory?done=")
     after = client.get(done.headers["location"])
     assert f"forgot kn://alpha/{target}: Old convention" in after.text
@@ -221,22 +234,26 @@ def test_memory_confirm_and_supersede(fresh_corpus: Corpus):
     first, second, _ = fresh_corpus.observation_ids
     done = client.post("/memory/confirm", data={"token": token, "id": str(first), "confirmed": "yes"})
     assert done.status_code == 200 and f"kn://alpha/{first} confirmed on 2026-11-29" in done.text
-    done = client.post("/memory/supersede", data={"token": token, "id": str(second), "new": str(first),
-                                                  "confirmed": "yes", "reason": "merged"})
+    done = client.post(
+        "/memory/supersede",
+        data={"token": token, "id": str(second), "new": str(first), "confirmed": "yes", "reason": "merged"},
+    )
     assert f"kn://alpha/{second} superseded by kn://alpha/{first}" in done.text
     assert f'id="m{second}"' not in done.text and f'id="m{first}"' in done.text  # superseded: no longer listed
 
 
-@pytest.mark.parametrize("form, status, kind", [
-    ({"id": "1", "confirmed": "yes"}, 403, "ScopeDenied"),  # no token: a cross-site post
-    ({"token": "forged", "id": "1", "confirmed": "yes"}, 403, "ScopeDenied"),
-    ({"token": None, "id": "abc"}, 400, "ValidationError"),
-    ({"token": None, "id": "99999"}, 404, "NotFound"),
-    ({"token": None, "id": "1", "new": "1", "confirmed": "yes", "action": "supersede"}, 400, "ValidationError"),
-    ({"token": None, "id": "1", "confirmed": "yes", "action": "explode"}, 404, "NotFound"),
-])
-def test_memory_actions_refuse_bad_forms_and_change_nothing(fresh_corpus: Corpus, form: dict, status: int,
-                                                           kind: str):
+@pytest.mark.parametrize(
+    "form, status, kind",
+    [
+        ({"id": "1", "confirmed": "yes"}, 403, "ScopeDenied"),  # no token: a cross-site post
+        ({"token": "forged", "id": "1", "confirmed": "yes"}, 403, "ScopeDenied"),
+        ({"token": None, "id": "abc"}, 400, "ValidationError"),
+        ({"token": None, "id": "99999"}, 404, "NotFound"),
+        ({"token": None, "id": "1", "new": "1", "confirmed": "yes", "action": "supersede"}, 400, "ValidationError"),
+        ({"token": None, "id": "1", "confirmed": "yes", "action": "explode"}, 404, "NotFound"),
+    ],
+)
+def test_memory_actions_refuse_bad_forms_and_change_nothing(fresh_corpus: Corpus, form: dict, status: int, kind: str):
     client = TestClient(fresh_corpus.app(), base_url="http://127.0.0.1")
     before = client.get("/memory").text
     data = {k: (_token(before) if k == "token" and v is None else v) for k, v in form.items()}
@@ -256,7 +273,7 @@ def test_status_page_shows_level_engines_and_projects(client: TestClient):
     page = client.get("/status")
     assert page.status_code == 200
     assert '<dd class="level">0</dd>' in page.text and "fts5" in page.text
-    assert "served here" in page.text and "<th scope=\"row\">beta</th>" in page.text
+    assert "served here" in page.text and '<th scope="row">beta</th>' in page.text
 
 
 def test_static_assets_are_served_locally(client: TestClient):
@@ -308,16 +325,32 @@ def test_other_apps_mount_beside_the_cockpit_with_their_lifespan(corpus: Corpus)
         events.append("stop")
 
     inner = Route("/", lambda request: PlainTextResponse("mcp here"))
-    app = create_app(corpus.alpha, home=corpus.home, clock=lambda: NOW, extra_routes=[Mount("/mcp", routes=[inner])],
-                     lifespan=lifespan)
+    app = create_app(
+        corpus.alpha,
+        home=corpus.home,
+        clock=lambda: NOW,
+        extra_routes=[Mount("/mcp", routes=[inner])],
+        lifespan=lifespan,
+    )
     with TestClient(app, base_url="http://127.0.0.1") as client:
         assert client.get("/mcp/").text == "mcp here"
         assert client.get("/status").status_code == 200
     assert events == ["start", "stop"]
 
 
-@pytest.mark.parametrize("url", ["/", "/ask?q=how+is+freshness+computed", "/stale", "/graph?node=rrf_fuse", "/memory",
-                                 "/bench", "/status", "/source/alpha/1"])
+@pytest.mark.parametrize(
+    "url",
+    [
+        "/",
+        "/ask?q=how+is+freshness+computed",
+        "/stale",
+        "/graph?node=rrf_fuse",
+        "/memory",
+        "/bench",
+        "/status",
+        "/source/alpha/1",
+    ],
+)
 def test_every_page_has_one_heading_landmarks_and_labelled_fields(client: TestClient, url: str):
     page = client.get(url).text
     assert page.count("<h1") == 1 and '<html lang="en">' in page

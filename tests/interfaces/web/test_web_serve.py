@@ -14,8 +14,8 @@ import pytest
 from web_corpus import NOW
 
 from kenning.errors import TokenRequired
-from kenning.sync.run import sync
 from kenning.interfaces.web.binding import check_bind, is_loopback
+from kenning.sync.run import sync
 
 
 @pytest.mark.parametrize("host", ["127.0.0.1", "127.0.0.2", "localhost", "::1", "[::1]"])
@@ -47,7 +47,6 @@ def test_serve_help_names_the_default_host(cli):
     assert result.code == 0 and "127.0.0.1" in result.out and "--port" in result.out
 
 
-
 def test_kenning_serve_answers_on_loopback(make_project, isolated_home: Path):
     project = make_project({"docs/a.md": "# Alpha\n\nCitations are computed at read time.\n"})
     sync(project, now=NOW)
@@ -55,8 +54,21 @@ def test_kenning_serve_answers_on_loopback(make_project, isolated_home: Path):
         probe.bind(("127.0.0.1", 0))
         port = probe.getsockname()[1]
     env = {**os.environ, "KENNING_HOME": str(isolated_home)}
-    server = subprocess.Popen([sys.executable, "-m", "kenning.interfaces.cli.main", "serve", "--port", str(port),
-                               "--project", str(project.root)], env=env, stderr=subprocess.PIPE, text=True)
+    server = subprocess.Popen(
+        [
+            sys.executable,
+            "-m",
+            "kenning.interfaces.cli.main",
+            "serve",
+            "--port",
+            str(port),
+            "--project",
+            str(project.root),
+        ],
+        env=env,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
     try:
         deadline = time.monotonic() + 20
         while True:

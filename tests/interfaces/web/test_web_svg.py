@@ -8,8 +8,15 @@ from kenning.records import Answer, Dates, Excerpt, Fact, Freshness, FreshnessSt
 
 def _excerpt(rank: int, name: str, hops: int, path: tuple[dict, ...]) -> Excerpt:
     fact = Fact(rank, "p", "code", name, "body", Source("file", f"{name}.py"), Dates(None, "2026-11-29"))
-    return Excerpt(fact, Freshness(FreshnessState.CURRENT, "2026-11-29"), "", 1.0, rank,
-                   explain={"node": {"kind": "symbol", "name": name}, "hops": hops}, path=path)
+    return Excerpt(
+        fact,
+        Freshness(FreshnessState.CURRENT, "2026-11-29"),
+        "",
+        1.0,
+        rank,
+        explain={"node": {"kind": "symbol", "name": name}, "hops": hops},
+        path=path,
+    )
 
 
 def _edge(a: str, b: str, type_: str, link: str) -> dict:
@@ -17,12 +24,19 @@ def _edge(a: str, b: str, type_: str, link: str) -> dict:
 
 
 def test_neighbourhood_puts_the_start_in_the_middle_and_dashes_heuristic_edges():
-    answer = Answer("neighbours a", "graph", "graph.neighbours", 0, ("p",), excerpts=(
-        _excerpt(1, "a", 0, ()),
-        _excerpt(2, "b", 1, (_edge("a", "b", "calls", "extracted"),)),
-        _excerpt(3, "c", 1, (_edge("c", "a", "links_to", "heuristic"),)),
-        _excerpt(4, "d", 2, (_edge("a", "b", "calls", "extracted"), _edge("b", "d", "imports", "declared"))),
-    ))
+    answer = Answer(
+        "neighbours a",
+        "graph",
+        "graph.neighbours",
+        0,
+        ("p",),
+        excerpts=(
+            _excerpt(1, "a", 0, ()),
+            _excerpt(2, "b", 1, (_edge("a", "b", "calls", "extracted"),)),
+            _excerpt(3, "c", 1, (_edge("c", "a", "links_to", "heuristic"),)),
+            _excerpt(4, "d", 2, (_edge("a", "b", "calls", "extracted"), _edge("b", "d", "imports", "declared"))),
+        ),
+    )
     picture = neighbourhood(answer)
     rings = {n.label: n.ring for n in picture.nodes}
     assert rings == {"a": 0, "b": 1, "c": 1, "d": 2}

@@ -13,12 +13,12 @@ from starlette.applications import Starlette
 
 from kenning import registry
 from kenning.config import Project, init_project
-from kenning.sync.run import sync
 from kenning.interfaces.web.app import create_app
 from kenning.memory.observations import Observation
 from kenning.memory.observations import save as save_observation
 from kenning.memory.sessions import save_summary
 from kenning.store.db import connect
+from kenning.sync.run import sync
 
 NOW = datetime(2026, 11, 29, 12, 0, tzinfo=UTC)
 HOSTILE = '<script>document.title="pwned"</script><img src=x onerror=alert(1)>'
@@ -82,14 +82,24 @@ def build_corpus(base: Path) -> Corpus:
     alpha = projects[0]
     conn = connect(alpha.db_path)
     try:
-        ids = tuple(save_observation(conn, alpha.name, Observation(text=text, title=title, producer="human",
-                                                                    origin="cli"), now=NOW).fact_id
-                    for title, text in (("Prefer FTS5 over tantivy", "FTS5 ships with Python; tantivy needs Rust."),
-                                        ("Hostile note", f"A note holding markup {HOSTILE}"),
-                                        ("Old convention", "Tests live under tests/.")))
-        summary = save_summary(conn, alpha.name, "s-1", {"request": "add the cockpit", "learned": "Starlette is there"},
-                               now=NOW, producer="agent")
+        ids = tuple(
+            save_observation(
+                conn, alpha.name, Observation(text=text, title=title, producer="human", origin="cli"), now=NOW
+            ).fact_id
+            for title, text in (
+                ("Prefer FTS5 over tantivy", "FTS5 ships with Python; tantivy needs Rust."),
+                ("Hostile note", f"A note holding markup {HOSTILE}"),
+                ("Old convention", "Tests live under tests/."),
+            )
+        )
+        summary = save_summary(
+            conn,
+            alpha.name,
+            "s-1",
+            {"request": "add the cockpit", "learned": "Starlette is there"},
+            now=NOW,
+            producer="agent",
+        )
     finally:
         conn.close()
     return Corpus(home, alpha, projects[1], ids, summary)
-

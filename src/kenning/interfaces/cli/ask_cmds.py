@@ -12,22 +12,45 @@ from kenning.interfaces.render import answer_text
 
 @click.command()
 @click.argument("question")
-@click.option("--all-projects", is_flag=True,
-              help="Ask every registered project (read-only; confidential ones excluded) and the transverse "
-                   "memory; one list ranked by RRF, labelled by project.")
-@click.option("--since", default=None, metavar="YYYY-MM-DD",
-              help="With --all-projects: only facts dated from this day.")
-@click.option("--until", default=None, metavar="YYYY-MM-DD",
-              help="With --all-projects: only facts dated until this day.")
+@click.option(
+    "--all-projects",
+    is_flag=True,
+    help="Ask every registered project (read-only; confidential ones excluded) and the transverse "
+    "memory; one list ranked by RRF, labelled by project.",
+)
+@click.option(
+    "--since", default=None, metavar="YYYY-MM-DD", help="With --all-projects: only facts dated from this day."
+)
+@click.option(
+    "--until", default=None, metavar="YYYY-MM-DD", help="With --all-projects: only facts dated until this day."
+)
 @click.option("--type", "types", multiple=True, help="With --all-projects: only facts of this type (repeatable).")
-@click.option("--limit", type=click.IntRange(1, 100), default=10, show_default=True,
-              help="Most excerpts to return (in the merged list with --all-projects).")
-@click.option("--explain", is_flag=True, help="Show where each score came from (in hybrid mode: each list's rank "
-              "and contribution; with --all-projects also the rank in its project and the RRF score).")
+@click.option(
+    "--limit",
+    type=click.IntRange(1, 100),
+    default=10,
+    show_default=True,
+    help="Most excerpts to return (in the merged list with --all-projects).",
+)
+@click.option(
+    "--explain",
+    is_flag=True,
+    help="Show where each score came from (in hybrid mode: each list's rank "
+    "and contribution; with --all-projects also the rank in its project and the RRF score).",
+)
 @project_option
 @json_option
-def ask(question: str, all_projects: bool, since: str | None, until: str | None, types: tuple[str, ...], limit: int,
-        explain: bool, project_path: Path | None, as_json: bool) -> None:
+def ask(
+    question: str,
+    all_projects: bool,
+    since: str | None,
+    until: str | None,
+    types: tuple[str, ...],
+    limit: int,
+    explain: bool,
+    project_path: Path | None,
+    as_json: bool,
+) -> None:
     """Ask one question: the rule router picks the mode (lexical, hybrid, graph, core, freshness) and says why."""
     if all_projects:
         from kenning import registry
@@ -36,15 +59,25 @@ def ask(question: str, all_projects: bool, since: str | None, until: str | None,
         from kenning.config import kenning_home
 
         home = kenning_home()
-        answer = ask_all(question, registry.list_entries(home), now=now(), limit=limit, home=home,
-                         since=check_day(since, "--since"), until=check_day(until, "--until"), types=types,
-                         explain=explain)
+        answer = ask_all(
+            question,
+            registry.list_entries(home),
+            now=now(),
+            limit=limit,
+            home=home,
+            since=check_day(since, "--since"),
+            until=check_day(until, "--until"),
+            types=types,
+            explain=explain,
+        )
     else:
         from kenning.answer.ask import ask_project
         from kenning.errors import UsageError
 
         if since or until or types:
-            raise UsageError("--since, --until and --type go with --all-projects",
-                             hint="for one project, use `kenning search --since … --type …`")
+            raise UsageError(
+                "--since, --until and --type go with --all-projects",
+                hint="for one project, use `kenning search --since … --type …`",
+            )
         answer = ask_project(resolve_project(project_path), question, now=now(), limit=limit, explain=explain)
     emit(answer.to_json(), as_json, lambda: answer_text(answer))

@@ -11,16 +11,30 @@ from kenning.interfaces.cli.common import json_option, now, project_option, reso
 
 @click.command()
 @click.option("--seed", type=int, default=7, show_default=True, help="Seed of the question generator.")
-@click.option("--per-kind", type=click.IntRange(1, 1000), default=25, show_default=True,
-              help="Most questions of each kind (section, symbol, decision, edge).")
-@click.option("--speed", is_flag=True, help="Add a `speed` section (sync throughput, no-op resync, query p50/p95); "
-              "it varies run to run.")
-@click.option("--out", "out_file", type=click.Path(dir_okay=False, path_type=Path), default=None,
-              help="Write the report to FILE instead of stdout.")
+@click.option(
+    "--per-kind",
+    type=click.IntRange(1, 1000),
+    default=25,
+    show_default=True,
+    help="Most questions of each kind (section, symbol, decision, edge).",
+)
+@click.option(
+    "--speed",
+    is_flag=True,
+    help="Add a `speed` section (sync throughput, no-op resync, query p50/p95); it varies run to run.",
+)
+@click.option(
+    "--out",
+    "out_file",
+    type=click.Path(dir_okay=False, path_type=Path),
+    default=None,
+    help="Write the report to FILE instead of stdout.",
+)
 @project_option
 @json_option
-def bench(seed: int, per_kind: int, speed: bool, out_file: Path | None, project_path: Path | None,
-          as_json: bool) -> None:
+def bench(
+    seed: int, per_kind: int, speed: bool, out_file: Path | None, project_path: Path | None, as_json: bool
+) -> None:
     """Measure this project's store: coverage, attribution, freshness, recall@k and MRR per mode,
     router agreement, core cost. Same store and seed, same bytes (without --speed)."""
     from kenning.bench import report as bench_report

@@ -17,6 +17,7 @@ from kenning.interfaces.render import to_json_text
 
 F = TypeVar("F", bound=Callable[..., Any])
 
+
 def project_option(func: F) -> F:
     return click.option(
         "--project",

@@ -45,8 +45,10 @@ def _invalid_text(args: list[str]) -> int | None:
             arg.encode("utf-8")
         except UnicodeEncodeError as exc:
             shown = arg.encode("utf-8", "backslashreplace").decode("ascii", "replace")[:80]
-            sys.stderr.write(f"error: argument {position} ({shown}) is not valid UTF-8 text "
-                             f"(position {exc.start})\nhint: pass arguments as UTF-8\n")
+            sys.stderr.write(
+                f"error: argument {position} ({shown}) is not valid UTF-8 text "
+                f"(position {exc.start})\nhint: pass arguments as UTF-8\n"
+            )
             return 2
     return None
 

@@ -17,24 +17,49 @@ from kenning.store.handle import Connection
 
 @click.command()
 @click.argument("query")
-@click.option("--limit", type=click.IntRange(*LIMIT_RANGE), default=10, show_default=True,
-              help="Most excerpts to return.")
+@click.option(
+    "--limit", type=click.IntRange(*LIMIT_RANGE), default=10, show_default=True, help="Most excerpts to return."
+)
 @click.option("--type", "types", multiple=True, help="Only facts of this type (repeatable): doc, code, decision, …")
 @click.option("--include-superseded", is_flag=True, help="Also serve superseded facts, marked as such.")
 @click.option("--include-missing", is_flag=True, help="Also serve facts whose source no longer reads.")
-@click.option("--syntax", type=click.Choice(SYNTAXES), default="natural", show_default=True,
-              help="natural: any text, made safe; fts: FTS5 syntax (AND/OR/NOT, \"phrase\", prefix*).")
+@click.option(
+    "--syntax",
+    type=click.Choice(SYNTAXES),
+    default="natural",
+    show_default=True,
+    help='natural: any text, made safe; fts: FTS5 syntax (AND/OR/NOT, "phrase", prefix*).',
+)
 @click.option("--explain", is_flag=True, help="Show where each score came from.")
-@click.option("--since", default=None, metavar="YYYY-MM-DD", help="Only facts dated from this day (source date, "
-                                                                   "else indexing day).")
+@click.option(
+    "--since",
+    default=None,
+    metavar="YYYY-MM-DD",
+    help="Only facts dated from this day (source date, else indexing day).",
+)
 @click.option("--until", default=None, metavar="YYYY-MM-DD", help="Only facts dated until this day.")
-@click.option("--all-projects", is_flag=True, help="Search every registered project (read-only; confidential ones "
-                                                   "excluded) and the transverse memory; one list ranked by RRF.")
+@click.option(
+    "--all-projects",
+    is_flag=True,
+    help="Search every registered project (read-only; confidential ones "
+    "excluded) and the transverse memory; one list ranked by RRF.",
+)
 @project_option
 @json_option
-def search(query: str, limit: int, types: tuple[str, ...], include_superseded: bool, include_missing: bool,
-           syntax: str, explain: bool, since: str | None, until: str | None, all_projects: bool,
-           project_path: Path | None, as_json: bool) -> None:
+def search(
+    query: str,
+    limit: int,
+    types: tuple[str, ...],
+    include_superseded: bool,
+    include_missing: bool,
+    syntax: str,
+    explain: bool,
+    since: str | None,
+    until: str | None,
+    all_projects: bool,
+    project_path: Path | None,
+    as_json: bool,
+) -> None:
     """Lexical search (FTS5 BM25 + trigram) with freshness computed now.
 
     The console script serves this command without click (``plain.fast_search``); this is
@@ -49,15 +74,34 @@ def search(query: str, limit: int, types: tuple[str, ...], include_superseded: b
         from kenning.config import kenning_home
 
         home = kenning_home()
-        options = SearchOptions(limit=limit, types=types, include_superseded=include_superseded,
-                                include_missing=include_missing, syntax=syntax, explain=explain, since=since,
-                                until=until)
+        options = SearchOptions(
+            limit=limit,
+            types=types,
+            include_superseded=include_superseded,
+            include_missing=include_missing,
+            syntax=syntax,
+            explain=explain,
+            since=since,
+            until=until,
+        )
         answer = search_all(registry.list_entries(home), query, options, now=now(), home=home)
         emit(answer.to_json(), as_json, lambda: answer_text(answer))
         return
-    click.echo(search_output(query, limit=limit, types=types, include_superseded=include_superseded,
-                             include_missing=include_missing, syntax=syntax, explain=explain,
-                             project_path=project_path, as_json=as_json, since=since, until=until))
+    click.echo(
+        search_output(
+            query,
+            limit=limit,
+            types=types,
+            include_superseded=include_superseded,
+            include_missing=include_missing,
+            syntax=syntax,
+            explain=explain,
+            project_path=project_path,
+            as_json=as_json,
+            since=since,
+            until=until,
+        )
+    )
 
 
 @click.command()
@@ -82,8 +126,11 @@ def get(ids: tuple[str, ...], project_path: Path | None, as_json: bool) -> None:
     finally:
         conn.close()
     missing = [i for i in wanted if i not in found]
-    payload = {"schema": FACT_SCHEMA, "facts": [{**f.to_json(), "freshness": fr.to_json()} for f, fr in rows],
-               "missing": missing}
+    payload = {
+        "schema": FACT_SCHEMA,
+        "facts": [{**f.to_json(), "freshness": fr.to_json()} for f, fr in rows],
+        "missing": missing,
+    }
     text = "\n\n".join(fact_text(f, fr) for f, fr in rows)
     if missing:
         text += ("\n\n" if text else "") + "not found: " + ", ".join(f"#{i}" for i in missing)
@@ -97,12 +144,17 @@ def get(ids: tuple[str, ...], project_path: Path | None, as_json: bool) -> None:
 @click.option("--title", default=None, help="Title (default: the first line of the text).")
 @click.option("--type", "type_", default="fact", show_default=True, help="Fact type: fact, decision, convention, …")
 @click.option("--tags", default="", help="Comma-separated tags.")
-@click.option("--global", "to_global", is_flag=True,
-              help="Save in the transverse memory (KENNING_HOME/global, kn://global/<id>), not in a project.")
+@click.option(
+    "--global",
+    "to_global",
+    is_flag=True,
+    help="Save in the transverse memory (KENNING_HOME/global, kn://global/<id>), not in a project.",
+)
 @project_option
 @json_option
-def remember(text: str, title: str | None, type_: str, tags: str, to_global: bool, project_path: Path | None,
-             as_json: bool) -> None:
+def remember(
+    text: str, title: str | None, type_: str, tags: str, to_global: bool, project_path: Path | None, as_json: bool
+) -> None:
     """Save a note as a fact. It has no re-readable source: it is `unverified`, never `current`."""
     from kenning.lifecycle import remember as save
 
@@ -110,8 +162,14 @@ def remember(text: str, title: str | None, type_: str, tags: str, to_global: boo
         from kenning.across.transverse import remember_global
         from kenning.config import kenning_home
 
-        glob, saved = remember_global(kenning_home(), text, now=now(), title=title, type_=type_,
-                                      tags=tuple(t.strip() for t in tags.split(",") if t.strip()))
+        glob, saved = remember_global(
+            kenning_home(),
+            text,
+            now=now(),
+            title=title,
+            type_=type_,
+            tags=tuple(t.strip() for t in tags.split(",") if t.strip()),
+        )
         citation = f"kn://{glob.name}/{saved.fact_id}"
         message = f"saved as {citation}" if saved.created else f"already saved as {citation}"
         emit({"id": saved.fact_id, "citation": citation, "created": saved.created}, as_json, message)
@@ -119,8 +177,9 @@ def remember(text: str, title: str | None, type_: str, tags: str, to_global: boo
     project = resolve_project(project_path)
     conn = _open(project, create=True)
     try:
-        saved = save(conn, text, now=now(), title=title, type_=type_,
-                     tags=tuple(t.strip() for t in tags.split(",") if t.strip()))
+        saved = save(
+            conn, text, now=now(), title=title, type_=type_, tags=tuple(t.strip() for t in tags.split(",") if t.strip())
+        )
     finally:
         conn.close()
     citation = format_citation(project.name, saved.fact_id)
@@ -141,12 +200,16 @@ def supersede(old: str, new: str, reason: str | None, project_path: Path | None,
     project = resolve_project(project_path)
     conn = _open(project)
     try:
-        old_fact, new_fact = run(conn, project.name, parse_fact_id(old, project), parse_fact_id(new, project),
-                                 now=now(), reason=reason)
+        old_fact, new_fact = run(
+            conn, project.name, parse_fact_id(old, project), parse_fact_id(new, project), now=now(), reason=reason
+        )
     finally:
         conn.close()
-    emit({"old": old_fact.to_json(), "new": new_fact.to_json()}, as_json,
-         f"{old_fact.citation} superseded by {new_fact.citation}")
+    emit(
+        {"old": old_fact.to_json(), "new": new_fact.to_json()},
+        as_json,
+        f"{old_fact.citation} superseded by {new_fact.citation}",
+    )
 
 
 @click.command()
@@ -181,14 +244,20 @@ def forget(fact_id: str, reason: str | None, project_path: Path | None, as_json:
         fact = run(conn, project.name, parse_fact_id(fact_id, project))
     finally:
         conn.close()
-    emit({"forgotten": fact.id, "citation": fact.citation, "title": fact.title, "reason": reason}, as_json,
-         f"forgot {fact.citation}: {fact.title}" + (f" ({reason})" if reason else ""))
+    emit(
+        {"forgotten": fact.id, "citation": fact.citation, "title": fact.title, "reason": reason},
+        as_json,
+        f"forgot {fact.citation}: {fact.title}" + (f" ({reason})" if reason else ""),
+    )
 
 
 @click.command()
 @click.option("--limit", type=click.IntRange(1, 10_000), default=None, help="Most facts to list.")
-@click.option("--all-projects", is_flag=True, help="Every registered project (read-only; confidential ones "
-                                                   "excluded), one after the other.")
+@click.option(
+    "--all-projects",
+    is_flag=True,
+    help="Every registered project (read-only; confidential ones excluded), one after the other.",
+)
 @project_option
 @json_option
 def stale(limit: int | None, all_projects: bool, project_path: Path | None, as_json: bool) -> None:
@@ -217,5 +286,3 @@ def _open(project: Project, *, create: bool = False) -> Connection:
     from kenning.store.db import connect
 
     return connect(project.db_path, create=create)
-
-

@@ -19,15 +19,17 @@ def graph() -> None:
 
 
 def _common(func: Callable[..., Any]) -> Callable[..., Any]:
-    func = click.option("--limit", type=click.IntRange(1, 200), default=20, show_default=True,
-                        help="Most results.")(func)
+    func = click.option("--limit", type=click.IntRange(1, 200), default=20, show_default=True, help="Most results.")(
+        func
+    )
     func = click.option("--include-superseded", is_flag=True, help="Also serve superseded facts (old decisions).")(func)
     func = click.option("--include-missing", is_flag=True, help="Also serve facts whose source no longer reads.")(func)
     return json_option(project_option(func))
 
 
-def _run(query: str, node: str, project_path: Path | None, as_json: bool, *, other: str | None = None,
-         **options: Any) -> None:
+def _run(
+    query: str, node: str, project_path: Path | None, as_json: bool, *, other: str | None = None, **options: Any
+) -> None:
     from kenning.answer.graph import GraphOptions, run_query
     from kenning.store.db import connect
 
@@ -46,39 +48,89 @@ def _run(query: str, node: str, project_path: Path | None, as_json: bool, *, oth
 @click.option("--edge", "edge_types", multiple=True, type=click.Choice(EDGE_TYPES), help="Only these edge types.")
 @click.option("--kind", "kinds", multiple=True, type=click.Choice(NODE_KINDS), help="Only nodes of these kinds.")
 @_common
-def neighbours(node: str, hops: int, edge_types: tuple[str, ...], kinds: tuple[str, ...], limit: int,
-               include_superseded: bool, include_missing: bool, project_path: Path | None, as_json: bool) -> None:
+def neighbours(
+    node: str,
+    hops: int,
+    edge_types: tuple[str, ...],
+    kinds: tuple[str, ...],
+    limit: int,
+    include_superseded: bool,
+    include_missing: bool,
+    project_path: Path | None,
+    as_json: bool,
+) -> None:
     """NODE and what it is linked to (defines, calls, imports, tests, tasks…), 1–2 hops away."""
-    _run("neighbours", node, project_path, as_json, hops=hops, edge_types=edge_types, kinds=kinds, limit=limit,
-         include_superseded=include_superseded, include_missing=include_missing)
+    _run(
+        "neighbours",
+        node,
+        project_path,
+        as_json,
+        hops=hops,
+        edge_types=edge_types,
+        kinds=kinds,
+        limit=limit,
+        include_superseded=include_superseded,
+        include_missing=include_missing,
+    )
 
 
 @graph.command()
 @click.argument("node")
 @click.argument("other")
 @_common
-def path(node: str, other: str, limit: int, include_superseded: bool, include_missing: bool,
-         project_path: Path | None, as_json: bool) -> None:
+def path(
+    node: str,
+    other: str,
+    limit: int,
+    include_superseded: bool,
+    include_missing: bool,
+    project_path: Path | None,
+    as_json: bool,
+) -> None:
     """One shortest path of edges between NODE and OTHER (edges walked either way)."""
-    _run("path", node, project_path, as_json, other=other, limit=limit, include_superseded=include_superseded,
-         include_missing=include_missing)
+    _run(
+        "path",
+        node,
+        project_path,
+        as_json,
+        other=other,
+        limit=limit,
+        include_superseded=include_superseded,
+        include_missing=include_missing,
+    )
 
 
 @graph.command()
 @click.argument("node")
 @_common
-def impact(node: str, limit: int, include_superseded: bool, include_missing: bool, project_path: Path | None,
-           as_json: bool) -> None:
+def impact(
+    node: str, limit: int, include_superseded: bool, include_missing: bool, project_path: Path | None, as_json: bool
+) -> None:
     """What depends on NODE: callers, importers, tests, dependent tasks, linking docs (3 hops)."""
-    _run("impact", node, project_path, as_json, limit=limit, include_superseded=include_superseded,
-         include_missing=include_missing)
+    _run(
+        "impact",
+        node,
+        project_path,
+        as_json,
+        limit=limit,
+        include_superseded=include_superseded,
+        include_missing=include_missing,
+    )
 
 
 @graph.command()
 @click.argument("node")
 @_common
-def touches(node: str, limit: int, include_superseded: bool, include_missing: bool, project_path: Path | None,
-            as_json: bool) -> None:
+def touches(
+    node: str, limit: int, include_superseded: bool, include_missing: bool, project_path: Path | None, as_json: bool
+) -> None:
     """Tasks, evidence, verdicts, decisions and commits that reach NODE (a file or a symbol)."""
-    _run("touches", node, project_path, as_json, limit=limit, include_superseded=include_superseded,
-         include_missing=include_missing)
+    _run(
+        "touches",
+        node,
+        project_path,
+        as_json,
+        limit=limit,
+        include_superseded=include_superseded,
+        include_missing=include_missing,
+    )

@@ -25,8 +25,11 @@ def _append(project_path: Path | None, as_json: bool, record: dict[str, Any]) ->
     record = {k: v for k, v in record.items() if v not in (None, ())}
     record.setdefault("date", iso(now()))
     clean = append(project.state_dir / LEDGER_NAME, record)
-    emit({"appended": clean, "ledger": str(project.state_dir / LEDGER_NAME)}, as_json,
-         f"appended {clean['kind']} {clean['id']} to .kenning/{LEDGER_NAME}\nnext: kenning sync")
+    emit(
+        {"appended": clean, "ledger": str(project.state_dir / LEDGER_NAME)},
+        as_json,
+        f"appended {clean['kind']} {clean['id']} to .kenning/{LEDGER_NAME}\nnext: kenning sync",
+    )
 
 
 @ledger.command()
@@ -38,11 +41,30 @@ def _append(project_path: Path | None, as_json: bool, record: dict[str, Any]) ->
 @click.option("--date", default=None, help="ISO 8601 date (default: now).")
 @project_option
 @json_option
-def task(task_id: str, title: str, status: str, depends_on: tuple[str, ...], touches: tuple[str, ...],
-         date: str | None, project_path: Path | None, as_json: bool) -> None:
+def task(
+    task_id: str,
+    title: str,
+    status: str,
+    depends_on: tuple[str, ...],
+    touches: tuple[str, ...],
+    date: str | None,
+    project_path: Path | None,
+    as_json: bool,
+) -> None:
     """Append a task record (validated; a later record with the same id replaces it)."""
-    _append(project_path, as_json, {"kind": "task", "id": task_id, "title": title, "status": status,
-                                    "depends_on": list(depends_on), "touches": list(touches), "date": date})
+    _append(
+        project_path,
+        as_json,
+        {
+            "kind": "task",
+            "id": task_id,
+            "title": title,
+            "status": status,
+            "depends_on": list(depends_on),
+            "touches": list(touches),
+            "date": date,
+        },
+    )
 
 
 @ledger.command()
@@ -54,11 +76,30 @@ def task(task_id: str, title: str, status: str, depends_on: tuple[str, ...], tou
 @click.option("--date", default=None, help="ISO 8601 date (default: now).")
 @project_option
 @json_option
-def evidence(evidence_id: str, task_id: str, path_: str | None, command: str | None, result: str, date: str | None,
-             project_path: Path | None, as_json: bool) -> None:
+def evidence(
+    evidence_id: str,
+    task_id: str,
+    path_: str | None,
+    command: str | None,
+    result: str,
+    date: str | None,
+    project_path: Path | None,
+    as_json: bool,
+) -> None:
     """Append an evidence record for a task (needs --path or --command)."""
-    _append(project_path, as_json, {"kind": "evidence", "id": evidence_id, "task": task_id, "path": path_,
-                                    "command": command, "result": result, "date": date})
+    _append(
+        project_path,
+        as_json,
+        {
+            "kind": "evidence",
+            "id": evidence_id,
+            "task": task_id,
+            "path": path_,
+            "command": command,
+            "result": result,
+            "date": date,
+        },
+    )
 
 
 @ledger.command()
@@ -68,11 +109,15 @@ def evidence(evidence_id: str, task_id: str, path_: str | None, command: str | N
 @click.option("--date", default=None, help="ISO 8601 date (default: now).")
 @project_option
 @json_option
-def verdict(verdict_id: str, evidence_id: str, outcome: str, date: str | None, project_path: Path | None,
-            as_json: bool) -> None:
+def verdict(
+    verdict_id: str, evidence_id: str, outcome: str, date: str | None, project_path: Path | None, as_json: bool
+) -> None:
     """Append a verdict record on a piece of evidence."""
-    _append(project_path, as_json, {"kind": "verdict", "id": verdict_id, "evidence": evidence_id,
-                                    "outcome": outcome, "date": date})
+    _append(
+        project_path,
+        as_json,
+        {"kind": "verdict", "id": verdict_id, "evidence": evidence_id, "outcome": outcome, "date": date},
+    )
 
 
 @ledger.command("import")
@@ -94,5 +139,8 @@ def import_(file: Any, project_path: Path | None, as_json: bool) -> None:
     fresh = [t for t in tasks if current.get(("task", t["id"])) != t]
     if fresh:
         write_lines(target, fresh)
-    emit({"imported": len(fresh), "unchanged": len(tasks) - len(fresh), "ledger": str(target)}, as_json,
-         f"imported {len(fresh)} task(s), {len(tasks) - len(fresh)} unchanged\nnext: kenning sync")
+    emit(
+        {"imported": len(fresh), "unchanged": len(tasks) - len(fresh), "ledger": str(target)},
+        as_json,
+        f"imported {len(fresh)} task(s), {len(tasks) - len(fresh)} unchanged\nnext: kenning sync",
+    )

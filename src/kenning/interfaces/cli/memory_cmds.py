@@ -49,14 +49,24 @@ def index(query: str | None, type_: str | None, limit: int, project_path: Path |
 @click.argument("query")
 @click.option("--type", "type_", default=None, help="Only facts of this type.")
 @click.option("--limit", type=click.IntRange(1, 20), default=10, show_default=True, help="Most hits.")
-@click.option("--syntax", type=click.Choice(["natural", "fts"]), default="natural", show_default=True,
-              help="natural: any text, made safe; fts: FTS5 syntax (AND/OR/NOT, \"phrase\", prefix*).")
-@click.option("--strict", "strict_", is_flag=True, help="Only strong matches (every significant term present); "
-                                                        "says how many weak ones were withheld.")
+@click.option(
+    "--syntax",
+    type=click.Choice(["natural", "fts"]),
+    default="natural",
+    show_default=True,
+    help='natural: any text, made safe; fts: FTS5 syntax (AND/OR/NOT, "phrase", prefix*).',
+)
+@click.option(
+    "--strict",
+    "strict_",
+    is_flag=True,
+    help="Only strong matches (every significant term present); says how many weak ones were withheld.",
+)
 @project_option
 @json_option
-def search(query: str, type_: str | None, limit: int, syntax: str, strict_: bool, project_path: Path | None,
-           as_json: bool) -> None:
+def search(
+    query: str, type_: str | None, limit: int, syntax: str, strict_: bool, project_path: Path | None, as_json: bool
+) -> None:
     """Hits with snippets (~60 tokens each); --strict withholds weak matches."""
     from kenning.interfaces.memory_render import scored_text, search_text
     from kenning.memory.layers import find
@@ -71,8 +81,13 @@ def search(query: str, type_: str | None, limit: int, syntax: str, strict_: bool
                 raise click.UsageError("--strict takes natural-language queries only")
             result = strict(conn, project, query, _types(type_), limit, now=now())
             payload = {**result.answer.to_json(), "withheld_weak": result.withheld}
-            emit(payload, as_json, lambda: scored_text(result.answer, title="strict search", withheld=result.withheld,
-                                                      pool_full=result.pool_full))
+            emit(
+                payload,
+                as_json,
+                lambda: scored_text(
+                    result.answer, title="strict search", withheld=result.withheld, pool_full=result.pool_full
+                ),
+            )
             return
         answer, _ = find(conn, project, query, _types(type_), limit, now=now(), syntax=syntax)
     finally:
@@ -100,9 +115,12 @@ def get(ids: tuple[str, ...], full: bool, project_path: Path | None, as_json: bo
     finally:
         conn.close()
     text, cuts = details_text(found, missing, full=full)
-    payload = {"schema": FACT_SCHEMA, "facts": [{**d.fact.to_json(), "freshness": d.freshness.to_json(),
-                                                 "session_id": d.session_id} for d in found],
-               "missing": missing, "cut": cuts}
+    payload = {
+        "schema": FACT_SCHEMA,
+        "facts": [{**d.fact.to_json(), "freshness": d.freshness.to_json(), "session_id": d.session_id} for d in found],
+        "missing": missing,
+        "cut": cuts,
+    }
     emit(payload, as_json, text)
     if missing:
         raise click.exceptions.Exit(1)
@@ -127,9 +145,22 @@ def timeline(anchor: str, before: int, after: int, project_path: Path | None, as
         entries = around(conn, project, [anchor_id], before, after, now=now())
     finally:
         conn.close()
-    rows = [{"id": e.fact.id, "citation": e.fact.citation, "type": e.fact.type, "title": e.fact.title,
-             "date": e.fact.dates.source or e.fact.dates.indexed, "offset": e.offset} for e in entries]
-    emit({"anchor": anchor_id, "timeline": rows}, as_json, lambda: timeline_text(entries, f"timeline around #{anchor_id}"))
+    rows = [
+        {
+            "id": e.fact.id,
+            "citation": e.fact.citation,
+            "type": e.fact.type,
+            "title": e.fact.title,
+            "date": e.fact.dates.source or e.fact.dates.indexed,
+            "offset": e.offset,
+        }
+        for e in entries
+    ]
+    emit(
+        {"anchor": anchor_id, "timeline": rows},
+        as_json,
+        lambda: timeline_text(entries, f"timeline around #{anchor_id}"),
+    )
 
 
 @memory.command("save")
@@ -142,29 +173,55 @@ def timeline(anchor: str, before: int, after: int, project_path: Path | None, as
 @click.option("--importance", type=click.IntRange(1, 10), default=None, help="1-10.")
 @click.option("--memory-type", type=click.Choice(["durable", "working"]), default=None, help="durable or working.")
 @click.option("--session", "session_id", default=None, help="The session it was learned in.")
-@click.option("--producer", type=click.Choice(["human", "agent"]), default="human", show_default=True,
-              help="Who wrote it.")
+@click.option(
+    "--producer", type=click.Choice(["human", "agent"]), default="human", show_default=True, help="Who wrote it."
+)
 @project_option
 @json_option
-def save(text: str, title: str | None, type_: str, tags: str, why: str | None, how_to_apply: str | None,
-         importance: int | None, memory_type: str | None, session_id: str | None, producer: str,
-         project_path: Path | None, as_json: bool) -> None:
+def save(
+    text: str,
+    title: str | None,
+    type_: str,
+    tags: str,
+    why: str | None,
+    how_to_apply: str | None,
+    importance: int | None,
+    memory_type: str | None,
+    session_id: str | None,
+    producer: str,
+    project_path: Path | None,
+    as_json: bool,
+) -> None:
     """Save an observation (an identical active note answers "already saved as #N")."""
     from kenning.memory.observations import Observation
     from kenning.memory.observations import save as run
     from kenning.store.db import connect
 
     project = resolve_project(project_path)
-    obs = Observation(text=text, title=title, type=type_, tags=tuple(t.strip() for t in tags.split(",") if t.strip()),
-                      importance=importance, why=why, how_to_apply=how_to_apply, memory_type=memory_type,
-                      session_id=session_id, producer=producer, origin="cli")
+    obs = Observation(
+        text=text,
+        title=title,
+        type=type_,
+        tags=tuple(t.strip() for t in tags.split(",") if t.strip()),
+        importance=importance,
+        why=why,
+        how_to_apply=how_to_apply,
+        memory_type=memory_type,
+        session_id=session_id,
+        producer=producer,
+        origin="cli",
+    )
     conn = connect(project.db_path, create=True)
     try:
         saved = run(conn, project.name, obs, now=now())
     finally:
         conn.close()
     citation = format_citation(project.name, saved.fact_id)
-    message = f"saved as #{saved.fact_id} ({citation})" if saved.created else f"already saved as #{saved.fact_id} ({citation})"
+    message = (
+        f"saved as #{saved.fact_id} ({citation})"
+        if saved.created
+        else f"already saved as #{saved.fact_id} ({citation})"
+    )
     emit({"id": saved.fact_id, "citation": citation, "created": saved.created}, as_json, message)
 
 
@@ -177,8 +234,16 @@ def save(text: str, title: str | None, type_: str, tags: str, why: str | None, h
 @click.option("--next-steps", default="", help="What comes next.")
 @project_option
 @json_option
-def summary(session_id: str, request: str, investigated: str, learned: str, completed: str, next_steps: str,
-            project_path: Path | None, as_json: bool) -> None:
+def summary(
+    session_id: str,
+    request: str,
+    investigated: str,
+    learned: str,
+    completed: str,
+    next_steps: str,
+    project_path: Path | None,
+    as_json: bool,
+) -> None:
     """Save a session summary (request, investigated, learned, completed, next steps)."""
     from kenning.memory.sessions import save_summary
     from kenning.store.db import connect
@@ -186,9 +251,20 @@ def summary(session_id: str, request: str, investigated: str, learned: str, comp
     project = resolve_project(project_path)
     conn = connect(project.db_path, create=True)
     try:
-        fact_id = save_summary(conn, project.name, session_id, {
-            "request": request, "investigated": investigated, "learned": learned, "completed": completed,
-            "next_steps": next_steps}, now=now(), producer="human")
+        fact_id = save_summary(
+            conn,
+            project.name,
+            session_id,
+            {
+                "request": request,
+                "investigated": investigated,
+                "learned": learned,
+                "completed": completed,
+                "next_steps": next_steps,
+            },
+            now=now(),
+            producer="human",
+        )
     finally:
         conn.close()
     citation = format_citation(project.name, fact_id)

@@ -32,8 +32,12 @@ def build(project_path: Path | None, as_json: bool) -> None:
         conn.close()
     write_pack(project.state_dir, built.text, built.manifest)
     m = built.manifest
-    emit(m, as_json, f"{summary(m)}\nabout {m['estimated_tokens']} of {m['budget_tokens']} tokens · "
-                     f"{len(m['sources'])} source file(s) · written to {project.state_dir / 'cache' / 'pack.md'}")
+    emit(
+        m,
+        as_json,
+        f"{summary(m)}\nabout {m['estimated_tokens']} of {m['budget_tokens']} tokens · "
+        f"{len(m['sources'])} source file(s) · written to {project.state_dir / 'cache' / 'pack.md'}",
+    )
 
 
 @pack.command()

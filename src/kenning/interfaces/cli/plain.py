@@ -23,8 +23,12 @@ if TYPE_CHECKING:
     from kenning.config import Project
 
 # `kenning search` options, as the click command declares them (facts_cmds.search).
-_FLAGS = {"--include-superseded": "include_superseded", "--include-missing": "include_missing",
-          "--explain": "explain", "--json": "as_json"}
+_FLAGS = {
+    "--include-superseded": "include_superseded",
+    "--include-missing": "include_missing",
+    "--explain": "explain",
+    "--json": "as_json",
+}
 _VALUED = ("--limit", "--type", "--syntax", "--project")
 SYNTAXES = ("natural", "fts")
 LIMIT_RANGE = (1, 100)
@@ -59,8 +63,10 @@ def report_failure(exc: BaseException) -> int | None:
         return exit_code(exc)
     if isinstance(exc, DatabaseError):
         sys.stderr.write(f"error: the project store failed: {exc}\n")
-        sys.stderr.write("hint: retry; if it persists, run `kenning status` and keep a copy of "
-                         ".kenning/kenning.db before anything else (saved notes live only there)\n")
+        sys.stderr.write(
+            "hint: retry; if it persists, run `kenning status` and keep a copy of "
+            ".kenning/kenning.db before anything else (saved notes live only there)\n"
+        )
         return 1
     if isinstance(exc, KeyboardInterrupt):
         sys.stderr.write("interrupted\n")
@@ -87,9 +93,16 @@ def search_output(
     from kenning.interfaces.render import answer_text, to_json_text
 
     project = resolve_project(project_path)
-    options = SearchOptions(limit=limit, types=types, include_superseded=include_superseded,
-                            include_missing=include_missing, syntax=syntax, explain=explain,
-                            since=since, until=until)
+    options = SearchOptions(
+        limit=limit,
+        types=types,
+        include_superseded=include_superseded,
+        include_missing=include_missing,
+        syntax=syntax,
+        explain=explain,
+        since=since,
+        until=until,
+    )
     answer = search_project(project, query, options, now=now())
     return to_json_text(answer.to_json()) if as_json else answer_text(answer)
 

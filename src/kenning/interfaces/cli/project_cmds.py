@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import os
-
 from pathlib import Path
 from typing import Any
 
@@ -23,16 +22,26 @@ from kenning.status import project_status
 
 
 @click.command()
-@click.option("--project", "project_path", type=click.Path(file_okay=False, path_type=Path), default=Path("."),
-              help="Directory to make a kenning project (default: the current directory).")
+@click.option(
+    "--project",
+    "project_path",
+    type=click.Path(file_okay=False, path_type=Path),
+    default=Path("."),
+    help="Directory to make a kenning project (default: the current directory).",
+)
 @click.option("--name", default=None, help="Project name used in citations kn://<name>/<id> (default: directory name).")
 @json_option
 def init(project_path: Path, name: str | None, as_json: bool) -> None:
     """Create .kenning/ (config, .gitignore) and register the project on this machine."""
     project, created = init_project(project_path, name)
     registry.register(kenning_home(), project.name, project.root)
-    payload = {"project": project.name, "root": str(project.root), "created": created,
-               "config": str(project.state_dir / "config.toml"), "registry": str(kenning_home())}
+    payload = {
+        "project": project.name,
+        "root": str(project.root),
+        "created": created,
+        "config": str(project.state_dir / "config.toml"),
+        "registry": str(kenning_home()),
+    }
     verb = "created" if created else "already initialised"
     emit(payload, as_json, f"{project.name}: {verb} at {project.state_dir}\nnext: kenning sync")
 
@@ -77,8 +86,14 @@ class _progress:
         from rich.console import Console
         from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 
-        self._bar = Progress(TextColumn("{task.description:<10}"), BarColumn(), MofNCompleteColumn(),
-                             TimeRemainingColumn(), console=Console(stderr=True), transient=True)
+        self._bar = Progress(
+            TextColumn("{task.description:<10}"),
+            BarColumn(),
+            MofNCompleteColumn(),
+            TimeRemainingColumn(),
+            console=Console(stderr=True),
+            transient=True,
+        )
         self._bar.__enter__()
         self._task = self._bar.add_task("reading", total=None)
 
@@ -118,16 +133,30 @@ def _status_text(data: dict[str, Any]) -> str:
 
 @click.command()
 @project_option
-@click.option("--tools", "tools", default="default", show_default=True, metavar="PROFILE[,PROFILE…]",
-              help="Tool profiles to list: default, xmemo, guided, graph, write, all.")
+@click.option(
+    "--tools",
+    "tools",
+    default="default",
+    show_default=True,
+    metavar="PROFILE[,PROFILE…]",
+    help="Tool profiles to list: default, xmemo, guided, graph, write, all.",
+)
 @click.option("--http", "http", is_flag=True, help="Serve over streamable HTTP at /mcp (bearer token required).")
 @click.option("--host", default="127.0.0.1", show_default=True, help="HTTP: address to bind.")
-@click.option("--port", default=8766, show_default=True, type=click.IntRange(1, 65535),
-              help="HTTP: port (kenning serve uses 8765).")
-@click.option("--cross-project", is_flag=True,
-              help="stdio: let tools read the other registered projects (scope=\"all\", project=\"*\"), "
-                   "read-only, confidential ones never (also: cross_project = true in KENNING_HOME/config.toml). "
-                   "Over HTTP a token's projects decide.")
+@click.option(
+    "--port",
+    default=8766,
+    show_default=True,
+    type=click.IntRange(1, 65535),
+    help="HTTP: port (kenning serve uses 8765).",
+)
+@click.option(
+    "--cross-project",
+    is_flag=True,
+    help='stdio: let tools read the other registered projects (scope="all", project="*"), '
+    "read-only, confidential ones never (also: cross_project = true in KENNING_HOME/config.toml). "
+    "Over HTTP a token's projects decide.",
+)
 def mcp(project_path: Path | None, tools: str, http: bool, host: str, port: int, cross_project: bool) -> None:
     """Serve this project to MCP clients over stdio, or over HTTP with --http (see docs/mcp.md)."""
     from kenning.interfaces.mcp.profiles import resolve
@@ -137,8 +166,11 @@ def mcp(project_path: Path | None, tools: str, http: bool, host: str, port: int,
     if http:
         from kenning.interfaces.mcp.http import serve_http
 
-        click.echo(f"kenning MCP for {project.name} at http://{host}:{port}/mcp (tools: {tools}); "
-                   "clients need a bearer token (kenning token create)", err=True)
+        click.echo(
+            f"kenning MCP for {project.name} at http://{host}:{port}/mcp (tools: {tools}); "
+            "clients need a bearer token (kenning token create)",
+            err=True,
+        )
         serve_http(project, home=kenning_home(), tools=tools, host=host, port=port)
     else:
         from kenning.interfaces.mcp.server import serve_stdio

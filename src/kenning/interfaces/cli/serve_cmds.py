@@ -10,14 +10,27 @@ from kenning.interfaces.cli.common import now, project_option, resolve_project, 
 
 
 @click.command()
-@click.option("--port", type=click.IntRange(0, 65535), default=8765, show_default=True,
-              help="TCP port (0 picks a free one).")
-@click.option("--host", default=None,
-              help="Address to listen on (default 127.0.0.1). A non-loopback address needs an access token.")
-@click.option("--mcp", "with_mcp", is_flag=True,
-              help="Also serve MCP over streamable HTTP at /mcp (bearer token required, see `kenning token`).")
-@click.option("--tools", default="default", show_default=True, metavar="PROFILE[,PROFILE…]",
-              help="With --mcp: tool profiles to list (default, xmemo, guided, graph, write, all).")
+@click.option(
+    "--port", type=click.IntRange(0, 65535), default=8765, show_default=True, help="TCP port (0 picks a free one)."
+)
+@click.option(
+    "--host",
+    default=None,
+    help="Address to listen on (default 127.0.0.1). A non-loopback address needs an access token.",
+)
+@click.option(
+    "--mcp",
+    "with_mcp",
+    is_flag=True,
+    help="Also serve MCP over streamable HTTP at /mcp (bearer token required, see `kenning token`).",
+)
+@click.option(
+    "--tools",
+    default="default",
+    show_default=True,
+    metavar="PROFILE[,PROFILE…]",
+    help="With --mcp: tool profiles to list (default, xmemo, guided, graph, write, all).",
+)
 @project_option
 def serve(port: int, host: str | None, with_mcp: bool, tools: str, project_path: Path | None) -> None:
     """Serve the web cockpit (Ask, Stale, Graph, Memory, Benchmarks, Status) on 127.0.0.1."""

@@ -18,8 +18,13 @@ from kenning.interfaces.session_start import hook_output
 
 
 @click.command("session-start")
-@click.option("--project", "project_path", type=click.Path(file_okay=False, path_type=Path), default=None,
-              help="Project directory (default: $CLAUDE_PROJECT_DIR, else the current directory).")
+@click.option(
+    "--project",
+    "project_path",
+    type=click.Path(file_okay=False, path_type=Path),
+    default=None,
+    help="Project directory (default: $CLAUDE_PROJECT_DIR, else the current directory).",
+)
 @click.option("--plain", is_flag=True, help="Print the status line and the pack as plain text, not hook JSON.")
 def session_start(project_path: Path | None, plain: bool) -> None:
     """Print the core pack and a status line for a SessionStart hook; always exits 0."""

@@ -15,26 +15,53 @@ def token() -> None:
 
 
 @token.command("create")
-@click.option("--scope", "scopes", required=True, multiple=True, metavar="SCOPE[,SCOPE]",
-              help="memory:read and/or memory:write (repeat or comma-separate).")
-@click.option("--project", "projects", required=True, multiple=True, metavar="NAME",
-              help="A project the token may reach (repeatable).")
-@click.option("--path", "paths", multiple=True, metavar="PREFIX",
-              help="Limit reads to source paths starting with PREFIX (end a folder with /; repeatable); "
-                   "reads must then pass a path_filter starting with it.")
+@click.option(
+    "--scope",
+    "scopes",
+    required=True,
+    multiple=True,
+    metavar="SCOPE[,SCOPE]",
+    help="memory:read and/or memory:write (repeat or comma-separate).",
+)
+@click.option(
+    "--project",
+    "projects",
+    required=True,
+    multiple=True,
+    metavar="NAME",
+    help="A project the token may reach (repeatable).",
+)
+@click.option(
+    "--path",
+    "paths",
+    multiple=True,
+    metavar="PREFIX",
+    help="Limit reads to source paths starting with PREFIX (end a folder with /; repeatable); "
+    "reads must then pass a path_filter starting with it.",
+)
 @click.option("--expires", default="30d", show_default=True, help="Lifetime: 12h, 30d, 8w, or never.")
 @click.option("--name", default=None, help="A label to recognise the token by.")
 @json_option
-def token_create(scopes: tuple[str, ...], projects: tuple[str, ...], paths: tuple[str, ...], expires: str,
-                 name: str | None, as_json: bool) -> None:
+def token_create(
+    scopes: tuple[str, ...],
+    projects: tuple[str, ...],
+    paths: tuple[str, ...],
+    expires: str,
+    name: str | None,
+    as_json: bool,
+) -> None:
     """Create a token and print its secret once (only a salted hash is kept)."""
     flat = [s for part in scopes for s in part.split(",")]
-    record, secret = tokens.create(kenning_home(), scopes=flat, projects=list(projects), paths=list(paths),
-                                   name=name, expires=expires, now=now())
-    emit({**record.public(now()), "secret": secret}, as_json,
-         f"{secret}\n\ntoken {record.id} ({record.name}): {', '.join(record.scopes)} on {', '.join(record.projects)}"
-         + (f", paths {', '.join(record.paths)}" if record.paths else "")
-         + f", expires {record.expires or 'never'}\nThis secret is shown once; store it now.")
+    record, secret = tokens.create(
+        kenning_home(), scopes=flat, projects=list(projects), paths=list(paths), name=name, expires=expires, now=now()
+    )
+    emit(
+        {**record.public(now()), "secret": secret},
+        as_json,
+        f"{secret}\n\ntoken {record.id} ({record.name}): {', '.join(record.scopes)} on {', '.join(record.projects)}"
+        + (f", paths {', '.join(record.paths)}" if record.paths else "")
+        + f", expires {record.expires or 'never'}\nThis secret is shown once; store it now.",
+    )
 
 
 @token.command("list")
@@ -47,8 +74,11 @@ def token_list(as_json: bool) -> None:
     def text() -> str:
         if not rows:
             return "no tokens (kenning token create)"
-        return "\n".join(f"{r['id']}\t{r['name']}\t{r['state']}\t{','.join(r['scopes'])}\t{','.join(r['projects'])}"
-                         f"\t{','.join(r['paths']) or '-'}\texpires {r['expires'] or 'never'}" for r in rows)
+        return "\n".join(
+            f"{r['id']}\t{r['name']}\t{r['state']}\t{','.join(r['scopes'])}\t{','.join(r['projects'])}"
+            f"\t{','.join(r['paths']) or '-'}\texpires {r['expires'] or 'never'}"
+            for r in rows
+        )
 
     emit({"tokens": rows}, as_json, text)
 

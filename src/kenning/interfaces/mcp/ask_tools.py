@@ -18,9 +18,14 @@ from kenning.interfaces.render import answer_text
 
 
 def register(server: FastMCP, ctx: ServerContext) -> None:
-    @server.tool(name="memory_ask", annotations=READ, description=(
-        "Ask one question (English or French) when unsure which tool fits: a rule routes it to search, "
-        "graph, core pack or stale report. scope='all': every project you may read."))
+    @server.tool(
+        name="memory_ask",
+        annotations=READ,
+        description=(
+            "Ask one question (English or French) when unsure which tool fits: a rule routes it to search, "
+            "graph, core pack or stale report. scope='all': every project you may read."
+        ),
+    )
     def memory_ask(
         question: Annotated[str, Field(min_length=1, max_length=500)],
         scope: Literal["project", "all"] = "project",
@@ -32,9 +37,14 @@ def register(server: FastMCP, ctx: ServerContext) -> None:
             answer = ask_project(ctx.project, question, now=ctx.clock())
         return reply(answer_text(answer), answer.to_json())
 
-    @server.tool(name="core_pack", annotations=READ, description=(
-        "Read first when starting here: the project's context, conventions and active decisions, "
-        "within a fixed token budget."))
+    @server.tool(
+        name="core_pack",
+        annotations=READ,
+        description=(
+            "Read first when starting here: the project's context, conventions and active decisions, "
+            "within a fixed token budget."
+        ),
+    )
     def core_pack() -> Annotated[CallToolResult, PackOut]:
         text, structured = pack_payload(ctx)
         return reply(text, structured)

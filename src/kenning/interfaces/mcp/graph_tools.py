@@ -15,8 +15,9 @@ from kenning.interfaces.mcp.context import READ, ServerContext, reply
 from kenning.interfaces.mcp.outputs import AnswerOut
 from kenning.interfaces.render import answer_text
 
-Node = Annotated[str, Field(min_length=1, max_length=300, description="Path, symbol, task (T-1, #12), "
-                                                                      "ADR-0007 or commit sha.")]
+Node = Annotated[
+    str, Field(min_length=1, max_length=300, description="Path, symbol, task (T-1, #12), ADR-0007 or commit sha.")
+]
 Limit = Annotated[int, Field(ge=1, le=100)]
 Names = Annotated[list[Annotated[str, Field(min_length=1, max_length=40)]] | None, Field(max_length=20)]
 Out = Annotated[CallToolResult, AnswerOut]
@@ -30,24 +31,49 @@ def register(server: FastMCP, ctx: ServerContext) -> None:
             answer = run_query(conn, ctx.project, query, node, GraphOptions(**options), now=ctx.clock(), other=other)
         return reply(answer_text(answer), answer.to_json())
 
-    @server.tool(annotations=READ, description="Use to see what a file, symbol, task or decision is linked to "
-                 "(defines, calls, imports, tested_by, touches…), 1-2 hops, each with its typed, sourced edges.")
-    def graph_neighbours(node: Node, hops: Annotated[int, Field(ge=1, le=2)] = 1, edge_types: Names = None,
-                         kinds: Names = None, limit: Limit = 20, include_superseded: bool = False) -> Out:
-        return run("neighbours", node, hops=hops, edge_types=tuple(edge_types or ()), kinds=tuple(kinds or ()),
-                   limit=limit, include_superseded=include_superseded)
+    @server.tool(
+        annotations=READ,
+        description="Use to see what a file, symbol, task or decision is linked to "
+        "(defines, calls, imports, tested_by, touches…), 1-2 hops, each with its typed, sourced edges.",
+    )
+    def graph_neighbours(
+        node: Node,
+        hops: Annotated[int, Field(ge=1, le=2)] = 1,
+        edge_types: Names = None,
+        kinds: Names = None,
+        limit: Limit = 20,
+        include_superseded: bool = False,
+    ) -> Out:
+        return run(
+            "neighbours",
+            node,
+            hops=hops,
+            edge_types=tuple(edge_types or ()),
+            kinds=tuple(kinds or ()),
+            limit=limit,
+            include_superseded=include_superseded,
+        )
 
-    @server.tool(annotations=READ, description="Use to explain how two nodes connect (e.g. a task and a module): "
-                 "one shortest path of typed edges, each declared or heuristic.")
+    @server.tool(
+        annotations=READ,
+        description="Use to explain how two nodes connect (e.g. a task and a module): "
+        "one shortest path of typed edges, each declared or heuristic.",
+    )
     def graph_path(node: Node, other: Node, include_superseded: bool = False) -> Out:
         return run("path", node, other=other, include_superseded=include_superseded)
 
-    @server.tool(annotations=READ, description="Use before changing a file or symbol: what depends on it "
-                 "(callers, importers, tests, dependent tasks, linking docs).")
+    @server.tool(
+        annotations=READ,
+        description="Use before changing a file or symbol: what depends on it "
+        "(callers, importers, tests, dependent tasks, linking docs).",
+    )
     def graph_impact(node: Node, limit: Limit = 20, include_superseded: bool = False) -> Out:
         return run("impact", node, limit=limit, include_superseded=include_superseded)
 
-    @server.tool(annotations=READ, description="Use to learn why a file or symbol is as it is: the tasks, "
-                 "decisions, verdicts and commits that reach it, each with its typed path and source.")
+    @server.tool(
+        annotations=READ,
+        description="Use to learn why a file or symbol is as it is: the tasks, "
+        "decisions, verdicts and commits that reach it, each with its typed path and source.",
+    )
     def graph_touches(node: Node, limit: Limit = 20, include_superseded: bool = False) -> Out:
         return run("touches", node, limit=limit, include_superseded=include_superseded)

@@ -43,9 +43,12 @@ MAX_BODY = 1_000_000
 # Tools a path-bound token may call without a path_filter: they read nothing.
 PATH_FREE = frozenset({"save_memory"})
 LOOPBACK = ("127.0.0.1", "localhost", "::1")
-_HINTS = {401: "send Authorization: Bearer <secret from `kenning token create`>",
-          403: "ask for a token with the needed scope and binding (`kenning token create`), or stay within it",
-          413: "send a smaller request", 429: "wait, then retry with a valid token"}
+_HINTS = {
+    401: "send Authorization: Bearer <secret from `kenning token create`>",
+    403: "ask for a token with the needed scope and binding (`kenning token create`), or stay within it",
+    413: "send a smaller request",
+    429: "wait, then retry with a valid token",
+}
 _TYPES = {401: "Unauthorized", 403: "ScopeDenied", 413: "ValidationError", 429: "TooManyAttempts"}
 
 
@@ -76,8 +79,16 @@ class TokenGate:
     """ASGI middleware in front of the SDK's transport: authenticates, then authorises each
     tools/call against the token before the SDK sees it."""
 
-    def __init__(self, app: ASGIApp, *, home: Path, served: str, needs: dict[str, ToolNeeds],
-                 clock: Callable[[], datetime], limiter: FailureLimiter) -> None:
+    def __init__(
+        self,
+        app: ASGIApp,
+        *,
+        home: Path,
+        served: str,
+        needs: dict[str, ToolNeeds],
+        clock: Callable[[], datetime],
+        limiter: FailureLimiter,
+    ) -> None:
         self.app, self.home, self.served, self.needs = app, home, served, needs
         self.clock, self.limiter = clock, limiter
 
@@ -88,8 +99,12 @@ class TokenGate:
         client = (scope.get("client") or ("unknown", 0))[0]
         wait = self.limiter.blocked(client, time.monotonic())
         if wait is not None:
-            await _refuse(send, 429, f"too many failed attempts from {client}; retry in {wait:g} s",
-                          {"Retry-After": str(max(1, round(wait)))})
+            await _refuse(
+                send,
+                429,
+                f"too many failed attempts from {client}; retry in {wait:g} s",
+                {"Retry-After": str(max(1, round(wait)))},
+            )
             return
         header = Headers(scope=scope).get("authorization", "")
         presented = header[7:].strip() if header[:7].lower() == "bearer " else None
@@ -161,38 +176,65 @@ class McpEndpoint:
         return self.session_manager.run()
 
 
-def mcp_endpoint(project: Project, *, home: Path, tools: str | Sequence[str] = "default",
-                 clock: Callable[[], datetime] = utc_now, host: str = "127.0.0.1",
-                 limiter: FailureLimiter | None = None, path: str = "/mcp") -> McpEndpoint:
+def mcp_endpoint(
+    project: Project,
+    *,
+    home: Path,
+    tools: str | Sequence[str] = "default",
+    clock: Callable[[], datetime] = utc_now,
+    host: str = "127.0.0.1",
+    limiter: FailureLimiter | None = None,
+    path: str = "/mcp",
+) -> McpEndpoint:
     """``project``'s tools over the SDK's streamable HTTP transport at ``path``, behind
     tokens read from ``home``."""
     security = None if host in LOOPBACK else TransportSecuritySettings(enable_dns_rebinding_protection=False)
-    server = build_server(project, clock=clock, tools=tools, host=host, json_response=True,
-                          transport_security=security)
+    server = build_server(project, clock=clock, tools=tools, host=host, json_response=True, transport_security=security)
     needs = {}
     for tool in server._tool_manager.list_tools():
         params = tool.parameters.get("properties", {})
         writes = not (tool.annotations and tool.annotations.readOnlyHint)
-        needs[tool.name] = ToolNeeds(tool.name, writes=writes, takes_path_filter="path_filter" in params,
-                                     path_free_ok=tool.name in PATH_FREE)
+        needs[tool.name] = ToolNeeds(
+            tool.name, writes=writes, takes_path_filter="path_filter" in params, path_free_ok=tool.name in PATH_FREE
+        )
 
     def audit_writes(request: Any, name: str, arguments: dict[str, Any], result: CallToolResult) -> None:
         token = getattr(request, "scope", {}).get("kenning.token")
         if token is not None and needs.get(name) and needs[name].writes:
             client = (request.scope.get("client") or ("unknown", 0))[0]
-            audit(home, token=token, client=client, project=project.name, tool=name, arguments=arguments,
-                  ok=not result.isError, now=clock())
+            audit(
+                home,
+                token=token,
+                client=client,
+                project=project.name,
+                tool=name,
+                arguments=arguments,
+                ok=not result.isError,
+                now=clock(),
+            )
 
     server.observers.append(audit_writes)
     server.streamable_http_app()  # creates the SDK's session manager with the settings above
-    gate = TokenGate(StreamableHTTPASGIApp(server.session_manager), home=home, served=project.name, needs=needs,
-                     clock=clock, limiter=limiter or FailureLimiter())
+    gate = TokenGate(
+        StreamableHTTPASGIApp(server.session_manager),
+        home=home,
+        served=project.name,
+        needs=needs,
+        clock=clock,
+        limiter=limiter or FailureLimiter(),
+    )
     return McpEndpoint(Route(path, endpoint=gate), server.session_manager)
 
 
-def create_app(project: Project, *, home: Path, tools: str | Sequence[str] = "default",
-               clock: Callable[[], datetime] = utc_now, host: str = "127.0.0.1",
-               limiter: FailureLimiter | None = None) -> Starlette:
+def create_app(
+    project: Project,
+    *,
+    home: Path,
+    tools: str | Sequence[str] = "default",
+    clock: Callable[[], datetime] = utc_now,
+    host: str = "127.0.0.1",
+    limiter: FailureLimiter | None = None,
+) -> Starlette:
     """A server of its own for ``kenning mcp --http``: only ``/mcp``."""
     endpoint = mcp_endpoint(project, home=home, tools=tools, clock=clock, host=host, limiter=limiter)
     return Starlette(routes=[endpoint.route], lifespan=endpoint.lifespan)

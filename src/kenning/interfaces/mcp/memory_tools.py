@@ -56,8 +56,9 @@ def register(server: FastMCP, ctx: ServerContext) -> None:
     _register_resource(server, ctx)
 
 
-def _scope(types: str | None = None, path: str | None = None, memory_type: str | None = None,
-           prefer_working: bool = False):
+def _scope(
+    types: str | None = None, path: str | None = None, memory_type: str | None = None, prefer_working: bool = False
+):
     from kenning.memory.layers import Scope
 
     return Scope((types,) if types else (), path or None, memory_type, prefer_working).check()
@@ -67,8 +68,7 @@ def _is_cross(ctx: ServerContext, project: str | None) -> bool:
     return requested(project, ctx)[0]
 
 
-def _across(ctx: ServerContext, project: str | None, query: str, limit: int,
-            per_store: PerStore) -> Answer:
+def _across(ctx: ServerContext, project: str | None, query: str, limit: int, per_store: PerStore) -> Answer:
     """One layer's answer over the registered projects named (``*``: all) and the transverse
     memory, read-only, fused by RRF; names not registered are listed as excluded."""
     home, entries, unknown = cross_entries(ctx, requested(project, ctx)[1])
@@ -78,11 +78,16 @@ def _across(ctx: ServerContext, project: str | None, query: str, limit: int,
 
 
 def _register_layers(server: FastMCP, ctx: ServerContext) -> None:
-    @server.tool(annotations=READ, description=(
-        "Start here to find facts. Layer 1 of 3: one ~15-token row per match (citation, type, importance, "
-        "relevance, age, title); no query: newest memories. Then memory_search or memory_get."))
-    def memory_index(query: Query | None = None, type_filter: TypeFilter = None, limit: Limit = 20,
-                     project: ProjectName = None) -> Annotated[CallToolResult, AnswerOut]:
+    @server.tool(
+        annotations=READ,
+        description=(
+            "Start here to find facts. Layer 1 of 3: one ~15-token row per match (citation, type, importance, "
+            "relevance, age, title); no query: newest memories. Then memory_search or memory_get."
+        ),
+    )
+    def memory_index(
+        query: Query | None = None, type_filter: TypeFilter = None, limit: Limit = 20, project: ProjectName = None
+    ) -> Annotated[CallToolResult, AnswerOut]:
         from kenning.memory.layers import check_project, find, recent
 
         check_project(ctx.project, project)
@@ -93,35 +98,51 @@ def _register_layers(server: FastMCP, ctx: ServerContext) -> None:
                 answer = recent(conn, ctx.project, _scope(type_filter), limit, now=ctx.clock())
         return reply(mr.index_text(answer), answer.to_json())
 
-    @server.tool(annotations=READ, description=(
-        "Layer 2 of 3, when titles are not enough: ~60-token hits with snippet, freshness and date, plus "
-        "session rollups. FTS5 syntax: \"phrases\", prefix*, AND/OR/NOT."))
-    def memory_search(query: Query, type_filter: TypeFilter = None, limit: Limit = 10,
-                      project: Projects = None) -> Annotated[CallToolResult, SearchOut]:
+    @server.tool(
+        annotations=READ,
+        description=(
+            "Layer 2 of 3, when titles are not enough: ~60-token hits with snippet, freshness and date, plus "
+            'session rollups. FTS5 syntax: "phrases", prefix*, AND/OR/NOT.'
+        ),
+    )
+    def memory_search(
+        query: Query, type_filter: TypeFilter = None, limit: Limit = 10, project: Projects = None
+    ) -> Annotated[CallToolResult, SearchOut]:
         from kenning.memory.layers import check_project, find
 
         if _is_cross(ctx, project):
-            answer = _across(ctx, project, query, limit, lambda conn, p, n: find(
-                conn, p, query, _scope(type_filter), n, now=ctx.clock(), syntax="fts")[0])
+            answer = _across(
+                ctx,
+                project,
+                query,
+                limit,
+                lambda conn, p, n: find(conn, p, query, _scope(type_filter), n, now=ctx.clock(), syntax="fts")[0],
+            )
             return reply(mr.search_text(answer, ()), {**answer.to_json(), "rollups": []})
         check_project(ctx.project, project)
         with ctx.conn() as conn:
             answer, _ = find(conn, ctx.project, query, _scope(type_filter), limit, now=ctx.clock(), syntax="fts")
             rollups = ()
             if type_filter in (None, "session_summary"):
-                summaries, _ = find(conn, ctx.project, query, _scope("session_summary"), 3, now=ctx.clock(),
-                                    syntax="fts")
+                summaries, _ = find(
+                    conn, ctx.project, query, _scope("session_summary"), 3, now=ctx.clock(), syntax="fts"
+                )
                 rollups = summaries.excerpts
         hits = tuple(ex for ex in answer.excerpts if ex.fact.type != "session_summary") if rollups else answer.excerpts
         structured = answer.to_json()
         structured["rollups"] = [ex.to_json() for ex in rollups]
         return reply(mr.search_text(dataclasses.replace(answer, excerpts=hits), rollups), structured)
 
-    @server.tool(annotations=READ, description=(
-        "Layer 3 of 3, for the ids you will cite (42 or kn://…): full records (~200 tokens each) with body, "
-        "freshness and lifecycle; bodies over 520 characters cut unless full=true."))
-    def memory_get(ids: FactRefs, full: bool = False,
-                   project: ProjectName = None) -> Annotated[CallToolResult, FactsOut]:
+    @server.tool(
+        annotations=READ,
+        description=(
+            "Layer 3 of 3, for the ids you will cite (42 or kn://…): full records (~200 tokens each) with body, "
+            "freshness and lifecycle; bodies over 520 characters cut unless full=true."
+        ),
+    )
+    def memory_get(
+        ids: FactRefs, full: bool = False, project: ProjectName = None
+    ) -> Annotated[CallToolResult, FactsOut]:
         from kenning.memory.layers import check_project, details
 
         check_project(ctx.project, project)
@@ -129,18 +150,35 @@ def _register_layers(server: FastMCP, ctx: ServerContext) -> None:
         with ctx.conn() as conn:
             found, missing = details(conn, ctx.project, wanted, now=ctx.clock())
         text, cuts = mr.details_text(found, missing, full=full)
-        structured = {"schema": FACT_SCHEMA, "facts": [
-            {**d.fact.to_json(), "freshness": d.freshness.to_json(), "session_id": d.session_id,
-             **({"summary": d.summary} if d.summary else {})} for d in found], "missing": missing, "cut": cuts}
+        structured = {
+            "schema": FACT_SCHEMA,
+            "facts": [
+                {
+                    **d.fact.to_json(),
+                    "freshness": d.freshness.to_json(),
+                    "session_id": d.session_id,
+                    **({"summary": d.summary} if d.summary else {}),
+                }
+                for d in found
+            ],
+            "missing": missing,
+            "cut": cuts,
+        }
         return reply(text, structured)
 
-    @server.tool(annotations=READ, description=(
-        "Use to see what was saved just before and after one fact (or the excerpts around a file excerpt), "
-        "0-3 rows each side."))
-    def memory_timeline(anchor: FactRef,
-                        depth_before: Annotated[int, Field(ge=0, le=3, description="Rows before (0-3).")] = 2,
-                        depth_after: Annotated[int, Field(ge=0, le=3, description="Rows after (0-3).")] = 2,
-                        project: ProjectName = None) -> Annotated[CallToolResult, TimelineOut]:
+    @server.tool(
+        annotations=READ,
+        description=(
+            "Use to see what was saved just before and after one fact (or the excerpts around a file excerpt), "
+            "0-3 rows each side."
+        ),
+    )
+    def memory_timeline(
+        anchor: FactRef,
+        depth_before: Annotated[int, Field(ge=0, le=3, description="Rows before (0-3).")] = 2,
+        depth_after: Annotated[int, Field(ge=0, le=3, description="Rows after (0-3).")] = 2,
+        project: ProjectName = None,
+    ) -> Annotated[CallToolResult, TimelineOut]:
         from kenning.memory.layers import check_project
         from kenning.memory.timeline import around
 
@@ -148,65 +186,112 @@ def _register_layers(server: FastMCP, ctx: ServerContext) -> None:
         anchor_id = fact_id(anchor, ctx.project)
         with ctx.conn() as conn:
             entries = around(conn, ctx.project, [anchor_id], depth_before, depth_after, now=ctx.clock())
-        rows = [{"id": e.fact.id, "citation": e.fact.citation, "type": e.fact.type, "title": e.fact.title,
-                 "date": e.fact.dates.source or e.fact.dates.indexed, "offset": e.offset,
-                 "freshness": e.freshness.to_json()} for e in entries]
-        return reply(mr.timeline_text(entries, f"memory_timeline around #{anchor_id}"),
-                     {"anchor": anchor_id, "timeline": rows})
+        rows = [
+            {
+                "id": e.fact.id,
+                "citation": e.fact.citation,
+                "type": e.fact.type,
+                "title": e.fact.title,
+                "date": e.fact.dates.source or e.fact.dates.indexed,
+                "offset": e.offset,
+                "freshness": e.freshness.to_json(),
+            }
+            for e in entries
+        ]
+        return reply(
+            mr.timeline_text(entries, f"memory_timeline around #{anchor_id}"), {"anchor": anchor_id, "timeline": rows}
+        )
 
-    @server.tool(annotations=READ, description=(
-        "Rarely needed: the exact recorded input and output of 1-20 tool uses an earlier layer pointed to "
-        "(each cut at 4,000 characters)."))
-    def get_tool_uses(ids: Annotated[list[IdRef], Field(min_length=1, max_length=20,
-                                                             description="1-20 tool-use ids.")],
-                      project: ProjectName = None) -> Annotated[CallToolResult, ToolUsesOut]:
+    @server.tool(
+        annotations=READ,
+        description=(
+            "Rarely needed: the exact recorded input and output of 1-20 tool uses an earlier layer pointed to "
+            "(each cut at 4,000 characters)."
+        ),
+    )
+    def get_tool_uses(
+        ids: Annotated[list[IdRef], Field(min_length=1, max_length=20, description="1-20 tool-use ids.")],
+        project: ProjectName = None,
+    ) -> Annotated[CallToolResult, ToolUsesOut]:
         from kenning.memory.layers import check_project
         from kenning.memory.sessions import get_tool_uses as fetch
 
         check_project(ctx.project, project)
         with ctx.conn() as conn:
             found, missing = fetch(conn, [str(i) for i in ids])
-        return reply(mr.tool_uses_text(found, missing),
-                     {"tool_uses": [u.to_json() for u in found], "missing": missing})
+        return reply(mr.tool_uses_text(found, missing), {"tool_uses": [u.to_json() for u in found], "missing": missing})
 
 
 def _register_strictness(server: FastMCP, ctx: ServerContext) -> None:
-    @server.tool(annotations=READ, description=(
-        "Strict search: use when only strong matches will do (every significant term starts a word); says "
-        "how many weak matches it withheld. path_filter: source-path prefix."))
-    def search_memory(query: Query, limit: Limit = 5, path_filter: PathFilter = None,
-                      memory_type: MemoryType = None,
-                      prefer_working: bool = False) -> Annotated[CallToolResult, StrictOut]:
+    @server.tool(
+        annotations=READ,
+        description=(
+            "Strict search: use when only strong matches will do (every significant term starts a word); says "
+            "how many weak matches it withheld. path_filter: source-path prefix."
+        ),
+    )
+    def search_memory(
+        query: Query,
+        limit: Limit = 5,
+        path_filter: PathFilter = None,
+        memory_type: MemoryType = None,
+        prefer_working: bool = False,
+    ) -> Annotated[CallToolResult, StrictOut]:
         from kenning.memory.strictness import strict
 
         with ctx.conn() as conn:
-            result = strict(conn, ctx.project, query, _scope(None, path_filter, memory_type, prefer_working),
-                            limit, now=ctx.clock())
-        structured = {**result.answer.to_json(), "withheld_weak": result.withheld,
-                      "withheld_may_be_more": result.pool_full}
-        return reply(mr.scored_text(result.answer, title="search_memory (strict)", withheld=result.withheld,
-                                    pool_full=result.pool_full), structured)
+            result = strict(
+                conn, ctx.project, query, _scope(None, path_filter, memory_type, prefer_working), limit, now=ctx.clock()
+            )
+        structured = {
+            **result.answer.to_json(),
+            "withheld_weak": result.withheld,
+            "withheld_may_be_more": result.pool_full,
+        }
+        return reply(
+            mr.scored_text(
+                result.answer, title="search_memory (strict)", withheld=result.withheld, pool_full=result.pool_full
+            ),
+            structured,
+        )
 
-    @server.tool(annotations=READ, description=(
-        "Lenient recall: use when a partial match is acceptable; the best matches with their score "
-        "(BM25 weighted by freshness, importance, recency). Same filters as search_memory."))
-    def recall(query: Query, limit: Limit = 5, path_filter: PathFilter = None, memory_type: MemoryType = None,
-               prefer_working: bool = False) -> Annotated[CallToolResult, AnswerOut]:
+    @server.tool(
+        annotations=READ,
+        description=(
+            "Lenient recall: use when a partial match is acceptable; the best matches with their score "
+            "(BM25 weighted by freshness, importance, recency). Same filters as search_memory."
+        ),
+    )
+    def recall(
+        query: Query,
+        limit: Limit = 5,
+        path_filter: PathFilter = None,
+        memory_type: MemoryType = None,
+        prefer_working: bool = False,
+    ) -> Annotated[CallToolResult, AnswerOut]:
         from kenning.memory.strictness import lenient
 
         with ctx.conn() as conn:
-            answer = lenient(conn, ctx.project, query, _scope(None, path_filter, memory_type, prefer_working),
-                             limit, now=ctx.clock())
+            answer = lenient(
+                conn, ctx.project, query, _scope(None, path_filter, memory_type, prefer_working), limit, now=ctx.clock()
+            )
         return reply(mr.scored_text(answer, title="recall (lenient)"), answer.to_json())
 
-    @server.tool(annotations=READ, description=(
-        "Use to fill a token budget (chars ÷ 4) with the best matches, bodies included as far as they fit; "
-        "states the tokens used, facts left out and bodies cut."))
-    def recall_context(query: Query,
-                       max_tokens: Annotated[int, Field(ge=150, le=8000, description="Budget, 150-8000.")] = 1000,
-                       max_items: Annotated[int, Field(ge=1, le=20, description="Most items, 1-20.")] = 8,
-                       path_filter: PathFilter = None, memory_type: MemoryType = None,
-                       prefer_working: bool = False) -> Annotated[CallToolResult, BudgetOut]:
+    @server.tool(
+        annotations=READ,
+        description=(
+            "Use to fill a token budget (chars ÷ 4) with the best matches, bodies included as far as they fit; "
+            "states the tokens used, facts left out and bodies cut."
+        ),
+    )
+    def recall_context(
+        query: Query,
+        max_tokens: Annotated[int, Field(ge=150, le=8000, description="Budget, 150-8000.")] = 1000,
+        max_items: Annotated[int, Field(ge=1, le=20, description="Most items, 1-20.")] = 8,
+        path_filter: PathFilter = None,
+        memory_type: MemoryType = None,
+        prefer_working: bool = False,
+    ) -> Annotated[CallToolResult, BudgetOut]:
         from kenning.memory.bounded import pack
         from kenning.tokens import cut, estimate
 
@@ -215,28 +300,48 @@ def _register_strictness(server: FastMCP, ctx: ServerContext) -> None:
         header = f"recall_context for {shown!r}" + ("…" if lost else "")
         reserved = len(DATA_FRAME) + len(header) + footer_room + 3
         with ctx.conn() as conn:
-            result = pack(conn, ctx.project, query, _scope(None, path_filter, memory_type, prefer_working),
-                          max_tokens=max_tokens, max_items=max_items, reserved_chars=reserved, badge=badge,
-                          now=ctx.clock())
+            result = pack(
+                conn,
+                ctx.project,
+                query,
+                _scope(None, path_filter, memory_type, prefer_working),
+                max_tokens=max_tokens,
+                max_items=max_items,
+                reserved_chars=reserved,
+                badge=badge,
+                now=ctx.clock(),
+            )
         body = "\n".join(result.items)
         draft = "\n".join([DATA_FRAME, header, body])
-        footer = (f"budget: {{used}}/{max_tokens} tokens used · {len(result.items)} of {result.matching} matching "
-                  f"fact(s) packed, {result.left_out} left out · {result.bodies_cut} body(ies) cut")
+        footer = (
+            f"budget: {{used}}/{max_tokens} tokens used · {len(result.items)} of {result.matching} matching "
+            f"fact(s) packed, {result.left_out} left out · {result.bodies_cut} body(ies) cut"
+        )
         used = estimate(draft + "\n" + footer.format(used=max_tokens))
         footer = footer.format(used=used)
         if not body:
-            body = ("no item fits: raise max_tokens" if result.matching else "no results: no_match")
+            body = "no item fits: raise max_tokens" if result.matching else "no results: no_match"
         text = "\n".join([header, body, footer])
-        structured = {**result.answer.to_json(), "budget": {"max_tokens": max_tokens, "used_tokens": used,
-                                                            "matching": result.matching,
-                                                            "left_out": result.left_out,
-                                                            "bodies_cut": result.bodies_cut}}
+        structured = {
+            **result.answer.to_json(),
+            "budget": {
+                "max_tokens": max_tokens,
+                "used_tokens": used,
+                "matching": result.matching,
+                "left_out": result.left_out,
+                "bodies_cut": result.bodies_cut,
+            },
+        }
         return reply(text, structured)
 
 
 def _register_resource(server: FastMCP, ctx: ServerContext) -> None:
-    @server.resource("kn://{project}/{fact}", name="fact", mime_type="text/plain",
-                     description="A fact of this project as a full record, framed as data.")
+    @server.resource(
+        "kn://{project}/{fact}",
+        name="fact",
+        mime_type="text/plain",
+        description="A fact of this project as a full record, framed as data.",
+    )
     def fact_resource(project: str, fact: str) -> str:
         from kenning.memory.layers import check_project, details
 

@@ -10,32 +10,42 @@ from pydantic import Field
 
 from kenning.citation import format_citation
 from kenning.errors import ScopeDenied
-from kenning.registry import GLOBAL_NAME
 from kenning.interfaces.mcp.context import ALLOWED_PROJECTS, DESTRUCTIVE, WRITE, ServerContext, reply
 from kenning.interfaces.mcp.memory_params import FactRef, ProjectName, fact_id
 from kenning.interfaces.mcp.outputs import FactOut, ForgottenOut, SavedOut, SupersededOut
+from kenning.registry import GLOBAL_NAME
 
 Reason = Annotated[str, Field(min_length=1, max_length=500, description="Why (kept with the lifecycle change).")]
 
 
 def register(server: FastMCP, ctx: ServerContext) -> None:
-    @server.tool(annotations=WRITE, description=(
-        "Use when you learn something worth keeping (a decision, correction, resolved failure, handoff): saves "
-        "a note, served later as `unverified` with its age. An identical note is not saved twice. No secrets."))
+    @server.tool(
+        annotations=WRITE,
+        description=(
+            "Use when you learn something worth keeping (a decision, correction, resolved failure, handoff): saves "
+            "a note, served later as `unverified` with its age. An identical note is not saved twice. No secrets."
+        ),
+    )
     def save_memory(
         text: Annotated[str, Field(min_length=1, max_length=20_000)],
         title: Annotated[str | None, Field(max_length=200, description="Default: first line.")] = None,
-        type: Annotated[str, Field(max_length=40, pattern=r"^[a-z_]{1,40}$",
-                                   description="decision, failure, convention, …")] = "observation",
-        tags: Annotated[list[Annotated[str, Field(min_length=1, max_length=40)]],
-                        Field(max_length=20)] = [],  # noqa: B006 (schema default)
+        type: Annotated[
+            str, Field(max_length=40, pattern=r"^[a-z_]{1,40}$", description="decision, failure, convention, …")
+        ] = "observation",
+        tags: Annotated[list[Annotated[str, Field(min_length=1, max_length=40)]], Field(max_length=20)] = [],  # noqa: B006 (schema default)
         why: Annotated[str | None, Field(max_length=2000)] = None,
         how_to_apply: Annotated[str | None, Field(max_length=2000)] = None,
         importance: Annotated[int | None, Field(ge=1, le=10)] = None,
-        memory_type: Annotated[Literal["durable", "working"] | None,
-                               Field(description="working: for this task.")] = None,
-        session_id: Annotated[str | None, Field(max_length=128, pattern=r"^[A-Za-z0-9._:-]+$",
-                                                )] = None,
+        memory_type: Annotated[
+            Literal["durable", "working"] | None, Field(description="working: for this task.")
+        ] = None,
+        session_id: Annotated[
+            str | None,
+            Field(
+                max_length=128,
+                pattern=r"^[A-Za-z0-9._:-]+$",
+            ),
+        ] = None,
         project: ProjectName = None,
     ) -> Annotated[CallToolResult, SavedOut]:
         from kenning.memory.layers import check_project
@@ -46,38 +56,77 @@ def register(server: FastMCP, ctx: ServerContext) -> None:
             from kenning.config import kenning_home
 
             if ALLOWED_PROJECTS.get() is not None:  # a token is bound to projects, never to the user's own notes
-                raise ScopeDenied("project='global' writes the user's transverse memory: not over HTTP",
-                                  hint="save it in this project (omit project)")
-            store, saved = remember_global(kenning_home(), text, now=ctx.clock(), title=title, type_=type,
-                                           tags=tuple(tags), origin="mcp", producer="agent")
+                raise ScopeDenied(
+                    "project='global' writes the user's transverse memory: not over HTTP",
+                    hint="save it in this project (omit project)",
+                )
+            store, saved = remember_global(
+                kenning_home(),
+                text,
+                now=ctx.clock(),
+                title=title,
+                type_=type,
+                tags=tuple(tags),
+                origin="mcp",
+                producer="agent",
+            )
             name = store.name
         else:
             check_project(ctx.project, project)
-            obs = Observation(text=text, title=title, type=type, tags=tuple(tags), importance=importance, why=why,
-                              how_to_apply=how_to_apply, memory_type=memory_type, session_id=session_id)
+            obs = Observation(
+                text=text,
+                title=title,
+                type=type,
+                tags=tuple(tags),
+                importance=importance,
+                why=why,
+                how_to_apply=how_to_apply,
+                memory_type=memory_type,
+                session_id=session_id,
+            )
             with ctx.conn(create=True) as conn:
                 saved = save(conn, ctx.project.name, obs, now=ctx.clock())
             name = ctx.project.name
         citation = format_citation(name, saved.fact_id)
-        message = f"saved as #{saved.fact_id} ({citation})" if saved.created else \
-            f"already saved as #{saved.fact_id} ({citation}): nothing written"
+        message = (
+            f"saved as #{saved.fact_id} ({citation})"
+            if saved.created
+            else f"already saved as #{saved.fact_id} ({citation}): nothing written"
+        )
         return reply(message, {"id": saved.fact_id, "citation": citation, "created": saved.created}, framed=False)
 
-    @server.tool(annotations=WRITE, description=(
-        "Use when a memory or note was replaced: marks `old` superseded by the active fact `new`; `old` is no "
-        "longer served by default. An excerpt of a project file is refused: change the file instead."))
+    @server.tool(
+        annotations=WRITE,
+        description=(
+            "Use when a memory or note was replaced: marks `old` superseded by the active fact `new`; `old` is no "
+            "longer served by default. An excerpt of a project file is refused: change the file instead."
+        ),
+    )
     def supersede(old: FactRef, new: FactRef, reason: Reason) -> Annotated[CallToolResult, SupersededOut]:
         from kenning.lifecycle import supersede as run
 
         with ctx.conn() as conn:
-            old_fact, new_fact = run(conn, ctx.project.name, fact_id(old, ctx.project), fact_id(new, ctx.project),
-                                     now=ctx.clock(), reason=reason)
-        return reply(f"{old_fact.citation} superseded by {new_fact.citation} ({reason})",
-                     {"old": old_fact.to_json(), "new": new_fact.to_json(), "reason": reason}, framed=False)
+            old_fact, new_fact = run(
+                conn,
+                ctx.project.name,
+                fact_id(old, ctx.project),
+                fact_id(new, ctx.project),
+                now=ctx.clock(),
+                reason=reason,
+            )
+        return reply(
+            f"{old_fact.citation} superseded by {new_fact.citation} ({reason})",
+            {"old": old_fact.to_json(), "new": new_fact.to_json(), "reason": reason},
+            framed=False,
+        )
 
-    @server.tool(annotations=WRITE, description=(
-        "Use after checking that a fact still holds: resets its age (a note older than 270 days is served as a "
-        "hypothesis until confirmed)."))
+    @server.tool(
+        annotations=WRITE,
+        description=(
+            "Use after checking that a fact still holds: resets its age (a note older than 270 days is served as a "
+            "hypothesis until confirmed)."
+        ),
+    )
     def confirm(id: FactRef) -> Annotated[CallToolResult, FactOut]:
         from kenning.lifecycle import confirm as run
 
@@ -85,14 +134,20 @@ def register(server: FastMCP, ctx: ServerContext) -> None:
             fact = run(conn, ctx.project.name, fact_id(id, ctx.project), now=ctx.clock())
         return reply(f"{fact.citation} confirmed on {fact.dates.confirmed}", fact.to_json(), framed=False)
 
-    @server.tool(annotations=DESTRUCTIVE, description=(
-        "Delete a memory or note for good (prefer supersede when it was replaced). An excerpt of a project "
-        "file is refused: change the file instead."))
+    @server.tool(
+        annotations=DESTRUCTIVE,
+        description=(
+            "Delete a memory or note for good (prefer supersede when it was replaced). An excerpt of a project "
+            "file is refused: change the file instead."
+        ),
+    )
     def forget(target: FactRef, reason: Reason) -> Annotated[CallToolResult, ForgottenOut]:
         from kenning.lifecycle import forget as run
 
         with ctx.conn() as conn:
             fact = run(conn, ctx.project.name, fact_id(target, ctx.project))
-        return reply(f"forgot {fact.citation}: {fact.title} ({reason})",
-                     {"forgotten": fact.id, "citation": fact.citation, "title": fact.title, "reason": reason},
-                     framed=False)
+        return reply(
+            f"forgot {fact.citation}: {fact.title} ({reason})",
+            {"forgotten": fact.id, "citation": fact.citation, "title": fact.title, "reason": reason},
+            framed=False,
+        )

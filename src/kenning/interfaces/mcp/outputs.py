@@ -18,7 +18,6 @@ class Out(BaseModel):
 
 
 class AnswerOut(Out):  # kenning.answer/v1
-
     schema_: str = Field(alias="schema")
     excerpts: list[Obj]
 
@@ -69,7 +68,6 @@ class SupersededOut(Out):
 
 
 class FactOut(Out):  # kenning.fact/v1
-
     id: int
     citation: str
     lifecycle: str
@@ -81,6 +79,5 @@ class ForgottenOut(Out):
 
 
 class GuidedOut(Out):  # step 1 (index + continuation), 2 (context), 3 (facts), auto (mode), or ended
-
     step: int | None = None
     continuation: str | None = None

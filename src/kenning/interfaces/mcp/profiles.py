@@ -10,8 +10,15 @@ from kenning.errors import ValidationError
 
 PROFILES: dict[str, tuple[str, ...] | None] = {
     # one routed question, the three disclosure layers, save, core pack, one graph tool
-    "default": ("memory_ask", "memory_index", "memory_search", "memory_get", "save_memory", "core_pack",
-                "graph_impact"),
+    "default": (
+        "memory_ask",
+        "memory_index",
+        "memory_search",
+        "memory_get",
+        "save_memory",
+        "core_pack",
+        "graph_impact",
+    ),
     "xmemo": ("search_memory", "recall", "recall_context", "forget"),
     "guided": ("mem_search",),
     "graph": ("graph_neighbours", "graph_path", "graph_impact", "graph_touches"),
@@ -25,8 +32,10 @@ def resolve(spec: str | Sequence[str]) -> frozenset[str] | None:
     names = [n.strip() for part in ([spec] if isinstance(spec, str) else spec) for n in part.split(",") if n.strip()]
     unknown = [n for n in names if n not in PROFILES]
     if unknown or not names:
-        raise ValidationError(f"unknown tool profile(s): {', '.join(unknown) or '(none given)'}",
-                              hint=f"use one or more of {', '.join(PROFILES)} (comma-separated)")
+        raise ValidationError(
+            f"unknown tool profile(s): {', '.join(unknown) or '(none given)'}",
+            hint=f"use one or more of {', '.join(PROFILES)} (comma-separated)",
+        )
     if "all" in names:
         return None
     return frozenset(tool for n in names for tool in PROFILES[n] or ())

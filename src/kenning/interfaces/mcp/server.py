@@ -53,9 +53,12 @@ def compact(schema: dict[str, Any] | None) -> dict[str, Any] | None:
             return [strip(v) for v in node]
         if not isinstance(node, dict):
             return node
-        out = {k: strip(v, k in ("properties", "$defs")) for k, v in node.items()
-               if in_properties or not (k == "title" or (k == "default" and v is None)
-                                        or (k == "additionalProperties" and v is True))}
+        out = {
+            k: strip(v, k in ("properties", "$defs"))
+            for k, v in node.items()
+            if in_properties
+            or not (k == "title" or (k == "default" and v is None) or (k == "additionalProperties" and v is True))
+        }
         if in_properties:
             return out
         options = out.get("anyOf")
@@ -76,8 +79,10 @@ def validation_error(exc: pydantic.ValidationError) -> ValidationError:
     for err in exc.errors(include_url=False):
         where = ".".join(str(x) for x in err["loc"]) or "arguments"
         parts.append(f"`{where}`: {err['msg']}")
-    return ValidationError("validation error in " + "; ".join(parts),
-                           hint="fix the argument(s) named; the limits are in the tool's inputSchema")
+    return ValidationError(
+        "validation error in " + "; ".join(parts),
+        hint="fix the argument(s) named; the limits are in the tool's inputSchema",
+    )
 
 
 class KenningMCP(FastMCP):
@@ -86,8 +91,10 @@ class KenningMCP(FastMCP):
         self.observers: list[CallObserver] = []
 
     async def list_tools(self) -> list[Tool]:
-        return [t.model_copy(update={"inputSchema": compact(t.inputSchema), "outputSchema": compact(t.outputSchema)})
-                for t in await super().list_tools()]
+        return [
+            t.model_copy(update={"inputSchema": compact(t.inputSchema), "outputSchema": compact(t.outputSchema)})
+            for t in await super().list_tools()
+        ]
 
     async def call_tool(self, name: str, arguments: dict[str, Any]) -> Any:
         request = self._request()
@@ -103,8 +110,12 @@ class KenningMCP(FastMCP):
     async def _call(self, name: str, arguments: dict[str, Any]) -> Any:
         """Every kenning tool returns a CallToolResult; a failure becomes a typed one."""
         if self._tool_manager.get_tool(name) is None:
-            return error_reply(NotFound(f"no tool {name!r} on this server",
-                                        hint="list the tools; start the server with --tools all for every tool"))
+            return error_reply(
+                NotFound(
+                    f"no tool {name!r} on this server",
+                    hint="list the tools; start the server with --tools all for every tool",
+                )
+            )
         try:
             return await super().call_tool(name, arguments)
         except ToolError as exc:
@@ -125,8 +136,9 @@ class KenningMCP(FastMCP):
             if cause is None:
                 raise
             hint = cause.hint or NEXT_BY_TYPE.get(type(cause).__name__, "")
-            raise ResourceError(f"error ({type(cause).__name__}): {cause.message}"
-                                + (f"\nNext: {hint}" if hint else "")) from exc
+            raise ResourceError(
+                f"error ({type(cause).__name__}): {cause.message}" + (f"\nNext: {hint}" if hint else "")
+            ) from exc
 
     def _request(self) -> Any:
         try:
@@ -149,8 +161,14 @@ def _allowed(request: Any) -> frozenset[str] | None:
     return scope.get("kenning.projects")
 
 
-def build_server(project: Project, *, clock: Callable[[], datetime] = utc_now,
-                 tools: str | Sequence[str] = "all", cross_project: bool = False, **settings: Any) -> KenningMCP:
+def build_server(
+    project: Project,
+    *,
+    clock: Callable[[], datetime] = utc_now,
+    tools: str | Sequence[str] = "all",
+    cross_project: bool = False,
+    **settings: Any,
+) -> KenningMCP:
     """The server of one project with the tools of ``tools`` (profile names; the CLI's default
     is ``default``). ``cross_project`` lets its tools read the other registered projects
     (``kenning mcp --cross-project``). ``settings`` go to FastMCP (HTTP transport options)."""

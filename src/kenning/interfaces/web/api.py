@@ -19,6 +19,7 @@ def ask(request: Request) -> Response:
     question = params.question(request)
     if question is None:
         raise InvalidQuery("missing parameter q (the question)", hint="/api/ask?q=how+is+freshness+computed")
-    answer = answer_for(cockpit_of(request), question, params.scope(request),
-                        params.integer(request, "limit", 10, *LIMIT))
+    answer = answer_for(
+        cockpit_of(request), question, params.scope(request), params.integer(request, "limit", 10, *LIMIT)
+    )
     return Response(to_json_text(answer.to_json()) + "\n", media_type="application/json")

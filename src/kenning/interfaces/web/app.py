@@ -56,8 +56,13 @@ def http_status(exc: BaseException) -> int:
 def error_payload(exc: BaseException) -> dict[str, Any]:
     if isinstance(exc, KenningError):
         return {"error": {"type": type(exc).__name__, "message": exc.message, "hint": exc.hint}}
-    return {"error": {"type": "StoreError", "message": f"the project store failed: {exc}",
-                      "hint": "if .kenning/kenning.db is damaged, delete it and run `kenning sync`"}}
+    return {
+        "error": {
+            "type": "StoreError",
+            "message": f"the project store failed: {exc}",
+            "hint": "if .kenning/kenning.db is damaged, delete it and run `kenning sync`",
+        }
+    }
 
 
 async def on_error(request: Request, exc: Exception) -> Response:
@@ -93,9 +98,15 @@ def routes() -> list[BaseRoute]:
     ]
 
 
-def create_app(project: Project, *, home: Path, clock: Callable[[], datetime],
-               allowed_hosts: tuple[str, ...] = LOOPBACK_HOSTS, extra_routes: Sequence[BaseRoute] = (),
-               lifespan: Lifespan[Starlette] | None = None) -> Starlette:
+def create_app(
+    project: Project,
+    *,
+    home: Path,
+    clock: Callable[[], datetime],
+    allowed_hosts: tuple[str, ...] = LOOPBACK_HOSTS,
+    extra_routes: Sequence[BaseRoute] = (),
+    lifespan: Lifespan[Starlette] | None = None,
+) -> Starlette:
     """The cockpit for ``project``. ``allowed_hosts`` guards against DNS rebinding: a page
     served under another host name cannot read this one. ``extra_routes`` (e.g. a ``Mount``
     of the MCP streamable-HTTP app at ``/mcp``) and ``lifespan`` (what such an app must run
@@ -104,8 +115,7 @@ def create_app(project: Project, *, home: Path, clock: Callable[[], datetime],
         routes=[*routes(), *extra_routes],
         lifespan=lifespan,
         middleware=[Middleware(TrustedHostMiddleware, allowed_hosts=list(allowed_hosts))],
-        exception_handlers={KenningError: on_error, DatabaseError: on_error, 404: on_http_error,
-                            405: on_http_error},
+        exception_handlers={KenningError: on_error, DatabaseError: on_error, 404: on_http_error, 405: on_http_error},
     )
     app.state.cockpit = Cockpit(project, home, clock)
     app.state.templates = templates()

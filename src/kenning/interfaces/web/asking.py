@@ -14,6 +14,12 @@ def answer_for(cockpit: Cockpit, question: str, scope: str, limit: int) -> Answe
     (confidential ones excluded) and the transverse memory, one list ranked by RRF and labelled
     by project — the same calls as `kenning ask [--all-projects]`."""
     if scope == "all":
-        return ask_all(question, registry.list_entries(cockpit.home), now=cockpit.clock(), limit=limit,
-                       home=cockpit.home, pool=cockpit.stores)
+        return ask_all(
+            question,
+            registry.list_entries(cockpit.home),
+            now=cockpit.clock(),
+            limit=limit,
+            home=cockpit.home,
+            pool=cockpit.stores,
+        )
     return ask_project(cockpit.project, question, now=cockpit.clock(), limit=limit)

@@ -31,8 +31,10 @@ def check_bind(host: str, *, explicit: bool, token: str | None = None) -> None:
     if is_loopback(host):
         return
     if not explicit:
-        raise TokenRequired(f"refusing to listen on {host}: only loopback is served by default",
-                            hint=f"pass --host {host} explicitly (a token is then required)")
+        raise TokenRequired(
+            f"refusing to listen on {host}: only loopback is served by default",
+            hint=f"pass --host {host} explicitly (a token is then required)",
+        )
     raise TokenRequired(
         f"refusing to listen on {host}: a non-loopback address requires an access token, "
         "and scoped tokens are not available in this version",

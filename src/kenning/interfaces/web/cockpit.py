@@ -86,8 +86,6 @@ def render(request: Request, name: str, context: dict[str, Any], status_code: in
     return request.app.state.templates.TemplateResponse(request, name, {**base, **context}, status_code=status_code)
 
 
-
-
 def source_href(fact: Fact) -> str:
     """The cockpit link that opens a fact's excerpt in its file, at its first line."""
     first = fact.locations[0] if fact.locations else None

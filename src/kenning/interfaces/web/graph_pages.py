@@ -34,11 +34,27 @@ def graph(request: Request) -> Response:
     answer = picture = None
     if node:
         with cockpit.store() as conn:
-            answer = run_query(conn, cockpit.project, "neighbours", node,
-                               GraphOptions(hops=hops, edge_types=edge_types, limit=GRAPH_LIMIT), now=cockpit.clock())
+            answer = run_query(
+                conn,
+                cockpit.project,
+                "neighbours",
+                node,
+                GraphOptions(hops=hops, edge_types=edge_types, limit=GRAPH_LIMIT),
+                now=cockpit.clock(),
+            )
         picture = neighbourhood(answer)
-    return render(request, "graph.html", {"node": node, "hops": hops, "edge_types": edge_types,
-                                          "all_edge_types": EDGE_TYPES, "answer": answer, "picture": picture})
+    return render(
+        request,
+        "graph.html",
+        {
+            "node": node,
+            "hops": hops,
+            "edge_types": edge_types,
+            "all_edge_types": EDGE_TYPES,
+            "answer": answer,
+            "picture": picture,
+        },
+    )
 
 
 def bench(request: Request) -> Response:
@@ -49,24 +65,35 @@ def bench(request: Request) -> Response:
         state = store_state(conn)
         report = cockpit.bench_cache.get(state)
         if report is None:
-            report = bench_report.run(cockpit.project, conn, seed=BENCH_SEED, per_kind=BENCH_PER_KIND,
-                                      now=cockpit.clock())
+            report = bench_report.run(
+                cockpit.project, conn, seed=BENCH_SEED, per_kind=BENCH_PER_KIND, now=cockpit.clock()
+            )
             cockpit.bench_cache.clear()
             cockpit.bench_cache[state] = report
-    return render(request, "bench.html", {"report": report, "charts": _charts(report),
-                                          "text": bench_report.render_text(report)})
+    return render(
+        request, "bench.html", {"report": report, "charts": _charts(report), "text": bench_report.render_text(report)}
+    )
 
 
 def _charts(report: dict[str, Any]) -> list[tuple[str, list]]:
-    charts = [("Store", bars([("coverage", report["coverage"]["rate"]),
-                              ("attribution", report["attribution"]["rate"])], percent=True))]
+    charts = [
+        (
+            "Store",
+            bars(
+                [("coverage", report["coverage"]["rate"]), ("attribution", report["attribution"]["rate"])], percent=True
+            ),
+        )
+    ]
     for mode, result in report["retrieval"].items():
         if not result.get("available"):
             continue
         for group, scores in result.items():
             if group == "available":
                 continue
-            charts.append((f"{mode} · {group} ({scores['questions']} questions)",
-                           bars([(k, scores[k]) for k in ("recall@1", "recall@5", "recall@10", "mrr")],
-                                percent=False)))
+            charts.append(
+                (
+                    f"{mode} · {group} ({scores['questions']} questions)",
+                    bars([(k, scores[k]) for k in ("recall@1", "recall@5", "recall@10", "mrr")], percent=False),
+                )
+            )
     return charts

@@ -35,8 +35,11 @@ def memory(request: Request) -> Response:
         notes = recent(conn, cockpit.project, Scope(), RECENT, now=cockpit.clock())
         summaries = recent(conn, cockpit.project, Scope(types=(SUMMARY,)), SUMMARIES, now=cockpit.clock())
     observations = [e for e in notes.excerpts if e.fact.type != SUMMARY]
-    return render(request, "memory.html", {"observations": observations, "summaries": summaries.excerpts,
-                                           "done": request.query_params.get("done")})
+    return render(
+        request,
+        "memory.html",
+        {"observations": observations, "summaries": summaries.excerpts, "done": request.query_params.get("done")},
+    )
 
 
 async def action(request: Request) -> Response:
@@ -51,8 +54,10 @@ async def action(request: Request) -> Response:
 def _act(request: Request, name: str, form: dict[str, str]) -> Response:
     cockpit = cockpit_of(request)
     if not secrets.compare_digest(form.get("token", ""), cockpit.form_token):
-        raise ScopeDenied("this form was not served by this cockpit (missing or wrong form token)",
-                          hint="reload /memory and try again")
+        raise ScopeDenied(
+            "this form was not served by this cockpit (missing or wrong form token)",
+            hint="reload /memory and try again",
+        )
     fact_id = _fact_id(form.get("id"), "id")
     reason = form.get("reason", "").strip() or None
     new_raw = form.get("new", "").strip()
@@ -70,8 +75,9 @@ def _act(request: Request, name: str, form: dict[str, str]) -> Response:
                 fact = lifecycle.forget(conn, cockpit.project.name, fact_id)
                 done = f"forgot {fact.citation}: {fact.title}" + (f" ({reason})" if reason else "")
             case _:
-                old, new = lifecycle.supersede(conn, cockpit.project.name, fact_id, _fact_id(new_raw, "new"),
-                                               now=cockpit.clock(), reason=reason)
+                old, new = lifecycle.supersede(
+                    conn, cockpit.project.name, fact_id, _fact_id(new_raw, "new"), now=cockpit.clock(), reason=reason
+                )
                 done = f"{old.citation} superseded by {new.citation}"
     return RedirectResponse("/memory?" + urlencode({"done": done}), status_code=303)
 

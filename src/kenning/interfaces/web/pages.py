@@ -38,8 +38,7 @@ def ask(request: Request) -> Response:
     limit = params.integer(request, "limit", 10, *ASK_LIMIT)
     question = params.question(request)
     answer = None if question is None else answer_for(cockpit_of(request), question, scope, limit)
-    return render(request, "ask.html", {"question": question or "", "scope": scope, "limit": limit,
-                                        "answer": answer})
+    return render(request, "ask.html", {"question": question or "", "scope": scope, "limit": limit, "answer": answer})
 
 
 @dataclass(frozen=True)
@@ -61,8 +60,11 @@ def source(request: Request) -> Response:
         files.preload(loc.path for loc in fact.locations)
         fresh = freshness_of(fact, now=cockpit.clock(), files=files)
     windows = [file_window(project.root, loc) for loc in fact.locations if loc.path]
-    return render(request, "source.html", {"fact": fact, "fresh": fresh, "windows": windows,
-                                           "foreign": project.name != cockpit.project.name})
+    return render(
+        request,
+        "source.html",
+        {"fact": fact, "fresh": fresh, "windows": windows, "foreign": project.name != cockpit.project.name},
+    )
 
 
 def file_window(root: Path, location: Location) -> FileWindow:
@@ -81,8 +83,9 @@ def file_window(root: Path, location: Location) -> FileWindow:
     end = location.line_end or start
     first = max(1, start - CONTEXT_LINES)
     last = min(len(lines), end + CONTEXT_LINES, first + MAX_SHOWN_LINES - 1)
-    shown = tuple((n, lines[n - 1], start <= n <= end and location.line_start is not None)
-                  for n in range(first, last + 1))
+    shown = tuple(
+        (n, lines[n - 1], start <= n <= end and location.line_start is not None) for n in range(first, last + 1)
+    )
     return FileWindow(location, shown, None if shown or not lines else "the lines are past the end of the file")
 
 
@@ -104,8 +107,11 @@ def stale(request: Request) -> Response:
         for excerpt in answer.excerpts:
             by_type[excerpt.fact.type].append(excerpt)
         groups.append(StaleGroup(answer.searched[0], dict(sorted(by_type.items())), answer.notes))
-    return render(request, "stale.html", {"scope": scope, "groups": groups, "excluded": excluded,
-                                          "total": sum(len(a.excerpts) for a in answers)})
+    return render(
+        request,
+        "stale.html",
+        {"scope": scope, "groups": groups, "excluded": excluded, "total": sum(len(a.excerpts) for a in answers)},
+    )
 
 
 def _stale_answers(cockpit: Cockpit, scope: str) -> tuple[list[Answer], list[ScopeEntry]]:
@@ -120,9 +126,13 @@ def status(request: Request) -> Response:
     """``/status``: level, engines, index, degradations, and the projects registered here."""
     cockpit = cockpit_of(request)
     data = project_status(cockpit.project)
-    projects = [{"name": e.name, "path": str(e.path),
-                 "readable": (Path(e.path) / STATE_DIR / CONFIG_NAME).is_file(),
-                 "served": e.name == cockpit.project.name}
-                for e in registry.list_entries(cockpit.home)]
+    projects = [
+        {
+            "name": e.name,
+            "path": str(e.path),
+            "readable": (Path(e.path) / STATE_DIR / CONFIG_NAME).is_file(),
+            "served": e.name == cockpit.project.name,
+        }
+        for e in registry.list_entries(cockpit.home)
+    ]
     return render(request, "status.html", {"status": data, "projects": projects})
-

@@ -12,8 +12,9 @@ SCOPES = ("project", "all")
 def scope(request: Request) -> str:
     value = request.query_params.get("scope") or "project"
     if value not in SCOPES:
-        raise ValidationError(f"unknown scope {value!r}",
-                              hint="scope=project (this project) or scope=all (all projects)")
+        raise ValidationError(
+            f"unknown scope {value!r}", hint="scope=project (this project) or scope=all (all projects)"
+        )
     return value
 
 

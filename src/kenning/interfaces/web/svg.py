@@ -18,9 +18,16 @@ HEIGHT = 560
 RINGS = (0, 160, 250)
 LABEL_CHARS = 24
 EDGE_COLOURS = {
-    "defines": "#2f6fb3", "calls": "#b35c00", "imports": "#6a3fb3", "tested_by": "#1d7a3a",
-    "depends_on": "#a3242a", "evidence_of": "#00707a", "verdict_of": "#7a5c00", "supersedes": "#555555",
-    "links_to": "#8a3f78", "touches": "#3f5a8a",
+    "defines": "#2f6fb3",
+    "calls": "#b35c00",
+    "imports": "#6a3fb3",
+    "tested_by": "#1d7a3a",
+    "depends_on": "#a3242a",
+    "evidence_of": "#00707a",
+    "verdict_of": "#7a5c00",
+    "supersedes": "#555555",
+    "links_to": "#8a3f78",
+    "touches": "#3f5a8a",
 }
 
 
@@ -92,11 +99,27 @@ def neighbourhood(answer: Answer) -> Picture:
             continue
         pa, pb = placed[a], placed[b]
         x1, y1, x2, y2 = _shorten(pa.x, pa.y, pb.x, pb.y, 14)
-        drawn.append(PlacedEdge(type_, step.get("link", "extracted"), EDGE_COLOURS.get(type_, "#444444"),
-                                step.get("link") == "heuristic", x1, y1, x2, y2, pa.label, pb.label))
+        drawn.append(
+            PlacedEdge(
+                type_,
+                step.get("link", "extracted"),
+                EDGE_COLOURS.get(type_, "#444444"),
+                step.get("link") == "heuristic",
+                x1,
+                y1,
+                x2,
+                y2,
+                pa.label,
+                pb.label,
+            )
+        )
     used = sorted({e.type for e in drawn})
-    return Picture(_view_box(list(placed.values())), tuple(placed.values()), tuple(drawn),
-                   tuple((t, EDGE_COLOURS.get(t, "#444444")) for t in used))
+    return Picture(
+        _view_box(list(placed.values())),
+        tuple(placed.values()),
+        tuple(drawn),
+        tuple((t, EDGE_COLOURS.get(t, "#444444")) for t in used),
+    )
 
 
 def _rings(centres: list[tuple[str, str]], links: list[tuple[tuple[str, str], tuple[str, str]]]) -> dict:
@@ -136,8 +159,18 @@ def _place(nodes: dict[tuple[str, str], dict[str, Any]], ring: dict) -> dict[tup
                 dx, dy = math.cos(angle), math.sin(angle)
                 anchor = "start" if dx > 0.12 else "end" if dx < -0.12 else "middle"
                 lx, ly = x + dx * 18, y + dy * 18 + (4 if anchor != "middle" else 14 if dy > 0 else -6)
-            placed[key] = PlacedNode(label, node.get("kind", "?"), label, short_label(node), round(x, 1), round(y, 1),
-                                     level, round(lx, 1), round(ly, 1), anchor)
+            placed[key] = PlacedNode(
+                label,
+                node.get("kind", "?"),
+                label,
+                short_label(node),
+                round(x, 1),
+                round(y, 1),
+                level,
+                round(lx, 1),
+                round(ly, 1),
+                anchor,
+            )
     return placed
 
 
@@ -149,7 +182,7 @@ def short_label(node: dict[str, Any]) -> str:
             name = ".".join(name.split(".")[-2:])
         case "file":
             name = "/".join(name.split("/")[-2:])
-    return name if len(name) <= LABEL_CHARS else "…" + name[-(LABEL_CHARS - 1):]
+    return name if len(name) <= LABEL_CHARS else "…" + name[-(LABEL_CHARS - 1) :]
 
 
 def _view_box(nodes: list[PlacedNode]) -> str:
@@ -183,6 +216,12 @@ class Bar:
 
 def bars(rows: list[tuple[str, float | None]], *, percent: bool, width: float = 320) -> list[Bar]:
     """Bars for values between 0 and 1: rates as percentages, scores (recall, MRR) as decimals."""
-    return [Bar(label, value, 0.0 if value is None else round(max(0.0, min(1.0, value)) * width, 1),
-                "null" if value is None else (f"{100 * value:.1f}%" if percent else f"{value:.3f}"))
-            for label, value in rows]
+    return [
+        Bar(
+            label,
+            value,
+            0.0 if value is None else round(max(0.0, min(1.0, value)) * width, 1),
+            "null" if value is None else (f"{100 * value:.1f}%" if percent else f"{value:.3f}"),
+        )
+        for label, value in rows
+    ]

@@ -56,14 +56,21 @@ def connect(url: str, project: str, *, migrate_schema: bool = True) -> PgConnect
     try:
         import psycopg  # the kenning[server] extra
     except ImportError as exc:
-        raise StoreUnavailable("a PostgreSQL store needs the server extra",
-                               hint="pip install 'kenning[server]'") from exc
+        raise StoreUnavailable(
+            "a PostgreSQL store needs the server extra", hint="pip install 'kenning[server]'"
+        ) from exc
     try:
-        raw = psycopg.connect(url, autocommit=True, connect_timeout=CONNECT_TIMEOUT_S,
-                              options=f"-c statement_timeout={STATEMENT_TIMEOUT_MS}")
+        raw = psycopg.connect(
+            url,
+            autocommit=True,
+            connect_timeout=CONNECT_TIMEOUT_S,
+            options=f"-c statement_timeout={STATEMENT_TIMEOUT_MS}",
+        )
     except psycopg.Error as exc:
-        raise StoreUnavailable(f"PostgreSQL unreachable: {str(exc).strip().splitlines()[0]}",
-                               hint="check the store URL and that the server is up") from exc
+        raise StoreUnavailable(
+            f"PostgreSQL unreachable: {str(exc).strip().splitlines()[0]}",
+            hint="check the store URL and that the server is up",
+        ) from exc
     conn = PgConnection(raw, project)
     try:
         if migrate_schema:

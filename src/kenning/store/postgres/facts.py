@@ -32,10 +32,28 @@ FACT_COLUMNS = (
 def insert(conn: PgConnection, fact: NewFact, *, indexed: bool = True) -> int:
     row = conn.execute(
         f"INSERT INTO facts ({INSERT_COLUMNS}) VALUES ({','.join(['%s'] * 20)}) RETURNING id",
-        (conn.project, fact.type, fact.title, fact.body, fact.keywords, fact.path, fact.source_kind,
-         fact.source_uri, fact.fingerprint, fact.content_hash, fact.date_source, fact.date_indexed,
-         fact.date_confirmed, fact.producer, json.dumps(list(fact.tags)), fact.importance, fact.why,
-         fact.how_to_apply, fact.memory_type, json.dumps(fact.meta, sort_keys=True, default=str)),
+        (
+            conn.project,
+            fact.type,
+            fact.title,
+            fact.body,
+            fact.keywords,
+            fact.path,
+            fact.source_kind,
+            fact.source_uri,
+            fact.fingerprint,
+            fact.content_hash,
+            fact.date_source,
+            fact.date_indexed,
+            fact.date_confirmed,
+            fact.producer,
+            json.dumps(list(fact.tags)),
+            fact.importance,
+            fact.why,
+            fact.how_to_apply,
+            fact.memory_type,
+            json.dumps(fact.meta, sort_keys=True, default=str),
+        ),
     ).fetchone()
     bump_version(conn)
     return int(row[0])
@@ -48,8 +66,11 @@ def next_id(conn: PgConnection) -> int:
 
 
 def bump_version(conn: PgConnection) -> None:
-    conn.execute("INSERT INTO store_version (project, version) VALUES (%s, 1) "
-                 "ON CONFLICT (project) DO UPDATE SET version = store_version.version + 1", (conn.project,))
+    conn.execute(
+        "INSERT INTO store_version (project, version) VALUES (%s, 1) "
+        "ON CONFLICT (project) DO UPDATE SET version = store_version.version + 1",
+        (conn.project,),
+    )
 
 
 def index_fts(conn: PgConnection, rows: Sequence[tuple[int, NewFact]]) -> None:
@@ -61,22 +82,39 @@ def locations_for(conn: PgConnection, ids: Iterable[int]) -> dict[int, list[Loca
     found: dict[int, list[Location]] = {i: [] for i in ids}
     for row in conn.execute(
         "SELECT fact_id, uri, path, line_start, line_end, fingerprint FROM locations "
-        "WHERE project = %s AND fact_id = ANY(%s) ORDER BY fact_id, path, line_start", (conn.project, ids)):
+        "WHERE project = %s AND fact_id = ANY(%s) ORDER BY fact_id, path, line_start",
+        (conn.project, ids),
+    ):
         found[row[0]].append(Location(row[1], row[2], row[3], row[4], row[5]))
     return found
 
 
 def get_many(conn: PgConnection, project: str, ids: Sequence[int]) -> dict[int, Fact]:
-    rows = {r["id"]: r for r in conn.rows(
-        f"SELECT {FACT_COLUMNS} FROM facts WHERE project = %s AND id = ANY(%s)", (conn.project, list(ids)))}
+    rows = {
+        r["id"]: r
+        for r in conn.rows(
+            f"SELECT {FACT_COLUMNS} FROM facts WHERE project = %s AND id = ANY(%s)", (conn.project, list(ids))
+        )
+    }
     locations = locations_for(conn, rows)
     return {i: row_to_fact(rows[i], project, locations[i]) for i in ids if i in rows}
 
 
-def set_lifecycle(conn: PgConnection, fact_id: int, lifecycle: Lifecycle, *, when: str, reason: str | None = None,
-                  superseded_by: int | None = None) -> None:
-    _write(conn, "UPDATE facts SET lifecycle = %s, superseded_by = %s, lifecycle_reason = %s, lifecycle_date = %s "
-           "WHERE project = %s AND id = %s", (lifecycle.value, superseded_by, reason, when, conn.project, fact_id))
+def set_lifecycle(
+    conn: PgConnection,
+    fact_id: int,
+    lifecycle: Lifecycle,
+    *,
+    when: str,
+    reason: str | None = None,
+    superseded_by: int | None = None,
+) -> None:
+    _write(
+        conn,
+        "UPDATE facts SET lifecycle = %s, superseded_by = %s, lifecycle_reason = %s, lifecycle_date = %s "
+        "WHERE project = %s AND id = %s",
+        (lifecycle.value, superseded_by, reason, when, conn.project, fact_id),
+    )
 
 
 def confirm(conn: PgConnection, fact_id: int, when: str) -> None:
@@ -88,43 +126,73 @@ def delete(conn: PgConnection, fact_id: int) -> None:
 
 
 def active_file_facts(conn: PgConnection, hashes: Sequence[str]) -> list[tuple[int, str, str]]:
-    return [tuple(r) for r in conn.execute(
-        "SELECT id, content_hash, path FROM facts WHERE project = %s AND content_hash = ANY(%s) "
-        "AND lifecycle = 'active' AND source_kind = 'file'", (conn.project, list(hashes))).fetchall()]
+    return [
+        tuple(r)
+        for r in conn.execute(
+            "SELECT id, content_hash, path FROM facts WHERE project = %s AND content_hash = ANY(%s) "
+            "AND lifecycle = 'active' AND source_kind = 'file'",
+            (conn.project, list(hashes)),
+        ).fetchall()
+    ]
 
 
 def active_by_uri(conn: PgConnection, path: str) -> dict[str, tuple[int, str]]:
-    return {uri: (fid, chash) for fid, uri, chash in conn.execute(
-        "SELECT id, source_uri, content_hash FROM facts WHERE project = %s AND path = %s AND lifecycle = 'active'",
-        (conn.project, path)).fetchall()}
+    return {
+        uri: (fid, chash)
+        for fid, uri, chash in conn.execute(
+            "SELECT id, source_uri, content_hash FROM facts WHERE project = %s AND path = %s AND lifecycle = 'active'",
+            (conn.project, path),
+        ).fetchall()
+    }
 
 
 def active_located_at(conn: PgConnection, path: str) -> list[int]:
-    return [r[0] for r in conn.execute(
-        "SELECT DISTINCT f.id FROM facts f JOIN locations l ON l.fact_id = f.id "
-        "WHERE f.project = %s AND l.project = %s AND l.path = %s AND f.lifecycle = 'active'",
-        (conn.project, conn.project, path)).fetchall()]
+    return [
+        r[0]
+        for r in conn.execute(
+            "SELECT DISTINCT f.id FROM facts f JOIN locations l ON l.fact_id = f.id "
+            "WHERE f.project = %s AND l.project = %s AND l.path = %s AND f.lifecycle = 'active'",
+            (conn.project, conn.project, path),
+        ).fetchall()
+    ]
 
 
-def refresh_source(conn: PgConnection, fact_id: int, *, fingerprint: str, uri: str, date_source: str | None,
-                   date_indexed: str, tags: str, meta: str) -> None:
-    _write(conn, "UPDATE facts SET fingerprint = %s, source_uri = %s, date_source = %s, date_indexed = %s, "
-           "tags = %s, meta = %s WHERE project = %s AND id = %s",
-           (fingerprint, uri, date_source, date_indexed, tags, meta, conn.project, fact_id))
+def refresh_source(
+    conn: PgConnection,
+    fact_id: int,
+    *,
+    fingerprint: str,
+    uri: str,
+    date_source: str | None,
+    date_indexed: str,
+    tags: str,
+    meta: str,
+) -> None:
+    _write(
+        conn,
+        "UPDATE facts SET fingerprint = %s, source_uri = %s, date_source = %s, date_indexed = %s, "
+        "tags = %s, meta = %s WHERE project = %s AND id = %s",
+        (fingerprint, uri, date_source, date_indexed, tags, meta, conn.project, fact_id),
+    )
 
 
 def repoint(conn: PgConnection, fact_id: int, *, uri: str, path: str, fingerprint: str) -> bool:
     cursor = conn.execute(
         "UPDATE facts SET source_uri = %s, path = %s, fingerprint = %s WHERE project = %s AND id = %s "
-        "AND source_uri != %s", (uri, path, fingerprint, conn.project, fact_id, uri))
+        "AND source_uri != %s",
+        (uri, path, fingerprint, conn.project, fact_id, uri),
+    )
     if cursor.rowcount:
         bump_version(conn)
     return bool(cursor.rowcount)
 
 
 def set_fingerprint(conn: PgConnection, fact_id: int, fingerprint: str) -> None:
-    _write(conn, "UPDATE facts SET fingerprint = %s WHERE project = %s AND id = %s AND fingerprint IS DISTINCT FROM %s",
-           (fingerprint, conn.project, fact_id, fingerprint))
+    _write(
+        conn,
+        "UPDATE facts SET fingerprint = %s WHERE project = %s AND id = %s AND fingerprint IS DISTINCT FROM %s",
+        (fingerprint, conn.project, fact_id, fingerprint),
+    )
 
 
 def _write(conn: PgConnection, sql: str, params: tuple[Any, ...]) -> None:

@@ -35,11 +35,12 @@ def tokens(match: str) -> list[tuple[str, str, bool]]:
     while pos < len(text):
         m = _TOKEN.match(text, pos)
         if m is None or m.end() == pos:
-            raise InvalidQuery(f"invalid search syntax: unterminated string near {text[pos:pos + 20]!r}",
-                               hint=SYNTAX_HINT)
+            raise InvalidQuery(
+                f"invalid search syntax: unterminated string near {text[pos : pos + 20]!r}", hint=SYNTAX_HINT
+            )
         pos = m.end()
         if m["phrase"]:
-            prefix = text[pos:pos + 1] == "*"
+            prefix = text[pos : pos + 1] == "*"
             pos += prefix
             found.append(("term", m["phrase"][1:-1].replace('""', '"'), prefix))
         elif m["open"] or m["close"]:
@@ -114,29 +115,39 @@ def _where(filters: Filters) -> tuple[str, list[Any]]:
     return " AND ".join(clauses), params
 
 
-def words(conn: PgConnection, match: str, filters: Filters, limit: int,
-          weights: tuple[float, ...]) -> list[tuple[int, float]]:
+def words(
+    conn: PgConnection, match: str, filters: Filters, limit: int, weights: tuple[float, ...]
+) -> list[tuple[int, float]]:
     top = max(weights)
     scaled = "{" + ",".join(str(w / top) for w in reversed(weights)) + "}"  # ts_rank_cd: {D, C, B, A}
     where, params = _where(filters)
     rows = conn.execute(
         "SELECT f.id, ts_rank_cd(%s::float4[], f.words, q) AS s FROM facts f, to_tsquery('kenning_simple', %s) q "
         f"WHERE f.project = %s AND f.words @@ q AND {where} ORDER BY s DESC, f.id LIMIT %s",
-        (scaled, tsquery(match), conn.project, *params, limit)).fetchall()
+        (scaled, tsquery(match), conn.project, *params, limit),
+    ).fetchall()
     return [(r[0], float(r[1])) for r in rows]
 
 
 def words_match(conn: PgConnection, match: str) -> bool:
-    return conn.execute("SELECT 1 FROM facts WHERE project = %s AND words @@ to_tsquery('kenning_simple', %s) LIMIT 1",
-                        (conn.project, tsquery(match))).fetchone() is not None
+    return (
+        conn.execute(
+            "SELECT 1 FROM facts WHERE project = %s AND words @@ to_tsquery('kenning_simple', %s) LIMIT 1",
+            (conn.project, tsquery(match)),
+        ).fetchone()
+        is not None
+    )
 
 
 def count_words(conn: PgConnection, match: str, filters: Filters) -> int:
     where, params = _where(filters)
-    return int(conn.execute(
-        "SELECT count(*) FROM facts f WHERE f.project = %s AND f.words @@ to_tsquery('kenning_simple', %s) "
-        f"AND {where}",
-        (conn.project, tsquery(match), *params)).fetchone()[0])
+    return int(
+        conn.execute(
+            "SELECT count(*) FROM facts f WHERE f.project = %s AND f.words @@ to_tsquery('kenning_simple', %s) "
+            f"AND {where}",
+            (conn.project, tsquery(match), *params),
+        ).fetchone()[0]
+    )
 
 
 def _like(text: str) -> str:
@@ -149,24 +160,36 @@ def _grams(match: str, weights: tuple[float, ...] = (4.0, 3.0, 1.0)) -> tuple[st
     patterns = [_like(text) for kind, text, _ in found if kind == "term"]
     test = _join(found, lambda _t, _p: "f.grams LIKE %s", {"AND": "AND", "OR": "OR", "NOT": "AND NOT"})
     title, keywords, path = (float(w) for w in weights)
-    score = " + ".join(f"({title} * (lower(f.title) LIKE %s)::int + {keywords} * (lower(f.keywords) LIKE %s)::int"
-                       f" + {path} * (lower(f.path) LIKE %s)::int)" for _ in patterns) or "0"
+    score = (
+        " + ".join(
+            f"({title} * (lower(f.title) LIKE %s)::int + {keywords} * (lower(f.keywords) LIKE %s)::int"
+            f" + {path} * (lower(f.path) LIKE %s)::int)"
+            for _ in patterns
+        )
+        or "0"
+    )
     return test, score, patterns
 
 
-def trigrams(conn: PgConnection, match: str, filters: Filters, limit: int,
-             weights: tuple[float, ...] = (4.0, 3.0, 1.0)) -> list[tuple[int, float]]:
+def trigrams(
+    conn: PgConnection, match: str, filters: Filters, limit: int, weights: tuple[float, ...] = (4.0, 3.0, 1.0)
+) -> list[tuple[int, float]]:
     test, score, patterns = _grams(match, weights)
     where, params = _where(filters)
     rows = conn.execute(
         f"SELECT f.id, {score} AS s FROM facts f WHERE f.project = %s AND ({test}) AND {where} "
         "ORDER BY s DESC, f.id LIMIT %s",
-        (*[p for p in patterns for _ in range(3)], conn.project, *patterns, *params, limit)).fetchall()
+        (*[p for p in patterns for _ in range(3)], conn.project, *patterns, *params, limit),
+    ).fetchall()
     return [(r[0], float(r[1])) for r in rows]
 
 
 def count_trigrams(conn: PgConnection, match: str, filters: Filters) -> int:
     test, _, patterns = _grams(match)
     where, params = _where(filters)
-    return int(conn.execute(f"SELECT count(*) FROM facts f WHERE f.project = %s AND ({test}) AND {where}",
-                            (conn.project, *patterns, *params)).fetchone()[0])
+    return int(
+        conn.execute(
+            f"SELECT count(*) FROM facts f WHERE f.project = %s AND ({test}) AND {where}",
+            (conn.project, *patterns, *params),
+        ).fetchone()[0]
+    )
