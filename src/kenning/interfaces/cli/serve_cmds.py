@@ -1,4 +1,4 @@
-"""`kenning serve`: the web cockpit on loopback (see docs/web.md)."""
+"""`kenning serve`: the web cockpit, on loopback, or behind tokens on an explicit --host (see docs/web.md)."""
 
 from __future__ import annotations
 
@@ -16,7 +16,8 @@ from kenning.interfaces.cli.common import now, project_option, resolve_project, 
 @click.option(
     "--host",
     default=None,
-    help="Address to listen on (default 127.0.0.1). A non-loopback address needs an access token.",
+    help="Address to listen on (default 127.0.0.1). A non-loopback address needs an active token bound "
+    "to the project (kenning token create); every request then presents it.",
 )
 @click.option(
     "--mcp",
@@ -33,7 +34,8 @@ from kenning.interfaces.cli.common import now, project_option, resolve_project, 
 )
 @project_option
 def serve(port: int, host: str | None, with_mcp: bool, tools: str, project_path: Path | None) -> None:
-    """Serve the web cockpit (Ask, Stale, Graph, Memory, Benchmarks, Status) on 127.0.0.1."""
+    """Serve the web cockpit (Ask, Stale, Graph, Memory, Benchmarks, Status) on 127.0.0.1, or on
+    --host ADDR behind access tokens."""
     import uvicorn
 
     from kenning.config import kenning_home
@@ -41,19 +43,27 @@ def serve(port: int, host: str | None, with_mcp: bool, tools: str, project_path:
     from kenning.interfaces.web.binding import DEFAULT_HOST, check_bind
 
     chosen = host or DEFAULT_HOST
-    check_bind(chosen, explicit=host is not None)
     project = resolve_project(project_path)
-    beside = {}
+    gated = check_bind(chosen, explicit=host is not None, home=kenning_home(), project=project.name, now=now())
+    endpoint = None
     if with_mcp:
         from kenning.interfaces.mcp.http import mcp_endpoint
         from kenning.interfaces.mcp.profiles import resolve
 
         resolve(tools)  # an unknown profile is a usage error before anything starts
         endpoint = mcp_endpoint(project, home=kenning_home(), tools=tools, clock=now, host=chosen)
-        beside = {"extra_routes": [endpoint.route], "lifespan": endpoint.lifespan}
-    app = create_app(project, home=kenning_home(), clock=now, **beside)
+    app = create_app(
+        project,
+        home=kenning_home(),
+        clock=now,
+        gated=gated,
+        extra_routes=[endpoint.route] if endpoint else [],
+        lifespan=endpoint.lifespan if endpoint else None,
+    )
     shown = f"[{chosen}]" if ":" in chosen else chosen
     warn(f"kenning cockpit for {project.name}: http://{shown}:{port}/ (Ctrl-C to stop)")
+    if gated:
+        warn("every request needs a token bound to this project (log in at /login, or Authorization: Bearer)")
     if with_mcp:
         warn(f"MCP ({tools}) at http://{shown}:{port}/mcp: clients need a bearer token (kenning token create)")
     uvicorn.run(app, host=chosen, port=port, log_level="warning")

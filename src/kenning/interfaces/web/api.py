@@ -9,7 +9,7 @@ from kenning.errors import InvalidQuery
 from kenning.interfaces.render import to_json_text
 from kenning.interfaces.web import params
 from kenning.interfaces.web.asking import answer_for
-from kenning.interfaces.web.cockpit import cockpit_of
+from kenning.interfaces.web.cockpit import allowed_of, cockpit_of
 
 LIMIT = (1, 100)
 
@@ -20,6 +20,10 @@ def ask(request: Request) -> Response:
     if question is None:
         raise InvalidQuery("missing parameter q (the question)", hint="/api/ask?q=how+is+freshness+computed")
     answer = answer_for(
-        cockpit_of(request), question, params.scope(request), params.integer(request, "limit", 10, *LIMIT)
+        cockpit_of(request),
+        question,
+        params.scope(request),
+        params.integer(request, "limit", 10, *LIMIT),
+        allowed_of(request),
     )
     return Response(to_json_text(answer.to_json()) + "\n", media_type="application/json")

@@ -21,6 +21,7 @@ from starlette.routing import BaseRoute, Mount, Route
 from starlette.staticfiles import StaticFiles
 from starlette.types import Lifespan
 
+from kenning.auth.policy import FailureLimiter
 from kenning.config import Project
 from kenning.errors import (
     IndexMissing,
@@ -31,7 +32,7 @@ from kenning.errors import (
     StoreOutdated,
     UsageError,
 )
-from kenning.interfaces.web import api, graph_pages, memory_pages, pages
+from kenning.interfaces.web import api, gate, graph_pages, memory_pages, pages
 from kenning.interfaces.web.cockpit import HERE, Cockpit, render, templates
 from kenning.store.handle import DatabaseError
 
@@ -82,6 +83,14 @@ async def on_http_error(request: Request, exc: Exception) -> Response:
     return render(request, "error.html", {"error": payload["error"], "status": status}, status_code=status)
 
 
+def login_routes() -> list[BaseRoute]:
+    return [
+        Route("/login", gate.login_page, name="login_page"),
+        Route("/login", gate.login, methods=["POST"], name="login"),
+        Route("/logout", gate.logout, methods=["POST"], name="logout"),
+    ]
+
+
 def routes() -> list[BaseRoute]:
     return [
         Route("/", pages.home, name="home"),
@@ -103,20 +112,30 @@ def create_app(
     *,
     home: Path,
     clock: Callable[[], datetime],
-    allowed_hosts: tuple[str, ...] = LOOPBACK_HOSTS,
+    allowed_hosts: tuple[str, ...] | None = None,
     extra_routes: Sequence[BaseRoute] = (),
     lifespan: Lifespan[Starlette] | None = None,
+    gated: bool = False,
+    limiter: FailureLimiter | None = None,
 ) -> Starlette:
     """The cockpit for ``project``. ``allowed_hosts`` guards against DNS rebinding: a page
-    served under another host name cannot read this one. ``extra_routes`` (e.g. a ``Mount``
-    of the MCP streamable-HTTP app at ``/mcp``) and ``lifespan`` (what such an app must run
-    while the server lives) compose other apps into the same server."""
+    served under another host name cannot read this one (loopback names by default; any name
+    when ``gated``, since a rebinding page never holds the token). ``extra_routes`` (e.g. a
+    ``Mount`` of the MCP streamable-HTTP app at ``/mcp``) and ``lifespan`` (what such an app
+    must run while the server lives) compose other apps into the same server. ``gated``: every
+    page and ``/api/*`` route needs a token (``web/gate.py``), with ``/login`` for browsers."""
+    hosts = allowed_hosts or (("*",) if gated else LOOPBACK_HOSTS)
+    limiter = limiter or FailureLimiter()
+    middleware = [Middleware(TrustedHostMiddleware, allowed_hosts=list(hosts))]
+    if gated:
+        middleware.append(Middleware(gate.TokenGate, limiter=limiter))
     app = Starlette(
-        routes=[*routes(), *extra_routes],
+        routes=[*(login_routes() if gated else ()), *routes(), *extra_routes],
         lifespan=lifespan,
-        middleware=[Middleware(TrustedHostMiddleware, allowed_hosts=list(allowed_hosts))],
+        middleware=middleware,
         exception_handlers={KenningError: on_error, DatabaseError: on_error, 404: on_http_error, 405: on_http_error},
     )
     app.state.cockpit = Cockpit(project, home, clock)
     app.state.templates = templates()
+    app.state.gated, app.state.limiter = gated, limiter
     return app

@@ -2,24 +2,26 @@
 
 from __future__ import annotations
 
-from kenning import registry
 from kenning.across.answers import ask_all
 from kenning.answer.ask import ask_project
 from kenning.interfaces.web.cockpit import Cockpit
 from kenning.records import Answer
 
 
-def answer_for(cockpit: Cockpit, question: str, scope: str, limit: int) -> Answer:
+def answer_for(
+    cockpit: Cockpit, question: str, scope: str, limit: int, allowed: frozenset[str] | None = None
+) -> Answer:
     """``scope`` "project": this project; "all": every registered project read-only
     (confidential ones excluded) and the transverse memory, one list ranked by RRF and labelled
-    by project — the same calls as `kenning ask [--all-projects]`."""
+    by project — the same calls as `kenning ask [--all-projects]`. With a token (``allowed``):
+    only the token's projects, never the transverse memory (as MCP over HTTP)."""
     if scope == "all":
         return ask_all(
             question,
-            registry.list_entries(cockpit.home),
+            cockpit.registered(allowed),
             now=cockpit.clock(),
             limit=limit,
-            home=cockpit.home,
+            home=cockpit.home if allowed is None else None,
             pool=cockpit.stores,
         )
     return ask_project(cockpit.project, question, now=cockpit.clock(), limit=limit)

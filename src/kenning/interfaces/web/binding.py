@@ -1,15 +1,18 @@
-"""Where the cockpit may listen. Loopback only, until scoped tokens exist.
+"""Where the cockpit may listen, and whether it then asks for a token.
 
-``check_bind`` is the one place that decides: the default host is loopback; any other
-address must be named explicitly with ``--host`` and then needs an access token. Token
-verification plugs in here (``token`` is the value the caller presented); until scoped
-tokens land, a non-loopback address is refused with ``TokenRequired``.
+``check_bind`` is the one place that decides: the default host is loopback, served as before
+without a token. Any other address must be named explicitly with ``--host``, and is served only
+when an active token bound to the served project exists in ``KENNING_HOME`` (``kenning token
+create``); every request is then authenticated (``web/gate.py``).
 """
 
 from __future__ import annotations
 
 import ipaddress
+from datetime import datetime
+from pathlib import Path
 
+from kenning.auth.tokens import load
 from kenning.errors import TokenRequired
 
 DEFAULT_HOST = "127.0.0.1"
@@ -25,18 +28,27 @@ def is_loopback(host: str) -> bool:
         return False  # a host name other than localhost: it may resolve anywhere
 
 
-def check_bind(host: str, *, explicit: bool, token: str | None = None) -> None:
-    """Refuse to listen on ``host`` unless it is loopback; a non-loopback address must be
-    given explicitly and must come with a token (not available yet: always refused)."""
+def check_bind(
+    host: str, *, explicit: bool, home: Path | None = None, project: str = "", now: datetime | None = None
+) -> bool:
+    """Whether serving ``host`` needs a token (True) or not (loopback: False); refused with
+    ``TokenRequired`` when a non-loopback address is not given explicitly, or when no active
+    token in ``home`` is bound to ``project``."""
     if is_loopback(host):
-        return
+        return False
     if not explicit:
         raise TokenRequired(
             f"refusing to listen on {host}: only loopback is served by default",
-            hint=f"pass --host {host} explicitly (a token is then required)",
+            hint=f"pass --host {host} explicitly (an access token is then required)",
         )
-    raise TokenRequired(
-        f"refusing to listen on {host}: a non-loopback address requires an access token, "
-        "and scoped tokens are not available in this version",
-        hint=f"serve on loopback (--host {DEFAULT_HOST}, the default) and reach it through an SSH tunnel",
-    )
+    create = f"kenning token create --scope memory:read --project {project or 'NAME'}"
+    if home is None or now is None:
+        raise TokenRequired(f"refusing to listen on {host}: a non-loopback address requires an access token")
+    usable = [t for t in load(home).values() if t.state(now) == "active" and project in t.projects]
+    if not usable:
+        raise TokenRequired(
+            f"refusing to listen on {host}: a non-loopback address requires an access token, and no "
+            f"active token is bound to project {project!r} — create one with `kenning token create`",
+            hint=f"`{create}` (add memory:write to confirm, supersede or forget), or serve on loopback",
+        )
+    return True

@@ -17,14 +17,17 @@ from starlette.templating import Jinja2Templates
 
 from kenning import registry
 from kenning.across.stores import StorePool, global_project
+from kenning.auth.tokens import WRITE, TokenRecord
 from kenning.config import CONFIG_NAME, STATE_DIR, Project, load_project
 from kenning.errors import NotFound, ScopeDenied
 from kenning.interfaces.render import DATA_FRAME, badge
 from kenning.records import Fact
+from kenning.registry import Entry
 from kenning.store.db import connect
 from kenning.store.handle import Connection
 
 HERE = Path(__file__).parent
+TOKEN_KEY = "kenning.token"  # the request scope's verified token, when the cockpit is token-gated
 
 
 @dataclass
@@ -39,9 +42,15 @@ class Cockpit:
     bench_cache: dict[str, Any] = field(default_factory=dict)
     stores: StorePool = field(default_factory=StorePool)  # read-only connections for scope "all"
 
-    def project_named(self, name: str) -> Project:
+    def registered(self, allowed: frozenset[str] | None) -> list[Entry]:
+        """The registered projects, cut to a token's projects (``allowed``) when there is one."""
+        return [e for e in registry.list_entries(self.home) if allowed is None or e.name in allowed]
+
+    def project_named(self, name: str, allowed: frozenset[str] | None = None) -> Project:
         """This project, a registered non-confidential one, or the transverse memory (``global``): a
-        source link from "all projects"."""
+        source link from "all projects". With a token (``allowed``), only the token's projects."""
+        if allowed is not None and name not in allowed:
+            raise ScopeDenied(f"scope divergence: the token is bound to project(s) {', '.join(sorted(allowed))}")
         if name == self.project.name:
             return self.project
         if name == registry.GLOBAL_NAME:
@@ -70,6 +79,16 @@ def cockpit_of(request: Request) -> Cockpit:
     return request.app.state.cockpit
 
 
+def token_of(request: Request) -> TokenRecord | None:
+    return request.scope.get(TOKEN_KEY)
+
+
+def allowed_of(request: Request) -> frozenset[str] | None:
+    """The projects a token-gated request may read (None: no token, every registered one)."""
+    token = token_of(request)
+    return None if token is None else frozenset(token.projects)
+
+
 def templates() -> Jinja2Templates:
     found = Jinja2Templates(directory=str(HERE / "templates"))
     env = found.env
@@ -82,7 +101,15 @@ def templates() -> Jinja2Templates:
 
 def render(request: Request, name: str, context: dict[str, Any], status_code: int = 200) -> Response:
     cockpit = cockpit_of(request)
-    base = {"project": cockpit.project, "form_token": cockpit.form_token, "path": request.url.path}
+    token = token_of(request)
+    base = {
+        "project": cockpit.project,
+        "form_token": cockpit.form_token,
+        "path": request.url.path,
+        "token": token,
+        "gated": getattr(request.app.state, "gated", False),
+        "can_write": token is None or WRITE in token.scopes,
+    }
     return request.app.state.templates.TemplateResponse(request, name, {**base, **context}, status_code=status_code)
 
 

@@ -16,9 +16,10 @@ from starlette.requests import Request
 from starlette.responses import RedirectResponse, Response
 
 from kenning import lifecycle
+from kenning.auth.policy import audit
 from kenning.errors import NotFound, ScopeDenied, ValidationError
 from kenning.freshness import FileCheck, freshness_of
-from kenning.interfaces.web.cockpit import cockpit_of, render
+from kenning.interfaces.web.cockpit import cockpit_of, render, token_of
 from kenning.memory.layers import Scope, recent
 from kenning.store import facts as fact_store
 
@@ -79,6 +80,20 @@ def _act(request: Request, name: str, form: dict[str, str]) -> Response:
                     conn, cockpit.project.name, fact_id, _fact_id(new_raw, "new"), now=cockpit.clock(), reason=reason
                 )
                 done = f"{old.citation} superseded by {new.citation}"
+    token = token_of(request)
+    if token is not None:  # a token-gated cockpit: the write joins the audit log, as over MCP
+        client = request.client.host if request.client else "unknown"
+        kept = {k: v for k, v in form.items() if k != "token"}
+        audit(
+            cockpit.home,
+            token=token,
+            client=client,
+            project=cockpit.project.name,
+            tool=f"cockpit:{name}",
+            arguments=kept,
+            ok=True,
+            now=cockpit.clock(),
+        )
     return RedirectResponse("/memory?" + urlencode({"done": done}), status_code=303)
 
 

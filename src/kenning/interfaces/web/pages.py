@@ -10,7 +10,6 @@ from pathlib import Path
 from starlette.requests import Request
 from starlette.responses import Response
 
-from kenning import registry
 from kenning.across.answers import stale_each
 from kenning.answer.stale import stale_report
 from kenning.config import CONFIG_NAME, STATE_DIR
@@ -18,7 +17,7 @@ from kenning.files import inside_root
 from kenning.freshness import FileCheck, freshness_of
 from kenning.interfaces.web import params
 from kenning.interfaces.web.asking import answer_for
-from kenning.interfaces.web.cockpit import Cockpit, cockpit_of, render
+from kenning.interfaces.web.cockpit import Cockpit, allowed_of, cockpit_of, render
 from kenning.records import Answer, Location, ScopeEntry
 from kenning.status import project_status
 from kenning.store import facts as fact_store
@@ -37,7 +36,7 @@ def ask(request: Request) -> Response:
     scope = params.scope(request)
     limit = params.integer(request, "limit", 10, *ASK_LIMIT)
     question = params.question(request)
-    answer = None if question is None else answer_for(cockpit_of(request), question, scope, limit)
+    answer = None if question is None else answer_for(cockpit_of(request), question, scope, limit, allowed_of(request))
     return render(request, "ask.html", {"question": question or "", "scope": scope, "limit": limit, "answer": answer})
 
 
@@ -53,7 +52,7 @@ class FileWindow:
 def source(request: Request) -> Response:
     """``/source/<project>/<id>``: the excerpt in its file, its lines highlighted (``#L<n>``)."""
     cockpit = cockpit_of(request)
-    project = cockpit.project_named(request.path_params["project"])
+    project = cockpit.project_named(request.path_params["project"], allowed_of(request))
     with cockpit.store(project) as conn:
         fact = fact_store.get(conn, project.name, request.path_params["fact_id"])
         files = FileCheck(project.root, conn)
@@ -100,7 +99,7 @@ def stale(request: Request) -> Response:
     """``/stale?scope=project|all``: what changed or vanished since indexing, by project and type."""
     cockpit = cockpit_of(request)
     scope = params.scope(request)
-    answers, excluded = _stale_answers(cockpit, scope)
+    answers, excluded = _stale_answers(cockpit, scope, allowed_of(request))
     groups = []
     for answer in answers:
         by_type: dict[str, list] = defaultdict(list)
@@ -114,16 +113,19 @@ def stale(request: Request) -> Response:
     )
 
 
-def _stale_answers(cockpit: Cockpit, scope: str) -> tuple[list[Answer], list[ScopeEntry]]:
+def _stale_answers(
+    cockpit: Cockpit, scope: str, allowed: frozenset[str] | None
+) -> tuple[list[Answer], list[ScopeEntry]]:
     if scope == "project":
         with cockpit.store() as conn:
             return [stale_report(conn, cockpit.project, now=cockpit.clock())], []
-    answers, opened = stale_each(registry.list_entries(cockpit.home), now=cockpit.clock(), pool=cockpit.stores)
+    answers, opened = stale_each(cockpit.registered(allowed), now=cockpit.clock(), pool=cockpit.stores)
     return answers, sorted(opened.excluded, key=lambda e: e.project)
 
 
 def status(request: Request) -> Response:
-    """``/status``: level, engines, index, degradations, and the projects registered here."""
+    """``/status``: level, engines, index, degradations, and the projects registered here (a
+    token's projects only, when the cockpit is token-gated)."""
     cockpit = cockpit_of(request)
     data = project_status(cockpit.project)
     projects = [
@@ -133,6 +135,6 @@ def status(request: Request) -> Response:
             "readable": (Path(e.path) / STATE_DIR / CONFIG_NAME).is_file(),
             "served": e.name == cockpit.project.name,
         }
-        for e in registry.list_entries(cockpit.home)
+        for e in cockpit.registered(allowed_of(request))
     ]
     return render(request, "status.html", {"status": data, "projects": projects})
