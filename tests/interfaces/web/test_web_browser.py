@@ -14,7 +14,10 @@ from pathlib import Path
 
 import pytest
 import uvicorn
-from web_corpus import HOSTILE, Corpus, build_corpus
+from web_corpus import HOSTILE, NOW, Corpus, build_corpus
+
+from kenning.auth import tokens
+from kenning.interfaces.web.app import create_app
 
 CHROMIUM = Path("/usr/bin/chromium")
 ARGS = [
@@ -209,3 +212,47 @@ def test_stale_view_after_editing_a_file(page, served):
     assert page.locator("li.excerpt a.uri", has_text="README.md").count() >= 1
     assert HOSTILE not in page.content()
     shot(page, "stale")
+
+
+def test_logging_in_with_a_token_then_asking(browser, tmp_path):
+    """A cockpit served beyond loopback (on 0.0.0.0): the browser meets the login page, presents a
+    token once, and asks; the token lives in an HttpOnly cookie that scripts cannot read."""
+    corpus = build_corpus(tmp_path)
+    _, secret = tokens.create(
+        corpus.home, scopes=[tokens.READ], projects=["alpha"], paths=[], name="laptop", expires="1d", now=NOW
+    )
+    with socket.socket() as probe:
+        probe.bind(("0.0.0.0", 0))
+        port = probe.getsockname()[1]
+    app = create_app(corpus.alpha, home=corpus.home, clock=lambda: NOW, gated=True)
+    server = uvicorn.Server(uvicorn.Config(app, host="0.0.0.0", port=port, log_level="warning"))
+    thread = threading.Thread(target=server.run, daemon=True)
+    thread.start()
+    deadline = time.monotonic() + 10
+    while not server.started:
+        assert time.monotonic() < deadline, "uvicorn did not start"
+        time.sleep(0.02)
+    context = browser.new_context(base_url=f"http://127.0.0.1:{port}", viewport={"width": 1200, "height": 900})
+    try:
+        page = context.new_page()
+        refused = page.goto(f"/ask?q={QUESTION.replace(' ', '+')}")
+        assert refused.status == 401 and page.locator("h1").inner_text() == "Log in"
+        page.get_by_label("Access token").fill(secret)
+        shot(page, "login")
+        page.get_by_role("button", name="Log in").click()
+        page.wait_for_url(re.compile(r"/ask\?q="))
+        assert page.locator("li.excerpt").count() >= 2
+        assert "laptop" in page.locator(".signed-in").inner_text()
+        assert secret not in page.url and page.evaluate("document.cookie") == ""
+        (cookie,) = context.cookies()
+        assert cookie["httpOnly"] and cookie["sameSite"] == "Strict" and cookie["value"] == secret
+        page.get_by_label("Question").fill("rank fusion")
+        page.keyboard.press("Enter")
+        page.wait_for_url(re.compile(r"q=rank\+fusion"))
+        assert page.locator("li.excerpt").count() >= 1
+        page.get_by_role("button", name="Log out").click()
+        assert page.goto("/").status == 401
+    finally:
+        context.close()
+        server.should_exit = True
+        thread.join(timeout=10)
