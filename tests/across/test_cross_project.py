@@ -252,9 +252,17 @@ def test_the_transverse_memory_ages_in_tiers_and_is_saved_from_mcp(machine, cli,
         "Prefer tabs over spaces in every project",
     ]
     structured, text, error = mcp(
-        machine.alpha, "save_memory", {"text": "Answer in English", "project": "global"}, cross_project=False
+        machine.alpha, "save_memory", {"text": "Answer in English", "scope": "global"}, cross_project=False
     )
-    assert not error and structured["citation"].startswith("kn://global/")
+    assert not error and structured["citation"].startswith("kn://global/") and structured["created"]
+    again, _, error = mcp(machine.alpha, "save_memory", {"text": "Answer in English", "project": "global"})
+    assert not error and again["citation"] == structured["citation"] and not again["created"]  # the older spelling
+    here, _, error = mcp(machine.alpha, "save_memory", {"text": "Answer in French", "scope": "project"})
+    assert not error and here["citation"].startswith("kn://alpha/")
+    _, text, error = mcp(machine.alpha, "save_memory", {"text": "x", "scope": "everywhere"})
+    assert error and "ValidationError" in text and "scope" in text
+    found = cli_json(cli, "search", "answer in English", "--all-projects")["excerpts"]
+    assert [e["project"] for e in found if e["title"] == "Answer in English"] == ["global"]
 
 
 def test_projects_list_shows_each_store_state_and_rename_follows_into_the_config(machine, cli):

@@ -215,6 +215,8 @@ def test_cross_project_reads_over_http_follow_the_token_and_never_reach_the_tran
     assert {e["project"] for e in found.structuredContent["excerpts"]} == {"alpha", "beta"}
     saved = refusal(url, both, lambda s: s.call_tool("save_memory", {"text": "x", "project": "global"}))
     assert saved.status == 403 and "reads 'global'" in saved.body["error"]["message"]
+    saved = refusal(url, both, lambda s: s.call_tool("save_memory", {"text": "x", "scope": "global"}))
+    assert saved.status == 403 and "reads 'global'" in saved.body["error"]["message"]
     _, alpha = make_token(home)
     outside = refusal(url, alpha, lambda s: s.call_tool("memory_search", {"query": "keys", "project": "alpha,beta"}))
     assert outside.status == 403 and outside.body["error"]["message"].startswith("scope divergence")

@@ -61,6 +61,8 @@ def check_call(token: TokenRecord, served: str, needs: ToolNeeds, arguments: dic
             403, f"token {token.name!r} lacks scope {scope} needed by {needs.name} (it has {', '.join(token.scopes)})"
         )
     project = arguments.get("project")
+    if arguments.get("scope") == "global":  # save_memory(scope="global"): the user's transverse memory
+        project = "global"
     # "*" (every project) is cut to the token's projects by the tool; each name of "a,b" must be bound
     for name in project.split(",") if isinstance(project, str) else ():
         if name.strip() and name.strip() != "*":

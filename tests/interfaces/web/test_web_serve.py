@@ -1,4 +1,4 @@
-"""`kenning serve`: loopback by default; any other address refused until tokens exist."""
+"""`kenning serve`: loopback by default; any other address only explicitly, and behind tokens (test_web_tokens.py)."""
 
 from __future__ import annotations
 

@@ -136,7 +136,7 @@ def _register_layers(server: FastMCP, ctx: ServerContext) -> None:
     @server.tool(
         annotations=READ,
         description=(
-            "Layer 3 of 3, for the ids you will cite (42 or kn://…): full records (~200 tokens each) with body, "
+            "Layer 3 of 3, for the ids you will cite: full records (~200 tokens each) with body, "
             "freshness and lifecycle; bodies over 520 characters cut unless full=true."
         ),
     )

@@ -11,7 +11,7 @@ from pydantic import Field
 from kenning.citation import format_citation
 from kenning.errors import ScopeDenied
 from kenning.interfaces.mcp.context import ALLOWED_PROJECTS, DESTRUCTIVE, WRITE, ServerContext, reply
-from kenning.interfaces.mcp.memory_params import FactRef, ProjectName, fact_id
+from kenning.interfaces.mcp.memory_params import FactRef, fact_id
 from kenning.interfaces.mcp.outputs import FactOut, ForgottenOut, SavedOut, SupersededOut
 from kenning.registry import GLOBAL_NAME
 
@@ -22,8 +22,8 @@ def register(server: FastMCP, ctx: ServerContext) -> None:
     @server.tool(
         annotations=WRITE,
         description=(
-            "Use when you learn something worth keeping (a decision, correction, resolved failure, handoff): saves "
-            "a note, served later as `unverified` with its age. An identical note is not saved twice. No secrets."
+            "Use to keep what you learn (decision, correction, resolved failure, handoff); served later as "
+            "`unverified`, saved once. No secrets. scope='global': for all your projects."
         ),
     )
     def save_memory(
@@ -46,19 +46,20 @@ def register(server: FastMCP, ctx: ServerContext) -> None:
                 pattern=r"^[A-Za-z0-9._:-]+$",
             ),
         ] = None,
-        project: ProjectName = None,
+        scope: Literal["project", "global"] = "project",
+        project: Annotated[str | None, Field(max_length=64)] = None,
     ) -> Annotated[CallToolResult, SavedOut]:
         from kenning.memory.layers import check_project
         from kenning.memory.observations import Observation, save
 
-        if project == GLOBAL_NAME:
+        if scope == "global" or project == GLOBAL_NAME:  # project='global': the older spelling, still read
             from kenning.across.transverse import remember_global
             from kenning.config import kenning_home
 
             if ALLOWED_PROJECTS.get() is not None:  # a token is bound to projects, never to the user's own notes
                 raise ScopeDenied(
-                    "project='global' writes the user's transverse memory: not over HTTP",
-                    hint="save it in this project (omit project)",
+                    "scope='global' writes the user's transverse memory: not over HTTP",
+                    hint="save it in this project (omit scope)",
                 )
             store, saved = remember_global(
                 kenning_home(),
