@@ -121,3 +121,13 @@ def test_tokens_file_is_versioned_json(isolated_home):
     tokens.create(isolated_home, scopes=[tokens.READ], projects=["alpha"], paths=[], name=None, expires=None, now=NOW)
     body = json.loads((isolated_home / "tokens.json").read_text())
     assert body["schema"] == "kenning.tokens/v1" and body["tokens"][0]["expires"] is None
+
+
+@pytest.mark.parametrize("body", [b"{not json", b"\xff\xfe", b'{"tokens": [{"id": 1}]}', b"[1, 2]"])
+def test_a_damaged_token_file_is_a_typed_error_that_changes_nothing(cli, isolated_home, body):
+    path = isolated_home / "tokens.json"
+    path.write_bytes(body)
+    listed = cli("token", "list", "--json")
+    assert listed.code != 0 and "Traceback" not in listed.err
+    assert "unreadable token file" in listed.err and "kenning token create" in listed.err
+    assert path.read_bytes() == body

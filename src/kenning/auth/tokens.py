@@ -20,7 +20,7 @@ from pathlib import Path
 from typing import Any
 
 from kenning.clock import iso, parse_iso
-from kenning.errors import NotFound, Unauthorized, ValidationError
+from kenning.errors import NotFound, Unauthorized, UsageError, ValidationError
 from kenning.files import write_atomic
 
 READ, WRITE = "memory:read", "memory:write"
@@ -86,13 +86,19 @@ def load(home: Path) -> dict[str, TokenRecord]:
     cached = _cache.get(str(path))
     if cached and cached[0] == key:
         return cached[1]
-    raw = json.loads(path.read_text(encoding="utf-8"))
-    records = {
-        r["id"]: TokenRecord(
-            **{**r, "scopes": tuple(r["scopes"]), "projects": tuple(r["projects"]), "paths": tuple(r["paths"])}
-        )
-        for r in raw.get("tokens", [])
-    }
+    try:
+        raw = json.loads(path.read_text(encoding="utf-8"))
+        records = {
+            r["id"]: TokenRecord(
+                **{**r, "scopes": tuple(r["scopes"]), "projects": tuple(r["projects"]), "paths": tuple(r["paths"])}
+            )
+            for r in raw.get("tokens", [])
+        }
+    except (ValueError, KeyError, TypeError, AttributeError) as exc:  # JSONDecodeError and UnicodeDecodeError too
+        raise UsageError(
+            f"{path}: unreadable token file ({type(exc).__name__})",
+            hint="restore it from a backup, or delete it (every token is then revoked) and run `kenning token create`",
+        ) from exc
     _cache[str(path)] = (key, records)
     return records
 
