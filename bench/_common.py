@@ -62,7 +62,9 @@ def table(headers: list[str], rows: list[list[object]]) -> str:
     widths = [max(len(r[i]) for r in cells) for i in range(len(headers))]
     lines = []
     for n, row in enumerate(cells):
-        lines.append("  ".join(c.rjust(w) if i else c.ljust(w) for i, (c, w) in enumerate(zip(row, widths))))
+        lines.append(
+            "  ".join(c.rjust(w) if i else c.ljust(w) for i, (c, w) in enumerate(zip(row, widths, strict=True)))
+        )
         if n == 0:
             lines.append("  ".join("-" * w for w in widths))
     return "\n".join(lines)

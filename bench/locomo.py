@@ -104,7 +104,8 @@ def main(argv: list[str] | None = None) -> int:
     results = by_mode[modes[0]]
 
     print(
-        f"LoCoMo conversations {args.conversations} ({'plain' if args.plain else 'speaker + date title, reply context'}): "
+        f"LoCoMo conversations {args.conversations} "
+        f"({'plain' if args.plain else 'speaker + date title, reply context'}): "
         f"{len(results)} questions with evidence, "
         f"{turns_total} turns; {dropped_ids} evidence ids point at no turn and are dropped"
     )

@@ -70,12 +70,14 @@ def per_query(conn: sqlite3.Connection, matches: list[str], runs: int) -> list[d
             {
                 "matches": count,
                 "count_ms": median_ms(
-                    lambda: conn.execute("SELECT count(*) FROM facts_fts WHERE facts_fts MATCH ?", (match,)).fetchone(),
+                    lambda match=match: conn.execute(
+                        "SELECT count(*) FROM facts_fts WHERE facts_fts MATCH ?", (match,)
+                    ).fetchone(),
                     runs,
                 ),
-                "rank_ms": median_ms(lambda: ranked(conn, "rank", match), runs),
-                "bm25_ms": median_ms(lambda: ranked(conn, BM25, match), runs),
-                "topk_ms": median_ms(lambda: topk.best(conn, WORD_INDEX, match, POOL, spare=PAGE), runs),
+                "rank_ms": median_ms(lambda match=match: ranked(conn, "rank", match), runs),
+                "bm25_ms": median_ms(lambda match=match: ranked(conn, BM25, match), runs),
+                "topk_ms": median_ms(lambda match=match: topk.best(conn, WORD_INDEX, match, POOL, spare=PAGE), runs),
                 "scored": scored_rows(conn, match),
             }
         )
@@ -127,15 +129,15 @@ def common_words(conn: sqlite3.Connection, runs: int, count: int = 40) -> list[f
         match = " OR ".join(f'"{w}"' for w in rng.sample(COMMON_WORDS, rng.randint(2, 4)))
         plain, pruned = [], []
         for _ in range(runs):
-            plain.append(median_ms(lambda: topk.plain(conn, WORD_INDEX, match, PAGE), 1))
-            pruned.append(median_ms(lambda: topk.best(conn, WORD_INDEX, match, POOL, spare=PAGE), 1))
+            plain.append(median_ms(lambda match=match: topk.plain(conn, WORD_INDEX, match, PAGE), 1))
+            pruned.append(median_ms(lambda match=match: topk.best(conn, WORD_INDEX, match, POOL, spare=PAGE), 1))
         ratios.append(statistics.median(pruned) / statistics.median(plain))
         assert topk.best(conn, WORD_INDEX, match, POOL) == topk.plain(conn, WORD_INDEX, match, POOL), match
     return ratios
 
 
 def bm25_total(conn: sqlite3.Connection, matches: list[str], runs: int) -> float:
-    return sum(median_ms(lambda: ranked(conn, BM25, m), runs) for m in matches)
+    return sum(median_ms(lambda m=m: ranked(conn, BM25, m), runs) for m in matches)
 
 
 def two_threads_total(db: Path, matches: list[str], runs: int) -> float:
@@ -158,7 +160,7 @@ def two_threads_total(db: Path, matches: list[str], runs: int) -> float:
             thread.join()
         return sorted(found[0] + found[1], key=lambda r: r[1])[:PAGE]
 
-    total = sum(median_ms(lambda: split(m), runs) for m in matches)
+    total = sum(median_ms(lambda m=m: split(m), runs) for m in matches)
     for conn in conns:
         conn.close()
     return total
@@ -208,7 +210,7 @@ def main() -> None:
             f"{'query':42} {'matches':>8} {'count ms':>9} {'rank ms':>8} {'bm25 ms':>8} {'bm25 µs/row':>12} "
             f"{'top-k ms':>9} {'scored':>7}"
         )
-        for match, row in zip(matches, rows):
+        for match, row in zip(matches, rows, strict=True):
             per_row = 1000 * row["bm25_ms"] / row["matches"] if row["matches"] else float("nan")
             print(
                 f"{match[:42]:42} {row['matches']:8} {row['count_ms']:9.2f} {row['rank_ms']:8.2f} "
