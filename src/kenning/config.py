@@ -6,6 +6,7 @@ receives a ``Project`` and plain values.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import re
@@ -109,10 +110,8 @@ def _keep_parsed(kept_path: Path, text: str, raw: dict[str, Any]) -> None:
         payload = json.dumps({"toml": text, "parsed": raw}, allow_nan=False)
     except (TypeError, ValueError):
         return  # a TOML date or a non-finite float has no JSON form: parse every time
-    try:
+    with contextlib.suppress(OSError):  # a read-only checkout: parse every time
         write_atomic(str(kept_path), payload.encode("utf-8"))
-    except OSError:
-        pass  # a read-only checkout: parse every time
 
 
 # Every key config.toml may hold, by section ("" is the top level, before any [section]

@@ -125,7 +125,7 @@ def _source_verifies(root: Path, excerpt: Excerpt, hashes: dict[str, str | None]
 def retrieval(questions: Sequence[Question], ranked: Sequence[Sequence[int]]) -> dict:
     """Recall@k (an accepted excerpt among the first k) and MRR, overall and per kind."""
     groups: dict[str, list[tuple[Question, Sequence[int]]]] = {"all": []}
-    for question, ids in zip(questions, ranked):
+    for question, ids in zip(questions, ranked, strict=True):
         groups["all"].append((question, ids))
         groups.setdefault(question.kind, []).append((question, ids))
     return {name: _scores(rows) for name, rows in groups.items()}

@@ -213,7 +213,7 @@ def _is_edge(step: dict, edge: tuple[str, str, str] | None) -> bool:
     if edge is None or step.get("type") != edge[2]:
         return False
     ends = (step["from"]["name"], step["to"]["name"])
-    return all(label == name or label.endswith("." + name) for label, name in zip(ends, edge[:2]))
+    return all(label == name or label.endswith("." + name) for label, name in zip(ends, edge[:2], strict=True))
 
 
 def _question_row(question: Question, ids: list[int], answer: Answer) -> dict:

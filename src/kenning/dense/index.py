@@ -6,8 +6,8 @@ docstring), and commits every batch on its own — a killed sync loses one batch
 the next sync carries on. It stops after ``[dense] budget_seconds`` — by default
 :data:`BUDGET_FACTOR` times the lexical sync's own duration, at least :data:`MIN_BUDGET_SECONDS`
 — leaving the index *incomplete*: answers then say so and search lexically, and the next sync
-continues (a sync that finds nothing new spends its whole budget embedding). :func:`coverage` says where an index stands;
-:func:`nearest` ranks by cosine over a matrix loaded once per process.
+continues (a sync that finds nothing new spends its whole budget embedding). :func:`coverage`
+says where an index stands; :func:`nearest` ranks by cosine over a matrix loaded once per process.
 """
 
 from __future__ import annotations

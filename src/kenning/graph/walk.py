@@ -85,8 +85,9 @@ def graph_built(conn: Connection) -> bool:
 
 
 def find_nodes(conn: Connection, text: str, *, limit: int = 8) -> list[Node]:
-    """Nodes named by ``text``: a key, an excerpt's citation (``kn://project/42``), a path, an ADR or task id, a qualified or short symbol
-    name, a commit sha prefix, or a path suffix — the first rule that matches wins."""
+    """Nodes named by ``text``: a key, an excerpt's citation (``kn://project/42``), a path, an ADR
+    or task id, a qualified or short symbol name, a commit sha prefix, or a path suffix — the
+    first rule that matches wins."""
     raw = text.strip().strip("`'\"")
     if not raw:
         return []

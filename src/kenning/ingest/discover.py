@@ -171,17 +171,10 @@ def _walk(root: Path) -> list[str]:
             except OSError:
                 pass
 
-        def ignored(rel: str, is_dir: bool) -> bool:
-            for base, spec in specs:
-                local = rel[len(base) + 1 :] if base else rel
-                if spec.match_file(local + ("/" if is_dir else "")):
-                    return True
-            return False
-
         kept_dirs = []
         for name in sorted(dirnames):
             rel = f"{rel_dir}/{name}" if rel_dir else name
-            if name in ALWAYS_IGNORED_DIRS or ignored(rel, True):
+            if name in ALWAYS_IGNORED_DIRS or _ignored(specs, rel, True):
                 continue
             if os.path.islink(os.path.join(dirpath, name)):
                 continue
@@ -189,9 +182,18 @@ def _walk(root: Path) -> list[str]:
         dirnames[:] = kept_dirs
         for name in filenames:
             rel = f"{rel_dir}/{name}" if rel_dir else name
-            if not ignored(rel, False):
+            if not _ignored(specs, rel, False):
                 found.append(rel)
     return sorted(found)
+
+
+def _ignored(specs: list[tuple[str, pathspec.PathSpec]], rel: str, is_dir: bool) -> bool:
+    """Whether a ``.gitignore`` of ``rel``'s folder or of a folder above it (``specs``) ignores it."""
+    for base, spec in specs:
+        local = rel[len(base) + 1 :] if base else rel
+        if spec.match_file(local + ("/" if is_dir else "")):
+            return True
+    return False
 
 
 def _under(rel_dir: str, base: str) -> bool:

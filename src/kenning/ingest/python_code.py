@@ -15,7 +15,6 @@ import tokenize
 from collections.abc import Iterator
 from dataclasses import replace
 from pathlib import PurePosixPath
-from typing import Union
 
 from .chunks import Chunk
 from .identifiers import keywords_for
@@ -28,7 +27,7 @@ MODULE_BODY_CAP = 4000
 TITLE_CHARS = 80  # a title names the symbol and its parameters; the full signature is in the body
 ANNOTATION_CHARS = 24  # a longer annotation is left out of the title
 
-Definition = Union[ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef]
+Definition = ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef
 
 _DEF_NAME = re.compile(r"^(async\s+def|def|class)\s+(\w+)")
 

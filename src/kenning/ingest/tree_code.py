@@ -180,7 +180,9 @@ def parse_code_relations(text: str, path: str) -> tuple[list[Chunk], Relations |
                 meta={"symbol": d.qualname, "kind": d.kind, "language": language},
             )
         )
-    symbols = tuple(Symbol(d.qualname, d.kind, c.line_start, c.line_end) for d, c in zip(defs, chunks[-len(defs) :]))
+    symbols = tuple(
+        Symbol(d.qualname, d.kind, c.line_start, c.line_end) for d, c in zip(defs, chunks[-len(defs) :], strict=True)
+    )
     return chunks, Relations(symbols=symbols, refs=tuple(imports))
 
 

@@ -102,7 +102,8 @@ def fact_text(fact: Fact, fresh: Freshness) -> str:
     lines = [
         f"{fact.citation} · {fact.type} · {fact.title}",
         f"source: {fact.source.kind} {fact.source.uri} · fingerprint {(fact.source.fingerprint or '-')[:12]}",
-        f"dates: source {fact.dates.source or '-'} · indexed {fact.dates.indexed} · confirmed {fact.dates.confirmed or '-'}",
+        f"dates: source {fact.dates.source or '-'} · indexed {fact.dates.indexed} "
+        f"· confirmed {fact.dates.confirmed or '-'}",
         f"freshness: {badge(fresh)} · lifecycle: {fact.lifecycle.value}"
         + (f" by #{fact.superseded_by}" if fact.superseded_by else "")
         + f" · producer: {fact.producer}",

@@ -45,7 +45,7 @@ def session_start(state_dir: StrPath, db_path: StrPath | None = None, *, record:
     if db_path is not None and _store_moved(db_path, manifest.get("store_state")):
         status += f" ({STALE_NOTE})"
     if record:
-        try:
+        try:  # noqa: SIM105 (contextlib is not imported on the session hook's fast path)
             files.write_session(state_dir, remembered(manifest))
         except OSError:
             pass  # a read-only checkout still gets its pack

@@ -87,7 +87,8 @@ def transaction(conn: sqlite3.Connection) -> Iterator[sqlite3.Connection]:
         if "locked" in str(exc) or "busy" in str(exc):
             raise StoreBusy(
                 "the project store is busy: another kenning process is writing to it",
-                hint=f"waited {BUSY_TIMEOUT_MS // 1000} s; retry when it finishes (a sync holds the store while it writes)",
+                hint=f"waited {BUSY_TIMEOUT_MS // 1000} s; "
+                "retry when it finishes (a sync holds the store while it writes)",
             ) from exc
         raise
     try:

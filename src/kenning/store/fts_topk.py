@@ -201,10 +201,10 @@ def _pruned(
     common = -(-row_count // COMMON_FROM)  # rows from which a phrase is common
     counts = _counts(conn, index, phrases, common)  # counted up to `common` only: cheap
     # A phrase no row holds adds 0.0 to every score: leaving it out changes nothing.
-    live = tuple(p for p, n in zip(phrases, counts) if n)
+    live = tuple(p for p, n in zip(phrases, counts, strict=True) if n)
     if len(live) < 2 or len(live) > MAX_PHRASES or min(n for n in counts if n) >= common:
         return plain(conn, index, match, max(k, spare))
-    live_counts = [n if n < common else _count(conn, index, p) for p, n in zip(phrases, counts) if n]
+    live_counts = [n if n < common else _count(conn, index, p) for p, n in zip(phrases, counts, strict=True) if n]
     if sum(live_counts) < FEW_MATCHES or row_count < max(live_counts):
         return plain(conn, index, match, max(k, spare))
     steps = plan(live_counts, row_count)
@@ -221,7 +221,7 @@ def _pruned(
         if threshold > step.bound:
             break  # every row not yet scored scores below the k-th found
         if len(step.every) + len(step.some) == 1:  # the single-phrase steps hold most rows
-            needed = sum(e for later, e in zip(steps[n:], expected[n:]) if later.bound > threshold)
+            needed = sum(e for later, e in zip(steps[n:], expected[n:], strict=True) if later.bound > threshold)
             if needed >= PLAIN_FROM * sum(expected):
                 return plain(conn, index, match, max(k, spare))  # it costs about the same, in one statement
         inside = (*step.every, *step.some)

@@ -63,7 +63,8 @@ def _sync_text(data: dict[str, Any]) -> str:
     cov, files, ex = data["coverage"], data["files"], data["excerpts"]
     skipped = ", ".join(f"{n} {k}" for k, n in cov["skipped"].items()) or "none"
     lines = [
-        f"{data['project']}: {cov['indexed']} file(s) indexed of {cov['eligible']} eligible (discovery: {data['discovery']}); "
+        f"{data['project']}: {cov['indexed']} file(s) indexed of {cov['eligible']} eligible "
+        f"(discovery: {data['discovery']}); "
         f"skipped: {skipped}",
         f"files: {files['new']} new, {files['changed']} changed, {files['touched']} touched, "
         f"{files['unchanged']} unchanged, {files['removed']} removed",
