@@ -7,7 +7,9 @@ from conftest import NOW, resync
 from kenning.answer.search import SearchOptions, search_project
 
 FILES = {
-    "src/shop/cache.py": 'def read_cache(path):\n    """Read the price cache from disk."""\n    return open(path).read()\n',
+    "src/shop/cache.py": (
+        'def read_cache(path):\n    """Read the price cache from disk."""\n    return open(path).read()\n'
+    ),
     "tests/test_cache.py": (
         "from shop.cache import read_cache\n\n\n"
         "def test_cache_reads_the_price_cache(tmp_path):\n"

@@ -12,7 +12,8 @@ def _edges(project) -> list[tuple]:
     conn = connect(project.db_path)
     try:
         return conn.execute(
-            "SELECT e.type, e.link, a.kind, a.name, b.kind, b.name, e.source_kind, e.source_uri FROM graph_edges_sourced e "
+            "SELECT e.type, e.link, a.kind, a.name, b.kind, b.name, e.source_kind, e.source_uri "
+            "FROM graph_edges_sourced e "
             "JOIN graph_nodes a ON a.id = e.src JOIN graph_nodes b ON b.id = e.dst"
         ).fetchall()
     finally:
@@ -82,7 +83,7 @@ def test_no_heuristic_edge_is_ever_served_as_declared(make_project, cli):
     project = graph_repo.build(make_project)
     resync(project)
     stored = {}
-    for type_, link, akind, aname, bkind, bname, skind, suri in _edges(project):
+    for type_, link, akind, _aname, bkind, _bname, _skind, suri in _edges(project):
         stored.setdefault((type_, akind, bkind, suri), set()).add(link)
     heuristic = [k for k, links in stored.items() if "heuristic" in links]
     assert any(k[0] == "touches" and k[2] == "task" for k in heuristic)  # "T-1" in a commit message

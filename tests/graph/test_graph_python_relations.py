@@ -81,7 +81,9 @@ def test_a_call_from_a_test_is_one_reference_resolved_into_calls_and_tested_by(m
     project = make_project(
         {
             "src/shop.py": "def checkout(cart):\n    return sum(cart)\n",
-            "tests/test_shop.py": "from shop import checkout\n\n\ndef test_checkout():\n    assert checkout([1, 2]) == 3\n",
+            "tests/test_shop.py": (
+                "from shop import checkout\n\n\ndef test_checkout():\n    assert checkout([1, 2]) == 3\n"
+            ),
         }
     )
     resync(project)

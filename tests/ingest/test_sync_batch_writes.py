@@ -12,7 +12,8 @@ from kenning.store.db import connect
 DOC = "# Guide\n\nIntro words.\n\n## Install\n\nRun the installer.\n\n## Usage\n\nCall the tool.\n"
 CODE = (
     '"""Tools."""\nimport os\n\n\nclass Box:\n    @property\n    def size(self):\n        return 1\n\n'
-    "    @size.setter\n    def size(self, value):\n        pass\n\n\ndef run(path):\n    return helper(path) + os.getpid()\n\n\n"
+    "    @size.setter\n    def size(self, value):\n        pass\n\n\n"
+    "def run(path):\n    return helper(path) + os.getpid()\n\n\n"
     "def helper(path):\n    return len(path)\n"
 )
 FILES = {
@@ -21,7 +22,9 @@ FILES = {
     "twice.md": "# Twice\n\n## Notes\n\nsame body\n\n## Notes\n\nsame body\n",
     "src/tools.py": CODE,
     "src/again.py": CODE,
-    "docs/adr/0001-use-sqlite.md": "# Use SQLite\n\n* Status: accepted\n\nWe use SQLite, see [guide](../../README.md).\n",
+    "docs/adr/0001-use-sqlite.md": (
+        "# Use SQLite\n\n* Status: accepted\n\nWe use SQLite, see [guide](../../README.md).\n"
+    ),
 }
 
 

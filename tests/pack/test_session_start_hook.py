@@ -90,7 +90,8 @@ def test_a_new_decision_is_named_as_added(make_project, cli):
     cli("pack", "build", "--project", str(project.root))
     hook(cli, project)
     (project.root / "docs" / "adr" / "0004-trigram.md").write_text(
-        "---\ntype: decision\n---\n# Index identifiers with trigrams\n\n## Decision\n\nTitles and paths get a trigram index.\n",
+        "---\ntype: decision\n---\n# Index identifiers with trigrams\n\n"
+        "## Decision\n\nTitles and paths get a trigram index.\n",
         encoding="utf-8",
     )
     resync(project)

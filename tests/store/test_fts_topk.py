@@ -74,7 +74,7 @@ def _corpus(seed: int = 3, files: int = 140) -> dict[str, str]:
     out = {}
     for i in range(files):
         parts = [f"# {' '.join(_zipf_words(rng, 2))} {i}\n"]
-        for s in range(6):
+        for _ in range(6):
             parts.append(f"\n## {' '.join(_zipf_words(rng, rng.randint(1, 3)))}\n\n")
             parts.append(" ".join(_zipf_words(rng, rng.randint(3, 30))) + ".\n")
         out[f"docs/d{i % 7}/n{i:03d}.md"] = "".join(parts)
@@ -319,7 +319,9 @@ def test_filters_give_the_same_hits_as_before(conn):
         for filters in FILTER_SETS:
             for limit in (3, 20):
                 got: list = []
-                ran = _statements(conn, lambda: got.extend(lexical.bm25(conn, match, filters, limit)))
+                ran = _statements(
+                    conn, lambda m=match, f=filters, n=limit, out=got: out.extend(lexical.bm25(conn, m, f, n))
+                )
                 assert got == _old_bm25(conn, match, filters, limit)
                 joined += any("JOIN facts f" in s for s in ran)
     assert joined  # the exact joined query did run for some
