@@ -16,7 +16,10 @@ TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (start-up
 if TYPE_CHECKING:
     from typing import TypeVar
 
+    from kenning.store.postgres.connection import PgConnection
+
     T = TypeVar("T")
+    C = TypeVar("C", sqlite3.Connection, PgConnection)  # the engine's handle, given and yielded
 
 # The connection handle every store function takes first, and the engine's errors, are named
 # once in ``store/handle.py``; they are re-exported here for callers that open stores.
@@ -75,7 +78,7 @@ def connect(path: Path, *, create: bool = False, migrate_schema: bool | None = N
 
 
 @contextmanager
-def transaction(conn: sqlite3.Connection) -> Iterator[sqlite3.Connection]:
+def transaction(conn: C) -> Iterator[C]:
     """``BEGIN IMMEDIATE`` … ``COMMIT``, rolled back on any exception (Ctrl-C included)."""
     if pg.is_pg(conn):
         with pg.transaction(conn):

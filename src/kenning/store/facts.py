@@ -18,6 +18,8 @@ TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (start-up
 if TYPE_CHECKING:
     from typing import Any
 
+    from kenning.store.handle import EngineConnection
+
 FACT_COLUMNS = (
     "id, type, title, body, keywords, path, source_kind, source_uri, fingerprint, content_hash, "
     "date_source, date_indexed, date_confirmed, lifecycle, superseded_by, producer, tags, "
@@ -70,7 +72,7 @@ ROW_COLUMNS = (
 )
 
 
-def insert(conn: sqlite3.Connection, fact: NewFact, *, indexed: bool = True) -> int:
+def insert(conn: EngineConnection, fact: NewFact, *, indexed: bool = True) -> int:
     """Write a fact and (unless ``indexed=False``) its lexical index entries.
 
     With ``indexed=False`` the caller must pass the row to ``index_fts`` before anything
@@ -98,14 +100,14 @@ def insert_rows(conn: sqlite3.Connection, rows: Sequence[Sequence[Any]]) -> None
 _NEXT_ID = "(SELECT max(coalesce((SELECT max(id) FROM facts), 0), (SELECT highest FROM fact_id_floor)) + 1)"
 
 
-def next_id(conn: sqlite3.Connection) -> int:
+def next_id(conn: EngineConnection) -> int:
     """The next fact id, never one a deleted fact had (call it inside the write transaction)."""
     if is_pg(conn):
         return pg.next_id(conn)
     return int(conn.execute(f"SELECT {_NEXT_ID}").fetchone()[0])
 
 
-def bump_version(conn: sqlite3.Connection) -> None:
+def bump_version(conn: EngineConnection) -> None:
     """Move the store's write counter (migrations 0004, 0006) after facts were inserted: once per
     statement, not once per row (updates and deletes still move it through triggers)."""
     if is_pg(conn):
@@ -113,7 +115,7 @@ def bump_version(conn: sqlite3.Connection) -> None:
     conn.execute("UPDATE store_version SET version = version + 1 WHERE id = 1")
 
 
-def index_fts(conn: sqlite3.Connection, rows: Sequence[tuple[int, NewFact]]) -> None:
+def index_fts(conn: EngineConnection, rows: Sequence[tuple[int, NewFact]]) -> None:
     """Add facts to the word and trigram indexes, in one batch."""
     if is_pg(conn):
         return pg.index_fts(conn, rows)
@@ -160,7 +162,7 @@ def _insert_row(conn: sqlite3.Connection, fact: NewFact) -> int:
     return fact_id
 
 
-def locations_for(conn: sqlite3.Connection, ids: Iterable[int]) -> dict[int, list[Location]]:
+def locations_for(conn: EngineConnection, ids: Iterable[int]) -> dict[int, list[Location]]:
     if is_pg(conn):
         return pg.locations_for(conn, ids)
     ids = list(ids)
@@ -176,7 +178,7 @@ def locations_for(conn: sqlite3.Connection, ids: Iterable[int]) -> dict[int, lis
     return found
 
 
-def get_many(conn: sqlite3.Connection, project: str, ids: Sequence[int]) -> dict[int, Fact]:
+def get_many(conn: EngineConnection, project: str, ids: Sequence[int]) -> dict[int, Fact]:
     """Facts by id (any lifecycle), with their locations. Missing ids are simply absent."""
     if is_pg(conn):
         return pg.get_many(conn, project, ids)
@@ -197,7 +199,7 @@ def get(conn: sqlite3.Connection, project: str, fact_id: int) -> Fact:
 
 
 def set_lifecycle(
-    conn: sqlite3.Connection,
+    conn: EngineConnection,
     fact_id: int,
     lifecycle: Lifecycle,
     *,
@@ -213,19 +215,19 @@ def set_lifecycle(
     )
 
 
-def confirm(conn: sqlite3.Connection, fact_id: int, when: str) -> None:
+def confirm(conn: EngineConnection, fact_id: int, when: str) -> None:
     if is_pg(conn):
         return pg.confirm(conn, fact_id, when)
     conn.execute("UPDATE facts SET date_confirmed = ? WHERE id = ?", (when, fact_id))
 
 
-def delete(conn: sqlite3.Connection, fact_id: int) -> None:
+def delete(conn: EngineConnection, fact_id: int) -> None:
     if is_pg(conn):
         return pg.delete(conn, fact_id)
     conn.execute("DELETE FROM facts WHERE id = ?", (fact_id,))
 
 
-def active_file_facts(conn: sqlite3.Connection, hashes: Sequence[str]) -> list[tuple[int, str, str]]:
+def active_file_facts(conn: EngineConnection, hashes: Sequence[str]) -> list[tuple[int, str, str]]:
     """(id, content hash, path) of the active file facts with one of these content hashes."""
     if is_pg(conn):
         return pg.active_file_facts(conn, hashes)
@@ -244,7 +246,7 @@ def active_file_facts(conn: sqlite3.Connection, hashes: Sequence[str]) -> list[t
     return found
 
 
-def active_by_uri(conn: sqlite3.Connection, path: str) -> dict[str, tuple[int, str]]:
+def active_by_uri(conn: EngineConnection, path: str) -> dict[str, tuple[int, str]]:
     """``source_uri -> (id, content hash)`` of the active facts whose path is ``path``."""
     if is_pg(conn):
         return pg.active_by_uri(conn, path)
@@ -256,7 +258,7 @@ def active_by_uri(conn: sqlite3.Connection, path: str) -> dict[str, tuple[int, s
     }
 
 
-def active_located_at(conn: sqlite3.Connection, path: str) -> list[int]:
+def active_located_at(conn: EngineConnection, path: str) -> list[int]:
     """Ids of the active facts with a location in ``path``."""
     if is_pg(conn):
         return pg.active_located_at(conn, path)
@@ -271,7 +273,7 @@ def active_located_at(conn: sqlite3.Connection, path: str) -> list[int]:
 
 
 def refresh_source(
-    conn: sqlite3.Connection,
+    conn: EngineConnection,
     fact_id: int,
     *,
     fingerprint: str,
@@ -301,7 +303,7 @@ def refresh_source(
     )
 
 
-def repoint(conn: sqlite3.Connection, fact_id: int, *, uri: str, path: str, fingerprint: str) -> bool:
+def repoint(conn: EngineConnection, fact_id: int, *, uri: str, path: str, fingerprint: str) -> bool:
     """Cite the fact from another of its places; False when it already cited that URI."""
     if is_pg(conn):
         return pg.repoint(conn, fact_id, uri=uri, path=path, fingerprint=fingerprint)
@@ -312,7 +314,7 @@ def repoint(conn: sqlite3.Connection, fact_id: int, *, uri: str, path: str, fing
     return bool(cursor.rowcount)
 
 
-def set_fingerprint(conn: sqlite3.Connection, fact_id: int, fingerprint: str) -> None:
+def set_fingerprint(conn: EngineConnection, fact_id: int, fingerprint: str) -> None:
     """Record a new source fingerprint (no write when it is already the one stored)."""
     if is_pg(conn):
         return pg.set_fingerprint(conn, fact_id, fingerprint)

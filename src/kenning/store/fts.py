@@ -18,6 +18,8 @@ TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (start-up
 if TYPE_CHECKING:
     from typing import Any
 
+    from kenning.store.handle import EngineConnection
+
 OVERFETCH = 3  # FTS page size as a multiple of the hits wanted, before filtering
 TRIGRAM_WEIGHTS = (4.0, 3.0, 1.0)  # title, keywords, path
 SYNTAX_HINT = 'FTS syntax: terms, "phrases", prefix*, AND / OR / NOT, parentheses; or drop --syntax fts'
@@ -47,7 +49,7 @@ def trigram_index(weights: tuple[float, ...] = TRIGRAM_WEIGHTS) -> fts_topk.Inde
 
 
 def words(
-    conn: sqlite3.Connection, match: str, filters: Filters, limit: int, weights: tuple[float, ...]
+    conn: EngineConnection, match: str, filters: Filters, limit: int, weights: tuple[float, ...]
 ) -> list[tuple[int, float]]:
     """``(fact id, score)`` of the best ``limit`` facts for an FTS5 expression over the word
     index, among those passing ``filters``; higher scores are better, ties go to the lower
@@ -62,7 +64,7 @@ def words(
 
 
 def trigrams(
-    conn: sqlite3.Connection, match: str, filters: Filters, limit: int, weights: tuple[float, ...] = TRIGRAM_WEIGHTS
+    conn: EngineConnection, match: str, filters: Filters, limit: int, weights: tuple[float, ...] = TRIGRAM_WEIGHTS
 ) -> list[tuple[int, float]]:
     """As :func:`words`, over the trigram index (titles, keywords, paths)."""
     if is_pg(conn):
@@ -70,21 +72,21 @@ def trigrams(
     return _best_passing(conn, trigram_index(weights), match, filters, limit)
 
 
-def words_match(conn: sqlite3.Connection, match: str) -> bool:
+def words_match(conn: EngineConnection, match: str) -> bool:
     """Whether any fact, whatever its lifecycle, matches ``match`` in the word index."""
     if is_pg(conn):
         return pg.words_match(conn, match)
     return conn.execute("SELECT 1 FROM facts_fts WHERE facts_fts MATCH ? LIMIT 1", (match,)).fetchone() is not None
 
 
-def count_words(conn: sqlite3.Connection, match: str, filters: Filters) -> int:
+def count_words(conn: EngineConnection, match: str, filters: Filters) -> int:
     """How many facts passing ``filters`` match ``match`` in the word index."""
     if is_pg(conn):
         return pg.count_words(conn, match, filters)
     return _count(conn, "facts_fts", match, filters)
 
 
-def count_trigrams(conn: sqlite3.Connection, match: str, filters: Filters) -> int:
+def count_trigrams(conn: EngineConnection, match: str, filters: Filters) -> int:
     """How many facts passing ``filters`` match ``match`` in the trigram index."""
     if is_pg(conn):
         return pg.count_trigrams(conn, match, filters)

@@ -20,6 +20,8 @@ TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (start-up
 if TYPE_CHECKING:
     from typing import NamedTuple
 
+    from kenning.store.handle import EngineConnection
+
     class ManifestRow(NamedTuple):
         """An indexed file as the last sync read it."""
 
@@ -144,7 +146,7 @@ def delete_locations(conn: sqlite3.Connection, path: str) -> None:
     conn.execute("DELETE FROM locations WHERE path = ?", (path,))
 
 
-def add_locations(conn: sqlite3.Connection, rows: Sequence[NewLocation]) -> None:
+def add_locations(conn: EngineConnection, rows: Sequence[NewLocation]) -> None:
     """Add places (one already known is ignored)."""
     if is_pg(conn):
         return pg.add_locations(conn, rows)

@@ -18,6 +18,8 @@ TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (start-up
 if TYPE_CHECKING:
     from typing import Any
 
+    from typing_extensions import TypeIs  # typing.TypeIs from Python 3.13
+
 ENGINE = "postgresql"
 CONNECT_TIMEOUT_S = 5  # every connection gives up after this: a dead server never hangs a command or CI
 STATEMENT_TIMEOUT_MS = 60_000
@@ -46,7 +48,8 @@ class PgConnection:
         self.raw.close()
 
 
-def is_pg(conn: object) -> bool:
+def is_pg(conn: object) -> TypeIs[PgConnection]:
+    """Whether ``conn`` is a PostgreSQL handle (else a SQLite one, for the type checker too)."""
     return getattr(conn, "engine", None) == ENGINE
 
 
