@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import posixpath
 import re
+from collections.abc import Iterator
 from dataclasses import replace
 from pathlib import PurePosixPath
 from typing import Any
@@ -85,7 +86,7 @@ def decision_info(text: str, path: str, front: dict[str, Any], title: str) -> di
     }
 
 
-def _links(text: str, path: str):
+def _links(text: str, path: str) -> Iterator[Ref]:
     if "](" not in text:  # every link has one: no need to scan the text with the pattern
         return
     folder = posixpath.dirname(path)
@@ -105,7 +106,7 @@ def _local_target(raw: str, folder: str) -> str | None:
     return None if joined.startswith("..") else joined
 
 
-def _supersedes(text: str, path: str):
+def _supersedes(text: str, path: str) -> Iterator[Ref]:
     """Refs from this ADR: ``Supersedes X`` gives this -> X; ``Superseded by Y`` gives Y -> this."""
     folder = posixpath.dirname(path)
     for lineno, line in enumerate(text.splitlines(), start=1):

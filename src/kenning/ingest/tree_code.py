@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import importlib
 import posixpath
+from collections.abc import Iterator
 from dataclasses import dataclass
 from functools import cache
 from pathlib import PurePosixPath
@@ -303,7 +304,7 @@ def _module_ref(spec: str, path: str, line: int) -> Ref:
     return Ref("imports", "module", spec, line)
 
 
-def _descendants(node: Any):
+def _descendants(node: Any) -> Iterator[Any]:
     stack = [node]
     while stack:
         current = stack.pop()

@@ -7,7 +7,7 @@ cut is visible: titles end with "…", bodies with a `[cut: …]` line saying ho
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Sequence, Set
 
 from kenning.clock import parse_iso
 from kenning.interfaces.render import badge
@@ -217,7 +217,7 @@ def tool_uses_text(found: Sequence[ToolUse], missing: Sequence[str]) -> str:
     return "\n\n".join(blocks) or "no ids given"
 
 
-def _empty_lines(answer: Answer, skip_filtered: set[str] = frozenset()) -> list[str]:
+def _empty_lines(answer: Answer, skip_filtered: Set[str] = frozenset()) -> list[str]:
     lines = [f"degraded: {d}" for d in answer.degradations]
     lines.extend(f"note: {n}" for n in answer.notes if not n.startswith("withheld "))
     shown = {k: n for k, n in answer.filtered.items() if k not in skip_filtered}

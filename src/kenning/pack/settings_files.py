@@ -103,7 +103,9 @@ def _ini(text: str, name: str) -> str:
 
 
 def _editorconfig(text: str, name: str) -> str:
-    parts, section, pairs = [], None, []
+    parts: list[str] = []
+    pairs: list[str] = []
+    section: str | None = None
     for line in text.splitlines():
         line = line.split(";", 1)[0].split("#", 1)[0].strip() if not line.lstrip().startswith("[") else line.strip()
         if line.startswith("[") and line.endswith("]"):

@@ -3,11 +3,15 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import click
 
 from kenning.citation import format_citation
 from kenning.interfaces.cli.common import emit, json_option, now, parse_fact_id, project_option, resolve_project
+
+if TYPE_CHECKING:
+    from kenning.memory.layers import Scope
 
 
 @click.group()
@@ -15,7 +19,7 @@ def memory() -> None:
     """Agent memory: index, search, get, timeline and save observations."""
 
 
-def _types(type_: str | None):
+def _types(type_: str | None) -> Scope:
     from kenning.memory.layers import Scope
 
     return Scope((type_,) if type_ else ())

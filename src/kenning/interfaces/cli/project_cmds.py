@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import os
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import click
 
@@ -19,6 +19,12 @@ from kenning.interfaces.cli.common import (
     stderr_is_terminal,
 )
 from kenning.status import project_status
+
+if TYPE_CHECKING:
+    from collections.abc import Callable
+    from types import TracebackType
+
+    from rich.progress import Progress
 
 
 @click.command()
@@ -80,14 +86,15 @@ def _sync_text(data: dict[str, Any]) -> str:
 class _progress:
     """A rich progress bar on stderr, only when stderr is a terminal."""
 
-    def __enter__(self):  # type: ignore[no-untyped-def]
+    _bar: Progress | None = None
+
+    def __enter__(self) -> Callable[[str, int, int], None] | None:
         if not stderr_is_terminal():
-            self._bar = None
             return None
         from rich.console import Console
         from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 
-        self._bar = Progress(
+        bar = self._bar = Progress(
             TextColumn("{task.description:<10}"),
             BarColumn(),
             MofNCompleteColumn(),
@@ -95,18 +102,18 @@ class _progress:
             console=Console(stderr=True),
             transient=True,
         )
-        self._bar.__enter__()
-        self._task = self._bar.add_task("reading", total=None)
+        bar.__enter__()
+        task = bar.add_task("reading", total=None)
 
         def update(phase: str, done: int, total: int) -> None:
             # reading and writing count files; the last steps have no known length
-            self._bar.update(self._task, description=phase, completed=done, total=total or None)
+            bar.update(task, description=phase, completed=done, total=total or None)
 
         return update
 
-    def __exit__(self, *exc: object) -> None:
+    def __exit__(self, kind: type[BaseException] | None, exc: BaseException | None, tb: TracebackType | None) -> None:
         if self._bar is not None:
-            self._bar.__exit__(*exc)
+            self._bar.__exit__(kind, exc, tb)
 
 
 @click.command()

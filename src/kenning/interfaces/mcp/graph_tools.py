@@ -24,11 +24,22 @@ Out = Annotated[CallToolResult, AnswerOut]
 
 
 def register(server: FastMCP, ctx: ServerContext) -> None:
-    def run(query: str, node: str, *, other: str | None = None, **options: object) -> CallToolResult:
+    def run(
+        query: str,
+        node: str,
+        *,
+        other: str | None = None,
+        hops: int = 1,
+        edge_types: tuple[str, ...] = (),
+        kinds: tuple[str, ...] = (),
+        limit: int = 20,
+        include_superseded: bool = False,
+    ) -> CallToolResult:
         from kenning.answer.graph import GraphOptions, run_query
 
+        options = GraphOptions(hops, edge_types, kinds, limit, include_superseded)
         with ctx.conn() as conn:
-            answer = run_query(conn, ctx.project, query, node, GraphOptions(**options), now=ctx.clock(), other=other)
+            answer = run_query(conn, ctx.project, query, node, options, now=ctx.clock(), other=other)
         return reply(answer_text(answer), answer.to_json())
 
     @server.tool(

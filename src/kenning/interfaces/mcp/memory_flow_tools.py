@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Annotated, Literal
+from typing import TYPE_CHECKING, Annotated, Literal
 
 from mcp.server.fastmcp import FastMCP
 from mcp.types import CallToolResult
@@ -14,6 +14,9 @@ from kenning.interfaces.mcp.context import READ, ServerContext, reply
 from kenning.interfaces.mcp.memory_params import IdRef, ProjectName, Query, TypeFilter
 from kenning.interfaces.mcp.outputs import GuidedOut
 from kenning.tokens import estimate
+
+if TYPE_CHECKING:
+    from kenning.memory.guided import AutoResult, ContextStep, DetailStep, Ended, IndexStep
 
 DESCRIPTION = """Use to search memory step by step instead of fetching full records.
 mode="guided": step 1 returns an index and a cursor (`Continue with:`); step 2, mem_search(continuation=<cursor>, \
@@ -84,7 +87,7 @@ def register(server: FastMCP, ctx: ServerContext) -> None:
         return _render_index(first)
 
 
-def _render_index(first) -> CallToolResult:
+def _render_index(first: IndexStep) -> CallToolResult:
     lines = [
         f"mem-search step 1 of 3 · index · {len(first.answer.excerpts)} candidate(s)",
         *mr.index_text(first.answer).splitlines()[1:],
@@ -99,7 +102,7 @@ def _render_index(first) -> CallToolResult:
     return reply("\n".join(lines), {"step": 1, "continuation": first.token, **first.answer.to_json()})
 
 
-def _render_continuation(outcome) -> CallToolResult:
+def _render_continuation(outcome: ContextStep | DetailStep | Ended) -> CallToolResult:
     from kenning.memory.guided import ContextStep, DetailStep, Ended
 
     match outcome:
@@ -151,7 +154,7 @@ def _render_continuation(outcome) -> CallToolResult:
     raise AssertionError(outcome)
 
 
-def _render_auto(result) -> CallToolResult:
+def _render_auto(result: AutoResult) -> CallToolResult:
     text, cuts = mr.details_text(result.details, []) if result.details else ("no results: no_match", {})
     steps = (
         f"mem-search auto · performed: index ({len(result.index.excerpts)} candidate(s)) → context "

@@ -9,7 +9,7 @@ as data plus structured content in the answer contract.
 from __future__ import annotations
 
 import dataclasses
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 from mcp.server.fastmcp import FastMCP
 from mcp.types import CallToolResult
@@ -43,7 +43,10 @@ from kenning.interfaces.mcp.outputs import (
 )
 from kenning.interfaces.mcp.scope import cross_entries, requested
 from kenning.interfaces.render import DATA_FRAME, badge
-from kenning.records import FACT_SCHEMA, Answer, ScopeEntry
+from kenning.records import FACT_SCHEMA, Answer, Excerpt, ScopeEntry
+
+if TYPE_CHECKING:
+    from kenning.memory.layers import Scope
 
 
 def register(server: FastMCP, ctx: ServerContext) -> None:
@@ -58,7 +61,7 @@ def register(server: FastMCP, ctx: ServerContext) -> None:
 
 def _scope(
     types: str | None = None, path: str | None = None, memory_type: str | None = None, prefer_working: bool = False
-):
+) -> Scope:
     from kenning.memory.layers import Scope
 
     return Scope((types,) if types else (), path or None, memory_type, prefer_working).check()
@@ -122,7 +125,7 @@ def _register_layers(server: FastMCP, ctx: ServerContext) -> None:
         check_project(ctx.project, project)
         with ctx.conn() as conn:
             answer, _ = find(conn, ctx.project, query, _scope(type_filter), limit, now=ctx.clock(), syntax="fts")
-            rollups = ()
+            rollups: tuple[Excerpt, ...] = ()
             if type_filter in (None, "session_summary"):
                 summaries, _ = find(
                     conn, ctx.project, query, _scope("session_summary"), 3, now=ctx.clock(), syntax="fts"

@@ -178,8 +178,8 @@ def build_server(
     for module in TOOL_MODULES:
         module.register(server, ctx)
     if keep is not None:
-        for tool in [t.name for t in server._tool_manager.list_tools() if t.name not in keep]:
-            server.remove_tool(tool)
+        for name in [t.name for t in server._tool_manager.list_tools() if t.name not in keep]:
+            server.remove_tool(name)
     for tool in server._tool_manager.list_tools():  # a slow query never blocks the event loop
         if not tool.is_async:
             tool.fn, tool.is_async = off_the_loop(tool.fn), True
