@@ -11,7 +11,7 @@ import os
 try:
     import fcntl
 except ImportError:  # not POSIX: no advisory lock, a second sync relies on SQLite's lock alone
-    fcntl = None  # type: ignore[assignment]
+    fcntl = None  # type: ignore[assignment]  # typeshed has no "module or None" for a platform module
 
 SYNC_LOCK_NAME = "sync.lock"
 

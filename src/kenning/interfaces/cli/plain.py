@@ -154,6 +154,7 @@ def fast_search(args: list[str]) -> int | None:
     if parsed is None:
         return None
     try:
+        # parse_search_args checked each value; typing them (a TypedDict) would import typing here
         text = search_output(**parsed)  # type: ignore[arg-type]
     except (KenningError, DatabaseError, KeyboardInterrupt) as exc:
         return report_failure(exc) or 1
