@@ -1,4 +1,5 @@
-"""The import graph of ``src/kenning``: no cycles, no import against the layer order, no SQL outside store/.
+"""The import graph of ``src/kenning``: no cycles, no import against the layer order, no SQL outside store/,
+no ``config`` outside interfaces/.
 
 The layer order is read from docs/architecture.md (the numbered list under "## Layers"), so the
 document and the code cannot drift apart.
@@ -174,6 +175,45 @@ def test_no_cycle_between_packages() -> None:
         units.setdefault(unit(module), set()).update(unit(t) for t in targets if unit(t) != unit(module))
     graph = {u: sorted(t) for u, t in units.items()}
     assert not _cycles(graph), _cycles(graph)
+
+
+def _config_imports(module: str) -> list[int]:
+    """Lines of ``module`` importing ``kenning.config``: any import, at any depth (a function, a
+    ``TYPE_CHECKING`` block), relative ones resolved."""
+    path = MODULES[module]
+    package = module if path.name == "__init__.py" else module.rpartition(".")[0]
+    found = []
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.Import):
+            names = [a.name for a in node.names]
+        elif isinstance(node, ast.ImportFrom):
+            base = node.module or ""
+            if node.level:
+                anchor = package.split(".")[: len(package.split(".")) - (node.level - 1)]
+                base = ".".join([*anchor, base] if base else anchor)
+            names = [base, *(f"{base}.{a.name}" for a in node.names)]
+        else:
+            continue
+        if any(n == "kenning.config" or n.startswith("kenning.config.") for n in names):
+            found.append(node.lineno)
+    return found
+
+
+def test_only_the_interfaces_import_config() -> None:
+    """``config`` reads ``.kenning/config.toml`` and the environment: the interfaces do that and
+    pass a ``Project``, a path or a parsed setting down (issue 11)."""
+    offences = [
+        f"{module}:{line}"
+        for module in MODULES
+        if module != "kenning.config" and not module.startswith("kenning.interfaces")
+        for line in _config_imports(module)
+    ]
+    assert not offences, "only kenning.interfaces may import kenning.config:\n" + "\n".join(offences)
+
+
+def test_the_config_check_catches_an_import() -> None:
+    """Not vacuous: the interfaces' own imports of config are found."""
+    assert _config_imports("kenning.interfaces.web.app")
 
 
 def _sql_offences(path: Path) -> list[str]:

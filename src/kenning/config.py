@@ -14,7 +14,7 @@ from pathlib import Path
 
 from kenning.errors import ProjectNotFound, UsageError
 from kenning.files import write_atomic
-from kenning.project import CONFIG_NAME, DEFAULT_MAX_FILE_BYTES, STATE_DIR, Project, ProjectConfig
+from kenning.project import CONFIG_NAME, DEFAULT_MAX_FILE_BYTES, STATE_DIR, Project, ProjectConfig, check_name
 
 TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (start-up time)
 if TYPE_CHECKING:
@@ -132,9 +132,7 @@ def parse_config(raw: dict[str, Any], fallback_name: str, where: Path | str = "c
             raise UsageError(f"{where}: `{key}` must be a list of glob strings")
         return tuple(value)
 
-    name = raw.get("name", fallback_name)
-    if not isinstance(name, str) or not re.fullmatch(r"[A-Za-z0-9._-]{1,64}", name):
-        raise UsageError(f"{where}: `name` must be 1-64 characters of letters, digits, . _ -")
+    name = check_name(raw.get("name", fallback_name), where)
     max_bytes = raw.get("max_file_bytes", DEFAULT_MAX_FILE_BYTES)
     if not isinstance(max_bytes, int) or isinstance(max_bytes, bool) or max_bytes <= 0:
         raise UsageError(f"{where}: `max_file_bytes` must be a positive integer")
@@ -224,7 +222,7 @@ def init_project(root: Path, name: str | None = None) -> tuple[Project, bool]:
     created = not config_path.exists()
     if created:
         chosen = name or default_name(root)
-        parse_config({"name": chosen}, chosen)  # validates the name
+        check_name(chosen)
         state.mkdir(exist_ok=True)
         config_path.write_text(
             CONFIG_TEMPLATE.format(name=json.dumps(chosen), max_bytes=DEFAULT_MAX_FILE_BYTES),

@@ -6,8 +6,11 @@ interfaces; everything below them receives a ``Project``.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 from pathlib import Path
+
+from kenning.errors import UsageError
 
 TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (start-up time)
 if TYPE_CHECKING:
@@ -17,6 +20,14 @@ STATE_DIR = ".kenning"
 DB_NAME = "kenning.db"
 CONFIG_NAME = "config.toml"
 DEFAULT_MAX_FILE_BYTES = 1_000_000
+_NAME = re.compile(r"[A-Za-z0-9._-]{1,64}")  # a project name, as citations kn://<name>/<id> carry it
+
+
+def check_name(name: object, where: Path | str = "config") -> str:
+    """``name`` when it can name a project; else ``UsageError`` naming ``where`` it came from."""
+    if not isinstance(name, str) or not _NAME.fullmatch(name):
+        raise UsageError(f"{where}: `name` must be 1-64 characters of letters, digits, . _ -")
+    return name
 
 
 @dataclass(frozen=True)

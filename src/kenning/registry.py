@@ -7,10 +7,9 @@ import re
 from dataclasses import dataclass
 from pathlib import Path
 
-from kenning.config import parse_config
 from kenning.errors import NotFound, UsageError
 from kenning.files import write_atomic
-from kenning.project import CONFIG_NAME, STATE_DIR
+from kenning.project import CONFIG_NAME, STATE_DIR, check_name
 
 REGISTRY_NAME = "projects.json"
 # The transverse memory answers as this name in cross-project answers (kn://global/<id>);
@@ -79,7 +78,7 @@ def rename(home: Path, old: str, new: str) -> Entry:
     """Give a registered project another name in the registry and in its ``config.toml``
     (citations ``kn://<name>/<id>`` follow the config). Refused when ``new`` is taken."""
     _check_name(new)
-    parse_config({"name": new}, new)  # validates the name
+    check_name(new)
     entries = list_entries(home)
     found = next((e for e in entries if e.name == old), None)
     if found is None:

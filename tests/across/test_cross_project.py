@@ -292,13 +292,15 @@ def test_asking_each_store_for_its_share_gives_the_list_asking_for_the_whole_lim
     exactly RRF over every store asked for ``limit``."""
     from kenning.across.answers import search_all
     from kenning.across.rank import fuse
+    from kenning.across.stores import OneShot
     from kenning.answer.search import SearchOptions, search_project
+    from kenning.config import load_project
     from kenning.registry import list_entries
 
     for query in ("memory", "rrf_fuse", "sqlite retention", "decision status", "nothing-matches-this"):
         for limit in (1, 2, 3, 5, 10):
             options = SearchOptions(limit=limit, count_hidden=False)
-            merged = search_all(list_entries(machine.home), query, options, now=NOW)
+            merged = search_all(list_entries(machine.home), query, options, now=NOW, stores=OneShot(load_project))
             whole = fuse([search_project(p, query, options, now=NOW) for p in (machine.alpha, machine.beta)], limit)
             assert [e.fact.citation for e in merged.excerpts] == [e.fact.citation for e in whole], (query, limit)
 

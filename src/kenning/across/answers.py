@@ -16,7 +16,7 @@ from pathlib import Path
 
 from kenning.across import window
 from kenning.across.rank import K, fuse
-from kenning.across.stores import Opened, StorePool, opened
+from kenning.across.stores import Opened, Stores, opened
 from kenning.answer.ask import LEVEL, ask_conn
 from kenning.answer.stale import stale_report
 from kenning.project import Project
@@ -42,7 +42,7 @@ def search_all(
     *,
     now: datetime,
     home: Path | None = None,
-    pool: StorePool | None = None,
+    stores: Stores,
 ) -> Answer:
     """`kenning search --all-projects`: the same lexical search in every store."""
     parsed = parse(query, options.syntax)
@@ -54,7 +54,7 @@ def search_all(
         lambda conn, project, n: search_conn(conn, project, parsed, replace(uncounted, limit=n), now=now),
         options.limit,
         fallback_mode="lexical",
-        pool=pool,
+        stores=stores,
     )
 
 
@@ -69,7 +69,7 @@ def ask_all(
     until: str | None = None,
     types: tuple[str, ...] = (),
     dense_available: bool | None = None,
-    pool: StorePool | None = None,
+    stores: Stores,
     explain: bool = False,
 ) -> Answer:
     """`kenning ask --all-projects`: each store answers as `kenning ask` would there; a
@@ -94,7 +94,7 @@ def ask_all(
             ),
             limit,
             fallback_mode=route(question).mode,
-            pool=pool,
+            stores=stores,
         )
     wanted = types or (window.DECISION_TYPES if reading.decisions else ())
     options = SearchOptions(
@@ -107,28 +107,24 @@ def ask_all(
             return search_conn(conn, project, parsed, replace(options, limit=n), now=now, rule=WINDOW_RULE)
         return _newest(conn, project, replace(options, limit=n), now=now)
 
-    answer = _across(entries, home, question, per_store, limit, fallback_mode="lexical", pool=pool)
+    answer = _across(entries, home, question, per_store, limit, fallback_mode="lexical", stores=stores)
     return replace(answer, rule=WINDOW_RULE, notes=(*reading.notes(), *answer.notes))
 
 
-def stale_all(
-    entries: Iterable[Entry], *, now: datetime, limit: int | None = None, pool: StorePool | None = None
-) -> Answer:
+def stale_all(entries: Iterable[Entry], *, now: datetime, stores: Stores, limit: int | None = None) -> Answer:
     """`kenning stale --all-projects`: each store's freshness report, one after the other in
     project order (a report is not a ranking: nothing to fuse). The transverse memory has no
     re-readable sources, so it has nothing stale."""
-    answers, scope = stale_each(entries, now=now, pool=pool)
+    answers, scope = stale_each(entries, now=now, stores=stores)
     excerpts = [ex for a in answers for ex in a.excerpts][:limit]
     ranked = tuple(replace(ex, rank=i) for i, ex in enumerate(excerpts, start=1))
     return _combine("what is stale", scope, answers, ranked, fallback_mode="freshness")
 
 
-def stale_each(
-    entries: Iterable[Entry], *, now: datetime, pool: StorePool | None = None
-) -> tuple[list[Answer], Opened]:
+def stale_each(entries: Iterable[Entry], *, now: datetime, stores: Stores) -> tuple[list[Answer], Opened]:
     """Each readable, non-confidential store's freshness report, in project order, and the
     scope (``excluded`` says who was left out and why); the stores are closed on return."""
-    with opened(entries, pool=pool) as scope:
+    with opened(entries, stores) as scope:
         answers = [a for _, a in _each(scope, lambda conn, project, _: stale_report(conn, project, now=now), 0)]
     return answers, scope
 
@@ -157,11 +153,11 @@ def over_stores(
     *,
     home: Path | None = None,
     mode: str = "lexical",
-    pool: StorePool | None = None,
+    stores: Stores,
 ) -> Answer:
     """Any one-store answer (``per_store(conn, project, limit)``: the memory tools' layers, say)
     over every registered store, fused into one labelled list."""
-    return _across(entries, home, query, per_store, limit, fallback_mode=mode, pool=pool)
+    return _across(entries, home, query, per_store, limit, fallback_mode=mode, stores=stores)
 
 
 def _across(
@@ -172,14 +168,14 @@ def _across(
     limit: int,
     *,
     fallback_mode: str,
-    pool: StorePool | None = None,
+    stores: Stores,
 ) -> Answer:
     """Ask every store, fuse. RRF puts every store's first excerpt before any store's second,
     so with ``n`` stores the merged top ``limit`` needs at most ``ceil(limit / n)`` excerpts of
     each: each store is asked for that many first. Only when they add up to fewer than
     ``limit`` (some stores had fewer) are the stores that gave their full share asked again
     for ``limit`` — the list is then exactly what asking every store for ``limit`` gives."""
-    with opened(entries, home=home, pool=pool) as scope:
+    with opened(entries, stores, home=home) as scope:
         share = -(-limit // max(1, len(scope.stores)))
         done = _each(scope, per_store, share)
         if share < limit and sum(len(a.excerpts) for _, a in done) < limit:

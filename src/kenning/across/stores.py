@@ -13,12 +13,11 @@ from __future__ import annotations
 import contextlib
 import os
 import threading
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from kenning.config import load_project
 from kenning.errors import IndexMissing, KenningError, StoreOutdated
 from kenning.project import CONFIG_NAME, STATE_DIR, Project, ProjectConfig
 from kenning.records import ScopeEntry
@@ -28,6 +27,10 @@ from kenning.store.readonly import open_readonly, summary
 
 GLOBAL_DIR = "global"
 CONFIDENTIAL = "confidential (confidential = true in .kenning/config.toml)"
+
+# How a registered project's ``.kenning/config.toml`` is read: passed in by the interfaces
+# (``config.load_project``), which alone read configuration.
+Loader = Callable[[Path], Project]
 
 
 def global_project(home: Path) -> Project:
@@ -70,22 +73,22 @@ class State:
         }
 
 
-def load_registered(entry: Entry) -> Project:
+def load_registered(entry: Entry, load: Loader) -> Project:
     """The project at a registry entry's own path; ``KenningError`` when it is not there."""
     root = Path(entry.path)
     if not (root / STATE_DIR / CONFIG_NAME).is_file():
         raise _Missing(f"no {STATE_DIR}/{CONFIG_NAME} at {root}")
-    return load_project(root)
+    return load(root)
 
 
 class _Missing(KenningError):
     """The registered directory no longer holds a kenning project."""
 
 
-def state_of(entry: Entry) -> State:
+def state_of(entry: Entry, load: Loader) -> State:
     """Open the entry's store read-only and report its state; nothing is written."""
     try:
-        project = load_registered(entry)
+        project = load_registered(entry, load)
     except _Missing as exc:
         return State(entry.name, entry.path, "missing", exc.message, None)
     except (KenningError, OSError) as exc:
@@ -118,7 +121,8 @@ class StorePool:
     next question on), and its connection is reopened when the database file is another
     file (same device and inode, else reopened). One question at a time holds the pool."""
 
-    def __init__(self) -> None:
+    def __init__(self, load: Loader) -> None:
+        self._load = load
         self._lock = threading.Lock()
         self._projects: dict[Path, tuple[tuple[int, ...], Project]] = {}
         self._conns: dict[Path, tuple[tuple[int, ...], Connection]] = {}
@@ -133,7 +137,7 @@ class StorePool:
         signature = (st.st_mtime_ns, st.st_size, st.st_ino)
         kept = self._projects.get(root)
         if kept is None or kept[0] != signature:
-            kept = (signature, load_registered(entry))
+            kept = (signature, load_registered(entry, self._load))
             self._projects[root] = kept
         return kept[1]
 
@@ -164,14 +168,15 @@ class StorePool:
                 self._drop(path)
 
 
-class _OneShot:
+class OneShot:
     """No pool: every store opened for one question and closed after it (the CLI)."""
 
-    def __init__(self) -> None:
+    def __init__(self, load: Loader) -> None:
+        self._load = load
         self.opened: list[Connection] = []
 
     def project(self, entry: Entry) -> Project:
-        return load_registered(entry)
+        return load_registered(entry, self._load)
 
     def connection(self, project: Project) -> Connection:
         conn = open_readonly(project.db_path)
@@ -179,14 +184,17 @@ class _OneShot:
         return conn
 
 
+# Where a question's stores come from: a pool kept between questions, or opened for one.
+Stores = StorePool | OneShot
+
+
 @contextmanager
-def opened(entries: Iterable[Entry], *, home: Path | None = None, pool: StorePool | None = None) -> Iterator[Opened]:
+def opened(entries: Iterable[Entry], source: Stores, *, home: Path | None = None) -> Iterator[Opened]:
     """Every readable, non-confidential registered store, read-only (and the transverse
-    memory under ``home`` when it exists). Without ``pool`` the stores are closed on exit;
-    with one, they stay open in it for the next question."""
+    memory under ``home`` when it exists). From a ``OneShot`` the stores are closed on exit;
+    from a ``StorePool``, they stay open in it for the next question."""
     out = Opened()
-    source: StorePool | _OneShot = pool if pool is not None else _OneShot()
-    lock = pool._lock if pool is not None else contextlib.nullcontext()
+    lock = source._lock if isinstance(source, StorePool) else contextlib.nullcontext()
     with lock:
         try:
             for entry in sorted(entries, key=lambda e: e.name):
@@ -202,12 +210,13 @@ def opened(entries: Iterable[Entry], *, home: Path | None = None, pool: StorePoo
                         out.excluded.append(ScopeEntry(GLOBAL_NAME, f"unreadable: {_message(exc)}"))
             yield out
         finally:
-            if isinstance(source, _OneShot):
+            if isinstance(source, OneShot):
                 for conn in source.opened:
                     conn.close()
+                source.opened.clear()
 
 
-def _open_into(out: Opened, source: StorePool | _OneShot, entry: Entry) -> str | None:
+def _open_into(out: Opened, source: Stores, entry: Entry) -> str | None:
     """Add the entry's store to ``out``; else return why it is left out."""
     try:
         project = source.project(entry)

@@ -55,8 +55,9 @@ def ask(
     if all_projects:
         from kenning import registry
         from kenning.across.answers import ask_all
+        from kenning.across.stores import OneShot
         from kenning.across.window import check_day
-        from kenning.config import kenning_home
+        from kenning.config import kenning_home, load_project
 
         home = kenning_home()
         answer = ask_all(
@@ -69,6 +70,7 @@ def ask(
             until=check_day(until, "--until"),
             types=types,
             explain=explain,
+            stores=OneShot(load_project),
         )
     else:
         from kenning.answer.ask import ask_project

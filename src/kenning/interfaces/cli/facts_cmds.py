@@ -70,8 +70,9 @@ def search(
     if all_projects:
         from kenning import registry
         from kenning.across.answers import search_all
+        from kenning.across.stores import OneShot
         from kenning.answer.search import SearchOptions
-        from kenning.config import kenning_home
+        from kenning.config import kenning_home, load_project
 
         home = kenning_home()
         options = SearchOptions(
@@ -84,7 +85,9 @@ def search(
             since=since,
             until=until,
         )
-        answer = search_all(registry.list_entries(home), query, options, now=now(), home=home)
+        answer = search_all(
+            registry.list_entries(home), query, options, now=now(), home=home, stores=OneShot(load_project)
+        )
         emit(answer.to_json(), as_json, lambda: answer_text(answer))
         return
     click.echo(
@@ -267,9 +270,11 @@ def stale(limit: int | None, all_projects: bool, project_path: Path | None, as_j
     if all_projects:
         from kenning import registry
         from kenning.across.answers import stale_all
-        from kenning.config import kenning_home
+        from kenning.across.stores import OneShot
+        from kenning.config import kenning_home, load_project
 
-        answer = stale_all(registry.list_entries(kenning_home()), now=now(), limit=limit)
+        entries = registry.list_entries(kenning_home())
+        answer = stale_all(entries, now=now(), limit=limit, stores=OneShot(load_project))
         emit(answer.to_json(), as_json, lambda: answer_text(answer))
         return
 

@@ -23,7 +23,7 @@ def projects_list(as_json: bool) -> None:
     reason), last sync, size and confidential flag. Each store is opened read-only."""
     from kenning.across.stores import state_of
 
-    rows = [state_of(entry).to_json() for entry in registry.list_entries(kenning_home())]
+    rows = [state_of(entry, load_project).to_json() for entry in registry.list_entries(kenning_home())]
     emit(
         {"projects": rows},
         as_json,

@@ -32,7 +32,7 @@ def register(server: FastMCP, ctx: ServerContext) -> None:
     ) -> Annotated[CallToolResult, AnswerOut]:
         if scope == "all":
             home, entries, _ = cross_entries(ctx)
-            answer = ask_all(question, entries, now=ctx.clock(), home=home, pool=ctx.stores)
+            answer = ask_all(question, entries, now=ctx.clock(), home=home, stores=ctx.stores)
         else:
             answer = ask_project(ctx.project, question, now=ctx.clock())
         return reply(answer_text(answer), answer.to_json())

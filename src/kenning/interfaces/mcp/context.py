@@ -20,7 +20,7 @@ import anyio.to_thread
 from mcp.types import CallToolResult, TextContent, ToolAnnotations
 
 from kenning.across.stores import StorePool
-from kenning.config import Project
+from kenning.config import Project, load_project
 from kenning.errors import KenningError
 from kenning.interfaces.render import DATA_FRAME
 from kenning.refs import check_text
@@ -42,7 +42,8 @@ class ServerContext:
     project: Project
     clock: Callable[[], datetime]
     cross_project: bool = False  # `kenning mcp --cross-project`: other registered projects may be read
-    stores: StorePool = field(default_factory=StorePool, compare=False, repr=False)  # their read-only connections
+    # the other projects' read-only stores, their configs read by ``config.load_project``
+    stores: StorePool = field(default_factory=lambda: StorePool(load_project), compare=False, repr=False)
 
     _free: list[Connection] = field(default_factory=list, compare=False, repr=False)
     _lock: threading.Lock = field(default_factory=threading.Lock, compare=False, repr=False)

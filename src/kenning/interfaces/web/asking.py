@@ -22,6 +22,6 @@ def answer_for(
             now=cockpit.clock(),
             limit=limit,
             home=cockpit.home if allowed is None else None,
-            pool=cockpit.stores,
+            stores=cockpit.stores,
         )
     return ask_project(cockpit.project, question, now=cockpit.clock(), limit=limit)

@@ -40,7 +40,7 @@ class Cockpit:
     clock: Callable[[], datetime]
     form_token: str = field(default_factory=lambda: secrets.token_urlsafe(24))
     bench_cache: dict[str, Any] = field(default_factory=dict)
-    stores: StorePool = field(default_factory=StorePool)  # read-only connections for scope "all"
+    stores: StorePool = field(default_factory=lambda: StorePool(load_project))  # read-only connections for scope "all"
 
     def registered(self, allowed: frozenset[str] | None) -> list[Entry]:
         """The registered projects, cut to a token's projects (``allowed``) when there is one."""

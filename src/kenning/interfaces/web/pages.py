@@ -119,7 +119,7 @@ def _stale_answers(
     if scope == "project":
         with cockpit.store() as conn:
             return [stale_report(conn, cockpit.project, now=cockpit.clock())], []
-    answers, opened = stale_each(cockpit.registered(allowed), now=cockpit.clock(), pool=cockpit.stores)
+    answers, opened = stale_each(cockpit.registered(allowed), now=cockpit.clock(), stores=cockpit.stores)
     return answers, sorted(opened.excluded, key=lambda e: e.project)
 
 
