@@ -26,11 +26,11 @@ from pathlib import Path
 import _common  # noqa: F401  (puts src/ on the path)
 from kenning import registry
 from kenning.across.answers import ask_all, search_all
-from kenning.across.stores import StorePool
+from kenning.across.stores import OneShot, StorePool
 from kenning.answer.search import SearchOptions
 from kenning.bench.speed import quantile
 from kenning.clock import utc_now
-from kenning.config import init_project
+from kenning.config import init_project, load_project
 from kenning.sync.run import sync
 
 SYLLABLES = [
@@ -89,7 +89,6 @@ def generate(root: Path, files: int, rng: random.Random, project_index: int) -> 
 
 
 def _count(root: Path) -> int:
-    from kenning.config import load_project
     from kenning.store.readonly import open_readonly, summary
 
     conn = open_readonly(load_project(root).db_path)
@@ -146,19 +145,22 @@ def main() -> None:
         queries_rng = random.Random(151)  # its own generator: a reused DIR gets the same queries
         queries = [query_words(queries_rng) for _ in range(args.queries)]
         now = utc_now()
-        pool = StorePool()
+        pool = StorePool(load_project)
         for q in queries[:5]:  # warm the page cache, as a second question would
-            search_all(entries, q, SearchOptions(limit=10), now=now, home=home, pool=pool)
-        sample = search_all(entries, queries[0], SearchOptions(limit=10), now=now, home=home, pool=pool)
-        cold_ms = timed(queries, lambda q: search_all(entries, q, SearchOptions(limit=10), now=now, home=home))
-        search_ms = timed(
-            queries, lambda q: search_all(entries, q, SearchOptions(limit=10), now=now, home=home, pool=pool)
+            search_all(entries, q, SearchOptions(limit=10), now=now, home=home, stores=pool)
+        sample = search_all(entries, queries[0], SearchOptions(limit=10), now=now, home=home, stores=pool)
+        cold_ms = timed(
+            queries,
+            lambda q: search_all(entries, q, SearchOptions(limit=10), now=now, home=home, stores=OneShot(load_project)),
         )
-        ask_ms = timed(queries, lambda q: ask_all(q, entries, now=now, limit=10, home=home, pool=pool))
+        search_ms = timed(
+            queries, lambda q: search_all(entries, q, SearchOptions(limit=10), now=now, home=home, stores=pool)
+        )
+        ask_ms = timed(queries, lambda q: ask_all(q, entries, now=now, limit=10, home=home, stores=pool))
         dated_ms = timed(
             queries,
             lambda q: ask_all(
-                f"what did I decide about {q} since September", entries, now=now, limit=10, home=home, pool=pool
+                f"what did I decide about {q} since September", entries, now=now, limit=10, home=home, stores=pool
             ),
         )
         pool.close()
