@@ -1,10 +1,13 @@
 """Freshness, computed at read and never stored as truth (SPEC §5).
 
-A file source is ``current`` when it re-reads with the fingerprint it had at indexing. The
-check is cheap when the file's size and mtime still equal the manifest's (the same shortcut
-git uses); otherwise the file is hashed again. A ledger record's source is the record, not
-the append-only file: it re-reads as the last version of that record in the ledger
-(``kenning.ledger``, below this module; nothing here imports ingest or the sync), and a
+Freshness is per excerpt: each location keeps the fingerprint of its own span. An excerpt
+whose file re-reads with the fingerprint the manifest holds is ``current`` — cheap when the
+file's size and mtime still equal the manifest's (the same shortcut git uses); otherwise the
+file is hashed again. A changed file is re-split as a sync would cut it now
+(``ingest.spans``, once per file per answer): a span still there is ``current``, a span whose
+key (symbol, section) is there with other text is ``stale``, a span gone is
+``source_missing``. A ledger record's source is the record, not the append-only file: it
+re-reads as the last version of that record in the ledger (``kenning.ledger``), and a
 commit as ``git cat-file -e``. A fact with no re-readable source (a saved note, an oral decision) is never ``current``:
 ``unverified`` while its last confirmation is at most 270 days old, ``hypothesis`` after.
 """
@@ -19,7 +22,8 @@ from pathlib import Path
 
 from kenning.clock import from_timestamp, iso, parse_iso
 from kenning.files import inside_root
-from kenning.records import Fact, Freshness, FreshnessState
+from kenning.ingest.spans import Spans, span_key, split
+from kenning.records import Fact, Freshness, FreshnessState, Location
 from kenning.store.db import Connection
 from kenning.store.sources import manifest_for
 
@@ -38,6 +42,7 @@ class FileCheck:
     _seen: dict[str, tuple[str | None, float | None]] = field(default_factory=dict)
     _commits: dict[str, bool] = field(default_factory=dict)
     _records: dict[str, dict[str, str]] = field(default_factory=dict)
+    _spans: dict[str, Spans | None] = field(default_factory=dict)
     _stamp: tuple[datetime, str] | None = None
 
     def __post_init__(self) -> None:
@@ -63,8 +68,26 @@ class FileCheck:
 
     def changed(self, path: str) -> bool:
         """True when the file no longer reads with its manifest fingerprint."""
+        if path not in self._manifest:
+            self.preload([path])
         known = self._manifest.get(path)
         return known is None or self._read(path)[0] != known[2]
+
+    def spans(self, path: str) -> Spans | None:
+        """The spans a changed file gives now (re-split once per answer); None when unknown."""
+        if path not in self._spans:
+            self._spans[path] = self._split(path)
+        return self._spans[path]
+
+    def _split(self, path: str) -> Spans | None:
+        full = os.path.join(self._root, path)
+        if inside_root(self._root_real, full) is None:
+            return None
+        try:
+            with open(full, "rb") as handle:
+                return split(path, handle.read())
+        except OSError:
+            return None
 
     def located(self, path: str, uri: str) -> tuple[str | None, float | None]:
         """(current fingerprint or None if gone, file mtime in seconds) of one location: the
@@ -132,21 +155,40 @@ def freshness_of(fact: Fact, *, now: datetime, files: FileCheck | None) -> Fresh
 
 
 def _file_freshness(fact: Fact, files: FileCheck, checked: str) -> Freshness:
+    """``current`` when one location still holds the excerpt's span; else ``stale`` when one
+    still holds a span of the same key; else ``source_missing``."""
     states: list[tuple[FreshnessState, str | None, str]] = []
     for loc in fact.locations:
-        current, mtime = files.located(loc.path, loc.uri)
-        if current is None:
-            states.append((FreshnessState.SOURCE_MISSING, None, loc.uri))
-        elif current == loc.fingerprint:
+        state = _location_state(fact, loc, files)
+        if state is FreshnessState.CURRENT:
             return Freshness(FreshnessState.CURRENT, checked)
-        else:
-            states.append((FreshnessState.STALE, from_timestamp(mtime) if mtime is not None else None, loc.uri))
+        mtime = files.located(loc.path, loc.uri)[1] if state is FreshnessState.STALE else None
+        states.append((state, from_timestamp(mtime) if mtime is not None else None, loc.uri))
     stale = [s for s in states if s[0] is FreshnessState.STALE]
     if stale:
         return Freshness(
             FreshnessState.STALE, checked, changed=stale[0][1], detail=f"{stale[0][2]} changed since indexing"
         )
-    return Freshness(FreshnessState.SOURCE_MISSING, checked, detail=f"{states[0][2]} no longer reads")
+    gone = "no longer reads" if files.located(fact.locations[0].path, states[0][2])[0] is None else "is gone"
+    return Freshness(FreshnessState.SOURCE_MISSING, checked, detail=f"{states[0][2]} {gone}")
+
+
+def _location_state(fact: Fact, loc: Location, files: FileCheck) -> FreshnessState:
+    current, _ = files.located(loc.path, loc.uri)
+    if current is None:
+        return FreshnessState.SOURCE_MISSING
+    if loc.path == _LEDGER_PATH and "#" in loc.uri:  # the record's own fingerprint
+        return FreshnessState.CURRENT if current == loc.fingerprint else FreshnessState.STALE
+    if not files.changed(loc.path):
+        return FreshnessState.CURRENT
+    spans = files.spans(loc.path)
+    if spans is None:  # no parser could tell: the file changed, the span may have
+        return FreshnessState.STALE
+    if loc.fingerprint in spans.fingerprints:
+        return FreshnessState.CURRENT
+    if span_key(loc.uri[len(loc.path) :], fact.meta.get("symbol"), fact.title) in spans.keys:
+        return FreshnessState.STALE
+    return FreshnessState.SOURCE_MISSING
 
 
 def _unsourced_freshness(fact: Fact, now: datetime, checked: str) -> Freshness:

@@ -59,6 +59,7 @@ def remember(
         producer=producer,
         date_indexed=stamp,
         date_source=stamp,
+        date_source_kind="saved",
         date_confirmed=stamp,
         keywords=keywords_for(title, " ".join(tags)),
         tags=tags,

@@ -62,11 +62,17 @@ class Location:
 
 @dataclass(frozen=True)
 class Dates:
-    """When the source last changed, when it was indexed, when a person confirmed it."""
+    """When the source last changed, when it was indexed, when a person confirmed it.
+
+    ``source_kind`` says where ``source`` comes from: ``commit`` (the last commit that touched
+    a file unmodified since, or a commit fact's own date), ``mtime`` (the file's modification
+    time: not under git, modified or untracked), ``declared`` (a date the source states:
+    front matter, an ADR, a ledger record) or ``saved`` (when a memory or note was saved)."""
 
     source: str | None
     indexed: str
     confirmed: str | None = None
+    source_kind: str | None = None
 
 
 @dataclass(frozen=True)
@@ -131,6 +137,7 @@ class Fact:
             },
             "dates": {
                 "source": self.dates.source,
+                "source_kind": self.dates.source_kind,
                 "indexed": self.dates.indexed,
                 "confirmed": self.dates.confirmed,
             },

@@ -102,6 +102,7 @@ def promote(project: Project, fact_id: int, home: Path, *, now: datetime) -> Pro
         producer="promotion",
         date_indexed=stamp,
         date_source=fact.dates.source or fact.dates.indexed,
+        date_source_kind=fact.dates.source_kind if fact.dates.source else "saved",
         date_confirmed=stamp,
         keywords=keywords_for(fact.title, " ".join(fact.tags)),
         tags=fact.tags,

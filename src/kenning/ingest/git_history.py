@@ -1,4 +1,5 @@
-"""Commits of a git repository: sha, author date, author, message, files touched.
+"""Commits of a git repository: sha, author date, author, message, files touched; and the
+date of the last commit that touched each file (source dates, ``commit_dates``).
 
 Everything is read through ``git`` itself (``rev-parse``, ``log``), run as a subprocess, so
 any ref format (loose, packed, reftable), linked worktrees and submodules work, and a project
@@ -18,10 +19,13 @@ import json
 import os
 import re
 import subprocess
+import threading
+from collections.abc import Mapping
 from dataclasses import dataclass
 from enum import StrEnum
 from pathlib import Path
 
+from kenning.clock import iso, parse_iso
 from kenning.files import write_atomic
 from kenning.project import STATE_DIR
 
@@ -157,6 +161,69 @@ def parse_log(out: str) -> list[Commit]:
         files = tuple(line for line in (x.strip() for x in tail.splitlines()) if line)
         found.append(Commit(sha, date, author, message, files))
     return found
+
+
+def commit_dates(root: Path, blobs: Mapping[str, str | None]) -> dict[str, str]:
+    """Source dates from history: ``path -> committer date`` (ISO 8601) of the last commit that
+    touched each file whose work-tree bytes are HEAD's (``blobs``: path -> git blob id of the
+    bytes read, relative to ``root``). A file modified, untracked or ignored by git, and every
+    file when history cannot be read, is left out (its date stays the file's mtime).
+
+    Two processes for the whole sync, none per file: ``git ls-tree -r HEAD`` (which files are
+    HEAD's, byte for byte), then one ``git log --name-only`` read newest first and stopped once
+    every wanted file has its date (at worst the whole history, for a file unchanged since the
+    first commit)."""
+    if not blobs:
+        return {}
+    try:  # no repository, no commit yet, no git: ls-tree fails, and nothing is dated from history
+        out, _ = _git(root, "-c", "core.quotePath=false", "ls-tree", "-r", "-z", "HEAD", timeout=LOG_TIMEOUT_S)
+        if out is None:
+            return {}
+        wanted: set[str] = set()
+        for entry in out.split("\0"):
+            meta, _, path = entry.partition("\t")
+            if path in blobs and meta.endswith(f" {blobs[path]}"):
+                wanted.add(path)
+        return _last_commits(root, wanted) if wanted else {}
+    except _Failed:
+        return {}
+
+
+def _last_commits(root: Path, wanted: set[str]) -> dict[str, str]:
+    """``path -> committer date`` of the newest commit touching each of ``wanted``: one
+    ``git log`` read as it streams, stopped as soon as every path is dated."""
+    env = {**os.environ, "GIT_OPTIONAL_LOCKS": "0", "LC_ALL": "C"}
+    args = ["git", "-C", str(root), "-c", "core.quotePath=false", "log", "--name-only", "--relative"]
+    args += ["--no-renames", "--format=%x1e%cI", "HEAD", "--", "."]
+    try:
+        proc = subprocess.Popen(args, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, env=env)
+    except OSError:
+        return {}
+    timer = threading.Timer(LOG_TIMEOUT_S, proc.kill)
+    timer.start()
+    found: dict[str, str] = {}
+    date = ""
+    try:
+        assert proc.stdout is not None
+        for raw in proc.stdout:
+            line = raw.decode("utf-8", "replace").rstrip("\n")
+            if line.startswith("\x1e"):
+                date = line[1:]
+            elif line and line in wanted and line not in found:
+                found[line] = date
+                if len(found) == len(wanted):
+                    break
+    finally:
+        timer.cancel()
+        proc.kill()
+        proc.wait()
+    dates: dict[str, str] = {}
+    for path, when in found.items():
+        try:
+            dates[path] = iso(parse_iso(when))
+        except ValueError:
+            continue
+    return dates
 
 
 def exists(root: Path, sha: str) -> bool:

@@ -7,7 +7,7 @@ from collections.abc import Callable
 from pathlib import PurePosixPath
 
 from kenning.ingest.chunks import Chunk
-from kenning.ingest.python_code import parse_python_relations
+from kenning.ingest.python_code import parse_python, parse_python_relations
 from kenning.ingest.relations import Relations
 from kenning.ingest.text import parse_text
 from kenning.ingest.tree_code import parse_code_relations
@@ -83,3 +83,13 @@ def load_relations(name: str) -> RelationParser:
     """The parse function behind a versioned parser name, returning the file's excerpts and
     its graph relations (None for kinds without relations) from one parse."""
     return _PARSERS[name.split("/", 1)[0]]
+
+
+def load_chunks(name: str) -> Callable[[str, str], list[Chunk]]:
+    """The parse function behind a versioned parser name, giving the same excerpts as
+    ``load_relations`` without deriving graph relations where that costs (Python)."""
+    kind = name.split("/", 1)[0]
+    if kind == "python":
+        return parse_python
+    relation_parser = _PARSERS[kind]
+    return lambda text, path: relation_parser(text, path)[0]

@@ -33,11 +33,12 @@ _DEF_NAME = re.compile(r"^(async\s+def|def|class)\s+(\w+)")
 
 
 def parse_python(text: str, path: str) -> list[Chunk]:
-    """Chunks of a Python file; a file that does not parse falls back to text chunks."""
-    return parse_python_relations(text, path)[0]
+    """Chunks of a Python file; a file that does not parse falls back to text chunks. No graph
+    relations are derived (freshness re-splits a changed file this way at read)."""
+    return parse_python_relations(text, path, relations=False)[0]
 
 
-def parse_python_relations(text: str, path: str) -> tuple[list[Chunk], Relations | None]:
+def parse_python_relations(text: str, path: str, *, relations: bool = True) -> tuple[list[Chunk], Relations | None]:
     """Chunks and graph relations (defines, imports, calls, tested_by) from one ``ast`` parse."""
     source = text.removeprefix("\ufeff")
     try:
@@ -53,11 +54,12 @@ def parse_python_relations(text: str, path: str) -> tuple[list[Chunk], Relations
         chunks.append(module_chunk)
     for node, qualname, kind in symbols:
         chunks.append(_symbol_chunk(node, qualname, kind, lines, module))
+    if not relations:
+        return chunks, None
     try:
-        relations = python_relations(tree, symbols, chunks, path, module)
+        return chunks, python_relations(tree, symbols, chunks, path, module)
     except RecursionError:
-        relations = None
-    return chunks, relations
+        return chunks, None
 
 
 def module_name(path: str) -> str:

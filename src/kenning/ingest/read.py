@@ -20,6 +20,7 @@ from kenning.ingest.discover import Candidate
 from kenning.ingest.parsers import load_relations
 from kenning.ingest.relations import Relations
 from kenning.ingest.rows import ExcerptRow, prepare
+from kenning.ingest.spans import BINARY_PROBE
 
 # (phase, done, total): "reading" and "writing" count files; "indexing", "graph" and
 # "committing" are single steps (0, 0) whose length is unknown in advance.
@@ -28,7 +29,6 @@ Progress = Callable[[str, int, int], None]
 # (measured: 155 Markdown files, 4.1 MB, parse faster in the pool; 30 files, 1.9 MB, even).
 PARALLEL_FROM = 200
 PARALLEL_FROM_BYTES = 2_000_000
-BINARY_PROBE = 8192
 _PR_SET_PDEATHSIG = 1  # linux/prctl.h
 PARENT_POLL_SECONDS = 0.5
 
@@ -40,6 +40,7 @@ class Parsed:
     rows: list[ExcerptRow]
     skip: str | None = None
     relations: Relations | None = None
+    blob: str | None = None  # git's blob id of the bytes read: are they HEAD's? (source dates)
 
 
 def read_all(cands: list[Candidate], known: Mapping[str, str], progress: Progress | None) -> Iterator[Parsed]:
@@ -101,6 +102,8 @@ def read_one(job: tuple[Candidate, str | None]) -> Parsed:
     fingerprint = hashlib.sha256(data).hexdigest()
     if fingerprint == known_fingerprint:
         return Parsed(cand, fingerprint, [])
+    blob = hashlib.sha1(b"blob %d\x00" % len(data), usedforsecurity=False)
+    blob.update(data)
     text = data.decode("utf-8", errors="replace")
     try:
         chunks, relations = load_relations(cand.parser)(text, cand.path)
@@ -108,4 +111,5 @@ def read_one(job: tuple[Candidate, str | None]) -> Parsed:
         # One pathological file (nesting too deep for a parser, say) must not stop the sync:
         # it is skipped and counted, like any other file kenning cannot read.
         return Parsed(cand, None, [], skip="parse_error")
-    return Parsed(cand, fingerprint, prepare(chunks, cand.path, cand.mtime_ns), relations=relations)
+    rows = prepare(chunks, cand.path, cand.mtime_ns)
+    return Parsed(cand, fingerprint, rows, relations=relations, blob=blob.hexdigest())

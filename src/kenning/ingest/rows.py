@@ -30,6 +30,7 @@ class ExcerptRow(NamedTuple):
     body: str
     keywords: str
     date_source: str
+    date_kind: str  # "declared" (front matter, ADR) or "mtime"; the sync makes it "commit" from git
     tags: str  # JSON list
     meta: str  # JSON object, keys sorted
 
@@ -38,11 +39,11 @@ def prepare(chunks: list[Chunk], path: str, mtime_ns: int) -> list[ExcerptRow]:
     mtime: str | None = None
     rows = []
     for chunk in chunks:
-        date = source_date(chunk)
+        date, kind = source_date(chunk), "declared"
         if date is None:
             if mtime is None:
                 mtime = from_timestamp(mtime_ns / 1e9)
-            date = mtime
+            date, kind = mtime, "mtime"
         rows.append(
             ExcerptRow(
                 uri=path + chunk.anchor,
@@ -54,6 +55,7 @@ def prepare(chunks: list[Chunk], path: str, mtime_ns: int) -> list[ExcerptRow]:
                 body=chunk.body,
                 keywords=chunk.keywords,
                 date_source=date,
+                date_kind=kind,
                 tags=_tags_json(chunk) if chunk.meta else "[]",
                 meta=_META_JSON.encode(chunk.meta) if chunk.meta else "{}",
             )

@@ -74,6 +74,7 @@ def save(conn: Connection, project: str, obs: Observation, *, now: datetime) -> 
         producer=obs.producer,
         date_indexed=stamp,
         date_source=stamp,
+        date_source_kind="saved",
         date_confirmed=stamp,
         keywords=keywords_for(title, " ".join(obs.tags)),
         tags=obs.tags,

@@ -62,6 +62,7 @@ def save_summary(
                 producer=producer,
                 date_indexed=stamp,
                 date_source=stamp,
+                date_source_kind="saved",
                 date_confirmed=stamp,
                 memory_type="working",
             ),

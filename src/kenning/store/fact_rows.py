@@ -20,7 +20,12 @@ def row_to_fact(row: Any, project: str, locations: Sequence[Location] = ()) -> F
         title=row["title"],
         body=row["body"],
         source=Source(kind=row["source_kind"], uri=row["source_uri"], fingerprint=row["fingerprint"]),
-        dates=Dates(source=row["date_source"], indexed=row["date_indexed"], confirmed=row["date_confirmed"]),
+        dates=Dates(
+            source=row["date_source"],
+            indexed=row["date_indexed"],
+            confirmed=row["date_confirmed"],
+            source_kind=row["date_source_kind"],
+        ),
         lifecycle=Lifecycle(row["lifecycle"]),
         superseded_by=row["superseded_by"],
         producer=row["producer"],

@@ -23,7 +23,7 @@ if TYPE_CHECKING:
 FACT_COLUMNS = (
     "id, type, title, body, keywords, path, source_kind, source_uri, fingerprint, content_hash, "
     "date_source, date_indexed, date_confirmed, lifecycle, superseded_by, producer, tags, "
-    "importance, why, how_to_apply, memory_type, meta"
+    "importance, why, how_to_apply, memory_type, meta, date_source_kind"
 )
 
 
@@ -42,6 +42,7 @@ class NewFact:
     path: str = ""
     fingerprint: str | None = None
     date_source: str | None = None
+    date_source_kind: str | None = None  # commit, mtime, declared, saved (docs/schemas.md)
     date_confirmed: str | None = None
     tags: tuple[str, ...] = ()
     importance: int | None = None
@@ -68,7 +69,8 @@ def content_hash(type_: str, title: str, body: str) -> str:
 # The columns of a row given to ``insert_rows``, in order (the id is chosen by the caller).
 ROW_COLUMNS = (
     "id, type, title, body, keywords, path, source_kind, source_uri, fingerprint, content_hash, "
-    "date_source, date_indexed, date_confirmed, producer, tags, importance, why, how_to_apply, memory_type, meta"
+    "date_source, date_indexed, date_confirmed, producer, tags, importance, why, how_to_apply, memory_type, meta, "
+    "date_source_kind"
 )
 
 
@@ -92,7 +94,7 @@ def insert_rows(conn: sqlite3.Connection, rows: Sequence[Sequence[Any]]) -> None
     lock). Like ``insert(..., indexed=False)``: pass them to ``index_fts_rows`` in the same
     transaction, before anything updates or deletes them."""
     if rows:
-        conn.executemany(f"INSERT INTO facts ({ROW_COLUMNS}) VALUES ({','.join('?' * 20)})", rows)
+        conn.executemany(f"INSERT INTO facts ({ROW_COLUMNS}) VALUES ({','.join('?' * 21)})", rows)
         bump_version(conn)
 
 
@@ -134,7 +136,7 @@ def _insert_row(conn: sqlite3.Connection, fact: NewFact) -> int:
     cursor = conn.execute(  # one statement: the id is chosen under the write lock it takes
         "INSERT INTO facts (id, type, title, body, keywords, path, source_kind, source_uri, fingerprint, "
         "content_hash, date_source, date_indexed, date_confirmed, producer, tags, importance, why, "
-        f"how_to_apply, memory_type, meta) VALUES ({_NEXT_ID},?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
+        f"how_to_apply, memory_type, meta, date_source_kind) VALUES ({_NEXT_ID},{','.join('?' * 20)})",
         (
             fact.type,
             fact.title,
@@ -155,6 +157,7 @@ def _insert_row(conn: sqlite3.Connection, fact: NewFact) -> int:
             fact.how_to_apply,
             fact.memory_type,
             json.dumps(fact.meta, sort_keys=True, default=str),
+            fact.date_source_kind,
         ),
     )
     fact_id = cursor.lastrowid
@@ -282,6 +285,7 @@ def refresh_source(
     date_indexed: str,
     tags: str,
     meta: str,
+    date_source_kind: str | None = None,
 ) -> None:
     """A fact found again in the file it is cited from takes that excerpt's source details
     (``tags`` and ``meta`` as stored: JSON text)."""
@@ -295,11 +299,12 @@ def refresh_source(
             date_indexed=date_indexed,
             tags=tags,
             meta=meta,
+            date_source_kind=date_source_kind,
         )
     conn.execute(
-        "UPDATE facts SET fingerprint = ?, source_uri = ?, date_source = ?, date_indexed = ?, "
+        "UPDATE facts SET fingerprint = ?, source_uri = ?, date_source = ?, date_source_kind = ?, date_indexed = ?, "
         "tags = ?, meta = ? WHERE id = ?",
-        (fingerprint, uri, date_source, date_indexed, tags, meta, fact_id),
+        (fingerprint, uri, date_source, date_source_kind, date_indexed, tags, meta, fact_id),
     )
 
 

@@ -24,6 +24,7 @@ from kenning import dense
 from kenning.clock import iso
 from kenning.files import SYNC_LOCK_NAME, ExclusiveLock
 from kenning.graph import build as graph_build
+from kenning.ingest import git_history
 from kenning.ingest.discover import Candidate, discover
 from kenning.ingest.read import Progress, read_all
 from kenning.project import Project
@@ -92,6 +93,10 @@ def _sync(conn: Connection, project: Project, *, now: datetime, progress: Progre
         if c.path in manifest and manifest[c.path].parser == c.parser
     }
     parsed = list(read_all(to_read, known, progress))
+    # Source dates from git: the last commit that touched each file read whose bytes are HEAD's.
+    commit_dates = git_history.commit_dates(
+        project.root, {item.candidate.path: item.blob for item in parsed if item.rows}
+    )
     stamp = iso(now)
     before = sources.changes(conn)
     applied: list[graph_build.FileChange] = []  # (path, fingerprint, relations) for the graph
@@ -120,7 +125,7 @@ def _sync(conn: Connection, project: Project, *, now: datetime, progress: Progre
                 report.files_changed += 1
             else:
                 report.files_new += 1
-            writer.apply_file(item, report)
+            writer.apply_file(item, report, commit_dates.get(item.candidate.path))
             applied.append((item.candidate.path, item.fingerprint, item.relations))
         writer.flush()
         step("indexing", 0, 0)

@@ -23,7 +23,7 @@ if TYPE_CHECKING:
     from kenning.sync.report import SyncReport
 
 # Positions in a fact row (fact_store.ROW_COLUMNS) that a duplicate excerpt refreshes.
-_SOURCE_URI, _FINGERPRINT, _DATE_SOURCE, _DATE_INDEXED, _TAGS, _META = 7, 8, 10, 11, 14, 19
+_SOURCE_URI, _FINGERPRINT, _DATE_SOURCE, _DATE_INDEXED, _TAGS, _META, _DATE_KIND = 7, 8, 10, 11, 14, 19, 20
 
 
 class ExcerptWriter:
@@ -48,8 +48,10 @@ class ExcerptWriter:
         for ids in self._active.values():
             ids.sort()
 
-    def apply_file(self, item: Parsed, report: SyncReport) -> None:
-        """A new or changed file: its excerpts added, kept or deduplicated; its old ones settled."""
+    def apply_file(self, item: Parsed, report: SyncReport, commit_date: str | None = None) -> None:
+        """A new or changed file: its excerpts added, kept or deduplicated; its old ones settled.
+        ``commit_date``: the file is HEAD's, last touched then (it dates excerpts without a
+        declared date instead of the file's mtime)."""
         cand = item.candidate
         path, fingerprint = cand.path, item.fingerprint
         assert fingerprint is not None
@@ -59,6 +61,8 @@ class ExcerptWriter:
             sources.delete_locations(self.conn, path)
         successor_by_uri: dict[str, int] = {}
         for row in item.rows:
+            if commit_date is not None and row.date_kind == "mtime":
+                row = row._replace(date_source=commit_date, date_kind="commit")
             ids = self._active.get(row.content_hash)
             if not ids:
                 fact_id = self._add(row, path, fingerprint)
@@ -71,8 +75,10 @@ class ExcerptWriter:
                     report.deduplicated += 1
                 if self._known[fact_id][1] == path:
                     self._refresh(fact_id, row, fingerprint)
+            # A location keeps its span's fingerprint (the excerpt's content hash): freshness
+            # checks each excerpt of a changed file on its own.
             self._locations.append(
-                sources.NewLocation(fact_id, row.uri, path, row.line_start, row.line_end, fingerprint)
+                sources.NewLocation(fact_id, row.uri, path, row.line_start, row.line_end, row.content_hash)
             )
             successor_by_uri.setdefault(row.uri, fact_id)
         if previous:
@@ -123,6 +129,7 @@ class ExcerptWriter:
             None,
             None,
             row.meta,
+            row.date_kind,
         ]
         self._facts.append(record)
         self._unwritten[fact_id] = record
@@ -137,6 +144,7 @@ class ExcerptWriter:
         if record is not None:
             record[_FINGERPRINT], record[_SOURCE_URI], record[_DATE_SOURCE] = fingerprint, row.uri, row.date_source
             record[_DATE_INDEXED], record[_TAGS], record[_META] = self.stamp, row.tags, row.meta
+            record[_DATE_KIND] = row.date_kind
             return
         fact_store.refresh_source(
             self.conn,
@@ -147,6 +155,7 @@ class ExcerptWriter:
             date_indexed=self.stamp,
             tags=row.tags,
             meta=row.meta,
+            date_source_kind=row.date_kind,
         )
 
     def _settle_orphans(
@@ -156,8 +165,13 @@ class ExcerptWriter:
         for fact_id, uris in sorted(previous.items()):
             remaining = sources.first_location(self.conn, fact_id)
             if remaining is not None:
+                file_row = sources.manifest_for(self.conn, [remaining.path]).get(remaining.path)
                 moved = fact_store.repoint(
-                    self.conn, fact_id, uri=remaining.uri, path=remaining.path, fingerprint=remaining.fingerprint
+                    self.conn,
+                    fact_id,
+                    uri=remaining.uri,
+                    path=remaining.path,
+                    fingerprint=file_row.fingerprint if file_row else remaining.fingerprint,
                 )
                 if moved and fact_id in self._known:
                     self._known[fact_id] = (self._known[fact_id][0], remaining.path)

@@ -20,18 +20,19 @@ if TYPE_CHECKING:
 
 INSERT_COLUMNS = (
     "project, type, title, body, keywords, path, source_kind, source_uri, fingerprint, content_hash, "
-    "date_source, date_indexed, date_confirmed, producer, tags, importance, why, how_to_apply, memory_type, meta"
+    "date_source, date_indexed, date_confirmed, producer, tags, importance, why, how_to_apply, memory_type, meta, "
+    "date_source_kind"
 )
 FACT_COLUMNS = (
     "id, type, title, body, keywords, path, source_kind, source_uri, fingerprint, content_hash, "
     "date_source, date_indexed, date_confirmed, lifecycle, superseded_by, producer, tags, "
-    "importance, why, how_to_apply, memory_type, meta"
+    "importance, why, how_to_apply, memory_type, meta, date_source_kind"
 )
 
 
 def insert(conn: PgConnection, fact: NewFact, *, indexed: bool = True) -> int:
     row = conn.execute(
-        f"INSERT INTO facts ({INSERT_COLUMNS}) VALUES ({','.join(['%s'] * 20)}) RETURNING id",
+        f"INSERT INTO facts ({INSERT_COLUMNS}) VALUES ({','.join(['%s'] * 21)}) RETURNING id",
         (
             conn.project,
             fact.type,
@@ -53,6 +54,7 @@ def insert(conn: PgConnection, fact: NewFact, *, indexed: bool = True) -> int:
             fact.how_to_apply,
             fact.memory_type,
             json.dumps(fact.meta, sort_keys=True, default=str),
+            fact.date_source_kind,
         ),
     ).fetchone()
     bump_version(conn)
@@ -167,12 +169,13 @@ def refresh_source(
     date_indexed: str,
     tags: str,
     meta: str,
+    date_source_kind: str | None = None,
 ) -> None:
     _write(
         conn,
-        "UPDATE facts SET fingerprint = %s, source_uri = %s, date_source = %s, date_indexed = %s, "
-        "tags = %s, meta = %s WHERE project = %s AND id = %s",
-        (fingerprint, uri, date_source, date_indexed, tags, meta, conn.project, fact_id),
+        "UPDATE facts SET fingerprint = %s, source_uri = %s, date_source = %s, date_source_kind = %s, "
+        "date_indexed = %s, tags = %s, meta = %s WHERE project = %s AND id = %s",
+        (fingerprint, uri, date_source, date_source_kind, date_indexed, tags, meta, conn.project, fact_id),
     )
 
 
