@@ -24,12 +24,12 @@ from kenning.store.db import connect
 OLD, NEWER = "2020-02-02T10:00:00+00:00", "2021-05-05T08:30:00+02:00"
 
 
-def commit_at(root: Path, when: str, message: str) -> None:
-    """Commit everything under ``root`` with author and committer dates set to ``when``."""
+def commit_at(root: Path, when: str, message: str, paths: tuple[str, ...] = ("-A",)) -> None:
+    """Commit everything (or ``paths``) under ``root`` with author and committer dates ``when``."""
     env = {**os.environ, **GIT_ENV, "GIT_AUTHOR_DATE": when, "GIT_COMMITTER_DATE": when}
     if not (root / ".git").exists():
         subprocess.run(["git", "-C", str(root), "init", "-q", "-b", "main"], env=env, check=True)
-    subprocess.run(["git", "-C", str(root), "add", "-A"], env=env, check=True)
+    subprocess.run(["git", "-C", str(root), "add", *paths], env=env, check=True)
     subprocess.run(["git", "-C", str(root), "commit", "-q", "-m", message], env=env, check=True)
 
 
@@ -75,12 +75,16 @@ def test_a_modified_or_untracked_file_falls_back_to_its_mtime_and_says_so(make_p
         mtime = from_timestamp((project.root / path).stat().st_mtime)
         assert dates(project, path) == {(mtime, "mtime")}, path
     assert dates(project, "client.py") == {("2020-02-02T10:00:00Z", "commit")}
-    # Committed, then changed again and committed: the file is HEAD's again and dated so.
-    commit_at(project.root, NEWER, "Backoff")
-    write_files(project.root, {"guide.md": "# Guide\n\nHow the client retries, with jitter.\n"})
-    commit_at(project.root, NEWER, "Jitter")
-    resync(project)
+    # Committed as it stands: HEAD moved, so the next sync dates it from that commit without
+    # parsing it again; the untracked file keeps its mtime.
+    commit_at(project.root, NEWER, "Backoff", ("guide.md",))
+    report = resync(project)
+    assert report.files_changed == 0 and report.writes > 0
     assert dates(project, "guide.md") == {("2021-05-05T06:30:00Z", "commit")}
+    assert dates(project, "client.py") == {("2020-02-02T10:00:00Z", "commit")}
+    new_mtime = from_timestamp((project.root / "new.md").stat().st_mtime)
+    assert dates(project, "new.md") == {(new_mtime, "mtime")}
+    assert resync(project).writes == 0  # nothing new: nothing read, nothing written
 
 
 def test_a_staged_but_uncommitted_change_is_not_heads_and_keeps_the_mtime(make_project):

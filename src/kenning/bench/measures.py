@@ -57,7 +57,7 @@ def served_checks(project: Project, conn: Connection, served: dict[int, Excerpt]
     wrongly_current = 0
     missing_served = 0
     superseded_served = 0
-    hashes: dict[str, str | None] = {}
+    hashes: dict[str, tuple[str, str] | None] = {}
     lifecycles = bench_store.lifecycles(conn, list(served))
     for fact_id in sorted(served):
         excerpt = served[fact_id]
@@ -98,9 +98,11 @@ def served_checks(project: Project, conn: Connection, served: dict[int, Excerpt]
     }
 
 
-def _source_verifies(root: Path, excerpt: Excerpt, hashes: dict[str, str | None]) -> bool | None:
-    """True when some location re-reads with its fingerprint (a commit: when git still has
-    it); None without a re-readable source."""
+def _source_verifies(root: Path, excerpt: Excerpt, hashes: dict[str, tuple[str, str] | None]) -> bool | None:
+    """True when some location re-reads as indexed — the cited file with the source's sha256,
+    or any location's file still holding the excerpt's text word for word (a location keeps
+    its span's fingerprint, not its file's) — a commit: when git still has it; None without a
+    re-readable source."""
     fact = excerpt.fact
     if fact.source.kind == "commit":
         probe = subprocess.run(
@@ -114,10 +116,16 @@ def _source_verifies(root: Path, excerpt: Excerpt, hashes: dict[str, str | None]
     for loc in fact.locations:
         if loc.path not in hashes:
             try:
-                hashes[loc.path] = hashlib.sha256((root / loc.path).read_bytes()).hexdigest()
+                data = (root / loc.path).read_bytes()
             except OSError:
                 hashes[loc.path] = None
-        if hashes[loc.path] == loc.fingerprint:
+            else:
+                hashes[loc.path] = (hashlib.sha256(data).hexdigest(), data.decode("utf-8", "replace"))
+        found = hashes[loc.path]
+        if found is not None and (
+            (loc.uri == fact.source.uri and found[0] == fact.source.fingerprint)
+            or (fact.body and fact.body in found[1])
+        ):
             return True
     return False
 

@@ -15,6 +15,7 @@ docs/graph.md.
 
 from __future__ import annotations
 
+import hashlib
 import json
 import os
 import re
@@ -161,6 +162,14 @@ def parse_log(out: str) -> list[Commit]:
         files = tuple(line for line in (x.strip() for x in tail.splitlines()) if line)
         found.append(Commit(sha, date, author, message, files))
     return found
+
+
+def blob_id(data: bytes) -> str:
+    """git's object id of ``data`` as a blob (SHA-1 repositories): equal to HEAD's entry when
+    the work-tree bytes are the committed ones."""
+    digest = hashlib.sha1(b"blob %d\x00" % len(data), usedforsecurity=False)
+    digest.update(data)
+    return digest.hexdigest()
 
 
 def commit_dates(root: Path, blobs: Mapping[str, str | None]) -> dict[str, str]:

@@ -17,6 +17,7 @@ from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
 
 from kenning.ingest.discover import Candidate
+from kenning.ingest.git_history import blob_id
 from kenning.ingest.parsers import load_relations
 from kenning.ingest.relations import Relations
 from kenning.ingest.rows import ExcerptRow, prepare
@@ -102,8 +103,6 @@ def read_one(job: tuple[Candidate, str | None]) -> Parsed:
     fingerprint = hashlib.sha256(data).hexdigest()
     if fingerprint == known_fingerprint:
         return Parsed(cand, fingerprint, [])
-    blob = hashlib.sha1(b"blob %d\x00" % len(data), usedforsecurity=False)
-    blob.update(data)
     text = data.decode("utf-8", errors="replace")
     try:
         chunks, relations = load_relations(cand.parser)(text, cand.path)
@@ -112,4 +111,4 @@ def read_one(job: tuple[Candidate, str | None]) -> Parsed:
         # it is skipped and counted, like any other file kenning cannot read.
         return Parsed(cand, None, [], skip="parse_error")
     rows = prepare(chunks, cand.path, cand.mtime_ns)
-    return Parsed(cand, fingerprint, rows, relations=relations, blob=blob.hexdigest())
+    return Parsed(cand, fingerprint, rows, relations=relations, blob=blob_id(data))

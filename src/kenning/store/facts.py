@@ -326,3 +326,23 @@ def set_fingerprint(conn: EngineConnection, fact_id: int, fingerprint: str) -> N
     conn.execute(
         "UPDATE facts SET fingerprint = ? WHERE id = ? AND fingerprint IS NOT ?", (fingerprint, fact_id, fingerprint)
     )
+
+
+def mtime_dated_paths(conn: sqlite3.Connection) -> list[str]:
+    """Paths of the active file facts dated by their file's mtime (``date_source_kind``)."""
+    return [
+        r[0]
+        for r in conn.execute(
+            "SELECT DISTINCT path FROM facts WHERE date_source_kind = 'mtime' AND lifecycle = 'active' "
+            "AND source_kind = 'file' ORDER BY path"
+        )
+    ]
+
+
+def date_from_commit(conn: sqlite3.Connection, path: str, date: str) -> int:
+    """The active facts of ``path`` dated by mtime take ``date``, their file's last commit's."""
+    return conn.execute(
+        "UPDATE facts SET date_source = ?, date_source_kind = 'commit' WHERE path = ? AND date_source_kind = 'mtime' "
+        "AND lifecycle = 'active' AND source_kind = 'file'",
+        (date, path),
+    ).rowcount

@@ -31,6 +31,7 @@ from kenning.project import Project
 from kenning.store import facts as fact_store
 from kenning.store import sources
 from kenning.store.db import Connection, connect, transaction
+from kenning.sync import dates as source_dates
 from kenning.sync.report import SyncReport
 from kenning.sync.write import ExcerptWriter
 
@@ -93,10 +94,13 @@ def _sync(conn: Connection, project: Project, *, now: datetime, progress: Progre
         if c.path in manifest and manifest[c.path].parser == c.parser
     }
     parsed = list(read_all(to_read, known, progress))
-    # Source dates from git: the last commit that touched each file read whose bytes are HEAD's.
-    commit_dates = git_history.commit_dates(
-        project.root, {item.candidate.path: item.blob for item in parsed if item.rows}
-    )
+    # Source dates from git: the last commit that touched each file read whose bytes are HEAD's;
+    # when HEAD moved, also the files dated by their mtime that a new commit made HEAD's.
+    read = {item.candidate.path: item.blob for item in parsed if item.rows}
+    commit_dates = git_history.commit_dates(project.root, read)
+    redates: dict[str, str] = {}
+    if graph_pending.git_head is not None:
+        redates = source_dates.commit_dates_of_unread(conn, project.root, {*read, *vanished})
     stamp = iso(now)
     before = sources.changes(conn)
     applied: list[graph_build.FileChange] = []  # (path, fingerprint, relations) for the graph
@@ -128,6 +132,7 @@ def _sync(conn: Connection, project: Project, *, now: datetime, progress: Progre
             writer.apply_file(item, report, commit_dates.get(item.candidate.path))
             applied.append((item.candidate.path, item.fingerprint, item.relations))
         writer.flush()
+        source_dates.apply(conn, redates)
         step("indexing", 0, 0)
         fact_store.index_fts_rows(conn, writer.new_facts)  # one batch: new facts only, none touched since
         parsed.clear()  # the excerpts are written: their memory goes to the graph pass
