@@ -156,39 +156,40 @@ def freshness_of(fact: Fact, *, now: datetime, files: FileCheck | None) -> Fresh
 
 def _file_freshness(fact: Fact, files: FileCheck, checked: str) -> Freshness:
     """``current`` when one location still holds the excerpt's span; else ``stale`` when one
-    still holds a span of the same key; else ``source_missing``."""
-    states: list[tuple[FreshnessState, str | None, str]] = []
+    holds a span of the same key with other text; else ``source_missing``."""
+    stale: tuple[str | None, str] | None = None  # (change date, uri) of the first stale location
+    missing: str | None = None
     for loc in fact.locations:
-        state = _location_state(fact, loc, files)
+        state, why = _location_state(fact, loc, files)
         if state is FreshnessState.CURRENT:
             return Freshness(FreshnessState.CURRENT, checked)
-        mtime = files.located(loc.path, loc.uri)[1] if state is FreshnessState.STALE else None
-        states.append((state, from_timestamp(mtime) if mtime is not None else None, loc.uri))
-    stale = [s for s in states if s[0] is FreshnessState.STALE]
-    if stale:
-        return Freshness(
-            FreshnessState.STALE, checked, changed=stale[0][1], detail=f"{stale[0][2]} changed since indexing"
-        )
-    gone = "no longer reads" if files.located(fact.locations[0].path, states[0][2])[0] is None else "is gone"
-    return Freshness(FreshnessState.SOURCE_MISSING, checked, detail=f"{states[0][2]} {gone}")
+        if state is FreshnessState.STALE and stale is None:
+            mtime = files.located(loc.path, loc.uri)[1]
+            stale = (from_timestamp(mtime) if mtime is not None else None, loc.uri)
+        elif missing is None:
+            missing = f"{loc.uri} {why}"
+    if stale is not None:
+        return Freshness(FreshnessState.STALE, checked, changed=stale[0], detail=f"{stale[1]} changed since indexing")
+    return Freshness(FreshnessState.SOURCE_MISSING, checked, detail=missing)
 
 
-def _location_state(fact: Fact, loc: Location, files: FileCheck) -> FreshnessState:
+def _location_state(fact: Fact, loc: Location, files: FileCheck) -> tuple[FreshnessState, str]:
+    """One location's state, and for a missing one why: its file no longer reads, or its span is gone."""
     current, _ = files.located(loc.path, loc.uri)
     if current is None:
-        return FreshnessState.SOURCE_MISSING
+        return FreshnessState.SOURCE_MISSING, "no longer reads"
     if loc.path == _LEDGER_PATH and "#" in loc.uri:  # the record's own fingerprint
-        return FreshnessState.CURRENT if current == loc.fingerprint else FreshnessState.STALE
+        return (FreshnessState.CURRENT if current == loc.fingerprint else FreshnessState.STALE), ""
     if not files.changed(loc.path):
-        return FreshnessState.CURRENT
+        return FreshnessState.CURRENT, ""
     spans = files.spans(loc.path)
     if spans is None:  # no parser could tell: the file changed, the span may have
-        return FreshnessState.STALE
+        return FreshnessState.STALE, ""
     if loc.fingerprint in spans.fingerprints:
-        return FreshnessState.CURRENT
+        return FreshnessState.CURRENT, ""
     if span_key(loc.uri[len(loc.path) :], fact.meta.get("symbol"), fact.title) in spans.keys:
-        return FreshnessState.STALE
-    return FreshnessState.SOURCE_MISSING
+        return FreshnessState.STALE, ""
+    return FreshnessState.SOURCE_MISSING, "is gone"
 
 
 def _unsourced_freshness(fact: Fact, now: datetime, checked: str) -> Freshness:

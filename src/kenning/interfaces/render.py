@@ -47,7 +47,8 @@ def excerpt_lines(ex: Excerpt, *, snippet: bool = True) -> list[str]:
     fingerprint = f"sha256:{fact.source.fingerprint[:12]}" if fact.source.fingerprint else "no fingerprint"
     lines = [
         f"{ex.rank}. [{'; '.join(marks)}] {fact.type} · {fact.title} — {fact.source.uri}{extra}",
-        f"   {fact.citation} · {fingerprint} · source {_day(fact.dates.source)} · indexed {_day(fact.dates.indexed)}",
+        f"   {fact.citation} · {fingerprint} · source {_day(fact.dates.source)}{_kind(fact)}"
+        f" · indexed {_day(fact.dates.indexed)}",
     ]
     if ex.path:
         where = (ex.path[-1].get("source") or {}).get("uri")
@@ -98,12 +99,17 @@ def answer_text(answer: Answer, *, framed: bool = False) -> str:
     return "\n".join(lines)
 
 
+def _kind(fact: Fact) -> str:
+    """`` (commit)``, `` (mtime)``…: where the source date comes from, when known."""
+    return f" ({fact.dates.source_kind})" if fact.dates.source and fact.dates.source_kind else ""
+
+
 def fact_text(fact: Fact, fresh: Freshness) -> str:
     lines = [
         f"{fact.citation} · {fact.type} · {fact.title}",
         f"source: {fact.source.kind} {fact.source.uri} · fingerprint {(fact.source.fingerprint or '-')[:12]}",
-        f"dates: source {fact.dates.source or '-'} · indexed {fact.dates.indexed} "
-        f"· confirmed {fact.dates.confirmed or '-'}",
+        f"dates: source {fact.dates.source or '-'}{_kind(fact)} · indexed {fact.dates.indexed}"
+        f" · confirmed {fact.dates.confirmed or '-'}",
         f"freshness: {badge(fresh)} · lifecycle: {fact.lifecycle.value}"
         + (f" by #{fact.superseded_by}" if fact.superseded_by else "")
         + f" · producer: {fact.producer}",
