@@ -30,6 +30,11 @@ from kenning.store.sources import manifest_for
 DEMOTE_AFTER_DAYS = 90
 HYPOTHESIS_AFTER_DAYS = 270
 _LEDGER_PATH = ".kenning/ledger.jsonl"  # kenning.ledger.LEDGER_PATH, not imported (start-up time)
+# The spans of changed files, by (path, sha256 of the bytes split): exact whatever the clock,
+# and shared by the answers of a long-lived process (MCP server, cockpit). Oldest out first.
+SPLIT_CACHE_FILES = 256
+_SPLIT: dict[tuple[str, str], Spans | None] = {}
+_UNSPLIT = object()
 
 
 @dataclass
@@ -85,9 +90,23 @@ class FileCheck:
             return None
         try:
             with open(full, "rb") as handle:
-                return split(path, handle.read())
+                data = handle.read()
         except OSError:
             return None
+        import hashlib  # here: only a changed file is re-split (start-up time)
+
+        key = (path, hashlib.sha256(data).hexdigest())
+        cached = _SPLIT.get(key, _UNSPLIT)
+        if cached is not _UNSPLIT:
+            return cached  # type: ignore[return-value]
+        found = split(path, data)
+        while len(_SPLIT) >= SPLIT_CACHE_FILES:
+            try:
+                _SPLIT.pop(next(iter(_SPLIT)))
+            except (StopIteration, RuntimeError, KeyError):  # changed by another thread meanwhile
+                break
+        _SPLIT[key] = found
+        return found
 
     def located(self, path: str, uri: str) -> tuple[str | None, float | None]:
         """(current fingerprint or None if gone, file mtime in seconds) of one location: the

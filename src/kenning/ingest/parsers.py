@@ -7,7 +7,7 @@ from collections.abc import Callable
 from pathlib import PurePosixPath
 
 from kenning.ingest.chunks import Chunk
-from kenning.ingest.python_code import parse_python, parse_python_relations
+from kenning.ingest.python_code import parse_python_relations, python_spans
 from kenning.ingest.relations import Relations
 from kenning.ingest.text import parse_text
 from kenning.ingest.tree_code import parse_code_relations
@@ -85,11 +85,12 @@ def load_relations(name: str) -> RelationParser:
     return _PARSERS[name.split("/", 1)[0]]
 
 
-def load_chunks(name: str) -> Callable[[str, str], list[Chunk]]:
-    """The parse function behind a versioned parser name, giving the same excerpts as
-    ``load_relations`` without deriving graph relations where that costs (Python)."""
+def load_spans(name: str) -> Callable[[str, str], list[Chunk]]:
+    """The parse function behind a versioned parser name, giving the excerpts of
+    ``load_relations`` with the same type, title, body, anchor and symbol — what freshness
+    compares — and for Python without keywords or relations (half the cost)."""
     kind = name.split("/", 1)[0]
     if kind == "python":
-        return parse_python
+        return python_spans
     relation_parser = _PARSERS[kind]
     return lambda text, path: relation_parser(text, path)[0]

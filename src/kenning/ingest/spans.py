@@ -39,7 +39,7 @@ def span_key(anchor: str, symbol: object, title: str) -> str:
 def split(path: str, data: bytes) -> Spans | None:
     """The spans of ``data`` read as ``path``; None when kenning cannot tell (no parser for the
     kind, or the parser failed); none at all for a file that turned binary (a sync drops it)."""
-    from kenning.ingest.parsers import load_chunks, parser_for  # on the first re-split only (start-up time)
+    from kenning.ingest.parsers import load_spans, parser_for  # on the first re-split only (start-up time)
 
     parser = parser_for(path)
     if parser is None:
@@ -47,7 +47,7 @@ def split(path: str, data: bytes) -> Spans | None:
     if b"\x00" in data[:BINARY_PROBE]:
         return Spans(frozenset(), frozenset())
     try:
-        chunks = load_chunks(parser)(data.decode("utf-8", errors="replace"), path)
+        chunks = load_spans(parser)(data.decode("utf-8", errors="replace"), path)
     except (RecursionError, ValueError, UnicodeError, MemoryError):
         return None
     return Spans(
