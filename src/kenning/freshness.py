@@ -4,9 +4,9 @@ Freshness is per excerpt: each location keeps the fingerprint of its own span. A
 whose file re-reads with the fingerprint the manifest holds is ``current`` — cheap when the
 file's size and mtime still equal the manifest's (the same shortcut git uses); otherwise the
 file is hashed again. A changed file is re-split as a sync would cut it now
-(``ingest.spans``, once per file content: a process keeps the last ones): a span still there is ``current``, a span whose
-key (symbol, section) is there with other text is ``stale``, a span gone is
-``source_missing``. A ledger record's source is the record, not the append-only file: it
+(``ingest.spans``, once per file content: a process keeps the last ones): a span still
+there is ``current``, a span whose key (symbol, section) is there with other text is
+``stale``, a span gone is ``source_missing``. A ledger record's source is the record, not the append-only file: it
 re-reads as the last version of that record in the ledger (``kenning.ledger``), and a
 commit as ``git cat-file -e``. A fact with no re-readable source (a saved note, an oral decision) is never ``current``:
 ``unverified`` while its last confirmation is at most 270 days old, ``hypothesis`` after.
