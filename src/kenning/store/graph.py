@@ -143,7 +143,9 @@ def _like(text: str) -> str:
 # ``origin:line-line`` when NULL; a file row's fingerprint is the manifest's for its origin; an
 # edge resolved from a reference takes its source, line and origin from it (edges are read
 # through the view ``graph_edges_sourced``, which spells them out).
-_REF_URI = "coalesce(r.source_uri, r.origin || ':' || r.line || '-' || r.line)"
+# A reference's origin is stored as '' when it is its source node's (migration 0017).
+_REF_ORIGIN = "coalesce(nullif(r.origin, ''), n.origin)"
+_REF_URI = f"coalesce(r.source_uri, {_REF_ORIGIN} || ':' || r.line || '-' || r.line)"
 
 
 def _derivable_fingerprint(source: tuple[str, str, str | None], origin: str) -> bool:
@@ -188,7 +190,7 @@ def origins_present(conn: sqlite3.Connection, origins: Sequence[str]) -> set[str
             row[0]
             for row in conn.execute(
                 f"SELECT origin FROM graph_nodes WHERE origin IN ({marks}) "
-                f"UNION SELECT origin FROM graph_refs WHERE origin IN ({marks})",
+                f"UNION SELECT origin FROM graph_refs WHERE origin IN ({marks}) AND origin <> ''",
                 chunk + chunk,
             )
         )
@@ -227,8 +229,9 @@ def ref_rows(conn: sqlite3.Connection, ids: Sequence[int]) -> list[RefRow]:
     for chunk in in_batches(ids):
         for row in conn.execute(
             "SELECT r.id, r.src, r.type, r.target_kind, r.target, r.hint, r.qualified, r.reverse, r.link, "
-            f"r.line, r.source_kind, {_REF_URI}, coalesce(r.fingerprint, m.fingerprint), r.origin, n.path, r.tested "
-            "FROM graph_refs r JOIN graph_nodes n ON n.id = r.src LEFT JOIN manifest m ON m.path = r.origin "
+            f"r.line, r.source_kind, {_REF_URI}, coalesce(r.fingerprint, m.fingerprint), {_REF_ORIGIN}, n.path, "
+            "r.tested FROM graph_refs r JOIN graph_nodes n ON n.id = r.src "
+            f"LEFT JOIN manifest m ON m.path = {_REF_ORIGIN} "
             f"WHERE r.id IN ({','.join('?' * len(chunk))})",
             chunk,
         ):
@@ -328,8 +331,9 @@ def add_node(
 
 def delete_origin(conn: sqlite3.Connection, origin: str, *, nodes: bool = True) -> None:
     """Drop the references and (``nodes``) the nodes ``origin`` produced; edges go with their
-    reference (``ref_id``) or their nodes."""
-    conn.execute("DELETE FROM graph_refs WHERE origin = ?", (origin,))
+    reference (``ref_id``) or their nodes. References stored with origin '' (their source
+    node's) go with that node: ``graph_refs.src`` cascades."""
+    conn.execute("DELETE FROM graph_refs WHERE origin = ? AND origin <> ''", (origin,))
     if nodes:
         conn.execute("DELETE FROM graph_nodes WHERE origin = ?", (origin,))
 
@@ -372,6 +376,7 @@ class GraphWriter:
         self._edges: list[tuple] = []
         self._refs: list[tuple] = []
         self._next_ref = conn.execute("SELECT coalesce(max(id), 0) + 1 FROM graph_refs").fetchone()[0]
+        self._origins: dict[int, str] = {}  # node id -> origin, for the nodes this writer made
 
     def node(
         self,
@@ -394,6 +399,7 @@ class GraphWriter:
         node_id = self._next_node
         self._next_node += 1
         self._node_ids[key] = node_id
+        self._origins[node_id] = origin
         self._nodes.append((node_id, kind, key, name, qualname, path, lines[0], lines[1], fact_id, origin))
         return node_id
 
@@ -440,7 +446,7 @@ class GraphWriter:
         self._refs.append(
             (
                 ref_id,
-                origin,
+                "" if self._origins.get(src) == origin else origin,  # '': the source node's (0017)
                 src,
                 type_,
                 target_kind,
