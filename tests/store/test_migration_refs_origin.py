@@ -1,5 +1,6 @@
-"""Migration 0017: a reference stores its origin as '' when it is its source node's; the graph
-serves the same origins, URIs and edges, and a source's references still go with it."""
+"""Migrations 0017 and 0018: a reference stores its origin as '' when it is its source node's, a
+node when it is its path; the graph serves the same origins, URIs and edges, and a source's
+nodes and references still go with it."""
 
 from __future__ import annotations
 
@@ -65,6 +66,10 @@ def test_references_lose_the_origin_their_node_holds_and_serve_it_unchanged(tmp_
     try:
         stored = conn.execute("SELECT id, origin FROM graph_refs ORDER BY id").fetchall()
         assert [tuple(r) for r in stored] == [(1, ""), (2, ""), (3, "docs/x.md")]
+        nodes = conn.execute("SELECT id, origin FROM graph_nodes ORDER BY id").fetchall()
+        assert [tuple(r) for r in nodes] == [(1, ""), (2, ""), (3, ""), (4, "ledger")]
+        assert sorted(r[1] for r in graph.nodes_of_origin(conn, "a.py")) == ["a.py", "go", "save"]
+        assert [r[1] for r in graph.nodes_of_origin(conn, "ledger")] == ["T-1"]
         assert [tuple(r) for r in conn.execute(SERVED.format("graph_edges_sourced"))] == before_edges
         assert before_edges[0][6] == "a.py:5-5" and before_edges[0][7] == FP_A
         rows = {r.id: r for r in graph.ref_rows(conn, [1, 2, 3])}
@@ -90,5 +95,11 @@ def test_the_origin_index_serves_a_query_for_an_origin(tmp_path):
             )
         )
         assert "graph_refs_origin" in plan
+        for query, index in (
+            ("SELECT id FROM graph_nodes WHERE origin = ? AND origin <> ''", "graph_nodes_origin"),
+            ("SELECT id FROM graph_nodes WHERE path = ? AND origin = ''", "graph_nodes_path"),
+        ):
+            plan = " ".join(str(r[3]) for r in conn.execute(f"EXPLAIN QUERY PLAN {query}", ("a.py",)))
+            assert index in plan
     finally:
         conn.close()

@@ -143,8 +143,9 @@ def _like(text: str) -> str:
 # ``origin:line-line`` when NULL; a file row's fingerprint is the manifest's for its origin; an
 # edge resolved from a reference takes its source, line and origin from it (edges are read
 # through the view ``graph_edges_sourced``, which spells them out).
-# A reference's origin is stored as '' when it is its source node's (migration 0017).
-_REF_ORIGIN = "coalesce(nullif(r.origin, ''), n.origin)"
+# A reference's origin is stored as '' when it is its source node's (migration 0017), a node's
+# when it is the node's path (0018).
+_REF_ORIGIN = "coalesce(nullif(r.origin, ''), nullif(n.origin, ''), n.path)"
 _REF_URI = f"coalesce(r.source_uri, {_REF_ORIGIN} || ':' || r.line || '-' || r.line)"
 
 
@@ -184,14 +185,15 @@ def counts(conn: sqlite3.Connection) -> tuple[int, int]:
 def origins_present(conn: sqlite3.Connection, origins: Sequence[str]) -> set[str]:
     """Which of ``origins`` produced nodes or references."""
     found: set[str] = set()
-    for chunk in in_batches(origins, 400):  # each bound twice
+    for chunk in in_batches(origins, 300):  # each bound three times
         marks = ",".join("?" * len(chunk))
         found.update(
             row[0]
             for row in conn.execute(
-                f"SELECT origin FROM graph_nodes WHERE origin IN ({marks}) "
+                f"SELECT origin FROM graph_nodes WHERE origin IN ({marks}) AND origin <> '' "
+                f"UNION SELECT path FROM graph_nodes WHERE path IN ({marks}) AND origin = '' "
                 f"UNION SELECT origin FROM graph_refs WHERE origin IN ({marks}) AND origin <> ''",
-                chunk + chunk,
+                chunk * 3,
             )
         )
     return found
@@ -204,7 +206,12 @@ def node_exists(conn: sqlite3.Connection, key: str) -> bool:
 def nodes_of_origin(conn: sqlite3.Connection, origin: str) -> list[tuple[str, str, str, str | None]]:
     """(kind, name, qualname, path) of the nodes ``origin`` produced."""
     return [
-        tuple(r) for r in conn.execute("SELECT kind, name, qualname, path FROM graph_nodes WHERE origin = ?", (origin,))
+        tuple(r)
+        for r in conn.execute(
+            "SELECT kind, name, qualname, path FROM graph_nodes WHERE origin = ? AND origin <> '' "
+            "UNION ALL SELECT kind, name, qualname, path FROM graph_nodes WHERE path = ? AND origin = ''",
+            (origin, origin),
+        )
     ]
 
 
@@ -235,26 +242,7 @@ def ref_rows(conn: sqlite3.Connection, ids: Sequence[int]) -> list[RefRow]:
             f"WHERE r.id IN ({','.join('?' * len(chunk))})",
             chunk,
         ):
-            found.append(
-                RefRow(
-                    row[0],
-                    row[1],
-                    row[2],
-                    row[3],
-                    row[4],
-                    row[5],
-                    bool(row[6]),
-                    bool(row[7]),
-                    row[8],
-                    row[9],
-                    row[10],
-                    row[11],
-                    row[12],
-                    row[13],
-                    row[14],
-                    bool(row[15]),
-                )
-            )
+            found.append(RefRow._make((*row[:6], bool(row[6]), bool(row[7]), *row[8:15], bool(row[15]))))
     return found
 
 
@@ -322,7 +310,7 @@ def add_node(
     cur = conn.execute(
         "INSERT INTO graph_nodes (kind, key, name, qualname, path, line_start, line_end, fact_id, origin) "
         "VALUES (?,?,?,?,?,?,?,?,?) ON CONFLICT(key) DO NOTHING RETURNING id",
-        (kind, key, name, qualname, path, lines[0], lines[1], fact_id, origin),
+        (kind, key, name, qualname, path, lines[0], lines[1], fact_id, "" if origin == path else origin),
     ).fetchone()
     if cur is None:
         return conn.execute("SELECT id FROM graph_nodes WHERE key = ?", (key,)).fetchone()[0]
@@ -334,8 +322,9 @@ def delete_origin(conn: sqlite3.Connection, origin: str, *, nodes: bool = True) 
     reference (``ref_id``) or their nodes. References stored with origin '' (their source
     node's) go with that node: ``graph_refs.src`` cascades."""
     conn.execute("DELETE FROM graph_refs WHERE origin = ? AND origin <> ''", (origin,))
-    if nodes:
-        conn.execute("DELETE FROM graph_nodes WHERE origin = ?", (origin,))
+    if nodes:  # a node's origin is '' when it is its path (migration 0018)
+        conn.execute("DELETE FROM graph_nodes WHERE origin = ? AND origin <> ''", (origin,))
+        conn.execute("DELETE FROM graph_nodes WHERE path = ? AND origin = ''", (origin,))
 
 
 def delete_ref_edges(conn: sqlite3.Connection, ref_ids: Sequence[int]) -> None:
@@ -400,7 +389,8 @@ class GraphWriter:
         self._next_node += 1
         self._node_ids[key] = node_id
         self._origins[node_id] = origin
-        self._nodes.append((node_id, kind, key, name, qualname, path, lines[0], lines[1], fact_id, origin))
+        stored = "" if origin == path else origin  # '': the node's path (migration 0018)
+        self._nodes.append((node_id, kind, key, name, qualname, path, lines[0], lines[1], fact_id, stored))
         return node_id
 
     def edge(
