@@ -31,7 +31,8 @@ def old_store(path) -> None:
     for fid, title, keywords, fpath, body in FACTS:
         conn.execute(
             "INSERT INTO facts (id, type, title, body, keywords, path, source_kind, source_uri, content_hash, "
-            "date_indexed, producer) VALUES (?, 'code', ?, ?, ?, ?, 'file', ?, ?, '2026-01-01T00:00:00Z', 'projection')",
+            "date_indexed, producer) "
+            "VALUES (?, 'code', ?, ?, ?, ?, 'file', ?, ?, '2026-01-01T00:00:00Z', 'projection')",
             (fid, title, body, keywords, fpath, fpath, f"{fid:064d}"),
         )
         conn.execute(
