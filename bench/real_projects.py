@@ -11,7 +11,11 @@ with back-dated commits (the tree in three commits dated 2023-2024, so source da
 history rather than from the unpacking), then runs the real command line:
 
 - ``kenning sync``: wall time, input MB/s (the bytes of the tree, ``.git`` excluded), peak RSS
-  of the sync process, database size ÷ input size;
+  of the sync process, database size ÷ input size (``db_ratio``; ``level0_ratio`` leaves out the
+  dense vectors, see ``bench/store_size.py``; ``--sizes`` prints where the bytes go);
+- ``--level 0`` switches dense retrieval off for the bench's stores (``[dense] enabled = false``):
+  the sync does not embed and the answers are lexical; ``--level 1`` (the default) keeps the
+  configuration as ``kenning init`` wrote it (dense on when the extra is installed);
 - ``kenning ask QUESTION --json --limit 5`` for each question of ``bench/questions/NAME.jsonl``:
   recall@5 is the share of questions with at least one expected file among the files of the
   top 5 excerpts, MRR the mean of 1/rank of the first such excerpt.
@@ -34,6 +38,8 @@ import sys
 import tarfile
 import time
 from pathlib import Path
+
+import store_size
 
 REPO = Path(__file__).resolve().parent.parent
 QUESTIONS = REPO / "bench" / "questions"
@@ -115,12 +121,15 @@ def tree_bytes(root: Path) -> int:
     return total
 
 
-def run_sync(root: Path, env: dict[str, str]) -> dict[str, object]:
+def run_sync(root: Path, env: dict[str, str], level: int) -> dict[str, object]:
     """Cold sync in a child process (its own peak RSS), then a no-op resync."""
     kenning = kenning_bin()
     subprocess.run(
         [kenning, "init", "--project", str(root), "--name", root.name], check=True, env=env, stdout=subprocess.DEVNULL
     )
+    if level == 0:
+        config = root / ".kenning" / "config.toml"
+        config.write_text(config.read_text() + "\n[dense]\nenabled = false\n")
     before = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
     start = time.perf_counter()
     done = subprocess.run(
@@ -135,6 +144,7 @@ def run_sync(root: Path, env: dict[str, str]) -> dict[str, object]:
     source = tree_bytes(root)
     db = root / ".kenning" / "kenning.db"
     db_bytes = sum(p.stat().st_size for p in db.parent.glob("kenning.db*"))
+    parts = store_size.breakdown(db)
     return {
         "input_mb": round(source / 1e6, 2),
         "files_indexed": report.get("coverage", {}).get("indexed"),
@@ -144,6 +154,8 @@ def run_sync(root: Path, env: dict[str, str]) -> dict[str, object]:
         "peak_rss_mb": round(peak / 1024, 1) if peak > before else None,
         "db_mb": round(db_bytes / 1e6, 1),
         "db_ratio": round(db_bytes / source, 2),
+        "level0_ratio": round(store_size.level0_bytes(parts) / source, 2),
+        "parts_mb": {part: round(size / 1e6, 1) for part, size in parts.items()},
         "noop_resync_s": round(noop, 2),
     }
 
@@ -206,19 +218,24 @@ def main() -> int:
     parser.add_argument("--work", type=Path, default=Path("/tmp/kenning-real-projects"))
     parser.add_argument("--json", action="store_true")
     parser.add_argument("--misses", action="store_true", help="print each missed question")
+    parser.add_argument("--level", type=int, choices=(0, 1), default=1, help="0: dense switched off in the stores")
+    parser.add_argument("--sizes", action="store_true", help="print where each database's bytes go")
     args = parser.parse_args()
     env = {**os.environ, "KENNING_HOME": str(args.work / "home")}
     results = {}
     for name in args.projects.split(","):
         requirement, folder = PROJECTS[name]
         root = under_git(fetch(requirement, folder, args.cache), args.work / name)
-        figures = run_sync(root, env)
+        figures = run_sync(root, env, args.level)
         quality, misses = ask_all(root, name, env)
         results[name] = {**figures, **quality, "misses": misses}
     if args.json:
         print(json.dumps(results, indent=2))
         return 0
-    print(f"machine: {platform.machine()}, {os.cpu_count()} cores, Python {platform.python_version()}")
+    print(
+        f"machine: {platform.machine()}, {os.cpu_count()} cores, Python {platform.python_version()}, "
+        f"load average {' '.join(f'{x:.2f}' for x in os.getloadavg())}, level {args.level}"
+    )
     keys = [
         "input_mb",
         "files_indexed",
@@ -228,6 +245,7 @@ def main() -> int:
         "peak_rss_mb",
         "db_mb",
         "db_ratio",
+        "level0_ratio",
         "noop_resync_s",
         "questions",
         "recall_at_5",
@@ -237,6 +255,9 @@ def main() -> int:
     print("project  " + "  ".join(keys))
     for name, r in results.items():
         print(f"{name:8} " + "  ".join(str(r[k]) for k in keys))
+    if args.sizes:
+        for name, r in results.items():
+            print(f"{name:8} MB by part: " + ", ".join(f"{part} {mb}" for part, mb in r["parts_mb"].items()))
     if args.misses:
         for name, r in results.items():
             for miss in r["misses"]:

@@ -9,6 +9,12 @@ Usage:
 Prints one table; every figure comes from this run on this machine. Targets (issue 2):
 cold sync >= 10 MB/s; no-op resync of 4,000 files <= 0.3 s; in-process query p95 <= 10 ms on
 50,000 excerpts; `kenning search` end to end <= 150 ms; peak RSS during sync <= 300 MB.
+
+The table measures level 0: the bench's store has dense retrieval switched off (``[dense]
+enabled = false`` in its ``.kenning/config.toml``), so no sync embeds. With the dense extra
+installed, one more line then gives level 1's cost on the same store: the same sync with
+dense switched on (it embeds for its budget, ``[dense] budget_seconds``) and a no-op sync after
+it (which keeps embedding until the index is complete).
 """
 
 from __future__ import annotations
@@ -219,13 +225,49 @@ def wall_ms(work: Callable[[], object]) -> float:
     return (time.perf_counter() - start) * 1000
 
 
+def dense_switch(project_root: Path, enabled: bool) -> None:
+    """Write ``[dense] enabled`` into the project's config (the documented switch)."""
+    config = project_root / ".kenning" / "config.toml"
+    text = config.read_text(encoding="utf-8").split("\n[dense]\n", 1)[0].rstrip("\n")
+    config.write_text(f"{text}\n\n[dense]\nenabled = {'true' if enabled else 'false'}\n", encoding="utf-8")
+
+
+def level0_project(root: Path):  # type: ignore[no-untyped-def]
+    from kenning.config import init_project, load_project
+
+    init_project(root, "bench")
+    dense_switch(root, False)
+    return load_project(root)
+
+
+def level1_cost(root: Path) -> dict[str, object] | None:
+    """The same store with dense switched on: a sync (it embeds for its budget), then a no-op
+    sync, both through the CLI. ``None`` without the dense extra."""
+    from kenning import dense
+
+    if dense.missing() is not None:
+        return None
+    dense_switch(root, True)
+    figures: dict[str, object] = {}
+    for label in ("first_sync", "noop_sync"):
+        start = time.perf_counter()
+        done = kenning("sync", "--project", str(root), "--json")
+        figures[f"{label}_s"] = round(time.perf_counter() - start, 2)
+        report = json.loads(done.stdout)["dense"]
+        figures[f"{label}_embedding_s"] = report.get("seconds")
+        figures["budget_s"] = report.get("budget_seconds")
+        for name, e in report.get("embedders", {}).items():
+            figures[f"{label}_{name}"] = f"{e['embedded']} of {e['total']} (+{e['added']})"
+    dense_switch(root, False)
+    return figures
+
+
 def run(root: Path, source_bytes: int) -> dict[str, object]:
     from kenning.answer.search import SearchOptions, search_conn
-    from kenning.config import init_project
     from kenning.search.query import parse
     from kenning.store.db import connect
 
-    project, _ = init_project(root, "bench")
+    project = level0_project(root)
     figures: dict[str, object] = {"source_mb": round(source_bytes / 1e6, 2)}
 
     # Cold sync in a child process, so its peak RSS is measured alone.
@@ -313,11 +355,10 @@ def profile_sync(root: Path) -> None:
     import cProfile
     import pstats
 
-    from kenning.config import init_project
     from kenning.ingest import read as read_module
     from kenning.sync import run as sync_module
 
-    project, _ = init_project(root, "bench")
+    project = level0_project(root)
     read_module.PARALLEL_FROM = read_module.PARALLEL_FROM_BYTES = sys.maxsize
     profiler = cProfile.Profile()
     profiler.enable()
@@ -342,6 +383,7 @@ def profile_sync(root: Path) -> None:
 def machine() -> dict[str, object]:
     return {
         "cpus": os.cpu_count(),
+        "load_average": " ".join(f"{x:.2f}" for x in os.getloadavg()),
         "python": platform.python_version(),
         "sqlite": sqlite3.sqlite_version,
         "platform": platform.platform(),
@@ -374,14 +416,20 @@ def main() -> None:
             profile_sync(root)
             return
         figures = run(root, size)
-    result = {"corpus": corpus, "machine": machine(), "figures": figures}
+        level1 = level1_cost(root)
+    result = {"corpus": corpus, "machine": machine(), "level": 0, "figures": figures, "level1_sync": level1}
     if args.json:
         print(json.dumps(result, indent=2))
         return
     print(f"corpus: {corpus}")
     print("machine: " + ", ".join(f"{k} {v}" for k, v in result["machine"].items()))
+    print("level 0 (dense switched off in the bench's store):")
     for key, value in figures.items():
         print(f"  {key:24} {value}")
+    if level1 is None:
+        print("level 1: dense extra not installed")
+    else:
+        print("level 1 sync cost (dense on, same store): " + ", ".join(f"{k} {v}" for k, v in level1.items()))
 
 
 if __name__ == "__main__":

@@ -217,3 +217,29 @@ def test_a_forgotten_fact_is_not_served_from_the_cached_matrix(synced):
     again = hybrid.search(conn, project, parse(PARAPHRASE), SearchOptions(limit=3), now=NOW, embedder=embedder)
     assert "Cancelling slow calls" not in [e.fact.title for e in again.excerpts]
     conn.close()
+
+
+def test_sync_says_when_it_embeds_and_no_embed_leaves_the_index_alone(tmp_path):
+    root = tmp_path / "said"
+    root.mkdir()
+    write_files(root, DOCS)
+    project, _ = init_project(root, "said")
+    (project.state_dir / "config.toml").write_text(f'name = "said"\n{ENABLED}multilingual = false\n')
+    skipped = kenning("sync", "--no-embed", "--project", str(root))
+    assert skipped.returncode == 0, skipped.stderr
+    assert "dense: embedding skipped (kenning sync --no-embed)" in skipped.stdout
+    assert "embedding" not in skipped.stderr
+    with sqlite3.connect(project.db_path) as conn:
+        assert conn.execute("SELECT count(*) FROM dense_vectors").fetchone()[0] == 0
+    assert ask(root, PARAPHRASE)["mode"] == "lexical"
+
+    done = kenning("sync", "--project", str(root))  # nothing new to read: only the embedding runs
+    assert done.returncode == 0, done.stderr
+    assert "embedding (minilm, budget 15 s): 0 of 4 excerpts embedded; `kenning sync --no-embed` skips this" in (
+        done.stderr
+    )
+    assert "dense (minilm): 4 of 4 excerpts embedded, 4 now in " in done.stdout
+    assert "(budget 15 s)" in done.stdout
+    again = kenning("sync", "--project", str(root), "--json")  # complete: nothing to embed, nothing said
+    assert "embedding" not in again.stderr
+    assert json.loads(again.stdout)["dense"]["embedders"]["minilm"]["added"] == 0

@@ -175,6 +175,9 @@ def test_typescript_files_give_symbol_excerpts_and_defines_and_imports_edges(mak
     client = cli("search", "Client", "--json", "--project", str(project.root)).json()["excerpts"]
     assert any(ex["source"]["uri"].startswith("web/app.ts:7-") for ex in client)
     conn = connect(project.db_path)
-    imports = conn.execute("SELECT target FROM graph_refs WHERE type = 'imports' AND origin = 'web/app.ts'").fetchall()
+    imports = conn.execute(  # '': a reference's origin is its node's (0017), a node's its path (0018)
+        "SELECT r.target FROM graph_refs r JOIN graph_nodes n ON n.id = r.src "
+        "WHERE r.type = 'imports' AND coalesce(nullif(r.origin, ''), nullif(n.origin, ''), n.path) = 'web/app.ts'"
+    ).fetchall()
     conn.close()
     assert [r[0] for r in imports] == ["web/api"]

@@ -296,7 +296,7 @@ def _old_trigram(conn, match, filters, limit):
     """lexical.trigram before: the joined query alone."""
     where, params = fts._where(filters)
     rows = conn.execute(
-        "SELECT f.id, bm25(facts_trigram, 4.0, 3.0, 1.0) AS s FROM facts_trigram "
+        "SELECT f.id, bm25(facts_trigram, 4.0, 1.0) AS s FROM facts_trigram "
         "JOIN facts f ON f.id = facts_trigram.rowid "
         f"WHERE facts_trigram MATCH ? AND {where} ORDER BY s, f.id LIMIT ?",
         (match, *params, limit),

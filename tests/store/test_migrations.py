@@ -72,3 +72,16 @@ def test_a_database_from_a_newer_kenning_is_refused(tmp_path):
     conn.close()
     with pytest.raises(StoreOutdated):
         connect(tmp_path / "k.db")
+
+
+def test_a_new_store_takes_8_kib_pages_and_an_existing_one_keeps_its_own(tmp_path):
+    conn = connect(tmp_path / "new.db", create=True)
+    assert conn.execute("PRAGMA page_size").fetchone()[0] == 8192
+    conn.close()
+    old = sqlite3.connect(tmp_path / "old.db")
+    old.execute("CREATE TABLE t (x)")
+    old.commit()
+    old.close()
+    conn = connect(tmp_path / "old.db", create=True)
+    assert conn.execute("PRAGMA page_size").fetchone()[0] == 4096
+    conn.close()

@@ -13,6 +13,7 @@ if TYPE_CHECKING:
 
 NOT_INSTALLED = "dense not installed"
 DISABLED = "dense disabled ([dense] enabled = false in .kenning/config.toml)"
+SKIPPED = "embedding skipped (kenning sync --no-embed)"
 ENABLED = True  # when [dense] enabled is absent; the test suite turns it off by default (tests/conftest.py)
 _PACKAGES = (
     ("numpy", "numpy"),

@@ -111,6 +111,9 @@ def update(
                 vectors.reset(conn, name, want, created=iso(utc_now()))
             dropped = vectors.drop_stale(conn, name)
         done, total = vectors.coverage(conn, name)
+        phase = f"embedding ({name}, budget {budget:g} s)"
+        if progress and done < total:
+            progress(phase, done, total)
         added = 0
         while time.perf_counter() - started < budget:
             rows = vectors.pending(conn, name, BATCH)
@@ -121,7 +124,7 @@ def update(
                 vectors.put(conn, name, ((row[0], row[5], vec) for row, vec in zip(rows, matrix, strict=True)))
             added += len(rows)
             if progress:
-                progress(f"embedding ({name})", done + added, total)
+                progress(phase, done + added, total)
         embedded, total = vectors.coverage(conn, name)
         summary["embedders"][name] = {
             "model": embedder.model_id,
@@ -135,6 +138,7 @@ def update(
                 Coverage(name, embedded, total, want).reason() + f" (budget of {budget:g} s per sync reached)"
             )
     summary["seconds"] = round(time.perf_counter() - started, 2)
+    summary["budget_seconds"] = round(budget, 2)
     return summary
 
 

@@ -40,6 +40,7 @@ BATCH = 500  # values bound in one `IN (…)`: SQLite allows 999 variables per s
 # a memory save or a hook made meanwhile waits for it instead of failing. Readers never wait
 # (WAL).
 BUSY_TIMEOUT_MS = 60_000
+PAGE_SIZE = 8192
 
 
 def connect(path: Path, *, create: bool = False, migrate_schema: bool | None = None) -> sqlite3.Connection:
@@ -58,6 +59,11 @@ def connect(path: Path, *, create: bool = False, migrate_schema: bool | None = N
     conn.row_factory = sqlite3.Row
     conn.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
     conn.execute("PRAGMA foreign_keys = ON")
+    if create:
+        # 8 KiB pages for a new database (SQLite's default is 4 KiB): excerpts of 1-4 KB left a
+        # fifth of each 4 KiB page of `facts` empty; on Django 5.0.6 the store is 4 % smaller
+        # (docs/benchmarks.md). Only an empty database takes it; an existing one keeps its size.
+        conn.execute(f"PRAGMA page_size = {PAGE_SIZE}")
     if create and conn.execute("PRAGMA journal_mode").fetchone()[0].lower() != "wal":
         conn.execute("PRAGMA journal_mode = WAL")
     conn.execute("PRAGMA synchronous = NORMAL")

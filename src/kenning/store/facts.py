@@ -127,8 +127,8 @@ def index_fts(conn: EngineConnection, rows: Sequence[tuple[int, NewFact]]) -> No
 def index_fts_rows(conn: sqlite3.Connection, rows: Sequence[tuple[int, str, str, str, str]]) -> None:
     """Add ``(id, title, keywords, path, body)`` rows to the word and trigram indexes."""
     conn.executemany("INSERT INTO facts_fts (rowid, title, keywords, path, body) VALUES (?, ?, ?, ?, ?)", rows)
-    conn.executemany(
-        "INSERT INTO facts_trigram (rowid, title, keywords, path) VALUES (?, ?, ?, ?)", [row[:4] for row in rows]
+    conn.executemany(  # titles and paths only (migration 0016)
+        "INSERT INTO facts_trigram (rowid, title, path) VALUES (?, ?, ?)", [(r[0], r[1], r[3]) for r in rows]
     )
 
 

@@ -21,7 +21,7 @@ if TYPE_CHECKING:
     from kenning.store.handle import EngineConnection
 
 OVERFETCH = 3  # FTS page size as a multiple of the hits wanted, before filtering
-TRIGRAM_WEIGHTS = (4.0, 3.0, 1.0)  # title, keywords, path
+TRIGRAM_WEIGHTS = (4.0, 1.0)  # title, path (migration 0016: keywords are in the word index only)
 SYNTAX_HINT = 'FTS syntax: terms, "phrases", prefix*, AND / OR / NOT, parentheses; or drop --syntax fts'
 
 
@@ -63,13 +63,11 @@ def words(
         raise InvalidQuery(f"invalid search syntax: {message}", hint=SYNTAX_HINT) from exc
 
 
-def trigrams(
-    conn: EngineConnection, match: str, filters: Filters, limit: int, weights: tuple[float, ...] = TRIGRAM_WEIGHTS
-) -> list[tuple[int, float]]:
-    """As :func:`words`, over the trigram index (titles, keywords, paths)."""
+def trigrams(conn: EngineConnection, match: str, filters: Filters, limit: int) -> list[tuple[int, float]]:
+    """As :func:`words`, over the trigram index (titles and paths; PostgreSQL's also keywords)."""
     if is_pg(conn):
-        return pg.trigrams(conn, match, filters, limit, weights)
-    return _best_passing(conn, trigram_index(weights), match, filters, limit)
+        return pg.trigrams(conn, match, filters, limit)
+    return _best_passing(conn, trigram_index(), match, filters, limit)
 
 
 def words_match(conn: EngineConnection, match: str) -> bool:

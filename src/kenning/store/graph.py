@@ -143,7 +143,10 @@ def _like(text: str) -> str:
 # ``origin:line-line`` when NULL; a file row's fingerprint is the manifest's for its origin; an
 # edge resolved from a reference takes its source, line and origin from it (edges are read
 # through the view ``graph_edges_sourced``, which spells them out).
-_REF_URI = "coalesce(r.source_uri, r.origin || ':' || r.line || '-' || r.line)"
+# A reference's origin is stored as '' when it is its source node's (migration 0017), a node's
+# when it is the node's path (0018).
+_REF_ORIGIN = "coalesce(nullif(r.origin, ''), nullif(n.origin, ''), n.path)"
+_REF_URI = f"coalesce(r.source_uri, {_REF_ORIGIN} || ':' || r.line || '-' || r.line)"
 
 
 def _derivable_fingerprint(source: tuple[str, str, str | None], origin: str) -> bool:
@@ -182,14 +185,15 @@ def counts(conn: sqlite3.Connection) -> tuple[int, int]:
 def origins_present(conn: sqlite3.Connection, origins: Sequence[str]) -> set[str]:
     """Which of ``origins`` produced nodes or references."""
     found: set[str] = set()
-    for chunk in in_batches(origins, 400):  # each bound twice
+    for chunk in in_batches(origins, 300):  # each bound three times
         marks = ",".join("?" * len(chunk))
         found.update(
             row[0]
             for row in conn.execute(
-                f"SELECT origin FROM graph_nodes WHERE origin IN ({marks}) "
-                f"UNION SELECT origin FROM graph_refs WHERE origin IN ({marks})",
-                chunk + chunk,
+                f"SELECT origin FROM graph_nodes WHERE origin IN ({marks}) AND origin <> '' "
+                f"UNION SELECT path FROM graph_nodes WHERE path IN ({marks}) AND origin = '' "
+                f"UNION SELECT origin FROM graph_refs WHERE origin IN ({marks}) AND origin <> ''",
+                chunk * 3,
             )
         )
     return found
@@ -202,7 +206,12 @@ def node_exists(conn: sqlite3.Connection, key: str) -> bool:
 def nodes_of_origin(conn: sqlite3.Connection, origin: str) -> list[tuple[str, str, str, str | None]]:
     """(kind, name, qualname, path) of the nodes ``origin`` produced."""
     return [
-        tuple(r) for r in conn.execute("SELECT kind, name, qualname, path FROM graph_nodes WHERE origin = ?", (origin,))
+        tuple(r)
+        for r in conn.execute(
+            "SELECT kind, name, qualname, path FROM graph_nodes WHERE origin = ? AND origin <> '' "
+            "UNION ALL SELECT kind, name, qualname, path FROM graph_nodes WHERE path = ? AND origin = ''",
+            (origin, origin),
+        )
     ]
 
 
@@ -227,31 +236,13 @@ def ref_rows(conn: sqlite3.Connection, ids: Sequence[int]) -> list[RefRow]:
     for chunk in in_batches(ids):
         for row in conn.execute(
             "SELECT r.id, r.src, r.type, r.target_kind, r.target, r.hint, r.qualified, r.reverse, r.link, "
-            f"r.line, r.source_kind, {_REF_URI}, coalesce(r.fingerprint, m.fingerprint), r.origin, n.path, r.tested "
-            "FROM graph_refs r JOIN graph_nodes n ON n.id = r.src LEFT JOIN manifest m ON m.path = r.origin "
+            f"r.line, r.source_kind, {_REF_URI}, coalesce(r.fingerprint, m.fingerprint), {_REF_ORIGIN}, n.path, "
+            "r.tested FROM graph_refs r JOIN graph_nodes n ON n.id = r.src "
+            f"LEFT JOIN manifest m ON m.path = {_REF_ORIGIN} "
             f"WHERE r.id IN ({','.join('?' * len(chunk))})",
             chunk,
         ):
-            found.append(
-                RefRow(
-                    row[0],
-                    row[1],
-                    row[2],
-                    row[3],
-                    row[4],
-                    row[5],
-                    bool(row[6]),
-                    bool(row[7]),
-                    row[8],
-                    row[9],
-                    row[10],
-                    row[11],
-                    row[12],
-                    row[13],
-                    row[14],
-                    bool(row[15]),
-                )
-            )
+            found.append(RefRow._make((*row[:6], bool(row[6]), bool(row[7]), *row[8:15], bool(row[15]))))
     return found
 
 
@@ -319,7 +310,7 @@ def add_node(
     cur = conn.execute(
         "INSERT INTO graph_nodes (kind, key, name, qualname, path, line_start, line_end, fact_id, origin) "
         "VALUES (?,?,?,?,?,?,?,?,?) ON CONFLICT(key) DO NOTHING RETURNING id",
-        (kind, key, name, qualname, path, lines[0], lines[1], fact_id, origin),
+        (kind, key, name, qualname, path, lines[0], lines[1], fact_id, "" if origin == path else origin),
     ).fetchone()
     if cur is None:
         return conn.execute("SELECT id FROM graph_nodes WHERE key = ?", (key,)).fetchone()[0]
@@ -328,10 +319,12 @@ def add_node(
 
 def delete_origin(conn: sqlite3.Connection, origin: str, *, nodes: bool = True) -> None:
     """Drop the references and (``nodes``) the nodes ``origin`` produced; edges go with their
-    reference (``ref_id``) or their nodes."""
-    conn.execute("DELETE FROM graph_refs WHERE origin = ?", (origin,))
-    if nodes:
-        conn.execute("DELETE FROM graph_nodes WHERE origin = ?", (origin,))
+    reference (``ref_id``) or their nodes. References stored with origin '' (their source
+    node's) go with that node: ``graph_refs.src`` cascades."""
+    conn.execute("DELETE FROM graph_refs WHERE origin = ? AND origin <> ''", (origin,))
+    if nodes:  # a node's origin is '' when it is its path (migration 0018)
+        conn.execute("DELETE FROM graph_nodes WHERE origin = ? AND origin <> ''", (origin,))
+        conn.execute("DELETE FROM graph_nodes WHERE path = ? AND origin = ''", (origin,))
 
 
 def delete_ref_edges(conn: sqlite3.Connection, ref_ids: Sequence[int]) -> None:
@@ -372,6 +365,7 @@ class GraphWriter:
         self._edges: list[tuple] = []
         self._refs: list[tuple] = []
         self._next_ref = conn.execute("SELECT coalesce(max(id), 0) + 1 FROM graph_refs").fetchone()[0]
+        self._origins: dict[int, str] = {}  # node id -> origin, for the nodes this writer made
 
     def node(
         self,
@@ -394,7 +388,9 @@ class GraphWriter:
         node_id = self._next_node
         self._next_node += 1
         self._node_ids[key] = node_id
-        self._nodes.append((node_id, kind, key, name, qualname, path, lines[0], lines[1], fact_id, origin))
+        self._origins[node_id] = origin
+        stored = "" if origin == path else origin  # '': the node's path (migration 0018)
+        self._nodes.append((node_id, kind, key, name, qualname, path, lines[0], lines[1], fact_id, stored))
         return node_id
 
     def edge(
@@ -440,7 +436,7 @@ class GraphWriter:
         self._refs.append(
             (
                 ref_id,
-                origin,
+                "" if self._origins.get(src) == origin else origin,  # '': the source node's (0017)
                 src,
                 type_,
                 target_kind,

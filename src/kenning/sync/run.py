@@ -38,16 +38,17 @@ from kenning.sync.write import ExcerptWriter
 __all__ = ["Progress", "SyncReport", "sync"]
 
 
-def sync(project: Project, *, now: datetime, progress: Progress | None = None) -> SyncReport:
+def sync(project: Project, *, now: datetime, progress: Progress | None = None, embed: bool = True) -> SyncReport:
     """One sync at a time per project: a second one waits for the first (``files.ExclusiveLock``
     on ``.kenning/sync.lock``), then finds the work done and writes nothing. Readers see the lock
-    and say that they answer from the last committed state."""
+    and say that they answer from the last committed state. ``embed=False`` (``--no-embed``)
+    leaves the dense index as it is: the sync is the lexical part alone."""
     project.state_dir.mkdir(parents=True, exist_ok=True)
     with ExclusiveLock(str(project.state_dir / SYNC_LOCK_NAME)):
-        return _locked_sync(project, now=now, progress=progress)
+        return _locked_sync(project, now=now, progress=progress, embed=embed)
 
 
-def _locked_sync(project: Project, *, now: datetime, progress: Progress | None) -> SyncReport:
+def _locked_sync(project: Project, *, now: datetime, progress: Progress | None, embed: bool) -> SyncReport:
     conn = connect(project.db_path, create=True)
     # A sync allocates hundreds of thousands of objects (syntax trees, rows) that reference
     # counting frees; parsing makes no cyclic garbage, so the cycle collector would only scan
@@ -59,7 +60,10 @@ def _locked_sync(project: Project, *, now: datetime, progress: Progress | None) 
         report = _sync(conn, project, now=now, progress=progress)
         # Level 1, after the lexical sync committed; its default time budget follows the
         # lexical sync's own duration, so embedding never turns a short sync into a long one.
-        report.dense = dense.update(conn, project, progress, lexical_seconds=time.perf_counter() - started)
+        if embed:
+            report.dense = dense.update(conn, project, progress, lexical_seconds=time.perf_counter() - started)
+        else:
+            report.dense = {"available": False, "reason": dense.SKIPPED}
         return report
     finally:
         conn.close()

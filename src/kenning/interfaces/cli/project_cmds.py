@@ -54,14 +54,17 @@ def init(project_path: Path, name: str | None, as_json: bool) -> None:
 
 @click.command()
 @project_option
+@click.option(
+    "--no-embed", "no_embed", is_flag=True, help="Lexical sync only: do not embed for the dense index (level 1)."
+)
 @json_option
-def sync(project_path: Path | None, as_json: bool) -> None:
+def sync(project_path: Path | None, no_embed: bool, as_json: bool) -> None:
     """Index new and changed files, retire vanished ones; nothing is written if nothing changed."""
     from kenning.sync.run import sync as run_sync
 
     project = resolve_project(project_path)
     with _progress() as progress:
-        report = run_sync(project, now=now(), progress=progress)
+        report = run_sync(project, now=now(), progress=progress, embed=not no_embed)
     emit(report.to_json(), as_json, lambda: _sync_text(report.to_json()))
 
 
@@ -80,17 +83,46 @@ def _sync_text(data: dict[str, Any]) -> str:
     lines.extend(f"retired: {uri}" for uri in data["retired_uris"][:20])
     if len(data["retired_uris"]) > 20:
         lines.append(f"retired: … and {len(data['retired_uris']) - 20} more (see --json)")
+    lines.extend(_dense_lines(data.get("dense") or {}))
     return "\n".join(lines)
 
 
+def _dense_lines(dense: dict[str, Any]) -> list[str]:
+    """What the embedding step did (a no-op sync may still spend its budget embedding)."""
+    if not dense.get("available", False):
+        reason = dense.get("reason")
+        return [f"dense: {reason}"] if reason else []
+    lines = [
+        f"dense ({name}): {e['embedded']} of {e['total']} excerpts embedded, {e['added']} now "
+        f"in {dense.get('seconds', 0):g} s (budget {dense.get('budget_seconds', 0):g} s)"
+        for name, e in dense.get("embedders", {}).items()
+    ]
+    lines.extend(f"dense: {note}" for note in dense.get("notes", []))
+    return lines
+
+
+def _embedding_lines() -> Callable[[str, int, int], None]:
+    """Without a terminal: one line on stderr when embedding starts (it may take the whole
+    budget, even on a sync with nothing new to read)."""
+    said: set[str] = set()
+
+    def update(phase: str, done: int, total: int) -> None:
+        if phase.startswith("embedding") and phase not in said:
+            said.add(phase)
+            click.echo(f"{phase}: {done} of {total} excerpts embedded; `kenning sync --no-embed` skips this", err=True)
+
+    return update
+
+
 class _progress:
-    """A rich progress bar on stderr, only when stderr is a terminal."""
+    """A rich progress bar on stderr when stderr is a terminal; otherwise one line when
+    embedding starts."""
 
     _bar: Progress | None = None
 
     def __enter__(self) -> Callable[[str, int, int], None] | None:
         if not stderr_is_terminal():
-            return None
+            return _embedding_lines()
         from rich.console import Console
         from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 
