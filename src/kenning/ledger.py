@@ -22,6 +22,7 @@ from pathlib import Path
 from typing import Any
 
 from kenning.errors import ValidationError
+from kenning.refs import project_path
 
 LEDGER_NAME = "ledger.jsonl"
 LEDGER_PATH = f".kenning/{LEDGER_NAME}"  # project-relative, as facts and locations name it
@@ -206,7 +207,4 @@ def _list(value: Any, name: str) -> list[Any]:
 def _path(value: Any) -> str:
     if not isinstance(value, str) or not value.strip():
         raise ValidationError("a path must be a non-empty string")
-    clean = value.strip().replace("\\", "/").removeprefix("./")
-    if clean.startswith("/") or clean.split("/")[0] == "..":
-        raise ValidationError(f"paths are relative to the project root (got {value!r})")
-    return clean
+    return project_path(value)

@@ -15,13 +15,46 @@ CITATION = re.compile(r"kn://(?P<project>[A-Za-z0-9._-]+)/(?P<id>[0-9]+)")
 
 
 def check_node_name(text: str, project: str) -> None:
-    """A graph node name: within the query budget, and a citation only of this project."""
+    """A graph node name: within the query budget, a citation only of this project, and a
+    path only inside the project root."""
     if len(text) > MAX_NODE_CHARS:
         raise InvalidQuery(f"node name is {len(text)} characters; the limit is {MAX_NODE_CHARS}")
     check_text(text, "node name")
-    cited = CITATION.fullmatch(text.strip().strip("`'\""))
+    bare = text.strip().strip("`'\"")
+    cited = CITATION.fullmatch(bare)
     if cited is not None:
         parse_fact_ref(cited.group(0), project)  # this project's, and an id in range
+    elif "/" in bare or "\\" in bare:
+        project_path(bare, "node")
+
+
+def project_path(value: str, what: str = "path") -> str:
+    """A path relative to the project root, ``/``-separated, without ``./``; ``ValidationError``
+    for an absolute path or one that climbs out of the root (``../x``, ``a/../../x``)."""
+    clean = value.strip().replace("\\", "/")
+    while clean.startswith("./"):
+        clean = clean[2:]
+    depth = 0
+    for part in clean.split("/"):
+        depth += -1 if part == ".." else 0 if part in ("", ".") else 1
+        if depth < 0:
+            break
+    if clean.startswith("/") or (len(clean) > 1 and clean[1] == ":") or depth < 0:
+        raise ValidationError(
+            f"{what} {value!r} is outside the project root",
+            hint="name a path relative to the project root, e.g. src/app.py or docs/",
+        )
+    return clean
+
+
+def bound_error(name: str, value: object, *, low: int | None = None, high: int | None = None) -> ValidationError:
+    """The one wording of an argument out of its bounds, in every interface (``--limit 0`` and
+    ``limit=0`` give the same message): ``low`` / ``high`` name the bound it crossed."""
+    if low is not None:
+        return ValidationError(f"`{name}` must be at least {low} (got {value!r})")
+    if high is not None:
+        return ValidationError(f"`{name}` must be at most {high} (got {value!r})")
+    return ValidationError(f"`{name}` must be an integer (got {value!r})")
 
 
 def check_text(text: str, what: str = "argument") -> None:

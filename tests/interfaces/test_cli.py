@@ -178,4 +178,5 @@ def test_a_damaged_store_is_a_clear_error_not_a_traceback(cli, project_dir):
         (project_dir / ".kenning" / name).unlink(missing_ok=True)
     result = cli("sync", "--project", str(project_dir))
     assert result.code == 1
-    assert "error: the project store failed" in result.err and "Traceback" not in result.err
+    assert "error: the project store cannot be read" in result.err and "Traceback" not in result.err
+    assert "not a database" not in result.err  # SQLite's wording stays inside

@@ -78,7 +78,7 @@ def test_arguments_the_fast_path_does_not_know_go_to_click(args):
 def test_a_usage_error_comes_from_click_with_exit_code_2(cli, project_dir):
     result = cli("search", "q", "--limit", "0", "--project", str(project_dir))
     assert result.code == 2
-    assert "--limit" in result.err and "0" in result.err
+    assert result.err.startswith("error: `limit` must be at least 1 (got 0)\nhint: ")
 
 
 def test_invalid_syntax_on_the_fast_path_is_a_typed_error(cli, project_dir):

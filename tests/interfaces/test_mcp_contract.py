@@ -122,7 +122,7 @@ def test_schema_violations_are_typed_error_results_for_every_tool(make_project):
             and error.get("hint")
             and body.splitlines()[-1].startswith("Next: ")
             and "pydantic" not in body
-            and body.startswith("error (ValidationError): validation error in `")
+            and body.startswith("error (ValidationError): `")
         ):
             bad.append((name, prop, body[:200]))
     assert bad == []

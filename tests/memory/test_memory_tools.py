@@ -202,14 +202,14 @@ def test_unknown_memory_type_and_negative_limit_are_validation_errors(make_proje
     project, clock, server = setup(make_project)
     for arguments in ({"query": "x", "memory_type": "episodic"}, {"query": "x", "limit": -1}):
         result = call(server, "search_memory", **arguments)
-        assert result.isError and "validation error" in text(result).lower()
+        assert result.isError and text(result).startswith("error (ValidationError): `")
 
 
 def test_queries_over_500_characters_or_1024_bytes_are_validation_errors(make_project):
     project, clock, server = setup(make_project)
     for tool in ("memory_index", "search_memory", "recall", "mem_search"):
         too_long = call(server, tool, query="a" * 501)
-        assert too_long.isError and "validation error" in text(too_long).lower()
+        assert too_long.isError and text(too_long).startswith("error (ValidationError): `")
     big = call(server, "recall", query="🙂" * 256 + "a")  # 257 characters, 1,025 UTF-8 bytes
     assert big.isError and "1025 UTF-8 bytes" in text(big)
 

@@ -23,7 +23,13 @@ from datetime import datetime, timedelta
 from typing import Any
 
 from kenning.clock import iso, parse_iso
-from kenning.errors import UsageError
+from kenning.errors import (  # the guided flow's refusals live with every typed error
+    CursorExpired,
+    CursorTampered,
+    CursorUnknown,
+    ResultsChanged,
+    SearchEnded,
+)
 from kenning.store import cursors as cursor_store
 from kenning.store import secrets as store_secrets
 from kenning.store.db import transaction
@@ -34,46 +40,6 @@ KEEP_EXPIRED = timedelta(days=1)
 _TOKEN = re.compile(r"^c[a-z2-7]{15}$")
 SECRET = "cursor"
 _RESTART = 'restart with mem_search(query=..., mode="guided")'
-
-
-class CursorRejected(UsageError):
-    """A continuation the guided flow cannot accept; ``hint`` is the Next: instruction."""
-
-
-class SkippedStep(CursorRejected):
-    pass
-
-
-class UndisclosedId(CursorRejected):
-    pass
-
-
-class OptionsChanged(CursorRejected):
-    pass
-
-
-class ScopeChanged(CursorRejected):
-    pass
-
-
-class CursorTampered(CursorRejected):
-    pass
-
-
-class CursorExpired(CursorRejected):
-    pass
-
-
-class CursorUnknown(CursorRejected):
-    pass
-
-
-class ResultsChanged(CursorRejected):
-    pass
-
-
-class SearchEnded(CursorRejected):
-    pass
 
 
 @dataclass(frozen=True)

@@ -15,7 +15,7 @@ from datetime import datetime
 from typing import Any
 
 from kenning.citation import parse_fact_ref
-from kenning.errors import ValidationError
+from kenning.errors import OptionsChanged, ScopeChanged, SkippedStep, UndisclosedId, ValidationError
 from kenning.memory import cursors
 from kenning.memory.layers import Detail, Scope, details, find
 from kenning.memory.timeline import Entry, around
@@ -120,7 +120,7 @@ def proceed(
         return Ended(cursor.token)
     wanted = cursor.step + 1
     if asked.step is not None and asked.step != wanted:
-        raise cursors.SkippedStep(
+        raise SkippedStep(
             f"step {asked.step} asked, but this cursor comes from step {cursor.step}: the next step is {wanted}",
             hint=_next_hint(cursor.step),
         )
@@ -179,16 +179,14 @@ def _scope_json(scope: Scope) -> dict[str, Any]:
 def _same_call(cursor: cursors.Cursor, asked: Asked) -> None:
     restart = f'restart with mem_search(query="{cursor.query}", mode="guided") and the options you want'
     if asked.project is not None and asked.project != cursor.project:
-        raise cursors.ScopeChanged(
-            f"this cursor searches project {cursor.project!r}, not {asked.project!r}", hint=restart
-        )
+        raise ScopeChanged(f"this cursor searches project {cursor.project!r}, not {asked.project!r}", hint=restart)
     if asked.types is not None and sorted(asked.types) != cursor.scope["types"]:
-        raise cursors.ScopeChanged("the type filter differs from the one this search started with", hint=restart)
+        raise ScopeChanged("the type filter differs from the one this search started with", hint=restart)
     if asked.query is not None and asked.query != cursor.query:
-        raise cursors.OptionsChanged("the query differs from the one this search started with", hint=restart)
+        raise OptionsChanged("the query differs from the one this search started with", hint=restart)
     for name, value in (asked.options or {}).items():
         if value is not None and cursor.options.get(name) != value:
-            raise cursors.OptionsChanged(
+            raise OptionsChanged(
                 f"{_camel(name)}={value} differs from this search's {_camel(name)}={cursor.options.get(name)}",
                 hint=restart,
             )
@@ -204,7 +202,7 @@ def _selected_ids(cursor: cursors.Cursor, selected: tuple[str, ...], project: st
         except ValidationError:
             chosen = None
         if chosen is None or chosen not in disclosed:
-            raise cursors.UndisclosedId(
+            raise UndisclosedId(
                 f"id {raw!r} was not shown by {where} of this search",
                 hint=f"choose ids listed by {where}; never invent an id",
             )

@@ -20,6 +20,7 @@ from kenning.lifecycle import MEMORY_TYPES
 from kenning.memory.observations import MEMORY_SOURCE_KINDS
 from kenning.project import Project
 from kenning.records import Answer, EmptyReason, Excerpt, Fact, Freshness
+from kenning.refs import project_path
 from kenning.search.query import ParsedQuery, parse
 from kenning.search.serve import SearchOptions, search_conn
 from kenning.search.snippet import make_snippet
@@ -44,6 +45,8 @@ class Scope:
     def check(self) -> Scope:
         if self.memory_type is not None and self.memory_type not in MEMORY_TYPES:
             raise ValidationError(f"unknown memory_type {self.memory_type!r}; use durable or working")
+        if self.path_prefix:
+            project_path(self.path_prefix, "path_filter")
         return self
 
 

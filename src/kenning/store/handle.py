@@ -1,12 +1,23 @@
 """The store handle callers pass first to every store function, and the engine's errors.
 
 Code outside ``store/`` names these, never ``sqlite3``: a second engine supplies its own
-handle and maps its failures onto the same three error classes.
+handle and maps its failures onto the same three error classes. ``typed_error`` turns any of
+them into kenning's own typed error, in kenning's words: the engine's wording never reaches
+a user.
 """
 
 from __future__ import annotations
 
 import sqlite3
+
+from kenning.errors import (
+    InternalError,
+    KenningError,
+    StoreBusy,
+    StoreReadOnly,
+    StoreUnavailable,
+    StoreUnreadable,
+)
 
 Connection = sqlite3.Connection  # an open, migrated project store (``store.db.connect``)
 
@@ -19,3 +30,28 @@ if TYPE_CHECKING:
     EngineConnection = Connection | PgConnection
 StoreError = sqlite3.Error  # any failure of the engine
 DatabaseError = sqlite3.DatabaseError  # the store file is damaged, unreadable or not a store
+
+# Fragments of the engine's messages, lower-cased, and what they mean.
+_BUSY = ("locked", "busy")
+_READ_ONLY = ("readonly", "read-only", "read only")
+_FULL = ("full",)
+_DAMAGED = ("not a database", "malformed", "corrupt", "no such table", "no such column", "unable to open", "i/o")
+
+
+def typed_error(exc: BaseException, where: str = "the project store") -> KenningError:
+    """The typed error a user is shown for an engine failure ``exc`` of the store named
+    ``where`` (a path, or "the project store")."""
+    if isinstance(exc, KenningError):
+        return exc
+    text = str(exc).lower()
+    if isinstance(exc, sqlite3.IntegrityError | sqlite3.ProgrammingError | sqlite3.InterfaceError):
+        return InternalError(f"{where} refused an operation kenning should never make ({type(exc).__name__})")
+    if any(f in text for f in _BUSY):
+        return StoreBusy(f"{where} is busy: another kenning process holds its lock")
+    if any(f in text for f in _READ_ONLY):
+        return StoreReadOnly(f"{where} is read-only: kenning cannot write to it")
+    if any(f in text for f in _FULL):
+        return StoreUnavailable(f"the disk holding {where} is full", hint="free some space, then retry")
+    if any(f in text for f in _DAMAGED) or isinstance(exc, sqlite3.DatabaseError | OSError):
+        return StoreUnreadable(f"{where} cannot be read: it is damaged, not a kenning store, or out of reach")
+    return InternalError(f"{where} failed ({type(exc).__name__})")

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import click
 
-from kenning.interfaces.cli.common import emit, json_option, now, project_option, resolve_project
+from kenning.interfaces.cli.common import Bounded, emit, json_option, now, project_option, resolve_project
 from kenning.interfaces.render import answer_text
 
 
@@ -27,7 +27,7 @@ from kenning.interfaces.render import answer_text
 @click.option("--type", "types", multiple=True, help="With --all-projects: only facts of this type (repeatable).")
 @click.option(
     "--limit",
-    type=click.IntRange(1, 100),
+    type=Bounded(1, 100),
     default=10,
     show_default=True,
     help="Most excerpts to return (in the merged list with --all-projects).",

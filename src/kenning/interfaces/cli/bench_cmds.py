@@ -6,14 +6,14 @@ from pathlib import Path
 
 import click
 
-from kenning.interfaces.cli.common import json_option, now, project_option, resolve_project
+from kenning.interfaces.cli.common import Bounded, json_option, now, project_option, resolve_project
 
 
 @click.command()
 @click.option("--seed", type=int, default=7, show_default=True, help="Seed of the question generator.")
 @click.option(
     "--per-kind",
-    type=click.IntRange(1, 1000),
+    type=Bounded(1, 1000),
     default=25,
     show_default=True,
     help="Most questions of each kind (section, symbol, decision, edge).",

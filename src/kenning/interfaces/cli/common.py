@@ -14,8 +14,27 @@ from kenning.config import Project
 from kenning.interfaces.cli.plain import now as now  # re-exported: every command's clock
 from kenning.interfaces.cli.plain import resolve_project as resolve_project  # re-exported
 from kenning.interfaces.render import to_json_text
+from kenning.refs import bound_error
 
 F = TypeVar("F", bound=Callable[..., Any])
+
+
+class Bounded(click.IntRange):
+    """An integer option within ``[min, max]``. Out of bounds (or not an integer) is the
+    ``ValidationError`` every interface gives for it (``refs.bound_error``: ``--limit 0`` here
+    reads as ``limit=0`` over MCP), not click's own wording."""
+
+    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> Any:
+        name = (param.name if param is not None else None) or "value"
+        try:
+            number = value if isinstance(value, int) else int(str(value).strip())
+        except ValueError:
+            raise bound_error(name, value) from None
+        if self.min is not None and number < self.min:
+            raise bound_error(name, number, low=int(self.min))
+        if self.max is not None and number > self.max:
+            raise bound_error(name, number, high=int(self.max))
+        return number
 
 
 def project_option(func: F) -> F:

@@ -8,7 +8,15 @@ import click
 
 from kenning.citation import format_citation
 from kenning.config import Project
-from kenning.interfaces.cli.common import emit, json_option, now, parse_fact_id, project_option, resolve_project
+from kenning.interfaces.cli.common import (
+    Bounded,
+    emit,
+    json_option,
+    now,
+    parse_fact_id,
+    project_option,
+    resolve_project,
+)
 from kenning.interfaces.cli.plain import LIMIT_RANGE, SYNTAXES, search_output
 from kenning.interfaces.render import answer_text, fact_text
 from kenning.records import FACT_SCHEMA
@@ -17,9 +25,7 @@ from kenning.store.handle import Connection
 
 @click.command()
 @click.argument("query")
-@click.option(
-    "--limit", type=click.IntRange(*LIMIT_RANGE), default=10, show_default=True, help="Most excerpts to return."
-)
+@click.option("--limit", type=Bounded(*LIMIT_RANGE), default=10, show_default=True, help="Most excerpts to return.")
 @click.option("--type", "types", multiple=True, help="Only facts of this type (repeatable): doc, code, decision, …")
 @click.option("--include-superseded", is_flag=True, help="Also serve superseded facts, marked as such.")
 @click.option("--include-missing", is_flag=True, help="Also serve facts whose source no longer reads.")
@@ -255,7 +261,7 @@ def forget(fact_id: str, reason: str | None, project_path: Path | None, as_json:
 
 
 @click.command()
-@click.option("--limit", type=click.IntRange(1, 10_000), default=None, help="Most facts to list.")
+@click.option("--limit", type=Bounded(1, 10_000), default=None, help="Most facts to list.")
 @click.option(
     "--all-projects",
     is_flag=True,

@@ -9,7 +9,7 @@ from typing import Any
 import click
 
 from kenning.graph.walk import EDGE_TYPES, NODE_KINDS
-from kenning.interfaces.cli.common import emit, json_option, now, project_option, resolve_project
+from kenning.interfaces.cli.common import Bounded, emit, json_option, now, project_option, resolve_project
 from kenning.interfaces.render import answer_text
 
 
@@ -19,9 +19,7 @@ def graph() -> None:
 
 
 def _common(func: Callable[..., Any]) -> Callable[..., Any]:
-    func = click.option("--limit", type=click.IntRange(1, 200), default=20, show_default=True, help="Most results.")(
-        func
-    )
+    func = click.option("--limit", type=Bounded(1, 200), default=20, show_default=True, help="Most results.")(func)
     func = click.option("--include-superseded", is_flag=True, help="Also serve superseded facts (old decisions).")(func)
     func = click.option("--include-missing", is_flag=True, help="Also serve facts whose source no longer reads.")(func)
     return json_option(project_option(func))
@@ -44,7 +42,7 @@ def _run(
 
 @graph.command()
 @click.argument("node")
-@click.option("--hops", type=click.IntRange(1, 2), default=1, show_default=True, help="1 or 2 edges away.")
+@click.option("--hops", type=Bounded(1, 2), default=1, show_default=True, help="1 or 2 edges away.")
 @click.option("--edge", "edge_types", multiple=True, type=click.Choice(EDGE_TYPES), help="Only these edge types.")
 @click.option("--kind", "kinds", multiple=True, type=click.Choice(NODE_KINDS), help="Only nodes of these kinds.")
 @_common

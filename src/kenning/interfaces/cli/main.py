@@ -1,6 +1,7 @@
 """Entry point: the command table, exit codes, and error reporting.
 
-Exit codes: 0 success (empty results included), 1 runtime error, 2 usage error, 130 interrupt.
+Exit codes: 0 success (empty results included), 1 runtime error, 2 usage error, 130 interrupt
+(``interfaces/exit_codes.py``; every typed error's code is listed in docs/errors.md).
 Commands are imported only when invoked, so `kenning search` pays for search alone.
 """
 
@@ -12,9 +13,9 @@ import sys
 import click
 
 from kenning import __version__
-from kenning.errors import KenningError
+from kenning.errors import KenningError, UsageError
 from kenning.interfaces.cli.plain import report_failure
-from kenning.store.handle import DatabaseError
+from kenning.store.handle import StoreError
 
 # name -> "module:attribute", in the order `kenning --help` lists them. A table rather than
 # plain imports on purpose: importing every command module costs about 35 ms (measured with
@@ -64,15 +65,21 @@ def cli() -> None:
 
 
 def main(argv: list[str] | None = None) -> None:
+    args = sys.argv[1:] if argv is None else argv
+    as_json = "--json" in args[: args.index("--")] if "--" in args else "--json" in args
     try:
-        code = cli.main(args=argv, prog_name="kenning", standalone_mode=False)
-    except (KenningError, DatabaseError, KeyboardInterrupt) as exc:
-        sys.exit(report_failure(exc) or 1)
+        code = cli.main(args=args, prog_name="kenning", standalone_mode=False)
+    except (KenningError, StoreError, KeyboardInterrupt) as exc:
+        sys.exit(report_failure(exc, as_json=as_json) or 1)
     except click.exceptions.Abort:
         sys.exit(report_failure(KeyboardInterrupt()))
     except click.ClickException as exc:
-        exc.show()
-        sys.exit(exc.exit_code)
+        if not as_json:
+            exc.show()
+            sys.exit(exc.exit_code)
+        command = exc.ctx.command_path if isinstance(exc, click.UsageError) and exc.ctx else "kenning"
+        hint = f"see `{command} --help`"
+        sys.exit(report_failure(UsageError(exc.format_message(), hint=hint), as_json=True) or exc.exit_code)
     sys.exit(code if isinstance(code, int) else 0)
 
 

@@ -8,7 +8,15 @@ from typing import TYPE_CHECKING
 import click
 
 from kenning.citation import format_citation
-from kenning.interfaces.cli.common import emit, json_option, now, parse_fact_id, project_option, resolve_project
+from kenning.interfaces.cli.common import (
+    Bounded,
+    emit,
+    json_option,
+    now,
+    parse_fact_id,
+    project_option,
+    resolve_project,
+)
 
 if TYPE_CHECKING:
     from kenning.memory.layers import Scope
@@ -28,7 +36,7 @@ def _types(type_: str | None) -> Scope:
 @memory.command("index")
 @click.argument("query", required=False)
 @click.option("--type", "type_", default=None, help="Only facts of this type (observation, decision, doc, …).")
-@click.option("--limit", type=click.IntRange(1, 20), default=20, show_default=True, help="Most rows.")
+@click.option("--limit", type=Bounded(1, 20), default=20, show_default=True, help="Most rows.")
 @project_option
 @json_option
 def index(query: str | None, type_: str | None, limit: int, project_path: Path | None, as_json: bool) -> None:
@@ -52,7 +60,7 @@ def index(query: str | None, type_: str | None, limit: int, project_path: Path |
 @memory.command("search")
 @click.argument("query")
 @click.option("--type", "type_", default=None, help="Only facts of this type.")
-@click.option("--limit", type=click.IntRange(1, 20), default=10, show_default=True, help="Most hits.")
+@click.option("--limit", type=Bounded(1, 20), default=10, show_default=True, help="Most hits.")
 @click.option(
     "--syntax",
     type=click.Choice(["natural", "fts"]),
@@ -132,8 +140,8 @@ def get(ids: tuple[str, ...], full: bool, project_path: Path | None, as_json: bo
 
 @memory.command("timeline")
 @click.argument("anchor")
-@click.option("--before", type=click.IntRange(0, 3), default=2, show_default=True, help="Rows before.")
-@click.option("--after", type=click.IntRange(0, 3), default=2, show_default=True, help="Rows after.")
+@click.option("--before", type=Bounded(0, 3), default=2, show_default=True, help="Rows before.")
+@click.option("--after", type=Bounded(0, 3), default=2, show_default=True, help="Rows after.")
 @project_option
 @json_option
 def timeline(anchor: str, before: int, after: int, project_path: Path | None, as_json: bool) -> None:
@@ -174,7 +182,7 @@ def timeline(anchor: str, before: int, after: int, project_path: Path | None, as
 @click.option("--tags", default="", help="Comma-separated tags.")
 @click.option("--why", default=None, help="Why it matters.")
 @click.option("--how-to-apply", default=None, help="When and how to use it.")
-@click.option("--importance", type=click.IntRange(1, 10), default=None, help="1-10.")
+@click.option("--importance", type=Bounded(1, 10), default=None, help="1-10.")
 @click.option("--memory-type", type=click.Choice(["durable", "working"]), default=None, help="durable or working.")
 @click.option("--session", "session_id", default=None, help="The session it was learned in.")
 @click.option(

@@ -16,7 +16,7 @@ from pathlib import Path
 
 from kenning.errors import KenningError, UsageError
 from kenning.interfaces.exit_codes import exit_code
-from kenning.store.handle import DatabaseError
+from kenning.store.handle import StoreError, typed_error
 
 TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (start-up time)
 if TYPE_CHECKING:
@@ -54,24 +54,24 @@ def resolve_project(project_path: Path | None) -> Project:
     return load_project(project_path or Path.cwd())
 
 
-def report_failure(exc: BaseException) -> int | None:
-    """Print a known failure on stderr and return its exit code; None if it is not ours."""
-    if isinstance(exc, KenningError):
-        sys.stderr.write(f"error: {exc.message}\n")
-        if exc.hint:
-            sys.stderr.write(f"hint: {exc.hint}\n")
-        return exit_code(exc)
-    if isinstance(exc, DatabaseError):
-        sys.stderr.write(f"error: the project store failed: {exc}\n")
-        sys.stderr.write(
-            "hint: retry; if it persists, run `kenning status` and keep a copy of "
-            ".kenning/kenning.db before anything else (saved notes live only there)\n"
-        )
-        return 1
+def report_failure(exc: BaseException, *, as_json: bool = False) -> int | None:
+    """Print a known failure and return its exit code; None if it is not ours. An engine
+    failure is first turned into its typed error (``store.handle.typed_error``: the engine's
+    wording never reaches a user). The message and hint go to stderr; with ``--json``, stdout
+    also carries ``{"error": {"type", "message", "hint"}}``, as MCP and the web API do."""
     if isinstance(exc, KeyboardInterrupt):
         sys.stderr.write("interrupted\n")
         return 130
-    return None
+    if isinstance(exc, StoreError):
+        exc = typed_error(exc)
+    if not isinstance(exc, KenningError):
+        return None
+    sys.stderr.write(f"error: {exc.message}\nhint: {exc.hint}\n")
+    if as_json:
+        import json
+
+        sys.stdout.write(json.dumps({"error": exc.to_json()}, indent=2, ensure_ascii=False) + "\n")
+    return exit_code(exc)
 
 
 def search_output(
@@ -156,7 +156,7 @@ def fast_search(args: list[str]) -> int | None:
     try:
         # parse_search_args checked each value; typing them (a TypedDict) would import typing here
         text = search_output(**parsed)  # type: ignore[arg-type]
-    except (KenningError, DatabaseError, KeyboardInterrupt) as exc:
-        return report_failure(exc) or 1
+    except (KenningError, StoreError, KeyboardInterrupt) as exc:
+        return report_failure(exc, as_json=bool(parsed.get("as_json"))) or 1
     sys.stdout.write(text + "\n")
     return 0

@@ -11,6 +11,7 @@ import click
 from kenning import registry
 from kenning.config import init_project, kenning_home
 from kenning.interfaces.cli.common import (
+    Bounded,
     emit,
     json_option,
     now,
@@ -187,7 +188,7 @@ def _status_text(data: dict[str, Any]) -> str:
     "--port",
     default=8766,
     show_default=True,
-    type=click.IntRange(1, 65535),
+    type=Bounded(1, 65535),
     help="HTTP: port (kenning serve uses 8765).",
 )
 @click.option(

@@ -71,25 +71,13 @@ def reply(text: str, structured: dict[str, Any] | None = None, *, framed: bool =
     return CallToolResult(content=[TextContent(type="text", text=body)], structuredContent=structured)
 
 
-NEXT_BY_TYPE = {
-    "ValidationError": "fix the argument named above; the limits are in the tool's inputSchema",
-    "InvalidQuery": "rewrite the query (plain words work; FTS5 syntax must be balanced)",
-    "NotFound": "check the id or name (memory_index lists ids)",
-    "ScopeDenied": "stay within this server's project and your token's binding",
-    "IndexMissing": "run `kenning sync` in the project, then retry",
-    "StoreBusy": "retry in a few seconds (a sync holds the write lock)",
-    "InternalError": "retry once; if it fails again, report the message as a kenning bug",
-}
-
-
 def error_reply(exc: KenningError) -> CallToolResult:
-    """A typed error result: ``isError``, structured ``{"error": {type, message, hint}}`` and a
-    text whose last line starts with ``Next:``."""
-    kind = type(exc).__name__
-    hint = exc.hint or NEXT_BY_TYPE.get(kind) or "read the message, change the call, and retry"
+    """A typed error result: ``isError``, structured ``{"error": {type, message, hint}}`` (the
+    same object the CLI prints with ``--json``) and a text whose last line is ``Next: <hint>``."""
+    error = exc.to_json()
     return CallToolResult(
-        content=[TextContent(type="text", text=f"error ({kind}): {exc.message}\nNext: {hint}")],
-        structuredContent={"error": {"type": kind, "message": exc.message, "hint": hint}},
+        content=[TextContent(type="text", text=f"error ({error['type']}): {error['message']}\nNext: {error['hint']}")],
+        structuredContent={"error": error},
         isError=True,
     )
 

@@ -8,7 +8,7 @@ from mcp.server.fastmcp import FastMCP
 from mcp.types import CallToolResult
 from pydantic import Field
 
-from kenning.errors import ValidationError
+from kenning.errors import SkippedStep, ValidationError
 from kenning.interfaces import memory_render as mr
 from kenning.interfaces.mcp.context import READ, ServerContext, reply
 from kenning.interfaces.mcp.memory_params import IdRef, ProjectName, Query, TypeFilter
@@ -50,7 +50,7 @@ def register(server: FastMCP, ctx: ServerContext) -> None:
         ] = None,
         type_filter: TypeFilter = None,
     ) -> Annotated[CallToolResult, GuidedOut]:
-        from kenning.memory import cursors, guided
+        from kenning.memory import guided
         from kenning.memory.layers import Scope, check_project
 
         given = {"limit": limit, "max_details": maxDetails, "depth_before": depthBefore, "depth_after": depthAfter}
@@ -71,7 +71,7 @@ def register(server: FastMCP, ctx: ServerContext) -> None:
                 outcome = guided.proceed(conn, ctx.project, continuation, asked, now=ctx.clock())
             return _render_continuation(outcome)
         if selectedIds is not None or step is not None:
-            raise cursors.SkippedStep(
+            raise SkippedStep(
                 f"step {step or 2} needs the cursor of the step before it; this call has none",
                 hint='start with step 1: mem_search(query=..., mode="guided")',
             )

@@ -22,8 +22,10 @@ from mcp.types import CallToolResult, Tool
 from kenning.clock import utc_now
 from kenning.errors import InternalError, KenningError, NotFound, ValidationError
 from kenning.interfaces.mcp import ask_tools, graph_tools, memory_tools, profiles
-from kenning.interfaces.mcp.context import ALLOWED_PROJECTS, NEXT_BY_TYPE, ServerContext, error_reply, off_the_loop
+from kenning.interfaces.mcp.context import ALLOWED_PROJECTS, ServerContext, error_reply, off_the_loop
 from kenning.project import Project
+from kenning.refs import bound_error
+from kenning.store.handle import StoreError, typed_error
 
 INSTRUCTIONS = (
     "kenning returns sourced excerpts from this project: each with its source, fingerprint, "
@@ -75,14 +77,24 @@ def compact(schema: dict[str, Any] | None) -> dict[str, Any] | None:
 
 
 def validation_error(exc: pydantic.ValidationError) -> ValidationError:
+    """The arguments' schema violations in kenning's words: a bound crossed reads as the CLI's
+    (``refs.bound_error``), anything else names the argument and what it should be."""
     parts = []
     for err in exc.errors(include_url=False):
         where = ".".join(str(x) for x in err["loc"]) or "arguments"
-        parts.append(f"`{where}`: {err['msg']}")
-    return ValidationError(
-        "validation error in " + "; ".join(parts),
-        hint="fix the argument(s) named; the limits are in the tool's inputSchema",
-    )
+        ctx, value = err.get("ctx") or {}, err.get("input")
+        match err["type"]:
+            case "greater_than_equal" if "ge" in ctx:
+                parts.append(bound_error(where, value, low=ctx["ge"]).message)
+            case "less_than_equal" if "le" in ctx:
+                parts.append(bound_error(where, value, high=ctx["le"]).message)
+            case "int_parsing" | "int_type" | "int_from_float":
+                parts.append(bound_error(where, value).message)
+            case "missing":
+                parts.append(f"`{where}` is required")
+            case _:
+                parts.append(f"`{where}`: {err['msg'][0].lower()}{err['msg'][1:]}")
+    return ValidationError("; ".join(parts))
 
 
 class KenningMCP(FastMCP):
@@ -120,8 +132,8 @@ class KenningMCP(FastMCP):
             return await super().call_tool(name, arguments)
         except ToolError as exc:
             cause = exc.__cause__
-            if isinstance(cause, KenningError):
-                return error_reply(cause)
+            if isinstance(cause, KenningError | StoreError):
+                return error_reply(typed_error(cause))
             if isinstance(cause, pydantic.ValidationError) and cause.title.endswith("Arguments"):
                 return error_reply(validation_error(cause))
             return error_reply(InternalError(f"{name} failed: {type(cause or exc).__name__}: {cause or exc}"))
@@ -135,10 +147,7 @@ class KenningMCP(FastMCP):
             cause = _typed_cause(exc)
             if cause is None:
                 raise
-            hint = cause.hint or NEXT_BY_TYPE.get(type(cause).__name__, "")
-            raise ResourceError(
-                f"error ({type(cause).__name__}): {cause.message}" + (f"\nNext: {hint}" if hint else "")
-            ) from exc
+            raise ResourceError(f"error ({type(cause).__name__}): {cause.message}\nNext: {cause.hint}") from exc
 
     def _request(self) -> Any:
         try:
@@ -150,8 +159,8 @@ class KenningMCP(FastMCP):
 def _typed_cause(exc: BaseException | None) -> KenningError | None:
     seen = 0
     while exc is not None and seen < 10:
-        if isinstance(exc, KenningError):
-            return exc
+        if isinstance(exc, KenningError | StoreError):
+            return typed_error(exc)
         exc, seen = exc.__cause__ or exc.__context__, seen + 1
     return None
 
