@@ -93,7 +93,8 @@ def test_a_cross_project_question_labels_readable_projects_and_lists_the_exclude
     excluded = {e["project"]: e["reason"] for e in answer["scope"]["excluded"]}
     assert set(excluded) == {"secret", "broken"}
     assert excluded["secret"].startswith("confidential")
-    assert excluded["broken"].startswith("unreadable") and "not a database" in excluded["broken"]
+    assert excluded["broken"].startswith("unreadable") and "cannot be read" in excluded["broken"]
+    assert "not a database" not in excluded["broken"]  # the engine's wording stays inside
     assert {e["project"] for e in answer["excerpts"]} == {"alpha", "beta"}
     text = cli("ask", "memory", "--all-projects").out
     assert "excluded: secret (confidential" in text and "excluded: broken (unreadable" in text
@@ -274,7 +275,7 @@ def test_projects_list_shows_each_store_state_and_rename_follows_into_the_config
     assert rows["alpha"]["state"] == "ok" and rows["alpha"]["facts"] > 0 and rows["alpha"]["size_bytes"] > 0
     assert rows["alpha"]["last_sync"] and rows["alpha"]["confidential"] is False
     assert rows["secret"]["confidential"] is True and rows["secret"]["state"] == "ok"
-    assert rows["broken"]["state"] == "unreadable" and "not a database" in rows["broken"]["reason"]
+    assert rows["broken"]["state"] == "unreadable" and "cannot be read" in rows["broken"]["reason"]
     assert rows["beta"]["state"] == "outdated" and "kenning sync" in rows["beta"]["reason"]
     answer = cli_json(cli, "ask", "memory", "--all-projects")
     assert any(

@@ -58,7 +58,7 @@ def test_invalid_fts_syntax_exits_2_with_the_error_and_changes_nothing(cli, proj
     before = hashlib.sha256(db.read_bytes()).hexdigest()
     result = cli("search", "foo AND (", "--syntax", "fts", "--project", str(project_dir))
     assert result.code == 2
-    assert "syntax error" in result.err and result.out == ""
+    assert "invalid search syntax" in result.err and result.out == ""
     assert hashlib.sha256(db.read_bytes()).hexdigest() == before
 
 

@@ -27,7 +27,7 @@ from kenning.search import lexical
 from kenning.search.query import parse
 from kenning.search.serve import SearchOptions, rank_hits, search_conn
 from kenning.store import dated
-from kenning.store.handle import Connection, StoreError
+from kenning.store.handle import Connection, StoreError, typed_error
 
 WINDOW_RULE = "window"  # the rule name of a question read for dates or decisions (window.py)
 
@@ -198,7 +198,7 @@ def _each(scope: Opened, per_store: PerStore, limit: int) -> list[tuple[tuple[Co
         try:
             done.append(((conn, project), per_store(conn, project, limit)))
         except (StoreError, OSError) as exc:  # damaged after opening: listed, never counted as empty
-            scope.excluded.append(ScopeEntry(project.name, f"unreadable: {exc}"))
+            scope.excluded.append(ScopeEntry(project.name, f"unreadable: {typed_error(exc).message}"))
     return done
 
 

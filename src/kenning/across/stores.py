@@ -22,7 +22,7 @@ from kenning.errors import IndexMissing, KenningError, StoreOutdated
 from kenning.project import CONFIG_NAME, STATE_DIR, Project, ProjectConfig
 from kenning.records import ScopeEntry
 from kenning.registry import GLOBAL_NAME, Entry
-from kenning.store.handle import Connection, StoreError
+from kenning.store.handle import Connection, StoreError, typed_error
 from kenning.store.readonly import open_readonly, summary
 
 GLOBAL_DIR = "global"
@@ -105,7 +105,7 @@ def state_of(entry: Entry, load: Loader) -> State:
     try:
         found = summary(conn)
     except StoreError as exc:
-        return State(entry.name, entry.path, "unreadable", str(exc), confidential)
+        return State(entry.name, entry.path, "unreadable", typed_error(exc, str(project.db_path)).message, confidential)
     finally:
         conn.close()
     size = sum(p.stat().st_size for p in project.state_dir.glob("kenning.db*") if p.is_file())

@@ -1,5 +1,6 @@
-"""Search one project and answer in the contract: an absent or unreadable index is an
-answer with ``empty_reason``, not an error."""
+"""Search one project and answer in the contract: an absent index is an answer with
+``empty_reason: index_missing``; a damaged or unreadable store is the typed error every
+command gives for it (``StoreUnreadable``, exit 1)."""
 
 from __future__ import annotations
 
@@ -11,7 +12,7 @@ from kenning.records import Answer, EmptyReason
 from kenning.search.query import parse
 from kenning.search.serve import LEVEL, SearchOptions, search_conn
 from kenning.store.db import connect
-from kenning.store.handle import DatabaseError
+from kenning.store.handle import StoreError, typed_error
 
 
 def search_project(project: Project, query: str, options: SearchOptions, *, now: datetime) -> Answer:
@@ -29,16 +30,8 @@ def search_project(project: Project, query: str, options: SearchOptions, *, now:
             empty_reason=EmptyReason.INDEX_MISSING,
             notes=("no index: run `kenning sync`",),
         )
-    except (DatabaseError, OSError) as exc:
-        return Answer(
-            query,
-            "lexical",
-            None,
-            LEVEL,
-            (project.name,),
-            empty_reason=EmptyReason.PROJECT_UNREADABLE,
-            notes=(f"{project.db_path} is unreadable: {exc}",),
-        )
+    except (StoreError, OSError) as exc:  # a damaged store fails as in every other command
+        raise typed_error(exc) from exc
     try:
         return search_conn(conn, project, parsed, options, now=now)
     finally:

@@ -6,6 +6,7 @@ score", under the serving filters.
 
 from __future__ import annotations
 
+import re
 import sqlite3
 from dataclasses import dataclass
 
@@ -22,7 +23,38 @@ if TYPE_CHECKING:
 
 OVERFETCH = 3  # FTS page size as a multiple of the hits wanted, before filtering
 TRIGRAM_WEIGHTS = (4.0, 1.0)  # title, path (migration 0016: keywords are in the word index only)
-SYNTAX_HINT = 'FTS syntax: terms, "phrases", prefix*, AND / OR / NOT, parentheses; or drop --syntax fts'
+SYNTAX_HINT = (
+    'FTS syntax: terms, "phrases", prefix*, AND / OR / NOT between terms, balanced parentheses, '
+    "column:term for title, keywords, path or body; or search in natural syntax"
+)
+COLUMNS = ("title", "keywords", "path", "body")
+_NEAR = re.compile(r'syntax error near "(.*)"$', re.DOTALL)
+_COLUMN = re.compile(r"no such column: (.*)$", re.DOTALL)
+
+
+def syntax_error(exc: sqlite3.Error) -> InvalidQuery:
+    """The ``InvalidQuery`` for an expression FTS5 refused, in kenning's words (the same for
+    every interface; the engine's wording never reaches a user)."""
+    message = str(exc).removeprefix("fts5: ")
+    if near := _NEAR.search(message):
+        token = near.group(1)
+        what = "the expression ends too early (an operator or a parenthesis waits for a term)"
+        if token in ("AND", "OR", "NOT"):
+            what = f"{token} needs a term on each side"
+        elif token:
+            what = f"unexpected {token!r} (quote a term holding punctuation)"
+    elif column := _COLUMN.search(message):
+        name = column.group(1)
+        what = f"{name!r} is not a column (columns: {', '.join(COLUMNS)}; quote a term holding ':' or '-')"
+    elif "unterminated string" in message:
+        what = "a quote is not closed"
+    elif "special query" in message:
+        what = "a lone '*' (a prefix needs a term before it: config*)"
+    elif "expected integer" in message:
+        what = "NEAR(…) takes terms, then a comma and a number: NEAR(a b, 5)"
+    else:
+        what = "this expression cannot be read"
+    return InvalidQuery(f"invalid search syntax: {what}", hint=SYNTAX_HINT)
 
 
 @dataclass(frozen=True)
@@ -59,8 +91,7 @@ def words(
     try:
         return _best_passing(conn, word_index(weights), match, filters, limit)
     except sqlite3.OperationalError as exc:
-        message = str(exc).removeprefix("fts5: ")
-        raise InvalidQuery(f"invalid search syntax: {message}", hint=SYNTAX_HINT) from exc
+        raise syntax_error(exc) from exc
 
 
 def trigrams(conn: EngineConnection, match: str, filters: Filters, limit: int) -> list[tuple[int, float]]:

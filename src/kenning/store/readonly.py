@@ -17,6 +17,7 @@ from pathlib import Path
 from urllib.parse import quote
 
 from kenning.errors import IndexMissing, StoreUnreadable
+from kenning.store.handle import typed_error
 from kenning.store.migrations_runner import check_current
 
 
@@ -31,14 +32,14 @@ def open_readonly(path: Path) -> sqlite3.Connection:
             f"file:{quote(str(path.resolve()))}?mode=ro", uri=True, isolation_level=None, check_same_thread=False
         )
     except sqlite3.Error as exc:
-        raise StoreUnreadable(f"{path}: {exc}") from exc
+        raise typed_error(exc, str(path)) from exc
     try:
         conn.row_factory = sqlite3.Row
         conn.execute("PRAGMA cache_size = -8192")
         check_current(conn)  # the readers' rule: never migrate, typed error unless current
     except sqlite3.Error as exc:
         conn.close()
-        raise StoreUnreadable(f"{path}: {exc}") from exc
+        raise typed_error(exc, str(path)) from exc
     except BaseException:
         conn.close()
         raise

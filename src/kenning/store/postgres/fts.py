@@ -22,7 +22,10 @@ if TYPE_CHECKING:
 
     from kenning.store.fts import Filters
 
-SYNTAX_HINT = 'FTS syntax: terms, "phrases", prefix*, AND / OR / NOT, parentheses; or drop --syntax fts'
+SYNTAX_HINT = (  # the same as store.fts.SYNTAX_HINT (which imports this module)
+    'FTS syntax: terms, "phrases", prefix*, AND / OR / NOT between terms, balanced parentheses, '
+    "column:term for title, keywords, path or body; or search in natural syntax"
+)
 _TOKEN = re.compile(r'\s*(?:(?P<phrase>"(?:[^"]|"")*")|(?P<open>\()|(?P<close>\))|(?P<bare>[^\s()"]+))')
 _WORD = re.compile(r"\w+")
 
