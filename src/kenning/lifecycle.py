@@ -9,6 +9,7 @@ from kenning.clock import iso
 from kenning.errors import SourceOwned, UsageError, ValidationError
 from kenning.ingest.identifiers import keywords_for
 from kenning.records import Fact, Lifecycle
+from kenning.search.fact_types import check_types
 from kenning.store import facts as fact_store
 from kenning.store import memory as memory_store
 from kenning.store.db import transaction
@@ -22,6 +23,7 @@ _AGENT_FILES = (".kenning/",)  # files kenning writes for agents (the ledger): n
 class Saved:
     fact_id: int
     created: bool
+    tags_added: tuple[str, ...] = ()  # an identical note saved again with new tags: the tags merged into it
 
 
 def remember(
@@ -69,10 +71,22 @@ def remember(
         memory_type=memory_type,
     )
     with transaction(conn):
+        check_types(conn, (type_,))
         known = memory_store.active_note(conn, new.content_hash, ("manual",))
         if known is not None:
-            return Saved(known, created=False)
+            return Saved(known, created=False, tags_added=merge_tags(conn, known, title, tags))
         return Saved(fact_store.insert(conn, new), created=True)
+
+
+def merge_tags(conn: Connection, fact_id: int, title: str, tags: tuple[str, ...]) -> tuple[str, ...]:
+    """Add to an existing note the ``tags`` it lacks (its keywords, hence search, follow);
+    returns the tags added. Saving the same text again with new tags is how a user tags it."""
+    current = fact_store.tags_of(conn, fact_id)
+    added = tuple(t for t in dict.fromkeys(tags) if t not in current)
+    if added:
+        merged = (*current, *added)
+        fact_store.set_tags(conn, fact_id, merged, keywords_for(title, " ".join(merged)))
+    return added
 
 
 def supersede(

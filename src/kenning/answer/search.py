@@ -9,6 +9,7 @@ from datetime import datetime
 from kenning.errors import IndexMissing
 from kenning.project import Project
 from kenning.records import Answer, EmptyReason
+from kenning.search.fact_types import check_types
 from kenning.search.query import parse
 from kenning.search.serve import LEVEL, SearchOptions, search_conn
 from kenning.store.db import connect
@@ -33,6 +34,7 @@ def search_project(project: Project, query: str, options: SearchOptions, *, now:
     except (StoreError, OSError) as exc:  # a damaged store fails as in every other command
         raise typed_error(exc) from exc
     try:
+        check_types(conn, options.types)
         return search_conn(conn, project, parsed, options, now=now)
     finally:
         conn.close()

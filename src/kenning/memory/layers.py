@@ -21,6 +21,7 @@ from kenning.memory.observations import MEMORY_SOURCE_KINDS
 from kenning.project import Project
 from kenning.records import Answer, EmptyReason, Excerpt, Fact, Freshness
 from kenning.refs import project_path
+from kenning.search.fact_types import check_types
 from kenning.search.query import ParsedQuery, parse
 from kenning.search.serve import SearchOptions, search_conn
 from kenning.search.snippet import make_snippet
@@ -73,6 +74,7 @@ def find(
 ) -> tuple[Answer, ParsedQuery]:
     """Ranked excerpts for ``query`` (best first, at most ``pool or limit``), memory signals applied."""
     parsed = parse(query, syntax)
+    check_types(conn, scope.types)
     wanted = max(limit, pool or 0)
     options = SearchOptions(
         limit=max(wanted + 1, POOL) if scope.prefer_working else wanted + 1,
@@ -107,6 +109,7 @@ def rerank(excerpts: tuple[Excerpt, ...] | list[Excerpt], *, prefer_working: boo
 def recent(conn: Connection, project: Project, scope: Scope, limit: int, *, now: datetime) -> Answer:
     """The newest active saved memories, for an index without a query."""
     scope.check()
+    check_types(conn, scope.types)
     ids = memory_store.recent_ids(
         conn,
         MEMORY_SOURCE_KINDS,

@@ -13,8 +13,9 @@ from datetime import datetime
 from kenning.clock import iso
 from kenning.errors import ValidationError
 from kenning.ingest.identifiers import keywords_for
-from kenning.lifecycle import MEMORY_TYPES, Saved
+from kenning.lifecycle import MEMORY_TYPES, Saved, merge_tags
 from kenning.memory import sessions
+from kenning.search.fact_types import check_types
 from kenning.store import facts as fact_store
 from kenning.store import memory as memory_store
 from kenning.store.db import transaction
@@ -84,9 +85,10 @@ def save(conn: Connection, project: str, obs: Observation, *, now: datetime) -> 
         memory_type=obs.memory_type,
     )
     with transaction(conn):
+        check_types(conn, (obs.type,))
         known = memory_store.active_note(conn, new.content_hash, MEMORY_SOURCE_KINDS)
         if known is not None:
-            return Saved(known, created=False)
+            return Saved(known, created=False, tags_added=merge_tags(conn, known, title, obs.tags))
         if obs.session_id:
             sessions.touch(conn, project, obs.session_id, now=now)
         fact_id = fact_store.insert(conn, new)

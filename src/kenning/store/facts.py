@@ -165,6 +165,30 @@ def _insert_row(conn: sqlite3.Connection, fact: NewFact) -> int:
     return fact_id
 
 
+def tags_of(conn: EngineConnection, fact_id: int) -> list[str]:
+    """A fact's tags, in their order ([] for an unknown id)."""
+    if is_pg(conn):
+        return pg.tags_of(conn, fact_id)
+    row = conn.execute("SELECT tags FROM facts WHERE id = ?", (fact_id,)).fetchone()
+    return list(json.loads(row[0] or "[]")) if row else []
+
+
+def set_tags(conn: EngineConnection, fact_id: int, tags: Sequence[str], keywords: str) -> None:
+    """Replace a fact's tags and the keywords indexed from them (the FTS indexes follow)."""
+    if is_pg(conn):
+        return pg.set_tags(conn, fact_id, tags, keywords)
+    conn.execute("UPDATE facts SET tags = ?, keywords = ? WHERE id = ?", (json.dumps(list(tags)), keywords, fact_id))
+
+
+def types_present(conn: EngineConnection, wanted: Sequence[str] | None = None) -> set[str]:
+    """The fact types the store holds (any lifecycle); given ``wanted``, only those of them."""
+    if is_pg(conn):
+        return pg.types_present(conn, wanted)
+    if wanted is None:
+        return {row[0] for row in conn.execute("SELECT DISTINCT type FROM facts")}
+    return {t for t in wanted if conn.execute("SELECT 1 FROM facts WHERE type = ? LIMIT 1", (t,)).fetchone()}
+
+
 def locations_for(conn: EngineConnection, ids: Iterable[int]) -> dict[int, list[Location]]:
     if is_pg(conn):
         return pg.locations_for(conn, ids)

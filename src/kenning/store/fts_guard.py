@@ -77,7 +77,8 @@ def check_expansion(conn: sqlite3.Connection, expression: str, limit: int | None
     if cost > limit:
         raise QueryTooCostly(
             f"this query would read about {cost:,} index entries; the limit is {limit:,}",
-            hint="use longer prefixes (con* → config*), fewer repeated or very common terms, or search in natural syntax",
+            hint="use longer prefixes (con* → config*), fewer repeated or very common terms, "
+            "or search in natural syntax",
         )
 
 

@@ -28,6 +28,7 @@ if TYPE_CHECKING:
     # A handle on either engine: what the store functions serving both engines accept (they
     # dispatch on ``is_pg``). Code given only ``Connection`` holds a SQLite store.
     EngineConnection = Connection | PgConnection
+
 StoreError = sqlite3.Error  # any failure of the engine
 DatabaseError = sqlite3.DatabaseError  # the store file is damaged, unreadable or not a store
 

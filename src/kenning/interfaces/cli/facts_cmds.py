@@ -18,7 +18,7 @@ from kenning.interfaces.cli.common import (
     resolve_project,
 )
 from kenning.interfaces.cli.plain import LIMIT_RANGE, SYNTAXES, search_output
-from kenning.interfaces.render import answer_text, fact_text
+from kenning.interfaces.render import answer_text, fact_text, saved_payload, saved_text
 from kenning.records import FACT_SCHEMA
 from kenning.store.handle import Connection
 
@@ -180,8 +180,11 @@ def remember(
             tags=tuple(t.strip() for t in tags.split(",") if t.strip()),
         )
         citation = f"kn://{glob.name}/{saved.fact_id}"
-        message = f"saved as {citation}" if saved.created else f"already saved as {citation}"
-        emit({"id": saved.fact_id, "citation": citation, "created": saved.created}, as_json, message)
+        emit(
+            saved_payload(citation, saved.fact_id, saved.created, saved.tags_added),
+            as_json,
+            saved_text(citation, saved.created, saved.tags_added),
+        )
         return
     project = resolve_project(project_path)
     conn = _open(project, create=True)
@@ -192,8 +195,11 @@ def remember(
     finally:
         conn.close()
     citation = format_citation(project.name, saved.fact_id)
-    message = f"saved as {citation}" if saved.created else f"already saved as {citation}"
-    emit({"id": saved.fact_id, "citation": citation, "created": saved.created}, as_json, message)
+    emit(
+        saved_payload(citation, saved.fact_id, saved.created, saved.tags_added),
+        as_json,
+        saved_text(citation, saved.created, saved.tags_added),
+    )
 
 
 @click.command()

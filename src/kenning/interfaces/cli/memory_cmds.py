@@ -17,6 +17,7 @@ from kenning.interfaces.cli.common import (
     project_option,
     resolve_project,
 )
+from kenning.interfaces.render import saved_payload, saved_text
 
 if TYPE_CHECKING:
     from kenning.memory.layers import Scope
@@ -229,12 +230,11 @@ def save(
     finally:
         conn.close()
     citation = format_citation(project.name, saved.fact_id)
-    message = (
-        f"saved as #{saved.fact_id} ({citation})"
-        if saved.created
-        else f"already saved as #{saved.fact_id} ({citation})"
+    emit(
+        saved_payload(citation, saved.fact_id, saved.created, saved.tags_added),
+        as_json,
+        saved_text(f"#{saved.fact_id} ({citation})", saved.created, saved.tags_added),
     )
-    emit({"id": saved.fact_id, "citation": citation, "created": saved.created}, as_json, message)
 
 
 @memory.command("summary")

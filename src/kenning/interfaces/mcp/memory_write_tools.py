@@ -13,6 +13,7 @@ from kenning.errors import ScopeDenied
 from kenning.interfaces.mcp.context import ALLOWED_PROJECTS, DESTRUCTIVE, WRITE, ServerContext, reply
 from kenning.interfaces.mcp.memory_params import FactRef, fact_id
 from kenning.interfaces.mcp.outputs import FactOut, ForgottenOut, SavedOut, SupersededOut
+from kenning.interfaces.render import saved_payload, saved_text
 from kenning.registry import GLOBAL_NAME
 
 Reason = Annotated[str, Field(min_length=1, max_length=500, description="Why (kept with the lifecycle change).")]
@@ -89,12 +90,11 @@ def register(server: FastMCP, ctx: ServerContext) -> None:
                 saved = save(conn, ctx.project.name, obs, now=ctx.clock())
             name = ctx.project.name
         citation = format_citation(name, saved.fact_id)
-        message = (
-            f"saved as #{saved.fact_id} ({citation})"
-            if saved.created
-            else f"already saved as #{saved.fact_id} ({citation}): nothing written"
+        return reply(
+            saved_text(f"#{saved.fact_id} ({citation})", saved.created, saved.tags_added),
+            saved_payload(citation, saved.fact_id, saved.created, saved.tags_added),
+            framed=False,
         )
-        return reply(message, {"id": saved.fact_id, "citation": citation, "created": saved.created}, framed=False)
 
     @server.tool(
         annotations=WRITE,

@@ -58,7 +58,7 @@ class PackOut(Out):
 class SavedOut(Out):
     id: int
     citation: str
-    created: bool
+    created: bool  # (also `tags_added`, undeclared: the default profile's schemas stay within their token budget)
 
 
 class SupersededOut(Out):

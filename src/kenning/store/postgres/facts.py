@@ -91,6 +91,31 @@ def locations_for(conn: PgConnection, ids: Iterable[int]) -> dict[int, list[Loca
     return found
 
 
+def tags_of(conn: PgConnection, fact_id: int) -> list[str]:
+    rows = conn.rows("SELECT tags FROM facts WHERE project = %s AND id = %s", (conn.project, fact_id))
+    if not rows:
+        return []
+    tags = rows[0]["tags"]
+    return list(json.loads(tags) if isinstance(tags, str) else tags or [])
+
+
+def set_tags(conn: PgConnection, fact_id: int, tags: Sequence[str], keywords: str) -> None:
+    conn.execute(
+        "UPDATE facts SET tags = %s, keywords = %s WHERE project = %s AND id = %s",
+        (json.dumps(list(tags)), keywords, conn.project, fact_id),
+    )
+
+
+def types_present(conn: PgConnection, wanted: Sequence[str] | None = None) -> set[str]:
+    if wanted is None:
+        rows = conn.rows("SELECT DISTINCT type FROM facts WHERE project = %s", (conn.project,))
+    else:
+        rows = conn.rows(
+            "SELECT DISTINCT type FROM facts WHERE project = %s AND type = ANY(%s)", (conn.project, list(wanted))
+        )
+    return {r["type"] for r in rows}
+
+
 def get_many(conn: PgConnection, project: str, ids: Sequence[int]) -> dict[int, Fact]:
     rows = {
         r["id"]: r
