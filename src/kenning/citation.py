@@ -4,8 +4,9 @@ CLI, the MCP tools and the records share. Values only, no I/O."""
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 
-from kenning.errors import ScopeDenied, ValidationError
+from kenning.errors import NotFound, ScopeDenied, ValidationError
 
 SCHEME = "kn://"
 _CITATION = re.compile(r"^kn://(?P<project>[A-Za-z0-9._-]+)/(?P<id>[0-9]+)$")  # ASCII digits: `²` is no id
@@ -47,6 +48,12 @@ def parse_fact_ref(raw: int | str, project: str) -> int:
     if not 1 <= found <= MAX_ID:
         raise ValidationError(f"not a fact id: {_shown(raw)} (ids run from 1 to {MAX_ID})")
     return found
+
+
+def facts_not_found(ids: Sequence[int], project: str) -> NotFound:
+    """The one refusal of a look-up by id where none of the ids exists (CLI `get`, `memory
+    get`, MCP `memory_get`); when some exist, the answer lists the others as ``missing``."""
+    return NotFound(f"no fact {', '.join(f'#{i}' for i in ids)} in project {project!r}")
 
 
 def _shown(raw: object) -> str:

@@ -84,7 +84,7 @@ def test_remember_get_supersede_confirm_forget_round_trip(cli, project_dir):
     assert cli("confirm", str(second["id"]), "--project", str(project_dir)).code == 0
     assert cli("forget", str(second["id"]), "--reason", "wrong", "--project", str(project_dir)).code == 0
     missing = cli("get", str(second["id"]), "--project", str(project_dir))
-    assert missing.code == 1 and "not found" in missing.out
+    assert missing.code == 1 and f"error: no fact #{second['id']} in project 'demo'" in missing.err
 
 
 def test_a_forgotten_fact_id_is_never_given_again(cli, project_dir):
@@ -99,7 +99,7 @@ def test_a_forgotten_fact_id_is_never_given_again(cli, project_dir):
     second = remember("A later fact.")  # one insert
     assert second["id"] > first["id"]
     old_citation = cli("get", f"kn://demo/{first['id']}", "--project", str(project_dir))
-    assert old_citation.code == 1 and "not found" in old_citation.out
+    assert old_citation.code == 1 and f"no fact #{first['id']}" in old_citation.err
     forget(second)  # the highest id again, then a sync's batch of new excerpts
     cli("sync", "--project", str(project_dir))
     synced = [

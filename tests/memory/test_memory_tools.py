@@ -159,7 +159,8 @@ def test_supersede_confirm_and_forget_change_what_is_served(make_project):
     assert not call(server, "confirm", id=new).isError
     assert call(server, "memory_get", ids=[new]).structuredContent["facts"][0]["freshness"]["state"] == "unverified"
     assert not call(server, "forget", target=new, reason="wrong").isError
-    assert call(server, "memory_get", ids=[new]).structuredContent["missing"] == [new]
+    gone = call(server, "memory_get", ids=[new])
+    assert gone.isError and gone.structuredContent["error"]["type"] == "NotFound"
 
 
 def test_search_memory_withholds_weak_matches_that_recall_serves_with_scores(make_project):

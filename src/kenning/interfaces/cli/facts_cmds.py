@@ -6,7 +6,7 @@ from pathlib import Path
 
 import click
 
-from kenning.citation import format_citation
+from kenning.citation import facts_not_found, format_citation
 from kenning.config import Project
 from kenning.interfaces.cli.common import (
     Bounded,
@@ -118,7 +118,9 @@ def search(
 @project_option
 @json_option
 def get(ids: tuple[str, ...], project_path: Path | None, as_json: bool) -> None:
-    """Full records by id (42, "42" or kn://project/42), with freshness computed now."""
+    """Full records by id (42, "42" or kn://project/42), with freshness computed now.
+
+    None found: NotFound (exit 1); some found: the others are listed as missing (exit 0)."""
     from kenning.freshness import FileCheck, freshness_of
     from kenning.store import facts as fact_store
     from kenning.store.db import connect
@@ -135,6 +137,8 @@ def get(ids: tuple[str, ...], project_path: Path | None, as_json: bool) -> None:
     finally:
         conn.close()
     missing = [i for i in wanted if i not in found]
+    if not rows:
+        raise facts_not_found(missing, project.name)
     payload = {
         "schema": FACT_SCHEMA,
         "facts": [{**f.to_json(), "freshness": fr.to_json()} for f, fr in rows],
@@ -144,8 +148,6 @@ def get(ids: tuple[str, ...], project_path: Path | None, as_json: bool) -> None:
     if missing:
         text += ("\n\n" if text else "") + "not found: " + ", ".join(f"#{i}" for i in missing)
     emit(payload, as_json, text)
-    if missing:
-        raise click.exceptions.Exit(1)
 
 
 @click.command()

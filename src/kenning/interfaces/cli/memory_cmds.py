@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING
 
 import click
 
-from kenning.citation import format_citation
+from kenning.citation import facts_not_found, format_citation
 from kenning.interfaces.cli.common import (
     Bounded,
     emit,
@@ -114,7 +114,8 @@ def search(
 @project_option
 @json_option
 def get(ids: tuple[str, ...], full: bool, project_path: Path | None, as_json: bool) -> None:
-    """Full records by id (42, "42" or kn://project/42); long bodies cut with a marker."""
+    """Full records by id (42, "42" or kn://project/42); long bodies cut with a marker. None found:
+    NotFound (exit 1); some found: the others are listed as missing (exit 0)."""
     from kenning.interfaces.memory_render import details_text
     from kenning.memory.layers import details
     from kenning.records import FACT_SCHEMA
@@ -127,6 +128,8 @@ def get(ids: tuple[str, ...], full: bool, project_path: Path | None, as_json: bo
         found, missing = details(conn, project, wanted, now=now())
     finally:
         conn.close()
+    if not found:
+        raise facts_not_found(missing, project.name)
     text, cuts = details_text(found, missing, full=full)
     payload = {
         "schema": FACT_SCHEMA,
@@ -135,8 +138,6 @@ def get(ids: tuple[str, ...], full: bool, project_path: Path | None, as_json: bo
         "cut": cuts,
     }
     emit(payload, as_json, text)
-    if missing:
-        raise click.exceptions.Exit(1)
 
 
 @memory.command("timeline")

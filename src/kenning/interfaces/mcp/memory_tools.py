@@ -16,6 +16,7 @@ from mcp.types import CallToolResult
 from pydantic import Field
 
 from kenning.across.answers import PerStore, over_stores
+from kenning.citation import facts_not_found
 from kenning.errors import NotFound
 from kenning.interfaces import memory_render as mr
 from kenning.interfaces.mcp.context import READ, ServerContext, reply
@@ -152,6 +153,8 @@ def _register_layers(server: FastMCP, ctx: ServerContext) -> None:
         wanted = [fact_id(raw, ctx.project) for raw in ids]
         with ctx.conn() as conn:
             found, missing = details(conn, ctx.project, wanted, now=ctx.clock())
+        if not found:
+            raise facts_not_found(missing, ctx.project.name)
         text, cuts = mr.details_text(found, missing, full=full)
         structured = {
             "schema": FACT_SCHEMA,
