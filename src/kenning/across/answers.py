@@ -24,6 +24,7 @@ from kenning.records import Answer, EmptyReason, Excerpt, ScopeEntry
 from kenning.registry import Entry
 from kenning.route.rules import route
 from kenning.search import lexical
+from kenning.search.fact_types import check_types_across
 from kenning.search.query import parse
 from kenning.search.serve import SearchOptions, rank_hits, search_conn
 from kenning.store import dated
@@ -55,6 +56,7 @@ def search_all(
         options.limit,
         fallback_mode="lexical",
         stores=stores,
+        types=options.types,
     )
 
 
@@ -107,25 +109,32 @@ def ask_all(
             return search_conn(conn, project, parsed, replace(options, limit=n), now=now, rule=WINDOW_RULE)
         return _newest(conn, project, replace(options, limit=n), now=now)
 
-    answer = _across(entries, home, question, per_store, limit, fallback_mode="lexical", stores=stores)
+    answer = _across(entries, home, question, per_store, limit, fallback_mode="lexical", stores=stores, types=types)
     return replace(answer, rule=WINDOW_RULE, notes=(*reading.notes(), *answer.notes))
 
 
-def stale_all(entries: Iterable[Entry], *, now: datetime, stores: Stores, limit: int | None = None) -> Answer:
+def stale_all(
+    entries: Iterable[Entry], *, now: datetime, stores: Stores, limit: int | None = None, types: tuple[str, ...] = ()
+) -> Answer:
     """`kenning stale --all-projects`: each store's freshness report, one after the other in
     project order (a report is not a ranking: nothing to fuse). The transverse memory has no
     re-readable sources, so it has nothing stale."""
-    answers, scope = stale_each(entries, now=now, stores=stores)
+    answers, scope = stale_each(entries, now=now, stores=stores, types=types)
     excerpts = [ex for a in answers for ex in a.excerpts][:limit]
     ranked = tuple(replace(ex, rank=i) for i, ex in enumerate(excerpts, start=1))
     return _combine("what is stale", scope, answers, ranked, fallback_mode="freshness")
 
 
-def stale_each(entries: Iterable[Entry], *, now: datetime, stores: Stores) -> tuple[list[Answer], Opened]:
+def stale_each(
+    entries: Iterable[Entry], *, now: datetime, stores: Stores, types: tuple[str, ...] = ()
+) -> tuple[list[Answer], Opened]:
     """Each readable, non-confidential store's freshness report, in project order, and the
     scope (``excluded`` says who was left out and why); the stores are closed on return."""
     with opened(entries, stores) as scope:
+        check_types_across((conn for _, conn in scope.stores), types)
         answers = [a for _, a in _each(scope, lambda conn, project, _: stale_report(conn, project, now=now), 0)]
+        if types:
+            answers = [replace(a, excerpts=tuple(e for e in a.excerpts if e.fact.type in types)) for a in answers]
     return answers, scope
 
 
@@ -169,13 +178,16 @@ def _across(
     *,
     fallback_mode: str,
     stores: Stores,
+    types: tuple[str, ...] = (),
 ) -> Answer:
-    """Ask every store, fuse. RRF puts every store's first excerpt before any store's second,
+    """Ask every store, fuse (``types``: refused unless some store knows each of them). RRF puts
+    every store's first excerpt before any store's second,
     so with ``n`` stores the merged top ``limit`` needs at most ``ceil(limit / n)`` excerpts of
     each: each store is asked for that many first. Only when they add up to fewer than
     ``limit`` (some stores had fewer) are the stores that gave their full share asked again
     for ``limit`` — the list is then exactly what asking every store for ``limit`` gives."""
     with opened(entries, stores, home=home) as scope:
+        check_types_across((conn for _, conn in scope.stores), types)
         share = -(-limit // max(1, len(scope.stores)))
         done = _each(scope, per_store, share)
         if share < limit and sum(len(a.excerpts) for _, a in done) < limit:

@@ -238,4 +238,5 @@ def _open_into(out: Opened, source: Stores, entry: Entry) -> str | None:
 def _message(exc: BaseException) -> str:
     text = getattr(exc, "message", None) or str(exc)
     hint = getattr(exc, "hint", None)
-    return f"{text} ({hint})" if hint else text
+    specific = hint and hint != getattr(type(exc), "default_hint", None)  # a type's usual advice is noise here
+    return f"{text} ({hint})" if specific else text

@@ -9,6 +9,7 @@ from kenning.freshness import FileCheck, freshness_of
 from kenning.ingest.ledger import LEDGER_PATH
 from kenning.project import Project
 from kenning.records import Answer, EmptyReason, Excerpt, FreshnessState
+from kenning.search.fact_types import check_types
 from kenning.store import facts as fact_store
 from kenning.store import lookups
 from kenning.store.handle import Connection
@@ -16,7 +17,12 @@ from kenning.store.handle import Connection
 LEVEL = 0
 
 
-def stale_report(conn: Connection, project: Project, *, now: datetime, limit: int | None = None) -> Answer:
+def stale_report(
+    conn: Connection, project: Project, *, now: datetime, limit: int | None = None, types: tuple[str, ...] = ()
+) -> Answer:
+    """Facts whose source changed (stale) or vanished (source_missing); ``types``: only those
+    (an unknown type is refused, its hint listing the known ones)."""
+    check_types(conn, types)
     files = FileCheck(project.root, conn)
     paths = lookups.manifest_paths(conn)
     files.preload(paths)
@@ -26,6 +32,8 @@ def stale_report(conn: Connection, project: Project, *, now: datetime, limit: in
     ids = lookups.active_ids_with_path(conn, LEDGER_PATH) + lookups.active_ids_located_in(conn, changed)
     facts = fact_store.get_many(conn, project.name, list(dict.fromkeys(ids)))
     for fact in facts.values():
+        if types and fact.type not in types:
+            continue
         fresh = freshness_of(fact, now=now, files=files)
         if fresh.state in (FreshnessState.STALE, FreshnessState.SOURCE_MISSING):
             excerpts.append(Excerpt(fact, fresh, fact.body[:160].replace("\n", " "), 0.0, 0))

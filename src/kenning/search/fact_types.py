@@ -55,3 +55,15 @@ def check_types(conn: Connection, types: Iterable[str]) -> None:
     unknown = unknown_types(conn, types)
     if unknown:
         raise refusal(unknown, fact_store.types_present(conn))
+
+
+def check_types_across(conns: Iterable[Connection], types: Iterable[str]) -> None:
+    """As ``check_types`` over several stores: a type is known if any of them holds it."""
+    stores = list(conns)
+    unknown = [t for t in dict.fromkeys(types) if t not in BUILTIN_TYPES]
+    for conn in stores:
+        if not unknown:
+            return
+        unknown = unknown_types(conn, unknown)
+    if unknown:
+        raise refusal(unknown, {t for conn in stores for t in fact_store.types_present(conn)})

@@ -270,6 +270,7 @@ def forget(fact_id: str, reason: str | None, project_path: Path | None, as_json:
 
 @click.command()
 @click.option("--limit", type=Bounded(1, 10_000), default=None, help="Most facts to list.")
+@click.option("--type", "types", multiple=True, help="Only facts of this type (repeatable): doc, code, decision, …")
 @click.option(
     "--all-projects",
     is_flag=True,
@@ -277,7 +278,9 @@ def forget(fact_id: str, reason: str | None, project_path: Path | None, as_json:
 )
 @project_option
 @json_option
-def stale(limit: int | None, all_projects: bool, project_path: Path | None, as_json: bool) -> None:
+def stale(
+    limit: int | None, types: tuple[str, ...], all_projects: bool, project_path: Path | None, as_json: bool
+) -> None:
     """Facts whose source changed (stale) or vanished (source_missing) since indexing."""
     from kenning.answer.stale import stale_report
 
@@ -288,14 +291,14 @@ def stale(limit: int | None, all_projects: bool, project_path: Path | None, as_j
         from kenning.config import kenning_home, load_project
 
         entries = registry.list_entries(kenning_home())
-        answer = stale_all(entries, now=now(), limit=limit, stores=OneShot(load_project))
+        answer = stale_all(entries, now=now(), limit=limit, stores=OneShot(load_project), types=types)
         emit(answer.to_json(), as_json, lambda: answer_text(answer))
         return
 
     project = resolve_project(project_path)
     conn = _open(project)
     try:
-        answer = stale_report(conn, project, now=now(), limit=limit)
+        answer = stale_report(conn, project, now=now(), limit=limit, types=types)
     finally:
         conn.close()
     emit(answer.to_json(), as_json, lambda: answer_text(answer))
