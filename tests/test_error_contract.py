@@ -1,0 +1,171 @@
+"""One error vocabulary: the same bad input gives the same typed error — type, message, hint —
+and the same exit code through the CLI (the console script's entry point, in text and with
+``--json``) and through the MCP tools (the SDK's client, in memory); nothing is changed.
+
+Each case pairs a command with the tool that does the same thing. The CLI prints
+``error: <message>`` / ``hint: <hint>`` on stderr and exits with ``exit_codes.exit_code``; with
+``--json`` stdout also carries ``{"error": {type, message, hint}}``; MCP answers ``isError``
+with that object as structured content and a text ending ``Next: <hint>``.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from dataclasses import dataclass
+from typing import Any
+
+import anyio
+import pytest
+from mcp.shared.memory import create_connected_server_and_client_session
+
+import kenning.errors as errors_module
+from conftest import NOW, resync
+from kenning.config import Project
+from kenning.interfaces.exit_codes import exit_code
+from kenning.interfaces.mcp.server import build_server
+from kenning.store import version
+
+FILES = {
+    "src/app.py": "def handler():\n    return helper()\n\n\ndef helper():\n    return 1\n",
+    "docs/guide.md": "# Guide\n\nThe handler calls the helper.\n",
+}
+
+
+@dataclass(frozen=True)
+class Case:
+    name: str
+    kind: str  # the expected error type
+    cli: tuple[str, ...]  # arguments; `{code}` / `{note}` stand for the ids of a code excerpt and a note
+    tool: str
+    arguments: dict[str, Any]
+    store: str = "synced"  # synced, unsynced (no index) or damaged
+
+
+CASES = [
+    Case("fts syntax: dangling operator", "InvalidQuery", ("memory", "search", "handler AND", "--syntax", "fts"),
+         "memory_search", {"query": "handler AND"}),
+    Case("fts syntax: unknown column", "InvalidQuery", ("memory", "search", "foo:bar", "--syntax", "fts"),
+         "memory_search", {"query": "foo:bar"}),
+    Case("fts syntax: unclosed quote", "InvalidQuery", ("search", '"handler', "--syntax", "fts"),
+         "memory_search", {"query": '"handler'}),
+    Case("unknown fact id", "NotFound", ("get", "99999"), "memory_get", {"ids": [99999]}),
+    Case("unknown fact id (memory get)", "NotFound", ("memory", "get", "99999"), "memory_get", {"ids": ["99999"]}),
+    Case("malformed citation", "ValidationError", ("get", "kn://demo/abc"), "memory_get", {"ids": ["kn://demo/abc"]}),
+    Case("another project's citation", "ScopeDenied", ("get", "kn://elsewhere/1"),
+         "memory_get", {"ids": ["kn://elsewhere/1"]}),
+    Case("unknown --type (search)", "ValidationError", ("memory", "search", "handler", "--type", "nosuchtype"),
+         "memory_search", {"query": "handler", "type_filter": "nosuchtype"}),
+    Case("unknown --type (index)", "ValidationError", ("memory", "index", "handler", "--type", "nosuchtype"),
+         "memory_index", {"query": "handler", "type_filter": "nosuchtype"}),
+    Case("unknown --type (save)", "ValidationError", ("memory", "save", "a new note", "--type", "nosuchtype"),
+         "save_memory", {"text": "a new note", "type": "nosuchtype"}),
+    Case("unknown --type (remember)", "ValidationError", ("remember", "a new note", "--type", "nosuchtype"),
+         "save_memory", {"text": "a new note", "type": "nosuchtype"}),
+    Case("path outside the root", "ValidationError", ("graph", "touches", "../etc/passwd"),
+         "graph_touches", {"node": "../etc/passwd"}),
+    Case("absolute path", "ValidationError", ("graph", "impact", "/etc/passwd"), "graph_impact", {"node": "/etc/passwd"}),
+    Case("limit below range", "ValidationError", ("memory", "search", "handler", "--limit", "0"),
+         "memory_search", {"query": "handler", "limit": 0}),
+    Case("limit above range", "ValidationError", ("memory", "index", "handler", "--limit", "21"),
+         "memory_index", {"query": "handler", "limit": 21}),
+    Case("limit not an integer", "ValidationError", ("memory", "search", "handler", "--limit", "ten"),
+         "memory_search", {"query": "handler", "limit": "ten"}),
+    Case("search limit below range", "ValidationError", ("search", "handler", "--limit", "0"),
+         "memory_search", {"query": "handler", "limit": 0}),
+    Case("supersede a file excerpt", "SourceOwned", ("supersede", "{code}", "{note}", "--reason", "x"),
+         "supersede", {"old": "{code}", "new": "{note}", "reason": "x"}),
+    Case("forget a file excerpt", "SourceOwned", ("forget", "{code}", "--reason", "x"),
+         "forget", {"target": "{code}", "reason": "x"}),
+    Case("store never synced", "IndexMissing", ("memory", "search", "handler"),
+         "memory_search", {"query": "handler"}, store="unsynced"),
+    Case("store never synced (get)", "IndexMissing", ("get", "1"), "memory_get", {"ids": [1]}, store="unsynced"),
+    Case("damaged store", "StoreUnreadable", ("memory", "search", "handler"),
+         "memory_search", {"query": "handler"}, store="damaged"),
+    Case("damaged store (search)", "StoreUnreadable", ("search", "handler"),
+         "memory_search", {"query": "handler"}, store="damaged"),
+    Case("damaged store (save)", "StoreUnreadable", ("memory", "save", "a note"),
+         "save_memory", {"text": "a note"}, store="damaged"),
+]  # fmt: skip
+
+
+@pytest.fixture
+def stores(make_project, cli) -> dict[str, Any]:
+    synced = make_project(FILES, name="demo")
+    resync(synced)
+    root = ("--project", str(synced.root))
+    code = cli("search", "handler helper", "--type", "code", "--json", *root).json()["excerpts"][0]["id"]
+    note = cli("remember", "The handler is stable.", "--json", *root).json()["id"]
+    unsynced = make_project(FILES, name="fresh")
+    damaged = make_project(FILES, name="broken")
+    resync(damaged)
+    damaged.db_path.write_bytes(b"garbage" * 2000)
+    for suffix in ("-wal", "-shm"):
+        damaged.db_path.with_name(damaged.db_path.name + suffix).unlink(missing_ok=True)
+    return {"synced": synced, "unsynced": unsynced, "damaged": damaged, "code": code, "note": note}
+
+
+def fill(value: Any, ids: dict[str, Any]) -> Any:
+    if isinstance(value, str) and value in ("{code}", "{note}"):
+        return ids[value.strip("{}")]
+    return value
+
+
+def state_of(project: Project) -> tuple[bool, str | None, str | None]:
+    """Whether the store exists, its change counter (bumped by every fact written) and, for a
+    file that is no store, a digest of its bytes: equal before and after means nothing was written."""
+    path = project.db_path
+    if not path.exists():
+        return False, None, None
+    counter = version.store_state_at(path)
+    return True, counter, None if counter is not None else hashlib.sha256(path.read_bytes()).hexdigest()
+
+
+def mcp_call(project: Project, tool: str, arguments: dict[str, Any]) -> Any:
+    server = build_server(project, clock=lambda: NOW, tools="all")
+
+    async def main() -> Any:
+        async with create_connected_server_and_client_session(server._mcp_server) as client:
+            return await client.call_tool(tool, arguments)
+
+    return anyio.run(main)
+
+
+@pytest.mark.parametrize("case", CASES, ids=[c.name for c in CASES])
+def test_the_same_bad_input_is_the_same_typed_error_in_the_cli_its_json_and_mcp(case, stores, cli):
+    project: Project = stores[case.store]
+    before = state_of(project)
+    args = [str(fill(a, stores)) for a in case.cli] + ["--project", str(project.root)]
+
+    text = cli(*args)
+    as_json = cli(*args, "--json")
+    result = mcp_call(project, case.tool, {k: fill(v, stores) for k, v in case.arguments.items()})
+
+    assert result.isError, result.content
+    error = result.structuredContent["error"]
+    assert set(error) == {"type", "message", "hint"} and error["type"] == case.kind, error
+    assert error["message"] and error["hint"]
+    assert result.content[0].text == f"error ({error['type']}): {error['message']}\nNext: {error['hint']}"
+
+    expected_code = exit_code(getattr(errors_module, case.kind)("x"))
+    assert text.code == expected_code, text
+    assert text.err == f"error: {error['message']}\nhint: {error['hint']}\n"
+    assert text.out == ""
+    assert as_json.code == expected_code
+    assert json.loads(as_json.out) == {"error": error}
+    assert as_json.err == text.err
+    for leaked in ("sqlite", "fts5", "no such column", "not a database", "pydantic", "Input should", "Traceback"):
+        assert leaked not in text.err and leaked not in result.content[0].text, leaked
+    assert state_of(project) == before
+
+
+def test_every_case_has_an_exit_code_of_the_documented_table():
+    assert {exit_code(getattr(errors_module, c.kind)("x")) for c in CASES} == {1, 2}
+
+
+def test_a_click_usage_error_with_json_is_a_usage_error_object(stores, cli):
+    result = cli("search", "handler", "--syntax", "nope", "--json", "--project", str(stores["synced"].root))
+    assert result.code == 2
+    error = json.loads(result.out)["error"]
+    assert error["type"] == "UsageError" and "--syntax" in error["message"]
+    assert error["hint"] == "see `kenning search --help`"
