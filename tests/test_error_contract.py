@@ -10,9 +10,12 @@ with that object as structured content and a text ending ``Next: <hint>``.
 
 from __future__ import annotations
 
+import ast
 import hashlib
 import json
+import re
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 import anyio
@@ -170,3 +173,40 @@ def test_a_click_usage_error_with_json_is_a_usage_error_object(stores, cli):
     error = json.loads(result.out)["error"]
     assert error["type"] == "UsageError" and "--syntax" in error["message"]
     assert error["hint"] == "see `kenning search --help`"
+
+
+DOCS = Path(__file__).resolve().parents[1] / "docs" / "errors.md"
+SRC = Path(__file__).resolve().parents[1] / "src" / "kenning"
+
+
+def error_types() -> dict[str, type]:
+    return {
+        name: value
+        for name, value in vars(errors_module).items()
+        if isinstance(value, type) and issubclass(value, errors_module.KenningError)
+    }
+
+
+def test_docs_errors_md_lists_every_error_type_with_its_exit_code_and_hint():
+    rows = re.findall(r"^\| `(\w+)` \| (?:—|`\w+`) \| (\d+) \| .* \| (.*) \|$", DOCS.read_text(encoding="utf-8"), re.M)
+    documented = {name: (int(code), hint) for name, code, hint in rows}
+    types = error_types()
+    assert set(documented) == set(types)
+    for name, kind in types.items():
+        assert documented[name] == (exit_code(kind("x")), kind.default_hint), name
+
+
+def test_every_typed_error_is_declared_in_errors_py():
+    """One vocabulary: no module defines its own public error type (``_Private`` ones never
+    leave their module)."""
+    names = set(error_types())
+    stray = []
+    for path in SRC.rglob("*.py"):
+        if path.name == "errors.py" and path.parent == SRC:
+            continue
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.ClassDef) and not node.name.startswith("_"):
+                bases = {b.id if isinstance(b, ast.Name) else getattr(b, "attr", "") for b in node.bases}
+                if bases & names:
+                    stray.append(f"{path.relative_to(SRC)}: {node.name}")
+    assert stray == []

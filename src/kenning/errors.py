@@ -130,7 +130,7 @@ class ScopeDenied(KenningError):
 class Unauthorized(KenningError):
     """Missing, unknown, revoked or expired credentials (HTTP 401)."""
 
-    default_hint = "send Authorization: Bearer <secret> with a valid token (`kenning token list`)"
+    default_hint = "send a valid bearer token in the Authorization header (`kenning token list` shows them)"
 
 
 class CrossProjectOff(ScopeDenied):

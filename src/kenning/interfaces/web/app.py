@@ -34,7 +34,7 @@ from kenning.errors import (
 )
 from kenning.interfaces.web import api, gate, graph_pages, memory_pages, pages
 from kenning.interfaces.web.cockpit import HERE, Cockpit, render, templates
-from kenning.store.handle import DatabaseError
+from kenning.store.handle import DatabaseError, typed_error
 
 LOOPBACK_HOSTS = ("127.0.0.1", "localhost", "::1", "[::1]")
 
@@ -55,19 +55,13 @@ def http_status(exc: BaseException) -> int:
 
 
 def error_payload(exc: BaseException) -> dict[str, Any]:
-    if isinstance(exc, KenningError):
-        return {"error": {"type": type(exc).__name__, "message": exc.message, "hint": exc.hint}}
-    return {
-        "error": {
-            "type": "StoreError",
-            "message": f"the project store failed: {exc}",
-            "hint": "if .kenning/kenning.db is damaged, delete it and run `kenning sync`",
-        }
-    }
+    """``{"error": {type, message, hint}}``, as the CLI's ``--json`` and MCP give it (an engine
+    failure in kenning's words: ``store.handle.typed_error``)."""
+    return {"error": typed_error(exc).to_json()}
 
 
 async def on_error(request: Request, exc: Exception) -> Response:
-    status = http_status(exc)
+    status = http_status(typed_error(exc))
     payload = error_payload(exc)
     if request.url.path.startswith("/api/"):
         return JSONResponse(payload, status_code=status)
