@@ -44,12 +44,15 @@ def _invalid_text(args: list[str]) -> int | None:
         try:
             arg.encode("utf-8")
         except UnicodeEncodeError as exc:
+            from kenning.errors import ValidationError
+            from kenning.interfaces.cli.plain import report_failure
+
             shown = arg.encode("utf-8", "backslashreplace").decode("ascii", "replace")[:80]
-            sys.stderr.write(
-                f"error: argument {position} ({shown}) is not valid UTF-8 text "
-                f"(position {exc.start})\nhint: pass arguments as UTF-8\n"
+            refused = ValidationError(
+                f"argument {position} ({shown}) is not valid UTF-8 text (position {exc.start})",
+                hint="pass arguments as UTF-8",
             )
-            return 2
+            return report_failure(refused, as_json="--json" in args) or 2
     return None
 
 
