@@ -20,11 +20,12 @@ from mcp.server.fastmcp.exceptions import ResourceError, ToolError
 from mcp.types import CallToolResult, Tool
 
 from kenning.clock import utc_now
-from kenning.errors import InternalError, KenningError, NotFound, ValidationError
+from kenning.errors import InternalError, InvalidQuery, KenningError, NotFound, ValidationError
 from kenning.interfaces.mcp import ask_tools, graph_tools, memory_tools, profiles
 from kenning.interfaces.mcp.context import ALLOWED_PROJECTS, ServerContext, error_reply, off_the_loop
 from kenning.project import Project
 from kenning.refs import bound_error
+from kenning.search.query import check_budget
 from kenning.store.handle import StoreError, typed_error
 
 INSTRUCTIONS = (
@@ -36,6 +37,8 @@ INSTRUCTIONS = (
 
 # Modules exposing `register(server: FastMCP, ctx: ServerContext) -> None`.
 TOOL_MODULES = (ask_tools, graph_tools, memory_tools)
+
+QUERY_FIELDS = ("query", "question")  # free text checked by the core's query budget
 
 # Called after each tool call with (request or None, tool name, arguments, result); the HTTP
 # app uses it for the audit log of writes.
@@ -76,11 +79,21 @@ def compact(schema: dict[str, Any] | None) -> dict[str, Any] | None:
     return strip(schema)
 
 
-def validation_error(exc: pydantic.ValidationError) -> ValidationError:
-    """The arguments' schema violations in kenning's words: a bound crossed reads as the CLI's
-    (``refs.bound_error``), anything else names the argument and what it should be."""
+def validation_error(exc: pydantic.ValidationError) -> KenningError:
+    """The arguments' schema violations in kenning's words: a query over its budget is the
+    core's own ``InvalidQuery`` (``search.query.check_budget``, as the CLI gives it), a bound
+    crossed reads as the CLI's (``refs.bound_error``), anything else names the argument and
+    what it should be."""
+    errors = exc.errors(include_url=False)
+    for err in errors:
+        over_budget = err["type"] in ("string_too_long", "string_too_short", "value_error")
+        if over_budget and len(err["loc"]) == 1 and err["loc"][0] in QUERY_FIELDS and isinstance(err.get("input"), str):
+            try:
+                check_budget(err["input"])
+            except InvalidQuery as refused:
+                return refused
     parts = []
-    for err in exc.errors(include_url=False):
+    for err in errors:
         where = ".".join(str(x) for x in err["loc"]) or "arguments"
         ctx, value = err.get("ctx") or {}, err.get("input")
         match err["type"]:
