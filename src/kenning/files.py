@@ -50,6 +50,8 @@ class ExclusiveLock:
 
     The kernel releases it when the holder dies, SIGKILL included: it never goes stale."""
 
+    _MODE = "LOCK_EX"
+
     def __init__(self, path: str) -> None:
         self.path = path
         self._fd: int | None = None
@@ -57,13 +59,36 @@ class ExclusiveLock:
     def __enter__(self) -> ExclusiveLock:
         self._fd = os.open(self.path, os.O_RDWR | os.O_CREAT, 0o644)
         if fcntl is not None:
-            fcntl.flock(self._fd, fcntl.LOCK_EX)
+            fcntl.flock(self._fd, getattr(fcntl, self._MODE))
         return self
 
     def __exit__(self, *exc: object) -> None:
         if self._fd is not None:
             os.close(self._fd)  # closing releases the lock
             self._fd = None
+
+
+class SharedLock(ExclusiveLock):
+    """A shared ``flock``: any number hold it at once; ``lock_in_use`` sees them."""
+
+    _MODE = "LOCK_SH"
+
+
+def lock_in_use(path: str) -> bool:
+    """True when some process holds a lock, shared or exclusive, at ``path`` right now (never waits)."""
+    if fcntl is None:
+        return False
+    try:
+        fd = os.open(path, os.O_RDONLY)
+    except OSError:
+        return False
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except OSError:
+        return True
+    finally:
+        os.close(fd)
+    return False
 
 
 def lock_held(path: str) -> bool:

@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 import sqlite3
+import time
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
 
 from kenning.errors import IndexMissing, StoreBusy
+from kenning.files import SharedLock, lock_in_use
 from kenning.store.handle import Connection, DatabaseError, StoreError
 from kenning.store.migrations_runner import check_current, migrate
 from kenning.store.postgres import connection as pg
@@ -32,15 +34,18 @@ __all__ = [
     "connect",
     "in_batches",
     "transaction",
+    "yield_to_waiting_writers",
 ]
 
 BATCH = 500  # values bound in one `IN (…)`: SQLite allows 999 variables per statement
-# How long a writer waits for another one before ``StoreBusy``. A cold sync holds the write
-# lock while it writes (about 7 s for a 20 MB project on the 2-core machine, parsing excluded):
-# a memory save or a hook made meanwhile waits for it instead of failing. Readers never wait
-# (WAL).
+# How long a writer waits for another one before ``StoreBusy``. A sync holds the write lock
+# for one batch at a time (``sync.batches``: about a second) and lets waiting writers in between
+# two; a memory save or a hook made meanwhile waits instead of failing. Readers never wait (WAL).
 BUSY_TIMEOUT_MS = 60_000
 PAGE_SIZE = 8192
+# A batched writer (the sync) lets the writers waiting for the lock in between two batches:
+# each gets it within SQLite's longest busy-handler sleep (100 ms); this bounds the pause.
+YIELD_AT_MOST_SECONDS = 1.0
 
 
 def connect(path: Path, *, create: bool = False, migrate_schema: bool | None = None) -> sqlite3.Connection:
@@ -90,22 +95,75 @@ def transaction(conn: C) -> Iterator[C]:
         with pg.transaction(conn):
             yield conn
         return
-    try:
-        conn.execute("BEGIN IMMEDIATE")
-    except sqlite3.OperationalError as exc:
-        if "locked" in str(exc) or "busy" in str(exc):
-            raise StoreBusy(
-                "the project store is busy: another kenning process is writing to it",
-                hint=f"waited {BUSY_TIMEOUT_MS // 1000} s; "
-                "retry when it finishes (a sync holds the store while it writes)",
-            ) from exc
-        raise
+    _begin_immediate(conn)
     try:
         yield conn
     except BaseException:
         conn.execute("ROLLBACK")
         raise
     conn.execute("COMMIT")
+
+
+def _begin_immediate(conn: sqlite3.Connection) -> None:
+    """Take the write lock. When another writer holds it, wait for it (the connection's busy
+    timeout) flagged as waiting: a long writer that commits in batches (the sync) sees the flag
+    and lets this one in at its next commit instead of taking the lock again."""
+    timeout = conn.execute("PRAGMA busy_timeout").fetchone()[0]
+    conn.execute("PRAGMA busy_timeout = 0")
+    try:
+        conn.execute("BEGIN IMMEDIATE")  # free: no flag, no wait (the common case)
+        return
+    except sqlite3.OperationalError as exc:
+        if not _busy(exc):
+            raise
+    finally:
+        conn.execute(f"PRAGMA busy_timeout = {timeout}")
+    try:
+        with _waiting(conn):
+            conn.execute("BEGIN IMMEDIATE")
+    except sqlite3.OperationalError as exc:
+        if _busy(exc):
+            raise StoreBusy(
+                "the project store is busy: another kenning process is writing to it",
+                hint=f"waited {timeout // 1000} s; retry when it finishes (a sync holds the store while it writes)",
+            ) from exc
+        raise
+
+
+@contextmanager
+def _waiting(conn: sqlite3.Connection) -> Iterator[None]:
+    """A shared ``flock`` on ``<database>-wait`` while this writer waits for the lock."""
+    try:
+        flag = SharedLock(_wait_path(conn)).__enter__()
+    except OSError:  # a folder this process cannot create a file in: wait without the flag
+        yield
+        return
+    try:
+        yield
+    finally:
+        flag.__exit__()
+
+
+def yield_to_waiting_writers(conn: sqlite3.Connection, *, at_most: float = YIELD_AT_MOST_SECONDS) -> float:
+    """Between two write transactions of a long writer: while another process waits for the
+    write lock (``_begin_immediate``), pause so that it takes the lock first, ``at_most``
+    seconds. Returns the seconds paused (0.0 when nobody waited: no cost)."""
+    if pg.is_pg(conn):
+        return 0.0
+    path = _wait_path(conn)
+    started = time.monotonic()
+    while lock_in_use(path) and time.monotonic() - started < at_most:
+        time.sleep(0.005)
+    return time.monotonic() - started
+
+
+def _wait_path(conn: sqlite3.Connection) -> str:
+    main = next(row[2] for row in conn.execute("PRAGMA database_list") if row[1] == "main")
+    return f"{main}-wait"
+
+
+def _busy(exc: sqlite3.OperationalError) -> bool:
+    return "locked" in str(exc) or "busy" in str(exc)
 
 
 def in_batches(items: Sequence[T], size: int = BATCH) -> Iterator[list[T]]:

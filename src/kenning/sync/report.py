@@ -25,6 +25,7 @@ class SyncReport:
     kept: int = 0
     deduplicated: int = 0
     writes: int = 0
+    batches: int = 0  # write transactions committed (sync.batches)
     retired_uris: list[str] = field(default_factory=list)
     graph: dict[str, int] = field(default_factory=dict)
     dense: dict[str, Any] = field(default_factory=dict)  # level 1: kenning.dense.update's summary
@@ -55,5 +56,6 @@ class SyncReport:
             "retired_uris": self.retired_uris,
             "graph": dict(self.graph),
             "writes": self.writes,
+            "batches": self.batches,
             "dense": self.dense,
         }

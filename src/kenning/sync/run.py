@@ -7,16 +7,16 @@
 - vanished (deleted, now ignored, too large…): its excerpts are retired;
 - identical content anywhere in the project is stored once, with one location per place.
 
-Ingest reads and parses (``ingest.read``), the excerpts are written here (``sync.write``),
-the graph derives its nodes and edges (``graph.build``), all through ``kenning.store``, in
-one transaction. Nothing is written when nothing changed: the database file stays
-byte-identical.
+Ingest reads and parses (``ingest.read``), the excerpts are written (``sync.write``), the graph
+derives its nodes and edges (``graph.build``), all through ``kenning.store``, in batches of
+transactions that each hold their files' manifest rows (``sync.batches``): other writers wait
+for one batch, never for the whole sync. Nothing is written when nothing changed: the database
+file stays byte-identical.
 """
 
 from __future__ import annotations
 
 import gc
-import json
 import time
 from datetime import datetime
 
@@ -26,14 +26,13 @@ from kenning.files import SYNC_LOCK_NAME, ExclusiveLock
 from kenning.graph import build as graph_build
 from kenning.ingest import git_history
 from kenning.ingest.discover import Candidate, discover
-from kenning.ingest.read import Progress, read_all
+from kenning.ingest.read import Parsed, Progress, read_all
 from kenning.project import Project
-from kenning.store import facts as fact_store
 from kenning.store import sources
-from kenning.store.db import Connection, connect, transaction
+from kenning.store.db import Connection, connect
 from kenning.sync import dates as source_dates
+from kenning.sync.batches import write_batches
 from kenning.sync.report import SyncReport
-from kenning.sync.write import ExcerptWriter
 
 __all__ = ["Progress", "SyncReport", "sync"]
 
@@ -105,57 +104,28 @@ def _sync(conn: Connection, project: Project, *, now: datetime, progress: Progre
     redates: dict[str, str] = {}
     if graph_pending.git_head is not None:
         redates = source_dates.commit_dates_of_unread(conn, project.root, {*read, *vanished})
-    stamp = iso(now)
-    before = sources.changes(conn)
-    applied: list[graph_build.FileChange] = []  # (path, fingerprint, relations) for the graph
-    step = progress or (lambda phase, done, total: None)
-    with transaction(conn):
-        writer = ExcerptWriter(
-            conn,
-            stamp,
-            {item.candidate.path for item in parsed},
-            {row.content_hash for item in parsed for row in item.rows},
-        )
-        for done, item in enumerate(parsed, start=1):
-            step("writing", done, len(parsed))
-            old = manifest.get(item.candidate.path)
-            if item.skip is not None:
-                report.skipped[item.skip] += 1
-                report.eligible -= 1
-                if old:
-                    vanished.append(item.candidate.path)
-                continue
-            if old and old.fingerprint == item.fingerprint and old.parser == item.candidate.parser:
-                report.files_touched += 1
-                sources.touch_manifest(conn, item.candidate.path, item.candidate.size, item.candidate.mtime_ns)
-                continue
-            if old:
-                report.files_changed += 1
-            else:
-                report.files_new += 1
-            writer.apply_file(item, report, commit_dates.get(item.candidate.path))
-            applied.append((item.candidate.path, item.fingerprint, item.relations))
-        writer.flush()
-        source_dates.apply(conn, redates)
-        step("indexing", 0, 0)
-        fact_store.index_fts_rows(conn, writer.new_facts)  # one batch: new facts only, none touched since
-        parsed.clear()  # the excerpts are written: their memory goes to the graph pass
-        writer.new_facts.clear()
-        for path in sorted(set(vanished)):
-            report.files_removed += 1
-            writer.retire_path(path, report)
-        step("graph", 0, 0)
-        report.graph = graph_build.apply(
-            conn,
-            project,
-            applied,
-            sorted(set(vanished)),
-            graph_pending,
-            stamp=stamp,
-        )
-        report.writes = sources.changes(conn) - before
-        if report.writes:
-            sources.record_sync_run(conn, stamp, json.dumps(report.to_json(), sort_keys=True))
-        step("committing", 0, 0)
+    parsed_kept: list[Parsed] = []
+    for item in parsed:
+        if item.skip is None:
+            parsed_kept.append(item)
+            continue
+        report.skipped[item.skip] += 1
+        report.eligible -= 1
+        if item.candidate.path in manifest:
+            vanished.append(item.candidate.path)
+    parsed.clear()
+    write_batches(
+        conn,
+        project,
+        report,
+        manifest,
+        parsed_kept,
+        sorted(set(vanished)),
+        graph_pending,
+        commit_dates=commit_dates,
+        redates=redates,
+        stamp=iso(now),
+        progress=progress,
+    )
     report.indexed = sources.manifest_count(conn)
     return report

@@ -1,0 +1,155 @@
+"""The sync's write phase, committed in batches so that other writers are never locked out long.
+
+A write transaction holds the store's write lock: a memory save or a hook made meanwhile waits
+for it (up to ``store.db.BUSY_TIMEOUT_MS``). The parsed files are written, then the vanished
+paths retired, in batches: each batch is one transaction holding its files' excerpts, their
+full-text rows, their graph rows and their manifest rows, so a sync killed between two batches
+leaves a consistent store whose manifest says exactly which files are done, and the next sync
+completes the rest. The non-file sources (ledger, git history) and the run's log go with the last
+batch.
+
+A batch is sized from the time per item the previous one took, to hold the lock about
+``BATCH_SECONDS``. Between two batches the sync lets the writers that wait for the lock go first
+(``store.db.yield_to_waiting_writers``: they flag themselves while they wait), so a memory save
+waits for one batch, not for the whole sync; when nobody waits, the next batch starts at once.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from collections import Counter
+
+from kenning.graph import build as graph_build
+from kenning.ingest.read import Parsed, Progress
+from kenning.project import Project
+from kenning.store import facts as fact_store
+from kenning.store import sources
+from kenning.store.db import Connection, transaction, yield_to_waiting_writers
+from kenning.sync import dates as source_dates
+from kenning.sync.report import SyncReport
+from kenning.sync.write import ExcerptWriter
+
+BATCH_SECONDS = 1.0  # the write lock held by one batch, about
+BATCH_FIRST = 64  # items (files to write, vanished paths) in the first batch, before any is timed
+# Each batch costs something of its own (the graph resolves again the references that name what
+# it changed): on a loaded machine, where every batch is slow, batches keep at least this size.
+BATCH_MIN = 32
+BATCH_MAX = 4096
+BATCH_GROWTH = 4  # a batch is at most this many times its predecessor (one fast batch proves little)
+
+
+def write_batches(
+    conn: Connection,
+    project: Project,
+    report: SyncReport,
+    manifest: dict[str, sources.ManifestRow],
+    parsed: list[Parsed],
+    vanished: list[str],
+    graph_pending: graph_build.Pending,
+    *,
+    commit_dates: dict[str, str],
+    redates: dict[str, str],
+    stamp: str,
+    progress: Progress | None,
+) -> None:
+    """Write ``parsed`` (read files, none skipped), then retire ``vanished``, batch by batch.
+    ``commit_dates``: path -> the date of the last commit that touched a file read (its source
+    date); ``redates``: the same for files not read, re-dated with the last batch (``sync.dates``).
+
+    ``parsed`` is emptied: the batches hold what is left to write, and free it as they commit."""
+    step = progress or (lambda phase, done, total: None)
+    before = sources.changes(conn)
+    work: list[Parsed | str] = [*parsed, *vanished]
+    parsed.clear()
+    total, done, size = len(work), 0, BATCH_FIRST
+    graph: Counter[str] = Counter()
+    while True:
+        batch, work = work[:size], work[size:]  # what is written is freed as its batch ends
+        last = not work
+        report.batches += 1
+        started = time.perf_counter()
+        with transaction(conn):
+            files = [item for item in batch if isinstance(item, Parsed)]
+            gone = [item for item in batch if isinstance(item, str)]
+            applied = _write_files(conn, report, manifest, files, commit_dates, stamp, step, done, total, last)
+            if last:
+                source_dates.apply(conn, redates)
+            writer = ExcerptWriter(conn, stamp, set(), set())
+            for path in gone:
+                report.files_removed += 1
+                writer.retire_path(path, report)
+            if last:
+                step("graph", 0, 0)
+            stats = graph_build.apply(
+                conn, project, applied, gone, graph_pending if last else graph_build.Pending(), stamp=stamp
+            )
+            _merge_graph(graph, stats)
+            if last:
+                report.graph = dict(graph)
+                report.writes = sources.changes(conn) - before
+                if report.writes:
+                    sources.record_sync_run(conn, stamp, json.dumps(report.to_json(), sort_keys=True))
+                step("committing", 0, 0)
+        if last:
+            return
+        done += len(batch)
+        del batch, files, gone, applied
+        size = _next_size(size, time.perf_counter() - started)
+        yield_to_waiting_writers(conn)
+
+
+def _write_files(
+    conn: Connection,
+    report: SyncReport,
+    manifest: dict[str, sources.ManifestRow],
+    files: list[Parsed],
+    commit_dates: dict[str, str],
+    stamp: str,
+    step: Progress,
+    done: int,
+    total: int,
+    last: bool,
+) -> list[graph_build.FileChange]:
+    """One batch's files: excerpts and manifest rows written, new facts indexed; the files whose
+    graph must be rebuilt, as ``graph_build.apply`` takes them."""
+    applied: list[graph_build.FileChange] = []
+    writer = ExcerptWriter(
+        conn,
+        stamp,
+        {item.candidate.path for item in files},
+        {row.content_hash for item in files for row in item.rows},
+    )
+    for n, item in enumerate(files, start=1):
+        step("writing", done + n, total)
+        cand = item.candidate
+        old = manifest.get(cand.path)
+        if old and old.fingerprint == item.fingerprint and old.parser == cand.parser:
+            report.files_touched += 1
+            sources.touch_manifest(conn, cand.path, cand.size, cand.mtime_ns)
+            continue
+        if old:
+            report.files_changed += 1
+        else:
+            report.files_new += 1
+        writer.apply_file(item, report, commit_dates.get(cand.path))
+        applied.append((cand.path, item.fingerprint, item.relations))
+    writer.flush()
+    if last:  # the progress bar names the final steps once, not at every batch
+        step("indexing", 0, 0)
+    fact_store.index_fts_rows(conn, writer.new_facts)  # new facts only: none was updated since
+    return applied
+
+
+def _merge_graph(total: Counter[str], stats: dict[str, int]) -> None:
+    """Deltas and counts of events add up over the batches; node and edge counts are the last."""
+    for key, value in stats.items():
+        if key in ("nodes", "edges"):
+            total[key] = value
+        else:
+            total[key] += value
+
+
+def _next_size(size: int, seconds: float) -> int:
+    wanted = int(size * BATCH_SECONDS / max(seconds, 1e-3))
+    return max(BATCH_MIN, min(wanted, size * BATCH_GROWTH, BATCH_MAX))
