@@ -6,7 +6,9 @@ session-start hook imports this on every agent start.
 
 from __future__ import annotations
 
+import errno
 import os
+import stat
 
 try:
     import fcntl
@@ -43,6 +45,46 @@ def inside_root(root_real: str, path: str) -> str | None:
     if real == root_real or real.startswith(root_real.rstrip(os.sep) + os.sep):
         return real
     return None
+
+
+_NOFOLLOW = getattr(os, "O_NOFOLLOW", 0)
+_DIRECTORY = getattr(os, "O_DIRECTORY", 0)
+_CLOEXEC = getattr(os, "O_CLOEXEC", 0)
+_NONBLOCK = getattr(os, "O_NONBLOCK", 0)  # a FIFO swapped in must not block the open
+
+
+def read_regular_inside(root_real: str, rel: str) -> bytes:
+    """The bytes of the regular file ``rel`` (relative, POSIX separators) under ``root_real``
+    (a ``realpath``), with no link followed on the way.
+
+    Each folder is opened under its parent's descriptor with ``O_NOFOLLOW``, then the file,
+    and the descriptor opened is checked (``fstat``) to be a regular file: a file or a folder
+    swapped for a link (or a FIFO, a device) after it was listed is refused, never followed —
+    what was checked is what is read. ``OSError`` for anything refused or unreadable. Where
+    the system has no ``O_NOFOLLOW`` or ``dir_fd``, the path is resolved and checked instead.
+    """
+    parts = rel.split("/")
+    if any(part in ("", ".", "..") for part in parts):
+        raise OSError(errno.EINVAL, "not a plain relative path", rel)
+    if not _NOFOLLOW or os.open not in os.supports_dir_fd:
+        real = inside_root(root_real, os.path.join(root_real, *parts))
+        if real is None:
+            raise OSError(errno.ELOOP, "a link leads out of the project root", rel)
+        with open(real, "rb") as handle:
+            return handle.read()
+    folder = os.open(root_real, os.O_RDONLY | _DIRECTORY | _CLOEXEC)
+    try:
+        for part in parts[:-1]:
+            inner = os.open(part, os.O_RDONLY | _DIRECTORY | _NOFOLLOW | _CLOEXEC, dir_fd=folder)
+            os.close(folder)
+            folder = inner
+        fd = os.open(parts[-1], os.O_RDONLY | _NOFOLLOW | _CLOEXEC | _NONBLOCK, dir_fd=folder)
+    finally:
+        os.close(folder)
+    with os.fdopen(fd, "rb") as handle:
+        if not stat.S_ISREG(os.fstat(fd).st_mode):
+            raise OSError(errno.EINVAL, "not a regular file", rel)
+        return handle.read()
 
 
 class ExclusiveLock:

@@ -34,6 +34,8 @@ class Candidate:
     size: int
     mtime_ns: int
     parser: str
+    root_real: str = ""  # the project root, every link resolved: reads stay under it
+    target: str | None = None  # a link's target inside the root (relative), resolved here
 
 
 @dataclass
@@ -76,6 +78,7 @@ def discover(project: Project) -> Discovery:
             result.skipped["unsupported_type"] += 1
             continue
         abs_path = root / rel
+        target: str | None = None
         try:
             st = abs_path.lstat()
             if os.path.islink(abs_path):
@@ -84,6 +87,7 @@ def discover(project: Project) -> Discovery:
                     result.skipped["link_outside_root"] += 1
                     continue
                 st = os.stat(target)
+                target = os.path.relpath(target, root_real).replace(os.sep, "/")
         except OSError as exc:
             result.skipped["link_loop" if exc.errno == errno.ELOOP else "unreadable"] += 1
             continue
@@ -93,7 +97,7 @@ def discover(project: Project) -> Discovery:
         if st.st_size > project.config.max_file_bytes:
             result.skipped["too_large"] += 1
             continue
-        result.candidates.append(Candidate(rel, abs_path, st.st_size, st.st_mtime_ns, parser))
+        result.candidates.append(Candidate(rel, abs_path, st.st_size, st.st_mtime_ns, parser, root_real, target))
     result.candidates.sort(key=lambda c: c.path)
     return result
 

@@ -16,6 +16,7 @@ from collections.abc import Callable, Iterator, Mapping
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
 
+from kenning.files import read_regular_inside
 from kenning.ingest.discover import Candidate
 from kenning.ingest.git_history import blob_id
 from kenning.ingest.parsers import load_relations
@@ -95,7 +96,9 @@ def read_one(job: tuple[Candidate, str | None]) -> Parsed:
     """Read, fingerprint and (unless the bytes are unchanged) parse one file."""
     cand, known_fingerprint = job
     try:
-        data = cand.abs_path.read_bytes()
+        # No link followed, whatever happened since discovery: a link it accepted (inside the
+        # root) is read at the target it resolved then; a file swapped for a link since is refused.
+        data = read_regular_inside(cand.root_real or _root_of(cand), cand.target or cand.path)
     except OSError:
         return Parsed(cand, None, [], skip="unreadable")
     if b"\x00" in data[:BINARY_PROBE]:
@@ -112,3 +115,8 @@ def read_one(job: tuple[Candidate, str | None]) -> Parsed:
         return Parsed(cand, None, [], skip="parse_error")
     rows = prepare(chunks, cand.path, cand.mtime_ns)
     return Parsed(cand, fingerprint, rows, relations=relations, blob=blob_id(data))
+
+
+def _root_of(cand: Candidate) -> str:
+    """The root a candidate was found under (``abs_path`` is ``root / path``), links resolved."""
+    return os.path.realpath(cand.abs_path.parents[cand.path.count("/")])
