@@ -75,10 +75,11 @@ def write_batches(
             applied = _write_files(conn, report, manifest, files, commit_dates, stamp, step, done, total, last)
             if last:
                 source_dates.apply(conn, redates)
-            writer = ExcerptWriter(conn, stamp, set(), set())
-            for path in gone:
-                report.files_removed += 1
-                writer.retire_path(path, report)
+            if gone:
+                writer = ExcerptWriter(conn, stamp, set(), set())
+                for path in gone:
+                    report.files_removed += 1
+                    writer.retire_path(path, report)
             if last:
                 step("graph", 0, 0)
             stats = graph_build.apply(
