@@ -133,9 +133,12 @@ def _begin_immediate(conn: sqlite3.Connection) -> None:
 @contextmanager
 def _waiting(conn: sqlite3.Connection) -> Iterator[None]:
     """A shared ``flock`` on ``<database>-wait`` while this writer waits for the lock."""
+    path = _wait_path(conn)
     try:
-        flag = SharedLock(_wait_path(conn)).__enter__()
-    except OSError:  # a folder this process cannot create a file in: wait without the flag
+        if not path:
+            raise OSError("an in-memory or temporary database: no file to flag beside")
+        flag = SharedLock(path).__enter__()
+    except OSError:  # no file, or a folder this process cannot create one in: wait unflagged
         yield
         return
     try:
@@ -148,9 +151,9 @@ def yield_to_waiting_writers(conn: sqlite3.Connection, *, at_most: float = YIELD
     """Between two write transactions of a long writer: while another process waits for the
     write lock (``_begin_immediate``), pause so that it takes the lock first, ``at_most``
     seconds. Returns the seconds paused (0.0 when nobody waited: no cost)."""
-    if pg.is_pg(conn):
+    path = "" if pg.is_pg(conn) else _wait_path(conn)
+    if not path:
         return 0.0
-    path = _wait_path(conn)
     started = time.monotonic()
     while lock_in_use(path) and time.monotonic() - started < at_most:
         time.sleep(0.005)
@@ -158,8 +161,9 @@ def yield_to_waiting_writers(conn: sqlite3.Connection, *, at_most: float = YIELD
 
 
 def _wait_path(conn: sqlite3.Connection) -> str:
-    main = next(row[2] for row in conn.execute("PRAGMA database_list") if row[1] == "main")
-    return f"{main}-wait"
+    """``<database>-wait`` beside the database file; "" for a database with no file."""
+    main = next((row[2] for row in conn.execute("PRAGMA database_list") if row[1] == "main"), "")
+    return f"{main}-wait" if main else ""
 
 
 def _busy(exc: sqlite3.OperationalError) -> bool:
