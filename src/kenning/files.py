@@ -87,6 +87,16 @@ def read_regular_inside(root_real: str, rel: str) -> bytes:
         return handle.read()
 
 
+def read_resolved_inside(root_real: str, path: str) -> bytes:
+    """The bytes of ``path`` (a link inside the root is followed to its target, checked by
+    :func:`inside_root`), then read with :func:`read_regular_inside`, so a file swapped for a
+    link between the check and the read is refused. ``OSError`` for anything refused."""
+    real = inside_root(root_real, path)
+    if real is None or real == root_real:
+        raise OSError(errno.ELOOP, "a link leads out of the project root", path)
+    return read_regular_inside(root_real, os.path.relpath(real, root_real).replace(os.sep, "/"))
+
+
 class ExclusiveLock:
     """An advisory ``flock`` held while the ``with`` block runs (a second holder waits for it).
 

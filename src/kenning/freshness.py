@@ -21,7 +21,7 @@ from datetime import datetime
 from pathlib import Path
 
 from kenning.clock import from_timestamp, iso, parse_iso
-from kenning.files import inside_root
+from kenning.files import inside_root, read_resolved_inside
 from kenning.ingest.spans import Spans, span_key, split
 from kenning.records import Fact, Freshness, FreshnessState, Location
 from kenning.store.db import Connection
@@ -85,12 +85,8 @@ class FileCheck:
         return self._spans[path]
 
     def _split(self, path: str) -> Spans | None:
-        full = os.path.join(self._root, path)
-        if inside_root(self._root_real, full) is None:
-            return None
         try:
-            with open(full, "rb") as handle:
-                data = handle.read()
+            data = read_resolved_inside(self._root_real, os.path.join(self._root, path))
         except OSError:
             return None
         import hashlib  # here: only a changed file is re-split (start-up time)
@@ -138,8 +134,8 @@ class FileCheck:
                 try:
                     import hashlib  # here: only a file whose mtime moved is hashed (start-up time)
 
-                    with open(full, "rb") as handle:
-                        result = (hashlib.sha256(handle.read()).hexdigest(), st.st_mtime)
+                    data = read_resolved_inside(self._root_real, full)
+                    result = (hashlib.sha256(data).hexdigest(), st.st_mtime)
                 except OSError:
                     result = (None, None)
         self._seen[path] = result

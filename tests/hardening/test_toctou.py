@@ -108,3 +108,34 @@ def test_a_link_inside_the_root_is_still_read(make_project):
         assert conn.execute("SELECT count(*) FROM locations WHERE path = 'alias.md'").fetchone()[0] == 1
     finally:
         conn.close()
+
+
+def test_freshness_never_follows_a_file_swapped_for_a_link_after_its_check(make_project, outside, monkeypatch):
+    """At read, freshness checks a changed file's path, then reads it: a file swapped for a link out
+    of the root in between is refused (served as gone), never hashed or re-split from outside."""
+    import kenning.files as files
+    from conftest import NOW, bump_mtime
+    from kenning.answer.search import SearchOptions, search_project
+    from kenning.records import FreshnessState
+
+    project = make_project(FILES)
+    resync(project)
+    notes = project.root / "notes.md"
+    notes.write_text(FILES["notes.md"] + "\nOne more line.\n", encoding="utf-8")
+    bump_mtime(notes)
+    checked = files.inside_root
+    swapped: list[str] = []
+
+    def check_then_swap(root_real: str, path: str) -> str | None:
+        real = checked(root_real, path)
+        if path.endswith("notes.md") and not swapped and real is not None:
+            notes.unlink()
+            os.symlink(outside / "notes.md", notes)
+            swapped.append(path)
+        return real
+
+    monkeypatch.setattr(files, "inside_root", check_then_swap)
+    answer = search_project(project, "widget quorum", SearchOptions(limit=5, include_missing=True), now=NOW)
+    assert swapped, "the swap ran between the check and the read"
+    states = {e.fact.source.uri.split(":")[0].split("#")[0]: e.freshness.state for e in answer.excerpts}
+    assert states.get("notes.md") == FreshnessState.SOURCE_MISSING

@@ -10,7 +10,7 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
-from kenning.files import inside_root
+from kenning.files import read_resolved_inside
 from kenning.ingest import git_history
 from kenning.store import facts as fact_store
 from kenning.store.db import Connection
@@ -23,13 +23,9 @@ def commit_dates_of_unread(conn: Connection, root: Path, read: set[str]) -> dict
     for path in fact_store.mtime_dated_paths(conn):
         if path in read:
             continue
-        full = os.path.join(root, path)
-        if inside_root(root_real, full) is None:
-            continue
         try:
-            with open(full, "rb") as handle:
-                blobs[path] = git_history.blob_id(handle.read())
-        except OSError:
+            blobs[path] = git_history.blob_id(read_resolved_inside(root_real, os.path.join(root, path)))
+        except OSError:  # gone, unreadable, or a link out of the root (never read)
             continue
     return git_history.commit_dates(root, blobs)
 
