@@ -3,6 +3,7 @@ answer with ``empty_reason``, not an error."""
 
 from __future__ import annotations
 
+from dataclasses import replace
 from datetime import datetime
 
 from kenning.errors import IndexMissing
@@ -10,7 +11,7 @@ from kenning.project import Project
 from kenning.records import Answer, EmptyReason
 from kenning.search.query import parse
 from kenning.search.serve import LEVEL, SearchOptions, search_conn
-from kenning.store.db import connect
+from kenning.store.db import open_for_reading
 from kenning.store.handle import DatabaseError
 
 
@@ -18,7 +19,7 @@ def search_project(project: Project, query: str, options: SearchOptions, *, now:
     """Parse, then search; an absent index is an answer with ``empty_reason``, not an error."""
     parsed = parse(query, options.syntax)
     try:
-        conn = connect(project.db_path)
+        conn, fallback = open_for_reading(project)
     except IndexMissing:
         return Answer(
             query,
@@ -40,6 +41,7 @@ def search_project(project: Project, query: str, options: SearchOptions, *, now:
             notes=(f"{project.db_path} is unreadable: {exc}",),
         )
     try:
-        return search_conn(conn, project, parsed, options, now=now)
+        answer = search_conn(conn, project, parsed, options, now=now)
     finally:
         conn.close()
+    return answer if fallback is None else replace(answer, degradations=(*answer.degradations, fallback))

@@ -7,9 +7,11 @@ from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
 
-from kenning.errors import IndexMissing, StoreBusy
+from kenning.errors import IndexMissing, StoreBusy, StoreUnavailable
+from kenning.project import Project
 from kenning.store.handle import Connection, DatabaseError, StoreError
 from kenning.store.migrations_runner import check_current, migrate
+from kenning.store.postgres import MISSING
 from kenning.store.postgres import connection as pg
 
 TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (start-up time)
@@ -31,6 +33,12 @@ __all__ = [
     "StoreError",
     "connect",
     "in_batches",
+    "open_for_reading",
+    "open_store",
+    "server_only_missing",
+    "serves",
+    "sync_lock",
+    "write_batches",
     "transaction",
 ]
 
@@ -81,6 +89,69 @@ def connect(path: Path, *, create: bool = False, migrate_schema: bool | None = N
         conn.close()
         raise
     return conn
+
+
+def open_store(project: Project, *, create: bool = False) -> sqlite3.Connection:
+    """The project's store: the PostgreSQL one when ``project.config.store`` names a server
+    (level 2; unreachable → ``StoreUnavailable``), else the SQLite file (``connect``). A reader
+    of a PostgreSQL project nothing was ever written to gets ``IndexMissing``, as with no file."""
+    if not project.config.store:
+        return connect(project.db_path, create=create)
+    conn = pg.connect(project.config.store, project.name, migrate_schema=create)
+    if not create and not pg.has_index(conn):
+        conn.close()
+        raise IndexMissing(f"no index for {project.name} in the PostgreSQL store", hint="run `kenning sync`")
+    return conn  # type: ignore[return-value]  # the engine's handle: store functions dispatch on it
+
+
+def open_for_reading(project: Project) -> tuple[sqlite3.Connection, str | None]:
+    """``open_store`` for an answer, and the degradation to list with it: a PostgreSQL store
+    that cannot be reached falls back to the local level-0 store when one exists (said in the
+    answer); without one, ``StoreUnavailable`` stands."""
+    try:
+        return open_store(project), None
+    except StoreUnavailable as exc:
+        if not project.config.store or not project.db_path.exists():
+            raise
+        reason = f"{exc.message}: answered from the local level-0 store"
+        return connect(project.db_path), reason
+
+
+FILE_BATCH = 200  # PostgreSQL: files a sync writes per transaction
+
+
+def write_batches(conn: sqlite3.Connection, items: list[T]) -> list[list[T]]:
+    """How a sync groups its files into transactions: SQLite, one (a crash leaves the previous
+    state); PostgreSQL, one per ``FILE_BATCH`` files (a shared server holds no long transaction)."""
+    if pg.is_pg(conn):
+        return [items[i : i + FILE_BATCH] for i in range(0, len(items), FILE_BATCH)] or [[]]
+    return [items]
+
+
+@contextmanager
+def sync_lock(conn: sqlite3.Connection) -> Iterator[None]:
+    """PostgreSQL: the project's advisory sync lock (one sync per project, from any machine);
+    SQLite needs none beyond the sync's lock file."""
+    if pg.is_pg(conn):
+        with pg.sync_lock(conn):
+            yield
+    else:
+        yield
+
+
+def serves(conn: sqlite3.Connection, section: str) -> bool:
+    """Whether the handle's engine implements ``section`` (a name of ``store.postgres.MISSING``)."""
+    return not pg.is_pg(conn) or section not in MISSING
+
+
+def server_only_missing(project: Project, what: str) -> None:
+    """``StoreUnavailable`` when ``project`` is served by PostgreSQL and ``what`` (a section of
+    ``store.postgres.MISSING``) is not implemented there: never answered from SQLite instead."""
+    if project.config.store:
+        raise StoreUnavailable(
+            f"{what} is not implemented on the PostgreSQL store yet",
+            hint="unset KENNING_DATABASE_URL (and `store` in .kenning/config.toml) to use the local SQLite store",
+        )
 
 
 @contextmanager

@@ -26,11 +26,11 @@ from kenning.files import SYNC_LOCK_NAME, ExclusiveLock
 from kenning.graph import build as graph_build
 from kenning.ingest import git_history
 from kenning.ingest.discover import Candidate, discover
-from kenning.ingest.read import Progress, read_all
+from kenning.ingest.read import Parsed, Progress, read_all
 from kenning.project import Project
 from kenning.store import facts as fact_store
 from kenning.store import sources
-from kenning.store.db import Connection, connect, transaction
+from kenning.store.db import Connection, open_store, serves, sync_lock, transaction, write_batches
 from kenning.sync import dates as source_dates
 from kenning.sync.report import SyncReport
 from kenning.sync.write import ExcerptWriter
@@ -49,7 +49,7 @@ def sync(project: Project, *, now: datetime, progress: Progress | None = None, e
 
 
 def _locked_sync(project: Project, *, now: datetime, progress: Progress | None, embed: bool) -> SyncReport:
-    conn = connect(project.db_path, create=True)
+    conn = open_store(project, create=True)
     # A sync allocates hundreds of thousands of objects (syntax trees, rows) that reference
     # counting frees; parsing makes no cyclic garbage, so the cycle collector would only scan
     # them again and again (a sixth of the parse time). It is paused for the sync.
@@ -57,10 +57,13 @@ def _locked_sync(project: Project, *, now: datetime, progress: Progress | None, 
     gc.disable()
     try:
         started = time.perf_counter()
-        report = _sync(conn, project, now=now, progress=progress)
+        with sync_lock(conn):
+            report = _sync(conn, project, now=now, progress=progress)
         # Level 1, after the lexical sync committed; its default time budget follows the
         # lexical sync's own duration, so embedding never turns a short sync into a long one.
-        if embed:
+        if not serves(conn, "dense vectors"):
+            report.dense = {"available": False, "reason": "dense vectors: not implemented on postgresql yet"}
+        elif embed:
             report.dense = dense.update(conn, project, progress, lexical_seconds=time.perf_counter() - started)
         else:
             report.dense = {"available": False, "reason": dense.SKIPPED}
@@ -85,7 +88,8 @@ def _sync(conn: Connection, project: Project, *, now: datetime, progress: Progre
             to_read.append(cand)
     present = {c.path for c in found.candidates}
     vanished = sorted(p for p in manifest if p not in present)
-    graph_pending = graph_build.pending(conn, project)
+    with_graph = serves(conn, "graph")  # PostgreSQL: no graph yet (status lists the degradation)
+    graph_pending = graph_build.pending(conn, project) if with_graph else []
     if not to_read and not vanished and not graph_pending:
         report.indexed = len(manifest)
         return report
@@ -109,53 +113,77 @@ def _sync(conn: Connection, project: Project, *, now: datetime, progress: Progre
     before = sources.changes(conn)
     applied: list[graph_build.FileChange] = []  # (path, fingerprint, relations) for the graph
     step = progress or (lambda phase, done, total: None)
-    with transaction(conn):
-        writer = ExcerptWriter(
-            conn,
-            stamp,
-            {item.candidate.path for item in parsed},
-            {row.content_hash for item in parsed for row in item.rows},
-        )
-        for done, item in enumerate(parsed, start=1):
-            step("writing", done, len(parsed))
-            old = manifest.get(item.candidate.path)
-            if item.skip is not None:
-                report.skipped[item.skip] += 1
-                report.eligible -= 1
-                if old:
-                    vanished.append(item.candidate.path)
+    total = len(parsed)
+    batches = write_batches(conn, parsed)  # SQLite: one transaction; PostgreSQL: one per file batch
+    del parsed  # the batches hold the items: each batch's memory goes once it is written
+    written = 0
+    for number, batch in enumerate(batches, start=1):
+        with transaction(conn):
+            writer = ExcerptWriter(
+                conn,
+                stamp,
+                {item.candidate.path for item in batch},
+                {row.content_hash for item in batch for row in item.rows},
+            )
+            for item in batch:
+                written += 1
+                step("writing", written, total)
+                _write_file(conn, writer, item, manifest, vanished, applied, report, commit_dates)
+            writer.flush()
+            if number == len(batches):
+                source_dates.apply(conn, redates)
+            step("indexing", 0, 0)
+            fact_store.index_fts_rows(conn, writer.new_facts)  # one batch: new facts only, none touched since
+            batch.clear()  # the excerpts are written: their memory goes to the graph pass
+            writer.new_facts.clear()
+            if number < len(batches):
                 continue
-            if old and old.fingerprint == item.fingerprint and old.parser == item.candidate.parser:
-                report.files_touched += 1
-                sources.touch_manifest(conn, item.candidate.path, item.candidate.size, item.candidate.mtime_ns)
-                continue
-            if old:
-                report.files_changed += 1
-            else:
-                report.files_new += 1
-            writer.apply_file(item, report, commit_dates.get(item.candidate.path))
-            applied.append((item.candidate.path, item.fingerprint, item.relations))
-        writer.flush()
-        source_dates.apply(conn, redates)
-        step("indexing", 0, 0)
-        fact_store.index_fts_rows(conn, writer.new_facts)  # one batch: new facts only, none touched since
-        parsed.clear()  # the excerpts are written: their memory goes to the graph pass
-        writer.new_facts.clear()
-        for path in sorted(set(vanished)):
-            report.files_removed += 1
-            writer.retire_path(path, report)
-        step("graph", 0, 0)
-        report.graph = graph_build.apply(
-            conn,
-            project,
-            applied,
-            sorted(set(vanished)),
-            graph_pending,
-            stamp=stamp,
-        )
-        report.writes = sources.changes(conn) - before
-        if report.writes:
-            sources.record_sync_run(conn, stamp, json.dumps(report.to_json(), sort_keys=True))
-        step("committing", 0, 0)
+            for path in sorted(set(vanished)):
+                report.files_removed += 1
+                writer.retire_path(path, report)
+            step("graph", 0, 0)
+            if with_graph:
+                report.graph = graph_build.apply(
+                    conn,
+                    project,
+                    applied,
+                    sorted(set(vanished)),
+                    graph_pending,
+                    stamp=stamp,
+                )
+            report.writes = sources.changes(conn) - before
+            if report.writes:
+                sources.record_sync_run(conn, stamp, json.dumps(report.to_json(), sort_keys=True))
+            step("committing", 0, 0)
     report.indexed = sources.manifest_count(conn)
     return report
+
+
+def _write_file(
+    conn: Connection,
+    writer: ExcerptWriter,
+    item: Parsed,
+    manifest: dict[str, sources.ManifestRow],
+    vanished: list[str],
+    applied: list[graph_build.FileChange],
+    report: SyncReport,
+    commit_dates: dict[str, str],
+) -> None:
+    """One parsed file: skipped (and, if indexed before, vanished), touched, or written."""
+    old = manifest.get(item.candidate.path)
+    if item.skip is not None:
+        report.skipped[item.skip] += 1
+        report.eligible -= 1
+        if old:
+            vanished.append(item.candidate.path)
+        return
+    if old and old.fingerprint == item.fingerprint and old.parser == item.candidate.parser:
+        report.files_touched += 1
+        sources.touch_manifest(conn, item.candidate.path, item.candidate.size, item.candidate.mtime_ns)
+        return
+    if old:
+        report.files_changed += 1
+    else:
+        report.files_new += 1
+    writer.apply_file(item, report, commit_dates.get(item.candidate.path))
+    applied.append((item.candidate.path, item.fingerprint, item.relations))

@@ -115,11 +115,11 @@ def get(ids: tuple[str, ...], project_path: Path | None, as_json: bool) -> None:
     """Full records by id (42, "42" or kn://project/42), with freshness computed now."""
     from kenning.freshness import FileCheck, freshness_of
     from kenning.store import facts as fact_store
-    from kenning.store.db import connect
+    from kenning.store.db import open_store
 
     project = resolve_project(project_path)
     wanted = [parse_fact_id(raw, project) for raw in ids]
-    conn = connect(project.db_path)
+    conn = open_store(project)
     try:
         found = fact_store.get_many(conn, project.name, wanted)
         files = FileCheck(project.root, conn)
@@ -288,6 +288,6 @@ def stale(limit: int | None, all_projects: bool, project_path: Path | None, as_j
 
 
 def _open(project: Project, *, create: bool = False) -> Connection:
-    from kenning.store.db import connect
+    from kenning.store.db import open_store
 
-    return connect(project.db_path, create=create)
+    return open_store(project, create=create)

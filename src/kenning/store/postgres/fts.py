@@ -12,9 +12,12 @@ path 1, as the SQLite trigram weights).
 from __future__ import annotations
 
 import re
+from collections import Counter
+from collections.abc import Iterator
+from contextlib import contextmanager
 
-from kenning.errors import InvalidQuery
-from kenning.store.postgres.connection import PgConnection
+from kenning.errors import InvalidQuery, QueryTooCostly
+from kenning.store.postgres.connection import STATEMENT_TIMEOUT_MS, PgConnection
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -24,7 +27,7 @@ if TYPE_CHECKING:
 
 SYNTAX_HINT = 'FTS syntax: terms, "phrases", prefix*, AND / OR / NOT, parentheses; or drop --syntax fts'
 _TOKEN = re.compile(r'\s*(?:(?P<phrase>"(?:[^"]|"")*")|(?P<open>\()|(?P<close>\))|(?P<bare>[^\s()"]+))')
-_WORD = re.compile(r"\w+")
+_WORD = re.compile(r"[^\W_]+")  # FTS5 unicode61: `_` separates words
 
 
 def tokens(match: str) -> list[tuple[str, str, bool]]:
@@ -112,6 +115,10 @@ def _where(filters: Filters) -> tuple[str, list[Any]]:
     if filters.memory_type:
         clauses.append("f.memory_type = %s")
         params.append(filters.memory_type)
+    for bound, op in ((filters.since, ">="), (filters.until, "<=")):
+        if bound:
+            clauses.append(f"left(coalesce(f.date_source, f.date_indexed), 10) {op} %s")
+            params.append(bound)
     return " AND ".join(clauses), params
 
 
@@ -193,3 +200,36 @@ def count_trigrams(conn: PgConnection, match: str, filters: Filters) -> int:
             (conn.project, *patterns, *params),
         ).fetchone()[0]
     )
+
+
+def estimated_postings(conn: PgConnection, terms: Counter[tuple[str, bool]]) -> int:
+    """Facts of the project each term (a prefix: every word it starts) reaches, summed over its
+    occurrences: the ``fts_guard`` estimate, counted by the GIN index."""
+    total = 0
+    for (term, prefix), times in terms.items():
+        query = _lexemes(term, prefix)
+        if query == "''":
+            continue
+        found = conn.execute(
+            "SELECT count(*) FROM facts WHERE project = %s AND words @@ to_tsquery('kenning_simple', %s)",
+            (conn.project, query),
+        ).fetchone()[0]
+        total += int(found) * times
+    return total
+
+
+@contextmanager
+def time_budget(conn: PgConnection, seconds: float) -> Iterator[None]:
+    """Each statement inside ends after ``seconds`` (the server cancels it): ``QueryTooCostly``."""
+    import psycopg  # the extra: only with a PostgreSQL store open
+
+    conn.execute(f"SET statement_timeout = {max(1, int(seconds * 1000))}")
+    try:
+        yield
+    except psycopg.errors.QueryCanceled as exc:
+        raise QueryTooCostly(
+            f"the query ran past its {seconds:g} s budget and was stopped",
+            hint="narrow it: more specific terms, longer prefixes, a type or path filter",
+        ) from exc
+    finally:
+        conn.execute(f"SET statement_timeout = {STATEMENT_TIMEOUT_MS}")
