@@ -32,7 +32,7 @@ from kenning.store.version import store_state
 LEVEL = 0
 GRAPH_NOT_BUILT = "graph not built"
 # The store section each mode reads beyond full text (``store.postgres.MISSING`` names them).
-ENGINE_SECTIONS = {"freshness": "report look-ups", "core": "pack", "graph": "graph", "hybrid": "dense vectors"}
+ENGINE_SECTIONS = {"graph": "graph", "hybrid": "dense vectors"}
 DENSE_MISSING = dense_engine.NOT_INSTALLED
 CORE_NOT_BUILT = "core pack not built"
 

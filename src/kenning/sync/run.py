@@ -89,7 +89,7 @@ def _sync(conn: Connection, project: Project, *, now: datetime, progress: Progre
     present = {c.path for c in found.candidates}
     vanished = sorted(p for p in manifest if p not in present)
     with_graph = serves(conn, "graph")  # PostgreSQL: no graph yet (status lists the degradation)
-    graph_pending = graph_build.pending(conn, project) if with_graph else []
+    graph_pending = graph_build.pending(conn, project) if with_graph else graph_build.Pending()
     if not to_read and not vanished and not graph_pending:
         report.indexed = len(manifest)
         return report

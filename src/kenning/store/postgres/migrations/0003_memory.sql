@@ -40,8 +40,9 @@ CREATE TABLE tool_uses (
 CREATE INDEX tool_uses_session ON tool_uses (project, session_id, id);
 
 CREATE TABLE search_cursors (
-    project text NOT NULL,
+    project text NOT NULL,                -- the store's project (the row filter)
     token text NOT NULL,
+    scope text NOT NULL,                  -- the project the cursor searches (SQLite: its `project`)
     step integer NOT NULL CHECK (step IN (1, 2)),
     query text NOT NULL,
     options text NOT NULL,
