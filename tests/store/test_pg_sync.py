@@ -63,6 +63,7 @@ def test_sync_into_postgresql_then_search_and_ask_as_sqlite_does(cli, corpus, mo
         for command in ("search", "ask"):
             assert set(on_pg[command]) == set(on_sqlite[command]), (command, question)
     assert any(top5(cli, "search", q, "--project", root) for q in QUESTIONS)  # not all empty
+    assert cli("search", "sqlite", "--project", root, "--json").json()["level"] == 2
     again = cli("sync", "--project", root, "--json").json()
     assert again["writes"] == 0 and again["files"]["unchanged"] == local["coverage"]["indexed"]
 
@@ -126,6 +127,7 @@ def test_an_unreachable_server_answers_from_the_local_store_and_says_so(cli, cor
     monkeypatch.setenv("KENNING_DATABASE_URL", DEAD)
     answer = cli("search", "sqlite", "--project", root, "--json").json()
     assert answer["excerpts"] and any("answered from the local level-0 store" in d for d in answer["degradations"])
+    assert answer["level"] == 0
 
 
 def test_a_project_never_synced_to_the_server_has_no_index_there(cli, corpus, monkeypatch):

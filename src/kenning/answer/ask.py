@@ -26,7 +26,7 @@ from kenning.search.query import parse
 from kenning.search.serve import SearchOptions, search_conn
 from kenning.search.snippet import make_snippet
 from kenning.store import facts as fact_store
-from kenning.store.db import Connection, open_for_reading, serves
+from kenning.store.db import SERVER_LEVEL, Connection, open_for_reading, serves
 from kenning.store.version import store_state
 
 LEVEL = 0
@@ -72,7 +72,9 @@ def ask_project(
         )
     finally:
         conn.close()
-    return answer if fallback is None else replace(answer, degradations=(*answer.degradations, fallback))
+    if fallback is not None:
+        return replace(answer, degradations=(*answer.degradations, fallback))
+    return replace(answer, level=SERVER_LEVEL) if project.config.store else answer
 
 
 def ask_conn(

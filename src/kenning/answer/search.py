@@ -11,7 +11,7 @@ from kenning.project import Project
 from kenning.records import Answer, EmptyReason
 from kenning.search.query import parse
 from kenning.search.serve import LEVEL, SearchOptions, search_conn
-from kenning.store.db import open_for_reading
+from kenning.store.db import SERVER_LEVEL, open_for_reading
 from kenning.store.handle import DatabaseError
 
 
@@ -44,4 +44,6 @@ def search_project(project: Project, query: str, options: SearchOptions, *, now:
         answer = search_conn(conn, project, parsed, options, now=now)
     finally:
         conn.close()
-    return answer if fallback is None else replace(answer, degradations=(*answer.degradations, fallback))
+    if fallback is not None:
+        return replace(answer, degradations=(*answer.degradations, fallback))
+    return replace(answer, level=SERVER_LEVEL) if project.config.store else answer

@@ -27,6 +27,7 @@ if TYPE_CHECKING:
 # once in ``store/handle.py``; they are re-exported here for callers that open stores.
 __all__ = [
     "BATCH",
+    "SERVER_LEVEL",
     "BUSY_TIMEOUT_MS",
     "Connection",
     "DatabaseError",
@@ -117,6 +118,7 @@ def open_for_reading(project: Project) -> tuple[sqlite3.Connection, str | None]:
         return connect(project.db_path), reason
 
 
+SERVER_LEVEL = 2  # what an answer served by the PostgreSQL store says it is (levels: SPEC §2)
 FILE_BATCH = 200  # PostgreSQL: files a sync writes per transaction
 
 
