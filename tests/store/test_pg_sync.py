@@ -136,3 +136,15 @@ def test_a_project_never_synced_to_the_server_has_no_index_there(cli, corpus, mo
     monkeypatch.setenv("KENNING_DATABASE_URL", server_url())
     answer = cli("search", "sqlite", "--project", root, "--json").json()
     assert answer["empty_reason"] == "index_missing" and answer["excerpts"] == []
+
+
+def test_cross_project_search_leaves_a_server_project_out_and_says_why(cli, corpus, monkeypatch, tmp_path):
+    root = str(corpus.root)
+    cli("sync", "--project", root)  # its local file exists, and must not answer for it
+    assert cli("projects", "add", root).code == 0
+    monkeypatch.setenv("KENNING_DATABASE_URL", DEAD)
+    answer = cli("ask", "sqlite", "--all-projects", "--project", root, "--json").json()
+    assert answer["excerpts"] == []
+    assert [e["reason"] for e in answer["scope"]["excluded"]] == [
+        "served by PostgreSQL: cross-project search does not read server stores yet"
+    ]

@@ -35,6 +35,11 @@ FACT_COLUMNS = (
 
 
 def insert(conn: PgConnection, fact: NewFact, *, indexed: bool = True) -> int:
+    with conn.raw.transaction():  # the lock and the id in one transaction, even outside the caller's
+        return _insert(conn, fact)
+
+
+def _insert(conn: PgConnection, fact: NewFact) -> int:
     conn.execute("SELECT pg_advisory_xact_lock(%s)", (ID_LOCK,))  # see ID_LOCK: ids in one order
     row = conn.execute(
         f"INSERT INTO facts ({INSERT_COLUMNS}) VALUES ({','.join(['%s'] * 21)}) RETURNING id",
