@@ -123,6 +123,7 @@ def migrate(conn: PgConnection) -> None:
     """Apply the missing migrations, one transaction, serialised by an advisory lock."""
     with conn.raw.transaction():
         conn.execute("SELECT pg_advisory_xact_lock(%s)", (MIGRATION_LOCK,))
+        conn.execute("SET LOCAL statement_timeout = 0")  # an index over millions of rows takes minutes
         conn.execute("CREATE TABLE IF NOT EXISTS kenning_migrations (version integer PRIMARY KEY, name text NOT NULL)")
         done = {r[0] for r in conn.execute("SELECT version FROM kenning_migrations").fetchall()}
         for number, name, sql in migrations():
