@@ -100,7 +100,7 @@ def load(url: str, n: int, queries: list[str], name: str | None) -> dict[str, fl
                     uri = f"gen/{first + k}.md#s"
                     rows.append(
                         [next_id + k, "section", title, body, "", f"gen/{first + k}.md", "file", uri, "f", uri]
-                        + [None, NOW.isoformat(), None, "projection", "[]", None, None, None, None, "{}"]
+                        + [None, NOW.isoformat(), None, "projection", "[]", None, None, None, None, "{}", None]
                     )
                 facts.insert_rows(conn, rows)
         load_s = time.perf_counter() - start

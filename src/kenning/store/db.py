@@ -160,8 +160,8 @@ def server_only_missing(project: Project, what: str) -> None:
 def transaction(conn: C) -> Iterator[C]:
     """``BEGIN IMMEDIATE`` … ``COMMIT``, rolled back on any exception (Ctrl-C included)."""
     if pg.is_pg(conn):
-        with pg.transaction(conn) as handle:
-            yield handle  # type: ignore[misc]  # the engine's handle, as opened
+        with pg.transaction(conn):
+            yield conn
         return
     try:
         conn.execute("BEGIN IMMEDIATE")

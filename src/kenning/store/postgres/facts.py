@@ -25,7 +25,8 @@ INSERT_COLUMNS = (
 )
 ROW_COLUMNS = (  # store.facts.ROW_COLUMNS: a bulk row, id first
     "id, type, title, body, keywords, path, source_kind, source_uri, fingerprint, content_hash, "
-    "date_source, date_indexed, date_confirmed, producer, tags, importance, why, how_to_apply, memory_type, meta"
+    "date_source, date_indexed, date_confirmed, producer, tags, importance, why, how_to_apply, memory_type, meta, "
+    "date_source_kind"
 )
 FACT_COLUMNS = (
     "id, type, title, body, keywords, path, source_kind, source_uri, fingerprint, content_hash, "
