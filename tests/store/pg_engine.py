@@ -22,7 +22,7 @@ from kenning.store.postgres.connection import PgConnection
 from kenning.store.postgres.connection import connect as pg_connect
 
 NOT_YET = "not implemented on postgresql yet"
-# Contract tests that pass on PostgreSQL (facts and full text so far).
+# Contract tests that pass on PostgreSQL (the rest: graph, bench reads, the hook's version read).
 PG_READY = {
     "test_word_candidates_are_best_first_and_respect_the_filters",
     "test_memory_type_filters_word_candidates",

@@ -64,6 +64,8 @@ def test_sync_into_postgresql_then_search_and_ask_as_sqlite_does(cli, corpus, mo
             assert set(on_pg[command]) == set(on_sqlite[command]), (command, question)
     assert any(top5(cli, "search", q, "--project", root) for q in QUESTIONS)  # not all empty
     assert cli("search", "sqlite", "--project", root, "--json").json()["level"] == 2
+    stale = cli("stale", "--project", root, "--json").json()
+    assert stale["level"] == 2 and stale["excerpts"] == []
     again = cli("sync", "--project", root, "--json").json()
     assert again["writes"] == 0 and again["files"]["unchanged"] == local["coverage"]["indexed"]
 

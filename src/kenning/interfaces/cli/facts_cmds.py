@@ -284,6 +284,12 @@ def stale(limit: int | None, all_projects: bool, project_path: Path | None, as_j
         answer = stale_report(conn, project, now=now(), limit=limit)
     finally:
         conn.close()
+    if project.config.store:  # served by PostgreSQL
+        from dataclasses import replace
+
+        from kenning.store.db import SERVER_LEVEL
+
+        answer = replace(answer, level=SERVER_LEVEL)
     emit(answer.to_json(), as_json, lambda: answer_text(answer))
 
 
