@@ -23,6 +23,7 @@ def isolated_home(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.
     home = tmp_path_factory.mktemp("kenning-home")
     monkeypatch.setenv("KENNING_HOME", str(home))
     monkeypatch.delenv("KENNING_NOW", raising=False)
+    monkeypatch.delenv("KENNING_DATABASE_URL", raising=False)  # the level-2 tests set it themselves
     return home
 
 

@@ -74,10 +74,16 @@ def find_root(start: Path) -> Path:
     )
 
 
-def load_project(path: Path) -> Project:
+def load_project(path: Path, environ: dict[str, str] | None = None) -> Project:
+    """The project at or above ``path``; ``KENNING_DATABASE_URL`` (level 2) overrides its
+    ``store``."""
     root = find_root(path)
     config_path = root / STATE_DIR / CONFIG_NAME
-    return Project(root=root, config=parse_config(read_config(config_path), default_name(root), config_path))
+    config = parse_config(read_config(config_path), default_name(root), config_path)
+    url = (os.environ if environ is None else environ).get("KENNING_DATABASE_URL")
+    if url:
+        config = parse_config({**read_config(config_path), "store": url}, default_name(root), "KENNING_DATABASE_URL")
+    return Project(root=root, config=config)
 
 
 def read_config(config_path: Path) -> dict[str, Any]:

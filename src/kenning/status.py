@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Any
 
 from kenning import dense
@@ -9,7 +10,7 @@ from kenning.errors import IndexMissing, StoreUnavailable
 from kenning.pack.manifest import read_manifest
 from kenning.project import Project
 from kenning.store import status as store_status
-from kenning.store.db import connect
+from kenning.store.db import connect, open_store, serves
 from kenning.store.handle import Connection
 from kenning.store.postgres import MISSING
 from kenning.store.postgres import connection as pg
@@ -44,10 +45,13 @@ def project_status(project: Project, database_url: str | None = None) -> dict[st
     degradations: list[str] = []
     url = database_url or project.config.store
     server = _server_store(url, project) if url else None
+    conn: Connection | None = None
     try:
-        conn = connect(project.db_path)
+        if server and server["available"]:
+            conn = open_store(replace(project, config=replace(project.config, store=url)))
+        else:
+            conn = connect(project.db_path)
     except IndexMissing:
-        conn = None
         degradations.append("index missing: run `kenning sync`")
     try:
         data["engines"] = engines()
@@ -63,9 +67,18 @@ def project_status(project: Project, database_url: str | None = None) -> dict[st
                 "last_sync": size.last_sync,
                 "schema_version": size.schema_version,
             }
-        data["engines"]["dense"] = _dense_engine(conn, project, data["engines"]["dense"])
+        if conn is not None and not serves(conn, "dense vectors"):
+            data["engines"]["dense"] = {
+                "available": False,
+                "reason": "dense vectors: not implemented on postgresql yet",
+            }
+        else:
+            data["engines"]["dense"] = _dense_engine(conn, project, data["engines"]["dense"])
         data["level"] = 1 if data["engines"]["dense"]["available"] else 0
-        data["engines"]["graph"] = _graph_engine(conn)
+        if conn is not None and not serves(conn, "graph"):
+            data["engines"]["graph"] = {"available": False, "reason": "graph: not implemented on postgresql yet"}
+        else:
+            data["engines"]["graph"] = _graph_engine(conn)
         data["engines"]["core_pack"] = _pack_engine(project)
         data["engines"]["store"] = server or {"available": True, "engine": "sqlite"}
         if server and server["available"]:
@@ -76,7 +89,11 @@ def project_status(project: Project, database_url: str | None = None) -> dict[st
     finally:
         if conn is not None:
             conn.close()
-    degradations.extend(f"{name}: {e['reason']}" for name, e in data["engines"].items() if not e["available"])
+    degradations.extend(
+        f"{name}: {e['reason']}"
+        for name, e in data["engines"].items()
+        if not e["available"] and not e.get("reason", "").endswith("not implemented on postgresql yet")
+    )
     data["degradations"] = degradations
     return data
 

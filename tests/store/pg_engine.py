@@ -11,16 +11,18 @@ from __future__ import annotations
 
 import os
 import uuid
+from dataclasses import replace
 from functools import cache
 
 import pytest
 
 from kenning.errors import StoreUnavailable
+from kenning.project import Project
 from kenning.store.postgres.connection import PgConnection
 from kenning.store.postgres.connection import connect as pg_connect
 
 NOT_YET = "not implemented on postgresql yet"
-# Contract tests that pass on PostgreSQL (facts and full text so far).
+# Contract tests that pass on PostgreSQL (the rest: graph, bench reads, the hook's version read).
 PG_READY = {
     "test_word_candidates_are_best_first_and_respect_the_filters",
     "test_memory_type_filters_word_candidates",
@@ -32,6 +34,25 @@ PG_READY = {
     "test_the_sync_reads_active_file_facts_by_content_hash_and_by_uri",
     "test_a_fact_is_repointed_refreshed_and_refingerprinted",
     "test_the_store_version_of_something_that_is_not_a_store_is_none",
+    "test_the_manifest_is_written_touched_read_and_deleted",
+    "test_locations_keep_one_row_per_place_and_read_in_order",
+    "test_writes_are_counted_and_a_sync_run_is_recorded",
+    "test_a_session_opens_once_and_its_tool_uses_list_oldest_first",
+    "test_a_tool_use_is_found_by_row_id_or_client_id",
+    "test_a_summary_keeps_its_parts_and_its_session",
+    "test_an_identical_active_note_is_found_by_content_and_source_kind",
+    "test_recent_memories_are_newest_first_and_filtered",
+    "test_a_saved_memory_neighbours_are_the_memories_saved_around_it",
+    "test_a_file_excerpt_neighbours_are_the_excerpts_above_and_below_it",
+    "test_fact_states_follow_content_and_lifecycle",
+    "test_convention_facts_are_typed_tagged_or_in_a_convention_file",
+    "test_decision_facts_are_the_active_decisions",
+    "test_manifest_paths_are_every_indexed_file_sorted",
+    "test_located_ids_are_active_and_in_file_order",
+    "test_ids_with_a_path_are_the_facts_whose_own_path_it_is",
+    "test_a_cursor_reads_back_as_written_and_closes",
+    "test_only_cursors_expired_before_the_cut_are_purged",
+    "test_status_reports_the_engine_and_the_index_size",
 }
 
 
@@ -57,6 +78,15 @@ def pg_store(request: pytest.FixtureRequest) -> PgConnection:
     if request.node.originalname not in PG_READY:
         request.node.add_marker(pytest.mark.xfail(reason=NOT_YET, strict=True))
     return pg_connect(server_url(), f"test-{uuid.uuid4().hex[:12]}")
+
+
+def pg_project(request: pytest.FixtureRequest, project: Project) -> Project:
+    """``project`` served by the test server under a fresh name (tests share one database); a
+    test not in ``PG_READY`` becomes a strict xfail."""
+    if request.node.originalname not in PG_READY:
+        request.node.add_marker(pytest.mark.xfail(reason=NOT_YET, strict=True))
+    name = f"{project.name}-{uuid.uuid4().hex[:12]}"
+    return replace(project, config=replace(project.config, name=name, store=server_url()))
 
 
 def server_url() -> str:

@@ -1,8 +1,9 @@
 """The store contract: what any engine behind ``kenning.store`` must do, tested through the
 typed functions only (no SQL here), so that a second engine runs this module unchanged.
 
-To add an engine: add its name to ``ENGINES`` and a branch to ``_open`` returning a migrated
-store handle for the project. Sections follow the contract in docs/architecture.md ("The
+To add an engine: add its name to ``ENGINES`` and a branch to ``store`` giving the project
+its store (PostgreSQL: ``pg_engine.pg_project``; the corpus is synced into it by ``kenning
+sync``'s own code). Sections follow the contract in docs/architecture.md ("The
 store contract"): memory, cursors, full text, pack, status and version, report look-ups,
 bench reads. Graph, facts and sync sections go below them.
 """
@@ -15,16 +16,16 @@ from datetime import timedelta
 
 import pytest
 from pg_engine import ENGINE as POSTGRESQL
-from pg_engine import pg_store
+from pg_engine import pg_project
 
 from conftest import NOW, resync
 from kenning.clock import iso
 from kenning.config import Project
 from kenning.errors import InvalidQuery
 from kenning.records import Lifecycle
-from kenning.store import bench, cursors, fts, lookups, memory, pack, sources, status, version
+from kenning.store import bench, cursors, fts, lookups, memory, pack, status, version
 from kenning.store import facts as fact_store
-from kenning.store.db import connect, transaction
+from kenning.store.db import open_store, transaction
 from kenning.store.handle import Connection
 
 ENGINES = ["sqlite", POSTGRESQL]
@@ -48,57 +49,14 @@ class Store:
     project: Project
 
 
-def _open(engine: str, project: Project, request: pytest.FixtureRequest) -> Connection:
-    local = connect(project.db_path, create=True)
-    if engine == "sqlite":
-        return local
-    try:  # until sync runs on PostgreSQL: the synced corpus, copied through the contract's writes
-        return _copied(local, pg_store(request), project.name)
-    finally:
-        local.close()
-
-
-def _copied(local: Connection, remote: Connection, project: str) -> Connection:
-    """The local store's file facts written to ``remote`` (keywords are not part of the read
-    contract: the copies have none)."""
-    ids = lookups.active_ids_located_in(local, sorted(CORPUS))
-    with transaction(remote):
-        for fact in fact_store.get_many(local, project, ids).values():
-            new_id = fact_store.insert(
-                remote,
-                fact_store.NewFact(
-                    type=fact.type,
-                    title=fact.title,
-                    body=fact.body,
-                    source_kind=fact.source.kind,
-                    source_uri=fact.source.uri,
-                    producer=fact.producer,
-                    date_indexed=fact.dates.indexed,
-                    path=fact.locations[0].path if fact.locations else "",
-                    fingerprint=fact.source.fingerprint,
-                    date_source=fact.dates.source,
-                    date_confirmed=fact.dates.confirmed,
-                    tags=fact.tags,
-                    importance=fact.importance,
-                    meta=fact.meta,
-                ),
-            )
-            sources.add_locations(
-                remote,
-                [
-                    sources.NewLocation(new_id, loc.uri, loc.path, loc.line_start, loc.line_end, loc.fingerprint)
-                    for loc in fact.locations
-                ],
-            )
-    return remote
-
-
 @pytest.fixture(params=ENGINES)
 def store(request: pytest.FixtureRequest, make_project) -> Iterator[Store]:
     """A migrated store holding ``CORPUS`` (synced once at ``NOW``)."""
     project = make_project(CORPUS)
+    if request.param == "postgresql":
+        project = pg_project(request, project)
     resync(project)
-    conn = _open(request.param, project, request)
+    conn = open_store(project)
     try:
         yield Store(conn, project)
     finally:

@@ -224,6 +224,8 @@ def _open_into(out: Opened, source: Stores, entry: Entry) -> str | None:
         return f"unreadable: {_message(exc)}"
     if project.config.confidential:
         return CONFIDENTIAL
+    if project.config.store:  # never its local file instead of its server store
+        return "served by PostgreSQL: cross-project search does not read server stores yet"
     try:
         out.stores.append((project, source.connection(project)))
     except IndexMissing:

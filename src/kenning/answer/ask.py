@@ -26,11 +26,13 @@ from kenning.search.query import parse
 from kenning.search.serve import SearchOptions, search_conn
 from kenning.search.snippet import make_snippet
 from kenning.store import facts as fact_store
-from kenning.store.db import Connection, connect
+from kenning.store.db import SERVER_LEVEL, Connection, open_for_reading, serves
 from kenning.store.version import store_state
 
 LEVEL = 0
 GRAPH_NOT_BUILT = "graph not built"
+# The store section each mode reads beyond full text (``store.postgres.MISSING`` names them).
+ENGINE_SECTIONS = {"graph": "graph", "hybrid": "dense vectors"}
 DENSE_MISSING = dense_engine.NOT_INSTALLED
 CORE_NOT_BUILT = "core pack not built"
 
@@ -52,7 +54,7 @@ def ask_project(
 ) -> Answer:
     parse(question)  # the query budget and emptiness checks, before anything is read
     try:
-        conn = connect(project.db_path)
+        conn, fallback = open_for_reading(project)
     except IndexMissing:
         chosen = _route(project, question, dense_available)[0]
         return Answer(
@@ -65,9 +67,14 @@ def ask_project(
             notes=(f"rule {chosen.rule}: {chosen.reason}", "no index: run `kenning sync`"),
         )
     try:
-        return ask_conn(conn, project, question, now=now, limit=limit, dense_available=dense_available, explain=explain)
+        answer = ask_conn(
+            conn, project, question, now=now, limit=limit, dense_available=dense_available, explain=explain
+        )
     finally:
         conn.close()
+    if fallback is not None:
+        return replace(answer, degradations=(*answer.degradations, fallback))
+    return replace(answer, level=SERVER_LEVEL) if project.config.store else answer
 
 
 def ask_conn(
@@ -115,6 +122,18 @@ def _run(
     explain: bool = False,
     count_hidden: bool = True,
 ) -> Answer:
+    section = ENGINE_SECTIONS.get(chosen.mode)
+    if section is not None and not serves(conn, section):  # level 2 without it yet: said, never hidden
+        return _lexical(
+            conn,
+            project,
+            question,
+            now=now,
+            limit=limit,
+            count_hidden=count_hidden,
+            explain=explain,
+            degradations=(f"{section}: not implemented on postgresql yet",),
+        )
     match chosen.mode:
         case "freshness":
             return stale_report(conn, project, now=now, limit=limit)

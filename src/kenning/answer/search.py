@@ -4,6 +4,7 @@ command gives for it (``StoreUnreadable``, exit 1)."""
 
 from __future__ import annotations
 
+from dataclasses import replace
 from datetime import datetime
 
 from kenning.errors import IndexMissing
@@ -12,7 +13,7 @@ from kenning.records import Answer, EmptyReason
 from kenning.search.fact_types import check_types
 from kenning.search.query import parse
 from kenning.search.serve import LEVEL, SearchOptions, search_conn
-from kenning.store.db import connect
+from kenning.store.db import SERVER_LEVEL, open_for_reading
 from kenning.store.handle import StoreError, typed_error
 
 
@@ -20,7 +21,7 @@ def search_project(project: Project, query: str, options: SearchOptions, *, now:
     """Parse, then search; an absent index is an answer with ``empty_reason``, not an error."""
     parsed = parse(query, options.syntax)
     try:
-        conn = connect(project.db_path)
+        conn, fallback = open_for_reading(project)
     except IndexMissing:
         return Answer(
             query,
@@ -35,6 +36,9 @@ def search_project(project: Project, query: str, options: SearchOptions, *, now:
         raise typed_error(exc) from exc
     try:
         check_types(conn, options.types)
-        return search_conn(conn, project, parsed, options, now=now)
+        answer = search_conn(conn, project, parsed, options, now=now)
     finally:
         conn.close()
+    if fallback is not None:
+        return replace(answer, degradations=(*answer.degradations, fallback))
+    return replace(answer, level=SERVER_LEVEL) if project.config.store else answer

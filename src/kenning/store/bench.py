@@ -6,14 +6,20 @@ from __future__ import annotations
 import sqlite3
 
 from kenning.store.db import in_batches
+from kenning.store.postgres import bench as pg
+from kenning.store.postgres.connection import is_pg
 
 
 def active_count(conn: sqlite3.Connection) -> int:
+    if is_pg(conn):
+        return pg.active_count(conn)
     return int(conn.execute("SELECT count(*) FROM facts WHERE lifecycle = 'active'").fetchone()[0])
 
 
 def orphan_count(conn: sqlite3.Connection) -> int:
     """Active facts read from files that have no location left."""
+    if is_pg(conn):
+        return pg.orphan_count(conn)
     return int(
         conn.execute(
             "SELECT count(*) FROM facts f WHERE f.lifecycle = 'active' AND f.source_kind = 'file' "
@@ -24,6 +30,8 @@ def orphan_count(conn: sqlite3.Connection) -> int:
 
 def lifecycles(conn: sqlite3.Connection, ids: list[int]) -> dict[int, str]:
     """``{fact id: lifecycle}`` for the ids that exist."""
+    if is_pg(conn):
+        return pg.lifecycles(conn, ids)
     found: dict[int, str] = {}
     for chunk in in_batches(ids):
         marks = ",".join("?" * len(chunk))
@@ -43,6 +51,8 @@ def decision_titles(conn: sqlite3.Connection) -> list[tuple[int, str]]:
 
 def code_metas(conn: sqlite3.Connection) -> list[tuple[int, str | None]]:
     """(id, meta JSON) of active code facts, by source then id."""
+    if is_pg(conn):
+        return pg.code_metas(conn)
     return [
         (row[0], row[1])
         for row in conn.execute(
@@ -66,6 +76,8 @@ def declared_edges(conn: sqlite3.Connection) -> list[tuple[str, str, str, int | 
 
 
 def _titles(conn: sqlite3.Connection, where: str) -> list[tuple[int, str]]:
+    if is_pg(conn):
+        return pg.titles(conn, where)
     return [
         (row[0], row[1])
         for row in conn.execute(

@@ -8,10 +8,12 @@ from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
 
-from kenning.errors import IndexMissing, StoreBusy
+from kenning.errors import IndexMissing, StoreBusy, StoreUnavailable
 from kenning.files import SharedLock, lock_in_use
+from kenning.project import Project
 from kenning.store.handle import Connection, DatabaseError, StoreError
 from kenning.store.migrations_runner import check_current, migrate
+from kenning.store.postgres import MISSING
 from kenning.store.postgres import connection as pg
 
 TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (start-up time)
@@ -27,12 +29,18 @@ if TYPE_CHECKING:
 # once in ``store/handle.py``; they are re-exported here for callers that open stores.
 __all__ = [
     "BATCH",
+    "SERVER_LEVEL",
     "BUSY_TIMEOUT_MS",
     "Connection",
     "DatabaseError",
     "StoreError",
     "connect",
     "in_batches",
+    "open_for_reading",
+    "open_store",
+    "server_only_missing",
+    "serves",
+    "sync_lock",
     "transaction",
     "yield_to_waiting_writers",
 ]
@@ -86,6 +94,61 @@ def connect(path: Path, *, create: bool = False, migrate_schema: bool | None = N
         conn.close()
         raise
     return conn
+
+
+def open_store(project: Project, *, create: bool = False) -> sqlite3.Connection:
+    """The project's store: the PostgreSQL one when ``project.config.store`` names a server
+    (level 2; unreachable → ``StoreUnavailable``), else the SQLite file (``connect``). A reader
+    of a PostgreSQL project nothing was ever written to gets ``IndexMissing``, as with no file."""
+    if not project.config.store:
+        return connect(project.db_path, create=create)
+    conn = pg.connect(project.config.store, project.name, migrate_schema=create)
+    if not create and not pg.has_index(conn):
+        conn.close()
+        raise IndexMissing(f"no index for {project.name} in the PostgreSQL store", hint="run `kenning sync`")
+    return conn  # type: ignore[return-value]  # the engine's handle: store functions dispatch on it
+
+
+def open_for_reading(project: Project) -> tuple[sqlite3.Connection, str | None]:
+    """``open_store`` for an answer, and the degradation to list with it: a PostgreSQL store
+    that cannot be reached falls back to the local level-0 store when one exists (said in the
+    answer); without one, ``StoreUnavailable`` stands."""
+    try:
+        return open_store(project), None
+    except StoreUnavailable as exc:
+        if not project.config.store or not project.db_path.exists():
+            raise
+        reason = f"{exc.message}: answered from the local level-0 store"
+        return connect(project.db_path), reason
+
+
+SERVER_LEVEL = 2  # what an answer served by the PostgreSQL store says it is (levels: SPEC §2)
+
+
+@contextmanager
+def sync_lock(conn: sqlite3.Connection) -> Iterator[None]:
+    """PostgreSQL: the project's advisory sync lock (one sync per project, from any machine);
+    SQLite needs none beyond the sync's lock file."""
+    if pg.is_pg(conn):
+        with pg.sync_lock(conn):
+            yield
+    else:
+        yield
+
+
+def serves(conn: sqlite3.Connection, section: str) -> bool:
+    """Whether the handle's engine implements ``section`` (a name of ``store.postgres.MISSING``)."""
+    return not pg.is_pg(conn) or section not in MISSING
+
+
+def server_only_missing(project: Project, what: str) -> None:
+    """``StoreUnavailable`` when ``project`` is served by PostgreSQL and ``what`` (a section of
+    ``store.postgres.MISSING``) is not implemented there: never answered from SQLite instead."""
+    if project.config.store:
+        raise StoreUnavailable(
+            f"{what} is not implemented on the PostgreSQL store yet",
+            hint="unset KENNING_DATABASE_URL (and `store` in .kenning/config.toml) to use the local SQLite store",
+        )
 
 
 @contextmanager

@@ -93,6 +93,8 @@ def insert_rows(conn: sqlite3.Connection, rows: Sequence[Sequence[Any]]) -> None
     """Bulk load: rows in ``ROW_COLUMNS`` order, ids chosen by the caller (who holds the write
     lock). Like ``insert(..., indexed=False)``: pass them to ``index_fts_rows`` in the same
     transaction, before anything updates or deletes them."""
+    if is_pg(conn):
+        return pg.insert_rows(conn, rows)
     if rows:
         conn.executemany(f"INSERT INTO facts ({ROW_COLUMNS}) VALUES ({','.join('?' * 21)})", rows)
         bump_version(conn)
@@ -126,6 +128,8 @@ def index_fts(conn: EngineConnection, rows: Sequence[tuple[int, NewFact]]) -> No
 
 def index_fts_rows(conn: sqlite3.Connection, rows: Sequence[tuple[int, str, str, str, str]]) -> None:
     """Add ``(id, title, keywords, path, body)`` rows to the word and trigram indexes."""
+    if is_pg(conn):
+        return pg.index_fts_rows(conn, rows)
     conn.executemany("INSERT INTO facts_fts (rowid, title, keywords, path, body) VALUES (?, ?, ?, ?, ?)", rows)
     conn.executemany(  # titles and paths only (migration 0016)
         "INSERT INTO facts_trigram (rowid, title, path) VALUES (?, ?, ?)", [(r[0], r[1], r[3]) for r in rows]

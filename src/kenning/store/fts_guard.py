@@ -25,6 +25,8 @@ from contextlib import contextmanager
 from contextvars import ContextVar
 
 from kenning.errors import QueryTooCostly
+from kenning.store.postgres import fts as pg
+from kenning.store.postgres.connection import is_pg
 
 # On the 2-core machine a search reads about a million postings a second (bench/worst_query.py):
 # `s*` on the 27 MB corpus reaches 217,000 rows and answers in 0.23 s.
@@ -55,6 +57,8 @@ def terms_of(expression: str) -> Counter[tuple[str, bool]]:
 
 def estimated_postings(conn: sqlite3.Connection, expression: str) -> int:
     """Rows the expression's terms reach, summed over each occurrence (see module doc)."""
+    if is_pg(conn):
+        return pg.estimated_postings(conn, terms_of(expression))
     conn.execute(f"CREATE VIRTUAL TABLE IF NOT EXISTS {_VOCAB} USING fts5vocab(main, facts_fts, 'row')")
     total = 0
     for (term, prefix), times in terms_of(expression).items():
@@ -92,6 +96,10 @@ def time_budget(conn: sqlite3.Connection, seconds: float | None = None) -> Itera
     outer = _CALL_DEADLINE.get()
     if outer is not None and outer < deadline:
         deadline, seconds = outer, max(0.0, seconds - (deadline - outer))
+    if is_pg(conn):  # the server's statement timeout, for each statement run inside
+        with pg.time_budget(conn, seconds):
+            yield
+        return
     fired = False
 
     def past_deadline() -> int:

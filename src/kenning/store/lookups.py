@@ -7,15 +7,21 @@ from __future__ import annotations
 import sqlite3
 
 from kenning.store.db import in_batches
+from kenning.store.postgres import lookups as pg
+from kenning.store.postgres.connection import is_pg
 
 
 def manifest_paths(conn: sqlite3.Connection) -> list[str]:
     """Every indexed file (relative POSIX path), sorted."""
+    if is_pg(conn):
+        return pg.manifest_paths(conn)
     return [row[0] for row in conn.execute("SELECT path FROM manifest ORDER BY path")]
 
 
 def active_ids_with_path(conn: sqlite3.Connection, path: str) -> list[int]:
     """Active facts whose own ``path`` is ``path`` (e.g. the ledger's records), by id."""
+    if is_pg(conn):
+        return pg.active_ids_with_path(conn, path)
     return [
         row[0]
         for row in conn.execute("SELECT id FROM facts WHERE path = ? AND lifecycle = 'active' ORDER BY id", (path,))
@@ -24,6 +30,8 @@ def active_ids_with_path(conn: sqlite3.Connection, path: str) -> list[int]:
 
 def active_ids_located_in(conn: sqlite3.Connection, paths: list[str]) -> list[int]:
     """Active facts with a location in any of ``paths``, once each, by path, line, then id."""
+    if is_pg(conn):
+        return pg.active_ids_located_in(conn, paths)
     ids: list[int] = []
     for chunk in in_batches(paths):
         marks = ",".join("?" * len(chunk))
@@ -41,6 +49,8 @@ def active_ids_located_in(conn: sqlite3.Connection, paths: list[str]) -> list[in
 def active_ids_above(conn: sqlite3.Connection, path: str, last_line: int) -> list[int]:
     """Active facts located in ``path`` starting at or before ``last_line`` (a location
     without a line counts as line 1), by line then id."""
+    if is_pg(conn):
+        return pg.active_ids_above(conn, path, last_line)
     return [
         row[0]
         for row in conn.execute(

@@ -8,6 +8,8 @@ import sqlite3
 from dataclasses import dataclass
 
 from kenning.store.db import in_batches
+from kenning.store.postgres import memory as pg
+from kenning.store.postgres.connection import is_pg
 
 TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (start-up time)
 if TYPE_CHECKING:
@@ -43,6 +45,8 @@ class ToolUse:
 def touch_session(conn: sqlite3.Connection, project: str, session_id: str, stamp: str, cwd: str | None = None) -> None:
     """Open the session at ``stamp`` if new, else move its end to ``stamp``; the first known
     working directory is kept."""
+    if is_pg(conn):
+        return pg.touch_session(conn, session_id, stamp, cwd)
     conn.execute(
         "INSERT INTO sessions (id, project, started, ended, cwd) VALUES (?, ?, ?, ?, ?) "
         "ON CONFLICT (id) DO UPDATE SET ended = excluded.ended, cwd = coalesce(sessions.cwd, excluded.cwd)",
@@ -51,16 +55,22 @@ def touch_session(conn: sqlite3.Connection, project: str, session_id: str, stamp
 
 
 def session_exists(conn: sqlite3.Connection, session_id: str) -> bool:
+    if is_pg(conn):
+        return pg.session_exists(conn, session_id)
     return conn.execute("SELECT 1 FROM sessions WHERE id = ?", (session_id,)).fetchone() is not None
 
 
 def set_fact_session(conn: sqlite3.Connection, fact_id: int, session_id: str | None) -> None:
     """Tie a fact to the session it was written in (or to none)."""
+    if is_pg(conn):
+        return pg.set_fact_session(conn, fact_id, session_id)
     conn.execute("UPDATE facts SET session_id = ? WHERE id = ?", (session_id, fact_id))
 
 
 def insert_summary(conn: sqlite3.Connection, fact_id: int, session_id: str, parts: dict[str, str]) -> None:
     """Store the parts (``SUMMARY_PARTS``; missing ones empty) of a summary fact."""
+    if is_pg(conn):
+        return pg.insert_summary(conn, fact_id, session_id, parts)
     conn.execute(
         "INSERT INTO session_summaries (fact_id, session_id, request, investigated, learned, completed, "
         "next_steps) VALUES (?, ?, ?, ?, ?, ?, ?)",
@@ -70,6 +80,8 @@ def insert_summary(conn: sqlite3.Connection, fact_id: int, session_id: str, part
 
 def summary_parts(conn: sqlite3.Connection, fact_ids: list[int]) -> dict[int, dict[str, str]]:
     """``{fact id: {"session_id": …, <part>: text}}`` for the ids that are session summaries."""
+    if is_pg(conn):
+        return pg.summary_parts(conn, fact_ids)
     found: dict[int, dict[str, str]] = {}
     for chunk in in_batches(fact_ids):
         marks = ",".join("?" * len(chunk))
@@ -80,6 +92,8 @@ def summary_parts(conn: sqlite3.Connection, fact_ids: list[int]) -> dict[int, di
 
 def session_of(conn: sqlite3.Connection, fact_ids: list[int]) -> dict[int, str | None]:
     """``{fact id: session id or None}`` for the ids that exist."""
+    if is_pg(conn):
+        return pg.session_of(conn, fact_ids)
     found: dict[int, str | None] = {}
     for chunk in in_batches(fact_ids):
         marks = ",".join("?" * len(chunk))
@@ -91,6 +105,8 @@ def session_of(conn: sqlite3.Connection, fact_ids: list[int]) -> dict[int, str |
 
 def tool_use_id_of(conn: sqlite3.Connection, tool_use_id: str) -> int | None:
     """The row id of the tool use the client calls ``tool_use_id``, if recorded."""
+    if is_pg(conn):
+        return pg.tool_use_id_of(conn, tool_use_id)
     row = conn.execute("SELECT id FROM tool_uses WHERE tool_use_id = ?", (tool_use_id,)).fetchone()
     return None if row is None else int(row[0])
 
@@ -105,6 +121,8 @@ def insert_tool_use(
     cwd: str | None,
     created: str,
 ) -> int:
+    if is_pg(conn):
+        return pg.insert_tool_use(conn, tool_use_id, session_id, tool, text_in, text_out, cwd, created)
     row = conn.execute(
         "INSERT INTO tool_uses (tool_use_id, session_id, tool, input, response, cwd, created) "
         "VALUES (?, ?, ?, ?, ?, ?, ?) RETURNING id",
@@ -115,6 +133,9 @@ def insert_tool_use(
 
 def tool_use(conn: sqlite3.Connection, ref: str) -> ToolUse | None:
     """A tool use by row id (``"12"``) or, failing that, by the client's ``tool_use_id``."""
+    if is_pg(conn):
+        found = pg.tool_use_row(conn, ref)
+        return None if found is None else ToolUse(*found)
     row = None
     if ref.isascii() and ref.isdigit() and len(ref) <= 18:  # not `²`, nor past SQLite's range
         row = conn.execute("SELECT * FROM tool_uses WHERE id = ?", (int(ref),)).fetchone()
@@ -136,6 +157,8 @@ def tool_use(conn: sqlite3.Connection, ref: str) -> ToolUse | None:
 
 def tool_uses_of_session(conn: sqlite3.Connection, session_id: str, limit: int) -> list[tuple[int, str, str]]:
     """(id, tool, created) of a session's tool uses, oldest first."""
+    if is_pg(conn):
+        return pg.tool_uses_of_session(conn, session_id, limit)
     return [
         (r[0], r[1], r[2])
         for r in conn.execute(
@@ -146,6 +169,8 @@ def tool_uses_of_session(conn: sqlite3.Connection, session_id: str, limit: int) 
 
 def active_note(conn: sqlite3.Connection, content_hash: str, source_kinds: tuple[str, ...]) -> int | None:
     """The oldest active fact with this content hash among these source kinds (dedup of saves)."""
+    if is_pg(conn):
+        return pg.active_note(conn, content_hash, source_kinds)
     marks = ",".join("?" * len(source_kinds))
     row = conn.execute(
         f"SELECT id FROM facts WHERE content_hash = ? AND lifecycle = 'active' AND source_kind IN ({marks}) "
@@ -165,6 +190,8 @@ def recent_ids(
     path_prefix: str | None = None,
 ) -> list[int]:
     """Active facts of these source kinds, newest first (by indexing date, then id)."""
+    if is_pg(conn):
+        return pg.recent_ids(conn, source_kinds, limit, types=types, memory_type=memory_type, path_prefix=path_prefix)
     clauses = ["lifecycle = 'active'", f"source_kind IN ({','.join('?' * len(source_kinds))})"]
     params: list[object] = list(source_kinds)
     if types:
@@ -197,6 +224,9 @@ class Anchor:
 
 
 def anchor(conn: sqlite3.Connection, fact_id: int) -> Anchor | None:
+    if is_pg(conn):
+        found = pg.anchor_row(conn, fact_id)
+        return None if found is None else Anchor(*found)
     row = conn.execute("SELECT id, source_kind, date_indexed FROM facts WHERE id = ?", (fact_id,)).fetchone()
     if row is None:
         return None
@@ -211,6 +241,8 @@ def saved_neighbours(
 ) -> tuple[list[int], list[int]]:
     """Active facts of these source kinds saved just before ``at`` (nearest first) and just
     after (nearest first), ordered by indexing date then id."""
+    if is_pg(conn):
+        return pg.saved_neighbours(conn, at.id, at.date_indexed, source_kinds, before, after)
     kinds = ",".join("?" * len(source_kinds))
     base = f"FROM facts WHERE lifecycle = 'active' AND source_kind IN ({kinds})"
     prev = conn.execute(
@@ -227,6 +259,9 @@ def saved_neighbours(
 def file_neighbours(conn: sqlite3.Connection, at: Anchor, before: int, after: int) -> tuple[list[int], list[int]]:
     """Active facts located in ``at``'s file just above it (nearest first) and just below
     (nearest first), by line then id. ``at`` must have a path."""
+    if is_pg(conn):
+        assert at.path is not None
+        return pg.file_neighbours(conn, at.id, at.path, at.line, before, after)
     base = (
         "FROM locations l JOIN facts f ON f.id = l.fact_id WHERE l.path = ? AND f.lifecycle = 'active' "
         "AND l.fact_id != ?"

@@ -6,6 +6,9 @@ from __future__ import annotations
 import sqlite3
 from dataclasses import dataclass
 
+from kenning.store.postgres import pack as pg
+from kenning.store.postgres.connection import is_pg
+
 _FACT_SQL = (
     "SELECT f.id, f.type, f.title, f.body, f.source_kind, f.source_uri, f.fingerprint, f.content_hash, "
     "f.tags, f.meta, f.date_source, min(l.path) AS path, min(l.line_start) AS line FROM facts f "
@@ -36,6 +39,8 @@ class PackFact:
 def convention_facts(conn: sqlite3.Connection, convention_paths: list[str]) -> list[PackFact]:
     """Active facts typed ``convention``, or tagged ``convention``, or located in one of
     ``convention_paths``; in no particular order."""
+    if is_pg(conn):
+        return [PackFact(*row) for row in pg.fact_rows(conn, convention_paths)]
     where = "f.type = 'convention' OR f.tags LIKE '%\"convention\"%'"
     if convention_paths:
         marks = ",".join("?" * len(convention_paths))
@@ -45,6 +50,8 @@ def convention_facts(conn: sqlite3.Connection, convention_paths: list[str]) -> l
 
 def decision_facts(conn: sqlite3.Connection) -> list[PackFact]:
     """Active facts typed ``decision``; in no particular order."""
+    if is_pg(conn):
+        return [PackFact(*row) for row in pg.fact_rows(conn, None)]
     return _facts(conn, "f.type = 'decision'", [])
 
 

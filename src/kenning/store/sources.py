@@ -61,6 +61,8 @@ else:
 
 
 def manifest(conn: sqlite3.Connection) -> dict[str, ManifestRow]:
+    if is_pg(conn):
+        return pg.manifest(conn, ManifestRow)
     return {
         row[0]: ManifestRow._make(row)
         for row in conn.execute("SELECT path, size, mtime_ns, fingerprint, parser FROM manifest")
@@ -68,6 +70,8 @@ def manifest(conn: sqlite3.Connection) -> dict[str, ManifestRow]:
 
 
 def manifest_for(conn: sqlite3.Connection, paths: Sequence[str]) -> dict[str, ManifestRow]:
+    if is_pg(conn):
+        return pg.manifest_for(conn, paths, ManifestRow)
     found: dict[str, ManifestRow] = {}
     for chunk in in_batches(paths):
         marks = ",".join("?" * len(chunk))
@@ -79,15 +83,21 @@ def manifest_for(conn: sqlite3.Connection, paths: Sequence[str]) -> dict[str, Ma
 
 
 def manifest_count(conn: sqlite3.Connection) -> int:
+    if is_pg(conn):
+        return pg.manifest_count(conn)
     return int(conn.execute("SELECT count(*) FROM manifest").fetchone()[0])
 
 
 def touch_manifest(conn: sqlite3.Connection, path: str, size: int, mtime_ns: int) -> None:
     """Same bytes, new size or mtime: only the manifest row moves."""
+    if is_pg(conn):
+        return pg.touch_manifest(conn, path, size, mtime_ns)
     conn.execute("UPDATE manifest SET size = ?, mtime_ns = ? WHERE path = ?", (size, mtime_ns, path))
 
 
 def put_manifest(conn: sqlite3.Connection, rows: Sequence[IndexedFile]) -> None:
+    if is_pg(conn):
+        return pg.put_manifest(conn, rows)
     if rows:
         conn.executemany(
             "INSERT OR REPLACE INTO manifest (path, size, mtime_ns, fingerprint, parser, indexed_at, excerpts) "
@@ -97,6 +107,8 @@ def put_manifest(conn: sqlite3.Connection, rows: Sequence[IndexedFile]) -> None:
 
 
 def delete_manifest(conn: sqlite3.Connection, path: str) -> None:
+    if is_pg(conn):
+        return pg.delete_manifest(conn, path)
     conn.execute("DELETE FROM manifest WHERE path = ?", (path,))
 
 
@@ -105,6 +117,8 @@ def delete_manifest(conn: sqlite3.Connection, path: str) -> None:
 
 def located_paths(conn: sqlite3.Connection, paths: Sequence[str]) -> set[str]:
     """Which of ``paths`` have locations."""
+    if is_pg(conn):
+        return pg.located_paths(conn, paths)
     found: set[str] = set()
     for chunk in in_batches(paths):
         found.update(
@@ -118,6 +132,8 @@ def located_paths(conn: sqlite3.Connection, paths: Sequence[str]) -> set[str]:
 
 def locations_at(conn: sqlite3.Connection, path: str) -> dict[int, list[str]]:
     """``fact id -> URIs`` of the locations in ``path``."""
+    if is_pg(conn):
+        return pg.locations_at(conn, path)
     previous: dict[int, list[str]] = {}
     for fact_id, uri in conn.execute("SELECT fact_id, uri FROM locations WHERE path = ?", (path,)):
         previous.setdefault(fact_id, []).append(uri)
@@ -126,6 +142,8 @@ def locations_at(conn: sqlite3.Connection, path: str) -> dict[int, list[str]]:
 
 def facts_located_at(conn: sqlite3.Connection, path: str) -> list[tuple[str, int]]:
     """(uri, fact id) of the locations in ``path``, by first line then URI."""
+    if is_pg(conn):
+        return pg.facts_located_at(conn, path)
     return [
         tuple(r)
         for r in conn.execute("SELECT uri, fact_id FROM locations WHERE path = ? ORDER BY line_start, uri", (path,))
@@ -134,6 +152,8 @@ def facts_located_at(conn: sqlite3.Connection, path: str) -> list[tuple[str, int
 
 def first_location(conn: sqlite3.Connection, fact_id: int) -> Location | None:
     """The fact's first remaining place (by path, then URI), or None when it has none."""
+    if is_pg(conn):
+        return pg.first_location(conn, fact_id)
     row = conn.execute(
         "SELECT uri, path, line_start, line_end, fingerprint FROM locations WHERE fact_id = ? "
         "ORDER BY path, uri LIMIT 1",
@@ -143,6 +163,8 @@ def first_location(conn: sqlite3.Connection, fact_id: int) -> Location | None:
 
 
 def delete_locations(conn: sqlite3.Connection, path: str) -> None:
+    if is_pg(conn):
+        return pg.delete_locations(conn, path)
     conn.execute("DELETE FROM locations WHERE path = ?", (path,))
 
 
@@ -163,8 +185,12 @@ def add_locations(conn: EngineConnection, rows: Sequence[NewLocation]) -> None:
 
 def changes(conn: sqlite3.Connection) -> int:
     """Rows changed through this connection so far (a sync's write count is a difference)."""
+    if is_pg(conn):
+        return pg.changes(conn)
     return conn.total_changes
 
 
 def record_sync_run(conn: sqlite3.Connection, finished: str, report_json: str) -> None:
+    if is_pg(conn):
+        return pg.record_sync_run(conn, finished, report_json)
     conn.execute("INSERT INTO sync_runs (finished, report) VALUES (?, ?)", (finished, report_json))

@@ -5,6 +5,9 @@ from __future__ import annotations
 import sqlite3
 from dataclasses import dataclass
 
+from kenning.store.postgres import status as pg
+from kenning.store.postgres.connection import is_pg
+
 
 @dataclass(frozen=True)
 class Capability:
@@ -36,6 +39,8 @@ def full_text() -> Capability:
 
 
 def index_size(conn: sqlite3.Connection) -> IndexSize:
+    if is_pg(conn):
+        return IndexSize(**pg.index_counts(conn))
     return IndexSize(
         files=conn.execute("SELECT count(*) FROM manifest").fetchone()[0],
         facts=conn.execute("SELECT count(*) FROM facts").fetchone()[0],
@@ -48,6 +53,8 @@ def index_size(conn: sqlite3.Connection) -> IndexSize:
 
 def graph_size(conn: sqlite3.Connection) -> tuple[int, int]:
     """(nodes, edges) of the declared graph."""
+    if is_pg(conn):
+        return 0, 0  # no graph on PostgreSQL yet (``store.postgres.MISSING``): it holds none
     edges = conn.execute("SELECT count(*) FROM graph_edges").fetchone()[0]
     nodes = conn.execute("SELECT count(*) FROM graph_nodes").fetchone()[0] if edges else 0
     return nodes, edges

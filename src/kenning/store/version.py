@@ -13,6 +13,10 @@ _SQL = "SELECT version FROM store_version WHERE id = 1"
 
 def store_state(conn: sqlite3.Connection) -> str:
     """The counter, as text, on an open store."""
+    if getattr(conn, "engine", None) == "postgresql":  # store.postgres: not imported on the hook's path
+        project = conn.project  # type: ignore[attr-defined]  # a store.postgres handle
+        row = conn.execute("SELECT version FROM store_version WHERE project = %s", (project,)).fetchone()
+        return str(row[0] if row else 0)
     return str(conn.execute(_SQL).fetchone()[0])
 
 

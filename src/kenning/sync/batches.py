@@ -48,6 +48,7 @@ def write_batches(
     vanished: list[str],
     graph_pending: graph_build.Pending,
     *,
+    with_graph: bool = True,
     commit_dates: dict[str, str],
     redates: dict[str, str],
     stamp: str,
@@ -56,6 +57,8 @@ def write_batches(
     """Write ``parsed`` (read files, none skipped), then retire ``vanished``, batch by batch.
     ``commit_dates``: path -> the date of the last commit that touched a file read (its source
     date); ``redates``: the same for files not read, re-dated with the last batch (``sync.dates``).
+
+    ``with_graph=False`` (PostgreSQL: no graph yet) leaves the graph pass out.
 
     ``parsed`` is emptied: the batches hold what is left to write, and free it as they commit."""
     step = progress or (lambda phase, done, total: None)
@@ -82,12 +85,14 @@ def write_batches(
                     writer.retire_path(path, report)
             if last:
                 step("graph", 0, 0)
-            stats = graph_build.apply(
-                conn, project, applied, gone, graph_pending if last else graph_build.Pending(), stamp=stamp
-            )
-            _merge_graph(graph, stats)
-            if last:
+            if with_graph:
+                stats = graph_build.apply(
+                    conn, project, applied, gone, graph_pending if last else graph_build.Pending(), stamp=stamp
+                )
+                _merge_graph(graph, stats)
+            if last and with_graph:
                 report.graph = dict(graph)
+            if last:
                 report.writes = sources.changes(conn) - before
                 if report.writes:
                     sources.record_sync_run(conn, stamp, json.dumps(report.to_json(), sort_keys=True))

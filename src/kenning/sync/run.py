@@ -29,7 +29,7 @@ from kenning.ingest.discover import Candidate, discover
 from kenning.ingest.read import Parsed, Progress, read_all
 from kenning.project import Project
 from kenning.store import sources
-from kenning.store.db import Connection, connect
+from kenning.store.db import Connection, open_store, serves, sync_lock
 from kenning.sync import dates as source_dates
 from kenning.sync.batches import write_batches
 from kenning.sync.report import SyncReport
@@ -48,7 +48,7 @@ def sync(project: Project, *, now: datetime, progress: Progress | None = None, e
 
 
 def _locked_sync(project: Project, *, now: datetime, progress: Progress | None, embed: bool) -> SyncReport:
-    conn = connect(project.db_path, create=True)
+    conn = open_store(project, create=True)
     # A sync allocates hundreds of thousands of objects (syntax trees, rows) that reference
     # counting frees; parsing makes no cyclic garbage, so the cycle collector would only scan
     # them again and again (a sixth of the parse time). It is paused for the sync.
@@ -56,10 +56,13 @@ def _locked_sync(project: Project, *, now: datetime, progress: Progress | None, 
     gc.disable()
     try:
         started = time.perf_counter()
-        report = _sync(conn, project, now=now, progress=progress)
+        with sync_lock(conn):
+            report = _sync(conn, project, now=now, progress=progress)
         # Level 1, after the lexical sync committed; its default time budget follows the
         # lexical sync's own duration, so embedding never turns a short sync into a long one.
-        if embed:
+        if not serves(conn, "dense vectors"):
+            report.dense = {"available": False, "reason": "dense vectors: not implemented on postgresql yet"}
+        elif embed:
             report.dense = dense.update(conn, project, progress, lexical_seconds=time.perf_counter() - started)
         else:
             report.dense = {"available": False, "reason": dense.SKIPPED}
@@ -84,7 +87,8 @@ def _sync(conn: Connection, project: Project, *, now: datetime, progress: Progre
             to_read.append(cand)
     present = {c.path for c in found.candidates}
     vanished = sorted(p for p in manifest if p not in present)
-    graph_pending = graph_build.pending(conn, project)
+    with_graph = serves(conn, "graph")  # PostgreSQL: no graph yet (status lists the degradation)
+    graph_pending = graph_build.pending(conn, project) if with_graph else graph_build.Pending()
     if not to_read and not vanished and not graph_pending:
         report.indexed = len(manifest)
         return report
@@ -122,6 +126,7 @@ def _sync(conn: Connection, project: Project, *, now: datetime, progress: Progre
         parsed_kept,
         sorted(set(vanished)),
         graph_pending,
+        with_graph=with_graph,
         commit_dates=commit_dates,
         redates=redates,
         stamp=iso(now),

@@ -40,9 +40,10 @@ def bench(
     from kenning.bench import report as bench_report
     from kenning.bench import speed as bench_speed
     from kenning.interfaces.render import to_json_text
-    from kenning.store.db import connect
+    from kenning.store.db import connect, server_only_missing
 
     project = resolve_project(project_path)
+    server_only_missing(project, "kenning bench")
     clock = now()
     conn = connect(project.db_path)
     try:

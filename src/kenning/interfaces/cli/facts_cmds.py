@@ -123,11 +123,11 @@ def get(ids: tuple[str, ...], project_path: Path | None, as_json: bool) -> None:
     None found: NotFound (exit 1); some found: the others are listed as missing (exit 0)."""
     from kenning.freshness import FileCheck, freshness_of
     from kenning.store import facts as fact_store
-    from kenning.store.db import connect
+    from kenning.store.db import open_store
 
     project = resolve_project(project_path)
     wanted = [parse_fact_id(raw, project) for raw in ids]
-    conn = connect(project.db_path)
+    conn = open_store(project)
     try:
         found = fact_store.get_many(conn, project.name, wanted)
         files = FileCheck(project.root, conn)
@@ -301,10 +301,16 @@ def stale(
         answer = stale_report(conn, project, now=now(), limit=limit, types=types)
     finally:
         conn.close()
+    if project.config.store:  # served by PostgreSQL
+        from dataclasses import replace
+
+        from kenning.store.db import SERVER_LEVEL
+
+        answer = replace(answer, level=SERVER_LEVEL)
     emit(answer.to_json(), as_json, lambda: answer_text(answer))
 
 
 def _open(project: Project, *, create: bool = False) -> Connection:
-    from kenning.store.db import connect
+    from kenning.store.db import open_store
 
-    return connect(project.db_path, create=create)
+    return open_store(project, create=create)

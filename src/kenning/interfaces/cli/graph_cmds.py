@@ -29,9 +29,10 @@ def _run(
     query: str, node: str, project_path: Path | None, as_json: bool, *, other: str | None = None, **options: Any
 ) -> None:
     from kenning.answer.graph import GraphOptions, run_query
-    from kenning.store.db import connect
+    from kenning.store.db import connect, server_only_missing
 
     project = resolve_project(project_path)
+    server_only_missing(project, "the graph")
     conn = connect(project.db_path)
     try:
         answer = run_query(conn, project, query, node, GraphOptions(**options), now=now(), other=other)

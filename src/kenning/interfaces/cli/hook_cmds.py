@@ -39,7 +39,7 @@ def post_tool_use(project_path: Path | None) -> None:
 def _record(project_path: Path | None, raw: str) -> None:
     from kenning.config import load_project
     from kenning.memory.sessions import record_tool_use
-    from kenning.store.db import connect
+    from kenning.store.db import open_store
 
     payload = json.loads(raw)
     if not isinstance(payload, dict):
@@ -47,7 +47,7 @@ def _record(project_path: Path | None, raw: str) -> None:
     cwd = payload.get("cwd")
     root = project_path or (Path(cwd) if isinstance(cwd, str) and cwd else Path.cwd())
     project = load_project(root)
-    conn = connect(project.db_path, create=True)
+    conn = open_store(project, create=True)
     try:
         record_tool_use(conn, project.name, payload, now=now())
     finally:

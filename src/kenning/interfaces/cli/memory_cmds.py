@@ -44,10 +44,10 @@ def index(query: str | None, type_: str | None, limit: int, project_path: Path |
     """Compact index, one row per fact (~15 tokens); without QUERY, the newest saved memories."""
     from kenning.interfaces.memory_render import index_text
     from kenning.memory.layers import find, recent
-    from kenning.store.db import connect
+    from kenning.store.db import open_store
 
     project = resolve_project(project_path)
-    conn = connect(project.db_path)
+    conn = open_store(project)
     try:
         if query:
             answer, _ = find(conn, project, query, _types(type_), limit, now=now())
@@ -84,10 +84,10 @@ def search(
     from kenning.interfaces.memory_render import scored_text, search_text
     from kenning.memory.layers import find
     from kenning.memory.strictness import strict
-    from kenning.store.db import connect
+    from kenning.store.db import open_store
 
     project = resolve_project(project_path)
-    conn = connect(project.db_path)
+    conn = open_store(project)
     try:
         if strict_:
             if syntax != "natural":
@@ -119,11 +119,11 @@ def get(ids: tuple[str, ...], full: bool, project_path: Path | None, as_json: bo
     from kenning.interfaces.memory_render import details_text
     from kenning.memory.layers import details
     from kenning.records import FACT_SCHEMA
-    from kenning.store.db import connect
+    from kenning.store.db import open_store
 
     project = resolve_project(project_path)
     wanted = [parse_fact_id(raw, project) for raw in ids]
-    conn = connect(project.db_path)
+    conn = open_store(project)
     try:
         found, missing = details(conn, project, wanted, now=now())
     finally:
@@ -150,11 +150,11 @@ def timeline(anchor: str, before: int, after: int, project_path: Path | None, as
     """Memories saved around ANCHOR (or, for a file excerpt, its neighbours in the file)."""
     from kenning.interfaces.memory_render import timeline_text
     from kenning.memory.timeline import around
-    from kenning.store.db import connect
+    from kenning.store.db import open_store
 
     project = resolve_project(project_path)
     anchor_id = parse_fact_id(anchor, project)
-    conn = connect(project.db_path)
+    conn = open_store(project)
     try:
         entries = around(conn, project, [anchor_id], before, after, now=now())
     finally:
@@ -209,7 +209,7 @@ def save(
     """Save an observation (an identical active note answers "already saved as #N")."""
     from kenning.memory.observations import Observation
     from kenning.memory.observations import save as run
-    from kenning.store.db import connect
+    from kenning.store.db import open_store
 
     project = resolve_project(project_path)
     obs = Observation(
@@ -225,7 +225,7 @@ def save(
         producer=producer,
         origin="cli",
     )
-    conn = connect(project.db_path, create=True)
+    conn = open_store(project, create=True)
     try:
         saved = run(conn, project.name, obs, now=now())
     finally:
@@ -259,10 +259,10 @@ def summary(
 ) -> None:
     """Save a session summary (request, investigated, learned, completed, next steps)."""
     from kenning.memory.sessions import save_summary
-    from kenning.store.db import connect
+    from kenning.store.db import open_store
 
     project = resolve_project(project_path)
-    conn = connect(project.db_path, create=True)
+    conn = open_store(project, create=True)
     try:
         fact_id = save_summary(
             conn,

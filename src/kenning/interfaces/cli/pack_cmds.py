@@ -22,10 +22,10 @@ def build(project_path: Path | None, as_json: bool) -> None:
     from kenning.pack.build import build as run
     from kenning.pack.manifest import write_pack
     from kenning.pack.session import summary
-    from kenning.store.db import connect
+    from kenning.store.db import open_store
 
     project = resolve_project(project_path)
-    conn = connect(project.db_path)
+    conn = open_store(project)
     try:
         built = run(conn, project)
     finally:

@@ -25,7 +25,7 @@ from kenning.errors import KenningError
 from kenning.interfaces.render import DATA_FRAME
 from kenning.refs import check_text
 from kenning.store import fts_guard
-from kenning.store.db import connect
+from kenning.store.db import open_store
 from kenning.store.handle import Connection
 
 READ = ToolAnnotations(readOnlyHint=True, destructiveHint=False, openWorldHint=False)
@@ -56,7 +56,7 @@ class ServerContext:
         with self._lock:
             taken = self._free.pop() if self._free else None
         if taken is None:
-            taken = connect(self.project.db_path, create=create)
+            taken = open_store(self.project, create=create)
         try:
             yield taken
         finally:

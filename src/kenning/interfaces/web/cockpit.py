@@ -23,7 +23,7 @@ from kenning.errors import NotFound, ScopeDenied
 from kenning.interfaces.render import DATA_FRAME, badge
 from kenning.records import Fact
 from kenning.registry import Entry
-from kenning.store.db import connect
+from kenning.store.db import connect, server_only_missing
 from kenning.store.handle import Connection
 
 HERE = Path(__file__).parent
@@ -68,6 +68,7 @@ class Cockpit:
 
     @contextmanager
     def store(self, project: Project | None = None) -> Iterator[Connection]:
+        server_only_missing(project or self.project, "the web cockpit")
         conn = connect((project or self.project).db_path)
         try:
             yield conn

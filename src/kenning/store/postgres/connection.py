@@ -12,7 +12,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
-from kenning.errors import StoreUnavailable
+from kenning.errors import IndexMissing, StoreOutdated, StoreUnavailable
 
 TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (start-up time)
 if TYPE_CHECKING:
@@ -24,6 +24,11 @@ ENGINE = "postgresql"
 CONNECT_TIMEOUT_S = 5  # every connection gives up after this: a dead server never hangs a command or CI
 STATEMENT_TIMEOUT_MS = 60_000
 MIGRATION_LOCK = 0x6B656E6E  # pg_advisory_xact_lock key: migrations run one process at a time
+# Fact ids are handed out under this lock (held to the end of the writing transaction): a sync
+# numbers its new facts itself (``next_id``, then ``insert_rows``), so two projects' writers
+# must not interleave their numbering. Readers never take it.
+ID_LOCK = 0x6B656E6F
+SYNC_LOCKS = 0x6B656E70  # first key of the per-project sync lock (the second: hashtext(project))
 
 
 class PgConnection:
@@ -34,9 +39,27 @@ class PgConnection:
     def __init__(self, raw: Any, project: str) -> None:
         self.raw = raw
         self.project = project
+        self.changes = 0  # rows inserted, updated or deleted through this handle (SQLite: total_changes)
 
     def execute(self, sql: str, params: tuple[Any, ...] | list[Any] = ()) -> Any:
-        return self.raw.execute(sql, params or None)
+        cursor = self.raw.execute(sql, params or None)
+        if cursor.rowcount > 0 and not sql.startswith("SELECT"):
+            self.changes += cursor.rowcount
+        return cursor
+
+    def executemany(self, sql: str, rows: list[tuple[Any, ...]]) -> None:
+        if rows:
+            with self.raw.cursor() as cur:
+                cur.executemany(sql, rows)
+            self.changes += len(rows)
+
+    def copy(self, table: str, columns: str, rows: list[tuple[Any, ...]] | list[list[Any]]) -> None:
+        """Bulk insert through ``COPY … FROM STDIN`` (a sync's new facts and locations)."""
+        if rows:
+            with self.raw.cursor() as cur, cur.copy(f"COPY {table} ({columns}) FROM STDIN") as copy:
+                for row in rows:
+                    copy.write_row(row)
+            self.changes += len(rows)
 
     def rows(self, sql: str, params: tuple[Any, ...] | list[Any] = ()) -> list[dict[str, Any]]:
         from psycopg.rows import dict_row  # the extra: only with a PostgreSQL store open
@@ -78,6 +101,8 @@ def connect(url: str, project: str, *, migrate_schema: bool = True) -> PgConnect
     try:
         if migrate_schema:
             migrate(conn)
+        else:
+            check_current(conn)
     except BaseException:
         raw.close()
         raise
@@ -98,12 +123,27 @@ def migrate(conn: PgConnection) -> None:
     """Apply the missing migrations, one transaction, serialised by an advisory lock."""
     with conn.raw.transaction():
         conn.execute("SELECT pg_advisory_xact_lock(%s)", (MIGRATION_LOCK,))
+        conn.execute("SET LOCAL statement_timeout = 0")  # an index over millions of rows takes minutes
         conn.execute("CREATE TABLE IF NOT EXISTS kenning_migrations (version integer PRIMARY KEY, name text NOT NULL)")
         done = {r[0] for r in conn.execute("SELECT version FROM kenning_migrations").fetchall()}
         for number, name, sql in migrations():
             if number not in done:
                 conn.execute(sql)
                 conn.execute("INSERT INTO kenning_migrations (version, name) VALUES (%s, %s)", (number, name))
+
+
+def check_current(conn: PgConnection) -> None:
+    """A reader's check (it never migrates): ``IndexMissing`` on an unmade schema,
+    ``StoreOutdated`` on an older one."""
+    made = conn.execute("SELECT to_regclass('kenning_migrations') IS NOT NULL").fetchone()[0]
+    latest = migrations()[-1][0]
+    if not made:
+        raise IndexMissing("no kenning store in this PostgreSQL database", hint="run `kenning sync`")
+    if schema_version(conn) < latest:
+        raise StoreOutdated(
+            f"the PostgreSQL store is at schema {schema_version(conn)}, this kenning needs {latest}",
+            hint="run `kenning sync` (it migrates)",
+        )
 
 
 def fact_count(conn: PgConnection) -> int:
@@ -119,3 +159,19 @@ def schema_version(conn: PgConnection) -> int:
 def transaction(conn: PgConnection) -> Iterator[PgConnection]:
     with conn.raw.transaction():
         yield conn
+
+
+@contextmanager
+def sync_lock(conn: PgConnection) -> Iterator[None]:
+    """One sync at a time per project, whichever machine runs it (a session advisory lock:
+    it spans the sync's several transactions); syncs of other projects do not wait."""
+    conn.execute("SELECT pg_advisory_lock(%s, hashtext(%s))", (SYNC_LOCKS, conn.project))
+    try:
+        yield
+    finally:
+        conn.execute("SELECT pg_advisory_unlock(%s, hashtext(%s))", (SYNC_LOCKS, conn.project))
+
+
+def has_index(conn: PgConnection) -> bool:
+    """Whether a sync or a save ever wrote to this project (SQLite: the file exists)."""
+    return conn.execute("SELECT 1 FROM store_version WHERE project = %s", (conn.project,)).fetchone() is not None

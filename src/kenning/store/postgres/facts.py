@@ -9,7 +9,7 @@ from collections.abc import Iterable, Sequence
 
 from kenning.records import Lifecycle, Location
 from kenning.store.fact_rows import row_to_fact
-from kenning.store.postgres.connection import PgConnection
+from kenning.store.postgres.connection import ID_LOCK, PgConnection
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -23,6 +23,11 @@ INSERT_COLUMNS = (
     "date_source, date_indexed, date_confirmed, producer, tags, importance, why, how_to_apply, memory_type, meta, "
     "date_source_kind"
 )
+ROW_COLUMNS = (  # store.facts.ROW_COLUMNS: a bulk row, id first
+    "id, type, title, body, keywords, path, source_kind, source_uri, fingerprint, content_hash, "
+    "date_source, date_indexed, date_confirmed, producer, tags, importance, why, how_to_apply, memory_type, meta, "
+    "date_source_kind"
+)
 FACT_COLUMNS = (
     "id, type, title, body, keywords, path, source_kind, source_uri, fingerprint, content_hash, "
     "date_source, date_indexed, date_confirmed, lifecycle, superseded_by, producer, tags, "
@@ -31,6 +36,12 @@ FACT_COLUMNS = (
 
 
 def insert(conn: PgConnection, fact: NewFact, *, indexed: bool = True) -> int:
+    with conn.raw.transaction():  # the lock and the id in one transaction, even outside the caller's
+        return _insert(conn, fact)
+
+
+def _insert(conn: PgConnection, fact: NewFact) -> int:
+    conn.execute("SELECT pg_advisory_xact_lock(%s)", (ID_LOCK,))  # see ID_LOCK: ids in one order
     row = conn.execute(
         f"INSERT INTO facts ({INSERT_COLUMNS}) VALUES ({','.join(['%s'] * 21)}) RETURNING id",
         (
@@ -62,7 +73,9 @@ def insert(conn: PgConnection, fact: NewFact, *, indexed: bool = True) -> int:
 
 
 def next_id(conn: PgConnection) -> int:
-    """The id the next insert will get (a sequence shared by every project: never reused)."""
+    """The id the next insert will get (a sequence shared by every project: never reused).
+    Takes ``ID_LOCK`` to the end of the transaction: the caller numbers its rows from here."""
+    conn.execute("SELECT pg_advisory_xact_lock(%s)", (ID_LOCK,))
     last, called = conn.execute("SELECT last_value, is_called FROM facts_id_seq").fetchone()
     return int(last) + 1 if called else int(last)
 
@@ -75,7 +88,23 @@ def bump_version(conn: PgConnection) -> None:
     )
 
 
+def insert_rows(conn: PgConnection, rows: Sequence[Sequence[Any]]) -> None:
+    """Bulk load (``COPY``) of rows in ``store.facts.ROW_COLUMNS`` order, ids from ``next_id``
+    (whose lock the transaction holds); the sequence then moves past them."""
+    if not rows:
+        return
+    conn.copy("facts", "project, " + ROW_COLUMNS, [(conn.project, *row) for row in rows])
+    conn.execute(
+        "SELECT setval('facts_id_seq', greatest(%s, (SELECT last_value FROM facts_id_seq)))", (max(r[0] for r in rows),)
+    )
+    bump_version(conn)
+
+
 def index_fts(conn: PgConnection, rows: Sequence[tuple[int, NewFact]]) -> None:
+    """Nothing to do: the indexed columns are generated from the row."""
+
+
+def index_fts_rows(conn: PgConnection, rows: Sequence[tuple[int, str, str, str, str]]) -> None:
     """Nothing to do: the indexed columns are generated from the row."""
 
 

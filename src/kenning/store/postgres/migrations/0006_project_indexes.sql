@@ -1,0 +1,7 @@
+-- Word and trigram indexes keyed by project first (btree_gin): a project's search reads only
+-- its own postings, however many other projects share the database and their words.
+CREATE EXTENSION IF NOT EXISTS btree_gin;
+DROP INDEX facts_words;
+CREATE INDEX facts_words ON facts USING gin (project, words);
+DROP INDEX facts_grams;
+CREATE INDEX facts_grams ON facts USING gin (project, grams gin_trgm_ops);

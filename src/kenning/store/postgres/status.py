@@ -1,0 +1,32 @@
+"""``store.status`` on PostgreSQL: the counts ``kenning status`` reports (the handle's project)."""
+
+from __future__ import annotations
+
+from kenning.store.postgres.connection import PgConnection, schema_version
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
+
+
+def index_counts(conn: PgConnection) -> dict[str, Any]:
+    """The fields of ``store.status.IndexSize``."""
+    p = (conn.project,)
+    return {
+        "files": conn.execute("SELECT count(*) FROM manifest WHERE project = %s", p).fetchone()[0],
+        "facts": conn.execute("SELECT count(*) FROM facts WHERE project = %s", p).fetchone()[0],
+        "by_lifecycle": dict(
+            conn.execute(
+                'SELECT lifecycle, count(*) FROM facts WHERE project = %s GROUP BY 1 ORDER BY lifecycle COLLATE "C"', p
+            ).fetchall()
+        ),
+        "by_type": dict(
+            conn.execute(
+                "SELECT type, count(*) FROM facts WHERE project = %s AND lifecycle = 'active' GROUP BY 1 "
+                'ORDER BY type COLLATE "C"',
+                p,
+            ).fetchall()
+        ),
+        "last_sync": conn.execute("SELECT max(finished) FROM sync_runs WHERE project = %s", p).fetchone()[0],
+        "schema_version": schema_version(conn),
+    }

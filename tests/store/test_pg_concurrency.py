@@ -1,0 +1,121 @@
+"""Level 2 under load (issue 18, "must show" 2): two `kenning sync` processes on two projects
+and four readers against one PostgreSQL at the same time — no error, no cross-project row in
+any answer; and two checkouts of one project syncing at once (two machines) are serialised by
+the project's advisory lock: the second finds the work done, nothing is written twice."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+import time
+import uuid
+from pathlib import Path
+
+import pytest
+from pg_engine import server_url
+
+from kenning.config import load_project
+from kenning.project import Project, ProjectConfig
+from kenning.store.db import open_store
+from kenning.store.status import index_size
+
+pytestmark = pytest.mark.postgres
+FILES = 450  # three transactions of 200 files each
+KENNING = str(Path(sys.executable).parent / "kenning")
+
+READER = """
+import json, os, subprocess, sys, time
+projects = sys.argv[1:]
+deadline = time.monotonic() + float(os.environ["READ_FOR"])
+answers = rows = 0
+while time.monotonic() < deadline:
+    for root in projects:
+        name = os.path.basename(root)
+        out = subprocess.run([os.environ["KENNING"], "search", "shared words", "--project", root, "--json",
+                              "--limit", "50"], capture_output=True, text=True)
+        if out.returncode != 0:
+            sys.exit(f"search failed: {out.stderr}")
+        excerpts = json.loads(out.stdout)["excerpts"]
+        rows += len(excerpts)
+        for e in excerpts:
+            if not e["citation"].startswith(f"kn://{name}/") or name not in e["title"] + e["snippet"]:
+                sys.exit(f"cross-project row in {name}: {e['citation']} {e['title']}")
+        answers += 1
+print(answers, rows)
+"""
+
+
+def write_project(root: Path, name: str) -> Path:
+    (root / ".kenning").mkdir(parents=True)
+    (root / ".kenning" / "config.toml").write_text(f'name = "{name}"\n', encoding="utf-8")
+    for i in range(FILES):
+        page = root / "docs" / f"page{i:03d}.md"
+        page.parent.mkdir(exist_ok=True)
+        page.write_text(f"# Page {i} of {name}\n\nShared words, and the owner {name} of page {i}.\n", encoding="utf-8")
+    return root
+
+
+def env(**extra: str) -> dict[str, str]:
+    return {**os.environ, "KENNING_DATABASE_URL": server_url(), "KENNING": KENNING, **extra}
+
+
+def test_two_syncs_and_four_readers_at_once_stay_in_their_projects(tmp_path):
+    tag = uuid.uuid4().hex[:8]
+    roots = [write_project(tmp_path / f"conc{tag}{p}", f"conc{tag}{p}") for p in ("a", "b")]
+    start = time.monotonic()
+    syncs = [
+        subprocess.Popen([KENNING, "sync", "--project", str(r), "--json"], env=env(), stdout=subprocess.PIPE, text=True)
+        for r in roots
+    ]
+    readers = [
+        subprocess.Popen(
+            [sys.executable, "-c", READER, *map(str, roots)],
+            env=env(READ_FOR="20"),
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+        )
+        for _ in range(4)
+    ]
+    for proc in syncs:
+        assert proc.wait(timeout=300) == 0
+    for proc in readers:
+        out, err = proc.communicate(timeout=300)
+        assert proc.returncode == 0, err
+        answers, rows = map(int, out.split())
+        assert answers > 0 and rows > 0  # the readers read while the syncs wrote, and after
+    assert time.monotonic() - start < 300
+    for root in roots:
+        conn = open_store(Project(root, _config(root)))
+        try:
+            size = index_size(conn)
+        finally:
+            conn.close()
+        assert size.files == FILES and size.by_lifecycle == {"active": FILES}
+
+
+def test_two_checkouts_of_one_project_syncing_at_once_write_it_once(tmp_path):
+    name = f"twin{uuid.uuid4().hex[:8]}"
+    roots = [write_project(tmp_path / side / name, name) for side in ("one", "two")]
+    syncs = [
+        subprocess.Popen([KENNING, "sync", "--project", str(r), "--json"], env=env(), stdout=subprocess.PIPE, text=True)
+        for r in roots
+    ]
+    reports = []
+    for proc in syncs:
+        out, _ = proc.communicate(timeout=300)
+        assert proc.returncode == 0
+        reports.append(out)
+    added = sorted(json.loads(r)["excerpts"]["added"] for r in reports)
+    assert added == [0, FILES]  # the one that waited found every excerpt already written
+    conn = open_store(Project(roots[0], _config(roots[0])))
+    try:
+        assert index_size(conn).facts == FILES
+    finally:
+        conn.close()
+
+
+def _config(root: Path) -> ProjectConfig:
+    return load_project(root, {"KENNING_DATABASE_URL": server_url()}).config

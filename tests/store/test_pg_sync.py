@@ -1,0 +1,152 @@
+"""Level 2 end to end: `kenning sync` with ``KENNING_DATABASE_URL`` writes the project into
+PostgreSQL, and `kenning search` / `kenning ask` then give the same excerpts as the local
+SQLite store on the same corpus (ranking scores differ; the top-5 sets must match). Memory
+is served from PostgreSQL too; what PostgreSQL lacks is refused with a typed error, never
+answered from the local file; an unreachable server falls back to the local store, said."""
+
+from __future__ import annotations
+
+import shutil
+import uuid
+from pathlib import Path
+
+import pytest
+from pg_engine import server_url
+
+from conftest import bump_mtime
+
+pytestmark = pytest.mark.postgres
+FIXTURE = Path(__file__).parent.parent / "fixtures" / "core_corpus"
+QUESTIONS = (
+    "how do I run the tests",
+    "sqlite",
+    "fusion of rankings",
+    "rrf_fuse",
+    "what did we decide about search",
+    "reciprocal rank",
+    "install",
+)
+DEAD = "postgresql://kenning@127.0.0.1:1/nothing"
+
+
+@pytest.fixture
+def corpus(make_project, monkeypatch):
+    """The fixture corpus as a project of a fresh name (tests share one database), synced
+    into the local store; the clock pinned."""
+    monkeypatch.setenv("KENNING_NOW", "2026-11-30T00:00:00Z")
+    project = make_project({}, name=f"pg-e2e-{uuid.uuid4().hex[:10]}")
+    shutil.copytree(FIXTURE, project.root, dirs_exist_ok=True)
+    return project
+
+
+def top5(cli, *args: str) -> list[str]:
+    result = cli(*args, "--json")
+    assert result.code == 0, result.err
+    return [e["source"]["uri"] for e in result.json()["excerpts"]][:5]
+
+
+def test_sync_into_postgresql_then_search_and_ask_as_sqlite_does(cli, corpus, monkeypatch):
+    root = str(corpus.root)
+    local = cli("sync", "--project", root, "--json").json()
+    monkeypatch.setenv("KENNING_DATABASE_URL", server_url())
+    remote = cli("sync", "--project", root, "--json").json()
+    for key in ("coverage", "files", "excerpts", "retired_uris"):
+        assert remote[key] == local[key], key
+    assert remote["dense"]["available"] is False and "postgresql" in remote["dense"]["reason"]
+    for question in QUESTIONS:
+        on_pg = {"search": top5(cli, "search", question, "--project", root)}
+        on_pg["ask"] = top5(cli, "ask", question, "--project", root)
+        with monkeypatch.context() as m:
+            m.delenv("KENNING_DATABASE_URL")
+            on_sqlite = {"search": top5(cli, "search", question, "--project", root)}
+            on_sqlite["ask"] = top5(cli, "ask", question, "--project", root)
+        for command in ("search", "ask"):
+            assert set(on_pg[command]) == set(on_sqlite[command]), (command, question)
+    assert any(top5(cli, "search", q, "--project", root) for q in QUESTIONS)  # not all empty
+    assert cli("search", "sqlite", "--project", root, "--json").json()["level"] == 2
+    stale = cli("stale", "--project", root, "--json").json()
+    assert stale["level"] == 2 and stale["excerpts"] == []
+    again = cli("sync", "--project", root, "--json").json()
+    assert again["writes"] == 0 and again["files"]["unchanged"] == local["coverage"]["indexed"]
+
+
+def test_an_incremental_sync_changes_postgresql_as_it_changes_sqlite(cli, corpus, monkeypatch):
+    root = str(corpus.root)
+    cli("sync", "--project", root)
+    monkeypatch.setenv("KENNING_DATABASE_URL", server_url())
+    cli("sync", "--project", root)
+    readme = corpus.root / "README.md"
+    readme.write_text(readme.read_text(encoding="utf-8") + "\n## Upgrade\n\nRun the upgrader nightly.\n")
+    bump_mtime(readme)
+    (corpus.root / "CONTRIBUTING.md").unlink()
+    remote = cli("sync", "--project", root, "--json").json()
+    monkeypatch.delenv("KENNING_DATABASE_URL")
+    local = cli("sync", "--project", root, "--json").json()
+    for key in ("coverage", "files", "excerpts"):
+        assert remote[key] == local[key], key
+    assert sorted(remote["retired_uris"]) == sorted(local["retired_uris"]) != []
+    monkeypatch.setenv("KENNING_DATABASE_URL", server_url())
+    assert top5(cli, "search", "upgrader nightly", "--project", root)[0] == "README.md#upgrade"
+    found = cli("search", "contributing", "--project", root, "--json").json()
+    assert all(not e["source"]["uri"].startswith("CONTRIBUTING.md") for e in found["excerpts"])
+
+
+def test_memory_is_saved_and_read_in_postgresql_only(cli, corpus, monkeypatch):
+    root = str(corpus.root)
+    monkeypatch.setenv("KENNING_DATABASE_URL", server_url())
+    cli("sync", "--project", root)
+    saved = cli("memory", "save", "The staging database rotates its keys every Monday", "--project", root, "--json")
+    assert saved.code == 0, saved.err
+    again = cli("memory", "save", "The staging database rotates its keys every Monday", "--project", root)
+    assert "already saved" in again.out
+    hits = cli("memory", "search", "staging keys", "--project", root, "--json")
+    assert hits.code == 0 and "rotates its keys" in hits.out
+    monkeypatch.delenv("KENNING_DATABASE_URL")  # the local file never saw the note
+    local = cli("memory", "search", "staging keys", "--project", root, "--json")
+    assert "rotates its keys" not in local.out
+
+
+def test_what_postgresql_lacks_is_refused_never_read_from_the_local_file(cli, corpus, monkeypatch):
+    root = str(corpus.root)
+    cli("sync", "--project", root)  # a local store exists: it must not answer
+    monkeypatch.setenv("KENNING_DATABASE_URL", server_url())
+    cli("sync", "--project", root)
+    refused = cli("graph", "neighbours", "src/demo/fusion.py", "--project", root)
+    assert refused.code == 1 and "not implemented on the PostgreSQL store yet" in refused.err
+    answer = cli("ask", "what calls rrf_fuse", "--project", root, "--json").json()
+    assert "graph: not implemented on postgresql yet" in answer["degradations"]
+
+
+def test_an_unreachable_server_answers_from_the_local_store_and_says_so(cli, corpus, monkeypatch):
+    root = str(corpus.root)
+    monkeypatch.setenv("KENNING_DATABASE_URL", DEAD)
+    before = cli("search", "sqlite", "--project", root)
+    assert before.code == 1 and "PostgreSQL unreachable" in before.err  # no local store either
+    refused = cli("sync", "--project", root)
+    assert refused.code == 1 and "PostgreSQL unreachable" in refused.err
+    monkeypatch.delenv("KENNING_DATABASE_URL")
+    cli("sync", "--project", root)
+    monkeypatch.setenv("KENNING_DATABASE_URL", DEAD)
+    answer = cli("search", "sqlite", "--project", root, "--json").json()
+    assert answer["excerpts"] and any("answered from the local level-0 store" in d for d in answer["degradations"])
+    assert answer["level"] == 0
+
+
+def test_a_project_never_synced_to_the_server_has_no_index_there(cli, corpus, monkeypatch):
+    root = str(corpus.root)
+    cli("sync", "--project", root)
+    monkeypatch.setenv("KENNING_DATABASE_URL", server_url())
+    answer = cli("search", "sqlite", "--project", root, "--json").json()
+    assert answer["empty_reason"] == "index_missing" and answer["excerpts"] == []
+
+
+def test_cross_project_search_leaves_a_server_project_out_and_says_why(cli, corpus, monkeypatch, tmp_path):
+    root = str(corpus.root)
+    cli("sync", "--project", root)  # its local file exists, and must not answer for it
+    assert cli("projects", "add", root).code == 0
+    monkeypatch.setenv("KENNING_DATABASE_URL", DEAD)
+    answer = cli("ask", "sqlite", "--all-projects", "--project", root, "--json").json()
+    assert answer["excerpts"] == []
+    assert [e["reason"] for e in answer["scope"]["excluded"]] == [
+        "served by PostgreSQL: cross-project search does not read server stores yet"
+    ]
