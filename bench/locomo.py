@@ -28,7 +28,16 @@ from collections import defaultdict
 from datetime import UTC, datetime
 from pathlib import Path
 
-from _common import DEFAULT_DATA, apply_weights, require, table, weights_option
+from _common import (
+    DEFAULT_DATA,
+    apply_weights,
+    cache_embeddings,
+    cache_option,
+    relax_query_budget,
+    require,
+    table,
+    weights_option,
+)
 
 KS = (5, 10, 25, 50)
 CATEGORIES = {4: "single-hop", 1: "multi-hop", 2: "temporal", 3: "open-domain", 5: "adversarial"}
@@ -56,19 +65,31 @@ def main(argv: list[str] | None = None) -> int:
     )
     parser.add_argument("--json", action="store_true", help="print the figures as JSON too")
     parser.add_argument("--mode", choices=("lexical", "dense", "hybrid", "all"), default="lexical")
+    parser.add_argument(
+        "--sweep",
+        action="store_true",
+        help="tuning set only (conversations 1-5): try the fusion settings of bench/_fusion.py",
+    )
     weights_option(parser)
+    cache_option(parser)
     args = parser.parse_args(argv)
     modes = ("lexical", "dense", "hybrid") if args.mode == "all" else (args.mode,)
+    if args.sweep and (modes == ("lexical",) or any(n > 5 for n in _selection(args.conversations, 10))):
+        raise SystemExit("--sweep tunes: run it with a dense mode on conversations 1-5 only")
     path = args.data / "locomo" / "locomo10.json"
     if not require(path, "LoCoMo data"):
         return 0
 
     apply_weights(args.weights)
+    relax_query_budget()
+    if args.mode != "lexical":
+        cache_embeddings(args.cache)
     data = json.loads(path.read_text(encoding="utf-8"))
     chosen = _selection(args.conversations, len(data))
 
     by_mode: dict[str, list[dict]] = {m: [] for m in modes}  # per question: conversation, category, recall per k
     latencies: dict[str, list[float]] = {m: [] for m in modes}
+    swept: list[tuple[list[str], object, dict[int, list[str]]]] = []  # per question: evidence, lists, turns
     index_seconds = embed_seconds = 0.0
     turns_total = 0
     dropped_ids = 0
@@ -94,6 +115,8 @@ def main(argv: list[str] | None = None) -> int:
                 dropped_ids += len(evidence) - len(valid)
                 if not valid:
                     continue
+                if args.sweep:
+                    swept.append((valid, _lists(conn, project, qa["question"]), turns_of))
                 for mode in modes:
                     started = time.perf_counter()
                     ranked = _retrieve(conn, project, qa["question"], turns_of, mode)
@@ -119,9 +142,40 @@ def main(argv: list[str] | None = None) -> int:
         f"index: {figures['index_seconds']} s for {turns_total} turns"
         + (f"; embedding (kenning.dense.update): {figures['embed_seconds']} s" if embed_seconds else "")
     )
+    if args.sweep:
+        figures["sweep"] = _sweep(swept)
     if args.json:
         print(json.dumps(figures, indent=2))
     return 0
+
+
+def _lists(conn, project, question: str):
+    from _fusion import collect
+    from kenning.clock import utc_now
+    from kenning.dense import index
+    from kenning.search.query import parse
+    from kenning.search.serve import SearchOptions
+
+    embedder = index.embedders(project)["minilm"]
+    return collect(conn, project, embedder, parse(question), SearchOptions(limit=10), utc_now())
+
+
+def _sweep(swept) -> list[dict]:
+    """Every fusion setting replayed on each question's lists; R@k as in the report, best R@10 first."""
+    from _fusion import grid, label, replay
+
+    results = []
+    for fusion in grid():
+        recall = {k: 0.0 for k in KS}
+        for valid, lists, turns_of in swept:
+            ranked = [turn for key in replay(lists, fusion) for turn in turns_of[key]]
+            for k in KS:
+                recall[k] += len(set(ranked[:k]) & set(valid)) / len(valid)
+        results.append({"fusion": label(fusion), **{f"R@{k}": round(100 * recall[k] / len(swept), 1) for k in KS}})
+    print(f"fusion sweep ({len(results)} settings, {len(swept)} questions), best R@10 first:")
+    for row in sorted(results, key=lambda r: (-r["R@10"], -r["R@5"])):
+        print(f"sweep {row['fusion']}: " + " / ".join(f"{row[f'R@{k}']}" for k in KS))
+    return results
 
 
 def _report(results: list[dict], mode: str, latencies: list[float]) -> dict:
@@ -212,7 +266,6 @@ def _retrieve(conn, project, question: str, turns_of: dict[int, list[str]], mode
             options,
             now=utc_now(),
             embedder=index.embedders(project)["minilm"],
-            pool=max(KS),
             mode=mode,
         )
     return [turn for e in answer.excerpts for turn in turns_of[e.fact.id]]

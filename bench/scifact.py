@@ -22,7 +22,16 @@ import time
 from collections import defaultdict
 from pathlib import Path
 
-from _common import DEFAULT_DATA, apply_weights, require, table, weights_option
+from _common import (
+    DEFAULT_DATA,
+    apply_weights,
+    cache_embeddings,
+    cache_option,
+    relax_query_budget,
+    require,
+    table,
+    weights_option,
+)
 
 PUBLISHED = [
     ("BM25 (BEIR paper)", 0.665),
@@ -40,6 +49,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--keep", type=Path, help="project folder kept between runs (vectors are reused)")
     parser.add_argument("--sweep", action="store_true", help="train only: try fusion weights and RRF k")
     weights_option(parser)
+    cache_option(parser)
     args = parser.parse_args(argv)
     if args.sweep and args.split == "test":
         raise SystemExit("--sweep tunes: run it on --split train only")
@@ -53,6 +63,9 @@ def main(argv: list[str] | None = None) -> int:
     from kenning.sync.run import sync
 
     apply_weights(args.weights)
+    relax_query_budget()
+    if args.mode != "lexical":
+        cache_embeddings(args.cache)
     qrels = _qrels(root / "qrels" / f"{args.split}.tsv")
     queries = {q["_id"]: q["text"] for q in _jsonl(root / "queries.jsonl") if q["_id"] in qrels}
     modes = ("lexical", "dense", "hybrid") if args.mode == "all" else (args.mode,)
@@ -109,11 +122,30 @@ def main(argv: list[str] | None = None) -> int:
     if args.split != "test":
         print("published figures are for the test split only")
     print(f"index: {figures['index_seconds']} s for {count} documents (sync, with dense when a dense mode runs)")
-    for line in figures.get("sweep", []):
-        print("sweep", line)
+    if "sweep" in figures:
+        _print_sweep(figures["sweep"])
+        for row in figures["sweep"]:
+            del row["per_query"]
     if args.json:
         print(json.dumps(figures, indent=2))
     return 0
+
+
+def _print_sweep(results: list[dict]) -> None:
+    """The sweep's settings, best first, each with its paired bootstrap interval against the
+    product's default (2,000 resamples of the queries, seed 7)."""
+    import random
+
+    base = results[0]["per_query"]
+    rng = random.Random(7)
+    n = len(base)
+    samples = [[rng.randrange(n) for _ in range(n)] for _ in range(2000)]
+    print(f"fusion sweep ({len(results)} settings), best first; Δ against {results[0]['fusion']}:")
+    for row in sorted(results, key=lambda r: -r["ndcg@10"]):
+        diffs = [a - b for a, b in zip(row["per_query"], base, strict=True)]
+        means = sorted(sum(diffs[i] for i in s) / n for s in samples)
+        low, high = means[50], means[1949]
+        print(f"sweep {row['fusion']}: ndcg@10={row['ndcg@10']} Δ={sum(diffs) / n:+.4f} [{low:+.4f}, {high:+.4f}]")
 
 
 def _progress(phase: str, done: int, total: int) -> None:
@@ -137,9 +169,7 @@ def _run(conn, project, queries, qrels, mode, now, kept_lists) -> dict:
         if mode == "lexical":
             answer = search_conn(conn, project, parse(queries[qid]), options, now=now)
         else:
-            answer = hybrid.search(
-                conn, project, parse(queries[qid]), options, now=now, embedder=embedder, pool=100, mode=mode
-            )
+            answer = hybrid.search(conn, project, parse(queries[qid]), options, now=now, embedder=embedder, mode=mode)
         latencies.append(time.perf_counter() - started)
         kept_lists.setdefault(qid, {})[mode] = [e.fact.id for e in answer.excerpts]
         ranked = _dedupe(Path(e.fact.source.uri.split("#")[0]).stem for e in answer.excerpts)
@@ -156,34 +186,26 @@ def _run(conn, project, queries, qrels, mode, now, kept_lists) -> dict:
     }
 
 
-def _sweep(conn, project, queries, qrels, now) -> list[str]:
-    """Fusion settings on the same two lists per query (lexical top 100, dense top 100)."""
+def _sweep(conn, project, queries, qrels, now) -> list[dict]:
+    """Every fusion setting of ``_fusion.grid()`` replayed on each claim's lists (train only)."""
+    from _fusion import collect, grid, label, replay
     from kenning.dense import index as dense_index
-    from kenning.search import hybrid
     from kenning.search.query import parse
-    from kenning.search.serve import SearchOptions, search_conn
+    from kenning.search.serve import SearchOptions
 
     embedder = dense_index.embedders(project)["minilm"]
-    lists = {}
-    for qid in queries:
-        lexical = search_conn(conn, project, parse(queries[qid]), SearchOptions(limit=100), now=now)
-        dense = hybrid.dense_ranking(conn, project, embedder, queries[qid], 100)
-        lists[qid] = ([e.fact.id for e in lexical.excerpts], [f for f, _ in dense])
-    docs = {
-        fact.id: Path(fact.source.uri.split("#")[0]).stem
-        for fact in _all_facts(conn, project, {i for a, b in lists.values() for i in a + b})
+    lists = {
+        qid: collect(conn, project, embedder, parse(queries[qid]), SearchOptions(limit=10), now) for qid in queries
     }
-    lines = []
-    for k in (20, 60, 100):
-        for w in (0.5, 0.75, 1.0, 1.25, 1.5, 2.0):
-            for pool in (20, 50, 100):
-                scores = []
-                for qid, (lex, den) in lists.items():
-                    fused = hybrid.fuse({"lexical": lex[:pool], "dense": den[:pool]}, {"lexical": 1.0, "dense": w}, k)
-                    ranked = _dedupe(docs[key] for key, _, _ in fused)
-                    scores.append(_ndcg(ranked[:10], qrels[qid]))
-                lines.append(f"k={k} dense_weight={w} pool={pool} ndcg@10={_mean(scores)}")
-    return lines
+    ids = {i for found in lists.values() for i in [*found.cosine, *(k for k, _ in found.lexical)]}
+    docs = {fact.id: Path(fact.source.uri.split("#")[0]).stem for fact in _all_facts(conn, project, ids)}
+    results = []
+    for fusion in grid():
+        scores = [
+            _ndcg(_dedupe(docs[key] for key in replay(found, fusion))[:10], qrels[qid]) for qid, found in lists.items()
+        ]
+        results.append({"fusion": label(fusion), "ndcg@10": _mean(scores), "per_query": scores})
+    return results
 
 
 def _all_facts(conn, project, ids):

@@ -7,7 +7,8 @@ the next sync carries on. It stops after ``[dense] budget_seconds`` — by defau
 :data:`BUDGET_FACTOR` times the lexical sync's own duration, at least :data:`MIN_BUDGET_SECONDS`
 — leaving the index *incomplete*: answers then say so and search lexically, and the next sync
 continues (a sync that finds nothing new spends its whole budget embedding). :func:`coverage`
-says where an index stands; :func:`nearest` ranks by cosine over a matrix loaded once per process.
+says where an index stands; :func:`similarities` scores every vector against a question, over a
+matrix loaded once per process, and :func:`nearest` keeps the best.
 """
 
 from __future__ import annotations
@@ -152,16 +153,29 @@ def nearest(
 ) -> list[tuple[int, float]]:
     """The ``k`` active facts closest to the question, (fact id, cosine), best first. Refuses
     an index from another model or configuration (:func:`kenning.dense.manifest.check`)."""
+    return top(*similarities(conn, project, embedder, question), k)
+
+
+def similarities(
+    conn: Connection, project: Project, embedder: embed.Embedder, question: str
+) -> tuple[np.ndarray, np.ndarray]:
+    """(fact ids, cosine of each to the question): one product over the matrix loaded once per
+    process. Refuses an index from another model or configuration."""
     dense_manifest.check(vectors.manifest(conn, embedder.name), embedder)
     ids, matrix = _matrix(conn, project, embedder)
     if not len(ids):
-        return []
-    query = embedder.encode([question])[0]
-    scores = matrix @ query
+        return ids, np.zeros(0, dtype=np.float32)
+    return ids, matrix @ embedder.encode([question])[0]
+
+
+def top(ids: np.ndarray, scores: np.ndarray, k: int) -> list[tuple[int, float]]:
+    """The ``k`` best (fact id, score), best first; ties go to the lower id."""
     k = min(k, len(ids))
-    top = np.argpartition(-scores, k - 1)[:k]
-    top = top[np.lexsort((ids[top], -scores[top]))]
-    return [(int(ids[i]), float(scores[i])) for i in top]
+    if k <= 0:
+        return []
+    best = np.argpartition(-scores, k - 1)[:k]
+    best = best[np.lexsort((ids[best], -scores[best]))]
+    return [(int(ids[i]), float(scores[i])) for i in best]
 
 
 def _matrix(conn: Connection, project: Project, embedder: embed.Embedder) -> tuple[np.ndarray, np.ndarray]:

@@ -9,9 +9,11 @@ and contribution. Both lists are cut at ``POOL`` before fusion.
 from __future__ import annotations
 
 import re
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from datetime import datetime
 from typing import Any
+
+import numpy as np
 
 from kenning import dense
 from kenning.dense import index as dense_index
@@ -33,6 +35,37 @@ WEIGHTS = {"lexical": 1.0, "dense": 1.0}
 _TEST_WORDS = frozenset({"test", "tests", "testing", "pytest", "fixture", "fixtures", "spec", "specs"})
 
 
+@dataclass(frozen=True)
+class Fusion:
+    """How the two lists become one.
+
+    ``rrf``: Σ over lists of weight / (k + rank), the lexical list weighing 1 and the dense one
+    ``dense_weight``. ``convex``: alpha × the lexical score + (1 − alpha) × the cosine, each
+    min-max normalised over the candidates (the lexical top ``lexical_pool`` and the dense top
+    ``dense_pool``); a candidate the lexical list did not return counts 0 there, while its
+    cosine is always known (the whole matrix is scored). Both lists are cut at their pool."""
+
+    method: str = "rrf"
+    k: int = RRF_K
+    dense_weight: float = 1.0
+    alpha: float = 0.5
+    lexical_pool: int = POOL
+    dense_pool: int = POOL
+
+    def describe(self) -> str:
+        if self.method == "convex":
+            return f"convex, alpha={self.alpha:g} (lexical), min-max normalised"
+        return f"weighted RRF, k={self.k}" + (f", dense weight {self.dense_weight:g}" if self.dense_weight != 1 else "")
+
+
+FUSION = Fusion()  # the English model's
+FUSION_MULTILINGUAL = Fusion()  # no French or other non-English train material: plain RRF (SPEC §6)
+
+
+def fusion_for(embedder: Embedder) -> Fusion:
+    return FUSION_MULTILINGUAL if embedder.multilingual else FUSION
+
+
 def fuse(
     rankings: dict[str, list[int]], weights: dict[str, float], k: int = RRF_K
 ) -> list[tuple[int, float, dict[str, Any]]]:
@@ -48,6 +81,44 @@ def fuse(
     best_rank = {key: min(v["rank"] for v in e.values()) for key, e in explain.items()}
     ordered = sorted(scores, key=lambda key: (-scores[key], best_rank[key], key))
     return [(key, scores[key], explain[key]) for key in ordered]
+
+
+def fuse_convex(
+    lexical: list[tuple[int, float]], dense: list[tuple[int, float]], cosine: dict[int, float], alpha: float
+) -> list[tuple[int, float, dict[str, Any]]]:
+    """(key, score, explain) best first for :attr:`Fusion.method` ``convex``. ``lexical`` and
+    ``dense`` are (key, score) best first, already cut; ``cosine`` holds every candidate's
+    cosine (the lexical ones included). Ties go to the best single rank, then the lower key."""
+    lex_rank = {key: rank for rank, (key, _) in enumerate(lexical, start=1)}
+    dense_rank = {key: rank for rank, (key, _) in enumerate(dense, start=1)}
+    lex_score = dict(lexical)
+    keys = list(dict.fromkeys([*lex_rank, *dense_rank]))
+    lex_norm = _minmax(lex_score)
+    cos_norm = _minmax({key: cosine[key] for key in keys if key in cosine})
+    scores: dict[int, float] = {}
+    explain: dict[int, dict[str, Any]] = {}
+    for key in keys:
+        lex_part = alpha * lex_norm.get(key, 0.0)
+        dense_part = (1 - alpha) * cos_norm.get(key, 0.0)
+        scores[key] = lex_part + dense_part
+        parts: dict[str, Any] = {}
+        if key in lex_rank:
+            parts["lexical"] = {"rank": lex_rank[key], "contribution": round(lex_part, 6)}
+        if key in cosine:
+            parts["dense"] = {"rank": dense_rank.get(key), "contribution": round(dense_part, 6)}
+        explain[key] = parts
+    best_rank = {key: min(lex_rank.get(key, 1 << 30), dense_rank.get(key, 1 << 30)) for key in keys}
+    ordered = sorted(keys, key=lambda key: (-scores[key], best_rank[key], key))
+    return [(key, scores[key], explain[key]) for key in ordered]
+
+
+def _minmax(values: dict[int, float]) -> dict[int, float]:
+    if not values:
+        return {}
+    low, high = min(values.values()), max(values.values())
+    if high <= low:
+        return {key: 1.0 for key in values}
+    return {key: (value - low) / (high - low) for key, value in values.items()}
 
 
 def serving(conn: Connection, project: Project, question: str) -> tuple[Embedder | None, str]:
@@ -86,30 +157,42 @@ def search(
     *,
     now: datetime,
     embedder: Embedder,
-    weights: dict[str, float] | None = None,
-    pool: int = POOL,
+    fusion: Fusion | None = None,
     mode: str = "hybrid",
 ) -> Answer:
-    """``mode`` hybrid fuses both lists; ``dense`` serves the dense list alone (benchmarks)."""
-    weights = weights or WEIGHTS
+    """``mode`` hybrid fuses both lists; ``dense`` serves the dense list alone (benchmarks).
+    Each list is cut at its pool, or at ``options.limit`` when that is larger."""
+    fusion = fusion or fusion_for(embedder)
+    lexical_pool = max(fusion.lexical_pool, options.limit)
+    dense_pool = max(fusion.dense_pool, options.limit)
     lexical = (
-        search_conn(conn, project, parsed, replace(options, limit=max(pool, options.limit), explain=False), now=now)
+        search_conn(conn, project, parsed, replace(options, limit=lexical_pool, explain=False), now=now)
         if mode == "hybrid"
         else None
     )
-    lexical_ids = [e.fact.id for e in lexical.excerpts] if lexical else []
-    dense = dense_ranking(conn, project, embedder, parsed.text, pool)
+    ids, cosines = dense_index.similarities(conn, project, embedder, parsed.text)
+    dense = dense_index.top(ids, cosines, dense_pool)
     cosine = dict(dense)
     dense_ids = _admitted(conn, project, [fact_id for fact_id, _ in dense], options)
-    rankings = {"lexical": lexical_ids, "dense": dense_ids} if lexical else {"dense": dense_ids}
-    fused = fuse(rankings, weights)
+    if lexical is None:
+        fused = fuse({"dense": dense_ids}, {"dense": 1.0}, fusion.k)
+    elif fusion.method == "convex":
+        lexical_list = [(e.fact.id, e.score) for e in lexical.excerpts]
+        cosine.update(_cosines_of(ids, cosines, [key for key, _ in lexical_list]))
+        admitted = set(dense_ids)
+        fused = fuse_convex(lexical_list, [(i, c) for i, c in dense if i in admitted], cosine, fusion.alpha)
+        if options.explain:  # a lexical candidate beyond the dense pool: its rank over the whole matrix
+            for key, _, parts in fused:
+                if "dense" in parts and parts["dense"]["rank"] is None:
+                    parts["dense"]["rank"] = int(np.count_nonzero(cosines > cosine[key])) + 1
+    else:
+        rankings = {"lexical": [e.fact.id for e in lexical.excerpts], "dense": dense_ids}
+        fused = fuse(rankings, {"lexical": 1.0, "dense": fusion.dense_weight}, fusion.k)
     hits = []
     for fact_id, score, parts in fused:
         if "dense" in parts:
             parts["dense"]["cosine"] = round(cosine[fact_id], 4)
-        hits.append(
-            Hit(fact_id, score, {"fusion": f"weighted RRF, k={RRF_K}", "model": embedder.model_id, "lists": parts})
-        )
+        hits.append(Hit(fact_id, score, {"fusion": fusion.describe(), "model": embedder.model_id, "lists": parts}))
     symbols = frozenset(t.lower() for t in parsed.original_terms if CODE_NAME.search(t))
     about_tests = any(w in _TEST_WORDS for t in parsed.terms for w in re.split(r"[\W_]+", t))
     excerpts, filtered = rank_hits(
@@ -128,6 +211,14 @@ def search(
         empty_reason=empty,
         filtered=dict(filtered),
     )
+
+
+def _cosines_of(ids: np.ndarray, cosines: np.ndarray, wanted: list[int]) -> dict[int, float]:
+    """The cosine of each wanted fact id that has a vector (``ids`` is sorted)."""
+    if not wanted or not len(ids):
+        return {}
+    where = np.searchsorted(ids, wanted)
+    return {key: float(cosines[at]) for key, at in zip(wanted, where, strict=True) if at < len(ids) and ids[at] == key}
 
 
 def _admitted(conn: Connection, project: Project, ids: list[int], options: SearchOptions) -> list[int]:
