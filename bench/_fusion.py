@@ -18,7 +18,7 @@ MAX_POOL = 200  # the deepest pool tried
 
 @dataclass
 class Lists:
-    lexical: list[tuple[int, float]]  # the product's lexical ranking (fact id, score), best first
+    lexical: list[tuple[int, float]]  # the engine's lexical ranking (fact id, score), best first
     dense: list[tuple[int, float]]  # the dense top MAX_POOL (fact id, cosine), best first
     cosine: dict[int, float]  # every candidate's cosine
     factor: dict[int, float]  # every candidate's ranking factor (freshness, test files…)
@@ -49,18 +49,18 @@ def collect(conn, project, embedder, parsed, options, now) -> Lists:
     from dataclasses import replace
 
     from kenning.dense import index as dense_index
+    from kenning.search import lexical
     from kenning.search.hybrid import _cosines_of
-    from kenning.search.lexical import Hit
-    from kenning.search.serve import rank_hits, search_conn
+    from kenning.search.serve import filters_of, rank_hits
 
-    lexical = search_conn(conn, project, parsed, replace(options, limit=MAX_POOL, explain=False), now=now)
-    lexical_list = [(e.fact.id, e.score) for e in lexical.excerpts]
+    hits = lexical.ranking(conn, parsed, filters_of(options), MAX_POOL).hits[:MAX_POOL]
+    lexical_list = [(hit.fact_id, hit.score) for hit in hits]
     ids, cosines = dense_index.similarities(conn, project, embedder, parsed.text)
     dense = dense_index.top(ids, cosines, MAX_POOL)
     cosine = dict(dense)
     cosine.update(_cosines_of(ids, cosines, [key for key, _ in lexical_list]))
     union = list(dict.fromkeys([*cosine, *(k for k, _ in lexical_list)]))
-    neutral = [Hit(key, 1.0, {}) for key in union]
+    neutral = [lexical.Hit(key, 1.0, {}) for key in union]
     excerpts, _ = rank_hits(conn, project, neutral, parsed.terms, replace(options, limit=len(union)), now=now)
     return Lists(lexical_list, dense, cosine, {e.fact.id: e.score for e in excerpts})
 

@@ -18,6 +18,7 @@ from conftest import NOW, write_files  # noqa: E402
 from kenning.config import init_project, load_project  # noqa: E402
 from kenning.dense import index as dense_index  # noqa: E402
 from kenning.errors import DenseRefused  # noqa: E402
+from kenning.records import EmptyReason  # noqa: E402
 from kenning.store.db import connect  # noqa: E402
 
 DOCS = {
@@ -243,3 +244,37 @@ def test_sync_says_when_it_embeds_and_no_embed_leaves_the_index_alone(tmp_path):
     again = kenning("sync", "--project", str(root), "--json")  # complete: nothing to embed, nothing said
     assert "embedding" not in again.stderr
     assert json.loads(again.stdout)["dense"]["embedders"]["minilm"]["added"] == 0
+
+
+def test_the_hybrid_order_does_not_depend_on_the_limit(synced):
+    from kenning.search import hybrid
+    from kenning.search.query import parse
+    from kenning.search.serve import SearchOptions
+
+    project = load_project(synced)
+    conn = connect(project.db_path)
+    embedder = dense_index.embedders(project)["minilm"]
+    for question in (PARAPHRASE, "how do users sign in", "configure logging levels"):
+        whole = hybrid.search(conn, project, parse(question), SearchOptions(limit=10), now=NOW, embedder=embedder)
+        assert len(whole.excerpts) >= 3
+        for limit in range(1, len(whole.excerpts) + 1):
+            part = hybrid.search(conn, project, parse(question), SearchOptions(limit=limit), now=NOW, embedder=embedder)
+            assert [e.fact.id for e in part.excerpts] == [e.fact.id for e in whole.excerpts[:limit]]
+    conn.close()
+
+
+def test_a_date_window_filters_the_dense_candidates_as_it_filters_the_lexical_ones(synced):
+    from kenning.search import hybrid
+    from kenning.search.query import parse
+    from kenning.search.serve import SearchOptions
+
+    project = load_project(synced)
+    conn = connect(project.db_path)
+    embedder = dense_index.embedders(project)["minilm"]
+    options = SearchOptions(limit=5, until="2000-01-01")  # every excerpt of the fixture is newer
+    answer = hybrid.search(conn, project, parse(PARAPHRASE), options, now=NOW, embedder=embedder)
+    assert answer.excerpts == ()  # before, the dense candidates ignored the window
+    answer = hybrid.search(conn, project, parse("how do users sign in"), options, now=NOW, embedder=embedder)
+    assert answer.excerpts == () and answer.empty_reason is EmptyReason.ALL_FILTERED
+    assert answer.filtered == {"date": 1}  # the lexical match outside the window is counted
+    conn.close()

@@ -9,7 +9,7 @@ and contribution. Both lists are cut at ``POOL`` before fusion.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
@@ -22,10 +22,12 @@ from kenning.dense.embed import Embedder, for_query
 from kenning.errors import DenseRefused
 from kenning.project import Project
 from kenning.records import Answer, EmptyReason, Lifecycle
+from kenning.search import lexical
 from kenning.search.lexical import Hit
 from kenning.search.query import CODE_NAME, ParsedQuery
-from kenning.search.serve import SearchOptions, rank_hits, search_conn
+from kenning.search.serve import MIN_POOL, Ranker, SearchOptions, filters_of, search_conn, superseded_left_out
 from kenning.store import facts as fact_store
+from kenning.store import fts_guard
 from kenning.store.handle import Connection
 
 LEVEL = 1
@@ -161,56 +163,78 @@ def search(
     mode: str = "hybrid",
 ) -> Answer:
     """``mode`` hybrid fuses both lists; ``dense`` serves the dense list alone (benchmarks).
-    Each list is cut at its pool, or at ``options.limit`` when that is larger."""
+
+    The lexical list is the engine's ranking (BM25, trigrams) under the answer's filters, cut at
+    its pool, or at ``options.limit`` when that is larger; the dense list likewise. The ranking
+    features (freshness, superseded, definition boost, test files) then apply once, to the fused
+    scores, read only as deep as a later candidate could still enter the answer
+    (:class:`~kenning.search.serve.Ranker`)."""
     fusion = fusion or fusion_for(embedder)
-    lexical_pool = max(fusion.lexical_pool, options.limit)
-    dense_pool = max(fusion.dense_pool, options.limit)
-    lexical = (
-        search_conn(conn, project, parsed, replace(options, limit=lexical_pool, explain=False), now=now)
-        if mode == "hybrid"
-        else None
-    )
-    ids, cosines = dense_index.similarities(conn, project, embedder, parsed.text)
-    dense = dense_index.top(ids, cosines, dense_pool)
-    cosine = dict(dense)
-    dense_ids = _admitted(conn, project, [fact_id for fact_id, _ in dense], options)
-    if lexical is None:
-        fused = fuse({"dense": dense_ids}, {"dense": 1.0}, fusion.k)
-    elif fusion.method == "convex":
-        lexical_list = [(e.fact.id, e.score) for e in lexical.excerpts]
-        cosine.update(_cosines_of(ids, cosines, [key for key, _ in lexical_list]))
-        admitted = set(dense_ids)
-        fused = fuse_convex(lexical_list, [(i, c) for i, c in dense if i in admitted], cosine, fusion.alpha)
-        if options.explain:  # a lexical candidate beyond the dense pool: its rank over the whole matrix
-            for key, _, parts in fused:
-                if "dense" in parts and parts["dense"]["rank"] is None:
-                    parts["dense"]["rank"] = int(np.count_nonzero(cosines > cosine[key])) + 1
-    else:
-        rankings = {"lexical": [e.fact.id for e in lexical.excerpts], "dense": dense_ids}
-        fused = fuse(rankings, {"lexical": 1.0, "dense": fusion.dense_weight}, fusion.k)
-    hits = []
-    for fact_id, score, parts in fused:
-        if "dense" in parts:
-            parts["dense"]["cosine"] = round(cosine[fact_id], 4)
-        hits.append(Hit(fact_id, score, {"fusion": fusion.describe(), "model": embedder.model_id, "lists": parts}))
+    hits = [
+        Hit(fact_id, score, {"fusion": fusion.describe(), "model": embedder.model_id, "lists": parts})
+        for fact_id, score, parts in fused(conn, project, parsed, options, embedder, fusion, mode)
+    ]
     symbols = frozenset(t.lower() for t in parsed.original_terms if CODE_NAME.search(t))
     about_tests = any(w in _TEST_WORDS for t in parsed.terms for w in re.split(r"[\W_]+", t))
-    excerpts, filtered = rank_hits(
-        conn, project, hits, parsed.terms, options, now=now, symbols=symbols, demote_tests=not about_tests
-    )
-    if lexical:
-        filtered.update(lexical.filtered)
-    empty = None if excerpts else (EmptyReason.ALL_FILTERED if filtered else EmptyReason.NO_MATCH)
-    return Answer(
-        parsed.text,
-        mode,
-        None,
-        LEVEL,
-        (project.name,),
-        excerpts=tuple(excerpts),
-        empty_reason=empty,
-        filtered=dict(filtered),
-    )
+    ranker = Ranker(conn, project, parsed.terms, options, now=now, symbols=symbols, demote_tests=not about_tests)
+    depth = max(MIN_POOL, 2 * options.limit)
+    while True:
+        ranker.add(hits[:depth])
+        if depth >= len(hits) or ranker.settled(hits[:depth]):
+            break
+        depth *= 4
+    excerpts, filtered = ranker.excerpts(), ranker.filtered
+    if not excerpts:  # nothing served: the lexical path says what matched but was hidden
+        empty = search_conn(conn, project, parsed, options, now=now)
+        filtered.update(empty.filtered)
+        reason = empty.empty_reason or EmptyReason.NO_MATCH
+        return Answer(parsed.text, mode, None, LEVEL, (project.name,), empty_reason=reason, filtered=dict(filtered))
+    if mode == "hybrid" and not options.include_superseded:
+        with fts_guard.time_budget(conn):
+            superseded = superseded_left_out(conn, parsed, options)
+        if superseded:
+            filtered["superseded"] += superseded
+    return Answer(parsed.text, mode, None, LEVEL, (project.name,), excerpts=tuple(excerpts), filtered=dict(filtered))
+
+
+def fused(
+    conn: Connection,
+    project: Project,
+    parsed: ParsedQuery,
+    options: SearchOptions,
+    embedder: Embedder,
+    fusion: Fusion,
+    mode: str = "hybrid",
+) -> list[tuple[int, float, dict[str, Any]]]:
+    """The fused candidates (fact id, score, each list's part), best first, before the ranking
+    features."""
+    words: list[tuple[int, float]] = []
+    if mode == "hybrid":
+        pool = max(fusion.lexical_pool, options.limit)
+        with fts_guard.time_budget(conn):
+            if parsed.syntax == "fts" and parsed.fts:
+                fts_guard.check_expansion(conn, parsed.fts)
+            words = [(h.fact_id, h.score) for h in lexical.ranking(conn, parsed, filters_of(options), pool).hits[:pool]]
+    ids, cosines = dense_index.similarities(conn, project, embedder, parsed.text)
+    dense = dense_index.top(ids, cosines, max(fusion.dense_pool, options.limit))
+    cosine = dict(dense)
+    admitted = _admitted(conn, project, [fact_id for fact_id, _ in dense], options)
+    dense = [(fact_id, score) for fact_id, score in dense if fact_id in admitted]
+    if mode != "hybrid":
+        found = fuse({"dense": [fact_id for fact_id, _ in dense]}, {"dense": 1.0}, fusion.k)
+    elif fusion.method == "convex":
+        cosine.update(_cosines_of(ids, cosines, [fact_id for fact_id, _ in words]))
+        found = fuse_convex(words, dense, cosine, fusion.alpha)
+        for key, _, parts in found if options.explain else ():
+            if "dense" in parts and parts["dense"]["rank"] is None:  # beyond the dense pool: its rank overall
+                parts["dense"]["rank"] = int(np.count_nonzero(cosines > cosine[key])) + 1
+    else:
+        rankings = {"lexical": [fact_id for fact_id, _ in words], "dense": [fact_id for fact_id, _ in dense]}
+        found = fuse(rankings, {"lexical": 1.0, "dense": fusion.dense_weight}, fusion.k)
+    for key, _, parts in found:
+        if "dense" in parts:
+            parts["dense"]["cosine"] = round(cosine[key], 4)
+    return found
 
 
 def _cosines_of(ids: np.ndarray, cosines: np.ndarray, wanted: list[int]) -> dict[int, float]:
@@ -221,19 +245,22 @@ def _cosines_of(ids: np.ndarray, cosines: np.ndarray, wanted: list[int]) -> dict
     return {key: float(cosines[at]) for key, at in zip(wanted, where, strict=True) if at < len(ids) and ids[at] == key}
 
 
-def _admitted(conn: Connection, project: Project, ids: list[int], options: SearchOptions) -> list[int]:
+def _admitted(conn: Connection, project: Project, ids: list[int], options: SearchOptions) -> set[int]:
     """The dense candidates that pass the same filters as the lexical ones (the matrix is cached
     per process: a fact retired or superseded since it was loaded is dropped here)."""
     facts = fact_store.get_many(conn, project.name, ids)
     lifecycles = (Lifecycle.ACTIVE, Lifecycle.SUPERSEDED) if options.include_superseded else (Lifecycle.ACTIVE,)
-    kept = []
+    kept = set()
     for fact_id in ids:
         fact = facts.get(fact_id)
         if fact is None or fact.lifecycle not in lifecycles or (options.types and fact.type not in options.types):
             continue
         if options.memory_type and fact.memory_type != options.memory_type:
             continue
-        if options.path_prefix and not any(loc.path.startswith(options.path_prefix) for loc in fact.locations):
+        if options.path_prefix and not fact.source.uri.startswith(options.path_prefix):
             continue
-        kept.append(fact_id)
+        day = (fact.dates.source or fact.dates.indexed)[:10]
+        if (options.since and day < options.since) or (options.until and day > options.until):
+            continue
+        kept.add(fact_id)
     return kept

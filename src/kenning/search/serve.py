@@ -68,10 +68,7 @@ def search_conn(
     mode: str = "lexical",
     rule: str | None = None,
 ) -> Answer:
-    lifecycles = ("active", "superseded") if options.include_superseded else ("active",)
-    filters = lexical.Filters(
-        options.types, lifecycles, options.path_prefix, options.memory_type, options.since, options.until
-    )
+    filters = filters_of(options)
     if parsed.syntax == "fts" and parsed.fts:
         fts_guard.check_expansion(conn, parsed.fts)  # prefixes and repeats are the caller's own syntax
     with fts_guard.time_budget(conn):
@@ -88,18 +85,7 @@ def search_conn(
         excerpts, filtered = ranker.excerpts(), ranker.filtered
         empty_reason = None
         if excerpts and not options.include_superseded:  # say what the default filter left out
-            superseded = lexical.count_matches(
-                conn,
-                parsed,
-                lexical.Filters(
-                    options.types,
-                    ("superseded",),
-                    options.path_prefix,
-                    options.memory_type,
-                    options.since,
-                    options.until,
-                ),
-            )
+            superseded = superseded_left_out(conn, parsed, options)
             if superseded:
                 filtered["superseded"] += superseded
         if not excerpts:
@@ -120,6 +106,21 @@ def search_conn(
         filtered=dict(filtered),
         notes=(SYNC_RUNNING_NOTE,) if lock_held(str(project.state_dir / SYNC_LOCK_NAME)) else (),
     )
+
+
+def filters_of(options: SearchOptions, lifecycles: tuple[str, ...] | None = None) -> lexical.Filters:
+    """The engine filters of ``options`` (served lifecycles unless ``lifecycles`` is given)."""
+    if lifecycles is None:
+        lifecycles = ("active", "superseded") if options.include_superseded else ("active",)
+    return lexical.Filters(
+        options.types, lifecycles, options.path_prefix, options.memory_type, options.since, options.until
+    )
+
+
+def superseded_left_out(conn: Connection, parsed: ParsedQuery, options: SearchOptions) -> int:
+    """How many superseded facts match the query under the other filters (an answer says
+    what the default filter left out)."""
+    return lexical.count_matches(conn, parsed, filters_of(options, ("superseded",)))
 
 
 class Ranker:
