@@ -118,9 +118,11 @@ def test_explain_shows_each_lists_rank_and_contribution(synced):
     assert top["title"] == "Authentication"
     lists = top["explain"]["lists"]
     assert lists["lexical"]["rank"] == 1 and lists["dense"]["rank"] == 1
-    assert lists["lexical"]["contribution"] == lists["dense"]["contribution"] == round(1 / 61, 6)
+    # English: alpha 0.5 × each normalised score, both the best of their list (1.0)
+    assert lists["lexical"]["contribution"] == lists["dense"]["contribution"] == 0.5
+    assert top["explain"]["fusion"] == "convex, alpha=0.5 (lexical), min-max normalised"
     done = kenning("ask", "how do users sign in", "--project", str(synced), "--explain")
-    assert "explain: lexical #1 +0.0164 · dense #1 +0.0164 (cosine" in done.stdout
+    assert "explain: lexical #1 +0.5000 · dense #1 +0.5000 (cosine" in done.stdout
 
 
 def test_without_the_extra_ask_is_lexical_and_says_dense_not_installed(synced):
