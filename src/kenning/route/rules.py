@@ -397,8 +397,8 @@ RULES: tuple[Rule, ...] = (
     Rule(
         "default",
         "hybrid",
-        "Anything else: hybrid retrieval (lexical + dense, fused with RRF) when a dense engine is "
-        "installed, else lexical.",
+        "Anything else: hybrid retrieval (lexical + dense, fused by a convex combination of their "
+        "normalised scores; RRF for the multilingual model) when a dense engine is installed, else lexical.",
         _otherwise,
     ),
 )
