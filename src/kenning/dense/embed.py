@@ -23,6 +23,7 @@ from __future__ import annotations
 import hashlib
 import importlib.util
 import re
+import threading
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -221,6 +222,7 @@ def _onnx(model_id: str, model: Path, tokenizer_path: Path, sha: str) -> Embedde
     # One session at a time (each holds 100-170 MB): one thread while the process embeds single
     # questions; the first batch (a sync) replaces it with a THREADS one, kept from then on.
     current: dict[str, Any] = {"threads": 1, "session": session_with(1)}
+    switching = threading.Lock()
     inputs = {i.name for i in current["session"].get_inputs()}
     dimension = int(current["session"].get_outputs()[0].shape[-1])
     tokenizer = Tokenizer.from_file(str(tokenizer_path))
@@ -236,10 +238,12 @@ def _onnx(model_id: str, model: Path, tokenizer_path: Path, sha: str) -> Embedde
         feed = {"input_ids": ids, "attention_mask": mask}
         if "token_type_ids" in inputs:
             feed["token_type_ids"] = np.zeros_like(ids)
-        if len(texts) > 1 and current["threads"] < THREADS:
-            current.update(threads=THREADS, session=None)  # free the one-thread session first
-            current["session"] = session_with(THREADS)
-        hidden = current["session"].run(None, feed)[0]
+        with switching:  # a query in another thread keeps the session it took
+            if len(texts) > 1 and current["threads"] < THREADS:
+                current.update(threads=THREADS, session=None)  # free the one-thread session first
+                current["session"] = session_with(THREADS)
+            session = current["session"]
+        hidden = session.run(None, feed)[0]
         weights = mask[..., None].astype(np.float32)
         pooled = (hidden * weights).sum(axis=1) / np.maximum(weights.sum(axis=1), 1e-9)
         return _normalise(pooled)
