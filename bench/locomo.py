@@ -14,6 +14,10 @@ fraction of a question's evidence turns among the first k turns returned.
     python bench/locomo.py --conversations 1-5  # tune on these only
     python bench/locomo.py --mode all           # lexical, dense and hybrid (needs kenning[dense]); the
                                                 # turns are embedded by the product's hook, kenning.dense.update
+    python bench/locomo.py --conversations 1-5 --mode all --sweep   # fusion settings tried (tuning set only)
+
+Dense modes cache the turns' embeddings outside the repository, in --cache (default
+/tmp/kenning-bench-cache; 'none' turns it off). Questions are always embedded.
 """
 
 from __future__ import annotations

@@ -8,7 +8,11 @@ indexed by the product's own ``sync``; each claim is searched with the product's
     python bench/scifact.py --split train   # 809 train queries (tune on these only)
     python bench/scifact.py --mode all --keep /tmp/scifact   # lexical, dense, hybrid (needs kenning[dense]);
                                             # --keep reuses the store (and its vectors) across runs
-    python bench/scifact.py --split train --mode all --sweep  # fusion weights tried on train
+    python bench/scifact.py --split train --mode all --sweep  # fusion settings tried on train (bench/_fusion.py)
+
+Dense modes cache the passages' embeddings outside the repository, in --cache (default
+/tmp/kenning-bench-cache; 'none' turns it off): embedding the corpus takes minutes, a cached
+run seconds. Questions are always embedded.
 """
 
 from __future__ import annotations
