@@ -51,7 +51,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--json", action="store_true", help="print the figures as JSON too")
     parser.add_argument("--mode", choices=("lexical", "dense", "hybrid", "all"), default="lexical")
     parser.add_argument("--keep", type=Path, help="project folder kept between runs (vectors are reused)")
-    parser.add_argument("--sweep", action="store_true", help="train only: try fusion weights and RRF k")
+    parser.add_argument("--sweep", action="store_true", help="train only: try the fusion settings of bench/_fusion.py")
     weights_option(parser)
     cache_option(parser)
     args = parser.parse_args(argv)
