@@ -216,6 +216,14 @@ def test_the_config_check_catches_an_import() -> None:
     assert _config_imports("kenning.interfaces.web.app")
 
 
+def test_freshness_imports_no_parser() -> None:
+    """Freshness re-splits a changed file with the ``split`` its caller passes in
+    (``ingest.spans.split``): it imports nothing of ``ingest`` (issue 11)."""
+    found = [(m, line) for m, line, _ in imports("kenning.freshness") if m.startswith("kenning.ingest")]
+    assert not found, f"kenning.freshness imports {found}"
+    assert any(m == "kenning.ingest.spans" for m, _, _ in imports("kenning.search.serve")), "the check reads imports"
+
+
 def _sql_offences(path: Path) -> list[str]:
     tree = ast.parse(path.read_text(encoding="utf-8"))
     found = []

@@ -3,8 +3,9 @@
 Freshness is per excerpt: each location keeps the fingerprint of its own span. An excerpt
 whose file re-reads with the fingerprint the manifest holds is ``current`` — cheap when the
 file's size and mtime still equal the manifest's (the same shortcut git uses); otherwise the
-file is hashed again. A changed file is re-split as a sync would cut it now
-(``ingest.spans``, once per file content: a process keeps the last ones): a span still
+file is hashed again. A changed file is re-split as a sync would cut it now, by the
+``split`` its caller passes in (``ingest.spans.split``: freshness imports no parser), once per
+file content (a process keeps the last ones): a span still
 there is ``current``, a span whose key (symbol, section) is there with other text is
 ``stale``, a span gone is ``source_missing``. A ledger record's source is the record, not the append-only file: it
 re-reads as the last version of that record in the ledger (``kenning.ledger``), and a
@@ -15,15 +16,14 @@ commit as ``git cat-file -e``. A fact with no re-readable source (a saved note, 
 from __future__ import annotations
 
 import os
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from datetime import datetime
 from pathlib import Path
 
 from kenning.clock import from_timestamp, iso, parse_iso
 from kenning.files import inside_root, read_resolved_inside
-from kenning.ingest.spans import Spans, span_key, split
-from kenning.records import Fact, Freshness, FreshnessState, Location
+from kenning.records import Fact, Freshness, FreshnessState, Location, Spans, span_key
 from kenning.store.db import Connection
 from kenning.store.sources import manifest_for
 
@@ -39,10 +39,12 @@ _UNSPLIT = object()
 
 @dataclass
 class FileCheck:
-    """Per-read cache: each path is stat-ed (and at most hashed) once per answer."""
+    """Per-read cache: each path is stat-ed (and at most hashed) once per answer. ``split`` cuts
+    a changed file's bytes into spans as a sync would (``ingest.spans.split``)."""
 
     root: Path
     conn: Connection
+    split: Callable[[str, bytes], Spans | None]
     _manifest: dict[str, tuple[int, int, str]] = field(default_factory=dict)
     _seen: dict[str, tuple[str | None, float | None]] = field(default_factory=dict)
     _commits: dict[str, bool] = field(default_factory=dict)
@@ -95,7 +97,7 @@ class FileCheck:
         cached = _SPLIT.get(key, _UNSPLIT)
         if cached is not _UNSPLIT:
             return cached  # type: ignore[return-value]
-        found = split(path, data)
+        found = self.split(path, data)
         while len(_SPLIT) >= SPLIT_CACHE_FILES:
             try:
                 _SPLIT.pop(next(iter(_SPLIT)))

@@ -232,3 +232,20 @@ class Answer:
             "notes": list(self.notes),
             "excerpts": [e.to_json() for e in self.excerpts],
         }
+
+
+@dataclass(frozen=True)
+class Spans:
+    """The excerpts a file gives now: their fingerprints and their keys."""
+
+    fingerprints: frozenset[str]
+    keys: frozenset[str]
+
+
+def span_key(anchor: str, symbol: object, title: str) -> str:
+    """The name of a span apart from its text (``anchor``: the URI after the path)."""
+    if isinstance(symbol, str) and symbol:
+        return f"symbol {symbol}"
+    if anchor.startswith("#"):
+        return anchor
+    return f"title {title}"

@@ -5,6 +5,7 @@ import graph_repo
 from conftest import NOW, bump_mtime, resync
 from kenning.freshness import FileCheck, freshness_of
 from kenning.ingest.decisions import parse_markdown_relations
+from kenning.ingest.spans import split as split_spans
 from kenning.records import Dates, Fact, FreshnessState, Source
 from kenning.store.db import connect
 
@@ -29,7 +30,7 @@ def test_a_commit_fact_is_current_while_git_finds_it_and_source_missing_otherwis
     conn = connect(project.db_path)
     try:
         sha = conn.execute("SELECT source_uri FROM facts WHERE type = 'commit' ORDER BY id LIMIT 1").fetchone()[0]
-        files = FileCheck(project.root, conn)
+        files = FileCheck(project.root, conn, split_spans)
 
         def commit_fact(uri: str) -> Fact:
             return Fact(

@@ -18,6 +18,7 @@ from kenning.answer.stale import stale_report
 from kenning.errors import IndexMissing, KenningError
 from kenning.freshness import FileCheck, freshness_of
 from kenning.ingest import git_history
+from kenning.ingest.spans import split as split_spans
 from kenning.pack.manifest import read_manifest
 from kenning.project import Project
 from kenning.records import Answer, EmptyReason, Excerpt
@@ -285,7 +286,7 @@ def core_answer(
     order = [*context_ids, *manifest.get("order", [])]
     snippets = manifest.get("snippets", {})
     found = fact_store.get_many(conn, project.name, order)
-    files = FileCheck(project.root, conn)
+    files = FileCheck(project.root, conn, split_spans)
     files.preload(loc.path for fact in found.values() for loc in fact.locations)
     excerpts: list[Excerpt] = []
     for fact_id in order:

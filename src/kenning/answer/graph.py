@@ -13,6 +13,7 @@ from kenning.errors import ValidationError
 from kenning.freshness import FileCheck, freshness_of
 from kenning.graph import walk
 from kenning.ingest import git_history
+from kenning.ingest.spans import split as split_spans
 from kenning.project import Project
 from kenning.records import Answer, EmptyReason, Excerpt, FreshnessState, Lifecycle
 from kenning.refs import check_node_name
@@ -126,7 +127,7 @@ def compose(
     notes: list[str] | None = None,
 ) -> Answer:
     notes = list(notes or [])
-    files = FileCheck(project.root, conn)
+    files = FileCheck(project.root, conn, split_spans)
     filtered: Counter[str] = Counter()
     excerpts: list[Excerpt] = []
     changed_edges: set[int] = set()

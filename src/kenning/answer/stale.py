@@ -7,6 +7,7 @@ from datetime import datetime
 
 from kenning.freshness import FileCheck, freshness_of
 from kenning.ingest.ledger import LEDGER_PATH
+from kenning.ingest.spans import split as split_spans
 from kenning.project import Project
 from kenning.records import Answer, EmptyReason, Excerpt, FreshnessState
 from kenning.search.fact_types import check_types
@@ -23,7 +24,7 @@ def stale_report(
     """Facts whose source changed (stale) or vanished (source_missing); ``types``: only those
     (an unknown type is refused, its hint listing the known ones)."""
     check_types(conn, types)
-    files = FileCheck(project.root, conn)
+    files = FileCheck(project.root, conn, split_spans)
     paths = lookups.manifest_paths(conn)
     files.preload(paths)
     changed = [p for p in paths if files.changed(p)]

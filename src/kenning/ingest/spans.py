@@ -7,33 +7,16 @@ symbol for code (``Timeout.__init__``, the module), the anchor for a Markdown se
 (``#install``, ``#install-part-2``), else the title (a text file's ``notes.txt (part 2)``).
 Same key, other text: the span changed; no such key: the span is gone.
 
+Freshness gets :func:`split` from its caller (``freshness.FileCheck``): it never imports parsers.
 This module is on the read path: the parsers are imported on the first re-split only.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
+from kenning.records import Spans, span_key
 from kenning.store.facts import content_hash
 
 BINARY_PROBE = 8192  # as ingest.read: a NUL in the first bytes makes a file binary (not read)
-
-
-@dataclass(frozen=True)
-class Spans:
-    """The excerpts a file gives now: their fingerprints and their keys."""
-
-    fingerprints: frozenset[str]
-    keys: frozenset[str]
-
-
-def span_key(anchor: str, symbol: object, title: str) -> str:
-    """The name of a span apart from its text (``anchor``: the URI after the path)."""
-    if isinstance(symbol, str) and symbol:
-        return f"symbol {symbol}"
-    if anchor.startswith("#"):
-        return anchor
-    return f"title {title}"
 
 
 def split(path: str, data: bytes) -> Spans | None:

@@ -16,6 +16,7 @@ from datetime import datetime
 
 from kenning.errors import ScopeDenied, ValidationError
 from kenning.freshness import FileCheck, demotion, freshness_of
+from kenning.ingest.spans import split as split_spans
 from kenning.lifecycle import MEMORY_TYPES
 from kenning.memory.observations import MEMORY_SOURCE_KINDS
 from kenning.project import Project
@@ -136,7 +137,7 @@ def recent(conn: Connection, project: Project, scope: Scope, limit: int, *, now:
 
 
 def freshness_map(conn: Connection, project: Project, facts: list[Fact], *, now: datetime) -> dict[int, Freshness]:
-    files = FileCheck(project.root, conn)
+    files = FileCheck(project.root, conn, split_spans)
     files.preload(loc.path for fact in facts for loc in fact.locations)
     return {fact.id: freshness_of(fact, now=now, files=files) for fact in facts}
 

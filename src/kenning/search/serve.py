@@ -12,6 +12,7 @@ from datetime import datetime
 
 from kenning.files import SYNC_LOCK_NAME, lock_held
 from kenning.freshness import FileCheck, demotion, freshness_of
+from kenning.ingest.spans import split as split_spans
 from kenning.ingest.test_files import is_test_path
 from kenning.project import Project
 from kenning.records import Answer, EmptyReason, Excerpt, Fact, Freshness, FreshnessState, Lifecycle
@@ -150,7 +151,7 @@ class Ranker:
         self.conn, self.project, self.terms, self.options, self.now = conn, project, terms, options, now
         self.symbols, self.demote_tests = symbols, demote_tests
         self.max_factor = DEFINITION_BOOST if symbols else 1.0  # every other factor is at most 1
-        self.files = FileCheck(project.root, conn)
+        self.files = FileCheck(project.root, conn, split_spans)
         self.filtered: Counter[str] = Counter()
         self.scored: list[tuple[int, float, int, Fact, Freshness, dict[str, Any] | None]] = []
         self.seen = 0

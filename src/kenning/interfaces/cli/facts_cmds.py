@@ -122,6 +122,7 @@ def get(ids: tuple[str, ...], project_path: Path | None, as_json: bool) -> None:
 
     None found: NotFound (exit 1); some found: the others are listed as missing (exit 0)."""
     from kenning.freshness import FileCheck, freshness_of
+    from kenning.ingest.spans import split as split_spans
     from kenning.store import facts as fact_store
     from kenning.store.db import open_store
 
@@ -130,7 +131,7 @@ def get(ids: tuple[str, ...], project_path: Path | None, as_json: bool) -> None:
     conn = open_store(project)
     try:
         found = fact_store.get_many(conn, project.name, wanted)
-        files = FileCheck(project.root, conn)
+        files = FileCheck(project.root, conn, split_spans)
         files.preload(loc.path for f in found.values() for loc in f.locations)
         clock = now()
         rows = [(found[i], freshness_of(found[i], now=clock, files=files)) for i in wanted if i in found]

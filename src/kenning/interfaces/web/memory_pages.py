@@ -19,6 +19,7 @@ from kenning import lifecycle
 from kenning.auth.policy import audit
 from kenning.errors import NotFound, ScopeDenied, ValidationError
 from kenning.freshness import FileCheck, freshness_of
+from kenning.ingest.spans import split as split_spans
 from kenning.interfaces.web.cockpit import cockpit_of, render, token_of
 from kenning.memory.layers import Scope, recent
 from kenning.store import facts as fact_store
@@ -65,7 +66,7 @@ def _act(request: Request, name: str, form: dict[str, str]) -> Response:
     if form.get("confirmed") != "yes":
         with cockpit.store() as conn:
             fact = fact_store.get(conn, cockpit.project.name, fact_id)
-            fresh = freshness_of(fact, now=cockpit.clock(), files=FileCheck(cockpit.project.root, conn))
+            fresh = freshness_of(fact, now=cockpit.clock(), files=FileCheck(cockpit.project.root, conn, split_spans))
         return render(request, "memory_confirm.html", {"action": name, "fact": fact, "fresh": fresh, "new": new_raw})
     with cockpit.store() as conn:
         match name:

@@ -15,6 +15,7 @@ from kenning.answer.stale import stale_report
 from kenning.config import CONFIG_NAME, STATE_DIR
 from kenning.files import inside_root
 from kenning.freshness import FileCheck, freshness_of
+from kenning.ingest.spans import split as split_spans
 from kenning.interfaces.web import params
 from kenning.interfaces.web.asking import answer_for
 from kenning.interfaces.web.cockpit import Cockpit, allowed_of, cockpit_of, render
@@ -55,7 +56,7 @@ def source(request: Request) -> Response:
     project = cockpit.project_named(request.path_params["project"], allowed_of(request))
     with cockpit.store(project) as conn:
         fact = fact_store.get(conn, project.name, request.path_params["fact_id"])
-        files = FileCheck(project.root, conn)
+        files = FileCheck(project.root, conn, split_spans)
         files.preload(loc.path for loc in fact.locations)
         fresh = freshness_of(fact, now=cockpit.clock(), files=files)
     windows = [file_window(project.root, loc) for loc in fact.locations if loc.path]
