@@ -15,7 +15,7 @@ from pg_engine import pg_store
 
 from kenning.errors import NotFound
 from kenning.records import Lifecycle, Location
-from kenning.store import facts, graph, sources
+from kenning.store import facts, graph, graph_write, sources
 from kenning.store.db import connect, transaction
 
 ENGINES = ("sqlite", POSTGRESQL)
@@ -154,7 +154,7 @@ def test_writes_are_counted_and_a_sync_run_is_recorded(store):
 
 def build_small_graph(store) -> dict[str, int]:
     with transaction(store):
-        writer = graph.GraphWriter(store)
+        writer = graph_write.GraphWriter(store)
         ids = {
             "file": writer.node(
                 "file", "file:src/a_b.py", "src/a_b.py", origin="src/a_b.py", qualname="pkg.a_b", path="src/a_b.py"
@@ -260,7 +260,7 @@ def test_references_are_read_targeted_and_their_edges_dropped(store):
     assert [c[0] for c in graph.candidates(store, "stem", "src/a_b")] == [ids["file"]]
     assert [c[0] for c in graph.candidates(store, "stem", "src/a?b")] == []  # glob characters are literal
     with transaction(store):
-        graph.delete_ref_edges(store, [ids["ref"]])
+        graph_write.delete_ref_edges(store, [ids["ref"]])
     assert graph.counts(store) == (3, 1)
 
 
@@ -272,7 +272,7 @@ def test_an_origin_is_dropped_with_its_nodes_and_references(store):
         ("symbol", "run", "pkg.a_b.run", "src/a_b.py"),
     ]
     with transaction(store):
-        graph.delete_origin(store, "src/a_b.py")
+        graph_write.delete_origin(store, "src/a_b.py")
     assert graph.counts(store) == (1, 0)
     assert graph.ref_rows(store, [ids["ref"]]) == []
     assert graph.node_exists(store, "symbol:src/axb.py:run")
@@ -280,20 +280,20 @@ def test_an_origin_is_dropped_with_its_nodes_and_references(store):
 
 def test_add_node_keeps_the_first_node_with_a_key(store):
     with transaction(store):
-        first = graph.add_node(store, "commit", "commit:abc", "abc", origin="git")
-        again = graph.add_node(store, "commit", "commit:abc", "other", origin="ledger")
+        first = graph_write.add_node(store, "commit", "commit:abc", "abc", origin="git")
+        again = graph_write.add_node(store, "commit", "commit:abc", "other", origin="ledger")
     assert first == again
     assert [n.name for n in graph.nodes_by(store, "commit_prefix", "ab", limit=8)] == ["abc"]
 
 
 def test_graph_source_states_are_put_touched_and_deleted(store):
     with transaction(store):
-        graph.put_source(store, graph.SourceState("ledger", 10, 100, "f1", None), stamp=STAMP)
-        graph.put_source(store, graph.SourceState("git", None, None, None, "abc"), stamp=STAMP)
-        graph.touch_source(store, "ledger", 11, 101)
+        graph_write.put_source(store, graph.SourceState("ledger", 10, 100, "f1", None), stamp=STAMP)
+        graph_write.put_source(store, graph.SourceState("git", None, None, None, "abc"), stamp=STAMP)
+        graph_write.touch_source(store, "ledger", 11, 101)
     states = graph.source_states(store)
     assert states["ledger"] == graph.SourceState("ledger", 11, 101, "f1", None)
     assert states["git"].cursor == "abc"
     with transaction(store):
-        graph.delete_source(store, "ledger")
+        graph_write.delete_source(store, "ledger")
     assert set(graph.source_states(store)) == {"git"}

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import sqlite3
 
-from kenning.store import graph
+from kenning.store import graph, graph_write
 from kenning.store.db import connect
 from kenning.store.migrations_runner import available
 
@@ -76,9 +76,9 @@ def test_references_lose_the_origin_their_node_holds_and_serve_it_unchanged(tmp_
         assert (rows[1].origin, rows[1].source_uri, rows[1].fingerprint) == ("a.py", "a.py:5-5", FP_A)
         assert (rows[2].origin, rows[3].origin) == ("ledger", "docs/x.md")
         assert graph.origins_present(conn, ["a.py", "docs/x.md", "ledger", "b.py"]) == {"a.py", "docs/x.md", "ledger"}
-        graph.delete_origin(conn, "docs/x.md", nodes=False)  # an origin with no node of its own
+        graph_write.delete_origin(conn, "docs/x.md", nodes=False)  # an origin with no node of its own
         assert [r[0] for r in conn.execute("SELECT id FROM graph_refs ORDER BY id")] == [1, 2]
-        graph.delete_origin(conn, "a.py")  # its nodes go, and with them the references they start
+        graph_write.delete_origin(conn, "a.py")  # its nodes go, and with them the references they start
         assert [r[0] for r in conn.execute("SELECT id FROM graph_refs ORDER BY id")] == [2]
         assert [r[0] for r in conn.execute("SELECT id FROM graph_edges ORDER BY id")] == []
     finally:

@@ -23,9 +23,10 @@ from kenning.project import Project
 from kenning.records import Lifecycle
 from kenning.store import facts as fact_store
 from kenning.store import graph as graph_store
-from kenning.store import sources
+from kenning.store import graph_write, sources
 from kenning.store.db import Connection
-from kenning.store.graph import GraphWriter, SourceState
+from kenning.store.graph import SourceState
+from kenning.store.graph_write import GraphWriter
 
 LEDGER_PATH = ledger.LEDGER_PATH
 FileChange = tuple[str, str | None, Relations | None]  # (path, fingerprint, relations)
@@ -175,7 +176,7 @@ def _apply_ledger(
     fingerprint = hashlib.sha256(data).hexdigest() if data is not None else None
     known = graph_store.source_states(conn).get("ledger")
     if st is not None and known is not None and known.fingerprint == fingerprint:  # touched, same bytes
-        graph_store.touch_source(conn, "ledger", st.st_size, st.st_mtime_ns)
+        graph_write.touch_source(conn, "ledger", st.st_size, st.st_mtime_ns)
         return set(), [], 0
     affected = delete_origin(conn, "ledger")
     content = ledger.read(file) if data is not None else ledger.Ledger((), ())
@@ -223,7 +224,7 @@ def _apply_ledger(
         sources.add_locations(
             conn, [sources.NewLocation(fact_id, uri, LEDGER_PATH, entry.line, entry.line, record_fingerprint)]
         )
-        node = graph_store.add_node(
+        node = graph_write.add_node(
             conn, kind, f"{kind}:{ident}", ident, origin="ledger", qualname=_ledger_title(record), fact_id=fact_id
         )
         affected.add((kind, ident))
@@ -234,9 +235,9 @@ def _apply_ledger(
         if uri not in seen:
             fact_store.set_lifecycle(conn, fact_id, Lifecycle.RETIRED, when=stamp, reason="ledger record removed")
     if st is None:
-        graph_store.delete_source(conn, "ledger")
+        graph_write.delete_source(conn, "ledger")
     else:
-        graph_store.put_source(conn, SourceState("ledger", st.st_size, st.st_mtime_ns, fingerprint, None), stamp=stamp)
+        graph_write.put_source(conn, SourceState("ledger", st.st_size, st.st_mtime_ns, fingerprint, None), stamp=stamp)
     return affected, refs, len(content.invalid)
 
 
@@ -313,7 +314,7 @@ def _apply_git(conn: Connection, writer: GraphWriter, project: Project, head: st
                 meta={"author": commit.author, "files": list(commit.files)},
             ),
         )
-        node = graph_store.add_node(
+        node = graph_write.add_node(
             conn, "commit", key, commit.sha[:12], origin="git", qualname=commit.subject, fact_id=fact_id
         )
         source = ("commit", commit.sha, commit.sha)
@@ -324,5 +325,5 @@ def _apply_git(conn: Connection, writer: GraphWriter, project: Project, head: st
                 add_ref(writer, node, Ref("touches", "task", task, link="heuristic"), source=source, origin="git")
             )
         added += 1
-    graph_store.put_source(conn, SourceState("git", None, None, None, head), stamp=stamp)
+    graph_write.put_source(conn, SourceState("git", None, None, None, head), stamp=stamp)
     return refs, added

@@ -22,8 +22,10 @@ from kenning.ingest.relations import Ref
 from kenning.records import Lifecycle
 from kenning.store import facts as fact_store
 from kenning.store import graph as graph_store
+from kenning.store import graph_write
 from kenning.store.db import Connection
-from kenning.store.graph import Candidate, GraphWriter, RefRow
+from kenning.store.graph import Candidate, RefRow
+from kenning.store.graph_write import GraphWriter
 
 MAX_AMBIGUOUS = 5
 Key = tuple[str, str]  # (target kind, target) a node answers to
@@ -73,7 +75,7 @@ def delete_origin(conn: Connection, origin: str) -> set[Key]:
     rows = graph_store.nodes_of_origin(conn, origin)
     for kind, name, qualname, path in rows:
         gone |= keys_of(kind, name, qualname, path)
-    graph_store.delete_origin(conn, origin, nodes=bool(rows))
+    graph_write.delete_origin(conn, origin, nodes=bool(rows))
     return gone
 
 
@@ -101,7 +103,7 @@ class Resolver:
 
     def resolve(self, ref_ids: list[int], *, again: bool = False) -> None:
         if again:
-            graph_store.delete_ref_edges(self.conn, ref_ids)
+            graph_write.delete_ref_edges(self.conn, ref_ids)
         for start in range(0, len(ref_ids), RESOLVE_BATCH):  # batches bound the memory of a cold sync
             for row in graph_store.ref_rows(self.conn, ref_ids[start : start + RESOLVE_BATCH]):
                 self._resolve_one(row)

@@ -1,0 +1,210 @@
+"""Graph rows written inside the sync's transaction: nodes, references, edges and the state of
+non-file graph sources (``store.graph`` reads them)."""
+
+from __future__ import annotations
+
+import sqlite3
+from collections.abc import Sequence
+
+from kenning.store.db import in_batches
+from kenning.store.graph import SourceState
+
+
+def _derivable_fingerprint(source: tuple[str, str, str | None], origin: str) -> bool:
+    """True for a file row whose fingerprint is its origin file's (the manifest's): stored NULL."""
+    kind, uri, _ = source
+    return kind == "file" and uri.startswith(origin) and uri[len(origin) : len(origin) + 1] in (":", "#", "")
+
+
+def add_node(
+    conn: sqlite3.Connection,
+    kind: str,
+    key: str,
+    name: str,
+    *,
+    origin: str,
+    qualname: str = "",
+    path: str | None = None,
+    lines: tuple[int | None, int | None] = (None, None),
+    fact_id: int | None = None,
+) -> int:
+    """A node's id; the first node written with a key wins (a commit read twice keeps the first)."""
+    cur = conn.execute(
+        "INSERT INTO graph_nodes (kind, key, name, qualname, path, line_start, line_end, fact_id, origin) "
+        "VALUES (?,?,?,?,?,?,?,?,?) ON CONFLICT(key) DO NOTHING RETURNING id",
+        (kind, key, name, qualname, path, lines[0], lines[1], fact_id, "" if origin == path else origin),
+    ).fetchone()
+    if cur is None:
+        return conn.execute("SELECT id FROM graph_nodes WHERE key = ?", (key,)).fetchone()[0]
+    return int(cur[0])
+
+
+def delete_origin(conn: sqlite3.Connection, origin: str, *, nodes: bool = True) -> None:
+    """Drop the references and (``nodes``) the nodes ``origin`` produced; edges go with their
+    reference (``ref_id``) or their nodes. References stored with origin '' (their source
+    node's) go with that node: ``graph_refs.src`` cascades."""
+    conn.execute("DELETE FROM graph_refs WHERE origin = ? AND origin <> ''", (origin,))
+    if nodes:  # a node's origin is '' when it is its path (migration 0018)
+        conn.execute("DELETE FROM graph_nodes WHERE origin = ? AND origin <> ''", (origin,))
+        conn.execute("DELETE FROM graph_nodes WHERE path = ? AND origin = ''", (origin,))
+
+
+def delete_ref_edges(conn: sqlite3.Connection, ref_ids: Sequence[int]) -> None:
+    """Drop the edges resolved from these references (before they are resolved again)."""
+    for chunk in in_batches(ref_ids):
+        conn.execute(f"DELETE FROM graph_edges WHERE ref_id IN ({','.join('?' * len(chunk))})", chunk)
+
+
+def touch_source(conn: sqlite3.Connection, name: str, size: int, mtime_ns: int) -> None:
+    conn.execute("UPDATE graph_sources SET size = ?, mtime_ns = ? WHERE name = ?", (size, mtime_ns, name))
+
+
+def put_source(conn: sqlite3.Connection, state: SourceState, *, stamp: str) -> None:
+    conn.execute(
+        "INSERT OR REPLACE INTO graph_sources (name, size, mtime_ns, fingerprint, cursor, updated_at) "
+        "VALUES (?, ?, ?, ?, ?, ?)",
+        (state.name, state.size, state.mtime_ns, state.fingerprint, state.cursor, stamp),
+    )
+
+
+def delete_source(conn: sqlite3.Connection, name: str) -> None:
+    conn.execute("DELETE FROM graph_sources WHERE name = ?", (name,))
+
+
+class GraphWriter:
+    """Buffers node, edge and reference rows and writes them with one ``executemany`` each.
+
+    Node and reference ids are given here (the sync holds the write lock), so an edge or a
+    reference can point at a node, and a reference be resolved, before the buffer is
+    flushed. ``flush`` writes nodes first: references and edges point at them.
+    """
+
+    def __init__(self, conn: sqlite3.Connection) -> None:
+        self.conn = conn
+        self._nodes: list[tuple] = []
+        self._node_ids: dict[str, int] = {}  # key -> id, for the buffered nodes
+        self._next_node: int | None = None  # read when first needed: add_node may write between flushes
+        self._edges: list[tuple] = []
+        self._refs: list[tuple] = []
+        self._next_ref = conn.execute("SELECT coalesce(max(id), 0) + 1 FROM graph_refs").fetchone()[0]
+        self._origins: dict[int, str] = {}  # node id -> origin, for the nodes this writer made
+
+    def node(
+        self,
+        kind: str,
+        key: str,
+        name: str,
+        *,
+        origin: str,
+        qualname: str = "",
+        path: str | None = None,
+        lines: tuple[int | None, int | None] = (None, None),
+        fact_id: int | None = None,
+    ) -> int:
+        """Like ``add_node`` (the first node with a key wins), for keys no other origin can hold."""
+        known = self._node_ids.get(key)
+        if known is not None:
+            return known
+        if self._next_node is None:
+            self._next_node = self.conn.execute("SELECT coalesce(max(id), 0) + 1 FROM graph_nodes").fetchone()[0]
+        node_id = self._next_node
+        self._next_node += 1
+        self._node_ids[key] = node_id
+        self._origins[node_id] = origin
+        stored = "" if origin == path else origin  # '': the node's path (migration 0018)
+        self._nodes.append((node_id, kind, key, name, qualname, path, lines[0], lines[1], fact_id, stored))
+        return node_id
+
+    def edge(
+        self,
+        src: int,
+        dst: int,
+        type_: str,
+        link: str,
+        *,
+        source: tuple[str, str, str | None],
+        origin: str,
+        line: int | None = None,
+        ref_id: int | None = None,
+    ) -> None:
+        if src == dst:
+            return
+        if ref_id is not None:  # the reference holds the source, line and origin
+            self._edges.append((src, dst, type_, link, None, None, None, None, None, ref_id))
+            return
+        kind, uri, fingerprint = source
+        fingerprint = None if _derivable_fingerprint(source, origin) else fingerprint
+        self._edges.append((src, dst, type_, link, kind, uri, fingerprint, line, origin, None))
+
+    def ref(
+        self,
+        src: int,
+        type_: str,
+        target_kind: str,
+        target: str,
+        *,
+        hint: str | None,
+        qualified: bool,
+        reverse: bool,
+        link: str,
+        line: int | None,
+        source: tuple[str, str, str | None],
+        origin: str,
+        tested: bool = False,
+    ) -> int:
+        ref_id = self._next_ref
+        self._next_ref += 1
+        kind, uri, fingerprint = source
+        self._refs.append(
+            (
+                ref_id,
+                "" if self._origins.get(src) == origin else origin,  # '': the source node's (0017)
+                src,
+                type_,
+                target_kind,
+                target,
+                hint,
+                int(qualified),
+                int(reverse),
+                link,
+                line,
+                kind,
+                None if uri == f"{origin}:{line}-{line}" else uri,
+                None if _derivable_fingerprint(source, origin) else fingerprint,
+                int(tested),
+            )
+        )
+        return ref_id
+
+    @property
+    def buffered(self) -> int:
+        """Rows waiting for ``flush``: a long pass flushes every so often to bound its memory."""
+        return len(self._nodes) + len(self._refs) + len(self._edges)
+
+    def flush_nodes(self) -> None:
+        if self._nodes:
+            self.conn.executemany(
+                "INSERT INTO graph_nodes (id, kind, key, name, qualname, path, line_start, line_end, fact_id, origin) "
+                "VALUES (?,?,?,?,?,?,?,?,?,?)",
+                self._nodes,
+            )
+        self._nodes, self._node_ids, self._next_node = [], {}, None
+
+    def flush(self) -> int:
+        """Write everything buffered; returns the number of edges written."""
+        self.flush_nodes()
+        if self._refs:
+            self.conn.executemany(
+                "INSERT INTO graph_refs (id, origin, src, type, target_kind, target, hint, qualified, reverse, link, "
+                "line, source_kind, source_uri, fingerprint, tested) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
+                self._refs,
+            )
+        if self._edges:
+            self.conn.executemany(
+                "INSERT INTO graph_edges (src, dst, type, link, source_kind, source_uri, fingerprint, line, origin, "
+                "ref_id) VALUES (?,?,?,?,?,?,?,?,?,?)",
+                self._edges,
+            )
+        written = len(self._edges)
+        self._refs, self._edges = [], []
+        return written
