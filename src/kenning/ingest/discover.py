@@ -24,7 +24,7 @@ ALWAYS_IGNORED_DIRS = {STATE_DIR, ".git", ".hg", ".svn"}
 # A path is stored, cited and printed as text: a name that is not valid UTF-8 (kept by the
 # file system as bytes, decoded here with surrogate escapes) or that holds a control character
 # (a newline would split a citation or a report line) is skipped with a reason, never indexed.
-_CONTROL = {chr(c) for c in range(32)} | {chr(127)}
+_CONTROL = frozenset(chr(c) for c in range(32)) | {chr(127)}
 
 
 @dataclass(frozen=True)
@@ -133,7 +133,7 @@ def _name_problem(rel: str) -> str | None:
         rel.encode("utf-8")
     except UnicodeEncodeError:
         return "undecodable_name"
-    if any(ch in _CONTROL for ch in rel):
+    if not _CONTROL.isdisjoint(rel):
         return "control_character_in_name"
     return None
 

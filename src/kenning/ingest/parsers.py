@@ -4,7 +4,6 @@ next sync re-read every file of that kind."""
 from __future__ import annotations
 
 from collections.abc import Callable
-from pathlib import PurePosixPath
 
 from kenning.ingest.chunks import Chunk
 from kenning.ingest.python_code import parse_python_relations, python_spans
@@ -56,7 +55,10 @@ _BY_SUFFIX.update(
 
 def parser_for(path: str) -> str | None:
     """The versioned parser name for a path, or None when kenning does not read that kind."""
-    return _BY_SUFFIX.get(PurePosixPath(path).suffix.lower())
+    # PurePosixPath(path).suffix, without building a path object (a sync asks for every file)
+    name = path.rpartition("/")[2]
+    dot = name.rfind(".")
+    return _BY_SUFFIX.get(name[dot:].lower()) if 0 < dot < len(name) - 1 else None
 
 
 def _markdown(text: str, path: str) -> tuple[list[Chunk], Relations | None]:

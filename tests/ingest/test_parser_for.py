@@ -1,0 +1,35 @@
+"""`parser_for` reads a path's suffix as `PurePosixPath.suffix` does (without building a path:
+a sync asks for every file), case-insensitively."""
+
+from __future__ import annotations
+
+from pathlib import PurePosixPath
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from kenning.ingest.parsers import _BY_SUFFIX, parser_for
+
+NAMES = ["a.py", "dir/a.PY", "x/.bashrc", "a.", ".md", "a.tar.gz", "dir.d/README", "dir.md/x", "a.b.md",
+         "..md", "a..md", "x/y/z.Rs", "noext", "docs/guide.MDX", "a/b/c.txt"]  # fmt: skip
+
+
+def _by_pathlib(path: str) -> str | None:
+    return _BY_SUFFIX.get(PurePosixPath(path).suffix.lower())
+
+
+@pytest.mark.parametrize("path", NAMES)
+def test_parser_for_reads_the_suffix_as_pathlib_does(path: str) -> None:
+    assert parser_for(path) == _by_pathlib(path)
+
+
+def test_known_kinds_are_found() -> None:
+    assert parser_for("src/app.py") is not None and parser_for("README.MD") == parser_for("README.md") is not None
+    assert parser_for("Makefile") is None and parser_for(".md") is None
+
+
+@given(st.lists(st.sampled_from(["a", "b", ".", "/", "md", "py", "MD", "rs", "txt", "é"]), max_size=12))
+def test_parser_for_agrees_with_pathlib_on_generated_paths(parts: list[str]) -> None:
+    path = "".join(parts).strip("/").replace("//", "/") or "a"
+    assert parser_for(path) == _by_pathlib(path)
