@@ -128,6 +128,17 @@ class SharedLock(ExclusiveLock):
 
 def lock_in_use(path: str) -> bool:
     """True when some process holds a lock, shared or exclusive, at ``path`` right now (never waits)."""
+    return _probe(path, "LOCK_EX")
+
+
+def lock_held(path: str) -> bool:
+    """True when some process holds the ``ExclusiveLock`` at ``path`` right now (never waits)."""
+    return _probe(path, "LOCK_SH")
+
+
+def _probe(path: str, mode: str) -> bool:
+    """True when a non-blocking ``flock`` of ``mode`` at ``path`` is refused: an exclusive probe
+    is refused by any holder, a shared one only by an exclusive holder."""
     if fcntl is None:
         return False
     try:
@@ -135,18 +146,12 @@ def lock_in_use(path: str) -> bool:
     except OSError:
         return False
     try:
-        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        fcntl.flock(fd, getattr(fcntl, mode) | fcntl.LOCK_NB)
     except OSError:
         return True
     finally:
         os.close(fd)
     return False
-
-
-def lock_held(path: str) -> bool:
-    """True when some process holds the ``ExclusiveLock`` at ``path`` right now (never waits)."""
-    if fcntl is None:
-        return False
     try:
         fd = os.open(path, os.O_RDONLY)
     except OSError:
