@@ -7,7 +7,9 @@ exits 0.
 
 from __future__ import annotations
 
+import subprocess
 import sys
+import tarfile
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parent.parent
@@ -157,3 +159,18 @@ def cache_embeddings(directory: Path | None) -> None:
         return {name: cached(e) for name, e in original(config).items()}
 
     embed.select = select
+
+
+def fetch_sdist(requirement: str, folder: str, cache: Path) -> Path:
+    """The unpacked sdist of ``requirement`` (``name==version``), which unpacks as ``folder``;
+    downloaded with ``pip download`` once into ``cache`` (bench time only, never at run time)."""
+    unpacked = cache / folder
+    if (unpacked / "PKG-INFO").is_file():
+        return unpacked
+    cache.mkdir(parents=True, exist_ok=True)
+    command = [sys.executable, "-m", "pip", "download", "--quiet", "--no-deps", "--no-binary", ":all:"]
+    subprocess.run([*command, "-d", str(cache), requirement], check=True)
+    archive = next(p for p in cache.iterdir() if p.name.lower().startswith(folder.lower()) and p.suffix == ".gz")
+    with tarfile.open(archive) as tar:
+        tar.extractall(cache, filter="data")
+    return unpacked

@@ -27,14 +27,11 @@ import json
 import os
 import platform
 import random
-import subprocess
-import sys
-import tarfile
 import time
 from collections import defaultdict
 from pathlib import Path
 
-import _common  # noqa: F401  (puts src/ on sys.path)
+import _common  # puts src/ on sys.path; fetch_sdist
 from kenning.answer.ask import ask_project
 from kenning.bench.speed import quantile
 from kenning.clock import utc_now
@@ -47,35 +44,6 @@ _COMMON_NAMES = """get set pop update append extend items keys values copy close
     match search find index count sort call init main setup teardown render save delete put post head patch
     options wrap wrapper decorator inner handler iter next"""
 COMMON = frozenset(_COMMON_NAMES.split())
-
-
-def fetch(spec: str, cache: Path) -> Path:
-    """The unpacked sdist of ``spec`` (``name==version``), downloaded once into ``cache``."""
-    name, version = spec.split("==")
-    root = cache / f"{name}-{version}"
-    if (root / "PKG-INFO").is_file():
-        return root
-    cache.mkdir(parents=True, exist_ok=True)
-    subprocess.run(
-        [
-            sys.executable,
-            "-m",
-            "pip",
-            "download",
-            "--quiet",
-            "--no-deps",
-            "--no-binary",
-            ":all:",
-            spec,
-            "-d",
-            str(cache),
-        ],
-        check=True,
-    )
-    archive = next(cache.glob(f"{name}-{version}.tar.gz"))
-    with tarfile.open(archive) as tar:
-        tar.extractall(cache, filter="data")
-    return root
 
 
 def true_callers(root: Path) -> tuple[dict[str, set[tuple[str, str]]], dict[str, tuple[str, str]]]:
@@ -138,7 +106,8 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=12)
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args()
-    root = fetch(args.package, args.cache)
+    name, version = args.package.split("==")
+    root = _common.fetch_sdist(args.package, f"{name}-{version}", args.cache)
     os.environ["KENNING_HOME"] = str(args.cache / "home")
     if not (root / ".kenning" / "config.toml").is_file():
         init_project(root, args.package.split("==")[0])

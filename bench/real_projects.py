@@ -35,11 +35,11 @@ import resource
 import shutil
 import subprocess
 import sys
-import tarfile
 import time
 from pathlib import Path
 
 import store_size
+from _common import fetch_sdist
 
 REPO = Path(__file__).resolve().parent.parent
 QUESTIONS = REPO / "bench" / "questions"
@@ -54,34 +54,6 @@ COMMIT_DATES = ("2023-03-14T10:00:00+00:00", "2023-11-02T15:30:00+00:00", "2024-
 def kenning_bin() -> str:
     local = Path(sys.executable).parent / "kenning"
     return str(local) if local.exists() else "kenning"
-
-
-def fetch(requirement: str, folder: str, cache: Path) -> Path:
-    """The unpacked sdist, downloaded once into ``cache``."""
-    unpacked = cache / folder
-    if unpacked.is_dir():
-        return unpacked
-    cache.mkdir(parents=True, exist_ok=True)
-    subprocess.run(
-        [
-            sys.executable,
-            "-m",
-            "pip",
-            "download",
-            "--quiet",
-            "--no-deps",
-            "--no-binary",
-            ":all:",
-            "-d",
-            str(cache),
-            requirement,
-        ],
-        check=True,
-    )
-    archive = next(p for p in cache.iterdir() if p.name.lower().startswith(folder.lower()) and p.suffix == ".gz")
-    with tarfile.open(archive) as tar:
-        tar.extractall(cache, filter="data")
-    return unpacked
 
 
 def under_git(source: Path, work: Path) -> Path:
@@ -225,7 +197,7 @@ def main() -> int:
     results = {}
     for name in args.projects.split(","):
         requirement, folder = PROJECTS[name]
-        root = under_git(fetch(requirement, folder, args.cache), args.work / name)
+        root = under_git(fetch_sdist(requirement, folder, args.cache), args.work / name)
         figures = run_sync(root, env, args.level)
         quality, misses = ask_all(root, name, env)
         results[name] = {**figures, **quality, "misses": misses}
