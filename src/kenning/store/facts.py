@@ -55,6 +55,32 @@ class NewFact:
     def content_hash(self) -> str:
         return content_hash(self.type, self.title, self.body)
 
+    def values(self) -> tuple[Any, ...]:
+        """The row's values in the order of the ``INSERT`` columns both engines write (after the
+        id, or PostgreSQL's project): type … meta, date_source_kind."""
+        return (
+            self.type,
+            self.title,
+            self.body,
+            self.keywords,
+            self.path,
+            self.source_kind,
+            self.source_uri,
+            self.fingerprint,
+            self.content_hash,
+            self.date_source,
+            self.date_indexed,
+            self.date_confirmed,
+            self.producer,
+            json.dumps(list(self.tags)),
+            self.importance,
+            self.why,
+            self.how_to_apply,
+            self.memory_type,
+            json.dumps(self.meta, sort_keys=True, default=str),
+            self.date_source_kind,
+        )
+
 
 def content_hash(type_: str, title: str, body: str) -> str:
     import hashlib  # here, not at the top: reading commands never hash (start-up time)
@@ -141,28 +167,7 @@ def _insert_row(conn: sqlite3.Connection, fact: NewFact) -> int:
         "INSERT INTO facts (id, type, title, body, keywords, path, source_kind, source_uri, fingerprint, "
         "content_hash, date_source, date_indexed, date_confirmed, producer, tags, importance, why, "
         f"how_to_apply, memory_type, meta, date_source_kind) VALUES ({_NEXT_ID},{','.join('?' * 20)})",
-        (
-            fact.type,
-            fact.title,
-            fact.body,
-            fact.keywords,
-            fact.path,
-            fact.source_kind,
-            fact.source_uri,
-            fact.fingerprint,
-            fact.content_hash,
-            fact.date_source,
-            fact.date_indexed,
-            fact.date_confirmed,
-            fact.producer,
-            json.dumps(list(fact.tags)),
-            fact.importance,
-            fact.why,
-            fact.how_to_apply,
-            fact.memory_type,
-            json.dumps(fact.meta, sort_keys=True, default=str),
-            fact.date_source_kind,
-        ),
+        fact.values(),
     )
     fact_id = cursor.lastrowid
     assert fact_id is not None  # an INSERT always sets it

@@ -44,29 +44,7 @@ def _insert(conn: PgConnection, fact: NewFact) -> int:
     conn.execute("SELECT pg_advisory_xact_lock(%s)", (ID_LOCK,))  # see ID_LOCK: ids in one order
     row = conn.execute(
         f"INSERT INTO facts ({INSERT_COLUMNS}) VALUES ({','.join(['%s'] * 21)}) RETURNING id",
-        (
-            conn.project,
-            fact.type,
-            fact.title,
-            fact.body,
-            fact.keywords,
-            fact.path,
-            fact.source_kind,
-            fact.source_uri,
-            fact.fingerprint,
-            fact.content_hash,
-            fact.date_source,
-            fact.date_indexed,
-            fact.date_confirmed,
-            fact.producer,
-            json.dumps(list(fact.tags)),
-            fact.importance,
-            fact.why,
-            fact.how_to_apply,
-            fact.memory_type,
-            json.dumps(fact.meta, sort_keys=True, default=str),
-            fact.date_source_kind,
-        ),
+        (conn.project, *fact.values()),
     ).fetchone()
     bump_version(conn)
     return int(row[0])
