@@ -185,6 +185,59 @@ def test_a_click_usage_error_with_json_is_a_usage_error_object(stores, cli):
     assert error["hint"] == "see `kenning search --help`"
 
 
+CLICK_USAGE = [
+    pytest.param(("memory", "search", "handler", "--bogus"), "No such option '--bogus'.", id="unknown option"),
+    pytest.param(("search", "handler", "--bogus"), "No such option '--bogus'.", id="unknown option (search)"),
+    pytest.param(("memory", "search"), "Missing argument 'QUERY'.", id="missing argument"),
+    pytest.param(("get",), "Missing argument 'IDS...'.", id="missing argument (get)"),
+    pytest.param(("search", "handler", "--syntax", "nope"), "'nope' is not one of 'natural', 'fts'", id="bad choice"),
+    pytest.param(("memory", "nosuchstep"), "No such command 'nosuchstep'.", id="unknown subcommand"),
+]
+
+
+@pytest.mark.parametrize(("args", "message"), CLICK_USAGE)
+def test_a_click_usage_error_is_a_usage_error_in_text_and_json(args, message, stores, cli):
+    """What click detects is kenning's ``UsageError``: exit 2 like every usage error, the hint
+    naming the command's --help; ``--json`` prints the error object, text keeps click's lines."""
+    project = stores["synced"]
+    before = state_of(project)
+    root = ("--project", str(project.root)) if args[-1] != "nosuchstep" else ()
+    text = cli(*args, *root)
+    as_json = cli(*args, *root, "--json")
+    usage = exit_code(errors_module.UsageError("x"))
+    command = "kenning " + " ".join(args[:2] if args[0] == "memory" and args[1] != "nosuchstep" else args[:1])
+    assert text.code == usage and as_json.code == usage
+    error = json.loads(as_json.out)["error"]
+    assert error["type"] == "UsageError" and message in error["message"], error
+    assert error["hint"] == f"see `{command} --help`"
+    assert as_json.err == f"error: {error['message']}\nhint: {error['hint']}\n"
+    assert text.out == "" and text.err.startswith("Usage: ") and message in text.err
+    assert text.err.endswith(f"\nhint: see `{command} --help`\n")
+    assert state_of(project) == before
+
+
+def test_an_argument_a_tool_does_not_declare_is_a_usage_error_and_changes_nothing(stores, cli):
+    """The SDK drops undeclared arguments silently (``path_filtr`` would search everything);
+    kenning refuses them as the CLI refuses an unknown option: same type, same exit code."""
+    project = stores["synced"]
+    before = state_of(project)
+    typo = mcp_call(project, "recall", {"query": "handler", "path_filtr": "src/"})
+    write = mcp_call(project, "save_memory", {"text": "a brand new note", "tag": "x", "scope_": "global"})
+    cli_twin = cli("memory", "search", "handler", "--path-filtr", "src/", "--json", "--project", str(project.root))
+    for result in (typo, write):
+        assert result.isError, result.content
+        error = result.structuredContent["error"]
+        assert error["type"] == "UsageError" == json.loads(cli_twin.out)["error"]["type"]
+        assert result.content[0].text == f"error (UsageError): {error['message']}\nNext: {error['hint']}"
+        assert exit_code(getattr(errors_module, error["type"])("x")) == cli_twin.code == 2
+    assert typo.structuredContent["error"]["message"] == "recall takes no argument `path_filtr`"
+    assert "path_filter" in typo.structuredContent["error"]["hint"]
+    assert write.structuredContent["error"]["message"] == "save_memory takes no arguments `scope_`, `tag`"
+    assert state_of(project) == before
+    fine = mcp_call(project, "recall", {"query": "handler", "path_filter": "src/"})
+    assert not fine.isError
+
+
 DOCS = Path(__file__).resolve().parents[1] / "docs" / "errors.md"
 SRC = Path(__file__).resolve().parents[1] / "src" / "kenning"
 

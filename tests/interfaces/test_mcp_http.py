@@ -191,6 +191,24 @@ def test_a_valid_token_works_for_every_tool_it_allows_and_writes_are_audited(ser
     assert lines[0]["client"] == "127.0.0.1" and lines[0]["project"] == "alpha" and lines[0]["at"]
 
 
+def test_an_undeclared_argument_over_http_is_a_usage_error_and_writes_nothing(served):
+    url, home, _ = served
+    _, secret = make_token(home, scopes=[tokens.READ, tokens.WRITE], name="agent")
+
+    async def body(session):
+        refused = await session.call_tool("save_memory", {"text": "Deploys happen on Fridays.", "titel": "Deploy"})
+        found = await session.call_tool("memory_search", {"query": "Fridays"})
+        return refused, found
+
+    refused, found = with_session(url, secret, body)
+    assert refused.isError and refused.structuredContent["error"]["type"] == "UsageError"
+    assert refused.structuredContent["error"]["message"] == "save_memory takes no argument `titel`"
+    assert refused.content[0].text.endswith("\nNext: " + refused.structuredContent["error"]["hint"])
+    assert found.structuredContent["excerpts"] == []
+    lines = [json.loads(line) for line in (home / "audit.log").read_text().splitlines()]
+    assert [(a["tool"], a["ok"]) for a in lines] == [("save_memory", False)]
+
+
 def test_scope_all_is_cut_to_the_tokens_projects(served, isolated_home):
     url, home, _ = served
     assert {e.name for e in registry.list_entries(home)} == {"alpha", "beta"}

@@ -15,6 +15,7 @@ import click
 from kenning import __version__
 from kenning.errors import KenningError, UsageError
 from kenning.interfaces.cli.plain import report_failure
+from kenning.interfaces.exit_codes import exit_code
 from kenning.store.handle import StoreError
 
 # name -> "module:attribute", in the order `kenning --help` lists them. A table rather than
@@ -74,13 +75,21 @@ def main(argv: list[str] | None = None) -> None:
     except click.exceptions.Abort:
         sys.exit(report_failure(KeyboardInterrupt()))
     except click.ClickException as exc:
-        if not as_json:
-            exc.show()
-            sys.exit(exc.exit_code)
-        command = exc.ctx.command_path if isinstance(exc, click.UsageError) and exc.ctx else "kenning"
-        hint = f"see `{command} --help`"
-        sys.exit(report_failure(UsageError(exc.format_message(), hint=hint), as_json=True) or exc.exit_code)
+        sys.exit(report_click_error(exc, as_json=as_json))
     sys.exit(code if isinstance(code, int) else 0)
+
+
+def report_click_error(exc: click.ClickException, *, as_json: bool) -> int:
+    """A usage error click detects (unknown option or command, missing argument, a value not
+    among the choices) is kenning's ``UsageError``: its exit code, its hint (the command's
+    --help) and, with ``--json``, its JSON object. In text mode click's own usage lines stay."""
+    command = exc.ctx.command_path if isinstance(exc, click.UsageError) and exc.ctx else "kenning"
+    refused = UsageError(exc.format_message(), hint=f"see `{command} --help`")
+    if as_json:
+        return report_failure(refused, as_json=True) or exit_code(refused)
+    exc.show()
+    sys.stderr.write(f"hint: {refused.hint}\n")
+    return exit_code(refused)
 
 
 if __name__ == "__main__":

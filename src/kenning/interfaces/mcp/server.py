@@ -20,7 +20,7 @@ from mcp.server.fastmcp.exceptions import ResourceError, ToolError
 from mcp.types import CallToolResult, Tool
 
 from kenning.clock import utc_now
-from kenning.errors import InternalError, InvalidQuery, KenningError, NotFound, ValidationError
+from kenning.errors import InternalError, InvalidQuery, KenningError, NotFound, UsageError, ValidationError
 from kenning.interfaces.mcp import ask_tools, graph_tools, memory_tools, profiles
 from kenning.interfaces.mcp.context import ALLOWED_PROJECTS, ServerContext, error_reply, off_the_loop
 from kenning.project import Project
@@ -110,6 +110,20 @@ def validation_error(exc: pydantic.ValidationError) -> KenningError:
     return ValidationError("; ".join(parts))
 
 
+def unknown_arguments(name: str, schema: dict[str, Any], arguments: dict[str, Any] | None) -> UsageError | None:
+    """The refusal of arguments the tool does not declare (the SDK would drop them silently, as
+    if the caller had not asked): a ``UsageError``, as the CLI gives for an unknown option."""
+    declared = list(schema.get("properties") or {})
+    unknown = sorted(set(arguments or {}) - set(declared))
+    if not unknown:
+        return None
+    listed = ", ".join(f"`{a}`" for a in unknown)
+    return UsageError(
+        f"{name} takes no argument {listed}" if len(unknown) == 1 else f"{name} takes no arguments {listed}",
+        hint=f"use only the arguments of its inputSchema: {', '.join(declared) or '(none)'}",
+    )
+
+
 class KenningMCP(FastMCP):
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
@@ -134,13 +148,17 @@ class KenningMCP(FastMCP):
 
     async def _call(self, name: str, arguments: dict[str, Any]) -> Any:
         """Every kenning tool returns a CallToolResult; a failure becomes a typed one."""
-        if self._tool_manager.get_tool(name) is None:
+        tool = self._tool_manager.get_tool(name)
+        if tool is None:
             return error_reply(
                 NotFound(
                     f"no tool {name!r} on this server",
                     hint="list the tools; start the server with --tools all for every tool",
                 )
             )
+        unknown = unknown_arguments(name, tool.parameters, arguments)
+        if unknown is not None:
+            return error_reply(unknown)
         try:
             return await super().call_tool(name, arguments)
         except ToolError as exc:
