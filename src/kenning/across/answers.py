@@ -26,7 +26,7 @@ from kenning.route.rules import route
 from kenning.search import lexical
 from kenning.search.fact_types import check_types_across
 from kenning.search.query import parse
-from kenning.search.serve import SearchOptions, rank_hits, search_conn
+from kenning.search.serve import SearchOptions, noting_sync, rank_hits, search_conn
 from kenning.store import dated
 from kenning.store.handle import Connection, StoreError, typed_error
 
@@ -142,7 +142,7 @@ def _newest(conn: Connection, project: Project, options: SearchOptions, *, now: 
     ids = dated.newest(conn, options.types, options.since, options.until, options.limit * 2)
     hits = [lexical.Hit(fact_id, 1.0 / position, {}) for position, fact_id in enumerate(ids, start=1)]
     excerpts, filtered = rank_hits(conn, project, hits, (), options, now=now)
-    return Answer(
+    answer = Answer(
         "",
         "lexical",
         WINDOW_RULE,
@@ -152,6 +152,7 @@ def _newest(conn: Connection, project: Project, options: SearchOptions, *, now: 
         empty_reason=None if excerpts else (EmptyReason.ALL_FILTERED if filtered else EmptyReason.NO_MATCH),
         filtered=dict(filtered),
     )
+    return noting_sync(answer, project)
 
 
 def over_stores(

@@ -24,7 +24,7 @@ from kenning.project import Project
 from kenning.records import Answer, EmptyReason, Excerpt
 from kenning.route.rules import Route, route
 from kenning.search.query import parse
-from kenning.search.serve import SearchOptions, search_conn
+from kenning.search.serve import SearchOptions, noting_sync, search_conn
 from kenning.search.snippet import make_snippet
 from kenning.store import facts as fact_store
 from kenning.store.db import SERVER_LEVEL, Connection, open_for_reading, serves
@@ -100,7 +100,7 @@ def ask_conn(
     if history is not None and history.value not in answer.degradations:
         answer = replace(answer, degradations=(*answer.degradations, history.value))
     why = f"rule {chosen.rule}: {chosen.reason}"
-    return replace(answer, query=question, rule=chosen.rule, notes=(why, *answer.notes))
+    return noting_sync(replace(answer, query=question, rule=chosen.rule, notes=(why, *answer.notes)), project)
 
 
 def _route(project: Project, question: str, dense_available: bool | None) -> tuple[Route, dict[str, Any] | None]:

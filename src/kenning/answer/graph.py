@@ -17,6 +17,7 @@ from kenning.ingest.spans import split as split_spans
 from kenning.project import Project
 from kenning.records import Answer, EmptyReason, Excerpt, FreshnessState, Lifecycle
 from kenning.refs import check_node_name
+from kenning.search.serve import noting_sync
 from kenning.search.snippet import make_snippet
 from kenning.store import facts as fact_store
 from kenning.store.db import Connection
@@ -177,7 +178,7 @@ def compose(
     empty = None
     if not excerpts:
         empty = EmptyReason.ALL_FILTERED if filtered else EmptyReason.NO_MATCH
-    return Answer(
+    answer = Answer(
         label,
         mode,
         rule,
@@ -189,6 +190,7 @@ def compose(
         notes=tuple(notes),
         degradations=_history(project),
     )
+    return noting_sync(answer, project)
 
 
 def _history(project: Project) -> tuple[str, ...]:

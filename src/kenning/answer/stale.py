@@ -11,6 +11,7 @@ from kenning.ingest.spans import split as split_spans
 from kenning.project import Project
 from kenning.records import Answer, EmptyReason, Excerpt, FreshnessState
 from kenning.search.fact_types import check_types
+from kenning.search.serve import noting_sync
 from kenning.store import facts as fact_store
 from kenning.store import lookups
 from kenning.store.handle import Connection
@@ -42,7 +43,7 @@ def stale_report(
     if limit is not None:
         excerpts = excerpts[:limit]
     ranked = tuple(Excerpt(e.fact, e.freshness, e.snippet, 0.0, i) for i, e in enumerate(excerpts, 1))
-    return Answer(
+    report = Answer(
         query="what is stale",
         mode="freshness",
         rule=None,
@@ -52,6 +53,7 @@ def stale_report(
         empty_reason=None if ranked else EmptyReason.NO_MATCH,
         notes=(f"{len(changed)} indexed file(s) changed or missing since the last sync",),
     )
+    return noting_sync(report, project)
 
 
 def _order(excerpt: Excerpt) -> tuple[bool, str, int, int]:

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import re
 from collections import Counter
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import datetime
 
 from kenning.files import SYNC_LOCK_NAME, lock_held
@@ -59,6 +59,15 @@ class SearchOptions:
 SYNC_RUNNING_NOTE = "a sync is running: this answer comes from the last committed index"
 
 
+def noting_sync(answer: Answer, project: Project) -> Answer:
+    """``answer`` with ``SYNC_RUNNING_NOTE`` last among its notes while a sync of ``project``
+    holds its lock (every answer path ends here: lexical, hybrid, graph, the reports, and each
+    store across projects), once."""
+    if SYNC_RUNNING_NOTE in answer.notes or not lock_held(str(project.state_dir / SYNC_LOCK_NAME)):
+        return answer
+    return replace(answer, notes=(*answer.notes, SYNC_RUNNING_NOTE))
+
+
 def search_conn(
     conn: Connection,
     project: Project,
@@ -96,7 +105,7 @@ def search_conn(
                 if hidden:
                     filtered.update(hidden)
                     empty_reason = EmptyReason.ALL_FILTERED
-    return Answer(
+    answer = Answer(
         query=parsed.text,
         mode=mode,
         rule=rule,
@@ -105,8 +114,8 @@ def search_conn(
         excerpts=tuple(excerpts),
         empty_reason=empty_reason,
         filtered=dict(filtered),
-        notes=(SYNC_RUNNING_NOTE,) if lock_held(str(project.state_dir / SYNC_LOCK_NAME)) else (),
     )
+    return noting_sync(answer, project)
 
 
 def filters_of(options: SearchOptions, lifecycles: tuple[str, ...] | None = None) -> lexical.Filters:
