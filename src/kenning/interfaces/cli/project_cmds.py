@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING, Any
 import click
 
 from kenning import registry
-from kenning.config import init_project, kenning_home
+from kenning.config import init_project, kenning_home, read_config
 from kenning.interfaces.cli.common import (
     Bounded,
     emit,
@@ -19,6 +19,7 @@ from kenning.interfaces.cli.common import (
     resolve_project,
     stderr_is_terminal,
 )
+from kenning.project import CONFIG_NAME
 from kenning.status import project_status
 
 if TYPE_CHECKING:
@@ -155,8 +156,33 @@ class _progress:
 def status(project_path: Path | None, as_json: bool) -> None:
     """Level and engines actually in service, index size, degradations."""
     project = resolve_project(project_path)
-    data = project_status(project, os.environ.get("KENNING_DATABASE_URL"))
+    url = os.environ.get("KENNING_DATABASE_URL")
+    data = {**project_status(project, url), "store_choice": _store_choice(project.state_dir / CONFIG_NAME, url)}
     emit(data, as_json, lambda: _status_text(data))
+
+
+def _store_choice(config_path: Path, url: str | None) -> dict[str, Any]:
+    """Where the store choice came from (the rule is ``config.load_project``'s: the variable,
+    when set, wins over the config's ``store`` for every project, one whose config names none
+    included). The URL itself is not shown: it may carry a password."""
+    in_config = "store" in read_config(config_path)
+    chosen_by = "KENNING_DATABASE_URL" if url else "config" if in_config else "default"
+    return {"engine": "postgresql" if url or in_config else "sqlite", "chosen_by": chosen_by, "config_store": in_config}
+
+
+def _store_line(choice: dict[str, Any]) -> str:
+    match choice["chosen_by"]:
+        case "KENNING_DATABASE_URL":
+            why = (
+                "it wins over `store` in .kenning/config.toml"
+                if choice["config_store"]
+                else "set in the environment; .kenning/config.toml names no store"
+            )
+            return f"store: postgresql, chosen by KENNING_DATABASE_URL ({why})"
+        case "config":
+            return "store: postgresql, chosen by `store` in .kenning/config.toml"
+        case _:
+            return "store: sqlite (the local file: no KENNING_DATABASE_URL, no `store` in .kenning/config.toml)"
 
 
 def _status_text(data: dict[str, Any]) -> str:
@@ -167,6 +193,7 @@ def _status_text(data: dict[str, Any]) -> str:
         f"index: {data['index']['files']} file(s), {data['index']['facts']} fact(s) "
         f"({', '.join(f'{n} {k}' for k, n in data['index']['by_lifecycle'].items()) or 'none'}), "
         f"last change {data['index']['last_sync'] or 'never'}",
+        _store_line(data["store_choice"]),
     ]
     lines.extend(f"degraded: {d}" for d in data["degradations"])
     return "\n".join(lines)
