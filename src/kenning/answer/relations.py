@@ -23,6 +23,7 @@ from kenning.answer.naming import Start, lexical, named, typed_names
 from kenning.graph import walk
 from kenning.project import Project
 from kenning.records import Answer, EmptyReason, Lifecycle
+from kenning.route.relations import RELATION_CUES
 from kenning.route.rules import fold
 from kenning.store.graph_lookup import call_receivers
 from kenning.store.handle import Connection
@@ -42,116 +43,25 @@ def _re(*patterns: str) -> re.Pattern[str]:
     return re.compile("|".join(rf"(?<![\w-])(?:{p})(?![\w-])" for p in patterns))
 
 
+# Node kinds a start found by words may have, per relation (none: a path needs two named ends).
+LEXICAL_KINDS = {
+    "path": (),
+    "callees": ("symbol", "file"),
+    "callers": ("symbol", "file"),
+    "dependencies": ("file", "symbol", "task"),
+    "evidence": ("file", "symbol", "task"),
+    "decisions": ("decision",),
+    "touches": ("file", "symbol", "decision"),
+    "dependents": ("file", "symbol"),
+    "neighbours": (),
+}
+
 # Checked in order on the question folded (lowercase, no diacritics); the first that matches.
-RELATIONS: tuple[Relation, ...] = (
-    Relation(
-        "path",
-        "both",
-        _re(
-            r"path between",
-            r"chemin entre",
-            r"what links .+ to",
-            r"how is .+ (?:linked|connected) to",
-            r"qu'est-ce qui relie",
-            r"quel lien entre",
-        ),
-        (),
-    ),
-    Relation(
-        "callees",
-        "outgoing",
-        _re(
-            r"what (?:does|do|did) .+ call",
-            r"(?:functions|methods|what) .+ calls? into",
-            r"callees",
-            r"qu'appelle(?:nt)?",
-            r"que (?:appelle|fait appel)",
-            r"qu'est-ce que .+ appelle",
-            r"quelles? (?:fonctions|methodes) .+ appelle(?:-t-(?:il|elle))?\b",
-        ),
-        ("symbol", "file"),
-    ),
-    Relation(
-        "callers",
-        "incoming",
-        _re(
-            r"who calls",
-            r"what calls",
-            r"which \w+ calls?",
-            r"callers?",
-            r"called (?:by|from)",
-            r"where is .+ called",
-            r"qui appelle(?:nt)?",
-            r"quelles? \w+ appellent",
-            r"appelants?",
-            r"appele(?:e|s|es)? (?:par|depuis)",
-            r"ou est appele(?:e)?",
-        ),
-        ("symbol", "file"),
-    ),
-    Relation(
-        "dependencies",
-        "outgoing",
-        _re(
-            r"what (?:does|do) .+ (?:depend on|import|use|need)",
-            r"de quoi depend",
-            r"qu'importe",
-            r"dependencies of",
-            r"dependances de",
-        ),
-        ("file", "symbol", "task"),
-    ),
-    Relation("evidence", "incoming", _re(r"evidences?", r"preuves?", r"verdicts?"), ("file", "symbol", "task")),
-    Relation(
-        "decisions",
-        "incoming",
-        _re(
-            r"why (?:did|do|does|have|was|were|is|are) (?:we|it|they|you|i)\b",
-            r"pourquoi",
-            r"decisions?",
-            r"supersed(?:es|ed)",
-            r"remplace(?:e|s|es)? par",
-            r"adr",
-        ),
-        ("decision",),
-    ),
-    Relation(
-        "touches",
-        "incoming",
-        _re(
-            r"which (?:tasks?|commits?)",
-            r"what (?:tasks?|commits?)",
-            r"touch(?:es|ed)?",
-            r"quelles? taches?",
-            r"quels? commits?",
-            r"touche(?:nt|e|es|s)?",
-        ),
-        ("file", "symbol", "decision"),
-    ),
-    Relation(
-        "dependents",
-        "incoming",
-        _re(
-            r"depends? on",
-            r"dependents?",
-            r"impact(?:s|ed)?",
-            r"affect(?:s|ed)?",
-            r"(?:what|who) (?:uses|imports)",
-            r"used by",
-            r"imported by",
-            r"importers?",
-            r"break(?:s)?",
-            r"depend(?:ent)? (?:de|du|des)",
-            r"qui (?:utilise|importe)(?:nt)?",
-            r"utilise(?:e|s|es)? par",
-            r"importe(?:e|s|es)? par",
-            r"impacte?(?:nt|s)?",
-            r"casse(?:nt)?",
-        ),
-        ("file", "symbol"),
-    ),
+# The cues are the router's (``route.relations``): what it sends to the graph is walked here.
+RELATIONS: tuple[Relation, ...] = tuple(
+    Relation(r.name, r.direction, _re(*r.cues), LEXICAL_KINDS[r.name]) for r in RELATION_CUES
 )
-NEIGHBOURS = Relation("neighbours", "both", _re(), ())
+NEIGHBOURS = next(r for r in RELATIONS if r.name == "neighbours")  # also what no cue names
 _PREFERRED = {
     "touches": ("task", "commit", "evidence", "verdict", "decision"),
     "evidence": ("evidence", "verdict", "task", "commit", "decision"),

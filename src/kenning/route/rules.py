@@ -13,6 +13,8 @@ import unicodedata
 from collections.abc import Callable
 from dataclasses import dataclass
 
+from kenning.route.relations import RELATION_CUES
+
 
 @dataclass(frozen=True)
 class Signals:
@@ -81,114 +83,10 @@ def _cues(*patterns: str) -> tuple[re.Pattern[str], ...]:
     return tuple(re.compile(rf"(?<![\w-]){p}(?![\w-])") for p in patterns)
 
 
-RELATION_EN = (
-    "depends on",
-    "dependency",
-    "dependencies",
-    "impact",
-    "affects",
-    "related to",
-    "linked to",
-    "connected to",
-    "which task",
-    "what task",
-    "touches",
-    "touched",
-    "why did we",
-    "why do we",
-    "who calls",
-    "what calls",
-    "what does X call",
-    "callers",
-    "callees",
-    "called by",
-    "what imports",
-    "who uses",
-    "used by",
-    "what links",
-    "evidence",
-    "verdict",
-    "path between",
-    "superseded",
-)
-RELATION_FR = (
-    "dépend de",
-    "dépendances",
-    "impact",
-    "lié à",
-    "relié à",
-    "quelle tâche",
-    "quelles tâches",
-    "touche",
-    "touché",
-    "pourquoi avons-nous",
-    "pourquoi a-t-on",
-    "pourquoi on a",
-    "qui appelle",
-    "qu'appelle",
-    "appelé par",
-    "appelants",
-    "qui utilise",
-    "qui importe",
-    "preuves",
-    "verdict",
-    "chemin entre",
-    "qu'est-ce qui relie",
-    "remplacé par",
-)
-_RELATION = _cues(
-    r"depends? on",
-    r"dependen(?:cy|cies|t|ts)",
-    r"impact(?:s|ed)?",
-    r"affect(?:s|ed)?",
-    r"related to",
-    r"linked to",
-    r"connected to",
-    r"which tasks?",
-    r"what tasks?",
-    r"touch(?:es|ed)?",
-    r"why did we",
-    r"why do we",
-    r"who calls",
-    r"what calls",
-    r"what (?:does|do|did) [^?]+ call",
-    r"which \w+ calls?",
-    r"callers?",
-    r"callees?",
-    r"called by",
-    r"what imports",
-    r"who imports",
-    r"imported by",
-    r"(?:who|what) uses",
-    r"used by",
-    r"what links",
-    r"evidence",
-    r"verdicts?",
-    r"path between",
-    r"supersed(?:es|ed)",
-    r"depend(?:ent)? (?:de|du|des)",
-    r"dependances?",
-    r"impacte?(?:nt|s)?",
-    r"lie(?:e|s|es)? (?:a|au|aux)",
-    r"relie(?:e|s|es)? (?:a|au|aux)",
-    r"quelles? taches?",
-    r"touche(?:nt|e|es|s)?",
-    r"pourquoi avons-nous",
-    r"pourquoi a-t-on",
-    r"pourquoi on a",
-    r"pourquoi nous avons",
-    r"qui appellen?t?",
-    r"qu'appellen?t?",
-    r"quelles? \w+ appellent",
-    r"appele(?:e|s|es)? par",
-    r"appelants?",
-    r"qui (?:utilise|importe)(?:nt)?",
-    r"utilise(?:e|s|es)? par",
-    r"preuves?",
-    r"chemin entre",
-    r"qu'est-ce qui relie",
-    r"remplace(?:e|s|es)? par",
-)
+# The relation words are one table with the answer layer's (``route.relations``).
+RELATION_EN = tuple(cue for r in RELATION_CUES for cue in r.shown_en)
+RELATION_FR = tuple(cue for r in RELATION_CUES for cue in r.shown_fr)
+_RELATION = _cues(*(cue for r in RELATION_CUES for cue in r.cues))
 
 FRAME_EN = (
     "conventions",

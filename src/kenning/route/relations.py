@@ -1,0 +1,164 @@
+"""The relation words, English and French: one table that both the router (``rules``: any cue
+sends a question to the graph) and the answer layer (``answer.relations``: the first relation
+whose cue matches picks the walk) read, so a question the router sends to the graph is one the
+answer layer knows how to walk, and the other way round (tests/route/test_relation_cues.py).
+
+Cues are regular expressions on the question folded (``rules.fold``: lowercase, no
+diacritics), matched as whole words; ``shown_en``/``shown_fr`` are what docs/router.md lists,
+each of which routes to the graph and picks its relation on its own (``X`` standing for a name).
+Order matters: the first relation whose cue matches is the one walked (``what does X call``
+asks for callees before ``call`` can read as callers). A cue that would also catch ordinary
+questions (a bare "why", "decisions", "use", "need") is left out: the router's other rules
+answer those ("what are the active decisions" is the project frame).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True)
+class RelationCues:
+    name: str
+    direction: str  # incoming, outgoing, both
+    cues: tuple[str, ...]  # regular expressions on the folded question
+    shown_en: tuple[str, ...] = ()
+    shown_fr: tuple[str, ...] = ()
+
+
+RELATION_CUES: tuple[RelationCues, ...] = (
+    RelationCues(
+        "path",
+        "both",
+        (
+            r"path between",
+            r"what links",
+            r"how is .+ (?:linked|connected) to",
+            r"chemin entre",
+            r"qu'est-ce qui relie",
+            r"quel lien entre",
+        ),
+        ("path between", "what links"),
+        ("chemin entre", "qu'est-ce qui relie", "quel lien entre"),
+    ),
+    RelationCues(
+        "callees",
+        "outgoing",
+        (
+            r"what (?:does|do|did) [^?]+ call",
+            r"(?:functions|methods|what) .+ calls? into",
+            r"callees?",
+            r"qu'appellen?t?",
+            r"que (?:appelle|fait appel)",
+            r"qu'est-ce que .+ appelle",
+            r"quelles? (?:fonctions|methodes) .+ appelle(?:-t-(?:il|elle))?\b",
+        ),
+        ("what does X call", "callees"),
+        ("qu'appelle", "qu'est-ce que X appelle"),
+    ),
+    RelationCues(
+        "callers",
+        "incoming",
+        (
+            r"who calls",
+            r"what calls",
+            r"which \w+ calls?",
+            r"callers?",
+            r"called (?:by|from)",
+            r"where is .+ called",
+            r"qui appellen?t?",
+            r"quelles? \w+ appellent",
+            r"appelants?",
+            r"appele(?:e|s|es)? (?:par|depuis)",
+            r"ou est appelee?",
+        ),
+        ("who calls", "what calls", "callers", "called by", "where is X called"),
+        ("qui appelle", "appelé par", "appelants", "où est appelé"),
+    ),
+    RelationCues(
+        "dependencies",
+        "outgoing",
+        (
+            r"what (?:does|do) .+ (?:depend on|import)",
+            r"dependenc(?:y|ies)",
+            r"de quoi depend",
+            r"qu'importe",
+            r"dependances?",
+        ),
+        ("what does X import", "dependencies"),
+        ("de quoi dépend", "dépendances"),
+    ),
+    RelationCues(
+        "evidence",
+        "incoming",
+        (r"evidences?", r"preuves?", r"verdicts?"),
+        ("evidence", "verdict"),
+        ("preuves", "verdict"),
+    ),
+    RelationCues(
+        "decisions",
+        "incoming",
+        (
+            r"why (?:did|do|have|had) (?:we|they|you|i)",
+            r"supersed(?:es|ed)",
+            r"adrs?",
+            r"pourquoi avons-nous",
+            r"pourquoi nous avons",
+            r"pourquoi a-t-on",
+            r"pourquoi on a",
+            r"remplace(?:e|s|es)? par",
+        ),
+        ("why did we", "why do we", "superseded", "ADR"),
+        ("pourquoi avons-nous", "pourquoi a-t-on", "pourquoi on a", "remplacé par"),
+    ),
+    RelationCues(
+        "touches",
+        "incoming",
+        (
+            r"which (?:tasks?|commits?)",
+            r"what (?:tasks?|commits?)",
+            r"touch(?:es|ed)?",
+            r"quelles? taches?",
+            r"quels? commits?",
+            r"touche(?:nt|e|es|s)?",
+        ),
+        ("which task", "what task", "which commits", "touches", "touched"),
+        ("quelle tâche", "quelles tâches", "quels commits", "touche", "touché"),
+    ),
+    RelationCues(
+        "dependents",
+        "incoming",
+        (
+            r"depends? on",
+            r"dependents?",
+            r"impact(?:s|ed)?",
+            r"affect(?:s|ed)?",
+            r"(?:what|who) (?:uses|imports)",
+            r"used by",
+            r"imported by",
+            r"importers?",
+            r"what (?:would )?breaks?",
+            r"depend(?:ent)? (?:de|du|des)",
+            r"qui (?:utilise|importe)(?:nt)?",
+            r"utilise(?:e|s|es)? par",
+            r"importe(?:e|s|es)? par",
+            r"impacte?(?:nt|s)?",
+            r"qu'est-ce qui casse(?:rait)?",
+        ),
+        ("depends on", "dependents", "impact", "affects", "who uses", "used by", "what imports", "what breaks"),
+        ("dépend de", "impact", "qui utilise", "qui importe", "utilisé par", "qu'est-ce qui casse"),
+    ),
+    RelationCues(
+        "neighbours",
+        "both",
+        (
+            r"related to",
+            r"linked to",
+            r"connected to",
+            r"lie(?:e|s|es)? (?:a|au|aux)",
+            r"relie(?:e|s|es)? (?:a|au|aux)",
+        ),
+        ("related to", "linked to", "connected to"),
+        ("lié à", "relié à"),
+    ),
+)

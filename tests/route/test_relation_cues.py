@@ -1,0 +1,80 @@
+"""One table of relation words (route/relations.py) feeds the router and the answer layer: every
+question the router sends to the graph names a relation the answer layer walks, every relation
+the answer layer walks is reached by the router, in English and in French."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from kenning.answer.relations import NEIGHBOURS, RELATIONS, relation_of
+from kenning.route.examples import EXAMPLES
+from kenning.route.relations import RELATION_CUES
+from kenning.route.rules import RULES, fold, route
+
+QUESTIONS = Path(__file__).resolve().parents[1] / "fixtures" / "relations_project" / "questions.jsonl"
+WALKED = {"path", "callees", "callers", "dependencies", "evidence", "decisions", "touches", "dependents", "neighbours"}
+
+
+def cued(question: str) -> list[str]:
+    """The relations whose cue the question carries (the answer layer takes the first)."""
+    return [r.name for r in RELATIONS if r.cue.search(fold(question))]
+
+
+def shown() -> list[tuple[str, str, str]]:
+    return [
+        (r.name, lang, cue)
+        for r in RELATION_CUES
+        for lang, cues in (("en", r.shown_en), ("fr", r.shown_fr))
+        for cue in cues
+    ]
+
+
+@pytest.mark.parametrize(("relation", "lang", "cue"), shown(), ids=[f"{r}:{c}" for r, _, c in shown()])
+def test_each_shown_cue_routes_to_the_graph_and_picks_its_own_relation(relation, lang, cue):
+    question = cue.replace("X", "make_snippet")
+    assert route(question).rule == "relation", question
+    assert relation_of(question).name == relation, question
+
+
+def test_every_relation_the_answer_layer_walks_is_reached_by_the_router_in_both_languages():
+    assert [r.name for r in RELATIONS] == [r.name for r in RELATION_CUES]
+    assert {r.name for r in RELATIONS} == WALKED and NEIGHBOURS.name == "neighbours"
+    for cues in RELATION_CUES:
+        assert cues.shown_en and cues.shown_fr, cues.name
+    relation_rule = next(r for r in RULES if r.name == "relation")
+    assert set(relation_rule.cues_en) == {c for r in RELATION_CUES for c in r.shown_en}
+    assert set(relation_rule.cues_fr) == {c for r in RELATION_CUES for c in r.shown_fr}
+
+
+def example_questions() -> list[tuple[str, str]]:
+    rows = [(q, rule) for q, _, rule in EXAMPLES]
+    rows += [(row["question"], row["rule"]) for row in map(json.loads, QUESTIONS.read_text().splitlines())]
+    return rows
+
+
+@pytest.mark.parametrize(("question", "rule"), example_questions(), ids=[q for q, _ in example_questions()])
+def test_a_question_is_routed_to_the_graph_exactly_when_the_answer_layer_finds_a_relation_in_it(question, rule):
+    """The router's table and the answer layer's agree both ways on the examples: a relation
+    question carries a cue the answer layer knows (it is not walked as a stand-in
+    ``neighbours``), and no other question carries one."""
+    assert route(question).rule == rule
+    if rule == "relation":
+        assert cued(question), question
+    else:
+        assert cued(question) == [], question
+
+
+def test_words_a_relation_cue_must_not_catch():
+    for question in (
+        "what are the active decisions",
+        "what do I need to know before working here",
+        "what does kenning use for full text search",
+        "why is the search slow",
+        "pourquoi la recherche est-elle lente",
+        "what does search_conn return",
+    ):
+        assert cued(question) == [], question
+        assert route(question).rule != "relation", question
