@@ -216,6 +216,12 @@ def test_a_click_usage_error_is_a_usage_error_in_text_and_json(args, message, st
     assert state_of(project) == before
 
 
+def test_a_group_without_its_command_prints_its_help_and_exits_as_a_usage_error(cli):
+    shown = cli("memory")
+    assert shown.code == exit_code(errors_module.UsageError("x"))
+    assert "Commands:" in shown.err and "hint:" not in shown.err  # the help is the hint
+
+
 def test_an_argument_a_tool_does_not_declare_is_a_usage_error_and_changes_nothing(stores, cli):
     """The SDK drops undeclared arguments silently (``path_filtr`` would search everything);
     kenning refuses them as the CLI refuses an unknown option: same type, same exit code."""

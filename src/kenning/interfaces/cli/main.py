@@ -88,7 +88,8 @@ def report_click_error(exc: click.ClickException, *, as_json: bool) -> int:
     if as_json:
         return report_failure(refused, as_json=True) or exit_code(refused)
     exc.show()
-    sys.stderr.write(f"hint: {refused.hint}\n")
+    if not isinstance(exc, click.exceptions.NoArgsIsHelpError):  # that one prints the help itself
+        sys.stderr.write(f"hint: {refused.hint}\n")
     return exit_code(refused)
 
 
