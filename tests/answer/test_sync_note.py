@@ -8,13 +8,16 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import anyio
 import pytest
+from mcp.shared.memory import create_connected_server_and_client_session
 
 import kenning.dense
 from conftest import NOW, resync
 from kenning import registry
 from kenning.answer.ask import ask_project
 from kenning.files import SYNC_LOCK_NAME, ExclusiveLock
+from kenning.interfaces.mcp.server import build_server
 from kenning.project import Project
 from kenning.search.serve import SYNC_RUNNING_NOTE
 
@@ -90,3 +93,32 @@ def test_the_cli_json_of_a_held_sync_carries_the_note(project, cli):
         searched = json.loads(cli("search", "AbortController", "--json", *root).out)
         asked = json.loads(cli("ask", "what calls helper", "--json", *root).out)
     assert SYNC_RUNNING_NOTE in searched["notes"] and SYNC_RUNNING_NOTE in asked["notes"]
+
+
+MCP_READS = {
+    "memory_ask": {"question": "AbortController"},
+    "memory_search": {"query": "AbortController"},
+    "memory_index": {"query": "AbortController"},
+    "search_memory": {"query": "AbortController"},
+    "recall": {"query": "AbortController"},
+    "recall_context": {"query": "AbortController"},
+    "mem_search": {"query": "AbortController"},
+    "graph_neighbours": {"node": "helper"},
+    "graph_impact": {"node": "helper"},
+}
+
+
+def test_every_mcp_read_tool_answering_in_the_contract_says_a_sync_is_running(project):
+    server = build_server(project, clock=lambda: NOW, tools="all")
+
+    async def main() -> dict:
+        async with create_connected_server_and_client_session(server._mcp_server) as client:
+            return {name: await client.call_tool(name, args) for name, args in MCP_READS.items()}
+
+    with sync_lock(project):
+        held = anyio.run(main)
+    free = anyio.run(main)
+    for name in MCP_READS:
+        assert not held[name].isError, (name, held[name].content)
+        assert held[name].structuredContent["notes"][-1] == SYNC_RUNNING_NOTE, name
+        assert SYNC_RUNNING_NOTE not in free[name].structuredContent["notes"], name

@@ -16,6 +16,7 @@ from kenning.memory.layers import Scope, find
 from kenning.project import Project
 from kenning.records import Answer, Excerpt, Freshness
 from kenning.search import lexical
+from kenning.search.serve import noting_sync
 from kenning.store.handle import Connection
 from kenning.tokens import chars_for, cut, estimate
 
@@ -86,4 +87,6 @@ def pack(
         empty_reason=answer.empty_reason,
         filtered=answer.filtered,
     )
-    return Pack(served, tuple(items), matching, max(0, matching - len(kept)), bodies_cut, max_tokens)
+    return Pack(
+        noting_sync(served, project), tuple(items), matching, max(0, matching - len(kept)), bodies_cut, max_tokens
+    )
