@@ -4,6 +4,9 @@ every project, one whose config names no store included; status now says which o
 
 from __future__ import annotations
 
+import os
+import uuid
+
 import pytest
 
 from conftest import resync
@@ -66,3 +69,23 @@ def test_status_never_prints_the_urls_password(status):
     data, text = status(config_store=OTHER, variable=DEAD)
     for secret in ("s3cret", "other-secret"):
         assert secret not in text and secret not in str(data)
+
+
+@pytest.mark.postgres
+def test_on_a_live_server_the_variable_alone_makes_a_project_level_2_and_status_says_why(
+    cli, make_project, monkeypatch
+):
+    url = os.environ.get("KENNING_TEST_DATABASE_URL")
+    if not url:
+        if os.environ.get("CI") == "true":
+            pytest.fail("KENNING_TEST_DATABASE_URL is required when CI=true")
+        pytest.skip("no PostgreSQL server: set KENNING_TEST_DATABASE_URL (`.ci/postgres.sh` starts one)")
+    name = f"choice-{uuid.uuid4().hex[:8]}"
+    project = make_project({"README.md": "# Demo\n\nText.\n"}, name=name)
+    monkeypatch.setenv("KENNING_DATABASE_URL", url)
+    root = ("--project", str(project.root))
+    assert cli("sync", *root).code == 0
+    data = cli("status", "--json", *root).json()
+    assert data["level"] == 2 and data["engines"]["store"]["available"], data["engines"]["store"]
+    assert data["store_choice"] == {"engine": "postgresql", "chosen_by": "KENNING_DATABASE_URL", "config_store": False}
+    assert not project.db_path.exists()  # nothing was written to the local file
