@@ -75,6 +75,8 @@ def test_words_a_relation_cue_must_not_catch():
         "why is the search slow",
         "pourquoi la recherche est-elle lente",
         "what does search_conn return",
+        "which python versions and dependencies are needed to install",  # bench/questions/flask.jsonl
+        "quelles dépendances faut-il installer",
     ):
         assert cued(question) == [], question
         assert route(question).rule != "relation", question

@@ -8,8 +8,9 @@ diacritics), matched as whole words; ``shown_en``/``shown_fr`` are what docs/rou
 each of which routes to the graph and picks its relation on its own (``X`` standing for a name).
 Order matters: the first relation whose cue matches is the one walked (``what does X call``
 asks for callees before ``call`` can read as callers). A cue that would also catch ordinary
-questions (a bare "why", "decisions", "use", "need") is left out: the router's other rules
-answer those ("what are the active decisions" is the project frame).
+questions (a bare "why", "decisions", "dependencies", "use", "need") is left out: the router's
+other rules answer those ("what are the active decisions" is the project frame, "which
+dependencies are needed to install" a search).
 """
 
 from __future__ import annotations
@@ -80,13 +81,13 @@ RELATION_CUES: tuple[RelationCues, ...] = (
         "outgoing",
         (
             r"what (?:does|do) .+ (?:depend on|import)",
-            r"dependenc(?:y|ies)",
+            r"dependenc(?:y|ies) of",
             r"de quoi depend",
             r"qu'importe",
-            r"dependances?",
+            r"dependances? (?:de|du|des)",
         ),
-        ("what does X import", "dependencies"),
-        ("de quoi dépend", "dépendances"),
+        ("what does X import", "dependencies of"),
+        ("de quoi dépend", "dépendances de"),
     ),
     RelationCues(
         "evidence",
