@@ -9,6 +9,7 @@ from dataclasses import dataclass, field
 
 from kenning.errors import NotFound
 from kenning.records import Fact, Lifecycle, Location
+from kenning.store import bodies
 from kenning.store.db import in_batches
 from kenning.store.fact_rows import row_to_fact
 from kenning.store.postgres import facts as pg
@@ -122,7 +123,7 @@ def insert_rows(conn: sqlite3.Connection, rows: Sequence[Sequence[Any]]) -> None
     if is_pg(conn):
         return pg.insert_rows(conn, rows)
     if rows:
-        conn.executemany(f"INSERT INTO facts ({ROW_COLUMNS}) VALUES ({','.join('?' * 21)})", rows)
+        conn.executemany(f"INSERT INTO facts ({ROW_COLUMNS}) VALUES ({','.join('?' * 21)})", _packed(rows))
         bump_version(conn)
 
 
@@ -162,12 +163,21 @@ def index_fts_rows(conn: sqlite3.Connection, rows: Sequence[tuple[int, str, str,
     )
 
 
+def _packed(rows: Sequence[Sequence[Any]], *, body: int = 3, producer: int = 13) -> list[Sequence[Any]]:
+    """The rows with their bodies as SQLite stores them (``store.bodies``: deflated for
+    excerpts of files and commits); ``body`` and ``producer`` are the columns' positions."""
+    return [
+        (*row[:body], bodies.pack(row[body]), *row[body + 1 :]) if row[producer] in bodies.PACKED_PRODUCERS else row
+        for row in rows
+    ]
+
+
 def _insert_row(conn: sqlite3.Connection, fact: NewFact) -> int:
     cursor = conn.execute(  # one statement: the id is chosen under the write lock it takes
         "INSERT INTO facts (id, type, title, body, keywords, path, source_kind, source_uri, fingerprint, "
         "content_hash, date_source, date_indexed, date_confirmed, producer, tags, importance, why, "
         f"how_to_apply, memory_type, meta, date_source_kind) VALUES ({_NEXT_ID},{','.join('?' * 20)})",
-        fact.values(),
+        _packed([fact.values()], body=2, producer=12)[0],
     )
     fact_id = cursor.lastrowid
     assert fact_id is not None  # an INSERT always sets it
