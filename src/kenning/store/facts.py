@@ -164,10 +164,13 @@ def index_fts_rows(conn: sqlite3.Connection, rows: Sequence[tuple[int, str, str,
 
 
 def _packed(rows: Sequence[Sequence[Any]], *, body: int = 3, producer: int = 13) -> list[Sequence[Any]]:
-    """The rows with their bodies as SQLite stores them (``store.bodies``: deflated for
-    excerpts of files and commits); ``body`` and ``producer`` are the columns' positions."""
+    """The rows with their body and keywords (the column after it) as SQLite stores them
+    (``store.bodies``: deflated together for excerpts of files and commits); ``body`` and
+    ``producer`` are the columns' positions."""
     return [
-        (*row[:body], bodies.pack(row[body]), *row[body + 1 :]) if row[producer] in bodies.PACKED_PRODUCERS else row
+        (*row[:body], *reversed(bodies.pack(row[body + 1], row[body])), *row[body + 2 :])
+        if row[producer] in bodies.PACKED_PRODUCERS
+        else row
         for row in rows
     ]
 
@@ -196,7 +199,10 @@ def set_tags(conn: EngineConnection, fact_id: int, tags: Sequence[str], keywords
     """Replace a fact's tags and the keywords indexed from them (the FTS indexes follow)."""
     if is_pg(conn):
         return pg.set_tags(conn, fact_id, tags, keywords)
-    conn.execute("UPDATE facts SET tags = ?, keywords = ? WHERE id = ?", (json.dumps(list(tags)), keywords, fact_id))
+    conn.execute(  # a packed row (migration 0019) is stored unpacked from then on: its keywords are the column's
+        "UPDATE facts SET tags = ?, keywords = ?, body = kenning_text(body) WHERE id = ?",
+        (json.dumps(list(tags)), keywords, fact_id),
+    )
 
 
 def types_present(conn: EngineConnection, wanted: Sequence[str] | None = None) -> set[str]:

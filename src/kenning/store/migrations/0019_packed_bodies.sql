@@ -1,29 +1,32 @@
--- Excerpt bodies stored compressed (issue 13: on Django 5.0.6 the bodies were 25 MB of a
--- 154 MB store, 3.5× the input). The body of a fact derived from a file or a commit
--- (producer 'projection') becomes its deflated UTF-8 text, a BLOB, when that is shorter;
--- saved notes and memories stay TEXT (store/bodies.py). `kenning_text(body)` gives the text
--- back and `kenning_pack(producer, body)` packs it: kenning registers both on every
--- connection it opens.
+-- Excerpt bodies stored compressed (issue 13: on Django 5.0.6 the bodies were 25 MB and the
+-- keywords 5 MB of a 154 MB store, 3.5× the input). A fact derived from a file or a commit
+-- (producer 'projection') stores its keywords and body as one BLOB in `body`, the UTF-8 of
+-- `keywords NUL body` deflated, its `keywords` left '', when that is shorter; saved notes
+-- and memories stay TEXT (store/bodies.py). `kenning_text(body)` and
+-- `kenning_keywords(body, keywords)` give the texts back and `kenning_pack(producer,
+-- keywords, body)` packs them: kenning registers these on every connection it opens.
 --
 -- The word index keeps its tokens (fed the plain text at write time: ranking is unchanged)
--- but reads its content through the view `facts_text`, which spells the bodies out, so that
--- FTS5's 'rebuild' and 'integrity-check' see the text. Keeping the word index in step with
--- `facts` needs the text of the body a row had, hence `kenning_text`: SQLite resolves a
--- trigger's functions when any statement that fires it is prepared, so a trigger naming it
--- would stop every other tool from even preparing an UPDATE of `facts`. The word index's
--- triggers are therefore TEMP triggers that kenning creates on each connection it opens
--- (store/bodies.py: `facts_words_after_delete`, `facts_words_after_update`, the statements
--- the earlier triggers ran, with `kenning_text`); the trigram index (titles and paths), which
--- still reads `facts`, keeps its triggers here. A tool writing `facts` without kenning leaves
--- the word index behind; `INSERT INTO facts_fts (facts_fts) VALUES ('rebuild')` on a kenning
+-- but reads its content through the view `facts_text`, which spells the texts out, so that
+-- FTS5's 'rebuild' and 'integrity-check' see them. Keeping the word index in step with
+-- `facts` needs the text a row had, hence `kenning_text`: SQLite resolves a trigger's
+-- functions when any statement that fires it is prepared, so a trigger naming it would stop
+-- every other tool from even preparing an UPDATE of `facts`. The word index's triggers are
+-- therefore TEMP triggers that kenning creates on each connection it opens (store/bodies.py:
+-- `facts_words_after_delete`, `facts_words_after_update`: the statements the earlier
+-- triggers ran, with the texts); the trigram index (titles and paths), which still reads
+-- `facts`, keeps its triggers here. A tool writing `facts` without kenning leaves the word
+-- index behind; `INSERT INTO facts_fts (facts_fts) VALUES ('rebuild')` on a kenning
 -- connection brings it back.
 DROP TRIGGER facts_after_delete;
 DROP TRIGGER facts_after_update;
 DROP TABLE facts_fts;
 
-UPDATE facts SET body = kenning_pack(producer, body) WHERE producer = 'projection';
+UPDATE facts SET body = kenning_pack(producer, keywords, body) WHERE producer = 'projection';
+UPDATE facts SET keywords = '' WHERE typeof(body) = 'blob';
 
-CREATE VIEW facts_text AS SELECT id, title, keywords, path, kenning_text(body) AS body FROM facts;
+CREATE VIEW facts_text AS
+SELECT id, title, kenning_keywords(body, keywords) AS keywords, path, kenning_text(body) AS body FROM facts;
 
 CREATE VIRTUAL TABLE facts_fts USING fts5(
     title, keywords, path, body,
