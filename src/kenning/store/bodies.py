@@ -21,6 +21,7 @@ import sqlite3
 import zlib
 
 PACKED_PRODUCERS = frozenset({"projection"})
+_PRODUCERS = ",".join(f"'{p}'" for p in sorted(PACKED_PRODUCERS))
 _LEVEL = 6  # level 9 is 0.1 % smaller on Django's excerpts and slower to write
 
 
@@ -53,11 +54,20 @@ def keywords(stored_body: str | bytes | None, stored_keywords: str | None) -> st
     return stored_keywords or ""
 
 
-def _sql_pack(producer: str | None, keywords: str | None, body: str | bytes | None) -> str | bytes | None:
-    """The body a row of ``producer`` stores (migration 0019 then empties a packed row's keywords)."""
-    if not isinstance(body, str) or not isinstance(keywords, str) or producer not in PACKED_PRODUCERS:
-        return body
-    return pack(keywords, body)[1]
+def pack_stored(conn: sqlite3.Connection) -> None:
+    """Pack the rows a store holds as TEXT (after migration 0019, in its transaction: the word
+    index already holds their words, which packing does not change)."""
+    last = 0
+    while batch := conn.execute(
+        "SELECT id, keywords, body FROM facts "
+        f"WHERE id > ? AND typeof(body) = 'text' AND producer IN ({_PRODUCERS}) ORDER BY id LIMIT 1000",
+        (last,),
+    ).fetchall():
+        last = batch[-1][0]
+        updates = [(*pack(keywords_, body), fact_id) for fact_id, keywords_, body in batch]
+        conn.executemany(
+            "UPDATE facts SET keywords = ?, body = ? WHERE id = ?", [u for u in updates if isinstance(u[1], bytes)]
+        )
 
 
 # The word index's triggers (as in migration 0016, with the text): created per connection.
@@ -79,12 +89,9 @@ END""",
 
 
 def register(conn: sqlite3.Connection) -> None:
-    """Add ``kenning_text(body)``, ``kenning_keywords(body, keywords)`` and
-    ``kenning_pack(producer, keywords, body)`` to a connection (before it migrates: migration
-    0019 packs the rows a store already holds)."""
+    """Add ``kenning_text(body)`` and ``kenning_keywords(body, keywords)`` to a connection."""
     conn.create_function("kenning_text", 1, text, deterministic=True)
     conn.create_function("kenning_keywords", 2, keywords, deterministic=True)
-    conn.create_function("kenning_pack", 3, _sql_pack, deterministic=True)
 
 
 def add_word_triggers(conn: sqlite3.Connection) -> None:

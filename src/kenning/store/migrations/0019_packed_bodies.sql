@@ -3,8 +3,10 @@
 -- (producer 'projection') stores its keywords and body as one BLOB in `body`, the UTF-8 of
 -- `keywords NUL body` deflated, its `keywords` left '', when that is shorter; saved notes
 -- and memories stay TEXT (store/bodies.py). `kenning_text(body)` and
--- `kenning_keywords(body, keywords)` give the texts back and `kenning_pack(producer,
--- keywords, body)` packs them: kenning registers these on every connection it opens.
+-- `kenning_keywords(body, keywords)` give the texts back: kenning registers them on every
+-- connection it opens. This file names no such function (any SQLite can apply it); the rows a
+-- store already holds are packed right after it, in the same transaction, by
+-- `store.bodies.pack_stored` (migrations_runner.AFTER). A row left as TEXT stays valid.
 --
 -- The word index keeps its tokens (fed the plain text at write time: ranking is unchanged)
 -- but reads its content through the view `facts_text`, which spells the texts out, so that
@@ -22,9 +24,6 @@ DROP TRIGGER facts_after_delete;
 DROP TRIGGER facts_after_update;
 DROP TABLE facts_fts;
 
-UPDATE facts SET body = kenning_pack(producer, keywords, body) WHERE producer = 'projection';
-UPDATE facts SET keywords = '' WHERE typeof(body) = 'blob';
-
 CREATE VIEW facts_text AS
 SELECT id, title, kenning_keywords(body, keywords) AS keywords, path, kenning_text(body) AS body FROM facts;
 
@@ -35,7 +34,9 @@ CREATE VIRTUAL TABLE facts_fts USING fts5(
 );
 INSERT INTO facts_fts (facts_fts, rank) VALUES ('rank', 'bm25(2.0, 1.5, 1.2, 1.0)');
 INSERT INTO facts_fts (facts_fts, rank) VALUES ('hashsize', 8388608);
-INSERT INTO facts_fts (facts_fts) VALUES ('rebuild');
+-- The texts are still plain here (the rows are packed after this file, below): the index is
+-- filled from `facts` directly, as 'rebuild' would from the view.
+INSERT INTO facts_fts (rowid, title, keywords, path, body) SELECT id, title, keywords, path, body FROM facts;
 
 CREATE TRIGGER facts_after_delete AFTER DELETE ON facts BEGIN
     INSERT INTO facts_trigram (facts_trigram, rowid, title, path)
