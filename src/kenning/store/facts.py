@@ -290,15 +290,15 @@ def active_file_facts(conn: EngineConnection, hashes: Sequence[str]) -> list[tup
             for r in conn.execute(
                 # `+` keeps the planner on the content_hash index (it would rather scan every
                 # file fact through the source_kind index); the index holds 16 characters (0020).
-                f"SELECT id, content_hash, path FROM facts WHERE substr(content_hash, 1, 16) IN ({marks(chunk)}) "
-                f"AND content_hash IN ({marks(chunk)}) AND +lifecycle = 'active' AND +source_kind = 'file'",
+                f"SELECT id, content_hash, path FROM facts WHERE substr(content_hash, 1, 16) IN ({_marks(chunk)}) "
+                f"AND content_hash IN ({_marks(chunk)}) AND +lifecycle = 'active' AND +source_kind = 'file'",
                 [h[:16] for h in chunk] + list(chunk),
             )
         )
     return found
 
 
-def marks(values: Sequence[Any]) -> str:
+def _marks(values: Sequence[Any]) -> str:
     return ",".join("?" * len(values))
 
 
