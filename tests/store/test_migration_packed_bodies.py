@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import sqlite3
 
-from kenning.store import facts, fts
+from kenning.store import facts, fts, memory, transverse
 from kenning.store.db import connect, transaction
 from kenning.store.migrations_runner import available
 
@@ -161,3 +161,32 @@ def test_a_tool_without_kenning_functions_can_still_write_facts(tmp_path):
         other.execute("DELETE FROM facts WHERE id = -1")
     finally:
         other.close()
+
+
+def test_lookups_by_content_hash_and_the_memory_timeline_use_the_smaller_indexes(tmp_path):
+    """Migration 0020: the content-hash index holds 16 characters, the timeline's leaves file
+    excerpts out; the queries still reach them (a plan that scans `facts` would pass every
+    answer test and cost a full scan per saved note)."""
+    conn = connect(tmp_path / "k.db", create=True)
+    seen: list[str] = []
+    conn.set_trace_callback(seen.append)  # the statements as run, their values spelled out
+    try:
+        digest = "ab" * 32
+        memory.active_note(conn, digest, ("session", "manual"))
+        transverse.active_manual_with_hash(conn, digest)
+        facts.active_file_facts(conn, [digest, "cd" * 32])
+        at = memory.Anchor(1, "manual", "2026-01-01T00:00:00Z", None, 0)
+        memory.saved_neighbours(conn, at, ("session", "manual"), 2, 2)
+        conn.set_trace_callback(None)
+        plans = {
+            sql: " ".join(row[3] for row in conn.execute(f"EXPLAIN QUERY PLAN {sql}"))
+            for sql in seen
+            if sql.lstrip().upper().startswith("SELECT")
+        }
+    finally:
+        conn.close()
+    assert len(plans) == 5
+    by_hash = [plan for sql, plan in plans.items() if "content_hash" in sql]
+    by_date = [plan for sql, plan in plans.items() if "date_indexed" in sql]
+    assert len(by_hash) == 3 and all("USING INDEX facts_content_hash" in p for p in by_hash), by_hash
+    assert len(by_date) == 2 and all("USING INDEX facts_memory_chrono" in p for p in by_date), by_date
