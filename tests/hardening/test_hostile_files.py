@@ -9,6 +9,7 @@ import sqlite3
 import pytest
 
 from conftest import commit_all, resync
+from kenning.store import bodies
 
 SECRET = "OUTSIDE-ROOT-SECRET-7f3a"
 DOC = "# Guide\n\nThe widget frobnicates the gizmo.\n"
@@ -17,8 +18,9 @@ DOC = "# Guide\n\nThe widget frobnicates the gizmo.\n"
 def _all_text(project) -> str:
     # Read-only look at the store file from the test (SQL stays out of src/ outside store/).
     conn = sqlite3.connect(f"file:{project.db_path}?mode=ro", uri=True)
+    bodies.register(conn)  # bodies are stored deflated (migration 0019): read their text
     try:
-        rows = conn.execute("SELECT coalesce(title,''), coalesce(body,''), coalesce(source_uri,'') FROM facts")
+        rows = conn.execute("SELECT coalesce(title,''), kenning_text(body), coalesce(source_uri,'') FROM facts")
         return "\n".join(" ".join(r) for r in rows)
     finally:
         conn.close()

@@ -11,6 +11,7 @@ from pathlib import Path
 from kenning.errors import IndexMissing, StoreBusy, StoreUnavailable
 from kenning.files import SharedLock, lock_in_use
 from kenning.project import Project
+from kenning.store import bodies
 from kenning.store.handle import Connection, DatabaseError, StoreError
 from kenning.store.migrations_runner import check_current, migrate
 from kenning.store.postgres import MISSING
@@ -70,6 +71,7 @@ def connect(path: Path, *, create: bool = False, migrate_schema: bool | None = N
     path.parent.mkdir(parents=True, exist_ok=True)
     conn = sqlite3.connect(path, isolation_level=None, check_same_thread=False)
     conn.row_factory = sqlite3.Row
+    bodies.register(conn)  # the SQL side of packed bodies (migration 0019)
     conn.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
     conn.execute("PRAGMA foreign_keys = ON")
     if create:
@@ -90,6 +92,7 @@ def connect(path: Path, *, create: bool = False, migrate_schema: bool | None = N
             migrate(conn)
         else:
             check_current(conn)
+        bodies.add_word_triggers(conn)  # the schema is current: the word index exists
     except BaseException:
         conn.close()
         raise

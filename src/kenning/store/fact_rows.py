@@ -6,6 +6,7 @@ import json
 from collections.abc import Sequence
 
 from kenning.records import Dates, Fact, Lifecycle, Location, Source
+from kenning.store.bodies import text
 
 TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (start-up time)
 if TYPE_CHECKING:
@@ -18,7 +19,7 @@ def row_to_fact(row: Any, project: str, locations: Sequence[Location] = ()) -> F
         project=project,
         type=row["type"],
         title=row["title"],
-        body=row["body"],
+        body=text(row["body"]),  # packed by SQLite (migration 0019), TEXT elsewhere
         source=Source(kind=row["source_kind"], uri=row["source_uri"], fingerprint=row["fingerprint"]),
         dates=Dates(
             source=row["date_source"],

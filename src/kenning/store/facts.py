@@ -9,6 +9,7 @@ from dataclasses import dataclass, field
 
 from kenning.errors import NotFound
 from kenning.records import Fact, Lifecycle, Location
+from kenning.store import bodies
 from kenning.store.db import in_batches
 from kenning.store.fact_rows import row_to_fact
 from kenning.store.postgres import facts as pg
@@ -122,7 +123,7 @@ def insert_rows(conn: sqlite3.Connection, rows: Sequence[Sequence[Any]]) -> None
     if is_pg(conn):
         return pg.insert_rows(conn, rows)
     if rows:
-        conn.executemany(f"INSERT INTO facts ({ROW_COLUMNS}) VALUES ({','.join('?' * 21)})", rows)
+        conn.executemany(f"INSERT INTO facts ({ROW_COLUMNS}) VALUES ({','.join('?' * 21)})", _packed(rows))
         bump_version(conn)
 
 
@@ -162,12 +163,24 @@ def index_fts_rows(conn: sqlite3.Connection, rows: Sequence[tuple[int, str, str,
     )
 
 
+def _packed(rows: Sequence[Sequence[Any]], *, body: int = 3, producer: int = 13) -> list[Sequence[Any]]:
+    """The rows with their body and keywords (the column after it) as SQLite stores them
+    (``store.bodies``: deflated together for excerpts of files and commits); ``body`` and
+    ``producer`` are the columns' positions."""
+    return [
+        (*row[:body], *reversed(bodies.pack(row[body + 1], row[body])), *row[body + 2 :])
+        if row[producer] in bodies.PACKED_PRODUCERS
+        else row
+        for row in rows
+    ]
+
+
 def _insert_row(conn: sqlite3.Connection, fact: NewFact) -> int:
     cursor = conn.execute(  # one statement: the id is chosen under the write lock it takes
         "INSERT INTO facts (id, type, title, body, keywords, path, source_kind, source_uri, fingerprint, "
         "content_hash, date_source, date_indexed, date_confirmed, producer, tags, importance, why, "
         f"how_to_apply, memory_type, meta, date_source_kind) VALUES ({_NEXT_ID},{','.join('?' * 20)})",
-        fact.values(),
+        _packed([fact.values()], body=2, producer=12)[0],
     )
     fact_id = cursor.lastrowid
     assert fact_id is not None  # an INSERT always sets it
@@ -186,7 +199,10 @@ def set_tags(conn: EngineConnection, fact_id: int, tags: Sequence[str], keywords
     """Replace a fact's tags and the keywords indexed from them (the FTS indexes follow)."""
     if is_pg(conn):
         return pg.set_tags(conn, fact_id, tags, keywords)
-    conn.execute("UPDATE facts SET tags = ?, keywords = ? WHERE id = ?", (json.dumps(list(tags)), keywords, fact_id))
+    conn.execute(  # a packed row (migration 0019) is stored unpacked from then on: its keywords are the column's
+        "UPDATE facts SET tags = ?, keywords = ?, body = kenning_text(body) WHERE id = ?",
+        (json.dumps(list(tags)), keywords, fact_id),
+    )
 
 
 def types_present(conn: EngineConnection, wanted: Sequence[str] | None = None) -> set[str]:
@@ -268,18 +284,22 @@ def active_file_facts(conn: EngineConnection, hashes: Sequence[str]) -> list[tup
     if is_pg(conn):
         return pg.active_file_facts(conn, hashes)
     found: list[tuple[int, str, str]] = []
-    for chunk in in_batches(hashes):
+    for chunk in in_batches(hashes, 400):  # each bound twice
         found.extend(
             tuple(r)
             for r in conn.execute(
                 # `+` keeps the planner on the content_hash index (it would rather scan every
-                # file fact through the source_kind index).
-                f"SELECT id, content_hash, path FROM facts WHERE content_hash IN ({','.join('?' * len(chunk))}) "
-                "AND +lifecycle = 'active' AND +source_kind = 'file'",
-                chunk,
+                # file fact through the source_kind index); the index holds 16 characters (0020).
+                f"SELECT id, content_hash, path FROM facts WHERE substr(content_hash, 1, 16) IN ({_marks(chunk)}) "
+                f"AND content_hash IN ({_marks(chunk)}) AND +lifecycle = 'active' AND +source_kind = 'file'",
+                [h[:16] for h in chunk] + list(chunk),
             )
         )
     return found
+
+
+def _marks(values: Sequence[Any]) -> str:
+    return ",".join("?" * len(values))
 
 
 def active_by_uri(conn: EngineConnection, path: str) -> dict[str, tuple[int, str]]:

@@ -173,9 +173,11 @@ def active_note(conn: sqlite3.Connection, content_hash: str, source_kinds: tuple
         return pg.active_note(conn, content_hash, source_kinds)
     marks = ",".join("?" * len(source_kinds))
     row = conn.execute(
-        f"SELECT id FROM facts WHERE content_hash = ? AND lifecycle = 'active' AND source_kind IN ({marks}) "
-        "ORDER BY id LIMIT 1",
-        (content_hash, *source_kinds),
+        # `+`: the planner keeps to the index of migration 0020 (16 characters of the hash);
+        # `+content_hash` also stops SQLite from rewriting the indexed expression into a constant
+        "SELECT id FROM facts WHERE substr(content_hash, 1, 16) = ? AND +content_hash = ? "
+        f"AND +lifecycle = 'active' AND +source_kind IN ({marks}) ORDER BY id LIMIT 1",
+        (content_hash[:16], content_hash, *source_kinds),
     ).fetchone()
     return None if row is None else int(row[0])
 
@@ -189,10 +191,12 @@ def recent_ids(
     memory_type: str | None = None,
     path_prefix: str | None = None,
 ) -> list[int]:
-    """Active facts of these source kinds, newest first (by indexing date, then id)."""
+    """Active saved facts (never file excerpts) of these source kinds, newest first (by indexing date,
+    then id)."""
     if is_pg(conn):
         return pg.recent_ids(conn, source_kinds, limit, types=types, memory_type=memory_type, path_prefix=path_prefix)
-    clauses = ["lifecycle = 'active'", f"source_kind IN ({','.join('?' * len(source_kinds))})"]
+    # `source_kind <> 'file'`: the chronological index leaves file excerpts out (migration 0020)
+    clauses = ["lifecycle = 'active'", f"source_kind IN ({','.join('?' * len(source_kinds))})", "source_kind <> 'file'"]
     params: list[object] = list(source_kinds)
     if types:
         clauses.append(f"type IN ({','.join('?' * len(types))})")
@@ -244,7 +248,7 @@ def saved_neighbours(
     if is_pg(conn):
         return pg.saved_neighbours(conn, at.id, at.date_indexed, source_kinds, before, after)
     kinds = ",".join("?" * len(source_kinds))
-    base = f"FROM facts WHERE lifecycle = 'active' AND source_kind IN ({kinds})"
+    base = f"FROM facts WHERE lifecycle = 'active' AND source_kind IN ({kinds}) AND source_kind <> 'file'"
     prev = conn.execute(
         f"SELECT id {base} AND (date_indexed, id) < (?, ?) ORDER BY date_indexed DESC, id DESC LIMIT ?",
         (*source_kinds, at.date_indexed, at.id, before),

@@ -6,17 +6,22 @@ from __future__ import annotations
 import os
 import re
 import sqlite3
+from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
 
 from kenning.errors import IndexMissing, StoreBusy, StoreOutdated
+from kenning.store import bodies
 
 _NAME = re.compile(r"^(\d{4})_([a-z0-9_]+)\.sql$")
 _COMMENT_ONLY = re.compile(r"--[^\n]*")
 
 
 MIGRATIONS_DIR = Path(__file__).with_name("migrations")
+# What a migration cannot say in SQL that any SQLite runs, done right after its file in the same
+# transaction: 0019 packs the bodies a store holds (zlib, from Python).
+AFTER: dict[int, Callable[[sqlite3.Connection], None]] = {19: bodies.pack_stored}
 
 
 @dataclass(frozen=True)
@@ -107,6 +112,8 @@ def migrate(conn: sqlite3.Connection) -> list[int]:
                 continue
             for statement in statements(migration.sql):
                 conn.execute(statement)
+            if migration.version in AFTER:
+                AFTER[migration.version](conn)
             stamp = datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
             conn.execute(
                 "INSERT INTO schema_migrations (version, name, applied_at) VALUES (?, ?, ?)",

@@ -6,6 +6,7 @@ from __future__ import annotations
 import sqlite3
 from dataclasses import dataclass
 
+from kenning.store.bodies import text
 from kenning.store.postgres import pack as pg
 from kenning.store.postgres.connection import is_pg
 
@@ -56,4 +57,9 @@ def decision_facts(conn: sqlite3.Connection) -> list[PackFact]:
 
 
 def _facts(conn: sqlite3.Connection, where: str, params: list[str]) -> list[PackFact]:
-    return [PackFact(*row) for row in conn.execute(_FACT_SQL.format(where=where), params)]
+    found = []
+    for row in conn.execute(_FACT_SQL.format(where=where), params):
+        values = list(row)
+        values[3] = text(values[3])  # a packed body (migration 0019)
+        found.append(PackFact(*values))
+    return found

@@ -8,6 +8,8 @@ from typing import Any
 
 import numpy as np
 
+from kenning.store.bodies import text
+
 # Active facts whose current text has no vector yet for this embedder. Prose first (sections,
 # decisions, memories), code last: a bounded sync embeds what answers "how" questions first.
 _PENDING = """
@@ -62,7 +64,7 @@ def drop_stale(conn: sqlite3.Connection, embedder: str) -> int:
 
 
 def pending(conn: sqlite3.Connection, embedder: str, limit: int) -> list[tuple[int, str, str, str, str, str]]:
-    return [tuple(row) for row in conn.execute(_PENDING, (embedder, limit))]
+    return [(*row[:3], text(row[3]), *row[4:]) for row in conn.execute(_PENDING, (embedder, limit))]
 
 
 def coverage(conn: sqlite3.Connection, embedder: str) -> tuple[int, int]:
