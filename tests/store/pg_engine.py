@@ -22,7 +22,7 @@ from kenning.store.postgres.connection import PgConnection
 from kenning.store.postgres.connection import connect as pg_connect
 
 NOT_YET = "not implemented on postgresql yet"
-# Contract tests that pass on PostgreSQL (the rest: graph, bench reads, the hook's version read).
+# Contract tests that pass on PostgreSQL (the rest: bench reads, the hook's version read).
 PG_READY = {
     "test_word_candidates_are_best_first_and_respect_the_filters",
     "test_memory_type_filters_word_candidates",
@@ -53,6 +53,12 @@ PG_READY = {
     "test_a_cursor_reads_back_as_written_and_closes",
     "test_only_cursors_expired_before_the_cut_are_purged",
     "test_status_reports_the_engine_and_the_index_size",
+    "test_written_nodes_are_found_by_each_named_lookup",
+    "test_edges_of_a_node_come_outgoing_first_strongest_link_first",
+    "test_references_are_read_targeted_and_their_edges_dropped",
+    "test_an_origin_is_dropped_with_its_nodes_and_references",
+    "test_add_node_keeps_the_first_node_with_a_key",
+    "test_graph_source_states_are_put_touched_and_deleted",
 }
 
 

@@ -64,6 +64,8 @@ def code_metas(conn: sqlite3.Connection) -> list[tuple[int, str | None]]:
 def declared_edges(conn: sqlite3.Connection) -> list[tuple[str, str, str, int | None, int | None]]:
     """(source name, target name, edge type, source fact id, target fact id) of the declared
     edges with at least one end tied to a fact, in edge order."""
+    if is_pg(conn):
+        return pg.declared_edges(conn)
     return [
         (row[0], row[1], row[2], row[3], row[4])
         for row in conn.execute(

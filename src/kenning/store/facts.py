@@ -383,6 +383,8 @@ def set_fingerprint(conn: EngineConnection, fact_id: int, fingerprint: str) -> N
 
 def mtime_dated_paths(conn: sqlite3.Connection) -> list[str]:
     """Paths of the active file facts dated by their file's mtime (``date_source_kind``)."""
+    if is_pg(conn):
+        return pg.mtime_dated_paths(conn)
     return [
         r[0]
         for r in conn.execute(
@@ -394,6 +396,8 @@ def mtime_dated_paths(conn: sqlite3.Connection) -> list[str]:
 
 def date_from_commit(conn: sqlite3.Connection, path: str, date: str) -> int:
     """The active facts of ``path`` dated by mtime take ``date``, their file's last commit's."""
+    if is_pg(conn):
+        return pg.date_from_commit(conn, path, date)
     return conn.execute(
         "UPDATE facts SET date_source = ?, date_source_kind = 'commit' WHERE path = ? AND date_source_kind = 'mtime' "
         "AND lifecycle = 'active' AND source_kind = 'file'",

@@ -13,6 +13,8 @@ from dataclasses import dataclass
 from typing import NamedTuple
 
 from kenning.store.db import in_batches
+from kenning.store.postgres import graph as pg
+from kenning.store.postgres.connection import is_pg
 
 NODE_COLUMNS = "id, kind, key, name, qualname, path, line_start, line_end, fact_id"
 _LINK_ORDER = "CASE e.link WHEN 'declared' THEN 0 WHEN 'extracted' THEN 1 ELSE 2 END"
@@ -99,6 +101,8 @@ def _node(row: Sequence) -> Node:
 
 
 def graph_built(conn: sqlite3.Connection) -> bool:
+    if is_pg(conn):
+        return pg.graph_built(conn)
     return conn.execute("SELECT 1 FROM graph_edges LIMIT 1").fetchone() is not None
 
 
@@ -122,6 +126,8 @@ LOOKUPS = tuple(_LOOKUPS)
 def nodes_by(conn: sqlite3.Connection, lookup: str, value: str | int, *, limit: int) -> list[Node]:
     """Nodes matching one named lookup (``LOOKUPS``), by id. ``qualname_suffix``,
     ``path_suffix`` and ``commit_prefix`` take the plain text: escaping is done here."""
+    if is_pg(conn):
+        return [_node(r) for r in pg.nodes_by(conn, lookup, value, limit=limit)]
     where, _ = _LOOKUPS[lookup]
     match lookup:
         case "qualname_suffix":
@@ -153,8 +159,14 @@ _REF_URI = f"coalesce(r.source_uri, {_REF_ORIGIN} || ':' || r.line || '-' || r.l
 def edges_of(conn: sqlite3.Connection, node: Node) -> list[tuple[Edge, bool]]:
     """(edge, forward) for the outgoing then incoming edges of ``node``, by type then link
     strength (declared, extracted, heuristic) then id."""
-    cols = ", ".join(f"n.{c.strip()}" for c in NODE_COLUMNS.split(","))
     found: list[tuple[Edge, bool]] = []
+    if is_pg(conn):
+        for row in pg.edges_of(conn, node.id):
+            forward, other = row[0], _node(row[8:])
+            src, dst = (node, other) if forward else (other, node)
+            found.append((Edge(row[1], src, dst, *row[2:8]), forward))
+        return found
+    cols = ", ".join(f"n.{c.strip()}" for c in NODE_COLUMNS.split(","))
     for forward, near, far in ((True, "src", "dst"), (False, "dst", "src")):
         rows = conn.execute(
             f"SELECT e.id, e.type, e.link, e.source_kind, e.source_uri, e.fingerprint, e.line, {cols} "
@@ -171,6 +183,8 @@ def edges_of(conn: sqlite3.Connection, node: Node) -> list[tuple[Edge, bool]]:
 
 def counts(conn: sqlite3.Connection) -> tuple[int, int]:
     """(nodes, edges)."""
+    if is_pg(conn):
+        return pg.counts(conn)
     return (
         conn.execute("SELECT count(*) FROM graph_nodes").fetchone()[0],
         conn.execute("SELECT count(*) FROM graph_edges").fetchone()[0],
@@ -179,6 +193,8 @@ def counts(conn: sqlite3.Connection) -> tuple[int, int]:
 
 def origins_present(conn: sqlite3.Connection, origins: Sequence[str]) -> set[str]:
     """Which of ``origins`` produced nodes or references."""
+    if is_pg(conn):
+        return pg.origins_present(conn, origins)
     found: set[str] = set()
     for chunk in in_batches(origins, 300):  # each bound three times
         marks = ",".join("?" * len(chunk))
@@ -195,11 +211,15 @@ def origins_present(conn: sqlite3.Connection, origins: Sequence[str]) -> set[str
 
 
 def node_exists(conn: sqlite3.Connection, key: str) -> bool:
+    if is_pg(conn):
+        return pg.node_exists(conn, key)
     return conn.execute("SELECT 1 FROM graph_nodes WHERE key = ?", (key,)).fetchone() is not None
 
 
 def nodes_of_origin(conn: sqlite3.Connection, origin: str) -> list[tuple[str, str, str, str | None]]:
     """(kind, name, qualname, path) of the nodes ``origin`` produced."""
+    if is_pg(conn):
+        return pg.nodes_of_origin(conn, origin)
     return [
         tuple(r)
         for r in conn.execute(
@@ -211,6 +231,8 @@ def nodes_of_origin(conn: sqlite3.Connection, origin: str) -> list[tuple[str, st
 
 
 def nodes_by_id(conn: sqlite3.Connection, ids: Sequence[int]) -> dict[int, Node]:
+    if is_pg(conn):
+        return {r[0]: _node(r) for r in pg.nodes_by_id(conn, ids)}
     found: dict[int, Node] = {}
     for chunk in in_batches(ids):
         marks = ",".join("?" * len(chunk))
@@ -221,12 +243,16 @@ def nodes_by_id(conn: sqlite3.Connection, ids: Sequence[int]) -> dict[int, Node]
 
 def refs_targeting(conn: sqlite3.Connection, kind: str, target: str) -> list[int]:
     """Ids of the references naming ``(kind, target)``."""
+    if is_pg(conn):
+        return pg.refs_targeting(conn, kind, target)
     return [
         r[0] for r in conn.execute("SELECT id FROM graph_refs WHERE target_kind = ? AND target = ?", (kind, target))
     ]
 
 
 def ref_rows(conn: sqlite3.Connection, ids: Sequence[int]) -> list[RefRow]:
+    if is_pg(conn):
+        return [RefRow._make(r) for r in pg.ref_rows(conn, ids)]
     found: list[RefRow] = []
     for chunk in in_batches(ids):
         for row in conn.execute(
@@ -243,6 +269,8 @@ def ref_rows(conn: sqlite3.Connection, ids: Sequence[int]) -> list[RefRow]:
 
 def method_candidates(conn: sqlite3.Connection, name: str) -> list[Candidate]:
     """Symbols named ``name`` that are methods (their key's qualname is dotted), by id."""
+    if is_pg(conn):
+        return pg.method_candidates(conn, name)
     rows = conn.execute(
         "SELECT id, path, qualname, key FROM graph_nodes WHERE name = ? AND kind = 'symbol' ORDER BY id",
         (name,),
@@ -253,6 +281,8 @@ def method_candidates(conn: sqlite3.Connection, name: str) -> list[Candidate]:
 def candidates(conn: sqlite3.Connection, kind: str, target: str) -> list[Candidate]:
     """The nodes a reference target names: a path (``file``), a path without suffix
     (``stem``), a dotted module (``module``), or a name of another kind; by id."""
+    if is_pg(conn):
+        return pg.candidates(conn, kind, target)
     args: tuple[str, ...]
     match kind:
         case "file":
@@ -280,6 +310,8 @@ def _glob(text: str) -> str:
 
 
 def source_states(conn: sqlite3.Connection) -> dict[str, SourceState]:
+    if is_pg(conn):
+        return {r[0]: SourceState(*r) for r in pg.source_states(conn)}
     return {
         r[0]: SourceState(*r)
         for r in conn.execute("SELECT name, size, mtime_ns, fingerprint, cursor FROM graph_sources")

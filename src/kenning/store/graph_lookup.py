@@ -9,6 +9,8 @@ import re
 from collections.abc import Sequence
 
 from kenning.store.handle import Connection
+from kenning.store.postgres import graph_lookup as pg
+from kenning.store.postgres.connection import is_pg
 
 NODE_COLUMNS = "id, kind, key, name, qualname, path, line_start, line_end, fact_id"
 _N = ", ".join(f"n.{c.strip()}" for c in NODE_COLUMNS.split(","))
@@ -36,6 +38,9 @@ def exact_nodes(conn: Connection, text: str, *, limit: int = 8) -> tuple[list[tu
     path = raw.removeprefix("./")
     adr = _ADR.match(raw)
     cited = _CITATION.match(raw)
+    if is_pg(conn):
+        rules_pg = pg.exact_rules(raw, path, int(adr.group(1)) if adr else None, int(cited.group(1)) if cited else None)
+        return pg.first_rule(conn, rules_pg, limit)
     rules: list[tuple[str, str, tuple]] = [
         ("exact", "key = ?", (raw,)),
         *([("exact", "fact_id = ?", (int(cited.group(1)),))] if cited else []),
@@ -66,6 +71,8 @@ def exact_nodes(conn: Connection, text: str, *, limit: int = 8) -> tuple[list[tu
 def module_nodes(conn: Connection, word: str, *, limit: int = 4) -> list[tuple]:
     """File nodes a plain word names as a module: ``config`` → ``pkg/config.py``,
     ``pkg/_config.py`` or ``pkg/config/__init__.py`` (case kept)."""
+    if is_pg(conn):
+        return [tuple(r) for r in pg.module_nodes(conn, word, limit) if _stem_is(r[5] or "", word)]
     rows = conn.execute(
         f"SELECT {NODE_COLUMNS} FROM graph_nodes WHERE kind = 'file' AND (qualname = ? OR qualname GLOB ? "
         "OR path GLOB ? OR path GLOB ?) ORDER BY length(path), id LIMIT ?",
@@ -92,6 +99,8 @@ def lexical_nodes(
 ) -> list[tuple[tuple, float]]:
     """The best excerpts for an FTS5 ``match`` among those that carry graph nodes (of
     ``kinds`` when given), each node with its excerpt's BM25 score (lower is better)."""
+    if is_pg(conn):
+        return _first_per_node(pg.lexical_nodes(conn, match, kinds, lifecycles, limit * 4), limit)
     kind_sql = f" AND n.kind IN ({','.join('?' * len(kinds))})" if kinds else ""
     life_sql = ",".join("?" * len(lifecycles))
     rows = conn.execute(
@@ -100,6 +109,10 @@ def lexical_nodes(
         f"WHERE facts_fts MATCH ? AND f.lifecycle IN ({life_sql}){kind_sql} ORDER BY score, n.id LIMIT ?",
         (match, *lifecycles, *kinds, limit * 4),
     ).fetchall()
+    return _first_per_node(rows, limit)
+
+
+def _first_per_node(rows: Sequence[Sequence], limit: int) -> list[tuple[tuple, float]]:
     out: list[tuple[tuple, float]] = []
     seen: set[int] = set()
     for row in rows:
@@ -115,6 +128,10 @@ def call_receivers(conn: Connection, edge_ids: Sequence[int]) -> dict[int, str]:
     (``mod.name()`` or an imported name) or ``unknown`` (``obj.name()`` on a receiver no
     import explains, as ``generator.send()``)."""
     found: dict[int, str] = {}
+    if is_pg(conn):
+        for eid, qualified, hint in pg.call_receivers(conn, edge_ids):
+            found[int(eid)] = "module" if hint else "unknown" if qualified else "plain"
+        return found
     ids = list(edge_ids)
     for start in range(0, len(ids), 500):
         chunk = ids[start : start + 500]

@@ -8,6 +8,8 @@ from collections.abc import Sequence
 
 from kenning.store.db import in_batches
 from kenning.store.graph import SourceState
+from kenning.store.postgres import graph_write as pg
+from kenning.store.postgres.connection import is_pg
 
 
 def _derivable_fingerprint(source: tuple[str, str, str | None], origin: str) -> bool:
@@ -29,6 +31,10 @@ def add_node(
     fact_id: int | None = None,
 ) -> int:
     """A node's id; the first node written with a key wins (a commit read twice keeps the first)."""
+    if is_pg(conn):
+        return pg.add_node(
+            conn, kind, key, name, origin=origin, qualname=qualname, path=path, lines=lines, fact_id=fact_id
+        )
     cur = conn.execute(
         "INSERT INTO graph_nodes (kind, key, name, qualname, path, line_start, line_end, fact_id, origin) "
         "VALUES (?,?,?,?,?,?,?,?,?) ON CONFLICT(key) DO NOTHING RETURNING id",
@@ -43,6 +49,8 @@ def delete_origin(conn: sqlite3.Connection, origin: str, *, nodes: bool = True) 
     """Drop the references and (``nodes``) the nodes ``origin`` produced; edges go with their
     reference (``ref_id``) or their nodes. References stored with origin '' (their source
     node's) go with that node: ``graph_refs.src`` cascades."""
+    if is_pg(conn):
+        return pg.delete_origin(conn, origin, nodes=nodes)
     conn.execute("DELETE FROM graph_refs WHERE origin = ? AND origin <> ''", (origin,))
     if nodes:  # a node's origin is '' when it is its path (migration 0018)
         conn.execute("DELETE FROM graph_nodes WHERE origin = ? AND origin <> ''", (origin,))
@@ -51,15 +59,23 @@ def delete_origin(conn: sqlite3.Connection, origin: str, *, nodes: bool = True) 
 
 def delete_ref_edges(conn: sqlite3.Connection, ref_ids: Sequence[int]) -> None:
     """Drop the edges resolved from these references (before they are resolved again)."""
+    if is_pg(conn):
+        return pg.delete_ref_edges(conn, ref_ids)
     for chunk in in_batches(ref_ids):
         conn.execute(f"DELETE FROM graph_edges WHERE ref_id IN ({','.join('?' * len(chunk))})", chunk)
 
 
 def touch_source(conn: sqlite3.Connection, name: str, size: int, mtime_ns: int) -> None:
+    if is_pg(conn):
+        return pg.touch_source(conn, name, size, mtime_ns)
     conn.execute("UPDATE graph_sources SET size = ?, mtime_ns = ? WHERE name = ?", (size, mtime_ns, name))
 
 
 def put_source(conn: sqlite3.Connection, state: SourceState, *, stamp: str) -> None:
+    if is_pg(conn):
+        return pg.put_source(
+            conn, (state.name, state.size, state.mtime_ns, state.fingerprint, state.cursor), stamp=stamp
+        )
     conn.execute(
         "INSERT OR REPLACE INTO graph_sources (name, size, mtime_ns, fingerprint, cursor, updated_at) "
         "VALUES (?, ?, ?, ?, ?, ?)",
@@ -68,6 +84,8 @@ def put_source(conn: sqlite3.Connection, state: SourceState, *, stamp: str) -> N
 
 
 def delete_source(conn: sqlite3.Connection, name: str) -> None:
+    if is_pg(conn):
+        return pg.delete_source(conn, name)
     conn.execute("DELETE FROM graph_sources WHERE name = ?", (name,))
 
 
@@ -81,6 +99,10 @@ class GraphWriter:
 
     def __init__(self, conn: sqlite3.Connection) -> None:
         self.conn = conn
+        # PostgreSQL: its own buffer (ids from shared sequences, rows stored whole), same methods.
+        self._pg = pg.GraphWriter(conn) if is_pg(conn) else None
+        if self._pg is not None:
+            return
         self._nodes: list[tuple] = []
         self._node_ids: dict[str, int] = {}  # key -> id, for the buffered nodes
         self._next_node: int | None = None  # read when first needed: add_node may write between flushes
@@ -102,6 +124,10 @@ class GraphWriter:
         fact_id: int | None = None,
     ) -> int:
         """Like ``add_node`` (the first node with a key wins), for keys no other origin can hold."""
+        if self._pg is not None:
+            return self._pg.node(
+                kind, key, name, origin=origin, qualname=qualname, path=path, lines=lines, fact_id=fact_id
+            )
         known = self._node_ids.get(key)
         if known is not None:
             return known
@@ -127,6 +153,8 @@ class GraphWriter:
         line: int | None = None,
         ref_id: int | None = None,
     ) -> None:
+        if self._pg is not None:
+            return self._pg.edge(src, dst, type_, link, source=source, origin=origin, line=line, ref_id=ref_id)
         if src == dst:
             return
         if ref_id is not None:  # the reference holds the source, line and origin
@@ -152,6 +180,21 @@ class GraphWriter:
         origin: str,
         tested: bool = False,
     ) -> int:
+        if self._pg is not None:
+            return self._pg.ref(
+                src,
+                type_,
+                target_kind,
+                target,
+                hint=hint,
+                qualified=qualified,
+                reverse=reverse,
+                link=link,
+                line=line,
+                source=source,
+                origin=origin,
+                tested=tested,
+            )
         ref_id = self._next_ref
         self._next_ref += 1
         kind, uri, fingerprint = source
@@ -179,9 +222,13 @@ class GraphWriter:
     @property
     def buffered(self) -> int:
         """Rows waiting for ``flush``: a long pass flushes every so often to bound its memory."""
+        if self._pg is not None:
+            return self._pg.buffered
         return len(self._nodes) + len(self._refs) + len(self._edges)
 
     def flush_nodes(self) -> None:
+        if self._pg is not None:
+            return self._pg.flush_nodes()
         if self._nodes:
             self.conn.executemany(
                 "INSERT INTO graph_nodes (id, kind, key, name, qualname, path, line_start, line_end, fact_id, origin) "
@@ -192,6 +239,8 @@ class GraphWriter:
 
     def flush(self) -> int:
         """Write everything buffered; returns the number of edges written."""
+        if self._pg is not None:
+            return self._pg.flush()
         self.flush_nodes()
         if self._refs:
             self.conn.executemany(

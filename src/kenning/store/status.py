@@ -54,7 +54,7 @@ def index_size(conn: sqlite3.Connection) -> IndexSize:
 def graph_size(conn: sqlite3.Connection) -> tuple[int, int]:
     """(nodes, edges) of the declared graph."""
     if is_pg(conn):
-        return 0, 0  # no graph on PostgreSQL yet (``store.postgres.MISSING``): it holds none
+        return pg.graph_size(conn)
     edges = conn.execute("SELECT count(*) FROM graph_edges").fetchone()[0]
     nodes = conn.execute("SELECT count(*) FROM graph_nodes").fetchone()[0] if edges else 0
     return nodes, edges

@@ -48,7 +48,6 @@ def write_batches(
     vanished: list[str],
     graph_pending: graph_build.Pending,
     *,
-    with_graph: bool = True,
     commit_dates: dict[str, str],
     redates: dict[str, str],
     stamp: str,
@@ -57,8 +56,6 @@ def write_batches(
     """Write ``parsed`` (read files, none skipped), then retire ``vanished``, batch by batch.
     ``commit_dates``: path -> the date of the last commit that touched a file read (its source
     date); ``redates``: the same for files not read, re-dated with the last batch (``sync.dates``).
-
-    ``with_graph=False`` (PostgreSQL: no graph yet) leaves the graph pass out.
 
     ``parsed`` is emptied: the batches hold what is left to write, and free it as they commit."""
     step = progress or (lambda phase, done, total: None)
@@ -85,12 +82,11 @@ def write_batches(
                     writer.retire_path(path, report)
             if last:
                 step("graph", 0, 0)
-            if with_graph:
-                stats = graph_build.apply(
-                    conn, project, applied, gone, graph_pending if last else graph_build.Pending(), stamp=stamp
-                )
-                _merge_graph(graph, stats)
-            if last and with_graph:
+            stats = graph_build.apply(
+                conn, project, applied, gone, graph_pending if last else graph_build.Pending(), stamp=stamp
+            )
+            _merge_graph(graph, stats)
+            if last:
                 report.graph = dict(graph)
             if last:
                 report.writes = sources.changes(conn) - before

@@ -87,8 +87,7 @@ def _sync(conn: Connection, project: Project, *, now: datetime, progress: Progre
             to_read.append(cand)
     present = {c.path for c in found.candidates}
     vanished = sorted(p for p in manifest if p not in present)
-    with_graph = serves(conn, "graph")  # PostgreSQL: no graph yet (status lists the degradation)
-    graph_pending = graph_build.pending(conn, project) if with_graph else graph_build.Pending()
+    graph_pending = graph_build.pending(conn, project)
     if not to_read and not vanished and not graph_pending:
         report.indexed = len(manifest)
         return report
@@ -126,7 +125,6 @@ def _sync(conn: Connection, project: Project, *, now: datetime, progress: Progre
         parsed_kept,
         sorted(set(vanished)),
         graph_pending,
-        with_graph=with_graph,
         commit_dates=commit_dates,
         redates=redates,
         stamp=iso(now),

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -29,15 +30,16 @@ def _run(
     query: str, node: str, project_path: Path | None, as_json: bool, *, other: str | None = None, **options: Any
 ) -> None:
     from kenning.answer.graph import GraphOptions, run_query
-    from kenning.store.db import connect, server_only_missing
+    from kenning.store.db import SERVER_LEVEL, open_store
 
     project = resolve_project(project_path)
-    server_only_missing(project, "the graph")
-    conn = connect(project.db_path)
+    conn = open_store(project)  # the local file, or PostgreSQL when the project names a server
     try:
         answer = run_query(conn, project, query, node, GraphOptions(**options), now=now(), other=other)
     finally:
         conn.close()
+    if project.config.store:
+        answer = replace(answer, level=SERVER_LEVEL)
     emit(answer.to_json(), as_json, lambda: answer_text(answer))
 
 

@@ -5,6 +5,7 @@ result with the path of typed edges (`calls(extracted)`, `touches(heuristic)`…
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Annotated
 
 from mcp.server.fastmcp import FastMCP
@@ -14,7 +15,7 @@ from pydantic import Field
 from kenning.interfaces.mcp.context import READ, ServerContext, reply
 from kenning.interfaces.mcp.outputs import AnswerOut
 from kenning.interfaces.render import answer_text
-from kenning.store.db import server_only_missing
+from kenning.store.db import SERVER_LEVEL
 
 Node = Annotated[
     str, Field(min_length=1, max_length=300, description="Path, symbol, task (T-1, #12), ADR-0007 or commit sha.")
@@ -39,9 +40,10 @@ def register(server: FastMCP, ctx: ServerContext) -> None:
         from kenning.answer.graph import GraphOptions, run_query
 
         options = GraphOptions(hops, edge_types, kinds, limit, include_superseded)
-        server_only_missing(ctx.project, "the graph")
         with ctx.conn() as conn:
             answer = run_query(conn, ctx.project, query, node, options, now=ctx.clock(), other=other)
+        if ctx.project.config.store:
+            answer = replace(answer, level=SERVER_LEVEL)
         return reply(answer_text(answer), answer.to_json())
 
     @server.tool(

@@ -4,7 +4,6 @@ migrations. Selected by a ``postgresql://`` store URL; see docs/architecture.md 
 # Store contract sections not implemented on PostgreSQL yet (``kenning status`` lists them as
 # degradations; their contract tests are strict xfails on this engine).
 MISSING = (
-    "graph",
     "dense vectors",
     "bench reads",  # the declared edges come from the graph
     "session-start store version",  # the hook reads the local file's counter, without connecting

@@ -52,3 +52,17 @@ def code_metas(conn: PgConnection) -> list[tuple[int, str | None]]:
             (conn.project,),
         ).fetchall()
     ]
+
+
+def declared_edges(conn: PgConnection) -> list[tuple[str, str, str, int | None, int | None]]:
+    """``store.bench.declared_edges`` (the graph: migration 0007)."""
+    return [
+        (r[0], r[1], r[2], r[3], r[4])
+        for r in conn.execute(
+            "SELECT a.name, b.name, e.type, a.fact_id, b.fact_id FROM graph_edges e "
+            "JOIN graph_nodes a ON a.id = e.src JOIN graph_nodes b ON b.id = e.dst "
+            "WHERE e.project = %s AND e.link = 'declared' AND (a.fact_id IS NOT NULL OR b.fact_id IS NOT NULL) "
+            "ORDER BY e.id",
+            (conn.project,),
+        )
+    ]

@@ -230,6 +230,28 @@ def set_fingerprint(conn: PgConnection, fact_id: int, fingerprint: str) -> None:
     )
 
 
+def mtime_dated_paths(conn: PgConnection) -> list[str]:
+    return [
+        r[0]
+        for r in conn.execute(
+            "SELECT DISTINCT path FROM facts WHERE project = %s AND date_source_kind = 'mtime' "
+            "AND lifecycle = 'active' AND source_kind = 'file' ORDER BY path",
+            (conn.project,),
+        )
+    ]
+
+
+def date_from_commit(conn: PgConnection, path: str, date: str) -> int:
+    count = conn.execute(
+        "UPDATE facts SET date_source = %s, date_source_kind = 'commit' WHERE project = %s AND path = %s "
+        "AND date_source_kind = 'mtime' AND lifecycle = 'active' AND source_kind = 'file'",
+        (date, conn.project, path),
+    ).rowcount
+    if count:
+        bump_version(conn)
+    return int(count)
+
+
 def _write(conn: PgConnection, sql: str, params: tuple[Any, ...]) -> None:
     """An update or delete; the store version moves when a row changed (SQLite: triggers)."""
     if conn.execute(sql, params).rowcount:

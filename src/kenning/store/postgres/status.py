@@ -30,3 +30,13 @@ def index_counts(conn: PgConnection) -> dict[str, Any]:
         "last_sync": conn.execute("SELECT max(finished) FROM sync_runs WHERE project = %s", p).fetchone()[0],
         "schema_version": schema_version(conn),
     }
+
+
+def graph_size(conn: PgConnection) -> tuple[int, int]:
+    """(nodes, edges) of the project's graph; no node counted without an edge, as on SQLite."""
+    nodes, edges = conn.execute(
+        "SELECT (SELECT count(*) FROM graph_nodes WHERE project = %s), "
+        "(SELECT count(*) FROM graph_edges WHERE project = %s)",
+        (conn.project, conn.project),
+    ).fetchone()
+    return (int(nodes) if edges else 0), int(edges)

@@ -1,0 +1,173 @@
+"""``store.graph`` and ``store.graph_write`` on PostgreSQL: the same functions, rows returned as
+tuples in the SQLite module's column order (``store.graph`` makes its ``Node``, ``Edge`` and
+``RefRow`` of them); every query filters on the handle's project. Rows are stored whole
+(migration 0007), so nothing is coalesced at read.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+
+from kenning.store.postgres.connection import PgConnection
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
+
+NODE_COLUMNS = "id, kind, key, name, qualname, path, line_start, line_end, fact_id"
+_N = ", ".join(f"n.{c.strip()}" for c in NODE_COLUMNS.split(","))
+_LINK_ORDER = "CASE e.link WHEN 'declared' THEN 0 WHEN 'extracted' THEN 1 ELSE 2 END"
+_LOOKUPS = {  # store.graph._LOOKUPS, in PostgreSQL's SQL
+    "key": "key = %s",
+    "fact_id": "fact_id = %s",
+    "file_path": "path = %s AND kind IN ('file', 'decision')",
+    "record_name": "name = %s AND kind IN ('decision', 'task', 'evidence', 'verdict')",
+    "decision_name": "name = %s AND kind = 'decision'",
+    "qualname": "qualname = %s AND kind IN ('symbol', 'file')",
+    "qualname_suffix": "kind = 'symbol' AND qualname LIKE %s",
+    "symbol_name": "name = %s AND kind = 'symbol'",
+    "commit_prefix": "kind = 'commit' AND key LIKE %s",
+    "path_suffix": "kind IN ('file', 'decision') AND path LIKE %s",
+    "name_nocase": "lower(name) = lower(%s) AND kind IN ('decision', 'task', 'symbol')",
+}
+
+
+def like(text: str) -> str:
+    """``text`` matched literally by ``LIKE`` (backslash is PostgreSQL's default escape)."""
+    return re.sub(r"([\\%_])", r"\\\1", text)
+
+
+# -- reading -------------------------------------------------------------------------------
+
+
+def graph_built(conn: PgConnection) -> bool:
+    return conn.execute("SELECT 1 FROM graph_edges WHERE project = %s LIMIT 1", (conn.project,)).fetchone() is not None
+
+
+def nodes_by(conn: PgConnection, lookup: str, value: str | int, *, limit: int) -> list[tuple[Any, ...]]:
+    match lookup:
+        case "qualname_suffix":
+            value = "%." + like(str(value))
+        case "path_suffix":
+            value = "%/" + like(str(value))
+        case "commit_prefix":
+            value = f"commit:{like(str(value))}%"
+    return conn.execute(
+        f"SELECT {NODE_COLUMNS} FROM graph_nodes WHERE project = %s AND {_LOOKUPS[lookup]} ORDER BY id LIMIT %s",
+        (conn.project, value, limit),
+    ).fetchall()
+
+
+def edges_of(conn: PgConnection, node_id: int) -> list[tuple[Any, ...]]:
+    """(forward, edge id, type, link, source kind, source uri, fingerprint, line, *other node)
+    for the outgoing then incoming edges of ``node_id``, by type, link strength, id."""
+    return conn.execute(
+        "SELECT e.forward, e.id, e.type, e.link, e.source_kind, e.source_uri, e.fingerprint, e.line, "
+        f"{_N} FROM (SELECT true AS forward, dst AS far, * FROM graph_edges WHERE project = %s AND src = %s "
+        "UNION ALL SELECT false, src, * FROM graph_edges WHERE project = %s AND dst = %s) e "
+        "JOIN graph_nodes n ON n.id = e.far "
+        f'ORDER BY e.forward DESC, e.type COLLATE "C", {_LINK_ORDER}, e.id',
+        (conn.project, node_id, conn.project, node_id),
+    ).fetchall()
+
+
+def counts(conn: PgConnection) -> tuple[int, int]:
+    row = conn.execute(
+        "SELECT (SELECT count(*) FROM graph_nodes WHERE project = %s), "
+        "(SELECT count(*) FROM graph_edges WHERE project = %s)",
+        (conn.project, conn.project),
+    ).fetchone()
+    return int(row[0]), int(row[1])
+
+
+def origins_present(conn: PgConnection, origins: Sequence[str]) -> set[str]:
+    wanted = list(origins)
+    return {
+        r[0]
+        for r in conn.execute(
+            "SELECT origin FROM graph_nodes WHERE project = %s AND origin = ANY(%s) "
+            "UNION SELECT origin FROM graph_refs WHERE project = %s AND origin = ANY(%s)",
+            (conn.project, wanted, conn.project, wanted),
+        )
+    }
+
+
+def node_exists(conn: PgConnection, key: str) -> bool:
+    return (
+        conn.execute("SELECT 1 FROM graph_nodes WHERE project = %s AND key = %s", (conn.project, key)).fetchone()
+        is not None
+    )
+
+
+def nodes_of_origin(conn: PgConnection, origin: str) -> list[tuple[str, str, str, str | None]]:
+    return [
+        tuple(r)
+        for r in conn.execute(
+            "SELECT kind, name, qualname, path FROM graph_nodes WHERE project = %s AND origin = %s",
+            (conn.project, origin),
+        )
+    ]
+
+
+def nodes_by_id(conn: PgConnection, ids: Sequence[int]) -> list[tuple[Any, ...]]:
+    return conn.execute(
+        f"SELECT {NODE_COLUMNS} FROM graph_nodes WHERE project = %s AND id = ANY(%s)", (conn.project, list(ids))
+    ).fetchall()
+
+
+def refs_targeting(conn: PgConnection, kind: str, target: str) -> list[int]:
+    return [
+        r[0]
+        for r in conn.execute(
+            "SELECT id FROM graph_refs WHERE project = %s AND target_kind = %s AND target = %s ORDER BY id",
+            (conn.project, kind, target),
+        )
+    ]
+
+
+def ref_rows(conn: PgConnection, ids: Sequence[int]) -> list[tuple[Any, ...]]:
+    """``RefRow`` fields, in ``ids`` order."""
+    return conn.execute(
+        "SELECT r.id, r.src, r.type, r.target_kind, r.target, r.hint, r.qualified, r.reverse, r.link, r.line, "
+        "r.source_kind, r.source_uri, r.fingerprint, r.origin, n.path, r.tested "
+        "FROM unnest(%s::bigint[]) WITH ORDINALITY AS w(id, n) JOIN graph_refs r ON r.id = w.id "
+        "JOIN graph_nodes n ON n.id = r.src WHERE r.project = %s ORDER BY w.n",
+        (list(ids), conn.project),
+    ).fetchall()
+
+
+def method_candidates(conn: PgConnection, name: str) -> list[tuple[int, str | None, str]]:
+    rows = conn.execute(
+        "SELECT id, path, qualname, key FROM graph_nodes WHERE project = %s AND name = %s AND kind = 'symbol' "
+        "ORDER BY id",
+        (conn.project, name),
+    ).fetchall()
+    return [(r[0], r[1], r[2]) for r in rows if "." in r[3].rsplit(":", 1)[-1]]
+
+
+def candidates(conn: PgConnection, kind: str, target: str) -> list[tuple[int, str | None, str]]:
+    args: tuple[str, ...]
+    match kind:
+        case "file":
+            where, args = "path = %s AND kind IN ('file', 'decision')", (target,)
+        case "stem":
+            where = "kind = 'file' AND (path = %s OR path LIKE %s OR path LIKE %s)"
+            args = (target, like(target) + ".%", like(target) + "/index.%")
+        case "module":
+            where, args = "qualname = %s AND kind = 'file'", (target,)
+        case _:
+            where, args = "name = %s AND kind = %s", (target, kind)
+    return [
+        (r[0], r[1], r[2])
+        for r in conn.execute(
+            f"SELECT id, path, qualname FROM graph_nodes WHERE project = %s AND {where} ORDER BY id",
+            (conn.project, *args),
+        )
+    ]
+
+
+def source_states(conn: PgConnection) -> list[tuple[Any, ...]]:
+    return conn.execute(
+        "SELECT name, size, mtime_ns, fingerprint, cursor FROM graph_sources WHERE project = %s", (conn.project,)
+    ).fetchall()
