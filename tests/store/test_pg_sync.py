@@ -111,10 +111,10 @@ def test_what_postgresql_lacks_is_refused_never_read_from_the_local_file(cli, co
     cli("sync", "--project", root)  # a local store exists: it must not answer
     monkeypatch.setenv("KENNING_DATABASE_URL", server_url())
     cli("sync", "--project", root)
-    refused = cli("graph", "neighbours", "src/demo/fusion.py", "--project", root)
+    refused = cli("bench", "--project", root)
     assert refused.code == 1 and "not implemented on the PostgreSQL store yet" in refused.err
     answer = cli("ask", "what calls rrf_fuse", "--project", root, "--json").json()
-    assert "graph: not implemented on postgresql yet" in answer["degradations"]
+    assert answer["mode"] == "graph" and answer["level"] == 2  # the graph is served (tests/store/test_pg_graph.py)
 
 
 def test_an_unreachable_server_answers_from_the_local_store_and_says_so(cli, corpus, monkeypatch):
