@@ -185,3 +185,23 @@ def test_two_projects_with_the_same_names_never_share_an_edge(make_project):
     finally:
         for conn in stores:
             conn.close()
+
+
+def test_edges_near_reads_ahead_what_edges_of_reads_bounded_by_depth_and_limit(twin):
+    _, remote = twin
+    conn = open_store(remote)
+    try:
+        starts = walk.find_nodes(conn, "src/demo/fusion.py")
+        assert [n.id for n in starts] and graph_store.edges_near(conn, starts, depth=0, limit=50).keys() == {
+            n.id for n in starts
+        }
+        near = graph_store.edges_near(conn, starts, depth=3, limit=500)
+        by_id = graph_store.nodes_by_id(conn, list(near))
+        assert len(near) > 5  # the graph walked undirected has cycles: the recursion still ends
+        for node_id, edges in near.items():
+            assert edges == graph_store.edges_of(conn, by_id[node_id]), by_id[node_id].label
+        reached = {h.node.id for h in walk.neighbours(conn, starts, hops=3, limit=500)} | {n.id for n in starts}
+        assert set(near) == reached  # exactly the nodes within three edges, either direction
+        assert len(graph_store.edges_near(conn, starts, depth=3, limit=3)) <= 3
+    finally:
+        conn.close()

@@ -11,6 +11,7 @@ import re
 from collections import deque
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
+from itertools import islice
 
 from kenning.store import graph as graph_store
 from kenning.store.db import Connection
@@ -133,11 +134,18 @@ def walk(
     seen = {n.id for n in starts}
     queue = deque(Hit(n, ()) for n in starts)
     found: list[Hit] = []
+    near: dict[int, list[Step]] = {}  # edges read ahead, by node (PostgreSQL: see ``_read_ahead``)
+    ahead = True  # until the store says it does not read ahead (SQLite)
     while queue:
         hit = queue.popleft()
         if hit.hops >= hops:
             continue
-        for step in edges_of(conn, hit.node):
+        if ahead and hit.node.id not in near:
+            fetched = _read_ahead(conn, hit, queue, hops)
+            ahead = bool(fetched)
+            near.update(fetched)
+        steps = near.pop(hit.node.id, None)
+        for step in edges_of(conn, hit.node) if steps is None else steps:
             other = step.edge.dst if step.forward else step.edge.src
             if other.id in seen or not allow(hit.node, step):
                 continue
@@ -151,9 +159,27 @@ def walk(
     return found
 
 
+READ_AHEAD = 500  # nodes whose edges one read-ahead fetches, nearest first
+
+
+def _read_ahead(conn: Connection, hit: Hit, queue: deque[Hit], hops: int) -> dict[int, list[Step]]:
+    """The edges of the nodes the walk reads next (the queue's, and theirs up to the hop bound),
+    fetched at once where each read costs a round trip (``store.graph.edges_near``: one recursive
+    query on PostgreSQL; nothing on SQLite, whose reads are in-process). Same steps, same order
+    as ``edges_of``: the walk is the same, with fewer round trips."""
+    frontier = [hit.node, *(h.node for h in islice(queue, READ_AHEAD - 1) if h.hops < hops)]
+    depth = hops - 1 - hit.hops
+    found = graph_store.edges_near(conn, frontier, depth=depth, limit=READ_AHEAD)
+    return {node_id: _ordered(edges) for node_id, edges in found.items()}
+
+
 def edges_of(conn: Connection, node: Node) -> list[Step]:
     """Outgoing then incoming edges of ``node``, strongest link first."""
-    steps = [Step(edge, forward) for edge, forward in graph_store.edges_of(conn, node)]
+    return _ordered(graph_store.edges_of(conn, node))
+
+
+def _ordered(edges: list[tuple[Edge, bool]]) -> list[Step]:
+    steps = [Step(edge, forward) for edge, forward in edges]
     steps.sort(key=lambda s: TYPE_ORDER.index(s.edge.type) if s.edge.type in TYPE_ORDER else len(TYPE_ORDER))
     return steps
 

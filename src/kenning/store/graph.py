@@ -181,6 +181,26 @@ def edges_of(conn: sqlite3.Connection, node: Node) -> list[tuple[Edge, bool]]:
     return found
 
 
+def edges_near(
+    conn: sqlite3.Connection, nodes: Sequence[Node], *, depth: int, limit: int
+) -> dict[int, list[tuple[Edge, bool]]]:
+    """``edges_of`` for the nodes within ``depth`` edges of ``nodes`` (either direction), at
+    most the nearest ``limit`` of them, by node id: what a walk will read next, fetched at once
+    where each read costs a round trip (PostgreSQL: one recursive query). Each node's list is
+    complete; a node left out is read with ``edges_of``. SQLite reads in-process: ``{}``."""
+    if not is_pg(conn) or not nodes:
+        return {}
+    found: dict[int, list[tuple[Edge, bool]]] = {}
+    for row in pg.edges_near(conn, [n.id for n in nodes], depth, limit):
+        near, forward = _node(row[:9]), row[9]
+        edges = found.setdefault(near.id, [])
+        if forward is not None:  # None: a node without edges
+            other = _node(row[17:])
+            src, dst = (near, other) if forward else (other, near)
+            edges.append((Edge(row[10], src, dst, *row[11:17]), forward))
+    return found
+
+
 def counts(conn: sqlite3.Connection) -> tuple[int, int]:
     """(nodes, edges)."""
     if is_pg(conn):

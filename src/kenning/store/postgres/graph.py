@@ -17,6 +17,7 @@ if TYPE_CHECKING:
 
 NODE_COLUMNS = "id, kind, key, name, qualname, path, line_start, line_end, fact_id"
 _N = ", ".join(f"n.{c.strip()}" for c in NODE_COLUMNS.split(","))
+NEAR_NODE = ", ".join(f"m.{c.strip()}" for c in NODE_COLUMNS.split(","))
 _LINK_ORDER = "CASE e.link WHEN 'declared' THEN 0 WHEN 'extracted' THEN 1 ELSE 2 END"
 _LOOKUPS = {  # store.graph._LOOKUPS, in PostgreSQL's SQL
     "key": "key = %s",
@@ -69,6 +70,31 @@ def edges_of(conn: PgConnection, node_id: int) -> list[tuple[Any, ...]]:
         "JOIN graph_nodes n ON n.id = e.far "
         f'ORDER BY e.forward DESC, e.type COLLATE "C", {_LINK_ORDER}, e.id',
         (conn.project, node_id, conn.project, node_id),
+    ).fetchall()
+
+
+def edges_near(conn: PgConnection, start_ids: Sequence[int], depth: int, limit: int) -> list[tuple[Any, ...]]:
+    """``edges_of`` for the nodes within ``depth`` edges of the starts (either direction), the
+    nearest ``limit`` of them, in one statement: (near node, forward, edge fields, far node), by
+    near node then as ``edges_of`` (a node without edges: one row, the rest NULL). A recursive
+    CTE, bounded by the depth, cycle-safe (``UNION`` keeps one row per node and depth) and read
+    breadth-first: the recursion stops once ``limit`` rows are read."""
+    return conn.execute(
+        "WITH RECURSIVE reach (id, depth) AS ("
+        "  SELECT unnest(%s::bigint[]), 0"
+        "  UNION"
+        "  SELECT nb.id, r.depth + 1 FROM reach r CROSS JOIN LATERAL ("
+        "    SELECT dst AS id FROM graph_edges WHERE project = %s AND src = r.id"
+        "    UNION ALL SELECT src FROM graph_edges WHERE project = %s AND dst = r.id) nb"
+        "  WHERE r.depth < %s"
+        "), near AS (SELECT DISTINCT id FROM (SELECT id FROM reach LIMIT %s) first_rows) "
+        f"SELECT {NEAR_NODE}, e.forward, e.id, e.type, e.link, e.source_kind, e.source_uri, e.fingerprint, e.line, "
+        f"{_N} FROM near JOIN graph_nodes m ON m.id = near.id AND m.project = %s LEFT JOIN LATERAL ("
+        "  SELECT true AS forward, dst AS far, * FROM graph_edges WHERE project = %s AND src = near.id"
+        "  UNION ALL SELECT false, src, * FROM graph_edges WHERE project = %s AND dst = near.id) e ON true "
+        "LEFT JOIN graph_nodes n ON n.id = e.far "
+        f'ORDER BY m.id, e.forward DESC, e.type COLLATE "C", {_LINK_ORDER}, e.id',
+        (list(start_ids), conn.project, conn.project, depth, limit, conn.project, conn.project, conn.project),
     ).fetchall()
 
 
