@@ -17,6 +17,13 @@ questions give the same top-5 set on both engines.
 same database, then the word candidates (``store.fts.words``, limit 50, the search's first
 step) for ``--queries`` two-word OR expressions, p50/p95. Rows of earlier runs stay in the
 database (other project names), as on a shared server.
+
+``--graph N``: a second generated project of N Python modules (``pkg/mNNNN.py``, three
+functions each; each module imports and calls functions of three others, and calls its own),
+synced into SQLite and into PostgreSQL, then ``--queries`` path queries between two random
+functions through ``answer.graph.run_query`` (the whole `kenning graph path` answer: look-ups,
+the walk up to 6 hops, freshness, excerpts), p50/p95 per engine, and how many answers give the
+same path on both.
 """
 
 from __future__ import annotations
@@ -33,6 +40,7 @@ from dataclasses import replace
 from datetime import UTC, datetime
 from pathlib import Path
 
+from kenning.answer.graph import GraphOptions, run_query
 from kenning.answer.search import search_project
 from kenning.config import init_project, load_project
 from kenning.search.serve import SearchOptions
@@ -122,12 +130,76 @@ def load(url: str, n: int, queries: list[str], name: str | None) -> dict[str, fl
     }
 
 
+def write_code(root: Path, n: int, seed: int = 5) -> None:
+    rng = random.Random(seed)
+    for i in range(n):
+        others = [j for j in rng.sample(range(n), k=min(4, n)) if j != i][:3]
+        lines = [f'"""Module {i}."""', ""]
+        lines += [f"from pkg.m{j:04d} import f{j:04d}_{j % 3}" for j in others]
+        for k in range(3):
+            lines += ["", "", f"def f{i:04d}_{k}(x):"]
+            lines += [f"    x = f{j:04d}_{j % 3}(x)" for j in others if (i + j + k) % 3 == 0]
+            lines += [f"    return f{i:04d}_{k + 1}(x)" if k < 2 else "    return x"]
+        path = root / "pkg" / f"m{i:04d}.py"
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    (root / "pkg" / "__init__.py").write_text("", encoding="utf-8")
+
+
+def graph_paths(project, pairs: list[tuple[str, str]]) -> tuple[dict[str, object], list[list[str]]]:
+    start = time.perf_counter()
+    report = sync(project, now=NOW)
+    seconds = time.perf_counter() - start
+    conn = open_store(project)
+    times, paths = [], []
+    try:
+        for a, b in pairs:
+            t = time.perf_counter()
+            answer = run_query(conn, project, "path", a, GraphOptions(), now=NOW, other=b)
+            times.append((time.perf_counter() - t) * 1000)
+            paths.append([e.fact.source.uri for e in answer.excerpts])
+    finally:
+        conn.close()
+    found = [x for x in paths if x]
+    return {
+        "sync_s": round(seconds, 2),
+        "nodes": report.graph.get("nodes"),
+        "edges": report.graph.get("edges"),
+        "batches": report.batches,
+        "paths_found": len(found),
+        "mean_path_nodes": round(sum(map(len, found)) / len(found), 1) if found else None,
+        "path_p50_ms": p(times, 0.5),
+        "path_p95_ms": p(times, 0.95),
+    }, paths
+
+
+def graph_bench(url: str, n: int, queries: int) -> dict[str, object]:
+    rng = random.Random(17)
+    pairs = [(f"f{rng.randrange(n):04d}_0", f"f{rng.randrange(n):04d}_2") for _ in range(queries)]
+    with tempfile.TemporaryDirectory() as tmp:
+        root = Path(tmp) / "code"
+        root.mkdir()
+        write_code(root, n)
+        init_project(root, f"graph-{uuid.uuid4().hex[:8]}")
+        with (root / ".kenning" / "config.toml").open("a", encoding="utf-8") as config:
+            config.write("\n[dense]\nenabled = false\n")
+        local = load_project(root, {})
+        local = replace(local, config=replace(local.config, store=None))
+        out: dict[str, object] = {"modules": n, "queries": queries}
+        out["sqlite"], on_sqlite = graph_paths(local, pairs)
+        out["postgresql"], on_pg = graph_paths(replace(local, config=replace(local.config, store=url)), pairs)
+        out["same_paths"] = sum(a == b for a, b in zip(on_sqlite, on_pg, strict=True))
+        out["same_path_lengths"] = sum(len(a) == len(b) for a, b in zip(on_sqlite, on_pg, strict=True))
+    return out
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
     parser.add_argument("--files", type=int, default=2000)
     parser.add_argument("--queries", type=int, default=200)
     parser.add_argument("--load", type=int, default=0)
     parser.add_argument("--load-name", help="the loaded project's name (kept: a second run only queries it)")
+    parser.add_argument("--graph", type=int, default=0, help="Python modules of the graph project (0: none)")
     args = parser.parse_args()
     url = os.environ.get("KENNING_DATABASE_URL")
     if not url:
@@ -152,6 +224,8 @@ def main() -> None:
     if args.load:
         loadq = [f'"{rng.choice(VOCAB)}" OR "{rng.choice(VOCAB)}"' for _ in range(args.queries)]
         result["postgresql_load"] = load(url, args.load, loadq, args.load_name)
+    if args.graph:
+        result["graph"] = graph_bench(url, args.graph, args.queries)
     print(json.dumps(result, indent=2))
 
 

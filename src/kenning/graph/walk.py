@@ -160,6 +160,9 @@ def walk(
 
 
 READ_AHEAD = 500  # nodes whose edges one read-ahead fetches, nearest first
+# Hops one read-ahead goes past the queue: a path found near its start does not pay for the
+# whole neighbourhood (bench/pg_speed.py --graph 300: 1 hop beat 0, 2 and 5, and none).
+READ_AHEAD_HOPS = 1
 
 
 def _read_ahead(conn: Connection, hit: Hit, queue: deque[Hit], hops: int) -> dict[int, list[Step]]:
@@ -168,7 +171,7 @@ def _read_ahead(conn: Connection, hit: Hit, queue: deque[Hit], hops: int) -> dic
     query on PostgreSQL; nothing on SQLite, whose reads are in-process). Same steps, same order
     as ``edges_of``: the walk is the same, with fewer round trips."""
     frontier = [hit.node, *(h.node for h in islice(queue, READ_AHEAD - 1) if h.hops < hops)]
-    depth = hops - 1 - hit.hops
+    depth = min(hops - 1 - hit.hops, READ_AHEAD_HOPS)
     found = graph_store.edges_near(conn, frontier, depth=depth, limit=READ_AHEAD)
     return {node_id: _ordered(edges) for node_id, edges in found.items()}
 
