@@ -29,7 +29,7 @@ def context_for(project_path: StrPath | None) -> tuple[str, str | None]:
 
         where = project_path or os.environ.get("CLAUDE_PROJECT_DIR") or os.getcwd()
         state_dir = find_state_dir(where)
-        result = start(state_dir, os.path.join(state_dir, DB_NAME))
+        result = start(state_dir, os.path.join(state_dir, DB_NAME), server=server_of(state_dir))
         return result.status, result.pack
     except Exception as exc:  # never fail the agent's session
         message = getattr(exc, "message", None) or str(exc) or type(exc).__name__
@@ -48,6 +48,27 @@ def find_state_dir(start: StrPath) -> str:
         if parent == candidate:
             raise LookupError(f"no kenning project at or above {os.path.realpath(start)}: run `kenning init`")
         candidate = parent
+
+
+def server_of(state_dir: str) -> tuple[str, str] | None:
+    """(URL, project name) when a PostgreSQL store serves the project (``KENNING_DATABASE_URL``
+    or ``store`` in its config, as ``kenning.config.load_project`` reads them), else None. The
+    config is parsed only when it may name a server: most projects pay one small file read."""
+    url = os.environ.get("KENNING_DATABASE_URL")
+    with open(os.path.join(state_dir, CONFIG_NAME), encoding="utf-8") as file:
+        text = file.read()
+    if not url and "postgres" not in text:
+        return None
+    import re
+    import tomllib
+
+    raw = tomllib.loads(text)
+    url = url or raw.get("store")
+    if not isinstance(url, str) or not url.startswith(("postgresql://", "postgres://")):
+        return None
+    root = os.path.basename(os.path.dirname(os.path.realpath(state_dir)))
+    name = raw.get("name") or re.sub(r"[^A-Za-z0-9._-]+", "-", root).strip("-.") or "project"  # config.default_name
+    return url, str(name)
 
 
 def hook_output(project_path: StrPath | None, *, plain: bool = False) -> str:

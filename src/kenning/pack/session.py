@@ -33,8 +33,12 @@ class Start:
         self.status, self.pack, self.changed = status, pack, changed
 
 
-def session_start(state_dir: StrPath, db_path: StrPath | None = None, *, record: bool = True) -> Start:
-    """Read the pack, compare with the previous session start, remember this one."""
+def session_start(
+    state_dir: StrPath, db_path: StrPath | None = None, *, record: bool = True, server: tuple[str, str] | None = None
+) -> Start:
+    """Read the pack, compare with the previous session start, remember this one. ``server``:
+    (URL, project name) of the PostgreSQL store that serves the project, whose counter is
+    compared instead of the local file's."""
     manifest = files.read_manifest(state_dir)
     text = files.read_text(state_dir)
     if manifest is None or text is None:
@@ -42,7 +46,7 @@ def session_start(state_dir: StrPath, db_path: StrPath | None = None, *, record:
     previous = files.read_session(state_dir)
     changes = describe_changes(previous, manifest) if previous else []
     status = "; ".join([*changes, summary(manifest)])
-    if db_path is not None and _store_moved(db_path, manifest.get("store_state")):
+    if (db_path is not None or server is not None) and _store_moved(db_path, manifest.get("store_state"), server):
         status += f" ({STALE_NOTE})"
     if record:
         try:  # noqa: SIM105 (contextlib is not imported on the session hook's fast path)
@@ -106,13 +110,13 @@ def describe_changes(previous: dict[str, Any], manifest: dict[str, Any]) -> list
     return phrases or ["project core changed"]
 
 
-def _store_moved(db_path: StrPath, built_from: Any) -> bool:
-    if not built_from or not os.path.exists(db_path):
+def _store_moved(db_path: StrPath | None, built_from: Any, server: tuple[str, str] | None) -> bool:
+    if not built_from or (server is None and (db_path is None or not os.path.exists(db_path))):
         return False
     try:
-        from kenning.store.version import store_state_at  # only when a store exists (hook start-up time)
+        from kenning.store import version  # only when a store exists (hook start-up time)
 
-        state = store_state_at(db_path)
+        state = version.store_state_on_server(*server) if server else version.store_state_at(db_path or "")
     except Exception:  # the note is a courtesy; never fail a session start for it
         return False
     return state is not None and state != built_from

@@ -32,3 +32,19 @@ def store_state_at(db_path: str | os.PathLike[str]) -> str | None:
     except sqlite3.Error:
         return None
     return None if row is None else str(row[0])
+
+
+SERVER_TIMEOUT_S = 2  # the session-start hook waits no longer for a PostgreSQL server
+
+
+def store_state_on_server(url: str, project: str) -> str | None:
+    """``project``'s counter in the PostgreSQL store at ``url``, read without migrating and
+    with a short connect timeout (the session-start hook); None when it cannot be read."""
+    try:
+        import psycopg  # the kenning[server] extra, only for a project served by PostgreSQL
+
+        with psycopg.connect(url, autocommit=True, connect_timeout=SERVER_TIMEOUT_S) as conn:
+            row = conn.execute("SELECT version FROM store_version WHERE project = %s", (project,)).fetchone()
+    except Exception:  # psycopg missing, server down, schema absent: no counter
+        return None
+    return None if row is None else str(row[0])

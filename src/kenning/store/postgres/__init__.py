@@ -6,7 +6,6 @@ migrations. Selected by a ``postgresql://`` store URL; see docs/architecture.md 
 MISSING = (
     "dense vectors",
     "kenning bench",  # its reads are served (store.bench); the command still opens the local file
-    "session-start store version",  # the hook reads the local file's counter, without connecting
     "cross-project search",  # registered stores are opened as local files
     "web cockpit",
 )
