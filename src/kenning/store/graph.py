@@ -271,6 +271,8 @@ def refs_targeting(conn: sqlite3.Connection, kind: str, target: str) -> list[int
 
 
 def ref_rows(conn: sqlite3.Connection, ids: Sequence[int]) -> list[RefRow]:
+    """The references with these ids, by id (resolution writes their edges in this order: both
+    engines number the edges alike, and a walk breaks ties between edges by id)."""
     if is_pg(conn):
         return [RefRow._make(r) for r in pg.ref_rows(conn, ids)]
     found: list[RefRow] = []
@@ -284,6 +286,7 @@ def ref_rows(conn: sqlite3.Connection, ids: Sequence[int]) -> list[RefRow]:
             chunk,
         ):
             found.append(RefRow._make((*row[:6], bool(row[6]), bool(row[7]), *row[8:15], bool(row[15]))))
+    found.sort(key=lambda r: r.id)
     return found
 
 

@@ -153,13 +153,12 @@ def refs_targeting(conn: PgConnection, kind: str, target: str) -> list[int]:
 
 
 def ref_rows(conn: PgConnection, ids: Sequence[int]) -> list[tuple[Any, ...]]:
-    """``RefRow`` fields, in ``ids`` order."""
+    """``RefRow`` fields, by id."""
     return conn.execute(
         "SELECT r.id, r.src, r.type, r.target_kind, r.target, r.hint, r.qualified, r.reverse, r.link, r.line, "
         "r.source_kind, r.source_uri, r.fingerprint, r.origin, n.path, r.tested "
-        "FROM unnest(%s::bigint[]) WITH ORDINALITY AS w(id, n) JOIN graph_refs r ON r.id = w.id "
-        "JOIN graph_nodes n ON n.id = r.src WHERE r.project = %s ORDER BY w.n",
-        (list(ids), conn.project),
+        "FROM graph_refs r JOIN graph_nodes n ON n.id = r.src WHERE r.project = %s AND r.id = ANY(%s) ORDER BY r.id",
+        (conn.project, list(ids)),
     ).fetchall()
 
 
