@@ -182,6 +182,8 @@ def test_two_projects_with_the_same_names_never_share_an_edge(make_project):
             ids = [h.node.id for h in hits]
             assert graph_store.nodes_by_id(conn, ids).keys() == set(ids)
             assert graph_store.nodes_by_id(other, ids) == {}
+            assert graph_store.edges_near(other, starts, depth=2, limit=50) == {}  # not even read ahead
+            assert graph_store.edges_of(other, starts[0]) == []
     finally:
         for conn in stores:
             conn.close()
