@@ -109,6 +109,14 @@ def test_graph_commands_answer_on_postgresql_as_on_sqlite(cli, twin, monkeypatch
     assert len(path["excerpts"]) >= 3  # a real path: several hops, each with its sourced edge
 
 
+def test_an_unreachable_server_answers_graph_commands_from_the_local_store_and_says_so(cli, twin, monkeypatch):
+    local, _ = twin
+    monkeypatch.setenv("KENNING_DATABASE_URL", "postgresql://kenning@127.0.0.1:1/nothing")
+    answer = cli("graph", "neighbours", "rrf_fuse", "--project", str(local.root), "--json").json()
+    assert answer["level"] == 0 and answer["excerpts"]
+    assert any("answered from the local level-0 store" in d for d in answer["degradations"])
+
+
 def test_relation_questions_answer_on_postgresql_from_the_graph(cli, twin, monkeypatch):
     local, remote = twin
     root = str(local.root)

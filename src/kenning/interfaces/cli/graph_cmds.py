@@ -30,15 +30,17 @@ def _run(
     query: str, node: str, project_path: Path | None, as_json: bool, *, other: str | None = None, **options: Any
 ) -> None:
     from kenning.answer.graph import GraphOptions, run_query
-    from kenning.store.db import SERVER_LEVEL, open_store
+    from kenning.store.db import SERVER_LEVEL, open_for_reading
 
     project = resolve_project(project_path)
-    conn = open_store(project)  # the local file, or PostgreSQL when the project names a server
+    conn, fallback = open_for_reading(project)  # PostgreSQL when the project names a server
     try:
         answer = run_query(conn, project, query, node, GraphOptions(**options), now=now(), other=other)
     finally:
         conn.close()
-    if project.config.store:
+    if fallback is not None:  # the server is unreachable: the local level-0 store answered, said
+        answer = replace(answer, degradations=(*answer.degradations, fallback))
+    elif project.config.store:
         answer = replace(answer, level=SERVER_LEVEL)
     emit(answer.to_json(), as_json, lambda: answer_text(answer))
 
