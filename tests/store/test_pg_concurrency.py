@@ -19,10 +19,12 @@ from pg_engine import server_url
 from kenning.config import load_project
 from kenning.project import Project, ProjectConfig
 from kenning.store.db import open_store
-from kenning.store.status import index_size
+from kenning.store.status import graph_size, index_size
 
 pytestmark = pytest.mark.postgres
 FILES = 450  # three transactions of 200 files each
+MODULES = 10  # Python modules importing and calling each other: graph rows, same names in both projects
+EXCERPTS = FILES + 2 * MODULES  # a module gives two: the module's and its function's
 KENNING = str(Path(sys.executable).parent / "kenning")
 
 READER = """
@@ -43,6 +45,16 @@ while time.monotonic() < deadline:
             if not e["citation"].startswith(f"kn://{name}/") or name not in e["title"] + e["snippet"]:
                 sys.exit(f"cross-project row in {name}: {e['citation']} {e['title']}")
         answers += 1
+        out = subprocess.run([os.environ["KENNING"], "graph", "impact", "src/m00.py", "--project", root, "--json"],
+                             capture_output=True, text=True)  # the graph both syncs write, same names in both
+        if out.returncode != 0 and "no index for" in out.stderr:
+            continue  # before the sync's first commit, as on SQLite before its file exists
+        if out.returncode != 0:
+            sys.exit(f"graph failed: {out.stderr}")
+        for e in json.loads(out.stdout)["excerpts"]:
+            if not e["citation"].startswith(f"kn://{name}/") or name not in e["snippet"] + e["title"]:
+                sys.exit(f"cross-project graph row in {name}: {e['citation']} {e['title']}")
+            rows += 1
 print(answers, rows)
 """
 
@@ -54,6 +66,15 @@ def write_project(root: Path, name: str) -> Path:
         page = root / "docs" / f"page{i:03d}.md"
         page.parent.mkdir(exist_ok=True)
         page.write_text(f"# Page {i} of {name}\n\nShared words, and the owner {name} of page {i}.\n", encoding="utf-8")
+    for i in range(MODULES):
+        module = root / "src" / f"m{i:02d}.py"
+        module.parent.mkdir(exist_ok=True)
+        calls = f"from src.m{i - 1:02d} import f{i - 1:02d}\n\n\n" if i else ""
+        body = f"f{i - 1:02d}()" if i else "0"
+        module.write_text(
+            f'"""Module {i} of {name}."""\n\n{calls}def f{i:02d}():\n    """Part of {name}."""\n    return {body}\n',
+            encoding="utf-8",
+        )
     return root
 
 
@@ -93,7 +114,7 @@ def test_two_syncs_and_four_readers_at_once_stay_in_their_projects(tmp_path):
             size = index_size(conn)
         finally:
             conn.close()
-        assert size.files == FILES and size.by_lifecycle == {"active": FILES}
+        assert size.files == FILES + MODULES and size.by_lifecycle == {"active": EXCERPTS}
 
 
 def test_two_checkouts_of_one_project_syncing_at_once_write_it_once(tmp_path):
@@ -109,10 +130,18 @@ def test_two_checkouts_of_one_project_syncing_at_once_write_it_once(tmp_path):
         assert proc.returncode == 0
         reports.append(out)
     added = sorted(json.loads(r)["excerpts"]["added"] for r in reports)
-    assert added == [0, FILES]  # the one that waited found every excerpt already written
+    assert added == [0, EXCERPTS]  # the one that waited found every excerpt already written
     conn = open_store(Project(roots[0], _config(roots[0])))
     try:
-        assert index_size(conn).facts == FILES
+        assert index_size(conn).facts == EXCERPTS
+        on_server = graph_size(conn)
+    finally:
+        conn.close()
+    local = {k: v for k, v in env().items() if k != "KENNING_DATABASE_URL"}
+    subprocess.run([KENNING, "sync", "--project", str(roots[1])], env=local, check=True, capture_output=True)
+    conn = open_store(Project(roots[1], load_project(roots[1], {}).config))
+    try:
+        assert on_server == graph_size(conn) and on_server[1] > 0  # the graph written once too, as one sync writes it
     finally:
         conn.close()
 
