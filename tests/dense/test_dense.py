@@ -280,3 +280,21 @@ def test_a_date_window_filters_the_dense_candidates_as_it_filters_the_lexical_on
     assert answer.excerpts == () and answer.empty_reason is EmptyReason.ALL_FILTERED
     assert answer.filtered == {"date": 1}  # the lexical match outside the window is counted
     conn.close()
+
+
+def test_a_released_model_is_loaded_again_on_use_and_gives_the_same_vectors():
+    """A sync releases each model after its pass (one model in memory at a time); the next
+    encode loads it again, with the same weights, so the vectors do not change."""
+    import numpy as np
+
+    from kenning.dense import embed
+
+    texts = ["Cancelling slow calls", "La configuration du cache", "one more line of prose"]
+    for embedder in (embed.minilm(), embed.use()):
+        batch, single = embedder.encode(texts), embedder.encode(texts[:1])
+        embedder.release()
+        embedder.release()  # twice is harmless
+        assert np.allclose(embedder.encode(texts), batch, atol=1e-5)
+        embedder.release()
+        assert np.allclose(embedder.encode(texts[:1]), single, atol=1e-5)
+        assert np.allclose(np.linalg.norm(batch, axis=1), 1.0, atol=1e-5)

