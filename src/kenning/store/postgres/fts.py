@@ -1,9 +1,10 @@
 """``store.fts`` on PostgreSQL: the same FTS5-syntax expressions (built by ``search/``),
 translated here into a ``tsquery`` for words and into ``LIKE`` tests for trigrams.
 
-Words: ``facts.words`` (``kenning_simple``: unaccent + simple, no stemming) ranked by
-``ts_rank_cd`` with the column weights (title, keywords, path, body) scaled to at most 1,
-as ``ts_rank_cd`` wants; ties go to the lower id. Trigrams: every term must occur inside
+Words: ``facts.words`` (``kenning_simple``, PostgreSQL migration 0005: words as FTS5 reads
+them) ranked by FTS5's own BM25 (column weights title, keywords, path, body; inverse document
+frequency; length normalisation) computed from the word postings (migration 0010), not from
+the fact rows; ties go to the lower id. Trigrams: every term must occur inside
 ``facts.grams`` (lower-cased title, keywords and path; a pg_trgm GIN index serves the
 ``LIKE``), scored by the weighted count of the columns holding a term (title 4, keywords 3,
 path 1, as the SQLite trigram weights).
@@ -25,10 +26,6 @@ if TYPE_CHECKING:
 
     from kenning.store.fts import Filters
 
-# ts_rank_cd's normalisation 1: the rank divided by 1 + log(document length), as BM25 favours
-# short excerpts; on bench/pg_speed.py's Zipf corpus it gave the same top-5 set as SQLite's bm25
-# for 29 of 60 questions, against 6 of 60 without it.
-LENGTH_NORMALISATION = 1
 SYNTAX_HINT = (  # the same as store.fts.SYNTAX_HINT (which imports this module)
     'FTS syntax: terms, "phrases", prefix*, AND / OR / NOT between terms, balanced parentheses, '
     "column:term for title, keywords, path or body; or search in natural syntax"
@@ -129,18 +126,103 @@ def _where(filters: Filters) -> tuple[str, list[Any]]:
     return " AND ".join(clauses), params
 
 
+# FTS5's bm25 constants (fts5_aux.c).
+K1, B = 1.2, 0.75
+# The facts of the question's words, scored by FTS5's BM25 from the postings (migration 0010):
+# the inverse document frequency of each word from its postings, hits weighted per column,
+# the length normalised by the project's average (word_stats). Each question word is a row of
+# `terms` (a repeated word counts twice, as in FTS5); the words of a phrase share its weight
+# (FTS5 scores a phrase by its own hits: an approximation there).
+_BM25 = f"""
+terms AS (
+    SELECT u.lexeme, t.share FROM unnest(%s::text[], %s::float8[]) AS t(word, share),
+        unnest(to_tsvector('kenning_simple', t.word)) AS u WHERE u.lexeme <> ' '),
+stats AS (SELECT docs::float8 AS docs, words::float8 / greatest(docs, 1) AS avgdl FROM word_stats WHERE project = %s),
+df AS (
+    SELECT w.lexeme, sum(cardinality(w.ids))::float8 AS n FROM word_postings w
+    WHERE w.project = %s AND w.lexeme IN (SELECT lexeme FROM terms) GROUP BY w.lexeme),
+idf AS (
+    SELECT t.lexeme, t.share, ln(greatest((s.docs - df.n + 0.5) / (df.n + 0.5), 1e-9)) AS idf
+    FROM terms t JOIN df USING (lexeme), stats s),
+postings AS (
+    SELECT u.id, i.share * (CASE WHEN i.idf > 0 THEN i.idf ELSE 1e-6 END) * u.f * {K1 + 1} / (u.f + {K1} * ({1 - B} + {B} * u.n /
+            (SELECT avgdl FROM stats))) AS s
+    FROM idf i JOIN word_postings w ON w.project = %s AND w.lexeme = i.lexeme,
+        LATERAL (SELECT v.id, v.n, %s * (v.h & 65535) + %s * ((v.h >> 16) & 65535) + %s * ((v.h >> 32) & 65535)
+            + %s * (v.h >> 48) AS f FROM unnest(w.ids, w.hits, w.lens) AS v(id, h, n)) AS u)"""
+
+
+def _or_words(found: list[tuple[str, str, bool]]) -> list[str] | None:
+    """The words of an expression that is words joined by OR (what natural questions become):
+    its matches are the union of the words' postings. ``None`` for any other shape."""
+    words_found: list[str] = []
+    for k, (kind, text, prefix) in enumerate(found):
+        if k % 2:
+            if (kind, text) != ("op", "OR"):
+                return None
+            continue
+        parts = _WORD.findall(text) if kind == "term" and not prefix else []
+        if len(parts) != 1 or ":" in text:
+            return None
+        words_found.append(parts[0])
+    return words_found
+
+
+def _positive_words(found: list[tuple[str, str, bool]]) -> list[tuple[str, float]]:
+    """The words of the terms an expression wants (not those under a NOT), each with its share
+    of its term's weight (a phrase of n words: 1/n each): what scores a match."""
+    wanted: list[tuple[str, float]] = []
+    negated_depth, depth, after_not = -1, 0, False
+    for kind, text, _ in found:
+        if kind == "(":
+            depth += 1
+            if after_not and negated_depth < 0:
+                negated_depth = depth
+        elif kind == ")":
+            if depth == negated_depth:
+                negated_depth = -1
+            depth -= 1
+        elif kind == "term" and negated_depth < 0 and not after_not:
+            parts = _WORD.findall(text)
+            wanted.extend((w, 1 / len(parts)) for w in parts)
+        after_not = (kind, text) == ("op", "NOT")
+    return wanted
+
+
 def words(
     conn: PgConnection, match: str, filters: Filters, limit: int, weights: tuple[float, ...]
 ) -> list[tuple[int, float]]:
-    top = max(weights)
-    scaled = "{" + ",".join(str(w / top) for w in reversed(weights)) + "}"  # ts_rank_cd: {D, C, B, A}
+    """FTS5's BM25 over the word postings. A question of words joined by OR (the usual shape)
+    ranks the union of their postings, then reads the facts in score order only until
+    ``limit`` pass the filters; any other expression takes its matches from the GIN index
+    (``@@``) and scores them the same way."""
+    found = tokens(match)
     where, params = _where(filters)
-    rows = conn.execute(
-        f"SELECT f.id, ts_rank_cd(%s::float4[], f.words, q, {LENGTH_NORMALISATION}) AS s "
-        "FROM facts f, to_tsquery('kenning_simple', %s) q "
-        f"WHERE f.project = %s AND f.words @@ q AND {where} ORDER BY s DESC, f.id LIMIT %s",
-        (scaled, tsquery(match), conn.project, *params, limit),
-    ).fetchall()
+    ored = _or_words(found)
+    scored = [(w, 1.0) for w in ored] if ored is not None else _positive_words(found)
+    score_params = [
+        [w for w, _ in scored],
+        [share for _, share in scored],
+        conn.project,
+        conn.project,
+        conn.project,
+        *weights,
+    ]
+    if ored is not None:
+        sql = (
+            f"WITH {_BM25}, ranked AS MATERIALIZED (SELECT id, sum(s) AS s FROM postings GROUP BY id ORDER BY 2 DESC, 1) "
+            f"SELECT r.id, r.s FROM ranked r WHERE (SELECT true FROM facts f WHERE f.id = r.id AND f.project = %s "
+            f"AND {where}) LIMIT %s"
+        )
+        rows = conn.execute(sql, (*score_params, conn.project, *params, limit)).fetchall()
+    else:
+        sql = (
+            f"WITH {_BM25}, matched AS MATERIALIZED (SELECT f.id FROM facts f WHERE f.project = %s "
+            f"AND f.words @@ to_tsquery('kenning_simple', %s) AND {where}) "
+            "SELECT m.id, coalesce(sum(p.s), 0) AS s FROM matched m LEFT JOIN postings p USING (id) "
+            "GROUP BY m.id ORDER BY 2 DESC, 1 LIMIT %s"
+        )
+        rows = conn.execute(sql, (*score_params, conn.project, tsquery(match), *params, limit)).fetchall()
     return [(r[0], float(r[1])) for r in rows]
 
 
