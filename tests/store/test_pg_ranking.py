@@ -6,8 +6,8 @@ from __future__ import annotations
 
 import shutil
 import uuid
-from datetime import UTC, datetime
 from dataclasses import replace
+from datetime import UTC, datetime
 from pathlib import Path
 
 import pytest

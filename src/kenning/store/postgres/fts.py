@@ -145,8 +145,8 @@ idf AS (
     SELECT t.lexeme, t.share, ln(greatest((s.docs - df.n + 0.5) / (df.n + 0.5), 1e-9)) AS idf
     FROM terms t JOIN df USING (lexeme), stats s),
 postings AS (
-    SELECT u.id, i.share * (CASE WHEN i.idf > 0 THEN i.idf ELSE 1e-6 END) * u.f * {K1 + 1} / (u.f + {K1} * ({1 - B} + {B} * u.n /
-            (SELECT avgdl FROM stats))) AS s
+    SELECT u.id, i.share * (CASE WHEN i.idf > 0 THEN i.idf ELSE 1e-6 END) * u.f * {K1 + 1}
+            / (u.f + {K1} * ({1 - B} + {B} * u.n / (SELECT avgdl FROM stats))) AS s
     FROM idf i JOIN word_postings w ON w.project = %s AND w.lexeme = i.lexeme,
         LATERAL (SELECT v.id, v.n, %s * (v.h & 65535) + %s * ((v.h >> 16) & 65535) + %s * ((v.h >> 32) & 65535)
             + %s * (v.h >> 48) AS f FROM unnest(w.ids, w.hits, w.lens) AS v(id, h, n)) AS u)"""
@@ -210,7 +210,8 @@ def words(
     ]
     if ored is not None:
         sql = (
-            f"WITH {_BM25}, ranked AS MATERIALIZED (SELECT id, sum(s) AS s FROM postings GROUP BY id ORDER BY 2 DESC, 1) "
+            f"WITH {_BM25}, ranked AS MATERIALIZED "
+            "(SELECT id, sum(s) AS s FROM postings GROUP BY id ORDER BY 2 DESC, 1) "
             f"SELECT r.id, r.s FROM ranked r WHERE (SELECT true FROM facts f WHERE f.id = r.id AND f.project = %s "
             f"AND {where}) LIMIT %s"
         )
