@@ -67,13 +67,9 @@ def project_status(project: Project, database_url: str | None = None) -> dict[st
                 "last_sync": size.last_sync,
                 "schema_version": size.schema_version,
             }
-        if conn is not None and not serves(conn, "dense vectors"):
-            data["engines"]["dense"] = {
-                "available": False,
-                "reason": "dense vectors: not implemented on postgresql yet",
-            }
-        else:
-            data["engines"]["dense"] = _dense_engine(conn, project, data["engines"]["dense"])
+        data["engines"]["dense"] = _dense_engine(conn, project, data["engines"]["dense"])
+        if conn is not None and "embedders" in data["engines"]["dense"]:
+            data["engines"]["dense"]["search"] = store_status.vector_search(conn)
         data["level"] = 1 if data["engines"]["dense"]["available"] else 0
         if conn is not None and not serves(conn, "graph"):
             data["engines"]["graph"] = {"available": False, "reason": "graph: not implemented on postgresql yet"}

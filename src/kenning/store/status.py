@@ -58,3 +58,10 @@ def graph_size(conn: sqlite3.Connection) -> tuple[int, int]:
     edges = conn.execute("SELECT count(*) FROM graph_edges").fetchone()[0]
     nodes = conn.execute("SELECT count(*) FROM graph_nodes").fetchone()[0] if edges else 0
     return nodes, edges
+
+
+def vector_search(conn: sqlite3.Connection) -> str:
+    """How dense vectors are searched (``kenning status``)."""
+    if is_pg(conn):
+        return pg.vector_search(conn)
+    return "exact: float32 vectors scored in the client"

@@ -1,4 +1,5 @@
-"""Dense vectors and their manifest (migration 0009). Vectors are float32 BLOBs; no ranking here."""
+"""Dense vectors and their manifest (migration 0011). Vectors are float32 BLOBs; no ranking here.
+A PostgreSQL handle dispatches to ``store/postgres/vectors.py`` (``bytea``, same functions)."""
 
 from __future__ import annotations
 
@@ -9,6 +10,8 @@ from typing import Any
 import numpy as np
 
 from kenning.store.bodies import text
+from kenning.store.postgres import vectors as pg
+from kenning.store.postgres.connection import is_pg
 
 # Active facts whose current text has no vector yet for this embedder. Prose first (sections,
 # decisions, memories), code last: a bounded sync embeds what answers "how" questions first.
@@ -22,6 +25,8 @@ LIMIT ?
 
 
 def manifest(conn: sqlite3.Connection, embedder: str) -> dict[str, Any] | None:
+    if is_pg(conn):
+        return pg.manifest(conn, embedder)
     row = conn.execute(
         "SELECT model_id, weights_sha256, dimension, pooling, fingerprint, created FROM dense_manifest "
         "WHERE embedder = ?",
@@ -35,6 +40,9 @@ def manifest(conn: sqlite3.Connection, embedder: str) -> dict[str, Any] | None:
 
 def reset(conn: sqlite3.Connection, embedder: str, described: dict[str, Any], *, created: str) -> None:
     """Forget the embedder's vectors and record the manifest they will be built under."""
+    if is_pg(conn):
+        pg.reset(conn, embedder, described, created=created)
+        return
     conn.execute("DELETE FROM dense_vectors WHERE embedder = ?", (embedder,))
     conn.execute(
         "INSERT OR REPLACE INTO dense_manifest (embedder, model_id, weights_sha256, dimension, pooling, "
@@ -53,6 +61,8 @@ def reset(conn: sqlite3.Connection, embedder: str, described: dict[str, Any], *,
 
 def drop_stale(conn: sqlite3.Connection, embedder: str) -> int:
     """Delete vectors of facts no longer active or whose text changed; returns how many."""
+    if is_pg(conn):
+        return pg.drop_stale(conn, embedder)
     cursor = conn.execute(
         "DELETE FROM dense_vectors WHERE embedder = ? AND fact_id NOT IN "
         "(SELECT f.id FROM facts f WHERE f.lifecycle = 'active' AND f.content_hash = dense_vectors.content_hash)",
@@ -64,11 +74,15 @@ def drop_stale(conn: sqlite3.Connection, embedder: str) -> int:
 
 
 def pending(conn: sqlite3.Connection, embedder: str, limit: int) -> list[tuple[int, str, str, str, str, str]]:
+    if is_pg(conn):
+        return pg.pending(conn, embedder, limit)
     return [(*row[:3], text(row[3]), *row[4:]) for row in conn.execute(_PENDING, (embedder, limit))]
 
 
 def coverage(conn: sqlite3.Connection, embedder: str) -> tuple[int, int]:
     """(active facts with a current vector, active facts)."""
+    if is_pg(conn):
+        return pg.coverage(conn, embedder)
     done = conn.execute(
         "SELECT count(*) FROM dense_vectors v JOIN facts f ON f.id = v.fact_id "
         "WHERE v.embedder = ? AND f.lifecycle = 'active' AND f.content_hash = v.content_hash",
@@ -79,6 +93,9 @@ def coverage(conn: sqlite3.Connection, embedder: str) -> tuple[int, int]:
 
 
 def put(conn: sqlite3.Connection, embedder: str, rows: Iterable[tuple[int, str, np.ndarray]]) -> None:
+    if is_pg(conn):
+        pg.put(conn, embedder, rows)
+        return
     conn.executemany(
         "INSERT OR REPLACE INTO dense_vectors (embedder, fact_id, content_hash, vector) VALUES (?, ?, ?, ?)",
         (
@@ -95,12 +112,16 @@ def _bump(conn: sqlite3.Connection, embedder: str) -> None:
 
 def state(conn: sqlite3.Connection, embedder: str) -> tuple[str, int]:
     """A token that changes when the embedder's vectors do (one row read, not the vectors)."""
+    if is_pg(conn):
+        return pg.state(conn, embedder)
     row = conn.execute("SELECT created, version FROM dense_manifest WHERE embedder = ?", (embedder,)).fetchone()
     return (str(row[0]), int(row[1])) if row else ("", -1)
 
 
 def load(conn: sqlite3.Connection, embedder: str, dimension: int) -> tuple[np.ndarray, np.ndarray]:
     """(fact ids, matrix of their vectors) of the active facts whose vector is current."""
+    if is_pg(conn):
+        return pg.load(conn, embedder, dimension)
     rows = conn.execute(
         "SELECT v.fact_id, v.vector FROM dense_vectors v JOIN facts f ON f.id = v.fact_id "
         "WHERE v.embedder = ? AND f.lifecycle = 'active' AND f.content_hash = v.content_hash ORDER BY v.fact_id",

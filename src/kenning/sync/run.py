@@ -60,9 +60,7 @@ def _locked_sync(project: Project, *, now: datetime, progress: Progress | None, 
             report = _sync(conn, project, now=now, progress=progress)
         # Level 1, after the lexical sync committed; its default time budget follows the
         # lexical sync's own duration, so embedding never turns a short sync into a long one.
-        if not serves(conn, "dense vectors"):
-            report.dense = {"available": False, "reason": "dense vectors: not implemented on postgresql yet"}
-        elif embed:
+        if embed:
             report.dense = dense.update(conn, project, progress, lexical_seconds=time.perf_counter() - started)
         else:
             report.dense = {"available": False, "reason": dense.SKIPPED}

@@ -4,7 +4,6 @@ migrations. Selected by a ``postgresql://`` store URL; see docs/architecture.md 
 # Store contract sections not implemented on PostgreSQL yet (``kenning status`` lists them as
 # degradations; their contract tests are strict xfails on this engine).
 MISSING = (
-    "dense vectors",
     "kenning bench",  # its reads are served (store.bench); the command still opens the local file
     "cross-project search",  # registered stores are opened as local files
     "web cockpit",

@@ -40,3 +40,11 @@ def graph_size(conn: PgConnection) -> tuple[int, int]:
         (conn.project, conn.project),
     ).fetchone()
     return (int(nodes) if edges else 0), int(edges)
+
+
+def vector_search(conn: PgConnection) -> str:
+    """How dense vectors are searched on this server: exactly, in the client; whether pgvector
+    (``CREATE EXTENSION vector``) is installable here is reported, its index is not used yet."""
+    pgvector = conn.execute("SELECT 1 FROM pg_available_extensions WHERE name = 'vector'").fetchone() is not None
+    where = "pgvector is installable on this server, its index is not used yet" if pgvector else "no pgvector"
+    return f"exact: bytea vectors scored in the client ({where})"
