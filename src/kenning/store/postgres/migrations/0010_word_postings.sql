@@ -1,5 +1,5 @@
 -- Word postings for ranking (store.postgres.fts): per project, word (lexeme) and id range
--- (65,536 ids), the facts holding the word with their hit counts per column and their
+-- (4,096 ids: appending to a row rewrites it), the facts holding the word with their hit counts per column and their
 -- length in words. A question ranks from these short arrays (FTS5's BM25: inverse document
 -- frequency from the arrays' sizes, column weights, length normalisation from `word_stats`)
 -- instead of reading every matching fact row. Triggers keep both tables in step with
@@ -7,7 +7,7 @@
 CREATE TABLE word_postings (
     project text NOT NULL,
     lexeme text NOT NULL,
-    bucket bigint NOT NULL,  -- id >> 16
+    bucket bigint NOT NULL,  -- id >> 12
     ids bigint[] NOT NULL,
     hits bigint[] NOT NULL,  -- per fact: title + keywords << 16 + path << 32 + body << 48 (hit counts)
     lens integer[] NOT NULL,  -- per fact: its words, all columns (FTS5's document length)
@@ -20,32 +20,29 @@ CREATE TABLE word_stats (
     words bigint NOT NULL
 );
 
--- The postings of the given facts, appended to their rows.
+-- The postings of the given facts, appended to their rows; their words added to the counts.
 CREATE FUNCTION kenning_postings_add(p_ids bigint[], p_projects text[], p_words tsvector[]) RETURNS void
 LANGUAGE sql AS $$
-    WITH e AS (
-        SELECT n.project, n.id, u.lexeme, u.positions, u.weights
+    WITH e AS MATERIALIZED (
+        SELECT n.project, n.id, u.lexeme, cardinality(u.positions) AS times, array_to_string(u.weights, '') AS ws
         FROM unnest(p_ids, p_projects, p_words) AS n(id, project, words), unnest(n.words) AS u
         WHERE u.lexeme <> ' '
-    ), l AS (
-        SELECT id, sum(cardinality(positions))::integer AS len FROM e GROUP BY id
-    ), p AS (
-        SELECT e.project, e.lexeme, e.id >> 16 AS bucket, e.id, l.len,
-            (SELECT sum(CASE w WHEN 'A' THEN 1::bigint WHEN 'B' THEN 65536::bigint
-                        WHEN 'C' THEN 4294967296::bigint ELSE 281474976710656::bigint END)
-             FROM unnest(e.weights) AS w)::bigint AS hits
-        FROM e JOIN l USING (id)
+    ), l AS MATERIALIZED (
+        SELECT project, id, sum(times)::integer AS len FROM e GROUP BY project, id
+    ), added AS (
+        INSERT INTO word_postings AS w (project, lexeme, bucket, ids, hits, lens)
+        SELECT e.project, e.lexeme, e.id >> 12, array_agg(e.id), array_agg(
+            (length(ws) - length(replace(ws, 'A', '')))::bigint
+            + ((length(ws) - length(replace(ws, 'B', '')))::bigint << 16)
+            + ((length(ws) - length(replace(ws, 'C', '')))::bigint << 32)
+            + ((length(ws) - length(replace(ws, 'D', '')))::bigint << 48)), array_agg(l.len)
+        FROM e JOIN l USING (project, id)
+        GROUP BY e.project, e.lexeme, e.id >> 12 ORDER BY 1, 2, 3
+        ON CONFLICT (project, lexeme, bucket) DO UPDATE
+            SET ids = w.ids || excluded.ids, hits = w.hits || excluded.hits, lens = w.lens || excluded.lens
     )
-    INSERT INTO word_postings AS w (project, lexeme, bucket, ids, hits, lens)
-    SELECT project, lexeme, bucket, array_agg(id), array_agg(hits), array_agg(len)
-    FROM p GROUP BY project, lexeme, bucket ORDER BY project, lexeme, bucket
-    ON CONFLICT (project, lexeme, bucket) DO UPDATE
-        SET ids = w.ids || excluded.ids, hits = w.hits || excluded.hits, lens = w.lens || excluded.lens;
     INSERT INTO word_stats AS s (project, docs, words)
-    SELECT n.project, count(*), coalesce(sum(l.len), 0)
-    FROM unnest(p_ids, p_projects, p_words) AS n(id, project, words),
-        LATERAL (SELECT sum(cardinality(u.positions)) AS len FROM unnest(n.words) AS u WHERE u.lexeme <> ' ') AS l
-    GROUP BY n.project ORDER BY n.project
+    SELECT project, count(*), sum(len) FROM l GROUP BY project ORDER BY project
     ON CONFLICT (project) DO UPDATE SET docs = s.docs + excluded.docs, words = s.words + excluded.words;
 $$;
 
@@ -54,13 +51,13 @@ CREATE FUNCTION kenning_postings_remove(p_ids bigint[], p_projects text[], p_wor
 LANGUAGE sql AS $$
     UPDATE word_postings AS w SET (ids, hits, lens) = (
         SELECT coalesce(array_agg(i), '{}'), coalesce(array_agg(h), '{}'), coalesce(array_agg(n), '{}')
-        FROM unnest(w.ids, w.hits, w.lens) AS u(i, h, n) WHERE NOT (u.i = ANY(p_ids)))
+        FROM unnest(w.ids, w.hits, w.lens) AS u(i, h, n) WHERE u.i NOT IN (SELECT unnest(p_ids)))
     WHERE (w.project, w.lexeme, w.bucket) IN (
-        SELECT DISTINCT o.project, u.lexeme, o.id >> 16
+        SELECT DISTINCT o.project, u.lexeme, o.id >> 12
         FROM unnest(p_ids, p_projects, p_words) AS o(id, project, words), unnest(o.words) AS u
         WHERE u.lexeme <> ' ');
     DELETE FROM word_postings AS w WHERE w.ids = '{}' AND (w.project, w.lexeme, w.bucket) IN (
-        SELECT DISTINCT o.project, u.lexeme, o.id >> 16
+        SELECT DISTINCT o.project, u.lexeme, o.id >> 12
         FROM unnest(p_ids, p_projects, p_words) AS o(id, project, words), unnest(o.words) AS u
         WHERE u.lexeme <> ' ');
     UPDATE word_stats AS s SET docs = s.docs - g.docs, words = s.words - g.words FROM (
@@ -86,13 +83,12 @@ BEGIN
 END
 $$;
 
--- Only rows whose words changed (a title, keywords, path or body rewritten) move.
+-- A row whose words changed (a title, keywords, path or body rewritten) moves; other updates
+-- (lifecycle, dates, fingerprints) do not call anything.
 CREATE FUNCTION kenning_postings_updated() RETURNS trigger LANGUAGE plpgsql AS $$
 BEGIN
-    PERFORM kenning_postings_remove(array_agg(o.id), array_agg(o.project), array_agg(o.words))
-    FROM old_rows o JOIN new_rows n USING (id) WHERE o.words IS DISTINCT FROM n.words HAVING count(*) > 0;
-    PERFORM kenning_postings_add(array_agg(n.id), array_agg(n.project), array_agg(n.words))
-    FROM old_rows o JOIN new_rows n USING (id) WHERE o.words IS DISTINCT FROM n.words HAVING count(*) > 0;
+    PERFORM kenning_postings_remove(ARRAY[OLD.id], ARRAY[OLD.project], ARRAY[OLD.words]);
+    PERFORM kenning_postings_add(ARRAY[NEW.id], ARRAY[NEW.project], ARRAY[NEW.words]);
     RETURN NULL;
 END
 $$;
@@ -101,9 +97,9 @@ CREATE TRIGGER facts_postings_insert AFTER INSERT ON facts REFERENCING NEW TABLE
     FOR EACH STATEMENT EXECUTE FUNCTION kenning_postings_inserted();
 CREATE TRIGGER facts_postings_delete AFTER DELETE ON facts REFERENCING OLD TABLE AS old_rows
     FOR EACH STATEMENT EXECUTE FUNCTION kenning_postings_deleted();
-CREATE TRIGGER facts_postings_update AFTER UPDATE ON facts REFERENCING OLD TABLE AS old_rows NEW TABLE AS new_rows
-    FOR EACH STATEMENT EXECUTE FUNCTION kenning_postings_updated();
+CREATE TRIGGER facts_postings_update AFTER UPDATE ON facts
+    FOR EACH ROW WHEN (OLD.words IS DISTINCT FROM NEW.words) EXECUTE FUNCTION kenning_postings_updated();
 
 -- The facts already stored, project by project in id ranges.
 SELECT kenning_postings_add(array_agg(id), array_agg(project), array_agg(words))
-FROM facts GROUP BY project, id >> 16;
+FROM facts GROUP BY project, id >> 16;  -- 65,536 facts a call
