@@ -14,7 +14,7 @@ import pytest
 from pg_engine import server_url
 
 from kenning.records import Lifecycle
-from kenning.store import facts, fts
+from kenning.store import facts, fts, fts_guard
 from kenning.store.db import open_store, transaction
 from kenning.sync.run import sync
 
@@ -98,3 +98,17 @@ def test_filters_apply_after_ranking_without_losing_the_limit(engines):
             facts.set_lifecycle(remote, fact_id, Lifecycle.SUPERSEDED, when="2026-11-30")
     served = fts.words(remote, '"search" OR "sqlite"', fts.Filters(), 2, WEIGHTS)
     assert served == every[3:5]
+
+
+def test_the_cost_estimate_counts_the_facts_of_each_word_from_the_postings(engines):
+    _, remote = engines
+
+    def matching(word: str) -> int:
+        sql = "SELECT count(*) FROM facts WHERE project = %s AND words @@ to_tsquery('kenning_simple', %s)"
+        return remote.execute(sql, (remote.project, word)).fetchone()[0]
+
+    search, sqlite = matching("search"), matching("sqlite")
+    assert search and sqlite
+    assert fts_guard.estimated_postings(remote, "search") == search
+    assert fts_guard.estimated_postings(remote, "search OR sqlite OR search") == 2 * search + sqlite
+    assert fts_guard.estimated_postings(remote, "sea*") == matching("sea:*") >= search

@@ -295,17 +295,22 @@ def count_trigrams(conn: PgConnection, match: str, filters: Filters) -> int:
 
 def estimated_postings(conn: PgConnection, terms: Counter[tuple[str, bool]]) -> int:
     """Facts of the project each term (a prefix: every word it starts) reaches, summed over its
-    occurrences: the ``fts_guard`` estimate, counted by the GIN index."""
+    occurrences: the ``fts_guard`` estimate, from the word postings (a prefix: the GIN index)."""
     total = 0
     for (term, prefix), times in terms.items():
         query = _lexemes(term, prefix)
         if query == "''":
             continue
-        found = conn.execute(
-            "SELECT count(*) FROM facts WHERE project = %s AND words @@ to_tsquery('kenning_simple', %s)",
-            (conn.project, query),
-        ).fetchone()[0]
-        total += int(found) * times
+        if prefix:
+            sql = "SELECT count(*) FROM facts WHERE project = %s AND words @@ to_tsquery('kenning_simple', %s)"
+        else:  # the rarest of its words (a term of several words matches no more facts than that)
+            sql = (
+                "SELECT coalesce(min(n), 0) FROM (SELECT sum(cardinality(w.ids)) AS n FROM word_postings w "
+                "WHERE w.project = %s AND w.lexeme IN (SELECT lexeme FROM unnest(to_tsvector('kenning_simple', %s))) "
+                "GROUP BY w.lexeme) AS found"
+            )
+            query = " ".join(_WORD.findall(term))
+        total += int(conn.execute(sql, (conn.project, query)).fetchone()[0]) * times
     return total
 
 
