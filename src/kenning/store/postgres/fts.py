@@ -134,22 +134,25 @@ K1, B = 1.2, 0.75
 # `terms` (a repeated word counts twice, as in FTS5); the words of a phrase share its weight
 # (FTS5 scores a phrase by its own hits: an approximation there).
 _BM25 = f"""
-terms AS (
+terms AS MATERIALIZED (
     SELECT u.lexeme, t.share FROM unnest(%s::text[], %s::float8[]) AS t(word, share),
         unnest(to_tsvector('kenning_simple', t.word)) AS u WHERE u.lexeme <> ' '),
-stats AS (SELECT docs::float8 AS docs, words::float8 / greatest(docs, 1) AS avgdl FROM word_stats WHERE project = %s),
-df AS (
-    SELECT w.lexeme, sum(cardinality(w.ids))::float8 AS n FROM word_postings w
-    WHERE w.project = %s AND w.lexeme IN (SELECT lexeme FROM terms) GROUP BY w.lexeme),
-idf AS (
-    SELECT t.lexeme, t.share, ln(greatest((s.docs - df.n + 0.5) / (df.n + 0.5), 1e-9)) AS idf
-    FROM terms t JOIN df USING (lexeme), stats s),
+stats AS MATERIALIZED (
+    SELECT docs::float8 AS docs, {K1 * B}::float8 / greatest(words::float8 / greatest(docs, 1), 1e-9) AS per_word
+    FROM word_stats WHERE project = %s),
+boosts AS MATERIALIZED (
+    SELECT t.lexeme, t.share * (CASE WHEN x > 0 THEN x ELSE 1e-6 END) * {K1 + 1}::float8 AS boost
+    FROM terms t CROSS JOIN stats s,
+        LATERAL (SELECT sum(cardinality(w.ids))::float8 AS n FROM word_postings w
+            WHERE w.project = %s AND w.lexeme = t.lexeme) AS df,
+        LATERAL ln(greatest((s.docs - df.n + 0.5) / (df.n + 0.5), 1e-9)) AS x
+    WHERE df.n IS NOT NULL),
 postings AS (
-    SELECT u.id, i.share * (CASE WHEN i.idf > 0 THEN i.idf ELSE 1e-6 END) * u.f * {K1 + 1}
-            / (u.f + {K1} * ({1 - B} + {B} * u.n / (SELECT avgdl FROM stats))) AS s
-    FROM idf i JOIN word_postings w ON w.project = %s AND w.lexeme = i.lexeme,
-        LATERAL (SELECT v.id, v.n, %s * (v.h & 65535) + %s * ((v.h >> 16) & 65535) + %s * ((v.h >> 32) & 65535)
-            + %s * (v.h >> 48) AS f FROM unnest(w.ids, w.hits, w.lens) AS v(id, h, n)) AS u)"""
+    SELECT v.id, k.boost * v.f / (v.f + {K1 * (1 - B)}::float8 + (SELECT per_word FROM stats) * v.n) AS s
+    FROM boosts k JOIN word_postings w ON w.project = %s AND w.lexeme = k.lexeme,
+        LATERAL (SELECT x.id, x.n::float8 AS n, %s::float8 * (x.h & 65535) + %s::float8 * ((x.h >> 16) & 65535)
+            + %s::float8 * ((x.h >> 32) & 65535) + %s::float8 * (x.h >> 48) AS f
+            FROM unnest(w.ids, w.hits, w.lens) AS x(id, h, n)) AS v)"""
 
 
 def _or_words(found: list[tuple[str, str, bool]]) -> list[str] | None:
@@ -211,11 +214,16 @@ def words(
     if ored is not None:
         sql = (
             f"WITH {_BM25}, ranked AS MATERIALIZED "
-            "(SELECT id, sum(s) AS s FROM postings GROUP BY id ORDER BY 2 DESC, 1) "
-            f"SELECT r.id, r.s FROM ranked r WHERE (SELECT true FROM facts f WHERE f.id = r.id AND f.project = %s "
+            "(SELECT id, sum(s) AS s FROM postings GROUP BY id ORDER BY 2 DESC, 1 LIMIT %s) "
+            "SELECT r.id, r.s FROM ranked r WHERE (SELECT true FROM facts f WHERE f.id = r.id AND f.project = %s "
             f"AND {where}) LIMIT %s"
         )
-        rows = conn.execute(sql, (*score_params, conn.project, *params, limit)).fetchall()
+        # The best few first (a top-N sort, not a sort of every match); when the filters leave
+        # fewer than ``limit`` of them, every match is ranked: the same answer either way.
+        head = max(4 * limit, 200)
+        rows = conn.execute(sql, (*score_params, head, conn.project, *params, limit)).fetchall()
+        if len(rows) < limit:
+            rows = conn.execute(sql, (*score_params, None, conn.project, *params, limit)).fetchall()
     else:
         sql = (
             f"WITH {_BM25}, matched AS MATERIALIZED (SELECT f.id FROM facts f WHERE f.project = %s "
