@@ -1,6 +1,6 @@
--- Word postings for ranking (store.postgres.fts): per project, word (lexeme) and id range
--- (4,096 ids: appending to a row rewrites it), the facts holding the word with their hit counts per column and their
--- length in words. A question ranks from these short arrays (FTS5's BM25: inverse document
+-- Word postings for ranking (store.postgres.fts): per project, word (lexeme) and range of
+-- 4,096 ids (appending to a row rewrites it), the facts holding the word with their hit counts
+-- per column and their length in words. A question ranks from these short arrays (FTS5's BM25: inverse document
 -- frequency from the arrays' sizes, column weights, length normalisation from `word_stats`)
 -- instead of reading every matching fact row. Triggers keep both tables in step with
 -- `facts.words` on every insert (COPY included), update and delete.
@@ -65,6 +65,7 @@ LANGUAGE sql AS $$
         SELECT o.project, count(*) AS docs, coalesce(sum(l.len), 0) AS words
         FROM unnest(p_ids, p_projects, p_words) AS o(id, project, words),
             LATERAL (SELECT sum(cardinality(u.positions)) AS len FROM unnest(o.words) AS u WHERE u.lexeme <> ' ') AS l
+        WHERE l.len IS NOT NULL  -- a fact without a word was never counted
         GROUP BY o.project) AS g
     WHERE s.project = g.project;
 $$;
