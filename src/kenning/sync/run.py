@@ -29,7 +29,7 @@ from kenning.ingest.discover import Candidate, discover
 from kenning.ingest.read import Parsed, Progress, read_all
 from kenning.project import Project
 from kenning.store import sources
-from kenning.store.db import Connection, open_store, serves, sync_lock
+from kenning.store.db import Connection, open_store, sync_lock
 from kenning.sync import dates as source_dates
 from kenning.sync.batches import write_batches
 from kenning.sync.report import SyncReport

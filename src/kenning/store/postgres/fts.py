@@ -26,6 +26,9 @@ if TYPE_CHECKING:
 
     from kenning.store.fts import Filters
 
+# ts_rank_cd's normalisation 1 (the rank divided by 1 + log(document length)), for the lexical
+# search over graph nodes (graph_lookup.py); excerpts are ranked by BM25 below.
+LENGTH_NORMALISATION = 1
 SYNTAX_HINT = (  # the same as store.fts.SYNTAX_HINT (which imports this module)
     'FTS syntax: terms, "phrases", prefix*, AND / OR / NOT between terms, balanced parentheses, '
     "column:term for title, keywords, path or body; or search in natural syntax"
