@@ -15,7 +15,7 @@ questions give the same top-5 set on both engines.
 ``--load N``: N generated excerpts (same vocabulary, 60 words, no files) written by
 ``store.facts.insert_rows`` (COPY) in batches of 20,000 into another fresh project of the
 same database, then the word candidates (``store.fts.words``, limit 50, the search's first
-step: ranked from the word postings, PostgreSQL migration 0010) for ``--queries`` two-word OR
+step: ranked from the word postings, PostgreSQL migration 0008) for ``--queries`` two-word OR
 expressions, p50/p95. Rows of earlier runs stay in the database (other project names), as on
 a shared server.
 

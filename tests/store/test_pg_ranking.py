@@ -1,5 +1,5 @@
 """Word ranking on PostgreSQL: FTS5's BM25 computed from the word postings (PostgreSQL
-migration 0010), compared with SQLite's own ``bm25()`` on the fixture corpus, and the postings
+PostgreSQL migration 0008), compared with SQLite's own ``bm25()`` on the fixture corpus, and the postings
 kept in step with the facts by the triggers (inserts, rewrites, deletes)."""
 
 from __future__ import annotations

@@ -3,7 +3,7 @@ translated here into a ``tsquery`` for words and into ``LIKE`` tests for trigram
 
 Words: ``facts.words`` (``kenning_simple``, PostgreSQL migration 0005: words as FTS5 reads
 them) ranked by FTS5's own BM25 (column weights title, keywords, path, body; inverse document
-frequency; length normalisation) computed from the word postings (migration 0010), not from
+frequency; length normalisation) computed from the word postings (PostgreSQL migration 0008), not from
 the fact rows; ties go to the lower id. Trigrams: every term must occur inside
 ``facts.grams`` (lower-cased title, keywords and path; a pg_trgm GIN index serves the
 ``LIKE``), scored by the weighted count of the columns holding a term (title 4, keywords 3,
@@ -131,7 +131,7 @@ def _where(filters: Filters) -> tuple[str, list[Any]]:
 
 # FTS5's bm25 constants (fts5_aux.c).
 K1, B = 1.2, 0.75
-# The facts of the question's words, scored by FTS5's BM25 from the postings (migration 0010):
+# The facts of the question's words, scored by FTS5's BM25 from the postings (PostgreSQL migration 0008):
 # the inverse document frequency of each word from its postings, hits weighted per column,
 # the length normalised by the project's average (word_stats). Each question word is a row of
 # `terms` (a repeated word counts twice, as in FTS5); the words of a phrase share its weight
