@@ -11,7 +11,7 @@ import sqlite3
 from dataclasses import dataclass
 
 from kenning.errors import InvalidQuery
-from kenning.store import fts_topk
+from kenning.store import fts_topk, postings
 from kenning.store.postgres import fts as pg
 from kenning.store.postgres.connection import is_pg
 
@@ -169,13 +169,13 @@ def _best_passing(
     (or all); the first ``limit`` passing among them are the first ``limit`` passing of the page.
     """
     page = limit * OVERFETCH
-    ranked = fts_topk.best(conn, index, match, limit, spare=page)
+    ranked = _ranked(conn, index, match, limit, spare=page)
     kept = _passing(conn, [r[0] for r in ranked], filters)
     hits = [(r[0], -r[1]) for r in ranked if r[0] in kept]
     if len(hits) >= limit or len(ranked) < limit:
         return hits[:limit]
     if len(ranked) == limit < page:  # only the best `limit` were ranked: rank a page
-        ranked = fts_topk.best(conn, index, match, page)
+        ranked = _ranked(conn, index, match, page)
         kept = _passing(conn, [r[0] for r in ranked], filters)
         hits = [(r[0], -r[1]) for r in ranked if r[0] in kept]
     if len(hits) >= limit or len(ranked) < page:
@@ -187,6 +187,20 @@ def _best_passing(
         (match, *params, limit),
     ).fetchall()
     return [(row[0], -row[1]) for row in rows]
+
+
+def _ranked(
+    conn: sqlite3.Connection, index: fts_topk.Index, match: str, k: int, spare: int = 0
+) -> list[tuple[int, float]]:
+    """The first rows of ``match``'s full ranking, at least ``k`` of them (or all): from the
+    impact lists kept in memory (``postings``) when the expression is a disjunction of phrases
+    they can serve, else from ``fts_topk`` (pruned FTS5 statements)."""
+    phrases = fts_topk.phrases_of(match)
+    if phrases and fts_topk.bounded(index.scoring):
+        found = postings.best(conn, index.table, index.scoring, phrases, k)
+        if found is not None:
+            return found
+    return fts_topk.best(conn, index, match, k, spare)
 
 
 def _passing(conn: sqlite3.Connection, ids: list[int], filters: Filters) -> set[int]:

@@ -1,0 +1,232 @@
+"""Exact top-k of a disjunction of phrases from per-phrase impact lists kept in memory.
+
+FTS5's ``bm25()`` scores a row of ``"a" OR "b" …`` as ``((0.0 + c_a) + c_b) + …`` where
+``c_p = idf(p) × tf-part(p, row)`` depends on the phrase, the row and the whole table only, and
+a phrase the row does not hold adds ``0.0`` (see ``fts_topk``). A one-phrase query returns
+``-c_p`` for every row holding ``p``, bit for bit. So a phrase's *impact list* — every row
+holding it with its ``c_p``, read once with ``SELECT rowid, bm25(…) … MATCH '"p"'`` — gives
+the score of any disjunction of cached phrases, exactly as FTS5 computes it: the scoring
+function is FTS5's own, and the top ``k`` (ties to the lower rowid) is the plain query's.
+
+A query then costs what its phrases' lists hold above a threshold, not every match
+(term-at-a-time MaxScore): phrases are taken by decreasing upper bound ``u_p`` (their best
+impact); a row first seen at phrase ``i`` can score at most ``c_i + Σ u_later``, so once
+that falls below the ``k``-th best partial sum found (a lower bound of the final ``k``-th
+score: impacts are never negative) the rest of the list only adds to rows already held,
+and rows whose partial sum plus ``Σ u_later`` falls below it are dropped. The survivors are
+rescored in the phrases' own order, so the float sums are FTS5's.
+
+The lists live per process, per store file and ranking expression, and are dropped when
+the store's write counter (``store_version``, see ``version.py``) or the table's averages
+record moves; nothing is persisted (the store does not grow). A phrase's list is read when
+it holds few rows (:data:`LOAD_BUDGET` for all the phrases of a query) or when the phrase
+was asked before in this process: a one-shot CLI search pays nothing for common words, a
+long-lived server (MCP, web) keeps the lists of the words it is asked. When a list is not
+there, :func:`best` returns None and the caller runs ``fts_topk``. At most
+:data:`MAX_POSTINGS` postings are kept (32 bytes each), the least recently used dropped first.
+"""
+
+from __future__ import annotations
+
+import heapq
+import sqlite3
+from array import array
+from bisect import bisect_left
+
+LOAD_BUDGET = 4_000  # rows a query may read into new lists (about 2 µs each); more: asked twice first
+MAX_POSTINGS = 2_000_000  # postings kept per process, all stores together (about 64 MB)
+MAX_PHRASES = 24  # more phrases: the caller's path
+SAFETY = 1e-9  # relative margin on bounds, for float rounding (scores are about 1 to 100)
+
+
+class Posting:
+    """One phrase's impact list: rows in rowid order with their impacts, and the same
+    postings by decreasing impact (ties: lower rowid first)."""
+
+    __slots__ = ("docs", "impacts", "by_impact_docs", "by_impact", "top")
+
+    def __init__(self, docs: array[int], impacts: array[float]) -> None:
+        self.docs = docs
+        self.impacts = impacts
+        order = sorted(range(len(docs)), key=impacts.__getitem__, reverse=True)  # stable: rowid order kept
+        self.by_impact_docs = array("q", [docs[i] for i in order])
+        self.by_impact = array("d", [impacts[i] for i in order])
+        self.top = self.by_impact[0] if order else 0.0
+
+    def __len__(self) -> int:
+        return len(self.docs)
+
+    def impact(self, doc: int) -> float:
+        """The phrase's share of ``doc``'s score (0.0 when the row does not hold it)."""
+        i = bisect_left(self.docs, doc)
+        return self.impacts[i] if i < len(self.docs) and self.docs[i] == doc else 0.0
+
+
+class _Cache:
+    """The lists of one store file and ranking expression, valid for one ``state``."""
+
+    __slots__ = ("state", "lists", "counts", "asked")
+
+    def __init__(self, state: tuple[object, ...]) -> None:
+        self.state = state
+        self.lists: dict[str, Posting] = {}  # least recently used first
+        self.counts: dict[str, int] = {}  # rows holding a phrase, counted up to LOAD_BUDGET + 1
+        self.asked: set[str] = set()
+
+
+_CACHES: dict[tuple[str, str, str], _Cache] = {}
+
+
+def best(
+    conn: sqlite3.Connection, table: str, scoring: str, phrases: tuple[str, ...], k: int
+) -> list[tuple[int, float]] | None:
+    """``(rowid, score)`` of the best ``k`` rows of ``<table> MATCH "p1" OR "p2" …`` exactly as
+    ``SELECT rowid, <scoring> AS s … ORDER BY s, rowid LIMIT k`` returns them (FTS5 scores:
+    lower is better); None when the lists cannot serve (the caller runs the query).
+    ``scoring`` must be ``bm25()`` with non-negative column weights (``fts_topk.bounded``)."""
+    if k < 1 or not phrases or len(phrases) > MAX_PHRASES or conn.in_transaction:
+        return None
+    cache = _cache(conn, table, scoring)
+    if cache is None:
+        return None
+    lists = _lists(conn, cache, table, scoring, phrases)
+    if lists is None:
+        return None
+    return top_k(lists, k)
+
+
+def top_k(lists: list[Posting], k: int) -> list[tuple[int, float]]:
+    """The best ``k`` rows of the sum of ``lists`` (in their order, repeats counted), as
+    ``(rowid, -score)``, best first, ties to the lower rowid."""
+    terms = sorted((p for p in lists if len(p)), key=lambda p: -p.top)  # a repeated phrase counts twice
+    rest = [0.0] * (len(terms) + 1)  # rest[i]: the most the phrases after i-1 can add
+    for i in range(len(terms) - 1, -1, -1):
+        rest[i] = rest[i + 1] + terms[i].top * (1 + SAFETY)
+    acc: dict[int, float] = {}
+    theta = 0.0  # the k-th best partial sum so far (0.0 until k rows are held)
+    for i, term in enumerate(terms):
+        later = rest[i + 1]
+        floor = theta * (1 - SAFETY) - later  # a row first seen here with a lower impact cannot enter
+        before = terms[:i]
+        held = set(acc) if i else set()
+        admitted = 0
+        for doc, c in zip(term.by_impact_docs, term.by_impact, strict=True):
+            if c < floor:
+                break
+            admitted += 1
+            s = acc.get(doc)
+            if s is not None:
+                acc[doc] = s + c
+            elif before:
+                acc[doc] = c + sum(p.impact(doc) for p in before)
+            else:
+                acc[doc] = c
+        if admitted < len(term) and held:  # rows held before and not in the admitted prefix
+            missing = held.difference(term.by_impact_docs[:admitted])
+            if len(missing) * 8 < len(term) - admitted:  # a bisect costs about 8 steps of a scan
+                for doc in missing:
+                    c = term.impact(doc)
+                    if c:
+                        acc[doc] += c
+            else:
+                for doc, c in zip(term.by_impact_docs[admitted:], term.by_impact[admitted:], strict=True):
+                    if doc in missing:
+                        acc[doc] += c
+        if len(acc) >= k:
+            theta = heapq.nlargest(k, acc.values())[-1]
+            cutoff = theta * (1 - SAFETY) - later
+            if cutoff > 0:
+                acc = {doc: s for doc, s in acc.items() if s >= cutoff}
+    if len(acc) > k:
+        theta = heapq.nlargest(k, acc.values())[-1] * (1 - SAFETY)
+        survivors = [doc for doc, s in acc.items() if s >= theta]
+    else:
+        survivors = list(acc)
+    scored = []
+    for doc in survivors:
+        s = 0.0
+        for p in lists:  # the phrases' own order: FTS5's float sum
+            s += p.impact(doc)
+        scored.append((-s, doc))
+    scored.sort()
+    return [(doc, s) for s, doc in scored[:k]]
+
+
+def _cache(conn: sqlite3.Connection, table: str, scoring: str) -> _Cache | None:
+    """This store's lists for ``scoring``, emptied when the store moved; None for a store
+    without a file (nothing to key the lists on)."""
+    path = next((row[2] for row in conn.execute("PRAGMA database_list") if row[1] == "main"), "")
+    if not path:
+        return None
+    state = tuple(
+        conn.execute(
+            f"SELECT (SELECT version FROM store_version WHERE id = 1), (SELECT block FROM {table}_data WHERE id = 1)"
+        ).fetchone()
+    )
+    key = (path, table, scoring)
+    cache = _CACHES.get(key)
+    if cache is None or cache.state != state:
+        cache = _CACHES[key] = _Cache(state)
+    return cache
+
+
+def _lists(
+    conn: sqlite3.Connection, cache: _Cache, table: str, scoring: str, phrases: tuple[str, ...]
+) -> list[Posting] | None:
+    """The lists of ``phrases`` (repeats kept), reading the missing ones when allowed."""
+    found: dict[str, Posting] = {}
+    for phrase in dict.fromkeys(phrases):
+        posting = cache.lists.pop(phrase, None)
+        if posting is not None:
+            cache.lists[phrase] = found[phrase] = posting  # moved to the most recently used end
+    missing = [p for p in dict.fromkeys(phrases) if p not in found]
+    if missing:
+        fresh = [p for p in missing if p not in cache.asked]
+        uncounted = [p for p in fresh if p not in cache.counts]
+        if uncounted:
+            cache.counts.update(zip(uncounted, _counts(conn, table, uncounted, LOAD_BUDGET + 1), strict=True))
+        if sum(cache.counts[p] for p in fresh) > LOAD_BUDGET:
+            cache.asked.update(missing)
+            return None
+        for phrase in missing:
+            found[phrase] = _read(conn, table, scoring, phrase)
+            _store(cache, phrase, found[phrase])
+            cache.asked.discard(phrase)
+    return [found[p] for p in phrases]
+
+
+def _store(cache: _Cache, phrase: str, posting: Posting) -> None:
+    cache.lists[phrase] = posting
+    total = sum(len(p) for c in _CACHES.values() for p in c.lists.values())
+    while total > MAX_POSTINGS:
+        oldest = min((c for c in _CACHES.values() if c.lists), key=lambda c: c is cache)  # others first
+        dropped = oldest.lists.pop(next(iter(oldest.lists)))
+        total -= len(dropped)
+        if dropped is posting:
+            break
+
+
+def clear() -> None:
+    """Forget every list (tests, benchmarks)."""
+    _CACHES.clear()
+
+
+def cached_postings() -> int:
+    """Postings held by this process."""
+    return sum(len(p) for c in _CACHES.values() for p in c.lists.values())
+
+
+def _read(conn: sqlite3.Connection, table: str, scoring: str, phrase: str) -> Posting:
+    docs: array[int] = array("q")
+    impacts: array[float] = array("d")
+    for doc, score in conn.execute(f"SELECT rowid, {scoring} FROM {table} WHERE {table} MATCH ?", (phrase,)):
+        docs.append(doc)
+        impacts.append(-score)
+    return Posting(docs, impacts)
+
+
+def _counts(conn: sqlite3.Connection, table: str, phrases: list[str], cap: int) -> list[int]:
+    """How many rows hold each phrase, up to ``cap`` (one statement)."""
+    count = f"(SELECT count(*) FROM (SELECT 1 FROM {table} WHERE {table} MATCH ? LIMIT ?))"
+    found = conn.execute(f"SELECT {', '.join([count] * len(phrases))}", [v for p in phrases for v in (p, cap)])
+    return [int(n) for n in found.fetchone()]
