@@ -18,45 +18,9 @@ from kenning.store import fts_topk as topk
 from kenning.store.db import connect
 
 WORDS = fts.word_index(lexical.WEIGHTS)
-VOCABULARY = [
-    *[
-        "alpha",
-        "beta",
-        "gamma",
-        "delta",
-        "epsilon",
-        "zeta",
-        "eta",
-        "theta",
-        "iota",
-        "kappa",
-        "lambda",
-        "mu",
-        "nu",
-        "xi",
-        "omicron",
-        "pi",
-        "rho",
-    ],
-    *[
-        "sigma",
-        "tau",
-        "upsilon",
-        "phi",
-        "chi",
-        "psi",
-        "omega",
-        "cache",
-        "index",
-        "query",
-        "token",
-        "graph",
-        "node",
-        "edge",
-        "stale",
-    ],
-    *[f"rare{i:03d}" for i in range(160)],
-]
+_GREEK = "alpha beta gamma delta epsilon zeta eta theta iota kappa lambda mu nu xi omicron pi rho sigma tau upsilon"
+_COMMON = _GREEK + " phi chi psi omega cache index query token graph node edge stale"
+VOCABULARY = [*_COMMON.split(" "), *[f"rare{i:03d}" for i in range(160)]]
 
 
 def _zipf_words(rng: random.Random, n: int) -> list[str]:
