@@ -79,9 +79,15 @@ def _best(conn: sqlite3.Connection, phrases: tuple[str, ...], k: int) -> list[tu
     return postings.best(conn, WORDS.table, WORDS.scoring, phrases, k)
 
 
-def test_the_lists_give_the_plain_querys_top_k_bit_for_bit(store, monkeypatch):
+SUMS = {"pure Python": {"USE_NUMPY": False}, "numpy": {"NUMPY_FROM": 0}}
+
+
+@pytest.mark.parametrize("sums", SUMS)
+def test_the_lists_give_the_plain_querys_top_k_bit_for_bit(store, monkeypatch, sums):
     _, conn = store
     monkeypatch.setattr(postings, "LOAD_BUDGET", 10**9)
+    for name, value in SUMS[sums].items():
+        monkeypatch.setattr(postings, name, value)
     served = 0
     for phrases in _queries(150, seed=5):
         match = " OR ".join(phrases)
@@ -127,8 +133,11 @@ def _posting(rng: random.Random, universe: int, share: float, levels: int | None
     return postings.Posting(array("q", docs), array("d", values))
 
 
+@pytest.mark.parametrize("sums", SUMS)
 @pytest.mark.parametrize("levels", [None, 3, 1])  # continuous impacts, few levels, all equal: ties
-def test_the_pruned_sum_equals_a_brute_force_sum_on_generated_lists(levels):
+def test_the_sums_equal_a_brute_force_sum_on_generated_lists(levels, sums, monkeypatch):
+    for name, value in SUMS[sums].items():
+        monkeypatch.setattr(postings, name, value)
     rng = random.Random(levels or 0)
     for _ in range(300):
         universe = rng.randint(1, 400)

@@ -8,9 +8,12 @@ holding it with its ``c_p``, read once with ``SELECT rowid, bm25(…) … MATCH 
 the score of any disjunction of cached phrases, exactly as FTS5 computes it: the scoring
 function is FTS5's own, and the top ``k`` (ties to the lower rowid) is the plain query's.
 
-A query then costs what its phrases' lists hold above a threshold, not every match
-(term-at-a-time MaxScore): phrases are taken by decreasing upper bound ``u_p`` (their best
-impact); a row first seen at phrase ``i`` can score at most ``c_i + Σ u_later``, so once
+A query then costs what its phrases' lists hold, never a statement once they are read.
+Long lists are summed in numpy when it is installed (the ``dense`` extra: an optional
+accelerator, imported only then): one score per rowid, the phrases added in their own
+order, the best ``k`` by partition. Without numpy, or for short lists, a pure-Python
+term-at-a-time MaxScore prunes: phrases are taken by decreasing upper bound ``u_p`` (their
+best impact); a row first seen at phrase ``i`` can score at most ``c_i + Σ u_later``, so once
 that falls below the ``k``-th best partial sum found (a lower bound of the final ``k``-th
 score: impacts are never negative) the rest of the list only adds to rows already held,
 and rows whose partial sum plus ``Σ u_later`` falls below it are dropped. The survivors are
@@ -23,7 +26,7 @@ it holds few rows (:data:`LOAD_BUDGET` for all the phrases of a query) or when t
 was asked before in this process: a one-shot CLI search pays nothing for common words, a
 long-lived server (MCP, web) keeps the lists of the words it is asked. When a list is not
 there, :func:`best` returns None and the caller runs ``fts_topk``. At most
-:data:`MAX_POSTINGS` postings are kept (32 bytes each), the least recently used dropped first.
+:data:`MAX_POSTINGS` postings are kept (16 bytes each), the least recently used dropped first.
 """
 
 from __future__ import annotations
@@ -33,28 +36,40 @@ import sqlite3
 from array import array
 from bisect import bisect_left
 
+TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (start-up time)
+if TYPE_CHECKING:
+    from typing import Any
+
 LOAD_BUDGET = 4_000  # rows a query may read into new lists (about 2 µs each); more: asked twice first
-MAX_POSTINGS = 2_000_000  # postings kept per process, all stores together (about 64 MB)
+MAX_POSTINGS = 4_000_000  # postings kept per process, all stores together (16 bytes each: 64 MB)
 MAX_PHRASES = 24  # more phrases: the caller's path
+MAX_REMEMBERED = 100_000  # phrases counted or asked once, per store, before those notes start over
+NUMPY_FROM = 20_000  # postings in a query's lists from which they are summed in numpy, when installed
+USE_NUMPY = True
 SAFETY = 1e-9  # relative margin on bounds, for float rounding (scores are about 1 to 100)
 
 
 class Posting:
-    """One phrase's impact list: rows in rowid order with their impacts, and the same
-    postings by decreasing impact (ties: lower rowid first)."""
+    """One phrase's impact list: rows in rowid order with their impacts (16 bytes a posting);
+    by decreasing impact (ties: lower rowid first) when the pure-Python sum needs it."""
 
-    __slots__ = ("docs", "impacts", "by_impact_docs", "by_impact", "top")
+    __slots__ = ("docs", "impacts", "top", "_by_impact")
 
     def __init__(self, docs: array[int], impacts: array[float]) -> None:
         self.docs = docs
         self.impacts = impacts
-        order = sorted(range(len(docs)), key=impacts.__getitem__, reverse=True)  # stable: rowid order kept
-        self.by_impact_docs = array("q", [docs[i] for i in order])
-        self.by_impact = array("d", [impacts[i] for i in order])
-        self.top = self.by_impact[0] if order else 0.0
+        self.top = max(impacts, default=0.0)
+        self._by_impact: tuple[array[int], array[float]] | None = None
 
     def __len__(self) -> int:
         return len(self.docs)
+
+    def by_impact(self) -> tuple[array[int], array[float]]:
+        if self._by_impact is None:
+            docs, impacts = self.docs, self.impacts
+            order = sorted(range(len(docs)), key=impacts.__getitem__, reverse=True)  # stable: rowid order kept
+            self._by_impact = array("q", [docs[i] for i in order]), array("d", [impacts[i] for i in order])
+        return self._by_impact
 
     def impact(self, doc: int) -> float:
         """The phrase's share of ``doc``'s score (0.0 when the row does not hold it)."""
@@ -97,7 +112,48 @@ def best(
 
 def top_k(lists: list[Posting], k: int) -> list[tuple[int, float]]:
     """The best ``k`` rows of the sum of ``lists`` (in their order, repeats counted), as
-    ``(rowid, -score)``, best first, ties to the lower rowid."""
+    ``(rowid, -score)``, best first, ties to the lower rowid: summed in numpy when it is
+    installed (the ``dense`` extra) and the lists are long, else pruned in pure Python."""
+    if sum(len(p) for p in lists) >= NUMPY_FROM:
+        np = _numpy()
+        if np is not None:
+            return _top_k_numpy(np, lists, k)
+    return _top_k_python(lists, k)
+
+
+def _top_k_numpy(np: Any, lists: list[Posting], k: int) -> list[tuple[int, float]]:
+    """Every posting added into one score per rowid, the phrases in their own order (the
+    float sums FTS5 makes: a row starts at 0.0 and each phrase it holds adds its impact)."""
+    size = max((p.docs[-1] for p in lists if len(p)), default=-1) + 1
+    scores = np.zeros(size)
+    matched = np.zeros(size, dtype=bool)
+    for p in lists:
+        if len(p):
+            docs = np.frombuffer(p.docs, dtype=np.int64)
+            scores[docs] += np.frombuffer(p.impacts, dtype=np.float64)  # rowids unique in a list
+            matched[docs] = True
+    found = np.flatnonzero(matched)
+    if len(found) > k:
+        values = scores[found]
+        kth = np.partition(values, len(values) - k)[len(values) - k]
+        found = found[values >= kth]  # the k best and every row tied with the k-th
+    best = found[np.lexsort((found, -scores[found]))[:k]]
+    return [(int(doc), -float(scores[doc])) for doc in best]
+
+
+def _numpy() -> Any:
+    """numpy when installed and allowed (``USE_NUMPY``), else None; imported on first need
+    only (start-up time: a one-shot search never sums long lists)."""
+    if not USE_NUMPY:
+        return None
+    try:
+        import numpy
+    except ImportError:
+        return None
+    return numpy
+
+
+def _top_k_python(lists: list[Posting], k: int) -> list[tuple[int, float]]:
     terms = sorted((p for p in lists if len(p)), key=lambda p: -p.top)  # a repeated phrase counts twice
     rest = [0.0] * (len(terms) + 1)  # rest[i]: the most the phrases after i-1 can add
     for i in range(len(terms) - 1, -1, -1):
@@ -110,7 +166,8 @@ def top_k(lists: list[Posting], k: int) -> list[tuple[int, float]]:
         before = terms[:i]
         held = set(acc) if i else set()
         admitted = 0
-        for doc, c in zip(term.by_impact_docs, term.by_impact, strict=True):
+        by_docs, by_impacts = term.by_impact()
+        for doc, c in zip(by_docs, by_impacts, strict=True):
             if c < floor:
                 break
             admitted += 1
@@ -122,14 +179,14 @@ def top_k(lists: list[Posting], k: int) -> list[tuple[int, float]]:
             else:
                 acc[doc] = c
         if admitted < len(term) and held:  # rows held before and not in the admitted prefix
-            missing = held.difference(term.by_impact_docs[:admitted])
+            missing = held.difference(by_docs[:admitted])
             if len(missing) * 8 < len(term) - admitted:  # a bisect costs about 8 steps of a scan
                 for doc in missing:
                     c = term.impact(doc)
                     if c:
                         acc[doc] += c
             else:
-                for doc, c in zip(term.by_impact_docs[admitted:], term.by_impact[admitted:], strict=True):
+                for doc, c in zip(by_docs[admitted:], by_impacts[admitted:], strict=True):
                     if doc in missing:
                         acc[doc] += c
         if len(acc) >= k:
@@ -181,11 +238,15 @@ def _lists(
             cache.lists[phrase] = found[phrase] = posting  # moved to the most recently used end
     missing = [p for p in dict.fromkeys(phrases) if p not in found]
     if missing:
+        if len(cache.counts) > MAX_REMEMBERED:
+            cache.counts.clear()
         fresh = [p for p in missing if p not in cache.asked]
         uncounted = [p for p in fresh if p not in cache.counts]
         if uncounted:
             cache.counts.update(zip(uncounted, _counts(conn, table, uncounted, LOAD_BUDGET + 1), strict=True))
         if sum(cache.counts[p] for p in fresh) > LOAD_BUDGET:
+            if len(cache.asked) > MAX_REMEMBERED:
+                cache.asked.clear()
             cache.asked.update(missing)
             return None
         for phrase in missing:

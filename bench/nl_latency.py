@@ -1,0 +1,261 @@
+"""Natural-language questions at scale (issue 19, must-show 1): SciFact claims and LoCoMo
+questions on stores replicated to at least 50,000 excerpts, timed in process and through MCP,
+beside the plain FTS5 OR query over the same text in the same run.
+
+    python bench/nl_latency.py                        # both corpora, stores in a temporary folder
+    python bench/nl_latency.py --corpus scifact --keep /tmp/nl   # keep (and reuse) the stores
+
+Stores: SciFact, every abstract as a Markdown document (``# title`` then the text), the
+whole corpus copied ``--copies`` times into folders ``cNN/``, each excerpt ending with a word
+naming its copy (``zq03``: kenning keeps identical excerpts once); LoCoMo, every session of the 10
+conversations as a Markdown document, one section per turn (``## speaker (date)``, the text,
+the image caption), copied likewise. Each store is synced by the product's ``sync`` (dense off).
+
+Questions: SciFact's 300 test claims and the LoCoMo questions of conversations 6-10 are timed;
+SciFact's train claims and the questions of conversations 1-5 warm the process first (a
+server keeps the impact lists of the words it is asked: ``store/postings.py``); the same
+questions are also timed cold, in a process that has read no list yet.
+
+Timed, per question, interleaved in one run:
+- ``OR query``: ``SELECT rowid, bm25(facts_fts, 2.0, 1.5, 1.2, 1.0) AS s … MATCH ? ORDER BY
+  s LIMIT 10`` over the question's own word expression (what plain FTS5 does);
+- ``ranking``: the product's word ranking alone (``lexical.bm25``, 10 hits);
+- ``fts_topk``: the same ranking with the impact lists switched off (pruned FTS5 statements,
+  the path before this one);
+- ``ask``: ``answer.ask.ask_project`` (what ``memory_ask`` runs: routing, ranking, snippets,
+  freshness, 10 results);
+- MCP: ``memory_ask`` called by the official SDK client over stdio on one ``kenning mcp``
+  server (warmed with the warm-up questions, then the timed ones).
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import os
+import resource
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+from _common import DEFAULT_DATA, relax_query_budget, require, table
+
+TARGET_EXCERPTS = 50_000
+OR_QUERY = (
+    "SELECT rowid, bm25(facts_fts, 2.0, 1.5, 1.2, 1.0) AS s FROM facts_fts WHERE facts_fts MATCH ? ORDER BY s LIMIT 10"
+)
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--data", type=Path, default=DEFAULT_DATA, help="shared bench folder (default: %(default)s)")
+    parser.add_argument("--corpus", choices=("scifact", "locomo", "both"), default="both")
+    parser.add_argument("--copies", type=int, default=10, help="copies of each corpus in its store (default: 10)")
+    parser.add_argument("--keep", type=Path, help="folder holding the stores, kept and reused between runs")
+    parser.add_argument("--no-mcp", action="store_true", help="skip the MCP timings")
+    parser.add_argument("--json", action="store_true")
+    args = parser.parse_args(argv)
+    relax_query_budget()
+    corpora = ("scifact", "locomo") if args.corpus == "both" else (args.corpus,)
+    results = {}
+    with tempfile.TemporaryDirectory(prefix="kenning-nl-") as tmp:
+        base = args.keep or Path(tmp)
+        os.environ["KENNING_HOME"] = str(base / "home")  # the machine registry stays untouched
+        for name in corpora:
+            built = _scifact(args.data, base / "scifact", args.copies) if name == "scifact" else None
+            if name == "locomo":
+                built = _locomo(args.data, base / "locomo", args.copies)
+            if built is None:
+                continue
+            root, warm, timed = built
+            results[name] = _measure(root, warm, timed, mcp=not args.no_mcp)
+    _print(results)
+    if args.json:
+        print(json.dumps(results, indent=2))
+    return 0
+
+
+def _scifact(data: Path, root: Path, copies: int) -> tuple[Path, list[str], list[str]] | None:
+    folder = data / "scifact"
+    if not require(folder / "corpus.jsonl", "SciFact corpus"):
+        return None
+    if not (root / ".kenning" / "bench-synced").exists():
+        docs = [json.loads(line) for line in (folder / "corpus.jsonl").read_text(encoding="utf-8").splitlines()]
+        for copy in range(copies):
+            target = root / f"c{copy:02d}"
+            target.mkdir(parents=True, exist_ok=True)
+            for doc in docs:
+                title = " ".join(doc["title"].split()) or doc["_id"]
+                text = f"# {title}\n\n{doc['text']}\n\n{_marker(copy)}\n"
+                (target / f"{doc['_id']}.md").write_text(text, encoding="utf-8")
+        _sync(root, "scifact")
+    claims = {}
+    for line in (folder / "queries.jsonl").read_text(encoding="utf-8").splitlines():
+        query = json.loads(line)
+        claims[query["_id"]] = query["text"]
+
+    def split(name: str) -> list[str]:
+        ids = dict.fromkeys(line.split("\t")[0] for line in (folder / "qrels" / f"{name}.tsv").read_text().splitlines())
+        return [claims[i] for i in ids if i in claims]
+
+    return root, split("train"), split("test")
+
+
+def _locomo(data: Path, root: Path, copies: int) -> tuple[Path, list[str], list[str]] | None:
+    path = data / "locomo" / "locomo10.json"
+    if not require(path, "LoCoMo data"):
+        return None
+    conversations = json.loads(path.read_text(encoding="utf-8"))
+    if not (root / ".kenning" / "bench-synced").exists():
+        for copy in range(copies):
+            for number, conversation in enumerate(conversations, 1):
+                talk = conversation["conversation"]
+                target = root / f"c{copy:02d}" / f"conv{number:02d}"
+                target.mkdir(parents=True, exist_ok=True)
+                sessions = sorted(int(k.split("_")[1]) for k in talk if k.startswith("session_") and k.count("_") == 1)
+                for n in sessions:
+                    date = talk.get(f"session_{n}_date_time", "")
+                    parts = [f"# Conversation {number}, session {n} ({date})\n"]
+                    for turn in talk[f"session_{n}"]:
+                        text = turn["text"] + (
+                            f"\n\n[image: {turn['blip_caption']}]" if turn.get("blip_caption") else ""
+                        )
+                        parts.append(f"\n## {turn['speaker']} ({date})\n\n{text} {_marker(copy)}\n")
+                    (target / f"session{n:02d}.md").write_text("".join(parts), encoding="utf-8")
+        _sync(root, "locomo")
+    warm = [qa["question"] for c in conversations[:5] for qa in c["qa"]]
+    timed = [qa["question"] for c in conversations[5:] for qa in c["qa"]]
+    return root, warm, timed
+
+
+def _marker(copy: int) -> str:
+    """A word no question holds that tells the copies apart: kenning keeps identical excerpts once."""
+    return f"zq{copy:02d}"
+
+
+def _sync(root: Path, name: str) -> None:
+    from kenning.clock import utc_now
+    from kenning.config import init_project, load_project
+    from kenning.sync.run import sync
+
+    project, _ = init_project(root, name)
+    config = project.state_dir / "config.toml"
+    text = config.read_text(encoding="utf-8").split("\n[dense]")[0]
+    config.write_text(f"{text}\n[dense]\nenabled = false\n", encoding="utf-8")
+    started = time.perf_counter()
+    sync(load_project(root), now=utc_now())
+    (root / ".kenning" / "bench-synced").write_text("", encoding="utf-8")
+    print(f"{name}: synced in {time.perf_counter() - started:.1f} s", file=sys.stderr)
+
+
+def _measure(root: Path, warm: list[str], timed: list[str], mcp: bool) -> dict:
+    from kenning.answer.ask import ask_project
+    from kenning.bench.speed import quantile
+    from kenning.clock import utc_now
+    from kenning.config import load_project
+    from kenning.search import lexical
+    from kenning.search.query import parse
+    from kenning.store import fts, postings
+    from kenning.store.db import connect
+
+    project = load_project(root)
+    conn = connect(project.db_path)
+    excerpts = conn.execute("SELECT count(*) FROM facts").fetchone()[0]
+    if excerpts < TARGET_EXCERPTS:
+        print(f"warning: {excerpts} excerpts, fewer than {TARGET_EXCERPTS}: raise --copies", file=sys.stderr)
+    now = utc_now()
+    matches = [parse(q).fts for q in timed]
+    timings: dict[str, list[float]] = {"or": [], "ranking": [], "fts_topk": [], "ask": [], "ask_cold": []}
+    phrases_allowed = postings.MAX_PHRASES
+
+    def clock(key: str, work) -> None:
+        started = time.perf_counter()
+        work()
+        timings[key].append((time.perf_counter() - started) * 1000)
+
+    postings.clear()
+    for question in timed:  # cold: no list read yet in this process
+        clock("ask_cold", lambda q=question: ask_project(project, q, now=now))
+    postings.clear()
+    for question in warm:
+        ask_project(project, question, now=now)
+    for question, match in zip(timed, matches, strict=True):
+        if match is None:
+            continue
+        clock("or", lambda m=match: conn.execute(OR_QUERY, (m,)).fetchall())
+        clock("ranking", lambda m=match: lexical.bm25(conn, m, fts.Filters(), 10))
+        postings.MAX_PHRASES = 0  # the lists step aside: fts_topk ranks
+        clock("fts_topk", lambda m=match: lexical.bm25(conn, m, fts.Filters(), 10))
+        postings.MAX_PHRASES = phrases_allowed
+        clock("ask", lambda q=question: ask_project(project, q, now=now))
+    held = postings.cached_postings()
+    conn.close()
+    figures = {
+        "excerpts": excerpts,
+        "warm_questions": len(warm),
+        "timed_questions": len(timed),
+        "cached_postings": held,
+        "cached_mb": round(held * 32 / 1e6, 1),
+        "max_rss_mb": round(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024, 1),
+        "load_average": [round(x, 2) for x in os.getloadavg()],
+    }
+    for key, values in timings.items():
+        figures[key] = {"p50": round(quantile(values, 0.5), 2), "p95": round(quantile(values, 0.95), 2)}
+    if mcp:
+        calls = asyncio.run(_mcp(root, warm, timed))
+        figures["mcp"] = {"p50": round(quantile(calls, 0.5), 2), "p95": round(quantile(calls, 0.95), 2)}
+    return figures
+
+
+async def _mcp(root: Path, warm: list[str], timed: list[str]) -> list[float]:
+    from mcp import ClientSession, StdioServerParameters
+    from mcp.client.stdio import stdio_client
+
+    kenning = str(Path(sys.executable).with_name("kenning"))
+    params = StdioServerParameters(command=kenning, args=["mcp", "--project", str(root)], env=dict(os.environ))
+    timings: list[float] = []
+    failed = []
+    async with stdio_client(params) as (read, write), ClientSession(read, write) as session:
+        await session.initialize()
+        for question in warm:
+            await session.call_tool("memory_ask", {"question": question})
+        for question in timed:
+            started = time.perf_counter()
+            result = await session.call_tool("memory_ask", {"question": question})
+            timings.append((time.perf_counter() - started) * 1000)
+            if result.isError:  # timed all the same (a query stopped by its budget costs that budget)
+                failed.append(f"{question!r}: {result.content[0].text.splitlines()[0]}")
+    for line in failed:
+        print(f"memory_ask failed on {line}", file=sys.stderr)
+    return timings
+
+
+def _print(results: dict) -> None:
+    rows = []
+    for name, f in results.items():
+        ratio = round(f["ask"]["p95"] / f["or"]["p95"], 3) if f["or"]["p95"] else None
+        mcp = f.get("mcp", {})
+        rows.append(
+            [
+                name,
+                f["excerpts"],
+                f"{f['or']['p50']} / {f['or']['p95']}",
+                f"{f['fts_topk']['p50']} / {f['fts_topk']['p95']}",
+                f"{f['ranking']['p50']} / {f['ranking']['p95']}",
+                f"{f['ask_cold']['p50']} / {f['ask_cold']['p95']}",
+                f"{f['ask']['p50']} / {f['ask']['p95']}",
+                f"{mcp.get('p50')} / {mcp.get('p95')}" if mcp else None,
+                ratio,
+                f["cached_mb"],
+                " ".join(map(str, f["load_average"])),
+            ]
+        )
+    headers = ["corpus", "excerpts", "OR query", "fts_topk", "ranking", "ask cold", "ask", "MCP", "ask/OR p95"]
+    print("p50 / p95 in ms, 10 results")
+    print(table([*headers, "lists MB", "load"], rows))
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
