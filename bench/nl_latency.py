@@ -20,6 +20,7 @@ Timed, per question, interleaved in one run:
 - ``OR query``: ``SELECT rowid, bm25(facts_fts, 2.0, 1.5, 1.2, 1.0) AS s … MATCH ? ORDER BY
   s LIMIT 10`` over the question's own word expression (what plain FTS5 does);
 - ``ranking``: the product's word ranking alone (``lexical.bm25``, 10 hits);
+- ``pure``: the same, the lists summed without numpy (pure-Python MaxScore);
 - ``fts_topk``: the same ranking with the impact lists switched off (pruned FTS5 statements,
   the path before this one);
 - ``ask``: ``answer.ask.ask_project`` (what ``memory_ask`` runs: routing, ranking, snippets,
@@ -167,7 +168,8 @@ def _measure(root: Path, warm: list[str], timed: list[str], mcp: bool) -> dict:
         print(f"warning: {excerpts} excerpts, fewer than {TARGET_EXCERPTS}: raise --copies", file=sys.stderr)
     now = utc_now()
     matches = [parse(q).fts for q in timed]
-    timings: dict[str, list[float]] = {"or": [], "ranking": [], "fts_topk": [], "ask": [], "ask_cold": []}
+    timings: dict[str, list[float]] = {k: [] for k in ("or", "ranking", "pure", "fts_topk", "ask", "ask_cold")}
+    lexical.keep_word_lists()  # as the MCP and web servers do
     phrases_allowed = postings.MAX_PHRASES
 
     def clock(key: str, work) -> None:
@@ -186,6 +188,9 @@ def _measure(root: Path, warm: list[str], timed: list[str], mcp: bool) -> dict:
             continue
         clock("or", lambda m=match: conn.execute(OR_QUERY, (m,)).fetchall())
         clock("ranking", lambda m=match: lexical.bm25(conn, m, fts.Filters(), 10))
+        postings.USE_NUMPY = False
+        clock("pure", lambda m=match: lexical.bm25(conn, m, fts.Filters(), 10))
+        postings.USE_NUMPY = True
         postings.MAX_PHRASES = 0  # the lists step aside: fts_topk ranks
         clock("fts_topk", lambda m=match: lexical.bm25(conn, m, fts.Filters(), 10))
         postings.MAX_PHRASES = phrases_allowed
@@ -244,6 +249,7 @@ def _print(results: dict) -> None:
                 f"{f['or']['p50']} / {f['or']['p95']}",
                 f"{f['fts_topk']['p50']} / {f['fts_topk']['p95']}",
                 f"{f['ranking']['p50']} / {f['ranking']['p95']}",
+                f"{f['pure']['p50']} / {f['pure']['p95']}",
                 f"{f['ask_cold']['p50']} / {f['ask_cold']['p95']}",
                 f"{f['ask']['p50']} / {f['ask']['p95']}",
                 f"{mcp.get('p50')} / {mcp.get('p95')}" if mcp else None,
@@ -252,7 +258,7 @@ def _print(results: dict) -> None:
                 " ".join(map(str, f["load_average"])),
             ]
         )
-    headers = ["corpus", "excerpts", "OR query", "fts_topk", "ranking", "ask cold", "ask", "MCP", "ask/OR p95"]
+    headers = ["corpus", "excerpts", "OR query", "fts_topk", "ranking", "pure", "ask cold", "ask", "MCP", "ask/OR p95"]
     print("p50 / p95 in ms, 10 results")
     print(table([*headers, "lists MB", "load"], rows))
 

@@ -61,9 +61,10 @@ def store(request, tmp_path_factory: pytest.TempPathFactory):
 
 @pytest.fixture(autouse=True)
 def _empty_lists():
+    postings.enable()
     postings.clear()
     yield
-    postings.clear()
+    postings.enable(False)
 
 
 def _queries(count: int, seed: int) -> list[tuple[str, ...]]:
@@ -189,6 +190,13 @@ def test_the_least_recently_used_lists_go_past_the_limit(store, monkeypatch):
             len(conn.execute("SELECT rowid FROM facts_fts WHERE facts_fts MATCH ?", (p,)).fetchall()) for p in phrases
         )
         assert postings.cached_postings() <= max(150, longest)
+
+
+def test_a_process_that_did_not_enable_the_lists_runs_fts5(store):
+    _, conn = store
+    postings.enable(False)
+    assert _best(conn, ('"alpha"', '"rare001"'), 5) is None
+    assert postings.cached_postings() == 0
 
 
 def test_inside_a_transaction_the_lists_step_aside(store):

@@ -8,7 +8,7 @@ from dataclasses import dataclass, field
 
 from kenning.search.query import CODE_NAME, IDENTIFIER_HINT, ParsedQuery
 from kenning.search.query import quote_term as _quote
-from kenning.store import fts
+from kenning.store import fts, postings
 from kenning.store.fts import Filters
 from kenning.store.handle import Connection
 
@@ -50,6 +50,13 @@ def bm25(conn: Connection, match: str, filters: Filters, limit: int) -> list[tup
     """Best ``limit`` facts by weighted BM25 among those passing ``filters``. Ties break on
     the lower id."""
     return fts.words(conn, match, filters, limit, WEIGHTS)
+
+
+def keep_word_lists() -> None:
+    """For long-lived processes (the MCP and web servers): rank plain word queries from
+    impact lists kept in memory (``store/postings.py``: the same hits, scores and order as
+    FTS5, without a statement once the words were asked)."""
+    postings.enable()
 
 
 def trigram(conn: Connection, match: str, filters: Filters, limit: int) -> list[tuple[int, float]]:

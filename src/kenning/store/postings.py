@@ -23,8 +23,9 @@ The lists live per process, per store file and ranking expression, and are dropp
 the store's write counter (``store_version``, see ``version.py``) or the table's averages
 record moves; nothing is persisted (the store does not grow). A phrase's list is read when
 it holds few rows (:data:`LOAD_BUDGET` for all the phrases of a query) or when the phrase
-was asked before in this process: a one-shot CLI search pays nothing for common words, a
-long-lived server (MCP, web) keeps the lists of the words it is asked. When a list is not
+was asked before in this process. Only processes that called :func:`enable` keep lists: the
+MCP and web servers, which keep the lists of the words they are asked; a one-shot CLI
+search runs ``fts_topk`` as before. When a list is not
 there, :func:`best` returns None and the caller runs ``fts_topk``. At most
 :data:`MAX_POSTINGS` postings are kept (16 bytes each), the least recently used dropped first.
 """
@@ -44,7 +45,7 @@ LOAD_BUDGET = 4_000  # rows a query may read into new lists (about 2 µs each); 
 MAX_POSTINGS = 4_000_000  # postings kept per process, all stores together (16 bytes each: 64 MB)
 MAX_PHRASES = 24  # more phrases: the caller's path
 MAX_REMEMBERED = 100_000  # phrases counted or asked once, per store, before those notes start over
-NUMPY_FROM = 20_000  # postings in a query's lists from which they are summed in numpy, when installed
+NUMPY_FROM = 1_000  # postings in a query's lists from which they are summed in numpy, when installed
 USE_NUMPY = True
 SAFETY = 1e-9  # relative margin on bounds, for float rounding (scores are about 1 to 100)
 
@@ -90,6 +91,20 @@ class _Cache:
 
 
 _CACHES: dict[tuple[str, str, str], _Cache] = {}
+_LOCK: Any = None  # set by enable(); the servers answer from several threads
+
+
+def enable(on: bool = True) -> None:
+    """Let this process keep impact lists: long-lived servers (MCP, web) call it; a one-shot
+    command leaves it off (a list read once costs more than the query it serves)."""
+    global _LOCK
+    if not on:
+        _LOCK = None
+        clear()
+    elif _LOCK is None:
+        import threading  # start-up time: only the servers pay for it
+
+        _LOCK = threading.Lock()
 
 
 def best(
@@ -99,15 +114,17 @@ def best(
     ``SELECT rowid, <scoring> AS s … ORDER BY s, rowid LIMIT k`` returns them (FTS5 scores:
     lower is better); None when the lists cannot serve (the caller runs the query).
     ``scoring`` must be ``bm25()`` with non-negative column weights (``fts_topk.bounded``)."""
-    if k < 1 or not phrases or len(phrases) > MAX_PHRASES or conn.in_transaction:
+    lock = _LOCK
+    if lock is None or k < 1 or not phrases or len(phrases) > MAX_PHRASES or conn.in_transaction:
         return None
-    cache = _cache(conn, table, scoring)
-    if cache is None:
-        return None
-    lists = _lists(conn, cache, table, scoring, phrases)
-    if lists is None:
-        return None
-    return top_k(lists, k)
+    with lock:
+        cache = _cache(conn, table, scoring)
+        if cache is None:
+            return None
+        lists = _lists(conn, cache, table, scoring, phrases)
+        if lists is None:
+            return None
+        return top_k(lists, k)
 
 
 def top_k(lists: list[Posting], k: int) -> list[tuple[int, float]]:

@@ -25,6 +25,7 @@ from kenning.interfaces.mcp import ask_tools, graph_tools, memory_tools, profile
 from kenning.interfaces.mcp.context import ALLOWED_PROJECTS, ServerContext, error_reply, off_the_loop
 from kenning.project import Project
 from kenning.refs import bound_error
+from kenning.search import lexical
 from kenning.search.query import check_budget
 from kenning.store.handle import StoreError, typed_error
 
@@ -213,6 +214,7 @@ def build_server(
     is ``default``). ``cross_project`` lets its tools read the other registered projects
     (``kenning mcp --cross-project``). ``settings`` go to FastMCP (HTTP transport options)."""
     keep = profiles.resolve(tools)
+    lexical.keep_word_lists()  # a long-lived process: questions are ranked from lists kept in memory
     server = KenningMCP(name="kenning", instructions=INSTRUCTIONS, log_level="WARNING", **settings)
     ctx = ServerContext(project=project, clock=clock, cross_project=cross_project)
     for module in TOOL_MODULES:

@@ -34,6 +34,7 @@ from kenning.errors import (
 )
 from kenning.interfaces.web import api, gate, graph_pages, memory_pages, pages
 from kenning.interfaces.web.cockpit import HERE, Cockpit, render, templates
+from kenning.search import lexical
 from kenning.store.handle import DatabaseError, typed_error
 
 LOOPBACK_HOSTS = ("127.0.0.1", "localhost", "::1", "[::1]")
@@ -119,6 +120,7 @@ def create_app(
     must run while the server lives) compose other apps into the same server. ``gated``: every
     page and ``/api/*`` route needs a token (``web/gate.py``), with ``/login`` for browsers."""
     hosts = allowed_hosts or (("*",) if gated else LOOPBACK_HOSTS)
+    lexical.keep_word_lists()  # a long-lived process: questions are ranked from lists kept in memory
     limiter = limiter or FailureLimiter()
     middleware = [Middleware(TrustedHostMiddleware, allowed_hosts=list(hosts))]
     if gated:
