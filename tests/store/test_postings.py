@@ -86,7 +86,6 @@ SUMS = {"pure Python": {"USE_NUMPY": False}, "numpy": {"NUMPY_FROM": 0}}
 @pytest.mark.parametrize("sums", SUMS)
 def test_the_lists_give_the_plain_querys_top_k_bit_for_bit(store, monkeypatch, sums):
     _, conn = store
-    monkeypatch.setattr(postings, "LOAD_BUDGET", 10**9)
     for name, value in SUMS[sums].items():
         monkeypatch.setattr(postings, name, value)
     served = 0
@@ -170,19 +169,8 @@ def test_the_lists_follow_the_store_when_it_moves(store, tmp_path_factory):
     assert _best(conn, phrases, 5) == topk.plain(conn, WORDS, match, 5)
 
 
-def test_a_list_too_long_to_read_at_once_is_read_when_asked_again(store, monkeypatch):
-    _, conn = store
-    monkeypatch.setattr(postings, "LOAD_BUDGET", 5)
-    phrases = ('"alpha"', '"beta"')
-    assert _best(conn, phrases, 5) is None  # the caller's FTS5 path runs
-    assert postings.cached_postings() == 0
-    assert _best(conn, phrases, 5) == topk.plain(conn, WORDS, " OR ".join(phrases), 5)
-    assert postings.cached_postings() > 5
-
-
 def test_the_least_recently_used_lists_go_past_the_limit(store, monkeypatch):
     _, conn = store
-    monkeypatch.setattr(postings, "LOAD_BUDGET", 10**9)
     monkeypatch.setattr(postings, "MAX_POSTINGS", 150)
     for phrases in _queries(60, seed=9):
         assert _best(conn, phrases, 7) == topk.plain(conn, WORDS, " OR ".join(phrases), 7)

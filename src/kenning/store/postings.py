@@ -21,12 +21,11 @@ rescored in the phrases' own order, so the float sums are FTS5's.
 
 The lists live per process, per store file and ranking expression, and are dropped when
 the store's write counter (``store_version``, see ``version.py``) or the table's averages
-record moves; nothing is persisted (the store does not grow). A phrase's list is read when
-it holds few rows (:data:`LOAD_BUDGET` for all the phrases of a query) or when the phrase
-was asked before in this process. Only processes that called :func:`enable` keep lists: the
+record moves; nothing is persisted (the store does not grow). A phrase's list is read the
+first time it is asked (one statement scoring its rows: about what the plain query spends
+on them). Only processes that called :func:`enable` keep lists: the
 MCP and web servers, which keep the lists of the words they are asked; a one-shot CLI
-search runs ``fts_topk`` as before. When a list is not
-there, :func:`best` returns None and the caller runs ``fts_topk``. At most
+search runs ``fts_topk`` as before. At most
 :data:`MAX_POSTINGS` postings are kept (16 bytes each), the least recently used dropped first.
 """
 
@@ -41,10 +40,8 @@ TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (start-up
 if TYPE_CHECKING:
     from typing import Any
 
-LOAD_BUDGET = 4_000  # rows a query may read into new lists (about 2 µs each); more: asked twice first
-MAX_POSTINGS = 4_000_000  # postings kept per process, all stores together (16 bytes each: 64 MB)
+MAX_POSTINGS = 8_000_000  # postings kept per process, all stores together (16 bytes each: 128 MB)
 MAX_PHRASES = 24  # more phrases: the caller's path
-MAX_REMEMBERED = 100_000  # phrases counted or asked once, per store, before those notes start over
 NUMPY_FROM = 1_000  # postings in a query's lists from which they are summed in numpy, when installed
 USE_NUMPY = True
 SAFETY = 1e-9  # relative margin on bounds, for float rounding (scores are about 1 to 100)
@@ -81,13 +78,11 @@ class Posting:
 class _Cache:
     """The lists of one store file and ranking expression, valid for one ``state``."""
 
-    __slots__ = ("state", "lists", "counts", "asked")
+    __slots__ = ("state", "lists")
 
     def __init__(self, state: tuple[object, ...]) -> None:
         self.state = state
         self.lists: dict[str, Posting] = {}  # least recently used first
-        self.counts: dict[str, int] = {}  # rows holding a phrase, counted up to LOAD_BUDGET + 1
-        self.asked: set[str] = set()
 
 
 _CACHES: dict[tuple[str, str, str], _Cache] = {}
@@ -253,23 +248,10 @@ def _lists(
         posting = cache.lists.pop(phrase, None)
         if posting is not None:
             cache.lists[phrase] = found[phrase] = posting  # moved to the most recently used end
-    missing = [p for p in dict.fromkeys(phrases) if p not in found]
-    if missing:
-        if len(cache.counts) > MAX_REMEMBERED:
-            cache.counts.clear()
-        fresh = [p for p in missing if p not in cache.asked]
-        uncounted = [p for p in fresh if p not in cache.counts]
-        if uncounted:
-            cache.counts.update(zip(uncounted, _counts(conn, table, uncounted, LOAD_BUDGET + 1), strict=True))
-        if sum(cache.counts[p] for p in fresh) > LOAD_BUDGET:
-            if len(cache.asked) > MAX_REMEMBERED:
-                cache.asked.clear()
-            cache.asked.update(missing)
-            return None
-        for phrase in missing:
+    for phrase in dict.fromkeys(phrases):
+        if phrase not in found:  # read once: about what scoring its rows in the query costs
             found[phrase] = _read(conn, table, scoring, phrase)
             _store(cache, phrase, found[phrase])
-            cache.asked.discard(phrase)
     return [found[p] for p in phrases]
 
 
@@ -301,10 +283,3 @@ def _read(conn: sqlite3.Connection, table: str, scoring: str, phrase: str) -> Po
         docs.append(doc)
         impacts.append(-score)
     return Posting(docs, impacts)
-
-
-def _counts(conn: sqlite3.Connection, table: str, phrases: list[str], cap: int) -> list[int]:
-    """How many rows hold each phrase, up to ``cap`` (one statement)."""
-    count = f"(SELECT count(*) FROM (SELECT 1 FROM {table} WHERE {table} MATCH ? LIMIT ?))"
-    found = conn.execute(f"SELECT {', '.join([count] * len(phrases))}", [v for p in phrases for v in (p, cap)])
-    return [int(n) for n in found.fetchone()]
