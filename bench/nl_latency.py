@@ -73,9 +73,9 @@ def main(argv: list[str] | None = None) -> int:
                 continue
             root, warm, timed = built
             results[name] = _measure(root, warm, timed, mcp=not args.no_mcp)
-    _print(results)
     if args.json:
         print(json.dumps(results, indent=2))
+    _print(results)
     return 0
 
 
@@ -276,6 +276,7 @@ def _print(results: dict) -> None:
         "ask",
         "ask again",
         "MCP",
+        "MCP again",
         "ask/OR p95",
     ]
     print("p50 / p95 in ms, 10 results")
