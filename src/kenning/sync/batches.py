@@ -10,7 +10,10 @@ completes the rest. The non-file sources (ledger, git history) and the run's log
 batch.
 
 A batch is sized from the time per item the previous one took, to hold the lock about
-``BATCH_SECONDS``. Between two batches the sync lets the writers that wait for the lock go first
+``BATCH_SECONDS``: the time this thread ran (``time.thread_time``), not the wall time, which
+the parsing pool stretches by competing for the cores while the batch writes (measured: twice
+as many batches on Django, and each re-resolves the references naming what it defines).
+Between two batches the sync lets the writers that wait for the lock go first
 (``store.db.yield_to_waiting_writers``: they flag themselves while they wait), so a memory save
 waits for one batch, not for the whole sync; when nobody waits, the next batch starts at once.
 """
@@ -82,7 +85,7 @@ def write_batches(
         if last and graph_pending.git_head is not None:
             redates = source_dates.commit_dates_of_unread(conn, project.root, read | unread_skip)
         report.batches += 1
-        started = time.perf_counter()
+        started = time.thread_time()
         with transaction(conn):
             applied = _write_files(conn, report, manifest, files, dates, stamp, step, done, max(total, done), last)
             if last:
@@ -109,7 +112,7 @@ def write_batches(
             return
         done += len(batch)
         del batch, files, gone, applied
-        size = _next_size(size, time.perf_counter() - started)
+        size = _next_size(size, time.thread_time() - started)
         yield_to_waiting_writers(conn)
 
 
