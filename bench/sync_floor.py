@@ -4,7 +4,7 @@ sync" paragraph of docs/benchmarks.md.
 On the generated corpus of bench/speed.py (or a smaller one), each piece of work a cold sync
 cannot skip, timed alone in one thread:
 - reading the files;
-- the product's parsers (``python/3``, ``markdown/2``), serially, and beside them the
+- the product's parsers (``python/4``, ``markdown/2``, …), serially, and beside them the
   libraries they stand on alone (``ast.parse``, tree-sitter's Python parser, markdown-it-pyrs's
   block parser);
 - SQLite FTS5 indexing the excerpts those parsers produce (word index with the product's
@@ -19,6 +19,8 @@ throughput it would give; and, in the same run on the same files, the product's 
     .venv/bin/python bench/sync_floor.py [--markdown 2000 --python 2000]
     .venv/bin/python bench/sync_floor.py --dir PATH      # a copy of a real tree
     .venv/bin/python bench/sync_floor.py --django        # Django 5.0.6's source (pip download, cached)
+    .venv/bin/python bench/sync_floor.py --django --against /tmp/before/src --reps 3
+        # interleaved cold syncs: a src/ exported from another commit (git archive) against this tree
 """
 
 from __future__ import annotations
@@ -28,6 +30,7 @@ import ast
 import gc
 import json
 import os
+import resource
 import shutil
 import sqlite3
 import subprocess
@@ -88,7 +91,7 @@ def index_seconds(rows: list[tuple[int, str, str, str, str]]) -> tuple[float, fl
         "CREATE VIRTUAL TABLE words USING fts5(title, keywords, path, body, "
         "tokenize = 'porter unicode61 remove_diacritics 2')"
     )
-    conn.execute("CREATE VIRTUAL TABLE grams USING fts5(title, keywords, path, tokenize = 'trigram')")
+    conn.execute("CREATE VIRTUAL TABLE grams USING fts5(title, path, tokenize = 'trigram')")  # as migration 0016
     for table in ("words", "grams"):  # the fastest settings tried (the product keeps 8 MB: memory)
         conn.execute(f"INSERT INTO {table} ({table}, rank) VALUES ('hashsize', {FTS_HASHSIZE})")
 
@@ -100,9 +103,7 @@ def index_seconds(rows: list[tuple[int, str, str, str, str]]) -> tuple[float, fl
         lambda: insert("INSERT INTO words (rowid, title, keywords, path, body) VALUES (?, ?, ?, ?, ?)", rows)
     )
     grams = seconds(
-        lambda: insert(
-            "INSERT INTO grams (rowid, title, keywords, path) VALUES (?, ?, ?, ?)", [row[:4] for row in rows]
-        )
+        lambda: insert("INSERT INTO grams (rowid, title, path) VALUES (?, ?, ?)", [(r[0], r[1], r[3]) for r in rows])
     )
     conn.close()
     return words, grams
@@ -135,36 +136,125 @@ def django_tree(cache: Path, into: Path) -> None:
 
 
 def sync_child(root: Path) -> None:
-    """One cold sync in this process; prints its wall time and each phase's, as JSON."""
+    """One cold sync at level 0 (``--no-embed``) in this process; prints its wall time and each
+    phase's, summed over the sync's batches, as JSON. The phases are timed by wrapping the
+    functions that do them (the progress callback names the final steps once, not per batch):
+    ``discover`` = until the files are read; ``waiting for parsing`` = the main process waiting
+    for the pool's next file (read + parse, while nothing is written); ``rows`` = excerpt,
+    location and manifest rows; ``FTS5`` = word + trigram rows; ``graph``; ``commit``; ``other``
+    = the rest (source dates, batches' set-up)."""
+    from contextlib import contextmanager
     from datetime import UTC, datetime
 
     from kenning.config import load_project
+    from kenning.sync import batches, run
     from kenning.sync.run import sync
 
-    marks: dict[str, float] = {}
+    spent = {"waiting for parsing": 0.0, "rows": 0.0, "FTS5": 0.0, "graph": 0.0, "commit": 0.0}
+    first: list[float] = []
 
-    def progress(phase: str, done: int, total: int) -> None:
-        marks.setdefault(phase, time.perf_counter())
+    def timed(name: str, work: Callable) -> Callable:
+        def wrapper(*args: object, **kwargs: object) -> object:
+            begin = time.perf_counter()
+            try:
+                return work(*args, **kwargs)
+            finally:
+                spent[name] += time.perf_counter() - begin
 
+        return wrapper
+
+    read_all = run.read_all
+    write_files, index_fts, graph_apply, transaction = (
+        batches._write_files,
+        batches.fact_store.index_fts_rows,
+        batches.graph_build.apply,
+        batches.transaction,
+    )
+
+    def read_all_timed(*args: object, **kwargs: object) -> object:
+        first.append(time.perf_counter())
+        items = iter(read_all(*args, **kwargs))
+        while True:
+            begin = time.perf_counter()
+            item = next(items, None)
+            spent["waiting for parsing"] += time.perf_counter() - begin
+            if item is None:
+                return
+            yield item
+
+    def write_files_timed(*args: object, **kwargs: object) -> object:
+        fts_before, begin = spent["FTS5"], time.perf_counter()
+        result = write_files(*args, **kwargs)
+        spent["rows"] += time.perf_counter() - begin - (spent["FTS5"] - fts_before)
+        return result
+
+    @contextmanager
+    def transaction_timed(conn: object):  # noqa: ANN202
+        with transaction(conn) as inner:
+            yield inner
+            spent["commit"] -= time.perf_counter()
+        spent["commit"] += time.perf_counter()
+
+    run.read_all = read_all_timed
+    batches._write_files = write_files_timed
+    batches.fact_store.index_fts_rows = timed("FTS5", index_fts)
+    batches.graph_build.apply = timed("graph", graph_apply)
+    batches.transaction = transaction_timed
     start = time.perf_counter()
-    sync(load_project(root), now=datetime.now(UTC), progress=progress)
+    try:
+        done = sync(load_project(root), now=datetime.now(UTC), embed=False)
+    finally:
+        batches._write_files, batches.fact_store.index_fts_rows = write_files, index_fts
+        batches.graph_build.apply, batches.transaction = graph_apply, transaction
+        run.read_all = read_all
     end = time.perf_counter()
-    order = sorted(marks.items(), key=lambda item: item[1])
-    phases = {"discover, manifest, first file read": (order[0][1] if order else end) - start}
-    for i, (phase, at) in enumerate(order):
-        phases[phase] = (order[i + 1][1] if i + 1 < len(order) else end) - at
-    print(json.dumps({"wall": end - start, "phases": phases}))
+    cpu = sum(
+        getattr(resource.getrusage(who), f)
+        for who in (resource.RUSAGE_SELF, resource.RUSAGE_CHILDREN)
+        for f in ("ru_utime", "ru_stime")
+    )
+    phases = {"discover": (first[0] if first else end) - start, **spent}
+    phases["other"] = end - start - sum(phases.values())
+    print(json.dumps({"wall": end - start, "cpu": cpu, "batches": done.batches, "phases": phases}))
 
 
-def product_sync(root: Path) -> tuple[dict, float]:
-    """The product's cold sync of ``root`` in a child process, and the child's peak RSS (MB)."""
-    proc = subprocess.Popen([sys.executable, __file__, "--sync-child", str(root)], stdout=subprocess.PIPE)
+def product_sync(root: Path, pythonpath: Path | None = None) -> tuple[dict, float]:
+    """The product's cold sync of ``root`` in a child process (``pythonpath``: another copy of
+    ``src/`` instead of this tree's), and the child's peak RSS (MB)."""
+    env = {**os.environ, "PYTHONPATH": str(pythonpath)} if pythonpath else None
+    proc = subprocess.Popen([sys.executable, __file__, "--sync-child", str(root)], stdout=subprocess.PIPE, env=env)
     assert proc.stdout is not None
     out = proc.stdout.read()
     _, status, usage = os.wait4(proc.pid, 0)
     if os.waitstatus_to_exitcode(status) != 0:
         raise SystemExit("the product's sync failed")
     return json.loads(out), usage.ru_maxrss / 1024
+
+
+def interleaved(root: Path, against: Path, reps: int) -> list[tuple[str, dict, float]]:
+    """Cold syncs of fresh copies of ``root``, alternating ``against`` (a ``src/`` exported from
+    another commit: ``git archive``) and this tree, the order swapped every repetition; each
+    run printed as it ends, with the load average."""
+    from kenning.config import init_project
+
+    runs: list[tuple[str, dict, float]] = []
+    for rep in range(reps):
+        order: list[tuple[str, Path | None]] = [("against", against), ("this tree", None)]
+        for label, pythonpath in order if rep % 2 == 0 else order[::-1]:
+            copy = root.parent / f"run-{rep}-{label.replace(' ', '-')}"
+            shutil.copytree(root, copy, symlinks=True, ignore=shutil.ignore_patterns(".kenning"))
+            init_project(copy, "floor")
+            report, rss = product_sync(copy, pythonpath)
+            shutil.rmtree(copy)
+            runs.append((label, report, rss))
+            phases = ", ".join(f"{name} {spent:.2f}" for name, spent in report["phases"].items())
+            print(
+                f"  {rep + 1} {label:9}: {report['wall']:6.2f} s, CPU {report['cpu']:6.2f} s, peak RSS {rss:4.0f} MB, "
+                f"{report['batches']} batches "
+                f"(load {os.getloadavg()[0]:.1f}; {phases})",
+                flush=True,
+            )
+    return runs
 
 
 def main() -> None:
@@ -175,6 +265,8 @@ def main() -> None:
     parser.add_argument("--django", action="store_true", help=f"{DJANGO}'s source tree instead")
     parser.add_argument("--cache", type=Path, default=Path.home() / ".cache" / "kenning-bench")
     parser.add_argument("--sync-child", type=Path, help=argparse.SUPPRESS)
+    parser.add_argument("--against", type=Path, help="a src/ exported from another commit: interleaved cold syncs")
+    parser.add_argument("--reps", type=int, default=3, help="repetitions of each side with --against")
     args = parser.parse_args()
     if args.sync_child:
         sync_child(args.sync_child)
@@ -200,11 +292,24 @@ def main() -> None:
         candidates = discover(project).candidates  # the files the product's sync reads
         # The product's sync first, while this process is small: a child's peak RSS counts
         # the parent's pages it shares between fork and exec.
+        if args.against:
+            print(f"interleaved cold syncs, {args.against} against this tree:")
+            runs = interleaved(root, args.against, args.reps)
+            best, mb = floor(label, candidates)
+            for side in ("against", "this tree"):
+                walls = sorted(report["wall"] for name, report, _ in runs if name == side)
+                peaks = sorted(rss for name, _, rss in runs if name == side)
+                print(
+                    f"{side:9}: wall min/median/max {walls[0]:.2f} / {walls[len(walls) // 2]:.2f} / {walls[-1]:.2f} s"
+                    f" ({walls[len(walls) // 2] / best:.2f}x the floor), peak RSS {peaks[0]:.0f}-{peaks[-1]:.0f} MB"
+                )
+            return
         report, rss = product_sync(root)
         best, mb = floor(label, candidates)
         print(
             f"product cold sync, same files (child process): {report['wall']:.2f} s = "
-            f"{mb / report['wall']:.1f} MB/s, {report['wall'] / best:.2f}x the floor; peak RSS {rss:.0f} MB"
+            f"{mb / report['wall']:.1f} MB/s, {report['wall'] / best:.2f}x the floor; CPU {report['cpu']:.2f} s; "
+            f"peak RSS {rss:.0f} MB"
         )
         for phase, spent in report["phases"].items():
             print(f"  {phase:40} {spent:6.2f} s  {100 * spent / report['wall']:5.1f} %")
@@ -234,8 +339,8 @@ def floor(label: str, candidates: list) -> tuple[float, float]:
             rows.extend((len(rows) + 1, c.title, c.keywords, path, c.body) for c in chunks)
         parse_times[kind] = time.perf_counter() - start
 
-    python_sources = [texts[p] for p in by_kind.get("python/3", [])]
-    markdown_sources = [texts[p] for p in by_kind.get("markdown/2", [])]
+    python_sources = [texts[p] for kind, group in by_kind.items() if kind.startswith("python/") for p in group]
+    markdown_sources = [texts[p] for kind, group in by_kind.items() if kind.startswith("markdown/") for p in group]
     floors = {
         "ast.parse": seconds(each(ast.parse, python_sources)),
         "tree-sitter python": tree_sitter_seconds([s.encode() for s in python_sources]),

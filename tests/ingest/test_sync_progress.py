@@ -23,3 +23,17 @@ def test_a_sync_with_nothing_to_do_reports_nothing(make_project):
     seen: list[tuple[str, int, int]] = []
     sync(project, now=NOW, progress=lambda phase, done, total: seen.append((phase, done, total)))
     assert seen == []
+
+
+def test_a_sync_writes_its_first_batch_before_the_last_file_is_read(make_project):
+    """Parsing and writing overlap: a batch is written as soon as its files are parsed, so the
+    parsed files are never all held at once (and the pool goes on parsing meanwhile)."""
+    project = make_project({f"docs/n{i:03d}.md": f"# Note {i}\n\nText {i}.\n" for i in range(150)})
+    seen: list[tuple[str, int, int]] = []
+    report = sync(project, now=NOW, progress=lambda phase, done, total: seen.append((phase, done, total)))
+    first_write = next(i for i, step in enumerate(seen) if step[0] == "writing")
+    last_read = seen.index(("reading", 150, 150))
+    assert first_write < last_read
+    assert seen[first_write - 1][0] == "reading" and seen[first_write - 1][1] < 150
+    assert report.batches >= 2 and report.added == 150
+    assert [s for s in seen if s[0] == "writing"][-1] == ("writing", 150, 150)

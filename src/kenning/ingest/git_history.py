@@ -21,7 +21,7 @@ import os
 import re
 import subprocess
 import threading
-from collections.abc import Mapping
+from collections.abc import Collection, Mapping
 from dataclasses import dataclass
 from enum import StrEnum
 from pathlib import Path
@@ -185,17 +185,42 @@ def commit_dates(root: Path, blobs: Mapping[str, str | None]) -> dict[str, str]:
     if not blobs:
         return {}
     try:  # no repository, no commit yet, no git: ls-tree fails, and nothing is dated from history
-        out, _ = _git(root, "-c", "core.quotePath=false", "ls-tree", "-r", "-z", "HEAD", timeout=LOG_TIMEOUT_S)
-        if out is None:
-            return {}
-        wanted: set[str] = set()
-        for entry in out.split("\0"):
-            meta, _, path = entry.partition("\t")
-            if path in blobs and meta.endswith(f" {blobs[path]}"):
-                wanted.add(path)
+        head = _head_blobs(root)
+        wanted = {path for path, blob in (head or {}).items() if path in blobs and blobs[path] == blob}
         return _last_commits(root, wanted) if wanted else {}
     except _Failed:
         return {}
+
+
+def head_dates(root: Path, paths: Collection[str]) -> dict[str, tuple[str, str]]:
+    """``path -> (blob id, committer date)`` at HEAD for those of ``paths`` HEAD holds: what
+    ``commit_dates`` answers, asked before the files are read (a sync writes each file as soon
+    as it is parsed); a file is HEAD's when the blob id of the bytes read is this one. The same
+    two processes; the log may read further back, for files modified since their last commit."""
+    if not paths:
+        return {}
+    try:
+        head = _head_blobs(root)
+    except _Failed:
+        return {}
+    if head is None:
+        return {}
+    wanted = {path for path in paths if path in head}
+    dates = _last_commits(root, wanted) if wanted else {}
+    return {path: (head[path], date) for path, date in dates.items()}
+
+
+def _head_blobs(root: Path) -> dict[str, str] | None:
+    """``path -> blob id`` of every file at HEAD (``git ls-tree -r``); None without a HEAD."""
+    out, _ = _git(root, "-c", "core.quotePath=false", "ls-tree", "-r", "-z", "HEAD", timeout=LOG_TIMEOUT_S)
+    if out is None:
+        return None
+    blobs: dict[str, str] = {}
+    for entry in out.split("\0"):
+        meta, _, path = entry.partition("\t")
+        if path:
+            blobs[path] = meta.rpartition(" ")[2]
+    return blobs
 
 
 def _last_commits(root: Path, wanted: set[str]) -> dict[str, str]:

@@ -47,7 +47,7 @@ class Parsed:
 
 def read_all(cands: list[Candidate], known: Mapping[str, str], progress: Progress | None) -> Iterator[Parsed]:
     """Parsed files, in order, as they come (in a process pool from PARALLEL_FROM files or
-    PARALLEL_FROM_BYTES bytes).
+    PARALLEL_FROM_BYTES bytes): the pool goes on parsing while the caller writes what it has.
 
     ``known``: path -> the fingerprint it had when the same parser version last read it; a
     worker skips parsing bytes it has seen (a new parser version must parse again)."""
@@ -58,10 +58,13 @@ def read_all(cands: list[Candidate], known: Mapping[str, str], progress: Progres
         with ProcessPoolExecutor(
             max_workers=min(4, os.cpu_count() or 2), initializer=_worker_start, initargs=(os.getpid(),)
         ) as pool:
-            for done, item in enumerate(pool.map(read_one, jobs, chunksize=16), start=1):
-                if progress:
-                    progress("reading", done, total)
-                yield item
+            try:
+                for done, item in enumerate(pool.map(read_one, jobs, chunksize=16), start=1):
+                    if progress:
+                        progress("reading", done, total)
+                    yield item
+            finally:  # the caller stopped early (an error while writing): the files not begun are not parsed
+                pool.shutdown(cancel_futures=True)
     else:
         for done, job in enumerate(jobs, start=1):
             item = read_one(job)

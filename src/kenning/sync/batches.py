@@ -1,15 +1,19 @@
 """The sync's write phase, committed in batches so that other writers are never locked out long.
 
 A write transaction holds the store's write lock: a memory save or a hook made meanwhile waits
-for it (up to ``store.db.BUSY_TIMEOUT_MS``). The parsed files are written, then the vanished
-paths retired, in batches: each batch is one transaction holding its files' excerpts, their
+for it (up to ``store.db.BUSY_TIMEOUT_MS``). The files are written as the pool parses them (a
+batch is gathered before its transaction begins: nothing is parsed under the lock), then the
+vanished paths retired, in batches: each batch is one transaction holding its files' excerpts, their
 full-text rows, their graph rows and their manifest rows, so a sync killed between two batches
 leaves a consistent store whose manifest says exactly which files are done, and the next sync
 completes the rest. The non-file sources (ledger, git history) and the run's log go with the last
 batch.
 
 A batch is sized from the time per item the previous one took, to hold the lock about
-``BATCH_SECONDS``. Between two batches the sync lets the writers that wait for the lock go first
+``BATCH_SECONDS``: the time this thread ran (``time.thread_time``), not the wall time, which
+the parsing pool stretches by competing for the cores while the batch writes (measured: twice
+as many batches on Django, and each re-resolves the references naming what it defines).
+Between two batches the sync lets the writers that wait for the lock go first
 (``store.db.yield_to_waiting_writers``: they flag themselves while they wait), so a memory save
 waits for one batch, not for the whole sync; when nobody waits, the next batch starts at once.
 """
@@ -19,6 +23,8 @@ from __future__ import annotations
 import json
 import time
 from collections import Counter
+from collections.abc import Iterable, Iterator
+from itertools import islice
 
 from kenning.graph import build as graph_build
 from kenning.ingest.read import Parsed, Progress
@@ -44,35 +50,44 @@ def write_batches(
     project: Project,
     report: SyncReport,
     manifest: dict[str, sources.ManifestRow],
-    parsed: list[Parsed],
+    parsed: Iterable[Parsed],
     vanished: list[str],
     graph_pending: graph_build.Pending,
     *,
-    commit_dates: dict[str, str],
-    redates: dict[str, str],
+    dates: source_dates.ReadDates,
     stamp: str,
+    total: int,
     progress: Progress | None,
 ) -> None:
-    """Write ``parsed`` (read files, none skipped), then retire ``vanished``, batch by batch.
-    ``commit_dates``: path -> the date of the last commit that touched a file read (its source
-    date); ``redates``: the same for files not read, re-dated with the last batch (``sync.dates``).
+    """Write ``parsed`` as it comes (the files read, in order: the pool goes on parsing while a
+    batch is written; a batch is gathered before its transaction begins, so no parsing happens
+    under the write lock), then retire ``vanished`` and the files now skipped, batch by batch.
+    ``dates``: the commit dates of the files read; the files not read are re-dated with the last
+    batch when HEAD moved (``sync.dates``). ``total``: the items expected (progress only).
 
-    ``parsed`` is emptied: the batches hold what is left to write, and free it as they commit."""
+    What a batch wrote is freed as it commits: the sync never holds every parsed file at once."""
     step = progress or (lambda phase, done, total: None)
     before = sources.changes(conn)
-    work: list[Parsed | str] = [*parsed, *vanished]
-    parsed.clear()
-    total, done, size = len(work), 0, BATCH_FIRST
+    unread_skip = {*vanished}  # with the files read: not re-dated (sync.dates)
+    read: set[str] = set()
+    work = _work(parsed, report, manifest, vanished, read)
+    following = next(work, None)
+    done, size = 0, BATCH_FIRST
     graph: Counter[str] = Counter()
     while True:
-        batch, work = work[:size], work[size:]  # what is written is freed as its batch ends
-        last = not work
+        batch = [] if following is None else [following, *islice(work, size - 1)]
+        following = next(work, None)
+        last = following is None
+        files = [item for item in batch if isinstance(item, Parsed)]
+        gone = [item for item in batch if isinstance(item, str)]
+        dates.prepare(files)
+        redates: dict[str, str] = {}
+        if last and graph_pending.git_head is not None:
+            redates = source_dates.commit_dates_of_unread(conn, project.root, read | unread_skip)
         report.batches += 1
-        started = time.perf_counter()
+        started = time.thread_time()
         with transaction(conn):
-            files = [item for item in batch if isinstance(item, Parsed)]
-            gone = [item for item in batch if isinstance(item, str)]
-            applied = _write_files(conn, report, manifest, files, commit_dates, stamp, step, done, total, last)
+            applied = _write_files(conn, report, manifest, files, dates, stamp, step, done, max(total, done), last)
             if last:
                 source_dates.apply(conn, redates)
             if gone:
@@ -97,8 +112,31 @@ def write_batches(
             return
         done += len(batch)
         del batch, files, gone, applied
-        size = _next_size(size, time.perf_counter() - started)
+        size = _next_size(size, time.thread_time() - started)
         yield_to_waiting_writers(conn)
+
+
+def _work(
+    parsed: Iterable[Parsed],
+    report: SyncReport,
+    manifest: dict[str, sources.ManifestRow],
+    vanished: list[str],
+    read: set[str],
+) -> Iterator[Parsed | str]:
+    """The files to write, as they are parsed, then the paths to retire: ``vanished`` and the
+    files known before that are skipped now (counted in ``report``). ``read`` collects the paths
+    of the files read with excerpts."""
+    for item in parsed:
+        if item.skip is None:
+            if item.rows:
+                read.add(item.candidate.path)
+            yield item
+            continue
+        report.skipped[item.skip] += 1
+        report.eligible -= 1
+        if item.candidate.path in manifest:
+            vanished.append(item.candidate.path)
+    yield from sorted(set(vanished))
 
 
 def _write_files(
@@ -106,7 +144,7 @@ def _write_files(
     report: SyncReport,
     manifest: dict[str, sources.ManifestRow],
     files: list[Parsed],
-    commit_dates: dict[str, str],
+    dates: source_dates.ReadDates,
     stamp: str,
     step: Progress,
     done: int,
@@ -134,7 +172,7 @@ def _write_files(
             report.files_changed += 1
         else:
             report.files_new += 1
-        writer.apply_file(item, report, commit_dates.get(cand.path))
+        writer.apply_file(item, report, dates.of(item))
         applied.append((cand.path, item.fingerprint, item.relations))
     writer.flush()
     if last:  # the progress bar names the final steps once, not at every batch

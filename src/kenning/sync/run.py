@@ -7,11 +7,11 @@
 - vanished (deleted, now ignored, too large…): its excerpts are retired;
 - identical content anywhere in the project is stored once, with one location per place.
 
-Ingest reads and parses (``ingest.read``), the excerpts are written (``sync.write``), the graph
-derives its nodes and edges (``graph.build``), all through ``kenning.store``, in batches of
-transactions that each hold their files' manifest rows (``sync.batches``): other writers wait
-for one batch, never for the whole sync. Nothing is written when nothing changed: the database
-file stays byte-identical.
+Ingest reads and parses (``ingest.read``, in a pool), the excerpts are written as they come
+(``sync.write``), the graph derives its nodes and edges (``graph.build``), all through
+``kenning.store``, in batches of transactions that each hold their files' manifest rows
+(``sync.batches``): other writers wait for one batch, never for the whole sync. Nothing is
+written when nothing changed: the database file stays byte-identical.
 """
 
 from __future__ import annotations
@@ -24,9 +24,8 @@ from kenning import dense
 from kenning.clock import iso
 from kenning.files import SYNC_LOCK_NAME, ExclusiveLock
 from kenning.graph import build as graph_build
-from kenning.ingest import git_history
 from kenning.ingest.discover import Candidate, discover
-from kenning.ingest.read import Parsed, Progress, read_all
+from kenning.ingest.read import Progress, read_all
 from kenning.project import Project
 from kenning.store import sources
 from kenning.store.db import Connection, open_store, sync_lock
@@ -90,42 +89,25 @@ def _sync(conn: Connection, project: Project, *, now: datetime, progress: Progre
         report.indexed = len(manifest)
         return report
 
-    # Parse everything before taking the write lock: other writers (an MCP server saving a
-    # memory, a hook recording a tool use) wait only for the writes, not for the parsing.
+    # The pool parses while the batches are written; a batch takes the write lock only once its
+    # files are parsed, so other writers (an MCP server saving a memory, a hook recording a tool
+    # use) wait for the writes, not for the parsing.
     known = {
         c.path: manifest[c.path].fingerprint
         for c in to_read
         if c.path in manifest and manifest[c.path].parser == c.parser
     }
-    parsed = list(read_all(to_read, known, progress))
-    # Source dates from git: the last commit that touched each file read whose bytes are HEAD's;
-    # when HEAD moved, also the files dated by their mtime that a new commit made HEAD's.
-    read = {item.candidate.path: item.blob for item in parsed if item.rows}
-    commit_dates = git_history.commit_dates(project.root, read)
-    redates: dict[str, str] = {}
-    if graph_pending.git_head is not None:
-        redates = source_dates.commit_dates_of_unread(conn, project.root, {*read, *vanished})
-    parsed_kept: list[Parsed] = []
-    for item in parsed:
-        if item.skip is None:
-            parsed_kept.append(item)
-            continue
-        report.skipped[item.skip] += 1
-        report.eligible -= 1
-        if item.candidate.path in manifest:
-            vanished.append(item.candidate.path)
-    parsed.clear()
     write_batches(
         conn,
         project,
         report,
         manifest,
-        parsed_kept,
-        sorted(set(vanished)),
+        read_all(to_read, known, progress),
+        vanished,
         graph_pending,
-        commit_dates=commit_dates,
-        redates=redates,
+        dates=source_dates.ReadDates(project.root, [c.path for c in to_read]),
         stamp=iso(now),
+        total=len(to_read) + len(vanished),
         progress=progress,
     )
     report.indexed = sources.manifest_count(conn)
