@@ -30,6 +30,7 @@ from kenning.errors import (
     ScopeDenied,
     StoreBusy,
     StoreOutdated,
+    StoreUnavailable,
     UsageError,
 )
 from kenning.interfaces.web import api, gate, graph_pages, memory_pages, pages
@@ -50,7 +51,7 @@ def http_status(exc: BaseException) -> int:
             return 404
         case IndexMissing() | StoreOutdated():
             return 409
-        case StoreBusy():
+        case StoreBusy() | StoreUnavailable():  # busy, or a server store out of reach: retry later
             return 503
     return 500
 

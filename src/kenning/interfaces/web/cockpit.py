@@ -6,7 +6,7 @@ from __future__ import annotations
 import secrets
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import datetime
 from pathlib import Path
 from typing import Any
@@ -21,9 +21,9 @@ from kenning.auth.tokens import WRITE, TokenRecord
 from kenning.config import CONFIG_NAME, STATE_DIR, Project, load_project
 from kenning.errors import NotFound, ScopeDenied
 from kenning.interfaces.render import DATA_FRAME, badge
-from kenning.records import Fact
+from kenning.records import Answer, Fact
 from kenning.registry import Entry
-from kenning.store.db import connect, server_only_missing
+from kenning.store.db import SERVER_LEVEL, connect, open_for_reading, open_store
 from kenning.store.handle import Connection
 
 HERE = Path(__file__).parent
@@ -67,13 +67,36 @@ class Cockpit:
         raise NotFound(f"no project named {name!r} in the registry", hint="see /status for the projects known here")
 
     @contextmanager
-    def store(self, project: Project | None = None) -> Iterator[Connection]:
-        server_only_missing(project or self.project, "the web cockpit")
-        conn = connect((project or self.project).db_path)
-        try:
+    def store(self, project: Project | None = None, *, write: bool = False) -> Iterator[Connection]:
+        """The project's own store for one request: its SQLite file, or its PostgreSQL server
+        (level 2). A write (a memory gesture) never lands anywhere but the server; a read of an
+        unreachable server uses the local level-0 store when one exists, as the CLI does."""
+        with self.reading(project, write=write) as (conn, _):
             yield conn
+
+    @contextmanager
+    def reading(
+        self, project: Project | None = None, *, write: bool = False
+    ) -> Iterator[tuple[Connection, str | None]]:
+        """``store``, and the degradation an answer read from it lists (None: served as asked)."""
+        served = project or self.project
+        if not served.config.store:
+            conn, fallback = connect(served.db_path), None
+        elif write:
+            conn, fallback = open_store(served), None
+        else:
+            conn, fallback = open_for_reading(served)
+        try:
+            yield conn, fallback
         finally:
             conn.close()
+
+    def labelled(self, answer: Answer, fallback: str | None) -> Answer:
+        """An answer read through ``reading`` labelled as the CLI labels it: level 2 when the
+        server served it, the degradation when the local store stood in for it."""
+        if fallback is not None:
+            return replace(answer, degradations=(*answer.degradations, fallback))
+        return replace(answer, level=SERVER_LEVEL) if self.project.config.store else answer
 
 
 def cockpit_of(request: Request) -> Cockpit:

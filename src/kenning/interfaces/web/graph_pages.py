@@ -33,7 +33,7 @@ def graph(request: Request) -> Response:
         raise ValidationError(f"unknown edge type(s): {', '.join(unknown)}", hint=f"one of {', '.join(EDGE_TYPES)}")
     answer = picture = None
     if node:
-        with cockpit.store() as conn:
+        with cockpit.reading() as (conn, fallback):
             answer = run_query(
                 conn,
                 cockpit.project,
@@ -42,6 +42,7 @@ def graph(request: Request) -> Response:
                 GraphOptions(hops=hops, edge_types=edge_types, limit=GRAPH_LIMIT),
                 now=cockpit.clock(),
             )
+        answer = cockpit.labelled(answer, fallback)
         picture = neighbourhood(answer)
     return render(
         request,

@@ -68,7 +68,7 @@ def _act(request: Request, name: str, form: dict[str, str]) -> Response:
             fact = fact_store.get(conn, cockpit.project.name, fact_id)
             fresh = freshness_of(fact, now=cockpit.clock(), files=FileCheck(cockpit.project.root, conn, split_spans))
         return render(request, "memory_confirm.html", {"action": name, "fact": fact, "fresh": fresh, "new": new_raw})
-    with cockpit.store() as conn:
+    with cockpit.store(write=True) as conn:
         match name:
             case "confirm":
                 fact = lifecycle.confirm(conn, cockpit.project.name, fact_id, now=cockpit.clock())

@@ -106,7 +106,8 @@ def stale(request: Request) -> Response:
         by_type: dict[str, list] = defaultdict(list)
         for excerpt in answer.excerpts:
             by_type[excerpt.fact.type].append(excerpt)
-        groups.append(StaleGroup(answer.searched[0], dict(sorted(by_type.items())), answer.notes))
+        notes = (*answer.notes, *(f"degraded: {d}" for d in answer.degradations))
+        groups.append(StaleGroup(answer.searched[0], dict(sorted(by_type.items())), notes))
     return render(
         request,
         "stale.html",
@@ -118,8 +119,8 @@ def _stale_answers(
     cockpit: Cockpit, scope: str, allowed: frozenset[str] | None
 ) -> tuple[list[Answer], list[ScopeEntry]]:
     if scope == "project":
-        with cockpit.store() as conn:
-            return [stale_report(conn, cockpit.project, now=cockpit.clock())], []
+        with cockpit.reading() as (conn, fallback):
+            return [cockpit.labelled(stale_report(conn, cockpit.project, now=cockpit.clock()), fallback)], []
     answers, opened = stale_each(cockpit.registered(allowed), now=cockpit.clock(), stores=cockpit.stores)
     return answers, sorted(opened.excluded, key=lambda e: e.project)
 
