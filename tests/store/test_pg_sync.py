@@ -111,10 +111,26 @@ def test_what_postgresql_lacks_is_refused_never_read_from_the_local_file(cli, co
     cli("sync", "--project", root)  # a local store exists: it must not answer
     monkeypatch.setenv("KENNING_DATABASE_URL", server_url())
     cli("sync", "--project", root)
-    refused = cli("bench", "--project", root)
+    refused = cli("bench", "--speed", "--project", root)  # its sync measure would write into the server
     assert refused.code == 1 and "not implemented on the PostgreSQL store yet" in refused.err
     answer = cli("ask", "what calls rrf_fuse", "--project", root, "--json").json()
     assert answer["mode"] == "graph" and answer["level"] == 2  # the graph is served (tests/store/test_pg_graph.py)
+
+
+def test_bench_reads_the_server_store_as_it_reads_the_local_one(cli, corpus, monkeypatch):
+    root = str(corpus.root)
+    cli("sync", "--project", root)
+    local = cli("bench", "--project", root, "--json")
+    monkeypatch.setenv("KENNING_DATABASE_URL", server_url())
+    cli("sync", "--project", root)
+    remote = cli("bench", "--project", root, "--json")
+    assert remote.code == local.code == 0, remote.err
+    assert remote.json()["questions"]["total"] > 0
+    for key in ("questions", "coverage", "attribution", "served_freshness", "superseded_served"):
+        assert remote.json()[key] == local.json()[key], key
+    monkeypatch.setenv("KENNING_DATABASE_URL", DEAD)  # never the local file instead of the server
+    down = cli("bench", "--project", root)
+    assert down.code == 1 and "PostgreSQL unreachable" in down.err
 
 
 def test_an_unreachable_server_answers_from_the_local_store_and_says_so(cli, corpus, monkeypatch):
