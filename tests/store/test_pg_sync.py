@@ -156,13 +156,23 @@ def test_a_project_never_synced_to_the_server_has_no_index_there(cli, corpus, mo
     assert answer["empty_reason"] == "index_missing" and answer["excerpts"] == []
 
 
-def test_cross_project_search_leaves_a_server_project_out_and_says_why(cli, corpus, monkeypatch, tmp_path):
+def test_cross_project_search_reads_a_server_project_there_or_leaves_it_out(cli, corpus, monkeypatch):
     root = str(corpus.root)
     cli("sync", "--project", root)  # its local file exists, and must not answer for it
     assert cli("projects", "add", root).code == 0
     monkeypatch.setenv("KENNING_DATABASE_URL", DEAD)
     answer = cli("ask", "sqlite", "--all-projects", "--project", root, "--json").json()
     assert answer["excerpts"] == []
-    assert [e["reason"] for e in answer["scope"]["excluded"]] == [
-        "served by PostgreSQL: cross-project search does not read server stores yet"
-    ]
+    [excluded] = answer["scope"]["excluded"]
+    assert excluded["reason"].startswith("unreadable: PostgreSQL unreachable")
+    monkeypatch.setenv("KENNING_DATABASE_URL", server_url())
+    never = cli("ask", "sqlite", "--all-projects", "--project", root, "--json").json()
+    assert never["excerpts"] == [] and never["scope"]["excluded"][0]["reason"].startswith("index missing")
+    cli("sync", "--project", root)
+    across = cli("ask", "sqlite", "--all-projects", "--project", root, "--json").json()
+    alone = cli("ask", "sqlite", "--project", root, "--json").json()
+    assert across["scope"]["excluded"] == [] and across["excerpts"]
+    top = [(e["source"]["uri"], e["snippet"]) for e in alone["excerpts"]][:5]
+    assert [(e["source"]["uri"], e["snippet"]) for e in across["excerpts"]][:5] == top
+    stale = cli("stale", "--all-projects", "--json")
+    assert stale.code == 0, stale.err

@@ -3,7 +3,8 @@ others are left out.
 
 Every registered project is checked in name order: its ``.kenning/config.toml`` must be
 where the registry says (never a parent project instead), it must not be confidential, and
-its store must open read-only with this kenning's schema. A project that fails a check is
+its store must open read-only with this kenning's schema (a project served by PostgreSQL is
+read from its server, never from its local file; an unreachable server leaves it out). A project that fails a check is
 listed in the answer's ``scope.excluded`` with its reason, never counted as empty. The
 transverse memory (``KENNING_HOME/global``) is read as one more store, labelled ``global``.
 """
@@ -22,6 +23,7 @@ from kenning.errors import IndexMissing, KenningError, StoreOutdated
 from kenning.project import CONFIG_NAME, STATE_DIR, Project, ProjectConfig
 from kenning.records import ScopeEntry
 from kenning.registry import GLOBAL_NAME, Entry
+from kenning.store.db import open_store
 from kenning.store.handle import Connection, StoreError, typed_error
 from kenning.store.readonly import open_readonly, summary
 
@@ -125,7 +127,8 @@ class StorePool:
         self._load = load
         self._lock = threading.Lock()
         self._projects: dict[Path, tuple[tuple[int, ...], Project]] = {}
-        self._conns: dict[Path, tuple[tuple[int, ...], Connection]] = {}
+        # a store file's path, or ``url#project`` for a project served by PostgreSQL
+        self._conns: dict[Path | str, tuple[tuple[int, ...], Connection]] = {}
 
     def project(self, entry: Entry) -> Project:
         root = Path(entry.path)
@@ -142,6 +145,8 @@ class StorePool:
         return kept[1]
 
     def connection(self, project: Project) -> Connection:
+        if project.config.store:
+            return self._on_server(project)
         path = project.db_path
         try:
             st = os.stat(path)
@@ -157,7 +162,19 @@ class StorePool:
         self._conns[path] = (signature, conn)
         return conn
 
-    def _drop(self, path: Path) -> None:
+    def _on_server(self, project: Project) -> Connection:
+        """A project served by PostgreSQL: its server connection, kept while it stays usable."""
+        key = f"{project.config.store}#{project.name}"
+        kept = self._conns.get(key)
+        raw = getattr(kept[1], "raw", None) if kept is not None else None
+        if kept is not None and raw is not None and not raw.closed and not raw.broken:
+            return kept[1]
+        self._drop(key)
+        conn = open_store(project)  # no migration; no index there yet: IndexMissing
+        self._conns[key] = ((), conn)
+        return conn
+
+    def _drop(self, path: Path | str) -> None:
         kept = self._conns.pop(path, None)
         if kept is not None:
             kept[1].close()
@@ -179,7 +196,7 @@ class OneShot:
         return load_registered(entry, self._load)
 
     def connection(self, project: Project) -> Connection:
-        conn = open_readonly(project.db_path)
+        conn = open_store(project) if project.config.store else open_readonly(project.db_path)
         self.opened.append(conn)
         return conn
 
@@ -224,9 +241,7 @@ def _open_into(out: Opened, source: Stores, entry: Entry) -> str | None:
         return f"unreadable: {_message(exc)}"
     if project.config.confidential:
         return CONFIDENTIAL
-    if project.config.store:  # never its local file instead of its server store
-        return "served by PostgreSQL: cross-project search does not read server stores yet"
-    try:
+    try:  # a project served by PostgreSQL is read there, never from its local file
         out.stores.append((project, source.connection(project)))
     except IndexMissing:
         return "index missing: run `kenning sync` in that project"

@@ -80,6 +80,9 @@ def test_api_ask_on_postgresql_is_level_2_and_byte_identical_to_kenning_ask_json
     assert data["level"] == 2 and data["excerpts"]
     assert not any("not implemented" in d for d in data["degradations"])
     assert reply.text == printed.out
+    both = _client(project, home).get("/api/ask", params={"q": QUESTION, "scope": "all"}).json()
+    assert both["scope"]["projects"] == [project.name] and both["scope"]["excluded"] == []
+    assert [e["citation"] for e in both["excerpts"]] == [e["citation"] for e in data["excerpts"]]
     assert [e["citation"] for e in data["excerpts"]][0].startswith(f"kn://{project.name}/")
 
 
