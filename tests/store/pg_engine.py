@@ -42,6 +42,7 @@ PG_READY = {
     "test_a_summary_keeps_its_parts_and_its_session",
     "test_an_identical_active_note_is_found_by_content_and_source_kind",
     "test_recent_memories_are_newest_first_and_filtered",
+    "test_dated_facts_are_newest_first_within_the_window",
     "test_a_saved_memory_neighbours_are_the_memories_saved_around_it",
     "test_a_file_excerpt_neighbours_are_the_excerpts_above_and_below_it",
     "test_fact_states_follow_content_and_lifecycle",

@@ -23,7 +23,7 @@ from kenning.clock import iso
 from kenning.config import Project
 from kenning.errors import InvalidQuery
 from kenning.records import Lifecycle
-from kenning.store import bench, cursors, fts, lookups, memory, pack, status, version
+from kenning.store import bench, cursors, dated, fts, lookups, memory, pack, status, version
 from kenning.store import facts as fact_store
 from kenning.store.db import open_store, transaction
 from kenning.store.handle import Connection
@@ -177,6 +177,17 @@ def test_recent_memories_are_newest_first_and_filtered(store):
     assert memory.recent_ids(store.conn, kinds, 10, memory_type="working") == [new]
     assert memory.recent_ids(store.conn, kinds, 10, path_prefix="session:") == [new]
     assert memory.recent_ids(store.conn, ("manual",), 10) == [decision, old]
+
+
+def test_dated_facts_are_newest_first_within_the_window(store):
+    day = 24 * 60  # minutes: a year after the corpus, so only these notes are in the window
+    first, second, third = (note(store, f"dated note {n}", at=(400 + n) * day) for n in range(3))
+    decided = note(store, "a dated decision", at=401 * day, type_="decision")
+    since, until = (iso(NOW + timedelta(days=d))[:10] for d in (400, 401))
+    assert dated.newest(store.conn, (), since, until, 10) == [decided, second, first]
+    assert dated.newest(store.conn, ("observation",), since, None, 10) == [third, second, first]
+    assert dated.newest(store.conn, ("decision",), since, None, 10) == [decided]
+    assert dated.newest(store.conn, (), since, None, 2) == [third, decided]
 
 
 def test_a_saved_memory_neighbours_are_the_memories_saved_around_it(store):

@@ -4,6 +4,9 @@ from __future__ import annotations
 
 import sqlite3
 
+from kenning.store.postgres import dated as pg
+from kenning.store.postgres.connection import is_pg
+
 _DAY = "substr(coalesce(date_source, date_indexed), 1, 10)"
 
 
@@ -13,6 +16,8 @@ def newest(
     """Ids of active facts of ``types`` (any type when empty) dated within ``[since, until]``
     (``YYYY-MM-DD``, inclusive, on the source's date, else the indexing day), newest first,
     ties to the higher id."""
+    if is_pg(conn):
+        return pg.newest(conn, types, since, until, limit)
     clauses: list[str] = ["lifecycle = 'active'"]
     params: list[str] = []
     if types:
