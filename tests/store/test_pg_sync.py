@@ -176,3 +176,10 @@ def test_cross_project_search_reads_a_server_project_there_or_leaves_it_out(cli,
     assert [(e["source"]["uri"], e["snippet"]) for e in across["excerpts"]][:5] == top
     stale = cli("stale", "--all-projects", "--json")
     assert stale.code == 0, stale.err
+    [listed] = cli("projects", "list", "--json").json()["projects"]
+    assert listed["state"] == "ok" and listed["facts"] > 0
+    assert listed["size_bytes"] is None and listed["last_sync"]
+    assert "on a server" in cli("projects", "list").out
+    monkeypatch.setenv("KENNING_DATABASE_URL", DEAD)
+    [down] = cli("projects", "list", "--json").json()["projects"]
+    assert down["state"] == "unreadable" and down["reason"].startswith("PostgreSQL unreachable")

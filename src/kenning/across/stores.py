@@ -25,7 +25,8 @@ from kenning.records import ScopeEntry
 from kenning.registry import GLOBAL_NAME, Entry
 from kenning.store.db import open_store
 from kenning.store.handle import Connection, StoreError, typed_error
-from kenning.store.readonly import open_readonly, summary
+from kenning.store.readonly import StoreSummary, open_readonly, summary
+from kenning.store.status import index_size
 
 GLOBAL_DIR = "global"
 CONFIDENTIAL = "confidential (confidential = true in .kenning/config.toml)"
@@ -97,7 +98,7 @@ def state_of(entry: Entry, load: Loader) -> State:
         return State(entry.name, entry.path, "unreadable", _message(exc), None)
     confidential = project.config.confidential
     try:
-        conn = open_readonly(project.db_path)
+        conn = open_store(project) if project.config.store else open_readonly(project.db_path)
     except IndexMissing:
         return State(entry.name, entry.path, "not_synced", "no index: run `kenning sync` there", confidential)
     except StoreOutdated as exc:
@@ -105,12 +106,20 @@ def state_of(entry: Entry, load: Loader) -> State:
     except (KenningError, OSError) as exc:
         return State(entry.name, entry.path, "unreadable", _message(exc), confidential)
     try:
-        found = summary(conn)
+        if project.config.store:  # its server's counts; no local file to size
+            held = index_size(conn)
+            found = StoreSummary(held.by_lifecycle.get("active", 0), held.last_sync)
+        else:
+            found = summary(conn)
     except StoreError as exc:
         return State(entry.name, entry.path, "unreadable", typed_error(exc, str(project.db_path)).message, confidential)
     finally:
         conn.close()
-    size = sum(p.stat().st_size for p in project.state_dir.glob("kenning.db*") if p.is_file())
+    size = (
+        None
+        if project.config.store
+        else sum(p.stat().st_size for p in project.state_dir.glob("kenning.db*") if p.is_file())
+    )
     return State(entry.name, entry.path, "ok", None, confidential, found.last_sync, found.facts, size)
 
 

@@ -34,7 +34,7 @@ def projects_list(as_json: bool) -> None:
 def _row_text(row: dict) -> str:
     flags = " · confidential" if row["confidential"] else ""
     if row["state"] == "ok":
-        size = f"{row['size_bytes'] / 1_048_576:.1f} MiB"
+        size = "on a server" if row["size_bytes"] is None else f"{row['size_bytes'] / 1_048_576:.1f} MiB"
         detail = f"ok · {row['facts']} fact(s) · {size} · last sync {row['last_sync'] or 'never'}"
     else:
         detail = f"{row['state']}: {row['reason']}"
