@@ -47,7 +47,9 @@ def _sources() -> list[Path]:
 def imported_top_levels() -> dict[str, str]:
     """Top-level module name -> one file importing it (absolute imports only, in any scope,
     optional ones excepted)."""
-    local = {p.stem for p in _sources()} | {"kenning"}
+    # the repository's own modules, and the test folders (a test may import ``store.pg_engine``)
+    folders = {p.parent.name for p in _sources() if p.parent.parent == ROOT / "tests"}
+    local = {p.stem for p in _sources()} | folders | {"kenning"}
     found: dict[str, str] = {}
     for path in _sources():
         tree = ast.parse(path.read_text(encoding="utf-8"), str(path))
