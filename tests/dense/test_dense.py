@@ -298,3 +298,26 @@ def test_a_released_model_is_loaded_again_on_use_and_gives_the_same_vectors():
         embedder.release()
         assert np.allclose(embedder.encode(texts[:1]), single, atol=1e-5)
         assert np.allclose(np.linalg.norm(batch, axis=1), 1.0, atol=1e-5)
+
+
+def test_the_default_budget_follows_the_lexical_sync_within_three_times_its_duration(tmp_path):
+    """Issue 14: a sync with dense stays under 3× the lexical sync: embedding gets at most 1.75× the
+    lexical part's duration (at least 15 s); an explicit `budget_seconds` wins."""
+    root = tmp_path / "factor"
+    root.mkdir()
+    write_files(root, DOCS)
+    project, _ = init_project(root, "factor")
+    config = project.state_dir / "config.toml"
+    config.write_text(f'name = "factor"\n{ENABLED}multilingual = false\nbudget_seconds = 0\n')
+    from kenning.sync.run import sync
+
+    sync(load_project(root), now=NOW)  # the store, with nothing embedded yet
+    config.write_text(f'name = "factor"\n{ENABLED}multilingual = false\n')
+    conn = connect(project.db_path)
+    try:
+        assert dense_index.update(conn, load_project(root), lexical_seconds=40.0)["budget_seconds"] == 70.0
+        assert dense_index.update(conn, load_project(root), lexical_seconds=2.0)["budget_seconds"] == 15.0
+        config.write_text(f'name = "factor"\n{ENABLED}multilingual = false\nbudget_seconds = 3\n')
+        assert dense_index.update(conn, load_project(root), lexical_seconds=40.0)["budget_seconds"] == 3.0
+    finally:
+        conn.close()
