@@ -236,13 +236,27 @@ def test_sync_says_when_it_embeds_and_no_embed_leaves_the_index_alone(tmp_path):
         assert conn.execute("SELECT count(*) FROM dense_vectors").fetchone()[0] == 0
     assert ask(root, PARAPHRASE)["mode"] == "lexical"
 
+    config = project.state_dir / "config.toml"
+    config.write_text(f'name = "said"\n{ENABLED}multilingual = false\nbudget_seconds = 0\n')
+    unreached = kenning("sync", "--project", str(root), "--json")  # no time to embed: no line says it starts
+    assert unreached.returncode == 0, unreached.stderr
+    assert "embedding (" not in unreached.stderr
+    assert json.loads(unreached.stdout)["dense"]["embedders"]["minilm"] == {
+        "model": "all-MiniLM-L6-v2-onnx-int8",
+        "embedded": 0,
+        "total": 4,
+        "added": 0,
+        "dropped": 0,
+        "seconds": 0.0,
+    }
+    config.write_text(f'name = "said"\n{ENABLED}multilingual = false\n')
     done = kenning("sync", "--project", str(root))  # nothing new to read: only the embedding runs
     assert done.returncode == 0, done.stderr
     assert "embedding (minilm, budget 15 s): 0 of 4 excerpts embedded; `kenning sync --no-embed` skips this" in (
         done.stderr
     )
     assert "dense (minilm): 4 of 4 excerpts embedded, 4 now in " in done.stdout
-    assert "(budget 15 s)" in done.stdout
+    assert "(budget 15 s for all models)" in done.stdout
     again = kenning("sync", "--project", str(root), "--json")  # complete: nothing to embed, nothing said
     assert "embedding" not in again.stderr
     assert json.loads(again.stdout)["dense"]["embedders"]["minilm"]["added"] == 0

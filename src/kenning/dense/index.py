@@ -118,10 +118,11 @@ def update(
             dropped = vectors.drop_stale(conn, name)
         done, total = vectors.coverage(conn, name)
         phase = f"embedding ({name}, budget {budget:g} s)"
-        if progress and done < total:
+        own_start = time.perf_counter()
+        # A batch starts only if it should end within the budget (the last batch's time as the guess).
+        if progress and done < total and own_start - started + batch_seconds < budget:
             progress(phase, done, total)
         added = 0
-        # A batch starts only if it should end within the budget (the last batch's time as the guess).
         while time.perf_counter() - started + batch_seconds < budget:
             rows = vectors.pending(conn, name, BATCH)
             if not rows:
@@ -142,6 +143,7 @@ def update(
             "total": total,
             "added": added,
             "dropped": dropped,
+            "seconds": round(time.perf_counter() - own_start, 2),
         }
         if embedded < total:
             summary["notes"].append(

@@ -96,7 +96,7 @@ def _dense_lines(dense: dict[str, Any]) -> list[str]:
         return [f"dense: {reason}"] if reason else []
     lines = [
         f"dense ({name}): {e['embedded']} of {e['total']} excerpts embedded, {e['added']} now "
-        f"in {dense.get('seconds', 0):g} s (budget {dense.get('budget_seconds', 0):g} s)"
+        f"in {e.get('seconds', 0):g} s (budget {dense.get('budget_seconds', 0):g} s for all models)"
         for name, e in dense.get("embedders", {}).items()
     ]
     lines.extend(f"dense: {note}" for note in dense.get("notes", []))
