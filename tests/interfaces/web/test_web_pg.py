@@ -150,7 +150,11 @@ def test_an_unreachable_server_answers_from_the_local_store_and_says_so(tmp_path
     assert graph.status_code == 200 and "answered from the local level-0 store" in graph.text
     stale = client.get("/stale")
     assert stale.status_code == 200 and "answered from the local level-0 store" in stale.text
-    assert client.get("/memory").status_code == 200
+    for url in ("/memory", "/bench"):  # every page read from the local store says so, not only answers
+        page = client.get(url)
+        assert page.status_code == 200 and re.search(
+            r"degraded: [^<]*answered from the local level-0 store", page.text
+        ), url
     local = connect(project.db_path)
     try:
         note = save_observation(local, project.name, Observation(text="x", title="local", origin="cli"), now=NOW)

@@ -70,7 +70,8 @@ class Cockpit:
     def store(self, project: Project | None = None, *, write: bool = False) -> Iterator[Connection]:
         """The project's own store for one request: its SQLite file, or its PostgreSQL server
         (level 2). A write (a memory gesture) never lands anywhere but the server; a read of an
-        unreachable server uses the local level-0 store when one exists, as the CLI does."""
+        unreachable server uses the local level-0 store when one exists, as the CLI does — pages
+        read through ``reading`` instead, to show that degradation (``fallback`` in the page)."""
         with self.reading(project, write=write) as (conn, _):
             yield conn
 

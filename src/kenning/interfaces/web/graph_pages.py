@@ -62,7 +62,7 @@ def bench(request: Request) -> Response:
     """``/bench``: `kenning bench` (seed 7, 25 questions per kind) on the current store, kept
     until the store changes, with bar charts of its rates."""
     cockpit = cockpit_of(request)
-    with cockpit.store() as conn:
+    with cockpit.reading() as (conn, fallback):
         state = store_state(conn)
         report = cockpit.bench_cache.get(state)
         if report is None:
@@ -72,7 +72,9 @@ def bench(request: Request) -> Response:
             cockpit.bench_cache.clear()
             cockpit.bench_cache[state] = report
     return render(
-        request, "bench.html", {"report": report, "charts": _charts(report), "text": bench_report.render_text(report)}
+        request,
+        "bench.html",
+        {"report": report, "charts": _charts(report), "text": bench_report.render_text(report), "fallback": fallback},
     )
 
 

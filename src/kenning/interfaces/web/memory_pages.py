@@ -33,14 +33,19 @@ SUMMARY = "session_summary"
 def memory(request: Request) -> Response:
     """``/memory``: the newest saved memories, session summaries apart."""
     cockpit = cockpit_of(request)
-    with cockpit.store() as conn:
+    with cockpit.reading() as (conn, fallback):
         notes = recent(conn, cockpit.project, Scope(), RECENT, now=cockpit.clock())
         summaries = recent(conn, cockpit.project, Scope(types=(SUMMARY,)), SUMMARIES, now=cockpit.clock())
     observations = [e for e in notes.excerpts if e.fact.type != SUMMARY]
     return render(
         request,
         "memory.html",
-        {"observations": observations, "summaries": summaries.excerpts, "done": request.query_params.get("done")},
+        {
+            "observations": observations,
+            "summaries": summaries.excerpts,
+            "done": request.query_params.get("done"),
+            "fallback": fallback,
+        },
     )
 
 
@@ -64,10 +69,11 @@ def _act(request: Request, name: str, form: dict[str, str]) -> Response:
     reason = form.get("reason", "").strip() or None
     new_raw = form.get("new", "").strip()
     if form.get("confirmed") != "yes":
-        with cockpit.store() as conn:
+        with cockpit.reading() as (conn, fallback):
             fact = fact_store.get(conn, cockpit.project.name, fact_id)
             fresh = freshness_of(fact, now=cockpit.clock(), files=FileCheck(cockpit.project.root, conn, split_spans))
-        return render(request, "memory_confirm.html", {"action": name, "fact": fact, "fresh": fresh, "new": new_raw})
+        context = {"action": name, "fact": fact, "fresh": fresh, "new": new_raw, "fallback": fallback}
+        return render(request, "memory_confirm.html", context)
     with cockpit.store(write=True) as conn:
         match name:
             case "confirm":

@@ -54,7 +54,7 @@ def source(request: Request) -> Response:
     """``/source/<project>/<id>``: the excerpt in its file, its lines highlighted (``#L<n>``)."""
     cockpit = cockpit_of(request)
     project = cockpit.project_named(request.path_params["project"], allowed_of(request))
-    with cockpit.store(project) as conn:
+    with cockpit.reading(project) as (conn, fallback):
         fact = fact_store.get(conn, project.name, request.path_params["fact_id"])
         files = FileCheck(project.root, conn, split_spans)
         files.preload(loc.path for loc in fact.locations)
@@ -63,7 +63,13 @@ def source(request: Request) -> Response:
     return render(
         request,
         "source.html",
-        {"fact": fact, "fresh": fresh, "windows": windows, "foreign": project.name != cockpit.project.name},
+        {
+            "fact": fact,
+            "fresh": fresh,
+            "windows": windows,
+            "foreign": project.name != cockpit.project.name,
+            "fallback": fallback,
+        },
     )
 
 
