@@ -122,3 +122,8 @@ def test_every_mcp_read_tool_answering_in_the_contract_says_a_sync_is_running(pr
         assert not held[name].isError, (name, held[name].content)
         assert held[name].structuredContent["notes"][-1] == SYNC_RUNNING_NOTE, name
         assert SYNC_RUNNING_NOTE not in free[name].structuredContent["notes"], name
+    said = held["recall_context"].content[0].text  # the packed text says it too, inside its budget
+    assert f"note: {SYNC_RUNNING_NOTE}" in said
+    assert SYNC_RUNNING_NOTE not in free["recall_context"].content[0].text
+    used = held["recall_context"].structuredContent["budget"]["used_tokens"]
+    assert used <= held["recall_context"].structuredContent["budget"]["max_tokens"]

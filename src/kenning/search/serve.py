@@ -63,9 +63,14 @@ def noting_sync(answer: Answer, project: Project) -> Answer:
     """``answer`` with ``SYNC_RUNNING_NOTE`` last among its notes while a sync of ``project``
     holds its lock (every answer path ends here: lexical, hybrid, graph, the reports, and each
     store across projects), once."""
-    if SYNC_RUNNING_NOTE in answer.notes or not lock_held(str(project.state_dir / SYNC_LOCK_NAME)):
+    if SYNC_RUNNING_NOTE in answer.notes or not sync_running(project):
         return answer
     return replace(answer, notes=(*answer.notes, SYNC_RUNNING_NOTE))
+
+
+def sync_running(project: Project) -> bool:
+    """Whether a sync of ``project`` holds its lock now."""
+    return lock_held(str(project.state_dir / SYNC_LOCK_NAME))
 
 
 def search_conn(

@@ -45,6 +45,7 @@ from kenning.interfaces.mcp.outputs import (
 from kenning.interfaces.mcp.scope import cross_entries, requested
 from kenning.interfaces.render import DATA_FRAME, badge
 from kenning.records import FACT_SCHEMA, Answer, Excerpt, ScopeEntry
+from kenning.search.serve import SYNC_RUNNING_NOTE, sync_running
 
 if TYPE_CHECKING:
     from kenning.memory.layers import Scope
@@ -305,6 +306,8 @@ def _register_strictness(server: FastMCP, ctx: ServerContext) -> None:
         shown, lost = cut(query, 60)
         header = f"recall_context for {shown!r}" + ("…" if lost else "")
         reserved = len(DATA_FRAME) + len(header) + footer_room + 3
+        if sync_running(ctx.project):  # its note is said in the text too: room for it
+            reserved += len(f"note: {SYNC_RUNNING_NOTE}") + 1
         with ctx.conn() as conn:
             result = pack(
                 conn,
@@ -318,7 +321,8 @@ def _register_strictness(server: FastMCP, ctx: ServerContext) -> None:
                 now=ctx.clock(),
             )
         body = "\n".join(result.items)
-        draft = "\n".join([DATA_FRAME, header, body])
+        notes = [f"note: {n}" for n in result.answer.notes]
+        draft = "\n".join([DATA_FRAME, header, body, *notes])
         footer = (
             f"budget: {{used}}/{max_tokens} tokens used · {len(result.items)} of {result.matching} matching "
             f"fact(s) packed, {result.left_out} left out · {result.bodies_cut} body(ies) cut"
@@ -327,7 +331,7 @@ def _register_strictness(server: FastMCP, ctx: ServerContext) -> None:
         footer = footer.format(used=used)
         if not body:
             body = "no item fits: raise max_tokens" if result.matching else "no results: no_match"
-        text = "\n".join([header, body, footer])
+        text = "\n".join([header, body, *notes, footer])
         structured = {
             **result.answer.to_json(),
             "budget": {
