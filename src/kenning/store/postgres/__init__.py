@@ -5,5 +5,4 @@ migrations. Selected by a ``postgresql://`` store URL; see docs/architecture.md 
 # degradations; their contract tests are strict xfails on this engine).
 MISSING = (
     "kenning bench --speed",  # its sync measure would sync a copy under the project's name
-    "cross-project search",  # registered stores are opened as local files
 )
