@@ -10,9 +10,8 @@ from kenning.errors import IndexMissing, StoreUnavailable
 from kenning.pack.manifest import read_manifest
 from kenning.project import Project
 from kenning.store import status as store_status
-from kenning.store.db import connect, open_store, serves
+from kenning.store.db import connect, open_store
 from kenning.store.handle import Connection
-from kenning.store.postgres import MISSING
 from kenning.store.postgres import connection as pg
 
 
@@ -71,25 +70,17 @@ def project_status(project: Project, database_url: str | None = None) -> dict[st
         if conn is not None and "embedders" in data["engines"]["dense"]:
             data["engines"]["dense"]["search"] = store_status.vector_search(conn)
         data["level"] = 1 if data["engines"]["dense"]["available"] else 0
-        if conn is not None and not serves(conn, "graph"):
-            data["engines"]["graph"] = {"available": False, "reason": "graph: not implemented on postgresql yet"}
-        else:
-            data["engines"]["graph"] = _graph_engine(conn)
+        data["engines"]["graph"] = _graph_engine(conn)
         data["engines"]["core_pack"] = _pack_engine(project)
         data["engines"]["store"] = server or {"available": True, "engine": "sqlite"}
         if server and server["available"]:
             data["level"] = 2
-            degradations.extend(f"postgresql: {m}: not implemented on postgresql yet" for m in MISSING)
         elif server and conn is not None:
             degradations.append("serving the local level-0 store instead of PostgreSQL")
     finally:
         if conn is not None:
             conn.close()
-    degradations.extend(
-        f"{name}: {e['reason']}"
-        for name, e in data["engines"].items()
-        if not e["available"] and not e.get("reason", "").endswith("not implemented on postgresql yet")
-    )
+    degradations.extend(f"{name}: {e['reason']}" for name, e in data["engines"].items() if not e["available"])
     data["degradations"] = degradations
     return data
 
@@ -105,7 +96,6 @@ def _server_store(url: str, project: Project) -> dict[str, Any]:
             "engine": "postgresql",
             "facts": pg.fact_count(conn),
             "schema_version": pg.schema_version(conn),
-            "missing": list(MISSING),
         }
     finally:
         conn.close()

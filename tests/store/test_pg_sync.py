@@ -1,8 +1,8 @@
 """Level 2 end to end: `kenning sync` with ``KENNING_DATABASE_URL`` writes the project into
 PostgreSQL, and `kenning search` / `kenning ask` then give the same excerpts as the local
 SQLite store on the same corpus (ranking scores differ; the top-5 sets must match). Memory
-is served from PostgreSQL too; what PostgreSQL lacks is refused with a typed error, never
-answered from the local file; an unreachable server falls back to the local store, said."""
+is served from PostgreSQL too, never from the local file; an unreachable server falls back
+to the local store, said (`bench --speed`: tests/store/test_pg_bench_speed.py)."""
 
 from __future__ import annotations
 
@@ -106,13 +106,11 @@ def test_memory_is_saved_and_read_in_postgresql_only(cli, corpus, monkeypatch):
     assert "rotates its keys" not in local.out
 
 
-def test_what_postgresql_lacks_is_refused_never_read_from_the_local_file(cli, corpus, monkeypatch):
+def test_a_relation_question_is_answered_by_the_server_graph(cli, corpus, monkeypatch):
     root = str(corpus.root)
     cli("sync", "--project", root)  # a local store exists: it must not answer
     monkeypatch.setenv("KENNING_DATABASE_URL", server_url())
     cli("sync", "--project", root)
-    refused = cli("bench", "--speed", "--project", root)  # its sync measure would write into the server
-    assert refused.code == 1 and "not implemented on the PostgreSQL store yet" in refused.err
     answer = cli("ask", "what calls rrf_fuse", "--project", root, "--json").json()
     assert answer["mode"] == "graph" and answer["level"] == 2  # the graph is served (tests/store/test_pg_graph.py)
 

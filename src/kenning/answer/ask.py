@@ -27,13 +27,11 @@ from kenning.search.query import parse
 from kenning.search.serve import SearchOptions, noting_sync, search_conn
 from kenning.search.snippet import make_snippet
 from kenning.store import facts as fact_store
-from kenning.store.db import SERVER_LEVEL, Connection, open_for_reading, serves
+from kenning.store.db import SERVER_LEVEL, Connection, open_for_reading
 from kenning.store.version import store_state
 
 LEVEL = 0
 GRAPH_NOT_BUILT = "graph not built"
-# The store section each mode reads beyond full text (``store.postgres.MISSING`` names them).
-ENGINE_SECTIONS = {"graph": "graph", "hybrid": "dense vectors"}
 DENSE_MISSING = dense_engine.NOT_INSTALLED
 CORE_NOT_BUILT = "core pack not built"
 
@@ -123,18 +121,6 @@ def _run(
     explain: bool = False,
     count_hidden: bool = True,
 ) -> Answer:
-    section = ENGINE_SECTIONS.get(chosen.mode)
-    if section is not None and not serves(conn, section):  # level 2 without it yet: said, never hidden
-        return _lexical(
-            conn,
-            project,
-            question,
-            now=now,
-            limit=limit,
-            count_hidden=count_hidden,
-            explain=explain,
-            degradations=(f"{section}: not implemented on postgresql yet",),
-        )
     match chosen.mode:
         case "freshness":
             return stale_report(conn, project, now=now, limit=limit)

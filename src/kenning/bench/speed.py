@@ -1,6 +1,7 @@
 """The speed section of `kenning bench --speed`: figures that vary run to run, kept apart
 from the deterministic report. The project's own store is only read: sync throughput is
-measured on a copy of its eligible files in a temporary directory."""
+measured on a copy of its eligible files in a temporary directory (on PostgreSQL, synced
+under a throwaway project deleted afterwards: ``store.db.scratch_name``)."""
 
 from __future__ import annotations
 
@@ -8,6 +9,7 @@ import shutil
 import statistics
 import tempfile
 import time
+from dataclasses import replace
 from datetime import datetime
 from pathlib import Path
 
@@ -15,20 +17,20 @@ from kenning.answer.search import SearchOptions, search_conn
 from kenning.ingest.discover import discover
 from kenning.project import Project
 from kenning.search.query import parse
-from kenning.store.db import Connection
+from kenning.store.db import Connection, scratch_name
 from kenning.sync.run import sync
 
 
 def measure(project: Project, conn: Connection, questions: list[str], *, now: datetime) -> dict:
     found = discover(project)
     size = sum(c.size for c in found.candidates)
-    with tempfile.TemporaryDirectory(prefix="kenning-bench-") as tmp:
+    with tempfile.TemporaryDirectory(prefix="kenning-bench-") as tmp, scratch_name(project) as name:
         copy_root = Path(tmp) / "copy"
         for cand in found.candidates:
             target = copy_root / cand.path
             target.parent.mkdir(parents=True, exist_ok=True)
             shutil.copyfile(cand.abs_path, target)
-        copy = Project(copy_root, project.config)
+        copy = Project(copy_root, replace(project.config, name=name))
         started = time.perf_counter()
         sync(copy, now=now)
         cold = time.perf_counter() - started

@@ -14,8 +14,8 @@ from kenning.project import Project
 from kenning.store import bodies
 from kenning.store.handle import Connection, DatabaseError, StoreError
 from kenning.store.migrations_runner import check_current, migrate
-from kenning.store.postgres import MISSING
 from kenning.store.postgres import connection as pg
+from kenning.store.postgres import scratch
 
 TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (start-up time)
 if TYPE_CHECKING:
@@ -39,8 +39,7 @@ __all__ = [
     "in_batches",
     "open_for_reading",
     "open_store",
-    "server_only_missing",
-    "serves",
+    "scratch_name",
     "sync_lock",
     "transaction",
     "yield_to_waiting_writers",
@@ -139,19 +138,16 @@ def sync_lock(conn: sqlite3.Connection) -> Iterator[None]:
         yield
 
 
-def serves(conn: sqlite3.Connection, section: str) -> bool:
-    """Whether the handle's engine implements ``section`` (a name of ``store.postgres.MISSING``)."""
-    return not pg.is_pg(conn) or section not in MISSING
-
-
-def server_only_missing(project: Project, what: str) -> None:
-    """``StoreUnavailable`` when ``project`` is served by PostgreSQL and ``what`` (a section of
-    ``store.postgres.MISSING``) is not implemented there: never answered from SQLite instead."""
-    if project.config.store:
-        raise StoreUnavailable(
-            f"{what} is not implemented on the PostgreSQL store yet",
-            hint="unset KENNING_DATABASE_URL (and `store` in .kenning/config.toml) to use the local SQLite store",
-        )
+@contextmanager
+def scratch_name(project: Project) -> Iterator[str]:
+    """The name to sync a throwaway copy of ``project`` under (`kenning bench --speed`): its
+    own on SQLite, where the copy has a file of its own; on PostgreSQL a throwaway project on
+    the same server, whose rows are deleted on exit (Ctrl-C included), never the project's."""
+    if not project.config.store:
+        yield project.name
+        return
+    with scratch.throwaway(project.config.store) as name:
+        yield name
 
 
 @contextmanager

@@ -40,11 +40,9 @@ def bench(
     from kenning.bench import report as bench_report
     from kenning.bench import speed as bench_speed
     from kenning.interfaces.render import to_json_text
-    from kenning.store.db import open_store, server_only_missing
+    from kenning.store.db import open_store
 
     project = resolve_project(project_path)
-    if speed:  # its sync measure syncs a copy under the project's name: on a server, into the project
-        server_only_missing(project, "kenning bench --speed")
     clock = now()
     conn = open_store(project)  # PostgreSQL when the project names a server (unreachable: StoreUnavailable)
     try:
