@@ -60,6 +60,7 @@ PG_READY = {
     "test_an_origin_is_dropped_with_its_nodes_and_references",
     "test_add_node_keeps_the_first_node_with_a_key",
     "test_graph_source_states_are_put_touched_and_deleted",
+    "test_equal_length_paths_are_chosen_by_content_whatever_the_batch_order",
     "test_bench_reads_counts_candidates_and_lifecycles",
     "test_the_store_version_moves_with_every_write_and_reads_without_migrating",
 }

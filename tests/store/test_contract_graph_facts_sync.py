@@ -14,9 +14,11 @@ from pg_engine import ENGINE as POSTGRESQL
 from pg_engine import pg_store
 
 from kenning.errors import NotFound
+from kenning.graph import walk
 from kenning.records import Lifecycle, Location
 from kenning.store import facts, graph, graph_write, sources
 from kenning.store.db import connect, transaction
+from kenning.store.postgres.connection import is_pg
 
 ENGINES = ("sqlite", POSTGRESQL)
 STAMP = "2026-11-29T12:00:00Z"
@@ -297,3 +299,50 @@ def test_graph_source_states_are_put_touched_and_deleted(store):
     with transaction(store):
         graph_write.delete_source(store, "ledger")
     assert set(graph.source_states(store)) == {"git"}
+
+
+# -- equal-length paths: the choice depends on content, not on ids -------------------------
+
+DIAMOND_NODES = ("symbol:src/start.py:go", "symbol:src/b.py:bravo", "symbol:src/a.py:alpha", "symbol:src/end.py:stop")
+DIAMOND_EDGES = ((0, 1), (0, 2), (1, 3), (2, 3))  # two paths of two calls from go to stop
+
+
+@pytest.fixture
+def twin_stores(store, request: pytest.FixtureRequest, tmp_path: Path):
+    """``store`` and a second, empty store of the same engine."""
+    other = connect(tmp_path / "other.db", create=True) if not is_pg(store) else pg_store(request)
+    yield store, other
+    other.close()
+
+
+def write_diamond(store, order: list[int]) -> dict[str, int]:
+    """The diamond's nodes and edges, the edges written in ``order``, each in a batch of its own
+    (a sync's batches decide the ids: here, in the opposite order in the twin)."""
+    ids: dict[str, int] = {}
+    for index in order:
+        with transaction(store):
+            writer = graph_write.GraphWriter(store)
+            for end in DIAMOND_EDGES[index]:
+                key = DIAMOND_NODES[end]
+                if key not in ids:
+                    path, name = key.split(":")[1:]
+                    ids[key] = writer.node("symbol", key, name, origin=path, qualname=name, path=path)
+            src, dst = (ids[DIAMOND_NODES[end]] for end in DIAMOND_EDGES[index])
+            writer.edge(
+                src, dst, "calls", "extracted", source=("file", "src/x.py:1-1", "f1"), origin="src/x.py", line=1
+            )
+            writer.flush()
+    return ids
+
+
+def test_equal_length_paths_are_chosen_by_content_whatever_the_batch_order(twin_stores):
+    chosen = []
+    for store, order in zip(twin_stores, ([0, 1, 2, 3], [3, 2, 1, 0]), strict=True):
+        ids = write_diamond(store, order)
+        nodes = graph.nodes_by_id(store, list(ids.values()))
+        start, end = nodes[ids[DIAMOND_NODES[0]]], nodes[ids[DIAMOND_NODES[3]]]
+        path = walk.path_between(store, [start], [end])
+        chosen.append([hit.node.key for hit in path])
+        steps = [(e.dst.key, forward) for e, forward in graph.edges_of(store, start)]
+        assert steps == [("symbol:src/a.py:alpha", True), ("symbol:src/b.py:bravo", True)]
+    assert chosen[0] == chosen[1] == ["symbol:src/a.py:alpha", "symbol:src/end.py:stop"]

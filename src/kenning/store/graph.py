@@ -18,6 +18,10 @@ from kenning.store.postgres.connection import is_pg
 
 NODE_COLUMNS = "id, kind, key, name, qualname, path, line_start, line_end, fact_id"
 _LINK_ORDER = "CASE e.link WHEN 'declared' THEN 0 WHEN 'extracted' THEN 1 ELSE 2 END"
+# Between edges of one type and link: the far node's key, then the edge's source, never the
+# ids first (they follow the sync's batches): a walk picks the same of two equal-length paths
+# on every engine and after any sync (PostgreSQL: ``store.postgres.graph.EDGE_TIES``).
+EDGE_TIES = "n.key, e.source_uri, coalesce(e.line, -1), e.id"
 Candidate = tuple[int, str | None, str]  # (node id, path, qualname)
 
 
@@ -158,7 +162,7 @@ _REF_URI = f"coalesce(r.source_uri, {_REF_ORIGIN} || ':' || r.line || '-' || r.l
 
 def edges_of(conn: sqlite3.Connection, node: Node) -> list[tuple[Edge, bool]]:
     """(edge, forward) for the outgoing then incoming edges of ``node``, by type then link
-    strength (declared, extracted, heuristic) then id."""
+    strength (declared, extracted, heuristic) then the other node's key, the source and id."""
     found: list[tuple[Edge, bool]] = []
     if is_pg(conn):
         for row in pg.edges_of(conn, node.id):
@@ -171,7 +175,7 @@ def edges_of(conn: sqlite3.Connection, node: Node) -> list[tuple[Edge, bool]]:
         rows = conn.execute(
             f"SELECT e.id, e.type, e.link, e.source_kind, e.source_uri, e.fingerprint, e.line, {cols} "
             f"FROM graph_edges_sourced e JOIN graph_nodes n ON n.id = e.{far} WHERE e.{near} = ? "
-            f"ORDER BY e.type, {_LINK_ORDER}, e.id",
+            f"ORDER BY e.type, {_LINK_ORDER}, {EDGE_TIES}",
             (node.id,),
         ).fetchall()
         for row in rows:

@@ -19,6 +19,8 @@ NODE_COLUMNS = "id, kind, key, name, qualname, path, line_start, line_end, fact_
 _N = ", ".join(f"n.{c.strip()}" for c in NODE_COLUMNS.split(","))
 NEAR_NODE = ", ".join(f"m.{c.strip()}" for c in NODE_COLUMNS.split(","))
 _LINK_ORDER = "CASE e.link WHEN 'declared' THEN 0 WHEN 'extracted' THEN 1 ELSE 2 END"
+# ``store.graph.EDGE_TIES``: content before ids, compared byte by byte as SQLite does.
+EDGE_TIES = 'n.key COLLATE "C", e.source_uri COLLATE "C", coalesce(e.line, -1), e.id'
 _LOOKUPS = {  # store.graph._LOOKUPS, in PostgreSQL's SQL
     "key": "key = %s",
     "fact_id": "fact_id = %s",
@@ -62,13 +64,14 @@ def nodes_by(conn: PgConnection, lookup: str, value: str | int, *, limit: int) -
 
 def edges_of(conn: PgConnection, node_id: int) -> list[tuple[Any, ...]]:
     """(forward, edge id, type, link, source kind, source uri, fingerprint, line, *other node)
-    for the outgoing then incoming edges of ``node_id``, by type, link strength, id."""
+    for the outgoing then incoming edges of ``node_id``, by type, link strength, then content
+    (``EDGE_TIES``)."""
     return conn.execute(
         "SELECT e.forward, e.id, e.type, e.link, e.source_kind, e.source_uri, e.fingerprint, e.line, "
         f"{_N} FROM (SELECT true AS forward, dst AS far, * FROM graph_edges WHERE project = %s AND src = %s "
         "UNION ALL SELECT false, src, * FROM graph_edges WHERE project = %s AND dst = %s) e "
         "JOIN graph_nodes n ON n.id = e.far "
-        f'ORDER BY e.forward DESC, e.type COLLATE "C", {_LINK_ORDER}, e.id',
+        f'ORDER BY e.forward DESC, e.type COLLATE "C", {_LINK_ORDER}, {EDGE_TIES}',
         (conn.project, node_id, conn.project, node_id),
     ).fetchall()
 
@@ -93,7 +96,7 @@ def edges_near(conn: PgConnection, start_ids: Sequence[int], depth: int, limit: 
         "  SELECT true AS forward, dst AS far, * FROM graph_edges WHERE project = %s AND src = near.id"
         "  UNION ALL SELECT false, src, * FROM graph_edges WHERE project = %s AND dst = near.id) e ON true "
         "LEFT JOIN graph_nodes n ON n.id = e.far "
-        f'ORDER BY m.id, e.forward DESC, e.type COLLATE "C", {_LINK_ORDER}, e.id',
+        f'ORDER BY m.id, e.forward DESC, e.type COLLATE "C", {_LINK_ORDER}, {EDGE_TIES}',
         (list(start_ids), conn.project, conn.project, depth, limit, conn.project, conn.project, conn.project),
     ).fetchall()
 
