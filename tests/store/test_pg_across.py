@@ -10,7 +10,13 @@ import uuid
 import pytest
 from pg_engine import server_url
 
+from kenning.across.stores import OneShot, StorePool
+from kenning.config import load_project
+from kenning.errors import StoreReadOnly
 from kenning.status import project_status
+from kenning.store import facts
+from kenning.store.handle import engine_errors, typed_error
+from kenning.store.postgres.connection import connect
 
 pytestmark = pytest.mark.postgres
 
@@ -50,3 +56,49 @@ def test_status_of_a_served_project_names_nothing_missing(mixed):
     data = project_status(served, server_url())
     assert data["level"] == 2
     assert not [d for d in data["degradations"] if "not implemented" in d], data["degradations"]
+
+
+def test_a_cross_project_connection_to_the_server_cannot_write(mixed, cli):
+    served, local = mixed
+    for source in (OneShot(load_project), StorePool(load_project)):
+        conn = source.connection(served)
+        try:
+            [fact] = facts.active_by_uri(conn, "docs/pg.md").values()
+            with pytest.raises(engine_errors()) as refused:
+                facts.delete(conn, fact[0])
+            assert isinstance(typed_error(refused.value), StoreReadOnly)
+        finally:
+            conn.close()
+    found = cli("search", "quokka", "--project", str(served.root), "--json").json()
+    assert [e["source"]["uri"] for e in found["excerpts"]] == ["docs/pg.md#quokka-notes"]
+
+
+@pytest.fixture
+def reader_role(mixed):
+    """A login role that may read the schema's version and the write counter, not the facts:
+    a server whose grants are wrong for the project (a query fails after the connection)."""
+    role = f"reader_{uuid.uuid4().hex[:8]}"
+    admin = connect(server_url(), "admin")
+    admin.execute(f"CREATE ROLE {role} LOGIN")
+    admin.execute(f"GRANT SELECT ON kenning_migrations, store_version TO {role}")
+    yield server_url().replace("//kenning@", f"//{role}@")
+    admin.execute(f"DROP OWNED BY {role}")
+    admin.execute(f"DROP ROLE {role}")
+    admin.close()
+
+
+def test_projects_list_reports_a_failing_server_query_as_unreadable(mixed, reader_role, cli, monkeypatch):
+    served, _ = mixed
+    config = served.root / ".kenning" / "config.toml"
+    config.write_text(f'name = "{served.name}"\nstore = "{reader_role}"\n', encoding="utf-8")
+    listed = cli("projects", "list", "--json")
+    assert listed.code == 0, listed.err
+    states = {p["name"]: p for p in listed.json()["projects"]}
+    assert states["local"]["state"] == "ok"
+    assert states[served.name]["state"] == "unreadable"
+    assert states[served.name]["reason"].startswith(f"the PostgreSQL store of {served.name} cannot be read")
+    across = cli("search", "quokka OR wombat", "--all-projects", "--project", str(served.root), "--json")
+    assert across.code == 0, across.err
+    [excluded] = across.json()["scope"]["excluded"]
+    assert excluded["project"] == served.name and excluded["reason"].startswith("unreadable")
+    assert [e["project"] for e in across.json()["excerpts"]] == ["local"]

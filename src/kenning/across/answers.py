@@ -28,7 +28,7 @@ from kenning.search.fact_types import check_types_across
 from kenning.search.query import parse
 from kenning.search.serve import SearchOptions, noting_sync, rank_hits, search_conn
 from kenning.store import dated
-from kenning.store.handle import Connection, StoreError, typed_error
+from kenning.store.handle import Connection, engine_errors, typed_error
 
 WINDOW_RULE = "window"  # the rule name of a question read for dates or decisions (window.py)
 
@@ -207,10 +207,11 @@ def _across(
 
 def _each(scope: Opened, per_store: PerStore, limit: int) -> list[tuple[tuple[Connection, Project], Answer]]:
     done = []
+    failures: tuple[type[Exception], ...] = (*engine_errors(), OSError)
     for project, conn in scope.stores:
         try:
             done.append(((conn, project), per_store(conn, project, limit)))
-        except (StoreError, OSError) as exc:  # damaged after opening: listed, never counted as empty
+        except failures as exc:  # damaged after opening, or a server refusing: listed, not empty
             scope.excluded.append(ScopeEntry(project.name, f"unreadable: {typed_error(exc).message}"))
     return done
 

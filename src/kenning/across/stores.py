@@ -24,7 +24,7 @@ from kenning.project import CONFIG_NAME, STATE_DIR, Project, ProjectConfig
 from kenning.records import ScopeEntry
 from kenning.registry import GLOBAL_NAME, Entry
 from kenning.store.db import open_store
-from kenning.store.handle import Connection, StoreError, typed_error
+from kenning.store.handle import Connection, engine_errors, typed_error
 from kenning.store.readonly import StoreSummary, open_readonly, summary
 from kenning.store.status import index_size
 
@@ -98,7 +98,7 @@ def state_of(entry: Entry, load: Loader) -> State:
         return State(entry.name, entry.path, "unreadable", _message(exc), None)
     confidential = project.config.confidential
     try:
-        conn = open_store(project) if project.config.store else open_readonly(project.db_path)
+        conn = open_store(project, read_only=True)
     except IndexMissing:
         return State(entry.name, entry.path, "not_synced", "no index: run `kenning sync` there", confidential)
     except StoreOutdated as exc:
@@ -111,8 +111,9 @@ def state_of(entry: Entry, load: Loader) -> State:
             found = StoreSummary(held.by_lifecycle.get("active", 0), held.last_sync)
         else:
             found = summary(conn)
-    except StoreError as exc:
-        return State(entry.name, entry.path, "unreadable", typed_error(exc, str(project.db_path)).message, confidential)
+    except engine_errors() as exc:  # a damaged file; a server refusing the query (privileges, a broken schema)
+        where = f"the PostgreSQL store of {project.name}" if project.config.store else str(project.db_path)
+        return State(entry.name, entry.path, "unreadable", typed_error(exc, where).message, confidential)
     finally:
         conn.close()
     size = (
@@ -179,7 +180,7 @@ class StorePool:
         if kept is not None and raw is not None and not raw.closed and not raw.broken:
             return kept[1]
         self._drop(key)
-        conn = open_store(project)  # no migration; no index there yet: IndexMissing
+        conn = open_store(project, read_only=True)  # no migration; no index there yet: IndexMissing
         self._conns[key] = ((), conn)
         return conn
 
@@ -205,7 +206,7 @@ class OneShot:
         return load_registered(entry, self._load)
 
     def connection(self, project: Project) -> Connection:
-        conn = open_store(project) if project.config.store else open_readonly(project.db_path)
+        conn = open_store(project, read_only=True)
         self.opened.append(conn)
         return conn
 

@@ -16,6 +16,7 @@ from kenning.store.handle import Connection, DatabaseError, StoreError
 from kenning.store.migrations_runner import check_current, migrate
 from kenning.store.postgres import connection as pg
 from kenning.store.postgres import scratch
+from kenning.store.readonly import open_readonly
 
 TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (start-up time)
 if TYPE_CHECKING:
@@ -98,13 +99,16 @@ def connect(path: Path, *, create: bool = False, migrate_schema: bool | None = N
     return conn
 
 
-def open_store(project: Project, *, create: bool = False) -> sqlite3.Connection:
+def open_store(project: Project, *, create: bool = False, read_only: bool = False) -> sqlite3.Connection:
     """The project's store: the PostgreSQL one when ``project.config.store`` names a server
     (level 2; unreachable → ``StoreUnavailable``), else the SQLite file (``connect``). A reader
-    of a PostgreSQL project nothing was ever written to gets ``IndexMissing``, as with no file."""
+    of a PostgreSQL project nothing was ever written to gets ``IndexMissing``, as with no file.
+    ``read_only`` (another project's store, for a cross-project question): a connection that
+    cannot write (SQLite ``mode=ro``: ``readonly.open_readonly``; PostgreSQL: read-only
+    transactions), never migrating."""
     if not project.config.store:
-        return connect(project.db_path, create=create)
-    conn = pg.connect(project.config.store, project.name, migrate_schema=create)
+        return open_readonly(project.db_path) if read_only else connect(project.db_path, create=create)
+    conn = pg.connect(project.config.store, project.name, migrate_schema=create, read_only=read_only)
     if not create and not pg.has_index(conn):
         conn.close()
         raise IndexMissing(f"no index for {project.name} in the PostgreSQL store", hint="run `kenning sync`")

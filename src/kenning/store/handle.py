@@ -9,6 +9,7 @@ a user.
 from __future__ import annotations
 
 import sqlite3
+import sys
 
 from kenning.errors import (
     InternalError,
@@ -29,7 +30,7 @@ if TYPE_CHECKING:
     # dispatch on ``is_pg``). Code given only ``Connection`` holds a SQLite store.
     EngineConnection = Connection | PgConnection
 
-StoreError = sqlite3.Error  # any failure of the engine
+StoreError = sqlite3.Error  # any failure of the engine (SQLite; ``engine_errors`` adds PostgreSQL's)
 DatabaseError = sqlite3.DatabaseError  # the store file is damaged, unreadable or not a store
 
 # Fragments of the engine's messages, lower-cased, and what they mean.
@@ -39,12 +40,21 @@ _FULL = ("full",)
 _DAMAGED = ("not a database", "malformed", "corrupt", "no such table", "no such column", "unable to open", "i/o")
 
 
+def engine_errors() -> tuple[type[Exception], ...]:
+    """What a store's failure can be: ``StoreError``, and psycopg's ``Error`` once psycopg is
+    loaded (a PostgreSQL handle was opened; it is never imported for this)."""
+    psycopg = sys.modules.get("psycopg")
+    return (sqlite3.Error,) if psycopg is None else (sqlite3.Error, psycopg.Error)
+
+
 def typed_error(exc: BaseException, where: str = "the project store") -> KenningError:
     """The typed error a user is shown for an engine failure ``exc`` of the store named
     ``where`` (a path, or "the project store")."""
     if isinstance(exc, KenningError):
         return exc
     text = str(exc).lower()
+    if type(exc).__module__.startswith("psycopg"):
+        return _server_error(exc, text, where)
     if isinstance(exc, sqlite3.IntegrityError | sqlite3.ProgrammingError | sqlite3.InterfaceError):
         return InternalError(f"{where} refused an operation kenning should never make ({type(exc).__name__})")
     if any(f in text for f in _BUSY):
@@ -56,3 +66,16 @@ def typed_error(exc: BaseException, where: str = "the project store") -> Kenning
     if any(f in text for f in _DAMAGED) or isinstance(exc, sqlite3.DatabaseError | OSError):
         return StoreUnreadable(f"{where} cannot be read: it is damaged, not a kenning store, or out of reach")
     return InternalError(f"{where} failed ({type(exc).__name__})")
+
+
+def _server_error(exc: BaseException, text: str, where: str) -> KenningError:
+    """``typed_error`` for a PostgreSQL failure (psycopg's classes, read by name: psycopg is
+    the server extra, imported only with a PostgreSQL store open)."""
+    names = {c.__name__ for c in type(exc).__mro__}
+    if "ReadOnlySqlTransaction" in names or any(f in text for f in _READ_ONLY):
+        return StoreReadOnly(f"{where} is read-only: kenning cannot write to it")
+    if "OperationalError" in names and "QueryCanceled" not in names:  # the connection or the server
+        return StoreUnavailable(f"{where} is out of reach: the PostgreSQL server stopped answering")
+    if names & {"IntegrityError", "InterfaceError"}:
+        return InternalError(f"{where} refused an operation kenning should never make ({type(exc).__name__})")
+    return StoreUnreadable(f"{where} cannot be read: it is damaged, not a kenning store, or out of reach")

@@ -76,9 +76,11 @@ def is_pg(conn: object) -> TypeIs[PgConnection]:
     return getattr(conn, "engine", None) == ENGINE
 
 
-def connect(url: str, project: str, *, migrate_schema: bool = True) -> PgConnection:
+def connect(url: str, project: str, *, migrate_schema: bool = True, read_only: bool = False) -> PgConnection:
     """Open the store at ``url`` as ``project``'s; ``StoreUnavailable`` when psycopg is missing
-    or the server cannot be reached within ``CONNECT_TIMEOUT_S``."""
+    or the server cannot be reached within ``CONNECT_TIMEOUT_S``. ``read_only`` (another
+    project's store, read by a cross-project question; never migrated): every transaction of
+    the session is read-only, so the server refuses any write (SQLite: ``mode=ro``)."""
     try:
         import psycopg  # the kenning[server] extra
     except ImportError as exc:
@@ -90,7 +92,8 @@ def connect(url: str, project: str, *, migrate_schema: bool = True) -> PgConnect
             url,
             autocommit=True,
             connect_timeout=CONNECT_TIMEOUT_S,
-            options=f"-c statement_timeout={STATEMENT_TIMEOUT_MS}",
+            options=f"-c statement_timeout={STATEMENT_TIMEOUT_MS}"
+            + (" -c default_transaction_read_only=on" if read_only else ""),
         )
     except psycopg.Error as exc:
         raise StoreUnavailable(
@@ -99,7 +102,7 @@ def connect(url: str, project: str, *, migrate_schema: bool = True) -> PgConnect
         ) from exc
     conn = PgConnection(raw, project)
     try:
-        if migrate_schema:
+        if migrate_schema and not read_only:
             migrate(conn)
         else:
             check_current(conn)
