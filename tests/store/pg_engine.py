@@ -27,6 +27,8 @@ PG_READY = {
     "test_word_candidates_are_best_first_and_respect_the_filters",
     "test_memory_type_filters_word_candidates",
     "test_a_malformed_expression_is_an_invalid_query",
+    "test_a_column_filter_keeps_a_term_to_its_columns",
+    "test_an_unknown_column_is_an_invalid_query",
     "test_trigram_candidates_match_inside_identifiers",
     "test_match_tests_and_counts",
     "test_a_fact_reads_back_as_written_and_a_missing_one_is_not_found",

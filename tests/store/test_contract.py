@@ -288,6 +288,31 @@ def test_a_malformed_expression_is_an_invalid_query(store):
         fts.words(store.conn, '"unclosed', fts.Filters(), 10, WEIGHTS)
 
 
+@pytest.mark.parametrize(
+    ("match", "titles"),
+    [
+        ("title:gamma", ["Guide > Gamma"]),
+        ("TITLE : gamma", ["Guide > Gamma"]),
+        ('"title":gam*', ["Guide > Gamma"]),
+        ("body:gamma", ["Guide > Alpha", "Guide > Beta", "Guide > Gamma"]),
+        ("path:guide", ["Guide", "Guide > Alpha", "Guide > Beta", "Guide > Gamma"]),
+        ('title:"use sqlite"', ["Use SQLite", "Use SQLite > Decision", "Use SQLite > Status"]),
+        ("title:(alpha OR gamma)", ["Guide > Alpha", "Guide > Gamma"]),
+        ("gamma NOT title:gamma", ["Guide > Alpha", "Guide > Beta"]),
+        ("{title path}:delta", []),
+        ("- title:epsilon", ["Guide > Gamma"]),
+    ],
+)
+def test_a_column_filter_keeps_a_term_to_its_columns(store, match, titles):
+    assert sorted(ids_titled(store, [i for i, _ in hits_for(store, match)])) == titles
+    assert fts.count_words(store.conn, match, fts.Filters()) == len(titles)
+
+
+def test_an_unknown_column_is_an_invalid_query(store):
+    with pytest.raises(InvalidQuery, match="'gamma' is not a column"):
+        fts.words(store.conn, "gamma:title", fts.Filters(), 10, WEIGHTS)
+
+
 def test_trigram_candidates_match_inside_identifiers(store):
     hits = fts.trigrams(store.conn, '"rrf_fu"', fts.Filters(), 10)
     assert hits and "rrf_fuse" in ids_titled(store, [hits[0][0]])[0]

@@ -33,15 +33,28 @@ SYNTAX_HINT = (  # the same as store.fts.SYNTAX_HINT (which imports this module)
     'FTS syntax: terms, "phrases", prefix*, AND / OR / NOT between terms, balanced parentheses, '
     "column:term for title, keywords, path or body; or search in natural syntax"
 )
-_TOKEN = re.compile(r'\s*(?:(?P<phrase>"(?:[^"]|"")*")|(?P<open>\()|(?P<close>\))|(?P<bare>[^\s()"]+))')
+_TOKEN = re.compile(
+    r"\s*(?:(?P<spec>(?P<minus>-\s*)?(?P<cols>\{[^}]*\}|\"(?:[^\"]|\"\")*\"|[^\s()\"{}:*-]+)\s*:)"
+    r'|(?P<phrase>"(?:[^"]|"")*")|(?P<open>\()|(?P<close>\))|(?P<bare>[^\s()"]+))'
+)
 _WORD = re.compile(r"[^\W_]+")  # FTS5 unicode61: `_` separates words
+# The weight of each column in ``facts.words`` (PostgreSQL migration 0005): a column filter
+# (``title:word``, ``{title body}:word``, ``-path:word``, ``title:(a OR b)``) keeps a term's
+# matches to those columns' positions, as FTS5 does.
+COLUMN_WEIGHTS = {"title": "A", "keywords": "B", "path": "C", "body": "D"}
+ALL_COLUMNS = "ABCD"
+
+Token = tuple[str, str, bool, str]  # (kind, text, prefix, the term's column weights: ALL_COLUMNS unless filtered)
 
 
-def tokens(match: str) -> list[tuple[str, str, bool]]:
-    """``(kind, text, prefix)`` with kind ``term``, ``op`` (AND, OR, NOT), ``(`` or ``)``;
-    a malformed expression raises ``InvalidQuery``."""
-    found: list[tuple[str, str, bool]] = []
+def tokens(match: str) -> list[Token]:
+    """``(kind, text, prefix, columns)`` with kind ``term``, ``op`` (AND, OR, NOT), ``(`` or
+    ``)``; a term's ``columns`` are the weights of the columns it may match (a column filter
+    before it or before its parentheses); a malformed expression raises ``InvalidQuery``."""
+    found: list[Token] = []
     pos, text = 0, match.strip()
+    scopes = [ALL_COLUMNS]  # the columns of each open parenthesis
+    spec: str | None = None  # a column filter waiting for its term or parenthesis
     while pos < len(text):
         m = _TOKEN.match(text, pos)
         if m is None or m.end() == pos:
@@ -49,23 +62,58 @@ def tokens(match: str) -> list[tuple[str, str, bool]]:
                 f"invalid search syntax: unterminated string near {text[pos : pos + 20]!r}", hint=SYNTAX_HINT
             )
         pos = m.end()
+        if m["spec"]:
+            if spec is not None:
+                raise InvalidQuery("invalid search syntax: two column filters in a row", hint=SYNTAX_HINT)
+            spec = _columns(m["cols"], negated=bool(m["minus"]))
+            continue
+        columns = "".join(c for c in scopes[-1] if spec is None or c in spec)
         if m["phrase"]:
             prefix = text[pos : pos + 1] == "*"
             pos += prefix
-            found.append(("term", m["phrase"][1:-1].replace('""', '"'), prefix))
-        elif m["open"] or m["close"]:
-            found.append((m["open"] or m["close"], "", False))
-        elif m["bare"] in ("AND", "OR", "NOT"):
-            found.append(("op", m["bare"], False))
+            found.append(("term", m["phrase"][1:-1].replace('""', '"'), prefix, columns))
+        elif m["open"]:
+            scopes.append(columns)
+            found.append(("(", "", False, ALL_COLUMNS))
+        elif m["close"]:
+            if spec is not None:
+                raise InvalidQuery("invalid search syntax: a column filter needs a term", hint=SYNTAX_HINT)
+            if len(scopes) > 1:
+                scopes.pop()
+            found.append((")", "", False, ALL_COLUMNS))
+        elif m["bare"] in ("AND", "OR", "NOT") and spec is None:
+            found.append(("op", m["bare"], False, ALL_COLUMNS))
         else:
-            found.append(("term", m["bare"].rstrip("*"), m["bare"].endswith("*")))
+            found.append(("term", m["bare"].rstrip("*"), m["bare"].endswith("*"), columns))
+        spec = None
+    if spec is not None:
+        raise InvalidQuery("invalid search syntax: a column filter needs a term", hint=SYNTAX_HINT)
     _check(found)
     return found
 
 
-def _check(found: list[tuple[str, str, bool]]) -> None:
+def _columns(spec: str, *, negated: bool) -> str:
+    """The weights a column filter names (``title``, ``"title"``, ``{title body}``), or all
+    the others after ``-``; an unknown column is ``InvalidQuery``, as on SQLite."""
+    if spec.startswith("{"):
+        names = spec[1:-1].split()
+    elif spec.startswith('"'):
+        names = [spec[1:-1].replace('""', '"')]
+    else:
+        names = [spec]
+    weights = set()
+    for name in names:
+        weight = COLUMN_WEIGHTS.get(name.lower())
+        if weight is None:
+            what = f"{name!r} is not a column (columns: {', '.join(COLUMN_WEIGHTS)}; quote a term holding ':' or '-')"
+            raise InvalidQuery(f"invalid search syntax: {what}", hint=SYNTAX_HINT)
+        weights.add(weight)
+    return "".join(c for c in ALL_COLUMNS if (c in weights) != negated)
+
+
+def _check(found: list[Token]) -> None:
     depth, expect_operand = 0, True
-    for kind, text, _ in found:
+    for kind, text, _, _ in found:
         if kind == "op":
             if expect_operand:
                 raise InvalidQuery(f"invalid search syntax: unexpected {text}", hint=SYNTAX_HINT)
@@ -83,25 +131,31 @@ def _check(found: list[tuple[str, str, bool]]) -> None:
         raise InvalidQuery("invalid search syntax: incomplete expression", hint=SYNTAX_HINT)
 
 
-def _join(found: list[tuple[str, str, bool]], term: Any, ops: dict[str, str]) -> str:
-    """The expression with each term rendered by ``term`` and FTS5's implicit AND made explicit."""
+def _join(found: list[Token], term: Any, ops: dict[str, str]) -> str:
+    """The expression with each term rendered by ``term(text, prefix, columns)`` and FTS5's
+    implicit AND made explicit."""
     out: list[str] = []
     previous = None
-    for kind, text, prefix in found:
+    for kind, text, prefix, columns in found:
         if kind in ("term", "(") and previous in ("term", ")"):
             out.append(ops["AND"])
-        out.append(term(text, prefix) if kind == "term" else ops[text] if kind == "op" else kind)
+        out.append(term(text, prefix, columns) if kind == "term" else ops[text] if kind == "op" else kind)
         previous = kind
     return " ".join(out)
 
 
-def _lexemes(text: str, prefix: bool) -> str:
+def _lexemes(text: str, prefix: bool, columns: str = ALL_COLUMNS) -> str:
     words = _WORD.findall(text)
     if not words:
         return "''"
+    if not columns:  # filters that leave no column (``title:(body:x)``): matches nothing
+        return "('x' & !'x')"
+    weights = "" if columns == ALL_COLUMNS else columns
     quoted = ["'" + w.replace("'", "''") + "'" for w in words]
+    marks = [":" + weights if weights else ""] * len(words)  # 'word':AB: only in those columns
     if prefix:
-        quoted[-1] += ":*"
+        marks[-1] = ":*" + weights
+    quoted = [q + mark for q, mark in zip(quoted, marks, strict=True)]
     return "(" + " <-> ".join(quoted) + ")"
 
 
@@ -158,28 +212,29 @@ postings AS (
             FROM unnest(w.ids, w.hits, w.lens) AS x(id, h, n)) AS v)"""
 
 
-def _or_words(found: list[tuple[str, str, bool]]) -> list[str] | None:
-    """The words of an expression that is words joined by OR (what natural questions become):
-    its matches are the union of the words' postings. ``None`` for any other shape."""
+def _or_words(found: list[Token]) -> list[str] | None:
+    """The words of an expression that is words joined by OR (what natural questions become),
+    none filtered to columns: its matches are the union of the words' postings. ``None`` for
+    any other shape."""
     words_found: list[str] = []
-    for k, (kind, text, prefix) in enumerate(found):
+    for k, (kind, text, prefix, columns) in enumerate(found):
         if k % 2:
             if (kind, text) != ("op", "OR"):
                 return None
             continue
-        parts = _WORD.findall(text) if kind == "term" and not prefix else []
+        parts = _WORD.findall(text) if kind == "term" and not prefix and columns == ALL_COLUMNS else []
         if len(parts) != 1 or ":" in text:
             return None
         words_found.append(parts[0])
     return words_found
 
 
-def _positive_words(found: list[tuple[str, str, bool]]) -> list[tuple[str, float]]:
+def _positive_words(found: list[Token]) -> list[tuple[str, float]]:
     """The words of the terms an expression wants (not those under a NOT), each with its share
     of its term's weight (a phrase of n words: 1/n each): what scores a match."""
     wanted: list[tuple[str, float]] = []
     negated_depth, depth, after_not = -1, 0, False
-    for kind, text, _ in found:
+    for kind, text, _, _ in found:
         if kind == "(":
             depth += 1
             if after_not and negated_depth < 0:
@@ -266,8 +321,8 @@ def _like(text: str) -> str:
 def _grams(match: str, weights: tuple[float, ...] = (4.0, 3.0, 1.0)) -> tuple[str, str, list[str]]:
     """(boolean SQL over ``f.grams``, score SQL, the LIKE patterns each takes in order)."""
     found = tokens(match)
-    patterns = [_like(text) for kind, text, _ in found if kind == "term"]
-    test = _join(found, lambda _t, _p: "f.grams LIKE %s", {"AND": "AND", "OR": "OR", "NOT": "AND NOT"})
+    patterns = [_like(text) for kind, text, _, _ in found if kind == "term"]
+    test = _join(found, lambda _t, _p, _c: "f.grams LIKE %s", {"AND": "AND", "OR": "OR", "NOT": "AND NOT"})
     title, keywords, path = (float(w) for w in weights)
     score = (
         " + ".join(
