@@ -17,7 +17,11 @@ import pytest
 from pg_engine import server_url
 
 from conftest import NOW
+from kenning.answer.search import SearchOptions, search_conn
+from kenning.config import load_project
 from kenning.project import Project, ProjectConfig
+from kenning.search.query import parse
+from kenning.store.db import open_store
 from kenning.store.postgres import scratch
 from kenning.store.postgres.connection import ID_LOCK, PgConnection, connect
 from kenning.sync.run import sync
@@ -154,3 +158,25 @@ def _waiting_for_id_lock(db: PgConnection) -> bool:
             (ID_LOCK,),
         ).fetchone()[0]
     )
+
+
+def test_a_long_lived_connection_plans_every_search_for_its_own_words(cli, corpus, monkeypatch):
+    """psycopg prepares a statement run 5 times; the server may then plan it once for all
+    parameters unless told not to, and a search's best plan depends on its words (on this
+    small corpus the server keeps custom plans anyway: the setting is what is checked; the
+    figures on kenning's own tree are in docs/benchmarks.md)."""
+    monkeypatch.setenv("KENNING_DATABASE_URL", server_url())
+    assert cli("sync", "--project", str(corpus.root)).code == 0
+    project = load_project(corpus.root)
+    conn = open_store(project)
+    try:
+        assert conn.execute("SHOW plan_cache_mode").fetchone()[0] == "force_custom_plan"
+        for question in ("how do I run the tests", "sqlite", "fusion of rankings", "reciprocal rank") * 3:
+            search_conn(conn, project, parse(question), SearchOptions(limit=10), now=NOW)
+        plans = conn.execute(
+            "SELECT statement, generic_plans, custom_plans FROM pg_prepared_statements WHERE statement LIKE '%$1%'"
+        ).fetchall()
+        assert plans  # psycopg prepared the statements with parameters a search repeats
+        assert [p for p in plans if p[1]] == []  # none planned once for every parameter
+    finally:
+        conn.close()

@@ -23,6 +23,12 @@ if TYPE_CHECKING:
 ENGINE = "postgresql"
 CONNECT_TIMEOUT_S = 5  # every connection gives up after this: a dead server never hangs a command or CI
 STATEMENT_TIMEOUT_MS = 60_000
+# psycopg prepares a statement run 5 times on one connection, and the server may then plan it
+# once for every parameter (a generic plan): a search's best plan depends on its words (their
+# postings' sizes), and a generic one ran past the 1.5 s query budget. Every statement is
+# planned for its own parameters (a long-lived connection, the cockpit's or `bench --speed`'s:
+# query p95 1512 → 78 ms on kenning's own tree; docs/benchmarks.md).
+PLAN_CACHE_MODE = "force_custom_plan"
 MIGRATION_LOCK = 0x6B656E6E  # pg_advisory_xact_lock key: migrations run one process at a time
 # Fact ids are handed out under this lock (held to the end of the writing transaction): a sync
 # numbers its new facts itself (``next_id``, then ``insert_rows``), so two projects' writers
@@ -92,7 +98,7 @@ def connect(url: str, project: str, *, migrate_schema: bool = True, read_only: b
             url,
             autocommit=True,
             connect_timeout=CONNECT_TIMEOUT_S,
-            options=f"-c statement_timeout={STATEMENT_TIMEOUT_MS}"
+            options=f"-c statement_timeout={STATEMENT_TIMEOUT_MS} -c plan_cache_mode={PLAN_CACHE_MODE}"
             + (" -c default_transaction_read_only=on" if read_only else ""),
         )
     except psycopg.Error as exc:
