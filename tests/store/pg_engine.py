@@ -29,6 +29,8 @@ PG_READY = {
     "test_a_malformed_expression_is_an_invalid_query",
     "test_a_column_filter_keeps_a_term_to_its_columns",
     "test_an_unknown_column_is_an_invalid_query",
+    "test_a_bare_term_holding_punctuation_is_an_invalid_query",
+    "test_a_phrase_of_no_word_is_left_out_of_its_expression",
     "test_trigram_candidates_match_inside_identifiers",
     "test_match_tests_and_counts",
     "test_a_fact_reads_back_as_written_and_a_missing_one_is_not_found",

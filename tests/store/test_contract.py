@@ -313,6 +313,27 @@ def test_an_unknown_column_is_an_invalid_query(store):
         fts.words(store.conn, "gamma:title", fts.Filters(), 10, WEIGHTS)
 
 
+@pytest.mark.parametrize("match", ["!!!", "gamma AND !!!", "gamma ***", "title:!!!"])
+def test_a_bare_term_holding_punctuation_is_an_invalid_query(store, match):
+    with pytest.raises(InvalidQuery, match="quote a term holding punctuation"):
+        fts.words(store.conn, match, fts.Filters(), 10, WEIGHTS)
+
+
+@pytest.mark.parametrize(
+    ("match", "titles"),
+    [
+        ('"" gamma', ["Guide > Alpha", "Guide > Beta", "Guide > Gamma"]),
+        ('"!!" OR gamma', ["Guide > Alpha", "Guide > Beta", "Guide > Gamma"]),
+        ('gamma NOT ""', ["Guide > Alpha", "Guide > Beta", "Guide > Gamma"]),
+        ('gamma AND ("" OR delta)', ["Guide > Beta", "Guide > Gamma"]),
+        ('""', []),
+        ('"" NOT gamma', []),
+    ],
+)
+def test_a_phrase_of_no_word_is_left_out_of_its_expression(store, match, titles):
+    assert sorted(ids_titled(store, [i for i, _ in hits_for(store, match)])) == titles
+
+
 def test_trigram_candidates_match_inside_identifiers(store):
     hits = fts.trigrams(store.conn, '"rrf_fu"', fts.Filters(), 10)
     assert hits and "rrf_fuse" in ids_titled(store, [hits[0][0]])[0]

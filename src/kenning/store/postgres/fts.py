@@ -38,6 +38,7 @@ _TOKEN = re.compile(
     r'|(?P<phrase>"(?:[^"]|"")*")|(?P<open>\()|(?P<close>\))|(?P<bare>[^\s()"]+))'
 )
 _WORD = re.compile(r"[^\W_]+")  # FTS5 unicode61: `_` separates words
+_NOT_BARE = re.compile(r"[^A-Za-z0-9_\x1a\x80-\U0010ffff]")  # FTS5's bareword characters (fts5_expr.c)
 # The weight of each column in ``facts.words`` (PostgreSQL migration 0005): a column filter
 # (``title:word``, ``{title body}:word``, ``-path:word``, ``title:(a OR b)``) keeps a term's
 # matches to those columns' positions, as FTS5 does.
@@ -84,12 +85,68 @@ def tokens(match: str) -> list[Token]:
         elif m["bare"] in ("AND", "OR", "NOT") and spec is None:
             found.append(("op", m["bare"], False, ALL_COLUMNS))
         else:
-            found.append(("term", m["bare"].rstrip("*"), m["bare"].endswith("*"), columns))
+            found.append(("term", _bareword(m["bare"]), m["bare"].endswith("*"), columns))
         spec = None
     if spec is not None:
         raise InvalidQuery("invalid search syntax: a column filter needs a term", hint=SYNTAX_HINT)
     _check(found)
+    if any(kind == "term" and not _WORD.search(text) for kind, text, _, _ in found):
+        found = _without_empty(found)
     return found
+
+
+def _without_empty(found: list[Token]) -> list[Token]:
+    """The expression without its terms of no word (``""``, ``"!!"``), as FTS5 drops them: an
+    AND or OR keeps its other operands, ``a NOT <empty>`` is ``a``, ``<empty> NOT b`` is empty.
+    An expression left empty matches nothing."""
+    pos = 0
+
+    def parse(level: int) -> Any:
+        """A term, (operator, [left, right]) or None; level 0: OR, 1: AND, 2: NOT, 3: a term or (…)."""
+        nonlocal pos
+        if level == 3:
+            token = found[pos]
+            pos += 1
+            if token[0] == "(":
+                inner = parse(0)
+                pos += 1  # its ")"
+                return inner
+            return token if _WORD.search(token[1]) else None
+        op = ("OR", "AND", "NOT")[level]
+        left = parse(level + 1)
+        while pos < len(found):
+            kind, text = found[pos][:2]
+            if (kind, text) == ("op", op):
+                pos += 1
+            elif not (op == "AND" and kind in ("term", "(")):
+                break
+            right = parse(level + 1)
+            if op == "NOT":
+                left = None if left is None else left if right is None else ("NOT", [left, right])
+            else:
+                kept = [t for t in (left, right) if t is not None]
+                left = None if not kept else kept[0] if len(kept) == 1 else (op, kept)
+        return left
+
+    def tokens_of(tree: Any) -> list[Token]:
+        if isinstance(tree[1], str):  # a term
+            return [tree]
+        op, (left, right) = tree
+        out = [("(", "", False, ALL_COLUMNS), *tokens_of(left), ("op", op, False, ALL_COLUMNS)]
+        return [*out, *tokens_of(right), (")", "", False, ALL_COLUMNS)]
+
+    tree = parse(0)
+    return tokens_of(tree) if tree is not None else [("term", "", False, "")]  # no column: matches nothing
+
+
+def _bareword(bare: str) -> str:
+    """An unquoted term, without its prefix ``*``: letters, digits, ``_`` and any non-ASCII
+    character, as FTS5 reads one; anything else is ``InvalidQuery`` with SQLite's message."""
+    stray = _NOT_BARE.search(bare.removesuffix("*"))
+    if stray:
+        what = f"unexpected {stray.group()!r} (quote a term holding punctuation)"
+        raise InvalidQuery(f"invalid search syntax: {what}", hint=SYNTAX_HINT)
+    return bare.removesuffix("*")
 
 
 def _columns(spec: str, *, negated: bool) -> str:
@@ -146,10 +203,10 @@ def _join(found: list[Token], term: Any, ops: dict[str, str]) -> str:
 
 def _lexemes(text: str, prefix: bool, columns: str = ALL_COLUMNS) -> str:
     words = _WORD.findall(text)
+    if not columns:  # filters that leave no column (``title:(body:x)``), an emptied expression: nothing
+        return "('x' & !'x')"
     if not words:
         return "''"
-    if not columns:  # filters that leave no column (``title:(body:x)``): matches nothing
-        return "('x' & !'x')"
     weights = "" if columns == ALL_COLUMNS else columns
     quoted = ["'" + w.replace("'", "''") + "'" for w in words]
     marks = [":" + weights if weights else ""] * len(words)  # 'word':AB: only in those columns
@@ -322,7 +379,11 @@ def _grams(match: str, weights: tuple[float, ...] = (4.0, 3.0, 1.0)) -> tuple[st
     """(boolean SQL over ``f.grams``, score SQL, the LIKE patterns each takes in order)."""
     found = tokens(match)
     patterns = [_like(text) for kind, text, _, _ in found if kind == "term"]
-    test = _join(found, lambda _t, _p, _c: "f.grams LIKE %s", {"AND": "AND", "OR": "OR", "NOT": "AND NOT"})
+    test = _join(
+        found,
+        lambda _t, _p, columns: "f.grams LIKE %s" if columns else "(f.grams LIKE %s AND false)",
+        {"AND": "AND", "OR": "OR", "NOT": "AND NOT"},
+    )
     title, keywords, path = (float(w) for w in weights)
     score = (
         " + ".join(
