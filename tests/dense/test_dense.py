@@ -120,7 +120,7 @@ def test_explain_shows_each_lists_rank_and_contribution(synced):
     assert lists["lexical"]["rank"] == 1 and lists["dense"]["rank"] == 1
     # English: alpha 0.5 × each normalised score, both the best of their list (1.0)
     assert lists["lexical"]["contribution"] == lists["dense"]["contribution"] == 0.5
-    assert top["explain"]["fusion"] == "convex, alpha=0.5 (lexical), min-max normalised"
+    assert top["explain"]["fusion"] == "convex, alpha=0.5 (lexical), min-max normalised, session neighbours 0.4"
     done = kenning("ask", "how do users sign in", "--project", str(synced), "--explain")
     assert "explain: lexical #1 +0.5000 · dense #1 +0.5000 (cosine" in done.stdout
 

@@ -199,6 +199,33 @@ def test_a_saved_memory_neighbours_are_the_memories_saved_around_it(store):
     assert memory.anchor(store.conn, 10_000) is None
 
 
+def test_a_session_memory_neighbours_are_the_memories_saved_before_and_after_it_in_its_session(store):
+    with transaction(store.conn):
+        for session in ("s1", "s2"):
+            memory.touch_session(store.conn, store.project.name, session, iso(NOW))
+
+    def in_session(text: str, session: str, type_: str = "observation") -> int:
+        fact_id = note(store, text, kind="session", uri=f"session:{session}", type_=type_)
+        with transaction(store.conn):
+            memory.set_fact_session(store.conn, fact_id, session)
+        return fact_id
+
+    first = in_session("which eviction policy", "s1")
+    elsewhere = in_session("a turn of another session", "s2")
+    second = in_session("least recently used", "s1")
+    forgotten = in_session("a turn forgotten later", "s1")
+    summary = in_session("summary of s1", "s1", type_="session_summary")
+    third = in_session("agreed, write it down", "s1")
+    loose = note(store, "a note in no session")
+    with transaction(store.conn):
+        fact_store.set_lifecycle(store.conn, forgotten, Lifecycle.RETIRED, when=iso(NOW))
+    found = memory.session_neighbours(store.conn, [first, second, third, elsewhere, summary, loose, 10_000])
+    # forgotten and summary are skipped between second and third; a summary, a loose note and an
+    # unknown id have no entry
+    assert found == {first: (None, second), second: (first, third), third: (second, None), elsewhere: (None, None)}
+    assert memory.session_neighbours(store.conn, []) == {}
+
+
 def test_a_file_excerpt_neighbours_are_the_excerpts_above_and_below_it(store):
     ids = lookups.active_ids_located_in(store.conn, ["docs/guide.md"])
     assert ids_titled(store, ids) == ["Guide", "Guide > Alpha", "Guide > Beta", "Guide > Gamma"]

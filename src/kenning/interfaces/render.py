@@ -75,7 +75,8 @@ def excerpt_lines(ex: Excerpt, *, snippet: bool = True) -> list[str]:
         lines.append(f"   {ex.snippet}")
     if ex.explain and "lists" in ex.explain:  # hybrid: each list's rank and contribution
         parts = [
-            f"{name} #{part['rank']} +{part['contribution']:.4f}"
+            (f"{name} #{part['rank']}" if "rank" in part else f"{name} (fact {part.get('fact')})")
+            + f" +{part['contribution']:.4f}"
             + (f" (cosine {part['cosine']})" if "cosine" in part else "")
             for name, part in ex.explain["lists"].items()
         ]

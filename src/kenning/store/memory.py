@@ -103,6 +103,32 @@ def session_of(conn: sqlite3.Connection, fact_ids: list[int]) -> dict[int, str |
     return found
 
 
+# The memory saved just before / after a fact in its session (by id: the order of saving);
+# session summaries are not turns of the session and are left out on both sides.
+_SESSION_NEIGHBOUR = (
+    "SELECT {pick}(g.id) FROM facts g WHERE g.session_id = f.session_id AND g.id {op} f.id "
+    "AND g.lifecycle = 'active' AND g.type <> 'session_summary'"
+)
+_BEFORE = _SESSION_NEIGHBOUR.format(pick="max", op="<")
+_AFTER = _SESSION_NEIGHBOUR.format(pick="min", op=">")
+SESSION_NEIGHBOURS = (
+    f"SELECT f.id, ({_BEFORE}), ({_AFTER}) FROM facts f "
+    "WHERE f.session_id IS NOT NULL AND f.type <> 'session_summary' AND f.id IN ({marks})"
+)
+
+
+def session_neighbours(conn: sqlite3.Connection, fact_ids: list[int]) -> dict[int, tuple[int | None, int | None]]:
+    """``{fact id: (previous memory, next memory)}`` in the fact's session, for the given facts
+    saved in a session (others are absent); a side without an active memory is ``None``."""
+    if is_pg(conn):
+        return pg.session_neighbours(conn, fact_ids)
+    found: dict[int, tuple[int | None, int | None]] = {}
+    for chunk in in_batches(fact_ids):
+        marks = ",".join("?" * len(chunk))
+        found.update((row[0], (row[1], row[2])) for row in conn.execute(SESSION_NEIGHBOURS.format(marks=marks), chunk))
+    return found
+
+
 def tool_use_id_of(conn: sqlite3.Connection, tool_use_id: str) -> int | None:
     """The row id of the tool use the client calls ``tool_use_id``, if recorded."""
     if is_pg(conn):

@@ -58,6 +58,19 @@ def session_of(conn: PgConnection, fact_ids: list[int]) -> dict[int, str | None]
     }
 
 
+def session_neighbours(conn: PgConnection, fact_ids: list[int]) -> dict[int, tuple[int | None, int | None]]:
+    side = (
+        "SELECT {pick}(g.id) FROM facts g WHERE g.project = f.project AND g.session_id = f.session_id "
+        "AND g.id {op} f.id AND g.lifecycle = 'active' AND g.type <> 'session_summary'"
+    )
+    rows = conn.execute(
+        f"SELECT f.id, ({side.format(pick='max', op='<')}), ({side.format(pick='min', op='>')}) FROM facts f "
+        "WHERE f.project = %s AND f.session_id IS NOT NULL AND f.type <> 'session_summary' AND f.id = ANY(%s)",
+        (conn.project, fact_ids),
+    ).fetchall()
+    return {r[0]: (r[1], r[2]) for r in rows}
+
+
 def tool_use_id_of(conn: PgConnection, tool_use_id: str) -> int | None:
     row = conn.execute(
         "SELECT id FROM tool_uses WHERE project = %s AND tool_use_id = %s", (conn.project, tool_use_id)
