@@ -48,6 +48,7 @@ PG_READY = {
     "test_recent_memories_are_newest_first_and_filtered",
     "test_dated_facts_are_newest_first_within_the_window",
     "test_a_saved_memory_neighbours_are_the_memories_saved_around_it",
+    "test_a_session_memory_neighbours_are_the_memories_saved_before_and_after_it_in_its_session",
     "test_a_file_excerpt_neighbours_are_the_excerpts_above_and_below_it",
     "test_fact_states_follow_content_and_lifecycle",
     "test_convention_facts_are_typed_tagged_or_in_a_convention_file",

@@ -219,9 +219,9 @@ def test_a_session_memory_neighbours_are_the_memories_saved_before_and_after_it_
     loose = note(store, "a note in no session")
     with transaction(store.conn):
         fact_store.set_lifecycle(store.conn, forgotten, Lifecycle.RETIRED, when=iso(NOW))
-    found = memory.session_neighbours(store.conn, [first, second, third, elsewhere, summary, loose, 10_000])
-    # forgotten and summary are skipped between second and third; a summary, a loose note and an
-    # unknown id have no entry
+    found = memory.session_neighbours(store.conn, [first, second, third, elsewhere, summary, loose, forgotten, 10_000])
+    # forgotten and summary are skipped between second and third; a summary, a loose note, a
+    # forgotten memory and an unknown id have no entry
     assert found == {first: (None, second), second: (first, third), third: (second, None), elsewhere: (None, None)}
     assert memory.session_neighbours(store.conn, []) == {}
 

@@ -103,23 +103,24 @@ def session_of(conn: sqlite3.Connection, fact_ids: list[int]) -> dict[int, str |
     return found
 
 
-# The memory saved just before / after a fact in its session (by id: the order of saving);
-# session summaries are not turns of the session and are left out on both sides.
+# The memory saved just before / after a fact in its session (by id: the order of saving),
+# read backwards or forwards along the ``facts_session`` index; session summaries are not turns
+# of the session and are left out on both sides.
 _SESSION_NEIGHBOUR = (
-    "SELECT {pick}(g.id) FROM facts g WHERE g.session_id = f.session_id AND g.id {op} f.id "
-    "AND g.lifecycle = 'active' AND g.type <> 'session_summary'"
+    "SELECT g.id FROM facts g WHERE g.session_id = f.session_id AND g.id {op} f.id "
+    "AND g.lifecycle = 'active' AND g.type <> 'session_summary' ORDER BY g.id {order} LIMIT 1"
 )
-_BEFORE = _SESSION_NEIGHBOUR.format(pick="max", op="<")
-_AFTER = _SESSION_NEIGHBOUR.format(pick="min", op=">")
+_BEFORE = _SESSION_NEIGHBOUR.format(op="<", order="DESC")
+_AFTER = _SESSION_NEIGHBOUR.format(op=">", order="ASC")
 SESSION_NEIGHBOURS = (
-    f"SELECT f.id, ({_BEFORE}), ({_AFTER}) FROM facts f "
-    "WHERE f.session_id IS NOT NULL AND f.type <> 'session_summary' AND f.id IN ({marks})"
+    f"SELECT f.id, ({_BEFORE}), ({_AFTER}) FROM facts f WHERE f.session_id IS NOT NULL "
+    "AND f.lifecycle = 'active' AND f.type <> 'session_summary' AND f.id IN ({marks})"
 )
 
 
 def session_neighbours(conn: sqlite3.Connection, fact_ids: list[int]) -> dict[int, tuple[int | None, int | None]]:
-    """``{fact id: (previous memory, next memory)}`` in the fact's session, for the given facts
-    saved in a session (others are absent); a side without an active memory is ``None``."""
+    """``{fact id: (previous memory, next memory)}`` in the fact's session, for the given active
+    memories saved in a session (others are absent); a side without an active memory is ``None``."""
     if is_pg(conn):
         return pg.session_neighbours(conn, fact_ids)
     found: dict[int, tuple[int | None, int | None]] = {}

@@ -60,12 +60,13 @@ def session_of(conn: PgConnection, fact_ids: list[int]) -> dict[int, str | None]
 
 def session_neighbours(conn: PgConnection, fact_ids: list[int]) -> dict[int, tuple[int | None, int | None]]:
     side = (
-        "SELECT {pick}(g.id) FROM facts g WHERE g.project = f.project AND g.session_id = f.session_id "
-        "AND g.id {op} f.id AND g.lifecycle = 'active' AND g.type <> 'session_summary'"
+        "SELECT g.id FROM facts g WHERE g.project = f.project AND g.session_id = f.session_id AND g.id {op} f.id "
+        "AND g.lifecycle = 'active' AND g.type <> 'session_summary' ORDER BY g.id {order} LIMIT 1"
     )
     rows = conn.execute(
-        f"SELECT f.id, ({side.format(pick='max', op='<')}), ({side.format(pick='min', op='>')}) FROM facts f "
-        "WHERE f.project = %s AND f.session_id IS NOT NULL AND f.type <> 'session_summary' AND f.id = ANY(%s)",
+        f"SELECT f.id, ({side.format(op='<', order='DESC')}), ({side.format(op='>', order='ASC')}) FROM facts f "
+        "WHERE f.project = %s AND f.session_id IS NOT NULL AND f.lifecycle = 'active' "
+        "AND f.type <> 'session_summary' AND f.id = ANY(%s)",
         (conn.project, fact_ids),
     ).fetchall()
     return {r[0]: (r[1], r[2]) for r in rows}
