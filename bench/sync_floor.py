@@ -151,15 +151,23 @@ def sync_child(root: Path) -> None:
     from kenning.sync.run import sync
 
     spent = {"waiting for parsing": 0.0, "rows": 0.0, "FTS5": 0.0, "graph": 0.0, "commit": 0.0}
+    cpu = dict.fromkeys(spent, 0.0)  # the main thread's CPU in each phase (steadier than wall under load)
     first: list[float] = []
+
+    def add(name: str, begin: tuple[float, float], minus: tuple[float, float] = (0.0, 0.0)) -> None:
+        spent[name] += time.perf_counter() - begin[0] - minus[0]
+        cpu[name] += time.thread_time() - begin[1] - minus[1]
+
+    def now() -> tuple[float, float]:
+        return time.perf_counter(), time.thread_time()
 
     def timed(name: str, work: Callable) -> Callable:
         def wrapper(*args: object, **kwargs: object) -> object:
-            begin = time.perf_counter()
+            begin = now()
             try:
                 return work(*args, **kwargs)
             finally:
-                spent[name] += time.perf_counter() - begin
+                add(name, begin)
 
         return wrapper
 
@@ -175,32 +183,32 @@ def sync_child(root: Path) -> None:
         first.append(time.perf_counter())
         items = iter(read_all(*args, **kwargs))
         while True:
-            begin = time.perf_counter()
+            begin = now()
             item = next(items, None)
-            spent["waiting for parsing"] += time.perf_counter() - begin
+            add("waiting for parsing", begin)
             if item is None:
                 return
             yield item
 
     def write_files_timed(*args: object, **kwargs: object) -> object:
-        fts_before, begin = spent["FTS5"], time.perf_counter()
+        fts_before, begin = (spent["FTS5"], cpu["FTS5"]), now()
         result = write_files(*args, **kwargs)
-        spent["rows"] += time.perf_counter() - begin - (spent["FTS5"] - fts_before)
+        add("rows", begin, (spent["FTS5"] - fts_before[0], cpu["FTS5"] - fts_before[1]))
         return result
 
     @contextmanager
     def transaction_timed(conn: object):  # noqa: ANN202
         with transaction(conn) as inner:
             yield inner
-            spent["commit"] -= time.perf_counter()
-        spent["commit"] += time.perf_counter()
+            begin = now()
+        add("commit", begin)
 
     run.read_all = read_all_timed
     batches._write_files = write_files_timed
     batches.fact_store.index_fts_rows = timed("FTS5", index_fts)
     batches.graph_build.apply = timed("graph", graph_apply)
     batches.transaction = transaction_timed
-    start = time.perf_counter()
+    start, start_cpu = time.perf_counter(), time.thread_time()
     try:
         done = sync(load_project(root), now=datetime.now(UTC), embed=False)
     finally:
@@ -208,14 +216,16 @@ def sync_child(root: Path) -> None:
         batches.graph_build.apply, batches.transaction = graph_apply, transaction
         run.read_all = read_all
     end = time.perf_counter()
-    cpu = sum(
+    total_cpu = sum(
         getattr(resource.getrusage(who), f)
         for who in (resource.RUSAGE_SELF, resource.RUSAGE_CHILDREN)
         for f in ("ru_utime", "ru_stime")
     )
     phases = {"discover": (first[0] if first else end) - start, **spent}
     phases["other"] = end - start - sum(phases.values())
-    print(json.dumps({"wall": end - start, "cpu": cpu, "batches": done.batches, "phases": phases}))
+    cpu["main thread"] = time.thread_time() - start_cpu
+    report = {"wall": end - start, "cpu": total_cpu, "batches": done.batches, "phases": phases, "phase_cpu": cpu}
+    print(json.dumps(report))
 
 
 def product_sync(root: Path, pythonpath: Path | None = None) -> tuple[dict, float]:
@@ -248,6 +258,7 @@ def interleaved(root: Path, against: Path, reps: int) -> list[tuple[str, dict, f
             shutil.rmtree(copy)
             runs.append((label, report, rss))
             phases = ", ".join(f"{name} {spent:.2f}" for name, spent in report["phases"].items())
+            phases += "; CPU " + ", ".join(f"{name} {spent:.2f}" for name, spent in report["phase_cpu"].items())
             print(
                 f"  {rep + 1} {label:9}: {report['wall']:6.2f} s, CPU {report['cpu']:6.2f} s, peak RSS {rss:4.0f} MB, "
                 f"{report['batches']} batches "
@@ -299,9 +310,11 @@ def main() -> None:
             for side in ("against", "this tree"):
                 walls = sorted(report["wall"] for name, report, _ in runs if name == side)
                 peaks = sorted(rss for name, _, rss in runs if name == side)
+                cpus = sorted(report["cpu"] for name, report, _ in runs if name == side)
                 print(
                     f"{side:9}: wall min/median/max {walls[0]:.2f} / {walls[len(walls) // 2]:.2f} / {walls[-1]:.2f} s"
-                    f" ({walls[len(walls) // 2] / best:.2f}x the floor), peak RSS {peaks[0]:.0f}-{peaks[-1]:.0f} MB"
+                    f" ({walls[len(walls) // 2] / best:.2f}x the floor), CPU {cpus[0]:.2f} / {cpus[len(cpus) // 2]:.2f}"
+                    f" / {cpus[-1]:.2f} s, peak RSS {peaks[0]:.0f}-{peaks[-1]:.0f} MB"
                 )
             return
         report, rss = product_sync(root)
@@ -311,8 +324,12 @@ def main() -> None:
             f"{mb / report['wall']:.1f} MB/s, {report['wall'] / best:.2f}x the floor; CPU {report['cpu']:.2f} s; "
             f"peak RSS {rss:.0f} MB"
         )
+        print(f"  {'phase':40} {'wall':>8} {'share':>7} {'main thread CPU':>16}")
         for phase, spent in report["phases"].items():
-            print(f"  {phase:40} {spent:6.2f} s  {100 * spent / report['wall']:5.1f} %")
+            phase_cpu = report["phase_cpu"].get(phase)
+            shown = f"{phase_cpu:14.2f} s" if phase_cpu is not None else ""
+            print(f"  {phase:40} {spent:6.2f} s {100 * spent / report['wall']:5.1f} % {shown}")
+        print(f"  {'main thread, in all':40} {'':17} {report['phase_cpu']['main thread']:14.2f} s")
 
 
 def floor(label: str, candidates: list) -> tuple[float, float]:

@@ -15,6 +15,7 @@ from hypothesis import strategies as st
 from markdown_it import MarkdownIt
 
 from kenning.ingest import markdown
+from kenning.ingest.split import split_lines
 
 ROOT = Path(__file__).resolve().parents[2]
 DOCUMENTS = sorted(
@@ -117,5 +118,5 @@ FRAGMENTS = [
 @given(st.lists(st.sampled_from(FRAGMENTS), max_size=60))
 def test_generated_documents_split_identically(parts: list[str]) -> None:
     text = "".join(parts)
-    lines = "\n".join(markdown.split_lines(text))  # what parse_markdown hands the parser
+    lines = "\n".join(split_lines(text))  # what parse_markdown hands the parser
     assert markdown._blocks(lines) == reference_blocks(lines)

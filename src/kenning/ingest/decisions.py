@@ -22,7 +22,8 @@ from .relations import Ref, Relations
 
 ADR_DIRS = ("docs/adr", "docs/decisions", "adr", "decisions")
 
-_LINK = re.compile(r"(?<!!)\[[^\]\n]*\]\(\s*<?([^)\s>]+)>?(?:\s+\"[^\"]*\")?\s*\)")
+# A link, not an image (no `!` before it: see `_link_matches`); its target is group 1.
+_LINK = re.compile(r"\[[^\]\n]*\]\(\s*<?([^)\s>]+)>?(?:\s+\"[^\"]*\")?\s*\)")
 _NUMBER = re.compile(r"^(\d{1,5})(?=[-_. ]|$)")
 _ADR_REF = re.compile(r"\bADR[-_ ]?0*(\d{1,5})\b", re.I)
 _SUPERSEDED_BY = re.compile(r"superseded\s+by\b[:\s]*(.*)", re.I)
@@ -30,6 +31,7 @@ _SUPERSEDES = re.compile(r"(?:^|[\s*:>|-])supersedes\b[:\s]*(.*)", re.I)
 _FIELD = re.compile(r"^\s*(?:[-*]\s*)?\**(status|date)\**\s*:\s*\**\s*(.+?)\s*$", re.I | re.M)
 _STATUS_SECTION = re.compile(r"^#{1,6}\s*status\s*$\n+((?:(?!#).*\n?){1,6})", re.I | re.M)
 _DATE = re.compile(r"\d{4}-\d{2}-\d{2}")
+_SCHEME = re.compile(r"[a-z][a-z0-9+.-]*:", re.I)  # an URL's scheme (`https:`, `mailto:`): not a local file
 
 
 def parse_markdown_relations(text: str, path: str) -> tuple[list[Chunk], Relations]:
@@ -90,14 +92,33 @@ def _links(text: str, path: str) -> Iterator[Ref]:
     if "](" not in text:  # every link has one: no need to scan the text with the pattern
         return
     folder = posixpath.dirname(path)
-    for match in _LINK.finditer(text):
+    line, counted = 1, 0  # lines counted up to `counted`, from one link to the next
+    for match in _link_matches(text):
         target = _local_target(match.group(1), folder)
         if target and target != path:
-            yield Ref("links_to", "file", target, text.count("\n", 0, match.start()) + 1)
+            start = match.start()
+            line += text.count("\n", counted, start)
+            counted = start
+            yield Ref("links_to", "file", target, line)
+
+
+def _link_matches(text: str) -> Iterator[re.Match[str]]:
+    """The matches of ``(?<!!)`` + ``_LINK``, as ``finditer`` gives them, about ten times faster:
+    a pattern that starts with a look-behind makes the regex engine try every position, one
+    that starts with ``[`` jumps from bracket to bracket. A match after ``!`` (an image) is
+    dropped and the search resumes one character later, where the look-behind's would."""
+    pos = 0
+    while (match := _LINK.search(text, pos)) is not None:
+        start = match.start()
+        if start and text[start - 1] == "!":
+            pos = start + 1
+            continue
+        yield match
+        pos = match.end()
 
 
 def _local_target(raw: str, folder: str) -> str | None:
-    if re.match(r"^[a-z][a-z0-9+.-]*:", raw, re.I) or raw.startswith("#") or raw.startswith("//"):
+    if raw.startswith(("#", "//")) or _SCHEME.match(raw):
         return None
     target = raw.split("#", 1)[0].split("?", 1)[0]
     if not target:
@@ -117,7 +138,7 @@ def _supersedes(text: str, path: str) -> Iterator[Ref]:
             rest = match.group(1)
             targets = [("decision", f"ADR-{int(m.group(1)):04d}") for m in _ADR_REF.finditer(rest)]
             if not targets:
-                targets = [("file", t) for t in (_local_target(m.group(1), folder) for m in _LINK.finditer(rest)) if t]
+                targets = [("file", t) for t in (_local_target(m.group(1), folder) for m in _link_matches(rest)) if t]
             for kind, target in targets:
                 yield Ref("supersedes", kind, target, lineno, reverse=reverse)
             break

@@ -45,12 +45,19 @@ def keywords_for(*texts: str) -> str:
     seen: set[str] = set()
     words: list[str] = []
     for text in texts:
-        for token in _IDENTIFIER.findall(text):
-            for word, key in _token_words(token):
-                if key not in seen:
-                    seen.add(key)
-                    words.append(word)
+        add_keywords(words, seen, text)
     return " ".join(words)
+
+
+def add_keywords(words: list[str], seen: set[str], text: str) -> None:
+    """Append to ``words`` the keywords of ``text`` whose lowercase key is not in ``seen`` (which
+    records them): ``keywords_for(a, b)`` is ``add_keywords`` of ``a`` then ``b``, joined. A caller
+    that extends a common prefix (a Markdown heading path) copies the two and adds the rest."""
+    for token in _IDENTIFIER.findall(text):
+        for word, key in _token_words(token):
+            if key not in seen:
+                seen.add(key)
+                words.append(word)
 
 
 @lru_cache(maxsize=65536)

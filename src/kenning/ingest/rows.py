@@ -8,7 +8,7 @@ assigns ids, deduplicates and hands the rows to SQLite.
 from __future__ import annotations
 
 import json
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
 from kenning.clock import from_timestamp
 from kenning.ingest.chunks import Chunk
@@ -38,12 +38,24 @@ class ExcerptRow(NamedTuple):
 def prepare(chunks: list[Chunk], path: str, mtime_ns: int) -> list[ExcerptRow]:
     mtime: str | None = None
     rows = []
+    # The chunks of a Markdown file share their meta's values (its front matter, copied
+    # shallowly): its date, tags and JSON are worked out once for a run of such metas.
+    last_meta: dict[str, Any] | None = None
+    date: str | None = None
+    tags = meta = "[]"
     for chunk in chunks:
-        date, kind = source_date(chunk), "declared"
+        if last_meta is None or not _same_values(chunk.meta, last_meta):
+            last_meta = chunk.meta
+            date = source_date(chunk)
+            tags = _tags_json(chunk) if chunk.meta else "[]"
+            meta = _META_JSON.encode(chunk.meta) if chunk.meta else "{}"
+        kind = "declared"
         if date is None:
             if mtime is None:
                 mtime = from_timestamp(mtime_ns / 1e9)
-            date, kind = mtime, "mtime"
+            row_date, kind = mtime, "mtime"
+        else:
+            row_date = date
         rows.append(
             ExcerptRow(
                 uri=path + chunk.anchor,
@@ -54,13 +66,19 @@ def prepare(chunks: list[Chunk], path: str, mtime_ns: int) -> list[ExcerptRow]:
                 title=chunk.title,
                 body=chunk.body,
                 keywords=chunk.keywords,
-                date_source=date,
+                date_source=row_date,
                 date_kind=kind,
-                tags=_tags_json(chunk) if chunk.meta else "[]",
-                meta=_META_JSON.encode(chunk.meta) if chunk.meta else "{}",
+                tags=tags,
+                meta=meta,
             )
         )
     return rows
+
+
+def _same_values(a: dict[str, Any], b: dict[str, Any]) -> bool:
+    """The same keys holding the very same objects (equal values of other types, ``1`` and
+    ``True`` say, would not give the same JSON)."""
+    return a is b or (len(a) == len(b) and all(key in b and value is b[key] for key, value in a.items()))
 
 
 def _tags_json(chunk: Chunk) -> str:

@@ -16,12 +16,15 @@ from typing import NamedTuple
 
 
 class Lines(NamedTuple):
-    """Lines of one document with what the cutters need, computed once per document."""
+    """Lines of one document with what the cutters need, computed once per document.
+
+    Whether a line is blank is asked only where a cut is looked for (the two ends of a section,
+    and the lines of a section longer than the cap): most sections fit whole, so most lines are
+    never asked."""
 
     text: list[str]
     cum: list[int]  # cum[i] = total length of text[:i]
-    blank: list[bool]  # line is empty or whitespace only
-    breaks: list[bool]  # blank line where a paragraph may end (outside fences)
+    fenced: list[tuple[int, int]]  # ranges [start, end) where a blank line is no paragraph break
 
 
 class Piece(NamedTuple):
@@ -41,12 +44,12 @@ def split_lines(text: str) -> list[str]:
 
 def index_lines(lines: list[str], fenced: Iterable[tuple[int, int]] = ()) -> Lines:
     """Index ``lines``; blank lines inside a ``fenced`` range ``[start, end)`` are no break."""
-    blank = [not line.strip() for line in lines]
-    breaks = list(blank)
-    for start, end in fenced:
-        breaks[start:end] = [False] * (end - start)
-    cum = [0, *accumulate(map(len, lines))]
-    return Lines(lines, cum, blank, breaks)
+    return Lines(lines, [0, *accumulate(map(len, lines))], [(start, end) for start, end in fenced if start < end])
+
+
+def _blank(line: str) -> bool:
+    """Empty or whitespace only."""
+    return not line.strip()
 
 
 def span_length(doc: Lines, first: int, last: int) -> int:
@@ -56,9 +59,10 @@ def span_length(doc: Lines, first: int, last: int) -> int:
 
 def trim(doc: Lines, first: int, last: int) -> tuple[int, int] | None:
     """Shrink ``[first, last]`` to drop blank lines at both ends; ``None`` if all blank."""
-    while first <= last and doc.blank[first]:
+    text = doc.text
+    while first <= last and not text[first].strip():
         first += 1
-    while last >= first and doc.blank[last]:
+    while last >= first and not text[last].strip():
         last -= 1
     return (first, last) if first <= last else None
 
@@ -86,7 +90,7 @@ def split_range(doc: Lines, first: int, last: int, max_chars: int) -> list[Piece
         if span_length(doc, start, end) <= max_chars:
             pieces.append(Piece(start, end, join(doc, start, end)))
             continue
-        lines = [(i, i) for i in range(start, end + 1) if not doc.blank[i]]
+        lines = [(i, i) for i in range(start, end + 1) if not _blank(doc.text[i])]
         for a, b in _pack(doc, lines, max_chars):
             bounds = trim(doc, a, b)
             if bounds is None:
@@ -101,18 +105,22 @@ def split_range(doc: Lines, first: int, last: int, max_chars: int) -> list[Piece
 
 def _paragraphs(doc: Lines, first: int, last: int) -> list[tuple[int, int]]:
     """Maximal runs of non-break lines inside ``first..last``."""
+    breaks = [_blank(line) for line in doc.text[first : last + 1]]
+    for start, end in doc.fenced:  # a blank line inside a fence is no break
+        if start <= last and end > first:
+            lo, hi = max(start, first) - first, min(end, last + 1) - first
+            breaks[lo:hi] = [False] * (hi - lo)
     runs: list[tuple[int, int]] = []
-    start = None
-    breaks = doc.breaks
-    for i in range(first, last + 1):
-        if breaks[i]:
-            if start is not None:
-                runs.append((start, i - 1))
-                start = None
-        elif start is None:
-            start = i
-    if start is not None:
-        runs.append((start, last))
+    begun = None
+    for i, is_break in enumerate(breaks, start=first):
+        if is_break:
+            if begun is not None:
+                runs.append((begun, i - 1))
+                begun = None
+        elif begun is None:
+            begun = i
+    if begun is not None:
+        runs.append((begun, last))
     return runs
 
 
