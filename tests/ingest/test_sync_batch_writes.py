@@ -4,10 +4,15 @@ what lands in the store is what a row-by-row writer would have stored."""
 from __future__ import annotations
 
 import os
+import zlib
 
 from conftest import bump_mtime, resync
 from kenning.ingest import read as sync_module
+from kenning.ingest.markdown import parse_markdown
+from kenning.ingest.rows import prepare
+from kenning.store import bodies
 from kenning.store.db import connect
+from kenning.sync import run as run_module
 
 DOC = "# Guide\n\nIntro words.\n\n## Install\n\nRun the installer.\n\n## Usage\n\nCall the tool.\n"
 CODE = (
@@ -137,3 +142,32 @@ def test_the_store_version_moves_when_a_sync_writes_facts_and_not_on_a_no_op(mak
     bump_mtime(project.root / "README.md")
     resync(project)
     assert version() > after_first
+
+
+def test_bodies_packed_in_the_pool_are_stored_as_the_store_would_pack_them(make_project, monkeypatch):
+    long_doc = "# Long\n\n" + "\n\n".join(
+        f"## Part {n}\n\n" + "Words that repeat and compress well. " * 20 for n in range(5)
+    )
+    files = {**FILES, "long.md": long_doc}
+    in_store, in_pool = make_project(files, name="in-store"), make_project(files, name="in-pool")
+    for project in (in_store, in_pool):
+        for rel in files:
+            os.utime(project.root / rel, ns=(1_767_225_600 * 10**9,) * 2)
+    monkeypatch.setattr(sync_module, "PARALLEL_FROM", 1)
+    resync(in_pool)
+    with monkeypatch.context() as patch:  # the parsers leave the texts plain: `insert_rows` packs them
+        patch.setattr(run_module.fact_store, "packs_bodies", lambda conn: False)
+        resync(in_store)
+    tables = _tables(in_pool)
+    assert sum(isinstance(row[3], bytes) for row in tables["facts"]) >= 5  # the long sections, deflated
+    assert tables == _tables(in_store)
+
+
+def test_the_parser_packs_a_body_only_when_asked_and_only_when_shorter():
+    long_body = "Words that repeat and compress well. " * 20
+    chunks = parse_markdown(f"# Long\n\n{long_body}\n\n## Short\n\nab\n", "long.md")
+    packed = prepare(chunks, "long.md", 0, pack=True)
+    assert packed[0].packed == bodies.pack(chunks[0].keywords, chunks[0].body)[1]
+    assert zlib.decompress(packed[0].packed, wbits=-15) == f"{chunks[0].keywords}\0{long_body.strip()}".encode()
+    assert packed[1].packed is None  # "ab": deflating would make it longer
+    assert all(row.packed is None for row in prepare(chunks, "long.md", 0))

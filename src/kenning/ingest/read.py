@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from kenning.files import read_regular_inside
 from kenning.ingest.discover import Candidate
 from kenning.ingest.git_history import blob_id
-from kenning.ingest.parsers import load_relations
+from kenning.ingest.parsers import import_parsers, load_relations
 from kenning.ingest.relations import Relations
 from kenning.ingest.rows import ExcerptRow, prepare
 from kenning.ingest.spans import BINARY_PROBE
@@ -45,16 +45,20 @@ class Parsed:
     blob: str | None = None  # git's blob id of the bytes read: are they HEAD's? (source dates)
 
 
-def read_all(cands: list[Candidate], known: Mapping[str, str], progress: Progress | None) -> Iterator[Parsed]:
+def read_all(
+    cands: list[Candidate], known: Mapping[str, str], progress: Progress | None, *, pack: bool = False
+) -> Iterator[Parsed]:
     """Parsed files, in order, as they come (in a process pool from PARALLEL_FROM files or
     PARALLEL_FROM_BYTES bytes): the pool goes on parsing while the caller writes what it has.
 
     ``known``: path -> the fingerprint it had when the same parser version last read it; a
-    worker skips parsing bytes it has seen (a new parser version must parse again)."""
-    jobs = [(c, known.get(c.path)) for c in cands]
+    worker skips parsing bytes it has seen (a new parser version must parse again). ``pack``:
+    the excerpts' bodies deflated as the store keeps them (``ExcerptRow.packed``), in the pool."""
+    jobs = [(c, known.get(c.path), pack) for c in cands]
     total = len(jobs)
     large = total >= PARALLEL_FROM or sum(c.size for c in cands) >= PARALLEL_FROM_BYTES
     if large and total > 1 and (os.cpu_count() or 1) > 1:
+        import_parsers({c.parser for c in cands})
         with ProcessPoolExecutor(
             max_workers=min(4, os.cpu_count() or 2), initializer=_worker_start, initargs=(os.getpid(),)
         ) as pool:
@@ -95,9 +99,9 @@ def _watch_parent(parent: int) -> None:
     os._exit(1)
 
 
-def read_one(job: tuple[Candidate, str | None]) -> Parsed:
+def read_one(job: tuple[Candidate, str | None, bool]) -> Parsed:
     """Read, fingerprint and (unless the bytes are unchanged) parse one file."""
-    cand, known_fingerprint = job
+    cand, known_fingerprint, pack = job
     try:
         # No link followed, whatever happened since discovery: a link it accepted (inside the
         # root) is read at the target it resolved then; a file swapped for a link since is refused.
@@ -116,7 +120,7 @@ def read_one(job: tuple[Candidate, str | None]) -> Parsed:
         # One pathological file (nesting too deep for a parser, say) must not stop the sync:
         # it is skipped and counted, like any other file kenning cannot read.
         return Parsed(cand, None, [], skip="parse_error")
-    rows = prepare(chunks, cand.path, cand.mtime_ns)
+    rows = prepare(chunks, cand.path, cand.mtime_ns, pack=pack)
     return Parsed(cand, fingerprint, rows, relations=relations, blob=blob_id(data))
 
 

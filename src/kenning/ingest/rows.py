@@ -12,6 +12,7 @@ from typing import Any, NamedTuple
 
 from kenning.clock import from_timestamp
 from kenning.ingest.chunks import Chunk
+from kenning.store import bodies
 from kenning.store.facts import content_hash
 
 # What json.dumps(meta, sort_keys=True, default=str) does, without building an encoder per call.
@@ -33,9 +34,14 @@ class ExcerptRow(NamedTuple):
     date_kind: str  # "declared" (front matter, ADR) or "mtime"; the sync makes it "commit" from git
     tags: str  # JSON list
     meta: str  # JSON object, keys sorted
+    # ``keywords NUL body`` deflated as the SQLite store keeps it (``store.bodies.pack``), when
+    # the parser was asked to pack and that is shorter; None: the texts are stored as they are.
+    packed: bytes | None = None
 
 
-def prepare(chunks: list[Chunk], path: str, mtime_ns: int) -> list[ExcerptRow]:
+def prepare(chunks: list[Chunk], path: str, mtime_ns: int, *, pack: bool = False) -> list[ExcerptRow]:
+    """The rows of a file's chunks. ``pack``: deflate each body here (``store.bodies.pack``),
+    in the parsing pool, rather than in the process that writes."""
     mtime: str | None = None
     rows = []
     # The chunks of a Markdown file share their meta's values (its front matter, copied
@@ -70,9 +76,15 @@ def prepare(chunks: list[Chunk], path: str, mtime_ns: int) -> list[ExcerptRow]:
                 date_kind=kind,
                 tags=tags,
                 meta=meta,
+                packed=_packed(chunk) if pack else None,
             )
         )
     return rows
+
+
+def _packed(chunk: Chunk) -> bytes | None:
+    stored = bodies.pack(chunk.keywords, chunk.body)[1]
+    return stored if isinstance(stored, bytes) else None
 
 
 def _same_values(a: dict[str, Any], b: dict[str, Any]) -> bool:

@@ -116,10 +116,17 @@ def insert(conn: EngineConnection, fact: NewFact, *, indexed: bool = True) -> in
     return fact_id
 
 
+def packs_bodies(conn: EngineConnection) -> bool:
+    """Whether the store keeps excerpt bodies deflated (SQLite: ``store.bodies``): a row given to
+    ``insert_rows`` may then come packed already (``bodies.pack`` done by the caller)."""
+    return not is_pg(conn)
+
+
 def insert_rows(conn: sqlite3.Connection, rows: Sequence[Sequence[Any]]) -> None:
     """Bulk load: rows in ``ROW_COLUMNS`` order, ids chosen by the caller (who holds the write
     lock). Like ``insert(..., indexed=False)``: pass them to ``index_fts_rows`` in the same
-    transaction, before anything updates or deletes them."""
+    transaction, before anything updates or deletes them. A row whose body is bytes was packed
+    by the caller (``packs_bodies``): it is written as it is."""
     if is_pg(conn):
         return pg.insert_rows(conn, rows)
     if rows:
@@ -169,7 +176,7 @@ def _packed(rows: Sequence[Sequence[Any]], *, body: int = 3, producer: int = 13)
     ``producer`` are the columns' positions."""
     return [
         (*row[:body], *reversed(bodies.pack(row[body + 1], row[body])), *row[body + 2 :])
-        if row[producer] in bodies.PACKED_PRODUCERS
+        if row[producer] in bodies.PACKED_PRODUCERS and not isinstance(row[body], bytes)
         else row
         for row in rows
     ]

@@ -27,6 +27,7 @@ from kenning.graph import build as graph_build
 from kenning.ingest.discover import Candidate, discover
 from kenning.ingest.read import Progress, read_all
 from kenning.project import Project
+from kenning.store import facts as fact_store
 from kenning.store import sources
 from kenning.store.db import Connection, open_store, sync_lock
 from kenning.sync import dates as source_dates
@@ -102,7 +103,7 @@ def _sync(conn: Connection, project: Project, *, now: datetime, progress: Progre
         project,
         report,
         manifest,
-        read_all(to_read, known, progress),
+        read_all(to_read, known, progress, pack=fact_store.packs_bodies(conn)),
         vanished,
         graph_pending,
         dates=source_dates.ReadDates(project.root, [c.path for c in to_read]),

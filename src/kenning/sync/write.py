@@ -112,8 +112,8 @@ class ExcerptWriter:
             fact_id,
             row.type,
             row.title,
-            row.body,
-            row.keywords,
+            row.body if row.packed is None else row.packed,  # packed in the pool: written as it is
+            row.keywords if row.packed is None else "",
             path,
             "file",
             row.uri,
