@@ -5,8 +5,9 @@ stays in step with `facts` on kenning's connections, and other tools can still w
 from __future__ import annotations
 
 import sqlite3
+import zlib
 
-from kenning.store import facts, fts, memory, transverse
+from kenning.store import bodies, facts, fts, memory, transverse
 from kenning.store.db import connect, transaction
 from kenning.store.migrations_runner import available
 
@@ -190,3 +191,12 @@ def test_lookups_by_content_hash_and_the_memory_timeline_use_the_smaller_indexes
     by_date = [plan for sql, plan in plans.items() if "date_indexed" in sql]
     assert len(by_hash) == 3 and all("USING INDEX facts_content_hash" in p for p in by_hash), by_hash
     assert len(by_date) == 2 and all("USING INDEX facts_memory_chrono" in p for p in by_date), by_date
+
+
+def test_bodies_deflated_by_isa_l_read_back_through_zlib_and_are_smaller():
+    for body in (CODE, DOC, DOC * 5):
+        keywords, stored = bodies.pack("rrf_fuse rrf fuse runs", body)
+        assert keywords == "" and isinstance(stored, bytes) and len(stored) < len(body)
+        assert zlib.decompress(stored, wbits=-15) == b"rrf_fuse rrf fuse runs\0" + body.encode()
+        assert bodies.text(stored) == body and bodies.keywords(stored, "") == "rrf_fuse rrf fuse runs"
+    assert bodies._deflate.__module__.startswith("isal")  # the dependency is installed and used
