@@ -13,7 +13,7 @@ import pytest
 
 from conftest import resync
 from kenning.search import lexical
-from kenning.store import fts, postings
+from kenning.store import fts, impact_sum, postings
 from kenning.store import fts_topk as topk
 from kenning.store.db import connect
 
@@ -80,14 +80,13 @@ def _best(conn: sqlite3.Connection, phrases: tuple[str, ...], k: int) -> list[tu
     return postings.best(conn, WORDS.table, WORDS.scoring, phrases, k)
 
 
-SUMS = {"pure Python": {"USE_NUMPY": False}, "numpy": {"NUMPY_FROM": 0}}
+SUMS = {"pure Python": (postings, "USE_NUMPY", False), "numpy": (impact_sum, "NUMPY_FROM", 0)}
 
 
 @pytest.mark.parametrize("sums", SUMS)
 def test_the_lists_give_the_plain_querys_top_k_bit_for_bit(store, monkeypatch, sums):
     _, conn = store
-    for name, value in SUMS[sums].items():
-        monkeypatch.setattr(postings, name, value)
+    monkeypatch.setattr(*SUMS[sums])
     served = 0
     for phrases in _queries(150, seed=5):
         match = " OR ".join(phrases)
@@ -136,8 +135,7 @@ def _posting(rng: random.Random, universe: int, share: float, levels: int | None
 @pytest.mark.parametrize("sums", SUMS)
 @pytest.mark.parametrize("levels", [None, 3, 1])  # continuous impacts, few levels, all equal: ties
 def test_the_sums_equal_a_brute_force_sum_on_generated_lists(levels, sums, monkeypatch):
-    for name, value in SUMS[sums].items():
-        monkeypatch.setattr(postings, name, value)
+    monkeypatch.setattr(*SUMS[sums])
     rng = random.Random(levels or 0)
     for _ in range(300):
         universe = rng.randint(1, 400)
@@ -194,3 +192,96 @@ def test_inside_a_transaction_the_lists_step_aside(store):
         assert _best(conn, ('"alpha"', '"beta"'), 5) is None
     finally:
         conn.execute("ROLLBACK")
+
+
+def _warm(project, **settings) -> postings.Warm:
+    task = postings.warm(str(project.db_path), WORDS.table, WORDS.scoring, **settings)
+    assert task is not None
+    return task
+
+
+def _statements(conn: sqlite3.Connection, work) -> list[str]:
+    ran: list[str] = []
+    conn.set_trace_callback(ran.append)
+    try:
+        work()
+    finally:
+        conn.set_trace_callback(None)
+    return [s for s in ran if "MATCH" in s]
+
+
+def test_the_warm_up_reads_the_common_words_lists_and_answers_stay_exact(store):
+    project, conn = store
+    task = _warm(project, skip=("alpha",), from_rows=40)
+    assert task.done.wait(30)
+    assert task.lists > 0 and task.postings == postings.cached_postings() > 0
+    common = ('"beta"', '"gamma"', '"delta"')
+    match = " OR ".join(common)
+    assert not _statements(conn, lambda: _best(conn, common, 5))  # read by the warm-up: no statement
+    assert _best(conn, common, 5) == topk.plain(conn, WORDS, match, 5)
+    assert _statements(conn, lambda: _best(conn, ('"alpha"',), 5))  # a skipped word is read when asked
+    for phrases in _queries(80, seed=11):
+        assert _best(conn, phrases, 10) == topk.plain(conn, WORDS, " OR ".join(phrases), 10)
+
+
+def test_questions_asked_during_the_warm_up_get_the_plain_querys_answers(store):
+    project, conn = store
+    queries = _queries(40, seed=13)
+    expected = [topk.plain(conn, WORDS, " OR ".join(p), 10) for p in queries]
+    during = 0
+    for _ in range(15):
+        postings.clear()
+        task = _warm(project, from_rows=2)
+        for phrases, answer in zip(queries, expected, strict=True):
+            during += not task.done.is_set()
+            assert _best(conn, phrases, 10) == answer
+        assert task.done.wait(30)
+        assert postings.cached_postings() <= postings.MAX_POSTINGS
+    assert during > 0  # some questions were answered while the thread read lists
+
+
+def test_the_warm_up_starts_over_when_the_store_moves(store):
+    project, conn = store
+    task = _warm(project, from_rows=40)
+    assert task.done.wait(30)
+    phrases = ('"beta"', '"gamma"')
+    before = _best(conn, phrases, 5)
+    page = project.root / "docs/warm-page.md"
+    page.write_text("# Beta gamma beta\n\ngamma gamma beta beta.\n", encoding="utf-8")
+    try:
+        resync(project)
+        task.done.clear()  # the next question sees the new state and starts a pass
+        after = _best(conn, phrases, 5)
+        assert after == topk.plain(conn, WORDS, " OR ".join(phrases), 5) != before
+        assert task.done.wait(30) and task.passes >= 2
+        assert not _statements(conn, lambda: _best(conn, ('"delta"', '"beta"'), 5))  # read again, at the new state
+        assert _best(conn, ('"delta"', '"beta"'), 5) == topk.plain(conn, WORDS, '"delta" OR "beta"', 5)
+    finally:
+        page.unlink()
+        resync(project)
+
+
+@pytest.mark.parametrize("cap", ["budget", "MAX_POSTINGS"])
+def test_the_warm_up_keeps_within_its_budget_and_never_drops_an_asked_list(store, monkeypatch, cap):
+    project, conn = store
+    asked = ('"rare001"', '"omega"')
+    _best(conn, asked, 5)
+    held = postings.cached_postings()
+    if cap == "MAX_POSTINGS":
+        monkeypatch.setattr(postings, "MAX_POSTINGS", held + 300)
+        task = _warm(project, from_rows=1)
+    else:
+        task = _warm(project, from_rows=1, budget=300)
+    assert task.done.wait(30)
+    assert 0 < task.postings <= 300
+    assert postings.cached_postings() <= held + 300
+    assert not _statements(conn, lambda: _best(conn, asked, 5))  # the asked lists are still held
+
+
+def test_phrases_with_the_same_tokens_share_a_list(store):
+    _, conn = store
+    assert _best(conn, ('"cache"',), 5) == topk.plain(conn, WORDS, '"cache"', 5)
+    for phrase in ('"caching"', '"CACHES"', '"cachés"'):  # porter and unicode61: the token of "cache"
+        assert not _statements(conn, lambda p=phrase: _best(conn, (p,), 5))
+        assert _best(conn, (phrase,), 5) == topk.plain(conn, WORDS, phrase, 5)
+    assert _best(conn, ('"-"', '"cache"'), 5) == topk.plain(conn, WORDS, '"-" OR "cache"', 5)  # no token

@@ -4,6 +4,7 @@ standard library only, so a sync or a status without the extra never pays for nu
 from __future__ import annotations
 
 import importlib.util
+import sys
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
@@ -25,15 +26,21 @@ _PACKAGES = (
 )
 
 
+_FOUND: set[str] = set()  # packages found once in this process (a server asks at every question)
+
+
 def missing() -> str | None:
     """Why the dense engine cannot run here (``None`` when it can), naming the missing package."""
     for module, dist in _PACKAGES:
+        if module in _FOUND and sys.modules.get(module, module) is not None:
+            continue  # found before and not blocked since: a search of sys.path costs ~0.1 ms a package
         try:
             found = importlib.util.find_spec(module)
         except (ImportError, ValueError):  # sys.modules[module] = None: blocked, as if absent
             found = None
         if found is None:
             return f"{NOT_INSTALLED}: no {dist} (pip install 'kenning[dense]')"
+        _FOUND.add(module)
     return None
 
 

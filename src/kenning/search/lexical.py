@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from kenning.search.query import CODE_NAME, IDENTIFIER_HINT, ParsedQuery
+from kenning.search.query import CODE_NAME, ENGLISH_STOP_WORDS, IDENTIFIER_HINT, ParsedQuery
 from kenning.search.query import quote_term as _quote
 from kenning.store import fts, postings
 from kenning.store.fts import Filters
@@ -14,6 +14,7 @@ from kenning.store.handle import Connection
 
 TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (start-up time)
 if TYPE_CHECKING:
+    from pathlib import Path
     from typing import Any
 
 # Column weights of the word index (title, keywords, path, body), the same as the table's
@@ -57,6 +58,17 @@ def keep_word_lists() -> None:
     impact lists kept in memory (``store/postings.py``: the same hits, scores and order as
     FTS5, without a statement once the words were asked)."""
     postings.enable()
+
+
+def warm_word_lists(db_path: Path) -> postings.Warm | None:
+    """After :func:`keep_word_lists`: read the lists of the store's most common words in a
+    background thread (again after each move of the store), so that a question seldom
+    reads a long list itself. English stop words are left out (a question drops them).
+    None when the store is not there (a first sync, a project served by PostgreSQL)."""
+    if not db_path.is_file():
+        return None
+    index = fts.word_index(WEIGHTS)
+    return postings.warm(str(db_path), index.table, index.scoring, skip=tuple(sorted(ENGLISH_STOP_WORDS)))
 
 
 def trigram(conn: Connection, match: str, filters: Filters, limit: int) -> list[tuple[int, float]]:

@@ -6,6 +6,7 @@ half weight, the definition boost for typed code names, the test-file demotion."
 from __future__ import annotations
 
 import re
+from bisect import insort
 from collections import Counter
 from dataclasses import dataclass, replace
 from datetime import datetime
@@ -169,39 +170,57 @@ class Ranker:
         self.filtered: Counter[str] = Counter()
         self.scored: list[tuple[int, float, int, Fact, Freshness, dict[str, Any] | None]] = []
         self.seen = 0
+        self.closed = False  # no hit past those seen can enter the top ``limit``
 
     def add(self, hits: list[lexical.Hit]) -> None:
-        """Score the hits past those already scored (``hits`` extends the previous list)."""
-        new = hits[self.seen :]
+        """Score the hits past those already scored (``hits`` extends the previous list), in
+        their order, until none left can enter the top ``limit`` (:meth:`_closed`): their facts
+        are read and checked in chunks, the first one ``limit + 2`` hits, so an answer reads
+        about ``limit`` facts, not the whole pool."""
+        new, first = hits[self.seen :], self.seen
         self.seen = len(hits)
-        facts = fact_store.get_many(self.conn, self.project.name, [h.fact_id for h in new])
-        self.files.preload(loc.path for fact in facts.values() for loc in fact.locations)
-        for order, hit in enumerate(new, start=self.seen - len(new)):
-            fact = facts.get(hit.fact_id)
-            if fact is None:
-                continue
-            fresh = freshness_of(fact, now=self.now, files=self.files)
-            if fresh.state is FreshnessState.SOURCE_MISSING and not self.options.include_missing:
-                self.filtered["source_missing"] += 1
-                continue
-            factor = demotion(fresh) * (SUPERSEDED_FACTOR if fact.lifecycle is Lifecycle.SUPERSEDED else 1.0)
-            if self.symbols and _defines(fact, self.symbols):
-                factor *= DEFINITION_BOOST
-            if self.demote_tests and _is_test_code(fact):
-                factor *= TEST_FACTOR
-            explain = {**hit.explain, "factor": factor} if self.options.explain else None
-            self.scored.append((hit.tier, hit.score * factor, order, fact, fresh, explain))
-        self.scored.sort(key=lambda s: (s[0], -s[1], s[2]))
+        start, size = 0, self.options.limit + 2
+        while start < len(new) and not self.closed:
+            part = new[start : start + size]
+            facts = fact_store.get_many(self.conn, self.project.name, [h.fact_id for h in part])
+            self.files.preload(loc.path for fact in facts.values() for loc in fact.locations)
+            for order, hit in enumerate(part, start=first + start):
+                if self._closed(hit):
+                    self.closed = True
+                    break
+                fact = facts.get(hit.fact_id)
+                if fact is not None:
+                    self._score(hit, order, fact)
+            start, size = start + len(part), size * 2
+
+    def _score(self, hit: lexical.Hit, order: int, fact: Fact) -> None:
+        fresh = freshness_of(fact, now=self.now, files=self.files)
+        if fresh.state is FreshnessState.SOURCE_MISSING and not self.options.include_missing:
+            self.filtered["source_missing"] += 1
+            return
+        factor = demotion(fresh) * (SUPERSEDED_FACTOR if fact.lifecycle is Lifecycle.SUPERSEDED else 1.0)
+        if self.symbols and _defines(fact, self.symbols):
+            factor *= DEFINITION_BOOST
+        if self.demote_tests and _is_test_code(fact):
+            factor *= TEST_FACTOR
+        explain = {**hit.explain, "factor": factor} if self.options.explain else None
+        insort(self.scored, (hit.tier, hit.score * factor, order, fact, fresh, explain), key=_rank_key)
+
+    def _closed(self, hit: lexical.Hit) -> bool:
+        """True when neither ``hit`` nor any after it (hits come by tier, then by decreasing
+        score) can enter the top ``limit``: its final score is at most ``hit.score × max_factor``
+        and, scored later, it ranks after every scored hit it ties."""
+        limit = self.options.limit
+        if len(self.scored) < limit:
+            return False
+        kth = self.scored[limit - 1]
+        return kth[0] < hit.tier or (kth[0] == hit.tier and kth[1] >= hit.score * self.max_factor)
 
     def settled(self, hits: list[lexical.Hit]) -> bool:
         """True when no hit after ``hits`` (the full ranking's first ones) can enter the top
         ``limit``: it would rank in ``last.tier`` or after, below ``last.score × max_factor``
         (and after every scored hit on a tie, coming later in the base order)."""
-        limit = self.options.limit
-        if not hits or len(self.scored) < limit:
-            return False
-        last, kth = hits[-1], self.scored[limit - 1]
-        return kth[0] < last.tier or (kth[0] == last.tier and kth[1] >= last.score * self.max_factor)
+        return self.closed or (bool(hits) and self._closed(hits[-1]))
 
     def excerpts(self) -> list[Excerpt]:
         return [
@@ -225,6 +244,11 @@ def rank_hits(
     ranker = Ranker(conn, project, terms, options, now=now, symbols=symbols, demote_tests=demote_tests)
     ranker.add(hits)
     return ranker.excerpts(), ranker.filtered
+
+
+def _rank_key(scored: tuple[Any, ...]) -> tuple[int, float, int]:
+    """The answer's order: tier, then final score (best first), then the base order."""
+    return scored[0], -scored[1], scored[2]
 
 
 def _is_test_code(fact: Fact) -> bool:

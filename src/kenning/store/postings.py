@@ -8,85 +8,62 @@ holding it with its ``c_p``, read once with ``SELECT rowid, bm25(…) … MATCH 
 the score of any disjunction of cached phrases, exactly as FTS5 computes it: the scoring
 function is FTS5's own, and the top ``k`` (ties to the lower rowid) is the plain query's.
 
-A query then costs what its phrases' lists hold, never a statement once they are read.
-Long lists are summed in numpy when it is installed (the ``dense`` extra: an optional
-accelerator, imported only then): one score per rowid, the phrases added in their own
-order, the best ``k`` by partition. Without numpy, or for short lists, a pure-Python
-term-at-a-time MaxScore prunes: phrases are taken by decreasing upper bound ``u_p`` (their
-best impact); a row first seen at phrase ``i`` can score at most ``c_i + Σ u_later``, so once
-that falls below the ``k``-th best partial sum found (a lower bound of the final ``k``-th
-score: impacts are never negative) the rest of the list only adds to rows already held,
-and rows whose partial sum plus ``Σ u_later`` falls below it are dropped. The survivors are
-rescored in the phrases' own order, so the float sums are FTS5's.
+A query then costs what its phrases' lists hold, never a statement once they are read: the
+lists are summed by ``impact_sum`` (numpy for long lists when it is installed, else a
+pure-Python MaxScore), in the phrases' own order, so the float sums are FTS5's.
 
-The lists live per process, per store file and ranking expression, and are dropped when
-the store's write counter (``store_version``, see ``version.py``) or the table's averages
-record moves; nothing is persisted (the store does not grow). A phrase's list is read the
-first time it is asked (one statement scoring its rows: about what the plain query spends
-on them). Only processes that called :func:`enable` keep lists: the
-MCP and web servers, which keep the lists of the words they are asked; a one-shot CLI
-search runs ``fts_topk`` as before. At most
-:data:`MAX_POSTINGS` postings are kept (16 bytes each), the least recently used dropped first.
+The lists live per process, per store file and ranking expression, keyed by the tokens FTS5
+makes of the phrase (``fts_tokens``: ``"increased"`` and ``"increases"`` share ``increas``'s
+list), and are dropped when the store's write counter (``store_version``, see ``version.py``)
+or the table's averages record moves; nothing is persisted (the store does not grow). A
+phrase's list is read the first time it is asked (one statement scoring its rows: about what
+the plain query spends on them), unless :func:`warm` read it before: a server starts it to
+read, in a background thread, the lists of the store's most common words (the long lists,
+the costly ones to read on demand), and again after each move of the store. Only processes
+that called :func:`enable` keep lists: the MCP and web servers; a one-shot CLI search runs
+``fts_topk`` as before. At most :data:`MAX_POSTINGS` postings are kept (16 bytes each), the
+least recently used dropped first.
 """
 
 from __future__ import annotations
 
-import heapq
 import sqlite3
 from array import array
-from bisect import bisect_left
+
+from kenning.store import fts_tokens, impact_sum
+from kenning.store.fts_tokens import Tokenizer
+from kenning.store.impact_sum import Posting
 
 TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (start-up time)
 if TYPE_CHECKING:
     from typing import Any
 
 MAX_POSTINGS = 8_000_000  # postings kept per process, all stores together (16 bytes each: 128 MB)
+WARM_POSTINGS = 4_000_000  # postings a warm-up reads at most (64 MB), within MAX_POSTINGS
+WARM_FROM = 500  # rows a word's list holds at least to be read by a warm-up (a shorter one reads in ~1 ms)
 MAX_PHRASES = 24  # more phrases: the caller's path
-NUMPY_FROM = 1_000  # postings in a query's lists from which they are summed in numpy, when installed
-USE_NUMPY = True
-SAFETY = 1e-9  # relative margin on bounds, for float rounding (scores are about 1 to 100)
-
-
-class Posting:
-    """One phrase's impact list: rows in rowid order with their impacts (16 bytes a posting);
-    by decreasing impact (ties: lower rowid first) when the pure-Python sum needs it."""
-
-    __slots__ = ("docs", "impacts", "top", "_by_impact")
-
-    def __init__(self, docs: array[int], impacts: array[float]) -> None:
-        self.docs = docs
-        self.impacts = impacts
-        self.top = max(impacts, default=0.0)
-        self._by_impact: tuple[array[int], array[float]] | None = None
-
-    def __len__(self) -> int:
-        return len(self.docs)
-
-    def by_impact(self) -> tuple[array[int], array[float]]:
-        if self._by_impact is None:
-            docs, impacts = self.docs, self.impacts
-            order = sorted(range(len(docs)), key=impacts.__getitem__, reverse=True)  # stable: rowid order kept
-            self._by_impact = array("q", [docs[i] for i in order]), array("d", [impacts[i] for i in order])
-        return self._by_impact
-
-    def impact(self, doc: int) -> float:
-        """The phrase's share of ``doc``'s score (0.0 when the row does not hold it)."""
-        i = bisect_left(self.docs, doc)
-        return self.impacts[i] if i < len(self.docs) and self.docs[i] == doc else 0.0
+USE_NUMPY = True  # sum long lists in numpy when it is installed (the bench turns it off to compare)
 
 
 class _Cache:
-    """The lists of one store file and ranking expression, valid for one ``state``."""
+    """The lists of one store file and ranking expression, valid for one ``state``, by the
+    tokens of their phrase."""
 
-    __slots__ = ("state", "lists")
+    __slots__ = ("state", "lists", "tokenizer")
 
-    def __init__(self, state: tuple[object, ...]) -> None:
+    def __init__(self, state: tuple[object, ...], tokenizer: Tokenizer) -> None:
         self.state = state
-        self.lists: dict[str, Posting] = {}  # least recently used first
+        self.lists: dict[tuple[str, ...], Posting] = {}  # least recently used first
+        self.tokenizer = tokenizer
+
+    def key(self, phrase: str) -> tuple[str, ...]:
+        """What a phrase's list is kept under: its tokens (the phrase itself when it has none)."""
+        return self.tokenizer.tokens(phrase) or (phrase,)  # no token holds a quote
 
 
 _CACHES: dict[tuple[str, str, str], _Cache] = {}
 _LOCK: Any = None  # set by enable(); the servers answer from several threads
+_HELD = [0]  # postings held by every cache together
 
 
 def enable(on: bool = True) -> None:
@@ -94,8 +71,8 @@ def enable(on: bool = True) -> None:
     command leaves it off (a list read once costs more than the query it serves)."""
     global _LOCK
     if not on:
-        _LOCK = None
         clear()
+        _LOCK = None
     elif _LOCK is None:
         import threading  # start-up time: only the servers pay for it
 
@@ -123,119 +100,48 @@ def best(
 
 
 def top_k(lists: list[Posting], k: int) -> list[tuple[int, float]]:
-    """The best ``k`` rows of the sum of ``lists`` (in their order, repeats counted), as
-    ``(rowid, -score)``, best first, ties to the lower rowid: summed in numpy when it is
-    installed (the ``dense`` extra) and the lists are long, else pruned in pure Python."""
-    if sum(len(p) for p in lists) >= NUMPY_FROM:
-        np = _numpy()
-        if np is not None:
-            return _top_k_numpy(np, lists, k)
-    return _top_k_python(lists, k)
-
-
-def _top_k_numpy(np: Any, lists: list[Posting], k: int) -> list[tuple[int, float]]:
-    """Every posting added into one score per rowid, the phrases in their own order (the
-    float sums FTS5 makes: a row starts at 0.0 and each phrase it holds adds its impact)."""
-    size = max((p.docs[-1] for p in lists if len(p)), default=-1) + 1
-    scores = np.zeros(size)
-    matched = np.zeros(size, dtype=bool)
-    for p in lists:
-        if len(p):
-            docs = np.frombuffer(p.docs, dtype=np.int64)
-            scores[docs] += np.frombuffer(p.impacts, dtype=np.float64)  # rowids unique in a list
-            matched[docs] = True
-    found = np.flatnonzero(matched)
-    if len(found) > k:
-        values = scores[found]
-        kth = np.partition(values, len(values) - k)[len(values) - k]
-        found = found[values >= kth]  # the k best and every row tied with the k-th
-    best = found[np.lexsort((found, -scores[found]))[:k]]
-    return [(int(doc), -float(scores[doc])) for doc in best]
-
-
-def _numpy() -> Any:
-    """numpy when installed and allowed (``USE_NUMPY``), else None; imported on first need
-    only (start-up time: a one-shot search never sums long lists)."""
-    if not USE_NUMPY:
-        return None
-    try:
-        import numpy
-    except ImportError:
-        return None
-    return numpy
-
-
-def _top_k_python(lists: list[Posting], k: int) -> list[tuple[int, float]]:
-    terms = sorted((p for p in lists if len(p)), key=lambda p: -p.top)  # a repeated phrase counts twice
-    rest = [0.0] * (len(terms) + 1)  # rest[i]: the most the phrases after i-1 can add
-    for i in range(len(terms) - 1, -1, -1):
-        rest[i] = rest[i + 1] + terms[i].top * (1 + SAFETY)
-    acc: dict[int, float] = {}
-    theta = 0.0  # the k-th best partial sum so far (0.0 until k rows are held)
-    for i, term in enumerate(terms):
-        later = rest[i + 1]
-        floor = theta * (1 - SAFETY) - later  # a row first seen here with a lower impact cannot enter
-        before = terms[:i]
-        held = set(acc) if i else set()
-        admitted = 0
-        by_docs, by_impacts = term.by_impact()
-        for doc, c in zip(by_docs, by_impacts, strict=True):
-            if c < floor:
-                break
-            admitted += 1
-            s = acc.get(doc)
-            if s is not None:
-                acc[doc] = s + c
-            elif before:
-                acc[doc] = c + sum(p.impact(doc) for p in before)
-            else:
-                acc[doc] = c
-        if admitted < len(term) and held:  # rows held before and not in the admitted prefix
-            missing = held.difference(by_docs[:admitted])
-            if len(missing) * 8 < len(term) - admitted:  # a bisect costs about 8 steps of a scan
-                for doc in missing:
-                    c = term.impact(doc)
-                    if c:
-                        acc[doc] += c
-            else:
-                for doc, c in zip(by_docs[admitted:], by_impacts[admitted:], strict=True):
-                    if doc in missing:
-                        acc[doc] += c
-        if len(acc) >= k:
-            theta = heapq.nlargest(k, acc.values())[-1]
-            cutoff = theta * (1 - SAFETY) - later
-            if cutoff > 0:
-                acc = {doc: s for doc, s in acc.items() if s >= cutoff}
-    if len(acc) > k:
-        theta = heapq.nlargest(k, acc.values())[-1] * (1 - SAFETY)
-        survivors = [doc for doc, s in acc.items() if s >= theta]
-    else:
-        survivors = list(acc)
-    scored = []
-    for doc in survivors:
-        s = 0.0
-        for p in lists:  # the phrases' own order: FTS5's float sum
-            s += p.impact(doc)
-        scored.append((-s, doc))
-    scored.sort()
-    return [(doc, s) for s, doc in scored[:k]]
+    """The best ``k`` rows of the sum of ``lists`` (``impact_sum.top_k``; numpy when ``USE_NUMPY``)."""
+    return impact_sum.top_k(lists, k, use_numpy=USE_NUMPY)
 
 
 def _cache(conn: sqlite3.Connection, table: str, scoring: str) -> _Cache | None:
     """This store's lists for ``scoring``, emptied when the store moved; None for a store
     without a file (nothing to key the lists on)."""
-    path = next((row[2] for row in conn.execute("PRAGMA database_list") if row[1] == "main"), "")
+    path = _path(conn)
     if not path:
         return None
-    state = tuple(
+    state = _state(conn, table)
+    key = (path, table, scoring)
+    cache = _CACHES.get(key)
+    if cache is None or cache.state != state:
+        cache = _renew(conn, key, state)
+        if cache is not None and key in _WARM:
+            _start_warm(key)  # the store moved: read its common words' lists again
+    return cache
+
+
+def _path(conn: sqlite3.Connection) -> str:
+    return next((row[2] for row in conn.execute("PRAGMA database_list") if row[1] == "main"), "")
+
+
+def _state(conn: sqlite3.Connection, table: str) -> tuple[object, ...]:
+    """What the lists depend on: the store's write counter and the table's averages record."""
+    return tuple(
         conn.execute(
             f"SELECT (SELECT version FROM store_version WHERE id = 1), (SELECT block FROM {table}_data WHERE id = 1)"
         ).fetchone()
     )
-    key = (path, table, scoring)
-    cache = _CACHES.get(key)
-    if cache is None or cache.state != state:
-        cache = _CACHES[key] = _Cache(state)
+
+
+def _renew(conn: sqlite3.Connection, key: tuple[str, str, str], state: tuple[object, ...]) -> _Cache | None:
+    """An empty cache for ``key`` at ``state``, replacing the one before (caller holds the lock)."""
+    tokenizer = fts_tokens.of_table(conn, key[1])
+    old = _CACHES.pop(key, None)
+    if old is not None:
+        _HELD[0] -= sum(len(p) for p in old.lists.values())
+    if tokenizer is None:
+        return None
+    cache = _CACHES[key] = _Cache(state, tokenizer)
     return cache
 
 
@@ -243,37 +149,47 @@ def _lists(
     conn: sqlite3.Connection, cache: _Cache, table: str, scoring: str, phrases: tuple[str, ...]
 ) -> list[Posting] | None:
     """The lists of ``phrases`` (repeats kept), reading the missing ones when allowed."""
-    found: dict[str, Posting] = {}
-    for phrase in dict.fromkeys(phrases):
-        posting = cache.lists.pop(phrase, None)
+    keys = [cache.key(p) for p in phrases]
+    found: dict[tuple[str, ...], Posting] = {}
+    for key in dict.fromkeys(keys):
+        posting = cache.lists.pop(key, None)
         if posting is not None:
-            cache.lists[phrase] = found[phrase] = posting  # moved to the most recently used end
-    for phrase in dict.fromkeys(phrases):
-        if phrase not in found:  # read once: about what scoring its rows in the query costs
-            found[phrase] = _read(conn, table, scoring, phrase)
-            _store(cache, phrase, found[phrase])
-    return [found[p] for p in phrases]
+            cache.lists[key] = found[key] = posting  # moved to the most recently used end
+    for phrase, key in zip(phrases, keys, strict=True):
+        if key not in found:  # read once: about what scoring its rows in the query costs
+            found[key] = _read(conn, table, scoring, phrase)
+            _store(cache, key, found[key])
+    return [found[k] for k in keys]
 
 
-def _store(cache: _Cache, phrase: str, posting: Posting) -> None:
-    cache.lists[phrase] = posting
-    total = sum(len(p) for c in _CACHES.values() for p in c.lists.values())
-    while total > MAX_POSTINGS:
+def _store(cache: _Cache, key: tuple[str, ...], posting: Posting) -> None:
+    cache.lists[key] = posting
+    _HELD[0] += len(posting)
+    while _HELD[0] > MAX_POSTINGS:
         oldest = min((c for c in _CACHES.values() if c.lists), key=lambda c: c is cache)  # others first
         dropped = oldest.lists.pop(next(iter(oldest.lists)))
-        total -= len(dropped)
+        _HELD[0] -= len(dropped)
         if dropped is posting:
             break
 
 
 def clear() -> None:
-    """Forget every list (tests, benchmarks)."""
-    _CACHES.clear()
+    """Forget every list, and stop reading lists in the background (tests, benchmarks)."""
+    lock = _LOCK
+    if lock is None:
+        _CACHES.clear()
+        _WARM.clear()
+        _HELD[0] = 0
+        return
+    with lock:
+        _CACHES.clear()
+        _WARM.clear()
+        _HELD[0] = 0
 
 
 def cached_postings() -> int:
     """Postings held by this process."""
-    return sum(len(p) for c in _CACHES.values() for p in c.lists.values())
+    return _HELD[0]
 
 
 def _read(conn: sqlite3.Connection, table: str, scoring: str, phrase: str) -> Posting:
@@ -283,3 +199,157 @@ def _read(conn: sqlite3.Connection, table: str, scoring: str, phrase: str) -> Po
         docs.append(doc)
         impacts.append(-score)
     return Posting(docs, impacts)
+
+
+class Warm:
+    """A warm-up of one store's lists: what it reads, and what its last pass did."""
+
+    __slots__ = ("skip", "budget", "from_rows", "running", "again", "passes", "lists", "postings", "seconds", "done")
+
+    def __init__(self, skip: tuple[str, ...], budget: int, from_rows: int) -> None:
+        self.skip, self.budget, self.from_rows = skip, budget, from_rows
+        self.running = self.again = False
+        self.passes = self.lists = self.postings = 0
+        self.seconds = 0.0
+        self.done: Any = None  # threading.Event: set when no pass is running
+
+
+_WARM: dict[tuple[str, str, str], Warm] = {}
+
+
+def warm(
+    path: str,
+    table: str,
+    scoring: str,
+    *,
+    skip: tuple[str, ...] = (),
+    budget: int = WARM_POSTINGS,
+    from_rows: int = WARM_FROM,
+) -> Warm | None:
+    """Read, in a background thread, the lists of the words of ``table`` found in at least
+    ``from_rows`` rows, most common first, up to ``budget`` postings (never past
+    :data:`MAX_POSTINGS`, never dropping a list asked for); again each time the store moves.
+    Words whose tokens are those of a ``skip`` word (stop words: never asked) are left out.
+
+    A question asked meanwhile is answered as without it: a list enters the cache whole,
+    read in one read transaction at the cache's state, and a question reads what it lacks
+    itself. None when this process keeps no lists or ``path`` is not a readable store."""
+    lock = _LOCK
+    if lock is None:
+        return None
+    try:
+        conn = _read_only(path)
+    except sqlite3.Error:
+        return None
+    try:
+        key = (_path(conn), table, scoring)
+    finally:
+        conn.close()
+    with lock:
+        task = _WARM[key] = Warm(skip, budget, from_rows)
+        _start_warm(key)
+    return task
+
+
+def _start_warm(key: tuple[str, str, str]) -> None:
+    """Start the warm-up thread of ``key``, or have the running one pass again (caller holds the lock)."""
+    task = _WARM[key]
+    if task.running:
+        task.again = True
+        return
+    import threading  # start-up time: only the servers pay for it
+
+    task.running, task.again = True, False
+    task.done = threading.Event()
+    threading.Thread(target=_warm_loop, args=(key, task), name="kenning-warm-lists", daemon=True).start()
+
+
+def _warm_loop(key: tuple[str, str, str], task: Warm) -> None:
+    import time
+
+    try:
+        while True:
+            started = time.perf_counter()
+            try:
+                lists, held = _warm_pass(key, task)
+            except sqlite3.Error:  # the store went away or cannot be read: questions read on demand
+                lists, held = 0, 0
+            with _LOCK:
+                task.passes += 1
+                task.lists, task.postings, task.seconds = lists, held, time.perf_counter() - started
+                if not task.again or _WARM.get(key) is not task:
+                    task.running = False
+                    task.done.set()
+                    return
+                task.again = False
+    except BaseException:
+        task.running = False
+        task.done.set()
+        raise
+
+
+def _warm_pass(key: tuple[str, str, str], task: Warm) -> tuple[int, int]:
+    """One pass: ``(lists, postings)`` read. It stops when the store moves (the next
+    question, or this thread's next pass, starts over at the new state)."""
+    path, table, scoring = key
+    lock = _LOCK
+    conn = _read_only(path)
+    try:
+        conn.execute(f"CREATE VIRTUAL TABLE temp.warm_vocab USING fts5vocab(main, {table}, row)")
+        conn.execute("BEGIN")
+        state = _state(conn, table)
+        words = conn.execute(
+            "SELECT term, doc FROM temp.warm_vocab WHERE doc >= ? ORDER BY doc DESC, term", (task.from_rows,)
+        ).fetchall()
+        conn.execute("COMMIT")
+        with lock:
+            if _WARM.get(key) is not task:
+                return 0, 0
+            cache = _CACHES.get(key)
+            if cache is None or cache.state != state:
+                cache = _renew(conn, key, state)
+                if cache is None:
+                    return 0, 0
+            skip = {cache.key(_quote(w)) for w in task.skip}
+        lists = added = 0
+        for word, rows in words:
+            if added + rows > task.budget:
+                continue
+            phrase = _quote(word)
+            with lock:
+                cache = _CACHES.get(key)
+                if _WARM.get(key) is not task or cache is None or cache.state != state:
+                    return lists, added
+                word_key = cache.key(phrase)
+                held = cache.lists.get(word_key)
+                if word_key != (word,) or word_key in skip or _HELD[0] + rows > MAX_POSTINGS:
+                    continue  # a word the porter stemmer changes again is read when asked
+            if held is None:
+                conn.execute("BEGIN")  # the state and the list from one snapshot
+                try:
+                    if _state(conn, table) != state:
+                        return lists, added
+                    held = _read(conn, table, scoring, phrase)
+                finally:
+                    conn.execute("COMMIT")
+                with lock:
+                    cache = _CACHES.get(key)
+                    if _WARM.get(key) is not task or cache is None or cache.state != state:
+                        return lists, added
+                    if word_key in cache.lists or _HELD[0] + len(held) > MAX_POSTINGS:
+                        continue
+                    _store(cache, word_key, held)
+            lists, added = lists + 1, added + len(held)
+        return lists, added
+    finally:
+        conn.close()
+
+
+def _read_only(path: str) -> sqlite3.Connection:
+    from pathlib import Path  # start-up time: only the servers warm lists
+
+    return sqlite3.connect(f"{Path(path).as_uri()}?mode=ro", uri=True, isolation_level=None, check_same_thread=False)
+
+
+def _quote(word: str) -> str:
+    return '"' + word.replace('"', '""') + '"'

@@ -122,6 +122,8 @@ def create_app(
     page and ``/api/*`` route needs a token (``web/gate.py``), with ``/login`` for browsers."""
     hosts = allowed_hosts or (("*",) if gated else LOOPBACK_HOSTS)
     lexical.keep_word_lists()  # a long-lived process: questions are ranked from lists kept in memory
+    if not project.config.store:
+        lexical.warm_word_lists(project.db_path)  # the common words' lists, read in the background
     limiter = limiter or FailureLimiter()
     middleware = [Middleware(TrustedHostMiddleware, allowed_hosts=list(hosts))]
     if gated:
