@@ -30,7 +30,9 @@ Timed, per question, interleaved in one run:
   freshness, 10 results);
 - ``ask again``: the timed questions asked a second time (every list read);
 - MCP: ``memory_ask`` called by the official SDK client over stdio on one ``kenning mcp``
-  server (warmed with the warm-up questions, then the timed ones, then the timed ones again).
+  server (warmed with the warm-up questions, then the timed ones, then the timed ones again);
+  ``client check``: the part of each call the SDK client spends checking the result against
+  the tool's output schema (``jsonschema.validate``: a cost of the Python client, not the server's).
 """
 
 from __future__ import annotations
@@ -227,26 +229,40 @@ def _measure(root: Path, warm: list[str], timed: list[str], mcp: bool) -> dict:
     for key, values in timings.items():
         figures[key] = {"p50": round(quantile(values, 0.5), 2), "p95": round(quantile(values, 0.95), 2)}
     if mcp:
-        calls = asyncio.run(_mcp(root, warm, timed, pause=warm_seconds * 1.5))
+        calls, checks = asyncio.run(_mcp(root, warm, timed, pause=warm_seconds * 1.5))
         first, again = calls[: len(timed)], calls[len(timed) :]
         figures["mcp"] = {"p50": round(quantile(first, 0.5), 2), "p95": round(quantile(first, 0.95), 2)}
         figures["mcp_again"] = {"p50": round(quantile(again, 0.5), 2), "p95": round(quantile(again, 0.95), 2)}
+        figures["mcp_client_check"] = {"p50": round(quantile(checks, 0.5), 2), "p95": round(quantile(checks, 0.95), 2)}
     return figures
 
 
-async def _mcp(root: Path, warm: list[str], timed: list[str], pause: float) -> list[float]:
+async def _mcp(root: Path, warm: list[str], timed: list[str], pause: float) -> tuple[list[float], list[float]]:
+    """The time of each timed ``memory_ask`` call as the SDK client sees it, and of the
+    client's own check of each result against the tool's output schema (the SDK's
+    ``jsonschema.validate``, inside the call's time: a cost of the Python client)."""
     from mcp import ClientSession, StdioServerParameters
     from mcp.client.stdio import stdio_client
 
     kenning = str(Path(sys.executable).with_name("kenning"))
     params = StdioServerParameters(command=kenning, args=["mcp", "--project", str(root)], env=dict(os.environ))
     timings: list[float] = []
+    checks: list[float] = []
     failed = []
     async with stdio_client(params) as (read, write), ClientSession(read, write) as session:
         await session.initialize()
+        validate = session._validate_tool_result
+
+        async def timed_check(name: str, result: object) -> None:
+            started = time.perf_counter()
+            await validate(name, result)
+            checks.append((time.perf_counter() - started) * 1000)
+
+        session._validate_tool_result = timed_check  # type: ignore[method-assign]  # timed, unchanged
         await asyncio.sleep(pause)  # the server's own warm-up (started with it) ends meanwhile
         for question in warm:
             await session.call_tool("memory_ask", {"question": question})
+        checks.clear()
         for question in [*timed, *timed]:  # then again: every list read
             started = time.perf_counter()
             result = await session.call_tool("memory_ask", {"question": question})
@@ -255,7 +271,7 @@ async def _mcp(root: Path, warm: list[str], timed: list[str], pause: float) -> l
                 failed.append(f"{question!r}: {result.content[0].text.splitlines()[0]}")
     for line in failed:
         print(f"memory_ask failed on {line}", file=sys.stderr)
-    return timings
+    return timings, checks
 
 
 def _print(results: dict) -> None:
@@ -276,6 +292,7 @@ def _print(results: dict) -> None:
                 f"{f['again']['p50']} / {f['again']['p95']}",
                 f"{mcp.get('p50')} / {mcp.get('p95')}" if mcp else None,
                 f"{f['mcp_again']['p50']} / {f['mcp_again']['p95']}" if mcp else None,
+                f"{f['mcp_client_check']['p50']} / {f['mcp_client_check']['p95']}" if mcp else None,
                 ratio,
                 f["cached_mb"],
                 f"{f['warmup_seconds']} s, {f['warmup_mb']} MB",
@@ -294,6 +311,7 @@ def _print(results: dict) -> None:
         "ask again",
         "MCP",
         "MCP again",
+        "client check",
         "ask/OR p95",
     ]
     print("p50 / p95 in ms, 10 results")

@@ -223,11 +223,12 @@ def warm(
     scoring: str,
     *,
     skip: tuple[str, ...] = (),
-    budget: int = WARM_POSTINGS,
-    from_rows: int = WARM_FROM,
+    budget: int | None = None,
+    from_rows: int | None = None,
 ) -> Warm | None:
     """Read, in a background thread, the lists of the words of ``table`` found in at least
-    ``from_rows`` rows, most common first, up to ``budget`` postings (never past
+    ``from_rows`` rows (:data:`WARM_FROM`), most common first, up to ``budget`` postings
+    (:data:`WARM_POSTINGS`; never past
     :data:`MAX_POSTINGS`, never dropping a list asked for); again each time the store moves.
     Words whose tokens are those of a ``skip`` word (stop words: never asked) are left out.
 
@@ -246,7 +247,9 @@ def warm(
     finally:
         conn.close()
     with lock:
-        task = _WARM[key] = Warm(skip, budget, from_rows)
+        task = _WARM[key] = Warm(
+            skip, WARM_POSTINGS if budget is None else budget, WARM_FROM if from_rows is None else from_rows
+        )
         _start_warm(key)
     return task
 
@@ -261,20 +264,21 @@ def _start_warm(key: tuple[str, str, str]) -> None:
 
     task.running, task.again = True, False
     task.done = threading.Event()
-    threading.Thread(target=_warm_loop, args=(key, task), name="kenning-warm-lists", daemon=True).start()
+    args = (key, task, _LOCK)
+    threading.Thread(target=_warm_loop, args=args, name="kenning-warm-lists", daemon=True).start()
 
 
-def _warm_loop(key: tuple[str, str, str], task: Warm) -> None:
+def _warm_loop(key: tuple[str, str, str], task: Warm, lock: Any) -> None:
     import time
 
     try:
         while True:
             started = time.perf_counter()
             try:
-                lists, held = _warm_pass(key, task)
+                lists, held = _warm_pass(key, task, lock)
             except sqlite3.Error:  # the store went away or cannot be read: questions read on demand
                 lists, held = 0, 0
-            with _LOCK:
+            with lock:
                 task.passes += 1
                 task.lists, task.postings, task.seconds = lists, held, time.perf_counter() - started
                 if not task.again or _WARM.get(key) is not task:
@@ -288,11 +292,11 @@ def _warm_loop(key: tuple[str, str, str], task: Warm) -> None:
         raise
 
 
-def _warm_pass(key: tuple[str, str, str], task: Warm) -> tuple[int, int]:
+def _warm_pass(key: tuple[str, str, str], task: Warm, lock: Any) -> tuple[int, int]:
     """One pass: ``(lists, postings)`` read. It stops when the store moves (the next
-    question, or this thread's next pass, starts over at the new state)."""
+    question, or this thread's next pass, starts over at the new state), or when the lists
+    were forgotten (:func:`clear`, ``enable(False)``)."""
     path, table, scoring = key
-    lock = _LOCK
     conn = _read_only(path)
     try:
         conn.execute(f"CREATE VIRTUAL TABLE temp.warm_vocab USING fts5vocab(main, {table}, row)")
