@@ -12,6 +12,7 @@ from hypothesis import strategies as st
 from conftest import NOW, resync, write_files
 from kenning.answer.search import SearchOptions, search_conn
 from kenning.config import init_project
+from kenning.search import serve
 from kenning.search.query import parse
 from kenning.store.db import connect
 
@@ -137,3 +138,23 @@ def test_search_redirects_keeps_the_code_first_at_every_limit(make_project, cli)
     assert orders[1] == ["src/client.py:5-16"]
     for limit, uris in orders.items():
         assert uris == orders[50][:limit], limit
+
+
+@pytest.mark.parametrize("query", ["cache stream", "cacheStream stream"])  # a code name, in a store without code
+def test_an_answer_reads_about_the_facts_it_serves_not_the_whole_pool(make_project, monkeypatch, query):
+    rng = random.Random(5)
+    files = {f"docs/n{i:02d}.md": f"# Note {i}\n\n{' '.join(rng.choices(WORDS[:14], k=40))}.\n" for i in range(60)}
+    project = make_project(files)
+    resync(project)
+    read: list[int] = []
+    real = serve.fact_store.get_many
+    monkeypatch.setattr(serve.fact_store, "get_many", lambda conn, name, ids: read.extend(ids) or real(conn, name, ids))
+    conn = connect(project.db_path)
+    try:
+        answer = search_conn(conn, project, parse(query), SearchOptions(limit=5), now=NOW)
+        assert len(answer.excerpts) == 5
+        assert len(read) <= 5 + 2  # the first chunk: the ranking settles on it (the pool is 20)
+        everything = search_conn(conn, project, parse(query), SearchOptions(limit=60), now=NOW)
+        assert [e.fact.id for e in answer.excerpts] == [e.fact.id for e in everything.excerpts][:5]
+    finally:
+        conn.close()

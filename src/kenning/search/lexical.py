@@ -146,6 +146,13 @@ def _substring_terms(conn: Connection, query: ParsedQuery) -> list[str]:
     return list(dict.fromkeys(chosen))
 
 
+def holds_code(conn: Connection, filters: Filters) -> bool:
+    """Whether a code excerpt can pass ``filters`` at all (their lifecycles and types)."""
+    if filters.types and "code" not in filters.types:
+        return False
+    return fts.holds_type(conn, "code", filters.lifecycles)
+
+
 def count_matches(conn: Connection, query: ParsedQuery, filters: Filters) -> int:
     """How many facts match under these filters (used to explain an empty answer)."""
     total = fts.count_words(conn, query.fts, filters) if query.fts else 0

@@ -89,6 +89,8 @@ def search_conn(
         fts_guard.check_expansion(conn, parsed.fts)  # prefixes and repeats are the caller's own syntax
     with fts_guard.time_budget(conn):
         symbols = frozenset(t.lower() for t in parsed.original_terms if CODE_NAME.search(t))
+        if symbols and not lexical.holds_code(conn, filters):  # no definition to boost: rank as deep as words
+            symbols = frozenset()
         about_tests = any(word in _TEST_WORDS for term in parsed.terms for word in re.split(r"[\W_]+", term))
         ranker = Ranker(conn, project, parsed.terms, options, now=now, symbols=symbols, demote_tests=not about_tests)
         depth = max(MIN_POOL, options.limit * POOL_FACTOR)

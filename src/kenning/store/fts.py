@@ -108,6 +108,16 @@ def words_match(conn: EngineConnection, match: str) -> bool:
     return conn.execute("SELECT 1 FROM facts_fts WHERE facts_fts MATCH ? LIMIT 1", (match,)).fetchone() is not None
 
 
+def holds_type(conn: EngineConnection, fact_type: str, lifecycles: tuple[str, ...]) -> bool:
+    """Whether any fact of ``fact_type`` has one of ``lifecycles`` (an index lookup per
+    lifecycle); PostgreSQL: True (not asked there)."""
+    if is_pg(conn):
+        return True
+    marks = ",".join("?" * len(lifecycles))
+    sql = f"SELECT 1 FROM facts WHERE lifecycle IN ({marks}) AND type = ? LIMIT 1"
+    return conn.execute(sql, (*lifecycles, fact_type)).fetchone() is not None
+
+
 def count_words(conn: EngineConnection, match: str, filters: Filters) -> int:
     """How many facts passing ``filters`` match ``match`` in the word index."""
     if is_pg(conn):
