@@ -177,10 +177,13 @@ def _measure(root: Path, warm: list[str], timed: list[str], mcp: bool) -> dict:
     timings: dict[str, list[float]] = {k: [] for k in ("or", "ranking", "pure", "fts_topk", "ask", "ask_cold", "again")}
     lexical.keep_word_lists()  # as the MCP and web servers do
     phrases_allowed = postings.MAX_PHRASES
+    same = 0  # questions whose ranking is the same from the lists (numpy, pure) and from FTS5
+
+    results: dict[str, object] = {}
 
     def clock(key: str, work) -> None:
         started = time.perf_counter()
-        work()
+        results[key] = work()
         timings[key].append((time.perf_counter() - started) * 1000)
 
     postings.clear()
@@ -207,6 +210,7 @@ def _measure(root: Path, warm: list[str], timed: list[str], mcp: bool) -> dict:
         postings.MAX_PHRASES = 0  # the lists step aside: fts_topk ranks
         clock("fts_topk", lambda m=match: lexical.bm25(conn, m, fts.Filters(), 10))
         postings.MAX_PHRASES = phrases_allowed
+        same += results["ranking"] == results["pure"] == results["fts_topk"]  # hits and scores, bit for bit
         clock("ask", lambda q=question: ask_project(project, q, now=now))
     for question in timed:  # the same questions again: every list read
         clock("again", lambda q=question: ask_project(project, q, now=now))
@@ -216,6 +220,7 @@ def _measure(root: Path, warm: list[str], timed: list[str], mcp: bool) -> dict:
         "excerpts": excerpts,
         "warm_questions": len(warm),
         "timed_questions": len(timed),
+        "rankings_identical": f"{same} of {sum(m is not None for m in matches)}",
         "cached_postings": held,
         "cached_mb": round(held * 16 / 1e6, 1),
         "warmup_seconds": round(warm_seconds, 2),

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import re
 import unicodedata
 
 WIDTH = 240
@@ -17,7 +16,7 @@ def fold(text: str) -> str:
 
 
 def make_snippet(body: str, terms: tuple[str, ...], width: int = WIDTH) -> str:
-    flat = re.sub(r"\s+", " ", body).strip()
+    flat = " ".join(body.split())  # runs of whitespace as one space, none at the ends (as \s+ → " ", strip)
     if len(flat) <= width:
         return flat
     lowered = flat.lower()
