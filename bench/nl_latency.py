@@ -27,7 +27,8 @@ Timed, per question, interleaved in one run:
 - ``fts_topk``: the same ranking with the impact lists switched off (pruned FTS5 statements,
   the path before this one);
 - ``ask``: ``answer.ask.ask_project`` (what ``memory_ask`` runs: routing, ranking, snippets,
-  freshness, 10 results);
+  freshness, 10 results) on one connection kept open, as the MCP server's ``memory_ask`` does
+  (``ask cold`` opens one per question, as a one-shot command);
 - ``ask again``: the timed questions asked a second time (every list read);
 - MCP: ``memory_ask`` called by the official SDK client over stdio on one ``kenning mcp``
   server (warmed with the warm-up questions, then the timed ones, then the timed ones again);
@@ -198,7 +199,7 @@ def _measure(root: Path, warm: list[str], timed: list[str], mcp: bool) -> dict:
     warm_lists, warm_postings = (task.lists, task.postings) if task else (0, 0)
     warm_rss = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
     for question in warm:
-        ask_project(project, question, now=now)
+        ask_project(project, question, now=now, conn=conn)
     for question, match in zip(timed, matches, strict=True):
         if match is None:
             continue
@@ -211,9 +212,9 @@ def _measure(root: Path, warm: list[str], timed: list[str], mcp: bool) -> dict:
         clock("fts_topk", lambda m=match: lexical.bm25(conn, m, fts.Filters(), 10))
         postings.MAX_PHRASES = phrases_allowed
         same += results["ranking"] == results["pure"] == results["fts_topk"]  # hits and scores, bit for bit
-        clock("ask", lambda q=question: ask_project(project, q, now=now))
+        clock("ask", lambda q=question: ask_project(project, q, now=now, conn=conn))
     for question in timed:  # the same questions again: every list read
-        clock("again", lambda q=question: ask_project(project, q, now=now))
+        clock("again", lambda q=question: ask_project(project, q, now=now, conn=conn))
     held = postings.cached_postings()
     conn.close()
     figures = {
