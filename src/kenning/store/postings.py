@@ -325,9 +325,11 @@ def _warm_pass(key: tuple[str, str, str], task: Warm, lock: Any) -> tuple[int, i
                 if _WARM.get(key) is not task or cache is None or cache.state != state:
                     return lists, added
                 word_key = cache.key(phrase)
-                held = cache.lists.get(word_key)
-                if word_key != (word,) or word_key in skip or _HELD[0] + rows > MAX_POSTINGS:
+                if word_key != (word,) or word_key in skip:
                     continue  # a word the porter stemmer changes again is read when asked
+                held = cache.lists.get(word_key)  # asked already: counted, kept
+                if held is None and _HELD[0] + rows > MAX_POSTINGS:
+                    continue
             if held is None:
                 conn.execute("BEGIN")  # the state and the list from one snapshot
                 try:
