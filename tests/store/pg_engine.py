@@ -62,6 +62,7 @@ PG_READY = {
     "test_written_nodes_are_found_by_each_named_lookup",
     "test_edges_of_a_node_come_outgoing_first_strongest_link_first",
     "test_references_are_read_targeted_and_their_edges_dropped",
+    "test_candidates_of_many_targets_are_those_of_each_target_looked_up_alone",
     "test_an_origin_is_dropped_with_its_nodes_and_references",
     "test_add_node_keeps_the_first_node_with_a_key",
     "test_graph_source_states_are_put_touched_and_deleted",

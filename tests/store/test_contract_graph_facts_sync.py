@@ -266,6 +266,47 @@ def test_references_are_read_targeted_and_their_edges_dropped(store):
     assert graph.counts(store) == (3, 1)
 
 
+def test_candidates_of_many_targets_are_those_of_each_target_looked_up_alone(store):
+    ids = build_small_graph(store)
+    with transaction(store):
+        writer = graph_write.GraphWriter(store)
+        ids["method"] = writer.node(
+            "symbol", "symbol:src/c.py:Job.run", "run", origin="src/c.py", qualname="pkg.c.Job.run", path="src/c.py"
+        )
+        ids["index"] = writer.node(
+            "file", "file:docs/index.md", "docs/index.md", origin="docs/index.md", path="docs/index.md"
+        )
+        ids["task"] = writer.node("task", "task:T1", "T1", origin="ledger")
+        writer.flush()
+    keys = [
+        ("symbol", "run"),
+        ("method", "run"),
+        ("method", "absent"),
+        ("file", "src/a_b.py"),
+        ("stem", "src/a_b"),
+        ("stem", "src/a?b"),
+        ("stem", "docs"),
+        ("module", "pkg.a_b"),
+        ("task", "T1"),
+        ("task", "run"),
+    ]
+    found = graph.candidates_many(store, keys)
+    alone = {
+        (kind, target): graph.method_candidates(store, target)
+        if kind == "method"
+        else graph.candidates(store, kind, target)
+        for kind, target in keys
+    }
+    assert found == alone
+    assert [c[0] for c in found[("symbol", "run")]] == [ids["fn"], ids["other"], ids["method"]]  # by id
+    assert [c[0] for c in found[("method", "run")]] == [ids["method"]]
+    assert found[("stem", "docs")] == [(ids["index"], "docs/index.md", "")]
+    assert found[("stem", "src/a?b")] == [] and found[("task", "run")] == []
+    assert [c[0] for c in found[("task", "T1")]] == [ids["task"]]
+    assert graph.candidates_many(store, []) == {}
+    assert graph.ref_ids(store) == [ids["ref"]]
+
+
 def test_an_origin_is_dropped_with_its_nodes_and_references(store):
     ids = build_small_graph(store)
     assert graph.origins_present(store, ["src/a_b.py", "src/none.py"]) == {"src/a_b.py"}

@@ -36,9 +36,10 @@ FileChange = tuple[str, str | None, Relations | None]  # (path, fingerprint, rel
 class Pending:
     ledger: bool = False
     git_head: str | None = None
+    resolve: bool = False  # a cold sync stopped before resolving its references (``DEFERRED``)
 
     def __bool__(self) -> bool:
-        return self.ledger or self.git_head is not None
+        return self.ledger or self.git_head is not None or self.resolve
 
 
 def pending(conn: Connection, project: Project) -> Pending:
@@ -56,10 +57,16 @@ def pending(conn: Connection, project: Project) -> Pending:
     head = git_history.head(project.root)
     git_known = rows.get("git")
     git_head = head if head is not None and (git_known is None or git_known.cursor != head) else None
-    return Pending(ledger=bool(ledger_changed), git_head=git_head)
+    return Pending(ledger=bool(ledger_changed), git_head=git_head, resolve=DEFERRED in rows)
 
 
 FLUSH_ROWS = 20_000  # graph rows buffered before they are written (memory of a cold sync)
+# A cold sync (the graph empty when it begins) resolves no reference until its last batch, then
+# all of them once, against every node: each batch would otherwise resolve its own references,
+# then again the earlier ones naming what it defines (Django: 57,930 re-resolutions in 10
+# batches). Meanwhile this row of ``graph_sources`` says that no reference is resolved yet, so
+# that the next sync resolves them if this one is stopped between two batches.
+DEFERRED = "resolve"
 
 
 def apply(
@@ -70,9 +77,16 @@ def apply(
     todo: Pending,
     *,
     stamp: str,
+    last: bool = True,
 ) -> dict[str, int]:
+    """One batch's graph: ``files`` rebuilt, ``removed`` dropped, the non-file sources in ``todo``
+    read, references resolved. ``last``: the sync's last batch (``DEFERRED``)."""
     nodes_before, edges_before = graph_store.counts(conn)
     had_graph = nodes_before > 0
+    deferred = DEFERRED in graph_store.source_states(conn)
+    if not deferred and not had_graph and not last:
+        graph_write.put_source(conn, SourceState(DEFERRED, None, None, None, None), stamp=stamp)
+        deferred = True
     affected: set[Key] = set()
     new_refs: list[int] = []
     writer = GraphWriter(conn)
@@ -99,9 +113,13 @@ def apply(
         new_refs += refs
     writer.flush()
     resolver = Resolver(conn, stamp)
-    resolver.resolve(new_refs)
-    if had_graph and affected:
-        resolver.resolve(refs_targeting(conn, affected, set(new_refs)), again=True)
+    if deferred and last:  # every reference (none is resolved yet), against every node
+        resolver.resolve(graph_store.ref_ids(conn))
+        graph_write.delete_source(conn, DEFERRED)
+    elif not deferred:
+        resolver.resolve(new_refs)
+        if had_graph and affected:
+            resolver.resolve(refs_targeting(conn, affected, set(new_refs)), again=True)
     nodes_after, edges_after = graph_store.counts(conn)
     return {
         "nodes": nodes_after,

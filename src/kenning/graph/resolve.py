@@ -92,7 +92,9 @@ RESOLVE_BATCH = 5_000  # references read, resolved and written together
 
 
 class Resolver:
-    """Resolves references in a batch, caching candidate lookups for the batch's duration."""
+    """Resolves references in a batch, caching candidate lookups for the batch's duration: the
+    targets of each chunk of references are looked up together (``candidates_many``), then
+    every reference is resolved in memory."""
 
     def __init__(self, conn: Connection, stamp: str) -> None:
         self.conn = conn
@@ -105,7 +107,11 @@ class Resolver:
         if again:
             graph_write.delete_ref_edges(self.conn, ref_ids)
         for start in range(0, len(ref_ids), RESOLVE_BATCH):  # batches bound the memory of a cold sync
-            for row in graph_store.ref_rows(self.conn, ref_ids[start : start + RESOLVE_BATCH]):
+            rows = graph_store.ref_rows(self.conn, ref_ids[start : start + RESOLVE_BATCH])
+            wanted = {_lookup_key(row) for row in rows}.difference(self._cache)
+            for key, found in graph_store.candidates_many(self.conn, sorted(wanted)).items():
+                self._cache[key] = _Candidates(found)
+            for row in rows:
                 self._resolve_one(row)
             self.writer.flush()
         for newer, older in self._superseding:
@@ -114,15 +120,9 @@ class Resolver:
 
     def _resolve_one(self, row: RefRow) -> None:
         src, type_, kind, target, hint = row.src, row.type, row.target_kind, row.target, row.hint
-        qualified = row.qualified
-        if kind == "symbol" and qualified and not hint:
-            # `obj.get()` on an unknown receiver can only reach a method, never a module-level
-            # function that happens to share the name.
-            candidates = self._methods(target)
-        else:
-            candidates = self._candidates(kind, target)
+        candidates = self._cache[_lookup_key(row)]
         if kind == "symbol":
-            chosen, link = _narrow(candidates, target, hint, qualified, row.src_path)
+            chosen, link = _narrow(candidates, target, hint, row.qualified, row.src_path)
         else:
             chosen, link = candidates.rows[:1], row.link
         for node_id, _, _ in chosen:
@@ -151,17 +151,13 @@ class Resolver:
                     ref_id=row.id,
                 )
 
-    def _methods(self, target: str) -> _Candidates:
-        key = ("method", target)
-        if key not in self._cache:
-            self._cache[key] = _Candidates(graph_store.method_candidates(self.conn, target))
-        return self._cache[key]
 
-    def _candidates(self, kind: str, target: str) -> _Candidates:
-        key = (kind, target)
-        if key not in self._cache:
-            self._cache[key] = _Candidates(graph_store.candidates(self.conn, kind, target))
-        return self._cache[key]
+def _lookup_key(row: RefRow) -> Key:
+    """What a reference's candidates are looked up by: ``obj.get()`` on an unknown receiver can
+    only reach a method, never a module-level function that happens to share the name."""
+    if row.target_kind == "symbol" and row.qualified and not row.hint:
+        return ("method", row.target)
+    return (row.target_kind, row.target)
 
 
 class _Candidates:

@@ -332,6 +332,56 @@ def candidates(conn: sqlite3.Connection, kind: str, target: str) -> list[Candida
     return [tuple(r) for r in conn.execute(sql + " ORDER BY id", args)]
 
 
+# ``candidates_many``: per target kind, the column a target is matched against and the rest of
+# the filter; ``method`` is ``method_candidates``, any kind not named here a node name of that kind.
+_MANY = {
+    "method": ("name", "kind = 'symbol'"),
+    "file": ("path", "kind IN ('file', 'decision')"),
+    "module": ("qualname", "kind = 'file'"),
+}
+
+
+def candidates_many(
+    conn: sqlite3.Connection, keys: Sequence[tuple[str, str]]
+) -> dict[tuple[str, str], list[Candidate]]:
+    """``candidates`` of many ``(kind, target)`` keys at once (kind ``method``:
+    ``method_candidates``), each by id; a key that names nothing maps to ``[]``. One query per
+    kind and chunk of targets (PostgreSQL: one per kind), where the one-key look-ups cost one
+    each: resolution asks for every target of a batch of references together."""
+    found: dict[tuple[str, str], list[Candidate]] = {key: [] for key in keys}
+    by_kind: dict[str, list[str]] = {}
+    for kind, target in found:
+        by_kind.setdefault(kind, []).append(target)
+    if is_pg(conn):
+        for kind, target, *row in pg.candidates_many(conn, by_kind):
+            found[(kind, target)].append(tuple(row))
+        return found
+    for kind, targets in by_kind.items():
+        if kind == "stem":  # path globs: one query each
+            for target in targets:
+                found[(kind, target)] = candidates(conn, kind, target)
+            continue
+        column, where = _MANY.get(kind, ("name", "kind = ?"))
+        extra = () if kind in _MANY else (kind,)
+        for chunk in in_batches(targets):
+            rows = conn.execute(
+                f"SELECT id, path, qualname, {column}, key FROM graph_nodes "
+                f"WHERE {where} AND {column} IN ({','.join('?' * len(chunk))}) ORDER BY id",
+                (*extra, *chunk),
+            )
+            for node_id, path, qualname, target, key in rows:
+                if kind != "method" or "." in key.rsplit(":", 1)[-1]:
+                    found[(kind, target)].append((node_id, path, qualname))
+    return found
+
+
+def ref_ids(conn: sqlite3.Connection) -> list[int]:
+    """The ids of every reference, ascending (a cold sync resolves them all at once)."""
+    if is_pg(conn):
+        return pg.ref_ids(conn)
+    return [r[0] for r in conn.execute("SELECT id FROM graph_refs ORDER BY id")]
+
+
 def _glob(text: str) -> str:
     return "".join(f"[{c}]" if c in "*?[]" else c for c in text)
 

@@ -102,7 +102,7 @@ def write_batches(
             if last:
                 step("graph", 0, 0)
             stats = graph_build.apply(
-                conn, project, applied, gone, graph_pending if last else graph_build.Pending(), stamp=stamp
+                conn, project, applied, gone, graph_pending if last else graph_build.Pending(), stamp=stamp, last=last
             )
             _merge_graph(graph, stats)
             if last:

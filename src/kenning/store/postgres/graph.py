@@ -195,6 +195,49 @@ def candidates(conn: PgConnection, kind: str, target: str) -> list[tuple[int, st
     ]
 
 
+# ``candidates_many``: the column a target kind is matched against, and the rest of the filter.
+_MANY = {
+    "method": ("name", "kind = 'symbol'"),
+    "file": ("path", "kind IN ('file', 'decision')"),
+    "module": ("qualname", "kind = 'file'"),
+}
+
+
+def candidates_many(conn: PgConnection, by_kind: dict[str, list[str]]) -> list[tuple[Any, ...]]:
+    """(kind, target, id, path, qualname) of the candidates of every target, by kind; one query
+    per kind (``store.graph.candidates_many``)."""
+    found: list[tuple[Any, ...]] = []
+    for kind, targets in by_kind.items():
+        if kind == "stem":
+            rows = conn.execute(
+                "SELECT t.target, n.id, n.path, n.qualname "
+                "FROM unnest(%s::text[], %s::text[], %s::text[]) AS t(target, dotted, indexed) "
+                "JOIN graph_nodes n ON n.project = %s AND n.kind = 'file' "
+                "AND (n.path = t.target OR n.path LIKE t.dotted OR n.path LIKE t.indexed) ORDER BY n.id",
+                (
+                    targets,
+                    [like(t) + ".%" for t in targets],
+                    [like(t) + "/index.%" for t in targets],
+                    conn.project,
+                ),
+            ).fetchall()
+            found += [(kind, *row) for row in rows]
+            continue
+        column, where = _MANY.get(kind, ("name", "kind = %s"))
+        extra = () if kind in _MANY else (kind,)
+        rows = conn.execute(
+            f"SELECT {column}, id, path, qualname, key FROM graph_nodes "
+            f"WHERE project = %s AND {where} AND {column} = ANY(%s) ORDER BY id",
+            (conn.project, *extra, targets),
+        ).fetchall()
+        found += [(kind, *row[:4]) for row in rows if kind != "method" or "." in row[4].rsplit(":", 1)[-1]]
+    return found
+
+
+def ref_ids(conn: PgConnection) -> list[int]:
+    return [r[0] for r in conn.execute("SELECT id FROM graph_refs WHERE project = %s ORDER BY id", (conn.project,))]
+
+
 def source_states(conn: PgConnection) -> list[tuple[Any, ...]]:
     return conn.execute(
         "SELECT name, size, mtime_ns, fingerprint, cursor FROM graph_sources WHERE project = %s", (conn.project,)
