@@ -1,0 +1,111 @@
+"""Migration 0022: graph edges and references keep every row, id and served value, accept and
+refuse the same types and link strengths (the CHECK constraints spelled without IN lists, which
+SQLite checks at a cost per row), and still go with their node or reference."""
+
+from __future__ import annotations
+
+import sqlite3
+
+import pytest
+
+from kenning.store.db import connect
+from kenning.store.migrations_runner import available
+
+SERVED = (
+    "SELECT id, src, dst, type, link, source_kind, source_uri, fingerprint, line, origin, ref_id "
+    "FROM graph_edges_sourced ORDER BY id"
+)
+TYPES = (
+    "depends_on",
+    "evidence_of",
+    "verdict_of",
+    "supersedes",
+    "imports",
+    "calls",
+    "defines",
+    "tested_by",
+    "links_to",
+    "touches",
+)
+
+
+def old_store(path) -> None:
+    """A store at the schema before 0022, with nodes, references and edges of each kind."""
+    conn = sqlite3.connect(path, isolation_level=None)
+    conn.execute(
+        "CREATE TABLE schema_migrations (version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at TEXT NOT NULL)"
+    )
+    for m in available():
+        if m.version < 22:
+            conn.executescript(
+                f"BEGIN;\n{m.sql}\n;\nINSERT INTO schema_migrations VALUES ({m.version}, "
+                f"'{m.name}', '2026-01-01T00:00:00Z');\nCOMMIT;"
+            )
+    conn.execute("PRAGMA foreign_keys = ON")
+    conn.execute("INSERT INTO manifest VALUES ('a.py', 10, 1, ?, 'python/4', '2026-01-01T00:00:00Z', 2)", ("f" * 64,))
+    conn.executemany(
+        "INSERT INTO graph_nodes (id, kind, key, name, qualname, path, origin) VALUES (?,?,?,?,?,?,?)",
+        [
+            (1, "file", "file:a.py", "a.py", "a", "a.py", ""),
+            (2, "symbol", "symbol:a.py:go", "go", "a.go", "a.py", ""),
+            (3, "symbol", "symbol:a.py:save", "save", "a.save", "a.py", ""),
+            (4, "task", "task:T-1", "T-1", "", None, "ledger"),
+        ],
+    )
+    conn.executemany(
+        "INSERT INTO graph_refs (id, origin, src, type, target_kind, target, hint, qualified, link, line, "
+        "source_kind, source_uri, fingerprint, tested) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
+        [
+            (7, "", 2, "calls", "symbol", "save", "a", 1, "extracted", 5, "file", None, None, 1),
+            (9, "ledger", 4, "touches", "file", "a.py", None, 0, "declared", 3, "file", "ledger#T-1", "c" * 64, 0),
+        ],
+    )
+    conn.executemany(
+        "INSERT INTO graph_edges (id, src, dst, type, link, source_kind, source_uri, fingerprint, line, origin, "
+        "ref_id) VALUES (?,?,?,?,?,?,?,?,?,?,?)",
+        [
+            (3, 1, 2, "defines", "declared", "file", "a.py:1-9", None, 1, "a.py", None),
+            (5, 2, 3, "calls", "extracted", None, None, None, None, None, 7),
+            (6, 3, 2, "tested_by", "extracted", None, None, None, None, None, 7),
+            (8, 4, 1, "touches", "declared", None, None, None, None, None, 9),
+        ],
+    )
+    conn.close()
+
+
+def test_graph_rows_survive_and_the_same_values_are_accepted_and_refused(tmp_path):
+    path = tmp_path / "k.db"
+    old_store(path)
+    old = sqlite3.connect(path)
+    before = (old.execute(SERVED).fetchall(), old.execute("SELECT * FROM graph_refs ORDER BY id").fetchall())
+    old.close()
+    conn = connect(path, create=True)  # a writer migrates
+    try:
+        assert 22 in {r[0] for r in conn.execute("SELECT version FROM schema_migrations")}
+        after = (conn.execute(SERVED).fetchall(), conn.execute("SELECT * FROM graph_refs ORDER BY id").fetchall())
+        assert [[tuple(r) for r in rows] for rows in after] == [[tuple(r) for r in rows] for rows in before]
+        assert conn.execute("PRAGMA foreign_key_check").fetchall() == []
+        for type_ in TYPES:
+            for link in ("declared", "heuristic", "extracted"):
+                conn.execute(
+                    "INSERT INTO graph_edges (src, dst, type, link, ref_id) VALUES (1, 3, ?, ?, 9)", (type_, link)
+                )
+        for type_, link in (("bogus", "declared"), ("calls", "weak"), ("Calls", "declared"), ("calls", None)):
+            with pytest.raises(sqlite3.IntegrityError):
+                conn.execute(
+                    "INSERT INTO graph_edges (src, dst, type, link, ref_id) VALUES (1, 3, ?, ?, 9)", (type_, link)
+                )
+        with pytest.raises(sqlite3.IntegrityError):
+            conn.execute(
+                "INSERT INTO graph_refs (origin, src, type, target_kind, target, link, source_kind) "
+                "VALUES ('', 1, 'calls', 'symbol', 'x', 'strong', 'file')"
+            )
+        with pytest.raises(sqlite3.IntegrityError):  # neither a reference nor a source
+            conn.execute("INSERT INTO graph_edges (src, dst, type, link) VALUES (1, 3, 'calls', 'declared')")
+        conn.execute("DELETE FROM graph_refs WHERE id = 7")  # its edges go with it
+        assert [r[0] for r in conn.execute("SELECT id FROM graph_edges WHERE id IN (3, 5, 6, 8) ORDER BY id")] == [3, 8]
+        conn.execute("DELETE FROM graph_nodes WHERE id = 4")  # its references, and their edges, go too
+        assert conn.execute("SELECT count(*) FROM graph_refs").fetchone()[0] == 0
+        assert conn.execute("SELECT count(*) FROM graph_edges WHERE ref_id IS NOT NULL").fetchone()[0] == 0
+    finally:
+        conn.close()
