@@ -305,6 +305,10 @@ def test_candidates_of_many_targets_are_those_of_each_target_looked_up_alone(sto
     assert [c[0] for c in found[("task", "T1")]] == [ids["task"]]
     assert graph.candidates_many(store, []) == {}
     assert graph.ref_ids(store) == [ids["ref"]]
+    assert graph.refs_targeting_many(store, [("symbol", "absent"), ("symbol", "run"), ("method", "run")]) == [
+        ids["ref"]
+    ]
+    assert graph.refs_targeting_many(store, [("file", "run")]) == graph.refs_targeting_many(store, []) == []
 
 
 def test_an_origin_is_dropped_with_its_nodes_and_references(store):

@@ -274,6 +274,31 @@ def refs_targeting(conn: sqlite3.Connection, kind: str, target: str) -> list[int
     ]
 
 
+def refs_targeting_many(conn: sqlite3.Connection, keys: Sequence[tuple[str, str]]) -> list[int]:
+    """Ids of the references naming any of ``keys`` (``(kind, target)``), ascending: one query
+    per kind and chunk of targets where ``refs_targeting`` costs one per key."""
+    if is_pg(conn):
+        return pg.refs_targeting_many(conn, _by_kind(keys))
+    found: set[int] = set()
+    for kind, targets in _by_kind(keys).items():
+        for chunk in in_batches(targets):
+            found.update(
+                r[0]
+                for r in conn.execute(
+                    f"SELECT id FROM graph_refs WHERE target_kind = ? AND target IN ({','.join('?' * len(chunk))})",
+                    (kind, *chunk),
+                )
+            )
+    return sorted(found)
+
+
+def _by_kind(keys: Sequence[tuple[str, str]]) -> dict[str, list[str]]:
+    by_kind: dict[str, list[str]] = {}
+    for kind, target in dict.fromkeys(keys):
+        by_kind.setdefault(kind, []).append(target)
+    return by_kind
+
+
 def ref_rows(conn: sqlite3.Connection, ids: Sequence[int]) -> list[RefRow]:
     """The references with these ids, by id (resolution writes their edges in this order: both
     engines number the edges alike, and a walk breaks ties between edges by id)."""
@@ -349,9 +374,7 @@ def candidates_many(
     kind and chunk of targets (PostgreSQL: one per kind), where the one-key look-ups cost one
     each: resolution asks for every target of a batch of references together."""
     found: dict[tuple[str, str], list[Candidate]] = {key: [] for key in keys}
-    by_kind: dict[str, list[str]] = {}
-    for kind, target in found:
-        by_kind.setdefault(kind, []).append(target)
+    by_kind = _by_kind(keys)
     if is_pg(conn):
         for kind, target, *row in pg.candidates_many(conn, by_kind):
             found[(kind, target)].append(tuple(row))

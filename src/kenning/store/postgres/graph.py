@@ -155,6 +155,19 @@ def refs_targeting(conn: PgConnection, kind: str, target: str) -> list[int]:
     ]
 
 
+def refs_targeting_many(conn: PgConnection, by_kind: dict[str, list[str]]) -> list[int]:
+    found: set[int] = set()
+    for kind, targets in by_kind.items():
+        found.update(
+            r[0]
+            for r in conn.execute(
+                "SELECT id FROM graph_refs WHERE project = %s AND target_kind = %s AND target = ANY(%s)",
+                (conn.project, kind, targets),
+            )
+        )
+    return sorted(found)
+
+
 def ref_rows(conn: PgConnection, ids: Sequence[int]) -> list[tuple[Any, ...]]:
     """``RefRow`` fields, by id."""
     return conn.execute(
