@@ -135,6 +135,10 @@ def test_locations_keep_one_row_per_place_and_read_in_order(store):
         sources.add_locations(store, rows)
         sources.add_locations(store, rows[:1])  # a known place is ignored
     assert sources.facts_located_at(store, "a.md") == [("a.md:1-2", one), ("a.md:5-6", two)]
+    assert sources.facts_located_in(store, ["c.md", "a.md", "b.md"]) == {
+        "a.md": sources.facts_located_at(store, "a.md"),
+        "c.md": [("c.md:1-2", one)],
+    }
     assert sources.locations_at(store, "a.md") == {one: ["a.md:1-2"], two: ["a.md:5-6"]}
     assert sources.located_paths(store, ["a.md", "b.md", "c.md"]) == {"a.md", "c.md"}
     with transaction(store):

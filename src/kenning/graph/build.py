@@ -91,13 +91,14 @@ def apply(
     new_refs: list[int] = []
     writer = GraphWriter(conn)
     built = graph_store.origins_present(conn, [*removed, *(path for path, _, _ in files)])
+    located = sources.facts_located_in(conn, [path for path, _, _ in files])  # excerpts a node points at
     for path in removed:
         if path in built:
             affected |= delete_origin(conn, path)
     for path, fingerprint, relations in files:
         if path in built:
             affected |= delete_origin(conn, path)
-        keys, refs = _add_file(conn, writer, path, fingerprint, relations)
+        keys, refs = _add_file(writer, path, fingerprint, relations, located.get(path, []))
         affected |= keys
         new_refs += refs
         if writer.buffered >= FLUSH_ROWS:
@@ -131,9 +132,10 @@ def apply(
 
 
 def _add_file(
-    conn: Connection, writer: GraphWriter, path: str, fingerprint: str | None, rel: Relations | None
+    writer: GraphWriter, path: str, fingerprint: str | None, rel: Relations | None, located: list[tuple[str, int]]
 ) -> tuple[set[Key], list[int]]:
-    located = sources.facts_located_at(conn, path)
+    """A file's nodes, ``defines`` edges and references; ``located``: (URI, fact id) of its
+    excerpts, by first line (``sources.facts_located_at``)."""
     by_uri = {uri: fact_id for uri, fact_id in located}
     first = located[0][1] if located else None
     keys: set[Key] = set()

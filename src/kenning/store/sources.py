@@ -150,6 +150,22 @@ def facts_located_at(conn: sqlite3.Connection, path: str) -> list[tuple[str, int
     ]
 
 
+def facts_located_in(conn: sqlite3.Connection, paths: Sequence[str]) -> dict[str, list[tuple[str, int]]]:
+    """``facts_located_at`` of many paths at once (each path's list in the same order; a path
+    without locations is left out): the graph of a batch of files reads them with one query."""
+    if is_pg(conn):
+        return pg.facts_located_in(conn, list(paths))
+    found: dict[str, list[tuple[str, int]]] = {}
+    for chunk in in_batches(paths):
+        for path, uri, fact_id in conn.execute(
+            f"SELECT path, uri, fact_id FROM locations WHERE path IN ({','.join('?' * len(chunk))}) "
+            "ORDER BY path, line_start, uri",
+            chunk,
+        ):
+            found.setdefault(path, []).append((uri, fact_id))
+    return found
+
+
 def first_location(conn: sqlite3.Connection, fact_id: int) -> Location | None:
     """The fact's first remaining place (by path, then URI), or None when it has none."""
     if is_pg(conn):

@@ -76,6 +76,17 @@ def facts_located_at(conn: PgConnection, path: str) -> list[tuple[str, int]]:
     ]
 
 
+def facts_located_in(conn: PgConnection, paths: list[str]) -> dict[str, list[tuple[str, int]]]:
+    found: dict[str, list[tuple[str, int]]] = {}
+    for path, uri, fact_id in conn.execute(
+        "SELECT l.path, l.uri, l.fact_id FROM unnest(%s::text[]) AS t(path) JOIN locations l ON l.path = t.path "
+        'WHERE l.project = %s ORDER BY l.path, l.line_start NULLS FIRST, l.uri COLLATE "C"',
+        (paths, conn.project),
+    ).fetchall():
+        found.setdefault(path, []).append((uri, fact_id))
+    return found
+
+
 def first_location(conn: PgConnection, fact_id: int) -> Location | None:
     row = conn.execute(
         "SELECT uri, path, line_start, line_end, fingerprint FROM locations WHERE project = %s AND fact_id = %s "
