@@ -15,8 +15,8 @@ DROP INDEX graph_refs_src;
 DROP INDEX graph_edges_src;
 DROP INDEX graph_edges_dst;
 DROP INDEX graph_edges_ref;
-ALTER TABLE graph_refs RENAME TO graph_refs_before_0021;
-ALTER TABLE graph_edges RENAME TO graph_edges_before_0021;
+ALTER TABLE graph_refs RENAME TO graph_refs_before_0022;
+ALTER TABLE graph_edges RENAME TO graph_edges_before_0022;
 
 CREATE TABLE graph_refs (
     id          INTEGER PRIMARY KEY,
@@ -39,7 +39,7 @@ INSERT INTO graph_refs (id, origin, src, type, target_kind, target, hint, qualif
                         source_kind, source_uri, fingerprint, tested)
 SELECT id, origin, src, type, target_kind, target, hint, qualified, reverse, link, line,
        source_kind, source_uri, fingerprint, tested
-FROM graph_refs_before_0021;
+FROM graph_refs_before_0022;
 CREATE INDEX graph_refs_target ON graph_refs (target_kind, target);
 CREATE INDEX graph_refs_origin ON graph_refs (origin) WHERE origin <> '';
 CREATE INDEX graph_refs_src ON graph_refs (src);
@@ -63,13 +63,13 @@ CREATE TABLE graph_edges (
 );
 INSERT INTO graph_edges (id, src, dst, type, link, source_kind, source_uri, fingerprint, line, origin, ref_id)
 SELECT id, src, dst, type, link, source_kind, source_uri, fingerprint, line, origin, ref_id
-FROM graph_edges_before_0021;
+FROM graph_edges_before_0022;
 CREATE INDEX graph_edges_src ON graph_edges (src, type);
 CREATE INDEX graph_edges_dst ON graph_edges (dst, type);
 CREATE INDEX graph_edges_ref ON graph_edges (ref_id);
 
-DROP TABLE graph_edges_before_0021;
-DROP TABLE graph_refs_before_0021;
+DROP TABLE graph_edges_before_0022;
+DROP TABLE graph_refs_before_0022;
 
 -- Every edge with its source spelled out, as the graph serves it (0018's).
 CREATE VIEW graph_edges_sourced AS
