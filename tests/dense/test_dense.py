@@ -15,7 +15,7 @@ import pytest
 pytest.importorskip("onnxruntime", reason="the dense extra is not installed: pip install '.[dense]'")
 
 from conftest import NOW, write_files  # noqa: E402
-from kenning.config import init_project, load_project  # noqa: E402
+from kenning.config import Project, init_project, load_project  # noqa: E402
 from kenning.dense import index as dense_index  # noqa: E402
 from kenning.errors import DenseRefused  # noqa: E402
 from kenning.records import EmptyReason  # noqa: E402
@@ -78,6 +78,22 @@ def ask(root: Path, question: str, *extra: str) -> dict:
 def dense_said(answer: dict) -> list[str]:
     """The answer's degradations about dense (others, such as git history, are not this test's)."""
     return [d for d in answer["degradations"] if d.startswith("dense")]
+
+
+def dense_config(project: Project, budget: float | None = None) -> None:
+    """``project``'s config: dense on, the multilingual model off, ``budget_seconds`` when given."""
+    extra = "" if budget is None else f"budget_seconds = {budget:g}\n"
+    (project.state_dir / "config.toml").write_text(f'name = "{project.name}"\n{ENABLED}multilingual = false\n{extra}')
+
+
+def english_project(tmp_path: Path, name: str, files: dict[str, str] = DOCS, budget: float | None = None) -> Project:
+    """A project of ``files`` under ``tmp_path / name``, configured by :func:`dense_config`."""
+    root = tmp_path / name
+    root.mkdir()
+    write_files(root, files)
+    project, _ = init_project(root, name)
+    dense_config(project, budget)
+    return project
 
 
 def unshare_works() -> bool:
@@ -155,11 +171,7 @@ def test_tampered_weights_are_refused_with_a_clear_message(synced, tmp_path):
 
 
 def test_an_index_from_another_model_is_refused_then_rebuilt_by_the_next_sync(tmp_path):
-    root = tmp_path / "other-model"
-    root.mkdir()
-    write_files(root, {"docs/cancel.md": DOCS["docs/cancel.md"]})
-    project, _ = init_project(root, "other")
-    (project.state_dir / "config.toml").write_text(f'name = "other"\n{ENABLED}multilingual = false\n')
+    root = english_project(tmp_path, "other", {"docs/cancel.md": DOCS["docs/cancel.md"]}).root
     project = load_project(root)
     from kenning.sync.run import sync
 
@@ -182,12 +194,8 @@ def test_an_index_from_another_model_is_refused_then_rebuilt_by_the_next_sync(tm
 
 
 def test_an_incomplete_index_is_said_and_the_next_sync_carries_on(tmp_path):
-    root = tmp_path / "budget"
-    root.mkdir()
-    write_files(root, DOCS)
-    project, _ = init_project(root, "budget")
-    config = project.state_dir / "config.toml"
-    config.write_text(f'name = "budget"\n{ENABLED}multilingual = false\nbudget_seconds = 0\n')
+    project = english_project(tmp_path, "budget", budget=0)
+    root = project.root
     from kenning.sync.run import sync
 
     report = sync(load_project(root), now=NOW)
@@ -197,7 +205,7 @@ def test_an_incomplete_index_is_said_and_the_next_sync_carries_on(tmp_path):
     assert dense_said(answer) == [
         "dense index incomplete: 0 of 4 excerpts embedded (minilm); run `kenning sync` to continue"
     ]
-    config.write_text(f'name = "budget"\n{ENABLED}multilingual = false\n')
+    dense_config(project)
     report = sync(load_project(root), now=NOW)
     assert report.dense["embedders"]["minilm"]["added"] == 4
     assert ask(root, PARAPHRASE)["mode"] == "hybrid"
@@ -223,11 +231,8 @@ def test_a_forgotten_fact_is_not_served_from_the_cached_matrix(synced):
 
 
 def test_sync_says_when_it_embeds_and_no_embed_leaves_the_index_alone(tmp_path):
-    root = tmp_path / "said"
-    root.mkdir()
-    write_files(root, DOCS)
-    project, _ = init_project(root, "said")
-    (project.state_dir / "config.toml").write_text(f'name = "said"\n{ENABLED}multilingual = false\n')
+    project = english_project(tmp_path, "said")
+    root = project.root
     skipped = kenning("sync", "--no-embed", "--project", str(root))
     assert skipped.returncode == 0, skipped.stderr
     assert "dense: embedding skipped (kenning sync --no-embed)" in skipped.stdout
@@ -236,8 +241,7 @@ def test_sync_says_when_it_embeds_and_no_embed_leaves_the_index_alone(tmp_path):
         assert conn.execute("SELECT count(*) FROM dense_vectors").fetchone()[0] == 0
     assert ask(root, PARAPHRASE)["mode"] == "lexical"
 
-    config = project.state_dir / "config.toml"
-    config.write_text(f'name = "said"\n{ENABLED}multilingual = false\nbudget_seconds = 0\n')
+    dense_config(project, budget=0)
     unreached = kenning("sync", "--project", str(root), "--json")  # no time to embed: no line says it starts
     assert unreached.returncode == 0, unreached.stderr
     assert "embedding (" not in unreached.stderr
@@ -249,7 +253,7 @@ def test_sync_says_when_it_embeds_and_no_embed_leaves_the_index_alone(tmp_path):
         "dropped": 0,
         "seconds": 0.0,
     }
-    config.write_text(f'name = "said"\n{ENABLED}multilingual = false\n')
+    dense_config(project)
     done = kenning("sync", "--project", str(root))  # nothing new to read: only the embedding runs
     assert done.returncode == 0, done.stderr
     assert "embedding (minilm, budget 15 s): 0 of 4 excerpts embedded; `kenning sync --no-embed` skips this" in (
@@ -317,21 +321,17 @@ def test_a_released_model_is_loaded_again_on_use_and_gives_the_same_vectors():
 def test_the_default_budget_follows_the_lexical_sync_within_three_times_its_duration(tmp_path):
     """Issue 14: a sync with dense stays under 3× the lexical sync: embedding gets at most 1.75× the
     lexical part's duration (at least 15 s); an explicit `budget_seconds` wins."""
-    root = tmp_path / "factor"
-    root.mkdir()
-    write_files(root, DOCS)
-    project, _ = init_project(root, "factor")
-    config = project.state_dir / "config.toml"
-    config.write_text(f'name = "factor"\n{ENABLED}multilingual = false\nbudget_seconds = 0\n')
+    project = english_project(tmp_path, "factor", budget=0)
+    root = project.root
     from kenning.sync.run import sync
 
     sync(load_project(root), now=NOW)  # the store, with nothing embedded yet
-    config.write_text(f'name = "factor"\n{ENABLED}multilingual = false\n')
+    dense_config(project)
     conn = connect(project.db_path)
     try:
         assert dense_index.update(conn, load_project(root), lexical_seconds=40.0)["budget_seconds"] == 70.0
         assert dense_index.update(conn, load_project(root), lexical_seconds=2.0)["budget_seconds"] == 15.0
-        config.write_text(f'name = "factor"\n{ENABLED}multilingual = false\nbudget_seconds = 3\n')
+        dense_config(project, budget=3)
         assert dense_index.update(conn, load_project(root), lexical_seconds=40.0)["budget_seconds"] == 3.0
     finally:
         conn.close()

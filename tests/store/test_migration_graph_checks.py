@@ -8,24 +8,13 @@ import sqlite3
 
 import pytest
 
+from kenning.graph.walk import EDGE_TYPES
 from kenning.store.db import connect
 from kenning.store.migrations_runner import available
 
 SERVED = (
     "SELECT id, src, dst, type, link, source_kind, source_uri, fingerprint, line, origin, ref_id "
     "FROM graph_edges_sourced ORDER BY id"
-)
-TYPES = (
-    "depends_on",
-    "evidence_of",
-    "verdict_of",
-    "supersedes",
-    "imports",
-    "calls",
-    "defines",
-    "tested_by",
-    "links_to",
-    "touches",
 )
 
 
@@ -85,7 +74,7 @@ def test_graph_rows_survive_and_the_same_values_are_accepted_and_refused(tmp_pat
         after = (conn.execute(SERVED).fetchall(), conn.execute("SELECT * FROM graph_refs ORDER BY id").fetchall())
         assert [[tuple(r) for r in rows] for rows in after] == [[tuple(r) for r in rows] for rows in before]
         assert conn.execute("PRAGMA foreign_key_check").fetchall() == []
-        for type_ in TYPES:
+        for type_ in EDGE_TYPES:  # every edge type the graph serves
             for link in ("declared", "heuristic", "extracted"):
                 conn.execute(
                     "INSERT INTO graph_edges (src, dst, type, link, ref_id) VALUES (1, 3, ?, ?, 9)", (type_, link)
