@@ -13,7 +13,6 @@ neighbours' fused score (:func:`boost_neighbours`; LoCoMo 1-5 R@10 78.9 → 81.1
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
@@ -29,8 +28,8 @@ from kenning.project import Project
 from kenning.records import Answer, EmptyReason, Lifecycle
 from kenning.search import lexical
 from kenning.search.lexical import Hit
-from kenning.search.query import CODE_NAME, ParsedQuery
-from kenning.search.serve import MIN_POOL, Ranker, SearchOptions, filters_of, search_conn, superseded_left_out
+from kenning.search.query import ParsedQuery
+from kenning.search.serve import MIN_POOL, SearchOptions, filters_of, query_ranker, search_conn, superseded_left_out
 from kenning.store import facts as fact_store
 from kenning.store import fts_guard
 from kenning.store import memory as memory_store
@@ -40,7 +39,6 @@ LEVEL = 1
 RRF_K = 60
 POOL = 50
 WEIGHTS = {"lexical": 1.0, "dense": 1.0}
-_TEST_WORDS = frozenset({"test", "tests", "testing", "pytest", "fixture", "fixtures", "spec", "specs"})
 
 
 @dataclass(frozen=True)
@@ -217,9 +215,7 @@ def search(
         Hit(fact_id, score, {"fusion": fusion.describe(), "model": embedder.model_id, "lists": parts})
         for fact_id, score, parts in fused(conn, project, parsed, options, embedder, fusion, mode)
     ]
-    symbols = frozenset(t.lower() for t in parsed.original_terms if CODE_NAME.search(t))
-    about_tests = any(w in _TEST_WORDS for t in parsed.terms for w in re.split(r"[\W_]+", t))
-    ranker = Ranker(conn, project, parsed.terms, options, now=now, symbols=symbols, demote_tests=not about_tests)
+    ranker = query_ranker(conn, project, parsed, options, now=now)
     depth = max(MIN_POOL, 2 * options.limit)
     while True:
         ranker.add(hits[:depth])

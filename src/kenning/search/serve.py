@@ -88,11 +88,7 @@ def search_conn(
     if parsed.syntax == "fts" and parsed.fts:
         fts_guard.check_expansion(conn, parsed.fts)  # prefixes and repeats are the caller's own syntax
     with fts_guard.time_budget(conn):
-        symbols = frozenset(t.lower() for t in parsed.original_terms if CODE_NAME.search(t))
-        if symbols and not lexical.holds_code(conn, filters):  # no definition to boost: rank as deep as words
-            symbols = frozenset()
-        about_tests = any(word in _TEST_WORDS for term in parsed.terms for word in re.split(r"[\W_]+", term))
-        ranker = Ranker(conn, project, parsed.terms, options, now=now, symbols=symbols, demote_tests=not about_tests)
+        ranker = query_ranker(conn, project, parsed, options, now=now)
         depth = max(MIN_POOL, options.limit * POOL_FACTOR)
         while True:
             ranking = lexical.ranking(conn, parsed, filters, depth)
@@ -229,6 +225,19 @@ class Ranker:
             Excerpt(fact, fresh, make_snippet(fact.body, self.terms), score, rank, explain)
             for rank, (_, score, _, fact, fresh, explain) in enumerate(self.scored[: self.options.limit], start=1)
         ]
+
+
+def query_ranker(
+    conn: Connection, project: Project, parsed: ParsedQuery, options: SearchOptions, *, now: datetime
+) -> Ranker:
+    """The :class:`Ranker` for ``parsed``, lexical or fused: the definitions of the code names it
+    asks boosted (only where the scope holds code: otherwise there is nothing to boost, and the
+    bound would rank three times as deep for nothing), test files demoted unless it speaks of tests."""
+    symbols = frozenset(t.lower() for t in parsed.original_terms if CODE_NAME.search(t))
+    if symbols and not lexical.holds_code(conn, filters_of(options)):
+        symbols = frozenset()
+    about_tests = any(word in _TEST_WORDS for term in parsed.terms for word in re.split(r"[\W_]+", term))
+    return Ranker(conn, project, parsed.terms, options, now=now, symbols=symbols, demote_tests=not about_tests)
 
 
 def rank_hits(
