@@ -1,5 +1,5 @@
 """``store.fts`` on PostgreSQL: the same FTS5-syntax expressions (built by ``search/``),
-translated here into a ``tsquery`` for words and into ``LIKE`` tests for trigrams.
+translated into a ``tsquery`` for words (``fts_syntax``) and into ``LIKE`` tests for trigrams.
 
 Words: ``facts.words`` (``kenning_simple``, PostgreSQL migration 0005: words as FTS5 reads
 them) ranked by FTS5's own BM25 (column weights title, keywords, path, body; inverse document
@@ -17,8 +17,9 @@ from collections import Counter
 from collections.abc import Iterator
 from contextlib import contextmanager
 
-from kenning.errors import InvalidQuery, QueryTooCostly
+from kenning.errors import QueryTooCostly
 from kenning.store.postgres.connection import STATEMENT_TIMEOUT_MS, PgConnection
+from kenning.store.postgres.fts_syntax import ALL_COLUMNS, WORD, Token, join, lexemes, tokens, tsquery
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -29,196 +30,6 @@ if TYPE_CHECKING:
 # ts_rank_cd's normalisation 1 (the rank divided by 1 + log(document length)), for the lexical
 # search over graph nodes (graph_lookup.py); excerpts are ranked by BM25 below.
 LENGTH_NORMALISATION = 1
-SYNTAX_HINT = (  # the same as store.fts.SYNTAX_HINT (which imports this module)
-    'FTS syntax: terms, "phrases", prefix*, AND / OR / NOT between terms, balanced parentheses, '
-    "column:term for title, keywords, path or body; or search in natural syntax"
-)
-_TOKEN = re.compile(
-    r"\s*(?:(?P<spec>(?P<minus>-\s*)?(?P<cols>\{[^}]*\}|\"(?:[^\"]|\"\")*\"|[^\s()\"{}:*-]+)\s*:)"
-    r'|(?P<phrase>"(?:[^"]|"")*")|(?P<open>\()|(?P<close>\))|(?P<bare>[^\s()"]+))'
-)
-_WORD = re.compile(r"[^\W_]+")  # FTS5 unicode61: `_` separates words
-_NOT_BARE = re.compile(r"[^A-Za-z0-9_\x1a\x80-\U0010ffff]")  # FTS5's bareword characters (fts5_expr.c)
-# The weight of each column in ``facts.words`` (PostgreSQL migration 0005): a column filter
-# (``title:word``, ``{title body}:word``, ``-path:word``, ``title:(a OR b)``) keeps a term's
-# matches to those columns' positions, as FTS5 does.
-COLUMN_WEIGHTS = {"title": "A", "keywords": "B", "path": "C", "body": "D"}
-ALL_COLUMNS = "ABCD"
-
-Token = tuple[str, str, bool, str]  # (kind, text, prefix, the term's column weights: ALL_COLUMNS unless filtered)
-
-
-def tokens(match: str) -> list[Token]:
-    """``(kind, text, prefix, columns)`` with kind ``term``, ``op`` (AND, OR, NOT), ``(`` or
-    ``)``; a term's ``columns`` are the weights of the columns it may match (a column filter
-    before it or before its parentheses); a malformed expression raises ``InvalidQuery``."""
-    found: list[Token] = []
-    pos, text = 0, match.strip()
-    scopes = [ALL_COLUMNS]  # the columns of each open parenthesis
-    spec: str | None = None  # a column filter waiting for its term or parenthesis
-    while pos < len(text):
-        m = _TOKEN.match(text, pos)
-        if m is None or m.end() == pos:
-            raise InvalidQuery(
-                f"invalid search syntax: unterminated string near {text[pos : pos + 20]!r}", hint=SYNTAX_HINT
-            )
-        pos = m.end()
-        if m["spec"]:
-            if spec is not None:
-                raise InvalidQuery("invalid search syntax: two column filters in a row", hint=SYNTAX_HINT)
-            spec = _columns(m["cols"], negated=bool(m["minus"]))
-            continue
-        columns = "".join(c for c in scopes[-1] if spec is None or c in spec)
-        if m["phrase"]:
-            prefix = text[pos : pos + 1] == "*"
-            pos += prefix
-            found.append(("term", m["phrase"][1:-1].replace('""', '"'), prefix, columns))
-        elif m["open"]:
-            scopes.append(columns)
-            found.append(("(", "", False, ALL_COLUMNS))
-        elif m["close"]:
-            if spec is not None:
-                raise InvalidQuery("invalid search syntax: a column filter needs a term", hint=SYNTAX_HINT)
-            if len(scopes) > 1:
-                scopes.pop()
-            found.append((")", "", False, ALL_COLUMNS))
-        elif m["bare"] in ("AND", "OR", "NOT") and spec is None:
-            found.append(("op", m["bare"], False, ALL_COLUMNS))
-        else:
-            found.append(("term", _bareword(m["bare"]), m["bare"].endswith("*"), columns))
-        spec = None
-    if spec is not None:
-        raise InvalidQuery("invalid search syntax: a column filter needs a term", hint=SYNTAX_HINT)
-    _check(found)
-    if any(kind == "term" and not _WORD.search(text) for kind, text, _, _ in found):
-        found = _without_empty(found)
-    return found
-
-
-def _without_empty(found: list[Token]) -> list[Token]:
-    """The expression without its terms of no word (``""``, ``"!!"``), as FTS5 drops them: an
-    AND or OR keeps its other operands, ``a NOT <empty>`` is ``a``, ``<empty> NOT b`` is empty.
-    An expression left empty matches nothing."""
-    pos = 0
-
-    def parse(level: int) -> Any:
-        """A term, (operator, [left, right]) or None; level 0: OR, 1: AND, 2: NOT, 3: a term or (…)."""
-        nonlocal pos
-        if level == 3:
-            token = found[pos]
-            pos += 1
-            if token[0] == "(":
-                inner = parse(0)
-                pos += 1  # its ")"
-                return inner
-            return token if _WORD.search(token[1]) else None
-        op = ("OR", "AND", "NOT")[level]
-        left = parse(level + 1)
-        while pos < len(found):
-            kind, text = found[pos][:2]
-            if (kind, text) == ("op", op):
-                pos += 1
-            elif not (op == "AND" and kind in ("term", "(")):
-                break
-            right = parse(level + 1)
-            if op == "NOT":
-                left = None if left is None else left if right is None else ("NOT", [left, right])
-            else:
-                kept = [t for t in (left, right) if t is not None]
-                left = None if not kept else kept[0] if len(kept) == 1 else (op, kept)
-        return left
-
-    def tokens_of(tree: Any) -> list[Token]:
-        if isinstance(tree[1], str):  # a term
-            return [tree]
-        op, (left, right) = tree
-        out = [("(", "", False, ALL_COLUMNS), *tokens_of(left), ("op", op, False, ALL_COLUMNS)]
-        return [*out, *tokens_of(right), (")", "", False, ALL_COLUMNS)]
-
-    tree = parse(0)
-    return tokens_of(tree) if tree is not None else [("term", "", False, "")]  # no column: matches nothing
-
-
-def _bareword(bare: str) -> str:
-    """An unquoted term, without its prefix ``*``: letters, digits, ``_`` and any non-ASCII
-    character, as FTS5 reads one; anything else is ``InvalidQuery`` with SQLite's message."""
-    stray = _NOT_BARE.search(bare.removesuffix("*"))
-    if stray:
-        what = f"unexpected {stray.group()!r} (quote a term holding punctuation)"
-        raise InvalidQuery(f"invalid search syntax: {what}", hint=SYNTAX_HINT)
-    return bare.removesuffix("*")
-
-
-def _columns(spec: str, *, negated: bool) -> str:
-    """The weights a column filter names (``title``, ``"title"``, ``{title body}``), or all
-    the others after ``-``; an unknown column is ``InvalidQuery``, as on SQLite."""
-    if spec.startswith("{"):
-        names = spec[1:-1].split()
-    elif spec.startswith('"'):
-        names = [spec[1:-1].replace('""', '"')]
-    else:
-        names = [spec]
-    weights = set()
-    for name in names:
-        weight = COLUMN_WEIGHTS.get(name.lower())
-        if weight is None:
-            what = f"{name!r} is not a column (columns: {', '.join(COLUMN_WEIGHTS)}; quote a term holding ':' or '-')"
-            raise InvalidQuery(f"invalid search syntax: {what}", hint=SYNTAX_HINT)
-        weights.add(weight)
-    return "".join(c for c in ALL_COLUMNS if (c in weights) != negated)
-
-
-def _check(found: list[Token]) -> None:
-    depth, expect_operand = 0, True
-    for kind, text, _, _ in found:
-        if kind == "op":
-            if expect_operand:
-                raise InvalidQuery(f"invalid search syntax: unexpected {text}", hint=SYNTAX_HINT)
-            expect_operand = True
-        elif kind == "(":
-            depth += 1
-            expect_operand = True
-        elif kind == ")":
-            depth -= 1
-            if depth < 0 or expect_operand:
-                raise InvalidQuery("invalid search syntax: unbalanced parentheses", hint=SYNTAX_HINT)
-        else:
-            expect_operand = False
-    if depth or expect_operand:
-        raise InvalidQuery("invalid search syntax: incomplete expression", hint=SYNTAX_HINT)
-
-
-def _join(found: list[Token], term: Any, ops: dict[str, str]) -> str:
-    """The expression with each term rendered by ``term(text, prefix, columns)`` and FTS5's
-    implicit AND made explicit."""
-    out: list[str] = []
-    previous = None
-    for kind, text, prefix, columns in found:
-        if kind in ("term", "(") and previous in ("term", ")"):
-            out.append(ops["AND"])
-        out.append(term(text, prefix, columns) if kind == "term" else ops[text] if kind == "op" else kind)
-        previous = kind
-    return " ".join(out)
-
-
-def _lexemes(text: str, prefix: bool, columns: str = ALL_COLUMNS) -> str:
-    words = _WORD.findall(text)
-    if not columns:  # filters that leave no column (``title:(body:x)``), an emptied expression: nothing
-        return "('x' & !'x')"
-    if not words:
-        return "''"
-    weights = "" if columns == ALL_COLUMNS else columns
-    quoted = ["'" + w.replace("'", "''") + "'" for w in words]
-    marks = [":" + weights if weights else ""] * len(words)  # 'word':AB: only in those columns
-    if prefix:
-        marks[-1] = ":*" + weights
-    quoted = [q + mark for q, mark in zip(quoted, marks, strict=True)]
-    return "(" + " <-> ".join(quoted) + ")"
-
-
-def tsquery(match: str) -> str:
-    """The ``to_tsquery`` text of an FTS5 expression (FTS5's binary NOT is ``& !``)."""
-    return _join(tokens(match), _lexemes, {"AND": "&", "OR": "|", "NOT": "& !"})
 
 
 def _where(filters: Filters) -> tuple[str, list[Any]]:
@@ -279,7 +90,7 @@ def _or_words(found: list[Token]) -> list[str] | None:
             if (kind, text) != ("op", "OR"):
                 return None
             continue
-        parts = _WORD.findall(text) if kind == "term" and not prefix and columns == ALL_COLUMNS else []
+        parts = WORD.findall(text) if kind == "term" and not prefix and columns == ALL_COLUMNS else []
         if len(parts) != 1 or ":" in text:
             return None
         words_found.append(parts[0])
@@ -301,7 +112,7 @@ def _positive_words(found: list[Token]) -> list[tuple[str, float]]:
                 negated_depth = -1
             depth -= 1
         elif kind == "term" and negated_depth < 0 and not after_not:
-            parts = _WORD.findall(text)
+            parts = WORD.findall(text)
             wanted.extend((w, 1 / len(parts)) for w in parts)
         after_not = (kind, text) == ("op", "NOT")
     return wanted
@@ -379,7 +190,7 @@ def _grams(match: str, weights: tuple[float, ...] = (4.0, 3.0, 1.0)) -> tuple[st
     """(boolean SQL over ``f.grams``, score SQL, the LIKE patterns each takes in order)."""
     found = tokens(match)
     patterns = [_like(text) for kind, text, _, _ in found if kind == "term"]
-    test = _join(
+    test = join(
         found,
         lambda _t, _p, columns: "f.grams LIKE %s" if columns else "(f.grams LIKE %s AND false)",
         {"AND": "AND", "OR": "OR", "NOT": "AND NOT"},
@@ -425,7 +236,7 @@ def estimated_postings(conn: PgConnection, terms: Counter[tuple[str, bool]]) -> 
     occurrences: the ``fts_guard`` estimate, from the word postings (a prefix: the GIN index)."""
     total = 0
     for (term, prefix), times in terms.items():
-        query = _lexemes(term, prefix)
+        query = lexemes(term, prefix)
         if query == "''":
             continue
         if prefix:
@@ -436,7 +247,7 @@ def estimated_postings(conn: PgConnection, terms: Counter[tuple[str, bool]]) -> 
                 "WHERE w.project = %s AND w.lexeme IN (SELECT lexeme FROM unnest(to_tsvector('kenning_simple', %s))) "
                 "GROUP BY w.lexeme) AS found"
             )
-            query = " ".join(_WORD.findall(term))
+            query = " ".join(WORD.findall(term))
         total += int(conn.execute(sql, (conn.project, query)).fetchone()[0]) * times
     return total
 

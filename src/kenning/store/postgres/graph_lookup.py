@@ -8,7 +8,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from kenning.store.postgres.connection import PgConnection
-from kenning.store.postgres.fts import LENGTH_NORMALISATION, tsquery
+from kenning.store.postgres.fts import LENGTH_NORMALISATION
+from kenning.store.postgres.fts_syntax import tsquery
 from kenning.store.postgres.graph import NODE_COLUMNS, like
 
 TYPE_CHECKING = False
