@@ -167,6 +167,35 @@ def test_the_lists_follow_the_store_when_it_moves(store, tmp_path_factory):
     assert _best(conn, phrases, 5) == topk.plain(conn, WORDS, match, 5)
 
 
+def test_a_write_landing_between_the_state_and_a_list_read_is_not_mixed_in(store):
+    project, conn = store
+    phrases = ('"alpha"', '"rare002"')
+    match = " OR ".join(phrases)
+    assert _best(conn, ('"alpha"',), 5) is not None  # alpha's list cached at this state
+    page = project.root / "docs/racing-page.md"
+    page.write_text("# Alpha rare002 alpha\n\nrare002 rare002 alpha.\n", encoding="utf-8")
+    landed: list[str] = []
+
+    def sync_during_the_list_read(statement: str) -> None:
+        if "MATCH" in statement and not landed:  # rare002's list: a sync commits just before it runs
+            landed.append(statement)
+            resync(project)
+
+    conn.set_trace_callback(sync_during_the_list_read)
+    try:
+        got = _best(conn, phrases, 5)
+    finally:
+        conn.set_trace_callback(None)
+    try:
+        assert landed
+        # alpha's list is the old store's, rare002's the new one's: no answer from a mix of them
+        assert got is None or got == topk.plain(conn, WORDS, match, 5)
+        assert _best(conn, phrases, 5) == topk.plain(conn, WORDS, match, 5)
+    finally:
+        page.unlink()
+        resync(project)
+
+
 def test_the_least_recently_used_lists_go_past_the_limit(store, monkeypatch):
     _, conn = store
     monkeypatch.setattr(postings, "MAX_POSTINGS", 150)

@@ -93,8 +93,11 @@ def best(
         cache = _cache(conn, table, scoring)
         if cache is None:
             return None
-        lists = _lists(conn, cache, table, scoring, phrases)
-        if lists is None:
+        lists, read = _lists(conn, cache, table, scoring, phrases)
+        if read and _state(conn, table) != cache.state:
+            # A write landed between the state read above and a list read: that list is the
+            # new store's, the others the old one's. Drop them all; the caller runs the query.
+            _renew(conn, (_path(conn), table, scoring), cache.state)
             return None
         return top_k(lists, k)
 
@@ -147,9 +150,10 @@ def _renew(conn: sqlite3.Connection, key: tuple[str, str, str], state: tuple[obj
 
 def _lists(
     conn: sqlite3.Connection, cache: _Cache, table: str, scoring: str, phrases: tuple[str, ...]
-) -> list[Posting] | None:
-    """The lists of ``phrases`` (repeats kept), reading the missing ones when allowed."""
+) -> tuple[list[Posting], bool]:
+    """The lists of ``phrases`` (repeats kept), and whether any had to be read from the store."""
     keys = [cache.key(p) for p in phrases]
+    read = False
     found: dict[tuple[str, ...], Posting] = {}
     for key in dict.fromkeys(keys):
         posting = cache.lists.pop(key, None)
@@ -159,7 +163,8 @@ def _lists(
         if key not in found:  # read once: about what scoring its rows in the query costs
             found[key] = _read(conn, table, scoring, phrase)
             _store(cache, key, found[key])
-    return [found[k] for k in keys]
+            read = True
+    return [found[k] for k in keys], read
 
 
 def _store(cache: _Cache, key: tuple[str, ...], posting: Posting) -> None:
