@@ -56,7 +56,9 @@ def main(argv: list[str] | None = None) -> int:
             (root / name).write_text(text, encoding="utf-8")
         project, _ = init_project(root, "kenning-docs")
         with (project.state_dir / "config.toml").open("a", encoding="utf-8") as handle:
-            handle.write("\n[dense]\nenabled = true\n")
+            handle.write(
+                "\n[dense]\nenabled = true\nbudget_seconds = 100000\n"
+            )  # embed all: a budget cut would score 0
         project = load_project(root)
         now = utc_now()
         started = time.perf_counter()
