@@ -54,7 +54,7 @@ def store(request: pytest.FixtureRequest, make_project) -> Iterator[Store]:
     """A migrated store holding ``CORPUS`` (synced once at ``NOW``)."""
     project = make_project(CORPUS)
     if request.param == "postgresql":
-        project = pg_project(request, project)
+        project = pg_project(project)
     resync(project)
     conn = open_store(project)
     try:

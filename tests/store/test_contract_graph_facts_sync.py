@@ -30,7 +30,7 @@ def store(request: pytest.FixtureRequest, tmp_path: Path):
         case "sqlite":
             conn = connect(tmp_path / "kenning.db", create=True)
         case "postgresql":
-            conn = pg_store(request)
+            conn = pg_store()
     yield conn
     conn.close()
 
@@ -359,7 +359,7 @@ DIAMOND_EDGES = ((0, 1), (0, 2), (1, 3), (2, 3))  # two paths of two calls from 
 @pytest.fixture
 def twin_stores(store, request: pytest.FixtureRequest, tmp_path: Path):
     """``store`` and a second, empty store of the same engine."""
-    other = connect(tmp_path / "other.db", create=True) if not is_pg(store) else pg_store(request)
+    other = connect(tmp_path / "other.db", create=True) if not is_pg(store) else pg_store()
     yield store, other
     other.close()
 
