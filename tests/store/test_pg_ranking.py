@@ -30,6 +30,10 @@ EXPRESSIONS = (
     "search AND sqlite",
     "search NOT sqlite",
     "(search OR fusion) NOT (sqlite OR tests)",
+    # a column filter scores its term's hits, and its document frequency, in those columns only
+    "title:search OR title:sqlite",
+    "{title path}:tests OR body:run",
+    "title:(search OR fusion) NOT body:sqlite",
 )
 
 

@@ -57,52 +57,69 @@ K1, B = 1.2, 0.75
 # the inverse document frequency of each word from its postings, hits weighted per column,
 # the length normalised by the project's average (word_stats). Each question word is a row of
 # `terms` (a repeated word counts twice, as in FTS5); the words of a phrase share its weight
-# (FTS5 scores a phrase by its own hits: an approximation there).
+# (FTS5 scores a phrase by its own hits: an approximation there). A term's `mask` keeps the hit
+# counts of the columns its filter names (`title:word`; -1: every column): as in FTS5, its hits
+# and its document frequency count in those columns only.
 _BM25 = f"""
 terms AS MATERIALIZED (
-    SELECT u.lexeme, t.share FROM unnest(%s::text[], %s::float8[]) AS t(word, share),
+    SELECT u.lexeme, t.share, t.mask FROM unnest(%s::text[], %s::float8[], %s::bigint[]) AS t(word, share, mask),
         unnest(to_tsvector('kenning_simple', t.word)) AS u WHERE u.lexeme <> ' '),
 stats AS MATERIALIZED (
     SELECT docs::float8 AS docs, {K1 * B}::float8 / greatest(words::float8 / greatest(docs, 1), 1e-9) AS per_word
     FROM word_stats WHERE project = %s),
 boosts AS MATERIALIZED (
-    SELECT t.lexeme, t.share * (CASE WHEN x > 0 THEN x ELSE 1e-6 END) * {K1 + 1}::float8 AS boost
+    SELECT t.lexeme, t.mask, t.share * (CASE WHEN x > 0 THEN x ELSE 1e-6 END) * {K1 + 1}::float8 AS boost
     FROM terms t CROSS JOIN stats s,
-        LATERAL (SELECT sum(cardinality(w.ids))::float8 AS n FROM word_postings w
-            WHERE w.project = %s AND w.lexeme = t.lexeme) AS df,
+        LATERAL (SELECT CASE WHEN t.mask = -1 THEN sum(cardinality(w.ids))
+            ELSE sum((SELECT count(*) FROM unnest(w.hits) AS h WHERE h & t.mask <> 0)) END::float8 AS n
+            FROM word_postings w WHERE w.project = %s AND w.lexeme = t.lexeme) AS df,
         LATERAL ln(greatest((s.docs - df.n + 0.5) / (df.n + 0.5), 1e-9)) AS x
-    WHERE df.n IS NOT NULL),
+    WHERE df.n > 0),
 postings AS (
     SELECT v.id, k.boost * v.f / (v.f + {K1 * (1 - B)}::float8 + (SELECT per_word FROM stats) * v.n) AS s
     FROM boosts k JOIN word_postings w ON w.project = %s AND w.lexeme = k.lexeme,
         LATERAL (SELECT x.id, x.n::float8 AS n, %s::float8 * (x.h & 65535) + %s::float8 * ((x.h >> 16) & 65535)
             + %s::float8 * ((x.h >> 32) & 65535) + %s::float8 * (x.h >> 48) AS f
-            FROM unnest(w.ids, w.hits, w.lens) AS x(id, h, n)) AS v)"""
+            FROM unnest(w.ids, w.hits, w.lens) AS u(id, hits, n), LATERAL (SELECT u.id, u.n, u.hits & k.mask AS h) AS x
+            WHERE x.h <> 0) AS v)"""
 
 
-def _or_words(found: list[Token]) -> list[str] | None:
+def hit_mask(columns: str) -> int:
+    """The bits of a posting's hit counts (title, keywords, path, body: 16 bits each, PostgreSQL
+    migration 0008) that a term filtered to ``columns`` counts, as a signed 64-bit integer
+    (-1: every column)."""
+    mask = sum(0xFFFF << (16 * ALL_COLUMNS.index(c)) for c in columns)
+    return mask - (1 << 64) if mask >= 1 << 63 else mask
+
+
+Scored = tuple[str, float, int]  # (word, share of its term's weight, hit mask of the term's columns)
+
+
+def _or_words(found: list[Token]) -> list[Scored] | None:
     """The words of an expression that is words joined by OR (what natural questions become),
-    none filtered to columns: its matches are the union of the words' postings. ``None`` for
-    any other shape."""
-    words_found: list[str] = []
+    each with the columns its filter leaves it (``title:a OR b``): its matches are the union of
+    the words' postings in those columns. ``None`` for any other shape."""
+    words_found: list[Scored] = []
     for k, (kind, text, prefix, columns) in enumerate(found):
         if k % 2:
             if (kind, text) != ("op", "OR"):
                 return None
             continue
-        parts = WORD.findall(text) if kind == "term" and not prefix and columns == ALL_COLUMNS else []
+        parts = WORD.findall(text) if kind == "term" and not prefix and columns else []
         if len(parts) != 1 or ":" in text:
             return None
-        words_found.append(parts[0])
+        words_found.append((parts[0], 1.0, hit_mask(columns)))
     return words_found
 
 
-def _positive_words(found: list[Token]) -> list[tuple[str, float]]:
+def _positive_words(found: list[Token]) -> list[Scored]:
     """The words of the terms an expression wants (not those under a NOT), each with its share
-    of its term's weight (a phrase of n words: 1/n each): what scores a match."""
-    wanted: list[tuple[str, float]] = []
+    of its term's weight (a phrase of n words: 1/n each) and the hit mask of its columns: what
+    scores a match. As FTS5's ``bm25()``, a term filtered to columns counts its hits in those
+    columns only, and its inverse document frequency from the facts holding it there."""
+    wanted: list[Scored] = []
     negated_depth, depth, after_not = -1, 0, False
-    for kind, text, _, _ in found:
+    for kind, text, _, columns in found:
         if kind == "(":
             depth += 1
             if after_not and negated_depth < 0:
@@ -113,7 +130,8 @@ def _positive_words(found: list[Token]) -> list[tuple[str, float]]:
             depth -= 1
         elif kind == "term" and negated_depth < 0 and not after_not:
             parts = WORD.findall(text)
-            wanted.extend((w, 1 / len(parts)) for w in parts)
+            if columns:
+                wanted.extend((w, 1 / len(parts), hit_mask(columns)) for w in parts)
         after_not = (kind, text) == ("op", "NOT")
     return wanted
 
@@ -128,10 +146,11 @@ def words(
     found = tokens(match)
     where, params = _where(filters)
     ored = _or_words(found)
-    scored = [(w, 1.0) for w in ored] if ored is not None else _positive_words(found)
+    scored = ored if ored is not None else _positive_words(found)
     score_params = [
-        [w for w, _ in scored],
-        [share for _, share in scored],
+        [w for w, _, _ in scored],
+        [share for _, share, _ in scored],
+        [mask for _, _, mask in scored],
         conn.project,
         conn.project,
         conn.project,
