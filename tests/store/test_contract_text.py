@@ -14,6 +14,7 @@ import pytest
 from pg_engine import ENGINE as POSTGRESQL
 from pg_engine import pg_store
 
+from kenning.errors import InvalidQuery
 from kenning.store import facts, fts
 from kenning.store.db import connect, transaction
 
@@ -91,3 +92,60 @@ def test_a_column_filter_scores_only_the_filtered_columns(store):
     assert ranked(store, titles, "title:(zephyr OR quokka) NOT body:brief") == [
         t for t in everything if t != "Zephyr brief"
     ]
+
+
+CODE = [
+    ("Config loader", "load_config", "src/app/config_loader.py"),
+    ("Other thing", "loader helper", "src/other.py"),  # "loader" in keywords only
+    ("Readme", "", "docs/loader.md"),
+]
+
+
+def write_code(conn) -> dict[int, str]:
+    with transaction(conn):
+        ids = [
+            facts.insert(
+                conn,
+                facts.NewFact(
+                    type="code",
+                    title=title,
+                    body="body text",
+                    keywords=keywords,
+                    source_kind="file",
+                    source_uri=f"{path}:1-2",
+                    producer="projection",
+                    date_indexed=STAMP,
+                    path=path,
+                ),
+            )
+            for title, keywords, path in CODE
+        ]
+    return {i: title for i, (title, _, _) in zip(ids, CODE, strict=True)}
+
+
+@pytest.mark.parametrize(
+    ("match", "titles"),
+    [
+        ('"loader"', ["Config loader", "Readme"]),  # titles and paths, not keywords
+        ('title:"loader"', ["Config loader"]),
+        ('path:"loader"', ["Config loader", "Readme"]),
+        ('-title:"loader"', ["Config loader", "Readme"]),  # every trigram column but title: path
+        ('"title":"oader" NOT path:"docs"', ["Config loader"]),
+        ('title:(path:"loader")', []),
+        ('"r thi"', ["Other thing"]),
+        ('"ader src"', []),  # never across two columns
+    ],
+)
+def test_a_trigram_search_honours_column_filters(store, match, titles):
+    named = write_code(store)
+    found = fts.trigrams(store, match, fts.Filters(), 10)
+    assert sorted(named[i] for i, _ in found) == titles
+    assert fts.count_trigrams(store, match, fts.Filters()) == len(titles)
+
+
+@pytest.mark.parametrize("column", ["keywords", "body"])
+def test_a_trigram_filter_on_a_column_it_does_not_hold_is_an_invalid_query(store, column):
+    write_code(store)
+    for search in (fts.trigrams, lambda *args: fts.count_trigrams(*args[:3])):
+        with pytest.raises(InvalidQuery, match=rf"'{column}' is not a column \(columns: title, path;"):
+            search(store, f'{column}:"loader"', fts.Filters(), 10)

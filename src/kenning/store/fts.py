@@ -28,13 +28,14 @@ SYNTAX_HINT = (
     "column:term for title, keywords, path or body; or search in natural syntax"
 )
 COLUMNS = ("title", "keywords", "path", "body")
+TRIGRAM_COLUMNS = ("title", "path")  # migration 0016
 _NEAR = re.compile(r'syntax error near "(.*)"$', re.DOTALL)
 _COLUMN = re.compile(r"no such column: (.*)$", re.DOTALL)
 
 
-def syntax_error(exc: sqlite3.Error) -> InvalidQuery:
+def syntax_error(exc: sqlite3.Error, columns: tuple[str, ...] = COLUMNS) -> InvalidQuery:
     """The ``InvalidQuery`` for an expression FTS5 refused, in kenning's words (the same for
-    every interface; the engine's wording never reaches a user)."""
+    every interface; the engine's wording never reaches a user); ``columns``: the index's."""
     message = str(exc).removeprefix("fts5: ")
     if near := _NEAR.search(message):
         token = near.group(1)
@@ -45,7 +46,7 @@ def syntax_error(exc: sqlite3.Error) -> InvalidQuery:
             what = f"unexpected {token!r} (quote a term holding punctuation)"
     elif column := _COLUMN.search(message):
         name = column.group(1)
-        what = f"{name!r} is not a column (columns: {', '.join(COLUMNS)}; quote a term holding ':' or '-')"
+        what = f"{name!r} is not a column (columns: {', '.join(columns)}; quote a term holding ':' or '-')"
     elif "unterminated string" in message:
         what = "a quote is not closed"
     elif "special query" in message:
@@ -95,10 +96,14 @@ def words(
 
 
 def trigrams(conn: EngineConnection, match: str, filters: Filters, limit: int) -> list[tuple[int, float]]:
-    """As :func:`words`, over the trigram index (titles and paths; PostgreSQL's also keywords)."""
+    """As :func:`words`, over the trigram index: titles and paths (``TRIGRAM_COLUMNS``, the
+    only columns a filter may name there)."""
     if is_pg(conn):
         return pg.trigrams(conn, match, filters, limit)
-    return _best_passing(conn, trigram_index(), match, filters, limit)
+    try:
+        return _best_passing(conn, trigram_index(), match, filters, limit)
+    except sqlite3.OperationalError as exc:
+        raise syntax_error(exc, TRIGRAM_COLUMNS) from exc
 
 
 def words_match(conn: EngineConnection, match: str) -> bool:
@@ -129,7 +134,10 @@ def count_trigrams(conn: EngineConnection, match: str, filters: Filters) -> int:
     """How many facts passing ``filters`` match ``match`` in the trigram index."""
     if is_pg(conn):
         return pg.count_trigrams(conn, match, filters)
-    return _count(conn, "facts_trigram", match, filters)
+    try:
+        return _count(conn, "facts_trigram", match, filters)
+    except sqlite3.OperationalError as exc:
+        raise syntax_error(exc, TRIGRAM_COLUMNS) from exc
 
 
 def _count(conn: sqlite3.Connection, table: str, match: str, filters: Filters) -> int:

@@ -19,7 +19,16 @@ from contextlib import contextmanager
 
 from kenning.errors import QueryTooCostly
 from kenning.store.postgres.connection import STATEMENT_TIMEOUT_MS, PgConnection
-from kenning.store.postgres.fts_syntax import ALL_COLUMNS, WORD, Token, join, lexemes, tokens, tsquery
+from kenning.store.postgres.fts_syntax import (
+    ALL_COLUMNS,
+    TRIGRAM_COLUMNS,
+    WORD,
+    Token,
+    join,
+    lexemes,
+    tokens,
+    tsquery,
+)
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -205,42 +214,53 @@ def _like(text: str) -> str:
     return "%" + re.sub(r"([\\%_])", r"\\\1", text.lower()) + "%"
 
 
-def _grams(match: str, weights: tuple[float, ...] = (4.0, 3.0, 1.0)) -> tuple[str, str, list[str]]:
-    """(boolean SQL over ``f.grams``, score SQL, the LIKE patterns each takes in order)."""
-    found = tokens(match)
-    patterns = [_like(text) for kind, text, _, _ in found if kind == "term"]
-    test = join(
-        found,
-        lambda _t, _p, columns: "f.grams LIKE %s" if columns else "(f.grams LIKE %s AND false)",
-        {"AND": "AND", "OR": "OR", "NOT": "AND NOT"},
-    )
-    title, keywords, path = (float(w) for w in weights)
-    score = (
-        " + ".join(
-            f"({title} * (lower(f.title) LIKE %s)::int + {keywords} * (lower(f.keywords) LIKE %s)::int"
-            f" + {path} * (lower(f.path) LIKE %s)::int)"
-            for _ in patterns
-        )
-        or "0"
-    )
-    return test, score, patterns
+# The trigram columns, their weights and their text (SQLite: ``facts_trigram``, title and path, ranked
+# with ``store.fts.TRIGRAM_WEIGHTS``).
+TRIGRAM_WEIGHTS = (4.0, 1.0)
+_TRIGRAM_TEXT = {"A": "lower(f.title)", "C": "lower(f.path)"}
+
+
+def _grams(match: str, weights: tuple[float, ...] = TRIGRAM_WEIGHTS) -> tuple[str, str, list[str], list[str]]:
+    """(boolean SQL, score SQL, the LIKE patterns the test takes in order, those the score
+    takes). A term is looked for in the title and path its filter leaves it (``title:"fig"``,
+    ``-path:"fig"``; keywords and body are not trigram columns: ``InvalidQuery``, as on
+    SQLite), each a ``LIKE`` inside its own column; ``f.grams`` (title, keywords and path, one
+    text) holds every match, and its pg_trgm index finds them."""
+    found = tokens(match, TRIGRAM_COLUMNS)
+    terms = [
+        (_like(text), [c for c in columns if c in _TRIGRAM_TEXT]) for kind, text, _, columns in found if kind == "term"
+    ]
+    tests = iter(terms)
+
+    def test(_text: str, _prefix: bool, _columns: str) -> str:
+        _, columns = next(tests)
+        if not columns:
+            return "(f.grams LIKE %s AND false)"
+        return "(f.grams LIKE %s AND (" + " OR ".join(f"{_TRIGRAM_TEXT[c]} LIKE %s" for c in columns) + "))"
+
+    sql = join(found, test, {"AND": "AND", "OR": "OR", "NOT": "AND NOT"})
+    test_patterns = [p for pattern, columns in terms for p in [pattern] * (1 + len(columns))]
+    weight = dict(zip(_TRIGRAM_TEXT, (float(w) for w in weights), strict=True))
+    score = " + ".join(f"{weight[c]} * ({_TRIGRAM_TEXT[c]} LIKE %s)::int" for _, columns in terms for c in columns)
+    score_patterns = [pattern for pattern, columns in terms for _ in columns]
+    return sql, score or "0", test_patterns, score_patterns
 
 
 def trigrams(
-    conn: PgConnection, match: str, filters: Filters, limit: int, weights: tuple[float, ...] = (4.0, 3.0, 1.0)
+    conn: PgConnection, match: str, filters: Filters, limit: int, weights: tuple[float, ...] = TRIGRAM_WEIGHTS
 ) -> list[tuple[int, float]]:
-    test, score, patterns = _grams(match, weights)
+    test, score, patterns, score_patterns = _grams(match, weights)
     where, params = _where(filters)
     rows = conn.execute(
         f"SELECT f.id, {score} AS s FROM facts f WHERE f.project = %s AND ({test}) AND {where} "
         "ORDER BY s DESC, f.id LIMIT %s",
-        (*[p for p in patterns for _ in range(3)], conn.project, *patterns, *params, limit),
+        (*score_patterns, conn.project, *patterns, *params, limit),
     ).fetchall()
     return [(r[0], float(r[1])) for r in rows]
 
 
 def count_trigrams(conn: PgConnection, match: str, filters: Filters) -> int:
-    test, _, patterns = _grams(match)
+    test, _, patterns, _ = _grams(match)
     where, params = _where(filters)
     return int(
         conn.execute(

@@ -27,14 +27,17 @@ _NOT_BARE = re.compile(r"[^A-Za-z0-9_\x1a\x80-\U0010ffff]")  # FTS5's bareword c
 # matches to those columns' positions, as FTS5 does.
 COLUMN_WEIGHTS = {"title": "A", "keywords": "B", "path": "C", "body": "D"}
 ALL_COLUMNS = "ABCD"
+# The trigram search's columns (SQLite's ``facts_trigram``, migration 0016: titles and paths).
+TRIGRAM_COLUMNS = {"title": "A", "path": "C"}
 
 Token = tuple[str, str, bool, str]  # (kind, text, prefix, the term's column weights: ALL_COLUMNS unless filtered)
 
 
-def tokens(match: str) -> list[Token]:
+def tokens(match: str, known: dict[str, str] = COLUMN_WEIGHTS) -> list[Token]:
     """``(kind, text, prefix, columns)`` with kind ``term``, ``op`` (AND, OR, NOT), ``(`` or
     ``)``; a term's ``columns`` are the weights of the columns it may match (a column filter
-    before it or before its parentheses); a malformed expression raises ``InvalidQuery``."""
+    before it or before its parentheses), among those of ``known``; a malformed expression, or
+    a filter naming a column not in ``known``, raises ``InvalidQuery``."""
     found: list[Token] = []
     pos, text = 0, match.strip()
     scopes = [ALL_COLUMNS]  # the columns of each open parenthesis
@@ -49,7 +52,7 @@ def tokens(match: str) -> list[Token]:
         if m["spec"]:
             if spec is not None:
                 raise InvalidQuery("invalid search syntax: two column filters in a row", hint=SYNTAX_HINT)
-            spec = _columns(m["cols"], negated=bool(m["minus"]))
+            spec = _columns(m["cols"], negated=bool(m["minus"]), known=known)
             continue
         columns = "".join(c for c in scopes[-1] if spec is None or c in spec)
         if m["phrase"]:
@@ -132,9 +135,9 @@ def _bareword(bare: str) -> str:
     return bare.removesuffix("*")
 
 
-def _columns(spec: str, *, negated: bool) -> str:
+def _columns(spec: str, *, negated: bool, known: dict[str, str]) -> str:
     """The weights a column filter names (``title``, ``"title"``, ``{title body}``), or all
-    the others after ``-``; an unknown column is ``InvalidQuery``, as on SQLite."""
+    the other ``known`` ones after ``-``; an unknown column is ``InvalidQuery``, as on SQLite."""
     if spec.startswith("{"):
         names = spec[1:-1].split()
     elif spec.startswith('"'):
@@ -143,12 +146,12 @@ def _columns(spec: str, *, negated: bool) -> str:
         names = [spec]
     weights = set()
     for name in names:
-        weight = COLUMN_WEIGHTS.get(name.lower())
+        weight = known.get(name.lower())
         if weight is None:
-            what = f"{name!r} is not a column (columns: {', '.join(COLUMN_WEIGHTS)}; quote a term holding ':' or '-')"
+            what = f"{name!r} is not a column (columns: {', '.join(known)}; quote a term holding ':' or '-')"
             raise InvalidQuery(f"invalid search syntax: {what}", hint=SYNTAX_HINT)
         weights.add(weight)
-    return "".join(c for c in ALL_COLUMNS if (c in weights) != negated)
+    return "".join(c for c in ALL_COLUMNS if c in known.values() and (c in weights) != negated)
 
 
 def _check(found: list[Token]) -> None:
