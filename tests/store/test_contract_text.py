@@ -15,7 +15,7 @@ from pg_engine import ENGINE as POSTGRESQL
 from pg_engine import pg_store
 
 from kenning.errors import InvalidQuery
-from kenning.store import facts, fts
+from kenning.store import facts, fts, graph, graph_lookup, graph_write
 from kenning.store.db import connect, transaction
 
 ENGINES = ("sqlite", POSTGRESQL)
@@ -149,3 +149,44 @@ def test_a_trigram_filter_on_a_column_it_does_not_hold_is_an_invalid_query(store
     for search in (fts.trigrams, lambda *args: fts.count_trigrams(*args[:3])):
         with pytest.raises(InvalidQuery, match=rf"'{column}' is not a column \(columns: title, path;"):
             search(store, f'{column}:"loader"', fts.Filters(), 10)
+
+
+# --- names ignoring case, beyond ASCII -----------------------------------------------------
+
+
+def write_names(conn) -> dict[str, int]:
+    with transaction(conn):
+        writer = graph_write.GraphWriter(conn)
+        ids = {
+            "Élan": writer.node("decision", "decision:docs/adr/0001-élan.md", "Élan", origin="docs/adr/0001-élan.md"),
+            "Straße": writer.node("task", "task:T-1", "Straße", origin="TASKS.md"),
+            "ΟΔΟΣ": writer.node("symbol", "symbol:src/m.py:ΟΔΟΣ", "ΟΔΟΣ", origin="src/m.py", qualname="m.ΟΔΟΣ"),
+            "Run": writer.node("symbol", "symbol:src/m.py:Run", "Run", origin="src/m.py", qualname="pkg.Ωmega.Run"),
+            "İz": writer.node("symbol", "symbol:src/m.py:İz", "İz", origin="src/m.py", qualname="m.İz"),
+        }
+        writer.flush()
+    return ids
+
+
+@pytest.mark.parametrize(
+    ("asked", "name"),
+    [("élan", "Élan"), ("ÉLAN", "Élan"), ("STRAßE", "Straße"), ("Οδοσ", "ΟΔΟΣ"), ("iz", "İz"), ("RUN", "Run")],
+)
+def test_names_compare_ignoring_case_beyond_ascii(store, asked, name):
+    ids = write_names(store)
+    assert [n.id for n in graph.nodes_by(store, "name_nocase", asked, limit=8)] == [ids[name]]
+    rows, how = graph_lookup.exact_nodes(store, asked)
+    assert ([r[0] for r in rows], how) == ([ids[name]], "exact")
+
+
+@pytest.mark.parametrize("asked", ["STRASSE", "οδος", "élans"])  # ß is not ss; a final ς is not σ
+def test_names_that_differ_beyond_case_are_not_found(store, asked):
+    write_names(store)
+    assert graph.nodes_by(store, "name_nocase", asked, limit=8) == []
+    assert graph_lookup.exact_nodes(store, asked) == ([], None)
+
+
+def test_a_qualified_name_suffix_compares_ignoring_case_beyond_ascii(store):
+    ids = write_names(store)
+    rows, how = graph_lookup.exact_nodes(store, "ωMEGA.run")
+    assert ([r[0] for r in rows], how) == ([ids["Run"]], "exact")

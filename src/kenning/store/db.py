@@ -11,7 +11,7 @@ from pathlib import Path
 from kenning.errors import IndexMissing, StoreBusy, StoreUnavailable
 from kenning.files import SharedLock, lock_in_use
 from kenning.project import Project
-from kenning.store import bodies
+from kenning.store import bodies, fold
 from kenning.store.handle import Connection, DatabaseError, StoreError
 from kenning.store.migrations_runner import check_current, migrate
 from kenning.store.postgres import connection as pg
@@ -72,6 +72,7 @@ def connect(path: Path, *, create: bool = False, migrate_schema: bool | None = N
     conn = sqlite3.connect(path, isolation_level=None, check_same_thread=False)
     conn.row_factory = sqlite3.Row
     bodies.register(conn)  # the SQL side of packed bodies (migration 0019)
+    fold.register(conn)  # kenning_lower(): case folding beyond ASCII, as PostgreSQL's lower()
     conn.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
     conn.execute("PRAGMA foreign_keys = ON")
     if create:

@@ -12,6 +12,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import NamedTuple
 
+from kenning.store import fold
 from kenning.store.db import in_batches
 from kenning.store.postgres import graph as pg
 from kenning.store.postgres.connection import is_pg
@@ -122,7 +123,7 @@ _LOOKUPS = {
     "symbol_name": ("name = ? AND kind = 'symbol'", 1),
     "commit_prefix": ("kind = 'commit' AND key LIKE ?", 1),
     "path_suffix": ("kind IN ('file', 'decision') AND path LIKE ? ESCAPE '\\'", 1),
-    "name_nocase": ("lower(name) = lower(?) AND kind IN ('decision', 'task', 'symbol')", 1),
+    "name_nocase": (f"{fold.equal_sql('name')} AND kind IN ('decision', 'task', 'symbol')", 1),
 }
 LOOKUPS = tuple(_LOOKUPS)
 
@@ -140,6 +141,8 @@ def nodes_by(conn: sqlite3.Connection, lookup: str, value: str | int, *, limit: 
             value = "%/" + _like(str(value))
         case "commit_prefix":
             value = f"commit:{value}%"
+        case "name_nocase":
+            value = fold.fold(str(value))
     rows = conn.execute(
         f"SELECT {NODE_COLUMNS} FROM graph_nodes WHERE {where} ORDER BY id LIMIT ?", (value, limit)
     ).fetchall()

@@ -8,6 +8,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
+from kenning.store import fold
 from kenning.store.handle import Connection
 from kenning.store.postgres import graph_lookup as pg
 from kenning.store.postgres.connection import is_pg
@@ -55,9 +56,14 @@ def exact_nodes(conn: Connection, text: str, *, limit: int = 8) -> tuple[list[tu
         rules.append(("exact", "kind = 'commit' AND key GLOB ?", (f"commit:{raw}*",)))
     if "/" in path or "." in path:
         rules.append(("path", "kind IN ('file', 'decision') AND path GLOB ?", ("*/" + glob_escape(path),)))
+    folded = fold.fold(raw)
     rules += [
-        ("exact", "lower(name) = lower(?) AND kind IN ('decision', 'task', 'evidence', 'verdict', 'symbol')", (raw,)),
-        ("exact", "kind IN ('symbol', 'file') AND lower(qualname) GLOB ?", ("*." + glob_escape(raw.lower()),)),
+        (
+            "exact",
+            f"{fold.equal_sql('name')} AND kind IN ('decision', 'task', 'evidence', 'verdict', 'symbol')",
+            (folded,),
+        ),
+        ("exact", f"kind IN ('symbol', 'file') AND {fold.sql('qualname')} GLOB ?", ("*." + glob_escape(folded),)),
     ]
     for how, where, args in rules:
         rows = conn.execute(

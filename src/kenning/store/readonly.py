@@ -17,7 +17,7 @@ from pathlib import Path
 from urllib.parse import quote
 
 from kenning.errors import IndexMissing, StoreUnreadable
-from kenning.store import bodies
+from kenning.store import bodies, fold
 from kenning.store.handle import typed_error
 from kenning.store.migrations_runner import check_current
 
@@ -37,6 +37,7 @@ def open_readonly(path: Path) -> sqlite3.Connection:
     try:
         conn.row_factory = sqlite3.Row
         bodies.register(conn)
+        fold.register(conn)
         conn.execute("PRAGMA cache_size = -8192")
         check_current(conn)  # the readers' rule: never migrate, typed error unless current
     except sqlite3.Error as exc:

@@ -18,6 +18,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 
 from kenning.errors import QueryTooCostly
+from kenning.store.fold import fold
 from kenning.store.postgres.connection import STATEMENT_TIMEOUT_MS, PgConnection
 from kenning.store.postgres.fts_syntax import (
     ALL_COLUMNS,
@@ -211,7 +212,7 @@ def count_words(conn: PgConnection, match: str, filters: Filters) -> int:
 
 
 def _like(text: str) -> str:
-    return "%" + re.sub(r"([\\%_])", r"\\\1", text.lower()) + "%"
+    return "%" + re.sub(r"([\\%_])", r"\\\1", fold(text)) + "%"
 
 
 # The trigram columns, their weights and their text (SQLite: ``facts_trigram``, title and path, ranked

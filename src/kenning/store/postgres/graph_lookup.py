@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from kenning.store.fold import fold
 from kenning.store.postgres.connection import PgConnection
 from kenning.store.postgres.fts import LENGTH_NORMALISATION
 from kenning.store.postgres.fts_syntax import tsquery
@@ -55,7 +56,7 @@ def exact_rules(raw: str, path: str, adr: int | None, cited: int | None) -> list
         rules.append(("path", "kind IN ('file', 'decision') AND path LIKE %s", ("%/" + like(path),)))
     rules += [
         ("exact", "lower(name) = lower(%s) AND kind IN ('decision', 'task', 'evidence', 'verdict', 'symbol')", (raw,)),
-        ("exact", "kind IN ('symbol', 'file') AND lower(qualname) LIKE %s", ("%." + like(raw.lower()),)),
+        ("exact", "kind IN ('symbol', 'file') AND lower(qualname) LIKE %s", ("%." + like(fold(raw)),)),
     ]
     return rules
 
