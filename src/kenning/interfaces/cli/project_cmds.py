@@ -195,6 +195,8 @@ def _status_text(data: dict[str, Any]) -> str:
         f"last change {data['index']['last_sync'] or 'never'}",
         _store_line(data["store_choice"]),
     ]
+    if "search" in data["engines"]["dense"]:
+        lines.append(f"dense search: {data['engines']['dense']['search']}")
     lines.extend(f"degraded: {d}" for d in data["degradations"])
     return "\n".join(lines)
 

@@ -46,5 +46,9 @@ def vector_search(conn: PgConnection) -> str:
     """How dense vectors are searched on this server: exactly, in the client; whether pgvector
     (``CREATE EXTENSION vector``) is installable here is reported, its index is not used yet."""
     pgvector = conn.execute("SELECT 1 FROM pg_available_extensions WHERE name = 'vector'").fetchone() is not None
-    where = "pgvector is installable on this server, its index is not used yet" if pgvector else "no pgvector"
+    where = (
+        "pgvector is installable on this server; kenning does not use its index yet"
+        if pgvector
+        else "pgvector is not available on this server"
+    )
     return f"exact: bytea vectors scored in the client ({where})"
