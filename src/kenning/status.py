@@ -75,6 +75,8 @@ def project_status(project: Project, database_url: str | None = None) -> dict[st
         data["engines"]["store"] = server or {"available": True, "engine": "sqlite"}
         if server and server["available"]:
             data["level"] = 2
+            if "case_folding" in server:
+                degradations.append(f"postgresql: {server['case_folding']}")
         elif server and conn is not None:
             degradations.append("serving the local level-0 store instead of PostgreSQL")
     finally:
@@ -91,11 +93,13 @@ def _server_store(url: str, project: Project) -> dict[str, Any]:
     except StoreUnavailable as exc:
         return {"available": False, "engine": "postgresql", "reason": str(exc)}
     try:
+        folding = store_status.case_folding(conn)
         return {
             "available": True,
             "engine": "postgresql",
             "facts": pg.fact_count(conn),
             "schema_version": pg.schema_version(conn),
+            **({"case_folding": folding} if folding else {}),
         }
     finally:
         conn.close()

@@ -3,6 +3,10 @@ there; unreachable → the local level-0 store, with the degradation."""
 
 from __future__ import annotations
 
+import uuid
+from urllib.parse import urlsplit
+
+import psycopg
 import pytest
 from pg_engine import server_url
 
@@ -46,6 +50,28 @@ def test_a_reachable_server_is_level_2_with_nothing_missing(make_project):
     assert store["available"] and store["engine"] == "postgresql" and store["schema_version"] >= 1
     assert not [d for d in data["degradations"] if d.startswith("postgresql: ") or "not implemented" in d]
     assert "missing" not in store
+
+
+@pytest.mark.postgres
+def test_a_database_lower_casing_ascii_only_is_a_degradation(make_project):
+    """kenning folds case beyond ASCII on both engines (store/fold.py); a database created with
+    LC_CTYPE C cannot, and status says so."""
+    url = server_url()
+    name = f"kenning_ctype_c_{uuid.uuid4().hex[:8]}"
+    with psycopg.connect(url, autocommit=True) as admin:
+        admin.execute(f"CREATE DATABASE {name} TEMPLATE template0 LC_COLLATE 'C' LC_CTYPE 'C'")
+    try:
+        data = project_status(make_project({"a.md": "# A\n"}), urlsplit(url)._replace(path=f"/{name}").geturl())
+        assert data["level"] == 2
+        reason = data["engines"]["store"]["case_folding"]
+        assert reason.startswith("the database lower-cases otherwise than kenning (lower('ÉΩİΣ') = 'ÉΩİΣ'")
+        assert f"postgresql: {reason}" in data["degradations"]
+    finally:
+        with psycopg.connect(url, autocommit=True) as admin:
+            admin.execute(f"DROP DATABASE {name} WITH (FORCE)")
+    assert (
+        "case_folding" not in project_status(make_project({"b.md": "# B\n"}, name="fold-ok"), url)["engines"]["store"]
+    )
 
 
 def test_the_store_key_takes_only_a_postgresql_url():

@@ -65,3 +65,9 @@ def vector_search(conn: sqlite3.Connection) -> str:
     if is_pg(conn):
         return pg.vector_search(conn)
     return "exact: float32 vectors scored in the client"
+
+
+def case_folding(conn: sqlite3.Connection) -> str | None:
+    """What differs in the engine's case folding from kenning's (``store/fold.py``), or None
+    (SQLite: its connections fold through ``kenning_lower()``)."""
+    return pg.case_folding(conn) if is_pg(conn) else None

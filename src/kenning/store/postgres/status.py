@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from kenning.store.fold import fold
 from kenning.store.postgres.connection import PgConnection, schema_version
 
 TYPE_CHECKING = False
@@ -52,3 +53,20 @@ def vector_search(conn: PgConnection) -> str:
         else "pgvector is not available on this server"
     )
     return f"exact: bytea vectors scored in the client ({where})"
+
+
+FOLD_PROBE = "ÉΩİΣ"  # a letter of each kind store/fold.py folds: accented, Greek, dotted I, sigma
+
+
+def case_folding(conn: PgConnection) -> str | None:
+    """None when the server's ``lower()`` folds case as kenning does on SQLite (``store/fold.py``:
+    a UTF-8 ``LC_CTYPE``), else what differs: a database created with ``LC_CTYPE`` ``C``
+    lower-cases ASCII only, in ``lower()`` and in the word index alike."""
+    got = conn.execute("SELECT lower(%s)", (FOLD_PROBE,)).fetchone()[0]
+    if got == fold(FOLD_PROBE):
+        return None
+    return (
+        f"the database lower-cases otherwise than kenning (lower('{FOLD_PROBE}') = '{got}', not "
+        f"'{fold(FOLD_PROBE)}'): its LC_CTYPE is not a UTF-8 locale, so words and names beyond ASCII "
+        "match in their own case only; create kenning's database with a UTF-8 locale (C.UTF-8)"
+    )
