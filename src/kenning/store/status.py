@@ -8,6 +8,10 @@ from dataclasses import dataclass
 from kenning.store.postgres import status as pg
 from kenning.store.postgres.connection import is_pg
 
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from kenning.store.handle import EngineConnection
+
 
 @dataclass(frozen=True)
 class Capability:
@@ -67,7 +71,7 @@ def vector_search(conn: sqlite3.Connection) -> str:
     return "exact: float32 vectors scored in the client"
 
 
-def case_folding(conn: sqlite3.Connection) -> str | None:
+def case_folding(conn: EngineConnection) -> str | None:
     """What differs in the engine's case folding from kenning's (``store/fold.py``), or None
     (SQLite: its connections fold through ``kenning_lower()``)."""
     return pg.case_folding(conn) if is_pg(conn) else None
