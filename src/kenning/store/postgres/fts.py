@@ -70,15 +70,40 @@ K1, B = 1.2, 0.75
 # (FTS5 scores a phrase by its own hits: an approximation there). A term's `mask` keeps the hit
 # counts of the columns its filter names (`title:word`; -1: every column): as in FTS5, its hits
 # and its document frequency count in those columns only.
-_BM25 = f"""
+_TERMS = f"""
 terms AS MATERIALIZED (
     SELECT u.lexeme, t.share, t.mask FROM unnest(%s::text[], %s::float8[], %s::bigint[]) AS t(word, share, mask),
         unnest(to_tsvector('kenning_simple', t.word)) AS u WHERE u.lexeme <> ' '),
 stats AS MATERIALIZED (
     SELECT docs::float8 AS docs, {K1 * B}::float8 / greatest(words::float8 / greatest(docs, 1), 1e-9) AS per_word
-    FROM word_stats WHERE project = %s),
+    FROM word_stats WHERE project = %s)"""
+_IDF = "(CASE WHEN x > 0 THEN x ELSE 1e-6 END)"
+_SATURATED = f"k.boost * v.f / (v.f + {K1 * (1 - B)}::float8 + (SELECT per_word FROM stats) * v.n)"
+# No term filtered (the usual case): the column weights are constants and every posting counts.
+_BM25 = f"""{_TERMS},
 boosts AS MATERIALIZED (
-    SELECT t.lexeme, t.mask, t.share * (CASE WHEN x > 0 THEN x ELSE 1e-6 END) * {K1 + 1}::float8 AS boost
+    SELECT t.lexeme, t.share * {_IDF} * {K1 + 1}::float8 AS boost
+    FROM terms t CROSS JOIN stats s,
+        LATERAL (SELECT sum(cardinality(w.ids))::float8 AS n FROM word_postings w
+            WHERE w.project = %s AND w.lexeme = t.lexeme) AS df,
+        LATERAL ln(greatest((s.docs - df.n + 0.5) / (df.n + 0.5), 1e-9)) AS x
+    WHERE df.n IS NOT NULL),
+postings AS (
+    SELECT v.id, {_SATURATED} AS s
+    FROM boosts k JOIN word_postings w ON w.project = %s AND w.lexeme = k.lexeme,
+        LATERAL (SELECT x.id, x.n::float8 AS n, %s::float8 * (x.h & 65535) + %s::float8 * ((x.h >> 16) & 65535)
+            + %s::float8 * ((x.h >> 32) & 65535) + %s::float8 * (x.h >> 48) AS f
+            FROM unnest(w.ids, w.hits, w.lens) AS x(id, h, n)) AS v)"""
+# Some term filtered: each term weighs only its columns, counts only the postings with hits
+# there, and its document frequency from those (about a fifth slower than the statement above
+# for the same unfiltered question, 300,000 facts: kept for filtered expressions).
+_BM25_FILTERED = f"""{_TERMS},
+boosts AS MATERIALIZED (
+    SELECT t.lexeme, t.mask, t.share * {_IDF} * {K1 + 1}::float8 AS boost,
+        CASE WHEN t.mask & 65535 <> 0 THEN %s::float8 ELSE 0 END AS wt,
+        CASE WHEN (t.mask >> 16) & 65535 <> 0 THEN %s::float8 ELSE 0 END AS wk,
+        CASE WHEN (t.mask >> 32) & 65535 <> 0 THEN %s::float8 ELSE 0 END AS wp,
+        CASE WHEN (t.mask >> 48) & 65535 <> 0 THEN %s::float8 ELSE 0 END AS wb
     FROM terms t CROSS JOIN stats s,
         LATERAL (SELECT CASE WHEN t.mask = -1 THEN sum(cardinality(w.ids))
             ELSE sum((SELECT count(*) FROM unnest(w.hits) AS h WHERE h & t.mask <> 0)) END::float8 AS n
@@ -86,12 +111,11 @@ boosts AS MATERIALIZED (
         LATERAL ln(greatest((s.docs - df.n + 0.5) / (df.n + 0.5), 1e-9)) AS x
     WHERE df.n > 0),
 postings AS (
-    SELECT v.id, k.boost * v.f / (v.f + {K1 * (1 - B)}::float8 + (SELECT per_word FROM stats) * v.n) AS s
+    SELECT v.id, {_SATURATED} AS s
     FROM boosts k JOIN word_postings w ON w.project = %s AND w.lexeme = k.lexeme,
-        LATERAL (SELECT x.id, x.n::float8 AS n, %s::float8 * (x.h & 65535) + %s::float8 * ((x.h >> 16) & 65535)
-            + %s::float8 * ((x.h >> 32) & 65535) + %s::float8 * (x.h >> 48) AS f
-            FROM unnest(w.ids, w.hits, w.lens) AS u(id, hits, n), LATERAL (SELECT u.id, u.n, u.hits & k.mask AS h) AS x
-            WHERE x.h <> 0) AS v)"""
+        LATERAL (SELECT x.id, x.n::float8 AS n, k.wt * (x.h & 65535) + k.wk * ((x.h >> 16) & 65535)
+            + k.wp * ((x.h >> 32) & 65535) + k.wb * (x.h >> 48) AS f
+            FROM unnest(w.ids, w.hits, w.lens) AS x(id, h, n) WHERE x.h & k.mask <> 0) AS v)"""
 
 
 def hit_mask(columns: str) -> int:
@@ -157,18 +181,16 @@ def words(
     where, params = _where(filters)
     ored = _or_words(found)
     scored = ored if ored is not None else _positive_words(found)
-    score_params = [
-        [w for w, _, _ in scored],
-        [share for _, share, _ in scored],
-        [mask for _, _, mask in scored],
-        conn.project,
-        conn.project,
-        conn.project,
-        *weights,
-    ]
+    filtered = any(mask != -1 for _, _, mask in scored)
+    bm25 = _BM25_FILTERED if filtered else _BM25
+    per_term = [[w for w, _, _ in scored], [share for _, share, _ in scored], [mask for _, _, mask in scored]]
+    if filtered:
+        score_params = [*per_term, conn.project, *weights, conn.project, conn.project]
+    else:
+        score_params = [*per_term, conn.project, conn.project, conn.project, *weights]
     if ored is not None:
         sql = (
-            f"WITH {_BM25}, ranked AS MATERIALIZED "
+            f"WITH {bm25}, ranked AS MATERIALIZED "
             "(SELECT id, sum(s) AS s FROM postings GROUP BY id ORDER BY 2 DESC, 1 LIMIT %s) "
             "SELECT r.id, r.s FROM ranked r WHERE (SELECT true FROM facts f WHERE f.id = r.id AND f.project = %s "
             f"AND {where}) LIMIT %s"
@@ -181,7 +203,7 @@ def words(
             rows = conn.execute(sql, (*score_params, None, conn.project, *params, limit)).fetchall()
     else:
         sql = (
-            f"WITH {_BM25}, matched AS MATERIALIZED (SELECT f.id FROM facts f WHERE f.project = %s "
+            f"WITH {bm25}, matched AS MATERIALIZED (SELECT f.id FROM facts f WHERE f.project = %s "
             f"AND f.words @@ to_tsquery('kenning_simple', %s) AND {where}) "
             "SELECT m.id, coalesce(sum(p.s), 0) AS s FROM matched m LEFT JOIN postings p USING (id) "
             "GROUP BY m.id ORDER BY 2 DESC, 1 LIMIT %s"
