@@ -16,8 +16,9 @@ questions give the same top-5 set on both engines.
 ``store.facts.insert_rows`` (COPY) in batches of 20,000 into another fresh project of the
 same database, then the word candidates (``store.fts.words``, limit 50, the search's first
 step: ranked from the word postings, PostgreSQL migration 0008) for ``--queries`` two-word OR
-expressions, p50/p95. Rows of earlier runs stay in the database (other project names), as on
-a shared server.
+expressions, p50/p95, and the same with the second word filtered to titles (``"a" OR
+title:"b"``: scored in titles only, as FTS5's ``bm25()``), p50/p95. Rows of earlier runs
+stay in the database (other project names), as on a shared server.
 
 ``--graph N``: a second generated project of N Python modules (``pkg/mNNNN.py``, three
 functions each; each module imports and calls functions of three others, and calls its own),
@@ -116,11 +117,14 @@ def load(url: str, n: int, queries: list[str], name: str | None) -> dict[str, fl
         if present < n:
             conn.execute("ANALYZE facts")
             conn.execute("ANALYZE word_postings")
-        times = []
+        times, filtered = [], []
         for q in queries:
             t = time.perf_counter()
             fts.words(conn, q, fts.Filters(), 50, WEIGHTS)
             times.append((time.perf_counter() - t) * 1000)
+            t = time.perf_counter()  # the second word filtered to titles: scored in titles only
+            fts.words(conn, q.replace(' OR "', ' OR title:"'), fts.Filters(), 50, WEIGHTS)
+            filtered.append((time.perf_counter() - t) * 1000)
     finally:
         conn.close()
     return {
@@ -129,6 +133,8 @@ def load(url: str, n: int, queries: list[str], name: str | None) -> dict[str, fl
         "excerpts_per_s": round((n - present) / load_s) if present < n else None,
         "words_p50_ms": p(times, 0.5),
         "words_p95_ms": p(times, 0.95),
+        "words_title_filtered_p50_ms": p(filtered, 0.5),
+        "words_title_filtered_p95_ms": p(filtered, 0.95),
     }
 
 
