@@ -4,10 +4,11 @@ translated into a ``tsquery`` for words (``fts_syntax``) and into ``LIKE`` tests
 Words: ``facts.words`` (``kenning_simple``, PostgreSQL migration 0005: words as FTS5 reads
 them) ranked by FTS5's own BM25 (column weights title, keywords, path, body; inverse document
 frequency; length normalisation) computed from the word postings (PostgreSQL migration 0008), not from
-the fact rows; ties go to the lower id. Trigrams: every term must occur inside
-``facts.grams`` (lower-cased title, keywords and path; a pg_trgm GIN index serves the
-``LIKE``), scored by the weighted count of the columns holding a term (title 4, keywords 3,
-path 1, as the SQLite trigram weights).
+the fact rows; ties go to the lower id; a column-filtered term counts in its columns only.
+Trigrams: every term must occur inside the lower-cased title or path its filter leaves it (as
+SQLite's ``facts_trigram``), found through ``facts.grams`` (title, keywords and path; a pg_trgm
+GIN index serves the ``LIKE``), scored by the weighted count of the columns holding a term
+(title 4, path 1, as the SQLite trigram weights).
 """
 
 from __future__ import annotations
