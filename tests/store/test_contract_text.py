@@ -15,6 +15,7 @@ from pg_engine import ENGINE as POSTGRESQL
 from pg_engine import pg_store
 
 from kenning.errors import InvalidQuery
+from kenning.graph import walk
 from kenning.store import facts, fts, graph, graph_lookup, graph_write
 from kenning.store.db import connect, transaction
 
@@ -190,3 +191,27 @@ def test_a_qualified_name_suffix_compares_ignoring_case_beyond_ascii(store):
     ids = write_names(store)
     rows, how = graph_lookup.exact_nodes(store, "ωMEGA.run")
     assert ([r[0] for r in rows], how) == ([ids["Run"]], "exact")
+
+
+def test_the_walk_suffix_and_prefix_look_ups_ignore_case_beyond_ascii(store):
+    """``nodes_by``'s suffix and prefix look-ups (what ``graph.walk.find_nodes`` tries before
+    names ignoring case) ignore case on both engines: SQLite's ``LIKE`` did for ASCII,
+    PostgreSQL's did not at all."""
+    ids = write_names(store)
+    with transaction(store):
+        writer = graph_write.GraphWriter(store)
+        ids["file"] = writer.node(
+            "file", "file:src/Big_File.py", "src/Big_File.py", origin="src/Big_File.py", path="src/Big_File.py"
+        )
+        ids["commit"] = writer.node("commit", "commit:abcdef1234", "abcdef1", origin="git")
+        writer.flush()
+
+    def found(lookup: str, value: str) -> list[int]:
+        return [n.id for n in graph.nodes_by(store, lookup, value, limit=8)]
+
+    assert found("qualname_suffix", "ΩMEGA.run") == found("qualname_suffix", "Ωmega.Run") == [ids["Run"]]
+    assert found("qualname_suffix", "ωmega.run") == [ids["Run"]]
+    assert found("path_suffix", "big_file.PY") == [ids["file"]]
+    assert found("commit_prefix", "ABCDEF1") == [ids["commit"]]
+    assert found("qualname_suffix", "mega.run") == []  # a suffix starts at a dot
+    assert [n.id for n in walk.find_nodes(store, "BIG_FILE.py")] == [ids["file"]]

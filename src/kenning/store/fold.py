@@ -39,6 +39,15 @@ def sql(column: str) -> str:
     )
 
 
+def like_sql(column: str) -> str:
+    """SQLite's ``LIKE ?`` (escape ``\\``) of ``column`` ignoring case as :func:`fold` does, the
+    pattern folded: ``LIKE`` itself ignores ASCII case; a value beyond ASCII is folded first."""
+    return (
+        f"CASE WHEN length(CAST({column} AS BLOB)) = length({column}) "
+        f"THEN {column} ELSE kenning_lower({column}) END LIKE ? ESCAPE '\\'"
+    )
+
+
 def equal_sql(column: str) -> str:
     """SQLite's test that ``column`` folded is ``?1`` (folded): lengths compared first (folding
     keeps them), so most rows are never folded (15 ms over the same 200,000 names)."""

@@ -119,10 +119,10 @@ _LOOKUPS = {
     "record_name": ("name = ? AND kind IN ('decision', 'task', 'evidence', 'verdict')", 1),
     "decision_name": ("name = ? AND kind = 'decision'", 1),
     "qualname": ("qualname = ? AND kind IN ('symbol', 'file')", 1),
-    "qualname_suffix": ("kind = 'symbol' AND qualname LIKE ? ESCAPE '\\'", 1),
+    "qualname_suffix": (f"kind = 'symbol' AND {fold.like_sql('qualname')}", 1),
     "symbol_name": ("name = ? AND kind = 'symbol'", 1),
     "commit_prefix": ("kind = 'commit' AND key LIKE ?", 1),
-    "path_suffix": ("kind IN ('file', 'decision') AND path LIKE ? ESCAPE '\\'", 1),
+    "path_suffix": (f"kind IN ('file', 'decision') AND {fold.like_sql('path')}", 1),
     "name_nocase": (f"{fold.equal_sql('name')} AND kind IN ('decision', 'task', 'symbol')", 1),
 }
 LOOKUPS = tuple(_LOOKUPS)
@@ -136,9 +136,9 @@ def nodes_by(conn: sqlite3.Connection, lookup: str, value: str | int, *, limit: 
     where, _ = _LOOKUPS[lookup]
     match lookup:
         case "qualname_suffix":
-            value = "%." + _like(str(value))
+            value = "%." + _like(fold.fold(str(value)))
         case "path_suffix":
-            value = "%/" + _like(str(value))
+            value = "%/" + _like(fold.fold(str(value)))
         case "commit_prefix":
             value = f"commit:{value}%"
         case "name_nocase":

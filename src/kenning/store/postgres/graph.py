@@ -28,10 +28,10 @@ _LOOKUPS = {  # store.graph._LOOKUPS, in PostgreSQL's SQL
     "record_name": "name = %s AND kind IN ('decision', 'task', 'evidence', 'verdict')",
     "decision_name": "name = %s AND kind = 'decision'",
     "qualname": "qualname = %s AND kind IN ('symbol', 'file')",
-    "qualname_suffix": "kind = 'symbol' AND qualname LIKE %s",
+    "qualname_suffix": "kind = 'symbol' AND qualname ILIKE %s",
     "symbol_name": "name = %s AND kind = 'symbol'",
-    "commit_prefix": "kind = 'commit' AND key LIKE %s",
-    "path_suffix": "kind IN ('file', 'decision') AND path LIKE %s",
+    "commit_prefix": "kind = 'commit' AND key ILIKE %s",
+    "path_suffix": "kind IN ('file', 'decision') AND path ILIKE %s",
     "name_nocase": "lower(name) = lower(%s) AND kind IN ('decision', 'task', 'symbol')",
 }
 
