@@ -8,6 +8,7 @@ Written against the store functions only (no SQL), run on both engines.
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import pytest
@@ -215,3 +216,27 @@ def test_the_walk_suffix_and_prefix_look_ups_ignore_case_beyond_ascii(store):
     assert found("commit_prefix", "ABCDEF1") == [ids["commit"]]
     assert found("qualname_suffix", "mega.run") == []  # a suffix starts at a dot
     assert [n.id for n in walk.find_nodes(store, "BIG_FILE.py")] == [ids["file"]]
+
+
+ENDS_EARLY = "the expression ends too early"
+
+
+@pytest.mark.parametrize(
+    ("match", "message"),
+    [
+        ('"unclosed', "a quote is not closed"),
+        ('gamma "b', "a quote is not closed"),
+        ("gamma AND", ENDS_EARLY),
+        ("(gamma", ENDS_EARLY),
+        ("title:", ENDS_EARLY),
+        ("gamma OR OR delta", "OR needs a term on each side"),
+        ("NOT gamma", "NOT needs a term on each side"),
+        ("gamma)", "unexpected ')'"),
+        ("()", "unexpected ')'"),
+        ("*", "a lone '*'"),
+    ],
+)
+def test_a_malformed_expression_says_the_same_on_both_engines(store, match, message):
+    write(store, CORPUS)
+    with pytest.raises(InvalidQuery, match=f"^invalid search syntax: {re.escape(message)}"):
+        fts.words(store, match, fts.Filters(), 5, WEIGHTS)

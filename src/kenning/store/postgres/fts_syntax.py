@@ -30,6 +30,10 @@ ALL_COLUMNS = "ABCD"
 # The trigram search's columns (SQLite's ``facts_trigram``, migration 0016: titles and paths).
 TRIGRAM_COLUMNS = {"title": "A", "path": "C"}
 
+# SQLite's messages for the same mistakes (store.fts.syntax_error), so that both engines say the same.
+_ENDS_EARLY = "the expression ends too early (an operator or a parenthesis waits for a term)"
+_STRAY_CLOSE = "unexpected ')' (quote a term holding punctuation)"
+
 Token = tuple[str, str, bool, str]  # (kind, text, prefix, the term's column weights: ALL_COLUMNS unless filtered)
 
 
@@ -45,9 +49,7 @@ def tokens(match: str, known: dict[str, str] = COLUMN_WEIGHTS) -> list[Token]:
     while pos < len(text):
         m = _TOKEN.match(text, pos)
         if m is None or m.end() == pos:
-            raise InvalidQuery(
-                f"invalid search syntax: unterminated string near {text[pos : pos + 20]!r}", hint=SYNTAX_HINT
-            )
+            raise InvalidQuery("invalid search syntax: a quote is not closed", hint=SYNTAX_HINT)
         pos = m.end()
         if m["spec"]:
             if spec is not None:
@@ -64,7 +66,7 @@ def tokens(match: str, known: dict[str, str] = COLUMN_WEIGHTS) -> list[Token]:
             found.append(("(", "", False, ALL_COLUMNS))
         elif m["close"]:
             if spec is not None:
-                raise InvalidQuery("invalid search syntax: a column filter needs a term", hint=SYNTAX_HINT)
+                raise InvalidQuery(f"invalid search syntax: {_STRAY_CLOSE}", hint=SYNTAX_HINT)
             if len(scopes) > 1:
                 scopes.pop()
             found.append((")", "", False, ALL_COLUMNS))
@@ -74,7 +76,7 @@ def tokens(match: str, known: dict[str, str] = COLUMN_WEIGHTS) -> list[Token]:
             found.append(("term", _bareword(m["bare"]), m["bare"].endswith("*"), columns))
         spec = None
     if spec is not None:
-        raise InvalidQuery("invalid search syntax: a column filter needs a term", hint=SYNTAX_HINT)
+        raise InvalidQuery(f"invalid search syntax: {_ENDS_EARLY}", hint=SYNTAX_HINT)
     _check(found)
     if any(kind == "term" and not WORD.search(text) for kind, text, _, _ in found):
         found = _without_empty(found)
@@ -128,6 +130,10 @@ def _without_empty(found: list[Token]) -> list[Token]:
 def _bareword(bare: str) -> str:
     """An unquoted term, without its prefix ``*``: letters, digits, ``_`` and any non-ASCII
     character, as FTS5 reads one; anything else is ``InvalidQuery`` with SQLite's message."""
+    if bare == "*":
+        raise InvalidQuery(
+            "invalid search syntax: a lone '*' (a prefix needs a term before it: config*)", hint=SYNTAX_HINT
+        )
     stray = _NOT_BARE.search(bare.removesuffix("*"))
     if stray:
         what = f"unexpected {stray.group()!r} (quote a term holding punctuation)"
@@ -159,7 +165,7 @@ def _check(found: list[Token]) -> None:
     for kind, text, _, _ in found:
         if kind == "op":
             if expect_operand:
-                raise InvalidQuery(f"invalid search syntax: unexpected {text}", hint=SYNTAX_HINT)
+                raise InvalidQuery(f"invalid search syntax: {text} needs a term on each side", hint=SYNTAX_HINT)
             expect_operand = True
         elif kind == "(":
             depth += 1
@@ -167,11 +173,11 @@ def _check(found: list[Token]) -> None:
         elif kind == ")":
             depth -= 1
             if depth < 0 or expect_operand:
-                raise InvalidQuery("invalid search syntax: unbalanced parentheses", hint=SYNTAX_HINT)
+                raise InvalidQuery(f"invalid search syntax: {_STRAY_CLOSE}", hint=SYNTAX_HINT)
         else:
             expect_operand = False
     if depth or expect_operand:
-        raise InvalidQuery("invalid search syntax: incomplete expression", hint=SYNTAX_HINT)
+        raise InvalidQuery(f"invalid search syntax: {_ENDS_EARLY}", hint=SYNTAX_HINT)
 
 
 def join(found: list[Token], term: Any, ops: dict[str, str]) -> str:
