@@ -430,6 +430,9 @@ def test_lean_file_references_and_resolved_edges_are_stored_as_the_general_write
         True,
     )
     assert rows[2].source_uri == "src/a_b.py"
+    bare = graph.ref_rows(store, [lean, whole, lean_file, whole_file], sources=False)  # what resolution needs
+    assert [(*r[:10], *r[14:]) for r in bare] == [(*r[:10], *r[14:]) for r in rows]
+    assert all(r[10:14] in (r0[10:14], (None,) * 4) for r, r0 in zip(bare, rows, strict=True))
     with transaction(store), graph_write.edge_indexes_built_after(store):
         writer = graph_write.GraphWriter(store)
         writer.ref_edge(ids["other"], ids["fn"], "tested_by", "extracted", rows[0])

@@ -105,7 +105,9 @@ class Resolver:
             graph_write.delete_ref_edges(self.conn, ref_ids)
         cache = self._cache
         for start in range(0, len(ref_ids), RESOLVE_BATCH):  # batches bound the memory of a cold sync
-            rows = graph_store.ref_rows(self.conn, ref_ids[start : start + RESOLVE_BATCH])
+            rows = graph_store.ref_rows(
+                self.conn, ref_ids[start : start + RESOLVE_BATCH], sources=self.writer.ref_sources
+            )
             keys = [_lookup_key(row) for row in rows]
             wanted = set(keys).difference(cache)
             for key, found in graph_store.candidates_many(self.conn, sorted(wanted)).items():

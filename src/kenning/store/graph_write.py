@@ -188,10 +188,17 @@ class GraphWriter:
         fingerprint = None if _derivable_fingerprint(source, origin) else fingerprint
         self._edges.append((src, dst, type_, link, kind, uri, fingerprint, line, origin, None))
 
+    @property
+    def ref_sources(self) -> bool:
+        """Whether ``ref_edge`` needs the reference's source, line and origin (``ref_rows``
+        ``sources``): PostgreSQL stores them on the edge, SQLite reads them from the reference."""
+        return self._pg is not None
+
     def ref_edge(self, src: int, dst: int, type_: str, link: str, ref: RefRow) -> None:
         """``edge`` resolved from the stored reference ``ref`` (its source, line and origin), for
         the many a resolution writes: SQLite keeps them on the reference alone."""
         if self._pg is not None:
+            assert ref.source_kind is not None and ref.source_uri is not None and ref.origin is not None
             source = (ref.source_kind, ref.source_uri, ref.fingerprint)
             return self._pg.edge(src, dst, type_, link, source=source, origin=ref.origin, line=ref.line, ref_id=ref.id)
         if src != dst:
