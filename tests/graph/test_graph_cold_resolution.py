@@ -172,3 +172,41 @@ def test_references_left_unresolved_by_a_stopped_cold_sync_are_resolved_by_the_n
     (reduced / ".kenning" / "config.toml").write_text(CONFIG.format(name="reduced"), encoding="utf-8")
     sync(load_project(reduced), now=NOW, embed=False)
     assert _graph(again) == _graph(reduced)
+
+
+def test_a_cold_sync_stopped_while_it_resolves_leaves_the_edges_indexes_and_the_next_sync_resolves(
+    tmp_path, monkeypatch, small_batches
+):
+    """The last batch writes the resolved edges with the indexes of ``graph_edges`` dropped and
+    builds them after (``graph_write.edge_indexes_built_after``): stopped in between, its
+    transaction rolls back to the indexes of the schema; a completed sync has them too."""
+    clean = _project(tmp_path / "clean")
+    sync(load_project(clean), now=NOW, embed=False)
+    indexes = "SELECT name, sql FROM sqlite_master WHERE type = 'index' AND tbl_name = 'graph_edges' ORDER BY name"
+    schema = sqlite3.connect(load_project(clean).db_path).execute(indexes).fetchall()
+    assert len(schema) == 3
+
+    root = _project(tmp_path / "stopped")
+    real_resolve_one = resolve.Resolver._resolve_one
+    seen: list[int] = []
+
+    def stop_midway(self, row, candidates):
+        seen.append(row.id)
+        if len(seen) == 60:
+            self.writer.flush()  # some edges written, the indexes not yet built again
+            raise KeyboardInterrupt
+        return real_resolve_one(self, row, candidates)
+
+    monkeypatch.setattr(resolve.Resolver, "_resolve_one", stop_midway)
+    with pytest.raises(KeyboardInterrupt):
+        sync(load_project(root), now=NOW, embed=False)
+    conn = sqlite3.connect(load_project(root).db_path)
+    assert conn.execute(indexes).fetchall() == schema
+    conn.close()
+    monkeypatch.setattr(resolve.Resolver, "_resolve_one", real_resolve_one)
+    sync(load_project(root), now=NOW, embed=False)
+    assert _graph(root) == _graph(clean)
+    conn = sqlite3.connect(load_project(root).db_path)
+    assert conn.execute(indexes).fetchall() == schema
+    assert conn.execute("PRAGMA integrity_check").fetchone()[0] == "ok"
+    conn.close()

@@ -395,3 +395,50 @@ def test_equal_length_paths_are_chosen_by_content_whatever_the_batch_order(twin_
         steps = [(e.dst.key, forward) for e, forward in graph.edges_of(store, start)]
         assert steps == [("symbol:src/a.py:alpha", True), ("symbol:src/b.py:bravo", True)]
     assert chosen[0] == chosen[1] == ["symbol:src/a.py:alpha", "symbol:src/end.py:stop"]
+
+
+def test_lean_file_references_and_resolved_edges_are_stored_as_the_general_writers_store_them(store):
+    """``GraphWriter.file_ref`` and ``ref_edge`` (a cold sync's many rows) write what ``ref`` and
+    ``edge`` write, and edges written with the indexes rebuilt after (``edge_indexes_built_after``)
+    are served like any other."""
+    ids = build_small_graph(store)
+    source = ("file", "src/a_b.py:7-7", "f1")
+    with transaction(store):
+        writer = graph_write.GraphWriter(store)
+        lean = writer.file_ref(
+            ids["fn"], "src/a_b.py", "f1", ("calls", "symbol", "run", 7, "pkg", True, False, "extracted", True)
+        )
+        whole = writer.ref(
+            ids["fn"], "calls", "symbol", "run", hint="pkg", qualified=True, reverse=False, link="extracted",
+            line=7, source=source, origin="src/a_b.py", tested=True,
+        )  # fmt: skip
+        lean_file = writer.file_ref(
+            ids["file"], "src/a_b.py", "f1", ("imports", "module", "pkg", None, None, False, False, "declared", False)
+        )
+        whole_file = writer.ref(
+            ids["file"], "imports", "module", "pkg", hint=None, qualified=False, reverse=False, link="declared",
+            line=None, source=("file", "src/a_b.py", "f1"), origin="src/a_b.py",
+        )  # fmt: skip
+        writer.flush()
+    rows = graph.ref_rows(store, [lean, whole, lean_file, whole_file])
+    assert [r.id for r in rows] == [lean, whole, lean_file, whole_file]
+    assert rows[0][1:] == rows[1][1:] and rows[2][1:] == rows[3][1:]
+    assert (rows[0].source_uri, rows[0].line, rows[0].origin, rows[0].tested) == (
+        "src/a_b.py:7-7",
+        7,
+        "src/a_b.py",
+        True,
+    )
+    assert rows[2].source_uri == "src/a_b.py"
+    bare = graph.ref_rows(store, [lean, whole, lean_file, whole_file], sources=False)  # what resolution needs
+    assert [(*r[:10], *r[14:]) for r in bare] == [(*r[:10], *r[14:]) for r in rows]
+    assert all(r[10:14] in (r0[10:14], (None,) * 4) for r, r0 in zip(bare, rows, strict=True))
+    with transaction(store), graph_write.edge_indexes_built_after(store):
+        writer = graph_write.GraphWriter(store)
+        writer.ref_edge(ids["other"], ids["fn"], "tested_by", "extracted", rows[0])
+        writer.ref_edge(ids["fn"], ids["fn"], "calls", "extracted", rows[0])  # a node never points at itself
+        assert writer.flush() == 1
+    fn = graph.nodes_by_id(store, [ids["fn"]])[ids["fn"]]
+    incoming = [(e.type, e.src.id, e.source_uri, e.line) for e, forward in graph.edges_of(store, fn) if not forward]
+    assert ("tested_by", ids["other"], "src/a_b.py:7-7", 7) in incoming
+    assert graph.counts(store) == (3, 4)

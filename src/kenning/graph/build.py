@@ -115,7 +115,8 @@ def apply(
     writer.flush()
     resolver = Resolver(conn, stamp)
     if deferred and last:  # every reference (none is resolved yet), against every node
-        resolver.resolve(graph_store.ref_ids(conn))
+        with graph_write.edge_indexes_built_after(conn):
+            resolver.resolve(graph_store.ref_ids(conn))
         graph_write.delete_source(conn, DEFERRED)
     elif not deferred:
         resolver.resolve(new_refs)
@@ -177,10 +178,16 @@ def _add_file(
         )
         scopes.setdefault(sym.qualname, sid)
         keys.add(("symbol", name))
-    refs = []
-    for ref in rel.refs:
-        uri = f"{path}:{ref.line}-{ref.line}" if ref.line else path
-        refs.append(add_ref(writer, scopes.get(ref.scope, node), ref, source=("file", uri, fingerprint), origin=path))
+    file_ref, scope_of = writer.file_ref, scopes.get  # one call per import, call and link: kept lean
+    refs = [
+        file_ref(
+            scope_of(r.scope, node),
+            path,
+            fingerprint,
+            (r.type, r.target_kind, r.target, r.line, r.hint, r.qualified, r.reverse, r.link, r.tested),
+        )
+        for r in rel.refs
+    ]
     return keys, refs
 
 

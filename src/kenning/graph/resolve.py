@@ -103,50 +103,36 @@ class Resolver:
     def resolve(self, ref_ids: list[int], *, again: bool = False) -> None:
         if again:
             graph_write.delete_ref_edges(self.conn, ref_ids)
+        cache = self._cache
         for start in range(0, len(ref_ids), RESOLVE_BATCH):  # batches bound the memory of a cold sync
-            rows = graph_store.ref_rows(self.conn, ref_ids[start : start + RESOLVE_BATCH])
-            wanted = {_lookup_key(row) for row in rows}.difference(self._cache)
+            rows = graph_store.ref_rows(
+                self.conn, ref_ids[start : start + RESOLVE_BATCH], sources=self.writer.ref_sources
+            )
+            keys = [_lookup_key(row) for row in rows]
+            wanted = set(keys).difference(cache)
             for key, found in graph_store.candidates_many(self.conn, sorted(wanted)).items():
-                self._cache[key] = _Candidates(found)
-            for row in rows:
-                self._resolve_one(row)
+                cache[key] = _Candidates(found)
+            for row, key in zip(rows, keys, strict=True):
+                self._resolve_one(row, cache[key])
             self.writer.flush()
         for newer, older in self._superseding:
             mark_superseded(self.conn, newer=newer, older=older, stamp=self.stamp)
         self._superseding = []
 
-    def _resolve_one(self, row: RefRow) -> None:
-        src, type_, kind, target, hint = row.src, row.type, row.target_kind, row.target, row.hint
-        candidates = self._cache[_lookup_key(row)]
-        if kind == "symbol":
-            chosen, link = _narrow(candidates, target, hint, row.qualified, row.src_path)
+    def _resolve_one(self, row: RefRow, candidates: _Candidates) -> None:
+        src, type_ = row.src, row.type
+        if row.target_kind == "symbol":
+            chosen, link = _narrow(candidates, row.target, row.hint, row.qualified, row.src_path)
         else:
             chosen, link = candidates.rows[:1], row.link
+        edge = self.writer.ref_edge
         for node_id, _, _ in chosen:
             a, b = (node_id, src) if row.reverse else (src, node_id)
-            self.writer.edge(
-                a,
-                b,
-                type_,
-                link,
-                source=(row.source_kind, row.source_uri, row.fingerprint),
-                origin=row.origin,
-                line=row.line,
-                ref_id=row.id,
-            )
+            edge(a, b, type_, link, row)
             if type_ == "supersedes":
                 self._superseding.append((a, b))
             if row.tested:  # a call from a test: the callee is tested by the caller
-                self.writer.edge(
-                    node_id,
-                    src,
-                    "tested_by",
-                    link,
-                    source=(row.source_kind, row.source_uri, row.fingerprint),
-                    origin=row.origin,
-                    line=row.line,
-                    ref_id=row.id,
-                )
+                edge(node_id, src, "tested_by", link, row)
 
 
 def _lookup_key(row: RefRow) -> Key:

@@ -30,6 +30,7 @@ ANNOTATION_CHARS = 24  # a longer annotation is left out of the title
 Definition = ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef
 
 _DEF_NAME = re.compile(r"^(async\s+def|def|class)\s+(\w+)")
+_NOT_PLAIN = re.compile(r"['\"#\\]|lambda")  # a string, a comment, a line continuation or a lambda
 
 
 def parse_python(text: str, path: str) -> list[Chunk]:
@@ -299,9 +300,10 @@ def _plain_header(line: str) -> bool:
     line = line.rstrip()
     return (
         line.endswith(":")
-        and not any(c in line for c in "'\"#\\")
-        and "lambda" not in line
-        and all(line.count(a) == line.count(b) for a, b in ("()", "[]", "{}"))
+        and _NOT_PLAIN.search(line) is None
+        and line.count("(") == line.count(")")
+        and line.count("[") == line.count("]")
+        and line.count("{") == line.count("}")
     )
 
 

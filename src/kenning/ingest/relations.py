@@ -5,19 +5,22 @@ reference to a node happens in ``kenning.graph``."""
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, NamedTuple
+
+# Symbols and references are named tuples, not dataclasses: a cold sync makes one per
+# definition, import, call and link in the parsing pool and sends them to the writing process
+# (Django 5.0.6: 136,739 references), and a tuple is made, pickled and unpickled for less (a
+# frozen dataclass sets each field through ``object.__setattr__``; its pickle names them).
 
 
-@dataclass(frozen=True)
-class Symbol:
+class Symbol(NamedTuple):
     qualname: str  # within the file: ``Cls.run``
     kind: str  # function, method, class, interface, struct, …
     line_start: int
     line_end: int
 
 
-@dataclass(frozen=True)
-class Ref:
+class Ref(NamedTuple):
     """``type`` is an edge type; ``scope`` the qualname of the symbol the reference sits in
     (None: the file itself)."""
 

@@ -79,10 +79,10 @@ class RefRow(NamedTuple):
     reverse: bool
     link: str
     line: int | None
-    source_kind: str
-    source_uri: str
+    source_kind: str | None  # these four None when read with ``sources=False``
+    source_uri: str | None
     fingerprint: str | None
-    origin: str
+    origin: str | None
     src_path: str | None
     tested: bool = False  # a call from a test: also resolved into a tested_by edge
 
@@ -302,19 +302,26 @@ def _by_kind(keys: Sequence[tuple[str, str]]) -> dict[str, list[str]]:
     return by_kind
 
 
-def ref_rows(conn: sqlite3.Connection, ids: Sequence[int]) -> list[RefRow]:
+def ref_rows(conn: sqlite3.Connection, ids: Sequence[int], *, sources: bool = True) -> list[RefRow]:
     """The references with these ids, by id (resolution writes their edges in this order: both
-    engines number the edges alike, and a walk breaks ties between edges by id)."""
+    engines number the edges alike, and a walk breaks ties between edges by id).
+    ``sources=False``: the source kind, URI, fingerprint and origin may be left None, for a
+    writer that keeps them on the reference alone (``GraphWriter.ref_sources``); SQLite then
+    reads neither the manifest nor the origins (a cold sync reads back every reference)."""
     if is_pg(conn):
         return [RefRow._make(r) for r in pg.ref_rows(conn, ids)]
+    columns = (
+        f"r.source_kind, {_REF_URI}, coalesce(r.fingerprint, m.fingerprint), {_REF_ORIGIN}"
+        if sources
+        else "NULL, NULL, NULL, NULL"
+    )
+    manifest = f"LEFT JOIN manifest m ON m.path = {_REF_ORIGIN} " if sources else ""
     found: list[RefRow] = []
     for chunk in in_batches(ids):
         for row in conn.execute(
             "SELECT r.id, r.src, r.type, r.target_kind, r.target, r.hint, r.qualified, r.reverse, r.link, "
-            f"r.line, r.source_kind, {_REF_URI}, coalesce(r.fingerprint, m.fingerprint), {_REF_ORIGIN}, n.path, "
-            "r.tested FROM graph_refs r JOIN graph_nodes n ON n.id = r.src "
-            f"LEFT JOIN manifest m ON m.path = {_REF_ORIGIN} "
-            f"WHERE r.id IN ({','.join('?' * len(chunk))})",
+            f"r.line, {columns}, n.path, r.tested FROM graph_refs r JOIN graph_nodes n ON n.id = r.src "
+            f"{manifest}WHERE r.id IN ({','.join('?' * len(chunk))})",
             chunk,
         ):
             found.append(RefRow._make((*row[:6], bool(row[6]), bool(row[7]), *row[8:15], bool(row[15]))))
