@@ -10,13 +10,11 @@ from mcp.types import CallToolResult
 from pydantic import Field
 
 from kenning.across.answers import ask_all
-from kenning.answer.ask import ask_project
-from kenning.errors import IndexMissing
 from kenning.interfaces.mcp.context import READ, ServerContext, reply
 from kenning.interfaces.mcp.outputs import AnswerOut, PackOut
 from kenning.interfaces.mcp.scope import cross_entries
 from kenning.interfaces.render import answer_text
-from kenning.records import Answer
+from kenning.interfaces.serve import ask_kept
 
 
 def register(server: FastMCP, ctx: ServerContext) -> None:
@@ -36,7 +34,7 @@ def register(server: FastMCP, ctx: ServerContext) -> None:
             home, entries, _ = cross_entries(ctx)
             answer = ask_all(question, entries, now=ctx.clock(), home=home, stores=ctx.stores)
         else:
-            answer = _ask_here(ctx, question)
+            answer = ask_kept(ctx.connections, question, now=ctx.clock())
         return reply(answer_text(answer), answer.to_json())
 
     @server.tool(
@@ -59,19 +57,6 @@ def register(server: FastMCP, ctx: ServerContext) -> None:
     )
     def core_resource() -> str:
         return pack_payload(ctx)[0]
-
-
-def _ask_here(ctx: ServerContext, question: str) -> Answer:
-    """``ask_project`` on one of the server's own SQLite connections (kept open between calls);
-    on its own for a store it cannot open yet (no index: the answer says so) and a PostgreSQL
-    store (an unreachable server falls back to the local store, said in the answer)."""
-    if ctx.project.config.store:
-        return ask_project(ctx.project, question, now=ctx.clock())
-    try:
-        with ctx.conn() as conn:
-            return ask_project(ctx.project, question, now=ctx.clock(), conn=conn)
-    except IndexMissing:
-        return ask_project(ctx.project, question, now=ctx.clock())
 
 
 def pack_payload(ctx: ServerContext) -> tuple[str, dict]:

@@ -8,9 +8,8 @@ answer contract. A ``KenningError`` becomes an error result the model can read, 
 from __future__ import annotations
 
 import functools
-import threading
-from collections.abc import Awaitable, Callable, Iterator
-from contextlib import contextmanager
+from collections.abc import Awaitable, Callable
+from contextlib import AbstractContextManager
 from contextvars import ContextVar
 from dataclasses import dataclass, field
 from datetime import datetime
@@ -23,9 +22,9 @@ from kenning.across.stores import StorePool
 from kenning.config import Project, load_project
 from kenning.errors import KenningError
 from kenning.interfaces.render import DATA_FRAME
+from kenning.interfaces.serve import Connections
 from kenning.refs import check_text
 from kenning.store import fts_guard
-from kenning.store.db import open_store
 from kenning.store.handle import Connection
 
 READ = ToolAnnotations(readOnlyHint=True, destructiveHint=False, openWorldHint=False)
@@ -45,23 +44,17 @@ class ServerContext:
     # the other projects' read-only stores, their configs read by ``config.load_project``
     stores: StorePool = field(default_factory=lambda: StorePool(load_project), compare=False, repr=False)
 
-    _free: list[Connection] = field(default_factory=list, compare=False, repr=False)
-    _lock: threading.Lock = field(default_factory=threading.Lock, compare=False, repr=False)
+    # the store connections kept between calls (``interfaces/serve.py``)
+    connections: Connections = field(init=False, compare=False, repr=False)
 
-    @contextmanager
-    def conn(self, *, create: bool = False) -> Iterator[Connection]:
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "connections", Connections(self.project))
+
+    def conn(self, *, create: bool = False) -> AbstractContextManager[Connection]:
         """A store connection for one tool call. Calls run in worker threads (``off_the_loop``),
         so a long query never blocks another call: each running call holds its own
-        connection, taken from the server's free ones or opened, and handed back after."""
-        with self._lock:
-            taken = self._free.pop() if self._free else None
-        if taken is None:
-            taken = open_store(self.project, create=create)
-        try:
-            yield taken
-        finally:
-            with self._lock:
-                self._free.append(taken)
+        connection, taken from the server's kept ones or opened, and handed back after."""
+        return self.connections.conn(create=create)
 
 
 def reply(text: str, structured: dict[str, Any] | None = None, *, framed: bool = True) -> CallToolResult:

@@ -1,9 +1,10 @@
-"""One question for the cockpit, answered exactly as `kenning ask` answers it."""
+"""One question for the cockpit, answered exactly as `kenning ask` answers it, on one of the
+cockpit's kept store connections (``interfaces/serve.py``, as ``memory_ask`` answers)."""
 
 from __future__ import annotations
 
 from kenning.across.answers import ask_all
-from kenning.answer.ask import ask_project
+from kenning.interfaces.serve import ask_kept
 from kenning.interfaces.web.cockpit import Cockpit
 from kenning.records import Answer
 
@@ -24,4 +25,4 @@ def answer_for(
             home=cockpit.home if allowed is None else None,
             stores=cockpit.stores,
         )
-    return ask_project(cockpit.project, question, now=cockpit.clock(), limit=limit)
+    return ask_kept(cockpit.connections, question, now=cockpit.clock(), limit=limit)

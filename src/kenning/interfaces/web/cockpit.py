@@ -21,6 +21,7 @@ from kenning.auth.tokens import WRITE, TokenRecord
 from kenning.config import CONFIG_NAME, STATE_DIR, Project, load_project
 from kenning.errors import NotFound, ScopeDenied
 from kenning.interfaces.render import DATA_FRAME, badge
+from kenning.interfaces.serve import Connections
 from kenning.records import Answer, Fact
 from kenning.registry import Entry
 from kenning.store.db import SERVER_LEVEL, connect, open_for_reading, open_store
@@ -41,6 +42,10 @@ class Cockpit:
     form_token: str = field(default_factory=lambda: secrets.token_urlsafe(24))
     bench_cache: dict[str, Any] = field(default_factory=dict)
     stores: StorePool = field(default_factory=lambda: StorePool(load_project))  # read-only connections for scope "all"
+    connections: Connections = field(init=False, repr=False)  # this store's, kept between questions
+
+    def __post_init__(self) -> None:
+        self.connections = Connections(self.project)
 
     def registered(self, allowed: frozenset[str] | None) -> list[Entry]:
         """The registered projects, cut to a token's projects (``allowed``) when there is one."""
