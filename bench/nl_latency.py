@@ -33,7 +33,10 @@ Timed, per question, interleaved in one run:
 - MCP: ``memory_ask`` called by the official SDK client over stdio on one ``kenning mcp``
   server (warmed with the warm-up questions, then the timed ones, then the timed ones again);
   ``client check``: the part of each call the SDK client spends checking the result against
-  the tool's output schema (``jsonschema.validate``: a cost of the Python client, not the server's).
+  the tool's output schema (``jsonschema.validate``: a cost of the Python client, not the server's);
+  ``server CPU`` and ``client CPU``: the CPU time per timed call of the server process (every
+  thread: the answer, the SDK, the transport; Linux ``/proc``) and of the client (this process:
+  reading, parsing and checking the result).
 """
 
 from __future__ import annotations
@@ -235,18 +238,22 @@ def _measure(root: Path, warm: list[str], timed: list[str], mcp: bool) -> dict:
     for key, values in timings.items():
         figures[key] = {"p50": round(quantile(values, 0.5), 2), "p95": round(quantile(values, 0.95), 2)}
     if mcp:
-        calls, checks = asyncio.run(_mcp(root, warm, timed, pause=warm_seconds * 1.5))
+        calls, checks, cpu = asyncio.run(_mcp(root, warm, timed, pause=warm_seconds * 1.5))
         first, again = calls[: len(timed)], calls[len(timed) :]
+        figures["mcp_cpu_per_call_ms"] = cpu
         figures["mcp"] = {"p50": round(quantile(first, 0.5), 2), "p95": round(quantile(first, 0.95), 2)}
         figures["mcp_again"] = {"p50": round(quantile(again, 0.5), 2), "p95": round(quantile(again, 0.95), 2)}
         figures["mcp_client_check"] = {"p50": round(quantile(checks, 0.5), 2), "p95": round(quantile(checks, 0.95), 2)}
     return figures
 
 
-async def _mcp(root: Path, warm: list[str], timed: list[str], pause: float) -> tuple[list[float], list[float]]:
-    """The time of each timed ``memory_ask`` call as the SDK client sees it, and of the
+async def _mcp(
+    root: Path, warm: list[str], timed: list[str], pause: float
+) -> tuple[list[float], list[float], dict[str, float | None]]:
+    """The time of each timed ``memory_ask`` call as the SDK client sees it, of the
     client's own check of each result against the tool's output schema (the SDK's
-    ``jsonschema.validate``, inside the call's time: a cost of the Python client)."""
+    ``jsonschema.validate``, inside the call's time: a cost of the Python client), and the CPU
+    time per timed call of the server process and of the client."""
     from mcp import ClientSession, StdioServerParameters
     from mcp.client.stdio import stdio_client
 
@@ -269,15 +276,37 @@ async def _mcp(root: Path, warm: list[str], timed: list[str], pause: float) -> t
         for question in warm:
             await session.call_tool("memory_ask", {"question": question})
         checks.clear()
+        server = _child_cpu()
+        client = time.process_time()
         for question in [*timed, *timed]:  # then again: every list read
             started = time.perf_counter()
             result = await session.call_tool("memory_ask", {"question": question})
             timings.append((time.perf_counter() - started) * 1000)
             if result.isError:  # timed all the same (a query stopped by its budget costs that budget)
                 failed.append(f"{question!r}: {result.content[0].text.splitlines()[0]}")
+        server_after, count = _child_cpu(), 2 * len(timed)
     for line in failed:
         print(f"memory_ask failed on {line}", file=sys.stderr)
-    return timings, checks
+    cpu = {
+        "server": None if server is None or server_after is None else round((server_after - server) / count * 1000, 2),
+        "client": round((time.process_time() - client) / count * 1000, 2),
+    }
+    return timings, checks, cpu
+
+
+def _child_cpu() -> float | None:
+    """CPU seconds (user + system, every thread) of this process's one ``kenning`` child: the
+    MCP server (Linux ``/proc``; None elsewhere)."""
+    ticks = os.sysconf("SC_CLK_TCK") if hasattr(os, "sysconf") else 100
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            name, fields = stat.read_text().rsplit(")", 1)
+        except OSError:
+            continue
+        values = fields.split()
+        if int(values[1]) == os.getpid() and name.endswith("(kenning"):
+            return (int(values[11]) + int(values[12])) / ticks
+    return None
 
 
 def _print(results: dict) -> None:
@@ -299,6 +328,7 @@ def _print(results: dict) -> None:
                 f"{mcp.get('p50')} / {mcp.get('p95')}" if mcp else None,
                 f"{f['mcp_again']['p50']} / {f['mcp_again']['p95']}" if mcp else None,
                 f"{f['mcp_client_check']['p50']} / {f['mcp_client_check']['p95']}" if mcp else None,
+                f"{f['mcp_cpu_per_call_ms']['server']} / {f['mcp_cpu_per_call_ms']['client']}" if mcp else None,
                 ratio,
                 f["cached_mb"],
                 f"{f['warmup_seconds']} s, {f['warmup_mb']} MB",
@@ -318,6 +348,7 @@ def _print(results: dict) -> None:
         "MCP",
         "MCP again",
         "client check",
+        "CPU/call server / client",
         "ask/OR p95",
     ]
     print("p50 / p95 in ms, 10 results")
