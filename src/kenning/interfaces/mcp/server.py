@@ -23,7 +23,6 @@ from kenning.clock import utc_now
 from kenning.errors import InternalError, InvalidQuery, KenningError, NotFound, UsageError, ValidationError
 from kenning.interfaces.mcp import ask_tools, graph_tools, memory_tools, profiles
 from kenning.interfaces.mcp.context import ALLOWED_PROJECTS, ServerContext, error_reply, off_the_loop
-from kenning.interfaces.mcp.stdio import native_stdio
 from kenning.project import Project
 from kenning.refs import bound_error
 from kenning.search import lexical
@@ -181,11 +180,6 @@ class KenningMCP(FastMCP):
             if cause is None:
                 raise
             raise ResourceError(f"error ({type(cause).__name__}): {cause.message}\nNext: {cause.hint}") from exc
-
-    async def run_stdio_async(self) -> None:
-        """The SDK's stdio server, its pipes read and written by the event loop (``stdio.py``)."""
-        async with native_stdio() as (read_stream, write_stream):
-            await self._mcp_server.run(read_stream, write_stream, self._mcp_server.create_initialization_options())
 
     def _request(self) -> Any:
         try:
