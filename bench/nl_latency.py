@@ -43,8 +43,10 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import json
 import os
+import re
 import resource
 import sys
 import tempfile
@@ -66,6 +68,12 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--copies", type=int, default=10, help="copies of each corpus in its store (default: 10)")
     parser.add_argument("--keep", type=Path, help="folder holding the stores, kept and reused between runs")
     parser.add_argument("--no-mcp", action="store_true", help="skip the MCP timings")
+    parser.add_argument(
+        "--mcp-baseline",
+        type=Path,
+        metavar="SRC",
+        help="also time a second MCP server running the code under SRC (e.g. main's src/), questions alternated",
+    )
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args(argv)
     relax_query_budget()
@@ -81,7 +89,7 @@ def main(argv: list[str] | None = None) -> int:
             if built is None:
                 continue
             root, warm, timed = built
-            results[name] = _measure(root, warm, timed, mcp=not args.no_mcp)
+            results[name] = _measure(root, warm, timed, mcp=not args.no_mcp, baseline=args.mcp_baseline)
     if args.json:
         print(json.dumps(results, indent=2))
     _print(results)
@@ -161,7 +169,7 @@ def _sync(root: Path, name: str) -> None:
     print(f"{name}: synced in {time.perf_counter() - started:.1f} s", file=sys.stderr)
 
 
-def _measure(root: Path, warm: list[str], timed: list[str], mcp: bool) -> dict:
+def _measure(root: Path, warm: list[str], timed: list[str], mcp: bool, baseline: Path | None = None) -> dict:
     from kenning.answer.ask import ask_project
     from kenning.bench.speed import quantile
     from kenning.clock import utc_now
@@ -238,66 +246,96 @@ def _measure(root: Path, warm: list[str], timed: list[str], mcp: bool) -> dict:
     for key, values in timings.items():
         figures[key] = {"p50": round(quantile(values, 0.5), 2), "p95": round(quantile(values, 0.95), 2)}
     if mcp:
-        calls, checks, cpu = asyncio.run(_mcp(root, warm, timed, pause=warm_seconds * 1.5))
-        first, again = calls[: len(timed)], calls[len(timed) :]
-        figures["mcp_cpu_per_call_ms"] = cpu
-        figures["mcp"] = {"p50": round(quantile(first, 0.5), 2), "p95": round(quantile(first, 0.95), 2)}
-        figures["mcp_again"] = {"p50": round(quantile(again, 0.5), 2), "p95": round(quantile(again, 0.95), 2)}
-        figures["mcp_client_check"] = {"p50": round(quantile(checks, 0.5), 2), "p95": round(quantile(checks, 0.95), 2)}
+        runs = asyncio.run(_mcp(root, warm, timed, pause=warm_seconds * 1.5, baseline=baseline))
+        for prefix, (calls, checks, cpu) in zip(("mcp", "baseline_mcp"), runs[:2], strict=False):
+            first, again = calls[: len(timed)], calls[len(timed) :]
+            figures[f"{prefix}_cpu_per_call_ms"] = cpu
+            figures[prefix] = {"p50": round(quantile(first, 0.5), 2), "p95": round(quantile(first, 0.95), 2)}
+            figures[f"{prefix}_again"] = {"p50": round(quantile(again, 0.5), 2), "p95": round(quantile(again, 0.95), 2)}
+            figures[f"{prefix}_client_check"] = {
+                "p50": round(quantile(checks, 0.5), 2),
+                "p95": round(quantile(checks, 0.95), 2),
+            }
+        if baseline is not None:
+            figures["baseline_same_answers"] = runs[2]
     return figures
 
 
-async def _mcp(
-    root: Path, warm: list[str], timed: list[str], pause: float
-) -> tuple[list[float], list[float], dict[str, float | None]]:
-    """The time of each timed ``memory_ask`` call as the SDK client sees it, of the
-    client's own check of each result against the tool's output schema (the SDK's
+async def _mcp(root: Path, warm: list[str], timed: list[str], pause: float, baseline: Path | None) -> list:
+    """Per server: the time of each timed ``memory_ask`` call as the SDK client sees it, of
+    the client's own check of each result against the tool's output schema (the SDK's
     ``jsonschema.validate``, inside the call's time: a cost of the Python client), and the CPU
-    time per timed call of the server process and of the client."""
+    time per timed call of the server process and of the client. With ``baseline``, a second
+    server runs the code under that folder (``PYTHONPATH``), each question asked of both in
+    turn (the order alternating), and the count of answers identical but for the time of
+    the freshness check follows."""
     from mcp import ClientSession, StdioServerParameters
     from mcp.client.stdio import stdio_client
 
     kenning = str(Path(sys.executable).with_name("kenning"))
-    params = StdioServerParameters(command=kenning, args=["mcp", "--project", str(root)], env=dict(os.environ))
-    timings: list[float] = []
-    checks: list[float] = []
+    envs = [dict(os.environ)] + ([{**os.environ, "PYTHONPATH": str(baseline)}] if baseline else [])
+    timings: list[list[float]] = [[] for _ in envs]
+    checks: list[list[float]] = [[] for _ in envs]
+    answers: list[list[str]] = [[] for _ in envs]
+    client_cpu = [0.0 for _ in envs]
     failed = []
-    async with stdio_client(params) as (read, write), ClientSession(read, write) as session:
-        await session.initialize()
-        validate = session._validate_tool_result
+    async with contextlib.AsyncExitStack() as stack:
+        sessions, pids = [], []
+        for n, env in enumerate(envs):
+            params = StdioServerParameters(command=kenning, args=["mcp", "--project", str(root)], env=env)
+            read, write = await stack.enter_async_context(stdio_client(params))
+            session = await stack.enter_async_context(ClientSession(read, write))
+            await session.initialize()
+            pids.append(next(pid for pid in _children() if pid not in pids))
+            validate = session._validate_tool_result
 
-        async def timed_check(name: str, result: object) -> None:
-            started = time.perf_counter()
-            await validate(name, result)
-            checks.append((time.perf_counter() - started) * 1000)
+            async def timed_check(name: str, result: object, n: int = n, validate=validate) -> None:
+                started = time.perf_counter()
+                await validate(name, result)
+                checks[n].append((time.perf_counter() - started) * 1000)
 
-        session._validate_tool_result = timed_check  # type: ignore[method-assign]  # timed, unchanged
-        await asyncio.sleep(pause)  # the server's own warm-up (started with it) ends meanwhile
+            session._validate_tool_result = timed_check  # type: ignore[method-assign]  # timed, unchanged
+            sessions.append(session)
+        await asyncio.sleep(pause)  # the servers' own warm-up (started with them) ends meanwhile
         for question in warm:
-            await session.call_tool("memory_ask", {"question": question})
-        checks.clear()
-        server = _child_cpu()
-        client = time.process_time()
-        for question in [*timed, *timed]:  # then again: every list read
-            started = time.perf_counter()
-            result = await session.call_tool("memory_ask", {"question": question})
-            timings.append((time.perf_counter() - started) * 1000)
-            if result.isError:  # timed all the same (a query stopped by its budget costs that budget)
-                failed.append(f"{question!r}: {result.content[0].text.splitlines()[0]}")
-        server_after, count = _child_cpu(), 2 * len(timed)
+            for session in sessions:
+                await session.call_tool("memory_ask", {"question": question})
+        for done in checks:
+            done.clear()
+        server = [_children().get(pid) for pid in pids]
+        for k, question in enumerate([*timed, *timed]):  # then again: every list read
+            for n in range(len(sessions)) if k % 2 == 0 else reversed(range(len(sessions))):
+                cpu, started = time.process_time(), time.perf_counter()
+                result = await sessions[n].call_tool("memory_ask", {"question": question})
+                timings[n].append((time.perf_counter() - started) * 1000)
+                client_cpu[n] += time.process_time() - cpu
+                answers[n].append(_CHECKED.sub("", json.dumps(result.structuredContent, sort_keys=True)))
+                if result.isError:  # timed all the same (a query stopped by its budget costs that budget)
+                    failed.append(f"{question!r}: {result.content[0].text.splitlines()[0]}")
+        server_after, count = [_children().get(pid) for pid in pids], 2 * len(timed)
     for line in failed:
         print(f"memory_ask failed on {line}", file=sys.stderr)
-    cpu = {
-        "server": None if server is None or server_after is None else round((server_after - server) / count * 1000, 2),
-        "client": round((time.process_time() - client) / count * 1000, 2),
-    }
-    return timings, checks, cpu
+    runs: list = []
+    for n in range(len(envs)):
+        before, after = server[n], server_after[n]
+        cpu_figures = {
+            "server": None if before is None or after is None else round((after - before) / count * 1000, 2),
+            "client": round(client_cpu[n] / count * 1000, 2),
+        }
+        runs.append((timings[n], checks[n], cpu_figures))
+    if baseline:
+        runs.append(f"{sum(a == b for a, b in zip(*answers, strict=True))} of {count}")
+    return runs
 
 
-def _child_cpu() -> float | None:
-    """CPU seconds (user + system, every thread) of this process's one ``kenning`` child: the
-    MCP server (Linux ``/proc``; None elsewhere)."""
+_CHECKED = re.compile(r'"checked": "[^"]*"')
+
+
+def _children() -> dict[int, float]:
+    """CPU seconds (user + system, every thread) of each ``kenning`` child of this process:
+    the MCP servers (Linux ``/proc``; none found elsewhere)."""
     ticks = os.sysconf("SC_CLK_TCK") if hasattr(os, "sysconf") else 100
+    found = {}
     for stat in Path("/proc").glob("[0-9]*/stat"):
         try:
             name, fields = stat.read_text().rsplit(")", 1)
@@ -305,8 +343,8 @@ def _child_cpu() -> float | None:
             continue
         values = fields.split()
         if int(values[1]) == os.getpid() and name.endswith("(kenning"):
-            return (int(values[11]) + int(values[12])) / ticks
-    return None
+            found[int(stat.parent.name)] = (int(values[11]) + int(values[12])) / ticks
+    return found
 
 
 def _print(results: dict) -> None:
@@ -353,6 +391,24 @@ def _print(results: dict) -> None:
     ]
     print("p50 / p95 in ms, 10 results")
     print(table([*headers, "lists MB", "warm-up", "load"], rows))
+    pairs = []
+    for name, f in results.items():
+        for label, prefix in (("this code", "mcp"), ("baseline", "baseline_mcp")):
+            if f"{prefix}_again" in f and "baseline_mcp" in f:
+                cpu = f[f"{prefix}_cpu_per_call_ms"]
+                pairs.append(
+                    [
+                        name,
+                        label,
+                        f"{f[prefix]['p50']} / {f[prefix]['p95']}",
+                        f"{f[f'{prefix}_again']['p50']} / {f[f'{prefix}_again']['p95']}",
+                        f"{cpu['server']} / {cpu['client']}",
+                        f["baseline_same_answers"],
+                    ]
+                )
+    if pairs:
+        print("MCP, two servers asked in turn:")
+        print(table(["corpus", "server", "MCP", "MCP again", "CPU/call server / client", "same answers"], pairs))
 
 
 if __name__ == "__main__":
