@@ -47,6 +47,33 @@ def inside_root(root_real: str, path: str) -> str | None:
     return None
 
 
+def stat_inside(root_real: str, rel: str) -> os.stat_result | None:
+    """The ``stat`` of ``rel`` (relative, POSIX separators) under ``root_real`` (a
+    ``realpath``) when it resolves inside the root, else None; ``OSError`` when it does not read.
+
+    :func:`inside_root` then ``os.stat``, without resolving the root's own components again:
+    each component below the root is ``lstat``-ed once, and the last one's ``lstat`` is the
+    file's ``stat`` when nothing on the way is a link. A link, ``.`` or ``..`` on the way takes
+    the general rule (``realpath``), so the answer is :func:`inside_root`'s.
+    """
+    current = root_real
+    info: os.stat_result | None = None
+    for part in rel.split("/"):
+        if part in ("", ".", ".."):
+            break
+        current = os.path.join(current, part)
+        info = os.lstat(current)  # OSError: a component is missing or unreadable
+        if stat.S_ISLNK(info.st_mode):
+            break
+    else:
+        if info is not None:
+            return info
+    full = os.path.join(root_real, rel)
+    if inside_root(root_real, full) is None:
+        return None
+    return os.stat(full)
+
+
 _NOFOLLOW = getattr(os, "O_NOFOLLOW", 0)
 _DIRECTORY = getattr(os, "O_DIRECTORY", 0)
 _CLOEXEC = getattr(os, "O_CLOEXEC", 0)

@@ -22,7 +22,7 @@ from datetime import datetime
 from pathlib import Path
 
 from kenning.clock import from_timestamp, iso, parse_iso
-from kenning.files import inside_root, read_resolved_inside
+from kenning.files import read_resolved_inside, stat_inside
 from kenning.records import Fact, Freshness, FreshnessState, Location, Spans, span_key
 from kenning.store.db import Connection
 from kenning.store.sources import manifest_for
@@ -123,9 +123,9 @@ class FileCheck:
             return self._seen[path]
         full = os.path.join(self._root, path)
         try:
-            if inside_root(self._root_real, full) is None:  # a link out of the project: never read
+            st = stat_inside(self._root_real, path)
+            if st is None:  # a link out of the project: never read
                 raise FileNotFoundError(full)
-            st = os.stat(full)
         except OSError:
             result: tuple[str | None, float | None] = (None, None)
         else:

@@ -65,3 +65,63 @@ def test_freshness_does_not_read_a_file_replaced_by_a_link_out(make_project, tmp
     found = cli("search", "run the tool", "--json", "--project", str(project.root))
     answer = found.json()
     assert answer["excerpts"] == [] and answer["filtered"] == {"source_missing": 1}
+
+
+def _inside_then_stat(root_real: str, rel: str) -> tuple[str, object]:
+    from kenning.files import inside_root
+
+    full = os.path.join(root_real, rel)
+    try:
+        if inside_root(root_real, full) is None:
+            return ("outside", None)
+        info = os.stat(full)
+    except OSError as exc:
+        return ("error", type(exc))
+    return ("inside", (info.st_ino, info.st_size, info.st_mtime_ns))
+
+
+def _stat_inside(root_real: str, rel: str) -> tuple[str, object]:
+    from kenning.files import stat_inside
+
+    try:
+        info = stat_inside(root_real, rel)
+    except OSError as exc:
+        return ("error", type(exc))
+    if info is None:
+        return ("outside", None)
+    return ("inside", (info.st_ino, info.st_size, info.st_mtime_ns))
+
+
+def test_the_freshness_stat_follows_the_root_and_link_rule_of_inside_root(tmp_path):
+    root = tmp_path / "root"
+    (root / "docs" / "deep").mkdir(parents=True)
+    (root / "docs" / "deep" / "page.md").write_text("page\n", encoding="utf-8")
+    (root / "top.md").write_text("top\n", encoding="utf-8")
+    outside = tmp_path / "outside"
+    outside.mkdir()
+    (outside / "secret.md").write_text(SECRET + "\n", encoding="utf-8")
+    os.symlink(root / "top.md", root / "inner-link.md")  # a link that stays inside
+    os.symlink(outside / "secret.md", root / "docs" / "out-link.md")  # a file link leaving the root
+    os.symlink(outside, root / "docs" / "out-dir")  # a folder link leaving the root
+    os.symlink(root / "docs" / "deep", root / "deep-link")  # a folder link that stays inside
+    os.symlink(root / "nowhere", root / "dangling.md")
+    real = os.path.realpath(root)
+    cases = [
+        "top.md",
+        "docs/deep/page.md",
+        "docs",
+        "inner-link.md",
+        "docs/out-link.md",
+        "docs/out-dir/secret.md",
+        "deep-link/page.md",
+        "dangling.md",
+        "missing.md",
+        "docs/missing/page.md",
+        "docs/../top.md",
+        "docs/./deep/page.md",
+        "../outside/secret.md",
+    ]
+    for rel in cases:
+        assert _stat_inside(real, rel) == _inside_then_stat(real, rel), rel
+    assert _stat_inside(real, "docs/out-link.md") == ("outside", None)
+    assert _stat_inside(real, "docs/deep/page.md")[0] == "inside"
