@@ -3,12 +3,14 @@ written, then the index, the graph and the commit."""
 
 from __future__ import annotations
 
+import sqlite3
+import time
 from concurrent.futures import ProcessPoolExecutor
 
 from conftest import NOW
 from kenning.ingest import read
 from kenning.ingest.discover import discover
-from kenning.sync import batches
+from kenning.sync import batches, run
 from kenning.sync.run import sync
 
 
@@ -73,7 +75,76 @@ def test_the_pool_parses_at_most_a_bounded_input_ahead_of_the_writer(make_projec
     taken = []
     jobs = [(c, None, False) for c in cands]
     with CountingPool(max_workers=2) as pool:
-        for parsed in read._in_pool(pool, 2, jobs):
+        for parsed in read._in_pool(pool, read._Ahead(jobs, 2)):
             assert sum(submitted) - len(taken) <= 4 + 1  # 2 workers x 2 chunks, or 3 files' bytes, + this one
             taken.append(parsed.candidate.path)
     assert taken == [c.path for c in cands] and len(taken) == 40
+
+
+def _dump(project) -> list[tuple]:  # noqa: ANN001
+    conn = sqlite3.connect(project.db_path)
+    try:
+        facts = conn.execute("SELECT id, title, body, source_uri, content_hash FROM facts ORDER BY id").fetchall()
+        words = conn.execute("SELECT rowid FROM facts_fts WHERE facts_fts MATCH 'text' ORDER BY rowid").fetchall()
+        runs = conn.execute("SELECT count(*) FROM sync_runs").fetchall()
+        return [*facts, *words, *runs]
+    finally:
+        conn.close()
+
+
+def test_past_its_first_bytes_a_batch_takes_only_the_files_parsed_already(make_project, monkeypatch):
+    """The writer does not wait for the pool while it has files to write: once a batch holds
+    BATCH_FIRST_BYTES, it stops at the first file not parsed yet (``Reading.ready``), and the
+    batch after it begins with that file. What is stored is the same."""
+    files = {f"docs/n{i:02d}.md": f"# Note {i}\n\nText {i}. " + "word " * 50 for i in range(12)}
+    whole = make_project(files, name="whole")
+    assert sync(whole, now=NOW).batches == 1
+    monkeypatch.setattr(batches, "BATCH_FIRST_BYTES", 1)
+    real_read_all = run.read_all
+    sizes: list[int] = []
+    real_take = batches._take
+
+    def never_ahead(*args, **kwargs):  # noqa: ANN002, ANN003, ANN202
+        items = real_read_all(*args, **kwargs)
+        taken = []
+
+        def counted():  # noqa: ANN202
+            for item in items:
+                taken.append(item)
+                yield item
+
+        return read.Reading(counted(), lambda: len(taken) == 12)  # a pool never ahead of the writer
+
+    def take(*args):  # noqa: ANN002, ANN202
+        batch = real_take(*args)
+        sizes.append(len(batch))
+        return batch
+
+    monkeypatch.setattr(run, "read_all", never_ahead)
+    monkeypatch.setattr(batches, "_take", take)
+    cut = make_project(files, name="cut")
+    report = sync(cut, now=NOW)
+    # one file a batch while a file is past the bytes wanted (doubled at each batch: 1, 2, 4 … 256)
+    assert sizes[:9] == [1] * 9 and sum(sizes) == 12 and report.batches == len(sizes)
+    assert report.added == 12 and _dump(cut) == _dump(whole)
+
+
+def test_the_pool_hands_over_chunks_bounded_in_bytes_and_says_when_a_file_is_ready(make_project, monkeypatch):
+    """A chunk of large files no longer keeps the writer waiting for all of them: a task holds
+    at most CHUNK files and CHUNK_BYTES of input (one larger file alone)."""
+    project = make_project(
+        {f"docs/n{i:02d}.md": f"# Note {i}\n\n" + "word " * (60 if i != 3 else 400) for i in range(9)}
+    )
+    cands = discover(project).candidates
+    monkeypatch.setattr(read, "CHUNK_BYTES", 3 * cands[0].size)
+    jobs = [(c, None, False) for c in cands]
+    assert [len(chunk) for chunk in read._chunks(jobs)] == [3, 1, 3, 2]
+    ahead = read._Ahead(jobs, 2)
+    assert not ahead.ready()  # nothing handed to the pool yet
+    taken = []
+    with ProcessPoolExecutor(max_workers=2) as pool:
+        for parsed in read._in_pool(pool, ahead):
+            taken.append(parsed.candidate.path)
+            while not ahead.ready():  # the next chunk is parsing
+                time.sleep(0.001)
+    assert taken == [c.path for c in cands] and ahead.ready()

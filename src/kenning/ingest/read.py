@@ -32,7 +32,8 @@ Progress = Callable[[str, int, int], None]
 # (measured: 155 Markdown files, 4.1 MB, parse faster in the pool; 30 files, 1.9 MB, even).
 PARALLEL_FROM = 200
 PARALLEL_FROM_BYTES = 2_000_000
-CHUNK = 16  # files a worker parses per task
+CHUNK = 16  # files a worker parses per task, at most
+CHUNK_BYTES = 256_000  # input a worker parses per task, at most (unless one file is larger)
 AHEAD_BYTES = 8_000_000  # input the pool may parse ahead of the writer (one batch: sync.batches.BATCH_BYTES)
 _PR_SET_PDEATHSIG = 1  # linux/prctl.h
 PARENT_POLL_SECONDS = 0.5
@@ -52,9 +53,21 @@ class Parsed:
     blob: str | None = None  # git's blob id of the bytes read: are they HEAD's? (source dates)
 
 
+class Reading(Iterator[Parsed]):
+    """Parsed files in order (``read_all``), and whether the next one is there already:
+    ``ready()`` is true when ``next`` will not wait for the pool (always, when the files are
+    parsed here, one by one as they are taken)."""
+
+    def __init__(self, items: Iterator[Parsed], ready: Callable[[], bool]) -> None:
+        self._items, self.ready = items, ready
+
+    def __next__(self) -> Parsed:
+        return next(self._items)
+
+
 def read_all(
     cands: list[Candidate], known: Mapping[str, str], progress: Progress | None, *, pack: bool = False
-) -> Iterator[Parsed]:
+) -> Reading:
     """Parsed files, in order, as they come (in a process pool from PARALLEL_FROM files or
     PARALLEL_FROM_BYTES bytes): the pool goes on parsing while the caller writes what it has.
 
@@ -62,49 +75,86 @@ def read_all(
     worker skips parsing bytes it has seen (a new parser version must parse again). ``pack``:
     the excerpts' bodies deflated as the store keeps them (``ExcerptRow.packed``), in the pool."""
     jobs = [(c, known.get(c.path), pack) for c in cands]
-    total = len(jobs)
-    large = total >= PARALLEL_FROM or sum(c.size for c in cands) >= PARALLEL_FROM_BYTES
-    if large and total > 1 and (os.cpu_count() or 1) > 1:
+    large = len(jobs) >= PARALLEL_FROM or sum(c.size for c in cands) >= PARALLEL_FROM_BYTES
+    if large and len(jobs) > 1 and (os.cpu_count() or 1) > 1:
         import_parsers({c.parser for c in cands})
-        workers = min(4, os.cpu_count() or 2)
-        with ProcessPoolExecutor(max_workers=workers, initializer=_worker_start, initargs=(os.getpid(),)) as pool:
-            try:
-                for done, item in enumerate(_in_pool(pool, workers, jobs), start=1):
-                    if progress:
-                        progress("reading", done, total)
-                    yield item
-            finally:  # the caller stopped early (an error while writing): the files not begun are not parsed
-                pool.shutdown(cancel_futures=True)
-    else:
-        for done, job in enumerate(jobs, start=1):
-            item = read_one(job)
-            if progress:
-                progress("reading", done, total)
-            yield item
+        ahead = _Ahead(jobs, min(4, os.cpu_count() or 2))
+        return Reading(_counted(_pooled(ahead), len(jobs), progress), ahead.ready)
+    return Reading(_counted(map(read_one, jobs), len(jobs), progress), lambda: True)
 
 
-def _in_pool(pool: ProcessPoolExecutor, workers: int, jobs: list[Job]) -> Iterator[Parsed]:
-    """The jobs' results in order, parsed ``CHUNK`` files at a time, the pool kept at most
-    ``AHEAD_BYTES`` of input (and ``2 * workers`` chunks) ahead of what the caller took: a pool
-    faster than the writer no longer holds every parsed file at once (measured on the Node.js +
-    npm docs x10: 171 MB at the peak without a bound, see docs/benchmarks.md)."""
-    starts = iter(range(0, len(jobs), CHUNK))
-    pending: deque[tuple[Future[list[Parsed]], int]] = deque()
-    ahead = 0
+def _counted(items: Iterator[Parsed], total: int, progress: Progress | None) -> Iterator[Parsed]:
+    for done, item in enumerate(items, start=1):
+        if progress:
+            progress("reading", done, total)
+        yield item
+
+
+def _pooled(ahead: _Ahead) -> Iterator[Parsed]:
+    """``ahead``'s files parsed in a pool that lives as long as this generator."""
+    with ProcessPoolExecutor(max_workers=ahead.workers, initializer=_worker_start, initargs=(os.getpid(),)) as pool:
+        try:
+            yield from _in_pool(pool, ahead)
+        finally:  # the caller stopped early (an error while writing): the files not begun are not parsed
+            pool.shutdown(cancel_futures=True)
+
+
+class _Ahead:
+    """The chunks handed to the pool and not yet taken: at most ``AHEAD_BYTES`` of input (and
+    ``2 * workers`` chunks) ahead of what the caller took. A pool faster than the writer no
+    longer holds every parsed file at once (measured on the Node.js + npm docs x10: 171 MB at
+    the peak without a bound, see docs/benchmarks.md)."""
+
+    def __init__(self, jobs: list[Job], workers: int) -> None:
+        self.workers = workers
+        self.chunks = iter(_chunks(jobs))
+        self.pending: deque[tuple[Future[list[Parsed]], int]] = deque()
+        self.taken: deque[Parsed] = deque()  # the rest of the chunk the caller is taking
+        self.bytes = 0
+        self.started = self.finished = False
+
+    def ready(self) -> bool:
+        """Whether the next file is parsed (or none is left): taking it will not wait."""
+        if self.taken or self.finished:
+            return True
+        return self.started and (not self.pending or self.pending[0][0].done())
+
+
+def _chunks(jobs: list[Job]) -> Iterator[list[Job]]:
+    """The jobs in order, ``CHUNK`` files or ``CHUNK_BYTES`` of input a task (a larger file
+    alone): with a count alone, a chunk of large files kept the writer waiting for its last one
+    (on the Node.js docs the first 16 files are a quarter of the corpus)."""
+    chunk: list[Job] = []
+    held = 0
+    for job in jobs:
+        if chunk and (len(chunk) == CHUNK or held + job[0].size > CHUNK_BYTES):
+            yield chunk
+            chunk, held = [], 0
+        chunk.append(job)
+        held += job[0].size
+    if chunk:
+        yield chunk
+
+
+def _in_pool(pool: ProcessPoolExecutor, ahead: _Ahead) -> Iterator[Parsed]:
+    """The jobs' results in order, the pool kept within ``ahead``'s bounds."""
+    ahead.started = True
     while True:
-        for start in starts:
-            chunk = jobs[start : start + CHUNK]
+        for chunk in ahead.chunks:
             size = sum(job[0].size for job in chunk)
-            pending.append((pool.submit(_read_chunk, chunk), size))
-            ahead += size
-            if ahead >= AHEAD_BYTES and len(pending) >= 2 * workers:
+            ahead.pending.append((pool.submit(_read_chunk, chunk), size))
+            ahead.bytes += size
+            if ahead.bytes >= AHEAD_BYTES and len(ahead.pending) >= 2 * ahead.workers:
                 break
-        if not pending:
+        if not ahead.pending:
+            ahead.finished = True
             return
-        future, size = pending.popleft()
-        results = future.result()
-        ahead -= size
-        yield from results
+        future, size = ahead.pending[0]
+        ahead.taken.extend(future.result())
+        ahead.pending.popleft()
+        ahead.bytes -= size
+        while ahead.taken:
+            yield ahead.taken.popleft()
 
 
 def _read_chunk(chunk: list[Job]) -> list[Parsed]:

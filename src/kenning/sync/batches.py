@@ -23,10 +23,10 @@ from __future__ import annotations
 import json
 import time
 from collections import Counter
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 
 from kenning.graph import build as graph_build
-from kenning.ingest.read import Parsed, Progress
+from kenning.ingest.read import Parsed, Progress, Reading
 from kenning.project import Project
 from kenning.store import facts as fact_store
 from kenning.store import sources
@@ -47,6 +47,10 @@ BATCH_MAX = 4096
 # input in all, took the peak from 150 to 170 MB).
 BATCH_BYTES = 8_000_000
 BATCH_GROWTH = 4  # a batch is at most this many times its predecessor (one fast batch proves little)
+# A batch waits for at least this many bytes of files read, doubled at each batch up to
+# BATCH_BYTES, then takes what is parsed already and no more: the writer starts after a few
+# files instead of a full batch, and never waits for the pool while it has files to write.
+BATCH_FIRST_BYTES = 256_000
 
 
 def write_batches(
@@ -65,7 +69,9 @@ def write_batches(
 ) -> None:
     """Write ``parsed`` as it comes (the files read, in order: the pool goes on parsing while a
     batch is written; a batch is gathered before its transaction begins, so no parsing happens
-    under the write lock), then retire ``vanished`` and the files now skipped, batch by batch.
+    under the write lock; past its first ``BATCH_FIRST_BYTES``, doubled at each batch, a batch
+    takes only the files ``parsed`` holds ready: ``ingest.read.Reading``), then retire
+    ``vanished`` and the files now skipped, batch by batch.
     ``dates``: the commit dates of the files read; the files not read are re-dated with the last
     batch when HEAD moved (``sync.dates``). ``total``: the items expected (progress only).
 
@@ -75,13 +81,16 @@ def write_batches(
     unread_skip = {*vanished}  # with the files read: not re-dated (sync.dates)
     read: set[str] = set()
     work = _work(parsed, report, manifest, vanished, read)
+    ready = parsed.ready if isinstance(parsed, Reading) else _always
     following = next(work, None)
-    done, size = 0, BATCH_FIRST
+    done, size, wanted = 0, BATCH_FIRST, BATCH_FIRST_BYTES
     graph: Counter[str] = Counter()
     while True:
-        batch = [] if following is None else _take(following, work, size)
-        following = next(work, None)
-        last = following is None
+        batch = [] if following is None else _take(following, work, size, wanted, ready)
+        # A file still being parsed: this batch is not the last one (and the next begins with it).
+        parsing = bool(batch) and not ready()
+        following = None if parsing else next(work, None)
+        last = not parsing and following is None
         files = [item for item in batch if isinstance(item, Parsed)]
         gone = [item for item in batch if isinstance(item, str)]
         dates.prepare(files)
@@ -117,8 +126,11 @@ def write_batches(
         done += len(batch)
         # Timed per item written: a batch cut short by BATCH_BYTES counts the items it held.
         size = _next_size(len(batch), time.thread_time() - started)
+        wanted = min(2 * wanted, BATCH_BYTES)
         del batch, files, gone, applied
         yield_to_waiting_writers(conn)
+        if parsing:
+            following = next(work, None)
 
 
 def _work(
@@ -195,18 +207,27 @@ def _merge_graph(total: Counter[str], stats: dict[str, int]) -> None:
             total[key] += value
 
 
-def _take(first: Parsed | str, work: Iterator[Parsed | str], size: int) -> list[Parsed | str]:
+def _take(
+    first: Parsed | str, work: Iterator[Parsed | str], size: int, wanted: int, ready: Callable[[], bool]
+) -> list[Parsed | str]:
     """``first`` and what follows it from ``work``, up to ``size`` items or ``BATCH_BYTES`` of
-    files read (``first`` always: one file larger than that is a batch of its own)."""
+    files read (``first`` always: one file larger than that is a batch of its own); from
+    ``wanted`` bytes on, only what is ``ready``."""
     batch = [first]
     held = first.candidate.size if isinstance(first, Parsed) else 0
     while len(batch) < size and held < BATCH_BYTES:
+        if held >= wanted and not ready():
+            break
         item = next(work, None)
         if item is None:
             break
         batch.append(item)
         held += item.candidate.size if isinstance(item, Parsed) else 0
     return batch
+
+
+def _always() -> bool:
+    return True
 
 
 def _next_size(size: int, seconds: float) -> int:
