@@ -1,12 +1,17 @@
 """The console script. Two commands are served without importing the CLI library (click
 costs more than either): `kenning hook session-start`, which runs before every agent
 session, and `kenning search`. Anything they do not recognise, and every other command,
-goes to ``main``."""
+goes to ``main``; `kenning init` and `kenning sync` then end the process without the
+interpreter's teardown too."""
 
 from __future__ import annotations
 
 import os
 import sys
+
+TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (start-up time)
+if TYPE_CHECKING:
+    from collections.abc import Callable
 
 
 def run(argv: list[str] | None = None) -> None:
@@ -31,10 +36,31 @@ def run(argv: list[str] | None = None) -> None:
     if code is None:
         from kenning.interfaces.cli.main import main
 
+        if argv is None and args[:1] in _ENDED_NOW:
+            _end_now(_code_of(main, args))
         main(args)
     elif argv is None:
         _end_now(code)
     sys.exit(code)
+
+
+# Commands that end the process once their output is flushed when run as the console script:
+# their store is closed and their files written before they return, and a cold sync leaves
+# the interpreter a large heap to tear down (measured: 25-75 ms of a 0.7 s `kenning sync`).
+_ENDED_NOW = (["init"], ["sync"])
+
+
+def _code_of(main: Callable[[list[str]], None], args: list[str]) -> int:
+    """The exit code ``main(args)`` ends with (a message instead of a code is printed, as the
+    interpreter would)."""
+    try:
+        main(args)
+    except SystemExit as done:
+        if done.code is None or isinstance(done.code, int):
+            return done.code or 0
+        sys.stderr.write(f"{done.code}\n")
+        return 1
+    return 0
 
 
 def _invalid_text(args: list[str]) -> int | None:
