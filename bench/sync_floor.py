@@ -147,6 +147,7 @@ def sync_child(root: Path) -> None:
     from datetime import UTC, datetime
 
     from kenning.config import load_project
+    from kenning.ingest import read as ingest_read
     from kenning.sync import batches, run
     from kenning.sync.run import sync
 
@@ -182,13 +183,19 @@ def sync_child(root: Path) -> None:
     def read_all_timed(*args: object, **kwargs: object) -> object:
         first.append(time.perf_counter())
         items = iter(read_all(*args, **kwargs))
-        while True:
-            begin = now()
-            item = next(items, None)
-            add("waiting for parsing", begin)
-            if item is None:
-                return
-            yield item
+
+        def waited() -> object:
+            while True:
+                begin = now()
+                item = next(items, None)
+                add("waiting for parsing", begin)
+                if item is None:
+                    return
+                yield item
+
+        # The batches ask a Reading whether the next file is parsed (a tree without it: a generator).
+        reading = getattr(ingest_read, "Reading", None)
+        return reading(waited(), items.ready) if reading is not None else waited()
 
     def write_files_timed(*args: object, **kwargs: object) -> object:
         fts_before, begin = (spent["FTS5"], cpu["FTS5"]), now()

@@ -1,8 +1,9 @@
-"""The console script. Two commands are served without importing the CLI library (click
-costs more than either): `kenning hook session-start`, which runs before every agent
-session, and `kenning search`. Anything they do not recognise, and every other command,
-goes to ``main``; `kenning init` and `kenning sync` then end the process without the
-interpreter's teardown too."""
+"""The console script. Four commands are served without importing the CLI library (click
+costs more than either of the first two): `kenning hook session-start`, which runs before
+every agent session, `kenning search`, and `kenning init` and `kenning sync`, a cold index
+(``plain_project``). Anything they do not recognise, and every other command, goes to
+``main``; `kenning init` and `kenning sync` then end the process without the interpreter's
+teardown too."""
 
 from __future__ import annotations
 
@@ -33,6 +34,10 @@ def run(argv: list[str] | None = None) -> None:
         from kenning.interfaces.cli.plain import fast_search
 
         code = fast_search(args[1:])
+    elif args[:1] in _ENDED_NOW:
+        from kenning.interfaces.cli.plain_project import fast_project
+
+        code = fast_project(args[0], args[1:])
     if code is None:
         from kenning.interfaces.cli.main import main
 

@@ -8,17 +8,16 @@ from typing import TYPE_CHECKING, Any
 
 import click
 
-from kenning import registry
-from kenning.config import init_project, kenning_home, read_config
+from kenning.config import kenning_home, read_config
 from kenning.interfaces.cli.common import (
     Bounded,
     emit,
     json_option,
-    now,
     project_option,
     resolve_project,
     stderr_is_terminal,
 )
+from kenning.interfaces.cli.plain_project import embedding_lines, init_output, sync_output
 from kenning.project import CONFIG_NAME
 from kenning.status import project_status
 
@@ -41,17 +40,7 @@ if TYPE_CHECKING:
 @json_option
 def init(project_path: Path, name: str | None, as_json: bool) -> None:
     """Create .kenning/ (config, .gitignore) and register the project on this machine."""
-    project, created = init_project(project_path, name)
-    registry.register(kenning_home(), project.name, project.root)
-    payload = {
-        "project": project.name,
-        "root": str(project.root),
-        "created": created,
-        "config": str(project.state_dir / "config.toml"),
-        "registry": str(kenning_home()),
-    }
-    verb = "created" if created else "already initialised"
-    emit(payload, as_json, f"{project.name}: {verb} at {project.state_dir}\nnext: kenning sync")
+    click.echo(init_output(project_path, name, as_json))
 
 
 @click.command()
@@ -62,58 +51,9 @@ def init(project_path: Path, name: str | None, as_json: bool) -> None:
 @json_option
 def sync(project_path: Path | None, no_embed: bool, as_json: bool) -> None:
     """Index new and changed files, retire vanished ones; nothing is written if nothing changed."""
-    from kenning.sync.run import sync as run_sync
-
-    project = resolve_project(project_path)
     with _progress() as progress:
-        report = run_sync(project, now=now(), progress=progress, embed=not no_embed)
-    emit(report.to_json(), as_json, lambda: _sync_text(report.to_json()))
-
-
-def _sync_text(data: dict[str, Any]) -> str:
-    cov, files, ex = data["coverage"], data["files"], data["excerpts"]
-    skipped = ", ".join(f"{n} {k}" for k, n in cov["skipped"].items()) or "none"
-    lines = [
-        f"{data['project']}: {cov['indexed']} file(s) indexed of {cov['eligible']} eligible "
-        f"(discovery: {data['discovery']}); "
-        f"skipped: {skipped}",
-        f"files: {files['new']} new, {files['changed']} changed, {files['touched']} touched, "
-        f"{files['unchanged']} unchanged, {files['removed']} removed",
-        f"excerpts: {ex['added']} added, {ex['replaced']} replaced, {ex['retired']} retired, "
-        f"{ex['kept']} kept, {ex['deduplicated']} deduplicated · {data['writes']} write(s)",
-    ]
-    lines.extend(f"retired: {uri}" for uri in data["retired_uris"][:20])
-    if len(data["retired_uris"]) > 20:
-        lines.append(f"retired: … and {len(data['retired_uris']) - 20} more (see --json)")
-    lines.extend(_dense_lines(data.get("dense") or {}))
-    return "\n".join(lines)
-
-
-def _dense_lines(dense: dict[str, Any]) -> list[str]:
-    """What the embedding step did (a no-op sync may still spend its budget embedding)."""
-    if not dense.get("available", False):
-        reason = dense.get("reason")
-        return [f"dense: {reason}"] if reason else []
-    lines = [
-        f"dense ({name}): {e['embedded']} of {e['total']} excerpts embedded, {e['added']} now "
-        f"in {e.get('seconds', 0):g} s (budget {dense.get('budget_seconds', 0):g} s for all models)"
-        for name, e in dense.get("embedders", {}).items()
-    ]
-    lines.extend(f"dense: {note}" for note in dense.get("notes", []))
-    return lines
-
-
-def _embedding_lines() -> Callable[[str, int, int], None]:
-    """Without a terminal: one line on stderr when embedding starts (it may take the whole
-    budget, even on a sync with nothing new to read)."""
-    said: set[str] = set()
-
-    def update(phase: str, done: int, total: int) -> None:
-        if phase.startswith("embedding") and phase not in said:
-            said.add(phase)
-            click.echo(f"{phase}: {done} of {total} excerpts embedded; `kenning sync --no-embed` skips this", err=True)
-
-    return update
+        text = sync_output(project_path, no_embed, as_json, progress)
+    click.echo(text)
 
 
 class _progress:
@@ -124,7 +64,7 @@ class _progress:
 
     def __enter__(self) -> Callable[[str, int, int], None] | None:
         if not stderr_is_terminal():
-            return _embedding_lines()
+            return embedding_lines()
         from rich.console import Console
         from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 

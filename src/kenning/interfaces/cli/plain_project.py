@@ -1,0 +1,156 @@
+"""`kenning init` and `kenning sync` without the CLI library: what they print, and the console
+script's path that serves them without importing click (``fast_project``).
+
+A cold index is `kenning init` then `kenning sync`: two interpreters, whose start-up is a
+fifth of the whole on a small tree (the Node.js + npm docs, docs/benchmarks.md), and click
+with the command modules is a third of that start-up. As with `kenning search` (``plain``),
+the click commands stay the one reference for options, help and usage errors: anything this
+parser does not recognise goes to them, and both print the same thing for the same arguments
+(tested). A sync whose stderr is a terminal also goes to click: its progress bar is rich's.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import sys
+from pathlib import Path
+
+from kenning.errors import KenningError
+from kenning.interfaces.cli.plain import now, report_failure, resolve_project
+from kenning.store.handle import StoreError
+
+TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (start-up time)
+if TYPE_CHECKING:
+    from typing import Any
+
+    from kenning.ingest.read import Progress
+
+# Each command's options, as its click command declares them (project_cmds): flags, then
+# options with a value (the keyword each sets).
+_OPTIONS: dict[str, tuple[dict[str, str], dict[str, str]]] = {
+    "init": ({"--json": "as_json"}, {"--project": "project_path", "--name": "name"}),
+    "sync": ({"--json": "as_json", "--no-embed": "no_embed"}, {"--project": "project_path"}),
+}
+
+
+def json_text(payload: Any) -> str:
+    """The JSON contract as every command prints it (``interfaces.render.to_json_text``)."""
+    return json.dumps(payload, indent=2, ensure_ascii=False, sort_keys=False)
+
+
+def init_output(project_path: Path, name: str | None, as_json: bool) -> str:
+    """Create .kenning/ and register the project: what `kenning init` prints."""
+    from kenning import registry
+    from kenning.config import init_project, kenning_home
+
+    project, created = init_project(project_path, name)
+    registry.register(kenning_home(), project.name, project.root)
+    payload = {
+        "project": project.name,
+        "root": str(project.root),
+        "created": created,
+        "config": str(project.state_dir / "config.toml"),
+        "registry": str(kenning_home()),
+    }
+    if as_json:
+        return json_text(payload)
+    verb = "created" if created else "already initialised"
+    return f"{project.name}: {verb} at {project.state_dir}\nnext: kenning sync"
+
+
+def sync_output(project_path: Path | None, no_embed: bool, as_json: bool, progress: Progress | None) -> str:
+    """Sync the project: what `kenning sync` prints."""
+    from kenning.sync.run import sync
+
+    project = resolve_project(project_path)
+    data = sync(project, now=now(), progress=progress, embed=not no_embed).to_json()
+    return json_text(data) if as_json else sync_text(data)
+
+
+def embedding_lines() -> Progress:
+    """Without a terminal: one line on stderr when embedding starts (it may take the whole
+    budget, even on a sync with nothing new to read)."""
+    said: set[str] = set()
+
+    def update(phase: str, done: int, total: int) -> None:
+        if phase.startswith("embedding") and phase not in said:
+            said.add(phase)
+            sys.stderr.write(f"{phase}: {done} of {total} excerpts embedded; `kenning sync --no-embed` skips this\n")
+            sys.stderr.flush()
+
+    return update
+
+
+def sync_text(data: dict[str, Any]) -> str:
+    cov, files, ex = data["coverage"], data["files"], data["excerpts"]
+    skipped = ", ".join(f"{n} {k}" for k, n in cov["skipped"].items()) or "none"
+    lines = [
+        f"{data['project']}: {cov['indexed']} file(s) indexed of {cov['eligible']} eligible "
+        f"(discovery: {data['discovery']}); "
+        f"skipped: {skipped}",
+        f"files: {files['new']} new, {files['changed']} changed, {files['touched']} touched, "
+        f"{files['unchanged']} unchanged, {files['removed']} removed",
+        f"excerpts: {ex['added']} added, {ex['replaced']} replaced, {ex['retired']} retired, "
+        f"{ex['kept']} kept, {ex['deduplicated']} deduplicated · {data['writes']} write(s)",
+    ]
+    lines.extend(f"retired: {uri}" for uri in data["retired_uris"][:20])
+    if len(data["retired_uris"]) > 20:
+        lines.append(f"retired: … and {len(data['retired_uris']) - 20} more (see --json)")
+    lines.extend(_dense_lines(data.get("dense") or {}))
+    return "\n".join(lines)
+
+
+def _dense_lines(dense: dict[str, Any]) -> list[str]:
+    """What the embedding step did (a no-op sync may still spend its budget embedding)."""
+    if not dense.get("available", False):
+        reason = dense.get("reason")
+        return [f"dense: {reason}"] if reason else []
+    lines = [
+        f"dense ({name}): {e['embedded']} of {e['total']} excerpts embedded, {e['added']} now "
+        f"in {e.get('seconds', 0):g} s (budget {dense.get('budget_seconds', 0):g} s for all models)"
+        for name, e in dense.get("embedders", {}).items()
+    ]
+    lines.extend(f"dense: {note}" for note in dense.get("notes", []))
+    return lines
+
+
+def parse_project_args(command: str, args: list[str]) -> dict[str, Any] | None:
+    """The keyword arguments of ``init_output`` / ``sync_output`` for ``command`` ARGS, or None
+    when the click command must handle them (help, an unknown option, a missing value, a value
+    that looks like an option, a project path that is a file: click's errors)."""
+    flags, valued = _OPTIONS[command]
+    values: dict[str, Any] = {key: False for key in flags.values()}
+    values.update({key: None for key in valued.values()})
+    rest = list(args)
+    while rest:
+        arg = rest.pop(0)
+        if arg in flags:
+            values[flags[arg]] = True
+            continue
+        name, has_value, value = arg.partition("=")
+        if name not in valued:
+            return None
+        if not has_value:
+            if not rest:
+                return None
+            value = rest.pop(0)
+        if not value or value.startswith("-") or (name == "--project" and os.path.isfile(value)):
+            return None
+        values[valued[name]] = Path(value) if name == "--project" else value
+    if command == "init" and values["project_path"] is None:
+        values["project_path"] = Path(".")
+    return values
+
+
+def fast_project(command: str, args: list[str]) -> int | None:
+    """Serve `kenning init` / `kenning sync` ARGS; None to hand them to the click command."""
+    parsed = parse_project_args(command, args)
+    if parsed is None or (command == "sync" and sys.stderr.isatty()):
+        return None
+    try:
+        text = init_output(**parsed) if command == "init" else sync_output(**parsed, progress=embedding_lines())
+    except (KenningError, StoreError, KeyboardInterrupt) as exc:
+        return report_failure(exc, as_json=parsed["as_json"]) or 1
+    sys.stdout.write(text + "\n")
+    return 0

@@ -1,0 +1,116 @@
+"""`kenning init` and `kenning sync` are served without click when stderr is not a terminal;
+the click commands stay the reference and print the same thing for the same arguments."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+
+import pytest
+
+from conftest import write_files
+from kenning.interfaces.cli.main import main as click_main
+from kenning.interfaces.cli.plain_project import parse_project_args
+
+
+def _through_click(capsys, args: list[str]) -> tuple[int, str, str]:
+    capsys.readouterr()
+    with pytest.raises(SystemExit) as done:
+        click_main(args)
+    captured = capsys.readouterr()
+    return done.value.code, captured.out, captured.err
+
+
+@pytest.mark.parametrize("extra", [[], ["--json"], ["--name", "twin"], ["--name=twin", "--json"]])
+def test_init_on_the_fast_path_prints_what_the_click_command_prints(cli, capsys, tmp_path, monkeypatch, extra):
+    for name in ("left", "right"):  # each run's directory (its default name) and registry
+        (tmp_path / name).mkdir()
+    args = {side: ["init", "--project", str(tmp_path / side), *extra] for side in ("left", "right")}
+    assert parse_project_args("init", args["left"][1:]) is not None, "the fast path must take these arguments"
+    for _ in range(2):  # created, then already initialised
+        monkeypatch.setenv("KENNING_HOME", str(tmp_path / "home-left"))
+        fast = cli(*args["left"])
+        monkeypatch.setenv("KENNING_HOME", str(tmp_path / "home-right"))
+        code, out, err = _through_click(capsys, args["right"])
+        assert (fast.code, fast.err) == (code, err) == (0, "")
+        assert fast.out.replace("left", "right") == out
+    assert ("already initialised" in out) or ('"created": false' in out)
+
+
+def test_a_name_taken_is_the_same_typed_error_on_both_paths(cli, capsys, tmp_path, monkeypatch):
+    monkeypatch.setenv("KENNING_HOME", str(tmp_path / "home"))
+    for name in ("one", "two", "three"):
+        (tmp_path / name).mkdir()
+    assert cli("init", "--project", str(tmp_path / "one"), "--name", "same").code == 0
+    fast = cli("init", "--project", str(tmp_path / "two"), "--name", "same", "--json")
+    code, out, err = _through_click(capsys, ["init", "--project", str(tmp_path / "two"), "--name", "same", "--json"])
+    assert (fast.code, fast.out, fast.err) == (code, out, err) and code == 2
+    assert err.startswith("error: project name 'same' is already used")
+
+
+@pytest.mark.parametrize("extra", [["--no-embed"], ["--no-embed", "--json"], ["--json", "--no-embed"]])
+def test_sync_on_the_fast_path_prints_what_the_click_command_prints(cli, capsys, make_project, monkeypatch, extra):
+    monkeypatch.setenv("KENNING_NOW", "2026-11-29T12:00:00Z")
+    files = {"docs/a.md": "# A\n\nFreshness words.\n", "docs/b.md": "# B\n\nOther words.\n"}
+    fast_project, click_project = make_project(files, name="left"), make_project(files, name="right")
+    args = ["sync", *extra]
+    assert parse_project_args("sync", [*extra, "--project", "x"]) is not None
+    fast = cli(*args, "--project", str(fast_project.root))
+    code, out, err = _through_click(capsys, [*args, "--project", str(click_project.root)])
+    assert (fast.code, fast.err) == (code, err) == (0, "")
+    assert fast.out.replace("left", "right") == out
+    assert "2 new" in out or '"new": 2' in out
+
+
+def test_a_missing_project_is_the_same_typed_error_on_both_paths(cli, capsys, tmp_path):
+    args = ["sync", "--no-embed", "--project", str(tmp_path / "nowhere")]
+    fast = cli(*args)
+    code, out, err = _through_click(capsys, args)
+    assert (fast.code, fast.out, fast.err) == (code, out, err) and code != 0 and err.startswith("error: ")
+
+
+@pytest.mark.parametrize(
+    ("command", "args"),
+    [
+        ("init", ["--help"]),
+        ("init", ["--name"]),
+        ("init", ["--name", "--json"]),
+        ("init", ["--project="]),
+        ("init", ["extra"]),
+        ("init", ["--no-embed"]),
+        ("sync", ["-h"]),
+        ("sync", ["--name", "x"]),
+        ("sync", ["--json=yes"]),
+        ("sync", ["--project"]),
+    ],
+)
+def test_arguments_the_fast_path_does_not_know_go_to_click(command, args):
+    assert parse_project_args(command, args) is None
+
+
+def test_a_project_path_that_is_a_file_goes_to_click(cli, tmp_path):
+    (tmp_path / "file.txt").write_text("x")
+    assert parse_project_args("sync", ["--project", str(tmp_path / "file.txt")]) is None
+    result = cli("sync", "--project", str(tmp_path / "file.txt"))
+    assert result.code == 2 and "is a file" in result.err
+
+
+def test_the_console_script_inits_and_syncs_without_importing_click(tmp_path):
+    write_files(tmp_path / "p", {"docs/a.md": "# A\n\nWords.\n"})
+    code = (
+        "import sys\n"
+        "from kenning.interfaces.cli.entry import run\n"
+        "for args in (['init', '--project', sys.argv[1]], ['sync', '--no-embed', '--project', sys.argv[1]]):\n"
+        "    try:\n        run(args)\n"
+        "    except SystemExit as e:\n        assert e.code == 0, e.code\n"
+        "assert 'click' not in sys.modules, 'click was imported'\n"
+    )
+    env_home = {"KENNING_HOME": str(tmp_path / "home")}
+    done = subprocess.run(
+        [sys.executable, "-c", code, str(tmp_path / "p")],
+        capture_output=True,
+        text=True,
+        env={**__import__("os").environ, **env_home},
+    )
+    assert done.returncode == 0, done.stderr
+    assert "next: kenning sync" in done.stdout and "1 new" in done.stdout
