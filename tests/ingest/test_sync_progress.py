@@ -100,6 +100,7 @@ def test_past_its_first_bytes_a_batch_takes_only_the_files_parsed_already(make_p
     whole = make_project(files, name="whole")
     assert sync(whole, now=NOW).batches == 1
     monkeypatch.setattr(batches, "BATCH_FIRST_BYTES", 1)
+    monkeypatch.setattr(batches, "BATCH_FIRST_SHARE", 10**9)
     real_read_all = run.read_all
     sizes: list[int] = []
     real_take = batches._take

@@ -110,6 +110,7 @@ def _sync(conn: Connection, project: Project, *, now: datetime, progress: Progre
         stamp=iso(now),
         total=len(to_read) + len(vanished),
         progress=progress,
+        read_bytes=sum(c.size for c in to_read),
     )
     report.indexed = sources.manifest_count(conn)
     return report
