@@ -172,3 +172,37 @@ def test_the_parser_packs_a_body_only_when_asked_and_only_when_shorter():
     assert long_body.strip() in chunks[0].body
     assert packed[1].packed is None  # "## B xy": deflating would make it longer
     assert all(row.packed is None for row in prepare(chunks, "long.md", 0))
+
+
+def test_the_graph_gets_each_files_places_as_the_store_holds_them(make_project, monkeypatch):
+    """The writer hands the graph the places it just wrote instead of the graph reading them
+    back: in every batch (a cold sync, then edits that keep, move, duplicate and drop excerpts)
+    they are what ``sources.facts_located_in`` reads from the store at that point."""
+    from kenning.graph import build as graph_build
+    from kenning.store import sources
+    from kenning.sync import batches
+
+    real_apply, checked = graph_build.apply, []
+
+    def checking(conn, project, files, removed, todo, **kwargs):  # noqa: ANN001, ANN003, ANN202
+        stored = sources.facts_located_in(conn, [path for path, _, _ in files])
+        assert kwargs["located"] == stored
+        checked.append(len(stored))
+        return real_apply(conn, project, files, removed, todo, **kwargs)
+
+    monkeypatch.setattr(batches.graph_build, "apply", checking)
+    project = make_project(FILES)
+    resync(project)
+    root = project.root
+    (root / "README.md").write_text(
+        DOC.replace("Call the tool.", "Call the tool twice.") + "\n## More\n\nIntro words.\n"
+    )
+    (root / "twice.md").write_text(
+        "# Twice\n\n## Notes\n\nsame body\n\n## Notes\n\nsame body\n\n## Notes\n\nsame body\n"
+    )
+    (root / "src/again.py").write_text(CODE.replace("return 1", "return 2"))
+    os.remove(root / "copy/README.md")
+    for path in ("README.md", "twice.md", "src/again.py"):
+        bump_mtime(root / path)
+    resync(project)
+    assert len(checked) >= 2 and sum(checked) > len(FILES)

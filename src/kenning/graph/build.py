@@ -10,7 +10,7 @@ a node that came or went are resolved again. Nothing here runs when nothing chan
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 from kenning import ledger
@@ -78,9 +78,11 @@ def apply(
     *,
     stamp: str,
     last: bool = True,
+    located: Mapping[str, list[tuple[str, int]]] | None = None,
 ) -> dict[str, int]:
     """One batch's graph: ``files`` rebuilt, ``removed`` dropped, the non-file sources in ``todo``
-    read, references resolved. ``last``: the sync's last batch (``DEFERRED``)."""
+    read, references resolved. ``last``: the sync's last batch (``DEFERRED``). ``located``:
+    ``sources.facts_located_in`` of the files, when the caller has it (it just wrote them)."""
     nodes_before, edges_before = graph_store.counts(conn)
     had_graph = nodes_before > 0
     deferred = DEFERRED in graph_store.source_states(conn)
@@ -91,7 +93,8 @@ def apply(
     new_refs: list[int] = []
     writer = GraphWriter(conn)
     built = graph_store.origins_present(conn, [*removed, *(path for path, _, _ in files)])
-    located = sources.facts_located_in(conn, [path for path, _, _ in files])  # excerpts a node points at
+    if located is None:  # the excerpts a node points at
+        located = sources.facts_located_in(conn, [path for path, _, _ in files])
     for path in removed:
         if path in built:
             affected |= delete_origin(conn, path)

@@ -107,7 +107,9 @@ def write_batches(
         report.batches += 1
         started = time.thread_time()
         with transaction(conn):
-            applied = _write_files(conn, report, manifest, files, dates, stamp, step, done, max(total, done), last)
+            applied, located = _write_files(
+                conn, report, manifest, files, dates, stamp, step, done, max(total, done), last
+            )
             if last:
                 source_dates.apply(conn, redates)
             if gone:
@@ -118,7 +120,14 @@ def write_batches(
             if last:
                 step("graph", 0, 0)
             stats = graph_build.apply(
-                conn, project, applied, gone, graph_pending if last else graph_build.Pending(), stamp=stamp, last=last
+                conn,
+                project,
+                applied,
+                gone,
+                graph_pending if last else graph_build.Pending(),
+                stamp=stamp,
+                last=last,
+                located=located,
             )
             _merge_graph(graph, stats)
             if last:
@@ -134,7 +143,7 @@ def write_batches(
         # Timed per item written: a batch cut short by BATCH_BYTES counts the items it held.
         size = _next_size(len(batch), time.thread_time() - started)
         wanted = min(2 * wanted, BATCH_BYTES)
-        del batch, files, gone, applied
+        del batch, files, gone, applied, located
         yield_to_waiting_writers(conn)
         if parsing:
             following = next(work, None)
@@ -174,9 +183,9 @@ def _write_files(
     done: int,
     total: int,
     last: bool,
-) -> list[graph_build.FileChange]:
+) -> tuple[list[graph_build.FileChange], dict[str, list[tuple[str, int]]]]:
     """One batch's files: excerpts and manifest rows written, new facts indexed; the files whose
-    graph must be rebuilt, as ``graph_build.apply`` takes them."""
+    graph must be rebuilt, as ``graph_build.apply`` takes them, and their excerpts' places."""
     applied: list[graph_build.FileChange] = []
     writer = ExcerptWriter(
         conn,
@@ -202,7 +211,7 @@ def _write_files(
     if last:  # the progress bar names the final steps once, not at every batch
         step("indexing", 0, 0)
     fact_store.index_fts_rows(conn, writer.new_facts)  # new facts only: none was updated since
-    return applied
+    return applied, writer.located()
 
 
 def _merge_graph(total: Counter[str], stats: dict[str, int]) -> None:

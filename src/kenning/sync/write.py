@@ -38,6 +38,7 @@ class ExcerptWriter:
         self._facts: list[list[Any]] = []
         self._unwritten: dict[int, list[Any]] = {}  # id -> row of self._facts
         self._locations: list[sources.NewLocation] = []
+        self._placed: dict[str, list[tuple[int | None, str, int]]] = {}  # path -> (first line, URI, fact id)
         self._manifest: list[sources.IndexedFile] = []
         self._active: dict[str, list[int]] = {}  # content hash -> active file facts, ascending ids
         self._known: dict[int, tuple[str, str]] = {}  # id -> (content hash, path) for those facts
@@ -60,6 +61,7 @@ class ExcerptWriter:
             previous = sources.locations_at(self.conn, path)
             sources.delete_locations(self.conn, path)
         successor_by_uri: dict[str, int] = {}
+        placed = self._placed[path] = []
         for row in item.rows:
             if commit_date is not None and row.date_kind == "mtime":
                 row = row._replace(date_source=commit_date, date_kind="commit")
@@ -80,6 +82,7 @@ class ExcerptWriter:
             self._locations.append(
                 sources.NewLocation(fact_id, row.uri, path, row.line_start, row.line_end, row.content_hash)
             )
+            placed.append((row.line_start, row.uri, fact_id))
             successor_by_uri.setdefault(row.uri, fact_id)
         if previous:
             self.flush()
@@ -87,6 +90,17 @@ class ExcerptWriter:
         self._manifest.append(
             sources.IndexedFile(path, cand.size, cand.mtime_ns, fingerprint, cand.parser, self.stamp, len(item.rows))
         )
+
+    def located(self) -> dict[str, list[tuple[str, int]]]:
+        """``sources.facts_located_in`` of the files applied, without reading them back: each
+        file's places are the ones written here (its earlier ones were deleted), ordered as
+        the query orders them (first line, NULL first, then URI; one per URI)."""
+        located = {}
+        for path, placed in self._placed.items():
+            ordered = sorted({uri: (line, uri, fact_id) for line, uri, fact_id in placed}.values(), key=_by_line)
+            if ordered:
+                located[path] = [(uri, fact_id) for _, uri, fact_id in ordered]
+        return located
 
     def retire_path(self, path: str, report: SyncReport) -> None:
         """A vanished file: its excerpts lose this place, and with no place left are retired."""
@@ -199,3 +213,7 @@ class ExcerptWriter:
         known = self._known.pop(fact_id, None)
         if known is not None:
             self._active[known[0]].remove(fact_id)
+
+
+def _by_line(place: tuple[int | None, str, int]) -> tuple[bool, int, str]:
+    return (place[0] is not None, place[0] or 0, place[1])
