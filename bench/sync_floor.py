@@ -195,7 +195,7 @@ def sync_child(root: Path) -> None:
 
         # The batches ask a Reading whether the next file is parsed (a tree without it: a generator).
         reading = getattr(ingest_read, "Reading", None)
-        return reading(waited(), items.ready) if reading is not None else waited()
+        return reading(waited(), items.ready, items.start, items.close) if reading is not None else waited()
 
     def write_files_timed(*args: object, **kwargs: object) -> object:
         fts_before, begin = (spent["FTS5"], cpu["FTS5"]), now()

@@ -75,7 +75,7 @@ def test_the_pool_parses_at_most_a_bounded_input_ahead_of_the_writer(make_projec
     taken = []
     jobs = [(c, None, False) for c in cands]
     with CountingPool(max_workers=2) as pool:
-        for parsed in read._in_pool(pool, read._Ahead(jobs, 2)):
+        for parsed in read._in_pool(pool, read._Ahead(jobs, 2, pool)):
             assert sum(submitted) - len(taken) <= 4 + 1  # 2 workers x 2 chunks, or 3 files' bytes, + this one
             taken.append(parsed.candidate.path)
     assert taken == [c.path for c in cands] and len(taken) == 40
@@ -140,12 +140,44 @@ def test_the_pool_hands_over_chunks_bounded_in_bytes_and_says_when_a_file_is_rea
     monkeypatch.setattr(read, "CHUNK_BYTES", 3 * cands[0].size)
     jobs = [(c, None, False) for c in cands]
     assert [len(chunk) for chunk in read._chunks(jobs)] == [3, 1, 3, 2]
-    ahead = read._Ahead(jobs, 2)
-    assert not ahead.ready()  # nothing handed to the pool yet
     taken = []
     with ProcessPoolExecutor(max_workers=2) as pool:
+        ahead = read._Ahead(jobs, 2, pool)
+        assert not ahead.ready()  # nothing handed to the pool yet
         for parsed in read._in_pool(pool, ahead):
             taken.append(parsed.candidate.path)
             while not ahead.ready():  # the next chunk is parsing
                 time.sleep(0.001)
     assert taken == [c.path for c in cands] and ahead.ready()
+
+
+def test_a_first_sync_starts_its_pool_before_it_creates_the_store(make_project, monkeypatch):
+    """No store yet, nothing known: the pool parses while the store is created and migrated
+    (the pool's first files handed over before ``open_store``); what is stored is the same as
+    when the reading starts after it. A store that exists is opened first, as always."""
+    files = {f"docs/n{i:03d}.md": f"# Note {i}\n\nText {i}. " + "word " * 20 for i in range(read.PARALLEL_FROM + 10)}
+    late = make_project(files, name="late")
+    real_first = run._first_reading
+    monkeypatch.setattr(run, "_first_reading", lambda project, progress: None)
+    sync(late, now=NOW)
+    monkeypatch.setattr(run, "_first_reading", real_first)
+    order: list[str] = []
+    real_start, real_open = read.Reading.start, run.open_store
+
+    def start(self):  # noqa: ANN001, ANN202
+        order.append("pool started")
+        return real_start(self)
+
+    def open_store(*args, **kwargs):  # noqa: ANN002, ANN003, ANN202
+        order.append("store opened")
+        return real_open(*args, **kwargs)
+
+    monkeypatch.setattr(read.Reading, "start", start)
+    monkeypatch.setattr(run, "open_store", open_store)
+    early = make_project(files, name="early")
+    report = sync(early, now=NOW)
+    assert order == ["pool started", "store opened"] and report.added == len(files)
+    assert _dump(early) == _dump(late)
+    order.clear()
+    (early.root / "docs/n000.md").write_text("# Note 0\n\nChanged.\n")
+    assert sync(early, now=NOW).files_changed == 1 and order == ["store opened"]

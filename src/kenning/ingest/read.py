@@ -56,13 +56,25 @@ class Parsed:
 class Reading(Iterator[Parsed]):
     """Parsed files in order (``read_all``), and whether the next one is there already:
     ``ready()`` is true when ``next`` will not wait for the pool (always, when the files are
-    parsed here, one by one as they are taken)."""
+    parsed here, one by one as they are taken). ``start()`` hands the first files to the pool
+    now (it starts with the first ``next`` otherwise); whoever starts it must ``close()`` it
+    (stopping the pool: the files not begun are not parsed; closing twice is harmless)."""
 
-    def __init__(self, items: Iterator[Parsed], ready: Callable[[], bool]) -> None:
-        self._items, self.ready = items, ready
+    def __init__(
+        self,
+        items: Iterator[Parsed],
+        ready: Callable[[], bool],
+        start: Callable[[], None] = lambda: None,
+        close: Callable[[], None] = lambda: None,
+    ) -> None:
+        self._items, self.ready, self._start, self.close = items, ready, start, close
 
     def __next__(self) -> Parsed:
         return next(self._items)
+
+    def start(self) -> Reading:
+        self._start()
+        return self
 
 
 def read_all(
@@ -78,8 +90,10 @@ def read_all(
     large = len(jobs) >= PARALLEL_FROM or sum(c.size for c in cands) >= PARALLEL_FROM_BYTES
     if large and len(jobs) > 1 and (os.cpu_count() or 1) > 1:
         import_parsers({c.parser for c in cands})
-        ahead = _Ahead(jobs, min(4, os.cpu_count() or 2))
-        return Reading(_counted(_pooled(ahead), len(jobs), progress), ahead.ready)
+        workers = min(4, os.cpu_count() or 2)
+        pool = ProcessPoolExecutor(max_workers=workers, initializer=_worker_start, initargs=(os.getpid(),))
+        ahead = _Ahead(jobs, workers, pool)
+        return Reading(_counted(_pooled(ahead), len(jobs), progress), ahead.ready, ahead.fill, ahead.stop)
     return Reading(_counted(map(read_one, jobs), len(jobs), progress), lambda: True)
 
 
@@ -91,12 +105,11 @@ def _counted(items: Iterator[Parsed], total: int, progress: Progress | None) -> 
 
 
 def _pooled(ahead: _Ahead) -> Iterator[Parsed]:
-    """``ahead``'s files parsed in a pool that lives as long as this generator."""
-    with ProcessPoolExecutor(max_workers=ahead.workers, initializer=_worker_start, initargs=(os.getpid(),)) as pool:
-        try:
-            yield from _in_pool(pool, ahead)
-        finally:  # the caller stopped early (an error while writing): the files not begun are not parsed
-            pool.shutdown(cancel_futures=True)
+    """``ahead``'s files parsed in its pool, which lives as long as this generator."""
+    try:
+        yield from _in_pool(ahead.pool, ahead)
+    finally:  # the caller stopped early (an error while writing): the files not begun are not parsed
+        ahead.stop()
 
 
 class _Ahead:
@@ -105,8 +118,8 @@ class _Ahead:
     longer holds every parsed file at once (measured on the Node.js + npm docs x10: 171 MB at
     the peak without a bound, see docs/benchmarks.md)."""
 
-    def __init__(self, jobs: list[Job], workers: int) -> None:
-        self.workers = workers
+    def __init__(self, jobs: list[Job], workers: int, pool: ProcessPoolExecutor) -> None:
+        self.workers, self.pool = workers, pool
         self.chunks = iter(_chunks(jobs))
         self.pending: deque[tuple[Future[list[Parsed]], int]] = deque()
         self.taken: deque[Parsed] = deque()  # the rest of the chunk the caller is taking
@@ -118,6 +131,19 @@ class _Ahead:
         if self.taken or self.finished:
             return True
         return self.started and (not self.pending or self.pending[0][0].done())
+
+    def fill(self) -> None:
+        """Hand the pool chunks up to the bounds (the first call forks its workers)."""
+        self.started = True
+        for chunk in self.chunks:
+            size = sum(job[0].size for job in chunk)
+            self.pending.append((self.pool.submit(_read_chunk, chunk), size))
+            self.bytes += size
+            if self.bytes >= AHEAD_BYTES and len(self.pending) >= 2 * self.workers:
+                break
+
+    def stop(self) -> None:
+        self.pool.shutdown(cancel_futures=True)
 
 
 def _chunks(jobs: list[Job]) -> Iterator[list[Job]]:
@@ -138,14 +164,9 @@ def _chunks(jobs: list[Job]) -> Iterator[list[Job]]:
 
 def _in_pool(pool: ProcessPoolExecutor, ahead: _Ahead) -> Iterator[Parsed]:
     """The jobs' results in order, the pool kept within ``ahead``'s bounds."""
-    ahead.started = True
+    ahead.pool = pool
     while True:
-        for chunk in ahead.chunks:
-            size = sum(job[0].size for job in chunk)
-            ahead.pending.append((pool.submit(_read_chunk, chunk), size))
-            ahead.bytes += size
-            if ahead.bytes >= AHEAD_BYTES and len(ahead.pending) >= 2 * ahead.workers:
-                break
+        ahead.fill()
         if not ahead.pending:
             ahead.finished = True
             return

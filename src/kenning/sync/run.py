@@ -24,8 +24,8 @@ from kenning import dense
 from kenning.clock import iso
 from kenning.files import SYNC_LOCK_NAME, ExclusiveLock
 from kenning.graph import build as graph_build
-from kenning.ingest.discover import Candidate, discover
-from kenning.ingest.read import Progress, read_all
+from kenning.ingest.discover import Candidate, Discovery, discover
+from kenning.ingest.read import Progress, Reading, read_all
 from kenning.project import Project
 from kenning.store import facts as fact_store
 from kenning.store import sources
@@ -48,16 +48,24 @@ def sync(project: Project, *, now: datetime, progress: Progress | None = None, e
 
 
 def _locked_sync(project: Project, *, now: datetime, progress: Progress | None, embed: bool) -> SyncReport:
-    conn = open_store(project, create=True)
     # A sync allocates hundreds of thousands of objects (syntax trees, rows) that reference
     # counting frees; parsing makes no cyclic garbage, so the cycle collector would only scan
     # them again and again (a sixth of the parse time). It is paused for the sync.
     collecting = gc.isenabled()
     gc.disable()
+    early = _first_reading(project, progress)
+    try:
+        conn = open_store(project, create=True)
+    except BaseException:
+        if early:
+            early[1].close()
+        if collecting:
+            gc.enable()
+        raise
     try:
         started = time.perf_counter()
         with sync_lock(conn):
-            report = _sync(conn, project, now=now, progress=progress)
+            report = _sync(conn, project, now=now, progress=progress, early=early)
         # Level 1, after the lexical sync committed; its default time budget follows the
         # lexical sync's own duration, so embedding never turns a short sync into a long one.
         if embed:
@@ -66,13 +74,33 @@ def _locked_sync(project: Project, *, now: datetime, progress: Progress | None, 
             report.dense = {"available": False, "reason": dense.SKIPPED}
         return report
     finally:
+        if early:
+            early[1].close()
         conn.close()
         if collecting:
             gc.enable()
 
 
-def _sync(conn: Connection, project: Project, *, now: datetime, progress: Progress | None) -> SyncReport:
+def _first_reading(project: Project, progress: Progress | None) -> tuple[Discovery, Reading] | None:
+    """A project whose SQLite store does not exist yet has no file indexed: its files are all
+    read, with nothing known of them, and the pool starts parsing before the store is created
+    and migrated (measured: the first batch waited for that on a small tree). None otherwise."""
+    if project.config.store or project.db_path.exists():
+        return None
     found = discover(project)
+    return found, read_all(found.candidates, {}, progress, pack=True).start()
+
+
+def _sync(
+    conn: Connection,
+    project: Project,
+    *,
+    now: datetime,
+    progress: Progress | None,
+    early: tuple[Discovery, Reading] | None = None,
+) -> SyncReport:
+    """``early``: the discovery and reading ``_first_reading`` began (the manifest is empty)."""
+    found = early[0] if early else discover(project)
     report = SyncReport(project=project.name, discovery=found.method, skipped=found.skipped)
     report.eligible = len(found.candidates)
     manifest = sources.manifest(conn)
@@ -98,12 +126,15 @@ def _sync(conn: Connection, project: Project, *, now: datetime, progress: Progre
         for c in to_read
         if c.path in manifest and manifest[c.path].parser == c.parser
     }
+    if early and (manifest or not fact_store.packs_bodies(conn)):  # not a new store after all (never, under the lock)
+        early[1].close()
+        early = None
     write_batches(
         conn,
         project,
         report,
         manifest,
-        read_all(to_read, known, progress, pack=fact_store.packs_bodies(conn)),
+        early[1] if early else read_all(to_read, known, progress, pack=fact_store.packs_bodies(conn)),
         vanished,
         graph_pending,
         dates=source_dates.ReadDates(project.root, [c.path for c in to_read]),
