@@ -159,3 +159,31 @@ def test_saved_notes_say_saved(make_project):
     finally:
         conn.close()
     assert fact.dates.source_kind == "saved"
+
+
+def test_a_project_outside_git_asks_git_for_its_head_only(tmp_path, monkeypatch):
+    """Outside a repository, the sync's ``rev-parse`` says so (and records it): the files read
+    are dated by their mtime without asking ``ls-tree`` / ``log`` what would fail the same way.
+    Inside one, they are asked (the dates above)."""
+    root = tmp_path / "plain"
+    write_files(root, {"docs/a.md": "# A\n\nWords.\n"})
+    project, _ = init_project(root, "plain")
+    asked: list[str] = []
+    real_run = git_history._run
+
+    def run(where, *args, timeout):  # noqa: ANN001, ANN002, ANN202
+        asked.append(next(a for a in args if not a.startswith("-") and "=" not in a))
+        return real_run(where, *args, timeout=timeout)
+
+    monkeypatch.setattr(git_history, "_run", run)
+    resync(project)
+    assert git_history.problem(root) is HistoryProblem.NOT_A_REPOSITORY
+    assert "ls-tree" not in asked and "log" not in asked and "rev-parse" in asked
+    assert [f.dates.source_kind for f in facts_of(project, "docs/a.md")] == ["mtime"]
+    tracked = tmp_path / "tracked"
+    write_files(tracked, {"docs/a.md": "# A\n\nWords.\n"})
+    commit_at(tracked, OLD, "first")
+    other, _ = init_project(tracked, "tracked")
+    asked.clear()
+    resync(other)
+    assert "ls-tree" in asked and [f.dates.source_kind for f in facts_of(other, "docs/a.md")] == ["commit"]

@@ -19,6 +19,8 @@ from kenning.ingest.read import Parsed
 from kenning.store import facts as fact_store
 from kenning.store.db import Connection
 
+_NO_HISTORY = (git_history.HistoryProblem.NOT_A_REPOSITORY, git_history.HistoryProblem.NO_GIT)
+
 
 class ReadDates:
     """The commit dates of the files a sync reads, asked of git once (``git_history.head_dates``:
@@ -30,9 +32,12 @@ class ReadDates:
         self._head: dict[str, tuple[str, str]] | None = None
 
     def prepare(self, items: Iterable[Parsed]) -> None:
-        """Ask git now (outside the write transaction) if one of ``items`` will need a date."""
+        """Ask git now (outside the write transaction) if one of ``items`` will need a date;
+        not when this sync found no repository or no git (``git_history.head``, read before
+        the first batch, recorded why: two more processes would fail the same way)."""
         if self._head is None and any(item.rows for item in items):
-            self._head = git_history.head_dates(self._root, self._paths)
+            no_history = git_history.problem(self._root) in _NO_HISTORY
+            self._head = {} if no_history else git_history.head_dates(self._root, self._paths)
 
     def of(self, item: Parsed) -> str | None:
         """The date of the last commit that touched the file, when the bytes read are HEAD's."""
