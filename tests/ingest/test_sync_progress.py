@@ -3,11 +3,16 @@ written, then the index, the graph and the commit."""
 
 from __future__ import annotations
 
+import gc
+import multiprocessing
 import sqlite3
 import time
 from concurrent.futures import ProcessPoolExecutor
 
+import pytest
+
 from conftest import NOW
+from kenning.errors import StoreBusy
 from kenning.ingest import read
 from kenning.ingest.discover import discover
 from kenning.sync import batches, run
@@ -181,3 +186,26 @@ def test_a_first_sync_starts_its_pool_before_it_creates_the_store(make_project, 
     order.clear()
     (early.root / "docs/n000.md").write_text("# Note 0\n\nChanged.\n")
     assert sync(early, now=NOW).files_changed == 1 and order == ["store opened"]
+
+
+def test_a_first_sync_that_cannot_open_its_store_stops_its_pool(make_project, monkeypatch):
+    """The pool started before the store is stopped when creating the store fails (the files
+    not begun are not parsed), and the cycle collector paused for the sync runs again."""
+    files = {f"docs/n{i:03d}.md": f"# Note {i}\n\n" + "word " * 20 for i in range(read.PARALLEL_FROM + 10)}
+    project = make_project(files)
+    started: list[read.Reading] = []
+    real_start = read.Reading.start
+
+    def start(self):  # noqa: ANN001, ANN202
+        started.append(self)
+        return real_start(self)
+
+    def busy(*args, **kwargs):  # noqa: ANN002, ANN003, ANN202
+        raise StoreBusy("the project store is busy", hint="retry")
+
+    monkeypatch.setattr(read.Reading, "start", start)
+    monkeypatch.setattr(run, "open_store", busy)
+    with pytest.raises(StoreBusy):
+        sync(project, now=NOW)
+    assert len(started) == 1 and gc.isenabled()
+    assert not multiprocessing.active_children()

@@ -53,16 +53,11 @@ def _locked_sync(project: Project, *, now: datetime, progress: Progress | None, 
     # them again and again (a sixth of the parse time). It is paused for the sync.
     collecting = gc.isenabled()
     gc.disable()
-    early = _first_reading(project, progress)
+    early: tuple[Discovery, Reading] | None = None
+    conn: Connection | None = None
     try:
+        early = _first_reading(project, progress)
         conn = open_store(project, create=True)
-    except BaseException:
-        if early:
-            early[1].close()
-        if collecting:
-            gc.enable()
-        raise
-    try:
         started = time.perf_counter()
         with sync_lock(conn):
             report = _sync(conn, project, now=now, progress=progress, early=early)
@@ -76,7 +71,8 @@ def _locked_sync(project: Project, *, now: datetime, progress: Progress | None, 
     finally:
         if early:
             early[1].close()
-        conn.close()
+        if conn is not None:
+            conn.close()
         if collecting:
             gc.enable()
 
