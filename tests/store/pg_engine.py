@@ -11,11 +11,14 @@ import os
 import uuid
 from dataclasses import replace
 from functools import cache
+from pathlib import Path
+from typing import Any
 
 import pytest
 
 from kenning.errors import StoreUnavailable
 from kenning.project import Project
+from kenning.store.db import connect
 from kenning.store.postgres.connection import PgConnection
 from kenning.store.postgres.connection import connect as pg_connect
 
@@ -40,6 +43,14 @@ def pg_store() -> PgConnection:
     """A migrated PostgreSQL store for a project of its own (a fresh name: tests share one
     database)."""
     return pg_connect(server_url(), f"test-{uuid.uuid4().hex[:12]}")
+
+
+def engine_store(engine: str, tmp_path: Path) -> Any:
+    """A new, migrated store on ``engine`` ("sqlite": a file in ``tmp_path``; "postgresql":
+    :func:`pg_store`), for a fixture parametrised over the two engines."""
+    if engine == "postgresql":
+        return pg_store()
+    return connect(tmp_path / "kenning.db", create=True)
 
 
 def pg_project(project: Project) -> Project:

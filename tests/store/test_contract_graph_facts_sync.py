@@ -11,13 +11,13 @@ from pathlib import Path
 
 import pytest
 from pg_engine import ENGINE as POSTGRESQL
-from pg_engine import pg_store
+from pg_engine import engine_store
 
 from kenning.errors import NotFound
 from kenning.graph import walk
 from kenning.records import Lifecycle, Location
 from kenning.store import facts, graph, graph_write, sources
-from kenning.store.db import connect, transaction
+from kenning.store.db import transaction
 from kenning.store.postgres.connection import is_pg
 
 ENGINES = ("sqlite", POSTGRESQL)
@@ -26,11 +26,7 @@ STAMP = "2026-11-29T12:00:00Z"
 
 @pytest.fixture(params=ENGINES)
 def store(request: pytest.FixtureRequest, tmp_path: Path):
-    match request.param:
-        case "sqlite":
-            conn = connect(tmp_path / "kenning.db", create=True)
-        case "postgresql":
-            conn = pg_store()
+    conn = engine_store(request.param, tmp_path)
     yield conn
     conn.close()
 
@@ -359,7 +355,8 @@ DIAMOND_EDGES = ((0, 1), (0, 2), (1, 3), (2, 3))  # two paths of two calls from 
 @pytest.fixture
 def twin_stores(store, request: pytest.FixtureRequest, tmp_path: Path):
     """``store`` and a second, empty store of the same engine."""
-    other = connect(tmp_path / "other.db", create=True) if not is_pg(store) else pg_store()
+    (tmp_path / "other").mkdir()
+    other = engine_store("postgresql" if is_pg(store) else "sqlite", tmp_path / "other")
     yield store, other
     other.close()
 

@@ -13,12 +13,12 @@ from pathlib import Path
 
 import pytest
 from pg_engine import ENGINE as POSTGRESQL
-from pg_engine import pg_store
+from pg_engine import engine_store
 
 from kenning.errors import InvalidQuery
 from kenning.graph import walk
 from kenning.store import facts, fts, graph, graph_lookup, graph_write
-from kenning.store.db import connect, transaction
+from kenning.store.db import transaction
 
 ENGINES = ("sqlite", POSTGRESQL)
 STAMP = "2026-11-29T12:00:00Z"
@@ -27,11 +27,7 @@ WEIGHTS = (2.0, 1.5, 1.2, 1.0)  # search.lexical.WEIGHTS
 
 @pytest.fixture(params=ENGINES)
 def store(request: pytest.FixtureRequest, tmp_path: Path):
-    match request.param:
-        case "sqlite":
-            conn = connect(tmp_path / "kenning.db", create=True)
-        case "postgresql":
-            conn = pg_store()
+    conn = engine_store(request.param, tmp_path)
     yield conn
     conn.close()
 
