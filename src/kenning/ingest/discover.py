@@ -50,11 +50,14 @@ def discover(project: Project) -> Discovery:
     root = project.root
     listed = _git_files(root)
     result = Discovery(method="git" if listed is not None else "walk")
-    paths = listed if listed is not None else _walk(root)
+    if listed is not None:
+        paths, nested = listed, nested_projects(root, listed)
+    else:
+        paths, nested = _walk(root)
     include = _spec(project.config.include)
     exclude = _spec(project.config.exclude)
     root_real = os.path.realpath(root)
-    nested = nested_projects(root, paths)
+    root_text = os.fspath(root)
     result.nested = sorted(nested)
     for rel in paths:
         top = rel.split("/", 1)[0]
@@ -77,12 +80,12 @@ def discover(project: Project) -> Discovery:
         if parser is None:
             result.skipped["unsupported_type"] += 1
             continue
-        abs_path = root / rel
+        abs_text = os.path.join(root_text, rel)
         target: str | None = None
         try:
-            st = abs_path.lstat()
-            if os.path.islink(abs_path):
-                target = inside_root(root_real, os.fspath(abs_path))
+            st = os.lstat(abs_text)  # one system call a file: the link test reads its mode
+            if stat.S_ISLNK(st.st_mode):
+                target = inside_root(root_real, abs_text)
                 if target is None:
                     result.skipped["link_outside_root"] += 1
                     continue
@@ -97,7 +100,7 @@ def discover(project: Project) -> Discovery:
         if st.st_size > project.config.max_file_bytes:
             result.skipped["too_large"] += 1
             continue
-        result.candidates.append(Candidate(rel, abs_path, st.st_size, st.st_mtime_ns, parser, root_real, target))
+        result.candidates.append(Candidate(rel, root / rel, st.st_size, st.st_mtime_ns, parser, root_real, target))
     result.candidates.sort(key=lambda c: c.path)
     return result
 
@@ -159,36 +162,42 @@ def _git_files(root: Path) -> list[str] | None:
     return sorted({n for n in names if n})
 
 
-def _walk(root: Path) -> list[str]:
-    """Every file below ``root``, honouring each directory's ``.gitignore``; links to
-    directories are not followed."""
+def _walk(root: Path) -> tuple[list[str], set[str]]:
+    """Every file below ``root``, honouring each directory's ``.gitignore``, and the folders
+    holding a project of their own (``.kenning/config.toml``). Links to directories are
+    neither followed nor listed. Each directory is read once with ``scandir``, whose entries
+    know their type: no further system call per directory or link test."""
     found: list[str] = []
-    specs: list[tuple[str, pathspec.PathSpec]] = []
-    for dirpath, dirnames, filenames in os.walk(root, followlinks=False):
-        rel_dir = os.path.relpath(dirpath, root).replace(os.sep, "/")
-        rel_dir = "" if rel_dir == "." else rel_dir
-        specs = [(base, spec) for base, spec in specs if _under(rel_dir, base)]
-        if ".gitignore" in filenames:
+    nested: set[str] = set()
+    pending: list[tuple[str, str, list[tuple[str, pathspec.PathSpec]]]] = [("", os.fspath(root), [])]
+    while pending:
+        rel_dir, abs_dir, specs = pending.pop()
+        try:
+            with os.scandir(abs_dir) as listing:
+                entries = list(listing)
+        except OSError:
+            continue  # unreadable or gone: as os.walk, skipped
+        names = {entry.name for entry in entries}
+        if ".gitignore" in names:
             try:
-                lines = Path(dirpath, ".gitignore").read_text(encoding="utf-8", errors="replace").splitlines()
-                specs.append((rel_dir, pathspec.GitIgnoreSpec.from_lines(lines)))
+                lines = Path(abs_dir, ".gitignore").read_text(encoding="utf-8", errors="replace").splitlines()
+                specs = [*specs, (rel_dir, pathspec.GitIgnoreSpec.from_lines(lines))]
             except OSError:
                 pass
-
-        kept_dirs = []
-        for name in sorted(dirnames):
-            rel = f"{rel_dir}/{name}" if rel_dir else name
-            if name in ALWAYS_IGNORED_DIRS or _ignored(specs, rel, True):
-                continue
-            if os.path.islink(os.path.join(dirpath, name)):
-                continue
-            kept_dirs.append(name)
-        dirnames[:] = kept_dirs
-        for name in filenames:
-            rel = f"{rel_dir}/{name}" if rel_dir else name
-            if not _ignored(specs, rel, False):
-                found.append(rel)
-    return sorted(found)
+        if rel_dir and STATE_DIR in names and os.path.isfile(os.path.join(abs_dir, STATE_DIR, CONFIG_NAME)):
+            nested.add(rel_dir)
+        for entry in entries:
+            rel = f"{rel_dir}/{entry.name}" if rel_dir else entry.name
+            try:
+                is_dir = entry.is_dir()  # follows a link, as os.walk sorts names
+            except OSError:
+                is_dir = False
+            if not is_dir:
+                if not _ignored(specs, rel, False):
+                    found.append(rel)
+            elif entry.name not in ALWAYS_IGNORED_DIRS and not entry.is_symlink() and not _ignored(specs, rel, True):
+                pending.append((rel, entry.path, specs))
+    return sorted(found), nested
 
 
 def _ignored(specs: list[tuple[str, pathspec.PathSpec]], rel: str, is_dir: bool) -> bool:
@@ -198,7 +207,3 @@ def _ignored(specs: list[tuple[str, pathspec.PathSpec]], rel: str, is_dir: bool)
         if spec.match_file(local + ("/" if is_dir else "")):
             return True
     return False
-
-
-def _under(rel_dir: str, base: str) -> bool:
-    return base == "" or rel_dir == base or rel_dir.startswith(base + "/")
