@@ -5,7 +5,8 @@ from __future__ import annotations
 import json
 import os
 import subprocess
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
@@ -18,13 +19,25 @@ from kenning.sync.run import SyncReport, sync
 NOW = datetime(2026, 11, 29, 12, 0, tzinfo=UTC)
 
 
+def isolate(patch: pytest.MonkeyPatch, home: Path) -> Path:
+    """The environment a test sees: its own KENNING_HOME, no clock or store from the shell."""
+    patch.setenv("KENNING_HOME", str(home))
+    patch.delenv("KENNING_NOW", raising=False)
+    patch.delenv("KENNING_DATABASE_URL", raising=False)  # the level-2 tests set it themselves
+    return home
+
+
 @pytest.fixture(autouse=True)
 def isolated_home(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch) -> Path:
-    home = tmp_path_factory.mktemp("kenning-home")
-    monkeypatch.setenv("KENNING_HOME", str(home))
-    monkeypatch.delenv("KENNING_NOW", raising=False)
-    monkeypatch.delenv("KENNING_DATABASE_URL", raising=False)  # the level-2 tests set it themselves
-    return home
+    return isolate(monkeypatch, tmp_path_factory.mktemp("kenning-home"))
+
+
+@contextmanager
+def module_home(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
+    """The same isolation for a module-scoped fixture, which runs before ``isolated_home``:
+    without it a store built once for a module would follow the shell's KENNING_DATABASE_URL."""
+    with pytest.MonkeyPatch.context() as patch:
+        yield isolate(patch, tmp_path_factory.mktemp("module-home"))
 
 
 @pytest.fixture(autouse=True)

@@ -14,7 +14,7 @@ import pytest
 
 pytest.importorskip("onnxruntime", reason="the dense extra is not installed: pip install '.[dense]'")
 
-from conftest import NOW, write_files  # noqa: E402
+from conftest import NOW, module_home, write_files  # noqa: E402
 from kenning.config import Project, init_project, load_project  # noqa: E402
 from kenning.dense import index as dense_index  # noqa: E402
 from kenning.errors import DenseRefused  # noqa: E402
@@ -59,12 +59,13 @@ def synced(tmp_path_factory: pytest.TempPathFactory) -> Path:
     root = tmp_path_factory.mktemp("dense") / "docs-project"
     root.mkdir()
     write_files(root, DOCS)
-    project, _ = init_project(root, "dense-demo")
-    with (project.state_dir / "config.toml").open("a", encoding="utf-8") as handle:
-        handle.write(ENABLED)
     from kenning.sync.run import sync
 
-    report = sync(load_project(root), now=NOW)
+    with module_home(tmp_path_factory):
+        project, _ = init_project(root, "dense-demo")
+        with (project.state_dir / "config.toml").open("a", encoding="utf-8") as handle:
+            handle.write(ENABLED)
+        report = sync(load_project(root), now=NOW)
     assert report.dense["embedders"]["minilm"]["embedded"] == len(DOCS)
     return root
 

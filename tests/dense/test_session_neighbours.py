@@ -12,7 +12,7 @@ import pytest
 
 pytest.importorskip("onnxruntime", reason="the dense extra is not installed: pip install '.[dense]'")
 
-from conftest import NOW, write_files  # noqa: E402
+from conftest import NOW, module_home, write_files  # noqa: E402
 from kenning import dense  # noqa: E402
 from kenning.config import init_project, load_project  # noqa: E402
 from kenning.dense import index as dense_index  # noqa: E402
@@ -51,13 +51,14 @@ def talked(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, dict[str, in
     root = tmp_path_factory.mktemp("neighbours") / "project"
     root.mkdir()
     write_files(root, DOCS)
-    init_project(root, "neighbours")
-    with (root / ".kenning" / "config.toml").open("a", encoding="utf-8") as handle:
-        handle.write("\n[dense]\nenabled = true\nmultilingual = false\n")
     from kenning.sync.run import sync
 
-    sync(load_project(root), now=NOW)
-    project = load_project(root)
+    with module_home(tmp_path_factory):
+        init_project(root, "neighbours")
+        with (root / ".kenning" / "config.toml").open("a", encoding="utf-8") as handle:
+            handle.write("\n[dense]\nenabled = true\nmultilingual = false\n")
+        sync(load_project(root), now=NOW)
+        project = load_project(root)
     conn = connect(project.db_path)
     ids = {}
     for session, turns in SESSIONS.items():

@@ -21,7 +21,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 import hostile  # noqa: E402
 
-from conftest import NOW, write_files  # noqa: E402
+from conftest import NOW, module_home, write_files  # noqa: E402
 from kenning.config import init_project  # noqa: E402
 from kenning.interfaces.mcp.server import build_server  # noqa: E402
 from kenning.memory.observations import Observation, save  # noqa: E402
@@ -50,8 +50,9 @@ SETTINGS = settings(
 def project(tmp_path_factory: pytest.TempPathFactory):
     root = tmp_path_factory.mktemp("hostile") / "demo"
     write_files(root, FILES)
-    made, _ = init_project(root, "demo")
-    sync(made, now=NOW)
+    with module_home(tmp_path_factory):
+        made, _ = init_project(root, "demo")
+        sync(made, now=NOW)
     conn = connect(made.db_path, create=True)
     save(conn, "demo", Observation(text="the handler is stable"), now=NOW)
     conn.close()

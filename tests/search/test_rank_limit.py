@@ -9,7 +9,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from conftest import NOW, resync, write_files
+from conftest import NOW, module_home, resync, write_files
 from kenning.answer.search import SearchOptions, search_conn
 from kenning.config import init_project
 from kenning.search import serve
@@ -70,8 +70,9 @@ def corpus_conn(tmp_path_factory):
     root = tmp_path_factory.mktemp("rank-limit") / "demo"
     root.mkdir()
     write_files(root, _corpus())
-    project, _ = init_project(root, "demo")
-    resync(project)
+    with module_home(tmp_path_factory):
+        project, _ = init_project(root, "demo")
+        resync(project)
     conn = connect(project.db_path)
     yield project, conn
     conn.close()

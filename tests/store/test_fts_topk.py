@@ -11,7 +11,7 @@ from itertools import combinations
 
 import pytest
 
-from conftest import resync
+from conftest import module_home, resync
 from kenning.search import lexical
 from kenning.store import fts
 from kenning.store import fts_topk as topk
@@ -93,8 +93,7 @@ def conn(tmp_path_factory: pytest.TempPathFactory):
         path = root / rel
         path.parent.mkdir(parents=True, exist_ok=True)
         path.write_text(text, encoding="utf-8")
-    with pytest.MonkeyPatch.context() as patch:  # built once for the module, before the autouse home
-        patch.setenv("KENNING_HOME", str(tmp_path_factory.mktemp("topk-home")))
+    with module_home(tmp_path_factory):
         project, _ = init_project(root, "topk")
         resync(project)
     connection = connect(project.db_path)

@@ -11,7 +11,7 @@ from array import array
 
 import pytest
 
-from conftest import resync
+from conftest import module_home, resync
 from kenning.search import lexical
 from kenning.store import fts, impact_sum, postings
 from kenning.store import fts_topk as topk
@@ -50,8 +50,7 @@ def store(request, tmp_path_factory: pytest.TempPathFactory):
 
     root = tmp_path_factory.mktemp("postings") / "corpus"
     _write_corpus(root, request.param, 160)
-    with pytest.MonkeyPatch.context() as patch:
-        patch.setenv("KENNING_HOME", str(tmp_path_factory.mktemp("postings-home")))
+    with module_home(tmp_path_factory):
         project, _ = init_project(root, "postings")
         resync(project)
     connection = connect(project.db_path)
