@@ -20,6 +20,8 @@ from kenning.store.handle import StoreError, typed_error
 
 TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (start-up time)
 if TYPE_CHECKING:
+    from collections.abc import Collection
+
     from kenning.config import Project
 
 # `kenning search` options, as the click command declares them (facts_cmds.search).
@@ -107,42 +109,59 @@ def search_output(
     return to_json_text(answer.to_json()) if as_json else answer_text(answer)
 
 
-def parse_search_args(args: list[str]) -> dict[str, object] | None:
-    """Keyword arguments of ``search_output`` for ``search`` ARGS, or None when the click
-    command must handle them (help, unknown option, invalid value, not exactly one query)."""
-    values: dict[str, object] = {}
-    types: list[str] = []
-    queries: list[str] = []
+def scan_options(args: list[str], flags: Collection[str], valued: Collection[str]) -> list[tuple[str, str]] | None:
+    """ARGS as (option, value) pairs in order: a flag with the value "", an option with its
+    value (``--opt v`` or ``--opt=v``), anything else as ("", arg). None when an option lacks
+    its value: the click command reports that."""
+    pairs: list[tuple[str, str]] = []
     rest = list(args)
     while rest:
         arg = rest.pop(0)
-        if arg in _FLAGS:
-            values[_FLAGS[arg]] = True
+        if arg in flags:
+            pairs.append((arg, ""))
             continue
         name, has_value, value = arg.partition("=")
-        if name in _VALUED:
-            if not has_value:
-                if not rest:
-                    return None
-                value = rest.pop(0)
-            if name == "--limit":
-                if not (value.isascii() and value.isdecimal()) or not LIMIT_RANGE[0] <= int(value) <= LIMIT_RANGE[1]:
-                    return None
-                values["limit"] = int(value)
-            elif name == "--syntax":
-                if value not in SYNTAXES:
-                    return None
-                values["syntax"] = value
-            elif name == "--project":
-                if os.path.isfile(value):
-                    return None
-                values["project_path"] = Path(value)
-            else:
-                types.append(value)
+        if name not in valued:
+            pairs.append(("", arg))
             continue
-        if arg.startswith("-"):
+        if not has_value:
+            if not rest:
+                return None
+            value = rest.pop(0)
+        pairs.append((name, value))
+    return pairs
+
+
+def parse_search_args(args: list[str]) -> dict[str, object] | None:
+    """Keyword arguments of ``search_output`` for ``search`` ARGS, or None when the click
+    command must handle them (help, unknown option, invalid value, not exactly one query)."""
+    pairs = scan_options(args, _FLAGS, _VALUED)
+    if pairs is None:
+        return None
+    values: dict[str, object] = {}
+    types: list[str] = []
+    queries: list[str] = []
+    for name, value in pairs:
+        if name in _FLAGS:
+            values[_FLAGS[name]] = True
+        elif name == "--limit":
+            if not (value.isascii() and value.isdecimal()) or not LIMIT_RANGE[0] <= int(value) <= LIMIT_RANGE[1]:
+                return None
+            values["limit"] = int(value)
+        elif name == "--syntax":
+            if value not in SYNTAXES:
+                return None
+            values["syntax"] = value
+        elif name == "--project":
+            if os.path.isfile(value):
+                return None
+            values["project_path"] = Path(value)
+        elif name == "--type":
+            types.append(value)
+        elif value.startswith("-"):
             return None
-        queries.append(arg)
+        else:
+            queries.append(value)
     if len(queries) != 1:
         return None
     return {"query": queries[0], "types": tuple(types), **values}

@@ -17,7 +17,7 @@ import sys
 from pathlib import Path
 
 from kenning.errors import KenningError
-from kenning.interfaces.cli.plain import now, report_failure, resolve_project
+from kenning.interfaces.cli.plain import now, report_failure, resolve_project, scan_options
 from kenning.store.handle import StoreError
 
 TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (start-up time)
@@ -120,22 +120,16 @@ def parse_project_args(command: str, args: list[str]) -> dict[str, Any] | None:
     when the click command must handle them (help, an unknown option, a missing value, a value
     that looks like an option, a project path that is a file: click's errors)."""
     flags, valued = _OPTIONS[command]
+    pairs = scan_options(args, flags, valued)
+    if pairs is None:
+        return None
     values: dict[str, Any] = {key: False for key in flags.values()}
     values.update({key: None for key in valued.values()})
-    rest = list(args)
-    while rest:
-        arg = rest.pop(0)
-        if arg in flags:
-            values[flags[arg]] = True
+    for name, value in pairs:
+        if name in flags:
+            values[flags[name]] = True
             continue
-        name, has_value, value = arg.partition("=")
-        if name not in valued:
-            return None
-        if not has_value:
-            if not rest:
-                return None
-            value = rest.pop(0)
-        if not value or value.startswith("-") or (name == "--project" and os.path.isfile(value)):
+        if not name or not value or value.startswith("-") or (name == "--project" and os.path.isfile(value)):
             return None
         values[valued[name]] = Path(value) if name == "--project" else value
     if command == "init" and values["project_path"] is None:
