@@ -9,8 +9,10 @@ import shutil
 import uuid
 from collections.abc import Iterator
 from pathlib import Path
+from urllib.parse import urlsplit
 
 import numpy as np
+import psycopg
 import pytest
 from pg_engine import pgvector_url
 
@@ -20,6 +22,7 @@ from conftest import NOW, write_files  # noqa: E402
 from kenning.config import init_project, load_project  # noqa: E402
 from kenning.dense import index as dense_index  # noqa: E402
 from kenning.project import Project  # noqa: E402
+from kenning.store import status as store_status  # noqa: E402
 from kenning.store import vectors  # noqa: E402
 from kenning.store.db import open_store  # noqa: E402
 from kenning.store.postgres import vectors as pg_vectors  # noqa: E402
@@ -257,3 +260,32 @@ def test_status_says_pgvector_and_the_servers_missing_accent_folding(synced, cli
     titles = [e["title"] for e in cli("search", "élève", "--project", root, "--json").json()["excerpts"]]
     assert titles[:1] == ["Élèves"]
     assert "Élèves" not in [e["title"] for e in cli("search", "eleve", "--project", root, "--json").json()["excerpts"]]
+
+
+def test_a_role_that_may_not_create_pgvector_keeps_the_exact_scan_and_says_why():
+    """pgvector is available on the server but not a trusted extension: a database owner who is
+    not a superuser cannot create it. Migration 0011 catches that and changes nothing."""
+    url = pgvector_url()
+    suffix = uuid.uuid4().hex[:8]
+    role, database = f"kenning_plain_{suffix}", f"kenning_plain_{suffix}"
+    with psycopg.connect(url, autocommit=True) as admin:
+        admin.execute(f"CREATE ROLE {role} LOGIN")
+        admin.execute(f"CREATE DATABASE {database} OWNER {role}")
+    parts = urlsplit(url)
+    plain = parts._replace(netloc=f"{role}@{parts.hostname}:{parts.port}", path=f"/{database}").geturl()
+    try:
+        conn = pg_connect(plain, "plain")
+        try:
+            assert not vectors.approximate(conn, "minilm", 384)
+            assert store_status.vector_search(conn) == {
+                "search": "exact: bytea vectors scored in the client (pgvector is available on this server, but "
+                "kenning's migration could not create it in this database)",
+                "approximate": False,
+            }
+            assert conn.execute("SELECT count(*) FROM pg_extension WHERE extname = 'vector'").fetchone()[0] == 0
+        finally:
+            conn.close()
+    finally:
+        with psycopg.connect(url, autocommit=True) as admin:
+            admin.execute(f"DROP DATABASE {database} WITH (FORCE)")
+            admin.execute(f"DROP ROLE {role}")
