@@ -96,6 +96,11 @@ def synced(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Project]:
         report = sync(project, now=NOW)
         assert all(e["embedded"] == e["total"] for e in report.dense["embedders"].values()), report.dense
         yield project
+        conn = open_store(project)
+        try:  # the facts and, by cascade, their vectors: a local server's index stays small
+            conn.execute("DELETE FROM facts WHERE project = %s", (conn.project,))
+        finally:
+            conn.close()
 
 
 def test_dense_questions_through_the_hnsw_index_get_the_exact_scans_top_k_and_scores(synced):
@@ -157,8 +162,11 @@ def test_the_nearest_neighbours_are_read_through_the_hnsw_index(synced):
 
 def test_another_projects_nearer_vectors_never_show_nor_starve_the_answer(synced):
     """300 facts of another project sit right on the question's vector, ahead of every fact of
-    this one in the index: the answer holds this project's facts only, as many as asked, the
-    exact scan's (the index scan goes on past the filtered rows)."""
+    this one in the index: the answer holds this project's facts only, as many as asked (the
+    index scan goes on past the filtered rows), and the exact scan's. The walk through a dense
+    cluster of other rows is where an approximate index may miss (it did once, on a test
+    database holding 8,000 vectors of 40 earlier runs' copies of this corpus): recall ≥ 0.9 is
+    asserted there, the scores of the facts found are the exact scan's."""
     embedder = dense_index.embedders(synced)["minilm"]
     query = embedder.encode([QUESTIONS[0]])[0]
     other = pg_connect(pgvector_url(), f"other-{uuid.uuid4().hex[:10]}")
@@ -181,9 +189,16 @@ def test_another_projects_nearer_vectors_never_show_nor_starve_the_answer(synced
         other.execute("ANALYZE facts")
         got = dense_index.nearest(conn, synced, embedder, QUESTIONS[0], 10)
         assert len(got) == 10 and not {fact_id for fact_id, _ in got} & set(ids)
-        _same(got, dense_index.top(*dense_index.similarities(conn, synced, embedder, QUESTIONS[0]), 10))
+        exact = dict(dense_index.top(*dense_index.similarities(conn, synced, embedder, QUESTIONS[0]), 10))
+        assert len(exact.keys() & dict(got).keys()) >= 9
+        assert all(abs(score - exact[fact_id]) <= 1e-6 for fact_id, score in got if fact_id in exact)
         theirs = dense_index.nearest(other, synced, embedder, QUESTIONS[0], 10)
         assert {fact_id for fact_id, _ in theirs} <= set(ids)
+        # pgvector's scan stops at hnsw.max_scan_tuples: past it, before 10 of this project's
+        # rows, the answer is the project's exact scan, never a short list.
+        conn.execute("SET hnsw.max_scan_tuples = 100")
+        _same(dense_index.nearest(conn, synced, embedder, QUESTIONS[0], 10), list(exact.items()))
+        conn.execute("RESET hnsw.max_scan_tuples")
     finally:
         other.execute("DELETE FROM facts WHERE project = %s", (other.project,))
         other.close()

@@ -7,4 +7,7 @@ HNSW = {("minilm", 384): "dense_vectors_hnsw_minilm", ("use", 512): "dense_vecto
 # Candidates the index search keeps while walking the graph (pgvector's default is 40): twice
 # the hybrid search's dense pool of 50, raised to the pool when a caller asks for more.
 EF_SEARCH = 100
+# Rows read from the index per question, at least: the client scores them all exactly and keeps
+# the best, so the true nearest need only be among these (relaxed order, approximate walk).
+CANDIDATES = 100
 EF_SEARCH_MAX = 1000  # pgvector's upper bound

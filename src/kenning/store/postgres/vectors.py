@@ -15,7 +15,7 @@ from typing import Any
 import numpy as np
 
 from kenning.store.postgres.connection import PgConnection
-from kenning.store.postgres.hnsw import EF_SEARCH, EF_SEARCH_MAX, HNSW
+from kenning.store.postgres.hnsw import CANDIDATES, EF_SEARCH, EF_SEARCH_MAX, HNSW
 
 # Active facts whose current text has no vector yet for this embedder: prose first, code last.
 _PENDING = """
@@ -164,15 +164,21 @@ def nearest_sql(embedder: str, dimension: int) -> str:
 def candidates(
     conn: PgConnection, embedder: str, dimension: int, query: np.ndarray, k: int, also: Iterable[int] = ()
 ) -> tuple[np.ndarray, np.ndarray]:
-    """(fact ids sorted, matrix of their vectors) of the project's ``k`` active facts nearest to
-    ``query`` by the HNSW index (approximate), plus the facts of ``also`` that have a current
+    """(fact ids sorted, matrix of their vectors) of the project's active facts nearest to
+    ``query`` by the HNSW index (approximate: the first ``max(k, CANDIDATES)`` it finds, for the
+    client to score and keep the best ``k``), plus the facts of ``also`` that have a current
     vector. The index holds every project's vectors: its scan goes on past the rows the project
-    filter drops (``hnsw.iterative_scan``) until ``k`` are found or pgvector's scan limit
-    (``hnsw.max_scan_tuples``, 20,000 by default) is reached."""
+    filter drops (``hnsw.iterative_scan``) until enough are found or pgvector's scan limit
+    (``hnsw.max_scan_tuples``, 20,000 by default) is reached. Fewer found (a project with fewer
+    vectors, or one drowned among other projects' past that limit): every current vector of the
+    project, as :func:`load` gives them, so the answer is never cut short."""
     target = "[" + ",".join(repr(x) for x in np.asarray(query, dtype=np.float32).tolist()) + "]"
+    limit = max(k, CANDIDATES)
     with conn.raw.transaction():
-        search_settings(conn, k)
-        rows = conn.execute(nearest_sql(embedder, dimension), (conn.project, conn.project, target, k)).fetchall()
+        search_settings(conn, limit)
+        rows = conn.execute(nearest_sql(embedder, dimension), (conn.project, conn.project, target, limit)).fetchall()
+    if len(rows) < limit:
+        return load(conn, embedder, dimension)
     found = {int(r[0]): r[1] for r in rows}
     wanted = sorted(set(also) - found.keys())
     if wanted:
