@@ -13,7 +13,7 @@ three ways, interleaved:
 * exact, cold: ``store.vectors.load`` (every current vector of the project) and the product,
   what a one-shot `kenning ask` does (``dense/index.py`` keeps the matrix per process);
 * exact, warm: the product over the matrix already loaded (a long-lived server's case);
-* HNSW: ``store.vectors.candidates`` (the index's ``k`` nearest of the project,
+* HNSW: ``store.vectors.candidates`` (the index's 100 nearest of the project,
   ``hnsw.ef_search`` 100, iterative scan) and the product over those rows.
 
 Per way: p50/p95 wall ms, and the client's and the server backend's CPU ms per query
