@@ -192,9 +192,10 @@ def similarities(
     per process. Refuses an index from another model or configuration.
 
     Given a ``pool``, a store with an approximate index (PostgreSQL with pgvector,
-    ``vectors.approximate``) gives only its ``pool`` nearest candidates and the facts of
-    ``also``: their cosines are the same numbers the full product gives (each row's dot product
-    in float32 over the same bytes), but a fact the index missed is absent."""
+    ``vectors.approximate``) gives only its nearest candidates (at least ``pool``) and the facts
+    of ``also``: each scored as the full product scores it (float32, over the same bytes; BLAS
+    may sum a row in another order for another matrix shape: a unit in the last place), but a
+    fact the index missed is absent."""
     dense_manifest.check(vectors.manifest(conn, embedder.name), embedder)
     if pool is not None and vectors.approximate(conn, embedder.name, embedder.dimension):
         query = embedder.encode([question])[0]
