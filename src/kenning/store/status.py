@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import sqlite3
 from dataclasses import dataclass
+from typing import Any
 
 from kenning.store.postgres import status as pg
 from kenning.store.postgres.connection import is_pg
@@ -64,14 +65,27 @@ def graph_size(conn: sqlite3.Connection) -> tuple[int, int]:
     return nodes, edges
 
 
-def vector_search(conn: sqlite3.Connection) -> str:
-    """How dense vectors are searched (``kenning status``)."""
+def vector_search(conn: sqlite3.Connection) -> dict[str, Any]:
+    """How dense vectors are searched (``kenning status``'s ``engines.dense``): ``search``, the
+    sentence it prints, and ``approximate`` (PostgreSQL with pgvector: also ``ef_search``)."""
     if is_pg(conn):
         return pg.vector_search(conn)
-    return "exact: float32 vectors scored in the client"
+    return {"search": "exact: float32 vectors scored in the client", "approximate": False}
 
 
 def case_folding(conn: EngineConnection) -> str | None:
     """What differs in the engine's case folding from kenning's (``store/fold.py``), or None
     (SQLite: its connections fold through ``kenning_lower()``)."""
     return pg.case_folding(conn) if is_pg(conn) else None
+
+
+def accent_folding(conn: EngineConnection) -> str | None:
+    """What differs in the engine's accent folding from FTS5's ``unicode61`` (PostgreSQL
+    without ``unaccent``), or None."""
+    return pg.accent_folding(conn) if is_pg(conn) else None
+
+
+def project_indexes(conn: EngineConnection) -> str | None:
+    """Why the engine's text indexes are not keyed by project (PostgreSQL without
+    ``btree_gin``), or None (SQLite: one file per project)."""
+    return pg.project_indexes(conn) if is_pg(conn) else None

@@ -134,3 +134,21 @@ def load(conn: sqlite3.Connection, embedder: str, dimension: int) -> tuple[np.nd
     for i, row in enumerate(rows):
         matrix[i] = np.frombuffer(row[1], dtype="<f4")
     return ids, matrix
+
+
+def approximate(conn: sqlite3.Connection, embedder: str, dimension: int) -> bool:
+    """Whether the store keeps an approximate nearest-neighbour index for the embedder's vectors
+    of this width (PostgreSQL with pgvector: HNSW). SQLite never does: its vectors are scored
+    exactly over the matrix :func:`load` gives."""
+    return pg.approximate(conn, embedder, dimension) if is_pg(conn) else False
+
+
+def candidates(
+    conn: sqlite3.Connection, embedder: str, dimension: int, query: np.ndarray, k: int, also: Iterable[int] = ()
+) -> tuple[np.ndarray, np.ndarray]:
+    """(fact ids sorted, their vectors) of about the ``k`` active facts nearest to ``query``
+    by the store's approximate index, plus those of ``also`` that have a current vector; only
+    where :func:`approximate` holds."""
+    if not is_pg(conn):
+        raise ValueError("a SQLite store has no approximate index: its vectors are scored from load()")
+    return pg.candidates(conn, embedder, dimension, query, k, also)

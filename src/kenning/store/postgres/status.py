@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from kenning.store.fold import fold
 from kenning.store.postgres.connection import PgConnection, schema_version
+from kenning.store.postgres.hnsw import EF_SEARCH, HNSW
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -43,16 +44,31 @@ def graph_size(conn: PgConnection) -> tuple[int, int]:
     return (int(nodes) if edges else 0), int(edges)
 
 
-def vector_search(conn: PgConnection) -> str:
-    """How dense vectors are searched on this server: exactly, in the client; whether pgvector
-    (``CREATE EXTENSION vector``) is installable here is reported, its index is not used yet."""
+def vector_search(conn: PgConnection) -> dict[str, Any]:
+    """How dense vectors are searched on this server (``engines.dense``: ``search``, the sentence
+    status prints; ``approximate``; ``ef_search`` with pgvector): through pgvector's HNSW
+    indexes when migration 0011 could create the extension, else exactly in the client."""
+    if conn.execute("SELECT to_regclass('dense_vectors_hnsw_minilm') IS NOT NULL").fetchone()[0]:
+        exact = [
+            f"{name} ({dimension} dimensions)"
+            for name, dimension in conn.execute(
+                "SELECT embedder, dimension FROM dense_manifest WHERE project = %s ORDER BY embedder",
+                (conn.project,),
+            ).fetchall()
+            if (name, dimension) not in HNSW
+        ]
+        search = (
+            f"pgvector HNSW index (approximate, ef_search {EF_SEARCH}): the nearest candidates re-scored "
+            "exactly in the client" + (f"; no index for {', '.join(exact)}: scanned exactly" if exact else "")
+        )
+        return {"search": search, "approximate": True, "ef_search": EF_SEARCH}
     pgvector = conn.execute("SELECT 1 FROM pg_available_extensions WHERE name = 'vector'").fetchone() is not None
     where = (
-        "pgvector is installable on this server; kenning does not use its index yet"
+        "pgvector is available on this server, but kenning's migration could not create it in this database"
         if pgvector
         else "pgvector is not available on this server"
     )
-    return f"exact: bytea vectors scored in the client ({where})"
+    return {"search": f"exact: bytea vectors scored in the client ({where})", "approximate": False}
 
 
 FOLD_PROBE = "ÉΩİΣ"  # a letter of each kind store/fold.py folds: accented, Greek, dotted I, sigma
@@ -69,4 +85,27 @@ def case_folding(conn: PgConnection) -> str | None:
         f"the database lower-cases otherwise than kenning (lower('{FOLD_PROBE}') = '{got}', not "
         f"'{fold(FOLD_PROBE)}'): its LC_CTYPE is not a UTF-8 locale, so words and names beyond ASCII "
         "match in their own case only; create kenning's database with a UTF-8 locale (C.UTF-8)"
+    )
+
+
+def accent_folding(conn: PgConnection) -> str | None:
+    """None when the word index folds accents as FTS5's ``unicode61`` does (``unaccent`` in
+    ``kenning_simple``), else what differs: without ``unaccent`` on the server (migration 0001),
+    words match with their accents as written."""
+    if conn.execute("SELECT to_tsvector('kenning_simple', 'é') = to_tsvector('kenning_simple', 'e')").fetchone()[0]:
+        return None
+    return (
+        "the server has no unaccent extension: words match with their accents as written "
+        "('élève' does not find 'eleve'); install PostgreSQL's contrib and create a new database"
+    )
+
+
+def project_indexes(conn: PgConnection) -> str | None:
+    """None when the word and trigram indexes are keyed by project first (``btree_gin``,
+    migration 0006), else what that costs."""
+    if conn.execute("SELECT 1 FROM pg_extension WHERE extname = 'btree_gin'").fetchone() is not None:
+        return None
+    return (
+        "the server has no btree_gin extension: the word and trigram indexes are not keyed by project, "
+        "so a search reads every project's postings (the same answers, slower with many projects)"
     )

