@@ -15,7 +15,7 @@ Rows are read and written through ``kenning.store.graph``.
 from __future__ import annotations
 
 import posixpath
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from pathlib import PurePosixPath
 
 from kenning.ingest.relations import Ref
@@ -101,20 +101,33 @@ class Resolver:
         self._superseding: list[tuple[int, int]] = []
 
     def resolve(self, ref_ids: list[int], *, again: bool = False) -> None:
+        """Resolve the stored references ``ref_ids`` (ascending), read back in chunks."""
         if again:
             graph_write.delete_ref_edges(self.conn, ref_ids)
-        cache = self._cache
         for start in range(0, len(ref_ids), RESOLVE_BATCH):  # batches bound the memory of a cold sync
-            rows = graph_store.ref_rows(
-                self.conn, ref_ids[start : start + RESOLVE_BATCH], sources=self.writer.ref_sources
-            )
-            keys = [_lookup_key(row) for row in rows]
-            wanted = set(keys).difference(cache)
-            for key, found in graph_store.candidates_many(self.conn, sorted(wanted)).items():
-                cache[key] = _Candidates(found)
-            for row, key in zip(rows, keys, strict=True):
-                self._resolve_one(row, cache[key])
-            self.writer.flush()
+            chunk = ref_ids[start : start + RESOLVE_BATCH]
+            self._resolve_chunk(graph_store.ref_rows(self.conn, chunk, sources=self.writer.ref_sources))
+        self._supersede()
+
+    def resolve_rows(self, rows: Sequence[RefRow]) -> None:
+        """Resolve references given as the rows ``ref_rows`` would read back (ascending ids,
+        sources as ``GraphWriter.ref_sources`` asks), without reading them: a cold sync keeps
+        its references' rows as it writes them (``graph.build.Unresolved``)."""
+        for start in range(0, len(rows), RESOLVE_BATCH):
+            self._resolve_chunk(rows[start : start + RESOLVE_BATCH])
+        self._supersede()
+
+    def _resolve_chunk(self, rows: Sequence[RefRow]) -> None:
+        cache = self._cache
+        keys = [_lookup_key(row) for row in rows]
+        wanted = set(keys).difference(cache)
+        for key, found in graph_store.candidates_many(self.conn, sorted(wanted)).items():
+            cache[key] = _Candidates(found)
+        for row, key in zip(rows, keys, strict=True):
+            self._resolve_one(row, cache[key])
+        self.writer.flush()
+
+    def _supersede(self) -> None:
         for newer, older in self._superseding:
             mark_superseded(self.conn, newer=newer, older=older, stamp=self.stamp)
         self._superseding = []

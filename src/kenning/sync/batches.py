@@ -92,6 +92,7 @@ def write_batches(
     done, size = 0, BATCH_FIRST
     wanted = min(max(BATCH_FIRST_BYTES, read_bytes // BATCH_FIRST_SHARE), BATCH_BYTES)
     graph: Counter[str] = Counter()
+    held = graph_build.Unresolved()  # a cold sync's references, resolved by its last batch
     while True:
         batch = [] if following is None else _take(following, work, size, wanted, ready)
         # A file still being parsed: this batch is not the last one (and the next begins with it).
@@ -128,6 +129,7 @@ def write_batches(
                 stamp=stamp,
                 last=last,
                 located=located,
+                held=held,
             )
             _merge_graph(graph, stats)
             if last:
