@@ -157,15 +157,31 @@ def _lookup_key(row: RefRow) -> Key:
 
 
 class _Candidates:
-    """The nodes a target names, indexed by qualified name and by path."""
+    """The nodes a target names, indexed by qualified name and by path when first asked (most
+    targets name one node, which needs neither: ``_narrow``)."""
+
+    __slots__ = ("rows", "_by_qualname", "_by_path")
 
     def __init__(self, rows: list[Candidate]) -> None:
         self.rows = rows
-        self.by_qualname: dict[str, list] = {}
-        self.by_path: dict[str | None, list] = {}
-        for row in rows:
-            self.by_qualname.setdefault(row[2], []).append(row)
-            self.by_path.setdefault(row[1], []).append(row)
+        self._by_qualname: dict[str, list] | None = None
+        self._by_path: dict[str | None, list] | None = None
+
+    @property
+    def by_qualname(self) -> dict[str, list]:
+        if self._by_qualname is None:
+            self._by_qualname = {}
+            for row in self.rows:
+                self._by_qualname.setdefault(row[2], []).append(row)
+        return self._by_qualname
+
+    @property
+    def by_path(self) -> dict[str | None, list]:
+        if self._by_path is None:
+            self._by_path = {}
+            for row in self.rows:
+                self._by_path.setdefault(row[1], []).append(row)
+        return self._by_path
 
 
 def _narrow(
@@ -174,6 +190,17 @@ def _narrow(
     cands = found.rows
     if not cands:
         return [], "heuristic"
+    if len(cands) == 1:  # what ``_narrow_among`` gives for one candidate, without its indexes
+        (_, path, qualname) = cands[0]
+        certain = not qualified or path == src_path or (hint and qualname.startswith(hint + "."))
+        return cands, "extracted" if certain else "heuristic"
+    return _narrow_among(found, target, hint, qualified, src_path)
+
+
+def _narrow_among(
+    found: _Candidates, target: str, hint: str | None, qualified: bool, src_path: str | None
+) -> tuple[list, str]:
+    cands = found.rows
     if hint:
         exact = found.by_qualname.get(f"{hint}.{target}", [])
         if len(exact) == 1:
