@@ -209,7 +209,20 @@ def test_a_cold_sync_stopped_while_it_resolves_leaves_the_edges_indexes_and_the_
         sync(load_project(root), now=NOW, embed=False)
     conn = sqlite3.connect(load_project(root).db_path)
     assert conn.execute(indexes).fetchall() == schema
+    # The resolution has a transaction of its own: every file, the last batch's too, is written,
+    # no reference is resolved, and the next sync is told to resolve them.
+    manifest = {row[0] for row in conn.execute("SELECT path FROM manifest")}
+    assert manifest == {
+        p.relative_to(root).as_posix() for p in root.rglob("*") if p.is_file() and ".kenning" not in p.parts
+    }
+    assert conn.execute("SELECT count(*) FROM graph_edges WHERE ref_id IS NOT NULL").fetchone()[0] == 0
+    assert conn.execute("PRAGMA foreign_key_check").fetchall() == []
     conn.close()
+    store = connect(load_project(root).db_path)
+    try:
+        assert graph_build.pending(store, load_project(root)).resolve
+    finally:
+        store.close()
     monkeypatch.setattr(resolve.Resolver, "_resolve_one", real_resolve_one)
     sync(load_project(root), now=NOW, embed=False)
     assert _graph(root) == _graph(clean)
@@ -266,6 +279,9 @@ def test_a_cold_sync_resolves_the_references_it_wrote_without_reading_them_back(
     ledger_refs = [row[0] for row in refs if row[1] == "ledger"]
     assert len(ledger_refs) == 3 and sorted(read_back) == ledger_refs  # only the ledger's, read back
     assert (nodes, refs, edges) == raw(one)  # every row, ids included
+    conn = sqlite3.connect(load_project(many).db_path)
+    assert conn.execute("PRAGMA foreign_key_check").fetchall() == []  # written unchecked, all sound
+    conn.close()
     assert {row[3] for row in edges} >= {"imports", "calls", "defines", "tested_by", "links_to", "touches"}
 
     # A sync stopped between two batches: the next one did not see the first references written.

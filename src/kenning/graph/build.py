@@ -80,6 +80,8 @@ class Unresolved:
     def __init__(self) -> None:
         self.rows: list[RefRow] = []
         self.complete = False
+        self.later = False  # the last batch leaves the resolution to ``resolve_held``
+        self.others: list[int] = []  # the ledger's and git's references (not kept), by id
 
 
 def apply(
@@ -139,7 +141,9 @@ def apply(
     new_refs += others
     writer.flush()
     resolver = Resolver(conn, stamp)
-    if deferred and last:  # every reference (none is resolved yet), against every node
+    if deferred and last and held is not None and keep is not None and held.later:
+        held.others = others  # resolved by ``resolve_held``, in a transaction of its own
+    elif deferred and last:  # every reference (none is resolved yet), against every node
         with graph_write.edge_indexes_built_after(conn):
             if keep is not None:  # the files' references as written, then the others (higher ids)
                 resolver.resolve_rows(keep + graph_store.ref_rows(conn, others, sources=sourced))
@@ -158,6 +162,22 @@ def apply(
         "edges_delta": edges_after - edges_before,
         **{k: v for k, v in stats.items() if v},
     }
+
+
+def resolve_held(conn: Connection, held: Unresolved, *, stamp: str) -> dict[str, int]:
+    """A cold sync's references, kept by its batches (``Unresolved``, ``later``), resolved after
+    its last batch committed, in a transaction of their own that only adds edges (the caller may
+    leave their foreign keys unchecked: ``store.db.references_unchecked``); stopped before it
+    commits, ``DEFERRED`` tells the next sync to resolve them. Returns the graph's counts."""
+    nodes, edges_before = graph_store.counts(conn)
+    resolver = Resolver(conn, stamp)
+    rows = held.rows + graph_store.ref_rows(conn, held.others, sources=GraphWriter(conn).ref_sources)
+    held.rows, held.others = [], []
+    with graph_write.edge_indexes_built_after(conn):
+        resolver.resolve_rows(rows)
+    graph_write.delete_source(conn, DEFERRED)
+    _, edges = graph_store.counts(conn)
+    return {"nodes": nodes, "edges": edges, "edges_delta": edges - edges_before}
 
 
 def _add_file(

@@ -30,7 +30,7 @@ from kenning.ingest.read import Parsed, Progress, Reading
 from kenning.project import Project
 from kenning.store import facts as fact_store
 from kenning.store import sources
-from kenning.store.db import Connection, transaction, yield_to_waiting_writers
+from kenning.store.db import Connection, references_unchecked, transaction, yield_to_waiting_writers
 from kenning.sync import dates as source_dates
 from kenning.sync.report import SyncReport
 from kenning.sync.write import ExcerptWriter
@@ -107,6 +107,9 @@ def write_batches(
             redates = source_dates.commit_dates_of_unread(conn, project.root, read | unread_skip)
         report.batches += 1
         started = time.thread_time()
+        # A cold sync's last batch commits its files, then its references are resolved in a
+        # transaction of their own that only adds edges, their foreign keys unchecked.
+        held.later = last and held.complete
         with transaction(conn):
             applied, located = _write_files(
                 conn, report, manifest, files, dates, stamp, step, done, max(total, done), last
@@ -132,13 +135,12 @@ def write_batches(
                 held=held,
             )
             _merge_graph(graph, stats)
-            if last:
-                report.graph = dict(graph)
-            if last:
-                report.writes = sources.changes(conn) - before
-                if report.writes:
-                    sources.record_sync_run(conn, stamp, json.dumps(report.to_json(), sort_keys=True))
-                step("committing", 0, 0)
+            if last and not held.later:
+                _finish(conn, report, graph, before, stamp, step)
+        if held.later:
+            with references_unchecked(conn), transaction(conn):
+                _merge_graph(graph, graph_build.resolve_held(conn, held, stamp=stamp))
+                _finish(conn, report, graph, before, stamp, step)
         if last:
             return
         done += len(batch)
@@ -149,6 +151,15 @@ def write_batches(
         yield_to_waiting_writers(conn)
         if parsing:
             following = next(work, None)
+
+
+def _finish(conn: Connection, report: SyncReport, graph: Counter[str], before: int, stamp: str, step: Progress) -> None:
+    """The end of the last transaction: the graph's figures and the run's record in the report."""
+    report.graph = dict(graph)
+    report.writes = sources.changes(conn) - before
+    if report.writes:
+        sources.record_sync_run(conn, stamp, json.dumps(report.to_json(), sort_keys=True))
+    step("committing", 0, 0)
 
 
 def _work(
