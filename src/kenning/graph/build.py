@@ -245,30 +245,34 @@ def _add_file(
             for r in rel.refs
         ]
         return keys, refs
-    refs = []
-    for r in rel.refs:
-        src = scope_of(r.scope, node)
+    made: list[int] = []
+    if sourced:  # PostgreSQL: the rows with their sources
+        for r in rel.refs:
+            src = scope_of(r.scope, node)
+            fields = (r.type, r.target_kind, r.target, r.line, r.hint, r.qualified, r.reverse, r.link, r.tested)
+            made.append(file_ref(src, path, fingerprint, fields))
+            keep.append(_ref_row(made[-1], src, r, path, fingerprint))
+        return keys, made
+    row, add, kept = tuple.__new__, made.append, keep.append  # RefRow without its Python constructor
+    # ``Ref``'s fields in their order (a field added there fails here, loudly)
+    for type_, target_kind, target, line, scope, hint, qualified, reverse, link, tested in rel.refs:
+        src = scope_of(scope, node)
         ref_id = file_ref(
-            src,
-            path,
-            fingerprint,
-            (r.type, r.target_kind, r.target, r.line, r.hint, r.qualified, r.reverse, r.link, r.tested),
+            src, path, fingerprint, (type_, target_kind, target, line, hint, qualified, reverse, link, tested)
         )
-        refs.append(ref_id)
-        keep.append(_ref_row(ref_id, src, r, path, fingerprint, sourced))
-    return keys, refs
+        add(ref_id)
+        kept(row(RefRow, (ref_id, src, type_, target_kind, target, hint, bool(qualified), bool(reverse), link, line,
+                          None, None, None, None, path, bool(tested))))  # fmt: skip
+    return keys, made
 
 
-def _ref_row(ref_id: int, src: int, r: Ref, path: str, fingerprint: str | None, sourced: bool) -> RefRow:
-    """The row ``store.graph.ref_rows`` reads back for a reference ``GraphWriter.file_ref``
-    wrote (``sourced``: with its source, as PostgreSQL's writer needs them)."""
-    if sourced:
-        kind, uri, origin = "file", f"{path}:{r.line}-{r.line}" if r.line else path, path
-    else:
-        kind, uri, fingerprint, origin = None, None, None, None
+def _ref_row(ref_id: int, src: int, r: Ref, path: str, fingerprint: str | None) -> RefRow:
+    """The row ``store.graph.ref_rows`` reads back, sources included, for a reference
+    ``GraphWriter.file_ref`` wrote."""
+    uri = f"{path}:{r.line}-{r.line}" if r.line else path
     return RefRow(
         ref_id, src, r.type, r.target_kind, r.target, r.hint, bool(r.qualified), bool(r.reverse), r.link, r.line,
-        kind, uri, fingerprint, origin, path, bool(r.tested),
+        "file", uri, fingerprint, path, path, bool(r.tested),
     )  # fmt: skip
 
 
