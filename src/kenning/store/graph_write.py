@@ -124,7 +124,7 @@ class GraphWriter:
     Python 3.11's ``sqlite3`` binds ``None`` through its adaptation protocol (an attribute
     look-up that fails, per parameter), about 0.37 µs each, as much as a whole row of five
     integers and strings; a column left out of the ``INSERT`` is NULL for nothing. So an edge
-    resolved from a reference is written as its five columns (Django: 153,337 of them, 0.48 →
+    resolved from a reference is written as its five columns (Django: 162,079 of them, 0.48 →
     0.25 s), a file's reference with a line without its URI and fingerprint. Each shape has
     its own buffer, written in a fixed order (references: the others, then those with a line;
     edges: those with their source, then the resolved); a row given after one of a shape written
