@@ -74,13 +74,13 @@ class Unresolved:
     (``DEFERRED``), kept as ``store.graph.ref_rows`` would read them back: the sync holds one
     across its batches (``apply(held=)``), and the last batch resolves these rows without
     reading every reference back (Django: 136,739 rows, 0.42 s of the serial tail, for about
-    30 MB held meanwhile). ``complete`` once this sync began the deferral itself: after a
-    stopped sync, the references it wrote are read back as before."""
+    30 MB held meanwhile). ``complete`` once this sync began the deferral itself; then its last
+    batch leaves the resolution to ``resolve_held``. After a stopped sync, the references it
+    wrote are read back as before."""
 
     def __init__(self) -> None:
         self.rows: list[RefRow] = []
         self.complete = False
-        self.later = False  # the last batch leaves the resolution to ``resolve_held``
         self.others: list[int] = []  # the ledger's and git's references (not kept), by id
 
 
@@ -100,7 +100,8 @@ def apply(
     read, references resolved. ``last``: the sync's last batch (``DEFERRED``). ``located``:
     ``sources.facts_located_in`` of the files, when the caller has it (it just wrote them).
     ``held``: the same object at every batch of one sync, where a cold sync keeps the rows of
-    the references it defers (``Unresolved``)."""
+    the references it defers (``Unresolved``); once it is ``complete``, the last batch leaves
+    their resolution to ``resolve_held`` (until then ``DEFERRED`` stays)."""
     nodes_before, edges_before = graph_store.counts(conn)
     had_graph = nodes_before > 0
     deferred = DEFERRED in graph_store.source_states(conn)
@@ -141,14 +142,11 @@ def apply(
     new_refs += others
     writer.flush()
     resolver = Resolver(conn, stamp)
-    if deferred and last and held is not None and keep is not None and held.later:
+    if deferred and last and held is not None and keep is not None:
         held.others = others  # resolved by ``resolve_held``, in a transaction of its own
     elif deferred and last:  # every reference (none is resolved yet), against every node
         with graph_write.edge_indexes_built_after(conn):
-            if keep is not None:  # the files' references as written, then the others (higher ids)
-                resolver.resolve_rows(keep + graph_store.ref_rows(conn, others, sources=sourced))
-            else:
-                resolver.resolve(graph_store.ref_ids(conn))
+            resolver.resolve(graph_store.ref_ids(conn))
         graph_write.delete_source(conn, DEFERRED)
     elif not deferred:
         resolver.resolve(new_refs)
@@ -165,10 +163,12 @@ def apply(
 
 
 def resolve_held(conn: Connection, held: Unresolved, *, stamp: str) -> dict[str, int]:
-    """A cold sync's references, kept by its batches (``Unresolved``, ``later``), resolved after
-    its last batch committed, in a transaction of their own that only adds edges (the caller may
-    leave their foreign keys unchecked: ``store.db.references_unchecked``); stopped before it
-    commits, ``DEFERRED`` tells the next sync to resolve them. Returns the graph's counts."""
+    """A cold sync's references, kept by its batches (``Unresolved``, ``complete``), resolved
+    after its last batch committed, in a transaction of their own that only adds edges (the
+    caller may leave their foreign keys unchecked: ``store.db.references_unchecked``): the files'
+    references as they were written, then the ledger's and git's (higher ids), read back.
+    Stopped before it commits, ``DEFERRED`` tells the next sync to resolve them. Returns the
+    graph's counts."""
     nodes, edges_before = graph_store.counts(conn)
     resolver = Resolver(conn, stamp)
     rows = held.rows + graph_store.ref_rows(conn, held.others, sources=GraphWriter(conn).ref_sources)

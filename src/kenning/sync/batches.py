@@ -7,7 +7,8 @@ vanished paths retired, in batches: each batch is one transaction holding its fi
 full-text rows, their graph rows and their manifest rows, so a sync killed between two batches
 leaves a consistent store whose manifest says exactly which files are done, and the next sync
 completes the rest. The non-file sources (ledger, git history) and the run's log go with the last
-batch.
+batch — except in a cold sync, whose references all wait for the end: the last batch commits its
+files, then one more transaction resolves them and logs the run (``graph.build.resolve_held``).
 
 A batch is sized from the time per item the previous one took, to hold the lock about
 ``BATCH_SECONDS``: the time this thread ran (``time.thread_time``), not the wall time, which
@@ -109,7 +110,7 @@ def write_batches(
         started = time.thread_time()
         # A cold sync's last batch commits its files, then its references are resolved in a
         # transaction of their own that only adds edges, their foreign keys unchecked.
-        held.later = last and held.complete
+        resolve_after = last and held.complete
         with transaction(conn):
             applied, located = _write_files(
                 conn, report, manifest, files, dates, stamp, step, done, max(total, done), last
@@ -135,9 +136,9 @@ def write_batches(
                 held=held,
             )
             _merge_graph(graph, stats)
-            if last and not held.later:
+            if last and not resolve_after:
                 _finish(conn, report, graph, before, stamp, step)
-        if held.later:
+        if resolve_after:
             with references_unchecked(conn), transaction(conn):
                 _merge_graph(graph, graph_build.resolve_held(conn, held, stamp=stamp))
                 _finish(conn, report, graph, before, stamp, step)
