@@ -214,6 +214,9 @@ def sync_child(root: Path) -> None:
     batches._write_files = write_files_timed
     batches.fact_store.index_fts_rows = timed("FTS5", index_fts)
     batches.graph_build.apply = timed("graph", graph_apply)
+    resolve_held = getattr(batches.graph_build, "resolve_held", None)  # a cold sync's own resolution
+    if resolve_held is not None:
+        batches.graph_build.resolve_held = timed("graph", resolve_held)
     batches.transaction = transaction_timed
     start, start_cpu = time.perf_counter(), time.thread_time()
     try:
@@ -221,6 +224,8 @@ def sync_child(root: Path) -> None:
     finally:
         batches._write_files, batches.fact_store.index_fts_rows = write_files, index_fts
         batches.graph_build.apply, batches.transaction = graph_apply, transaction
+        if resolve_held is not None:
+            batches.graph_build.resolve_held = resolve_held
         run.read_all = read_all
     end = time.perf_counter()
     total_cpu = sum(

@@ -87,10 +87,15 @@ def test_a_cold_sync_in_batches_resolves_each_reference_once_into_the_graph_of_o
     resolved: list[tuple[list[int], bool]] = []
     unresolved_between: list[int] = []
     real_resolve, real_yield = resolve.Resolver.resolve, batches.yield_to_waiting_writers
+    real_resolve_rows = resolve.Resolver.resolve_rows
 
     def recording(self, ref_ids, *, again=False):
         resolved.append((list(ref_ids), again))
         return real_resolve(self, ref_ids, again=again)
+
+    def recording_rows(self, rows):  # the references a cold sync kept as it wrote them
+        resolved.append(([row.id for row in rows], False))
+        return real_resolve_rows(self, rows)
 
     def between(conn):  # after each batch but the last committed
         unresolved_between.append(_ref_edges(many))
@@ -98,6 +103,7 @@ def test_a_cold_sync_in_batches_resolves_each_reference_once_into_the_graph_of_o
         return real_yield(conn)
 
     monkeypatch.setattr(resolve.Resolver, "resolve", recording)
+    monkeypatch.setattr(resolve.Resolver, "resolve_rows", recording_rows)
     monkeypatch.setattr(batches, "yield_to_waiting_writers", between)
     report = sync(load_project(many), now=NOW, embed=False)
 
@@ -105,6 +111,7 @@ def test_a_cold_sync_in_batches_resolves_each_reference_once_into_the_graph_of_o
     assert unresolved_between == [0] * (report.batches - 1)  # nothing resolved before the last batch
     ids = [ref_id for batch, _ in resolved for ref_id in batch]
     assert not any(again for _, again in resolved) and len(ids) == len(set(ids))  # each once, none again
+    assert ids == sorted(ids)  # in id order: the edges are numbered as a one-batch sync numbers them
     edges, refs = _graph(many)
     assert len(ids) == len(refs)
     assert (edges, refs) == _graph(one)
@@ -202,7 +209,20 @@ def test_a_cold_sync_stopped_while_it_resolves_leaves_the_edges_indexes_and_the_
         sync(load_project(root), now=NOW, embed=False)
     conn = sqlite3.connect(load_project(root).db_path)
     assert conn.execute(indexes).fetchall() == schema
+    # The resolution has a transaction of its own: every file, the last batch's too, is written,
+    # no reference is resolved, and the next sync is told to resolve them.
+    manifest = {row[0] for row in conn.execute("SELECT path FROM manifest")}
+    assert manifest == {
+        p.relative_to(root).as_posix() for p in root.rglob("*") if p.is_file() and ".kenning" not in p.parts
+    }
+    assert conn.execute("SELECT count(*) FROM graph_edges WHERE ref_id IS NOT NULL").fetchone()[0] == 0
+    assert conn.execute("PRAGMA foreign_key_check").fetchall() == []
     conn.close()
+    store = connect(load_project(root).db_path)
+    try:
+        assert graph_build.pending(store, load_project(root)).resolve
+    finally:
+        store.close()
     monkeypatch.setattr(resolve.Resolver, "_resolve_one", real_resolve_one)
     sync(load_project(root), now=NOW, embed=False)
     assert _graph(root) == _graph(clean)
@@ -210,3 +230,75 @@ def test_a_cold_sync_stopped_while_it_resolves_leaves_the_edges_indexes_and_the_
     assert conn.execute(indexes).fetchall() == schema
     assert conn.execute("PRAGMA integrity_check").fetchone()[0] == "ok"
     conn.close()
+
+
+def test_a_cold_sync_resolves_the_references_it_wrote_without_reading_them_back(tmp_path, monkeypatch, small_batches):
+    """The last batch resolves the files' references from the rows the sync kept as it wrote
+    them (``graph_build.Unresolved``), reading back only the ledger's, written by that batch;
+    the graph, edge ids included, is the one a one-batch sync builds. A sync that finds the
+    deferral begun by a stopped sync reads every reference back (it did not see them written)."""
+    from kenning import ledger
+    from kenning.store import graph as graph_store
+
+    def with_ledger(root: Path) -> Path:
+        _project(root)
+        state = root / ".kenning" / ledger.LEDGER_NAME
+        ledger.append(state, {"kind": "task", "id": "T-1", "title": "Tidy", "touches": ["pkg/mod003.py"]})
+        ledger.append(
+            state, {"kind": "evidence", "id": "E-1", "task": "T-1", "path": "tests/test_mod.py", "result": "ok"}
+        )
+        return root
+
+    def raw(root: Path) -> tuple[list[tuple], ...]:
+        conn = sqlite3.connect(f"file:{load_project(root).db_path}?mode=ro", uri=True)
+        try:
+            return tuple(
+                conn.execute(f"SELECT * FROM {table} ORDER BY id").fetchall()
+                for table in ("graph_nodes", "graph_refs", "graph_edges")
+            )
+        finally:
+            conn.close()
+
+    one = with_ledger(tmp_path / "one")
+    monkeypatch.setattr(batches, "BATCH_FIRST", 1000)
+    assert sync(load_project(one), now=NOW, embed=False).batches == 1
+    monkeypatch.setattr(batches, "BATCH_FIRST", 8)
+
+    read_back: list[int] = []
+    real_ref_rows = graph_store.ref_rows
+
+    def counting(conn, ids, *, sources=True):
+        read_back.extend(ids)
+        return real_ref_rows(conn, ids, sources=sources)
+
+    monkeypatch.setattr(graph_store, "ref_rows", counting)
+    many = with_ledger(tmp_path / "many")
+    report = sync(load_project(many), now=NOW, embed=False)
+    assert report.batches >= 5
+    nodes, refs, edges = raw(many)
+    ledger_refs = [row[0] for row in refs if row[1] == "ledger"]
+    assert len(ledger_refs) == 3 and sorted(read_back) == ledger_refs  # only the ledger's, read back
+    assert (nodes, refs, edges) == raw(one)  # every row, ids included
+    conn = sqlite3.connect(load_project(many).db_path)
+    assert conn.execute("PRAGMA foreign_key_check").fetchall() == []  # written unchecked, all sound
+    conn.close()
+    assert {row[3] for row in edges} >= {"imports", "calls", "defines", "tested_by", "links_to", "touches"}
+
+    # A sync stopped between two batches: the next one did not see the first references written.
+    stopped = with_ledger(tmp_path / "stopped")
+    committed: list[int] = []
+
+    def stop_after_two(conn):
+        committed.append(1)
+        if len(committed) == 2:
+            raise KeyboardInterrupt
+        return None
+
+    monkeypatch.setattr(batches, "yield_to_waiting_writers", stop_after_two)
+    with pytest.raises(KeyboardInterrupt):
+        sync(load_project(stopped), now=NOW, embed=False)
+    monkeypatch.setattr(batches, "yield_to_waiting_writers", lambda conn: None)
+    read_back.clear()
+    sync(load_project(stopped), now=NOW, embed=False)
+    assert len(read_back) == len(refs)  # every reference read back
+    assert _graph(stopped) == _graph(one)

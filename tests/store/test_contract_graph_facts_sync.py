@@ -439,3 +439,49 @@ def test_lean_file_references_and_resolved_edges_are_stored_as_the_general_write
     incoming = [(e.type, e.src.id, e.source_uri, e.line) for e, forward in graph.edges_of(store, fn) if not forward]
     assert ("tested_by", ids["other"], "src/a_b.py:7-7", 7) in incoming
     assert graph.counts(store) == (3, 4)
+
+
+def test_edges_and_references_of_every_shape_keep_the_order_they_were_given_in(store):
+    """The writer buffers each shape of row apart (an edge with its source, an edge resolved from
+    a reference, a file's reference with or without a line, any other reference: SQLite writes
+    each with only the columns it fills); turning from one shape to another it writes what it
+    holds first, so edge ids follow the order of the calls, and every reference reads back."""
+    ids = build_small_graph(store)
+    [row] = graph.ref_rows(store, graph.ref_ids(store))
+    defined = ("file", "src/a_b.py:3-9", "f1")
+    with transaction(store):
+        writer = graph_write.GraphWriter(store)
+        writer.ref_edge(ids["other"], ids["fn"], "calls", "extracted", row)
+        writer.edge(ids["file"], ids["other"], "defines", "declared", source=defined, origin="src/a_b.py", line=3)
+        writer.ref_edge(ids["fn"], ids["other"], "tested_by", "heuristic", row)
+        writer.edge(ids["other"], ids["file"], "links_to", "declared", source=defined, origin="src/a_b.py", line=4)
+        lean = ("src/a_b.py", "f1")
+        made = [
+            writer.file_ref(ids["fn"], *lean, ("calls", "symbol", "go", 8, None, False, False, "extracted", False)),
+            writer.file_ref(ids["fn"], *lean, ("links_to", "file", "b", None, None, False, False, "declared", False)),
+            writer.ref(
+                ids["fn"], "calls", "symbol", "stop", hint=None, qualified=False, reverse=False, link="extracted",
+                line=9, source=("file", "src/a_b.py:9-9", "f1"), origin="src/a_b.py",
+            ),
+            writer.file_ref(ids["fn"], *lean, ("calls", "symbol", "again", 10, "pkg", True, False, "heuristic", True)),
+        ]  # fmt: skip
+        writer.flush()
+    later = {}
+    for node in graph.nodes_by_id(store, list(ids.values())).values():
+        for edge, forward in graph.edges_of(store, node):
+            if forward:
+                later[edge.id] = (edge.type, edge.src.id, edge.dst.id)
+    written = [later[i] for i in sorted(later)][-4:]
+    assert written == [
+        ("calls", ids["other"], ids["fn"]),
+        ("defines", ids["file"], ids["other"]),
+        ("tested_by", ids["fn"], ids["other"]),
+        ("links_to", ids["other"], ids["file"]),
+    ]
+    rows = graph.ref_rows(store, made)
+    assert [(r.id, r.target, r.line, r.source_uri, r.origin, r.hint, r.qualified, r.tested) for r in rows] == [
+        (made[0], "go", 8, "src/a_b.py:8-8", "src/a_b.py", None, False, False),
+        (made[1], "b", None, "src/a_b.py", "src/a_b.py", None, False, False),
+        (made[2], "stop", 9, "src/a_b.py:9-9", "src/a_b.py", None, False, False),
+        (made[3], "again", 10, "src/a_b.py:10-10", "src/a_b.py", "pkg", True, True),
+    ]

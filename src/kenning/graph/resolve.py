@@ -15,7 +15,7 @@ Rows are read and written through ``kenning.store.graph``.
 from __future__ import annotations
 
 import posixpath
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from pathlib import PurePosixPath
 
 from kenning.ingest.relations import Ref
@@ -101,20 +101,33 @@ class Resolver:
         self._superseding: list[tuple[int, int]] = []
 
     def resolve(self, ref_ids: list[int], *, again: bool = False) -> None:
+        """Resolve the stored references ``ref_ids`` (ascending), read back in chunks."""
         if again:
             graph_write.delete_ref_edges(self.conn, ref_ids)
-        cache = self._cache
         for start in range(0, len(ref_ids), RESOLVE_BATCH):  # batches bound the memory of a cold sync
-            rows = graph_store.ref_rows(
-                self.conn, ref_ids[start : start + RESOLVE_BATCH], sources=self.writer.ref_sources
-            )
-            keys = [_lookup_key(row) for row in rows]
-            wanted = set(keys).difference(cache)
-            for key, found in graph_store.candidates_many(self.conn, sorted(wanted)).items():
-                cache[key] = _Candidates(found)
-            for row, key in zip(rows, keys, strict=True):
-                self._resolve_one(row, cache[key])
-            self.writer.flush()
+            chunk = ref_ids[start : start + RESOLVE_BATCH]
+            self._resolve_chunk(graph_store.ref_rows(self.conn, chunk, sources=self.writer.ref_sources))
+        self._supersede()
+
+    def resolve_rows(self, rows: Sequence[RefRow]) -> None:
+        """Resolve references given as the rows ``ref_rows`` would read back (ascending ids,
+        sources as ``GraphWriter.ref_sources`` asks), without reading them: a cold sync keeps
+        its references' rows as it writes them (``graph.build.Unresolved``)."""
+        for start in range(0, len(rows), RESOLVE_BATCH):
+            self._resolve_chunk(rows[start : start + RESOLVE_BATCH])
+        self._supersede()
+
+    def _resolve_chunk(self, rows: Sequence[RefRow]) -> None:
+        cache = self._cache
+        keys = [_lookup_key(row) for row in rows]
+        wanted = set(keys).difference(cache)
+        for key, found in graph_store.candidates_many(self.conn, sorted(wanted)).items():
+            cache[key] = _Candidates(found)
+        for row, key in zip(rows, keys, strict=True):
+            self._resolve_one(row, cache[key])
+        self.writer.flush()
+
+    def _supersede(self) -> None:
         for newer, older in self._superseding:
             mark_superseded(self.conn, newer=newer, older=older, stamp=self.stamp)
         self._superseding = []
@@ -144,15 +157,31 @@ def _lookup_key(row: RefRow) -> Key:
 
 
 class _Candidates:
-    """The nodes a target names, indexed by qualified name and by path."""
+    """The nodes a target names, indexed by qualified name and by path when first asked (most
+    targets name one node, which needs neither: ``_narrow``)."""
+
+    __slots__ = ("rows", "_by_qualname", "_by_path")
 
     def __init__(self, rows: list[Candidate]) -> None:
         self.rows = rows
-        self.by_qualname: dict[str, list] = {}
-        self.by_path: dict[str | None, list] = {}
-        for row in rows:
-            self.by_qualname.setdefault(row[2], []).append(row)
-            self.by_path.setdefault(row[1], []).append(row)
+        self._by_qualname: dict[str, list] | None = None
+        self._by_path: dict[str | None, list] | None = None
+
+    @property
+    def by_qualname(self) -> dict[str, list]:
+        if self._by_qualname is None:
+            self._by_qualname = {}
+            for row in self.rows:
+                self._by_qualname.setdefault(row[2], []).append(row)
+        return self._by_qualname
+
+    @property
+    def by_path(self) -> dict[str | None, list]:
+        if self._by_path is None:
+            self._by_path = {}
+            for row in self.rows:
+                self._by_path.setdefault(row[1], []).append(row)
+        return self._by_path
 
 
 def _narrow(
@@ -161,6 +190,17 @@ def _narrow(
     cands = found.rows
     if not cands:
         return [], "heuristic"
+    if len(cands) == 1:  # what ``_narrow_among`` gives for one candidate, without its indexes
+        (_, path, qualname) = cands[0]
+        certain = not qualified or path == src_path or (hint and qualname.startswith(hint + "."))
+        return cands, "extracted" if certain else "heuristic"
+    return _narrow_among(found, target, hint, qualified, src_path)
+
+
+def _narrow_among(
+    found: _Candidates, target: str, hint: str | None, qualified: bool, src_path: str | None
+) -> tuple[list, str]:
+    cands = found.rows
     if hint:
         exact = found.by_qualname.get(f"{hint}.{target}", [])
         if len(exact) == 1:

@@ -7,7 +7,8 @@ vanished paths retired, in batches: each batch is one transaction holding its fi
 full-text rows, their graph rows and their manifest rows, so a sync killed between two batches
 leaves a consistent store whose manifest says exactly which files are done, and the next sync
 completes the rest. The non-file sources (ledger, git history) and the run's log go with the last
-batch.
+batch — except in a cold sync, whose references all wait for the end: the last batch commits its
+files, then one more transaction resolves them and logs the run (``graph.build.resolve_held``).
 
 A batch is sized from the time per item the previous one took, to hold the lock about
 ``BATCH_SECONDS``: the time this thread ran (``time.thread_time``), not the wall time, which
@@ -30,7 +31,7 @@ from kenning.ingest.read import Parsed, Progress, Reading
 from kenning.project import Project
 from kenning.store import facts as fact_store
 from kenning.store import sources
-from kenning.store.db import Connection, transaction, yield_to_waiting_writers
+from kenning.store.db import Connection, references_unchecked, transaction, yield_to_waiting_writers
 from kenning.sync import dates as source_dates
 from kenning.sync.report import SyncReport
 from kenning.sync.write import ExcerptWriter
@@ -92,6 +93,7 @@ def write_batches(
     done, size = 0, BATCH_FIRST
     wanted = min(max(BATCH_FIRST_BYTES, read_bytes // BATCH_FIRST_SHARE), BATCH_BYTES)
     graph: Counter[str] = Counter()
+    held = graph_build.Unresolved()  # a cold sync's references, resolved by its last batch
     while True:
         batch = [] if following is None else _take(following, work, size, wanted, ready)
         # A file still being parsed: this batch is not the last one (and the next begins with it).
@@ -106,6 +108,9 @@ def write_batches(
             redates = source_dates.commit_dates_of_unread(conn, project.root, read | unread_skip)
         report.batches += 1
         started = time.thread_time()
+        # A cold sync's last batch commits its files, then its references are resolved in a
+        # transaction of their own that only adds edges, their foreign keys unchecked.
+        resolve_after = last and held.complete
         with transaction(conn):
             applied, located = _write_files(
                 conn, report, manifest, files, dates, stamp, step, done, max(total, done), last
@@ -128,15 +133,15 @@ def write_batches(
                 stamp=stamp,
                 last=last,
                 located=located,
+                held=held,
             )
             _merge_graph(graph, stats)
-            if last:
-                report.graph = dict(graph)
-            if last:
-                report.writes = sources.changes(conn) - before
-                if report.writes:
-                    sources.record_sync_run(conn, stamp, json.dumps(report.to_json(), sort_keys=True))
-                step("committing", 0, 0)
+            if last and not resolve_after:
+                _finish(conn, report, graph, before, stamp, step)
+        if resolve_after:
+            with references_unchecked(conn), transaction(conn):
+                _merge_graph(graph, graph_build.resolve_held(conn, held, stamp=stamp))
+                _finish(conn, report, graph, before, stamp, step)
         if last:
             return
         done += len(batch)
@@ -147,6 +152,15 @@ def write_batches(
         yield_to_waiting_writers(conn)
         if parsing:
             following = next(work, None)
+
+
+def _finish(conn: Connection, report: SyncReport, graph: Counter[str], before: int, stamp: str, step: Progress) -> None:
+    """The end of the last transaction: the graph's figures and the run's record in the report."""
+    report.graph = dict(graph)
+    report.writes = sources.changes(conn) - before
+    if report.writes:
+        sources.record_sync_run(conn, stamp, json.dumps(report.to_json(), sort_keys=True))
+    step("committing", 0, 0)
 
 
 def _work(
