@@ -48,38 +48,3 @@ def test_a_save_made_while_a_long_sync_writes_waits_for_it_and_lands(make_projec
     assert saved.code == 0, saved.err
     assert waited > 5
     assert cli("get", str(saved.json()["id"]), "--project", str(project.root)).code == 0
-
-
-def test_references_go_unchecked_only_in_the_transaction_opened_inside_and_are_checked_again_after(tmp_path):
-    """``references_unchecked`` (a cold sync's resolved edges): a row naming a missing node is
-    accepted only in the transaction it wraps; before, after, after a stopped transaction and in
-    a transaction already open, foreign keys are enforced."""
-    import sqlite3
-
-    from kenning.store.db import references_unchecked, transaction
-
-    conn = connect(tmp_path / "kenning.db", create=True)
-    dangling = "INSERT INTO graph_edges (src, dst, type, link, ref_id) VALUES (998, 999, 'calls', 'extracted', 997)"
-
-    def enforced() -> bool:
-        try:
-            with transaction(conn):
-                conn.execute(dangling)
-        except sqlite3.IntegrityError:
-            return True
-        conn.execute("DELETE FROM graph_edges")
-        return False
-
-    assert enforced()
-    with references_unchecked(conn), transaction(conn):
-        conn.execute(dangling)
-    assert conn.execute("SELECT count(*) FROM graph_edges").fetchone()[0] == 1
-    conn.execute("DELETE FROM graph_edges")
-    assert enforced()
-    with pytest.raises(KeyboardInterrupt), references_unchecked(conn), transaction(conn):
-        raise KeyboardInterrupt
-    assert enforced()
-    with transaction(conn), references_unchecked(conn), pytest.raises(sqlite3.IntegrityError):
-        conn.execute(dangling)  # already in a transaction: still checked
-    assert conn.execute("PRAGMA foreign_keys").fetchone()[0] == 1
-    conn.close()

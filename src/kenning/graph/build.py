@@ -164,8 +164,7 @@ def apply(
 
 def resolve_held(conn: Connection, held: Unresolved, *, stamp: str) -> dict[str, int]:
     """A cold sync's references, kept by its batches (``Unresolved``, ``complete``), resolved
-    after its last batch committed, in a transaction of their own that only adds edges (the
-    caller may leave their foreign keys unchecked: ``store.db.references_unchecked``): the files'
+    after its last batch committed, in a transaction of their own that only adds edges: the files'
     references as they were written, then the ledger's and git's (higher ids), read back.
     Stopped before it commits, ``DEFERRED`` tells the next sync to resolve them. Returns the
     graph's counts."""

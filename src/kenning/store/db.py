@@ -171,23 +171,6 @@ def transaction(conn: C) -> Iterator[C]:
     conn.execute("COMMIT")
 
 
-@contextmanager
-def references_unchecked(conn: C) -> Iterator[C]:
-    """Around a ``transaction`` that only adds rows pointing at ids it has just read (a cold
-    sync's resolved edges): SQLite does not look each row's foreign keys up (Django: 162,079
-    edges, three look-ups each, 0.2 s of the sync's serial end). ``PRAGMA foreign_keys`` can
-    only change outside a transaction, so this opens none; a transaction already open keeps
-    its checks. Deletes inside would not cascade: none may happen there. PostgreSQL: unchanged."""
-    if pg.is_pg(conn) or conn.in_transaction:
-        yield conn
-        return
-    conn.execute("PRAGMA foreign_keys = OFF")
-    try:
-        yield conn
-    finally:
-        conn.execute("PRAGMA foreign_keys = ON")
-
-
 def _begin_immediate(conn: sqlite3.Connection) -> None:
     """Take the write lock. When another writer holds it, wait for it (the connection's busy
     timeout) flagged as waiting: a long writer that commits in batches (the sync) sees the flag

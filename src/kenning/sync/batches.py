@@ -31,7 +31,7 @@ from kenning.ingest.read import Parsed, Progress, Reading
 from kenning.project import Project
 from kenning.store import facts as fact_store
 from kenning.store import sources
-from kenning.store.db import Connection, references_unchecked, transaction, yield_to_waiting_writers
+from kenning.store.db import Connection, transaction, yield_to_waiting_writers
 from kenning.sync import dates as source_dates
 from kenning.sync.report import SyncReport
 from kenning.sync.write import ExcerptWriter
@@ -109,7 +109,7 @@ def write_batches(
         report.batches += 1
         started = time.thread_time()
         # A cold sync's last batch commits its files, then its references are resolved in a
-        # transaction of their own that only adds edges, their foreign keys unchecked.
+        # transaction of their own that only adds edges.
         resolve_after = last and held.complete
         with transaction(conn):
             applied, located = _write_files(
@@ -139,7 +139,7 @@ def write_batches(
             if last and not resolve_after:
                 _finish(conn, report, graph, before, stamp, step)
         if resolve_after:
-            with references_unchecked(conn), transaction(conn):
+            with transaction(conn):
                 _merge_graph(graph, graph_build.resolve_held(conn, held, stamp=stamp))
                 _finish(conn, report, graph, before, stamp, step)
         if last:
