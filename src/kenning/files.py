@@ -16,6 +16,7 @@ except ImportError:  # not POSIX: no advisory lock, a second sync relies on SQLi
     fcntl = None  # type: ignore[assignment]  # typeshed has no "module or None" for a platform module
 
 SYNC_LOCK_NAME = "sync.lock"
+BINARY_PROBE = 8192  # a NUL in a file's first bytes makes it binary: the sync does not read it
 
 
 def write_atomic(path: str, data: bytes) -> None:

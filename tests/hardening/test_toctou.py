@@ -14,6 +14,7 @@ from pathlib import Path
 
 import pytest
 
+import kenning.sync.changes as sync_changes
 import kenning.sync.run as sync_run
 from conftest import resync
 from kenning.store import bodies
@@ -40,7 +41,8 @@ def _swap_after_discovery(monkeypatch, swap) -> None:
         swap(project.root)
         return found
 
-    monkeypatch.setattr(sync_run, "discover", discover_then_swap)
+    monkeypatch.setattr(sync_run, "discover", discover_then_swap)  # a first sync's
+    monkeypatch.setattr(sync_changes, "discover", discover_then_swap)  # any other's
 
 
 @pytest.fixture

@@ -11,8 +11,8 @@ from kenning.ingest import read as sync_module
 from kenning.ingest.markdown import parse_markdown
 from kenning.ingest.rows import prepare
 from kenning.store import bodies
+from kenning.store import facts as fact_store
 from kenning.store.db import connect
-from kenning.sync import run as run_module
 
 DOC = "# Guide\n\nIntro words.\n\n## Install\n\nRun the installer.\n\n## Usage\n\nCall the tool.\n"
 CODE = (
@@ -156,7 +156,7 @@ def test_bodies_packed_in_the_pool_are_stored_as_the_store_would_pack_them(make_
     monkeypatch.setattr(sync_module, "PARALLEL_FROM", 1)
     resync(in_pool)
     with monkeypatch.context() as patch:  # the parsers leave the texts plain: `insert_rows` packs them
-        patch.setattr(run_module.fact_store, "packs_bodies", lambda conn: False)
+        patch.setattr(fact_store, "packs_bodies", lambda conn: False)
         resync(in_store)
     tables = _tables(in_pool)
     assert sum(isinstance(row[3], bytes) for row in tables["facts"]) >= 5  # the long sections, deflated

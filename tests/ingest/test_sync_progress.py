@@ -15,6 +15,7 @@ from conftest import NOW
 from kenning.errors import StoreBusy
 from kenning.ingest import read
 from kenning.ingest.discover import discover
+from kenning.store import db
 from kenning.sync import batches, run
 from kenning.sync.run import sync
 
@@ -167,7 +168,7 @@ def test_a_first_sync_starts_its_pool_before_it_creates_the_store(make_project, 
     sync(late, now=NOW)
     monkeypatch.setattr(run, "_first_reading", real_first)
     order: list[str] = []
-    real_start, real_open = read.Reading.start, run.open_store
+    real_start, real_open = read.Reading.start, db.open_store
 
     def start(self):  # noqa: ANN001, ANN202
         order.append("pool started")
@@ -178,7 +179,7 @@ def test_a_first_sync_starts_its_pool_before_it_creates_the_store(make_project, 
         return real_open(*args, **kwargs)
 
     monkeypatch.setattr(read.Reading, "start", start)
-    monkeypatch.setattr(run, "open_store", open_store)
+    monkeypatch.setattr(db, "open_store", open_store)
     early = make_project(files, name="early")
     report = sync(early, now=NOW)
     assert order == ["pool started", "store opened"] and report.added == len(files)
@@ -204,7 +205,7 @@ def test_a_first_sync_that_cannot_open_its_store_stops_its_pool(make_project, mo
         raise StoreBusy("the project store is busy", hint="retry")
 
     monkeypatch.setattr(read.Reading, "start", start)
-    monkeypatch.setattr(run, "open_store", busy)
+    monkeypatch.setattr(db, "open_store", busy)
     with pytest.raises(StoreBusy):
         sync(project, now=NOW)
     assert len(started) == 1 and gc.isenabled()

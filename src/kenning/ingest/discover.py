@@ -11,14 +11,17 @@ import os
 import stat
 import subprocess
 from collections import Counter
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
-
-import pathspec
 
 from kenning.files import inside_root
 from kenning.ingest.parsers import parser_for
 from kenning.project import CONFIG_NAME, STATE_DIR, Project
+
+TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (start-up time)
+if TYPE_CHECKING:
+    import pathspec
 
 ALWAYS_IGNORED_DIRS = {STATE_DIR, ".git", ".hg", ".svn"}
 # A path is stored, cited and printed as text: a name that is not valid UTF-8 (kept by the
@@ -142,7 +145,16 @@ def _name_problem(rel: str) -> str | None:
 
 
 def _spec(globs: tuple[str, ...]) -> pathspec.PathSpec | None:
-    return pathspec.GitIgnoreSpec.from_lines(globs) if globs else None
+    return _gitignore_spec(globs) if globs else None
+
+
+def _gitignore_spec(lines: Iterable[str]) -> pathspec.PathSpec:
+    """Git's ignore rules for ``lines``. pathspec is imported on first use: a project without
+    include or exclude globs or ``.gitignore`` files (or listed by git) never needs it, and
+    its import is a tenth of a cold sync's start-up (docs/benchmarks.md, branch coldstart)."""
+    import pathspec
+
+    return pathspec.GitIgnoreSpec.from_lines(lines)
 
 
 def _git_files(root: Path) -> list[str] | None:
@@ -181,7 +193,7 @@ def _walk(root: Path) -> tuple[list[str], set[str]]:
         if ".gitignore" in names:
             try:
                 lines = Path(abs_dir, ".gitignore").read_text(encoding="utf-8", errors="replace").splitlines()
-                specs = [*specs, (rel_dir, pathspec.GitIgnoreSpec.from_lines(lines))]
+                specs = [*specs, (rel_dir, _gitignore_spec(lines))]
             except OSError:
                 pass
         if rel_dir and STATE_DIR in names and os.path.isfile(os.path.join(abs_dir, STATE_DIR, CONFIG_NAME)):

@@ -6,10 +6,8 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable
 
 from kenning.ingest.chunks import Chunk
-from kenning.ingest.python_code import parse_python_relations, python_spans
 from kenning.ingest.relations import Relations
 from kenning.ingest.text import parse_text
-from kenning.ingest.tree_code import parse_code_relations
 
 RelationParser = Callable[[str, str], tuple[list[Chunk], Relations | None]]
 
@@ -68,11 +66,36 @@ def _markdown(text: str, path: str) -> tuple[list[Chunk], Relations | None]:
     return parse_markdown_relations(text, path)
 
 
+def _python(text: str, path: str) -> tuple[list[Chunk], Relations | None]:
+    # Imported on first use, like Markdown's: a sync of Markdown alone never needs it.
+    from kenning.ingest.python_code import parse_python_relations
+
+    return parse_python_relations(text, path)
+
+
+def _python_spans(text: str, path: str) -> list[Chunk]:
+    from kenning.ingest.python_code import python_spans
+
+    return python_spans(text, path)
+
+
+def _code(text: str, path: str) -> tuple[list[Chunk], Relations | None]:
+    from kenning.ingest.tree_code import parse_code_relations
+
+    return parse_code_relations(text, path)
+
+
 def import_parsers(names: Iterable[str]) -> None:
-    """Import now the parsers imported on first use (``_markdown``): before a process pool
-    forks, so that its workers share them instead of each importing them (twice 0.1 s)."""
-    if any(name.startswith("markdown/") for name in names):
+    """Import now the parsers imported on first use (``_markdown``): a pool worker does as it
+    starts (``ingest.read``), while the process that forked it goes on creating the store and
+    never imports a parser it does not run."""
+    kinds = {name.split("/", 1)[0] for name in names}
+    if "markdown" in kinds:
         import kenning.ingest.decisions  # noqa: F401
+    if "python" in kinds:
+        import kenning.ingest.python_code  # noqa: F401
+    if "code" in kinds:
+        import kenning.ingest.tree_code  # noqa: F401
 
 
 def _text(text: str, path: str) -> tuple[list[Chunk], Relations | None]:
@@ -83,8 +106,8 @@ def _text(text: str, path: str) -> tuple[list[Chunk], Relations | None]:
 _PARSERS: dict[str, RelationParser] = {
     "markdown": _markdown,
     "text": _text,
-    "python": parse_python_relations,
-    "code": parse_code_relations,
+    "python": _python,
+    "code": _code,
 }
 
 
@@ -100,6 +123,6 @@ def load_spans(name: str) -> Callable[[str, str], list[Chunk]]:
     compares — and for Python without keywords or relations (half the cost)."""
     kind = name.split("/", 1)[0]
     if kind == "python":
-        return python_spans
+        return _python_spans
     relation_parser = _PARSERS[kind]
     return lambda text, path: relation_parser(text, path)[0]

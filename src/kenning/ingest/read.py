@@ -4,6 +4,7 @@ No store access here."""
 
 from __future__ import annotations
 
+import contextlib
 import ctypes
 import gc
 import hashlib
@@ -17,13 +18,12 @@ from collections.abc import Callable, Iterator, Mapping
 from concurrent.futures import Future, ProcessPoolExecutor
 from dataclasses import dataclass
 
-from kenning.files import read_regular_inside
+from kenning.files import BINARY_PROBE, read_regular_inside
 from kenning.ingest.discover import Candidate
 from kenning.ingest.git_history import blob_id
 from kenning.ingest.parsers import import_parsers, load_relations
 from kenning.ingest.relations import Relations
 from kenning.ingest.rows import ExcerptRow, prepare
-from kenning.ingest.spans import BINARY_PROBE
 
 # (phase, done, total): "reading" and "writing" count files; "indexing", "graph" and
 # "committing" are single steps (0, 0) whose length is unknown in advance.
@@ -35,6 +35,11 @@ PARALLEL_FROM_BYTES = 2_000_000
 CHUNK = 16  # files a worker parses per task, at most
 CHUNK_BYTES = 256_000  # input a worker parses per task, at most (unless one file is larger)
 AHEAD_BYTES = 8_000_000  # input the pool may parse ahead of the writer (one batch: sync.batches.BATCH_BYTES)
+# A pool worker's priority below the writing process's (``os.nice``; 0-19, higher yields
+# more). Three processes share two cores during a sync: at equal priority the writer got two
+# thirds of a core, fell behind the pool and wrote its last batch alone. Yielding, the pool
+# takes what the writer leaves; the writer's own work is what a cold sync waits for.
+WORKER_NICENESS = 5
 _PR_SET_PDEATHSIG = 1  # linux/prctl.h
 PARENT_POLL_SECONDS = 0.5
 
@@ -89,9 +94,9 @@ def read_all(
     jobs = [(c, known.get(c.path), pack) for c in cands]
     large = len(jobs) >= PARALLEL_FROM or sum(c.size for c in cands) >= PARALLEL_FROM_BYTES
     if large and len(jobs) > 1 and (os.cpu_count() or 1) > 1:
-        import_parsers({c.parser for c in cands})
         workers = min(4, os.cpu_count() or 2)
-        pool = ProcessPoolExecutor(max_workers=workers, initializer=_worker_start, initargs=(os.getpid(),))
+        parsers = tuple(sorted({c.parser for c in cands}))
+        pool = ProcessPoolExecutor(max_workers=workers, initializer=_worker_start, initargs=(os.getpid(), parsers))
         ahead = _Ahead(jobs, workers, pool)
         return Reading(_counted(_pooled(ahead), len(jobs), progress), ahead.ready, ahead.fill, ahead.stop)
     return Reading(_counted(map(read_one, jobs), len(jobs), progress), lambda: True)
@@ -182,11 +187,17 @@ def _read_chunk(chunk: list[Job]) -> list[Parsed]:
     return [read_one(job) for job in chunk]
 
 
-def _worker_start(parent: int) -> None:
+def _worker_start(parent: int, parsers: tuple[str, ...] = ()) -> None:
     """A pool worker dies with the sync that started it (a SIGKILL gives the parent no chance
     to stop its pool): on Linux the kernel sends it SIGKILL when the parent dies; everywhere a
-    daemon thread also watches the parent pid and ends the worker once it has changed."""
+    daemon thread also watches the parent pid and ends the worker once it has changed.
+
+    The worker yields the CPU to the process that writes (``WORKER_NICENESS``) and imports the
+    parsers of ``parsers`` itself, while that process creates the store: the writer, not the
+    parsing, is what a cold sync waits for on two cores (docs/benchmarks.md, branch coldstart)."""
     gc.disable()
+    _lower_priority()
+    import_parsers(parsers)
     if sys.platform.startswith("linux"):
         try:
             libc = ctypes.CDLL(None, use_errno=True)
@@ -196,6 +207,11 @@ def _worker_start(parent: int) -> None:
     if os.getppid() != parent:  # the parent died before the line above took effect
         os._exit(1)
     threading.Thread(target=_watch_parent, args=(parent,), name="kenning-parent-watch", daemon=True).start()
+
+
+def _lower_priority() -> None:
+    with contextlib.suppress(OSError, AttributeError):  # not permitted, or no nice() here: as it is
+        os.nice(WORKER_NICENESS)
 
 
 def _watch_parent(parent: int) -> None:

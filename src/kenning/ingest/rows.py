@@ -13,7 +13,7 @@ from typing import Any, NamedTuple
 from kenning.clock import from_timestamp
 from kenning.ingest.chunks import Chunk
 from kenning.store import bodies
-from kenning.store.facts import content_hash
+from kenning.store.dedup import content_hash
 
 # What json.dumps(meta, sort_keys=True, default=str) does, without building an encoder per call.
 _META_JSON = json.JSONEncoder(sort_keys=True, default=str)

@@ -1,7 +1,7 @@
 """The spans of a file as a sync would cut it now: what freshness re-reads when a file changed.
 
 A location's span fingerprint is the content hash of its excerpt (type, title and body:
-``store.facts.content_hash``), the key a sync deduplicates on, so a span the file still holds
+``store.dedup.content_hash``), the key a sync deduplicates on, so a span the file still holds
 is exactly an excerpt the next sync keeps. A span's key names it apart from its text: the
 symbol for code (``Timeout.__init__``, the module), the anchor for a Markdown section
 (``#install``, ``#install-part-2``), else the title (a text file's ``notes.txt (part 2)``).
@@ -13,10 +13,9 @@ This module is on the read path: the parsers are imported on the first re-split 
 
 from __future__ import annotations
 
+from kenning.files import BINARY_PROBE
 from kenning.records import Spans, span_key
-from kenning.store.facts import content_hash
-
-BINARY_PROBE = 8192  # as ingest.read: a NUL in the first bytes makes a file binary (not read)
+from kenning.store.dedup import content_hash
 
 
 def split(path: str, data: bytes) -> Spans | None:

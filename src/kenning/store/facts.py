@@ -11,6 +11,7 @@ from kenning.errors import NotFound
 from kenning.records import Fact, Lifecycle, Location
 from kenning.store import bodies
 from kenning.store.db import in_batches
+from kenning.store.dedup import content_hash
 from kenning.store.fact_rows import row_to_fact
 from kenning.store.postgres import facts as pg
 from kenning.store.postgres.connection import is_pg
@@ -81,16 +82,6 @@ class NewFact:
             json.dumps(self.meta, sort_keys=True, default=str),
             self.date_source_kind,
         )
-
-
-def content_hash(type_: str, title: str, body: str) -> str:
-    import hashlib  # here, not at the top: reading commands never hash (start-up time)
-
-    digest = hashlib.sha256()
-    for part in (type_, title, body):
-        digest.update(part.encode("utf-8", "surrogatepass"))
-        digest.update(b"\x00")
-    return digest.hexdigest()
 
 
 # The columns of a row given to ``insert_rows``, in order (the id is chosen by the caller).

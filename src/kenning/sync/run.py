@@ -12,27 +12,27 @@ Ingest reads and parses (``ingest.read``, in a pool), the excerpts are written a
 ``kenning.store``, in batches of transactions that each hold their files' manifest rows
 (``sync.batches``): other writers wait for one batch, never for the whole sync. Nothing is
 written when nothing changed: the database file stays byte-identical.
+
+This module takes the lock and opens the store; ``sync.changes`` finds and writes what changed.
+It imports only what reading needs: a first sync starts its pool, then imports the writing half.
 """
 
 from __future__ import annotations
 
 import gc
 import time
-from datetime import datetime
 
-from kenning import dense
-from kenning.clock import iso
 from kenning.files import SYNC_LOCK_NAME, ExclusiveLock
-from kenning.graph import build as graph_build
-from kenning.ingest.discover import Candidate, Discovery, discover
+from kenning.ingest.discover import Discovery, discover
 from kenning.ingest.read import Progress, Reading, read_all
-from kenning.project import Project
-from kenning.store import facts as fact_store
-from kenning.store import sources
-from kenning.store.db import Connection, open_store, sync_lock
-from kenning.sync import dates as source_dates
-from kenning.sync.batches import write_batches
 from kenning.sync.report import SyncReport
+
+TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (start-up time)
+if TYPE_CHECKING:
+    from datetime import datetime
+
+    from kenning.project import Project
+    from kenning.store.db import Connection
 
 __all__ = ["Progress", "SyncReport", "sync"]
 
@@ -57,10 +57,16 @@ def _locked_sync(project: Project, *, now: datetime, progress: Progress | None, 
     conn: Connection | None = None
     try:
         early = _first_reading(project, progress)
+        # The writing half, imported while a first sync's pool parses (a fifth of the start-up
+        # of `kenning sync`: the store, the graph, the batches; the pool needs none of it).
+        from kenning import dense
+        from kenning.store.db import open_store, sync_lock
+        from kenning.sync import changes
+
         conn = open_store(project, create=True)
         started = time.perf_counter()
         with sync_lock(conn):
-            report = _sync(conn, project, now=now, progress=progress, early=early)
+            report = changes.apply(conn, project, now=now, progress=progress, early=early)
         # Level 1, after the lexical sync committed; its default time budget follows the
         # lexical sync's own duration, so embedding never turns a short sync into a long one.
         if embed:
@@ -85,59 +91,3 @@ def _first_reading(project: Project, progress: Progress | None) -> tuple[Discove
         return None
     found = discover(project)
     return found, read_all(found.candidates, {}, progress, pack=True).start()
-
-
-def _sync(
-    conn: Connection,
-    project: Project,
-    *,
-    now: datetime,
-    progress: Progress | None,
-    early: tuple[Discovery, Reading] | None = None,
-) -> SyncReport:
-    """``early``: the discovery and reading ``_first_reading`` began (the manifest is empty)."""
-    found = early[0] if early else discover(project)
-    report = SyncReport(project=project.name, discovery=found.method, skipped=found.skipped)
-    report.eligible = len(found.candidates)
-    manifest = sources.manifest(conn)
-    to_read: list[Candidate] = []
-    for cand in found.candidates:
-        row = manifest.get(cand.path)
-        if row and row.size == cand.size and row.mtime_ns == cand.mtime_ns and row.parser == cand.parser:
-            report.files_unchanged += 1
-        else:
-            to_read.append(cand)
-    present = {c.path for c in found.candidates}
-    vanished = sorted(p for p in manifest if p not in present)
-    graph_pending = graph_build.pending(conn, project)
-    if not to_read and not vanished and not graph_pending:
-        report.indexed = len(manifest)
-        return report
-
-    # The pool parses while the batches are written; a batch takes the write lock only once its
-    # files are parsed, so other writers (an MCP server saving a memory, a hook recording a tool
-    # use) wait for the writes, not for the parsing.
-    known = {
-        c.path: manifest[c.path].fingerprint
-        for c in to_read
-        if c.path in manifest and manifest[c.path].parser == c.parser
-    }
-    if early and (manifest or not fact_store.packs_bodies(conn)):  # not a new store after all (never, under the lock)
-        early[1].close()
-        early = None
-    write_batches(
-        conn,
-        project,
-        report,
-        manifest,
-        early[1] if early else read_all(to_read, known, progress, pack=fact_store.packs_bodies(conn)),
-        vanished,
-        graph_pending,
-        dates=source_dates.ReadDates(project.root, [c.path for c in to_read]),
-        stamp=iso(now),
-        total=len(to_read) + len(vanished),
-        progress=progress,
-        read_bytes=sum(c.size for c in to_read),
-    )
-    report.indexed = sources.manifest_count(conn)
-    return report

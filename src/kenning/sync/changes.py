@@ -1,0 +1,83 @@
+"""The files that changed since the manifest, found and written: the sync's work under its
+lock, once the store is open (``sync.run`` takes the lock and opens the store).
+
+The writing half of a sync (the store's tables, the graph, the batches) is imported with this
+module: ``sync.run`` imports it once a first sync's pool has started parsing, so that the two
+overlap instead of adding up (docs/benchmarks.md, branch coldstart).
+"""
+
+from __future__ import annotations
+
+from kenning.clock import iso
+from kenning.graph import build as graph_build
+from kenning.ingest.discover import Candidate, Discovery, discover
+from kenning.ingest.read import Progress, Reading, read_all
+from kenning.store import facts as fact_store
+from kenning.store import sources
+from kenning.sync import dates as source_dates
+from kenning.sync.batches import write_batches
+from kenning.sync.report import SyncReport
+
+TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (start-up time)
+if TYPE_CHECKING:
+    from datetime import datetime
+
+    from kenning.project import Project
+    from kenning.store.db import Connection
+
+
+def apply(
+    conn: Connection,
+    project: Project,
+    *,
+    now: datetime,
+    progress: Progress | None,
+    early: tuple[Discovery, Reading] | None = None,
+) -> SyncReport:
+    """``early``: the discovery and reading ``sync.run`` began before the store existed (the
+    manifest is empty)."""
+    found = early[0] if early else discover(project)
+    report = SyncReport(project=project.name, discovery=found.method, skipped=found.skipped)
+    report.eligible = len(found.candidates)
+    manifest = sources.manifest(conn)
+    to_read: list[Candidate] = []
+    for cand in found.candidates:
+        row = manifest.get(cand.path)
+        if row and row.size == cand.size and row.mtime_ns == cand.mtime_ns and row.parser == cand.parser:
+            report.files_unchanged += 1
+        else:
+            to_read.append(cand)
+    present = {c.path for c in found.candidates}
+    vanished = sorted(p for p in manifest if p not in present)
+    graph_pending = graph_build.pending(conn, project)
+    if not to_read and not vanished and not graph_pending:
+        report.indexed = len(manifest)
+        return report
+
+    # The pool parses while the batches are written; a batch takes the write lock only once its
+    # files are parsed, so other writers (an MCP server saving a memory, a hook recording a tool
+    # use) wait for the writes, not for the parsing.
+    known = {
+        c.path: manifest[c.path].fingerprint
+        for c in to_read
+        if c.path in manifest and manifest[c.path].parser == c.parser
+    }
+    if early and (manifest or not fact_store.packs_bodies(conn)):  # not a new store after all (never, under the lock)
+        early[1].close()
+        early = None
+    write_batches(
+        conn,
+        project,
+        report,
+        manifest,
+        early[1] if early else read_all(to_read, known, progress, pack=fact_store.packs_bodies(conn)),
+        vanished,
+        graph_pending,
+        dates=source_dates.ReadDates(project.root, [c.path for c in to_read]),
+        stamp=iso(now),
+        total=len(to_read) + len(vanished),
+        progress=progress,
+        read_bytes=sum(c.size for c in to_read),
+    )
+    report.indexed = sources.manifest_count(conn)
+    return report

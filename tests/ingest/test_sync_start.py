@@ -1,0 +1,88 @@
+"""A first sync's start-up: its pool starts before the process imports the writing half, and
+the pool's workers import their parsers themselves and yield the CPU to the writer.
+
+What each process imports is checked in a fresh interpreter (this one has imported
+everything already); what is stored is compared between pooled and serial syncs elsewhere
+(test_sync_batch_writes, test_sync_progress)."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from concurrent.futures import ProcessPoolExecutor
+from pathlib import Path
+
+from kenning.ingest import read
+
+# Run in a fresh interpreter: a first sync of PROJECT, noting what it has imported when its
+# pool starts and once it is done.
+_SCRIPT = """
+import json, sys
+from datetime import UTC, datetime
+from pathlib import Path
+from kenning.config import load_project
+from kenning.ingest import read
+
+seen = {}
+real_start = read.Reading.start
+
+def start(self):
+    seen["pool"] = sorted(sys.modules)
+    return real_start(self)
+
+read.Reading.start = start
+from kenning.sync.run import sync
+
+report = sync(load_project(Path(sys.argv[1])), now=datetime(2026, 11, 29, tzinfo=UTC), embed=False)
+print(json.dumps({"pool": seen["pool"], "end": sorted(sys.modules), "added": report.added}))
+"""
+
+# The writing half (the store, the graph, the batches), the parsers and the ignore rules.
+_NOT_BEFORE_THE_POOL = (
+    "kenning.store.db",
+    "kenning.store.facts",
+    "kenning.graph.build",
+    "kenning.sync.batches",
+    "kenning.ingest.decisions",
+    "kenning.ingest.markdown",
+    "markdown_it_pyrs",
+    "yaml",
+    "pathspec",
+)
+
+
+def _first_sync_modules(root: Path) -> dict[str, object]:
+    out = subprocess.run(
+        [sys.executable, "-c", _SCRIPT, str(root)], capture_output=True, text=True, check=True, env=os.environ
+    ).stdout
+    return json.loads(out)
+
+
+def test_a_first_sync_starts_its_pool_before_importing_its_writing_half_and_its_parsers(make_project):
+    files = {f"docs/n{i:03d}.md": f"# Note {i}\n\nText {i}. " + "word " * 20 for i in range(read.PARALLEL_FROM + 10)}
+    project = make_project(files)
+    seen = _first_sync_modules(project.root)
+    assert seen["added"] == len(files)
+    assert [m for m in _NOT_BEFORE_THE_POOL if m in seen["pool"]] == []
+    assert "kenning.store.db" in seen["end"] and "kenning.graph.build" in seen["end"]
+    # The pool's workers parsed every file: the process that wrote them never imported a parser.
+    assert [m for m in ("kenning.ingest.markdown", "markdown_it_pyrs", "yaml") if m in seen["end"]] == []
+
+
+def test_a_gitignore_still_keeps_its_files_out_when_the_ignore_rules_load_on_first_use(make_project):
+    files = {f"docs/n{i:03d}.md": f"# Note {i}\n\nText {i}.\n" for i in range(read.PARALLEL_FROM + 10)}
+    project = make_project({**files, ".gitignore": "docs/n00*.md\n"})
+    seen = _first_sync_modules(project.root)
+    assert seen["added"] == len(files) - 10 and "pathspec" in seen["end"]
+
+
+def _priority() -> int:
+    return os.getpriority(os.PRIO_PROCESS, 0)
+
+
+def test_a_pool_worker_yields_the_cpu_to_the_process_that_writes():
+    with ProcessPoolExecutor(max_workers=1, initializer=read._worker_start, initargs=(os.getpid(), ())) as pool:
+        worker = pool.submit(_priority).result()
+    assert worker == min(19, _priority() + read.WORKER_NICENESS)
