@@ -37,9 +37,11 @@ CHUNK_BYTES = 256_000  # input a worker parses per task, at most (unless one fil
 AHEAD_BYTES = 8_000_000  # input the pool may parse ahead of the writer (one batch: sync.batches.BATCH_BYTES)
 # A pool worker's priority below the writing process's (``os.nice``; 0-19, higher yields
 # more). Three processes share two cores during a sync: at equal priority the writer got two
-# thirds of a core, fell behind the pool and wrote its last batch alone. Yielding, the pool
-# takes what the writer leaves; the writer's own work is what a cold sync waits for.
-WORKER_NICENESS = 5
+# thirds of a core, fell behind the pool and wrote its last batch alone. A little below it,
+# the scheduler gives the writer a core of its own and the pool the other one and whatever
+# the writer leaves; at 2 (not more) the pool still gets most of its share beside other
+# programs' processes (docs/benchmarks.md, branch coldstart).
+WORKER_NICENESS = 2
 _PR_SET_PDEATHSIG = 1  # linux/prctl.h
 PARENT_POLL_SECONDS = 0.5
 
