@@ -15,7 +15,6 @@ from kenning.store import bodies, fold
 from kenning.store.handle import Connection, DatabaseError, StoreError
 from kenning.store.migrations_runner import check_current, migrate
 from kenning.store.postgres import connection as pg
-from kenning.store.postgres import scratch
 from kenning.store.readonly import open_readonly
 
 TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (start-up time)
@@ -151,6 +150,8 @@ def scratch_name(project: Project) -> Iterator[str]:
     if not project.config.store:
         yield project.name
         return
+    from kenning.store.postgres import scratch  # uuid and platform: only for a throwaway project
+
     with scratch.throwaway(project.config.store) as name:
         yield name
 
