@@ -110,15 +110,6 @@ def resync(project: Project, now: datetime = NOW) -> SyncReport:
     return sync(project, now=now)
 
 
-def child_processes() -> list[int]:
-    """The pids of this process's children, reaped or not (Linux: ``/proc``): a sync's parsing
-    pool forks its workers itself, so ``multiprocessing.active_children`` does not list them."""
-    found: list[int] = []
-    for task in Path("/proc/self/task").iterdir():
-        found.extend(int(pid) for pid in (task / "children").read_text().split())
-    return found
-
-
 def bump_mtime(path: Path, seconds: int = 5) -> None:
     st = path.stat()
     os.utime(path, ns=(st.st_atime_ns, st.st_mtime_ns + seconds * 1_000_000_000))

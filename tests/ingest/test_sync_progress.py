@@ -4,13 +4,14 @@ written, then the index, the graph and the commit."""
 from __future__ import annotations
 
 import gc
+import multiprocessing
 import sqlite3
 import time
 from concurrent.futures import ProcessPoolExecutor
 
 import pytest
 
-from conftest import NOW, child_processes
+from conftest import NOW
 from kenning.errors import StoreBusy
 from kenning.ingest import read
 from kenning.ingest.discover import discover
@@ -208,4 +209,4 @@ def test_a_first_sync_that_cannot_open_its_store_stops_its_pool(make_project, mo
     with pytest.raises(StoreBusy):
         sync(project, now=NOW)
     assert len(started) == 1 and gc.isenabled()
-    assert child_processes() == []  # the workers stopped and reaped
+    assert not multiprocessing.active_children()

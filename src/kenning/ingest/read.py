@@ -15,34 +15,15 @@ import threading
 import time
 from collections import deque
 from collections.abc import Callable, Iterator, Mapping
+from concurrent.futures import Future, ProcessPoolExecutor
 from dataclasses import dataclass
 
 from kenning.files import BINARY_PROBE, read_regular_inside
 from kenning.ingest.discover import Candidate
 from kenning.ingest.git_history import blob_id
 from kenning.ingest.parsers import import_parsers, load_relations
-from kenning.ingest.pool import ForkPool
 from kenning.ingest.relations import Relations
 from kenning.ingest.rows import ExcerptRow, prepare
-
-TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (start-up time)
-if TYPE_CHECKING:
-    from typing import Any, Protocol
-
-    class Pending(Protocol):
-        """A chunk handed to the pool: a ``Future`` or an ``ingest.pool.Task``."""
-
-        def done(self) -> bool: ...
-
-        def result(self) -> Any: ...
-
-    class Pool(Protocol):
-        """``ingest.pool.ForkPool`` or ``concurrent.futures.ProcessPoolExecutor``."""
-
-        def submit(self, fn: Callable[..., Any], /, *args: Any) -> Pending: ...
-
-        def shutdown(self, cancel_futures: bool = ...) -> None: ...
-
 
 # (phase, done, total): "reading" and "writing" count files; "indexing", "graph" and
 # "committing" are single steps (0, 0) whose length is unknown in advance.
@@ -117,19 +98,10 @@ def read_all(
     if large and len(jobs) > 1 and (os.cpu_count() or 1) > 1:
         workers = min(4, os.cpu_count() or 2)
         parsers = tuple(sorted({c.parser for c in cands}))
-        ahead = _Ahead(jobs, workers, _pool(workers, (os.getpid(), parsers)))
+        pool = ProcessPoolExecutor(max_workers=workers, initializer=_worker_start, initargs=(os.getpid(), parsers))
+        ahead = _Ahead(jobs, workers, pool)
         return Reading(_counted(_pooled(ahead), len(jobs), progress), ahead.ready, ahead.fill, ahead.stop)
     return Reading(_counted(map(read_one, jobs), len(jobs), progress), lambda: True)
-
-
-def _pool(workers: int, initargs: tuple[object, ...]) -> Pool:
-    """Forked workers on Linux (``ingest.pool``: no ``concurrent.futures`` to import, a fifth of
-    a cold sync's start-up); ``ProcessPoolExecutor`` elsewhere (its own start method)."""
-    if sys.platform.startswith("linux"):
-        return ForkPool(workers, _worker_start, initargs)
-    from concurrent.futures import ProcessPoolExecutor
-
-    return ProcessPoolExecutor(max_workers=workers, initializer=_worker_start, initargs=initargs)
 
 
 def _counted(items: Iterator[Parsed], total: int, progress: Progress | None) -> Iterator[Parsed]:
@@ -153,10 +125,10 @@ class _Ahead:
     longer holds every parsed file at once (measured on the Node.js + npm docs x10: 171 MB at
     the peak without a bound, see docs/benchmarks.md)."""
 
-    def __init__(self, jobs: list[Job], workers: int, pool: Pool) -> None:
+    def __init__(self, jobs: list[Job], workers: int, pool: ProcessPoolExecutor) -> None:
         self.workers, self.pool = workers, pool
         self.chunks = iter(_chunks(jobs))
-        self.pending: deque[tuple[Pending, int]] = deque()
+        self.pending: deque[tuple[Future[list[Parsed]], int]] = deque()
         self.taken: deque[Parsed] = deque()  # the rest of the chunk the caller is taking
         self.bytes = 0
         self.started = self.finished = False
@@ -197,7 +169,7 @@ def _chunks(jobs: list[Job]) -> Iterator[list[Job]]:
         yield chunk
 
 
-def _in_pool(pool: Pool, ahead: _Ahead) -> Iterator[Parsed]:
+def _in_pool(pool: ProcessPoolExecutor, ahead: _Ahead) -> Iterator[Parsed]:
     """The jobs' results in order, the pool kept within ``ahead``'s bounds."""
     ahead.pool = pool
     while True:
