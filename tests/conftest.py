@@ -17,6 +17,16 @@ from kenning.config import Project, init_project
 from kenning.sync.run import SyncReport, sync
 
 NOW = datetime(2026, 11, 29, 12, 0, tzinfo=UTC)
+# Four short English passages, each on one subject: what the dense tests embed and ask about.
+DENSE_DOCS = {
+    "docs/cancel.md": "# Cancelling slow calls\n\nWrap the fetch in an AbortController and call abort() after a "
+    "delay: the pending fetch rejects with an AbortError.\n",
+    "docs/auth.md": "# Authentication\n\nUsers sign in with a token; the server checks its signature and expiry "
+    "before serving any page.\n",
+    "docs/install.md": "# Installation\n\nRun pip install in a virtual environment, then kenning init in the "
+    "project root.\n",
+    "docs/logging.md": "# Logging\n\nConfigure handlers and levels in logging.toml; messages go to stderr.\n",
+}
 
 
 def isolate(patch: pytest.MonkeyPatch, home: Path) -> Path:

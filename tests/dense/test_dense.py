@@ -14,22 +14,14 @@ import pytest
 
 pytest.importorskip("onnxruntime", reason="the dense extra is not installed: pip install '.[dense]'")
 
-from conftest import NOW, module_home, write_files  # noqa: E402
+from conftest import DENSE_DOCS, NOW, module_home, write_files  # noqa: E402
 from kenning.config import Project, init_project, load_project  # noqa: E402
 from kenning.dense import index as dense_index  # noqa: E402
 from kenning.errors import DenseRefused  # noqa: E402
 from kenning.records import EmptyReason  # noqa: E402
 from kenning.store.db import connect  # noqa: E402
 
-DOCS = {
-    "docs/cancel.md": "# Cancelling slow calls\n\nWrap the fetch in an AbortController and call abort() after a "
-    "delay: the pending fetch rejects with an AbortError.\n",
-    "docs/auth.md": "# Authentication\n\nUsers sign in with a token; the server checks its signature and expiry "
-    "before serving any page.\n",
-    "docs/install.md": "# Installation\n\nRun pip install in a virtual environment, then kenning init in the "
-    "project root.\n",
-    "docs/logging.md": "# Logging\n\nConfigure handlers and levels in logging.toml; messages go to stderr.\n",
-}
+DOCS = DENSE_DOCS
 PARAPHRASE = "stop a request that takes too long"  # no word of docs/cancel.md
 FRENCH = "comment annuler un appel réseau trop lent"
 ENABLED = "\n[dense]\nenabled = true\n"

@@ -13,21 +13,13 @@ from pg_engine import server_url
 pytest.importorskip("onnxruntime", reason="the dense extra is not installed: pip install '.[dense]'")
 
 import kenning.dense  # noqa: E402
-from conftest import write_files  # noqa: E402
+from conftest import DENSE_DOCS, write_files  # noqa: E402
 from kenning.config import load_project  # noqa: E402
 from kenning.store import facts, vectors  # noqa: E402
 from kenning.store.db import connect, open_store  # noqa: E402
 
 pytestmark = pytest.mark.postgres
-DOCS = {
-    "docs/cancel.md": "# Cancelling slow calls\n\nWrap the fetch in an AbortController and call abort() after a "
-    "delay: the pending fetch rejects with an AbortError.\n",
-    "docs/auth.md": "# Authentication\n\nUsers sign in with a token; the server checks its signature and expiry "
-    "before serving any page.\n",
-    "docs/install.md": "# Installation\n\nRun pip install in a virtual environment, then kenning init in the "
-    "project root.\n",
-    "docs/logging.md": "# Logging\n\nConfigure handlers and levels in logging.toml; messages go to stderr.\n",
-}
+DOCS = DENSE_DOCS
 PARAPHRASE = "stop a request that takes too long"  # no word of docs/cancel.md
 
 

@@ -18,7 +18,7 @@ from pg_engine import pgvector_url
 
 pytest.importorskip("onnxruntime", reason="the dense extra is not installed: pip install '.[dense]'")
 
-from conftest import NOW, write_files  # noqa: E402
+from conftest import DENSE_DOCS, NOW, write_files  # noqa: E402
 from kenning.config import init_project, load_project  # noqa: E402
 from kenning.dense import index as dense_index  # noqa: E402
 from kenning.project import Project  # noqa: E402
@@ -31,14 +31,7 @@ from kenning.sync.run import sync  # noqa: E402
 
 pytestmark = pytest.mark.pgvector
 CORPUS = Path(__file__).parent.parent / "fixtures" / "core_corpus"
-DOCS = {
-    "docs/cancel.md": "# Cancelling slow calls\n\nWrap the fetch in an AbortController and call abort() after a "
-    "delay: the pending fetch rejects with an AbortError.\n",
-    "docs/auth.md": "# Authentication\n\nUsers sign in with a token; the server checks its signature and expiry "
-    "before serving any page.\n",
-    "docs/install.md": "# Installation\n\nRun pip install in a virtual environment, then kenning init in the "
-    "project root.\n",
-    "docs/logging.md": "# Logging\n\nConfigure handlers and levels in logging.toml; messages go to stderr.\n",
+DOCS = DENSE_DOCS | {
     "docs/classe.md": "# Élèves\n\nChaque élève reçoit un carnet de notes à la rentrée.\n",
 }
 # More passages for the index to choose among: 120 short notes, each a different sentence.

@@ -252,46 +252,14 @@ class GraphWriter:
         ref_id = self._next_ref
         self._next_ref += 1
         stored = "" if self._origins.get(src) == origin else origin
+        head = (ref_id, stored, src, type_, target_kind, target, hint, int(qualified), int(reverse), link, line)
         if not line:  # the URI is the origin; the fingerprint is the origin's (``_derivable_fingerprint``)
             if self._line_refs:
                 self._switch()  # written after ``_refs``: written first, to keep the id order
-            self._refs.append(
-                (
-                    ref_id,
-                    stored,
-                    src,
-                    type_,
-                    target_kind,
-                    target,
-                    hint,
-                    int(qualified),
-                    int(reverse),
-                    link,
-                    line,
-                    "file",
-                    origin,
-                    None,
-                    int(tested),
-                )
-            )
+            self._refs.append((*head, "file", origin, None, int(tested)))
             return ref_id
         # The URI derives from the origin and the line, the fingerprint from the origin: both NULL.
-        self._line_refs.append(
-            (
-                ref_id,
-                stored,
-                src,
-                type_,
-                target_kind,
-                target,
-                hint,
-                int(qualified),
-                int(reverse),
-                link,
-                line,
-                int(tested),
-            )
-        )
+        self._line_refs.append((*head, int(tested)))
         return ref_id
 
     def ref(
