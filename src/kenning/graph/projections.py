@@ -1,0 +1,189 @@
+"""The graph's projections of what is not a file: the task ledger's records and git's commits,
+each written as a fact with its node and references (``graph.build`` calls them once a sync's
+files are written; ``graph.resolve`` resolves their references with the files')."""
+
+from __future__ import annotations
+
+import hashlib
+
+from kenning import ledger
+from kenning.clock import iso, parse_iso
+from kenning.graph.resolve import Key, add_ref, delete_origin
+from kenning.ingest import git_history
+from kenning.ingest.identifiers import keywords_for
+from kenning.ingest.relations import Ref
+from kenning.project import Project
+from kenning.records import Lifecycle
+from kenning.store import facts as fact_store
+from kenning.store import graph as graph_store
+from kenning.store import graph_write, sources
+from kenning.store.db import Connection
+from kenning.store.graph import SourceState
+from kenning.store.graph_write import GraphWriter
+
+LEDGER_PATH = ledger.LEDGER_PATH
+
+
+def apply_ledger(
+    conn: Connection, writer: GraphWriter, project: Project, stamp: str
+) -> tuple[set[Key], list[int], int]:
+    file = project.state_dir / ledger.LEDGER_NAME
+    try:
+        data = file.read_bytes()
+        st = file.stat()
+    except OSError:
+        data, st = None, None
+    fingerprint = hashlib.sha256(data).hexdigest() if data is not None else None
+    known = graph_store.source_states(conn).get("ledger")
+    if st is not None and known is not None and known.fingerprint == fingerprint:  # touched, same bytes
+        graph_write.touch_source(conn, "ledger", st.st_size, st.st_mtime_ns)
+        return set(), [], 0
+    affected = delete_origin(conn, "ledger")
+    content = ledger.read(file) if data is not None else ledger.Ledger((), ())
+    existing = fact_store.active_by_uri(conn, LEDGER_PATH)
+    sources.delete_locations(conn, LEDGER_PATH)
+    refs: list[int] = []
+    seen: set[str] = set()
+    for entry in content.entries:
+        record = entry.record
+        kind, ident = record["kind"], record["id"]
+        uri = f"{LEDGER_PATH}#{kind}/{ident}"
+        seen.add(uri)
+        record_fingerprint = ledger.record_fingerprint(record)
+        new = fact_store.NewFact(
+            type=kind,
+            title=_ledger_title(record),
+            body=_ledger_body(record),
+            keywords=keywords_for(ident),
+            path=LEDGER_PATH,
+            source_kind="file",
+            source_uri=uri,
+            fingerprint=record_fingerprint,
+            date_source=_iso_date(record.get("date")),
+            date_source_kind="declared" if _iso_date(record.get("date")) else None,
+            date_indexed=stamp,
+            producer="projection",
+            tags=tuple(record.get("labels", ())),
+            meta={"ledger": record},
+        )
+        old = existing.get(uri)
+        if old is not None and old[1] == new.content_hash:
+            fact_id = old[0]
+            fact_store.set_fingerprint(conn, fact_id, record_fingerprint)
+        else:
+            fact_id = fact_store.insert(conn, new)
+            if old is not None:
+                fact_store.set_lifecycle(
+                    conn,
+                    old[0],
+                    Lifecycle.SUPERSEDED,
+                    when=stamp,
+                    reason="ledger record changed",
+                    superseded_by=fact_id,
+                )
+        sources.add_locations(
+            conn, [sources.NewLocation(fact_id, uri, LEDGER_PATH, entry.line, entry.line, record_fingerprint)]
+        )
+        node = graph_write.add_node(
+            conn, kind, f"{kind}:{ident}", ident, origin="ledger", qualname=_ledger_title(record), fact_id=fact_id
+        )
+        affected.add((kind, ident))
+        source = ("file", uri, record_fingerprint)  # the record, so its freshness is the record's
+        for ref in _ledger_refs(record, entry.line):
+            refs.append(add_ref(writer, node, ref, source=source, origin="ledger"))
+    for uri, (fact_id, _) in existing.items():
+        if uri not in seen:
+            fact_store.set_lifecycle(conn, fact_id, Lifecycle.RETIRED, when=stamp, reason="ledger record removed")
+    if st is None:
+        graph_write.delete_source(conn, "ledger")
+    else:
+        graph_write.put_source(conn, SourceState("ledger", st.st_size, st.st_mtime_ns, fingerprint, None), stamp=stamp)
+    return affected, refs, len(content.invalid)
+
+
+def _ledger_refs(record: dict, line: int) -> list[Ref]:
+    match record["kind"]:
+        case "task":
+            return [Ref("depends_on", "task", d, line) for d in record.get("depends_on", [])] + [
+                Ref("touches", "file", p, line) for p in record.get("touches", [])
+            ]
+        case "evidence":
+            refs = [Ref("evidence_of", "task", record["task"], line)]
+            if record.get("path"):
+                refs.append(Ref("touches", "file", record["path"], line))
+            return refs
+        case "verdict":
+            return [Ref("verdict_of", "evidence", record["evidence"], line)]
+    return []
+
+
+def _ledger_title(record: dict) -> str:
+    match record["kind"]:
+        case "task":
+            return f"{record['id']} {record['title']} [{record['status']}]"
+        case "evidence":
+            return f"{record['id']} evidence for {record['task']}: {record['result']}"[:300]
+        case _:
+            return f"{record['id']} verdict on {record['evidence']}: {record['outcome']}"[:300]
+
+
+def _ledger_body(record: dict) -> str:
+    lines = [
+        f"{k}: {', '.join(v) if isinstance(v, list) else v}"
+        for k, v in record.items()
+        if k not in ("body",) and v not in (None, [], "")
+    ]
+    if record.get("body"):
+        lines += ["", record["body"]]
+    return "\n".join(lines)
+
+
+def _iso_date(value: str | None) -> str | None:
+    if not value:
+        return None
+    try:
+        return iso(parse_iso(value if "T" in value else f"{value}T00:00:00Z"))
+    except ValueError:
+        return None
+
+
+def apply_git(conn: Connection, writer: GraphWriter, project: Project, head: str, stamp: str) -> tuple[list[int], int]:
+    known = graph_store.source_states(conn).get("git")
+    found = git_history.commits(project.root, known.cursor if known else None)
+    refs: list[int] = []
+    added = 0
+    for commit in found:
+        key = f"commit:{commit.sha}"
+        if graph_store.node_exists(conn, key):
+            continue
+        body = commit.message + ("\n\nFiles touched:\n" + "\n".join(commit.files) if commit.files else "")
+        fact_id = fact_store.insert(
+            conn,
+            fact_store.NewFact(
+                type="commit",
+                title=commit.subject or commit.sha[:12],
+                body=body,
+                keywords=keywords_for(commit.sha[:12], *git_history.task_ids(commit.message)),
+                source_kind="commit",
+                source_uri=commit.sha,
+                fingerprint=commit.sha,
+                date_source=_iso_date(commit.date),
+                date_source_kind="commit",
+                date_indexed=stamp,
+                producer="projection",
+                meta={"author": commit.author, "files": list(commit.files)},
+            ),
+        )
+        node = graph_write.add_node(
+            conn, "commit", key, commit.sha[:12], origin="git", qualname=commit.subject, fact_id=fact_id
+        )
+        source = ("commit", commit.sha, commit.sha)
+        for path in commit.files:
+            refs.append(add_ref(writer, node, Ref("touches", "file", path), source=source, origin="git"))
+        for task in git_history.task_ids(commit.message):
+            refs.append(
+                add_ref(writer, node, Ref("touches", "task", task, link="heuristic"), source=source, origin="git")
+            )
+        added += 1
+    graph_write.put_source(conn, SourceState("git", None, None, None, head), stamp=stamp)
+    return refs, added
