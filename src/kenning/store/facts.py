@@ -6,6 +6,7 @@ import json
 import sqlite3
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
+from operator import itemgetter
 
 from kenning.errors import NotFound
 from kenning.records import Fact, Lifecycle, Location
@@ -120,9 +121,26 @@ def insert_rows(conn: sqlite3.Connection, rows: Sequence[Sequence[Any]]) -> None
     by the caller (``packs_bodies``): it is written as it is."""
     if is_pg(conn):
         return pg.insert_rows(conn, rows)
-    if rows:
-        conn.executemany(f"INSERT INTO facts ({ROW_COLUMNS}) VALUES ({','.join('?' * 21)})", _packed(rows))
-        bump_version(conn)
+    if not rows:
+        return None
+    packed = _packed(rows)
+    if all(row[i] is None for row in packed for i in _EXCERPT_NULLS):
+        # Python's sqlite3 binds None through its adaptation protocol, slowly: a file's excerpts
+        # (every row of a sync) leave these five columns NULL, written as literals instead.
+        conn.executemany(_INSERT_EXCERPTS, map(_EXCERPT_VALUES, packed))
+    else:
+        conn.executemany(_INSERT_ROW, packed)
+    bump_version(conn)
+    return None
+
+
+_INSERT_ROW = f"INSERT INTO facts ({ROW_COLUMNS}) VALUES ({','.join('?' * 21)})"
+# date_confirmed, importance, why, how_to_apply, memory_type: NULL for every excerpt of a file.
+_EXCERPT_NULLS = frozenset((12, 15, 16, 17, 18))
+_EXCERPT_VALUES = itemgetter(*(i for i in range(21) if i not in _EXCERPT_NULLS))
+_INSERT_EXCERPTS = (
+    f"INSERT INTO facts ({ROW_COLUMNS}) VALUES ({','.join('NULL' if i in _EXCERPT_NULLS else '?' for i in range(21))})"
+)
 
 
 # The next fact id: above every fact and every deleted one (ids are never reused, migration 0007).
