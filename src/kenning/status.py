@@ -15,8 +15,12 @@ from kenning.store.handle import Connection
 from kenning.store.postgres import connection as pg
 
 # What a server may do otherwise than kenning on SQLite, each a degradation when it does
-# (``engines.store.<key>``: the reason; listed as ``postgresql: <reason>``).
-SERVER_GAPS = ("case_folding", "accent_folding", "project_indexes")
+# (``engines.store.<key>``: the reason the check gives; listed as ``postgresql: <reason>``).
+SERVER_GAPS = {
+    "case_folding": store_status.case_folding,
+    "accent_folding": store_status.accent_folding,
+    "project_indexes": store_status.project_indexes,
+}
 
 
 def engines() -> dict[str, dict[str, Any]]:
@@ -96,11 +100,7 @@ def _server_store(url: str, project: Project) -> dict[str, Any]:
     except StoreUnavailable as exc:
         return {"available": False, "engine": "postgresql", "reason": str(exc)}
     try:
-        gaps = {
-            "case_folding": store_status.case_folding(conn),
-            "accent_folding": store_status.accent_folding(conn),
-            "project_indexes": store_status.project_indexes(conn),
-        }
+        gaps = {key: check(conn) for key, check in SERVER_GAPS.items()}
         return {
             "available": True,
             "engine": "postgresql",

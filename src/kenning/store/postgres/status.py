@@ -48,7 +48,8 @@ def vector_search(conn: PgConnection) -> dict[str, Any]:
     """How dense vectors are searched on this server (``engines.dense``: ``search``, the sentence
     status prints; ``approximate``; ``ef_search`` with pgvector): through pgvector's HNSW
     indexes when migration 0011 could create the extension, else exactly in the client."""
-    if conn.execute("SELECT to_regclass('dense_vectors_hnsw_minilm') IS NOT NULL").fetchone()[0]:
+    # Migration 0011 creates every index of ``HNSW`` or none: one tells.
+    if conn.execute("SELECT to_regclass(%s) IS NOT NULL", (next(iter(HNSW.values())),)).fetchone()[0]:
         exact = [
             f"{name} ({dimension} dimensions)"
             for name, dimension in conn.execute(
