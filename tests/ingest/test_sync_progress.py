@@ -7,6 +7,7 @@ import gc
 import multiprocessing
 import sqlite3
 import time
+from collections import Counter
 from concurrent.futures import ProcessPoolExecutor
 
 import pytest
@@ -98,18 +99,19 @@ def _dump(project) -> list[tuple]:  # noqa: ANN001
         conn.close()
 
 
-def test_past_its_first_bytes_a_batch_takes_only_the_files_parsed_already(make_project, monkeypatch):
-    """The writer does not wait for the pool while it has files to write: once a batch holds
-    BATCH_FIRST_BYTES, it stops at the first file not parsed yet (``Reading.ready``), and the
-    batch after it begins with that file. What is stored is the same."""
+def test_a_batch_writes_what_is_parsed_and_goes_on_with_what_the_pool_parses_meanwhile(make_project, monkeypatch):
+    """The writer never waits for a whole batch before writing: a transaction begins with the
+    files parsed already and writes the next ones as the pool hands them over (here a pool never
+    ahead of the writer: one file a slice), until the batch holds its bytes (doubled at each
+    batch: 1, 2, 4 … 512 bytes here, 270 a file). What is stored is the same."""
     files = {f"docs/n{i:02d}.md": f"# Note {i}\n\nText {i}. " + "word " * 50 for i in range(12)}
     whole = make_project(files, name="whole")
     assert sync(whole, now=NOW).batches == 1
     monkeypatch.setattr(batches, "BATCH_FIRST_BYTES", 1)
     monkeypatch.setattr(batches, "BATCH_FIRST_SHARE", 10**9)
     real_read_all = run.read_all
-    sizes: list[int] = []
-    real_take = batches._take
+    slices: list[tuple[int, int]] = []  # (the batch it belongs to, its files)
+    real_slice = batches._write_slice
 
     def never_ahead(*args, **kwargs):  # noqa: ANN002, ANN003, ANN202
         items = real_read_all(*args, **kwargs)
@@ -122,17 +124,17 @@ def test_past_its_first_bytes_a_batch_takes_only_the_files_parsed_already(make_p
 
         return read.Reading(counted(), lambda: len(taken) == 12)  # a pool never ahead of the writer
 
-    def take(*args):  # noqa: ANN002, ANN202
-        batch = real_take(*args)
-        sizes.append(len(batch))
-        return batch
+    def write_slice(conn, report, manifest, batch, taken, *rest):  # noqa: ANN001, ANN002, ANN202
+        slices.append((report.batches, len(taken)))
+        return real_slice(conn, report, manifest, batch, taken, *rest)
 
     monkeypatch.setattr(run, "read_all", never_ahead)
-    monkeypatch.setattr(batches, "_take", take)
+    monkeypatch.setattr(batches, "_write_slice", write_slice)
     cut = make_project(files, name="cut")
     report = sync(cut, now=NOW)
-    # one file a batch while a file is past the bytes wanted (doubled at each batch: 1, 2, 4 … 256)
-    assert sizes[:9] == [1] * 9 and sum(sizes) == 12 and report.batches == len(sizes)
+    assert [files for _, files in slices] == [1] * 12
+    # nine batches of one file (its 270 bytes reach 1 … 256), a tenth of two (512), the last one
+    assert list(Counter(batch for batch, _ in slices).values()) == [1] * 9 + [2, 1] and report.batches == 11
     assert report.added == 12 and _dump(cut) == _dump(whole)
 
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import sqlite3
 import time
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
 
@@ -42,6 +42,7 @@ __all__ = [
     "scratch_name",
     "sync_lock",
     "transaction",
+    "waiting_writer_check",
     "yield_to_waiting_writers",
 ]
 
@@ -213,6 +214,20 @@ def _waiting(conn: sqlite3.Connection) -> Iterator[None]:
         yield
     finally:
         flag.__exit__()
+
+
+def waiting_writer_check(conn: sqlite3.Connection) -> Callable[[], bool]:
+    """Whether another process waits for the write lock right now (it flags itself while it
+    waits: ``_waiting``), as a check cheap enough to make between two writes of one
+    transaction (one ``flock`` probe); always false on PostgreSQL and without a database file."""
+    path = "" if pg.is_pg(conn) else _wait_path(conn)
+    if not path:
+        return _nobody
+    return lambda: lock_in_use(path)
+
+
+def _nobody() -> bool:
+    return False
 
 
 def yield_to_waiting_writers(conn: sqlite3.Connection, *, at_most: float = YIELD_AT_MOST_SECONDS) -> float:

@@ -1,9 +1,8 @@
 """The sync's write phase, committed in batches so that other writers are never locked out long.
 
 A write transaction holds the store's write lock: a memory save or a hook made meanwhile waits
-for it (up to ``store.db.BUSY_TIMEOUT_MS``). The files are written as the pool parses them (a
-batch is gathered before its transaction begins: nothing is parsed under the lock), then the
-vanished paths retired, in batches: each batch is one transaction holding its files' excerpts, their
+for it (up to ``store.db.BUSY_TIMEOUT_MS``). The files are written as the pool parses them, then
+the vanished paths retired, in batches: each batch is one transaction holding its files' excerpts, their
 full-text rows, their graph rows and their manifest rows, so a sync killed between two batches
 leaves a consistent store whose manifest says exactly which files are done, and the next sync
 completes the rest. The non-file sources (ledger, git history) and the run's log go with the last
@@ -17,6 +16,14 @@ as many batches on Django, and each re-resolves the references naming what it de
 Between two batches the sync lets the writers that wait for the lock go first
 (``store.db.yield_to_waiting_writers``: they flag themselves while they wait), so a memory save
 waits for one batch, not for the whole sync; when nobody waits, the next batch starts at once.
+
+A batch is written in slices, as the pool parses its files: its transaction begins with the
+files parsed already and goes on with the ones parsed while it writes, waiting for the pool
+under the lock when it has none, until it holds its files or its bytes (``BATCH_FIRST_BYTES``,
+doubled at each batch up to ``BATCH_BYTES``), has been open ``BATCH_WALL_SECONDS``, or another
+writer waits for the lock (checked between slices). Gathering a batch before writing any of it
+left the writer idle while the pool parsed, then behind it once the pool was done (Django: the
+writer waited 1.3 s for the pool, then wrote alone after it; docs/benchmarks.md).
 """
 
 from __future__ import annotations
@@ -31,7 +38,7 @@ from kenning.ingest.read import Parsed, Progress, Reading
 from kenning.project import Project
 from kenning.store import facts as fact_store
 from kenning.store import sources
-from kenning.store.db import Connection, transaction, yield_to_waiting_writers
+from kenning.store.db import Connection, transaction, waiting_writer_check, yield_to_waiting_writers
 from kenning.sync import dates as source_dates
 from kenning.sync.report import SyncReport
 from kenning.sync.write import ExcerptWriter
@@ -48,14 +55,16 @@ BATCH_MAX = 4096
 # input in all, took the peak from 150 to 170 MB).
 BATCH_BYTES = 8_000_000
 BATCH_GROWTH = 4  # a batch is at most this many times its predecessor (one fast batch proves little)
-# A batch waits for at least this many bytes of files read, doubled at each batch up to
-# BATCH_BYTES, then takes what is parsed already and no more: the writer starts after a few
-# files instead of a full batch, and never waits for the pool while it has files to write.
-# The first batch waits for a sixteenth of the input when that is more: each batch costs a
+# A batch commits once it wrote this many bytes of files read, doubled at each batch up to
+# BATCH_BYTES; the first one a sixteenth of the input when that is more: each batch costs a
 # commit (measured on the Node.js + npm docs x10: doubling from 256 kB, ten batches instead of
-# seven and 0.25 s more of commits; on x1 the first write starts after 256 kB of 4.1 MB).
+# seven and 0.25 s more of commits).
 BATCH_FIRST_BYTES = 256_000
 BATCH_FIRST_SHARE = 16
+# A batch stops taking slices after this long, even short of its bytes: its transaction waits
+# for the pool under the write lock, which a memory save may be waiting for (it is also let in
+# between two slices as soon as it flags itself).
+BATCH_WALL_SECONDS = 2.0
 
 
 def write_batches(
@@ -74,65 +83,71 @@ def write_batches(
     read_bytes: int = 0,
 ) -> None:
     """Write ``parsed`` as it comes (the files read, in order: the pool goes on parsing while a
-    batch is written; a batch is gathered before its transaction begins, so no parsing happens
-    under the write lock; past its first ``BATCH_FIRST_BYTES``, doubled at each batch, a batch
-    takes only the files ``parsed`` holds ready: ``ingest.read.Reading``), then retire
-    ``vanished`` and the files now skipped, batch by batch.
+    batch is written), then retire ``vanished`` and the files now skipped, batch by batch. A
+    batch's first slice (``_take``: its first file, and those parsed already) is taken before
+    its transaction begins; the transaction then writes slice after slice of what the pool has
+    parsed meanwhile, up to the batch's files and bytes (``_Batch.full``).
     ``dates``: the commit dates of the files read; the files not read are re-dated with the last
     batch when HEAD moved (``sync.dates``). ``total``: the items expected (progress only);
     ``read_bytes``: the size of the files ``parsed`` reads (the first batch's bytes).
 
-    What a batch wrote is freed as it commits: the sync never holds every parsed file at once."""
+    What a slice wrote is freed as it is written, its graph rows at the batch's end: the sync
+    never holds every parsed file at once."""
     step = progress or (lambda phase, done, total: None)
     before = sources.changes(conn)
     unread_skip = {*vanished}  # with the files read: not re-dated (sync.dates)
     read: set[str] = set()
     work = _work(parsed, report, manifest, vanished, read)
     ready = parsed.ready if isinstance(parsed, Reading) else _always
-    following = next(work, None)
+    waiting = waiting_writer_check(conn)
+    following: Parsed | str | _Parsing | None = next(work, None)
     done, size = 0, BATCH_FIRST
     wanted = min(max(BATCH_FIRST_BYTES, read_bytes // BATCH_FIRST_SHARE), BATCH_BYTES)
     graph: Counter[str] = Counter()
     held = graph_build.Unresolved()  # a cold sync's references, resolved by its last batch
     while True:
-        batch = [] if following is None else _take(following, work, size, wanted, ready)
-        # A file still being parsed: this batch is not the last one (and the next begins with it).
-        parsing = bool(batch) and not ready()
-        following = None if parsing else next(work, None)
-        last = not parsing and following is None
-        files = [item for item in batch if isinstance(item, Parsed)]
-        gone = [item for item in batch if isinstance(item, str)]
-        dates.prepare(files)
-        redates: dict[str, str] = {}
-        if last and graph_pending.git_head is not None:
-            redates = source_dates.commit_dates_of_unread(conn, project.root, read | unread_skip)
+        if isinstance(following, _Parsing):
+            following = next(work, None)
+        taken = [] if following is None else _take(following, work, size, ready)
+        following = _peek(work, ready)
+        redates: dict[str, str] | None = None
+        if following is None:  # the last batch, known before it begins: git is asked outside the lock
+            redates = _redates(conn, project, graph_pending, read | unread_skip)
+        dates.prepare(item for item in taken if isinstance(item, Parsed))
         report.batches += 1
+        batch = _Batch(size, wanted)
         started = time.thread_time()
-        # A cold sync's last batch commits its files, then its references are resolved in a
-        # transaction of their own that only adds edges.
-        resolve_after = last and held.complete
         with transaction(conn):
-            applied, located = _write_files(
-                conn, report, manifest, files, dates, stamp, step, done, max(total, done), last
-            )
+            while True:
+                _write_slice(conn, report, manifest, batch, taken, dates, stamp, step, done, total)
+                if following is None or batch.full() or waiting():
+                    break
+                if isinstance(following, _Parsing):  # not parsed yet: waited for under the lock
+                    following = next(work, None)
+                    if following is None:
+                        break
+                taken = _take(following, work, size - batch.items, ready)
+                following = _peek(work, ready)
+                dates.prepare(item for item in taken if isinstance(item, Parsed))
+            last = following is None
+            # A cold sync's last batch commits its files, then its references are resolved in a
+            # transaction of their own that only adds edges.
+            resolve_after = last and held.complete
             if last:
+                if redates is None:  # the pool's last file came while this batch was written
+                    redates = _redates(conn, project, graph_pending, read | unread_skip)
                 source_dates.apply(conn, redates)
-            if gone:
-                writer = ExcerptWriter(conn, stamp, set(), set())
-                for path in gone:
-                    report.files_removed += 1
-                    writer.retire_path(path, report)
-            if last:
+                step("indexing", 0, 0)  # the progress bar names the final steps once, not at every batch
                 step("graph", 0, 0)
             stats = graph_build.apply(
                 conn,
                 project,
-                applied,
-                gone,
+                batch.applied,
+                batch.gone,
                 graph_pending if last else graph_build.Pending(),
                 stamp=stamp,
                 last=last,
-                located=located,
+                located=batch.located,
                 held=held,
             )
             _merge_graph(graph, stats)
@@ -144,14 +159,80 @@ def write_batches(
                 _finish(conn, report, graph, before, stamp, step)
         if last:
             return
-        done += len(batch)
-        # Timed per item written: a batch cut short by BATCH_BYTES counts the items it held.
-        size = _next_size(len(batch), time.thread_time() - started)
+        done += batch.items
+        # Timed per item written: a batch cut short by its bytes counts the items it held.
+        size = _next_size(batch.items, time.thread_time() - started)
         wanted = min(2 * wanted, BATCH_BYTES)
-        del batch, files, gone, applied, located
+        del batch, taken
         yield_to_waiting_writers(conn)
-        if parsing:
-            following = next(work, None)
+
+
+class _Batch:
+    """What one transaction wrote so far, slice after slice: its items and bytes (``full``
+    when it reached ``size`` items, ``wanted`` bytes or ``BATCH_WALL_SECONDS`` since it began),
+    and what its graph pass takes at its end (``graph_build.apply``)."""
+
+    def __init__(self, size: int, wanted: int) -> None:
+        self.size, self.wanted = size, wanted
+        self.began = time.monotonic()
+        self.items = self.bytes = 0
+        self.applied: list[graph_build.FileChange] = []
+        self.located: dict[str, list[tuple[str, int]]] = {}
+        self.gone: list[str] = []
+
+    def full(self) -> bool:
+        return (
+            self.items >= self.size or self.bytes >= self.wanted or time.monotonic() - self.began >= BATCH_WALL_SECONDS
+        )
+
+
+def _write_slice(
+    conn: Connection,
+    report: SyncReport,
+    manifest: dict[str, sources.ManifestRow],
+    batch: _Batch,
+    taken: list[Parsed | str],
+    dates: source_dates.ReadDates,
+    stamp: str,
+    step: Progress,
+    done: int,
+    total: int,
+) -> None:
+    """One slice of a batch: its files' excerpts, full-text and manifest rows written, its
+    vanished paths retired; its files' graph changes kept in ``batch``."""
+    files = [item for item in taken if isinstance(item, Parsed)]
+    gone = [item for item in taken if isinstance(item, str)]
+    at = done + batch.items
+    applied, located = _write_files(conn, report, manifest, files, dates, stamp, step, at, max(total, at + len(files)))
+    batch.applied += applied
+    batch.located.update(located)
+    if gone:
+        writer = ExcerptWriter(conn, stamp, set(), set())
+        for path in gone:
+            report.files_removed += 1
+            writer.retire_path(path, report)
+        batch.gone += gone
+    batch.items += len(taken)
+    batch.bytes += sum(item.candidate.size for item in files)
+
+
+class _Parsing:
+    """The next item is still being parsed (``_peek``): whether there is one is not known yet."""
+
+
+_PARSING = _Parsing()
+
+
+def _peek(work: Iterator[Parsed | str], ready: Callable[[], bool]) -> Parsed | str | _Parsing | None:
+    """The next item when taking it does not wait for the pool (None: there is none), else
+    ``_PARSING``."""
+    return next(work, None) if ready() else _PARSING
+
+
+def _redates(conn: Connection, project: Project, pending: graph_build.Pending, skip: set[str]) -> dict[str, str]:
+    if pending.git_head is None:
+        return {}
+    return source_dates.commit_dates_of_unread(conn, project.root, skip)
 
 
 def _finish(conn: Connection, report: SyncReport, graph: Counter[str], before: int, stamp: str, step: Progress) -> None:
@@ -196,7 +277,6 @@ def _write_files(
     step: Progress,
     done: int,
     total: int,
-    last: bool,
 ) -> tuple[list[graph_build.FileChange], dict[str, list[tuple[str, int]]]]:
     """One batch's files: excerpts and manifest rows written, new facts indexed; the files whose
     graph must be rebuilt, as ``graph_build.apply`` takes them, and their excerpts' places."""
@@ -222,8 +302,6 @@ def _write_files(
         writer.apply_file(item, report, dates.of(item))
         applied.append((cand.path, item.fingerprint, item.relations))
     writer.flush()
-    if last:  # the progress bar names the final steps once, not at every batch
-        step("indexing", 0, 0)
     fact_store.index_fts_rows(conn, writer.new_facts)  # new facts only: none was updated since
     return applied, writer.located()
 
@@ -238,16 +316,14 @@ def _merge_graph(total: Counter[str], stats: dict[str, int]) -> None:
 
 
 def _take(
-    first: Parsed | str, work: Iterator[Parsed | str], size: int, wanted: int, ready: Callable[[], bool]
+    first: Parsed | str, work: Iterator[Parsed | str], size: int, ready: Callable[[], bool]
 ) -> list[Parsed | str]:
-    """``first`` and what follows it from ``work``, up to ``size`` items or ``BATCH_BYTES`` of
-    files read (``first`` always: one file larger than that is a batch of its own); from
-    ``wanted`` bytes on, only what is ``ready``."""
+    """``first`` and what follows it from ``work`` that is parsed already, up to ``size`` items
+    or ``BATCH_BYTES`` of files read (``first`` always: one file larger than that is a slice
+    of its own)."""
     batch = [first]
     held = first.candidate.size if isinstance(first, Parsed) else 0
-    while len(batch) < size and held < BATCH_BYTES:
-        if held >= wanted and not ready():
-            break
+    while len(batch) < size and held < BATCH_BYTES and ready():
         item = next(work, None)
         if item is None:
             break
