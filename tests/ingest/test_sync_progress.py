@@ -138,6 +138,49 @@ def test_a_batch_writes_what_is_parsed_and_goes_on_with_what_the_pool_parses_mea
     assert report.added == 12 and _dump(cut) == _dump(whole)
 
 
+def test_a_writer_waiting_for_the_lock_ends_the_batch_at_the_next_slice(make_project, monkeypatch):
+    """Another process waiting for the write lock (a memory save) does not wait for the whole
+    batch: the sync commits after the slice it is writing and lets it in. Here the waiter
+    flags itself while the third slice is written; the batch, which could hold every file,
+    ends there. What is stored is the same."""
+    files = {f"docs/n{i:02d}.md": f"# Note {i}\n\nText {i}. " + "word " * 50 for i in range(8)}
+    whole = make_project(files, name="whole")
+    assert sync(whole, now=NOW).batches == 1
+    real_read_all = run.read_all
+    written: list[int] = []
+    real_slice = batches._write_slice
+
+    def never_ahead(*args, **kwargs):  # noqa: ANN002, ANN003, ANN202
+        items = real_read_all(*args, **kwargs)
+        taken = []
+
+        def counted():  # noqa: ANN202
+            for item in items:
+                taken.append(item)
+                yield item
+
+        return read.Reading(counted(), lambda: len(taken) == 8)  # one file a slice
+
+    def write_slice(conn, report, manifest, batch, taken, *rest):  # noqa: ANN001, ANN002, ANN202
+        written.append(report.batches)
+        return real_slice(conn, report, manifest, batch, taken, *rest)
+
+    monkeypatch.setattr(run, "read_all", never_ahead)
+    monkeypatch.setattr(batches, "_write_slice", write_slice)
+    monkeypatch.setattr(batches, "waiting_writer_check", lambda conn: lambda: len(written) == 3)
+    cut = make_project(files, name="cut")
+    report = sync(cut, now=NOW)
+    assert written == [1, 1, 1, 2, 2, 2, 2, 2] and report.batches == 2
+    assert _dump(cut) == _dump(whole)
+    # A batch open BATCH_WALL_SECONDS takes no more slices, whoever waits: here at once.
+    written.clear()
+    monkeypatch.setattr(batches, "waiting_writer_check", lambda conn: lambda: False)
+    monkeypatch.setattr(batches, "BATCH_WALL_SECONDS", 0.0)
+    again = make_project(files, name="again")
+    assert sync(again, now=NOW).batches == 8 and written == [1, 2, 3, 4, 5, 6, 7, 8]
+    assert _dump(again) == _dump(whole)
+
+
 def test_the_pool_hands_over_chunks_bounded_in_bytes_and_says_when_a_file_is_ready(make_project, monkeypatch):
     """A chunk of large files no longer keeps the writer waiting for all of them: a task holds
     at most CHUNK files and CHUNK_BYTES of input (one larger file alone)."""
