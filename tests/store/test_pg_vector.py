@@ -96,6 +96,33 @@ def synced(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Project]:
             conn.close()
 
 
+def test_a_connection_asks_the_server_for_its_hnsw_indexes_once(synced):
+    """Whether the indexes exist is asked at a connection's first dense question, not at every
+    one (a round trip each): only migration 0011 creates them."""
+    conn = open_store(synced)
+    try:
+        assert vectors.approximate(conn, "minilm", 384) and vectors.approximate(conn, "use", 512)
+        raw, asked = conn.raw, []
+
+        class Counting:
+            def execute(self, sql, *args):  # noqa: ANN001, ANN002, ANN202
+                asked.append(sql)
+                return raw.execute(sql, *args)
+
+        conn.raw = Counting()
+        assert vectors.approximate(conn, "minilm", 384) and not vectors.approximate(conn, "minilm", 512)
+        assert asked == []
+        fresh = open_store(synced)
+        try:
+            assert fresh.hnsw_indexes is None and vectors.approximate(fresh, "use", 512)
+            assert fresh.hnsw_indexes == frozenset(pg_vectors.HNSW.values())
+        finally:
+            fresh.close()
+    finally:
+        conn.raw = raw
+        conn.close()
+
+
 def test_dense_questions_through_the_hnsw_index_get_the_exact_scans_top_k_and_scores(synced):
     conn = open_store(synced)
     try:

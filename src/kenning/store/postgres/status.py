@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from kenning.store.fold import fold
 from kenning.store.postgres.connection import PgConnection, schema_version
-from kenning.store.postgres.hnsw import EF_SEARCH, HNSW
+from kenning.store.postgres.hnsw import EF_SEARCH, HNSW, hnsw_indexes
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -48,8 +48,7 @@ def vector_search(conn: PgConnection) -> dict[str, Any]:
     """How dense vectors are searched on this server (``engines.dense``: ``search``, the sentence
     status prints; ``approximate``; ``ef_search`` with pgvector): through pgvector's HNSW
     indexes when migration 0011 could create the extension, else exactly in the client."""
-    # Migration 0011 creates every index of ``HNSW`` or none: one tells.
-    if conn.execute("SELECT to_regclass(%s) IS NOT NULL", (next(iter(HNSW.values())),)).fetchone()[0]:
+    if hnsw_indexes(conn):  # migration 0011 creates every index of ``HNSW`` or none
         exact = [
             f"{name} ({dimension} dimensions)"
             for name, dimension in conn.execute(

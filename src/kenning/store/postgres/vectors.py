@@ -15,7 +15,7 @@ from typing import Any
 import numpy as np
 
 from kenning.store.postgres.connection import PgConnection
-from kenning.store.postgres.hnsw import CANDIDATES, EF_SEARCH, EF_SEARCH_MAX, HNSW
+from kenning.store.postgres.hnsw import CANDIDATES, EF_SEARCH, EF_SEARCH_MAX, HNSW, hnsw_indexes
 
 # Active facts whose current text has no vector yet for this embedder: prose first, code last.
 _PENDING = """
@@ -130,10 +130,7 @@ def load(conn: PgConnection, embedder: str, dimension: int) -> tuple[np.ndarray,
 
 def approximate(conn: PgConnection, embedder: str, dimension: int) -> bool:
     """Whether an HNSW index serves this embedder's vectors of this width."""
-    index = HNSW.get((embedder, dimension))
-    if index is None:
-        return False
-    return bool(conn.execute("SELECT to_regclass(%s) IS NOT NULL", (index,)).fetchone()[0])
+    return HNSW.get((embedder, dimension)) in hnsw_indexes(conn)
 
 
 def search_settings(conn: PgConnection, k: int) -> None:
