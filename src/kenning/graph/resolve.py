@@ -170,18 +170,22 @@ class _Candidates:
     @property
     def by_qualname(self) -> dict[str, list]:
         if self._by_qualname is None:
-            self._by_qualname = {}
-            for row in self.rows:
-                self._by_qualname.setdefault(row[2], []).append(row)
+            self._by_qualname = _grouped(self.rows, 2)
         return self._by_qualname
 
     @property
     def by_path(self) -> dict[str | None, list]:
         if self._by_path is None:
-            self._by_path = {}
-            for row in self.rows:
-                self._by_path.setdefault(row[1], []).append(row)
+            self._by_path = _grouped(self.rows, 1)
         return self._by_path
+
+
+def _grouped(rows: list[Candidate], column: int) -> dict:
+    """``rows`` by the value of one column, in their order."""
+    groups: dict = {}
+    for row in rows:
+        groups.setdefault(row[column], []).append(row)
+    return groups
 
 
 def _narrow(
