@@ -278,7 +278,7 @@ def _write_files(
     done: int,
     total: int,
 ) -> tuple[list[graph_build.FileChange], dict[str, list[tuple[str, int]]]]:
-    """One batch's files: excerpts and manifest rows written, new facts indexed; the files whose
+    """One slice's files: excerpts and manifest rows written, new facts indexed; the files whose
     graph must be rebuilt, as ``graph_build.apply`` takes them, and their excerpts' places."""
     applied: list[graph_build.FileChange] = []
     writer = ExcerptWriter(
