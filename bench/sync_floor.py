@@ -14,7 +14,10 @@ cannot skip, timed alone in one thread:
 Then the best wall time those floors allow on this many cores, if the parsing spread
 perfectly over every core and the indexing (one writer) overlapped it entirely, and the
 throughput it would give; and, in the same run on the same files, the product's cold sync
-(a child process: wall time, peak RSS, each phase's wall time, its ratio to that floor).
+(a child process: wall time, peak RSS, each phase's wall time, its ratio to that floor), with
+its CPU split between the parsing pool and the writing process, the writer's CPU after the
+pool's last file (the serial tail), and the wall time that CPU allows at best on this many
+cores (``cpu_bound``): how far scheduling alone could take it.
 
     .venv/bin/python bench/sync_floor.py [--markdown 2000 --python 2000]
     .venv/bin/python bench/sync_floor.py --dir PATH      # a copy of a real tree
@@ -154,6 +157,7 @@ def sync_child(root: Path) -> None:
     spent = {"waiting for parsing": 0.0, "rows": 0.0, "FTS5": 0.0, "graph": 0.0, "commit": 0.0}
     cpu = dict.fromkeys(spent, 0.0)  # the main thread's CPU in each phase (steadier than wall under load)
     first: list[float] = []
+    tail: list[float] = []  # the writer's CPU when it took the pool's last file
 
     def add(name: str, begin: tuple[float, float], minus: tuple[float, float] = (0.0, 0.0)) -> None:
         spent[name] += time.perf_counter() - begin[0] - minus[0]
@@ -190,6 +194,7 @@ def sync_child(root: Path) -> None:
                 item = next(items, None)
                 add("waiting for parsing", begin)
                 if item is None:
+                    tail.append(time.thread_time())  # the pool's last file taken: the serial tail begins
                     return
                 yield item
 
@@ -219,6 +224,7 @@ def sync_child(root: Path) -> None:
         batches.graph_build.resolve_held = timed("graph", resolve_held)
     batches.transaction = transaction_timed
     start, start_cpu = time.perf_counter(), time.thread_time()
+    own_before = sum(getattr(resource.getrusage(resource.RUSAGE_SELF), f) for f in ("ru_utime", "ru_stime"))
     try:
         done = sync(load_project(root), now=datetime.now(UTC), embed=False)
     finally:
@@ -228,15 +234,24 @@ def sync_child(root: Path) -> None:
             batches.graph_build.resolve_held = resolve_held
         run.read_all = read_all
     end = time.perf_counter()
-    total_cpu = sum(
-        getattr(resource.getrusage(who), f)
-        for who in (resource.RUSAGE_SELF, resource.RUSAGE_CHILDREN)
-        for f in ("ru_utime", "ru_stime")
+    pool_cpu, own_cpu = (
+        sum(getattr(resource.getrusage(who), f) for f in ("ru_utime", "ru_stime"))
+        for who in (resource.RUSAGE_CHILDREN, resource.RUSAGE_SELF)
     )
+    own_cpu -= own_before  # this process's start-up and imports are not the sync's
+    total_cpu = pool_cpu + own_cpu
     phases = {"discover": (first[0] if first else end) - start, **spent}
     phases["other"] = end - start - sum(phases.values())
     cpu["main thread"] = time.thread_time() - start_cpu
-    report = {"wall": end - start, "cpu": total_cpu, "batches": done.batches, "phases": phases, "phase_cpu": cpu}
+    report = {
+        "wall": end - start,
+        "cpu": total_cpu,
+        "pool_cpu": pool_cpu,  # the parsing pool's workers (this process's children)
+        "tail": time.thread_time() - tail[0] if tail else None,  # the writer's CPU after the pool's last file
+        "batches": done.batches,
+        "phases": phases,
+        "phase_cpu": cpu,
+    }
     print(json.dumps(report))
 
 
@@ -270,6 +285,8 @@ def interleaved(root: Path, against: Path, reps: int) -> list[tuple[str, dict, f
             shutil.rmtree(copy)
             runs.append((label, report, rss))
             phases = ", ".join(f"{name} {spent:.2f}" for name, spent in report["phases"].items())
+            if report.get("tail") is not None:
+                phases += f"; CPU pool {report['pool_cpu']:.2f}, writer alone after the pool {report['tail']:.2f}"
             phases += "; CPU " + ", ".join(f"{name} {spent:.2f}" for name, spent in report["phase_cpu"].items())
             print(
                 f"  {rep + 1} {label:9}: {report['wall']:6.2f} s, CPU {report['cpu']:6.2f} s, peak RSS {rss:4.0f} MB, "
@@ -342,6 +359,24 @@ def main() -> None:
             shown = f"{phase_cpu:14.2f} s" if phase_cpu is not None else ""
             print(f"  {phase:40} {spent:6.2f} s {100 * spent / report['wall']:5.1f} % {shown}")
         print(f"  {'main thread, in all':40} {'':17} {report['phase_cpu']['main thread']:14.2f} s")
+        print(cpu_bound(report, best))
+
+
+def cpu_bound(report: dict, best: float) -> str:
+    """The CPU the sync spent (the pool's and the writing process's) and the wall time it allows
+    at best on this machine's cores: everything before the pool's last file spread over every
+    core, then the writer's serial tail (its CPU from there: resolving the references, the
+    last commit) alone."""
+    cores = os.cpu_count() or 1
+    if report.get("tail") is None or not report["pool_cpu"]:  # a small tree, parsed without a pool
+        return f"CPU {report['cpu']:.2f} s in one process"
+    tail = report["tail"]
+    bound = (report["cpu"] - tail) / cores + tail
+    return (
+        f"CPU: pool {report['pool_cpu']:.2f} s, writing process {report['cpu'] - report['pool_cpu']:.2f} s, of which "
+        f"{tail:.2f} s alone after the pool's last file; at this CPU {cores} cores allow no less than "
+        f"{bound:.2f} s = {bound / best:.2f}x the floor"
+    )
 
 
 def floor(label: str, candidates: list) -> tuple[float, float]:
