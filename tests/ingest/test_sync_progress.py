@@ -99,19 +99,12 @@ def _dump(project) -> list[tuple]:  # noqa: ANN001
         conn.close()
 
 
-def test_a_batch_writes_what_is_parsed_and_goes_on_with_what_the_pool_parses_meanwhile(make_project, monkeypatch):
-    """The writer never waits for a whole batch before writing: a transaction begins with the
-    files parsed already and writes the next ones as the pool hands them over (here a pool never
-    ahead of the writer: one file a slice), until the batch holds its bytes (doubled at each
-    batch: 1, 2, 4 … 512 bytes here, 270 a file). What is stored is the same."""
-    files = {f"docs/n{i:02d}.md": f"# Note {i}\n\nText {i}. " + "word " * 50 for i in range(12)}
-    whole = make_project(files, name="whole")
-    assert sync(whole, now=NOW).batches == 1
-    monkeypatch.setattr(batches, "BATCH_FIRST_BYTES", 1)
-    monkeypatch.setattr(batches, "BATCH_FIRST_SHARE", 10**9)
-    real_read_all = run.read_all
-    slices: list[tuple[int, int]] = []  # (the batch it belongs to, its files)
-    real_slice = batches._write_slice
+def _one_file_a_slice(monkeypatch, files: int) -> list[tuple[int, int]]:  # noqa: ANN001
+    """A pool never ahead of the writer (a file is ready once the writer took the one before,
+    all of them once it took the last of ``files``): one file a slice. Returns the list where
+    each slice written is recorded as (the batch it belongs to, its items)."""
+    real_read_all, real_slice = run.read_all, batches._write_slice
+    slices: list[tuple[int, int]] = []
 
     def never_ahead(*args, **kwargs):  # noqa: ANN002, ANN003, ANN202
         items = real_read_all(*args, **kwargs)
@@ -122,7 +115,7 @@ def test_a_batch_writes_what_is_parsed_and_goes_on_with_what_the_pool_parses_mea
                 taken.append(item)
                 yield item
 
-        return read.Reading(counted(), lambda: len(taken) == 12)  # a pool never ahead of the writer
+        return read.Reading(counted(), lambda: len(taken) == files)
 
     def write_slice(conn, report, manifest, batch, taken, *rest):  # noqa: ANN001, ANN002, ANN202
         slices.append((report.batches, len(taken)))
@@ -130,6 +123,20 @@ def test_a_batch_writes_what_is_parsed_and_goes_on_with_what_the_pool_parses_mea
 
     monkeypatch.setattr(run, "read_all", never_ahead)
     monkeypatch.setattr(batches, "_write_slice", write_slice)
+    return slices
+
+
+def test_a_batch_writes_what_is_parsed_and_goes_on_with_what_the_pool_parses_meanwhile(make_project, monkeypatch):
+    """The writer never waits for a whole batch before writing: a transaction begins with the
+    files parsed already and writes the next ones as the pool hands them over (here a pool never
+    ahead of the writer: one file a slice), until the batch holds its bytes (doubled at each
+    batch: 1, 2, 4 … 512 bytes here, 270 a file). What is stored is the same."""
+    files = {f"docs/n{i:02d}.md": f"# Note {i}\n\nText {i}. " + "word " * 50 for i in range(12)}
+    whole = make_project(files, name="whole")
+    assert sync(whole, now=NOW).batches == 1
+    monkeypatch.setattr(batches, "BATCH_FIRST_BYTES", 1)
+    monkeypatch.setattr(batches, "BATCH_FIRST_SHARE", 10**9)
+    slices = _one_file_a_slice(monkeypatch, 12)
     cut = make_project(files, name="cut")
     report = sync(cut, now=NOW)
     assert [files for _, files in slices] == [1] * 12
@@ -146,38 +153,18 @@ def test_a_writer_waiting_for_the_lock_ends_the_batch_at_the_next_slice(make_pro
     files = {f"docs/n{i:02d}.md": f"# Note {i}\n\nText {i}. " + "word " * 50 for i in range(8)}
     whole = make_project(files, name="whole")
     assert sync(whole, now=NOW).batches == 1
-    real_read_all = run.read_all
-    written: list[int] = []
-    real_slice = batches._write_slice
-
-    def never_ahead(*args, **kwargs):  # noqa: ANN002, ANN003, ANN202
-        items = real_read_all(*args, **kwargs)
-        taken = []
-
-        def counted():  # noqa: ANN202
-            for item in items:
-                taken.append(item)
-                yield item
-
-        return read.Reading(counted(), lambda: len(taken) == 8)  # one file a slice
-
-    def write_slice(conn, report, manifest, batch, taken, *rest):  # noqa: ANN001, ANN002, ANN202
-        written.append(report.batches)
-        return real_slice(conn, report, manifest, batch, taken, *rest)
-
-    monkeypatch.setattr(run, "read_all", never_ahead)
-    monkeypatch.setattr(batches, "_write_slice", write_slice)
-    monkeypatch.setattr(batches, "waiting_writer_check", lambda conn: lambda: len(written) == 3)
+    slices = _one_file_a_slice(monkeypatch, 8)
+    monkeypatch.setattr(batches, "waiting_writer_check", lambda conn: lambda: len(slices) == 3)
     cut = make_project(files, name="cut")
     report = sync(cut, now=NOW)
-    assert written == [1, 1, 1, 2, 2, 2, 2, 2] and report.batches == 2
+    assert [batch for batch, _ in slices] == [1, 1, 1, 2, 2, 2, 2, 2] and report.batches == 2
     assert _dump(cut) == _dump(whole)
     # A batch open BATCH_WALL_SECONDS takes no more slices, whoever waits: here at once.
-    written.clear()
+    slices.clear()
     monkeypatch.setattr(batches, "waiting_writer_check", lambda conn: lambda: False)
     monkeypatch.setattr(batches, "BATCH_WALL_SECONDS", 0.0)
     again = make_project(files, name="again")
-    assert sync(again, now=NOW).batches == 8 and written == [1, 2, 3, 4, 5, 6, 7, 8]
+    assert sync(again, now=NOW).batches == 8 and [batch for batch, _ in slices] == [1, 2, 3, 4, 5, 6, 7, 8]
     assert _dump(again) == _dump(whole)
 
 
