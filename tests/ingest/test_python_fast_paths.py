@@ -124,3 +124,44 @@ def test_calls_keep_their_scope_order_and_one_reference_a_name_a_scope() -> None
     ]
     imports = [(r.target, r.line) for r in relations.refs if r.type == "imports"]
     assert imports == [("pkg.store", 2), ("pkg.store.save", 2), ("pkg.store.load", 2), ("os.path", 1), ("json", 1)]
+
+
+NESTED = """\
+class Outer(Base):
+    '''Doc.'''
+
+    size = 1
+    if TYPE_CHECKING:
+
+        @decorated
+        class Inner:
+            def deep(self):
+                pass
+    else:
+        x = 2
+
+    @property
+    def first(self):
+        pass
+
+    try:
+        def second(self):
+            pass
+    finally:
+        pass
+"""
+
+
+def test_a_class_chunk_ends_before_the_earliest_of_all_its_members() -> None:
+    tree = ast.parse(NESTED)
+    lines = NESTED.split("\n")
+    symbols = list(python_code._definitions(tree.body, ""))
+    for node, qualname, kind in symbols:
+        if isinstance(node, ast.ClassDef):
+            members = [python_code._start(n) for n, _, _ in python_code._definitions(node.body, "", True)]
+            chunk = python_code._symbol_chunk(node, qualname, kind, lines, "m")
+            last = min(members) - 1
+            while last > chunk.line_start and not lines[last - 1].strip():
+                last -= 1
+            assert chunk.line_end == last
+    assert [q for _, q, _ in symbols] == ["Outer", "Outer.Inner", "Outer.Inner.deep", "Outer.first", "Outer.second"]

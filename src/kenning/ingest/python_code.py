@@ -126,9 +126,10 @@ def _symbol_chunk(
 ) -> Chunk:
     start, end = _start(node), node.end_lineno or node.lineno
     if isinstance(node, ast.ClassDef):
-        members = [_start(n) for n, _, _ in _definitions(node.body, "", True)]
-        if members:
-            end = min(members) - 1
+        # Up to its first member: the definitions come in the order of the source.
+        first = next(_definitions(node.body, "", True), None)
+        if first is not None:
+            end = _start(first[0]) - 1
     while end > start and not lines[end - 1].strip():
         end -= 1
     title = compact_title(node, qualname, kind)
