@@ -31,6 +31,7 @@ Definition = ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef
 
 _DEF_NAME = re.compile(r"^(async\s+def|def|class)\s+(\w+)")
 _NOT_PLAIN = re.compile(r"['\"#\\]|lambda")  # a string, a comment, a line continuation or a lambda
+_PARAGRAPH_BREAK = re.compile(r"\n\s*\n")
 
 
 def parse_python(text: str, path: str) -> list[Chunk]:
@@ -125,9 +126,10 @@ def _symbol_chunk(
 ) -> Chunk:
     start, end = _start(node), node.end_lineno or node.lineno
     if isinstance(node, ast.ClassDef):
-        members = [_start(n) for n, _, _ in _definitions(node.body, "", True)]
-        if members:
-            end = min(members) - 1
+        # Up to its first member: the definitions come in the order of the source.
+        first = next(_definitions(node.body, "", True), None)
+        if first is not None:
+            end = _start(first[0]) - 1
     while end > start and not lines[end - 1].strip():
         end -= 1
     title = compact_title(node, qualname, kind)
@@ -145,7 +147,7 @@ def _symbol_chunk(
         line_start=start,
         line_end=end,
         keywords=keywords_for(qualname, every_name, module),
-        meta={"symbol": qualname, "kind": kind, "docstring": _summary(ast.get_docstring(node))},
+        meta={"symbol": qualname, "kind": kind, "docstring": docstring_summary(node)},
     )
 
 
@@ -183,7 +185,7 @@ def _module_chunk(
         line_start=1,
         line_end=last,
         keywords=keywords_for(module),
-        meta={"symbol": module, "kind": "module", "docstring": _summary(ast.get_docstring(tree))},
+        meta={"symbol": module, "kind": "module", "docstring": docstring_summary(tree)},
     )
 
 
@@ -246,7 +248,21 @@ def _cut_title(head: str, parts: list[str], limit: int | None) -> str:
 
 
 def _unparsed(node: ast.expr) -> str:
-    return " ".join(ast.unparse(node).split())
+    dotted = _dotted(node)
+    return dotted if dotted is not None else " ".join(ast.unparse(node).split())
+
+
+def _dotted(node: ast.expr) -> str | None:
+    """``a.b.c`` for a name or a name's attributes, as ``ast.unparse`` writes it (at a fraction
+    of its cost: most bases and annotations are such); None for any other expression."""
+    parts = []
+    while isinstance(node, ast.Attribute):
+        parts.append(node.attr)
+        node = node.value
+    if not isinstance(node, ast.Name):
+        return None
+    parts.append(node.id)
+    return ".".join(reversed(parts))
 
 
 def _is_static(node: ast.FunctionDef | ast.AsyncFunctionDef) -> bool:
@@ -256,15 +272,19 @@ def _is_static(node: ast.FunctionDef | ast.AsyncFunctionDef) -> bool:
 def signature(node: Definition, lines: list[str], qualname: str) -> str:
     """Header as written, on one line, without the colon; the name replaced by ``qualname``."""
     header = _header(node, lines)
-    return _DEF_NAME.sub(lambda m: f"{' '.join(m.group(1).split())} {qualname}", header, count=1)
+    match = _DEF_NAME.match(header)
+    if match is None:
+        return header
+    return f"{' '.join(match.group(1).split())} {qualname}{header[match.end() :]}"
 
 
 def _header(node: Definition, lines: list[str]) -> str:
     """Source of ``def …(…) -> …`` or ``class …(…)`` up to (not including) its colon."""
+    first = lines[node.lineno - 1].strip()
+    if _plain_header(first):
+        return first[:-1].rstrip()
     rows = lines[node.lineno - 1 : node.body[0].lineno]
     rows[0] = rows[0].lstrip()
-    if _plain_header(rows[0]):
-        return rows[0].rstrip()[:-1].rstrip()
     comments: dict[int, int] = {}
     depth = 0
     try:
@@ -307,11 +327,24 @@ def _plain_header(line: str) -> bool:
     )
 
 
+def docstring_summary(node: Definition | ast.Module) -> str:
+    """First paragraph of a node's docstring, on one line: ``_summary(ast.get_docstring(node))``
+    without the cost of ``inspect.cleandoc``, whose tab expansion and margin removal change
+    only whitespace within lines, which the summary collapses anyway (and no line turns blank
+    or stops being blank, so the paragraph ends where it did)."""
+    if not (node.body and isinstance(node.body[0], ast.Expr)):
+        return ""
+    value = node.body[0].value
+    if not (isinstance(value, ast.Constant) and isinstance(value.value, str)):
+        return ""
+    return _summary(value.value)
+
+
 def _summary(docstring: str | None) -> str:
     """First paragraph of a docstring, on one line."""
     if not docstring:
         return ""
-    return " ".join(re.split(r"\n\s*\n", docstring.strip(), maxsplit=1)[0].split())
+    return " ".join(_PARAGRAPH_BREAK.split(docstring.strip(), maxsplit=1)[0].split())
 
 
 def _unparsable(text: str, path: str, error: BaseException) -> list[Chunk]:

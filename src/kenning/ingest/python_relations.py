@@ -7,13 +7,13 @@ from __future__ import annotations
 
 import ast
 import builtins
+from collections.abc import Iterator
 
 from .chunks import Chunk
 from .relations import Ref, Relations, Symbol
 from .test_files import is_test_path
 
 _BUILTINS = frozenset(dir(builtins))
-_DEFS = frozenset({ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef})
 _LEAVES = frozenset(
     {
         ast.Name,
@@ -57,15 +57,34 @@ _PLAIN_FIELDS = frozenset(
         "rest",
     }
 )
-_CHILD_FIELDS: dict[type, tuple[str, ...]] = {}
 
 
 def _child_fields(node_type: type) -> tuple[str, ...]:
-    fields = _CHILD_FIELDS.get(node_type)
-    if fields is None:
-        fields = tuple(f for f in getattr(node_type, "_fields", ()) if f not in _PLAIN_FIELDS)
-        _CHILD_FIELDS[node_type] = fields
-    return fields
+    return tuple(f for f in getattr(node_type, "_fields", ()) if f not in _PLAIN_FIELDS)
+
+
+def _node_types(base: type = ast.AST) -> Iterator[type]:
+    subclasses: list[type] = base.__subclasses__()
+    for sub in subclasses:
+        yield sub
+        yield from _node_types(sub)
+
+
+# What the walk does at a node of each type: one of these, then visit its child fields.
+_VISIT, _CALL, _DEF, _IMPORT, _IMPORT_FROM, _RESTORE = range(6)
+_ACTIONS = {
+    ast.Call: _CALL,
+    ast.FunctionDef: _DEF,
+    ast.AsyncFunctionDef: _DEF,
+    ast.ClassDef: _DEF,
+    ast.Import: _IMPORT,
+    ast.ImportFrom: _IMPORT_FROM,
+}
+# Every node type -> (action, child fields), looked up once a node; ``tuple``: a scope to restore.
+_STEPS: dict[type, tuple[int, tuple[str, ...]]] = {
+    kind: (_ACTIONS.get(kind, _VISIT), _child_fields(kind)) for kind in _node_types() if kind not in _NOT_VISITED
+}
+_STEPS[tuple] = (_RESTORE, ())
 
 
 def python_relations(tree: ast.Module, symbols: list, chunks: list[Chunk], path: str, module: str) -> Relations:
@@ -74,66 +93,84 @@ def python_relations(tree: ast.Module, symbols: list, chunks: list[Chunk], path:
         Symbol(q, kind, *spans.get(q, (node.lineno, node.end_lineno or node.lineno))) for node, q, kind in symbols
     )
     package = module if path.endswith("__init__.py") else module.rpartition(".")[0]
-    refs: list[Ref] = []
-    names: dict[str, tuple[str, str]] = {}  # local name -> (module, name there): from m import name as local
-    modules: dict[str, str] = {}  # local alias -> module (import a.b as c)
-    testing = is_test_path(path)
+    imports = _Imports(package, is_test_path(path))
     scope_of = {id(node): qualname for node, qualname, kind in symbols if kind != "class"}
+    calls = _walk(tree, scope_of, imports)
+    local = {q.rsplit(".", 1)[-1] for _, q, _ in symbols} | set(imports.names) | set(imports.modules)
+    builtin = _BUILTINS - local  # `len(x)` calls the builtin unless the module shadows it
+    refs = imports.refs + _call_refs(calls, builtin, imports)
+    return Relations(module=module, symbols=found, refs=tuple(refs))
+
+
+def _walk(tree: ast.Module, scope_of: dict[int, str], imports: _Imports) -> list[tuple[ast.Call, str | None]]:
+    """One depth-first pass over the tree: its imports (into ``imports``), and its calls with
+    the symbol they sit in (``scope_of``: a function's or method's ``id`` -> its qualname)."""
     calls: list[tuple[ast.Call, str | None]] = []
-    # One depth-first pass over the tree: imports, and calls with the symbol they sit in. A
-    # (None, scope) entry below a symbol's subtree restores the enclosing scope after it.
+    # A (None, scope) entry below a symbol's subtree restores the enclosing scope after it.
     stack: list = [tree]
     push, pop = stack.append, stack.pop
     scope: str | None = None
+    steps, not_visited = _STEPS, _NOT_VISITED
     while stack:
         node = pop()
-        kind = node.__class__
-        if kind is tuple:
-            scope = node[1]
-            continue
-        if kind is ast.Call:
-            calls.append((node, scope))
-        elif kind in _DEFS:
-            inner = scope_of.get(id(node), scope)
-            if inner != scope:
-                push((None, scope))
-                scope = inner
-        elif kind is ast.Import:
-            for alias in node.names:
-                refs.append(Ref("imports", "module", alias.name, node.lineno))
-                local = alias.asname or alias.name.split(".")[0]
-                modules[local] = alias.name if alias.asname else alias.name.split(".")[0]
-            continue
-        elif kind is ast.ImportFrom:
-            base = _absolute(node.module, node.level, package)
-            if base:
-                refs.append(Ref("imports", "module", base, node.lineno))
-                for alias in node.names:
-                    if alias.name == "*":
-                        continue
-                    local = alias.asname or alias.name
-                    names[local] = (base, alias.name)
-                    modules.setdefault(local, f"{base}.{alias.name}")
-                    refs.append(Ref("imports", "module", f"{base}.{alias.name}", node.lineno))
-                    if testing:
-                        refs.append(Ref("tested_by", "symbol", alias.name, node.lineno, hint=base, reverse=True))
-            continue
-        for field in _CHILD_FIELDS.get(kind) or _child_fields(kind):
+        action, fields = steps[node.__class__]
+        if action is not _VISIT:
+            if action is _CALL:
+                calls.append((node, scope))
+            elif action is _RESTORE:
+                scope = node[1]
+                continue
+            elif action is _DEF:
+                inner = scope_of.get(id(node), scope)
+                if inner != scope:
+                    push((None, scope))
+                    scope = inner
+            elif action is _IMPORT:
+                imports.add_import(node)
+                continue
+            else:  # _IMPORT_FROM
+                imports.add_import_from(node)
+                continue
+        for field in fields:
             value = getattr(node, field, None)
             if value.__class__ is list:
                 for item in value:
-                    if item.__class__ not in _NOT_VISITED:
+                    if item.__class__ not in not_visited:
                         push(item)
-            elif value.__class__ not in _NOT_VISITED:
+            elif value.__class__ not in not_visited:
                 push(value)
-    local = {q.rsplit(".", 1)[-1] for _, q, _ in symbols} | set(names) | set(modules)
-    builtin = _BUILTINS - local  # `len(x)` calls the builtin unless the module shadows it
-    seen: set[tuple[str | None, str]] = set()
-    for call, scope in sorted(calls, key=lambda c: (c[0].lineno, c[0].col_offset)):
-        if isinstance(call.func, ast.Name) and call.func.id in builtin:
-            continue
-        refs.extend(_call_refs(call, scope, names, modules, seen, testing))
-    return Relations(module=module, symbols=found, refs=tuple(refs))
+    return calls
+
+
+class _Imports:
+    """The imports met by the walk: their references, and the names they bind."""
+
+    def __init__(self, package: str, testing: bool) -> None:
+        self.package, self.testing = package, testing
+        self.refs: list[Ref] = []
+        self.names: dict[str, tuple[str, str]] = {}  # local name -> (module, name there): from m import name as local
+        self.modules: dict[str, str] = {}  # local alias -> module (import a.b as c)
+
+    def add_import(self, node: ast.Import) -> None:
+        for alias in node.names:
+            self.refs.append(Ref("imports", "module", alias.name, node.lineno))
+            local = alias.asname or alias.name.split(".")[0]
+            self.modules[local] = alias.name if alias.asname else alias.name.split(".")[0]
+
+    def add_import_from(self, node: ast.ImportFrom) -> None:
+        base = _absolute(node.module, node.level, self.package)
+        if not base:
+            return
+        self.refs.append(Ref("imports", "module", base, node.lineno))
+        for alias in node.names:
+            if alias.name == "*":
+                continue
+            local = alias.asname or alias.name
+            self.names[local] = (base, alias.name)
+            self.modules.setdefault(local, f"{base}.{alias.name}")
+            self.refs.append(Ref("imports", "module", f"{base}.{alias.name}", node.lineno))
+            if self.testing:
+                self.refs.append(Ref("tested_by", "symbol", alias.name, node.lineno, hint=base, reverse=True))
 
 
 def _absolute(name: str | None, level: int, package: str) -> str:
@@ -148,37 +185,32 @@ def _absolute(name: str | None, level: int, package: str) -> str:
     return ".".join(base)
 
 
-def _call_refs(
-    call: ast.Call,
-    scope: str | None,
-    names: dict[str, tuple[str, str]],
-    modules: dict[str, str],
-    seen: set[tuple[str | None, str]],
-    testing: bool,
-) -> list[Ref]:
-    func = call.func
-    if isinstance(func, ast.Name):
-        hint, name = names.get(func.id, (None, func.id))
-        qualified = False
-    elif isinstance(func, ast.Attribute):
-        name, qualified = func.attr, True
-        hint = modules.get(func.value.id) if isinstance(func.value, ast.Name) else None
-    else:
-        return []
-    if (scope, name) in seen:
-        return []
-    seen.add((scope, name))
-    # From a test, the same reference also gives the tested_by edge: one row, not two.
-    return [
-        Ref(
-            "calls",
-            "symbol",
-            name,
-            call.lineno,
-            scope=scope,
-            hint=hint,
-            qualified=qualified,
-            link="extracted",
-            tested=testing,
-        )
-    ]
+def _call_refs(calls: list[tuple[ast.Call, str | None]], builtin: frozenset[str], imports: _Imports) -> list[Ref]:
+    """One ``calls`` reference per name called in a scope, in the order of the source; none
+    for a builtin, or for a call of something other than a name or attribute (``f()()``)."""
+    names, modules, testing = imports.names, imports.modules, imports.testing
+    refs = []
+    seen: set[tuple[str | None, str]] = set()
+    for call, scope in sorted(calls, key=_position):
+        func = call.func
+        if func.__class__ is ast.Name:
+            if func.id in builtin:
+                continue
+            hint, name = names.get(func.id, (None, func.id))
+            qualified = False
+        elif func.__class__ is ast.Attribute:
+            value = func.value
+            name, qualified = func.attr, True
+            hint = modules.get(value.id) if value.__class__ is ast.Name else None
+        else:
+            continue
+        if (scope, name) in seen:
+            continue
+        seen.add((scope, name))
+        # From a test, the same reference also gives the tested_by edge: one row, not two.
+        refs.append(Ref("calls", "symbol", name, call.lineno, scope, hint, qualified, False, "extracted", testing))
+    return refs
+
+
+def _position(call: tuple[ast.Call, str | None]) -> tuple[int, int]:
+    return call[0].lineno, call[0].col_offset
