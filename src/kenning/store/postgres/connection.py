@@ -46,7 +46,7 @@ class PgConnection:
         self.raw = raw
         self.project = project
         self.changes = 0  # rows inserted, updated or deleted through this handle (SQLite: total_changes)
-        self.hnsw_indexes: frozenset[str] | None = None  # asked once (``vectors.hnsw_indexes``)
+        self.hnsw_indexes: frozenset[str] | None = None  # asked once (``hnsw.hnsw_indexes``)
 
     def execute(self, sql: str, params: tuple[Any, ...] | list[Any] = ()) -> Any:
         cursor = self.raw.execute(sql, params or None)
