@@ -54,9 +54,9 @@ def apply(
         report.indexed = len(manifest)
         return report
 
-    # The pool parses while the batches are written; a batch takes the write lock only once its
-    # files are parsed, so other writers (an MCP server saving a memory, a hook recording a tool
-    # use) wait for the writes, not for the parsing.
+    # The pool parses while the batches are written; a batch that waits for the pool under the
+    # write lock lets in the other writers that wait (an MCP server saving a memory, a hook
+    # recording a tool use) at its next slice (``sync.batches``).
     known = {
         c.path: manifest[c.path].fingerprint
         for c in to_read

@@ -121,6 +121,11 @@ def load(conn: PgConnection, embedder: str, dimension: int) -> tuple[np.ndarray,
     rows = conn.execute(
         f"SELECT v.fact_id, v.vector {_CURRENT} ORDER BY v.fact_id", (conn.project, embedder, conn.project)
     ).fetchall()
+    return _stacked(rows, dimension)
+
+
+def _stacked(rows: list[tuple[int, bytes]], dimension: int) -> tuple[np.ndarray, np.ndarray]:
+    """(fact ids, matrix) of (fact id, float32 little-endian bytes) rows, in their order."""
     ids = np.fromiter((r[0] for r in rows), dtype=np.int64, count=len(rows))
     matrix = np.empty((len(rows), dimension), dtype=np.float32)
     for i, row in enumerate(rows):
@@ -184,8 +189,4 @@ def candidates(
             (conn.project, embedder, conn.project, wanted),
         ).fetchall()
         found.update((int(r[0]), r[1]) for r in more)
-    ids = np.array(sorted(found), dtype=np.int64)
-    matrix = np.empty((len(ids), dimension), dtype=np.float32)
-    for i, fact_id in enumerate(ids.tolist()):
-        matrix[i] = np.frombuffer(found[fact_id], dtype="<f4")
-    return ids, matrix
+    return _stacked(sorted(found.items()), dimension)
