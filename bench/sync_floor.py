@@ -22,6 +22,7 @@ cores (``cpu_bound``): how far scheduling alone could take it.
     .venv/bin/python bench/sync_floor.py [--markdown 2000 --python 2000]
     .venv/bin/python bench/sync_floor.py --dir PATH      # a copy of a real tree
     .venv/bin/python bench/sync_floor.py --django        # Django 5.0.6's source (pip download, cached)
+        # (each run also times no-op resyncs of the synced tree: issue 19's must-show 4)
     .venv/bin/python bench/sync_floor.py --django --against /tmp/before/src --reps 3
         # interleaved cold syncs: a src/ exported from another commit (git archive) against this tree
 """
@@ -56,6 +57,7 @@ TARGET_MB_PER_S = 10.0
 # fifth faster than the default 1 MB, and faster than 8 MB (the product's) or than
 # automerge/crisismerge changes.
 FTS_HASHSIZE = 64 * 1024 * 1024
+NOOP_REPS = 9  # no-op resyncs timed after the product's cold sync
 
 
 def seconds(work: Callable[[], object]) -> float:
@@ -255,6 +257,31 @@ def sync_child(root: Path) -> None:
     print(json.dumps(report))
 
 
+def noop_child(root: Path, reps: int) -> None:
+    """``reps`` syncs of a tree synced already (nothing to do) in this process; prints the
+    seconds of each, as JSON."""
+    from datetime import UTC, datetime
+
+    from kenning.config import load_project
+    from kenning.sync.run import sync
+
+    project = load_project(root)
+    times = []
+    for _ in range(reps):
+        start = time.perf_counter()
+        sync(project, now=datetime.now(UTC), embed=False)
+        times.append(time.perf_counter() - start)
+    print(json.dumps(times))
+
+
+def noop_syncs(root: Path, reps: int = NOOP_REPS) -> list[float]:
+    """No-op syncs of ``root`` (synced already) in a child process, sorted (issue 19: ≤ 0.25 s on Django)."""
+    out = subprocess.run(
+        [sys.executable, __file__, "--noop-child", str(root), "--reps", str(reps)], capture_output=True, check=True
+    ).stdout
+    return sorted(json.loads(out))
+
+
 def product_sync(root: Path, pythonpath: Path | None = None) -> tuple[dict, float]:
     """The product's cold sync of ``root`` in a child process (``pythonpath``: another copy of
     ``src/`` instead of this tree's), and the child's peak RSS (MB)."""
@@ -305,11 +332,15 @@ def main() -> None:
     parser.add_argument("--django", action="store_true", help=f"{DJANGO}'s source tree instead")
     parser.add_argument("--cache", type=Path, default=Path.home() / ".cache" / "kenning-bench")
     parser.add_argument("--sync-child", type=Path, help=argparse.SUPPRESS)
+    parser.add_argument("--noop-child", type=Path, help=argparse.SUPPRESS)
     parser.add_argument("--against", type=Path, help="a src/ exported from another commit: interleaved cold syncs")
     parser.add_argument("--reps", type=int, default=3, help="repetitions of each side with --against")
     args = parser.parse_args()
     if args.sync_child:
         sync_child(args.sync_child)
+        return
+    if args.noop_child:
+        noop_child(args.noop_child, args.reps)
         return
     os.environ.setdefault("KENNING_HOME", tempfile.mkdtemp(prefix="kenning-floor-home-"))
     gc.disable()  # as during a sync (sync/run.py): parsing makes no cyclic garbage
@@ -360,6 +391,11 @@ def main() -> None:
             print(f"  {phase:40} {spent:6.2f} s {100 * spent / report['wall']:5.1f} % {shown}")
         print(f"  {'main thread, in all':40} {'':17} {report['phase_cpu']['main thread']:14.2f} s")
         print(cpu_bound(report, best))
+        noop = noop_syncs(root)
+        print(
+            f"no-op resync of the same tree, in process ({len(noop)} runs): min / median / max "
+            f"{noop[0]:.3f} / {noop[len(noop) // 2]:.3f} / {noop[-1]:.3f} s"
+        )
 
 
 def cpu_bound(report: dict, best: float) -> str:
