@@ -1,0 +1,226 @@
+"""The product's cold sync and no-op resyncs of a tree, each in a child process of its own,
+timed phase by phase (not a test): what ``bench/sync_floor.py`` sets beside its floor.
+
+A child runs this file (``--sync-child ROOT`` or ``--noop-child ROOT --reps N``) and prints
+JSON; the parent's helpers (``product_sync``, ``noop_syncs``) start it and read that back, and
+``cpu_bound`` turns a report into the least wall time its CPU allows. This module imports
+kenning only inside the children, so that ``PYTHONPATH`` can point a child at another commit's
+``src/`` (``sync_floor.py --against``).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import resource
+import subprocess
+import sys
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+NOOP_REPS = 9  # no-op resyncs timed after the product's cold sync
+
+
+def sync_child(root: Path) -> None:
+    """One cold sync at level 0 (``--no-embed``) in this process; prints its wall time and each
+    phase's, summed over the sync's batches, as JSON. The phases are timed by wrapping the
+    functions that do them (the progress callback names the final steps once, not per batch):
+    ``discover`` = until the files are read; ``waiting for parsing`` = the main process waiting
+    for the pool's next file (read + parse, while nothing is written); ``rows`` = excerpt,
+    location and manifest rows; ``FTS5`` = word + trigram rows; ``graph``; ``commit``; ``other``
+    = the rest (source dates, batches' set-up)."""
+    from contextlib import contextmanager
+    from datetime import UTC, datetime
+
+    from kenning.config import load_project
+    from kenning.ingest import read as ingest_read
+    from kenning.sync import batches, run
+    from kenning.sync.run import sync
+
+    spent = {"waiting for parsing": 0.0, "rows": 0.0, "FTS5": 0.0, "graph": 0.0, "commit": 0.0}
+    cpu = dict.fromkeys(spent, 0.0)  # the main thread's CPU in each phase (steadier than wall under load)
+    first: list[float] = []
+    tail: list[float] = []  # the writer's CPU when it took the pool's last file
+
+    def add(name: str, begin: tuple[float, float], minus: tuple[float, float] = (0.0, 0.0)) -> None:
+        spent[name] += time.perf_counter() - begin[0] - minus[0]
+        cpu[name] += time.thread_time() - begin[1] - minus[1]
+
+    def now() -> tuple[float, float]:
+        return time.perf_counter(), time.thread_time()
+
+    def timed(name: str, work: Callable) -> Callable:
+        def wrapper(*args: object, **kwargs: object) -> object:
+            begin = now()
+            try:
+                return work(*args, **kwargs)
+            finally:
+                add(name, begin)
+
+        return wrapper
+
+    read_all = run.read_all
+    write_files, index_fts, graph_apply, transaction = (
+        batches._write_files,
+        batches.fact_store.index_fts_rows,
+        batches.graph_build.apply,
+        batches.transaction,
+    )
+
+    def read_all_timed(*args: object, **kwargs: object) -> object:
+        first.append(time.perf_counter())
+        items = iter(read_all(*args, **kwargs))
+
+        def waited() -> object:
+            while True:
+                begin = now()
+                item = next(items, None)
+                add("waiting for parsing", begin)
+                if item is None:
+                    tail.append(time.thread_time())  # the pool's last file taken: the serial tail begins
+                    return
+                yield item
+
+        # The batches ask a Reading whether the next file is parsed (a tree without it: a generator).
+        reading = getattr(ingest_read, "Reading", None)
+        return reading(waited(), items.ready, items.start, items.close) if reading is not None else waited()
+
+    def write_files_timed(*args: object, **kwargs: object) -> object:
+        fts_before, begin = (spent["FTS5"], cpu["FTS5"]), now()
+        result = write_files(*args, **kwargs)
+        add("rows", begin, (spent["FTS5"] - fts_before[0], cpu["FTS5"] - fts_before[1]))
+        return result
+
+    @contextmanager
+    def transaction_timed(conn: object):  # noqa: ANN202
+        with transaction(conn) as inner:
+            yield inner
+            begin = now()
+        add("commit", begin)
+
+    run.read_all = read_all_timed
+    batches._write_files = write_files_timed
+    batches.fact_store.index_fts_rows = timed("FTS5", index_fts)
+    batches.graph_build.apply = timed("graph", graph_apply)
+    resolve_held = getattr(batches.graph_build, "resolve_held", None)  # a cold sync's own resolution
+    if resolve_held is not None:
+        batches.graph_build.resolve_held = timed("graph", resolve_held)
+    batches.transaction = transaction_timed
+    start, start_cpu = time.perf_counter(), time.thread_time()
+    own_before = sum(getattr(resource.getrusage(resource.RUSAGE_SELF), f) for f in ("ru_utime", "ru_stime"))
+    try:
+        done = sync(load_project(root), now=datetime.now(UTC), embed=False)
+    finally:
+        batches._write_files, batches.fact_store.index_fts_rows = write_files, index_fts
+        batches.graph_build.apply, batches.transaction = graph_apply, transaction
+        if resolve_held is not None:
+            batches.graph_build.resolve_held = resolve_held
+        run.read_all = read_all
+    end = time.perf_counter()
+    pool_cpu, own_cpu = (
+        sum(getattr(resource.getrusage(who), f) for f in ("ru_utime", "ru_stime"))
+        for who in (resource.RUSAGE_CHILDREN, resource.RUSAGE_SELF)
+    )
+    own_cpu -= own_before  # this process's start-up and imports are not the sync's
+    total_cpu = pool_cpu + own_cpu
+    phases = {"discover": (first[0] if first else end) - start, **spent}
+    phases["other"] = end - start - sum(phases.values())
+    cpu["main thread"] = time.thread_time() - start_cpu
+    report = {
+        "wall": end - start,
+        "cpu": total_cpu,
+        "pool_cpu": pool_cpu,  # the parsing pool's workers (this process's children)
+        "tail": time.thread_time() - tail[0] if tail else None,  # the writer's CPU after the pool's last file
+        "batches": done.batches,
+        "phases": phases,
+        "phase_cpu": cpu,
+    }
+    print(json.dumps(report))
+
+
+def noop_child(root: Path, reps: int) -> None:
+    """``reps`` syncs of a tree synced already (nothing to do) in this process; prints the
+    seconds of each, as JSON."""
+    from datetime import UTC, datetime
+
+    from kenning.config import load_project
+    from kenning.sync.run import sync
+
+    project = load_project(root)
+    times = []
+    for _ in range(reps):
+        start = time.perf_counter()
+        sync(project, now=datetime.now(UTC), embed=False)
+        times.append(time.perf_counter() - start)
+    print(json.dumps(times))
+
+
+def noop_syncs(root: Path, reps: int = NOOP_REPS) -> list[float]:
+    """No-op syncs of ``root`` (synced already) in a child process, sorted (issue 19: ≤ 0.25 s on Django)."""
+    out = subprocess.run(
+        [sys.executable, __file__, "--noop-child", str(root), "--reps", str(reps)], capture_output=True, check=True
+    ).stdout
+    return sorted(json.loads(out))
+
+
+def product_sync(root: Path, pythonpath: Path | None = None) -> tuple[dict, float]:
+    """The product's cold sync of ``root`` in a child process (``pythonpath``: another copy of
+    ``src/`` instead of this tree's), and the child's peak RSS (MB)."""
+    env = {**os.environ, "PYTHONPATH": str(pythonpath)} if pythonpath else None
+    proc = subprocess.Popen([sys.executable, __file__, "--sync-child", str(root)], stdout=subprocess.PIPE, env=env)
+    assert proc.stdout is not None
+    out = proc.stdout.read()
+    _, status, usage = os.wait4(proc.pid, 0)
+    if os.waitstatus_to_exitcode(status) != 0:
+        raise SystemExit("the product's sync failed")
+    return json.loads(out), usage.ru_maxrss / 1024
+
+
+def bound_seconds(report: dict) -> float:
+    """The least wall time the sync's CPU (the pool's and the writing process's) allows on this
+    machine's cores: everything before the pool's last file spread over every core, then the
+    writer's serial tail (its CPU from there: resolving the references, the last commit) alone.
+    A small tree, parsed without a pool, is one process: its CPU."""
+    if report.get("tail") is None or not report["pool_cpu"]:
+        return report["cpu"]
+    return (report["cpu"] - report["tail"]) / (os.cpu_count() or 1) + report["tail"]
+
+
+def cpu_bound(report: dict, best: float) -> str:
+    """``bound_seconds`` and the CPU behind it, against the floor's ``best`` wall time."""
+    if report.get("tail") is None or not report["pool_cpu"]:
+        return f"CPU {report['cpu']:.2f} s in one process"
+    bound = bound_seconds(report)
+    return (
+        f"CPU: pool {report['pool_cpu']:.2f} s, writing process {report['cpu'] - report['pool_cpu']:.2f} s, of which "
+        f"{report['tail']:.2f} s alone after the pool's last file; at this CPU {os.cpu_count() or 1} cores allow "
+        f"no less than {bound:.2f} s = {bound / best:.2f}x the floor"
+    )
+
+
+def describe(report: dict) -> str:
+    """One run's phases (wall), its CPU split and the main thread's CPU per phase, on one line."""
+    phases = ", ".join(f"{name} {spent:.2f}" for name, spent in report["phases"].items())
+    if report.get("tail") is not None:
+        phases += f"; CPU pool {report['pool_cpu']:.2f}, writer alone after the pool {report['tail']:.2f}"
+    return phases + "; CPU " + ", ".join(f"{name} {spent:.2f}" for name, spent in report["phase_cpu"].items())
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--sync-child", type=Path)
+    parser.add_argument("--noop-child", type=Path)
+    parser.add_argument("--reps", type=int, default=NOOP_REPS)
+    args = parser.parse_args()
+    if args.sync_child:
+        sync_child(args.sync_child)
+    elif args.noop_child:
+        noop_child(args.noop_child, args.reps)
+    else:
+        parser.error("--sync-child ROOT or --noop-child ROOT: this file is run by bench/sync_floor.py")
+
+
+if __name__ == "__main__":
+    main()
