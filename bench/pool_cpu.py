@@ -152,15 +152,24 @@ def wire(trees: dict[str, tuple[dict[str, ModuleType], object]], candidates: lis
         print(
             f"pass {n + 1}: "
             + "; ".join(_line(name, total[name], sent[name]) for name in trees)
-            + f"; load {os.getloadavg()[0]:.2f}"
+            + f"; saved: {_saved(total)}; load {os.getloadavg()[0]:.2f}"
         )
     print("median:")
+    medians = {name: {step: statistics.median(spent[name][step]) for step in STEPS} for name in trees}
     for name in trees:
-        medians = {step: statistics.median(spent[name][step]) for step in STEPS}
-        print(f"  {_line(name, medians, sent[name])}")
-    for step in STEPS:
-        before, after = (statistics.median(spent[name][step]) for name in trees)
-        print(f"  {step}: {100 * (1 - after / before):+.1f} % saved")
+        print(f"  {_line(name, medians[name], sent[name])}")
+    print(f"  saved: {_saved(medians)}")
+
+
+def _saved(took: dict[str, dict[str, float]]) -> str:
+    """This tree's saving against the other, per step and for the pool (read and dumps) and
+    the writing process (loads)."""
+    parts = {step: (took["against"][step], took["this tree"][step]) for step in STEPS}
+    parts["pool"] = (
+        took["against"]["read"] + took["against"]["dumps"],
+        took["this tree"]["read"] + took["this tree"]["dumps"],
+    )
+    return ", ".join(f"{name} {100 * (1 - after / before):+.1f} %" for name, (before, after) in parts.items())
 
 
 def _line(name: str, took: dict[str, float], sent: int) -> str:
