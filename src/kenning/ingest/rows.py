@@ -66,7 +66,7 @@ def prepare(chunks: list[Chunk], path: str, mtime_ns: int, *, pack: bool = False
         else:
             row_date = date
         chash, packed = _hash_and_pack(chunk, pack)
-        # Positional, through tuple.__new__: a NamedTuple's keyword __new__ costs 6x (a cold sync
+        # Positional, through tuple.__new__: a NamedTuple's keyword __new__ costs about 7x (a cold sync
         # makes one row per excerpt in the pool). The fields in ExcerptRow's order.
         rows.append(
             _new_row(
