@@ -1,13 +1,24 @@
 """The parsing pool's CPU per file, this tree against another one (not a test): the figures of
-"The pool's Python parsing at less CPU" in docs/benchmarks.md.
+"The pool's Python parsing at less CPU" and "Parsed files sent to the writer for less CPU" in
+docs/benchmarks.md.
 
 What a pool worker does for each file of a cold sync (``kenning.ingest.read.read_one``: read,
 fingerprint, parse, rows with packed bodies), with both trees' modules loaded in this one
 process and alternated file by file, so that the machine's load weighs on both alike: CPU
-seconds (``time.process_time``) of each tree per pass, gc disabled as in the pool.
+seconds (``time.process_time``) of each tree per pass, gc disabled as in the pool and in the
+sync's writing process.
+
+``--wire``: alternated chunk by chunk (the pool's own chunks, ``read._chunks``), each tree
+reads its chunk as a worker does (``read._read_chunk``), pickles the results as the worker
+sends them (``ForkingPickler.dumps``) and unpickles them as the writing process does
+(``ForkingPickler.loads``, in the executor's thread there; then ``read.received`` with the
+chunk's candidates, as ``read._in_pool`` takes them, in a tree that has it), timed apart; on
+the first pass the results of both trees are compared (``==`` with ``read_one``'s, and across
+trees as built-in values with the types of rows, symbols and references).
 
     .venv/bin/python bench/pool_cpu.py --against /tmp/before/src            # Django 5.0.6
     .venv/bin/python bench/pool_cpu.py --against /tmp/before/src --dir PATH --passes 7
+    .venv/bin/python bench/pool_cpu.py --against /tmp/before/src --wire --passes 5
 
 ``--against``: a ``src/`` exported from another commit (``git archive <commit> src | tar -x -C
 /tmp/before``).
@@ -22,6 +33,7 @@ import statistics
 import sys
 import tempfile
 import time
+from multiprocessing.reduction import ForkingPickler
 from pathlib import Path
 from types import ModuleType
 
@@ -57,6 +69,7 @@ def main() -> None:
     parser.add_argument("--dir", type=Path, help="a tree to read instead of Django 5.0.6's source")
     parser.add_argument("--passes", type=int, default=7)
     parser.add_argument("--cache", type=Path, default=Path.home() / ".cache" / "kenning-bench")
+    parser.add_argument("--wire", action="store_true", help="also time pickling the results, chunk by chunk")
     args = parser.parse_args()
     os.environ.setdefault("KENNING_HOME", tempfile.mkdtemp(prefix="kenning-pool-cpu-"))
     root = args.dir or fetch_sdist(*DJANGO, args.cache)
@@ -68,6 +81,9 @@ def main() -> None:
     candidates = discover(Project(root=root.resolve(), config=ProjectConfig(name="pool-cpu"))).candidates
     print(f"{root}: {len(candidates)} files; load {os.getloadavg()[0]:.2f}")
     gc.disable()
+    if args.wire:
+        wire(trees, candidates, args.passes)
+        return
     spent: dict[str, list[float]] = {name: [] for name in trees}
     for n in range(args.passes):
         total = dict.fromkeys(trees, 0.0)
@@ -87,6 +103,105 @@ def main() -> None:
         )
     before, after = (statistics.median(spent[name]) for name in trees)
     print(f"median: against {before:.3f} s, this tree {after:.3f} s ({100 * (1 - after / before):+.1f} % saved)")
+
+
+STEPS = ("read", "dumps", "loads")
+
+
+def wire(trees: dict[str, tuple[dict[str, ModuleType], object]], candidates: list, passes: int) -> None:
+    """Each tree reads a chunk of files, pickles the results and unpickles them, chunk by chunk
+    alternated; CPU per step and tree, and the results compared across the trees."""
+    own = {name: [_own_candidate(modules, c) for c in candidates] for name, (modules, _) in trees.items()}
+    chunking = trees["this tree"][0]["kenning.ingest.read"]._chunks  # type: ignore[attr-defined]
+    spans = [len(chunk) for chunk in chunking([(c, None, True) for c in candidates])]
+    spent = {name: {step: [] for step in STEPS} for name in trees}  # type: dict[str, dict[str, list[float]]]
+    for n in range(passes):
+        total = {name: dict.fromkeys(STEPS, 0.0) for name in trees}
+        sent = dict.fromkeys(trees, 0)
+        first = 0
+        for k, span in enumerate(spans):
+            plain = {}
+            for name in list(trees) if (k + n) % 2 == 0 else list(trees)[::-1]:
+                modules = trees[name][0]
+                sys.modules.update(modules)
+                read = modules["kenning.ingest.read"]
+                received = getattr(read, "received", None)  # a pool that sends ``Parsed.sent()``
+                cands = own[name][first : first + span]
+                t0 = time.process_time()
+                results = read._read_chunk([(c, None, True) for c in cands])  # type: ignore[attr-defined]
+                t1 = time.process_time()
+                data = ForkingPickler.dumps(results)
+                t2 = time.process_time()
+                back = ForkingPickler.loads(data)
+                if received is not None:  # as ``read._in_pool`` takes them
+                    back = list(map(received, cands, back))
+                t3 = time.process_time()
+                for step, took in zip(STEPS, (t1 - t0, t2 - t1, t3 - t2), strict=True):
+                    total[name][step] += took
+                sent[name] += len(data)
+                if n == 0:
+                    if back != [read.read_one((c, None, True)) for c in cands]:  # type: ignore[attr-defined]
+                        raise SystemExit(f"{name}: a chunk unpickled unequal to what was parsed")
+                    plain[name] = [_plain(item) for item in back]
+            if n == 0 and plain["this tree"] != plain["against"]:
+                raise SystemExit(f"files {first}-{first + span}: the two trees' results differ")
+            first += span
+        for name in trees:
+            for step in STEPS:
+                spent[name][step].append(total[name][step])
+        print(
+            f"pass {n + 1}: "
+            + "; ".join(_line(name, total[name], sent[name]) for name in trees)
+            + f"; saved: {_saved(total)}; load {os.getloadavg()[0]:.2f}"
+        )
+    print("median:")
+    medians = {name: {step: statistics.median(spent[name][step]) for step in STEPS} for name in trees}
+    for name in trees:
+        print(f"  {_line(name, medians[name], sent[name])}")
+    print(f"  saved: {_saved(medians)}")
+
+
+def _saved(took: dict[str, dict[str, float]]) -> str:
+    """This tree's saving against the other, per step and for the pool (read and dumps) and
+    the writing process (loads)."""
+    parts = {step: (took["against"][step], took["this tree"][step]) for step in STEPS}
+    parts["pool"] = (
+        took["against"]["read"] + took["against"]["dumps"],
+        took["this tree"]["read"] + took["this tree"]["dumps"],
+    )
+    return ", ".join(f"{name} {100 * (1 - after / before):+.1f} %" for name, (before, after) in parts.items())
+
+
+def _line(name: str, took: dict[str, float], sent: int) -> str:
+    return f"{name} " + " ".join(f"{step} {took[step]:.3f}" for step in STEPS) + f" s, {sent / 1e6:.1f} MB"
+
+
+def _own_candidate(modules: dict[str, ModuleType], cand: object) -> object:
+    """``cand`` as its tree's own ``Candidate`` (pickle sends a class by name: it must be the one
+    its tree's modules hold)."""
+    return modules["kenning.ingest.discover"].Candidate(**vars(cand))
+
+
+def _plain(item: object) -> object:
+    """A parsed file as built-in values with its types' names, comparable across trees."""
+    rel = item.relations  # type: ignore[attr-defined]
+    relations = None
+    if rel is not None:
+        relations = (
+            rel.module,
+            [(type(s).__name__, tuple(s)) for s in rel.symbols],
+            [(type(r).__name__, tuple(r)) for r in rel.refs],
+            rel.decision,
+            rel.extra,
+        )
+    return (
+        vars(item.candidate),  # type: ignore[attr-defined]
+        item.fingerprint,  # type: ignore[attr-defined]
+        [(type(row).__name__, tuple(row)) for row in item.rows],  # type: ignore[attr-defined]
+        item.skip,  # type: ignore[attr-defined]
+        relations,
+        item.blob,  # type: ignore[attr-defined]
+    )
 
 
 if __name__ == "__main__":

@@ -17,8 +17,10 @@ from collections import deque
 from collections.abc import Callable, Iterator, Mapping
 from concurrent.futures import Future, ProcessPoolExecutor
 from dataclasses import dataclass
+from typing import Any
 
 from kenning.files import BINARY_PROBE, read_regular_inside
+from kenning.ingest.columns import columns, rebuilt
 from kenning.ingest.discover import Candidate
 from kenning.ingest.git_history import blob_id
 from kenning.ingest.parsers import import_parsers, load_relations
@@ -58,6 +60,27 @@ class Parsed:
     skip: str | None = None
     relations: Relations | None = None
     blob: str | None = None  # git's blob id of the bytes read: are they HEAD's? (source dates)
+
+    def sent(self) -> Sent:
+        """What a pool worker sends back for this file (``received`` makes it again): all but
+        the candidate, which the writing process holds already (its ``Path`` is slow to
+        unpickle), and the rows as columns (``ingest.columns``: each ``ExcerptRow`` would
+        pickle through a Python-level reduce and come back through its Python ``__new__``; the
+        relations pickle themselves the same way)."""
+        return (self.fingerprint, columns(self.rows), self.skip, self.relations, self.blob)
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (received, (self.candidate, self.sent()))
+
+
+# ``Parsed.sent``: (fingerprint, the rows' columns, skip, relations, blob).
+Sent = tuple[str | None, list[tuple[Any, ...]], str | None, Relations | None, str | None]
+
+
+def received(candidate: Candidate, sent: Sent) -> Parsed:
+    """The ``Parsed`` whose ``sent()`` this is: equal, its rows ``ExcerptRow`` again."""
+    fingerprint, rows, skip, relations, blob = sent
+    return Parsed(candidate, fingerprint, list(rebuilt(ExcerptRow, rows)), skip, relations, blob)
 
 
 class Reading(Iterator[Parsed]):
@@ -128,7 +151,8 @@ class _Ahead:
     def __init__(self, jobs: list[Job], workers: int, pool: ProcessPoolExecutor) -> None:
         self.workers, self.pool = workers, pool
         self.chunks = iter(_chunks(jobs))
-        self.pending: deque[tuple[Future[list[Parsed]], int]] = deque()
+        # A chunk's future, its candidates (its results come without them: ``Parsed.sent``), its bytes.
+        self.pending: deque[tuple[Future[list[Sent]], list[Candidate], int]] = deque()
         self.taken: deque[Parsed] = deque()  # the rest of the chunk the caller is taking
         self.bytes = 0
         self.started = self.finished = False
@@ -144,7 +168,7 @@ class _Ahead:
         self.started = True
         for chunk in self.chunks:
             size = sum(job[0].size for job in chunk)
-            self.pending.append((self.pool.submit(_read_chunk, chunk), size))
+            self.pending.append((self.pool.submit(_read_chunk, chunk), [job[0] for job in chunk], size))
             self.bytes += size
             if self.bytes >= AHEAD_BYTES and len(self.pending) >= 2 * self.workers:
                 break
@@ -177,16 +201,16 @@ def _in_pool(pool: ProcessPoolExecutor, ahead: _Ahead) -> Iterator[Parsed]:
         if not ahead.pending:
             ahead.finished = True
             return
-        future, size = ahead.pending[0]
-        ahead.taken.extend(future.result())
+        future, candidates, size = ahead.pending[0]
+        ahead.taken.extend(map(received, candidates, future.result()))
         ahead.pending.popleft()
         ahead.bytes -= size
         while ahead.taken:
             yield ahead.taken.popleft()
 
 
-def _read_chunk(chunk: list[Job]) -> list[Parsed]:
-    return [read_one(job) for job in chunk]
+def _read_chunk(chunk: list[Job]) -> list[Sent]:
+    return [read_one(job).sent() for job in chunk]
 
 
 def _worker_start(parent: int, parsers: tuple[str, ...] = ()) -> None:

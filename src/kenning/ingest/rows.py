@@ -13,7 +13,7 @@ from typing import Any, NamedTuple
 from kenning.clock import from_timestamp
 from kenning.ingest.chunks import Chunk
 from kenning.store import bodies
-from kenning.store.dedup import content_hash
+from kenning.store.dedup import content_hash, content_hash_encoded
 
 # What json.dumps(meta, sort_keys=True, default=str) does, without building an encoder per call.
 _META_JSON = json.JSONEncoder(sort_keys=True, default=str)
@@ -52,9 +52,12 @@ def prepare(chunks: list[Chunk], path: str, mtime_ns: int, *, pack: bool = False
     for chunk in chunks:
         if last_meta is None or not _same_values(chunk.meta, last_meta):
             last_meta = chunk.meta
-            date = source_date(chunk)
-            tags = _tags_json(chunk) if chunk.meta else "[]"
-            meta = _META_JSON.encode(chunk.meta) if chunk.meta else "{}"
+            # Only front matter or a decision dates or tags a chunk: a code chunk's meta (its
+            # symbol, kind, language), new for every chunk, skips looking for them.
+            front = "front_matter" in last_meta
+            date = source_date(chunk) if front or "decision" in last_meta else None
+            tags = _tags_json(chunk) if front else "[]"
+            meta = _META_JSON.encode(last_meta) if last_meta else "{}"
         kind = "declared"
         if date is None:
             if mtime is None:
@@ -62,24 +65,47 @@ def prepare(chunks: list[Chunk], path: str, mtime_ns: int, *, pack: bool = False
             row_date, kind = mtime, "mtime"
         else:
             row_date = date
+        chash, packed = _hash_and_pack(chunk, pack)
+        # Positional, through tuple.__new__: a NamedTuple's keyword __new__ costs about 7x (a cold sync
+        # makes one row per excerpt in the pool). The fields in ExcerptRow's order.
         rows.append(
-            ExcerptRow(
-                uri=path + chunk.anchor,
-                line_start=chunk.line_start,
-                line_end=chunk.line_end,
-                content_hash=content_hash(chunk.type, chunk.title, chunk.body),
-                type=chunk.type,
-                title=chunk.title,
-                body=chunk.body,
-                keywords=chunk.keywords,
-                date_source=row_date,
-                date_kind=kind,
-                tags=tags,
-                meta=meta,
-                packed=_packed(chunk) if pack else None,
+            _new_row(
+                ExcerptRow,
+                (
+                    path + chunk.anchor,
+                    chunk.line_start,
+                    chunk.line_end,
+                    chash,
+                    chunk.type,
+                    chunk.title,
+                    chunk.body,
+                    chunk.keywords,
+                    row_date,
+                    kind,
+                    tags,
+                    meta,
+                    packed,
+                ),
             )
         )
     return rows
+
+
+_new_row = tuple.__new__
+
+
+def _hash_and_pack(chunk: Chunk, pack: bool) -> tuple[str, bytes | None]:
+    """The chunk's content hash and, with ``pack``, its packed body (None: stored as text),
+    its body encoded once for both: its strict UTF-8, when that succeeds, is the
+    ``surrogatepass`` encoding the hash takes. A body holding a lone surrogate goes the long
+    way (``pack`` refuses it as it always did)."""
+    try:
+        raw = chunk.body.encode("utf-8")
+    except UnicodeEncodeError:
+        chash = content_hash(chunk.type, chunk.title, chunk.body)
+        return chash, _packed(chunk) if pack else None
+    chash = content_hash_encoded(chunk.type, chunk.title, raw)
+    return chash, bodies.pack_encoded(chunk.keywords.encode("utf-8"), raw) if pack else None
 
 
 def _packed(chunk: Chunk) -> bytes | None:

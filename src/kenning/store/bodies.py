@@ -38,12 +38,17 @@ except ImportError:  # pragma: no cover (a dependency; zlib when a platform lack
 
 def pack(keywords: str, body: str) -> tuple[str, str | bytes]:
     """``(keywords, body)`` as stored: ``("", deflated)`` when shorter, else as given."""
-    raw_keywords = keywords.encode("utf-8")
-    raw = body.encode("utf-8")
-    if b"\0" in raw_keywords:
-        return keywords, body
-    packed = _deflate(raw_keywords + b"\0" + raw, _LEVEL, wbits=-15)
-    return ("", packed) if len(packed) < len(raw_keywords) + len(raw) else (keywords, body)
+    packed = pack_encoded(keywords.encode("utf-8"), body.encode("utf-8"))
+    return ("", packed) if packed is not None else (keywords, body)
+
+
+def pack_encoded(keywords: bytes, body: bytes) -> bytes | None:
+    """What ``pack`` stores for the texts whose strict UTF-8 these are: the deflated bytes when
+    they are shorter (and the keywords hold no NUL), else None (the texts stored as they are)."""
+    if b"\0" in keywords:
+        return None
+    packed = _deflate(b"\0".join((keywords, body)), _LEVEL, wbits=-15)
+    return packed if len(packed) < len(keywords) + len(body) else None
 
 
 def _unpacked(stored: bytes) -> tuple[str, str]:

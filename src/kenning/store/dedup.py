@@ -9,10 +9,20 @@ from __future__ import annotations
 
 
 def content_hash(type_: str, title: str, body: str) -> str:
+    return content_hash_encoded(type_, title, body.encode("utf-8", "surrogatepass"))
+
+
+def content_hash_encoded(type_: str, title: str, body: bytes) -> str:
+    """``content_hash`` of a body given as its UTF-8 ``surrogatepass`` encoding — which is its
+    strict UTF-8 whenever that succeeds: the sync encodes a body once, for this and for
+    ``store.bodies.pack_encoded``."""
     import hashlib  # here, not at the top: reading commands never hash (start-up time)
 
     digest = hashlib.sha256()
-    for part in (type_, title, body):
-        digest.update(part.encode("utf-8", "surrogatepass"))
-        digest.update(b"\x00")
+    digest.update(type_.encode("utf-8", "surrogatepass"))
+    digest.update(b"\x00")
+    digest.update(title.encode("utf-8", "surrogatepass"))
+    digest.update(b"\x00")
+    digest.update(body)
+    digest.update(b"\x00")
     return digest.hexdigest()
