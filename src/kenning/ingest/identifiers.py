@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import re
 from functools import lru_cache
+from itertools import chain
 
 # An acronym before a capitalised word, a (capitalised) word, an acronym, a number;
 # letters keep the digits that follow them.
@@ -44,8 +45,13 @@ def keywords_for(*texts: str) -> str:
     """
     seen: set[str] = set()
     words: list[str] = []
-    for text in texts:
-        add_keywords(words, seen, text)
+    # One scan of the texts joined by a space, which no token holds: the tokens of each text in
+    # turn, as ``add_keywords`` of each would find them.
+    for token in _IDENTIFIER.findall(" ".join(texts)):
+        for word, key in _token_words(token):
+            if key not in seen:
+                seen.add(key)
+                words.append(word)
     return " ".join(words)
 
 
@@ -66,7 +72,9 @@ def _token_words(token: str) -> tuple[tuple[str, str], ...]:
     token = token.rstrip(".-")
     if not token.strip("_"):
         return ()
-    parts = _split(token)
+    # A dotted token (a qualified name, a module) is seldom seen twice, its names often: its
+    # parts are theirs (no part spans a dot), from the cache.
+    parts = _split(token) if "." not in token else tuple(chain.from_iterable(map(_split, token.split("."))))
     if len(parts) > 1:
-        return ((token, token.lower()), *((part, part) for part in parts))
+        return ((token, token.lower()), *zip(parts, parts, strict=True))
     return ((token, token.lower()),)
