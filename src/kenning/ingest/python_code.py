@@ -142,9 +142,6 @@ def _symbol_chunk(
     body = "\n".join(lines[start - 1 : end])
     if not search:  # a span only (python_spans)
         return Chunk("code", title, body, f":{start}-{end}", start, end, meta={"symbol": qualname})
-    # The keywords still come from the whole signature (annotations and return type included):
-    # they weigh in search, and the compact title alone lost answers (bench/real_projects.py).
-    every_name = signature(node, lines, qualname)
     return Chunk(
         type="code",
         title=title,
@@ -152,7 +149,7 @@ def _symbol_chunk(
         anchor=f":{start}-{end}",
         line_start=start,
         line_end=end,
-        keywords=keywords_for(qualname, every_name, module),
+        keywords=_keywords(node, lines, qualname, module),
         meta={"symbol": qualname, "kind": kind, "docstring": docstring_summary(node)},
     )
 
@@ -282,6 +279,20 @@ def signature(node: Definition, lines: list[str], qualname: str) -> str:
     if match is None:
         return header
     return f"{' '.join(match.group(1).split())} {qualname}{header[match.end() :]}"
+
+
+def _keywords(node: Definition, lines: list[str], qualname: str, module: str) -> str:
+    """``keywords_for(qualname, signature(node, lines, qualname), module)``: the keywords still
+    come from the whole signature (annotations and return type included): they weigh in search,
+    and the compact title alone lost answers (bench/real_projects.py). The signature is not
+    written out: its words are those of its keyword, its qualname (met already: no new word)
+    and the rest of its header (the name ends with a word character, and what follows it in a
+    header cannot continue a token)."""
+    header = _header(node, lines)
+    match = _DEF_NAME.match(header)
+    if match is None:
+        return keywords_for(qualname, header, module)
+    return keywords_for(qualname, match.group(1), header[match.end() :], module)
 
 
 def _header(node: Definition, lines: list[str]) -> str:
