@@ -210,14 +210,15 @@ def compact_title(node: Definition, qualname: str, kind: str, limit: int | None 
     slash = len(a.posonlyargs) - dropped if a.posonlyargs else 0  # where "/" goes, if anywhere
     prefix = "async def" if isinstance(node, ast.AsyncFunctionDef) else "def"
     for annotated in (True, False):
-        parts = [_param(p, annotated) for p in params]
+        # ``_param`` of each, called only for an annotated one (most parameters are not).
+        parts = [p.arg if p.annotation is None else _param(p, annotated) for p in params]
         if slash > 0:
             parts.insert(slash, "/")
         if a.vararg:
             parts.append("*" + _param(a.vararg, annotated))
         elif a.kwonlyargs:
             parts.append("*")
-        parts += [_param(p, annotated) for p in a.kwonlyargs]
+        parts += [p.arg if p.annotation is None else _param(p, annotated) for p in a.kwonlyargs]
         if a.kwarg:
             parts.append("**" + _param(a.kwarg, annotated))
         title = _cut_title(f"{prefix} {qualname}", parts, None)
