@@ -252,3 +252,41 @@ def test_module_name_is_what_pathlib_gave() -> None:
             path = "".join(combination)
             assert module_name(path) == module_name_with_pathlib(path), path
     assert module_name("//srv/pkg/mod.py") == "//.srv.pkg.mod"  # POSIX keeps a leading "//" apart
+
+
+HEADERS = """\
+class Plain:
+    pass
+
+
+class Based(models.Model, metaclass=Meta):  # comment (with parens)
+    async  def run(self, x: int = 1) -> None:
+        pass
+
+    def multi(
+        self,  # the instance
+        value: "str | None" = None,
+        *rest: tuple[int, ...],
+    ) -> dict[str, list[int]]:
+        pass
+
+    def \\
+        continued(self, a=lambda b: b): pass
+
+
+def ﬁle_name(ﬁrst, second=settings.DEFAULT_VALUE): ...
+
+
+def café(éclair, *, sha256sum=v2Token) -> HTTPServerError: ...
+"""
+
+
+def test_a_symbols_keywords_are_those_of_its_signature() -> None:
+    tree = ast.parse(HEADERS)
+    lines = HEADERS.split("\n")
+    symbols = list(python_code._definitions(tree.body, ""))
+    assert len(symbols) == 7
+    for node, qualname, _ in symbols:
+        every_name = python_code.signature(node, lines, qualname)
+        expected = identifiers.keywords_for(qualname, every_name, "pkg.sub_module")
+        assert python_code._keywords(node, lines, qualname, "pkg.sub_module") == expected, qualname
