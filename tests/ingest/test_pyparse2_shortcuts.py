@@ -219,6 +219,15 @@ def test_a_dotted_tokens_parts_are_those_of_the_whole_token(pieces: list[str]) -
         assert identifiers._token_words(token) == parts_of_whole_token(token)
 
 
+@settings(max_examples=400, deadline=None)
+@given(st.text(alphabet="ab_AB2é.-", max_size=14))
+def test_a_names_parts_are_what_the_parts_pattern_finds(name: str) -> None:
+    expected = tuple(part.lower() for part in identifiers._PARTS.findall(name))
+    assert identifiers._split.__wrapped__(name) == expected
+    snake = "".join(c for c in name if c in "ab_")
+    assert identifiers._split.__wrapped__(snake) == tuple(w for w in snake.split("_") if w)
+
+
 @settings(max_examples=300, deadline=None)
 @given(st.lists(st.text(alphabet="aB_.-2 (),:é\n", max_size=12), max_size=4))
 def test_keywords_of_several_texts_are_those_of_each_text_in_turn(texts: list[str]) -> None:
