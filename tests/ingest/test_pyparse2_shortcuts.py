@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import ast
 import itertools
+import re
 from pathlib import PurePosixPath
 
 from hypothesis import given, settings
@@ -299,3 +300,22 @@ def test_a_symbols_keywords_are_those_of_its_signature() -> None:
         every_name = python_code.signature(node, lines, qualname)
         expected = identifiers.keywords_for(qualname, every_name, "pkg.sub_module")
         assert python_code._keywords(node, lines, qualname, "pkg.sub_module") == expected, qualname
+
+
+NOT_PLAIN = re.compile(r"['\"#\\]|lambda")  # what the plain-header check searched for before
+
+
+def plain_header_with_pattern(line: str) -> bool:
+    line = line.rstrip()
+    return (
+        line.endswith(":")
+        and NOT_PLAIN.search(line) is None
+        and all(line.count(a) == line.count(b) for a, b in ("()", "[]", "{}"))
+    )
+
+
+@settings(max_examples=500, deadline=None)
+@given(st.lists(st.sampled_from(["def f", "(", ")", "[", "]", "x", " ", ":", "'", '"', "#", "\\", "lamb", "da", "{}"])))
+def test_a_plain_header_is_what_the_pattern_said(pieces: list[str]) -> None:
+    line = "".join(pieces)
+    assert python_code._plain_header(line) == plain_header_with_pattern(line)

@@ -46,16 +46,14 @@ def keywords_for(*texts: str) -> str:
     or more. Duplicates are dropped case-insensitively, keeping the first appearance.
     Meant for short texts (titles, signatures), not whole bodies.
     """
-    seen: set[str] = set()
-    words: list[str] = []
     # One scan of the texts joined by a space, which no token holds: the tokens of each text in
-    # turn, as ``add_keywords`` of each would find them.
+    # turn, as ``add_keywords`` of each would find them; a dict keeps each key's first word.
+    first: dict[str, str] = {}
+    keep = first.setdefault
     for token in _IDENTIFIER.findall(" ".join(texts)):
         for word, key in _token_words(token):
-            if key not in seen:
-                seen.add(key)
-                words.append(word)
-    return " ".join(words)
+            keep(key, word)
+    return " ".join(first.values())
 
 
 def add_keywords(words: list[str], seen: set[str], text: str) -> None:
