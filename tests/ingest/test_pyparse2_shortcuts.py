@@ -319,3 +319,39 @@ def plain_header_with_pattern(line: str) -> bool:
 def test_a_plain_header_is_what_the_pattern_said(pieces: list[str]) -> None:
     line = "".join(pieces)
     assert python_code._plain_header(line) == plain_header_with_pattern(line)
+
+
+def module_chunk_body_line_by_line(source: str) -> str:
+    """The module chunk's body as ``_module_chunk`` found it before, one line at a time."""
+    tree = ast.parse(source)
+    lines = source.split("\n")
+    inside = [False] * (len(lines) + 1)
+    for node, _, kind in python_code._definitions(tree.body, ""):
+        if kind != "method":
+            start, end = python_code._start(node), node.end_lineno or node.lineno
+            inside[start - 1 : end] = [True] * (end - start + 1)
+    kept: list[str] = []
+    size = 0
+    for i, line in enumerate(lines):
+        if inside[i] or (not line.strip() and (not kept or not kept[-1].strip())):
+            continue
+        if size + len(line) > python_code.MODULE_BODY_CAP:
+            if not kept:
+                kept.append(line[: python_code.MODULE_BODY_CAP])
+            break
+        kept.append(line)
+        size += len(line) + 1
+    return "\n".join(kept).strip("\n")
+
+
+MODULE_PIECES = ["x = 1", "", "   ", "def f():\n    return 1", "@d\ndef g():\n    pass\n\n", "class C:\n    a = 1\n"]
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(st.sampled_from(MODULE_PIECES), max_size=12), st.booleans())
+def test_the_module_chunk_keeps_the_lines_outside_definitions(pieces: list[str], long_line: bool) -> None:
+    source = "\n".join(pieces) + ("\nz = '" + "w" * 4100 + "'\n" if long_line else "\n")
+    tree = ast.parse(source)
+    chunk = python_code._module_chunk(tree, source.split("\n"), "m", list(python_code._definitions(tree.body, "")))
+    expected = module_chunk_body_line_by_line(source)
+    assert (chunk.body if chunk is not None else "") == (expected if expected.strip() else "")

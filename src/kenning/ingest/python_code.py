@@ -164,8 +164,14 @@ def _module_chunk(
             inside[start - 1 : end] = [True] * (end - start + 1)
     kept: list[str] = []
     size = 0
-    for i, line in enumerate(lines):
-        if inside[i] or (not line.strip() and (not kept or not kept[-1].strip())):
+    i, count = 0, len(lines)
+    while i < count:
+        if inside[i]:  # to the first line after the definition, found in C
+            i = inside.index(False, i)  # (the slot after the last line stays False)
+            continue
+        line = lines[i]
+        i += 1
+        if not line.strip() and (not kept or not kept[-1].strip()):
             continue
         if size + len(line) > MODULE_BODY_CAP:
             if not kept:
