@@ -10,11 +10,13 @@ from __future__ import annotations
 
 import re
 from functools import lru_cache
+from itertools import chain
 
 # An acronym before a capitalised word, a (capitalised) word, an acronym, a number;
 # letters keep the digits that follow them.
 _PARTS = re.compile(r"[A-Z]+(?=[A-Z][a-z])|[A-Z]?[a-z]+[0-9]*|[A-Z]+[0-9]*|[0-9]+")
 _IDENTIFIER = re.compile(r"[A-Za-z_][A-Za-z0-9_.-]*")
+_SNAKE = re.compile(r"[a-z_]+")  # lowercase words and underscores: the parts are the words
 
 
 def split_identifier(name: str) -> list[str]:
@@ -32,6 +34,8 @@ def split_identifier(name: str) -> list[str]:
 def _split(name: str) -> tuple[str, ...]:
     # A part never spans a separator (parts are letters and digits, and the look-ahead needs
     # a letter), so one scan of the whole name finds what a scan of each piece would.
+    if _SNAKE.fullmatch(name):  # most names (``get_queryset``): what _PARTS finds, for less
+        return tuple(filter(None, name.split("_")))
     return tuple(part.lower() for part in _PARTS.findall(name))
 
 
@@ -42,11 +46,14 @@ def keywords_for(*texts: str) -> str:
     or more. Duplicates are dropped case-insensitively, keeping the first appearance.
     Meant for short texts (titles, signatures), not whole bodies.
     """
-    seen: set[str] = set()
-    words: list[str] = []
-    for text in texts:
-        add_keywords(words, seen, text)
-    return " ".join(words)
+    # One scan of the texts joined by a space, which no token holds: the tokens of each text in
+    # turn, as ``add_keywords`` of each would find them; a dict keeps each key's first word.
+    first: dict[str, str] = {}
+    keep = first.setdefault
+    for token in _IDENTIFIER.findall(" ".join(texts)):
+        for word, key in _token_words(token):
+            keep(key, word)
+    return " ".join(first.values())
 
 
 def add_keywords(words: list[str], seen: set[str], text: str) -> None:
@@ -66,7 +73,9 @@ def _token_words(token: str) -> tuple[tuple[str, str], ...]:
     token = token.rstrip(".-")
     if not token.strip("_"):
         return ()
-    parts = _split(token)
+    # A dotted token (a qualified name, a module) is seldom seen twice, its names often: its
+    # parts are theirs (no part spans a dot), from the cache.
+    parts = _split(token) if "." not in token else tuple(chain.from_iterable(map(_split, token.split("."))))
     if len(parts) > 1:
-        return ((token, token.lower()), *((part, part) for part in parts))
+        return ((token, token.lower()), *zip(parts, parts, strict=True))
     return ((token, token.lower()),)

@@ -11,10 +11,10 @@ from __future__ import annotations
 import ast
 import io
 import re
+import sys
 import tokenize
 from collections.abc import Iterator
 from dataclasses import replace
-from pathlib import PurePosixPath
 
 from .chunks import Chunk
 from .identifiers import keywords_for
@@ -30,7 +30,6 @@ ANNOTATION_CHARS = 24  # a longer annotation is left out of the title
 Definition = ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef
 
 _DEF_NAME = re.compile(r"^(async\s+def|def|class)\s+(\w+)")
-_NOT_PLAIN = re.compile(r"['\"#\\]|lambda")  # a string, a comment, a line continuation or a lambda
 _PARAGRAPH_BREAK = re.compile(r"\n\s*\n")
 
 
@@ -74,7 +73,13 @@ def parse_python_relations(
 
 def module_name(path: str) -> str:
     """Dotted module name: ``src/kenning/ingest/__init__.py`` gives ``kenning.ingest``."""
-    parts = [p for p in PurePosixPath(path.replace("\\", "/")).parts if p not in ("/", ".")]
+    posix = path.replace("\\", "/")
+    # ``PurePosixPath(posix).parts`` without "/" and "." (and at a fraction of its cost): the
+    # names between slashes but "" and ".", after the root "//" that POSIX keeps apart; interned
+    # as pathlib interns them (the same name elsewhere in the file's output is the same object).
+    parts = [sys.intern(p) for p in posix.split("/") if p and p != "."]
+    if posix.startswith("//") and not posix.startswith("///"):
+        parts.insert(0, "//")
     if len(parts) > 1 and parts[0] == "src":
         parts = parts[1:]
     if parts:
@@ -136,9 +141,6 @@ def _symbol_chunk(
     body = "\n".join(lines[start - 1 : end])
     if not search:  # a span only (python_spans)
         return Chunk("code", title, body, f":{start}-{end}", start, end, meta={"symbol": qualname})
-    # The keywords still come from the whole signature (annotations and return type included):
-    # they weigh in search, and the compact title alone lost answers (bench/real_projects.py).
-    every_name = signature(node, lines, qualname)
     return Chunk(
         type="code",
         title=title,
@@ -146,7 +148,7 @@ def _symbol_chunk(
         anchor=f":{start}-{end}",
         line_start=start,
         line_end=end,
-        keywords=keywords_for(qualname, every_name, module),
+        keywords=_keywords(node, lines, qualname, module),
         meta={"symbol": qualname, "kind": kind, "docstring": docstring_summary(node)},
     )
 
@@ -162,8 +164,14 @@ def _module_chunk(
             inside[start - 1 : end] = [True] * (end - start + 1)
     kept: list[str] = []
     size = 0
-    for i, line in enumerate(lines):
-        if inside[i] or (not line.strip() and (not kept or not kept[-1].strip())):
+    i, count = 0, len(lines)
+    while i < count:
+        if inside[i]:  # to the first line after the definition, found in C
+            i = inside.index(False, i)  # (the slot after the last line stays False)
+            continue
+        line = lines[i]
+        i += 1
+        if not line.strip() and (not kept or not kept[-1].strip()):
             continue
         if size + len(line) > MODULE_BODY_CAP:
             if not kept:
@@ -207,14 +215,15 @@ def compact_title(node: Definition, qualname: str, kind: str, limit: int | None 
     slash = len(a.posonlyargs) - dropped if a.posonlyargs else 0  # where "/" goes, if anywhere
     prefix = "async def" if isinstance(node, ast.AsyncFunctionDef) else "def"
     for annotated in (True, False):
-        parts = [_param(p, annotated) for p in params]
+        # ``_param`` of each, called only for an annotated one (most parameters are not).
+        parts = [p.arg if p.annotation is None else _param(p, annotated) for p in params]
         if slash > 0:
             parts.insert(slash, "/")
         if a.vararg:
             parts.append("*" + _param(a.vararg, annotated))
         elif a.kwonlyargs:
             parts.append("*")
-        parts += [_param(p, annotated) for p in a.kwonlyargs]
+        parts += [p.arg if p.annotation is None else _param(p, annotated) for p in a.kwonlyargs]
         if a.kwarg:
             parts.append("**" + _param(a.kwarg, annotated))
         title = _cut_title(f"{prefix} {qualname}", parts, None)
@@ -278,6 +287,20 @@ def signature(node: Definition, lines: list[str], qualname: str) -> str:
     return f"{' '.join(match.group(1).split())} {qualname}{header[match.end() :]}"
 
 
+def _keywords(node: Definition, lines: list[str], qualname: str, module: str) -> str:
+    """``keywords_for(qualname, signature(node, lines, qualname), module)``: the keywords still
+    come from the whole signature (annotations and return type included): they weigh in search,
+    and the compact title alone lost answers (bench/real_projects.py). The signature is not
+    written out: its words are those of its keyword, its qualname (met already: no new word)
+    and the rest of its header (the name ends with a word character, and what follows it in a
+    header cannot continue a token)."""
+    header = _header(node, lines)
+    match = _DEF_NAME.match(header)
+    if match is None:
+        return keywords_for(qualname, header, module)
+    return keywords_for(qualname, match.group(1), header[match.end() :], module)
+
+
 def _header(node: Definition, lines: list[str]) -> str:
     """Source of ``def …(…) -> …`` or ``class …(…)`` up to (not including) its colon."""
     first = lines[node.lineno - 1].strip()
@@ -320,7 +343,11 @@ def _plain_header(line: str) -> bool:
     line = line.rstrip()
     return (
         line.endswith(":")
-        and _NOT_PLAIN.search(line) is None
+        and "'" not in line  # no string, comment, line continuation or lambda (five scans in C
+        and '"' not in line  # cost less than one search of a pattern with these alternatives)
+        and "#" not in line
+        and "\\" not in line
+        and "lambda" not in line
         and line.count("(") == line.count(")")
         and line.count("[") == line.count("]")
         and line.count("{") == line.count("}")

@@ -8,6 +8,7 @@ from __future__ import annotations
 import ast
 import builtins
 from collections.abc import Iterator
+from operator import itemgetter
 
 from .chunks import Chunk
 from .relations import Ref, Relations, Symbol
@@ -85,6 +86,14 @@ _STEPS: dict[type, tuple[int, tuple[str, ...]]] = {
     kind: (_ACTIONS.get(kind, _VISIT), _child_fields(kind)) for kind in _node_types() if kind not in _NOT_VISITED
 }
 _STEPS[tuple] = (_RESTORE, ())
+# A call is visited by hand: its function (straight to the object of ``a.b.f``), arguments and
+# keywords' values (without the ``keyword`` nodes).
+_STEPS[ast.Call] = (_CALL, ())
+# Parameters (``arg``) are leaves: of a signature only the default values are visited.
+_STEPS[ast.arguments] = (_VISIT, ("kw_defaults", "defaults"))
+# Nodes passed through without a stop: below them only their ``value`` (an attribute's object,
+# an expression statement's expression) may hold a call.
+_PASSED = (ast.Attribute, ast.Expr)
 
 
 def python_relations(tree: ast.Module, symbols: list, chunks: list[Chunk], path: str, module: str) -> Relations:
@@ -102,22 +111,56 @@ def python_relations(tree: ast.Module, symbols: list, chunks: list[Chunk], path:
     return Relations(module=module, symbols=found, refs=tuple(refs))
 
 
-def _walk(tree: ast.Module, scope_of: dict[int, str], imports: _Imports) -> list[tuple[ast.Call, str | None]]:
+# A call of a name or an attribute, as the walk meets it (the node's fields read while the node
+# is at hand, not again after the sort): line, column, scope, name called, whether an attribute,
+# and the name the attribute is taken from (``os`` in ``os.path.join()``; None for ``a.b.c()``
+# or ``f().g()``). Calls of anything else (``f()()``) give no reference and are not recorded.
+CallRecord = tuple[int, int, str | None, str, bool, str | None]
+_POSITION = itemgetter(0, 1)
+
+
+def _walk(tree: ast.Module, scope_of: dict[int, str], imports: _Imports) -> list[CallRecord]:
     """One depth-first pass over the tree: its imports (into ``imports``), and its calls with
     the symbol they sit in (``scope_of``: a function's or method's ``id`` -> its qualname)."""
-    calls: list[tuple[ast.Call, str | None]] = []
+    calls: list[CallRecord] = []
     # A (None, scope) entry below a symbol's subtree restores the enclosing scope after it.
     stack: list = [tree]
-    push, pop = stack.append, stack.pop
+    push, pop, record = stack.append, stack.pop, calls.append
     scope: str | None = None
     steps, not_visited = _STEPS, _NOT_VISITED
+    attribute, expression = _PASSED
+    name_node = ast.Name
     while stack:
         node = pop()
+        if node.__class__ is attribute or node.__class__ is expression:
+            # ``a.b.c`` and ``f(x)`` as a statement: straight to what they hold (``self.x``: nothing).
+            node = node.value
+            while node.__class__ is attribute:
+                node = node.value
+            if node.__class__ in not_visited:
+                continue
         action, fields = steps[node.__class__]
         if action is not _VISIT:
             if action is _CALL:
-                calls.append((node, scope))
-            elif action is _RESTORE:
+                func = node.func
+                if func.__class__ is name_node:
+                    record((node.lineno, node.col_offset, scope, func.id, False, None))
+                elif func.__class__ is attribute:
+                    value = func.value
+                    named = value.id if value.__class__ is name_node else None
+                    record((node.lineno, node.col_offset, scope, func.attr, True, named))
+                while func.__class__ is attribute:
+                    func = func.value
+                if func.__class__ not in not_visited:
+                    push(func)
+                for arg in node.args:
+                    if arg.__class__ not in not_visited:
+                        push(arg)
+                for keyword in node.keywords:
+                    if keyword.value.__class__ not in not_visited:
+                        push(keyword.value)
+                continue
+            if action is _RESTORE:
                 scope = node[1]
                 continue
             elif action is _DEF:
@@ -132,7 +175,7 @@ def _walk(tree: ast.Module, scope_of: dict[int, str], imports: _Imports) -> list
                 imports.add_import_from(node)
                 continue
         for field in fields:
-            value = getattr(node, field, None)
+            value = getattr(node, field)
             if value.__class__ is list:
                 for item in value:
                     if item.__class__ not in not_visited:
@@ -185,32 +228,26 @@ def _absolute(name: str | None, level: int, package: str) -> str:
     return ".".join(base)
 
 
-def _call_refs(calls: list[tuple[ast.Call, str | None]], builtin: frozenset[str], imports: _Imports) -> list[Ref]:
-    """One ``calls`` reference per name called in a scope, in the order of the source; none
-    for a builtin, or for a call of something other than a name or attribute (``f()()``)."""
+def _call_refs(calls: list[CallRecord], builtin: frozenset[str], imports: _Imports) -> list[Ref]:
+    """One ``calls`` reference per name called in a scope, in the order of the source (``calls``
+    is sorted in place; the walk meets a call before the calls inside it, and the sort is stable);
+    none for a builtin."""
     names, modules, testing = imports.names, imports.modules, imports.testing
-    refs = []
+    refs: list[Ref] = []
     seen: set[tuple[str | None, str]] = set()
-    for call, scope in sorted(calls, key=_position):
-        func = call.func
-        if func.__class__ is ast.Name:
-            if func.id in builtin:
-                continue
-            hint, name = names.get(func.id, (None, func.id))
-            qualified = False
-        elif func.__class__ is ast.Attribute:
-            value = func.value
-            name, qualified = func.attr, True
-            hint = modules.get(value.id) if value.__class__ is ast.Name else None
+    make = Ref._make
+    calls.sort(key=_POSITION)
+    for line, _, scope, name, qualified, named in calls:
+        if qualified:
+            hint = modules.get(named) if named is not None else None
+        elif name in builtin:
+            continue
         else:
+            hint, name = names.get(name, (None, name))
+        key = (scope, name)
+        if key in seen:
             continue
-        if (scope, name) in seen:
-            continue
-        seen.add((scope, name))
+        seen.add(key)
         # From a test, the same reference also gives the tested_by edge: one row, not two.
-        refs.append(Ref("calls", "symbol", name, call.lineno, scope, hint, qualified, False, "extracted", testing))
+        refs.append(make(("calls", "symbol", name, line, scope, hint, qualified, False, "extracted", testing)))
     return refs
-
-
-def _position(call: tuple[ast.Call, str | None]) -> tuple[int, int]:
-    return call[0].lineno, call[0].col_offset
