@@ -355,3 +355,15 @@ def test_the_module_chunk_keeps_the_lines_outside_definitions(pieces: list[str],
     chunk = python_code._module_chunk(tree, source.split("\n"), "m", list(python_code._definitions(tree.body, "")))
     expected = module_chunk_body_line_by_line(source)
     assert (chunk.body if chunk is not None else "") == (expected if expected.strip() else "")
+
+
+def test_a_definition_said_to_end_past_the_last_line_does_not_stop_the_module_chunk() -> None:
+    # The jump over a definition's lines looks for the first line after it; a span past the
+    # last line (never from ast.parse on split_lines, but nothing to fail a file over) stops there.
+    source = "import os\n\ndef f():\n    return 1\n\nX = 2\n"
+    tree = ast.parse(source)
+    function = tree.body[1]
+    assert isinstance(function, ast.FunctionDef)
+    function.end_lineno = 99
+    chunk = python_code._module_chunk(tree, source.split("\n"), "m", [(function, "f", "function")])
+    assert chunk is not None and chunk.body == "import os"

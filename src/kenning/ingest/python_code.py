@@ -160,8 +160,8 @@ def _module_chunk(
     inside = [False] * (len(lines) + 1)
     for node, _, kind in symbols:
         if kind != "method":
-            start, end = _start(node), node.end_lineno or node.lineno
-            inside[start - 1 : end] = [True] * (end - start + 1)
+            start, end = _start(node), min(node.end_lineno or node.lineno, len(lines))
+            inside[start - 1 : end] = [True] * (end - start + 1)  # never the last slot: see below
     kept: list[str] = []
     size = 0
     i, count = 0, len(lines)
