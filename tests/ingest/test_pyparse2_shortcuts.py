@@ -291,13 +291,31 @@ def café(éclair, *, sha256sum=v2Token) -> HTTPServerError: ...
 """
 
 
+def written_signature(node: ast.AST, lines: list[str], qualname: str) -> str:
+    """The header on one line with its name replaced by ``qualname``: what the keywords were
+    taken from before (the removed ``python_code.signature``)."""
+    header = python_code._header(node, lines)  # type: ignore[arg-type]
+    return re.sub(
+        r"^(async\s+def|def|class)\s+(\w+)", lambda m: f"{' '.join(m.group(1).split())} {qualname}", header, count=1
+    )
+
+
+def test_the_written_signature_replaces_the_name_after_def_class_or_async_def() -> None:
+    tree = ast.parse(HEADERS)
+    based = tree.body[1]
+    assert isinstance(based, ast.ClassDef)
+    lines = HEADERS.split("\n")
+    assert written_signature(based.body[0], lines, "Based.run") == "async def Based.run(self, x: int = 1) -> None"
+    assert written_signature(based, lines, "Based") == "class Based(models.Model, metaclass=Meta)"
+
+
 def test_a_symbols_keywords_are_those_of_its_signature() -> None:
     tree = ast.parse(HEADERS)
     lines = HEADERS.split("\n")
     symbols = list(python_code._definitions(tree.body, ""))
     assert len(symbols) == 7
     for node, qualname, _ in symbols:
-        every_name = python_code.signature(node, lines, qualname)
+        every_name = written_signature(node, lines, qualname)
         expected = identifiers.keywords_for(qualname, every_name, "pkg.sub_module")
         assert python_code._keywords(node, lines, qualname, "pkg.sub_module") == expected, qualname
 

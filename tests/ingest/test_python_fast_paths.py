@@ -9,7 +9,6 @@ keep the scope, order and de-duplication they had.
 from __future__ import annotations
 
 import ast
-import re
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -56,24 +55,6 @@ def test_a_base_or_annotation_is_written_as_ast_unparse_writes_it() -> None:
     ):
         expr = ast.parse(text, mode="eval").body
         assert python_code._unparsed(expr) == " ".join(ast.unparse(expr).split())
-
-
-def test_a_signature_replaces_the_name_after_def_class_or_async_def() -> None:
-    source = "class A:\n    async  def run(self, x: int = 1) -> None:\n        pass\n\n"
-    source += "    def go(self):  # note\n        pass\n"
-    tree = ast.parse(source)
-    lines = source.split("\n")
-    cls = tree.body[0]
-    assert isinstance(cls, ast.ClassDef)
-    for node in (cls, *cls.body):
-        assert isinstance(node, (ast.ClassDef, ast.FunctionDef, ast.AsyncFunctionDef))
-        qualname = f"A.{node.name}" if node is not cls else "A"
-        header = python_code._header(node, lines)
-        expected = re.sub(
-            r"^(async\s+def|def|class)\s+(\w+)", lambda m, q=qualname: f"{' '.join(m.group(1).split())} {q}", header
-        )
-        assert python_code.signature(node, lines, qualname) == expected
-    assert python_code.signature(cls.body[0], lines, "A.run") == "async def A.run(self, x: int = 1) -> None"
 
 
 CALLS = """\

@@ -278,22 +278,12 @@ def _is_static(node: ast.FunctionDef | ast.AsyncFunctionDef) -> bool:
     return any(isinstance(d, ast.Name) and d.id == "staticmethod" for d in node.decorator_list)
 
 
-def signature(node: Definition, lines: list[str], qualname: str) -> str:
-    """Header as written, on one line, without the colon; the name replaced by ``qualname``."""
-    header = _header(node, lines)
-    match = _DEF_NAME.match(header)
-    if match is None:
-        return header
-    return f"{' '.join(match.group(1).split())} {qualname}{header[match.end() :]}"
-
-
 def _keywords(node: Definition, lines: list[str], qualname: str, module: str) -> str:
-    """``keywords_for(qualname, signature(node, lines, qualname), module)``: the keywords still
-    come from the whole signature (annotations and return type included): they weigh in search,
-    and the compact title alone lost answers (bench/real_projects.py). The signature is not
-    written out: its words are those of its keyword, its qualname (met already: no new word)
-    and the rest of its header (the name ends with a word character, and what follows it in a
-    header cannot continue a token)."""
+    """The keywords of the whole signature (``def Cls.run(self, x: int) -> str``: annotations and
+    return type included): they weigh in search, and the compact title alone lost answers
+    (bench/real_projects.py). The signature is not written out: its words are those of its
+    keyword, its qualname (met already: no new word) and the rest of its header (the name ends
+    with a word character, and what follows it in a header cannot continue a token)."""
     header = _header(node, lines)
     match = _DEF_NAME.match(header)
     if match is None:
