@@ -161,6 +161,11 @@ def cache_embeddings(directory: Path | None) -> None:
     embed.select = select
 
 
+# Where sdists are downloaded once (bench time only), and the real tree the speed scripts use.
+SDIST_CACHE = Path.home() / ".cache" / "kenning-bench"
+DJANGO = ("django==5.0.6", "Django-5.0.6")  # requirement, the folder its sdist unpacks as
+
+
 def fetch_sdist(requirement: str, folder: str, cache: Path) -> Path:
     """The unpacked sdist of ``requirement`` (``name==version``), which unpacks as ``folder``;
     downloaded with ``pip download`` once into ``cache`` (bench time only, never at run time)."""

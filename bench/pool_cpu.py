@@ -37,10 +37,9 @@ from multiprocessing.reduction import ForkingPickler
 from pathlib import Path
 from types import ModuleType
 
-from _common import fetch_sdist
+from _common import DJANGO, SDIST_CACHE, fetch_sdist
 
 THIS = Path(__file__).resolve().parent.parent / "src"
-DJANGO = ("django==5.0.6", "Django-5.0.6")
 
 
 def load_tree(src: Path) -> tuple[dict[str, ModuleType], object]:
@@ -68,7 +67,7 @@ def main() -> None:
     parser.add_argument("--against", type=Path, required=True, help="a src/ exported from another commit")
     parser.add_argument("--dir", type=Path, help="a tree to read instead of Django 5.0.6's source")
     parser.add_argument("--passes", type=int, default=7)
-    parser.add_argument("--cache", type=Path, default=Path.home() / ".cache" / "kenning-bench")
+    parser.add_argument("--cache", type=Path, default=SDIST_CACHE)
     parser.add_argument("--wire", action="store_true", help="also time pickling the results, chunk by chunk")
     args = parser.parse_args()
     os.environ.setdefault("KENNING_HOME", tempfile.mkdtemp(prefix="kenning-pool-cpu-"))

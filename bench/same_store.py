@@ -99,7 +99,7 @@ def main() -> None:
     parser.add_argument("--django", action="store_true", help="Django 5.0.6's source tree instead")
     parser.add_argument("--markdown", type=int, default=2000)
     parser.add_argument("--python", type=int, default=2000)
-    parser.add_argument("--cache", type=Path, default=Path.home() / ".cache" / "kenning-bench")
+    parser.add_argument("--cache", type=Path, help="where sdists are downloaded (default: _common.SDIST_CACHE)")
     parser.add_argument("--child", nargs=2, type=Path, help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.child:
@@ -107,14 +107,14 @@ def main() -> None:
         return
     if args.against is None:
         parser.error("--against SRC is required")
-    from _common import fetch_sdist
+    from _common import DJANGO, SDIST_CACHE, fetch_sdist
     from speed import generate
 
     os.environ.setdefault("KENNING_HOME", tempfile.mkdtemp(prefix="kenning-same-home-"))
     with tempfile.TemporaryDirectory(prefix="kenning-same-store-") as tmp:
         root = Path(tmp) / "corpus"
         if args.django:
-            shutil.copytree(fetch_sdist("django==5.0.6", "Django-5.0.6", args.cache), root, symlinks=True)
+            shutil.copytree(fetch_sdist(*DJANGO, args.cache or SDIST_CACHE), root, symlinks=True)
         elif args.dir:
             shutil.copytree(args.dir, root, symlinks=True, ignore=shutil.ignore_patterns(".kenning", ".venv", ".git"))
         else:

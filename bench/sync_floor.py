@@ -44,14 +44,12 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
-from _common import fetch_sdist
+from _common import DJANGO, SDIST_CACHE, fetch_sdist
 from _product_sync import bound_seconds, cpu_bound, describe, noop_syncs, product_sync
 from kenning.ingest.discover import discover
 from kenning.ingest.markdown import _MD
 from kenning.ingest.parsers import load_relations
 from speed import generate
-
-DJANGO = ("django==5.0.6", "Django-5.0.6")  # requirement, the folder its sdist unpacks as
 
 TARGET_MB_PER_S = 10.0
 # FTS5 terms kept in memory before a segment is written: 64 MB indexed this corpus about a
@@ -144,7 +142,7 @@ def main() -> None:
     parser.add_argument("--python", type=int, default=2000)
     parser.add_argument("--dir", type=Path, help="a copy of this directory instead of the generated corpus")
     parser.add_argument("--django", action="store_true", help=f"{DJANGO}'s source tree instead")
-    parser.add_argument("--cache", type=Path, default=Path.home() / ".cache" / "kenning-bench")
+    parser.add_argument("--cache", type=Path, default=SDIST_CACHE)
     parser.add_argument("--against", type=Path, help="a src/ exported from another commit: interleaved cold syncs")
     parser.add_argument(
         "--reps",
