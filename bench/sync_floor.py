@@ -5,8 +5,8 @@ On the generated corpus of bench/speed.py (or a smaller one), each piece of work
 cannot skip, timed alone in one thread:
 - reading the files;
 - the product's parsers (``python/4``, ``markdown/2``, …), serially, and beside them the
-  libraries they stand on alone (``ast.parse``, tree-sitter's Python parser, markdown-it-pyrs's
-  block parser);
+  libraries they stand on alone (``ast.parse``, tree-sitter's Python parser, the Markdown block
+  parser: markdown-it-pyrs's, or markdown-it-py's where it is not installed);
 - SQLite FTS5 indexing the excerpts those parsers produce (word index with the product's
   tokenizer, trigram index), in memory, one transaction, nothing else in the database, with
   the fastest FTS5 setting tried (``FTS_HASHSIZE``).
@@ -46,8 +46,8 @@ from pathlib import Path
 
 from _common import DJANGO, SDIST_CACHE, fetch_sdist
 from _product_sync import bound_seconds, cpu_bound, describe, noop_syncs, product_sync
+from kenning.ingest import markdown_blocks
 from kenning.ingest.discover import discover
-from kenning.ingest.markdown import _MD
 from kenning.ingest.parsers import load_relations
 from speed import generate
 
@@ -86,6 +86,13 @@ def tree_sitter_seconds(sources: list[bytes]) -> float | None:
         return None
     parser = Parser(Language(tree_sitter_python.language()))
     return seconds(each(parser.parse, sources))
+
+
+def _markdown_blocks_alone() -> Callable[[str], object]:
+    """The Markdown block parser the product uses, called alone: markdown-it-pyrs' tree, or
+    markdown-it-py's tokens where it is not installed (``ingest.markdown_blocks``)."""
+    native = markdown_blocks.NATIVE
+    return native.tree if native is not None else markdown_blocks.python_blocks
 
 
 def index_seconds(rows: list[tuple[int, str, str, str, str]]) -> tuple[float, float]:
@@ -263,7 +270,7 @@ def floor(label: str, candidates: list, *, verbose: bool = True) -> tuple[float,
     floors = {
         "ast.parse": seconds(each(ast.parse, python_sources)),
         "tree-sitter python": tree_sitter_seconds([s.encode() for s in python_sources]),
-        "markdown-it-pyrs blocks": seconds(each(_MD.tree, markdown_sources)),
+        f"{markdown_blocks.PARSER} blocks": seconds(each(_markdown_blocks_alone(), markdown_sources)),
     }
     words, grams = index_seconds(rows)
 

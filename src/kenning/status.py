@@ -39,6 +39,15 @@ def engines() -> dict[str, dict[str, Any]]:
     return found
 
 
+def parsers() -> dict[str, str]:
+    """The parsers this installation reads files with, where it has a choice: Markdown's block
+    reader (``ingest.markdown_blocks``; either cuts the same sections). Imported here, not
+    at the top: a command that never reads a status does not load a parser."""
+    from kenning.ingest import markdown_blocks
+
+    return {"markdown": markdown_blocks.PARSER}
+
+
 def project_status(project: Project, database_url: str | None = None) -> dict[str, Any]:
     """``database_url`` (``KENNING_DATABASE_URL``, read by the interface) overrides the config's
     ``store``; with either, the PostgreSQL store is reported (level 2), or, unreachable, the
@@ -48,6 +57,7 @@ def project_status(project: Project, database_url: str | None = None) -> dict[st
         "root": str(project.root),
         "level": 0,
         "confidential": project.config.confidential,
+        "parsers": parsers(),
     }
     degradations: list[str] = []
     url = database_url or project.config.store

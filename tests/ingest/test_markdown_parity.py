@@ -1,8 +1,10 @@
-"""The native Markdown parser cuts documents exactly as markdown-it-py (the reference) did.
+"""The native Markdown parser cuts documents exactly as markdown-it-py (the reference) does.
 
-``kenning.ingest.markdown`` reads block structure with markdown-it in Rust (markdown-it-pyrs).
-These tests run the same documents through markdown-it-py's block parser, with the rules the
-product used before, and compare the headings, the fenced ranges and every excerpt.
+``kenning.ingest.markdown`` reads block structure with markdown-it in Rust (markdown-it-pyrs)
+where it is installed, with markdown-it-py elsewhere (Python 3.13+: ``markdown_blocks``).
+These tests run the same documents through both readers and compare the headings, the fenced
+ranges and every excerpt. Where markdown-it-pyrs is not installed there is nothing to compare
+(tests/ingest/test_markdown_fallback.py covers that installation).
 """
 
 from __future__ import annotations
@@ -12,10 +14,12 @@ from pathlib import Path
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from markdown_it import MarkdownIt
 
-from kenning.ingest import markdown
+from kenning.ingest import markdown, markdown_blocks
+from kenning.ingest.markdown_blocks import native_blocks, python_blocks
 from kenning.ingest.split import split_lines
+
+pytestmark = pytest.mark.skipif(markdown_blocks.NATIVE is None, reason="markdown-it-pyrs is not installed")
 
 ROOT = Path(__file__).resolve().parents[2]
 DOCUMENTS = sorted(
@@ -24,27 +28,12 @@ DOCUMENTS = sorted(
     for p in (folder.rglob("*.md") if folder != ROOT else folder.glob("*.md"))
 )
 
-_REFERENCE = MarkdownIt("zero").enable(["heading", "lheading", "fence", "code"])
-_REFERENCE.disable("inline")
-
-
-def reference_blocks(text: str) -> tuple[list[tuple[int, int, str]], list[tuple[int, int]]]:
-    """The block reader kenning used with markdown-it-py (parser ``markdown/2``)."""
-    headings: list[tuple[int, int, str]] = []
-    fences: list[tuple[int, int]] = []
-    tokens = _REFERENCE.parse(text)
-    for i, token in enumerate(tokens):
-        if token.type == "heading_open" and token.map:
-            headings.append((token.map[0], int(token.tag[1:]), markdown.heading_text(tokens[i + 1].content)))
-        elif token.type == "fence" and token.map:
-            fences.append((token.map[0], token.map[1]))
-    return headings, fences
-
 
 def chunks_both_ways(text: str, path: str, monkeypatch: pytest.MonkeyPatch) -> tuple[list, list]:
-    native = markdown.parse_markdown(text, path)
     with monkeypatch.context() as patch:
-        patch.setattr(markdown, "_blocks", reference_blocks)
+        patch.setattr(markdown_blocks, "blocks", native_blocks)
+        native = markdown.parse_markdown(text, path)
+        patch.setattr(markdown_blocks, "blocks", python_blocks)
         reference = markdown.parse_markdown(text, path)
     return native, reference
 
@@ -57,7 +46,7 @@ def test_the_corpus_is_not_empty() -> None:
 @pytest.mark.parametrize("path", DOCUMENTS, ids=lambda p: p.relative_to(ROOT).as_posix())
 def test_repository_documents_split_identically(path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     text = path.read_text(encoding="utf-8")
-    assert markdown._blocks(text) == reference_blocks(text)
+    assert native_blocks(text) == python_blocks(text)
     native, reference = chunks_both_ways(text, path.name, monkeypatch)
     assert native == reference
     assert len(native) >= 1
@@ -119,4 +108,4 @@ FRAGMENTS = [
 def test_generated_documents_split_identically(parts: list[str]) -> None:
     text = "".join(parts)
     lines = "\n".join(split_lines(text))  # what parse_markdown hands the parser
-    assert markdown._blocks(lines) == reference_blocks(lines)
+    assert native_blocks(lines) == python_blocks(lines)

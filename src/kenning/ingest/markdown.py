@@ -1,32 +1,26 @@
 """Markdown files cut into one excerpt per section, following the heading hierarchy.
 
-Only block structure is parsed (headings, setext headings, fences, indented code), so a
-``#`` line inside a fenced block is never taken for a heading. Front matter is read only
-when it is valid YAML giving a mapping; otherwise its lines are treated as Markdown content,
-so that nothing written in the file is lost.
+Only block structure is parsed (headings, setext headings, fences, indented code:
+``markdown_blocks``), so a ``#`` line inside a fenced block is never taken for a heading.
+Front matter is read only when it is valid YAML giving a mapping; otherwise its lines are
+treated as Markdown content, so that nothing written in the file is lost.
 """
 
 from __future__ import annotations
 
 import datetime as dt
 import re
-from collections.abc import Mapping
 from pathlib import PurePosixPath
 from typing import Any
 
 import yaml
-from markdown_it_pyrs import MarkdownIt
 
+from . import markdown_blocks
 from .chunks import Chunk
 from .identifiers import add_keywords
 from .split import Lines, index_lines, split_range
 
-# markdown-it in Rust: the block rules only; a heading's text stays its inline source.
-_MD = MarkdownIt("zero")
-_MD.enable_many(["paragraph", "heading", "lheading", "fence", "code"])
-
 _FRONT_MATTER = re.compile(r"---[ \t]*\n((?:.*?\n)??)(?:---|\.\.\.)[ \t]*(?:\n|\Z)", re.S)
-_LINK = re.compile(r"!?\[([^\]]*)\]\([^)]*\)")
 _NOT_SLUG = re.compile(r"[^\w\- ]")
 _CSafeLoader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)  # without libyaml: PyYAML's
 # What sends front matter to PyYAML's loader (see ``_loader``).
@@ -48,7 +42,7 @@ def parse_markdown(text: str, path: str, *, max_chars: int = 2400) -> list[Chunk
     if body_start:  # front matter lines stay, blank, so that line numbers hold
         rest = source.split("\n", body_start)
         markdown = "\n" * body_start + (rest[-1] if len(rest) > body_start else "")
-    headings, fences = _blocks(markdown)
+    headings, fences = markdown_blocks.blocks(markdown)
     doc = index_lines(lines, fences)
 
     h1 = next((name for _, level, name in headings if level == 1 and name), None)
@@ -124,64 +118,6 @@ def _section_chunks(
             )
         )
     return chunks
-
-
-def _blocks(markdown: str) -> tuple[list[tuple[int, int, str]], list[tuple[int, int]]]:
-    """Headings as ``(first line, level, text)`` and fenced ranges ``[start, end)``.
-
-    The parser gives UTF-8 byte ranges; lines are counted from them in one pass. Without
-    the container rules every block is a child of the root.
-    """
-    if "\0" in markdown:  # CommonMark replaces NUL; do it before taking byte offsets
-        markdown = markdown.replace("\0", "\ufffd")
-    try:
-        data = markdown.encode()
-    except UnicodeEncodeError:  # a lone surrogate (never from a file read by the sync)
-        data = markdown.encode(errors="replace")
-        markdown = data.decode()
-    headings: list[tuple[int, int, str]] = []
-    fences: list[tuple[int, int]] = []
-    line = offset = 0
-    for node in _MD.tree(markdown).children:
-        name = node.name
-        if name == "paragraph":  # most blocks: nothing to read
-            continue
-        srcmap = node.srcmap
-        if srcmap is None:  # every block has one; typed optional by the binding
-            continue
-        if name == "fence":
-            start, end = srcmap
-            line += data.count(b"\n", offset, start)
-            offset = start
-            fences.append((line, _fence_end(data, node.meta, line, start, end)))
-        elif name == "heading" or name == "lheading":
-            start = srcmap[0]
-            line += data.count(b"\n", offset, start)
-            offset = start
-            children = node.children
-            text = children[0].meta["content"] if children else ""
-            headings.append((line, node.meta["level"], heading_text(text)))
-    return headings, fences
-
-
-def _fence_end(data: bytes, meta: Mapping[str, Any], line: int, start: int, end: int) -> int:
-    """Line after a fence: after its closing marker, or, when it has none, the end of the
-    document as markdown-it counts it (trailing blank lines included, but not a last line
-    of spaces without a newline)."""
-    last_start = data.rfind(b"\n", start, max(start, end - 1)) + 1
-    if last_start > start:  # the fence has more than its opening line
-        closing = data[last_start:end].strip(b" \t")
-        if len(closing) >= meta["marker_len"] and closing == meta["marker"].encode() * len(closing):
-            return line + data.count(b"\n", start, last_start) + 1
-    tail = data[data.rfind(b"\n") + 1 :]
-    return data.count(b"\n") + bool(tail.strip(b" \t"))  # a blank last line is not counted
-
-
-def heading_text(content: str) -> str:
-    """Heading source made readable: one line, links and images reduced to their text."""
-    if "](" in content:
-        content = _LINK.sub(r"\1", content)
-    return " ".join(content.split())
 
 
 def slugify(text: str) -> str:

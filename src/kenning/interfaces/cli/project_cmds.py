@@ -137,6 +137,11 @@ def _status_text(data: dict[str, Any]) -> str:
     ]
     if "search" in data["engines"]["dense"]:
         lines.append(f"dense search: {data['engines']['dense']['search']}")
+    if data["parsers"]["markdown"] != "markdown-it-pyrs":
+        lines.append(
+            f"markdown: read by {data['parsers']['markdown']} (markdown-it-pyrs is not installed: it has no wheel "
+            "for Python 3.13 or later); the same sections, a slower first sync"
+        )
     lines.extend(f"degraded: {d}" for d in data["degradations"])
     return "\n".join(lines)
 

@@ -1,0 +1,121 @@
+"""The block structure of a Markdown document: its headings and fenced ranges.
+
+Two readers give the same result (tests/ingest/test_markdown_parity.py compares them on this
+repository's documents, edge cases and generated ones): markdown-it in Rust
+(``markdown-it-pyrs``, byte ranges turned into line numbers in one pass), and markdown-it-py
+(pure Python: a cold sync of the Node.js docs takes 1.16–1.24 times as long, docs/benchmarks.md,
+"Markdown on Python 3.13"). The Rust one is used where it is installed; it ships no wheel for Python 3.13 or later, where kenning
+installs markdown-it-py instead (pyproject.toml). ``PARSER`` names the one in use
+(``kenning status``).
+
+Only the block rules are enabled (paragraph, heading, setext heading, fence, indented code),
+so a ``#`` line inside a fenced block is never taken for a heading, and a heading's text
+stays its inline source.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Mapping
+from typing import Any
+
+Headings = list[tuple[int, int, str]]  # (first line, level, text)
+Fences = list[tuple[int, int]]  # [start, end) lines
+Blocks = Callable[[str], tuple[Headings, Fences]]
+
+_LINK = re.compile(r"!?\[([^\]]*)\]\([^)]*\)")
+
+
+def heading_text(content: str) -> str:
+    """Heading source made readable: one line, links and images reduced to their text."""
+    if "](" in content:
+        content = _LINK.sub(r"\1", content)
+    return " ".join(content.split())
+
+
+def python_blocks(markdown: str) -> tuple[Headings, Fences]:
+    """Headings and fenced ranges as markdown-it-py's block parser gives them."""
+    headings: Headings = []
+    fences: Fences = []
+    tokens = _python_parser().parse(markdown)
+    for i, token in enumerate(tokens):
+        if token.type == "heading_open" and token.map:
+            headings.append((token.map[0], int(token.tag[1:]), heading_text(tokens[i + 1].content)))
+        elif token.type == "fence" and token.map:
+            fences.append((token.map[0], token.map[1]))
+    return headings, fences
+
+
+_PYTHON: Any = None
+
+
+def _python_parser() -> Any:
+    global _PYTHON
+    if _PYTHON is None:
+        from markdown_it import MarkdownIt
+
+        parser = MarkdownIt("zero").enable(["heading", "lheading", "fence", "code"])
+        parser.disable("inline")
+        _PYTHON = parser
+    return _PYTHON
+
+
+def native_blocks(markdown: str) -> tuple[Headings, Fences]:
+    """Headings and fenced ranges from markdown-it-pyrs: UTF-8 byte ranges, lines counted from
+    them in one pass. Without the container rules every block is a child of the root."""
+    if "\0" in markdown:  # CommonMark replaces NUL; do it before taking byte offsets
+        markdown = markdown.replace("\0", "\ufffd")
+    try:
+        data = markdown.encode()
+    except UnicodeEncodeError:  # a lone surrogate (never from a file read by the sync)
+        data = markdown.encode(errors="replace")
+        markdown = data.decode()
+    headings: Headings = []
+    fences: Fences = []
+    line = offset = 0
+    for node in NATIVE.tree(markdown).children:
+        name = node.name
+        if name == "paragraph":  # most blocks: nothing to read
+            continue
+        srcmap = node.srcmap
+        if srcmap is None:  # every block has one; typed optional by the binding
+            continue
+        if name == "fence":
+            start, end = srcmap
+            line += data.count(b"\n", offset, start)
+            offset = start
+            fences.append((line, _fence_end(data, node.meta, line, start, end)))
+        elif name == "heading" or name == "lheading":
+            start = srcmap[0]
+            line += data.count(b"\n", offset, start)
+            offset = start
+            children = node.children
+            text = children[0].meta["content"] if children else ""
+            headings.append((line, node.meta["level"], heading_text(text)))
+    return headings, fences
+
+
+def _fence_end(data: bytes, meta: Mapping[str, Any], line: int, start: int, end: int) -> int:
+    """Line after a fence: after its closing marker, or, when it has none, the end of the
+    document as markdown-it counts it (trailing blank lines included, but not a last line
+    of spaces without a newline)."""
+    last_start = data.rfind(b"\n", start, max(start, end - 1)) + 1
+    if last_start > start:  # the fence has more than its opening line
+        closing = data[last_start:end].strip(b" \t")
+        if len(closing) >= meta["marker_len"] and closing == meta["marker"].encode() * len(closing):
+            return line + data.count(b"\n", start, last_start) + 1
+    tail = data[data.rfind(b"\n") + 1 :]
+    return data.count(b"\n") + bool(tail.strip(b" \t"))  # a blank last line is not counted
+
+
+NATIVE: Any  # markdown-it-pyrs' parser, the block rules only; None where it is not installed
+try:
+    from markdown_it_pyrs import MarkdownIt as _NativeMarkdownIt
+except ImportError:  # Python 3.13+: no wheel (pyproject.toml installs markdown-it-py there)
+    NATIVE = None
+else:
+    NATIVE = _NativeMarkdownIt("zero")
+    NATIVE.enable_many(["paragraph", "heading", "lheading", "fence", "code"])
+
+blocks: Blocks = native_blocks if NATIVE is not None else python_blocks
+PARSER = "markdown-it-pyrs" if NATIVE is not None else "markdown-it-py"
