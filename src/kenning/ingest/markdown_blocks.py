@@ -3,10 +3,10 @@
 Two readers give the same result (tests/ingest/test_markdown_parity.py compares them on this
 repository's documents, edge cases and generated ones): markdown-it in Rust
 (``markdown-it-pyrs``, byte ranges turned into line numbers in one pass), and markdown-it-py
-(pure Python: a cold sync of the Node.js docs takes 1.16–1.24 times as long, docs/benchmarks.md,
-"Markdown on Python 3.13"). The Rust one is used where it is installed; it ships no wheel for Python 3.13 or later, where kenning
-installs markdown-it-py instead (pyproject.toml). ``PARSER`` names the one in use
-(``kenning status``).
+(pure Python: a cold sync of the Node.js docs takes 1.16–1.24 times as long,
+docs/benchmarks.md, "Markdown on Python 3.13 and later"). The Rust one is used where it is
+installed; it ships no wheel for Python 3.13 or later, where kenning installs markdown-it-py
+only (pyproject.toml). ``PARSER`` names the one in use (``kenning status``).
 
 Only the block rules are enabled (paragraph, heading, setext heading, fence, indented code),
 so a ``#`` line inside a fenced block is never taken for a heading, and a heading's text
