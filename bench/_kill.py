@@ -27,8 +27,11 @@ from datetime import UTC, datetime
 from pathlib import Path
 
 NOW = datetime(2026, 11, 29, 12, 0, tzinfo=UTC)
+# argv: the project root, then the multiprocessing start method ("" for the platform's default)
 _CHILD = (
-    "import sys\n"
+    "import multiprocessing, sys\n"
+    "if sys.argv[2]:\n"
+    "    multiprocessing.set_start_method(sys.argv[2])\n"
     "from datetime import UTC, datetime\n"
     "from pathlib import Path\n"
     "from kenning.config import load_project\n"
@@ -95,9 +98,9 @@ def mutate(root: Path, rng: random.Random, count: int, tag: int) -> None:
         rng.choice(victims).unlink()
 
 
-def start_sync(root: Path) -> subprocess.Popen[bytes]:
+def start_sync(root: Path, start_method: str = "") -> subprocess.Popen[bytes]:
     return subprocess.Popen(
-        [sys.executable, "-c", _CHILD, str(root)],
+        [sys.executable, "-c", _CHILD, str(root), start_method],
         stdout=subprocess.PIPE,
         stderr=subprocess.DEVNULL,
         start_new_session=True,
@@ -121,9 +124,11 @@ def group_members(pgid: int) -> list[int]:
     return found
 
 
-def kill_one(root: Path, mode: str, max_delay: float, rng: random.Random, outcome: Outcome) -> None:
+def kill_one(
+    root: Path, mode: str, max_delay: float, rng: random.Random, outcome: Outcome, start_method: str = ""
+) -> None:
     """Start a sync, kill it after a random delay (``mode``: "main" or "group"), wait for its group to empty."""
-    proc = start_sync(root)
+    proc = start_sync(root, start_method)
     assert proc.stdout is not None
     proc.stdout.readline()  # "go": kenning is imported (EOF if it died first)
     time.sleep(rng.uniform(0, max_delay))
@@ -199,8 +204,10 @@ def fact_set(db_path: Path) -> set[tuple[str, str]]:
         conn.close()
 
 
-def finish_sync(root: Path) -> None:
-    proc = subprocess.run([sys.executable, "-c", _CHILD, str(root)], capture_output=True, timeout=WAIT_SECONDS * 5)
+def finish_sync(root: Path, start_method: str = "") -> None:
+    proc = subprocess.run(
+        [sys.executable, "-c", _CHILD, str(root), start_method], capture_output=True, timeout=WAIT_SECONDS * 5
+    )
     if proc.returncode != 0:
         raise RuntimeError(f"the sync after the kills failed: {proc.stderr.decode(errors='replace')[-2000:]}")
 
@@ -229,8 +236,12 @@ def run(
     max_delay: float | None = None,
     log=None,
     stop_on_failure: bool = False,
+    modes: tuple[str, ...] = ("main", "group"),
+    start_method: str = "",
 ) -> Outcome:
-    """``kills`` rounds on a corpus of ``files`` files under ``root`` (initialised here)."""
+    """``kills`` rounds on a corpus of ``files`` files under ``root`` (initialised here), the kill
+    modes taken in turn; ``start_method``: the sync's multiprocessing start method (``fork``,
+    ``spawn``, ``forkserver``; "" for the platform's default)."""
     from kenning.config import init_project
 
     rng = random.Random(seed)
@@ -238,7 +249,7 @@ def run(
     init_project(root, "killed")
     (root / ".kenning" / "config.toml").write_text(LEXICAL_ONLY.format(name="killed"), encoding="utf-8")
     started = time.monotonic()
-    finish_sync(root)  # a first full sync: its duration bounds the random delays
+    finish_sync(root, start_method)  # a first full sync: its duration bounds the random delays
     full = time.monotonic() - started
     delay = max_delay if max_delay is not None else full
     outcome = Outcome()
@@ -249,7 +260,8 @@ def run(
         mutate(root, rng, files if pool else 10, i)  # every file: the sync reads in its pool
         memories.append(f"Memory saved before kill {i}: the quorum needs {i} votes.")
         save_memory(root, memories[-1])
-        kill_one(root, "main" if i % 2 == 0 else "group", delay if pool else delay / 4, rng, outcome)
+        mode = modes[i % len(modes)]
+        kill_one(root, mode, delay if pool else delay / 4, rng, outcome, start_method)
         check_store(root, memories, outcome)
         if log:
             log(i, outcome)

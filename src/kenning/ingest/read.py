@@ -215,8 +215,11 @@ def _read_chunk(chunk: list[Job]) -> list[Sent]:
 
 def _worker_start(parent: int, parsers: tuple[str, ...] = ()) -> None:
     """A pool worker dies with the sync that started it (a SIGKILL gives the parent no chance
-    to stop its pool): on Linux the kernel sends it SIGKILL when the parent dies; everywhere a
-    daemon thread also watches the parent pid and ends the worker once it has changed.
+    to stop its pool): on Linux the kernel sends it SIGKILL when its parent process dies; everywhere
+    a daemon thread also watches, and ends the worker once the sync (``parent``) is gone. Under
+    the ``fork`` and ``spawn`` start methods the worker's parent is the sync; under ``forkserver``
+    (Python 3.14's default on Linux) it is the fork server, which ends with the sync, and the
+    thread checks the sync itself.
 
     The worker yields the CPU to the process that writes (``WORKER_NICENESS``) and imports the
     parsers of ``parsers`` itself, while that process creates the store: the writer, not the
@@ -224,15 +227,16 @@ def _worker_start(parent: int, parsers: tuple[str, ...] = ()) -> None:
     gc.disable()
     _lower_priority()
     import_parsers(parsers)
+    direct = os.getppid()  # the sync, or the fork server
     if sys.platform.startswith("linux"):
         try:
             libc = ctypes.CDLL(None, use_errno=True)
             libc.prctl(_PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)
         except (OSError, AttributeError):
             pass
-    if os.getppid() != parent:  # the parent died before the line above took effect
+    if not _sync_alive(parent, direct) or os.getppid() != direct:  # gone before the line above took effect
         os._exit(1)
-    threading.Thread(target=_watch_parent, args=(parent,), name="kenning-parent-watch", daemon=True).start()
+    threading.Thread(target=_watch_parent, args=(parent, direct), name="kenning-parent-watch", daemon=True).start()
 
 
 def _lower_priority() -> None:
@@ -240,10 +244,24 @@ def _lower_priority() -> None:
         os.nice(WORKER_NICENESS)
 
 
-def _watch_parent(parent: int) -> None:
-    while os.getppid() == parent:
+def _watch_parent(parent: int, direct: int) -> None:
+    while os.getppid() == direct and _sync_alive(parent, direct):
         time.sleep(PARENT_POLL_SECONDS)
     os._exit(1)
+
+
+def _sync_alive(parent: int, direct: int) -> bool:
+    """Whether the sync that started this worker still runs: it is the worker's parent, or,
+    under a fork server, a process that still exists (a signal 0 reaches it)."""
+    if parent == direct:
+        return True  # the parent's death changes ``os.getppid()``, which the caller checks
+    try:
+        os.kill(parent, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:  # a process of another user took the pid: the sync is gone
+        return False
+    return True
 
 
 def read_one(job: Job) -> Parsed:
