@@ -257,9 +257,7 @@ def _sync_alive(parent: int, direct: int) -> bool:
         return True  # the parent's death changes ``os.getppid()``, which the caller checks
     try:
         os.kill(parent, 0)
-    except ProcessLookupError:
-        return False
-    except PermissionError:  # a process of another user took the pid: the sync is gone
+    except (ProcessLookupError, PermissionError):  # gone, or its pid taken by another user's process
         return False
     return True
 
