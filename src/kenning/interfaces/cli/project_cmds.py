@@ -58,7 +58,9 @@ def sync(project_path: Path | None, no_embed: bool, as_json: bool) -> None:
 
 class _progress:
     """A rich progress bar on stderr when stderr is a terminal; otherwise one line when
-    embedding starts."""
+    embedding starts. The bar starts at the sync's first step, not before: its refresh thread
+    would otherwise run while the parsing pool forks its workers (which Python 3.12+ warns
+    against: a lock that thread holds stays held in the child)."""
 
     _bar: Progress | None = None
 
@@ -68,7 +70,7 @@ class _progress:
         from rich.console import Console
         from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 
-        bar = self._bar = Progress(
+        bar = Progress(
             TextColumn("{task.description:<10}"),
             BarColumn(),
             MofNCompleteColumn(),
@@ -76,10 +78,12 @@ class _progress:
             console=Console(stderr=True),
             transient=True,
         )
-        bar.__enter__()
         task = bar.add_task("reading", total=None)
 
         def update(phase: str, done: int, total: int) -> None:
+            if self._bar is None:
+                bar.__enter__()
+                self._bar = bar
             # reading and writing count files; the last steps have no known length
             bar.update(task, description=phase, completed=done, total=total or None)
 
