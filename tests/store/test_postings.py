@@ -147,6 +147,34 @@ def test_the_sums_equal_a_brute_force_sum_on_generated_lists(levels, sums, monke
             assert postings.top_k(lists, k) == _brute(lists, k)
 
 
+def test_the_numpy_sum_takes_its_floor_from_a_list_and_steps_aside_when_it_is_zero(monkeypatch):
+    """The numpy sum keeps the rows scoring at least the ``k``-th best full score of one list's
+    rows; when that floor is 0.0 (a phrase whose impacts are all zero), rows no list holds would
+    pass it: every matched row is ranked instead."""
+    monkeypatch.setattr(impact_sum, "NUMPY_FROM", 0)
+    floors: list[float] = []
+    partition = impact_sum._numpy().partition
+
+    def watched(values, kth):
+        out = partition(values, kth)
+        floors.append(float(out[kth]))
+        return out
+
+    np = impact_sum._numpy()
+    monkeypatch.setattr(np, "partition", watched)
+    zero = postings.Posting(array("q", range(1, 30)), array("d", [0.0] * 29))
+    other = postings.Posting(array("q", [5, 40, 41]), array("d", [1.0, 2.0, 0.5]))
+    # rows 0 and 30-39 are in no list: they must never come back, though they score 0.0 too
+    assert postings.top_k([zero, other], 5) == [(40, -2.0), (5, -1.0), (41, -0.5), (1, -0.0), (2, -0.0)]
+    assert floors[0] == 0.0  # the floor from ``zero``'s rows: none, then every matched row
+    assert postings.top_k([zero, other], 5) == _brute([zero, other], 5)
+    floors.clear()
+    rare = postings.Posting(array("q", [3, 7, 9, 11]), array("d", [4.0, 1.0, 3.0, 2.0]))
+    common = postings.Posting(array("q", range(1, 200)), array("d", [0.5] * 199))
+    assert postings.top_k([common, rare], 2) == [(3, -4.5), (9, -3.5)] == _brute([common, rare], 2)
+    assert floors == [3.5]  # the 2nd best full score of ``rare``'s rows (the shortest list longer than k)
+
+
 def test_the_lists_follow_the_store_when_it_moves(store, tmp_path_factory):
     project, conn = store
     phrases = ('"alpha"', '"rare002"')

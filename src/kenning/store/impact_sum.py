@@ -67,20 +67,40 @@ def top_k(lists: list[Posting], k: int, *, use_numpy: bool = True) -> list[tuple
 
 def _top_k_numpy(np: Any, lists: list[Posting], k: int) -> list[tuple[int, float]]:
     """Every posting added into one score per rowid, the phrases in their own order (the
-    float sums FTS5 makes: a row starts at 0.0 and each phrase it holds adds its impact)."""
+    float sums FTS5 makes: a row starts at 0.0 and each phrase it holds adds its impact).
+
+    The best ``k`` are then taken among the rows scoring at least a floor ``L`` that cannot
+    exceed the ``k``-th best score: the ``k``-th best of the full scores of one list's rows (they
+    are ``k`` distinct rows scoring that much), the shortest list with more than ``k`` rows (a rare
+    phrase: its rows score high). A comparison over the score array then leaves a few rows to
+    sort, instead of a partition over every row matched (SciFact ×10: 0.93 → 0.22 ms a question).
+    ``L`` must be positive: unmatched rows score 0.0. Without such a list, every matched row."""
     size = max((p.docs[-1] for p in lists if len(p)), default=-1) + 1
     scores = np.zeros(size)
+    for p in lists:
+        if len(p):
+            scores[np.frombuffer(p.docs, dtype=np.int64)] += np.frombuffer(p.impacts, dtype=np.float64)
+    longer = [p for p in lists if len(p) > k]  # rowids unique in a list: more than k rows
+    if longer:
+        rows = scores[np.frombuffer(min(longer, key=len).docs, dtype=np.int64)]
+        floor = np.partition(rows, len(rows) - k)[len(rows) - k]
+        if floor > 0.0:
+            found = np.flatnonzero(scores >= floor)
+            return _best(np, scores, found, k)
     matched = np.zeros(size, dtype=bool)
     for p in lists:
         if len(p):
-            docs = np.frombuffer(p.docs, dtype=np.int64)
-            scores[docs] += np.frombuffer(p.impacts, dtype=np.float64)  # rowids unique in a list
-            matched[docs] = True
+            matched[np.frombuffer(p.docs, dtype=np.int64)] = True
     found = np.flatnonzero(matched)
     if len(found) > k:
         values = scores[found]
         kth = np.partition(values, len(values) - k)[len(values) - k]
         found = found[values >= kth]  # the k best and every row tied with the k-th
+    return _best(np, scores, found, k)
+
+
+def _best(np: Any, scores: Any, found: Any, k: int) -> list[tuple[int, float]]:
+    """The ``k`` best of the rows ``found`` (ascending rowids), ties to the lower rowid."""
     best = found[np.lexsort((found, -scores[found]))[:k]]
     return [(int(doc), -float(scores[doc])) for doc in best]
 
