@@ -111,7 +111,7 @@ def _fence_end(data: bytes, meta: Mapping[str, Any], line: int, start: int, end:
 NATIVE: Any  # markdown-it-pyrs' parser, the block rules only; None where it is not installed
 try:
     from markdown_it_pyrs import MarkdownIt as _NativeMarkdownIt
-except ImportError:  # Python 3.13+: no wheel (pyproject.toml installs markdown-it-py there)
+except ImportError:  # Python 3.13+: no wheel (pyproject.toml requires it below 3.13 only)
     NATIVE = None
 else:
     NATIVE = _NativeMarkdownIt("zero")
