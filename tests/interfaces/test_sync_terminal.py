@@ -1,7 +1,7 @@
 """``kenning sync`` in a terminal: its progress bar shows, and the parsing pool forks its workers
 from a process with one thread. rich's bar refreshes from a thread of its own; started before
 the pool, it ran while the workers were forked (Python 3.12+ warns: a lock it held stays held in
-the child). The bar now starts with the sync's first step."""
+the child). The bar is now redrawn by the sync's own steps, without that thread."""
 
 from __future__ import annotations
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import time
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -58,10 +59,11 @@ def sync(project_path: Path | None, no_embed: bool, as_json: bool) -> None:
 
 class _progress:
     """A rich progress bar on stderr when stderr is a terminal; otherwise one line when
-    embedding starts. The bar starts at the sync's first step, not before: its refresh thread
-    would otherwise run while the parsing pool forks its workers (which Python 3.12+ warns
-    against: a lock that thread holds stays held in the child)."""
+    embedding starts. The bar is redrawn by the sync's own steps (at most every ``REDRAW``
+    seconds), not by rich's refresh thread: that thread would run while the parsing pool forks
+    its workers (which Python 3.12+ warns against: a lock it holds stays held in the child)."""
 
+    REDRAW = 0.1
     _bar: Progress | None = None
 
     def __enter__(self) -> Callable[[str, int, int], None] | None:
@@ -70,22 +72,27 @@ class _progress:
         from rich.console import Console
         from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 
-        bar = Progress(
+        bar = self._bar = Progress(
             TextColumn("{task.description:<10}"),
             BarColumn(),
             MofNCompleteColumn(),
             TimeRemainingColumn(),
             console=Console(stderr=True),
             transient=True,
+            auto_refresh=False,
         )
+        bar.__enter__()
         task = bar.add_task("reading", total=None)
+        bar.refresh()
+        drawn = [time.monotonic()]
 
         def update(phase: str, done: int, total: int) -> None:
-            if self._bar is None:
-                bar.__enter__()
-                self._bar = bar
             # reading and writing count files; the last steps have no known length
             bar.update(task, description=phase, completed=done, total=total or None)
+            now = time.monotonic()
+            if now - drawn[0] >= self.REDRAW or not total or done == total:
+                bar.refresh()
+                drawn[0] = now
 
         return update
 
