@@ -22,32 +22,22 @@ import os
 import shutil
 import sqlite3
 import statistics
-import subprocess
 import sys
 import tempfile
-import time
 from pathlib import Path
 
-from peers import corpus_files, make_corpus
+from peers import corpus_files, make_corpus, timed
 
 KENNING = str(Path(sys.executable).with_name("kenning"))
 HIDE = "raise ImportError('markdown-it-pyrs hidden by bench/markdown_parsers.py')\n"
 
 
 def cold_sync(root: Path, env: dict[str, str]) -> tuple[float, float]:
-    """Wall and CPU seconds of ``init`` + ``sync --no-embed`` on ``root`` (its children's CPU included)."""
-    wall = cpu = 0.0
-    for args in (["init", "--project", str(root), "--name", "parsers"], ["sync", "--no-embed", "--project", str(root)]):
-        start = time.perf_counter()
-        proc = subprocess.Popen([KENNING, *args], env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
-        _, status, usage = os.wait4(proc.pid, 0)
-        wall += time.perf_counter() - start
-        cpu += usage.ru_utime + usage.ru_stime
-        if os.waitstatus_to_exitcode(status) != 0:
-            raise SystemExit(
-                f"kenning {' '.join(args)} failed: {proc.stderr.read().decode()[-2000:] if proc.stderr else ''}"
-            )
-    return wall, cpu
+    """Wall and CPU seconds of ``init`` + ``sync --no-embed`` on ``root`` (its children's CPU
+    included), each command timed as bench/peers.py times kenning's."""
+    init = timed([KENNING, "init", "--project", str(root), "--name", "parsers"], env, root)
+    sync = timed([KENNING, "sync", "--no-embed", "--project", str(root)], env, root)
+    return init[0] + sync[0], init[2] + sync[2]
 
 
 def excerpts(root: Path) -> list[tuple]:
