@@ -73,7 +73,8 @@ def _top_k_numpy(np: Any, lists: list[Posting], k: int) -> list[tuple[int, float
     exceed the ``k``-th best score: the ``k``-th best of the full scores of one list's rows (they
     are ``k`` distinct rows scoring that much), the shortest list with more than ``k`` rows (a rare
     phrase: its rows score high). A comparison over the score array then leaves a few rows to
-    sort, instead of a partition over every row matched (SciFact ×10: 0.93 → 0.22 ms a question).
+    sort, instead of a partition over every row matched (SciFact ×10: p50 0.74 → 0.24 ms a question,
+    bench/topk_floor.py).
     ``L`` must be positive: unmatched rows score 0.0. Without such a list, every matched row."""
     size = max((p.docs[-1] for p in lists if len(p)), default=-1) + 1
     scores = np.zeros(size)
