@@ -34,7 +34,7 @@ from collections import Counter
 from collections.abc import Callable, Iterable, Iterator
 
 from kenning.graph import build as graph_build
-from kenning.ingest.read import Parsed, Progress, Reading
+from kenning.ingest.read import GONE, Parsed, Progress, Reading
 from kenning.project import Project
 from kenning.store import facts as fact_store
 from kenning.store import sources
@@ -260,7 +260,8 @@ def _work(
                 read.add(item.candidate.path)
             yield item
             continue
-        report.skipped[item.skip] += 1
+        if item.skip != GONE:  # a file deleted since discovery is no skipped file
+            report.skipped[item.skip] += 1
         report.eligible -= 1
         if item.candidate.path in manifest:
             vanished.append(item.candidate.path)
