@@ -81,3 +81,32 @@ def test_a_file_deleted_while_the_sync_runs_is_removed_not_unreadable(cli, make_
     assert report["coverage"] == {"eligible": 2, "indexed": 2, "skipped": {}}
     assert report["files"]["removed"] == 1
     assert report["retired_uris"] == ["docs/architecture.md#architecture"]
+
+
+def test_the_sync_report_counts_the_ledger_records_it_added_changed_retired_and_kept(cli, make_project):
+    project = _git_project(make_project)
+    root = str(project.root)
+    sync = ("sync", "--no-embed", "--project", root)
+    cli(*sync)
+
+    assert cli("ledger", "task", "T-1", "--title", "Add discounts", "--project", root).code == 0
+    added = cli(*sync, "--json").json()
+    assert added["ledger"] == {"added": 1, "changed": 0, "retired": 0, "kept": 0}
+    assert added["excerpts"]["added"] == 0, "excerpts count the files' excerpts only"
+    assert added["graph"]["nodes_delta"] == 1
+
+    cli("ledger", "task", "T-1", "--title", "Add discounts and coupons", "--project", root)
+    cli("ledger", "task", "T-2", "--title", "Refunds", "--project", root)
+    changed = cli(*sync)
+    assert "ledger: 1 added, 1 changed, 0 retired, 0 kept" in changed.out
+
+    ledger_file = project.root / ".kenning/ledger.jsonl"
+    lines = ledger_file.read_text(encoding="utf-8").splitlines(keepends=True)
+    ledger_file.write_text("".join(line for line in lines if '"T-2"' not in line), encoding="utf-8")
+    retired = cli(*sync, "--json").json()
+    assert retired["ledger"] == {"added": 0, "changed": 0, "retired": 1, "kept": 1}
+    assert retired["retired_uris"] == [LEDGER_URI]
+
+    unchanged = cli(*sync)
+    assert "ledger:" not in unchanged.out
+    assert cli(*sync, "--json").json()["ledger"] == {"added": 0, "changed": 0, "retired": 0, "kept": 0}
