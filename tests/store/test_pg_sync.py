@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 from pg_engine import server_url
 
-from conftest import bump_mtime
+from conftest import bump_mtime, commit_all
 
 pytestmark = pytest.mark.postgres
 FIXTURE = Path(__file__).parent.parent / "fixtures" / "core_corpus"
@@ -89,6 +89,37 @@ def test_an_incremental_sync_changes_postgresql_as_it_changes_sqlite(cli, corpus
     assert top5(cli, "search", "upgrader nightly", "--project", root)[0] == "README.md#upgrade"
     found = cli("search", "contributing", "--project", root, "--json").json()
     assert all(not e["source"]["uri"].startswith("CONTRIBUTING.md") for e in found["excerpts"])
+
+
+def test_a_deleted_file_and_the_ledger_s_records_are_reported_alike_on_both_engines(cli, make_project, monkeypatch):
+    """tests/interfaces/test_cli_sync_report.py, both engines at each step of one work tree."""
+    project = make_project(
+        {"README.md": "# Billing\n\nA service.\n", "docs/arch.md": "# Architecture\n\nThree layers.\n"},
+        name=f"pg-report-{uuid.uuid4().hex[:10]}",
+    )
+    commit_all(project.root)
+    root = str(project.root)
+
+    def both() -> tuple[dict, dict]:
+        local = cli("sync", "--no-embed", "--project", root, "--json").json()
+        monkeypatch.setenv("KENNING_DATABASE_URL", server_url())
+        remote = cli("sync", "--no-embed", "--project", root, "--json").json()
+        monkeypatch.delenv("KENNING_DATABASE_URL")
+        for key in ("coverage", "files", "excerpts", "ledger", "retired_uris"):
+            assert remote[key] == local[key], key
+        return local, remote
+
+    both()
+    (project.root / "docs/arch.md").unlink()  # not staged: git still lists it
+    removed, _ = both()
+    assert removed["files"]["removed"] == 1 and removed["coverage"]["skipped"] == {}
+    cli("ledger", "task", "T-1", "--title", "Add discounts", "--project", root)
+    added, _ = both()
+    assert added["ledger"] == {"added": 1, "changed": 0, "retired": 0, "kept": 0}
+    cli("ledger", "task", "T-1", "--title", "Add coupons", "--project", root)
+    changed, _ = both()
+    assert changed["ledger"] == {"added": 0, "changed": 1, "retired": 0, "kept": 0}
+    assert both()[0]["coverage"]["skipped"] == {}
 
 
 def test_memory_is_saved_and_read_in_postgresql_only(cli, corpus, monkeypatch):

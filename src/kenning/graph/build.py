@@ -91,13 +91,15 @@ def apply(
     last: bool = True,
     located: Mapping[str, list[tuple[str, int]]] | None = None,
     held: Unresolved | None = None,
+    ledger_changes: projections.LedgerChanges | None = None,
 ) -> dict[str, int]:
     """One batch's graph: ``files`` rebuilt, ``removed`` dropped, the non-file sources in ``todo``
     read, references resolved. ``last``: the sync's last batch (``DEFERRED``). ``located``:
     ``sources.facts_located_in`` of the files, when the caller has it (it just wrote them).
     ``held``: the same object at every batch of one sync, where a cold sync keeps the rows of
     the references it defers (``Unresolved``); once it is ``complete``, the last batch leaves
-    their resolution to ``resolve_held`` (until then ``DEFERRED`` stays)."""
+    their resolution to ``resolve_held`` (until then ``DEFERRED`` stays). ``ledger_changes``:
+    where what became of the ledger's records is counted, when it is read (the sync's report)."""
     nodes_before, edges_before = graph_store.counts(conn)
     had_graph = nodes_before > 0
     deferred = DEFERRED in graph_store.source_states(conn)
@@ -129,7 +131,7 @@ def apply(
     stats: dict[str, int] = {}
     others: list[int] = []  # the references of the ledger and of git history (not ``held``)
     if todo.ledger:
-        keys, refs, stats["ledger_invalid"] = projections.apply_ledger(conn, writer, project, stamp)
+        keys, refs, stats["ledger_invalid"] = projections.apply_ledger(conn, writer, project, stamp, ledger_changes)
         affected |= keys
         others += refs
     if todo.git_head is not None:

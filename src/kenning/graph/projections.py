@@ -5,6 +5,7 @@ files are written; ``graph.resolve`` resolves their references with the files').
 from __future__ import annotations
 
 import hashlib
+from dataclasses import dataclass, field
 
 from kenning import ledger
 from kenning.clock import iso, parse_iso
@@ -24,9 +25,26 @@ from kenning.store.graph_write import GraphWriter
 LEDGER_PATH = ledger.LEDGER_PATH
 
 
+@dataclass
+class LedgerChanges:
+    """What a sync did with the ledger's records (its report's ``ledger``): facts added for new
+    records, records changed (the new version a new fact, the old one superseded), facts
+    retired for records gone from the file, records kept unchanged; ``retired_uris`` their URIs.
+    All zero when the ledger's bytes did not change (it is not read again)."""
+
+    added: int = 0
+    changed: int = 0
+    retired: int = 0
+    kept: int = 0
+    retired_uris: list[str] = field(default_factory=list)
+
+
 def apply_ledger(
-    conn: Connection, writer: GraphWriter, project: Project, stamp: str
+    conn: Connection, writer: GraphWriter, project: Project, stamp: str, changes: LedgerChanges | None = None
 ) -> tuple[set[Key], list[int], int]:
+    """The ledger read again when its bytes changed; ``changes`` counts what became of its
+    records. Returns the graph keys affected, the references written and the invalid lines."""
+    changes = LedgerChanges() if changes is None else changes
     file = project.state_dir / ledger.LEDGER_NAME
     try:
         data = file.read_bytes()
@@ -70,9 +88,13 @@ def apply_ledger(
         if old is not None and old[1] == new.content_hash:
             fact_id = old[0]
             fact_store.set_fingerprint(conn, fact_id, record_fingerprint)
+            changes.kept += 1
         else:
             fact_id = fact_store.insert(conn, new)
-            if old is not None:
+            if old is None:
+                changes.added += 1
+            else:
+                changes.changed += 1
                 fact_store.set_lifecycle(
                     conn,
                     old[0],
@@ -94,6 +116,8 @@ def apply_ledger(
     for uri, (fact_id, _) in existing.items():
         if uri not in seen:
             fact_store.set_lifecycle(conn, fact_id, Lifecycle.RETIRED, when=stamp, reason="ledger record removed")
+            changes.retired += 1
+            changes.retired_uris.append(uri)
     if st is None:
         graph_write.delete_source(conn, "ledger")
     else:

@@ -28,6 +28,10 @@ ALWAYS_IGNORED_DIRS = {STATE_DIR, ".git", ".hg", ".svn"}
 # file system as bytes, decoded here with surrogate escapes) or that holds a control character
 # (a newline would split a citation or a report line) is skipped with a reason, never indexed.
 _CONTROL = frozenset(chr(c) for c in range(32)) | {chr(127)}
+# A path git still lists (``--cached``) that is gone from the work tree — deleted without
+# ``git rm``, or its folder now a file — is no file to read: it is left out, never counted
+# ``unreadable``; a file the manifest knew is then retired as removed (``sync.changes``).
+_ABSENT = frozenset({errno.ENOENT, errno.ENOTDIR})
 
 
 @dataclass(frozen=True)
@@ -95,6 +99,8 @@ def discover(project: Project) -> Discovery:
                 st = os.stat(target)
                 target = os.path.relpath(target, root_real).replace(os.sep, "/")
         except OSError as exc:
+            if exc.errno in _ABSENT and target is None:
+                continue  # listed by git but deleted from the work tree (not staged): not a file now
             result.skipped["link_loop" if exc.errno == errno.ELOOP else "unreadable"] += 1
             continue
         if not _is_regular(st.st_mode):

@@ -48,6 +48,10 @@ _PR_SET_PDEATHSIG = 1  # linux/prctl.h
 PARENT_POLL_SECONDS = 0.5
 
 
+# ``Parsed.skip`` of a file deleted between discovery and reading: not a skip reason (a sync
+# counts it nowhere, and retires it as removed when the manifest knew it), never "unreadable".
+GONE = "gone"
+
 # (candidate, the fingerprint it had when last read, pack the bodies): one file to read.
 Job = tuple[Candidate, str | None, bool]
 
@@ -269,6 +273,8 @@ def read_one(job: Job) -> Parsed:
         # No link followed, whatever happened since discovery: a link it accepted (inside the
         # root) is read at the target it resolved then; a file swapped for a link since is refused.
         data = read_regular_inside(cand.root_real or _root_of(cand), cand.target or cand.path)
+    except FileNotFoundError:
+        return Parsed(cand, None, [], skip=GONE)
     except OSError:
         return Parsed(cand, None, [], skip="unreadable")
     if b"\x00" in data[:BINARY_PROBE]:

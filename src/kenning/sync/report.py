@@ -24,6 +24,11 @@ class SyncReport:
     retired: int = 0
     kept: int = 0
     deduplicated: int = 0
+    # The ledger's records (graph.projections.LedgerChanges), apart from the files' excerpts.
+    ledger_added: int = 0
+    ledger_changed: int = 0
+    ledger_retired: int = 0
+    ledger_kept: int = 0
     writes: int = 0
     batches: int = 0  # write transactions committed (sync.batches)
     retired_uris: list[str] = field(default_factory=list)
@@ -52,6 +57,12 @@ class SyncReport:
                 "retired": self.retired,
                 "kept": self.kept,
                 "deduplicated": self.deduplicated,
+            },
+            "ledger": {
+                "added": self.ledger_added,
+                "changed": self.ledger_changed,
+                "retired": self.ledger_retired,
+                "kept": self.ledger_kept,
             },
             "retired_uris": self.retired_uris,
             "graph": dict(self.graph),

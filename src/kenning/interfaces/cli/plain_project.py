@@ -94,6 +94,11 @@ def sync_text(data: dict[str, Any]) -> str:
         f"excerpts: {ex['added']} added, {ex['replaced']} replaced, {ex['retired']} retired, "
         f"{ex['kept']} kept, {ex['deduplicated']} deduplicated · {data['writes']} write(s)",
     ]
+    led = data["ledger"]
+    if any(led.values()):  # the ledger's records, read again because its bytes changed
+        lines.append(
+            f"ledger: {led['added']} added, {led['changed']} changed, {led['retired']} retired, {led['kept']} kept"
+        )
     lines.extend(f"retired: {uri}" for uri in data["retired_uris"][:20])
     if len(data["retired_uris"]) > 20:
         lines.append(f"retired: … and {len(data['retired_uris']) - 20} more (see --json)")

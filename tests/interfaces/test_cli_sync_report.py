@@ -1,0 +1,112 @@
+"""`kenning sync`'s report, through the real CLI on a small git tree: a file deleted from the
+work tree (not staged) is removed once and never counted unreadable; the ledger's records the
+sync read are counted in the report's `ledger` object."""
+
+from __future__ import annotations
+
+import pytest
+
+import kenning.sync.changes
+from conftest import commit_all, git
+
+FILES = {
+    "README.md": "# Billing\n\nA small billing service.\n",
+    "docs/architecture.md": "# Architecture\n\nThree layers: api, service, store.\n",
+    "app/pricing.py": "def apply_tax(amount: float, rate: float = 0.2) -> float:\n    return amount * (1 + rate)\n",
+}
+LEDGER_URI = ".kenning/ledger.jsonl#task/T-2"
+
+
+def _git_project(make_project):
+    project = make_project(FILES)
+    commit_all(project.root)
+    return project
+
+
+def _delete_docs_file(root):
+    (root / "docs/architecture.md").unlink()
+
+
+def _replace_docs_folder_with_a_file(root):
+    _delete_docs_file(root)
+    (root / "docs").rmdir()
+    (root / "docs").write_text("a file where the folder was\n", encoding="utf-8")
+
+
+@pytest.mark.parametrize("gone", [_delete_docs_file, _replace_docs_folder_with_a_file])
+def test_a_file_deleted_without_git_rm_is_removed_once_and_never_counted_unreadable(cli, make_project, gone):
+    project = _git_project(make_project)
+    sync = ("sync", "--no-embed", "--project", str(project.root))
+    assert cli(*sync, "--json").json()["files"]["new"] == 3
+    gone(project.root)
+    assert "docs/architecture.md" in git(project.root, "ls-files").split(), "git still lists it (not staged)"
+
+    first = cli(*sync, "--json").json()
+    assert first["files"]["removed"] == 1
+    assert first["retired_uris"] == ["docs/architecture.md#architecture"]
+    assert first["coverage"]["eligible"] == first["coverage"]["indexed"] == 2
+    assert "unreadable" not in first["coverage"]["skipped"]
+    for _ in range(2):  # every later sync: nothing removed again, nothing unreadable
+        later = cli(*sync)
+        assert later.code == 0
+        assert "0 removed" in later.out and "unreadable" not in later.out
+    bench = cli("bench", "--json", "--project", str(project.root)).json()
+    assert "unreadable" not in bench["coverage"]["skipped"]
+    assert bench["coverage"]["eligible_files"] == bench["coverage"]["indexed_files"] == 2
+
+
+def test_a_file_deleted_before_any_sync_is_neither_indexed_nor_reported(cli, make_project):
+    project = _git_project(make_project)
+    _delete_docs_file(project.root)
+    report = cli("sync", "--no-embed", "--json", "--project", str(project.root)).json()
+    assert report["coverage"] == {"eligible": 2, "indexed": 2, "skipped": {}}
+    assert report["files"]["new"] == 2 and report["files"]["removed"] == 0
+
+
+def test_a_file_deleted_while_the_sync_runs_is_removed_not_unreadable(cli, make_project, monkeypatch):
+    """Listed by discovery, gone when the sync reads it: the race between the two."""
+    project = _git_project(make_project)
+    sync = ("sync", "--no-embed", "--json", "--project", str(project.root))
+    cli(*sync)
+    (project.root / "docs/architecture.md").write_text("# Architecture\n\nFour layers now.\n", encoding="utf-8")
+    listed = kenning.sync.changes.discover
+
+    def discover_then_delete(found_project):
+        found = listed(found_project)
+        _delete_docs_file(found_project.root)
+        return found
+
+    monkeypatch.setattr(kenning.sync.changes, "discover", discover_then_delete)
+    report = cli(*sync).json()
+    assert report["coverage"] == {"eligible": 2, "indexed": 2, "skipped": {}}
+    assert report["files"]["removed"] == 1
+    assert report["retired_uris"] == ["docs/architecture.md#architecture"]
+
+
+def test_the_sync_report_counts_the_ledger_records_it_added_changed_retired_and_kept(cli, make_project):
+    project = _git_project(make_project)
+    root = str(project.root)
+    sync = ("sync", "--no-embed", "--project", root)
+    cli(*sync)
+
+    assert cli("ledger", "task", "T-1", "--title", "Add discounts", "--project", root).code == 0
+    added = cli(*sync, "--json").json()
+    assert added["ledger"] == {"added": 1, "changed": 0, "retired": 0, "kept": 0}
+    assert added["excerpts"]["added"] == 0, "excerpts count the files' excerpts only"
+    assert added["graph"]["nodes_delta"] == 1
+
+    cli("ledger", "task", "T-1", "--title", "Add discounts and coupons", "--project", root)
+    cli("ledger", "task", "T-2", "--title", "Refunds", "--project", root)
+    changed = cli(*sync)
+    assert "ledger: 1 added, 1 changed, 0 retired, 0 kept" in changed.out
+
+    ledger_file = project.root / ".kenning/ledger.jsonl"
+    lines = ledger_file.read_text(encoding="utf-8").splitlines(keepends=True)
+    ledger_file.write_text("".join(line for line in lines if '"T-2"' not in line), encoding="utf-8")
+    retired = cli(*sync, "--json").json()
+    assert retired["ledger"] == {"added": 0, "changed": 0, "retired": 1, "kept": 1}
+    assert retired["retired_uris"] == [LEDGER_URI]
+
+    unchanged = cli(*sync)
+    assert "ledger:" not in unchanged.out
+    assert cli(*sync, "--json").json()["ledger"] == {"added": 0, "changed": 0, "retired": 0, "kept": 0}
