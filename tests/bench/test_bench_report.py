@@ -259,3 +259,54 @@ def test_a_malformed_project_question_is_a_clear_error_naming_its_line(project, 
     )
     result = cli("bench", "--project", str(project.root))
     assert result.code != 0 and "questions.jsonl line 2" in result.err
+
+
+LEDGER = (
+    '{"kind": "task", "id": "T-1", "title": "Add discounts", "status": "open", "touches": ["src/fusion.py"]}\n'
+    '{"kind": "evidence", "id": "E-1", "task": "T-1", "command": "pytest", "result": "3 passed"}\n'
+    '{"kind": "verdict", "id": "V-1", "evidence": "E-1", "outcome": "accepted"}\n'
+)
+
+
+def _ledger_project(make_project):
+    project = make_project(CORPUS)
+    (project.state_dir / "ledger.jsonl").write_text(LEDGER, encoding="utf-8")
+    resync(project)
+    return project
+
+
+def _ledger_questions(report: dict) -> list[str]:
+    return [q["text"] for q in report["questions_asked"] if any(i in q["text"] for i in ("T-1", "E-1", "V-1"))]
+
+
+def test_ledger_records_served_as_current_verify_against_their_record(make_project, cli):
+    project = _ledger_project(make_project)
+    report = cli("bench", "--json", "--project", str(project.root)).json()
+    assert _ledger_questions(report), "the bench asks about the ledger's records (their declared edges)"
+    assert report["attribution"]["verified"] == report["attribution"]["served_excerpts"] > 0
+    assert report["served_freshness"]["stale_or_missing_served_as_current"] == 0
+    text = cli("bench", "--project", str(project.root)).out
+    assert (
+        "attribution: {0}/{0} served excerpts verify (100.0%)".format(report["attribution"]["served_excerpts"]) in text
+    )
+    assert "served freshness: 0 stale or missing served as current" in text
+
+
+def test_a_ledger_record_changed_since_the_sync_is_stale_and_does_not_verify(make_project, cli):
+    project = _ledger_project(make_project)
+    with (project.state_dir / "ledger.jsonl").open("a", encoding="utf-8") as handle:
+        handle.write('{"kind": "task", "id": "T-1", "title": "Add discounts", "status": "done", "touches": []}\n')
+    report = cli("bench", "--json", "--project", str(project.root)).json()
+    assert report["served_freshness"]["by_state"].get("stale") == 1
+    assert report["attribution"]["verified"] == report["attribution"]["served_excerpts"] - 1
+    assert report["served_freshness"]["stale_or_missing_served_as_current"] == 0
+
+
+def test_dense_and_hybrid_not_served_say_why_as_the_answers_did(project, cli):
+    report = cli("bench", "--json", "--project", str(project.root)).json()
+    disabled = "dense disabled ([dense] enabled = false in .kenning/config.toml)"  # tests/conftest.py turns it off
+    assert report["retrieval"]["hybrid"] == {"available": False, "reason": disabled}
+    assert report["retrieval"]["dense"]["reason"].endswith(f"which served none: {disabled}")
+    text = cli("bench", "--project", str(project.root)).out
+    assert f"  hybrid: not measured — {disabled}" in text
+    assert "no embedding model installed" not in text

@@ -143,6 +143,33 @@ def test_without_the_extra_ask_is_lexical_and_says_dense_not_installed(synced):
     assert status["level"] == 0 and status["engines"]["dense"]["reason"].startswith("dense not installed")
 
 
+def test_bench_scores_hybrid_and_says_dense_is_served_only_inside_it(synced):
+    done = kenning("bench", "--json", "--project", str(synced))
+    assert done.returncode == 0, done.stderr
+    report = json.loads(done.stdout)
+    hybrid = report["questions"]["served_by"]["hybrid"]
+    assert hybrid > 0 and report["retrieval"]["hybrid"]["available"] is True
+    assert report["retrieval"]["dense"] == {
+        "available": False,
+        "reason": f"`kenning ask` serves dense only fused into hybrid: see hybrid ({hybrid} question(s))",
+    }
+    text = kenning("bench", "--project", str(synced)).stdout
+    assert "dense: not measured — `kenning ask` serves dense only fused into hybrid: see hybrid" in text
+    assert "no embedding model installed" not in text
+
+
+def test_bench_without_the_extra_names_the_missing_package(synced):
+    done = kenning("bench", "--json", "--project", str(synced), block="onnxruntime")
+    report = json.loads(done.stdout)
+    assert "hybrid" not in report["questions"]["served_by"]
+    assert (
+        report["retrieval"]["hybrid"]["reason"] == "dense not installed: no onnxruntime (pip install 'kenning[dense]')"
+    )
+    assert report["retrieval"]["dense"]["reason"].endswith(
+        "which served none: " + report["retrieval"]["hybrid"]["reason"]
+    )
+
+
 def test_status_reports_level_1_and_the_index_coverage(synced):
     status = json.loads(kenning("status", "--project", str(synced), "--json").stdout)
     assert status["level"] == 1 and status["engines"]["dense"]["available"]

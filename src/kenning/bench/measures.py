@@ -9,6 +9,7 @@ from collections import Counter
 from collections.abc import Sequence
 from pathlib import Path
 
+from kenning import ledger
 from kenning.bench.questions import Question
 from kenning.ingest.discover import discover
 from kenning.project import Project
@@ -58,11 +59,12 @@ def served_checks(project: Project, conn: Connection, served: dict[int, Excerpt]
     missing_served = 0
     superseded_served = 0
     hashes: dict[str, tuple[str, str] | None] = {}
+    records: dict[str, dict[str, str]] = {}
     lifecycles = bench_store.lifecycles(conn, list(served))
     for fact_id in sorted(served):
         excerpt = served[fact_id]
         states[excerpt.freshness.state.value] += 1
-        ok = _source_verifies(project.root, excerpt, hashes)
+        ok = _source_verifies(project.root, excerpt, hashes, records)
         if ok is None:
             unverifiable += 1
         elif ok:
@@ -98,11 +100,18 @@ def served_checks(project: Project, conn: Connection, served: dict[int, Excerpt]
     }
 
 
-def _source_verifies(root: Path, excerpt: Excerpt, hashes: dict[str, tuple[str, str] | None]) -> bool | None:
+def _source_verifies(
+    root: Path,
+    excerpt: Excerpt,
+    hashes: dict[str, tuple[str, str] | None],
+    records: dict[str, dict[str, str]],
+) -> bool | None:
     """True when some location re-reads as indexed — the cited file with the source's sha256,
     or any location's file still holding the excerpt's text word for word (a location keeps
-    its span's fingerprint, not its file's) — a commit: when git still has it; None without a
-    re-readable source."""
+    its span's fingerprint, not its file's); a ledger record (``.kenning/ledger.jsonl#task/T-1``)
+    when the record's last version in the ledger still has the location's fingerprint (the
+    fingerprint of the record, not of the append-only file); a commit: when git still has it;
+    None without a re-readable source."""
     fact = excerpt.fact
     if fact.source.kind == "commit":
         probe = subprocess.run(
@@ -114,6 +123,12 @@ def _source_verifies(root: Path, excerpt: Excerpt, hashes: dict[str, tuple[str, 
     if fact.source.kind != "file" or not fact.locations:
         return None
     for loc in fact.locations:
+        if loc.path == ledger.LEDGER_PATH and "#" in loc.uri:
+            if loc.path not in records:
+                records[loc.path] = ledger.fingerprints(root / loc.path)
+            if records[loc.path].get(loc.uri.split("#", 1)[1]) == loc.fingerprint:
+                return True
+            continue
         if loc.path not in hashes:
             try:
                 data = (root / loc.path).read_bytes()

@@ -8,6 +8,7 @@ from __future__ import annotations
 from collections import Counter
 from datetime import datetime
 
+from kenning import dense as dense_engine
 from kenning.answer.ask import ask_project
 from kenning.answer.relations import graph_built
 from kenning.bench import measures, optional, project_questions
@@ -95,12 +96,7 @@ def _by_mode(
     dense and hybrid need the dense index; graph needs a built graph."""
     picked = [i for i, a in enumerate(answers) if a.mode == mode]
     if mode in ("dense", "hybrid") and not picked:
-        why = (
-            "no dense index at level 0 (no embedding model installed)"
-            if mode == "dense"
-            else "hybrid needs the dense index"
-        )
-        return {"available": False, "reason": why}
+        return {"available": False, "reason": _why_not_served(mode, answers)}
     if mode == "graph" and not picked:
         built = graph_built(conn)
         return {
@@ -119,6 +115,22 @@ def _by_mode(
         )
         out["edge"] = {**scores["edge"], "edge_found": measures.rate(found, len(edge_rows))}
     return out
+
+
+def _why_not_served(mode: str, answers: list[Answer]) -> str:
+    """Why ``mode`` (dense or hybrid) scored no question, as the answers said it. `kenning ask`
+    serves dense only fused into hybrid, never alone; a question the default rule sends to
+    hybrid falls back to lexical with the reason as its first degradation (dense not
+    installed, disabled, index not built, incomplete, refused)."""
+    alone = "`kenning ask` serves dense only fused into hybrid"
+    hybrid = sum(1 for a in answers if a.mode == "hybrid")
+    if mode == "dense" and hybrid:
+        return f"{alone}: see hybrid ({hybrid} question(s))"
+    fallback = next(
+        (a.degradations[0] for a in answers if a.rule == "default" and a.mode != "hybrid" and a.degradations), None
+    )
+    why = dense_engine.missing() or fallback or "no question fell to the default rule, the one that routes to hybrid"
+    return f"{alone}, which served none: {why}" if mode == "dense" else why
 
 
 def _project_questions(
@@ -255,7 +267,7 @@ def render_text(report: dict) -> str:
     lines.append("retrieval:")
     for mode, result in report["retrieval"].items():
         if not result["available"]:
-            lines.append(f"  {mode}: absent — {result['reason']}")
+            lines.append(f"  {mode}: not measured — {result['reason']}")
             continue
         for group, scores in result.items():
             if group == "available":

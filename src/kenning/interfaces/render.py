@@ -73,15 +73,45 @@ def excerpt_lines(ex: Excerpt, *, snippet: bool = True) -> list[str]:
         )
     if snippet and ex.snippet:
         lines.append(f"   {ex.snippet}")
-    if ex.explain and "lists" in ex.explain:  # hybrid: each list's rank and contribution
-        parts = [
+    if ex.explain:
+        line = explain_line(ex.explain, ex.score)
+        if line:
+            lines.append(f"   explain: {line}")
+    return lines
+
+
+def explain_line(explain: dict[str, Any], score: float) -> str | None:
+    """``--explain`` in one line: where the base score came from (BM25, trigram, their RRF for
+    a code name, or each hybrid list's rank and contribution), each ranking factor that moved
+    it, the score; across projects, then the project rank and the RRF score that placed it.
+    None for an explain with no score to trace (graph answers: their path says it)."""
+    across = "project_rank" in explain
+    own = explain.get("project_score", score) if across else score
+    if "lists" in explain:  # hybrid: each list's rank and contribution
+        base = " · ".join(
             (f"{name} #{part['rank']}" if "rank" in part else f"{name} (fact {part.get('fact')})")
             + f" +{part['contribution']:.4f}"
             + (f" (cosine {part['cosine']})" if "cosine" in part else "")
-            for name, part in ex.explain["lists"].items()
-        ]
-        lines.append(f"   explain: {' · '.join(parts)} = {ex.score:.4f} ({ex.explain['fusion']})")
-    return lines
+            for name, part in explain["lists"].items()
+        )
+    elif "bm25" in explain or "trigram" in explain:  # one list
+        name = "bm25" if "bm25" in explain else "trigram"
+        after = " after the word hits" if explain.get("after_words") else f" {explain[name]:.4f}"
+        base = f"{name} #{explain[f'{name}_rank']}{after}"
+    elif "bm25_rank" in explain or "trigram_rank" in explain:  # a code name: words and trigrams fused by RRF
+        ranks = ", ".join(
+            f"{name} #{explain[f'{name}_rank']}" for name in ("bm25", "trigram") if f"{name}_rank" in explain
+        )
+        base = f"rrf ({ranks})" if across else f"rrf {explain['rrf']:.4f} ({ranks})"
+    else:
+        return None
+    factors = "".join(f" × {name.replace('_', ' ')} {value:g}" for name, value in explain.get("factors", {}).items())
+    line = f"{base}{factors} = {own:.4f}"
+    if "fusion" in explain:
+        line += f" ({explain['fusion']})"
+    if across:
+        line += f" · project rank {explain['project_rank']} → rrf {explain['rrf']:.6f}"
+    return line
 
 
 def answer_text(answer: Answer, *, framed: bool = False) -> str:
