@@ -196,16 +196,15 @@ class Ranker:
         if fresh.state is FreshnessState.SOURCE_MISSING and not self.options.include_missing:
             self.filtered["source_missing"] += 1
             return
-        factors = {
-            "freshness": demotion(fresh),
-            "superseded": SUPERSEDED_FACTOR if fact.lifecycle is Lifecycle.SUPERSEDED else 1.0,
-            "definition": DEFINITION_BOOST if self.symbols and _defines(fact, self.symbols) else 1.0,
-            "test_file": TEST_FACTOR if self.demote_tests and _is_test_code(fact) else 1.0,
-        }
-        factor = factors["freshness"] * factors["superseded"] * factors["definition"] * factors["test_file"]
+        freshness = demotion(fresh)
+        superseded = SUPERSEDED_FACTOR if fact.lifecycle is Lifecycle.SUPERSEDED else 1.0
+        definition = DEFINITION_BOOST if self.symbols and _defines(fact, self.symbols) else 1.0
+        test_file = TEST_FACTOR if self.demote_tests and _is_test_code(fact) else 1.0
+        factor = freshness * superseded * definition * test_file
         explain = None
         if self.options.explain:  # the product, and each factor that moved the score
-            explain = {**hit.explain, "factor": factor, "factors": {k: v for k, v in factors.items() if v != 1.0}}
+            named = {"freshness": freshness, "superseded": superseded, "definition": definition, "test_file": test_file}
+            explain = {**hit.explain, "factor": factor, "factors": {k: v for k, v in named.items() if v != 1.0}}
         insort(self.scored, (hit.tier, hit.score * factor, order, fact, fresh, explain), key=_rank_key)
 
     def _closed(self, hit: lexical.Hit) -> bool:
