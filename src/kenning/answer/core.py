@@ -109,12 +109,12 @@ def _owners(manifest: dict[str, Any]) -> dict[int, set[str]]:
 
 def _same_words(snippet: str | None, fact: Fact) -> bool:
     """Whether the text the pack showed for an entry (the manifest's snippet) is this fact's:
-    the same words as far as the shorter goes. Without a snippet, nothing to compare."""
+    its words all in the fact's body, in order (the pack leaves out headings and markup, so
+    not necessarily side by side). Without a snippet, nothing to compare."""
     if snippet is None:
         return True
-    shown, own = _WORD.findall(snippet.lower()), _WORD.findall(shown_text(fact.body).lower())
-    length = min(len(shown), len(own))
-    return shown[:length] == own[:length] and (length > 0 or not shown)
+    body = iter(_WORD.findall(fact.body.lower()))
+    return all(word in body for word in _WORD.findall(snippet.lower()))
 
 
 def _places(fact: Fact) -> set[str]:
