@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 import re
+import uuid
 
 import anyio
 import pytest
@@ -15,6 +16,7 @@ from mcp.shared.memory import create_connected_server_and_client_session
 
 from conftest import NOW, commit_all, resync
 from kenning.clock import iso
+from store.pg_engine import ENGINE, server_url  # tests/store: the PostgreSQL test server
 
 README = """# Billing service
 
@@ -47,13 +49,21 @@ We chose PostgreSQL because it supports transactions and row-level locking.
 QUESTION = "what should I know before working here"
 
 
-@pytest.fixture
-def billing(make_project, monkeypatch):
+@pytest.fixture(params=["sqlite", ENGINE])
+def billing(request, make_project, cli, monkeypatch):
+    """The tree on SQLite, and served by PostgreSQL (the same answers from either store)."""
     monkeypatch.setenv("KENNING_NOW", iso(NOW))
-    project = make_project({"README.md": README, "docs/adr/0001-use-postgres.md": ADR}, name="billing")
+    files = {"README.md": README, "docs/adr/0001-use-postgres.md": ADR}
+    project = make_project(files, name="billing", config=engine_config(request.param))
     commit_all(project.root)
-    resync(project)
+    assert cli("sync", "--project", str(project.root)).code == 0
     return project
+
+
+def engine_config(engine: str) -> str | None:
+    if engine == "sqlite":
+        return None
+    return f'name = "billing-{uuid.uuid4().hex[:10]}"\nstore = "{server_url()}"\n'
 
 
 def drawn_from(snippet: str, body: str) -> bool:
@@ -119,6 +129,8 @@ def test_memory_ask_cites_the_same_facts_with_their_own_text(billing, cli):
 def test_a_pack_built_against_another_store_never_lends_its_text_to_a_fact(billing, cli):
     """A store rebuilt from scratch numbers its facts anew: the old manifest's ids then name
     other facts. Each excerpt still shows the text of the fact it cites."""
+    if billing.config.store:
+        pytest.skip("a SQLite store rebuilt from its file; a server's store is not deleted by hand")
     assert cli("pack", "build", "--project", str(billing.root)).code == 0
     manifest_path = billing.state_dir / "cache" / "pack.json"
     manifest = json.loads(manifest_path.read_text(encoding="utf-8"))

@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+import uuid
+
 import pytest
 
-from conftest import NOW, commit_all, resync
+from conftest import NOW, commit_all
 from kenning.clock import iso
+from store.pg_engine import ENGINE, server_url  # tests/store: the PostgreSQL test server
 
 NYGARD = """# ADR-0001: Use PostgreSQL for invoices
 
@@ -37,8 +40,9 @@ Chosen option: Redis streams, because the team already runs Redis and streams ke
 """
 
 
-@pytest.fixture
-def billing(make_project, monkeypatch):
+@pytest.fixture(params=["sqlite", ENGINE])
+def billing(request, make_project, cli, monkeypatch):
+    """The tree on SQLite, and served by PostgreSQL (the same answers from either store)."""
     monkeypatch.setenv("KENNING_NOW", iso(NOW))
     project = make_project(
         {
@@ -47,10 +51,17 @@ def billing(make_project, monkeypatch):
             "docs/adr/0002-queue-with-redis.md": MADR,
         },
         name="billing",
+        config=engine_config(request.param),
     )
     commit_all(project.root)
-    resync(project)
+    assert cli("sync", "--project", str(project.root)).code == 0
     return project
+
+
+def engine_config(engine: str) -> str | None:
+    if engine == "sqlite":
+        return None
+    return f'name = "billing-{uuid.uuid4().hex[:10]}"\nstore = "{server_url()}"\n'
 
 
 def ask(cli, project, question: str) -> dict:
