@@ -70,9 +70,11 @@ def test_what_should_i_know_answers_from_the_core_pack_in_pack_order(corpus, cli
     assert result.code == 0 and "mode core, rule project-frame" in result.out
     answer = ask(cli, corpus, "what should I know before working here")
     manifest = json.loads((corpus.state_dir / "cache" / "pack.json").read_text(encoding="utf-8"))
-    assert [e["id"] for e in answer["excerpts"]][1:] == manifest["order"]
-    assert answer["excerpts"][0]["source"]["uri"].startswith("README.md")
-    assert answer["excerpts"][1]["snippet"].startswith("Run `make test` before every commit")
+    opening = [e for e in answer["excerpts"] if e["source"]["uri"].startswith("README.md")]
+    assert [e["id"] for e in opening] == manifest["context"]["fact_ids"][: len(opening)]  # its facts, in file order
+    assert [e["id"] for e in answer["excerpts"]][len(opening) :] == manifest["order"]
+    assert opening and answer["excerpts"][0]["source"]["uri"].startswith("README.md")
+    assert answer["excerpts"][len(opening)]["snippet"].startswith("Run `make test` before every commit")
     assert answer["degradations"] == []
 
 

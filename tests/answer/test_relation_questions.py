@@ -88,8 +88,11 @@ def test_why_did_we_answers_with_the_decision_and_marks_the_superseded_one(make_
     resync(project)
     answer = ask_project(project, "why did we choose SQLite", now=NOW)
     assert answer.mode == "graph" and not answer.degradations
-    first, second = answer.excerpts[0], answer.excerpts[1]
+    first, second = [e for e in answer.excerpts if "section" not in e.explain][:2]  # the decisions themselves
     assert first.fact.type == "decision" and first.explain["node"]["name"] == "ADR-0002"
+    reasons = answer.excerpts[1]  # right after its decision, the section that states it
+    assert reasons.explain["section"] == "Decision" and reasons.explain["node"]["name"] == "ADR-0002"
+    assert reasons.snippet.startswith("## Decision Keep every record in one SQLite database file")
     assert first.explain["relation"] == "decisions" and first.explain["start"][0]["resolved_by"] == "lexical"
     assert second.explain["node"]["name"] == "ADR-0001" and second.explain["superseded"] is True
     assert second.path[0]["type"] == "supersedes"

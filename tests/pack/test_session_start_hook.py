@@ -144,3 +144,18 @@ def test_the_console_script_serves_the_hook_without_importing_click(make_project
     done = subprocess.run([sys.executable, "-c", code, str(project.root)], capture_output=True, text=True)
     assert done.returncode == 0, done.stderr
     assert json.loads(done.stdout)["hookSpecificOutput"]["additionalContext"].startswith("project core: 2 decisions")
+
+
+def test_one_decision_and_one_convention_are_counted_in_the_singular(make_project, cli):
+    project = make_project(
+        {
+            "README.md": "# Shop\n\nA shop.\n",
+            "docs/adr/0001-use-sqlite.md": "# Use SQLite\n\n## Decision\n\nWe use SQLite for the catalogue.\n",
+            "CONVENTIONS.md": "# Conventions\n\n## Naming\n\nAlways use snake_case for module names.\n",
+        }
+    )
+    resync(project)
+    built = cli("pack", "build", "--project", str(project.root))
+    assert built.code == 0 and built.out.startswith("project core: 1 decision, 1 convention, fingerprint ")
+    code, context = hook(cli, project)
+    assert code == 0 and status_line(context).startswith("project core: 1 decision, 1 convention, fingerprint ")

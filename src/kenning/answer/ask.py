@@ -13,24 +13,19 @@ from datetime import datetime
 from typing import Any
 
 from kenning import dense as dense_engine
+from kenning.answer.core import LEVEL, core_answer
 from kenning.answer.relations import graph_built, relation_answer
 from kenning.answer.stale import stale_report
 from kenning.errors import IndexMissing, KenningError
-from kenning.freshness import FileCheck, freshness_of
 from kenning.ingest import git_history
-from kenning.ingest.spans import split as split_spans
 from kenning.pack.manifest import read_manifest
 from kenning.project import Project
-from kenning.records import Answer, EmptyReason, Excerpt
+from kenning.records import Answer, EmptyReason
 from kenning.route.rules import Route, route
 from kenning.search.query import parse
 from kenning.search.serve import SearchOptions, noting_sync, search_conn
-from kenning.search.snippet import make_snippet
-from kenning.store import facts as fact_store
 from kenning.store.db import SERVER_LEVEL, Connection, open_for_reading
-from kenning.store.version import store_state
 
-LEVEL = 0
 GRAPH_NOT_BUILT = "graph not built"
 DENSE_MISSING = dense_engine.NOT_INSTALLED
 CORE_NOT_BUILT = "core pack not built"
@@ -269,48 +264,6 @@ def _graph(
             degradations=("graph found no node for this question",),
         )
     return replace(found, mode="graph")
-
-
-def core_answer(
-    conn: Connection, project: Project, manifest: dict[str, Any], question: str, *, now: datetime
-) -> Answer:
-    """The pack's source facts, in pack order: the context's opening, then every included
-    convention and decision, each with the text the pack shows."""
-    context = manifest.get("context") or {}
-    context_ids = list(context.get("fact_ids", []))[:1] if context.get("included") else []
-    order = [*context_ids, *manifest.get("order", [])]
-    snippets = manifest.get("snippets", {})
-    found = fact_store.get_many(conn, project.name, order)
-    files = FileCheck(project.root, conn, split_spans)
-    files.preload(loc.path for fact in found.values() for loc in fact.locations)
-    excerpts: list[Excerpt] = []
-    for fact_id in order:
-        fact = found.get(fact_id)
-        if fact is None:
-            continue
-        snippet = snippets.get(str(fact_id)) or make_snippet(fact.body, ())
-        excerpts.append(
-            Excerpt(fact, freshness_of(fact, now=now, files=files), " ".join(snippet.split()), 0.0, len(excerpts) + 1)
-        )
-    notes = [
-        f"core pack {manifest.get('fingerprint', '')[:19]}…, about {manifest.get('estimated_tokens')} "
-        f"of {manifest.get('budget_tokens')} tokens; the full text: `kenning pack show` or core_pack()"
-    ]
-    missing = len(order) - len(excerpts)
-    if missing:
-        notes.append(f"{missing} pack source(s) no longer in the store — run `kenning pack build`")
-    elif manifest.get("store_state") != store_state(conn):
-        notes.append("the store changed since the pack was built — run `kenning pack build`")
-    return Answer(
-        question,
-        "core",
-        None,
-        LEVEL,
-        (project.name,),
-        excerpts=tuple(excerpts),
-        empty_reason=None if excerpts else EmptyReason.NO_MATCH,
-        notes=tuple(notes),
-    )
 
 
 def _manifest(project: Project) -> dict[str, Any] | None:

@@ -20,6 +20,7 @@ from datetime import datetime
 
 from kenning.answer.graph import GraphOptions, compose
 from kenning.answer.naming import Start, lexical, named, typed_names
+from kenning.answer.why import with_rationale
 from kenning.graph import walk
 from kenning.project import Project
 from kenning.records import Answer, EmptyReason, Lifecycle
@@ -257,4 +258,7 @@ def _answer(
     empty = answer.empty_reason
     if not excerpts and empty is None:
         empty = EmptyReason.NO_MATCH
-    return replace(answer, excerpts=tuple(excerpts), empty_reason=empty)
+    answer = replace(answer, excerpts=tuple(excerpts), empty_reason=empty)
+    if relation.name == "decisions":  # a "why" answer: each decision with its reasons
+        return with_rationale(conn, project, answer, now=now, limit=options.limit)
+    return answer

@@ -203,6 +203,12 @@ def _decision_section(members: list[PackFact]) -> PackFact:
     return next((m for m in members if _prose(m.body)), members[0])
 
 
+def shown_text(body: str) -> str:
+    """A fact's text as the pack shows it, on one line: HTML comments, badge lines, markup
+    shells and heading lines left out. Drawn from ``body`` alone (a core answer's snippets)."""
+    return " ".join(_prose(strip_shells(_BADGE_LINE.sub("", _COMMENT.sub("", body)))).split())
+
+
 def _prose(body: str) -> str:
     """The body without heading lines, whitespace folded to single spaces per paragraph."""
     text = _HEADING_LINE.sub("", body)

@@ -63,9 +63,14 @@ def summary(manifest: dict[str, Any]) -> str:
     left = (omitted.get("decisions", 0) or 0) + (omitted.get("conventions", 0) or 0)
     extra = f" ({left} more left out by the budget)" if left else ""
     return (
-        f"project core: {len(decisions)} decisions, {len(conventions)} conventions, "
+        f"project core: {_count(len(decisions), 'decision')}, {_count(len(conventions), 'convention')}, "
         f"fingerprint {short(manifest.get('fingerprint'))}{extra}"
     )
+
+
+def _count(number: int, noun: str) -> str:
+    """``1 decision``, ``0 decisions``, ``2 decisions``."""
+    return f"{number} {noun}" if number == 1 else f"{number} {noun}s"
 
 
 def remembered(manifest: dict[str, Any]) -> dict[str, Any]:
