@@ -56,18 +56,19 @@ def ask(
         from kenning import registry
         from kenning.across.answers import ask_all
         from kenning.across.stores import OneShot
-        from kenning.across.window import check_day
+        from kenning.across.window import check_window
         from kenning.config import kenning_home, load_project
 
         home = kenning_home()
+        since, until = check_window(since, until)
         answer = ask_all(
             question,
             registry.list_entries(home),
             now=now(),
             limit=limit,
             home=home,
-            since=check_day(since, "--since"),
-            until=check_day(until, "--until"),
+            since=since,
+            until=until,
             types=types,
             explain=explain,
             stores=OneShot(load_project),

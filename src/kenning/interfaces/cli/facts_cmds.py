@@ -70,9 +70,9 @@ def search(
 
     The console script serves this command without click (``plain.fast_search``); this is
     the reference for its options, help and usage errors."""
-    from kenning.across.window import check_day
+    from kenning.across.window import check_window
 
-    since, until = check_day(since, "--since"), check_day(until, "--until")
+    since, until = check_window(since, until)
     if all_projects:
         from kenning import registry
         from kenning.across.answers import search_all
