@@ -43,3 +43,51 @@ def test_a_since_after_the_until_is_a_validation_error_that_changes_nothing(cli,
     assert digest(db) == before
     same_day = cli("search", "tax", "--since", "2026-01-01", "--until", "2026-01-01", "--project", str(synced.root))
     assert same_day.code == 0  # a one-day window is a window
+
+
+@pytest.fixture
+def unsynced(make_project, isolated_home):
+    project = make_project({"app/pricing.py": CODE, "docs/guide.md": DOC}, name="fresh")
+    registry.register(isolated_home, project.name, project.root)
+    return project
+
+
+@pytest.mark.parametrize("command", [("search", "tax"), ("ask", "what is the tax rate")])
+def test_no_index_prints_the_answer_then_exits_1_with_the_error_line(cli, unsynced, command):
+    """SPEC §6: an absent index appears in the answer and never counts as "no result": the answer
+    (text or JSON) says `index_missing` on stdout, and the exit code is IndexMissing's, 1, with
+    its `error:`/`hint:` lines on stderr, as docs/cli.md lists "no index" among runtime errors."""
+    text = cli(*command, "--project", str(unsynced.root))
+    as_json = cli(*command, "--project", str(unsynced.root), "--json")
+    assert text.code == as_json.code == 1
+    assert "no results: index_missing" in text.out
+    assert as_json.json()["empty_reason"] == "index_missing" and as_json.json()["excerpts"] == []
+    assert text.err == as_json.err
+    assert text.err.startswith("error: no index to answer from in fresh") and "hint: run `kenning sync`" in text.err
+    assert not unsynced.db_path.exists()
+
+
+def test_all_projects_without_any_index_is_index_missing_not_no_match(cli, unsynced):
+    result = cli("search", "tax", "--all-projects", "--json")
+    assert result.code == 1
+    answer = result.json()
+    assert answer["empty_reason"] == "index_missing"
+    assert answer["scope"]["excluded"] == [
+        {"project": "fresh", "reason": "index missing: run `kenning sync` in that project"}
+    ]
+
+
+def test_a_synced_project_with_no_match_still_exits_0(cli, synced):
+    result = cli("search", "zebra", "--project", str(synced.root), "--json")
+    assert result.code == 0 and result.json()["empty_reason"] == "no_match" and result.err == ""
+
+
+def test_ask_without_an_index_never_claims_hybrid(cli, unsynced):
+    """An unsynced project has no vectors: the default rule's answer is lexical, and the
+    degradation says why dense cannot serve (not installed, disabled, or no index)."""
+    answer = cli("ask", "hello", "--project", str(unsynced.root), "--json").json()
+    assert answer["rule"] == "default" and answer["mode"] == "lexical"
+    assert answer["degradations"] and all("dense" in d for d in answer["degradations"])
+    relation = cli("ask", "what calls apply_tax", "--project", str(unsynced.root), "--json").json()
+    assert relation["rule"] == "relation" and relation["mode"] == "lexical"
+    assert relation["degradations"] == ["graph not built"]

@@ -6,8 +6,7 @@ from pathlib import Path
 
 import click
 
-from kenning.interfaces.cli.common import Bounded, emit, json_option, now, project_option, resolve_project
-from kenning.interfaces.render import answer_text
+from kenning.interfaces.cli.common import Bounded, emit_answer, json_option, now, project_option, resolve_project
 
 
 @click.command()
@@ -83,4 +82,4 @@ def ask(
                 hint="for one project, use `kenning search --since … --type …`",
             )
         answer = ask_project(resolve_project(project_path), question, now=now(), limit=limit, explain=explain)
-    emit(answer.to_json(), as_json, lambda: answer_text(answer))
+    emit_answer(answer, as_json)
