@@ -94,9 +94,7 @@ def test_bad_token_requests_are_usage_errors_that_write_nothing(cli, registered,
 
 
 @pytest.mark.parametrize("projects", [["nosuchproj"], ["alpha", "nosuchproj"]])
-def test_a_token_for_a_project_the_registry_does_not_hold_is_not_found_and_creates_nothing(
-    cli, registered, projects
-):
+def test_a_token_for_a_project_the_registry_does_not_hold_is_not_found_and_creates_nothing(cli, registered, projects):
     """`kenning token create --project nosuchproj` printed a secret for a project no server could
     serve; now it is ``NotFound`` (exit 1) naming the project, in text and JSON, and nothing is written."""
     isolated_home = registered

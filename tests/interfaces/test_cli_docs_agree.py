@@ -91,3 +91,18 @@ def test_ask_without_an_index_never_claims_hybrid(cli, unsynced):
     relation = cli("ask", "what calls apply_tax", "--project", str(unsynced.root), "--json").json()
     assert relation["rule"] == "relation" and relation["mode"] == "lexical"
     assert relation["degradations"] == ["graph not built"]
+
+
+def test_graph_path_shows_every_node_along_it_the_start_first(cli, synced):
+    """docs/cli.md: "each node along it is one excerpt with the path so far" — the start too,
+    with no edge yet, then each node with the edges that reached it."""
+    answer = cli("graph", "path", "main", "apply_tax", "--project", str(synced.root), "--json").json()
+    titles = [ex["title"] for ex in answer["excerpts"]]
+    assert titles[0].startswith("def main(") and titles[-1].startswith("def apply_tax(")
+    assert answer["excerpts"][0]["path"] == []
+    hops = [len(ex["path"]) for ex in answer["excerpts"]]
+    assert hops == list(range(len(hops))) and hops[-1] >= 1
+    text = cli("graph", "path", "main", "apply_tax", "--project", str(synced.root)).out
+    assert next(line for line in text.splitlines() if line.startswith("1. ")).startswith(
+        "1. [current] code · def main("
+    )
