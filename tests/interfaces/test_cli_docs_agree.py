@@ -12,7 +12,10 @@ import pytest
 from conftest import resync
 from kenning import registry
 
-CODE = "def main():\n    return apply_tax(100, 0.2)\n\n\ndef apply_tax(amount, rate=0.2):\n    return int(amount * (1 + rate))\n"
+CODE = (
+    "def main():\n    return apply_tax(100, 0.2)\n\n\n"
+    "def apply_tax(amount, rate=0.2):\n    return int(amount * (1 + rate))\n"
+)
 DOC = "# Guide\n\n## Tax\n\nThe tax rate is twenty percent.\n"
 
 
