@@ -10,7 +10,8 @@ from typing import Any
 import click
 
 from kenning.graph.walk import EDGE_TYPES, NODE_KINDS
-from kenning.interfaces.cli.common import Bounded, emit_answer, json_option, now, project_option, resolve_project
+from kenning.interfaces.cli.common import Bounded, emit, json_option, now, project_option, resolve_project
+from kenning.interfaces.render import answer_text
 
 
 @click.group()
@@ -41,7 +42,7 @@ def _run(
         answer = replace(answer, degradations=(*answer.degradations, fallback))
     elif project.config.store:
         answer = replace(answer, level=SERVER_LEVEL)
-    emit_answer(answer, as_json)
+    emit(answer.to_json(), as_json, lambda: answer_text(answer))
 
 
 @graph.command()
