@@ -109,3 +109,10 @@ def test_graph_path_shows_every_node_along_it_the_start_first(cli, synced):
     assert next(line for line in text.splitlines() if line.startswith("1. ")).startswith(
         "1. [current] code · def main("
     )
+
+
+def test_all_projects_with_none_readable_is_project_unreadable_and_exits_1(cli, unsynced):
+    (unsynced.root / ".kenning" / "config.toml").write_text("name = [broken\n", encoding="utf-8")
+    result = cli("search", "tax", "--all-projects", "--json")
+    assert result.code == 1 and result.json()["empty_reason"] == "project_unreadable"
+    assert result.err.startswith("error: no project could be read (fresh)")

@@ -79,7 +79,7 @@ def report_failure(exc: BaseException, *, as_json: bool = False) -> int | None:
 
 def unanswered(answer: Answer) -> KenningError | None:
     """The typed error an answer stands for when nothing could be searched: no index
-    (``empty_reason: index_missing``: never synced, or the graph not built) or no readable
+    (``empty_reason: index_missing``: never synced; across projects, none synced) or no readable
     project (``project_unreadable``). Such an answer is printed all the same, then this error's
     lines, and the command exits with its code: an absent index never counts as "no result"
     (SPEC §6), so a script cannot take it for an empty search."""
