@@ -57,3 +57,20 @@ def test_every_mcp_tool_is_documented_in_docs_mcp_md():
     documented = set(re.findall(r"^### `([a-zA-Z0-9_-]+)`", text, re.M))
     assert [name for name in registered_tools() if name not in documented] == []
     assert documented - set(registered_tools()) == set()
+
+
+def test_docs_cli_md_lists_every_config_key_and_no_other():
+    """The config error's hint sends the user to docs/cli.md for the list of keys: it must hold
+    every key ``KNOWN_KEYS`` accepts, in its section, and nothing else."""
+    from kenning.config import KNOWN_KEYS
+
+    text = (DOCS / "cli.md").read_text(encoding="utf-8")
+    table = text.split("`config.toml` keys", 1)[1].split("\n\n", 2)[1]
+    assert table.startswith("| section | keys |"), "docs/cli.md: the config keys are a table"
+    documented: dict[str, set[str]] = {}
+    for row in table.splitlines()[2:]:
+        section, keys = row.strip("|").split("|", 1)
+        name = re.fullmatch(r"\s*`\[(\w+)\]`\s*", section)
+        listed = re.sub(r"\([^)]*\)|\[[^]]*\]\([^)]*\)", "", keys)  # drop the (explanations) and links
+        documented[name.group(1) if name else ""] = set(re.findall(r"`(\w+)`", listed))
+    assert documented == {section: set(keys) for section, keys in KNOWN_KEYS.items()}

@@ -192,27 +192,36 @@ CLICK_USAGE = [
     pytest.param(("get",), "Missing argument 'IDS...'.", id="missing argument (get)"),
     pytest.param(("search", "handler", "--syntax", "nope"), "'nope' is not one of 'natural', 'fts'", id="bad choice"),
     pytest.param(("memory", "nosuchstep"), "No such command 'nosuchstep'.", id="unknown subcommand"),
+    pytest.param(
+        ("graph", "neighbours", "handler", "--edge", "bogus"), "'bogus' is not one of 'depends_on'", id="bad edge"
+    ),
+    pytest.param(
+        ("memory", "save", "x", "--producer", "robot"), "'robot' is not one of 'human', 'agent'", id="bad producer"
+    ),
 ]
 
 
 @pytest.mark.parametrize(("args", "message"), CLICK_USAGE)
 def test_a_click_usage_error_is_a_usage_error_in_text_and_json(args, message, stores, cli):
     """What click detects is kenning's ``UsageError``: exit 2 like every usage error, the hint
-    naming the command's --help; ``--json`` prints the error object, text keeps click's lines."""
+    naming the command's --help; ``--json`` prints the error object, and text the same
+    ``error:`` and ``hint:`` lines as every typed error (not click's ``Usage:``/``Error:``)."""
     project = stores["synced"]
     before = state_of(project)
     root = ("--project", str(project.root)) if args[-1] != "nosuchstep" else ()
     text = cli(*args, *root)
     as_json = cli(*args, *root, "--json")
     usage = exit_code(errors_module.UsageError("x"))
-    command = "kenning " + " ".join(args[:2] if args[0] == "memory" and args[1] != "nosuchstep" else args[:1])
+    command = "kenning " + " ".join(
+        args[:2] if args[0] in ("memory", "graph") and args[1] != "nosuchstep" else args[:1]
+    )
     assert text.code == usage and as_json.code == usage
     error = json.loads(as_json.out)["error"]
     assert error["type"] == "UsageError" and message in error["message"], error
     assert error["hint"] == f"see `{command} --help`"
     assert as_json.err == f"error: {error['message']}\nhint: {error['hint']}\n"
-    assert text.out == "" and text.err.startswith("Usage: ") and message in text.err
-    assert text.err.endswith(f"\nhint: see `{command} --help`\n")
+    assert text.out == "" and text.err == as_json.err
+    assert "Usage:" not in text.err and "Error:" not in text.err
     assert state_of(project) == before
 
 

@@ -38,6 +38,18 @@ def list_entries(home: Path) -> list[Entry]:
         raise UsageError(f"{path}: unreadable registry ({exc}); fix or delete it") from exc
 
 
+def require(home: Path, names: list[str]) -> None:
+    """``NotFound`` naming every one of ``names`` the registry does not hold."""
+    known = {entry.name for entry in list_entries(home)}
+    unknown = [name for name in dict.fromkeys(names) if name not in known]
+    if unknown:
+        listed = ", ".join(repr(name) for name in unknown)
+        raise NotFound(
+            f"no project named {listed} in the registry ({_file(home)})",
+            hint="see `kenning projects list`; register a project with `kenning init` or `kenning projects add PATH`",
+        )
+
+
 def _write(home: Path, entries: list[Entry]) -> None:
     data = {"projects": [{"name": e.name, "path": str(e.path)} for e in sorted(entries, key=lambda e: e.name)]}
     write_atomic(str(_file(home)), (json.dumps(data, indent=2) + "\n").encode("utf-8"))

@@ -135,8 +135,9 @@ def test_a_plain_question_is_lexical_and_says_why_dense_did_not_serve(corpus, cl
 
 def test_an_unsynced_project_answers_index_missing_not_an_empty_result(make_project, cli):
     project = make_project(corpus_files())
-    answer = ask(cli, project, "where is rrf_fuse")
-    assert answer["empty_reason"] == "index_missing"
+    result = cli("ask", "where is rrf_fuse", "--project", str(project.root), "--json")
+    assert result.code == 1 and result.err.startswith("error: no index to answer from")
+    assert result.json()["empty_reason"] == "index_missing"
 
 
 def test_an_empty_or_oversized_question_is_a_usage_error(corpus, cli):

@@ -77,7 +77,9 @@ def test_a_class_named_with_its_case_is_not_a_method_of_the_same_name(make_proje
     answer = ask_project(project, "what calls Timeout", now=NOW)
     assert answer.excerpts[0].explain["start"][0]["name"] == "app.retry.Timeout"
     path = cli("graph", "path", "Timeout", "Client", "--json", "--project", str(project.root)).json()
-    first = path["excerpts"][0]["path"][0]
+    start, second = path["excerpts"][:2]
+    assert start["path"] == [] and start["explain"]["node"]["name"] == "app.retry.Timeout"  # the path's first node
+    first = second["path"][0]
     assert "app.retry.Timeout" in (first["from"]["name"], first["to"]["name"])
     steps = [end["name"] for ex in path["excerpts"] for s in ex["path"] for end in (s["from"], s["to"])]
     assert "app.client.Client.timeout" not in steps

@@ -10,12 +10,22 @@ from datetime import timedelta
 import pytest
 
 from conftest import NOW
+from kenning import registry
 from kenning.auth import tokens
 from kenning.auth.policy import FailureLimiter, ToolNeeds, check_call, within
 from kenning.errors import Unauthorized
 
 
-def test_create_prints_the_secret_once_and_stores_only_a_salted_hash(cli, isolated_home):
+@pytest.fixture()
+def registered(isolated_home, tmp_path):
+    """Projects alpha and beta in the machine registry: a token binds registered projects only."""
+    for name in ("alpha", "beta", "a"):
+        registry.register(isolated_home, name, tmp_path / name)
+    return isolated_home
+
+
+def test_create_prints_the_secret_once_and_stores_only_a_salted_hash(cli, registered):
+    isolated_home = registered
     made = cli(
         "token",
         "create",
@@ -49,7 +59,8 @@ def test_create_prints_the_secret_once_and_stores_only_a_salted_hash(cli, isolat
     assert text.code == 0 and text.out.splitlines()[0].startswith("kn_") and "shown once" in text.out
 
 
-def test_revoke_and_expiry_make_verification_fail(cli, isolated_home):
+def test_revoke_and_expiry_make_verification_fail(cli, registered):
+    isolated_home = registered
     record, secret = tokens.create(
         isolated_home, scopes=[tokens.READ], projects=["alpha"], paths=[], name="r", expires="1h", now=NOW
     )
@@ -75,10 +86,27 @@ def test_revoke_and_expiry_make_verification_fail(cli, isolated_home):
         (["--scope", "memory:read", "--project", "a b"], "not a project name"),
     ],
 )
-def test_bad_token_requests_are_usage_errors_that_write_nothing(cli, isolated_home, args, fragment):
+def test_bad_token_requests_are_usage_errors_that_write_nothing(cli, registered, args, fragment):
+    isolated_home = registered
     result = cli("token", "create", *args)
     assert result.code == 2 and fragment in result.err
     assert not (isolated_home / "tokens.json").exists()
+
+
+@pytest.mark.parametrize("projects", [["nosuchproj"], ["alpha", "nosuchproj"]])
+def test_a_token_for_a_project_the_registry_does_not_hold_is_not_found_and_creates_nothing(cli, registered, projects):
+    """`kenning token create --project nosuchproj` printed a secret for a project no server could
+    serve; now it is ``NotFound`` (exit 1) naming the project, in text and JSON, and nothing is written."""
+    isolated_home = registered
+    chosen = [arg for name in projects for arg in ("--project", name)]
+    text = cli("token", "create", "--scope", "memory:read", *chosen)
+    as_json = cli("token", "create", "--scope", "memory:read", *chosen, "--json")
+    assert text.code == as_json.code == 1 and text.out == ""
+    assert text.err.startswith("error: no project named 'nosuchproj' in the registry")
+    assert "kenning projects list" in text.err and "kn_" not in text.err
+    assert json.loads(as_json.out)["error"]["type"] == "NotFound"
+    assert not (isolated_home / "tokens.json").exists()
+    assert cli("token", "list", "--json").json() == {"tokens": []}
 
 
 def test_revoking_an_unknown_token_is_not_found(cli, isolated_home):
@@ -117,7 +145,8 @@ def test_failure_limiter_blocks_then_forgets_after_the_window():
     assert limiter.blocked("1.2.3.4", 10.5) is None
 
 
-def test_tokens_file_is_versioned_json(isolated_home):
+def test_tokens_file_is_versioned_json(registered):
+    isolated_home = registered
     tokens.create(isolated_home, scopes=[tokens.READ], projects=["alpha"], paths=[], name=None, expires=None, now=NOW)
     body = json.loads((isolated_home / "tokens.json").read_text())
     assert body["schema"] == "kenning.tokens/v1" and body["tokens"][0]["expires"] is None

@@ -242,6 +242,7 @@ def test_cross_project_reads_over_http_follow_the_token_and_never_reach_the_tran
 
 def test_profiles_apply_over_http(make_project, isolated_home):
     project = make_project(FILES, name="alpha")
+    registry.register(isolated_home, project.name, project.root)  # a token binds registered projects
     _, secret = make_token(isolated_home)
     with running(create_app(project, home=isolated_home, tools="default")) as url:
         names = with_session(url, secret, lambda s: s.list_tools())
@@ -252,6 +253,7 @@ def test_kenning_mcp_http_command_serves_behind_tokens(make_project, isolated_ho
     """The real command, as a subprocess: 401 without a token, tools with one."""
     project = make_project(FILES, name="alpha")
     resync(project)
+    registry.register(isolated_home, project.name, project.root)
     _, secret = make_token(isolated_home)
     port = free_port()
     kenning = str(Path(sys.executable).with_name("kenning"))
@@ -284,6 +286,7 @@ def test_kenning_mcp_http_command_serves_behind_tokens(make_project, isolated_ho
 def test_kenning_serve_mcp_puts_the_endpoint_beside_the_cockpit(make_project, isolated_home):
     project = make_project(FILES, name="alpha")
     resync(project)
+    registry.register(isolated_home, project.name, project.root)
     _, secret = make_token(isolated_home)
     port = free_port()
     kenning = str(Path(sys.executable).with_name("kenning"))

@@ -391,7 +391,7 @@ def test_equal_length_paths_are_chosen_by_content_whatever_the_batch_order(twin_
         chosen.append([hit.node.key for hit in path])
         steps = [(e.dst.key, forward) for e, forward in graph.edges_of(store, start)]
         assert steps == [("symbol:src/a.py:alpha", True), ("symbol:src/b.py:bravo", True)]
-    assert chosen[0] == chosen[1] == ["symbol:src/a.py:alpha", "symbol:src/end.py:stop"]
+    assert chosen[0] == chosen[1] == ["symbol:src/start.py:go", "symbol:src/a.py:alpha", "symbol:src/end.py:stop"]
 
 
 def test_lean_file_references_and_resolved_edges_are_stored_as_the_general_writers_store_them(store):

@@ -240,6 +240,8 @@ def _combine(
             empty = EmptyReason.ALL_FILTERED
         elif not answers and any((e.reason or "").startswith(("unreadable", "outdated")) for e in scope.excluded):
             empty = EmptyReason.PROJECT_UNREADABLE
+        elif not answers and any((e.reason or "").startswith("index missing") for e in scope.excluded):
+            empty = EmptyReason.INDEX_MISSING  # nothing was searched: never "no match"
         else:
             empty = EmptyReason.NO_MATCH
     return Answer(

@@ -97,6 +97,18 @@ def check_day(value: str | None, option: str) -> str | None:
         return _bad(value, option)
 
 
+def check_window(since: str | None, until: str | None) -> tuple[str | None, str | None]:
+    """``--since`` and ``--until`` checked (``check_day``), and in order: a start after the end
+    is a ``ValidationError``, not a window nothing can fall into."""
+    start, end = check_day(since, "--since"), check_day(until, "--until")
+    if start and end and start > end:
+        raise ValidationError(
+            f"--since {start} is after --until {end}: no day is in that window",
+            hint="give the earlier day to --since and the later one to --until",
+        )
+    return start, end
+
+
 def _bad(value: str, option: str) -> str:
     raise ValidationError(f"{option} must be a date YYYY-MM-DD, not {value!r}")
 

@@ -29,6 +29,8 @@ from kenning.store.db import SERVER_LEVEL, Connection, open_for_reading
 GRAPH_NOT_BUILT = "graph not built"
 DENSE_MISSING = dense_engine.NOT_INSTALLED
 CORE_NOT_BUILT = "core pack not built"
+CORE_NOT_INDEXED = "core pack facts not indexed: run `kenning sync`"
+DENSE_NOT_BUILT = "dense index not built: run `kenning sync`"
 
 
 def dense_installed() -> bool:
@@ -59,13 +61,15 @@ def ask_project(
     try:
         conn, fallback = open_for_reading(project)
     except IndexMissing:
-        chosen = _route(project, question, dense_available)[0]
+        chosen, manifest = _route(project, question, dense_available)
+        mode, degradations = _without_index(project, chosen, manifest)
         return Answer(
             question,
-            chosen.mode,
+            mode,
             chosen.rule,
             LEVEL,
             (project.name,),
+            degradations=degradations,
             empty_reason=EmptyReason.INDEX_MISSING,
             notes=(f"rule {chosen.rule}: {chosen.reason}", "no index: run `kenning sync`"),
         )
@@ -103,6 +107,24 @@ def ask_conn(
         answer = replace(answer, degradations=(*answer.degradations, history.value))
     why = f"rule {chosen.rule}: {chosen.reason}"
     return noting_sync(replace(answer, query=question, rule=chosen.rule, notes=(why, *answer.notes)), project)
+
+
+def _without_index(project: Project, chosen: Route, manifest: dict[str, Any] | None) -> tuple[str, tuple[str, ...]]:
+    """The mode and degradations of an answer with no index to read: the modes that need one
+    (hybrid's vectors, the graph, the core pack's facts) cannot serve, so the answer names the
+    level-0 mode and why the chosen one is off — as an indexed store would, never ``hybrid``."""
+    match chosen.mode:
+        case "hybrid":
+            if dense_engine.missing() is not None:
+                return "lexical", (DENSE_MISSING,)
+            return "lexical", (dense_engine.DISABLED if not dense_engine.enabled(project) else DENSE_NOT_BUILT,)
+        case "graph":
+            return "lexical", (GRAPH_NOT_BUILT,)
+        case "core":
+            return "lexical", (CORE_NOT_BUILT if manifest is None else CORE_NOT_INDEXED,)
+        case "lexical" if chosen.rule == "default":
+            return "lexical", (DENSE_MISSING,)
+    return chosen.mode, ()
 
 
 def _route(project: Project, question: str, dense_available: bool | None) -> tuple[Route, dict[str, Any] | None]:

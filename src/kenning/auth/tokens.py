@@ -19,6 +19,7 @@ from datetime import datetime, timedelta
 from pathlib import Path
 from typing import Any
 
+from kenning import registry
 from kenning.clock import iso, parse_iso
 from kenning.errors import NotFound, Unauthorized, UsageError, ValidationError
 from kenning.files import write_atomic
@@ -132,7 +133,9 @@ def create(
     expires: str | None,
     now: datetime,
 ) -> tuple[TokenRecord, str]:
-    """A new record and its secret (returned once, never stored)."""
+    """A new record and its secret (returned once, never stored). Every project must be in
+    the machine registry of ``home`` (``NotFound`` otherwise, nothing written): a token bound to
+    a mistyped name would open nothing, silently."""
     scopes = sorted({s.strip() for s in scopes if s.strip()})
     unknown = [s for s in scopes if s not in SCOPES]
     if unknown or not scopes:
@@ -150,6 +153,7 @@ def create(
         if not p or p in (".", "/") or p.startswith(("/", "\\")) or ".." in p.split("/"):
             raise ValidationError(f"not a relative path prefix: {prefix!r}", hint="e.g. --path docs/")
         clean_paths.append(p)
+    registry.require(home, projects)
     label = name or f"token-{len(load(home)) + 1}"
     if not _NAME.match(label):
         raise ValidationError(f"not a token name: {label!r}", hint="letters, digits, . _ - (at most 64)")

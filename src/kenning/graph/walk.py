@@ -248,12 +248,15 @@ def touches(conn: Connection, starts: list[Node], *, hops: int = 4, limit: int =
 
 def path_between(conn: Connection, a: list[Node], b: list[Node], *, max_hops: int = MAX_HOPS) -> list[Hit]:
     """The nodes along one shortest path from ``a`` to ``b`` (edges in either direction),
-    each with the path so far; empty when no path within ``max_hops``."""
+    each with the path so far, the start first (no edge yet); empty when no path within
+    ``max_hops``."""
     targets = {n.id for n in b}
     found = walk(conn, a, hops=max_hops, allow=lambda _n, _s: True, keep=lambda h: h.node.id in targets, limit=1)
     if not found:
         return []
     end = found[0]
-    return [
+    first = end.steps[0]  # the walk never keeps a start node: a path has at least one edge
+    start = first.edge.src if first.forward else first.edge.dst
+    return [Hit(start, ())] + [
         Hit(step.edge.dst if step.forward else step.edge.src, end.steps[: i + 1]) for i, step in enumerate(end.steps)
     ]

@@ -246,6 +246,8 @@ def test_binding_decision(tmp_path):
     with pytest.raises(TokenRequired, match="kenning token create") as none:
         check_bind("0.0.0.0", explicit=True, home=home, project="alpha", now=NOW)
     assert "--project alpha" in (none.value.hint or "")
+    for name in ("alpha", "beta"):  # a token binds registered projects only
+        registry.register(home, name, tmp_path / name)
     make_token(home, projects=["beta"])
     make_token(home, expires="1h")  # created two hours before NOW: expired
     make_token(home, name="revoked")

@@ -6,8 +6,7 @@ from pathlib import Path
 
 import click
 
-from kenning.interfaces.cli.common import Bounded, emit, json_option, now, project_option, resolve_project
-from kenning.interfaces.render import answer_text
+from kenning.interfaces.cli.common import Bounded, emit_answer, json_option, now, project_option, resolve_project
 
 
 @click.command()
@@ -56,18 +55,19 @@ def ask(
         from kenning import registry
         from kenning.across.answers import ask_all
         from kenning.across.stores import OneShot
-        from kenning.across.window import check_day
+        from kenning.across.window import check_window
         from kenning.config import kenning_home, load_project
 
         home = kenning_home()
+        since, until = check_window(since, until)
         answer = ask_all(
             question,
             registry.list_entries(home),
             now=now(),
             limit=limit,
             home=home,
-            since=check_day(since, "--since"),
-            until=check_day(until, "--until"),
+            since=since,
+            until=until,
             types=types,
             explain=explain,
             stores=OneShot(load_project),
@@ -82,4 +82,4 @@ def ask(
                 hint="for one project, use `kenning search --since … --type …`",
             )
         answer = ask_project(resolve_project(project_path), question, now=now(), limit=limit, explain=explain)
-    emit(answer.to_json(), as_json, lambda: answer_text(answer))
+    emit_answer(answer, as_json)

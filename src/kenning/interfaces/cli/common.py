@@ -11,9 +11,11 @@ import click
 
 from kenning.citation import parse_fact_ref
 from kenning.config import Project
+from kenning.interfaces.cli.plain import answer_code
 from kenning.interfaces.cli.plain import now as now  # re-exported: every command's clock
 from kenning.interfaces.cli.plain import resolve_project as resolve_project  # re-exported
-from kenning.interfaces.render import to_json_text
+from kenning.interfaces.render import answer_text, to_json_text
+from kenning.records import Answer
 from kenning.refs import bound_error
 
 F = TypeVar("F", bound=Callable[..., Any])
@@ -61,6 +63,15 @@ def emit(payload: Any, as_json: bool, text: str | Callable[[], str]) -> None:
         click.echo(to_json_text(payload))
     else:
         click.echo(text() if callable(text) else text)
+
+
+def emit_answer(answer: Answer, as_json: bool, text: Callable[[Answer], str] = answer_text) -> None:
+    """Print an answer; one that could not search (no index, no readable project) then exits
+    with its error's code, its ``error:`` and ``hint:`` lines on stderr (``plain.unanswered``)."""
+    emit(answer.to_json(), as_json, lambda: text(answer))
+    code = answer_code(answer)
+    if code:
+        click.get_current_context().exit(code)
 
 
 def stderr_is_terminal() -> bool:

@@ -11,13 +11,14 @@ from kenning.config import Project
 from kenning.interfaces.cli.common import (
     Bounded,
     emit,
+    emit_answer,
     json_option,
     now,
     parse_fact_id,
     project_option,
     resolve_project,
 )
-from kenning.interfaces.cli.plain import LIMIT_RANGE, SYNTAXES, search_output
+from kenning.interfaces.cli.plain import LIMIT_RANGE, SYNTAXES, answer_code, search_output
 from kenning.interfaces.render import answer_text, fact_text, saved_payload, saved_text
 from kenning.records import FACT_SCHEMA
 from kenning.store.handle import Connection
@@ -70,9 +71,9 @@ def search(
 
     The console script serves this command without click (``plain.fast_search``); this is
     the reference for its options, help and usage errors."""
-    from kenning.across.window import check_day
+    from kenning.across.window import check_window
 
-    since, until = check_day(since, "--since"), check_day(until, "--until")
+    since, until = check_window(since, until)
     if all_projects:
         from kenning import registry
         from kenning.across.answers import search_all
@@ -94,23 +95,25 @@ def search(
         answer = search_all(
             registry.list_entries(home), query, options, now=now(), home=home, stores=OneShot(load_project)
         )
-        emit(answer.to_json(), as_json, lambda: answer_text(answer))
+        emit_answer(answer, as_json)
         return
-    click.echo(
-        search_output(
-            query,
-            limit=limit,
-            types=types,
-            include_superseded=include_superseded,
-            include_missing=include_missing,
-            syntax=syntax,
-            explain=explain,
-            project_path=project_path,
-            as_json=as_json,
-            since=since,
-            until=until,
-        )
+    text, answer = search_output(
+        query,
+        limit=limit,
+        types=types,
+        include_superseded=include_superseded,
+        include_missing=include_missing,
+        syntax=syntax,
+        explain=explain,
+        project_path=project_path,
+        as_json=as_json,
+        since=since,
+        until=until,
     )
+    click.echo(text)
+    code = answer_code(answer)
+    if code:
+        click.get_current_context().exit(code)
 
 
 @click.command()
@@ -293,7 +296,7 @@ def stale(
 
         entries = registry.list_entries(kenning_home())
         answer = stale_all(entries, now=now(), limit=limit, stores=OneShot(load_project), types=types)
-        emit(answer.to_json(), as_json, lambda: answer_text(answer))
+        emit_answer(answer, as_json)
         return
 
     project = resolve_project(project_path)

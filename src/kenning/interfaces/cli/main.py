@@ -81,16 +81,16 @@ def main(argv: list[str] | None = None) -> None:
 
 def report_click_error(exc: click.ClickException, *, as_json: bool) -> int:
     """A usage error click detects (unknown option or command, missing argument, a value not
-    among the choices) is kenning's ``UsageError``: its exit code, its hint (the command's
-    --help) and, with ``--json``, its JSON object. In text mode click's own usage lines stay."""
+    among the choices) is kenning's ``UsageError``, reported as every typed error is: the
+    ``error:`` and ``hint:`` lines (the hint names the command's --help), its exit code and, with
+    ``--json``, its JSON object — never click's own ``Usage:``/``Error:`` lines. A group called
+    without its command prints its help instead (the help is the hint)."""
+    if isinstance(exc, click.exceptions.NoArgsIsHelpError):
+        exc.show()
+        return exit_code(UsageError(exc.format_message()))
     command = exc.ctx.command_path if isinstance(exc, click.UsageError) and exc.ctx else "kenning"
     refused = UsageError(exc.format_message(), hint=f"see `{command} --help`")
-    if as_json:
-        return report_failure(refused, as_json=True) or exit_code(refused)
-    exc.show()
-    if not isinstance(exc, click.exceptions.NoArgsIsHelpError):  # that one prints the help itself
-        sys.stderr.write(f"hint: {refused.hint}\n")
-    return exit_code(refused)
+    return report_failure(refused, as_json=as_json) or exit_code(refused)
 
 
 if __name__ == "__main__":

@@ -23,6 +23,7 @@ if TYPE_CHECKING:
     from collections.abc import Collection
 
     from kenning.config import Project
+    from kenning.records import Answer
 
 # `kenning search` options, as the click command declares them (facts_cmds.search).
 _FLAGS = {
@@ -76,6 +77,36 @@ def report_failure(exc: BaseException, *, as_json: bool = False) -> int | None:
     return exit_code(exc)
 
 
+def unanswered(answer: Answer) -> KenningError | None:
+    """The typed error an answer stands for when nothing could be searched: no index
+    (``empty_reason: index_missing``: never synced; across projects, none synced) or no readable
+    project (``project_unreadable``). Such an answer is printed all the same, then this error's
+    lines, and the command exits with its code: an absent index never counts as "no result"
+    (SPEC §6), so a script cannot take it for an empty search."""
+    from kenning.errors import IndexMissing, StoreUnreadable
+    from kenning.records import EmptyReason
+
+    where = ", ".join(answer.searched or [e.project for e in answer.excluded]) or "-"
+    match answer.empty_reason:
+        case EmptyReason.INDEX_MISSING:
+            return IndexMissing(f"no index to answer from in {where}: nothing was searched")
+        case EmptyReason.PROJECT_UNREADABLE:
+            return StoreUnreadable(
+                f"no project could be read ({where}): nothing was searched", hint="see `kenning projects list`"
+            )
+    return None
+
+
+def answer_code(answer: Answer) -> int:
+    """0, or the exit code of ``unanswered(answer)`` after its ``error:``/``hint:`` lines on stderr."""
+    refused = unanswered(answer)
+    if refused is None:
+        return 0
+    sys.stdout.flush()  # the answer first, then why it is empty
+    sys.stderr.write(f"error: {refused.message}\nhint: {refused.hint}\n")
+    return exit_code(refused)
+
+
 def search_output(
     query: str,
     *,
@@ -89,8 +120,8 @@ def search_output(
     as_json: bool = False,
     since: str | None = None,
     until: str | None = None,
-) -> str:
-    """What `kenning search` prints (without the final newline)."""
+) -> tuple[str, Answer]:
+    """What `kenning search` prints (without the final newline), and the answer it renders."""
     from kenning.answer.search import SearchOptions, search_project
     from kenning.interfaces.render import answer_text, to_json_text
 
@@ -106,7 +137,7 @@ def search_output(
         until=until,
     )
     answer = search_project(project, query, options, now=now())
-    return to_json_text(answer.to_json()) if as_json else answer_text(answer)
+    return (to_json_text(answer.to_json()) if as_json else answer_text(answer)), answer
 
 
 def scan_options(args: list[str], flags: Collection[str], valued: Collection[str]) -> list[tuple[str, str]] | None:
@@ -174,8 +205,8 @@ def fast_search(args: list[str]) -> int | None:
         return None
     try:
         # parse_search_args checked each value; typing them (a TypedDict) would import typing here
-        text = search_output(**parsed)  # type: ignore[arg-type]
+        text, answer = search_output(**parsed)  # type: ignore[arg-type]
     except (KenningError, StoreError, KeyboardInterrupt) as exc:
         return report_failure(exc, as_json=bool(parsed.get("as_json"))) or 1
     sys.stdout.write(text + "\n")
-    return 0
+    return answer_code(answer)

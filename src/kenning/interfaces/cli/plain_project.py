@@ -68,20 +68,6 @@ def sync_output(project_path: Path | None, no_embed: bool, as_json: bool, progre
     return json_text(data) if as_json else sync_text(data)
 
 
-def embedding_lines() -> Progress:
-    """Without a terminal: one line on stderr when embedding starts (it may take the whole
-    budget, even on a sync with nothing new to read)."""
-    said: set[str] = set()
-
-    def update(phase: str, done: int, total: int) -> None:
-        if phase.startswith("embedding") and phase not in said:
-            said.add(phase)
-            sys.stderr.write(f"{phase}: {done} of {total} excerpts embedded; `kenning sync --no-embed` skips this\n")
-            sys.stderr.flush()
-
-    return update
-
-
 def sync_text(data: dict[str, Any]) -> str:
     cov, files, ex = data["coverage"], data["files"], data["excerpts"]
     skipped = ", ".join(f"{n} {k}" for k, n in cov["skipped"].items()) or "none"
@@ -148,7 +134,7 @@ def fast_project(command: str, args: list[str]) -> int | None:
     if parsed is None or (command == "sync" and sys.stderr.isatty()):
         return None
     try:
-        text = init_output(**parsed) if command == "init" else sync_output(**parsed, progress=embedding_lines())
+        text = init_output(**parsed) if command == "init" else sync_output(**parsed, progress=None)
     except (KenningError, StoreError, KeyboardInterrupt) as exc:
         return report_failure(exc, as_json=parsed["as_json"]) or 1
     sys.stdout.write(text + "\n")

@@ -18,7 +18,7 @@ from kenning.interfaces.cli.common import (
     resolve_project,
     stderr_is_terminal,
 )
-from kenning.interfaces.cli.plain_project import embedding_lines, init_output, sync_output
+from kenning.interfaces.cli.plain_project import init_output, sync_output
 from kenning.project import CONFIG_NAME
 from kenning.status import project_status
 
@@ -58,9 +58,9 @@ def sync(project_path: Path | None, no_embed: bool, as_json: bool) -> None:
 
 
 class _progress:
-    """A rich progress bar on stderr when stderr is a terminal; otherwise one line when
-    embedding starts. The bar is redrawn by the sync's own steps (at most every ``REDRAW``
-    seconds), not by rich's refresh thread: that thread would run while the parsing pool forks
+    """A rich progress bar on stderr when stderr is a terminal; otherwise nothing on stderr.
+    The bar is redrawn by the sync's own steps (at most every ``REDRAW`` seconds), not by
+    rich's refresh thread: that thread would run while the parsing pool forks
     its workers (which Python 3.12+ warns against: a lock it holds stays held in the child)."""
 
     REDRAW = 0.1
@@ -68,7 +68,7 @@ class _progress:
 
     def __enter__(self) -> Callable[[str, int, int], None] | None:
         if not stderr_is_terminal():
-            return embedding_lines()
+            return None  # progress only on a terminal (SPEC §15): the report says what embedding did
         from rich.console import Console
         from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 
