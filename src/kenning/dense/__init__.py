@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import importlib.util
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
@@ -60,6 +60,23 @@ def update(
     from kenning.dense import index  # numpy and the models: only when the extra is installed
 
     return index.update(conn, project, progress, lexical_seconds=lexical_seconds)
+
+
+def embed_saved(conn: Connection, project: Project, fact_ids: Iterable[int]) -> dict[str, Any] | None:
+    """The save's hook (`kenning remember`, `memory save`, `memory summary`, MCP `save_memory`):
+    embed the facts just saved when they are all a complete index lacks (see dense.index).
+    ``None`` when dense does not run here (not installed, disabled): the save has nothing to
+    add. Otherwise ``{"embedded": [embedders]}``, or with ``"error"`` when embedding failed: the
+    save is committed whatever happens here, and answers say the index is incomplete until the
+    next sync, as before."""
+    if missing() is not None or not enabled(project):
+        return None
+    from kenning.dense import index
+
+    try:
+        return {"embedded": index.embed_saved(conn, project, list(fact_ids))}
+    except Exception as exc:  # weights refused, a runtime error: reported with the save, never fatal to it
+        return {"embedded": [], "error": f"{type(exc).__name__}: {getattr(exc, 'message', exc)}"}
 
 
 def enabled(project: Project) -> bool:

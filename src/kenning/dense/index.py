@@ -6,7 +6,8 @@ docstring), and commits every batch on its own — a killed sync loses one batch
 the next sync carries on. It stops after ``[dense] budget_seconds`` — by default
 :data:`BUDGET_FACTOR` times the lexical sync's own duration, at least :data:`MIN_BUDGET_SECONDS`
 — leaving the index *incomplete*: answers then say so and search lexically, and the next sync
-continues (a sync that finds nothing new spends its whole budget embedding). :func:`coverage`
+continues (a sync that finds nothing new spends its whole budget embedding). :func:`embed_saved`
+embeds a note as it is saved, when it is all a complete index lacks. :func:`coverage`
 says where an index stands; :func:`similarities` scores every vector against a question, over a
 matrix loaded once per process, and :func:`nearest` keeps the best.
 """
@@ -17,7 +18,7 @@ import ctypes
 import json
 import sys
 import time
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Collection, Iterable
 from dataclasses import dataclass
 from typing import Any
 
@@ -152,6 +153,28 @@ def update(
     summary["seconds"] = round(time.perf_counter() - started, 2)
     summary["budget_seconds"] = round(budget, 2)
     return summary
+
+
+def embed_saved(conn: Connection, project: Project, fact_ids: Collection[int]) -> list[str]:
+    """Embed facts just saved (a note, a memory, a session summary) with each of the project's
+    models, when they are all its index lacks: one saved note leaves a complete index complete,
+    and answers stay hybrid instead of lexical until the next sync. An index not built, built
+    by another model, or lacking other excerpts is left to the sync (it is degraded already, and
+    says so). Returns the embedders that embedded; a failure raises (the caller reports it)."""
+    wanted = set(fact_ids)
+    done = []
+    for name, embedder in embedders(project).items():
+        stored = vectors.manifest(conn, name)
+        if stored is None or dense_manifest.differences(stored, embedder):
+            continue
+        rows = vectors.pending(conn, name, len(wanted) + 1)  # one more: any other excerpt pending shows
+        if not rows or any(row[0] not in wanted for row in rows):
+            continue
+        matrix = embedder.encode([text_of(kind, title, body, meta) for _, kind, title, body, meta, _ in rows])
+        with transaction(conn):
+            vectors.put(conn, name, ((row[0], row[5], vec) for row, vec in zip(rows, matrix, strict=True)))
+        done.append(name)
+    return done
 
 
 def _return_freed_memory() -> None:

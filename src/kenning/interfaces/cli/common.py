@@ -53,6 +53,15 @@ def json_option(func: F) -> F:
     return click.option("--json", "as_json", is_flag=True, help="Print the JSON contract instead of text.")(func)
 
 
+def no_embed_option(func: F) -> F:
+    return click.option(
+        "--no-embed",
+        "no_embed",
+        is_flag=True,
+        help="Do not embed the note now (level 1): answers stay lexical until the next `kenning sync`.",
+    )(func)
+
+
 def parse_fact_id(raw: str, project: Project) -> int:
     """An id as ``42``, ``#42`` or ``kn://<project>/42`` (the one parser: ``kenning.citation``)."""
     return parse_fact_ref(raw, project.name)

@@ -13,6 +13,7 @@ from kenning.interfaces.cli.common import (
     emit,
     emit_answer,
     json_option,
+    no_embed_option,
     now,
     parse_fact_id,
     project_option,
@@ -165,12 +166,21 @@ def get(ids: tuple[str, ...], project_path: Path | None, as_json: bool) -> None:
     is_flag=True,
     help="Save in the transverse memory (KENNING_HOME/global, kn://global/<id>), not in a project.",
 )
+@no_embed_option
 @project_option
 @json_option
 def remember(
-    text: str, title: str | None, type_: str, tags: str, to_global: bool, project_path: Path | None, as_json: bool
+    text: str,
+    title: str | None,
+    type_: str,
+    tags: str,
+    to_global: bool,
+    no_embed: bool,
+    project_path: Path | None,
+    as_json: bool,
 ) -> None:
     """Save a note as a fact. It has no re-readable source: it is `unverified`, never `current`."""
+    from kenning import dense
     from kenning.lifecycle import remember as save
 
     if to_global:
@@ -198,13 +208,14 @@ def remember(
         saved = save(
             conn, text, now=now(), title=title, type_=type_, tags=tuple(t.strip() for t in tags.split(",") if t.strip())
         )
+        embedded = None if no_embed else dense.embed_saved(conn, project, [saved.fact_id])
     finally:
         conn.close()
     citation = format_citation(project.name, saved.fact_id)
     emit(
-        saved_payload(citation, saved.fact_id, saved.created, saved.tags_added),
+        saved_payload(citation, saved.fact_id, saved.created, saved.tags_added, embedded),
         as_json,
-        saved_text(citation, saved.created, saved.tags_added),
+        saved_text(citation, saved.created, saved.tags_added, embedded),
     )
 
 

@@ -12,6 +12,7 @@ from kenning.interfaces.cli.common import (
     Bounded,
     emit,
     json_option,
+    no_embed_option,
     now,
     parse_fact_id,
     project_option,
@@ -190,6 +191,7 @@ def timeline(anchor: str, before: int, after: int, project_path: Path | None, as
 @click.option(
     "--producer", type=click.Choice(["human", "agent"]), default="human", show_default=True, help="Who wrote it."
 )
+@no_embed_option
 @project_option
 @json_option
 def save(
@@ -203,10 +205,12 @@ def save(
     memory_type: str | None,
     session_id: str | None,
     producer: str,
+    no_embed: bool,
     project_path: Path | None,
     as_json: bool,
 ) -> None:
     """Save an observation (an identical active note answers "already saved as #N")."""
+    from kenning import dense
     from kenning.memory.observations import Observation
     from kenning.memory.observations import save as run
     from kenning.store.db import open_store
@@ -228,13 +232,14 @@ def save(
     conn = open_store(project, create=True)
     try:
         saved = run(conn, project.name, obs, now=now())
+        embedded = None if no_embed else dense.embed_saved(conn, project, [saved.fact_id])
     finally:
         conn.close()
     citation = format_citation(project.name, saved.fact_id)
     emit(
-        saved_payload(citation, saved.fact_id, saved.created, saved.tags_added),
+        saved_payload(citation, saved.fact_id, saved.created, saved.tags_added, embedded),
         as_json,
-        saved_text(f"#{saved.fact_id} ({citation})", saved.created, saved.tags_added),
+        saved_text(f"#{saved.fact_id} ({citation})", saved.created, saved.tags_added, embedded),
     )
 
 
@@ -245,6 +250,7 @@ def save(
 @click.option("--learned", default="", help="What was learned.")
 @click.option("--completed", default="", help="What was done.")
 @click.option("--next-steps", default="", help="What comes next.")
+@no_embed_option
 @project_option
 @json_option
 def summary(
@@ -254,10 +260,13 @@ def summary(
     learned: str,
     completed: str,
     next_steps: str,
+    no_embed: bool,
     project_path: Path | None,
     as_json: bool,
 ) -> None:
     """Save a session summary (request, investigated, learned, completed, next steps)."""
+    from kenning import dense
+    from kenning.interfaces.render import saved_note
     from kenning.memory.sessions import save_summary
     from kenning.store.db import open_store
 
@@ -278,7 +287,9 @@ def summary(
             now=now(),
             producer="human",
         )
+        embedded = None if no_embed else dense.embed_saved(conn, project, [fact_id])
     finally:
         conn.close()
     citation = format_citation(project.name, fact_id)
-    emit({"id": fact_id, "citation": citation}, as_json, f"summary saved as #{fact_id} ({citation})")
+    payload = {"id": fact_id, "citation": citation} | ({} if embedded is None else {"dense": embedded})
+    emit(payload, as_json, f"summary saved as #{fact_id} ({citation})" + saved_note(embedded))

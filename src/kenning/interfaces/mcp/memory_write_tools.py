@@ -50,6 +50,7 @@ def register(server: FastMCP, ctx: ServerContext) -> None:
         scope: Literal["project", "global"] = "project",
         project: Annotated[str | None, Field(max_length=64)] = None,
     ) -> Annotated[CallToolResult, SavedOut]:
+        from kenning import dense
         from kenning.memory.layers import check_project
         from kenning.memory.observations import Observation, save
 
@@ -72,7 +73,7 @@ def register(server: FastMCP, ctx: ServerContext) -> None:
                 origin="mcp",
                 producer="agent",
             )
-            name = store.name
+            name, embedded = store.name, None
         else:
             check_project(ctx.project, project)
             obs = Observation(
@@ -88,11 +89,14 @@ def register(server: FastMCP, ctx: ServerContext) -> None:
             )
             with ctx.conn(create=True) as conn:
                 saved = save(conn, ctx.project.name, obs, now=ctx.clock())
+                # The server keeps its models loaded: embedding one note costs milliseconds, and
+                # keeps a complete index complete (answers stay hybrid).
+                embedded = dense.embed_saved(conn, ctx.project, [saved.fact_id])
             name = ctx.project.name
         citation = format_citation(name, saved.fact_id)
         return reply(
-            saved_text(f"#{saved.fact_id} ({citation})", saved.created, saved.tags_added),
-            saved_payload(citation, saved.fact_id, saved.created, saved.tags_added),
+            saved_text(f"#{saved.fact_id} ({citation})", saved.created, saved.tags_added, embedded),
+            saved_payload(citation, saved.fact_id, saved.created, saved.tags_added, embedded),
             framed=False,
         )
 
