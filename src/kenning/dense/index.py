@@ -6,7 +6,8 @@ docstring), and commits every batch on its own — a killed sync loses one batch
 the next sync carries on. It stops after ``[dense] budget_seconds`` — by default
 :data:`BUDGET_FACTOR` times the lexical sync's own duration, at least :data:`MIN_BUDGET_SECONDS`
 — leaving the index *incomplete*: answers then say so and search lexically, and the next sync
-continues (a sync that finds nothing new spends its whole budget embedding). :func:`embed_saved`
+continues (a sync that finds nothing new spends its whole budget embedding). The models share
+that budget, the one nearest completion first (:func:`order`). :func:`embed_saved`
 embeds a note as it is saved, when it is all a complete index lacks. :func:`coverage`
 says where an index stands; :func:`similarities` scores every vector against a question, over a
 matrix loaded once per process, and :func:`nearest` keeps the best.
@@ -41,6 +42,9 @@ BATCH = 8  # MiniLM's peak memory grows with the batch (+200 MB at 16, +60 MB at
 # sync came out at 2.92× and 3.07× a separate lexical sync on a quiet machine, 2026-12-01).
 BUDGET_FACTOR = 1.75
 MIN_BUDGET_SECONDS = 15.0
+# Seconds per excerpt, relative to MiniLM's (a custom model_path counts 1): the multilingual
+# model embedded the demo's excerpts 3.6-4.1 times faster, wall and CPU (docs/benchmarks.md, densesave).
+COST = {embed.MINILM: 1.0, embed.USE: 0.25}
 BODY_CHARS = 1000  # MiniLM reads 128 word pieces, about 500 characters of English; USE reads more
 CODE_CHARS = 400
 
@@ -107,16 +111,20 @@ def update(
     started = time.perf_counter()
     summary: dict[str, Any] = {"available": True, "embedders": {}, "notes": []}
     _return_freed_memory()
-    batch_seconds = 0.0
-    for name, embedder in embedders(project).items():
-        want = dense_manifest.expected(embedder)
+    chosen = embedders(project)
+    dropped: dict[str, int] = {}
+    for name, embedder in chosen.items():
         stored = vectors.manifest(conn, name)
         with transaction(conn):
             if stored is None or dense_manifest.differences(stored, embedder):
                 if stored is not None:
                     summary["notes"].append(dense_manifest.announce(stored, embedder))
-                vectors.reset(conn, name, want, created=iso(utc_now()))
-            dropped = vectors.drop_stale(conn, name)
+                vectors.reset(conn, name, dense_manifest.expected(embedder), created=iso(utc_now()))
+            dropped[name] = vectors.drop_stale(conn, name)
+        summary["embedders"][name] = {}  # the report keeps the configuration's order
+    batch_seconds = 0.0
+    for name in order(conn, chosen):
+        embedder = chosen[name]
         done, total = vectors.coverage(conn, name)
         phase = f"embedding ({name}, budget {budget:g} s)"
         own_start = time.perf_counter()
@@ -143,16 +151,30 @@ def update(
             "embedded": embedded,
             "total": total,
             "added": added,
-            "dropped": dropped,
+            "dropped": dropped[name],
             "seconds": round(time.perf_counter() - own_start, 2),
         }
         if embedded < total:
             summary["notes"].append(
-                Coverage(name, embedded, total, want).reason() + f" (budget of {budget:g} s per sync reached)"
+                Coverage(name, embedded, total, None).reason() + f" (budget of {budget:g} s per sync reached)"
             )
     summary["seconds"] = round(time.perf_counter() - started, 2)
     summary["budget_seconds"] = round(budget, 2)
     return summary
+
+
+def order(conn: Connection, chosen: dict[str, embed.Embedder]) -> list[str]:
+    """The embedders in the order a sync runs them: the one whose index should be complete
+    soonest first (its pending excerpts times :data:`COST`), ties in the configuration's order.
+    Each index serves its own questions (English ones MiniLM's, others the multilingual one's):
+    finishing the shorter job first makes the first of them hybrid soonest, and the other
+    waits only that job's time, instead of the multilingual index waiting until MiniLM's
+    whole index is done (docs/benchmarks.md, densesave)."""
+    remaining = {}
+    for name in chosen:
+        done, total = vectors.coverage(conn, name)
+        remaining[name] = (total - done) * COST.get(name, 1.0)
+    return sorted(chosen, key=lambda name: remaining[name])  # sorted is stable: ties keep their order
 
 
 def embed_saved(conn: Connection, project: Project, fact_ids: Collection[int]) -> list[str]:
