@@ -95,3 +95,22 @@ def test_the_server_holds_the_same_vectors_as_the_local_file_and_only_this_proje
 
 def _uri(conn, fact_id: int) -> str:
     return facts.get_many(conn, "p", [int(fact_id)])[int(fact_id)].source.uri
+
+
+def test_a_note_saved_into_a_complete_index_on_postgresql_is_embedded_and_answers_stay_hybrid(
+    cli, dense_project, monkeypatch
+):
+    root = str(dense_project.root)
+    monkeypatch.setenv("KENNING_DATABASE_URL", server_url())
+    assert cli("sync", "--project", root, "--json").code == 0
+    saved = cli("remember", "We deploy on Wednesdays now", "--project", root, "--json").json()
+    assert saved["dense"] == {"embedded": ["minilm", "use"]}
+    status = cli("status", "--project", root, "--json").json()
+    assert status["level"] == 2 and not [d for d in status["degradations"] if d.startswith("dense")]
+    assert cli("ask", "when do we deploy", "--project", root, "--json").json()["mode"] == "hybrid"
+    assert cli("forget", str(saved["id"]), "--project", root).code == 0
+    conn = open_store(load_project(dense_project.root))
+    try:
+        assert [vectors.coverage(conn, name) for name in ("minilm", "use")] == [(len(DOCS), len(DOCS))] * 2
+    finally:
+        conn.close()
