@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import json
 import re
-import uuid
 
 import anyio
 import pytest
@@ -16,7 +15,7 @@ from mcp.shared.memory import create_connected_server_and_client_session
 
 from conftest import NOW, commit_all, resync
 from kenning.clock import iso
-from store.pg_engine import ENGINE, server_url  # tests/store: the PostgreSQL test server
+from store.pg_engine import ENGINE, engine_config  # tests/store: the PostgreSQL test server
 
 README = """# Billing service
 
@@ -54,16 +53,10 @@ def billing(request, make_project, cli, monkeypatch):
     """The tree on SQLite, and served by PostgreSQL (the same answers from either store)."""
     monkeypatch.setenv("KENNING_NOW", iso(NOW))
     files = {"README.md": README, "docs/adr/0001-use-postgres.md": ADR}
-    project = make_project(files, name="billing", config=engine_config(request.param))
+    project = make_project(files, name="billing", config=engine_config(request.param, "billing"))
     commit_all(project.root)
     assert cli("sync", "--project", str(project.root)).code == 0
     return project
-
-
-def engine_config(engine: str) -> str | None:
-    if engine == "sqlite":
-        return None
-    return f'name = "billing-{uuid.uuid4().hex[:10]}"\nstore = "{server_url()}"\n'
 
 
 def drawn_from(snippet: str, body: str) -> bool:

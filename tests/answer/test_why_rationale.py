@@ -2,13 +2,11 @@
 
 from __future__ import annotations
 
-import uuid
-
 import pytest
 
 from conftest import NOW, commit_all
 from kenning.clock import iso
-from store.pg_engine import ENGINE, server_url  # tests/store: the PostgreSQL test server
+from store.pg_engine import ENGINE, engine_config  # tests/store: the PostgreSQL test server
 
 NYGARD = """# ADR-0001: Use PostgreSQL for invoices
 
@@ -51,17 +49,11 @@ def billing(request, make_project, cli, monkeypatch):
             "docs/adr/0002-queue-with-redis.md": MADR,
         },
         name="billing",
-        config=engine_config(request.param),
+        config=engine_config(request.param, "billing"),
     )
     commit_all(project.root)
     assert cli("sync", "--project", str(project.root)).code == 0
     return project
-
-
-def engine_config(engine: str) -> str | None:
-    if engine == "sqlite":
-        return None
-    return f'name = "billing-{uuid.uuid4().hex[:10]}"\nstore = "{server_url()}"\n'
 
 
 def ask(cli, project, question: str) -> dict:

@@ -60,6 +60,14 @@ def pg_project(project: Project) -> Project:
     return replace(project, config=replace(project.config, name=name, store=server_url()))
 
 
+def engine_config(engine: str, name: str) -> str | None:
+    """A project's config.toml for ``engine``: None (SQLite, the default config), or ``name``
+    under a fresh suffix served by the test server (tests share one database)."""
+    if engine == "sqlite":
+        return None
+    return f'name = "{name}-{uuid.uuid4().hex[:10]}"\nstore = "{server_url()}"\n'
+
+
 def server_url() -> str:
     """The test server's URL; skips (fails with CI=true) when there is none."""
     return _required(
