@@ -313,3 +313,17 @@ def test_memory_search_over_named_projects_lists_confidential_and_unknown_names_
     assert excluded["secret"].startswith("confidential") and excluded["nobody"] == "not registered on this machine"
     _, text, error = mcp(machine.alpha, "memory_search", {"query": "memory", "project": "beta,../x"})
     assert error and "ValidationError" in text
+
+
+def test_memory_search_text_names_the_excluded_projects_and_never_says_none_is_registered(machine):
+    """The text the model reads says which projects were left out and why, as the structured
+    content does; a search of only unknown names is not "no project registered on this machine"."""
+    _, text, error = mcp(machine.alpha, "memory_search", {"query": "memory", "project": "beta,secret,nobody"})
+    assert not error
+    assert "excluded: nobody (not registered on this machine)" in text
+    assert "excluded: secret (confidential" in text
+    structured, text, error = mcp(machine.alpha, "memory_search", {"query": "memory", "project": "nobody"})
+    assert not error and structured["excerpts"] == []
+    assert "no project registered on this machine" not in text
+    assert "excluded: nobody (not registered on this machine)" in text
+    assert "note: no registered project could be searched" in text

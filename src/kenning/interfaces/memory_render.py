@@ -218,7 +218,8 @@ def tool_uses_text(found: Sequence[ToolUse], missing: Sequence[str]) -> str:
 
 
 def _empty_lines(answer: Answer, skip_filtered: Set[str] = frozenset()) -> list[str]:
-    lines = [f"degraded: {d}" for d in answer.degradations]
+    lines = [f"excluded: {e.project} ({e.reason})" for e in answer.excluded]
+    lines.extend(f"degraded: {d}" for d in answer.degradations)
     lines.extend(f"note: {n}" for n in answer.notes if not n.startswith("withheld "))
     shown = {k: n for k, n in answer.filtered.items() if k not in skip_filtered}
     if answer.empty_reason:

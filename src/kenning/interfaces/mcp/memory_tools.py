@@ -77,9 +77,8 @@ def _across(ctx: ServerContext, project: str | None, query: str, limit: int, per
     """One layer's answer over the registered projects named (``*``: all) and the transverse
     memory, read-only, fused by RRF; names not registered are listed as excluded."""
     home, entries, unknown = cross_entries(ctx, requested(project, ctx)[1])
-    answer = over_stores(entries, query, per_store, limit, home=home, stores=ctx.stores)
-    extra = tuple(ScopeEntry(name, "not registered on this machine") for name in unknown)
-    return dataclasses.replace(answer, excluded=(*answer.excluded, *extra))
+    extra = [ScopeEntry(name, "not registered on this machine") for name in unknown]
+    return over_stores(entries, query, per_store, limit, home=home, stores=ctx.stores, excluded=extra)
 
 
 def _register_layers(server: FastMCP, ctx: ServerContext) -> None:
