@@ -44,6 +44,23 @@ def test_memory_index_lists_compact_rows_with_citations(make_project):
     assert result.structuredContent["schema"] == "kenning.answer/v1"
 
 
+ADR = {
+    "docs/adr/0001-use-postgresql-for-invoice-storage.md": "# ADR 0001: Use PostgreSQL for invoice storage\n\n"
+    "## Context\n\nInvoices need transactions.\n\n## Decision\n\nInvoices live in PostgreSQL.\n\n"
+    "## Consequences\n\nOps runs a PostgreSQL server for invoices.\n",
+}
+
+
+def test_memory_index_rows_keep_each_section_of_a_long_document_title_apart(make_project):
+    """The cheapest layer cut "ADR 0001: Use PostgreSQL for invoice storage > Decision" to its
+    document part, so every section of the ADR read the same row title."""
+    project, clock, server = setup(make_project, ADR)
+    rows = text(call(server, "memory_index", query="invoices")).splitlines()[2:]
+    sections = [r for r in rows if " > " in r]
+    assert {r.rsplit(" > ", 1)[1] for r in sections} == {"Context", "Decision", "Consequences"}
+    assert all(len(r) <= 59 and "ADR 0001: Use" in r for r in sections)
+
+
 def test_memory_index_without_query_lists_newest_memories_only(make_project):
     project, clock, server = setup(make_project)
     older = save_direct(project, clock, "First note about caching.")

@@ -19,6 +19,7 @@ from kenning.tokens import cut
 
 INDEX_ROW_CHARS = 58
 MIN_TITLE_CHARS = 20
+MIN_HEAD_CHARS = 8  # a section title's document part, when cut to keep the section
 SEARCH_TITLE_CHARS = 60
 SEARCH_SNIPPET_CHARS = 130
 DETAIL_BODY_CHARS = 520
@@ -67,8 +68,23 @@ def index_row(ex: Excerpt, top: float | None) -> str:
     prefix = (
         f"{fact.citation} {short_type(fact.type)} {imp} r{rel} {age_days(fact, ex.freshness)}d {_flag(ex.freshness)}"
     )
-    title, lost = cut(" ".join(fact.title.split()), max(MIN_TITLE_CHARS, INDEX_ROW_CHARS - len(prefix)))
-    return prefix + title + ("…" if lost else "")
+    return prefix + row_title(fact.title, max(MIN_TITLE_CHARS, INDEX_ROW_CHARS - len(prefix)))
+
+
+def row_title(title: str, width: int) -> str:
+    """``title`` in ``width`` characters, plus "…" when cut. A section's title ("Doc > Section")
+    keeps its last section whole and cuts the document's title instead, so that the sections
+    of one document stay apart in the index."""
+    title = " ".join(title.split())
+    kept, lost = cut(title, width)
+    if not lost:
+        return title
+    head, sep, last = title.rpartition(" > ")
+    room = width - len(sep) - len(last)
+    if sep and room >= MIN_HEAD_CHARS:
+        short, head_lost = cut(head, room)
+        return short + ("…" if head_lost else "") + sep + last
+    return kept + "…"
 
 
 def index_text(answer: Answer) -> str:
