@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections.abc import Sequence, Set
 
 from kenning.clock import parse_iso
+from kenning.interfaces.instruction_like import FLAG, fact_instruction_like
 from kenning.interfaces.render import badge
 from kenning.memory.layers import Detail
 from kenning.memory.sessions import SUMMARY_PARTS, ToolUse
@@ -108,7 +109,8 @@ def search_hit(ex: Excerpt) -> str:
     if lead and snippet.startswith(lead) and len(snippet) > len(lead):
         snippet = "…" + snippet[len(lead) :].lstrip()  # the title already said it
     snippet, more = cut(snippet, SEARCH_SNIPPET_CHARS)
-    return f"{head}\n  {snippet}{'…' if more else ''}"
+    flag = f"\n  {FLAG}" if fact_instruction_like(fact, ex.snippet) else ""
+    return f"{head}\n  {snippet}{'…' if more else ''}{flag}"
 
 
 def search_text(answer: Answer, rollups: Sequence[Excerpt] = ()) -> str:
@@ -154,6 +156,8 @@ def detail_text(detail: Detail, *, full: bool = False) -> tuple[str, bool]:
         lines.append("source: " + (", ".join(loc.uri for loc in fact.locations[:3]) or fact.source.uri))
     if fact.tags:
         lines.append("tags: " + ", ".join(fact.tags))
+    if fact_instruction_like(fact, *(detail.summary or {}).values()):
+        lines.append(FLAG)
     for label, value in (("why", fact.why), ("how to apply", fact.how_to_apply)):
         if value:
             lines.append(f"{label}: {value}")
