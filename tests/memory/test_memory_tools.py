@@ -194,6 +194,22 @@ def test_search_memory_withholds_weak_matches_that_recall_serves_with_scores(mak
     assert "score " in text(lenient)
 
 
+def test_recall_prints_each_score_to_three_significant_digits_even_when_tiny(make_project):
+    """BM25 over a handful of excerpts scores about 1e-6: printed with three decimals, every
+    score of recall and recall_context read "0.000"."""
+    import re
+
+    project, clock, server = setup(
+        make_project, {f"docs/n{i}.md": f"# Note {i}\n\nCache invoice {i}.\n" for i in range(4)}
+    )
+    for tool in ("recall", "recall_context"):
+        result = call(server, tool, query="cache invoice")
+        scores = [e["score"] for e in result.structuredContent["excerpts"]]
+        printed = [float(s) for s in re.findall(r"score (\S+?)[ )]", text(result))]
+        assert scores and min(scores) < 0.0005, scores  # the case that printed 0.000
+        assert printed == [float(f"{s:.3g}") for s in scores], (tool, printed, scores)
+
+
 def test_search_memory_serves_a_match_holding_every_term(make_project):
     project, clock, server = setup(make_project)
     good = save_direct(project, clock, "Token identity fallback: use the service account.")

@@ -133,7 +133,7 @@ def scored_text(answer: Answer, *, title: str, withheld: int | None = None, pool
         )
     lines.extend(_empty_lines(answer, skip_filtered={"weak_match"}))
     for ex in answer.excerpts:
-        lines.append(f"{ex.rank}. score {ex.score:.3f} · " + search_hit(ex))
+        lines.append(f"{ex.rank}. score {ex.score:.3g} · " + search_hit(ex))
     return "\n".join(lines)
 
 
