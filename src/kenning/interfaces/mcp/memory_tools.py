@@ -20,6 +20,7 @@ from kenning.citation import facts_not_found
 from kenning.errors import NotFound
 from kenning.interfaces import memory_render as mr
 from kenning.interfaces.mcp.context import READ, ServerContext, reply
+from kenning.interfaces.mcp.foreign import foreign_details, foreign_project
 from kenning.interfaces.mcp.memory_params import (
     FactRef,
     FactRefs,
@@ -150,11 +151,15 @@ def _register_layers(server: FastMCP, ctx: ServerContext) -> None:
         from kenning.memory.layers import check_project, details
 
         check_project(ctx.project, project)
-        wanted = [fact_id(raw, ctx.project) for raw in ids]
-        with ctx.conn() as conn:
-            found, missing = details(conn, ctx.project, wanted, now=ctx.clock())
+        other = foreign_project(ctx, ids)
+        if other is not None:  # a cross-project search's citations (foreign.py)
+            _, found, missing = foreign_details(ctx, other, ids)
+        else:
+            wanted = [fact_id(raw, ctx.project) for raw in ids]
+            with ctx.conn() as conn:
+                found, missing = details(conn, ctx.project, wanted, now=ctx.clock())
         if not found:
-            raise facts_not_found(missing, ctx.project.name)
+            raise facts_not_found(missing, other or ctx.project.name)
         text, cuts = mr.details_text(found, missing, full=full)
         structured = {
             "schema": FACT_SCHEMA,
