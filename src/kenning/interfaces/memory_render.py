@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Sequence, Set
 
 from kenning.clock import parse_iso
-from kenning.interfaces.instruction_like import FLAG, fact_instruction_like
+from kenning.instruction_like import FLAG, fact_instruction_like
 from kenning.interfaces.render import badge
 from kenning.memory.layers import Detail
 from kenning.memory.sessions import SUMMARY_PARTS, ToolUse

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import json
 
-from kenning.interfaces.instruction_like import FLAG, fact_instruction_like
+from kenning.instruction_like import FLAG, fact_instruction_like
 from kenning.records import Answer, Excerpt, Fact, Freshness, FreshnessState, Lifecycle
 
 TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (start-up time)
