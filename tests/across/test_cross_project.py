@@ -342,6 +342,8 @@ def test_memory_get_reads_the_records_a_cross_project_search_cited(machine):
         got, text, error = mcp(machine.alpha, "memory_get", {"ids": [cited[name]]})
         assert not error, text
         assert [f["citation"] for f in got["facts"]] == [cited[name]] and got["facts"][0]["body"]
+    got, text, error = mcp(machine.alpha, "memory_get", {"ids": [cited["beta"], "kn://beta/999"]})
+    assert not error and got["missing"] == [999] and "not found: kn://beta/999" in text
     secret, text, error = mcp(machine.alpha, "memory_get", {"ids": ["kn://secret/1"]})
     assert error and secret["error"]["type"] == "ScopeDenied" and "confidential" in text and SECRET not in text
     _, text, error = mcp(machine.alpha, "memory_get", {"ids": ["kn://nobody/1"]})

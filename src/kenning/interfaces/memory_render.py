@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence, Set
 
+from kenning.citation import format_citation
 from kenning.clock import parse_iso
 from kenning.instruction_like import FLAG, fact_instruction_like
 from kenning.interfaces.render import badge
@@ -174,7 +175,9 @@ def detail_text(detail: Detail, *, full: bool = False) -> tuple[str, bool]:
     return "\n".join(lines), False
 
 
-def details_text(found: Sequence[Detail], missing: Sequence[int], *, full: bool = False) -> tuple[str, dict[str, int]]:
+def details_text(
+    found: Sequence[Detail], missing: Sequence[int], *, full: bool = False, cited: str | None = None
+) -> tuple[str, dict[str, int]]:
     """Records until the reply cap; returns the text and what was cut (bodies, records)."""
     blocks: list[str] = []
     size = 0
@@ -195,7 +198,8 @@ def details_text(found: Sequence[Detail], missing: Sequence[int], *, full: bool 
             + "; ask for them in another call]"
         )
     if missing:
-        blocks.append("not found: " + ", ".join(f"#{i}" for i in missing))
+        # ``cited``: another project's ids (memory_get of a cross-project citation), never "#42"
+        blocks.append("not found: " + ", ".join(format_citation(cited, i) if cited else f"#{i}" for i in missing))
     if not found and not missing:
         blocks.append("no ids given")
     return "\n\n".join(blocks), {"bodies_cut": bodies_cut, "records_omitted": len(omitted)}

@@ -160,7 +160,7 @@ def _register_layers(server: FastMCP, ctx: ServerContext) -> None:
                 found, missing = details(conn, ctx.project, wanted, now=ctx.clock())
         if not found:
             raise facts_not_found(missing, other or ctx.project.name)
-        text, cuts = mr.details_text(found, missing, full=full)
+        text, cuts = mr.details_text(found, missing, full=full, cited=other)
         structured = {
             "schema": FACT_SCHEMA,
             "facts": [
