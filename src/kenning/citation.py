@@ -50,6 +50,12 @@ def parse_fact_ref(raw: int | str, project: str) -> int:
     return found
 
 
+def cited_project(raw: int | str) -> str | None:
+    """The project a ``kn://<project>/<id>`` citation names (None for a bare id or anything else)."""
+    match = _CITATION.match(raw.strip()) if isinstance(raw, str) else None
+    return match["project"] if match else None
+
+
 def facts_not_found(ids: Sequence[int], project: str) -> NotFound:
     """The one refusal of a look-up by id where none of the ids exists (CLI `get`, `memory
     get`, MCP `memory_get`); when some exist, the answer lists the others as ``missing``."""

@@ -313,3 +313,42 @@ def test_memory_search_over_named_projects_lists_confidential_and_unknown_names_
     assert excluded["secret"].startswith("confidential") and excluded["nobody"] == "not registered on this machine"
     _, text, error = mcp(machine.alpha, "memory_search", {"query": "memory", "project": "beta,../x"})
     assert error and "ValidationError" in text
+
+
+def test_memory_search_text_names_the_excluded_projects_and_never_says_none_is_registered(machine):
+    """The text the model reads says which projects were left out and why, as the structured
+    content does; a search of only unknown names is not "no project registered on this machine"."""
+    _, text, error = mcp(machine.alpha, "memory_search", {"query": "memory", "project": "beta,secret,nobody"})
+    assert not error
+    assert "excluded: nobody (not registered on this machine)" in text
+    assert "excluded: secret (confidential" in text
+    structured, text, error = mcp(machine.alpha, "memory_search", {"query": "memory", "project": "nobody"})
+    assert not error and structured["excerpts"] == []
+    assert "no project registered on this machine" not in text
+    assert "excluded: nobody (not registered on this machine)" in text
+    assert "note: no registered project could be searched" in text
+
+
+def test_memory_get_reads_the_records_a_cross_project_search_cited(machine):
+    """Layer 3 across projects: memory_search(project="*") cited kn://beta/N and kn://global/N,
+    but memory_get refused every one of them, so full records were out of reach."""
+    from kenning.across.transverse import remember_global
+
+    remember_global(machine.home, "Memory notes stay short, one idea each.", now=NOW)
+    found, _, _ = mcp(machine.alpha, "memory_search", {"query": "memory", "project": "*"})
+    cited = {e["project"]: e["citation"] for e in found["excerpts"]}
+    assert {"beta", "global"} <= set(cited)
+    for name in ("beta", "global"):
+        got, text, error = mcp(machine.alpha, "memory_get", {"ids": [cited[name]]})
+        assert not error, text
+        assert [f["citation"] for f in got["facts"]] == [cited[name]] and got["facts"][0]["body"]
+    got, text, error = mcp(machine.alpha, "memory_get", {"ids": [cited["beta"], "kn://beta/999"]})
+    assert not error and got["missing"] == [999] and "not found: kn://beta/999" in text
+    secret, text, error = mcp(machine.alpha, "memory_get", {"ids": ["kn://secret/1"]})
+    assert error and secret["error"]["type"] == "ScopeDenied" and "confidential" in text and SECRET not in text
+    _, text, error = mcp(machine.alpha, "memory_get", {"ids": ["kn://nobody/1"]})
+    assert error and "not registered on this machine" in text
+    _, text, error = mcp(machine.alpha, "memory_get", {"ids": [cited["beta"]]}, cross_project=False)
+    assert error and "ScopeDenied" in text  # the switch off: refused as before
+    _, text, error = mcp(machine.alpha, "memory_get", {"ids": [cited["beta"], 1]})
+    assert error and "ScopeDenied" in text  # one project per call

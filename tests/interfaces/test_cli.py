@@ -180,3 +180,23 @@ def test_a_damaged_store_is_a_clear_error_not_a_traceback(cli, project_dir):
     assert result.code == 1
     assert "error: the project store cannot be read" in result.err and "Traceback" not in result.err
     assert "not a database" not in result.err  # SQLite's wording stays inside
+
+
+def test_python_dash_m_kenning_runs_the_console_script(project_dir):
+    """`python -m kenning` failed ("'kenning' is a package and cannot be directly executed"):
+    an MCP client configured with the interpreter could not start the server."""
+    import subprocess
+    import sys
+
+    from kenning import __version__
+
+    done = subprocess.run([sys.executable, "-m", "kenning", "--version"], capture_output=True, text=True, timeout=60)
+    assert done.returncode == 0 and __version__ in done.stdout, done.stderr
+    for args, said in ((["sync"], "excerpts:"), (["search", "zzzunfindable"], "0 result(s)")):
+        done = subprocess.run(
+            [sys.executable, "-m", "kenning", *args, "--project", str(project_dir)],
+            capture_output=True,
+            text=True,
+            timeout=120,
+        )
+        assert done.returncode == 0 and said in done.stdout, (args, done.stdout, done.stderr)

@@ -240,6 +240,21 @@ def test_cross_project_reads_over_http_follow_the_token_and_never_reach_the_tran
     assert outside.status == 403 and outside.body["error"]["message"].startswith("scope divergence")
 
 
+def test_memory_get_of_another_projects_citation_follows_the_token(served):
+    url, home, _ = served
+    _, both = make_token(home, projects=["alpha", "beta"])
+    found = with_session(url, both, lambda s: s.call_tool("memory_search", {"query": "beta", "project": "beta"}))
+    cited = found.structuredContent["excerpts"][0]["citation"]
+    got = with_session(url, both, lambda s: s.call_tool("memory_get", {"ids": [cited]}))
+    assert not got.isError and got.structuredContent["facts"][0]["citation"] == cited
+    _, alpha = make_token(home)
+    refused = with_session(url, alpha, lambda s: s.call_tool("memory_get", {"ids": [cited]}))
+    assert refused.isError and refused.structuredContent["error"]["type"] == "ScopeDenied"
+    assert "Beta keys" not in refused.content[0].text
+    glob = with_session(url, both, lambda s: s.call_tool("memory_get", {"ids": ["kn://global/1"]}))
+    assert glob.isError and "outside this token's projects" in glob.content[0].text
+
+
 def test_profiles_apply_over_http(make_project, isolated_home):
     project = make_project(FILES, name="alpha")
     registry.register(isolated_home, project.name, project.root)  # a token binds registered projects

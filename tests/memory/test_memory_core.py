@@ -114,3 +114,24 @@ def test_a_resync_leaves_saved_memories_alone(make_project):
     state = conn.execute("SELECT lifecycle FROM facts WHERE id = ?", (saved.fact_id,)).fetchone()[0]
     conn.close()
     assert state == "active"
+
+
+def test_two_neighbouring_anchors_are_both_marked_as_anchors_in_the_context(make_project):
+    """Step 2 of mem_search with two adjacent sections selected showed the second as the first's
+    neighbour ("-"), not as the anchor the agent chose (">")."""
+    from kenning.memory.timeline import around
+    from kenning.store.db import connect
+
+    project = make_project({"docs/a.md": "# A\n\nFirst part.\n\n## B\n\nSecond part.\n\n## C\n\nThird part.\n"})
+    resync(project)
+    conn = connect(project.db_path)
+    try:
+        ids = [f for (f,) in conn.execute("SELECT id FROM facts WHERE type = 'doc' ORDER BY id").fetchall()]
+        entries = around(conn, project, ids[:2], 1, 1, now=NOW)
+    finally:
+        conn.close()
+    assert [(e.fact.id, e.anchor, e.offset) for e in entries] == [
+        (ids[0], ids[0], 0),
+        (ids[1], ids[1], 0),
+        (ids[2], ids[1], 1),
+    ]

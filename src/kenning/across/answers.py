@@ -164,10 +164,12 @@ def over_stores(
     home: Path | None = None,
     mode: str = "lexical",
     stores: Stores,
+    excluded: Iterable[ScopeEntry] = (),
 ) -> Answer:
     """Any one-store answer (``per_store(conn, project, limit)``: the memory tools' layers, say)
-    over every registered store, fused into one labelled list."""
-    return _across(entries, home, query, per_store, limit, fallback_mode=mode, stores=stores)
+    over every registered store, fused into one labelled list; ``excluded``: names the caller
+    left out (not registered), listed with the others."""
+    return _across(entries, home, query, per_store, limit, fallback_mode=mode, stores=stores, excluded=excluded)
 
 
 def _across(
@@ -180,6 +182,7 @@ def _across(
     fallback_mode: str,
     stores: Stores,
     types: tuple[str, ...] = (),
+    excluded: Iterable[ScopeEntry] = (),
 ) -> Answer:
     """Ask every store, fuse (``types``: refused unless some store knows each of them). RRF puts
     every store's first excerpt before any store's second,
@@ -188,6 +191,7 @@ def _across(
     ``limit`` (some stores had fewer) are the stores that gave their full share asked again
     for ``limit`` — the list is then exactly what asking every store for ``limit`` gives."""
     with opened(entries, stores, home=home) as scope:
+        scope.excluded.extend(excluded)
         check_types_across((conn for _, conn in scope.stores), types)
         share = -(-limit // max(1, len(scope.stores)))
         done = _each(scope, per_store, share)
@@ -248,7 +252,7 @@ def _combine(
         query=query,
         mode=modes.pop() if len(modes) == 1 else "mixed",
         rule=rules.pop() if len(rules) == 1 else None,
-        level=LEVEL,
+        level=max((a.level for a in answers), default=LEVEL),  # the highest level a store served at
         searched=tuple(a.searched[0] for a in answers),
         excerpts=excerpts,
         excluded=tuple(sorted(scope.excluded, key=lambda e: e.project)),

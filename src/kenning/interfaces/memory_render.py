@@ -9,7 +9,9 @@ from __future__ import annotations
 
 from collections.abc import Sequence, Set
 
+from kenning.citation import format_citation
 from kenning.clock import parse_iso
+from kenning.instruction_like import FLAG, fact_instruction_like
 from kenning.interfaces.render import badge
 from kenning.memory.layers import Detail
 from kenning.memory.sessions import SUMMARY_PARTS, ToolUse
@@ -19,6 +21,7 @@ from kenning.tokens import cut
 
 INDEX_ROW_CHARS = 58
 MIN_TITLE_CHARS = 20
+MIN_HEAD_CHARS = 8  # a section title's document part, when cut to keep the section
 SEARCH_TITLE_CHARS = 60
 SEARCH_SNIPPET_CHARS = 130
 DETAIL_BODY_CHARS = 520
@@ -67,8 +70,23 @@ def index_row(ex: Excerpt, top: float | None) -> str:
     prefix = (
         f"{fact.citation} {short_type(fact.type)} {imp} r{rel} {age_days(fact, ex.freshness)}d {_flag(ex.freshness)}"
     )
-    title, lost = cut(" ".join(fact.title.split()), max(MIN_TITLE_CHARS, INDEX_ROW_CHARS - len(prefix)))
-    return prefix + title + ("…" if lost else "")
+    return prefix + row_title(fact.title, max(MIN_TITLE_CHARS, INDEX_ROW_CHARS - len(prefix)))
+
+
+def row_title(title: str, width: int) -> str:
+    """``title`` in ``width`` characters, plus "…" when cut. A section's title ("Doc > Section")
+    keeps its last section whole and cuts the document's title instead, so that the sections
+    of one document stay apart in the index."""
+    title = " ".join(title.split())
+    kept, lost = cut(title, width)
+    if not lost:
+        return title
+    head, sep, last = title.rpartition(" > ")
+    room = width - len(sep) - len(last)
+    if sep and room >= MIN_HEAD_CHARS:
+        short, head_lost = cut(head, room)
+        return short + ("…" if head_lost else "") + sep + last
+    return kept + "…"
 
 
 def index_text(answer: Answer) -> str:
@@ -92,7 +110,8 @@ def search_hit(ex: Excerpt) -> str:
     if lead and snippet.startswith(lead) and len(snippet) > len(lead):
         snippet = "…" + snippet[len(lead) :].lstrip()  # the title already said it
     snippet, more = cut(snippet, SEARCH_SNIPPET_CHARS)
-    return f"{head}\n  {snippet}{'…' if more else ''}"
+    flag = f"\n  {FLAG}" if fact_instruction_like(fact, ex.snippet) else ""
+    return f"{head}\n  {snippet}{'…' if more else ''}{flag}"
 
 
 def search_text(answer: Answer, rollups: Sequence[Excerpt] = ()) -> str:
@@ -115,7 +134,7 @@ def scored_text(answer: Answer, *, title: str, withheld: int | None = None, pool
         )
     lines.extend(_empty_lines(answer, skip_filtered={"weak_match"}))
     for ex in answer.excerpts:
-        lines.append(f"{ex.rank}. score {ex.score:.3f} · " + search_hit(ex))
+        lines.append(f"{ex.rank}. score {ex.score:.3g} · " + search_hit(ex))
     return "\n".join(lines)
 
 
@@ -138,6 +157,8 @@ def detail_text(detail: Detail, *, full: bool = False) -> tuple[str, bool]:
         lines.append("source: " + (", ".join(loc.uri for loc in fact.locations[:3]) or fact.source.uri))
     if fact.tags:
         lines.append("tags: " + ", ".join(fact.tags))
+    if fact_instruction_like(fact, *(detail.summary or {}).values()):
+        lines.append(FLAG)
     for label, value in (("why", fact.why), ("how to apply", fact.how_to_apply)):
         if value:
             lines.append(f"{label}: {value}")
@@ -154,7 +175,9 @@ def detail_text(detail: Detail, *, full: bool = False) -> tuple[str, bool]:
     return "\n".join(lines), False
 
 
-def details_text(found: Sequence[Detail], missing: Sequence[int], *, full: bool = False) -> tuple[str, dict[str, int]]:
+def details_text(
+    found: Sequence[Detail], missing: Sequence[int], *, full: bool = False, cited: str | None = None
+) -> tuple[str, dict[str, int]]:
     """Records until the reply cap; returns the text and what was cut (bodies, records)."""
     blocks: list[str] = []
     size = 0
@@ -175,7 +198,8 @@ def details_text(found: Sequence[Detail], missing: Sequence[int], *, full: bool 
             + "; ask for them in another call]"
         )
     if missing:
-        blocks.append("not found: " + ", ".join(f"#{i}" for i in missing))
+        # ``cited``: another project's ids (memory_get of a cross-project citation), never "#42"
+        blocks.append("not found: " + ", ".join(format_citation(cited, i) if cited else f"#{i}" for i in missing))
     if not found and not missing:
         blocks.append("no ids given")
     return "\n\n".join(blocks), {"bodies_cut": bodies_cut, "records_omitted": len(omitted)}
@@ -218,7 +242,8 @@ def tool_uses_text(found: Sequence[ToolUse], missing: Sequence[str]) -> str:
 
 
 def _empty_lines(answer: Answer, skip_filtered: Set[str] = frozenset()) -> list[str]:
-    lines = [f"degraded: {d}" for d in answer.degradations]
+    lines = [f"excluded: {e.project} ({e.reason})" for e in answer.excluded]
+    lines.extend(f"degraded: {d}" for d in answer.degradations)
     lines.extend(f"note: {n}" for n in answer.notes if not n.startswith("withheld "))
     shown = {k: n for k, n in answer.filtered.items() if k not in skip_filtered}
     if answer.empty_reason:

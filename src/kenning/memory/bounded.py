@@ -41,7 +41,7 @@ class Pack:
 def item_head(ex: Excerpt, badge: str) -> str:
     fact = ex.fact
     day = (fact.dates.source or fact.dates.indexed)[:10]
-    return f"[{fact.citation}] {fact.type} · {fact.title} ({badge}, {day}, score {ex.score:.3f})"
+    return f"[{fact.citation}] {fact.type} · {fact.title} ({badge}, {day}, score {ex.score:.3g})"
 
 
 def pack(

@@ -34,14 +34,15 @@ def around(
     conn: Connection, project: Project, anchors: list[int], before: int, after: int, *, now: datetime
 ) -> list[Entry]:
     """Context windows around each anchor, in anchor order; a fact shown near an earlier
-    anchor is not repeated."""
+    anchor is not repeated, and an anchor stays marked as one (offset 0) wherever it shows."""
     order: list[tuple[int, int, int]] = []  # (fact id, anchor, offset)
     seen: set[int] = set()
+    chosen = set(anchors)
     for anchor in anchors:
         for fact_id, offset in _window(conn, anchor, before, after):
             if fact_id not in seen:
                 seen.add(fact_id)
-                order.append((fact_id, anchor, offset))
+                order.append((fact_id, fact_id, 0) if fact_id in chosen else (fact_id, anchor, offset))
     facts = fact_store.get_many(conn, project.name, [i for i, _, _ in order])
     fresh = freshness_map(conn, project, list(facts.values()), now=now)
     return [Entry(facts[i], fresh[i], a, o) for i, a, o in order if i in facts]

@@ -26,6 +26,7 @@ from kenning.dense.embed import Embedder, for_query
 from kenning.errors import DenseRefused
 from kenning.project import Project
 from kenning.records import Answer, EmptyReason, Lifecycle
+from kenning.registry import GLOBAL_NAME
 from kenning.search import lexical
 from kenning.search.lexical import Hit
 from kenning.search.query import ParsedQuery
@@ -176,6 +177,8 @@ def serving(conn: Connection, project: Project, question: str) -> tuple[Embedder
         return None, f"dense refused: {exc.message}"
     cover = dense_index.coverage(conn, embedder.name)
     if cover.stored is None:
+        if project.name == GLOBAL_NAME:  # no sync embeds the transverse memory: `kenning sync` cannot help
+            return None, f"dense index not built ({embedder.name}): the transverse memory is searched lexically"
         return None, f"dense index not built ({embedder.name}): run `kenning sync`"
     try:
         dense_manifest.check(cover.stored, embedder)

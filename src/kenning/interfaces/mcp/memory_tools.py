@@ -20,6 +20,7 @@ from kenning.citation import facts_not_found
 from kenning.errors import NotFound
 from kenning.interfaces import memory_render as mr
 from kenning.interfaces.mcp.context import READ, ServerContext, reply
+from kenning.interfaces.mcp.foreign import foreign_details, foreign_project
 from kenning.interfaces.mcp.memory_params import (
     FactRef,
     FactRefs,
@@ -77,9 +78,8 @@ def _across(ctx: ServerContext, project: str | None, query: str, limit: int, per
     """One layer's answer over the registered projects named (``*``: all) and the transverse
     memory, read-only, fused by RRF; names not registered are listed as excluded."""
     home, entries, unknown = cross_entries(ctx, requested(project, ctx)[1])
-    answer = over_stores(entries, query, per_store, limit, home=home, stores=ctx.stores)
-    extra = tuple(ScopeEntry(name, "not registered on this machine") for name in unknown)
-    return dataclasses.replace(answer, excluded=(*answer.excluded, *extra))
+    extra = [ScopeEntry(name, "not registered on this machine") for name in unknown]
+    return over_stores(entries, query, per_store, limit, home=home, stores=ctx.stores, excluded=extra)
 
 
 def _register_layers(server: FastMCP, ctx: ServerContext) -> None:
@@ -151,12 +151,16 @@ def _register_layers(server: FastMCP, ctx: ServerContext) -> None:
         from kenning.memory.layers import check_project, details
 
         check_project(ctx.project, project)
-        wanted = [fact_id(raw, ctx.project) for raw in ids]
-        with ctx.conn() as conn:
-            found, missing = details(conn, ctx.project, wanted, now=ctx.clock())
+        other = foreign_project(ctx, ids)
+        if other is not None:  # a cross-project search's citations (foreign.py)
+            _, found, missing = foreign_details(ctx, other, ids)
+        else:
+            wanted = [fact_id(raw, ctx.project) for raw in ids]
+            with ctx.conn() as conn:
+                found, missing = details(conn, ctx.project, wanted, now=ctx.clock())
         if not found:
-            raise facts_not_found(missing, ctx.project.name)
-        text, cuts = mr.details_text(found, missing, full=full)
+            raise facts_not_found(missing, other or ctx.project.name)
+        text, cuts = mr.details_text(found, missing, full=full, cited=other)
         structured = {
             "schema": FACT_SCHEMA,
             "facts": [
