@@ -11,7 +11,7 @@ from collections.abc import Sequence, Set
 
 from kenning.citation import format_citation
 from kenning.clock import parse_iso
-from kenning.instruction_like import FLAG, fact_instruction_like
+from kenning.instruction_like import FLAG, fact_instruction_like, instruction_like
 from kenning.interfaces.render import badge
 from kenning.memory.layers import Detail
 from kenning.memory.sessions import SUMMARY_PARTS, ToolUse
@@ -110,7 +110,7 @@ def search_hit(ex: Excerpt) -> str:
     if lead and snippet.startswith(lead) and len(snippet) > len(lead):
         snippet = "…" + snippet[len(lead) :].lstrip()  # the title already said it
     snippet, more = cut(snippet, SEARCH_SNIPPET_CHARS)
-    flag = f"\n  {FLAG}" if fact_instruction_like(fact, ex.snippet) else ""
+    flag = f"\n  {FLAG}" if instruction_like(fact.title, ex.snippet) else ""  # the words shown
     return f"{head}\n  {snippet}{'…' if more else ''}{flag}"
 
 

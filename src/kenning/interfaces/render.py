@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import json
 
-from kenning.instruction_like import FLAG, fact_instruction_like
+from kenning.instruction_like import FLAG, instruction_like
 from kenning.records import Answer, Excerpt, Fact, Freshness, FreshnessState, Lifecycle
 
 TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (start-up time)
@@ -88,7 +88,7 @@ def excerpt_lines(ex: Excerpt, *, snippet: bool = True) -> list[str]:
         )
     if snippet and ex.snippet:
         lines.append(f"   {ex.snippet}")
-    if fact_instruction_like(fact, ex.snippet):
+    if instruction_like(fact.title, ex.snippet):  # the words this reply shows (get: the whole text)
         lines.append(f"   {FLAG}")
     if ex.explain:
         line = explain_line(ex.explain, ex.score)
