@@ -353,3 +353,18 @@ def test_the_default_budget_follows_the_lexical_sync_within_three_times_its_dura
         assert dense_index.update(conn, load_project(root), lexical_seconds=40.0)["budget_seconds"] == 3.0
     finally:
         conn.close()
+
+
+def test_a_question_over_all_projects_answered_in_hybrid_mode_says_level_1(tmp_path):
+    from kenning.sync.run import sync
+
+    first = english_project(tmp_path, "first")
+    second = english_project(tmp_path, "second", {"docs/cancel.md": DOCS["docs/cancel.md"]})
+    for project in (first, second):
+        sync(load_project(project.root), now=NOW)
+        assert kenning("projects", "add", str(project.root)).returncode == 0
+    alone = ask(first.root, PARAPHRASE)
+    across = ask(first.root, PARAPHRASE, "--all-projects")
+    assert (alone["mode"], alone["level"]) == ("hybrid", 1)
+    assert set(across["scope"]["projects"]) == {"first", "second"} and across["mode"] == "hybrid"
+    assert across["level"] == 1  # the level that served it, as for one project: not 0

@@ -248,7 +248,7 @@ def _combine(
         query=query,
         mode=modes.pop() if len(modes) == 1 else "mixed",
         rule=rules.pop() if len(rules) == 1 else None,
-        level=LEVEL,
+        level=max((a.level for a in answers), default=LEVEL),  # the highest level that served a share
         searched=tuple(a.searched[0] for a in answers),
         excerpts=excerpts,
         excluded=tuple(sorted(scope.excluded, key=lambda e: e.project)),
