@@ -174,6 +174,20 @@ def test_a_write_token_confirms_and_the_write_is_audited(gated):
     assert lines[-1]["arguments"] == {"id": str(fact_id), "confirmed": "yes"}
 
 
+def test_a_gesture_that_fails_is_audited_as_failed_like_an_mcp_write(gated):
+    base, corpus, secrets = gated
+    form_token = FORM_TOKEN.search(httpx.get(base + "/login").text)[1]
+    reply = httpx.post(
+        base + "/memory/forget",
+        data={"token": form_token, "id": "987654", "confirmed": "yes"},
+        headers=bearer(secrets["write"]),
+    )
+    assert reply.status_code == 404 and "NotFound" in reply.text
+    lines = [json.loads(line) for line in (corpus.home / AUDIT_FILE).read_text().splitlines()]
+    assert lines[-1]["name"] == "writer" and lines[-1]["tool"] == "cockpit:forget"
+    assert lines[-1]["arguments"] == {"id": "987654", "confirmed": "yes"} and lines[-1]["ok"] is False
+
+
 def test_the_all_projects_scope_is_cut_to_the_tokens_projects(gated):
     base, corpus, secrets = gated
     url = base + "/api/ask?q=how+is+freshness+computed&scope=all"
