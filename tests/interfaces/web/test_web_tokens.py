@@ -159,6 +159,17 @@ def test_a_read_only_token_cannot_confirm_forget_or_supersede(gated):
     assert fact.lifecycle == Lifecycle.ACTIVE and fact.superseded_by is None  # still there, unchanged
 
 
+def test_a_gesture_refused_to_a_read_only_token_is_audited_as_failed(gated):
+    base, corpus, secrets = gated
+    form_token = FORM_TOKEN.search(httpx.get(base + "/login").text)[1]
+    form = {"token": form_token, "id": str(corpus.observation_ids[1]), "confirmed": "yes"}
+    reply = httpx.post(base + "/memory/forget", data=form, headers=bearer(secrets["read"]))
+    assert reply.status_code == 403
+    lines = [json.loads(line) for line in (corpus.home / AUDIT_FILE).read_text().splitlines()]
+    assert (lines[-1]["name"], lines[-1]["tool"], lines[-1]["ok"]) == ("reader", "cockpit:forget", False)
+    assert lines[-1]["arguments"] == {"id": str(corpus.observation_ids[1]), "confirmed": "yes"}
+
+
 def test_a_write_token_confirms_and_the_write_is_audited(gated):
     base, corpus, secrets = gated
     fact_id = corpus.observation_ids[0]
