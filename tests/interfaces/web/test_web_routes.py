@@ -123,6 +123,9 @@ def test_api_bad_input_is_a_typed_json_error(client: TestClient, url: str, kind:
         ("/ask?q=x&scope=nowhere", 400, "ValidationError"),
         ("/source/alpha/99999", 404, "NotFound"),
         ("/source/nobody/1", 404, "NotFound"),
+        ("/source/alpha/abc", 400, "ValidationError"),  # a malformed id, not an unknown route
+        ("/source/alpha/0", 400, "ValidationError"),
+        ("/source/alpha/99999999999999999999", 400, "ValidationError"),  # past SQLite's integers
         ("/graph?node=x&hops=3", 400, "ValidationError"),
         ("/graph?node=x&edge=loves", 400, "ValidationError"),
         ("/no/such/page", 404, "NotFound"),
@@ -249,6 +252,12 @@ def test_memory_confirm_and_supersede(fresh_corpus: Corpus):
         ({"token": "forged", "id": "1", "confirmed": "yes"}, 403, "ScopeDenied"),
         ({"token": None, "id": "abc"}, 400, "ValidationError"),
         ({"token": None, "id": "99999"}, 404, "NotFound"),
+        ({"token": None, "id": "99999999999999999999"}, 400, "ValidationError"),
+        (
+            {"token": None, "id": "1", "new": "99999999999999999999", "confirmed": "yes", "action": "supersede"},
+            400,
+            "ValidationError",
+        ),
         ({"token": None, "id": "1", "new": "1", "confirmed": "yes", "action": "supersede"}, 400, "ValidationError"),
         ({"token": None, "id": "1", "confirmed": "yes", "action": "explode"}, 404, "NotFound"),
     ],

@@ -92,7 +92,7 @@ def routes() -> list[BaseRoute]:
         Route("/", pages.home, name="home"),
         Route("/ask", pages.ask, name="ask"),
         Route("/api/ask", api.ask, name="api_ask"),
-        Route("/source/{project}/{fact_id:int}", pages.source, name="source"),
+        Route("/source/{project}/{fact_id}", pages.source, name="source"),
         Route("/stale", pages.stale, name="stale"),
         Route("/graph", graph_pages.graph, name="graph"),
         Route("/memory", memory_pages.memory, name="memory"),

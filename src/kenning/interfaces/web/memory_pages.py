@@ -17,6 +17,7 @@ from starlette.responses import RedirectResponse, Response
 
 from kenning import lifecycle
 from kenning.auth.policy import audit
+from kenning.citation import MAX_ID
 from kenning.errors import KenningError, NotFound, ScopeDenied, ValidationError
 from kenning.freshness import FileCheck, freshness_of
 from kenning.ingest.spans import split as split_spans
@@ -116,6 +117,6 @@ def _audit(request: Request, name: str, form: dict[str, str], *, ok: bool) -> No
 
 def _fact_id(raw: object, field: str) -> int:
     text = str(raw or "").strip().removeprefix("#")
-    if not (text.isascii() and text.isdecimal()):
-        raise ValidationError(f"{field} must be a fact id such as 42, not {str(raw or '')!r}")
+    if not (text.isascii() and text.isdecimal() and len(text) <= len(str(MAX_ID)) and 1 <= int(text) <= MAX_ID):
+        raise ValidationError(f"{field} must be a fact id from 1 to {MAX_ID} such as 42, not {str(raw or '')!r}")
     return int(text)
