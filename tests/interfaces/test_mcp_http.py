@@ -327,3 +327,14 @@ def test_kenning_serve_mcp_puts_the_endpoint_beside_the_cockpit(make_project, is
         server.terminate()
         _, err = server.communicate(timeout=10)
     assert f"{base}/mcp" in err
+
+
+def test_kenning_mcp_http_on_a_port_in_use_is_a_typed_error_before_any_banner(cli, make_project):
+    project = make_project(FILES, name="alpha")
+    with socket.socket() as busy:
+        busy.bind(("127.0.0.1", 0))
+        busy.listen()
+        port = busy.getsockname()[1]
+        result = cli("mcp", "--http", "--port", str(port), "--project", str(project.root))
+    assert result.code == 2 and f"cannot listen on 127.0.0.1:{port}" in result.err
+    assert "kenning MCP for" not in result.err

@@ -249,9 +249,3 @@ def create_app(
     """A server of its own for ``kenning mcp --http``: only ``/mcp``."""
     endpoint = mcp_endpoint(project, home=home, tools=tools, clock=clock, host=host, limiter=limiter)
     return Starlette(routes=[endpoint.route], lifespan=endpoint.lifespan)
-
-
-def serve_http(project: Project, *, home: Path, tools: str | Sequence[str], host: str, port: int) -> None:
-    import uvicorn
-
-    uvicorn.run(create_app(project, home=home, tools=tools, host=host), host=host, port=port, log_level="warning")
