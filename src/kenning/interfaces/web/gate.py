@@ -32,6 +32,7 @@ OPEN_PREFIXES = ("/static/", "/mcp/")
 OPEN_PATHS = ("/login", "/logout", "/mcp")
 READS = ("GET", "HEAD")
 REFUSED_KEY = "kenning.refused_write"  # the token whose write the gate refused
+AUDITED_FORM = 64 * 1024  # bytes of a refused form read for its audit line
 _TYPES = {401: "Unauthorized", 403: "ScopeDenied", 429: "TooManyAttempts"}
 _HINTS = {
     401: "log in at /login, or send Authorization: Bearer <secret from `kenning token create`>",
@@ -108,7 +109,10 @@ class TokenGate:
 
     async def audit_refusal(self, request: Request, token: TokenRecord) -> None:
         cockpit = cockpit_of(request)
-        form = {key: str(value) for key, value in (await request.form()).items() if key != "token"}
+        size = request.headers.get("content-length", "")
+        form: dict[str, str] = {}
+        if size.isdecimal() and int(size) <= AUDITED_FORM:  # a refused request's body is read only when small
+            form = {key: str(value) for key, value in (await request.form()).items() if key != "token"}
         audit(
             cockpit.home,
             token=token,
