@@ -131,7 +131,10 @@ class TokenGate:
         wait = self.limiter.blocked(client, time.monotonic())
         if wait is not None:
             return refuse(
-                request, 429, f"too many failed attempts from {client}; retry in {wait:g} s", **{"Retry-After": "60"}
+                request,
+                429,
+                f"too many failed attempts from {client}; retry in {wait:g} s",
+                **{"Retry-After": str(max(1, round(wait)))},
             )
         secret = presented(request)
         try:
