@@ -189,6 +189,16 @@ def test_stale_page_lists_an_edited_file_by_project_and_type(fresh_corpus: Corpu
     assert "badge-source_missing" in everywhere.text
 
 
+def test_ask_page_says_how_many_matches_it_hid_beside_the_excerpts_it_serves(fresh_corpus: Corpus):
+    """A vanished source hides its excerpts; the page says so, as `kenning ask` prints `hidden:`."""
+    client = TestClient(fresh_corpus.app(), base_url="http://127.0.0.1")
+    (fresh_corpus.alpha.root / "docs" / "freshness.md").unlink()
+    answer = client.get("/api/ask", params={"q": QUESTION}).json()
+    assert answer["excerpts"] and answer["filtered"].get("source_missing", 0) >= 1
+    page = client.get("/ask", params={"q": QUESTION})
+    assert f'<p class="filtered">hidden: {answer["filtered"]["source_missing"]} source_missing</p>' in page.text
+
+
 def test_graph_page_draws_typed_edges_around_a_symbol(client: TestClient):
     page = client.get("/graph", params={"node": "rrf_fuse"})
     assert page.status_code == 200
