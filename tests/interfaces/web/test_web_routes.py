@@ -302,6 +302,16 @@ def test_static_assets_are_served_locally(client: TestClient):
     assert "http://" not in page.replace("http://www.w3.org", "") and "https://" not in page
 
 
+@pytest.mark.parametrize("url", ["/", "/ask?q=x", "/memory", "/api/ask?q=x", "/no/such/page", "/static/cockpit.css"])
+def test_no_other_site_may_frame_a_page_or_run_a_script_in_it(client: TestClient, url: str):
+    """Framing would let another site trick a click on Forget, form token or not (clickjacking)."""
+    reply = client.get(url)
+    assert reply.headers["x-frame-options"] == "DENY"
+    policy = reply.headers["content-security-policy"]
+    assert "frame-ancestors 'none'" in policy and "script-src 'self'" in policy and "object-src 'none'" in policy
+    assert reply.headers["x-content-type-options"] == "nosniff"
+
+
 def test_a_foreign_host_header_is_refused(corpus: Corpus):
     client = TestClient(corpus.app(), base_url="http://evil.example")
     assert client.get("/").status_code == 400

@@ -35,6 +35,7 @@ from kenning.errors import (
 )
 from kenning.interfaces.web import api, gate, graph_pages, memory_pages, pages
 from kenning.interfaces.web.cockpit import HERE, Cockpit, render, templates
+from kenning.interfaces.web.headers import SecurityHeaders
 from kenning.search import lexical
 from kenning.store.handle import DatabaseError, typed_error
 
@@ -125,7 +126,7 @@ def create_app(
     if not project.config.store:
         lexical.warm_word_lists(project.db_path)  # the common words' lists, read in the background
     limiter = limiter or FailureLimiter()
-    middleware = [Middleware(TrustedHostMiddleware, allowed_hosts=list(hosts))]
+    middleware = [Middleware(SecurityHeaders), Middleware(TrustedHostMiddleware, allowed_hosts=list(hosts))]
     if gated:
         middleware.append(Middleware(gate.TokenGate, limiter=limiter))
     app = Starlette(
