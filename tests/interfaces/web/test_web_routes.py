@@ -140,6 +140,16 @@ def test_pages_turn_bad_input_into_a_typed_error_page(client: TestClient, url: s
 def test_unknown_api_route_is_json_404(client: TestClient):
     reply = client.get("/api/nothing")
     assert reply.status_code == 404 and reply.json()["error"]["type"] == "NotFound"
+    assert reply.json()["error"]["hint"]
+
+
+def test_a_method_a_route_does_not_take_is_a_typed_405_that_names_the_allowed_ones(client: TestClient):
+    reply = client.post("/api/ask", params={"q": "x"})
+    error = reply.json()["error"]
+    assert reply.status_code == 405 and error["type"] == "UsageError" and "GET" in reply.headers["allow"]
+    assert "POST /api/ask" in error["message"] and error["hint"]
+    page = client.get("/memory/forget")
+    assert page.status_code == 405 and "Error 405: UsageError" in page.text and "POST" in page.headers["allow"]
 
 
 def test_retrieved_markup_is_rendered_inert_everywhere(client: TestClient, corpus: Corpus):

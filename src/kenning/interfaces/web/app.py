@@ -72,12 +72,22 @@ async def on_error(request: Request, exc: Exception) -> Response:
 
 
 async def on_http_error(request: Request, exc: Exception) -> Response:
+    """A route that does not exist (404 ``NotFound``) or does not take this method (405
+    ``UsageError``, with ``Allow``), typed as every other error."""
     status = getattr(exc, "status_code", 500)
-    detail = getattr(exc, "detail", None) or "not found"
-    payload = {"error": {"type": "NotFound" if status == 404 else "HTTPError", "message": str(detail), "hint": None}}
+    headers = dict(getattr(exc, "headers", None) or {})
+    where = f"{request.method} {request.url.path}"
+    if status == 405:
+        allowed = headers.get("Allow", "")
+        error = {"type": "UsageError", "message": f"{where} is not allowed", "hint": f"this route takes {allowed}"}
+    else:
+        detail = str(getattr(exc, "detail", None) or "not found")
+        error = {"type": "NotFound", "message": detail, "hint": "the cockpit's routes are listed in docs/web.md"}
     if request.url.path.startswith("/api/"):
-        return JSONResponse(payload, status_code=status)
-    return render(request, "error.html", {"error": payload["error"], "status": status}, status_code=status)
+        return JSONResponse({"error": error}, status_code=status, headers=headers)
+    response = render(request, "error.html", {"error": error, "status": status}, status_code=status)
+    response.headers.update(headers)
+    return response
 
 
 def login_routes() -> list[BaseRoute]:
