@@ -368,3 +368,15 @@ def test_a_question_over_all_projects_answered_in_hybrid_mode_says_level_1(tmp_p
     assert (alone["mode"], alone["level"]) == ("hybrid", 1)
     assert set(across["scope"]["projects"]) == {"first", "second"} and across["mode"] == "hybrid"
     assert across["level"] == 1  # the level that served it, as for one project: not 0
+
+
+def test_the_cockpit_status_page_lists_each_embedder_as_text_not_a_python_dict(synced, isolated_home):
+    from starlette.testclient import TestClient
+
+    from kenning.interfaces.web.app import create_app
+
+    app = create_app(load_project(synced), home=isolated_home, clock=lambda: NOW)
+    page = TestClient(app, base_url="http://127.0.0.1").get("/status")
+    assert page.status_code == 200
+    assert "{&#39;" not in page.text and "{'" not in page.text  # no repr of a mapping
+    assert "minilm: model all-MiniLM-L6-v2-onnx-int8" in page.text and "embedded 4" in page.text
