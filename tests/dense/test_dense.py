@@ -370,12 +370,15 @@ def test_a_question_over_all_projects_answered_in_hybrid_mode_says_level_1(tmp_p
     assert across["level"] == 1  # the level that served it, as for one project: not 0
 
 
-def test_the_cockpit_status_page_lists_each_embedder_as_text_not_a_python_dict(synced, isolated_home):
+def test_the_cockpit_status_page_lists_each_embedder_as_text_not_a_python_dict(tmp_path, isolated_home):
     from starlette.testclient import TestClient
 
     from kenning.interfaces.web.app import create_app
+    from kenning.sync.run import sync
 
-    app = create_app(load_project(synced), home=isolated_home, clock=lambda: NOW)
+    project = english_project(tmp_path, "status")
+    sync(load_project(project.root), now=NOW)
+    app = create_app(load_project(project.root), home=isolated_home, clock=lambda: NOW)
     page = TestClient(app, base_url="http://127.0.0.1").get("/status")
     assert page.status_code == 200
     assert "{&#39;" not in page.text and "{'" not in page.text  # no repr of a mapping
