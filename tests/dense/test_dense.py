@@ -372,3 +372,18 @@ def test_the_default_budget_follows_the_lexical_sync_within_three_times_its_dura
         assert dense_index.update(conn, load_project(root), lexical_seconds=40.0)["budget_seconds"] == 3.0
     finally:
         conn.close()
+
+
+def test_the_cockpit_status_page_lists_each_embedder_as_text_not_a_python_dict(tmp_path, isolated_home):
+    from starlette.testclient import TestClient
+
+    from kenning.interfaces.web.app import create_app
+    from kenning.sync.run import sync
+
+    project = english_project(tmp_path, "status")
+    sync(load_project(project.root), now=NOW)
+    app = create_app(load_project(project.root), home=isolated_home, clock=lambda: NOW)
+    page = TestClient(app, base_url="http://127.0.0.1").get("/status")
+    assert page.status_code == 200
+    assert "{&#39;" not in page.text and "{'" not in page.text  # no repr of a mapping
+    assert "minilm: model all-MiniLM-L6-v2-onnx-int8" in page.text and "embedded 4" in page.text

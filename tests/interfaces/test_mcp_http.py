@@ -84,6 +84,17 @@ def test_read_only_token_writing_is_403(served):
     assert "lacks scope memory:write needed by save_memory" in denied.body["error"]["message"]
 
 
+def test_a_write_refused_at_the_gate_is_audited_as_failed_and_a_refused_read_is_not(served):
+    url, home, _ = served
+    record, secret = make_token(home, name="reader")
+    assert refusal(url, secret, lambda s: s.call_tool("save_memory", {"text": "a note"})).status == 403
+    assert refusal(url, secret, lambda s: s.call_tool("memory_index", {"query": "k", "project": "beta"})).status == 403
+    lines = [json.loads(line) for line in (home / "audit.log").read_text().splitlines()]
+    assert [(x["token"], x["name"], x["tool"], x["arguments"], x["ok"]) for x in lines] == [
+        (record.id, "reader", "save_memory", {"text": "a note"}, False)
+    ]
+
+
 def test_token_for_project_a_reading_b_is_403_scope_divergence(served, make_project):
     url, home, _ = served
     _, beta_only = make_token(home, projects=["beta"])
@@ -331,3 +342,14 @@ def test_kenning_serve_mcp_puts_the_endpoint_beside_the_cockpit(make_project, is
         server.terminate()
         _, err = server.communicate(timeout=10)
     assert f"{base}/mcp" in err
+
+
+def test_kenning_mcp_http_on_a_port_in_use_is_a_typed_error_before_any_banner(cli, make_project):
+    project = make_project(FILES, name="alpha")
+    with socket.socket() as busy:
+        busy.bind(("127.0.0.1", 0))
+        busy.listen()
+        port = busy.getsockname()[1]
+        result = cli("mcp", "--http", "--port", str(port), "--project", str(project.root))
+    assert result.code == 2 and f"cannot listen on 127.0.0.1:{port}" in result.err
+    assert "kenning MCP for" not in result.err

@@ -1,5 +1,5 @@
-"""What the long-lived servers (``kenning mcp``, ``kenning serve``) share: the store
-connections they keep between requests, and a question answered on one of them.
+"""What the long-lived servers (``kenning mcp``, ``kenning serve``) share: the listening
+socket, the store connections they keep between requests, and a question answered on one of them.
 
 Opening a store costs about a millisecond (pragmas, the schema check) and starts with a cold
 page cache; a server answers every request on a connection it already holds. Requests run in
@@ -9,18 +9,60 @@ or opened, and handed back after.
 
 from __future__ import annotations
 
+import socket
 import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from datetime import datetime
+from typing import TYPE_CHECKING
 
 from kenning.answer.ask import ask_project
-from kenning.errors import IndexMissing
+from kenning.errors import IndexMissing, ValidationError
 from kenning.project import Project
 from kenning.records import Answer
 from kenning.store.db import open_store
 from kenning.store.handle import Connection
+
+if TYPE_CHECKING:
+    from starlette.types import ASGIApp
+
+
+def listen(host: str, port: int) -> socket.socket:
+    """A socket bound to ``host``:``port`` before anything is announced: ``--port 0`` then
+    prints the port the system chose, and an address in use (or a host that does not resolve)
+    is a ``ValidationError`` instead of a server log line after the banner."""
+    bare = host.strip("[]")
+    try:
+        family, kind, proto, _, address = socket.getaddrinfo(
+            bare, port, type=socket.SOCK_STREAM, flags=socket.AI_PASSIVE
+        )[0]
+        sock = socket.socket(family, kind, proto)
+    except OSError as exc:
+        raise ValidationError(f"cannot listen on {host}:{port}: {exc.strerror or exc}", hint=_LISTEN_HINT) from exc
+    try:
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        sock.bind(address)
+    except OSError as exc:
+        sock.close()
+        raise ValidationError(f"cannot listen on {host}:{port}: {exc.strerror or exc}", hint=_LISTEN_HINT) from exc
+    return sock
+
+
+_LISTEN_HINT = "pick another --port, or stop what listens there; --host must be an address of this machine"
+
+
+def address_of(sock: socket.socket, host: str) -> str:
+    """``http://host:port`` of a bound socket, the port as chosen (``--port 0``)."""
+    shown = host.strip("[]")
+    return f"http://{f'[{shown}]' if ':' in shown else shown}:{sock.getsockname()[1]}"
+
+
+def run(app: ASGIApp, sock: socket.socket) -> None:
+    """Serve ``app`` on ``sock`` (from :func:`listen`) until Ctrl-C or SIGTERM."""
+    import uvicorn
+
+    uvicorn.Server(uvicorn.Config(app, log_level="warning")).run(sockets=[sock])
 
 
 @dataclass

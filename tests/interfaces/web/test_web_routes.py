@@ -123,6 +123,9 @@ def test_api_bad_input_is_a_typed_json_error(client: TestClient, url: str, kind:
         ("/ask?q=x&scope=nowhere", 400, "ValidationError"),
         ("/source/alpha/99999", 404, "NotFound"),
         ("/source/nobody/1", 404, "NotFound"),
+        ("/source/alpha/abc", 400, "ValidationError"),  # a malformed id, not an unknown route
+        ("/source/alpha/0", 400, "ValidationError"),
+        ("/source/alpha/99999999999999999999", 400, "ValidationError"),  # past SQLite's integers
         ("/graph?node=x&hops=3", 400, "ValidationError"),
         ("/graph?node=x&edge=loves", 400, "ValidationError"),
         ("/no/such/page", 404, "NotFound"),
@@ -137,6 +140,16 @@ def test_pages_turn_bad_input_into_a_typed_error_page(client: TestClient, url: s
 def test_unknown_api_route_is_json_404(client: TestClient):
     reply = client.get("/api/nothing")
     assert reply.status_code == 404 and reply.json()["error"]["type"] == "NotFound"
+    assert reply.json()["error"]["hint"]
+
+
+def test_a_method_a_route_does_not_take_is_a_typed_405_that_names_the_allowed_ones(client: TestClient):
+    reply = client.post("/api/ask", params={"q": "x"})
+    error = reply.json()["error"]
+    assert reply.status_code == 405 and error["type"] == "UsageError" and "GET" in reply.headers["allow"]
+    assert "POST /api/ask" in error["message"] and error["hint"]
+    page = client.get("/memory/forget")
+    assert page.status_code == 405 and "Error 405: UsageError" in page.text and "POST" in page.headers["allow"]
 
 
 def test_retrieved_markup_is_rendered_inert_everywhere(client: TestClient, corpus: Corpus):
@@ -184,6 +197,16 @@ def test_stale_page_lists_an_edited_file_by_project_and_type(fresh_corpus: Corpu
     everywhere = client.get("/stale", params={"scope": "all"})
     assert '<h2 id="stale-1">alpha</h2>' in everywhere.text and '<h2 id="stale-2">beta</h2>' in everywhere.text
     assert "badge-source_missing" in everywhere.text
+
+
+def test_ask_page_says_how_many_matches_it_hid_beside_the_excerpts_it_serves(fresh_corpus: Corpus):
+    """A vanished source hides its excerpts; the page says so, as `kenning ask` prints `hidden:`."""
+    client = TestClient(fresh_corpus.app(), base_url="http://127.0.0.1")
+    (fresh_corpus.alpha.root / "docs" / "freshness.md").unlink()
+    answer = client.get("/api/ask", params={"q": QUESTION}).json()
+    assert answer["excerpts"] and answer["filtered"].get("source_missing", 0) >= 1
+    page = client.get("/ask", params={"q": QUESTION})
+    assert f'<p class="filtered">hidden: {answer["filtered"]["source_missing"]} source_missing</p>' in page.text
 
 
 def test_graph_page_draws_typed_edges_around_a_symbol(client: TestClient):
@@ -249,6 +272,12 @@ def test_memory_confirm_and_supersede(fresh_corpus: Corpus):
         ({"token": "forged", "id": "1", "confirmed": "yes"}, 403, "ScopeDenied"),
         ({"token": None, "id": "abc"}, 400, "ValidationError"),
         ({"token": None, "id": "99999"}, 404, "NotFound"),
+        ({"token": None, "id": "99999999999999999999"}, 400, "ValidationError"),
+        (
+            {"token": None, "id": "1", "new": "99999999999999999999", "confirmed": "yes", "action": "supersede"},
+            400,
+            "ValidationError",
+        ),
         ({"token": None, "id": "1", "new": "1", "confirmed": "yes", "action": "supersede"}, 400, "ValidationError"),
         ({"token": None, "id": "1", "confirmed": "yes", "action": "explode"}, 404, "NotFound"),
     ],
@@ -281,6 +310,16 @@ def test_static_assets_are_served_locally(client: TestClient):
     assert client.get("/static/cockpit.js").status_code == 200
     page = client.get("/").text
     assert "http://" not in page.replace("http://www.w3.org", "") and "https://" not in page
+
+
+@pytest.mark.parametrize("url", ["/", "/ask?q=x", "/memory", "/api/ask?q=x", "/no/such/page", "/static/cockpit.css"])
+def test_no_other_site_may_frame_a_page_or_run_a_script_in_it(client: TestClient, url: str):
+    """Framing would let another site trick a click on Forget, form token or not (clickjacking)."""
+    reply = client.get(url)
+    assert reply.headers["x-frame-options"] == "DENY"
+    policy = reply.headers["content-security-policy"]
+    assert "frame-ancestors 'none'" in policy and "script-src 'self'" in policy and "object-src 'none'" in policy
+    assert reply.headers["x-content-type-options"] == "nosniff"
 
 
 def test_a_foreign_host_header_is_refused(corpus: Corpus):

@@ -85,3 +85,45 @@ def test_kenning_serve_answers_on_loopback(make_project, isolated_home: Path):
         server.terminate()
         server.wait(timeout=10)
     assert f"http://127.0.0.1:{port}/" in server.stderr.read()
+
+
+def test_port_0_prints_the_port_actually_chosen(make_project, isolated_home: Path):
+    """`--port 0 picks a free one` (docs/web.md): the printed address is the one to open."""
+    project = make_project({"docs/a.md": "# Alpha\n\nCitations are computed at read time.\n"})
+    sync(project, now=NOW)
+    server = subprocess.Popen(
+        [sys.executable, "-m", "kenning.interfaces.cli.main", "serve", "--port", "0", "--project", str(project.root)],
+        env={**os.environ, "KENNING_HOME": str(isolated_home)},
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    try:
+        assert server.stderr is not None
+        banner = server.stderr.readline()
+        port = int(banner.split("http://127.0.0.1:")[1].split("/")[0])
+        assert port != 0, banner
+        deadline = time.monotonic() + 20
+        while True:
+            try:
+                with urllib.request.urlopen(f"http://127.0.0.1:{port}/api/ask?q=how+are+citations+computed") as reply:
+                    assert "docs/a.md" in reply.read().decode()
+                break
+            except OSError:
+                assert server.poll() is None and time.monotonic() < deadline, "kenning serve did not answer"
+                time.sleep(0.1)
+    finally:
+        server.terminate()
+        server.wait(timeout=10)
+    assert server.returncode in (0, -15)
+
+
+def test_a_port_in_use_is_a_typed_error_before_any_banner(cli, make_project):
+    project = make_project({"a.md": "# A\n"})
+    with socket.socket() as busy:
+        busy.bind(("127.0.0.1", 0))
+        busy.listen()
+        port = busy.getsockname()[1]
+        result = cli("serve", "--port", str(port), "--project", str(project.root))
+    assert result.code == 2, result.err
+    assert f"cannot listen on 127.0.0.1:{port}" in result.err and "hint:" in result.err
+    assert "kenning cockpit" not in result.err  # no address announced that is not served

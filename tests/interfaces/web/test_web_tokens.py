@@ -159,6 +159,17 @@ def test_a_read_only_token_cannot_confirm_forget_or_supersede(gated):
     assert fact.lifecycle == Lifecycle.ACTIVE and fact.superseded_by is None  # still there, unchanged
 
 
+def test_a_gesture_refused_to_a_read_only_token_is_audited_as_failed(gated):
+    base, corpus, secrets = gated
+    form_token = FORM_TOKEN.search(httpx.get(base + "/login").text)[1]
+    form = {"token": form_token, "id": str(corpus.observation_ids[1]), "confirmed": "yes"}
+    reply = httpx.post(base + "/memory/forget", data=form, headers=bearer(secrets["read"]))
+    assert reply.status_code == 403
+    lines = [json.loads(line) for line in (corpus.home / AUDIT_FILE).read_text().splitlines()]
+    assert (lines[-1]["name"], lines[-1]["tool"], lines[-1]["ok"]) == ("reader", "cockpit:forget", False)
+    assert lines[-1]["arguments"] == {"id": str(corpus.observation_ids[1]), "confirmed": "yes"}
+
+
 def test_a_write_token_confirms_and_the_write_is_audited(gated):
     base, corpus, secrets = gated
     fact_id = corpus.observation_ids[0]
@@ -172,6 +183,20 @@ def test_a_write_token_confirms_and_the_write_is_audited(gated):
     lines = [json.loads(line) for line in (corpus.home / AUDIT_FILE).read_text().splitlines()]
     assert lines[-1]["name"] == "writer" and lines[-1]["tool"] == "cockpit:confirm"
     assert lines[-1]["arguments"] == {"id": str(fact_id), "confirmed": "yes"}
+
+
+def test_a_gesture_that_fails_is_audited_as_failed_like_an_mcp_write(gated):
+    base, corpus, secrets = gated
+    form_token = FORM_TOKEN.search(httpx.get(base + "/login").text)[1]
+    reply = httpx.post(
+        base + "/memory/forget",
+        data={"token": form_token, "id": "987654", "confirmed": "yes"},
+        headers=bearer(secrets["write"]),
+    )
+    assert reply.status_code == 404 and "NotFound" in reply.text
+    lines = [json.loads(line) for line in (corpus.home / AUDIT_FILE).read_text().splitlines()]
+    assert lines[-1]["name"] == "writer" and lines[-1]["tool"] == "cockpit:forget"
+    assert lines[-1]["arguments"] == {"id": "987654", "confirmed": "yes"} and lines[-1]["ok"] is False
 
 
 def test_the_all_projects_scope_is_cut_to_the_tokens_projects(gated):
@@ -229,12 +254,14 @@ def test_login_never_redirects_to_another_site(gated):
 
 def test_repeated_failures_are_limited(tmp_path):
     corpus = build_corpus(tmp_path)
-    app = create_app(corpus.alpha, home=corpus.home, clock=lambda: NOW, gated=True, limiter=FailureLimiter(limit=3))
+    limiter = FailureLimiter(limit=3, window=5)
+    app = create_app(corpus.alpha, home=corpus.home, clock=lambda: NOW, gated=True, limiter=limiter)
     make_token(corpus.home)
     with running(app) as base:
-        statuses = [httpx.get(base + "/api/ask?q=x", headers=bearer("kn_deadbeef_" + "z" * 43)).status_code]
-        statuses += [httpx.get(base + "/api/ask?q=x", headers=bearer("wrong")).status_code for _ in range(3)]
-    assert statuses == [401, 401, 401, 429]
+        replies = [httpx.get(base + "/api/ask?q=x", headers=bearer("kn_deadbeef_" + "z" * 43))]
+        replies += [httpx.get(base + "/api/ask?q=x", headers=bearer("wrong")) for _ in range(3)]
+    assert [r.status_code for r in replies] == [401, 401, 401, 429]
+    assert 1 <= int(replies[-1].headers["retry-after"]) <= 5  # the wait left, as the message says, not 60
 
 
 def test_binding_decision(tmp_path):

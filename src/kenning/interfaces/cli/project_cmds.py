@@ -190,14 +190,16 @@ def mcp(project_path: Path | None, tools: str, http: bool, host: str, port: int,
     resolve(tools)  # an unknown profile is a usage error before anything starts
     project = resolve_project(project_path)
     if http:
-        from kenning.interfaces.mcp.http import serve_http
+        from kenning.interfaces.mcp.http import create_app
+        from kenning.interfaces.serve import address_of, listen, run
 
+        sock = listen(host, port)  # bound before the banner: it names the port actually served
         click.echo(
-            f"kenning MCP for {project.name} at http://{host}:{port}/mcp (tools: {tools}); "
+            f"kenning MCP for {project.name} at {address_of(sock, host)}/mcp (tools: {tools}); "
             "clients need a bearer token (kenning token create)",
             err=True,
         )
-        serve_http(project, home=kenning_home(), tools=tools, host=host, port=port)
+        run(create_app(project, home=kenning_home(), tools=tools, host=host), sock)
     else:
         from kenning.interfaces.mcp.server import serve_stdio
 

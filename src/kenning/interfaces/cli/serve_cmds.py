@@ -36,9 +36,8 @@ from kenning.interfaces.cli.common import now, project_option, resolve_project, 
 def serve(port: int, host: str | None, with_mcp: bool, tools: str, project_path: Path | None) -> None:
     """Serve the web cockpit (Ask, Stale, Graph, Memory, Benchmarks, Status) on 127.0.0.1, or on
     --host ADDR behind access tokens."""
-    import uvicorn
-
     from kenning.config import kenning_home
+    from kenning.interfaces.serve import address_of, listen, run
     from kenning.interfaces.web.app import create_app
     from kenning.interfaces.web.binding import DEFAULT_HOST, check_bind
 
@@ -60,10 +59,11 @@ def serve(port: int, host: str | None, with_mcp: bool, tools: str, project_path:
         extra_routes=[endpoint.route] if endpoint else [],
         lifespan=endpoint.lifespan if endpoint else None,
     )
-    shown = f"[{chosen}]" if ":" in chosen else chosen
-    warn(f"kenning cockpit for {project.name}: http://{shown}:{port}/ (Ctrl-C to stop)")
+    sock = listen(chosen, port)  # bound before the banner: it names the port actually served
+    address = address_of(sock, chosen)
+    warn(f"kenning cockpit for {project.name}: {address}/ (Ctrl-C to stop)")
     if gated:
         warn("every request needs a token bound to this project (log in at /login, or Authorization: Bearer)")
     if with_mcp:
-        warn(f"MCP ({tools}) at http://{shown}:{port}/mcp: clients need a bearer token (kenning token create)")
-    uvicorn.run(app, host=chosen, port=port, log_level="warning")
+        warn(f"MCP ({tools}) at {address}/mcp: clients need a bearer token (kenning token create)")
+    run(app, sock)

@@ -119,7 +119,7 @@ class TokenGate:
         if refusal is None and scope["method"] == "POST":
             body, refusal = await self._body(receive)
             if refusal is None:
-                refusal = self._authorise(token, body)
+                refusal = self._authorise(token, body, client)
             receive = _replay(body)
         if refusal is not None:
             await _refuse(send, refusal.status, refusal.message)
@@ -140,13 +140,24 @@ class TokenGate:
             if not message.get("more_body", False):
                 return b"".join(chunks), None
 
-    def _authorise(self, token: TokenRecord, body: bytes) -> Refusal | None:
+    def _authorise(self, token: TokenRecord, body: bytes, client: str) -> Refusal | None:
         for name, arguments in _calls(body):
             needs = self.needs.get(name)
             if needs is None:
                 continue  # an unknown tool: the server answers with a typed NotFound
             refusal = check_call(token, self.served, needs, arguments)
             if refusal is not None:
+                if needs.writes:  # a write refused here is a write call that failed: audited as one
+                    audit(
+                        self.home,
+                        token=token,
+                        client=client,
+                        project=self.served,
+                        tool=name,
+                        arguments=arguments,
+                        ok=False,
+                        now=self.clock(),
+                    )
                 return refusal
         return None
 
@@ -238,9 +249,3 @@ def create_app(
     """A server of its own for ``kenning mcp --http``: only ``/mcp``."""
     endpoint = mcp_endpoint(project, home=home, tools=tools, clock=clock, host=host, limiter=limiter)
     return Starlette(routes=[endpoint.route], lifespan=endpoint.lifespan)
-
-
-def serve_http(project: Project, *, home: Path, tools: str | Sequence[str], host: str, port: int) -> None:
-    import uvicorn
-
-    uvicorn.run(create_app(project, home=home, tools=tools, host=host), host=host, port=port, log_level="warning")

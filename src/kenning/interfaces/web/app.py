@@ -35,6 +35,7 @@ from kenning.errors import (
 )
 from kenning.interfaces.web import api, gate, graph_pages, memory_pages, pages
 from kenning.interfaces.web.cockpit import HERE, Cockpit, render, templates
+from kenning.interfaces.web.headers import SecurityHeaders
 from kenning.search import lexical
 from kenning.store.handle import DatabaseError, typed_error
 
@@ -71,12 +72,22 @@ async def on_error(request: Request, exc: Exception) -> Response:
 
 
 async def on_http_error(request: Request, exc: Exception) -> Response:
+    """A route that does not exist (404 ``NotFound``) or does not take this method (405
+    ``UsageError``, with ``Allow``), typed as every other error."""
     status = getattr(exc, "status_code", 500)
-    detail = getattr(exc, "detail", None) or "not found"
-    payload = {"error": {"type": "NotFound" if status == 404 else "HTTPError", "message": str(detail), "hint": None}}
+    headers = dict(getattr(exc, "headers", None) or {})
+    where = f"{request.method} {request.url.path}"
+    if status == 405:
+        allowed = headers.get("Allow", "")
+        error = {"type": "UsageError", "message": f"{where} is not allowed", "hint": f"this route takes {allowed}"}
+    else:
+        detail = str(getattr(exc, "detail", None) or "not found")
+        error = {"type": "NotFound", "message": detail, "hint": "the cockpit's routes are listed in docs/web.md"}
     if request.url.path.startswith("/api/"):
-        return JSONResponse(payload, status_code=status)
-    return render(request, "error.html", {"error": payload["error"], "status": status}, status_code=status)
+        return JSONResponse({"error": error}, status_code=status, headers=headers)
+    response = render(request, "error.html", {"error": error, "status": status}, status_code=status)
+    response.headers.update(headers)
+    return response
 
 
 def login_routes() -> list[BaseRoute]:
@@ -92,7 +103,7 @@ def routes() -> list[BaseRoute]:
         Route("/", pages.home, name="home"),
         Route("/ask", pages.ask, name="ask"),
         Route("/api/ask", api.ask, name="api_ask"),
-        Route("/source/{project}/{fact_id:int}", pages.source, name="source"),
+        Route("/source/{project}/{fact_id}", pages.source, name="source"),
         Route("/stale", pages.stale, name="stale"),
         Route("/graph", graph_pages.graph, name="graph"),
         Route("/memory", memory_pages.memory, name="memory"),
@@ -125,7 +136,7 @@ def create_app(
     if not project.config.store:
         lexical.warm_word_lists(project.db_path)  # the common words' lists, read in the background
     limiter = limiter or FailureLimiter()
-    middleware = [Middleware(TrustedHostMiddleware, allowed_hosts=list(hosts))]
+    middleware = [Middleware(SecurityHeaders), Middleware(TrustedHostMiddleware, allowed_hosts=list(hosts))]
     if gated:
         middleware.append(Middleware(gate.TokenGate, limiter=limiter))
     app = Starlette(

@@ -22,7 +22,7 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, RedirectResponse, Response
 from starlette.types import ASGIApp, Receive, Scope, Send
 
-from kenning.auth.policy import FailureLimiter, Refusal, check_project
+from kenning.auth.policy import FailureLimiter, Refusal, audit, check_project
 from kenning.auth.tokens import WRITE, TokenRecord, verify
 from kenning.errors import Unauthorized
 from kenning.interfaces.web.cockpit import TOKEN_KEY, cockpit_of, render
@@ -31,6 +31,8 @@ COOKIE = "kenning_token"
 OPEN_PREFIXES = ("/static/", "/mcp/")
 OPEN_PATHS = ("/login", "/logout", "/mcp")
 READS = ("GET", "HEAD")
+REFUSED_KEY = "kenning.refused_write"  # the token whose write the gate refused
+AUDITED_FORM = 64 * 1024  # bytes of a refused form read for its audit line
 _TYPES = {401: "Unauthorized", 403: "ScopeDenied", 429: "TooManyAttempts"}
 _HINTS = {
     401: "log in at /login, or send Authorization: Bearer <secret from `kenning token create`>",
@@ -95,12 +97,32 @@ class TokenGate:
         if scope["type"] != "http" or path in OPEN_PATHS or path.startswith(OPEN_PREFIXES):
             await self.app(scope, receive, send)
             return
-        request = Request(scope)
+        request = Request(scope, receive)
         response = self.check(request)
         if response is not None:
+            refused = request.scope.pop(REFUSED_KEY, None)
+            if refused is not None:  # a write refused to a valid token is audited, as over MCP
+                await self.audit_refusal(request, refused)
             await response(scope, receive, send)
             return
         await self.app(scope, receive, send)
+
+    async def audit_refusal(self, request: Request, token: TokenRecord) -> None:
+        cockpit = cockpit_of(request)
+        size = request.headers.get("content-length", "")
+        form: dict[str, str] = {}
+        if size.isdecimal() and int(size) <= AUDITED_FORM:  # a refused request's body is read only when small
+            form = {key: str(value) for key, value in (await request.form()).items() if key != "token"}
+        audit(
+            cockpit.home,
+            token=token,
+            client=client_of(request),
+            project=cockpit.project.name,
+            tool="cockpit:" + request.url.path.rstrip("/").rsplit("/", 1)[-1],
+            arguments=form,
+            ok=False,
+            now=cockpit.clock(),
+        )
 
     def check(self, request: Request) -> Response | None:
         """None when the request may go on (its token put in the scope), else the refusal."""
@@ -109,7 +131,10 @@ class TokenGate:
         wait = self.limiter.blocked(client, time.monotonic())
         if wait is not None:
             return refuse(
-                request, 429, f"too many failed attempts from {client}; retry in {wait:g} s", **{"Retry-After": "60"}
+                request,
+                429,
+                f"too many failed attempts from {client}; retry in {wait:g} s",
+                **{"Retry-After": str(max(1, round(wait)))},
             )
         secret = presented(request)
         try:
@@ -123,6 +148,8 @@ class TokenGate:
             return response
         refusal = admit(token, cockpit.project.name, request.method)
         if refusal is not None:
+            if request.method not in READS and request.url.path.startswith("/memory/"):
+                request.scope[REFUSED_KEY] = token
             return refuse(request, refusal.status, refusal.message)
         request.scope[TOKEN_KEY] = token
         return None

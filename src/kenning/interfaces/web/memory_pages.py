@@ -17,7 +17,8 @@ from starlette.responses import RedirectResponse, Response
 
 from kenning import lifecycle
 from kenning.auth.policy import audit
-from kenning.errors import NotFound, ScopeDenied, ValidationError
+from kenning.citation import MAX_ID
+from kenning.errors import KenningError, NotFound, ScopeDenied, ValidationError
 from kenning.freshness import FileCheck, freshness_of
 from kenning.ingest.spans import split as split_spans
 from kenning.interfaces.web.cockpit import cockpit_of, render, token_of
@@ -55,7 +56,12 @@ async def action(request: Request) -> Response:
     if name not in ACTIONS:
         raise NotFound(f"no memory action {name!r}", hint=f"one of {', '.join(ACTIONS)}")
     form = {key: str(value) for key, value in (await request.form()).items()}
-    return await run_in_threadpool(_act, request, name, form)  # the store is read off the event loop
+    try:
+        return await run_in_threadpool(_act, request, name, form)  # the store is read off the event loop
+    except KenningError:
+        if form.get("confirmed") == "yes":  # a gesture that was run and failed is audited too, as over MCP
+            _audit(request, name, form, ok=False)
+        raise
 
 
 def _act(request: Request, name: str, form: dict[str, str]) -> Response:
@@ -87,25 +93,30 @@ def _act(request: Request, name: str, form: dict[str, str]) -> Response:
                     conn, cockpit.project.name, fact_id, _fact_id(new_raw, "new"), now=cockpit.clock(), reason=reason
                 )
                 done = f"{old.citation} superseded by {new.citation}"
-    token = token_of(request)
-    if token is not None:  # a token-gated cockpit: the write joins the audit log, as over MCP
-        client = request.client.host if request.client else "unknown"
-        kept = {k: v for k, v in form.items() if k != "token"}
-        audit(
-            cockpit.home,
-            token=token,
-            client=client,
-            project=cockpit.project.name,
-            tool=f"cockpit:{name}",
-            arguments=kept,
-            ok=True,
-            now=cockpit.clock(),
-        )
+    _audit(request, name, form, ok=True)
     return RedirectResponse("/memory?" + urlencode({"done": done}), status_code=303)
+
+
+def _audit(request: Request, name: str, form: dict[str, str], *, ok: bool) -> None:
+    """On a token-gated cockpit, the gesture joins the audit log, as an MCP write does."""
+    token = token_of(request)
+    if token is None:
+        return
+    cockpit = cockpit_of(request)
+    audit(
+        cockpit.home,
+        token=token,
+        client=request.client.host if request.client else "unknown",
+        project=cockpit.project.name,
+        tool=f"cockpit:{name}",
+        arguments={k: v for k, v in form.items() if k != "token"},
+        ok=ok,
+        now=cockpit.clock(),
+    )
 
 
 def _fact_id(raw: object, field: str) -> int:
     text = str(raw or "").strip().removeprefix("#")
-    if not (text.isascii() and text.isdecimal()):
-        raise ValidationError(f"{field} must be a fact id such as 42, not {str(raw or '')!r}")
+    if not (text.isascii() and text.isdecimal() and len(text) <= len(str(MAX_ID)) and 1 <= int(text) <= MAX_ID):
+        raise ValidationError(f"{field} must be a fact id from 1 to {MAX_ID} such as 42, not {str(raw or '')!r}")
     return int(text)

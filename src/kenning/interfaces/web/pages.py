@@ -12,6 +12,7 @@ from starlette.responses import Response
 
 from kenning.across.answers import stale_each
 from kenning.answer.stale import stale_report
+from kenning.citation import parse_fact_ref
 from kenning.config import CONFIG_NAME, STATE_DIR
 from kenning.files import inside_root
 from kenning.freshness import FileCheck, freshness_of
@@ -54,8 +55,9 @@ def source(request: Request) -> Response:
     """``/source/<project>/<id>``: the excerpt in its file, its lines highlighted (``#L<n>``)."""
     cockpit = cockpit_of(request)
     project = cockpit.project_named(request.path_params["project"], allowed_of(request))
+    fact_id = parse_fact_ref(request.path_params["fact_id"], project.name)  # 400 when malformed or too large
     with cockpit.reading(project) as (conn, fallback):
-        fact = fact_store.get(conn, project.name, request.path_params["fact_id"])
+        fact = fact_store.get(conn, project.name, fact_id)
         files = FileCheck(project.root, conn, split_spans)
         files.preload(loc.path for loc in fact.locations)
         fresh = freshness_of(fact, now=cockpit.clock(), files=files)
