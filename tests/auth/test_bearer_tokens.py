@@ -109,6 +109,22 @@ def test_a_token_for_a_project_the_registry_does_not_hold_is_not_found_and_creat
     assert cli("token", "list", "--json").json() == {"tokens": []}
 
 
+def test_a_token_name_names_one_token(cli, registered):
+    """Two tokens of one name left `token revoke NAME` refusing; a name in use is refused at
+    creation (exit 2, nothing written), and the default names skip one taken by hand."""
+    isolated_home = registered
+    made = ["token", "create", "--scope", "memory:read", "--project", "alpha"]
+    assert cli(*made, "--name", "token-2").code == 0
+    before = (isolated_home / "tokens.json").read_bytes()
+    again = cli(*made, "--name", "token-2")
+    assert again.code == 2 and "a token is already named 'token-2'" in again.err and "kn_" not in again.out
+    assert (isolated_home / "tokens.json").read_bytes() == before
+    assert cli(*made).code == 0 and cli(*made).code == 0
+    names = sorted(t["name"] for t in cli("token", "list", "--json").json()["tokens"])
+    assert names == ["token-2", "token-3", "token-4"]
+    assert cli("token", "revoke", "token-2").code == 0
+
+
 def test_revoking_an_unknown_token_is_not_found(cli, isolated_home):
     result = cli("token", "revoke", "nope")
     assert result.code == 1 and "no token 'nope'" in result.err

@@ -353,3 +353,33 @@ def test_kenning_mcp_http_on_a_port_in_use_is_a_typed_error_before_any_banner(cl
         result = cli("mcp", "--http", "--port", str(port), "--project", str(project.root))
     assert result.code == 2 and f"cannot listen on 127.0.0.1:{port}" in result.err
     assert "kenning MCP for" not in result.err
+
+
+def test_mcp_http_port_0_serves_on_the_port_its_banner_names(make_project, isolated_home):
+    """`kenning serve --port 0` picks a free port; `kenning mcp --http --port 0` was refused (the
+    port had to be at least 1). Now both bind first and print the port chosen."""
+    project = make_project({"docs/a.md": "# Alpha\n\nCitations are computed at read time.\n"})
+    kenning = str(Path(sys.executable).with_name("kenning"))
+    server = subprocess.Popen(
+        [kenning, "mcp", "--http", "--port", "0", "--project", str(project.root)],
+        env={**os.environ, "KENNING_HOME": str(isolated_home)},
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    try:
+        assert server.stderr is not None
+        banner = server.stderr.readline()
+        port = int(banner.split("http://127.0.0.1:")[1].split("/")[0])
+        assert port != 0, banner
+        deadline = time.monotonic() + 20
+        while True:
+            try:
+                bare = httpx.post(f"http://127.0.0.1:{port}/mcp", json={"jsonrpc": "2.0", "id": 1, "method": "ping"})
+                break
+            except httpx.ConnectError:  # bound before the banner, listening once the app is up
+                assert time.monotonic() < deadline and server.poll() is None, "kenning mcp --http did not start"
+                time.sleep(0.1)
+        assert bare.status_code == 401  # served there, behind its token
+    finally:
+        server.terminate()
+        server.wait(timeout=10)

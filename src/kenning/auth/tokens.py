@@ -154,10 +154,17 @@ def create(
             raise ValidationError(f"not a relative path prefix: {prefix!r}", hint="e.g. --path docs/")
         clean_paths.append(p)
     registry.require(home, projects)
-    label = name or f"token-{len(load(home)) + 1}"
-    if not _NAME.match(label):
-        raise ValidationError(f"not a token name: {label!r}", hint="letters, digits, . _ - (at most 64)")
     records = dict(load(home))
+    taken = {r.name for r in records.values()}
+    label = name or next(
+        f"token-{n}" for n in range(len(records) + 1, len(records) + len(taken) + 2) if f"token-{n}" not in taken
+    )
+    if not _NAME.match(label):
+        raise ValidationError(f"not a token name: {label[:80]!r}", hint="letters, digits, . _ - (at most 64)")
+    if label in taken:  # `token revoke NAME` must name one token
+        raise ValidationError(
+            f"a token is already named {label!r}", hint="choose another --name (kenning token list shows them)"
+        )
     token_id = secrets.token_hex(4)
     while token_id in records:
         token_id = secrets.token_hex(4)

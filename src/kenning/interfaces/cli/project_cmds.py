@@ -173,8 +173,8 @@ def _status_text(data: dict[str, Any]) -> str:
     "--port",
     default=8766,
     show_default=True,
-    type=Bounded(1, 65535),
-    help="HTTP: port (kenning serve uses 8765).",
+    type=Bounded(0, 65535),
+    help="HTTP: port (0 picks a free one; kenning serve uses 8765).",
 )
 @click.option(
     "--cross-project",
