@@ -49,6 +49,7 @@ def test_search_and_ask_across_a_postgresql_and_a_sqlite_project_answer_from_bot
         by_project = {e["project"]: e["source"]["uri"] for e in data["excerpts"]}
         assert by_project == {served.name: "docs/pg.md#quokka-notes", "local": "docs/local.md#wombat-notes"}
         assert not [d for d in data["degradations"] if "postgresql" in d.lower()], data["degradations"]
+        assert data["level"] == 2  # the highest level a store served at: the server's (was 1 or 0)
 
 
 def test_status_of_a_served_project_names_nothing_missing(mixed):

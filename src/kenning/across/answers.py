@@ -28,6 +28,7 @@ from kenning.search.fact_types import check_types_across
 from kenning.search.query import parse
 from kenning.search.serve import SearchOptions, noting_sync, rank_hits, search_conn
 from kenning.store import dated
+from kenning.store.db import SERVER_LEVEL
 from kenning.store.handle import Connection, engine_errors, typed_error
 
 WINDOW_RULE = "window"  # the rule name of a question read for dates or decisions (window.py)
@@ -190,13 +191,18 @@ def _across(
     each: each store is asked for that many first. Only when they add up to fewer than
     ``limit`` (some stores had fewer) are the stores that gave their full share asked again
     for ``limit`` — the list is then exactly what asking every store for ``limit`` gives."""
+
+    def asked(conn: Connection, project: Project, n: int) -> Answer:  # a served store answers at level 2
+        answer = per_store(conn, project, n)
+        return replace(answer, level=SERVER_LEVEL) if project.config.store else answer
+
     with opened(entries, stores, home=home) as scope:
         scope.excluded.extend(excluded)
         check_types_across((conn for _, conn in scope.stores), types)
         share = -(-limit // max(1, len(scope.stores)))
-        done = _each(scope, per_store, share)
+        done = _each(scope, asked, share)
         if share < limit and sum(len(a.excerpts) for _, a in done) < limit:
-            done = [(store, per_store(*store, limit) if len(a.excerpts) >= share else a) for store, a in done]
+            done = [(store, asked(*store, limit) if len(a.excerpts) >= share else a) for store, a in done]
         answers = [a for _, a in done]
         answer = _combine(query, scope, answers, fuse(answers, limit), fallback_mode=fallback_mode)
     notes = [f"ranked across {len(answers)} store(s) by RRF over per-project ranks (k={K})"]
