@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import os
 import subprocess
+import sys
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -153,3 +154,22 @@ def cli(capsys: pytest.CaptureFixture[str]) -> Callable[..., Result]:
         return Result(code, captured.out, captured.err)
 
     return run
+
+
+@contextmanager
+def on_free_port(*args: str, home: Path) -> Iterator[tuple[subprocess.Popen[str], int]]:
+    """``kenning ARGS --port 0`` in a subprocess (a server: serve, mcp --http), with the port
+    its first stderr line names; stopped when the block ends."""
+    server = subprocess.Popen(
+        [sys.executable, "-m", "kenning.interfaces.cli.main", *args, "--port", "0"],
+        env={**os.environ, "KENNING_HOME": str(home)},
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    try:
+        assert server.stderr is not None
+        banner = server.stderr.readline()
+        yield server, int(banner.split("http://127.0.0.1:")[1].split("/")[0])
+    finally:
+        server.terminate()
+        server.wait(timeout=10)

@@ -16,7 +16,7 @@ import httpx
 import pytest
 from mcp_http_helpers import Refused, free_port, running, with_session
 
-from conftest import NOW, resync
+from conftest import NOW, on_free_port, resync
 from kenning import registry
 from kenning.auth import tokens
 from kenning.auth.policy import FailureLimiter
@@ -359,18 +359,8 @@ def test_mcp_http_port_0_serves_on_the_port_its_banner_names(make_project, isola
     """`kenning serve --port 0` picks a free port; `kenning mcp --http --port 0` was refused (the
     port had to be at least 1). Now both bind first and print the port chosen."""
     project = make_project({"docs/a.md": "# Alpha\n\nCitations are computed at read time.\n"})
-    kenning = str(Path(sys.executable).with_name("kenning"))
-    server = subprocess.Popen(
-        [kenning, "mcp", "--http", "--port", "0", "--project", str(project.root)],
-        env={**os.environ, "KENNING_HOME": str(isolated_home)},
-        stderr=subprocess.PIPE,
-        text=True,
-    )
-    try:
-        assert server.stderr is not None
-        banner = server.stderr.readline()
-        port = int(banner.split("http://127.0.0.1:")[1].split("/")[0])
-        assert port != 0, banner
+    with on_free_port("mcp", "--http", "--project", str(project.root), home=isolated_home) as (server, port):
+        assert port != 0
         deadline = time.monotonic() + 20
         while True:
             try:
@@ -380,6 +370,3 @@ def test_mcp_http_port_0_serves_on_the_port_its_banner_names(make_project, isola
                 assert time.monotonic() < deadline and server.poll() is None, "kenning mcp --http did not start"
                 time.sleep(0.1)
         assert bare.status_code == 401  # served there, behind its token
-    finally:
-        server.terminate()
-        server.wait(timeout=10)

@@ -13,6 +13,7 @@ from pathlib import Path
 import pytest
 from web_corpus import NOW
 
+from conftest import on_free_port
 from kenning.errors import TokenRequired
 from kenning.interfaces.web.binding import check_bind, is_loopback
 from kenning.sync.run import sync
@@ -91,17 +92,8 @@ def test_port_0_prints_the_port_actually_chosen(make_project, isolated_home: Pat
     """`--port 0 picks a free one` (docs/web.md): the printed address is the one to open."""
     project = make_project({"docs/a.md": "# Alpha\n\nCitations are computed at read time.\n"})
     sync(project, now=NOW)
-    server = subprocess.Popen(
-        [sys.executable, "-m", "kenning.interfaces.cli.main", "serve", "--port", "0", "--project", str(project.root)],
-        env={**os.environ, "KENNING_HOME": str(isolated_home)},
-        stderr=subprocess.PIPE,
-        text=True,
-    )
-    try:
-        assert server.stderr is not None
-        banner = server.stderr.readline()
-        port = int(banner.split("http://127.0.0.1:")[1].split("/")[0])
-        assert port != 0, banner
+    with on_free_port("serve", "--project", str(project.root), home=isolated_home) as (server, port):
+        assert port != 0
         deadline = time.monotonic() + 20
         while True:
             try:
@@ -111,9 +103,6 @@ def test_port_0_prints_the_port_actually_chosen(make_project, isolated_home: Pat
             except OSError:
                 assert server.poll() is None and time.monotonic() < deadline, "kenning serve did not answer"
                 time.sleep(0.1)
-    finally:
-        server.terminate()
-        server.wait(timeout=10)
     assert server.returncode in (0, -15)
 
 
