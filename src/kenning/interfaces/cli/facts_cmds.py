@@ -73,44 +73,32 @@ def search(
     The console script serves this command without click (``plain.fast_search``); this is
     the reference for its options, help and usage errors."""
     from kenning.across.window import check_window
+    from kenning.answer.search import SearchOptions
 
     since, until = check_window(since, until)
-    if all_projects:
-        from kenning import registry
-        from kenning.across.answers import search_all
-        from kenning.across.stores import OneShot
-        from kenning.answer.search import SearchOptions
-        from kenning.config import kenning_home, load_project
-
-        home = kenning_home()
-        options = SearchOptions(
-            limit=limit,
-            types=types,
-            include_superseded=include_superseded,
-            include_missing=include_missing,
-            syntax=syntax,
-            explain=explain,
-            since=since,
-            until=until,
-        )
-        answer = search_all(
-            registry.list_entries(home), query, options, now=now(), home=home, stores=OneShot(load_project)
-        )
-        emit_answer(answer, as_json)
-        return
-    text, answer = search_output(
-        query,
+    options = SearchOptions(
         limit=limit,
         types=types,
         include_superseded=include_superseded,
         include_missing=include_missing,
         syntax=syntax,
         explain=explain,
-        project_path=project_path,
-        as_json=as_json,
         since=since,
         until=until,
     )
+    if all_projects:
+        from kenning import registry
+        from kenning.across.answers import search_all
+        from kenning.across.stores import OneShot
+        from kenning.config import kenning_home, load_project
+
+        home = kenning_home()
+        answer = search_all(
+            registry.list_entries(home), query, options, now=now(), home=home, stores=OneShot(load_project)
+        )
+        emit_answer(answer, as_json)
+        return
+    text, answer = search_output(query, options, project_path=project_path, as_json=as_json)
     click.echo(text)
     code = answer_code(answer)
     if code:

@@ -22,6 +22,7 @@ TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (start-up
 if TYPE_CHECKING:
     from collections.abc import Collection
 
+    from kenning.answer.search import SearchOptions
     from kenning.config import Project
     from kenning.records import Answer
 
@@ -108,35 +109,13 @@ def answer_code(answer: Answer) -> int:
 
 
 def search_output(
-    query: str,
-    *,
-    limit: int = 10,
-    types: tuple[str, ...] = (),
-    include_superseded: bool = False,
-    include_missing: bool = False,
-    syntax: str = "natural",
-    explain: bool = False,
-    project_path: Path | None = None,
-    as_json: bool = False,
-    since: str | None = None,
-    until: str | None = None,
+    query: str, options: SearchOptions, *, project_path: Path | None = None, as_json: bool = False
 ) -> tuple[str, Answer]:
     """What `kenning search` prints (without the final newline), and the answer it renders."""
-    from kenning.answer.search import SearchOptions, search_project
+    from kenning.answer.search import search_project
     from kenning.interfaces.render import answer_text, to_json_text
 
-    project = resolve_project(project_path)
-    options = SearchOptions(
-        limit=limit,
-        types=types,
-        include_superseded=include_superseded,
-        include_missing=include_missing,
-        syntax=syntax,
-        explain=explain,
-        since=since,
-        until=until,
-    )
-    answer = search_project(project, query, options, now=now())
+    answer = search_project(resolve_project(project_path), query, options, now=now())
     return (to_json_text(answer.to_json()) if as_json else answer_text(answer)), answer
 
 
@@ -164,7 +143,8 @@ def scan_options(args: list[str], flags: Collection[str], valued: Collection[str
 
 
 def parse_search_args(args: list[str]) -> dict[str, object] | None:
-    """Keyword arguments of ``search_output`` for ``search`` ARGS, or None when the click
+    """``search`` ARGS as keywords (the query, ``project_path``, ``as_json`` and the
+    ``SearchOptions`` fields given), or None when the click
     command must handle them (help, unknown option, invalid value, not exactly one query)."""
     pairs = scan_options(args, _FLAGS, _VALUED)
     if pairs is None:
@@ -203,10 +183,14 @@ def fast_search(args: list[str]) -> int | None:
     parsed = parse_search_args(args)
     if parsed is None:
         return None
+    from kenning.answer.search import SearchOptions
+
+    query, project_path, as_json = parsed.pop("query"), parsed.pop("project_path", None), parsed.pop("as_json", False)
     try:
         # parse_search_args checked each value; typing them (a TypedDict) would import typing here
-        text, answer = search_output(**parsed)  # type: ignore[arg-type]
+        options = SearchOptions(**parsed)  # type: ignore[arg-type]
+        text, answer = search_output(query, options, project_path=project_path, as_json=as_json)  # type: ignore[arg-type]
     except (KenningError, StoreError, KeyboardInterrupt) as exc:
-        return report_failure(exc, as_json=bool(parsed.get("as_json"))) or 1
+        return report_failure(exc, as_json=bool(as_json)) or 1
     sys.stdout.write(text + "\n")
     return answer_code(answer)
