@@ -21,34 +21,33 @@ _FLAGS = re.IGNORECASE | re.MULTILINE | re.VERBOSE
 
 # Each pattern beside words its matches always hold (casefolded): a pattern runs only on a text
 # holding one word of each group. One regex of every alternative took 0.35 ms on a 1.4 kB
-# SciFact abstract, on every excerpt a reply serves; gated, a few microseconds.
-_GATED: tuple[tuple[tuple[tuple[str, ...], ...], re.Pattern[str]], ...] = tuple(
-    (gates, re.compile(pattern, _FLAGS))
-    for gates, pattern in (
+# SciFact abstract, on every excerpt a reply serves; gated, a few microseconds. Each pattern is
+# compiled by ``re`` (and cached there) the first time a text passes its gates: compiling all of
+# them at import added about 1 ms to every `kenning search` and `ask`, which import this module.
+_GATED: tuple[tuple[tuple[tuple[str, ...], ...], str], ...] = (
+    (
         (
-            (
-                ("ignore", "disregard", "forget", "override"),
-                ("instruction", "prompt", "message", "rule", "direction", "context"),
-            ),
-            r"""\b(?:ignore|disregard|forget|override)\s+(?:all\s+|any\s+|the\s+|your\s+|of\s+)*
+            ("ignore", "disregard", "forget", "override"),
+            ("instruction", "prompt", "message", "rule", "direction", "context"),
+        ),
+        r"""\b(?:ignore|disregard|forget|override)\s+(?:all\s+|any\s+|the\s+|your\s+|of\s+)*
                 (?:previous|prior|above|earlier|preceding|former|system)\s+
                 (?:instructions?|prompts?|messages?|rules|directions|context)\b""",
-        ),
-        (
-            (("reveal", "print", "output", "repeat", "show", "leak", "disclose"), ("prompt", "instructions")),
-            r"""\b(?:reveal|print|output|repeat|show|leak|disclose)\s+(?:me\s+)?(?:your|the)\s+
+    ),
+    (
+        (("reveal", "print", "output", "repeat", "show", "leak", "disclose"), ("prompt", "instructions")),
+        r"""\b(?:reveal|print|output|repeat|show|leak|disclose)\s+(?:me\s+)?(?:your|the)\s+
                 (?:system\s+prompt|hidden\s+instructions|initial\s+instructions)\b""",
-        ),
-        ((("instructions",),), r"\bnew\s+instructions\s*:"),
-        ((("tell",), ("user",)), r"\b(?:do\s+not|don't|never)\s+tell\s+the\s+user\b"),
-        ((("system", "assistant"),), r"^\s*(?:system|assistant)\s*:"),
-        ((("<",), ("system", "instruction")), r"<\s*/?\s*(?:system|instructions?)\s*>"),
-        (
-            (("ignor",), ("instructions", "consignes")),
-            r"""\bignore[rz]?\s+(?:toutes\s+)?(?:les\s+|vos\s+)?(?:instructions|consignes)\s+
+    ),
+    ((("instructions",),), r"\bnew\s+instructions\s*:"),
+    ((("tell",), ("user",)), r"\b(?:do\s+not|don't|never)\s+tell\s+the\s+user\b"),
+    ((("system", "assistant"),), r"^\s*(?:system|assistant)\s*:"),
+    ((("<",), ("system", "instruction")), r"<\s*/?\s*(?:system|instructions?)\s*>"),
+    (
+        (("ignor",), ("instructions", "consignes")),
+        r"""\bignore[rz]?\s+(?:toutes\s+)?(?:les\s+|vos\s+)?(?:instructions|consignes)\s+
                 (?:précédentes|antérieures|ci-dessus)""",
-        ),
-    )
+    ),
 )
 
 
@@ -60,7 +59,7 @@ def instruction_like(*texts: str | None) -> bool:
 def _addresses_model(text: str) -> bool:
     folded = text.casefold()
     return any(
-        all(any(word in folded for word in group) for group in gates) and pattern.search(text)
+        all(any(word in folded for word in group) for group in gates) and re.search(pattern, text, _FLAGS)
         for gates, pattern in _GATED
     )
 
