@@ -18,14 +18,13 @@ from kenning.freshness import FileCheck, freshness_of
 from kenning.ingest.spans import split as split_spans
 from kenning.pack.select import DECISION_SECTIONS
 from kenning.project import Project
-from kenning.records import Answer, Excerpt, Fact, Lifecycle
+from kenning.records import Answer, Excerpt, Fact
 from kenning.search.snippet import make_snippet
 from kenning.store import facts as fact_store
 from kenning.store import lookups
 from kenning.store.db import Connection
 
 RATIONALE_SECTIONS = (*DECISION_SECTIONS, "rationale", "justification")
-_EVERY_LINE = 1 << 30
 
 
 def with_rationale(conn: Connection, project: Project, answer: Answer, *, now: datetime, limit: int) -> Answer:
@@ -43,7 +42,7 @@ def with_rationale(conn: Connection, project: Project, answer: Answer, *, now: d
                 continue
             served.add(fact.id)
             files = files or FileCheck(project.root, conn, split_spans)
-            explain = {**(excerpt.explain or {}), "section": fact.title.split(" > ")[-1].strip()}
+            explain = {**(excerpt.explain or {}), "section": _heading(fact)}
             out.append(
                 Excerpt(
                     fact,
@@ -66,13 +65,15 @@ def with_rationale(conn: Connection, project: Project, answer: Answer, *, now: d
 
 def _sections(conn: Connection, project: Project, path: str) -> list[Fact]:
     """The active decision facts of ``path`` whose heading gives the decision or its reasons."""
-    ids = lookups.active_ids_above(conn, path, _EVERY_LINE)
+    ids = lookups.active_ids_located_in(conn, [path])
     found = fact_store.get_many(conn, project.name, ids)
     return [
         fact
         for fact in (found[i] for i in ids if i in found)
-        if fact.type == "decision"
-        and fact.lifecycle is Lifecycle.ACTIVE
-        and " > " in fact.title
-        and fact.title.split(" > ")[-1].strip().lower().startswith(RATIONALE_SECTIONS)
+        if fact.type == "decision" and " > " in fact.title and _heading(fact).lower().startswith(RATIONALE_SECTIONS)
     ]
+
+
+def _heading(fact: Fact) -> str:
+    """The section's own heading: the last part of its title."""
+    return fact.title.split(" > ")[-1].strip()
