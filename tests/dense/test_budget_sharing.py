@@ -13,6 +13,7 @@ pytest.importorskip("onnxruntime", reason="the dense extra is not installed: pip
 from conftest import DENSE_DOCS, NOW, write_files  # noqa: E402
 from kenning.config import Project, init_project, load_project  # noqa: E402
 from kenning.dense import index as dense_index  # noqa: E402
+from kenning.store import vectors  # noqa: E402
 from kenning.store.db import connect  # noqa: E402
 from kenning.sync.run import sync  # noqa: E402
 
@@ -56,9 +57,19 @@ def test_the_order_follows_the_work_left_not_a_fixed_model(tmp_path):
     conn = connect(project.db_path)
     try:
         chosen = dense_index.embedders(project)
-        assert dense_index.order(conn, chosen) == ["minilm", "use"]  # 1 × 1.0 before 5 × 0.25
+
+        def covered() -> dict[str, tuple[int, int]]:
+            return {name: vectors.coverage(conn, name) for name in chosen}
+
+        assert dense_index.order(covered()) == [
+            "minilm",
+            "use",
+        ]  # 1 × 1.0 before 5 × 0.25
         write_files(project.root, {"docs/more.md": "# More\n\nOne.\n\n## Two\n\nTwo.\n\n## Three\n\nThree.\n"})
         sync(project, now=NOW)
-        assert dense_index.order(conn, chosen) == ["use", "minilm"]  # 4 × 1.0 after 8 × 0.25
+        assert dense_index.order(covered()) == [
+            "use",
+            "minilm",
+        ]  # 4 × 1.0 after 8 × 0.25
     finally:
         conn.close()

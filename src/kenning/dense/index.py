@@ -123,9 +123,10 @@ def update(
             dropped[name] = vectors.drop_stale(conn, name)
         summary["embedders"][name] = {}  # the report keeps the configuration's order
     batch_seconds = 0.0
-    for name in order(conn, chosen):
+    covered = {name: vectors.coverage(conn, name) for name in chosen}  # one model's work leaves the other's as it was
+    for name in order(covered):
         embedder = chosen[name]
-        done, total = vectors.coverage(conn, name)
+        done, total = covered[name]
         phase = f"embedding ({name}, budget {budget:g} s)"
         own_start = time.perf_counter()
         # A batch starts only if it should end within the budget (the last batch's time as the guess).
@@ -163,18 +164,16 @@ def update(
     return summary
 
 
-def order(conn: Connection, chosen: dict[str, embed.Embedder]) -> list[str]:
-    """The embedders in the order a sync runs them: the one whose index should be complete
-    soonest first (its pending excerpts times :data:`COST`), ties in the configuration's order.
+def order(covered: dict[str, tuple[int, int]]) -> list[str]:
+    """The embedders (name → ``vectors.coverage``: embedded, total) in the order a sync runs
+    them: the one whose index should be complete soonest first (its pending excerpts times
+    :data:`COST`), ties in the configuration's order.
     Each index serves its own questions (English ones MiniLM's, others the multilingual one's):
     finishing the shorter job first makes the first of them hybrid soonest, and the other
     waits only that job's time, instead of the multilingual index waiting until MiniLM's
     whole index is done (docs/benchmarks.md, densesave)."""
-    remaining = {}
-    for name in chosen:
-        done, total = vectors.coverage(conn, name)
-        remaining[name] = (total - done) * COST.get(name, 1.0)
-    return sorted(chosen, key=lambda name: remaining[name])  # sorted is stable: ties keep their order
+    remaining = {name: (total - done) * COST.get(name, 1.0) for name, (done, total) in covered.items()}
+    return sorted(covered, key=lambda name: remaining[name])  # sorted is stable: ties keep their order
 
 
 def embed_saved(conn: Connection, project: Project, fact_ids: Collection[int]) -> list[str]:
