@@ -34,6 +34,7 @@ from collections import Counter
 from collections.abc import Callable, Iterable, Iterator
 
 from kenning.graph import build as graph_build
+from kenning.graph.projections import LedgerChanges
 from kenning.ingest.read import GONE, Parsed, Progress, Reading
 from kenning.project import Project
 from kenning.store import facts as fact_store
@@ -105,6 +106,7 @@ def write_batches(
     wanted = min(max(BATCH_FIRST_BYTES, read_bytes // BATCH_FIRST_SHARE), BATCH_BYTES)
     graph: Counter[str] = Counter()
     held = graph_build.Unresolved()  # a cold sync's references, resolved by its last batch
+    ledger = LedgerChanges()  # the ledger's records, read with the last batch when they changed
     while True:
         if isinstance(following, _Parsing):
             following = next(work, None)
@@ -149,15 +151,15 @@ def write_batches(
                 last=last,
                 located=batch.located,
                 held=held,
-                ledger_changes=report.ledger,  # counted when the last batch reads the ledger
+                ledger_changes=ledger,
             )
             _merge_graph(graph, stats)
             if last and not resolve_after:
-                _finish(conn, report, graph, before, stamp, step)
+                _finish(conn, report, graph, ledger, before, stamp, step)
         if resolve_after:
             with transaction(conn):
                 _merge_graph(graph, graph_build.resolve_held(conn, held, stamp=stamp))
-                _finish(conn, report, graph, before, stamp, step)
+                _finish(conn, report, graph, ledger, before, stamp, step)
         if last:
             return
         done += batch.items
@@ -236,11 +238,21 @@ def _redates(conn: Connection, project: Project, pending: graph_build.Pending, s
     return source_dates.commit_dates_of_unread(conn, project.root, skip)
 
 
-def _finish(conn: Connection, report: SyncReport, graph: Counter[str], before: int, stamp: str, step: Progress) -> None:
-    """The end of the last transaction: the graph's figures, the ledger's retired records and
-    the run's record in the report."""
+def _finish(
+    conn: Connection,
+    report: SyncReport,
+    graph: Counter[str],
+    ledger: LedgerChanges,
+    before: int,
+    stamp: str,
+    step: Progress,
+) -> None:
+    """The end of the last transaction: the graph's figures, what became of the ledger's records
+    and the run's record in the report."""
     report.graph = dict(graph)
-    report.retired_uris += report.ledger.retired_uris
+    report.ledger_added, report.ledger_changed = ledger.added, ledger.changed
+    report.ledger_retired, report.ledger_kept = ledger.retired, ledger.kept
+    report.retired_uris += ledger.retired_uris
     report.writes = sources.changes(conn) - before
     if report.writes:
         sources.record_sync_run(conn, stamp, json.dumps(report.to_json(), sort_keys=True))

@@ -6,8 +6,6 @@ from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any
 
-from kenning.graph.projections import LedgerChanges
-
 
 @dataclass
 class SyncReport:
@@ -26,8 +24,11 @@ class SyncReport:
     retired: int = 0
     kept: int = 0
     deduplicated: int = 0
-    # The ledger's records, apart from the files' excerpts (counted by graph.projections.apply_ledger).
-    ledger: LedgerChanges = field(default_factory=LedgerChanges)
+    # The ledger's records (graph.projections.LedgerChanges), apart from the files' excerpts.
+    ledger_added: int = 0
+    ledger_changed: int = 0
+    ledger_retired: int = 0
+    ledger_kept: int = 0
     writes: int = 0
     batches: int = 0  # write transactions committed (sync.batches)
     retired_uris: list[str] = field(default_factory=list)
@@ -58,10 +59,10 @@ class SyncReport:
                 "deduplicated": self.deduplicated,
             },
             "ledger": {
-                "added": self.ledger.added,
-                "changed": self.ledger.changed,
-                "retired": self.ledger.retired,
-                "kept": self.ledger.kept,
+                "added": self.ledger_added,
+                "changed": self.ledger_changed,
+                "retired": self.ledger_retired,
+                "kept": self.ledger_kept,
             },
             "retired_uris": self.retired_uris,
             "graph": dict(self.graph),
