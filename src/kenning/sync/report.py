@@ -24,7 +24,9 @@ class SyncReport:
     retired: int = 0
     kept: int = 0
     deduplicated: int = 0
-    # The ledger's records (graph.projections.LedgerChanges), apart from the files' excerpts.
+    # The ledger's records, apart from the files' excerpts: graph.projections.LedgerChanges's counts,
+    # copied by the last batch (importing that class here would load the store's writing half
+    # before the parsing pool starts: tests/ingest/test_sync_start.py).
     ledger_added: int = 0
     ledger_changed: int = 0
     ledger_retired: int = 0
