@@ -9,6 +9,7 @@ or opened, and handed back after.
 
 from __future__ import annotations
 
+import signal
 import socket
 import threading
 from collections.abc import Iterator
@@ -58,11 +59,34 @@ def address_of(sock: socket.socket, host: str) -> str:
     return f"http://{f'[{shown}]' if ':' in shown else shown}:{sock.getsockname()[1]}"
 
 
-def run(app: ASGIApp, sock: socket.socket) -> None:
-    """Serve ``app`` on ``sock`` (from :func:`listen`) until Ctrl-C or SIGTERM."""
+STOPPING_SIGNALS = (signal.SIGINT, signal.SIGTERM)
+
+
+def run(app: ASGIApp, sock: socket.socket) -> signal.Signals | None:
+    """Serve ``app`` on ``sock`` (from :func:`listen`) until Ctrl-C or SIGTERM; the signal that
+    stopped it (None when it stopped on its own).
+
+    uvicorn shuts down cleanly on SIGINT or SIGTERM, then restores the handlers it found and
+    raises the signal again, so that the default action runs: without a handler of ours the
+    process would die of SIGTERM (exit 143, a failure to systemd or ``docker stop``) or raise
+    ``KeyboardInterrupt`` (exit 130) after a clean stop. The handlers installed here catch
+    that second raise and only note it; the caller exits 0. A failure (the app not starting:
+    uvicorn's ``SystemExit(3)``; any exception) still propagates."""
     import uvicorn
 
-    uvicorn.Server(uvicorn.Config(app, log_level="warning")).run(sockets=[sock])
+    received: list[signal.Signals] = []
+
+    def note(signum: int, frame: object) -> None:
+        received.append(signal.Signals(signum))
+
+    in_main = threading.current_thread() is threading.main_thread()  # where signals can be caught
+    previous = {sig: signal.signal(sig, note) for sig in STOPPING_SIGNALS} if in_main else {}
+    try:
+        uvicorn.Server(uvicorn.Config(app, log_level="warning")).run(sockets=[sock])
+    finally:
+        for sig, handler in previous.items():
+            signal.signal(sig, handler)
+    return received[0] if received else None
 
 
 @dataclass

@@ -190,8 +190,9 @@ def mcp(project_path: Path | None, tools: str, http: bool, host: str, port: int,
     resolve(tools)  # an unknown profile is a usage error before anything starts
     project = resolve_project(project_path)
     if http:
+        from kenning.interfaces.cli.serve_cmds import serve_until_stopped
         from kenning.interfaces.mcp.http import create_app
-        from kenning.interfaces.serve import address_of, listen, run
+        from kenning.interfaces.serve import address_of, listen
 
         sock = listen(host, port)  # bound before the banner: it names the port actually served
         click.echo(
@@ -199,7 +200,8 @@ def mcp(project_path: Path | None, tools: str, http: bool, host: str, port: int,
             "clients need a bearer token (kenning token create)",
             err=True,
         )
-        run(create_app(project, home=kenning_home(), tools=tools, host=host), sock)
+        app = create_app(project, home=kenning_home(), tools=tools, host=host)
+        serve_until_stopped(app, sock, "kenning mcp --http")
     else:
         from kenning.interfaces.mcp.server import serve_stdio
 

@@ -2,11 +2,16 @@
 
 from __future__ import annotations
 
+import socket
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import click
 
-from kenning.interfaces.cli.common import now, project_option, resolve_project, warn
+from kenning.interfaces.cli.common import now, project_option, resolve_project, stderr_is_terminal, warn
+
+if TYPE_CHECKING:
+    from starlette.types import ASGIApp
 
 
 @click.command()
@@ -37,7 +42,7 @@ def serve(port: int, host: str | None, with_mcp: bool, tools: str, project_path:
     """Serve the web cockpit (Ask, Stale, Graph, Memory, Benchmarks, Status) on 127.0.0.1, or on
     --host ADDR behind access tokens."""
     from kenning.config import kenning_home
-    from kenning.interfaces.serve import address_of, listen, run
+    from kenning.interfaces.serve import address_of, listen
     from kenning.interfaces.web.app import create_app
     from kenning.interfaces.web.binding import DEFAULT_HOST, check_bind
 
@@ -66,4 +71,15 @@ def serve(port: int, host: str | None, with_mcp: bool, tools: str, project_path:
         warn("every request needs a token bound to this project (log in at /login, or Authorization: Bearer)")
     if with_mcp:
         warn(f"MCP ({tools}) at {address}/mcp: clients need a bearer token (kenning token create)")
-    run(app, sock)
+    serve_until_stopped(app, sock, "kenning serve")
+
+
+def serve_until_stopped(app: ASGIApp, sock: socket.socket, command: str) -> None:
+    """Serve until SIGINT or SIGTERM, then return: a clean stop exits 0 (systemd and
+    ``docker stop`` send SIGTERM and read any other code as a failure), said in one line on
+    stderr when it is a terminal. A server that fails exits non-zero (see docs/cli.md)."""
+    from kenning.interfaces.serve import run
+
+    stopped = run(app, sock)
+    if stopped is not None and stderr_is_terminal():
+        warn(f"{command}: stopped on {stopped.name}, shut down cleanly")

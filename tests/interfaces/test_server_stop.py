@@ -1,0 +1,96 @@
+"""The long-lived servers (`kenning serve`, `kenning mcp --http`) stop cleanly on SIGTERM or
+SIGINT and exit 0, the port released: uvicorn re-raised the signal after its clean shutdown,
+so the process died of SIGTERM (exit 143, a failure to systemd or `docker stop`) or ended in
+KeyboardInterrupt (exit 130). The real command in a subprocess, a real request first."""
+
+from __future__ import annotations
+
+import os
+import pty
+import signal
+import socket
+import subprocess
+import sys
+import time
+
+import httpx
+import pytest
+
+from conftest import on_free_port
+
+COMMANDS = {"serve": ("serve",), "mcp --http": ("mcp", "--http")}
+
+
+def wait_until_served(server: subprocess.Popen[str], port: int) -> None:
+    """Until an HTTP request gets an answer (any status: `/mcp` answers 401 without a token)."""
+    deadline = time.monotonic() + 30
+    while True:
+        try:
+            httpx.get(f"http://127.0.0.1:{port}/", timeout=2)
+            return
+        except httpx.TransportError:
+            assert time.monotonic() < deadline and server.poll() is None, "the server did not start"
+            time.sleep(0.1)
+
+
+def refused(port: int) -> bool:
+    try:
+        socket.create_connection(("127.0.0.1", port), timeout=2).close()
+    except ConnectionRefusedError:
+        return True
+    return False
+
+
+@pytest.mark.parametrize(
+    ("command", "sig"),
+    [("serve", signal.SIGTERM), ("mcp --http", signal.SIGTERM), ("serve", signal.SIGINT)],
+)
+def test_a_server_stopped_by_a_signal_exits_0_and_releases_its_port(make_project, isolated_home, command, sig):
+    project = make_project({"docs/a.md": "# Alpha\n\nCitations are computed at read time.\n"}, name="alpha")
+    args = (*COMMANDS[command], "--project", str(project.root))
+    with on_free_port(*args, home=isolated_home) as (server, port):
+        wait_until_served(server, port)
+        server.send_signal(sig)
+        code = server.wait(timeout=20)
+        assert server.stderr is not None
+        rest = server.stderr.read()
+    assert code == 0, rest
+    assert "Traceback" not in rest and "stopped on" not in rest  # stderr is no terminal: nothing said
+    assert refused(port)
+
+
+def test_a_clean_stop_says_so_in_one_line_when_stderr_is_a_terminal(make_project, isolated_home):
+    project = make_project({"docs/a.md": "# Alpha\n\nCitations are computed at read time.\n"}, name="alpha")
+    main, tty = pty.openpty()
+    server = subprocess.Popen(
+        [sys.executable, "-m", "kenning.interfaces.cli.main", "serve", "--port", "0", "--project", str(project.root)],
+        env={**os.environ, "KENNING_HOME": str(isolated_home)},
+        stderr=tty,
+        stdout=subprocess.DEVNULL,
+    )
+    os.close(tty)
+    try:
+        seen = b""
+        while b"\n" not in seen:
+            seen += os.read(main, 1024)
+        port = int(seen.decode().split("http://127.0.0.1:")[1].split("/")[0])
+        wait_until_served(server, port)  # type: ignore[arg-type]
+        server.send_signal(signal.SIGTERM)
+        code = server.wait(timeout=20)
+        while True:
+            try:
+                chunk = os.read(main, 1024)
+            except OSError:  # the other end closed: everything was read
+                break
+            if not chunk:
+                break
+            seen += chunk
+    finally:
+        if server.poll() is None:
+            server.kill()
+            server.wait(timeout=10)
+        os.close(main)
+    lines = seen.decode().splitlines()
+    assert code == 0
+    assert lines[-1] == "kenning serve: stopped on SIGTERM, shut down cleanly"
+    assert len(lines) == 2, lines  # the banner, then that line only
