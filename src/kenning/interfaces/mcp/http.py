@@ -36,6 +36,7 @@ from kenning.auth.policy import FailureLimiter, Refusal, ToolNeeds, audit, check
 from kenning.auth.tokens import TokenRecord, verify
 from kenning.clock import utc_now
 from kenning.errors import Unauthorized
+from kenning.interfaces.mcp import disconnects
 from kenning.interfaces.mcp.server import build_server
 from kenning.project import Project
 
@@ -225,6 +226,7 @@ def mcp_endpoint(
             )
 
     server.observers.append(audit_writes)
+    disconnects.install()  # a client going away is no ERROR traceback (disconnects.py)
     server.streamable_http_app()  # creates the SDK's session manager with the settings above
     gate = TokenGate(
         StreamableHTTPASGIApp(server.session_manager),
