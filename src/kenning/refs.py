@@ -20,12 +20,17 @@ def check_node_name(text: str, project: str) -> None:
     if len(text) > MAX_NODE_CHARS:
         raise InvalidQuery(f"node name is {len(text)} characters; the limit is {MAX_NODE_CHARS}")
     check_text(text, "node name")
-    bare = text.strip().strip("`'\"")
+    bare = unquoted(text)
     cited = CITATION.fullmatch(bare)
     if cited is not None:
         parse_fact_ref(cited.group(0), project)  # this project's, and an id in range
     elif "/" in bare or "\\" in bare:
         project_path(bare, "node")
+
+
+def unquoted(name: str) -> str:
+    """A node name as typed, without surrounding blanks, backticks or quotes."""
+    return name.strip().strip("`'\"")
 
 
 def project_path(value: str, what: str = "path") -> str:

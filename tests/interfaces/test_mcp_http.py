@@ -266,6 +266,25 @@ def test_memory_get_of_another_projects_citation_follows_the_token(served):
     assert glob.isError and "outside this token's projects" in glob.content[0].text
 
 
+def test_memory_timeline_and_graph_of_another_projects_citation_follow_the_token(served):
+    """They refused every other project's citation, where memory_get read it for the token."""
+    url, home, _ = served
+    _, both = make_token(home, projects=["alpha", "beta"])
+    found = with_session(url, both, lambda s: s.call_tool("memory_search", {"query": "beta", "project": "beta"}))
+    cited = found.structuredContent["excerpts"][0]["citation"]
+    timeline = with_session(url, both, lambda s: s.call_tool("memory_timeline", {"anchor": cited}))
+    assert not timeline.isError, timeline.content[0].text
+    assert timeline.structuredContent["project"] == "beta"
+    assert cited in [row["citation"] for row in timeline.structuredContent["timeline"]]
+    graph = with_session(url, both, lambda s: s.call_tool("graph_neighbours", {"node": cited}))
+    assert not graph.isError and graph.structuredContent["scope"]["projects"] == ["beta"]
+    _, alpha = make_token(home)
+    for tool, arguments in (("memory_timeline", {"anchor": cited}), ("graph_neighbours", {"node": cited})):
+        refused = with_session(url, alpha, lambda s, t=tool, a=arguments: s.call_tool(t, a))
+        assert refused.isError and refused.structuredContent["error"]["type"] == "ScopeDenied", tool
+        assert "outside this token's projects" in refused.content[0].text and "Beta keys" not in refused.content[0].text
+
+
 def test_profiles_apply_over_http(make_project, isolated_home):
     project = make_project(FILES, name="alpha")
     registry.register(isolated_home, project.name, project.root)  # a token binds registered projects

@@ -1,31 +1,38 @@
-"""`memory_get` of another project's facts: the records a cross-project search cited.
+"""Reads of another project's citations: the records, the chronology and the graph a
+cross-project search cited.
 
 A cross-project `memory_search` or `memory_ask(scope="all")` cites `kn://beta/4` or
-`kn://global/1`; with the cross-project switch on (or, over HTTP, for a token's projects) the
-full records are read from that store, read-only, like the search that cited them. One project
-per call; a confidential, unregistered or unreadable project is refused with its reason, never
-an empty result. With the switch off the call is refused as before (``ScopeDenied``).
+`kn://global/1`. With the cross-project switch on (or, over HTTP, for a token's projects) a
+tool that takes such a citation — `memory_get`, `memory_timeline`, the graph tools — answers
+from that project's store, read-only, like the search that cited it: its freshness, its
+level. One project per call; a confidential, unregistered or unreadable project is refused
+with its reason (``ScopeDenied``), never an empty result. With the switch off the citation is
+refused as before (``ScopeDenied`` from the citation parser, ``kenning.citation``).
+
+:func:`cited_store` is the one way in: the tools call it with the citations they were given
+and work on the store it yields, whichever project that is.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
 
 from kenning.across.stores import opened
-from kenning.citation import cited_project, parse_fact_ref
+from kenning.citation import cited_project
 from kenning.config import kenning_home
 from kenning.errors import ScopeDenied
 from kenning.interfaces.mcp.context import ALLOWED_PROJECTS, ServerContext
 from kenning.interfaces.mcp.scope import cross_entries
-from kenning.memory.layers import Detail, details
 from kenning.project import Project
+from kenning.store.handle import Connection
 from kenning.user_config import cross_project_enabled
 
 
-def foreign_project(ctx: ServerContext, ids: Sequence[int | str]) -> str | None:
-    """The other project every id cites when the server may read it (None: this project's ids,
-    read as before, and refused there if some cite another project)."""
-    named = {cited_project(raw) or ctx.project.name for raw in ids}
+def _foreign_project(ctx: ServerContext, refs: Sequence[int | str]) -> str | None:
+    """The other project every reference cites when the server may read it (None: this
+    project's references, read as before, and refused there if some cite another project)."""
+    named = {cited_project(raw) or ctx.project.name for raw in refs}
     if len(named) != 1 or ctx.project.name in named:
         return None
     if ALLOWED_PROJECTS.get() is None and not ctx.cross_project and not cross_project_enabled(kenning_home()):
@@ -33,9 +40,23 @@ def foreign_project(ctx: ServerContext, ids: Sequence[int | str]) -> str | None:
     return named.pop()
 
 
-def foreign_details(ctx: ServerContext, name: str, ids: Sequence[int | str]) -> tuple[Project, list[Detail], list[int]]:
-    """(the project, its records found, the ids not found) for ids all citing project ``name``."""
-    wanted = [parse_fact_ref(raw, name) for raw in ids]
+@contextmanager
+def cited_store(ctx: ServerContext, refs: Sequence[int | str]) -> Iterator[tuple[Project, Connection]]:
+    """(the project, a connection to its store) that ``refs`` are read from: the other
+    project they all cite when :func:`_foreign_project` allows it, else this server's own
+    store (where a citation of another project is then refused by its parser)."""
+    other = _foreign_project(ctx, refs)
+    if other is None:
+        with ctx.conn() as conn:
+            yield ctx.project, conn
+        return
+    with _foreign_store(ctx, other) as found:
+        yield found
+
+
+@contextmanager
+def _foreign_store(ctx: ServerContext, name: str) -> Iterator[tuple[Project, Connection]]:
+    """Project ``name``'s store, read-only, opened as a cross-project search opens it."""
     home, entries, unknown = cross_entries(ctx, [name])
     if ALLOWED_PROJECTS.get() is not None:
         why = "outside this token's projects"
@@ -46,8 +67,8 @@ def foreign_details(ctx: ServerContext, name: str, ids: Sequence[int | str]) -> 
             raise ScopeDenied(f"project {name!r} is not readable from this server: {entry.reason}")
         for project, conn in scope.stores:
             if project.name == name:
-                found, missing = details(conn, project, wanted, now=ctx.clock())
-                return project, found, missing
+                yield project, conn
+                return
     raise ScopeDenied(
         f"project {name!r} is not readable from this server: {why}",
         hint="read the records a search cited from the projects it searched (scope.projects of its answer)",

@@ -1,7 +1,10 @@
 """Graph tools: graph_neighbours, graph_path, graph_impact, graph_touches.
 
 Each answers in the answer contract (structured content); the text is one or two lines per
-result with the path of typed edges (`calls(extracted)`, `touches(heuristic)`…)."""
+result with the path of typed edges (`calls(extracted)`, `touches(heuristic)`…). A node given
+as another project's citation (``kn://beta/12``, from a cross-project search) is answered from
+that project's store when the caller may read it, refused as ``memory_get`` refuses it otherwise
+(``foreign.py``)."""
 
 from __future__ import annotations
 
@@ -12,9 +15,12 @@ from mcp.server.fastmcp import FastMCP
 from mcp.types import CallToolResult
 from pydantic import Field
 
+from kenning.citation import cited_project
 from kenning.interfaces.mcp.context import READ, ServerContext, reply
+from kenning.interfaces.mcp.foreign import cited_store
 from kenning.interfaces.mcp.outputs import AnswerOut
 from kenning.interfaces.render import answer_text
+from kenning.refs import unquoted
 from kenning.store.db import SERVER_LEVEL
 
 Node = Annotated[
@@ -40,9 +46,10 @@ def register(server: FastMCP, ctx: ServerContext) -> None:
         from kenning.answer.graph import GraphOptions, run_query
 
         options = GraphOptions(hops, edge_types, kinds, limit, include_superseded)
-        with ctx.conn() as conn:
-            answer = run_query(conn, ctx.project, query, node, options, now=ctx.clock(), other=other)
-        if ctx.project.config.store:
+        names = [unquoted(name) for name in (node, other) if name is not None]
+        with cited_store(ctx, [n for n in names if cited_project(n)]) as (read, conn):  # citations: foreign.py
+            answer = run_query(conn, read, query, node, options, now=ctx.clock(), other=other)
+        if read.config.store:
             answer = replace(answer, level=SERVER_LEVEL)
         return reply(answer_text(answer), answer.to_json())
 

@@ -16,11 +16,11 @@ from mcp.types import CallToolResult
 from pydantic import Field
 
 from kenning.across.answers import PerStore, over_stores
-from kenning.citation import facts_not_found
+from kenning.citation import facts_not_found, format_citation
 from kenning.errors import NotFound
 from kenning.interfaces import memory_render as mr
 from kenning.interfaces.mcp.context import READ, ServerContext, reply
-from kenning.interfaces.mcp.foreign import foreign_details, foreign_project
+from kenning.interfaces.mcp.foreign import cited_store
 from kenning.interfaces.mcp.memory_params import (
     FactRef,
     FactRefs,
@@ -151,15 +151,12 @@ def _register_layers(server: FastMCP, ctx: ServerContext) -> None:
         from kenning.memory.layers import check_project, details
 
         check_project(ctx.project, project)
-        other = foreign_project(ctx, ids)
-        if other is not None:  # a cross-project search's citations (foreign.py)
-            _, found, missing = foreign_details(ctx, other, ids)
-        else:
-            wanted = [fact_id(raw, ctx.project) for raw in ids]
-            with ctx.conn() as conn:
-                found, missing = details(conn, ctx.project, wanted, now=ctx.clock())
+        with cited_store(ctx, ids) as (read, conn):  # a cross-project search's citations (foreign.py)
+            wanted = [fact_id(raw, read) for raw in ids]
+            found, missing = details(conn, read, wanted, now=ctx.clock())
         if not found:
-            raise facts_not_found(missing, other or ctx.project.name)
+            raise facts_not_found(missing, read.name)
+        other = read.name if read is not ctx.project else None
         text, cuts = mr.details_text(found, missing, full=full, cited=other)
         structured = {
             "schema": FACT_SCHEMA,
@@ -194,9 +191,9 @@ def _register_layers(server: FastMCP, ctx: ServerContext) -> None:
         from kenning.memory.timeline import around
 
         check_project(ctx.project, project)
-        anchor_id = fact_id(anchor, ctx.project)
-        with ctx.conn() as conn:
-            entries = around(conn, ctx.project, [anchor_id], depth_before, depth_after, now=ctx.clock())
+        with cited_store(ctx, [anchor]) as (read, conn):  # another project's citation (foreign.py)
+            anchor_id = fact_id(anchor, read)
+            entries = around(conn, read, [anchor_id], depth_before, depth_after, now=ctx.clock())
         rows = [
             {
                 "id": e.fact.id,
@@ -209,8 +206,10 @@ def _register_layers(server: FastMCP, ctx: ServerContext) -> None:
             }
             for e in entries
         ]
+        shown = f"#{anchor_id}" if read is ctx.project else format_citation(read.name, anchor_id)
         return reply(
-            mr.timeline_text(entries, f"memory_timeline around #{anchor_id}"), {"anchor": anchor_id, "timeline": rows}
+            mr.timeline_text(entries, f"memory_timeline around {shown}"),
+            {"anchor": anchor_id, "project": read.name, "timeline": rows},
         )
 
     @server.tool(
