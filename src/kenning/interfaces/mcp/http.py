@@ -127,7 +127,9 @@ class TokenGate:
             return
         scope["kenning.token"] = token
         scope["kenning.projects"] = frozenset(token.projects)
-        await self.app(scope, receive, send)
+        response = _Ending(send)
+        await self.app(scope, receive, response.send)
+        await response.end()
 
     async def _body(self, receive: Receive) -> tuple[bytes, Refusal | None]:
         chunks, size = [], 0
@@ -161,6 +163,27 @@ class TokenGate:
                     )
                 return refusal
         return None
+
+
+class _Ending:
+    """The ``send`` of one response, noting whether the response ended. ``end`` ends one the
+    app left open: at server shutdown the SDK's SSE stream (sse-starlette) returns without its
+    last chunk, and uvicorn then logs "ASGI callable returned without completing response" at
+    ERROR for every client still connected; ended here, the client sees the stream close."""
+
+    def __init__(self, send: Send) -> None:
+        self._send, self.started, self.ended = send, False, False
+
+    async def send(self, message: Message) -> None:
+        if message["type"] == "http.response.start":
+            self.started = True
+        elif message["type"] == "http.response.body" and not message.get("more_body", False):
+            self.ended = True
+        await self._send(message)
+
+    async def end(self) -> None:
+        if self.started and not self.ended:
+            await self._send({"type": "http.response.body", "body": b"", "more_body": False})
 
 
 def _replay(body: bytes) -> Receive:
