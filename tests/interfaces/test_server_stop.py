@@ -94,3 +94,25 @@ def test_a_clean_stop_says_so_in_one_line_when_stderr_is_a_terminal(make_project
     assert code == 0
     assert lines[-1] == "kenning serve: stopped on SIGTERM, shut down cleanly"
     assert len(lines) == 2, lines  # the banner, then that line only
+
+
+def test_a_server_whose_app_fails_to_start_still_exits_non_zero_and_keeps_the_signal_handlers():
+    """The other side of the clean stop: a failure is not turned into exit 0."""
+    from contextlib import asynccontextmanager
+
+    from starlette.applications import Starlette
+
+    from kenning.interfaces.serve import listen, run
+
+    @asynccontextmanager
+    async def broken(app):
+        raise RuntimeError("the store cannot be opened")
+        yield
+
+    before = {sig: signal.getsignal(sig) for sig in (signal.SIGINT, signal.SIGTERM)}
+    sock = listen("127.0.0.1", 0)
+    with pytest.raises(SystemExit) as stopped:
+        run(Starlette(lifespan=broken), sock)
+    sock.close()
+    assert stopped.value.code == 3  # uvicorn's start-up failure
+    assert {sig: signal.getsignal(sig) for sig in before} == before
