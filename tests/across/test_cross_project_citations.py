@@ -59,6 +59,18 @@ def test_memory_timeline_of_another_projects_citation_reads_that_store_with_its_
     assert anchor["freshness"]["state"] == "stale"  # judged against beta's file, not alpha's tree
 
 
+def test_memory_timeline_of_a_transverse_memory_citation_reads_the_users_notes(machine):
+    from kenning.across.transverse import remember_global
+
+    _, first = remember_global(machine.home, "Memory notes stay short, one idea each.", now=NOW)
+    _, second = remember_global(machine.home, "Answer in English.", now=NOW)
+    cited = f"kn://global/{first.fact_id}"
+    [(timeline, text, error)] = mcp(machine.alpha, [("memory_timeline", {"anchor": cited})])
+    assert not error, text
+    assert timeline["project"] == "global"
+    assert [r["citation"] for r in timeline["timeline"]] == [cited, f"kn://global/{second.fact_id}"]
+
+
 def test_graph_tools_answer_another_projects_citation_from_that_store(machine):
     code = '"""Retention."""\n\n\ndef expire_unconfirmed(notes):\n    return notes\n'
     (machine.beta.root / "src").mkdir()
