@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import os
 import pty
+import select
 import signal
 import socket
 import subprocess
@@ -72,6 +73,8 @@ def test_a_clean_stop_says_so_in_one_line_when_stderr_is_a_terminal(make_project
     try:
         seen = b""
         while b"\n" not in seen:
+            ready, _, _ = select.select([main], [], [], 30)
+            assert ready, "no banner within 30 s"
             seen += os.read(main, 1024)
         port = int(seen.decode().split("http://127.0.0.1:")[1].split("/")[0])
         wait_until_served(server, port)  # type: ignore[arg-type]
