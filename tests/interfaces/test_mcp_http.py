@@ -76,49 +76,91 @@ def test_no_bad_expired_or_revoked_token_is_401(served):
     assert gone.status == 401 and "token 'gone' is revoked" in gone.body["error"]["message"]
 
 
-def test_read_only_token_writing_is_403(served):
+def denied(result) -> str:
+    """The message of a call refused as a typed ScopeDenied tool error (the session goes on)."""
+    assert result.isError and result.structuredContent["error"]["type"] == "ScopeDenied", result.content[0].text
+    assert result.structuredContent["error"]["hint"]
+    return result.structuredContent["error"]["message"]
+
+
+def test_read_only_token_writing_is_403_insufficient_scope(served):
     url, home, _ = served
     _, secret = make_token(home)
-    denied = refusal(url, secret, lambda s: s.call_tool("save_memory", {"text": "a note"}))
-    assert denied.status == 403
-    assert "lacks scope memory:write needed by save_memory" in denied.body["error"]["message"]
+    denied_write = refusal(url, secret, lambda s: s.call_tool("save_memory", {"text": "a note"}))
+    assert denied_write.status == 403 and denied_write.body["error"]["type"] == "ScopeDenied"
+    assert "lacks scope memory:write needed by save_memory" in denied_write.body["error"]["message"]
+    raw = httpx.post(
+        url,
+        headers={"Authorization": f"Bearer {secret}", "Accept": "application/json, text/event-stream"},
+        json={"jsonrpc": "2.0", "id": 1, "method": "tools/call", "params": {"name": "save_memory", "arguments": {}}},
+    )
+    assert raw.status_code == 403
+    assert 'error="insufficient_scope", scope="memory:write"' in raw.headers["www-authenticate"]
+
+
+def test_a_call_outside_the_tokens_binding_is_a_scope_denied_tool_error_and_the_session_goes_on(served):
+    """It was an HTTP 403, which ends the SDK client's session: now a typed tool error, and the
+    next call of the same session is answered."""
+    url, home, _ = served
+    _, secret = make_token(home)
+
+    async def outside_then_inside(session):
+        refused = await session.call_tool("memory_index", {"query": "keys", "project": "beta"})
+        after = await session.call_tool("memory_index", {"query": "keys"})
+        return refused, after
+
+    refused, after = with_session(url, secret, outside_then_inside)
+    assert "this request reads 'beta'" in denied(refused) and "Beta keys" not in refused.content[0].text
+    assert not after.isError and after.structuredContent["excerpts"]
+
+
+def test_a_read_only_token_is_not_listed_the_write_tools(served):
+    url, home, _ = served
+    _, reader = make_token(home)
+    _, writer = make_token(home, scopes=[tokens.READ, tokens.WRITE])
+    read_only = {t.name for t in with_session(url, reader, lambda s: s.list_tools()).tools}
+    both = {t.name for t in with_session(url, writer, lambda s: s.list_tools()).tools}
+    writes = {"save_memory", "supersede", "confirm", "forget"}
+    assert writes <= both and not writes & read_only
+    assert read_only == both - writes
 
 
 def test_a_write_refused_at_the_gate_is_audited_as_failed_and_a_refused_read_is_not(served):
     url, home, _ = served
     record, secret = make_token(home, name="reader")
     assert refusal(url, secret, lambda s: s.call_tool("save_memory", {"text": "a note"})).status == 403
-    assert refusal(url, secret, lambda s: s.call_tool("memory_index", {"query": "k", "project": "beta"})).status == 403
+    refused_read = with_session(url, secret, lambda s: s.call_tool("memory_index", {"query": "k", "project": "beta"}))
+    assert denied(refused_read).startswith("scope divergence")
     lines = [json.loads(line) for line in (home / "audit.log").read_text().splitlines()]
     assert [(x["token"], x["name"], x["tool"], x["arguments"], x["ok"]) for x in lines] == [
         (record.id, "reader", "save_memory", {"text": "a note"}, False)
     ]
 
 
-def test_token_for_project_a_reading_b_is_403_scope_divergence(served, make_project):
+def test_token_for_project_a_reading_b_is_403_for_the_server_and_scope_denied_for_a_call(served, make_project):
     url, home, _ = served
     _, beta_only = make_token(home, projects=["beta"])
     whole = refusal(url, beta_only)
     assert whole.status == 403 and whole.body["error"]["message"].startswith("scope divergence")
+    assert whole.body["error"]["type"] == "ScopeDenied"
     assert "bound to project(s) beta; this request reads 'alpha'" in whole.body["error"]["message"]
     _, alpha = make_token(home)
-    other = refusal(url, alpha, lambda s: s.call_tool("memory_index", {"query": "keys", "project": "beta"}))
-    assert other.status == 403 and "this request reads 'beta'" in other.body["error"]["message"]
+    other = with_session(url, alpha, lambda s: s.call_tool("memory_index", {"query": "keys", "project": "beta"}))
+    assert "this request reads 'beta'" in denied(other)
 
 
-def test_path_token_with_a_path_filter_outside_it_is_403(served):
+def test_path_token_with_a_path_filter_outside_it_is_scope_denied(served):
     url, home, _ = served
     _, docs = make_token(home, paths=["docs/"])
-    outside = refusal(url, docs, lambda s: s.call_tool("recall", {"query": "keys", "path_filter": "src/"}))
-    assert outside.status == 403
-    assert outside.body["error"]["message"] == (
-        "scope divergence: path_filter 'src/' is outside the token's path(s) docs/"
-    )
-    broader = refusal(url, docs, lambda s: s.call_tool("recall", {"query": "keys", "path_filter": "doc"}))
-    assert broader.status == 403
-    unfiltered = refusal(url, docs, lambda s: s.call_tool("memory_index", {"query": "keys"}))
-    assert unfiltered.status == 403 and "cannot be limited to a path" in unfiltered.body["error"]["message"]
-    inside = with_session(url, docs, lambda s: s.call_tool("recall", {"query": "keys", "path_filter": "docs/"}))
+
+    def call(tool, arguments):
+        return with_session(url, docs, lambda s: s.call_tool(tool, arguments))
+
+    outside = call("recall", {"query": "keys", "path_filter": "src/"})
+    assert denied(outside) == "scope divergence: path_filter 'src/' is outside the token's path(s) docs/"
+    assert "scope divergence" in denied(call("recall", {"query": "keys", "path_filter": "doc"}))
+    assert "cannot be limited to a path" in denied(call("memory_index", {"query": "keys"}))
+    inside = call("recall", {"query": "keys", "path_filter": "docs/"})
     assert not inside.isError
     assert {e["source"]["uri"].split("#")[0] for e in inside.structuredContent["excerpts"]} == {"docs/keys.md"}
 
@@ -242,13 +284,15 @@ def test_cross_project_reads_over_http_follow_the_token_and_never_reach_the_tran
     assert set(answer.structuredContent["scope"]["projects"]) == {"alpha", "beta"}  # no "global"
     found = with_session(url, both, lambda s: s.call_tool("memory_search", {"query": "keys", "project": "*"}))
     assert {e["project"] for e in found.structuredContent["excerpts"]} == {"alpha", "beta"}
-    saved = refusal(url, both, lambda s: s.call_tool("save_memory", {"text": "x", "project": "global"}))
-    assert saved.status == 403 and "reads 'global'" in saved.body["error"]["message"]
-    saved = refusal(url, both, lambda s: s.call_tool("save_memory", {"text": "x", "scope": "global"}))
-    assert saved.status == 403 and "reads 'global'" in saved.body["error"]["message"]
+    saved = with_session(url, both, lambda s: s.call_tool("save_memory", {"text": "x", "project": "global"}))
+    assert "reads 'global'" in denied(saved)
+    saved = with_session(url, both, lambda s: s.call_tool("save_memory", {"text": "x", "scope": "global"}))
+    assert "reads 'global'" in denied(saved)
     _, alpha = make_token(home)
-    outside = refusal(url, alpha, lambda s: s.call_tool("memory_search", {"query": "keys", "project": "alpha,beta"}))
-    assert outside.status == 403 and outside.body["error"]["message"].startswith("scope divergence")
+    outside = with_session(
+        url, alpha, lambda s: s.call_tool("memory_search", {"query": "keys", "project": "alpha,beta"})
+    )
+    assert denied(outside).startswith("scope divergence")
 
 
 def test_memory_get_of_another_projects_citation_follows_the_token(served):
@@ -288,7 +332,7 @@ def test_memory_timeline_and_graph_of_another_projects_citation_follow_the_token
 def test_profiles_apply_over_http(make_project, isolated_home):
     project = make_project(FILES, name="alpha")
     registry.register(isolated_home, project.name, project.root)  # a token binds registered projects
-    _, secret = make_token(isolated_home)
+    _, secret = make_token(isolated_home, scopes=[tokens.READ, tokens.WRITE])  # a reader is not listed writes
     with running(create_app(project, home=isolated_home, tools="default")) as url:
         names = with_session(url, secret, lambda s: s.list_tools())
     assert sorted(t.name for t in names.tools) == sorted(PROFILES["default"])
@@ -353,8 +397,8 @@ def test_kenning_serve_mcp_puts_the_endpoint_beside_the_cockpit(make_project, is
         base = f"http://127.0.0.1:{port}"
         assert httpx.get(base + "/").status_code == 200
         assert httpx.post(base + "/mcp", json={"jsonrpc": "2.0", "id": 1, "method": "ping"}).status_code == 401
-        listed = with_session(base + "/mcp", secret, lambda s: s.list_tools())
-        assert sorted(t.name for t in listed.tools) == sorted(PROFILES["default"])
+        listed = with_session(base + "/mcp", secret, lambda s: s.list_tools())  # a read-only token: no writes
+        assert sorted(t.name for t in listed.tools) == sorted(set(PROFILES["default"]) - {"save_memory"})
         answer = with_session(base + "/mcp", secret, lambda s: s.call_tool("memory_index", {"query": "keys"}))
         assert not answer.isError and answer.structuredContent["excerpts"]
     finally:

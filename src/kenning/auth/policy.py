@@ -1,7 +1,10 @@
 """What a token may do with one tool call, the failed-attempt limit, and the audit log.
 
 ``check_call`` takes plain data (the token, the served project, what the tool needs, its
-arguments) and returns a refusal or None; the HTTP layer turns a refusal into a 403.
+arguments) and returns a refusal or None. Over MCP (``interfaces/mcp/http.py``) a token not
+bound to the served project (``check_project``) or without the scope a called tool needs
+(``check_scope``) is the HTTP gate's 403; a call outside the token's binding (``check_binding``)
+is a typed ``ScopeDenied`` tool error, and the session goes on.
 """
 
 from __future__ import annotations
@@ -55,11 +58,27 @@ def check_project(token: TokenRecord, project: str) -> Refusal | None:
 
 
 def check_call(token: TokenRecord, served: str, needs: ToolNeeds, arguments: dict[str, Any]) -> Refusal | None:
-    scope = WRITE if needs.writes else READ
+    """Both checks of one tool call: the token's scope, then its binding."""
+    return check_scope(token, needs) or check_binding(token, needs, arguments)
+
+
+def needed_scope(needs: ToolNeeds) -> str:
+    return WRITE if needs.writes else READ
+
+
+def check_scope(token: TokenRecord, needs: ToolNeeds) -> Refusal | None:
+    """Whether the token holds the scope the tool needs (``memory:read``, ``memory:write``)."""
+    scope = needed_scope(needs)
     if scope not in token.scopes:
         return Refusal(
             403, f"token {token.name!r} lacks scope {scope} needed by {needs.name} (it has {', '.join(token.scopes)})"
         )
+    return None
+
+
+def check_binding(token: TokenRecord, needs: ToolNeeds, arguments: dict[str, Any]) -> Refusal | None:
+    """Whether the call's ``project`` argument (or ``scope="global"``) and ``path_filter`` stay
+    within the projects and source paths the token is bound to."""
     project = arguments.get("project")
     if arguments.get("scope") == "global":  # save_memory(scope="global"): the user's transverse memory
         project = "global"

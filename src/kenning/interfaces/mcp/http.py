@@ -2,11 +2,16 @@
 behind bearer tokens (``kenning.auth``). A token is required always, loopback included: a web
 page in the user's browser can reach loopback.
 
-Statuses: missing, unknown, revoked or expired token → 401; a scope the tool needs missing →
-403; the served project, a ``project`` argument or a ``path_filter`` outside the token's
-binding → 403 "scope divergence"; too many failed attempts from one client → 429. Every
-refusal is JSON ``{"error": {"type", "message", "hint"}}``. Writes are appended to the audit
-log in ``KENNING_HOME/audit.log``.
+The gate in front of the transport answers in HTTP statuses: a missing, unknown, revoked or
+expired token → 401; a token not bound to the served project, or a tools/call of a tool
+needing a scope the token lacks → 403 (the latter with ``WWW-Authenticate: Bearer
+error="insufficient_scope"``); too many failed attempts from one client → 429; a body over
+``MAX_BODY`` → 413. Each is JSON ``{"error": {"type", "message", "hint"}}``. A read-only token
+is not listed the write tools, so an agent is not offered a call that would meet that 403
+(an HTTP error ends the SDK client's session). Within its scope, a call outside the token's
+binding — a ``project`` argument, a ``path_filter`` — is a typed ``ScopeDenied`` tool error (an
+MCP result with ``isError``), like every refused call: the session goes on. Writes, refused
+ones included, are appended to the audit log in ``KENNING_HOME/audit.log``.
 
 ``mcp_endpoint`` gives the route and the lifespan a parent app adds (``kenning serve --mcp``
 puts them beside the cockpit); ``create_app`` is a server of its own (``kenning mcp --http``).
@@ -32,10 +37,19 @@ from starlette.datastructures import Headers
 from starlette.routing import Route
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-from kenning.auth.policy import FailureLimiter, Refusal, ToolNeeds, audit, check_call, check_project
-from kenning.auth.tokens import TokenRecord, verify
+from kenning.auth.policy import (
+    FailureLimiter,
+    Refusal,
+    ToolNeeds,
+    audit,
+    check_binding,
+    check_project,
+    check_scope,
+    needed_scope,
+)
+from kenning.auth.tokens import WRITE, TokenRecord, verify
 from kenning.clock import utc_now
-from kenning.errors import Unauthorized
+from kenning.errors import ScopeDenied, Unauthorized
 from kenning.interfaces.mcp import disconnects
 from kenning.interfaces.mcp.server import build_server
 from kenning.project import Project
@@ -77,8 +91,10 @@ def _calls(body: bytes) -> list[tuple[str, dict[str, Any]]]:
 
 
 class TokenGate:
-    """ASGI middleware in front of the SDK's transport: authenticates, then authorises each
-    tools/call against the token before the SDK sees it."""
+    """ASGI middleware in front of the SDK's transport: authenticates, checks the token's
+    binding to the served project, bounds the body and checks the scope each tools/call needs;
+    puts the token in the request's scope, where the server's guard (``mcp_endpoint``) checks
+    each call's arguments against the token's binding."""
 
     def __init__(
         self,
@@ -116,14 +132,14 @@ class TokenGate:
                 self.limiter.fail(client, time.monotonic())
             await _refuse(send, 401, exc.message, {"WWW-Authenticate": 'Bearer realm="kenning"'})
             return
-        refusal = check_project(token, self.served)
+        refusal, headers = check_project(token, self.served), None
         if refusal is None and scope["method"] == "POST":
             body, refusal = await self._body(receive)
             if refusal is None:
-                refusal = self._authorise(token, body, client)
+                refusal, headers = self._scoped(token, body, client)
             receive = _replay(body)
         if refusal is not None:
-            await _refuse(send, refusal.status, refusal.message)
+            await _refuse(send, refusal.status, refusal.message, headers)
             return
         scope["kenning.token"] = token
         scope["kenning.projects"] = frozenset(token.projects)
@@ -143,26 +159,29 @@ class TokenGate:
             if not message.get("more_body", False):
                 return b"".join(chunks), None
 
-    def _authorise(self, token: TokenRecord, body: bytes, client: str) -> Refusal | None:
+    def _scoped(self, token: TokenRecord, body: bytes, client: str) -> tuple[Refusal | None, dict[str, str] | None]:
+        """A 403 for a tools/call whose tool needs a scope the token lacks (RFC 6750's
+        ``insufficient_scope``, as MCP's authorization asks), with its header; a write refused
+        here is a write call that failed, audited as one."""
         for name, arguments in _calls(body):
             needs = self.needs.get(name)
-            if needs is None:
-                continue  # an unknown tool: the server answers with a typed NotFound
-            refusal = check_call(token, self.served, needs, arguments)
-            if refusal is not None:
-                if needs.writes:  # a write refused here is a write call that failed: audited as one
-                    audit(
-                        self.home,
-                        token=token,
-                        client=client,
-                        project=self.served,
-                        tool=name,
-                        arguments=arguments,
-                        ok=False,
-                        now=self.clock(),
-                    )
-                return refusal
-        return None
+            refusal = None if needs is None else check_scope(token, needs)  # unknown tool: a typed NotFound
+            if refusal is None or needs is None:
+                continue
+            if needs.writes:
+                audit(
+                    self.home,
+                    token=token,
+                    client=client,
+                    project=self.served,
+                    tool=name,
+                    arguments=arguments,
+                    ok=False,
+                    now=self.clock(),
+                )
+            challenge = f'Bearer realm="kenning", error="insufficient_scope", scope="{needed_scope(needs)}"'
+            return refusal, {"WWW-Authenticate": challenge}
+        return None, None
 
 
 class _Ending:
@@ -233,8 +252,19 @@ def mcp_endpoint(
             tool.name, writes=writes, takes_path_filter="path_filter" in params, path_free_ok=tool.name in PATH_FREE
         )
 
+    def authorise(request: Any, name: str, arguments: dict[str, Any]) -> ScopeDenied | None:
+        token = _token(request)
+        if token is None or name not in needs:
+            return None
+        refusal = check_binding(token, needs[name], arguments)  # the scope: the gate's 403
+        return None if refusal is None else ScopeDenied(refusal.message, hint=_HINTS[403])
+
+    def shown(request: Any, name: str) -> bool:
+        token = _token(request)
+        return token is None or WRITE in token.scopes or not (name in needs and needs[name].writes)
+
     def audit_writes(request: Any, name: str, arguments: dict[str, Any], result: CallToolResult) -> None:
-        token = getattr(request, "scope", {}).get("kenning.token")
+        token = _token(request)
         if token is not None and needs.get(name) and needs[name].writes:
             client = (request.scope.get("client") or ("unknown", 0))[0]
             audit(
@@ -248,6 +278,8 @@ def mcp_endpoint(
                 now=clock(),
             )
 
+    server.guards.append(authorise)
+    server.shown.append(shown)
     server.observers.append(audit_writes)
     disconnects.install()  # a client going away is no ERROR traceback (disconnects.py)
     server.streamable_http_app()  # creates the SDK's session manager with the settings above
@@ -260,6 +292,11 @@ def mcp_endpoint(
         limiter=limiter or FailureLimiter(),
     )
     return McpEndpoint(Route(path, endpoint=gate), server.session_manager)
+
+
+def _token(request: Any) -> TokenRecord | None:
+    """The token the gate admitted this request with (None: no HTTP request, e.g. a test's)."""
+    return getattr(request, "scope", {}).get("kenning.token")
 
 
 def create_app(

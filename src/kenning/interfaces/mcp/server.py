@@ -44,6 +44,12 @@ QUERY_FIELDS = ("query", "question")  # free text checked by the core's query bu
 # Called after each tool call with (request or None, tool name, arguments, result); the HTTP
 # app uses it for the audit log of writes.
 CallObserver = Callable[[Any, str, dict[str, Any], CallToolResult], None]
+# Called before each call of a listed tool with (request or None, tool name, arguments): the
+# error that refuses it (the HTTP app: a token's scopes and binding), or None.
+CallGuard = Callable[[Any, str, dict[str, Any]], KenningError | None]
+# Whether a tool is listed to the caller of a request (the HTTP app: a read-only token is not
+# shown the write tools it could not call).
+ToolFilter = Callable[[Any, str], bool]
 
 
 def compact(schema: dict[str, Any] | None) -> dict[str, Any] | None:
@@ -129,23 +135,42 @@ class KenningMCP(FastMCP):
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self.observers: list[CallObserver] = []
+        self.guards: list[CallGuard] = []
+        self.shown: list[ToolFilter] = []
 
     async def list_tools(self) -> list[Tool]:
+        request = self._request()
         return [
             t.model_copy(update={"inputSchema": compact(t.inputSchema), "outputSchema": compact(t.outputSchema)})
             for t in await super().list_tools()
+            if all(show(request, t.name) for show in self.shown)
         ]
 
     async def call_tool(self, name: str, arguments: dict[str, Any]) -> Any:
         request = self._request()
-        token = ALLOWED_PROJECTS.set(_allowed(request))
-        try:
-            result = await self._call(name, arguments)
-        finally:
-            ALLOWED_PROJECTS.reset(token)
+        refused = self._guarded(request, name, arguments)
+        if refused is not None:
+            result = error_reply(refused)
+        else:
+            token = ALLOWED_PROJECTS.set(_allowed(request))
+            try:
+                result = await self._call(name, arguments)
+            finally:
+                ALLOWED_PROJECTS.reset(token)
         for observe in self.observers:
             observe(request, name, arguments, result)
         return result
+
+    def _guarded(self, request: Any, name: str, arguments: dict[str, Any]) -> KenningError | None:
+        """The first guard's refusal of a call of a tool this server has (an unknown tool is
+        answered by ``_call``), before the tool runs."""
+        if self._tool_manager.get_tool(name) is None:
+            return None
+        for guard in self.guards:
+            refused = guard(request, name, arguments)
+            if refused is not None:
+                return refused
+        return None
 
     async def _call(self, name: str, arguments: dict[str, Any]) -> Any:
         """Every kenning tool returns a CallToolResult; a failure becomes a typed one."""
