@@ -45,6 +45,8 @@ EXAMPLES: tuple[tuple[str, str, str], ...] = (
     ("what is related to the ledger", "graph", "relation"),
     ("who calls the sync entry point", "graph", "relation"),
     ("which decision superseded the Whoosh choice", "graph", "relation"),
+    ("what tests cover get_environment_proxies", "graph", "relation"),
+    ("where is the store module tested", "graph", "relation"),
     # English: project frame
     ("what are the conventions here", "core", "project-frame"),
     ("how do we do things here", "core", "project-frame"),
@@ -78,6 +80,8 @@ EXAMPLES: tuple[tuple[str, str, str], ...] = (
     ("quel est l'impact d'un changement du schéma", "graph", "relation"),
     ("quelles preuves sont liées à cette tâche", "graph", "relation"),
     ("qui appelle la synchronisation", "graph", "relation"),
+    ("quels tests couvrent DigestAuth", "graph", "relation"),
+    ("qu'est-ce que httpx/_decoders.py importe", "graph", "relation"),
     # French: project frame
     ("quelles sont les conventions du projet", "core", "project-frame"),
     ("que dois-je savoir avant de travailler ici", "core", "project-frame"),

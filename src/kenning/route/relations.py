@@ -43,6 +43,24 @@ RELATION_CUES: tuple[RelationCues, ...] = (
         ("chemin entre", "qu'est-ce qui relie", "quel lien entre"),
     ),
     RelationCues(
+        "tests",
+        "outgoing",
+        (
+            r"(?:what|which) (?:unit )?tests?",
+            r"tested (?:by|in|where)",
+            r"where is .+ tested",
+            r"is .+ tested",
+            r"tests? (?:that |which )?(?:covers?|exercises?)",
+            r"test coverage (?:of|for)",
+            r"quels? tests?",
+            r"teste(?:e|s|es)? (?:par|dans|ou)",
+            r"ou est teste(?:e|s|es)?",
+            r"tests? qui (?:couvrent|couvre|testent|teste|exercent)",
+        ),
+        ("which tests", "what tests", "tested by", "where is X tested"),
+        ("quels tests", "testé par", "où est testé"),
+    ),
+    RelationCues(
         "callees",
         "outgoing",
         (
@@ -84,10 +102,11 @@ RELATION_CUES: tuple[RelationCues, ...] = (
             r"dependenc(?:y|ies) of",
             r"de quoi depend",
             r"qu'importe",
+            r"qu'est-ce qu(?:e |')[^?]+ importe(?:nt)?",
             r"dependances? (?:de|du|des)",
         ),
         ("what does X import", "dependencies of"),
-        ("de quoi dépend", "dépendances de"),
+        ("de quoi dépend", "dépendances de", "qu'est-ce que X importe"),
     ),
     RelationCues(
         "evidence",

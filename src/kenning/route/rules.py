@@ -246,7 +246,7 @@ RULES: tuple[Rule, ...] = (
     Rule(
         "relation",
         "graph",
-        "The question asks for a relation between things (who calls or what is called, dependencies, "
+        "The question asks for a relation between things (which tests cover it, who calls or what is called, dependencies, "
         "impact, which task or evidence touched what, why a choice was made), whether or not it names "
         "something: graph walk from the node it names (identifier, path, id, quoted name) or, if none, "
         "from the nodes a lexical search over node-bearing excerpts finds.",

@@ -1,0 +1,63 @@
+"""Questions an ordinary project's developer asks, on a small fixture of its own (branch
+walkanswers): which tests cover a function, what a file imports asked in French."""
+
+from __future__ import annotations
+
+import pytest
+
+from conftest import NOW, resync
+from kenning.answer.ask import ask_project
+
+FILES = {
+    "app/__init__.py": "",
+    "app/ranges.py": (
+        "from app.units import to_bytes\n\n\n"
+        "def parse_range(header):\n"
+        '    """Parse an HTTP Range header into (start, end)."""\n'
+        '    start, _, end = header.partition("-")\n'
+        "    return to_bytes(start), to_bytes(end)\n"
+    ),
+    "app/units.py": "def to_bytes(value):\n    return int(value)\n",
+    "tests/__init__.py": "",
+    "tests/test_ranges.py": (
+        "from app.ranges import parse_range\n\n\n"
+        "def test_a_range_is_split_at_its_dash():\n"
+        '    assert parse_range("0-9") == (0, 9)\n'
+    ),
+    "tests/test_units.py": (
+        "from app.units import to_bytes\n\n\n"
+        "def test_bytes_are_integers():\n"
+        '    assert to_bytes("7") == 7\n'
+    ),
+}
+
+
+@pytest.fixture
+def project(make_project):
+    project = make_project(FILES, name="ranges")
+    resync(project)
+    return project
+
+
+def _names(answer) -> list[str]:
+    return [(e.explain or {}).get("node", {}).get("name") or e.fact.title for e in answer.excerpts]
+
+
+@pytest.mark.parametrize(
+    "question",
+    ["which tests cover parse_range", "where is parse_range tested", "quels tests couvrent parse_range"],
+)
+def test_a_question_about_the_tests_of_a_function_lists_the_tests_that_call_it_from_the_graph(project, question):
+    answer = ask_project(project, question, now=NOW)
+    assert (answer.mode, answer.rule) == ("graph", "relation")
+    names = _names(answer)
+    assert names[0] == "tests.test_ranges.test_a_range_is_split_at_its_dash", names
+    assert "tests.test_units.test_bytes_are_integers" not in names
+    assert all(e.explain["relation"] == "tests" for e in answer.excerpts)
+
+
+def test_what_a_file_imports_asked_in_french_is_walked_forward_in_the_graph(project):
+    answer = ask_project(project, "qu'est-ce que app/ranges.py importe", now=NOW)
+    assert (answer.mode, answer.rule) == ("graph", "relation")
+    assert answer.excerpts[0].explain["relation"] == "dependencies"
+    assert {e.fact.source.uri.split(":")[0] for e in answer.excerpts} == {"app/units.py"}
