@@ -25,9 +25,7 @@ FILES = {
         '    assert parse_range("0-9") == (0, 9)\n'
     ),
     "tests/test_units.py": (
-        "from app.units import to_bytes\n\n\n"
-        "def test_bytes_are_integers():\n"
-        '    assert to_bytes("7") == 7\n'
+        'from app.units import to_bytes\n\n\ndef test_bytes_are_integers():\n    assert to_bytes("7") == 7\n'
     ),
 }
 

@@ -15,7 +15,18 @@ from kenning.route.relations import RELATION_CUES
 from kenning.route.rules import RULES, fold, route
 
 QUESTIONS = Path(__file__).resolve().parents[1] / "fixtures" / "relations_project" / "questions.jsonl"
-WALKED = {"path", "tests", "callees", "callers", "dependencies", "evidence", "decisions", "touches", "dependents", "neighbours"}
+WALKED = {
+    "path",
+    "tests",
+    "callees",
+    "callers",
+    "dependencies",
+    "evidence",
+    "decisions",
+    "touches",
+    "dependents",
+    "neighbours",
+}
 
 
 def cued(question: str) -> list[str]:
