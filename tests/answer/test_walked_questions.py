@@ -59,3 +59,22 @@ def test_what_a_file_imports_asked_in_french_is_walked_forward_in_the_graph(proj
     assert (answer.mode, answer.rule) == ("graph", "relation")
     assert answer.excerpts[0].explain["relation"] == "dependencies"
     assert {e.fact.source.uri.split(":")[0] for e in answer.excerpts} == {"app/units.py"}
+
+
+HOMONYMS = {
+    "app/__init__.py": "from app.quoting import urlencode\n",
+    "app/quoting.py": 'def urlencode(pairs):\n    return "&".join(f"{k}={v}" for k, v in pairs)\n',
+    "app/forms.py": ("from urllib.parse import urlencode\n\n\ndef encode_form(data):\n    return urlencode(data)\n"),
+    "app/client.py": ("from app.quoting import urlencode\n\n\ndef send(pairs):\n    return urlencode(pairs)\n"),
+    "app/api.py": "from app import urlencode\n\n\ndef query(pairs):\n    return urlencode(pairs)\n",
+}
+
+
+def test_a_call_to_a_name_imported_from_another_library_is_not_a_call_to_the_projects_homonym(make_project):
+    project = make_project(HOMONYMS, name="homonyms")
+    resync(project)
+    answer = ask_project(project, "who calls app.quoting.urlencode", now=NOW)
+    assert (answer.mode, answer.rule) == ("graph", "relation")
+    names = _names(answer)
+    assert "app.forms.encode_form" not in names  # it calls urllib.parse.urlencode
+    assert {"app.client.send", "app.api.query"} <= set(names)  # imported from the module, or re-exported
