@@ -78,3 +78,19 @@ def test_a_call_to_a_name_imported_from_another_library_is_not_a_call_to_the_pro
     names = _names(answer)
     assert "app.forms.encode_form" not in names  # it calls urllib.parse.urlencode
     assert {"app.client.send", "app.api.query"} <= set(names)  # imported from the module, or re-exported
+
+
+def test_a_name_imported_from_a_package_below_the_root_reaches_that_package_only(make_project):
+    project = make_project(
+        {
+            "examples/tutorial/shop/__init__.py": "def create_app():\n    return {}\n",
+            "examples/celery/factory.py": "def create_app():\n    return []\n",
+            "examples/tutorial/tests/test_factory.py": (
+                "from shop import create_app\n\n\ndef test_config():\n    assert create_app() == {}\n"
+            ),
+        },
+        name="below",
+    )
+    resync(project)
+    answer = ask_project(project, "what does test_config call", now=NOW)
+    assert _names(answer) == ["examples.tutorial.shop.create_app"]

@@ -163,10 +163,15 @@ def _imported_from(row: RefRow, candidates: _Candidates) -> str | None:
     hint = row.hint
     if row.target_kind != "symbol" or row.qualified or not hint or not candidates.rows:
         return None
-    part = f".{hint}."
-    if any(part in f".{qualname}" for _, _, qualname in candidates.rows):
+    if any(_inside(qualname, hint) for _, _, qualname in candidates.rows):
         return None
     return hint
+
+
+def _inside(qualname: str, module: str) -> bool:
+    """Whether ``qualname`` lies in ``module``, which may sit below the project's root
+    (``flaskr.db`` holds ``examples.tutorial.flaskr.db.get_db``)."""
+    return qualname.startswith(module + ".") or f".{module}." in qualname
 
 
 def _lookup_key(row: RefRow) -> Key:
@@ -217,7 +222,7 @@ def _narrow(
         return [], "heuristic"
     if len(cands) == 1:  # what ``_narrow_among`` gives for one candidate, without its indexes
         (_, path, qualname) = cands[0]
-        certain = not qualified or path == src_path or (hint and qualname.startswith(hint + "."))
+        certain = not qualified or path == src_path or (hint and _inside(qualname, hint))
         return cands, "extracted" if certain else "heuristic"
     return _narrow_among(found, target, hint, qualified, src_path)
 
@@ -230,7 +235,7 @@ def _narrow_among(
         exact = found.by_qualname.get(f"{hint}.{target}", [])
         if len(exact) == 1:
             return exact, "extracted"
-        hinted = exact or [c for c in cands if c[2].startswith(hint + ".")]
+        hinted = exact or [c for c in cands if _inside(c[2], hint)]
         if len(hinted) == 1:
             return hinted, "extracted"
         cands = hinted or cands
