@@ -122,3 +122,23 @@ def test_a_question_naming_a_function_leads_with_its_definition_not_its_mentions
     )
     resync(project)
     assert _uris(project, "where is rrf_fuse defined and what calls it")[0] == "src/ranking.py:4-6"
+
+
+def test_the_module_that_assigns_a_constant_is_its_definition_and_comes_first(make_project):
+    project = make_project(
+        {
+            "app/settings.py": '"""Settings."""\n\nimport os\n\nDEFAULT_RETRIES = 3\nNAME: str = "app"\n',
+            "app/client.py": (
+                "from app.settings import DEFAULT_RETRIES\n\n\n"
+                "def fetch(url, retries=DEFAULT_RETRIES):\n"
+                '    """Fetch url, up to DEFAULT_RETRIES times (DEFAULT_RETRIES by default)."""\n'
+                "    for _ in range(retries or DEFAULT_RETRIES):\n"
+                "        pass\n"
+            ),
+        },
+        name="constants",
+    )
+    resync(project)
+    answer = search_project(project, "where is DEFAULT_RETRIES defined", SearchOptions(explain=True), now=NOW)
+    assert answer.excerpts[0].fact.source.uri.startswith("app/settings.py"), [e.fact.title for e in answer.excerpts]
+    assert answer.excerpts[0].explain["factors"] == {"definition": 3.0}

@@ -273,8 +273,19 @@ def _is_test_code(fact: Fact) -> bool:
 
 
 def _defines(fact: Fact, symbols: frozenset[str]) -> bool:
+    """Whether ``fact`` defines a typed code name: the symbol it is (``def rrf_fuse``), or a
+    module whose own lines assign it (``DEFAULT_TIMEOUT = Timeout(5.0)``, ``LIMIT: int = 3``)."""
     symbol = fact.meta.get("symbol") if fact.type == "code" else None
-    return isinstance(symbol, str) and symbol.rsplit(".", 1)[-1].lower() in symbols
+    if not isinstance(symbol, str):
+        return False
+    if symbol.rsplit(".", 1)[-1].lower() in symbols:
+        return True
+    return fact.meta.get("kind") == "module" and _assigns(fact.body, symbols)
+
+
+def _assigns(body: str, symbols: frozenset[str]) -> bool:
+    names = "|".join(re.escape(name) for name in sorted(symbols))
+    return re.search(rf"^(?:{names})[ \t]*(?::[^=\n]*)?=(?!=)", body, re.MULTILINE | re.IGNORECASE) is not None
 
 
 def _hidden_matches(conn: Connection, parsed: ParsedQuery, filters: lexical.Filters) -> Counter[str]:
