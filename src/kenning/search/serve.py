@@ -35,6 +35,10 @@ TEST_FACTOR = 0.5
 _TEST_WORDS = frozenset(
     {"test", "tests", "testing", "tested", "spec", "specs", "pytest", "fixture", "fixtures", "conftest", "unittest"}
 )
+# A question asking why, naming no code, wants a rationale: prose (docs, decisions, notes)
+# before code, whose signatures repeat the question's words (``follow_redirects: bool = …``).
+WHY_CODE_FACTOR = 0.5
+_WHY_WORDS = frozenset({"why", "pourquoi", "rationale"})
 POOL_FACTOR = 2
 MIN_POOL = 20
 DEEPEN = 4  # each deeper read of the base ranking asks this many times more hits
@@ -162,9 +166,10 @@ class Ranker:
         now: datetime,
         symbols: frozenset[str] = frozenset(),
         demote_tests: bool = False,
+        demote_code: bool = False,
     ) -> None:
         self.conn, self.project, self.terms, self.options, self.now = conn, project, terms, options, now
-        self.symbols, self.demote_tests = symbols, demote_tests
+        self.symbols, self.demote_tests, self.demote_code = symbols, demote_tests, demote_code
         self.max_factor = DEFINITION_BOOST if symbols else 1.0  # every other factor is at most 1
         self.files = FileCheck(project.root, conn, split_spans)
         self.filtered: Counter[str] = Counter()
@@ -202,10 +207,17 @@ class Ranker:
         superseded = SUPERSEDED_FACTOR if fact.lifecycle is Lifecycle.SUPERSEDED else 1.0
         definition = DEFINITION_BOOST if self.symbols and _defines(fact, self.symbols) else 1.0
         test_file = TEST_FACTOR if self.demote_tests and _is_test_code(fact) else 1.0
-        factor = freshness * superseded * definition * test_file
+        why_code = WHY_CODE_FACTOR if self.demote_code and fact.type == "code" else 1.0
+        factor = freshness * superseded * definition * test_file * why_code
         explain = None
         if self.options.explain:  # the product, and each factor that moved the score
-            named = {"freshness": freshness, "superseded": superseded, "definition": definition, "test_file": test_file}
+            named = {
+                "freshness": freshness,
+                "superseded": superseded,
+                "definition": definition,
+                "test_file": test_file,
+                "why_code": why_code,
+            }
             explain = {**hit.explain, "factor": factor, "factors": {k: v for k, v in named.items() if v != 1.0}}
         insort(self.scored, (hit.tier, hit.score * factor, order, fact, fresh, explain), key=_rank_key)
 
@@ -237,12 +249,17 @@ def query_ranker(
 ) -> Ranker:
     """The :class:`Ranker` for ``parsed``, lexical or fused: the definitions of the code names it
     asks boosted (only where the scope holds code: otherwise there is nothing to boost, and the
-    bound would rank three times as deep for nothing), test files demoted unless it speaks of tests."""
+    bound would rank three times as deep for nothing), test files demoted unless it speaks of tests,
+    code demoted when it asks why and names no code."""
     symbols = frozenset(t.lower() for t in parsed.original_terms if CODE_NAME.search(t))
     if symbols and not lexical.holds_code(conn, filters_of(options)):
         symbols = frozenset()
     about_tests = any(word in _TEST_WORDS for term in parsed.terms for word in re.split(r"[\W_]+", term))
-    return Ranker(conn, project, parsed.terms, options, now=now, symbols=symbols, demote_tests=not about_tests)
+    words = re.findall(r"\w+", parsed.text.lower())
+    why = parsed.syntax == "natural" and not symbols and not _WHY_WORDS.isdisjoint(words)
+    return Ranker(
+        conn, project, parsed.terms, options, now=now, symbols=symbols, demote_tests=not about_tests, demote_code=why
+    )
 
 
 def rank_hits(
