@@ -55,3 +55,6 @@ def test_words_the_index_holds_and_fts_syntax_are_searched_as_typed(project):
     assert search_project(project, "parse range header", SearchOptions(), now=NOW).notes == ()
     answer = search_project(project, "regster", SearchOptions(syntax="fts"), now=NOW)
     assert answer.excerpts == () and answer.notes == ()
+    for quoted in ('"regster"', "`regster`", "« regster »"):
+        answer = search_project(project, quoted, SearchOptions(), now=NOW)
+        assert answer.excerpts == () and answer.notes == (), quoted

@@ -10,7 +10,8 @@ index holds stems, so a variant it matches may be no word at all: ``appes`` matc
 spelling.) The original word matched nothing, so nothing it found is lost; the answer
 says what was searched instead (a note). Words the index holds are never touched, and the
 look-ups cost one index probe per such word: a query without a slip reads one posting per
-checked word. Only the natural syntax is corrected (``--syntax fts`` means what it says).
+checked word. Only the natural syntax is corrected (``--syntax fts`` means what it says), and
+never a word inside quotes or backticks.
 """
 
 from __future__ import annotations
@@ -27,6 +28,7 @@ from kenning.store.handle import Connection
 MIN_LETTERS = 5
 _PIECE = re.compile(r"[^\W\d_]+")
 _CAMEL = re.compile(r"(?<=[a-z])(?=[A-Z])")
+_QUOTED = re.compile(r'"[^"]*"|`[^`]*`|«[^»]*»')  # typed exactly: never corrected
 _ALPHABET = "abcdefghijklmnopqrstuvwxyz"
 _GROUP = 64  # variants asked in one OR query while narrowing down the ones the index holds
 
@@ -37,10 +39,11 @@ def corrected(conn: Connection, parsed: ParsedQuery, filters: Filters) -> tuple[
     if parsed.syntax != "natural":
         return parsed, ()
     fixes: dict[str, str] = {}
+    quoted = {_fold(run) for span in _QUOTED.findall(parsed.text) for run in _runs(span)}
     for term in parsed.original_terms:
         for run in _runs(term):
             word = _fold(run)
-            if word in fixes or len(word) < MIN_LETTERS or not word.isascii() or not word.isalpha():
+            if word in fixes or word in quoted or len(word) < MIN_LETTERS or not word.isascii() or not word.isalpha():
                 continue
             if fts.words_match(conn, quote_term(word)):
                 continue
