@@ -94,3 +94,12 @@ def test_a_name_imported_from_a_package_below_the_root_reaches_that_package_only
     resync(project)
     answer = ask_project(project, "what does test_config call", now=NOW)
     assert _names(answer) == ["examples.tutorial.shop.create_app"]
+
+
+def test_the_word_tests_in_a_tests_question_never_names_a_start_node(make_project):
+    files = {**FILES, "requirements/tests.txt": "pytest\n"}
+    project = make_project(files, name="words")
+    resync(project)
+    answer = ask_project(project, "which tests cover the ranges module", now=NOW)
+    assert [s["name"] for s in answer.excerpts[0].explain["start"]] == ["app/ranges.py"]
+    assert _names(answer)[0] == "tests.test_ranges.test_a_range_is_split_at_its_dash"
