@@ -7,6 +7,7 @@ import pytest
 
 from conftest import NOW, resync
 from kenning.answer.ask import ask_project
+from store.pg_engine import ENGINE, engine_config  # tests/store: the PostgreSQL test server
 
 FILES = {
     "app/__init__.py": "",
@@ -30,9 +31,10 @@ FILES = {
 }
 
 
-@pytest.fixture
-def project(make_project):
-    project = make_project(FILES, name="ranges")
+@pytest.fixture(params=["sqlite", ENGINE])
+def project(request, make_project):
+    """The files on SQLite, and served by PostgreSQL (the same graph from either store)."""
+    project = make_project(FILES, name="ranges", config=engine_config(request.param, "ranges"))
     resync(project)
     return project
 
@@ -70,8 +72,9 @@ HOMONYMS = {
 }
 
 
-def test_a_call_to_a_name_imported_from_another_library_is_not_a_call_to_the_projects_homonym(make_project):
-    project = make_project(HOMONYMS, name="homonyms")
+@pytest.mark.parametrize("engine", ["sqlite", ENGINE])
+def test_a_call_to_a_name_imported_from_another_library_is_not_a_call_to_the_projects_homonym(make_project, engine):
+    project = make_project(HOMONYMS, name="homonyms", config=engine_config(engine, "homonyms"))
     resync(project)
     answer = ask_project(project, "who calls app.quoting.urlencode", now=NOW)
     assert (answer.mode, answer.rule) == ("graph", "relation")

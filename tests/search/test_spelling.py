@@ -7,6 +7,7 @@ import pytest
 from conftest import NOW, resync
 from kenning.answer.ask import ask_project
 from kenning.answer.search import SearchOptions, search_project
+from store.pg_engine import ENGINE, engine_config  # tests/store: the PostgreSQL test server
 
 FILES = {
     "docs/blueprints.md": "# Registering a blueprint\n\nCall register_blueprint on the application with the "
@@ -22,9 +23,10 @@ FILES = {
 }
 
 
-@pytest.fixture
-def project(make_project):
-    project = make_project(FILES, name="slips")
+@pytest.fixture(params=["sqlite", ENGINE])
+def project(request, make_project):
+    """The files on SQLite, and served by PostgreSQL (the same corrections from either store)."""
+    project = make_project(FILES, name="slips", config=engine_config(request.param, "slips"))
     resync(project)
     return project
 
