@@ -13,6 +13,7 @@ FILES = {
     "docs/blueprints.md": "# Registering a blueprint\n\nCall register_blueprint on the application with the "
     "blueprint object; its routes join the application's.\n",
     "docs/apps.md": "# Apps\n\nSeveral apps may share one process.\n",
+    "docs/defaults.md": "# Default settings\n\nThe default timeout is five seconds.\n",
     "app/ranges.py": (
         "def parse_range(header):\n"
         '    """Parse an HTTP Range header into (start, end)."""\n'
@@ -60,3 +61,10 @@ def test_words_the_index_holds_and_fts_syntax_are_searched_as_typed(project):
     for quoted in ('"regster"', "`regster`", "« regster »"):
         answer = search_project(project, quoted, SearchOptions(), now=NOW)
         assert answer.excerpts == () and answer.notes == (), quoted
+
+
+def test_a_word_typed_with_accents_is_taken_as_written_one_without_may_be_a_slip(project):
+    # a French question over English text: ``défaut`` is French, not a slip of ``default``
+    assert search_project(project, "délai par défaut", SearchOptions(), now=NOW).notes == ()
+    answer = search_project(project, "timeout par defaut", SearchOptions(), now=NOW)
+    assert answer.notes == ("spelling: no excerpt holds 'defaut'; searched 'default'",)

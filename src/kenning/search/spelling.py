@@ -11,7 +11,8 @@ spelling.) The original word matched nothing, so nothing it found is lost; the a
 says what was searched instead (a note). Words the index holds are never touched, and the
 look-ups cost one index probe per such word: a query without a slip reads one posting per
 checked word. Only the natural syntax is corrected (``--syntax fts`` means what it says), and
-never a word inside quotes or backticks.
+never a word inside quotes or backticks, nor one typed with accents: ``défaut`` in a French
+question over English text is a French word, not a slip of ``default``.
 """
 
 from __future__ import annotations
@@ -43,8 +44,8 @@ def corrected(conn: Connection, parsed: ParsedQuery, filters: Filters) -> tuple[
     for term in parsed.original_terms:
         for run in _runs(term):
             word = _fold(run)
-            if word in fixes or word in quoted or len(word) < MIN_LETTERS or not word.isascii() or not word.isalpha():
-                continue
+            if word in fixes or word in quoted or len(word) < MIN_LETTERS or not run.isascii() or not word.isalpha():
+                continue  # a word typed with accents is written as meant (``défaut`` is no slip of ``default``)
             if fts.words_match(conn, quote_term(word)):
                 continue
             better = _closest(conn, word, filters)
