@@ -106,3 +106,13 @@ def test_the_word_tests_in_a_tests_question_never_names_a_start_node(make_projec
     answer = ask_project(project, "which tests cover the ranges module", now=NOW)
     assert [s["name"] for s in answer.excerpts[0].explain["start"]] == ["app/ranges.py"]
     assert _names(answer)[0] == "tests.test_ranges.test_a_range_is_split_at_its_dash"
+
+
+@pytest.mark.parametrize(
+    "question", ["where is to_bytes used", "find references to to_bytes", "où est utilisée to_bytes"]
+)
+def test_where_a_function_is_used_is_answered_by_what_depends_on_it(project, question):
+    answer = ask_project(project, question, now=NOW)
+    assert (answer.mode, answer.rule) == ("graph", "relation")
+    assert answer.excerpts[0].explain["relation"] == "dependents"
+    assert _names(answer)[0] == "app.ranges.parse_range"

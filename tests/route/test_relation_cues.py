@@ -90,6 +90,8 @@ def test_words_a_relation_cue_must_not_catch():
         "quelles dépendances faut-il installer",
         "how to contribute and run the tests",  # bench/questions/flask.jsonl
         "test views with the test client",  # bench/questions/flask.jsonl
+        "show the usage of the command line",
+        "which words are used most in the docs",
     ):
         assert cued(question) == [], question
         assert route(question).rule != "relation", question
