@@ -23,6 +23,12 @@ history rather than from the unpacking), then runs the real command line:
 The questions were written by reading each project's documentation and source tree (the
 files that answer them named by hand), never from kenning's output. Targets (issue 13):
 database ≤ 3× the input, recall@5 ≥ 0.85.
+
+``--set walk`` asks ``bench/questions/NAME.walk.jsonl`` instead (httpx and flask, 27 each, branch
+walkanswers): questions written the same way, before running kenning, as a developer or an agent
+asks them, in English and in French — what X does, where X is defined, who calls X, which tests
+cover X, what X imports, why a design is as it is, how to configure Y, paraphrases, typos —
+the expected files named from the code and docs (docs/benchmarks.md, "walkanswers").
 """
 
 from __future__ import annotations
@@ -139,8 +145,11 @@ def file_of(uri: str) -> str:
     return uri
 
 
-def ask_all(root: Path, name: str, env: dict[str, str]) -> tuple[dict[str, object], list[dict[str, object]]]:
-    rows = [json.loads(line) for line in (QUESTIONS / f"{name}.jsonl").read_text().splitlines() if line.strip()]
+def ask_all(
+    root: Path, name: str, env: dict[str, str], question_set: str = ""
+) -> tuple[dict[str, object], list[dict[str, object]]]:
+    file = QUESTIONS / (f"{name}.{question_set}.jsonl" if question_set else f"{name}.jsonl")
+    rows = [json.loads(line) for line in file.read_text().splitlines() if line.strip()]
     found, reciprocal, misses, latencies = 0, 0.0, [], []
     for row in rows:
         start = time.perf_counter()
@@ -193,6 +202,7 @@ def main() -> int:
     parser.add_argument("--misses", action="store_true", help="print each missed question")
     parser.add_argument("--level", type=int, choices=(0, 1), default=1, help="0: dense switched off in the stores")
     parser.add_argument("--sizes", action="store_true", help="print where each database's bytes go")
+    parser.add_argument("--set", default="", help="ask bench/questions/NAME.SET.jsonl (walk: httpx, flask)")
     args = parser.parse_args()
     env = {**os.environ, "KENNING_HOME": str(args.work / "home")}
     results = {}
@@ -200,7 +210,7 @@ def main() -> int:
         requirement, folder = PROJECTS[name]
         root = under_git(fetch_sdist(requirement, folder, args.cache), args.work / name)
         figures = run_sync(root, env, args.level)
-        quality, misses = ask_all(root, name, env)
+        quality, misses = ask_all(root, name, env, args.set)
         results[name] = {**figures, **quality, "misses": misses}
     if args.json:
         print(json.dumps(results, indent=2))

@@ -122,3 +122,54 @@ def test_a_question_naming_a_function_leads_with_its_definition_not_its_mentions
     )
     resync(project)
     assert _uris(project, "where is rrf_fuse defined and what calls it")[0] == "src/ranking.py:4-6"
+
+
+def test_the_module_that_assigns_a_constant_is_its_definition_and_comes_first(make_project):
+    project = make_project(
+        {
+            "app/settings.py": '"""Settings."""\n\nimport os\n\nDEFAULT_RETRIES = 3\nNAME: str = "app"\n',
+            "app/client.py": (
+                "from app.settings import DEFAULT_RETRIES\n\n\n"
+                "def fetch(url, retries=DEFAULT_RETRIES):\n"
+                '    """Fetch url, up to DEFAULT_RETRIES times (DEFAULT_RETRIES by default)."""\n'
+                "    for _ in range(retries or DEFAULT_RETRIES):\n"
+                "        pass\n"
+            ),
+        },
+        name="constants",
+    )
+    resync(project)
+    answer = search_project(project, "where is DEFAULT_RETRIES defined", SearchOptions(explain=True), now=NOW)
+    assert answer.excerpts[0].fact.source.uri.startswith("app/settings.py"), [e.fact.title for e in answer.excerpts]
+    assert answer.excerpts[0].explain["factors"] == {"definition": 3.0}
+
+
+WHY_FILES = {
+    "docs/design.md": "# Design\n\n## Explicit over convenient\n\nAn explicit client never sends a request twice "
+    "to a misconfigured URL, so it waits to be asked, which a new user may find surprising at first; the "
+    "release notes list this change along with the others of that release, and the migration guide shows "
+    "how to ask for the old behaviour on a client or on one request.\n\n"
+    "Redirects are no longer followed by default: redirects are followed when asked.\n",
+    "app/client.py": (
+        "def get(url, follow_redirects=False, default_redirects=False, redirects_by_default=False):\n"
+        '    """Get url; redirects followed by default when follow_redirects, default redirects by default."""\n'
+        "    return url\n"
+    ),
+    **{f"docs/topic{i}.md": f"# Topic {i}\n\nCaches, queues and logs, part {i} of the guide.\n" for i in range(8)},
+}
+
+
+def test_a_question_asking_why_and_naming_no_code_finds_the_rationale_before_the_code(make_project):
+    project = make_project(WHY_FILES, name="why")
+    resync(project)
+    question = "redirects no longer followed by default"
+    how = search_project(project, question, SearchOptions(), now=NOW)
+    assert how.excerpts[0].fact.type == "code"  # the signatures repeat the question's words
+    why = search_project(project, f"why are {question}", SearchOptions(explain=True), now=NOW)
+    assert why.excerpts[0].fact.source.uri.startswith("docs/design.md")
+    assert all(e.explain["factors"] == {"why_code": 0.5} for e in why.excerpts if e.fact.type == "code")
+    fr = search_project(project, f"pourquoi {question}", SearchOptions(), now=NOW)
+    assert fr.excerpts[0].fact.source.uri.startswith("docs/design.md")
+    # a why question that names code leaves code its weight
+    named = search_project(project, "why is follow_redirects off by default", SearchOptions(explain=True), now=NOW)
+    assert all("why_code" not in e.explain["factors"] for e in named.excerpts)

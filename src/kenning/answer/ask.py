@@ -196,7 +196,7 @@ def _lexical(
 ) -> Answer:
     options = SearchOptions(limit=limit, explain=explain, count_hidden=count_hidden)
     answer = search_conn(conn, project, parse(question), options, now=now, mode="lexical")
-    return replace(answer, degradations=degradations, notes=tuple(n for n in notes if n))
+    return replace(answer, degradations=degradations, notes=tuple(n for n in (*notes, *answer.notes) if n))
 
 
 def _hybrid(
@@ -245,7 +245,7 @@ def _hybrid(
         embedder=embedder,
     )
     language = "multilingual" if embedder.multilingual else "English"
-    return replace(answer, notes=(f"dense model {embedder.model_id} ({language})",))
+    return replace(answer, notes=(f"dense model {embedder.model_id} ({language})", *answer.notes))
 
 
 def _graph(

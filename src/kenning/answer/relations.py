@@ -1,7 +1,7 @@
 """A relation question in words ("what calls url_for", "qui dépend de config.py", "why did we
 choose SQLite") answered from the graph, ranked by the question's direction.
 
-The question gives a relation (callers, callees, dependents, dependencies, touches,
+The question gives a relation (tests, callers, callees, dependents, dependencies, touches,
 evidence, decisions, path, neighbours) and its start nodes (``answer.naming``). Results are
 ranked by hops that count (a file's ``defines`` step does not): direct callers before their
 callers. At the same hop, a path with a heuristic edge ranks below declared and extracted
@@ -47,6 +47,7 @@ def _re(*patterns: str) -> re.Pattern[str]:
 # Node kinds a start found by words may have, per relation (none: a path needs two named ends).
 LEXICAL_KINDS = {
     "path": (),
+    "tests": ("symbol", "file"),
     "callees": ("symbol", "file"),
     "callers": ("symbol", "file"),
     "dependencies": ("file", "symbol", "task"),
@@ -64,6 +65,7 @@ RELATIONS: tuple[Relation, ...] = tuple(
 )
 NEIGHBOURS = next(r for r in RELATIONS if r.name == "neighbours")  # also what no cue names
 _PREFERRED = {
+    "tests": ("symbol", "file"),  # the test function that calls it before the test file that imports it
     "touches": ("task", "commit", "evidence", "verdict", "decision"),
     "evidence": ("evidence", "verdict", "task", "commit", "decision"),
     "decisions": ("decision", "task", "commit", "evidence", "verdict"),
@@ -135,6 +137,8 @@ def _walk(conn: Connection, relation: Relation, starts: list[walk.Node], questio
                 keep=lambda h: h.steps[-1].edge.type == "calls",
                 limit=200,
             )
+        case "tests":
+            hits = walk.tests_of(conn, starts, limit=200)
         case "dependencies":
 
             def allow_out(at: walk.Node, step: walk.Step) -> bool:

@@ -7,7 +7,9 @@ A reference names its target ("calls `rrf_fuse`", "imports `kenning.search`", "t
   keep ``declared``;
 - a call or a test reference is ``extracted`` when one target is certain (imported from a
   known module, defined in the same file, or the only symbol of that name called as a plain
-  name), ``heuristic`` otherwise (an attribute call, or up to ``MAX_AMBIGUOUS`` homonyms).
+  name), ``heuristic`` otherwise (an attribute call, or up to ``MAX_AMBIGUOUS`` homonyms);
+- a name imported from a module the project does not hold (``from urllib.parse import
+  urlencode``) reaches none of the project's symbols of that name: no edge.
 
 Rows are read and written through ``kenning.store.graph``.
 """
@@ -123,7 +125,13 @@ class Resolver:
         wanted = set(keys).difference(cache)
         for key, found in graph_store.candidates_many(self.conn, sorted(wanted)).items():
             cache[key] = _Candidates(found)
-        for row, key in zip(rows, keys, strict=True):
+        imported = [_imported_from(row, cache[key]) for row, key in zip(rows, keys, strict=True)]
+        modules = {("module", m) for m in imported if m} - set(cache)
+        for key, found in graph_store.candidates_many(self.conn, sorted(modules)).items():
+            cache[key] = _Candidates(found)
+        for row, key, module in zip(rows, keys, imported, strict=True):
+            if module and not cache[("module", module)].rows:
+                continue  # imported from a module the project does not hold: a homonym is not it
             self._resolve_one(row, cache[key])
         self.writer.flush()
 
@@ -146,6 +154,24 @@ class Resolver:
                 self._superseding.append((a, b))
             if row.tested:  # a call from a test: the callee is tested by the caller
                 edge(node_id, src, "tested_by", link, row)
+
+
+def _imported_from(row: RefRow, candidates: _Candidates) -> str | None:
+    """The module a plain call's name was imported from, when none of the symbols of that name
+    lies in it (``from urllib.parse import urlencode`` beside the project's own ``urlencode``):
+    the call reaches a project symbol only if that module is the project's (a re-export)."""
+    hint = row.hint
+    if row.target_kind != "symbol" or row.qualified or not hint or not candidates.rows:
+        return None
+    if any(_inside(qualname, hint) for _, _, qualname in candidates.rows):
+        return None
+    return hint
+
+
+def _inside(qualname: str, module: str) -> bool:
+    """Whether ``qualname`` lies in ``module``, which may sit below the project's root
+    (``flaskr.db`` holds ``examples.tutorial.flaskr.db.get_db``)."""
+    return qualname.startswith(module + ".") or f".{module}." in qualname
 
 
 def _lookup_key(row: RefRow) -> Key:
@@ -196,7 +222,7 @@ def _narrow(
         return [], "heuristic"
     if len(cands) == 1:  # what ``_narrow_among`` gives for one candidate, without its indexes
         (_, path, qualname) = cands[0]
-        certain = not qualified or path == src_path or (hint and qualname.startswith(hint + "."))
+        certain = not qualified or path == src_path or (hint and _inside(qualname, hint))
         return cands, "extracted" if certain else "heuristic"
     return _narrow_among(found, target, hint, qualified, src_path)
 
@@ -209,7 +235,7 @@ def _narrow_among(
         exact = found.by_qualname.get(f"{hint}.{target}", [])
         if len(exact) == 1:
             return exact, "extracted"
-        hinted = exact or [c for c in cands if c[2].startswith(hint + ".")]
+        hinted = exact or [c for c in cands if _inside(c[2], hint)]
         if len(hinted) == 1:
             return hinted, "extracted"
         cands = hinted or cands

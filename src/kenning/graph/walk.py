@@ -31,6 +31,7 @@ __all__ = [
     "impact",
     "neighbours",
     "path_between",
+    "tests_of",
     "touches",
     "walk",
 ]
@@ -219,6 +220,21 @@ def impact(conn: Connection, starts: list[Node], *, hops: int = 3, limit: int = 
 
     def keep(hit: Hit) -> bool:
         return hit.steps[-1].edge.type != "defines"
+
+    return walk(conn, starts, hops=hops, allow=allow, keep=keep, limit=limit)
+
+
+def tests_of(conn: Connection, starts: list[Node], *, hops: int = 2, limit: int = 200) -> list[Hit]:
+    """The tests of the start nodes: the test functions and files that call or import them
+    (``tested_by``). A file stands for the symbols it defines."""
+    start_ids = {n.id for n in starts}
+
+    def allow(at: Node, step: Step) -> bool:
+        t = step.edge.type
+        return step.forward and (t == "tested_by" or (t == "defines" and at.id in start_ids))
+
+    def keep(hit: Hit) -> bool:
+        return hit.steps[-1].edge.type == "tested_by"
 
     return walk(conn, starts, hops=hops, allow=allow, keep=keep, limit=limit)
 

@@ -45,6 +45,10 @@ EXAMPLES: tuple[tuple[str, str, str], ...] = (
     ("what is related to the ledger", "graph", "relation"),
     ("who calls the sync entry point", "graph", "relation"),
     ("which decision superseded the Whoosh choice", "graph", "relation"),
+    ("what tests cover get_environment_proxies", "graph", "relation"),
+    ("where is the store module tested", "graph", "relation"),
+    ("where is create_ssl_context used", "graph", "relation"),
+    ("find references to get_environment_proxies", "graph", "relation"),
     # English: project frame
     ("what are the conventions here", "core", "project-frame"),
     ("how do we do things here", "core", "project-frame"),
@@ -78,6 +82,9 @@ EXAMPLES: tuple[tuple[str, str, str], ...] = (
     ("quel est l'impact d'un changement du schéma", "graph", "relation"),
     ("quelles preuves sont liées à cette tâche", "graph", "relation"),
     ("qui appelle la synchronisation", "graph", "relation"),
+    ("quels tests couvrent DigestAuth", "graph", "relation"),
+    ("qu'est-ce que httpx/_decoders.py importe", "graph", "relation"),
+    ("où est utilisée create_ssl_context", "graph", "relation"),
     # French: project frame
     ("quelles sont les conventions du projet", "core", "project-frame"),
     ("que dois-je savoir avant de travailler ici", "core", "project-frame"),

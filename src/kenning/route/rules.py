@@ -246,8 +246,9 @@ RULES: tuple[Rule, ...] = (
     Rule(
         "relation",
         "graph",
-        "The question asks for a relation between things (who calls or what is called, dependencies, "
-        "impact, which task or evidence touched what, why a choice was made), whether or not it names "
+        "The question asks for a relation between things (which tests cover it, who calls or what is "
+        "called, dependencies, impact, which task or evidence touched what, why a choice was made), "
+        "whether or not it names "
         "something: graph walk from the node it names (identifier, path, id, quoted name) or, if none, "
         "from the nodes a lexical search over node-bearing excerpts finds.",
         _relation,

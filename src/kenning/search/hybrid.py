@@ -27,7 +27,7 @@ from kenning.errors import DenseRefused
 from kenning.project import Project
 from kenning.records import Answer, EmptyReason, Lifecycle
 from kenning.registry import GLOBAL_NAME
-from kenning.search import lexical
+from kenning.search import lexical, spelling
 from kenning.search.lexical import Hit
 from kenning.search.query import ParsedQuery
 from kenning.search.serve import MIN_POOL, SearchOptions, filters_of, query_ranker, search_conn, superseded_left_out
@@ -214,6 +214,10 @@ def search(
     scores, read only as deep as a later candidate could still enter the answer
     (:class:`~kenning.search.serve.Ranker`)."""
     fusion = fusion or fusion_for(embedder)
+    spelled: tuple[str, ...] = ()
+    if mode == "hybrid":
+        with fts_guard.time_budget(conn):
+            parsed, spelled = spelling.corrected(conn, parsed, filters_of(options))
     hits = [
         Hit(fact_id, score, {"fusion": fusion.describe(), "model": embedder.model_id, "lists": parts})
         for fact_id, score, parts in fused(conn, project, parsed, options, embedder, fusion, mode)
@@ -230,13 +234,24 @@ def search(
         empty = search_conn(conn, project, parsed, options, now=now)
         filtered.update(empty.filtered)
         reason = empty.empty_reason or EmptyReason.NO_MATCH
-        return Answer(parsed.text, mode, None, LEVEL, (project.name,), empty_reason=reason, filtered=dict(filtered))
+        return Answer(
+            parsed.text, mode, None, LEVEL, (project.name,), empty_reason=reason, filtered=dict(filtered), notes=spelled
+        )
     if mode == "hybrid" and not options.include_superseded:
         with fts_guard.time_budget(conn):
             superseded = superseded_left_out(conn, parsed, options)
         if superseded:
             filtered["superseded"] += superseded
-    return Answer(parsed.text, mode, None, LEVEL, (project.name,), excerpts=tuple(excerpts), filtered=dict(filtered))
+    return Answer(
+        parsed.text,
+        mode,
+        None,
+        LEVEL,
+        (project.name,),
+        excerpts=tuple(excerpts),
+        filtered=dict(filtered),
+        notes=spelled,
+    )
 
 
 def fused(

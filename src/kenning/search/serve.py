@@ -17,7 +17,7 @@ from kenning.ingest.spans import split as split_spans
 from kenning.ingest.test_files import is_test_path
 from kenning.project import Project
 from kenning.records import Answer, EmptyReason, Excerpt, Fact, Freshness, FreshnessState, Lifecycle
-from kenning.search import lexical
+from kenning.search import lexical, spelling
 from kenning.search.query import CODE_NAME, ParsedQuery
 from kenning.search.snippet import make_snippet
 from kenning.store import facts as fact_store
@@ -35,6 +35,10 @@ TEST_FACTOR = 0.5
 _TEST_WORDS = frozenset(
     {"test", "tests", "testing", "tested", "spec", "specs", "pytest", "fixture", "fixtures", "conftest", "unittest"}
 )
+# A question asking why, naming no code, wants a rationale: prose (docs, decisions, notes)
+# before code, whose signatures repeat the question's words (``follow_redirects: bool = …``).
+WHY_CODE_FACTOR = 0.5
+_WHY_WORDS = frozenset({"why", "pourquoi", "rationale"})
 POOL_FACTOR = 2
 MIN_POOL = 20
 DEEPEN = 4  # each deeper read of the base ranking asks this many times more hits
@@ -88,6 +92,7 @@ def search_conn(
     if parsed.syntax == "fts" and parsed.fts:
         fts_guard.check_expansion(conn, parsed.fts)  # prefixes and repeats are the caller's own syntax
     with fts_guard.time_budget(conn):
+        parsed, spelled = spelling.corrected(conn, parsed, filters)
         ranker = query_ranker(conn, project, parsed, options, now=now)
         depth = max(MIN_POOL, options.limit * POOL_FACTOR)
         while True:
@@ -118,6 +123,7 @@ def search_conn(
         excerpts=tuple(excerpts),
         empty_reason=empty_reason,
         filtered=dict(filtered),
+        notes=spelled,
     )
     return noting_sync(answer, project)
 
@@ -160,9 +166,10 @@ class Ranker:
         now: datetime,
         symbols: frozenset[str] = frozenset(),
         demote_tests: bool = False,
+        demote_code: bool = False,
     ) -> None:
         self.conn, self.project, self.terms, self.options, self.now = conn, project, terms, options, now
-        self.symbols, self.demote_tests = symbols, demote_tests
+        self.symbols, self.demote_tests, self.demote_code = symbols, demote_tests, demote_code
         self.max_factor = DEFINITION_BOOST if symbols else 1.0  # every other factor is at most 1
         self.files = FileCheck(project.root, conn, split_spans)
         self.filtered: Counter[str] = Counter()
@@ -200,10 +207,17 @@ class Ranker:
         superseded = SUPERSEDED_FACTOR if fact.lifecycle is Lifecycle.SUPERSEDED else 1.0
         definition = DEFINITION_BOOST if self.symbols and _defines(fact, self.symbols) else 1.0
         test_file = TEST_FACTOR if self.demote_tests and _is_test_code(fact) else 1.0
-        factor = freshness * superseded * definition * test_file
+        why_code = WHY_CODE_FACTOR if self.demote_code and fact.type == "code" else 1.0
+        factor = freshness * superseded * definition * test_file * why_code
         explain = None
         if self.options.explain:  # the product, and each factor that moved the score
-            named = {"freshness": freshness, "superseded": superseded, "definition": definition, "test_file": test_file}
+            named = {
+                "freshness": freshness,
+                "superseded": superseded,
+                "definition": definition,
+                "test_file": test_file,
+                "why_code": why_code,
+            }
             explain = {**hit.explain, "factor": factor, "factors": {k: v for k, v in named.items() if v != 1.0}}
         insort(self.scored, (hit.tier, hit.score * factor, order, fact, fresh, explain), key=_rank_key)
 
@@ -235,12 +249,17 @@ def query_ranker(
 ) -> Ranker:
     """The :class:`Ranker` for ``parsed``, lexical or fused: the definitions of the code names it
     asks boosted (only where the scope holds code: otherwise there is nothing to boost, and the
-    bound would rank three times as deep for nothing), test files demoted unless it speaks of tests."""
+    bound would rank three times as deep for nothing), test files demoted unless it speaks of tests,
+    code demoted when it asks why and names no code."""
     symbols = frozenset(t.lower() for t in parsed.original_terms if CODE_NAME.search(t))
     if symbols and not lexical.holds_code(conn, filters_of(options)):
         symbols = frozenset()
     about_tests = any(word in _TEST_WORDS for term in parsed.terms for word in re.split(r"[\W_]+", term))
-    return Ranker(conn, project, parsed.terms, options, now=now, symbols=symbols, demote_tests=not about_tests)
+    words = re.findall(r"\w+", parsed.text.lower())
+    why = parsed.syntax == "natural" and not symbols and not _WHY_WORDS.isdisjoint(words)
+    return Ranker(
+        conn, project, parsed.terms, options, now=now, symbols=symbols, demote_tests=not about_tests, demote_code=why
+    )
 
 
 def rank_hits(
@@ -271,8 +290,19 @@ def _is_test_code(fact: Fact) -> bool:
 
 
 def _defines(fact: Fact, symbols: frozenset[str]) -> bool:
+    """Whether ``fact`` defines a typed code name: the symbol it is (``def rrf_fuse``), or a
+    module whose own lines assign it (``DEFAULT_TIMEOUT = Timeout(5.0)``, ``LIMIT: int = 3``)."""
     symbol = fact.meta.get("symbol") if fact.type == "code" else None
-    return isinstance(symbol, str) and symbol.rsplit(".", 1)[-1].lower() in symbols
+    if not isinstance(symbol, str):
+        return False
+    if symbol.rsplit(".", 1)[-1].lower() in symbols:
+        return True
+    return fact.meta.get("kind") == "module" and _assigns(fact.body, symbols)
+
+
+def _assigns(body: str, symbols: frozenset[str]) -> bool:
+    names = "|".join(re.escape(name) for name in sorted(symbols))
+    return re.search(rf"^(?:{names})[ \t]*(?::[^=\n]*)?=(?!=)", body, re.MULTILINE | re.IGNORECASE) is not None
 
 
 def _hidden_matches(conn: Connection, parsed: ParsedQuery, filters: lexical.Filters) -> Counter[str]:
