@@ -68,3 +68,22 @@ def test_a_word_typed_with_accents_is_taken_as_written_one_without_may_be_a_slip
     assert search_project(project, "délai par défaut", SearchOptions(), now=NOW).notes == ()
     answer = search_project(project, "timeout par defaut", SearchOptions(), now=NOW)
     assert answer.notes == ("spelling: no excerpt holds 'defaut'; searched 'default'",)
+
+
+def test_a_slip_keeps_the_first_letter_and_a_word_with_two_capitals_is_a_name(project):
+    """Measured on SciFact's train claims: corrections changing the first letter ("tegmental" →
+    "segmental") or of acronyms ("PPARy" → "ppar") were other words, not slips."""
+    assert search_project(project, "parze", SearchOptions(), now=NOW).notes == (
+        "spelling: no excerpt holds 'parze'; searched 'parse'",
+    )
+    assert search_project(project, "warse", SearchOptions(), now=NOW).notes == ()  # 'parse' changes the first letter
+    assert search_project(project, "PArze", SearchOptions(), now=NOW).notes == ()
+
+
+def test_a_long_question_is_answered_by_the_words_it_holds_without_a_guess(project):
+    long = "how does the application register each bluprint object with its routes"
+    answer = search_project(project, long, SearchOptions(), now=NOW)
+    assert answer.notes == () and answer.excerpts
+    assert search_project(project, "register bluprint routes", SearchOptions(), now=NOW).notes == (
+        "spelling: no excerpt holds 'bluprint'; searched 'blueprint'",
+    )

@@ -3,14 +3,19 @@ indexed word it was meant to be.
 
 Rule: a word of five letters or more (a whole word, or one part of a code name) that the word
 index holds nowhere is replaced by a word one edit away (a letter left out, added, changed, or
-two letters swapped) that a title or a path of the project spells out and the word index holds;
+two letters swapped), its first letter kept, that a title or a path of the project spells out
+and the word index holds;
 among several, the one most excerpts hold, then the first in alphabetical order. (The word
 index holds stems, so a variant it matches may be no word at all: ``appes`` matches as
 ``app``; titles and paths — symbol names, headings, file names — are the project's own
 spelling.) The original word matched nothing, so nothing it found is lost; the answer
-says what was searched instead (a note). Words the index holds are never touched, and the
-look-ups cost one index probe per such word: a query without a slip reads one posting per
-checked word. Only the natural syntax is corrected (``--syntax fts`` means what it says), and
+says what was searched instead (a note). A slip seldom changes a word's first letter, while a
+variant that does is often another word ("tegmental", "segmental"); and a word with two capitals
+or more ("PPARy", "ARkin") is a name or an acronym, searched as typed (both rules measured on
+SciFact's train claims: docs/benchmarks.md, "Spelling on long questions"). Only a short query
+(``MAX_TERMS`` significant words at most) is corrected. Words the index holds are never
+touched, and the look-ups cost one index probe per such word: a query without a slip reads
+one posting per checked word. Only the natural syntax is corrected (``--syntax fts`` means what it says), and
 never a word inside quotes or backticks, nor one typed with accents: ``défaut`` in a French
 question over English text is a French word, not a slip of ``default``.
 """
@@ -27,6 +32,11 @@ from kenning.store.fts import Filters
 from kenning.store.handle import Connection
 
 MIN_LETTERS = 5
+# A question of more words is answered by the words it holds; a guessed word would outweigh
+# them (a rare word of the index, at full weight) where the unknown word was a name the project
+# does not hold ("stadtmanae" searched "stadtmaniae"). A short query is mostly its words: there a
+# slip loses what was asked.
+MAX_TERMS = 4
 _PIECE = re.compile(r"[^\W\d_]+")
 _CAMEL = re.compile(r"(?<=[a-z])(?=[A-Z])")
 _QUOTED = re.compile(r'"[^"]*"|`[^`]*`|«[^»]*»')  # typed exactly: never corrected
@@ -37,7 +47,7 @@ _GROUP = 64  # variants asked in one OR query while narrowing down the ones the 
 def corrected(conn: Connection, parsed: ParsedQuery, filters: Filters) -> tuple[ParsedQuery, tuple[str, ...]]:
     """``parsed`` with each slipped word replaced (its ``text`` kept as typed), and one note
     per replacement; ``parsed`` itself and no note when no word needs it."""
-    if parsed.syntax != "natural":
+    if parsed.syntax != "natural" or len(parsed.terms) > MAX_TERMS:
         return parsed, ()
     fixes: dict[str, str] = {}
     quoted = {_fold(run) for span in _QUOTED.findall(parsed.text) for run in _runs(span)}
@@ -46,6 +56,8 @@ def corrected(conn: Connection, parsed: ParsedQuery, filters: Filters) -> tuple[
             word = _fold(run)
             if word in fixes or word in quoted or len(word) < MIN_LETTERS or not run.isascii() or not word.isalpha():
                 continue  # a word typed with accents is written as meant (``défaut`` is no slip of ``default``)
+            if sum(c.isupper() for c in run) > 1:  # a name or an acronym ("PPARy"): as typed
+                continue
             if fts.words_match(conn, quote_term(word)):
                 continue
             better = _closest(conn, word, filters)
@@ -82,8 +94,8 @@ def _closest(conn: Connection, word: str, filters: Filters) -> str | None:
 
 
 def _variants(word: str) -> set[str]:
-    """Every word one edit away from ``word`` (letters a–z)."""
-    splits = [(word[:i], word[i:]) for i in range(len(word) + 1)]
+    """Every word one edit away from ``word`` (letters a–z) that begins with its first letter."""
+    splits = [(word[:i], word[i:]) for i in range(1, len(word) + 1)]
     out = {a + b[1:] for a, b in splits if b}
     out |= {a + b[1] + b[0] + b[2:] for a, b in splits if len(b) > 1}
     out |= {a + c + b[1:] for a, b in splits if b for c in _ALPHABET}
