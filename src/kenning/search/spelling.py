@@ -4,20 +4,19 @@ indexed word it was meant to be.
 Rule: a word of five letters or more (a whole word, or one part of a code name) that the word
 index holds nowhere is replaced by a word one edit away (a letter left out, added, changed, or
 two letters swapped), its first letter kept, that a title or a path of the project spells out
-and the word index holds;
-among several, the one most excerpts hold, then the first in alphabetical order. (The word
-index holds stems, so a variant it matches may be no word at all: ``appes`` matches as
-``app``; titles and paths — symbol names, headings, file names — are the project's own
-spelling.) The original word matched nothing, so nothing it found is lost; the answer
-says what was searched instead (a note). A slip seldom changes a word's first letter, while a
-variant that does is often another word ("tegmental", "segmental"); and a word with two capitals
-or more ("PPARy", "ARkin") is a name or an acronym, searched as typed (both rules measured on
-SciFact's train claims: docs/benchmarks.md, "Spelling on long questions"). Only a short query
-(``MAX_TERMS`` significant words at most) is corrected. Words the index holds are never
-touched, and the look-ups cost one index probe per such word: a query without a slip reads
-one posting per checked word. Only the natural syntax is corrected (``--syntax fts`` means what it says), and
-never a word inside quotes or backticks, nor one typed with accents: ``défaut`` in a French
-question over English text is a French word, not a slip of ``default``.
+and the word index holds; among several, the one most excerpts hold, then the first in
+alphabetical order. (The word index holds stems, so a variant it matches may be no word at all:
+``appes`` matches as ``app``; titles and paths — symbol names, headings, file names — are the
+project's own spelling.) The original word matched nothing, so nothing it found is lost; the
+answer says what was searched instead (a note). A slip seldom changes a word's first letter,
+while a variant that does is often another word ("tegmental", "segmental"); and a word with two
+capitals or more ("PPARy", "ARkin") is a name or an acronym, searched as typed (both rules
+measured on SciFact's train claims: docs/benchmarks.md, "Spelling on long questions"). Only a
+short query (``MAX_TERMS`` significant words at most) is corrected. Words the index holds are
+never touched, and the look-ups cost one index probe per such word: a query without a slip
+reads one posting per checked word. Only the natural syntax is corrected (``--syntax fts``
+means what it says), and never a word inside quotes or backticks, nor one typed with accents:
+``défaut`` in a French question over English text is a French word, not a slip of ``default``.
 """
 
 from __future__ import annotations
