@@ -84,6 +84,7 @@ EXAMPLES: tuple[tuple[str, str, str], ...] = (
     ("qui appelle la synchronisation", "graph", "relation"),
     ("quels tests couvrent DigestAuth", "graph", "relation"),
     ("qu'est-ce que httpx/_decoders.py importe", "graph", "relation"),
+    ("qui importe httpx/_decoders.py", "graph", "relation"),
     ("où est utilisée create_ssl_context", "graph", "relation"),
     # French: project frame
     ("quelles sont les conventions du projet", "core", "project-frame"),
@@ -100,4 +101,5 @@ EXAMPLES: tuple[tuple[str, str, str], ...] = (
     ("comment fonctionne la mémoire entre projets", "lexical", "default"),
     ("explique le classement des résultats", "lexical", "default"),
     ("à quoi sert le budget du noyau", "lexical", "default"),
+    ("qu'est-ce qui importe le plus dans ce projet", "lexical", "default"),  # what matters, not who imports
 )

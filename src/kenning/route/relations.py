@@ -162,7 +162,8 @@ RELATION_CUES: tuple[RelationCues, ...] = (
             r"importers?",
             r"what (?:would )?breaks?",
             r"depend(?:ent)? (?:de|du|des)",
-            r"qui (?:utilise|importe)(?:nt)?",
+            r"qui utilise(?:nt)?",
+            r"(?<!ce )qui importe(?:nt)?",  # "ce qui importe (le plus)": what matters, not who imports
             r"utilise(?:e|s|es)? par",
             r"ou (?:est|sont) utilise(?:e|s|es)?",
             r"utilisations (?:de|du|des)",
