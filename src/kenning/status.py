@@ -9,6 +9,8 @@ from kenning import dense
 from kenning.errors import IndexMissing, StoreUnavailable
 from kenning.pack.manifest import read_manifest
 from kenning.project import Project
+from kenning.graph.walk import NO_RELATIONS
+from kenning.store import sources
 from kenning.store import status as store_status
 from kenning.store.db import connect, open_store
 from kenning.store.handle import Connection
@@ -137,7 +139,9 @@ def _graph_engine(conn: Connection | None) -> dict[str, Any]:
         return {"available": False, "reason": "graph not built: no index"}
     nodes, edges = store_status.graph_size(conn)
     if not edges:
-        return {"available": False, "reason": "graph not built: no declared edge yet"}
+        if sources.synced(conn):
+            return {"available": False, "reason": NO_RELATIONS}
+        return {"available": False, "reason": "graph not built: no sync yet"}
     return {"available": True, "nodes": nodes, "edges": edges}
 
 

@@ -15,6 +15,7 @@ from kenning import registry
 from kenning.answer import ask as ask_module
 from kenning.clock import iso
 from kenning.config import kenning_home
+from kenning.graph.walk import NO_RELATIONS, GraphState
 from kenning.records import Answer
 from kenning.store.db import connect
 
@@ -84,13 +85,14 @@ def test_without_a_pack_the_core_question_falls_back_to_lexical_and_says_so(corp
     assert answer["degradations"] == ["core pack not built"]
 
 
-def test_with_no_graph_a_relation_question_answers_lexically_with_graph_not_built(corpus, cli):
+def test_a_synced_project_with_no_edge_answers_relations_lexically_saying_it_has_no_relations(corpus, cli):
     conn = connect(corpus.db_path)
-    conn.execute("DELETE FROM graph_edges")  # a graph with no edge is not built
+    conn.execute("DELETE FROM graph_edges")  # synced, yet nothing declares a relation
     conn.close()
     answer = ask(cli, corpus, "which evidence touches the search module")
     assert (answer["mode"], answer["rule"]) == ("lexical", "relation")
-    assert answer["degradations"] == ["graph not built"]
+    assert answer["degradations"] == [NO_RELATIONS]
+    assert "kenning sync" not in json.dumps(answer)
     assert answer["excerpts"]
 
 
@@ -100,7 +102,8 @@ def fake_graph(monkeypatch, *, built: bool, answer=None, error: Exception | None
             raise error
         return answer
 
-    monkeypatch.setattr(ask_module, "graph_built", lambda conn: built)
+    state = GraphState.BUILT if built else GraphState.NOT_BUILT
+    monkeypatch.setattr(ask_module, "graph_state", lambda conn: state)
     monkeypatch.setattr(ask_module, "relation_answer", relation_answer)
 
 

@@ -145,10 +145,12 @@ def test_locations_keep_one_row_per_place_and_read_in_order(store):
 
 def test_writes_are_counted_and_a_sync_run_is_recorded(store):
     before = sources.changes(store)
+    assert not sources.synced(store)
     with transaction(store):
         facts.insert(store, new_fact("one"))
         sources.record_sync_run(store, STAMP, json.dumps({"writes": 1}))
     assert sources.changes(store) > before
+    assert sources.synced(store)
 
 
 # -- graph ----------------------------------------------------------------------------------

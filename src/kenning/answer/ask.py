@@ -14,9 +14,10 @@ from typing import Any
 
 from kenning import dense as dense_engine
 from kenning.answer.core import LEVEL, core_answer
-from kenning.answer.relations import graph_built, relation_answer
+from kenning.answer.relations import relation_answer
 from kenning.answer.stale import stale_report
 from kenning.errors import IndexMissing, KenningError
+from kenning.graph.walk import NO_RELATIONS, NOT_BUILT, GraphState, graph_state
 from kenning.ingest import git_history
 from kenning.pack.manifest import read_manifest
 from kenning.project import Project
@@ -26,7 +27,8 @@ from kenning.search.query import parse
 from kenning.search.serve import SearchOptions, noting_sync, search_conn
 from kenning.store.db import SERVER_LEVEL, Connection, open_for_reading
 
-GRAPH_NOT_BUILT = "graph not built"
+GRAPH_NOT_BUILT = NOT_BUILT
+GRAPH_EMPTY = NO_RELATIONS
 DENSE_MISSING = dense_engine.NOT_INSTALLED
 CORE_NOT_BUILT = "core pack not built"
 CORE_NOT_INDEXED = "core pack facts not indexed: run `kenning sync`"
@@ -252,7 +254,8 @@ def _graph(
     conn: Connection, project: Project, question: str, *, now: datetime, limit: int, count_hidden: bool = True
 ) -> Answer:
     try:
-        if not graph_built(conn):
+        state = graph_state(conn)
+        if state is not GraphState.BUILT:
             return _lexical(
                 conn,
                 project,
@@ -260,7 +263,7 @@ def _graph(
                 now=now,
                 limit=limit,
                 count_hidden=count_hidden,
-                degradations=(GRAPH_NOT_BUILT,),
+                degradations=(GRAPH_NOT_BUILT if state is GraphState.NOT_BUILT else GRAPH_EMPTY,),
             )
         found = relation_answer(conn, project, question, now=now, limit=limit)
     except KenningError:

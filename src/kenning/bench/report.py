@@ -10,9 +10,9 @@ from datetime import datetime
 
 from kenning import dense as dense_engine
 from kenning.answer.ask import ask_project
-from kenning.answer.relations import graph_built
 from kenning.bench import measures, optional, project_questions
 from kenning.bench.questions import KINDS, Question, generate
+from kenning.graph.walk import NO_RELATIONS, NOT_BUILT, GraphState, graph_state
 from kenning.project import Project
 from kenning.records import Answer, Excerpt
 from kenning.store.handle import Connection
@@ -98,11 +98,12 @@ def _by_mode(
     if mode in ("dense", "hybrid") and not picked:
         return {"available": False, "reason": _why_not_served(mode, answers)}
     if mode == "graph" and not picked:
-        built = graph_built(conn)
-        return {
-            "available": False,
-            "reason": edge_note or ("no question was answered in graph mode" if built else "graph not built"),
+        reasons = {
+            GraphState.BUILT: "no question was answered in graph mode",
+            GraphState.EMPTY: NO_RELATIONS,
+            GraphState.NOT_BUILT: NOT_BUILT,
         }
+        return {"available": False, "reason": edge_note or reasons[graph_state(conn)]}
     scores = measures.retrieval([questions[i] for i in picked], [ranked[i] for i in picked])
     if not picked:
         scores = {"all": scores["all"]}

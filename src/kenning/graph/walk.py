@@ -11,9 +11,11 @@ import re
 from collections import deque
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
+from enum import Enum
 from itertools import islice
 
 from kenning.store import graph as graph_store
+from kenning.store import sources
 from kenning.store.db import Connection
 from kenning.store.graph import Edge, Node
 
@@ -28,6 +30,8 @@ __all__ = [
     "edges_of",
     "find_nodes",
     "graph_built",
+    "graph_state",
+    "GraphState",
     "impact",
     "neighbours",
     "path_between",
@@ -84,6 +88,27 @@ class Hit:
 
 def graph_built(conn: Connection) -> bool:
     return graph_store.graph_built(conn)
+
+
+class GraphState(Enum):
+    """What a graph question finds: edges to walk; a synced project whose sources declare no
+    relation (Markdown and text only: no code, ADR link, ledger record or commit); or a store
+    no sync has filled yet."""
+
+    BUILT = "built"
+    EMPTY = "empty"
+    NOT_BUILT = "not_built"
+
+
+# What an answer says of each state but BUILT (graph commands, `kenning ask`, MCP, status).
+NO_RELATIONS = "no code relations in this project: the last sync found nothing to link (the graph has no edge)"
+NOT_BUILT = "graph not built"
+
+
+def graph_state(conn: Connection) -> GraphState:
+    if graph_store.graph_built(conn):
+        return GraphState.BUILT
+    return GraphState.EMPTY if sources.synced(conn) else GraphState.NOT_BUILT
 
 
 def find_nodes(conn: Connection, text: str, *, limit: int = 8) -> list[Node]:

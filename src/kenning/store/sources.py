@@ -206,6 +206,13 @@ def changes(conn: sqlite3.Connection) -> int:
     return conn.total_changes
 
 
+def synced(conn: sqlite3.Connection) -> bool:
+    """Whether a sync has finished on this store (a store a save created holds none yet)."""
+    if is_pg(conn):
+        return pg.synced(conn)
+    return conn.execute("SELECT 1 FROM sync_runs LIMIT 1").fetchone() is not None
+
+
 def record_sync_run(conn: sqlite3.Connection, finished: str, report_json: str) -> None:
     if is_pg(conn):
         return pg.record_sync_run(conn, finished, report_json)

@@ -113,6 +113,10 @@ def changes(conn: PgConnection) -> int:
     return conn.changes
 
 
+def synced(conn: PgConnection) -> bool:
+    return conn.execute("SELECT 1 FROM sync_runs WHERE project = %s LIMIT 1", (conn.project,)).fetchone() is not None
+
+
 def record_sync_run(conn: PgConnection, finished: str, report_json: str) -> None:
     conn.execute(
         "INSERT INTO sync_runs (project, finished, report) VALUES (%s, %s, %s)", (conn.project, finished, report_json)
