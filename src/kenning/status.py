@@ -7,9 +7,9 @@ from typing import Any
 
 from kenning import dense
 from kenning.errors import IndexMissing, StoreUnavailable
+from kenning.graph.walk import NO_RELATIONS
 from kenning.pack.manifest import read_manifest
 from kenning.project import Project
-from kenning.graph.walk import NO_RELATIONS
 from kenning.store import sources
 from kenning.store import status as store_status
 from kenning.store.db import connect, open_store

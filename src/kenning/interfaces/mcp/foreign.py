@@ -18,10 +18,10 @@ from __future__ import annotations
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 
-from kenning.across.stores import opened
+from kenning.across.cited import named_store
 from kenning.citation import cited_project
 from kenning.config import kenning_home
-from kenning.errors import ScopeDenied
+from kenning.errors import NotFound, ScopeDenied
 from kenning.interfaces.mcp.context import ALLOWED_PROJECTS, ServerContext
 from kenning.interfaces.mcp.scope import cross_entries
 from kenning.project import Project
@@ -56,20 +56,23 @@ def cited_store(ctx: ServerContext, refs: Sequence[int | str]) -> Iterator[tuple
 
 @contextmanager
 def _foreign_store(ctx: ServerContext, name: str) -> Iterator[tuple[Project, Connection]]:
-    """Project ``name``'s store, read-only, opened as a cross-project search opens it."""
+    """Project ``name``'s store, read-only, opened as a cross-project search opens it (the core
+    ``across.cited``, which `kenning get` shares); a project left out is refused there with its
+    reason."""
     home, entries, unknown = cross_entries(ctx, [name])
-    if ALLOWED_PROJECTS.get() is not None:
-        why = "outside this token's projects"
-    else:
-        why = "not registered on this machine" if unknown else "it has no store yet"
-    with opened(entries, ctx.stores, home=home) as scope:
-        for entry in scope.excluded:
-            raise ScopeDenied(f"project {name!r} is not readable from this server: {entry.reason}")
-        for project, conn in scope.stores:
-            if project.name == name:
-                yield project, conn
-                return
-    raise ScopeDenied(
-        f"project {name!r} is not readable from this server: {why}",
-        hint="read the records a search cited from the projects it searched (scope.projects of its answer)",
-    )
+    reading = False
+    try:
+        with named_store(name, entries, ctx.stores, home=home) as found:
+            reading = True
+            yield found
+    except NotFound:  # over HTTP, a project outside the token is not told apart from an unknown one
+        if reading:  # the caller's own NotFound (an unknown id), not the project's
+            raise
+        if ALLOWED_PROJECTS.get() is not None:
+            why = "outside this token's projects"
+        else:
+            why = "not registered on this machine" if unknown else "it has no store yet"
+        raise ScopeDenied(
+            f"project {name!r} is not readable from this server: {why}",
+            hint="read the records a search cited from the projects it searched (scope.projects of its answer)",
+        ) from None
