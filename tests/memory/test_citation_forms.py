@@ -55,8 +55,11 @@ def test_the_same_inputs_are_refused_with_the_same_typed_error(saved, cli, raw, 
     project, server, _ = saved
     with pytest.raises(error):
         parse_fact_ref(raw, project.name)
-    mcp = call(server, "memory_get", ids=[raw])
+    # Alone, another store's citation is read from that store (CLI get; MCP with the cross-project
+    # switch, across/cited.py); among this project's ids it is refused by the parser, everywhere.
+    ids = ["1", raw] if error is ScopeDenied else [raw]
+    mcp = call(server, "memory_get", ids=ids)
     assert mcp.isError and mcp.structuredContent["error"]["type"] == error.__name__
-    out = cli("memory", "get", raw, "--project", str(project.root))
+    out = cli("memory", "get", *ids, "--project", str(project.root))
     assert out.code == (1 if error is ScopeDenied else 2) and out.err.startswith("error: ")
     assert ("belongs to project 'elsewhere'" in out.err) == (error is ScopeDenied)
