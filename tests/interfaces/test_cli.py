@@ -113,8 +113,10 @@ def test_a_forgotten_fact_id_is_never_given_again(cli, project_dir):
 
 def test_a_citation_from_another_project_is_refused_as_out_of_scope(cli, project_dir):
     cli("sync", "--project", str(project_dir))
-    result = cli("get", "kn://elsewhere/1", "--project", str(project_dir))
+    result = cli("get", "1", "kn://elsewhere/1", "--project", str(project_dir))  # among this project's ids
     assert result.code == 1 and "belongs to project 'elsewhere'" in result.err
+    alone = cli("get", "kn://elsewhere/1", "--project", str(project_dir))  # alone: read where it points
+    assert alone.code == 1 and "no project 'elsewhere' is registered on this machine" in alone.err
 
 
 def test_stale_json_lists_a_deleted_doc_as_source_missing(cli, project_dir):

@@ -27,10 +27,17 @@ from kenning.errors import DenseRefused
 from kenning.project import Project
 from kenning.records import Answer, EmptyReason, Lifecycle
 from kenning.registry import GLOBAL_NAME
-from kenning.search import lexical, spelling
+from kenning.search import lexical, prefix, spelling
 from kenning.search.lexical import Hit
 from kenning.search.query import ParsedQuery
-from kenning.search.serve import MIN_POOL, SearchOptions, filters_of, query_ranker, search_conn, superseded_left_out
+from kenning.search.serve import (
+    MIN_POOL,
+    SearchOptions,
+    filters_of,
+    query_ranker,
+    search_conn,
+    superseded_left_out,
+)
 from kenning.store import facts as fact_store
 from kenning.store import fts_guard
 from kenning.store import memory as memory_store
@@ -218,9 +225,10 @@ def search(
     if mode == "hybrid":
         with fts_guard.time_budget(conn):
             parsed, spelled = spelling.corrected(conn, parsed, filters_of(options))
+    found, prefix_notes = fused(conn, project, parsed, options, embedder, fusion, mode)
     hits = [
         Hit(fact_id, score, {"fusion": fusion.describe(), "model": embedder.model_id, "lists": parts})
-        for fact_id, score, parts in fused(conn, project, parsed, options, embedder, fusion, mode)
+        for fact_id, score, parts in found
     ]
     ranker = query_ranker(conn, project, parsed, options, now=now)
     depth = max(MIN_POOL, 2 * options.limit)
@@ -239,7 +247,7 @@ def search(
         )
     if mode == "hybrid" and not options.include_superseded:
         with fts_guard.time_budget(conn):
-            superseded = superseded_left_out(conn, parsed, options)
+            superseded = superseded_left_out(conn, prefix.read(conn, parsed)[0], options)
         if superseded:
             filtered["superseded"] += superseded
     return Answer(
@@ -250,7 +258,7 @@ def search(
         (project.name,),
         excerpts=tuple(excerpts),
         filtered=dict(filtered),
-        notes=spelled,
+        notes=(*spelled, *prefix_notes),
     )
 
 
@@ -262,16 +270,19 @@ def fused(
     embedder: Embedder,
     fusion: Fusion,
     mode: str = "hybrid",
-) -> list[tuple[int, float, dict[str, Any]]]:
+) -> tuple[list[tuple[int, float, dict[str, Any]]], tuple[str, ...]]:
     """The fused candidates (fact id, score, each list's part), best first, before the ranking
-    features."""
+    features; and the notes on the lexical list's prefix terms (``serve.expand_prefixes``)."""
     words: list[tuple[int, float]] = []
+    notes: tuple[str, ...] = ()
     if mode == "hybrid":
         pool = max(fusion.lexical_pool, options.limit)
         with fts_guard.time_budget(conn):
-            if parsed.syntax == "fts" and parsed.fts:
+            if parsed.fts and prefix.guarded(parsed):
                 fts_guard.check_expansion(conn, parsed.fts)
-            words = [(h.fact_id, h.score) for h in lexical.ranking(conn, parsed, filters_of(options), pool).hits[:pool]]
+            lexical_query, notes = prefix.read(conn, parsed)
+            ranked = lexical.ranking(conn, lexical_query, filters_of(options), pool).hits[:pool]
+            words = [(h.fact_id, h.score) for h in ranked]
     # On an approximate index (pgvector) only the dense pool's candidates and the lexical hits
     # are scored, with the cosines the full product gives them.
     dense_pool = max(fusion.dense_pool, options.limit)
@@ -300,7 +311,7 @@ def fused(
     if mode == "hybrid" and fusion.neighbour:
         neighbours = memory_store.session_neighbours(conn, [key for key, _, _ in found])
         found = boost_neighbours(found, neighbours, fusion.neighbour)
-    return found
+    return found, notes
 
 
 def _cosines_of(ids: np.ndarray, cosines: np.ndarray, wanted: list[int]) -> dict[int, float]:

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from kenning.search import prefix
 from kenning.search.query import CODE_NAME, ENGLISH_STOP_WORDS, IDENTIFIER_HINT, ParsedQuery
 from kenning.search.query import quote_term as _quote
 from kenning.store import fts, postings
@@ -155,6 +156,7 @@ def holds_code(conn: Connection, filters: Filters) -> bool:
 
 def count_matches(conn: Connection, query: ParsedQuery, filters: Filters) -> int:
     """How many facts match under these filters (used to explain an empty answer)."""
+    query = prefix.read(conn, query)[0]
     total = fts.count_words(conn, query.fts, filters) if query.fts else 0
     if not total and query.trigram:
         total = fts.count_trigrams(conn, query.trigram, filters)

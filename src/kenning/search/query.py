@@ -267,6 +267,7 @@ _ENGLISH_ONLY = ENGLISH_STOP_WORDS - FRENCH_STOP_WORDS
 _ELISION = re.compile(r"(?<=['’])\w{1,2}\b|\b\w{1,2}(?=['’]\w)")
 
 _TOKEN = re.compile(r"[\w][\w.\-/]*[\w]|[\w]", re.UNICODE)
+_PREFIX = re.compile(r"(?<![\w.\-/])(\w+)\*")  # a whole word typed with `*` after it
 # Shapes only code names take: snake_case, camelCase (mRNA or siRNA are not camelCase).
 CODE_NAME = re.compile(r"_\w|[a-z][A-Z][a-z]")
 IDENTIFIER_HINT = re.compile(r"[_./]|[a-z][A-Z]|[A-Za-z]\d|\d[A-Za-z]|-\w")
@@ -283,6 +284,7 @@ class ParsedQuery:
     identifier_like: bool
     syntax: str
     original_terms: tuple[str, ...] = ()  # significant terms as typed (case kept), for code names
+    prefixes_read: bool = False  # ``fts``'s prefix terms already read against a store (search/prefix.py)
 
 
 def check_budget(text: str) -> None:
@@ -321,11 +323,18 @@ def _natural(text: str) -> ParsedQuery:
     terms = tuple(seen)
     identifier_like = any(IDENTIFIER_HINT.search(t) for t in kept) or bool(re.search(r'"[^"]+"', text))
     match_terms = dict.fromkeys(part for term in terms for part in _match_parts(term, stop_words))
-    fts = " OR ".join(quote_term(t) for t in match_terms) or None
+    prefixes = prefix_words(text)  # `deploy*`: every word beginning with it
+    fts = " OR ".join(quote_term(t) + ("*" if t in prefixes else "") for t in match_terms) or None
     trigram_terms = [t for t in terms if len(t) >= 3]
     trigram = " OR ".join(quote_term(t) for t in trigram_terms) or None
     originals = tuple(dict.fromkeys(kept))
     return ParsedQuery(text, terms, fts, trigram, identifier_like, "natural", originals)
+
+
+def prefix_words(text: str) -> set[str]:
+    """The words typed with ``*`` after them (``deploy*``), lower-cased: natural syntax reads
+    each as a prefix (``search/prefix.py``)."""
+    return {w.lower() for w in _PREFIX.findall(text)}
 
 
 def _stop_words(tokens: list[str]) -> frozenset[str]:

@@ -17,7 +17,7 @@ from kenning.ingest.spans import split as split_spans
 from kenning.ingest.test_files import is_test_path
 from kenning.project import Project
 from kenning.records import Answer, EmptyReason, Excerpt, Fact, Freshness, FreshnessState, Lifecycle
-from kenning.search import lexical, spelling
+from kenning.search import lexical, prefix, spelling
 from kenning.search.query import CODE_NAME, ParsedQuery
 from kenning.search.snippet import make_snippet
 from kenning.store import facts as fact_store
@@ -89,10 +89,11 @@ def search_conn(
     rule: str | None = None,
 ) -> Answer:
     filters = filters_of(options)
-    if parsed.syntax == "fts" and parsed.fts:
-        fts_guard.check_expansion(conn, parsed.fts)  # prefixes and repeats are the caller's own syntax
+    if parsed.fts and prefix.guarded(parsed):
+        fts_guard.check_expansion(conn, parsed.fts)  # prefixes and repeats: what the caller typed
     with fts_guard.time_budget(conn):
         parsed, spelled = spelling.corrected(conn, parsed, filters)
+        parsed, prefix_notes = prefix.read(conn, parsed)  # after the estimate, which reads each prefix's range
         ranker = query_ranker(conn, project, parsed, options, now=now)
         depth = max(MIN_POOL, options.limit * POOL_FACTOR)
         while True:
@@ -123,7 +124,7 @@ def search_conn(
         excerpts=tuple(excerpts),
         empty_reason=empty_reason,
         filtered=dict(filtered),
-        notes=spelled,
+        notes=(*spelled, *prefix_notes),
     )
     return noting_sync(answer, project)
 

@@ -1,0 +1,135 @@
+"""A prefix term finds every word beginning with it, although the word index holds stems
+(``deploy`` is held ``deploi``, ``deployment`` ``deploy``): ``search/prefix.py`` reads the
+prefix against the store's vocabulary. The same rows on both engines; phrases, column
+filters, ``NEAR`` and invalid syntax as before."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from conftest import NOW, resync
+from kenning.answer.search import SearchOptions, search_project
+from kenning.errors import InvalidQuery
+from kenning.search import prefix
+from kenning.search.query import parse
+from kenning.store import facts, fts, vocabulary
+from kenning.store.db import transaction
+from store.pg_engine import ENGINE as POSTGRESQL  # tests/store: the PostgreSQL test server
+from store.pg_engine import engine_store
+
+STAMP = "2026-11-29T12:00:00Z"
+WEIGHTS = (2.0, 1.5, 1.2, 1.0)
+# Titles and bodies whose words both stemmers (FTS5's porter, Snowball English) agree on
+# where it matters: `Deployment` → deploy, `Deplore` → deplor.
+CORPUS = [
+    ("Deployment", "The release checklist."),
+    ("Wednesdays", "We deploy on Wednesdays."),
+    ("Deplore", "We deplore the weather."),
+    ("Employ", "Nothing to see here."),
+]
+
+
+@pytest.fixture(params=("sqlite", POSTGRESQL))
+def store(request: pytest.FixtureRequest, tmp_path: Path):
+    conn = engine_store(request.param, tmp_path)
+    with transaction(conn):
+        titles = {
+            facts.insert(
+                conn,
+                facts.NewFact(
+                    type="section",
+                    title=title,
+                    body=body,
+                    source_kind="file",
+                    source_uri=f"notes/{n}.md:1-2",
+                    producer="projection",
+                    date_indexed=STAMP,
+                    path=f"notes/{n}.md",
+                    fingerprint=f"f{n}",
+                ),
+            ): title
+            for n, (title, body) in enumerate(CORPUS)
+        }
+    yield conn, titles
+    conn.close()
+
+
+def found(store, expression: str) -> set[str]:
+    conn, titles = store
+    expanded, _ = prefix.expand(conn, expression)
+    return {titles[i] for i, _ in fts.words(conn, expanded, fts.Filters(), 10, WEIGHTS)}
+
+
+def test_a_prefix_finds_every_word_beginning_with_it_whatever_its_stem(store):
+    assert found(store, "deploy*") == {"Deployment", "Wednesdays"}
+    assert found(store, "title:deploy*") == {"Deployment"}
+    # a prefix inside an ending (deploym|ent) reaches the word's stem; in bodies, where the two
+    # stemmers part (Snowball holds `deploy` as deploy, porter as deploi), rows follow the stems
+    assert found(store, "title:deploym*") == {"Deployment"}
+    assert "Deployment" in found(store, "deploym*")
+    assert found(store, '"deploy"*') == {"Deployment", "Wednesdays"}
+    assert found(store, "deplo*") == {"Deployment", "Wednesdays", "Deplore"}
+    assert found(store, "wednes*") == {"Wednesdays"}
+    assert found(store, "zzz*") == set()
+
+
+def test_a_prefix_keeps_its_column_filter_and_its_operators(store):
+    assert found(store, "-title:deploy*") == {"Wednesdays"}
+    assert found(store, "deploy* NOT title:wednesdays") == {"Deployment"}
+    assert found(store, "deploy* AND checklist") == {"Deployment"}
+    assert found(store, "(deploy* OR employ) NOT deplore") == {"Deployment", "Wednesdays", "Employ"}
+
+
+def test_invalid_syntax_around_a_prefix_is_still_invalid_query(store):
+    conn, _ = store
+    for bad in ("deploy* AND", "(deploy*", "nosuchcolumn:deploy*"):
+        expanded, _ = prefix.expand(conn, bad)
+        with pytest.raises(InvalidQuery):
+            fts.words(conn, expanded, fts.Filters(), 10, WEIGHTS)
+
+
+def test_what_the_expansion_leaves_to_the_engine():
+    """No store needed: expressions without a prefix, several-word phrases, NEAR groups,
+    ``^`` and ``+`` are returned as they are."""
+    for kept in ('"release checklist"', "NEAR(deploy* wednesdays, 5)", "^deploy*", "a + deploy*", '"hybrid search"*'):
+        assert prefix.expand(None, kept) == (kept, ())  # type: ignore[arg-type]
+
+
+def test_a_prefix_beyond_its_bound_says_so(store, monkeypatch):
+    conn, titles = store
+    monkeypatch.setattr(prefix, "MAX_TERMS", 1)
+    _, notes = prefix.expand(conn, "deplo*")  # the stemmers keep `deplo`: the engine's own prefix
+    assert notes == ()
+    # porter holds the word `deploy` as deploi: deploy* lists deploi and deploy, over a bound of 1;
+    # Snowball keeps deploy, and the engine's own prefix reads it whole
+    expanded, notes = prefix.expand(conn, "deploy*")
+    if vocabulary.index_terms(conn, ["deploy"]) == ["deploy"]:
+        assert notes == ()
+    else:
+        assert len(notes) == 1 and notes[0].startswith("deploy*: only the first 1 index terms its words reach")
+    assert {titles[i] for i, _ in fts.words(conn, expanded, fts.Filters(), 10, WEIGHTS)} <= {"Deployment", "Wednesdays"}
+
+
+def test_natural_syntax_reads_a_trailing_star_as_a_prefix(make_project):
+    assert parse("deploy*").fts == '"deploy"*'
+    assert parse("how we deploy* things").fts == '"deploy"* OR "things"'
+    assert parse("a.b*").fts == '"a.b"'  # a dotted name stays whole
+    project = make_project({"docs/ops.md": "# Operations\n\n## Deployment\n\nWe ship on Wednesdays.\n"})
+    resync(project)
+    for query, syntax in (("deploy*", "natural"), ("title:deploy*", "fts"), ("deploym*", "fts")):
+        answer = search_project(project, query, SearchOptions(syntax=syntax), now=NOW)
+        assert [e.fact.title for e in answer.excerpts] == ["Operations > Deployment"], (query, syntax)
+
+
+def test_a_natural_prefix_is_estimated_before_it_runs_as_fts_syntax_is(make_project, monkeypatch):
+    from kenning.errors import QueryTooCostly
+    from kenning.store import fts_guard
+
+    project = make_project({"docs/ops.md": "# Deployment\n\nWe deploy on Wednesdays.\n"})
+    resync(project)
+    monkeypatch.setattr(fts_guard, "MAX_POSTINGS", 0)
+    assert search_project(project, "deploy", SearchOptions(), now=NOW).excerpts  # no prefix: not estimated
+    with pytest.raises(QueryTooCostly):
+        search_project(project, "deploy*", SearchOptions(), now=NOW)
