@@ -14,7 +14,7 @@ from kenning.answer.search import SearchOptions, search_project
 from kenning.errors import InvalidQuery
 from kenning.search import prefix
 from kenning.search.query import parse
-from kenning.store import facts, fts, vocabulary
+from kenning.store import facts, fts, fts_topk, vocabulary
 from kenning.store.db import transaction
 from store.pg_engine import ENGINE as POSTGRESQL  # tests/store: the PostgreSQL test server
 from store.pg_engine import engine_store
@@ -133,3 +133,19 @@ def test_a_natural_prefix_is_estimated_before_it_runs_as_fts_syntax_is(make_proj
     assert search_project(project, "deploy", SearchOptions(), now=NOW).excerpts  # no prefix: not estimated
     with pytest.raises(QueryTooCostly):
         search_project(project, "deploy*", SearchOptions(), now=NOW)
+
+
+def test_a_chain_of_or_keeps_its_shape_and_its_scores(store):
+    """In a plain OR of terms (what natural syntax builds) a prefix's terms join the chain, so a
+    disjunction of phrases keeps the exact top-k; FTS5 sums each phrase's share whatever the
+    grouping, so the scores are the grouped expression's."""
+    conn, _ = store
+    flat, _ = prefix.expand(conn, '"deploy"* OR "checklist"')
+    grouped, _ = prefix.expand(conn, '"deploy"* AND "deploy"* OR "checklist"')
+    assert not flat.startswith("(") and "(" not in flat
+    if "*" not in flat:  # porter: deploy is not its own stem, every term is listed
+        assert fts_topk.phrases_of(flat) is not None
+    assert fts.words(conn, flat, fts.Filters(), 10, WEIGHTS) == fts.words(
+        conn, "(" + flat.rsplit(" OR ", 1)[0] + ') OR "checklist"', fts.Filters(), 10, WEIGHTS
+    )
+    assert grouped.count("(") >= 1 or "*" in grouped

@@ -55,6 +55,11 @@ _PIECE = re.compile(
     r"|(?P<other>\s+|.)",
     re.DOTALL,
 )
+_TERM = rf'(?:"(?:[^"]|"")*"|[{_BARE}]+)\s*\*?'
+# Terms joined by OR and nothing else (what natural syntax builds): a prefix's terms join the
+# chain without parentheses, so a disjunction of phrases keeps the exact top-k of store/fts_topk.py
+# (FTS5 sums a phrase's share whatever the grouping: the same scores).
+_CHAIN = re.compile(rf"\s*{_TERM}(?:\s+OR\s+{_TERM})*\s*")
 
 
 def guarded(parsed: ParsedQuery) -> bool:
@@ -82,7 +87,8 @@ def expand(conn: Connection, expression: str) -> tuple[str, tuple[str, ...]]:
         return expression, ()
     out: list[str] = []
     notes: list[str] = []
-    done: dict[str, tuple[str | None, str | None]] = {}  # a prefix repeated is read once
+    done: dict[str, tuple[list[str] | None, str | None]] = {}  # a prefix repeated is read once
+    chain = _CHAIN.fullmatch(expression) is not None
     for m in _PIECE.finditer(expression):
         star = m["pstar"] if m["phrase"] and not m["pcolon"] else m["bstar"] if m["bare"] and not m["bcolon"] else None
         text = m["phrase"][1:-1].replace('""', '"') if m["phrase"] else m["bare"]
@@ -94,8 +100,11 @@ def expand(conn: Connection, expression: str) -> tuple[str, tuple[str, ...]]:
             done[text] = _terms(conn, text)
             if done[text][1]:
                 notes.append(str(done[text][1]))
-        replaced = done[text][0]
-        out.append(replaced if replaced is not None else m.group())
+        parts = done[text][0]
+        if parts is None:
+            out.append(m.group())
+        else:
+            out.append(" OR ".join(parts) if chain or len(parts) == 1 else "(" + " OR ".join(parts) + ")")
     return "".join(out), tuple(notes)
 
 
@@ -107,8 +116,9 @@ def _joined(expression: str, start: int, end: int) -> bool:
     return before.endswith(("^", "+")) or after.startswith("+")
 
 
-def _terms(conn: Connection, text: str) -> tuple[str | None, str | None]:
-    """The replacement of prefix ``text*`` (None: keep it), and a note when it is not whole."""
+def _terms(conn: Connection, text: str) -> tuple[list[str] | None, str | None]:
+    """The terms to OR in place of prefix ``text*`` (None: keep it), and a note when they are
+    not all of them."""
     prefix = vocabulary.word(conn, text)
     if prefix is None:  # no word, or several (a phrase's prefix): the engine's own
         return None, None
@@ -145,7 +155,7 @@ def _terms(conn: Connection, text: str) -> tuple[str | None, str | None]:
     if unlisted:
         said.append(f"{unlisted} index term(s) beginning with it have no spelling to search them by and were left out")
     note = f"{prefix}*: " + "; ".join(said) if said else None
-    return ("(" + " OR ".join(parts) + ")" if len(parts) > 1 else parts[0]), note
+    return parts, note
 
 
 def _spellings(term: str) -> list[str]:
