@@ -38,7 +38,9 @@ WORD = re.compile(r"[^\W_]+")
 
 
 def fold(text: str) -> str:
-    return "".join(c for c in unicodedata.normalize("NFKD", text.lower()) if not unicodedata.combining(c))
+    """Lower case, diacritics removed, as FTS5's ``unicode61 remove_diacritics 2`` reads words
+    (NFD, not NFKD: it leaves compatibility forms alone, such as the ligature ``ﬁ`` in ``ﬁnding``)."""
+    return "".join(c for c in unicodedata.normalize("NFD", text.lower()) if not unicodedata.combining(c))
 
 
 def build(root: Path, data: Path) -> None:
@@ -112,8 +114,8 @@ def main() -> int:
             worst.append((len(native & truth) / len(truth), p))
     print(
         f"recall over {len(prefixes)} prefixes ({totals['truth']:,} facts to find): "
-        f"engine's prefix {totals['native_hit'] / totals['truth']:.4f}, "
-        f"expanded {totals['expanded_hit'] / totals['truth']:.4f}; "
+        f"engine's prefix {totals['native_hit']:,} ({totals['native_hit'] / totals['truth']:.4f}), "
+        f"expanded {totals['expanded_hit']:,} ({totals['expanded_hit'] / totals['truth']:.4f}); "
         f"facts found beyond the truth: {totals['native_extra']:,} / {totals['expanded_extra']:,}; "
         f"terms per prefix after expansion {totals['terms'] / len(prefixes):.1f}"
     )
