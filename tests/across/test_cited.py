@@ -76,3 +76,23 @@ def test_a_confidential_or_unreadable_project_is_refused_with_its_reason(machine
     broken = cli("get", "kn://broken/1", "--project", str(machine.alpha.root), "--json")
     assert broken.code == 1 and broken.json()["error"]["type"] == "ScopeDenied"
     assert "unreadable" in broken.err
+
+
+def test_an_unknown_id_of_a_readable_project_stays_not_found_through_mcp(machine):
+    """The MCP tools read another project's store through the same core; an id that store
+    lacks is its NotFound, never turned into the project's ScopeDenied."""
+    import anyio
+    from mcp.shared.memory import create_connected_server_and_client_session
+
+    from kenning.interfaces.mcp.server import build_server
+
+    server = build_server(machine.alpha, clock=lambda: NOW, tools="all", cross_project=True)
+
+    async def run():
+        async with create_connected_server_and_client_session(server._mcp_server) as client:
+            timeline = await client.call_tool("memory_timeline", {"anchor": "kn://beta/99999"})
+            got = await client.call_tool("memory_get", {"ids": ["kn://beta/99999"]})
+            return timeline, got
+
+    for result in anyio.run(run):
+        assert result.isError and result.structuredContent["error"]["type"] == "NotFound", result.content[0].text
