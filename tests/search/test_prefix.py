@@ -149,3 +149,12 @@ def test_a_chain_of_or_keeps_its_shape_and_its_scores(store):
         conn, "(" + flat.rsplit(" OR ", 1)[0] + ') OR "checklist"', fts.Filters(), 10, WEIGHTS
     )
     assert grouped.count("(") >= 1 or "*" in grouped
+
+
+def test_the_answer_says_when_a_prefix_was_cut_to_its_bound(make_project, monkeypatch):
+    project = make_project({"docs/ops.md": "# Deployment\n\nWe deploy on Wednesdays.\n"})
+    resync(project)
+    monkeypatch.setattr(prefix, "MAX_TERMS", 1)  # porter: deploy* reaches deploi (deploy) and deploy (Deployment)
+    answer = search_project(project, "deploy*", SearchOptions(syntax="fts"), now=NOW)
+    assert answer.excerpts
+    assert any(note.startswith("deploy*: only the first 1 index terms its words reach") for note in answer.notes)

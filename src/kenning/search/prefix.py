@@ -11,7 +11,7 @@ replaced by the index terms the words beginning with it have:
   (``"config"*``); otherwise (``deploy`` → ``deploi``) they are listed one by one, each by a
   word the stemmer turns into it, at most :data:`MAX_TERMS`;
 - the terms of the words formed by the prefix and an English ending the stemmer removes or
-  rewrites (``ENDINGS`` and every tail of one: ``deploy`` + ``ment``, ``deploym`` + ``ent``,
+  rewrites (``_ENDINGS`` and every tail of one: ``deploy`` + ``ment``, ``deploym`` + ``ent``,
   ``generaliz`` + ``ations``), each kept only when the index holds it.
 
 Every term listed is the engine's own stem of a real spelling (``store.vocabulary``: FTS5's
@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import replace
+from functools import cache
 
 from kenning.search.query import ParsedQuery, quote_term
 from kenning.store import vocabulary
@@ -45,21 +46,37 @@ _ENDINGS = """
     ate ates ated ating ator iti ity ities ous ously ive ives ively ize izes ized izing ise ises ised ising
     ship ships hood hoods less lessly lessness
 """
-ENDINGS = tuple(_ENDINGS.split())
-TAILS = ("", *sorted({e[k:] for e in ENDINGS for k in range(len(e))}, key=lambda t: (len(t), t)))
 _BARE = "A-Za-z0-9_\x1a\x80-\U0010ffff"  # FTS5's bareword characters (fts5_expr.c)
-_PIECE = re.compile(
-    r'(?P<near>\bNEAR\s*\((?:[^()"]|"(?:[^"]|"")*")*\))'
-    r'|(?P<phrase>"(?:[^"]|"")*")(?P<pcolon>\s*:)?(?P<pstar>\s*\*)?'
-    rf"|(?P<bare>[{_BARE}]+)(?P<bcolon>\s*:)?(?P<bstar>\s*\*)?"
-    r"|(?P<other>\s+|.)",
-    re.DOTALL,
-)
 _TERM = rf'(?:"(?:[^"]|"")*"|[{_BARE}]+)\s*\*?'
-# Terms joined by OR and nothing else (what natural syntax builds): a prefix's terms join the
-# chain without parentheses, so a disjunction of phrases keeps the exact top-k of store/fts_topk.py
-# (FTS5 sums a phrase's share whatever the grouping: the same scores).
-_CHAIN = re.compile(rf"\s*{_TERM}(?:\s+OR\s+{_TERM})*\s*")
+
+
+@cache
+def tails() -> tuple[str, ...]:
+    """``""``, then every tail of every ending, shortest first (made at first use: a search
+    without a prefix never pays for it, nor for the patterns below)."""
+    endings = _ENDINGS.split()
+    return ("", *sorted({e[k:] for e in endings for k in range(len(e))}, key=lambda t: (len(t), t)))
+
+
+@cache
+def _pieces() -> re.Pattern[str]:
+    """An FTS5 expression's pieces: a NEAR group whole, a phrase or a bareword (each with the
+    ``:`` of a column filter or its prefix ``*``), or anything else one character at a time."""
+    return re.compile(
+        r'(?P<near>\bNEAR\s*\((?:[^()"]|"(?:[^"]|"")*")*\))'
+        r'|(?P<phrase>"(?:[^"]|"")*")(?P<pcolon>\s*:)?(?P<pstar>\s*\*)?'
+        rf"|(?P<bare>[{_BARE}]+)(?P<bcolon>\s*:)?(?P<bstar>\s*\*)?"
+        r"|(?P<other>\s+|.)",
+        re.DOTALL,
+    )
+
+
+@cache
+def _chain() -> re.Pattern[str]:
+    """Terms joined by OR and nothing else (what natural syntax builds): a prefix's terms join
+    the chain without parentheses, so a disjunction of phrases keeps the exact top-k of
+    store/fts_topk.py (FTS5 sums a phrase's share whatever the grouping: the same scores)."""
+    return re.compile(rf"\s*{_TERM}(?:\s+OR\s+{_TERM})*\s*")
 
 
 def guarded(parsed: ParsedQuery) -> bool:
@@ -88,8 +105,8 @@ def expand(conn: Connection, expression: str) -> tuple[str, tuple[str, ...]]:
     out: list[str] = []
     notes: list[str] = []
     done: dict[str, tuple[list[str] | None, str | None]] = {}  # a prefix repeated is read once
-    chain = _CHAIN.fullmatch(expression) is not None
-    for m in _PIECE.finditer(expression):
+    chain = _chain().fullmatch(expression) is not None
+    for m in _pieces().finditer(expression):
         star = m["pstar"] if m["phrase"] and not m["pcolon"] else m["bstar"] if m["bare"] and not m["bcolon"] else None
         text = m["phrase"][1:-1].replace('""', '"') if m["phrase"] else m["bare"]
         joined = _joined(expression, m.start(), m.end())
@@ -122,7 +139,7 @@ def _terms(conn: Connection, text: str) -> tuple[list[str] | None, str | None]:
     prefix = vocabulary.word(conn, text)
     if prefix is None:  # no word, or several (a phrase's prefix): the engine's own
         return None, None
-    words = [prefix + tail for tail in TAILS]
+    words = [prefix + tail for tail in tails()]
     stems = vocabulary.index_terms(conn, words)
     native = stems[0] == prefix  # the stemmer leaves it: the engine's prefix reads the terms beginning with it
     held = vocabulary.held(conn, [s for s in stems if s])

@@ -27,7 +27,7 @@ from kenning.store.postgres import vocabulary as pg
 from kenning.store.postgres.connection import is_pg
 
 _VOCAB = "temp.kenning_fts_vocab"  # the same table as fts_guard's estimate
-_UNSTEMMED = fts_tokens.Tokenizer("unicode61 remove_diacritics 2")
+_UNSTEMMED: list[fts_tokens.Tokenizer] = []  # made at first use: nothing at import (start-up time)
 
 
 def word(conn: sqlite3.Connection, text: str) -> str | None:
@@ -35,7 +35,9 @@ def word(conn: sqlite3.Connection, text: str) -> str | None:
     → ``deploy``); None when it holds no word or several (``rrf_fuse``: two)."""
     if is_pg(conn):
         return pg.word(conn, text)
-    found = _UNSTEMMED.tokens(text)
+    if not _UNSTEMMED:
+        _UNSTEMMED.append(fts_tokens.Tokenizer("unicode61 remove_diacritics 2"))
+    found = _UNSTEMMED[0].tokens(text)
     return found[0] if len(found) == 1 else None
 
 
