@@ -8,6 +8,8 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from conftest import NOW, resync
 from kenning.answer.search import SearchOptions, search_project
@@ -34,8 +36,14 @@ CORPUS = [
 @pytest.fixture(params=("sqlite", POSTGRESQL))
 def store(request: pytest.FixtureRequest, tmp_path: Path):
     conn = engine_store(request.param, tmp_path)
+    titles = _write(conn)
+    yield conn, titles
+    conn.close()
+
+
+def _write(conn) -> dict[int, str]:
     with transaction(conn):
-        titles = {
+        return {
             facts.insert(
                 conn,
                 facts.NewFact(
@@ -52,8 +60,6 @@ def store(request: pytest.FixtureRequest, tmp_path: Path):
             ): title
             for n, (title, body) in enumerate(CORPUS)
         }
-    yield conn, titles
-    conn.close()
 
 
 def found(store, expression: str) -> set[str]:
@@ -85,16 +91,22 @@ def test_a_prefix_keeps_its_column_filter_and_its_operators(store):
 def test_invalid_syntax_around_a_prefix_is_still_invalid_query(store):
     conn, _ = store
     for bad in ("deploy* AND", "(deploy*", "nosuchcolumn:deploy*"):
-        expanded, _ = prefix.expand(conn, bad)
         with pytest.raises(InvalidQuery):
-            fts.words(conn, expanded, fts.Filters(), 10, WEIGHTS)
+            prefix.expand(conn, bad)
 
 
-def test_what_the_expansion_leaves_to_the_engine():
-    """No store needed: expressions without a prefix, several-word phrases, NEAR groups,
-    ``^`` and ``+`` are returned as they are."""
+def test_what_the_expansion_leaves_to_the_engine(sqlite_store):
+    """Expressions without a prefix, several-word phrases, NEAR groups, ``^`` and ``+`` are
+    returned as they are; an expression FTS5 refuses keeps FTS5's own error."""
+    conn, _ = sqlite_store
     for kept in ('"release checklist"', "NEAR(deploy* wednesdays, 5)", "^deploy*", "a + deploy*", '"hybrid search"*'):
-        assert prefix.expand(None, kept) == (kept, ())  # type: ignore[arg-type]
+        assert prefix.expand(conn, kept) == (kept, ())
+    for bad in ("deploy* AND", "checklist deploy* title:", "deploy* * x"):
+        with pytest.raises(InvalidQuery) as before:
+            fts.words(conn, bad, fts.Filters(), 5, WEIGHTS)
+        with pytest.raises(InvalidQuery) as now:
+            prefix.expand(conn, bad)
+        assert now.value.message == before.value.message
 
 
 def test_a_prefix_beyond_its_bound_says_so(store, monkeypatch):
@@ -158,3 +170,63 @@ def test_the_answer_says_when_a_prefix_was_cut_to_its_bound(make_project, monkey
     answer = search_project(project, "deploy*", SearchOptions(syntax="fts"), now=NOW)
     assert answer.excerpts
     assert any(note.startswith("deploy*: only the first 1 index terms its words reach") for note in answer.notes)
+
+
+def test_phrases_side_by_side_keep_their_implicit_and_with_a_prefix_among_them(store):
+    """FTS5 ANDs phrases written side by side, tighter than any operator, but takes no group
+    there: a run holding a prefix is written out with AND, in parentheses, the same rows."""
+    assert found(store, "deploy* checklist") == {"Deployment"}
+    assert found(store, "checklist deploy*") == {"Deployment"}
+    assert found(store, "title:deploy* checklist") == {"Deployment"}
+    assert found(store, '"deploy" * checklist') == {"Deployment"}
+    # `NOT` takes the whole run: the deploy-word rows that also say wednesdays are left out
+    assert found(store, "we NOT deploy* wednesdays") == {"Deplore"}
+
+
+FTS_PIECES = [
+    "deploy*",
+    "wed*",
+    '"deplo"*',
+    "checklist",
+    '"we"',
+    "title:",
+    "-body:",
+    "{title body}:",
+    "NOT",
+    "AND",
+    "OR",
+    "(",
+    ")",
+    "^",
+    "+",
+    "NEAR(deploy* we, 3)",
+]
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(st.lists(st.sampled_from(FTS_PIECES), min_size=1, max_size=7), st.sampled_from([" ", "  ", ""]))
+def test_an_expression_is_valid_after_the_expansion_exactly_when_it_was_before(sqlite_store, pieces, joiner):
+    conn, _ = sqlite_store
+    expression = joiner.join(pieces)
+
+    def valid(text: str) -> bool:
+        try:
+            fts.words(conn, text, fts.Filters(), 5, WEIGHTS)
+        except InvalidQuery:
+            return False
+        return True
+
+    try:
+        expanded, _ = prefix.expand(conn, expression)
+    except InvalidQuery:
+        assert not valid(expression), expression
+        return
+    assert valid(expanded) == valid(expression), (expression, expanded)
+
+
+@pytest.fixture(scope="module")
+def sqlite_store(tmp_path_factory):
+    conn = engine_store("sqlite", tmp_path_factory.mktemp("prefix"))
+    titles = _write(conn)
+    yield conn, titles
+    conn.close()

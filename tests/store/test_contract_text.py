@@ -236,3 +236,18 @@ def test_a_malformed_expression_says_the_same_on_both_engines(store, match, mess
     write(store, CORPUS)
     with pytest.raises(InvalidQuery, match=f"^invalid search syntax: {re.escape(message)}"):
         fts.words(store, match, fts.Filters(), 5, WEIGHTS)
+
+
+def test_terms_side_by_side_bind_tighter_than_not_and_a_spaced_star_is_a_prefix(store):
+    """FTS5 reads ``a NOT b c`` as ``a NOT (b c)`` and ``"a" *`` as a prefix; PostgreSQL's
+    translation reads them the same (it read ``a NOT b AND c`` and refused the spaced star)."""
+    titles = write(store, CORPUS)
+    zephyrs = {"Zephyr", "Zephyr brief", "Zephyr wind", "Zephyr gust"}
+
+    def hits(match: str) -> set[str]:
+        return {titles[i] for i, _ in fts.words(store, match, fts.Filters(), 20, WEIGHTS)}
+
+    assert hits("zephyr NOT brief gust") == zephyrs  # no fact says both brief and gust
+    assert hits("zephyr NOT brief") == zephyrs - {"Zephyr brief"}
+    assert hits('"zeph" *') == hits("zeph*") == zephyrs
+    assert hits("zeph *") == zephyrs

@@ -28,7 +28,7 @@ from dataclasses import replace
 from functools import cache
 
 from kenning.search.query import ParsedQuery, quote_term
-from kenning.store import vocabulary
+from kenning.store import fts, vocabulary
 from kenning.store.handle import Connection
 
 MAX_TERMS = 64  # index terms one prefix is expanded to, at most (its own prefix aside)
@@ -60,13 +60,15 @@ def tails() -> tuple[str, ...]:
 
 @cache
 def _pieces() -> re.Pattern[str]:
-    """An FTS5 expression's pieces: a NEAR group whole, a phrase or a bareword (each with the
-    ``:`` of a column filter or its prefix ``*``), or anything else one character at a time."""
+    """An FTS5 expression's pieces: whitespace, a NEAR group whole, a column filter (with its
+    ``-``), a phrase or a bareword (each with its prefix ``*``), or one other character."""
     return re.compile(
-        r'(?P<near>\bNEAR\s*\((?:[^()"]|"(?:[^"]|"")*")*\))'
-        r'|(?P<phrase>"(?:[^"]|"")*")(?P<pcolon>\s*:)?(?P<pstar>\s*\*)?'
-        rf"|(?P<bare>[{_BARE}]+)(?P<bcolon>\s*:)?(?P<bstar>\s*\*)?"
-        r"|(?P<other>\s+|.)",
+        r"(?P<ws>\s+)"
+        r'|(?P<near>\bNEAR\s*\((?:[^()"]|"(?:[^"]|"")*")*\))'
+        rf'|(?P<colspec>(?:-\s*)?(?:\{{[^}}]*\}}|"(?:[^"]|"")*"|[{_BARE}]+)\s*:)'
+        r'|(?P<phrase>"(?:[^"]|"")*")(?P<pstar>\s*\*)?'
+        rf"|(?P<bare>[{_BARE}]+)(?P<bstar>\s*\*)?"
+        r"|(?P<other>.)",
         re.DOTALL,
     )
 
@@ -99,38 +101,121 @@ def expand(conn: Connection, expression: str) -> tuple[str, tuple[str, ...]]:
     """(``expression`` with each prefix term replaced as the module doc says, the notes on
     the prefixes whose terms could not all be listed). An expression without ``*`` is
     returned as it is, and so is anything this reading does not understand: the engine
-    judges the syntax afterwards, as before."""
+    judges the syntax afterwards, as before.
+
+    FTS5 joins phrases written side by side (``a b``, ``title:a b``) into one implicit AND,
+    which binds tighter than any operator but takes phrases only: a run of them holding a
+    replaced prefix is written out as ``(a AND (…) AND b)``, the same rows."""
     if "*" not in expression:
         return expression, ()
-    out: list[str] = []
+    fts.check_syntax(conn, expression)  # an expression FTS5 refuses: its own error, word for word
     notes: list[str] = []
     done: dict[str, tuple[list[str] | None, str | None]] = {}  # a prefix repeated is read once
     chain = _chain().fullmatch(expression) is not None
-    for m in _pieces().finditer(expression):
-        star = m["pstar"] if m["phrase"] and not m["pcolon"] else m["bstar"] if m["bare"] and not m["bcolon"] else None
-        text = m["phrase"][1:-1].replace('""', '"') if m["phrase"] else m["bare"]
-        joined = _joined(expression, m.start(), m.end())
-        if not star or joined or text in ("AND", "OR", "NOT"):
-            out.append(m.group())
-            continue
+
+    def replaced(text: str) -> list[str] | None:
         if text not in done:
             done[text] = _terms(conn, text)
             if done[text][1]:
                 notes.append(str(done[text][1]))
-        parts = done[text][0]
-        if parts is None:
-            out.append(m.group())
-        else:
-            out.append(" OR ".join(parts) if chain or len(parts) == 1 else "(" + " OR ".join(parts) + ")")
+        return done[text][0]
+
+    out: list[str] = []
+    run: list[tuple[str, bool]] = []  # the phrases side by side so far: (text, a group now)
+    gap = ""  # the whitespace after the last phrase of the run
+    pending = ""  # a column filter or `^` waiting for its phrase
+    for unit, kind in _units(expression):
+        if kind == "ws":
+            if pending:
+                pending += unit
+            elif run:
+                gap += unit
+            else:
+                out.append(unit)
+            continue
+        if kind in ("colspec", "caret") and not pending.rstrip().endswith("^"):
+            pending += unit
+            continue
+        if kind in ("phrase", "prefix", "joined"):
+            text, group = pending + unit, False
+            if kind == "prefix" and not pending.rstrip().endswith("^"):  # `^p*`: FTS5's own
+                parts = replaced(_prefix_text(unit))
+                if parts is not None and len(parts) > 1:
+                    text, group = pending + ("(" + " OR ".join(parts) + ")"), True
+                    if chain:  # `a OR b*`: the terms join the chain
+                        text = " OR ".join(parts)
+                elif parts is not None:
+                    text = pending + parts[0]
+            pending = ""
+            if run:
+                run[-1] = (run[-1][0] + gap, run[-1][1])
+            gap = ""
+            run.append((text, group))
+            continue
+        out.append(_flush(run, gap) + pending + unit)  # an operator, a parenthesis, anything else
+        run, gap, pending = [], "", ""
+    out.append(_flush(run, gap) + pending)
     return "".join(out), tuple(notes)
 
 
-def _joined(expression: str, start: int, end: int) -> bool:
-    """Whether the term at ``start:end`` is anchored (``^``) or joined to another (``+``):
-    there a group cannot stand, and the engine's own prefix stays."""
-    before = expression[:start].rstrip()
-    after = expression[end:].lstrip()
-    return before.endswith(("^", "+")) or after.startswith("+")
+def _flush(run: list[tuple[str, bool]], gap: str) -> str:
+    """A run of phrases side by side: as written, or ANDed in parentheses when one of them is
+    now a group (which FTS5's implicit AND does not take)."""
+    if len(run) > 1 and any(group for _, group in run):
+        return "(" + " AND ".join(text.strip() for text, _ in run) + ")" + gap
+    return "".join(text for text, _ in run) + gap
+
+
+PHRASES = ("phrase", "prefix", "joined")
+
+
+def _units(expression: str) -> list[tuple[str, str]]:
+    """The expression as (text, kind): ``ws``; ``colspec`` (``title:``, ``-{a b}:``);
+    ``caret`` (``^``); ``phrase`` (a phrase or bareword, NEAR group included); ``prefix`` (a
+    phrase or bareword with ``*``); ``joined`` (phrases joined by ``+``, one phrase to FTS5,
+    kept whole); ``other`` (operators, parentheses, anything else)."""
+    pieces: list[tuple[str, str]] = []
+    for m in _pieces().finditer(expression):
+        if m["ws"]:
+            pieces.append((m.group(), "ws"))
+        elif m["colspec"]:
+            pieces.append((m.group(), "colspec"))
+        elif m["near"]:
+            pieces.append((m.group(), "phrase"))
+        elif m["phrase"] or (m["bare"] and m["bare"] not in ("AND", "OR", "NOT")):
+            star_after = re.match(r"\s*\*", expression[m.end() :])  # `p* *`: FTS5 refuses it, left to say so
+            pieces.append((m.group(), "prefix" if (m["pstar"] or m["bstar"]) and not star_after else "phrase"))
+        elif m["other"] == "^":
+            pieces.append((m.group(), "caret"))
+        else:
+            pieces.append((m.group(), "other"))
+    units: list[tuple[str, str]] = []
+    i = 0
+    while i < len(pieces):  # `a + b*`: one phrase to FTS5, its prefix FTS5's own
+        text, kind = pieces[i]
+        i += 1
+        back = 0
+        while (text, kind) == ("+", "other") and back < len(units) and units[-1 - back][1] == "ws":
+            back += 1
+        if (text, kind) == ("+", "other") and back < len(units) and units[-1 - back][1] in PHRASES:
+            joined = "".join(t for t, _ in units[-1 - back :]) + text
+            del units[-1 - back :]
+            while i < len(pieces) and pieces[i][1] == "ws":
+                joined += pieces[i][0]
+                i += 1
+            if i < len(pieces) and pieces[i][1] in PHRASES:
+                joined += pieces[i][0]
+                i += 1
+            units.append((joined, "joined"))
+            continue
+        units.append((text, kind))
+    return units
+
+
+def _prefix_text(unit: str) -> str:
+    """The word of a prefix unit: ``deploy*``, ``"deploy" *`` → ``deploy``."""
+    word = unit.rstrip().removesuffix("*").rstrip()
+    return word[1:-1].replace('""', '"') if word.startswith('"') else word
 
 
 def _terms(conn: Connection, text: str) -> tuple[list[str] | None, str | None]:

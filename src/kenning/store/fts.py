@@ -11,7 +11,7 @@ import sqlite3
 from dataclasses import dataclass
 
 from kenning.errors import InvalidQuery
-from kenning.store import fts_topk, postings
+from kenning.store import fts_tokens, fts_topk, postings
 from kenning.store.postgres import fts as pg
 from kenning.store.postgres.connection import is_pg
 
@@ -104,6 +104,20 @@ def trigrams(conn: EngineConnection, match: str, filters: Filters, limit: int) -
         return _best_passing(conn, trigram_index(), match, filters, limit)
     except sqlite3.OperationalError as exc:
         raise syntax_error(exc, TRIGRAM_COLUMNS) from exc
+
+
+def check_syntax(conn: EngineConnection, match: str) -> None:
+    """``InvalidQuery`` — the one :func:`words` would raise — when the word index cannot read
+    ``match``, without running it: SQLite parses it against an empty table of the same columns
+    and tokenizer (``fts_tokens.empty_table``), PostgreSQL reads it as ``words`` does."""
+    if is_pg(conn):
+        pg.tokens(match)
+        return
+    empty = fts_tokens.empty_table(conn, "facts_fts", COLUMNS)
+    try:
+        empty.execute("SELECT 1 FROM facts_fts WHERE facts_fts MATCH ?", (match,)).fetchall()
+    except sqlite3.OperationalError as exc:
+        raise syntax_error(exc) from exc
 
 
 def words_match(conn: EngineConnection, match: str) -> bool:

@@ -16,6 +16,7 @@ import sqlite3
 MEMO = 100_000  # phrases whose tokens are remembered (then forgotten all at once)
 _TOKENIZE = re.compile(r"\btokenize\s*=\s*'((?:[^']|'')*)'", re.IGNORECASE)
 _TOKENIZERS: dict[str, Tokenizer] = {}
+_EMPTY: dict[tuple[str, tuple[str, ...], str], sqlite3.Connection] = {}
 
 
 class Tokenizer:
@@ -44,6 +45,27 @@ class Tokenizer:
                 self._memo.clear()
             self._memo[phrase] = found
         return found
+
+
+def empty_table(conn: sqlite3.Connection, table: str, columns: tuple[str, ...]) -> sqlite3.Connection:
+    """A private in-memory database holding an empty FTS5 table ``table`` with ``columns`` and
+    the real table's ``tokenize`` option: FTS5 parses a MATCH expression there as it would on
+    the store (same columns, same errors) without reading an index. One per shape, kept."""
+    found = _TOKENIZE.search(_table_sql(conn, table) or "")
+    option = found.group(1).replace("''", "'") if found else "unicode61"
+    key = (table, columns, option)
+    empty = _EMPTY.get(key)
+    if empty is None:
+        empty = sqlite3.connect(":memory:", isolation_level=None, check_same_thread=False)
+        quoted = "'" + option.replace("'", "''") + "'"
+        empty.execute(f"CREATE VIRTUAL TABLE {table} USING fts5({', '.join(columns)}, tokenize = {quoted})")
+        _EMPTY[key] = empty
+    return empty
+
+
+def _table_sql(conn: sqlite3.Connection, table: str) -> str | None:
+    row = conn.execute("SELECT sql FROM sqlite_master WHERE type = 'table' AND name = ?", (table,)).fetchone()
+    return str(row[0]) if row is not None else None
 
 
 def of_table(conn: sqlite3.Connection, table: str) -> Tokenizer | None:

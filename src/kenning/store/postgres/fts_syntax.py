@@ -20,6 +20,7 @@ _TOKEN = re.compile(
     r"\s*(?:(?P<spec>(?P<minus>-\s*)?(?P<cols>\{[^}]*\}|\"(?:[^\"]|\"\")*\"|[^\s()\"{}:*-]+)\s*:)"
     r'|(?P<phrase>"(?:[^"]|"")*")|(?P<open>\()|(?P<close>\))|(?P<bare>[^\s()"]+))'
 )
+_STAR = re.compile(r"\s*\*")
 WORD = re.compile(r"[^\W_]+")  # FTS5 unicode61: `_` separates words
 _NOT_BARE = re.compile(r"[^A-Za-z0-9_\x1a\x80-\U0010ffff]")  # FTS5's bareword characters (fts5_expr.c)
 # The weight of each column in ``facts.words`` (PostgreSQL migration 0005): a column filter
@@ -58,9 +59,9 @@ def tokens(match: str, known: dict[str, str] = COLUMN_WEIGHTS) -> list[Token]:
             continue
         columns = "".join(c for c in scopes[-1] if spec is None or c in spec)
         if m["phrase"]:
-            prefix = text[pos : pos + 1] == "*"
-            pos += prefix
-            found.append(("term", m["phrase"][1:-1].replace('""', '"'), prefix, columns))
+            star = _STAR.match(text, pos)  # `"a"*`, `"a" *`: FTS5 reads both as a prefix
+            pos = star.end() if star else pos
+            found.append(("term", m["phrase"][1:-1].replace('""', '"'), star is not None, columns))
         elif m["open"]:
             scopes.append(columns)
             found.append(("(", "", False, ALL_COLUMNS))
@@ -73,7 +74,9 @@ def tokens(match: str, known: dict[str, str] = COLUMN_WEIGHTS) -> list[Token]:
         elif m["bare"] in ("AND", "OR", "NOT") and spec is None:
             found.append(("op", m["bare"], False, ALL_COLUMNS))
         else:
-            found.append(("term", _bareword(m["bare"]), m["bare"].endswith("*"), columns))
+            star = None if m["bare"].endswith("*") else _STAR.match(text, pos)  # `a *` as `a*`
+            pos = star.end() if star else pos
+            found.append(("term", _bareword(m["bare"]), m["bare"].endswith("*") or star is not None, columns))
         spec = None
     if spec is not None:
         raise InvalidQuery(f"invalid search syntax: {_ENDS_EARLY}", hint=SYNTAX_HINT)
@@ -182,15 +185,34 @@ def _check(found: list[Token]) -> None:
 
 def join(found: list[Token], term: Any, ops: dict[str, str]) -> str:
     """The expression with each term rendered by ``term(text, prefix, columns)`` and FTS5's
-    implicit AND made explicit."""
+    implicit AND made explicit: terms side by side are one group, which binds tighter than
+    any operator (``a NOT b c`` is ``a NOT (b AND c)``, as FTS5 reads it)."""
     out: list[str] = []
     previous = None
-    for kind, text, prefix, columns in found:
+    for kind, text, prefix, columns in _runs_grouped(found):
         if kind in ("term", "(") and previous in ("term", ")"):
             out.append(ops["AND"])
         out.append(term(text, prefix, columns) if kind == "term" else ops[text] if kind == "op" else kind)
         previous = kind
     return " ".join(out)
+
+
+def _runs_grouped(found: list[Token]) -> list[Token]:
+    """``found`` with each run of two or more terms side by side in parentheses."""
+    out: list[Token] = []
+    run: list[Token] = []
+    for token in [*found, ("end", "", False, ALL_COLUMNS)]:
+        if token[0] == "term":
+            run.append(token)
+            continue
+        if len(run) > 1:
+            out += [("(", "", False, ALL_COLUMNS), *run, (")", "", False, ALL_COLUMNS)]
+        else:
+            out += run
+        run = []
+        if token[0] != "end":
+            out.append(token)
+    return out
 
 
 def lexemes(text: str, prefix: bool, columns: str = ALL_COLUMNS) -> str:
