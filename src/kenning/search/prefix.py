@@ -48,6 +48,7 @@ _ENDINGS = """
 """
 _BARE = "A-Za-z0-9_\x1a\x80-\U0010ffff"  # FTS5's bareword characters (fts5_expr.c)
 _TERM = rf'(?:"(?:[^"]|"")*"|[{_BARE}]+)\s*\*?'
+PHRASES = ("phrase", "prefix", "joined")  # the units FTS5's implicit AND takes (see ``_units``)
 
 
 @cache
@@ -100,8 +101,8 @@ def read(conn: Connection, parsed: ParsedQuery) -> tuple[ParsedQuery, tuple[str,
 def expand(conn: Connection, expression: str) -> tuple[str, tuple[str, ...]]:
     """(``expression`` with each prefix term replaced as the module doc says, the notes on
     the prefixes whose terms could not all be listed). An expression without ``*`` is
-    returned as it is, and so is anything this reading does not understand: the engine
-    judges the syntax afterwards, as before.
+    returned as it is; one FTS5 refuses raises the ``InvalidQuery`` its search would have
+    (``fts.check_syntax``), before anything is replaced.
 
     FTS5 joins phrases written side by side (``a b``, ``title:a b``) into one implicit AND,
     which binds tighter than any operator but takes phrases only: a run of them holding a
@@ -136,7 +137,7 @@ def expand(conn: Connection, expression: str) -> tuple[str, tuple[str, ...]]:
         if kind in ("colspec", "caret") and not pending.rstrip().endswith("^"):
             pending += unit
             continue
-        if kind in ("phrase", "prefix", "joined"):
+        if kind in PHRASES:
             text, group = pending + unit, False
             if kind == "prefix" and not pending.rstrip().endswith("^"):  # `^p*`: FTS5's own
                 parts = replaced(_prefix_text(unit))
@@ -164,9 +165,6 @@ def _flush(run: list[tuple[str, bool]], gap: str) -> str:
     if len(run) > 1 and any(group for _, group in run):
         return "(" + " AND ".join(text.strip() for text, _ in run) + ")" + gap
     return "".join(text for text, _ in run) + gap
-
-
-PHRASES = ("phrase", "prefix", "joined")
 
 
 def _units(expression: str) -> list[tuple[str, str]]:
