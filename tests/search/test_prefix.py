@@ -230,3 +230,14 @@ def sqlite_store(tmp_path_factory):
     titles = _write(conn)
     yield conn, titles
     conn.close()
+
+
+def test_a_prefix_is_not_a_slip_to_correct(make_project):
+    """Natural syntax corrects a word no excerpt holds (search/spelling.py); a word typed with
+    `*` is a prefix: the words beginning with it are searched, none here, never `widget`."""
+    project = make_project({"docs/ui.md": "# Widget\n\nThe widget renders a chart.\n"})
+    resync(project)
+    slipped = search_project(project, "widgex", SearchOptions(), now=NOW)
+    assert [e.fact.title for e in slipped.excerpts] == ["Widget"]  # the slip is corrected
+    answer = search_project(project, "widgex*", SearchOptions(), now=NOW)
+    assert answer.excerpts == () and not any(note.startswith("spelling") for note in answer.notes)

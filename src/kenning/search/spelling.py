@@ -15,7 +15,8 @@ measured on SciFact's train claims: docs/benchmarks.md, "Spelling on long questi
 short query (``MAX_TERMS`` significant words at most) is corrected. Words the index holds are
 never touched, and the look-ups cost one index probe per such word: a query without a slip
 reads one posting per checked word. Only the natural syntax is corrected (``--syntax fts``
-means what it says), and never a word inside quotes or backticks, nor one typed with accents:
+means what it says), and never a word inside quotes or backticks, nor a prefix (``deploym*``:
+the words beginning with it, ``search/prefix.py``), nor one typed with accents:
 ``défaut`` in a French question over English text is a French word, not a slip of ``default``.
 """
 
@@ -25,7 +26,7 @@ import re
 import unicodedata
 from dataclasses import replace
 
-from kenning.search.query import ParsedQuery, parse, quote_term
+from kenning.search.query import ParsedQuery, parse, prefix_words, quote_term
 from kenning.store import fts
 from kenning.store.fts import Filters
 from kenning.store.handle import Connection
@@ -50,6 +51,7 @@ def corrected(conn: Connection, parsed: ParsedQuery, filters: Filters) -> tuple[
         return parsed, ()
     fixes: dict[str, str] = {}
     quoted = {_fold(run) for span in _QUOTED.findall(parsed.text) for run in _runs(span)}
+    quoted |= {_fold(run) for word in prefix_words(parsed.text) for run in _runs(word)}  # deploym*: a prefix
     for term in parsed.original_terms:
         for run in _runs(term):
             word = _fold(run)
