@@ -35,6 +35,7 @@ from pathlib import Path
 from kenning.config import init_project
 from kenning.search.lexical import WEIGHTS
 from kenning.search.query import parse
+from kenning.store import bodies
 from kenning.store import fts_topk as topk
 from kenning.store.fts import OVERFETCH, word_index
 from kenning.sync.run import sync
@@ -144,6 +145,8 @@ def two_threads_total(db: Path, matches: list[str], runs: int) -> float:
     """Each query split at the middle rowid, the halves ranked at once on two connections
     (bm25 statistics are the whole table's either way), then merged."""
     conns = [sqlite3.connect(db, check_same_thread=False) for _ in range(2)]
+    for conn in conns:  # the word index's content view reads bodies through kenning's functions
+        bodies.register(conn)
     low, high = conns[0].execute("SELECT min(rowid), max(rowid) FROM facts_fts").fetchone()
     middle = (low + high) // 2
     halves = [("AND rowid <= ?", (middle,)), ("AND rowid > ?", (middle,))]
