@@ -16,12 +16,11 @@ from kenning.answer.search import SearchOptions, search_project
 from kenning.errors import InvalidQuery
 from kenning.search import prefix
 from kenning.search.query import parse
-from kenning.store import facts, fts, fts_topk, vocabulary
-from kenning.store.db import transaction
+from kenning.store import fts, fts_topk, vocabulary
 from store.pg_engine import ENGINE as POSTGRESQL  # tests/store: the PostgreSQL test server
 from store.pg_engine import engine_store
+from store.section_rows import write_sections
 
-STAMP = "2026-11-29T12:00:00Z"
 WEIGHTS = (2.0, 1.5, 1.2, 1.0)
 # Titles and bodies whose words both stemmers (FTS5's porter, Snowball English) agree on
 # where it matters: `Deployment` → deploy, `Deplore` → deplor.
@@ -42,24 +41,7 @@ def store(request: pytest.FixtureRequest, tmp_path: Path):
 
 
 def _write(conn) -> dict[int, str]:
-    with transaction(conn):
-        return {
-            facts.insert(
-                conn,
-                facts.NewFact(
-                    type="section",
-                    title=title,
-                    body=body,
-                    source_kind="file",
-                    source_uri=f"notes/{n}.md:1-2",
-                    producer="projection",
-                    date_indexed=STAMP,
-                    path=f"notes/{n}.md",
-                    fingerprint=f"f{n}",
-                ),
-            ): title
-            for n, (title, body) in enumerate(CORPUS)
-        }
+    return write_sections(conn, CORPUS)
 
 
 def found(store, expression: str) -> set[str]:

@@ -14,6 +14,7 @@ from pathlib import Path
 import pytest
 from pg_engine import ENGINE as POSTGRESQL
 from pg_engine import engine_store
+from section_rows import write_sections
 
 from kenning.errors import InvalidQuery
 from kenning.graph import walk
@@ -30,29 +31,6 @@ def store(request: pytest.FixtureRequest, tmp_path: Path):
     conn = engine_store(request.param, tmp_path)
     yield conn
     conn.close()
-
-
-def write(conn, rows: list[tuple[str, str]]) -> dict[int, str]:
-    """Facts of the given (title, body); their titles by id."""
-    with transaction(conn):
-        ids = [
-            facts.insert(
-                conn,
-                facts.NewFact(
-                    type="section",
-                    title=title,
-                    body=body,
-                    source_kind="file",
-                    source_uri=f"notes/{n}.md:1-2",
-                    producer="projection",
-                    date_indexed=STAMP,
-                    path=f"notes/{n}.md",
-                    fingerprint=f"f{n}",
-                ),
-            )
-            for n, (title, body) in enumerate(rows)
-        ]
-    return {i: title for i, (title, _) in zip(ids, rows, strict=True)}
 
 
 FILLER = "plain words about something else entirely and nothing more to say here at all"
@@ -74,7 +52,7 @@ def ranked(conn, titles: dict[int, str], match: str) -> list[str]:
 
 
 def test_a_column_filter_scores_only_the_filtered_columns(store):
-    titles = write(store, CORPUS)
+    titles = write_sections(store, CORPUS)
     # Over every column, the facts repeating "zephyr" in their bodies come first; filtered to
     # titles, only title hits count (the longer bodies then weigh them down).
     assert ranked(store, titles, "zephyr") == ["Zephyr", "Zephyr brief", "Zephyr gust", "Zephyr wind"]
@@ -233,7 +211,7 @@ ENDS_EARLY = "the expression ends too early"
     ],
 )
 def test_a_malformed_expression_says_the_same_on_both_engines(store, match, message):
-    write(store, CORPUS)
+    write_sections(store, CORPUS)
     with pytest.raises(InvalidQuery, match=f"^invalid search syntax: {re.escape(message)}"):
         fts.words(store, match, fts.Filters(), 5, WEIGHTS)
 
@@ -241,7 +219,7 @@ def test_a_malformed_expression_says_the_same_on_both_engines(store, match, mess
 def test_terms_side_by_side_bind_tighter_than_not_and_a_spaced_star_is_a_prefix(store):
     """FTS5 reads ``a NOT b c`` as ``a NOT (b c)`` and ``"a" *`` as a prefix; PostgreSQL's
     translation reads them the same (it read ``a NOT b AND c`` and refused the spaced star)."""
-    titles = write(store, CORPUS)
+    titles = write_sections(store, CORPUS)
     zephyrs = {"Zephyr", "Zephyr brief", "Zephyr wind", "Zephyr gust"}
 
     def hits(match: str) -> set[str]:

@@ -9,12 +9,11 @@ from pathlib import Path
 import pytest
 from pg_engine import ENGINE as POSTGRESQL
 from pg_engine import engine_store
+from section_rows import write_sections
 
-from kenning.store import facts, vocabulary
-from kenning.store.db import transaction
+from kenning.store import vocabulary
 
 ENGINES = ("sqlite", POSTGRESQL)
-STAMP = "2026-11-29T12:00:00Z"
 
 
 @pytest.fixture(params=ENGINES)
@@ -24,25 +23,6 @@ def store(request: pytest.FixtureRequest, tmp_path: Path):
     conn.close()
 
 
-def write(conn, rows: list[tuple[str, str]]) -> None:
-    with transaction(conn):
-        for n, (title, body) in enumerate(rows):
-            facts.insert(
-                conn,
-                facts.NewFact(
-                    type="section",
-                    title=title,
-                    body=body,
-                    source_kind="file",
-                    source_uri=f"notes/{n}.md:1-2",
-                    producer="projection",
-                    date_indexed=STAMP,
-                    path=f"notes/{n}.md",
-                    fingerprint=f"f{n}",
-                ),
-            )
-
-
 def test_a_word_is_folded_not_stemmed_and_several_words_are_none(store):
     assert vocabulary.word(store, "Déployment") == "deployment"
     assert vocabulary.word(store, "rrf_fuse") is None
@@ -50,14 +30,14 @@ def test_a_word_is_folded_not_stemmed_and_several_words_are_none(store):
 
 
 def test_index_terms_are_the_engines_own_stems_of_each_word(store):
-    write(store, [("Deployment", "we deploy often")])
+    write_sections(store, [("Deployment", "we deploy often")])
     terms = vocabulary.index_terms(store, ["deployment", "deployments", "running", "config"])
     assert terms[0] == terms[1] == "deploy" and terms[2] == "run" and terms[3] == "config"
     assert vocabulary.index_terms(store, ["rrf_fuse"]) == [None]  # two terms, not one
 
 
 def test_held_and_terms_from_read_the_projects_vocabulary(store):
-    write(store, [("Deployment", "a deplorable config"), ("Monitoring", "alerts")])
+    write_sections(store, [("Deployment", "a deplorable config"), ("Monitoring", "alerts")])
     assert vocabulary.held(store, ["deploy", "config", "absent"]) == {"deploy", "config"}
     assert vocabulary.terms_from(store, "depl", 10) == ["deplor", "deploy"]
     assert vocabulary.terms_from(store, "depl", 1) == ["deplor"]
