@@ -56,29 +56,14 @@ def run_query(
         if name is not None:
             check_node_name(name, project.name)  # bounded; another project's kn:// citation refused
     rule = rule or f"graph.{query}"
-    match walk.graph_state(conn):
+    match walk.graph_state(conn):  # a graph with no edge: empty, or not built (then degraded)
         case walk.GraphState.NOT_BUILT:
-            return Answer(
-                label,
-                mode,
-                rule,
-                LEVEL,
-                (project.name,),
-                degradations=(walk.NOT_BUILT, *_history(project)),
-                empty_reason=EmptyReason.INDEX_MISSING,
-                notes=("no sync has built the graph yet: run `kenning sync`",),
-            )
+            degraded, why = (walk.NOT_BUILT, *_history(project)), EmptyReason.INDEX_MISSING
+            return Answer(label, mode, rule, LEVEL, (project.name,), degradations=degraded, empty_reason=why,
+                          notes=("no sync has built the graph yet: run `kenning sync`",))  # fmt: skip
         case walk.GraphState.EMPTY:  # synced, and nothing in it declares a relation: true, not degraded
-            return Answer(
-                label,
-                mode,
-                rule,
-                LEVEL,
-                (project.name,),
-                degradations=_history(project),
-                empty_reason=EmptyReason.NO_MATCH,
-                notes=(walk.NO_RELATIONS,),
-            )
+            return Answer(label, mode, rule, LEVEL, (project.name,), degradations=_history(project),
+                          empty_reason=EmptyReason.NO_MATCH, notes=(walk.NO_RELATIONS,))  # fmt: skip
     starts = resolve(conn, node)
     ends = resolve(conn, other) if other is not None else []
     missing = [n for n, found in ((node, starts), (other, ends)) if n is not None and not found]
