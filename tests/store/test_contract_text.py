@@ -216,6 +216,24 @@ def test_a_malformed_expression_says_the_same_on_both_engines(store, match, mess
         fts.words(store, match, fts.Filters(), 5, WEIGHTS)
 
 
+@pytest.mark.parametrize(
+    ("match", "with_and"),
+    [
+        ("zephyr (brief OR gust)", "zephyr AND (brief OR gust)"),
+        ("(brief OR gust) zephyr", "(brief OR gust) AND zephyr"),
+        ("(zephyr) (brief)", "(zephyr) AND (brief)"),
+        ("zeph* (gust)", "zeph* AND (gust)"),
+    ],
+)
+def test_a_group_beside_a_term_is_invalid_on_both_engines(store, match, with_and):
+    """FTS5 joins terms side by side (an implicit AND), never a parenthesised group to what stands
+    beside it: a syntax error there, and on PostgreSQL, whose translation read it as an AND."""
+    write_sections(store, CORPUS)
+    with pytest.raises(InvalidQuery, match="^invalid search syntax: "):
+        fts.words(store, match, fts.Filters(), 5, WEIGHTS)
+    fts.words(store, with_and, fts.Filters(), 5, WEIGHTS)  # the same with its AND: valid
+
+
 def test_terms_side_by_side_bind_tighter_than_not_and_a_spaced_star_is_a_prefix(store):
     """FTS5 reads ``a NOT b c`` as ``a NOT (b c)`` and ``"a" *`` as a prefix; PostgreSQL's
     translation reads them the same (it read ``a NOT b AND c`` and refused the spaced star)."""

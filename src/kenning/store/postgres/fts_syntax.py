@@ -34,6 +34,7 @@ TRIGRAM_COLUMNS = {"title": "A", "path": "C"}
 # SQLite's messages for the same mistakes (store.fts.syntax_error), so that both engines say the same.
 _ENDS_EARLY = "the expression ends too early (an operator or a parenthesis waits for a term)"
 _STRAY_CLOSE = "unexpected ')' (quote a term holding punctuation)"
+_GROUP_BESIDE = "a parenthesised group needs AND, OR or NOT between it and what stands beside it"
 
 Token = tuple[str, str, bool, str]  # (kind, text, prefix, the term's column weights: ALL_COLUMNS unless filtered)
 
@@ -164,8 +165,12 @@ def _columns(spec: str, *, negated: bool, known: dict[str, str]) -> str:
 
 
 def _check(found: list[Token]) -> None:
-    depth, expect_operand = 0, True
+    depth, expect_operand, previous = 0, True, None
     for kind, text, _, _ in found:
+        if (kind == "(" and previous in ("term", ")")) or (kind == "term" and previous == ")"):
+            # FTS5 joins terms side by side (an implicit AND), never a group to what stands beside it
+            raise InvalidQuery(f"invalid search syntax: {_GROUP_BESIDE}", hint=SYNTAX_HINT)
+        previous = kind
         if kind == "op":
             if expect_operand:
                 raise InvalidQuery(f"invalid search syntax: {text} needs a term on each side", hint=SYNTAX_HINT)
