@@ -46,6 +46,7 @@ EXAMPLES: tuple[tuple[str, str, str], ...] = (
     ("who calls the sync entry point", "graph", "relation"),
     ("which decision superseded the Whoosh choice", "graph", "relation"),
     ("what tests cover get_environment_proxies", "graph", "relation"),
+    ("which test covers parse_range", "graph", "relation"),
     ("where is the store module tested", "graph", "relation"),
     ("where is create_ssl_context used", "graph", "relation"),
     ("find references to get_environment_proxies", "graph", "relation"),
@@ -63,6 +64,8 @@ EXAMPLES: tuple[tuple[str, str, str], ...] = (
     ("how is freshness computed", "lexical", "default"),
     ("what facts have a missing source", "freshness", "freshness"),
     # English: otherwise
+    ("what test framework does this project use", "lexical", "default"),  # a tool, not a relation
+    ("which test runner do we use", "lexical", "default"),
     ("how are excerpts ranked", "lexical", "default"),
     ("explain the answer contract", "lexical", "default"),
     ("what is a core pack budget for", "lexical", "default"),

@@ -46,7 +46,9 @@ RELATION_CUES: tuple[RelationCues, ...] = (
         "tests",
         "outgoing",
         (
-            r"(?:what|which) (?:unit )?tests?",
+            # "which tests" / "which test covers": not "which test runner" (a tool, asked in words)
+            r"(?:what|which) (?:unit )?tests\b",
+            r"(?:what|which) (?:unit )?test (?:covers?|exercises?|calls?|checks?|reach(?:es)?|uses?)\b",
             r"tested (?:by|in|where)",
             r"where is .+ tested",
             r"is .+ tested",
