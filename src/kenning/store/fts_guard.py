@@ -25,6 +25,7 @@ from contextlib import contextmanager
 from contextvars import ContextVar
 
 from kenning.errors import QueryTooCostly
+from kenning.store import vocabulary
 from kenning.store.postgres import fts as pg
 from kenning.store.postgres.connection import is_pg
 
@@ -33,7 +34,6 @@ from kenning.store.postgres.connection import is_pg
 MAX_POSTINGS = 750_000
 QUERY_BUDGET_SECONDS = 1.5
 PROGRESS_STEPS = 10_000  # virtual-machine steps between two looks at the clock
-_VOCAB = "temp.kenning_fts_vocab"
 # The deadline of the whole call (an MCP tool runs several searches): every budget inside
 # it ends at the latest then.
 _CALL_DEADLINE: ContextVar[float | None] = ContextVar("kenning_call_deadline", default=None)
@@ -59,16 +59,16 @@ def estimated_postings(conn: sqlite3.Connection, expression: str) -> int:
     """Rows the expression's terms reach, summed over each occurrence (see module doc)."""
     if is_pg(conn):
         return pg.estimated_postings(conn, terms_of(expression))
-    conn.execute(f"CREATE VIRTUAL TABLE IF NOT EXISTS {_VOCAB} USING fts5vocab(main, facts_fts, 'row')")
+    vocabulary.open_table(conn)
     total = 0
     for (term, prefix), times in terms_of(expression).items():
         if prefix:
             row = conn.execute(
-                f"SELECT sum(doc) FROM {_VOCAB} WHERE term >= ? AND term < ?",
-                (term, term[:-1] + chr(ord(term[-1]) + 1)),
+                f"SELECT sum(doc) FROM {vocabulary.TABLE} WHERE term >= ? AND term < ?",
+                (term, vocabulary.upper_bound(term)),
             ).fetchone()
         else:
-            row = conn.execute(f"SELECT doc FROM {_VOCAB} WHERE term = ?", (term,)).fetchone()
+            row = conn.execute(f"SELECT doc FROM {vocabulary.TABLE} WHERE term = ?", (term,)).fetchone()
         total += (row[0] or 0) * times if row else 0
     return total
 

@@ -17,6 +17,7 @@ MEMO = 100_000  # phrases whose tokens are remembered (then forgotten all at onc
 _TOKENIZE = re.compile(r"\btokenize\s*=\s*'((?:[^']|'')*)'", re.IGNORECASE)
 _TOKENIZERS: dict[str, Tokenizer] = {}
 _EMPTY: dict[tuple[str, tuple[str, ...], str], sqlite3.Connection] = {}
+DEFAULT_OPTION = "unicode61"  # FTS5's tokenizer when a table names none
 
 
 class Tokenizer:
@@ -51,8 +52,7 @@ def empty_table(conn: sqlite3.Connection, table: str, columns: tuple[str, ...]) 
     """A private in-memory database holding an empty FTS5 table ``table`` with ``columns`` and
     the real table's ``tokenize`` option: FTS5 parses a MATCH expression there as it would on
     the store (same columns, same errors) without reading an index. One per shape, kept."""
-    found = _TOKENIZE.search(_table_sql(conn, table) or "")
-    option = found.group(1).replace("''", "'") if found else "unicode61"
+    option = _option(conn, table) or DEFAULT_OPTION
     key = (table, columns, option)
     empty = _EMPTY.get(key)
     if empty is None:
@@ -63,19 +63,22 @@ def empty_table(conn: sqlite3.Connection, table: str, columns: tuple[str, ...]) 
     return empty
 
 
-def _table_sql(conn: sqlite3.Connection, table: str) -> str | None:
+def _option(conn: sqlite3.Connection, table: str) -> str | None:
+    """The ``tokenize`` option of FTS5 table ``table`` (FTS5's default when it has none); None
+    when the table is not there."""
     row = conn.execute("SELECT sql FROM sqlite_master WHERE type = 'table' AND name = ?", (table,)).fetchone()
-    return str(row[0]) if row is not None else None
+    if row is None or "fts5" not in str(row[0]).lower():
+        return None
+    found = _TOKENIZE.search(row[0])
+    return found.group(1).replace("''", "'") if found else DEFAULT_OPTION
 
 
 def of_table(conn: sqlite3.Connection, table: str) -> Tokenizer | None:
     """The tokenizer of FTS5 table ``table`` (its ``tokenize`` option, FTS5's default when it
     has none); None when the table is not there."""
-    row = conn.execute("SELECT sql FROM sqlite_master WHERE type = 'table' AND name = ?", (table,)).fetchone()
-    if row is None or "fts5" not in str(row[0]).lower():
+    option = _option(conn, table)
+    if option is None:
         return None
-    found = _TOKENIZE.search(row[0])
-    option = found.group(1).replace("''", "'") if found else "unicode61"
     tokenizer = _TOKENIZERS.get(option)
     if tokenizer is None:
         tokenizer = _TOKENIZERS[option] = Tokenizer(option)

@@ -26,7 +26,7 @@ from kenning.store import fts_tokens
 from kenning.store.postgres import vocabulary as pg
 from kenning.store.postgres.connection import is_pg
 
-_VOCAB = "temp.kenning_fts_vocab"  # the same table as fts_guard's estimate
+TABLE = "temp.kenning_fts_vocab"  # the vocabulary as an fts5vocab table (also fts_guard's estimate)
 _UNSTEMMED: list[fts_tokens.Tokenizer] = []  # made at first use: nothing at import (start-up time)
 
 
@@ -64,13 +64,13 @@ def held(conn: sqlite3.Connection, terms: Sequence[str]) -> set[str]:
     """Those of ``terms`` the word index holds."""
     if is_pg(conn):
         return pg.held(conn, terms)
-    _vocabulary(conn)
+    open_table(conn)
     wanted = sorted(set(terms))
     found: set[str] = set()
     for start in range(0, len(wanted), 500):
         part = wanted[start : start + 500]
         marks = ", ".join("?" * len(part))
-        found.update(row[0] for row in conn.execute(f"SELECT term FROM {_VOCAB} WHERE term IN ({marks})", part))
+        found.update(row[0] for row in conn.execute(f"SELECT term FROM {TABLE} WHERE term IN ({marks})", part))
     return found
 
 
@@ -78,9 +78,9 @@ def terms_from(conn: sqlite3.Connection, prefix: str, limit: int) -> list[str]:
     """The held terms that begin with ``prefix``, in code-point order, at most ``limit``."""
     if is_pg(conn):
         return pg.terms_from(conn, prefix, limit)
-    _vocabulary(conn)
+    open_table(conn)
     rows = conn.execute(
-        f"SELECT term FROM {_VOCAB} WHERE term >= ? AND term < ? ORDER BY term LIMIT ?",
+        f"SELECT term FROM {TABLE} WHERE term >= ? AND term < ? ORDER BY term LIMIT ?",
         (prefix, upper_bound(prefix), limit),
     )
     return [row[0] for row in rows]
@@ -91,5 +91,6 @@ def upper_bound(prefix: str) -> str:
     return prefix[:-1] + chr(ord(prefix[-1]) + 1)
 
 
-def _vocabulary(conn: sqlite3.Connection) -> None:
-    conn.execute(f"CREATE VIRTUAL TABLE IF NOT EXISTS {_VOCAB} USING fts5vocab(main, facts_fts, 'row')")
+def open_table(conn: sqlite3.Connection) -> None:
+    """:data:`TABLE` on this connection (in ``temp``: nothing written to the store)."""
+    conn.execute(f"CREATE VIRTUAL TABLE IF NOT EXISTS {TABLE} USING fts5vocab(main, facts_fts, 'row')")
