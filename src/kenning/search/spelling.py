@@ -23,11 +23,11 @@ the words beginning with it, ``search/prefix.py``), nor one typed with accents:
 from __future__ import annotations
 
 import re
-import unicodedata
 from dataclasses import replace
 
 from kenning.search.query import ParsedQuery, parse, prefix_words, quote_term
 from kenning.store import fts
+from kenning.store.fold import unaccented
 from kenning.store.fts import Filters
 from kenning.store.handle import Connection
 
@@ -50,11 +50,11 @@ def corrected(conn: Connection, parsed: ParsedQuery, filters: Filters) -> tuple[
     if parsed.syntax != "natural" or len(parsed.terms) > MAX_TERMS:
         return parsed, ()
     fixes: dict[str, str] = {}
-    quoted = {_fold(run) for span in _QUOTED.findall(parsed.text) for run in _runs(span)}
-    quoted |= {_fold(run) for word in prefix_words(parsed.text) for run in _runs(word)}  # deploym*: a prefix
+    quoted = {unaccented(run) for span in _QUOTED.findall(parsed.text) for run in _runs(span)}
+    quoted |= {unaccented(run) for word in prefix_words(parsed.text) for run in _runs(word)}  # deploym*: a prefix
     for term in parsed.original_terms:
         for run in _runs(term):
-            word = _fold(run)
+            word = unaccented(run)
             if word in fixes or word in quoted or len(word) < MIN_LETTERS or not run.isascii() or not word.isalpha():
                 continue  # a word typed with accents is written as meant (``défaut`` is no slip of ``default``)
             if sum(c.isupper() for c in run) > 1:  # a name or an acronym ("PPARy"): as typed
@@ -78,11 +78,6 @@ def _runs(term: str) -> list[str]:
     """The word parts of a term: ``get_enviroment_proxies`` → get, enviroment, proxies;
     ``getEnviromentProxies`` → get, Enviroment, Proxies."""
     return [run for piece in _PIECE.findall(term) for run in _CAMEL.split(piece) if run]
-
-
-def _fold(word: str) -> str:
-    """Lowercase without diacritics, as the word index folds it."""
-    return "".join(c for c in unicodedata.normalize("NFKD", word.lower()) if not unicodedata.combining(c))
 
 
 def _closest(conn: Connection, word: str, filters: Filters) -> str | None:

@@ -10,6 +10,7 @@ connections get ``kenning_lower()`` (this function) and compare through :func:`s
 from __future__ import annotations
 
 import sqlite3
+import unicodedata
 
 
 def fold(text: str) -> str:
@@ -17,6 +18,12 @@ def fold(text: str) -> str:
     if text.isascii():
         return text.lower()
     return "".join(c.lower()[0] for c in text)
+
+
+def unaccented(text: str) -> str:
+    """:func:`fold`, then without diacritics (``Déploy`` → ``deploy``): a word as the word
+    indexes read it (FTS5's ``remove_diacritics``, PostgreSQL's ``unaccent``)."""
+    return "".join(c for c in unicodedata.normalize("NFKD", fold(text)) if not unicodedata.combining(c))
 
 
 def _lower(text: str | None) -> str | None:

@@ -3,10 +3,9 @@
 
 from __future__ import annotations
 
-import unicodedata
 from collections.abc import Sequence
 
-from kenning.store.fold import fold
+from kenning.store.fold import unaccented
 from kenning.store.postgres.connection import PgConnection
 from kenning.store.postgres.fts_syntax import WORD
 
@@ -15,7 +14,7 @@ def word(conn: PgConnection, text: str) -> str | None:
     found = WORD.findall(text)
     if len(found) != 1:
         return None
-    return "".join(c for c in unicodedata.normalize("NFKD", fold(found[0])) if not unicodedata.combining(c))
+    return unaccented(found[0])
 
 
 def index_terms(conn: PgConnection, words: Sequence[str]) -> list[str | None]:
