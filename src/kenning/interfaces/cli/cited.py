@@ -42,3 +42,20 @@ def read(name: str, ids: Sequence[str]) -> tuple[Project, list[Detail], list[int
     with named_store(name, registry.list_entries(home), OneShot(load_project), home=home) as (project, conn):
         found, missing = details(conn, project, wanted, now=now())
     return project, found, missing
+
+
+def records(ids: Sequence[str], project_path: Path | None) -> tuple[Project, list[Detail], list[int], bool]:
+    """(the store's project, its records ``ids`` name in the asked order, the ids it lacks,
+    whether that store is another than the project at hand): `kenning get` and `memory get`."""
+    project, other = target(ids, project_path)
+    if other is not None:
+        return (*read(other, ids), True)
+    assert project is not None  # no other store named: the project at hand was resolved
+    from kenning.store.db import open_store
+
+    conn = open_store(project)
+    try:
+        found, missing = details(conn, project, [parse_fact_ref(raw, project.name) for raw in ids], now=now())
+    finally:
+        conn.close()
+    return project, found, missing, False

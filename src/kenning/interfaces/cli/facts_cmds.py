@@ -21,7 +21,7 @@ from kenning.interfaces.cli.common import (
 )
 from kenning.interfaces.cli.plain import LIMIT_RANGE, SYNTAXES, answer_code, search_output
 from kenning.interfaces.render import answer_text, fact_text, saved_payload, saved_text
-from kenning.records import FACT_SCHEMA, Fact, Freshness
+from kenning.records import FACT_SCHEMA
 from kenning.store.handle import Connection
 
 
@@ -117,17 +117,11 @@ def get(ids: tuple[str, ...], project_path: Path | None, as_json: bool) -> None:
     None found: NotFound (exit 1); some found: the others are listed as missing (exit 0)."""
     from kenning.interfaces.cli import cited
 
-    project, other = cited.target(ids, project_path)
-    if other is not None:
-        owner, details, missing = cited.read(other, ids)
-        rows = [(d.fact, d.freshness) for d in details]
-        name, shown = owner.name, [format_citation(owner.name, i) for i in missing]
-    else:
-        assert project is not None  # no other store named: the project at hand was resolved
-        rows, missing = _own_records(project, [parse_fact_id(raw, project) for raw in ids])
-        name, shown = project.name, [f"#{i}" for i in missing]
-    if not rows:
-        raise facts_not_found(missing, name)
+    project, details, missing, elsewhere = cited.records(ids, project_path)
+    if not details:
+        raise facts_not_found(missing, project.name)
+    rows = [(d.fact, d.freshness) for d in details]
+    shown = [format_citation(project.name, i) if elsewhere else f"#{i}" for i in missing]
     payload = {
         "schema": FACT_SCHEMA,
         "facts": [{**f.to_json(), "freshness": fr.to_json()} for f, fr in rows],
@@ -137,25 +131,6 @@ def get(ids: tuple[str, ...], project_path: Path | None, as_json: bool) -> None:
     if missing:
         text += ("\n\n" if text else "") + "not found: " + ", ".join(shown)
     emit(payload, as_json, text)
-
-
-def _own_records(project: Project, wanted: list[int]) -> tuple[list[tuple[Fact, Freshness]], list[int]]:
-    """(the project's records in the asked order with their freshness now, the ids it lacks)."""
-    from kenning.freshness import FileCheck, freshness_of
-    from kenning.ingest.spans import split as split_spans
-    from kenning.store import facts as fact_store
-    from kenning.store.db import open_store
-
-    conn = open_store(project)
-    try:
-        found = fact_store.get_many(conn, project.name, wanted)
-        files = FileCheck(project.root, conn, split_spans)
-        files.preload(loc.path for f in found.values() for loc in f.locations)
-        clock = now()
-        rows = [(found[i], freshness_of(found[i], now=clock, files=files)) for i in wanted if i in found]
-    finally:
-        conn.close()
-    return rows, [i for i in wanted if i not in found]
 
 
 @click.command()

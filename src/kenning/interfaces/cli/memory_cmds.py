@@ -120,21 +120,9 @@ def get(ids: tuple[str, ...], full: bool, project_path: Path | None, as_json: bo
     NotFound (exit 1); some found: the others are listed as missing (exit 0)."""
     from kenning.interfaces.cli import cited
     from kenning.interfaces.memory_render import details_text
-    from kenning.memory.layers import details
     from kenning.records import FACT_SCHEMA
-    from kenning.store.db import open_store
 
-    project, other = cited.target(ids, project_path)
-    if other is not None:
-        project, found, missing = cited.read(other, ids)
-    else:
-        assert project is not None  # no other store named: the project at hand was resolved
-        wanted = [parse_fact_id(raw, project) for raw in ids]
-        conn = open_store(project)
-        try:
-            found, missing = details(conn, project, wanted, now=now())
-        finally:
-            conn.close()
+    project, found, missing, _ = cited.records(ids, project_path)
     if not found:
         raise facts_not_found(missing, project.name)
     text, cuts = details_text(found, missing, full=full)
