@@ -3,7 +3,8 @@ from __future__ import annotations
 import graph_repo
 
 from conftest import NOW, resync
-from kenning.answer.relations import graph_built, relation_answer
+from kenning.answer.relations import relation_answer
+from kenning.graph.walk import GraphState, graph_state
 from kenning.store.db import connect
 
 
@@ -11,13 +12,13 @@ def test_relation_answer_finds_the_node_named_in_the_question_and_picks_the_walk
     project = graph_repo.build(make_project)
     conn = connect(project.db_path, create=True)
     try:
-        assert not graph_built(conn)
+        assert graph_state(conn) is GraphState.NOT_BUILT
     finally:
         conn.close()
     resync(project)
     conn = connect(project.db_path)
     try:
-        assert graph_built(conn)
+        assert graph_state(conn) is GraphState.BUILT
         calls = relation_answer(conn, project, "where is `rrf_fuse` defined and what calls it", now=NOW)
         assert calls.mode == "graph" and calls.rule == "graph.callers"
         names = [ex.explain["node"]["name"] for ex in calls.excerpts]

@@ -29,8 +29,6 @@ from kenning.route.rules import fold
 from kenning.store.graph_lookup import call_receivers
 from kenning.store.handle import Connection
 
-graph_built = walk.graph_built
-
 
 @dataclass(frozen=True)
 class Relation:

@@ -29,7 +29,6 @@ __all__ = [
     "Step",
     "edges_of",
     "find_nodes",
-    "graph_built",
     "graph_state",
     "GraphState",
     "impact",
@@ -84,10 +83,6 @@ class Hit:
     @property
     def hops(self) -> int:
         return len(self.steps)
-
-
-def graph_built(conn: Connection) -> bool:
-    return graph_store.graph_built(conn)
 
 
 class GraphState(Enum):
