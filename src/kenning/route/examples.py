@@ -58,6 +58,11 @@ EXAMPLES: tuple[tuple[str, str, str], ...] = (
     ("what are the active decisions", "core", "project-frame"),
     # English: freshness
     ("what changed since the last sync", "freshness", "freshness"),
+    ("what changed recently", "freshness", "freshness"),
+    ("what does stale mean", "lexical", "default"),
+    ("when is an excerpt considered stale, and what does that mean", "lexical", "default"),
+    ("so how is freshness decided for a moved file", "lexical", "default"),
+    ("which notes are out of date", "freshness", "freshness"),
     ("is anything out of date", "freshness", "freshness"),
     ("which notes are outdated", "freshness", "freshness"),
     ("how many facts are stale", "freshness", "freshness"),
@@ -100,6 +105,10 @@ EXAMPLES: tuple[tuple[str, str, str], ...] = (
     ("l'index est-il à jour", "freshness", "freshness"),
     ("quelles notes sont obsolètes", "freshness", "freshness"),
     ("comment est calculée la fraîcheur", "lexical", "default"),
+    ("comment la fraîcheur est-elle calculée", "lexical", "default"),
+    ("que veut dire périmé", "lexical", "default"),
+    ("qu'est-ce que signifie obsolète pour un extrait", "lexical", "default"),
+    ("quels extraits sont périmés depuis hier", "freshness", "freshness"),
     # French: otherwise
     ("comment fonctionne la mémoire entre projets", "lexical", "default"),
     ("explique le classement des résultats", "lexical", "default"),

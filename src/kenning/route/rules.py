@@ -216,10 +216,13 @@ def _frame(question: str, signals: Signals) -> str | None:
     return None
 
 
-# "How is freshness computed?" asks how the mechanism works, not what is stale now.
+# "How is freshness computed?", "what does stale mean", "comment la fraîcheur est-elle
+# calculée": how the mechanism works or what a word means, not what is stale now.
 _EXPLANATION = re.compile(
-    r"^\s*(?:how (?:is|are|does|do|to)\b|explain\b|comment (?:est|sont|fonctionne|marche|calcule|se calcule)\b"
-    r"|explique)"
+    r"^\s*(?:how (?:is|are|does|do|to)\b|explain\b|explique|comment\b)"
+    r"|\b(?:mean|means|meaning|meant|definition|defined?)\b"
+    r"|\bhow (?:is|are)\b.*\b(?:computed|calculated|decided|determined)\b"
+    r"|\b(?:veut dire|veulent dire|signifie|signifient|signification|definition|calculee?s?)\b"
 )
 
 
@@ -288,7 +291,8 @@ RULES: tuple[Rule, ...] = (
         "freshness",
         "freshness",
         "The question asks what changed or what is stale: the freshness report, no search. A question "
-        'about how the mechanism works ("how is freshness computed") is not one.',
+        'about how the mechanism works or what a word means ("how is freshness computed", "what does '
+        'stale mean", "que veut dire périmé") is not one.',
         _freshness,
         FRESHNESS_EN,
         FRESHNESS_FR,
