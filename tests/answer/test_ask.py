@@ -13,6 +13,7 @@ from mcp.shared.memory import create_connected_server_and_client_session
 from conftest import NOW, commit_all, resync
 from kenning import registry
 from kenning.answer import ask as ask_module
+from kenning.answer.relations import Walked
 from kenning.clock import iso
 from kenning.config import kenning_home
 from kenning.graph.walk import NO_RELATIONS, GraphState
@@ -100,7 +101,7 @@ def fake_graph(monkeypatch, *, built: bool, answer=None, error: Exception | None
     def relation_answer(conn, project, question, *, now, limit):
         if error:
             raise error
-        return answer
+        return None if answer is None else Walked(answer, guessed=False)
 
     state = GraphState.BUILT if built else GraphState.NOT_BUILT
     monkeypatch.setattr(ask_module, "graph_state", lambda conn: state)

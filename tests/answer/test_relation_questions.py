@@ -6,7 +6,7 @@ from __future__ import annotations
 import relations_project
 
 from conftest import NOW, resync
-from kenning.answer.ask import ask_project
+from kenning.answer.ask import GRAPH_GUESS_EMPTY, ask_project
 from kenning.bench.project_questions import matches
 
 TOP = 3
@@ -132,6 +132,9 @@ def test_a_named_identifier_the_graph_does_not_hold_is_a_degradation_not_a_stand
 def test_a_node_with_no_caller_gives_an_empty_graph_answer_that_says_so(make_project):
     project = relations_project.build(make_project)
     resync(project)
-    answer = ask_project(project, "who calls drain", now=NOW)
+    answer = ask_project(project, "who calls drain()", now=NOW)  # typed as a call: named, not guessed
     assert answer.mode == "graph" and answer.excerpts == () and answer.empty_reason.value == "no_match"
     assert "the graph holds no callers of app.jobs.drain (exact)" in answer.notes
+    guessed = ask_project(project, "who calls drain", now=NOW)  # a plain word: the words answer instead
+    assert guessed.mode == "lexical" and guessed.degradations == (GRAPH_GUESS_EMPTY,)
+    assert "the graph holds no callers of app.jobs.drain (exact)" in guessed.notes

@@ -19,7 +19,9 @@ def test_relation_answer_finds_the_node_named_in_the_question_and_picks_the_walk
     conn = connect(project.db_path)
     try:
         assert graph_state(conn) is GraphState.BUILT
-        calls = relation_answer(conn, project, "where is `rrf_fuse` defined and what calls it", now=NOW)
+        walked = relation_answer(conn, project, "where is `rrf_fuse` defined and what calls it", now=NOW)
+        assert not walked.guessed  # typed in backticks: a name, not a guess
+        calls = walked.answer
         assert calls.mode == "graph" and calls.rule == "graph.callers"
         names = [ex.explain["node"]["name"] for ex in calls.excerpts]
         assert "demo.fusion.rrf_fuse" not in names  # the node itself is not its own caller
@@ -28,7 +30,7 @@ def test_relation_answer_finds_the_node_named_in_the_question_and_picks_the_walk
             ex.explain["relation"] == "callers" and ex.explain["direction"] == "incoming" for ex in calls.excerpts
         )
         assert calls.excerpts[0].path[-1]["type"] == "calls"
-        touched = relation_answer(conn, project, "quelles tâches touchent src/demo/fusion.py ?", now=NOW)
+        touched = relation_answer(conn, project, "quelles tâches touchent src/demo/fusion.py ?", now=NOW).answer
         assert touched.rule == "graph.touches" and "task" in {ex.fact.type for ex in touched.excerpts}
         assert relation_answer(conn, project, "how is the weather today", now=NOW) is None
     finally:

@@ -70,6 +70,17 @@ def test_the_module_chunk_keeps_docstring_imports_and_constants_but_no_definitio
     assert {"kenning", "search", "fuse"} <= set(module.keywords.split())
 
 
+def test_the_module_chunk_names_what_it_assigns_at_top_level_in_its_keywords():
+    source = (
+        "import os\n\nDEFAULT_TIMEOUT_CONFIG = 5.0\nlimit: int = 3\nos.environ['X'] = '1'\n\n\n"
+        "def f():\n    inner = 1\n"
+    )
+    module = parse_python(source, "pkg/_config.py")[0]
+    words = module.keywords.split()
+    assert {"DEFAULT_TIMEOUT_CONFIG", "default", "timeout", "config", "limit"} <= set(words), words
+    assert "inner" not in words and "environ" not in words  # a function's locals, a subscript: not the module's names
+
+
 def test_a_decorated_function_keeps_its_decorators_and_a_one_line_signature():
     chunk = by_symbol(parse_python(SOURCE, "fuse.py"))["rrf_fuse"]
     assert chunk.title == "def rrf_fuse(rankings: list[list[str]], k: int) -> list[str]"  # no defaults

@@ -33,6 +33,8 @@ DENSE_MISSING = dense_engine.NOT_INSTALLED
 CORE_NOT_BUILT = "core pack not built"
 CORE_NOT_INDEXED = "core pack facts not indexed: run `kenning sync`"
 DENSE_NOT_BUILT = "dense index not built: run `kenning sync`"
+GRAPH_NO_NODE = "graph found no node for this question"
+GRAPH_GUESS_EMPTY = "graph found nothing from the nodes guessed from the question's words"
 
 
 def dense_installed() -> bool:
@@ -286,9 +288,20 @@ def _graph(
             now=now,
             limit=limit,
             count_hidden=count_hidden,
-            degradations=("graph found no node for this question",),
+            degradations=(GRAPH_NO_NODE,),
         )
-    return replace(found, mode="graph")
+    if found.guessed and not found.answer.excerpts:  # a guessed start led nowhere: the words may still answer
+        words = _lexical(
+            conn,
+            project,
+            question,
+            now=now,
+            limit=limit,
+            count_hidden=count_hidden,
+            degradations=(GRAPH_GUESS_EMPTY,),
+        )
+        return replace(words, notes=(*found.answer.notes, *words.notes))
+    return replace(found.answer, mode="graph")
 
 
 def _manifest(project: Project) -> dict[str, Any] | None:

@@ -5,7 +5,8 @@ ADR, task and commit ids, then plain words that are exactly a symbol's or a modu
 (case kept: the class ``Timeout`` is not the method ``timeout``). Failing those, "graph,
 then lexical over the nodes found": a lexical search restricted to the excerpts that carry
 graph nodes, whose best hits become the start nodes. Each start says how it was resolved
-(``resolved_by``: ``exact``, ``path`` or ``lexical``).
+(``resolved_by``: ``exact``, ``path`` or ``lexical``) and whether the question typed its name
+(``typed``): a start found from plain words or by lexical search is a guess.
 """
 
 from __future__ import annotations
@@ -51,6 +52,7 @@ class Start:
     node: Node
     text: str  # what named it: the name typed, or the words searched for a lexical start
     resolved_by: str  # exact, path, lexical
+    typed: bool = False  # named as the question typed it (quoted, a path, code-shaped), not guessed from words
 
     def to_json(self) -> dict[str, str]:
         return {"kind": self.node.kind, "name": self.node.label, "named_by": self.text, "resolved_by": self.resolved_by}
@@ -64,15 +66,17 @@ def resolve(conn: Connection, text: str) -> list[Node]:
 
 def typed_names(question: str) -> list[str]:
     """What the question types as a name: quoted or backticked text, then code-shaped words
-    (paths and dotted names first, longer first)."""
+    (``drain()`` included; paths and dotted names first, longer first)."""
     texts = [next(g for g in m.groups() if g) for m in _QUOTED.finditer(question)]
-    shaped = [t for t in _tokens(question) if _CODE_SHAPE.search(t)]
+    shaped = [t.removesuffix("()") for t in _tokens(question, calls=True) if _CODE_SHAPE.search(t)]
     shaped.sort(key=lambda t: ("/" not in t and "." not in t, -len(t)))
     return texts + shaped
 
 
-def _tokens(question: str) -> list[str]:
-    return [t.rstrip(".,;:?!").removesuffix("()") for t in _TOKEN.findall(_QUOTED.sub(" ", question))]
+def _tokens(question: str, *, calls: bool = False) -> list[str]:
+    """The question's words outside quotes; ``calls``: a trailing ``()`` kept."""
+    tokens = [t.rstrip(".,;:?!") for t in _TOKEN.findall(_QUOTED.sub(" ", question))]
+    return tokens if calls else [t.removesuffix("()") for t in tokens]
 
 
 def named(conn: Connection, question: str, *, plain_words: bool = True) -> list[list[Start]]:
@@ -87,7 +91,7 @@ def named(conn: Connection, question: str, *, plain_words: bool = True) -> list[
         seen.add(text)
         rows, how = graph_lookup.exact_nodes(conn, text)
         if rows:
-            groups.append([Start(Node(*r), text, how or "exact") for r in rows])
+            groups.append([Start(Node(*r), text, how or "exact", typed=True) for r in rows])
     if plain_words:
         words = [t for t in tokens if t not in seen]
         for i, word in enumerate(words):

@@ -9,7 +9,9 @@ ones, and a call on an unknown receiver in another file (``generator.send()``) b
 resolved call. A start node is never its own result, except in a "why" answer, whose
 decisions are the answer. Every excerpt says which relation was followed
 (``explain.relation``, ``explain.direction``) and from which start, and keeps its typed,
-sourced path.
+sourced path. The answer also says whether its starts were guessed (plain words, lexical
+search) rather than typed: an empty walk from a guess is no answer (``answer.ask`` asks the
+words instead), an empty walk from a typed name is one ("no callers of X").
 """
 
 from __future__ import annotations
@@ -71,6 +73,15 @@ _PREFERRED = {
 _COMMIT_FIRST = re.compile(r"\bcommits?\b")
 
 
+@dataclass(frozen=True)
+class Walked:
+    """The graph's answer to a relation question, and whether its start nodes were guessed:
+    found from the question's plain words or by a lexical search, not from a name it typed."""
+
+    answer: Answer
+    guessed: bool
+
+
 def relation_of(question: str) -> Relation:
     folded = fold(question)
     return next((r for r in RELATIONS if r.cue.search(folded)), NEIGHBOURS)
@@ -78,7 +89,7 @@ def relation_of(question: str) -> Relation:
 
 def relation_answer(
     conn: Connection, project: Project, question: str, *, now: datetime, limit: int = 10
-) -> Answer | None:
+) -> Walked | None:
     """The graph's answer to a relation question, or None when it names no node and the
     lexical search over node-bearing excerpts finds none either."""
     relation = relation_of(question)
@@ -87,7 +98,7 @@ def relation_answer(
     if relation.name == "path" and len(groups) >= 2:
         a, b = groups[0], groups[1]
         hits = walk.path_between(conn, [s.node for s in a], [s.node for s in b])
-        return _answer(
+        answer = _answer(
             conn,
             project,
             question,
@@ -98,6 +109,7 @@ def relation_answer(
             now=now,
             notes=[] if hits else [f"no path within {walk.MAX_HOPS} edges"],
         )
+        return Walked(answer, guessed=not all(s.typed for s in [*a, *b]))
     starts = groups[0] if groups else []
     if not starts and relation.name == "path":
         relation = NEIGHBOURS
@@ -112,7 +124,8 @@ def relation_answer(
         return None
     nodes = [s.node for s in starts]
     hits = _walk(conn, relation, nodes, question)
-    return _answer(conn, project, question, relation, starts, hits, options, now=now)
+    answer = _answer(conn, project, question, relation, starts, hits, options, now=now)
+    return Walked(answer, guessed=not all(s.typed for s in starts))
 
 
 def _walk(conn: Connection, relation: Relation, starts: list[walk.Node], question: str) -> list[walk.Hit]:

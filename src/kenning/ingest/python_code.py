@@ -192,9 +192,22 @@ def _module_chunk(
         anchor=f":1-{last}",
         line_start=1,
         line_end=last,
-        keywords=keywords_for(module),
+        keywords=keywords_for(module, *_assigned(tree)),
         meta={"symbol": module, "kind": "module", "docstring": docstring_summary(tree)},
     )
+
+
+def _assigned(tree: ast.Module) -> list[str]:
+    """The names the module assigns at top level (``DEFAULT_TIMEOUT_CONFIG = …``): defined
+    there with no excerpt of their own, they are keywords of the module's, as a function's name
+    is of its."""
+    names = []
+    for stmt in tree.body:
+        if isinstance(stmt, ast.Assign):
+            names += [t.id for t in stmt.targets if isinstance(t, ast.Name)]
+        elif isinstance(stmt, ast.AnnAssign) and isinstance(stmt.target, ast.Name):
+            names.append(stmt.target.id)
+    return names
 
 
 def compact_title(node: Definition, qualname: str, kind: str, limit: int | None = TITLE_CHARS) -> str:
