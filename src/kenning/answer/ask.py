@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 from datetime import datetime
+from functools import partial
 from typing import Any
 
 from kenning import dense as dense_engine
@@ -151,20 +152,13 @@ def _run(
     explain: bool = False,
     count_hidden: bool = True,
 ) -> Answer:
+    words = partial(_lexical, conn, project, question, now=now, limit=limit, count_hidden=count_hidden)
     match chosen.mode:
         case "freshness":
             return stale_report(conn, project, now=now, limit=limit)
         case "core":
             if manifest is None:
-                return _lexical(
-                    conn,
-                    project,
-                    question,
-                    now=now,
-                    limit=limit,
-                    count_hidden=count_hidden,
-                    degradations=(CORE_NOT_BUILT,),
-                )
+                return words(degradations=(CORE_NOT_BUILT,))
             return core_answer(conn, project, manifest, question, now=now)
         case "graph":
             return _graph(conn, project, question, now=now, limit=limit, count_hidden=count_hidden)
@@ -173,17 +167,7 @@ def _run(
         case _:
             degradations = (DENSE_MISSING,) if chosen.rule == "default" else ()
             notes = (dense_engine.missing() or "",) if degradations else ()
-            return _lexical(
-                conn,
-                project,
-                question,
-                now=now,
-                limit=limit,
-                count_hidden=count_hidden,
-                degradations=degradations,
-                explain=explain,
-                notes=notes,
-            )
+            return words(degradations=degradations, explain=explain, notes=notes)
 
 
 def _lexical(
@@ -214,32 +198,14 @@ def _hybrid(
     count_hidden: bool = True,
 ) -> Answer:
     """Level 1 when the dense index can serve this question; otherwise lexical, saying why."""
+    words = partial(_lexical, conn, project, question, now=now, limit=limit, count_hidden=count_hidden, explain=explain)
     if dense_engine.missing() is not None:
-        return _lexical(
-            conn,
-            project,
-            question,
-            now=now,
-            limit=limit,
-            count_hidden=count_hidden,
-            explain=explain,
-            degradations=(DENSE_MISSING,),
-            notes=(dense_engine.missing() or "",),
-        )
+        return words(degradations=(DENSE_MISSING,), notes=(dense_engine.missing() or "",))
     from kenning.search import hybrid  # numpy and the models: only with the dense extra installed
 
     embedder, why = hybrid.serving(conn, project, question)
     if embedder is None:
-        return _lexical(
-            conn,
-            project,
-            question,
-            now=now,
-            limit=limit,
-            count_hidden=count_hidden,
-            explain=explain,
-            degradations=(why,),
-        )
+        return words(degradations=(why,))
     answer = hybrid.search(
         conn,
         project,
@@ -255,52 +221,21 @@ def _hybrid(
 def _graph(
     conn: Connection, project: Project, question: str, *, now: datetime, limit: int, count_hidden: bool = True
 ) -> Answer:
+    words = partial(_lexical, conn, project, question, now=now, limit=limit, count_hidden=count_hidden)
     try:
         state = graph_state(conn)
         if state is not GraphState.BUILT:
-            return _lexical(
-                conn,
-                project,
-                question,
-                now=now,
-                limit=limit,
-                count_hidden=count_hidden,
-                degradations=(GRAPH_NOT_BUILT if state is GraphState.NOT_BUILT else GRAPH_EMPTY,),
-            )
+            return words(degradations=(GRAPH_NOT_BUILT if state is GraphState.NOT_BUILT else GRAPH_EMPTY,))
         found = relation_answer(conn, project, question, now=now, limit=limit)
     except KenningError:
         raise
     except Exception as exc:  # a failed engine is a degradation, never a silent empty answer
-        return _lexical(
-            conn,
-            project,
-            question,
-            now=now,
-            limit=limit,
-            count_hidden=count_hidden,
-            degradations=(f"graph failed: {type(exc).__name__}: {exc}",),
-        )
+        return words(degradations=(f"graph failed: {type(exc).__name__}: {exc}",))
     if found is None:
-        return _lexical(
-            conn,
-            project,
-            question,
-            now=now,
-            limit=limit,
-            count_hidden=count_hidden,
-            degradations=(GRAPH_NO_NODE,),
-        )
+        return words(degradations=(GRAPH_NO_NODE,))
     if found.guessed and not found.answer.excerpts:  # a guessed start led nowhere: the words may still answer
-        words = _lexical(
-            conn,
-            project,
-            question,
-            now=now,
-            limit=limit,
-            count_hidden=count_hidden,
-            degradations=(GRAPH_GUESS_EMPTY,),
-        )
-        return replace(words, notes=(*found.answer.notes, *words.notes))
+        instead = words(degradations=(GRAPH_GUESS_EMPTY,))
+        return replace(instead, notes=(*found.answer.notes, *instead.notes))
     return replace(found.answer, mode="graph")
 
 
