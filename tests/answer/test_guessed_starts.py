@@ -107,3 +107,9 @@ def test_kenning_ask_and_memory_ask_both_fall_back_to_the_words(project, cli):
 def test_a_call_typed_with_parentheses_is_a_name_not_a_plain_word():
     assert typed_names("who calls drain()?") == ["drain"]
     assert typed_names("who calls drain") == []
+
+
+def test_an_acronym_leading_a_word_is_a_typed_name_and_a_plural_acronym_is_not():
+    assert typed_names("who calls URLPattern") == ["URLPattern"]
+    assert typed_names("which tests cover HTTPTransport") == ["HTTPTransport"]
+    assert typed_names("which tests cover the APIs") == []

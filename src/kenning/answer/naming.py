@@ -26,7 +26,11 @@ from kenning.store.handle import Connection
 
 _QUOTED = re.compile(r"`([^`]{1,200})`|\"([^\"]{1,200})\"|«\s*([^»]{1,200}?)\s*»|“([^”]{1,200})”")
 _TOKEN = re.compile(r"#\d+|[A-Za-z_][\w.\-/]*\w(?:\(\))?|[0-9a-f]{7,40}")
-_CODE_SHAPE = re.compile(r"[_./#()]|[a-z][A-Z]|^[A-Z][a-z0-9]+[A-Z]|^[A-Z]{1,6}-\d+$|^[0-9a-f]{7,40}$")
+# Code-shaped: punctuation of code, camelCase, CamelCase, an acronym leading a word
+# (``URLPattern``, not the plural ``APIs``), a task id, a commit hash.
+_CODE_SHAPE = re.compile(
+    r"[_./#()]|[a-z][A-Z]|^[A-Z][a-z0-9]+[A-Z]|[A-Z]{2,}(?!s$)[a-z]|^[A-Z]{1,6}-\d+$|^[0-9a-f]{7,40}$"
+)
 _MODULE_WORD = re.compile(r"^(?:module|modules|file|files|package|fichier|fichiers|paquet)$")
 # Words of the relation vocabulary: never a node's name, never a lexical term.
 _RELATION_VOCABULARY = """
