@@ -47,6 +47,9 @@ CallObserver = Callable[[Any, str, dict[str, Any], CallToolResult], None]
 # Called before each call of a listed tool with (request or None, tool name, arguments): the
 # error that refuses it (the HTTP app: a token's scopes and binding), or None.
 CallGuard = Callable[[Any, str, dict[str, Any]], KenningError | None]
+# Called before each resource read with (request or None, URI): the error that refuses it (the
+# HTTP app: a path-bound token, which memory_get refuses too), or None.
+ReadGuard = Callable[[Any, str], KenningError | None]
 # Whether a tool is listed to the caller of a request (the HTTP app: a read-only token is not
 # shown the write tools it could not call).
 ToolFilter = Callable[[Any, str], bool]
@@ -136,6 +139,7 @@ class KenningMCP(FastMCP):
         super().__init__(*args, **kwargs)
         self.observers: list[CallObserver] = []
         self.guards: list[CallGuard] = []
+        self.read_guards: list[ReadGuard] = []
         self.shown: list[ToolFilter] = []
 
     async def list_tools(self) -> list[Tool]:
@@ -196,10 +200,22 @@ class KenningMCP(FastMCP):
             return error_reply(InternalError(f"{name} failed: {type(cause or exc).__name__}: {cause or exc}"))
 
     async def read_resource(self, uri: Any) -> Any:
-        """A failed read is a protocol error (resources have no error results); its message is
-        the typed error once, not wrapped twice by the SDK's template layer."""
+        """A resource read, refused as the tool reading the same thing refuses it: the read
+        guards first, then the resource runs with the caller's projects (``ALLOWED_PROJECTS``,
+        as a tool call does), so a ``kn://beta/3`` over HTTP follows the token. A failed read is
+        a protocol error (resources have no error results); its message is the typed error
+        once, not wrapped twice by the SDK's template layer."""
+        request = self._request()
         try:
-            return await super().read_resource(uri)
+            for guard in self.read_guards:
+                refused = guard(request, str(uri))
+                if refused is not None:
+                    raise refused
+            token = ALLOWED_PROJECTS.set(_allowed(request))
+            try:
+                return await super().read_resource(uri)
+            finally:
+                ALLOWED_PROJECTS.reset(token)
         except Exception as exc:
             cause = _typed_cause(exc)
             if cause is None:
