@@ -124,6 +124,7 @@ class Connections:
     project: Project
     _free: list[Connection] = field(default_factory=list, repr=False)
     _lock: threading.Lock = field(default_factory=threading.Lock, repr=False)
+    _closed: bool = field(default=False, repr=False)
 
     @contextmanager
     def conn(self, *, create: bool = False) -> Iterator[Connection]:
@@ -136,7 +137,20 @@ class Connections:
             yield taken
         finally:
             with self._lock:
-                self._free.append(taken)
+                closed = self._closed
+                if not closed:
+                    self._free.append(taken)
+            if closed:
+                taken.close()
+
+    def close(self) -> None:
+        """Close the kept connections (the server stops; a request still running keeps its
+        own, closed when that request hands it back)."""
+        with self._lock:
+            kept, self._free = self._free, []
+            self._closed = True
+        for conn in kept:
+            conn.close()
 
 
 def ask_kept(connections: Connections, question: str, *, now: datetime, limit: int = 10) -> Answer:

@@ -213,6 +213,7 @@ def mcp(
             )
         serve_until_stopped(app, sock, "kenning mcp --http", forwarded=proxies)
     else:
+        from kenning.interfaces.cli.serve_cmds import said_stopped
         from kenning.interfaces.mcp.server import serve_stdio
 
-        serve_stdio(project, tools=tools, cross_project=cross_project)
+        said_stopped(serve_stdio(project, tools=tools, cross_project=cross_project), "kenning mcp")

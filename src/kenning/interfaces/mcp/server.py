@@ -10,10 +10,12 @@ the property name does not).
 
 from __future__ import annotations
 
+import signal
 from collections.abc import Callable, Sequence
 from datetime import datetime
 from typing import Any
 
+import anyio
 import pydantic
 from mcp.server.fastmcp import FastMCP
 from mcp.server.fastmcp.exceptions import ResourceError, ToolError
@@ -21,7 +23,7 @@ from mcp.types import CallToolResult, Tool
 
 from kenning.clock import utc_now
 from kenning.errors import InternalError, InvalidQuery, KenningError, NotFound, UsageError, ValidationError
-from kenning.interfaces.mcp import ask_tools, graph_tools, memory_tools, profiles
+from kenning.interfaces.mcp import ask_tools, graph_tools, memory_tools, profiles, stdio
 from kenning.interfaces.mcp.context import ALLOWED_PROJECTS, ServerContext, error_reply, off_the_loop
 from kenning.project import Project
 from kenning.refs import bound_error
@@ -140,6 +142,7 @@ class KenningMCP(FastMCP):
         self.observers: list[CallObserver] = []
         self.guards: list[CallGuard] = []
         self.read_guards: list[ReadGuard] = []
+        self.contexts: list[ServerContext] = []  # closed by close()
         self.shown: list[ToolFilter] = []
 
     async def list_tools(self) -> list[Tool]:
@@ -222,6 +225,11 @@ class KenningMCP(FastMCP):
                 raise
             raise ResourceError(f"error ({type(cause).__name__}): {cause.message}\nNext: {cause.hint}") from exc
 
+    def close(self) -> None:
+        """Close the store connections the server's tools keep (the server has stopped)."""
+        for ctx in self.contexts:
+            ctx.close()
+
     def _request(self) -> Any:
         try:
             return self._mcp_server.request_context.request
@@ -260,6 +268,7 @@ def build_server(
         lexical.warm_word_lists(project.db_path)  # the common words' lists, read in the background
     server = KenningMCP(name="kenning", instructions=INSTRUCTIONS, log_level="WARNING", **settings)
     ctx = ServerContext(project=project, clock=clock, cross_project=cross_project)
+    server.contexts.append(ctx)
     for module in TOOL_MODULES:
         module.register(server, ctx)
     if keep is not None:
@@ -271,5 +280,13 @@ def build_server(
     return server
 
 
-def serve_stdio(project: Project, tools: str | Sequence[str] = "default", *, cross_project: bool = False) -> None:
-    build_server(project, tools=tools, cross_project=cross_project).run("stdio")
+def serve_stdio(
+    project: Project, tools: str | Sequence[str] = "default", *, cross_project: bool = False
+) -> signal.Signals | None:
+    """Serve over stdio until the client closes the input or SIGINT or SIGTERM stops the
+    server (``stdio.py``), then close the store connections; the signal, if one stopped it."""
+    server = build_server(project, tools=tools, cross_project=cross_project)
+    try:
+        return anyio.run(stdio.serve, server)
+    finally:
+        server.close()
