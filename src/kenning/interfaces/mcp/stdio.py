@@ -13,7 +13,9 @@ signal, ``KeyboardInterrupt``).
 
 Standard input is read with the event loop's readiness wait (``anyio.wait_readable``), which
 a signal cancels; a regular file or ``/dev/null`` cannot be waited on that way, but reading
-one never blocks, so it is read as the SDK reads it, in a worker thread.
+one never blocks, so it is read as the SDK reads it, in a worker thread (as is an input the
+event loop refuses to wait on: a terminal under macOS's kqueue, where a signal then waits
+for the next line, as before).
 """
 
 from __future__ import annotations
@@ -70,9 +72,14 @@ class Input:
             return b""
         if not self._pollable:
             return await anyio.to_thread.run_sync(os.read, self._fd, CHUNK)
-        with anyio.CancelScope() as self._waiting:
-            await anyio.wait_readable(self._fd)
-        self._waiting = None
+        try:
+            with anyio.CancelScope() as self._waiting:
+                await anyio.wait_readable(self._fd)
+        except OSError:  # a selector that cannot wait on it (macOS's kqueue and a terminal)
+            self._pollable = False
+            return await self._read()
+        finally:
+            self._waiting = None
         return b"" if self._stopped else os.read(self._fd, CHUNK)
 
 
