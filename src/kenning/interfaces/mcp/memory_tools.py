@@ -11,6 +11,7 @@ from __future__ import annotations
 import dataclasses
 from typing import TYPE_CHECKING, Annotated
 
+import anyio.to_thread
 from mcp.server.fastmcp import FastMCP
 from mcp.types import CallToolResult
 from pydantic import Field
@@ -354,7 +355,12 @@ def _register_resource(server: FastMCP, ctx: ServerContext) -> None:
         mime_type="text/plain",
         description="A fact as a full record, framed as data: this project's, or another one memory_get may read.",
     )
-    def fact_resource(project: str, fact: str) -> str:
+    async def fact_resource(project: str, fact: str) -> str:
+        """Read in a worker thread, as a tool call runs (``context.off_the_loop``): the event
+        loop keeps serving while a store is opened and read."""
+        return await anyio.to_thread.run_sync(read_fact, project, fact)
+
+    def read_fact(project: str, fact: str) -> str:
         """What ``memory_get`` gives for the same citation, through the same store
         (``foreign.cited_store``): another registered project's when the server may read it,
         refused with the same ``ScopeDenied`` when it may not."""
