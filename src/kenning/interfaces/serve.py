@@ -9,6 +9,7 @@ or opened, and handed back after.
 
 from __future__ import annotations
 
+import ipaddress
 import signal
 import socket
 import threading
@@ -59,12 +60,36 @@ def address_of(sock: socket.socket, host: str) -> str:
     return f"http://{f'[{shown}]' if ':' in shown else shown}:{sock.getsockname()[1]}"
 
 
+def forwarded_from(raw: str | None) -> tuple[str, ...]:
+    """The addresses (``10.0.0.5``, ``::1``), networks (``10.0.0.0/8``) or ``*`` of
+    ``--forwarded-allow-ips``: the proxies whose ``X-Forwarded-For`` / ``X-Forwarded-Proto``
+    headers a server believes. None or blank: none (the default)."""
+    hosts = tuple(h.strip() for h in (raw or "").split(",") if h.strip())
+    if hosts == ("*",):
+        return hosts
+    for host in hosts:
+        try:
+            ipaddress.ip_network(host) if "/" in host else ipaddress.ip_address(host)
+        except ValueError:
+            raise ValidationError(
+                f"--forwarded-allow-ips: {host!r} is not an IP address or network",
+                hint="list the reverse proxy's addresses, e.g. 127.0.0.1,::1 or 10.0.0.0/8 ('*' alone: any)",
+            ) from None
+    return hosts
+
+
 STOPPING_SIGNALS = (signal.SIGINT, signal.SIGTERM)
 
 
-def run(app: ASGIApp, sock: socket.socket) -> signal.Signals | None:
+def run(app: ASGIApp, sock: socket.socket, *, forwarded: tuple[str, ...] = ()) -> signal.Signals | None:
     """Serve ``app`` on ``sock`` (from :func:`listen`) until Ctrl-C or SIGTERM; the signal that
     stopped it (None when it stopped on its own).
+
+    The client address of a request (the failed-attempt limit counts per address, the audit
+    log records it) is the connection's peer, unless the peer is one of ``forwarded`` (from
+    :func:`forwarded_from`): then it is what that proxy put in ``X-Forwarded-For``. uvicorn's
+    own default trusts that header from 127.0.0.1 (or ``$FORWARDED_ALLOW_IPS``), which let any
+    local process pick a fresh address for each bad token; here the trust is explicit.
 
     uvicorn shuts down cleanly on SIGINT or SIGTERM, then restores the handlers it found and
     raises the signal again, so that the default action runs: without a handler of ours the
@@ -82,7 +107,10 @@ def run(app: ASGIApp, sock: socket.socket) -> signal.Signals | None:
     in_main = threading.current_thread() is threading.main_thread()  # where signals can be caught
     previous = {sig: signal.signal(sig, note) for sig in STOPPING_SIGNALS} if in_main else {}
     try:
-        uvicorn.Server(uvicorn.Config(app, log_level="warning")).run(sockets=[sock])
+        config = uvicorn.Config(
+            app, log_level="warning", proxy_headers=bool(forwarded), forwarded_allow_ips=list(forwarded)
+        )
+        uvicorn.Server(config).run(sockets=[sock])
     finally:
         for sig, handler in previous.items():
             signal.signal(sig, handler)
@@ -96,6 +124,7 @@ class Connections:
     project: Project
     _free: list[Connection] = field(default_factory=list, repr=False)
     _lock: threading.Lock = field(default_factory=threading.Lock, repr=False)
+    _closed: bool = field(default=False, repr=False)
 
     @contextmanager
     def conn(self, *, create: bool = False) -> Iterator[Connection]:
@@ -108,7 +137,20 @@ class Connections:
             yield taken
         finally:
             with self._lock:
-                self._free.append(taken)
+                closed = self._closed
+                if not closed:
+                    self._free.append(taken)
+            if closed:
+                taken.close()
+
+    def close(self) -> None:
+        """Close the kept connections (the server stops; a request still running keeps its
+        own, closed when that request hands it back)."""
+        with self._lock:
+            kept, self._free = self._free, []
+            self._closed = True
+        for conn in kept:
+            conn.close()
 
 
 def ask_kept(connections: Connections, question: str, *, now: datetime, limit: int = 10) -> Answer:

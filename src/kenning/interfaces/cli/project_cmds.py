@@ -19,6 +19,7 @@ from kenning.interfaces.cli.common import (
     stderr_is_terminal,
 )
 from kenning.interfaces.cli.plain_project import init_output, sync_output
+from kenning.interfaces.cli.serve_cmds import forwarded_option
 from kenning.project import CONFIG_NAME
 from kenning.status import project_status
 
@@ -183,7 +184,10 @@ def _status_text(data: dict[str, Any]) -> str:
     "read-only, confidential ones never (also: cross_project = true in KENNING_HOME/config.toml). "
     "Over HTTP a token's projects decide.",
 )
-def mcp(project_path: Path | None, tools: str, http: bool, host: str, port: int, cross_project: bool) -> None:
+@forwarded_option
+def mcp(
+    project_path: Path | None, tools: str, http: bool, host: str, port: int, cross_project: bool, forwarded: str | None
+) -> None:
     """Serve this project to MCP clients over stdio, or over HTTP with --http (see docs/mcp.md)."""
     from kenning.interfaces.mcp.profiles import resolve
 
@@ -192,8 +196,9 @@ def mcp(project_path: Path | None, tools: str, http: bool, host: str, port: int,
     if http:
         from kenning.interfaces.cli.serve_cmds import serve_until_stopped
         from kenning.interfaces.mcp.http import create_app
-        from kenning.interfaces.serve import address_of, listen
+        from kenning.interfaces.serve import address_of, forwarded_from, listen
 
+        proxies = forwarded_from(forwarded)
         sock = listen(host, port)  # bound before the banner: it names the port actually served
         click.echo(
             f"kenning MCP for {project.name} at {address_of(sock, host)}/mcp (tools: {tools}); "
@@ -201,8 +206,14 @@ def mcp(project_path: Path | None, tools: str, http: bool, host: str, port: int,
             err=True,
         )
         app = create_app(project, home=kenning_home(), tools=tools, host=host)
-        serve_until_stopped(app, sock, "kenning mcp --http")
+        if proxies:
+            click.echo(
+                f"client addresses taken from X-Forwarded-For when the request comes from {', '.join(proxies)}",
+                err=True,
+            )
+        serve_until_stopped(app, sock, "kenning mcp --http", forwarded=proxies)
     else:
+        from kenning.interfaces.cli.serve_cmds import said_stopped
         from kenning.interfaces.mcp.server import serve_stdio
 
-        serve_stdio(project, tools=tools, cross_project=cross_project)
+        said_stopped(serve_stdio(project, tools=tools, cross_project=cross_project), "kenning mcp")

@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import signal
 import socket
+from collections.abc import Callable
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any, TypeVar
 
 import click
 
@@ -12,6 +14,21 @@ from kenning.interfaces.cli.common import now, project_option, resolve_project, 
 
 if TYPE_CHECKING:
     from starlette.types import ASGIApp
+
+F = TypeVar("F", bound=Callable[..., Any])
+
+
+def forwarded_option(func: F) -> F:
+    """``--forwarded-allow-ips``, shared by the HTTP servers (``serve``, ``mcp --http``)."""
+    return click.option(
+        "--forwarded-allow-ips",
+        "forwarded",
+        default=None,
+        metavar="IPS",
+        help="HTTP: behind a reverse proxy, its addresses or networks (comma-separated; '*' any): the client "
+        "address is then taken from the X-Forwarded-For header it sets. Default: none, the header is ignored "
+        "(anyone who can reach the port could set it and dodge the failed-attempt limit).",
+    )(func)
 
 
 @click.command()
@@ -37,16 +54,20 @@ if TYPE_CHECKING:
     metavar="PROFILE[,PROFILE…]",
     help="With --mcp: tool profiles to list (default, xmemo, guided, graph, write, all).",
 )
+@forwarded_option
 @project_option
-def serve(port: int, host: str | None, with_mcp: bool, tools: str, project_path: Path | None) -> None:
+def serve(
+    port: int, host: str | None, with_mcp: bool, tools: str, forwarded: str | None, project_path: Path | None
+) -> None:
     """Serve the web cockpit (Ask, Stale, Graph, Memory, Benchmarks, Status) on 127.0.0.1, or on
     --host ADDR behind access tokens."""
     from kenning.config import kenning_home
-    from kenning.interfaces.serve import address_of, listen
+    from kenning.interfaces.serve import address_of, forwarded_from, listen
     from kenning.interfaces.web.app import create_app
     from kenning.interfaces.web.binding import DEFAULT_HOST, check_bind
 
     chosen = host or DEFAULT_HOST
+    proxies = forwarded_from(forwarded)  # a malformed address is a usage error before anything starts
     project = resolve_project(project_path)
     gated = check_bind(chosen, explicit=host is not None, home=kenning_home(), project=project.name, now=now())
     endpoint = None
@@ -71,15 +92,22 @@ def serve(port: int, host: str | None, with_mcp: bool, tools: str, project_path:
         warn("every request needs a token bound to this project (log in at /login, or Authorization: Bearer)")
     if with_mcp:
         warn(f"MCP ({tools}) at {address}/mcp: clients need a bearer token (kenning token create)")
-    serve_until_stopped(app, sock, "kenning serve")
+    if proxies:
+        warn(f"client addresses taken from X-Forwarded-For when the request comes from {', '.join(proxies)}")
+    serve_until_stopped(app, sock, "kenning serve", forwarded=proxies)
 
 
-def serve_until_stopped(app: ASGIApp, sock: socket.socket, command: str) -> None:
+def serve_until_stopped(app: ASGIApp, sock: socket.socket, command: str, *, forwarded: tuple[str, ...] = ()) -> None:
     """Serve until SIGINT or SIGTERM, then return: a clean stop exits 0 (systemd and
     ``docker stop`` send SIGTERM and read any other code as a failure), said in one line on
-    stderr when it is a terminal. A server that fails exits non-zero (see docs/cli.md)."""
+    stderr when it is a terminal. A server that fails exits non-zero (see docs/cli.md).
+    ``forwarded``: the proxies whose X-Forwarded-For is believed (``serve.run``)."""
     from kenning.interfaces.serve import run
 
-    stopped = run(app, sock)
+    said_stopped(run(app, sock, forwarded=forwarded), command)
+
+
+def said_stopped(stopped: signal.Signals | None, command: str) -> None:
+    """One line on a terminal's stderr when a signal stopped a server cleanly."""
     if stopped is not None and stderr_is_terminal():
         warn(f"{command}: stopped on {stopped.name}, shut down cleanly")

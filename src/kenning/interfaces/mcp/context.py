@@ -56,6 +56,12 @@ class ServerContext:
         connection, taken from the server's kept ones or opened, and handed back after."""
         return self.connections.conn(create=create)
 
+    def close(self) -> None:
+        """Close every store connection the server keeps: its project's and the other
+        projects' read-only ones."""
+        self.connections.close()
+        self.stores.close()
+
 
 def reply(text: str, structured: dict[str, Any] | None = None, *, framed: bool = True) -> CallToolResult:
     """A successful tool result: readable text (framed as data when it carries retrieved

@@ -58,6 +58,9 @@ MAX_BODY = 1_000_000
 # Tools a path-bound token may call without a path_filter: they read nothing.
 PATH_FREE = frozenset({"save_memory"})
 LOOPBACK = ("127.0.0.1", "localhost", "::1")
+# A resource read (``kn://<project>/<id>``, ``kn://<project>/core``): what memory_get or core_pack
+# read, so it needs memory:read and a path-bound token may not make it (no path_filter limits it).
+READS = ToolNeeds("resources/read", writes=False, takes_path_filter=False, path_free_ok=False)
 _HINTS = {
     401: "send Authorization: Bearer <secret from `kenning token create`>",
     403: "ask for a token with the needed scope and binding (`kenning token create`), or stay within it",
@@ -76,7 +79,8 @@ async def _refuse(send: Send, status: int, message: str, headers: dict[str, str]
 
 
 def _calls(body: bytes) -> list[tuple[str, dict[str, Any]]]:
-    """(tool, arguments) of each tools/call in a JSON-RPC body; malformed bodies are left to the SDK."""
+    """(tool, arguments) of each tools/call in a JSON-RPC body, and (``resources/read``, its
+    params) of each resource read; malformed bodies are left to the SDK."""
     try:
         payload = json.loads(body)
     except ValueError:
@@ -87,6 +91,8 @@ def _calls(body: bytes) -> list[tuple[str, dict[str, Any]]]:
         if isinstance(msg, dict) and msg.get("method") == "tools/call" and isinstance(msg.get("params"), dict):
             args = msg["params"].get("arguments")
             found.append((str(msg["params"].get("name")), args if isinstance(args, dict) else {}))
+        elif isinstance(msg, dict) and msg.get("method") == READS.name:
+            found.append((READS.name, msg["params"] if isinstance(msg.get("params"), dict) else {}))
     return found
 
 
@@ -251,12 +257,20 @@ def mcp_endpoint(
         needs[tool.name] = ToolNeeds(
             tool.name, writes=writes, takes_path_filter="path_filter" in params, path_free_ok=tool.name in PATH_FREE
         )
+    needs[READS.name] = READS  # the gate's scope check of a resource read
 
     def authorise(request: Any, name: str, arguments: dict[str, Any]) -> ScopeDenied | None:
         token = _token(request)
         if token is None or name not in needs:
             return None
         refusal = check_binding(token, needs[name], arguments)  # the scope: the gate's 403
+        return None if refusal is None else ScopeDenied(refusal.message, hint=_HINTS[403])
+
+    def authorise_read(request: Any, uri: str) -> ScopeDenied | None:
+        """A resource read is refused where memory_get is: a path-bound token (the projects a
+        citation may name are the fact resource's own check, ``foreign.cited_store``)."""
+        token = _token(request)
+        refusal = None if token is None else check_binding(token, READS, {})
         return None if refusal is None else ScopeDenied(refusal.message, hint=_HINTS[403])
 
     def shown(request: Any, name: str) -> bool:
@@ -279,6 +293,7 @@ def mcp_endpoint(
             )
 
     server.guards.append(authorise)
+    server.read_guards.append(authorise_read)
     server.shown.append(shown)
     server.observers.append(audit_writes)
     disconnects.install()  # a client going away is no ERROR traceback (disconnects.py)

@@ -11,13 +11,13 @@ from __future__ import annotations
 import dataclasses
 from typing import TYPE_CHECKING, Annotated
 
+import anyio.to_thread
 from mcp.server.fastmcp import FastMCP
 from mcp.types import CallToolResult
 from pydantic import Field
 
 from kenning.across.answers import PerStore, over_stores
 from kenning.citation import facts_not_found, format_citation
-from kenning.errors import NotFound
 from kenning.interfaces import memory_render as mr
 from kenning.interfaces.mcp.context import READ, ServerContext, reply
 from kenning.interfaces.mcp.foreign import cited_store
@@ -353,15 +353,23 @@ def _register_resource(server: FastMCP, ctx: ServerContext) -> None:
         "kn://{project}/{fact}",
         name="fact",
         mime_type="text/plain",
-        description="A fact of this project as a full record, framed as data.",
+        description="A fact as a full record, framed as data: this project's, or another one memory_get may read.",
     )
-    def fact_resource(project: str, fact: str) -> str:
-        from kenning.memory.layers import check_project, details
+    async def fact_resource(project: str, fact: str) -> str:
+        """Read in a worker thread, as a tool call runs (``context.off_the_loop``): the event
+        loop keeps serving while a store is opened and read."""
+        return await anyio.to_thread.run_sync(read_fact, project, fact)
 
-        check_project(ctx.project, project)
-        with ctx.conn() as conn:
-            found, missing = details(conn, ctx.project, [fact_id(fact, ctx.project)], now=ctx.clock())
-        if missing:
-            raise NotFound(f"no fact #{missing[0]} in project {ctx.project.name!r}")
-        text, _ = mr.details_text(found, missing)
+    def read_fact(project: str, fact: str) -> str:
+        """What ``memory_get`` gives for the same citation, through the same store
+        (``foreign.cited_store``): another registered project's when the server may read it,
+        refused with the same ``ScopeDenied`` when it may not."""
+        from kenning.memory.layers import details
+
+        cited = f"kn://{project}/{fact}"
+        with cited_store(ctx, [cited]) as (read, conn):
+            found, missing = details(conn, read, [fact_id(cited, read)], now=ctx.clock())
+        if not found:
+            raise facts_not_found(missing, read.name)
+        text, _ = mr.details_text(found, missing, cited=read.name if read is not ctx.project else None)
         return f"{DATA_FRAME}\n{text}"

@@ -10,10 +10,12 @@ the property name does not).
 
 from __future__ import annotations
 
+import signal
 from collections.abc import Callable, Sequence
 from datetime import datetime
 from typing import Any
 
+import anyio
 import pydantic
 from mcp.server.fastmcp import FastMCP
 from mcp.server.fastmcp.exceptions import ResourceError, ToolError
@@ -21,7 +23,7 @@ from mcp.types import CallToolResult, Tool
 
 from kenning.clock import utc_now
 from kenning.errors import InternalError, InvalidQuery, KenningError, NotFound, UsageError, ValidationError
-from kenning.interfaces.mcp import ask_tools, graph_tools, memory_tools, profiles
+from kenning.interfaces.mcp import ask_tools, graph_tools, memory_tools, profiles, stdio
 from kenning.interfaces.mcp.context import ALLOWED_PROJECTS, ServerContext, error_reply, off_the_loop
 from kenning.project import Project
 from kenning.refs import bound_error
@@ -47,6 +49,9 @@ CallObserver = Callable[[Any, str, dict[str, Any], CallToolResult], None]
 # Called before each call of a listed tool with (request or None, tool name, arguments): the
 # error that refuses it (the HTTP app: a token's scopes and binding), or None.
 CallGuard = Callable[[Any, str, dict[str, Any]], KenningError | None]
+# Called before each resource read with (request or None, URI): the error that refuses it (the
+# HTTP app: a path-bound token, which memory_get refuses too), or None.
+ReadGuard = Callable[[Any, str], KenningError | None]
 # Whether a tool is listed to the caller of a request (the HTTP app: a read-only token is not
 # shown the write tools it could not call).
 ToolFilter = Callable[[Any, str], bool]
@@ -136,6 +141,8 @@ class KenningMCP(FastMCP):
         super().__init__(*args, **kwargs)
         self.observers: list[CallObserver] = []
         self.guards: list[CallGuard] = []
+        self.read_guards: list[ReadGuard] = []
+        self.contexts: list[ServerContext] = []  # closed by close()
         self.shown: list[ToolFilter] = []
 
     async def list_tools(self) -> list[Tool]:
@@ -196,15 +203,32 @@ class KenningMCP(FastMCP):
             return error_reply(InternalError(f"{name} failed: {type(cause or exc).__name__}: {cause or exc}"))
 
     async def read_resource(self, uri: Any) -> Any:
-        """A failed read is a protocol error (resources have no error results); its message is
-        the typed error once, not wrapped twice by the SDK's template layer."""
+        """A resource read, refused as the tool reading the same thing refuses it: the read
+        guards first, then the resource runs with the caller's projects (``ALLOWED_PROJECTS``,
+        as a tool call does), so a ``kn://beta/3`` over HTTP follows the token. A failed read is
+        a protocol error (resources have no error results); its message is the typed error
+        once, not wrapped twice by the SDK's template layer."""
+        request = self._request()
         try:
-            return await super().read_resource(uri)
+            for guard in self.read_guards:
+                refused = guard(request, str(uri))
+                if refused is not None:
+                    raise refused
+            token = ALLOWED_PROJECTS.set(_allowed(request))
+            try:
+                return await super().read_resource(uri)
+            finally:
+                ALLOWED_PROJECTS.reset(token)
         except Exception as exc:
             cause = _typed_cause(exc)
             if cause is None:
                 raise
             raise ResourceError(f"error ({type(cause).__name__}): {cause.message}\nNext: {cause.hint}") from exc
+
+    def close(self) -> None:
+        """Close the store connections the server's tools keep (the server has stopped)."""
+        for ctx in self.contexts:
+            ctx.close()
 
     def _request(self) -> Any:
         try:
@@ -244,6 +268,7 @@ def build_server(
         lexical.warm_word_lists(project.db_path)  # the common words' lists, read in the background
     server = KenningMCP(name="kenning", instructions=INSTRUCTIONS, log_level="WARNING", **settings)
     ctx = ServerContext(project=project, clock=clock, cross_project=cross_project)
+    server.contexts.append(ctx)
     for module in TOOL_MODULES:
         module.register(server, ctx)
     if keep is not None:
@@ -255,5 +280,13 @@ def build_server(
     return server
 
 
-def serve_stdio(project: Project, tools: str | Sequence[str] = "default", *, cross_project: bool = False) -> None:
-    build_server(project, tools=tools, cross_project=cross_project).run("stdio")
+def serve_stdio(
+    project: Project, tools: str | Sequence[str] = "default", *, cross_project: bool = False
+) -> signal.Signals | None:
+    """Serve over stdio until the client closes the input or SIGINT or SIGTERM stops the
+    server (``stdio.py``), then close the store connections; the signal, if one stopped it."""
+    server = build_server(project, tools=tools, cross_project=cross_project)
+    try:
+        return anyio.run(stdio.serve, server)
+    finally:
+        server.close()

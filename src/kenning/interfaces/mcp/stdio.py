@@ -1,0 +1,107 @@
+"""`kenning mcp` over stdio, until its client closes its input or a signal stops it.
+
+The client that started the server usually ends it by closing the server's standard input;
+a supervisor, a terminal or the client's own shutdown may instead send SIGTERM or SIGINT.
+Both end the same way: the input is read no further (a signal reads as the end of the input,
+the SDK's own path for a client that went away), the SDK ends the session, a call in flight
+runs to its end in its worker thread — a memory save either commits whole or never starts;
+its reply may be lost —, the store connections are closed, and the process exits 0. Without
+this the SDK read standard input in a thread no cancellation reaches: SIGTERM killed the
+process (exit 143, the store's write-ahead log left behind) and Ctrl-C waited for the next
+input line. A second signal during that shutdown is the default action again (death by the
+signal, ``KeyboardInterrupt``).
+
+Standard input is read with the event loop's readiness wait (``anyio.wait_readable``), which
+a signal cancels; a regular file or ``/dev/null`` cannot be waited on that way, but reading
+one never blocks, so it is read as the SDK reads it, in a worker thread (as is an input the
+event loop refuses to wait on: a terminal under macOS's kqueue, where a signal then waits
+for the next line, as before).
+"""
+
+from __future__ import annotations
+
+import os
+import signal
+import stat
+import sys
+from typing import Any, cast
+
+import anyio
+from anyio.abc import TaskStatus
+from mcp.server.stdio import stdio_server
+
+from kenning.interfaces.serve import STOPPING_SIGNALS
+
+CHUNK = 65536
+
+
+class Input:
+    """Standard input as the SDK's stdio transport reads it (``async for line in stdin``):
+    decoded lines, ``\\n`` kept, undecodable bytes replaced; :meth:`stop` ends the lines as the
+    end of the input would."""
+
+    def __init__(self, fd: int) -> None:
+        self._fd, self._buffer, self._stopped = fd, b"", False
+        mode = os.fstat(fd).st_mode
+        self._pollable = stat.S_ISFIFO(mode) or stat.S_ISSOCK(mode) or os.isatty(fd)
+        self._waiting: anyio.CancelScope | None = None
+
+    def stop(self) -> None:
+        self._stopped = True
+        if self._waiting is not None:
+            self._waiting.cancel()
+
+    def __aiter__(self) -> Input:
+        return self
+
+    async def __anext__(self) -> str:
+        while b"\n" not in self._buffer:
+            chunk = await self._read()
+            if not chunk:
+                line, self._buffer = self._buffer, b""
+                if line and not self._stopped:
+                    return line.decode("utf-8", errors="replace")
+                raise StopAsyncIteration
+            self._buffer += chunk
+        line, _, self._buffer = self._buffer.partition(b"\n")
+        return line.decode("utf-8", errors="replace") + "\n"
+
+    async def _read(self) -> bytes:
+        """The next bytes of the input; ``b""`` at its end or once stopped."""
+        if self._stopped:
+            return b""
+        if not self._pollable:
+            return await anyio.to_thread.run_sync(os.read, self._fd, CHUNK)
+        try:
+            with anyio.CancelScope() as self._waiting:
+                await anyio.wait_readable(self._fd)
+        except OSError:  # a selector that cannot wait on it (macOS's kqueue and a terminal)
+            self._pollable = False
+            return await self._read()
+        finally:
+            self._waiting = None
+        return b"" if self._stopped else os.read(self._fd, CHUNK)
+
+
+async def serve(server: Any) -> signal.Signals | None:
+    """Serve ``server`` (a FastMCP) on stdin and stdout until the input ends or SIGINT or
+    SIGTERM arrives; the signal that stopped it (None: the client closed the input)."""
+    lines = Input(sys.stdin.fileno())
+    received: list[signal.Signals] = []
+
+    async def watch(*, task_status: TaskStatus[None] = anyio.TASK_STATUS_IGNORED) -> None:
+        with anyio.open_signal_receiver(*STOPPING_SIGNALS) as signals:
+            task_status.started()
+            async for signum in signals:
+                received.append(signal.Signals(signum))
+                lines.stop()
+                return  # the handlers are restored: a second signal takes its default action
+
+    async with anyio.create_task_group() as tasks:
+        await tasks.start(watch)
+        # the SDK types its input as a file; it only iterates over its lines
+        async with stdio_server(stdin=cast(Any, lines)) as (read, write):
+            lowlevel = server._mcp_server
+            await lowlevel.run(read, write, lowlevel.create_initialization_options())
+        tasks.cancel_scope.cancel()
+    return received[0] if received else None
