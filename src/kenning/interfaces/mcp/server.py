@@ -11,6 +11,7 @@ the property name does not).
 from __future__ import annotations
 
 import signal
+import sys
 from collections.abc import Callable, Sequence
 from datetime import datetime
 from typing import Any
@@ -287,6 +288,9 @@ def serve_stdio(
     server (``stdio.py``), then close the store connections; the signal, if one stopped it."""
     server = build_server(project, tools=tools, cross_project=cross_project)
     try:
+        if sys.platform == "win32":  # no signal receiver, no readiness wait on a pipe: the SDK's own loop
+            server.run("stdio")
+            return None
         return anyio.run(stdio.serve, server)
     finally:
         server.close()
