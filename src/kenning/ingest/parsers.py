@@ -18,8 +18,10 @@ _BY_SUFFIX = {
     ".rst": "text/1",
     ".txt": "text/1",
     ".adoc": "text/1",
-    ".py": "python/4",  # 4: compact titles; a call from a test is one graph reference
-    ".pyi": "python/4",
+    # 4: compact titles; a call from a test is one graph reference. 5: a module's keywords name
+    # what it assigns at top level (its constants)
+    ".py": "python/5",
+    ".pyi": "python/5",
 }
 _TREE_SITTER = "code/1"  # JS/TS, Go, Rust, Java, C/C++, Ruby through tree-sitter (see tree_code.SUFFIXES)
 _BY_SUFFIX.update(
