@@ -78,7 +78,10 @@ def test_appending_a_comment_line_keeps_the_other_excerpts_current_and_their_ran
     changed = {symbol for symbol, state in after.items() if state is not FreshnessState.CURRENT}
     assert changed == {"config"}
     assert after["config"] is FreshnessState.STALE
-    assert _ranking(project, "how are timeouts configured") == ranking
+    # The other excerpts keep their order; the stale module itself may move down (freshness
+    # weighs a stale excerpt half), and does since its keywords name DEFAULT_TIMEOUT.
+    others = [r for r in _ranking(project, "how are timeouts configured") if r != "config.py config"]
+    assert others == [r for r in ranking if r != "config.py config"]
 
 
 def test_lines_inserted_above_move_every_span_and_keep_them_current(make_project):
