@@ -263,12 +263,13 @@ def _words(
 ) -> Answer:
     """The lexical answer to a relation question the built graph could not serve: its content words
     searched (the relation vocabulary left out: "which tests cover the session" searches
-    ``the session``, not "tests" and "cover"), or the whole question when none are left; for
+    ``session``, not "tests" and "cover"), or the whole question when none are left; for
     a ``tests`` question, test code weighs ``TEST_BOOST`` instead of being demoted."""
     words = content_words(question)
     searched = " ".join(words) if words else question
     tests = relation_of(question).name == "tests"
-    notes = (f"words searched (the relation words left out): {searched}",) if words else ()
+    shown = " ".join(parse(searched).terms) or searched  # as searched: stop words left out too
+    notes = (f"words searched (the relation words left out): {shown}",) if words else ()
     if tests:
         notes = (*notes, f"test code weighs ×{TEST_BOOST:g}: the question asks for tests")
     return _lexical(
