@@ -15,7 +15,8 @@ from typing import Any
 
 from kenning import dense as dense_engine
 from kenning.answer.core import LEVEL, core_answer
-from kenning.answer.relations import relation_answer
+from kenning.answer.naming import content_words
+from kenning.answer.relations import relation_answer, relation_of
 from kenning.answer.stale import stale_report
 from kenning.errors import IndexMissing, KenningError
 from kenning.graph.walk import NO_RELATIONS, NOT_BUILT, GraphState, graph_state
@@ -25,7 +26,7 @@ from kenning.project import Project
 from kenning.records import Answer, EmptyReason
 from kenning.route.rules import Route, route
 from kenning.search.query import parse
-from kenning.search.serve import SearchOptions, noting_sync, search_conn
+from kenning.search.serve import TEST_BOOST, SearchOptions, noting_sync, search_conn
 from kenning.store.db import SERVER_LEVEL, Connection, open_for_reading
 
 GRAPH_NOT_BUILT = NOT_BUILT
@@ -161,7 +162,7 @@ def _run(
                 return words(degradations=(CORE_NOT_BUILT,))
             return core_answer(conn, project, manifest, question, now=now)
         case "graph":
-            return _graph(conn, project, question, now=now, limit=limit, count_hidden=count_hidden)
+            return _graph(conn, project, question, now=now, limit=limit, explain=explain, count_hidden=count_hidden)
         case "hybrid":
             return _hybrid(conn, project, question, now=now, limit=limit, explain=explain, count_hidden=count_hidden)
         case _:
@@ -181,8 +182,9 @@ def _lexical(
     explain: bool = False,
     notes: tuple[str, ...] = (),
     count_hidden: bool = True,
+    prefer_tests: bool = False,
 ) -> Answer:
-    options = SearchOptions(limit=limit, explain=explain, count_hidden=count_hidden)
+    options = SearchOptions(limit=limit, explain=explain, count_hidden=count_hidden, prefer_tests=prefer_tests)
     answer = search_conn(conn, project, parse(question), options, now=now, mode="lexical")
     return replace(answer, degradations=degradations, notes=tuple(n for n in (*notes, *answer.notes) if n))
 
@@ -219,13 +221,22 @@ def _hybrid(
 
 
 def _graph(
-    conn: Connection, project: Project, question: str, *, now: datetime, limit: int, count_hidden: bool = True
+    conn: Connection,
+    project: Project,
+    question: str,
+    *,
+    now: datetime,
+    limit: int,
+    explain: bool = False,
+    count_hidden: bool = True,
 ) -> Answer:
-    words = partial(_lexical, conn, project, question, now=now, limit=limit, count_hidden=count_hidden)
+    words = partial(_words, conn, project, question, now=now, limit=limit, explain=explain, count_hidden=count_hidden)
     try:
         state = graph_state(conn)
-        if state is not GraphState.BUILT:
-            return words(degradations=(GRAPH_NOT_BUILT if state is GraphState.NOT_BUILT else GRAPH_EMPTY,))
+        if state is not GraphState.BUILT:  # no code relations: its relation words may be its subject
+            why = GRAPH_NOT_BUILT if state is GraphState.NOT_BUILT else GRAPH_EMPTY
+            whole = partial(_lexical, conn, project, question, now=now, limit=limit, count_hidden=count_hidden)
+            return whole(degradations=(why,), explain=explain)
         found = relation_answer(conn, project, question, now=now, limit=limit)
     except KenningError:
         raise
@@ -237,6 +248,42 @@ def _graph(
         instead = words(degradations=(GRAPH_GUESS_EMPTY,))
         return replace(instead, notes=(*found.answer.notes, *instead.notes))
     return replace(found.answer, mode="graph")
+
+
+def _words(
+    conn: Connection,
+    project: Project,
+    question: str,
+    *,
+    now: datetime,
+    limit: int,
+    degradations: tuple[str, ...],
+    explain: bool = False,
+    count_hidden: bool = True,
+) -> Answer:
+    """The lexical answer to a relation question the built graph could not serve: its content words
+    searched (the relation vocabulary left out: "which tests cover the session" searches
+    ``session``, not "tests" and "cover"), or the whole question when none are left; for
+    a ``tests`` question, test code weighs ``TEST_BOOST`` instead of being demoted."""
+    words = content_words(question)
+    searched = " ".join(words) if words else question
+    tests = relation_of(question).name == "tests"
+    shown = " ".join(parse(searched).terms) or searched  # as searched: stop words left out too
+    notes = (f"words searched (the relation words left out): {shown}",) if words else ()
+    if tests:
+        notes = (*notes, f"test code weighs ×{TEST_BOOST:g}: the question asks for tests")
+    return _lexical(
+        conn,
+        project,
+        searched,
+        now=now,
+        limit=limit,
+        degradations=degradations,
+        explain=explain,
+        notes=notes,
+        count_hidden=count_hidden,
+        prefer_tests=tests,
+    )
 
 
 def _manifest(project: Project) -> dict[str, Any] | None:

@@ -25,7 +25,8 @@ from kenning.store.graph import Node
 from kenning.store.handle import Connection
 
 _QUOTED = re.compile(r"`([^`]{1,200})`|\"([^\"]{1,200})\"|«\s*([^»]{1,200}?)\s*»|“([^”]{1,200})”")
-_TOKEN = re.compile(r"#\d+|[A-Za-z_][\w.\-/]*\w(?:\(\))?|[0-9a-f]{7,40}")
+# A word starts with a letter of any script or ``_`` ("état", not "tat"); ids and hashes too.
+_TOKEN = re.compile(r"#\d+|[^\W\d][\w.\-/]*\w(?:\(\))?|[0-9a-f]{7,40}")
 # Code-shaped: punctuation of code, camelCase, CamelCase, an acronym leading a word
 # (``URLPattern``, not the plural ``APIs``), a task id, a commit hash.
 _CODE_SHAPE = re.compile(
@@ -129,19 +130,25 @@ def _is_stop(word: str) -> bool:
     return word.lower() in STOP_WORDS or fold(word) in RELATION_WORDS
 
 
-def lexical(
-    conn: Connection, question: str, *, kinds: Sequence[str] = (), include_superseded: bool = False, limit: int = 3
-) -> list[Start]:
-    """Start nodes from the best excerpts carrying graph nodes (of ``kinds``) for the
-    question's content words (the relation vocabulary left out)."""
+def content_words(question: str) -> list[str]:
+    """The question's words with the relation vocabulary left out, quoted text unquoted ("which
+    tests cover the session" → ``the session``): what a lexical start searches, and the words a
+    relation question falls back to. Empty when only relation and stop words are left."""
     words = [
         t
         for t in _TOKEN.findall(_QUOTED.sub(lambda m: " " + next(g for g in m.groups() if g) + " ", question))
         if fold(t) not in RELATION_WORDS
     ]
+    return [] if all(_is_stop(w) for w in words) else words
+
+
+def lexical(
+    conn: Connection, question: str, *, kinds: Sequence[str] = (), include_superseded: bool = False, limit: int = 3
+) -> list[Start]:
+    """Start nodes from the best excerpts carrying graph nodes (of ``kinds``) for the
+    question's content words (the relation vocabulary left out)."""
+    words = content_words(question)
     if not words:
-        return []
-    if all(_is_stop(w) for w in words):
         return []
     try:
         match = parse(" ".join(words)).fts

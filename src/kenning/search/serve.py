@@ -1,7 +1,8 @@
 """Search an open store and answer in the contract: ranked, fresh, filtered honestly.
 
 The ranking features above the engine's score live here: freshness demotion, superseded
-half weight, the definition boost for typed code names, the test-file demotion."""
+half weight, the definition boost for typed code names, the test-file demotion (or, for a
+question that asks which tests cover something, the test-code boost)."""
 
 from __future__ import annotations
 
@@ -32,6 +33,8 @@ LEVEL = 0
 SUPERSEDED_FACTOR = 0.5
 DEFINITION_BOOST = 3.0
 TEST_FACTOR = 0.5
+# "which tests cover X", answered in words (its graph walk found nothing): test code is the answer.
+TEST_BOOST = 4.0
 _TEST_WORDS = frozenset(
     {"test", "tests", "testing", "tested", "spec", "specs", "pytest", "fixture", "fixtures", "conftest", "unittest"}
 )
@@ -59,6 +62,7 @@ class SearchOptions:
     since: str | None = None  # YYYY-MM-DD, inclusive, on the fact's date (store.fts.Filters)
     until: str | None = None
     count_hidden: bool = True  # an empty answer counts what matched but was hidden (not across projects)
+    prefer_tests: bool = False  # test code weighs TEST_BOOST (a tests question's words), never demoted
 
 
 SYNC_RUNNING_NOTE = "a sync is running: this answer comes from the last committed index"
@@ -152,7 +156,9 @@ class Ranker:
     half weight, with ``symbols`` (code names typed in the query: ``rrf_fuse``) the
     definition boost, so "where is rrf_fuse" leads with the definition, not with the tests
     that mention it most; with ``demote_tests`` (a query that does not speak of tests), test
-    files' excerpts at half weight (they repeat the words of the code they test). A hit not
+    files' excerpts at half weight (they repeat the words of the code they test); with
+    ``options.prefer_tests`` (the words of "which tests cover X"), test code at ``TEST_BOOST``
+    instead, never demoted. A hit not
     yet scored has a base score at most the last one's, so its final score is at most that
     times the largest factor (:meth:`settled`): the search deepens until none can pass the
     ``limit``-th, which makes the order of the answer independent of ``limit``."""
@@ -170,8 +176,10 @@ class Ranker:
         demote_code: bool = False,
     ) -> None:
         self.conn, self.project, self.terms, self.options, self.now = conn, project, terms, options, now
-        self.symbols, self.demote_tests, self.demote_code = symbols, demote_tests, demote_code
-        self.max_factor = DEFINITION_BOOST if symbols else 1.0  # every other factor is at most 1
+        self.prefer_tests = options.prefer_tests
+        self.symbols, self.demote_tests, self.demote_code = symbols, demote_tests and not self.prefer_tests, demote_code
+        # the largest product of factors a hit can get: every other factor is at most 1
+        self.max_factor = (DEFINITION_BOOST if symbols else 1.0) * (TEST_BOOST if self.prefer_tests else 1.0)
         self.files = FileCheck(project.root, conn, split_spans)
         self.filtered: Counter[str] = Counter()
         self.scored: list[tuple[int, float, int, Fact, Freshness, dict[str, Any] | None]] = []
@@ -207,7 +215,9 @@ class Ranker:
         freshness = demotion(fresh)
         superseded = SUPERSEDED_FACTOR if fact.lifecycle is Lifecycle.SUPERSEDED else 1.0
         definition = DEFINITION_BOOST if self.symbols and _defines(fact, self.symbols) else 1.0
-        test_file = TEST_FACTOR if self.demote_tests and _is_test_code(fact) else 1.0
+        test_file = 1.0
+        if (self.demote_tests or self.prefer_tests) and _is_test_code(fact):
+            test_file = TEST_BOOST if self.prefer_tests else TEST_FACTOR
         why_code = WHY_CODE_FACTOR if self.demote_code and fact.type == "code" else 1.0
         factor = freshness * superseded * definition * test_file * why_code
         explain = None
