@@ -6,13 +6,14 @@ from __future__ import annotations
 
 import anyio
 import pytest
+from engine_projects import files_of, synced
 from mcp.shared.memory import create_connected_server_and_client_session
 
-from conftest import NOW, commit_all, resync
+from conftest import NOW
 from kenning.answer.ask import GRAPH_GUESS_EMPTY, ask_project
 from kenning.answer.naming import typed_names
 from kenning.interfaces.mcp.server import build_server
-from store.pg_engine import ENGINE, engine_config  # tests/store: the PostgreSQL test server
+from store.pg_engine import ENGINE  # tests/store: the PostgreSQL test server
 
 FILES = {
     "README.md": (
@@ -44,15 +45,7 @@ FILES = {
 
 @pytest.fixture(params=["sqlite", ENGINE])
 def project(request, make_project):
-    """The files on SQLite, and served by PostgreSQL (the same answers from either store)."""
-    project = make_project(FILES, name="ledger", config=engine_config(request.param, "ledger"))
-    commit_all(project.root)
-    resync(project)
-    return project
-
-
-def _files(answer) -> list[str]:
-    return [e.fact.source.uri.split(":")[0].split("#")[0] for e in answer.excerpts]
+    return synced(make_project, FILES, "ledger", request.param)
 
 
 @pytest.mark.parametrize(
@@ -68,7 +61,7 @@ def test_a_guessed_start_whose_walk_finds_nothing_is_answered_by_the_words_sayin
     assert (answer.mode, answer.rule) == ("lexical", "relation")
     assert answer.degradations == (GRAPH_GUESS_EMPTY,)
     assert answer.excerpts and answer.empty_reason is None
-    assert {"README.md", "app/exporter.py"} & set(_files(answer)[:3]), _files(answer)
+    assert {"README.md", "app/exporter.py"} & set(files_of(answer)[:3]), files_of(answer)
     walked = next(n for n in answer.notes if n.startswith("the graph holds no "))
     assert start in walked  # which nodes were guessed, and that the graph found nothing from them
 

@@ -7,14 +7,15 @@ from __future__ import annotations
 
 import anyio
 import pytest
+from engine_projects import files_of, synced
 from mcp.shared.memory import create_connected_server_and_client_session
 
-from conftest import NOW, commit_all, resync
+from conftest import NOW, resync
 from kenning.answer.ask import GRAPH_EMPTY, GRAPH_GUESS_EMPTY, GRAPH_NO_NODE, ask_project
 from kenning.answer.naming import content_words
 from kenning.interfaces.mcp.server import build_server
 from kenning.search.serve import TEST_BOOST
-from store.pg_engine import ENGINE, engine_config  # tests/store: the PostgreSQL test server
+from store.pg_engine import ENGINE  # tests/store: the PostgreSQL test server
 
 # The session tests drive the app through a client fixture: no call of the project's code,
 # so the graph links them to nothing and "which tests cover the session" walks to nothing;
@@ -78,15 +79,7 @@ for _topic in ("payment", "shipping", "catalog", "invoice", "discount", "warehou
 
 @pytest.fixture(params=["sqlite", ENGINE])
 def project(request, make_project):
-    """The files on SQLite, and served by PostgreSQL (the same answers from either store)."""
-    project = make_project(FILES, name="shop", config=engine_config(request.param, "shop"))
-    commit_all(project.root)
-    resync(project)
-    return project
-
-
-def _files(answer) -> list[str]:
-    return [e.fact.source.uri.split(":")[0].split("#")[0] for e in answer.excerpts]
+    return synced(make_project, FILES, "shop", request.param)
 
 
 @pytest.mark.parametrize(
@@ -110,8 +103,8 @@ def test_a_callers_question_falling_back_to_words_does_not_search_the_relation_w
     assert answer.mode == "lexical" and answer.degradations in ((GRAPH_GUESS_EMPTY,), (GRAPH_NO_NODE,))
     assert answer.query == question
     assert "words searched (the relation words left out): nightly export" in answer.notes
-    assert "docs/export.md" in _files(answer)
-    assert "docs/support.md" not in _files(answer)  # it matches "calls" only
+    assert "docs/export.md" in files_of(answer)
+    assert "docs/support.md" not in files_of(answer)  # it matches "calls" only
     assert all("test_file" not in e.explain.get("factors", {}) for e in answer.excerpts)  # not a tests question
 
 
@@ -119,7 +112,7 @@ def test_a_question_left_with_no_content_word_searches_the_whole_question(projec
     answer = ask_project(project, "who calls what", now=NOW)
     assert answer.mode == "lexical" and answer.query == "who calls what"
     assert not any(n.startswith("words searched") for n in answer.notes)
-    assert "docs/support.md" in _files(answer)
+    assert "docs/support.md" in files_of(answer)
 
 
 def test_kenning_ask_and_memory_ask_agree_on_the_tests_fallback(project, cli):
@@ -162,4 +155,4 @@ def test_a_store_without_code_relations_searches_the_whole_question(make_project
     answer = ask_project(project, "Bariatric surgery has a positive impact on mental health", now=NOW)
     assert (answer.mode, answer.rule, answer.degradations[:1]) == ("lexical", "relation", (GRAPH_EMPTY,))
     assert not any(n.startswith("words searched") for n in answer.notes)
-    assert _files(answer)[0] == "docs/surgery.md"
+    assert files_of(answer)[0] == "docs/surgery.md"

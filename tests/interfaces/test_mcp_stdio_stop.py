@@ -9,7 +9,6 @@ from __future__ import annotations
 import json
 import os
 import pty
-import select
 import signal
 import sqlite3
 import subprocess
@@ -21,6 +20,7 @@ import mcp.client.stdio as sdk_stdio
 import pytest
 from mcp import ClientSession, StdioServerParameters
 from mcp.client.stdio import stdio_client
+from terminal import read_to_end
 
 from conftest import resync
 
@@ -145,15 +145,7 @@ def test_a_signal_stop_says_so_in_one_line_when_stderr_is_a_terminal(make_projec
         assert json.loads(server.stdout.readline())["id"] == 1  # serving
         server.send_signal(signal.SIGTERM)
         code = server.wait(timeout=30)
-        said = b""
-        while select.select([main], [], [], 5)[0]:
-            try:
-                chunk = os.read(main, 1024)
-            except OSError:  # the other end closed: everything was read
-                break
-            if not chunk:
-                break
-            said += chunk
+        said = read_to_end(main)
     finally:
         if server.poll() is None:
             server.kill()

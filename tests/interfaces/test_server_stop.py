@@ -16,6 +16,7 @@ import time
 
 import httpx
 import pytest
+from terminal import read_to_end
 
 from conftest import on_free_port
 
@@ -80,14 +81,7 @@ def test_a_clean_stop_says_so_in_one_line_when_stderr_is_a_terminal(make_project
         wait_until_served(server, port)  # type: ignore[arg-type]
         server.send_signal(signal.SIGTERM)
         code = server.wait(timeout=20)
-        while True:
-            try:
-                chunk = os.read(main, 1024)
-            except OSError:  # the other end closed: everything was read
-                break
-            if not chunk:
-                break
-            seen += chunk
+        seen += read_to_end(main)
     finally:
         if server.poll() is None:
             server.kill()
