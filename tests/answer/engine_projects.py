@@ -19,3 +19,22 @@ def synced(make_project, files: dict[str, str], name: str, engine: str):
 def files_of(answer) -> list[str]:
     """The file each excerpt of ``answer`` comes from, in rank order."""
     return [e.fact.source.uri.split(":")[0].split("#")[0] for e in answer.excerpts]
+
+
+def memory_ask(project, question: str, now) -> dict:
+    """``question`` asked through MCP's ``memory_ask`` (the SDK's in-memory client against the
+    project's server): its structured answer, the call having succeeded."""
+    import anyio
+    from mcp.shared.memory import create_connected_server_and_client_session
+
+    from kenning.interfaces.mcp.server import build_server
+
+    server = build_server(project, clock=lambda: now)
+
+    async def run():
+        async with create_connected_server_and_client_session(server._mcp_server) as client:
+            result = await client.call_tool("memory_ask", {"question": question})
+            assert not result.isError, result.content
+            return result.structuredContent
+
+    return anyio.run(run)

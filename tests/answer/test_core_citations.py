@@ -9,9 +9,8 @@ from __future__ import annotations
 import json
 import re
 
-import anyio
 import pytest
-from mcp.shared.memory import create_connected_server_and_client_session
+from engine_projects import memory_ask
 
 from conftest import NOW, commit_all, resync
 from kenning.clock import iso
@@ -99,18 +98,8 @@ def test_every_core_snippet_is_the_text_of_the_fact_it_cites(billing, cli):
 
 
 def test_memory_ask_cites_the_same_facts_with_their_own_text(billing, cli):
-    from kenning.interfaces.mcp.server import build_server
-
     assert cli("pack", "build", "--project", str(billing.root)).code == 0
-    server = build_server(billing, clock=lambda: NOW)
-
-    async def run():
-        async with create_connected_server_and_client_session(server._mcp_server) as client:
-            result = await client.call_tool("memory_ask", {"question": QUESTION})
-            assert not result.isError, result.content
-            return result.structuredContent
-
-    from_mcp = anyio.run(run)
+    from_mcp = memory_ask(billing, QUESTION, NOW)
     assert from_mcp["mode"] == "core"
     assert_each_snippet_is_its_facts_text(cli, billing, from_mcp["excerpts"])
     from_cli = ask_json(cli, billing)

@@ -4,15 +4,12 @@ that typed the node's name keeps the graph's empty answer, which says why (branc
 
 from __future__ import annotations
 
-import anyio
 import pytest
-from engine_projects import files_of, synced
-from mcp.shared.memory import create_connected_server_and_client_session
+from engine_projects import files_of, memory_ask, synced
 
 from conftest import NOW
 from kenning.answer.ask import GRAPH_GUESS_EMPTY, ask_project
 from kenning.answer.naming import typed_names
-from kenning.interfaces.mcp.server import build_server
 from store.pg_engine import ENGINE  # tests/store: the PostgreSQL test server
 
 FILES = {
@@ -83,15 +80,7 @@ def test_a_named_node_with_no_relation_keeps_the_graphs_empty_answer_and_says_wh
 def test_kenning_ask_and_memory_ask_both_fall_back_to_the_words(project, cli):
     question = "who calls the exporter"
     from_cli = cli("ask", question, "--project", str(project.root), "--json").json()
-    server = build_server(project, clock=lambda: NOW)
-
-    async def run():
-        async with create_connected_server_and_client_session(server._mcp_server) as client:
-            result = await client.call_tool("memory_ask", {"question": question})
-            assert not result.isError, result.content
-            return result.structuredContent
-
-    from_mcp = anyio.run(run)
+    from_mcp = memory_ask(project, question, NOW)
     for answer in (from_cli, from_mcp):
         assert (answer["mode"], answer["degradations"]) == ("lexical", [GRAPH_GUESS_EMPTY])
     assert [e["citation"] for e in from_mcp["excerpts"]] == [e["citation"] for e in from_cli["excerpts"]]

@@ -5,15 +5,12 @@ answer's query stays the question (branch testsfallback)."""
 
 from __future__ import annotations
 
-import anyio
 import pytest
-from engine_projects import files_of, synced
-from mcp.shared.memory import create_connected_server_and_client_session
+from engine_projects import files_of, memory_ask, synced
 
 from conftest import NOW, resync
 from kenning.answer.ask import GRAPH_EMPTY, GRAPH_GUESS_EMPTY, GRAPH_NO_NODE, ask_project
 from kenning.answer.naming import content_words
-from kenning.interfaces.mcp.server import build_server
 from kenning.search.serve import TEST_BOOST
 from store.pg_engine import ENGINE  # tests/store: the PostgreSQL test server
 
@@ -118,15 +115,7 @@ def test_a_question_left_with_no_content_word_searches_the_whole_question(projec
 def test_kenning_ask_and_memory_ask_agree_on_the_tests_fallback(project, cli):
     question = "which tests cover the session"
     from_cli = cli("ask", question, "--project", str(project.root), "--json", "--explain").json()
-    server = build_server(project, clock=lambda: NOW)
-
-    async def run():
-        async with create_connected_server_and_client_session(server._mcp_server) as client:
-            result = await client.call_tool("memory_ask", {"question": question})
-            assert not result.isError, result.content
-            return result.structuredContent
-
-    from_mcp = anyio.run(run)
+    from_mcp = memory_ask(project, question, NOW)
     for answer in (from_cli, from_mcp):
         assert (answer["mode"], answer["query"], answer["degradations"]) == ("lexical", question, [GRAPH_GUESS_EMPTY])
         assert answer["excerpts"][0]["source"]["uri"].startswith("tests/test_basic.py")
