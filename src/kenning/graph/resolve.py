@@ -9,7 +9,8 @@ A reference names its target ("calls `rrf_fuse`", "imports `kenning.search`", "t
   known module, defined in the same file, or the only symbol of that name called as a plain
   name), ``heuristic`` otherwise (an attribute call, or up to ``MAX_AMBIGUOUS`` homonyms);
 - a name imported from a module the project does not hold (``from urllib.parse import
-  urlencode``) reaches none of the project's symbols of that name: no edge.
+  urlencode``), or a method called on such a name (``itertools.count()``), reaches none of
+  the project's symbols of that name: no edge.
 
 Rows are read and written through ``kenning.store.graph``.
 """
@@ -126,11 +127,11 @@ class Resolver:
         for key, found in graph_store.candidates_many(self.conn, sorted(wanted)).items():
             cache[key] = _Candidates(found)
         imported = [_imported_from(row, cache[key]) for row, key in zip(rows, keys, strict=True)]
-        modules = {("module", m) for m in imported if m} - set(cache)
+        modules = {("module", m) for found in imported for m in found} - set(cache)
         for key, found in graph_store.candidates_many(self.conn, sorted(modules)).items():
             cache[key] = _Candidates(found)
-        for row, key, module in zip(rows, keys, imported, strict=True):
-            if module and not cache[("module", module)].rows:
+        for row, key, held in zip(rows, keys, imported, strict=True):
+            if held and not any(cache[("module", m)].rows for m in held):
                 continue  # imported from a module the project does not hold: a homonym is not it
             self._resolve_one(row, cache[key])
         self.writer.flush()
@@ -156,16 +157,22 @@ class Resolver:
                 edge(node_id, src, "tested_by", link, row)
 
 
-def _imported_from(row: RefRow, candidates: _Candidates) -> str | None:
-    """The module a plain call's name was imported from, when none of the symbols of that name
-    lies in it (``from urllib.parse import urlencode`` beside the project's own ``urlencode``):
-    the call reaches a project symbol only if that module is the project's (a re-export)."""
+def _imported_from(row: RefRow, candidates: _Candidates) -> tuple[str, ...]:
+    """The modules one of which the project must hold for the call to reach a project symbol,
+    when the called name, or the name it is called on, was imported and none of the symbols of
+    that name lies in what was imported: ``from urllib.parse import urlencode`` beside the
+    project's own ``urlencode`` (the module ``urllib.parse``), ``itertools.count()`` beside a
+    ``QuerySet.count`` (``itertools``), ``Decimal.count()`` after ``from decimal import Decimal``
+    (``decimal.Decimal`` or ``decimal``). Empty: nothing to check."""
     hint = row.hint
-    if row.target_kind != "symbol" or row.qualified or not hint or not candidates.rows:
-        return None
+    if row.target_kind != "symbol" or not hint or not candidates.rows:
+        return ()
     if any(_inside(qualname, hint) for _, _, qualname in candidates.rows):
-        return None
-    return hint
+        return ()
+    if not row.qualified:
+        return (hint,)
+    parent = hint.rpartition(".")[0]  # ``from m import obj`` names the receiver ``m.obj``
+    return (hint, parent) if parent else (hint,)
 
 
 def _inside(qualname: str, module: str) -> bool:
