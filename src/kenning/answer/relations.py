@@ -23,7 +23,7 @@ from datetime import datetime
 from kenning.answer.graph import GraphOptions, compose
 from kenning.answer.naming import Start, lexical, named, typed_names
 from kenning.answer.why import with_rationale
-from kenning.graph import walk
+from kenning.graph import resolve, walk
 from kenning.project import Project
 from kenning.records import Answer, EmptyReason, Lifecycle
 from kenning.route.relations import RELATION_CUES
@@ -80,6 +80,7 @@ class Walked:
 
     answer: Answer
     guessed: bool
+    blind: bool = False  # its calls could not be linked (a method name too many methods share)
 
 
 def relation_of(question: str) -> Relation:
@@ -124,8 +125,26 @@ def relation_answer(
         return None
     nodes = [s.node for s in starts]
     hits = _walk(conn, relation, nodes, question)
-    answer = _answer(conn, project, question, relation, starts, hits, options, now=now)
-    return Walked(answer, guessed=not all(s.typed for s in starts))
+    blind = _unlinked(conn, relation, nodes)
+    answer = _answer(conn, project, question, relation, starts, hits, options, now=now, notes=blind)
+    return Walked(answer, guessed=not all(s.typed for s in starts), blind=bool(blind))
+
+
+def _unlinked(conn: Connection, relation: Relation, nodes: list[walk.Node]) -> list[str]:
+    """A note for each start method whose calls on an unknown receiver the graph did not link
+    (``obj.save()`` when more than ``MAX_AMBIGUOUS`` methods are named ``save``): its callers,
+    dependents and tests are only those that were certain."""
+    if relation.name not in ("callers", "dependents", "tests"):
+        return []
+    notes = []
+    for node in nodes:
+        shared = resolve.shared_method_name(conn, node.id, node.name) if node.kind == "symbol" else 0
+        if shared:
+            notes.append(
+                f"calls of .{node.name}() on an object the graph cannot type are not linked: "
+                f"{shared} methods are named {node.name} (more than {resolve.MAX_AMBIGUOUS})"
+            )
+    return notes
 
 
 def _walk(conn: Connection, relation: Relation, starts: list[walk.Node], question: str) -> list[walk.Hit]:
@@ -211,18 +230,22 @@ def _rank(conn: Connection, relation: Relation, hits: list[walk.Hit], question: 
     return [h for _, h in sorted(enumerate(hits), key=key)]
 
 
-def _trust(step: walk.Step, written: dict[int, str]) -> int:
+def _trust(step: walk.Step, written: dict[int, tuple[str, str | None]]) -> int:
     """0 for a declared or extracted edge, 1 for a plausible heuristic one, 2 for a call
-    that can hardly be this one: on an unknown receiver in another file, a plain ``name()``
-    reaching a method, or a method reaching a method of another class of its own file."""
+    that can hardly be this one: on an unknown receiver in another file, on an imported name
+    the callee has nothing to do with (``connections.all()`` for ``QuerySet.all``), a plain
+    ``name()`` reaching a method, or a method reaching a method of another class of its own
+    file."""
     edge = step.edge
     if edge.link != "heuristic":
         return 0
     if edge.type != "calls":
         return 1
-    how = written.get(edge.id)
+    how, hint = written.get(edge.id, (None, None))
     caller, callee = _in_file(edge.src), _in_file(edge.dst)
     if how == "unknown" and edge.src.path != edge.dst.path:
+        return 2
+    if how == "module" and hint and not _named_in(hint, edge.dst.qualname):
         return 2
     if how == "plain" and "." in callee:
         return 2
@@ -234,6 +257,13 @@ def _trust(step: walk.Step, written: dict[int, str]) -> int:
     ):
         return 2
     return 1
+
+
+def _named_in(hint: str, qualname: str) -> bool:
+    """Whether what a call was written on (``connections``, imported as ``django.db.connections``)
+    is one of the callee's modules or classes (``models`` or ``QuerySet`` for
+    ``django.db.models.query.QuerySet.all``)."""
+    return hint.rsplit(".", 1)[-1] in qualname.split(".")[:-1]
 
 
 def _in_file(node: walk.Node) -> str:

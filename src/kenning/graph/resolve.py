@@ -256,6 +256,17 @@ def _narrow_among(
     return [], "heuristic"
 
 
+def shared_method_name(conn: Connection, node_id: int, name: str) -> int:
+    """How many methods are named ``name`` when ``node_id`` is one of them and they are too many
+    to link a call on an unknown receiver (``obj.save()``) to any (more than ``MAX_AMBIGUOUS``);
+    0 otherwise: the graph holds such a method's callers only where one was certain."""
+    key = ("method", name)
+    found = graph_store.candidates_many(conn, [key])[key]
+    if len(found) <= MAX_AMBIGUOUS or all(row[0] != node_id for row in found):
+        return 0
+    return len(found)
+
+
 def mark_superseded(conn: Connection, *, newer: int, older: int, stamp: str) -> None:
     """The older decision's excerpts stop being served by default (lifecycle superseded)."""
     by_id = graph_store.nodes_by_id(conn, [newer, older])
