@@ -49,3 +49,21 @@ def test_callers_of_a_method_whose_name_too_many_methods_share_are_not_claimed_a
     assert answer.mode == "lexical"
     assert GRAPH_BLIND in answer.degradations
     assert any("6 methods are named save (more than 5)" in note for note in answer.notes)
+
+
+def test_the_codes_callers_come_before_the_tests_calls_at_the_same_hop_and_trust(make_project):
+    project = make_project(
+        {
+            "app/__init__.py": "",
+            "app/slugs.py": "def slugify(text):\n    return text.lower()\n",
+            "tests/test_slugs.py": (
+                "from app.slugs import slugify\n\n\ndef test_lower():\n    assert slugify('A') == 'a'\n"
+            ),
+            "web/views.py": "from app.slugs import slugify\n\n\ndef page(title):\n    return slugify(title)\n",
+        },
+        name="slugs",
+    )
+    resync(project)
+    answer = ask_project(project, "who calls slugify", now=NOW)
+    assert answer.mode == "graph"
+    assert _files(answer) == ["web/views.py", "tests/test_slugs.py"]

@@ -24,6 +24,7 @@ from kenning.answer.graph import GraphOptions, compose
 from kenning.answer.naming import Start, lexical, named, typed_names
 from kenning.answer.why import with_rationale
 from kenning.graph import resolve, walk
+from kenning.ingest.test_files import is_test_path
 from kenning.project import Project
 from kenning.records import Answer, EmptyReason, Lifecycle
 from kenning.route.relations import RELATION_CUES
@@ -71,6 +72,9 @@ _PREFERRED = {
     "decisions": ("decision", "task", "commit", "evidence", "verdict"),
 }
 _COMMIT_FIRST = re.compile(r"\bcommits?\b")
+# Relations whose answer is the project's code: at the same hops and trust, the code's own
+# callers (dependents, callees) before test code's (search weighs test files half the same way).
+_CODE_FIRST = frozenset({"callers", "callees", "dependents"})
 
 
 @dataclass(frozen=True)
@@ -218,12 +222,15 @@ def _rank(conn: Connection, relation: Relation, hits: list[walk.Hit], question: 
     if relation.name == "touches" and _COMMIT_FIRST.search(fold(question)):
         preferred = ("commit", *preferred)
 
+    code_first = relation.name in _CODE_FIRST
+
     def key(item: tuple[int, walk.Hit]) -> tuple:
         index, hit = item
         trust = max((_trust(step, written) for step in hit.steps), default=0)
         hops = sum(1 for s in hit.steps if s.edge.type != "defines")
         kind = preferred.index(hit.node.kind) if hit.node.kind in preferred else len(preferred)
-        return (kind, hops, trust, index)
+        test = code_first and bool(hit.node.path) and is_test_path(hit.node.path or "")
+        return (kind, hops, trust, test, index)
 
     if relation.name in ("path", "neighbours"):
         return hits
