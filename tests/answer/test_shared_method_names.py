@@ -67,3 +67,11 @@ def test_the_codes_callers_come_before_the_tests_calls_at_the_same_hop_and_trust
     answer = ask_project(project, "who calls slugify", now=NOW)
     assert answer.mode == "graph"
     assert _files(answer) == ["web/views.py", "tests/test_slugs.py"]
+
+
+def test_what_a_function_calls_says_which_calls_on_an_unknown_receiver_it_could_not_link(project):
+    answer = ask_project(project, "what does keep call", now=NOW)
+    assert (
+        "calls on an object the graph cannot type, of names more than 5 methods share, are not linked: "
+        ".save() (6 methods)" in answer.notes
+    )

@@ -29,7 +29,7 @@ from kenning.project import Project
 from kenning.records import Answer, EmptyReason, Lifecycle
 from kenning.route.relations import RELATION_CUES
 from kenning.route.rules import fold
-from kenning.store.graph_lookup import call_receivers
+from kenning.store.graph_lookup import call_receivers, unlinked_calls
 from kenning.store.handle import Connection
 
 
@@ -135,18 +135,27 @@ def relation_answer(
 
 
 def _unlinked(conn: Connection, relation: Relation, nodes: list[walk.Node]) -> list[str]:
-    """A note for each start method whose calls on an unknown receiver the graph did not link
-    (``obj.save()`` when more than ``MAX_AMBIGUOUS`` methods are named ``save``): its callers,
-    dependents and tests are only those that were certain."""
-    if relation.name not in ("callers", "dependents", "tests"):
-        return []
+    """What the graph could not link for this walk, one note each: a start method's calls on an
+    unknown receiver when more than ``MAX_AMBIGUOUS`` methods share its name (``obj.save()``:
+    its callers, dependents and tests are only those that were certain), or the calls a start
+    makes of such names (``queryset.get()``: its callees)."""
     notes = []
-    for node in nodes:
-        shared = resolve.shared_method_name(conn, node.id, node.name) if node.kind == "symbol" else 0
-        if shared:
+    symbols = [n for n in nodes if n.kind == "symbol"]
+    if relation.name in ("callers", "dependents", "tests"):
+        for node in symbols:
+            shared = resolve.shared_method_name(conn, node.id, node.name)
+            if shared:
+                notes.append(
+                    f"calls of .{node.name}() on an object the graph cannot type are not linked: "
+                    f"{shared} methods are named {node.name} (more than {resolve.MAX_AMBIGUOUS})"
+                )
+    elif relation.name == "callees" and symbols:
+        sharing = resolve.shared_method_names(conn, unlinked_calls(conn, [n.id for n in symbols]))
+        if sharing:
+            names = ", ".join(f".{name}() ({count} methods)" for name, count in sorted(sharing.items()))
             notes.append(
-                f"calls of .{node.name}() on an object the graph cannot type are not linked: "
-                f"{shared} methods are named {node.name} (more than {resolve.MAX_AMBIGUOUS})"
+                f"calls on an object the graph cannot type, of names more than {resolve.MAX_AMBIGUOUS} "
+                f"methods share, are not linked: {names}"
             )
     return notes
 

@@ -267,6 +267,13 @@ def shared_method_name(conn: Connection, node_id: int, name: str) -> int:
     return len(found)
 
 
+def shared_method_names(conn: Connection, names: Sequence[str]) -> dict[str, int]:
+    """Of ``names``, those more than ``MAX_AMBIGUOUS`` methods share, with how many: a call of
+    one on an unknown receiver links to none."""
+    found = graph_store.candidates_many(conn, [("method", name) for name in names])
+    return {name: len(rows) for (_, name), rows in found.items() if len(rows) > MAX_AMBIGUOUS}
+
+
 def mark_superseded(conn: Connection, *, newer: int, older: int, stamp: str) -> None:
     """The older decision's excerpts stop being served by default (lifecycle superseded)."""
     by_id = graph_store.nodes_by_id(conn, [newer, older])

@@ -159,3 +159,26 @@ def call_receivers(conn: Connection, edge_ids: Sequence[int]) -> dict[int, tuple
         ):
             found[int(eid)] = "module" if hint else "unknown" if qualified else "plain"
     return found
+
+
+def unlinked_calls(conn: Connection, node_ids: Sequence[int]) -> list[str]:
+    """The names ``node_ids`` call on a receiver no import explains (``obj.get()``) whose call
+    gave no edge, sorted: a name too many methods share, or none does."""
+    ids = list(node_ids)
+    if not ids:
+        return []
+    if is_pg(conn):
+        return pg.unlinked_calls(conn, ids)
+    found: set[str] = set()
+    for start in range(0, len(ids), 500):
+        chunk = ids[start : start + 500]
+        found.update(
+            row[0]
+            for row in conn.execute(
+                "SELECT DISTINCT r.target FROM graph_refs r WHERE r.src IN "
+                f"({','.join('?' * len(chunk))}) AND r.type = 'calls' AND r.qualified = 1 AND r.hint IS NULL "
+                "AND NOT EXISTS (SELECT 1 FROM graph_edges e WHERE e.ref_id = r.id)",
+                chunk,
+            )
+        )
+    return sorted(found)
