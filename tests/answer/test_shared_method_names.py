@@ -51,7 +51,8 @@ def test_callers_of_a_method_whose_name_too_many_methods_share_are_not_claimed_a
     assert any("6 methods are named save (more than 5)" in note for note in answer.notes)
 
 
-def test_the_codes_callers_come_before_the_tests_calls_at_the_same_hop_and_trust(make_project):
+@pytest.mark.parametrize("engine", ["sqlite", ENGINE])
+def test_the_codes_callers_come_before_the_tests_calls_at_the_same_hop_and_trust(make_project, engine):
     project = make_project(
         {
             "app/__init__.py": "",
@@ -62,6 +63,7 @@ def test_the_codes_callers_come_before_the_tests_calls_at_the_same_hop_and_trust
             "web/views.py": "from app.slugs import slugify\n\n\ndef page(title):\n    return slugify(title)\n",
         },
         name="slugs",
+        config=engine_config(engine, "slugs"),
     )
     resync(project)
     answer = ask_project(project, "who calls slugify", now=NOW)
