@@ -111,3 +111,35 @@ def test_a_call_from_a_test_is_one_reference_resolved_into_calls_and_tested_by(m
         conn.close()
     assert ("calls", "test_checkout", "checkout", "tests/test_shop.py:5-5") in edges
     assert ("tested_by", "checkout", "test_checkout", "tests/test_shop.py:5-5") in edges
+
+
+def test_a_method_called_on_a_name_imported_from_outside_the_project_reaches_no_project_method(make_project):
+    """``itertools.count()`` is not ``Store.count`` (Django: every ``itertools.count()`` was a
+    caller of ``QuerySet.count``, ranked first); a name imported from a project module keeps
+    the heuristic edge, as does a receiver no import explains."""
+    project = make_project(
+        {
+            "shop/__init__.py": "handler = object()\n",
+            "shop/store.py": "class Store:\n    def count(self):\n        return 0\n",
+            "shop/use.py": (
+                "import itertools\nfrom decimal import Decimal\n\nfrom shop import handler\n\n\n"
+                "def ticks():\n    return itertools.count()\n\n\n"
+                "def digits():\n    return Decimal.count(3)\n\n\n"
+                "def handled():\n    return handler.count()\n\n\n"
+                "def rows(store):\n    return store.count()\n"
+            ),
+        }
+    )
+    resync(project)
+    conn = connect(project.db_path)
+    try:
+        rows = conn.execute(
+            "SELECT a.name, b.qualname, e.link FROM graph_edges e JOIN graph_nodes a ON a.id = e.src "
+            "JOIN graph_nodes b ON b.id = e.dst WHERE e.type = 'calls' ORDER BY 1"
+        ).fetchall()
+    finally:
+        conn.close()
+    assert [tuple(r) for r in rows] == [
+        ("handled", "shop.store.Store.count", "heuristic"),
+        ("rows", "shop.store.Store.count", "heuristic"),
+    ]

@@ -37,6 +37,7 @@ CORE_NOT_INDEXED = "core pack facts not indexed: run `kenning sync`"
 DENSE_NOT_BUILT = "dense index not built: run `kenning sync`"
 GRAPH_NO_NODE = "graph found no node for this question"
 GRAPH_GUESS_EMPTY = "graph found nothing from the nodes guessed from the question's words"
+GRAPH_BLIND = "graph found nothing and cannot link calls of a method name that many methods share"
 
 
 def dense_installed() -> bool:
@@ -244,8 +245,8 @@ def _graph(
         return words(degradations=(f"graph failed: {type(exc).__name__}: {exc}",))
     if found is None:
         return words(degradations=(GRAPH_NO_NODE,))
-    if found.guessed and not found.answer.excerpts:  # a guessed start led nowhere: the words may still answer
-        instead = words(degradations=(GRAPH_GUESS_EMPTY,))
+    if (found.guessed or found.blind) and not found.answer.excerpts:  # led nowhere: the words may still answer
+        instead = words(degradations=(GRAPH_BLIND if found.blind else GRAPH_GUESS_EMPTY,))
         return replace(instead, notes=(*found.answer.notes, *instead.notes))
     return replace(found.answer, mode="graph")
 

@@ -23,12 +23,13 @@ from datetime import datetime
 from kenning.answer.graph import GraphOptions, compose
 from kenning.answer.naming import Start, lexical, named, typed_names
 from kenning.answer.why import with_rationale
-from kenning.graph import walk
+from kenning.graph import resolve, walk
+from kenning.ingest.test_files import is_test_path
 from kenning.project import Project
 from kenning.records import Answer, EmptyReason, Lifecycle
 from kenning.route.relations import RELATION_CUES
 from kenning.route.rules import fold
-from kenning.store.graph_lookup import call_receivers
+from kenning.store.graph_lookup import call_receivers, unlinked_calls
 from kenning.store.handle import Connection
 
 
@@ -71,6 +72,9 @@ _PREFERRED = {
     "decisions": ("decision", "task", "commit", "evidence", "verdict"),
 }
 _COMMIT_FIRST = re.compile(r"\bcommits?\b")
+# Relations whose answer is the project's code: at the same hops and trust, the code's own
+# callers (dependents, callees) before test code's (search weighs test files half the same way).
+_CODE_FIRST = frozenset({"callers", "callees", "dependents"})
 
 
 @dataclass(frozen=True)
@@ -80,6 +84,7 @@ class Walked:
 
     answer: Answer
     guessed: bool
+    blind: bool = False  # its calls could not be linked (a method name too many methods share)
 
 
 def relation_of(question: str) -> Relation:
@@ -124,8 +129,35 @@ def relation_answer(
         return None
     nodes = [s.node for s in starts]
     hits = _walk(conn, relation, nodes, question)
-    answer = _answer(conn, project, question, relation, starts, hits, options, now=now)
-    return Walked(answer, guessed=not all(s.typed for s in starts))
+    blind = _unlinked(conn, relation, nodes)
+    answer = _answer(conn, project, question, relation, starts, hits, options, now=now, notes=blind)
+    return Walked(answer, guessed=not all(s.typed for s in starts), blind=bool(blind))
+
+
+def _unlinked(conn: Connection, relation: Relation, nodes: list[walk.Node]) -> list[str]:
+    """What the graph could not link for this walk, one note each: a start method's calls on an
+    unknown receiver when more than ``MAX_AMBIGUOUS`` methods share its name (``obj.save()``:
+    its callers, dependents and tests are only those that were certain), or the calls a start
+    makes of such names (``queryset.get()``: its callees)."""
+    notes = []
+    symbols = [n for n in nodes if n.kind == "symbol"]
+    if relation.name in ("callers", "dependents", "tests"):
+        for node in symbols:
+            shared = resolve.shared_method_name(conn, node.id, node.name)
+            if shared:
+                notes.append(
+                    f"calls of .{node.name}() on an object the graph cannot type are not linked: "
+                    f"{shared} methods are named {node.name} (more than {resolve.MAX_AMBIGUOUS})"
+                )
+    elif relation.name == "callees" and symbols:
+        sharing = resolve.shared_method_names(conn, unlinked_calls(conn, [n.id for n in symbols]))
+        if sharing:
+            names = ", ".join(f".{name}() ({count} methods)" for name, count in sorted(sharing.items()))
+            notes.append(
+                f"calls on an object the graph cannot type, of names more than {resolve.MAX_AMBIGUOUS} "
+                f"methods share, are not linked: {names}"
+            )
+    return notes
 
 
 def _walk(conn: Connection, relation: Relation, starts: list[walk.Node], question: str) -> list[walk.Hit]:
@@ -199,30 +231,37 @@ def _rank(conn: Connection, relation: Relation, hits: list[walk.Hit], question: 
     if relation.name == "touches" and _COMMIT_FIRST.search(fold(question)):
         preferred = ("commit", *preferred)
 
+    code_first = relation.name in _CODE_FIRST
+
     def key(item: tuple[int, walk.Hit]) -> tuple:
         index, hit = item
         trust = max((_trust(step, written) for step in hit.steps), default=0)
         hops = sum(1 for s in hit.steps if s.edge.type != "defines")
         kind = preferred.index(hit.node.kind) if hit.node.kind in preferred else len(preferred)
-        return (kind, hops, trust, index)
+        test = code_first and bool(hit.node.path) and is_test_path(hit.node.path or "")
+        return (kind, hops, trust, test, index)
 
     if relation.name in ("path", "neighbours"):
         return hits
     return [h for _, h in sorted(enumerate(hits), key=key)]
 
 
-def _trust(step: walk.Step, written: dict[int, str]) -> int:
+def _trust(step: walk.Step, written: dict[int, tuple[str, str | None]]) -> int:
     """0 for a declared or extracted edge, 1 for a plausible heuristic one, 2 for a call
-    that can hardly be this one: on an unknown receiver in another file, a plain ``name()``
-    reaching a method, or a method reaching a method of another class of its own file."""
+    that can hardly be this one: on an unknown receiver in another file, on an imported name
+    the callee has nothing to do with (``connections.all()`` for ``QuerySet.all``), a plain
+    ``name()`` reaching a method, or a method reaching a method of another class of its own
+    file."""
     edge = step.edge
     if edge.link != "heuristic":
         return 0
     if edge.type != "calls":
         return 1
-    how = written.get(edge.id)
+    how, hint = written.get(edge.id, (None, None))
     caller, callee = _in_file(edge.src), _in_file(edge.dst)
     if how == "unknown" and edge.src.path != edge.dst.path:
+        return 2
+    if how == "module" and hint and not _named_in(hint, edge.dst.qualname):
         return 2
     if how == "plain" and "." in callee:
         return 2
@@ -234,6 +273,13 @@ def _trust(step: walk.Step, written: dict[int, str]) -> int:
     ):
         return 2
     return 1
+
+
+def _named_in(hint: str, qualname: str) -> bool:
+    """Whether what a call was written on (``connections``, imported as ``django.db.connections``)
+    is one of the callee's modules or classes (``models`` or ``QuerySet`` for
+    ``django.db.models.query.QuerySet.all``)."""
+    return hint.rsplit(".", 1)[-1] in qualname.split(".")[:-1]
 
 
 def _in_file(node: walk.Node) -> str:

@@ -9,7 +9,8 @@ A reference names its target ("calls `rrf_fuse`", "imports `kenning.search`", "t
   known module, defined in the same file, or the only symbol of that name called as a plain
   name), ``heuristic`` otherwise (an attribute call, or up to ``MAX_AMBIGUOUS`` homonyms);
 - a name imported from a module the project does not hold (``from urllib.parse import
-  urlencode``) reaches none of the project's symbols of that name: no edge.
+  urlencode``), or a method called on such a name (``itertools.count()``), reaches none of
+  the project's symbols of that name: no edge.
 
 Rows are read and written through ``kenning.store.graph``.
 """
@@ -126,11 +127,11 @@ class Resolver:
         for key, found in graph_store.candidates_many(self.conn, sorted(wanted)).items():
             cache[key] = _Candidates(found)
         imported = [_imported_from(row, cache[key]) for row, key in zip(rows, keys, strict=True)]
-        modules = {("module", m) for m in imported if m} - set(cache)
+        modules = {("module", m) for found in imported for m in found} - set(cache)
         for key, found in graph_store.candidates_many(self.conn, sorted(modules)).items():
             cache[key] = _Candidates(found)
-        for row, key, module in zip(rows, keys, imported, strict=True):
-            if module and not cache[("module", module)].rows:
+        for row, key, held in zip(rows, keys, imported, strict=True):
+            if held and not any(cache[("module", m)].rows for m in held):
                 continue  # imported from a module the project does not hold: a homonym is not it
             self._resolve_one(row, cache[key])
         self.writer.flush()
@@ -156,16 +157,22 @@ class Resolver:
                 edge(node_id, src, "tested_by", link, row)
 
 
-def _imported_from(row: RefRow, candidates: _Candidates) -> str | None:
-    """The module a plain call's name was imported from, when none of the symbols of that name
-    lies in it (``from urllib.parse import urlencode`` beside the project's own ``urlencode``):
-    the call reaches a project symbol only if that module is the project's (a re-export)."""
+def _imported_from(row: RefRow, candidates: _Candidates) -> tuple[str, ...]:
+    """The modules one of which the project must hold for the call to reach a project symbol,
+    when the called name, or the name it is called on, was imported and none of the symbols of
+    that name lies in what was imported: ``from urllib.parse import urlencode`` beside the
+    project's own ``urlencode`` (the module ``urllib.parse``), ``itertools.count()`` beside a
+    ``QuerySet.count`` (``itertools``), ``Decimal.count()`` after ``from decimal import Decimal``
+    (``decimal.Decimal`` or ``decimal``). Empty: nothing to check."""
     hint = row.hint
-    if row.target_kind != "symbol" or row.qualified or not hint or not candidates.rows:
-        return None
+    if row.target_kind != "symbol" or not hint or not candidates.rows:
+        return ()
     if any(_inside(qualname, hint) for _, _, qualname in candidates.rows):
-        return None
-    return hint
+        return ()
+    if not row.qualified:
+        return (hint,)
+    parent = hint.rpartition(".")[0]  # ``from m import obj`` names the receiver ``m.obj``
+    return (hint, parent) if parent else (hint,)
 
 
 def _inside(qualname: str, module: str) -> bool:
@@ -247,6 +254,24 @@ def _narrow_among(
     if len(cands) <= MAX_AMBIGUOUS:
         return cands, "heuristic"
     return [], "heuristic"
+
+
+def shared_method_name(conn: Connection, node_id: int, name: str) -> int:
+    """How many methods are named ``name`` when ``node_id`` is one of them and they are too many
+    to link a call on an unknown receiver (``obj.save()``) to any (more than ``MAX_AMBIGUOUS``);
+    0 otherwise: the graph holds such a method's callers only where one was certain."""
+    key = ("method", name)
+    found = graph_store.candidates_many(conn, [key])[key]
+    if len(found) <= MAX_AMBIGUOUS or all(row[0] != node_id for row in found):
+        return 0
+    return len(found)
+
+
+def shared_method_names(conn: Connection, names: Sequence[str]) -> dict[str, int]:
+    """Of ``names``, those more than ``MAX_AMBIGUOUS`` methods share, with how many: a call of
+    one on an unknown receiver links to none."""
+    found = graph_store.candidates_many(conn, [("method", name) for name in names])
+    return {name: len(rows) for (_, name), rows in found.items() if len(rows) > MAX_AMBIGUOUS}
 
 
 def mark_superseded(conn: Connection, *, newer: int, older: int, stamp: str) -> None:

@@ -129,15 +129,26 @@ def _first_per_node(rows: Sequence[Sequence], limit: int) -> list[tuple[tuple, f
     return out[:limit]
 
 
-def call_receivers(conn: Connection, edge_ids: Sequence[int]) -> dict[int, str]:
-    """How each ``calls`` edge's call was written: ``plain`` (``name()``), ``module``
-    (``mod.name()`` or an imported name) or ``unknown`` (``obj.name()`` on a receiver no
-    import explains, as ``generator.send()``)."""
-    found: dict[int, str] = {}
+def call_receivers(conn: Connection, edge_ids: Sequence[int]) -> dict[int, tuple[str, str | None]]:
+    """How each ``calls`` edge's call was written, with the module or imported name it was
+    written on: ``plain`` (``name()``), ``module`` (``mod.name()`` or an imported name; the
+    hint is ``mod``, or ``pkg.obj`` for ``obj.name()`` after ``from pkg import obj``) or
+    ``unknown`` (``obj.name()`` on a receiver no import explains, as ``generator.send()``)."""
+    found: dict[int, tuple[str, str | None]] = {}
     if is_pg(conn):
         for eid, qualified, hint in pg.call_receivers(conn, edge_ids):
-            found[int(eid)] = "module" if hint else "unknown" if qualified else "plain"
+            found[int(eid)] = ("module" if hint else "unknown" if qualified else "plain", hint)
         return found
+    ids = list(edge_ids)
+    for start in range(0, len(ids), 500):
+        chunk = ids[start : start + 500]
+        for eid, qualified, hint in conn.execute(
+            "SELECT e.id, r.qualified, r.hint FROM graph_edges e JOIN graph_refs r ON r.id = e.ref_id "
+            f"WHERE e.id IN ({','.join('?' * len(chunk))})",
+            chunk,
+        ):
+            found[int(eid)] = ("module" if hint else "unknown" if qualified else "plain", hint)
+    return found
     ids = list(edge_ids)
     for start in range(0, len(ids), 500):
         chunk = ids[start : start + 500]
@@ -148,3 +159,26 @@ def call_receivers(conn: Connection, edge_ids: Sequence[int]) -> dict[int, str]:
         ):
             found[int(eid)] = "module" if hint else "unknown" if qualified else "plain"
     return found
+
+
+def unlinked_calls(conn: Connection, node_ids: Sequence[int]) -> list[str]:
+    """The names ``node_ids`` call on a receiver no import explains (``obj.get()``) whose call
+    gave no edge, sorted: a name too many methods share, or none does."""
+    ids = list(node_ids)
+    if not ids:
+        return []
+    if is_pg(conn):
+        return pg.unlinked_calls(conn, ids)
+    found: set[str] = set()
+    for start in range(0, len(ids), 500):
+        chunk = ids[start : start + 500]
+        found.update(
+            row[0]
+            for row in conn.execute(
+                "SELECT DISTINCT r.target FROM graph_refs r WHERE r.src IN "
+                f"({','.join('?' * len(chunk))}) AND r.type = 'calls' AND r.qualified = 1 AND r.hint IS NULL "
+                "AND NOT EXISTS (SELECT 1 FROM graph_edges e WHERE e.ref_id = r.id)",
+                chunk,
+            )
+        )
+    return sorted(found)
