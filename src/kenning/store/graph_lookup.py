@@ -149,16 +149,6 @@ def call_receivers(conn: Connection, edge_ids: Sequence[int]) -> dict[int, tuple
         ):
             found[int(eid)] = ("module" if hint else "unknown" if qualified else "plain", hint)
     return found
-    ids = list(edge_ids)
-    for start in range(0, len(ids), 500):
-        chunk = ids[start : start + 500]
-        for eid, qualified, hint in conn.execute(
-            "SELECT e.id, r.qualified, r.hint FROM graph_edges e JOIN graph_refs r ON r.id = e.ref_id "
-            f"WHERE e.id IN ({','.join('?' * len(chunk))})",
-            chunk,
-        ):
-            found[int(eid)] = "module" if hint else "unknown" if qualified else "plain"
-    return found
 
 
 def unlinked_calls(conn: Connection, node_ids: Sequence[int]) -> list[str]:
