@@ -259,7 +259,7 @@ def _trust(step: walk.Step, written: dict[int, tuple[str, str | None]]) -> int:
         return 1
     how, hint = written.get(edge.id, (None, None))
     caller, callee = _in_file(edge.src), _in_file(edge.dst)
-    if how == "unknown" and edge.src.path != edge.dst.path:
+    if how in ("unknown", "self") and edge.src.path != edge.dst.path:
         return 2
     if how == "module" and hint and not _named_in(hint, edge.dst.qualname):
         return 2

@@ -15,6 +15,20 @@ from kenning.ingest.columns import columns, rebuilt
 # frozen dataclass sets each field through ``object.__setattr__``; its pickle names them).
 
 
+# A call on a method's own receiver (``self.save()``, ``cls.create()``) carries as its hint this
+# prefix, then the enclosing class's dotted name and those of the bases the file can name, in
+# order, space-separated: ``self:app.models.Model app.base.Base``. Python names hold no ":" or
+# space, so no import hint looks like it.
+SELF_HINT = "self:"
+
+
+def self_classes(hint: str | None) -> list[str] | None:
+    """The classes a self call's hint names, the caller's first; None for any other hint."""
+    if hint is None or not hint.startswith(SELF_HINT):
+        return None
+    return hint[len(SELF_HINT) :].split(" ")
+
+
 class Symbol(NamedTuple):
     qualname: str  # within the file: ``Cls.run``
     kind: str  # function, method, class, interface, struct, …
