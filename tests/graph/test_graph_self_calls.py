@@ -7,7 +7,8 @@ from __future__ import annotations
 
 import pytest
 
-from conftest import resync
+from conftest import NOW, resync
+from kenning.answer.ask import ask_project
 from kenning.ingest.python_code import parse_python_relations
 from kenning.store import graph as graph_store
 from kenning.store.db import open_store
@@ -87,3 +88,25 @@ def test_the_parser_names_the_class_and_the_bases_it_can_name_in_a_self_calls_hi
         ("Thing.go", "run", None),  # another receiver: a reference of its own
         ("Thing.helper", "run", None),  # a static method's first parameter is no receiver
     ]
+
+
+@pytest.mark.parametrize("engine", ["sqlite", ENGINE])
+def test_the_codes_callers_of_a_method_come_before_a_tests_certain_self_call(make_project, engine):
+    """Django's "who calls QuerySet.all": ``self.all()`` in a test's QuerySet subclass is a
+    certain (extracted) caller, every ``qs.all()`` in the code a guess; the code comes first
+    all the same, the test after."""
+    files = {
+        "app/__init__.py": "",
+        "app/query.py": "class QuerySet:\n    def all(self):\n        return self\n",
+        "app/views.py": "def listing(books):\n    return books.all()\n",
+        "tests/models.py": (
+            "from app.query import QuerySet\n\n\nclass CustomQuerySet(QuerySet):\n"
+            "    def public(self):\n        return self.all()\n"
+        ),
+    }
+    project = make_project(files, name="ranked", config=engine_config(engine, "ranked"))
+    resync(project)
+    assert _callees(project, "tests.models.CustomQuerySet.public") == {("app.query.QuerySet.all", "extracted")}
+    answer = ask_project(project, "who calls QuerySet.all", now=NOW)
+    assert answer.mode == "graph"
+    assert [e.fact.source.uri.split(":")[0] for e in answer.excerpts][:2] == ["app/views.py", "tests/models.py"]
