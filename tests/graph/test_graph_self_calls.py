@@ -84,7 +84,7 @@ def test_the_parser_names_the_class_and_the_bases_it_can_name_in_a_self_calls_hi
     _, rel = parse_python_relations(text, "src/app/things.py")
     calls = [(r.scope, r.target, r.hint) for r in rel.refs if r.type == "calls"]
     assert calls == [
-        ("Thing.go", "run", "self:app.things.Thing app.things.Local app.mixins.Mixin django.db.models.Model"),
+        ("Thing.go", "run", "self:.Thing .Local app.mixins.Mixin django.db.models.Model"),
         ("Thing.go", "run", None),  # another receiver: a reference of its own
         ("Thing.helper", "run", None),  # a static method's first parameter is no receiver
     ]

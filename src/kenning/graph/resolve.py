@@ -22,8 +22,10 @@ from __future__ import annotations
 
 import posixpath
 from collections.abc import Iterable, Sequence
+from functools import lru_cache
 from pathlib import PurePosixPath
 
+from kenning.ingest.python_code import module_name
 from kenning.ingest.relations import SELF_HINT, Ref, self_classes
 from kenning.records import Lifecycle
 from kenning.store import facts as fact_store
@@ -231,7 +233,7 @@ def _narrow(
     cands = found.rows
     if not cands:
         return [], "heuristic"
-    classes = self_classes(hint)
+    classes = self_classes(hint, _module_of(src_path or ""))
     if classes is not None:
         own = _own_method(found, target, classes)
         if own:
@@ -264,6 +266,9 @@ def _narrow_among(
     if len(cands) <= MAX_AMBIGUOUS:
         return cands, "heuristic"
     return [], "heuristic"
+
+
+_module_of = lru_cache(maxsize=4096)(module_name)  # a self call's module, from its caller's path
 
 
 def _own_method(found: _Candidates, target: str, classes: list[str]) -> list:

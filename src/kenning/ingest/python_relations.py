@@ -107,7 +107,7 @@ def python_relations(tree: ast.Module, symbols: list, chunks: list[Chunk], path:
     calls = _walk(tree, scope_of, imports)
     local = {q.rsplit(".", 1)[-1] for _, q, _ in symbols} | set(imports.names) | set(imports.modules)
     builtin = _BUILTINS - local  # `len(x)` calls the builtin unless the module shadows it
-    receivers = _receivers(symbols, module, imports)
+    receivers = _receivers(symbols, imports)
     refs = imports.refs + _call_refs(calls, builtin, imports, receivers)
     return Relations(module=module, symbols=found, refs=tuple(refs))
 
@@ -229,12 +229,12 @@ def _absolute(name: str | None, level: int, package: str) -> str:
     return ".".join(base)
 
 
-def _receivers(symbols: list, module: str, imports: _Imports) -> dict[str, tuple[str, str]]:
+def _receivers(symbols: list, imports: _Imports) -> dict[str, tuple[str, str]]:
     """Each method's (name of its first parameter, the hint of a call on it): ``self`` and
-    ``self:app.models.Model app.base.Base`` for ``def save(self)`` in ``class Model(Base)``
-    (``SELF_HINT``). None for a static method, whose first parameter is no receiver."""
+    ``self:.Model app.base.Base`` for ``def save(self)`` in ``class Model(Base)`` after ``from
+    app.base import Base`` (``SELF_HINT``). None for a static method, whose first parameter is
+    no receiver."""
     classes = {qualname: node for node, qualname, kind in symbols if kind == "class"}
-    prefix = f"{module}." if module else ""
     hints: dict[str, str] = {}
     found: dict[str, tuple[str, str]] = {}
     for node, qualname, kind in symbols:
@@ -246,18 +246,19 @@ def _receivers(symbols: list, module: str, imports: _Imports) -> dict[str, tuple
         owner = qualname.rpartition(".")[0]
         hint = hints.get(owner)
         if hint is None:
-            chain = _class_chain(owner, classes, prefix, imports, [])
+            chain = _class_chain(owner, classes, imports, [])
             hint = hints[owner] = SELF_HINT + " ".join(chain)
         found[qualname] = (params[0].arg, hint)
     return found
 
 
-def _class_chain(qualname: str, classes: dict, prefix: str, imports: _Imports, chain: list[str]) -> list[str]:
-    """``qualname``'s dotted name, then its bases', depth first: those of the file followed to
-    their own bases, an imported one named as imported (``from .base import Base`` or
-    ``models.Model``: one level, the file does not know its bases). Bases the file cannot
-    name (builtins, ``Generic[T]``'s ``T``, a call) are left out."""
-    chain.append(prefix + qualname)
+def _class_chain(qualname: str, classes: dict, imports: _Imports, chain: list[str]) -> list[str]:
+    """``qualname`` (``.`` and its name in the file), then its bases, depth first: those of the
+    file likewise, followed to their own bases; an imported one by the dotted name it was
+    imported as (``from .base import Base`` or ``models.Model``: one level, the file does not
+    know its bases). Bases the file cannot name (builtins, ``Generic[T]``'s ``T``, a call) are
+    left out."""
+    chain.append("." + qualname)
     for base in classes[qualname].bases:
         while base.__class__ is ast.Subscript:  # Generic[T], Base[int]
             base = base.value
@@ -268,8 +269,8 @@ def _class_chain(qualname: str, classes: dict, prefix: str, imports: _Imports, c
         if base.__class__ is not ast.Name:
             continue
         name = base.id
-        if not dotted and name in classes and prefix + name not in chain:
-            _class_chain(name, classes, prefix, imports, chain)
+        if not dotted and name in classes and "." + name not in chain:
+            _class_chain(name, classes, imports, chain)
         elif name in imports.names or name in imports.modules:
             first = ".".join(imports.names[name]) if name in imports.names else imports.modules[name]
             named = ".".join([first, *reversed(dotted)])
