@@ -110,3 +110,19 @@ def test_the_codes_callers_of_a_method_come_before_a_tests_certain_self_call(mak
     answer = ask_project(project, "who calls QuerySet.all", now=NOW)
     assert answer.mode == "graph"
     assert [e.fact.source.uri.split(":")[0] for e in answer.excerpts][:2] == ["app/views.py", "tests/models.py"]
+
+
+@pytest.mark.parametrize("engine", ["sqlite", ENGINE])
+def test_a_self_call_too_many_methods_share_the_name_of_is_said_unlinked(make_project, engine):
+    """``self.render()`` where the class and its bases do not define ``render`` and 6 methods
+    do: no edge, as for ``obj.render()``, and "what does X call" says so."""
+    renderers = {
+        f"app/widget{i}.py": f"class Widget{i}:\n    def render(self):\n        return {i}\n" for i in range(6)
+    }
+    page = "class Page:\n    def show(self):\n        return self.render()\n"
+    files = {"app/__init__.py": "", "app/page.py": page, **renderers}
+    project = make_project(files, name="unlinked", config=engine_config(engine, "unlinked"))
+    resync(project)
+    assert _callees(project, "app.page.Page.show") == set()
+    answer = ask_project(project, "what does Page.show call", now=NOW)
+    assert any(".render() (6 methods)" in note for note in answer.notes), answer.notes
