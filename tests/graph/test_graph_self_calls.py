@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import pytest
 
-from conftest import NOW, resync
+from conftest import NOW, bump_mtime, resync
 from kenning.answer.ask import ask_project
 from kenning.ingest.python_code import parse_python_relations
 from kenning.store import graph as graph_store
@@ -126,3 +126,25 @@ def test_a_self_call_too_many_methods_share_the_name_of_is_said_unlinked(make_pr
     assert _callees(project, "app.page.Page.show") == set()
     answer = ask_project(project, "what does Page.show call", now=NOW)
     assert any(".render() (6 methods)" in note for note in answer.notes), answer.notes
+
+
+@pytest.mark.parametrize("engine", ["sqlite", ENGINE])
+def test_a_method_added_to_a_base_later_is_reached_from_the_unchanged_subclass(make_project, engine):
+    """The subclass's file does not change: the sync that adds ``check`` to ``Base`` resolves
+    its ``self.check()`` again, to ``Base.check`` (and back when it goes)."""
+    files = {"app/__init__.py": "", "app/models.py": MODELS, "app/base.py": "class Base:\n    pass\n", **SAVERS}
+    project = make_project(files, name="later", config=engine_config(engine, "later"))
+    resync(project)
+    assert _callees(project, "app.models.Model.full") == {("app.models.Model.save", "extracted")}
+    base = project.root / "app" / "base.py"
+    base.write_text(BASE)
+    bump_mtime(base)
+    resync(project)
+    assert _callees(project, "app.models.Model.full") == {
+        ("app.models.Model.save", "extracted"),
+        ("app.base.Base.check", "extracted"),
+    }
+    base.write_text("class Base:\n    pass\n")
+    bump_mtime(base, 10)
+    resync(project)
+    assert _callees(project, "app.models.Model.full") == {("app.models.Model.save", "extracted")}
