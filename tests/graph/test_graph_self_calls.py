@@ -148,3 +148,20 @@ def test_a_method_added_to_a_base_later_is_reached_from_the_unchanged_subclass(m
     bump_mtime(base, 10)
     resync(project)
     assert _callees(project, "app.models.Model.full") == {("app.models.Model.save", "extracted")}
+
+
+@pytest.mark.parametrize("engine", ["sqlite", ENGINE])
+def test_super_calls_reach_the_bases_method_not_the_classs_own(make_project, engine):
+    """``super().save()`` in ``User.save`` is ``Model.save`` (Django's ``AbstractBaseUser.save``),
+    never ``User.save`` itself nor another ``save``; with no base the file can name, the
+    attribute-call rule as before (here: too many ``save`` methods, no edge)."""
+    user = (
+        "from app.models import Model\n\n\nclass User(Model):\n"
+        "    def save(self):\n        super().save()\n        return super(User, self).check()\n\n\n"
+        "class Loose:\n    def save(self):\n        return super().save()\n"
+    )
+    files = {"app/__init__.py": "", "app/models.py": MODELS, "app/base.py": BASE, "app/users.py": user, **SAVERS}
+    project = make_project(files, name="supers", config=engine_config(engine, "supers"))
+    resync(project)
+    assert _callees(project, "app.users.User.save") == {("app.models.Model.save", "extracted")}
+    assert _callees(project, "app.users.Loose.save") == set()

@@ -112,10 +112,12 @@ def python_relations(tree: ast.Module, symbols: list, chunks: list[Chunk], path:
     return Relations(module=module, symbols=found, refs=tuple(refs))
 
 
+_SUPER = "super()"  # what ``super().save()`` is called on, as a CallRecord names it
 # A call of a name or an attribute, as the walk meets it (the node's fields read while the node
 # is at hand, not again after the sort): line, column, scope, name called, whether an attribute,
-# and the name the attribute is taken from (``os`` in ``os.path.join()``; None for ``a.b.c()``
-# or ``f().g()``). Calls of anything else (``f()()``) give no reference and are not recorded.
+# and the name the attribute is taken from (``os`` in ``os.path.join()``; ``_SUPER`` for
+# ``super().save()``; None for ``a.b.c()`` or ``f().g()``). Calls of anything else (``f()()``)
+# give no reference and are not recorded.
 CallRecord = tuple[int, int, str | None, str, bool, str | None]
 _POSITION = itemgetter(0, 1)
 
@@ -130,7 +132,7 @@ def _walk(tree: ast.Module, scope_of: dict[int, str], imports: _Imports) -> list
     scope: str | None = None
     steps, not_visited = _STEPS, _NOT_VISITED
     attribute, expression = _PASSED
-    name_node = ast.Name
+    name_node, call_node = ast.Name, ast.Call
     while stack:
         node = pop()
         if node.__class__ is attribute or node.__class__ is expression:
@@ -148,7 +150,14 @@ def _walk(tree: ast.Module, scope_of: dict[int, str], imports: _Imports) -> list
                     record((node.lineno, node.col_offset, scope, func.id, False, None))
                 elif func.__class__ is attribute:
                     value = func.value
-                    named = value.id if value.__class__ is name_node else None
+                    if value.__class__ is name_node:
+                        named = value.id
+                    elif (
+                        value.__class__ is call_node and value.func.__class__ is name_node and value.func.id == "super"
+                    ):
+                        named = _SUPER
+                    else:
+                        named = None
                     record((node.lineno, node.col_offset, scope, func.attr, True, named))
                 while func.__class__ is attribute:
                     func = func.value
@@ -285,20 +294,24 @@ def _call_refs(
     """One ``calls`` reference per name called in a scope, in the order of the source (``calls``
     is sorted in place; the walk meets a call before the calls inside it, and the sort is stable);
     none for a builtin. A call on the method's own receiver (``self.save()``) is one apart, its
-    hint naming the class (``_receivers``)."""
+    hint naming the class (``_receivers``); on ``super()``, one apart too, naming the bases
+    alone (none the file can name: an attribute call as any)."""
     names, modules, testing = imports.names, imports.modules, imports.testing
     refs: list[Ref] = []
-    seen: set[tuple[str | None, str, bool]] = set()
+    seen: set[tuple[str | None, str, str | None]] = set()
     make = Ref._make
     calls.sort(key=_POSITION)
     for line, _, scope, name, qualified, named in calls:
-        own = False
+        own = None
         if qualified:
             hint = modules.get(named) if named is not None else None
             if scope is not None and hint is None and named is not None:
                 receiver = receivers.get(scope)
                 if receiver is not None and receiver[0] == named:
-                    hint, own = receiver[1], True
+                    hint = own = receiver[1]
+                elif receiver is not None and named == _SUPER:
+                    bases = receiver[1].split(" ", 1)[1:]  # the class itself left out
+                    hint = own = SELF_HINT + bases[0] if bases else None
         elif name in builtin:
             continue
         else:
