@@ -121,7 +121,10 @@ def reference_calls(tree: ast.Module, scope_of: dict[int, str]) -> list[python_r
         if isinstance(func, ast.Name):
             records.append((call.lineno, call.col_offset, scope, func.id, False, None))
         elif isinstance(func, ast.Attribute):
-            named = func.value.id if isinstance(func.value, ast.Name) else None
+            value = func.value
+            named = value.id if isinstance(value, ast.Name) else None
+            if isinstance(value, ast.Call) and isinstance(value.func, ast.Name) and value.func.id == "super":
+                named = "super()"  # super().method(): the bases of the method's class
             records.append((call.lineno, call.col_offset, scope, func.attr, True, named))
     return records
 

@@ -72,8 +72,10 @@ _PREFERRED = {
     "decisions": ("decision", "task", "commit", "evidence", "verdict"),
 }
 _COMMIT_FIRST = re.compile(r"\bcommits?\b")
-# Relations whose answer is the project's code: at the same hops and trust, the code's own
-# callers (dependents, callees) before test code's (search weighs test files half the same way).
+# Relations whose answer is the project's code: at the same hops, the code's own callers
+# (dependents, callees) before test code's whatever the trust — a test's ``self.all()`` in a
+# ``QuerySet`` subclass is certain, the code's ``qs.all()`` a guess, and it is the code that is
+# asked for (search weighs test files half the same way).
 _CODE_FIRST = frozenset({"callers", "callees", "dependents"})
 
 
@@ -239,7 +241,7 @@ def _rank(conn: Connection, relation: Relation, hits: list[walk.Hit], question: 
         hops = sum(1 for s in hit.steps if s.edge.type != "defines")
         kind = preferred.index(hit.node.kind) if hit.node.kind in preferred else len(preferred)
         test = code_first and bool(hit.node.path) and is_test_path(hit.node.path or "")
-        return (kind, hops, trust, test, index)
+        return (kind, hops, test, trust, index)
 
     if relation.name in ("path", "neighbours"):
         return hits
@@ -259,7 +261,7 @@ def _trust(step: walk.Step, written: dict[int, tuple[str, str | None]]) -> int:
         return 1
     how, hint = written.get(edge.id, (None, None))
     caller, callee = _in_file(edge.src), _in_file(edge.dst)
-    if how == "unknown" and edge.src.path != edge.dst.path:
+    if how in ("unknown", "self") and edge.src.path != edge.dst.path:
         return 2
     if how == "module" and hint and not _named_in(hint, edge.dst.qualname):
         return 2

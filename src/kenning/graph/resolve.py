@@ -8,6 +8,10 @@ A reference names its target ("calls `rrf_fuse`", "imports `kenning.search`", "t
 - a call or a test reference is ``extracted`` when one target is certain (imported from a
   known module, defined in the same file, or the only symbol of that name called as a plain
   name), ``heuristic`` otherwise (an attribute call, or up to ``MAX_AMBIGUOUS`` homonyms);
+- a call on a method's own receiver (``self.save()``, ``cls.create()``) is ``extracted`` to the
+  method of that name of the enclosing class, else of the first of its bases the file names
+  (``class Model(Base)``) that defines it (``super().save()``: the bases alone); failing both,
+  the rule of an attribute call;
 - a name imported from a module the project does not hold (``from urllib.parse import
   urlencode``), or a method called on such a name (``itertools.count()``), reaches none of
   the project's symbols of that name: no edge.
@@ -19,9 +23,11 @@ from __future__ import annotations
 
 import posixpath
 from collections.abc import Iterable, Sequence
+from functools import lru_cache
 from pathlib import PurePosixPath
 
-from kenning.ingest.relations import Ref
+from kenning.ingest.python_code import module_name
+from kenning.ingest.relations import SELF_HINT, Ref, self_classes
 from kenning.records import Lifecycle
 from kenning.store import facts as fact_store
 from kenning.store import graph as graph_store
@@ -165,7 +171,7 @@ def _imported_from(row: RefRow, candidates: _Candidates) -> tuple[str, ...]:
     ``QuerySet.count`` (``itertools``), ``Decimal.count()`` after ``from decimal import Decimal``
     (``decimal.Decimal`` or ``decimal``). Empty: nothing to check."""
     hint = row.hint
-    if row.target_kind != "symbol" or not hint or not candidates.rows:
+    if row.target_kind != "symbol" or not hint or not candidates.rows or hint.startswith(SELF_HINT):
         return ()
     if any(_inside(qualname, hint) for _, _, qualname in candidates.rows):
         return ()
@@ -183,8 +189,9 @@ def _inside(qualname: str, module: str) -> bool:
 
 def _lookup_key(row: RefRow) -> Key:
     """What a reference's candidates are looked up by: ``obj.get()`` on an unknown receiver can
-    only reach a method, never a module-level function that happens to share the name."""
-    if row.target_kind == "symbol" and row.qualified and not row.hint:
+    only reach a method, never a module-level function that happens to share the name; nor can
+    ``self.get()``."""
+    if row.target_kind == "symbol" and row.qualified and (not row.hint or row.hint.startswith(SELF_HINT)):
         return ("method", row.target)
     return (row.target_kind, row.target)
 
@@ -227,6 +234,12 @@ def _narrow(
     cands = found.rows
     if not cands:
         return [], "heuristic"
+    classes = self_classes(hint, _module_of(src_path or ""))
+    if classes is not None:
+        own = _own_method(found, target, classes)
+        if own:
+            return own, "extracted"
+        hint = None  # the class and the bases the file names do not define it: an attribute call
     if len(cands) == 1:  # what ``_narrow_among`` gives for one candidate, without its indexes
         (_, path, qualname) = cands[0]
         certain = not qualified or path == src_path or (hint and _inside(qualname, hint))
@@ -254,6 +267,31 @@ def _narrow_among(
     if len(cands) <= MAX_AMBIGUOUS:
         return cands, "heuristic"
     return [], "heuristic"
+
+
+_module_of = lru_cache(maxsize=4096)(module_name)  # a self call's module, from its caller's path
+
+
+def _own_method(found: _Candidates, target: str, classes: list[str]) -> list:
+    """The method ``target`` of the first of ``classes`` (a self call's class, then its bases)
+    that defines it, as one candidate; a base may be named below the project's root
+    (``flaskr.db.Base`` for ``examples.tutorial.flaskr.db.Base``) or where it is re-exported
+    (``django.db.models.Model`` for ``django.db.models.base.Model``). Empty: none does."""
+    for cls in classes:
+        exact = found.by_qualname.get(f"{cls}.{target}", [])
+        if len(exact) == 1:
+            return exact
+        tail = f".{cls}.{target}"
+        below = [c for c in found.rows if c[2].endswith(tail)]
+        if len(below) == 1:
+            return below
+        package, _, short = cls.rpartition(".")
+        if package:
+            tail = f".{short}.{target}"
+            exported = [c for c in found.rows if c[2].endswith(tail) and _inside(c[2], package)]
+            if len(exported) == 1:
+                return exported
+    return []
 
 
 def shared_method_name(conn: Connection, node_id: int, name: str) -> int:

@@ -11,7 +11,7 @@ from collections.abc import Iterator
 from operator import itemgetter
 
 from .chunks import Chunk
-from .relations import Ref, Relations, Symbol
+from .relations import SELF_HINT, Ref, Relations, Symbol
 from .test_files import is_test_path
 
 _BUILTINS = frozenset(dir(builtins))
@@ -107,14 +107,17 @@ def python_relations(tree: ast.Module, symbols: list, chunks: list[Chunk], path:
     calls = _walk(tree, scope_of, imports)
     local = {q.rsplit(".", 1)[-1] for _, q, _ in symbols} | set(imports.names) | set(imports.modules)
     builtin = _BUILTINS - local  # `len(x)` calls the builtin unless the module shadows it
-    refs = imports.refs + _call_refs(calls, builtin, imports)
+    receivers = _receivers(symbols, imports)
+    refs = imports.refs + _call_refs(calls, builtin, imports, receivers)
     return Relations(module=module, symbols=found, refs=tuple(refs))
 
 
+_SUPER = "super()"  # what ``super().save()`` is called on, as a CallRecord names it
 # A call of a name or an attribute, as the walk meets it (the node's fields read while the node
 # is at hand, not again after the sort): line, column, scope, name called, whether an attribute,
-# and the name the attribute is taken from (``os`` in ``os.path.join()``; None for ``a.b.c()``
-# or ``f().g()``). Calls of anything else (``f()()``) give no reference and are not recorded.
+# and the name the attribute is taken from (``os`` in ``os.path.join()``; ``_SUPER`` for
+# ``super().save()``; None for ``a.b.c()`` or ``f().g()``). Calls of anything else (``f()()``)
+# give no reference and are not recorded.
 CallRecord = tuple[int, int, str | None, str, bool, str | None]
 _POSITION = itemgetter(0, 1)
 
@@ -129,7 +132,7 @@ def _walk(tree: ast.Module, scope_of: dict[int, str], imports: _Imports) -> list
     scope: str | None = None
     steps, not_visited = _STEPS, _NOT_VISITED
     attribute, expression = _PASSED
-    name_node = ast.Name
+    name_node, call_node = ast.Name, ast.Call
     while stack:
         node = pop()
         if node.__class__ is attribute or node.__class__ is expression:
@@ -147,7 +150,14 @@ def _walk(tree: ast.Module, scope_of: dict[int, str], imports: _Imports) -> list
                     record((node.lineno, node.col_offset, scope, func.id, False, None))
                 elif func.__class__ is attribute:
                     value = func.value
-                    named = value.id if value.__class__ is name_node else None
+                    if value.__class__ is name_node:
+                        named = value.id
+                    elif (
+                        value.__class__ is call_node and value.func.__class__ is name_node and value.func.id == "super"
+                    ):
+                        named = _SUPER
+                    else:
+                        named = None
                     record((node.lineno, node.col_offset, scope, func.attr, True, named))
                 while func.__class__ is attribute:
                     func = func.value
@@ -228,23 +238,85 @@ def _absolute(name: str | None, level: int, package: str) -> str:
     return ".".join(base)
 
 
-def _call_refs(calls: list[CallRecord], builtin: frozenset[str], imports: _Imports) -> list[Ref]:
+def _receivers(symbols: list, imports: _Imports) -> dict[str, tuple[str, str]]:
+    """Each method's (name of its first parameter, the hint of a call on it): ``self`` and
+    ``self:.Model app.base.Base`` for ``def save(self)`` in ``class Model(Base)`` after ``from
+    app.base import Base`` (``SELF_HINT``). None for a static method, whose first parameter is
+    no receiver."""
+    classes = {qualname: node for node, qualname, kind in symbols if kind == "class"}
+    hints: dict[str, str] = {}
+    found: dict[str, tuple[str, str]] = {}
+    for node, qualname, kind in symbols:
+        if kind != "method":
+            continue
+        params = node.args.posonlyargs or node.args.args
+        if not params or any(d.__class__ is ast.Name and d.id == "staticmethod" for d in node.decorator_list):
+            continue
+        owner = qualname.rpartition(".")[0]
+        hint = hints.get(owner)
+        if hint is None:
+            chain = _class_chain(owner, classes, imports, [])
+            hint = hints[owner] = SELF_HINT + " ".join(chain)
+        found[qualname] = (params[0].arg, hint)
+    return found
+
+
+def _class_chain(qualname: str, classes: dict, imports: _Imports, chain: list[str]) -> list[str]:
+    """``qualname`` (``.`` and its name in the file), then its bases, depth first: those of the
+    file likewise, followed to their own bases; an imported one by the dotted name it was
+    imported as (``from .base import Base`` or ``models.Model``: one level, the file does not
+    know its bases). Bases the file cannot name (builtins, ``Generic[T]``'s ``T``, a call) are
+    left out."""
+    chain.append("." + qualname)
+    for base in classes[qualname].bases:
+        while base.__class__ is ast.Subscript:  # Generic[T], Base[int]
+            base = base.value
+        dotted = []
+        while base.__class__ is ast.Attribute:
+            dotted.append(base.attr)
+            base = base.value
+        if base.__class__ is not ast.Name:
+            continue
+        name = base.id
+        if not dotted and name in classes and "." + name not in chain:
+            _class_chain(name, classes, imports, chain)
+        elif name in imports.names or name in imports.modules:
+            first = ".".join(imports.names[name]) if name in imports.names else imports.modules[name]
+            named = ".".join([first, *reversed(dotted)])
+            if named not in chain:
+                chain.append(named)
+    return chain
+
+
+def _call_refs(
+    calls: list[CallRecord], builtin: frozenset[str], imports: _Imports, receivers: dict[str, tuple[str, str]]
+) -> list[Ref]:
     """One ``calls`` reference per name called in a scope, in the order of the source (``calls``
     is sorted in place; the walk meets a call before the calls inside it, and the sort is stable);
-    none for a builtin."""
+    none for a builtin. A call on the method's own receiver (``self.save()``) is one apart, its
+    hint naming the class (``_receivers``); on ``super()``, one apart too, naming the bases
+    alone (none the file can name: an attribute call as any)."""
     names, modules, testing = imports.names, imports.modules, imports.testing
     refs: list[Ref] = []
-    seen: set[tuple[str | None, str]] = set()
+    seen: set[tuple[str | None, str, str | None]] = set()
     make = Ref._make
     calls.sort(key=_POSITION)
     for line, _, scope, name, qualified, named in calls:
+        own = None
         if qualified:
             hint = modules.get(named) if named is not None else None
+            if scope is not None and hint is None and named is not None:
+                receiver = receivers.get(scope)
+                if receiver is not None and receiver[0] == named:
+                    hint = own = receiver[1]
+                elif receiver is not None and named == _SUPER:
+                    bases = receiver[1].split(" ", 1)[1:]  # the class itself left out
+                    hint = own = SELF_HINT + bases[0] if bases else None
         elif name in builtin:
             continue
         else:
             hint, name = names.get(name, (None, name))
-        key = (scope, name)
+        key = (scope, name, own)
         if key in seen:
             continue
         seen.add(key)

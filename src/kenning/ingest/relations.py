@@ -15,6 +15,24 @@ from kenning.ingest.columns import columns, rebuilt
 # frozen dataclass sets each field through ``object.__setattr__``; its pickle names them).
 
 
+# A call on a method's own receiver (``self.save()``, ``cls.create()``) carries as its hint this
+# prefix, then the enclosing class and the bases the file can name, in order, space-separated:
+# a class of the same file as ``.`` and its name in the file (the module is the caller's, known
+# from its path: 28,610 such hints on Django, written once each), an imported one by its dotted
+# name: ``self:.Model .Base app.mixins.Mixin``. Python names hold no ":" or space, so no import
+# hint looks like it.
+SELF_HINT = "self:"
+
+
+def self_classes(hint: str | None, module: str) -> list[str] | None:
+    """The dotted names of the classes a self call's hint names, the caller's first (``module``:
+    the caller's); None for any other hint."""
+    if hint is None or not hint.startswith(SELF_HINT):
+        return None
+    prefix = f"{module}." if module else ""
+    return [prefix + name[1:] if name[0] == "." else name for name in hint[len(SELF_HINT) :].split(" ")]
+
+
 class Symbol(NamedTuple):
     qualname: str  # within the file: ``Cls.run``
     kind: str  # function, method, class, interface, struct, …

@@ -133,11 +133,12 @@ def call_receivers(conn: Connection, edge_ids: Sequence[int]) -> dict[int, tuple
     """How each ``calls`` edge's call was written, with the module or imported name it was
     written on: ``plain`` (``name()``), ``module`` (``mod.name()`` or an imported name; the
     hint is ``mod``, or ``pkg.obj`` for ``obj.name()`` after ``from pkg import obj``) or
-    ``unknown`` (``obj.name()`` on a receiver no import explains, as ``generator.send()``)."""
+    ``unknown`` (``obj.name()`` on a receiver no import explains, as ``generator.send()``) or
+    ``self`` (``self.name()``, the hint ``self:`` and the classes it may reach)."""
     found: dict[int, tuple[str, str | None]] = {}
     if is_pg(conn):
         for eid, qualified, hint in pg.call_receivers(conn, edge_ids):
-            found[int(eid)] = ("module" if hint else "unknown" if qualified else "plain", hint)
+            found[int(eid)] = (_written(qualified, hint), hint)
         return found
     ids = list(edge_ids)
     for start in range(0, len(ids), 500):
@@ -147,13 +148,20 @@ def call_receivers(conn: Connection, edge_ids: Sequence[int]) -> dict[int, tuple
             f"WHERE e.id IN ({','.join('?' * len(chunk))})",
             chunk,
         ):
-            found[int(eid)] = ("module" if hint else "unknown" if qualified else "plain", hint)
+            found[int(eid)] = (_written(qualified, hint), hint)
     return found
 
 
+def _written(qualified: bool, hint: str | None) -> str:
+    if hint:
+        return "self" if hint.startswith("self:") else "module"
+    return "unknown" if qualified else "plain"
+
+
 def unlinked_calls(conn: Connection, node_ids: Sequence[int]) -> list[str]:
-    """The names ``node_ids`` call on a receiver no import explains (``obj.get()``) whose call
-    gave no edge, sorted: a name too many methods share, or none does."""
+    """The names ``node_ids`` call on a receiver no import explains (``obj.get()``, or
+    ``self.get()`` when the class does not define it) whose call gave no edge, sorted: a name
+    too many methods share, or none does."""
     ids = list(node_ids)
     if not ids:
         return []
@@ -166,7 +174,8 @@ def unlinked_calls(conn: Connection, node_ids: Sequence[int]) -> list[str]:
             row[0]
             for row in conn.execute(
                 "SELECT DISTINCT r.target FROM graph_refs r WHERE r.src IN "
-                f"({','.join('?' * len(chunk))}) AND r.type = 'calls' AND r.qualified = 1 AND r.hint IS NULL "
+                f"({','.join('?' * len(chunk))}) AND r.type = 'calls' AND r.qualified = 1 "
+                "AND (r.hint IS NULL OR r.hint LIKE 'self:%') "
                 "AND NOT EXISTS (SELECT 1 FROM graph_edges e WHERE e.ref_id = r.id)",
                 chunk,
             )

@@ -109,7 +109,7 @@ def call_receivers(conn: PgConnection, edge_ids: Sequence[int]) -> list[tuple[in
 def unlinked_calls(conn: PgConnection, node_ids: Sequence[int]) -> list[str]:
     rows = conn.execute(
         "SELECT DISTINCT r.target FROM graph_refs r WHERE r.project = %s AND r.src = ANY(%s) "
-        "AND r.type = 'calls' AND r.qualified AND r.hint IS NULL "
+        "AND r.type = 'calls' AND r.qualified AND (r.hint IS NULL OR r.hint LIKE 'self:%%') "
         "AND NOT EXISTS (SELECT 1 FROM graph_edges e WHERE e.project = r.project AND e.ref_id = r.id) "
         "ORDER BY 1",
         (conn.project, list(node_ids)),
