@@ -7,11 +7,12 @@ from conftest import commit_all, resync
 from store.pg_engine import engine_config  # tests/store: the PostgreSQL test server
 
 
-def synced(make_project, files: dict[str, str], name: str, engine: str):
-    """``files`` committed and synced, on SQLite or served by PostgreSQL (``engine``): the same
-    answers are expected from either store."""
+def synced(make_project, files: dict[str, str], name: str, engine: str, *, commit: bool = True):
+    """``files`` committed (unless ``commit`` is false) and synced, on SQLite or served by
+    PostgreSQL (``engine``): the same answers are expected from either store."""
     project = make_project(files, name=name, config=engine_config(engine, name))
-    commit_all(project.root)
+    if commit:
+        commit_all(project.root)
     resync(project)
     return project
 

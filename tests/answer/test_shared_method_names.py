@@ -6,10 +6,11 @@ the implausible calls, and a method whose name too many methods share gets no fa
 from __future__ import annotations
 
 import pytest
+from engine_projects import files_of, synced
 
-from conftest import NOW, resync
+from conftest import NOW
 from kenning.answer.ask import GRAPH_BLIND, ask_project
-from store.pg_engine import ENGINE, engine_config  # tests/store: the PostgreSQL test server
+from store.pg_engine import ENGINE  # tests/store: the PostgreSQL test server
 
 SAVERS = {f"app/saver{i}.py": f"class Saver{i}:\n    def save(self):\n        return {i}\n" for i in range(6)}
 FILES = {
@@ -27,13 +28,7 @@ FILES = {
 
 @pytest.fixture(params=["sqlite", ENGINE])
 def project(request, make_project):
-    project = make_project(FILES, name="shared", config=engine_config(request.param, "shared"))
-    resync(project)
-    return project
-
-
-def _files(answer) -> list[str]:
-    return [e.fact.source.uri.split(":")[0].split("#")[0] for e in answer.excerpts]
+    return synced(make_project, FILES, "shared", request.param, commit=False)
 
 
 def test_a_call_on_an_imported_object_the_callee_is_not_in_ranks_no_higher_than_an_unknown_receiver(project):
@@ -41,7 +36,7 @@ def test_a_call_on_an_imported_object_the_callee_is_not_in_ranks_no_higher_than_
     assert answer.mode == "graph"
     # both heuristic and implausible (another file, no type known): source order decides,
     # where the imported `handler` used to rank first as if the import explained the call
-    assert _files(answer)[:2] == ["app/a_views.py", "app/b_checks.py"]
+    assert files_of(answer)[:2] == ["app/a_views.py", "app/b_checks.py"]
 
 
 def test_callers_of_a_method_whose_name_too_many_methods_share_are_not_claimed_absent(project):
@@ -53,22 +48,16 @@ def test_callers_of_a_method_whose_name_too_many_methods_share_are_not_claimed_a
 
 @pytest.mark.parametrize("engine", ["sqlite", ENGINE])
 def test_the_codes_callers_come_before_the_tests_calls_at_the_same_hop_and_trust(make_project, engine):
-    project = make_project(
-        {
-            "app/__init__.py": "",
-            "app/slugs.py": "def slugify(text):\n    return text.lower()\n",
-            "tests/test_slugs.py": (
-                "from app.slugs import slugify\n\n\ndef test_lower():\n    assert slugify('A') == 'a'\n"
-            ),
-            "web/views.py": "from app.slugs import slugify\n\n\ndef page(title):\n    return slugify(title)\n",
-        },
-        name="slugs",
-        config=engine_config(engine, "slugs"),
-    )
-    resync(project)
+    files = {
+        "app/__init__.py": "",
+        "app/slugs.py": "def slugify(text):\n    return text.lower()\n",
+        "tests/test_slugs.py": "from app.slugs import slugify\n\n\ndef test_lower():\n    assert slugify('A') == 'a'\n",
+        "web/views.py": "from app.slugs import slugify\n\n\ndef page(title):\n    return slugify(title)\n",
+    }
+    project = synced(make_project, files, "slugs", engine, commit=False)
     answer = ask_project(project, "who calls slugify", now=NOW)
     assert answer.mode == "graph"
-    assert _files(answer) == ["web/views.py", "tests/test_slugs.py"]
+    assert files_of(answer) == ["web/views.py", "tests/test_slugs.py"]
 
 
 def test_what_a_function_calls_says_which_calls_on_an_unknown_receiver_it_could_not_link(project):
