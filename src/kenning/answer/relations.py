@@ -24,6 +24,7 @@ from kenning.answer.graph import GraphOptions, compose
 from kenning.answer.naming import Start, lexical, named, typed_names
 from kenning.answer.why import with_rationale
 from kenning.graph import resolve, walk
+from kenning.ingest.relations import SELF_HINT
 from kenning.ingest.test_files import is_test_path
 from kenning.project import Project
 from kenning.records import Answer, EmptyReason, Lifecycle
@@ -152,7 +153,7 @@ def _unlinked(conn: Connection, relation: Relation, nodes: list[walk.Node]) -> l
                     f"{shared} methods are named {node.name} (more than {resolve.MAX_AMBIGUOUS})"
                 )
     elif relation.name == "callees" and symbols:
-        sharing = resolve.shared_method_names(conn, unlinked_calls(conn, [n.id for n in symbols]))
+        sharing = resolve.shared_method_names(conn, unlinked_calls(conn, [n.id for n in symbols], SELF_HINT))
         if sharing:
             names = ", ".join(f".{name}() ({count} methods)" for name, count in sorted(sharing.items()))
             notes.append(
@@ -248,7 +249,7 @@ def _rank(conn: Connection, relation: Relation, hits: list[walk.Hit], question: 
     return [h for _, h in sorted(enumerate(hits), key=key)]
 
 
-def _trust(step: walk.Step, written: dict[int, tuple[str, str | None]]) -> int:
+def _trust(step: walk.Step, written: dict[int, tuple[bool, str | None]]) -> int:
     """0 for a declared or extracted edge, 1 for a plausible heuristic one, 2 for a call
     that can hardly be this one: on an unknown receiver in another file, on an imported name
     the callee has nothing to do with (``connections.all()`` for ``QuerySet.all``), a plain
@@ -259,7 +260,8 @@ def _trust(step: walk.Step, written: dict[int, tuple[str, str | None]]) -> int:
         return 0
     if edge.type != "calls":
         return 1
-    how, hint = written.get(edge.id, (None, None))
+    qualified, hint = written.get(edge.id, (False, None))
+    how = _how(qualified, hint) if edge.id in written else None
     caller, callee = _in_file(edge.src), _in_file(edge.dst)
     if how in ("unknown", "self") and edge.src.path != edge.dst.path:
         return 2
@@ -275,6 +277,16 @@ def _trust(step: walk.Step, written: dict[int, tuple[str, str | None]]) -> int:
     ):
         return 2
     return 1
+
+
+def _how(qualified: bool, hint: str | None) -> str:
+    """How a call was written: ``plain`` (``name()``), ``module`` (``mod.name()`` or an imported
+    name, the hint ``mod`` or ``pkg.obj`` for ``obj.name()`` after ``from pkg import obj``),
+    ``self`` (``self.name()``: the hint names its classes) or ``unknown`` (``obj.name()`` on a
+    receiver no import explains, as ``generator.send()``)."""
+    if hint:
+        return "self" if hint.startswith(SELF_HINT) else "module"
+    return "unknown" if qualified else "plain"
 
 
 def _named_in(hint: str, qualname: str) -> bool:

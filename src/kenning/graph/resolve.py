@@ -234,9 +234,8 @@ def _narrow(
     cands = found.rows
     if not cands:
         return [], "heuristic"
-    classes = self_classes(hint, _module_of(src_path or ""))
-    if classes is not None:
-        own = _own_method(found, target, classes)
+    if hint is not None and hint.startswith(SELF_HINT):  # the caller's module, only for a self call
+        own = _own_method(found, target, self_classes(hint, _module_of(src_path or "")))
         if own:
             return own, "extracted"
         hint = None  # the class and the bases the file names do not define it: an attribute call

@@ -24,11 +24,9 @@ from kenning.ingest.columns import columns, rebuilt
 SELF_HINT = "self:"
 
 
-def self_classes(hint: str | None, module: str) -> list[str] | None:
-    """The dotted names of the classes a self call's hint names, the caller's first (``module``:
-    the caller's); None for any other hint."""
-    if hint is None or not hint.startswith(SELF_HINT):
-        return None
+def self_classes(hint: str, module: str) -> list[str]:
+    """The dotted names of the classes a self call's hint (``SELF_HINT`` …) names, the caller's
+    first (``module``: the caller's)."""
     prefix = f"{module}." if module else ""
     return [prefix + name[1:] if name[0] == "." else name for name in hint[len(SELF_HINT) :].split(" ")]
 

@@ -129,17 +129,13 @@ def _first_per_node(rows: Sequence[Sequence], limit: int) -> list[tuple[tuple, f
     return out[:limit]
 
 
-def call_receivers(conn: Connection, edge_ids: Sequence[int]) -> dict[int, tuple[str, str | None]]:
-    """How each ``calls`` edge's call was written, with the module or imported name it was
-    written on: ``plain`` (``name()``), ``module`` (``mod.name()`` or an imported name; the
-    hint is ``mod``, or ``pkg.obj`` for ``obj.name()`` after ``from pkg import obj``) or
-    ``unknown`` (``obj.name()`` on a receiver no import explains, as ``generator.send()``) or
-    ``self`` (``self.name()``, the hint ``self:`` and the classes it may reach)."""
-    found: dict[int, tuple[str, str | None]] = {}
+def call_receivers(conn: Connection, edge_ids: Sequence[int]) -> dict[int, tuple[bool, str | None]]:
+    """How each ``calls`` edge's call was written: whether on an attribute (``obj.name()``), and
+    its reference's hint (the module or imported name it was written on, or a self call's
+    classes); what they say is the answer layer's to read (``answer.relations``)."""
     if is_pg(conn):
-        for eid, qualified, hint in pg.call_receivers(conn, edge_ids):
-            found[int(eid)] = (_written(qualified, hint), hint)
-        return found
+        return {int(eid): (bool(qualified), hint) for eid, qualified, hint in pg.call_receivers(conn, edge_ids)}
+    found: dict[int, tuple[bool, str | None]] = {}
     ids = list(edge_ids)
     for start in range(0, len(ids), 500):
         chunk = ids[start : start + 500]
@@ -148,25 +144,19 @@ def call_receivers(conn: Connection, edge_ids: Sequence[int]) -> dict[int, tuple
             f"WHERE e.id IN ({','.join('?' * len(chunk))})",
             chunk,
         ):
-            found[int(eid)] = (_written(qualified, hint), hint)
+            found[int(eid)] = (bool(qualified), hint)
     return found
 
 
-def _written(qualified: bool, hint: str | None) -> str:
-    if hint:
-        return "self" if hint.startswith("self:") else "module"
-    return "unknown" if qualified else "plain"
-
-
-def unlinked_calls(conn: Connection, node_ids: Sequence[int]) -> list[str]:
+def unlinked_calls(conn: Connection, node_ids: Sequence[int], own: str) -> list[str]:
     """The names ``node_ids`` call on a receiver no import explains (``obj.get()``, or
-    ``self.get()`` when the class does not define it) whose call gave no edge, sorted: a name
-    too many methods share, or none does."""
+    ``self.get()`` — a hint beginning with ``own`` — when the class does not define it) whose
+    call gave no edge, sorted: a name too many methods share, or none does."""
     ids = list(node_ids)
     if not ids:
         return []
     if is_pg(conn):
-        return pg.unlinked_calls(conn, ids)
+        return pg.unlinked_calls(conn, ids, own)
     found: set[str] = set()
     for start in range(0, len(ids), 500):
         chunk = ids[start : start + 500]
@@ -175,9 +165,9 @@ def unlinked_calls(conn: Connection, node_ids: Sequence[int]) -> list[str]:
             for row in conn.execute(
                 "SELECT DISTINCT r.target FROM graph_refs r WHERE r.src IN "
                 f"({','.join('?' * len(chunk))}) AND r.type = 'calls' AND r.qualified = 1 "
-                "AND (r.hint IS NULL OR r.hint LIKE 'self:%') "
+                "AND (r.hint IS NULL OR substr(r.hint, 1, ?) = ?) "
                 "AND NOT EXISTS (SELECT 1 FROM graph_edges e WHERE e.ref_id = r.id)",
-                chunk,
+                (*chunk, len(own), own),
             )
         )
     return sorted(found)

@@ -106,12 +106,12 @@ def call_receivers(conn: PgConnection, edge_ids: Sequence[int]) -> list[tuple[in
     ).fetchall()
 
 
-def unlinked_calls(conn: PgConnection, node_ids: Sequence[int]) -> list[str]:
+def unlinked_calls(conn: PgConnection, node_ids: Sequence[int], own: str) -> list[str]:
     rows = conn.execute(
         "SELECT DISTINCT r.target FROM graph_refs r WHERE r.project = %s AND r.src = ANY(%s) "
-        "AND r.type = 'calls' AND r.qualified AND (r.hint IS NULL OR r.hint LIKE 'self:%%') "
+        "AND r.type = 'calls' AND r.qualified AND (r.hint IS NULL OR left(r.hint, %s) = %s) "
         "AND NOT EXISTS (SELECT 1 FROM graph_edges e WHERE e.project = r.project AND e.ref_id = r.id) "
         "ORDER BY 1",
-        (conn.project, list(node_ids)),
+        (conn.project, list(node_ids), len(own), own),
     ).fetchall()
     return [row[0] for row in rows]
