@@ -236,8 +236,16 @@ def _graph(
         state = graph_state(conn)
         if state is not GraphState.BUILT:  # no code relations: its relation words may be its subject
             why = GRAPH_NOT_BUILT if state is GraphState.NOT_BUILT else GRAPH_EMPTY
-            whole = partial(_lexical, conn, project, question, now=now, limit=limit, count_hidden=count_hidden)
-            return whole(degradations=(why,), explain=explain)
+            return _lexical(
+                conn,
+                project,
+                question,
+                now=now,
+                limit=limit,
+                count_hidden=count_hidden,
+                degradations=(why,),
+                explain=explain,
+            )
         found = relation_answer(conn, project, question, now=now, limit=limit)
     except KenningError:
         raise

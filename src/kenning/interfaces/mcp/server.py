@@ -143,7 +143,7 @@ class KenningMCP(FastMCP):
         self.observers: list[CallObserver] = []
         self.guards: list[CallGuard] = []
         self.read_guards: list[ReadGuard] = []
-        self.contexts: list[ServerContext] = []  # closed by close()
+        self.context: ServerContext | None = None  # its tools' state, closed by close()
         self.shown: list[ToolFilter] = []
 
     async def list_tools(self) -> list[Tool]:
@@ -228,8 +228,8 @@ class KenningMCP(FastMCP):
 
     def close(self) -> None:
         """Close the store connections the server's tools keep (the server has stopped)."""
-        for ctx in self.contexts:
-            ctx.close()
+        if self.context is not None:
+            self.context.close()
 
     def _request(self) -> Any:
         try:
@@ -269,7 +269,7 @@ def build_server(
         lexical.warm_word_lists(project.db_path)  # the common words' lists, read in the background
     server = KenningMCP(name="kenning", instructions=INSTRUCTIONS, log_level="WARNING", **settings)
     ctx = ServerContext(project=project, clock=clock, cross_project=cross_project)
-    server.contexts.append(ctx)
+    server.context = ctx
     for module in TOOL_MODULES:
         module.register(server, ctx)
     if keep is not None:
