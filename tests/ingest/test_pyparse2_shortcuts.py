@@ -17,7 +17,7 @@ from pathlib import PurePosixPath
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from kenning.ingest import identifiers, python_code, python_relations
+from kenning.ingest import identifiers, python_code, python_imports, python_relations
 from kenning.ingest.python_code import module_name, parse_python_relations
 
 TRICKY = '''\
@@ -133,7 +133,7 @@ def walked_calls(source: str) -> tuple[list, list]:
     tree = ast.parse(source)
     symbols = list(python_code._definitions(tree.body, ""))
     scope_of = {id(node): qualname for node, qualname, kind in symbols if kind != "class"}
-    imports = python_relations._Imports("pkg", False)
+    imports = python_imports.Imports("pkg", False)
     records = python_relations._walk(tree, scope_of, imports)
     records.sort(key=python_relations._POSITION)
     return records, reference_calls(tree, scope_of)

@@ -11,6 +11,8 @@ from collections.abc import Iterator
 from operator import itemgetter
 
 from .chunks import Chunk
+from .python_classes import receivers
+from .python_imports import Imports
 from .relations import SELF_HINT, Ref, Relations, Symbol
 from .test_files import is_test_path
 
@@ -102,13 +104,13 @@ def python_relations(tree: ast.Module, symbols: list, chunks: list[Chunk], path:
         Symbol(q, kind, *spans.get(q, (node.lineno, node.end_lineno or node.lineno))) for node, q, kind in symbols
     )
     package = module if path.endswith("__init__.py") else module.rpartition(".")[0]
-    imports = _Imports(package, is_test_path(path))
+    imports = Imports(package, is_test_path(path))
     scope_of = {id(node): qualname for node, qualname, kind in symbols if kind != "class"}
     calls = _walk(tree, scope_of, imports)
     local = {q.rsplit(".", 1)[-1] for _, q, _ in symbols} | set(imports.names) | set(imports.modules)
     builtin = _BUILTINS - local  # `len(x)` calls the builtin unless the module shadows it
-    receivers = _receivers(symbols, imports)
-    refs = imports.refs + _call_refs(calls, builtin, imports, receivers)
+    own = receivers(symbols, imports)
+    refs = imports.refs + _call_refs(calls, builtin, imports, own)
     return Relations(module=module, symbols=found, refs=tuple(refs))
 
 
@@ -122,7 +124,7 @@ CallRecord = tuple[int, int, str | None, str, bool, str | None]
 _POSITION = itemgetter(0, 1)
 
 
-def _walk(tree: ast.Module, scope_of: dict[int, str], imports: _Imports) -> list[CallRecord]:
+def _walk(tree: ast.Module, scope_of: dict[int, str], imports: Imports) -> list[CallRecord]:
     """One depth-first pass over the tree: its imports (into ``imports``), and its calls with
     the symbol they sit in (``scope_of``: a function's or method's ``id`` -> its qualname)."""
     calls: list[CallRecord] = []
@@ -195,106 +197,13 @@ def _walk(tree: ast.Module, scope_of: dict[int, str], imports: _Imports) -> list
     return calls
 
 
-class _Imports:
-    """The imports met by the walk: their references, and the names they bind."""
-
-    def __init__(self, package: str, testing: bool) -> None:
-        self.package, self.testing = package, testing
-        self.refs: list[Ref] = []
-        self.names: dict[str, tuple[str, str]] = {}  # local name -> (module, name there): from m import name as local
-        self.modules: dict[str, str] = {}  # local alias -> module (import a.b as c)
-
-    def add_import(self, node: ast.Import) -> None:
-        for alias in node.names:
-            self.refs.append(Ref("imports", "module", alias.name, node.lineno))
-            local = alias.asname or alias.name.split(".")[0]
-            self.modules[local] = alias.name if alias.asname else alias.name.split(".")[0]
-
-    def add_import_from(self, node: ast.ImportFrom) -> None:
-        base = _absolute(node.module, node.level, self.package)
-        if not base:
-            return
-        self.refs.append(Ref("imports", "module", base, node.lineno))
-        for alias in node.names:
-            if alias.name == "*":
-                continue
-            local = alias.asname or alias.name
-            self.names[local] = (base, alias.name)
-            self.modules.setdefault(local, f"{base}.{alias.name}")
-            self.refs.append(Ref("imports", "module", f"{base}.{alias.name}", node.lineno))
-            if self.testing:
-                self.refs.append(Ref("tested_by", "symbol", alias.name, node.lineno, hint=base, reverse=True))
-
-
-def _absolute(name: str | None, level: int, package: str) -> str:
-    if level == 0:
-        return name or ""
-    parts = package.split(".") if package else []
-    if level - 1 > len(parts):
-        return ""
-    base = parts[: len(parts) - (level - 1)]
-    if name:
-        base.append(name)
-    return ".".join(base)
-
-
-def _receivers(symbols: list, imports: _Imports) -> dict[str, tuple[str, str]]:
-    """Each method's (name of its first parameter, the hint of a call on it): ``self`` and
-    ``self:.Model app.base.Base`` for ``def save(self)`` in ``class Model(Base)`` after ``from
-    app.base import Base`` (``SELF_HINT``). None for a static method, whose first parameter is
-    no receiver."""
-    classes = {qualname: node for node, qualname, kind in symbols if kind == "class"}
-    hints: dict[str, str] = {}
-    found: dict[str, tuple[str, str]] = {}
-    for node, qualname, kind in symbols:
-        if kind != "method":
-            continue
-        params = node.args.posonlyargs or node.args.args
-        if not params or any(d.__class__ is ast.Name and d.id == "staticmethod" for d in node.decorator_list):
-            continue
-        owner = qualname.rpartition(".")[0]
-        hint = hints.get(owner)
-        if hint is None:
-            chain = _class_chain(owner, classes, imports, [])
-            hint = hints[owner] = SELF_HINT + " ".join(chain)
-        found[qualname] = (params[0].arg, hint)
-    return found
-
-
-def _class_chain(qualname: str, classes: dict, imports: _Imports, chain: list[str]) -> list[str]:
-    """``qualname`` (``.`` and its name in the file), then its bases, depth first: those of the
-    file likewise, followed to their own bases; an imported one by the dotted name it was
-    imported as (``from .base import Base`` or ``models.Model``: one level, the file does not
-    know its bases). Bases the file cannot name (builtins, ``Generic[T]``'s ``T``, a call) are
-    left out."""
-    chain.append("." + qualname)
-    for base in classes[qualname].bases:
-        while base.__class__ is ast.Subscript:  # Generic[T], Base[int]
-            base = base.value
-        dotted = []
-        while base.__class__ is ast.Attribute:
-            dotted.append(base.attr)
-            base = base.value
-        if base.__class__ is not ast.Name:
-            continue
-        name = base.id
-        if not dotted and name in classes and "." + name not in chain:
-            _class_chain(name, classes, imports, chain)
-        elif name in imports.names or name in imports.modules:
-            first = ".".join(imports.names[name]) if name in imports.names else imports.modules[name]
-            named = ".".join([first, *reversed(dotted)])
-            if named not in chain:
-                chain.append(named)
-    return chain
-
-
 def _call_refs(
-    calls: list[CallRecord], builtin: frozenset[str], imports: _Imports, receivers: dict[str, tuple[str, str]]
+    calls: list[CallRecord], builtin: frozenset[str], imports: Imports, receivers: dict[str, tuple[str, str]]
 ) -> list[Ref]:
     """One ``calls`` reference per name called in a scope, in the order of the source (``calls``
     is sorted in place; the walk meets a call before the calls inside it, and the sort is stable);
     none for a builtin. A call on the method's own receiver (``self.save()``) is one apart, its
-    hint naming the class (``_receivers``); on ``super()``, one apart too, naming the bases
+    hint naming the class (``python_classes.receivers``); on ``super()``, one apart too, naming the bases
     alone (none the file can name: an attribute call as any)."""
     names, modules, testing = imports.names, imports.modules, imports.testing
     refs: list[Ref] = []
