@@ -1,22 +1,23 @@
-"""The classes a call on a receiver reaches: a method's own receiver (``self``, ``cls``) and the
-classes it stands for — the enclosing class, then the bases the file can name — written as the
-hint of the call (``SELF_HINT``)."""
+"""The classes a call on a receiver reaches, written as the hint of the call (``SELF_HINT``): a
+method's own receiver (``self``, ``cls``) stands for the enclosing class, then the bases the file
+can name; a typed local (``x = Client()``, ``def f(x: Client)``) or an attribute of the own
+receiver typed in a method (``self.conn = Connection()``) for that class, then its bases."""
 
 from __future__ import annotations
 
 import ast
 
 from .python_imports import Imports
+from .python_locals import Binding
 from .relations import SELF_HINT
 
 
-def receivers(symbols: list, imports: Imports) -> dict[str, tuple[str, str]]:
+def receivers(symbols: list, imports: Imports, hints: dict[str, str]) -> dict[str, tuple[str, str]]:
     """Each method's (name of its first parameter, the hint of a call on it): ``self`` and
     ``self:.Model app.base.Base`` for ``def save(self)`` in ``class Model(Base)`` after ``from
     app.base import Base`` (``SELF_HINT``). None for a static method, whose first parameter is
-    no receiver."""
+    no receiver. ``hints``: each class's hint, as worked out (shared with ``typed_receivers``)."""
     classes = {qualname: node for node, qualname, kind in symbols if kind == "class"}
-    hints: dict[str, str] = {}
     found: dict[str, tuple[str, str]] = {}
     for node, qualname, kind in symbols:
         if kind != "method":
@@ -24,13 +25,65 @@ def receivers(symbols: list, imports: Imports) -> dict[str, tuple[str, str]]:
         params = node.args.posonlyargs or node.args.args
         if not params or any(d.__class__ is ast.Name and d.id == "staticmethod" for d in node.decorator_list):
             continue
-        owner = qualname.rpartition(".")[0]
-        hint = hints.get(owner)
-        if hint is None:
-            chain = class_chain(owner, classes, imports, [])
-            hint = hints[owner] = SELF_HINT + " ".join(chain)
-        found[qualname] = (params[0].arg, hint)
+        found[qualname] = (params[0].arg, _own_hint(qualname.rpartition(".")[0], classes, imports, hints))
     return found
+
+
+def _own_hint(qualname: str, classes: dict, imports: Imports, hints: dict[str, str]) -> str:
+    hint = hints.get(qualname)
+    if hint is None:
+        hint = hints[qualname] = SELF_HINT + " ".join(class_chain(qualname, classes, imports, []))
+    return hint
+
+
+def typed_receivers(
+    bindings: list[Binding],
+    symbols: list,
+    imports: Imports,
+    own: dict[str, tuple[str, str]],
+    hints: dict[str, str],
+) -> dict[tuple[str, str], str]:
+    """The hint of a call on a receiver of known class: ``(scope, name)`` for a name the function
+    binds one way only, to an instance of a class the file defines (``self:.Client .Base``, as a
+    self call's) or imports (``self:app.http.Client``, taken alone; by convention a class's name
+    begins with a capital); ``(class, ".attr")`` for an attribute of a method's own receiver
+    that the class's methods bind one way only (``self.conn = Connection()``). A name bound
+    otherwise too (``x = None``, a loop variable, an untyped parameter) is left out."""
+    kinds: dict[tuple[str, str], str | None] = {}
+    for scope, name, cls in bindings:
+        head, dot, attr = name.partition(".")
+        if dot:
+            receiver = own.get(scope)
+            if receiver is None or receiver[0] != head:
+                continue
+            key = (scope.rpartition(".")[0], "." + attr)
+        else:
+            key = (scope, name)
+        if kinds.setdefault(key, cls) != cls:
+            kinds[key] = None
+    if not kinds:
+        return {}
+    classes = {qualname: node for node, qualname, kind in symbols if kind == "class"}
+    found: dict[tuple[str, str], str] = {}
+    for key, cls in kinds.items():
+        hint = _class_hint(cls, classes, imports, hints) if cls is not None else None
+        if hint is not None:
+            found[key] = hint
+    return found
+
+
+def _class_hint(cls: str, classes: dict, imports: Imports, hints: dict[str, str]) -> str | None:
+    head, _, rest = cls.partition(".")
+    if not rest and head in classes:
+        return _own_hint(head, classes, imports, hints)
+    if head in imports.names:
+        first = ".".join(imports.names[head])
+    elif head in imports.modules:
+        first = imports.modules[head]
+    else:
+        return None
+    named = f"{first}.{rest}" if rest else first
+    return SELF_HINT + named if named.rpartition(".")[2][:1].isupper() else None
 
 
 def class_chain(qualname: str, classes: dict, imports: Imports, chain: list[str]) -> list[str]:

@@ -11,8 +11,9 @@ from collections.abc import Iterator
 from operator import itemgetter
 
 from .chunks import Chunk
-from .python_classes import receivers
+from .python_classes import receivers, typed_receivers
 from .python_imports import Imports
+from .python_locals import BINDING_NODES, Binding, bind, bind_parameters
 from .relations import SELF_HINT, Ref, Relations, Symbol
 from .test_files import is_test_path
 
@@ -74,7 +75,7 @@ def _node_types(base: type = ast.AST) -> Iterator[type]:
 
 
 # What the walk does at a node of each type: one of these, then visit its child fields.
-_VISIT, _CALL, _DEF, _IMPORT, _IMPORT_FROM, _RESTORE = range(6)
+_VISIT, _CALL, _DEF, _IMPORT, _IMPORT_FROM, _RESTORE, _BIND = range(7)
 _ACTIONS = {
     ast.Call: _CALL,
     ast.FunctionDef: _DEF,
@@ -82,6 +83,7 @@ _ACTIONS = {
     ast.ClassDef: _DEF,
     ast.Import: _IMPORT,
     ast.ImportFrom: _IMPORT_FROM,
+    **dict.fromkeys(BINDING_NODES, _BIND),
 }
 # Every node type -> (action, child fields), looked up once a node; ``tuple``: a scope to restore.
 _STEPS: dict[type, tuple[int, tuple[str, ...]]] = {
@@ -106,11 +108,14 @@ def python_relations(tree: ast.Module, symbols: list, chunks: list[Chunk], path:
     package = module if path.endswith("__init__.py") else module.rpartition(".")[0]
     imports = Imports(package, is_test_path(path))
     scope_of = {id(node): qualname for node, qualname, kind in symbols if kind != "class"}
-    calls = _walk(tree, scope_of, imports)
+    bindings: list[Binding] = []
+    calls = _walk(tree, scope_of, imports, bindings)
     local = {q.rsplit(".", 1)[-1] for _, q, _ in symbols} | set(imports.names) | set(imports.modules)
     builtin = _BUILTINS - local  # `len(x)` calls the builtin unless the module shadows it
-    own = receivers(symbols, imports)
-    refs = imports.refs + _call_refs(calls, builtin, imports, own)
+    hints: dict[str, str] = {}
+    own = receivers(symbols, imports, hints)
+    typed = typed_receivers(bindings, symbols, imports, own, hints)
+    refs = imports.refs + _call_refs(calls, builtin, imports, own, typed)
     return Relations(module=module, symbols=found, refs=tuple(refs))
 
 
@@ -118,15 +123,17 @@ _SUPER = "super()"  # what ``super().save()`` is called on, as a CallRecord name
 # A call of a name or an attribute, as the walk meets it (the node's fields read while the node
 # is at hand, not again after the sort): line, column, scope, name called, whether an attribute,
 # and the name the attribute is taken from (``os`` in ``os.path.join()``; ``_SUPER`` for
-# ``super().save()``; None for ``a.b.c()`` or ``f().g()``). Calls of anything else (``f()()``)
+# ``super().save()``; ``self.conn`` for ``self.conn.close()``, ``os.path`` for ``os.path.join()``;
+# None for ``a.b.c.d()`` or ``f().g()``). Calls of anything else (``f()()``)
 # give no reference and are not recorded.
 CallRecord = tuple[int, int, str | None, str, bool, str | None]
 _POSITION = itemgetter(0, 1)
 
 
-def _walk(tree: ast.Module, scope_of: dict[int, str], imports: Imports) -> list[CallRecord]:
-    """One depth-first pass over the tree: its imports (into ``imports``), and its calls with
-    the symbol they sit in (``scope_of``: a function's or method's ``id`` -> its qualname)."""
+def _walk(tree: ast.Module, scope_of: dict[int, str], imports: Imports, bindings: list[Binding]) -> list[CallRecord]:
+    """One depth-first pass over the tree: its imports (into ``imports``), the names functions
+    bind (into ``bindings``, ``python_locals``), and its calls with the symbol they sit in
+    (``scope_of``: a function's or method's ``id`` -> its qualname)."""
     calls: list[CallRecord] = []
     # A (None, scope) entry below a symbol's subtree restores the enclosing scope after it.
     stack: list = [tree]
@@ -134,7 +141,7 @@ def _walk(tree: ast.Module, scope_of: dict[int, str], imports: Imports) -> list[
     scope: str | None = None
     steps, not_visited = _STEPS, _NOT_VISITED
     attribute, expression = _PASSED
-    name_node, call_node = ast.Name, ast.Call
+    name_node, call_node, class_node = ast.Name, ast.Call, ast.ClassDef
     while stack:
         node = pop()
         if node.__class__ is attribute or node.__class__ is expression:
@@ -154,6 +161,8 @@ def _walk(tree: ast.Module, scope_of: dict[int, str], imports: Imports) -> list[
                     value = func.value
                     if value.__class__ is name_node:
                         named = value.id
+                    elif value.__class__ is attribute and value.value.__class__ is name_node:
+                        named = f"{value.value.id}.{value.attr}"
                     elif (
                         value.__class__ is call_node and value.func.__class__ is name_node and value.func.id == "super"
                     ):
@@ -175,8 +184,14 @@ def _walk(tree: ast.Module, scope_of: dict[int, str], imports: Imports) -> list[
             if action is _RESTORE:
                 scope = node[1]
                 continue
+            elif action is _BIND:
+                if scope is not None:
+                    bind(bindings, node, scope)
             elif action is _DEF:
                 inner = scope_of.get(id(node), scope)
+                if inner is not None and node.__class__ is not class_node:
+                    # a nested function (no symbol of its own): its parameters hide the enclosing ones
+                    bind_parameters(bindings, node.args, inner, typed=inner != scope)
                 if inner != scope:
                     push((None, scope))
                     scope = inner
@@ -198,13 +213,19 @@ def _walk(tree: ast.Module, scope_of: dict[int, str], imports: Imports) -> list[
 
 
 def _call_refs(
-    calls: list[CallRecord], builtin: frozenset[str], imports: Imports, receivers: dict[str, tuple[str, str]]
+    calls: list[CallRecord],
+    builtin: frozenset[str],
+    imports: Imports,
+    receivers: dict[str, tuple[str, str]],
+    typed: dict[tuple[str, str], str],
 ) -> list[Ref]:
     """One ``calls`` reference per name called in a scope, in the order of the source (``calls``
     is sorted in place; the walk meets a call before the calls inside it, and the sort is stable);
     none for a builtin. A call on the method's own receiver (``self.save()``) is one apart, its
-    hint naming the class (``python_classes.receivers``); on ``super()``, one apart too, naming the bases
-    alone (none the file can name: an attribute call as any)."""
+    hint naming the class (``python_classes.receivers``); on ``super()``, one apart too, naming
+    the bases alone (none the file can name: an attribute call as any); on a typed local or an
+    attribute of the own receiver typed in the class (``typed``: ``client.send()``,
+    ``self.conn.close()``), one apart, naming its class as a self call's hint does."""
     names, modules, testing = imports.names, imports.modules, imports.testing
     refs: list[Ref] = []
     seen: set[tuple[str | None, str, str | None]] = set()
@@ -213,7 +234,11 @@ def _call_refs(
     for line, _, scope, name, qualified, named in calls:
         own = None
         if qualified:
-            hint = modules.get(named) if named is not None else None
+            hint = _typed(typed, receivers, scope, named) if typed and named is not None else None
+            if hint is not None:
+                own = hint
+            else:
+                hint = modules.get(named) if named is not None else None
             if scope is not None and hint is None and named is not None:
                 receiver = receivers.get(scope)
                 if receiver is not None and receiver[0] == named:
@@ -232,3 +257,19 @@ def _call_refs(
         # From a test, the same reference also gives the tested_by edge: one row, not two.
         refs.append(make(("calls", "symbol", name, line, scope, hint, qualified, False, "extracted", testing)))
     return refs
+
+
+def _typed(
+    typed: dict[tuple[str, str], str], receivers: dict[str, tuple[str, str]], scope: str | None, named: str
+) -> str | None:
+    """The hint of a call on ``named`` in ``scope`` when it is a typed local (``client``) or a
+    typed attribute of the method's own receiver (``self.conn``); else None."""
+    if scope is None:
+        return None
+    head, dot, attr = named.partition(".")
+    if not dot:
+        return typed.get((scope, named))
+    receiver = receivers.get(scope)
+    if receiver is None or receiver[0] != head:
+        return None
+    return typed.get((scope.rpartition(".")[0], "." + attr))
