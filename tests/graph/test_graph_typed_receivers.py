@@ -106,7 +106,9 @@ def test_calls_on_a_typed_local_parameter_or_attribute_reach_the_method_of_its_c
     project = make_project(files, name="typed", config=engine_config(engine, "typed"))
     resync(project)
     send = ("app.client.Client.send", "extracted")
-    assert _callees(project, "app.uses.local") == {send, ("app.client.Client", "extracted")}
+    # close: defined on Client's base, which Client's file imports (two files away)
+    close = ("app.base.Base.close", "extracted")
+    assert _callees(project, "app.uses.local") == {send, close, ("app.client.Client", "extracted")}
     assert _callees(project, "app.uses.annotated") == {send}
     assert _callees(project, "app.uses.Service.run") == {send}
     # re-bound, an unknown class, an untyped parameter: an attribute call, 7 homonyms, no edge
@@ -136,5 +138,41 @@ def test_the_negative_cases_reach_a_lone_method_heuristically(make_project, engi
     assert _callees(project, "app.uses.local") == {
         ("app.client.Client", "extracted"),
         ("app.client.Client.send", "extracted"),
-        ("app.base.Base.close", "heuristic"),  # Client's base, in another file: the attribute-call rule
+        ("app.base.Base.close", "extracted"),
     }
+
+
+DETAIL = (
+    "from app.base import Root\n\n\n"
+    "class Mixin(Root):\n    def context(self):\n        return {}\n\n\n"
+    "class BaseDetail(Mixin):\n    def get(self):\n        return self.get_object()\n"
+)
+DATES = (
+    "from app.detail import BaseDetail\n\n\n"
+    "class DateDetail(BaseDetail):\n"
+    "    def show(self):\n        return self.get_object(), self.context(), super().get()\n"
+)
+ROOT = "class Root:\n    def get_object(self):\n        return 1\n"
+GETTERS = {
+    f"app/getter{i}.py": f"class Getter{i}:\n    def get_object(self):\n        return {i}\n\n"
+    f"    def context(self):\n        return {i}\n\n    def get(self):\n        return {i}\n"
+    for i in range(6)
+}
+
+
+@pytest.mark.parametrize("engine", ["sqlite", ENGINE])
+def test_a_self_call_reaches_the_method_of_a_base_two_imports_up(make_project, engine):
+    """``DateDetail`` (dates.py) imports ``BaseDetail`` (detail.py), whose base ``Mixin`` has
+    the base ``Root``, imported from base.py: ``self.get_object()`` reaches ``Root.get_object``,
+    however many methods share the name."""
+    files = {"app/__init__.py": "", "app/base.py": ROOT, "app/detail.py": DETAIL, "app/dates.py": DATES, **GETTERS}
+    project = make_project(files, name="upwards", config=engine_config(engine, "upwards"))
+    resync(project)
+    assert _callees(project, "app.dates.DateDetail.show") == {
+        ("app.base.Root.get_object", "extracted"),
+        ("app.detail.Mixin.context", "extracted"),
+        ("app.detail.BaseDetail.get", "extracted"),  # super().get()
+    }
+    assert _callees(project, "app.detail.BaseDetail.get") == {("app.base.Root.get_object", "extracted")}
+    answer = ask_project(project, "who calls Root.get_object", now=NOW)
+    assert {e.fact.source.uri.split(":")[0] for e in answer.excerpts} == {"app/dates.py", "app/detail.py"}

@@ -5,6 +5,7 @@ imported from, the classes a self call stands for), the caller's file, and their
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from functools import lru_cache
 
 from kenning.ingest.python_code import module_name
@@ -80,12 +81,28 @@ def _grouped(rows: list[Candidate], column: int) -> dict:
     return groups
 
 
-def narrow(found: Candidates, target: str, hint: str | None, qualified: bool, src_path: str | None) -> tuple[list, str]:
+def narrow(
+    found: Candidates,
+    target: str,
+    hint: str | None,
+    qualified: bool,
+    src_path: str | None,
+    bases: Callable[[str, str], list[str]] | None = None,
+) -> tuple[list, str]:
+    """The candidates a reference reaches and its link. ``bases``: the classes a self call's or
+    a typed receiver's hint stands for, the bases of its imported classes followed into their
+    files (``graph.bases``), asked when the classes the hint names do not define the method."""
     cands = found.rows
     if not cands:
         return [], "heuristic"
     if hint is not None and hint.startswith(SELF_HINT):  # the caller's module, only for a self call
-        own = _own_method(found, target, self_classes(hint, _module_of(src_path or "")))
+        module = module_of(src_path or "")
+        classes = self_classes(hint, module)
+        own = _own_method(found, target, classes)
+        if not own and bases is not None:
+            further = bases(hint, module)
+            if len(further) > len(classes):
+                own = _own_method(found, target, further)
         if own:
             return own, "extracted"
         hint = None  # the class and the bases the file names do not define it: an attribute call
@@ -118,7 +135,7 @@ def _narrow_among(
     return [], "heuristic"
 
 
-_module_of = lru_cache(maxsize=4096)(module_name)  # a self call's module, from its caller's path
+module_of = lru_cache(maxsize=4096)(module_name)  # a self call's module, from its caller's path
 
 
 def _own_method(found: Candidates, target: str, classes: list[str]) -> list:

@@ -25,8 +25,9 @@ import posixpath
 from collections.abc import Iterable, Sequence
 from pathlib import PurePosixPath
 
+from kenning.graph.bases import Bases
 from kenning.graph.narrow import MAX_AMBIGUOUS, Candidates, Key, imported_from, lookup_key, narrow
-from kenning.ingest.relations import Ref
+from kenning.ingest.relations import BASES, Ref
 from kenning.records import Lifecycle
 from kenning.store import facts as fact_store
 from kenning.store import graph as graph_store
@@ -104,6 +105,7 @@ class Resolver:
         self.writer = GraphWriter(conn)
         self._cache: dict[Key, Candidates] = {}
         self._superseding: list[tuple[int, int]] = []
+        self._bases = Bases(conn)
 
     def resolve(self, ref_ids: list[int], *, again: bool = False) -> None:
         """Resolve the stored references ``ref_ids`` (ascending), read back in chunks."""
@@ -123,6 +125,7 @@ class Resolver:
         self._supersede()
 
     def _resolve_chunk(self, rows: Sequence[RefRow]) -> None:
+        rows = [row for row in rows if row.type != BASES]  # what a class's file names of its bases: no edge
         cache = self._cache
         keys = [lookup_key(row) for row in rows]
         wanted = set(keys).difference(cache)
@@ -146,7 +149,7 @@ class Resolver:
     def _resolve_one(self, row: RefRow, candidates: Candidates) -> None:
         src, type_ = row.src, row.type
         if row.target_kind == "symbol":
-            chosen, link = narrow(candidates, row.target, row.hint, row.qualified, row.src_path)
+            chosen, link = narrow(candidates, row.target, row.hint, row.qualified, row.src_path, self._bases.expanded)
         else:
             chosen, link = candidates.rows[:1], row.link
         edge = self.writer.ref_edge

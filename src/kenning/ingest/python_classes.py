@@ -9,7 +9,7 @@ import ast
 
 from .python_imports import Imports
 from .python_locals import Binding
-from .relations import SELF_HINT
+from .relations import BASES, SELF_HINT, Ref
 
 
 def receivers(symbols: list, imports: Imports, hints: dict[str, str]) -> dict[str, tuple[str, str]]:
@@ -111,3 +111,18 @@ def class_chain(qualname: str, classes: dict, imports: Imports, chain: list[str]
             if named not in chain:
                 chain.append(named)
     return chain
+
+
+def bases_refs(symbols: list, imports: Imports, hints: dict[str, str]) -> list[Ref]:
+    """A ``BASES`` reference for each class with a base the file can name: its short name, and
+    its classes (``class_chain``) as its hint."""
+    classes = {qualname: node for node, qualname, kind in symbols if kind == "class"}
+    refs = []
+    for qualname, node in classes.items():
+        if not node.bases:
+            continue
+        hint = _own_hint(qualname, classes, imports, hints)
+        if " " in hint:
+            short = qualname.rpartition(".")[2]
+            refs.append(Ref(BASES, BASES, short, node.lineno, qualname, hint[len(SELF_HINT) :]))
+    return refs

@@ -11,7 +11,7 @@ from collections.abc import Iterator
 from operator import itemgetter
 
 from .chunks import Chunk
-from .python_classes import receivers, typed_receivers
+from .python_classes import bases_refs, receivers, typed_receivers
 from .python_imports import Imports
 from .python_locals import BINDING_NODES, Binding, bind, bind_parameters
 from .relations import SELF_HINT, Ref, Relations, Symbol
@@ -115,7 +115,7 @@ def python_relations(tree: ast.Module, symbols: list, chunks: list[Chunk], path:
     hints: dict[str, str] = {}
     own = receivers(symbols, imports, hints)
     typed = typed_receivers(bindings, symbols, imports, own, hints)
-    refs = imports.refs + _call_refs(calls, builtin, imports, own, typed)
+    refs = imports.refs + _call_refs(calls, builtin, imports, own, typed) + bases_refs(symbols, imports, hints)
     return Relations(module=module, symbols=found, refs=tuple(refs))
 
 
