@@ -10,8 +10,10 @@ A reference names its target ("calls `rrf_fuse`", "imports `kenning.search`", "t
   name), ``heuristic`` otherwise (an attribute call, or up to ``MAX_AMBIGUOUS`` homonyms);
 - a call on a method's own receiver (``self.save()``, ``cls.create()``) is ``extracted`` to the
   method of that name of the enclosing class, else of the first of its bases the file names
-  (``class Model(Base)``) that defines it (``super().save()``: the bases alone); failing both,
-  the rule of an attribute call;
+  (``class Model(Base)``) that defines it (``super().save()``: the bases alone), an imported
+  base followed into its own file's bases (``graph.bases``); failing all, the rule of an
+  attribute call; a call on a typed local or attribute (``client = Client()``, ``def f(client:
+  Client)``, ``self.conn = Connection()``) likewise, from the receiver's class;
 - a name imported from a module the project does not hold (``from urllib.parse import
   urlencode``), or a method called on such a name (``itertools.count()``), reaches none of
   the project's symbols of that name: no edge.
