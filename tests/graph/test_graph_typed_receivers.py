@@ -67,10 +67,15 @@ def test_the_parser_names_the_class_of_a_typed_local_or_attribute_in_the_calls_h
     }
 
 
-CLIENT = "from app.base import Base\n\n\nclass Client(Base):\n    def send(self):\n        return 1\n"
+CLIENT = (
+    "from app.base import Base\n\n\n"
+    "class Client(Base):\n"
+    "    def send(self):\n        return 1\n\n"
+    "    def update(self, words):\n        return words\n"
+)
 BASE = "class Base:\n    def close(self):\n        return True\n"
 USES = (
-    "from app.client import Client\n\n\n"
+    "from collections import Counter\n\nfrom app.client import Client\n\n\n"
     "def local():\n    client = Client()\n    client.send()\n    return client.close()\n\n\n"
     "def annotated(client: Client):\n    return client.send()\n\n\n"
     "class Service:\n"
@@ -79,7 +84,8 @@ USES = (
     "def rebound():\n    client = Client()\n    client = make()\n    return client.send()\n\n\n"
     "def unknown():\n    client = Unknown()\n    return client.send()\n\n\n"
     "def untyped(client):\n    return client.send()\n\n\n"
-    "def make():\n    return None\n"
+    "def make():\n    return None\n\n\n"
+    "def tally(words):\n    counts = Counter(words)\n    counts.update(words)\n    return counts.close()\n"
 )
 # as many other methods named `send` and `close` as make them too shared to link by name
 SENDERS = {
@@ -128,6 +134,8 @@ def test_the_negative_cases_reach_a_lone_method_heuristically(make_project, engi
     files = {"app/__init__.py": "", "app/client.py": CLIENT, "app/base.py": BASE, "app/uses.py": USES}
     project = make_project(files, name="lone", config=engine_config(engine, "lone"))
     resync(project)
+    # a class imported from outside the project: neither its methods nor its bases' are the project's
+    assert _callees(project, "app.uses.tally") == set()
     for caller in ("untyped", "unknown"):
         assert ("app.client.Client.send", "heuristic") in _callees(project, f"app.uses.{caller}")
     assert _callees(project, "app.uses.rebound") == {

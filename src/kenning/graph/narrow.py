@@ -22,10 +22,17 @@ def imported_from(row: RefRow, candidates: Candidates) -> tuple[str, ...]:
     that name lies in what was imported: ``from urllib.parse import urlencode`` beside the
     project's own ``urlencode`` (the module ``urllib.parse``), ``itertools.count()`` beside a
     ``QuerySet.count`` (``itertools``), ``Decimal.count()`` after ``from decimal import Decimal``
-    (``decimal.Decimal`` or ``decimal``). Empty: nothing to check."""
+    (``decimal.Decimal`` or ``decimal``); a method called on a receiver whose one class is
+    imported (``counts.update()`` after ``counts = Counter()``, or ``super().close()`` in a class
+    whose one base is ``io.IOBase``; the hint ``self:collections.Counter``), the class's module or
+    itself. Empty: nothing to check."""
     hint = row.hint
-    if row.target_kind != "symbol" or not hint or not candidates.rows or hint.startswith(SELF_HINT):
+    if row.target_kind != "symbol" or not hint or not candidates.rows:
         return ()
+    if hint.startswith(SELF_HINT):
+        hint = hint[len(SELF_HINT) :]
+        if hint[:1] == "." or " " in hint:  # a class of the caller's file, or several classes
+            return ()
     if any(_inside(qualname, hint) for _, _, qualname in candidates.rows):
         return ()
     if not row.qualified:
