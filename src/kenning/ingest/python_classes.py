@@ -12,12 +12,47 @@ from .python_locals import Binding
 from .relations import BASES, SELF_HINT, Ref
 
 
-def receivers(symbols: list, imports: Imports, hints: dict[str, str]) -> dict[str, tuple[str, str]]:
+class ClassHints:
+    """The hint of a call on an instance of each class a file names, worked out once a class:
+    ``SELF_HINT``, then a class of the file and its bases (``class_chain``), or an imported
+    class alone."""
+
+    def __init__(self, symbols: list, imports: Imports) -> None:
+        self.classes = {qualname: node for node, qualname, kind in symbols if kind == "class"}
+        self.imports = imports
+        self._hints: dict[str, str] = {}
+
+    def of(self, qualname: str) -> str:
+        """The hint of a class of the file (``self:.Model app.base.Base``)."""
+        hint = self._hints.get(qualname)
+        if hint is None:
+            chain = class_chain(qualname, self.classes, self.imports, [])
+            hint = self._hints[qualname] = SELF_HINT + " ".join(chain)
+        return hint
+
+    def named(self, cls: str) -> str | None:
+        """The hint of the class ``cls`` names as written (``Client``, ``http.Client``): one of
+        the file's, or an imported one whose name begins with a capital (a class, by
+        convention: not ``make_client``); None for any other name."""
+        head, _, rest = cls.partition(".")
+        if not rest and head in self.classes:
+            return self.of(head)
+        imports = self.imports
+        if head in imports.names:
+            first = ".".join(imports.names[head])
+        elif head in imports.modules:
+            first = imports.modules[head]
+        else:
+            return None
+        named = f"{first}.{rest}" if rest else first
+        return SELF_HINT + named if named.rpartition(".")[2][:1].isupper() else None
+
+
+def receivers(symbols: list, hints: ClassHints) -> dict[str, tuple[str, str]]:
     """Each method's (name of its first parameter, the hint of a call on it): ``self`` and
     ``self:.Model app.base.Base`` for ``def save(self)`` in ``class Model(Base)`` after ``from
     app.base import Base`` (``SELF_HINT``). None for a static method, whose first parameter is
-    no receiver. ``hints``: each class's hint, as worked out (shared with ``typed_receivers``)."""
-    classes = {qualname: node for node, qualname, kind in symbols if kind == "class"}
+    no receiver."""
     found: dict[str, tuple[str, str]] = {}
     for node, qualname, kind in symbols:
         if kind != "method":
@@ -25,30 +60,19 @@ def receivers(symbols: list, imports: Imports, hints: dict[str, str]) -> dict[st
         params = node.args.posonlyargs or node.args.args
         if not params or any(d.__class__ is ast.Name and d.id == "staticmethod" for d in node.decorator_list):
             continue
-        found[qualname] = (params[0].arg, _own_hint(qualname.rpartition(".")[0], classes, imports, hints))
+        found[qualname] = (params[0].arg, hints.of(qualname.rpartition(".")[0]))
     return found
 
 
-def _own_hint(qualname: str, classes: dict, imports: Imports, hints: dict[str, str]) -> str:
-    hint = hints.get(qualname)
-    if hint is None:
-        hint = hints[qualname] = SELF_HINT + " ".join(class_chain(qualname, classes, imports, []))
-    return hint
-
-
 def typed_receivers(
-    bindings: list[Binding],
-    symbols: list,
-    imports: Imports,
-    own: dict[str, tuple[str, str]],
-    hints: dict[str, str],
+    bindings: list[Binding], own: dict[str, tuple[str, str]], hints: ClassHints
 ) -> dict[tuple[str, str], str]:
     """The hint of a call on a receiver of known class: ``(scope, name)`` for a name the function
     binds one way only, to an instance of a class the file defines (``self:.Client .Base``, as a
-    self call's) or imports (``self:app.http.Client``, taken alone; by convention a class's name
-    begins with a capital); ``(class, ".attr")`` for an attribute of a method's own receiver
-    that the class's methods bind one way only (``self.conn = Connection()``). A name bound
-    otherwise too (``x = None``, a loop variable, an untyped parameter) is left out."""
+    self call's) or imports (``self:app.http.Client``, taken alone; ``ClassHints.named``);
+    ``(class, ".attr")`` for an attribute of a method's own receiver (``own``) that the class's
+    methods bind one way only (``self.conn = Connection()``). A name bound otherwise too (``x =
+    None``, a loop variable, an untyped parameter) is left out."""
     kinds: dict[tuple[str, str], str | None] = {}
     for scope, name, cls in bindings:
         head, dot, attr = name.partition(".")
@@ -61,37 +85,20 @@ def typed_receivers(
             key = (scope, name)
         if kinds.setdefault(key, cls) != cls:
             kinds[key] = None
-    if not kinds:
-        return {}
-    classes = {qualname: node for node, qualname, kind in symbols if kind == "class"}
     found: dict[tuple[str, str], str] = {}
     for key, cls in kinds.items():
-        hint = _class_hint(cls, classes, imports, hints) if cls is not None else None
+        hint = hints.named(cls) if cls is not None else None
         if hint is not None:
             found[key] = hint
     return found
-
-
-def _class_hint(cls: str, classes: dict, imports: Imports, hints: dict[str, str]) -> str | None:
-    head, _, rest = cls.partition(".")
-    if not rest and head in classes:
-        return _own_hint(head, classes, imports, hints)
-    if head in imports.names:
-        first = ".".join(imports.names[head])
-    elif head in imports.modules:
-        first = imports.modules[head]
-    else:
-        return None
-    named = f"{first}.{rest}" if rest else first
-    return SELF_HINT + named if named.rpartition(".")[2][:1].isupper() else None
 
 
 def class_chain(qualname: str, classes: dict, imports: Imports, chain: list[str]) -> list[str]:
     """``qualname`` (``.`` and its name in the file), then its bases, depth first: those of the
     file likewise, followed to their own bases; an imported one by the dotted name it was
     imported as (``from .base import Base`` or ``models.Model``: one level, the file does not
-    know its bases). Bases the file cannot name (builtins, ``Generic[T]``'s ``T``, a call) are
-    left out."""
+    know its bases; resolution follows them, ``graph.bases``). Bases the file cannot name
+    (builtins, ``Generic[T]``'s ``T``, a call) are left out."""
     chain.append("." + qualname)
     for base in classes[qualname].bases:
         while base.__class__ is ast.Subscript:  # Generic[T], Base[int]
@@ -113,15 +120,14 @@ def class_chain(qualname: str, classes: dict, imports: Imports, chain: list[str]
     return chain
 
 
-def bases_refs(symbols: list, imports: Imports, hints: dict[str, str]) -> list[Ref]:
+def bases_refs(hints: ClassHints) -> list[Ref]:
     """A ``BASES`` reference for each class with a base the file can name: its short name, and
     its classes (``class_chain``) as its hint."""
-    classes = {qualname: node for node, qualname, kind in symbols if kind == "class"}
     refs = []
-    for qualname, node in classes.items():
+    for qualname, node in hints.classes.items():
         if not node.bases:
             continue
-        hint = _own_hint(qualname, classes, imports, hints)
+        hint = hints.of(qualname)
         if " " in hint:
             short = qualname.rpartition(".")[2]
             refs.append(Ref(BASES, BASES, short, node.lineno, qualname, hint[len(SELF_HINT) :]))

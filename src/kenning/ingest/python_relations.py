@@ -11,7 +11,7 @@ from collections.abc import Iterator
 from operator import itemgetter
 
 from .chunks import Chunk
-from .python_classes import bases_refs, receivers, typed_receivers
+from .python_classes import ClassHints, bases_refs, receivers, typed_receivers
 from .python_imports import Imports
 from .python_locals import BINDING_NODES, Binding, bind, bind_parameters
 from .relations import SELF_HINT, Ref, Relations, Symbol
@@ -112,10 +112,10 @@ def python_relations(tree: ast.Module, symbols: list, chunks: list[Chunk], path:
     calls = _walk(tree, scope_of, imports, bindings)
     local = {q.rsplit(".", 1)[-1] for _, q, _ in symbols} | set(imports.names) | set(imports.modules)
     builtin = _BUILTINS - local  # `len(x)` calls the builtin unless the module shadows it
-    hints: dict[str, str] = {}
-    own = receivers(symbols, imports, hints)
-    typed = typed_receivers(bindings, symbols, imports, own, hints)
-    refs = imports.refs + _call_refs(calls, builtin, imports, own, typed) + bases_refs(symbols, imports, hints)
+    hints = ClassHints(symbols, imports)
+    own = receivers(symbols, hints)
+    typed = typed_receivers(bindings, own, hints)
+    refs = imports.refs + _call_refs(calls, builtin, imports, own, typed) + bases_refs(hints)
     return Relations(module=module, symbols=found, refs=tuple(refs))
 
 
