@@ -1,7 +1,7 @@
-"""kenning on ordinary projects (not a test): three pinned sdists, synced and questioned.
+"""kenning on ordinary projects (not a test): four pinned sdists, synced and questioned.
 
 Usage:
-    .venv/bin/python bench/real_projects.py                    # httpx, flask and Django
+    .venv/bin/python bench/real_projects.py                    # httpx, flask, Django and click
     .venv/bin/python bench/real_projects.py --projects httpx   # one of them
     .venv/bin/python bench/real_projects.py --json --misses
 
@@ -33,6 +33,10 @@ the expected files named from the code and docs (docs/benchmarks.md, "walkanswer
 what X calls, which tests cover, what imports, where X is used — about Django's code, distinctive
 names and common method names (``Model.save``, ``QuerySet.all``, ``count``) alike, the expected
 files found with grep in the sdist (docs/benchmarks.md, "djwalk").
+``bench/questions/click.jsonl`` (40, branch clickwalk) mixes both kinds on click 8.1.7 (docs/*.rst,
+src/click/, tests/): what X does, where X is defined, who calls X, which tests cover X, imports,
+why (docs/why.rst), how to configure Y, explanation questions ("how does X work"), paraphrases,
+French and typos, written before the first run (docs/benchmarks.md, "clickwalk").
 """
 
 from __future__ import annotations
@@ -57,6 +61,7 @@ PROJECTS = {  # name: (requirement, folder inside the sdist)
     "httpx": ("httpx==0.27.0", "httpx-0.27.0"),
     "flask": ("flask==3.0.3", "flask-3.0.3"),
     "django": ("Django==5.0.6", "Django-5.0.6"),
+    "click": ("click==8.1.7", "click-8.1.7"),
 }
 COMMIT_DATES = ("2023-03-14T10:00:00+00:00", "2023-11-02T15:30:00+00:00", "2024-06-20T09:15:00+00:00")
 
