@@ -5,6 +5,7 @@ except with ``syntax="fts"``, where FTS5's own parser judges it and its errors b
 from __future__ import annotations
 
 import re
+import unicodedata
 from dataclasses import dataclass
 
 from kenning.errors import InvalidQuery
@@ -270,6 +271,40 @@ _TOKEN = re.compile(r"[\w][\w.\-/]*[\w]|[\w]", re.UNICODE)
 _PREFIX = re.compile(r"(?<![\w.\-/])(\w+)\*")  # a whole word typed with `*` after it
 # Shapes only code names take: snake_case, camelCase (mRNA or siRNA are not camelCase).
 CODE_NAME = re.compile(r"_\w|[a-z][A-Z][a-z]")
+# "where is the function X defined", "où est définie la classe X": beside a code name, the words
+# that ask where it is written, and of what kind it is, carry nothing of it, while docstrings
+# say them ("the shell function defined by the script"). Left out when the query types a code
+# name (``CODE_NAME``), kept otherwise ("how is a session defined").
+_WHERE_FRAME = frozenset(
+    [
+        "defined",
+        "define",
+        "defines",
+        "definition",
+        "declared",
+        "declare",
+        "declares",
+        "located",
+        "implemented",
+        "function",
+        "method",
+        "class",
+        "defini",
+        "definie",
+        "definis",
+        "definies",
+        "definit",
+        "declare",
+        "declaree",
+        "implemente",
+        "implementee",
+        "situe",
+        "situee",
+        "fonction",
+        "methode",
+        "classe",
+    ]
+)
 IDENTIFIER_HINT = re.compile(r"[_./]|[a-z][A-Z]|[A-Za-z]\d|\d[A-Za-z]|-\w")
 
 
@@ -316,6 +351,8 @@ def _natural(text: str) -> ParsedQuery:
     tokens = _TOKEN.findall(_ELISION.sub(" ", text))
     stop_words = _stop_words(tokens)
     significant = [t for t in tokens if not _is_stop_word(t, stop_words)]
+    if any(CODE_NAME.search(t) for t in significant):
+        significant = [t for t in significant if _fold(t) not in _WHERE_FRAME]
     kept = significant or tokens
     seen: dict[str, None] = {}
     for token in kept:
@@ -343,6 +380,10 @@ def _stop_words(tokens: list[str]) -> frozenset[str]:
     words = [w for t in tokens for w in t.lower().split("-")]
     french = sum(w in _FRENCH_CUES for w in words)
     return FRENCH_STOP_WORDS if french > sum(w in _ENGLISH_ONLY for w in words) else ENGLISH_STOP_WORDS
+
+
+def _fold(word: str) -> str:
+    return "".join(c for c in unicodedata.normalize("NFKD", word.lower()) if not unicodedata.combining(c))
 
 
 def _is_stop_word(token: str, stop_words: frozenset[str]) -> bool:
