@@ -21,7 +21,7 @@ from kenning.ingest.test_files import is_test_path
 from kenning.project import Project
 from kenning.records import Answer, EmptyReason, Excerpt, Fact, Freshness, FreshnessState, Lifecycle
 from kenning.search import lexical, prefix, spelling
-from kenning.search.query import CODE_NAME, ParsedQuery
+from kenning.search.query import ParsedQuery, typed_code_names
 from kenning.search.snippet import make_snippet
 from kenning.store import facts as fact_store
 from kenning.store import fts_guard
@@ -280,7 +280,7 @@ def query_ranker(
     asks boosted (only where the scope holds code: otherwise there is nothing to boost, and the
     bound would rank three times as deep for nothing), test files demoted unless it speaks of tests,
     code demoted when it asks why and names no code, commits when it asks how something works."""
-    symbols = frozenset(t.lower() for t in parsed.original_terms if CODE_NAME.search(t))
+    symbols = typed_code_names(parsed)
     if symbols and not lexical.holds_code(conn, filters_of(options)):
         symbols = frozenset()
     about_tests = any(word in _TEST_WORDS for term in parsed.terms for word in re.split(r"[\W_]+", term))
@@ -335,14 +335,28 @@ def is_test_code(fact: Fact) -> bool:
 
 
 def _defines(fact: Fact, symbols: frozenset[str]) -> bool:
-    """Whether ``fact`` defines a typed code name: the symbol it is (``def rrf_fuse``), or a
-    module whose own lines assign it (``DEFAULT_TIMEOUT = Timeout(5.0)``, ``LIMIT: int = 3``)."""
+    """Whether ``fact`` defines a typed code name: the symbol it is (``def rrf_fuse``; for a
+    dotted name, a symbol of that name whose class, module or path holds its qualifier:
+    ``Context.invoke``, ``click.echo`` in ``src/click/utils.py``), or a module whose own lines
+    assign it (``DEFAULT_TIMEOUT = Timeout(5.0)``, ``LIMIT: int = 3``)."""
     symbol = fact.meta.get("symbol") if fact.type == "code" else None
     if not isinstance(symbol, str):
         return False
-    if symbol.rsplit(".", 1)[-1].lower() in symbols:
-        return True
-    return fact.meta.get("kind") == "module" and _assigns(fact.body, symbols)
+    own = symbol.rsplit(".", 1)[-1].lower()
+    where: set[str] | None = None
+    for name in symbols:
+        *qualifier, last = name.split(".")
+        if last != own:
+            continue
+        if not qualifier:
+            return True
+        if where is None:
+            where = set(re.split(r"[./:]", f"{symbol}/{fact.source.uri}".lower()))
+        if where.issuperset(qualifier):
+            return True
+    if fact.meta.get("kind") != "module":
+        return False
+    return _assigns(fact.body, frozenset(name.rsplit(".", 1)[-1] for name in symbols))
 
 
 def _assigns(body: str, symbols: frozenset[str]) -> bool:
