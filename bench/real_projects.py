@@ -159,7 +159,7 @@ def ask_all(
 ) -> tuple[dict[str, object], list[dict[str, object]]]:
     file = QUESTIONS / (f"{name}.{question_set}.jsonl" if question_set else f"{name}.jsonl")
     rows = [json.loads(line) for line in file.read_text().splitlines() if line.strip()]
-    found, reciprocal, misses, latencies = 0, 0.0, [], []
+    found, reciprocal, misses, latencies, errors = 0, 0.0, [], [], 0
     for row in rows:
         start = time.perf_counter()
         done = subprocess.run(
@@ -170,6 +170,9 @@ def ask_all(
         )
         latencies.append(time.perf_counter() - start)
         answer = json.loads(done.stdout) if done.stdout.strip() else {"excerpts": []}
+        # a failed ask (a query past its time budget on a loaded machine) is no wrong answer: said apart
+        error = done.stderr.strip().splitlines()[0] if done.returncode != 0 and done.stderr.strip() else None
+        errors += error is not None
         expected = set(row["expected"])
         rank = None
         files = []
@@ -190,6 +193,7 @@ def ask_all(
                     "got": files,
                     "mode": answer.get("mode"),
                     "degradations": answer.get("degradations"),
+                    "error": error,
                 }
             )
     n = len(rows)
@@ -199,6 +203,7 @@ def ask_all(
         "recall_at_5": round(found / n, 3) if n else None,
         "mrr_at_5": round(reciprocal / n, 3) if n else None,
         "ask_cli_p50_ms": round(latencies[n // 2] * 1000) if n else None,
+        "ask_errors": errors,
     }, misses
 
 
@@ -244,6 +249,7 @@ def main() -> int:
         "recall_at_5",
         "mrr_at_5",
         "ask_cli_p50_ms",
+        "ask_errors",
     ]
     print("project  " + "  ".join(keys))
     for name, r in results.items():
@@ -256,7 +262,7 @@ def main() -> int:
             for miss in r["misses"]:
                 print(
                     f"miss [{name}] {miss['question']!r}: expected {miss['expected']}, top 5 {miss['got']} "
-                    f"(mode {miss['mode']})"
+                    f"(mode {miss['mode']})" + (f" — ask failed: {miss['error']}" if miss["error"] else "")
                 )
     return 0
 
