@@ -5,10 +5,10 @@ except with ``syntax="fts"``, where FTS5's own parser judges it and its errors b
 from __future__ import annotations
 
 import re
-import unicodedata
 from dataclasses import dataclass
 
 from kenning.errors import InvalidQuery
+from kenning.store.fold import unaccented
 
 MAX_QUERY_CHARS = 500
 MAX_QUERY_BYTES = 1024
@@ -294,7 +294,6 @@ _WHERE_FRAME = frozenset(
         "definis",
         "definies",
         "definit",
-        "declare",
         "declaree",
         "implemente",
         "implementee",
@@ -360,7 +359,7 @@ def _natural(text: str) -> ParsedQuery:
     stop_words = _stop_words(tokens)
     significant = [t for t in tokens if not _is_stop_word(t, stop_words)]
     if any(CODE_NAME.search(t) or dotted_name(t) for t in significant):
-        significant = [t for t in significant if _fold(t) not in _WHERE_FRAME]
+        significant = [t for t in significant if unaccented(t) not in _WHERE_FRAME]
     kept = significant or tokens
     seen: dict[str, None] = {}
     for token in kept:
@@ -388,10 +387,6 @@ def _stop_words(tokens: list[str]) -> frozenset[str]:
     words = [w for t in tokens for w in t.lower().split("-")]
     french = sum(w in _FRENCH_CUES for w in words)
     return FRENCH_STOP_WORDS if french > sum(w in _ENGLISH_ONLY for w in words) else ENGLISH_STOP_WORDS
-
-
-def _fold(word: str) -> str:
-    return "".join(c for c in unicodedata.normalize("NFKD", word.lower()) if not unicodedata.combining(c))
 
 
 def _is_stop_word(token: str, stop_words: frozenset[str]) -> bool:

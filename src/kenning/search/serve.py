@@ -8,7 +8,6 @@ for a question asking why, commits at half weight for one asking how something w
 from __future__ import annotations
 
 import re
-import unicodedata
 from bisect import insort
 from collections import Counter
 from dataclasses import dataclass, replace
@@ -25,6 +24,7 @@ from kenning.search.query import ParsedQuery, typed_code_names
 from kenning.search.snippet import make_snippet
 from kenning.store import facts as fact_store
 from kenning.store import fts_guard
+from kenning.store.fold import unaccented
 from kenning.store.handle import Connection
 
 TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (start-up time)
@@ -302,8 +302,7 @@ def query_ranker(
 
 def explanation(text: str) -> bool:
     """Whether ``text`` asks how something works (EN or FR, accents ignored)."""
-    folded = "".join(c for c in unicodedata.normalize("NFKD", text.lower()) if not unicodedata.combining(c))
-    return _EXPLAIN.search(folded) is not None
+    return _EXPLAIN.search(unaccented(text)) is not None
 
 
 def rank_hits(
