@@ -7,6 +7,10 @@ builds its ``fts5vocab`` table.) A store
 whose schema is not exactly this kenning's is refused as any reader refuses it
 (``migrations_runner.check_current``: ``StoreOutdated``, or ``IndexMissing`` before a first
 sync); a file SQLite cannot read is ``StoreUnreadable``.
+
+A ``mode=ro`` connection needs the store's ``-wal``/``-shm`` files and cannot remove them when
+it closes (only a connection that may write checkpoints and removes them, as the last one
+closes): a process that kept such connections calls ``release`` after closing them.
 """
 
 from __future__ import annotations
@@ -47,6 +51,23 @@ def open_readonly(path: Path) -> sqlite3.Connection:
         conn.close()
         raise
     return conn
+
+
+def release(path: Path) -> None:
+    """Remove the ``-wal``/``-shm`` files read-only connections to the store at ``path`` left,
+    once they are closed: a read-write connection opened and closed here lets SQLite checkpoint
+    and remove them when no other connection holds the store (else nothing happens), without
+    waiting for any lock. A store this process may not write keeps its files."""
+    try:
+        conn = sqlite3.connect(f"file:{quote(str(path.resolve()))}?mode=rw", uri=True, timeout=0)
+    except sqlite3.Error:
+        return
+    try:
+        conn.execute("PRAGMA schema_version")  # SQLite opens the file (and the WAL) on a first read
+    except sqlite3.Error:
+        pass
+    finally:
+        conn.close()
 
 
 @dataclass(frozen=True)

@@ -7,7 +7,8 @@ the same core functions as the CLI and render the same answer objects.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import AsyncIterator, Callable, Sequence
+from contextlib import asynccontextmanager
 from datetime import datetime
 from pathlib import Path
 from typing import Any
@@ -114,6 +115,26 @@ def routes() -> list[BaseRoute]:
     ]
 
 
+def closing(cockpit: Cockpit, inner: Lifespan[Starlette] | None) -> Lifespan[Starlette]:
+    """The app's lifespan: ``inner`` (a composed app's, e.g. the MCP session manager), then the
+    cockpit's kept store connections closed as the server stops — after the requests in flight
+    have ended (uvicorn waits for them first) — so that no ``-wal``/``-shm`` is left beside a
+    SQLite store and no idle session on a PostgreSQL server."""
+
+    @asynccontextmanager
+    async def lifespan(app: Starlette) -> AsyncIterator[None]:
+        try:
+            if inner is None:
+                yield
+            else:
+                async with inner(app):
+                    yield
+        finally:
+            cockpit.close()
+
+    return lifespan
+
+
 def create_app(
     project: Project,
     *,
@@ -129,7 +150,8 @@ def create_app(
     served under another host name cannot read this one (loopback names by default; any name
     when ``gated``, since a rebinding page never holds the token). ``extra_routes`` (e.g. a
     ``Mount`` of the MCP streamable-HTTP app at ``/mcp``) and ``lifespan`` (what such an app
-    must run while the server lives) compose other apps into the same server. ``gated``: every
+    must run while the server lives) compose other apps into the same server; the store
+    connections the cockpit keeps are closed when the lifespan ends (``closing``). ``gated``: every
     page and ``/api/*`` route needs a token (``web/gate.py``), with ``/login`` for browsers."""
     hosts = allowed_hosts or (("*",) if gated else LOOPBACK_HOSTS)
     lexical.keep_word_lists()  # a long-lived process: questions are ranked from lists kept in memory
@@ -139,13 +161,14 @@ def create_app(
     middleware = [Middleware(SecurityHeaders), Middleware(TrustedHostMiddleware, allowed_hosts=list(hosts))]
     if gated:
         middleware.append(Middleware(gate.TokenGate, limiter=limiter))
+    cockpit = Cockpit(project, home, clock)
     app = Starlette(
         routes=[*(login_routes() if gated else ()), *routes(), *extra_routes],
-        lifespan=lifespan,
+        lifespan=closing(cockpit, lifespan),
         middleware=middleware,
         exception_handlers={KenningError: on_error, DatabaseError: on_error, 404: on_http_error, 405: on_http_error},
     )
-    app.state.cockpit = Cockpit(project, home, clock)
+    app.state.cockpit = cockpit
     app.state.templates = templates()
     app.state.gated, app.state.limiter = gated, limiter
     return app
