@@ -79,6 +79,9 @@ def forwarded_from(raw: str | None) -> tuple[str, ...]:
 
 
 STOPPING_SIGNALS = (signal.SIGINT, signal.SIGTERM)
+# The largest request body either server reads (413 beyond): the cockpit's forms and an MCP
+# request (a memory text is at most 20,000 characters) fit in far less.
+MAX_BODY = 1_000_000
 
 
 def run(app: ASGIApp, sock: socket.socket, *, forwarded: tuple[str, ...] = ()) -> signal.Signals | None:

@@ -52,9 +52,9 @@ from kenning.clock import utc_now
 from kenning.errors import ScopeDenied, Unauthorized
 from kenning.interfaces.mcp import disconnects
 from kenning.interfaces.mcp.server import KenningMCP, build_server
+from kenning.interfaces.serve import MAX_BODY
 from kenning.project import Project
 
-MAX_BODY = 1_000_000
 # Tools a path-bound token may call without a path_filter: they read nothing.
 PATH_FREE = frozenset({"save_memory"})
 LOOPBACK = ("127.0.0.1", "localhost", "::1")

@@ -35,12 +35,14 @@ from kenning.errors import (
     UsageError,
 )
 from kenning.interfaces.web import api, gate, graph_pages, memory_pages, pages
+from kenning.interfaces.web.body import BodyLimit
 from kenning.interfaces.web.cockpit import HERE, Cockpit, render, templates
 from kenning.interfaces.web.headers import SecurityHeaders
 from kenning.search import lexical
 from kenning.store.handle import DatabaseError, typed_error
 
 LOOPBACK_HOSTS = ("127.0.0.1", "localhost", "::1", "[::1]")
+FORM_HINT = "post the form as the cockpit's pages do (application/x-www-form-urlencoded)"
 
 
 def http_status(exc: BaseException) -> int:
@@ -73,14 +75,19 @@ async def on_error(request: Request, exc: Exception) -> Response:
 
 
 async def on_http_error(request: Request, exc: Exception) -> Response:
-    """A route that does not exist (404 ``NotFound``) or does not take this method (405
-    ``UsageError``, with ``Allow``), typed as every other error."""
+    """A route that does not exist (404 ``NotFound``), one that does not take this method (405
+    ``UsageError``, with ``Allow``) or a body Starlette cannot parse as a form (400
+    ``ValidationError``: a malformed multipart body, a field over 1 MB, over 1,000 fields),
+    typed as every other error."""
     status = getattr(exc, "status_code", 500)
     headers = dict(getattr(exc, "headers", None) or {})
     where = f"{request.method} {request.url.path}"
     if status == 405:
         allowed = headers.get("Allow", "")
         error = {"type": "UsageError", "message": f"{where} is not allowed", "hint": f"this route takes {allowed}"}
+    elif status == 400:
+        detail = str(getattr(exc, "detail", None) or "bad request")
+        error = {"type": "ValidationError", "message": f"{where}: {detail}", "hint": FORM_HINT}
     else:
         detail = str(getattr(exc, "detail", None) or "not found")
         error = {"type": "NotFound", "message": detail, "hint": "the cockpit's routes are listed in docs/web.md"}
@@ -158,7 +165,11 @@ def create_app(
     if not project.config.store:
         lexical.warm_word_lists(project.db_path)  # the common words' lists, read in the background
     limiter = limiter or FailureLimiter()
-    middleware = [Middleware(SecurityHeaders), Middleware(TrustedHostMiddleware, allowed_hosts=list(hosts))]
+    middleware = [
+        Middleware(SecurityHeaders),
+        Middleware(TrustedHostMiddleware, allowed_hosts=list(hosts)),
+        Middleware(BodyLimit),
+    ]
     if gated:
         middleware.append(Middleware(gate.TokenGate, limiter=limiter))
     cockpit = Cockpit(project, home, clock)
@@ -166,7 +177,13 @@ def create_app(
         routes=[*(login_routes() if gated else ()), *routes(), *extra_routes],
         lifespan=closing(cockpit, lifespan),
         middleware=middleware,
-        exception_handlers={KenningError: on_error, DatabaseError: on_error, 404: on_http_error, 405: on_http_error},
+        exception_handlers={
+            KenningError: on_error,
+            DatabaseError: on_error,
+            400: on_http_error,
+            404: on_http_error,
+            405: on_http_error,
+        },
     )
     app.state.cockpit = cockpit
     app.state.templates = templates()

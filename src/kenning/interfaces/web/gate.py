@@ -33,10 +33,11 @@ OPEN_PATHS = ("/login", "/logout", "/mcp")
 READS = ("GET", "HEAD")
 REFUSED_KEY = "kenning.refused_write"  # the token whose write the gate refused
 AUDITED_FORM = 64 * 1024  # bytes of a refused form read for its audit line
-_TYPES = {401: "Unauthorized", 403: "ScopeDenied", 429: "TooManyAttempts"}
+_TYPES = {401: "Unauthorized", 403: "ScopeDenied", 413: "ValidationError", 429: "TooManyAttempts"}
 _HINTS = {
     401: "log in at /login, or send Authorization: Bearer <secret from `kenning token create`>",
     403: "use a token with the needed scope and binding (`kenning token create`)",
+    413: "send a smaller request (the cockpit's own forms are far smaller)",
     429: "wait, then retry with a valid token",
 }
 
