@@ -30,7 +30,7 @@ from kenning.store.postgres.connection import connect as pg_connect
 from store.pg_engine import engine_config, server_url  # tests/store: the PostgreSQL test server
 
 ENGINES = ["sqlite", pytest.param("postgresql", marks=pytest.mark.postgres)]
-COMMANDS = {"serve": ("serve",), "mcp --http": ("mcp", "--http")}
+COMMANDS = {"serve": ("serve",), "mcp --http": ("mcp", "--http"), "serve --mcp": ("serve", "--mcp")}
 QUESTION = "how are citations computed"
 
 
@@ -77,11 +77,12 @@ def sessions_gone(application: str) -> int:
 
 def ask_everything(command: str, port: int, secret: str) -> None:
     """One question on the project's store and one over every registered store (the kept
-    read-only connections of scope "all")."""
-    if command == "serve":
+    read-only connections of scope "all"), to the cockpit and to `/mcp` as the command serves."""
+    if command.startswith("serve"):
         for scope in ("project", "all"):
             reply = httpx.get(f"http://127.0.0.1:{port}/api/ask", params={"q": QUESTION, "scope": scope}, timeout=30)
             assert reply.status_code == 200 and "docs/a.md" in reply.text
+    if "mcp" not in command:
         return
 
     async def body(session):

@@ -91,17 +91,18 @@ SHUTDOWN_GRACE_SECONDS = 5
 MAX_BODY = 1_000_000
 
 
-CANCELLED = "Task cancelled, timeout graceful shutdown exceeded"  # uvicorn's reason, each task's
+ASGI_FAILED = "Exception in ASGI application"  # uvicorn's record of a request that raised
 
 
 class CancelledAtStop(logging.Filter):
-    """False (drop) for uvicorn's "Exception in ASGI application" traceback of a request it
-    cancelled at the end of the shutdown grace: its own one line ("Cancel 1 running task(s),
-    timeout graceful shutdown exceeded") already says so; any other record goes through."""
+    """False (drop) for uvicorn's "Exception in ASGI application" traceback of a request that
+    was cancelled: only a stopping server cancels one (at the end of the shutdown grace, where
+    uvicorn's own line "Cancel 1 running task(s), timeout graceful shutdown exceeded" says so;
+    or at a second Ctrl-C, which stops at once). Any other record goes through."""
 
     def filter(self, record: logging.LogRecord) -> bool:
         error = record.exc_info[1] if record.exc_info else None
-        return not (isinstance(error, asyncio.CancelledError) and error.args[:1] == (CANCELLED,))
+        return not (str(record.msg).startswith(ASGI_FAILED) and isinstance(error, asyncio.CancelledError))
 
 
 _CANCELLED_AT_STOP = CancelledAtStop()
