@@ -7,6 +7,7 @@ server in a thread; the gate on where the test says so."""
 
 from __future__ import annotations
 
+import json
 import re
 from collections.abc import Iterator
 
@@ -16,7 +17,7 @@ from web_corpus import NOW, Corpus, build_corpus
 
 from interfaces.mcp_http_helpers import running  # tests/interfaces: uvicorn in a thread
 from kenning.auth import tokens
-from kenning.auth.policy import FailureLimiter
+from kenning.auth.policy import AUDIT_FILE, FailureLimiter
 from kenning.interfaces.serve import MAX_BODY
 from kenning.interfaces.web.app import create_app
 
@@ -112,3 +113,31 @@ def test_a_malformed_authorization_header_is_a_typed_401_and_the_cockpit_goes_on
     assert refused.json()["error"]["type"] == "Unauthorized"
     assert refused.headers["www-authenticate"].startswith("Bearer")
     assert served.status_code == 200
+
+
+@pytest.mark.parametrize(
+    ("kind", "body"),
+    [
+        ("multipart/form-data; boundary=x", b"junk"),
+        ("application/x-www-form-urlencoded", b"id=1&" + b"&".join(b"f%d=1" % n for n in range(1500))),
+    ],
+    ids=["malformed multipart", "over 1,000 fields"],
+)
+def test_a_write_refused_to_a_read_only_token_with_a_body_that_is_no_form_is_403_and_audited(corpus, kind, body):
+    """The gate reads a refused write's form for its audit line: an unreadable one was a 500."""
+    record, secret = tokens.create(
+        corpus.home, scopes=[tokens.READ], projects=["alpha"], paths=[], name=None, expires="30d", now=NOW
+    )
+    app = create_app(corpus.alpha, home=corpus.home, clock=lambda: NOW, gated=True)
+    with running(app) as url:
+        reply = httpx.post(
+            url.removesuffix("/mcp") + "/memory/confirm",
+            content=body,
+            headers={"Authorization": f"Bearer {secret}", "Content-Type": kind},
+            timeout=10,
+        )
+    assert reply.status_code == 403 and "ScopeDenied" in reply.text and "read-only" in reply.text
+    lines = [json.loads(line) for line in (corpus.home / AUDIT_FILE).read_text(encoding="utf-8").splitlines()]
+    mine = [line for line in lines if line["token"] == record.id]
+    assert len(mine) == 1 and mine[0]["ok"] is False and mine[0]["tool"] == "cockpit:confirm"
+    assert mine[0]["arguments"]["form"].startswith("unreadable: ")

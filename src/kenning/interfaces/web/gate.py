@@ -18,6 +18,7 @@ import secrets
 import time
 from typing import Any
 
+from starlette.exceptions import HTTPException
 from starlette.requests import Request
 from starlette.responses import JSONResponse, RedirectResponse, Response
 from starlette.types import ASGIApp, Receive, Scope, Send
@@ -113,7 +114,10 @@ class TokenGate:
         size = request.headers.get("content-length", "")
         form: dict[str, str] = {}
         if size.isdecimal() and int(size) <= AUDITED_FORM:  # a refused request's body is read only when small
-            form = {key: str(value) for key, value in (await request.form()).items() if key != "token"}
+            try:
+                form = {key: str(value) for key, value in (await request.form()).items() if key != "token"}
+            except HTTPException as exc:  # no form (malformed multipart, over 1,000 fields): the refusal stands
+                form = {"form": f"unreadable: {exc.detail}"}
         audit(
             cockpit.home,
             token=token,
