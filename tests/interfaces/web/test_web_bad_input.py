@@ -2,8 +2,9 @@
 refused before it is read when its length is declared; Starlette's form parser bounded each
 field and the number of fields, not the body, so `/login`, open to anyone who reaches the port,
 read and held several megabytes and answered 403), a body that is no form (a typed 400, not a
-plain-text one), a malformed Authorization header (a typed 401, never a 500). A real uvicorn
-server in a thread; the gate on where the test says so."""
+plain-text one), a malformed Authorization header (a typed 401, never a 500), a foreign Host
+(a typed 400 naming the names served). A real uvicorn server in a thread (the Host check in
+process); the gate on where the test says so."""
 
 from __future__ import annotations
 
@@ -13,6 +14,7 @@ from collections.abc import Iterator
 
 import httpx
 import pytest
+from starlette.testclient import TestClient
 from web_corpus import NOW, Corpus, build_corpus
 
 from interfaces.mcp_http_helpers import running  # tests/interfaces: uvicorn in a thread
@@ -141,3 +143,23 @@ def test_a_write_refused_to_a_read_only_token_with_a_body_that_is_no_form_is_403
     mine = [line for line in lines if line["token"] == record.id]
     assert len(mine) == 1 and mine[0]["ok"] is False and mine[0]["tool"] == "cockpit:confirm"
     assert mine[0]["arguments"]["form"].startswith("unreadable: ")
+
+
+def test_a_foreign_host_is_a_typed_400_that_says_which_names_are_served(corpus):
+    """Starlette's host check answered a bare "Invalid host header" in plain text."""
+    client = TestClient(create_app(corpus.alpha, home=corpus.home, clock=lambda: NOW), base_url="http://kenning.lan")
+    api = client.get("/api/ask?q=freshness")
+    page = client.get("/")
+    assert api.status_code == 400 and page.status_code == 400
+    error = api.json()["error"]
+    assert error["type"] == "UsageError"
+    assert error["message"].startswith("this cockpit does not answer to host 'kenning.lan': it answers to 127.0.0.1")
+    assert "proxy_set_header Host 127.0.0.1" in error["hint"]
+    assert "<html" in page.text and "UsageError" in page.text and "kenning.lan" in page.text
+    assert page.headers["x-frame-options"] == "DENY"  # the security headers on the refusal too
+
+
+@pytest.mark.parametrize("base", ["http://LOCALHOST:8765", "http://[::1]", "http://127.0.0.1:1"])
+def test_loopback_names_in_any_case_and_with_any_port_are_served(corpus, base):
+    client = TestClient(create_app(corpus.alpha, home=corpus.home, clock=lambda: NOW), base_url=base)
+    assert client.get("/api/ask?q=freshness").status_code == 200

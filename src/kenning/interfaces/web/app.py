@@ -15,7 +15,6 @@ from typing import Any
 
 from starlette.applications import Starlette
 from starlette.middleware import Middleware
-from starlette.middleware.trustedhost import TrustedHostMiddleware
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import BaseRoute, Mount, Route
@@ -38,6 +37,7 @@ from kenning.interfaces.web import api, gate, graph_pages, memory_pages, pages
 from kenning.interfaces.web.body import BodyLimit
 from kenning.interfaces.web.cockpit import HERE, Cockpit, render, templates
 from kenning.interfaces.web.headers import SecurityHeaders
+from kenning.interfaces.web.hosts import KnownHosts
 from kenning.search import lexical
 from kenning.store.handle import DatabaseError, typed_error
 
@@ -167,7 +167,7 @@ def create_app(
     limiter = limiter or FailureLimiter()
     middleware = [
         Middleware(SecurityHeaders),
-        Middleware(TrustedHostMiddleware, allowed_hosts=list(hosts)),
+        Middleware(KnownHosts, allowed=hosts),
         Middleware(BodyLimit),
     ]
     if gated:
