@@ -10,6 +10,7 @@ hide. PostgreSQL sessions are told apart by their application name (libpq's ``PG
 from __future__ import annotations
 
 import signal
+import threading
 import time
 import uuid
 from pathlib import Path
@@ -173,4 +174,36 @@ def test_a_server_stopped_before_any_question_leaves_no_wal(make_project, isolat
         server.send_signal(signal.SIGTERM)
         code = server.wait(timeout=20)
     assert code == 0
+    assert left_files(project) == []
+
+
+@pytest.mark.parametrize("app_of", ["cockpit", "mcp"])
+def test_a_server_stopped_while_its_word_lists_warm_waits_for_them_then_leaves_no_wal(
+    make_project, isolated_home, monkeypatch, app_of
+):
+    """The warming reads on a read-only connection in a background thread (store/postings.py);
+    one still open when the server closes its stores left the `-wal`/`-shm` behind once it
+    closed. A slow pass is simulated: it holds its connection for 0.5 s."""
+    from kenning.store import postings
+
+    project, _ = served(make_project, isolated_home, "sqlite")
+    opened = threading.Event()
+
+    def slow_pass(key, task, lock):
+        conn = postings._read_only(key[0])
+        try:
+            conn.execute("SELECT count(*) FROM facts").fetchone()
+            opened.set()
+            time.sleep(0.5)
+        finally:
+            conn.close()
+        return 0, 0
+
+    monkeypatch.setattr(postings, "_warm_pass", slow_pass)
+    if app_of == "cockpit":
+        with TestClient(cockpit_app(project, home=isolated_home, clock=lambda: NOW), base_url="http://127.0.0.1"):
+            assert opened.wait(10)
+    else:
+        with running(mcp_app(project, home=isolated_home, clock=lambda: NOW)):
+            assert opened.wait(10)
     assert left_files(project) == []

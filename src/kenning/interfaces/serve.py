@@ -32,6 +32,8 @@ from kenning.store.readonly import release
 if TYPE_CHECKING:
     from starlette.types import ASGIApp
 
+    from kenning.store.postings import Warm
+
 
 def listen(host: str, port: int) -> socket.socket:
     """A socket bound to ``host``:``port`` before anything is announced: ``--port 0`` then
@@ -89,6 +91,9 @@ SHUTDOWN_GRACE_SECONDS = 5
 # The largest request body either server reads (413 beyond): the cockpit's forms and an MCP
 # request (a memory text is at most 20,000 characters) fit in far less.
 MAX_BODY = 1_000_000
+# How long closing a store waits for the word lists still being warmed in the background: their
+# read-only connection, closed after the store's release, would leave the -wal/-shm behind.
+WARM_WAIT_SECONDS = 2.0
 
 
 ASGI_FAILED = "Exception in ASGI application"  # uvicorn's record of a request that raised
@@ -161,6 +166,7 @@ class Connections:
     """The connections to one project's store a server keeps (see the module doc)."""
 
     project: Project
+    warming: Warm | None = field(default=None, repr=False)  # ``lexical.warm_word_lists``'s, awaited at close
     _free: list[Connection] = field(default_factory=list, repr=False)
     _lock: threading.Lock = field(default_factory=threading.Lock, repr=False)
     _closed: bool = field(default=False, repr=False)
@@ -187,12 +193,16 @@ class Connections:
         own, closed when that request hands it back), then release a SQLite store's
         ``-wal``/``-shm`` files: the server's read-only readers (the word lists warmed in the
         background, ``store/postings.py``) cannot remove them, and when no question opened a
-        connection that may write, none of the server's own closes would."""
+        connection that may write, none of the server's own closes would. A warming pass still
+        running is awaited first (at most ``WARM_WAIT_SECONDS``)."""
         with self._lock:
             kept, self._free = self._free, []
             self._closed = True
         for conn in kept:
             conn.close()
+        done = self.warming.done if self.warming is not None else None
+        if done is not None:
+            done.wait(WARM_WAIT_SECONDS)  # a pass still reading: release after its connection closed
         if not self.project.config.store:
             release(self.project.db_path)
 

@@ -162,8 +162,8 @@ def create_app(
     page and ``/api/*`` route needs a token (``web/gate.py``), with ``/login`` for browsers."""
     hosts = allowed_hosts or (("*",) if gated else LOOPBACK_HOSTS)
     lexical.keep_word_lists()  # a long-lived process: questions are ranked from lists kept in memory
-    if not project.config.store:
-        lexical.warm_word_lists(project.db_path)  # the common words' lists, read in the background
+    # the common words' lists, read in the background; closing the store waits for them
+    warming = None if project.config.store else lexical.warm_word_lists(project.db_path)
     limiter = limiter or FailureLimiter()
     middleware = [
         Middleware(SecurityHeaders),
@@ -173,6 +173,7 @@ def create_app(
     if gated:
         middleware.append(Middleware(gate.TokenGate, limiter=limiter))
     cockpit = Cockpit(project, home, clock)
+    cockpit.connections.warming = warming
     app = Starlette(
         routes=[*(login_routes() if gated else ()), *routes(), *extra_routes],
         lifespan=closing(cockpit, lifespan),
