@@ -25,7 +25,7 @@ from kenning.records import ScopeEntry
 from kenning.registry import GLOBAL_NAME, Entry
 from kenning.store.db import open_store
 from kenning.store.handle import Connection, engine_errors, typed_error
-from kenning.store.readonly import StoreSummary, open_readonly, release, summary
+from kenning.store.readonly import StoreSummary, open_readonly, summary
 from kenning.store.status import index_size
 
 GLOBAL_DIR = "global"
@@ -187,9 +187,7 @@ class StorePool:
     def _drop(self, path: Path | str) -> None:
         kept = self._conns.pop(path, None)
         if kept is not None:
-            kept[1].close()
-            if isinstance(path, Path):  # a read-only SQLite connection leaves -wal/-shm behind
-                release(path)
+            kept[1].close()  # a read-only SQLite one releases the -wal/-shm it needed (store.readonly)
 
     def close(self) -> None:
         with self._lock:

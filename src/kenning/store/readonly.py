@@ -10,7 +10,9 @@ sync); a file SQLite cannot read is ``StoreUnreadable``.
 
 A ``mode=ro`` connection needs the store's ``-wal``/``-shm`` files and cannot remove them when
 it closes (only a connection that may write checkpoints and removes them, as the last one
-closes): a process that kept such connections calls ``release`` after closing them.
+closes): every `kenning projects list` or `--all-projects` question left them beside each
+registered store. ``open_readonly``'s connections call ``release`` as they close; a process
+holding other read-only connections (``mode=ro`` of its own) calls it after closing them.
 """
 
 from __future__ import annotations
@@ -34,8 +36,13 @@ def open_readonly(path: Path) -> sqlite3.Connection:
         raise StoreUnreadable(f"{path} is not a file")
     try:
         conn = sqlite3.connect(
-            f"file:{quote(str(path.resolve()))}?mode=ro", uri=True, isolation_level=None, check_same_thread=False
+            f"file:{quote(str(path.resolve()))}?mode=ro",
+            uri=True,
+            isolation_level=None,
+            check_same_thread=False,
+            factory=Releasing,
         )
+        conn.released = path
     except sqlite3.Error as exc:
         raise typed_error(exc, str(path)) from exc
     try:
@@ -51,6 +58,18 @@ def open_readonly(path: Path) -> sqlite3.Connection:
         conn.close()
         raise
     return conn
+
+
+class Releasing(sqlite3.Connection):
+    """A read-only connection that releases its store's ``-wal``/``-shm`` as it closes."""
+
+    released: Path | None = None
+
+    def close(self) -> None:
+        super().close()
+        if self.released is not None:
+            path, self.released = self.released, None
+            release(path)
 
 
 def release(path: Path) -> None:
