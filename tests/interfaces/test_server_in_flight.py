@@ -29,6 +29,7 @@ from kenning.store.db import connect
 COMMANDS = {"serve": ("serve",), "mcp --http": ("mcp", "--http", "--tools", "all")}
 FORM_TOKEN = re.compile(r'name="token" value="([^"]+)"')
 SAVED = "The release checklist lives in docs/release.md."
+FORM = "application/x-www-form-urlencoded"
 
 
 @pytest.fixture()
@@ -117,23 +118,27 @@ def test_a_write_in_flight_at_sigterm_is_answered_and_lands_before_the_server_st
     assert sorted(p.name for p in project.state_dir.glob("kenning.db-*") if p.suffix != ".db-wait") == []
 
 
+def stall(command: str, port: int, secret: str) -> socket.socket:
+    """A request that sends its head and 19 of its 1,000 bytes of body, then nothing more: a
+    form to the cockpit, a JSON-RPC message to /mcp (with a token, so that the gate reads it)."""
+    path, kind = ("/mcp", "application/json") if "mcp" in command else ("/memory/confirm", FORM)
+    stalled = socket.create_connection(("127.0.0.1", port))
+    head = (
+        f"POST {path} HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer {secret}\r\n"
+        f"Accept: application/json, text/event-stream\r\nContent-Type: {kind}\r\nContent-Length: 1000\r\n\r\n"
+    )
+    stalled.sendall(head.encode() + b'{"jsonrpc": "2.0", ')
+    return stalled
+
+
 @pytest.mark.parametrize("command", list(COMMANDS))
 def test_a_client_stalled_in_the_middle_of_its_body_does_not_keep_the_server_from_stopping(
     served, isolated_home, command
 ):
     project, _, secret = served
-    path, kind = (
-        ("/memory/confirm", "application/x-www-form-urlencoded") if command == "serve" else ("/mcp", "application/json")
-    )
     with on_free_port(*COMMANDS[command], "--project", str(project.root), home=isolated_home) as (server, port):
         wait_until_served(server, port)
-        stalled = socket.create_connection(("127.0.0.1", port))
-        head = (
-            f"POST {path} HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer {secret}\r\n"
-            f"Accept: application/json, text/event-stream\r\nContent-Type: {kind}\r\n"
-            "Content-Length: 1000\r\n\r\n"
-        )
-        stalled.sendall(head.encode() + b'{"jsonrpc": "2.0", ')  # 19 of its 1000 bytes, then nothing
+        stalled = stall(command, port, secret)
         try:
             time.sleep(1)
             server.send_signal(signal.SIGTERM)
@@ -144,4 +149,28 @@ def test_a_client_stalled_in_the_middle_of_its_body_does_not_keep_the_server_fro
         rest = server.stderr.read()
     assert code == 0, rest
     assert "Traceback" not in rest
+    assert sorted(p.name for p in project.state_dir.glob("kenning.db-*") if p.suffix != ".db-wait") == []
+
+
+@pytest.mark.parametrize("command", list(COMMANDS))
+def test_a_second_ctrl_c_during_the_shutdown_stops_at_once_without_a_traceback(served, isolated_home, command):
+    """The forced stop cancels the request and the app's lifespan: uvicorn logged both as
+    tracebacks (a request's, and Starlette's cancelled lifespan as a failed shutdown)."""
+    project, _, secret = served
+    with on_free_port(*COMMANDS[command], "--project", str(project.root), home=isolated_home) as (server, port):
+        wait_until_served(server, port)
+        stalled = stall(command, port, secret)
+        try:
+            time.sleep(1)
+            server.send_signal(signal.SIGINT)
+            time.sleep(1)  # the shutdown waits for the stalled request
+            server.send_signal(signal.SIGINT)
+            code = server.wait(timeout=30)
+        finally:
+            stalled.close()
+        assert server.stderr is not None
+        rest = server.stderr.read()
+    assert code == 0, rest
+    assert "Traceback" not in rest and "CancelledError" not in rest, rest
+    assert "timeout graceful shutdown exceeded" not in rest  # it did not wait for the grace
     assert sorted(p.name for p in project.state_dir.glob("kenning.db-*") if p.suffix != ".db-wait") == []

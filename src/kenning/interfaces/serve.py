@@ -97,17 +97,23 @@ WARM_WAIT_SECONDS = 2.0
 
 
 ASGI_FAILED = "Exception in ASGI application"  # uvicorn's record of a request that raised
+LIFESPAN_CANCELLED = "asyncio.exceptions.CancelledError"  # the last line of a cancelled lifespan's traceback
 
 
 class CancelledAtStop(logging.Filter):
     """False (drop) for uvicorn's "Exception in ASGI application" traceback of a request that
-    was cancelled: only a stopping server cancels one (at the end of the shutdown grace, where
-    uvicorn's own line "Cancel 1 running task(s), timeout graceful shutdown exceeded" says so;
-    or at a second Ctrl-C, which stops at once). Any other record goes through."""
+    was cancelled, and for the traceback of a lifespan cancelled (Starlette's, which uvicorn
+    logs as the text of a failed shutdown): only a stopping server cancels them — at the end of
+    the shutdown grace, where uvicorn's own line "Cancel 1 running task(s), timeout graceful
+    shutdown exceeded" says so, or at a second Ctrl-C, which stops at once. Any other record,
+    another failure of a lifespan included, goes through."""
 
     def filter(self, record: logging.LogRecord) -> bool:
         error = record.exc_info[1] if record.exc_info else None
-        return not (str(record.msg).startswith(ASGI_FAILED) and isinstance(error, asyncio.CancelledError))
+        text = str(record.msg)
+        if text.startswith(ASGI_FAILED):
+            return not isinstance(error, asyncio.CancelledError)
+        return not (text.startswith("Traceback") and text.rstrip().endswith(LIFESPAN_CANCELLED))
 
 
 _CANCELLED_AT_STOP = CancelledAtStop()
