@@ -20,8 +20,7 @@ DEMO_QUESTION ?= how is freshness computed
 # The demo keeps its registry inside the checkout, so it never clashes with your projects.
 demo: export KENNING_HOME = $(CURDIR)/.kenning/demo-home
 demo: $(STAMP)
-	$(BIN)/kenning init --project . --name kenning-demo >/dev/null
-	$(BIN)/kenning sync --project .
+	$(BIN)/kenning init --sync --project . --name kenning-demo
 	@echo
 	@echo '$$ kenning ask "$(DEMO_QUESTION)"'
 	@$(BIN)/kenning ask "$(DEMO_QUESTION)" --project . --limit 3

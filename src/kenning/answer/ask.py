@@ -25,8 +25,8 @@ from kenning.pack.manifest import read_manifest
 from kenning.project import Project
 from kenning.records import Answer, EmptyReason
 from kenning.route.rules import Route, route
-from kenning.search.query import parse
-from kenning.search.serve import TEST_BOOST, SearchOptions, noting_sync, search_conn
+from kenning.search.query import ParsedQuery, parse
+from kenning.search.serve import TEST_BOOST, SearchOptions, is_test_code, noting_sync, search_conn
 from kenning.store.db import SERVER_LEVEL, Connection, open_for_reading
 
 GRAPH_NOT_BUILT = NOT_BUILT
@@ -38,6 +38,7 @@ DENSE_NOT_BUILT = "dense index not built: run `kenning sync`"
 GRAPH_NO_NODE = "graph found no node for this question"
 GRAPH_GUESS_EMPTY = "graph found nothing from the nodes guessed from the question's words"
 GRAPH_BLIND = "graph found nothing and cannot link calls of a method name that many methods share"
+GRAPH_NO_TESTS = "graph links no test to this node: tests that name it, found by words"
 
 
 def dense_installed() -> bool:
@@ -104,10 +105,10 @@ def ask_conn(
 ) -> Answer:
     """``ask_project`` over an open connection (cross-project scope opens each store read-only
     and, with ``count_hidden=False``, skips counting what an empty search hid)."""
-    parse(question)
+    parsed = parse(question)
     chosen, manifest = _route(project, question, dense_available)
     answer = _run(
-        conn, project, question, chosen, manifest, now=now, limit=limit, explain=explain, count_hidden=count_hidden
+        conn, project, parsed, chosen, manifest, now=now, limit=limit, explain=explain, count_hidden=count_hidden
     )
     history = git_history.problem(project.root)  # commits are facts: unread history is a degradation
     if history is not None and history.value not in answer.degradations:
@@ -145,7 +146,7 @@ def _route(project: Project, question: str, dense_available: bool | None) -> tup
 def _run(
     conn: Connection,
     project: Project,
-    question: str,
+    parsed: ParsedQuery,
     chosen: Route,
     manifest: dict[str, Any] | None,
     *,
@@ -154,18 +155,18 @@ def _run(
     explain: bool = False,
     count_hidden: bool = True,
 ) -> Answer:
-    words = partial(_lexical, conn, project, question, now=now, limit=limit, count_hidden=count_hidden)
+    words = partial(_lexical, conn, project, parsed, now=now, limit=limit, count_hidden=count_hidden)
     match chosen.mode:
         case "freshness":
             return stale_report(conn, project, now=now, limit=limit)
         case "core":
             if manifest is None:
                 return words(degradations=(CORE_NOT_BUILT,))
-            return core_answer(conn, project, manifest, question, now=now)
+            return core_answer(conn, project, manifest, parsed.text, now=now)
         case "graph":
-            return _graph(conn, project, question, now=now, limit=limit, explain=explain, count_hidden=count_hidden)
+            return _graph(conn, project, parsed, now=now, limit=limit, explain=explain, count_hidden=count_hidden)
         case "hybrid":
-            return _hybrid(conn, project, question, now=now, limit=limit, explain=explain, count_hidden=count_hidden)
+            return _hybrid(conn, project, parsed, now=now, limit=limit, explain=explain, count_hidden=count_hidden)
         case _:
             degradations = (DENSE_MISSING,) if chosen.rule == "default" else ()
             notes = (dense_engine.missing() or "",) if degradations else ()
@@ -175,7 +176,7 @@ def _run(
 def _lexical(
     conn: Connection,
     project: Project,
-    question: str,
+    parsed: ParsedQuery,
     *,
     now: datetime,
     limit: int,
@@ -186,14 +187,14 @@ def _lexical(
     prefer_tests: bool = False,
 ) -> Answer:
     options = SearchOptions(limit=limit, explain=explain, count_hidden=count_hidden, prefer_tests=prefer_tests)
-    answer = search_conn(conn, project, parse(question), options, now=now, mode="lexical")
+    answer = search_conn(conn, project, parsed, options, now=now, mode="lexical")
     return replace(answer, degradations=degradations, notes=tuple(n for n in (*notes, *answer.notes) if n))
 
 
 def _hybrid(
     conn: Connection,
     project: Project,
-    question: str,
+    parsed: ParsedQuery,
     *,
     now: datetime,
     limit: int,
@@ -201,18 +202,18 @@ def _hybrid(
     count_hidden: bool = True,
 ) -> Answer:
     """Level 1 when the dense index can serve this question; otherwise lexical, saying why."""
-    words = partial(_lexical, conn, project, question, now=now, limit=limit, count_hidden=count_hidden, explain=explain)
+    words = partial(_lexical, conn, project, parsed, now=now, limit=limit, count_hidden=count_hidden, explain=explain)
     if dense_engine.missing() is not None:
         return words(degradations=(DENSE_MISSING,), notes=(dense_engine.missing() or "",))
     from kenning.search import hybrid  # numpy and the models: only with the dense extra installed
 
-    embedder, why = hybrid.serving(conn, project, question)
+    embedder, why = hybrid.serving(conn, project, parsed.text)
     if embedder is None:
         return words(degradations=(why,))
     answer = hybrid.search(
         conn,
         project,
-        parse(question),
+        parsed,
         SearchOptions(limit=limit, explain=explain, count_hidden=count_hidden),
         now=now,
         embedder=embedder,
@@ -224,14 +225,15 @@ def _hybrid(
 def _graph(
     conn: Connection,
     project: Project,
-    question: str,
+    parsed: ParsedQuery,
     *,
     now: datetime,
     limit: int,
     explain: bool = False,
     count_hidden: bool = True,
 ) -> Answer:
-    words = partial(_words, conn, project, question, now=now, limit=limit, explain=explain, count_hidden=count_hidden)
+    question = parsed.text
+    words = partial(_words, conn, project, parsed, now=now, limit=limit, explain=explain, count_hidden=count_hidden)
     try:
         state = graph_state(conn)
         if state is not GraphState.BUILT:  # no code relations: its relation words may be its subject
@@ -239,7 +241,7 @@ def _graph(
             return _lexical(
                 conn,
                 project,
-                question,
+                parsed,
                 now=now,
                 limit=limit,
                 count_hidden=count_hidden,
@@ -256,13 +258,26 @@ def _graph(
     if (found.guessed or found.blind) and not found.answer.excerpts:  # led nowhere: the words may still answer
         instead = words(degradations=(GRAPH_BLIND if found.blind else GRAPH_GUESS_EMPTY,))
         return replace(instead, notes=(*found.answer.notes, *instead.notes))
+    if not found.answer.excerpts and relation_of(question).name == "tests":
+        return _tests_by_name(found.answer, words(degradations=(GRAPH_NO_TESTS,)))
     return replace(found.answer, mode="graph")
+
+
+def _tests_by_name(empty: Answer, instead: Answer) -> Answer:
+    """A typed node the graph links no test to: a test may reach it in a way calls are not linked
+    (through a module attribute, ``click.utils.f()``; a fixture; a string). The test code among
+    the words' answer is served, said as such; with none, the graph's empty answer stands."""
+    tests = [ex for ex in instead.excerpts if is_test_code(ex.fact)]
+    if not tests:
+        return replace(empty, mode="graph")
+    ranked = tuple(replace(ex, rank=rank) for rank, ex in enumerate(tests, 1))
+    return replace(instead, excerpts=ranked, notes=(*empty.notes, *instead.notes))
 
 
 def _words(
     conn: Connection,
     project: Project,
-    question: str,
+    parsed: ParsedQuery,
     *,
     now: datetime,
     limit: int,
@@ -274,10 +289,11 @@ def _words(
     searched (the relation vocabulary left out: "which tests cover the session" searches
     ``session``, not "tests" and "cover"), or the whole question when none are left; for
     a ``tests`` question, test code weighs ``TEST_BOOST`` instead of being demoted."""
+    question = parsed.text
     words = content_words(question)
-    searched = " ".join(words) if words else question
+    searched = parse(" ".join(words)) if words else parsed  # the question's own parse when none are left
     tests = relation_of(question).name == "tests"
-    shown = " ".join(parse(searched).terms) or searched  # as searched: stop words left out too
+    shown = " ".join(searched.terms) or searched.text  # as searched: stop words left out too
     notes = (f"words searched (the relation words left out): {shown}",) if words else ()
     if tests:
         notes = (*notes, f"test code weighs ×{TEST_BOOST:g}: the question asks for tests")

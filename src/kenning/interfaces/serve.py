@@ -9,7 +9,9 @@ or opened, and handed back after.
 
 from __future__ import annotations
 
+import asyncio
 import ipaddress
+import logging
 import signal
 import socket
 import threading
@@ -25,9 +27,12 @@ from kenning.project import Project
 from kenning.records import Answer
 from kenning.store.db import open_store
 from kenning.store.handle import Connection
+from kenning.store.readonly import release
 
 if TYPE_CHECKING:
     from starlette.types import ASGIApp
+
+    from kenning.store.postings import Warm
 
 
 def listen(host: str, port: int) -> socket.socket:
@@ -79,6 +84,39 @@ def forwarded_from(raw: str | None) -> tuple[str, ...]:
 
 
 STOPPING_SIGNALS = (signal.SIGINT, signal.SIGTERM)
+# How long a stopping server waits for the requests in flight before it cancels them: a
+# question ends within its query budget, a memory write waits for a sync's batch (about a
+# second); a client that stalls in the middle of its body would otherwise hold the stop forever.
+SHUTDOWN_GRACE_SECONDS = 5
+# The largest request body either server reads (413 beyond): the cockpit's forms and an MCP
+# request (a memory text is at most 20,000 characters) fit in far less.
+MAX_BODY = 1_000_000
+# How long closing a store waits for the word lists still being warmed in the background: their
+# read-only connection, closed after the store's release, would leave the -wal/-shm behind.
+WARM_WAIT_SECONDS = 2.0
+
+
+ASGI_FAILED = "Exception in ASGI application"  # uvicorn's record of a request that raised
+LIFESPAN_CANCELLED = "asyncio.exceptions.CancelledError"  # the last line of a cancelled lifespan's traceback
+
+
+class CancelledAtStop(logging.Filter):
+    """False (drop) for uvicorn's "Exception in ASGI application" traceback of a request that
+    was cancelled, and for the traceback of a lifespan cancelled (Starlette's, which uvicorn
+    logs as the text of a failed shutdown): only a stopping server cancels them — at the end of
+    the shutdown grace, where uvicorn's own line "Cancel 1 running task(s), timeout graceful
+    shutdown exceeded" says so, or at a second Ctrl-C, which stops at once. Any other record,
+    another failure of a lifespan included, goes through."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        error = record.exc_info[1] if record.exc_info else None
+        text = str(record.msg)
+        if text.startswith(ASGI_FAILED):
+            return not isinstance(error, asyncio.CancelledError)
+        return not (text.startswith("Traceback") and text.rstrip().endswith(LIFESPAN_CANCELLED))
+
+
+_CANCELLED_AT_STOP = CancelledAtStop()
 
 
 def run(app: ASGIApp, sock: socket.socket, *, forwarded: tuple[str, ...] = ()) -> signal.Signals | None:
@@ -90,6 +128,13 @@ def run(app: ASGIApp, sock: socket.socket, *, forwarded: tuple[str, ...] = ()) -
     :func:`forwarded_from`): then it is what that proxy put in ``X-Forwarded-For``. uvicorn's
     own default trusts that header from 127.0.0.1 (or ``$FORWARDED_ALLOW_IPS``), which let any
     local process pick a fresh address for each bad token; here the trust is explicit.
+
+    On SIGINT or SIGTERM uvicorn stops accepting connections and waits for the requests in
+    flight, at most ``SHUTDOWN_GRACE_SECONDS`` (then it cancels them, saying so on stderr),
+    before the app's lifespan ends (the cockpit and ``/mcp`` close their store connections
+    there). uvicorn's own default waits without end, so one client that stopped sending in the
+    middle of its body kept the server from ever stopping on a single signal. Each request so
+    cancelled is one line on stderr, not a traceback (:class:`CancelledAtStop`).
 
     uvicorn shuts down cleanly on SIGINT or SIGTERM, then restores the handlers it found and
     raises the signal again, so that the default action runs: without a handler of ours the
@@ -108,8 +153,13 @@ def run(app: ASGIApp, sock: socket.socket, *, forwarded: tuple[str, ...] = ()) -
     previous = {sig: signal.signal(sig, note) for sig in STOPPING_SIGNALS} if in_main else {}
     try:
         config = uvicorn.Config(
-            app, log_level="warning", proxy_headers=bool(forwarded), forwarded_allow_ips=list(forwarded)
+            app,
+            log_level="warning",
+            proxy_headers=bool(forwarded),
+            forwarded_allow_ips=list(forwarded),
+            timeout_graceful_shutdown=SHUTDOWN_GRACE_SECONDS,
         )
+        logging.getLogger("uvicorn.error").addFilter(_CANCELLED_AT_STOP)  # once: addFilter keeps one copy
         uvicorn.Server(config).run(sockets=[sock])
     finally:
         for sig, handler in previous.items():
@@ -122,6 +172,7 @@ class Connections:
     """The connections to one project's store a server keeps (see the module doc)."""
 
     project: Project
+    warming: Warm | None = field(default=None, repr=False)  # ``lexical.warm_word_lists``'s, awaited at close
     _free: list[Connection] = field(default_factory=list, repr=False)
     _lock: threading.Lock = field(default_factory=threading.Lock, repr=False)
     _closed: bool = field(default=False, repr=False)
@@ -145,12 +196,21 @@ class Connections:
 
     def close(self) -> None:
         """Close the kept connections (the server stops; a request still running keeps its
-        own, closed when that request hands it back)."""
+        own, closed when that request hands it back), then release a SQLite store's
+        ``-wal``/``-shm`` files: the server's read-only readers (the word lists warmed in the
+        background, ``store/postings.py``) cannot remove them, and when no question opened a
+        connection that may write, none of the server's own closes would. A warming pass still
+        running is awaited first (at most ``WARM_WAIT_SECONDS``)."""
         with self._lock:
             kept, self._free = self._free, []
             self._closed = True
         for conn in kept:
             conn.close()
+        done = self.warming.done if self.warming is not None else None
+        if done is not None:
+            done.wait(WARM_WAIT_SECONDS)  # a pass still reading: release after its connection closed
+        if not self.project.config.store:
+            release(self.project.db_path)
 
 
 def ask_kept(connections: Connections, question: str, *, now: datetime, limit: int = 10) -> Answer:

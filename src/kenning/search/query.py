@@ -8,6 +8,7 @@ import re
 from dataclasses import dataclass
 
 from kenning.errors import InvalidQuery
+from kenning.store.fold import unaccented
 
 MAX_QUERY_CHARS = 500
 MAX_QUERY_BYTES = 1024
@@ -270,6 +271,47 @@ _TOKEN = re.compile(r"[\w][\w.\-/]*[\w]|[\w]", re.UNICODE)
 _PREFIX = re.compile(r"(?<![\w.\-/])(\w+)\*")  # a whole word typed with `*` after it
 # Shapes only code names take: snake_case, camelCase (mRNA or siRNA are not camelCase).
 CODE_NAME = re.compile(r"_\w|[a-z][A-Z][a-z]")
+# "where is the function X defined", "où est définie la classe X": beside a code name, the words
+# that ask where it is written, and of what kind it is, carry nothing of it, while docstrings
+# say them ("the shell function defined by the script"). Left out when the query types a code
+# name (``CODE_NAME``), kept otherwise ("how is a session defined").
+_WHERE_FRAME = frozenset(
+    [
+        "defined",
+        "define",
+        "defines",
+        "definition",
+        "declared",
+        "declare",
+        "declares",
+        "located",
+        "implemented",
+        "function",
+        "method",
+        "class",
+        "defini",
+        "definie",
+        "definis",
+        "definies",
+        "definit",
+        "declaree",
+        "implemente",
+        "implementee",
+        "situe",
+        "situee",
+        "fonction",
+        "methode",
+        "classe",
+    ]
+)
+# A dotted code name: a package, module or class, then a name (``click.echo``, ``Context.invoke``).
+_DOTTED = re.compile(r"[A-Za-z_]\w+(?:\.[A-Za-z_]\w+)+")
+# What ends a file name rather than a code name (``setup.py``, ``config.toml``).
+_FILE_SUFFIXES = frozenset(
+    "py pyi md rst txt toml json yaml yml cfg ini js ts tsx jsx html css sh go rs java rb c h cpp sql lock".split()  # noqa: SIM905
+)
+# A code name typed in backticks (``what does `echo` do``), dotted or not.
+_TYPED_NAME = re.compile(r"`([A-Za-z_][\w.]*)`")
 IDENTIFIER_HINT = re.compile(r"[_./]|[a-z][A-Z]|[A-Za-z]\d|\d[A-Za-z]|-\w")
 
 
@@ -316,6 +358,8 @@ def _natural(text: str) -> ParsedQuery:
     tokens = _TOKEN.findall(_ELISION.sub(" ", text))
     stop_words = _stop_words(tokens)
     significant = [t for t in tokens if not _is_stop_word(t, stop_words)]
+    if any(CODE_NAME.search(t) or dotted_name(t) for t in significant):
+        significant = [t for t in significant if unaccented(t) not in _WHERE_FRAME]
     kept = significant or tokens
     seen: dict[str, None] = {}
     for token in kept:
@@ -350,6 +394,24 @@ def _is_stop_word(token: str, stop_words: frozenset[str]) -> bool:
     return all(part in stop_words for part in token.lower().split("-") if part)
 
 
+def dotted_name(term: str) -> str | None:
+    """The name a dotted code name ends with (``click.echo`` → ``echo``, ``Context.invoke`` →
+    ``invoke``); None for a file name (``setup.py``), a path, a version or a plain word."""
+    if _DOTTED.fullmatch(term) is None:
+        return None
+    last = term.rsplit(".", 1)[1]
+    return None if last.lower() in _FILE_SUFFIXES else last
+
+
+def typed_code_names(parsed: ParsedQuery) -> frozenset[str]:
+    """The code names a query types, lower-cased, whose definitions an answer leads with:
+    ``snake_case`` and ``camelCase`` words, dotted code names (``click.echo``, whose qualifier
+    says where the definition is), and a name typed in backticks (`` `echo` ``)."""
+    names = {t.lower() for t in parsed.original_terms if CODE_NAME.search(t) or dotted_name(t) is not None}
+    names |= {typed.lower() for typed in _TYPED_NAME.findall(parsed.text)}
+    return frozenset(names)
+
+
 def _match_parts(term: str, stop_words: frozenset[str] = ENGLISH_STOP_WORDS) -> list[str]:
     """What the word index searches for one term. A hyphenated compound is searched as its
     parts (``7-day-old`` → ``7``, ``day``, ``old``; stop words among them dropped), because
@@ -357,7 +419,12 @@ def _match_parts(term: str, stop_words: frozenset[str] = ENGLISH_STOP_WORDS) -> 
     every part, adjacent. Slashes and dots keep a term whole (searched as a phrase): paths,
     file names, versions and decimals mean what they say only whole. SciFact train nDCG@10
     0.698 with phrases, 0.706 with parts (docs/evaluation.md). When no part of two characters
-    or more is left, the compound stays whole (``T-ALL``, not ``t``)."""
+    or more is left, the compound stays whole (``T-ALL``, not ``t``). A dotted code name is
+    searched as its parts too (``click.echo`` → ``click``, ``echo``): the definition of a name a
+    package re-exports (``def echo`` in ``click/utils.py``) never writes the phrase, which only
+    its callers do."""
+    if dotted_name(term) is not None:
+        return term.split(".")
     parts = [p for p in term.split("-") if p]
     if len(parts) < 2:
         return [term]

@@ -2,7 +2,8 @@
 
 The ranking features above the engine's score live here: freshness demotion, superseded
 half weight, the definition boost for typed code names, the test-file demotion (or, for a
-question that asks which tests cover something, the test-code boost)."""
+question that asks which tests cover something, the test-code boost), code at half weight
+for a question asking why, commits at half weight for one asking how something works."""
 
 from __future__ import annotations
 
@@ -19,10 +20,11 @@ from kenning.ingest.test_files import is_test_path
 from kenning.project import Project
 from kenning.records import Answer, EmptyReason, Excerpt, Fact, Freshness, FreshnessState, Lifecycle
 from kenning.search import lexical, prefix, spelling
-from kenning.search.query import CODE_NAME, ParsedQuery
+from kenning.search.query import ParsedQuery, typed_code_names
 from kenning.search.snippet import make_snippet
 from kenning.store import facts as fact_store
 from kenning.store import fts_guard
+from kenning.store.fold import unaccented
 from kenning.store.handle import Connection
 
 TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (start-up time)
@@ -42,6 +44,17 @@ _TEST_WORDS = frozenset(
 # before code, whose signatures repeat the question's words (``follow_redirects: bool = …``).
 WHY_CODE_FACTOR = 0.5
 _WHY_WORDS = frozenset({"why", "pourquoi", "rationale"})
+# A question asking how something works ("how does the router work", "how are answers ranked",
+# "explain X", "comment fonctionne X"), naming no code, wants what explains it: a commit message
+# tells what changed, not how it works, and on a project with a long history commits crowd the
+# docs and the code out (docs/benchmarks.md, "clickwalk"). Code keeps its weight: weighing it
+# down lost the code that answers on click ("how does option parsing work").
+# "how do I X" / "how to X" ask for a recipe, "how did X change" for history: not matched.
+EXPLAIN_COMMIT_FACTOR = 0.5
+_EXPLAIN = re.compile(
+    r"\bhow (?:does|do|is|are)\b(?! (?:i|we|you|one)\b)"
+    r"|\bexplain|\bcomment (?:fonctionnent|fonctionne|marchent|marche|est|sont)\b|\bexpliqu"
+)
 POOL_FACTOR = 2
 MIN_POOL = 20
 DEEPEN = 4  # each deeper read of the base ranking asks this many times more hits
@@ -158,7 +171,8 @@ class Ranker:
     that mention it most; with ``demote_tests`` (a query that does not speak of tests), test
     files' excerpts at half weight (they repeat the words of the code they test); with
     ``options.prefer_tests`` (the words of "which tests cover X"), test code at ``TEST_BOOST``
-    instead, never demoted. A hit not
+    instead, never demoted; with ``demote_code`` (a why question) code, with ``demote_commits``
+    (a question asking how something works) commits, at half weight. A hit not
     yet scored has a base score at most the last one's, so its final score is at most that
     times the largest factor (:meth:`settled`): the search deepens until none can pass the
     ``limit``-th, which makes the order of the answer independent of ``limit``."""
@@ -174,7 +188,9 @@ class Ranker:
         symbols: frozenset[str] = frozenset(),
         demote_tests: bool = False,
         demote_code: bool = False,
+        demote_commits: bool = False,
     ) -> None:
+        self.demote_commits = demote_commits
         self.conn, self.project, self.terms, self.options, self.now = conn, project, terms, options, now
         self.prefer_tests = options.prefer_tests
         self.symbols, self.demote_tests, self.demote_code = symbols, demote_tests and not self.prefer_tests, demote_code
@@ -216,10 +232,11 @@ class Ranker:
         superseded = SUPERSEDED_FACTOR if fact.lifecycle is Lifecycle.SUPERSEDED else 1.0
         definition = DEFINITION_BOOST if self.symbols and _defines(fact, self.symbols) else 1.0
         test_file = 1.0
-        if (self.demote_tests or self.prefer_tests) and _is_test_code(fact):
+        if (self.demote_tests or self.prefer_tests) and is_test_code(fact):
             test_file = TEST_BOOST if self.prefer_tests else TEST_FACTOR
         why_code = WHY_CODE_FACTOR if self.demote_code and fact.type == "code" else 1.0
-        factor = freshness * superseded * definition * test_file * why_code
+        how_commit = EXPLAIN_COMMIT_FACTOR if self.demote_commits and fact.type == "commit" else 1.0
+        factor = freshness * superseded * definition * test_file * why_code * how_commit
         explain = None
         if self.options.explain:  # the product, and each factor that moved the score
             named = {
@@ -228,6 +245,7 @@ class Ranker:
                 "definition": definition,
                 "test_file": test_file,
                 "why_code": why_code,
+                "how_commit": how_commit,
             }
             explain = {**hit.explain, "factor": factor, "factors": {k: v for k, v in named.items() if v != 1.0}}
         insort(self.scored, (hit.tier, hit.score * factor, order, fact, fresh, explain), key=_rank_key)
@@ -261,16 +279,30 @@ def query_ranker(
     """The :class:`Ranker` for ``parsed``, lexical or fused: the definitions of the code names it
     asks boosted (only where the scope holds code: otherwise there is nothing to boost, and the
     bound would rank three times as deep for nothing), test files demoted unless it speaks of tests,
-    code demoted when it asks why and names no code."""
-    symbols = frozenset(t.lower() for t in parsed.original_terms if CODE_NAME.search(t))
+    code demoted when it asks why and names no code, commits when it asks how something works."""
+    symbols = typed_code_names(parsed)
     if symbols and not lexical.holds_code(conn, filters_of(options)):
         symbols = frozenset()
     about_tests = any(word in _TEST_WORDS for term in parsed.terms for word in re.split(r"[\W_]+", term))
     words = re.findall(r"\w+", parsed.text.lower())
     why = parsed.syntax == "natural" and not symbols and not _WHY_WORDS.isdisjoint(words)
+    explains = parsed.syntax == "natural" and not symbols and not why and explanation(parsed.text)
     return Ranker(
-        conn, project, parsed.terms, options, now=now, symbols=symbols, demote_tests=not about_tests, demote_code=why
+        conn,
+        project,
+        parsed.terms,
+        options,
+        now=now,
+        symbols=symbols,
+        demote_tests=not about_tests,
+        demote_code=why,
+        demote_commits=explains,
     )
+
+
+def explanation(text: str) -> bool:
+    """Whether ``text`` asks how something works (EN or FR, accents ignored)."""
+    return _EXPLAIN.search(unaccented(text)) is not None
 
 
 def rank_hits(
@@ -295,20 +327,35 @@ def _rank_key(scored: tuple[Any, ...]) -> tuple[int, float, int]:
     return scored[0], -scored[1], scored[2]
 
 
-def _is_test_code(fact: Fact) -> bool:
+def is_test_code(fact: Fact) -> bool:
+    """Whether ``fact`` is code in a test file (``tests/test_x.py``, ``x_test.go``)."""
     path = fact.source.uri.split("#", 1)[0].rsplit(":", 1)[0]  # src/x.py:4-9 → src/x.py
     return fact.type == "code" and is_test_path(path)
 
 
 def _defines(fact: Fact, symbols: frozenset[str]) -> bool:
-    """Whether ``fact`` defines a typed code name: the symbol it is (``def rrf_fuse``), or a
-    module whose own lines assign it (``DEFAULT_TIMEOUT = Timeout(5.0)``, ``LIMIT: int = 3``)."""
+    """Whether ``fact`` defines a typed code name: the symbol it is (``def rrf_fuse``; for a
+    dotted name, a symbol of that name whose class, module or path holds its qualifier:
+    ``Context.invoke``, ``click.echo`` in ``src/click/utils.py``), or a module whose own lines
+    assign it (``DEFAULT_TIMEOUT = Timeout(5.0)``, ``LIMIT: int = 3``)."""
     symbol = fact.meta.get("symbol") if fact.type == "code" else None
     if not isinstance(symbol, str):
         return False
-    if symbol.rsplit(".", 1)[-1].lower() in symbols:
-        return True
-    return fact.meta.get("kind") == "module" and _assigns(fact.body, symbols)
+    own = symbol.rsplit(".", 1)[-1].lower()
+    where: set[str] | None = None
+    for name in symbols:
+        *qualifier, last = name.split(".")
+        if last != own:
+            continue
+        if not qualifier:
+            return True
+        if where is None:
+            where = set(re.split(r"[./:]", f"{symbol}/{fact.source.uri}".lower()))
+        if where.issuperset(qualifier):
+            return True
+    if fact.meta.get("kind") != "module":
+        return False
+    return _assigns(fact.body, frozenset(name.rsplit(".", 1)[-1] for name in symbols))
 
 
 def _assigns(body: str, symbols: frozenset[str]) -> bool:

@@ -29,7 +29,10 @@ if TYPE_CHECKING:
 # Each command's options, as its click command declares them (project_cmds): flags, then
 # options with a value (the keyword each sets).
 _OPTIONS: dict[str, tuple[dict[str, str], dict[str, str]]] = {
-    "init": ({"--json": "as_json"}, {"--project": "project_path", "--name": "name"}),
+    "init": (
+        {"--json": "as_json", "--sync": "then_sync", "--no-embed": "no_embed"},
+        {"--project": "project_path", "--name": "name"},
+    ),
     "sync": ({"--json": "as_json", "--no-embed": "no_embed"}, {"--project": "project_path"}),
 }
 
@@ -39,33 +42,46 @@ def json_text(payload: Any) -> str:
     return json.dumps(payload, indent=2, ensure_ascii=False, sort_keys=False)
 
 
-def init_output(project_path: Path, name: str | None, as_json: bool) -> str:
-    """Create .kenning/ and register the project: what `kenning init` prints."""
+def init_output(
+    project_path: Path,
+    name: str | None,
+    as_json: bool,
+    then_sync: bool = False,
+    no_embed: bool = False,
+    progress: Progress | None = None,
+) -> str:
+    """Create .kenning/ and register the project, then sync it if asked (``--sync``, one
+    process instead of two): what `kenning init` prints."""
     from kenning import registry
     from kenning.config import init_project, kenning_home
 
     project, created = init_project(project_path, name)
     registry.register(kenning_home(), project.name, project.root)
-    payload = {
+    payload: dict[str, Any] = {
         "project": project.name,
         "root": str(project.root),
         "created": created,
         "config": str(project.state_dir / "config.toml"),
         "registry": str(kenning_home()),
     }
+    synced = _synced(project.root, no_embed, progress) if then_sync else None
     if as_json:
-        return json_text(payload)
+        return json_text(payload if synced is None else {**payload, "sync": synced})
     verb = "created" if created else "already initialised"
-    return f"{project.name}: {verb} at {project.state_dir}\nnext: kenning sync"
+    head = f"{project.name}: {verb} at {project.state_dir}"
+    return f"{head}\nnext: kenning sync" if synced is None else f"{head}\n{sync_text(synced)}"
 
 
 def sync_output(project_path: Path | None, no_embed: bool, as_json: bool, progress: Progress | None) -> str:
     """Sync the project: what `kenning sync` prints."""
+    data = _synced(project_path, no_embed, progress)
+    return json_text(data) if as_json else sync_text(data)
+
+
+def _synced(project_path: Path | None, no_embed: bool, progress: Progress | None) -> dict[str, Any]:
     from kenning.sync.run import sync
 
-    project = resolve_project(project_path)
-    data = sync(project, now=now(), progress=progress, embed=not no_embed).to_json()
-    return json_text(data) if as_json else sync_text(data)
+    return sync(resolve_project(project_path), now=now(), progress=progress, embed=not no_embed).to_json()
 
 
 def sync_text(data: dict[str, Any]) -> str:
@@ -123,16 +139,18 @@ def parse_project_args(command: str, args: list[str]) -> dict[str, Any] | None:
         if not name or not value or value.startswith("-") or (name == "--project" and os.path.isfile(value)):
             return None
         values[valued[name]] = Path(value) if name == "--project" else value
-    if command == "init" and values["project_path"] is None:
-        values["project_path"] = Path(".")
+    if command == "init":
+        if values["no_embed"] and not values["then_sync"]:
+            return None  # click's usage error: --no-embed is an option of the sync
+        values["project_path"] = values["project_path"] or Path(".")
     return values
 
 
 def fast_project(command: str, args: list[str]) -> int | None:
     """Serve `kenning init` / `kenning sync` ARGS; None to hand them to the click command."""
     parsed = parse_project_args(command, args)
-    if parsed is None or (command == "sync" and sys.stderr.isatty()):
-        return None
+    if parsed is None or ((command == "sync" or parsed.get("then_sync")) and sys.stderr.isatty()):
+        return None  # a sync on a terminal draws rich's progress bar: click's command
     try:
         text = init_output(**parsed) if command == "init" else sync_output(**parsed, progress=None)
     except (KenningError, StoreError, KeyboardInterrupt) as exc:

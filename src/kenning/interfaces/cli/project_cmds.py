@@ -39,10 +39,22 @@ if TYPE_CHECKING:
     help="Directory to make a kenning project (default: the current directory).",
 )
 @click.option("--name", default=None, help="Project name used in citations kn://<name>/<id> (default: directory name).")
+@click.option(
+    "--sync", "then_sync", is_flag=True, help="Then index the project at once, in the same process (`kenning sync`)."
+)
+@click.option("--no-embed", "no_embed", is_flag=True, help="With --sync: lexical sync only, no embedding (level 1).")
 @json_option
-def init(project_path: Path, name: str | None, as_json: bool) -> None:
-    """Create .kenning/ (config, .gitignore) and register the project on this machine."""
-    click.echo(init_output(project_path, name, as_json))
+def init(project_path: Path, name: str | None, then_sync: bool, no_embed: bool, as_json: bool) -> None:
+    """Create .kenning/ (config, .gitignore) and register the project on this machine; with
+    --sync, index it too."""
+    if no_embed and not then_sync:
+        raise click.UsageError("--no-embed applies to the sync: use it with --sync (or on `kenning sync`)")
+    if not then_sync:
+        click.echo(init_output(project_path, name, as_json))
+        return
+    with _progress() as progress:
+        text = init_output(project_path, name, as_json, then_sync=True, no_embed=no_embed, progress=progress)
+    click.echo(text)
 
 
 @click.command()

@@ -21,8 +21,8 @@ from __future__ import annotations
 
 import json
 import time
-from collections.abc import Callable, Sequence
-from contextlib import AbstractAsyncContextManager
+from collections.abc import AsyncIterator, Callable, Sequence
+from contextlib import asynccontextmanager
 from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
@@ -51,10 +51,10 @@ from kenning.auth.tokens import WRITE, TokenRecord, verify
 from kenning.clock import utc_now
 from kenning.errors import ScopeDenied, Unauthorized
 from kenning.interfaces.mcp import disconnects
-from kenning.interfaces.mcp.server import build_server
+from kenning.interfaces.mcp.server import KenningMCP, build_server
+from kenning.interfaces.serve import MAX_BODY
 from kenning.project import Project
 
-MAX_BODY = 1_000_000
 # Tools a path-bound token may call without a path_filter: they read nothing.
 PATH_FREE = frozenset({"save_memory"})
 LOOPBACK = ("127.0.0.1", "localhost", "::1")
@@ -231,9 +231,18 @@ class McpEndpoint:
 
     route: Route
     session_manager: StreamableHTTPSessionManager
+    server: KenningMCP
 
-    def lifespan(self, app: Any) -> AbstractAsyncContextManager[None]:
-        return self.session_manager.run()
+    @asynccontextmanager
+    async def lifespan(self, app: Any) -> AsyncIterator[None]:
+        """The session manager running while the server lives; when it stops, the store
+        connections the tools kept are closed (no ``-wal``/``-shm`` left, no idle session on a
+        PostgreSQL server)."""
+        try:
+            async with self.session_manager.run():
+                yield
+        finally:
+            self.server.close()
 
 
 def mcp_endpoint(
@@ -306,7 +315,7 @@ def mcp_endpoint(
         clock=clock,
         limiter=limiter or FailureLimiter(),
     )
-    return McpEndpoint(Route(path, endpoint=gate), server.session_manager)
+    return McpEndpoint(Route(path, endpoint=gate), server.session_manager, server)
 
 
 def _token(request: Any) -> TokenRecord | None:

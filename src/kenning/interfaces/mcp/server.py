@@ -265,10 +265,11 @@ def build_server(
     (``kenning mcp --cross-project``). ``settings`` go to FastMCP (HTTP transport options)."""
     keep = profiles.resolve(tools)
     lexical.keep_word_lists()  # a long-lived process: questions are ranked from lists kept in memory
-    if not project.config.store:
-        lexical.warm_word_lists(project.db_path)  # the common words' lists, read in the background
+    # the common words' lists, read in the background; closing the store waits for them
+    warming = None if project.config.store else lexical.warm_word_lists(project.db_path)
     server = KenningMCP(name="kenning", instructions=INSTRUCTIONS, log_level="WARNING", **settings)
     ctx = ServerContext(project=project, clock=clock, cross_project=cross_project)
+    ctx.connections.warming = warming
     server.context = ctx
     for module in TOOL_MODULES:
         module.register(server, ctx)

@@ -7,14 +7,14 @@ the same core functions as the CLI and render the same answer objects.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import AsyncIterator, Callable, Sequence
+from contextlib import asynccontextmanager
 from datetime import datetime
 from pathlib import Path
 from typing import Any
 
 from starlette.applications import Starlette
 from starlette.middleware import Middleware
-from starlette.middleware.trustedhost import TrustedHostMiddleware
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import BaseRoute, Mount, Route
@@ -34,12 +34,15 @@ from kenning.errors import (
     UsageError,
 )
 from kenning.interfaces.web import api, gate, graph_pages, memory_pages, pages
+from kenning.interfaces.web.body import BodyLimit
 from kenning.interfaces.web.cockpit import HERE, Cockpit, render, templates
 from kenning.interfaces.web.headers import SecurityHeaders
+from kenning.interfaces.web.hosts import KnownHosts
 from kenning.search import lexical
 from kenning.store.handle import DatabaseError, typed_error
 
 LOOPBACK_HOSTS = ("127.0.0.1", "localhost", "::1", "[::1]")
+FORM_HINT = "post the form as the cockpit's pages do (application/x-www-form-urlencoded)"
 
 
 def http_status(exc: BaseException) -> int:
@@ -72,14 +75,19 @@ async def on_error(request: Request, exc: Exception) -> Response:
 
 
 async def on_http_error(request: Request, exc: Exception) -> Response:
-    """A route that does not exist (404 ``NotFound``) or does not take this method (405
-    ``UsageError``, with ``Allow``), typed as every other error."""
+    """A route that does not exist (404 ``NotFound``), one that does not take this method (405
+    ``UsageError``, with ``Allow``) or a body Starlette cannot parse as a form (400
+    ``ValidationError``: a malformed multipart body, a field over 1 MB, over 1,000 fields),
+    typed as every other error."""
     status = getattr(exc, "status_code", 500)
     headers = dict(getattr(exc, "headers", None) or {})
     where = f"{request.method} {request.url.path}"
     if status == 405:
         allowed = headers.get("Allow", "")
         error = {"type": "UsageError", "message": f"{where} is not allowed", "hint": f"this route takes {allowed}"}
+    elif status == 400:
+        detail = str(getattr(exc, "detail", None) or "bad request")
+        error = {"type": "ValidationError", "message": f"{where}: {detail}", "hint": FORM_HINT}
     else:
         detail = str(getattr(exc, "detail", None) or "not found")
         error = {"type": "NotFound", "message": detail, "hint": "the cockpit's routes are listed in docs/web.md"}
@@ -114,6 +122,26 @@ def routes() -> list[BaseRoute]:
     ]
 
 
+def closing(cockpit: Cockpit, inner: Lifespan[Starlette] | None) -> Lifespan[Starlette]:
+    """The app's lifespan: ``inner`` (a composed app's, e.g. the MCP session manager), then the
+    cockpit's kept store connections closed as the server stops — after the requests in flight
+    have ended (uvicorn waits for them first) — so that no ``-wal``/``-shm`` is left beside a
+    SQLite store and no idle session on a PostgreSQL server."""
+
+    @asynccontextmanager
+    async def lifespan(app: Starlette) -> AsyncIterator[None]:
+        try:
+            if inner is None:
+                yield
+            else:
+                async with inner(app):
+                    yield
+        finally:
+            cockpit.close()
+
+    return lifespan
+
+
 def create_app(
     project: Project,
     *,
@@ -129,23 +157,36 @@ def create_app(
     served under another host name cannot read this one (loopback names by default; any name
     when ``gated``, since a rebinding page never holds the token). ``extra_routes`` (e.g. a
     ``Mount`` of the MCP streamable-HTTP app at ``/mcp``) and ``lifespan`` (what such an app
-    must run while the server lives) compose other apps into the same server. ``gated``: every
+    must run while the server lives) compose other apps into the same server; the store
+    connections the cockpit keeps are closed when the lifespan ends (``closing``). ``gated``: every
     page and ``/api/*`` route needs a token (``web/gate.py``), with ``/login`` for browsers."""
     hosts = allowed_hosts or (("*",) if gated else LOOPBACK_HOSTS)
     lexical.keep_word_lists()  # a long-lived process: questions are ranked from lists kept in memory
-    if not project.config.store:
-        lexical.warm_word_lists(project.db_path)  # the common words' lists, read in the background
+    # the common words' lists, read in the background; closing the store waits for them
+    warming = None if project.config.store else lexical.warm_word_lists(project.db_path)
     limiter = limiter or FailureLimiter()
-    middleware = [Middleware(SecurityHeaders), Middleware(TrustedHostMiddleware, allowed_hosts=list(hosts))]
+    middleware = [
+        Middleware(SecurityHeaders),
+        Middleware(KnownHosts, allowed=hosts),
+        Middleware(BodyLimit),
+    ]
     if gated:
         middleware.append(Middleware(gate.TokenGate, limiter=limiter))
+    cockpit = Cockpit(project, home, clock)
+    cockpit.connections.warming = warming
     app = Starlette(
         routes=[*(login_routes() if gated else ()), *routes(), *extra_routes],
-        lifespan=lifespan,
+        lifespan=closing(cockpit, lifespan),
         middleware=middleware,
-        exception_handlers={KenningError: on_error, DatabaseError: on_error, 404: on_http_error, 405: on_http_error},
+        exception_handlers={
+            KenningError: on_error,
+            DatabaseError: on_error,
+            400: on_http_error,
+            404: on_http_error,
+            405: on_http_error,
+        },
     )
-    app.state.cockpit = Cockpit(project, home, clock)
+    app.state.cockpit = cockpit
     app.state.templates = templates()
     app.state.gated, app.state.limiter = gated, limiter
     return app

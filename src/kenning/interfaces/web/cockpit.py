@@ -47,6 +47,12 @@ class Cockpit:
     def __post_init__(self) -> None:
         self.connections = Connections(self.project)
 
+    def close(self) -> None:
+        """Close every store connection the cockpit keeps: its project's and the other
+        projects' read-only ones (the server stops: ``app.create_app``'s lifespan)."""
+        self.connections.close()
+        self.stores.close()
+
     def registered(self, allowed: frozenset[str] | None) -> list[Entry]:
         """The registered projects, cut to a token's projects (``allowed``) when there is one."""
         return [e for e in registry.list_entries(self.home) if allowed is None or e.name in allowed]

@@ -18,6 +18,7 @@ import secrets
 import time
 from typing import Any
 
+from starlette.exceptions import HTTPException
 from starlette.requests import Request
 from starlette.responses import JSONResponse, RedirectResponse, Response
 from starlette.types import ASGIApp, Receive, Scope, Send
@@ -33,10 +34,11 @@ OPEN_PATHS = ("/login", "/logout", "/mcp")
 READS = ("GET", "HEAD")
 REFUSED_KEY = "kenning.refused_write"  # the token whose write the gate refused
 AUDITED_FORM = 64 * 1024  # bytes of a refused form read for its audit line
-_TYPES = {401: "Unauthorized", 403: "ScopeDenied", 429: "TooManyAttempts"}
+_TYPES = {401: "Unauthorized", 403: "ScopeDenied", 413: "ValidationError", 429: "TooManyAttempts"}
 _HINTS = {
     401: "log in at /login, or send Authorization: Bearer <secret from `kenning token create`>",
     403: "use a token with the needed scope and binding (`kenning token create`)",
+    413: "send a smaller request (the cockpit's own forms are far smaller)",
     429: "wait, then retry with a valid token",
 }
 
@@ -112,7 +114,10 @@ class TokenGate:
         size = request.headers.get("content-length", "")
         form: dict[str, str] = {}
         if size.isdecimal() and int(size) <= AUDITED_FORM:  # a refused request's body is read only when small
-            form = {key: str(value) for key, value in (await request.form()).items() if key != "token"}
+            try:
+                form = {key: str(value) for key, value in (await request.form()).items() if key != "token"}
+            except HTTPException as exc:  # no form (malformed multipart, over 1,000 fields): the refusal stands
+                form = {"form": f"unreadable: {exc.detail}"}
         audit(
             cockpit.home,
             token=token,
