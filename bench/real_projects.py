@@ -25,14 +25,15 @@ files that answer them named by hand), never from kenning's output. Targets (iss
 database ≤ 3× the input, recall@5 ≥ 0.85.
 
 ``--set walk`` asks ``bench/questions/NAME.walk.jsonl`` instead (httpx and flask, 27 each, branch
-walkanswers; Django, 25): questions written the same way, before running kenning, as a developer or an agent
+walkanswers; Django, 32): questions written the same way, before running kenning, as a developer or an agent
 asks them, in English and in French — what X does, where X is defined, who calls X, which tests
 cover X, what X imports, why a design is as it is, how to configure Y, paraphrases, typos —
 the expected files named from the code and docs (docs/benchmarks.md, "walkanswers").
-``bench/questions/django.walk.jsonl`` (25, branch djwalk) asks relation questions only — who calls,
-what X calls, which tests cover, what imports, where X is used — about Django's code, distinctive
-names and common method names (``Model.save``, ``QuerySet.all``, ``count``) alike, the expected
-files found with grep in the sdist (docs/benchmarks.md, "djwalk").
+``bench/questions/django.walk.jsonl`` (25, branch djwalk; 7 more, branch receivers) asks relation
+questions only — who calls, what X calls, which tests cover, what imports, where X is used — about
+Django's code, distinctive names and common method names (``Model.save``, ``QuerySet.all``,
+``count``) alike, the expected files found with grep in the sdist (docs/benchmarks.md, "djwalk",
+"receivers").
 ``bench/questions/click.jsonl`` (40, branch clickwalk) mixes both kinds on click 8.1.7 (docs/*.rst,
 src/click/, tests/): what X does, where X is defined, who calls X, which tests cover X, imports,
 why (docs/why.rst), how to configure Y, explanation questions ("how does X work"), paraphrases,

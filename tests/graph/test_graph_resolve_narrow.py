@@ -1,4 +1,4 @@
-"""Resolution's one-candidate shortcut (``graph.resolve._narrow``, issue 19): a target that names
+"""Resolution's one-candidate shortcut (``graph.narrow.narrow``, issue 19): a target that names
 one node (most of them) gives the node and the link strength the general steps
 (``_narrow_among``) give, without indexing the candidates by qualified name and path."""
 
@@ -7,7 +7,7 @@ from __future__ import annotations
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from kenning.graph.resolve import _Candidates, _narrow, _narrow_among
+from kenning.graph.narrow import Candidates, _narrow_among, narrow
 
 NAMES = st.sampled_from(["", "pkg", "pkg.mod", "pkg.mod.Thing", "other", "pkg.modx", "run"])
 PATHS = st.sampled_from([None, "src/a.py", "src/b.py"])
@@ -28,12 +28,12 @@ def test_one_candidate_resolves_as_the_general_steps_resolve_it(
 ):
     qualname = f"{qualname}.{target}" if qualname and with_target else qualname
     candidates = [(7, path, qualname)]
-    fast = _narrow(_Candidates(candidates), target, hint, qualified, src_path)
-    general = _narrow_among(_Candidates(candidates), target, hint, qualified, src_path)
+    fast = narrow(Candidates(candidates), target, hint, qualified, src_path)
+    general = _narrow_among(Candidates(candidates), target, hint, qualified, src_path)
     assert fast == general
 
 
 def test_several_candidates_take_the_general_steps():
     candidates = [(1, "src/a.py", "pkg.a.run"), (2, "src/b.py", "pkg.b.run")]
-    assert _narrow(_Candidates(candidates), "run", "pkg.b", False, "src/a.py") == ([candidates[1]], "extracted")
-    assert _narrow(_Candidates(candidates), "run", None, True, "src/c.py") == (candidates, "heuristic")
+    assert narrow(Candidates(candidates), "run", "pkg.b", False, "src/a.py") == ([candidates[1]], "extracted")
+    assert narrow(Candidates(candidates), "run", None, True, "src/c.py") == (candidates, "heuristic")

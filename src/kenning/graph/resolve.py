@@ -10,8 +10,10 @@ A reference names its target ("calls `rrf_fuse`", "imports `kenning.search`", "t
   name), ``heuristic`` otherwise (an attribute call, or up to ``MAX_AMBIGUOUS`` homonyms);
 - a call on a method's own receiver (``self.save()``, ``cls.create()``) is ``extracted`` to the
   method of that name of the enclosing class, else of the first of its bases the file names
-  (``class Model(Base)``) that defines it (``super().save()``: the bases alone); failing both,
-  the rule of an attribute call;
+  (``class Model(Base)``) that defines it (``super().save()``: the bases alone), an imported
+  base followed into its own file's bases (``graph.bases``); failing all, the rule of an
+  attribute call; a call on a typed local or attribute (``client = Client()``, ``def f(client:
+  Client)``, ``self.conn = Connection()``) likewise, from the receiver's class;
 - a name imported from a module the project does not hold (``from urllib.parse import
   urlencode``), or a method called on such a name (``itertools.count()``), reaches none of
   the project's symbols of that name: no edge.
@@ -23,21 +25,18 @@ from __future__ import annotations
 
 import posixpath
 from collections.abc import Iterable, Sequence
-from functools import lru_cache
 from pathlib import PurePosixPath
 
-from kenning.ingest.python_code import module_name
-from kenning.ingest.relations import SELF_HINT, Ref, self_classes
+from kenning.graph.bases import Bases
+from kenning.graph.narrow import MAX_AMBIGUOUS, Candidates, Key, imported_from, lookup_key, narrow
+from kenning.ingest.relations import BASES, Ref
 from kenning.records import Lifecycle
 from kenning.store import facts as fact_store
 from kenning.store import graph as graph_store
 from kenning.store import graph_write
 from kenning.store.db import Connection
-from kenning.store.graph import Candidate, RefRow
+from kenning.store.graph import RefRow
 from kenning.store.graph_write import GraphWriter
-
-MAX_AMBIGUOUS = 5
-Key = tuple[str, str]  # (target kind, target) a node answers to
 
 
 def keys_of(kind: str, name: str, qualname: str, path: str | None) -> set[Key]:
@@ -106,8 +105,9 @@ class Resolver:
         self.conn = conn
         self.stamp = stamp
         self.writer = GraphWriter(conn)
-        self._cache: dict[Key, _Candidates] = {}
+        self._cache: dict[Key, Candidates] = {}
         self._superseding: list[tuple[int, int]] = []
+        self._bases = Bases(conn)
 
     def resolve(self, ref_ids: list[int], *, again: bool = False) -> None:
         """Resolve the stored references ``ref_ids`` (ascending), read back in chunks."""
@@ -127,15 +127,16 @@ class Resolver:
         self._supersede()
 
     def _resolve_chunk(self, rows: Sequence[RefRow]) -> None:
+        rows = [row for row in rows if row.type != BASES]  # what a class's file names of its bases: no edge
         cache = self._cache
-        keys = [_lookup_key(row) for row in rows]
+        keys = [lookup_key(row) for row in rows]
         wanted = set(keys).difference(cache)
         for key, found in graph_store.candidates_many(self.conn, sorted(wanted)).items():
-            cache[key] = _Candidates(found)
-        imported = [_imported_from(row, cache[key]) for row, key in zip(rows, keys, strict=True)]
+            cache[key] = Candidates(found)
+        imported = [imported_from(row, cache[key]) for row, key in zip(rows, keys, strict=True)]
         modules = {("module", m) for found in imported for m in found} - set(cache)
         for key, found in graph_store.candidates_many(self.conn, sorted(modules)).items():
-            cache[key] = _Candidates(found)
+            cache[key] = Candidates(found)
         for row, key, held in zip(rows, keys, imported, strict=True):
             if held and not any(cache[("module", m)].rows for m in held):
                 continue  # imported from a module the project does not hold: a homonym is not it
@@ -147,10 +148,10 @@ class Resolver:
             mark_superseded(self.conn, newer=newer, older=older, stamp=self.stamp)
         self._superseding = []
 
-    def _resolve_one(self, row: RefRow, candidates: _Candidates) -> None:
+    def _resolve_one(self, row: RefRow, candidates: Candidates) -> None:
         src, type_ = row.src, row.type
         if row.target_kind == "symbol":
-            chosen, link = _narrow(candidates, row.target, row.hint, row.qualified, row.src_path)
+            chosen, link = narrow(candidates, row.target, row.hint, row.qualified, row.src_path, self._bases.expanded)
         else:
             chosen, link = candidates.rows[:1], row.link
         edge = self.writer.ref_edge
@@ -161,136 +162,6 @@ class Resolver:
                 self._superseding.append((a, b))
             if row.tested:  # a call from a test: the callee is tested by the caller
                 edge(node_id, src, "tested_by", link, row)
-
-
-def _imported_from(row: RefRow, candidates: _Candidates) -> tuple[str, ...]:
-    """The modules one of which the project must hold for the call to reach a project symbol,
-    when the called name, or the name it is called on, was imported and none of the symbols of
-    that name lies in what was imported: ``from urllib.parse import urlencode`` beside the
-    project's own ``urlencode`` (the module ``urllib.parse``), ``itertools.count()`` beside a
-    ``QuerySet.count`` (``itertools``), ``Decimal.count()`` after ``from decimal import Decimal``
-    (``decimal.Decimal`` or ``decimal``). Empty: nothing to check."""
-    hint = row.hint
-    if row.target_kind != "symbol" or not hint or not candidates.rows or hint.startswith(SELF_HINT):
-        return ()
-    if any(_inside(qualname, hint) for _, _, qualname in candidates.rows):
-        return ()
-    if not row.qualified:
-        return (hint,)
-    parent = hint.rpartition(".")[0]  # ``from m import obj`` names the receiver ``m.obj``
-    return (hint, parent) if parent else (hint,)
-
-
-def _inside(qualname: str, module: str) -> bool:
-    """Whether ``qualname`` lies in ``module``, which may sit below the project's root
-    (``flaskr.db`` holds ``examples.tutorial.flaskr.db.get_db``)."""
-    return qualname.startswith(module + ".") or f".{module}." in qualname
-
-
-def _lookup_key(row: RefRow) -> Key:
-    """What a reference's candidates are looked up by: ``obj.get()`` on an unknown receiver can
-    only reach a method, never a module-level function that happens to share the name; nor can
-    ``self.get()``."""
-    if row.target_kind == "symbol" and row.qualified and (not row.hint or row.hint.startswith(SELF_HINT)):
-        return ("method", row.target)
-    return (row.target_kind, row.target)
-
-
-class _Candidates:
-    """The nodes a target names, indexed by qualified name and by path when first asked (most
-    targets name one node, which needs neither: ``_narrow``)."""
-
-    __slots__ = ("rows", "_by_qualname", "_by_path")
-
-    def __init__(self, rows: list[Candidate]) -> None:
-        self.rows = rows
-        self._by_qualname: dict[str, list] | None = None
-        self._by_path: dict[str | None, list] | None = None
-
-    @property
-    def by_qualname(self) -> dict[str, list]:
-        if self._by_qualname is None:
-            self._by_qualname = _grouped(self.rows, 2)
-        return self._by_qualname
-
-    @property
-    def by_path(self) -> dict[str | None, list]:
-        if self._by_path is None:
-            self._by_path = _grouped(self.rows, 1)
-        return self._by_path
-
-
-def _grouped(rows: list[Candidate], column: int) -> dict:
-    """``rows`` by the value of one column, in their order."""
-    groups: dict = {}
-    for row in rows:
-        groups.setdefault(row[column], []).append(row)
-    return groups
-
-
-def _narrow(
-    found: _Candidates, target: str, hint: str | None, qualified: bool, src_path: str | None
-) -> tuple[list, str]:
-    cands = found.rows
-    if not cands:
-        return [], "heuristic"
-    if hint is not None and hint.startswith(SELF_HINT):  # the caller's module, only for a self call
-        own = _own_method(found, target, self_classes(hint, _module_of(src_path or "")))
-        if own:
-            return own, "extracted"
-        hint = None  # the class and the bases the file names do not define it: an attribute call
-    if len(cands) == 1:  # what ``_narrow_among`` gives for one candidate, without its indexes
-        (_, path, qualname) = cands[0]
-        certain = not qualified or path == src_path or (hint and _inside(qualname, hint))
-        return cands, "extracted" if certain else "heuristic"
-    return _narrow_among(found, target, hint, qualified, src_path)
-
-
-def _narrow_among(
-    found: _Candidates, target: str, hint: str | None, qualified: bool, src_path: str | None
-) -> tuple[list, str]:
-    cands = found.rows
-    if hint:
-        exact = found.by_qualname.get(f"{hint}.{target}", [])
-        if len(exact) == 1:
-            return exact, "extracted"
-        hinted = exact or [c for c in cands if _inside(c[2], hint)]
-        if len(hinted) == 1:
-            return hinted, "extracted"
-        cands = hinted or cands
-    same = found.by_path.get(src_path, []) if cands is found.rows else [c for c in cands if c[1] == src_path]
-    if len(same) == 1:
-        return same, "extracted"
-    if len(cands) == 1:
-        return cands, "heuristic" if qualified else "extracted"
-    if len(cands) <= MAX_AMBIGUOUS:
-        return cands, "heuristic"
-    return [], "heuristic"
-
-
-_module_of = lru_cache(maxsize=4096)(module_name)  # a self call's module, from its caller's path
-
-
-def _own_method(found: _Candidates, target: str, classes: list[str]) -> list:
-    """The method ``target`` of the first of ``classes`` (a self call's class, then its bases)
-    that defines it, as one candidate; a base may be named below the project's root
-    (``flaskr.db.Base`` for ``examples.tutorial.flaskr.db.Base``) or where it is re-exported
-    (``django.db.models.Model`` for ``django.db.models.base.Model``). Empty: none does."""
-    for cls in classes:
-        exact = found.by_qualname.get(f"{cls}.{target}", [])
-        if len(exact) == 1:
-            return exact
-        tail = f".{cls}.{target}"
-        below = [c for c in found.rows if c[2].endswith(tail)]
-        if len(below) == 1:
-            return below
-        package, _, short = cls.rpartition(".")
-        if package:
-            tail = f".{short}.{target}"
-            exported = [c for c in found.rows if c[2].endswith(tail) and _inside(c[2], package)]
-            if len(exported) == 1:
-                return exported
-    return []
 
 
 def shared_method_name(conn: Connection, node_id: int, name: str) -> int:

@@ -19,9 +19,10 @@ _BY_SUFFIX = {
     ".txt": "text/1",
     ".adoc": "text/1",
     # 4: compact titles; a call from a test is one graph reference. 5: a module's keywords name
-    # what it assigns at top level (its constants)
-    ".py": "python/5",
-    ".pyi": "python/5",
+    # what it assigns at top level (its constants). 6: a call on a typed local or attribute
+    # (``x = Client()``, ``def f(x: Client)``, ``self.conn = Client()``) names its class
+    ".py": "python/6",
+    ".pyi": "python/6",
 }
 _TREE_SITTER = "code/1"  # JS/TS, Go, Rust, Java, C/C++, Ruby through tree-sitter (see tree_code.SUFFIXES)
 _BY_SUFFIX.update(

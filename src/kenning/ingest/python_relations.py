@@ -11,6 +11,9 @@ from collections.abc import Iterator
 from operator import itemgetter
 
 from .chunks import Chunk
+from .python_classes import ClassHints, bases_refs, receivers, typed_receivers
+from .python_imports import Imports
+from .python_locals import BINDING_NODES, Binding, bind, bind_parameters
 from .relations import SELF_HINT, Ref, Relations, Symbol
 from .test_files import is_test_path
 
@@ -72,7 +75,7 @@ def _node_types(base: type = ast.AST) -> Iterator[type]:
 
 
 # What the walk does at a node of each type: one of these, then visit its child fields.
-_VISIT, _CALL, _DEF, _IMPORT, _IMPORT_FROM, _RESTORE = range(6)
+_VISIT, _CALL, _DEF, _IMPORT, _IMPORT_FROM, _RESTORE, _BIND = range(7)
 _ACTIONS = {
     ast.Call: _CALL,
     ast.FunctionDef: _DEF,
@@ -80,6 +83,7 @@ _ACTIONS = {
     ast.ClassDef: _DEF,
     ast.Import: _IMPORT,
     ast.ImportFrom: _IMPORT_FROM,
+    **dict.fromkeys(BINDING_NODES, _BIND),
 }
 # Every node type -> (action, child fields), looked up once a node; ``tuple``: a scope to restore.
 _STEPS: dict[type, tuple[int, tuple[str, ...]]] = {
@@ -102,13 +106,16 @@ def python_relations(tree: ast.Module, symbols: list, chunks: list[Chunk], path:
         Symbol(q, kind, *spans.get(q, (node.lineno, node.end_lineno or node.lineno))) for node, q, kind in symbols
     )
     package = module if path.endswith("__init__.py") else module.rpartition(".")[0]
-    imports = _Imports(package, is_test_path(path))
+    imports = Imports(package, is_test_path(path))
     scope_of = {id(node): qualname for node, qualname, kind in symbols if kind != "class"}
-    calls = _walk(tree, scope_of, imports)
+    bindings: list[Binding] = []
+    calls = _walk(tree, scope_of, imports, bindings)
     local = {q.rsplit(".", 1)[-1] for _, q, _ in symbols} | set(imports.names) | set(imports.modules)
     builtin = _BUILTINS - local  # `len(x)` calls the builtin unless the module shadows it
-    receivers = _receivers(symbols, imports)
-    refs = imports.refs + _call_refs(calls, builtin, imports, receivers)
+    hints = ClassHints(symbols, imports)
+    own = receivers(symbols, hints)
+    typed = typed_receivers(bindings, own, hints)
+    refs = imports.refs + _call_refs(calls, builtin, imports, own, typed) + bases_refs(hints)
     return Relations(module=module, symbols=found, refs=tuple(refs))
 
 
@@ -116,15 +123,17 @@ _SUPER = "super()"  # what ``super().save()`` is called on, as a CallRecord name
 # A call of a name or an attribute, as the walk meets it (the node's fields read while the node
 # is at hand, not again after the sort): line, column, scope, name called, whether an attribute,
 # and the name the attribute is taken from (``os`` in ``os.path.join()``; ``_SUPER`` for
-# ``super().save()``; None for ``a.b.c()`` or ``f().g()``). Calls of anything else (``f()()``)
+# ``super().save()``; ``self.conn`` for ``self.conn.close()``, ``os.path`` for ``os.path.join()``;
+# None for ``a.b.c.d()`` or ``f().g()``). Calls of anything else (``f()()``)
 # give no reference and are not recorded.
 CallRecord = tuple[int, int, str | None, str, bool, str | None]
 _POSITION = itemgetter(0, 1)
 
 
-def _walk(tree: ast.Module, scope_of: dict[int, str], imports: _Imports) -> list[CallRecord]:
-    """One depth-first pass over the tree: its imports (into ``imports``), and its calls with
-    the symbol they sit in (``scope_of``: a function's or method's ``id`` -> its qualname)."""
+def _walk(tree: ast.Module, scope_of: dict[int, str], imports: Imports, bindings: list[Binding]) -> list[CallRecord]:
+    """One depth-first pass over the tree: its imports (into ``imports``), the names functions
+    bind (into ``bindings``, ``python_locals``), and its calls with the symbol they sit in
+    (``scope_of``: a function's or method's ``id`` -> its qualname)."""
     calls: list[CallRecord] = []
     # A (None, scope) entry below a symbol's subtree restores the enclosing scope after it.
     stack: list = [tree]
@@ -132,7 +141,7 @@ def _walk(tree: ast.Module, scope_of: dict[int, str], imports: _Imports) -> list
     scope: str | None = None
     steps, not_visited = _STEPS, _NOT_VISITED
     attribute, expression = _PASSED
-    name_node, call_node = ast.Name, ast.Call
+    name_node, call_node, class_node = ast.Name, ast.Call, ast.ClassDef
     while stack:
         node = pop()
         if node.__class__ is attribute or node.__class__ is expression:
@@ -152,6 +161,8 @@ def _walk(tree: ast.Module, scope_of: dict[int, str], imports: _Imports) -> list
                     value = func.value
                     if value.__class__ is name_node:
                         named = value.id
+                    elif value.__class__ is attribute and value.value.__class__ is name_node:
+                        named = f"{value.value.id}.{value.attr}"
                     elif (
                         value.__class__ is call_node and value.func.__class__ is name_node and value.func.id == "super"
                     ):
@@ -173,8 +184,14 @@ def _walk(tree: ast.Module, scope_of: dict[int, str], imports: _Imports) -> list
             if action is _RESTORE:
                 scope = node[1]
                 continue
+            elif action is _BIND:
+                if scope is not None:
+                    bind(bindings, node, scope)
             elif action is _DEF:
                 inner = scope_of.get(id(node), scope)
+                if inner is not None and node.__class__ is not class_node:
+                    # a nested function (no symbol of its own): its parameters hide the enclosing ones
+                    bind_parameters(bindings, node.args, inner, typed=inner != scope)
                 if inner != scope:
                     push((None, scope))
                     scope = inner
@@ -195,107 +212,20 @@ def _walk(tree: ast.Module, scope_of: dict[int, str], imports: _Imports) -> list
     return calls
 
 
-class _Imports:
-    """The imports met by the walk: their references, and the names they bind."""
-
-    def __init__(self, package: str, testing: bool) -> None:
-        self.package, self.testing = package, testing
-        self.refs: list[Ref] = []
-        self.names: dict[str, tuple[str, str]] = {}  # local name -> (module, name there): from m import name as local
-        self.modules: dict[str, str] = {}  # local alias -> module (import a.b as c)
-
-    def add_import(self, node: ast.Import) -> None:
-        for alias in node.names:
-            self.refs.append(Ref("imports", "module", alias.name, node.lineno))
-            local = alias.asname or alias.name.split(".")[0]
-            self.modules[local] = alias.name if alias.asname else alias.name.split(".")[0]
-
-    def add_import_from(self, node: ast.ImportFrom) -> None:
-        base = _absolute(node.module, node.level, self.package)
-        if not base:
-            return
-        self.refs.append(Ref("imports", "module", base, node.lineno))
-        for alias in node.names:
-            if alias.name == "*":
-                continue
-            local = alias.asname or alias.name
-            self.names[local] = (base, alias.name)
-            self.modules.setdefault(local, f"{base}.{alias.name}")
-            self.refs.append(Ref("imports", "module", f"{base}.{alias.name}", node.lineno))
-            if self.testing:
-                self.refs.append(Ref("tested_by", "symbol", alias.name, node.lineno, hint=base, reverse=True))
-
-
-def _absolute(name: str | None, level: int, package: str) -> str:
-    if level == 0:
-        return name or ""
-    parts = package.split(".") if package else []
-    if level - 1 > len(parts):
-        return ""
-    base = parts[: len(parts) - (level - 1)]
-    if name:
-        base.append(name)
-    return ".".join(base)
-
-
-def _receivers(symbols: list, imports: _Imports) -> dict[str, tuple[str, str]]:
-    """Each method's (name of its first parameter, the hint of a call on it): ``self`` and
-    ``self:.Model app.base.Base`` for ``def save(self)`` in ``class Model(Base)`` after ``from
-    app.base import Base`` (``SELF_HINT``). None for a static method, whose first parameter is
-    no receiver."""
-    classes = {qualname: node for node, qualname, kind in symbols if kind == "class"}
-    hints: dict[str, str] = {}
-    found: dict[str, tuple[str, str]] = {}
-    for node, qualname, kind in symbols:
-        if kind != "method":
-            continue
-        params = node.args.posonlyargs or node.args.args
-        if not params or any(d.__class__ is ast.Name and d.id == "staticmethod" for d in node.decorator_list):
-            continue
-        owner = qualname.rpartition(".")[0]
-        hint = hints.get(owner)
-        if hint is None:
-            chain = _class_chain(owner, classes, imports, [])
-            hint = hints[owner] = SELF_HINT + " ".join(chain)
-        found[qualname] = (params[0].arg, hint)
-    return found
-
-
-def _class_chain(qualname: str, classes: dict, imports: _Imports, chain: list[str]) -> list[str]:
-    """``qualname`` (``.`` and its name in the file), then its bases, depth first: those of the
-    file likewise, followed to their own bases; an imported one by the dotted name it was
-    imported as (``from .base import Base`` or ``models.Model``: one level, the file does not
-    know its bases). Bases the file cannot name (builtins, ``Generic[T]``'s ``T``, a call) are
-    left out."""
-    chain.append("." + qualname)
-    for base in classes[qualname].bases:
-        while base.__class__ is ast.Subscript:  # Generic[T], Base[int]
-            base = base.value
-        dotted = []
-        while base.__class__ is ast.Attribute:
-            dotted.append(base.attr)
-            base = base.value
-        if base.__class__ is not ast.Name:
-            continue
-        name = base.id
-        if not dotted and name in classes and "." + name not in chain:
-            _class_chain(name, classes, imports, chain)
-        elif name in imports.names or name in imports.modules:
-            first = ".".join(imports.names[name]) if name in imports.names else imports.modules[name]
-            named = ".".join([first, *reversed(dotted)])
-            if named not in chain:
-                chain.append(named)
-    return chain
-
-
 def _call_refs(
-    calls: list[CallRecord], builtin: frozenset[str], imports: _Imports, receivers: dict[str, tuple[str, str]]
+    calls: list[CallRecord],
+    builtin: frozenset[str],
+    imports: Imports,
+    receivers: dict[str, tuple[str, str]],
+    typed: dict[tuple[str, str], str],
 ) -> list[Ref]:
     """One ``calls`` reference per name called in a scope, in the order of the source (``calls``
     is sorted in place; the walk meets a call before the calls inside it, and the sort is stable);
     none for a builtin. A call on the method's own receiver (``self.save()``) is one apart, its
-    hint naming the class (``_receivers``); on ``super()``, one apart too, naming the bases
-    alone (none the file can name: an attribute call as any)."""
+    hint naming the class (``python_classes.receivers``); on ``super()``, one apart too, naming
+    the bases alone (none the file can name: an attribute call as any); on a typed local or an
+    attribute of the own receiver typed in the class (``typed``: ``client.send()``,
+    ``self.conn.close()``), one apart, naming its class as a self call's hint does."""
     names, modules, testing = imports.names, imports.modules, imports.testing
     refs: list[Ref] = []
     seen: set[tuple[str | None, str, str | None]] = set()
@@ -304,7 +234,11 @@ def _call_refs(
     for line, _, scope, name, qualified, named in calls:
         own = None
         if qualified:
-            hint = modules.get(named) if named is not None else None
+            hint = _typed(typed, receivers, scope, named) if typed and named is not None else None
+            if hint is not None:
+                own = hint
+            else:
+                hint = modules.get(named) if named is not None else None
             if scope is not None and hint is None and named is not None:
                 receiver = receivers.get(scope)
                 if receiver is not None and receiver[0] == named:
@@ -323,3 +257,19 @@ def _call_refs(
         # From a test, the same reference also gives the tested_by edge: one row, not two.
         refs.append(make(("calls", "symbol", name, line, scope, hint, qualified, False, "extracted", testing)))
     return refs
+
+
+def _typed(
+    typed: dict[tuple[str, str], str], receivers: dict[str, tuple[str, str]], scope: str | None, named: str
+) -> str | None:
+    """The hint of a call on ``named`` in ``scope`` when it is a typed local (``client``) or a
+    typed attribute of the method's own receiver (``self.conn``); else None."""
+    if scope is None:
+        return None
+    head, dot, attr = named.partition(".")
+    if not dot:
+        return typed.get((scope, named))
+    receiver = receivers.get(scope)
+    if receiver is None or receiver[0] != head:
+        return None
+    return typed.get((scope.rpartition(".")[0], "." + attr))

@@ -22,6 +22,11 @@ from kenning.ingest.columns import columns, rebuilt
 # name: ``self:.Model .Base app.mixins.Mixin``. Python names hold no ":" or space, so no import
 # hint looks like it.
 SELF_HINT = "self:"
+# A reference of this type (and target kind) gives no edge: it records, for a class whose file
+# names bases of it, the class's short name (its target) and its classes as a self call's hint
+# names them, without the prefix (``.View .ContextMixin app.base.Base``), so that a call
+# reaching the class from another file can go on to the bases of its bases.
+BASES = "bases"
 
 
 def self_classes(hint: str, module: str) -> list[str]:

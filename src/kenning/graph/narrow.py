@@ -1,0 +1,167 @@
+"""Which of the nodes a symbol reference names it reaches, and how surely (``link``): the
+candidates looked up by the reference's target narrowed by its hint (the module a name was
+imported from, the classes a self call stands for), the caller's file, and their number
+(``MAX_AMBIGUOUS``); see ``graph.resolve`` for the rules."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from functools import lru_cache
+
+from kenning.ingest.python_code import module_name
+from kenning.ingest.relations import SELF_HINT, self_classes
+from kenning.store.graph import Candidate, RefRow
+
+MAX_AMBIGUOUS = 5
+Key = tuple[str, str]  # (target kind, target) a node answers to
+
+
+def imported_from(row: RefRow, candidates: Candidates) -> tuple[str, ...]:
+    """The modules one of which the project must hold for the call to reach a project symbol,
+    when the called name, or the name it is called on, was imported and none of the symbols of
+    that name lies in what was imported: ``from urllib.parse import urlencode`` beside the
+    project's own ``urlencode`` (the module ``urllib.parse``), ``itertools.count()`` beside a
+    ``QuerySet.count`` (``itertools``), ``Decimal.count()`` after ``from decimal import Decimal``
+    (``decimal.Decimal`` or ``decimal``); a method called on a receiver whose one class is
+    imported (``counts.update()`` after ``counts = Counter()``, or ``super().close()`` in a class
+    whose one base is ``io.IOBase``; the hint ``self:collections.Counter``), the class's module or
+    itself. Empty: nothing to check."""
+    hint = row.hint
+    if row.target_kind != "symbol" or not hint or not candidates.rows:
+        return ()
+    if hint.startswith(SELF_HINT):
+        hint = hint[len(SELF_HINT) :]
+        if hint[:1] == "." or " " in hint:  # a class of the caller's file, or several classes
+            return ()
+    if any(_inside(qualname, hint) for _, _, qualname in candidates.rows):
+        return ()
+    if not row.qualified:
+        return (hint,)
+    parent = hint.rpartition(".")[0]  # ``from m import obj`` names the receiver ``m.obj``
+    return (hint, parent) if parent else (hint,)
+
+
+def _inside(qualname: str, module: str) -> bool:
+    """Whether ``qualname`` lies in ``module``, which may sit below the project's root
+    (``flaskr.db`` holds ``examples.tutorial.flaskr.db.get_db``)."""
+    return qualname.startswith(module + ".") or f".{module}." in qualname
+
+
+def lookup_key(row: RefRow) -> Key:
+    """What a reference's candidates are looked up by: ``obj.get()`` on an unknown receiver can
+    only reach a method, never a module-level function that happens to share the name; nor can
+    ``self.get()``."""
+    if row.target_kind == "symbol" and row.qualified and (not row.hint or row.hint.startswith(SELF_HINT)):
+        return ("method", row.target)
+    return (row.target_kind, row.target)
+
+
+class Candidates:
+    """The nodes a target names, indexed by qualified name and by path when first asked (most
+    targets name one node, which needs neither: ``narrow``)."""
+
+    __slots__ = ("rows", "_by_qualname", "_by_path")
+
+    def __init__(self, rows: list[Candidate]) -> None:
+        self.rows = rows
+        self._by_qualname: dict[str, list] | None = None
+        self._by_path: dict[str | None, list] | None = None
+
+    @property
+    def by_qualname(self) -> dict[str, list]:
+        if self._by_qualname is None:
+            self._by_qualname = _grouped(self.rows, 2)
+        return self._by_qualname
+
+    @property
+    def by_path(self) -> dict[str | None, list]:
+        if self._by_path is None:
+            self._by_path = _grouped(self.rows, 1)
+        return self._by_path
+
+
+def _grouped(rows: list[Candidate], column: int) -> dict:
+    """``rows`` by the value of one column, in their order."""
+    groups: dict = {}
+    for row in rows:
+        groups.setdefault(row[column], []).append(row)
+    return groups
+
+
+def narrow(
+    found: Candidates,
+    target: str,
+    hint: str | None,
+    qualified: bool,
+    src_path: str | None,
+    bases: Callable[[str, str], list[str]] | None = None,
+) -> tuple[list, str]:
+    """The candidates a reference reaches and its link. ``bases``: the classes a self call's or
+    a typed receiver's hint stands for, the bases of its imported classes followed into their
+    files (``graph.bases``), asked when the classes the hint names do not define the method."""
+    cands = found.rows
+    if not cands:
+        return [], "heuristic"
+    if hint is not None and hint.startswith(SELF_HINT):  # the caller's module, only for a self call
+        module = module_of(src_path or "")
+        classes = self_classes(hint, module)
+        own = _own_method(found, target, classes)
+        if not own and bases is not None:
+            further = bases(hint, module)
+            if len(further) > len(classes):
+                own = _own_method(found, target, further)
+        if own:
+            return own, "extracted"
+        hint = None  # the class and the bases the file names do not define it: an attribute call
+    if len(cands) == 1:  # what ``_narrow_among`` gives for one candidate, without its indexes
+        (_, path, qualname) = cands[0]
+        certain = not qualified or path == src_path or (hint and _inside(qualname, hint))
+        return cands, "extracted" if certain else "heuristic"
+    return _narrow_among(found, target, hint, qualified, src_path)
+
+
+def _narrow_among(
+    found: Candidates, target: str, hint: str | None, qualified: bool, src_path: str | None
+) -> tuple[list, str]:
+    cands = found.rows
+    if hint:
+        exact = found.by_qualname.get(f"{hint}.{target}", [])
+        if len(exact) == 1:
+            return exact, "extracted"
+        hinted = exact or [c for c in cands if _inside(c[2], hint)]
+        if len(hinted) == 1:
+            return hinted, "extracted"
+        cands = hinted or cands
+    same = found.by_path.get(src_path, []) if cands is found.rows else [c for c in cands if c[1] == src_path]
+    if len(same) == 1:
+        return same, "extracted"
+    if len(cands) == 1:
+        return cands, "heuristic" if qualified else "extracted"
+    if len(cands) <= MAX_AMBIGUOUS:
+        return cands, "heuristic"
+    return [], "heuristic"
+
+
+module_of = lru_cache(maxsize=4096)(module_name)  # a self call's module, from its caller's path
+
+
+def _own_method(found: Candidates, target: str, classes: list[str]) -> list:
+    """The method ``target`` of the first of ``classes`` (a self call's class, then its bases)
+    that defines it, as one candidate; a base may be named below the project's root
+    (``flaskr.db.Base`` for ``examples.tutorial.flaskr.db.Base``) or where it is re-exported
+    (``django.db.models.Model`` for ``django.db.models.base.Model``). Empty: none does."""
+    for cls in classes:
+        exact = found.by_qualname.get(f"{cls}.{target}", [])
+        if len(exact) == 1:
+            return exact
+        tail = f".{cls}.{target}"
+        below = [c for c in found.rows if c[2].endswith(tail)]
+        if len(below) == 1:
+            return below
+        package, _, short = cls.rpartition(".")
+        if package:
+            tail = f".{short}.{target}"
+            exported = [c for c in found.rows if c[2].endswith(tail) and _inside(c[2], package)]
+            if len(exported) == 1:
+                return exported
+    return []

@@ -1,0 +1,106 @@
+"""The names a function binds, as the walk meets them: a local name or an attribute of one
+(``x``, ``self.conn``) and the class it is bound to an instance of, when the code names one —
+``x = Client(...)``, ``def f(x: Client)``, ``x: Client = ...``, ``self.conn = Connection(...)`` —
+else None: any other value, a loop or ``with`` variable, an untyped parameter, ``global x``.
+``python_classes.typed_receivers`` keeps a name bound one way only."""
+
+from __future__ import annotations
+
+import ast
+
+# (scope, name or "name.attr" as written, dotted name of the class, or None: typed otherwise)
+Binding = tuple[str, str, str | None]
+
+# The nodes that bind names; the walk hands each to ``bind`` (inside a function).
+BINDING_NODES = (
+    ast.Assign,
+    ast.AnnAssign,
+    ast.AugAssign,
+    ast.For,
+    ast.AsyncFor,
+    ast.comprehension,
+    ast.withitem,
+    ast.NamedExpr,
+    ast.ExceptHandler,
+    ast.Global,
+    ast.Nonlocal,
+    ast.Lambda,
+)
+_UNTYPED_TARGET = (ast.AugAssign, ast.For, ast.AsyncFor, ast.comprehension, ast.NamedExpr)
+
+
+def bind(found: list[Binding], node: ast.AST, scope: str) -> None:
+    """What ``node`` (one of ``BINDING_NODES``) binds in ``scope``, added to ``found``."""
+    if isinstance(node, ast.Assign):
+        cls = dotted(node.value.func) if isinstance(node.value, ast.Call) else None
+        for target in node.targets:
+            _target(found, target, scope, cls)
+    elif isinstance(node, ast.AnnAssign):
+        _target(found, node.target, scope, type_name(node.annotation))
+    elif isinstance(node, _UNTYPED_TARGET):
+        _target(found, node.target, scope, None)
+    elif isinstance(node, ast.withitem):
+        if node.optional_vars is not None:
+            _target(found, node.optional_vars, scope, None)
+    elif isinstance(node, ast.ExceptHandler):
+        if node.name:
+            found.append((scope, node.name, None))
+    elif isinstance(node, ast.Lambda):
+        bind_parameters(found, node.args, scope, typed=False)
+    elif isinstance(node, (ast.Global, ast.Nonlocal)):  # bound elsewhere
+        found.extend((scope, name, None) for name in node.names)
+
+
+def bind_parameters(found: list[Binding], args: ast.arguments, scope: str, *, typed: bool) -> None:
+    """A function's parameters, each with the class its annotation names (``typed``), else None."""
+    for arg in (*args.posonlyargs, *args.args, *args.kwonlyargs):
+        found.append((scope, arg.arg, type_name(arg.annotation) if typed and arg.annotation is not None else None))
+    for rest in (args.vararg, args.kwarg):
+        if rest is not None:
+            found.append((scope, rest.arg, None))
+
+
+def _target(found: list[Binding], target: ast.expr, scope: str, cls: str | None) -> None:
+    if isinstance(target, ast.Name):
+        found.append((scope, target.id, cls))
+    elif isinstance(target, ast.Attribute):
+        if isinstance(target.value, ast.Name):
+            found.append((scope, f"{target.value.id}.{target.attr}", cls))
+    elif isinstance(target, (ast.Tuple, ast.List)):
+        for item in target.elts:
+            _target(found, item, scope, None)
+    elif isinstance(target, ast.Starred):
+        _target(found, target.value, scope, None)
+
+
+def dotted(node: ast.expr) -> str | None:
+    """``Client`` or ``models.Manager`` as written; None for anything else (``f()()``, ``a[0]``)."""
+    parts = []
+    while isinstance(node, ast.Attribute):
+        parts.append(node.attr)
+        node = node.value
+    if not isinstance(node, ast.Name):
+        return None
+    parts.append(node.id)
+    return ".".join(reversed(parts))
+
+
+def type_name(node: ast.expr) -> str | None:
+    """The class an annotation names: ``Client``, ``http.Client``, ``"Client"``, ``Client |
+    None``, ``Optional[Client]``; None for anything else (``list[Client]``, ``A | B``)."""
+    if isinstance(node, ast.Constant):
+        text = node.value
+        if isinstance(text, str) and all(part.isidentifier() for part in text.split(".")):
+            return text
+        return None
+    if isinstance(node, ast.BinOp) and isinstance(node.op, ast.BitOr):
+        if _is_none(node.right):
+            return type_name(node.left)
+        return type_name(node.right) if _is_none(node.left) else None
+    if isinstance(node, ast.Subscript) and dotted(node.value) in ("Optional", "typing.Optional"):
+        return type_name(node.slice)
+    return dotted(node)
+
+
+def _is_none(node: ast.expr) -> bool:
+    return isinstance(node, ast.Constant) and node.value is None
