@@ -18,6 +18,7 @@ from dataclasses import replace
 
 from .chunks import Chunk
 from .identifiers import keywords_for
+from .python_locals import dotted as dotted_name
 from .python_relations import python_relations
 from .relations import Relations
 from .split import split_lines
@@ -270,21 +271,8 @@ def _cut_title(head: str, parts: list[str], limit: int | None) -> str:
 
 
 def _unparsed(node: ast.expr) -> str:
-    dotted = _dotted(node)
+    dotted = dotted_name(node)
     return dotted if dotted is not None else " ".join(ast.unparse(node).split())
-
-
-def _dotted(node: ast.expr) -> str | None:
-    """``a.b.c`` for a name or a name's attributes, as ``ast.unparse`` writes it (at a fraction
-    of its cost: most bases and annotations are such); None for any other expression."""
-    parts = []
-    while isinstance(node, ast.Attribute):
-        parts.append(node.attr)
-        node = node.value
-    if not isinstance(node, ast.Name):
-        return None
-    parts.append(node.id)
-    return ".".join(reversed(parts))
 
 
 def _is_static(node: ast.FunctionDef | ast.AsyncFunctionDef) -> bool:
