@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import subprocess
 import sys
 from collections.abc import Callable, Iterator
@@ -158,8 +159,8 @@ def cli(capsys: pytest.CaptureFixture[str]) -> Callable[..., Result]:
 
 @contextmanager
 def on_free_port(*args: str, home: Path) -> Iterator[tuple[subprocess.Popen[str], int]]:
-    """``kenning ARGS --port 0`` in a subprocess (a server: serve, mcp --http), with the port
-    its first stderr line names; stopped when the block ends."""
+    """``kenning ARGS --port 0`` in a subprocess (a server: serve, mcp --http; ``--host`` among
+    ARGS if any), with the port its first stderr line names; stopped when the block ends."""
     server = subprocess.Popen(
         [sys.executable, "-m", "kenning.interfaces.cli.main", *args, "--port", "0"],
         env={**os.environ, "KENNING_HOME": str(home)},
@@ -169,7 +170,9 @@ def on_free_port(*args: str, home: Path) -> Iterator[tuple[subprocess.Popen[str]
     try:
         assert server.stderr is not None
         banner = server.stderr.readline()
-        yield server, int(banner.split("http://127.0.0.1:")[1].split("/")[0])
+        served = re.search(r"http://\S+:(\d+)/", banner)  # 127.0.0.1, or the --host given
+        assert served is not None, banner
+        yield server, int(served[1])
     finally:
         server.terminate()
         server.wait(timeout=10)

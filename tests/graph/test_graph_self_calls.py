@@ -6,12 +6,11 @@ engines."""
 from __future__ import annotations
 
 import pytest
+from graph_edges import callees
 
 from conftest import NOW, bump_mtime, resync
 from kenning.answer.ask import ask_project
 from kenning.ingest.python_code import parse_python_relations
-from kenning.store import graph as graph_store
-from kenning.store.db import open_store
 from store.pg_engine import ENGINE, engine_config  # tests/store: the PostgreSQL test server
 
 MODELS = (
@@ -35,28 +34,17 @@ SAVERS = {
 }
 
 
-def _callees(project, caller: str) -> set[tuple[str, str]]:
-    conn = open_store(project)
-    try:
-        (node,) = graph_store.nodes_by(conn, "qualname", caller, limit=1)
-        return {
-            (e.dst.qualname, e.link) for e, forward in graph_store.edges_of(conn, node) if forward and e.type == "calls"
-        }
-    finally:
-        conn.close()
-
-
 @pytest.mark.parametrize("engine", ["sqlite", ENGINE])
 @pytest.mark.parametrize("crowded", [False, True])
 def test_self_and_cls_calls_reach_the_enclosing_class_or_its_base(make_project, engine, crowded):
     files = {"app/__init__.py": "", "app/models.py": MODELS, "app/base.py": BASE, **(SAVERS if crowded else {})}
     project = make_project(files, name="selfcalls", config=engine_config(engine, "selfcalls"))
     resync(project)
-    assert _callees(project, "app.models.Model.full") == {
+    assert callees(project, "app.models.Model.full") == {
         ("app.models.Model.save", "extracted"),  # not Form.save, nor any Saver's
         ("app.base.Base.check", "extracted"),  # from the base class, in another file
     }
-    assert _callees(project, "app.models.Model.make") == {("app.models.Model.create", "extracted")}
+    assert callees(project, "app.models.Model.make") == {("app.models.Model.create", "extracted")}
 
 
 def test_a_self_call_the_class_and_its_bases_do_not_define_keeps_the_attribute_call_rule(make_project):
@@ -70,7 +58,7 @@ def test_a_self_call_the_class_and_its_bases_do_not_define_keeps_the_attribute_c
     }
     project = make_project(files, name="fallback")
     resync(project)
-    assert _callees(project, "app.c.C.done") == {("app.a.A.close", "heuristic"), ("app.b.B.close", "heuristic")}
+    assert callees(project, "app.c.C.done") == {("app.a.A.close", "heuristic"), ("app.b.B.close", "heuristic")}
 
 
 def test_the_parser_names_the_class_and_the_bases_it_can_name_in_a_self_calls_hint():
@@ -106,7 +94,7 @@ def test_the_codes_callers_of_a_method_come_before_a_tests_certain_self_call(mak
     }
     project = make_project(files, name="ranked", config=engine_config(engine, "ranked"))
     resync(project)
-    assert _callees(project, "tests.models.CustomQuerySet.public") == {("app.query.QuerySet.all", "extracted")}
+    assert callees(project, "tests.models.CustomQuerySet.public") == {("app.query.QuerySet.all", "extracted")}
     answer = ask_project(project, "who calls QuerySet.all", now=NOW)
     assert answer.mode == "graph"
     assert [e.fact.source.uri.split(":")[0] for e in answer.excerpts][:2] == ["app/views.py", "tests/models.py"]
@@ -123,7 +111,7 @@ def test_a_self_call_too_many_methods_share_the_name_of_is_said_unlinked(make_pr
     files = {"app/__init__.py": "", "app/page.py": page, **renderers}
     project = make_project(files, name="unlinked", config=engine_config(engine, "unlinked"))
     resync(project)
-    assert _callees(project, "app.page.Page.show") == set()
+    assert callees(project, "app.page.Page.show") == set()
     answer = ask_project(project, "what does Page.show call", now=NOW)
     assert any(".render() (6 methods)" in note for note in answer.notes), answer.notes
 
@@ -135,19 +123,19 @@ def test_a_method_added_to_a_base_later_is_reached_from_the_unchanged_subclass(m
     files = {"app/__init__.py": "", "app/models.py": MODELS, "app/base.py": "class Base:\n    pass\n", **SAVERS}
     project = make_project(files, name="later", config=engine_config(engine, "later"))
     resync(project)
-    assert _callees(project, "app.models.Model.full") == {("app.models.Model.save", "extracted")}
+    assert callees(project, "app.models.Model.full") == {("app.models.Model.save", "extracted")}
     base = project.root / "app" / "base.py"
     base.write_text(BASE)
     bump_mtime(base)
     resync(project)
-    assert _callees(project, "app.models.Model.full") == {
+    assert callees(project, "app.models.Model.full") == {
         ("app.models.Model.save", "extracted"),
         ("app.base.Base.check", "extracted"),
     }
     base.write_text("class Base:\n    pass\n")
     bump_mtime(base, 10)
     resync(project)
-    assert _callees(project, "app.models.Model.full") == {("app.models.Model.save", "extracted")}
+    assert callees(project, "app.models.Model.full") == {("app.models.Model.save", "extracted")}
 
 
 @pytest.mark.parametrize("engine", ["sqlite", ENGINE])
@@ -163,8 +151,8 @@ def test_super_calls_reach_the_bases_method_not_the_classs_own(make_project, eng
     files = {"app/__init__.py": "", "app/models.py": MODELS, "app/base.py": BASE, "app/users.py": user, **SAVERS}
     project = make_project(files, name="supers", config=engine_config(engine, "supers"))
     resync(project)
-    assert _callees(project, "app.users.User.save") == {
+    assert callees(project, "app.users.User.save") == {
         ("app.models.Model.save", "extracted"),
         ("app.base.Base.check", "extracted"),  # Model's base, which models.py imports (branch receivers)
     }
-    assert _callees(project, "app.users.Loose.save") == set()
+    assert callees(project, "app.users.Loose.save") == set()

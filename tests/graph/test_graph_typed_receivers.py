@@ -7,12 +7,11 @@ attribute-call rule. On both engines."""
 from __future__ import annotations
 
 import pytest
+from graph_edges import callees
 
 from conftest import NOW, resync
 from kenning.answer.ask import ask_project
 from kenning.ingest.python_code import parse_python_relations
-from kenning.store import graph as graph_store
-from kenning.store.db import open_store
 from store.pg_engine import ENGINE, engine_config  # tests/store: the PostgreSQL test server
 
 PARSED = (
@@ -95,17 +94,6 @@ SENDERS = {
 }
 
 
-def _callees(project, caller: str) -> set[tuple[str, str]]:
-    conn = open_store(project)
-    try:
-        (node,) = graph_store.nodes_by(conn, "qualname", caller, limit=1)
-        return {
-            (e.dst.qualname, e.link) for e, forward in graph_store.edges_of(conn, node) if forward and e.type == "calls"
-        }
-    finally:
-        conn.close()
-
-
 @pytest.mark.parametrize("engine", ["sqlite", ENGINE])
 def test_calls_on_a_typed_local_parameter_or_attribute_reach_the_method_of_its_class(make_project, engine):
     files = {"app/__init__.py": "", "app/client.py": CLIENT, "app/base.py": BASE, "app/uses.py": USES, **SENDERS}
@@ -114,13 +102,13 @@ def test_calls_on_a_typed_local_parameter_or_attribute_reach_the_method_of_its_c
     send = ("app.client.Client.send", "extracted")
     # close: defined on Client's base, which Client's file imports (two files away)
     close = ("app.base.Base.close", "extracted")
-    assert _callees(project, "app.uses.local") == {send, close, ("app.client.Client", "extracted")}
-    assert _callees(project, "app.uses.annotated") == {send}
-    assert _callees(project, "app.uses.Service.run") == {send}
+    assert callees(project, "app.uses.local") == {send, close, ("app.client.Client", "extracted")}
+    assert callees(project, "app.uses.annotated") == {send}
+    assert callees(project, "app.uses.Service.run") == {send}
     # re-bound, an unknown class, an untyped parameter: an attribute call, 7 homonyms, no edge
-    assert _callees(project, "app.uses.rebound") == {("app.client.Client", "extracted"), ("app.uses.make", "extracted")}
-    assert _callees(project, "app.uses.unknown") == set()
-    assert _callees(project, "app.uses.untyped") == set()
+    assert callees(project, "app.uses.rebound") == {("app.client.Client", "extracted"), ("app.uses.make", "extracted")}
+    assert callees(project, "app.uses.unknown") == set()
+    assert callees(project, "app.uses.untyped") == set()
     answer = ask_project(project, "who calls Client.send", now=NOW)
     assert answer.mode == "graph"
     callers = {e.fact.source.uri.split(":")[0] for e in answer.excerpts}
@@ -135,15 +123,15 @@ def test_the_negative_cases_reach_a_lone_method_heuristically(make_project, engi
     project = make_project(files, name="lone", config=engine_config(engine, "lone"))
     resync(project)
     # a class imported from outside the project: neither its methods nor its bases' are the project's
-    assert _callees(project, "app.uses.tally") == set()
+    assert callees(project, "app.uses.tally") == set()
     for caller in ("untyped", "unknown"):
-        assert ("app.client.Client.send", "heuristic") in _callees(project, f"app.uses.{caller}")
-    assert _callees(project, "app.uses.rebound") == {
+        assert ("app.client.Client.send", "heuristic") in callees(project, f"app.uses.{caller}")
+    assert callees(project, "app.uses.rebound") == {
         ("app.client.Client", "extracted"),
         ("app.client.Client.send", "heuristic"),
         ("app.uses.make", "extracted"),
     }
-    assert _callees(project, "app.uses.local") == {
+    assert callees(project, "app.uses.local") == {
         ("app.client.Client", "extracted"),
         ("app.client.Client.send", "extracted"),
         ("app.base.Base.close", "extracted"),
@@ -176,11 +164,11 @@ def test_a_self_call_reaches_the_method_of_a_base_two_imports_up(make_project, e
     files = {"app/__init__.py": "", "app/base.py": ROOT, "app/detail.py": DETAIL, "app/dates.py": DATES, **GETTERS}
     project = make_project(files, name="upwards", config=engine_config(engine, "upwards"))
     resync(project)
-    assert _callees(project, "app.dates.DateDetail.show") == {
+    assert callees(project, "app.dates.DateDetail.show") == {
         ("app.base.Root.get_object", "extracted"),
         ("app.detail.Mixin.context", "extracted"),
         ("app.detail.BaseDetail.get", "extracted"),  # super().get()
     }
-    assert _callees(project, "app.detail.BaseDetail.get") == {("app.base.Root.get_object", "extracted")}
+    assert callees(project, "app.detail.BaseDetail.get") == {("app.base.Root.get_object", "extracted")}
     answer = ask_project(project, "who calls Root.get_object", now=NOW)
     assert {e.fact.source.uri.split(":")[0] for e in answer.excerpts} == {"app/dates.py", "app/detail.py"}

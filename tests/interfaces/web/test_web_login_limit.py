@@ -7,10 +7,8 @@ behind one named proxy are limited separately. The real command in a subprocess 
 
 from __future__ import annotations
 
-import os
 import re
 import subprocess
-import sys
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -19,7 +17,7 @@ from pathlib import Path
 import httpx
 import pytest
 
-from conftest import NOW, resync
+from conftest import NOW, on_free_port, resync
 from kenning import registry
 from kenning.auth import tokens
 
@@ -48,23 +46,11 @@ def gated_cockpit(make_project, home: Path, *options: str) -> Iterator[tuple[str
     _, secret = tokens.create(
         home, scopes=[tokens.READ], projects=["alpha"], paths=[], name=None, expires="30d", now=NOW
     )
-    server = subprocess.Popen(
-        [sys.executable, "-m", "kenning.interfaces.cli.main", "serve", "--host", "0.0.0.0", "--port", "0"]
-        + [*options, "--project", str(project.root)],
-        env={**os.environ, "KENNING_HOME": str(home)},
-        stderr=subprocess.PIPE,
-        text=True,
-    )
-    try:
-        assert server.stderr is not None
-        banner = server.stderr.readline()
-        port = int(banner.split("http://0.0.0.0:")[1].split("/")[0])
+    serve = ("serve", "--host", "0.0.0.0", *options, "--project", str(project.root))
+    with on_free_port(*serve, home=home) as (server, port):
         base = f"http://127.0.0.1:{port}"
         wait_until_served(server, base)
         yield base, secret
-    finally:
-        server.terminate()
-        server.wait(timeout=10)
 
 
 def login(base: str, secret: str, forwarded_for: str) -> httpx.Response:
