@@ -21,12 +21,24 @@ def _through_click(capsys, args: list[str]) -> tuple[int, str, str]:
     return done.value.code, captured.out, captured.err
 
 
-@pytest.mark.parametrize("extra", [[], ["--json"], ["--name", "twin"], ["--name=twin", "--json"]])
+@pytest.mark.parametrize(
+    "extra",
+    [
+        [],
+        ["--json"],
+        ["--name", "twin"],
+        ["--name=twin", "--json"],
+        ["--sync", "--no-embed"],
+        ["--no-embed", "--sync", "--json"],
+    ],
+)
 def test_init_on_the_fast_path_prints_what_the_click_command_prints(cli, capsys, tmp_path, monkeypatch, extra):
+    monkeypatch.setenv("KENNING_NOW", "2026-11-29T12:00:00Z")
     for name in ("left", "right"):  # each run's directory (its default name) and registry
-        (tmp_path / name).mkdir()
+        write_files(tmp_path / name, {"docs/a.md": "# A\n\nFreshness words.\n", "docs/b.md": "# B\n\nOther.\n"})
     args = {side: ["init", "--project", str(tmp_path / side), *extra] for side in ("left", "right")}
     assert parse_project_args("init", args["left"][1:]) is not None, "the fast path must take these arguments"
+    outputs = []
     for _ in range(2):  # created, then already initialised
         monkeypatch.setenv("KENNING_HOME", str(tmp_path / "home-left"))
         fast = cli(*args["left"])
@@ -34,7 +46,13 @@ def test_init_on_the_fast_path_prints_what_the_click_command_prints(cli, capsys,
         code, out, err = _through_click(capsys, args["right"])
         assert (fast.code, fast.err) == (code, err) == (0, "")
         assert fast.out.replace("left", "right") == out
+        outputs.append(out)
     assert ("already initialised" in out) or ('"created": false' in out)
+    if "--sync" in extra:  # indexed at once, in the same command: then nothing new
+        assert ("2 new" in outputs[0] and "2 unchanged" in outputs[1]) or '"new": 2' in outputs[0]
+        assert "docs/a.md" in cli("search", "freshness", "--project", str(tmp_path / "right"), "--json").out
+    else:
+        assert "next: kenning sync" in out or '"sync"' not in out
 
 
 def test_a_name_taken_is_the_same_typed_error_on_both_paths(cli, capsys, tmp_path, monkeypatch):
@@ -60,25 +78,6 @@ def test_sync_on_the_fast_path_prints_what_the_click_command_prints(cli, capsys,
     assert (fast.code, fast.err) == (code, err) == (0, "")
     assert fast.out.replace("left", "right") == out
     assert "2 new" in out or '"new": 2' in out
-
-
-@pytest.mark.parametrize("extra", [["--sync", "--no-embed"], ["--no-embed", "--sync", "--json"]])
-def test_init_then_sync_in_one_command_prints_what_click_prints_and_indexes(cli, capsys, tmp_path, monkeypatch, extra):
-    monkeypatch.setenv("KENNING_NOW", "2026-11-29T12:00:00Z")
-    files = {"docs/a.md": "# A\n\nFreshness words.\n", "docs/b.md": "# B\n\nOther words.\n"}
-    for side in ("left", "right"):
-        write_files(tmp_path / side, files)
-    args = {side: ["init", "--project", str(tmp_path / side), *extra] for side in ("left", "right")}
-    assert parse_project_args("init", args["left"][1:]) is not None, "the fast path must take these arguments"
-    monkeypatch.setenv("KENNING_HOME", str(tmp_path / "home-left"))
-    fast = cli(*args["left"])
-    monkeypatch.setenv("KENNING_HOME", str(tmp_path / "home-right"))
-    code, out, err = _through_click(capsys, args["right"])
-    assert (fast.code, fast.err) == (code, err) == (0, "")
-    assert fast.out.replace("left", "right") == out
-    assert ("2 new" in out and "created at" in out) or ('"new": 2' in out and '"created": true' in out)
-    found = cli("search", "freshness", "--project", str(tmp_path / "right"), "--json")
-    assert found.code == 0 and "docs/a.md" in found.out
 
 
 def test_no_embed_without_sync_is_a_usage_error_that_creates_nothing(cli, capsys, tmp_path, monkeypatch):
