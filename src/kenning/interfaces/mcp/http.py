@@ -31,6 +31,7 @@ from mcp.server.streamable_http_manager import StreamableHTTPSessionManager
 from mcp.server.transport_security import TransportSecuritySettings
 from mcp.types import CallToolResult
 from starlette.applications import Starlette
+from starlette.middleware import Middleware
 from starlette.routing import Route
 
 from kenning.auth.policy import FailureLimiter, ToolNeeds, audit, check_binding
@@ -40,11 +41,13 @@ from kenning.errors import ScopeDenied
 from kenning.interfaces.mcp import disconnects
 from kenning.interfaces.mcp.gate import HINTS, READS, TokenGate
 from kenning.interfaces.mcp.server import KenningMCP, build_server
+from kenning.interfaces.web.hosts import MCP_HINT, KnownHosts
 from kenning.project import Project
 
 # Tools a path-bound token may call without a path_filter: they read nothing.
 PATH_FREE = frozenset({"save_memory"})
 LOOPBACK = ("127.0.0.1", "localhost", "::1")
+LOOPBACK_HOSTS = ("127.0.0.1", "localhost", "[::1]")  # the names a loopback server answers to (``Host``)
 
 
 @dataclass(frozen=True)
@@ -155,6 +158,13 @@ def create_app(
     host: str = "127.0.0.1",
     limiter: FailureLimiter | None = None,
 ) -> Starlette:
-    """A server of its own for ``kenning mcp --http``: only ``/mcp``."""
+    """A server of its own for ``kenning mcp --http``: only ``/mcp``. On loopback a foreign
+    ``Host`` is the cockpit's typed 400 ``UsageError`` (``web/hosts.py``), in front of the SDK's
+    own check of Host and Origin (which answered a plain-text 421)."""
     endpoint = mcp_endpoint(project, home=home, tools=tools, clock=clock, host=host, limiter=limiter)
-    return Starlette(routes=[endpoint.route], lifespan=endpoint.lifespan)
+    middleware = []
+    if host in LOOPBACK:
+        served = f"this MCP server ({project.name})"
+        known = {"allowed": LOOPBACK_HOSTS, "served": served, "hint": MCP_HINT, "pages": False}
+        middleware.append(Middleware(KnownHosts, **known))
+    return Starlette(routes=[endpoint.route], lifespan=endpoint.lifespan, middleware=middleware)
