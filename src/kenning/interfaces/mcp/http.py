@@ -165,6 +165,5 @@ def create_app(
     middleware = []
     if host in LOOPBACK:
         served = f"this MCP server ({project.name})"
-        known = {"allowed": LOOPBACK_HOSTS, "served": served, "hint": MCP_HINT, "pages": False}
-        middleware.append(Middleware(KnownHosts, **known))
+        middleware.append(Middleware(KnownHosts, allowed=LOOPBACK_HOSTS, served=served, hint=MCP_HINT, pages=False))
     return Starlette(routes=[endpoint.route], lifespan=endpoint.lifespan, middleware=middleware)
