@@ -160,3 +160,22 @@ def test_a_server_whose_terminal_closes_stops_cleanly_and_exits_0(make_project, 
             server.wait(timeout=10)
     assert code == 0
     assert refused(port)
+
+
+def test_a_forced_stop_says_so_on_a_terminal_and_exits_130(monkeypatch, capsys):
+    """A second Ctrl-C (the real commands: test_server_in_flight.py, test_mcp_stdio_stop.py)."""
+    from kenning.interfaces.cli import serve_cmds
+    from kenning.interfaces.serve import Stopped
+
+    monkeypatch.setattr(serve_cmds, "stderr_is_terminal", lambda: True)
+    with pytest.raises(SystemExit) as forced:
+        serve_cmds.said_stopped(Stopped(signal.SIGTERM, forced=True), "kenning serve")
+    assert forced.value.code == 130
+    said = capsys.readouterr().err
+    assert said == "kenning serve: stopped at once on a second SIGINT, requests in flight cancelled\n"
+
+    def hung_up(message: str) -> None:
+        raise OSError(5, "Input/output error")  # a terminal that closed (SIGHUP)
+
+    monkeypatch.setattr(serve_cmds, "warn", hung_up)
+    serve_cmds.said_stopped(Stopped(signal.SIGHUP), "kenning serve")  # a clean stop: no error, exit 0
