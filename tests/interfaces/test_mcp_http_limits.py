@@ -1,10 +1,12 @@
 """`/mcp` refuses what no MCP client sends with a typed error before any session: a body over
 ``serve.MAX_BODY`` (413, whether its length is declared or it comes chunked), a malformed
-Authorization header (401, never a 500; the server goes on). A real uvicorn server in a
+Authorization header (401, never a 500; the server goes on), a foreign Host on loopback (the
+cockpit's typed 400, not the SDK's plain-text 421 and its WARNING). A real uvicorn server in a
 thread, the gate in front of the SDK's transport, real tokens."""
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Iterator
 
 import httpx
@@ -81,3 +83,39 @@ def test_a_malformed_authorization_header_is_a_typed_401_and_the_server_goes_on(
     assert refused.json()["error"]["type"] == "Unauthorized"
     assert refused.headers["www-authenticate"].startswith("Bearer")
     assert admitted.status_code == 200
+
+
+INIT = {
+    "jsonrpc": "2.0",
+    "id": 1,
+    "method": "initialize",
+    "params": {"protocolVersion": "2025-06-18", "capabilities": {}, "clientInfo": {"name": "t", "version": "1"}},
+}
+
+
+def test_a_foreign_host_on_loopback_is_the_cockpits_typed_400_and_no_warning(served, caplog):
+    """The SDK answered 421 "Invalid Host header" in plain text and logged a WARNING."""
+    url, secret = served
+    bearer = {**ACCEPT, "Authorization": f"Bearer {secret}"}
+    with caplog.at_level(logging.WARNING):
+        refused = httpx.post(url, json=INIT, headers={**bearer, "Host": "kenning.lan:8766"}, timeout=10)
+        anonymous = httpx.post(url, json=INIT, headers={**ACCEPT, "Host": "evil.example"}, timeout=10)
+    assert refused.status_code == 400 and anonymous.status_code == 400  # before the token: as the cockpit
+    error = refused.json()["error"]
+    assert error["type"] == "UsageError"
+    assert error["message"].startswith(
+        "this MCP server (alpha) does not answer to host 'kenning.lan': it answers to 127.0.0.1, localhost, [::1]"
+    )
+    assert "proxy_set_header Host 127.0.0.1" in error["hint"] and "/mcp" in error["hint"]
+    assert not [r for r in caplog.records if "Invalid Host" in r.getMessage()]
+
+
+@pytest.mark.parametrize("host", ["localhost:8766", "127.0.0.1:1", "[::1]:8766"])
+def test_loopback_names_are_served_and_the_sdks_origin_check_stays(served, host):
+    """Kept exactly as strict: a loopback name passes, a foreign Origin is still refused by the SDK."""
+    url, secret = served
+    bearer = {**ACCEPT, "Authorization": f"Bearer {secret}", "Host": host}
+    admitted = httpx.post(url, json=INIT, headers=bearer, timeout=10)
+    foreign = httpx.post(url, json=INIT, headers={**bearer, "Origin": "http://evil.example"}, timeout=10)
+    assert admitted.status_code == 200
+    assert foreign.status_code == 403  # the SDK's "Invalid Origin header"

@@ -13,6 +13,7 @@ import signal
 import sqlite3
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import anyio
@@ -44,7 +45,7 @@ def spawned(monkeypatch):
     return processes
 
 
-@pytest.mark.parametrize("sig", [signal.SIGTERM, signal.SIGINT])
+@pytest.mark.parametrize("sig", [signal.SIGTERM, signal.SIGINT, signal.SIGHUP])  # SIGHUP: exit 129 before
 def test_a_stdio_server_stopped_by_a_signal_exits_0_with_its_store_closed(
     make_project, isolated_home, tmp_path, spawned, cli, sig
 ):
@@ -153,3 +154,53 @@ def test_a_signal_stop_says_so_in_one_line_when_stderr_is_a_terminal(make_projec
         os.close(main)
     assert code == 0
     assert said.decode().splitlines() == ["kenning mcp: stopped on SIGTERM, shut down cleanly"]
+
+
+@pytest.mark.parametrize(("second", "expected"), [(signal.SIGINT, 130), (signal.SIGTERM, 0), (signal.SIGHUP, 0)])
+def test_a_second_signal_during_the_shutdown_a_ctrl_c_forces_the_stop_with_the_store_closed(
+    make_project, isolated_home, second, expected
+):
+    """A save held in flight by a lock the test takes keeps the shutdown going; a second Ctrl-C
+    then ends the session at once and exits 130, as the HTTP servers' forced stop; another
+    SIGTERM or SIGHUP changes nothing (exit 0). Either way the store is closed, no traceback.
+    Before, any second signal took its default action: 143 for SIGTERM, a `KeyboardInterrupt`."""
+    project = make_project({"docs/a.md": "# Alpha\n"}, name="alpha")
+    resync(project)
+    server = subprocess.Popen(
+        [sys.executable, "-m", "kenning.interfaces.cli.main", "mcp", "--project", str(project.root), "--tools", "all"],
+        env={**os.environ, "KENNING_HOME": str(isolated_home)},
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+    )
+    lock = sqlite3.connect(project.db_path, isolation_level=None)
+    try:
+        assert server.stdin is not None and server.stdout is not None and server.stderr is not None
+        server.stdin.write(INITIALIZE.encode() + b"\n")
+        server.stdin.flush()
+        assert json.loads(server.stdout.readline())["id"] == 1  # serving
+        lock.execute("BEGIN IMMEDIATE")  # the save waits for this lock (busy timeout)
+        save = {"name": "save_memory", "arguments": {"text": IN_FLIGHT}}
+        server.stdin.write(json.dumps({"jsonrpc": "2.0", "id": 2, "method": "tools/call", "params": save}).encode())
+        server.stdin.write(b"\n")
+        server.stdin.flush()
+        time.sleep(1.5)  # the save reaches the store and waits there
+        server.send_signal(signal.SIGINT)
+        time.sleep(1)
+        assert server.poll() is None  # the shutdown waits for the save
+        server.send_signal(second)
+        time.sleep(0.5)
+        lock.rollback()
+        code = server.wait(timeout=30)
+        logged = server.stderr.read().decode()
+    finally:
+        lock.close()
+        if server.poll() is None:
+            server.kill()
+            server.wait(timeout=10)
+    assert code == expected, logged
+    assert "Traceback" not in logged and "KeyboardInterrupt" not in logged, logged
+    assert sorted(p.name for p in project.state_dir.glob("kenning.db-*") if p.suffix != ".db-wait") == []
+    with sqlite3.connect(project.db_path) as conn:
+        assert conn.execute("PRAGMA integrity_check").fetchone() == ("ok",)
+    conn.close()

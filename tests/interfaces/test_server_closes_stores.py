@@ -160,10 +160,12 @@ def test_the_mcp_apps_lifespan_end_closes_every_store_connection_its_tools_kept(
         assert sessions_gone(application) == 0
 
 
+@pytest.mark.parametrize("sig", [signal.SIGTERM, signal.SIGHUP], ids=["SIGTERM", "SIGHUP"])
 @pytest.mark.parametrize("command", list(COMMANDS))
-def test_a_server_stopped_before_any_question_leaves_no_wal(make_project, isolated_home, command):
+def test_a_server_stopped_before_any_question_leaves_no_wal(make_project, isolated_home, command, sig):
     """The word lists warmed in the background are read on read-only connections, which leave
-    the `-wal`/`-shm` behind them; with no question asked no other connection removed them."""
+    the `-wal`/`-shm` behind them; with no question asked no other connection removed them.
+    SIGHUP (the terminal closed) killed the server, exit 129, both files left."""
     project, _ = served(make_project, isolated_home, "sqlite")
     with on_free_port(*COMMANDS[command], "--project", str(project.root), home=isolated_home) as (server, port):
         wait_until_served(server, port)
@@ -171,7 +173,7 @@ def test_a_server_stopped_before_any_question_leaves_no_wal(make_project, isolat
         while not left_files(project) and time.monotonic() < deadline:  # the warming has opened the store
             time.sleep(0.05)
         assert left_files(project) == ["kenning.db-shm", "kenning.db-wal"]
-        server.send_signal(signal.SIGTERM)
+        server.send_signal(sig)
         code = server.wait(timeout=20)
     assert code == 0
     assert left_files(project) == []

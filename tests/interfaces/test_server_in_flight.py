@@ -155,7 +155,8 @@ def test_a_client_stalled_in_the_middle_of_its_body_does_not_keep_the_server_fro
 @pytest.mark.parametrize("command", list(COMMANDS))
 def test_a_second_ctrl_c_during_the_shutdown_stops_at_once_without_a_traceback(served, isolated_home, command):
     """The forced stop cancels the request and the app's lifespan: uvicorn logged both as
-    tracebacks (a request's, and Starlette's cancelled lifespan as a failed shutdown)."""
+    tracebacks (a request's, and Starlette's cancelled lifespan as a failed shutdown). It exits
+    130, as `kenning mcp` over stdio (it exited 0, as a clean stop)."""
     project, _, secret = served
     with on_free_port(*COMMANDS[command], "--project", str(project.root), home=isolated_home) as (server, port):
         wait_until_served(server, port)
@@ -170,7 +171,7 @@ def test_a_second_ctrl_c_during_the_shutdown_stops_at_once_without_a_traceback(s
             stalled.close()
         assert server.stderr is not None
         rest = server.stderr.read()
-    assert code == 0, rest
+    assert code == 130, rest
     assert "Traceback" not in rest and "CancelledError" not in rest, rest
     assert "timeout graceful shutdown exceeded" not in rest  # it did not wait for the grace
     assert sorted(p.name for p in project.state_dir.glob("kenning.db-*") if p.suffix != ".db-wait") == []

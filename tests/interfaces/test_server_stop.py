@@ -1,5 +1,5 @@
-"""The long-lived servers (`kenning serve`, `kenning mcp --http`) stop cleanly on SIGTERM or
-SIGINT and exit 0, the port released: uvicorn re-raised the signal after its clean shutdown,
+"""The long-lived servers (`kenning serve`, `kenning mcp --http`) stop cleanly on SIGTERM,
+SIGINT or SIGHUP and exit 0, the port released: uvicorn re-raised the signal after its clean shutdown,
 so the process died of SIGTERM (exit 143, a failure to systemd or `docker stop`) or ended in
 KeyboardInterrupt (exit 130). The real command in a subprocess, a real request first."""
 
@@ -45,7 +45,13 @@ def refused(port: int) -> bool:
 
 @pytest.mark.parametrize(
     ("command", "sig"),
-    [("serve", signal.SIGTERM), ("mcp --http", signal.SIGTERM), ("serve", signal.SIGINT)],
+    [
+        ("serve", signal.SIGTERM),
+        ("mcp --http", signal.SIGTERM),
+        ("serve", signal.SIGINT),
+        ("serve", signal.SIGHUP),  # the terminal closed: it killed the process, exit 129
+        ("mcp --http", signal.SIGHUP),
+    ],
 )
 def test_a_server_stopped_by_a_signal_exits_0_and_releases_its_port(make_project, isolated_home, command, sig):
     project = make_project({"docs/a.md": "# Alpha\n\nCitations are computed at read time.\n"}, name="alpha")
@@ -113,3 +119,63 @@ def test_a_server_whose_app_fails_to_start_still_exits_non_zero_and_keeps_the_si
     sock.close()
     assert stopped.value.code == 3  # uvicorn's start-up failure
     assert {sig: signal.getsignal(sig) for sig in before} == before
+
+
+@pytest.mark.parametrize("command", list(COMMANDS))
+def test_a_server_whose_terminal_closes_stops_cleanly_and_exits_0(make_project, isolated_home, command):
+    """The terminal closed for real: the server's controlling terminal (a pty) loses its other
+    end, the kernel sends SIGHUP, and stderr can no longer be written. Before, SIGHUP killed it
+    (exit 129) with its store open."""
+    import fcntl
+    import termios
+
+    project = make_project({"docs/a.md": "# Alpha\n\nCitations are computed at read time.\n"}, name="alpha")
+    main, tty = pty.openpty()
+    server = subprocess.Popen(
+        [sys.executable, "-m", "kenning.interfaces.cli.main", *COMMANDS[command], "--port", "0"]
+        + ["--project", str(project.root)],
+        env={**os.environ, "KENNING_HOME": str(isolated_home)},
+        stderr=tty,
+        stdout=subprocess.DEVNULL,
+        stdin=subprocess.DEVNULL,
+        start_new_session=True,
+        preexec_fn=lambda: fcntl.ioctl(2, termios.TIOCSCTTY, 0),  # the pty: its controlling terminal
+    )
+    os.close(tty)
+    try:
+        seen = b""
+        while b"\n" not in seen:
+            ready, _, _ = select.select([main], [], [], 30)
+            assert ready, "no banner within 30 s"
+            seen += os.read(main, 1024)
+        port = int(seen.decode().split("http://127.0.0.1:")[1].split("/")[0])
+        wait_until_served(server, port)  # type: ignore[arg-type]
+    finally:
+        os.close(main)  # the terminal closes: SIGHUP
+    try:
+        code = server.wait(timeout=20)
+    finally:
+        if server.poll() is None:
+            server.kill()
+            server.wait(timeout=10)
+    assert code == 0
+    assert refused(port)
+
+
+def test_a_forced_stop_says_so_on_a_terminal_and_exits_130(monkeypatch, capsys):
+    """A second Ctrl-C (the real commands: test_server_in_flight.py, test_mcp_stdio_stop.py)."""
+    from kenning.interfaces.cli import serve_cmds
+    from kenning.interfaces.serve import Stopped
+
+    monkeypatch.setattr(serve_cmds, "stderr_is_terminal", lambda: True)
+    with pytest.raises(SystemExit) as forced:
+        serve_cmds.said_stopped(Stopped(signal.SIGTERM, forced=True), "kenning serve")
+    assert forced.value.code == 130
+    said = capsys.readouterr().err
+    assert said == "kenning serve: stopped at once on a second SIGINT, requests in flight cancelled\n"
+
+    def hung_up(message: str) -> None:
+        raise OSError(5, "Input/output error")  # a terminal that closed (SIGHUP)
+
+    monkeypatch.setattr(serve_cmds, "warn", hung_up)
+    serve_cmds.said_stopped(Stopped(signal.SIGHUP), "kenning serve")  # a clean stop: no error, exit 0

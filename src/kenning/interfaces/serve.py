@@ -19,7 +19,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from datetime import datetime
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from kenning.answer.ask import ask_project
 from kenning.errors import IndexMissing, ValidationError
@@ -83,7 +83,12 @@ def forwarded_from(raw: str | None) -> tuple[str, ...]:
     return hosts
 
 
-STOPPING_SIGNALS = (signal.SIGINT, signal.SIGTERM)
+# SIGHUP (the terminal closed, where the platform has it) stops a server as SIGTERM does:
+# by default it killed the process (exit 129) without closing the stores.
+STOPPING_SIGNALS = (signal.SIGINT, signal.SIGTERM, *((signal.SIGHUP,) if hasattr(signal, "SIGHUP") else ()))
+# The exit code of a stop forced by a second Ctrl-C (requests in flight cancelled, no answer):
+# 128 + SIGINT, the shell's "interrupted", as any kenning command interrupted.
+FORCED_EXIT = 130
 # How long a stopping server waits for the requests in flight before it cancels them: a
 # question ends within its query budget, a memory write waits for a sync's batch (about a
 # second); a client that stalls in the middle of its body would otherwise hold the stop forever.
@@ -119,9 +124,19 @@ class CancelledAtStop(logging.Filter):
 _CANCELLED_AT_STOP = CancelledAtStop()
 
 
-def run(app: ASGIApp, sock: socket.socket, *, forwarded: tuple[str, ...] = ()) -> signal.Signals | None:
-    """Serve ``app`` on ``sock`` (from :func:`listen`) until Ctrl-C or SIGTERM; the signal that
-    stopped it (None when it stopped on its own).
+@dataclass(frozen=True)
+class Stopped:
+    """How a signal stopped a server: the first stopping signal, and whether a second Ctrl-C
+    forced the stop (the requests in flight cancelled at once instead of answered; the store
+    connections still closed). Another SIGTERM or SIGHUP during a shutdown changes nothing."""
+
+    signal: signal.Signals
+    forced: bool = False
+
+
+def run(app: ASGIApp, sock: socket.socket, *, forwarded: tuple[str, ...] = ()) -> Stopped | None:
+    """Serve ``app`` on ``sock`` (from :func:`listen`) until Ctrl-C, SIGTERM or SIGHUP; how a
+    signal stopped it (None when it stopped on its own).
 
     The client address of a request (the failed-attempt limit counts per address, the audit
     log records it) is the connection's peer, unless the peer is one of ``forwarded`` (from
@@ -140,14 +155,21 @@ def run(app: ASGIApp, sock: socket.socket, *, forwarded: tuple[str, ...] = ()) -
     raises the signal again, so that the default action runs: without a handler of ours the
     process would die of SIGTERM (exit 143, a failure to systemd or ``docker stop``) or raise
     ``KeyboardInterrupt`` (exit 130) after a clean stop. The handlers installed here catch
-    that second raise and only note it; the caller exits 0. A failure (the app not starting:
-    uvicorn's ``SystemExit(3)``; any exception) still propagates."""
+    that second raise and only note it; the caller exits 0. uvicorn does not handle SIGHUP
+    (the terminal closed: the process died, exit 129, the stores left open): the handler
+    installed here stops the server as SIGTERM does. A second Ctrl-C during the shutdown is
+    uvicorn's forced stop (:attr:`Stopped.forced`). A failure (the app not starting: uvicorn's
+    ``SystemExit(3)``; any exception) still propagates."""
     import uvicorn
+    from uvicorn.server import HANDLED_SIGNALS
 
     received: list[signal.Signals] = []
+    server: uvicorn.Server | None = None
 
-    def note(signum: int, frame: object) -> None:
+    def note(signum: int, frame: Any) -> None:
         received.append(signal.Signals(signum))
+        if signum not in HANDLED_SIGNALS and server is not None and not server.should_exit:
+            server.handle_exit(signum, frame)  # SIGHUP: a clean stop, as uvicorn's SIGTERM
 
     in_main = threading.current_thread() is threading.main_thread()  # where signals can be caught
     previous = {sig: signal.signal(sig, note) for sig in STOPPING_SIGNALS} if in_main else {}
@@ -160,11 +182,12 @@ def run(app: ASGIApp, sock: socket.socket, *, forwarded: tuple[str, ...] = ()) -
             timeout_graceful_shutdown=SHUTDOWN_GRACE_SECONDS,
         )
         logging.getLogger("uvicorn.error").addFilter(_CANCELLED_AT_STOP)  # once: addFilter keeps one copy
-        uvicorn.Server(config).run(sockets=[sock])
+        server = uvicorn.Server(config)
+        server.run(sockets=[sock])
     finally:
         for sig, handler in previous.items():
             signal.signal(sig, handler)
-    return received[0] if received else None
+    return Stopped(received[0], forced=server.force_exit) if received else None
 
 
 @dataclass

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import signal
 import socket
 from collections.abc import Callable
 from pathlib import Path
@@ -14,6 +13,8 @@ from kenning.interfaces.cli.common import now, project_option, resolve_project, 
 
 if TYPE_CHECKING:
     from starlette.types import ASGIApp
+
+    from kenning.interfaces.serve import Stopped
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -98,7 +99,7 @@ def serve(
 
 
 def serve_until_stopped(app: ASGIApp, sock: socket.socket, command: str, *, forwarded: tuple[str, ...] = ()) -> None:
-    """Serve until SIGINT or SIGTERM, then return: a clean stop exits 0 (systemd and
+    """Serve until SIGINT, SIGTERM or SIGHUP, then return: a clean stop exits 0 (systemd and
     ``docker stop`` send SIGTERM and read any other code as a failure), said in one line on
     stderr when it is a terminal. A server that fails exits non-zero (see docs/cli.md).
     ``forwarded``: the proxies whose X-Forwarded-For is believed (``serve.run``)."""
@@ -107,7 +108,20 @@ def serve_until_stopped(app: ASGIApp, sock: socket.socket, command: str, *, forw
     said_stopped(run(app, sock, forwarded=forwarded), command)
 
 
-def said_stopped(stopped: signal.Signals | None, command: str) -> None:
-    """One line on a terminal's stderr when a signal stopped a server cleanly."""
-    if stopped is not None and stderr_is_terminal():
-        warn(f"{command}: stopped on {stopped.name}, shut down cleanly")
+def said_stopped(stopped: Stopped | None, command: str) -> None:
+    """One line on a terminal's stderr when a signal stopped a server (none when the terminal is
+    gone: SIGHUP); a stop forced by a second Ctrl-C then exits 130 (``serve.FORCED_EXIT``)."""
+    if stopped is None:
+        return
+    said = f"stopped on {stopped.signal.name}, shut down cleanly"
+    if stopped.forced:
+        said = "stopped at once on a second SIGINT, requests in flight cancelled"
+    try:
+        if stderr_is_terminal():
+            warn(f"{command}: {said}")
+    except OSError:
+        pass  # a terminal that hung up: nobody reads it
+    if stopped.forced:
+        from kenning.interfaces.serve import FORCED_EXIT
+
+        raise SystemExit(FORCED_EXIT)

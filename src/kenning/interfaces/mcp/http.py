@@ -2,8 +2,8 @@
 behind bearer tokens (``kenning.auth``). A token is required always, loopback included: a web
 page in the user's browser can reach loopback.
 
-The gate in front of the transport answers in HTTP statuses: a missing, unknown, revoked or
-expired token → 401; a token not bound to the served project, or a tools/call of a tool
+The gate in front of the transport (``gate.py``) answers in HTTP statuses: a missing, unknown,
+revoked or expired token → 401; a token not bound to the served project, or a tools/call of a tool
 needing a scope the token lacks → 403 (the latter with ``WWW-Authenticate: Bearer
 error="insufficient_scope"``); too many failed attempts from one client → 429; a body over
 ``MAX_BODY`` → 413. Each is JSON ``{"error": {"type", "message", "hint"}}``. A read-only token
@@ -19,8 +19,6 @@ puts them beside the cockpit); ``create_app`` is a server of its own (``kenning 
 
 from __future__ import annotations
 
-import json
-import time
 from collections.abc import AsyncIterator, Callable, Sequence
 from contextlib import asynccontextmanager
 from dataclasses import dataclass
@@ -33,195 +31,23 @@ from mcp.server.streamable_http_manager import StreamableHTTPSessionManager
 from mcp.server.transport_security import TransportSecuritySettings
 from mcp.types import CallToolResult
 from starlette.applications import Starlette
-from starlette.datastructures import Headers
+from starlette.middleware import Middleware
 from starlette.routing import Route
-from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-from kenning.auth.policy import (
-    FailureLimiter,
-    Refusal,
-    ToolNeeds,
-    audit,
-    check_binding,
-    check_project,
-    check_scope,
-    needed_scope,
-)
-from kenning.auth.tokens import WRITE, TokenRecord, verify
+from kenning.auth.policy import FailureLimiter, ToolNeeds, audit, check_binding
+from kenning.auth.tokens import WRITE, TokenRecord
 from kenning.clock import utc_now
-from kenning.errors import ScopeDenied, Unauthorized
+from kenning.errors import ScopeDenied
 from kenning.interfaces.mcp import disconnects
+from kenning.interfaces.mcp.gate import HINTS, READS, TokenGate
 from kenning.interfaces.mcp.server import KenningMCP, build_server
-from kenning.interfaces.serve import MAX_BODY
+from kenning.interfaces.web.hosts import MCP_HINT, KnownHosts
 from kenning.project import Project
 
 # Tools a path-bound token may call without a path_filter: they read nothing.
 PATH_FREE = frozenset({"save_memory"})
 LOOPBACK = ("127.0.0.1", "localhost", "::1")
-# A resource read (``kn://<project>/<id>``, ``kn://<project>/core``): what memory_get or core_pack
-# read, so it needs memory:read and a path-bound token may not make it (no path_filter limits it).
-READS = ToolNeeds("resources/read", writes=False, takes_path_filter=False, path_free_ok=False)
-_HINTS = {
-    401: "send Authorization: Bearer <secret from `kenning token create`>",
-    403: "ask for a token with the needed scope and binding (`kenning token create`), or stay within it",
-    413: "send a smaller request",
-    429: "wait, then retry with a valid token",
-}
-_TYPES = {401: "Unauthorized", 403: "ScopeDenied", 413: "ValidationError", 429: "TooManyAttempts"}
-
-
-async def _refuse(send: Send, status: int, message: str, headers: dict[str, str] | None = None) -> None:
-    body = json.dumps({"error": {"type": _TYPES[status], "message": message, "hint": _HINTS[status]}}).encode()
-    raw = [(b"content-type", b"application/json"), (b"content-length", str(len(body)).encode())]
-    raw += [(k.lower().encode(), v.encode()) for k, v in (headers or {}).items()]
-    await send({"type": "http.response.start", "status": status, "headers": raw})
-    await send({"type": "http.response.body", "body": body})
-
-
-def _calls(body: bytes) -> list[tuple[str, dict[str, Any]]]:
-    """(tool, arguments) of each tools/call in a JSON-RPC body, and (``resources/read``, its
-    params) of each resource read; malformed bodies are left to the SDK."""
-    try:
-        payload = json.loads(body)
-    except ValueError:
-        return []
-    messages = payload if isinstance(payload, list) else [payload]
-    found = []
-    for msg in messages:
-        if isinstance(msg, dict) and msg.get("method") == "tools/call" and isinstance(msg.get("params"), dict):
-            args = msg["params"].get("arguments")
-            found.append((str(msg["params"].get("name")), args if isinstance(args, dict) else {}))
-        elif isinstance(msg, dict) and msg.get("method") == READS.name:
-            found.append((READS.name, msg["params"] if isinstance(msg.get("params"), dict) else {}))
-    return found
-
-
-class TokenGate:
-    """ASGI middleware in front of the SDK's transport: authenticates, checks the token's
-    binding to the served project, bounds the body and checks the scope each tools/call needs;
-    puts the token in the request's scope, where the server's guard (``mcp_endpoint``) checks
-    each call's arguments against the token's binding."""
-
-    def __init__(
-        self,
-        app: ASGIApp,
-        *,
-        home: Path,
-        served: str,
-        needs: dict[str, ToolNeeds],
-        clock: Callable[[], datetime],
-        limiter: FailureLimiter,
-    ) -> None:
-        self.app, self.home, self.served, self.needs = app, home, served, needs
-        self.clock, self.limiter = clock, limiter
-
-    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        if scope["type"] != "http":
-            await self.app(scope, receive, send)
-            return
-        client = (scope.get("client") or ("unknown", 0))[0]
-        wait = self.limiter.blocked(client, time.monotonic())
-        if wait is not None:
-            await _refuse(
-                send,
-                429,
-                f"too many failed attempts from {client}; retry in {wait:g} s",
-                {"Retry-After": str(max(1, round(wait)))},
-            )
-            return
-        header = Headers(scope=scope).get("authorization", "")
-        presented = header[7:].strip() if header[:7].lower() == "bearer " else None
-        try:
-            token = verify(self.home, presented, now=self.clock())
-        except Unauthorized as exc:
-            if presented:
-                self.limiter.fail(client, time.monotonic())
-            await _refuse(send, 401, exc.message, {"WWW-Authenticate": 'Bearer realm="kenning"'})
-            return
-        refusal, headers = check_project(token, self.served), None
-        if refusal is None and scope["method"] == "POST":
-            body, refusal = await self._body(receive)
-            if refusal is None:
-                refusal, headers = self._scoped(token, body, client)
-            receive = _replay(body)
-        if refusal is not None:
-            await _refuse(send, refusal.status, refusal.message, headers)
-            return
-        scope["kenning.token"] = token
-        scope["kenning.projects"] = frozenset(token.projects)
-        response = _Ending(send)
-        await self.app(scope, receive, response.send)
-        await response.end()
-
-    async def _body(self, receive: Receive) -> tuple[bytes, Refusal | None]:
-        chunks, size = [], 0
-        while True:
-            message = await receive()
-            chunk = message.get("body", b"")
-            size += len(chunk)
-            if size > MAX_BODY:
-                return b"", Refusal(413, f"request body over {MAX_BODY} bytes")
-            chunks.append(chunk)
-            if not message.get("more_body", False):
-                return b"".join(chunks), None
-
-    def _scoped(self, token: TokenRecord, body: bytes, client: str) -> tuple[Refusal | None, dict[str, str] | None]:
-        """A 403 for a tools/call whose tool needs a scope the token lacks (RFC 6750's
-        ``insufficient_scope``, as MCP's authorization asks), with its header; a write refused
-        here is a write call that failed, audited as one."""
-        for name, arguments in _calls(body):
-            needs = self.needs.get(name)
-            refusal = None if needs is None else check_scope(token, needs)  # unknown tool: a typed NotFound
-            if refusal is None or needs is None:
-                continue
-            if needs.writes:
-                audit(
-                    self.home,
-                    token=token,
-                    client=client,
-                    project=self.served,
-                    tool=name,
-                    arguments=arguments,
-                    ok=False,
-                    now=self.clock(),
-                )
-            challenge = f'Bearer realm="kenning", error="insufficient_scope", scope="{needed_scope(needs)}"'
-            return refusal, {"WWW-Authenticate": challenge}
-        return None, None
-
-
-class _Ending:
-    """The ``send`` of one response, noting whether the response ended. ``end`` ends one the
-    app left open: at server shutdown the SDK's SSE stream (sse-starlette) returns without its
-    last chunk, and uvicorn then logs "ASGI callable returned without completing response" at
-    ERROR for every client still connected; ended here, the client sees the stream close."""
-
-    def __init__(self, send: Send) -> None:
-        self._send, self.started, self.ended = send, False, False
-
-    async def send(self, message: Message) -> None:
-        if message["type"] == "http.response.start":
-            self.started = True
-        elif message["type"] == "http.response.body" and not message.get("more_body", False):
-            self.ended = True
-        await self._send(message)
-
-    async def end(self) -> None:
-        if self.started and not self.ended:
-            await self._send({"type": "http.response.body", "body": b"", "more_body": False})
-
-
-def _replay(body: bytes) -> Receive:
-    sent = False
-
-    async def receive() -> Message:
-        nonlocal sent
-        if not sent:
-            sent = True
-            return {"type": "http.request", "body": body, "more_body": False}
-        return {"type": "http.disconnect"}
-
-    return receive
+LOOPBACK_HOSTS = ("127.0.0.1", "localhost", "[::1]")  # the names a loopback server answers to (``Host``)
 
 
 @dataclass(frozen=True)
@@ -273,14 +99,14 @@ def mcp_endpoint(
         if token is None or name not in needs:
             return None
         refusal = check_binding(token, needs[name], arguments)  # the scope: the gate's 403
-        return None if refusal is None else ScopeDenied(refusal.message, hint=_HINTS[403])
+        return None if refusal is None else ScopeDenied(refusal.message, hint=HINTS[403])
 
     def authorise_read(request: Any, uri: str) -> ScopeDenied | None:
         """A resource read is refused where memory_get is: a path-bound token (the projects a
         citation may name are the fact resource's own check, ``foreign.cited_store``)."""
         token = _token(request)
         refusal = None if token is None else check_binding(token, READS, {})
-        return None if refusal is None else ScopeDenied(refusal.message, hint=_HINTS[403])
+        return None if refusal is None else ScopeDenied(refusal.message, hint=HINTS[403])
 
     def shown(request: Any, name: str) -> bool:
         token = _token(request)
@@ -332,6 +158,12 @@ def create_app(
     host: str = "127.0.0.1",
     limiter: FailureLimiter | None = None,
 ) -> Starlette:
-    """A server of its own for ``kenning mcp --http``: only ``/mcp``."""
+    """A server of its own for ``kenning mcp --http``: only ``/mcp``. On loopback a foreign
+    ``Host`` is the cockpit's typed 400 ``UsageError`` (``web/hosts.py``), in front of the SDK's
+    own check of Host and Origin (which answered a plain-text 421)."""
     endpoint = mcp_endpoint(project, home=home, tools=tools, clock=clock, host=host, limiter=limiter)
-    return Starlette(routes=[endpoint.route], lifespan=endpoint.lifespan)
+    middleware = []
+    if host in LOOPBACK:
+        served = f"this MCP server ({project.name})"
+        middleware.append(Middleware(KnownHosts, allowed=LOOPBACK_HOSTS, served=served, hint=MCP_HINT, pages=False))
+    return Starlette(routes=[endpoint.route], lifespan=endpoint.lifespan, middleware=middleware)

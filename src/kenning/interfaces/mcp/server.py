@@ -10,7 +10,6 @@ the property name does not).
 
 from __future__ import annotations
 
-import signal
 import sys
 from collections.abc import Callable, Sequence
 from datetime import datetime
@@ -26,6 +25,7 @@ from kenning.clock import utc_now
 from kenning.errors import InternalError, InvalidQuery, KenningError, NotFound, UsageError, ValidationError
 from kenning.interfaces.mcp import ask_tools, graph_tools, memory_tools, profiles, stdio
 from kenning.interfaces.mcp.context import ALLOWED_PROJECTS, ServerContext, error_reply, off_the_loop
+from kenning.interfaces.serve import Stopped
 from kenning.project import Project
 from kenning.refs import bound_error
 from kenning.search import lexical
@@ -284,9 +284,9 @@ def build_server(
 
 def serve_stdio(
     project: Project, tools: str | Sequence[str] = "default", *, cross_project: bool = False
-) -> signal.Signals | None:
-    """Serve over stdio until the client closes the input or SIGINT or SIGTERM stops the
-    server (``stdio.py``), then close the store connections; the signal, if one stopped it."""
+) -> Stopped | None:
+    """Serve over stdio until the client closes the input or SIGINT, SIGTERM or SIGHUP stops
+    the server (``stdio.py``), then close the store connections; how a signal stopped it."""
     server = build_server(project, tools=tools, cross_project=cross_project)
     try:
         if sys.platform == "win32":  # no signal receiver, no readiness wait on a pipe: the SDK's own loop

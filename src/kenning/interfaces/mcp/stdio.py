@@ -1,15 +1,18 @@
 """`kenning mcp` over stdio, until its client closes its input or a signal stops it.
 
 The client that started the server usually ends it by closing the server's standard input;
-a supervisor, a terminal or the client's own shutdown may instead send SIGTERM or SIGINT.
+a supervisor, a terminal or the client's own shutdown may instead send SIGTERM, SIGINT or
+SIGHUP (the terminal closed, which by default killed the process, exit 129).
 Both end the same way: the input is read no further (a signal reads as the end of the input,
 the SDK's own path for a client that went away), the SDK ends the session, a call in flight
 runs to its end in its worker thread — a memory save either commits whole or never starts;
 its reply may be lost —, the store connections are closed, and the process exits 0. Without
 this the SDK read standard input in a thread no cancellation reaches: SIGTERM killed the
 process (exit 143, the store's write-ahead log left behind) and Ctrl-C waited for the next
-input line. A second signal during that shutdown is the default action again (death by the
-signal, ``KeyboardInterrupt``).
+input line. A second Ctrl-C during that shutdown stops at once: the session is cancelled (a
+call running in a worker thread still ends first: a thread cannot be stopped), the store
+connections closed, exit 130 as the HTTP servers' forced stop; another SIGTERM or SIGHUP
+changes nothing (before, any second signal killed the process, the stores left open).
 
 Standard input is read with the event loop's readiness wait (``anyio.wait_readable``), which
 a signal cancels; a regular file or ``/dev/null`` cannot be waited on that way, but reading
@@ -30,7 +33,7 @@ import anyio
 from anyio.abc import TaskStatus
 from mcp.server.stdio import stdio_server
 
-from kenning.interfaces.serve import STOPPING_SIGNALS
+from kenning.interfaces.serve import STOPPING_SIGNALS, Stopped
 
 CHUNK = 65536
 
@@ -83,19 +86,25 @@ class Input:
         return b"" if self._stopped else os.read(self._fd, CHUNK)
 
 
-async def serve(server: Any) -> signal.Signals | None:
-    """Serve ``server`` (a FastMCP) on stdin and stdout until the input ends or SIGINT or
-    SIGTERM arrives; the signal that stopped it (None: the client closed the input)."""
+async def serve(server: Any) -> Stopped | None:
+    """Serve ``server`` (a FastMCP) on stdin and stdout until the input ends or SIGINT, SIGTERM
+    or SIGHUP arrives; how a signal stopped it (None: the client closed the input)."""
     lines = Input(sys.stdin.fileno())
     received: list[signal.Signals] = []
+    forced: list[bool] = []
 
     async def watch(*, task_status: TaskStatus[None] = anyio.TASK_STATUS_IGNORED) -> None:
         with anyio.open_signal_receiver(*STOPPING_SIGNALS) as signals:
             task_status.started()
             async for signum in signals:
-                received.append(signal.Signals(signum))
-                lines.stop()
-                return  # the handlers are restored: a second signal takes its default action
+                if not received:
+                    received.append(signal.Signals(signum))
+                    lines.stop()
+                elif signum == signal.SIGINT:  # a second Ctrl-C: stop at once
+                    forced.append(True)
+                    tasks.cancel_scope.cancel()
+                    return
+                # another SIGTERM or SIGHUP during the shutdown: it goes on
 
     async with anyio.create_task_group() as tasks:
         await tasks.start(watch)
@@ -104,4 +113,4 @@ async def serve(server: Any) -> signal.Signals | None:
             lowlevel = server._mcp_server
             await lowlevel.run(read, write, lowlevel.create_initialization_options())
         tasks.cancel_scope.cancel()
-    return received[0] if received else None
+    return Stopped(received[0], forced=bool(forced)) if received else None
