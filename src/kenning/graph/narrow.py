@@ -33,7 +33,7 @@ def imported_from(row: RefRow, candidates: Candidates) -> tuple[str, ...]:
         hint = hint[len(SELF_HINT) :]
         if hint[:1] == "." or " " in hint:  # a class of the caller's file, or several classes
             return ()
-    if any(_inside(qualname, hint) for _, _, qualname in candidates.rows):
+    if candidates.any_inside(hint):
         return ()
     if not row.qualified:
         return (hint,)
@@ -57,15 +57,34 @@ def lookup_key(row: RefRow) -> Key:
 
 
 class Candidates:
-    """The nodes a target names, indexed by qualified name and by path when first asked (most
-    targets name one node, which needs neither: ``narrow``)."""
+    """The nodes a target names, indexed by qualified name, by path and by their last two names
+    (``Model.save``) when first asked (most targets name one node, which needs none of them:
+    ``narrow``); a target as common as ``get`` names hundreds, asked about by thousands of calls."""
 
-    __slots__ = ("rows", "_by_qualname", "_by_path")
+    __slots__ = ("rows", "_by_qualname", "_by_path", "_by_tail", "_inside")
 
     def __init__(self, rows: list[Candidate]) -> None:
         self.rows = rows
         self._by_qualname: dict[str, list] | None = None
         self._by_path: dict[str | None, list] | None = None
+        self._by_tail: dict[str, list] | None = None
+        self._inside: dict[str, bool] = {}
+
+    def any_inside(self, module: str) -> bool:
+        """Whether one of the nodes lies in ``module`` (``_inside``), kept per module."""
+        found = self._inside.get(module)
+        if found is None:
+            found = self._inside[module] = any(_inside(qualname, module) for _, _, qualname in self.rows)
+        return found
+
+    def ending(self, cls: str, target: str) -> list:
+        """The nodes whose qualified name ends with ``.CLS.TARGET`` (``cls`` maybe dotted)."""
+        if self._by_tail is None:
+            self._by_tail = {}
+            for row in self.rows:
+                self._by_tail.setdefault(".".join(row[2].rsplit(".", 2)[-2:]), []).append(row)
+        tail = f".{cls}.{target}"
+        return [c for c in self._by_tail.get(f"{cls.rpartition('.')[2]}.{target}", ()) if c[2].endswith(tail)]
 
     @property
     def by_qualname(self) -> dict[str, list]:
@@ -154,14 +173,12 @@ def _own_method(found: Candidates, target: str, classes: list[str]) -> list:
         exact = found.by_qualname.get(f"{cls}.{target}", [])
         if len(exact) == 1:
             return exact
-        tail = f".{cls}.{target}"
-        below = [c for c in found.rows if c[2].endswith(tail)]
+        below = found.ending(cls, target)
         if len(below) == 1:
             return below
         package, _, short = cls.rpartition(".")
         if package:
-            tail = f".{short}.{target}"
-            exported = [c for c in found.rows if c[2].endswith(tail) and _inside(c[2], package)]
+            exported = [c for c in found.ending(short, target) if _inside(c[2], package)]
             if len(exported) == 1:
                 return exported
     return []
