@@ -1,0 +1,18 @@
+"""Reading a synced project's graph edges in tests."""
+
+from __future__ import annotations
+
+from kenning.store import graph as graph_store
+from kenning.store.db import open_store
+
+
+def callees(project, caller: str) -> set[tuple[str, str]]:
+    """The (qualified name, link) of every node the node ``caller`` calls."""
+    conn = open_store(project)
+    try:
+        (node,) = graph_store.nodes_by(conn, "qualname", caller, limit=1)
+        return {
+            (e.dst.qualname, e.link) for e, forward in graph_store.edges_of(conn, node) if forward and e.type == "calls"
+        }
+    finally:
+        conn.close()
