@@ -49,11 +49,7 @@ def test_the_parser_names_the_class_of_a_global_bound_once_in_the_calls_hint():
     }
 
 
-APP = (
-    "from app.base import Scaffold\n\n\n"
-    "class Flask(Scaffold):\n"
-    "    def run(self):\n        return 1\n"
-)
+APP = "from app.base import Scaffold\n\n\nclass Flask(Scaffold):\n    def run(self):\n        return 1\n"
 BASE = "class Scaffold:\n    def route(self, rule):\n        return rule\n"
 VIEWS = (
     "from app.flask import Flask\n\n"
