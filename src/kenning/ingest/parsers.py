@@ -21,8 +21,8 @@ _BY_SUFFIX = {
     # 4: compact titles; a call from a test is one graph reference. 5: a module's keywords name
     # what it assigns at top level (its constants). 6: a call on a typed local or attribute
     # (``x = Client()``, ``def f(x: Client)``, ``self.conn = Client()``) names its class
-    ".py": "python/6",
-    ".pyi": "python/6",
+    ".py": "python/7",
+    ".pyi": "python/7",
 }
 _TREE_SITTER = "code/1"  # JS/TS, Go, Rust, Java, C/C++, Ruby through tree-sitter (see tree_code.SUFFIXES)
 _BY_SUFFIX.update(

@@ -8,7 +8,7 @@ from __future__ import annotations
 import ast
 
 from .python_imports import Imports
-from .python_locals import Binding
+from .python_locals import MODULE, Binding
 from .relations import BASES, SELF_HINT, Ref
 
 
@@ -65,14 +65,17 @@ def receivers(symbols: list, hints: ClassHints) -> dict[str, tuple[str, str]]:
 
 
 def typed_receivers(
-    bindings: list[Binding], own: dict[str, tuple[str, str]], hints: ClassHints
+    bindings: list[Binding], own: dict[str, tuple[str, str]], hints: ClassHints, top: set[str]
 ) -> dict[tuple[str, str], str]:
     """The hint of a call on a receiver of known class: ``(scope, name)`` for a name the function
     binds one way only, to an instance of a class the file defines (``self:.Client .Base``, as a
     self call's) or imports (``self:app.http.Client``, taken alone; ``ClassHints.named``);
     ``(class, ".attr")`` for an attribute of a method's own receiver (``own``) that the class's
     methods bind one way only (``self.conn = Connection()``). A name bound otherwise too (``x =
-    None``, a loop variable, an untyped parameter) is left out."""
+    None``, a loop variable, an untyped parameter) is left out. ``(MODULE, name)`` for a global
+    bound so at top level and nowhere else (not by ``global name`` in a function, nor as a name
+    of ``top``: a top-level def, class or import); then ``""`` for each scope that binds the
+    name itself, which hides the global there."""
     kinds: dict[tuple[str, str], str | None] = {}
     for scope, name, cls in bindings:
         head, dot, attr = name.partition(".")
@@ -88,8 +91,13 @@ def typed_receivers(
     found: dict[tuple[str, str], str] = {}
     for key, cls in kinds.items():
         hint = hints.named(cls) if cls is not None else None
-        if hint is not None:
+        if hint is not None and (key[0] != MODULE or key[1] not in top):
             found[key] = hint
+    typed_globals = {name for scope, name in found if scope == MODULE}
+    if typed_globals:
+        for key in kinds:
+            if key[0] != MODULE and key[1] in typed_globals and key not in found:
+                found[key] = ""
     return found
 
 

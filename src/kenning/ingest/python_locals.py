@@ -2,7 +2,9 @@
 (``x``, ``self.conn``) and the class it is bound to an instance of, when the code names one —
 ``x = Client(...)``, ``def f(x: Client)``, ``x: Client = ...``, ``self.conn = Connection(...)`` —
 else None: any other value, a loop or ``with`` variable, an untyped parameter, ``global x``.
-``python_classes.typed_receivers`` keeps a name bound one way only."""
+What the module's top level (and a class body there) binds has the scope ``MODULE``; ``global
+x`` in a function re-binds the module's ``x`` too. ``python_classes.typed_receivers`` keeps a
+name bound one way only."""
 
 from __future__ import annotations
 
@@ -10,6 +12,7 @@ import ast
 
 # (scope, name or "name.attr" as written, dotted name of the class, or None: typed otherwise)
 Binding = tuple[str, str, str | None]
+MODULE = ""  # the scope of a module's globals (no symbol's qualname is empty)
 
 # The nodes that bind names; the walk hands each to ``bind`` (inside a function).
 BINDING_NODES = (
@@ -49,6 +52,8 @@ def bind(found: list[Binding], node: ast.AST, scope: str) -> None:
         bind_parameters(found, node.args, scope, typed=False)
     elif isinstance(node, (ast.Global, ast.Nonlocal)):  # bound elsewhere
         found.extend((scope, name, None) for name in node.names)
+        if isinstance(node, ast.Global):  # the function may re-bind the module's name
+            found.extend((MODULE, name, None) for name in node.names)
 
 
 def bind_parameters(found: list[Binding], args: ast.arguments, scope: str, *, typed: bool) -> None:

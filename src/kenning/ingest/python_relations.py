@@ -13,7 +13,7 @@ from operator import itemgetter
 from .chunks import Chunk
 from .python_classes import ClassHints, bases_refs, receivers, typed_receivers
 from .python_imports import Imports
-from .python_locals import BINDING_NODES, Binding, bind, bind_parameters
+from .python_locals import BINDING_NODES, MODULE, Binding, bind, bind_parameters
 from .relations import SELF_HINT, Ref, Relations, Symbol
 from .test_files import is_test_path
 
@@ -114,7 +114,8 @@ def python_relations(tree: ast.Module, symbols: list, chunks: list[Chunk], path:
     builtin = _BUILTINS - local  # `len(x)` calls the builtin unless the module shadows it
     hints = ClassHints(symbols, imports)
     own = receivers(symbols, hints)
-    typed = typed_receivers(bindings, own, hints)
+    top = {q for _, q, _ in symbols if "." not in q} | set(imports.names) | set(imports.modules)
+    typed = typed_receivers(bindings, own, hints, top)
     refs = imports.refs + _call_refs(calls, builtin, imports, own, typed) + bases_refs(hints)
     return Relations(module=module, symbols=found, refs=tuple(refs))
 
@@ -185,8 +186,7 @@ def _walk(tree: ast.Module, scope_of: dict[int, str], imports: Imports, bindings
                 scope = node[1]
                 continue
             elif action is _BIND:
-                if scope is not None:
-                    bind(bindings, node, scope)
+                bind(bindings, node, MODULE if scope is None else scope)
             elif action is _DEF:
                 inner = scope_of.get(id(node), scope)
                 if inner is not None and node.__class__ is not class_node:
@@ -262,13 +262,17 @@ def _call_refs(
 def _typed(
     typed: dict[tuple[str, str], str], receivers: dict[str, tuple[str, str]], scope: str | None, named: str
 ) -> str | None:
-    """The hint of a call on ``named`` in ``scope`` when it is a typed local (``client``) or a
-    typed attribute of the method's own receiver (``self.conn``); else None."""
-    if scope is None:
-        return None
+    """The hint of a call on ``named`` in ``scope`` when it is a typed local (``client``), a
+    typed global the scope does not bind (``app``; ``MODULE``), or a typed attribute of the
+    method's own receiver (``self.conn``); else None."""
     head, dot, attr = named.partition(".")
     if not dot:
-        return typed.get((scope, named))
+        hint = typed.get((MODULE if scope is None else scope, named))
+        if hint is None and scope is not None:
+            hint = typed.get((MODULE, named))
+        return hint or None  # "": a local hiding a typed global
+    if scope is None:
+        return None
     receiver = receivers.get(scope)
     if receiver is None or receiver[0] != head:
         return None
