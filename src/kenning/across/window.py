@@ -18,7 +18,7 @@ from datetime import date, datetime
 
 from kenning.errors import ValidationError
 from kenning.route.rules import fold
-from kenning.search.query import STOP_WORDS
+from kenning.search.stop_words import STOP_WORDS
 
 MONTHS = {
     "january": 1,

@@ -18,8 +18,9 @@ from dataclasses import dataclass
 from kenning.errors import InvalidQuery
 from kenning.ingest.test_files import is_test_path
 from kenning.route.rules import fold
-from kenning.search.query import STOP_WORDS, parse
+from kenning.search.query import parse
 from kenning.search.serve import TEST_FACTOR
+from kenning.search.stop_words import STOP_WORDS
 from kenning.store import graph_lookup
 from kenning.store.graph import Node
 from kenning.store.handle import Connection

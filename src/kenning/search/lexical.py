@@ -7,8 +7,9 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from kenning.search import prefix
-from kenning.search.query import CODE_NAME, ENGLISH_STOP_WORDS, IDENTIFIER_HINT, ParsedQuery
+from kenning.search.query import CODE_NAME, IDENTIFIER_HINT, ParsedQuery
 from kenning.search.query import quote_term as _quote
+from kenning.search.stop_words import ENGLISH_STOP_WORDS
 from kenning.store import fts, postings
 from kenning.store.fts import Filters
 from kenning.store.handle import Connection
