@@ -8,9 +8,8 @@ from __future__ import annotations
 
 import httpx
 import pytest
-from test_server_stop import wait_until_served
 
-from conftest import on_free_port
+from conftest import on_free_port, wait_until_served
 
 COMMANDS = {"mcp --http": ("mcp", "--http"), "serve --mcp": ("serve", "--mcp")}
 LIMIT = 10  # FailureLimiter's default: 10 failed attempts within 60 s

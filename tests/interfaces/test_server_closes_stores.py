@@ -19,9 +19,8 @@ import httpx
 import pytest
 from mcp_http_helpers import running, with_session
 from starlette.testclient import TestClient
-from test_server_stop import wait_until_served
 
-from conftest import NOW, on_free_port, resync
+from conftest import NOW, on_free_port, resync, wait_until_served
 from kenning import registry
 from kenning.auth import tokens
 from kenning.config import Project

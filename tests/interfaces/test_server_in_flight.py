@@ -17,9 +17,8 @@ from typing import Any
 
 import httpx
 import pytest
-from test_server_stop import wait_until_served
 
-from conftest import NOW, on_free_port, resync
+from conftest import NOW, on_free_port, resync, wait_until_served
 from kenning import registry
 from kenning.auth import tokens
 from kenning.memory.observations import Observation, save

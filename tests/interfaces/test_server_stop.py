@@ -12,27 +12,13 @@ import signal
 import socket
 import subprocess
 import sys
-import time
 
-import httpx
 import pytest
 from terminal import read_to_end
 
-from conftest import on_free_port
+from conftest import on_free_port, wait_until_served
 
 COMMANDS = {"serve": ("serve",), "mcp --http": ("mcp", "--http")}
-
-
-def wait_until_served(server: subprocess.Popen[str], port: int) -> None:
-    """Until an HTTP request gets an answer (any status: `/mcp` answers 401 without a token)."""
-    deadline = time.monotonic() + 30
-    while True:
-        try:
-            httpx.get(f"http://127.0.0.1:{port}/", timeout=2)
-            return
-        except httpx.TransportError:
-            assert time.monotonic() < deadline and server.poll() is None, "the server did not start"
-            time.sleep(0.1)
 
 
 def refused(port: int) -> bool:

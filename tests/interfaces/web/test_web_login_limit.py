@@ -8,8 +8,6 @@ behind one named proxy are limited separately. The real command in a subprocess 
 from __future__ import annotations
 
 import re
-import subprocess
-import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -17,24 +15,13 @@ from pathlib import Path
 import httpx
 import pytest
 
-from conftest import NOW, on_free_port, resync
+from conftest import NOW, on_free_port, resync, wait_until_served
 from kenning import registry
 from kenning.auth import tokens
 
 LIMIT = 10  # FailureLimiter's default: 10 failed attempts within 60 s
 FORM_TOKEN = re.compile(r'name="token" value="([^"]+)"')
 BAD = "kn_deadbeef_" + "z" * 43
-
-
-def wait_until_served(server: subprocess.Popen[str], base: str) -> None:
-    deadline = time.monotonic() + 30
-    while True:
-        try:
-            httpx.get(f"{base}/login", timeout=2)
-            return
-        except httpx.TransportError:
-            assert time.monotonic() < deadline and server.poll() is None, "the server did not start"
-            time.sleep(0.1)
 
 
 @contextmanager
@@ -48,8 +35,8 @@ def gated_cockpit(make_project, home: Path, *options: str) -> Iterator[tuple[str
     )
     serve = ("serve", "--host", "0.0.0.0", *options, "--project", str(project.root))
     with on_free_port(*serve, home=home) as (server, port):
+        wait_until_served(server, port)
         base = f"http://127.0.0.1:{port}"
-        wait_until_served(server, base)
         yield base, secret
 
 
