@@ -200,6 +200,15 @@ class Connections:
     _lock: threading.Lock = field(default_factory=threading.Lock, repr=False)
     _closed: bool = field(default=False, repr=False)
 
+    def warm(self) -> None:
+        """For a long-lived server: questions ranked from word lists kept in memory, the store's
+        common words' lists read in the background (a SQLite store), awaited by :meth:`close`."""
+        from kenning.search import lexical
+
+        lexical.keep_word_lists()
+        if not self.project.config.store:
+            self.warming = lexical.warm_word_lists(self.project.db_path)
+
     @contextmanager
     def conn(self, *, create: bool = False) -> Iterator[Connection]:
         """A connection for one request, handed back to the free ones after it."""

@@ -28,7 +28,6 @@ from kenning.interfaces.mcp.context import ALLOWED_PROJECTS, ServerContext, erro
 from kenning.interfaces.serve import Stopped
 from kenning.project import Project
 from kenning.refs import bound_error
-from kenning.search import lexical
 from kenning.search.query import check_budget
 from kenning.store.handle import StoreError, typed_error
 
@@ -264,12 +263,9 @@ def build_server(
     is ``default``). ``cross_project`` lets its tools read the other registered projects
     (``kenning mcp --cross-project``). ``settings`` go to FastMCP (HTTP transport options)."""
     keep = profiles.resolve(tools)
-    lexical.keep_word_lists()  # a long-lived process: questions are ranked from lists kept in memory
-    # the common words' lists, read in the background; closing the store waits for them
-    warming = None if project.config.store else lexical.warm_word_lists(project.db_path)
     server = KenningMCP(name="kenning", instructions=INSTRUCTIONS, log_level="WARNING", **settings)
     ctx = ServerContext(project=project, clock=clock, cross_project=cross_project)
-    ctx.connections.warming = warming
+    ctx.connections.warm()
     server.context = ctx
     for module in TOOL_MODULES:
         module.register(server, ctx)

@@ -38,7 +38,6 @@ from kenning.interfaces.web.body import BodyLimit
 from kenning.interfaces.web.cockpit import HERE, Cockpit, render, templates
 from kenning.interfaces.web.headers import SecurityHeaders
 from kenning.interfaces.web.hosts import KnownHosts
-from kenning.search import lexical
 from kenning.store.handle import DatabaseError, typed_error
 
 LOOPBACK_HOSTS = ("127.0.0.1", "localhost", "::1", "[::1]")
@@ -161,9 +160,6 @@ def create_app(
     connections the cockpit keeps are closed when the lifespan ends (``closing``). ``gated``: every
     page and ``/api/*`` route needs a token (``web/gate.py``), with ``/login`` for browsers."""
     hosts = allowed_hosts or (("*",) if gated else LOOPBACK_HOSTS)
-    lexical.keep_word_lists()  # a long-lived process: questions are ranked from lists kept in memory
-    # the common words' lists, read in the background; closing the store waits for them
-    warming = None if project.config.store else lexical.warm_word_lists(project.db_path)
     limiter = limiter or FailureLimiter()
     middleware = [
         Middleware(SecurityHeaders),
@@ -173,7 +169,7 @@ def create_app(
     if gated:
         middleware.append(Middleware(gate.TokenGate, limiter=limiter))
     cockpit = Cockpit(project, home, clock)
-    cockpit.connections.warming = warming
+    cockpit.connections.warm()
     app = Starlette(
         routes=[*(login_routes() if gated else ()), *routes(), *extra_routes],
         lifespan=closing(cockpit, lifespan),
