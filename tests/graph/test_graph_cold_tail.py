@@ -1,0 +1,204 @@
+"""What a cold sync leaves for after the pool's last file (issue 19, the serial tail): each
+slice's graph is applied as soon as the slice is written, not the batch's at its end, and the
+resolution of every reference looks its candidates and the classes' bases up in memory
+(``graph.held``), not in the store it has just written. The stored graph is the one a sync in
+a single batch builds, row for row, ids included."""
+
+from __future__ import annotations
+
+import sqlite3
+from datetime import UTC, datetime
+from pathlib import Path
+
+import pytest
+
+from kenning.config import init_project, load_project
+from kenning.graph import build as graph_build
+from kenning.graph.bases import Bases
+from kenning.graph.held import NodeIndex, bases_by_short
+from kenning.graph.narrow import lookup_key
+from kenning.ingest import read
+from kenning.ingest.relations import BASES
+from kenning.store import graph as graph_store
+from kenning.store.db import connect
+from kenning.sync import batches, run
+from kenning.sync.run import sync
+
+NOW = datetime(2026, 12, 2, 7, 0, tzinfo=UTC)
+CONFIG = 'name = "{name}"\n\n[dense]\nenabled = false\n'
+FILES = 30
+
+
+def _project(root: Path) -> Path:
+    """A chain of classes, each deriving from the previous module's and calling on ``self`` a
+    method two classes up (found through the bases its file and the base's file name), plus
+    calls, a test, Markdown linking a module, an ADR, and JavaScript importing a module by its
+    stem."""
+    pkg = root / "pkg"
+    pkg.mkdir(parents=True)
+    (pkg / "mod000.py").write_text(
+        '"""Module 0."""\n\n\ndef helper_0(x):\n    return x\n\n\nclass Base0:\n    def own_0(self):\n'
+        "        return helper_0(0)\n",
+        encoding="utf-8",
+    )
+    for i in range(1, FILES):
+        up = max(i - 2, 0)
+        (pkg / f"mod{i:03d}.py").write_text(
+            f'"""Module {i}."""\n\nfrom pkg.mod{i - 1:03d} import Base{i - 1}, helper_{i - 1}\n\n\n'
+            f"def helper_{i}(x):\n    return helper_{i - 1}(x) + {i}\n\n\n"
+            f"class Base{i}(Base{i - 1}):\n    def own_{i}(self, other):\n"
+            f"        other.run()\n        return self.own_{up}()\n",
+            encoding="utf-8",
+        )
+    (root / "tests").mkdir()
+    (root / "tests" / "test_mod.py").write_text(
+        "from pkg.mod001 import helper_1\n\n\ndef test_helper():\n    assert helper_1(2)\n", encoding="utf-8"
+    )
+    (root / "README.md").write_text("# Chain\n\nSee [one](pkg/mod000.py) and [two](pkg/mod002).\n", encoding="utf-8")
+    (root / "docs" / "decisions").mkdir(parents=True)
+    (root / "docs" / "decisions" / "0001-chain.md").write_text(
+        "# 1. A chain of classes\n\n## Status\n\nAccepted\n\n## Decision\n\nSee [it](../../pkg/mod003.py).\n",
+        encoding="utf-8",
+    )
+    (root / "web").mkdir()
+    (root / "web" / "util.js").write_text("export function pad(s) {\n  return s;\n}\n", encoding="utf-8")
+    (root / "web" / "app.js").write_text('import { pad } from "./util";\n\npad("x");\n', encoding="utf-8")
+    init_project(root, root.name)
+    (root / ".kenning" / "config.toml").write_text(CONFIG.format(name=root.name), encoding="utf-8")
+    return root
+
+
+def _raw(root: Path) -> tuple[list[tuple], ...]:
+    conn = sqlite3.connect(f"file:{load_project(root).db_path}?mode=ro", uri=True)
+    try:
+        graph = tuple(
+            conn.execute(f"SELECT * FROM {table} ORDER BY id").fetchall()
+            for table in ("graph_nodes", "graph_refs", "graph_edges")
+        )  # the excerpts but their dates (the files' times: two trees)
+        facts = conn.execute("SELECT id, type, title, path, source_uri, content_hash, lifecycle FROM facts ORDER BY id")
+        return (*graph, facts.fetchall())
+    finally:
+        conn.close()
+
+
+def _one_batch(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    one = _project(tmp_path / "one")
+    with monkeypatch.context() as m:
+        m.setattr(batches, "BATCH_FIRST", 1000)
+        assert sync(load_project(one), now=NOW, embed=False).batches == 1
+    return one
+
+
+def _one_file_a_slice(monkeypatch: pytest.MonkeyPatch, events: list[tuple[str, list[str]]]) -> None:
+    """A pool never ahead of the writer (a file is ready once the writer took the one before):
+    one file a slice; ``events`` records each slice written and each graph pass, with its files."""
+    real_read_all, real_slice, real_apply = run.read_all, batches._write_slice, graph_build.apply
+
+    def never_ahead(*args, **kwargs):  # noqa: ANN002, ANN003, ANN202
+        items = list(real_read_all(*args, **kwargs))
+        taken: list[object] = []
+
+        def counted():  # noqa: ANN202
+            for item in items:
+                taken.append(item)
+                yield item
+
+        return read.Reading(counted(), lambda: len(taken) == len(items))
+
+    def write_slice(conn, report, manifest, batch, taken, *rest):  # noqa: ANN001, ANN002, ANN202
+        events.append(("slice", [item.candidate.path for item in taken if not isinstance(item, str)]))
+        return real_slice(conn, report, manifest, batch, taken, *rest)
+
+    def apply(conn, project, files, removed, todo, **kwargs):  # noqa: ANN001, ANN003, ANN202
+        events.append(("graph", [path for path, _, _ in files]))
+        return real_apply(conn, project, files, removed, todo, **kwargs)
+
+    monkeypatch.setattr(run, "read_all", never_ahead)
+    monkeypatch.setattr(batches, "_write_slice", write_slice)
+    monkeypatch.setattr(graph_build, "apply", apply)
+
+
+def test_a_cold_sync_applies_each_slices_graph_as_it_is_written(tmp_path, monkeypatch):
+    """Once the deferral began (after the first batch), each slice's files go to the graph right
+    after the slice, inside the batch's transaction: the last graph pass holds the pool's last
+    slice alone. Every file is applied once, in order, and the graph is a one-batch sync's."""
+    one = _one_batch(tmp_path, monkeypatch)
+    monkeypatch.setattr(batches, "BATCH_FIRST", 8)
+    monkeypatch.setattr(batches, "BATCH_MIN", 8)
+    monkeypatch.setattr(batches, "BATCH_MAX", 8)
+    events: list[tuple[str, list[str]]] = []
+    _one_file_a_slice(monkeypatch, events)
+    many = _project(tmp_path / "many")
+    report = sync(load_project(many), now=NOW, embed=False)
+
+    assert report.batches >= 4
+    written = [path for kind, paths in events if kind == "slice" for path in paths]
+    applied = [path for kind, paths in events if kind == "graph" for path in paths]
+    assert applied == written and len(written) == len(set(written)) == FILES + 5
+    first_graph = next(n for n, (kind, _) in enumerate(events) if kind == "graph")
+    assert first_graph == 8  # the first batch's eight slices, then its graph: the deferral begins
+    after = events[first_graph + 1 :]
+    assert [kind for kind, _ in after] == ["slice", "graph"] * (len(after) // 2)
+    assert all(paths == after[n - 1][1] and len(paths) == 1 for n, (kind, paths) in enumerate(after) if kind == "graph")
+    assert _raw(many) == _raw(one)  # every row, ids included
+
+
+def test_a_cold_sync_resolves_without_reading_candidates_or_bases_from_the_store(tmp_path, monkeypatch):
+    """The resolution after the last batch reads every node once (``graph.held.NodeIndex``) and
+    takes the ``BASES`` references from the rows the sync kept: no candidate look-up by target
+    (but path globs, ``stem``) and no ``BASES`` reference read back. Edges reached through the
+    bases of classes in other files are there, and the graph is a one-batch sync's."""
+    one = _one_batch(tmp_path, monkeypatch)
+    for name in ("BATCH_FIRST", "BATCH_MIN", "BATCH_MAX"):
+        monkeypatch.setattr(batches, name, 8)
+    asked: list[tuple[str, str]] = []
+    real_many, real_targeting = graph_store.candidates_many, graph_store.refs_targeting_many
+
+    def candidates_many(conn, keys):  # noqa: ANN001, ANN202
+        asked.extend(keys)
+        return real_many(conn, keys)
+
+    def refs_targeting_many(conn, keys):  # noqa: ANN001, ANN202
+        asked.extend(keys)
+        return real_targeting(conn, keys)
+
+    real_resolve_held = graph_build.resolve_held
+
+    def resolve_held(conn, held, *, stamp):  # noqa: ANN001, ANN202
+        monkeypatch.setattr(graph_store, "candidates_many", candidates_many)
+        monkeypatch.setattr(graph_store, "refs_targeting_many", refs_targeting_many)
+        return real_resolve_held(conn, held, stamp=stamp)
+
+    monkeypatch.setattr(graph_build, "resolve_held", resolve_held)
+    many = _project(tmp_path / "many")
+    assert sync(load_project(many), now=NOW, embed=False).batches >= 4
+    assert asked and {kind for kind, _ in asked} == {"stem"}
+    assert _raw(many) == _raw(one)
+    nodes, _, edges, _ = _raw(many)
+    key = {row[0]: row[2] for row in nodes}
+    calls = {(key[e[1]], key[e[2]]) for e in edges if e[3] == "calls"}
+    # ``self.own_1()`` in Base3: Base2 (imported) names Base1 in its own file
+    assert ("symbol:pkg/mod003.py:Base3.own_3", "symbol:pkg/mod001.py:Base1.own_1") in calls
+
+
+def test_the_lookups_in_memory_answer_as_the_store_does(tmp_path):
+    """``NodeIndex.candidates_many`` and ``Bases`` over the kept rows give, for every target the
+    references name (and modules, names that match nothing), what the store's queries give."""
+    root = _project(tmp_path / "p")
+    sync(load_project(root), now=NOW, embed=False)
+    conn = connect(load_project(root).db_path)
+    try:
+        rows = graph_store.ref_rows(conn, graph_store.ref_ids(conn), sources=False)
+        keys = {lookup_key(row) for row in rows} | {(row.target_kind, row.target) for row in rows}
+        keys |= {("module", f"pkg.mod{i:03d}") for i in range(FILES)} | {("method", "nowhere"), ("symbol", "no")}
+        keys |= {("method", f"own_{i}") for i in range(FILES)} | {("file", "docs/decisions/0001-chain.md")}
+        wanted = sorted(keys)
+        assert {kind for kind, _ in wanted} >= {"symbol", "method", "module", "file", "stem", BASES}
+        found = NodeIndex(conn).candidates_many(wanted)
+        assert found == graph_store.candidates_many(conn, wanted)
+        assert sum(1 for v in found.values() if v) > FILES
+        stored, held = Bases(conn), Bases(conn, bases_by_short(rows))
+        shorts = {row.target for row in rows if row.target_kind == BASES} | {"Missing"}
+        assert len(shorts) == FILES and all(held._read(s) == stored._read(s) for s in shorts)
+    finally:
+        conn.close()
