@@ -114,7 +114,8 @@ def apply(
     writer = GraphWriter(conn)
     keep = held.rows if held is not None and held.complete else None
     sourced = writer.ref_sources
-    built = graph_store.origins_present(conn, [*removed, *(path for path, _, _ in files)])
+    # A sync that began the deferral found the graph empty, and reads each path once: none is built.
+    built = set() if keep is not None else graph_store.origins_present(conn, [*removed, *(p for p, _, _ in files)])
     if located is None:  # the excerpts a node points at
         located = sources.facts_located_in(conn, [path for path, _, _ in files])
     for path in removed:
