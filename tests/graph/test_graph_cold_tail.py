@@ -1,8 +1,6 @@
 """What a cold sync leaves for after the pool's last file (issue 19, the serial tail): each
-slice's graph is applied as soon as the slice is written, not the batch's at its end, and the
-resolution of every reference looks its candidates and the classes' bases up in memory
-(``graph.held``), not in the store it has just written. The stored graph is the one a sync in
-a single batch builds, row for row, ids included."""
+slice's graph is applied as soon as the slice is written, not the batch's at its end. The
+stored graph is the one a sync in a single batch builds, row for row, ids included."""
 
 from __future__ import annotations
 
@@ -14,13 +12,7 @@ import pytest
 
 from kenning.config import init_project, load_project
 from kenning.graph import build as graph_build
-from kenning.graph.bases import Bases
-from kenning.graph.held import NodeIndex, bases_by_short
-from kenning.graph.narrow import lookup_key
 from kenning.ingest import read
-from kenning.ingest.relations import BASES
-from kenning.store import graph as graph_store
-from kenning.store.db import connect
 from kenning.sync import batches, run
 from kenning.sync.run import sync
 
@@ -141,64 +133,8 @@ def test_a_cold_sync_applies_each_slices_graph_as_it_is_written(tmp_path, monkey
     assert [kind for kind, _ in after] == ["slice", "graph"] * (len(after) // 2)
     assert all(paths == after[n - 1][1] and len(paths) == 1 for n, (kind, paths) in enumerate(after) if kind == "graph")
     assert _raw(many) == _raw(one)  # every row, ids included
-
-
-def test_a_cold_sync_resolves_without_reading_candidates_or_bases_from_the_store(tmp_path, monkeypatch):
-    """The resolution after the last batch reads every node once (``graph.held.NodeIndex``) and
-    takes the ``BASES`` references from the rows the sync kept: no candidate look-up by target
-    (but path globs, ``stem``) and no ``BASES`` reference read back. Edges reached through the
-    bases of classes in other files are there, and the graph is a one-batch sync's."""
-    one = _one_batch(tmp_path, monkeypatch)
-    for name in ("BATCH_FIRST", "BATCH_MIN", "BATCH_MAX"):
-        monkeypatch.setattr(batches, name, 8)
-    asked: list[tuple[str, str]] = []
-    real_many, real_targeting = graph_store.candidates_many, graph_store.refs_targeting_many
-
-    def candidates_many(conn, keys):  # noqa: ANN001, ANN202
-        asked.extend(keys)
-        return real_many(conn, keys)
-
-    def refs_targeting_many(conn, keys):  # noqa: ANN001, ANN202
-        asked.extend(keys)
-        return real_targeting(conn, keys)
-
-    real_resolve_held = graph_build.resolve_held
-
-    def resolve_held(conn, held, *, stamp):  # noqa: ANN001, ANN202
-        monkeypatch.setattr(graph_store, "candidates_many", candidates_many)
-        monkeypatch.setattr(graph_store, "refs_targeting_many", refs_targeting_many)
-        return real_resolve_held(conn, held, stamp=stamp)
-
-    monkeypatch.setattr(graph_build, "resolve_held", resolve_held)
-    many = _project(tmp_path / "many")
-    assert sync(load_project(many), now=NOW, embed=False).batches >= 4
-    assert asked and {kind for kind, _ in asked} == {"stem"}
-    assert _raw(many) == _raw(one)
     nodes, _, edges, _ = _raw(many)
     key = {row[0]: row[2] for row in nodes}
     calls = {(key[e[1]], key[e[2]]) for e in edges if e[3] == "calls"}
     # ``self.own_1()`` in Base3: Base2 (imported) names Base1 in its own file
     assert ("symbol:pkg/mod003.py:Base3.own_3", "symbol:pkg/mod001.py:Base1.own_1") in calls
-
-
-def test_the_lookups_in_memory_answer_as_the_store_does(tmp_path):
-    """``NodeIndex.candidates_many`` and ``Bases`` over the kept rows give, for every target the
-    references name (and modules, names that match nothing), what the store's queries give."""
-    root = _project(tmp_path / "p")
-    sync(load_project(root), now=NOW, embed=False)
-    conn = connect(load_project(root).db_path)
-    try:
-        rows = graph_store.ref_rows(conn, graph_store.ref_ids(conn), sources=False)
-        keys = {lookup_key(row) for row in rows} | {(row.target_kind, row.target) for row in rows}
-        keys |= {("module", f"pkg.mod{i:03d}") for i in range(FILES)} | {("method", "nowhere"), ("symbol", "no")}
-        keys |= {("method", f"own_{i}") for i in range(FILES)} | {("file", "docs/decisions/0001-chain.md")}
-        wanted = sorted(keys)
-        assert {kind for kind, _ in wanted} >= {"symbol", "method", "module", "file", "stem", BASES}
-        found = NodeIndex(conn).candidates_many(wanted)
-        assert found == graph_store.candidates_many(conn, wanted)
-        assert sum(1 for v in found.values() if v) > FILES
-        stored, held = Bases(conn), Bases(conn, bases_by_short(rows))
-        shorts = {row.target for row in rows if row.target_kind == BASES} | {"Missing"}
-        assert len(shorts) == FILES and all(held._read(s) == stored._read(s) for s in shorts)
-    finally:
-        conn.close()

@@ -10,7 +10,6 @@ from kenning.graph.narrow import module_of
 from kenning.ingest.relations import BASES, SELF_HINT
 from kenning.store import graph as graph_store
 from kenning.store.db import Connection
-from kenning.store.graph import RefRow
 
 MAX_DEPTH = 4  # imported classes followed through at most this many files
 
@@ -20,11 +19,8 @@ class Bases:
     that define them (depth first, in the order each file lists them), looked up as asked and
     kept for the resolution's duration."""
 
-    def __init__(self, conn: Connection, refs: dict[str, list[RefRow]] | None = None) -> None:
-        """``refs``: the ``BASES`` references by the class name they target, when the caller
-        holds every one (``graph.held.bases_by_short``); else they are read from the store."""
+    def __init__(self, conn: Connection) -> None:
         self.conn = conn
-        self._refs = refs
         self._by_short: dict[str, list[tuple[str, str, list[str]]]] = {}
 
     def expanded(self, hint: str, module: str) -> list[str]:
@@ -66,13 +62,9 @@ class Bases:
         return None
 
     def _read(self, short: str) -> list[tuple[str, str, list[str]]]:
-        if self._refs is not None:
-            rows = self._refs.get(short, [])
-        else:
-            ids = graph_store.refs_targeting_many(self.conn, [(BASES, short)])
-            rows = graph_store.ref_rows(self.conn, ids, sources=False)
+        ids = graph_store.refs_targeting_many(self.conn, [(BASES, short)])
         found = []
-        for row in rows:
+        for row in graph_store.ref_rows(self.conn, ids, sources=False):
             if row.type != BASES or not row.hint:
                 continue
             module = module_of(row.src_path or "")

@@ -15,7 +15,6 @@ from dataclasses import dataclass
 
 from kenning import ledger
 from kenning.graph import projections
-from kenning.graph.held import NodeIndex, bases_by_short
 from kenning.graph.resolve import Key, Resolver, delete_origin, keys_of, refs_targeting
 from kenning.ingest import git_history
 from kenning.ingest.relations import Ref, Relations
@@ -169,10 +168,9 @@ def resolve_held(conn: Connection, held: Unresolved, *, stamp: str) -> dict[str,
     Stopped before it commits, ``DEFERRED`` tells the next sync to resolve them. Returns the
     graph's counts."""
     nodes, edges_before = graph_store.counts(conn)
+    resolver = Resolver(conn, stamp)
     rows = held.rows + graph_store.ref_rows(conn, held.others, sources=GraphWriter(conn).ref_sources)
     held.rows, held.others = [], []
-    # what the resolution looks up, from memory: every reference of the graph is in ``rows``
-    resolver = Resolver(conn, stamp, nodes=NodeIndex(conn), bases=bases_by_short(rows))
     with graph_write.edge_indexes_built_after(conn):
         resolver.resolve_rows(rows)
     graph_write.delete_source(conn, DEFERRED)

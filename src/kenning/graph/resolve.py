@@ -24,11 +24,10 @@ Rows are read and written through ``kenning.store.graph``.
 from __future__ import annotations
 
 import posixpath
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Iterable, Sequence
 from pathlib import PurePosixPath
 
 from kenning.graph.bases import Bases
-from kenning.graph.held import NodeIndex
 from kenning.graph.narrow import MAX_AMBIGUOUS, Candidates, Key, imported_from, lookup_key, narrow
 from kenning.ingest.relations import BASES, Ref
 from kenning.records import Lifecycle
@@ -36,7 +35,7 @@ from kenning.store import facts as fact_store
 from kenning.store import graph as graph_store
 from kenning.store import graph_write
 from kenning.store.db import Connection
-from kenning.store.graph import Candidate, RefRow
+from kenning.store.graph import RefRow
 from kenning.store.graph_write import GraphWriter
 
 
@@ -102,23 +101,13 @@ class Resolver:
     targets of each chunk of references are looked up together (``candidates_many``), then
     every reference is resolved in memory."""
 
-    def __init__(
-        self,
-        conn: Connection,
-        stamp: str,
-        *,
-        nodes: NodeIndex | None = None,
-        bases: dict[str, list[RefRow]] | None = None,
-    ) -> None:
-        """``nodes``, ``bases``: the candidates and the ``BASES`` references served from memory
-        (``graph.held``: a cold sync's resolution), else read from the store."""
+    def __init__(self, conn: Connection, stamp: str) -> None:
         self.conn = conn
         self.stamp = stamp
         self.writer = GraphWriter(conn)
         self._cache: dict[Key, Candidates] = {}
         self._superseding: list[tuple[int, int]] = []
-        self._bases = Bases(conn, bases)
-        self._candidates_many = graph_store.candidates_many if nodes is None else _index_lookup(nodes)
+        self._bases = Bases(conn)
 
     def resolve(self, ref_ids: list[int], *, again: bool = False) -> None:
         """Resolve the stored references ``ref_ids`` (ascending), read back in chunks."""
@@ -142,11 +131,11 @@ class Resolver:
         cache = self._cache
         keys = [lookup_key(row) for row in rows]
         wanted = set(keys).difference(cache)
-        for key, found in self._candidates_many(self.conn, sorted(wanted)).items():
+        for key, found in graph_store.candidates_many(self.conn, sorted(wanted)).items():
             cache[key] = Candidates(found)
         imported = [imported_from(row, cache[key]) for row, key in zip(rows, keys, strict=True)]
         modules = {("module", m) for found in imported for m in found} - set(cache)
-        for key, found in self._candidates_many(self.conn, sorted(modules)).items():
+        for key, found in graph_store.candidates_many(self.conn, sorted(modules)).items():
             cache[key] = Candidates(found)
         for row, key, held in zip(rows, keys, imported, strict=True):
             if held and not any(cache[("module", m)].rows for m in held):
@@ -173,10 +162,6 @@ class Resolver:
                 self._superseding.append((a, b))
             if row.tested:  # a call from a test: the callee is tested by the caller
                 edge(node_id, src, "tested_by", link, row)
-
-
-def _index_lookup(nodes: NodeIndex) -> Callable[[Connection, Sequence[Key]], dict[Key, list[Candidate]]]:
-    return lambda conn, keys: nodes.candidates_many(keys)
 
 
 def shared_method_name(conn: Connection, node_id: int, name: str) -> int:

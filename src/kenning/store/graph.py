@@ -8,7 +8,7 @@ rows it is given, inside the sync's transaction.
 from __future__ import annotations
 
 import sqlite3
-from collections.abc import Iterable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import NamedTuple
 
@@ -406,14 +406,6 @@ def candidates_many(
                 if kind != "method" or "." in key.rsplit(":", 1)[-1]:
                     found[(kind, target)].append((node_id, path, qualname))
     return found
-
-
-def every_node(conn: sqlite3.Connection) -> Iterable[tuple[int, str, str, str, str | None, str]]:
-    """(id, kind, name, qualname, path, key) of every node, by id, in one statement (a cold
-    sync's resolution looks its candidates up in memory: ``graph.held``)."""
-    if is_pg(conn):
-        return pg.every_node(conn)
-    return conn.execute("SELECT id, kind, name, qualname, path, key FROM graph_nodes ORDER BY id")
 
 
 def ref_ids(conn: sqlite3.Connection) -> list[int]:

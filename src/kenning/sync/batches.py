@@ -125,9 +125,10 @@ def write_batches(
                 if following is None:
                     break
                 if held.complete:  # a cold sync: this slice's graph now, not all of it at the batch's end
-                    _merge_graph(
-                        graph, _apply_graph(conn, project, batch, graph_build.Pending(), stamp, False, held, ledger)
-                    )
+                    began = time.monotonic()
+                    todo = graph_build.Pending()
+                    _merge_graph(graph, _apply_graph(conn, project, batch, todo, stamp, False, held, ledger))
+                    batch.began += time.monotonic() - began  # the wall bound counts the slices, as before
                 if batch.full() or waiting():
                     break
                 if isinstance(following, _Parsing):  # not parsed yet: waited for under the lock

@@ -260,12 +260,6 @@ def candidates_many(conn: PgConnection, by_kind: dict[str, list[str]]) -> list[t
     return found
 
 
-def every_node(conn: PgConnection) -> list[tuple[Any, ...]]:
-    return conn.execute(
-        "SELECT id, kind, name, qualname, path, key FROM graph_nodes WHERE project = %s ORDER BY id", (conn.project,)
-    ).fetchall()
-
-
 def ref_ids(conn: PgConnection) -> list[int]:
     return [r[0] for r in conn.execute("SELECT id FROM graph_refs WHERE project = %s ORDER BY id", (conn.project,))]
 
