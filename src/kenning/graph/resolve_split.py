@@ -17,6 +17,7 @@ process resolves its half itself."""
 
 from __future__ import annotations
 
+import contextlib
 import multiprocessing
 import sqlite3
 import sys
@@ -91,7 +92,8 @@ def _help(path: str, stamp: str, rows: Sequence[RefRow], send: Pipe) -> None:
             store.close()
     except Exception:  # noqa: BLE001 (any failure: the sync's process resolves these itself)
         result = (None, None)
-    send.send(result)
+    with contextlib.suppress(OSError):  # the sync stopped meanwhile and closed its end
+        send.send(result)
     send.close()
 
 
