@@ -4,6 +4,7 @@ stored graph is the one a sync in a single batch builds, row for row, ids includ
 
 from __future__ import annotations
 
+import multiprocessing
 import sqlite3
 import threading
 from datetime import UTC, datetime
@@ -178,7 +179,7 @@ def test_a_cold_sync_resolves_half_its_references_in_a_helper_process(tmp_path, 
     many = _project(tmp_path / "many")
     assert sync(load_project(many), now=NOW, embed=False).batches >= 4
     [(here, total)] = split_early
-    assert total > 100 and here == total // 2  # the other half resolved by the helper
+    assert total > 100 and here == int(total * resolve_split.OWN_SHARE)  # the other half resolved by the helper
     assert _raw(many) == _raw(one)
 
 
@@ -198,3 +199,30 @@ def test_a_failed_helper_leaves_its_half_to_the_sync(tmp_path, monkeypatch, spli
     [(here, total)] = split_early
     assert here == total  # half, then the helper's half
     assert _raw(many) == _raw(one)
+
+
+def test_a_sync_stopped_while_its_helper_resolves_is_resolved_by_the_next(tmp_path, monkeypatch, split_early):
+    """Stopped while the helper works (Ctrl-C in the sync's own half): the helper is let go or
+    killed, nothing is resolved, and the next sync resolves every reference into the same graph."""
+    one = _one_batch(tmp_path, monkeypatch)
+    for name in ("BATCH_FIRST", "BATCH_MIN", "BATCH_MAX"):
+        monkeypatch.setattr(batches, name, 8)
+    real_resolve_one = resolve.Resolver._resolve_one
+    seen: list[int] = []
+
+    def stop_midway(self, row, candidates):  # noqa: ANN001, ANN202
+        seen.append(row.id)
+        if len(seen) == 30:
+            raise KeyboardInterrupt
+        return real_resolve_one(self, row, candidates)
+
+    monkeypatch.setattr(resolve.Resolver, "_resolve_one", stop_midway)
+    many = _project(tmp_path / "many")
+    with pytest.raises(KeyboardInterrupt):
+        sync(load_project(many), now=NOW, embed=False)
+    assert multiprocessing.active_children() == []  # no helper left behind
+    _, _, edges, _ = _raw(many)
+    assert [e for e in edges if e[-1] is not None] == []  # no resolved edge (ref_id) committed
+    monkeypatch.setattr(resolve.Resolver, "_resolve_one", real_resolve_one)
+    sync(load_project(many), now=NOW, embed=False)
+    assert _raw(many)[:3] == _raw(one)[:3]

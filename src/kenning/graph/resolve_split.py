@@ -30,6 +30,7 @@ from kenning.store.db import Connection
 from kenning.store.graph import RefRow
 
 SPLIT_FROM = 20_000  # references: fewer are resolved in one process (forking costs about 10-30 ms)
+OWN_SHARE = 0.5  # of the references, those the sync's process resolves (it also writes every edge)
 HELPER_JOIN_SECONDS = 5.0
 
 
@@ -39,7 +40,7 @@ def resolve_rows(conn: Connection, resolver: Resolver, rows: Sequence[RefRow]) -
     if path is None:
         resolver.resolve_rows(rows)
         return
-    cut = len(rows) // 2
+    cut = int(len(rows) * OWN_SHARE)
     context = multiprocessing.get_context("fork")
     receive, send = context.Pipe(duplex=False)
     helper = context.Process(target=_help, args=(path, resolver.stamp, rows[cut:], send), daemon=True)
@@ -90,7 +91,7 @@ def _help(path: str, stamp: str, rows: Sequence[RefRow], send: Pipe) -> None:
             result = (helper.edges, helper.superseding)
         finally:
             store.close()
-    except Exception:  # noqa: BLE001 (any failure: the sync's process resolves these itself)
+    except BaseException:  # noqa: BLE001 (any failure, Ctrl-C too: the sync decides what follows)
         result = (None, None)
     with contextlib.suppress(OSError):  # the sync stopped meanwhile and closed its end
         send.send(result)
