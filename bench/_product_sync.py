@@ -29,24 +29,33 @@ def sync_child(root: Path) -> None:
     functions that do them (the progress callback names the final steps once, not per batch):
     ``discover`` = until the files are read; ``waiting for parsing`` = the main process waiting
     for the pool's next file (read + parse, while nothing is written); ``rows`` = excerpt,
-    location and manifest rows; ``FTS5`` = word + trigram rows; ``graph``; ``commit``; ``other``
-    = the rest (source dates, batches' set-up)."""
+    location and manifest rows; ``FTS5`` = word + trigram rows; ``graph`` = the batches' graph
+    passes; ``resolution`` = a cold sync's references resolved after its last batch (its edges'
+    indexes built again included); ``commit``; ``other`` = the rest (source dates, batches'
+    set-up). ``tail_cpu``: the main thread's CPU in each phase after the pool's last file (the
+    serial tail), the edges' indexes apart."""
     from contextlib import contextmanager
     from datetime import UTC, datetime
 
     from kenning.config import load_project
     from kenning.ingest import read as ingest_read
+    from kenning.store import graph_write
     from kenning.sync import batches, run
     from kenning.sync.run import sync
 
-    spent = {"waiting for parsing": 0.0, "rows": 0.0, "FTS5": 0.0, "graph": 0.0, "commit": 0.0}
+    spent = {"waiting for parsing": 0.0, "rows": 0.0, "FTS5": 0.0, "graph": 0.0, "resolution": 0.0, "commit": 0.0}
     cpu = dict.fromkeys(spent, 0.0)  # the main thread's CPU in each phase (steadier than wall under load)
     first: list[float] = []
     tail: list[float] = []  # the writer's CPU when it took the pool's last file
 
+    tail_cpu: dict[str, float] = {}  # the main thread's CPU per phase after the pool's last file
+
     def add(name: str, begin: tuple[float, float], minus: tuple[float, float] = (0.0, 0.0)) -> None:
         spent[name] += time.perf_counter() - begin[0] - minus[0]
-        cpu[name] += time.thread_time() - begin[1] - minus[1]
+        used = time.thread_time() - begin[1] - minus[1]
+        cpu[name] += used
+        if tail and begin[1] >= tail[0]:  # begun after the pool's last file: the serial tail
+            tail_cpu[name] = tail_cpu.get(name, 0.0) + used
 
     def now() -> tuple[float, float]:
         return time.perf_counter(), time.thread_time()
@@ -58,6 +67,21 @@ def sync_child(root: Path) -> None:
                 return work(*args, **kwargs)
             finally:
                 add(name, begin)
+
+        return wrapper
+
+    helper: list[float] = []  # the CPU of the process a resolution forks (``graph.resolve_split``)
+
+    def children_cpu() -> float:
+        return sum(getattr(resource.getrusage(resource.RUSAGE_CHILDREN), f) for f in ("ru_utime", "ru_stime"))
+
+    def with_helper(work: Callable) -> Callable:
+        def wrapper(*args: object, **kwargs: object) -> object:
+            before = children_cpu()  # the pool's workers are gone by then
+            try:
+                return work(*args, **kwargs)
+            finally:
+                helper.append(children_cpu() - before)
 
         return wrapper
 
@@ -94,6 +118,16 @@ def sync_child(root: Path) -> None:
         return result
 
     @contextmanager
+    def indexes_timed(conn: object):  # noqa: ANN202
+        """The edges' indexes built again after a resolution: timed apart (inside "resolution")."""
+        with indexes_after(conn) as inner:
+            yield inner
+            begin = now()
+        used = time.thread_time() - begin[1]
+        if tail and begin[1] >= tail[0]:
+            tail_cpu["of which edge indexes"] = tail_cpu.get("of which edge indexes", 0.0) + used
+
+    @contextmanager
     def transaction_timed(conn: object):  # noqa: ANN202
         with transaction(conn) as inner:
             yield inner
@@ -106,7 +140,10 @@ def sync_child(root: Path) -> None:
     batches.graph_build.apply = timed("graph", graph_apply)
     resolve_held = getattr(batches.graph_build, "resolve_held", None)  # a cold sync's own resolution
     if resolve_held is not None:
-        batches.graph_build.resolve_held = timed("graph", resolve_held)
+        batches.graph_build.resolve_held = with_helper(timed("resolution", resolve_held))
+    indexes_after = getattr(graph_write, "edge_indexes_built_after", None)
+    if indexes_after is not None:
+        graph_write.edge_indexes_built_after = indexes_timed
     batches.transaction = transaction_timed
     start, start_cpu = time.perf_counter(), time.thread_time()
     own_before = sum(getattr(resource.getrusage(resource.RUSAGE_SELF), f) for f in ("ru_utime", "ru_stime"))
@@ -117,6 +154,8 @@ def sync_child(root: Path) -> None:
         batches.graph_build.apply, batches.transaction = graph_apply, transaction
         if resolve_held is not None:
             batches.graph_build.resolve_held = resolve_held
+        if indexes_after is not None:
+            graph_write.edge_indexes_built_after = indexes_after
         run.read_all = read_all
     end = time.perf_counter()
     pool_cpu, own_cpu = (
@@ -128,11 +167,16 @@ def sync_child(root: Path) -> None:
     phases = {"discover": (first[0] if first else end) - start, **spent}
     phases["other"] = end - start - sum(phases.values())
     cpu["main thread"] = time.thread_time() - start_cpu
+    if tail:  # the tail's CPU no timed phase holds: batches' set-up, source dates, the run's record
+        timed_cpu = sum(used for name, used in tail_cpu.items() if not name.startswith("of which"))
+        tail_cpu["other"] = time.thread_time() - tail[0] - timed_cpu
     report = {
         "wall": end - start,
         "cpu": total_cpu,
-        "pool_cpu": pool_cpu,  # the parsing pool's workers (this process's children)
+        "pool_cpu": pool_cpu - sum(helper),  # the parsing pool's workers (this process's children)
+        "helper_cpu": sum(helper),  # the resolution's helper process, beside the writer's tail
         "tail": time.thread_time() - tail[0] if tail else None,  # the writer's CPU after the pool's last file
+        "tail_cpu": tail_cpu,
         "batches": done.batches,
         "phases": phases,
         "phase_cpu": cpu,
@@ -205,6 +249,11 @@ def describe(report: dict) -> str:
     phases = ", ".join(f"{name} {spent:.2f}" for name, spent in report["phases"].items())
     if report.get("tail") is not None:
         phases += f"; CPU pool {report['pool_cpu']:.2f}, writer alone after the pool {report['tail']:.2f}"
+        if report.get("helper_cpu"):
+            phases += f", its resolution's helper {report['helper_cpu']:.2f}"
+        if report.get("tail_cpu"):
+            named = ", ".join(f"{name} {used:.2f}" for name, used in report["tail_cpu"].items())
+            phases += f" ({named})"
     return phases + "; CPU " + ", ".join(f"{name} {spent:.2f}" for name, spent in report["phase_cpu"].items())
 
 

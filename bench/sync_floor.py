@@ -16,8 +16,9 @@ perfectly over every core and the indexing (one writer) overlapped it entirely, 
 throughput it would give; and, in the same run on the same files, the product's cold sync
 (a child process, ``bench/_product_sync.py``: wall time, peak RSS, each phase's wall time,
 its ratio to that floor), with its CPU split between the parsing pool and the writing process,
-the writer's CPU after the pool's last file (the serial tail), and the wall time that CPU
-allows at best on this many cores (``cpu_bound``): how far scheduling alone could take it.
+the writer's CPU after the pool's last file (the serial tail, broken down by phase: a cold
+sync's resolution and the edges' indexes apart), and the wall time that CPU allows at best on
+this many cores (``cpu_bound``): how far scheduling alone could take it.
 
     .venv/bin/python bench/sync_floor.py [--markdown 2000 --python 2000]
     .venv/bin/python bench/sync_floor.py --dir PATH      # a copy of a real tree

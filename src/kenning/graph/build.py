@@ -14,7 +14,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 from kenning import ledger
-from kenning.graph import projections
+from kenning.graph import projections, resolve_split
 from kenning.graph.resolve import Key, Resolver, delete_origin, keys_of, refs_targeting
 from kenning.ingest import git_history
 from kenning.ingest.relations import Ref, Relations
@@ -113,7 +113,8 @@ def apply(
     writer = GraphWriter(conn)
     keep = held.rows if held is not None and held.complete else None
     sourced = writer.ref_sources
-    built = graph_store.origins_present(conn, [*removed, *(path for path, _, _ in files)])
+    # A sync that began the deferral found the graph empty, and reads each path once: none is built.
+    built = set() if keep is not None else graph_store.origins_present(conn, [*removed, *(p for p, _, _ in files)])
     if located is None:  # the excerpts a node points at
         located = sources.facts_located_in(conn, [path for path, _, _ in files])
     for path in removed:
@@ -171,7 +172,7 @@ def resolve_held(conn: Connection, held: Unresolved, *, stamp: str) -> dict[str,
     rows = held.rows + graph_store.ref_rows(conn, held.others, sources=GraphWriter(conn).ref_sources)
     held.rows, held.others = [], []
     with graph_write.edge_indexes_built_after(conn):
-        resolver.resolve_rows(rows)
+        resolve_split.resolve_rows(conn, resolver, rows)  # on two cores when it pays
     graph_write.delete_source(conn, DEFERRED)
     _, edges = graph_store.counts(conn)
     return {"nodes": nodes, "edges": edges, "edges_delta": edges - edges_before}

@@ -122,7 +122,14 @@ def write_batches(
         with transaction(conn):
             while True:
                 _write_slice(conn, report, manifest, batch, taken, dates, stamp, step, done, total)
-                if following is None or batch.full() or waiting():
+                if following is None:
+                    break
+                if held.complete:  # a cold sync: this slice's graph now, not all of it at the batch's end
+                    began = time.monotonic()
+                    todo = graph_build.Pending()
+                    _merge_graph(graph, _apply_graph(conn, project, batch, todo, stamp, False, held, ledger))
+                    batch.began += time.monotonic() - began  # the wall bound counts the slices, as before
+                if batch.full() or waiting():
                     break
                 if isinstance(following, _Parsing):  # not parsed yet: waited for under the lock
                     following = next(work, None)
@@ -141,19 +148,9 @@ def write_batches(
                 source_dates.apply(conn, redates)
                 step("indexing", 0, 0)  # the progress bar names the final steps once, not at every batch
                 step("graph", 0, 0)
-            stats = graph_build.apply(
-                conn,
-                project,
-                batch.applied,
-                batch.gone,
-                graph_pending if last else graph_build.Pending(),
-                stamp=stamp,
-                last=last,
-                located=batch.located,
-                held=held,
-                ledger_changes=ledger,
-            )
-            _merge_graph(graph, stats)
+            if batch.applied or batch.gone or last or not held.complete:
+                todo = graph_pending if last else graph_build.Pending()
+                _merge_graph(graph, _apply_graph(conn, project, batch, todo, stamp, last, held, ledger))
             if last and not resolve_after:
                 _finish(conn, report, graph, ledger, before, stamp, step)
         if resolve_after:
@@ -168,6 +165,35 @@ def write_batches(
         wanted = min(2 * wanted, BATCH_BYTES)
         del batch, taken
         yield_to_waiting_writers(conn)
+
+
+def _apply_graph(
+    conn: Connection,
+    project: Project,
+    batch: _Batch,
+    todo: graph_build.Pending,
+    stamp: str,
+    last: bool,
+    held: graph_build.Unresolved,
+    ledger: LedgerChanges,
+) -> dict[str, int]:
+    """The graph of the files ``batch`` wrote since its last graph pass (``graph_build.apply``),
+    then forgotten: a cold sync applies each slice's as soon as it is written, so that the
+    pool's last slice alone is left for the serial tail."""
+    stats = graph_build.apply(
+        conn,
+        project,
+        batch.applied,
+        batch.gone,
+        todo,
+        stamp=stamp,
+        last=last,
+        located=batch.located,
+        held=held,
+        ledger_changes=ledger,
+    )
+    batch.applied, batch.located, batch.gone = [], {}, []
+    return stats
 
 
 class _Batch:
