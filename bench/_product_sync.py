@@ -70,21 +70,6 @@ def sync_child(root: Path) -> None:
 
         return wrapper
 
-    helper: list[float] = []  # the CPU of the process a resolution forks (``graph.resolve_split``)
-
-    def children_cpu() -> float:
-        return sum(getattr(resource.getrusage(resource.RUSAGE_CHILDREN), f) for f in ("ru_utime", "ru_stime"))
-
-    def with_helper(work: Callable) -> Callable:
-        def wrapper(*args: object, **kwargs: object) -> object:
-            before = children_cpu()  # the pool's workers are gone by then
-            try:
-                return work(*args, **kwargs)
-            finally:
-                helper.append(children_cpu() - before)
-
-        return wrapper
-
     read_all = run.read_all
     write_files, index_fts, graph_apply, transaction = (
         batches._write_files,
@@ -140,7 +125,7 @@ def sync_child(root: Path) -> None:
     batches.graph_build.apply = timed("graph", graph_apply)
     resolve_held = getattr(batches.graph_build, "resolve_held", None)  # a cold sync's own resolution
     if resolve_held is not None:
-        batches.graph_build.resolve_held = with_helper(timed("resolution", resolve_held))
+        batches.graph_build.resolve_held = timed("resolution", resolve_held)
     indexes_after = getattr(graph_write, "edge_indexes_built_after", None)
     if indexes_after is not None:
         graph_write.edge_indexes_built_after = indexes_timed
@@ -173,8 +158,7 @@ def sync_child(root: Path) -> None:
     report = {
         "wall": end - start,
         "cpu": total_cpu,
-        "pool_cpu": pool_cpu - sum(helper),  # the parsing pool's workers (this process's children)
-        "helper_cpu": sum(helper),  # the resolution's helper process, beside the writer's tail
+        "pool_cpu": pool_cpu,  # the parsing pool's workers (this process's children)
         "tail": time.thread_time() - tail[0] if tail else None,  # the writer's CPU after the pool's last file
         "tail_cpu": tail_cpu,
         "batches": done.batches,
@@ -249,8 +233,6 @@ def describe(report: dict) -> str:
     phases = ", ".join(f"{name} {spent:.2f}" for name, spent in report["phases"].items())
     if report.get("tail") is not None:
         phases += f"; CPU pool {report['pool_cpu']:.2f}, writer alone after the pool {report['tail']:.2f}"
-        if report.get("helper_cpu"):
-            phases += f", its resolution's helper {report['helper_cpu']:.2f}"
         if report.get("tail_cpu"):
             named = ", ".join(f"{name} {used:.2f}" for name, used in report["tail_cpu"].items())
             phases += f" ({named})"

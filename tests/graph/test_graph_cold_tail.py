@@ -4,9 +4,7 @@ stored graph is the one a sync in a single batch builds, row for row, ids includ
 
 from __future__ import annotations
 
-import multiprocessing
 import sqlite3
-import threading
 from datetime import UTC, datetime
 from pathlib import Path
 
@@ -14,7 +12,7 @@ import pytest
 
 from kenning.config import init_project, load_project
 from kenning.graph import build as graph_build
-from kenning.graph import resolve, resolve_split
+from kenning.graph import resolve
 from kenning.ingest import read
 from kenning.sync import batches, run
 from kenning.sync.run import sync
@@ -143,67 +141,10 @@ def test_a_cold_sync_applies_each_slices_graph_as_it_is_written(tmp_path, monkey
     assert ("symbol:pkg/mod003.py:Base3.own_3", "symbol:pkg/mod001.py:Base1.own_1") in calls
 
 
-@pytest.fixture
-def split_early(monkeypatch: pytest.MonkeyPatch) -> list[tuple[int, int]]:
-    """The resolution split from 50 references on (Django's is 143,385); returns where each
-    resolution was split, as (references resolved here, references in all)."""
-    if threading.active_count() != 1:
-        pytest.skip("another thread runs in this process: the resolution is not split (no fork)")
-    monkeypatch.setattr(resolve_split, "SPLIT_FROM", 50)
-    splits: list[tuple[int, int]] = []
-    real_resolve_rows = resolve.Resolver.resolve_rows
-
-    def recording(self, rows, *, supersede=True):  # noqa: ANN001, ANN202
-        splits.append((len(rows), -1))
-        return real_resolve_rows(self, rows, supersede=supersede)
-
-    real_split = resolve_split.resolve_rows
-
-    def split(conn, resolver, rows):  # noqa: ANN001, ANN202
-        splits.clear()
-        real_split(conn, resolver, rows)
-        splits[:] = [(sum(n for n, _ in splits), len(rows))]
-
-    monkeypatch.setattr(resolve.Resolver, "resolve_rows", recording)
-    monkeypatch.setattr(resolve_split, "resolve_rows", split)
-    return splits
-
-
-def test_a_cold_sync_resolves_half_its_references_in_a_helper_process(tmp_path, monkeypatch, split_early):
-    """After the last batch, a forked helper resolves the second half of the references against
-    the committed store while the sync's process resolves the first; its edges come back and
-    are written after: every row, ids included, is a one-batch sync's (one process)."""
-    one = _one_batch(tmp_path, monkeypatch)
-    for name in ("BATCH_FIRST", "BATCH_MIN", "BATCH_MAX"):
-        monkeypatch.setattr(batches, name, 8)
-    many = _project(tmp_path / "many")
-    assert sync(load_project(many), now=NOW, embed=False).batches >= 4
-    [(here, total)] = split_early
-    assert total > 100 and here == int(total * resolve_split.OWN_SHARE)  # the other half resolved by the helper
-    assert _raw(many) == _raw(one)
-
-
-def test_a_failed_helper_leaves_its_half_to_the_sync(tmp_path, monkeypatch, split_early):
-    """The helper fails (here: resolving raises in it): the sync's process resolves the second
-    half itself, and the graph is the same."""
-    one = _one_batch(tmp_path, monkeypatch)
-    for name in ("BATCH_FIRST", "BATCH_MIN", "BATCH_MAX"):
-        monkeypatch.setattr(batches, name, 8)
-
-    def broken(self):  # noqa: ANN001, ANN202
-        raise RuntimeError("the helper fails")
-
-    monkeypatch.setattr(resolve_split._Collecting, "_flush", broken)
-    many = _project(tmp_path / "many")
-    sync(load_project(many), now=NOW, embed=False)
-    [(here, total)] = split_early
-    assert here == total  # half, then the helper's half
-    assert _raw(many) == _raw(one)
-
-
-def test_a_sync_stopped_while_its_helper_resolves_is_resolved_by_the_next(tmp_path, monkeypatch, split_early):
-    """Stopped while the helper works (Ctrl-C in the sync's own half): the helper is let go or
-    killed, nothing is resolved, and the next sync resolves every reference into the same graph."""
+def test_a_cold_sync_stopped_while_it_resolves_is_resolved_by_the_next(tmp_path, monkeypatch):
+    """Stopped while it resolves its references (Ctrl-C after the last batch committed its
+    slices' graph): nothing is resolved, and the next sync resolves every reference into the
+    same graph as a one-batch sync."""
     one = _one_batch(tmp_path, monkeypatch)
     for name in ("BATCH_FIRST", "BATCH_MIN", "BATCH_MAX"):
         monkeypatch.setattr(batches, name, 8)
@@ -220,7 +161,6 @@ def test_a_sync_stopped_while_its_helper_resolves_is_resolved_by_the_next(tmp_pa
     many = _project(tmp_path / "many")
     with pytest.raises(KeyboardInterrupt):
         sync(load_project(many), now=NOW, embed=False)
-    assert multiprocessing.active_children() == []  # no helper left behind
     _, _, edges, _ = _raw(many)
     assert [e for e in edges if e[-1] is not None] == []  # no resolved edge (ref_id) committed
     monkeypatch.setattr(resolve.Resolver, "_resolve_one", real_resolve_one)

@@ -14,7 +14,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 from kenning import ledger
-from kenning.graph import projections, resolve_split
+from kenning.graph import projections
 from kenning.graph.resolve import Key, Resolver, delete_origin, keys_of, refs_targeting
 from kenning.ingest import git_history
 from kenning.ingest.relations import Ref, Relations
@@ -172,7 +172,7 @@ def resolve_held(conn: Connection, held: Unresolved, *, stamp: str) -> dict[str,
     rows = held.rows + graph_store.ref_rows(conn, held.others, sources=GraphWriter(conn).ref_sources)
     held.rows, held.others = [], []
     with graph_write.edge_indexes_built_after(conn):
-        resolve_split.resolve_rows(conn, resolver, rows)  # on two cores when it pays
+        resolver.resolve_rows(rows)
     graph_write.delete_source(conn, DEFERRED)
     _, edges = graph_store.counts(conn)
     return {"nodes": nodes, "edges": edges, "edges_delta": edges - edges_before}

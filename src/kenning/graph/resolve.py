@@ -118,24 +118,12 @@ class Resolver:
             self._resolve_chunk(graph_store.ref_rows(self.conn, chunk, sources=self.writer.ref_sources))
         self._supersede()
 
-    def resolve_rows(self, rows: Sequence[RefRow], *, supersede: bool = True) -> None:
+    def resolve_rows(self, rows: Sequence[RefRow]) -> None:
         """Resolve references given as the rows ``ref_rows`` would read back (ascending ids,
         sources as ``GraphWriter.ref_sources`` asks), without reading them: a cold sync keeps
-        its references' rows as it writes them (``graph.build.Unresolved``). ``supersede``
-        False: the superseded decisions are marked by a later ``supersede``."""
+        its references' rows as it writes them (``graph.build.Unresolved``)."""
         for start in range(0, len(rows), RESOLVE_BATCH):
             self._resolve_chunk(rows[start : start + RESOLVE_BATCH])
-        if supersede:
-            self._supersede()
-
-    @property
-    def superseding(self) -> list[tuple[int, int]]:
-        """(newer, older) decisions of the ``supersedes`` edges resolved and not marked yet."""
-        return self._superseding
-
-    def supersede(self, more: Sequence[tuple[int, int]] = ()) -> None:
-        """Mark the decisions the resolved edges supersede, then ``more`` (another resolver's)."""
-        self._superseding += more
         self._supersede()
 
     def _resolve_chunk(self, rows: Sequence[RefRow]) -> None:
@@ -153,10 +141,6 @@ class Resolver:
             if held and not any(cache[("module", m)].rows for m in held):
                 continue  # imported from a module the project does not hold: a homonym is not it
             self._resolve_one(row, cache[key])
-        self._flush()
-
-    def _flush(self) -> None:
-        """The chunk's edges written (a helper process keeps them instead: ``graph.resolve_split``)."""
         self.writer.flush()
 
     def _supersede(self) -> None:

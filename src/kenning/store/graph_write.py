@@ -319,20 +319,6 @@ class GraphWriter:
         )
         return ref_id
 
-    def take_ref_edges(self) -> list[tuple]:
-        """The resolved edges buffered (``ref_edge``), unwritten and forgotten, as (src, dst,
-        type, link, reference id): what a helper process resolved, for ``add_ref_edges``."""
-        assert self._pg is None, "SQLite only"
-        taken, self._ref_edges = self._ref_edges, []
-        return taken
-
-    def add_ref_edges(self, edges: list[tuple]) -> None:
-        """Buffer resolved edges another writer took (``take_ref_edges``), in their order."""
-        assert self._pg is None, "SQLite only"
-        if self._edges:
-            self._switch()  # written after ``_edges``: written first, to keep the order given
-        self._ref_edges += edges
-
     @property
     def buffered(self) -> int:
         """Rows waiting for ``flush``: a long pass flushes every so often to bound its memory."""
