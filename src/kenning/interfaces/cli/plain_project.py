@@ -132,18 +132,36 @@ def parse_project_args(command: str, args: list[str]) -> dict[str, Any] | None:
         return None
     values: dict[str, Any] = {key: False for key in flags.values()}
     values.update({key: None for key in valued.values()})
+    positional: list[str] = []
     for name, value in pairs:
         if name in flags:
             values[flags[name]] = True
+            continue
+        if not name and command == "init" and value and not value.startswith("-") and not positional:
+            positional.append(value)  # `kenning init DIR`, as `--project DIR`
             continue
         if not name or not value or value.startswith("-") or (name == "--project" and os.path.isfile(value)):
             return None
         values[valued[name]] = Path(value) if name == "--project" else value
     if command == "init":
+        directory = Path(positional[0]) if positional else None
         if values["no_embed"] and not values["then_sync"]:
             return None  # click's usage error: --no-embed is an option of the sync
-        values["project_path"] = values["project_path"] or Path(".")
+        if (directory and os.path.isfile(directory)) or init_directory_conflict(directory, values["project_path"]):
+            return None  # click's usage errors: a file, or two different directories
+        values["project_path"] = directory or values["project_path"] or Path(".")
     return values
+
+
+def init_directory_conflict(directory: Path | None, project_path: Path | None) -> str | None:
+    """Why `kenning init DIRECTORY --project PATH` is refused: two different directories (the
+    same one given twice is accepted)."""
+    if directory is None or project_path is None or directory.resolve() == project_path.resolve():
+        return None
+    return (
+        f"two directories given: {directory} and --project {project_path}; "
+        "give the directory once, as DIRECTORY or as --project"
+    )
 
 
 def fast_project(command: str, args: list[str]) -> int | None:

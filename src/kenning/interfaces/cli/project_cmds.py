@@ -18,7 +18,7 @@ from kenning.interfaces.cli.common import (
     resolve_project,
     stderr_is_terminal,
 )
-from kenning.interfaces.cli.plain_project import init_output, sync_output
+from kenning.interfaces.cli.plain_project import init_directory_conflict, init_output, sync_output
 from kenning.interfaces.cli.serve_cmds import forwarded_option
 from kenning.project import CONFIG_NAME
 from kenning.status import project_status
@@ -31,12 +31,13 @@ if TYPE_CHECKING:
 
 
 @click.command()
+@click.argument("directory", required=False, type=click.Path(file_okay=False, path_type=Path))
 @click.option(
     "--project",
     "project_path",
     type=click.Path(file_okay=False, path_type=Path),
-    default=Path("."),
-    help="Directory to make a kenning project (default: the current directory).",
+    default=None,
+    help="Directory to make a kenning project, same as DIRECTORY (default: the current directory).",
 )
 @click.option("--name", default=None, help="Project name used in citations kn://<name>/<id> (default: directory name).")
 @click.option(
@@ -44,11 +45,17 @@ if TYPE_CHECKING:
 )
 @click.option("--no-embed", "no_embed", is_flag=True, help="With --sync: lexical sync only, no embedding (level 1).")
 @json_option
-def init(project_path: Path, name: str | None, then_sync: bool, no_embed: bool, as_json: bool) -> None:
-    """Create .kenning/ (config, .gitignore) and register the project on this machine; with
-    --sync, index it too."""
+def init(
+    directory: Path | None, project_path: Path | None, name: str | None, then_sync: bool, no_embed: bool, as_json: bool
+) -> None:
+    """Create .kenning/ (config, .gitignore) in DIRECTORY (default: the current directory) and
+    register the project on this machine; with --sync, index it too."""
     if no_embed and not then_sync:
         raise click.UsageError("--no-embed applies to the sync: use it with --sync (or on `kenning sync`)")
+    conflict = init_directory_conflict(directory, project_path)
+    if conflict:
+        raise click.UsageError(conflict)
+    project_path = directory or project_path or Path(".")
     if not then_sync:
         click.echo(init_output(project_path, name, as_json))
         return
