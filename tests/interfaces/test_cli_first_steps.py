@@ -4,6 +4,8 @@ entry point, both its fast path and click's."""
 
 from __future__ import annotations
 
+import shutil
+
 import pytest
 
 from kenning import registry
@@ -73,3 +75,45 @@ def test_a_positional_directory_that_is_a_file_is_a_usage_error(cli, tmp_path, m
     (tmp_path / "file.txt").write_text("x")
     result = cli("init", str(tmp_path / "file.txt"))
     assert result.code == 2 and "is a file" in result.err
+
+
+def test_a_name_already_taken_creates_nothing_and_the_hinted_name_then_works(cli, tmp_path, monkeypatch):
+    """Before, the refused init left `.kenning/` with the taken name behind, and the hint's
+    `--name NAME` was then ignored (already initialised): refused again, for ever."""
+    monkeypatch.setenv("KENNING_HOME", str(tmp_path / "home"))
+    for parent in ("one", "two"):
+        (tmp_path / parent / "app").mkdir(parents=True)
+    assert cli("init", str(tmp_path / "one" / "app")).code == 0
+    refused = cli("init", str(tmp_path / "two" / "app"))
+    assert refused.code == 2
+    assert refused.err.startswith("error: project name 'app' is already used by")
+    assert "kenning init --name NAME" in refused.err
+    assert not (tmp_path / "two" / "app" / ".kenning").exists()
+    renamed = cli("init", str(tmp_path / "two" / "app"), "--name", "app2", "--json")
+    assert renamed.code == 0 and renamed.json()["project"] == "app2"
+
+
+def test_name_on_an_initialised_project_is_refused_not_ignored(cli, tmp_path, monkeypatch):
+    monkeypatch.setenv("KENNING_HOME", str(tmp_path / "home"))
+    (tmp_path / "p").mkdir()
+    assert cli("init", str(tmp_path / "p")).code == 0
+    config = (tmp_path / "p" / ".kenning" / "config.toml").read_text()
+    result = cli("init", str(tmp_path / "p"), "--name", "q")
+    assert result.code == 2
+    assert "already initialised as 'p'" in result.err and "kenning projects rename p q" in result.err
+    assert (tmp_path / "p" / ".kenning" / "config.toml").read_text() == config
+    assert cli("init", str(tmp_path / "p"), "--name", "p").code == 0  # the same name: harmless
+
+
+def test_a_copy_of_a_project_is_told_to_edit_its_config_never_to_rename_the_original(cli, tmp_path, monkeypatch):
+    home = tmp_path / "home"
+    monkeypatch.setenv("KENNING_HOME", str(home))
+    (tmp_path / "orig").mkdir()
+    assert cli("init", str(tmp_path / "orig"), "--name", "shared").code == 0
+    shutil.copytree(tmp_path / "orig", tmp_path / "copy")
+    for extra in ([], ["--name", "mine"]):
+        result = cli("init", str(tmp_path / "copy"), *extra)
+        assert result.code == 2
+        assert f"edit `name` in {tmp_path / 'copy' / '.kenning' / 'config.toml'}" in result.err
+        assert "projects rename" not in result.err
+    assert [(e.name, e.path) for e in registry.list_entries(home)] == [("shared", (tmp_path / "orig").resolve())]

@@ -55,6 +55,7 @@ def init_output(
     from kenning import registry
     from kenning.config import init_project, kenning_home
 
+    _check_name_free(project_path, name, kenning_home())
     project, created = init_project(project_path, name)
     registry.register(kenning_home(), project.name, project.root)
     payload: dict[str, Any] = {
@@ -70,6 +71,42 @@ def init_output(
     verb = "created" if created else "already initialised"
     head = f"{project.name}: {verb} at {project.state_dir}"
     return f"{head}\nnext: kenning sync" if synced is None else f"{head}\n{sync_text(synced)}"
+
+
+def _check_name_free(project_path: Path, name: str | None, home: Path) -> None:
+    """Refuse, before anything is written, the name a `kenning init` cannot register: one
+    already used by another project of the registry (the registry's rule, checked first: a
+    refused init must leave no ``.kenning/`` behind to trip the next attempt), or a ``--name``
+    other than the one an initialised directory's config already gives (it would be ignored)."""
+    from kenning import registry
+    from kenning.config import default_name, load_project
+    from kenning.errors import UsageError
+    from kenning.project import CONFIG_NAME, STATE_DIR
+
+    root = project_path.resolve()
+    if not root.is_dir():
+        return  # init_project's error
+    config = root / STATE_DIR / CONFIG_NAME
+    existing = load_project(root).name if config.is_file() else None
+    entries = registry.list_entries(home)
+    if existing is not None and name is not None and name != existing:
+        registered = any(e.name == existing and e.path == root for e in entries)
+        raise UsageError(
+            f"{root} is already initialised as {existing!r}: --name only names a new project",
+            hint=f"to rename it: `kenning projects rename {existing} {name}`"
+            if registered
+            else f"to rename it, edit `name` in {config}, then run `kenning init` again",
+        )
+    chosen = existing or name or default_name(root)
+    for entry in entries:
+        if entry.name == chosen and entry.path != root and (entry.path / STATE_DIR).is_dir():
+            hint = (
+                f"its {STATE_DIR}/{CONFIG_NAME} gives that name (a copy of that project?): edit `name` in {config}, "
+                "then run `kenning init` again"
+                if existing
+                else "choose another with `kenning init --name NAME`"
+            )
+            raise UsageError(f"project name {chosen!r} is already used by {entry.path}", hint=hint)
 
 
 def sync_output(project_path: Path | None, no_embed: bool, as_json: bool, progress: Progress | None) -> str:
