@@ -117,3 +117,34 @@ def test_a_copy_of_a_project_is_told_to_edit_its_config_never_to_rename_the_orig
         assert f"edit `name` in {tmp_path / 'copy' / '.kenning' / 'config.toml'}" in result.err
         assert "projects rename" not in result.err
     assert [(e.name, e.path) for e in registry.list_entries(home)] == [("shared", (tmp_path / "orig").resolve())]
+
+
+@pytest.mark.parametrize(
+    ("typed", "meant"),
+    [
+        ("serach", "`kenning search`"),
+        ("Sync", "`kenning sync`"),
+        ("index", "`kenning sync`"),
+        ("help", "`kenning --help`"),
+    ],
+)
+def test_an_unknown_command_names_the_one_meant(cli, typed, meant):
+    result = cli(typed, "x")
+    assert result.code == 2 and result.out == ""
+    assert result.err.startswith(f"error: No such command '{typed}'. Did you mean {meant}?\n")
+    assert cli(typed, "x", "--json").json()["error"]["type"] == "UsageError"
+
+
+def test_a_command_close_to_none_is_still_a_plain_usage_error(cli):
+    result = cli("gibberish-xyz")
+    assert result.code == 2 and result.err == "error: No such command 'gibberish-xyz'.\nhint: see `kenning --help`\n"
+
+
+def test_text_that_begins_with_a_dash_is_told_to_go_after_double_dash(cli, make_project):
+    project = make_project({"docs/a.md": "# A\n\nThe -x flag.\n"})
+    result = cli("search", "-x", "--project", str(project.root))
+    assert result.code == 2
+    assert "goes last, after `--`: `kenning search [OPTIONS] -- '-…'`" in result.err
+    close = cli("search", "x", "--jsn", "--project", str(project.root))  # a typo of an option: no such hint
+    assert close.code == 2 and "'--json'" in close.err and "after `--`" not in close.err
+    assert cli("status", "-x", "--project", str(project.root)).err.count("after `--`") == 0  # takes no text

@@ -7,6 +7,7 @@ Commands are imported only when invoked, so `kenning search` pays for search alo
 
 from __future__ import annotations
 
+import difflib
 import importlib
 import sys
 
@@ -47,9 +48,40 @@ COMMANDS = {
 }
 
 
+# Words other tools use for a kenning command: `kenning index` suggests `kenning sync`.
+SYNONYMS = {
+    "index": "sync",
+    "reindex": "sync",
+    "update": "sync",
+    "find": "search",
+    "grep": "search",
+    "query": "search",
+    "question": "ask",
+    "list": "projects list",
+    "ls": "projects list",
+    "show": "get",
+    "help": "--help",
+    "version": "--version",
+}
+
+
 class LazyGroup(click.Group):
     def list_commands(self, ctx: click.Context) -> list[str]:
         return list(COMMANDS)
+
+    def resolve_command(
+        self, ctx: click.Context, args: list[str]
+    ) -> tuple[str | None, click.Command | None, list[str]]:
+        """An unknown command names the closest ones (``kenning serach`` → ``search``), as click
+        does for the subcommands of a group it has loaded; this group loads none in advance."""
+        name = args[0] if args else ""
+        if name and name not in COMMANDS and not name.startswith("-") and not ctx.resilient_parsing:
+            close = [SYNONYMS[name.lower()]] if name.lower() in SYNONYMS else None
+            close = close or difflib.get_close_matches(name.lower(), COMMANDS)
+            if close:
+                shown = " or ".join(f"`kenning {c}`" for c in close)
+                raise click.UsageError(f"No such command {name!r}. Did you mean {shown}?", ctx)
+        return super().resolve_command(ctx, args)
 
     def get_command(self, ctx: click.Context, cmd_name: str) -> click.Command | None:
         target = COMMANDS.get(cmd_name)
@@ -89,8 +121,19 @@ def report_click_error(exc: click.ClickException, *, as_json: bool) -> int:
         exc.show()
         return exit_code(UsageError(exc.format_message()))
     command = exc.ctx.command_path if isinstance(exc, click.UsageError) and exc.ctx else "kenning"
-    refused = UsageError(exc.format_message(), hint=f"see `{command} --help`")
+    hint = f"see `{command} --help`"
+    if _text_taken_for_an_option(exc):
+        hint += f"; text that begins with '-' goes last, after `--`: `{command} [OPTIONS] -- '-…'`"
+    refused = UsageError(exc.format_message(), hint=hint)
     return report_failure(refused, as_json=as_json) or exit_code(refused)
+
+
+def _text_taken_for_an_option(exc: click.ClickException) -> bool:
+    """An unknown option close to no known one, on a command that takes text (``kenning search
+    -x``): probably text that begins with '-'."""
+    if not isinstance(exc, click.NoSuchOption) or exc.possibilities or exc.ctx is None:
+        return False
+    return any(isinstance(param, click.Argument) for param in exc.ctx.command.params)
 
 
 if __name__ == "__main__":
