@@ -148,3 +148,4 @@ def test_text_that_begins_with_a_dash_is_told_to_go_after_double_dash(cli, make_
     close = cli("search", "x", "--jsn", "--project", str(project.root))  # a typo of an option: no such hint
     assert close.code == 2 and "'--json'" in close.err and "after `--`" not in close.err
     assert cli("status", "-x", "--project", str(project.root)).err.count("after `--`") == 0  # takes no text
+    assert "after `--`" not in cli("search", "x", "--bogus", "--project", str(project.root)).err

@@ -129,9 +129,12 @@ def report_click_error(exc: click.ClickException, *, as_json: bool) -> int:
 
 
 def _text_taken_for_an_option(exc: click.ClickException) -> bool:
-    """An unknown option close to no known one, on a command that takes text (``kenning search
-    -x``): probably text that begins with '-'."""
+    """An unknown short option close to no known one, on a command that takes text (``kenning
+    search -x``, ``kenning ask "-why …"``): probably text that begins with '-'. A long one
+    (``--bogus``) is an option mistyped."""
     if not isinstance(exc, click.NoSuchOption) or exc.possibilities or exc.ctx is None:
+        return False
+    if exc.option_name.startswith("--"):
         return False
     return any(isinstance(param, click.Argument) for param in exc.ctx.command.params)
 
