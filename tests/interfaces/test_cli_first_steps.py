@@ -149,3 +149,9 @@ def test_text_that_begins_with_a_dash_is_told_to_go_after_double_dash(cli, make_
     assert close.code == 2 and "'--json'" in close.err and "after `--`" not in close.err
     assert cli("status", "-x", "--project", str(project.root)).err.count("after `--`") == 0  # takes no text
     assert "after `--`" not in cli("search", "x", "--bogus", "--project", str(project.root)).err
+
+
+def test_search_help_says_nothing_of_the_code_behind_it(cli):
+    result = cli("search", "--help")
+    assert result.code == 0 and result.out.startswith("Usage: kenning search [OPTIONS] QUERY")
+    assert "fast_search" not in result.out and "console script" not in result.out
