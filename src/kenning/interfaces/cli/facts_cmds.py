@@ -71,8 +71,9 @@ def search(
     """Lexical search (FTS5 BM25 + trigram) with freshness computed now.
 
     \f
-    (Not in --help, which stops at the form feed.) The console script serves this command without click (``plain.fast_search``); this is
-    the reference for its options, help and usage errors."""
+    (Not in --help, which stops at the form feed.) The console script serves this command
+    without click (``plain.fast_search``); this is the reference for its options, help and
+    usage errors."""
     from kenning.across.window import check_window
     from kenning.answer.search import SearchOptions
 
