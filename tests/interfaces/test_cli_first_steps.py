@@ -155,3 +155,24 @@ def test_search_help_says_nothing_of_the_code_behind_it(cli):
     result = cli("search", "--help")
     assert result.code == 0 and result.out.startswith("Usage: kenning search [OPTIONS] QUERY")
     assert "fast_search" not in result.out and "console script" not in result.out
+
+
+def test_projects_list_on_a_terminal_says_what_to_do_about_a_project_whose_directory_is_gone(
+    cli, tmp_path, monkeypatch
+):
+    from kenning.interfaces.cli import registry_cmds
+
+    monkeypatch.setenv("KENNING_HOME", str(tmp_path / "home"))
+    for name in ("kept", "gone"):
+        (tmp_path / name).mkdir()
+        assert cli("init", str(tmp_path / name)).code == 0
+    shutil.rmtree(tmp_path / "gone")
+    piped = cli("projects", "list")
+    assert piped.code == 0 and piped.err == "" and "gone\t" in piped.out  # data only, when piped
+    monkeypatch.setattr(registry_cmds, "stderr_is_terminal", lambda: True)
+    shown = cli("projects", "list")
+    assert shown.out == piped.out
+    assert shown.err.startswith("hint: gone: directory gone — moved? run `kenning init` where it now lives")
+    assert "`kenning projects remove gone`" in shown.err
+    assert cli("projects", "remove", "gone").code == 0
+    assert cli("projects", "list").err == ""
