@@ -176,3 +176,19 @@ def test_projects_list_on_a_terminal_says_what_to_do_about_a_project_whose_direc
     assert "`kenning projects remove gone`" in shown.err
     assert cli("projects", "remove", "gone").code == 0
     assert cli("projects", "list").err == ""
+
+
+def test_init_inside_a_project_says_so_and_what_it_changes(cli, tmp_path, monkeypatch):
+    """A user who runs `kenning init` again from a subfolder creates a project of its own there,
+    which the outer project's sync then leaves out: said, with the way back."""
+    monkeypatch.setenv("KENNING_HOME", str(tmp_path / "home"))
+    (tmp_path / "outer" / "src").mkdir(parents=True)
+    assert "note:" not in cli("init", str(tmp_path / "outer")).out
+    monkeypatch.chdir(tmp_path / "outer" / "src")
+    text = cli("init")
+    assert text.code == 0
+    assert f"note: inside the project at {tmp_path / 'outer'}" in text.out
+    assert "the next sync of 'outer' leaves this folder out" in text.out
+    assert "`kenning projects remove src`" in text.out
+    assert cli("init", "--json").json()["inside"] == str(tmp_path / "outer")
+    assert "inside" not in cli("init", str(tmp_path / "outer"), "--json").json()

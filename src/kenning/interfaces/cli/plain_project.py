@@ -65,12 +65,29 @@ def init_output(
         "config": str(project.state_dir / "config.toml"),
         "registry": str(kenning_home()),
     }
+    outer = _enclosing_root(project.root)
+    if outer is not None:
+        payload["inside"] = str(outer)
     synced = _synced(project.root, no_embed, progress) if then_sync else None
     if as_json:
         return json_text(payload if synced is None else {**payload, "sync": synced})
     verb = "created" if created else "already initialised"
     head = f"{project.name}: {verb} at {project.state_dir}"
+    if outer is not None:
+        head += (
+            f"\nnote: inside the project at {outer}: commands run under {project.root} now use {project.name!r}, "
+            f"and the next sync of {outer.name!r} leaves this folder out (undo: `kenning projects remove {project.name}` "
+            f"and delete {project.state_dir})"
+        )
     return f"{head}\nnext: kenning sync" if synced is None else f"{head}\n{sync_text(synced)}"
+
+
+def _enclosing_root(root: Path) -> Path | None:
+    """The project directory above ``root``, if any: ``root`` is then a project of its own
+    inside it, which that project's sync skips (``ingest.discover``'s nested projects)."""
+    from kenning.project import CONFIG_NAME, STATE_DIR
+
+    return next((p for p in root.parents if (p / STATE_DIR / CONFIG_NAME).is_file()), None)
 
 
 def _check_name_free(project_path: Path, name: str | None, home: Path) -> None:
