@@ -76,8 +76,8 @@ def init_output(
     if outer is not None:
         head += (
             f"\nnote: inside the project at {outer}: commands run under {project.root} now use {project.name!r}, "
-            f"and the next sync of {outer.name!r} leaves this folder out (undo: `kenning projects remove {project.name}` "
-            f"and delete {project.state_dir})"
+            f"and the next sync of {outer.name!r} leaves this folder out "
+            f"(undo: `kenning projects remove {project.name}` and delete {project.state_dir})"
         )
     return f"{head}\nnext: kenning sync" if synced is None else f"{head}\n{sync_text(synced)}"
 
