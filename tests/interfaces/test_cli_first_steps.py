@@ -4,9 +4,17 @@ entry point, both its fast path and click's."""
 
 from __future__ import annotations
 
+import json
+import os
+import pty
+import select
 import shutil
+import signal
+import subprocess
+import sys
 
 import pytest
+from terminal import read_to_end
 
 from kenning import registry
 from kenning.interfaces.cli.main import main as click_main
@@ -192,3 +200,42 @@ def test_init_inside_a_project_says_so_and_what_it_changes(cli, tmp_path, monkey
     assert "`kenning projects remove src`" in text.out
     assert cli("init", "--json").json()["inside"] == str(tmp_path / "outer")
     assert "inside" not in cli("init", str(tmp_path / "outer"), "--json").json()
+
+
+INITIALIZE = (
+    b'{"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {"protocolVersion": "2025-06-18", '
+    b'"capabilities": {}, "clientInfo": {"name": "test", "version": "1"}}}'
+)
+
+
+def test_mcp_typed_at_a_terminal_says_what_it_waits_for(make_project, isolated_home):
+    """Before, `kenning mcp` typed at a terminal printed nothing and seemed to hang."""
+    project = make_project({"docs/a.md": "# Alpha\n"}, name="alpha")
+    main, tty = pty.openpty()
+    server = subprocess.Popen(
+        [sys.executable, "-m", "kenning.interfaces.cli.main", "mcp", "--project", str(project.root)],
+        env={**os.environ, "KENNING_HOME": str(isolated_home)},
+        stdin=tty,
+        stdout=subprocess.PIPE,
+        stderr=tty,
+    )
+    os.close(tty)
+    try:
+        said = b""
+        while b"Ctrl-C stops." not in said and select.select([main], [], [], 30)[0]:
+            said += os.read(main, 1024)
+        os.write(main, INITIALIZE + b"\n")  # typed at the terminal: the server answers it
+        assert server.stdout is not None and json.loads(server.stdout.readline())["id"] == 1
+        server.send_signal(signal.SIGTERM)
+        code = server.wait(timeout=30)
+        said += read_to_end(main)
+    finally:
+        if server.poll() is None:
+            server.kill()
+            server.wait(timeout=10)
+        os.close(main)
+    lines = said.decode().replace("\r\n", "\n").splitlines()
+    assert code == 0
+    assert lines[0].startswith("kenning mcp: serving alpha over stdio, waiting for an MCP client's JSON-RPC")
+    assert "`kenning ask`" in lines[0]
+    assert lines[-1] == "kenning mcp: stopped on SIGTERM, shut down cleanly"

@@ -17,6 +17,7 @@ from kenning.interfaces.cli.common import (
     project_option,
     resolve_project,
     stderr_is_terminal,
+    warn,
 )
 from kenning.interfaces.cli.plain_project import init_directory_conflict, init_output, sync_output
 from kenning.interfaces.cli.serve_cmds import forwarded_option
@@ -232,7 +233,15 @@ def mcp(
             )
         serve_until_stopped(app, sock, "kenning mcp --http", forwarded=proxies)
     else:
+        import sys
+
         from kenning.interfaces.cli.serve_cmds import said_stopped
         from kenning.interfaces.mcp.server import serve_stdio
 
+        if sys.stdin.isatty() and stderr_is_terminal():  # a person typed it: say what it waits for
+            warn(
+                f"kenning mcp: serving {project.name} over stdio, waiting for an MCP client's JSON-RPC on this input. "
+                "An agent starts this command itself (`claude mcp add kenning -- kenning mcp --project PATH`, "
+                "docs/mcp.md); to try a question here, `kenning ask`. Ctrl-C stops."
+            )
         said_stopped(serve_stdio(project, tools=tools, cross_project=cross_project), "kenning mcp")
