@@ -239,3 +239,23 @@ def test_mcp_typed_at_a_terminal_says_what_it_waits_for(make_project, isolated_h
     assert lines[0].startswith("kenning mcp: serving alpha over stdio, waiting for an MCP client's JSON-RPC")
     assert "`kenning ask`" in lines[0]
     assert lines[-1] == "kenning mcp: stopped on SIGTERM, shut down cleanly"
+
+
+@pytest.mark.parametrize(
+    ("name", "said"),
+    [
+        ("bad name", "--name 'bad name': a project name is 1-64 characters"),
+        ("", "--name '': a project name is 1-64 characters"),
+        ("global", "--name 'global': the name is reserved for the transverse memory"),
+    ],
+)
+def test_an_invalid_name_is_refused_before_anything_is_written(cli, tmp_path, monkeypatch, name, said):
+    """Before, `--name global` wrote .kenning/ with that name and then refused to register it,
+    and the next `kenning init --name other` was refused as already initialised."""
+    home = tmp_path / "home"
+    monkeypatch.setenv("KENNING_HOME", str(home))
+    (tmp_path / "p").mkdir()
+    result = cli("init", str(tmp_path / "p"), "--name", name)
+    assert result.code == 2 and result.err.startswith(f"error: {said}")
+    assert not (tmp_path / "p" / ".kenning").exists() and not home.exists()
+    assert cli("init", str(tmp_path / "p"), "--name", "fine").code == 0

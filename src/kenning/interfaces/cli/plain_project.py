@@ -98,8 +98,20 @@ def _check_name_free(project_path: Path, name: str | None, home: Path) -> None:
     from kenning import registry
     from kenning.config import default_name, load_project
     from kenning.errors import UsageError
-    from kenning.project import CONFIG_NAME, STATE_DIR
+    from kenning.project import CONFIG_NAME, STATE_DIR, check_name
 
+    if name is not None:
+        try:
+            check_name(name)
+        except UsageError:
+            raise UsageError(
+                f"--name {name!r}: a project name is 1-64 characters of letters, digits, . _ -",
+                hint="for example `--name my-project` (it is the <name> of citations kn://<name>/<id>)",
+            ) from None
+        if name == registry.GLOBAL_NAME:
+            raise UsageError(
+                f"--name {name!r}: the name is reserved for the transverse memory", hint="choose another name"
+            )
     root = project_path.resolve()
     if not root.is_dir():
         return  # init_project's error
