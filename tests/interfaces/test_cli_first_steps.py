@@ -259,3 +259,12 @@ def test_an_invalid_name_is_refused_before_anything_is_written(cli, tmp_path, mo
     assert result.code == 2 and result.err.startswith(f"error: {said}")
     assert not (tmp_path / "p" / ".kenning").exists() and not home.exists()
     assert cli("init", str(tmp_path / "p"), "--name", "fine").code == 0
+
+
+def test_a_directory_named_global_is_asked_for_a_name_before_anything_is_written(cli, tmp_path, monkeypatch):
+    monkeypatch.setenv("KENNING_HOME", str(tmp_path / "home"))
+    (tmp_path / "global").mkdir()
+    result = cli("init", str(tmp_path / "global"))
+    assert result.code == 2 and "kenning init --name NAME" in result.err
+    assert not (tmp_path / "global" / ".kenning").exists()
+    assert cli("init", str(tmp_path / "global"), "--name", "mine").code == 0

@@ -127,6 +127,11 @@ def _check_name_free(project_path: Path, name: str | None, home: Path) -> None:
             else f"to rename it, edit `name` in {config}, then run `kenning init` again",
         )
     chosen = existing or name or default_name(root)
+    if chosen == registry.GLOBAL_NAME and existing is None:
+        raise UsageError(
+            f"the directory's name {chosen!r} is reserved for the transverse memory",
+            hint="name the project with `kenning init --name NAME`",
+        )
     for entry in entries:
         if entry.name == chosen and entry.path != root and (entry.path / STATE_DIR).is_dir():
             hint = (
