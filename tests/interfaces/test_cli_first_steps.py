@@ -268,3 +268,26 @@ def test_a_directory_named_global_is_asked_for_a_name_before_anything_is_written
     assert result.code == 2 and "kenning init --name NAME" in result.err
     assert not (tmp_path / "global" / ".kenning").exists()
     assert cli("init", str(tmp_path / "global"), "--name", "mine").code == 0
+
+
+@pytest.mark.parametrize(
+    ("args", "command"),
+    [
+        (("search", "x", "--project"), "kenning search"),
+        (("ask", "x", "--limit"), "kenning ask"),
+        (("graph", "neighbours", "x", "--limit"), "kenning graph neighbours"),
+        (("token", "create", "--scope"), "kenning token create"),
+    ],
+)
+def test_an_option_missing_its_value_points_to_its_command_help(cli, args, command):
+    """Click raises this error without its command: the hint used to say `kenning --help`."""
+    result = cli(*args)
+    assert result.code == 2
+    assert result.err.endswith(f"requires an argument.\nhint: see `{command} --help`\n")
+
+
+def test_the_beginning_of_an_option_names_the_option(cli):
+    result = cli("ask", "x", "--all")
+    assert result.code == 2
+    assert result.err.startswith("error: No such option '--all'. Did you mean '--all-projects'?\n")
+    assert "Did you mean" not in cli("ask", "x", "--zzz").err

@@ -107,25 +107,57 @@ def main(argv: list[str] | None = None) -> None:
     except click.exceptions.Abort:
         sys.exit(report_failure(KeyboardInterrupt()))
     except click.ClickException as exc:
-        sys.exit(report_click_error(exc, as_json=as_json))
+        sys.exit(report_click_error(exc, as_json=as_json, args=args))
     sys.exit(code if isinstance(code, int) else 0)
 
 
-def report_click_error(exc: click.ClickException, *, as_json: bool) -> int:
+def report_click_error(exc: click.ClickException, *, as_json: bool, args: list[str] | None = None) -> int:
     """A usage error click detects (unknown option or command, missing argument, a value not
     among the choices) is kenning's ``UsageError``, reported as every typed error is: the
     ``error:`` and ``hint:`` lines (the hint names the command's --help), its exit code and, with
     ``--json``, its JSON object — never click's own ``Usage:``/``Error:`` lines. A group called
-    without its command prints its help instead (the help is the hint)."""
+    without its command prints its help instead (the help is the hint). Click raises some
+    errors (an option missing its value) without their command: ``args`` then names it."""
     if isinstance(exc, click.exceptions.NoArgsIsHelpError):
         exc.show()
         return exit_code(UsageError(exc.format_message()))
-    command = exc.ctx.command_path if isinstance(exc, click.UsageError) and exc.ctx else "kenning"
+    ctx = exc.ctx if isinstance(exc, click.UsageError) else None
+    command = ctx.command_path if ctx else _command_path(args or [])
     hint = f"see `{command} --help`"
     if _text_taken_for_an_option(exc):
         hint += f"; text that begins with '-' goes last, after `--`: `{command} [OPTIONS] -- '-…'`"
-    refused = UsageError(exc.format_message(), hint=hint)
+    refused = UsageError(_with_prefix_match(exc), hint=hint)
     return report_failure(refused, as_json=as_json) or exit_code(refused)
+
+
+def _command_path(args: list[str]) -> str:
+    """``kenning``, then the command and subcommand ARGS name, as click's ``command_path``."""
+    path = ["kenning"]
+    if args and args[0] in COMMANDS:
+        path.append(args[0])
+        command = cli.get_command(click.Context(cli), args[0])
+        if isinstance(command, click.Group) and len(args) > 1 and args[1] in command.commands:
+            path.append(args[1])
+    return " ".join(path)
+
+
+def _with_prefix_match(exc: click.ClickException) -> str:
+    """Click's message; for an unknown option that begins the name of one or more of the
+    command's options (``--all`` for ``--all-projects``), naming them, as click names close ones."""
+    message = exc.format_message()
+    if not isinstance(exc, click.NoSuchOption) or exc.possibilities or exc.ctx is None:
+        return message
+    typed = exc.option_name
+    longer = sorted(
+        name
+        for param in exc.ctx.command.params
+        if isinstance(param, click.Option)
+        for name in param.opts
+        if name.startswith("--") and name.startswith(typed) and len(typed) > 2
+    )
+    if not longer:
+        return message
+    return f"{message} Did you mean {' or '.join(repr(name) for name in longer)}?"
 
 
 def _text_taken_for_an_option(exc: click.ClickException) -> bool:
