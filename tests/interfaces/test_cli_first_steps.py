@@ -291,3 +291,11 @@ def test_the_beginning_of_an_option_names_the_option(cli):
     assert result.code == 2
     assert result.err.startswith("error: No such option '--all'. Did you mean '--all-projects'?\n")
     assert "Did you mean" not in cli("ask", "x", "--zzz").err
+
+
+@pytest.mark.parametrize("command", [("search", "x"), ("ask", "x"), ("status",), ("sync", "--no-embed"), ("get", "1")])
+def test_a_project_path_that_does_not_exist_says_so(cli, tmp_path, command):
+    result = cli(*command, "--project", str(tmp_path / "nope"), "--json")
+    assert result.code == 1
+    assert result.err.startswith(f"error: --project {tmp_path / 'nope'}: no such directory\n")
+    assert result.json()["error"]["type"] == "ProjectNotFound"

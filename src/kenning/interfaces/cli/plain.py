@@ -52,9 +52,17 @@ def now() -> datetime:
 
 
 def resolve_project(project_path: Path | None) -> Project:
-    """The project at ``--project``, else the one enclosing the current directory."""
+    """The project at ``--project``, else the one enclosing the current directory. A
+    ``--project`` that does not exist says so (not "no kenning project at or above" it)."""
     from kenning.config import load_project
 
+    if project_path is not None and not project_path.exists():
+        from kenning.errors import ProjectNotFound
+
+        raise ProjectNotFound(
+            f"--project {project_path}: no such directory",
+            hint="check the path; `kenning projects list` shows where each registered project is",
+        )
     return load_project(project_path or Path.cwd())
 
 
