@@ -299,3 +299,12 @@ def test_a_project_path_that_does_not_exist_says_so(cli, tmp_path, command):
     assert result.code == 1
     assert result.err.startswith(f"error: --project {tmp_path / 'nope'}: no such directory\n")
     assert result.json()["error"]["type"] == "ProjectNotFound"
+
+
+def test_init_of_another_directory_says_how_to_sync_it_from_here(cli, tmp_path, monkeypatch):
+    monkeypatch.setenv("KENNING_HOME", str(tmp_path / "home"))
+    (tmp_path / "p" / "sub").mkdir(parents=True)
+    monkeypatch.chdir(tmp_path)
+    assert cli("init", "p").out.endswith(f"\nnext: kenning sync --project {tmp_path / 'p'}\n")
+    monkeypatch.chdir(tmp_path / "p" / "sub")
+    assert cli("init", "..").out.endswith("\nnext: kenning sync\n")  # run from inside: it finds the project

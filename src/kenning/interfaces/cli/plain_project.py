@@ -79,7 +79,14 @@ def init_output(
             f"and the next sync of {outer.name!r} leaves this folder out "
             f"(undo: `kenning projects remove {project.name}` and delete {project.state_dir})"
         )
-    return f"{head}\nnext: kenning sync" if synced is None else f"{head}\n{sync_text(synced)}"
+    if synced is not None:
+        return f"{head}\n{sync_text(synced)}"
+    try:
+        here = Path.cwd().resolve()
+    except OSError:  # the current directory was deleted
+        here = Path("/")
+    inside = here == project.root or project.root in here.parents
+    return f"{head}\nnext: kenning sync" + ("" if inside else f" --project {project.root}")
 
 
 def _enclosing_root(root: Path) -> Path | None:
