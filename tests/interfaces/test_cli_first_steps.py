@@ -308,3 +308,43 @@ def test_init_of_another_directory_says_how_to_sync_it_from_here(cli, tmp_path, 
     assert cli("init", "p").out.endswith(f"\nnext: kenning sync --project {tmp_path / 'p'}\n")
     monkeypatch.chdir(tmp_path / "p" / "sub")
     assert cli("init", "..").out.endswith("\nnext: kenning sync\n")  # run from inside: it finds the project
+
+
+def test_ctrl_c_during_a_sync_keeps_what_was_written_and_says_so(cli, capsys, make_project):
+    """Ctrl-C is raised where the sync reports its progress (what a terminal's Ctrl-C does at
+    that moment): the batches committed before it stay, and the next sync carries on."""
+    from kenning.interfaces.cli.plain import report_failure
+    from kenning.interfaces.cli.plain_project import sync_output
+
+    project = make_project({f"docs/n{i:03}.md": f"# Note {i}\n\nWords number {i}.\n" for i in range(300)})
+
+    def ctrl_c_in_the_second_batch(phase: str, done: int, total: int) -> None:
+        if phase == "writing" and done > 100:
+            raise KeyboardInterrupt
+
+    with pytest.raises(KeyboardInterrupt) as stopped:
+        sync_output(project.root, True, False, ctrl_c_in_the_second_batch)
+    capsys.readouterr()
+    assert report_failure(stopped.value) == 130
+    assert capsys.readouterr().err == (
+        "interrupted\nhint: the files written before the interrupt stay indexed: `kenning sync` carries on\n"
+    )
+    carried_on = cli("sync", "--no-embed", "--project", str(project.root), "--json").json()
+    assert carried_on["files"]["unchanged"] > 0 and carried_on["files"]["new"] < 300
+    assert carried_on["files"]["unchanged"] + carried_on["files"]["new"] == 300
+
+
+def test_ctrl_c_through_the_click_command_keeps_its_hint(capsys, make_project, monkeypatch):
+    """On a terminal the sync goes through click, which wraps Ctrl-C in its Abort."""
+    import kenning.sync.run
+
+    def interrupted(*args, **kwargs):
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(kenning.sync.run, "sync", interrupted)
+    project = make_project({"docs/a.md": "# A\n"})
+    code, out, err = _through_click(capsys, ["sync", "--no-embed", "--project", str(project.root)])
+    assert (code, out) == (130, "")
+    assert err.endswith(
+        "interrupted\nhint: the files written before the interrupt stay indexed: `kenning sync` carries on\n"
+    )

@@ -104,8 +104,9 @@ def main(argv: list[str] | None = None) -> None:
         code = cli.main(args=args, prog_name="kenning", standalone_mode=False)
     except (KenningError, StoreError, KeyboardInterrupt) as exc:
         sys.exit(report_failure(exc, as_json=as_json) or 1)
-    except click.exceptions.Abort:
-        sys.exit(report_failure(KeyboardInterrupt()))
+    except click.exceptions.Abort as exc:  # click's wrapping of Ctrl-C: the interrupt keeps its hint
+        cause = exc.__cause__
+        sys.exit(report_failure(cause if isinstance(cause, KeyboardInterrupt) else KeyboardInterrupt()))
     except click.ClickException as exc:
         sys.exit(report_click_error(exc, as_json=as_json, args=args))
     sys.exit(code if isinstance(code, int) else 0)

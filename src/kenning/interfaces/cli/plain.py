@@ -71,8 +71,9 @@ def report_failure(exc: BaseException, *, as_json: bool = False) -> int | None:
     failure is first turned into its typed error (``store.handle.typed_error``: the engine's
     wording never reaches a user). The message and hint go to stderr; with ``--json``, stdout
     also carries ``{"error": {"type", "message", "hint"}}``, as MCP and the web API do."""
-    if isinstance(exc, KeyboardInterrupt):
-        sys.stderr.write("interrupted\n")
+    if isinstance(exc, KeyboardInterrupt):  # its message, when it has one, is a hint
+        hint = f"hint: {exc.args[0]}\n" if exc.args and isinstance(exc.args[0], str) else ""
+        sys.stderr.write(f"interrupted\n{hint}")
         return 130
     if isinstance(exc, StoreError):
         exc = typed_error(exc)

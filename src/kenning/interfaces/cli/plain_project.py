@@ -159,7 +159,13 @@ def sync_output(project_path: Path | None, no_embed: bool, as_json: bool, progre
 def _synced(project_path: Path | None, no_embed: bool, progress: Progress | None) -> dict[str, Any]:
     from kenning.sync.run import sync
 
-    return sync(resolve_project(project_path), now=now(), progress=progress, embed=not no_embed).to_json()
+    project = resolve_project(project_path)
+    try:
+        return sync(project, now=now(), progress=progress, embed=not no_embed).to_json()
+    except KeyboardInterrupt:  # the hint of `interrupted` (plain.report_failure)
+        raise KeyboardInterrupt(
+            "the files written before the interrupt stay indexed: `kenning sync` carries on"
+        ) from None
 
 
 def sync_text(data: dict[str, Any]) -> str:
