@@ -4,6 +4,7 @@ entry point, both its fast path and click's."""
 
 from __future__ import annotations
 
+import io
 import json
 import os
 import pty
@@ -348,3 +349,23 @@ def test_ctrl_c_through_the_click_command_keeps_its_hint(capsys, make_project, m
     assert err.endswith(
         "interrupted\nhint: the files written before the interrupt stay indexed: `kenning sync` carries on\n"
     )
+
+
+@pytest.mark.parametrize("command", [("remember",), ("memory", "save")])
+def test_a_dash_saves_the_text_piped_in(cli, make_project, monkeypatch, command):
+    """Before, `git log -1 | kenning remember -` saved the note "-"."""
+    project = make_project({"docs/a.md": "# A\n"})
+    monkeypatch.setattr(sys, "stdin", io.StringIO("Deploys freeze on Fridays\nsince the outage.\n"))
+    saved = cli(*command, "-", "--no-embed", "--project", str(project.root), "--json").json()
+    got = cli("get", str(saved["id"]), "--project", str(project.root), "--json").json()
+    [fact] = got["facts"]
+    assert fact["body"] == "Deploys freeze on Fridays\nsince the outage."
+
+
+def test_a_dash_with_nothing_piped_in_is_a_usage_error(cli, make_project, monkeypatch):
+    project = make_project({"docs/a.md": "# A\n"})
+    terminal = io.StringIO()
+    terminal.isatty = lambda: True  # type: ignore[method-assign]
+    monkeypatch.setattr(sys, "stdin", terminal)
+    result = cli("remember", "-", "--project", str(project.root))
+    assert result.code == 2 and "pipe the text in" in result.err

@@ -62,6 +62,18 @@ def no_embed_option(func: F) -> F:
     )(func)
 
 
+def text_or_stdin(text: str) -> str:
+    """TEXT, or the standard input when TEXT is ``-`` (``git log -1 | kenning remember -``);
+    refused when that input is a terminal: nothing was piped."""
+    if text != "-":
+        return text
+    if sys.stdin.isatty():
+        raise click.UsageError(
+            "TEXT `-` reads standard input, which is this terminal: pipe the text in (`echo … | kenning remember -`)"
+        )
+    return sys.stdin.read().rstrip("\r\n")
+
+
 def parse_fact_id(raw: str, project: Project) -> int:
     """An id as ``42``, ``#42`` or ``kn://<project>/42`` (the one parser: ``kenning.citation``)."""
     return parse_fact_ref(raw, project.name)
