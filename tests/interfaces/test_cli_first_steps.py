@@ -369,3 +369,20 @@ def test_a_dash_with_nothing_piped_in_is_a_usage_error(cli, make_project, monkey
     monkeypatch.setattr(sys, "stdin", terminal)
     result = cli("remember", "-", "--project", str(project.root))
     assert result.code == 2 and "pipe the text in" in result.err
+
+
+@pytest.mark.parametrize(
+    ("command", "shown"),
+    [
+        (("sync",), "kenning sync --project"),
+        (("status",), "kenning status --project"),
+        (("search", "x"), "kenning search … --project"),
+    ],
+)
+def test_a_directory_given_as_an_argument_is_pointed_to_project(cli, make_project, command, shown):
+    project = make_project({"docs/a.md": "# A\n"})
+    result = cli(*command, str(project.root))
+    assert result.code == 2
+    assert result.err.startswith(f"error: Got unexpected extra argument ({project.root})\n")
+    assert f"a project directory goes with --project: `{shown} {project.root}`" in result.err
+    assert "--project" not in cli("search", "x", "not-a-directory").err  # a second word, not a directory

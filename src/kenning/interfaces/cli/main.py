@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import difflib
 import importlib
+import os
 import sys
 
 import click
@@ -127,6 +128,10 @@ def report_click_error(exc: click.ClickException, *, as_json: bool, args: list[s
     hint = f"see `{command} --help`"
     if _text_taken_for_an_option(exc):
         hint += f"; text that begins with '-' goes last, after `--`: `{command} [OPTIONS] -- '-…'`"
+    directory = _directory_given_as_argument(exc, (args or [])[len(command.split()) - 1 :])
+    if directory is not None:
+        takes = any(isinstance(param, click.Argument) for param in ctx.command.params) if ctx else False
+        hint += f"; a project directory goes with --project: `{command}{' …' if takes else ''} --project {directory}`"
     refused = UsageError(_with_prefix_match(exc), hint=hint)
     return report_failure(refused, as_json=as_json) or exit_code(refused)
 
@@ -159,6 +164,19 @@ def _with_prefix_match(exc: click.ClickException) -> str:
     if not longer:
         return message
     return f"{message} Did you mean {' or '.join(repr(name) for name in longer)}?"
+
+
+def _directory_given_as_argument(exc: click.ClickException, args: list[str]) -> str | None:
+    """The directory given where the command takes none (``kenning sync ~/code/app``, as `git
+    init DIR` habits type it), when the command has ``--project``; else None."""
+    ctx = exc.ctx if isinstance(exc, click.UsageError) else None
+    message = exc.format_message()
+    if ctx is None or not message.startswith("Got unexpected extra argument"):
+        return None
+    if not any(param.name == "project_path" for param in ctx.command.params):
+        return None
+    extra = message.partition("(")[2].rpartition(")")[0]  # click names the extra arguments there
+    return next((arg for arg in args if arg and arg in extra and os.path.isdir(arg)), None)
 
 
 def _text_taken_for_an_option(exc: click.ClickException) -> bool:
