@@ -386,3 +386,16 @@ def test_a_directory_given_as_an_argument_is_pointed_to_project(cli, make_projec
     assert result.err.startswith(f"error: Got unexpected extra argument ({project.root})\n")
     assert f"a project directory goes with --project: `{shown} {project.root}`" in result.err
     assert "--project" not in cli("search", "x", "not-a-directory").err  # a second word, not a directory
+
+
+def test_an_option_given_before_the_command_is_told_to_go_after_it(cli):
+    result = cli("--project", "/somewhere", "search", "x")
+    assert result.code == 2
+    assert result.err == (
+        "error: --project is an option of the command, not of `kenning` itself: put it after the command\n"
+        "hint: `kenning search … --project …` (see `kenning search --help`)\n"
+    )
+    assert "`kenning graph neighbours … --limit …`" in cli("--limit", "3", "graph", "neighbours", "x").err
+    assert cli("--json", "status").json()["error"]["type"] == "UsageError"
+    other = cli("--bogus", "search", "x")  # no command has it: click's own words
+    assert other.code == 2 and other.err.startswith("error: No such option '--bogus'.")

@@ -124,6 +124,14 @@ def report_click_error(exc: click.ClickException, *, as_json: bool, args: list[s
         exc.show()
         return exit_code(UsageError(exc.format_message()))
     ctx = exc.ctx if isinstance(exc, click.UsageError) else None
+    later = _command_after(exc, args or [])
+    if later is not None:  # `kenning --project DIR search …`: an option of the command, put first
+        assert isinstance(exc, click.NoSuchOption)
+        refused = UsageError(
+            f"{exc.option_name} is an option of the command, not of `kenning` itself: put it after the command",
+            hint=f"`kenning {later} … {exc.option_name} …` (see `kenning {later} --help`)",
+        )
+        return report_failure(refused, as_json=as_json) or exit_code(refused)
     command = ctx.command_path if ctx else _command_path(args or [])
     hint = f"see `{command} --help`"
     if _text_taken_for_an_option(exc):
@@ -134,6 +142,22 @@ def report_click_error(exc: click.ClickException, *, as_json: bool, args: list[s
         hint += f"; a project directory goes with --project: `{command}{' …' if takes else ''} --project {directory}`"
     refused = UsageError(_with_prefix_match(exc), hint=hint)
     return report_failure(refused, as_json=as_json) or exit_code(refused)
+
+
+def _command_after(exc: click.ClickException, args: list[str]) -> str | None:
+    """The command named after an option `kenning` itself does not know (``kenning --json
+    status``), or None."""
+    if not isinstance(exc, click.NoSuchOption) or exc.ctx is None or exc.ctx.command is not cli:
+        return None
+    name = next((arg for arg in args if arg in COMMANDS), None)
+    if name is None:
+        return None
+    path = _command_path(args[args.index(name) :])
+    command: click.Command | None = cli
+    for word in path.split()[1:]:
+        command = command.get_command(exc.ctx, word) if isinstance(command, click.Group) else None
+    takes = command is not None and any(exc.option_name in param.opts for param in command.params)
+    return path.removeprefix("kenning ") if takes else None
 
 
 def _command_path(args: list[str]) -> str:
