@@ -399,3 +399,13 @@ def test_an_option_given_before_the_command_is_told_to_go_after_it(cli):
     assert cli("--json", "status").json()["error"]["type"] == "UsageError"
     other = cli("--bogus", "search", "x")  # no command has it: click's own words
     assert other.code == 2 and other.err.startswith("error: No such option '--bogus'.")
+
+
+@pytest.mark.parametrize(("stdin", "said"), [("", "is empty"), ("garbage", "is not JSON (Expecting value")])
+def test_the_post_tool_use_hook_says_what_it_expected_on_its_input(cli, monkeypatch, stdin, said):
+    """Typed at a terminal to try it, the hook used to answer only the decoder's words."""
+    monkeypatch.setattr(sys, "stdin", io.StringIO(stdin))
+    result = cli("hook", "post-tool-use")
+    assert result.code == 0  # a hook never fails the agent
+    assert result.err.startswith(f"kenning hook post-tool-use: standard input {said}")
+    assert result.err.endswith("it expects the agent's PostToolUse JSON payload\n")
