@@ -226,7 +226,8 @@ def test_mcp_typed_at_a_terminal_says_what_it_waits_for(make_project, isolated_h
         while b"Ctrl-C stops." not in said and select.select([main], [], [], 30)[0]:
             said += os.read(main, 1024)
         os.write(main, INITIALIZE + b"\n")  # typed at the terminal: the server answers it
-        assert server.stdout is not None and json.loads(server.stdout.readline())["id"] == 1
+        assert server.stdout is not None and select.select([server.stdout], [], [], 60)[0], "no answer"
+        assert json.loads(server.stdout.readline())["id"] == 1
         server.send_signal(signal.SIGTERM)
         code = server.wait(timeout=30)
         said += read_to_end(main)
