@@ -17,6 +17,7 @@ import sys
 import pytest
 from terminal import read_to_end
 
+from conftest import resync
 from kenning import registry
 from kenning.interfaces.cli.main import main as click_main
 
@@ -410,3 +411,23 @@ def test_the_post_tool_use_hook_says_what_it_expected_on_its_input(cli, monkeypa
     assert result.code == 0  # a hook never fails the agent
     assert result.err.startswith(f"kenning hook post-tool-use: standard input {said}")
     assert result.err.endswith("it expects the agent's PostToolUse JSON payload\n")
+
+
+ESCAPES = "# Evil\n\nclearscreen \x1b[2J\x1b[31mRED\x1b[0m title \x1b]0;pwned\x07 back\rover \x9b31m.\n"
+
+
+@pytest.mark.parametrize(
+    "command",
+    [("search", "clearscreen"), ("search", "clearscreen", "--explain"), ("ask", "clearscreen"), ("get", "1")],
+)
+def test_an_indexed_files_escape_sequences_never_reach_the_terminal(cli, make_project, command):
+    """Before, a file holding `ESC [2J` cleared the screen of whoever searched it (or retitled
+    the window, or rewrote a line with a carriage return)."""
+    project = make_project({"docs/evil.md": ESCAPES})
+    resync(project)
+    text = cli(*command, "--project", str(project.root))
+    assert text.code == 0
+    assert not any(ord(c) < 0x20 and c not in "\n\t" or 0x7F <= ord(c) < 0xA0 for c in text.out)
+    assert "\\x1b[2J" in text.out and "\\x07" in text.out
+    as_json = cli(*command, "--project", str(project.root), "--json")
+    assert "\x1b[2J" in as_json.out or "\\u001b[2J" in as_json.out  # JSON carries the data as it is

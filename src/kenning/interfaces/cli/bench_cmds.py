@@ -7,6 +7,7 @@ from pathlib import Path
 import click
 
 from kenning.interfaces.cli.common import Bounded, json_option, now, project_option, resolve_project
+from kenning.interfaces.cli.plain import terminal_safe
 
 
 @click.command()
@@ -52,7 +53,7 @@ def bench(
             result["speed"] = bench_speed.measure(project, conn, texts, now=clock)
     finally:
         conn.close()
-    text = to_json_text(result) if as_json else bench_report.render_text(result)
+    text = to_json_text(result) if as_json else terminal_safe(bench_report.render_text(result))
     if out_file is not None:
         out_file.write_text(text + "\n", encoding="utf-8")
         click.echo(f"report written to {out_file}", err=True)

@@ -11,7 +11,7 @@ import click
 
 from kenning.citation import parse_fact_ref
 from kenning.config import Project
-from kenning.interfaces.cli.plain import answer_code
+from kenning.interfaces.cli.plain import answer_code, terminal_safe
 from kenning.interfaces.cli.plain import now as now  # re-exported: every command's clock
 from kenning.interfaces.cli.plain import resolve_project as resolve_project  # re-exported
 from kenning.interfaces.render import answer_text, to_json_text
@@ -83,7 +83,7 @@ def emit(payload: Any, as_json: bool, text: str | Callable[[], str]) -> None:
     if as_json:
         click.echo(to_json_text(payload))
     else:
-        click.echo(text() if callable(text) else text)
+        click.echo(terminal_safe(text() if callable(text) else text))
 
 
 def emit_answer(answer: Answer, as_json: bool, text: Callable[[Answer], str] = answer_text) -> None:

@@ -38,6 +38,17 @@ SYNTAXES = ("natural", "fts")
 LIMIT_RANGE = (1, 100)
 
 
+# Control characters other than newline and tab, C1 included: shown as `\x1b`, never sent to
+# the terminal, where an indexed file's escape sequences could clear the screen, retitle the
+# window or rewrite a line (`\r`). JSON escapes them itself (C0), or carries them as data.
+_CONTROLS = {c: f"\\x{c:02x}" for c in (*range(0x00, 0x09), *range(0x0B, 0x20), *range(0x7F, 0xA0))}
+
+
+def terminal_safe(text: str) -> str:
+    """TEXT with its control characters made visible (``\\x1b``), newlines and tabs kept."""
+    return text.translate(_CONTROLS)
+
+
 def now() -> datetime:
     """The clock. ``KENNING_NOW`` (ISO 8601) pins it, for tests and reproducible reports."""
     from kenning.clock import parse_iso, utc_now
@@ -125,7 +136,7 @@ def search_output(
     from kenning.interfaces.render import answer_text, to_json_text
 
     answer = search_project(resolve_project(project_path), query, options, now=now())
-    return (to_json_text(answer.to_json()) if as_json else answer_text(answer)), answer
+    return (to_json_text(answer.to_json()) if as_json else terminal_safe(answer_text(answer))), answer
 
 
 def scan_options(args: list[str], flags: Collection[str], valued: Collection[str]) -> list[tuple[str, str]] | None:
