@@ -431,3 +431,14 @@ def test_an_indexed_files_escape_sequences_never_reach_the_terminal(cli, make_pr
     assert "\\x1b[2J" in text.out and "\\x07" in text.out
     as_json = cli(*command, "--project", str(project.root), "--json")
     assert "\x1b[2J" in as_json.out or "\\u001b[2J" in as_json.out  # JSON carries the data as it is
+
+
+@pytest.mark.parametrize(
+    ("args", "meant"),
+    [(("-V",), "--version"), (("search", "x", "-n", "5"), "--limit"), (("search", "x", "-j"), "--json")],
+)
+def test_a_short_option_other_tools_use_names_the_long_one(cli, args, meant):
+    result = cli(*args)
+    assert result.code == 2
+    assert f"Did you mean '{meant}'?" in result.err.splitlines()[0]
+    assert "after `--`" not in result.err  # not taken for text beginning with '-'

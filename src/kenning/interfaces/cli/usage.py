@@ -59,13 +59,17 @@ def report_click_error(exc: click.ClickException, group: click.Group, *, as_json
         return report_failure(refused, as_json=as_json) or exit_code(refused)
     command = ctx.command_path if ctx else _command_path(group, args)
     hint = f"see `{command} --help`"
-    if _text_taken_for_an_option(exc):
+    meant = _options_meant(exc)
+    if not meant and _text_taken_for_an_option(exc):
         hint += f"; text that begins with '-' goes last, after `--`: `{command} [OPTIONS] -- '-…'`"
     directory = _directory_given_as_argument(exc, args[len(command.split()) - 1 :])
     if directory is not None:
         takes = any(isinstance(param, click.Argument) for param in ctx.command.params) if ctx else False
         hint += f"; a project directory goes with --project: `{command}{' …' if takes else ''} --project {directory}`"
-    refused = UsageError(_with_prefix_match(exc), hint=hint)
+    message = exc.format_message()
+    if meant:
+        message += f" Did you mean {' or '.join(repr(name) for name in meant)}?"
+    refused = UsageError(message, hint=hint)
     return report_failure(refused, as_json=as_json) or exit_code(refused)
 
 
@@ -97,23 +101,29 @@ def _command_path(group: click.Group, args: list[str]) -> str:
     return " ".join(path)
 
 
-def _with_prefix_match(exc: click.ClickException) -> str:
-    """Click's message; for an unknown option that begins the name of one or more of the
-    command's options (``--all`` for ``--all-projects``), naming them, as click names close ones."""
-    message = exc.format_message()
+# Short options other tools use, for the long option a kenning command has instead.
+SHORT = {
+    "-n": "--limit",
+    "-l": "--limit",
+    "-j": "--json",
+    "-p": "--project",
+    "-t": "--type",
+    "-v": "--version",
+    "-V": "--version",
+}
+
+
+def _options_meant(exc: click.ClickException) -> list[str]:
+    """For an unknown option click names no close one for, the command's options it probably
+    meant: those its name begins (``--all`` for ``--all-projects``), or the long option for a
+    short one other tools use (``-n`` for ``--limit``, ``-V`` for ``--version``)."""
     if not isinstance(exc, click.NoSuchOption) or exc.possibilities or exc.ctx is None:
-        return message
+        return []
     typed = exc.option_name
-    longer = sorted(
-        name
-        for param in exc.ctx.command.params
-        if isinstance(param, click.Option)
-        for name in param.opts
-        if name.startswith("--") and name.startswith(typed) and len(typed) > 2
-    )
-    if not longer:
-        return message
-    return f"{message} Did you mean {' or '.join(repr(name) for name in longer)}?"
+    names = {name for param in exc.ctx.command.params if isinstance(param, click.Option) for name in param.opts}
+    if typed in SHORT:
+        return [SHORT[typed]] if SHORT[typed] in names else []
+    return sorted(name for name in names if name.startswith("--") and name.startswith(typed) and len(typed) > 2)
 
 
 def _directory_given_as_argument(exc: click.ClickException, args: list[str]) -> str | None:
