@@ -442,3 +442,13 @@ def test_a_short_option_other_tools_use_names_the_long_one(cli, args, meant):
     assert result.code == 2
     assert f"Did you mean '{meant}'?" in result.err.splitlines()[0]
     assert "after `--`" not in result.err  # not taken for text beginning with '-'
+
+
+@pytest.mark.parametrize(("value", "said"), [("abc", "must be an integer (got 'abc')"), ("70000", "at most 65535")])
+def test_serve_refuses_a_bad_port_in_the_words_mcp_http_uses(cli, make_project, value, said):
+    """Before, `kenning serve --port abc` said "'abc' is not a valid integer range"."""
+    project = make_project({"docs/a.md": "# A\n"})
+    served = cli("serve", "--port", value, "--project", str(project.root))
+    mcp = cli("mcp", "--http", "--port", value, "--project", str(project.root))
+    assert served.code == mcp.code == 2
+    assert said in served.err and served.err == mcp.err
