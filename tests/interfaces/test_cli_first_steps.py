@@ -452,3 +452,15 @@ def test_serve_refuses_a_bad_port_in_the_words_mcp_http_uses(cli, make_project, 
     mcp = cli("mcp", "--http", "--port", value, "--project", str(project.root))
     assert served.code == mcp.code == 2
     assert said in served.err and served.err == mcp.err
+
+
+def test_bench_out_in_a_missing_folder_is_refused_before_the_run_not_with_a_traceback_after(
+    cli, make_project, tmp_path
+):
+    project = make_project({"docs/a.md": "# A\n\nSome words.\n"})
+    resync(project)
+    result = cli("bench", "--out", str(tmp_path / "nowhere" / "report.txt"), "--project", str(project.root))
+    assert result.code == 2 and result.out == ""
+    assert result.err.startswith(f"error: --out {tmp_path / 'nowhere' / 'report.txt'}: cannot write the report")
+    written = cli("bench", "--out", str(tmp_path / "report.txt"), "--project", str(project.root))
+    assert written.code == 0 and (tmp_path / "report.txt").read_text().startswith("kenning bench")
