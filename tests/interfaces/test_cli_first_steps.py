@@ -464,3 +464,13 @@ def test_bench_out_in_a_missing_folder_is_refused_before_the_run_not_with_a_trac
     assert result.err.startswith(f"error: --out {tmp_path / 'nowhere' / 'report.txt'}: cannot write the report")
     written = cli("bench", "--out", str(tmp_path / "report.txt"), "--project", str(project.root))
     assert written.code == 0 and (tmp_path / "report.txt").read_text().startswith("kenning bench")
+
+
+def test_init_with_kenning_home_a_file_is_a_usage_error_that_creates_nothing(cli, tmp_path, monkeypatch):
+    """Before: a traceback (FileExistsError), and `.kenning/` left behind."""
+    (tmp_path / "home").write_text("")
+    monkeypatch.setenv("KENNING_HOME", str(tmp_path / "home"))
+    (tmp_path / "p").mkdir()
+    result = cli("init", str(tmp_path / "p"))
+    assert result.code == 2 and result.err.startswith(f"error: KENNING_HOME {tmp_path / 'home'} is a file")
+    assert not (tmp_path / "p" / ".kenning").exists()

@@ -55,7 +55,7 @@ def init_output(
     from kenning import registry
     from kenning.config import init_project, kenning_home
 
-    _check_name_free(project_path, name, kenning_home())
+    _check_before_writing(project_path, name, kenning_home())
     project, created = init_project(project_path, name)
     registry.register(kenning_home(), project.name, project.root)
     payload: dict[str, Any] = {
@@ -97,16 +97,22 @@ def _enclosing_root(root: Path) -> Path | None:
     return next((p for p in root.parents if (p / STATE_DIR / CONFIG_NAME).is_file()), None)
 
 
-def _check_name_free(project_path: Path, name: str | None, home: Path) -> None:
-    """Refuse, before anything is written, the name a `kenning init` cannot register: one
-    already used by another project of the registry (the registry's rule, checked first: a
-    refused init must leave no ``.kenning/`` behind to trip the next attempt), or a ``--name``
-    other than the one an initialised directory's config already gives (it would be ignored)."""
+def _check_before_writing(project_path: Path, name: str | None, home: Path) -> None:
+    """Refuse, before anything is written, what a `kenning init` cannot register: a registry
+    folder (KENNING_HOME) that is a file, an invalid name, one already used by another project
+    of the registry (the registry's rule, checked first: a refused init must leave no
+    ``.kenning/`` behind to trip the next attempt), or a ``--name`` other than the one an
+    initialised directory's config already gives (it would be ignored)."""
     from kenning import registry
     from kenning.config import default_name, load_project
     from kenning.errors import UsageError
     from kenning.project import CONFIG_NAME, STATE_DIR, check_name
 
+    if home.exists() and not home.is_dir():
+        raise UsageError(
+            f"KENNING_HOME {home} is a file, not a folder: the registry of projects cannot be kept there",
+            hint="set KENNING_HOME to a folder (or unset it: the default is ~/.local/share/kenning)",
+        )
     if name is not None:
         try:
             check_name(name)
