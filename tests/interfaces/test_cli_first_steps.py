@@ -370,3 +370,12 @@ def test_init_with_kenning_home_a_file_is_a_usage_error_that_creates_nothing(cli
     result = cli("init", str(tmp_path / "p"))
     assert result.code == 2 and result.err.startswith(f"error: KENNING_HOME {tmp_path / 'home'} is a file")
     assert not (tmp_path / "p" / ".kenning").exists()
+
+
+@pytest.mark.parametrize("command", [("search", "x"), ("ask", "x"), ("stale",)])
+def test_outside_a_project_the_commands_that_can_ask_every_project_say_so(cli, tmp_path, monkeypatch, command):
+    monkeypatch.chdir(tmp_path)
+    result = cli(*command)
+    assert result.code == 1 and result.err.startswith(f"error: no kenning project at or above {tmp_path}")
+    assert result.err.endswith(", or add --all-projects to ask every registered project\n")
+    assert "--all-projects" not in cli("status").err  # it has no such option

@@ -293,7 +293,7 @@ def stale(
         emit_answer(answer, as_json)
         return
 
-    project = resolve_project(project_path)
+    project = resolve_project(project_path, across=True)
     conn = _open(project)
     try:
         answer = stale_report(conn, project, now=now(), limit=limit, types=types)

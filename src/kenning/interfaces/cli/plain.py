@@ -62,19 +62,26 @@ def now() -> datetime:
     return utc_now()
 
 
-def resolve_project(project_path: Path | None) -> Project:
+def resolve_project(project_path: Path | None, *, across: bool = False) -> Project:
     """The project at ``--project``, else the one enclosing the current directory. A
-    ``--project`` that does not exist says so (not "no kenning project at or above" it)."""
+    ``--project`` that does not exist says so (not "no kenning project at or above" it). For a
+    command that can ask every registered project (``across``), none here names that way too."""
     from kenning.config import load_project
+    from kenning.errors import ProjectNotFound
 
     if project_path is not None and not project_path.exists():
-        from kenning.errors import ProjectNotFound
-
         raise ProjectNotFound(
             f"--project {project_path}: no such directory",
             hint="check the path; `kenning projects list` shows where each registered project is",
         )
-    return load_project(project_path or Path.cwd())
+    try:
+        return load_project(project_path or Path.cwd())
+    except ProjectNotFound as exc:
+        if not across or project_path is not None:
+            raise
+        raise ProjectNotFound(
+            exc.message, hint=f"{exc.hint}, or add --all-projects to ask every registered project"
+        ) from None
 
 
 def report_failure(exc: BaseException, *, as_json: bool = False) -> int | None:
@@ -135,7 +142,7 @@ def search_output(
     from kenning.answer.search import search_project
     from kenning.interfaces.render import answer_text, to_json_text
 
-    answer = search_project(resolve_project(project_path), query, options, now=now())
+    answer = search_project(resolve_project(project_path, across=True), query, options, now=now())
     return (to_json_text(answer.to_json()) if as_json else terminal_safe(answer_text(answer))), answer
 
 
