@@ -81,5 +81,7 @@ def ask(
                 "--since, --until and --type go with --all-projects",
                 hint="for one project, use `kenning search --since … --type …`",
             )
-        answer = ask_project(resolve_project(project_path), question, now=now(), limit=limit, explain=explain)
+        answer = ask_project(
+            resolve_project(project_path, across=True), question, now=now(), limit=limit, explain=explain
+        )
     emit_answer(answer, as_json)

@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 import click
 
+from kenning.errors import ValidationError
 from kenning.interfaces.cli.common import Bounded, json_option, now, project_option, resolve_project
+from kenning.interfaces.cli.plain import terminal_safe
 
 
 @click.command()
@@ -43,6 +46,8 @@ def bench(
     from kenning.store.db import open_store
 
     project = resolve_project(project_path)
+    if out_file is not None:
+        _check_writable(out_file)  # before the run: its minutes are not lost to a typo
     clock = now()
     conn = open_store(project)  # PostgreSQL when the project names a server (unreachable: StoreUnavailable)
     try:
@@ -52,9 +57,26 @@ def bench(
             result["speed"] = bench_speed.measure(project, conn, texts, now=clock)
     finally:
         conn.close()
-    text = to_json_text(result) if as_json else bench_report.render_text(result)
+    text = to_json_text(result) if as_json else terminal_safe(bench_report.render_text(result))
     if out_file is not None:
-        out_file.write_text(text + "\n", encoding="utf-8")
+        try:
+            out_file.write_text(text + "\n", encoding="utf-8")
+        except OSError as exc:
+            raise _unwritable(out_file, exc.strerror or str(exc)) from None
         click.echo(f"report written to {out_file}", err=True)
     else:
         click.echo(text)
+
+
+def _check_writable(out_file: Path) -> None:
+    folder = out_file.parent
+    if not folder.is_dir():
+        raise _unwritable(out_file, f"no such directory {folder}")
+    if not os.access(folder, os.W_OK) or (out_file.exists() and not os.access(out_file, os.W_OK)):
+        raise _unwritable(out_file, "permission denied")
+
+
+def _unwritable(out_file: Path, why: str) -> ValidationError:
+    return ValidationError(
+        f"--out {out_file}: cannot write the report ({why})", hint="give a file in a writable folder"
+    )

@@ -11,7 +11,7 @@ import click
 
 from kenning.citation import parse_fact_ref
 from kenning.config import Project
-from kenning.interfaces.cli.plain import answer_code
+from kenning.interfaces.cli.plain import answer_code, terminal_safe
 from kenning.interfaces.cli.plain import now as now  # re-exported: every command's clock
 from kenning.interfaces.cli.plain import resolve_project as resolve_project  # re-exported
 from kenning.interfaces.render import answer_text, to_json_text
@@ -62,6 +62,18 @@ def no_embed_option(func: F) -> F:
     )(func)
 
 
+def text_or_stdin(text: str) -> str:
+    """TEXT, or the standard input when TEXT is ``-`` (``git log -1 | kenning remember -``);
+    refused when that input is a terminal: nothing was piped."""
+    if text != "-":
+        return text
+    if sys.stdin.isatty():
+        raise click.UsageError(
+            "TEXT `-` reads standard input, which is this terminal: pipe the text in (`echo … | kenning remember -`)"
+        )
+    return sys.stdin.read().rstrip("\r\n")
+
+
 def parse_fact_id(raw: str, project: Project) -> int:
     """An id as ``42``, ``#42`` or ``kn://<project>/42`` (the one parser: ``kenning.citation``)."""
     return parse_fact_ref(raw, project.name)
@@ -71,7 +83,7 @@ def emit(payload: Any, as_json: bool, text: str | Callable[[], str]) -> None:
     if as_json:
         click.echo(to_json_text(payload))
     else:
-        click.echo(text() if callable(text) else text)
+        click.echo(terminal_safe(text() if callable(text) else text))
 
 
 def emit_answer(answer: Answer, as_json: bool, text: Callable[[Answer], str] = answer_text) -> None:

@@ -18,6 +18,7 @@ from kenning.interfaces.cli.common import (
     parse_fact_id,
     project_option,
     resolve_project,
+    text_or_stdin,
 )
 from kenning.interfaces.cli.plain import LIMIT_RANGE, SYNTAXES, answer_code, search_output
 from kenning.interfaces.render import answer_text, fact_text, saved_payload, saved_text
@@ -70,8 +71,10 @@ def search(
 ) -> None:
     """Lexical search (FTS5 BM25 + trigram) with freshness computed now.
 
-    The console script serves this command without click (``plain.fast_search``); this is
-    the reference for its options, help and usage errors."""
+    \f
+    (Not in --help, which stops at the form feed.) The console script serves this command
+    without click (``plain.fast_search``); this is the reference for its options, help and
+    usage errors."""
     from kenning.across.window import check_window
     from kenning.answer.search import SearchOptions
 
@@ -157,10 +160,12 @@ def remember(
     project_path: Path | None,
     as_json: bool,
 ) -> None:
-    """Save a note as a fact. It has no re-readable source: it is `unverified`, never `current`."""
+    """Save a note as a fact (TEXT `-`: read from standard input). It has no re-readable
+    source: it is `unverified`, never `current`."""
     from kenning import dense
     from kenning.lifecycle import remember as save
 
+    text = text_or_stdin(text)
     if to_global:
         from kenning.across.transverse import remember_global
         from kenning.config import kenning_home
@@ -288,7 +293,7 @@ def stale(
         emit_answer(answer, as_json)
         return
 
-    project = resolve_project(project_path)
+    project = resolve_project(project_path, across=True)
     conn = _open(project)
     try:
         answer = stale_report(conn, project, now=now(), limit=limit, types=types)

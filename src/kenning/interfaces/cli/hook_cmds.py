@@ -41,7 +41,11 @@ def _record(project_path: Path | None, raw: str) -> None:
     from kenning.memory.sessions import record_tool_use
     from kenning.store.db import open_store
 
-    payload = json.loads(raw)
+    try:
+        payload = json.loads(raw)
+    except ValueError as exc:  # the decoder's words alone ("Expecting value: line 1 …") say little
+        got = "empty" if not raw.strip() else f"not JSON ({exc})"
+        raise ValueError(f"standard input is {got}: it expects the agent's PostToolUse JSON payload") from None
     if not isinstance(payload, dict):
         raise ValueError("the payload is not a JSON object")
     cwd = payload.get("cwd")

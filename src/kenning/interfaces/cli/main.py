@@ -13,9 +13,8 @@ import sys
 import click
 
 from kenning import __version__
-from kenning.errors import KenningError, UsageError
+from kenning.errors import KenningError
 from kenning.interfaces.cli.plain import report_failure
-from kenning.interfaces.exit_codes import exit_code
 from kenning.store.handle import StoreError
 
 # name -> "module:attribute", in the order `kenning --help` lists them. A table rather than
@@ -51,6 +50,21 @@ class LazyGroup(click.Group):
     def list_commands(self, ctx: click.Context) -> list[str]:
         return list(COMMANDS)
 
+    def resolve_command(
+        self, ctx: click.Context, args: list[str]
+    ) -> tuple[str | None, click.Command | None, list[str]]:
+        """An unknown command names the closest ones (``kenning serach`` → ``search``), as click
+        does for the subcommands of a group it has loaded; this group loads none in advance."""
+        name = args[0] if args else ""
+        if name and name not in COMMANDS and not name.startswith("-") and not ctx.resilient_parsing:
+            from kenning.interfaces.cli.usage import close_commands  # only on a mistake (start-up time)
+
+            close = close_commands(name, list(COMMANDS))
+            if close:
+                shown = " or ".join(f"`kenning {c}`" for c in close)
+                raise click.UsageError(f"No such command {name!r}. Did you mean {shown}?", ctx)
+        return super().resolve_command(ctx, args)
+
     def get_command(self, ctx: click.Context, cmd_name: str) -> click.Command | None:
         target = COMMANDS.get(cmd_name)
         if target is None:
@@ -72,25 +86,14 @@ def main(argv: list[str] | None = None) -> None:
         code = cli.main(args=args, prog_name="kenning", standalone_mode=False)
     except (KenningError, StoreError, KeyboardInterrupt) as exc:
         sys.exit(report_failure(exc, as_json=as_json) or 1)
-    except click.exceptions.Abort:
-        sys.exit(report_failure(KeyboardInterrupt()))
+    except click.exceptions.Abort as exc:  # click's wrapping of Ctrl-C: the interrupt keeps its hint
+        cause = exc.__cause__
+        sys.exit(report_failure(cause if isinstance(cause, KeyboardInterrupt) else KeyboardInterrupt()))
     except click.ClickException as exc:
-        sys.exit(report_click_error(exc, as_json=as_json))
+        from kenning.interfaces.cli.usage import report_click_error  # only on a mistake (start-up time)
+
+        sys.exit(report_click_error(exc, cli, as_json=as_json, args=args))
     sys.exit(code if isinstance(code, int) else 0)
-
-
-def report_click_error(exc: click.ClickException, *, as_json: bool) -> int:
-    """A usage error click detects (unknown option or command, missing argument, a value not
-    among the choices) is kenning's ``UsageError``, reported as every typed error is: the
-    ``error:`` and ``hint:`` lines (the hint names the command's --help), its exit code and, with
-    ``--json``, its JSON object — never click's own ``Usage:``/``Error:`` lines. A group called
-    without its command prints its help instead (the help is the hint)."""
-    if isinstance(exc, click.exceptions.NoArgsIsHelpError):
-        exc.show()
-        return exit_code(UsageError(exc.format_message()))
-    command = exc.ctx.command_path if isinstance(exc, click.UsageError) and exc.ctx else "kenning"
-    refused = UsageError(exc.format_message(), hint=f"see `{command} --help`")
-    return report_failure(refused, as_json=as_json) or exit_code(refused)
 
 
 if __name__ == "__main__":

@@ -17,6 +17,7 @@ from kenning.interfaces.cli.common import (
     parse_fact_id,
     project_option,
     resolve_project,
+    text_or_stdin,
 )
 from kenning.interfaces.render import saved_payload, saved_text
 
@@ -203,12 +204,14 @@ def save(
     project_path: Path | None,
     as_json: bool,
 ) -> None:
-    """Save an observation (an identical active note answers "already saved as #N")."""
+    """Save an observation (TEXT `-`: read from standard input; an identical active note
+    answers "already saved as #N")."""
     from kenning import dense
     from kenning.memory.observations import Observation
     from kenning.memory.observations import save as run
     from kenning.store.db import open_store
 
+    text = text_or_stdin(text)
     project = resolve_project(project_path)
     obs = Observation(
         text=text,

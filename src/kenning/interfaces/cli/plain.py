@@ -38,6 +38,17 @@ SYNTAXES = ("natural", "fts")
 LIMIT_RANGE = (1, 100)
 
 
+# Control characters other than newline and tab, C1 included: shown as `\x1b`, never sent to
+# the terminal, where an indexed file's escape sequences could clear the screen, retitle the
+# window or rewrite a line (`\r`). JSON escapes them itself (C0), or carries them as data.
+_CONTROLS = {c: f"\\x{c:02x}" for c in (*range(0x00, 0x09), *range(0x0B, 0x20), *range(0x7F, 0xA0))}
+
+
+def terminal_safe(text: str) -> str:
+    """TEXT with its control characters made visible (``\\x1b``), newlines and tabs kept."""
+    return text.translate(_CONTROLS)
+
+
 def now() -> datetime:
     """The clock. ``KENNING_NOW`` (ISO 8601) pins it, for tests and reproducible reports."""
     from kenning.clock import parse_iso, utc_now
@@ -51,11 +62,26 @@ def now() -> datetime:
     return utc_now()
 
 
-def resolve_project(project_path: Path | None) -> Project:
-    """The project at ``--project``, else the one enclosing the current directory."""
+def resolve_project(project_path: Path | None, *, across: bool = False) -> Project:
+    """The project at ``--project``, else the one enclosing the current directory. A
+    ``--project`` that does not exist says so (not "no kenning project at or above" it). For a
+    command that can ask every registered project (``across``), none here names that way too."""
     from kenning.config import load_project
+    from kenning.errors import ProjectNotFound
 
-    return load_project(project_path or Path.cwd())
+    if project_path is not None and not project_path.exists():
+        raise ProjectNotFound(
+            f"--project {project_path}: no such directory",
+            hint="check the path; `kenning projects list` shows where each registered project is",
+        )
+    try:
+        return load_project(project_path or Path.cwd())
+    except ProjectNotFound as exc:
+        if not across or project_path is not None:
+            raise
+        raise ProjectNotFound(
+            exc.message, hint=f"{exc.hint}, or add --all-projects to ask every registered project"
+        ) from None
 
 
 def report_failure(exc: BaseException, *, as_json: bool = False) -> int | None:
@@ -63,8 +89,9 @@ def report_failure(exc: BaseException, *, as_json: bool = False) -> int | None:
     failure is first turned into its typed error (``store.handle.typed_error``: the engine's
     wording never reaches a user). The message and hint go to stderr; with ``--json``, stdout
     also carries ``{"error": {"type", "message", "hint"}}``, as MCP and the web API do."""
-    if isinstance(exc, KeyboardInterrupt):
-        sys.stderr.write("interrupted\n")
+    if isinstance(exc, KeyboardInterrupt):  # its message, when it has one, is a hint
+        hint = f"hint: {exc.args[0]}\n" if exc.args and isinstance(exc.args[0], str) else ""
+        sys.stderr.write(f"interrupted\n{hint}")
         return 130
     if isinstance(exc, StoreError):
         exc = typed_error(exc)
@@ -115,8 +142,8 @@ def search_output(
     from kenning.answer.search import search_project
     from kenning.interfaces.render import answer_text, to_json_text
 
-    answer = search_project(resolve_project(project_path), query, options, now=now())
-    return (to_json_text(answer.to_json()) if as_json else answer_text(answer)), answer
+    answer = search_project(resolve_project(project_path, across=True), query, options, now=now())
+    return (to_json_text(answer.to_json()) if as_json else terminal_safe(answer_text(answer))), answer
 
 
 def scan_options(args: list[str], flags: Collection[str], valued: Collection[str]) -> list[tuple[str, str]] | None:

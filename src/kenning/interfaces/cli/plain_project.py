@@ -55,6 +55,7 @@ def init_output(
     from kenning import registry
     from kenning.config import init_project, kenning_home
 
+    _check_before_writing(project_path, name, kenning_home())
     project, created = init_project(project_path, name)
     registry.register(kenning_home(), project.name, project.root)
     payload: dict[str, Any] = {
@@ -64,12 +65,95 @@ def init_output(
         "config": str(project.state_dir / "config.toml"),
         "registry": str(kenning_home()),
     }
+    outer = _enclosing_root(project.root)
+    if outer is not None:
+        payload["inside"] = str(outer)
     synced = _synced(project.root, no_embed, progress) if then_sync else None
     if as_json:
         return json_text(payload if synced is None else {**payload, "sync": synced})
     verb = "created" if created else "already initialised"
     head = f"{project.name}: {verb} at {project.state_dir}"
-    return f"{head}\nnext: kenning sync" if synced is None else f"{head}\n{sync_text(synced)}"
+    if outer is not None:
+        head += (
+            f"\nnote: inside the project at {outer}: commands run under {project.root} now use {project.name!r}, "
+            f"and the next sync of {outer.name!r} leaves this folder out "
+            f"(undo: `kenning projects remove {project.name}` and delete {project.state_dir})"
+        )
+    if synced is not None:
+        return f"{head}\n{sync_text(synced)}"
+    try:
+        here = Path.cwd().resolve()
+    except OSError:  # the current directory was deleted
+        here = Path("/")
+    inside = here == project.root or project.root in here.parents
+    return f"{head}\nnext: kenning sync" + ("" if inside else f" --project {project.root}")
+
+
+def _enclosing_root(root: Path) -> Path | None:
+    """The project directory above ``root``, if any: ``root`` is then a project of its own
+    inside it, which that project's sync skips (``ingest.discover``'s nested projects)."""
+    from kenning.project import CONFIG_NAME, STATE_DIR
+
+    return next((p for p in root.parents if (p / STATE_DIR / CONFIG_NAME).is_file()), None)
+
+
+def _check_before_writing(project_path: Path, name: str | None, home: Path) -> None:
+    """Refuse, before anything is written, what a `kenning init` cannot register: a registry
+    folder (KENNING_HOME) that is a file, an invalid name, one already used by another project
+    of the registry (the registry's rule, checked first: a refused init must leave no
+    ``.kenning/`` behind to trip the next attempt), or a ``--name`` other than the one an
+    initialised directory's config already gives (it would be ignored)."""
+    from kenning import registry
+    from kenning.config import default_name, load_project
+    from kenning.errors import UsageError
+    from kenning.project import CONFIG_NAME, STATE_DIR, check_name
+
+    if home.exists() and not home.is_dir():
+        raise UsageError(
+            f"KENNING_HOME {home} is a file, not a folder: the registry of projects cannot be kept there",
+            hint="set KENNING_HOME to a folder (or unset it: the default is ~/.local/share/kenning)",
+        )
+    if name is not None:
+        try:
+            check_name(name)
+        except UsageError:
+            raise UsageError(
+                f"--name {name!r}: a project name is 1-64 characters of letters, digits, . _ -",
+                hint="for example `--name my-project` (it is the <name> of citations kn://<name>/<id>)",
+            ) from None
+        if name == registry.GLOBAL_NAME:
+            raise UsageError(
+                f"--name {name!r}: the name is reserved for the transverse memory", hint="choose another name"
+            )
+    root = project_path.resolve()
+    if not root.is_dir():
+        return  # init_project's error
+    config = root / STATE_DIR / CONFIG_NAME
+    existing = load_project(root).name if config.is_file() else None
+    entries = registry.list_entries(home)
+    if existing is not None and name is not None and name != existing:
+        registered = any(e.name == existing and e.path == root for e in entries)
+        raise UsageError(
+            f"{root} is already initialised as {existing!r}: --name only names a new project",
+            hint=f"to rename it: `kenning projects rename {existing} {name}`"
+            if registered
+            else f"to rename it, edit `name` in {config}, then run `kenning init` again",
+        )
+    chosen = existing or name or default_name(root)
+    if chosen == registry.GLOBAL_NAME and existing is None:
+        raise UsageError(
+            f"the directory's name {chosen!r} is reserved for the transverse memory",
+            hint="name the project with `kenning init --name NAME`",
+        )
+    for entry in entries:
+        if entry.name == chosen and entry.path != root and (entry.path / STATE_DIR).is_dir():
+            hint = (
+                f"its {STATE_DIR}/{CONFIG_NAME} gives that name (a copy of that project?): edit `name` in {config}, "
+                "then run `kenning init` again"
+                if existing
+                else "choose another with `kenning init --name NAME`"
+            )
+            raise UsageError(f"project name {chosen!r} is already used by {entry.path}", hint=hint)
 
 
 def sync_output(project_path: Path | None, no_embed: bool, as_json: bool, progress: Progress | None) -> str:
@@ -81,7 +165,13 @@ def sync_output(project_path: Path | None, no_embed: bool, as_json: bool, progre
 def _synced(project_path: Path | None, no_embed: bool, progress: Progress | None) -> dict[str, Any]:
     from kenning.sync.run import sync
 
-    return sync(resolve_project(project_path), now=now(), progress=progress, embed=not no_embed).to_json()
+    project = resolve_project(project_path)
+    try:
+        return sync(project, now=now(), progress=progress, embed=not no_embed).to_json()
+    except KeyboardInterrupt:  # the hint of `interrupted` (plain.report_failure)
+        raise KeyboardInterrupt(
+            "the files written before the interrupt stay indexed: `kenning sync` carries on"
+        ) from None
 
 
 def sync_text(data: dict[str, Any]) -> str:
@@ -132,18 +222,36 @@ def parse_project_args(command: str, args: list[str]) -> dict[str, Any] | None:
         return None
     values: dict[str, Any] = {key: False for key in flags.values()}
     values.update({key: None for key in valued.values()})
+    positional: list[str] = []
     for name, value in pairs:
         if name in flags:
             values[flags[name]] = True
+            continue
+        if not name and command == "init" and value and not value.startswith("-") and not positional:
+            positional.append(value)  # `kenning init DIR`, as `--project DIR`
             continue
         if not name or not value or value.startswith("-") or (name == "--project" and os.path.isfile(value)):
             return None
         values[valued[name]] = Path(value) if name == "--project" else value
     if command == "init":
+        directory = Path(positional[0]) if positional else None
         if values["no_embed"] and not values["then_sync"]:
             return None  # click's usage error: --no-embed is an option of the sync
-        values["project_path"] = values["project_path"] or Path(".")
+        if (directory and os.path.isfile(directory)) or init_directory_conflict(directory, values["project_path"]):
+            return None  # click's usage errors: a file, or two different directories
+        values["project_path"] = directory or values["project_path"] or Path(".")
     return values
+
+
+def init_directory_conflict(directory: Path | None, project_path: Path | None) -> str | None:
+    """Why `kenning init DIRECTORY --project PATH` is refused: two different directories (the
+    same one given twice is accepted)."""
+    if directory is None or project_path is None or directory.resolve() == project_path.resolve():
+        return None
+    return (
+        f"two directories given: {directory} and --project {project_path}; "
+        "give the directory once, as DIRECTORY or as --project"
+    )
 
 
 def fast_project(command: str, args: list[str]) -> int | None:

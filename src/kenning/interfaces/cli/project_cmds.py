@@ -17,8 +17,9 @@ from kenning.interfaces.cli.common import (
     project_option,
     resolve_project,
     stderr_is_terminal,
+    warn,
 )
-from kenning.interfaces.cli.plain_project import init_output, sync_output
+from kenning.interfaces.cli.plain_project import init_directory_conflict, init_output, sync_output
 from kenning.interfaces.cli.serve_cmds import forwarded_option
 from kenning.project import CONFIG_NAME
 from kenning.status import project_status
@@ -31,12 +32,13 @@ if TYPE_CHECKING:
 
 
 @click.command()
+@click.argument("directory", required=False, type=click.Path(file_okay=False, path_type=Path))
 @click.option(
     "--project",
     "project_path",
     type=click.Path(file_okay=False, path_type=Path),
-    default=Path("."),
-    help="Directory to make a kenning project (default: the current directory).",
+    default=None,
+    help="Directory to make a kenning project, same as DIRECTORY (default: the current directory).",
 )
 @click.option("--name", default=None, help="Project name used in citations kn://<name>/<id> (default: directory name).")
 @click.option(
@@ -44,11 +46,17 @@ if TYPE_CHECKING:
 )
 @click.option("--no-embed", "no_embed", is_flag=True, help="With --sync: lexical sync only, no embedding (level 1).")
 @json_option
-def init(project_path: Path, name: str | None, then_sync: bool, no_embed: bool, as_json: bool) -> None:
-    """Create .kenning/ (config, .gitignore) and register the project on this machine; with
-    --sync, index it too."""
+def init(
+    directory: Path | None, project_path: Path | None, name: str | None, then_sync: bool, no_embed: bool, as_json: bool
+) -> None:
+    """Create .kenning/ (config, .gitignore) in DIRECTORY (default: the current directory) and
+    register the project on this machine; with --sync, index it too."""
     if no_embed and not then_sync:
         raise click.UsageError("--no-embed applies to the sync: use it with --sync (or on `kenning sync`)")
+    conflict = init_directory_conflict(directory, project_path)
+    if conflict:
+        raise click.UsageError(conflict)
+    project_path = directory or project_path or Path(".")
     if not then_sync:
         click.echo(init_output(project_path, name, as_json))
         return
@@ -225,7 +233,15 @@ def mcp(
             )
         serve_until_stopped(app, sock, "kenning mcp --http", forwarded=proxies)
     else:
+        import sys
+
         from kenning.interfaces.cli.serve_cmds import said_stopped
         from kenning.interfaces.mcp.server import serve_stdio
 
+        if sys.stdin.isatty() and stderr_is_terminal():  # a person typed it: say what it waits for
+            warn(
+                f"kenning mcp: serving {project.name} over stdio, waiting for an MCP client's JSON-RPC on this input. "
+                "An agent starts this command itself (`claude mcp add kenning -- kenning mcp --project PATH`, "
+                "docs/mcp.md); to try a question here, `kenning ask`. Ctrl-C stops."
+            )
         said_stopped(serve_stdio(project, tools=tools, cross_project=cross_project), "kenning mcp")

@@ -8,7 +8,16 @@ import click
 
 from kenning import registry
 from kenning.config import kenning_home, load_project
-from kenning.interfaces.cli.common import emit, json_option, now, parse_fact_id, project_option, resolve_project
+from kenning.interfaces.cli.common import (
+    emit,
+    json_option,
+    now,
+    parse_fact_id,
+    project_option,
+    resolve_project,
+    stderr_is_terminal,
+    warn,
+)
 
 
 @click.group()
@@ -29,6 +38,12 @@ def projects_list(as_json: bool) -> None:
         as_json,
         lambda: "\n".join(_row_text(r) for r in rows) or "no projects registered (run `kenning init`)",
     )
+    missing = [str(r["name"]) for r in rows if r["state"] == "missing"]
+    if missing and stderr_is_terminal():  # a hint, not data: stderr, on a terminal only
+        warn(
+            f"hint: {', '.join(missing)}: directory gone — moved? run `kenning init` where it now lives "
+            f"(or `kenning projects add PATH`); deleted? `kenning projects remove {missing[0]}`"
+        )
 
 
 def _row_text(row: dict) -> str:

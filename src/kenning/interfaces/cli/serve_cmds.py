@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING, Any, TypeVar
 
 import click
 
-from kenning.interfaces.cli.common import now, project_option, resolve_project, stderr_is_terminal, warn
+from kenning.interfaces.cli.common import Bounded, now, project_option, resolve_project, stderr_is_terminal, warn
 
 if TYPE_CHECKING:
     from starlette.types import ASGIApp
@@ -33,9 +33,7 @@ def forwarded_option(func: F) -> F:
 
 
 @click.command()
-@click.option(
-    "--port", type=click.IntRange(0, 65535), default=8765, show_default=True, help="TCP port (0 picks a free one)."
-)
+@click.option("--port", type=Bounded(0, 65535), default=8765, show_default=True, help="TCP port (0 picks a free one).")
 @click.option(
     "--host",
     default=None,
