@@ -8,12 +8,15 @@ overlap instead of adding up (docs/benchmarks.md, branch coldstart).
 
 from __future__ import annotations
 
+import json
+
 from kenning.clock import iso
 from kenning.graph import build as graph_build
 from kenning.ingest.discover import Candidate, Discovery, discover
 from kenning.ingest.read import Progress, Reading, read_all
 from kenning.store import facts as fact_store
 from kenning.store import sources
+from kenning.store.db import transaction
 from kenning.sync import dates as source_dates
 from kenning.sync.batches import write_batches
 from kenning.sync.report import SyncReport
@@ -52,6 +55,9 @@ def apply(
     graph_pending = graph_build.pending(conn, project)
     if not to_read and not vanished and not graph_pending:
         report.indexed = len(manifest)
+        if not sources.synced(conn):  # a first sync with nothing to index (an empty project) is a sync all the same
+            with transaction(conn):
+                sources.record_sync_run(conn, iso(now), json.dumps(report.to_json(), sort_keys=True))
         return report
 
     # The pool parses while the batches are written; a batch that waits for the pool under the
