@@ -228,7 +228,7 @@ def init_project(root: Path, name: str | None = None) -> tuple[Project, bool]:
     created = not config_path.exists()
     if created:
         chosen = name or default_name(root)
-        check_name(chosen)
+        check_name(chosen, new=True)
         state.mkdir(exist_ok=True)
         config_path.write_text(
             CONFIG_TEMPLATE.format(name=json.dumps(chosen), max_bytes=DEFAULT_MAX_FILE_BYTES),

@@ -23,10 +23,14 @@ DEFAULT_MAX_FILE_BYTES = 1_000_000
 _NAME = re.compile(r"[A-Za-z0-9._-]{1,64}")  # a project name, as citations kn://<name>/<id> carry it
 
 
-def check_name(name: object, where: Path | str = "config") -> str:
-    """``name`` when it can name a project; else ``UsageError`` naming ``where`` it came from."""
+def check_name(name: object, where: Path | str = "config", *, new: bool = False) -> str:
+    """``name`` when it can name a project; else ``UsageError`` naming ``where`` it came from.
+    ``new``: a name being given (init, rename) may not begin with '-' (a command line would read
+    it as an option: `kenning projects rename -x y`) or '.'; a config already holding one loads."""
     if not isinstance(name, str) or not _NAME.fullmatch(name):
         raise UsageError(f"{where}: `name` must be 1-64 characters of letters, digits, . _ -")
+    if new and name[0] in "-.":
+        raise UsageError(f"{where}: `name` {name!r} must begin with a letter, a digit or _")
     return name
 
 

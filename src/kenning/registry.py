@@ -90,7 +90,7 @@ def rename(home: Path, old: str, new: str) -> Entry:
     """Give a registered project another name in the registry and in its ``config.toml``
     (citations ``kn://<name>/<id>`` follow the config). Refused when ``new`` is taken."""
     _check_name(new)
-    check_name(new)
+    check_name(new, new=True)
     entries = list_entries(home)
     found = next((e for e in entries if e.name == old), None)
     if found is None:

@@ -285,6 +285,7 @@ def test_projects_list_shows_each_store_state_and_rename_follows_into_the_config
     assert renamed["name"] == "alpha2"
     assert 'name = "alpha2"' in (machine.alpha.state_dir / "config.toml").read_text(encoding="utf-8")
     assert cli("projects", "rename", "alpha2", "global").code == 2
+    assert cli("projects", "rename", "alpha2", "--", "-x").code == 2  # a name a command line would read as an option
     assert cli("projects", "rename", "nobody", "x").code == 1
 
 

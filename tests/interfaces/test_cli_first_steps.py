@@ -220,6 +220,8 @@ def test_mcp_typed_at_a_terminal_says_what_it_waits_for(make_project, isolated_h
         ("bad name", "--name 'bad name': a project name is 1-64 characters"),
         ("", "--name '': a project name is 1-64 characters"),
         ("global", "--name 'global': the name is reserved for the transverse memory"),
+        ("-x", "--name '-x': a project name is 1-64 characters"),  # `projects rename -x y` would read an option
+        (".hidden", "--name '.hidden': a project name is 1-64 characters"),
     ],
 )
 def test_an_invalid_name_is_refused_before_anything_is_written(cli, tmp_path, monkeypatch, name, said):

@@ -115,10 +115,11 @@ def _check_before_writing(project_path: Path, name: str | None, home: Path) -> N
         )
     if name is not None:
         try:
-            check_name(name)
+            check_name(name, new=True)
         except UsageError:
             raise UsageError(
-                f"--name {name!r}: a project name is 1-64 characters of letters, digits, . _ -",
+                f"--name {name!r}: a project name is 1-64 characters of letters, digits, . _ -, "
+                "beginning with a letter, a digit or _",
                 hint="for example `--name my-project` (it is the <name> of citations kn://<name>/<id>)",
             ) from None
         if name == registry.GLOBAL_NAME:
