@@ -104,7 +104,10 @@ def search_conn(
     now: datetime,
     mode: str = "lexical",
     rule: str | None = None,
+    note_sync: bool = True,
 ) -> Answer:
+    """The answer to ``parsed`` in one store. ``note_sync=False``: the caller notes a running
+    sync itself (``ask_conn`` does for every mode), so the lock is probed once an answer."""
     filters = filters_of(options)
     if parsed.fts and prefix.guarded(parsed):
         fts_guard.check_expansion(conn, parsed.fts)  # prefixes and repeats: what the caller typed
@@ -143,7 +146,7 @@ def search_conn(
         filtered=dict(filtered),
         notes=(*spelled, *prefix_notes),
     )
-    return noting_sync(answer, project)
+    return noting_sync(answer, project) if note_sync else answer
 
 
 def filters_of(options: SearchOptions, lifecycles: tuple[str, ...] | None = None) -> lexical.Filters:
