@@ -202,7 +202,11 @@ def _best_passing(
     """
     page = limit * OVERFETCH
     ranked = _ranked(conn, index, match, limit, spare=page)
-    kept = _passing(conn, [r[0] for r in ranked], filters)
+    ids = [r[0] for r in ranked]
+    kept = _passing(conn, ids[:limit], filters)  # the best ``limit`` first: most often all pass
+    if len(kept) == limit:
+        return [(r[0], -r[1]) for r in ranked[:limit]]
+    kept |= _passing(conn, ids[limit:], filters)
     hits = [(r[0], -r[1]) for r in ranked if r[0] in kept]
     if len(hits) >= limit or len(ranked) < limit:
         return hits[:limit]
