@@ -76,6 +76,8 @@ class Input:
             return b""
         if not self._pollable:
             return await anyio.to_thread.run_sync(os.read, self._fd, CHUNK)
+        if _ready(self._fd, select.POLLIN):  # a request already waiting: read it now, no wait
+            return os.read(self._fd, CHUNK)
         try:
             with anyio.CancelScope() as self._waiting:
                 await anyio.wait_readable(self._fd)
@@ -108,7 +110,7 @@ class Output:
             return
         view = memoryview(data)
         while view:
-            if not _writable(self._fd):
+            if not _ready(self._fd, select.POLLOUT):
                 await anyio.wait_writable(self._fd)
             view = view[os.write(self._fd, view[: select.PIPE_BUF]) :]
 
@@ -116,10 +118,13 @@ class Output:
         """Nothing is buffered: each write reached the file descriptor."""
 
 
-def _writable(fd: int) -> bool:
+def _ready(fd: int, event: int) -> bool:
+    """Whether ``fd`` is ready for ``event`` (``select.POLLIN``, ``POLLOUT``) now, without waiting."""
     poller = select.poll()
-    poller.register(fd, select.POLLOUT)
-    return bool(poller.poll(0))
+    poller.register(fd, event)
+    # the end of the stream or an error reads as ready: the read or write then says which;
+    # an invalid descriptor for poll (a terminal, on some systems) takes the readiness wait
+    return any(found & (event | select.POLLHUP | select.POLLERR) for _, found in poller.poll(0))
 
 
 def _write_all(fd: int, data: bytes) -> None:
