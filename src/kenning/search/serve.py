@@ -208,12 +208,16 @@ class Ranker:
     def add(self, hits: list[lexical.Hit]) -> None:
         """Score the hits past those already scored (``hits`` extends the previous list), in
         their order, until none left can enter the top ``limit`` (:meth:`_closed`): their facts
-        are read and checked in chunks, the first one ``limit + 2`` hits, so an answer reads
-        about ``limit`` facts, not the whole pool."""
+        are read and checked in chunks, the first one ``limit`` hits, each next one (twice as
+        many) read only when its first hit may still enter, so an answer where every fact
+        serves reads ``limit`` facts, not the whole pool."""
         new, first = hits[self.seen :], self.seen
         self.seen = len(hits)
-        start, size = 0, self.options.limit + 2
+        start, size = 0, self.options.limit
         while start < len(new) and not self.closed:
+            if self._closed(new[start]):  # a hit's bound needs no fact: read none past it
+                self.closed = True
+                break
             part = new[start : start + size]
             facts = fact_store.get_many(self.conn, self.project.name, [h.fact_id for h in part])
             self.files.preload(loc.path for fact in facts.values() for loc in fact.locations)
