@@ -58,10 +58,17 @@ def instruction_like(*texts: str | None) -> bool:
 
 def _addresses_model(text: str) -> bool:
     folded = text.casefold()
-    return any(
-        all(any(word in folded for word in group) for group in gates) and re.search(pattern, text, _FLAGS)
-        for gates, pattern in _GATED
-    )
+    for gates, pattern in _GATED:  # loops, not generators: run on every excerpt a reply shows
+        for group in gates:
+            for word in group:
+                if word in folded:
+                    break
+            else:  # no word of this group: the pattern cannot match
+                break
+        else:
+            if re.search(pattern, text, _FLAGS):
+                return True
+    return False
 
 
 def fact_instruction_like(fact: Fact, *extra: str | None) -> bool:

@@ -360,3 +360,25 @@ def test_statements_costing_more_to_count_than_the_budget_give_way_to_the_plain_
     monkeypatch.setattr(topk, "OVERHEAD_SHARE", 0.0)
     assert len(_statements(conn, lambda: topk.best(conn, WORDS, match, 5))) == 1
     assert topk.best(conn, WORDS, match, 5) == topk.plain(conn, WORDS, match, 5)
+
+
+def test_when_the_best_limit_pass_the_filters_only_they_are_checked(conn, monkeypatch):
+    """The filters are checked on the best ``limit`` first: when all pass, the rest of the page
+    ranked beside them is never read (most questions: every excerpt is active)."""
+    checked: list[int] = []
+    real = fts._passing
+
+    def passing(connection, ids, filters):
+        checked.extend(ids)
+        return real(connection, ids, filters)
+
+    monkeypatch.setattr(fts, "_passing", passing)
+    full = 0
+    for match in _queries(20, seed=7):
+        expected = _old_bm25(conn, match, lexical.Filters(), 3)
+        checked.clear()
+        assert lexical.bm25(conn, match, lexical.Filters(), 3) == expected
+        if len(expected) == 3:
+            assert len(checked) == 3, match
+            full += 1
+    assert full

@@ -8,9 +8,11 @@ that actually served, ``rule`` the rule that chose, and the notes say why.
 
 from __future__ import annotations
 
+import os
 from dataclasses import replace
 from datetime import datetime
 from functools import partial
+from pathlib import Path
 from typing import Any
 
 from kenning import dense as dense_engine
@@ -22,7 +24,7 @@ from kenning.errors import IndexMissing, KenningError
 from kenning.graph.walk import NO_RELATIONS, NOT_BUILT, GraphState, graph_state
 from kenning.ingest import git_history
 from kenning.pack.manifest import read_manifest
-from kenning.project import Project
+from kenning.project import STATE_DIR, Project
 from kenning.records import Answer, EmptyReason
 from kenning.route.rules import Route, route
 from kenning.search.query import ParsedQuery, parse
@@ -60,10 +62,17 @@ def ask_project(
     """The answer to ``question`` in ``project``. ``conn``: an open connection to the
     project's store to answer on, left open (a server keeps its own between calls: opening
     one costs about a millisecond and starts with a cold page cache)."""
-    parse(question)  # the query budget and emptiness checks, before anything is read
+    parsed = parse(question)  # the query budget and emptiness checks, before anything is read
     if conn is not None:
         answer = ask_conn(
-            conn, project, question, now=now, limit=limit, dense_available=dense_available, explain=explain
+            conn,
+            project,
+            question,
+            now=now,
+            limit=limit,
+            dense_available=dense_available,
+            explain=explain,
+            parsed=parsed,
         )
         return replace(answer, level=SERVER_LEVEL) if project.config.store else answer
     try:
@@ -83,7 +92,14 @@ def ask_project(
         )
     try:
         answer = ask_conn(
-            conn, project, question, now=now, limit=limit, dense_available=dense_available, explain=explain
+            conn,
+            project,
+            question,
+            now=now,
+            limit=limit,
+            dense_available=dense_available,
+            explain=explain,
+            parsed=parsed,
         )
     finally:
         conn.close()
@@ -102,19 +118,43 @@ def ask_conn(
     dense_available: bool | None = None,
     explain: bool = False,
     count_hidden: bool = True,
+    parsed: ParsedQuery | None = None,
 ) -> Answer:
     """``ask_project`` over an open connection (cross-project scope opens each store read-only
-    and, with ``count_hidden=False``, skips counting what an empty search hid)."""
-    parsed = parse(question)
+    and, with ``count_hidden=False``, skips counting what an empty search hid). ``parsed``:
+    ``question`` already parsed (``parse(question)``: a parse is a pure function of the text)."""
+    if parsed is None or parsed.text != question or parsed.syntax != "natural":
+        parsed = parse(question)
     chosen, manifest = _route(project, question, dense_available)
     answer = _run(
         conn, project, parsed, chosen, manifest, now=now, limit=limit, explain=explain, count_hidden=count_hidden
     )
-    history = git_history.problem(project.root)  # commits are facts: unread history is a degradation
+    history = _history_problem(project.root)  # commits are facts: unread history is a degradation
     if history is not None and history.value not in answer.degradations:
         answer = replace(answer, degradations=(*answer.degradations, history.value))
     why = f"rule {chosen.rule}: {chosen.reason}"
     return noting_sync(replace(answer, query=question, rule=chosen.rule, notes=(why, *answer.notes)), project)
+
+
+_HISTORY: dict[str, tuple[tuple[int, int, int], git_history.HistoryProblem | None]] = {}
+
+
+def _history_problem(root: Path) -> git_history.HistoryProblem | None:
+    """``git_history.problem(root)``, the record read again only when its file is another one
+    (an atomic write: a new inode) or changed (mtime, size): a server asks it every question.
+    No record file: None, as ``problem`` reads it."""
+    path = root / STATE_DIR / git_history.RECORD
+    try:
+        info = os.stat(path)
+    except OSError:
+        return None
+    key = (info.st_ino, info.st_mtime_ns, info.st_size)
+    kept = _HISTORY.get(str(path))
+    if kept is not None and kept[0] == key:
+        return kept[1]
+    found = git_history.problem(root)
+    _HISTORY[str(path)] = (key, found)
+    return found
 
 
 def _without_index(project: Project, chosen: Route, manifest: dict[str, Any] | None) -> tuple[str, tuple[str, ...]]:
@@ -187,7 +227,7 @@ def _lexical(
     prefer_tests: bool = False,
 ) -> Answer:
     options = SearchOptions(limit=limit, explain=explain, count_hidden=count_hidden, prefer_tests=prefer_tests)
-    answer = search_conn(conn, project, parsed, options, now=now, mode="lexical")
+    answer = search_conn(conn, project, parsed, options, now=now, mode="lexical", note_sync=False)  # ask_conn notes it
     return replace(answer, degradations=degradations, notes=tuple(n for n in (*notes, *answer.notes) if n))
 
 

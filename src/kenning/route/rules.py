@@ -12,6 +12,7 @@ import re
 import unicodedata
 from collections.abc import Callable
 from dataclasses import dataclass
+from functools import lru_cache
 
 from kenning.route.relations import RELATION_CUES
 
@@ -43,8 +44,10 @@ class Rule:
     cues_fr: tuple[str, ...] = ()
 
 
+@lru_cache(maxsize=256)
 def fold(text: str) -> str:
-    """Lowercase, diacritics removed, typographic apostrophes made plain."""
+    """Lowercase, diacritics removed, typographic apostrophes made plain (a pure function of
+    the text, kept for the last questions: the router's tables each read the same question)."""
     text = text.replace("\u2019", "'").replace("\u2018", "'")
     decomposed = unicodedata.normalize("NFKD", text)
     return "".join(ch for ch in decomposed if not unicodedata.combining(ch)).lower()
@@ -79,8 +82,17 @@ def _identifier(question: str, signals: Signals) -> str | None:
 # --- cue tables -----------------------------------------------------------------------------
 
 
-def _cues(*patterns: str) -> tuple[re.Pattern[str], ...]:
-    return tuple(re.compile(rf"(?<![\w-]){p}(?![\w-])") for p in patterns)
+class Cues(tuple[re.Pattern[str], ...]):
+    """A table's cue patterns, in order, with ``any``: their alternation in one pattern, which
+    matches exactly when one of them does (most questions hold no cue: one search, not one a cue)."""
+
+    any: re.Pattern[str]
+
+
+def _cues(*patterns: str) -> Cues:
+    cues = Cues(re.compile(rf"(?<![\w-]){p}(?![\w-])") for p in patterns)
+    cues.any = re.compile(r"(?<![\w-])(?:" + "|".join(f"(?:{p})" for p in patterns) + r")(?![\w-])")
+    return cues
 
 
 # The relation words are one table with the answer layer's (``route.relations``).
@@ -195,8 +207,11 @@ _FRESHNESS = _cues(
 )
 
 
-def _cue(patterns: tuple[re.Pattern[str], ...], question: str) -> str | None:
+def _cue(patterns: Cues, question: str) -> str | None:
+    """The first cue of the table, in its order, that the folded question holds."""
     folded = fold(question)
+    if patterns.any.search(folded) is None:
+        return None
     for pattern in patterns:
         match = pattern.search(folded)
         if match:

@@ -104,7 +104,10 @@ def search_conn(
     now: datetime,
     mode: str = "lexical",
     rule: str | None = None,
+    note_sync: bool = True,
 ) -> Answer:
+    """The answer to ``parsed`` in one store. ``note_sync=False``: the caller notes a running
+    sync itself (``ask_conn`` does for every mode), so the lock is probed once an answer."""
     filters = filters_of(options)
     if parsed.fts and prefix.guarded(parsed):
         fts_guard.check_expansion(conn, parsed.fts)  # prefixes and repeats: what the caller typed
@@ -143,7 +146,7 @@ def search_conn(
         filtered=dict(filtered),
         notes=(*spelled, *prefix_notes),
     )
-    return noting_sync(answer, project)
+    return noting_sync(answer, project) if note_sync else answer
 
 
 def filters_of(options: SearchOptions, lifecycles: tuple[str, ...] | None = None) -> lexical.Filters:
@@ -205,12 +208,16 @@ class Ranker:
     def add(self, hits: list[lexical.Hit]) -> None:
         """Score the hits past those already scored (``hits`` extends the previous list), in
         their order, until none left can enter the top ``limit`` (:meth:`_closed`): their facts
-        are read and checked in chunks, the first one ``limit + 2`` hits, so an answer reads
-        about ``limit`` facts, not the whole pool."""
+        are read and checked in chunks, the first one ``limit`` hits, each next one (twice as
+        many) read only when its first hit may still enter, so an answer where every fact
+        serves reads ``limit`` facts, not the whole pool."""
         new, first = hits[self.seen :], self.seen
         self.seen = len(hits)
-        start, size = 0, self.options.limit + 2
+        start, size = 0, self.options.limit
         while start < len(new) and not self.closed:
+            if self._closed(new[start]):  # a hit's bound needs no fact: read none past it
+                self.closed = True
+                break
             part = new[start : start + size]
             facts = fact_store.get_many(self.conn, self.project.name, [h.fact_id for h in part])
             self.files.preload(loc.path for fact in facts.values() for loc in fact.locations)

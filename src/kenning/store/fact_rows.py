@@ -13,30 +13,78 @@ if TYPE_CHECKING:
     from typing import Any
 
 
+# The columns a ``Fact`` is made of, in the order ``values_to_fact`` reads them.
+FACT_FIELDS = (
+    "id",
+    "type",
+    "title",
+    "body",
+    "source_kind",
+    "source_uri",
+    "fingerprint",
+    "date_source",
+    "date_indexed",
+    "date_confirmed",
+    "date_source_kind",
+    "lifecycle",
+    "superseded_by",
+    "producer",
+    "tags",
+    "importance",
+    "why",
+    "how_to_apply",
+    "memory_type",
+    "meta",
+)
+_LIFECYCLES = {lifecycle.value: lifecycle for lifecycle in Lifecycle}
+
+
 def row_to_fact(row: Any, project: str, locations: Sequence[Location] = ()) -> Fact:
+    return values_to_fact(tuple(row[name] for name in FACT_FIELDS), project, locations)
+
+
+def values_to_fact(values: Sequence[Any], project: str, locations: Sequence[Location] = ()) -> Fact:
+    """A ``Fact`` from the values of ``FACT_FIELDS``, in that order (a plain row: no lookup by name)."""
+    (
+        fact_id,
+        kind,
+        title,
+        body,
+        source_kind,
+        source_uri,
+        fingerprint,
+        date_source,
+        date_indexed,
+        date_confirmed,
+        date_source_kind,
+        lifecycle,
+        superseded_by,
+        producer,
+        tags,
+        importance,
+        why,
+        how_to_apply,
+        memory_type,
+        meta,
+    ) = values
     return Fact(
-        id=row["id"],
+        id=fact_id,
         project=project,
-        type=row["type"],
-        title=row["title"],
-        body=text(row["body"]),  # packed by SQLite (migration 0019), TEXT elsewhere
-        source=Source(kind=row["source_kind"], uri=row["source_uri"], fingerprint=row["fingerprint"]),
-        dates=Dates(
-            source=row["date_source"],
-            indexed=row["date_indexed"],
-            confirmed=row["date_confirmed"],
-            source_kind=row["date_source_kind"],
-        ),
-        lifecycle=Lifecycle(row["lifecycle"]),
-        superseded_by=row["superseded_by"],
-        producer=row["producer"],
+        type=kind,
+        title=title,
+        body=text(body),  # packed by SQLite (migration 0019), TEXT elsewhere
+        source=Source(kind=source_kind, uri=source_uri, fingerprint=fingerprint),
+        dates=Dates(source=date_source, indexed=date_indexed, confirmed=date_confirmed, source_kind=date_source_kind),
+        lifecycle=_LIFECYCLES.get(lifecycle) or Lifecycle(lifecycle),
+        superseded_by=superseded_by,
+        producer=producer,
         locations=tuple(locations),
-        tags=_json_list(row["tags"]),
-        importance=row["importance"],
-        why=row["why"],
-        how_to_apply=row["how_to_apply"],
-        memory_type=row["memory_type"],
-        meta=_json_object(row["meta"]),
+        tags=_json_list(tags),
+        importance=importance,
+        why=why,
+        how_to_apply=how_to_apply,
+        memory_type=memory_type,
+        meta=_json_object(meta),
     )
 
 

@@ -121,10 +121,33 @@ def check_syntax(conn: EngineConnection, match: str) -> None:
 
 
 def words_match(conn: EngineConnection, match: str) -> bool:
-    """Whether any fact, whatever its lifecycle, matches ``match`` in the word index."""
+    """Whether any fact, whatever its lifecycle, matches ``match`` in the word index.
+
+    Kept per store state (``postings.store_key``: the file, its write counter and the word
+    index's averages record, as the impact lists are), so a server asks the index once a term
+    between two writes: ``p53`` or ``IL-6`` in a question is checked on every question that
+    holds it, and a phrase of common tokens costs a few hundred microseconds to find."""
     if is_pg(conn):
         return pg.words_match(conn, match)
-    return conn.execute("SELECT 1 FROM facts_fts WHERE facts_fts MATCH ? LIMIT 1", (match,)).fetchone() is not None
+    store = postings.store_key(conn, "facts_fts")
+    key = (*store, match) if store is not None else None
+    if key is not None:
+        known = _MATCHED.get(key)
+        if known is not None:
+            return known
+    found = conn.execute("SELECT 1 FROM facts_fts WHERE facts_fts MATCH ? LIMIT 1", (match,)).fetchone() is not None
+    if key is not None:
+        while len(_MATCHED) >= MATCHED_KEPT:
+            try:
+                _MATCHED.pop(next(iter(_MATCHED)))
+            except (StopIteration, RuntimeError, KeyError):  # changed by another thread meanwhile
+                break
+        _MATCHED[key] = found
+    return found
+
+
+MATCHED_KEPT = 4096
+_MATCHED: dict[tuple[object, ...], bool] = {}
 
 
 def holds_type(conn: EngineConnection, fact_type: str, lifecycles: tuple[str, ...]) -> bool:
@@ -202,7 +225,11 @@ def _best_passing(
     """
     page = limit * OVERFETCH
     ranked = _ranked(conn, index, match, limit, spare=page)
-    kept = _passing(conn, [r[0] for r in ranked], filters)
+    ids = [r[0] for r in ranked]
+    kept = _passing(conn, ids[:limit], filters)  # the best ``limit`` first: most often all pass
+    if len(kept) == limit:
+        return [(r[0], -r[1]) for r in ranked[:limit]]
+    kept |= _passing(conn, ids[limit:], filters)
     hits = [(r[0], -r[1]) for r in ranked if r[0] in kept]
     if len(hits) >= limit or len(ranked) < limit:
         return hits[:limit]

@@ -123,6 +123,14 @@ def _cache(conn: sqlite3.Connection, table: str, scoring: str) -> _Cache | None:
     return cache
 
 
+def store_key(conn: sqlite3.Connection, table: str) -> tuple[object, ...] | None:
+    """What an answer read from ``table`` depends on: the store's file, its write counter and the
+    table's averages record (a store rebuilt in place starts its counter again); None for a
+    store without a file (nothing to key on)."""
+    path = _path(conn)
+    return (path, table, *_state(conn, table)) if path else None
+
+
 def _path(conn: sqlite3.Connection) -> str:
     return next((row[2] for row in conn.execute("PRAGMA database_list") if row[1] == "main"), "")
 

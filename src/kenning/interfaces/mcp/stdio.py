@@ -24,6 +24,7 @@ for the next line, as before).
 from __future__ import annotations
 
 import os
+import select
 import signal
 import stat
 import sys
@@ -75,6 +76,8 @@ class Input:
             return b""
         if not self._pollable:
             return await anyio.to_thread.run_sync(os.read, self._fd, CHUNK)
+        if _ready(self._fd, select.POLLIN):  # a request already waiting: read it now, no wait
+            return os.read(self._fd, CHUNK)
         try:
             with anyio.CancelScope() as self._waiting:
                 await anyio.wait_readable(self._fd)
@@ -84,6 +87,60 @@ class Input:
         finally:
             self._waiting = None
         return b"" if self._stopped else os.read(self._fd, CHUNK)
+
+
+class Output:
+    """Standard output as the SDK's stdio transport writes it (``await write(line)``, then
+    ``await flush()``): each reply written from the event loop, in pieces a pipe that polls
+    writable takes without blocking (``select.PIPE_BUF``: a free pipe buffer holds one), waiting
+    for the pipe with the loop's readiness wait only when the client has not read it yet. The
+    SDK writes through a file wrapped for threads: a write and a flush, each a round trip to a
+    worker thread, about a millisecond a reply on a loaded machine. Output that cannot be
+    waited on (a regular file, a terminal) is written as the SDK writes it, in a worker thread."""
+
+    def __init__(self, fd: int) -> None:
+        self._fd = fd
+        mode = os.fstat(fd).st_mode
+        self._pollable = stat.S_ISFIFO(mode) or stat.S_ISSOCK(mode)
+
+    async def write(self, text: str) -> None:
+        data = text.encode("utf-8")
+        if not self._pollable:
+            await anyio.to_thread.run_sync(_write_all, self._fd, data)
+            return
+        view = memoryview(data)
+        while view:
+            if not _ready(self._fd, select.POLLOUT):
+                await anyio.wait_writable(self._fd)
+            view = view[os.write(self._fd, view[: select.PIPE_BUF]) :]
+
+    async def flush(self) -> None:
+        """Nothing is buffered: each write reached the file descriptor."""
+
+
+def _ready(fd: int, event: int) -> bool:
+    """Whether ``fd`` is ready for ``event`` (``select.POLLIN``, ``POLLOUT``) now, without waiting."""
+    poller = select.poll()
+    poller.register(fd, event)
+    # the end of the stream or an error reads as ready: the read or write then says which;
+    # an invalid descriptor for poll (a terminal, on some systems) takes the readiness wait
+    return any(found & (event | select.POLLHUP | select.POLLERR) for _, found in poller.poll(0))
+
+
+def _write_all(fd: int, data: bytes) -> None:
+    view = memoryview(data)
+    while view:
+        view = view[os.write(fd, view) :]
+
+
+def _output() -> Output | None:
+    """The writer of standard output; None (the SDK's own) when the standard streams were
+    replaced (a test's captured output has no file descriptor)."""
+    try:
+        sys.stdout.flush()  # nothing written before stays behind the replies
+        return Output(sys.stdout.fileno())
+    except (OSError, ValueError, AttributeError):
+        return None
 
 
 async def serve(server: Any) -> Stopped | None:
@@ -109,7 +166,7 @@ async def serve(server: Any) -> Stopped | None:
     async with anyio.create_task_group() as tasks:
         await tasks.start(watch)
         # the SDK types its input as a file; it only iterates over its lines
-        async with stdio_server(stdin=cast(Any, lines)) as (read, write):
+        async with stdio_server(stdin=cast(Any, lines), stdout=cast(Any, _output())) as (read, write):
             lowlevel = server._mcp_server
             await lowlevel.run(read, write, lowlevel.create_initialization_options())
         tasks.cancel_scope.cancel()
