@@ -67,6 +67,7 @@ EXAMPLES: tuple[tuple[str, str, str], ...] = (
     ("which notes are outdated", "freshness", "freshness"),
     ("how many facts are stale", "freshness", "freshness"),
     ("how is freshness computed", "lexical", "default"),
+    ("what is freshness", "lexical", "default"),
     ("what facts have a missing source", "freshness", "freshness"),
     # English: otherwise
     ("what test framework does this project use", "lexical", "default"),  # a tool, not a relation
@@ -106,6 +107,8 @@ EXAMPLES: tuple[tuple[str, str, str], ...] = (
     ("quelles notes sont obsolètes", "freshness", "freshness"),
     ("comment est calculée la fraîcheur", "lexical", "default"),
     ("comment la fraîcheur est-elle calculée", "lexical", "default"),
+    ("qu'est-ce que la fraîcheur", "lexical", "default"),
+    ("c'est quoi la fraîcheur d'un extrait", "lexical", "default"),
     ("que veut dire périmé", "lexical", "default"),
     ("qu'est-ce que signifie obsolète pour un extrait", "lexical", "default"),
     ("quels extraits sont périmés depuis hier", "freshness", "freshness"),

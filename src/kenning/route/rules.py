@@ -232,12 +232,14 @@ def _frame(question: str, signals: Signals) -> str | None:
 
 
 # "How is freshness computed?", "what does stale mean", "comment la fraîcheur est-elle
-# calculée": how the mechanism works or what a word means, not what is stale now.
+# calculée", "what is freshness", "qu'est-ce que la fraîcheur": how the mechanism works or what
+# a word means, not what is stale now ("what is stale" names a state, not the mechanism).
 _EXPLANATION = re.compile(
     r"^\s*(?:how (?:is|are|does|do|to)\b|explain\b|explique|comment\b)"
     r"|\b(?:mean|means|meaning|meant|definition|defined?)\b"
     r"|\bhow (?:is|are)\b.*\b(?:computed|calculated|decided|determined)\b"
     r"|\b(?:veut dire|veulent dire|signifie|signifient|signification|definition|calculee?s?)\b"
+    r"|^\s*(?:what(?:'s| is)|qu'est[- ]ce que|c'est quoi)\s+(?:the\s+|la\s+|l')?(?:freshness|fraicheur)\b"
 )
 
 
