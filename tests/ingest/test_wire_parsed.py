@@ -49,7 +49,7 @@ FILES: dict[str, str | bytes] = {
     + "\n\n## Short\n\nTiny.\n",
     "docs/adr/0001-use-shapes.md": "# 1. Use shapes\n\n## Status\n\nAccepted\n\n## Context\n\nCafé, naïve. " * 3,
     "notes/tiny.txt": "Hi.\n",  # a body too short to pack
-    "notes/latin1.txt": b"caf\xe9 " * 50,  # not UTF-8: read with replacement characters
+    "notes/latin1.txt": b"caf\xc3\xa9 caf\xe9 " * 50,  # UTF-8 with a stray byte: read with replacement characters
     "notes/blob.txt": b"\x00\x01\x02" * 10,  # binary: skipped by the reader
 }
 

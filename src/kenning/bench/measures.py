@@ -12,6 +12,7 @@ from pathlib import Path
 from kenning import ledger
 from kenning.bench.questions import Question
 from kenning.ingest.discover import discover
+from kenning.ingest.encoding import decode_source
 from kenning.project import Project
 from kenning.records import Excerpt, FreshnessState, Lifecycle
 from kenning.store import bench as bench_store
@@ -135,7 +136,7 @@ def _source_verifies(
             except OSError:
                 hashes[loc.path] = None
             else:
-                hashes[loc.path] = (hashlib.sha256(data).hexdigest(), data.decode("utf-8", "replace"))
+                hashes[loc.path] = (hashlib.sha256(data).hexdigest(), decode_source(data))
         found = hashes[loc.path]
         if found is not None and (
             (loc.uri == fact.source.uri and found[0] == fact.source.fingerprint)

@@ -22,6 +22,7 @@ from typing import Any
 from kenning.files import BINARY_PROBE, read_regular_inside
 from kenning.ingest.columns import columns, rebuilt
 from kenning.ingest.discover import Candidate
+from kenning.ingest.encoding import decode_source
 from kenning.ingest.git_history import blob_id
 from kenning.ingest.parsers import import_parsers, load_relations
 from kenning.ingest.relations import Relations
@@ -282,7 +283,7 @@ def read_one(job: Job) -> Parsed:
     fingerprint = hashlib.sha256(data).hexdigest()
     if fingerprint == known_fingerprint:
         return Parsed(cand, fingerprint, [])
-    text = data.decode("utf-8", errors="replace")
+    text = decode_source(data)
     try:
         chunks, relations = load_relations(cand.parser)(text, cand.path)
     except (RecursionError, ValueError, UnicodeError, MemoryError):

@@ -14,6 +14,7 @@ This module is on the read path: the parsers are imported on the first re-split 
 from __future__ import annotations
 
 from kenning.files import BINARY_PROBE
+from kenning.ingest.encoding import decode_source
 from kenning.records import Spans, span_key
 from kenning.store.dedup import content_hash
 
@@ -29,7 +30,7 @@ def split(path: str, data: bytes) -> Spans | None:
     if b"\x00" in data[:BINARY_PROBE]:
         return Spans(frozenset(), frozenset())
     try:
-        chunks = load_spans(parser)(data.decode("utf-8", errors="replace"), path)
+        chunks = load_spans(parser)(decode_source(data), path)
     except (RecursionError, ValueError, UnicodeError, MemoryError):
         return None
     return Spans(

@@ -23,6 +23,7 @@ from pathlib import Path, PurePosixPath
 
 from kenning.errors import UsageError
 from kenning.files import inside_root
+from kenning.ingest.encoding import decode_source
 from kenning.pack import judge, settings_files
 from kenning.pack.clean import strip_shells
 from kenning.pack.entries import Context, Entry
@@ -88,7 +89,7 @@ def context(conn: Connection, root: Path, configured: str | None) -> Context | N
 def _read_context(conn: Connection, full: str, rel: str) -> Context:
     with open(full, "rb") as handle:
         raw = handle.read()
-    text = raw.decode("utf-8", "replace").removeprefix("\ufeff").replace("\r\n", "\n")
+    text = decode_source(raw).removeprefix("\ufeff").replace("\r\n", "\n")
     body = _FRONT.sub("", text, count=1)
     skipped_lines = text[: len(text) - len(body)].count("\n")
     opening = body[:CONTEXT_READ_CHARS]

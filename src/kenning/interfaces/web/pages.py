@@ -16,6 +16,7 @@ from kenning.citation import parse_fact_ref
 from kenning.config import CONFIG_NAME, STATE_DIR
 from kenning.files import inside_root
 from kenning.freshness import FileCheck, freshness_of
+from kenning.ingest.encoding import decode_source
 from kenning.ingest.spans import split as split_spans
 from kenning.interfaces.web import params
 from kenning.interfaces.web.asking import answer_for
@@ -81,7 +82,7 @@ def file_window(root: Path, location: Location) -> FileWindow:
     if target is None:
         return FileWindow(location, (), "this location points outside the project root")
     try:
-        text = Path(target).read_text(encoding="utf-8", errors="replace")
+        text = decode_source(Path(target).read_bytes())
     except FileNotFoundError:
         return FileWindow(location, (), "the file no longer exists")
     except OSError as exc:
