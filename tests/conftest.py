@@ -158,6 +158,18 @@ def cli(capsys: pytest.CaptureFixture[str]) -> Callable[..., Result]:
     return run
 
 
+def through_click(capsys: pytest.CaptureFixture[str], args: list[str]) -> tuple[int, str, str]:
+    """Run `kenning ARGS` through click's group (``cli.main``), never the console script's paths
+    that skip it: (exit code, stdout, stderr)."""
+    from kenning.interfaces.cli.main import main as click_main
+
+    capsys.readouterr()
+    with pytest.raises(SystemExit) as done:
+        click_main(args)
+    captured = capsys.readouterr()
+    return done.value.code, captured.out, captured.err
+
+
 def wait_until_served(server: subprocess.Popen[str], port: int) -> None:
     """Until an HTTP request gets an answer (any status: `/mcp` answers 401 without a token)."""
     import httpx

@@ -8,17 +8,8 @@ import sys
 
 import pytest
 
-from conftest import write_files
-from kenning.interfaces.cli.main import main as click_main
+from conftest import through_click, write_files
 from kenning.interfaces.cli.plain_project import parse_project_args
-
-
-def _through_click(capsys, args: list[str]) -> tuple[int, str, str]:
-    capsys.readouterr()
-    with pytest.raises(SystemExit) as done:
-        click_main(args)
-    captured = capsys.readouterr()
-    return done.value.code, captured.out, captured.err
 
 
 @pytest.mark.parametrize(
@@ -43,7 +34,7 @@ def test_init_on_the_fast_path_prints_what_the_click_command_prints(cli, capsys,
         monkeypatch.setenv("KENNING_HOME", str(tmp_path / "home-left"))
         fast = cli(*args["left"])
         monkeypatch.setenv("KENNING_HOME", str(tmp_path / "home-right"))
-        code, out, err = _through_click(capsys, args["right"])
+        code, out, err = through_click(capsys, args["right"])
         assert (fast.code, fast.err) == (code, err) == (0, "")
         assert fast.out.replace("left", "right") == out
         outputs.append(out)
@@ -61,7 +52,7 @@ def test_a_name_taken_is_the_same_typed_error_on_both_paths(cli, capsys, tmp_pat
         (tmp_path / name).mkdir()
     assert cli("init", "--project", str(tmp_path / "one"), "--name", "same").code == 0
     fast = cli("init", "--project", str(tmp_path / "two"), "--name", "same", "--json")
-    code, out, err = _through_click(capsys, ["init", "--project", str(tmp_path / "two"), "--name", "same", "--json"])
+    code, out, err = through_click(capsys, ["init", "--project", str(tmp_path / "two"), "--name", "same", "--json"])
     assert (fast.code, fast.out, fast.err) == (code, out, err) and code == 2
     assert err.startswith("error: project name 'same' is already used")
 
@@ -74,7 +65,7 @@ def test_sync_on_the_fast_path_prints_what_the_click_command_prints(cli, capsys,
     args = ["sync", *extra]
     assert parse_project_args("sync", [*extra, "--project", "x"]) is not None
     fast = cli(*args, "--project", str(fast_project.root))
-    code, out, err = _through_click(capsys, [*args, "--project", str(click_project.root)])
+    code, out, err = through_click(capsys, [*args, "--project", str(click_project.root)])
     assert (fast.code, fast.err) == (code, err) == (0, "")
     assert fast.out.replace("left", "right") == out
     assert "2 new" in out or '"new": 2' in out
@@ -85,7 +76,7 @@ def test_no_embed_without_sync_is_a_usage_error_that_creates_nothing(cli, capsys
     (tmp_path / "p").mkdir()
     args = ["init", "--no-embed", "--project", str(tmp_path / "p")]
     fast = cli(*args)
-    code, out, err = _through_click(capsys, args)
+    code, out, err = through_click(capsys, args)
     assert (fast.code, fast.out, fast.err) == (code, out, err) and code == 2
     assert "use it with --sync" in err
     assert not (tmp_path / "p" / ".kenning").exists() and not (tmp_path / "home").exists()
@@ -94,7 +85,7 @@ def test_no_embed_without_sync_is_a_usage_error_that_creates_nothing(cli, capsys
 def test_a_missing_project_is_the_same_typed_error_on_both_paths(cli, capsys, tmp_path):
     args = ["sync", "--no-embed", "--project", str(tmp_path / "nowhere")]
     fast = cli(*args)
-    code, out, err = _through_click(capsys, args)
+    code, out, err = through_click(capsys, args)
     assert (fast.code, fast.out, fast.err) == (code, out, err) and code != 0 and err.startswith("error: ")
 
 

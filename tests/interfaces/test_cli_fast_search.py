@@ -10,8 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import resync
-from kenning.interfaces.cli.main import main as click_main
+from conftest import resync, through_click
 from kenning.interfaces.cli.plain import parse_search_args
 
 
@@ -25,14 +24,6 @@ def project_dir(make_project):
     )
     resync(project)
     return project.root
-
-
-def _through_click(capsys, args: list[str]) -> tuple[int, str, str]:
-    capsys.readouterr()
-    with pytest.raises(SystemExit) as done:
-        click_main(args)
-    captured = capsys.readouterr()
-    return done.value.code, captured.out, captured.err
 
 
 @pytest.mark.parametrize(
@@ -51,7 +42,7 @@ def test_the_fast_path_prints_what_the_click_command_prints(cli, capsys, project
     args = ["search", "freshness OR rrf_fuse", *extra, "--project", str(project_dir)]
     assert parse_search_args(args[1:]) is not None, "the fast path must take these arguments"
     fast = cli(*args)
-    code, out, err = _through_click(capsys, args)
+    code, out, err = through_click(capsys, args)
     assert (fast.code, fast.out, fast.err) == (code, out, err)
     assert code == 0 and ("guide.md" in out or "fuse.py" in out)
 

@@ -19,17 +19,8 @@ import sys
 import pytest
 from terminal import read_to_end
 
-from conftest import resync
+from conftest import resync, through_click
 from kenning import registry
-from kenning.interfaces.cli.main import main as click_main
-
-
-def _through_click(capsys, args: list[str]) -> tuple[int, str, str]:
-    capsys.readouterr()
-    with pytest.raises(SystemExit) as done:
-        click_main(args)
-    captured = capsys.readouterr()
-    return done.value.code, captured.out, captured.err
 
 
 @pytest.mark.parametrize("extra", [[], ["--json"], ["--sync", "--no-embed"]])
@@ -52,7 +43,7 @@ def test_init_with_a_positional_directory_prints_what_project_prints(cli, capsys
     monkeypatch.setenv("KENNING_HOME", str(tmp_path / "home-left"))
     positional = cli("init", str(tmp_path / "left"), "--json")
     monkeypatch.setenv("KENNING_HOME", str(tmp_path / "home-right"))
-    code, out, err = _through_click(capsys, ["init", "--project", str(tmp_path / "right"), "--json"])
+    code, out, err = through_click(capsys, ["init", "--project", str(tmp_path / "right"), "--json"])
     assert (positional.code, positional.err) == (code, err) == (0, "")
     assert positional.out.replace("left", "right") == out
 
@@ -75,7 +66,7 @@ def test_two_different_directories_are_a_usage_error_that_creates_nothing(cli, c
     result = cli(*args)
     assert result.code == 2
     assert result.err.startswith("error: two directories given")
-    assert (result.code, result.out, result.err) == _through_click(capsys, args)
+    assert (result.code, result.out, result.err) == through_click(capsys, args)
     if json:
         assert result.json()["error"]["type"] == "UsageError"
     assert not (tmp_path / "one" / ".kenning").exists() and not (tmp_path / "two" / ".kenning").exists()
@@ -295,7 +286,7 @@ def test_ctrl_c_through_the_click_command_keeps_its_hint(capsys, make_project, m
 
     monkeypatch.setattr(kenning.sync.run, "sync", interrupted)
     project = make_project({"docs/a.md": "# A\n"})
-    code, out, err = _through_click(capsys, ["sync", "--no-embed", "--project", str(project.root)])
+    code, out, err = through_click(capsys, ["sync", "--no-embed", "--project", str(project.root)])
     assert (code, out) == (130, "")
     assert err.endswith(
         "interrupted\nhint: the files written before the interrupt stay indexed: `kenning sync` carries on\n"

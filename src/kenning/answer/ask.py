@@ -63,17 +63,18 @@ def ask_project(
     project's store to answer on, left open (a server keeps its own between calls: opening
     one costs about a millisecond and starts with a cold page cache)."""
     parsed = parse(question)  # the query budget and emptiness checks, before anything is read
+    on = partial(
+        ask_conn,
+        project=project,
+        question=question,
+        now=now,
+        limit=limit,
+        dense_available=dense_available,
+        explain=explain,
+        parsed=parsed,
+    )
     if conn is not None:
-        answer = ask_conn(
-            conn,
-            project,
-            question,
-            now=now,
-            limit=limit,
-            dense_available=dense_available,
-            explain=explain,
-            parsed=parsed,
-        )
+        answer = on(conn)
         return replace(answer, level=SERVER_LEVEL) if project.config.store else answer
     try:
         conn, fallback = open_for_reading(project)
@@ -91,16 +92,7 @@ def ask_project(
             notes=(f"rule {chosen.rule}: {chosen.reason}", "no index: run `kenning sync`"),
         )
     try:
-        answer = ask_conn(
-            conn,
-            project,
-            question,
-            now=now,
-            limit=limit,
-            dense_available=dense_available,
-            explain=explain,
-            parsed=parsed,
-        )
+        answer = on(conn)
     finally:
         conn.close()
     if fallback is not None:
