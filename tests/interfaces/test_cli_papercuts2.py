@@ -1,0 +1,30 @@
+"""Rough edges a new user met outside the CLI layer (walkthrough of 2026-12-02): each error's
+hint says what to do next in the caller's own terms."""
+
+from __future__ import annotations
+
+
+def test_a_question_over_its_budget_says_its_length_and_to_shorten_it(cli, make_project):
+    project = make_project({"docs/a.md": "# A\n\nText.\n"})
+    result = cli("ask", "x" * 501, "--project", str(project.root))
+    assert result.code == 2
+    assert result.err == "error: the text is 501 characters, the limit is 500\nhint: shorten it, then retry\n"
+    assert "FTS" not in result.err
+
+
+def test_an_empty_question_asks_for_one(cli, make_project):
+    project = make_project({"docs/a.md": "# A\n\nText.\n"})
+    result = cli("ask", "", "--project", str(project.root))
+    assert result.code == 2
+    assert result.err.startswith("error: the text is empty\nhint: ask a question")
+    assert "FTS" not in result.err
+
+
+def test_a_malformed_id_offers_forms_a_shell_keeps(cli, make_project):
+    """A bare `#42` on a command line is a comment: the hint shows it quoted."""
+    project = make_project({"docs/a.md": "# A\n\nText.\n"})
+    cli("sync", "--project", str(project.root))
+    result = cli("get", "abc", "--project", str(project.root))
+    assert result.code == 2
+    hint = result.err.split("hint: ", 1)[1]
+    assert "'#42'" in hint and " #42" not in hint
