@@ -16,6 +16,7 @@ from pathlib import Path
 
 from kenning.errors import KenningError, UsageError
 from kenning.interfaces.exit_codes import exit_code
+from kenning.interfaces.terminal_text import terminal_safe
 from kenning.store.handle import StoreError, typed_error
 
 TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (start-up time)
@@ -36,17 +37,6 @@ _FLAGS = {
 _VALUED = ("--limit", "--type", "--syntax", "--project")
 SYNTAXES = ("natural", "fts")
 LIMIT_RANGE = (1, 100)
-
-
-# Control characters other than newline and tab, C1 included: shown as `\x1b`, never sent to
-# the terminal, where an indexed file's escape sequences could clear the screen, retitle the
-# window or rewrite a line (`\r`). JSON escapes them itself (C0), or carries them as data.
-_CONTROLS = {c: f"\\x{c:02x}" for c in (*range(0x00, 0x09), *range(0x0B, 0x20), *range(0x7F, 0xA0))}
-
-
-def terminal_safe(text: str) -> str:
-    """TEXT with its control characters made visible (``\\x1b``), newlines and tabs kept."""
-    return text.translate(_CONTROLS)
 
 
 def now() -> datetime:
