@@ -3,6 +3,8 @@ hint says what to do next in the caller's own terms."""
 
 from __future__ import annotations
 
+import pytest
+
 
 def test_a_question_over_its_budget_says_its_length_and_to_shorten_it(cli, make_project):
     project = make_project({"docs/a.md": "# A\n\nText.\n"})
@@ -28,3 +30,16 @@ def test_a_malformed_id_offers_forms_a_shell_keeps(cli, make_project):
     assert result.code == 2
     hint = result.err.split("hint: ", 1)[1]
     assert "'#42'" in hint and " #42" not in hint
+
+
+@pytest.mark.parametrize("args", [("remember", "--global", "hello"), ("projects", "list"), ("ask", "x", "--all-projects")])
+def test_a_kenning_home_that_is_a_file_is_the_usage_error_init_gives(cli, tmp_path, monkeypatch, args):
+    """Not a NotADirectoryError traceback, nor "no projects registered": the one check."""
+    home = tmp_path / "home-file"
+    home.write_text("", encoding="utf-8")
+    monkeypatch.setenv("KENNING_HOME", str(home))
+    init = cli("init", str(tmp_path / "p"))
+    result = cli(*args)
+    assert result.code == init.code == 2
+    assert result.err == init.err
+    assert result.err.startswith(f"error: KENNING_HOME {home} is a file, not a folder")
