@@ -43,3 +43,13 @@ def test_a_kenning_home_that_is_a_file_is_the_usage_error_init_gives(cli, tmp_pa
     assert result.code == init.code == 2
     assert result.err == init.err
     assert result.err.startswith(f"error: KENNING_HOME {home} is a file, not a folder")
+
+
+@pytest.mark.parametrize("args", [("ask", "x"), ("search", "x"), ("stale",)])
+def test_all_projects_with_none_registered_says_so_not_no_match(cli, args):
+    result = cli(*args, "--all-projects", "--json")
+    assert result.code == 0
+    answer = result.json()
+    assert answer["excerpts"] == [] and answer["scope"] == {"projects": [], "excluded": []}
+    assert answer["empty_reason"] == "no_project"
+    assert "no project registered on this machine: run `kenning init` in a project" in answer["notes"]
