@@ -47,7 +47,10 @@ def list_entries(home: Path) -> list[Entry]:
         raw = json.loads(path.read_text(encoding="utf-8"))
         return [Entry(name=p["name"], path=Path(p["path"])) for p in raw.get("projects", [])]
     except (json.JSONDecodeError, KeyError, TypeError, AttributeError) as exc:
-        raise UsageError(f"{path}: unreadable registry ({exc}); fix or delete it") from exc
+        raise UsageError(
+            f"{path}: unreadable registry ({exc})",
+            hint="fix or delete it (`kenning init` or `kenning projects add PATH` registers projects again)",
+        ) from exc
 
 
 def require(home: Path, names: list[str]) -> None:

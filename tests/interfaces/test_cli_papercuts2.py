@@ -32,7 +32,9 @@ def test_a_malformed_id_offers_forms_a_shell_keeps(cli, make_project):
     assert "'#42'" in hint and " #42" not in hint
 
 
-@pytest.mark.parametrize("args", [("remember", "--global", "hello"), ("projects", "list"), ("ask", "x", "--all-projects")])
+@pytest.mark.parametrize(
+    "args", [("remember", "--global", "hello"), ("projects", "list"), ("ask", "x", "--all-projects")]
+)
 def test_a_kenning_home_that_is_a_file_is_the_usage_error_init_gives(cli, tmp_path, monkeypatch, args):
     """Not a NotADirectoryError traceback, nor "no projects registered": the one check."""
     home = tmp_path / "home-file"

@@ -93,7 +93,9 @@ def check_budget(text: str) -> None:
             f"query is not valid UTF-8 text (position {exc.start})", hint="retype it as plain UTF-8 text"
         ) from None
     if size > MAX_QUERY_BYTES:
-        raise InvalidQuery(f"the text is {size} UTF-8 bytes, the limit is {MAX_QUERY_BYTES}", hint="shorten it, then retry")
+        raise InvalidQuery(
+            f"the text is {size} UTF-8 bytes, the limit is {MAX_QUERY_BYTES}", hint="shorten it, then retry"
+        )
 
 
 def parse(text: str, syntax: str = "natural") -> ParsedQuery:

@@ -259,6 +259,6 @@ def fast_project(command: str, args: list[str]) -> int | None:
     try:
         text = init_output(**parsed) if command == "init" else sync_output(**parsed, progress=None)
     except (KenningError, StoreError, KeyboardInterrupt) as exc:
-        return report_failure(exc, as_json=parsed["as_json"]) or 1
+        return report_failure(exc, as_json=parsed["as_json"], command=f"kenning {command}") or 1
     sys.stdout.write(text + "\n")
     return 0
