@@ -164,15 +164,50 @@ def test_the_same_bad_input_is_the_same_typed_error_in_the_cli_its_json_and_mcp(
     assert result.content[0].text == f"error ({error['type']}): {error['message']}\nNext: {error['hint']}"
 
     expected_code = exit_code(getattr(errors_module, case.kind)("x"))
+    hint = cli_hint(error["hint"], args)  # a default hint is worded in each interface's terms
     assert text.code == expected_code, text
-    assert text.err == f"error: {error['message']}\nhint: {error['hint']}\n"
+    assert text.err == f"error: {error['message']}\nhint: {hint}\n"
     assert text.out == ""
     assert as_json.code == expected_code
-    assert json.loads(as_json.out) == {"error": error}
+    assert json.loads(as_json.out) == {"error": {**error, "hint": hint}}
     assert as_json.err == text.err
     for leaked in ("sqlite", "fts5", "no such column", "not a database", "pydantic", "Input should", "Traceback"):
         assert leaked not in text.err and leaked not in result.content[0].text, leaked
+    assert "inputSchema" not in text.err and "memory_index tool" not in text.err  # MCP's terms
+    assert "--help" not in result.content[0].text  # the CLI's
     assert state_of(project) == before
+
+
+def cli_hint(mcp_hint: str, args: list[str]) -> str:
+    """The CLI's hint for an error MCP gave MCP_HINT: the same, unless it is one of MCP's own
+    wordings of a default, which the CLI words for its command."""
+    from kenning.interfaces.cli.main import cli
+    from kenning.interfaces.cli.plain import cli_hints
+    from kenning.interfaces.cli.usage import command_path
+    from kenning.interfaces.mcp.context import MCP_HINTS
+
+    kinds = [kind for kind, worded in MCP_HINTS.items() if worded == mcp_hint]
+    return cli_hints(command_path(cli, args))[kinds[0]] if kinds else mcp_hint
+
+
+def test_a_default_hint_is_worded_for_the_interface_that_shows_it(stores, cli):
+    """A CLI user is pointed at the command's --help and `kenning search`, an MCP client at
+    the tool's inputSchema and the memory_index tool; a raiser's own hint is shown as given."""
+    root = str(stores["synced"].root)
+    limit = cli("search", "handler", "--limit", "0", "--project", root)
+    assert limit.err.endswith(
+        "hint: fix the value named in the message (its bounds are in `kenning search --help`), then retry\n"
+    )
+    missing = cli("get", "99999", "--project", root)
+    assert missing.err.endswith(
+        "hint: check the id or name (`kenning search` lists ids, `kenning projects list` projects)\n"
+    )
+    called = mcp_call(stores["synced"], "memory_get", {"ids": [99999]})
+    assert called.structuredContent["error"]["hint"] == "check the id or name (the memory_index tool lists ids)"
+    given = errors_module.NotFound("x", hint="look elsewhere")
+    assert given.to_json({errors_module.NotFound: "other"})["hint"] == "look elsewhere"
+    own = errors_module.InvalidQuery("x")  # a nearer type's own default is kept
+    assert own.hint_for({errors_module.UsageError: "other"}) == errors_module.InvalidQuery.default_hint
 
 
 def test_every_case_has_an_exit_code_of_the_documented_table():

@@ -12,7 +12,8 @@ SCHEME = "kn://"
 _CITATION = re.compile(r"^kn://(?P<project>[A-Za-z0-9._-]+)/(?P<id>[0-9]+)$")  # ASCII digits: `²` is no id
 MAX_ID = 2**63 - 1  # SQLite's largest integer: a larger id never reaches a query (OverflowError)
 _MAX_DIGITS = 19
-FORMS = '42, "42", #42 or kn://<project>/42'  # what ``parse_fact_ref`` accepts, for help texts
+# what ``parse_fact_ref`` accepts, for help texts: ``#42`` quoted, as a shell reads a bare # as a comment
+FORMS = "42, '#42' or kn://<project>/42"
 
 
 def format_citation(project: str, fact_id: int) -> str:

@@ -1,10 +1,15 @@
 """Typed errors: the one vocabulary of failures. Each type has a name (the class name, shown as
 ``type`` in JSON and MCP results), a message, and a hint saying what to do next (the class's
-``default_hint`` when the raiser gives none). Interfaces turn them into exit codes
+``default_hint`` when the raiser gives none; an interface may word a default in its own terms,
+``KenningError.hint_for``: the core never knows which interface calls it). Interfaces turn them into exit codes
 (``interfaces/exit_codes.py``), MCP error results or HTTP statuses; docs/errors.md lists them
 all (tests/test_error_contract.py checks the list)."""
 
 from __future__ import annotations
+
+TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (start-up time)
+if TYPE_CHECKING:
+    from collections.abc import Mapping
 
 
 class KenningError(Exception):
@@ -16,17 +21,31 @@ class KenningError(Exception):
         super().__init__(message)
         self.message = message
         self.hint = hint or type(self).default_hint
+        self.hint_given = bool(hint)  # the raiser's own hint: no interface rewords it
 
-    def to_json(self) -> dict[str, str]:
+    def hint_for(self, hints: Mapping[type[KenningError], str] | None) -> str:
+        """The hint as an interface shows it: the raiser's own, else ``hints``' wording for the
+        nearest class of this error (an interface's terms: `kenning search --help`, a tool's
+        inputSchema), unless a nearer class has a default hint of its own."""
+        if self.hint_given or not hints:
+            return self.hint
+        for cls in type(self).__mro__:
+            if cls in hints:
+                return hints[cls]
+            if "default_hint" in vars(cls):
+                break
+        return self.hint
+
+    def to_json(self, hints: Mapping[type[KenningError], str] | None = None) -> dict[str, str]:
         """``{"type", "message", "hint"}``: what every interface shows of it (CLI ``--json``,
-        MCP ``structuredContent.error``, web API)."""
-        return {"type": type(self).__name__, "message": self.message, "hint": self.hint}
+        MCP ``structuredContent.error``, web API), the hint worded by ``hints`` (``hint_for``)."""
+        return {"type": type(self).__name__, "message": self.message, "hint": self.hint_for(hints)}
 
 
 class UsageError(KenningError):
     """The caller asked for something malformed; nothing was changed."""
 
-    default_hint = "fix the request (see --help, or the tool's inputSchema), then retry"
+    default_hint = "fix the request, then retry"
 
 
 class InvalidQuery(UsageError):
@@ -45,7 +64,7 @@ class QueryTooCostly(InvalidQuery):
 class ValidationError(UsageError):
     """An argument outside its documented bounds."""
 
-    default_hint = "fix the value named in the message (its bounds are in --help, or the tool's inputSchema)"
+    default_hint = "fix the value named in the message, then retry"
 
 
 class SourceOwned(UsageError):
@@ -100,7 +119,7 @@ class SearchEnded(CursorRejected):
 class NotFound(KenningError):
     """An id, project or file that does not exist."""
 
-    default_hint = "check the id or name (`kenning search`, or the memory_index tool, lists ids)"
+    default_hint = "check the id or name, then retry"
 
 
 class ProjectNotFound(NotFound):

@@ -38,6 +38,7 @@ class EmptyReason(StrEnum):
     INDEX_MISSING = "index_missing"
     PROJECT_UNREADABLE = "project_unreadable"
     ALL_FILTERED = "all_filtered"
+    NO_PROJECT = "no_project"  # across projects: none registered, no transverse memory
 
 
 @dataclass(frozen=True)

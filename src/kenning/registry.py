@@ -27,7 +27,19 @@ def _file(home: Path) -> Path:
     return home / REGISTRY_NAME
 
 
+def check_home(home: Path) -> None:
+    """Refuse a ``KENNING_HOME`` that is a file (the one check: `kenning init`, the registry,
+    the transverse memory), before anything reads or writes under it."""
+    if home.exists() and not home.is_dir():
+        raise UsageError(
+            f"KENNING_HOME {home} is a file, not a folder: the registry of projects and the transverse "
+            "memory cannot be kept there",
+            hint="set KENNING_HOME to a folder (or unset it: the default is ~/.local/share/kenning)",
+        )
+
+
 def list_entries(home: Path) -> list[Entry]:
+    check_home(home)
     path = _file(home)
     if not path.exists():
         return []
@@ -35,7 +47,10 @@ def list_entries(home: Path) -> list[Entry]:
         raw = json.loads(path.read_text(encoding="utf-8"))
         return [Entry(name=p["name"], path=Path(p["path"])) for p in raw.get("projects", [])]
     except (json.JSONDecodeError, KeyError, TypeError, AttributeError) as exc:
-        raise UsageError(f"{path}: unreadable registry ({exc}); fix or delete it") from exc
+        raise UsageError(
+            f"{path}: unreadable registry ({exc})",
+            hint="fix or delete it (`kenning init` or `kenning projects add PATH` registers projects again)",
+        ) from exc
 
 
 def require(home: Path, names: list[str]) -> None:
@@ -51,6 +66,7 @@ def require(home: Path, names: list[str]) -> None:
 
 
 def _write(home: Path, entries: list[Entry]) -> None:
+    check_home(home)
     data = {"projects": [{"name": e.name, "path": str(e.path)} for e in sorted(entries, key=lambda e: e.name)]}
     write_atomic(str(_file(home)), (json.dumps(data, indent=2) + "\n").encode("utf-8"))
 

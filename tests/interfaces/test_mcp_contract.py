@@ -116,7 +116,7 @@ def test_schema_violations_are_typed_error_results_for_every_tool(make_project):
         body = "\n".join(b.text for b in result.content if b.type == "text")
         error = (result.structuredContent or {}).get("error", {})
         # free text over its budget is the core's InvalidQuery, worded as the CLI words it
-        kind, start = ("InvalidQuery", "query is ") if prop in ("query", "question") else ("ValidationError", "`")
+        kind, start = ("InvalidQuery", "the text is ") if prop in ("query", "question") else ("ValidationError", "`")
         if not (
             result.isError
             and error.get("type") == kind

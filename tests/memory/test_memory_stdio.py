@@ -64,7 +64,7 @@ def test_kenning_mcp_over_stdio_saves_finds_and_reads_a_memory(make_project, iso
         assert [f["id"] for f in result.structuredContent["facts"]] == [fact_id]
         assert "The nightly job rotates the signing keys." in text(result)
 
-    assert more["chars"].isError and text(more["chars"]).startswith("error (InvalidQuery): query is ")
+    assert more["chars"].isError and text(more["chars"]).startswith("error (InvalidQuery): the text is ")
     assert more["bytes"].isError and "1025 UTF-8 bytes" in text(more["bytes"])
     assert more["strict"].structuredContent["excerpts"] == []
     assert more["strict"].structuredContent["withheld_weak"] == 2

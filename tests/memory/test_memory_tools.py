@@ -243,7 +243,7 @@ def test_queries_over_500_characters_or_1024_bytes_are_validation_errors(make_pr
     project, clock, server = setup(make_project)
     for tool in ("memory_index", "search_memory", "recall", "mem_search"):
         too_long = call(server, tool, query="a" * 501)
-        assert too_long.isError and text(too_long).startswith("error (InvalidQuery): query is 501 characters")
+        assert too_long.isError and text(too_long).startswith("error (InvalidQuery): the text is 501 characters")
     big = call(server, "recall", query="🙂" * 256 + "a")  # 257 characters, 1,025 UTF-8 bytes
     assert big.isError and "1025 UTF-8 bytes" in text(big)
 

@@ -159,3 +159,14 @@ def test_one_decision_and_one_convention_are_counted_in_the_singular(make_projec
     assert built.code == 0 and built.out.startswith("project core: 1 decision, 1 convention, fingerprint ")
     code, context = hook(cli, project)
     assert code == 0 and status_line(context).startswith("project core: 1 decision, 1 convention, fingerprint ")
+
+
+def test_the_plain_output_shows_control_characters_instead_of_sending_them(tmp_path, cli):
+    """As every other command's text output: `--plain` goes to a terminal."""
+    where = tmp_path / "odd\x1b[2Jname"
+    where.mkdir()
+    plain = cli("hook", "session-start", "--plain", "--project", str(where))
+    assert plain.code == 0
+    assert "\x1b" not in plain.out and "odd\\x1b[2Jname" in plain.out
+    hooked = json.loads(cli("hook", "session-start", "--project", str(where)).out)  # JSON carries it as data
+    assert "odd\x1b[2Jname" in hooked["hookSpecificOutput"]["additionalContext"]

@@ -22,6 +22,7 @@ from kenning.ingest.identifiers import keywords_for
 from kenning.lifecycle import Saved, remember
 from kenning.project import Project
 from kenning.records import Fact
+from kenning.registry import check_home
 from kenning.store import facts as fact_store
 from kenning.store import transverse
 from kenning.store.db import connect, transaction
@@ -40,6 +41,7 @@ def remember_global(
     producer: str = "human",
 ) -> tuple[Project, Saved]:
     """Save a note in the transverse memory (created on first use)."""
+    check_home(home)
     glob = global_project(home)
     conn = connect(glob.db_path, create=True)
     try:
@@ -112,6 +114,7 @@ def promote(project: Project, fact_id: int, home: Path, *, now: datetime) -> Pro
         memory_type=fact.memory_type,
         meta={"promoted_from": provenance(fact)},
     )
+    check_home(home)
     conn = connect(global_project(home).db_path, create=True)
     try:
         with transaction(conn):

@@ -74,8 +74,10 @@ def server_of(state_dir: str) -> tuple[str, str] | None:
 def hook_output(project_path: StrPath | None, *, plain: bool = False) -> str:
     status, pack = context_for(project_path)
     context = status if pack is None else f"{status}\n\n{FRAME}\n\n{pack.rstrip()}"
-    if plain:
-        return context
+    if plain:  # for a terminal: an indexed file's escape sequences are shown, not sent
+        from kenning.interfaces.terminal_text import terminal_safe
+
+        return terminal_safe(context)
     payload = {"hookSpecificOutput": {"hookEventName": "SessionStart", "additionalContext": context}}
     return json.dumps(payload, ensure_ascii=False)
 

@@ -81,15 +81,21 @@ class ParsedQuery:
 
 def check_budget(text: str) -> None:
     if not text.strip():
-        raise InvalidQuery("empty query")
+        raise InvalidQuery("the text is empty", hint="ask a question (or give the words to search for)")
     if len(text) > MAX_QUERY_CHARS:
-        raise InvalidQuery(f"query is {len(text)} characters; the limit is {MAX_QUERY_CHARS}")
+        raise InvalidQuery(
+            f"the text is {len(text)} characters, the limit is {MAX_QUERY_CHARS}", hint="shorten it, then retry"
+        )
     try:
         size = len(text.encode("utf-8"))
     except UnicodeEncodeError as exc:  # a lone surrogate: invalid UTF-8 bytes or a \ud800 escape
-        raise InvalidQuery(f"query is not valid UTF-8 text (position {exc.start})") from None
+        raise InvalidQuery(
+            f"query is not valid UTF-8 text (position {exc.start})", hint="retype it as plain UTF-8 text"
+        ) from None
     if size > MAX_QUERY_BYTES:
-        raise InvalidQuery(f"query is {size} UTF-8 bytes; the limit is {MAX_QUERY_BYTES}")
+        raise InvalidQuery(
+            f"the text is {size} UTF-8 bytes, the limit is {MAX_QUERY_BYTES}", hint="shorten it, then retry"
+        )
 
 
 def parse(text: str, syntax: str = "natural") -> ParsedQuery:

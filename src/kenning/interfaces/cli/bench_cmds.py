@@ -9,7 +9,7 @@ import click
 
 from kenning.errors import ValidationError
 from kenning.interfaces.cli.common import Bounded, json_option, now, project_option, resolve_project
-from kenning.interfaces.cli.plain import terminal_safe
+from kenning.interfaces.terminal_text import terminal_safe
 
 
 @click.command()

@@ -11,10 +11,11 @@ import click
 
 from kenning.citation import parse_fact_ref
 from kenning.config import Project
-from kenning.interfaces.cli.plain import answer_code, terminal_safe
+from kenning.interfaces.cli.plain import answer_code
 from kenning.interfaces.cli.plain import now as now  # re-exported: every command's clock
 from kenning.interfaces.cli.plain import resolve_project as resolve_project  # re-exported
 from kenning.interfaces.render import answer_text, to_json_text
+from kenning.interfaces.terminal_text import terminal_safe
 from kenning.records import Answer
 from kenning.refs import bound_error
 

@@ -85,7 +85,9 @@ def main(argv: list[str] | None = None) -> None:
     try:
         code = cli.main(args=args, prog_name="kenning", standalone_mode=False)
     except (KenningError, StoreError, KeyboardInterrupt) as exc:
-        sys.exit(report_failure(exc, as_json=as_json) or 1)
+        from kenning.interfaces.cli.usage import command_path  # only on a failure (start-up time)
+
+        sys.exit(report_failure(exc, as_json=as_json, command=command_path(cli, args)) or 1)
     except click.exceptions.Abort as exc:  # click's wrapping of Ctrl-C: the interrupt keeps its hint
         cause = exc.__cause__
         sys.exit(report_failure(cause if isinstance(cause, KeyboardInterrupt) else KeyboardInterrupt()))

@@ -16,6 +16,7 @@ from pathlib import Path
 
 from kenning.errors import KenningError, UsageError
 from kenning.interfaces.exit_codes import exit_code
+from kenning.interfaces.terminal_text import terminal_safe
 from kenning.store.handle import StoreError, typed_error
 
 TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (start-up time)
@@ -36,17 +37,6 @@ _FLAGS = {
 _VALUED = ("--limit", "--type", "--syntax", "--project")
 SYNTAXES = ("natural", "fts")
 LIMIT_RANGE = (1, 100)
-
-
-# Control characters other than newline and tab, C1 included: shown as `\x1b`, never sent to
-# the terminal, where an indexed file's escape sequences could clear the screen, retitle the
-# window or rewrite a line (`\r`). JSON escapes them itself (C0), or carries them as data.
-_CONTROLS = {c: f"\\x{c:02x}" for c in (*range(0x00, 0x09), *range(0x0B, 0x20), *range(0x7F, 0xA0))}
-
-
-def terminal_safe(text: str) -> str:
-    """TEXT with its control characters made visible (``\\x1b``), newlines and tabs kept."""
-    return text.translate(_CONTROLS)
 
 
 def now() -> datetime:
@@ -84,11 +74,24 @@ def resolve_project(project_path: Path | None, *, across: bool = False) -> Proje
         ) from None
 
 
-def report_failure(exc: BaseException, *, as_json: bool = False) -> int | None:
+def cli_hints(command: str = "kenning") -> dict[type[KenningError], str]:
+    """The default hints in the command line's terms (``KenningError.hint_for``): COMMAND's
+    --help, not a tool's inputSchema."""
+    from kenning.errors import NotFound, ValidationError
+
+    return {
+        UsageError: f"fix the request (see `{command} --help`), then retry",
+        ValidationError: f"fix the value named in the message (its bounds are in `{command} --help`), then retry",
+        NotFound: "check the id or name (`kenning search` lists ids, `kenning projects list` projects)",
+    }
+
+
+def report_failure(exc: BaseException, *, as_json: bool = False, command: str = "kenning") -> int | None:
     """Print a known failure and return its exit code; None if it is not ours. An engine
     failure is first turned into its typed error (``store.handle.typed_error``: the engine's
-    wording never reaches a user). The message and hint go to stderr; with ``--json``, stdout
-    also carries ``{"error": {"type", "message", "hint"}}``, as MCP and the web API do."""
+    wording never reaches a user). The message and hint (a default one in the terms of
+    COMMAND, ``cli_hints``) go to stderr; with ``--json``, stdout also carries
+    ``{"error": {"type", "message", "hint"}}``, as MCP and the web API do."""
     if isinstance(exc, KeyboardInterrupt):  # its message, when it has one, is a hint
         hint = f"hint: {exc.args[0]}\n" if exc.args and isinstance(exc.args[0], str) else ""
         sys.stderr.write(f"interrupted\n{hint}")
@@ -97,11 +100,12 @@ def report_failure(exc: BaseException, *, as_json: bool = False) -> int | None:
         exc = typed_error(exc)
     if not isinstance(exc, KenningError):
         return None
-    sys.stderr.write(f"error: {exc.message}\nhint: {exc.hint}\n")
+    error = exc.to_json(cli_hints(command))
+    sys.stderr.write(f"error: {error['message']}\nhint: {error['hint']}\n")
     if as_json:
         import json
 
-        sys.stdout.write(json.dumps({"error": exc.to_json()}, indent=2, ensure_ascii=False) + "\n")
+        sys.stdout.write(json.dumps({"error": error}, indent=2, ensure_ascii=False) + "\n")
     return exit_code(exc)
 
 
@@ -218,6 +222,6 @@ def fast_search(args: list[str]) -> int | None:
         options = SearchOptions(**parsed)  # type: ignore[arg-type]
         text, answer = search_output(query, options, project_path=project_path, as_json=as_json)  # type: ignore[arg-type]
     except (KenningError, StoreError, KeyboardInterrupt) as exc:
-        return report_failure(exc, as_json=bool(as_json)) or 1
+        return report_failure(exc, as_json=bool(as_json), command="kenning search") or 1
     sys.stdout.write(text + "\n")
     return answer_code(answer)

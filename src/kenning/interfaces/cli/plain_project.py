@@ -108,11 +108,7 @@ def _check_before_writing(project_path: Path, name: str | None, home: Path) -> N
     from kenning.errors import UsageError
     from kenning.project import CONFIG_NAME, STATE_DIR, check_name
 
-    if home.exists() and not home.is_dir():
-        raise UsageError(
-            f"KENNING_HOME {home} is a file, not a folder: the registry of projects cannot be kept there",
-            hint="set KENNING_HOME to a folder (or unset it: the default is ~/.local/share/kenning)",
-        )
+    registry.check_home(home)
     if name is not None:
         try:
             check_name(name, new=True)
@@ -263,6 +259,6 @@ def fast_project(command: str, args: list[str]) -> int | None:
     try:
         text = init_output(**parsed) if command == "init" else sync_output(**parsed, progress=None)
     except (KenningError, StoreError, KeyboardInterrupt) as exc:
-        return report_failure(exc, as_json=parsed["as_json"]) or 1
+        return report_failure(exc, as_json=parsed["as_json"], command=f"kenning {command}") or 1
     sys.stdout.write(text + "\n")
     return 0

@@ -57,7 +57,7 @@ def report_click_error(exc: click.ClickException, group: click.Group, *, as_json
             hint=f"`kenning {later} … {exc.option_name} …` (see `kenning {later} --help`)",
         )
         return report_failure(refused, as_json=as_json) or exit_code(refused)
-    command = ctx.command_path if ctx else _command_path(group, args)
+    command = ctx.command_path if ctx else command_path(group, args)
     hint = f"see `{command} --help`"
     meant = _options_meant(exc)
     if not meant and _text_taken_for_an_option(exc):
@@ -81,7 +81,7 @@ def _command_after(exc: click.ClickException, group: click.Group, args: list[str
     name = next((arg for arg in args if arg in group.list_commands(exc.ctx)), None)
     if name is None:
         return None
-    path = _command_path(group, args[args.index(name) :])
+    path = command_path(group, args[args.index(name) :])
     command: click.Command | None = group
     for word in path.split()[1:]:
         command = command.get_command(exc.ctx, word) if isinstance(command, click.Group) else None
@@ -89,7 +89,7 @@ def _command_after(exc: click.ClickException, group: click.Group, args: list[str
     return path.removeprefix("kenning ") if takes else None
 
 
-def _command_path(group: click.Group, args: list[str]) -> str:
+def command_path(group: click.Group, args: list[str]) -> str:
     """``kenning``, then the command and subcommand ARGS name, as click's ``command_path``."""
     path = ["kenning"]
     ctx = click.Context(group)

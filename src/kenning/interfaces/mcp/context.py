@@ -20,7 +20,7 @@ from mcp.types import CallToolResult, TextContent, ToolAnnotations
 
 from kenning.across.stores import StorePool
 from kenning.config import Project, load_project
-from kenning.errors import KenningError
+from kenning.errors import KenningError, NotFound, UsageError, ValidationError
 from kenning.interfaces.render import DATA_FRAME
 from kenning.interfaces.serve import Connections
 from kenning.refs import check_text
@@ -70,10 +70,20 @@ def reply(text: str, structured: dict[str, Any] | None = None, *, framed: bool =
     return CallToolResult(content=[TextContent(type="text", text=body)], structuredContent=structured)
 
 
+# The default hints in an MCP client's terms (``KenningError.hint_for``): a tool's inputSchema,
+# the memory_index tool, not the command line's --help.
+MCP_HINTS: dict[type[KenningError], str] = {
+    UsageError: "fix the request (see the tool's inputSchema), then retry",
+    ValidationError: "fix the value named in the message (its bounds are in the tool's inputSchema), then retry",
+    NotFound: "check the id or name (the memory_index tool lists ids)",
+}
+
+
 def error_reply(exc: KenningError) -> CallToolResult:
     """A typed error result: ``isError``, structured ``{"error": {type, message, hint}}`` (the
-    same object the CLI prints with ``--json``) and a text whose last line is ``Next: <hint>``."""
-    error = exc.to_json()
+    same object the CLI prints with ``--json``, a default hint in MCP's terms: ``MCP_HINTS``)
+    and a text whose last line is ``Next: <hint>``."""
+    error = exc.to_json(MCP_HINTS)
     return CallToolResult(
         content=[TextContent(type="text", text=f"error ({error['type']}): {error['message']}\nNext: {error['hint']}")],
         structuredContent={"error": error},

@@ -24,7 +24,7 @@ from mcp.types import CallToolResult, Tool
 from kenning.clock import utc_now
 from kenning.errors import InternalError, InvalidQuery, KenningError, NotFound, UsageError, ValidationError
 from kenning.interfaces.mcp import ask_tools, graph_tools, memory_tools, profiles, stdio
-from kenning.interfaces.mcp.context import ALLOWED_PROJECTS, ServerContext, error_reply, off_the_loop
+from kenning.interfaces.mcp.context import ALLOWED_PROJECTS, MCP_HINTS, ServerContext, error_reply, off_the_loop
 from kenning.interfaces.serve import Stopped
 from kenning.project import Project
 from kenning.refs import bound_error
@@ -223,7 +223,8 @@ class KenningMCP(FastMCP):
             cause = _typed_cause(exc)
             if cause is None:
                 raise
-            raise ResourceError(f"error ({type(cause).__name__}): {cause.message}\nNext: {cause.hint}") from exc
+            hint = cause.hint_for(MCP_HINTS)
+            raise ResourceError(f"error ({type(cause).__name__}): {cause.message}\nNext: {hint}") from exc
 
     def close(self) -> None:
         """Close the store connections the server's tools keep (the server has stopped)."""
