@@ -21,6 +21,7 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from pathlib import Path
 
+from kenning.bounded import keep
 from kenning.clock import from_timestamp, iso, parse_iso
 from kenning.files import read_resolved_inside, stat_inside
 from kenning.records import Fact, Freshness, FreshnessState, Location, Spans, span_key
@@ -98,12 +99,7 @@ class FileCheck:
         if cached is not _UNSPLIT:
             return cached  # type: ignore[return-value]
         found = self.split(path, data)
-        while len(_SPLIT) >= SPLIT_CACHE_FILES:
-            try:
-                _SPLIT.pop(next(iter(_SPLIT)))
-            except (StopIteration, RuntimeError, KeyError):  # changed by another thread meanwhile
-                break
-        _SPLIT[key] = found
+        keep(_SPLIT, key, found, SPLIT_CACHE_FILES)
         return found
 
     def located(self, path: str, uri: str) -> tuple[str | None, float | None]:

@@ -10,6 +10,7 @@ import re
 import sqlite3
 from dataclasses import dataclass
 
+from kenning.bounded import keep
 from kenning.errors import InvalidQuery
 from kenning.store import fts_tokens, fts_topk, postings
 from kenning.store.postgres import fts as pg
@@ -137,12 +138,7 @@ def words_match(conn: EngineConnection, match: str) -> bool:
             return known
     found = conn.execute("SELECT 1 FROM facts_fts WHERE facts_fts MATCH ? LIMIT 1", (match,)).fetchone() is not None
     if key is not None:
-        while len(_MATCHED) >= MATCHED_KEPT:
-            try:
-                _MATCHED.pop(next(iter(_MATCHED)))
-            except (StopIteration, RuntimeError, KeyError):  # changed by another thread meanwhile
-                break
-        _MATCHED[key] = found
+        keep(_MATCHED, key, found, MATCHED_KEPT)
     return found
 
 
