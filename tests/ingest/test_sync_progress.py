@@ -149,7 +149,7 @@ def test_a_batch_writes_what_is_parsed_and_goes_on_with_what_the_pool_parses_mea
 
 def test_a_store_created_by_its_sync_takes_a_small_tree_in_one_batch_with_the_same_rows(make_project, monkeypatch):
     """A new store has nobody's data to keep waiting: its first batch may hold all the input's
-    bytes (here 30 files, 1.1 MB, one batch), where a store that holds files already starts at
+    bytes (here 30 files, 1 MB, one batch), where a store that holds files already starts at
     a sixteenth of it and doubles (256 kB, 512 kB, then the rest: three batches). What is
     stored is the same. (A pool never ahead of the writer: one file a slice.)"""
     files = {f"docs/n{i:02d}.md": f"# Note {i}\n\nText {i}. " + f"word{i} " * 5000 for i in range(30)}
