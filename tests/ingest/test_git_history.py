@@ -3,6 +3,7 @@ history listed as a degradation, never a silent zero."""
 
 from __future__ import annotations
 
+import os
 import shutil
 import subprocess
 from pathlib import Path
@@ -12,6 +13,7 @@ import pytest
 from conftest import commit_all, git, resync, write_files
 from kenning.config import init_project
 from kenning.ingest import git_history
+from kenning.ingest.discover import discover
 from kenning.ingest.git_history import HistoryProblem
 
 
@@ -95,6 +97,27 @@ def test_a_project_outside_any_repository_and_a_missing_git_are_named(tmp_path, 
     assert git_history.problem(project.root) is HistoryProblem.NOT_A_REPOSITORY
     monkeypatch.setenv("PATH", str(tmp_path / "no-bin"))
     assert git_history.read_head(project.root).problem is HistoryProblem.NO_GIT
+
+
+def test_a_sync_outside_any_repository_starts_no_git_process(tmp_path, make_project, monkeypatch):
+    """No ``.git`` at or above the project and no ``GIT_DIR``: git could only say "not a git
+    repository", so neither discovery nor the sync's history check starts it. With ``GIT_DIR``
+    set, git may find a repository anywhere: it is asked."""
+    calls = tmp_path / "git-calls"
+    shim = tmp_path / "bin" / "git"
+    shim.parent.mkdir()
+    shim.write_text(f'#!/bin/sh\necho "$@" >> {calls}\nexec {shutil.which("git")} "$@"\n', encoding="utf-8")
+    shim.chmod(0o755)
+    monkeypatch.setenv("PATH", f"{shim.parent}{os.pathsep}{os.environ['PATH']}")
+    project = make_project({"guide.md": "# Guide\n\nranks\n"})
+    report = resync(project)
+    assert report.discovery == "walk" and not calls.exists()
+    assert git_history.problem(project.root) is HistoryProblem.NOT_A_REPOSITORY
+    monkeypatch.setenv("GIT_DIR", str(tmp_path / "elsewhere.git"))
+    assert discover(project).method == "walk"
+    assert git_history.read_head(project.root).problem is HistoryProblem.NOT_A_REPOSITORY
+    asked = calls.read_text(encoding="utf-8").splitlines()
+    assert [line.split()[2] for line in asked] == ["ls-files", "rev-parse"]
 
 
 def test_a_repository_without_a_commit_yet_is_not_degraded(make_project):

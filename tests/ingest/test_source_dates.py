@@ -161,10 +161,10 @@ def test_saved_notes_say_saved(make_project):
     assert fact.dates.source_kind == "saved"
 
 
-def test_a_project_outside_git_asks_git_for_its_head_only(tmp_path, monkeypatch):
-    """Outside a repository, the sync's ``rev-parse`` says so (and records it): the files read
-    are dated by their mtime without asking ``ls-tree`` / ``log`` what would fail the same way.
-    Inside one, they are asked (the dates above)."""
+def test_a_project_outside_git_asks_git_nothing(tmp_path, monkeypatch):
+    """Outside a repository (no ``.git`` at or above it), the sync records so without asking
+    git (not even ``rev-parse``): the files read are dated by their mtime. Inside one, git is
+    asked (the dates above)."""
     root = tmp_path / "plain"
     write_files(root, {"docs/a.md": "# A\n\nWords.\n"})
     project, _ = init_project(root, "plain")
@@ -178,7 +178,7 @@ def test_a_project_outside_git_asks_git_for_its_head_only(tmp_path, monkeypatch)
     monkeypatch.setattr(git_history, "_run", run)
     resync(project)
     assert git_history.problem(root) is HistoryProblem.NOT_A_REPOSITORY
-    assert "ls-tree" not in asked and "log" not in asked and "rev-parse" in asked
+    assert asked == []
     assert [f.dates.source_kind for f in facts_of(project, "docs/a.md")] == ["mtime"]
     tracked = tmp_path / "tracked"
     write_files(tracked, {"docs/a.md": "# A\n\nWords.\n"})

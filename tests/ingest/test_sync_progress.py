@@ -17,7 +17,7 @@ from kenning.errors import StoreBusy
 from kenning.ingest import read
 from kenning.ingest.discover import discover
 from kenning.store import db
-from kenning.sync import batches, run
+from kenning.sync import batches, changes, run
 from kenning.sync.run import sync
 
 
@@ -121,7 +121,8 @@ def _one_file_a_slice(monkeypatch, files: int) -> list[tuple[int, int]]:  # noqa
         slices.append((report.batches, len(taken)))
         return real_slice(conn, report, manifest, batch, taken, *rest)
 
-    monkeypatch.setattr(run, "read_all", never_ahead)
+    monkeypatch.setattr(run, "read_all", never_ahead)  # a first sync's reading
+    monkeypatch.setattr(changes, "read_all", never_ahead)  # any other sync's
     monkeypatch.setattr(batches, "_write_slice", write_slice)
     return slices
 
@@ -136,6 +137,7 @@ def test_a_batch_writes_what_is_parsed_and_goes_on_with_what_the_pool_parses_mea
     assert sync(whole, now=NOW).batches == 1
     monkeypatch.setattr(batches, "BATCH_FIRST_BYTES", 1)
     monkeypatch.setattr(batches, "BATCH_FIRST_SHARE", 10**9)
+    monkeypatch.setattr(batches, "BATCH_FIRST_SHARE_NEW_STORE", 10**9)
     slices = _one_file_a_slice(monkeypatch, 12)
     cut = make_project(files, name="cut")
     report = sync(cut, now=NOW)
@@ -143,6 +145,29 @@ def test_a_batch_writes_what_is_parsed_and_goes_on_with_what_the_pool_parses_mea
     # nine batches of one file (its 270 bytes reach 1 … 256), a tenth of two (512), the last one
     assert list(Counter(batch for batch, _ in slices).values()) == [1] * 9 + [2, 1] and report.batches == 11
     assert report.added == 12 and _dump(cut) == _dump(whole)
+
+
+def test_a_store_created_by_its_sync_takes_a_small_tree_in_one_batch_with_the_same_rows(make_project, monkeypatch):
+    """A new store has nobody's data to keep waiting: its first batch may hold all the input's
+    bytes (here 30 files, 1 MB, one batch), where a store that holds files already starts at
+    a sixteenth of it and doubles (256 kB, 512 kB, then the rest: three batches). What is
+    stored is the same. (A pool never ahead of the writer: one file a slice.)"""
+    files = {f"docs/n{i:02d}.md": f"# Note {i}\n\nText {i}. " + f"word{i} " * 5000 for i in range(30)}
+    _one_file_a_slice(monkeypatch, 30)
+    fresh = make_project(files, name="fresh")
+    assert sync(fresh, now=NOW).batches == 1
+    grown = make_project({"docs/first.md": "# First\n\nText.\n"}, name="grown")
+    with monkeypatch.context() as m:
+        m.setattr(run, "read_all", read.read_all)
+        m.setattr(changes, "read_all", read.read_all)
+        sync(grown, now=NOW)
+    for path, text in files.items():
+        (grown.root / path).write_text(text, encoding="utf-8")
+    assert sync(grown, now=NOW).batches == 3
+    monkeypatch.setattr(batches, "BATCH_FIRST_SHARE_NEW_STORE", batches.BATCH_FIRST_SHARE)
+    doubling = make_project(files, name="doubling")
+    assert sync(doubling, now=NOW).batches == 3
+    assert _dump(fresh) == _dump(doubling)
 
 
 def test_a_writer_waiting_for_the_lock_ends_the_batch_at_the_next_slice(make_project, monkeypatch):

@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from kenning.files import inside_root
+from kenning.ingest.git_history import outside_any_repository
 from kenning.ingest.parsers import parser_for
 from kenning.project import CONFIG_NAME, STATE_DIR, Project
 
@@ -165,6 +166,8 @@ def _gitignore_spec(lines: Iterable[str]) -> pathspec.PathSpec:
 
 def _git_files(root: Path) -> list[str] | None:
     """Tracked and untracked-but-not-ignored files, when ``root`` is inside a git work tree."""
+    if outside_any_repository(root):
+        return None
     try:
         proc = subprocess.run(
             ["git", "-C", str(root), "ls-files", "-z", "--cached", "--others", "--exclude-standard"],

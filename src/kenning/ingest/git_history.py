@@ -4,7 +4,8 @@ date of the last commit that touched each file (source dates, ``commit_dates``).
 Everything is read through ``git`` itself (``rev-parse``, ``log``), run as a subprocess, so
 any ref format (loose, packed, reftable), linked worktrees and submodules work, and a project
 that lives in a subfolder of a repository reads the commits that touch that subfolder, with
-paths relative to the project root. A sync costs one ``git rev-parse`` when no commit is new,
+paths relative to the project root. A sync costs one ``git rev-parse`` when no commit is new (none
+when no ``.git`` is at or above the project: ``outside_any_repository``),
 and one ``git log`` (a fixed record format, at most ``MAX_COMMITS`` commits) when some are.
 
 When history cannot be read (git missing, not a repository, a broken repository, a timeout),
@@ -19,6 +20,7 @@ import hashlib
 import json
 import os
 import re
+import shutil
 import subprocess
 import threading
 from collections.abc import Collection, Mapping
@@ -79,6 +81,10 @@ class _Failed(Exception):
 def read_head(root: Path) -> Head:
     """HEAD's commit sha as git resolves it from ``root`` (which may be a subfolder of the work
     tree), or why it cannot be read. A repository without a commit yet is no problem."""
+    if outside_any_repository(root):  # what git would say, without starting it
+        if shutil.which("git") is None:
+            return Head(None, HistoryProblem.NO_GIT, "git: not found on PATH")
+        return Head(None, HistoryProblem.NOT_A_REPOSITORY, "no .git at or above the project (git not run)")
     try:
         # One process in the usual cases: the git directory (printed once git found a repository)
         # and HEAD's commit (printed when it reads).
@@ -295,6 +301,14 @@ def _run(root: Path, *args: str, timeout: float) -> tuple[str, str, int]:
     lines = proc.stderr.decode("utf-8", "replace").strip().splitlines()
     error = lines[-1] if lines else ("" if proc.returncode == 0 else f"git {args[0]} exited with {proc.returncode}")
     return proc.stdout.decode("utf-8", "replace"), error, proc.returncode
+
+
+def outside_any_repository(root: Path) -> bool:
+    """Whether git, run in ``root``, could only answer that it finds no repository: no
+    ``.git`` (a folder, or a worktree's or submodule's file) in ``root`` or above it, and no
+    ``GIT_DIR`` in the environment. A sync then starts no git process (it started two, a few
+    milliseconds each, on a small tree: docs/benchmarks.md, branch smallcold)."""
+    return "GIT_DIR" not in os.environ and not _dot_git_above(root)
 
 
 def _dot_git_above(root: Path) -> bool:

@@ -62,6 +62,12 @@ BATCH_GROWTH = 4  # a batch is at most this many times its predecessor (one fast
 # seven and 0.25 s more of commits).
 BATCH_FIRST_BYTES = 256_000
 BATCH_FIRST_SHARE = 16
+# A store this sync created has nobody's data to keep waiting: its first batch may hold the
+# whole input's bytes (up to BATCH_BYTES; still BATCH_FIRST files, and cut by
+# BATCH_WALL_SECONDS and by a writer that waits), so a small tree takes two commits instead of
+# five (measured on the Node.js + npm docs x1, 155 files, 4.1 MB: docs/benchmarks.md, branch
+# smallcold).
+BATCH_FIRST_SHARE_NEW_STORE = 1
 # A batch stops taking slices after this long, even short of its bytes: its transaction waits
 # for the pool under the write lock, which a memory save may be waiting for (it is also let in
 # between two slices as soon as it flags itself).
@@ -82,6 +88,7 @@ def write_batches(
     total: int,
     progress: Progress | None,
     read_bytes: int = 0,
+    new_store: bool = False,
 ) -> None:
     """Write ``parsed`` as it comes (the files read, in order: the pool goes on parsing while a
     batch is written), then retire ``vanished`` and the files now skipped, batch by batch. A
@@ -90,7 +97,8 @@ def write_batches(
     parsed meanwhile, up to the batch's files and bytes (``_Batch.full``).
     ``dates``: the commit dates of the files read; the files not read are re-dated with the last
     batch when HEAD moved (``sync.dates``). ``total``: the items expected (progress only);
-    ``read_bytes``: the size of the files ``parsed`` reads (the first batch's bytes).
+    ``read_bytes``: the size of the files ``parsed`` reads (the first batch's bytes);
+    ``new_store``: the store was created by this sync (its first batch holds more bytes).
 
     What a slice wrote is freed as it is written, its graph rows at the batch's end: the sync
     never holds every parsed file at once."""
@@ -103,7 +111,8 @@ def write_batches(
     waiting = waiting_writer_check(conn)
     following: Parsed | str | _Parsing | None = next(work, None)
     done, size = 0, BATCH_FIRST
-    wanted = min(max(BATCH_FIRST_BYTES, read_bytes // BATCH_FIRST_SHARE), BATCH_BYTES)
+    share = BATCH_FIRST_SHARE_NEW_STORE if new_store else BATCH_FIRST_SHARE
+    wanted = min(max(BATCH_FIRST_BYTES, read_bytes // share), BATCH_BYTES)
     graph: Counter[str] = Counter()
     held = graph_build.Unresolved()  # a cold sync's references, resolved by its last batch
     ledger = LedgerChanges()  # the ledger's records, read with the last batch when they changed

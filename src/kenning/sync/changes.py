@@ -84,6 +84,7 @@ def apply(
         total=len(to_read) + len(vanished),
         progress=progress,
         read_bytes=sum(c.size for c in to_read),
+        new_store=early is not None,
     )
     report.indexed = sources.manifest_count(conn)
     return report
