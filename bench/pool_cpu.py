@@ -20,6 +20,12 @@ trees as built-in values with the types of rows, symbols and references).
     .venv/bin/python bench/pool_cpu.py --against /tmp/before/src --dir PATH --passes 7
     .venv/bin/python bench/pool_cpu.py --against /tmp/before/src --wire --passes 5
 
+``--stages``: where this tree's worker CPU goes on the same files, stage by stage (reading,
+fingerprint, decoding, each parser, ``ast.parse`` alone — timed apart, on a second parse — the
+rows without and with packing, git's blob id, ``Parsed.sent``, pickling, freeing), per pass.
+
+    .venv/bin/python bench/pool_cpu.py --against /tmp/before/src --stages --passes 3
+
 ``--against``: a ``src/`` exported from another commit (``git archive <commit> src | tar -x -C
 /tmp/before``).
 """
@@ -69,6 +75,7 @@ def main() -> None:
     parser.add_argument("--passes", type=int, default=7)
     parser.add_argument("--cache", type=Path, default=SDIST_CACHE)
     parser.add_argument("--wire", action="store_true", help="also time pickling the results, chunk by chunk")
+    parser.add_argument("--stages", action="store_true", help="this tree's worker CPU stage by stage")
     args = parser.parse_args()
     os.environ.setdefault("KENNING_HOME", tempfile.mkdtemp(prefix="kenning-pool-cpu-"))
     root = args.dir or fetch_sdist(*DJANGO, args.cache)
@@ -82,6 +89,9 @@ def main() -> None:
     gc.disable()
     if args.wire:
         wire(trees, candidates, args.passes)
+        return
+    if args.stages:
+        stages(candidates, args.passes)
         return
     spent: dict[str, list[float]] = {name: [] for name in trees}
     for n in range(args.passes):
@@ -158,6 +168,66 @@ def wire(trees: dict[str, tuple[dict[str, ModuleType], object]], candidates: lis
     for name in trees:
         print(f"  {_line(name, medians[name], sent[name])}")
     print(f"  saved: {_saved(medians)}")
+
+
+def stages(candidates: list, passes: int) -> None:
+    """This tree's ``read_one`` taken apart, each stage's CPU summed over the files, per pass
+    (``ast.parse alone`` and ``rows without packing`` are extra work, shown beside the rest)."""
+    for n in range(passes):
+        took = _stages_once(candidates)
+        total = sum(spent for stage, spent in took.items() if not stage.startswith("(extra)"))
+        print(f"pass {n + 1}: {total:.3f} s in all (the extras apart); load {os.getloadavg()[0]:.2f}")
+        for stage, spent in sorted(took.items(), key=lambda item: -item[1]):
+            print(f"  {stage:34s} {spent:7.3f} s")
+
+
+def _stages_once(candidates: list) -> dict[str, float]:
+    import ast
+
+    from kenning.files import read_regular_inside
+    from kenning.ingest import read
+    from kenning.ingest.encoding import decode_source
+    from kenning.ingest.git_history import blob_id
+    from kenning.ingest.parsers import load_relations
+    from kenning.ingest.rows import prepare
+
+    clock = time.process_time
+    took: dict[str, float] = {}
+
+    def add(stage: str, since: float) -> float:
+        now = clock()
+        took[stage] = took.get(stage, 0.0) + now - since
+        return now
+
+    for cand in candidates:
+        t = clock()
+        data = read_regular_inside(cand.root_real or read._root_of(cand), cand.target or cand.path)
+        t = add("read", t)
+        fingerprint = read.hashlib.sha256(data).hexdigest()
+        t = add("fingerprint (sha256)", t)
+        text = decode_source(data)
+        t = add("decode", t)
+        if cand.parser.startswith("python/"):
+            try:  # noqa: SIM105 (a timed loop)
+                ast.parse(text.removeprefix("\ufeff"))
+            except (SyntaxError, ValueError, RecursionError):
+                pass
+            t = add("(extra) ast.parse alone, python", t)
+        chunks, relations = load_relations(cand.parser)(text, cand.path)
+        t = add(f"parse {cand.parser}", t)
+        prepare(chunks, cand.path, cand.mtime_ns, pack=False)
+        t = add("(extra) rows without packing", t)
+        rows = prepare(chunks, cand.path, cand.mtime_ns, pack=True)
+        t = add("rows, packed", t)
+        blob = blob_id(data)
+        t = add("git blob id (sha1)", t)
+        sent = read.Parsed(cand, fingerprint, rows, relations=relations, blob=blob).sent()
+        t = add("Parsed.sent (columns)", t)
+        pickled = ForkingPickler.dumps(sent)
+        t = add("pickling (dumps)", t)
+        del chunks, relations, rows, sent, pickled, data, text
+        add("freeing", t)
+    return took
 
 
 def _saved(took: dict[str, dict[str, float]]) -> str:
