@@ -47,6 +47,8 @@ def sync_child(root: Path) -> None:
     cpu = dict.fromkeys(spent, 0.0)  # the main thread's CPU in each phase (steadier than wall under load)
     first: list[float] = []
     tail: list[float] = []  # the writer's CPU when it took the pool's last file
+    tail_began: list[float] = []  # and the wall clock then
+    helper: list[tuple[float, float]] = []  # a resolution helper's wall and CPU (graph.resolve_helper)
 
     tail_cpu: dict[str, float] = {}  # the main thread's CPU per phase after the pool's last file
 
@@ -89,6 +91,7 @@ def sync_child(root: Path) -> None:
                 add("waiting for parsing", begin)
                 if item is None:
                     tail.append(time.thread_time())  # the pool's last file taken: the serial tail begins
+                    tail_began.append(time.perf_counter())
                     return
                 yield item
 
@@ -130,6 +133,16 @@ def sync_child(root: Path) -> None:
     if indexes_after is not None:
         graph_write.edge_indexes_built_after = indexes_timed
     batches.transaction = transaction_timed
+    helped = getattr(batches, "resolve_helper", None)  # a tree that resolves on two cores
+    if helped is not None:
+        resolve_rows = helped.resolve_rows
+
+        def resolve_rows_seen(resolver: object, rows: object, on: object) -> None:
+            resolve_rows(resolver, rows, on)
+            if on is not None and on.seconds is not None:
+                helper.append(on.seconds)
+
+        helped.resolve_rows = resolve_rows_seen
     start, start_cpu = time.perf_counter(), time.thread_time()
     own_before = sum(getattr(resource.getrusage(resource.RUSAGE_SELF), f) for f in ("ru_utime", "ru_stime"))
     try:
@@ -142,6 +155,8 @@ def sync_child(root: Path) -> None:
         if indexes_after is not None:
             graph_write.edge_indexes_built_after = indexes_after
         run.read_all = read_all
+        if helped is not None:
+            helped.resolve_rows = resolve_rows
     end = time.perf_counter()
     pool_cpu, own_cpu = (
         sum(getattr(resource.getrusage(who), f) for f in ("ru_utime", "ru_stime"))
@@ -161,6 +176,8 @@ def sync_child(root: Path) -> None:
         "pool_cpu": pool_cpu,  # the parsing pool's workers (this process's children)
         "tail": time.thread_time() - tail[0] if tail else None,  # the writer's CPU after the pool's last file
         "tail_cpu": tail_cpu,
+        "tail_wall": end - tail_began[0] if tail_began else None,  # the tail's wall time
+        "helper": helper[0] if helper else None,  # (wall, CPU) of the resolution's helper, when one helped
         "batches": done.batches,
         "phases": phases,
         "phase_cpu": cpu,
@@ -236,6 +253,10 @@ def describe(report: dict) -> str:
         if report.get("tail_cpu"):
             named = ", ".join(f"{name} {used:.2f}" for name, used in report["tail_cpu"].items())
             phases += f" ({named})"
+        if report.get("tail_wall") is not None:
+            phases += f"; tail wall {report['tail_wall']:.2f}"
+        if report.get("helper"):
+            phases += f"; helper wall {report['helper'][0]:.2f}, CPU {report['helper'][1]:.2f} (in the pool's)"
     return phases + "; CPU " + ", ".join(f"{name} {spent:.2f}" for name, spent in report["phase_cpu"].items())
 
 

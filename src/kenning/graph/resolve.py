@@ -101,12 +101,14 @@ class Resolver:
     targets of each chunk of references are looked up together (``candidates_many``), then
     every reference is resolved in memory."""
 
-    def __init__(self, conn: Connection, stamp: str) -> None:
+    def __init__(self, conn: Connection, stamp: str, writer: GraphWriter | EdgeSink | None = None) -> None:
+        """``writer``: where the edges go (the store's ``GraphWriter`` by default; an
+        ``EdgeSink`` keeps them for another process to write: ``graph.resolve_helper``)."""
         self.conn = conn
         self.stamp = stamp
-        self.writer = GraphWriter(conn)
+        self.writer = GraphWriter(conn) if writer is None else writer
         self._cache: dict[Key, Candidates] = {}
-        self._superseding: list[tuple[int, int]] = []
+        self.superseding: list[tuple[int, int]] = []  # (newer, older) decisions, marked at the end
         self._bases = Bases(conn)
 
     def resolve(self, ref_ids: list[int], *, again: bool = False) -> None:
@@ -115,18 +117,21 @@ class Resolver:
             graph_write.delete_ref_edges(self.conn, ref_ids)
         for start in range(0, len(ref_ids), RESOLVE_BATCH):  # batches bound the memory of a cold sync
             chunk = ref_ids[start : start + RESOLVE_BATCH]
-            self._resolve_chunk(graph_store.ref_rows(self.conn, chunk, sources=self.writer.ref_sources))
-        self._supersede()
+            self.resolve_chunk(graph_store.ref_rows(self.conn, chunk, sources=self.writer.ref_sources))
+        self.supersede()
 
-    def resolve_rows(self, rows: Sequence[RefRow]) -> None:
+    def resolve_rows(self, rows: Sequence[RefRow], *, supersede: bool = True) -> None:
         """Resolve references given as the rows ``ref_rows`` would read back (ascending ids,
         sources as ``GraphWriter.ref_sources`` asks), without reading them: a cold sync keeps
-        its references' rows as it writes them (``graph.build.Unresolved``)."""
+        its references' rows as it writes them (``graph.build.Unresolved``). ``supersede``
+        False: the superseded decisions are left in ``superseding`` (more rows follow)."""
         for start in range(0, len(rows), RESOLVE_BATCH):
-            self._resolve_chunk(rows[start : start + RESOLVE_BATCH])
-        self._supersede()
+            self.resolve_chunk(rows[start : start + RESOLVE_BATCH])
+        if supersede:
+            self.supersede()
 
-    def _resolve_chunk(self, rows: Sequence[RefRow]) -> None:
+    def resolve_chunk(self, rows: Sequence[RefRow]) -> None:
+        """One chunk of rows resolved and its edges flushed to ``writer``."""
         rows = [row for row in rows if row.type != BASES]  # what a class's file names of its bases: no edge
         cache = self._cache
         keys = [lookup_key(row) for row in rows]
@@ -143,10 +148,11 @@ class Resolver:
             self._resolve_one(row, cache[key])
         self.writer.flush()
 
-    def _supersede(self) -> None:
-        for newer, older in self._superseding:
+    def supersede(self) -> None:
+        """The older decisions of the ``superseding`` pairs marked, in the order they came."""
+        for newer, older in self.superseding:
             mark_superseded(self.conn, newer=newer, older=older, stamp=self.stamp)
-        self._superseding = []
+        self.superseding = []
 
     def _resolve_one(self, row: RefRow, candidates: Candidates) -> None:
         src, type_ = row.src, row.type
@@ -159,9 +165,31 @@ class Resolver:
             a, b = (node_id, src) if row.reverse else (src, node_id)
             edge(a, b, type_, link, row)
             if type_ == "supersedes":
-                self._superseding.append((a, b))
+                self.superseding.append((a, b))
             if row.tested:  # a call from a test: the callee is tested by the caller
                 edge(node_id, src, "tested_by", link, row)
+
+
+class EdgeSink:
+    """Where a ``Resolver`` puts the edges it resolves when another process writes them: the
+    rows ``GraphWriter.ref_edge`` would buffer on SQLite, ``(src, dst, type, link, ref_id)``,
+    in order, until ``take``."""
+
+    ref_sources = False
+
+    def __init__(self) -> None:
+        self.edges: list[tuple[int, int, str, str, int]] = []
+
+    def ref_edge(self, src: int, dst: int, type_: str, link: str, ref: RefRow) -> None:
+        if src != dst:
+            self.edges.append((src, dst, type_, link, ref.id))
+
+    def flush(self) -> int:
+        return 0
+
+    def take(self) -> list[tuple[int, int, str, str, int]]:
+        edges, self.edges = self.edges, []
+        return edges
 
 
 def shared_method_name(conn: Connection, node_id: int, name: str) -> int:
