@@ -11,8 +11,9 @@ part of the references while the sync decides the rest and writes every edge:
   lock counts, the WAL index mapping) that a forked child would inherit from the sync, which
   holds the store open in a write transaction. Nor is it ``multiprocessing``'s ``spawn``, which
   runs the parent's main script again in the child (a script calling ``sync`` unguarded would
-  sync again). It is started once the cold sync's deferral has begun (``start``, after its
-  first batch), so that its start-up overlaps the parsing;
+  sync again). It is started after the first batch of a cold sync at whose rate the sync
+  expects ``HELPER_MIN_REFS`` references or more (``start``), so that its start-up overlaps
+  the parsing;
 - when the last batch has committed, the sync sends it the ids of the last ``1 - OWN_SHARE``
   of the references (``begin``); it opens the store read-only, reads those references back
   (``store.graph.ref_rows``), resolves them chunk by chunk with a ``Resolver`` of its own whose
@@ -24,10 +25,11 @@ part of the references while the sync decides the rest and writes every edge:
   process writes (the edges' ids follow the references' order either way);
 - a helper that fails (an error, a crash, a closed pipe) leaves the references it had not
   answered for to the sync, which resolves them itself; a small sync (fewer than
-  ``HELPER_MIN_REFS`` references, expected from its first batch's) never starts or uses one; PostgreSQL, whose
-  writer stores each edge's source, resolves in one process.
+  ``HELPER_MIN_REFS`` references) never starts or uses one; PostgreSQL, whose writer stores
+  each edge's source, resolves in one process.
 
-The sync's share is smaller than half because the sync also writes every edge: about 40 %
+The sync's share is smaller than half because it also writes every edge and builds their
+indexes, while the helper also reads its references back: on Django, 45 % for the sync about
 balances the two processes on an idle core (docs/benchmarks.md, "tailpool").
 """
 
@@ -137,9 +139,10 @@ class Helper:
 
 
 def start(conn: Connection, expected: int) -> Helper | None:
-    """A helper for a cold sync expected to resolve ``expected`` references in ``conn``'s store,
-    started now; None below ``HELPER_MIN_REFS``, for a PostgreSQL store or one with no file,
-    and when none can be started."""
+    """A helper for a cold sync expected to resolve ``expected`` references in ``conn``'s store
+    (the references so far at the rate of its files so far: asked again after each batch, as a
+    tree's first files may be its documentation), started now; None below ``HELPER_MIN_REFS``,
+    for a PostgreSQL store or one with no file, and when none can be started."""
     if expected < HELPER_MIN_REFS or not database_file(conn):
         return None
     try:

@@ -109,7 +109,6 @@ def write_batches(
     held = graph_build.Unresolved()  # a cold sync's references, resolved by its last batch
     ledger = LedgerChanges()  # the ledger's records, read with the last batch when they changed
     helper: resolve_helper.Helper | None = None  # a cold sync's second core for its resolution
-    started_helper = False
     try:
         while True:
             if isinstance(following, _Parsing):
@@ -164,9 +163,8 @@ def write_batches(
             if last:
                 return
             done += batch.items
-            if held.complete and not started_helper:  # a helper whose start-up overlaps the parsing
-                expected = len(held.rows) * max(total, done) // max(done, 1)  # at this batch's rate
-                helper, started_helper = resolve_helper.start(conn, expected), True
+            if held.complete and helper is None:  # a helper whose start-up overlaps the parsing
+                helper = resolve_helper.start(conn, len(held.rows) * max(total, done) // max(done, 1))
             # Timed per item written: a batch cut short by its bytes counts the items it held.
             size = _next_size(batch.items, time.thread_time() - started)
             wanted = min(2 * wanted, BATCH_BYTES)
