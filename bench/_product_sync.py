@@ -135,14 +135,14 @@ def sync_child(root: Path) -> None:
     batches.transaction = transaction_timed
     helped = getattr(batches, "resolve_helper", None)  # a tree that resolves on two cores
     if helped is not None:
-        resolve_rows = helped.resolve_rows
+        close_helper = helped.Helper.close
 
-        def resolve_rows_seen(resolver: object, rows: object, on: object) -> None:
-            resolve_rows(resolver, rows, on)
-            if on is not None and on.seconds is not None:
+        def close_seen(on: object) -> None:
+            close_helper(on)
+            if on.seconds is not None:
                 helper.append(on.seconds)
 
-        helped.resolve_rows = resolve_rows_seen
+        helped.Helper.close = close_seen
     start, start_cpu = time.perf_counter(), time.thread_time()
     own_before = sum(getattr(resource.getrusage(resource.RUSAGE_SELF), f) for f in ("ru_utime", "ru_stime"))
     try:
@@ -156,7 +156,7 @@ def sync_child(root: Path) -> None:
             graph_write.edge_indexes_built_after = indexes_after
         run.read_all = read_all
         if helped is not None:
-            helped.resolve_rows = resolve_rows
+            helped.Helper.close = close_helper
     end = time.perf_counter()
     pool_cpu, own_cpu = (
         sum(getattr(resource.getrusage(who), f) for f in ("ru_utime", "ru_stime"))

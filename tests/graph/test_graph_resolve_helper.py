@@ -5,6 +5,8 @@ references to the sync. The thresholds are lowered so that a small tree uses a h
 
 from __future__ import annotations
 
+import os
+import signal
 import sqlite3
 from datetime import UTC, datetime
 from pathlib import Path
@@ -107,24 +109,46 @@ def helped(monkeypatch: pytest.MonkeyPatch) -> list[resolve_helper.Helper | None
     return given
 
 
-def test_a_cold_sync_resolved_with_a_helper_stores_what_one_process_stores(tmp_path, one_process, helped):
+def _chunks(helper: resolve_helper.Helper) -> int:
+    return helper._back  # the helper's share, in chunks (none taken by the sync)
+
+
+def test_a_helper_that_answers_every_chunk_stores_what_one_process_stores(tmp_path, monkeypatch, one_process, helped):
+    monkeypatch.setattr(resolve_helper.Helper, "steal", lambda self: None)  # the sync waits for it
     root = _project(tmp_path / "two")
     sync(load_project(root), now=NOW, embed=False)
     assert len(helped) == 1 and helped[0] is not None
-    assert helped[0].seconds is not None  # the helper answered for its share, to its end
+    helper = helped[0]
+    assert helper.seconds is not None and helper.claimed() == _chunks(helper) > 3  # it answered them all
     rows = _rows(root)
     assert rows == one_process  # every row, ids included
     assert len(rows[2]) > 200
     assert any(fact[6] == "superseded" for fact in rows[3])  # ADR 1, marked after both shares
 
 
-def test_a_helper_that_died_leaves_its_references_to_the_sync(tmp_path, monkeypatch, one_process, helped):
+def test_a_helper_that_gets_no_core_leaves_its_chunks_to_the_sync(tmp_path, monkeypatch, one_process, helped):
+    """A helper stopped (``SIGSTOP``: a machine whose cores are all busy) claims nothing: the
+    sync takes every chunk of its share from the back instead of waiting."""
     real_begin = resolve_helper.Helper.begin
 
-    def begin_dead(self, path, stamp, ids):  # noqa: ANN001, ANN202
+    def begin_stopped(self, path, stamp, chunks):  # noqa: ANN001, ANN202
+        os.kill(self._process.pid, signal.SIGSTOP)
+        return real_begin(self, path, stamp, chunks)
+
+    monkeypatch.setattr(resolve_helper.Helper, "begin", begin_stopped)
+    root = _project(tmp_path / "stopped")
+    sync(load_project(root), now=NOW, embed=False)
+    assert len(helped) == 1 and helped[0] is not None and helped[0].claimed() == 0
+    assert _rows(root) == one_process
+
+
+def test_a_helper_that_died_before_its_job_leaves_it_to_the_sync(tmp_path, monkeypatch, one_process, helped):
+    real_begin = resolve_helper.Helper.begin
+
+    def begin_dead(self, path, stamp, chunks):  # noqa: ANN001, ANN202
         self._process.kill()
         self._process.wait()
-        return real_begin(self, path, stamp, ids)
+        return real_begin(self, path, stamp, chunks)
 
     monkeypatch.setattr(resolve_helper.Helper, "begin", begin_dead)
     root = _project(tmp_path / "dead")
@@ -133,21 +157,25 @@ def test_a_helper_that_died_leaves_its_references_to_the_sync(tmp_path, monkeypa
     assert _rows(root) == one_process
 
 
-def test_a_helper_that_fails_midway_leaves_the_rest_to_the_sync(tmp_path, monkeypatch, one_process, helped):
-    """The helper's first chunk is written, then it stops: the sync resolves the rest."""
-    real_results = resolve_helper.Helper.results
-    answered: list[int] = []
+def test_a_helper_that_dies_midway_leaves_the_rest_to_the_sync(tmp_path, monkeypatch, one_process, helped):
+    """Killed once its first chunk's edges came (the sync waiting for it, taking no chunk): the
+    sync writes that chunk, then resolves every other one itself, claimed or not."""
+    monkeypatch.setattr(resolve_helper.Helper, "steal", lambda self: None)
+    real_message = resolve_helper.Helper.message
+    seen: list[str] = []
 
-    def one_chunk(self):  # noqa: ANN001, ANN202
-        for count, edges in real_results(self):
-            answered.append(count)
-            yield count, edges
-            raise resolve_helper.HelperFailed("stopped after one chunk")
+    def message_then_kill(self, wait):  # noqa: ANN001, ANN202
+        message = real_message(self, wait)
+        if message is not None:
+            seen.append(message[0])
+            if message[0] == "edges" and seen.count("edges") == 1:
+                self._process.kill()
+        return message
 
-    monkeypatch.setattr(resolve_helper.Helper, "results", one_chunk)
+    monkeypatch.setattr(resolve_helper.Helper, "message", message_then_kill)
     root = _project(tmp_path / "midway")
     sync(load_project(root), now=NOW, embed=False)
-    assert answered == [16]
+    assert seen[0] == "edges" and seen[-1] == "failed" and seen.count("edges") < _chunks(helped[0])
     assert _rows(root) == one_process
 
 

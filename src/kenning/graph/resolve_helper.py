@@ -43,11 +43,11 @@ import subprocess
 import sys
 import threading
 import time
-from collections.abc import Iterator, Sequence
+from collections.abc import Sequence
 from multiprocessing.connection import Connection as Pipe
 from pathlib import Path
 
-from kenning.graph.resolve import RESOLVE_BATCH, EdgeSink, Resolver
+from kenning.graph.resolve import EdgeSink, Resolver
 from kenning.store import graph as graph_store
 from kenning.store.db import Connection, database_file
 from kenning.store.graph import RefRow
@@ -57,18 +57,20 @@ from kenning.store.readonly import open_readonly
 # References a cold sync resolves (expected when it starts the helper, counted when it would use
 # it) for a helper to pay for its start-up (a fresh interpreter, about 0.1 s of CPU).
 HELPER_MIN_REFS = 20_000
-HELPER_CHUNK = RESOLVE_BATCH  # references the helper resolves and sends back together
+# References the helper claims, resolves and sends back together: the sync waits at most for
+# the two it may hold at the end (it claims the next before it resolves one).
+HELPER_CHUNK = 2_000
 OWN_SHARE = 0.45  # of the references, the first part, resolved by the sync's process itself
 
 Edge = tuple[int, int, str, str, int]  # (src, dst, type, link, ref_id), as GraphWriter writes it
-
-
-class HelperFailed(Exception):
-    """The helper stopped answering: the sync resolves what it had not answered for."""
+Pairs = list[tuple[int, int]]  # superseded decisions: (newer, older)
 
 
 class Helper:
-    """The helper process and the sync's end of its pipe (see the module's docstring)."""
+    """The helper process and the sync's end of its pipe (see the module's docstring). The
+    helper's share is cut into chunks that it claims one by one from the front while the sync
+    may take them from the back (``steal``): a helper that gets no core (a busy machine) leaves
+    its chunks to the sync instead of making it wait."""
 
     def __init__(self) -> None:
         ours, theirs = socket.socketpair()
@@ -84,14 +86,16 @@ class Helper:
             self._pipe = Pipe(ours.detach())
         self._inbox: queue.SimpleQueue[tuple] = queue.SimpleQueue()
         self._reader: threading.Thread | None = None
-        self.superseding: list[tuple[int, int]] = []
-        self.seconds: tuple[float, float] | None = None  # the helper's resolution: (wall, CPU), once done
+        self._lock = threading.Lock()
+        self._front = self._back = 0  # chunks [0, front) claimed by the helper, [back, n) by the sync
+        self.seconds: tuple[float, float] | None = None  # the helper's resolution (wall, CPU), once closed
 
-    def begin(self, path: str, stamp: str, ids: list[int]) -> bool:
-        """Ask the helper to resolve the references ``ids`` of the store at ``path`` (committed);
-        False when it cannot be asked."""
+    def begin(self, path: str, stamp: str, chunks: list[list[int]]) -> bool:
+        """Ask the helper to resolve the references of ``chunks`` (ids) in the store at ``path``
+        (committed); False when it cannot be asked."""
+        self._back = len(chunks)
         try:
-            self._pipe.send((path, stamp, ids, HELPER_CHUNK))
+            self._pipe.send((path, stamp, chunks))
         except (OSError, ValueError):
             return False
         self._reader = threading.Thread(target=self._receive, name="kenning-resolve-inbox", daemon=True)
@@ -99,29 +103,46 @@ class Helper:
         return True
 
     def _receive(self) -> None:
-        """Every message of the helper into the inbox, as it comes (the helper never waits for
-        the sync to read), until its last one or its end."""
+        """Answer the helper's claims and put its other messages into the inbox as they come
+        (it never waits for the sync's main thread), until its last one or its end."""
         while True:
             try:
                 message = self._pipe.recv()
+                if message[0] == "claim":
+                    with self._lock:
+                        granted = message[1] < self._back
+                        if granted:
+                            self._front = message[1] + 1
+                    self._pipe.send(granted)
+                    continue
             except (EOFError, OSError):
                 message = ("failed", "the helper stopped")
             self._inbox.put(message)
             if message[0] != "edges":
                 return
 
-    def results(self) -> Iterator[tuple[int, list[Edge]]]:
-        """Each chunk's references counted and its edges, in order; then ``superseding`` holds
-        the helper's superseded decisions. ``HelperFailed`` when it stops first."""
-        while True:
-            kind, *rest = self._inbox.get()
-            if kind == "edges":
-                yield rest[0], rest[1]
-            elif kind == "done":
-                self.superseding, self.seconds = rest[0], rest[1]
-                return
-            else:
-                raise HelperFailed(rest[0])
+    def steal(self) -> int | None:
+        """The last chunk neither side has claimed, now the sync's; None when none is left."""
+        with self._lock:
+            if self._back <= self._front:
+                return None
+            self._back -= 1
+            return self._back
+
+    def claimed(self) -> int:
+        """How many chunks, from the first, the helper claimed."""
+        with self._lock:
+            return self._front
+
+    def message(self, wait: bool) -> tuple | None:
+        """The helper's next message: ``("edges", chunk, edges, pairs)``, ``("done", seconds)``
+        or ``("failed", why)``; None when there is none yet and ``wait`` is False."""
+        if not wait and self._inbox.empty():
+            return None
+        message = self._inbox.get()
+        if message[0] == "done":
+            self.seconds = message[1]
+        return message
 
     def close(self) -> None:
         """Stop the helper (told to when it was never asked, else ended) and free its pipe."""
@@ -135,6 +156,8 @@ class Helper:
             self._process.wait()
         if self._reader is not None:
             self._reader.join()
+            while not self._inbox.empty():  # its last message, not waited for by the sync
+                self.message(wait=False)
         self._pipe.close()
 
 
@@ -152,30 +175,83 @@ def start(conn: Connection, expected: int) -> Helper | None:
 
 
 def resolve_rows(resolver: Resolver, rows: Sequence[RefRow], helper: Helper | None) -> None:
-    """``resolver.resolve_rows(rows)``, the last ``1 - OWN_SHARE`` of them decided by ``helper``
-    when there is one and enough rows; the same edges, written in the same order."""
+    """``resolver.resolve_rows(rows)``, the chunks of the last ``1 - OWN_SHARE`` of them that
+    ``helper`` claims decided by it, when there is one and enough rows; the same edges, written
+    in the same order."""
     path = database_file(resolver.conn)
     if helper is None or len(rows) < HELPER_MIN_REFS or not path:
         resolver.resolve_rows(rows)
         return
     cut = int(len(rows) * OWN_SHARE)
-    theirs = rows[cut:]
-    if not helper.begin(path, resolver.stamp, [row.id for row in theirs]):
+    chunks = [rows[at : at + HELPER_CHUNK] for at in range(cut, len(rows), HELPER_CHUNK)]
+    if not helper.begin(path, resolver.stamp, [[row.id for row in chunk] for chunk in chunks]):
         resolver.resolve_rows(rows)
         return
     resolver.resolve_rows(rows[:cut], supersede=False)
-    writer = resolver.writer
-    assert isinstance(writer, GraphWriter)
-    answered = 0
-    try:
-        for count, edges in helper.results():
+    _Shared(resolver, chunks, helper).finish()
+    resolver.supersede()
+
+
+class _Shared:
+    """The sync's side once its own share is written: each chunk's edges written in order as
+    they come, from the helper or from the sync; while the next chunk to write is not there,
+    the sync resolves the last chunk neither has claimed (``Helper.steal``), and waits for the
+    helper only when none is left."""
+
+    def __init__(self, resolver: Resolver, chunks: list[Sequence[RefRow]], helper: Helper) -> None:
+        self.resolver, self.chunks, self.helper = resolver, chunks, helper
+        self.ready: dict[int, tuple[list[Edge], Pairs]] = {}  # chunk -> its edges and decisions
+        self.written = 0  # chunks written, from the first
+        self.over = False  # the helper sent its last message
+
+    def finish(self) -> None:
+        while True:
+            while not self.over and self._take(self.helper.message(wait=False)):
+                pass
+            self._write_ready()
+            if self.written == len(self.chunks):
+                return
+            stolen = self.helper.steal()
+            if stolen is not None:  # never idle while a chunk is left: the helper may have no core
+                self.ready[stolen] = _resolve_apart(self.resolver, self.chunks[stolen])
+            elif self.over:  # claimed by a helper that stopped before answering: resolved here
+                self.ready[self.written] = _resolve_apart(self.resolver, self.chunks[self.written])
+            else:
+                self._take(self.helper.message(wait=True))
+
+    def _take(self, message: tuple | None) -> bool:
+        """A message of the helper taken in; False when there was none."""
+        if message is None:
+            return False
+        if message[0] == "edges":
+            self.ready[message[1]] = (message[2], message[3])
+        else:  # done, or failed: what it claimed and did not answer is resolved here
+            self.over = True
+        return True
+
+    def _write_ready(self) -> None:
+        writer = self.resolver.writer
+        assert isinstance(writer, GraphWriter)
+        while self.written in self.ready:
+            edges, pairs = self.ready.pop(self.written)
             writer.resolved_edges(edges)
             writer.flush()
-            answered += count
-        resolver.superseding += helper.superseding
-    except HelperFailed:  # what it did not answer for, resolved here
-        resolver.resolve_rows(theirs[answered:], supersede=False)
-    resolver.supersede()
+            self.resolver.superseding += pairs
+            self.written += 1
+
+
+def _resolve_apart(resolver: Resolver, rows: Sequence[RefRow]) -> tuple[list[Edge], Pairs]:
+    """``rows`` resolved by the sync's ``resolver``, their edges and decisions kept apart (a
+    chunk written after the ones before it)."""
+    writer, sink, before = resolver.writer, EdgeSink(), len(resolver.superseding)
+    resolver.writer = sink
+    try:
+        resolver.resolve_rows(rows, supersede=False)
+    finally:
+        resolver.writer = writer
+    pairs = resolver.superseding[before:]
+    del resolver.superseding[before:]
+    return sink.take(), pairs
 
 
 # What the helper's interpreter runs: ``serve`` on the socket whose descriptor it is given.
@@ -203,26 +279,35 @@ def serve(pipe: Pipe) -> None:
         return
     if job is None:
         return
-    path, stamp, ids, chunk = job
+    path, stamp, chunks = job
     try:
-        _resolve(pipe, Path(path), stamp, ids, chunk)
+        _resolve(pipe, Path(path), stamp, chunks)
     except Exception as exc:  # any failure is the sync's to recover from: it resolves the rest
-        pipe.send(("failed", f"{type(exc).__name__}: {exc}"))
+        with contextlib.suppress(OSError, ValueError):
+            pipe.send(("failed", f"{type(exc).__name__}: {exc}"))
     finally:
         pipe.close()
 
 
-def _resolve(pipe: Pipe, path: Path, stamp: str, ids: list[int], size: int) -> None:
+def _resolve(pipe: Pipe, path: Path, stamp: str, chunks: list[list[int]]) -> None:
+    """Claim the chunks one by one, from the first, until the sync refuses one (it took it):
+    the next one is claimed before this one is resolved, so that the answer is there when
+    needed."""
     began = time.perf_counter(), time.process_time()
     conn = open_readonly(path)
     try:
         sink = EdgeSink()
         resolver = Resolver(conn, stamp, sink)
-        for start_at in range(0, len(ids), size):
-            chunk = ids[start_at : start_at + size]
-            resolver.resolve_chunk(graph_store.ref_rows(conn, chunk, sources=False))
-            pipe.send(("edges", len(chunk), sink.take()))
-        seconds = time.perf_counter() - began[0], time.process_time() - began[1]
-        pipe.send(("done", resolver.superseding, seconds))
+        if chunks:
+            pipe.send(("claim", 0))
+        for at, ids in enumerate(chunks):
+            if not pipe.recv():
+                break
+            if at + 1 < len(chunks):
+                pipe.send(("claim", at + 1))
+            resolver.resolve_chunk(graph_store.ref_rows(conn, ids, sources=False))
+            pipe.send(("edges", at, sink.take(), resolver.superseding))
+            resolver.superseding = []
+        pipe.send(("done", (time.perf_counter() - began[0], time.process_time() - began[1])))
     finally:
         conn.close()
