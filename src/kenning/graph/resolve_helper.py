@@ -15,15 +15,19 @@ part of the references while the sync decides the rest and writes every edge:
   expects ``HELPER_MIN_REFS`` references or more (``start``), so that its start-up overlaps
   the parsing;
 - when the last batch has committed, the sync sends it the ids of the last ``1 - OWN_SHARE``
-  of the references (``begin``); it opens the store read-only, reads those references back
-  (``store.graph.ref_rows``), resolves them chunk by chunk with a ``Resolver`` of its own whose
-  edges go to an ``EdgeSink``, and sends each chunk's edges back as the rows ``GraphWriter``
-  would write, ``(src, dst, type, link, ref_id)``;
+  of the references, in chunks (``begin``); it opens the store read-only and claims the
+  chunks one by one from the first (the next one claimed before it resolves one); each, read
+  back (``store.graph.ref_rows``) and resolved with a ``Resolver`` of its own whose edges go
+  to an ``EdgeSink``, goes back as the rows ``GraphWriter`` would write,
+  ``(src, dst, type, link, ref_id)``, with its superseded decisions;
 - meanwhile the sync resolves the first ``OWN_SHARE`` and writes their edges, then writes the
-  helper's chunks in order as they arrive (a thread receives them), then marks the superseded
-  decisions of both shares in order: the edges, their ids and every other row are the ones one
-  process writes (the edges' ids follow the references' order either way);
-- a helper that fails (an error, a crash, a closed pipe) leaves the references it had not
+  chunks in order as they come (a thread receives them and answers the claims); whenever the
+  next chunk to write is not there yet, the sync takes the last chunk neither side has claimed
+  and resolves it itself, so that a helper that gets no core (a busy machine) never makes it
+  wait for more than the two chunks it holds. Then it marks the superseded decisions of every
+  chunk in order: the edges, their ids and every other row are the ones one process writes
+  (the edges' ids follow the references' order either way);
+- a helper that fails (an error, a crash, a closed pipe) leaves the chunks it had not
   answered for to the sync, which resolves them itself; a small sync (fewer than
   ``HELPER_MIN_REFS`` references) never starts or uses one; PostgreSQL, whose writer stores
   each edge's source, resolves in one process.
@@ -57,9 +61,10 @@ from kenning.store.readonly import open_readonly
 # References a cold sync resolves (expected when it starts the helper, counted when it would use
 # it) for a helper to pay for its start-up (a fresh interpreter, about 0.1 s of CPU).
 HELPER_MIN_REFS = 20_000
-# References the helper claims, resolves and sends back together: the sync waits at most for
-# the two it may hold at the end (it claims the next before it resolves one).
-HELPER_CHUNK = 2_000
+HELPER_CHUNK = 2_000  # references the helper resolves and sends back together
+# How long the sync waits for the one chunk it left to the helper before resolving it too.
+WAIT_SECONDS = 0.05
+CLOSE_SECONDS = 0.5  # how long a helper told to stop may take to end before it is killed
 OWN_SHARE = 0.45  # of the references, the first part, resolved by the sync's process itself
 
 Edge = tuple[int, int, str, str, int]  # (src, dst, type, link, ref_id), as GraphWriter writes it
@@ -68,9 +73,10 @@ Pairs = list[tuple[int, int]]  # superseded decisions: (newer, older)
 
 class Helper:
     """The helper process and the sync's end of its pipe (see the module's docstring). The
-    helper's share is cut into chunks that it claims one by one from the front while the sync
-    may take them from the back (``steal``): a helper that gets no core (a busy machine) leaves
-    its chunks to the sync instead of making it wait."""
+    sync's process reads the helper's messages only when it needs them (no thread of its own:
+    a receiving thread made the sync's main thread wait for the GIL each time a message came,
+    a convoy that a busy machine stretches); the helper sends from a thread of its own, so that
+    it never waits for the sync to read."""
 
     def __init__(self) -> None:
         ours, theirs = socket.socketpair()
@@ -84,80 +90,55 @@ class Helper:
                 stderr=subprocess.DEVNULL,
             )
             self._pipe = Pipe(ours.detach())
-        self._inbox: queue.SimpleQueue[tuple] = queue.SimpleQueue()
-        self._reader: threading.Thread | None = None
-        self._lock = threading.Lock()
-        self._front = self._back = 0  # chunks [0, front) claimed by the helper, [back, n) by the sync
-        self.seconds: tuple[float, float] | None = None  # the helper's resolution (wall, CPU), once closed
+        self._begun = False
+        self.answered = 0  # chunks whose edges the helper sent
+        self.seconds: tuple[float, float] | None = None  # the helper's resolution (wall, CPU), once done
 
     def begin(self, path: str, stamp: str, chunks: list[list[int]]) -> bool:
         """Ask the helper to resolve the references of ``chunks`` (ids) in the store at ``path``
-        (committed); False when it cannot be asked."""
-        self._back = len(chunks)
+        (committed), from the first; False when it cannot be asked."""
         try:
             self._pipe.send((path, stamp, chunks))
         except (OSError, ValueError):
             return False
-        self._reader = threading.Thread(target=self._receive, name="kenning-resolve-inbox", daemon=True)
-        self._reader.start()
+        self._begun = True
         return True
 
-    def _receive(self) -> None:
-        """Answer the helper's claims and put its other messages into the inbox as they come
-        (it never waits for the sync's main thread), until its last one or its end."""
-        while True:
-            try:
-                message = self._pipe.recv()
-                if message[0] == "claim":
-                    with self._lock:
-                        granted = message[1] < self._back
-                        if granted:
-                            self._front = message[1] + 1
-                    self._pipe.send(granted)
-                    continue
-            except (EOFError, OSError):
-                message = ("failed", "the helper stopped")
-            self._inbox.put(message)
-            if message[0] != "edges":
-                return
+    def stop_before(self, chunk: int) -> None:
+        """Tell the helper to resolve no chunk from ``chunk`` on: the sync took them."""
+        with contextlib.suppress(OSError, ValueError):
+            self._pipe.send(chunk)
 
-    def steal(self) -> int | None:
-        """The last chunk neither side has claimed, now the sync's; None when none is left."""
-        with self._lock:
-            if self._back <= self._front:
+    def message(self, timeout: float = 0.0) -> tuple | None:
+        """The helper's next message, waited for up to ``timeout`` seconds: ``("edges", chunk,
+        edges, decisions)``, ``("done", seconds)`` or ``("failed", why)``; None when none came."""
+        try:
+            if not self._pipe.poll(timeout):
                 return None
-            self._back -= 1
-            return self._back
-
-    def claimed(self) -> int:
-        """How many chunks, from the first, the helper claimed."""
-        with self._lock:
-            return self._front
-
-    def message(self, wait: bool) -> tuple | None:
-        """The helper's next message: ``("edges", chunk, edges, pairs)``, ``("done", seconds)``
-        or ``("failed", why)``; None when there is none yet and ``wait`` is False."""
-        if not wait and self._inbox.empty():
-            return None
-        message = self._inbox.get()
-        if message[0] == "done":
+            message = self._pipe.recv()
+        except (EOFError, OSError, ValueError):
+            return ("failed", "the helper stopped")
+        if message[0] == "edges":
+            self.answered += 1
+        elif message[0] == "done":
             self.seconds = message[1]
         return message
 
     def close(self) -> None:
-        """Stop the helper (told to when it was never asked, else ended) and free its pipe."""
-        if self._reader is None:
+        """Stop the helper (told to; killed when it does not end at once) and free its pipe."""
+        if self._begun:
+            self.stop_before(0)
+        else:
             with contextlib.suppress(OSError, ValueError):
                 self._pipe.send(None)
         try:
-            self._process.wait(timeout=1.0)
+            self._process.wait(timeout=CLOSE_SECONDS)
         except subprocess.TimeoutExpired:
             self._process.kill()
             self._process.wait()
-        if self._reader is not None:
-            self._reader.join()
-            while not self._inbox.empty():  # its last message, not waited for by the sync
-                self.message(wait=False)
+        if self._begun and self.seconds is None:  # its last message, not waited for by the sync
+            while (message := self.message()) is not None and message[0] == "edges":
+                pass
         self._pipe.close()
 
 
@@ -194,40 +175,50 @@ def resolve_rows(resolver: Resolver, rows: Sequence[RefRow], helper: Helper | No
 
 class _Shared:
     """The sync's side once its own share is written: each chunk's edges written in order as
-    they come, from the helper or from the sync; while the next chunk to write is not there,
-    the sync resolves the last chunk neither has claimed (``Helper.steal``), and waits for the
-    helper only when none is left."""
+    they come, from the helper or from the sync. While the next chunk to write is not there,
+    the sync resolves the last chunk the helper has not answered for, after telling it to stop
+    before that one (``Helper.stop_before``); with only the next chunk left to the helper, it
+    waits ``WAIT_SECONDS`` for it, then resolves it too. A chunk both resolved (the helper was
+    at it) is written once: both give the same edges."""
 
     def __init__(self, resolver: Resolver, chunks: list[Sequence[RefRow]], helper: Helper) -> None:
         self.resolver, self.chunks, self.helper = resolver, chunks, helper
         self.ready: dict[int, tuple[list[Edge], Pairs]] = {}  # chunk -> its edges and decisions
         self.written = 0  # chunks written, from the first
+        self.back = len(chunks)  # chunks [back, n) are the sync's
         self.over = False  # the helper sent its last message
 
     def finish(self) -> None:
         while True:
-            while not self.over and self._take(self.helper.message(wait=False)):
-                pass
+            self._receive(0.0)
             self._write_ready()
             if self.written == len(self.chunks):
                 return
-            stolen = self.helper.steal()
-            if stolen is not None:  # never idle while a chunk is left: the helper may have no core
-                self.ready[stolen] = _resolve_apart(self.resolver, self.chunks[stolen])
-            elif self.over:  # claimed by a helper that stopped before answering: resolved here
-                self.ready[self.written] = _resolve_apart(self.resolver, self.chunks[self.written])
-            else:
-                self._take(self.helper.message(wait=True))
+            taken = self.written if self.over else self.steal()
+            if taken is None:  # only the next chunk is the helper's: a moment for it, then here
+                self._receive(WAIT_SECONDS)
+                if self.written in self.ready or self.over:
+                    continue
+                taken = self.written
+            if taken < self.back:
+                self.back = taken
+                self.helper.stop_before(taken)
+            if taken not in self.ready:
+                self.ready[taken] = _resolve_apart(self.resolver, self.chunks[taken])
 
-    def _take(self, message: tuple | None) -> bool:
-        """A message of the helper taken in; False when there was none."""
-        if message is None:
-            return False
-        if message[0] == "edges":
-            self.ready[message[1]] = (message[2], message[3])
-        else:  # done, or failed: what it claimed and did not answer is resolved here
-            self.over = True
-        return True
+    def steal(self) -> int | None:
+        """The last chunk the helper has not answered for, when it is not the next to write."""
+        last = self.back - 1
+        return last if last > self.written and last not in self.ready else None
+
+    def _receive(self, timeout: float) -> None:
+        """The helper's messages that came, the first waited for up to ``timeout`` seconds."""
+        while not self.over and (message := self.helper.message(timeout)) is not None:
+            timeout = 0.0
+            if message[0] == "edges":
+                self.ready.setdefault(message[1], (message[2], message[3]))
+            else:  # done, or failed: what it did not answer for is resolved here
+                self.over = True
 
     def _write_ready(self) -> None:
         writer = self.resolver.writer
@@ -238,6 +229,8 @@ class _Shared:
             writer.flush()
             self.resolver.superseding += pairs
             self.written += 1
+        for late in [chunk for chunk in self.ready if chunk < self.written]:  # resolved twice
+            del self.ready[late]
 
 
 def _resolve_apart(resolver: Resolver, rows: Sequence[RefRow]) -> tuple[list[Edge], Pairs]:
@@ -254,8 +247,16 @@ def _resolve_apart(resolver: Resolver, rows: Sequence[RefRow]) -> tuple[list[Edg
     return sink.take(), pairs
 
 
+# The helper's priority: the lowest. It is meant to use a core nobody else wants; on a machine
+# whose cores are busy, a helper at the sync's priority took CPU from the sync itself (the
+# scheduler shares a core between processes, not between programs), and the sync, which takes
+# any chunk the helper has not reached, is better off alone.
+HELPER_NICE = 19
 # What the helper's interpreter runs: ``serve`` on the socket whose descriptor it is given.
-_MAIN = "import sys; from kenning.graph.resolve_helper import serve_fd; serve_fd(int(sys.argv[1]))"
+_MAIN = (
+    f"import os, sys; os.nice({HELPER_NICE}); "
+    "from kenning.graph.resolve_helper import serve_fd; serve_fd(int(sys.argv[1]))"
+)
 
 
 def _environment() -> dict[str, str]:
@@ -290,24 +291,35 @@ def serve(pipe: Pipe) -> None:
 
 
 def _resolve(pipe: Pipe, path: Path, stamp: str, chunks: list[list[int]]) -> None:
-    """Claim the chunks one by one, from the first, until the sync refuses one (it took it):
-    the next one is claimed before this one is resolved, so that the answer is there when
-    needed."""
+    """The chunks resolved from the first, until the one the sync said it took (read between
+    two chunks); a thread sends what is resolved."""
     began = time.perf_counter(), time.process_time()
+    outbox: queue.SimpleQueue[tuple | None] = queue.SimpleQueue()
+    sender = threading.Thread(target=_send_all, args=(pipe, outbox), name="kenning-resolve-send")
+    sender.start()
     conn = open_readonly(path)
     try:
         sink = EdgeSink()
         resolver = Resolver(conn, stamp, sink)
-        if chunks:
-            pipe.send(("claim", 0))
+        limit = len(chunks)
         for at, ids in enumerate(chunks):
-            if not pipe.recv():
+            while pipe.poll():
+                limit = min(limit, pipe.recv())
+            if at >= limit:
                 break
-            if at + 1 < len(chunks):
-                pipe.send(("claim", at + 1))
             resolver.resolve_chunk(graph_store.ref_rows(conn, ids, sources=False))
-            pipe.send(("edges", at, sink.take(), resolver.superseding))
+            outbox.put(("edges", at, sink.take(), resolver.superseding))
             resolver.superseding = []
-        pipe.send(("done", (time.perf_counter() - began[0], time.process_time() - began[1])))
+        outbox.put(("done", (time.perf_counter() - began[0], time.process_time() - began[1])))
     finally:
+        outbox.put(None)
+        sender.join()
         conn.close()
+
+
+def _send_all(pipe: Pipe, outbox: queue.SimpleQueue[tuple | None]) -> None:
+    while (message := outbox.get()) is not None:
+        try:
+            pipe.send(message)
+        except (OSError, ValueError):
+            return
