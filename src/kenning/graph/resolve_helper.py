@@ -13,20 +13,22 @@ part of the references while the sync decides the rest and writes every edge:
   runs the parent's main script again in the child (a script calling ``sync`` unguarded would
   sync again). It is started after the first batch of a cold sync at whose rate the sync
   expects ``HELPER_MIN_REFS`` references or more (``start``), so that its start-up overlaps
-  the parsing;
+  the parsing, and runs at the lowest priority (``HELPER_NICE``): it is meant for a core
+  nobody else wants;
 - when the last batch has committed, the sync sends it the ids of the last ``1 - OWN_SHARE``
-  of the references, in chunks (``begin``); it opens the store read-only and claims the
-  chunks one by one from the first (the next one claimed before it resolves one); each, read
-  back (``store.graph.ref_rows``) and resolved with a ``Resolver`` of its own whose edges go
-  to an ``EdgeSink``, goes back as the rows ``GraphWriter`` would write,
-  ``(src, dst, type, link, ref_id)``, with its superseded decisions;
+  of the references, in chunks (``begin``); it opens the store read-only and resolves the
+  chunks from the first, each read back (``store.graph.ref_rows``) and resolved with a
+  ``Resolver`` of its own whose edges go to an ``EdgeSink``, and sent back (by a thread of
+  its own, so that it never waits for the sync to read) as the rows ``GraphWriter`` would
+  write, ``(src, dst, type, link, ref_id)``, with its superseded decisions;
 - meanwhile the sync resolves the first ``OWN_SHARE`` and writes their edges, then writes the
-  chunks in order as they come (a thread receives them and answers the claims); whenever the
-  next chunk to write is not there yet, the sync takes the last chunk neither side has claimed
-  and resolves it itself, so that a helper that gets no core (a busy machine) never makes it
-  wait for more than the two chunks it holds. Then it marks the superseded decisions of every
-  chunk in order: the edges, their ids and every other row are the ones one process writes
-  (the edges' ids follow the references' order either way);
+  chunks in order as they come; whenever the next chunk to write is not there yet, it tells
+  the helper to stop before the last chunk it has not answered for and resolves that one
+  itself, and with only the next chunk left, it waits ``WAIT_SECONDS`` for it, then resolves
+  it too (a chunk both resolved is written once: both give the same edges). A helper that
+  gets no core (a busy machine) thus never makes the sync wait long. Then the superseded
+  decisions of every chunk are marked in order: the edges, their ids and every other row are
+  the ones one process writes (the edges' ids follow the references' order either way);
 - a helper that fails (an error, a crash, a closed pipe) leaves the chunks it had not
   answered for to the sync, which resolves them itself; a small sync (fewer than
   ``HELPER_MIN_REFS`` references) never starts or uses one; PostgreSQL, whose writer stores
@@ -50,6 +52,7 @@ import time
 from collections.abc import Sequence
 from multiprocessing.connection import Connection as Pipe
 from pathlib import Path
+from typing import Any
 
 from kenning.graph.resolve import EdgeSink, Resolver
 from kenning.store import graph as graph_store
@@ -94,20 +97,20 @@ class Helper:
         self.answered = 0  # chunks whose edges the helper sent
         self.seconds: tuple[float, float] | None = None  # the helper's resolution (wall, CPU), once done
 
-    def begin(self, path: str, stamp: str, chunks: list[list[int]]) -> bool:
+    def begin(self, path: str, stamp: str, chunks: list[list[int]]) -> None:
         """Ask the helper to resolve the references of ``chunks`` (ids) in the store at ``path``
-        (committed), from the first; False when it cannot be asked."""
-        try:
-            self._pipe.send((path, stamp, chunks))
-        except (OSError, ValueError):
-            return False
+        (committed), from the first. What the sync tells the helper goes through a thread of its
+        own (``_send_all``): the job is larger than a socket's buffer, and a helper still
+        starting on a busy machine would make the sync wait until it reads."""
+        self._outbox: queue.SimpleQueue[object] = queue.SimpleQueue()
+        self._sender = threading.Thread(target=_send_all, args=(self._pipe, self._outbox), name="kenning-resolve-ask")
+        self._sender.start()
+        self._outbox.put((path, stamp, chunks))
         self._begun = True
-        return True
 
     def stop_before(self, chunk: int) -> None:
         """Tell the helper to resolve no chunk from ``chunk`` on: the sync took them."""
-        with contextlib.suppress(OSError, ValueError):
-            self._pipe.send(chunk)
+        self._outbox.put(chunk)
 
     def message(self, timeout: float = 0.0) -> tuple | None:
         """The helper's next message, waited for up to ``timeout`` seconds: ``("edges", chunk,
@@ -128,14 +131,17 @@ class Helper:
         """Stop the helper (told to; killed when it does not end at once) and free its pipe."""
         if self._begun:
             self.stop_before(0)
+            self._outbox.put(None)  # the sending thread's end
         else:
             with contextlib.suppress(OSError, ValueError):
-                self._pipe.send(None)
+                self._pipe.send(None)  # a few bytes: the socket's buffer takes them at once
         try:
             self._process.wait(timeout=CLOSE_SECONDS)
         except subprocess.TimeoutExpired:
             self._process.kill()
             self._process.wait()
+        if self._begun:
+            self._sender.join()
         if self._begun and self.seconds is None:  # its last message, not waited for by the sync
             while (message := self.message()) is not None and message[0] == "edges":
                 pass
@@ -165,9 +171,7 @@ def resolve_rows(resolver: Resolver, rows: Sequence[RefRow], helper: Helper | No
         return
     cut = int(len(rows) * OWN_SHARE)
     chunks = [rows[at : at + HELPER_CHUNK] for at in range(cut, len(rows), HELPER_CHUNK)]
-    if not helper.begin(path, resolver.stamp, [[row.id for row in chunk] for chunk in chunks]):
-        resolver.resolve_rows(rows)
-        return
+    helper.begin(path, resolver.stamp, [[row.id for row in chunk] for chunk in chunks])
     resolver.resolve_rows(rows[:cut], supersede=False)
     _Shared(resolver, chunks, helper).finish()
     resolver.supersede()
@@ -294,7 +298,7 @@ def _resolve(pipe: Pipe, path: Path, stamp: str, chunks: list[list[int]]) -> Non
     """The chunks resolved from the first, until the one the sync said it took (read between
     two chunks); a thread sends what is resolved."""
     began = time.perf_counter(), time.process_time()
-    outbox: queue.SimpleQueue[tuple | None] = queue.SimpleQueue()
+    outbox: queue.SimpleQueue[Any] = queue.SimpleQueue()
     sender = threading.Thread(target=_send_all, args=(pipe, outbox), name="kenning-resolve-send")
     sender.start()
     conn = open_readonly(path)
@@ -317,7 +321,8 @@ def _resolve(pipe: Pipe, path: Path, stamp: str, chunks: list[list[int]]) -> Non
         conn.close()
 
 
-def _send_all(pipe: Pipe, outbox: queue.SimpleQueue[tuple | None]) -> None:
+def _send_all(pipe: Pipe, outbox: queue.SimpleQueue[Any]) -> None:
+    """Send what comes to ``outbox`` until None (or the other end is gone)."""
     while (message := outbox.get()) is not None:
         try:
             pipe.send(message)
