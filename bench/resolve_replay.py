@@ -83,7 +83,7 @@ def main() -> None:
         walls: dict[str, list[float]] = {"one process": [], "with the helper": []}
         for rep in range(args.reps):
             for side in walls:
-                helper = resolve_helper.Helper() if side == "with the helper" else None
+                helper = resolve_helper.Helper(str(store)) if side == "with the helper" else None
                 if helper is not None:
                     time.sleep(0.5)  # started during the parsing in a sync
                 wall, cpu, edges = replay(conn, rows, helper)

@@ -133,9 +133,9 @@ def test_a_helper_that_gets_no_core_leaves_its_chunks_to_the_sync(tmp_path, monk
     sync takes every chunk of its share from the back, then the first after a moment's wait."""
     real_begin = resolve_helper.Helper.begin
 
-    def begin_stopped(self, path, stamp, chunks):  # noqa: ANN001, ANN202
+    def begin_stopped(self, stamp, chunks):  # noqa: ANN001, ANN202
         os.kill(self._process.pid, signal.SIGSTOP)
-        return real_begin(self, path, stamp, chunks)
+        return real_begin(self, stamp, chunks)
 
     monkeypatch.setattr(resolve_helper.Helper, "begin", begin_stopped)
     root = _project(tmp_path / "stopped")
@@ -147,10 +147,10 @@ def test_a_helper_that_gets_no_core_leaves_its_chunks_to_the_sync(tmp_path, monk
 def test_a_helper_that_died_before_its_job_leaves_it_to_the_sync(tmp_path, monkeypatch, one_process, helped):
     real_begin = resolve_helper.Helper.begin
 
-    def begin_dead(self, path, stamp, chunks):  # noqa: ANN001, ANN202
+    def begin_dead(self, stamp, chunks):  # noqa: ANN001, ANN202
         self._process.kill()
         self._process.wait()
-        return real_begin(self, path, stamp, chunks)
+        return real_begin(self, stamp, chunks)
 
     monkeypatch.setattr(resolve_helper.Helper, "begin", begin_dead)
     root = _project(tmp_path / "dead")
@@ -164,8 +164,8 @@ def test_a_helper_that_fails_midway_leaves_the_rest_to_the_sync(tmp_path, monkey
     writes the first, then resolves every other one itself."""
     real_begin = resolve_helper.Helper.begin
 
-    def begin_broken(self, path, stamp, chunks):  # noqa: ANN001, ANN202
-        return real_begin(self, path, stamp, [chunks[0], None, *chunks[2:]])
+    def begin_broken(self, stamp, chunks):  # noqa: ANN001, ANN202
+        return real_begin(self, stamp, [chunks[0], None, *chunks[2:]])
 
     monkeypatch.setattr(resolve_helper.Helper, "begin", begin_broken)
     root = _project(tmp_path / "midway")
@@ -176,6 +176,6 @@ def test_a_helper_that_fails_midway_leaves_the_rest_to_the_sync(tmp_path, monkey
 
 def test_a_small_cold_sync_starts_no_helper(tmp_path, small_batches, monkeypatch):
     started: list[object] = []
-    monkeypatch.setattr(resolve_helper, "Helper", lambda: started.append(1))
+    monkeypatch.setattr(resolve_helper, "Helper", lambda path: started.append(path))
     sync(load_project(_project(tmp_path / "small")), now=NOW, embed=False)
     assert started == []

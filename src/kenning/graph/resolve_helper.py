@@ -81,11 +81,12 @@ class Helper:
     a convoy that a busy machine stretches); the helper sends from a thread of its own, so that
     it never waits for the sync to read."""
 
-    def __init__(self) -> None:
+    def __init__(self, path: str) -> None:
+        """A helper for the store at ``path``: it opens it read-only at once."""
         ours, theirs = socket.socketpair()
         with ours, theirs:
             self._process = subprocess.Popen(
-                [sys.executable, "-c", _MAIN, str(theirs.fileno())],
+                [sys.executable, "-c", _MAIN, str(theirs.fileno()), path],
                 pass_fds=(theirs.fileno(),),
                 env=_environment(),
                 stdin=subprocess.DEVNULL,
@@ -97,15 +98,15 @@ class Helper:
         self.answered = 0  # chunks whose edges the helper sent
         self.seconds: tuple[float, float] | None = None  # the helper's resolution (wall, CPU), once done
 
-    def begin(self, path: str, stamp: str, chunks: list[list[int]]) -> None:
-        """Ask the helper to resolve the references of ``chunks`` (ids) in the store at ``path``
-        (committed), from the first. What the sync tells the helper goes through a thread of its
+    def begin(self, stamp: str, chunks: list[list[int]]) -> None:
+        """Ask the helper to resolve the references of ``chunks`` (ids), committed, from the
+        first. What the sync tells the helper goes through a thread of its
         own (``_send_all``): the job is larger than a socket's buffer, and a helper still
         starting on a busy machine would make the sync wait until it reads."""
         self._outbox: queue.SimpleQueue[object] = queue.SimpleQueue()
         self._sender = threading.Thread(target=_send_all, args=(self._pipe, self._outbox), name="kenning-resolve-ask")
         self._sender.start()
-        self._outbox.put((path, stamp, chunks))
+        self._outbox.put((stamp, chunks))
         self._begun = True
 
     def stop_before(self, chunk: int) -> None:
@@ -153,10 +154,11 @@ def start(conn: Connection, expected: int) -> Helper | None:
     (the references so far at the rate of its files so far: asked again after each batch, as a
     tree's first files may be its documentation), started now; None below ``HELPER_MIN_REFS``,
     for a PostgreSQL store or one with no file, and when none can be started."""
-    if expected < HELPER_MIN_REFS or not database_file(conn):
+    path = database_file(conn)
+    if expected < HELPER_MIN_REFS or not path:
         return None
     try:
-        return Helper()
+        return Helper(path)
     except (OSError, subprocess.SubprocessError):
         return None
 
@@ -165,13 +167,12 @@ def resolve_rows(resolver: Resolver, rows: Sequence[RefRow], helper: Helper | No
     """``resolver.resolve_rows(rows)``, the chunks of the last ``1 - OWN_SHARE`` of them that
     ``helper`` claims decided by it, when there is one and enough rows; the same edges, written
     in the same order."""
-    path = database_file(resolver.conn)
-    if helper is None or len(rows) < HELPER_MIN_REFS or not path:
+    if helper is None or len(rows) < HELPER_MIN_REFS:
         resolver.resolve_rows(rows)
         return
     cut = int(len(rows) * OWN_SHARE)
     chunks = [rows[at : at + HELPER_CHUNK] for at in range(cut, len(rows), HELPER_CHUNK)]
-    helper.begin(path, resolver.stamp, [[row.id for row in chunk] for chunk in chunks])
+    helper.begin(resolver.stamp, [[row.id for row in chunk] for chunk in chunks])
     resolver.resolve_rows(rows[:cut], supersede=False)
     _Shared(resolver, chunks, helper).finish()
     resolver.supersede()
@@ -251,16 +252,14 @@ def _resolve_apart(resolver: Resolver, rows: Sequence[RefRow]) -> tuple[list[Edg
     return sink.take(), pairs
 
 
-# The helper's priority: the lowest. It is meant to use a core nobody else wants; on a machine
-# whose cores are busy, a helper at the sync's priority took CPU from the sync itself (the
-# scheduler shares a core between processes, not between programs), and the sync, which takes
-# any chunk the helper has not reached, is better off alone.
+# The helper's priority once it has loaded its code and opened the store: the lowest. It is
+# meant to use a core nobody else wants; on a machine whose cores are busy, a helper at the
+# sync's priority took CPU from the sync itself (the scheduler shares a core between processes,
+# not between programs), and the sync, which takes any chunk the helper has not reached, is
+# better off alone.
 HELPER_NICE = 19
-# What the helper's interpreter runs: ``serve`` on the socket whose descriptor it is given.
-_MAIN = (
-    f"import os, sys; os.nice({HELPER_NICE}); "
-    "from kenning.graph.resolve_helper import serve_fd; serve_fd(int(sys.argv[1]))"
-)
+# What the helper's interpreter runs: ``serve_fd`` on the socket whose descriptor it is given.
+_MAIN = "import sys; from kenning.graph.resolve_helper import serve_fd; serve_fd(int(sys.argv[1]), sys.argv[2])"
 
 
 def _environment() -> dict[str, str]:
@@ -271,22 +270,37 @@ def _environment() -> dict[str, str]:
     return {**os.environ, "PYTHONPATH": os.pathsep.join(paths)}
 
 
-def serve_fd(fd: int) -> None:
-    """The helper's entry point (``_MAIN``)."""
-    serve(Pipe(fd))
+def serve_fd(fd: int, path: str) -> None:
+    """The helper's entry point (``_MAIN``): its code loaded and the store at ``path`` opened
+    read-only at the sync's priority, while the pool parses (a connection outside any
+    transaction holds nothing), then the lowest priority while it waits and resolves."""
+    pipe = Pipe(fd)
+    try:
+        conn: Connection | None = open_readonly(Path(path))
+    except Exception:  # noqa: BLE001 (said to the sync when it asks: it resolves alone)
+        conn = None
+    with contextlib.suppress(OSError):
+        os.nice(HELPER_NICE)
+    try:
+        serve(pipe, conn)
+    finally:
+        if conn is not None:
+            conn.close()
 
 
-def serve(pipe: Pipe) -> None:
-    """The helper's process: one job (``Helper.begin``), or None, then it ends."""
+def serve(pipe: Pipe, conn: Connection | None) -> None:
+    """One job (``Helper.begin``), or None, then the helper ends."""
     try:
         job = pipe.recv()
     except EOFError:
         return
     if job is None:
         return
-    path, stamp, chunks = job
+    stamp, chunks = job
     try:
-        _resolve(pipe, Path(path), stamp, chunks)
+        if conn is None:
+            raise RuntimeError("the store could not be opened read-only")
+        _resolve(pipe, conn, stamp, chunks)
     except Exception as exc:  # any failure is the sync's to recover from: it resolves the rest
         with contextlib.suppress(OSError, ValueError):
             pipe.send(("failed", f"{type(exc).__name__}: {exc}"))
@@ -294,14 +308,13 @@ def serve(pipe: Pipe) -> None:
         pipe.close()
 
 
-def _resolve(pipe: Pipe, path: Path, stamp: str, chunks: list[list[int]]) -> None:
+def _resolve(pipe: Pipe, conn: Connection, stamp: str, chunks: list[list[int]]) -> None:
     """The chunks resolved from the first, until the one the sync said it took (read between
     two chunks); a thread sends what is resolved."""
     began = time.perf_counter(), time.process_time()
     outbox: queue.SimpleQueue[Any] = queue.SimpleQueue()
     sender = threading.Thread(target=_send_all, args=(pipe, outbox), name="kenning-resolve-send")
     sender.start()
-    conn = open_readonly(path)
     try:
         sink = EdgeSink()
         resolver = Resolver(conn, stamp, sink)
@@ -318,7 +331,6 @@ def _resolve(pipe: Pipe, path: Path, stamp: str, chunks: list[list[int]]) -> Non
     finally:
         outbox.put(None)
         sender.join()
-        conn.close()
 
 
 def _send_all(pipe: Pipe, outbox: queue.SimpleQueue[Any]) -> None:
