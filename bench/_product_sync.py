@@ -48,7 +48,6 @@ def sync_child(root: Path) -> None:
     first: list[float] = []
     tail: list[float] = []  # the writer's CPU when it took the pool's last file
     tail_began: list[float] = []  # and the wall clock then
-    helper: list[tuple[float, float]] = []  # a resolution helper's wall and CPU (graph.resolve_helper)
 
     tail_cpu: dict[str, float] = {}  # the main thread's CPU per phase after the pool's last file
 
@@ -133,16 +132,6 @@ def sync_child(root: Path) -> None:
     if indexes_after is not None:
         graph_write.edge_indexes_built_after = indexes_timed
     batches.transaction = transaction_timed
-    helped = getattr(batches, "resolve_helper", None)  # a tree that resolves on two cores
-    if helped is not None:
-        close_helper = helped.Helper.close
-
-        def close_seen(on: object) -> None:
-            close_helper(on)
-            if on.seconds is not None:
-                helper.append(on.seconds)
-
-        helped.Helper.close = close_seen
     start, start_cpu = time.perf_counter(), time.thread_time()
     own_before = sum(getattr(resource.getrusage(resource.RUSAGE_SELF), f) for f in ("ru_utime", "ru_stime"))
     try:
@@ -155,8 +144,6 @@ def sync_child(root: Path) -> None:
         if indexes_after is not None:
             graph_write.edge_indexes_built_after = indexes_after
         run.read_all = read_all
-        if helped is not None:
-            helped.Helper.close = close_helper
     end = time.perf_counter()
     pool_cpu, own_cpu = (
         sum(getattr(resource.getrusage(who), f) for f in ("ru_utime", "ru_stime"))
@@ -177,7 +164,6 @@ def sync_child(root: Path) -> None:
         "tail": time.thread_time() - tail[0] if tail else None,  # the writer's CPU after the pool's last file
         "tail_cpu": tail_cpu,
         "tail_wall": end - tail_began[0] if tail_began else None,  # the tail's wall time
-        "helper": helper[0] if helper else None,  # (wall, CPU) of the resolution's helper, when one helped
         "batches": done.batches,
         "phases": phases,
         "phase_cpu": cpu,
@@ -255,8 +241,6 @@ def describe(report: dict) -> str:
             phases += f" ({named})"
         if report.get("tail_wall") is not None:
             phases += f"; tail wall {report['tail_wall']:.2f}"
-        if report.get("helper"):
-            phases += f"; helper wall {report['helper'][0]:.2f}, CPU {report['helper'][1]:.2f} (in the pool's)"
     return phases + "; CPU " + ", ".join(f"{name} {spent:.2f}" for name, spent in report["phase_cpu"].items())
 
 

@@ -14,7 +14,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 from kenning import ledger
-from kenning.graph import projections, resolve_helper
+from kenning.graph import projections
 from kenning.graph.resolve import Key, Resolver, delete_origin, keys_of, refs_targeting
 from kenning.ingest import git_history
 from kenning.ingest.relations import Ref, Relations
@@ -161,13 +161,10 @@ def apply(
     }
 
 
-def resolve_held(
-    conn: Connection, held: Unresolved, *, stamp: str, helper: resolve_helper.Helper | None = None
-) -> dict[str, int]:
+def resolve_held(conn: Connection, held: Unresolved, *, stamp: str) -> dict[str, int]:
     """A cold sync's references, kept by its batches (``Unresolved``, ``complete``), resolved
     after its last batch committed, in a transaction of their own that only adds edges: the files'
     references as they were written, then the ledger's and git's (higher ids), read back.
-    ``helper``: a process that decides part of them meanwhile (``graph.resolve_helper``).
     Stopped before it commits, ``DEFERRED`` tells the next sync to resolve them. Returns the
     graph's counts."""
     nodes, edges_before = graph_store.counts(conn)
@@ -175,7 +172,7 @@ def resolve_held(
     rows = held.rows + graph_store.ref_rows(conn, held.others, sources=GraphWriter(conn).ref_sources)
     held.rows, held.others = [], []
     with graph_write.edge_indexes_built_after(conn):
-        resolve_helper.resolve_rows(resolver, rows, helper)
+        resolver.resolve_rows(rows)
     graph_write.delete_source(conn, DEFERRED)
     _, edges = graph_store.counts(conn)
     return {"nodes": nodes, "edges": edges, "edges_delta": edges - edges_before}

@@ -101,14 +101,12 @@ class Resolver:
     targets of each chunk of references are looked up together (``candidates_many``), then
     every reference is resolved in memory."""
 
-    def __init__(self, conn: Connection, stamp: str, writer: GraphWriter | EdgeSink | None = None) -> None:
-        """``writer``: where the edges go (the store's ``GraphWriter`` by default; an
-        ``EdgeSink`` keeps them for another process to write: ``graph.resolve_helper``)."""
+    def __init__(self, conn: Connection, stamp: str) -> None:
         self.conn = conn
         self.stamp = stamp
-        self.writer = GraphWriter(conn) if writer is None else writer
+        self.writer = GraphWriter(conn)
         self._cache: dict[Key, Candidates] = {}
-        self.superseding: list[tuple[int, int]] = []  # (newer, older) decisions, marked at the end
+        self._superseding: list[tuple[int, int]] = []
         self._bases = Bases(conn)
 
     def resolve(self, ref_ids: list[int], *, again: bool = False) -> None:
@@ -117,21 +115,18 @@ class Resolver:
             graph_write.delete_ref_edges(self.conn, ref_ids)
         for start in range(0, len(ref_ids), RESOLVE_BATCH):  # batches bound the memory of a cold sync
             chunk = ref_ids[start : start + RESOLVE_BATCH]
-            self.resolve_chunk(graph_store.ref_rows(self.conn, chunk, sources=self.writer.ref_sources))
-        self.supersede()
+            self._resolve_chunk(graph_store.ref_rows(self.conn, chunk, sources=self.writer.ref_sources))
+        self._supersede()
 
-    def resolve_rows(self, rows: Sequence[RefRow], *, supersede: bool = True) -> None:
+    def resolve_rows(self, rows: Sequence[RefRow]) -> None:
         """Resolve references given as the rows ``ref_rows`` would read back (ascending ids,
         sources as ``GraphWriter.ref_sources`` asks), without reading them: a cold sync keeps
-        its references' rows as it writes them (``graph.build.Unresolved``). ``supersede``
-        False: the superseded decisions are left in ``superseding`` (more rows follow)."""
+        its references' rows as it writes them (``graph.build.Unresolved``)."""
         for start in range(0, len(rows), RESOLVE_BATCH):
-            self.resolve_chunk(rows[start : start + RESOLVE_BATCH])
-        if supersede:
-            self.supersede()
+            self._resolve_chunk(rows[start : start + RESOLVE_BATCH])
+        self._supersede()
 
-    def resolve_chunk(self, rows: Sequence[RefRow]) -> None:
-        """One chunk of rows resolved and its edges flushed to ``writer``."""
+    def _resolve_chunk(self, rows: Sequence[RefRow]) -> None:
         rows = [row for row in rows if row.type != BASES]  # what a class's file names of its bases: no edge
         cache = self._cache
         keys = [lookup_key(row) for row in rows]
@@ -148,11 +143,10 @@ class Resolver:
             self._resolve_one(row, cache[key])
         self.writer.flush()
 
-    def supersede(self) -> None:
-        """The older decisions of the ``superseding`` pairs marked, in the order they came."""
-        for newer, older in self.superseding:
+    def _supersede(self) -> None:
+        for newer, older in self._superseding:
             mark_superseded(self.conn, newer=newer, older=older, stamp=self.stamp)
-        self.superseding = []
+        self._superseding = []
 
     def _resolve_one(self, row: RefRow, candidates: Candidates) -> None:
         src, type_ = row.src, row.type
@@ -165,31 +159,9 @@ class Resolver:
             a, b = (node_id, src) if row.reverse else (src, node_id)
             edge(a, b, type_, link, row)
             if type_ == "supersedes":
-                self.superseding.append((a, b))
+                self._superseding.append((a, b))
             if row.tested:  # a call from a test: the callee is tested by the caller
                 edge(node_id, src, "tested_by", link, row)
-
-
-class EdgeSink:
-    """Where a ``Resolver`` puts the edges it resolves when another process writes them: the
-    rows ``GraphWriter.ref_edge`` would buffer on SQLite, ``(src, dst, type, link, ref_id)``,
-    in order, until ``take``."""
-
-    ref_sources = False
-
-    def __init__(self) -> None:
-        self.edges: list[tuple[int, int, str, str, int]] = []
-
-    def ref_edge(self, src: int, dst: int, type_: str, link: str, ref: RefRow) -> None:
-        if src != dst:
-            self.edges.append((src, dst, type_, link, ref.id))
-
-    def flush(self) -> int:
-        return 0
-
-    def take(self) -> list[tuple[int, int, str, str, int]]:
-        edges, self.edges = self.edges, []
-        return edges
 
 
 def shared_method_name(conn: Connection, node_id: int, name: str) -> int:

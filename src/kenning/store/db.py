@@ -36,7 +36,6 @@ __all__ = [
     "DatabaseError",
     "StoreError",
     "connect",
-    "database_file",
     "in_batches",
     "open_for_reading",
     "open_store",
@@ -246,15 +245,8 @@ def yield_to_waiting_writers(conn: sqlite3.Connection, *, at_most: float = YIELD
 
 def _wait_path(conn: sqlite3.Connection) -> str:
     """``<database>-wait`` beside the database file; "" for a database with no file."""
-    main = database_file(conn)
+    main = next((row[2] for row in conn.execute("PRAGMA database_list") if row[1] == "main"), "")
     return f"{main}-wait" if main else ""
-
-
-def database_file(conn: sqlite3.Connection) -> str:
-    """The path of a SQLite store's file; "" for PostgreSQL and for a database with no file."""
-    if pg.is_pg(conn):
-        return ""
-    return next((row[2] for row in conn.execute("PRAGMA database_list") if row[1] == "main"), "")
 
 
 def _busy(exc: sqlite3.OperationalError) -> bool:

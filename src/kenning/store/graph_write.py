@@ -221,13 +221,6 @@ class GraphWriter:
             self._ref_edges.append((src, dst, type_, link, ref.id))
         return None
 
-    def resolved_edges(self, rows: Sequence[tuple[int, int, str, str, int]]) -> None:
-        """Edges another process resolved as ``ref_edge`` buffers them on SQLite,
-        ``(src, dst, type, link, ref_id)`` with ``src != dst`` (``graph.resolve.EdgeSink``),
-        written after what is buffered: SQLite only."""
-        assert self._pg is None, "PostgreSQL resolves in one process"
-        self._ref_edges += rows
-
     def file_ref(
         self,
         src: int,

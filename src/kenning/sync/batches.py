@@ -34,7 +34,6 @@ from collections import Counter
 from collections.abc import Callable, Iterable, Iterator
 
 from kenning.graph import build as graph_build
-from kenning.graph import resolve_helper
 from kenning.graph.projections import LedgerChanges
 from kenning.ingest.read import GONE, Parsed, Progress, Reading
 from kenning.project import Project
@@ -108,71 +107,64 @@ def write_batches(
     graph: Counter[str] = Counter()
     held = graph_build.Unresolved()  # a cold sync's references, resolved by its last batch
     ledger = LedgerChanges()  # the ledger's records, read with the last batch when they changed
-    helper: resolve_helper.Helper | None = None  # a cold sync's second core for its resolution
-    try:
-        while True:
-            if isinstance(following, _Parsing):
-                following = next(work, None)
-            taken = [] if following is None else _take(following, work, size, ready)
-            following = _peek(work, ready)
-            redates: dict[str, str] | None = None
-            if following is None:  # the last batch, known before it begins: git is asked outside the lock
-                redates = _redates(conn, project, graph_pending, read | unread_skip)
-            dates.prepare(item for item in taken if isinstance(item, Parsed))
-            report.batches += 1
-            batch = _Batch(size, wanted)
-            started = time.thread_time()
-            with transaction(conn):
-                while True:
-                    _write_slice(conn, report, manifest, batch, taken, dates, stamp, step, done, total)
+    while True:
+        if isinstance(following, _Parsing):
+            following = next(work, None)
+        taken = [] if following is None else _take(following, work, size, ready)
+        following = _peek(work, ready)
+        redates: dict[str, str] | None = None
+        if following is None:  # the last batch, known before it begins: git is asked outside the lock
+            redates = _redates(conn, project, graph_pending, read | unread_skip)
+        dates.prepare(item for item in taken if isinstance(item, Parsed))
+        report.batches += 1
+        batch = _Batch(size, wanted)
+        started = time.thread_time()
+        with transaction(conn):
+            while True:
+                _write_slice(conn, report, manifest, batch, taken, dates, stamp, step, done, total)
+                if following is None:
+                    break
+                if held.complete:  # a cold sync: this slice's graph now, not all of it at the batch's end
+                    began = time.monotonic()
+                    todo = graph_build.Pending()
+                    _merge_graph(graph, _apply_graph(conn, project, batch, todo, stamp, False, held, ledger))
+                    batch.began += time.monotonic() - began  # the wall bound counts the slices, as before
+                if batch.full() or waiting():
+                    break
+                if isinstance(following, _Parsing):  # not parsed yet: waited for under the lock
+                    following = next(work, None)
                     if following is None:
                         break
-                    if held.complete:  # a cold sync: this slice's graph now, not all of it at the batch's end
-                        began = time.monotonic()
-                        todo = graph_build.Pending()
-                        _merge_graph(graph, _apply_graph(conn, project, batch, todo, stamp, False, held, ledger))
-                        batch.began += time.monotonic() - began  # the wall bound counts the slices, as before
-                    if batch.full() or waiting():
-                        break
-                    if isinstance(following, _Parsing):  # not parsed yet: waited for under the lock
-                        following = next(work, None)
-                        if following is None:
-                            break
-                    taken = _take(following, work, size - batch.items, ready)
-                    following = _peek(work, ready)
-                    dates.prepare(item for item in taken if isinstance(item, Parsed))
-                last = following is None
-                # A cold sync's last batch commits its files, then its references are resolved in a
-                # transaction of their own that only adds edges.
-                resolve_after = last and held.complete
-                if last:
-                    if redates is None:  # the pool's last file came while this batch was written
-                        redates = _redates(conn, project, graph_pending, read | unread_skip)
-                    source_dates.apply(conn, redates)
-                    step("indexing", 0, 0)  # the progress bar names the final steps once, not at every batch
-                    step("graph", 0, 0)
-                if batch.applied or batch.gone or last or not held.complete:
-                    todo = graph_pending if last else graph_build.Pending()
-                    _merge_graph(graph, _apply_graph(conn, project, batch, todo, stamp, last, held, ledger))
-                if last and not resolve_after:
-                    _finish(conn, report, graph, ledger, before, stamp, step)
-            if resolve_after:
-                with transaction(conn):
-                    _merge_graph(graph, graph_build.resolve_held(conn, held, stamp=stamp, helper=helper))
-                    _finish(conn, report, graph, ledger, before, stamp, step)
+                taken = _take(following, work, size - batch.items, ready)
+                following = _peek(work, ready)
+                dates.prepare(item for item in taken if isinstance(item, Parsed))
+            last = following is None
+            # A cold sync's last batch commits its files, then its references are resolved in a
+            # transaction of their own that only adds edges.
+            resolve_after = last and held.complete
             if last:
-                return
-            done += batch.items
-            if held.complete and helper is None:  # a helper whose start-up overlaps the parsing
-                helper = resolve_helper.start(conn, len(held.rows) * max(total, done) // max(done, 1))
-            # Timed per item written: a batch cut short by its bytes counts the items it held.
-            size = _next_size(batch.items, time.thread_time() - started)
-            wanted = min(2 * wanted, BATCH_BYTES)
-            del batch, taken
-            yield_to_waiting_writers(conn)
-    finally:
-        if helper is not None:
-            helper.close()
+                if redates is None:  # the pool's last file came while this batch was written
+                    redates = _redates(conn, project, graph_pending, read | unread_skip)
+                source_dates.apply(conn, redates)
+                step("indexing", 0, 0)  # the progress bar names the final steps once, not at every batch
+                step("graph", 0, 0)
+            if batch.applied or batch.gone or last or not held.complete:
+                todo = graph_pending if last else graph_build.Pending()
+                _merge_graph(graph, _apply_graph(conn, project, batch, todo, stamp, last, held, ledger))
+            if last and not resolve_after:
+                _finish(conn, report, graph, ledger, before, stamp, step)
+        if resolve_after:
+            with transaction(conn):
+                _merge_graph(graph, graph_build.resolve_held(conn, held, stamp=stamp))
+                _finish(conn, report, graph, ledger, before, stamp, step)
+        if last:
+            return
+        done += batch.items
+        # Timed per item written: a batch cut short by its bytes counts the items it held.
+        size = _next_size(batch.items, time.thread_time() - started)
+        wanted = min(2 * wanted, BATCH_BYTES)
+        del batch, taken
+        yield_to_waiting_writers(conn)
 
 
 def _apply_graph(
