@@ -47,6 +47,7 @@ def sync_child(root: Path) -> None:
     cpu = dict.fromkeys(spent, 0.0)  # the main thread's CPU in each phase (steadier than wall under load)
     first: list[float] = []
     tail: list[float] = []  # the writer's CPU when it took the pool's last file
+    tail_began: list[float] = []  # and the wall clock then
 
     tail_cpu: dict[str, float] = {}  # the main thread's CPU per phase after the pool's last file
 
@@ -89,6 +90,7 @@ def sync_child(root: Path) -> None:
                 add("waiting for parsing", begin)
                 if item is None:
                     tail.append(time.thread_time())  # the pool's last file taken: the serial tail begins
+                    tail_began.append(time.perf_counter())
                     return
                 yield item
 
@@ -161,6 +163,7 @@ def sync_child(root: Path) -> None:
         "pool_cpu": pool_cpu,  # the parsing pool's workers (this process's children)
         "tail": time.thread_time() - tail[0] if tail else None,  # the writer's CPU after the pool's last file
         "tail_cpu": tail_cpu,
+        "tail_wall": end - tail_began[0] if tail_began else None,  # the tail's wall time
         "batches": done.batches,
         "phases": phases,
         "phase_cpu": cpu,
@@ -236,6 +239,8 @@ def describe(report: dict) -> str:
         if report.get("tail_cpu"):
             named = ", ".join(f"{name} {used:.2f}" for name, used in report["tail_cpu"].items())
             phases += f" ({named})"
+        if report.get("tail_wall") is not None:
+            phases += f"; tail wall {report['tail_wall']:.2f}"
     return phases + "; CPU " + ", ".join(f"{name} {spent:.2f}" for name, spent in report["phase_cpu"].items())
 
 
