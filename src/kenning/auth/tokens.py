@@ -143,7 +143,7 @@ def create(
             f"unknown scope(s): {', '.join(unknown) or '(none given)'}", hint=f"use {READ} and/or {WRITE}"
         )
     if not projects:
-        raise ValidationError("a token needs at least one --project", hint="kenning token create --project NAME …")
+        raise ValidationError("a token needs at least one --project", hint="kenning token create --project PATH|NAME …")
     for project in projects:
         if not _NAME.match(project):
             raise ValidationError(f"not a project name: {project!r}")
