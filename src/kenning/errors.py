@@ -77,7 +77,7 @@ class CursorRejected(UsageError):
     """A guided-search continuation the flow cannot accept (the subclasses below say why);
     ``hint`` is the Next: instruction."""
 
-    default_hint = 'restart with mem_search(query=..., mode="guided")'
+    default_hint = "start the guided search again from its first step (the same query, no continuation)"
 
 
 class SkippedStep(CursorRejected):

@@ -77,12 +77,14 @@ def resolve_project(project_path: Path | None, *, across: bool = False) -> Proje
 def cli_hints(command: str = "kenning") -> dict[type[KenningError], str]:
     """The default hints in the command line's terms (``KenningError.hint_for``): COMMAND's
     --help, not a tool's inputSchema."""
-    from kenning.errors import NotFound, ValidationError
+    from kenning.errors import CursorRejected, NotFound, ValidationError
 
     return {
         UsageError: f"fix the request (see `{command} --help`), then retry",
         ValidationError: f"fix the value named in the message (its bounds are in `{command} --help`), then retry",
         NotFound: "check the id or name (`kenning search` lists ids, `kenning projects list` projects)",
+        CursorRejected: "a guided search's cursors belong to the MCP tool mem_search; on the command line the same "
+        "steps are `kenning memory index QUERY`, `kenning memory timeline ID`, `kenning memory get ID`",
     }
 
 
