@@ -20,6 +20,7 @@ from typing import Any
 
 from kenning.auth.tokens import READ, WRITE, TokenRecord
 from kenning.clock import iso
+from kenning.registry import check_home
 
 AUDIT_FILE = "audit.log"
 
@@ -179,6 +180,7 @@ def audit(
         "arguments": _summary(arguments),
         "ok": ok,
     }
+    check_home(home)  # a file there: the registry's typed error, not FileExistsError
     home.mkdir(parents=True, exist_ok=True)
     fd = os.open(home / AUDIT_FILE, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o600)
     try:

@@ -83,12 +83,18 @@ def load(home: Path) -> dict[str, TokenRecord]:
         stat = path.stat()
     except FileNotFoundError:
         return {}
+    except OSError as exc:  # a KENNING_HOME that is a file (the registry's one check), no access
+        raise _unreadable(home, path, exc) from exc
     key = (stat.st_mtime_ns, stat.st_size)
     cached = _cache.get(str(path))
     if cached and cached[0] == key:
         return cached[1]
     try:
-        raw = json.loads(path.read_text(encoding="utf-8"))
+        data = path.read_bytes()
+    except OSError as exc:
+        raise _unreadable(home, path, exc) from exc
+    try:
+        raw = json.loads(data.decode("utf-8"))
         records = {
             r["id"]: TokenRecord(
                 **{**r, "scopes": tuple(r["scopes"]), "projects": tuple(r["projects"]), "paths": tuple(r["paths"])}
@@ -102,6 +108,16 @@ def load(home: Path) -> dict[str, TokenRecord]:
         ) from exc
     _cache[str(path)] = (key, records)
     return records
+
+
+def _unreadable(home: Path, path: Path, exc: OSError) -> UsageError:
+    """The typed error for a token file the system refuses: ``registry.check_home``'s when
+    KENNING_HOME is a file (raised from here), else the system's reason."""
+    registry.check_home(home)
+    return UsageError(
+        f"{path}: the token file cannot be read ({exc.strerror or type(exc).__name__})",
+        hint="make KENNING_HOME a folder this user can read and write, then retry",
+    )
 
 
 def _save(home: Path, records: dict[str, TokenRecord]) -> None:

@@ -227,8 +227,10 @@ def mcp(
         from kenning.interfaces.cli.serve_cmds import serve_until_stopped
         from kenning.interfaces.mcp.http import create_app
         from kenning.interfaces.serve import address_of, forwarded_from, listen
+        from kenning.registry import check_home
 
         proxies = forwarded_from(forwarded)
+        check_home(kenning_home())  # its tokens and audit log live there: a file is refused before serving
         sock = listen(host, port)  # bound before the banner: it names the port actually served
         click.echo(
             f"kenning MCP for {project.name} at {address_of(sock, host)}/mcp (tools: {tools}); "

@@ -64,10 +64,12 @@ def serve(
     from kenning.interfaces.serve import address_of, forwarded_from, listen
     from kenning.interfaces.web.app import create_app
     from kenning.interfaces.web.binding import DEFAULT_HOST, check_bind
+    from kenning.registry import check_home
 
     chosen = host or DEFAULT_HOST
     proxies = forwarded_from(forwarded)  # a malformed address is a usage error before anything starts
     project = resolve_project(project_path)
+    check_home(kenning_home())  # the registry ("all projects"), tokens, audit log: a file is refused before serving
     gated = check_bind(chosen, explicit=host is not None, home=kenning_home(), project=project.name, now=now())
     endpoint = None
     if with_mcp:
