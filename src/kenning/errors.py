@@ -123,7 +123,7 @@ class NotFound(KenningError):
 
 
 class ProjectNotFound(NotFound):
-    """No kenning project at or above the given path."""
+    """No kenning project at or above the given path; or, across projects, none to search."""
 
     default_hint = "run `kenning init` in the project root, or pass --project PATH"
 

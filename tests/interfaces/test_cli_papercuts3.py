@@ -56,3 +56,21 @@ def test_the_audit_log_under_a_kenning_home_that_is_a_file_is_the_usage_error(tm
             now=datetime(2026, 12, 2, tzinfo=UTC),
         )
     assert home.read_text(encoding="utf-8") == ""
+
+
+@pytest.mark.parametrize("args", [("ask", "hidden"), ("search", "hidden"), ("stale",)])
+def test_all_projects_when_every_registered_project_is_confidential_searched_nothing(cli, make_project, args):
+    """Every project left out (confidential) and no transverse memory: nothing was searched, so
+    not `no_match`; the answer says `no_project`, then why, exit 1, as with none registered."""
+    project = make_project({"a.md": "# Secret\n\nhidden words\n"}, name="vault", config='name = "vault"\n')
+    assert cli("projects", "add", str(project.root)).code == 0
+    config = project.root / ".kenning" / "config.toml"
+    config.write_text('name = "vault"\nconfidential = true\n', encoding="utf-8")
+    assert cli("sync", "--project", str(project.root)).code == 0
+    result = cli(*args, "--all-projects", "--json")
+    assert result.code == 1, result.err
+    answer = result.json()
+    assert answer["empty_reason"] == "no_project" and answer["excerpts"] == []
+    assert [e["project"] for e in answer["scope"]["excluded"]] == ["vault"]
+    assert result.err.startswith("error: no project to search across, nothing was searched: every one was left out")
+    assert "vault: confidential" in result.err and "--project PATH" in result.err
