@@ -39,6 +39,7 @@ class ToolNeeds:
 class Refusal:
     status: int
     message: str
+    needs_path_filter: bool = False  # a path-bound token calling a tool no path_filter limits
 
 
 def within(path: str, prefixes: tuple[str, ...]) -> bool:
@@ -110,6 +111,7 @@ def check_binding(token: TokenRecord, needs: ToolNeeds, arguments: dict[str, Any
                 f"scope divergence: token {token.name!r} is bound to path(s) "
                 f"{', '.join(token.paths)}; {needs.name} cannot be limited to a path — use "
                 f"search_memory, recall or recall_context with a path_filter",
+                needs_path_filter=True,
             )
     return None
 
