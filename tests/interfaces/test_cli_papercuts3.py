@@ -5,10 +5,14 @@ from __future__ import annotations
 
 from datetime import UTC, datetime
 
+import anyio
 import pytest
+from mcp.shared.memory import create_connected_server_and_client_session
 
+from conftest import NOW
 from kenning.auth import policy, tokens
 from kenning.errors import UsageError
+from kenning.interfaces.mcp.server import build_server
 
 HOME_ARGS = [
     ("token", "list"),
@@ -74,3 +78,46 @@ def test_all_projects_when_every_registered_project_is_confidential_searched_not
     assert [e["project"] for e in answer["scope"]["excluded"]] == ["vault"]
     assert result.err.startswith("error: no project to search across, nothing was searched: every one was left out")
     assert "vault: confidential" in result.err and "--project PATH" in result.err
+
+
+CONFIG_FIXES = [
+    ('confidential = "yes"\n', ("ask", "x"), "`confidential` must be true or false"),
+    ("max_file_bytes = 0\n", ("search", "x"), "`max_file_bytes` must be a positive integer"),
+    ('include = "docs"\n', ("status",), "`include` must be a list of glob strings"),
+    ('store = "mysql://x"\n', ("sync",), "`store` must be a postgresql:// URL"),
+    ('name = "a b"\n', ("status",), "`name` must be 1-64 characters"),
+    ("name = [\n", ("ask", "x"), "invalid TOML"),
+    ("[pack]\nbudget_tokens = 3\n", ("pack", "build"), "`[pack] budget_tokens` must be an integer"),
+    ('[pack]\ncontext = ""\n', ("pack", "build"), "`[pack] context` must be a path"),
+]
+
+
+@pytest.mark.parametrize("text, args, message", CONFIG_FIXES, ids=[c[2][:30] for c in CONFIG_FIXES])
+def test_a_bad_value_in_the_project_config_points_at_the_file_not_at_a_commands_help(
+    cli, make_project, text, args, message
+):
+    """The fix is in .kenning/config.toml: "see `kenning ask --help`" sent a user to the wrong place."""
+    project = make_project({"docs/a.md": "# A\n"})
+    assert cli("sync", "--project", str(project.root)).code == 0
+    (project.root / ".kenning" / "config.toml").write_text(text, encoding="utf-8")
+    result = cli(*args, "--project", str(project.root))
+    assert result.code == 2, result.err
+    assert message in result.err
+    assert result.err.endswith("hint: fix .kenning/config.toml (docs/cli.md lists every key)\n"), result.err
+
+
+def test_a_bad_value_in_the_users_config_points_at_that_file(make_project, isolated_home):
+    """`cross_project` in KENNING_HOME/config.toml, read when an MCP client asks across projects."""
+    project = make_project({"docs/a.md": "# A\n"})
+    (isolated_home / "config.toml").write_text("cross_project = 1\n", encoding="utf-8")
+    server = build_server(project, clock=lambda: NOW)
+
+    async def main():
+        async with create_connected_server_and_client_session(server._mcp_server) as client:
+            return await client.call_tool("memory_ask", {"question": "x", "scope": "all"})
+
+    result = anyio.run(main)
+    assert result.isError
+    error = result.structuredContent["error"]
+    assert error["type"] == "UsageError" and "`cross_project` must be true or false" in error["message"]
+    assert error["hint"] == "fix KENNING_HOME/config.toml (its one key: cross_project = true or false)"
