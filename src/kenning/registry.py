@@ -119,7 +119,10 @@ def rename(home: Path, old: str, new: str) -> Entry:
     if found is None:
         raise NotFound(f"no project named {old!r} in the registry", hint="see `kenning projects list`")
     if any(e.name == new for e in entries):
-        raise UsageError(f"project name {new!r} is already registered")
+        raise UsageError(
+            f"project name {new!r} is already registered",
+            hint="choose a name `kenning projects list` does not show (citations kn://<name>/<id> must stay unique)",
+        )
     config = found.path / STATE_DIR / CONFIG_NAME
     if config.is_file():
         _rename_in_config(config, new)

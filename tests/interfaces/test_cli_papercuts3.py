@@ -121,3 +121,13 @@ def test_a_bad_value_in_the_users_config_points_at_that_file(make_project, isola
     error = result.structuredContent["error"]
     assert error["type"] == "UsageError" and "`cross_project` must be true or false" in error["message"]
     assert error["hint"] == "fix KENNING_HOME/config.toml (its one key: cross_project = true or false)"
+
+
+def test_renaming_a_project_to_a_name_in_use_says_where_to_see_the_names(cli, make_project):
+    first, second = make_project({"a.md": "# A\n"}, name="first"), make_project({"b.md": "# B\n"}, name="second")
+    for project in (first, second):
+        assert cli("projects", "add", str(project.root)).code == 0
+    result = cli("projects", "rename", "first", "second")
+    assert result.code == 2
+    assert result.err.startswith("error: project name 'second' is already registered\nhint: choose a name")
+    assert "kenning projects list" in result.err and "--help" not in result.err
