@@ -131,3 +131,18 @@ def test_renaming_a_project_to_a_name_in_use_says_where_to_see_the_names(cli, ma
     assert result.code == 2
     assert result.err.startswith("error: project name 'second' is already registered\nhint: choose a name")
     assert "kenning projects list" in result.err and "--help" not in result.err
+
+
+def test_a_project_left_out_for_its_config_reads_without_nested_parentheses(cli, make_project):
+    """`excluded: p (unreadable: … (fix .kenning/config.toml (docs/cli.md lists every key)))`
+    read as three nested asides; the reason and its advice are now one sentence."""
+    project = make_project({"a.md": "# A\n"}, name="misplaced")
+    assert cli("projects", "add", str(project.root)).code == 0
+    assert cli("sync", "--project", str(project.root)).code == 0
+    config = project.root / ".kenning" / "config.toml"
+    config.write_text('name = "misplaced"\n[pack]\nconfidential = true\n', encoding="utf-8")
+    result = cli("ask", "x", "--all-projects", "--json")
+    (reason,) = [e["reason"] for e in result.json()["scope"]["excluded"]]
+    assert reason.startswith("unreadable: ") and "unknown configuration key `pack.confidential`" in reason
+    assert reason.endswith("; fix .kenning/config.toml (docs/cli.md lists every key)")
+    assert "))" not in reason
