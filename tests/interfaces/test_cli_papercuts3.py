@@ -3,13 +3,16 @@ tokens, servers and cross-project questions under a misconfigured machine."""
 
 from __future__ import annotations
 
+import threading
 from datetime import UTC, datetime
+from typing import IO
 
 import anyio
 import pytest
 from mcp.shared.memory import create_connected_server_and_client_session
 
-from conftest import NOW
+from conftest import NOW, on_free_port, wait_until_served
+from kenning import registry
 from kenning.auth import policy, tokens
 from kenning.errors import UsageError
 from kenning.interfaces.mcp.server import build_server
@@ -146,3 +149,32 @@ def test_a_project_left_out_for_its_config_reads_without_nested_parentheses(cli,
     assert reason.startswith("unreadable: ") and "unknown configuration key `pack.confidential`" in reason
     assert reason.endswith("; fix .kenning/config.toml (docs/cli.md lists every key)")
     assert "))" not in reason
+
+
+def next_line(stream: IO[str], seconds: float = 10) -> str:
+    """The next line of a server's stderr, or "" when none comes within ``seconds`` (read in a
+    thread: the line may already sit in the stream's buffer, where ``select`` cannot see it)."""
+    got: list[str] = []
+    reader = threading.Thread(target=lambda: got.append(stream.readline()), daemon=True)
+    reader.start()
+    reader.join(seconds)
+    return got[0] if got else ""
+
+
+@pytest.mark.parametrize("command", [("mcp", "--http"), ("serve", "--mcp")])
+def test_an_mcp_server_started_before_any_token_says_how_to_create_one(make_project, isolated_home, command):
+    """Started first (the README creates the token first, a user may not), the server answered
+    every client 401 without a word; now one stderr line names the command for this project."""
+    project = make_project({"a.md": "# A\n"})
+    registry.register(isolated_home, project.name, project.root)
+    note = f"create one with `kenning token create --scope memory:read --project {project.root}`"
+    with on_free_port(*command, "--project", str(project.root), home=isolated_home) as (server, port):
+        assert server.stderr is not None
+        lines = [next_line(server.stderr) for _ in range(1 if command[0] == "mcp" else 2)]
+        wait_until_served(server, port)
+    assert lines[-1].startswith("note: no active token is bound to project 'demo' yet") and note in lines[-1]
+    tokens.create(isolated_home, scopes=[tokens.READ], projects=["demo"], paths=[], name=None, expires="never", now=NOW)
+    with on_free_port(*command, "--project", str(project.root), home=isolated_home) as (server, port):
+        wait_until_served(server, port)
+    assert server.stderr is not None
+    assert "no active token" not in server.stderr.read()

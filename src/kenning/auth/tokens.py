@@ -202,6 +202,12 @@ def create(
     return record, f"kn_{token_id}_{secret}"
 
 
+def active_for(home: Path, project: str, *, now: datetime) -> list[TokenRecord]:
+    """The active tokens (not expired, not revoked) bound to ``project``: what a server behind
+    tokens for that project can be reached with."""
+    return [t for t in load(home).values() if t.state(now) == "active" and project in t.projects]
+
+
 def revoke(home: Path, ref: str, *, now: datetime) -> TokenRecord:
     """Revoke by id or name; revoking twice keeps the first date."""
     records = dict(load(home))

@@ -224,7 +224,7 @@ def mcp(
     resolve(tools)  # an unknown profile is a usage error before anything starts
     project = resolve_project(project_path)
     if http:
-        from kenning.interfaces.cli.serve_cmds import serve_until_stopped
+        from kenning.interfaces.cli.serve_cmds import no_token_yet, serve_until_stopped
         from kenning.interfaces.mcp.http import create_app
         from kenning.interfaces.serve import address_of, forwarded_from, listen
         from kenning.registry import check_home
@@ -237,6 +237,7 @@ def mcp(
             "clients need a bearer token (kenning token create)",
             err=True,
         )
+        no_token_yet(project, kenning_home())
         app = create_app(project, home=kenning_home(), tools=tools, host=host)
         if proxies:
             click.echo(
