@@ -13,6 +13,7 @@ from mcp.shared.memory import create_connected_server_and_client_session
 from starlette.testclient import TestClient
 
 from conftest import NOW, commit_all, git, resync, write_files
+from kenning import registry
 from kenning.config import init_project
 from kenning.ingest import git_history
 from kenning.ingest.git_history import HistoryProblem
@@ -108,6 +109,7 @@ def test_a_project_outside_any_repository_has_no_history_and_no_answer_says_degr
     hook); ``kenning status`` says plainly that there is none, and why."""
     project = make_project({"guide.md": "# Guide\n\nhow the app ranks\n"})
     resync(project)
+    registry.register(isolated_home, project.name, project.root)  # for --all-projects
     where = ("--project", str(project.root))
     asked = [
         cli("ask", "how does the app rank", *where, "--json"),
