@@ -178,3 +178,23 @@ def test_an_mcp_server_started_before_any_token_says_how_to_create_one(make_proj
         wait_until_served(server, port)
     assert server.stderr is not None
     assert "no active token" not in server.stderr.read()
+
+
+def test_another_projects_citation_on_a_server_whose_store_is_not_synced_is_refused_for_what_it_is(make_project):
+    """memory_get kn://other/3 on a project never synced answered IndexMissing ("run `kenning
+    sync`"), which cannot help: the citation is refused first, as on a synced store."""
+    project = make_project({"a.md": "# A\n"})
+    server = build_server(project, clock=lambda: NOW)
+
+    async def main():
+        async with create_connected_server_and_client_session(server._mcp_server) as client:
+            other = await client.call_tool("memory_get", {"ids": ["kn://shop/3"]})
+            malformed = await client.call_tool("memory_get", {"ids": ["kn://demo/abc"]})
+            own = await client.call_tool("memory_get", {"ids": [3]})
+            return other, malformed, own
+
+    other, malformed, own = anyio.run(main)
+    assert other.structuredContent["error"]["type"] == "ScopeDenied"
+    assert "belongs to project 'shop'" in other.structuredContent["error"]["message"]
+    assert malformed.structuredContent["error"]["type"] == "ValidationError"
+    assert own.structuredContent["error"]["type"] == "IndexMissing"  # this project's id: the store is the issue
