@@ -325,3 +325,21 @@ def test_every_typed_error_is_declared_in_errors_py():
                 if bases & names:
                     stray.append(f"{path.relative_to(SRC)}: {node.name}")
     assert stray == []
+
+
+@pytest.mark.parametrize("kind", ["CursorRejected", "SkippedStep", "CursorExpired", "SearchEnded"])
+def test_a_rejected_cursor_without_its_own_hint_is_worded_for_each_interface(kind, capsys):
+    """The guided search is MCP's: its tool is named to an MCP client only; the command line
+    names its own steps, and the web API (no interface wording) the neutral default."""
+    from kenning.interfaces.cli.plain import report_failure
+    from kenning.interfaces.mcp.context import error_reply
+    from kenning.interfaces.web.app import error_payload
+
+    error = getattr(errors_module, kind)("this continuation cannot be used")
+    mcp = error_reply(error)
+    assert mcp.structuredContent["error"]["hint"] == 'restart with mem_search(query=..., mode="guided")'
+    assert report_failure(error) == 2
+    printed = capsys.readouterr().err
+    assert "mem_search(" not in printed and "kenning memory index QUERY" in printed
+    web = error_payload(error)["error"]["hint"]
+    assert web == errors_module.CursorRejected.default_hint and "mem_search" not in web

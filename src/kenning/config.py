@@ -14,7 +14,15 @@ from pathlib import Path
 
 from kenning.errors import ProjectNotFound, UsageError
 from kenning.files import write_atomic
-from kenning.project import CONFIG_NAME, DEFAULT_MAX_FILE_BYTES, STATE_DIR, Project, ProjectConfig, check_name
+from kenning.project import (
+    CONFIG_HINT,
+    CONFIG_NAME,
+    DEFAULT_MAX_FILE_BYTES,
+    STATE_DIR,
+    Project,
+    ProjectConfig,
+    check_name,
+)
 
 TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (start-up time)
 if TYPE_CHECKING:
@@ -106,7 +114,7 @@ def read_config(config_path: Path) -> dict[str, Any]:
     try:
         raw = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
-        raise UsageError(f"{config_path}: invalid TOML: {exc}") from exc
+        raise UsageError(f"{config_path}: invalid TOML: {exc}", hint=CONFIG_HINT) from exc
     _keep_parsed(kept_path, text, raw)
     return raw
 
@@ -135,19 +143,21 @@ def parse_config(raw: dict[str, Any], fallback_name: str, where: Path | str = "c
     def strings(key: str) -> tuple[str, ...]:
         value = raw.get(key, [])
         if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
-            raise UsageError(f"{where}: `{key}` must be a list of glob strings")
+            raise UsageError(f"{where}: `{key}` must be a list of glob strings", hint=CONFIG_HINT)
         return tuple(value)
 
     name = check_name(raw.get("name", fallback_name), where)
     max_bytes = raw.get("max_file_bytes", DEFAULT_MAX_FILE_BYTES)
     if not isinstance(max_bytes, int) or isinstance(max_bytes, bool) or max_bytes <= 0:
-        raise UsageError(f"{where}: `max_file_bytes` must be a positive integer")
+        raise UsageError(f"{where}: `max_file_bytes` must be a positive integer", hint=CONFIG_HINT)
     store = raw.get("store")
     if store is not None and (not isinstance(store, str) or not store.startswith(("postgresql://", "postgres://"))):
-        raise UsageError(f"{where}: `store` must be a postgresql:// URL (leave it out for the local SQLite store)")
+        raise UsageError(
+            f"{where}: `store` must be a postgresql:// URL (leave it out for the local SQLite store)", hint=CONFIG_HINT
+        )
     confidential = raw.get("confidential", False)
     if not isinstance(confidential, bool):
-        raise UsageError(f"{where}: `confidential` must be true or false")
+        raise UsageError(f"{where}: `confidential` must be true or false", hint=CONFIG_HINT)
     return ProjectConfig(
         name=name,
         confidential=confidential,
@@ -189,7 +199,7 @@ def _refuse(where: Path | str, section: str, key: str) -> None:
         advice = f"did you mean `{close[0]}`?" if close else "known keys: " + ", ".join(known)
     raise UsageError(
         f"{place}: unknown configuration key `{shown}`; {advice}",
-        hint="fix .kenning/config.toml (docs/cli.md lists every key)",
+        hint=CONFIG_HINT,
     )
 
 

@@ -77,7 +77,7 @@ class CursorRejected(UsageError):
     """A guided-search continuation the flow cannot accept (the subclasses below say why);
     ``hint`` is the Next: instruction."""
 
-    default_hint = 'restart with mem_search(query=..., mode="guided")'
+    default_hint = "start the guided search again from its first step (the same query, no continuation)"
 
 
 class SkippedStep(CursorRejected):
@@ -123,7 +123,7 @@ class NotFound(KenningError):
 
 
 class ProjectNotFound(NotFound):
-    """No kenning project at or above the given path."""
+    """No kenning project at or above the given path; or, across projects, none to search."""
 
     default_hint = "run `kenning init` in the project root, or pass --project PATH"
 

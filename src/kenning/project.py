@@ -20,6 +20,8 @@ STATE_DIR = ".kenning"
 DB_NAME = "kenning.db"
 CONFIG_NAME = "config.toml"
 DEFAULT_MAX_FILE_BYTES = 1_000_000
+# The hint of every error in a project's config.toml: the file is the fix, not a command's --help.
+CONFIG_HINT = "fix .kenning/config.toml (docs/cli.md lists every key)"
 _NAME = re.compile(r"[A-Za-z0-9._-]{1,64}")  # a project name, as citations kn://<name>/<id> carry it
 
 
@@ -27,10 +29,11 @@ def check_name(name: object, where: Path | str = "config", *, new: bool = False)
     """``name`` when it can name a project; else ``UsageError`` naming ``where`` it came from.
     ``new``: a name being given (init, rename) may not begin with '-' (a command line would read
     it as an option: `kenning projects rename -x y`) or '.'; a config already holding one loads."""
+    hint = CONFIG_HINT if isinstance(where, Path) else None  # read from a file: the file is the fix
     if not isinstance(name, str) or not _NAME.fullmatch(name):
-        raise UsageError(f"{where}: `name` must be 1-64 characters of letters, digits, . _ -")
+        raise UsageError(f"{where}: `name` must be 1-64 characters of letters, digits, . _ -", hint=hint)
     if new and name[0] in "-.":
-        raise UsageError(f"{where}: `name` {name!r} must begin with a letter, a digit or _")
+        raise UsageError(f"{where}: `name` {name!r} must begin with a letter, a digit or _", hint=hint)
     return name
 
 

@@ -28,14 +28,21 @@ def _file(home: Path) -> Path:
 
 
 def check_home(home: Path) -> None:
-    """Refuse a ``KENNING_HOME`` that is a file (the one check: `kenning init`, the registry,
-    the transverse memory), before anything reads or writes under it."""
-    if home.exists() and not home.is_dir():
-        raise UsageError(
-            f"KENNING_HOME {home} is a file, not a folder: the registry of projects and the transverse "
-            "memory cannot be kept there",
-            hint="set KENNING_HOME to a folder (or unset it: the default is ~/.local/share/kenning)",
-        )
+    """Refuse a ``KENNING_HOME`` that is a file, or that cannot be made because a folder above
+    it is a file (the one check: `kenning init`, the registry, the transverse memory, the tokens
+    and the audit log, the servers as they start), before anything reads or writes under it."""
+    hint = "set KENNING_HOME to a folder (or unset it: the default is ~/.local/share/kenning)"
+    if home.exists():
+        if not home.is_dir():
+            raise UsageError(
+                f"KENNING_HOME {home} is a file, not a folder: the registry of projects, the transverse "
+                "memory and the tokens cannot be kept there",
+                hint=hint,
+            )
+        return
+    above = next((folder for folder in home.parents if folder.exists()), None)
+    if above is not None and not above.is_dir():
+        raise UsageError(f"KENNING_HOME {home} cannot be made: {above} is a file, not a folder", hint=hint)
 
 
 def list_entries(home: Path) -> list[Entry]:
@@ -112,7 +119,10 @@ def rename(home: Path, old: str, new: str) -> Entry:
     if found is None:
         raise NotFound(f"no project named {old!r} in the registry", hint="see `kenning projects list`")
     if any(e.name == new for e in entries):
-        raise UsageError(f"project name {new!r} is already registered")
+        raise UsageError(
+            f"project name {new!r} is already registered",
+            hint="choose a name `kenning projects list` does not show (citations kn://<name>/<id> must stay unique)",
+        )
     config = found.path / STATE_DIR / CONFIG_NAME
     if config.is_file():
         _rename_in_config(config, new)

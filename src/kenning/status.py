@@ -8,6 +8,7 @@ from typing import Any
 from kenning import dense
 from kenning.errors import IndexMissing, StoreUnavailable
 from kenning.graph.walk import NO_RELATIONS
+from kenning.ingest import git_history
 from kenning.pack.manifest import read_manifest
 from kenning.project import Project
 from kenning.store import sources
@@ -102,8 +103,23 @@ def project_status(project: Project, database_url: str | None = None) -> dict[st
         if conn is not None:
             conn.close()
     degradations.extend(f"{name}: {e['reason']}" for name, e in data["engines"].items() if not e["available"])
+    data["git_history"] = history_status(project, data["index"])
+    if data["git_history"]["degraded"]:
+        degradations.append(data["git_history"]["reason"])
     data["degradations"] = degradations
     return data
+
+
+def history_status(project: Project, index: dict[str, Any]) -> dict[str, Any]:
+    """Whether the last sync read the project's git history: ``read`` with the commits indexed,
+    or the reason it did not (``git_history.HistoryProblem``) and whether answers list it as a
+    degradation. A project outside any repository has no history: said here, not in answers."""
+    found = git_history.problem(project.root)
+    if found is not None:
+        return {"read": False, "reason": found.value, "degraded": found.degrades}
+    if not index["last_sync"]:
+        return {"read": False, "reason": "git history not read: no sync yet", "degraded": False}
+    return {"read": True, "commits": index["by_type"].get("commit", 0), "degraded": False}
 
 
 def _server_store(url: str, project: Project) -> dict[str, Any]:

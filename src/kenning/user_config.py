@@ -15,6 +15,7 @@ from kenning.errors import UsageError
 
 USER_CONFIG = "config.toml"
 KNOWN = frozenset({"cross_project"})
+_HINT = "fix KENNING_HOME/config.toml (its one key: cross_project = true or false)"
 
 
 def user_config_path(home: Path) -> Path:
@@ -29,11 +30,11 @@ def cross_project_enabled(home: Path) -> bool:
     try:
         raw = tomllib.loads(path.read_text(encoding="utf-8"))
     except (tomllib.TOMLDecodeError, UnicodeDecodeError) as exc:
-        raise UsageError(f"{path}: invalid TOML: {exc}") from exc
+        raise UsageError(f"{path}: invalid TOML: {exc}", hint=_HINT) from exc
     unknown = sorted(set(raw) - KNOWN)
     if unknown:
         raise UsageError(f"{path}: unknown key(s) {', '.join(unknown)}", hint="known keys: cross_project")
     value = raw.get("cross_project", False)
     if not isinstance(value, bool):
-        raise UsageError(f"{path}: `cross_project` must be true or false")
+        raise UsageError(f"{path}: `cross_project` must be true or false", hint=_HINT)
     return value

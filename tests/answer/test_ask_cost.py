@@ -73,11 +73,11 @@ def test_the_history_record_is_read_again_only_when_it_changed(project, monkeypa
     assert reads == []  # no record: nothing to read
 
     record.parent.mkdir(parents=True, exist_ok=True)
-    data = {"problem": git_history.HistoryProblem.NOT_A_REPOSITORY.value, "detail": "", "step": "head", "head": None}
+    data = {"problem": git_history.HistoryProblem.UNREADABLE.value, "detail": "", "step": "head", "head": None}
     record.write_text(json.dumps(data) + "\n", encoding="utf-8")
     for _ in range(3):
         answer = ask_module.ask_project(project, question, now=NOW, dense_available=False)
-        assert git_history.HistoryProblem.NOT_A_REPOSITORY.value in answer.degradations
+        assert git_history.HistoryProblem.UNREADABLE.value in answer.degradations
     assert len(reads) == 1  # read once while the file stays the same
 
     data["problem"] = git_history.HistoryProblem.TIMED_OUT.value
@@ -86,7 +86,7 @@ def test_the_history_record_is_read_again_only_when_it_changed(project, monkeypa
     tmp.replace(record)  # as the sync writes it: a new file
     answer = ask_module.ask_project(project, question, now=NOW, dense_available=False)
     assert git_history.HistoryProblem.TIMED_OUT.value in answer.degradations
-    assert git_history.HistoryProblem.NOT_A_REPOSITORY.value not in answer.degradations
+    assert git_history.HistoryProblem.UNREADABLE.value not in answer.degradations
     assert len(reads) == 2
 
     record.unlink()

@@ -83,7 +83,6 @@ def test_revoke_and_expiry_make_verification_fail(cli, registered):
         (["--scope", "memory:read", "--project", "a", "--expires", "soon"], "not a duration"),
         (["--scope", "memory:read", "--project", "a", "--path", "/etc"], "not a relative path prefix"),
         (["--scope", "memory:read", "--project", "a", "--path", "docs/../src"], "not a relative path prefix"),
-        (["--scope", "memory:read", "--project", "a b"], "not a project name"),
     ],
 )
 def test_bad_token_requests_are_usage_errors_that_write_nothing(cli, registered, args, fragment):
@@ -93,16 +92,20 @@ def test_bad_token_requests_are_usage_errors_that_write_nothing(cli, registered,
     assert not (isolated_home / "tokens.json").exists()
 
 
-@pytest.mark.parametrize("projects", [["nosuchproj"], ["alpha", "nosuchproj"]])
+@pytest.mark.parametrize("projects", [["nosuchproj"], ["alpha", "nosuchproj"], ["a b"]])
 def test_a_token_for_a_project_the_registry_does_not_hold_is_not_found_and_creates_nothing(cli, registered, projects):
     """`kenning token create --project nosuchproj` printed a secret for a project no server could
-    serve; now it is ``NotFound`` (exit 1) naming the project, in text and JSON, and nothing is written."""
+    serve; now it is ``NotFound`` (exit 1) naming the project, in text and JSON, and nothing is written.
+    ``--project`` takes a path or a registered name: the error names both readings."""
     isolated_home = registered
     chosen = [arg for name in projects for arg in ("--project", name)]
     text = cli("token", "create", "--scope", "memory:read", *chosen)
     as_json = cli("token", "create", "--scope", "memory:read", *chosen, "--json")
     assert text.code == as_json.code == 1 and text.out == ""
-    assert text.err.startswith("error: no project named 'nosuchproj' in the registry")
+    wrong = projects[-1]
+    assert text.err.startswith(
+        f"error: --project {wrong}: no kenning project at this path, and no project named {wrong!r} in the registry"
+    )
     assert "kenning projects list" in text.err and "kn_" not in text.err
     assert json.loads(as_json.out)["error"]["type"] == "NotFound"
     assert not (isolated_home / "tokens.json").exists()
@@ -176,3 +179,51 @@ def test_a_damaged_token_file_is_a_typed_error_that_changes_nothing(cli, isolate
     assert listed.code != 0 and "Traceback" not in listed.err
     assert "unreadable token file" in listed.err and "kenning token create" in listed.err
     assert path.read_bytes() == body
+
+
+def test_a_token_project_is_a_path_as_every_other_project_option_or_a_registered_name(
+    cli, isolated_home, make_project, monkeypatch
+):
+    """`--project` takes a project's directory everywhere: `token create` too (the registered name
+    it binds is the one the registry gives that directory); a registered name still works."""
+    project = make_project({"docs/a.md": "# A\n"}, name="shop")
+    assert cli("projects", "add", str(project.root)).code == 0
+
+    def bound(*given: str) -> list[str]:
+        made = cli("token", "create", "--scope", "memory:read", *[a for g in given for a in ("--project", g)], "--json")
+        assert made.code == 0, made.err
+        return made.json()["projects"]
+
+    assert bound(str(project.root)) == ["shop"]
+    assert bound(str(project.root / "docs")) == ["shop"]  # a folder inside it, as every --project reads
+    assert bound("shop") == ["shop"]
+    monkeypatch.chdir(project.root)
+    assert bound(".") == ["shop"]
+    assert "on shop," in cli("token", "create", "--scope", "memory:read", "--project", ".").out
+
+
+def test_a_token_project_path_that_is_not_registered_says_how_to_register_it(cli, isolated_home, make_project):
+    project = make_project({"docs/a.md": "# A\n"}, name="loose")  # initialised, never registered
+    result = cli("token", "create", "--scope", "memory:read", "--project", str(project.root))
+    assert result.code == 1 and result.out == ""
+    assert result.err.startswith(f"error: --project {project.root}: the project at {project.root} is not registered")
+    assert f"kenning projects add {project.root}" in result.err
+    assert not (isolated_home / "tokens.json").exists()
+
+
+def test_a_bare_word_naming_one_project_and_the_folder_of_another_is_refused(
+    cli, isolated_home, make_project, tmp_path, monkeypatch
+):
+    """Inside project `outer`, `--project notes` could be its folder notes/ or the registered
+    project `notes` elsewhere: a token must not silently open the other one."""
+    outer = make_project({"notes/a.md": "# A\n"}, name="outer")
+    other = make_project({"b.md": "# B\n"}, name="notes")
+    for root in (outer.root, other.root):
+        assert cli("projects", "add", str(root)).code == 0
+    monkeypatch.chdir(outer.root)
+    result = cli("token", "create", "--scope", "memory:read", "--project", "notes")
+    assert result.code == 2 and "both the directory of project 'outer'" in result.err
+    assert "./notes" in result.err
+    assert not (isolated_home / "tokens.json").exists()
+    made = cli("token", "create", "--scope", "memory:read", "--project", "./notes", "--json")
+    assert made.code == 0 and made.json()["projects"] == ["outer"]

@@ -8,13 +8,19 @@ import shutil
 import subprocess
 from pathlib import Path
 
+import anyio
 import pytest
+from mcp.shared.memory import create_connected_server_and_client_session
+from starlette.testclient import TestClient
 
-from conftest import commit_all, git, resync, write_files
+from conftest import NOW, commit_all, git, resync, write_files
+from kenning import registry
 from kenning.config import init_project
 from kenning.ingest import git_history
 from kenning.ingest.discover import discover
 from kenning.ingest.git_history import HistoryProblem
+from kenning.interfaces.mcp.server import build_server
+from kenning.interfaces.web.app import create_app
 
 
 def _repo_with_a_subfolder_project(tmp_path: Path):
@@ -97,6 +103,66 @@ def test_a_project_outside_any_repository_and_a_missing_git_are_named(tmp_path, 
     assert git_history.problem(project.root) is HistoryProblem.NOT_A_REPOSITORY
     monkeypatch.setenv("PATH", str(tmp_path / "no-bin"))
     assert git_history.read_head(project.root).problem is HistoryProblem.NO_GIT
+    assert [p for p in HistoryProblem if not p.degrades] == [HistoryProblem.NOT_A_REPOSITORY]
+
+
+def test_a_project_outside_any_repository_has_no_history_and_no_answer_says_degraded(make_project, cli, isolated_home):
+    """No repository, no history to read: not a degradation of any answer (CLI, MCP, web, the
+    hook); ``kenning status`` says plainly that there is none, and why."""
+    project = make_project({"guide.md": "# Guide\n\nhow the app ranks\n"})
+    resync(project)
+    registry.register(isolated_home, project.name, project.root)  # for --all-projects
+    where = ("--project", str(project.root))
+    asked = [
+        cli("ask", "how does the app rank", *where, "--json"),
+        cli("ask", "what calls guide.md", *where, "--json"),
+        cli("graph", "touches", "guide.md", *where, "--json"),
+        cli("ask", "how does the app rank", "--all-projects", "--json"),
+    ]
+    for result in asked:
+        assert result.code == 0, result.err
+        assert not any("git" in d for d in result.json()["degradations"]), result.out
+    text = cli("ask", "how does the app rank", *where)
+    assert "git" not in text.out and "degraded: git" not in text.out
+    hook = cli("hook", "session-start", *where)
+    assert "git" not in hook.out
+
+    server = build_server(project, tools="all", clock=lambda: NOW)
+
+    async def main():
+        async with create_connected_server_and_client_session(server._mcp_server) as client:
+            return await client.call_tool("memory_ask", {"question": "how does the app rank"})
+
+    over_mcp = anyio.run(main)
+    assert not over_mcp.isError and over_mcp.structuredContent["excerpts"]
+    assert not any("git" in d for d in over_mcp.structuredContent["degradations"])
+    assert "git" not in over_mcp.content[0].text
+    web = TestClient(create_app(project, home=isolated_home, clock=lambda: NOW), base_url="http://127.0.0.1")
+    api = web.get("/api/ask", params={"q": "how does the app rank"}).json()
+    assert api["excerpts"] and not any("git" in d for d in api["degradations"])
+
+    status = cli("status", *where, "--json").json()
+    assert status["git_history"] == {"read": False, "reason": HistoryProblem.NOT_A_REPOSITORY.value, "degraded": False}
+    assert not any("git" in d for d in status["degradations"])
+    line = "git history: none: the project is not in a git repository (nothing to read, so no answer is degraded)"
+    assert line in cli("status", *where).out.splitlines()
+    assert HistoryProblem.NOT_A_REPOSITORY.value in web.get("/status").text
+
+
+def test_status_says_how_many_commits_were_read_and_lists_an_unreadable_history(tmp_path, cli):
+    repo, project = _repo_with_a_subfolder_project(tmp_path)
+    resync(project)
+    where = ("--project", str(project.root))
+    assert cli("status", *where, "--json").json()["git_history"] == {"read": True, "commits": 2, "degraded": False}
+    assert "git history: read, 2 commit(s) indexed" in cli("status", *where).out.splitlines()
+    (repo / ".git" / "HEAD").write_text("garbage\n", encoding="utf-8")
+    resync(project)
+    status = cli("status", *where, "--json").json()
+    assert status["git_history"]["degraded"] is True
+    assert HistoryProblem.UNREADABLE.value in status["degradations"]
+    text = cli("status", *where).out.splitlines()
+    assert "git history: not read: the repository cannot be read" in text
+    assert f"degraded: {HistoryProblem.UNREADABLE.value}" in text
 
 
 def test_a_sync_outside_any_repository_starts_no_git_process(tmp_path, make_project, monkeypatch):

@@ -49,8 +49,14 @@ def test_a_kenning_home_that_is_a_file_is_the_usage_error_init_gives(cli, tmp_pa
 
 @pytest.mark.parametrize("args", [("ask", "x"), ("search", "x"), ("stale",)])
 def test_all_projects_with_none_registered_says_so_not_no_match(cli, args):
+    """Asked nowhere is not an empty search: the answer says so, then ``ProjectNotFound``'s
+    lines, exit 1, as ``index_missing`` does (the exit code changed in papercuts3)."""
     result = cli(*args, "--all-projects", "--json")
-    assert result.code == 0
+    assert result.code == 1
+    assert result.err == (
+        "error: no project registered on this machine: nothing was searched\n"
+        "hint: run `kenning init` in a project (it registers it), or `kenning projects add PATH`\n"
+    )
     answer = result.json()
     assert answer["excerpts"] == [] and answer["scope"] == {"projects": [], "excluded": []}
     assert answer["empty_reason"] == "no_project"

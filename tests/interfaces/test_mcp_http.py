@@ -433,3 +433,28 @@ def test_mcp_http_port_0_serves_on_the_port_its_banner_names(make_project, isola
                 assert time.monotonic() < deadline and server.poll() is None, "kenning mcp --http did not start"
                 time.sleep(0.1)
         assert bare.status_code == 401  # served there, behind its token
+
+
+def test_a_path_bound_token_on_a_default_profile_server_is_told_how_to_get_a_path_filter_tool(
+    make_project, isolated_home
+):
+    """The default profile lists no tool that takes a path_filter, so every read of a path-bound
+    token is refused: the hint says to restart the server with xmemo, not to call tools it
+    does not list. A server that lists them points at the path_filter."""
+    project = make_project(FILES, name="alpha")
+    resync(project)
+    registry.register(isolated_home, project.name, project.root)
+    _, docs = make_token(isolated_home, paths=["docs/"])
+    hints = {}
+    for tools in ("default", "default,xmemo"):
+        app = create_app(project, home=isolated_home, tools=tools, clock=lambda: NOW)
+        with running(app) as url:
+            listed = {t.name for t in with_session(url, docs, lambda s: s.list_tools()).tools}
+            refused = with_session(url, docs, lambda s: s.call_tool("memory_ask", {"question": "keys"}))
+        assert "cannot be limited to a path" in denied(refused)
+        hints[tools] = (listed, refused.structuredContent["error"]["hint"])
+    listed, hint = hints["default"]
+    assert not listed & {"search_memory", "recall", "recall_context"}
+    assert "--tools default,xmemo" in hint and "lists no tool that takes a path_filter" in hint
+    listed, hint = hints["default,xmemo"]
+    assert "recall" in listed and "--tools" not in hint and "path_filter" in hint

@@ -165,3 +165,45 @@ def test_a_forced_stop_says_so_on_a_terminal_and_exits_130(monkeypatch, capsys):
 
     monkeypatch.setattr(serve_cmds, "warn", hung_up)
     serve_cmds.said_stopped(Stopped(signal.SIGHUP), "kenning serve")  # a clean stop: no error, exit 0
+
+
+def test_a_sigterm_while_uvicorn_is_still_starting_stops_the_server_not_lost(monkeypatch):
+    """A SIGTERM after kenning's handlers were put in but before uvicorn's own (a supervisor
+    stopping a server that just printed its banner) was noted and dropped: the server then
+    served until killed. It now starts, runs its lifespan and stops at once, exit 0."""
+    import threading
+    import time
+    from contextlib import asynccontextmanager
+
+    import uvicorn
+    from starlette.applications import Starlette
+
+    from kenning.interfaces.serve import listen, run
+
+    ran: list[str] = []
+
+    @asynccontextmanager
+    async def lifespan(app):
+        ran.append("startup")
+        yield
+        ran.append("shutdown")
+
+    real_init = uvicorn.Server.__init__
+
+    def init_then_signal(self, config):  # noqa: ANN001, ANN202
+        signal.raise_signal(signal.SIGTERM)  # kenning's handler is in, uvicorn's not yet
+        real_init(self, config)
+
+    monkeypatch.setattr(uvicorn.Server, "__init__", init_then_signal)
+    rescue = threading.Timer(15, lambda: os.kill(os.getpid(), signal.SIGINT))  # the old behaviour: ran on
+    rescue.start()
+    sock = listen("127.0.0.1", 0)
+    started = time.monotonic()
+    try:
+        stopped = run(Starlette(lifespan=lifespan), sock)
+    finally:
+        rescue.cancel()
+        sock.close()
+    assert time.monotonic() - started < 10
+    assert stopped is not None and stopped.signal is signal.SIGTERM and not stopped.forced
+    assert ran == ["startup", "shutdown"]

@@ -252,7 +252,7 @@ def _combine(
             empty = EmptyReason.PROJECT_UNREADABLE
         elif not answers and any((e.reason or "").startswith("index missing") for e in scope.excluded):
             empty = EmptyReason.INDEX_MISSING  # nothing was searched: never "no match"
-        elif not answers and not scope.excluded:
+        elif not answers:  # none registered, or each one left out (confidential, not registered)
             empty = EmptyReason.NO_PROJECT  # nothing to search: never "no match"
         else:
             empty = EmptyReason.NO_MATCH

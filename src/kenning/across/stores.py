@@ -266,4 +266,4 @@ def _message(exc: BaseException) -> str:
     text = getattr(exc, "message", None) or str(exc)
     hint = getattr(exc, "hint", None)
     specific = hint and hint != getattr(type(exc), "default_hint", None)  # a type's usual advice is noise here
-    return f"{text} ({hint})" if specific else text
+    return f"{text}; {hint}" if specific else text  # a hint may hold parentheses: never nested in ours

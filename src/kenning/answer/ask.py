@@ -121,9 +121,9 @@ def ask_conn(
     answer = _run(
         conn, project, parsed, chosen, manifest, now=now, limit=limit, explain=explain, count_hidden=count_hidden
     )
-    history = _history_problem(project.root)  # commits are facts: unread history is a degradation
-    if history is not None and history.value not in answer.degradations:
-        answer = replace(answer, degradations=(*answer.degradations, history.value))
+    history = git_history.degradation(_history_problem(project.root))  # commits are facts: unread history
+    if history is not None and history not in answer.degradations:
+        answer = replace(answer, degradations=(*answer.degradations, history))
     why = f"rule {chosen.rule}: {chosen.reason}"
     return noting_sync(replace(answer, query=question, rule=chosen.rule, notes=(why, *answer.notes)), project)
 

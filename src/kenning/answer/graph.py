@@ -191,9 +191,10 @@ def compose(
 
 
 def _history(project: Project) -> tuple[str, ...]:
-    """Commits are nodes: history the last sync could not read is a degradation of the answer."""
-    found = git_history.problem(project.root)
-    return (found.value,) if found is not None else ()
+    """Commits are nodes: history the last sync could not read is a degradation of the answer
+    (none outside a repository: there is no history to read)."""
+    found = git_history.degradation(git_history.problem(project.root))
+    return (found,) if found is not None else ()
 
 
 def node_json(node: Node) -> dict[str, Any]:

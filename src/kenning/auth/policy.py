@@ -20,6 +20,7 @@ from typing import Any
 
 from kenning.auth.tokens import READ, WRITE, TokenRecord
 from kenning.clock import iso
+from kenning.registry import check_home
 
 AUDIT_FILE = "audit.log"
 
@@ -38,6 +39,7 @@ class ToolNeeds:
 class Refusal:
     status: int
     message: str
+    needs_path_filter: bool = False  # a path-bound token calling a tool no path_filter limits
 
 
 def within(path: str, prefixes: tuple[str, ...]) -> bool:
@@ -109,6 +111,7 @@ def check_binding(token: TokenRecord, needs: ToolNeeds, arguments: dict[str, Any
                 f"scope divergence: token {token.name!r} is bound to path(s) "
                 f"{', '.join(token.paths)}; {needs.name} cannot be limited to a path — use "
                 f"search_memory, recall or recall_context with a path_filter",
+                needs_path_filter=True,
             )
     return None
 
@@ -179,6 +182,7 @@ def audit(
         "arguments": _summary(arguments),
         "ok": ok,
     }
+    check_home(home)  # a file there: the registry's typed error, not FileExistsError
     home.mkdir(parents=True, exist_ok=True)
     fd = os.open(home / AUDIT_FILE, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o600)
     try:

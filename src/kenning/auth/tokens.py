@@ -83,12 +83,18 @@ def load(home: Path) -> dict[str, TokenRecord]:
         stat = path.stat()
     except FileNotFoundError:
         return {}
+    except OSError as exc:  # a KENNING_HOME that is a file (the registry's one check), no access
+        raise _unreadable(home, path, exc) from exc
     key = (stat.st_mtime_ns, stat.st_size)
     cached = _cache.get(str(path))
     if cached and cached[0] == key:
         return cached[1]
     try:
-        raw = json.loads(path.read_text(encoding="utf-8"))
+        data = path.read_bytes()
+    except OSError as exc:
+        raise _unreadable(home, path, exc) from exc
+    try:
+        raw = json.loads(data.decode("utf-8"))
         records = {
             r["id"]: TokenRecord(
                 **{**r, "scopes": tuple(r["scopes"]), "projects": tuple(r["projects"]), "paths": tuple(r["paths"])}
@@ -102,6 +108,16 @@ def load(home: Path) -> dict[str, TokenRecord]:
         ) from exc
     _cache[str(path)] = (key, records)
     return records
+
+
+def _unreadable(home: Path, path: Path, exc: OSError) -> UsageError:
+    """The typed error for a token file the system refuses: ``registry.check_home``'s when
+    KENNING_HOME is a file (raised from here), else the system's reason."""
+    registry.check_home(home)
+    return UsageError(
+        f"{path}: the token file cannot be read ({exc.strerror or type(exc).__name__})",
+        hint="make KENNING_HOME a folder this user can read and write, then retry",
+    )
 
 
 def _save(home: Path, records: dict[str, TokenRecord]) -> None:
@@ -143,7 +159,7 @@ def create(
             f"unknown scope(s): {', '.join(unknown) or '(none given)'}", hint=f"use {READ} and/or {WRITE}"
         )
     if not projects:
-        raise ValidationError("a token needs at least one --project", hint="kenning token create --project NAME …")
+        raise ValidationError("a token needs at least one --project", hint="kenning token create --project PATH|NAME …")
     for project in projects:
         if not _NAME.match(project):
             raise ValidationError(f"not a project name: {project!r}")
@@ -184,6 +200,12 @@ def create(
     records[token_id] = record
     _save(home, records)
     return record, f"kn_{token_id}_{secret}"
+
+
+def active_for(home: Path, project: str, *, now: datetime) -> list[TokenRecord]:
+    """The active tokens (not expired, not revoked) bound to ``project``: what a server behind
+    tokens for that project can be reached with."""
+    return [t for t in load(home).values() if t.state(now) == "active" and project in t.projects]
 
 
 def revoke(home: Path, ref: str, *, now: datetime) -> TokenRecord:

@@ -32,6 +32,7 @@ from typing import Any
 import numpy as np
 
 from kenning.errors import DenseRefused, UsageError
+from kenning.project import CONFIG_HINT
 
 MINILM = "minilm"
 USE = "use"
@@ -80,7 +81,7 @@ def select(config: dict[str, Any] | None = None) -> dict[str, Embedder]:
     config = config or {}
     model_path = config.get("model_path")
     if model_path is not None and not isinstance(model_path, str):
-        raise UsageError("[dense] model_path must be a path string")
+        raise UsageError("[dense] model_path must be a path string", hint=CONFIG_HINT)
     chosen = {MINILM: onnx_model(Path(model_path).expanduser()) if model_path else minilm()}
     if config.get("multilingual", True):
         chosen[USE] = use()

@@ -29,7 +29,7 @@ from kenning.clock import iso, utc_now
 from kenning.dense import embed
 from kenning.dense import manifest as dense_manifest
 from kenning.errors import DenseRefused, UsageError
-from kenning.project import Project
+from kenning.project import CONFIG_HINT, Project
 from kenning.store import vectors
 from kenning.store.db import transaction
 from kenning.store.handle import Connection
@@ -75,7 +75,7 @@ class Coverage:
 def settings(project: Project) -> dict[str, Any]:
     raw = project.config.extra.get("dense", {})
     if not isinstance(raw, dict):
-        raise UsageError("[dense] in .kenning/config.toml must be a table")
+        raise UsageError("[dense] in .kenning/config.toml must be a table", hint=CONFIG_HINT)
     return raw
 
 

@@ -9,9 +9,10 @@ when no ``.git`` is at or above the project: ``outside_any_repository``),
 and one ``git log`` (a fixed record format, at most ``MAX_COMMITS`` commits) when some are.
 
 When history cannot be read (git missing, not a repository, a broken repository, a timeout),
-``head`` records why in ``.kenning/cache/git-history.json`` and answers list it in their
-``degradations`` (``problem``); the wording is the ``HistoryProblem`` values, documented in
-docs/graph.md.
+``head`` records why in ``.kenning/cache/git-history.json`` (``problem``); the wording is the
+``HistoryProblem`` values, documented in docs/graph.md. Answers list in their ``degradations``
+only the problems that ``degrade`` (``degradation``): a project outside any repository has no
+history to read, which ``kenning status`` says, but no answer is the worse for it.
 """
 
 from __future__ import annotations
@@ -49,6 +50,13 @@ class HistoryProblem(StrEnum):
     NOT_A_REPOSITORY = "git history not read: the project is not in a git repository"
     UNREADABLE = "git history not read: the repository cannot be read"
     TIMED_OUT = "git history not read: git timed out"
+
+    @property
+    def degrades(self) -> bool:
+        """Whether answers list it: history that exists but could not be read (git missing,
+        a repository git refuses, a timeout). A project outside any repository has no history,
+        so nothing is missing from its answers."""
+        return self is not HistoryProblem.NOT_A_REPOSITORY
 
 
 @dataclass(frozen=True)
@@ -124,6 +132,12 @@ def problem(root: Path) -> HistoryProblem | None:
         return HistoryProblem(str(kept.get("problem")))
     except ValueError:
         return None
+
+
+def degradation(found: HistoryProblem | None) -> str | None:
+    """What an answer lists in ``degradations`` for ``found`` (``problem``'s value): its wording
+    when it ``degrades``, else None."""
+    return found.value if found is not None and found.degrades else None
 
 
 def commits(root: Path, since: str | None, *, limit: int = MAX_COMMITS) -> list[Commit]:

@@ -157,19 +157,22 @@ def run(app: ASGIApp, sock: socket.socket, *, forwarded: tuple[str, ...] = ()) -
     ``KeyboardInterrupt`` (exit 130) after a clean stop. The handlers installed here catch
     that second raise and only note it; the caller exits 0. uvicorn does not handle SIGHUP
     (the terminal closed: the process died, exit 129, the stores left open): the handler
-    installed here stops the server as SIGTERM does. A second Ctrl-C during the shutdown is
+    installed here stops the server as SIGTERM does, and so does a SIGINT or SIGTERM that comes
+    while uvicorn is still starting (before its own handlers: it was lost, and the server ran on
+    until killed). A second Ctrl-C during the shutdown is
     uvicorn's forced stop (:attr:`Stopped.forced`). A failure (the app not starting: uvicorn's
     ``SystemExit(3)``; any exception) still propagates."""
     import uvicorn
-    from uvicorn.server import HANDLED_SIGNALS
 
     received: list[signal.Signals] = []
     server: uvicorn.Server | None = None
 
     def note(signum: int, frame: Any) -> None:
         received.append(signal.Signals(signum))
-        if signum not in HANDLED_SIGNALS and server is not None and not server.should_exit:
-            server.handle_exit(signum, frame)  # SIGHUP: a clean stop, as uvicorn's SIGTERM
+        if server is not None and not server.should_exit:
+            # SIGHUP: a clean stop, as uvicorn's SIGTERM; SIGINT or SIGTERM before uvicorn put its
+            # own handlers in (it is still starting): the same, else that signal would be lost
+            server.handle_exit(signum, frame)
 
     in_main = threading.current_thread() is threading.main_thread()  # where signals can be caught
     previous = {sig: signal.signal(sig, note) for sig in STOPPING_SIGNALS} if in_main else {}
@@ -183,6 +186,8 @@ def run(app: ASGIApp, sock: socket.socket, *, forwarded: tuple[str, ...] = ()) -
         )
         logging.getLogger("uvicorn.error").addFilter(_CANCELLED_AT_STOP)  # once: addFilter keeps one copy
         server = uvicorn.Server(config)
+        if received:  # a signal came while the server was being made: it starts, then stops at once
+            server.handle_exit(received[0], None)
         server.run(sockets=[sock])
     finally:
         for sig, handler in previous.items():

@@ -9,7 +9,7 @@ from kenning.errors import UsageError
 from kenning.pack import budget, select
 from kenning.pack.fingerprint import of_text
 from kenning.pack.manifest import MANIFEST_SCHEMA
-from kenning.project import Project
+from kenning.project import CONFIG_HINT, Project
 from kenning.store.handle import Connection
 from kenning.store.version import store_state
 from kenning.tokens import cut_paragraphs
@@ -32,13 +32,15 @@ def settings(project: Project) -> Settings:
     """``[pack]`` of ``.kenning/config.toml``: ``budget_tokens`` and ``context``."""
     raw = project.config.extra.get("pack", {})
     if not isinstance(raw, dict):
-        raise UsageError("`[pack]` in .kenning/config.toml must be a table")
+        raise UsageError("`[pack]` in .kenning/config.toml must be a table", hint=CONFIG_HINT)
     tokens = raw.get("budget_tokens", budget.DEFAULT_BUDGET_TOKENS)
     if not isinstance(tokens, int) or isinstance(tokens, bool) or tokens < budget.MIN_BUDGET_TOKENS:
-        raise UsageError(f"`[pack] budget_tokens` must be an integer of at least {budget.MIN_BUDGET_TOKENS}")
+        raise UsageError(
+            f"`[pack] budget_tokens` must be an integer of at least {budget.MIN_BUDGET_TOKENS}", hint=CONFIG_HINT
+        )
     context = raw.get("context")
     if context is not None and (not isinstance(context, str) or not context.strip()):
-        raise UsageError("`[pack] context` must be a path relative to the project root")
+        raise UsageError("`[pack] context` must be a path relative to the project root", hint=CONFIG_HINT)
     return Settings(tokens, context)
 
 

@@ -77,12 +77,14 @@ def resolve_project(project_path: Path | None, *, across: bool = False) -> Proje
 def cli_hints(command: str = "kenning") -> dict[type[KenningError], str]:
     """The default hints in the command line's terms (``KenningError.hint_for``): COMMAND's
     --help, not a tool's inputSchema."""
-    from kenning.errors import NotFound, ValidationError
+    from kenning.errors import CursorRejected, NotFound, ValidationError
 
     return {
         UsageError: f"fix the request (see `{command} --help`), then retry",
         ValidationError: f"fix the value named in the message (its bounds are in `{command} --help`), then retry",
         NotFound: "check the id or name (`kenning search` lists ids, `kenning projects list` projects)",
+        CursorRejected: "a guided search's cursors belong to the MCP tool mem_search; on the command line the same "
+        "steps are `kenning memory index QUERY`, `kenning memory timeline ID`, `kenning memory get ID`",
     }
 
 
@@ -111,11 +113,12 @@ def report_failure(exc: BaseException, *, as_json: bool = False, command: str = 
 
 def unanswered(answer: Answer) -> KenningError | None:
     """The typed error an answer stands for when nothing could be searched: no index
-    (``empty_reason: index_missing``: never synced; across projects, none synced) or no readable
-    project (``project_unreadable``). Such an answer is printed all the same, then this error's
-    lines, and the command exits with its code: an absent index never counts as "no result"
-    (SPEC §6), so a script cannot take it for an empty search."""
-    from kenning.errors import IndexMissing, StoreUnreadable
+    (``empty_reason: index_missing``: never synced; across projects, none synced), no readable
+    project (``project_unreadable``) or, across projects, none to search (``no_project``: none
+    registered, or each one confidential). Such an answer is printed all the same, then this
+    error's lines, and the command exits with its code: a question asked nowhere never counts as
+    "no result" (SPEC §5), so a script cannot take it for an empty search."""
+    from kenning.errors import IndexMissing, ProjectNotFound, StoreUnreadable
     from kenning.records import EmptyReason
 
     where = ", ".join(answer.searched or [e.project for e in answer.excluded]) or "-"
@@ -125,6 +128,17 @@ def unanswered(answer: Answer) -> KenningError | None:
         case EmptyReason.PROJECT_UNREADABLE:
             return StoreUnreadable(
                 f"no project could be read ({where}): nothing was searched", hint="see `kenning projects list`"
+            )
+        case EmptyReason.NO_PROJECT if answer.excluded:
+            left = "; ".join(f"{e.project}: {e.reason}" for e in answer.excluded)
+            return ProjectNotFound(
+                f"no project to search across, nothing was searched: every one was left out — {left}",
+                hint="ask within one project with --project PATH (a confidential project answers its own questions)",
+            )
+        case EmptyReason.NO_PROJECT:
+            return ProjectNotFound(
+                "no project registered on this machine: nothing was searched",
+                hint="run `kenning init` in a project (it registers it), or `kenning projects add PATH`",
             )
     return None
 

@@ -157,6 +157,15 @@ def _store_line(choice: dict[str, Any]) -> str:
             return "store: sqlite (the local file: no KENNING_DATABASE_URL, no `store` in .kenning/config.toml)"
 
 
+def _history_line(history: dict[str, Any]) -> str:
+    if history["read"]:
+        return f"git history: read, {history['commits']} commit(s) indexed"
+    why = history["reason"].removeprefix("git history not read: ")
+    if history["degraded"]:
+        return f"git history: not read: {why}"
+    return f"git history: none: {why} (nothing to read, so no answer is degraded)"
+
+
 def _status_text(data: dict[str, Any]) -> str:
     engines = ", ".join(f"{name} {'on' if e['available'] else 'off'}" for name, e in data["engines"].items())
     lines = [
@@ -166,6 +175,7 @@ def _status_text(data: dict[str, Any]) -> str:
         f"({', '.join(f'{n} {k}' for k, n in data['index']['by_lifecycle'].items()) or 'none'}), "
         f"last change {data['index']['last_sync'] or 'never'}",
         _store_line(data["store_choice"]),
+        _history_line(data["git_history"]),
     ]
     if "search" in data["engines"]["dense"]:
         lines.append(f"dense search: {data['engines']['dense']['search']}")
@@ -214,17 +224,20 @@ def mcp(
     resolve(tools)  # an unknown profile is a usage error before anything starts
     project = resolve_project(project_path)
     if http:
-        from kenning.interfaces.cli.serve_cmds import serve_until_stopped
+        from kenning.interfaces.cli.serve_cmds import no_token_yet, serve_until_stopped
         from kenning.interfaces.mcp.http import create_app
         from kenning.interfaces.serve import address_of, forwarded_from, listen
+        from kenning.registry import check_home
 
         proxies = forwarded_from(forwarded)
+        check_home(kenning_home())  # its tokens and audit log live there: a file is refused before serving
         sock = listen(host, port)  # bound before the banner: it names the port actually served
         click.echo(
             f"kenning MCP for {project.name} at {address_of(sock, host)}/mcp (tools: {tools}); "
             "clients need a bearer token (kenning token create)",
             err=True,
         )
+        no_token_yet(project, kenning_home())
         app = create_app(project, home=kenning_home(), tools=tools, host=host)
         if proxies:
             click.echo(

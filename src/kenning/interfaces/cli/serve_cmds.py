@@ -15,6 +15,7 @@ if TYPE_CHECKING:
     from starlette.types import ASGIApp
 
     from kenning.interfaces.serve import Stopped
+    from kenning.project import Project
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -30,6 +31,18 @@ def forwarded_option(func: F) -> F:
         "address is then taken from the X-Forwarded-For header it sets. Default: none, the header is ignored "
         "(anyone who can reach the port could set it and dodge the failed-attempt limit).",
     )(func)
+
+
+def no_token_yet(project: Project, home: Path) -> None:
+    """A note on stderr when no active token is bound to ``project``: every request to /mcp
+    would be refused (401) until one is created; the command that creates one."""
+    from kenning.auth.tokens import active_for
+
+    if not active_for(home, project.name, now=now()):
+        warn(
+            f"note: no active token is bound to project {project.name!r} yet, so every MCP request is refused (401): "
+            f"create one with `kenning token create --scope memory:read --project {project.root}`"
+        )
 
 
 @click.command()
@@ -64,10 +77,12 @@ def serve(
     from kenning.interfaces.serve import address_of, forwarded_from, listen
     from kenning.interfaces.web.app import create_app
     from kenning.interfaces.web.binding import DEFAULT_HOST, check_bind
+    from kenning.registry import check_home
 
     chosen = host or DEFAULT_HOST
     proxies = forwarded_from(forwarded)  # a malformed address is a usage error before anything starts
     project = resolve_project(project_path)
+    check_home(kenning_home())  # the registry ("all projects"), tokens, audit log: a file is refused before serving
     gated = check_bind(chosen, explicit=host is not None, home=kenning_home(), project=project.name, now=now())
     endpoint = None
     if with_mcp:
@@ -91,6 +106,7 @@ def serve(
         warn("every request needs a token bound to this project (log in at /login, or Authorization: Bearer)")
     if with_mcp:
         warn(f"MCP ({tools}) at {address}/mcp: clients need a bearer token (kenning token create)")
+        no_token_yet(project, kenning_home())
     if proxies:
         warn(f"client addresses taken from X-Forwarded-For when the request comes from {', '.join(proxies)}")
     serve_until_stopped(app, sock, "kenning serve", forwarded=proxies)

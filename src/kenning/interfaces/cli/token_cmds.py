@@ -2,10 +2,15 @@
 
 from __future__ import annotations
 
+import os
+from pathlib import Path
+
 import click
 
+from kenning import registry
 from kenning.auth import tokens
-from kenning.config import kenning_home
+from kenning.config import find_root, kenning_home
+from kenning.errors import NotFound, ProjectNotFound, ValidationError
 from kenning.interfaces.cli.common import emit, json_option, now
 
 
@@ -28,8 +33,8 @@ def token() -> None:
     "projects",
     required=True,
     multiple=True,
-    metavar="NAME",
-    help="A project the token may reach (repeatable).",
+    metavar="PATH|NAME",
+    help="A project the token may reach: its directory, as every --project, or its registered name (repeatable).",
 )
 @click.option(
     "--path",
@@ -52,8 +57,10 @@ def token_create(
 ) -> None:
     """Create a token and print its secret once (only a salted hash is kept)."""
     flat = [s for part in scopes for s in part.split(",")]
+    home = kenning_home()
+    names = [_project_name(home, given) for given in projects]
     record, secret = tokens.create(
-        kenning_home(), scopes=flat, projects=list(projects), paths=list(paths), name=name, expires=expires, now=now()
+        home, scopes=flat, projects=names, paths=list(paths), name=name, expires=expires, now=now()
     )
     emit(
         {**record.public(now()), "secret": secret},
@@ -62,6 +69,47 @@ def token_create(
         + (f", paths {', '.join(record.paths)}" if record.paths else "")
         + f", expires {record.expires or 'never'}\nThis secret is shown once; store it now.",
     )
+
+
+def _project_name(home: Path, given: str) -> str:
+    """The registered name a ``--project`` means: the project at or above the directory
+    ``given`` (as every other ``--project``), else the registered project named ``given``.
+    Neither: ``NotFound`` naming both readings. A bare word that is both a directory of one
+    project and the name of another is refused: a token must not open the wrong project."""
+    entries = registry.list_entries(home)
+    named = any(entry.name == given for entry in entries)
+    root = _project_root(given)
+    if root is None:
+        if named:
+            return given
+        raise NotFound(
+            f"--project {given}: no kenning project at this path, and no project named {given!r} in the registry",
+            hint="pass a project's directory (where `kenning init` ran) or a name from `kenning projects list`",
+        )
+    there = next((entry.name for entry in entries if entry.path.resolve() == root), None)
+    if there is None:
+        raise NotFound(
+            f"--project {given}: the project at {root} is not registered on this machine",
+            hint=f"register it with `kenning projects add {root}`, then retry",
+        )
+    if named and there != given and os.sep not in given and "/" not in given:
+        raise ValidationError(
+            f"--project {given}: both the directory of project {there!r} ({root}) and the name of another "
+            "registered project",
+            hint=f"write ./{given} for the directory, or the other project's path (`kenning projects list`)",
+        )
+    return there
+
+
+def _project_root(given: str) -> Path | None:
+    """The kenning project at or above the directory ``given``; None when ``given`` is no
+    directory or no project holds it."""
+    if not given or not Path(given).is_dir():
+        return None
+    try:
+        return find_root(Path(given))
+    except ProjectNotFound:
+        return None
 
 
 @token.command("list")

@@ -20,7 +20,7 @@ from mcp.types import CallToolResult, TextContent, ToolAnnotations
 
 from kenning.across.stores import StorePool
 from kenning.config import Project, load_project
-from kenning.errors import KenningError, NotFound, UsageError, ValidationError
+from kenning.errors import CursorRejected, KenningError, NotFound, UsageError, ValidationError
 from kenning.interfaces.render import DATA_FRAME
 from kenning.interfaces.serve import Connections
 from kenning.refs import check_text
@@ -76,6 +76,7 @@ MCP_HINTS: dict[type[KenningError], str] = {
     UsageError: "fix the request (see the tool's inputSchema), then retry",
     ValidationError: "fix the value named in the message (its bounds are in the tool's inputSchema), then retry",
     NotFound: "check the id or name (the memory_index tool lists ids)",
+    CursorRejected: 'restart with mem_search(query=..., mode="guided")',
 }
 
 

@@ -19,7 +19,7 @@ from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 
 from kenning.across.cited import named_store
-from kenning.citation import cited_project
+from kenning.citation import cited_project, parse_fact_ref
 from kenning.config import kenning_home
 from kenning.errors import NotFound, ScopeDenied
 from kenning.interfaces.mcp.context import ALLOWED_PROJECTS, ServerContext
@@ -47,6 +47,8 @@ def cited_store(ctx: ServerContext, refs: Sequence[int | str]) -> Iterator[tuple
     store (where a citation of another project is then refused by its parser)."""
     other = _foreign_project(ctx, refs)
     if other is None:
+        for raw in refs:  # a malformed id or another project's citation is refused before the store
+            parse_fact_ref(raw, ctx.project.name)  # is opened: "run `kenning sync`" would not help
         with ctx.conn() as conn:
             yield ctx.project, conn
         return

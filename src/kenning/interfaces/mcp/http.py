@@ -19,7 +19,7 @@ puts them beside the cockpit); ``create_app`` is a server of its own (``kenning 
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator, Callable, Sequence
+from collections.abc import AsyncIterator, Callable, Iterable, Sequence
 from contextlib import asynccontextmanager
 from dataclasses import dataclass
 from datetime import datetime
@@ -34,7 +34,7 @@ from starlette.applications import Starlette
 from starlette.middleware import Middleware
 from starlette.routing import Route
 
-from kenning.auth.policy import FailureLimiter, ToolNeeds, audit, check_binding
+from kenning.auth.policy import FailureLimiter, Refusal, ToolNeeds, audit, check_binding
 from kenning.auth.tokens import WRITE, TokenRecord
 from kenning.clock import utc_now
 from kenning.errors import ScopeDenied
@@ -71,6 +71,17 @@ class McpEndpoint:
             self.server.close()
 
 
+def _path_hint(served: Iterable[ToolNeeds]) -> str:
+    """What a path-bound token's refused call should do next: call a tool that takes a
+    ``path_filter`` — or, when this server lists none (the default profile), restart it with one."""
+    if any(tool.takes_path_filter for tool in served):
+        return "pass a path_filter inside the token's path(s) to search_memory, recall or recall_context"
+    return (
+        "this server lists no tool that takes a path_filter: restart it with `--tools default,xmemo` "
+        "(search_memory, recall, recall_context), or use a token without --path"
+    )
+
+
 def mcp_endpoint(
     project: Project,
     *,
@@ -93,20 +104,24 @@ def mcp_endpoint(
             tool.name, writes=writes, takes_path_filter="path_filter" in params, path_free_ok=tool.name in PATH_FREE
         )
     needs[READS.name] = READS  # the gate's scope check of a resource read
+    path_hint = _path_hint(needs.values())
+
+    def denied(refusal: Refusal | None) -> ScopeDenied | None:
+        if refusal is None:
+            return None
+        return ScopeDenied(refusal.message, hint=path_hint if refusal.needs_path_filter else HINTS[403])
 
     def authorise(request: Any, name: str, arguments: dict[str, Any]) -> ScopeDenied | None:
         token = _token(request)
         if token is None or name not in needs:
             return None
-        refusal = check_binding(token, needs[name], arguments)  # the scope: the gate's 403
-        return None if refusal is None else ScopeDenied(refusal.message, hint=HINTS[403])
+        return denied(check_binding(token, needs[name], arguments))  # the scope: the gate's 403
 
     def authorise_read(request: Any, uri: str) -> ScopeDenied | None:
         """A resource read is refused where memory_get is: a path-bound token (the projects a
         citation may name are the fact resource's own check, ``foreign.cited_store``)."""
         token = _token(request)
-        refusal = None if token is None else check_binding(token, READS, {})
-        return None if refusal is None else ScopeDenied(refusal.message, hint=HINTS[403])
+        return None if token is None else denied(check_binding(token, READS, {}))
 
     def shown(request: Any, name: str) -> bool:
         token = _token(request)

@@ -12,7 +12,7 @@ import ipaddress
 from datetime import datetime
 from pathlib import Path
 
-from kenning.auth.tokens import load
+from kenning.auth.tokens import active_for
 from kenning.errors import TokenRequired
 
 DEFAULT_HOST = "127.0.0.1"
@@ -44,8 +44,7 @@ def check_bind(
     create = f"kenning token create --scope memory:read --project {project or 'NAME'}"
     if home is None or now is None:
         raise TokenRequired(f"refusing to listen on {host}: a non-loopback address requires an access token")
-    usable = [t for t in load(home).values() if t.state(now) == "active" and project in t.projects]
-    if not usable:
+    if not active_for(home, project, now=now):
         raise TokenRequired(
             f"refusing to listen on {host}: a non-loopback address requires an access token, and no "
             f"active token is bound to project {project!r} — create one with `kenning token create`",
