@@ -207,3 +207,21 @@ def test_a_sigterm_while_uvicorn_is_still_starting_stops_the_server_not_lost(mon
     assert time.monotonic() - started < 10
     assert stopped is not None and stopped.signal is signal.SIGTERM and not stopped.forced
     assert ran == ["startup", "shutdown"]
+
+
+@pytest.mark.parametrize("command", ["serve", "mcp --http", "serve --mcp"])
+def test_a_signal_as_soon_as_the_banner_is_read_stops_the_server_cleanly(make_project, isolated_home, command):
+    """A supervisor that stops a server the moment it prints its banner: the banner now comes
+    once the server's handlers are in (``serve.run``'s ``ready``); before, a SIGTERM in the
+    first moments after it, while uvicorn's modules loaded, killed the process (exit 143)."""
+    project = make_project({"docs/a.md": "# Alpha\n\nCitations are computed at read time.\n"}, name="alpha")
+    args = (*command.split(), "--project", str(project.root))
+    for _ in range(3):
+        with on_free_port(*args, home=isolated_home) as (server, port):
+            server.send_signal(signal.SIGTERM)  # no request first: the banner alone was read
+            code = server.wait(timeout=20)
+            assert server.stderr is not None
+            rest = server.stderr.read()
+        assert code == 0, rest
+        assert "Traceback" not in rest
+        assert refused(port)

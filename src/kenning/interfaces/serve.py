@@ -15,7 +15,7 @@ import logging
 import signal
 import socket
 import threading
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from datetime import datetime
@@ -30,6 +30,7 @@ from kenning.store.handle import Connection
 from kenning.store.readonly import release
 
 if TYPE_CHECKING:
+    import uvicorn
     from starlette.types import ASGIApp
 
     from kenning.store.postings import Warm
@@ -134,7 +135,9 @@ class Stopped:
     forced: bool = False
 
 
-def run(app: ASGIApp, sock: socket.socket, *, forwarded: tuple[str, ...] = ()) -> Stopped | None:
+def run(
+    app: ASGIApp, sock: socket.socket, *, forwarded: tuple[str, ...] = (), ready: Callable[[], None] | None = None
+) -> Stopped | None:
     """Serve ``app`` on ``sock`` (from :func:`listen`) until Ctrl-C, SIGTERM or SIGHUP; how a
     signal stopped it (None when it stopped on its own).
 
@@ -161,9 +164,12 @@ def run(app: ASGIApp, sock: socket.socket, *, forwarded: tuple[str, ...] = ()) -
     while uvicorn is still starting (before its own handlers: it was lost, and the server ran on
     until killed). A second Ctrl-C during the shutdown is
     uvicorn's forced stop (:attr:`Stopped.forced`). A failure (the app not starting: uvicorn's
-    ``SystemExit(3)``; any exception) still propagates."""
-    import uvicorn
+    ``SystemExit(3)``; any exception) still propagates.
 
+    ``ready``: what the caller says once it may be stopped (its banner), called after these
+    handlers are in and uvicorn is loaded: a supervisor that signals the server as soon as it
+    reads the banner stops it cleanly (before, a signal in the first moments after the banner,
+    while uvicorn's modules loaded, killed the process: exit 143)."""
     received: list[signal.Signals] = []
     server: uvicorn.Server | None = None
 
@@ -177,6 +183,8 @@ def run(app: ASGIApp, sock: socket.socket, *, forwarded: tuple[str, ...] = ()) -
     in_main = threading.current_thread() is threading.main_thread()  # where signals can be caught
     previous = {sig: signal.signal(sig, note) for sig in STOPPING_SIGNALS} if in_main else {}
     try:
+        import uvicorn  # after the handlers: loading it is the longest step before serving
+
         config = uvicorn.Config(
             app,
             log_level="warning",
@@ -186,6 +194,8 @@ def run(app: ASGIApp, sock: socket.socket, *, forwarded: tuple[str, ...] = ()) -
         )
         logging.getLogger("uvicorn.error").addFilter(_CANCELLED_AT_STOP)  # once: addFilter keeps one copy
         server = uvicorn.Server(config)
+        if ready is not None:
+            ready()
         if received:  # a signal came while the server was being made: it starts, then stops at once
             server.handle_exit(received[0], None)
         server.run(sockets=[sock])

@@ -232,19 +232,22 @@ def mcp(
         proxies = forwarded_from(forwarded)
         check_home(kenning_home())  # its tokens and audit log live there: a file is refused before serving
         sock = listen(host, port)  # bound before the banner: it names the port actually served
-        click.echo(
-            f"kenning MCP for {project.name} at {address_of(sock, host)}/mcp (tools: {tools}); "
-            "clients need a bearer token (kenning token create)",
-            err=True,
-        )
-        no_token_yet(project, kenning_home())
         app = create_app(project, home=kenning_home(), tools=tools, host=host)
-        if proxies:
+
+        def announce() -> None:
             click.echo(
-                f"client addresses taken from X-Forwarded-For when the request comes from {', '.join(proxies)}",
+                f"kenning MCP for {project.name} at {address_of(sock, host)}/mcp (tools: {tools}); "
+                "clients need a bearer token (kenning token create)",
                 err=True,
             )
-        serve_until_stopped(app, sock, "kenning mcp --http", forwarded=proxies)
+            no_token_yet(project, kenning_home())
+            if proxies:
+                click.echo(
+                    f"client addresses taken from X-Forwarded-For when the request comes from {', '.join(proxies)}",
+                    err=True,
+                )
+
+        serve_until_stopped(app, sock, "kenning mcp --http", announce, forwarded=proxies)
     else:
         import sys
 

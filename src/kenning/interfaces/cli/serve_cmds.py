@@ -101,25 +101,31 @@ def serve(
     )
     sock = listen(chosen, port)  # bound before the banner: it names the port actually served
     address = address_of(sock, chosen)
-    warn(f"kenning cockpit for {project.name}: {address}/ (Ctrl-C to stop)")
-    if gated:
-        warn("every request needs a token bound to this project (log in at /login, or Authorization: Bearer)")
-    if with_mcp:
-        warn(f"MCP ({tools}) at {address}/mcp: clients need a bearer token (kenning token create)")
-        no_token_yet(project, kenning_home())
-    if proxies:
-        warn(f"client addresses taken from X-Forwarded-For when the request comes from {', '.join(proxies)}")
-    serve_until_stopped(app, sock, "kenning serve", forwarded=proxies)
+
+    def announce() -> None:
+        warn(f"kenning cockpit for {project.name}: {address}/ (Ctrl-C to stop)")
+        if gated:
+            warn("every request needs a token bound to this project (log in at /login, or Authorization: Bearer)")
+        if with_mcp:
+            warn(f"MCP ({tools}) at {address}/mcp: clients need a bearer token (kenning token create)")
+            no_token_yet(project, kenning_home())
+        if proxies:
+            warn(f"client addresses taken from X-Forwarded-For when the request comes from {', '.join(proxies)}")
+
+    serve_until_stopped(app, sock, "kenning serve", announce, forwarded=proxies)
 
 
-def serve_until_stopped(app: ASGIApp, sock: socket.socket, command: str, *, forwarded: tuple[str, ...] = ()) -> None:
+def serve_until_stopped(
+    app: ASGIApp, sock: socket.socket, command: str, announce: Callable[[], None], *, forwarded: tuple[str, ...] = ()
+) -> None:
     """Serve until SIGINT, SIGTERM or SIGHUP, then return: a clean stop exits 0 (systemd and
     ``docker stop`` send SIGTERM and read any other code as a failure), said in one line on
     stderr when it is a terminal. A server that fails exits non-zero (see docs/cli.md).
-    ``forwarded``: the proxies whose X-Forwarded-For is believed (``serve.run``)."""
+    ``announce`` prints the banner once a signal stops the server cleanly (``serve.run``'s
+    ``ready``); ``forwarded``: the proxies whose X-Forwarded-For is believed."""
     from kenning.interfaces.serve import run
 
-    said_stopped(run(app, sock, forwarded=forwarded), command)
+    said_stopped(run(app, sock, forwarded=forwarded, ready=announce), command)
 
 
 def said_stopped(stopped: Stopped | None, command: str) -> None:
