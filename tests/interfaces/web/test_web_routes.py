@@ -119,7 +119,6 @@ def test_api_bad_input_is_a_typed_json_error(client: TestClient, url: str, kind:
 @pytest.mark.parametrize(
     "url, status, kind",
     [
-        ("/ask?q=", 400, "InvalidQuery"),
         ("/ask?q=x&scope=nowhere", 400, "ValidationError"),
         ("/source/alpha/99999", 404, "NotFound"),
         ("/source/nobody/1", 404, "NotFound"),
@@ -401,3 +400,21 @@ def test_every_page_has_one_heading_landmarks_and_labelled_fields(client: TestCl
         named = re.search(r'\bid="([^"]+)"', field)
         wrapped = 'type="radio"' in field  # radios sit inside their <label>
         assert wrapped or (named and named.group(1) in labels), field
+
+
+@pytest.mark.parametrize(
+    ("question", "said"),
+    [("   ", "the text is empty"), ("", "the text is empty"), ("x" * 501, "the limit is 500")],
+)
+def test_a_question_the_core_refuses_is_said_on_the_ask_page_its_text_kept(client: TestClient, question, said):
+    """Spaces alone pass the field's ``required``, a link may carry an empty or over-long text:
+    the refusal is said on the Ask page, status 400, the text still in the field to be mended
+    (it was an error page of its own, the text gone). The API keeps its JSON error."""
+    page = client.get("/ask", params={"q": question})
+    assert page.status_code == 400
+    assert '<form class="ask"' in page.text and 'class="refused" role="alert"' in page.text
+    assert said in page.text and "Hint:" in page.text
+    assert f'value="{question}"' in page.text
+    assert 'class="answer"' not in page.text
+    reply = client.get("/api/ask", params={"q": question})
+    assert reply.status_code == 400 and reply.json()["error"]["type"] == "InvalidQuery"

@@ -14,6 +14,7 @@ from kenning.across.answers import stale_each
 from kenning.answer.stale import stale_report
 from kenning.citation import parse_fact_ref
 from kenning.config import CONFIG_NAME, STATE_DIR
+from kenning.errors import InvalidQuery
 from kenning.files import inside_root
 from kenning.freshness import FileCheck, freshness_of
 from kenning.ingest.encoding import decode_source
@@ -35,12 +36,21 @@ def home(request: Request) -> Response:
 
 
 def ask(request: Request) -> Response:
-    """``/ask?q=…&scope=project|all&limit=10``: without ``q``, the empty Ask page."""
+    """``/ask?q=…&scope=project|all&limit=10``: without ``q``, the empty Ask page. A question the
+    core refuses (empty, over its budget, bad syntax: ``InvalidQuery``) is said on the Ask page
+    itself, status 400, the text left in the field to be mended (it was a page of its own, the
+    text gone)."""
     scope = params.scope(request)
     limit = params.integer(request, "limit", 10, *ASK_LIMIT)
     question = params.question(request)
-    answer = None if question is None else answer_for(cockpit_of(request), question, scope, limit, allowed_of(request))
-    return render(request, "ask.html", {"question": question or "", "scope": scope, "limit": limit, "answer": answer})
+    page = {"question": question or "", "scope": scope, "limit": limit, "answer": None}
+    if question is None:
+        return render(request, "ask.html", page)
+    try:
+        page["answer"] = answer_for(cockpit_of(request), question, scope, limit, allowed_of(request))
+    except InvalidQuery as refused:
+        return render(request, "ask.html", {**page, "refused": refused.to_json()}, status_code=400)
+    return render(request, "ask.html", page)
 
 
 @dataclass(frozen=True)
