@@ -326,7 +326,8 @@ def outside_any_repository(root: Path) -> bool:
 
 
 def _dot_git_above(root: Path) -> bool:
-    """Whether ``root`` or a folder above holds a ``.git`` that git did not take for a repository."""
+    """Whether ``root`` or a folder above holds a ``.git`` (a folder, or a worktree's or
+    submodule's file), whether git takes it for a repository or not."""
     return any((folder / ".git").exists() for folder in (root, *root.resolve().parents))
 
 
