@@ -79,6 +79,22 @@ def embed_saved(conn: Connection, project: Project, fact_ids: Iterable[int]) -> 
         return {"embedded": [], "error": f"{type(exc).__name__}: {getattr(exc, 'message', exc)}"}
 
 
+def embed_notes(conn: Connection, project: Project) -> dict[str, Any] | None:
+    """The save's hook for a store that holds notes only, the transverse memory (`kenning
+    remember --global`, `kenning promote`, MCP ``save_memory(scope="global")``; `kenning sync
+    --global`): no sync reads files there, so its index is built and kept whole here (see
+    dense.index.embed_notes). ``None`` when dense does not run here; otherwise as
+    :func:`embed_saved`, ``"embedded"`` naming the embedders whose index holds every note."""
+    if missing() is not None or not enabled(project):
+        return None
+    from kenning.dense import index
+
+    try:
+        return {"embedded": index.embed_notes(conn, project)}
+    except Exception as exc:  # weights refused, a runtime error: reported with the save, never fatal to it
+        return {"embedded": [], "error": f"{type(exc).__name__}: {getattr(exc, 'message', exc)}"}
+
+
 def enabled(project: Project) -> bool:
     table = project.config.extra.get("dense", {})
     return bool(table.get("enabled", ENABLED)) if isinstance(table, dict) else ENABLED

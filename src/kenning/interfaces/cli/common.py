@@ -59,7 +59,8 @@ def no_embed_option(func: F) -> F:
         "--no-embed",
         "no_embed",
         is_flag=True,
-        help="Do not embed the note now (level 1): answers stay lexical until the next `kenning sync`.",
+        help="Do not embed the note now (level 1): answers stay lexical until the next `kenning sync` "
+        "(`kenning sync --global` for the transverse memory).",
     )(func)
 
 
