@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import shlex
 import sys
 from collections.abc import Callable
 from pathlib import Path
@@ -48,6 +49,19 @@ def project_option(func: F) -> F:
         default=None,
         help="Project directory (default: the enclosing project of the current directory).",
     )(func)
+
+
+def typed_directory(root: Path) -> str:
+    """How a user types ``root`` as a command's `--project` in a hint: ``.`` when the current
+    directory resolves to that project (the README's form), else its path, quoted for the shell."""
+    from kenning.config import find_root
+    from kenning.errors import ProjectNotFound
+
+    try:
+        here = find_root(Path.cwd())
+    except (ProjectNotFound, OSError):  # no project here, or the current directory was deleted
+        here = None
+    return "." if here == root else shlex.quote(str(root))
 
 
 def json_option(func: F) -> F:
