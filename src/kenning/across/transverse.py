@@ -83,7 +83,7 @@ def sync_global(home: Path) -> dict[str, Any]:
         return {**report, "dense": {"available": False, "reason": "nothing to embed: no note saved with --global yet"}}
     conn = connect(glob.db_path, create=True)  # a memory saved by an older kenning is migrated, as a save would
     try:
-        return {**report, "dense": dense.update(conn, glob)}
+        return {**report, "dense": dense.update(conn, glob, command="kenning sync --global")}
     finally:
         conn.close()
 

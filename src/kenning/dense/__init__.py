@@ -50,8 +50,11 @@ def update(
     progress: Callable[[str, int, int], None] | None = None,
     *,
     lexical_seconds: float = 0.0,
+    command: str = "kenning sync",
 ) -> dict[str, Any]:
-    """The sync's hook: embed what the lexical sync left without a vector (see dense.index)."""
+    """The sync's hook: embed what the lexical sync left without a vector (see dense.index);
+    ``command`` is the one its notes name to continue (`kenning sync --global` for the
+    transverse memory)."""
     reason = missing()
     if reason is not None:
         return {"available": False, "reason": reason}
@@ -59,7 +62,7 @@ def update(
         return {"available": False, "reason": DISABLED}
     from kenning.dense import index  # numpy and the models: only when the extra is installed
 
-    return index.update(conn, project, progress, lexical_seconds=lexical_seconds)
+    return index.update(conn, project, progress, lexical_seconds=lexical_seconds, command=command)
 
 
 def embed_saved(conn: Connection, project: Project, fact_ids: Iterable[int]) -> dict[str, Any] | None:

@@ -104,7 +104,12 @@ def text_of(kind: str, title: str, body: str, meta: str) -> str:
 
 
 def update(
-    conn: Connection, project: Project, progress: Progress | None = None, *, lexical_seconds: float = 0.0
+    conn: Connection,
+    project: Project,
+    progress: Progress | None = None,
+    *,
+    lexical_seconds: float = 0.0,
+    command: str = "kenning sync",
 ) -> dict[str, Any]:
     """Bring the vector index up to date after a sync; a summary for the sync report."""
     config = settings(project)
@@ -157,7 +162,7 @@ def update(
         }
         if embedded < total:
             summary["notes"].append(
-                Coverage(name, embedded, total, None).reason() + f" (budget of {budget:g} s per sync reached)"
+                Coverage(name, embedded, total, None).reason(command) + f" (budget of {budget:g} s per sync reached)"
             )
     summary["seconds"] = round(time.perf_counter() - started, 2)
     summary["budget_seconds"] = round(budget, 2)
@@ -210,9 +215,13 @@ def embed_notes(conn: Connection, project: Project) -> list[str]:
             if stored is None or dense_manifest.differences(stored, embedder):
                 vectors.reset(conn, name, dense_manifest.expected(embedder), created=iso(utc_now()))
             vectors.drop_stale(conn, name)
-        while rows := vectors.pending(conn, name, BATCH):
+        tried: set[int] = set()
+        while (rows := vectors.pending(conn, name, BATCH)) and not tried.issuperset(row[0] for row in rows):
+            tried.update(row[0] for row in rows)  # a row still pending after its batch ends the loop
             _embed(conn, name, embedder, rows)
-        done.append(name)
+        embedded, total = vectors.coverage(conn, name)
+        if embedded >= total:
+            done.append(name)
     return done
 
 
