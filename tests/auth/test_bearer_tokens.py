@@ -59,6 +59,35 @@ def test_create_prints_the_secret_once_and_stores_only_a_salted_hash(cli, regist
     assert text.code == 0 and text.out.splitlines()[0].startswith("kn_") and "shown once" in text.out
 
 
+def test_token_list_text_has_a_header_over_aligned_columns(cli, registered):
+    """Seven columns of ids, scopes and dates in a row: without a header a reader could not tell
+    a project from a path prefix, nor where a column starts."""
+    made = [
+        cli("token", "create", "--scope", "memory:read", "--project", "alpha", "--name", "ci"),
+        cli(
+            "token", "create", "--scope", "memory:read,memory:write", "--project", "alpha", "--project", "beta",
+            "--path", "docs/", "--expires", "never", "--name", "laptop",
+        ),
+    ]  # fmt: skip
+    assert all(m.code == 0 for m in made), [m.err for m in made]
+    header, *rows = cli("token", "list").out.splitlines()
+    assert header.split() == ["ID", "NAME", "STATE", "SCOPES", "PROJECTS", "PATHS", "EXPIRES"]
+    starts = [header.index(column) for column in header.split()]
+    listed = cli("token", "list", "--json").json()["tokens"]
+    assert len(rows) == len(listed) == 2
+    for row, token in zip(rows, listed, strict=True):
+        cells = [row[start:end].strip() for start, end in zip(starts, [*starts[1:], None], strict=True)]
+        assert cells == [
+            token["id"],
+            token["name"],
+            token["state"],
+            ",".join(token["scopes"]),
+            ",".join(token["projects"]),
+            ",".join(token["paths"]) or "-",
+            token["expires"] or "never",
+        ]
+
+
 def test_revoke_and_expiry_make_verification_fail(cli, registered):
     isolated_home = registered
     record, secret = tokens.create(

@@ -310,3 +310,17 @@ def test_dense_and_hybrid_not_served_say_why_as_the_answers_did(project, cli):
     text = cli("bench", "--project", str(project.root)).out
     assert f"  hybrid: not measured — {disabled}" in text
     assert "no embedding model installed" not in text
+
+
+def test_a_served_note_is_counted_apart_not_read_as_an_attribution_that_failed(project, cli):
+    """A note has no source to re-read: "14/15 served excerpts verify" alone read as one excerpt
+    whose source no longer matched. The text says how many had nothing to verify (the JSON's
+    ``without_rereadable_source``), as it says the rest."""
+    where = ("--project", str(project.root))
+    assert cli("remember", "The incremental sync reads the manifest first", *where).code == 0
+    report = cli("bench", "--json", *where).json()
+    att = report["attribution"]
+    assert att["without_rereadable_source"] == 1 and att["verified"] == att["served_excerpts"] - 1
+    text = cli("bench", *where).out
+    line = next(line for line in text.splitlines() if line.startswith("attribution:"))
+    assert line.endswith("; 1 without a source to re-read (notes, memories): nothing to verify"), line

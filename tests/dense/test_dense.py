@@ -179,16 +179,6 @@ def test_a_cross_project_answer_served_hybrid_says_level_1_not_0(synced):
     assert (answer["mode"], answer["level"]) == ("hybrid", 1)
 
 
-def test_the_transverse_memory_is_said_to_be_lexical_not_fixed_by_a_sync(synced):
-    """No sync embeds the transverse memory, so "run `kenning sync`" was advice that never helps."""
-    assert kenning("projects", "add", str(synced)).returncode == 0
-    assert kenning("remember", "I prefer short timeouts on slow calls.", "--global").returncode == 0
-    answer = ask(synced, PARAPHRASE, "--all-projects")
-    assert answer["scope"]["projects"] == ["dense-demo", "global"]
-    said = [d for d in answer["degradations"] if d.startswith("global: dense")]
-    assert said and all("kenning sync" not in d and "searched lexically" in d for d in said), said
-
-
 def test_status_reports_level_1_and_the_index_coverage(synced):
     status = json.loads(kenning("status", "--project", str(synced), "--json").stdout)
     assert status["level"] == 1 and status["engines"]["dense"]["available"]

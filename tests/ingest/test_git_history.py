@@ -97,12 +97,27 @@ def test_once_the_repository_reads_again_the_degradation_is_gone(tmp_path, cli):
     assert not any(d.startswith("git history") for d in answer["degradations"])
 
 
-def test_a_project_outside_any_repository_and_a_missing_git_are_named(tmp_path, make_project, monkeypatch):
-    project = make_project({"guide.md": "# Guide\n\nranks\n"})
+def test_without_git_a_project_outside_any_repository_is_not_degraded_and_one_inside_is(
+    tmp_path, make_project, monkeypatch, cli
+):
+    """With no git installed, a project outside any repository still has no history to miss:
+    "git is not installed" listed in its answers was noise (it said "not in a repository" only
+    when git was there). Inside a repository the history exists, and git's absence degrades."""
+    project = make_project({"guide.md": "# Guide\n\nhow the app ranks\n"})
+    repo = make_project({"guide.md": "# Guide\n\nhow the app ranks\n"}, name="repo")
+    commit_all(repo.root, "Start")
+    monkeypatch.setenv("PATH", str(tmp_path / "no-bin"))
+    assert shutil.which("git") is None
     resync(project)
     assert git_history.problem(project.root) is HistoryProblem.NOT_A_REPOSITORY
-    monkeypatch.setenv("PATH", str(tmp_path / "no-bin"))
-    assert git_history.read_head(project.root).problem is HistoryProblem.NO_GIT
+    answer = cli("ask", "how does the app rank", "--project", str(project.root), "--json")
+    assert answer.code == 0 and not any("git" in d for d in answer.json()["degradations"]), answer.out
+    line = "git history: none: the project is not in a git repository (nothing to read, so no answer is degraded)"
+    assert line in cli("status", "--project", str(project.root)).out.splitlines()
+    resync(repo)
+    assert git_history.problem(repo.root) is HistoryProblem.NO_GIT
+    answer = cli("ask", "how does the app rank", "--project", str(repo.root), "--json")
+    assert HistoryProblem.NO_GIT.value in answer.json()["degradations"]
     assert [p for p in HistoryProblem if not p.degrades] == [HistoryProblem.NOT_A_REPOSITORY]
 
 

@@ -7,6 +7,10 @@ cite as ``kn://global/<id>``, carry no re-readable source (``unverified``, then
 answers labelled ``global``. A promoted fact keeps its provenance in ``meta.promoted_from``
 (origin project, id, citation, source and locations); a confidential project's facts are
 never promoted.
+
+No sync reads files there, so the dense index (level 1) is kept whole at each save
+(:func:`embed_global`, called by the interfaces after a save or a promotion unless told not to);
+`kenning sync --global` (:func:`sync_global`) embeds what a save left (``--no-embed``, a failure).
 """
 
 from __future__ import annotations
@@ -14,7 +18,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
+from typing import Any
 
+from kenning import dense
 from kenning.across.stores import global_project
 from kenning.clock import iso
 from kenning.errors import ScopeDenied
@@ -48,6 +54,36 @@ def remember_global(
         return glob, remember(
             conn, text, now=now, title=title, type_=type_, tags=tags, origin=origin, producer=producer
         )
+    finally:
+        conn.close()
+
+
+def embed_global(home: Path) -> dict[str, Any] | None:
+    """Embed every note of the transverse memory its dense index lacks, building the index where
+    there is none (``dense.embed_notes``): called after a save or a promotion, so a note saved
+    globally is searched like any other. ``None`` when dense does not run here."""
+    glob = global_project(home)
+    if not glob.db_path.is_file():
+        return None
+    conn = connect(glob.db_path)
+    try:
+        return dense.embed_notes(conn, glob)
+    finally:
+        conn.close()
+
+
+def sync_global(home: Path) -> dict[str, Any]:
+    """`kenning sync --global`: the transverse memory has no files to read; its notes the
+    index lacks are embedded as a project's sync embeds its excerpts (``dense.update``, same
+    report). A memory that holds nothing yet has nothing to embed."""
+    check_home(home)
+    glob = global_project(home)
+    report: dict[str, Any] = {"project": glob.name, "root": str(glob.root)}
+    if not glob.db_path.is_file():
+        return {**report, "dense": {"available": False, "reason": "nothing to embed: no note saved with --global yet"}}
+    conn = connect(glob.db_path, create=True)  # a memory saved by an older kenning is migrated, as a save would
+    try:
+        return {**report, "dense": dense.update(conn, glob, command="kenning sync --global")}
     finally:
         conn.close()
 

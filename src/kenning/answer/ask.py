@@ -26,6 +26,7 @@ from kenning.ingest import git_history
 from kenning.pack.manifest import read_manifest
 from kenning.project import STATE_DIR, Project
 from kenning.records import Answer, EmptyReason
+from kenning.registry import GLOBAL_NAME
 from kenning.route.rules import Route, route
 from kenning.search.query import ParsedQuery, parse
 from kenning.search.serve import TEST_BOOST, SearchOptions, is_test_code, noting_sync, search_conn
@@ -188,6 +189,12 @@ def _run(
     count_hidden: bool = True,
 ) -> Answer:
     words = partial(_lexical, conn, project, parsed, now=now, limit=limit, count_hidden=count_hidden)
+    if project.name == GLOBAL_NAME and chosen.mode in ("graph", "core"):
+        # The transverse memory holds notes only: no file, hence no graph and no core pack, ever.
+        # Its notes answer by their words; no engine is missing there, so nothing is degraded.
+        if chosen.mode == "graph":
+            return _words(conn, project, parsed, now=now, limit=limit, explain=explain, count_hidden=count_hidden)
+        return words(explain=explain)
     match chosen.mode:
         case "freshness":
             return stale_report(conn, project, now=now, limit=limit)
@@ -313,7 +320,7 @@ def _words(
     *,
     now: datetime,
     limit: int,
-    degradations: tuple[str, ...],
+    degradations: tuple[str, ...] = (),
     explain: bool = False,
     count_hidden: bool = True,
 ) -> Answer:

@@ -255,8 +255,11 @@ def render_text(report: dict) -> str:
         f"orphan excerpts {cov['orphan_excerpts']}"
     )
     att = report["attribution"]
+    # A note has no source to re-read: counted apart, or "10/11 verify" reads as one that failed.
+    apart = att.get("without_rereadable_source") or 0
     lines.append(
         f"attribution: {att['verified']}/{att['served_excerpts']} served excerpts verify ({_pct(att['rate'])})"
+        + (f"; {apart} without a source to re-read (notes, memories): nothing to verify" if apart else "")
     )
     fresh = report["served_freshness"]
     lines.append(

@@ -50,8 +50,11 @@ def update(
     progress: Callable[[str, int, int], None] | None = None,
     *,
     lexical_seconds: float = 0.0,
+    command: str = "kenning sync",
 ) -> dict[str, Any]:
-    """The sync's hook: embed what the lexical sync left without a vector (see dense.index)."""
+    """The sync's hook: embed what the lexical sync left without a vector (see dense.index);
+    ``command`` is the one its notes name to continue (`kenning sync --global` for the
+    transverse memory)."""
     reason = missing()
     if reason is not None:
         return {"available": False, "reason": reason}
@@ -59,7 +62,7 @@ def update(
         return {"available": False, "reason": DISABLED}
     from kenning.dense import index  # numpy and the models: only when the extra is installed
 
-    return index.update(conn, project, progress, lexical_seconds=lexical_seconds)
+    return index.update(conn, project, progress, lexical_seconds=lexical_seconds, command=command)
 
 
 def embed_saved(conn: Connection, project: Project, fact_ids: Iterable[int]) -> dict[str, Any] | None:
@@ -75,6 +78,22 @@ def embed_saved(conn: Connection, project: Project, fact_ids: Iterable[int]) -> 
 
     try:
         return {"embedded": index.embed_saved(conn, project, list(fact_ids))}
+    except Exception as exc:  # weights refused, a runtime error: reported with the save, never fatal to it
+        return {"embedded": [], "error": f"{type(exc).__name__}: {getattr(exc, 'message', exc)}"}
+
+
+def embed_notes(conn: Connection, project: Project) -> dict[str, Any] | None:
+    """The save's hook for a store that holds notes only, the transverse memory (`kenning
+    remember --global`, `kenning promote`, MCP ``save_memory(scope="global")``; `kenning sync
+    --global`): no sync reads files there, so its index is built and kept whole here (see
+    dense.index.embed_notes). ``None`` when dense does not run here; otherwise as
+    :func:`embed_saved`, ``"embedded"`` naming the embedders whose index holds every note."""
+    if missing() is not None or not enabled(project):
+        return None
+    from kenning.dense import index
+
+    try:
+        return {"embedded": index.embed_notes(conn, project)}
     except Exception as exc:  # weights refused, a runtime error: reported with the save, never fatal to it
         return {"embedded": [], "error": f"{type(exc).__name__}: {getattr(exc, 'message', exc)}"}
 

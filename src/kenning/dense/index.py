@@ -8,7 +8,9 @@ the next sync carries on. It stops after ``[dense] budget_seconds`` — by defau
 — leaving the index *incomplete*: answers then say so and search lexically, and the next sync
 continues (a sync that finds nothing new spends its whole budget embedding). The models share
 that budget, the one nearest completion first (:func:`order`). :func:`embed_saved`
-embeds a note as it is saved, when it is all a complete index lacks. :func:`coverage`
+embeds a note as it is saved, when it is all a complete index lacks; :func:`embed_notes` keeps
+the index of a store that holds notes only (the transverse memory, where no sync runs) whole at
+every save. :func:`coverage`
 says where an index stands; :func:`similarities` scores every vector against a question, over a
 matrix loaded once per process, and :func:`nearest` keeps the best.
 """
@@ -65,10 +67,10 @@ class Coverage:
     def complete(self) -> bool:
         return self.stored is not None and self.embedded >= self.total
 
-    def reason(self) -> str:
+    def reason(self, command: str = "kenning sync") -> str:
         return (
             f"dense index incomplete: {self.embedded} of {self.total} excerpts embedded ({self.embedder}); "
-            "run `kenning sync` to continue"
+            f"run `{command}` to continue"
         )
 
 
@@ -102,7 +104,12 @@ def text_of(kind: str, title: str, body: str, meta: str) -> str:
 
 
 def update(
-    conn: Connection, project: Project, progress: Progress | None = None, *, lexical_seconds: float = 0.0
+    conn: Connection,
+    project: Project,
+    progress: Progress | None = None,
+    *,
+    lexical_seconds: float = 0.0,
+    command: str = "kenning sync",
 ) -> dict[str, Any]:
     """Bring the vector index up to date after a sync; a summary for the sync report."""
     config = settings(project)
@@ -138,9 +145,7 @@ def update(
             if not rows:
                 break
             batch_started = time.perf_counter()
-            matrix = embedder.encode([text_of(kind, title, body, meta) for _, kind, title, body, meta, _ in rows])
-            with transaction(conn):
-                vectors.put(conn, name, ((row[0], row[5], vec) for row, vec in zip(rows, matrix, strict=True)))
+            _embed(conn, name, embedder, rows)
             batch_seconds = time.perf_counter() - batch_started
             added += len(rows)
             if progress:
@@ -157,7 +162,7 @@ def update(
         }
         if embedded < total:
             summary["notes"].append(
-                Coverage(name, embedded, total, None).reason() + f" (budget of {budget:g} s per sync reached)"
+                Coverage(name, embedded, total, None).reason(command) + f" (budget of {budget:g} s per sync reached)"
             )
     summary["seconds"] = round(time.perf_counter() - started, 2)
     summary["budget_seconds"] = round(budget, 2)
@@ -191,11 +196,42 @@ def embed_saved(conn: Connection, project: Project, fact_ids: Collection[int]) -
         rows = vectors.pending(conn, name, len(wanted) + 1)  # one more: any other excerpt pending shows
         if not rows or any(row[0] not in wanted for row in rows):
             continue
-        matrix = embedder.encode([text_of(kind, title, body, meta) for _, kind, title, body, meta, _ in rows])
-        with transaction(conn):
-            vectors.put(conn, name, ((row[0], row[5], vec) for row, vec in zip(rows, matrix, strict=True)))
+        _embed(conn, name, embedder, rows)
         done.append(name)
     return done
+
+
+def embed_notes(conn: Connection, project: Project) -> list[str]:
+    """Bring the whole index of a store that holds notes only up to date: the transverse memory
+    (``KENNING_HOME/global``), which no sync reads, called at each save there and by
+    `kenning sync --global`. Each model's index is built where it is not (or was built by another
+    model), then every note it lacks is embedded — a backlog too (notes saved with ``--no-embed``,
+    or before dense was installed): notes are few and short, so there is no budget. Returns the
+    embedders whose index now holds every note; a failure raises (the caller reports it)."""
+    done = []
+    for name, embedder in embedders(project).items():
+        stored = vectors.manifest(conn, name)
+        with transaction(conn):
+            if stored is None or dense_manifest.differences(stored, embedder):
+                vectors.reset(conn, name, dense_manifest.expected(embedder), created=iso(utc_now()))
+            vectors.drop_stale(conn, name)
+        tried: set[int] = set()
+        while (rows := vectors.pending(conn, name, BATCH)) and not tried.issuperset(row[0] for row in rows):
+            tried.update(row[0] for row in rows)  # a row still pending after its batch ends the loop
+            _embed(conn, name, embedder, rows)
+        embedded, total = vectors.coverage(conn, name)
+        if embedded >= total:
+            done.append(name)
+    return done
+
+
+def _embed(
+    conn: Connection, name: str, embedder: embed.Embedder, rows: list[tuple[int, str, str, str, str, str]]
+) -> None:
+    """Embed pending rows (``vectors.pending``'s) and store their vectors, one transaction."""
+    matrix = embedder.encode([text_of(kind, title, body, meta) for _, kind, title, body, meta, _ in rows])
+    with transaction(conn):
+        vectors.put(conn, name, ((row[0], row[5], vec) for row, vec in zip(rows, matrix, strict=True)))
 
 
 def _return_freed_memory() -> None:

@@ -46,7 +46,7 @@ _FORMAT = "--format=%x1e%H%x1f%aI%x1f%an%x1f%B%x1f"
 class HistoryProblem(StrEnum):
     """Why git history was not read: each value is the degradation an answer lists."""
 
-    NO_GIT = "git history not read: git is not installed"
+    NO_GIT = "git history not read: git is not installed"  # inside a repository (outside: NOT_A_REPOSITORY)
     NOT_A_REPOSITORY = "git history not read: the project is not in a git repository"
     UNREADABLE = "git history not read: the repository cannot be read"
     TIMED_OUT = "git history not read: git timed out"
@@ -90,9 +90,9 @@ def read_head(root: Path) -> Head:
     """HEAD's commit sha as git resolves it from ``root`` (which may be a subfolder of the work
     tree), or why it cannot be read. A repository without a commit yet is no problem."""
     if outside_any_repository(root):  # what git would say, without starting it
-        if shutil.which("git") is None:
-            return Head(None, HistoryProblem.NO_GIT, "git: not found on PATH")
-        return Head(None, HistoryProblem.NOT_A_REPOSITORY, "no .git at or above the project (git not run)")
+        # No history to miss, git installed or not: a missing git degrades only inside a repository.
+        git = "git not run" if shutil.which("git") else "git not installed either"
+        return Head(None, HistoryProblem.NOT_A_REPOSITORY, f"no .git at or above the project ({git})")
     try:
         # One process in the usual cases: the git directory (printed once git found a repository)
         # and HEAD's commit (printed when it reads).

@@ -27,23 +27,31 @@ def saved_payload(
     return payload if dense is None else {**payload, "dense": dense}
 
 
-def saved_text(label: str, created: bool, tags_added: tuple[str, ...], dense: dict[str, Any] | None = None) -> str:
+def saved_text(
+    label: str,
+    created: bool,
+    tags_added: tuple[str, ...],
+    dense: dict[str, Any] | None = None,
+    *,
+    sync: str = "kenning sync",
+) -> str:
     """One line: saved, already saved (nothing written), or already saved with the new tags merged;
-    a second when embedding the note at save failed (answers stay lexical until the next sync)."""
+    a second when embedding the note at save failed (answers stay lexical until ``sync`` runs:
+    `kenning sync --global` for the transverse memory)."""
     if created:
         line = f"saved as {label}"
     elif tags_added:
         line = f"already saved as {label}: tags added ({', '.join(tags_added)}); the text is unchanged"
     else:
         line = f"already saved as {label}: nothing written"
-    return line + saved_note(dense)
+    return line + saved_note(dense, sync)
 
 
-def saved_note(dense: dict[str, Any] | None) -> str:
+def saved_note(dense: dict[str, Any] | None, sync: str = "kenning sync") -> str:
     """The line added to a save's text when embedding it failed (empty otherwise)."""
     if not dense or "error" not in dense:
         return ""
-    return f"\ndense: not embedded at save ({dense['error']}); answers stay lexical until `kenning sync`"
+    return f"\ndense: not embedded at save ({dense['error']}); answers stay lexical until `{sync}`"
 
 
 def to_json_text(payload: Any) -> str:

@@ -182,17 +182,18 @@ def serving(conn: Connection, project: Project, question: str) -> tuple[Embedder
         embedder = for_query(dense_index.embedders(project), question)
     except DenseRefused as exc:
         return None, f"dense refused: {exc.message}"
+    # The transverse memory's notes are embedded as they are saved; one left unembedded
+    # (--no-embed, a failure) is embedded by `kenning sync --global`, never by a project's sync.
+    command = "kenning sync --global" if project.name == GLOBAL_NAME else "kenning sync"
     cover = dense_index.coverage(conn, embedder.name)
     if cover.stored is None:
-        if project.name == GLOBAL_NAME:  # no sync embeds the transverse memory: `kenning sync` cannot help
-            return None, f"dense index not built ({embedder.name}): the transverse memory is searched lexically"
-        return None, f"dense index not built ({embedder.name}): run `kenning sync`"
+        return None, f"dense index not built ({embedder.name}): run `{command}`"
     try:
         dense_manifest.check(cover.stored, embedder)
     except DenseRefused as exc:
-        return None, f"dense index refused: {exc.message}; run `kenning sync` to reindex"
+        return None, f"dense index refused: {exc.message}; run `{command}` to reindex"
     if not cover.complete:
-        return None, cover.reason()
+        return None, cover.reason(command)
     return embedder, ""
 
 

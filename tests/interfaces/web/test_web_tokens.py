@@ -285,10 +285,16 @@ def test_binding_decision(tmp_path):
     assert check_bind("192.168.1.10", explicit=True, home=home, project="alpha", now=NOW) is True
 
 
-def test_serve_beyond_loopback_without_a_token_names_the_command(cli, make_project, isolated_home):
-    project = make_project({"a.md": "# A\n"})
+def test_serve_beyond_loopback_without_a_token_names_the_command(cli, make_project, isolated_home, monkeypatch):
+    """The hint's command runs as printed: `--project` with the project's directory, the form
+    docs/cli.md leads with (`.` from inside the project), never a NAME placeholder."""
+    project = make_project({"a.md": "# A\n"}, name="my-project")
     result = cli("serve", "--host", "0.0.0.0", "--project", str(project.root))
     assert result.code == 1 and "kenning token create" in result.err and result.out == ""
+    assert f"`kenning token create --scope memory:read --project {project.root}`" in result.err
+    monkeypatch.chdir(project.root / ".kenning")
+    result = cli("serve", "--host", "0.0.0.0")
+    assert "`kenning token create --scope memory:read --project .`" in result.err, result.err
 
 
 def test_kenning_serve_mcp_on_0000_keeps_both_gates(make_project, isolated_home):

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import shlex
 import sys
 from collections.abc import Callable
 from pathlib import Path
@@ -50,6 +51,19 @@ def project_option(func: F) -> F:
     )(func)
 
 
+def typed_directory(root: Path) -> str:
+    """How a user types ``root`` as a command's `--project` in a hint: ``.`` when the current
+    directory resolves to that project (the README's form), else its path, quoted for the shell."""
+    from kenning.config import find_root
+    from kenning.errors import ProjectNotFound
+
+    try:
+        here = find_root(Path.cwd())
+    except (ProjectNotFound, OSError):  # no project here, or the current directory was deleted
+        here = None
+    return "." if here == root else shlex.quote(str(root))
+
+
 def json_option(func: F) -> F:
     return click.option("--json", "as_json", is_flag=True, help="Print the JSON contract instead of text.")(func)
 
@@ -59,7 +73,8 @@ def no_embed_option(func: F) -> F:
         "--no-embed",
         "no_embed",
         is_flag=True,
-        help="Do not embed the note now (level 1): answers stay lexical until the next `kenning sync`.",
+        help="Do not embed the note now (level 1): answers stay lexical until the next `kenning sync` "
+        "(`kenning sync --global` for the transverse memory).",
     )(func)
 
 

@@ -167,7 +167,7 @@ def remember(
 
     text = text_or_stdin(text)
     if to_global:
-        from kenning.across.transverse import remember_global
+        from kenning.across.transverse import embed_global, remember_global
         from kenning.config import kenning_home
 
         glob, saved = remember_global(
@@ -178,11 +178,12 @@ def remember(
             type_=type_,
             tags=tuple(t.strip() for t in tags.split(",") if t.strip()),
         )
+        embedded = None if no_embed else embed_global(kenning_home())
         citation = f"kn://{glob.name}/{saved.fact_id}"
         emit(
-            saved_payload(citation, saved.fact_id, saved.created, saved.tags_added),
+            saved_payload(citation, saved.fact_id, saved.created, saved.tags_added, embedded),
             as_json,
-            saved_text(citation, saved.created, saved.tags_added),
+            saved_text(citation, saved.created, saved.tags_added, embedded, sync="kenning sync --global"),
         )
         return
     project = resolve_project(project_path)

@@ -171,6 +171,17 @@ def _synced(project_path: Path | None, no_embed: bool, progress: Progress | None
         ) from None
 
 
+def sync_global_output(as_json: bool) -> str:
+    """`kenning sync --global`: the transverse memory's notes embedded (it has no files)."""
+    from kenning.across.transverse import sync_global
+    from kenning.config import kenning_home
+
+    data = sync_global(kenning_home())
+    if as_json:
+        return json_text(data)
+    return "\n".join([f"{data['project']}: the transverse memory at {data['root']}", *_dense_lines(data["dense"])])
+
+
 def sync_text(data: dict[str, Any]) -> str:
     cov, files, ex = data["coverage"], data["files"], data["excerpts"]
     skipped = ", ".join(f"{n} {k}" for k, n in cov["skipped"].items()) or "none"

@@ -19,7 +19,7 @@ from kenning.interfaces.cli.common import (
     stderr_is_terminal,
     warn,
 )
-from kenning.interfaces.cli.plain_project import init_directory_conflict, init_output, sync_output
+from kenning.interfaces.cli.plain_project import init_directory_conflict, init_output, sync_global_output, sync_output
 from kenning.interfaces.cli.serve_cmds import forwarded_option
 from kenning.project import CONFIG_NAME
 from kenning.status import project_status
@@ -70,9 +70,22 @@ def init(
 @click.option(
     "--no-embed", "no_embed", is_flag=True, help="Lexical sync only: do not embed for the dense index (level 1)."
 )
+@click.option(
+    "--global",
+    "of_global",
+    is_flag=True,
+    help="Embed the notes of the transverse memory (kn://global/…) that a save left unembedded; not a project.",
+)
 @json_option
-def sync(project_path: Path | None, no_embed: bool, as_json: bool) -> None:
+def sync(project_path: Path | None, no_embed: bool, of_global: bool, as_json: bool) -> None:
     """Index new and changed files, retire vanished ones; nothing is written if nothing changed."""
+    if of_global:
+        if project_path is not None or no_embed:
+            raise click.UsageError(
+                "--global syncs the transverse memory, not a project: without --project or --no-embed"
+            )
+        click.echo(sync_global_output(as_json))
+        return
     with _progress() as progress:
         text = sync_output(project_path, no_embed, as_json, progress)
     click.echo(text)

@@ -11,6 +11,7 @@ from kenning.config import kenning_home, load_project
 from kenning.interfaces.cli.common import (
     emit,
     json_option,
+    no_embed_option,
     now,
     parse_fact_id,
     project_option,
@@ -92,14 +93,20 @@ def projects_rename(old: str, new: str, as_json: bool) -> None:
 
 @click.command()
 @click.argument("fact_id")
+@no_embed_option
 @project_option
 @json_option
-def promote(fact_id: str, project_path: Path | None, as_json: bool) -> None:
+def promote(fact_id: str, no_embed: bool, project_path: Path | None, as_json: bool) -> None:
     """Copy a fact of this project into the transverse memory (kn://global/<id>), keeping its
     origin project and source. Refused for a confidential project."""
+    from kenning.across.transverse import embed_global
     from kenning.across.transverse import promote as run
+    from kenning.interfaces.render import saved_note
 
     project = resolve_project(project_path)
     promoted = run(project, parse_fact_id(fact_id, project), kenning_home(), now=now())
+    embedded = None if no_embed else embed_global(kenning_home())
     verb = "promoted as" if promoted.created else "already promoted as"
-    emit(promoted.to_json(), as_json, f"{promoted.origin.citation} {verb} {promoted.citation}")
+    payload = promoted.to_json() | ({} if embedded is None else {"dense": embedded})
+    text = f"{promoted.origin.citation} {verb} {promoted.citation}" + saved_note(embedded, "kenning sync --global")
+    emit(payload, as_json, text)

@@ -9,7 +9,15 @@ from typing import TYPE_CHECKING, Any, TypeVar
 
 import click
 
-from kenning.interfaces.cli.common import Bounded, now, project_option, resolve_project, stderr_is_terminal, warn
+from kenning.interfaces.cli.common import (
+    Bounded,
+    now,
+    project_option,
+    resolve_project,
+    stderr_is_terminal,
+    typed_directory,
+    warn,
+)
 
 if TYPE_CHECKING:
     from starlette.types import ASGIApp
@@ -83,7 +91,14 @@ def serve(
     proxies = forwarded_from(forwarded)  # a malformed address is a usage error before anything starts
     project = resolve_project(project_path)
     check_home(kenning_home())  # the registry ("all projects"), tokens, audit log: a file is refused before serving
-    gated = check_bind(chosen, explicit=host is not None, home=kenning_home(), project=project.name, now=now())
+    gated = check_bind(
+        chosen,
+        explicit=host is not None,
+        home=kenning_home(),
+        project=project.name,
+        now=now(),
+        directory=typed_directory(project.root),
+    )
     endpoint = None
     if with_mcp:
         from kenning.interfaces.mcp.http import mcp_endpoint

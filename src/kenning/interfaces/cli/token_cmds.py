@@ -122,13 +122,31 @@ def token_list(as_json: bool) -> None:
     def text() -> str:
         if not rows:
             return "no tokens (kenning token create)"
-        return "\n".join(
-            f"{r['id']}\t{r['name']}\t{r['state']}\t{','.join(r['scopes'])}\t{','.join(r['projects'])}"
-            f"\t{','.join(r['paths']) or '-'}\texpires {r['expires'] or 'never'}"
+        cells = [
+            [
+                r["id"],
+                r["name"],
+                r["state"],
+                ",".join(r["scopes"]),
+                ",".join(r["projects"]),
+                ",".join(r["paths"]) or "-",
+                r["expires"] or "never",
+            ]
             for r in rows
-        )
+        ]
+        return _columns(["ID", "NAME", "STATE", "SCOPES", "PROJECTS", "PATHS", "EXPIRES"], cells)
 
     emit({"tokens": rows}, as_json, text)
+
+
+def _columns(header: list[str], rows: list[list[str]]) -> str:
+    """A header over left-aligned columns two spaces apart: seven values of ids, scopes and
+    dates in a row cannot be told apart without one (tabs did not line up)."""
+    widths = [max(len(row[i]) for row in [header, *rows]) for i in range(len(header))]
+    return "\n".join(
+        "  ".join(cell.ljust(width) for cell, width in zip(row, widths, strict=True)).rstrip()
+        for row in [header, *rows]
+    )
 
 
 @token.command("revoke")

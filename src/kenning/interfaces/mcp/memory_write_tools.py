@@ -55,7 +55,7 @@ def register(server: FastMCP, ctx: ServerContext) -> None:
         from kenning.memory.observations import Observation, save
 
         if scope == "global" or project == GLOBAL_NAME:  # project='global': the older spelling, still read
-            from kenning.across.transverse import remember_global
+            from kenning.across.transverse import embed_global, remember_global
             from kenning.config import kenning_home
 
             if ALLOWED_PROJECTS.get() is not None:  # a token is bound to projects, never to the user's own notes
@@ -73,7 +73,7 @@ def register(server: FastMCP, ctx: ServerContext) -> None:
                 origin="mcp",
                 producer="agent",
             )
-            name, embedded = store.name, None
+            name, embedded, sync = store.name, embed_global(kenning_home()), "kenning sync --global"
         else:
             check_project(ctx.project, project)
             obs = Observation(
@@ -92,10 +92,10 @@ def register(server: FastMCP, ctx: ServerContext) -> None:
                 # The server keeps its models loaded: embedding one note costs milliseconds, and
                 # keeps a complete index complete (answers stay hybrid).
                 embedded = dense.embed_saved(conn, ctx.project, [saved.fact_id])
-            name = ctx.project.name
+            name, sync = ctx.project.name, "kenning sync"
         citation = format_citation(name, saved.fact_id)
         return reply(
-            saved_text(f"#{saved.fact_id} ({citation})", saved.created, saved.tags_added, embedded),
+            saved_text(f"#{saved.fact_id} ({citation})", saved.created, saved.tags_added, embedded, sync=sync),
             saved_payload(citation, saved.fact_id, saved.created, saved.tags_added, embedded),
             framed=False,
         )

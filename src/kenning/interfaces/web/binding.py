@@ -29,11 +29,19 @@ def is_loopback(host: str) -> bool:
 
 
 def check_bind(
-    host: str, *, explicit: bool, home: Path | None = None, project: str = "", now: datetime | None = None
+    host: str,
+    *,
+    explicit: bool,
+    home: Path | None = None,
+    project: str = "",
+    now: datetime | None = None,
+    directory: str | None = None,
 ) -> bool:
     """Whether serving ``host`` needs a token (True) or not (loopback: False); refused with
     ``TokenRequired`` when a non-loopback address is not given explicitly, or when no active
-    token in ``home`` is bound to ``project``."""
+    token in ``home`` is bound to ``project``. The hint's command names the project by
+    ``directory`` (as the caller would type it: ``.`` or its path), the form docs/cli.md leads
+    with for `token create --project`; by its name when no directory is given."""
     if is_loopback(host):
         return False
     if not explicit:
@@ -41,7 +49,7 @@ def check_bind(
             f"refusing to listen on {host}: only loopback is served by default",
             hint=f"pass --host {host} explicitly (an access token is then required)",
         )
-    create = f"kenning token create --scope memory:read --project {project or 'NAME'}"
+    create = f"kenning token create --scope memory:read --project {directory or project or 'PATH'}"
     if home is None or now is None:
         raise TokenRequired(f"refusing to listen on {host}: a non-loopback address requires an access token")
     if not active_for(home, project, now=now):
