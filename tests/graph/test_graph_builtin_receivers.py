@@ -33,7 +33,10 @@ USES = (
     "def untyped(thing, other=None):\n"
     "    return thing.items(), other.join(thing)\n"
 )
-SHADOWED = "class dict:\n    def get(self, key):\n        return key\n\n\ndef use():\n    table = dict()\n    return table.get(1)\n"
+SHADOWED = (
+    "class dict:\n    def get(self, key):\n        return key\n\n\n"
+    "def use():\n    table = dict()\n    return table.get(1)\n"
+)
 
 
 def test_the_parser_names_the_builtin_class_of_a_literal_or_builtin_typed_receiver():
