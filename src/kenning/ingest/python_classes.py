@@ -77,7 +77,8 @@ def typed_receivers(
 ) -> dict[tuple[str, str], str]:
     """The hint of a call on a receiver of known class: ``(scope, name)`` for a name the function
     binds one way only, to an instance of a class the file defines (``self:.Client .Base``, as a
-    self call's) or imports (``self:app.http.Client``, taken alone; ``ClassHints.named``);
+    self call's), imports (``self:app.http.Client``, taken alone; ``ClassHints.named``) or a
+    builtin one (``self:builtins.dict``: a literal, ``dict[str, int]``);
     ``(class, ".attr")`` for an attribute of a method's own receiver (``own``) that the class's
     methods bind one way only (``self.conn = Connection()``). A name bound otherwise too (``x =
     None``, a loop variable, an untyped parameter) is left out. ``(MODULE, name)`` for a global
