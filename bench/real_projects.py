@@ -34,6 +34,11 @@ questions only — who calls, what X calls, which tests cover, what imports, whe
 Django's code, distinctive names and common method names (``Model.save``, ``QuerySet.all``,
 ``count``) alike, the expected files found with grep in the sdist (docs/benchmarks.md, "djwalk",
 "receivers").
+``--clone REPO --set git`` indexes a clone of a real git repository (its own history, commits and
+all) instead of the pinned sdist: ``bench/questions/httpx.git.jsonl`` (34, branch walk4) asks how-to,
+where-is, relation, why (CHANGELOG and commits: an expected full sha is a commit), French, exact
+identifiers and paraphrases about github.com/encode/httpx at ae1b9f66 (0.28.1 and after), e.g.
+``--projects httpx --clone /work/.mirror/encode+httpx/repo --set git`` (docs/benchmarks.md, "walk4").
 ``bench/questions/click.jsonl`` (40, branch clickwalk) mixes both kinds on click 8.1.7 (docs/*.rst,
 src/click/, tests/): what X does, where X is defined, who calls X, which tests cover X, imports,
 why (docs/why.rst), how to configure Y, explanation questions ("how does X work"), paraphrases,
@@ -98,6 +103,14 @@ def under_git(source: Path, work: Path) -> Path:
             check=True,
             env={**env, "GIT_AUTHOR_DATE": date, "GIT_COMMITTER_DATE": date},
         )
+    return work
+
+
+def cloned(repository: str, work: Path) -> Path:
+    """A fresh clone of ``repository`` (a path or URL git reads) at ``work``: its real history."""
+    if work.exists():
+        shutil.rmtree(work)
+    subprocess.run(["git", "clone", "-q", repository, str(work)], check=True)
     return work
 
 
@@ -217,13 +230,17 @@ def main() -> int:
     parser.add_argument("--misses", action="store_true", help="print each missed question")
     parser.add_argument("--level", type=int, choices=(0, 1), default=1, help="0: dense switched off in the stores")
     parser.add_argument("--sizes", action="store_true", help="print where each database's bytes go")
+    parser.add_argument("--clone", default="", help="index a clone of this git repository, not the sdist (one project)")
     parser.add_argument("--set", default="", help="ask bench/questions/NAME.SET.jsonl (walk: httpx, flask, django)")
     args = parser.parse_args()
     env = {**os.environ, "KENNING_HOME": str(args.work / "home")}
     results = {}
     for name in args.projects.split(","):
         requirement, folder = PROJECTS[name]
-        root = under_git(fetch_sdist(requirement, folder, args.cache), args.work / name)
+        if args.clone:
+            root = cloned(args.clone, args.work / name)
+        else:
+            root = under_git(fetch_sdist(requirement, folder, args.cache), args.work / name)
         figures = run_sync(root, env, args.level)
         quality, misses = ask_all(root, name, env, args.set)
         results[name] = {**figures, **quality, "misses": misses}

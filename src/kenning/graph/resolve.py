@@ -15,8 +15,10 @@ A reference names its target ("calls `rrf_fuse`", "imports `kenning.search`", "t
   attribute call; a call on a typed local or attribute (``client = Client()``, ``def f(client:
   Client)``, ``self.conn = Connection()``) likewise, from the receiver's class;
 - a name imported from a module the project does not hold (``from urllib.parse import
-  urlencode``), or a method called on such a name (``itertools.count()``), reaches none of
-  the project's symbols of that name: no edge.
+  urlencode``), or a method called on such a name (``itertools.count()``) or on a builtin
+  value (``table = {}`` then ``table.get()``: the hint ``self:builtins.dict``), reaches none of
+  the project's symbols of that name: no edge. A method called on a literal (``", ".join()``)
+  is not even a reference (``ingest.python_relations``).
 
 Rows are read and written through ``kenning.store.graph``.
 """

@@ -16,6 +16,7 @@ from itertools import islice
 
 from kenning.store import graph as graph_store
 from kenning.store import sources
+from kenning.store.dated import source_dates
 from kenning.store.db import Connection
 from kenning.store.graph import Edge, Node
 
@@ -262,7 +263,7 @@ def tests_of(conn: Connection, starts: list[Node], *, hops: int = 2, limit: int 
 def touches(conn: Connection, starts: list[Node], *, hops: int = 4, limit: int = 200) -> list[Hit]:
     """Tasks, evidence, verdicts, decisions and commits that reach the start nodes: touches,
     then evidence of those tasks, verdicts on that evidence, decisions linking or superseding.
-    A symbol is reached through its file."""
+    A symbol is reached through its file. At each hop the newest first (``_newest_first``)."""
     start_ids = {n.id for n in starts}
     reporting = {"task", "evidence", "verdict", "decision", "commit"}
 
@@ -279,7 +280,21 @@ def touches(conn: Connection, starts: list[Node], *, hops: int = 4, limit: int =
     def keep(hit: Hit) -> bool:
         return hit.node.kind in reporting
 
-    return walk(conn, starts, hops=hops, allow=allow, keep=keep, limit=limit)
+    return _newest_first(conn, walk(conn, starts, hops=hops, allow=allow, keep=keep, limit=TOUCHES_READ))[:limit]
+
+
+# How many of what touches the start nodes are read and ordered by date before the answer's cut:
+# a file of a long history has hundreds of commits (httpx/_client.py: 145), the last of them wanted.
+TOUCHES_READ = 5000
+
+
+def _newest_first(conn: Connection, hits: list[Hit]) -> list[Hit]:
+    """``hits`` by hops, then by their fact's date, newest first (then as walked): the commits
+    that touched a file come in the order ``git log`` gives, not by their ids' spelling."""
+    dates = source_dates(conn, sorted({h.node.fact_id for h in hits if h.node.fact_id is not None}))
+    order = sorted(range(len(hits)), key=lambda i: dates.get(hits[i].node.fact_id or 0, ""), reverse=True)
+    order.sort(key=lambda i: hits[i].hops)  # stable: by hops, newest first within each
+    return [hits[i] for i in order]
 
 
 def path_between(conn: Connection, a: list[Node], b: list[Node], *, max_hops: int = MAX_HOPS) -> list[Hit]:

@@ -172,13 +172,19 @@ def commits(root: Path, since: str | None, *, limit: int = MAX_COMMITS) -> list[
     return parse_log(out)
 
 
+def _plain_ends(message: str) -> str:
+    """A message with ``\\n`` line ends: one written on Windows keeps ``\\r\\n`` in git (httpx has
+    hundreds), which the answers would show as ``\\x0d`` at each line's end."""
+    return message.replace("\r\n", "\n").replace("\r", "\n").strip()
+
+
 def parse_log(out: str) -> list[Commit]:
     found = []
     for record in out.split("\x1e")[1:]:
         parts = record.split("\x1f")
         if len(parts) < 5:
             continue
-        sha, date, author, message, tail = parts[0].strip(), parts[1], parts[2], parts[3].strip(), parts[4]
+        sha, date, author, message, tail = parts[0].strip(), parts[1], parts[2], _plain_ends(parts[3]), parts[4]
         files = tuple(line for line in (x.strip() for x in tail.splitlines()) if line)
         found.append(Commit(sha, date, author, message, files))
     return found

@@ -6,10 +6,15 @@ receiver typed in a method (``self.conn = Connection()``) for that class, then i
 from __future__ import annotations
 
 import ast
+import builtins
 
 from .python_imports import Imports
 from .python_locals import MODULE, Binding
 from .relations import BASES, SELF_HINT, Ref
+
+# The builtin classes (``dict``, ``str``, ``ValueError``): a call on an instance of one reaches no
+# project symbol, as a call on an instance of a class imported from outside the project does not.
+_BUILTIN_CLASSES = frozenset(name for name, value in vars(builtins).items() if isinstance(value, type))
 
 
 class ClassHints:
@@ -32,8 +37,9 @@ class ClassHints:
 
     def named(self, cls: str) -> str | None:
         """The hint of the class ``cls`` names as written (``Client``, ``http.Client``): one of
-        the file's, or an imported one whose name begins with a capital (a class, by
-        convention: not ``make_client``); None for any other name."""
+        the file's, an imported one whose name begins with a capital (a class, by
+        convention: not ``make_client``), or a builtin class the file does not shadow (``dict``:
+        ``builtins.dict``, a module the project does not hold); None for any other name."""
         head, _, rest = cls.partition(".")
         if not rest and head in self.classes:
             return self.of(head)
@@ -42,6 +48,8 @@ class ClassHints:
             first = ".".join(imports.names[head])
         elif head in imports.modules:
             first = imports.modules[head]
+        elif not rest and head in _BUILTIN_CLASSES:
+            return f"{SELF_HINT}builtins.{head}"
         else:
             return None
         named = f"{first}.{rest}" if rest else first
@@ -69,7 +77,8 @@ def typed_receivers(
 ) -> dict[tuple[str, str], str]:
     """The hint of a call on a receiver of known class: ``(scope, name)`` for a name the function
     binds one way only, to an instance of a class the file defines (``self:.Client .Base``, as a
-    self call's) or imports (``self:app.http.Client``, taken alone; ``ClassHints.named``);
+    self call's), imports (``self:app.http.Client``, taken alone; ``ClassHints.named``) or a
+    builtin one (``self:builtins.dict``: a literal, ``dict[str, int]``);
     ``(class, ".attr")`` for an attribute of a method's own receiver (``own``) that the class's
     methods bind one way only (``self.conn = Connection()``). A name bound otherwise too (``x =
     None``, a loop variable, an untyped parameter) is left out. ``(MODULE, name)`` for a global

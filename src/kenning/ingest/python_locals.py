@@ -1,6 +1,7 @@
 """The names a function binds, as the walk meets them: a local name or an attribute of one
 (``x``, ``self.conn``) and the class it is bound to an instance of, when the code names one —
-``x = Client(...)``, ``def f(x: Client)``, ``x: Client = ...``, ``self.conn = Connection(...)`` —
+``x = Client(...)``, ``def f(x: Client)``, ``x: Client = ...``, ``self.conn = Connection(...)``,
+or a literal's builtin class (``x = {}``: ``dict``; ``x: list[Client] = []``: ``list``) —
 else None: any other value, a loop or ``with`` variable, an untyped parameter, ``global x``.
 What the module's top level (and a class body there) binds has the scope ``MODULE``; ``global
 x`` in a function re-binds the module's ``x`` too. ``python_classes.typed_receivers`` keeps a
@@ -30,12 +31,31 @@ BINDING_NODES = (
     ast.Lambda,
 )
 _UNTYPED_TARGET = (ast.AugAssign, ast.For, ast.AsyncFor, ast.comprehension, ast.NamedExpr)
+# The builtin class of a literal's value: a method called on it (``", ".join(x)``, ``{}.get(k)``)
+# is that class's, never a project's ``join`` or ``get``.
+LITERALS: dict[type, str] = {
+    ast.JoinedStr: "str",
+    ast.List: "list",
+    ast.ListComp: "list",
+    ast.Tuple: "tuple",
+    ast.Dict: "dict",
+    ast.DictComp: "dict",
+    ast.Set: "set",
+    ast.SetComp: "set",
+    ast.GeneratorExp: "generator",
+}
+# A generic annotation of a builtin container (``dict[str, Client]``, ``typing.List[int]``): the container.
+_CONTAINERS = {
+    **{name: name for name in ("dict", "list", "set", "frozenset", "tuple")},
+    **{f"{prefix}{name.capitalize()}": name for prefix in ("", "typing.") for name in ("dict", "list", "set", "tuple")},
+    **{f"{prefix}FrozenSet": "frozenset" for prefix in ("", "typing.")},
+}
 
 
 def bind(found: list[Binding], node: ast.AST, scope: str) -> None:
     """What ``node`` (one of ``BINDING_NODES``) binds in ``scope``, added to ``found``."""
     if isinstance(node, ast.Assign):
-        cls = dotted(node.value.func) if isinstance(node.value, ast.Call) else None
+        cls = dotted(node.value.func) if isinstance(node.value, ast.Call) else literal_class(node.value)
         for target in node.targets:
             _target(found, target, scope, cls)
     elif isinstance(node, ast.AnnAssign):
@@ -90,9 +110,19 @@ def dotted(node: ast.expr) -> str | None:
     return ".".join(reversed(parts))
 
 
+def literal_class(node: ast.expr) -> str | None:
+    """The builtin class of a literal (``"a"``: ``str``, ``{}``: ``dict``, ``[x for x in y]``:
+    ``list``); None for anything else (``None``, ``...``: no method is called on them)."""
+    if isinstance(node, ast.Constant):
+        value = node.value
+        return type(value).__name__ if value is not None and value is not ... else None
+    return LITERALS.get(node.__class__)
+
+
 def type_name(node: ast.expr) -> str | None:
     """The class an annotation names: ``Client``, ``http.Client``, ``"Client"``, ``Client |
-    None``, ``Optional[Client]``; None for anything else (``list[Client]``, ``A | B``)."""
+    None``, ``Optional[Client]``, the container of a builtin generic (``list[Client]``: ``list``,
+    ``typing.Dict[str, int]``: ``dict``); None for anything else (``A | B``, ``Sequence[A]``)."""
     if isinstance(node, ast.Constant):
         text = node.value
         if isinstance(text, str) and all(part.isidentifier() for part in text.split(".")):
@@ -102,8 +132,11 @@ def type_name(node: ast.expr) -> str | None:
         if _is_none(node.right):
             return type_name(node.left)
         return type_name(node.right) if _is_none(node.left) else None
-    if isinstance(node, ast.Subscript) and dotted(node.value) in ("Optional", "typing.Optional"):
-        return type_name(node.slice)
+    if isinstance(node, ast.Subscript):
+        generic = dotted(node.value)
+        if generic in ("Optional", "typing.Optional"):
+            return type_name(node.slice)
+        return _CONTAINERS.get(generic or "")
     return dotted(node)
 
 

@@ -13,7 +13,7 @@ from operator import itemgetter
 from .chunks import Chunk
 from .python_classes import ClassHints, bases_refs, receivers, typed_receivers
 from .python_imports import Imports
-from .python_locals import BINDING_NODES, MODULE, Binding, bind, bind_parameters
+from .python_locals import BINDING_NODES, LITERALS, MODULE, Binding, bind, bind_parameters
 from .relations import SELF_HINT, Ref, Relations, Symbol
 from .test_files import is_test_path
 
@@ -129,6 +129,7 @@ _SUPER = "super()"  # what ``super().save()`` is called on, as a CallRecord name
 # give no reference and are not recorded.
 CallRecord = tuple[int, int, str | None, str, bool, str | None]
 _POSITION = itemgetter(0, 1)
+_LITERAL_RECEIVERS = frozenset({ast.Constant, *LITERALS})  # a method of a builtin class: no reference
 
 
 def _walk(tree: ast.Module, scope_of: dict[int, str], imports: Imports, bindings: list[Binding]) -> list[CallRecord]:
@@ -143,6 +144,7 @@ def _walk(tree: ast.Module, scope_of: dict[int, str], imports: Imports, bindings
     steps, not_visited = _STEPS, _NOT_VISITED
     attribute, expression = _PASSED
     name_node, call_node, class_node = ast.Name, ast.Call, ast.ClassDef
+    literals = _LITERAL_RECEIVERS
     while stack:
         node = pop()
         if node.__class__ is attribute or node.__class__ is expression:
@@ -170,7 +172,8 @@ def _walk(tree: ast.Module, scope_of: dict[int, str], imports: Imports, bindings
                         named = _SUPER
                     else:
                         named = None
-                    record((node.lineno, node.col_offset, scope, func.attr, True, named))
+                    if named is not None or value.__class__ not in literals:  # not ``", ".join(x)``
+                        record((node.lineno, node.col_offset, scope, func.attr, True, named))
                 while func.__class__ is attribute:
                     func = func.value
                 if func.__class__ not in not_visited:

@@ -81,7 +81,7 @@ def excerpt_lines(ex: Excerpt, *, snippet: bool = True) -> list[str]:
     if fact.lifecycle is not Lifecycle.ACTIVE:
         marks.append(f"{fact.lifecycle.value}" + (f" by #{fact.superseded_by}" if fact.superseded_by else ""))
     extra = f" (+{len(fact.locations) - 1} more)" if len(fact.locations) > 1 else ""
-    fingerprint = f"sha256:{fact.source.fingerprint[:12]}" if fact.source.fingerprint else "no fingerprint"
+    fingerprint = _fingerprint(fact)
     lines = [
         f"{ex.rank}. [{'; '.join(marks)}] {fact.type} · {fact.title} — {fact.source.uri}{extra}",
         f"   {fact.citation} · {fingerprint} · source {_day(fact.dates.source)}{_kind(fact)}"
@@ -103,6 +103,14 @@ def excerpt_lines(ex: Excerpt, *, snippet: bool = True) -> list[str]:
         if line:
             lines.append(f"   explain: {line}")
     return lines
+
+
+def _fingerprint(fact: Fact) -> str:
+    """A file's SHA-256 (``sha256:…``); a commit's git id (``commit …``), which is no SHA-256."""
+    if not fact.source.fingerprint:
+        return "no fingerprint"
+    short = fact.source.fingerprint[:12]
+    return f"commit {short}" if fact.source.kind == "commit" else f"sha256:{short}"
 
 
 def explain_line(explain: dict[str, Any], score: float) -> str | None:

@@ -3,7 +3,8 @@
 The ranking features above the engine's score live here: freshness demotion, superseded
 half weight, the definition boost for typed code names, the test-file demotion (or, for a
 question that asks which tests cover something, the test-code boost), code at half weight
-for a question asking why, commits at half weight for one asking how something works."""
+for a question asking why, commits at half weight for one asking how something works, how to do
+something or where something is."""
 
 from __future__ import annotations
 
@@ -44,16 +45,19 @@ _TEST_WORDS = frozenset(
 # before code, whose signatures repeat the question's words (``follow_redirects: bool = …``).
 WHY_CODE_FACTOR = 0.5
 _WHY_WORDS = frozenset({"why", "pourquoi", "rationale"})
-# A question asking how something works ("how does the router work", "how are answers ranked",
-# "explain X", "comment fonctionne X"), naming no code, wants what explains it: a commit message
-# tells what changed, not how it works, and on a project with a long history commits crowd the
-# docs and the code out (docs/benchmarks.md, "clickwalk"). Code keeps its weight: weighing it
-# down lost the code that answers on click ("how does option parsing work").
-# "how do I X" / "how to X" ask for a recipe, "how did X change" for history: not matched.
+# A question about the tree as it is — how something works ("how does the router work", "explain
+# X", "comment fonctionne X"), how to do something ("how do I set a timeout", "how to use a proxy",
+# "comment utiliser un proxy") or where something is ("where is the retry logic", "où est gérée
+# l'authentification") — naming no code, wants the docs and the code: a commit message tells what
+# changed, and on a project with a long history its short messages crowd them out (docs/benchmarks.md,
+# "clickwalk" for how it works, "walk4" for how to and where, measured on httpx's 1,522 commits).
+# Code keeps its weight: weighing it down lost the code that answers on click ("how does option
+# parsing work"). "how did X change", "when was X added", "why X" ask for history: not matched.
 EXPLAIN_COMMIT_FACTOR = 0.5
 _EXPLAIN = re.compile(
-    r"\bhow (?:does|do|is|are)\b(?! (?:i|we|you|one)\b)"
-    r"|\bexplain|\bcomment (?:fonctionnent|fonctionne|marchent|marche|est|sont)\b|\bexpliqu"
+    r"\bhow (?:does|do|is|are|to|can|could|should)\b|\bwhere(?:'s| (?:is|are|does|do|can|should)\b)"
+    r"|\bexplain|\bexpliqu|\bou (?:est|sont|se trouve)\b"
+    r"|\bcomment (?:fonctionnent|fonctionne|marchent|marche|est|sont|\w+(?:er|ir|re))\b"
 )
 POOL_FACTOR = 2
 MIN_POOL = 20
@@ -175,7 +179,7 @@ class Ranker:
     files' excerpts at half weight (they repeat the words of the code they test); with
     ``options.prefer_tests`` (the words of "which tests cover X"), test code at ``TEST_BOOST``
     instead, never demoted; with ``demote_code`` (a why question) code, with ``demote_commits``
-    (a question asking how something works) commits, at half weight. A hit not
+    (a question asking how something works, how to do it or where it is) commits, at half weight. A hit not
     yet scored has a base score at most the last one's, so its final score is at most that
     times the largest factor (:meth:`settled`): the search deepens until none can pass the
     ``limit``-th, which makes the order of the answer independent of ``limit``."""
@@ -286,7 +290,8 @@ def query_ranker(
     """The :class:`Ranker` for ``parsed``, lexical or fused: the definitions of the code names it
     asks boosted (only where the scope holds code: otherwise there is nothing to boost, and the
     bound would rank three times as deep for nothing), test files demoted unless it speaks of tests,
-    code demoted when it asks why and names no code, commits when it asks how something works."""
+    code demoted when it asks why and names no code, commits when it asks how something works, how to
+    do something or where something is."""
     symbols = typed_code_names(parsed)
     if symbols and not lexical.holds_code(conn, filters_of(options)):
         symbols = frozenset()
@@ -308,7 +313,8 @@ def query_ranker(
 
 
 def explanation(text: str) -> bool:
-    """Whether ``text`` asks how something works (EN or FR, accents ignored)."""
+    """Whether ``text`` asks how something works, how to do something or where something is (EN or
+    FR, accents ignored: ``où`` reads ``ou``): a question about the tree as it is, not its history."""
     return _EXPLAIN.search(unaccented(text)) is not None
 
 

@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import sqlite3
+from collections.abc import Sequence
 
+from kenning.store.db import in_batches
 from kenning.store.postgres import dated as pg
 from kenning.store.postgres.connection import is_pg
 
@@ -35,3 +37,16 @@ def newest(
         (*params, limit),
     )
     return [int(row[0]) for row in rows]
+
+
+def source_dates(conn: sqlite3.Connection, ids: Sequence[int]) -> dict[int, str]:
+    """Each fact's date (the source's, else the indexing day's), by id: what orders commits
+    touching a file newest first (``graph.walk.touches``)."""
+    if is_pg(conn):
+        return pg.source_dates(conn, ids)
+    found: dict[int, str] = {}
+    for chunk in in_batches(ids):
+        marks = ",".join("?" * len(chunk))
+        query = f"SELECT id, coalesce(date_source, date_indexed) FROM facts WHERE id IN ({marks})"
+        found.update((int(row[0]), row[1] or "") for row in conn.execute(query, chunk))
+    return found

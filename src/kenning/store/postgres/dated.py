@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from kenning.store.postgres.connection import PgConnection
 
 _DAY = 'substr(coalesce(date_source, date_indexed), 1, 10) COLLATE "C"'
@@ -25,3 +27,11 @@ def newest(conn: PgConnection, types: tuple[str, ...], since: str | None, until:
         (*params, limit),
     ).fetchall()
     return [int(row[0]) for row in rows]
+
+
+def source_dates(conn: PgConnection, ids: Sequence[int]) -> dict[int, str]:
+    rows = conn.execute(
+        "SELECT id, coalesce(date_source, date_indexed) FROM facts WHERE project = %s AND id = ANY(%s)",
+        (conn.project, list(ids)),
+    ).fetchall()
+    return {int(row[0]): row[1] or "" for row in rows}
