@@ -20,9 +20,11 @@ _BY_SUFFIX = {
     ".adoc": "text/1",
     # 4: compact titles; a call from a test is one graph reference. 5: a module's keywords name
     # what it assigns at top level (its constants). 6: a call on a typed local or attribute
-    # (``x = Client()``, ``def f(x: Client)``, ``self.conn = Client()``) names its class
-    ".py": "python/7",
-    ".pyi": "python/7",
+    # (``x = Client()``, ``def f(x: Client)``, ``self.conn = Client()``) names its class. 7: a
+    # module's typed globals too. 8: a method called on a literal (``", ".join(x)``) is no
+    # reference, one on a name bound to a literal or a builtin class names ``builtins.<class>``
+    ".py": "python/8",
+    ".pyi": "python/8",
 }
 _TREE_SITTER = "code/1"  # JS/TS, Go, Rust, Java, C/C++, Ruby through tree-sitter (see tree_code.SUFFIXES)
 _BY_SUFFIX.update(
