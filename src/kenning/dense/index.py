@@ -326,6 +326,8 @@ def status(conn: Connection | None, project: Project) -> dict[str, Any]:
             "weights_sha256": embedder.weights_sha256,
             "embedded": cover.embedded,
             "total": cover.total,
+            "questions": _questions_of(name, chosen),
+            "complete": False,
         }
         if cover.stored is None:
             reasons.append(f"dense index not built ({name}): run `kenning sync`")
@@ -335,6 +337,33 @@ def status(conn: Connection | None, project: Project) -> dict[str, Any]:
             )
         elif not cover.complete:
             reasons.append(cover.reason())
+        else:
+            found[name]["complete"] = True  # the questions it embeds are answered hybrid (search.hybrid.serving)
     if reasons:
-        return {"available": False, "reason": "; ".join(reasons), "embedders": found}
+        partial = _partly_serving(found)
+        return {"available": False, "reason": "; ".join(reasons), "embedders": found} | partial
     return {"available": True, "embedders": found}
+
+
+def _partly_serving(found: dict[str, Any]) -> dict[str, str]:
+    """``{"partly": sentence}`` when one model's index is complete and another's not: its
+    questions are answered hybrid already (each question needs its own model's index), which a
+    bare "dense off" would hide; empty otherwise."""
+    done = [name for name, e in found.items() if e["complete"]]
+    if not done or len(done) == len(found):
+        return {}
+    served = " and ".join(f"{found[name]['questions']} ({name})" for name in done)
+    waiting = "; ".join(
+        f"{e['questions']} questions lexical until {name}'s index is complete ({e['embedded']} of {e['total']})"
+        for name, e in found.items()
+        if not e["complete"]
+    )
+    return {"partly": f"questions in {served} answered hybrid; {waiting}"}
+
+
+def _questions_of(name: str, chosen: dict[str, embed.Embedder]) -> str:
+    """Which questions an embedder's index serves (``embed.for_query``): with the multilingual
+    model beside it, MiniLM takes the English ones and it the others; alone, every question."""
+    if embed.USE not in chosen:
+        return "all"
+    return "other languages" if name == embed.USE else "English"

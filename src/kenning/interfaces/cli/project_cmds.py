@@ -190,6 +190,8 @@ def _status_text(data: dict[str, Any]) -> str:
         _store_line(data["store_choice"]),
         _history_line(data["git_history"]),
     ]
+    if "partly" in data["engines"]["dense"]:
+        lines.append(f"dense: {data['engines']['dense']['partly']}")
     if "search" in data["engines"]["dense"]:
         lines.append(f"dense search: {data['engines']['dense']['search']}")
     if data["parsers"]["markdown"] != "markdown-it-pyrs":
