@@ -203,3 +203,19 @@ def test_a_multi_paragraph_entry_is_one_list_line(make_project, cli):
     resync(project)
     built(cli, project)
     assert "- **Claude > Reviews** — First paragraph. Second paragraph. [kn://" in pack_bytes(project).decode()
+
+
+def test_each_note_declared_a_convention_is_a_source_of_its_own(make_project, cli):
+    """Every note saved from the CLI has the URI ``manual:cli``: keyed by it, the manifest kept
+    the first note's fingerprint alone and the build counted the notes as one "source file"."""
+    project = make_project(corpus_files())
+    resync(project)
+    for text in ("Never commit directly to main", "Squash before merging"):
+        saved = cli("remember", text, "--type", "convention", "--project", str(project.root), "--json")
+        assert saved.code == 0, saved.err
+    manifest = built(cli, project)
+    notes = [s for s in manifest["sources"] if s["path"].startswith("kn://")]
+    assert len(notes) == 2 and len({s["fingerprint"] for s in notes}) == 2
+    assert not [s for s in manifest["sources"] if s["path"] == "manual:cli"]
+    text = cli("pack", "build", "--project", str(project.root))
+    assert f"{len(manifest['sources'])} source(s) · written" in text.out

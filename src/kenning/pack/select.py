@@ -132,7 +132,8 @@ def candidates(conn: Connection, project: str, root: Path | None = None) -> list
                     text=text,
                     citation=f"kn://{project}/{row.id}",
                     fact_ids=(row.id,),
-                    sources=((row.path or row.source_uri, row.fingerprint or row.content_hash),),
+                    # a note has no file: its citation names it (every CLI note's URI is manual:cli)
+                    sources=((row.path or f"kn://{project}/{row.id}", row.fingerprint or row.content_hash),),
                     fingerprint=of_parts([row.title, row.content_hash, row.meta or ""]),
                     score=verdict.score,
                     why=verdict.why,

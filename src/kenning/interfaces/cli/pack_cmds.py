@@ -36,7 +36,7 @@ def build(project_path: Path | None, as_json: bool) -> None:
         m,
         as_json,
         f"{summary(m)}\nabout {m['estimated_tokens']} of {m['budget_tokens']} tokens · "
-        f"{len(m['sources'])} source file(s) · written to {project.state_dir / 'cache' / 'pack.md'}",
+        f"{len(m['sources'])} source(s) · written to {project.state_dir / 'cache' / 'pack.md'}",
     )
 
 
