@@ -83,11 +83,15 @@ def is_pg(conn: object) -> TypeIs[PgConnection]:
     return getattr(conn, "engine", None) == ENGINE
 
 
-def connect(url: str, project: str, *, migrate_schema: bool = True, read_only: bool = False) -> PgConnection:
+def connect(
+    url: str, project: str, *, migrate_schema: bool = True, read_only: bool = False, check_schema: bool = True
+) -> PgConnection:
     """Open the store at ``url`` as ``project``'s; ``StoreUnavailable`` when psycopg is missing
     or the server cannot be reached within ``CONNECT_TIMEOUT_S``. ``read_only`` (another
     project's store, read by a cross-project question; never migrated): every transaction of
-    the session is read-only, so the server refuses any write (SQLite: ``mode=ro``)."""
+    the session is read-only, so the server refuses any write (SQLite: ``mode=ro``).
+    ``check_schema`` False (``kenning status``, which reports ``schema_problem`` itself): the
+    session as it is, neither migrated nor checked."""
     try:
         import psycopg  # the kenning[server] extra
     except ImportError as exc:
@@ -111,7 +115,7 @@ def connect(url: str, project: str, *, migrate_schema: bool = True, read_only: b
     try:
         if migrate_schema and not read_only:
             migrate(conn)
-        else:
+        elif check_schema:
             check_current(conn)
     except BaseException:
         raw.close()
@@ -145,15 +149,24 @@ def migrate(conn: PgConnection) -> None:
 def check_current(conn: PgConnection) -> None:
     """A reader's check (it never migrates): ``IndexMissing`` on an unmade schema,
     ``StoreOutdated`` on an older one."""
+    problem = schema_problem(conn)
+    if problem is not None:
+        raise problem
+
+
+def schema_problem(conn: PgConnection) -> IndexMissing | StoreOutdated | None:
+    """Why a reader cannot read this database, if it cannot: no kenning schema in it yet, or
+    an older one (the next ``kenning sync`` migrates either)."""
     made = conn.execute("SELECT to_regclass('kenning_migrations') IS NOT NULL").fetchone()[0]
     latest = migrations()[-1][0]
     if not made:
-        raise IndexMissing("no kenning store in this PostgreSQL database", hint="run `kenning sync`")
+        return IndexMissing("no kenning store in this PostgreSQL database", hint="run `kenning sync`")
     if schema_version(conn) < latest:
-        raise StoreOutdated(
+        return StoreOutdated(
             f"the PostgreSQL store is at schema {schema_version(conn)}, this kenning needs {latest}",
             hint="run `kenning sync` (it migrates)",
         )
+    return None
 
 
 def fact_count(conn: PgConnection) -> int:
