@@ -196,7 +196,7 @@ class KenningMCP(FastMCP):
             return await super().call_tool(name, arguments)
         except ToolError as exc:
             cause = exc.__cause__
-            if isinstance(cause, (KenningError, *engine_errors())):  # PostgreSQL's too: a server gone is no bug
+            if cause is not None and isinstance(cause, (KenningError, *engine_errors())):  # a server gone is no bug
                 return error_reply(typed_error(cause))
             if isinstance(cause, pydantic.ValidationError) and cause.title.endswith("Arguments"):
                 return error_reply(validation_error(cause))
