@@ -107,10 +107,7 @@ def connect(
             + (" -c default_transaction_read_only=on" if read_only else ""),
         )
     except psycopg.Error as exc:
-        raise StoreUnavailable(
-            f"PostgreSQL unreachable: {str(exc).strip().splitlines()[0]}",
-            hint="check the store URL and that the server is up",
-        ) from exc
+        raise _not_connected(str(exc)) from exc
     conn = PgConnection(raw, project)
     try:
         if migrate_schema and not read_only:
@@ -121,6 +118,26 @@ def connect(
         raw.close()
         raise
     return conn
+
+
+# What the server says when it answered but refused the session: the URL's credentials or
+# names are wrong, not the server down (the server's words are English whatever its locale for
+# these: lc_messages applies after authentication).
+_REFUSALS = ("password authentication failed", "no password supplied", "does not exist", "no pg_hba.conf entry")
+
+
+def _not_connected(text: str) -> StoreUnavailable:
+    """The typed error of a session that could not be opened: a server that answered and
+    refused (wrong password, unknown role or database, not allowed from this host) says so,
+    with what to check; anything else is a server out of reach."""
+    line = text.strip().splitlines()[0] if text.strip() else "connection failed"
+    if any(refusal in line for refusal in _REFUSALS):
+        return StoreUnavailable(
+            f"PostgreSQL refused the connection: {line}",
+            hint="check the user, password and database name in KENNING_DATABASE_URL or `store` (a password may "
+            "also come from ~/.pgpass or PGPASSWORD), and that the role may connect from this host (pg_hba.conf)",
+        )
+    return StoreUnavailable(f"PostgreSQL unreachable: {line}", hint="check the store URL and that the server is up")
 
 
 def migrations() -> list[tuple[int, str, str]]:
