@@ -9,8 +9,6 @@ from urllib.parse import urlsplit
 import pytest
 from pg_engine import server_url
 
-pytestmark = pytest.mark.postgres
-
 REFUSED_HINT = "check the user, password and database name in KENNING_DATABASE_URL or `store`"
 
 
@@ -21,6 +19,7 @@ def _with(url: str, *, user: str | None = None, database: str | None = None) -> 
     return parts._replace(netloc=netloc, path=f"/{database}" if database else parts.path).geturl()
 
 
+@pytest.mark.postgres
 @pytest.mark.parametrize(
     ("change", "said"),
     [
@@ -39,9 +38,21 @@ def test_a_refused_session_names_the_refusal_and_what_to_check(make_project, cli
     assert not project.db_path.exists()
 
 
+@pytest.mark.postgres
 def test_a_server_out_of_reach_is_still_unreachable(make_project, cli, monkeypatch):
     project = make_project({"README.md": "# Demo\n\nText.\n"})
     monkeypatch.setenv("KENNING_DATABASE_URL", "postgresql://kenning@127.0.0.1:1/nothing")
     printed = cli("ask", "demo", "--project", str(project.root))
     assert printed.code == 1 and printed.err.startswith("error: PostgreSQL unreachable: ")
     assert "check the store URL and that the server is up" in printed.err
+
+
+@pytest.mark.parametrize("value", ["not a url", "mysql://kenning@db/kenning"])
+def test_a_wrong_variable_is_blamed_not_the_config_file(make_project, cli, monkeypatch, value):
+    """The hint said "fix .kenning/config.toml" for a value the config does not hold."""
+    project = make_project({"README.md": "# Demo\n\nText.\n"})
+    monkeypatch.setenv("KENNING_DATABASE_URL", value)
+    printed = cli("ask", "demo", "--project", str(project.root))
+    assert printed.code != 0
+    assert printed.err.startswith("error: KENNING_DATABASE_URL must be a postgresql:// URL")
+    assert "config.toml" not in printed.err
