@@ -52,6 +52,7 @@ GITIGNORE = """\
 *.db-wal
 *.db-shm
 cache/
+sync.lock
 """
 
 
