@@ -100,6 +100,8 @@ def project_status(project: Project, database_url: str | None = None) -> dict[st
         data["engines"]["graph"] = _graph_engine(conn)
         data["engines"]["core_pack"] = _pack_engine(project)
         data["engines"]["store"] = server or {"available": True, "engine": "sqlite"}
+        # False: the server cannot answer (out of reach, or an older schema) and no local store stands in
+        data["in_service"] = not (server and not server["available"] and conn is None)
         if server and server["available"]:
             data["level"] = 2
             degradations.extend(f"postgresql: {server[key]}" for key in SERVER_GAPS if key in server)

@@ -155,3 +155,21 @@ def test_the_store_key_takes_only_a_postgresql_url():
     assert parse_config({}, "demo").store is None
     with pytest.raises(UsageError, match="`store` must be a postgresql:// URL"):
         parse_config({"store": "mysql://db"}, "demo")
+
+
+def test_the_cockpit_status_page_says_nothing_is_in_service(make_project, isolated_home):
+    from starlette.testclient import TestClient
+
+    from conftest import NOW
+    from kenning.config import load_project
+    from kenning.interfaces.web.app import create_app
+
+    project = make_project({"a.md": "# A\n"})
+    config = project.state_dir / "config.toml"
+    config.write_text(f'store = "{DEAD}"\n' + config.read_text(encoding="utf-8"), encoding="utf-8")
+    project = load_project(project.root)
+    assert project_status(project)["in_service"] is False
+    page = TestClient(create_app(project, home=isolated_home, clock=lambda: NOW), base_url="http://127.0.0.1")
+    text = page.get("/status").text
+    assert "nothing in service: the PostgreSQL store cannot answer" in text
+    assert project_status(make_project({"b.md": "# B\n"}, name="local"))["in_service"] is True

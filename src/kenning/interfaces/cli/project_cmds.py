@@ -169,8 +169,7 @@ def _history_line(history: dict[str, Any]) -> str:
 def _service(data: dict[str, Any]) -> str:
     """The headline's level, or that nothing answers: the server is out of reach (or needs a
     sync to migrate it) and no local store stands in for it."""
-    store = data["engines"]["store"]
-    if not store["available"] and not data["index"]["last_sync"]:
+    if not data["in_service"]:
         return "nothing in service: the PostgreSQL store cannot answer (see `degraded: store:` below)"
     return f"level {data['level']} in service"
 
