@@ -98,3 +98,13 @@ def test_a_file_deleted_in_the_checkout_is_still_source_missing(shared):
     answer = ask_project(checkout, QUESTION, now=NOW)
     assert answer.filtered.get("source_missing") == 1
     assert NOT_HERE_DEGRADATION not in answer.degradations
+
+
+def test_a_top_level_folder_deleted_in_the_checkout_is_still_source_missing(shared):
+    """The missing file's own top-level entry is gone too: the other entries say the checkout
+    is here."""
+    checkout, _ = shared
+    shutil.rmtree(checkout.root / "docs")
+    answer = ask_project(checkout, QUESTION, now=NOW)
+    assert answer.filtered.get("source_missing") == 1
+    assert NOT_HERE_DEGRADATION not in answer.degradations
