@@ -173,3 +173,32 @@ def test_the_cockpit_status_page_says_nothing_is_in_service(make_project, isolat
     text = page.get("/status").text
     assert "nothing in service: the PostgreSQL store cannot answer" in text
     assert project_status(make_project({"b.md": "# B\n"}, name="local"))["in_service"] is True
+
+
+@pytest.mark.postgres
+def test_a_database_a_newer_kenning_migrated_is_refused_for_reads_and_writes(make_project, cli, monkeypatch):
+    """One machine of the team upgraded kenning and synced: the others read it as current (only
+    `<` was checked) and their syncs wrote old-schema rows into it. SQLite refuses unknown
+    versions; PostgreSQL now does too, and says to upgrade."""
+    url = server_url()
+    name = f"kenning_newer_{uuid.uuid4().hex[:8]}"
+    with psycopg.connect(url, autocommit=True) as admin:
+        admin.execute(f"CREATE DATABASE {name}")
+    newer = urlsplit(url)._replace(path=f"/{name}").geturl()
+    try:
+        project = make_project({"README.md": "# Demo\n\nText.\n"}, name="newer-demo")
+        with pg_store_at(newer, project.name) as conn:
+            conn.execute("INSERT INTO kenning_migrations (version, name) VALUES (9999, 'from_the_future')")
+        monkeypatch.setenv("KENNING_DATABASE_URL", newer)
+        for command in (["ask", "demo"], ["sync"], ["remember", "a note"]):
+            printed = cli(*command, "--project", str(project.root))
+            assert printed.code == 1, command
+            assert "schema versions [9999] that this kenning does not know" in printed.err
+            assert "upgrade kenning on this machine" in printed.err
+        store = project_status(project, newer)["engines"]["store"]
+        assert store["outdated"] is True and "does not know" in store["reason"]
+        with psycopg.connect(newer, autocommit=True) as check:
+            assert check.execute("SELECT count(*) FROM facts").fetchone()[0] == 0
+    finally:
+        with psycopg.connect(url, autocommit=True) as admin:
+            admin.execute(f"DROP DATABASE {name} WITH (FORCE)")

@@ -157,6 +157,9 @@ def migrate(conn: PgConnection) -> None:
         conn.execute("SET LOCAL statement_timeout = 0")  # an index over millions of rows takes minutes
         conn.execute("CREATE TABLE IF NOT EXISTS kenning_migrations (version integer PRIMARY KEY, name text NOT NULL)")
         done = {r[0] for r in conn.execute("SELECT version FROM kenning_migrations").fetchall()}
+        unknown = _unknown(done)
+        if unknown is not None:
+            raise unknown  # an older kenning writing to a newer schema: nothing written
         for number, name, sql in migrations():
             if number not in done:
                 conn.execute(sql)
@@ -178,12 +181,28 @@ def schema_problem(conn: PgConnection) -> IndexMissing | StoreOutdated | None:
     latest = migrations()[-1][0]
     if not made:
         return IndexMissing("no kenning store in this PostgreSQL database", hint="run `kenning sync`")
+    unknown = _unknown({r[0] for r in conn.execute("SELECT version FROM kenning_migrations").fetchall()})
+    if unknown is not None:
+        return unknown
     if schema_version(conn) < latest:
         return StoreOutdated(
             f"the PostgreSQL store is at schema {schema_version(conn)}, this kenning needs {latest}",
             hint="run `kenning sync` (it migrates)",
         )
     return None
+
+
+def _unknown(done: set[int]) -> StoreOutdated | None:
+    """A database migrated by a newer kenning (versions this one does not know), as SQLite's
+    runner refuses it (``migrations_runner._refuse_unknown``): one machine of the team upgraded."""
+    unknown = sorted(done - {number for number, _, _ in migrations()})
+    if not unknown:
+        return None
+    return StoreOutdated(
+        f"the PostgreSQL store has schema versions {unknown} that this kenning does not know "
+        "(a newer kenning migrated it)",
+        hint="upgrade kenning on this machine",
+    )
 
 
 def fact_count(conn: PgConnection) -> int:
