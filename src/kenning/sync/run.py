@@ -65,16 +65,18 @@ def _locked_sync(project: Project, *, now: datetime, progress: Progress | None, 
         from kenning.sync import changes
 
         conn = open_store(project, create=True)
-        started = time.perf_counter()
         with sync_lock(conn):
+            started = time.perf_counter()  # after the wait for another checkout's sync: not the sync's own time
             _refuse_elsewhere(conn, project)
             report = changes.apply(conn, project, now=now, progress=progress, early=early)
-        # Level 1, after the lexical sync committed; its default time budget follows the
-        # lexical sync's own duration, so embedding never turns a short sync into a long one.
-        if embed:
-            report.dense = dense.update(conn, project, progress, lexical_seconds=time.perf_counter() - started)
-        else:
-            report.dense = {"available": False, "reason": dense.SKIPPED}
+            # Level 1, after the lexical sync committed; its default time budget follows the
+            # lexical sync's own duration, so embedding never turns a short sync into a long one.
+            # Under the lock (PostgreSQL's advisory one; SQLite's lock file holds the whole
+            # sync): a second checkout's sync embeds what this one left, not the same excerpts.
+            if embed:
+                report.dense = dense.update(conn, project, progress, lexical_seconds=time.perf_counter() - started)
+            else:
+                report.dense = {"available": False, "reason": dense.SKIPPED}
         return report
     finally:
         if early:
