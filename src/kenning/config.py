@@ -52,6 +52,7 @@ GITIGNORE = """\
 *.db-wal
 *.db-shm
 cache/
+sync.lock
 """
 
 
@@ -152,6 +153,12 @@ def parse_config(raw: dict[str, Any], fallback_name: str, where: Path | str = "c
         raise UsageError(f"{where}: `max_file_bytes` must be a positive integer", hint=CONFIG_HINT)
     store = raw.get("store")
     if store is not None and (not isinstance(store, str) or not store.startswith(("postgresql://", "postgres://"))):
+        if where == "KENNING_DATABASE_URL":  # the variable, not the file, holds the wrong value
+            raise UsageError(
+                "KENNING_DATABASE_URL must be a postgresql:// URL",
+                hint="export KENNING_DATABASE_URL=postgresql://user@host:5432/kenning, or unset it for each "
+                "project's own store (docs/postgresql.md)",
+            )
         raise UsageError(
             f"{where}: `store` must be a postgresql:// URL (leave it out for the local SQLite store)", hint=CONFIG_HINT
         )

@@ -11,20 +11,26 @@ there is ``current``, a span whose key (symbol, section) is there with other tex
 re-reads as the last version of that record in the ledger (``kenning.ledger``), and a
 commit as ``git cat-file -e``. A fact with no re-readable source (a saved note, an oral decision) is never ``current``:
 ``unverified`` while its last confirmation is at most 270 days old, ``hypothesis`` after.
+
+A PostgreSQL store (level 2) is shared by machines that may not hold the project's files (an
+agent host, a second machine with another project's checkout, a cockpit served elsewhere):
+when none of the indexed files' top-level entries is under the project's root, the sources
+are not on this machine, and a file or commit excerpt is ``unverified`` (``NOT_HERE``: as the
+last sync indexed it) instead of ``source_missing`` — which answers hide, and which it is not.
 """
 
 from __future__ import annotations
 
 import os
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import datetime
 from pathlib import Path
 
 from kenning.bounded import keep
 from kenning.clock import from_timestamp, iso, parse_iso
 from kenning.files import read_resolved_inside, stat_inside
-from kenning.records import Fact, Freshness, FreshnessState, Location, Spans, span_key
+from kenning.records import Answer, Fact, Freshness, FreshnessState, Location, Spans, span_key
 from kenning.store.db import Connection
 from kenning.store.sources import manifest_for
 
@@ -34,6 +40,12 @@ _LEDGER_PATH = ".kenning/ledger.jsonl"  # kenning.ledger.LEDGER_PATH, not import
 # The spans of changed files, by (path, sha256 of the bytes split): exact whatever the clock,
 # and shared by the answers of a long-lived process (MCP server, cockpit). Oldest out first.
 SPLIT_CACHE_FILES = 256
+# The detail of an excerpt whose sources this machine has not got (see the module doc), and
+# the degradation of an answer holding one.
+NOT_HERE = "the project's files are not on this machine: not checked, as the last sync indexed it"
+NOT_HERE_DEGRADATION = (
+    "freshness not checked: the project's files are not on this machine (excerpts as the last sync indexed them)"
+)
 _SPLIT: dict[tuple[str, str], Spans | None] = {}
 _UNSPLIT = object()
 
@@ -52,6 +64,7 @@ class FileCheck:
     _records: dict[str, dict[str, str]] = field(default_factory=dict)
     _spans: dict[str, Spans | None] = field(default_factory=dict)
     _stamp: tuple[datetime, str] | None = None
+    _elsewhere: bool | None = None
 
     def __post_init__(self) -> None:
         self._root = os.fspath(self.root)
@@ -68,6 +81,22 @@ class FileCheck:
         if sha not in self._commits:
             self._commits[sha] = _commit_reads(self._root, sha)
         return self._commits[sha]
+
+    def elsewhere(self, missing: str | None = None) -> bool:
+        """True when the indexed files are not on this machine (a PostgreSQL store whose
+        files' top-level entries are all absent from the root; the module doc). Asked only once
+        a file (``missing``) or a commit reads missing; never of a SQLite store, whose index
+        was written from this root. Told without a query when a file of this answer read, or
+        when the missing file's own top-level entry is there (a file deleted in a checkout);
+        else the manifest's paths are read once per answer (60,000 paths: about 50 ms)."""
+        if self._elsewhere is None:
+            if any(found is not None for path, (found, _) in self._seen.items() if path != _LEDGER_PATH):
+                return False  # a file read here: the checkout is here (not kept: cheap to ask again)
+            top = missing.split("/", 1)[0] if missing else None
+            if top and os.path.lexists(os.path.join(self._root, top)):
+                return False
+            self._elsewhere = files_elsewhere(self.root, self.conn)
+        return self._elsewhere
 
     def preload(self, paths: Iterable[str]) -> None:
         wanted = [p for p in set(paths) if p not in self._manifest]
@@ -140,6 +169,19 @@ class FileCheck:
         return result
 
 
+def files_elsewhere(root: Path, conn: Connection) -> bool:
+    """True when ``conn`` is a PostgreSQL store whose indexed files are not under ``root``:
+    none of their top-level entries (``docs``, ``src``, ``README.md``…) is there. A SQLite
+    store's index was written from this root: never."""
+    from kenning.store.lookups import manifest_paths  # only when a source reads missing, or a sync
+    from kenning.store.postgres.connection import is_pg
+
+    if not is_pg(conn):
+        return False
+    tops = {path.split("/", 1)[0] for path in manifest_paths(conn)} - {".kenning"}
+    return bool(tops) and not any(os.path.lexists(os.path.join(root, top)) for top in tops)
+
+
 def _commit_reads(root: str, sha: str) -> bool:
     import subprocess  # here: only when a commit fact is served (start-up time)
 
@@ -156,10 +198,15 @@ def freshness_of(fact: Fact, *, now: datetime, files: FileCheck | None) -> Fresh
     checked = files.checked(now) if files is not None else iso(now)
     match fact.source.kind:
         case "file" if files is not None and fact.locations:
-            return _file_freshness(fact, files, checked)
+            found = _file_freshness(fact, files, checked)
+            if found.state is FreshnessState.SOURCE_MISSING and files.elsewhere(fact.locations[0].path):
+                return _not_here(fact, now, checked)
+            return found
         case "commit" if files is not None:
             if files.commit_exists(fact.source.uri):
                 return Freshness(FreshnessState.CURRENT, checked)
+            if files.elsewhere():
+                return _not_here(fact, now, checked)
             return Freshness(
                 FreshnessState.SOURCE_MISSING, checked, detail=f"commit {fact.source.uri[:12]} no longer reads"
             )
@@ -205,6 +252,12 @@ def _location_state(fact: Fact, loc: Location, files: FileCheck) -> tuple[Freshn
     return FreshnessState.SOURCE_MISSING, "is gone"
 
 
+def _not_here(fact: Fact, now: datetime, checked: str) -> Freshness:
+    """A file or commit excerpt whose sources this machine has not got: unverified since it
+    was indexed (or confirmed), as a saved note is, saying why."""
+    return replace(_unsourced_freshness(fact, now, checked), detail=NOT_HERE)
+
+
 def _unsourced_freshness(fact: Fact, now: datetime, checked: str) -> Freshness:
     reference = fact.dates.confirmed or fact.dates.indexed
     age = max(0, (now - parse_iso(reference)).days)
@@ -224,3 +277,11 @@ def demotion(state: Freshness) -> float:
             return 0.7
         case _:
             return 1.0
+
+
+def not_here(answer: Answer) -> Answer:
+    """``answer`` with ``NOT_HERE_DEGRADATION`` (once) when one of its excerpts could not be
+    checked on this machine."""
+    if NOT_HERE_DEGRADATION in answer.degradations or not any(e.freshness.detail == NOT_HERE for e in answer.excerpts):
+        return answer
+    return replace(answer, degradations=(*answer.degradations, NOT_HERE_DEGRADATION))

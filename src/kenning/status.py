@@ -6,7 +6,7 @@ from dataclasses import replace
 from typing import Any
 
 from kenning import dense
-from kenning.errors import IndexMissing, StoreUnavailable
+from kenning.errors import IndexMissing, StoreOutdated, StoreUnavailable
 from kenning.graph.walk import NO_RELATIONS
 from kenning.ingest import git_history
 from kenning.pack.manifest import read_manifest
@@ -69,10 +69,16 @@ def project_status(project: Project, database_url: str | None = None) -> dict[st
     try:
         if server and server["available"]:
             conn = open_store(replace(project, config=replace(project.config, store=url)))
+        elif server and server.get("outdated"):
+            pass  # answers refuse until a sync migrates: nothing is served from the local file
         else:
             conn = connect(project.db_path)
     except IndexMissing:
-        degradations.append("index missing: run `kenning sync`")
+        degradations.append(
+            "index missing: run `kenning sync`"
+            if not server or server["available"]
+            else "nothing in service: the PostgreSQL store is out of reach and there is no local level-0 store"
+        )
     try:
         data["engines"] = engines()
         if conn is None:
@@ -94,6 +100,8 @@ def project_status(project: Project, database_url: str | None = None) -> dict[st
         data["engines"]["graph"] = _graph_engine(conn)
         data["engines"]["core_pack"] = _pack_engine(project)
         data["engines"]["store"] = server or {"available": True, "engine": "sqlite"}
+        # False: the server cannot answer (out of reach, or an older schema) and no local store stands in
+        data["in_service"] = not (server and not server["available"] and conn is None)
         if server and server["available"]:
             data["level"] = 2
             degradations.extend(f"postgresql: {server[key]}" for key in SERVER_GAPS if key in server)
@@ -123,17 +131,31 @@ def history_status(project: Project, index: dict[str, Any]) -> dict[str, Any]:
 
 
 def _server_store(url: str, project: Project) -> dict[str, Any]:
+    """The server's side of the status, read without migrating (a status writes nothing to a
+    database the whole team shares; ``kenning sync`` migrates): unreachable, at an older
+    schema (``outdated``: every answer refuses until a sync migrates), without kenning's schema
+    yet, or in service with what it does otherwise than SQLite."""
     try:
-        conn = pg.connect(url, project.name)
+        conn = pg.connect(url, project.name, migrate_schema=False, check_schema=False)
     except StoreUnavailable as exc:
         return {"available": False, "engine": "postgresql", "reason": str(exc)}
     try:
-        gaps = {key: check(conn) for key, check in SERVER_GAPS.items()}
+        problem = pg.schema_problem(conn)
+        if isinstance(problem, StoreOutdated):
+            return {
+                "available": False,
+                "engine": "postgresql",
+                "outdated": True,
+                "reason": f"{problem}: {problem.hint}",
+            }
+        made = problem is None  # else no kenning schema yet: the locale still tells
+        checks = SERVER_GAPS.items() if made else [("case_folding", SERVER_GAPS["case_folding"])]
+        gaps = {key: check(conn) for key, check in checks}
         return {
             "available": True,
             "engine": "postgresql",
-            "facts": pg.fact_count(conn),
-            "schema_version": pg.schema_version(conn),
+            "facts": pg.fact_count(conn) if made else 0,
+            "schema_version": pg.schema_version(conn) if made else 0,
             **{key: reason for key, reason in gaps.items() if reason},
         }
     finally:

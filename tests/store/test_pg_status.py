@@ -4,6 +4,9 @@ there; unreachable → the local level-0 store, with the degradation."""
 from __future__ import annotations
 
 import uuid
+from collections.abc import Iterator
+from contextlib import contextmanager
+from typing import Any
 from urllib.parse import urlsplit
 
 import psycopg
@@ -14,8 +17,19 @@ from conftest import resync
 from kenning.config import parse_config
 from kenning.errors import UsageError
 from kenning.status import project_status
+from kenning.store.postgres.connection import connect as pg_connect
+from kenning.store.postgres.connection import schema_version
 
 DEAD = "postgresql://kenning@127.0.0.1:1/nothing"  # nothing listens on port 1: refused at once
+
+
+@contextmanager
+def pg_store_at(url: str, project: str) -> Iterator[Any]:
+    conn = pg_connect(url, project)
+    try:
+        yield conn
+    finally:
+        conn.close()
 
 
 def test_an_unreachable_server_falls_back_to_the_local_store(make_project):
@@ -30,11 +44,73 @@ def test_an_unreachable_server_falls_back_to_the_local_store(make_project):
     assert any(d.startswith("store: PostgreSQL unreachable") for d in data["degradations"])
 
 
-def test_an_unreachable_server_and_no_local_store_says_both(make_project):
-    data = project_status(make_project({"a.md": "# A\n"}), DEAD)
+def test_an_unreachable_server_and_no_local_store_says_nothing_is_in_service(make_project, cli):
+    """Not "index missing: run `kenning sync`" (the index is on the server, and a sync would
+    fail the same way): nothing answers, and why."""
+    project = make_project({"a.md": "# A\n"})
+    data = project_status(project, DEAD)
     assert data["level"] == 0
-    assert any(d.startswith("index missing") for d in data["degradations"])
+    assert not any(d.startswith("index missing") for d in data["degradations"])
+    assert (
+        "nothing in service: the PostgreSQL store is out of reach and there is no local level-0 store"
+        in (data["degradations"])
+    )
     assert any(d.startswith("store: PostgreSQL unreachable") for d in data["degradations"])
+    config = project.state_dir / "config.toml"
+    config.write_text(f'store = "{DEAD}"\n' + config.read_text(encoding="utf-8"), encoding="utf-8")
+    printed = cli("status", "--project", str(project.root))
+    assert printed.out.splitlines()[0].endswith(
+        "· nothing in service: the PostgreSQL store cannot answer (see `degraded: store:` below)"
+    )
+
+
+@pytest.mark.postgres
+def test_status_never_migrates_a_database_at_an_older_schema_and_says_a_sync_will(make_project):
+    """A database last migrated by an older kenning: answers refuse (StoreOutdated) until a
+    sync migrates it. `kenning status` migrated it silently (a read command writing DDL to the
+    database the whole team shares) and then said "level 2 in service"."""
+    url = server_url()
+    name = f"kenning_older_{uuid.uuid4().hex[:8]}"
+    with psycopg.connect(url, autocommit=True) as admin:
+        admin.execute(f"CREATE DATABASE {name}")
+    older = urlsplit(url)._replace(path=f"/{name}").geturl()
+    try:
+        project = make_project({"a.md": "# A\n"}, name="older-demo")
+        with pg_store_at(older, project.name) as conn:  # migrated to the last schema, then set one back
+            latest = schema_version(conn)
+            conn.execute("DELETE FROM kenning_migrations WHERE version = %s", (latest,))
+        data = project_status(project, older)
+        store = data["engines"]["store"]
+        assert store["available"] is False and store["outdated"] is True
+        assert store["reason"] == (
+            f"the PostgreSQL store is at schema {latest - 1}, this kenning needs {latest}: "
+            "run `kenning sync` (it migrates)"
+        )
+        assert f"store: {store['reason']}" in data["degradations"]
+        assert "serving the local level-0 store instead of PostgreSQL" not in data["degradations"]
+        with psycopg.connect(older, autocommit=True) as check:
+            assert check.execute("SELECT max(version) FROM kenning_migrations").fetchone()[0] == latest - 1
+    finally:
+        with psycopg.connect(url, autocommit=True) as admin:
+            admin.execute(f"DROP DATABASE {name} WITH (FORCE)")
+
+
+@pytest.mark.postgres
+def test_status_of_a_database_kenning_never_wrote_to_creates_nothing(make_project):
+    url = server_url()
+    name = f"kenning_empty_{uuid.uuid4().hex[:8]}"
+    with psycopg.connect(url, autocommit=True) as admin:
+        admin.execute(f"CREATE DATABASE {name}")
+    empty = urlsplit(url)._replace(path=f"/{name}").geturl()
+    try:
+        data = project_status(make_project({"a.md": "# A\n"}), empty)
+        assert data["engines"]["store"]["available"] is True and data["engines"]["store"]["schema_version"] == 0
+        assert "index missing: run `kenning sync`" in data["degradations"]
+        with psycopg.connect(empty, autocommit=True) as check:
+            assert check.execute("SELECT to_regclass('kenning_migrations')").fetchone()[0] is None
+    finally:
+        with psycopg.connect(url, autocommit=True) as admin:
+            admin.execute(f"DROP DATABASE {name} WITH (FORCE)")
 
 
 def test_the_local_store_reports_its_engine(make_project):
@@ -79,3 +155,50 @@ def test_the_store_key_takes_only_a_postgresql_url():
     assert parse_config({}, "demo").store is None
     with pytest.raises(UsageError, match="`store` must be a postgresql:// URL"):
         parse_config({"store": "mysql://db"}, "demo")
+
+
+def test_the_cockpit_status_page_says_nothing_is_in_service(make_project, isolated_home):
+    from starlette.testclient import TestClient
+
+    from conftest import NOW
+    from kenning.config import load_project
+    from kenning.interfaces.web.app import create_app
+
+    project = make_project({"a.md": "# A\n"})
+    config = project.state_dir / "config.toml"
+    config.write_text(f'store = "{DEAD}"\n' + config.read_text(encoding="utf-8"), encoding="utf-8")
+    project = load_project(project.root)
+    assert project_status(project)["in_service"] is False
+    page = TestClient(create_app(project, home=isolated_home, clock=lambda: NOW), base_url="http://127.0.0.1")
+    text = page.get("/status").text
+    assert "nothing in service: the PostgreSQL store cannot answer" in text
+    assert project_status(make_project({"b.md": "# B\n"}, name="local"))["in_service"] is True
+
+
+@pytest.mark.postgres
+def test_a_database_a_newer_kenning_migrated_is_refused_for_reads_and_writes(make_project, cli, monkeypatch):
+    """One machine of the team upgraded kenning and synced: the others read it as current (only
+    `<` was checked) and their syncs wrote old-schema rows into it. SQLite refuses unknown
+    versions; PostgreSQL now does too, and says to upgrade."""
+    url = server_url()
+    name = f"kenning_newer_{uuid.uuid4().hex[:8]}"
+    with psycopg.connect(url, autocommit=True) as admin:
+        admin.execute(f"CREATE DATABASE {name}")
+    newer = urlsplit(url)._replace(path=f"/{name}").geturl()
+    try:
+        project = make_project({"README.md": "# Demo\n\nText.\n"}, name="newer-demo")
+        with pg_store_at(newer, project.name) as conn:
+            conn.execute("INSERT INTO kenning_migrations (version, name) VALUES (9999, 'from_the_future')")
+        monkeypatch.setenv("KENNING_DATABASE_URL", newer)
+        for command in (["ask", "demo"], ["sync"], ["remember", "a note"]):
+            printed = cli(*command, "--project", str(project.root))
+            assert printed.code == 1, command
+            assert "schema versions [9999] that this kenning does not know" in printed.err
+            assert "upgrade kenning on this machine" in printed.err
+        store = project_status(project, newer)["engines"]["store"]
+        assert store["outdated"] is True and "does not know" in store["reason"]
+        with psycopg.connect(newer, autocommit=True) as check:
+            assert check.execute("SELECT count(*) FROM facts").fetchone()[0] == 0
+    finally:
+        with psycopg.connect(url, autocommit=True) as admin:
+            admin.execute(f"DROP DATABASE {name} WITH (FORCE)")

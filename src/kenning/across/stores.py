@@ -24,7 +24,7 @@ from kenning.project import CONFIG_NAME, STATE_DIR, Project, ProjectConfig
 from kenning.records import ScopeEntry
 from kenning.registry import GLOBAL_NAME, Entry
 from kenning.store.db import open_store
-from kenning.store.handle import Connection, engine_errors, typed_error
+from kenning.store.handle import Connection, engine_errors, still_open, typed_error
 from kenning.store.readonly import StoreSummary, open_readonly, summary
 from kenning.store.status import index_size
 
@@ -176,8 +176,7 @@ class StorePool:
         """A project served by PostgreSQL: its server connection, kept while it stays usable."""
         key = f"{project.config.store}#{project.name}"
         kept = self._conns.get(key)
-        raw = getattr(kept[1], "raw", None) if kept is not None else None
-        if kept is not None and raw is not None and not raw.closed and not raw.broken:
+        if kept is not None and still_open(kept[1], ask=True):
             return kept[1]
         self._drop(key)
         conn = open_store(project, read_only=True)  # no migration; no index there yet: IndexMissing

@@ -21,6 +21,7 @@ from kenning.answer.naming import content_words
 from kenning.answer.relations import relation_answer, relation_of
 from kenning.answer.stale import stale_report
 from kenning.errors import IndexMissing, KenningError
+from kenning.freshness import not_here
 from kenning.graph.walk import NO_RELATIONS, NOT_BUILT, GraphState, graph_state
 from kenning.ingest import git_history
 from kenning.pack.manifest import read_manifest
@@ -126,6 +127,7 @@ def ask_conn(
     if history is not None and history not in answer.degradations:
         answer = replace(answer, degradations=(*answer.degradations, history))
     why = f"rule {chosen.rule}: {chosen.reason}"
+    answer = not_here(answer)
     return noting_sync(replace(answer, query=question, rule=chosen.rule, notes=(why, *answer.notes)), project)
 
 

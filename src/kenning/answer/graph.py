@@ -10,7 +10,7 @@ from typing import Any
 
 from kenning.answer.naming import resolve
 from kenning.errors import ValidationError
-from kenning.freshness import FileCheck, freshness_of
+from kenning.freshness import FileCheck, freshness_of, not_here
 from kenning.graph import walk
 from kenning.ingest import git_history
 from kenning.ingest.spans import split as split_spans
@@ -167,7 +167,7 @@ def compose(
                     path=path,
                 )
             )
-    if changed_edges:
+    if changed_edges and not files.elsewhere():  # else not changed: not here (the answer's degradation)
         notes.append(
             f"graph freshness: {len(changed_edges)} edge(s) come from sources changed since the last sync "
             "(run `kenning sync`)"
@@ -187,7 +187,7 @@ def compose(
         notes=tuple(notes),
         degradations=_history(project),
     )
-    return noting_sync(answer, project)
+    return noting_sync(not_here(answer), project)
 
 
 def _history(project: Project) -> tuple[str, ...]:

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from datetime import datetime
 
-from kenning.freshness import FileCheck, freshness_of
+from kenning.freshness import NOT_HERE_DEGRADATION, FileCheck, freshness_of
 from kenning.ingest.ledger import LEDGER_PATH
 from kenning.ingest.spans import split as split_spans
 from kenning.project import Project
@@ -29,6 +29,8 @@ def stale_report(
     paths = lookups.manifest_paths(conn)
     files.preload(paths)
     changed = [p for p in paths if files.changed(p)]
+    if changed and files.elsewhere():  # nothing here to compare with: not stale, not missing
+        return noting_sync(_not_here_report(project, len(paths)), project)
     excerpts: list[Excerpt] = []
     # Ledger facts are checked record by record (the ledger is not in the manifest).
     ids = lookups.active_ids_with_path(conn, LEDGER_PATH) + lookups.active_ids_located_in(conn, changed)
@@ -54,6 +56,24 @@ def stale_report(
         notes=(f"{len(changed)} indexed file(s) changed or missing since the last sync",),
     )
     return noting_sync(report, project)
+
+
+def _not_here_report(project: Project, indexed: int) -> Answer:
+    """The report of a machine without the project's files (a PostgreSQL store written from
+    another checkout: ``FileCheck.elsewhere``): nothing is stale or missing that can be told."""
+    return Answer(
+        query="what is stale",
+        mode="freshness",
+        rule=None,
+        level=LEVEL,
+        searched=(project.name,),
+        empty_reason=EmptyReason.NO_MATCH,
+        degradations=(NOT_HERE_DEGRADATION,),
+        notes=(
+            f"none of the {indexed} indexed file(s) is under {project.root}: run `kenning stale` where the "
+            "project's files are",
+        ),
+    )
 
 
 def _order(excerpt: Excerpt) -> tuple[bool, str, int, int]:

@@ -26,7 +26,7 @@ from kenning.errors import IndexMissing, ValidationError
 from kenning.project import Project
 from kenning.records import Answer
 from kenning.store.db import open_store
-from kenning.store.handle import Connection
+from kenning.store.handle import Connection, still_open
 from kenning.store.readonly import release
 
 if TYPE_CHECKING:
@@ -226,19 +226,25 @@ class Connections:
 
     @contextmanager
     def conn(self, *, create: bool = False) -> Iterator[Connection]:
-        """A connection for one request, handed back to the free ones after it."""
+        """A connection for one request, handed back to the free ones after it. A PostgreSQL
+        session that no longer answers (the server restarted or went away: ``still_open``) is
+        never handed out or kept: the next request opens a new one, or fails with
+        ``StoreUnavailable`` while the server is down."""
         with self._lock:
             taken = self._free.pop() if self._free else None
+        if taken is not None and not still_open(taken, ask=True):
+            taken.close()  # the server restarted or dropped the session: a new one below
+            taken = None
         if taken is None:
             taken = open_store(self.project, create=create)
         try:
             yield taken
         finally:
             with self._lock:
-                closed = self._closed
-                if not closed:
+                kept = not self._closed and still_open(taken)
+                if kept:
                     self._free.append(taken)
-            if closed:
+            if not kept:
                 taken.close()
 
     def close(self) -> None:

@@ -15,7 +15,7 @@ from dataclasses import dataclass, replace
 from datetime import datetime
 
 from kenning.files import SYNC_LOCK_NAME, lock_held
-from kenning.freshness import FileCheck, demotion, freshness_of
+from kenning.freshness import FileCheck, demotion, freshness_of, not_here
 from kenning.ingest.spans import split as split_spans
 from kenning.ingest.test_files import is_test_path
 from kenning.project import Project
@@ -150,6 +150,7 @@ def search_conn(
         filtered=dict(filtered),
         notes=(*spelled, *prefix_notes),
     )
+    answer = not_here(answer)
     return noting_sync(answer, project) if note_sync else answer
 
 

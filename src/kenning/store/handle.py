@@ -79,3 +79,24 @@ def _server_error(exc: BaseException, text: str, where: str) -> KenningError:
     if names & {"IntegrityError", "InterfaceError"}:
         return InternalError(f"{where} refused an operation kenning should never make ({type(exc).__name__})")
     return StoreUnreadable(f"{where} cannot be read: it is damaged, not a kenning store, or out of reach")
+
+
+def still_open(conn: object, *, ask: bool = False) -> bool:
+    """Whether a handle a long-lived server keeps between requests can serve another one. A
+    SQLite handle always can. A PostgreSQL session ends when the server restarts, drops it or
+    goes away: psycopg marks it closed or broken once a statement failed on it, and with ``ask``
+    the server is asked (``SELECT 1``, one round trip) — a session the server dropped while it
+    sat idle looks open until it is used, and its first request would fail though the server
+    is up again."""
+    raw = getattr(conn, "raw", None)
+    if raw is None:
+        return True
+    if raw.closed or raw.broken:
+        return False
+    if not ask:
+        return True
+    try:
+        raw.execute("SELECT 1")
+    except engine_errors():
+        return False
+    return True

@@ -22,6 +22,7 @@ from __future__ import annotations
 import gc
 import time
 
+from kenning.errors import UsageError
 from kenning.files import SYNC_LOCK_NAME, ExclusiveLock
 from kenning.ingest.discover import Discovery, discover
 from kenning.ingest.read import Progress, Reading, read_all
@@ -64,15 +65,18 @@ def _locked_sync(project: Project, *, now: datetime, progress: Progress | None, 
         from kenning.sync import changes
 
         conn = open_store(project, create=True)
-        started = time.perf_counter()
         with sync_lock(conn):
+            started = time.perf_counter()  # after the wait for another checkout's sync: not the sync's own time
+            _refuse_elsewhere(conn, project)
             report = changes.apply(conn, project, now=now, progress=progress, early=early)
-        # Level 1, after the lexical sync committed; its default time budget follows the
-        # lexical sync's own duration, so embedding never turns a short sync into a long one.
-        if embed:
-            report.dense = dense.update(conn, project, progress, lexical_seconds=time.perf_counter() - started)
-        else:
-            report.dense = {"available": False, "reason": dense.SKIPPED}
+            # Level 1, after the lexical sync committed; its default time budget follows the
+            # lexical sync's own duration, so embedding never turns a short sync into a long one.
+            # Under the lock (PostgreSQL's advisory one; SQLite's lock file holds the whole
+            # sync): a second checkout's sync embeds what this one left, not the same excerpts.
+            if embed:
+                report.dense = dense.update(conn, project, progress, lexical_seconds=time.perf_counter() - started)
+            else:
+                report.dense = {"available": False, "reason": dense.SKIPPED}
         return report
     finally:
         if early:
@@ -81,6 +85,20 @@ def _locked_sync(project: Project, *, now: datetime, progress: Progress | None, 
             conn.close()
         if collecting:
             gc.enable()
+
+
+def _refuse_elsewhere(conn: Connection, project: Project) -> None:
+    """A PostgreSQL store is shared: a sync from a directory without the project's files (an
+    agent host holding only ``.kenning/config.toml``, a wrong ``--project``) would retire every
+    excerpt of the project for every machine. Refused, nothing written (``UsageError``)."""
+    from kenning.freshness import files_elsewhere
+
+    if files_elsewhere(project.root, conn):
+        raise UsageError(
+            f"none of the files indexed for {project.name} is under {project.root}: a sync from here "
+            f"would retire every excerpt of {project.name} on the shared PostgreSQL store",
+            hint="run `kenning sync` in a checkout of the project that holds its files",
+        )
 
 
 def _first_reading(project: Project, progress: Progress | None) -> tuple[Discovery, Reading] | None:

@@ -179,10 +179,18 @@ def _history_line(history: dict[str, Any]) -> str:
     return f"git history: none: {why} (nothing to read, so no answer is degraded)"
 
 
+def _service(data: dict[str, Any]) -> str:
+    """The headline's level, or that nothing answers: the server is out of reach (or needs a
+    sync to migrate it) and no local store stands in for it."""
+    if not data["in_service"]:
+        return "nothing in service: the PostgreSQL store cannot answer (see `degraded: store:` below)"
+    return f"level {data['level']} in service"
+
+
 def _status_text(data: dict[str, Any]) -> str:
     engines = ", ".join(f"{name} {'on' if e['available'] else 'off'}" for name, e in data["engines"].items())
     lines = [
-        f"{data['project']} at {data['root']} · level {data['level']} in service",
+        f"{data['project']} at {data['root']} · {_service(data)}",
         f"engines: {engines}",
         f"index: {data['index']['files']} file(s), {data['index']['facts']} fact(s) "
         f"({', '.join(f'{n} {k}' for k, n in data['index']['by_lifecycle'].items()) or 'none'}), "

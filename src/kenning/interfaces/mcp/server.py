@@ -29,7 +29,7 @@ from kenning.interfaces.serve import Stopped
 from kenning.project import Project
 from kenning.refs import bound_error
 from kenning.search.query import check_budget
-from kenning.store.handle import StoreError, typed_error
+from kenning.store.handle import engine_errors, typed_error
 
 INSTRUCTIONS = (
     "kenning returns sourced excerpts from this project: each with its source, fingerprint, "
@@ -196,7 +196,7 @@ class KenningMCP(FastMCP):
             return await super().call_tool(name, arguments)
         except ToolError as exc:
             cause = exc.__cause__
-            if isinstance(cause, KenningError | StoreError):
+            if cause is not None and isinstance(cause, (KenningError, *engine_errors())):  # a server gone is no bug
                 return error_reply(typed_error(cause))
             if isinstance(cause, pydantic.ValidationError) and cause.title.endswith("Arguments"):
                 return error_reply(validation_error(cause))
@@ -241,7 +241,7 @@ class KenningMCP(FastMCP):
 def _typed_cause(exc: BaseException | None) -> KenningError | None:
     seen = 0
     while exc is not None and seen < 10:
-        if isinstance(exc, KenningError | StoreError):
+        if isinstance(exc, (KenningError, *engine_errors())):
             return typed_error(exc)
         exc, seen = exc.__cause__ or exc.__context__, seen + 1
     return None

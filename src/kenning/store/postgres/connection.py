@@ -83,11 +83,15 @@ def is_pg(conn: object) -> TypeIs[PgConnection]:
     return getattr(conn, "engine", None) == ENGINE
 
 
-def connect(url: str, project: str, *, migrate_schema: bool = True, read_only: bool = False) -> PgConnection:
+def connect(
+    url: str, project: str, *, migrate_schema: bool = True, read_only: bool = False, check_schema: bool = True
+) -> PgConnection:
     """Open the store at ``url`` as ``project``'s; ``StoreUnavailable`` when psycopg is missing
     or the server cannot be reached within ``CONNECT_TIMEOUT_S``. ``read_only`` (another
     project's store, read by a cross-project question; never migrated): every transaction of
-    the session is read-only, so the server refuses any write (SQLite: ``mode=ro``)."""
+    the session is read-only, so the server refuses any write (SQLite: ``mode=ro``).
+    ``check_schema`` False (``kenning status``, which reports ``schema_problem`` itself): the
+    session as it is, neither migrated nor checked."""
     try:
         import psycopg  # the kenning[server] extra
     except ImportError as exc:
@@ -103,20 +107,37 @@ def connect(url: str, project: str, *, migrate_schema: bool = True, read_only: b
             + (" -c default_transaction_read_only=on" if read_only else ""),
         )
     except psycopg.Error as exc:
-        raise StoreUnavailable(
-            f"PostgreSQL unreachable: {str(exc).strip().splitlines()[0]}",
-            hint="check the store URL and that the server is up",
-        ) from exc
+        raise _not_connected(str(exc)) from exc
     conn = PgConnection(raw, project)
     try:
         if migrate_schema and not read_only:
             migrate(conn)
-        else:
+        elif check_schema:
             check_current(conn)
     except BaseException:
         raw.close()
         raise
     return conn
+
+
+# What the server says when it answered but refused the session: the URL's credentials or
+# names are wrong, not the server down (the server's words are English whatever its locale for
+# these: lc_messages applies after authentication).
+_REFUSALS = ("password authentication failed", "no password supplied", "does not exist", "no pg_hba.conf entry")
+
+
+def _not_connected(text: str) -> StoreUnavailable:
+    """The typed error of a session that could not be opened: a server that answered and
+    refused (wrong password, unknown role or database, not allowed from this host) says so,
+    with what to check; anything else is a server out of reach."""
+    line = text.strip().splitlines()[0] if text.strip() else "connection failed"
+    if any(refusal in line for refusal in _REFUSALS):
+        return StoreUnavailable(
+            f"PostgreSQL refused the connection: {line}",
+            hint="check the user, password and database name in KENNING_DATABASE_URL or `store` (a password may "
+            "also come from ~/.pgpass or PGPASSWORD), and that the role may connect from this host (pg_hba.conf)",
+        )
+    return StoreUnavailable(f"PostgreSQL unreachable: {line}", hint="check the store URL and that the server is up")
 
 
 def migrations() -> list[tuple[int, str, str]]:
@@ -136,6 +157,9 @@ def migrate(conn: PgConnection) -> None:
         conn.execute("SET LOCAL statement_timeout = 0")  # an index over millions of rows takes minutes
         conn.execute("CREATE TABLE IF NOT EXISTS kenning_migrations (version integer PRIMARY KEY, name text NOT NULL)")
         done = {r[0] for r in conn.execute("SELECT version FROM kenning_migrations").fetchall()}
+        unknown = _unknown(done)
+        if unknown is not None:
+            raise unknown  # an older kenning writing to a newer schema: nothing written
         for number, name, sql in migrations():
             if number not in done:
                 conn.execute(sql)
@@ -145,15 +169,40 @@ def migrate(conn: PgConnection) -> None:
 def check_current(conn: PgConnection) -> None:
     """A reader's check (it never migrates): ``IndexMissing`` on an unmade schema,
     ``StoreOutdated`` on an older one."""
+    problem = schema_problem(conn)
+    if problem is not None:
+        raise problem
+
+
+def schema_problem(conn: PgConnection) -> IndexMissing | StoreOutdated | None:
+    """Why a reader cannot read this database, if it cannot: no kenning schema in it yet, or
+    an older one (the next ``kenning sync`` migrates either)."""
     made = conn.execute("SELECT to_regclass('kenning_migrations') IS NOT NULL").fetchone()[0]
     latest = migrations()[-1][0]
     if not made:
-        raise IndexMissing("no kenning store in this PostgreSQL database", hint="run `kenning sync`")
+        return IndexMissing("no kenning store in this PostgreSQL database", hint="run `kenning sync`")
+    unknown = _unknown({r[0] for r in conn.execute("SELECT version FROM kenning_migrations").fetchall()})
+    if unknown is not None:
+        return unknown
     if schema_version(conn) < latest:
-        raise StoreOutdated(
+        return StoreOutdated(
             f"the PostgreSQL store is at schema {schema_version(conn)}, this kenning needs {latest}",
             hint="run `kenning sync` (it migrates)",
         )
+    return None
+
+
+def _unknown(done: set[int]) -> StoreOutdated | None:
+    """A database migrated by a newer kenning (versions this one does not know), as SQLite's
+    runner refuses it (``migrations_runner._refuse_unknown``): one machine of the team upgraded."""
+    unknown = sorted(done - {number for number, _, _ in migrations()})
+    if not unknown:
+        return None
+    return StoreOutdated(
+        f"the PostgreSQL store has schema versions {unknown} that this kenning does not know "
+        "(a newer kenning migrated it)",
+        hint="upgrade kenning on this machine",
+    )
 
 
 def fact_count(conn: PgConnection) -> int:

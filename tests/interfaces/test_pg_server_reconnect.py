@@ -1,0 +1,104 @@
+"""A long-lived `kenning mcp --http` on a project served by PostgreSQL, when the server drops its
+sessions (a restart, a failover, an administrator's `pg_terminate_backend`): the memory tools
+keep a session between calls, and before this every later call failed with
+`InternalError: … OperationalError: the connection is closed` ("report it as a kenning bug")
+until the MCP process itself was restarted. Now the next call opens a new session, and a call
+that meets a session dying under it is a `StoreUnavailable`. The real SDK client over HTTP, the
+real server; the sessions are ended as an administrator would end them."""
+
+from __future__ import annotations
+
+import uuid
+
+import psycopg
+import pytest
+from mcp_http_helpers import running, with_session
+
+from conftest import NOW, resync
+from kenning import registry
+from kenning.auth import tokens
+from kenning.interfaces.mcp.http import create_app
+from store.pg_engine import server_url  # tests/store: the PostgreSQL test server
+
+pytestmark = pytest.mark.postgres
+
+FILES = {
+    "README.md": "# Alpha\n\nThe signing keys rotate nightly.\n",
+    "docs/keys.md": "# Keys\n\nKeys live in the vault.\n",
+}
+
+
+def _end_sessions(url: str, application: str) -> int:
+    """End every server session of the MCP server (named by ``application_name``): what a
+    restart does to them."""
+    with psycopg.connect(url, autocommit=True) as admin:
+        rows = admin.execute(
+            "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name = %s", (application,)
+        ).fetchall()
+    return len(rows)
+
+
+@pytest.fixture
+def served(make_project, isolated_home, monkeypatch):
+    monkeypatch.delenv("KENNING_DATABASE_URL", raising=False)
+    application = f"kenning-reconnect-{uuid.uuid4().hex[:8]}"
+    url = server_url()
+    store = f"{url}{'&' if '?' in url else '?'}application_name={application}"
+    name = f"alpha-{uuid.uuid4().hex[:10]}"
+    project = make_project(FILES, name=name, config=f'name = "{name}"\nstore = "{store}"\n')
+    resync(project)
+    registry.register(isolated_home, project.name, project.root)
+    _, secret = tokens.create(
+        isolated_home, scopes=[tokens.READ], projects=[project.name], paths=[], name=None, expires="30d", now=NOW
+    )
+    app = create_app(project, home=isolated_home, clock=lambda: NOW)
+    with running(app) as mcp_url:
+        yield mcp_url, secret, url, application
+
+
+def _index(session):
+    return session.call_tool("memory_index", {"query": "keys"})
+
+
+def test_memory_tools_answer_again_after_the_server_dropped_their_session(served):
+    mcp_url, secret, url, application = served
+
+    async def body(session):
+        first = await _index(session)
+        assert not first.isError, first.content[0].text
+        assert _end_sessions(url, application) >= 1  # the session the tools keep
+        return [await _index(session) for _ in range(2)]
+
+    replies = with_session(mcp_url, secret, body)
+    assert [r.isError for r in replies] == [False, False], [r.content[0].text for r in replies]
+    assert "Keys" in replies[0].content[0].text
+
+
+def test_a_session_dying_during_a_call_is_store_unavailable_not_a_bug(served, monkeypatch):
+    """The kept session is ended between the check that hands it out and the call's query (a
+    server going down mid-request): a typed StoreUnavailable, and the next call is served."""
+    mcp_url, secret, url, application = served
+    from kenning.interfaces import serve
+
+    checks = {"n": 0}
+    real = serve.still_open
+
+    def ended_after_the_check(conn, *, ask=False):
+        usable = real(conn, ask=ask)
+        if ask and checks["n"] == 0:
+            checks["n"] += 1
+            _end_sessions(url, application)
+        return usable
+
+    async def body(session):
+        assert not (await _index(session)).isError
+        monkeypatch.setattr(serve, "still_open", ended_after_the_check)
+        failed = await _index(session)
+        monkeypatch.setattr(serve, "still_open", real)
+        return failed, await _index(session)
+
+    failed, after = with_session(mcp_url, secret, body)
+    assert failed.isError
+    assert failed.structuredContent["error"]["type"] == "StoreUnavailable", failed.content[0].text
+    assert "kenning bug" not in failed.content[0].text
+    assert not after.isError, after.content[0].text

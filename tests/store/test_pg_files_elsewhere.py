@@ -1,0 +1,110 @@
+"""Level 2 is shared by machines that may not hold the project's files: an agent host or a
+second machine with only `.kenning/config.toml` (the same project name, the same server).
+Before, every file and commit excerpt read there as `source_missing`, so answers hid them all
+(`hidden: 11 source_missing`: only saved notes came back), `kenning stale` listed every file
+as missing, and a `kenning sync` there retired every excerpt of the project for every machine.
+Now such excerpts are `unverified` with the reason and the answer says so in its
+degradations; stale says there is nothing to compare; the sync is refused and writes nothing.
+A machine with the files still sees a deleted file as `source_missing`; SQLite never changes."""
+
+from __future__ import annotations
+
+import shutil
+import uuid
+
+import pytest
+from pg_engine import server_url
+
+from conftest import NOW, commit_all, resync
+from kenning.answer.ask import ask_project
+from kenning.answer.search import search_project
+from kenning.answer.stale import stale_report
+from kenning.config import load_project
+from kenning.errors import UsageError
+from kenning.freshness import NOT_HERE, NOT_HERE_DEGRADATION
+from kenning.records import FreshnessState
+from kenning.search.serve import SearchOptions
+from kenning.store.db import open_store
+from kenning.store.status import index_size
+
+FILES = {
+    "README.md": "# Widget service\n\nWidget service computes widget prices.\n",
+    "docs/deploy.md": "# Deploying\n\nDeploy widgets with make deploy from the main branch.\n",
+    "src/pricing.py": "def widget_price(size):\n    '''The price of a widget.'''\n    return 2 * size\n",
+}
+QUESTION = "how do we deploy widgets"
+
+
+@pytest.fixture
+def shared(make_project, tmp_path, monkeypatch):
+    """The project synced from its checkout, and the same project on a machine with only its
+    config (the same name and server)."""
+    monkeypatch.delenv("KENNING_DATABASE_URL", raising=False)
+    name = f"widgets-{uuid.uuid4().hex[:10]}"
+    config = f'name = "{name}"\nstore = "{server_url()}"\n'
+    project = make_project(FILES, name="checkout", config=config)
+    commit_all(project.root)
+    resync(project)
+    bare = tmp_path / "agent-host"
+    (bare / ".kenning").mkdir(parents=True)
+    shutil.copy(project.state_dir / "config.toml", bare / ".kenning" / "config.toml")
+    return project, load_project(bare)
+
+
+def _active(project) -> int:
+    conn = open_store(project)
+    try:
+        return index_size(conn).by_lifecycle.get("active", 0)
+    finally:
+        conn.close()
+
+
+def test_answers_on_a_machine_without_the_files_serve_the_excerpts_unverified_and_say_why(shared):
+    checkout, elsewhere = shared
+    here = ask_project(checkout, QUESTION, now=NOW)
+    there = ask_project(elsewhere, QUESTION, now=NOW)
+    assert [e.fact.id for e in there.excerpts] == [e.fact.id for e in here.excerpts]
+    assert "source_missing" not in there.filtered
+    files = [e for e in there.excerpts if e.fact.source.kind in ("file", "commit")]
+    assert files and {(e.freshness.state, e.freshness.detail) for e in files} == {(FreshnessState.UNVERIFIED, NOT_HERE)}
+    assert NOT_HERE_DEGRADATION in there.degradations and NOT_HERE_DEGRADATION not in here.degradations
+    searched = search_project(elsewhere, "widget", SearchOptions(), now=NOW)
+    assert searched.excerpts and NOT_HERE_DEGRADATION in searched.degradations
+
+
+def test_stale_on_a_machine_without_the_files_has_nothing_to_compare(shared):
+    _, elsewhere = shared
+    conn = open_store(elsewhere)
+    try:
+        report = stale_report(conn, elsewhere, now=NOW)
+    finally:
+        conn.close()
+    assert report.excerpts == ()
+    assert NOT_HERE_DEGRADATION in report.degradations
+    assert report.notes[0].startswith("none of the 3 indexed file(s) is under ")
+
+
+def test_a_sync_from_a_machine_without_the_files_is_refused_and_retires_nothing(shared):
+    checkout, elsewhere = shared
+    before = _active(checkout)
+    with pytest.raises(UsageError, match=r"would retire every excerpt of .* on the shared PostgreSQL store"):
+        resync(elsewhere)
+    assert _active(checkout) == before > 0
+
+
+def test_a_file_deleted_in_the_checkout_is_still_source_missing(shared):
+    checkout, _ = shared
+    (checkout.root / "docs" / "deploy.md").unlink()
+    answer = ask_project(checkout, QUESTION, now=NOW)
+    assert answer.filtered.get("source_missing") == 1
+    assert NOT_HERE_DEGRADATION not in answer.degradations
+
+
+def test_a_top_level_folder_deleted_in_the_checkout_is_still_source_missing(shared):
+    """The missing file's own top-level entry is gone too: the other entries say the checkout
+    is here."""
+    checkout, _ = shared
+    shutil.rmtree(checkout.root / "docs")
+    answer = ask_project(checkout, QUESTION, now=NOW)
+    assert answer.filtered.get("source_missing") == 1
+    assert NOT_HERE_DEGRADATION not in answer.degradations
