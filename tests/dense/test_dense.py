@@ -211,6 +211,13 @@ def test_status_says_which_questions_are_hybrid_when_one_model_is_complete_and_t
     assert ask(root, FRENCH)["mode"] == "hybrid"  # what the line says, as answers serve it
     english = ask(root, PARAPHRASE)
     assert english["mode"] == "lexical" and dense_said(english)[0].startswith("dense index incomplete: 3 of 4")
+    from starlette.testclient import TestClient
+
+    from kenning.interfaces.web.app import create_app
+
+    app = create_app(load_project(root), home=tmp_path / "home", clock=lambda: NOW)
+    page = TestClient(app, base_url="http://127.0.0.1").get("/status")
+    assert page.status_code == 200 and "other languages (use) answered hybrid" in page.text  # the cockpit too
     complete = json.loads(kenning("status", "--project", str(synced), "--json").stdout)["engines"]["dense"]
     assert "partly" not in complete and all(e["complete"] for e in complete["embedders"].values())
 
