@@ -24,6 +24,20 @@ DEAD = "postgresql://kenning@127.0.0.1:1/nothing"  # nothing listens on port 1: 
 
 
 @contextmanager
+def scratch_database(kind: str, options: str = "") -> Iterator[str]:
+    """The URL of a database of its own on the test server, dropped after the test."""
+    url = server_url()
+    name = f"kenning_{kind}_{uuid.uuid4().hex[:8]}"
+    with psycopg.connect(url, autocommit=True) as admin:
+        admin.execute(f"CREATE DATABASE {name} {options}".rstrip())
+    try:
+        yield urlsplit(url)._replace(path=f"/{name}").geturl()
+    finally:
+        with psycopg.connect(url, autocommit=True) as admin:
+            admin.execute(f"DROP DATABASE {name} WITH (FORCE)")
+
+
+@contextmanager
 def pg_store_at(url: str, project: str) -> Iterator[Any]:
     conn = pg_connect(url, project)
     try:
@@ -69,12 +83,7 @@ def test_status_never_migrates_a_database_at_an_older_schema_and_says_a_sync_wil
     """A database last migrated by an older kenning: answers refuse (StoreOutdated) until a
     sync migrates it. `kenning status` migrated it silently (a read command writing DDL to the
     database the whole team shares) and then said "level 2 in service"."""
-    url = server_url()
-    name = f"kenning_older_{uuid.uuid4().hex[:8]}"
-    with psycopg.connect(url, autocommit=True) as admin:
-        admin.execute(f"CREATE DATABASE {name}")
-    older = urlsplit(url)._replace(path=f"/{name}").geturl()
-    try:
+    with scratch_database("older") as older:
         project = make_project({"a.md": "# A\n"}, name="older-demo")
         with pg_store_at(older, project.name) as conn:  # migrated to the last schema, then set one back
             latest = schema_version(conn)
@@ -90,27 +99,16 @@ def test_status_never_migrates_a_database_at_an_older_schema_and_says_a_sync_wil
         assert "serving the local level-0 store instead of PostgreSQL" not in data["degradations"]
         with psycopg.connect(older, autocommit=True) as check:
             assert check.execute("SELECT max(version) FROM kenning_migrations").fetchone()[0] == latest - 1
-    finally:
-        with psycopg.connect(url, autocommit=True) as admin:
-            admin.execute(f"DROP DATABASE {name} WITH (FORCE)")
 
 
 @pytest.mark.postgres
 def test_status_of_a_database_kenning_never_wrote_to_creates_nothing(make_project):
-    url = server_url()
-    name = f"kenning_empty_{uuid.uuid4().hex[:8]}"
-    with psycopg.connect(url, autocommit=True) as admin:
-        admin.execute(f"CREATE DATABASE {name}")
-    empty = urlsplit(url)._replace(path=f"/{name}").geturl()
-    try:
+    with scratch_database("empty") as empty:
         data = project_status(make_project({"a.md": "# A\n"}), empty)
         assert data["engines"]["store"]["available"] is True and data["engines"]["store"]["schema_version"] == 0
         assert "index missing: run `kenning sync`" in data["degradations"]
         with psycopg.connect(empty, autocommit=True) as check:
             assert check.execute("SELECT to_regclass('kenning_migrations')").fetchone()[0] is None
-    finally:
-        with psycopg.connect(url, autocommit=True) as admin:
-            admin.execute(f"DROP DATABASE {name} WITH (FORCE)")
 
 
 def test_the_local_store_reports_its_engine(make_project):
@@ -132,22 +130,14 @@ def test_a_reachable_server_is_level_2_with_nothing_missing(make_project):
 def test_a_database_lower_casing_ascii_only_is_a_degradation(make_project):
     """kenning folds case beyond ASCII on both engines (store/fold.py); a database created with
     LC_CTYPE C cannot, and status says so."""
-    url = server_url()
-    name = f"kenning_ctype_c_{uuid.uuid4().hex[:8]}"
-    with psycopg.connect(url, autocommit=True) as admin:
-        admin.execute(f"CREATE DATABASE {name} TEMPLATE template0 LC_COLLATE 'C' LC_CTYPE 'C'")
-    try:
-        data = project_status(make_project({"a.md": "# A\n"}), urlsplit(url)._replace(path=f"/{name}").geturl())
+    with scratch_database("ctype_c", "TEMPLATE template0 LC_COLLATE 'C' LC_CTYPE 'C'") as scratch:
+        data = project_status(make_project({"a.md": "# A\n"}), scratch)
         assert data["level"] == 2
         reason = data["engines"]["store"]["case_folding"]
         assert reason.startswith("the database lower-cases otherwise than kenning (lower('ÉΩİΣ') = 'ÉΩİΣ'")
         assert f"postgresql: {reason}" in data["degradations"]
-    finally:
-        with psycopg.connect(url, autocommit=True) as admin:
-            admin.execute(f"DROP DATABASE {name} WITH (FORCE)")
-    assert (
-        "case_folding" not in project_status(make_project({"b.md": "# B\n"}, name="fold-ok"), url)["engines"]["store"]
-    )
+    folding = project_status(make_project({"b.md": "# B\n"}, name="fold-ok"), server_url())
+    assert "case_folding" not in folding["engines"]["store"]
 
 
 def test_the_store_key_takes_only_a_postgresql_url():
@@ -180,12 +170,7 @@ def test_a_database_a_newer_kenning_migrated_is_refused_for_reads_and_writes(mak
     """One machine of the team upgraded kenning and synced: the others read it as current (only
     `<` was checked) and their syncs wrote old-schema rows into it. SQLite refuses unknown
     versions; PostgreSQL now does too, and says to upgrade."""
-    url = server_url()
-    name = f"kenning_newer_{uuid.uuid4().hex[:8]}"
-    with psycopg.connect(url, autocommit=True) as admin:
-        admin.execute(f"CREATE DATABASE {name}")
-    newer = urlsplit(url)._replace(path=f"/{name}").geturl()
-    try:
+    with scratch_database("newer") as newer:
         project = make_project({"README.md": "# Demo\n\nText.\n"}, name="newer-demo")
         with pg_store_at(newer, project.name) as conn:
             conn.execute("INSERT INTO kenning_migrations (version, name) VALUES (9999, 'from_the_future')")
@@ -199,6 +184,3 @@ def test_a_database_a_newer_kenning_migrated_is_refused_for_reads_and_writes(mak
         assert store["outdated"] is True and "does not know" in store["reason"]
         with psycopg.connect(newer, autocommit=True) as check:
             assert check.execute("SELECT count(*) FROM facts").fetchone()[0] == 0
-    finally:
-        with psycopg.connect(url, autocommit=True) as admin:
-            admin.execute(f"DROP DATABASE {name} WITH (FORCE)")
