@@ -138,7 +138,11 @@ def test_ctrl_c_during_bench_speed_deletes_the_throwaway(corpus, db, tmp_path):
     with db.raw.transaction():
         db.execute("SELECT pg_advisory_xact_lock(%s)", (ID_LOCK,))
         bench = subprocess.Popen(
-            [KENNING, "bench", "--speed", "--project", str(corpus.root)], env=env, stdout=subprocess.PIPE, text=True
+            [KENNING, "bench", "--speed", "--project", str(corpus.root)],
+            env=env,
+            stdout=subprocess.PIPE,
+            text=True,
+            preexec_fn=_ctrl_c_heard,
         )
         deadline = time.monotonic() + 60
         while not _waiting_for_id_lock(db) and time.monotonic() < deadline:
@@ -149,6 +153,14 @@ def test_ctrl_c_during_bench_speed_deletes_the_throwaway(corpus, db, tmp_path):
         assert bench.wait(timeout=60) != 0
     assert throwaways(db) == {}
     assert snapshot(db, corpus.name) == before
+
+
+def _ctrl_c_heard() -> None:
+    """In the child before it runs: SIGINT back to its default, as at a terminal. A suite started
+    in the background by a non-interactive shell (``pytest … &``) ignores SIGINT, and an ignored
+    signal stays ignored across exec: Python then installs no KeyboardInterrupt, and the Ctrl-C
+    this test sends would go unheard (two background runs of the suite timed out here)."""
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
 
 
 def _waiting_for_id_lock(db: PgConnection) -> bool:
