@@ -26,6 +26,13 @@ SERVER_GAPS = {
 }
 
 
+# What answers words on level 2, in the place of FTS5 and its trigram table (docs/postgresql.md).
+SERVER_TEXT_ENGINES: dict[str, dict[str, Any]] = {
+    "fts5": {"available": True, "engine": "postgresql", "detail": "word postings and tsvector, scored as FTS5's bm25"},
+    "trigram": {"available": True, "engine": "postgresql", "detail": "pg_trgm over titles and paths"},
+}
+
+
 def engines() -> dict[str, dict[str, Any]]:
     """The lexical and dense engines this installation has, each with ``available`` and, when
     off, the reason (the graph and the core pack depend on the project: see below)."""
@@ -104,6 +111,8 @@ def project_status(project: Project, database_url: str | None = None) -> dict[st
         data["in_service"] = not (server and not server["available"] and conn is None)
         if server and server["available"]:
             data["level"] = 2
+            # this machine's SQLite FTS5 serves nothing here: what does, in its place
+            data["engines"].update({name: dict(engine) for name, engine in SERVER_TEXT_ENGINES.items()})
             degradations.extend(f"postgresql: {server[key]}" for key in SERVER_GAPS if key in server)
         elif server and conn is not None:
             degradations.append("serving the local level-0 store instead of PostgreSQL")

@@ -124,6 +124,8 @@ def test_a_reachable_server_is_level_2_with_nothing_missing(make_project):
     assert store["available"] and store["engine"] == "postgresql" and store["schema_version"] >= 1
     assert not [d for d in data["degradations"] if d.startswith("postgresql: ") or "not implemented" in d]
     assert "missing" not in store
+    assert data["engines"]["fts5"]["engine"] == data["engines"]["trigram"]["engine"] == "postgresql"
+    assert "sqlite" not in data["engines"]["fts5"]  # this machine's SQLite answers nothing at level 2
 
 
 @pytest.mark.postgres
