@@ -93,6 +93,15 @@ def for_query(embedders: dict[str, Embedder], text: str) -> Embedder:
     return embedders[MINILM] if USE not in embedders or looks_english(text) else embedders[USE]
 
 
+def questions_of(name: str, embedders: dict[str, Embedder]) -> str:
+    """Which questions ``name``'s index serves, as :func:`for_query` sends them (``kenning
+    status``): beside the multilingual model, MiniLM the English ones and it the others; alone,
+    every question."""
+    if USE not in embedders:
+        return "all"
+    return "other languages" if name == USE else "English"
+
+
 _FRENCH = frozenset(
     [
         "le",

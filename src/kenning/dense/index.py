@@ -121,13 +121,8 @@ def update(
     chosen = embedders(project)
     dropped: dict[str, int] = {}
     for name, embedder in chosen.items():
-        stored = vectors.manifest(conn, name)
-        with transaction(conn):
-            if stored is None or dense_manifest.differences(stored, embedder):
-                if stored is not None:
-                    summary["notes"].append(dense_manifest.announce(stored, embedder))
-                vectors.reset(conn, name, dense_manifest.expected(embedder), created=iso(utc_now()))
-            dropped[name] = vectors.drop_stale(conn, name)
+        announced, dropped[name] = _prepare(conn, name, embedder)
+        summary["notes"].extend(announced)
         summary["embedders"][name] = {}  # the report keeps the configuration's order
     batch_seconds = 0.0
     covered = {name: vectors.coverage(conn, name) for name in chosen}  # one model's work leaves the other's as it was
@@ -210,11 +205,7 @@ def embed_notes(conn: Connection, project: Project) -> list[str]:
     embedders whose index now holds every note; a failure raises (the caller reports it)."""
     done = []
     for name, embedder in embedders(project).items():
-        stored = vectors.manifest(conn, name)
-        with transaction(conn):
-            if stored is None or dense_manifest.differences(stored, embedder):
-                vectors.reset(conn, name, dense_manifest.expected(embedder), created=iso(utc_now()))
-            vectors.drop_stale(conn, name)
+        _prepare(conn, name, embedder)
         tried: set[int] = set()
         while (rows := vectors.pending(conn, name, BATCH)) and not tried.issuperset(row[0] for row in rows):
             tried.update(row[0] for row in rows)  # a row still pending after its batch ends the loop
@@ -223,6 +214,22 @@ def embed_notes(conn: Connection, project: Project) -> list[str]:
         if embedded >= total:
             done.append(name)
     return done
+
+
+def _prepare(conn: Connection, name: str, embedder: embed.Embedder) -> tuple[list[str], int]:
+    """``name``'s index made ready for ``embedder``, in one transaction: built afresh where there
+    is none or another model or configuration built it, then the vectors of retired or changed
+    excerpts dropped. Returns the reindex's announcement (none for a first build) and how many
+    vectors were dropped."""
+    stored = vectors.manifest(conn, name)
+    announced = []
+    with transaction(conn):
+        if stored is None or dense_manifest.differences(stored, embedder):
+            if stored is not None:
+                announced.append(dense_manifest.announce(stored, embedder))
+            vectors.reset(conn, name, dense_manifest.expected(embedder), created=iso(utc_now()))
+        dropped = vectors.drop_stale(conn, name)
+    return announced, dropped
 
 
 def _embed(
@@ -326,7 +333,7 @@ def status(conn: Connection | None, project: Project) -> dict[str, Any]:
             "weights_sha256": embedder.weights_sha256,
             "embedded": cover.embedded,
             "total": cover.total,
-            "questions": _questions_of(name, chosen),
+            "questions": embed.questions_of(name, chosen),
             "complete": False,
         }
         if cover.stored is None:
@@ -359,11 +366,3 @@ def _partly_serving(found: dict[str, Any]) -> dict[str, str]:
         if not e["complete"]
     )
     return {"partly": f"questions in {served} answered hybrid; {waiting}"}
-
-
-def _questions_of(name: str, chosen: dict[str, embed.Embedder]) -> str:
-    """Which questions an embedder's index serves (``embed.for_query``): with the multilingual
-    model beside it, MiniLM takes the English ones and it the others; alone, every question."""
-    if embed.USE not in chosen:
-        return "all"
-    return "other languages" if name == embed.USE else "English"
