@@ -49,7 +49,7 @@ def no_token_yet(project: Project, home: Path) -> None:
     if not active_for(home, project.name, now=now()):
         warn(
             f"note: no active token is bound to project {project.name!r} yet, so every MCP request is refused (401): "
-            f"create one with `kenning token create --scope memory:read --project {project.root}`"
+            f"create one with `kenning token create --scope memory:read --project {typed_directory(project.root)}`"
         )
 
 
