@@ -26,6 +26,13 @@ rows without and with packing, git's blob id, ``Parsed.sent``, pickling, freeing
 
     .venv/bin/python bench/pool_cpu.py --against /tmp/before/src --stages --passes 3
 
+``--pool``: this tree's real pool (``read.read_all``, its workers forked as a cold sync forks
+them, a consumer that only counts what comes) against the same ``read_one`` calls made one by one
+in this process, alternated per pass: the pool's CPU (its workers' rusage) beside the serial CPU,
+and the pool's wall time — what the pool costs beyond the work itself.
+
+    .venv/bin/python bench/pool_cpu.py --against /tmp/before/src --pool --passes 3
+
 ``--against``: a ``src/`` exported from another commit (``git archive <commit> src | tar -x -C
 /tmp/before``).
 """
@@ -35,6 +42,7 @@ from __future__ import annotations
 import argparse
 import gc
 import os
+import resource
 import statistics
 import sys
 import tempfile
@@ -76,6 +84,7 @@ def main() -> None:
     parser.add_argument("--cache", type=Path, default=SDIST_CACHE)
     parser.add_argument("--wire", action="store_true", help="also time pickling the results, chunk by chunk")
     parser.add_argument("--stages", action="store_true", help="this tree's worker CPU stage by stage")
+    parser.add_argument("--pool", action="store_true", help="this tree's real pool against the same work serially")
     args = parser.parse_args()
     os.environ.setdefault("KENNING_HOME", tempfile.mkdtemp(prefix="kenning-pool-cpu-"))
     root = args.dir or fetch_sdist(*DJANGO, args.cache)
@@ -92,6 +101,9 @@ def main() -> None:
         return
     if args.stages:
         stages(candidates, args.passes)
+        return
+    if args.pool:
+        pool_against_serial(candidates, args.passes)
         return
     spent: dict[str, list[float]] = {name: [] for name in trees}
     for n in range(args.passes):
@@ -168,6 +180,28 @@ def wire(trees: dict[str, tuple[dict[str, ModuleType], object]], candidates: lis
     for name in trees:
         print(f"  {_line(name, medians[name], sent[name])}")
     print(f"  saved: {_saved(medians)}")
+
+
+def pool_against_serial(candidates: list, passes: int) -> None:
+    """Per pass, this tree's pool over every file (a consumer that counts) and the same files
+    read one by one here: CPU seconds of each, the pool's wall time."""
+    from kenning.ingest.read import read_all, read_one
+
+    for n in range(passes):
+        before = resource.getrusage(resource.RUSAGE_CHILDREN)
+        start = time.perf_counter()
+        files = sum(1 for _ in read_all(candidates, {}, None, pack=True).start())
+        wall = time.perf_counter() - start
+        after = resource.getrusage(resource.RUSAGE_CHILDREN)
+        pool = (after.ru_utime + after.ru_stime) - (before.ru_utime + before.ru_stime)
+        start = time.process_time()
+        for cand in candidates:
+            read_one((cand, None, True))
+        serial = time.process_time() - start
+        print(
+            f"pass {n + 1}: pool {pool:.2f} s of CPU ({files} files, wall {wall:.2f} s), "
+            f"serially {serial:.2f} s of CPU; load {os.getloadavg()[0]:.2f}"
+        )
 
 
 def stages(candidates: list, passes: int) -> None:
