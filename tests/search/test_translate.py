@@ -83,6 +83,14 @@ def test_terms_of_several_words_and_inflected_forms_reach_their_gloss(english):
         assert answer.excerpts[0].fact.source.uri.startswith(uri), (question, [e.fact.title for e in answer.excerpts])
 
 
+def test_words_the_question_does_not_search_are_not_translated(english):
+    # beside a typed code name, the words asking where it is defined are left out (search/query.py);
+    # their glosses (``définie`` → ``set``) would search what the question never asked
+    answer = search_project(english, "où est définie la fonction load_settings", SearchOptions(limit=3), now=NOW)
+    assert answer.notes == ()
+    assert answer.excerpts[0].fact.title.startswith("def load_settings")
+
+
 def test_a_french_project_keeps_its_own_french_words(french):
     answer = search_project(french, "où est le délai d'attente par défaut", SearchOptions(limit=3), now=NOW)
     assert answer.notes == ()

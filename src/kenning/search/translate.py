@@ -88,10 +88,13 @@ def translate(conn: Connection, parsed: ParsedQuery) -> tuple[ParsedQuery, tuple
     if not any(w.free for w in words):
         return parsed, ()
     french = reads_french(text) or bool(_FRENCH_LETTERS.search(text) or _ELIDED.search(text))
+    # The words the parser searches: not the stop words, nor the frame of a typed code name
+    # ("où est définie la fonction parse_args": ``définie``, ``fonction``), which stay unsearched.
+    kept = frozenset(unaccented(part) for term in parsed.terms for part in _WORD.findall(term))
     found: list[tuple[int, int, tuple[str, ...]]] = []
     i = 0
     while i < len(words):
-        span, glosses = _translation(conn, text, words, i, french)
+        span, glosses = _translation(conn, text, words, i, french, kept)
         if glosses:
             found.append((words[i].start, words[i + span - 1].end, glosses))
         i += span
@@ -110,12 +113,15 @@ def translate(conn: Connection, parsed: ParsedQuery) -> tuple[ParsedQuery, tuple
         return parsed, ()
 
 
-def _translation(conn: Connection, text: str, words: list[_Word], i: int, french: bool) -> tuple[int, tuple[str, ...]]:
+def _translation(
+    conn: Connection, text: str, words: list[_Word], i: int, french: bool, kept: frozenset[str]
+) -> tuple[int, tuple[str, ...]]:
     """How many words from ``words[i]`` one term takes, and the glosses it is searched as (none:
-    the word stays as typed). The longest term the glossary lists and the index does not hold."""
+    the word stays as typed). The longest term the glossary lists and the index does not hold,
+    of free words, one at least searched (in ``kept``: ``de`` of ``mot de passe`` is not)."""
     for n in range(min(_longest_term(), len(words) - i), 0, -1):
         span = words[i : i + n]
-        if not all(w.free for w in span) or not _adjacent(text, span):
+        if not all(w.free for w in span) or not any(w.folded in kept for w in span) or not _adjacent(text, span):
             continue
         entry = _entry(tuple(w.folded for w in span), french)
         if entry is None or fts.words_match(conn, quote_term(text[span[0].start : span[-1].end])):
