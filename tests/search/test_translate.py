@@ -24,7 +24,7 @@ ENGLISH = {
         "        return handle.read()\n"
     ),
     "app/errors.py": 'class ConnectionError(Exception):\n    """Raised when the server cannot be reached."""\n',
-    "docs/jobs.md": "# Jobs\n\nJobs wait on a stack, the newest on top.\n",
+    "docs/jobs.md": "# Jobs\n\nJobs wait on a stack, the newest on top. Retries are enabled per job.\n",
 }
 FRENCH = {
     "docs/fichiers.md": "# Lire un fichier\n\nLa fonction lire_fichier ouvre le fichier et renvoie son contenu.\n",
@@ -123,6 +123,10 @@ def test_answers_to_english_questions_are_unchanged(english):
     assert search_project(english, "a pile of jobs", SearchOptions(), now=NOW).notes == ()
     answer = search_project(english, "la pile des jobs", SearchOptions(), now=NOW)
     assert answer.notes == ("translated: 'pile' searched as 'stack'",)
+    # so is one French writes with accents (``activé``): typed without them, ``active`` is English
+    assert search_project(english, "active jobs", SearchOptions(), now=NOW).notes == ()
+    answer = search_project(english, "jobs activés", SearchOptions(), now=NOW)
+    assert answer.notes == ("translated: 'activés' searched as 'enabled'",)
 
 
 def test_inflections_reach_the_lemma_in_a_french_question_only():
@@ -141,4 +145,4 @@ def test_the_glossary_ships_with_the_package_and_reads_every_line():
     assert table[("fichier",)].glosses == ("file",)
     assert table[("mot", "de", "passe")].glosses == ("password",)
     assert table[("delai", "attente")].glosses == ("timeout",)
-    assert table[("file",)].english_too and not table[("fichier",)].english_too
+    assert table[("file",)].french_only and table[("active",)].french_only and not table[("fichier",)].french_only

@@ -15,7 +15,8 @@ endings (``définit``, ``gérée``, ``utilisent``, ``attend``, ``renvoie``). The
 the entries the glossary marks as English words too (``file``: a queue; ``sort``: exits), apply
 only in a question that reads as French — its French function words outnumber English-only
 ones (``query``), or it writes a French accent or an elision (``d'attente``): an English question
-("sort the files", "charges") is never read as French inflections.
+("sort the files", "charges") is never read as French inflections. So do the entries French
+writes with accents: in an English question, ``active`` is no ``activé`` typed without them.
 
 Like spelling: only the natural syntax (``--syntax fts`` means what it says), never a word inside
 quotes or backticks, a prefix (``deploy*``), a word of a code name (``lire_fichier``,
@@ -57,7 +58,10 @@ class Entry:
     """One glossary entry: the English glosses of a French word or term."""
 
     glosses: tuple[str, ...]
-    english_too: bool  # the French word is an English word too: translated in a French question only
+    # Translated in a question that reads as French only: the French word is an English word too
+    # (``file``, marked ``en``), or French writes it with accents (``activé``, ``accès``): typed
+    # without them in an English question, ``active`` and ``access`` are English words.
+    french_only: bool
 
 
 @dataclass(frozen=True)
@@ -138,10 +142,10 @@ def _entry(words: tuple[str, ...], french: bool) -> Entry | None:
     table = glossary()
     if len(words) > 1:
         entry = table.get(tuple(_singular(w) for w in words))
-        return entry if entry is not None and (french or not entry.english_too) else None
+        return entry if entry is not None and (french or not entry.french_only) else None
     for lemma in _lemmas(words[0], french):
         entry = table.get((lemma,))
-        if entry is not None and (french or not entry.english_too):
+        if entry is not None and (french or not entry.french_only):
             return entry
     return None
 
@@ -242,7 +246,7 @@ def glossary() -> dict[tuple[str, ...], Entry]:
         if len(key) > 1:
             key = tuple(_singular(w) for w in key)
         glosses = tuple(g.strip() for g in english.split(",") if g.strip())
-        table.setdefault(key, Entry(glosses, flag == ["en"]))
+        table.setdefault(key, Entry(glosses, flag == ["en"] or unaccented(french) != french.lower()))
     return table
 
 
