@@ -29,9 +29,10 @@ tried one more. Translation comes first, then the spelling rule on what is left
 from __future__ import annotations
 
 import re
+import unicodedata
 from dataclasses import dataclass, replace
 from functools import cache
-from importlib import resources
+from pathlib import Path
 
 from kenning.errors import InvalidQuery
 from kenning.search import spelling
@@ -41,7 +42,8 @@ from kenning.store.fold import unaccented
 from kenning.store.fts import Filters
 from kenning.store.handle import Connection
 
-GLOSSARY = "fr_en.tsv"
+GLOSSARY = Path(__file__).parent / "data" / "fr_en.tsv"
+_ACCENTS = re.compile(r"[\u0300-\u036f]")  # combining marks
 _WORD = re.compile(r"[^\W\d_]+")
 # A token as the query parser reads it (letters, digits and the joiners of code names and paths).
 _TOKEN = re.compile(r"[\w][\w.\-/]*[\w]|[\w]")
@@ -237,16 +239,16 @@ def _singular(word: str) -> str:
 def glossary() -> dict[tuple[str, ...], Entry]:
     """The shipped glossary, keyed by each term's folded words (plurals read as singulars)."""
     table: dict[tuple[str, ...], Entry] = {}
-    text = resources.files("kenning.search").joinpath("data", GLOSSARY).read_text(encoding="utf-8")
-    for line in text.splitlines():
+    for line in GLOSSARY.read_text(encoding="utf-8").splitlines():
         if not line.strip() or line.startswith("#"):
             continue
         french, english, *flag = line.split("\t")
-        key = tuple(w.folded for w in _words(french))
+        plain = _ACCENTS.sub("", unicodedata.normalize("NFD", french.lower()))  # French letters: unaccented()
+        key = tuple(_WORD.findall(_ELIDED.sub(" ", plain)))
         if len(key) > 1:
             key = tuple(_singular(w) for w in key)
         glosses = tuple(g.strip() for g in english.split(",") if g.strip())
-        table.setdefault(key, Entry(glosses, flag == ["en"] or unaccented(french) != french.lower()))
+        table.setdefault(key, Entry(glosses, flag == ["en"] or plain != french.lower()))
     return table
 
 
