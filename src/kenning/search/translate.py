@@ -21,9 +21,10 @@ writes with accents: in an English question, ``active`` is no ``activé`` typed 
 Like spelling: only the natural syntax (``--syntax fts`` means what it says), never a word inside
 quotes or backticks, a prefix (``deploy*``), a word of a code name (``lire_fichier``,
 ``config.fichier``, ``getFichier``: the project's own spelling) or a name with two capitals or
-more. Each word costs one index probe (kept per store state, ``fts.words_match``), each gloss
-tried one more. Translation comes first, then the spelling rule on what is left
-(:func:`searched`): a French word is no slip of an English one (``fonction``).
+more. Each word or term the glossary lists costs one index probe (kept per store state,
+``fts.words_match``), each gloss tried one more; other words none. Translation comes first,
+then the spelling rule on what is left (:func:`searched`): a French word is no slip of an
+English one (``fonction``).
 """
 
 from __future__ import annotations
@@ -48,9 +49,9 @@ _WORD = re.compile(r"[^\W\d_]+")
 # A token as the query parser reads it (letters, digits and the joiners of code names and paths).
 _TOKEN = re.compile(r"[\w][\w.\-/]*[\w]|[\w]")
 _CODE_TOKEN = re.compile(r"[_./\d]|[a-z][A-Z]")  # a word of a code name, a path, a version
+# A French elided word: l', d', qu', n' before a word ("it's" is none).
+_ELIDED = re.compile(r"(?<![^\W\d_])(?:[cdjlmnst]|qu)['’](?=[^\W\d_])", re.IGNORECASE)
 # What may separate the words of one term: spaces, a hyphen, an elided word (``délai d'attente``).
-_ELISION = r"(?<![^\W\d_])(?:[cdjlmnst]|qu)['’](?=[^\W\d_])"  # l', d', qu', n' before a word ("it's" is none)
-_ELIDED = re.compile(_ELISION, re.IGNORECASE)
 _JOINER = re.compile(r"[\s\-]*(?:(?:[cdjlmnst]|qu)['’])?", re.IGNORECASE)
 _FRENCH_LETTERS = re.compile(r"[àâçéèêëîïôûùüÿœæ]", re.IGNORECASE)
 
