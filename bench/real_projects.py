@@ -173,7 +173,8 @@ def ask_all(
 ) -> tuple[dict[str, object], list[dict[str, object]]]:
     file = QUESTIONS / (f"{name}.{question_set}.jsonl" if question_set else f"{name}.jsonl")
     rows = [json.loads(line) for line in file.read_text().splitlines() if line.strip()]
-    found, reciprocal, misses, latencies, errors = 0, 0.0, [], [], 0
+    found, first, reciprocal, misses, latencies, errors = 0, 0, 0.0, [], [], 0
+    ranks: list[dict[str, object]] = []
     for row in rows:
         start = time.perf_counter()
         done = subprocess.run(
@@ -196,8 +197,10 @@ def ask_all(
             files.append(sorted(paths)[0] if paths else "?")
             if rank is None and paths & expected:
                 rank = i
+        ranks.append({"question": row["question"], "rank": rank, "notes": answer.get("notes") or []})
         if rank:
             found += 1
+            first += rank == 1
             reciprocal += 1 / rank
         else:
             misses.append(
@@ -214,10 +217,12 @@ def ask_all(
     latencies.sort()
     return {
         "questions": n,
+        "hits_at_1": round(first / n, 3) if n else None,
         "recall_at_5": round(found / n, 3) if n else None,
         "mrr_at_5": round(reciprocal / n, 3) if n else None,
         "ask_cli_p50_ms": round(latencies[n // 2] * 1000) if n else None,
         "ask_errors": errors,
+        "ranks": ranks,  # each question's rank of its first expected file (None: not in the top 5), its notes
     }, misses
 
 
@@ -264,6 +269,7 @@ def main() -> int:
         "level0_ratio",
         "noop_resync_s",
         "questions",
+        "hits_at_1",
         "recall_at_5",
         "mrr_at_5",
         "ask_cli_p50_ms",

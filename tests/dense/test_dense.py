@@ -121,6 +121,16 @@ def test_a_french_question_finds_the_english_section_through_the_multilingual_mo
     assert top["explain"]["lists"]["dense"]["rank"] == 1
 
 
+def test_a_french_question_is_translated_for_the_lexical_list_of_a_hybrid_answer(synced):
+    # the multilingual model reads the question as typed; the word index, its English glosses
+    answer = ask(synced, FRENCH)
+    assert (answer["mode"], answer["level"]) == ("hybrid", 1)
+    assert "translated: 'annuler' searched as 'cancel'" in answer["notes"]
+    assert "translated: 'lent' searched as 'slow'" in answer["notes"]
+    assert answer["query"] == FRENCH
+    assert answer["excerpts"][0]["title"] == "Cancelling slow calls"
+
+
 def test_explain_shows_each_lists_rank_and_contribution(synced):
     answer = ask(synced, "how do users sign in", "--explain")
     top = answer["excerpts"][0]

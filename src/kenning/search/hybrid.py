@@ -27,7 +27,7 @@ from kenning.errors import DenseRefused
 from kenning.project import Project
 from kenning.records import Answer, EmptyReason, Lifecycle
 from kenning.registry import GLOBAL_NAME
-from kenning.search import lexical, prefix, spelling
+from kenning.search import lexical, prefix, translate
 from kenning.search.lexical import Hit
 from kenning.search.query import ParsedQuery
 from kenning.search.serve import (
@@ -225,7 +225,7 @@ def search(
     spelled: tuple[str, ...] = ()
     if mode == "hybrid":
         with fts_guard.time_budget(conn):
-            parsed, spelled = spelling.corrected(conn, parsed, filters_of(options))
+            parsed, spelled = translate.searched(conn, parsed, filters_of(options))
     found, prefix_notes = fused(conn, project, parsed, options, embedder, fusion, mode)
     hits = [
         Hit(fact_id, score, {"fusion": fusion.describe(), "model": embedder.model_id, "lists": parts})

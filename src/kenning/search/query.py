@@ -19,6 +19,7 @@ _ELISION = re.compile(r"(?<=['’])\w{1,2}\b|\b\w{1,2}(?=['’]\w)")
 
 _TOKEN = re.compile(r"[\w][\w.\-/]*[\w]|[\w]", re.UNICODE)
 _PREFIX = re.compile(r"(?<![\w.\-/])(\w+)\*")  # a whole word typed with `*` after it
+QUOTED = re.compile(r'"[^"]*"|`[^`]*`|«[^»]*»')  # typed exactly: never corrected nor translated
 # Shapes only code names take: snake_case, camelCase (mRNA or siRNA are not camelCase).
 CODE_NAME = re.compile(r"_\w|[a-z][A-Z][a-z]")
 # "where is the function X defined", "où est définie la classe X": beside a code name, the words
@@ -135,6 +136,11 @@ def prefix_words(text: str) -> set[str]:
     """The words typed with ``*`` after them (``deploy*``), lower-cased: natural syntax reads
     each as a prefix (``search/prefix.py``)."""
     return {w.lower() for w in _PREFIX.findall(text)}
+
+
+def reads_french(text: str) -> bool:
+    """Whether ``text`` reads as French: the stop words it drops would be French ones."""
+    return _stop_words(_TOKEN.findall(_ELISION.sub(" ", text))) is FRENCH_STOP_WORDS
 
 
 def _stop_words(tokens: list[str]) -> frozenset[str]:

@@ -20,7 +20,7 @@ from kenning.ingest.spans import split as split_spans
 from kenning.ingest.test_files import is_test_path
 from kenning.project import Project
 from kenning.records import Answer, EmptyReason, Excerpt, Fact, Freshness, FreshnessState, Lifecycle
-from kenning.search import lexical, prefix, spelling
+from kenning.search import lexical, prefix, translate
 from kenning.search.query import ParsedQuery, typed_code_names
 from kenning.search.snippet import make_snippet
 from kenning.store import facts as fact_store
@@ -116,7 +116,7 @@ def search_conn(
     if parsed.fts and prefix.guarded(parsed):
         fts_guard.check_expansion(conn, parsed.fts)  # prefixes and repeats: what the caller typed
     with fts_guard.time_budget(conn):
-        parsed, spelled = spelling.corrected(conn, parsed, filters)
+        parsed, spelled = translate.searched(conn, parsed, filters)
         parsed, prefix_notes = prefix.read(conn, parsed)  # after the estimate, which reads each prefix's range
         ranker = query_ranker(conn, project, parsed, options, now=now)
         depth = max(MIN_POOL, options.limit * POOL_FACTOR)

@@ -25,7 +25,7 @@ from __future__ import annotations
 import re
 from dataclasses import replace
 
-from kenning.search.query import ParsedQuery, parse, prefix_words, quote_term
+from kenning.search.query import QUOTED, ParsedQuery, parse, prefix_words, quote_term
 from kenning.store import fts
 from kenning.store.fold import unaccented
 from kenning.store.fts import Filters
@@ -39,7 +39,6 @@ MIN_LETTERS = 5
 MAX_TERMS = 4
 _PIECE = re.compile(r"[^\W\d_]+")
 _CAMEL = re.compile(r"(?<=[a-z])(?=[A-Z])")
-_QUOTED = re.compile(r'"[^"]*"|`[^`]*`|«[^»]*»')  # typed exactly: never corrected
 _ALPHABET = "abcdefghijklmnopqrstuvwxyz"
 _GROUP = 64  # variants asked in one OR query while narrowing down the ones the index holds
 
@@ -50,7 +49,7 @@ def corrected(conn: Connection, parsed: ParsedQuery, filters: Filters) -> tuple[
     if parsed.syntax != "natural" or len(parsed.terms) > MAX_TERMS:
         return parsed, ()
     fixes: dict[str, str] = {}
-    quoted = {unaccented(run) for span in _QUOTED.findall(parsed.text) for run in _runs(span)}
+    quoted = {unaccented(run) for span in QUOTED.findall(parsed.text) for run in _runs(span)}
     quoted |= {unaccented(run) for word in prefix_words(parsed.text) for run in _runs(word)}  # deploym*: a prefix
     for term in parsed.original_terms:
         for run in _runs(term):

@@ -1,0 +1,258 @@
+"""French words of a question over English text searched as their English glosses: level 0's
+bridge between the two languages, without a model.
+
+Rule: a French word or term (``fichier``, ``délai d'attente``, ``mot de passe``) that the word
+index holds nowhere is searched as its English glosses (``file``, ``timeout``, ``password``)
+that the index holds, from a glossary shipped with the package (``data/fr_en.tsv``); the answer
+says so in a note. The longest term wins (``base de données`` → ``database`` before ``données``
+→ ``data``). A word or term the index holds is never touched: a French project keeps its
+French, and a word both languages write (``configuration``, ``session``) is searched as typed.
+What no gloss of the index matches stays as typed (the spelling rule may then correct it).
+
+Inflected forms reach the glossary's lemma through a small suffix rule (:func:`_lemmas`):
+plurals (``fichiers``, ``journaux``), feminines (``définie``, ``active``) and the common verb
+endings (``définit``, ``gérée``, ``utilisent``, ``attend``, ``renvoie``). The suffix rule, and
+the entries the glossary marks as English words too (``file``: a queue; ``sort``: exits), apply
+only in a question that reads as French — its French function words outnumber English-only
+ones (``query``), or it writes a French accent or an elision (``d'attente``): an English question
+("sort the files", "charges") is never read as French inflections. So do the entries French
+writes with accents: in an English question, ``active`` is no ``activé`` typed without them.
+
+Like spelling: only the natural syntax (``--syntax fts`` means what it says), never a word inside
+quotes or backticks, a prefix (``deploy*``), a word of a code name (``lire_fichier``,
+``config.fichier``, ``getFichier``: the project's own spelling) or a name with two capitals or
+more. Each word or term the glossary lists costs one index probe (kept per store state,
+``fts.words_match``), each gloss tried one more; other words none. Translation comes first,
+then the spelling rule on what is left (:func:`searched`): a French word is no slip of an
+English one (``fonction``).
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from dataclasses import dataclass, replace
+from functools import cache
+from pathlib import Path
+
+from kenning.errors import InvalidQuery
+from kenning.search import spelling
+from kenning.search.query import QUOTED, ParsedQuery, parse, prefix_words, quote_term, reads_french
+from kenning.store import fts
+from kenning.store.fold import unaccented
+from kenning.store.fts import Filters
+from kenning.store.handle import Connection
+
+GLOSSARY = Path(__file__).parent / "data" / "fr_en.tsv"
+_ACCENTS = re.compile(r"[\u0300-\u036f]")  # combining marks
+_WORD = re.compile(r"[^\W\d_]+")
+# A token as the query parser reads it (letters, digits and the joiners of code names and paths).
+_TOKEN = re.compile(r"[\w][\w.\-/]*[\w]|[\w]")
+_CODE_TOKEN = re.compile(r"[_./\d]|[a-z][A-Z]")  # a word of a code name, a path, a version
+# A French elided word: l', d', qu', n' before a word ("it's" is none).
+_ELIDED = re.compile(r"(?<![^\W\d_])(?:[cdjlmnst]|qu)['’](?=[^\W\d_])", re.IGNORECASE)
+# What may separate the words of one term: spaces, a hyphen, an elided word (``délai d'attente``).
+_JOINER = re.compile(r"[\s\-]*(?:(?:[cdjlmnst]|qu)['’])?", re.IGNORECASE)
+_FRENCH_LETTERS = re.compile(r"[àâçéèêëîïôûùüÿœæ]", re.IGNORECASE)
+
+
+@dataclass(frozen=True)
+class Entry:
+    """One glossary entry: the English glosses of a French word or term."""
+
+    glosses: tuple[str, ...]
+    # Translated in a question that reads as French only: the French word is an English word too
+    # (``file``, marked ``en``), or French writes it with accents (``activé``, ``accès``): typed
+    # without them in an English question, ``active`` and ``access`` are English words.
+    french_only: bool
+
+
+@dataclass(frozen=True)
+class _Word:
+    folded: str  # lower-cased, without accents, as the word index reads it
+    start: int
+    end: int
+    free: bool  # outside quotes, prefixes and code names, and no name (``PPARy``)
+
+
+def searched(conn: Connection, parsed: ParsedQuery, filters: Filters) -> tuple[ParsedQuery, tuple[str, ...]]:
+    """``parsed`` as the index is searched: its French words translated, then its slips corrected
+    (``spelling``); its ``text`` kept as typed. The notes say what was searched instead."""
+    translated, notes = translate(conn, parsed)
+    corrected, spelled = spelling.corrected(conn, translated, filters)
+    if not notes and not spelled:
+        return parsed, ()
+    return replace(corrected, text=parsed.text), (*notes, *spelled)
+
+
+def translate(conn: Connection, parsed: ParsedQuery) -> tuple[ParsedQuery, tuple[str, ...]]:
+    """``parsed`` re-read from its text with each translated term replaced by its glosses (its
+    ``text`` is that rewritten text), and one note per term; ``parsed`` and no note when none is."""
+    if parsed.syntax != "natural":
+        return parsed, ()
+    text = parsed.text
+    words = _words(text)
+    if not any(w.free for w in words):
+        return parsed, ()
+    french = reads_french(text) or bool(_FRENCH_LETTERS.search(text) or _ELIDED.search(text))
+    # The words the parser searches: not the stop words, nor the frame of a typed code name
+    # ("où est définie la fonction parse_args": ``définie``, ``fonction``), which stay unsearched.
+    kept = frozenset(unaccented(part) for term in parsed.terms for part in _WORD.findall(term))
+    found: list[tuple[int, int, tuple[str, ...]]] = []
+    i = 0
+    while i < len(words):
+        span, glosses = _translation(conn, text, words, i, french, kept)
+        if glosses:
+            found.append((words[i].start, words[i + span - 1].end, glosses))
+        i += span
+    if not found:
+        return parsed, ()
+    rewritten = text
+    for start, end, glosses in reversed(found):
+        rewritten = rewritten[:start] + " ".join(glosses) + rewritten[end:]
+    notes = tuple(
+        f"translated: '{text[start:end]}' searched as " + ", ".join(f"'{g}'" for g in glosses)
+        for start, end, glosses in found
+    )
+    try:
+        return parse(rewritten, "natural"), notes
+    except InvalidQuery:  # glosses longer than the question's limit: searched as typed
+        return parsed, ()
+
+
+def _translation(
+    conn: Connection, text: str, words: list[_Word], i: int, french: bool, kept: frozenset[str]
+) -> tuple[int, tuple[str, ...]]:
+    """How many words from ``words[i]`` one term takes, and the glosses it is searched as (none:
+    the word stays as typed). The longest term the glossary lists and the index does not hold,
+    of free words, one at least searched (in ``kept``: ``de`` of ``mot de passe`` is not)."""
+    for n in range(min(_longest_term(), len(words) - i), 0, -1):
+        span = words[i : i + n]
+        if not all(w.free for w in span) or not any(w.folded in kept for w in span) or not _adjacent(text, span):
+            continue
+        entry = _entry(tuple(w.folded for w in span), french)
+        if entry is None or fts.words_match(conn, quote_term(text[span[0].start : span[-1].end])):
+            continue
+        held = tuple(g for g in entry.glosses if fts.words_match(conn, quote_term(g)))
+        if held:
+            return n, held
+    return 1, ()
+
+
+def _entry(words: tuple[str, ...], french: bool) -> Entry | None:
+    """The glossary's entry for ``words`` (a term: its words' plurals read as singulars; a word:
+    through the suffix rule in a French question)."""
+    table = glossary()
+    if len(words) > 1:
+        entry = table.get(tuple(_singular(w) for w in words))
+        return entry if entry is not None and (french or not entry.french_only) else None
+    for lemma in _lemmas(words[0], french):
+        entry = table.get((lemma,))
+        if entry is not None and (french or not entry.french_only):
+            return entry
+    return None
+
+
+def _words(text: str) -> list[_Word]:
+    """The words of ``text`` (letter runs, elided ``d'``/``l'`` left out), each marked free or not."""
+    held_back = [m.span() for m in QUOTED.finditer(text)]
+    held_back += [m.span() for m in _TOKEN.finditer(text) if _CODE_TOKEN.search(m.group())]
+    prefixes = prefix_words(text)
+    out = []
+    for m in _WORD.finditer(text):
+        if _ELIDED.match(text, m.start()):
+            continue
+        run = m.group()
+        free = (
+            not any(a <= m.start() < b for a, b in held_back)
+            and run.lower() not in prefixes
+            and sum(c.isupper() for c in run) < 2
+        )
+        out.append(_Word(unaccented(run), m.start(), m.end(), free))
+    return out
+
+
+def _adjacent(text: str, span: list[_Word]) -> bool:
+    """Whether the words of ``span`` follow each other as one term (``délai d'attente``), not
+    across punctuation."""
+    return all(_JOINER.fullmatch(text, a.end, b.start) for a, b in zip(span, span[1:], strict=False))
+
+
+# The suffix rule: folded endings and what replaces them in a lemma, longest first in each table.
+def _endings(spec: str) -> tuple[tuple[str, str], ...]:
+    """``"ives>if e>"`` → ``(("ives", "if"), ("e", ""))``."""
+    return tuple((ending, lemma) for ending, _, lemma in (pair.partition(">") for pair in spec.split()))
+
+
+_FEMININE = _endings(
+    "ives>if ive>if euses>eur euse>eur elles>el elle>el lles>l lle>l iennes>ien ienne>ien eres>er ere>er"
+)
+_FEMININE += _endings("es> e>")
+_FIRST_GROUP = tuple("eraient erions eriez erait erais erons eront erez era erai aient ions iez".split())  # noqa: SIM905
+_FIRST_GROUP += tuple("ait ais ant ons ez ees ee es ent er e".split())  # noqa: SIM905
+_SECOND_GROUP = tuple("issaient issait issant issent issons issez irait ira ies ie is it ir i".split())  # noqa: SIM905
+_THIRD_GROUP = _endings("dent>dre dant>dre dait>dre dues>dre due>dre dus>dre du>dre ds>dre d>dre")
+_THIRD_GROUP += _endings("ent>ir es>ir e>ir ent>re e>re")
+_MIN_STEM = 2
+
+
+def _lemmas(word: str, french: bool) -> list[str]:
+    """The forms of the glossary ``word`` may be an inflection of, most likely first: itself, its
+    singular; in a French question, the masculine and the verb's infinitive."""
+    forms = [word]
+    forms += [s for s in (_singular(word),) if s != word]
+    if word.endswith("aux") and len(word) > 4:
+        forms.append(word[:-3] + "al")  # journaux → journal
+    if not french:
+        return forms
+    out = list(forms)
+    for form in forms:
+        out += _replaced(form, _FEMININE)
+        out += _verb_lemmas(form)
+    return list(dict.fromkeys(out))
+
+
+def _verb_lemmas(word: str) -> list[str]:
+    out = []
+    for ending in _FIRST_GROUP:
+        stem = word[: -len(ending)]
+        if word.endswith(ending) and len(stem) >= _MIN_STEM:
+            out.append(stem + "er")
+            if stem[-1] == "i" and ending in ("e", "es", "ent"):
+                out.append(stem[:-1] + "yer")  # renvoie → renvoyer
+            if len(stem) > 2 and stem[-1] == stem[-2] and stem[-1] in "lt":
+                out.append(stem[:-1] + "er")  # appelle → appeler
+    out += _replaced(word, tuple((ending, "ir") for ending in _SECOND_GROUP))
+    out += _replaced(word, _THIRD_GROUP)
+    return out
+
+
+def _replaced(word: str, table: tuple[tuple[str, str], ...]) -> list[str]:
+    return [word[: -len(a)] + b for a, b in table if word.endswith(a) and len(word) - len(a) >= _MIN_STEM]
+
+
+def _singular(word: str) -> str:
+    """``word`` without a plural's ``s`` or ``x`` (``fichiers`` → ``fichier``, ``jeux`` → ``jeu``)."""
+    return word[:-1] if len(word) > 3 and word[-1] in "sx" else word
+
+
+@cache
+def glossary() -> dict[tuple[str, ...], Entry]:
+    """The shipped glossary, keyed by each term's folded words (plurals read as singulars)."""
+    table: dict[tuple[str, ...], Entry] = {}
+    for line in GLOSSARY.read_text(encoding="utf-8").splitlines():
+        if not line.strip() or line.startswith("#"):
+            continue
+        french, english, *flag = line.split("\t")
+        plain = _ACCENTS.sub("", unicodedata.normalize("NFD", french.lower()))  # French letters: unaccented()
+        key = tuple(_WORD.findall(_ELIDED.sub(" ", plain)))
+        if len(key) > 1:
+            key = tuple(_singular(w) for w in key)
+        glosses = tuple(g.strip() for g in english.split(",") if g.strip())
+        table.setdefault(key, Entry(glosses, flag == ["en"] or plain != french.lower()))
+    return table
+
+
+@cache
+def _longest_term() -> int:
+    return max(len(key) for key in glossary())

@@ -1,0 +1,148 @@
+"""French words of a question over English text are searched as their English glosses
+(search/translate.py): level 0's bridge between French questions and English text."""
+
+from __future__ import annotations
+
+import pytest
+
+from conftest import NOW, resync
+from kenning.answer.ask import ask_project
+from kenning.answer.search import SearchOptions, search_project
+from kenning.search import translate
+from store.pg_engine import ENGINE, engine_config  # tests/store: the PostgreSQL test server
+
+ENGLISH = {
+    "docs/timeouts.md": "# Timeouts\n\nEvery client has a timeout of five seconds; pass timeout=None to wait "
+    "as long as the server takes.\n",
+    "docs/passwords.md": "# Passwords\n\nThe password is hashed before it is stored in the database.\n",
+    "docs/headers.md": "# Headers\n\nEach request carries a User-Agent header and an Accept header.\n",
+    "docs/install.md": "# Installation\n\nInstall the package with pip, then run the command line tool.\n",
+    "app/settings.py": (
+        "def load_settings(path):\n"
+        '    """Read the configuration file at path and return its settings."""\n'
+        "    with open(path) as handle:\n"
+        "        return handle.read()\n"
+    ),
+    "app/errors.py": 'class ConnectionError(Exception):\n    """Raised when the server cannot be reached."""\n',
+    "docs/jobs.md": "# Jobs\n\nJobs wait on a stack, the newest on top. Retries are enabled per job.\n",
+}
+FRENCH = {
+    "docs/fichiers.md": "# Lire un fichier\n\nLa fonction lire_fichier ouvre le fichier et renvoie son contenu.\n",
+    "docs/delais.md": "# Délais\n\nLe délai d'attente par défaut est de cinq secondes.\n",
+    "docs/english.md": "# Files\n\nA file is read in one call.\n",
+}
+
+
+@pytest.fixture(params=["sqlite", ENGINE])
+def english(request, make_project):
+    """English text, on SQLite and served by PostgreSQL (the same translations from either store)."""
+    project = make_project(ENGLISH, name="english", config=engine_config(request.param, "english"))
+    resync(project)
+    return project
+
+
+@pytest.fixture(params=["sqlite", ENGINE])
+def french(request, make_project):
+    project = make_project(FRENCH, name="french", config=engine_config(request.param, "french"))
+    resync(project)
+    return project
+
+
+def test_a_french_question_over_english_text_finds_the_english_excerpt_and_says_what_it_searched(english):
+    answer = search_project(english, "comment définir un délai d'attente", SearchOptions(limit=3), now=NOW)
+    assert answer.excerpts, answer.empty_reason
+    assert answer.excerpts[0].fact.source.uri.startswith("docs/timeouts.md")
+    assert "translated: 'délai d'attente' searched as 'timeout'" in answer.notes
+    assert answer.query == "comment définir un délai d'attente"
+
+
+def test_a_long_french_question_is_translated_word_by_word_and_term_by_term(english):
+    question = "où est déclarée la fonction qui lit le fichier de configuration"
+    answer = ask_project(english, question, now=NOW)
+    assert answer.excerpts and answer.excerpts[0].fact.source.uri.startswith("app/settings.py"), [
+        e.fact.source.uri for e in answer.excerpts
+    ]
+    assert "translated: 'fichier' searched as 'file'" in answer.notes
+    assert "translated: 'lit' searched as 'read'" in answer.notes
+    assert answer.query == question
+
+
+def test_terms_of_several_words_and_inflected_forms_reach_their_gloss(english):
+    cases = {
+        "où est stocké le mot de passe": ("docs/passwords.md", "translated: 'mot de passe' searched as 'password'"),
+        "quels en-têtes envoie chaque requête": ("docs/headers.md", "translated: 'en-têtes' searched as 'header'"),
+        "installer avec la ligne de commande": (
+            "docs/install.md",
+            "translated: 'ligne de commande' searched as 'command line'",
+        ),
+        "erreurs de connexion au serveur": ("app/errors.py", "translated: 'erreurs' searched as 'error'"),
+    }
+    for question, (uri, note) in cases.items():
+        answer = search_project(english, question, SearchOptions(limit=3), now=NOW)
+        assert note in answer.notes, (question, answer.notes)
+        assert answer.excerpts[0].fact.source.uri.startswith(uri), (question, [e.fact.title for e in answer.excerpts])
+
+
+def test_words_the_question_does_not_search_are_not_translated(english):
+    # beside a typed code name, the words asking where it is defined are left out (search/query.py);
+    # their glosses (``définie`` → ``set``) would search what the question never asked
+    answer = search_project(english, "où est définie la fonction load_settings", SearchOptions(limit=3), now=NOW)
+    assert answer.notes == ()
+    assert answer.excerpts[0].fact.title.startswith("def load_settings")
+
+
+def test_a_french_project_keeps_its_own_french_words(french):
+    answer = search_project(french, "où est le délai d'attente par défaut", SearchOptions(limit=3), now=NOW)
+    assert answer.notes == ()
+    assert answer.excerpts[0].fact.source.uri.startswith("docs/delais.md")
+    answer = search_project(french, "comment lire un fichier", SearchOptions(limit=3), now=NOW)
+    assert answer.notes == ()
+    assert answer.excerpts[0].fact.source.uri.startswith("docs/fichiers.md")
+    # a word the project does not write is translated there too, when its gloss is written
+    answer = search_project(french, "le fichier est lu", SearchOptions(limit=3), now=NOW)
+    assert answer.notes == ("translated: 'lu' searched as 'read'",)
+
+
+def test_quoted_words_prefixes_code_names_and_fts_syntax_are_searched_as_typed(english):
+    assert search_project(english, "fichier", SearchOptions(), now=NOW).notes == (
+        "translated: 'fichier' searched as 'file'",
+    )
+    for typed in ('"fichier"', "`fichier`", "« fichier »", "fichier*", "lire_fichier", "config.fichier"):
+        answer = search_project(english, typed, SearchOptions(), now=NOW)
+        assert not [n for n in answer.notes if n.startswith("translated")], (typed, answer.notes)
+    answer = search_project(english, "fichier", SearchOptions(syntax="fts"), now=NOW)
+    assert answer.excerpts == () and answer.notes == ()
+
+
+def test_answers_to_english_questions_are_unchanged(english):
+    for question in ("how do I set a timeout", "where is the password stored", "load settings file"):
+        answer = search_project(english, question, SearchOptions(), now=NOW)
+        assert answer.notes == (), question
+    # a glossary word that is an English word too (``pile``: a stack) is translated in a French
+    # question only
+    assert search_project(english, "a pile of jobs", SearchOptions(), now=NOW).notes == ()
+    answer = search_project(english, "la pile des jobs", SearchOptions(), now=NOW)
+    assert answer.notes == ("translated: 'pile' searched as 'stack'",)
+    # so is one French writes with accents (``activé``): typed without them, ``active`` is English
+    assert search_project(english, "active jobs", SearchOptions(), now=NOW).notes == ()
+    answer = search_project(english, "jobs activés", SearchOptions(), now=NOW)
+    assert answer.notes == ("translated: 'activés' searched as 'enabled'",)
+
+
+def test_inflections_reach_the_lemma_in_a_french_question_only():
+    assert "definir" in translate._lemmas("definit", french=True)
+    assert "definir" in translate._lemmas("definies", french=True)
+    assert "gerer" in translate._lemmas("geree", french=True)
+    assert "renvoyer" in translate._lemmas("renvoie", french=True)
+    assert "attendre" in translate._lemmas("attend", french=True)
+    assert "journal" in translate._lemmas("journaux", french=False)
+    assert "charger" not in translate._lemmas("charge", french=False)
+
+
+def test_the_glossary_ships_with_the_package_and_reads_every_line():
+    table = translate.glossary()
+    assert len(table) > 500
+    assert table[("fichier",)].glosses == ("file",)
+    assert table[("mot", "de", "passe")].glosses == ("password",)
+    assert table[("delai", "attente")].glosses == ("timeout",)
+    assert table[("file",)].french_only and table[("active",)].french_only and not table[("fichier",)].french_only
