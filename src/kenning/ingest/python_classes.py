@@ -91,10 +91,12 @@ def typed_receivers(
     ``module_annotations``: the declared class wins over every binding of the name); then ``""``
     for each scope that binds the name itself, which hides the global there — not a function
     that declares it ``global``, whose name is the module's."""
-    declared = {(scope, name) for scope, name, cls in bindings if cls == GLOBAL and name in annotated}
+    declared = (
+        {(scope, name) for scope, name, cls in bindings if cls is GLOBAL and name in annotated} if annotated else ()
+    )
     kinds: dict[tuple[str, str], str | None] = {}
     for scope, name, cls in bindings:
-        if cls == GLOBAL:
+        if cls is GLOBAL:  # the object ``bind`` gives (no class's name is this string anyway)
             cls = None  # `global name`: bound elsewhere too, of no class here
         if declared and (scope, name) in declared:
             continue  # an annotated global: the module's name, its annotation types it
