@@ -84,6 +84,11 @@ def test_without_a_pack_the_core_question_falls_back_to_lexical_and_says_so(corp
     answer = ask(cli, corpus, "what are the conventions here")
     assert (answer["mode"], answer["rule"]) == ("lexical", "project-frame")
     assert answer["degradations"] == ["core pack not built"]
+    # the rule's note says how to build one, never that a pack nobody built "fits its budget"
+    assert answer["notes"][0] == (
+        "rule project-frame: asks about the project frame ('conventions'); no core pack is built yet: "
+        "run `kenning pack build`"
+    )
 
 
 def test_a_synced_project_with_no_edge_answers_relations_lexically_saying_it_has_no_relations(corpus, cli):

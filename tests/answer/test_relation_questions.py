@@ -47,6 +47,18 @@ def test_relation_questions_in_english_and_french_are_answered_from_the_graph_wi
     assert score >= 0.9
 
 
+def test_what_imports_a_file_in_french_walks_its_importers_and_what_matters_most_is_searched(make_project):
+    """ "qu'est-ce qui importe X" asks what imports X; "qu'est-ce qui importe le plus" is the idiom
+    "what matters most", a lexical question (route.relations)."""
+    project = relations_project.build(make_project)
+    resync(project)
+    answer = ask_project(project, "qu'est-ce qui importe app/retry.py", now=NOW)
+    assert (answer.mode, answer.rule) == ("graph", "relation")
+    assert _row(answer, ["app/client.py"])[0] is not None and _row(answer, ["tests/retry_checks.py"])[0] is not None
+    matters = ask_project(project, "qu'est-ce qui importe le plus ici", now=NOW)
+    assert (matters.mode, matters.rule) == ("lexical", "default")
+
+
 def test_a_who_calls_answer_lists_callers_first_never_the_node_itself_and_says_what_it_followed(make_project):
     project = relations_project.build(make_project)
     resync(project)

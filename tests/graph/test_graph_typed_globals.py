@@ -97,3 +97,53 @@ def test_calls_on_a_typed_global_reach_the_method_of_its_class(make_project, eng
     assert answer.mode == "graph"
     callers = {e.fact.source.uri.split(":")[0] for e in answer.excerpts}
     assert callers == {"app/views.py"}, callers
+
+
+ANNOTATED = (
+    "from app.client import Client\n\n"
+    "MAP: dict[str, int] = {}\n"
+    "current: Client | None = None\n"
+    "if True:\n    nested: Client = make()\n"
+    "twice: Client = make()\ntwice: list = []\n"
+    "plain = {}\n\n\n"
+    "def load():\n"
+    "    global MAP, current, plain\n"
+    "    MAP = build()\n    current = make()\n    plain = build()\n"
+    "    MAP.items()\n    current.send()\n    plain.items()\n    nested.close()\n    twice.pop()\n\n\n"
+    "def hides(MAP):\n    MAP.items()\n\n\n"
+    "class Config:\n    plain: Client\n"
+)
+
+
+def test_a_global_annotated_at_top_level_keeps_its_class_where_a_function_rebinds_it():
+    """httpx's ``HTTPCORE_EXC_MAP: dict[...] = {}`` re-bound by ``global HTTPCORE_EXC_MAP`` in a
+    function: its ``.items()`` is the dict's, not the project's ``Headers.items``."""
+    _, rel = parse_python_relations(ANNOTATED, "src/app/maps.py")
+    calls = {(r.scope, r.target, r.hint) for r in rel.refs if r.type == "calls" and r.qualified}
+    client = "self:app.client.Client"
+    assert calls == {
+        ("load", "items", "self:builtins.dict"),  # the annotation wins over `MAP = build()`
+        ("load", "send", client),  # `Client | None`: the class
+        ("load", "items", None),  # `plain`, not annotated (a class body's annotation is no global's)
+        ("load", "close", client),  # annotated in a top-level `if` block
+        ("load", "pop", None),  # annotated twice with two classes
+        ("hides", "items", None),  # a parameter of the name hides the global
+    }
+
+
+@pytest.mark.parametrize("engine", ["sqlite", ENGINE])
+def test_calls_on_an_annotated_global_rebound_by_a_function_reach_its_class(make_project, engine):
+    files = {
+        "app/__init__.py": "",
+        "app/flask.py": APP,
+        "app/base.py": BASE,
+        "app/lazy.py": (
+            "from app.flask import Flask\n\n"
+            "app: Flask | None = None\n\n\n"
+            "def get():\n    global app\n    if app is None:\n        app = make()\n    return app.route('/')\n"
+        ),
+        **ROUTERS,
+    }
+    project = make_project(files, name="annotated", config=engine_config(engine, "annotated"))
+    resync(project)
+    assert callees(project, "app.lazy.get") == {("app.base.Scaffold.route", "extracted")}

@@ -217,3 +217,17 @@ def test_a_reftable_repository_reads_like_any_other(tmp_path):
     sha = commit_all(root, "Start")
     assert git_history.read_head(root) == git_history.Head(sha)
     assert [c.subject for c in git_history.commits(root, None)] == ["Start"]
+
+
+def test_commits_read_again_by_sha_skip_those_git_no_longer_holds_and_keep_the_subfolder_paths(tmp_path):
+    """``commits_named`` (a projection's version moved): the commits a store holds, read as
+    ``commits`` reads them. A sha git does not hold (a rewritten history) is left out — a plain
+    ``git log --stdin`` would stop at it and read none; outside a repository, None (try again)."""
+    repo, project = _repo_with_a_subfolder_project(tmp_path)
+    held = git_history.commits(project.root, None)
+    gone = "0" * 40
+    again = git_history.commits_named(project.root, [held[1].sha, gone, held[0].sha])
+    assert again is not None
+    assert sorted((c.sha, c.message, c.files) for c in again) == sorted((c.sha, c.message, c.files) for c in held)
+    assert git_history.commits_named(project.root, [gone]) == []
+    assert git_history.commits_named(tmp_path / "nowhere", [held[0].sha]) is None

@@ -171,9 +171,9 @@ def test_a_project_outside_git_asks_git_nothing(tmp_path, monkeypatch):
     asked: list[str] = []
     real_run = git_history._run
 
-    def run(where, *args, timeout):  # noqa: ANN001, ANN002, ANN202
+    def run(where, *args, **options):  # noqa: ANN001, ANN002, ANN003, ANN202
         asked.append(next(a for a in args if not a.startswith("-") and "=" not in a))
-        return real_run(where, *args, timeout=timeout)
+        return real_run(where, *args, **options)
 
     monkeypatch.setattr(git_history, "_run", run)
     resync(project)

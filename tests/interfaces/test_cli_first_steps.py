@@ -139,7 +139,7 @@ def test_projects_list_on_a_terminal_says_what_to_do_about_a_project_whose_direc
         assert cli("init", str(tmp_path / name)).code == 0
     shutil.rmtree(tmp_path / "gone")
     piped = cli("projects", "list")
-    assert piped.code == 0 and piped.err == "" and "gone\t" in piped.out  # data only, when piped
+    assert piped.code == 0 and piped.err == "" and "\ngone  " in piped.out  # data only, when piped
     monkeypatch.setattr(registry_cmds, "stderr_is_terminal", lambda: True)
     shown = cli("projects", "list")
     assert shown.out == piped.out
@@ -147,6 +147,33 @@ def test_projects_list_on_a_terminal_says_what_to_do_about_a_project_whose_direc
     assert "`kenning projects remove gone`" in shown.err
     assert cli("projects", "remove", "gone").code == 0
     assert cli("projects", "list").err == ""
+
+
+def test_projects_list_text_has_a_header_over_aligned_columns(cli, tmp_path, monkeypatch):
+    """As `token list`: a name, a state, counts, a date and a path in a row cannot be told apart
+    without a header, nor where a column starts; `--json` keeps its keys."""
+    monkeypatch.setenv("KENNING_HOME", str(tmp_path / "home"))
+    for name in ("alpha", "gone"):
+        (tmp_path / name / "docs").mkdir(parents=True)
+        (tmp_path / name / "docs" / "a.md").write_text("# A\n\nWords.\n")
+        assert cli("init", str(tmp_path / name), "--sync", "--no-embed").code == 0
+    shutil.rmtree(tmp_path / "gone")
+    header, *rows = cli("projects", "list").out.splitlines()
+    columns = ["NAME", "STATE", "FACTS", "SIZE", "LAST SYNC", "PATH", "NOTE"]
+    starts = [header.index(column) for column in columns]
+    ends = [*starts[1:], None]
+    assert starts == sorted(starts) and [header[a:b].strip() for a, b in zip(starts, ends, strict=True)] == columns
+    listed = cli("projects", "list", "--json").json()["projects"]
+    assert [set(r) for r in listed] == [
+        {"name", "path", "state", "readable", "reason", "last_sync", "size_bytes", "facts", "confidential"}
+    ] * 2
+    cells = {row[: starts[1]].strip(): [row[a:b].strip() for a, b in zip(starts, ends, strict=True)] for row in rows}
+    alpha = next(r for r in listed if r["name"] == "alpha")
+    assert cells["alpha"][:3] == ["alpha", "ok", str(alpha["facts"])]
+    assert cells["alpha"][3].endswith(" MiB")
+    assert cells["alpha"][4:] == [alpha["last_sync"], str(tmp_path / "alpha"), ""]
+    assert cells["gone"][:6] == ["gone", "missing", "-", "-", "-", str(tmp_path / "gone")]
+    assert cells["gone"][6].startswith("no .kenning/config.toml")
 
 
 def test_init_inside_a_project_says_so_and_what_it_changes(cli, tmp_path, monkeypatch):

@@ -174,7 +174,7 @@ def _route(project: Project, question: str, dense_available: bool | None) -> tup
     dense = dense_installed() if dense_available is None else dense_available
     manifest = _manifest(project)
     return route(
-        question, dense_available=dense, core_fits=bool(manifest is None or manifest.get("fits", True))
+        question, dense_available=dense, core_fits=None if manifest is None else bool(manifest.get("fits", True))
     ), manifest
 
 

@@ -52,7 +52,12 @@ def pending(conn: Connection, project: Project) -> Pending:
     )
     head = git_history.head(project.root)
     git_known = rows.get("git")
-    git_head = head if head is not None and (git_known is None or git_known.cursor != head) else None
+    git_head = (
+        head
+        if head is not None
+        and (git_known is None or git_known.cursor != head or git_known.fingerprint != projections.GIT_PROJECTION)
+        else None
+    )
     return Pending(ledger=bool(ledger_changed), git_head=git_head, resolve=DEFERRED in rows)
 
 
@@ -136,7 +141,9 @@ def apply(
         affected |= keys
         others += refs
     if todo.git_head is not None:
-        refs, stats["commits"] = projections.apply_git(conn, writer, project, todo.git_head, stamp)
+        refs, stats["commits"], stats["commits_replaced"] = projections.apply_git(
+            conn, writer, project, todo.git_head, stamp
+        )
         others += refs
     new_refs += others
     writer.flush()

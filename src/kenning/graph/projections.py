@@ -23,6 +23,11 @@ from kenning.store.graph import SourceState
 from kenning.store.graph_write import GraphWriter
 
 LEDGER_PATH = ledger.LEDGER_PATH
+# The version of a commit's projection (its fact, node and references), kept in the ``git`` row of
+# ``graph_sources``: when it moves, the next sync reads the commits a store holds again
+# (``apply_git``), as a parser's version re-reads its files. 2: a message's Windows line ends
+# read as plain ones (branch walk4's fix; the stores synced before had no version).
+GIT_PROJECTION = "git/2"
 
 
 @dataclass
@@ -171,43 +176,82 @@ def _iso_date(value: str | None) -> str | None:
         return None
 
 
-def apply_git(conn: Connection, writer: GraphWriter, project: Project, head: str, stamp: str) -> tuple[list[int], int]:
+def apply_git(
+    conn: Connection, writer: GraphWriter, project: Project, head: str, stamp: str
+) -> tuple[list[int], int, int]:
+    """The commits after the last one read, each a fact with its node and references; first,
+    when ``GIT_PROJECTION`` moved since the store read its commits, those it holds read again
+    (``_project_again``). Returns the references written, the commits added and those replaced."""
     known = graph_store.source_states(conn).get("git")
-    found = git_history.commits(project.root, known.cursor if known else None)
     refs: list[int] = []
+    version: str | None = GIT_PROJECTION
+    replaced = 0
+    if known is not None and known.fingerprint != GIT_PROJECTION:
+        again = _project_again(conn, writer, project, stamp, refs)
+        if again is None:  # git could not read them: the next sync tries again
+            version = known.fingerprint
+        else:
+            replaced = again
     added = 0
-    for commit in found:
-        key = f"commit:{commit.sha}"
-        if graph_store.node_exists(conn, key):
+    for commit in git_history.commits(project.root, known.cursor if known else None):
+        if graph_store.node_exists(conn, f"commit:{commit.sha}"):
             continue
-        body = commit.message + ("\n\nFiles touched:\n" + "\n".join(commit.files) if commit.files else "")
-        fact_id = fact_store.insert(
-            conn,
-            fact_store.NewFact(
-                type="commit",
-                title=commit.subject or commit.sha[:12],
-                body=body,
-                keywords=keywords_for(commit.sha[:12], *git_history.task_ids(commit.message)),
-                source_kind="commit",
-                source_uri=commit.sha,
-                fingerprint=commit.sha,
-                date_source=_iso_date(commit.date),
-                date_source_kind="commit",
-                date_indexed=stamp,
-                producer="projection",
-                meta={"author": commit.author, "files": list(commit.files)},
-            ),
-        )
-        node = graph_write.add_node(
-            conn, "commit", key, commit.sha[:12], origin="git", qualname=commit.subject, fact_id=fact_id
-        )
-        source = ("commit", commit.sha, commit.sha)
-        for path in commit.files:
-            refs.append(add_ref(writer, node, Ref("touches", "file", path), source=source, origin="git"))
-        for task in git_history.task_ids(commit.message):
-            refs.append(
-                add_ref(writer, node, Ref("touches", "task", task, link="heuristic"), source=source, origin="git")
-            )
+        _add_commit(conn, writer, commit, stamp, refs)
         added += 1
-    graph_write.put_source(conn, SourceState("git", None, None, None, head), stamp=stamp)
-    return refs, added
+    graph_write.put_source(conn, SourceState("git", None, None, version, head), stamp=stamp)
+    return refs, added, replaced
+
+
+def _project_again(conn: Connection, writer: GraphWriter, project: Project, stamp: str, refs: list[int]) -> int | None:
+    """The commits the store holds, read again from git: each whose fact would now read
+    otherwise gets a new fact, which supersedes the old one, and its node and references anew;
+    the others keep theirs (ids, citations, edges). A commit git no longer holds is left as it
+    is. Returns how many were replaced, None when git could not read them (nothing changed)."""
+    held = fact_store.active_by_uri(conn, "", fact_type="commit")  # a commit's fact has no path
+    found = git_history.commits_named(project.root, list(held))
+    if found is None:
+        return None
+    changed = [
+        (commit, held[commit.sha][0])
+        for commit in found
+        if commit.sha in held and held[commit.sha][1] != _commit_fact(commit, stamp).content_hash
+    ]
+    graph_write.delete_nodes(conn, [f"commit:{commit.sha}" for commit, _ in changed])
+    for commit, old in changed:
+        fact_id = _add_commit(conn, writer, commit, stamp, refs)
+        fact_store.set_lifecycle(
+            conn, old, Lifecycle.SUPERSEDED, when=stamp, reason="commit read again", superseded_by=fact_id
+        )
+    return len(changed)
+
+
+def _commit_fact(commit: git_history.Commit, stamp: str) -> fact_store.NewFact:
+    body = commit.message + ("\n\nFiles touched:\n" + "\n".join(commit.files) if commit.files else "")
+    return fact_store.NewFact(
+        type="commit",
+        title=commit.subject or commit.sha[:12],
+        body=body,
+        keywords=keywords_for(commit.sha[:12], *git_history.task_ids(commit.message)),
+        source_kind="commit",
+        source_uri=commit.sha,
+        fingerprint=commit.sha,
+        date_source=_iso_date(commit.date),
+        date_source_kind="commit",
+        date_indexed=stamp,
+        producer="projection",
+        meta={"author": commit.author, "files": list(commit.files)},
+    )
+
+
+def _add_commit(conn: Connection, writer: GraphWriter, commit: git_history.Commit, stamp: str, refs: list[int]) -> int:
+    """A commit's fact, node and references (appended to ``refs``); returns the fact's id."""
+    fact_id = fact_store.insert(conn, _commit_fact(commit, stamp))
+    node = graph_write.add_node(
+        conn, "commit", f"commit:{commit.sha}", commit.sha[:12], origin="git", qualname=commit.subject, fact_id=fact_id
+    )
+    source = ("commit", commit.sha, commit.sha)
+    for path in commit.files:
+        refs.append(add_ref(writer, node, Ref("touches", "file", path), source=source, origin="git"))
+    for task in git_history.task_ids(commit.message):
+        refs.append(add_ref(writer, node, Ref("touches", "task", task, link="heuristic"), source=source, origin="git"))
+    return fact_id

@@ -172,6 +172,42 @@ def commits(root: Path, since: str | None, *, limit: int = MAX_COMMITS) -> list[
     return parse_log(out)
 
 
+def commits_named(root: Path, shas: Collection[str]) -> list[Commit] | None:
+    """The commits ``shas`` name, read again as ``commits`` reads them (when the way a commit is
+    projected changed: ``graph.projections.GIT_PROJECTION``); those git no longer holds (a
+    rewritten history) are left out. Two processes whatever the count: ``git cat-file`` says which
+    git still holds (``git log`` would stop at the first it does not), then one ``git log
+    --no-walk``. None when git fails: the caller tries again at the next sync."""
+    if not shas:
+        return []
+    try:
+        out, _ = _git(root, "cat-file", "--batch-check=%(objectname) %(objecttype)", timeout=LOG_TIMEOUT_S, stdin=shas)
+        if out is None:
+            return None
+        held = [sha for sha, _, kind in (line.partition(" ") for line in out.splitlines()) if kind == "commit"]
+        if not held:
+            return []
+        out, _ = _git(
+            root,
+            "-c",
+            "core.quotePath=false",
+            "log",
+            "--no-walk=unsorted",
+            "--stdin",
+            "--name-only",
+            "--relative",
+            "--no-renames",
+            _FORMAT,
+            "--",
+            ".",
+            timeout=LOG_TIMEOUT_S,
+            stdin=held,
+        )
+    except _Failed:
+        return None
+    return parse_log(out) if out is not None else None
+
+
 def _plain_ends(message: str) -> str:
     """A message with ``\\n`` line ends: one written on Windows keeps ``\\r\\n`` in git (httpx has
     hundreds), which the answers would show as ``\\x0d`` at each line's end."""
@@ -298,19 +334,20 @@ def task_ids(message: str) -> list[str]:
     return sorted(set(_TASK_ID.findall(message)))
 
 
-def _git(root: Path, *args: str, timeout: float) -> tuple[str | None, str]:
+def _git(root: Path, *args: str, timeout: float, stdin: Collection[str] = ()) -> tuple[str | None, str]:
     """(git's output, or None when git exits with an error; git's last error line)."""
-    out, error, code = _run(root, *args, timeout=timeout)
+    out, error, code = _run(root, *args, timeout=timeout, stdin=stdin)
     return (out if code == 0 else None), error
 
 
-def _run(root: Path, *args: str, timeout: float) -> tuple[str, str, int]:
-    """(stdout, last stderr line, exit code) of ``git -C root ARGS``. Raises ``_Failed`` when
-    git cannot run at all."""
+def _run(root: Path, *args: str, timeout: float, stdin: Collection[str] = ()) -> tuple[str, str, int]:
+    """(stdout, last stderr line, exit code) of ``git -C root ARGS``, given ``stdin`` one a line.
+    Raises ``_Failed`` when git cannot run at all."""
     env = {**os.environ, "GIT_OPTIONAL_LOCKS": "0", "LC_ALL": "C"}
+    given = "".join(f"{line}\n" for line in stdin).encode() if stdin else None
     try:
         proc = subprocess.run(
-            ["git", "-C", str(root), *args], capture_output=True, timeout=timeout, check=False, env=env
+            ["git", "-C", str(root), *args], input=given, capture_output=True, timeout=timeout, check=False, env=env
         )
     except FileNotFoundError as exc:
         raise _Failed(HistoryProblem.NO_GIT, str(exc)) from exc

@@ -22,9 +22,10 @@ _BY_SUFFIX = {
     # what it assigns at top level (its constants). 6: a call on a typed local or attribute
     # (``x = Client()``, ``def f(x: Client)``, ``self.conn = Client()``) names its class. 7: a
     # module's typed globals too. 8: a method called on a literal (``", ".join(x)``) is no
-    # reference, one on a name bound to a literal or a builtin class names ``builtins.<class>``
-    ".py": "python/8",
-    ".pyi": "python/8",
+    # reference, one on a name bound to a literal or a builtin class names ``builtins.<class>``.
+    # 9: a global annotated at top level is of its annotation's class wherever it is re-bound
+    ".py": "python/9",
+    ".pyi": "python/9",
 }
 _TREE_SITTER = "code/1"  # JS/TS, Go, Rust, Java, C/C++, Ruby through tree-sitter (see tree_code.SUFFIXES)
 _BY_SUFFIX.update(

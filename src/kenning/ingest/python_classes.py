@@ -9,7 +9,7 @@ import ast
 import builtins
 
 from .python_imports import Imports
-from .python_locals import MODULE, Binding
+from .python_locals import GLOBAL, MODULE, Binding
 from .relations import BASES, SELF_HINT, Ref
 
 # The builtin classes (``dict``, ``str``, ``ValueError``): a call on an instance of one reaches no
@@ -73,7 +73,11 @@ def receivers(symbols: list, hints: ClassHints) -> dict[str, tuple[str, str]]:
 
 
 def typed_receivers(
-    bindings: list[Binding], own: dict[str, tuple[str, str]], hints: ClassHints, top: set[str]
+    bindings: list[Binding],
+    own: dict[str, tuple[str, str]],
+    hints: ClassHints,
+    top: set[str],
+    annotated: dict[str, str | None],
 ) -> dict[tuple[str, str], str]:
     """The hint of a call on a receiver of known class: ``(scope, name)`` for a name the function
     binds one way only, to an instance of a class the file defines (``self:.Client .Base``, as a
@@ -83,10 +87,19 @@ def typed_receivers(
     methods bind one way only (``self.conn = Connection()``). A name bound otherwise too (``x =
     None``, a loop variable, an untyped parameter) is left out. ``(MODULE, name)`` for a global
     bound so at top level and nowhere else (not by ``global name`` in a function, nor as a name
-    of ``top``: a top-level def, class or import); then ``""`` for each scope that binds the
-    name itself, which hides the global there."""
+    of ``top``: a top-level def, class or import), or annotated there (``annotated``,
+    ``module_annotations``: the declared class wins over every binding of the name); then ``""``
+    for each scope that binds the name itself, which hides the global there — not a function
+    that declares it ``global``, whose name is the module's."""
+    declared = (
+        {(scope, name) for scope, name, cls in bindings if cls is GLOBAL and name in annotated} if annotated else ()
+    )
     kinds: dict[tuple[str, str], str | None] = {}
     for scope, name, cls in bindings:
+        if cls is GLOBAL:  # the object ``bind`` gives (no class's name is this string anyway)
+            cls = None  # `global name`: bound elsewhere too, of no class here
+        if declared and (scope, name) in declared:
+            continue  # an annotated global: the module's name, its annotation types it
         head, dot, attr = name.partition(".")
         if dot:
             receiver = own.get(scope)
@@ -97,6 +110,8 @@ def typed_receivers(
             key = (scope, name)
         if kinds.setdefault(key, cls) != cls:
             kinds[key] = None
+    for name, cls in annotated.items():
+        kinds[(MODULE, name)] = cls
     found: dict[tuple[str, str], str] = {}
     for key, cls in kinds.items():
         hint = hints.named(cls) if cls is not None else None

@@ -2,10 +2,11 @@
 (``x``, ``self.conn``) and the class it is bound to an instance of, when the code names one —
 ``x = Client(...)``, ``def f(x: Client)``, ``x: Client = ...``, ``self.conn = Connection(...)``,
 or a literal's builtin class (``x = {}``: ``dict``; ``x: list[Client] = []``: ``list``) —
-else None: any other value, a loop or ``with`` variable, an untyped parameter, ``global x``.
-What the module's top level (and a class body there) binds has the scope ``MODULE``; ``global
-x`` in a function re-binds the module's ``x`` too. ``python_classes.typed_receivers`` keeps a
-name bound one way only."""
+else None: any other value, a loop or ``with`` variable, an untyped parameter. What the
+module's top level (and a class body there) binds has the scope ``MODULE``; ``global x`` in a
+function re-binds the module's ``x`` too, and is kept as ``GLOBAL`` in that function (its ``x``
+is the module's). ``python_classes.typed_receivers`` keeps a name bound one way only, or the
+class a top-level annotation declares (``module_annotations``)."""
 
 from __future__ import annotations
 
@@ -14,6 +15,7 @@ import ast
 # (scope, name or "name.attr" as written, dotted name of the class, or None: typed otherwise)
 Binding = tuple[str, str, str | None]
 MODULE = ""  # the scope of a module's globals (no symbol's qualname is empty)
+GLOBAL = "global"  # the "class" of a name a function declares ``global``: a keyword, no class's name
 
 # The nodes that bind names; the walk hands each to ``bind`` (inside a function).
 BINDING_NODES = (
@@ -30,6 +32,7 @@ BINDING_NODES = (
     ast.Nonlocal,
     ast.Lambda,
 )
+_TRY = (ast.Try, ast.TryStar)
 _UNTYPED_TARGET = (ast.AugAssign, ast.For, ast.AsyncFor, ast.comprehension, ast.NamedExpr)
 # The builtin class of a literal's value: a method called on it (``", ".join(x)``, ``{}.get(k)``)
 # is that class's, never a project's ``join`` or ``get``.
@@ -70,10 +73,35 @@ def bind(found: list[Binding], node: ast.AST, scope: str) -> None:
             found.append((scope, node.name, None))
     elif isinstance(node, ast.Lambda):
         bind_parameters(found, node.args, scope, typed=False)
-    elif isinstance(node, (ast.Global, ast.Nonlocal)):  # bound elsewhere
+    elif isinstance(node, ast.Nonlocal):  # bound in the enclosing function
         found.extend((scope, name, None) for name in node.names)
-        if isinstance(node, ast.Global):  # the function may re-bind the module's name
-            found.extend((MODULE, name, None) for name in node.names)
+    elif isinstance(node, ast.Global):  # the module's name, which the function may re-bind
+        found.extend((scope, name, GLOBAL) for name in node.names)
+        found.extend((MODULE, name, None) for name in node.names)
+
+
+def module_annotations(tree: ast.Module) -> dict[str, str | None]:
+    """The class each global annotated at the module's top level declares (``MAP: dict[str, int]
+    = {}``: ``dict``; ``client: Client | None = None``: ``Client``), read from the top level and
+    the ``if``/``try``/``with`` blocks there, never a class body or a function: the declared type
+    of the name wherever the module binds it, as a type checker holds every later assignment to
+    it. None for an annotation that names no class, or names two."""
+    found: dict[str, str | None] = {}
+    statements = list(tree.body)
+    while statements:
+        node = statements.pop()
+        if isinstance(node, ast.AnnAssign):
+            if isinstance(node.target, ast.Name):
+                cls = type_name(node.annotation)
+                if found.setdefault(node.target.id, cls) != cls:
+                    found[node.target.id] = None
+        elif isinstance(node, (ast.If, ast.With, ast.AsyncWith)):
+            statements.extend(node.body)
+            statements.extend(getattr(node, "orelse", ()))
+        elif isinstance(node, _TRY):
+            statements.extend((*node.body, *node.orelse, *node.finalbody))
+            statements.extend(item for handler in node.handlers for item in handler.body)
+    return found
 
 
 def bind_parameters(found: list[Binding], args: ast.arguments, scope: str, *, typed: bool) -> None:

@@ -13,7 +13,7 @@ from operator import itemgetter
 from .chunks import Chunk
 from .python_classes import ClassHints, bases_refs, receivers, typed_receivers
 from .python_imports import Imports
-from .python_locals import BINDING_NODES, LITERALS, MODULE, Binding, bind, bind_parameters
+from .python_locals import BINDING_NODES, LITERALS, MODULE, Binding, bind, bind_parameters, module_annotations
 from .relations import SELF_HINT, Ref, Relations, Symbol
 from .test_files import is_test_path
 
@@ -115,7 +115,7 @@ def python_relations(tree: ast.Module, symbols: list, chunks: list[Chunk], path:
     hints = ClassHints(symbols, imports)
     own = receivers(symbols, hints)
     top = {q for _, q, _ in symbols if "." not in q} | set(imports.names) | set(imports.modules)
-    typed = typed_receivers(bindings, own, hints, top)
+    typed = typed_receivers(bindings, own, hints, top, module_annotations(tree))
     refs = imports.refs + _call_refs(calls, builtin, imports, own, typed) + bases_refs(hints)
     return Relations(module=module, symbols=found, refs=tuple(refs))
 

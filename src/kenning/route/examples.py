@@ -94,6 +94,7 @@ EXAMPLES: tuple[tuple[str, str, str], ...] = (
     ("quels tests couvrent DigestAuth", "graph", "relation"),
     ("qu'est-ce que httpx/_decoders.py importe", "graph", "relation"),
     ("qui importe httpx/_decoders.py", "graph", "relation"),
+    ("qu'est-ce qui importe httpx/_api.py", "graph", "relation"),  # an object: what imports it
     ("où est utilisée create_ssl_context", "graph", "relation"),
     # French: project frame
     ("quelles sont les conventions du projet", "core", "project-frame"),
@@ -117,4 +118,6 @@ EXAMPLES: tuple[tuple[str, str, str], ...] = (
     ("explique le classement des résultats", "lexical", "default"),
     ("à quoi sert le budget du noyau", "lexical", "default"),
     ("qu'est-ce qui importe le plus dans ce projet", "lexical", "default"),  # what matters, not who imports
+    ("qu'est-ce qui importe le plus", "lexical", "default"),
+    ("qu'est-ce qui importe pour les utilisateurs ?", "lexical", "default"),
 )

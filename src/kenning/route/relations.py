@@ -27,6 +27,13 @@ class RelationCues:
     shown_fr: tuple[str, ...] = ()
 
 
+# What follows "ce qui importe" where it means what matters ("qu'est-ce qui importe le plus",
+# "ce qui importe ici", "... pour nous"): the idiom takes no object, "qu'est-ce qui importe X" does.
+_MATTERS = (
+    r"(?:le plus|le moins|vraiment|surtout|avant tout|ici|maintenant|aujourd'hui|encore|beaucoup|peu|plus|moins"
+    r"|a|au|aux|pour|dans|chez|en|sur|quand|si|et|ou|mais|donc|c'est)"
+)
+
 RELATION_CUES: tuple[RelationCues, ...] = (
     RelationCues(
         "path",
@@ -166,6 +173,8 @@ RELATION_CUES: tuple[RelationCues, ...] = (
             r"depend(?:ent)? (?:de|du|des)",
             r"qui utilise(?:nt)?",
             r"(?<!ce )qui importe(?:nt)?",  # "ce qui importe (le plus)": what matters, not who imports
+            # "qu'est-ce qui importe X": what imports X (an object follows, not the idiom's words nor "?")
+            rf"(?:qu'est-)?ce qui importe(?:nt)?(?= (?!{_MATTERS}(?![\w-]))(?![?!.,;:](?:\s|$))\S)",
             r"utilise(?:e|s|es)? par",
             r"ou (?:est|sont) utilise(?:e|s|es)?",
             r"utilisations (?:de|du|des)",
@@ -187,7 +196,16 @@ RELATION_CUES: tuple[RelationCues, ...] = (
             "what imports",
             "what breaks",
         ),
-        ("dépend de", "impact", "qui utilise", "qui importe", "utilisé par", "où est utilisé", "qu'est-ce qui casse"),
+        (
+            "dépend de",
+            "impact",
+            "qui utilise",
+            "qui importe",
+            "qu'est-ce qui importe X",
+            "utilisé par",
+            "où est utilisé",
+            "qu'est-ce qui casse",
+        ),
     ),
     RelationCues(
         "neighbours",

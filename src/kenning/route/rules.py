@@ -22,7 +22,7 @@ class Signals:
     """What the router may know besides the question."""
 
     dense_available: bool = False
-    core_fits: bool = True
+    core_fits: bool | None = True  # None: no core pack built yet (the rule still applies, and says so)
 
 
 @dataclass(frozen=True)
@@ -226,9 +226,11 @@ def _relation(question: str, signals: Signals) -> str | None:
 
 def _frame(question: str, signals: Signals) -> str | None:
     cue = _cue(_FRAME, question)
-    if cue and signals.core_fits:
-        return f"asks about the project frame ({cue!r}) and the core fits its budget"
-    return None
+    if cue is None or signals.core_fits is False:
+        return None
+    if signals.core_fits is None:  # the answer is lexical, `core pack not built` among its degradations
+        return f"asks about the project frame ({cue!r}); no core pack is built yet: run `kenning pack build`"
+    return f"asks about the project frame ({cue!r}) and the core fits its budget"
 
 
 # "How is freshness computed?", "what does stale mean", "comment la fraîcheur est-elle
@@ -251,7 +253,7 @@ def _freshness(question: str, signals: Signals) -> str | None:
 
 
 def _otherwise(question: str, signals: Signals) -> str | None:
-    frame = None if signals.core_fits else _cue(_FRAME, question)
+    frame = _cue(_FRAME, question) if signals.core_fits is False else None
     lead = (
         f"asks about the project frame ({frame!r}) but the core pack left entries out for its budget"
         if frame
@@ -324,8 +326,9 @@ RULES: tuple[Rule, ...] = (
 )
 
 
-def route(question: str, *, dense_available: bool = False, core_fits: bool = True) -> Route:
-    """The first rule of ``RULES`` that matches ``question``; deterministic."""
+def route(question: str, *, dense_available: bool = False, core_fits: bool | None = True) -> Route:
+    """The first rule of ``RULES`` that matches ``question``; deterministic. ``core_fits``: the
+    core pack fits its budget, or None when none is built."""
     signals = Signals(dense_available=dense_available, core_fits=core_fits)
     for rule in RULES:
         reason = rule.matcher(question, signals)

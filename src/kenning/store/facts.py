@@ -331,14 +331,17 @@ def _marks(values: Sequence[Any]) -> str:
     return ",".join("?" * len(values))
 
 
-def active_by_uri(conn: EngineConnection, path: str) -> dict[str, tuple[int, str]]:
-    """``source_uri -> (id, content hash)`` of the active facts whose path is ``path``."""
+def active_by_uri(conn: EngineConnection, path: str, *, fact_type: str = "") -> dict[str, tuple[int, str]]:
+    """``source_uri -> (id, content hash)`` of the active facts whose path is ``path`` (and, if
+    given, whose type is ``fact_type``: ``commit`` with the path ``""``, the commits held)."""
     if is_pg(conn):
-        return pg.active_by_uri(conn, path)
+        return pg.active_by_uri(conn, path, fact_type=fact_type)
     return {
         uri: (fid, chash)
         for fid, uri, chash in conn.execute(
-            "SELECT id, source_uri, content_hash FROM facts WHERE path = ? AND lifecycle = 'active'", (path,)
+            "SELECT id, source_uri, content_hash FROM facts WHERE path = ? AND lifecycle = 'active' "
+            "AND (? = '' OR type = ?)",
+            (path, fact_type, fact_type),
         )
     }
 

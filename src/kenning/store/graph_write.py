@@ -58,6 +58,14 @@ def delete_origin(conn: sqlite3.Connection, origin: str, *, nodes: bool = True) 
         conn.execute("DELETE FROM graph_nodes WHERE path = ? AND origin = ''", (origin,))
 
 
+def delete_nodes(conn: sqlite3.Connection, keys: Sequence[str]) -> None:
+    """Drop the nodes of these keys; their references and edges go with them (cascades)."""
+    if is_pg(conn):
+        return pg.delete_nodes(conn, keys)
+    for chunk in in_batches(keys):
+        conn.execute(f"DELETE FROM graph_nodes WHERE key IN ({','.join('?' * len(chunk))})", chunk)
+
+
 def delete_ref_edges(conn: sqlite3.Connection, ref_ids: Sequence[int]) -> None:
     """Drop the edges resolved from these references (before they are resolved again)."""
     if is_pg(conn):

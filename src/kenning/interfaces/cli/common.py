@@ -117,3 +117,13 @@ def stderr_is_terminal() -> bool:
 
 def warn(message: str) -> None:
     click.echo(message, err=True)
+
+
+def columns(header: list[str], rows: list[list[str]]) -> str:
+    """A header over left-aligned columns two spaces apart (``token list``, ``projects list``):
+    ids, states, counts and dates in a row cannot be told apart without one (tabs did not line up)."""
+    widths = [max(len(row[i]) for row in [header, *rows]) for i in range(len(header))]
+    return "\n".join(
+        "  ".join(cell.ljust(width) for cell, width in zip(row, widths, strict=True)).rstrip()
+        for row in [header, *rows]
+    )

@@ -9,6 +9,7 @@ import click
 from kenning import registry
 from kenning.config import kenning_home, load_project
 from kenning.interfaces.cli.common import (
+    columns,
     emit,
     json_option,
     no_embed_option,
@@ -37,7 +38,7 @@ def projects_list(as_json: bool) -> None:
     emit(
         {"projects": rows},
         as_json,
-        lambda: "\n".join(_row_text(r) for r in rows) or "no projects registered (run `kenning init`)",
+        lambda: _table(rows) if rows else "no projects registered (run `kenning init`)",
     )
     missing = [str(r["name"]) for r in rows if r["state"] == "missing"]
     if missing and stderr_is_terminal():  # a hint, not data: stderr, on a terminal only
@@ -47,14 +48,20 @@ def projects_list(as_json: bool) -> None:
         )
 
 
-def _row_text(row: dict) -> str:
-    flags = " · confidential" if row["confidential"] else ""
-    if row["state"] == "ok":
-        size = "on a server" if row["size_bytes"] is None else f"{row['size_bytes'] / 1_048_576:.1f} MiB"
-        detail = f"ok · {row['facts']} fact(s) · {size} · last sync {row['last_sync'] or 'never'}"
-    else:
-        detail = f"{row['state']}: {row['reason']}"
-    return f"{row['name']}\t{row['path']}\t{detail}{flags}"
+def _table(rows: list[dict]) -> str:
+    """One project a line under a header; a store that is not ``ok`` has ``-`` for its counts and
+    its reason last (a long reason widens no column before it)."""
+    cells = []
+    for row in rows:
+        note = [] if row["state"] == "ok" else [str(row["reason"])]
+        note += ["confidential"] if row["confidential"] else []
+        if row["state"] == "ok":
+            size = "on a server" if row["size_bytes"] is None else f"{row['size_bytes'] / 1_048_576:.1f} MiB"
+            counts = [str(row["facts"]), size, row["last_sync"] or "never"]
+        else:
+            counts = ["-", "-", "-"]
+        cells.append([row["name"], row["state"], *counts, row["path"], " · ".join(note)])
+    return columns(["NAME", "STATE", "FACTS", "SIZE", "LAST SYNC", "PATH", "NOTE"], cells)
 
 
 @projects.command("add")

@@ -11,7 +11,7 @@ from kenning import registry
 from kenning.auth import tokens
 from kenning.config import find_root, kenning_home
 from kenning.errors import NotFound, ProjectNotFound, ValidationError
-from kenning.interfaces.cli.common import emit, json_option, now
+from kenning.interfaces.cli.common import columns, emit, json_option, now
 
 
 @click.group()
@@ -134,19 +134,9 @@ def token_list(as_json: bool) -> None:
             ]
             for r in rows
         ]
-        return _columns(["ID", "NAME", "STATE", "SCOPES", "PROJECTS", "PATHS", "EXPIRES"], cells)
+        return columns(["ID", "NAME", "STATE", "SCOPES", "PROJECTS", "PATHS", "EXPIRES"], cells)
 
     emit({"tokens": rows}, as_json, text)
-
-
-def _columns(header: list[str], rows: list[list[str]]) -> str:
-    """A header over left-aligned columns two spaces apart: seven values of ids, scopes and
-    dates in a row cannot be told apart without one (tabs did not line up)."""
-    widths = [max(len(row[i]) for row in [header, *rows]) for i in range(len(header))]
-    return "\n".join(
-        "  ".join(cell.ljust(width) for cell, width in zip(row, widths, strict=True)).rstrip()
-        for row in [header, *rows]
-    )
 
 
 @token.command("revoke")

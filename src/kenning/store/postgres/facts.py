@@ -170,12 +170,13 @@ def active_file_facts(conn: PgConnection, hashes: Sequence[str]) -> list[tuple[i
     ]
 
 
-def active_by_uri(conn: PgConnection, path: str) -> dict[str, tuple[int, str]]:
+def active_by_uri(conn: PgConnection, path: str, *, fact_type: str = "") -> dict[str, tuple[int, str]]:
     return {
         uri: (fid, chash)
         for fid, uri, chash in conn.execute(
-            "SELECT id, source_uri, content_hash FROM facts WHERE project = %s AND path = %s AND lifecycle = 'active'",
-            (conn.project, path),
+            "SELECT id, source_uri, content_hash FROM facts WHERE project = %s AND path = %s AND lifecycle = 'active' "
+            "AND (%s = '' OR type = %s)",
+            (conn.project, path, fact_type, fact_type),
         ).fetchall()
     }
 

@@ -53,6 +53,10 @@ def delete_origin(conn: PgConnection, origin: str, *, nodes: bool = True) -> Non
         conn.execute("DELETE FROM graph_nodes WHERE project = %s AND origin = %s", (conn.project, origin))
 
 
+def delete_nodes(conn: PgConnection, keys: Sequence[str]) -> None:
+    conn.execute("DELETE FROM graph_nodes WHERE project = %s AND key = ANY(%s)", (conn.project, list(keys)))
+
+
 def delete_ref_edges(conn: PgConnection, ref_ids: Sequence[int]) -> None:
     conn.execute("DELETE FROM graph_edges WHERE project = %s AND ref_id = ANY(%s)", (conn.project, list(ref_ids)))
 
