@@ -15,6 +15,7 @@ import logging
 import signal
 import socket
 import threading
+import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
@@ -211,7 +212,7 @@ class Connections:
 
     project: Project
     warming: Warm | None = field(default=None, repr=False)  # ``lexical.warm_word_lists``'s, awaited at close
-    _free: list[Connection] = field(default_factory=list, repr=False)
+    _free: list[tuple[Connection, float]] = field(default_factory=list, repr=False)  # with when handed back
     _lock: threading.Lock = field(default_factory=threading.Lock, repr=False)
     _closed: bool = field(default=False, repr=False)
 
@@ -227,12 +228,13 @@ class Connections:
     @contextmanager
     def conn(self, *, create: bool = False) -> Iterator[Connection]:
         """A connection for one request, handed back to the free ones after it. A PostgreSQL
-        session that no longer answers (the server restarted or went away: ``still_open``) is
-        never handed out or kept: the next request opens a new one, or fails with
-        ``StoreUnavailable`` while the server is down."""
+        session that no longer answers (the server restarted or went away: ``still_open``, which
+        looks at its socket and asks the server only after a long idle) is never handed out or
+        kept: the next request opens a new one, or fails with ``StoreUnavailable`` while the
+        server is down."""
         with self._lock:
-            taken = self._free.pop() if self._free else None
-        if taken is not None and not still_open(taken, ask=True):
+            taken, since = self._free.pop() if self._free else (None, 0.0)
+        if taken is not None and not still_open(taken, idle=time.monotonic() - since):
             taken.close()  # the server restarted or dropped the session: a new one below
             taken = None
         if taken is None:
@@ -243,7 +245,7 @@ class Connections:
             with self._lock:
                 kept = not self._closed and still_open(taken)
                 if kept:
-                    self._free.append(taken)
+                    self._free.append((taken, time.monotonic()))
             if not kept:
                 taken.close()
 
@@ -257,7 +259,7 @@ class Connections:
         with self._lock:
             kept, self._free = self._free, []
             self._closed = True
-        for conn in kept:
+        for conn, _ in kept:
             conn.close()
         done = self.warming.done if self.warming is not None else None
         if done is not None:
