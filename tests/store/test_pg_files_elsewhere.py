@@ -24,6 +24,7 @@ from kenning.errors import UsageError
 from kenning.freshness import NOT_HERE, NOT_HERE_DEGRADATION
 from kenning.records import FreshnessState
 from kenning.search.serve import SearchOptions
+from kenning.store import lookups
 from kenning.store.db import open_store
 from kenning.store.status import index_size
 
@@ -108,3 +109,17 @@ def test_a_top_level_folder_deleted_in_the_checkout_is_still_source_missing(shar
     answer = ask_project(checkout, QUESTION, now=NOW)
     assert answer.filtered.get("source_missing") == 1
     assert NOT_HERE_DEGRADATION not in answer.degradations
+
+
+def test_a_sync_in_the_checkout_does_not_read_every_indexed_path_to_refuse(shared, monkeypatch):
+    """The refusal is told from the manifest the sync reads anyway: a no-op sync, and one with
+    an edit, no longer read the project's every indexed path a second time (60,000 paths: about
+    50 ms a sync)."""
+    checkout, _ = shared
+    reads = []
+    real = lookups.manifest_paths
+    monkeypatch.setattr(lookups, "manifest_paths", lambda conn: reads.append(1) or real(conn))
+    assert resync(checkout).files_unchanged == len(FILES)
+    (checkout.root / "docs" / "deploy.md").write_text("# Deploying\n\nDeploy widgets on Tuesdays.\n")
+    assert resync(checkout).files_changed == 1
+    assert reads == []

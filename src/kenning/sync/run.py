@@ -22,7 +22,6 @@ from __future__ import annotations
 import gc
 import time
 
-from kenning.errors import UsageError
 from kenning.files import SYNC_LOCK_NAME, ExclusiveLock
 from kenning.ingest.discover import Discovery, discover
 from kenning.ingest.read import Progress, Reading, read_all
@@ -67,7 +66,6 @@ def _locked_sync(project: Project, *, now: datetime, progress: Progress | None, 
         conn = open_store(project, create=True)
         with sync_lock(conn):
             started = time.perf_counter()  # after the wait for another checkout's sync: not the sync's own time
-            _refuse_elsewhere(conn, project)
             report = changes.apply(conn, project, now=now, progress=progress, early=early)
             # Level 1, after the lexical sync committed; its default time budget follows the
             # lexical sync's own duration, so embedding never turns a short sync into a long one.
@@ -85,20 +83,6 @@ def _locked_sync(project: Project, *, now: datetime, progress: Progress | None, 
             conn.close()
         if collecting:
             gc.enable()
-
-
-def _refuse_elsewhere(conn: Connection, project: Project) -> None:
-    """A PostgreSQL store is shared: a sync from a directory without the project's files (an
-    agent host holding only ``.kenning/config.toml``, a wrong ``--project``) would retire every
-    excerpt of the project for every machine. Refused, nothing written (``UsageError``)."""
-    from kenning.freshness import files_elsewhere
-
-    if files_elsewhere(project.root, conn):
-        raise UsageError(
-            f"none of the files indexed for {project.name} is under {project.root}: a sync from here "
-            f"would retire every excerpt of {project.name} on the shared PostgreSQL store",
-            hint="run `kenning sync` in a checkout of the project that holds its files",
-        )
 
 
 def _first_reading(project: Project, progress: Progress | None) -> tuple[Discovery, Reading] | None:
