@@ -79,7 +79,7 @@ class FileCheck:
     def commit_exists(self, sha: str) -> bool:
         """True when the commit still reads in the project's repository (``git cat-file -e``)."""
         if sha not in self._commits:
-            self._commits[sha] = _commit_reads(self._root, sha)
+            self._commits[sha] = commit_reads(self._root, sha)
         return self._commits[sha]
 
     def elsewhere(self, missing: str | None = None) -> bool:
@@ -181,7 +181,8 @@ def files_elsewhere(root: Path, conn: Connection) -> bool:
     return none_here(os.fspath(root), manifest_paths(conn))
 
 
-def _commit_reads(root: str, sha: str) -> bool:
+def commit_reads(root: str, sha: str) -> bool:
+    """Whether commit ``sha`` reads in the git repository at or above ``root``."""
     import subprocess  # here: only when a commit fact is served (start-up time)
 
     try:

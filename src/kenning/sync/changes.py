@@ -11,16 +11,14 @@ from __future__ import annotations
 import json
 
 from kenning.clock import iso
-from kenning.errors import UsageError
-from kenning.files import none_here
 from kenning.graph import build as graph_build
 from kenning.ingest.discover import Candidate, Discovery, discover
 from kenning.ingest.read import Progress, Reading, read_all
 from kenning.store import facts as fact_store
 from kenning.store import sources
 from kenning.store.db import transaction
-from kenning.store.postgres.connection import is_pg
 from kenning.sync import dates as source_dates
+from kenning.sync import elsewhere
 from kenning.sync.batches import write_batches
 from kenning.sync.report import SyncReport
 
@@ -39,9 +37,11 @@ def apply(
     now: datetime,
     progress: Progress | None,
     early: tuple[Discovery, Reading] | None = None,
+    retire_missing: int | None = None,
 ) -> SyncReport:
     """``early``: the discovery and reading ``sync.run`` began before the store existed (the
-    manifest is empty)."""
+    manifest is empty). ``retire_missing``: how many indexed files the user says are gone
+    (``sync.elsewhere``)."""
     found = early[0] if early else discover(project)
     report = SyncReport(project=project.name, discovery=found.method, skipped=found.skipped)
     report.eligible = len(found.candidates)
@@ -54,8 +54,8 @@ def apply(
         else:
             to_read.append(cand)
     present = {c.path for c in found.candidates}
-    _refuse_elsewhere(conn, project, manifest, present)
     vanished = sorted(p for p in manifest if p not in present)
+    elsewhere.check(conn, project, manifest, present, vanished, retire_missing)
     graph_pending = graph_build.pending(conn, project)
     if not to_read and not vanished and not graph_pending:
         report.indexed = len(manifest)
@@ -92,22 +92,3 @@ def apply(
     )
     report.indexed = sources.manifest_count(conn)
     return report
-
-
-def _refuse_elsewhere(
-    conn: Connection, project: Project, manifest: dict[str, sources.ManifestRow], present: set[str]
-) -> None:
-    """A PostgreSQL store is shared: a sync from a directory without the project's files (an
-    agent host holding only ``.kenning/config.toml``, a wrong ``--project``) would retire every
-    excerpt of the project for every machine. Refused before anything is written
-    (``UsageError``). Told from what the sync read already: a file found here that the manifest
-    indexed says the checkout is here (the usual case, one look-up); only when none is does the
-    manifest's every top-level entry get looked for (``files.none_here``)."""
-    if not is_pg(conn) or not manifest or any(path in manifest for path in present):
-        return
-    if none_here(str(project.root), manifest):
-        raise UsageError(
-            f"none of the files indexed for {project.name} is under {project.root}: a sync from here "
-            f"would retire every excerpt of {project.name} on the shared PostgreSQL store",
-            hint="run `kenning sync` in a checkout of the project that holds its files",
-        )

@@ -76,18 +76,26 @@ def init(
     is_flag=True,
     help="Embed the notes of the transverse memory (kn://global/…) that a save left unembedded; not a project.",
 )
+@click.option(
+    "--retire-missing",
+    "retire_missing",
+    type=click.IntRange(min=0),
+    metavar="N",
+    help="The N indexed files not found here were deleted on purpose: retire them, even when none of the "
+    "project's files is left (refused unless exactly N are missing).",
+)
 @json_option
-def sync(project_path: Path | None, no_embed: bool, of_global: bool, as_json: bool) -> None:
+def sync(project_path: Path | None, no_embed: bool, of_global: bool, retire_missing: int | None, as_json: bool) -> None:
     """Index new and changed files, retire vanished ones; nothing is written if nothing changed."""
     if of_global:
-        if project_path is not None or no_embed:
+        if project_path is not None or no_embed or retire_missing is not None:
             raise click.UsageError(
-                "--global syncs the transverse memory, not a project: without --project or --no-embed"
+                "--global syncs the transverse memory, not a project: without --project, --no-embed or --retire-missing"
             )
         click.echo(sync_global_output(as_json))
         return
     with _progress() as progress:
-        text = sync_output(project_path, no_embed, as_json, progress)
+        text = sync_output(project_path, no_embed, as_json, progress, retire_missing=retire_missing)
     click.echo(text)
 
 
