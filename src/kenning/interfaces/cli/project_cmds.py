@@ -178,13 +178,21 @@ def _store_line(choice: dict[str, Any]) -> str:
             return "store: sqlite (the local file: no KENNING_DATABASE_URL, no `store` in .kenning/config.toml)"
 
 
-def _history_line(history: dict[str, Any]) -> str:
-    if history["read"]:
-        return f"git history: read, {history['commits']} commit(s) indexed"
-    why = history["reason"].removeprefix("git history not read: ")
-    if history["degraded"]:
-        return f"git history: not read: {why}"
-    return f"git history: none: {why} (nothing to read, so no answer is degraded)"
+def _history_lines(history: dict[str, Any]) -> list[str]:
+    """The status's ``git history:`` line; none when the store cannot answer (the headline and
+    the degradations say why: whether a sync read the history is not known here)."""
+    why = history.get("reason", "").removeprefix("git history not read: ")
+    match history["state"]:
+        case "read":
+            return [f"git history: read, {history['commits']} commit(s) indexed"]
+        case "none":
+            return [f"git history: none: {why} (nothing to read, so no answer is degraded)"]
+        case "not_synced":
+            return [f"git history: not read yet: {why}"]
+        case "unknown":
+            return []
+        case _:
+            return [f"git history: not read: {why}"]
 
 
 def _service(data: dict[str, Any]) -> str:
@@ -204,7 +212,7 @@ def _status_text(data: dict[str, Any]) -> str:
         f"({', '.join(f'{n} {k}' for k, n in data['index']['by_lifecycle'].items()) or 'none'}), "
         f"last change {data['index']['last_sync'] or 'never'}",
         _store_line(data["store_choice"]),
-        _history_line(data["git_history"]),
+        *_history_lines(data["git_history"]),
     ]
     if "partly" in data["engines"]["dense"]:
         lines.append(f"dense: {data['engines']['dense']['partly']}")
