@@ -89,7 +89,8 @@ def test_a_sync_from_a_machine_without_the_files_is_refused_and_retires_nothing(
     checkout, elsewhere = shared
     before = _active(checkout)
     with pytest.raises(
-        UsageError, match=r"would retire every excerpt of their 3 file\(s\) \(\d+\) on the shared PostgreSQL store"
+        UsageError,
+        match=r"would retire every excerpt of their 3 file\(s\) \(\d+ excerpt\(s\)\) on the shared PostgreSQL store",
     ):
         resync(elsewhere)
     assert _active(checkout) == before > 0

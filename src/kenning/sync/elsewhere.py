@@ -56,8 +56,8 @@ def check(
     if retire_missing is None:
         raise UsageError(
             f"none of the {len(manifest)} file(s) indexed for {project.name} is under {project.root}: a sync from "
-            f"here would retire every excerpt of their {len(manifest)} file(s) ({sources.manifest_excerpts(conn)}) "
-            "on the shared PostgreSQL store, for every machine",
+            f"here would retire every excerpt of their {len(manifest)} file(s) ({sources.manifest_excerpts(conn)} "
+            "excerpt(s)) on the shared PostgreSQL store, for every machine",
             hint="run `kenning sync` in a checkout of the project that holds its files; if they were all deleted on "
             f"purpose, `kenning sync --retire-missing {len(manifest)}` there retires them",
         )
