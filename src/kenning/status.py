@@ -127,6 +127,12 @@ def project_status(project: Project, database_url: str | None = None) -> dict[st
     return data
 
 
+# Why ``git_history`` is not read, when no sync could have read it yet, or when the store
+# cannot say whether one did (``history_status``).
+HISTORY_NOT_SYNCED = "git history not read: nothing indexed yet"
+HISTORY_UNKNOWN = "git history not known: the store cannot answer"
+
+
 def history_status(project: Project, index: dict[str, Any], *, in_service: bool = True) -> dict[str, Any]:
     """Whether the last sync read the project's git history, as ``state``: ``read`` (with the
     commits indexed), ``none`` (a project outside any repository has no history: said here,
@@ -142,10 +148,6 @@ def history_status(project: Project, index: dict[str, Any], *, in_service: bool 
     if not index["last_sync"]:
         return {"read": False, "state": "not_synced", "reason": HISTORY_NOT_SYNCED, "degraded": False}
     return {"read": True, "state": "read", "commits": index["by_type"].get("commit", 0), "degraded": False}
-
-
-HISTORY_NOT_SYNCED = "git history not read: nothing indexed yet"
-HISTORY_UNKNOWN = "git history not known: the store cannot answer"
 
 
 def _server_store(url: str, project: Project) -> dict[str, Any]:
