@@ -109,12 +109,12 @@ def test_a_session_dying_during_a_call_is_store_unavailable_not_a_bug(served, mo
     assert not after.isError, after.content[0].text
 
 
-def _activity(url: str, application: str) -> list[tuple[object, ...]]:
-    """The server's view of the sessions named ``application``: each one's last statement and
-    when its state last changed (a statement run on it moves both)."""
-    with psycopg.connect(url, autocommit=True) as admin:
+def _session(conn) -> list[tuple[object, ...]]:
+    """The server's view of the session of handle ``conn``: its last statement and when its
+    state last changed (a statement run on it moves both)."""
+    with psycopg.connect(server_url(), autocommit=True) as admin:
         return admin.execute(
-            "SELECT pid, query, state_change FROM pg_stat_activity WHERE application_name = %s", (application,)
+            "SELECT query, state_change FROM pg_stat_activity WHERE pid = %s", (conn.raw.info.backend_pid,)
         ).fetchall()
 
 
@@ -122,45 +122,42 @@ def _activity(url: str, application: str) -> list[tuple[object, ...]]:
 def kept(make_project, monkeypatch):
     """A project served by the test server, and the connections a long-lived server keeps for it."""
     monkeypatch.delenv("KENNING_DATABASE_URL", raising=False)
-    application = f"kenning-kept-{uuid.uuid4().hex[:8]}"
-    url = server_url()
-    store = f"{url}{'&' if '?' in url else '?'}application_name={application}"
     name = f"alpha-{uuid.uuid4().hex[:10]}"
-    project = make_project(FILES, name=name, config=f'name = "{name}"\nstore = "{store}"\n')
+    project = make_project(FILES, name=name, config=f'name = "{name}"\nstore = "{server_url()}"\n')
     resync(project)
     connections = Connections(project)
-    yield connections, url, application
+    yield connections
     connections.close()
 
 
 def test_a_kept_session_serves_the_next_request_without_a_round_trip(kept):
     """Two close requests: the second reuses the session as it is, nothing sent to the server
     before it (the check used to be a `SELECT 1` on every request)."""
-    connections, url, application = kept
-    with connections.conn() as conn:
+    with kept.conn() as conn:
         conn.execute("SELECT 'the first request'")
-    before = _activity(url, application)
-    assert [row[1] for row in before] == ["SELECT 'the first request'"]
-    with connections.conn() as again:
+    before = _session(conn)
+    assert [row[0] for row in before] == ["SELECT 'the first request'"]
+    with kept.conn() as again:
         assert again is conn
-        assert _activity(url, application) == before  # no statement ran on the session to hand it out
+        assert _session(conn) == before  # no statement ran on the session to hand it out
 
 
 def test_a_session_ended_while_idle_is_replaced_before_the_next_request(kept):
-    connections, url, application = kept
-    with connections.conn() as conn:
+    with kept.conn() as conn:
         conn.execute("SELECT 1")
-    assert _end_sessions(url, application) == 1
-    with connections.conn() as again:
+    pid = conn.raw.info.backend_pid
+    with psycopg.connect(server_url(), autocommit=True) as admin:
+        assert admin.execute("SELECT pg_terminate_backend(%s)", (pid,)).fetchone()[0]
+        gone(admin, "pid = %s", pid)  # a restart is over when its sessions are
+    with kept.conn() as again:
         assert again is not conn  # the server's last word on the socket: a new session, no failed request
         assert again.execute("SELECT 'served'").fetchone()[0] == "served"
 
 
 def test_a_session_idle_for_long_is_asked_before_it_serves(kept, monkeypatch):
-    connections, url, application = kept
-    with connections.conn() as conn:
+    with kept.conn() as conn:
         conn.execute("SELECT 'the first request'")
     monkeypatch.setattr(handle, "ASK_AFTER_IDLE_SECONDS", 0.0)  # as if it sat idle past the limit
-    with connections.conn() as again:
+    with kept.conn() as again:
         assert again is conn
-        assert [row[1] for row in _activity(url, application)] == ["SELECT 1"]
+        assert [row[0] for row in _session(conn)] == ["SELECT 1"]
