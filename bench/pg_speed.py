@@ -31,7 +31,9 @@ same path on both.
 request to reuse the PostgreSQL session it keeps (``interfaces.serve.Connections``, which
 checks a kept session before handing it out), on a project of 20 files synced to the server:
 N hand-outs alone, then N requests reading one excerpt (``facts.get_many``, a ``memory_get``'s
-read), each timed, p50/p95 in µs. ``--files 0 --reuse N`` runs only this.
+read), then min(N, 300) questions (``serve.ask_kept``, what ``memory_ask`` and the cockpit's
+Ask run: two words of the project's vocabulary), each timed, p50/p95 in µs. ``--files 0
+--reuse N`` runs only this.
 
 ``--noop N``: a no-op ``kenning sync`` (lexical, ``embed=False``) of a project of N one-line
 Markdown files on the server, its manifest written straight from the discovery (no excerpts:
@@ -57,7 +59,7 @@ from kenning.answer.graph import GraphOptions, run_query
 from kenning.answer.search import search_project
 from kenning.config import init_project, load_project
 from kenning.ingest.discover import discover
-from kenning.interfaces.serve import Connections
+from kenning.interfaces.serve import Connections, ask_kept
 from kenning.search.serve import SearchOptions
 from kenning.store import facts, fts, sources
 from kenning.store.db import open_store, transaction
@@ -241,6 +243,13 @@ def reuse_bench(url: str, n: int) -> dict[str, float]:
                 with connections.conn() as conn:
                     facts.get_many(conn, project.name, [ids[i % len(ids)]])
                 read.append((time.perf_counter() - start) * 1e6)
+            rng = random.Random(3)
+            asked = []
+            for _ in range(min(n, 300)):
+                question = " ".join(rng.choices(VOCAB[20:400], k=2))
+                start = time.perf_counter()
+                ask_kept(connections, question, now=NOW)
+                asked.append((time.perf_counter() - start) * 1e6)
         finally:
             connections.close()
     return {
@@ -249,6 +258,8 @@ def reuse_bench(url: str, n: int) -> dict[str, float]:
         "handout_p95_us": p(handout, 0.95),
         "read_one_p50_us": p(read, 0.5),
         "read_one_p95_us": p(read, 0.95),
+        "ask_p50_us": p(asked, 0.5),
+        "ask_p95_us": p(asked, 0.95),
     }
 
 

@@ -23,11 +23,11 @@ from datetime import datetime
 from typing import TYPE_CHECKING, Any
 
 from kenning.answer.ask import ask_project
-from kenning.errors import IndexMissing, ValidationError
+from kenning.errors import IndexMissing, StoreUnavailable, ValidationError
 from kenning.project import Project
 from kenning.records import Answer
 from kenning.store.db import open_store
-from kenning.store.handle import Connection, still_open
+from kenning.store.handle import Connection, engine_errors, still_open, typed_error
 from kenning.store.readonly import release
 
 if TYPE_CHECKING:
@@ -269,15 +269,26 @@ class Connections:
 
 
 def ask_kept(connections: Connections, question: str, *, now: datetime, limit: int = 10) -> Answer:
-    """``ask_project`` on one of the server's kept SQLite connections: the same answer as a
-    one-shot ``kenning ask``. On its own for a store it cannot open yet (no index: the answer
-    says so) and for a PostgreSQL store (an unreachable server falls back to the local store,
-    said in the answer)."""
+    """``ask_project`` on one of the server's kept connections: the same answer as a one-shot
+    ``kenning ask``, without opening a store per question (a PostgreSQL session costs about
+    6 ms on loopback, and round trips across a network). On its own for a store it cannot open
+    yet (no index: the answer says so), and for a PostgreSQL store whose server cannot be had
+    (an unreachable server falls back to the local store, said in the answer) or whose kept
+    session was lost during the question (a read: asked again, on a session of its own)."""
     project = connections.project
-    if project.config.store:
-        return ask_project(project, question, now=now, limit=limit)
     try:
         with connections.conn() as conn:
             return ask_project(project, question, now=now, limit=limit, conn=conn)
     except IndexMissing:
         return ask_project(project, question, now=now, limit=limit)
+    except Exception as exc:
+        if not project.config.store or not _unavailable(exc):
+            raise
+        return ask_project(project, question, now=now, limit=limit)
+
+
+def _unavailable(exc: Exception) -> bool:
+    """Whether ``exc`` says the store's server cannot be had (typed, or psycopg's own)."""
+    return isinstance(exc, StoreUnavailable) or (
+        isinstance(exc, engine_errors()) and isinstance(typed_error(exc), StoreUnavailable)
+    )
