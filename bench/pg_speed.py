@@ -26,6 +26,19 @@ synced into SQLite and into PostgreSQL, then ``--queries`` path queries between 
 functions through ``answer.graph.run_query`` (the whole `kenning graph path` answer: look-ups,
 the walk up to 6 hops, freshness, excerpts), p50/p95 per engine, and how many answers give the
 same path on both.
+
+``--reuse N``: what a long-lived server (``kenning mcp --http``, ``kenning serve``) pays per
+request to reuse the PostgreSQL session it keeps (``interfaces.serve.Connections``, which
+checks a kept session before handing it out), on a project of 20 files synced to the server:
+N hand-outs alone, then N requests reading one excerpt (``facts.get_many``, a ``memory_get``'s
+read), then min(N, 300) questions (``serve.ask_kept``, what ``memory_ask`` and the cockpit's
+Ask run: two words of the project's vocabulary), each timed, p50/p95 in µs. ``--files 0
+--reuse N`` runs only this.
+
+``--noop N``: a no-op ``kenning sync`` (lexical, ``embed=False``) of a project of N one-line
+Markdown files on the server, its manifest written straight from the discovery (no excerpts:
+what a sync reads and checks when nothing changed, at N indexed paths), after one warm-up sync;
+``--queries`` of them at most 9, each timed, their seconds.
 """
 
 from __future__ import annotations
@@ -45,8 +58,10 @@ from pathlib import Path
 from kenning.answer.graph import GraphOptions, run_query
 from kenning.answer.search import search_project
 from kenning.config import init_project, load_project
+from kenning.ingest.discover import discover
+from kenning.interfaces.serve import Connections, ask_kept
 from kenning.search.serve import SearchOptions
-from kenning.store import facts, fts
+from kenning.store import facts, fts, sources
 from kenning.store.db import open_store, transaction
 from kenning.store.status import index_size
 from kenning.sync.run import sync
@@ -201,6 +216,86 @@ def graph_bench(url: str, n: int, queries: int) -> dict[str, object]:
     return out
 
 
+def reuse_bench(url: str, n: int) -> dict[str, float]:
+    """``--reuse N`` (see the module doc)."""
+    with tempfile.TemporaryDirectory() as tmp:
+        root = Path(tmp) / "project"
+        root.mkdir()
+        write_files(root, 20)
+        init_project(root, f"reuse-{uuid.uuid4().hex[:8]}")
+        with (root / ".kenning" / "config.toml").open("a", encoding="utf-8") as config:
+            config.write("\n[dense]\nenabled = false\n")
+        made = load_project(root, {})
+        project = replace(made, config=replace(made.config, store=url))
+        sync(project, now=NOW)
+        connections = Connections(project)
+        try:
+            with connections.conn() as conn:
+                ids = [r["id"] for r in conn.rows("SELECT id FROM facts WHERE project = %s", (project.name,))]
+            handout, read = [], []
+            for _ in range(n):
+                start = time.perf_counter()
+                with connections.conn():
+                    pass
+                handout.append((time.perf_counter() - start) * 1e6)
+            for i in range(n):
+                start = time.perf_counter()
+                with connections.conn() as conn:
+                    facts.get_many(conn, project.name, [ids[i % len(ids)]])
+                read.append((time.perf_counter() - start) * 1e6)
+            rng = random.Random(3)
+            asked = []
+            for _ in range(min(n, 300)):
+                question = " ".join(rng.choices(VOCAB[20:400], k=2))
+                start = time.perf_counter()
+                ask_kept(connections, question, now=NOW)
+                asked.append((time.perf_counter() - start) * 1e6)
+        finally:
+            connections.close()
+    return {
+        "requests": n,
+        "handout_p50_us": p(handout, 0.5),
+        "handout_p95_us": p(handout, 0.95),
+        "read_one_p50_us": p(read, 0.5),
+        "read_one_p95_us": p(read, 0.95),
+        "ask_p50_us": p(asked, 0.5),
+        "ask_p95_us": p(asked, 0.95),
+    }
+
+
+def noop_bench(url: str, n: int, reps: int) -> dict[str, object]:
+    """``--noop N`` (see the module doc)."""
+    with tempfile.TemporaryDirectory() as tmp:
+        root = Path(tmp) / "project"
+        for i in range(n):
+            path = root / "docs" / f"d{i // 1000:03d}" / f"p{i:05d}.md"
+            path.parent.mkdir(parents=True, exist_ok=True)
+            path.write_text(f"# Page {i}\n", encoding="utf-8")
+        init_project(root, f"noop-{uuid.uuid4().hex[:8]}")
+        with (root / ".kenning" / "config.toml").open("a", encoding="utf-8") as config:
+            config.write("\n[dense]\nenabled = false\n")
+        made = load_project(root, {})
+        project = replace(made, config=replace(made.config, store=url))
+        conn = open_store(project, create=True)
+        try:
+            rows = [
+                sources.IndexedFile(c.path, c.size, c.mtime_ns, "0" * 64, c.parser, NOW.isoformat(), 1)
+                for c in discover(project).candidates
+            ]
+            with transaction(conn):
+                sources.put_manifest(conn, rows)
+        finally:
+            conn.close()
+        sync(project, now=NOW, embed=False)  # the first: records its run
+        seconds = []
+        for _ in range(min(reps, 9)):
+            start = time.perf_counter()
+            report = sync(project, now=NOW, embed=False)
+            seconds.append(round(time.perf_counter() - start, 3))
+            assert report.files_unchanged == n and not report.files_new, report.to_json()
+    return {"paths": n, "seconds": seconds, "median_s": sorted(seconds)[len(seconds) // 2]}
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
     parser.add_argument("--files", type=int, default=2000)
@@ -208,6 +303,8 @@ def main() -> None:
     parser.add_argument("--load", type=int, default=0)
     parser.add_argument("--load-name", help="the loaded project's name (kept: a second run only queries it)")
     parser.add_argument("--graph", type=int, default=0, help="Python modules of the graph project (0: none)")
+    parser.add_argument("--noop", type=int, default=0, help="files of the no-op sync project (0: none)")
+    parser.add_argument("--reuse", type=int, default=0, help="requests on a long-lived server's kept session (0: none)")
     args = parser.parse_args()
     url = os.environ.get("KENNING_DATABASE_URL")
     if not url:
@@ -234,6 +331,10 @@ def main() -> None:
         result["postgresql_load"] = load(url, args.load, loadq, args.load_name)
     if args.graph:
         result["graph"] = graph_bench(url, args.graph, args.queries)
+    if args.noop:
+        result["noop"] = noop_bench(url, args.noop, args.queries)
+    if args.reuse:
+        result["reuse"] = reuse_bench(url, args.reuse)
     print(json.dumps(result, indent=2))
 
 

@@ -10,6 +10,10 @@ import errno
 import os
 import stat
 
+TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (start-up time)
+if TYPE_CHECKING:
+    from collections.abc import Iterable
+
 try:
     import fcntl
 except ImportError:  # not POSIX: no advisory lock, a second sync relies on SQLite's lock alone
@@ -123,6 +127,14 @@ def read_resolved_inside(root_real: str, path: str) -> bytes:
     if real is None or real == root_real:
         raise OSError(errno.ELOOP, "a link leads out of the project root", path)
     return read_regular_inside(root_real, os.path.relpath(real, root_real).replace(os.sep, "/"))
+
+
+def none_here(root: str, paths: Iterable[str]) -> bool:
+    """True when ``paths`` (a store's indexed files, relative) name something and none of
+    their top-level entries (``docs``, ``src``, ``README.md``…; ``.kenning`` aside) is under
+    ``root``: the project's files are on another machine (a level-2 store is shared)."""
+    tops = {path.split("/", 1)[0] for path in paths} - {".kenning"}
+    return bool(tops) and not any(os.path.lexists(os.path.join(root, top)) for top in tops)
 
 
 class ExclusiveLock:

@@ -29,7 +29,7 @@ from pathlib import Path
 
 from kenning.bounded import keep
 from kenning.clock import from_timestamp, iso, parse_iso
-from kenning.files import read_resolved_inside, stat_inside
+from kenning.files import none_here, read_resolved_inside, stat_inside
 from kenning.records import Answer, Fact, Freshness, FreshnessState, Location, Spans, span_key
 from kenning.store.db import Connection
 from kenning.store.sources import manifest_for
@@ -79,7 +79,7 @@ class FileCheck:
     def commit_exists(self, sha: str) -> bool:
         """True when the commit still reads in the project's repository (``git cat-file -e``)."""
         if sha not in self._commits:
-            self._commits[sha] = _commit_reads(self._root, sha)
+            self._commits[sha] = commit_reads(self._root, sha)
         return self._commits[sha]
 
     def elsewhere(self, missing: str | None = None) -> bool:
@@ -178,11 +178,11 @@ def files_elsewhere(root: Path, conn: Connection) -> bool:
 
     if not is_pg(conn):
         return False
-    tops = {path.split("/", 1)[0] for path in manifest_paths(conn)} - {".kenning"}
-    return bool(tops) and not any(os.path.lexists(os.path.join(root, top)) for top in tops)
+    return none_here(os.fspath(root), manifest_paths(conn))
 
 
-def _commit_reads(root: str, sha: str) -> bool:
+def commit_reads(root: str, sha: str) -> bool:
+    """Whether commit ``sha`` reads in the git repository at or above ``root``."""
     import subprocess  # here: only when a commit fact is served (start-up time)
 
     try:

@@ -120,23 +120,34 @@ def project_status(project: Project, database_url: str | None = None) -> dict[st
         if conn is not None:
             conn.close()
     degradations.extend(f"{name}: {e['reason']}" for name, e in data["engines"].items() if not e["available"])
-    data["git_history"] = history_status(project, data["index"])
+    data["git_history"] = history_status(project, data["index"], in_service=data["in_service"])
     if data["git_history"]["degraded"]:
         degradations.append(data["git_history"]["reason"])
     data["degradations"] = degradations
     return data
 
 
-def history_status(project: Project, index: dict[str, Any]) -> dict[str, Any]:
-    """Whether the last sync read the project's git history: ``read`` with the commits indexed,
-    or the reason it did not (``git_history.HistoryProblem``) and whether answers list it as a
-    degradation. A project outside any repository has no history: said here, not in answers."""
+# Why ``git_history`` is not read, when no sync could have read it yet, or when the store
+# cannot say whether one did (``history_status``).
+HISTORY_NOT_SYNCED = "git history not read: nothing indexed yet"
+HISTORY_UNKNOWN = "git history not known: the store cannot answer"
+
+
+def history_status(project: Project, index: dict[str, Any], *, in_service: bool = True) -> dict[str, Any]:
+    """Whether the last sync read the project's git history, as ``state``: ``read`` (with the
+    commits indexed), ``none`` (a project outside any repository has no history: said here,
+    not in answers), ``not_read`` (history there but unreadable: ``git_history.HistoryProblem``,
+    a degradation), ``not_synced`` (nothing indexed yet: no sync read it), or ``unknown`` (the
+    store cannot answer: whether a sync read it cannot be told from here)."""
     found = git_history.problem(project.root)
     if found is not None:
-        return {"read": False, "reason": found.value, "degraded": found.degrades}
+        state = "not_read" if found.degrades else "none"
+        return {"read": False, "state": state, "reason": found.value, "degraded": found.degrades}
+    if not in_service:
+        return {"read": False, "state": "unknown", "reason": HISTORY_UNKNOWN, "degraded": False}
     if not index["last_sync"]:
-        return {"read": False, "reason": "git history not read: no sync yet", "degraded": False}
-    return {"read": True, "commits": index["by_type"].get("commit", 0), "degraded": False}
+        return {"read": False, "state": "not_synced", "reason": HISTORY_NOT_SYNCED, "degraded": False}
+    return {"read": True, "state": "read", "commits": index["by_type"].get("commit", 0), "degraded": False}
 
 
 def _server_store(url: str, project: Project) -> dict[str, Any]:

@@ -157,7 +157,12 @@ def test_a_project_outside_any_repository_has_no_history_and_no_answer_says_degr
     assert api["excerpts"] and not any("git" in d for d in api["degradations"])
 
     status = cli("status", *where, "--json").json()
-    assert status["git_history"] == {"read": False, "reason": HistoryProblem.NOT_A_REPOSITORY.value, "degraded": False}
+    assert status["git_history"] == {
+        "read": False,
+        "state": "none",
+        "reason": HistoryProblem.NOT_A_REPOSITORY.value,
+        "degraded": False,
+    }
     assert not any("git" in d for d in status["degradations"])
     line = "git history: none: the project is not in a git repository (nothing to read, so no answer is degraded)"
     assert line in cli("status", *where).out.splitlines()
@@ -168,7 +173,8 @@ def test_status_says_how_many_commits_were_read_and_lists_an_unreadable_history(
     repo, project = _repo_with_a_subfolder_project(tmp_path)
     resync(project)
     where = ("--project", str(project.root))
-    assert cli("status", *where, "--json").json()["git_history"] == {"read": True, "commits": 2, "degraded": False}
+    history = cli("status", *where, "--json").json()["git_history"]
+    assert history == {"read": True, "state": "read", "commits": 2, "degraded": False}
     assert "git history: read, 2 commit(s) indexed" in cli("status", *where).out.splitlines()
     (repo / ".git" / "HEAD").write_text("garbage\n", encoding="utf-8")
     resync(project)

@@ -9,6 +9,7 @@ fails them. Every contract test runs on both engines: a new one must pass on Pos
 from __future__ import annotations
 
 import os
+import time
 import uuid
 from dataclasses import replace
 from functools import cache
@@ -95,3 +96,13 @@ def _required(variable: str, missing: str, required: str) -> str:
             pytest.fail(f"{reason} (CI=true: {required})")
         pytest.skip(reason)
     return url
+
+
+def gone(admin: Any, where: str, *params: object) -> None:
+    """Wait until no session matching ``where`` (a condition on ``pg_stat_activity``) is left:
+    ``pg_terminate_backend`` signals a session and returns before it has ended (at most 10 s)."""
+    for _ in range(1000):
+        if not admin.execute(f"SELECT 1 FROM pg_stat_activity WHERE {where}", params).fetchall():
+            return
+        time.sleep(0.01)
+    raise AssertionError(f"sessions where {where} {params} still running after 10 s")

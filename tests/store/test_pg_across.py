@@ -7,8 +7,9 @@ from __future__ import annotations
 
 import uuid
 
+import psycopg
 import pytest
-from pg_engine import server_url
+from pg_engine import gone, server_url
 
 from kenning.across.stores import OneShot, StorePool
 from kenning.config import load_project
@@ -103,3 +104,32 @@ def test_projects_list_reports_a_failing_server_query_as_unreadable(mixed, reade
     [excluded] = across.json()["scope"]["excluded"]
     assert excluded["project"] == served.name and excluded["reason"].startswith("unreadable")
     assert [e["project"] for e in across.json()["excerpts"]] == ["local"]
+
+
+def _session(pid: int) -> list[tuple[object, ...]]:
+    """The server's view of session ``pid``: its last statement and when its state last changed."""
+    with psycopg.connect(server_url(), autocommit=True) as admin:
+        return admin.execute("SELECT query, state_change FROM pg_stat_activity WHERE pid = %s", (pid,)).fetchall()
+
+
+def test_the_pool_reuses_a_server_session_without_a_round_trip_and_replaces_an_ended_one(mixed):
+    """A long-lived process's cross-project pool: the kept session serves the next question with
+    nothing sent to the server first (it was a `SELECT 1` per question), and one the server ended
+    (a restart) is replaced before it serves."""
+    served, _ = mixed
+    pool = StorePool(load_project)
+    try:
+        conn = pool.connection(served)
+        conn.execute("SELECT 'the first question'")
+        pid = conn.raw.info.backend_pid
+        before = _session(pid)
+        assert pool.connection(served) is conn
+        assert _session(pid) == before
+        with psycopg.connect(server_url(), autocommit=True) as admin:
+            admin.execute("SELECT pg_terminate_backend(%s)", (pid,))
+            gone(admin, "pid = %s", pid)  # a restart is over when its sessions are
+        again = pool.connection(served)
+        assert again is not conn
+        assert again.execute("SELECT 'served'").fetchone()[0] == "served"
+    finally:
+        pool.close()

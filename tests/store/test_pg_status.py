@@ -164,7 +164,12 @@ def test_the_cockpit_status_page_says_nothing_is_in_service(make_project, isolat
     page = TestClient(create_app(project, home=isolated_home, clock=lambda: NOW), base_url="http://127.0.0.1")
     text = page.get("/status").text
     assert "nothing in service: the PostgreSQL store cannot answer" in text
-    assert project_status(make_project({"b.md": "# B\n"}, name="local"))["in_service"] is True
+    assert "git history" not in text  # not known while the store cannot answer (was "no sync yet … nothing to read")
+    local = make_project({"b.md": "# B\n"}, name="local")
+    assert project_status(local)["in_service"] is True
+    unsynced = TestClient(create_app(local, home=isolated_home, clock=lambda: NOW), base_url="http://127.0.0.1")
+    history = unsynced.get("/status").text.split('class="history">', 1)[1].split("<", 1)[0]
+    assert history == "git history not read: nothing indexed yet"  # without "(nothing to read: not a degradation)"
 
 
 @pytest.mark.postgres
@@ -186,3 +191,47 @@ def test_a_database_a_newer_kenning_migrated_is_refused_for_reads_and_writes(mak
         assert store["outdated"] is True and "does not know" in store["reason"]
         with psycopg.connect(newer, autocommit=True) as check:
             assert check.execute("SELECT count(*) FROM facts").fetchone()[0] == 0
+
+
+NOT_YET = "git history: not read yet: nothing indexed yet"
+
+
+def _history_lines(cli, project) -> list[str]:
+    return [line for line in cli("status", "--project", str(project.root)).out.splitlines() if "git history" in line]
+
+
+@pytest.mark.postgres
+def test_status_before_any_sync_says_nothing_is_indexed_yet_on_every_store(make_project, cli, monkeypatch):
+    """Before, `git history: none: no sync yet (nothing to read, so no answer is degraded)`: as if
+    the project had no history. Now what is true: nothing is indexed yet. On SQLite, on a
+    database no kenning wrote to, and on a migrated one this project never synced to."""
+    project = make_project({"a.md": "# A\n"})
+    monkeypatch.delenv("KENNING_DATABASE_URL", raising=False)
+    assert _history_lines(cli, project) == [NOT_YET]
+    assert cli("status", "--project", str(project.root), "--json").json()["git_history"] == {
+        "read": False,
+        "state": "not_synced",
+        "reason": "git history not read: nothing indexed yet",
+        "degraded": False,
+    }
+    with scratch_database("unwritten") as empty:
+        monkeypatch.setenv("KENNING_DATABASE_URL", empty)
+        assert _history_lines(cli, project) == [NOT_YET]
+    monkeypatch.setenv("KENNING_DATABASE_URL", server_url())
+    assert _history_lines(cli, project) == [NOT_YET]
+
+
+def test_status_with_nothing_in_service_leaves_the_history_out(make_project, cli, monkeypatch):
+    """The server out of reach and no local store: whether a sync read the history cannot be
+    told (it said `none: no sync yet`)."""
+    project = make_project({"a.md": "# A\n"})
+    monkeypatch.setenv("KENNING_DATABASE_URL", DEAD)
+    assert _history_lines(cli, project) == []
+    data = cli("status", "--project", str(project.root), "--json").json()
+    assert data["in_service"] is False
+    assert data["git_history"] == {
+        "read": False,
+        "state": "unknown",
+        "reason": "git history not known: the store cannot answer",
+        "degraded": False,
+    }

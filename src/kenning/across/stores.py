@@ -14,6 +14,7 @@ from __future__ import annotations
 import contextlib
 import os
 import threading
+import time
 from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
@@ -173,14 +174,17 @@ class StorePool:
         return conn
 
     def _on_server(self, project: Project) -> Connection:
-        """A project served by PostgreSQL: its server connection, kept while it stays usable."""
+        """A project served by PostgreSQL: its server connection, kept while it stays usable
+        (``still_open``; its signature slot holds when it was last handed out, in ns)."""
         key = f"{project.config.store}#{project.name}"
         kept = self._conns.get(key)
-        if kept is not None and still_open(kept[1], ask=True):
+        now = time.monotonic_ns()
+        if kept is not None and still_open(kept[1], idle=(now - kept[0][0]) / 1e9):
+            self._conns[key] = ((now,), kept[1])
             return kept[1]
         self._drop(key)
         conn = open_store(project, read_only=True)  # no migration; no index there yet: IndexMissing
-        self._conns[key] = ((), conn)
+        self._conns[key] = ((now,), conn)
         return conn
 
     def _drop(self, path: Path | str) -> None:

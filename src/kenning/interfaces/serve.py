@@ -15,6 +15,7 @@ import logging
 import signal
 import socket
 import threading
+import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
@@ -22,11 +23,11 @@ from datetime import datetime
 from typing import TYPE_CHECKING, Any
 
 from kenning.answer.ask import ask_project
-from kenning.errors import IndexMissing, ValidationError
+from kenning.errors import IndexMissing, StoreUnavailable, ValidationError
 from kenning.project import Project
 from kenning.records import Answer
 from kenning.store.db import open_store
-from kenning.store.handle import Connection, still_open
+from kenning.store.handle import Connection, engine_errors, still_open, typed_error
 from kenning.store.readonly import release
 
 if TYPE_CHECKING:
@@ -211,7 +212,7 @@ class Connections:
 
     project: Project
     warming: Warm | None = field(default=None, repr=False)  # ``lexical.warm_word_lists``'s, awaited at close
-    _free: list[Connection] = field(default_factory=list, repr=False)
+    _free: list[tuple[Connection, float]] = field(default_factory=list, repr=False)  # with when handed back
     _lock: threading.Lock = field(default_factory=threading.Lock, repr=False)
     _closed: bool = field(default=False, repr=False)
 
@@ -227,12 +228,13 @@ class Connections:
     @contextmanager
     def conn(self, *, create: bool = False) -> Iterator[Connection]:
         """A connection for one request, handed back to the free ones after it. A PostgreSQL
-        session that no longer answers (the server restarted or went away: ``still_open``) is
-        never handed out or kept: the next request opens a new one, or fails with
-        ``StoreUnavailable`` while the server is down."""
+        session that no longer answers (the server restarted or went away: ``still_open``, which
+        looks at its socket and asks the server only after a long idle) is never handed out or
+        kept: the next request opens a new one, or fails with ``StoreUnavailable`` while the
+        server is down."""
         with self._lock:
-            taken = self._free.pop() if self._free else None
-        if taken is not None and not still_open(taken, ask=True):
+            taken, since = self._free.pop() if self._free else (None, 0.0)
+        if taken is not None and not still_open(taken, idle=time.monotonic() - since):
             taken.close()  # the server restarted or dropped the session: a new one below
             taken = None
         if taken is None:
@@ -243,7 +245,7 @@ class Connections:
             with self._lock:
                 kept = not self._closed and still_open(taken)
                 if kept:
-                    self._free.append(taken)
+                    self._free.append((taken, time.monotonic()))
             if not kept:
                 taken.close()
 
@@ -257,7 +259,7 @@ class Connections:
         with self._lock:
             kept, self._free = self._free, []
             self._closed = True
-        for conn in kept:
+        for conn, _ in kept:
             conn.close()
         done = self.warming.done if self.warming is not None else None
         if done is not None:
@@ -267,15 +269,26 @@ class Connections:
 
 
 def ask_kept(connections: Connections, question: str, *, now: datetime, limit: int = 10) -> Answer:
-    """``ask_project`` on one of the server's kept SQLite connections: the same answer as a
-    one-shot ``kenning ask``. On its own for a store it cannot open yet (no index: the answer
-    says so) and for a PostgreSQL store (an unreachable server falls back to the local store,
-    said in the answer)."""
+    """``ask_project`` on one of the server's kept connections: the same answer as a one-shot
+    ``kenning ask``, without opening a store per question (a PostgreSQL session costs about
+    6 ms on loopback, and round trips across a network). On its own for a store it cannot open
+    yet (no index: the answer says so), and for a PostgreSQL store whose server cannot be had
+    (an unreachable server falls back to the local store, said in the answer) or whose kept
+    session was lost during the question (a read: asked again, on a session of its own)."""
     project = connections.project
-    if project.config.store:
-        return ask_project(project, question, now=now, limit=limit)
     try:
         with connections.conn() as conn:
             return ask_project(project, question, now=now, limit=limit, conn=conn)
     except IndexMissing:
         return ask_project(project, question, now=now, limit=limit)
+    except Exception as exc:
+        if not project.config.store or not _unavailable(exc):
+            raise
+        return ask_project(project, question, now=now, limit=limit)
+
+
+def _unavailable(exc: Exception) -> bool:
+    """Whether ``exc`` says the store's server cannot be had (typed, or psycopg's own)."""
+    return isinstance(exc, StoreUnavailable) or (
+        isinstance(exc, engine_errors()) and isinstance(typed_error(exc), StoreUnavailable)
+    )

@@ -10,12 +10,15 @@ from __future__ import annotations
 import sqlite3
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import NamedTuple
+from typing import TYPE_CHECKING, NamedTuple
 
 from kenning.store import fold
 from kenning.store.db import in_batches
 from kenning.store.postgres import graph as pg
 from kenning.store.postgres.connection import is_pg
+
+if TYPE_CHECKING:
+    from kenning.store.handle import EngineConnection
 
 NODE_COLUMNS = "id, kind, key, name, qualname, path, line_start, line_end, fact_id"
 _LINK_ORDER = "CASE e.link WHEN 'declared' THEN 0 WHEN 'extracted' THEN 1 ELSE 2 END"
@@ -419,7 +422,7 @@ def _glob(text: str) -> str:
     return "".join(f"[{c}]" if c in "*?[]" else c for c in text)
 
 
-def source_states(conn: sqlite3.Connection) -> dict[str, SourceState]:
+def source_states(conn: EngineConnection) -> dict[str, SourceState]:
     if is_pg(conn):
         return {r[0]: SourceState(*r) for r in pg.source_states(conn)}
     return {

@@ -88,6 +88,13 @@ def manifest_count(conn: sqlite3.Connection) -> int:
     return int(conn.execute("SELECT count(*) FROM manifest").fetchone()[0])
 
 
+def manifest_excerpts(conn: EngineConnection) -> int:
+    """How many excerpts the indexed files gave (each file's count at its last reading)."""
+    if is_pg(conn):
+        return pg.manifest_excerpts(conn)
+    return int(conn.execute("SELECT coalesce(sum(excerpts), 0) FROM manifest").fetchone()[0])
+
+
 def touch_manifest(conn: sqlite3.Connection, path: str, size: int, mtime_ns: int) -> None:
     """Same bytes, new size or mtime: only the manifest row moves."""
     if is_pg(conn):

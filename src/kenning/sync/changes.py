@@ -18,6 +18,7 @@ from kenning.store import facts as fact_store
 from kenning.store import sources
 from kenning.store.db import transaction
 from kenning.sync import dates as source_dates
+from kenning.sync import elsewhere
 from kenning.sync.batches import write_batches
 from kenning.sync.report import SyncReport
 
@@ -36,9 +37,11 @@ def apply(
     now: datetime,
     progress: Progress | None,
     early: tuple[Discovery, Reading] | None = None,
+    retire_missing: int | None = None,
 ) -> SyncReport:
     """``early``: the discovery and reading ``sync.run`` began before the store existed (the
-    manifest is empty)."""
+    manifest is empty). ``retire_missing``: how many indexed files the user says are gone
+    (``sync.elsewhere``)."""
     found = early[0] if early else discover(project)
     report = SyncReport(project=project.name, discovery=found.method, skipped=found.skipped)
     report.eligible = len(found.candidates)
@@ -52,6 +55,7 @@ def apply(
             to_read.append(cand)
     present = {c.path for c in found.candidates}
     vanished = sorted(p for p in manifest if p not in present)
+    elsewhere.check(conn, project, manifest, present, vanished, retire_missing)
     graph_pending = graph_build.pending(conn, project)
     if not to_read and not vanished and not graph_pending:
         report.indexed = len(manifest)

@@ -22,7 +22,6 @@ from __future__ import annotations
 import gc
 import time
 
-from kenning.errors import UsageError
 from kenning.files import SYNC_LOCK_NAME, ExclusiveLock
 from kenning.ingest.discover import Discovery, discover
 from kenning.ingest.read import Progress, Reading, read_all
@@ -38,17 +37,28 @@ if TYPE_CHECKING:
 __all__ = ["Progress", "SyncReport", "sync"]
 
 
-def sync(project: Project, *, now: datetime, progress: Progress | None = None, embed: bool = True) -> SyncReport:
+def sync(
+    project: Project,
+    *,
+    now: datetime,
+    progress: Progress | None = None,
+    embed: bool = True,
+    retire_missing: int | None = None,
+) -> SyncReport:
     """One sync at a time per project: a second one waits for the first (``files.ExclusiveLock``
     on ``.kenning/sync.lock``), then finds the work done and writes nothing. Readers see the lock
     and say that they answer from the last committed state. ``embed=False`` (``--no-embed``)
-    leaves the dense index as it is: the sync is the lexical part alone."""
+    leaves the dense index as it is: the sync is the lexical part alone. ``retire_missing``
+    (``--retire-missing N``): the N indexed files not found here are retired even when none of
+    the project's files is here (``sync.elsewhere``: refused otherwise on a shared store)."""
     project.state_dir.mkdir(parents=True, exist_ok=True)
     with ExclusiveLock(str(project.state_dir / SYNC_LOCK_NAME)):
-        return _locked_sync(project, now=now, progress=progress, embed=embed)
+        return _locked_sync(project, now=now, progress=progress, embed=embed, retire_missing=retire_missing)
 
 
-def _locked_sync(project: Project, *, now: datetime, progress: Progress | None, embed: bool) -> SyncReport:
+def _locked_sync(
+    project: Project, *, now: datetime, progress: Progress | None, embed: bool, retire_missing: int | None
+) -> SyncReport:
     # A sync allocates hundreds of thousands of objects (syntax trees, rows) that reference
     # counting frees; parsing makes no cyclic garbage, so the cycle collector would only scan
     # them again and again (a sixth of the parse time). It is paused for the sync.
@@ -67,8 +77,9 @@ def _locked_sync(project: Project, *, now: datetime, progress: Progress | None, 
         conn = open_store(project, create=True)
         with sync_lock(conn):
             started = time.perf_counter()  # after the wait for another checkout's sync: not the sync's own time
-            _refuse_elsewhere(conn, project)
-            report = changes.apply(conn, project, now=now, progress=progress, early=early)
+            report = changes.apply(
+                conn, project, now=now, progress=progress, early=early, retire_missing=retire_missing
+            )
             # Level 1, after the lexical sync committed; its default time budget follows the
             # lexical sync's own duration, so embedding never turns a short sync into a long one.
             # Under the lock (PostgreSQL's advisory one; SQLite's lock file holds the whole
@@ -85,20 +96,6 @@ def _locked_sync(project: Project, *, now: datetime, progress: Progress | None, 
             conn.close()
         if collecting:
             gc.enable()
-
-
-def _refuse_elsewhere(conn: Connection, project: Project) -> None:
-    """A PostgreSQL store is shared: a sync from a directory without the project's files (an
-    agent host holding only ``.kenning/config.toml``, a wrong ``--project``) would retire every
-    excerpt of the project for every machine. Refused, nothing written (``UsageError``)."""
-    from kenning.freshness import files_elsewhere
-
-    if files_elsewhere(project.root, conn):
-        raise UsageError(
-            f"none of the files indexed for {project.name} is under {project.root}: a sync from here "
-            f"would retire every excerpt of {project.name} on the shared PostgreSQL store",
-            hint="run `kenning sync` in a checkout of the project that holds its files",
-        )
 
 
 def _first_reading(project: Project, progress: Progress | None) -> tuple[Discovery, Reading] | None:

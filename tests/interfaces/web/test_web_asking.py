@@ -19,6 +19,11 @@ from kenning.sync.run import sync
 QUESTION = "how is freshness computed"
 
 
+def _free(kept: Connections) -> list:
+    """The connections kept free for the next request (without when each was handed back)."""
+    return [conn for conn, _ in kept._free]
+
+
 def _one_shot(project, question: str = QUESTION, limit: int = 10) -> str:
     return to_json_text(ask_project(project, question, now=NOW, limit=limit).to_json()) + "\n"
 
@@ -29,10 +34,10 @@ def test_questions_reuse_one_connection_and_see_every_change(tmp_path: Path):
     kept = client.app.state.cockpit.connections  # type: ignore[attr-defined]
     served = [client.get("/api/ask", params={"q": QUESTION}).text for _ in range(3)]
     assert served == [_one_shot(corpus.alpha)] * 3
-    assert len(kept._free) == 1
-    first = kept._free[0]
+    assert len(_free(kept)) == 1
+    first = _free(kept)[0]
     assert client.get("/ask", params={"q": QUESTION}).status_code == 200  # the page asks the same way
-    assert kept._free == [first]
+    assert _free(kept) == [first]
 
     write(corpus.alpha.root, {"docs/recompute.md": "# Recompute\n\nFreshness is computed again on every read.\n"})
     sync(corpus.alpha, now=NOW)  # another connection, as `kenning sync` in another process
@@ -49,7 +54,7 @@ def test_questions_reuse_one_connection_and_see_every_change(tmp_path: Path):
     after = client.get("/api/ask", params={"q": QUESTION, "limit": 20}).text
     assert after == _one_shot(corpus.alpha, limit=20)
     assert "docs/recompute.md" in after and "computed per excerpt" in after
-    assert kept._free == [first]
+    assert _free(kept) == [first]
 
 
 def test_each_running_request_holds_its_own_connection(tmp_path: Path):
@@ -60,6 +65,6 @@ def test_each_running_request_holds_its_own_connection(tmp_path: Path):
         assert (
             one.execute("SELECT count(*) FROM facts").fetchone() == two.execute("SELECT count(*) FROM facts").fetchone()
         )
-    assert sorted(map(id, kept._free)) == sorted((id(one), id(two)))
+    assert sorted(map(id, _free(kept))) == sorted((id(one), id(two)))
     with kept.conn() as again:
         assert again in (one, two)

@@ -153,18 +153,26 @@ def _check_before_writing(project_path: Path, name: str | None, home: Path) -> N
             raise UsageError(f"project name {chosen!r} is already used by {entry.path}", hint=hint)
 
 
-def sync_output(project_path: Path | None, no_embed: bool, as_json: bool, progress: Progress | None) -> str:
+def sync_output(
+    project_path: Path | None,
+    no_embed: bool,
+    as_json: bool,
+    progress: Progress | None,
+    retire_missing: int | None = None,
+) -> str:
     """Sync the project: what `kenning sync` prints."""
-    data = _synced(project_path, no_embed, progress)
+    data = _synced(project_path, no_embed, progress, retire_missing)
     return json_text(data) if as_json else sync_text(data)
 
 
-def _synced(project_path: Path | None, no_embed: bool, progress: Progress | None) -> dict[str, Any]:
+def _synced(
+    project_path: Path | None, no_embed: bool, progress: Progress | None, retire_missing: int | None = None
+) -> dict[str, Any]:
     from kenning.sync.run import sync
 
     project = resolve_project(project_path)
     try:
-        return sync(project, now=now(), progress=progress, embed=not no_embed).to_json()
+        return sync(project, now=now(), progress=progress, embed=not no_embed, retire_missing=retire_missing).to_json()
     except KeyboardInterrupt:  # the hint of `interrupted` (plain.report_failure)
         raise KeyboardInterrupt(
             "the files written before the interrupt stay indexed: `kenning sync` carries on"

@@ -76,18 +76,26 @@ def init(
     is_flag=True,
     help="Embed the notes of the transverse memory (kn://global/…) that a save left unembedded; not a project.",
 )
+@click.option(
+    "--retire-missing",
+    "retire_missing",
+    type=click.IntRange(min=0),
+    metavar="N",
+    help="The N indexed files not found here were deleted on purpose: retire them, even when none of the "
+    "project's files is left (refused unless exactly N are missing).",
+)
 @json_option
-def sync(project_path: Path | None, no_embed: bool, of_global: bool, as_json: bool) -> None:
+def sync(project_path: Path | None, no_embed: bool, of_global: bool, retire_missing: int | None, as_json: bool) -> None:
     """Index new and changed files, retire vanished ones; nothing is written if nothing changed."""
     if of_global:
-        if project_path is not None or no_embed:
+        if project_path is not None or no_embed or retire_missing is not None:
             raise click.UsageError(
-                "--global syncs the transverse memory, not a project: without --project or --no-embed"
+                "--global syncs the transverse memory, not a project: without --project, --no-embed or --retire-missing"
             )
         click.echo(sync_global_output(as_json))
         return
     with _progress() as progress:
-        text = sync_output(project_path, no_embed, as_json, progress)
+        text = sync_output(project_path, no_embed, as_json, progress, retire_missing=retire_missing)
     click.echo(text)
 
 
@@ -170,13 +178,21 @@ def _store_line(choice: dict[str, Any]) -> str:
             return "store: sqlite (the local file: no KENNING_DATABASE_URL, no `store` in .kenning/config.toml)"
 
 
-def _history_line(history: dict[str, Any]) -> str:
-    if history["read"]:
-        return f"git history: read, {history['commits']} commit(s) indexed"
-    why = history["reason"].removeprefix("git history not read: ")
-    if history["degraded"]:
-        return f"git history: not read: {why}"
-    return f"git history: none: {why} (nothing to read, so no answer is degraded)"
+def _history_lines(history: dict[str, Any]) -> list[str]:
+    """The status's ``git history:`` line; none when the store cannot answer (the headline and
+    the degradations say why: whether a sync read the history is not known here)."""
+    why = history.get("reason", "").removeprefix("git history not read: ")
+    match history["state"]:
+        case "read":
+            return [f"git history: read, {history['commits']} commit(s) indexed"]
+        case "none":
+            return [f"git history: none: {why} (nothing to read, so no answer is degraded)"]
+        case "not_synced":
+            return [f"git history: not read yet: {why}"]
+        case "unknown":
+            return []
+        case _:
+            return [f"git history: not read: {why}"]
 
 
 def _service(data: dict[str, Any]) -> str:
@@ -196,7 +212,7 @@ def _status_text(data: dict[str, Any]) -> str:
         f"({', '.join(f'{n} {k}' for k, n in data['index']['by_lifecycle'].items()) or 'none'}), "
         f"last change {data['index']['last_sync'] or 'never'}",
         _store_line(data["store_choice"]),
-        _history_line(data["git_history"]),
+        *_history_lines(data["git_history"]),
     ]
     if "partly" in data["engines"]["dense"]:
         lines.append(f"dense: {data['engines']['dense']['partly']}")

@@ -28,6 +28,11 @@ def manifest_count(conn: PgConnection) -> int:
     return int(conn.execute("SELECT count(*) FROM manifest WHERE project = %s", (conn.project,)).fetchone()[0])
 
 
+def manifest_excerpts(conn: PgConnection) -> int:
+    sql = "SELECT coalesce(sum(excerpts), 0) FROM manifest WHERE project = %s"
+    return int(conn.execute(sql, (conn.project,)).fetchone()[0])
+
+
 def touch_manifest(conn: PgConnection, path: str, size: int, mtime_ns: int) -> None:
     conn.execute(
         "UPDATE manifest SET size = %s, mtime_ns = %s WHERE project = %s AND path = %s",
