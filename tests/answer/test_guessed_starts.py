@@ -63,6 +63,17 @@ def test_a_guessed_start_whose_walk_finds_nothing_is_answered_by_the_words_sayin
     assert start in walked  # which nodes were guessed, and that the graph found nothing from them
 
 
+def test_a_plain_word_naming_a_symbol_exactly_is_not_called_a_guess_beside_its_exact_start(project):
+    # "report" is exactly app.ledger.report's name: the start note says "(exact)", so the
+    # degradation says where the start came from (plain words), not that it was guessed.
+    answer = ask_project(project, "who calls report", now=NOW)
+    assert "the graph holds no callers of app.ledger.report (exact)" in answer.notes
+    assert answer.degradations == (
+        "graph found nothing from start nodes taken from the question's plain words (not quoted or typed as code)",
+    )
+    assert not any("guess" in line for line in (*answer.degradations, *answer.notes))
+
+
 def test_a_guessed_start_whose_walk_finds_something_stays_a_graph_answer(project):
     answer = ask_project(project, "who calls the total", now=NOW)
     assert (answer.mode, answer.degradations) == ("graph", ())

@@ -40,7 +40,11 @@ CORE_NOT_BUILT = "core pack not built"
 CORE_NOT_INDEXED = "core pack facts not indexed: run `kenning sync`"
 DENSE_NOT_BUILT = "dense index not built: run `kenning sync`"
 GRAPH_NO_NODE = "graph found no node for this question"
-GRAPH_GUESS_EMPTY = "graph found nothing from the nodes guessed from the question's words"
+# Its starts came from plain words: a word that is exactly a node's name (its note says "(exact)"
+# or "(path)": never call that a guess beside it) or the lexical search ("(lexical)").
+GRAPH_GUESS_EMPTY = (
+    "graph found nothing from start nodes taken from the question's plain words (not quoted or typed as code)"
+)
 GRAPH_BLIND = "graph found nothing and cannot link calls of a method name that many methods share"
 GRAPH_NO_TESTS = "graph links no test to this node: tests that name it, found by words"
 

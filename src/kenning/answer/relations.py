@@ -133,8 +133,20 @@ def relation_answer(
     nodes = [s.node for s in starts]
     hits = _walk(conn, relation, nodes, question)
     blind = _unlinked(conn, relation, nodes)
-    answer = _answer(conn, project, question, relation, starts, hits, options, now=now, notes=blind)
+    answer = _answer(
+        conn, project, question, relation, starts, hits, options, now=now, notes=blind + _no_decision(relation, starts)
+    )
     return Walked(answer, guessed=not all(s.typed for s in starts), blind=bool(blind))
+
+
+def _no_decision(relation: Relation, starts: list[Start]) -> list[str]:
+    """A "why" question whose start is no decision record (none matches its words: a project
+    without ADRs walks from its README) is answered by what touches that start, commits
+    included; a note says so, lest a commit read as the decision asked about."""
+    if relation.name != "decisions" or any(s.node.kind == "decision" for s in starts):
+        return []
+    shown = ", ".join(f"{s.node.label} ({s.resolved_by})" for s in starts[:5])
+    return [f"no decision record matches the question: what touches {shown} instead"]
 
 
 def _unlinked(conn: Connection, relation: Relation, nodes: list[walk.Node]) -> list[str]:

@@ -12,7 +12,7 @@ from collections.abc import Sequence, Set
 from kenning.citation import format_citation
 from kenning.clock import parse_iso
 from kenning.instruction_like import FLAG, fact_instruction_like, instruction_like
-from kenning.interfaces.render import badge
+from kenning.interfaces.render import badge, line_range
 from kenning.memory.layers import Detail
 from kenning.memory.sessions import SUMMARY_PARTS, ToolUse
 from kenning.memory.timeline import Entry
@@ -154,7 +154,8 @@ def detail_text(detail: Detail, *, full: bool = False) -> tuple[str, bool]:
     marks.append((fact.dates.source or fact.dates.indexed)[:10])
     lines = [f"{fact.citation} · {fact.type} · {fact.title}", " · ".join(marks)]
     if fact.source.kind == "file":
-        lines.append("source: " + (", ".join(loc.uri for loc in fact.locations[:3]) or fact.source.uri))
+        uris = [loc.uri for loc in fact.locations[:3]] or [fact.source.uri]
+        lines.append("source: " + ", ".join(line_range(uri) for uri in uris))
     if fact.tags:
         lines.append("tags: " + ", ".join(fact.tags))
     if fact_instruction_like(fact, *(detail.summary or {}).values()):
