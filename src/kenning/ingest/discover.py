@@ -13,6 +13,7 @@ import subprocess
 from collections import Counter
 from collections.abc import Iterable
 from dataclasses import dataclass, field
+from operator import attrgetter
 from pathlib import Path
 
 from kenning.files import inside_root
@@ -38,12 +39,19 @@ _ABSENT = frozenset({errno.ENOENT, errno.ENOTDIR})
 @dataclass(frozen=True)
 class Candidate:
     path: str  # relative, POSIX separators
-    abs_path: Path
+    root: str  # the project root as the project names it (``Project.root``, links not resolved)
     size: int
     mtime_ns: int
     parser: str
     root_real: str = ""  # the project root, every link resolved: reads stay under it
     target: str | None = None  # a link's target inside the root (relative), resolved here
+
+    @property
+    def abs_path(self) -> Path:
+        """``Project.root / path``, built when asked: discovery keeps text alone, because a
+        ``Path`` per file was most of a no-op sync's time on a large tree (docs/benchmarks.md,
+        branch discover) and a no-op sync never opens a file."""
+        return Path(self.root, self.path)
 
 
 @dataclass
@@ -66,6 +74,7 @@ def discover(project: Project) -> Discovery:
     exclude = _spec(project.config.exclude)
     root_real = os.path.realpath(root)
     root_text = os.fspath(root)
+    prefix = os.path.join(root_text, "")  # the root and one separator: a file's path is ``prefix + rel``
     result.nested = sorted(nested)
     for rel in paths:
         top = rel.split("/", 1)[0]
@@ -88,7 +97,7 @@ def discover(project: Project) -> Discovery:
         if parser is None:
             result.skipped["unsupported_type"] += 1
             continue
-        abs_text = os.path.join(root_text, rel)
+        abs_text = prefix + rel
         target: str | None = None
         try:
             st = os.lstat(abs_text)  # one system call a file: the link test reads its mode
@@ -110,9 +119,12 @@ def discover(project: Project) -> Discovery:
         if st.st_size > project.config.max_file_bytes:
             result.skipped["too_large"] += 1
             continue
-        result.candidates.append(Candidate(rel, root / rel, st.st_size, st.st_mtime_ns, parser, root_real, target))
-    result.candidates.sort(key=lambda c: c.path)
+        result.candidates.append(Candidate(rel, root_text, st.st_size, st.st_mtime_ns, parser, root_real, target))
+    result.candidates.sort(key=_path_of)
     return result
+
+
+_path_of = attrgetter("path")
 
 
 def nested_projects(root: Path, paths: list[str]) -> set[str]:

@@ -315,5 +315,5 @@ def read_one(job: Job) -> Parsed:
 
 
 def _root_of(cand: Candidate) -> str:
-    """The root a candidate was found under (``abs_path`` is ``root / path``), links resolved."""
-    return os.path.realpath(cand.abs_path.parents[cand.path.count("/")])
+    """The root a candidate was found under, links resolved."""
+    return os.path.realpath(cand.root)
