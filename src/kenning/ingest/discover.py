@@ -11,19 +11,15 @@ import os
 import stat
 import subprocess
 from collections import Counter
-from collections.abc import Iterable
 from dataclasses import dataclass, field
 from operator import attrgetter
 from pathlib import Path
 
 from kenning.files import inside_root
 from kenning.ingest.git_history import outside_any_repository
+from kenning.ingest.ignore_rules import Matcher, gitignore_matcher
 from kenning.ingest.parsers import parser_for
 from kenning.project import CONFIG_NAME, STATE_DIR, Project
-
-TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (start-up time)
-if TYPE_CHECKING:
-    import pathspec
 
 ALWAYS_IGNORED_DIRS = {STATE_DIR, ".git", ".hg", ".svn"}
 # A path is stored, cited and printed as text: a name that is not valid UTF-8 (kept by the
@@ -87,10 +83,10 @@ def discover(project: Project) -> Discovery:
         if nested and _inside_any(rel, nested):
             result.skipped["nested_project"] += 1
             continue
-        if include is not None and not include.match_file(rel):
+        if include is not None and not include(rel):
             result.skipped["not_included"] += 1
             continue
-        if exclude is not None and exclude.match_file(rel):
+        if exclude is not None and exclude(rel):
             result.skipped["excluded"] += 1
             continue
         parser = parser_for(rel)
@@ -163,17 +159,8 @@ def _name_problem(rel: str) -> str | None:
     return None
 
 
-def _spec(globs: tuple[str, ...]) -> pathspec.PathSpec | None:
-    return _gitignore_spec(globs) if globs else None
-
-
-def _gitignore_spec(lines: Iterable[str]) -> pathspec.PathSpec:
-    """Git's ignore rules for ``lines``. pathspec is imported on first use: a project without
-    include or exclude globs or ``.gitignore`` files (or listed by git) never needs it, and
-    its import is a tenth of a cold sync's start-up (docs/benchmarks.md, branch coldstart)."""
-    import pathspec
-
-    return pathspec.GitIgnoreSpec.from_lines(lines)
+def _spec(globs: tuple[str, ...]) -> Matcher | None:
+    return gitignore_matcher(globs) if globs else None
 
 
 def _git_files(root: Path) -> list[str] | None:
@@ -202,7 +189,7 @@ def _walk(root: Path) -> tuple[list[str], set[str]]:
     know their type: no further system call per directory or link test."""
     found: list[str] = []
     nested: set[str] = set()
-    pending: list[tuple[str, str, list[tuple[str, pathspec.PathSpec]]]] = [("", os.fspath(root), [])]
+    pending: list[tuple[str, str, list[tuple[str, Matcher]]]] = [("", os.fspath(root), [])]
     while pending:
         rel_dir, abs_dir, specs = pending.pop()
         try:
@@ -214,7 +201,7 @@ def _walk(root: Path) -> tuple[list[str], set[str]]:
         if ".gitignore" in names:
             try:
                 lines = Path(abs_dir, ".gitignore").read_text(encoding="utf-8", errors="replace").splitlines()
-                specs = [*specs, (rel_dir, _gitignore_spec(lines))]
+                specs = [*specs, (rel_dir, gitignore_matcher(lines))]
             except OSError:
                 pass
         if rel_dir and STATE_DIR in names and os.path.isfile(os.path.join(abs_dir, STATE_DIR, CONFIG_NAME)):
@@ -233,10 +220,10 @@ def _walk(root: Path) -> tuple[list[str], set[str]]:
     return sorted(found), nested
 
 
-def _ignored(specs: list[tuple[str, pathspec.PathSpec]], rel: str, is_dir: bool) -> bool:
+def _ignored(specs: list[tuple[str, Matcher]], rel: str, is_dir: bool) -> bool:
     """Whether a ``.gitignore`` of ``rel``'s folder or of a folder above it (``specs``) ignores it."""
-    for base, spec in specs:
+    for base, matches in specs:
         local = rel[len(base) + 1 :] if base else rel
-        if spec.match_file(local + ("/" if is_dir else "")):
+        if matches(local + ("/" if is_dir else "")):
             return True
     return False
