@@ -10,7 +10,7 @@ import errno
 import os
 import stat
 import subprocess
-from collections import Counter
+from collections import Counter, namedtuple
 from dataclasses import dataclass, field
 from operator import attrgetter
 from pathlib import Path
@@ -32,15 +32,31 @@ _CONTROL = frozenset(chr(c) for c in range(32)) | {chr(127)}
 _ABSENT = frozenset({errno.ENOENT, errno.ENOTDIR})
 
 
-@dataclass(frozen=True)
-class Candidate:
-    path: str  # relative, POSIX separators
-    root: str  # the project root as the project names it (``Project.root``, links not resolved)
-    size: int
-    mtime_ns: int
-    parser: str
-    root_real: str = ""  # the project root, every link resolved: reads stay under it
-    target: str | None = None  # a link's target inside the root (relative), resolved here
+# A candidate per eligible file (60,000 on a large tree, every sync): a named tuple, built about
+# three times faster than a frozen dataclass, smaller to send to the parsing pool. At run time
+# its fields come from ``collections`` (no ``typing`` import); type checkers read the typed ones.
+TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (start-up time)
+if TYPE_CHECKING:
+    from typing import NamedTuple
+
+    class _CandidateFields(NamedTuple):
+        path: str  # relative, POSIX separators
+        root: str  # the project root as the project names it (``Project.root``, links not resolved)
+        size: int
+        mtime_ns: int
+        parser: str
+        root_real: str = ""  # the project root, every link resolved: reads stay under it
+        target: str | None = None  # a link's target inside the root (relative), resolved here
+else:
+    _CandidateFields = namedtuple(
+        "_CandidateFields", "path root size mtime_ns parser root_real target", defaults=("", None)
+    )
+
+
+class Candidate(_CandidateFields):
+    """An eligible file as discovery found it: where it is and its ``stat`` (no file opened)."""
+
+    __slots__ = ()
 
     @property
     def abs_path(self) -> Path:
