@@ -38,7 +38,16 @@ Ask run: two words of the project's vocabulary), each timed, p50/p95 in µs. ``-
 ``--noop N``: a no-op ``kenning sync`` (lexical, ``embed=False``) of a project of N one-line
 Markdown files on the server, its manifest written straight from the discovery (no excerpts:
 what a sync reads and checks when nothing changed, at N indexed paths), after one warm-up sync;
-``--queries`` of them at most 9, each timed, their seconds.
+``--queries`` of them at most 9, each timed, their seconds. ``--noop-sqlite``: the same project
+on SQLite (no server needed). ``--noop-tree PATH`` (or ``django``: Django 5.0.6's sdist, pip
+download, cached): a copy of that tree instead of N generated files. ``--against SRC`` (a
+``src/`` exported from another commit: ``git archive <commit> src | tar -x -C DIR``): the
+no-op syncs run in child processes (``_product_sync.py --noop-child``, the sync alone timed),
+``--rounds`` rounds of 5 syncs with SRC and 5 with this tree, the first of each round's pair
+alternating; min / median / max of each side.
+
+    python bench/pg_speed.py --files 0 --noop 60000 --noop-sqlite --against /tmp/base/src
+    python bench/pg_speed.py --files 0 --noop-tree django --noop-sqlite --against /tmp/base/src
 """
 
 from __future__ import annotations
@@ -47,6 +56,8 @@ import argparse
 import json
 import os
 import random
+import shutil
+import statistics
 import sys
 import tempfile
 import time
@@ -55,6 +66,8 @@ from dataclasses import replace
 from datetime import UTC, datetime
 from pathlib import Path
 
+from _common import DJANGO, SDIST_CACHE, fetch_sdist
+from _product_sync import noop_syncs
 from kenning.answer.graph import GraphOptions, run_query
 from kenning.answer.search import search_project
 from kenning.config import init_project, load_project
@@ -263,11 +276,13 @@ def reuse_bench(url: str, n: int) -> dict[str, float]:
     }
 
 
-def noop_bench(url: str, n: int, reps: int) -> dict[str, object]:
-    """``--noop N`` (see the module doc)."""
+def noop_bench(url: str | None, n: int, reps: int, tree: Path | None, against: Path | None, rounds: int) -> dict:
+    """``--noop N`` (see the module doc); ``url`` None: SQLite."""
     with tempfile.TemporaryDirectory() as tmp:
         root = Path(tmp) / "project"
-        for i in range(n):
+        if tree is not None:
+            shutil.copytree(tree, root, symlinks=True)
+        for i in range(n if tree is None else 0):
             path = root / "docs" / f"d{i // 1000:03d}" / f"p{i:05d}.md"
             path.parent.mkdir(parents=True, exist_ok=True)
             path.write_text(f"# Page {i}\n", encoding="utf-8")
@@ -287,13 +302,31 @@ def noop_bench(url: str, n: int, reps: int) -> dict[str, object]:
         finally:
             conn.close()
         sync(project, now=NOW, embed=False)  # the first: records its run
+        if against is not None:
+            return {"paths": len(rows), **_noop_interleaved(root, url, against, rounds)}
         seconds = []
         for _ in range(min(reps, 9)):
             start = time.perf_counter()
             report = sync(project, now=NOW, embed=False)
             seconds.append(round(time.perf_counter() - start, 3))
-            assert report.files_unchanged == n and not report.files_new, report.to_json()
-    return {"paths": n, "seconds": seconds, "median_s": sorted(seconds)[len(seconds) // 2]}
+            assert report.files_unchanged == len(rows) and not report.files_new, report.to_json()
+    return {"paths": len(rows), "seconds": seconds, "median_s": sorted(seconds)[len(seconds) // 2]}
+
+
+def _noop_interleaved(root: Path, url: str | None, against: Path, rounds: int) -> dict[str, dict[str, float]]:
+    """``--against``: no-op syncs of ``root`` in child processes, SRC's and this tree's in turn."""
+    env = {k: v for k, v in os.environ.items() if k not in ("KENNING_DATABASE_URL", "PYTHONPATH")}
+    if url:
+        env["KENNING_DATABASE_URL"] = url
+    sides: dict[str, list[float]] = {"against": [], "this tree": []}
+    for r in range(rounds):
+        order = [("against", against), ("this tree", None)]
+        for side, src in order if r % 2 == 0 else order[::-1]:
+            sides[side] += noop_syncs(root, 5, src, env)
+    return {
+        side: {"runs": len(t), "min_s": min(t), "median_s": statistics.median(t), "max_s": max(t)}
+        for side, t in sides.items()
+    }
 
 
 def main() -> None:
@@ -304,10 +337,14 @@ def main() -> None:
     parser.add_argument("--load-name", help="the loaded project's name (kept: a second run only queries it)")
     parser.add_argument("--graph", type=int, default=0, help="Python modules of the graph project (0: none)")
     parser.add_argument("--noop", type=int, default=0, help="files of the no-op sync project (0: none)")
+    parser.add_argument("--noop-sqlite", action="store_true", help="the no-op sync project on SQLite")
+    parser.add_argument("--noop-tree", help="a tree to copy for the no-op sync project (django: Django 5.0.6)")
+    parser.add_argument("--against", type=Path, help="a src/ exported from another commit: no-op syncs interleaved")
+    parser.add_argument("--rounds", type=int, default=4, help="--against: rounds of 5 no-op syncs per side")
     parser.add_argument("--reuse", type=int, default=0, help="requests on a long-lived server's kept session (0: none)")
     args = parser.parse_args()
     url = os.environ.get("KENNING_DATABASE_URL")
-    if not url:
+    if not url and (args.files or args.load or args.graph or args.reuse or (args.noop and not args.noop_sqlite)):
         sys.exit("set KENNING_DATABASE_URL to a PostgreSQL database (`.ci/postgres.sh DIR` starts one)")
     rng = random.Random(11)
     questions = [" ".join(rng.choices(VOCAB[20:2000], k=2)) for _ in range(args.queries)]
@@ -331,8 +368,12 @@ def main() -> None:
         result["postgresql_load"] = load(url, args.load, loadq, args.load_name)
     if args.graph:
         result["graph"] = graph_bench(url, args.graph, args.queries)
-    if args.noop:
-        result["noop"] = noop_bench(url, args.noop, args.queries)
+    if args.noop or args.noop_tree:
+        tree = None if not args.noop_tree else Path(args.noop_tree)
+        if args.noop_tree == "django":
+            tree = fetch_sdist(*DJANGO, SDIST_CACHE)
+        noop_url = None if args.noop_sqlite else url
+        result["noop"] = noop_bench(noop_url, args.noop, args.queries, tree, args.against, args.rounds)
     if args.reuse:
         result["reuse"] = reuse_bench(url, args.reuse)
     print(json.dumps(result, indent=2))

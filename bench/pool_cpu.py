@@ -281,8 +281,15 @@ def _line(name: str, took: dict[str, float], sent: int) -> str:
 
 def _own_candidate(modules: dict[str, ModuleType], cand: object) -> object:
     """``cand`` as its tree's own ``Candidate`` (pickle sends a class by name: it must be the one
-    its tree's modules hold)."""
-    return modules["kenning.ingest.discover"].Candidate(**vars(cand))
+    its tree's modules hold). A tree from before branch discover names the root by ``abs_path``
+    (a ``Path`` per file, a dataclass), a later one by ``root`` (text, a named tuple): each gets
+    the fields it declares."""
+    own = modules["kenning.ingest.discover"].Candidate
+    names = getattr(own, "_fields", None) or own.__dataclass_fields__
+    fields = {name: getattr(cand, name, None) for name in names}
+    if "root" in fields and fields["root"] is None:
+        fields["root"] = os.fspath(cand.abs_path.parents[cand.path.count("/")])  # type: ignore[attr-defined]
+    return own(**fields)
 
 
 def _plain(item: object) -> object:

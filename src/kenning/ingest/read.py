@@ -76,10 +76,9 @@ class Parsed:
 
     def sent(self) -> Sent:
         """What a pool worker sends back for this file (``received`` makes it again): all but
-        the candidate, which the writing process holds already (its ``Path`` is slow to
-        unpickle), and the rows as columns (``ingest.columns``: each ``ExcerptRow`` would
-        pickle through a Python-level reduce and come back through its Python ``__new__``; the
-        relations pickle themselves the same way)."""
+        the candidate, which the writing process holds already, and the rows as columns
+        (``ingest.columns``: each ``ExcerptRow`` would pickle through a Python-level reduce and
+        come back through its Python ``__new__``; the relations pickle themselves the same way)."""
         return (self.fingerprint, columns(self.rows), self.skip, self.relations, self.blob)
 
     def __reduce__(self) -> tuple[Any, ...]:
@@ -315,5 +314,5 @@ def read_one(job: Job) -> Parsed:
 
 
 def _root_of(cand: Candidate) -> str:
-    """The root a candidate was found under (``abs_path`` is ``root / path``), links resolved."""
-    return os.path.realpath(cand.abs_path.parents[cand.path.count("/")])
+    """The root a candidate was found under, links resolved."""
+    return os.path.realpath(cand.root)
