@@ -12,6 +12,7 @@ from pathlib import Path
 import pytest
 
 from conftest import resync
+from kenning.answer.naming import typed_names
 from kenning.config import init_project
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -54,6 +55,17 @@ def test_the_readme_lists_relation_and_graph_examples():
     queries = readme_queries()
     assert ["ask", "why did we choose SQLite"] in queries
     assert any(q[0] == "graph" for q in queries) and any(q[0] == "search" for q in queries)
+
+
+def test_the_readme_says_its_example_code_names_are_kennings_own_for_a_user_to_replace():
+    """On a user's project ``rrf_fuse`` answers nothing: the block says whose names they are."""
+    text = (ROOT / "README.md").read_text(encoding="utf-8")
+    block = text.split("## Use it on your project", 1)[1].split("```sh", 1)[1].split("```", 1)[0]
+    comments = [line for line in block.splitlines() if line.lstrip().startswith("#")]
+    names = {n for q in readme_queries() for n in typed_names(" ".join(q[1:])) if "_" in n or "/" in n}
+    assert names >= {"rrf_fuse", "src/kenning/store/db.py"}
+    for name in names:
+        assert any(name in c and "kenning's own" in c and "yours" in c for c in comments), (name, comments)
 
 
 def test_every_readme_query_example_answers_on_this_repository_without_degradation(

@@ -141,7 +141,18 @@ def test_a_named_identifier_the_graph_does_not_hold_is_a_degradation_not_a_stand
     resync(project)
     answer = ask_project(project, "what calls parse_headers", now=NOW)
     assert (answer.mode, answer.rule) == ("lexical", "relation")
-    assert answer.degradations == ("graph found no node for this question",)
+    assert answer.degradations == ("graph found no node named 'parse_headers'",)  # as `kenning graph` names it
+    both = ask_project(project, "what is the path between `parse_headers` and send_mail()", now=NOW)
+    assert both.degradations == ("graph found no node named 'parse_headers' or 'send_mail'",)
+
+
+def test_words_that_lead_to_no_node_are_named_in_the_degradation_as_searched(make_project):
+    project = relations_project.build(make_project)
+    resync(project)
+    answer = ask_project(project, "who calls the zebra stampede", now=NOW)
+    assert (answer.mode, answer.rule) == ("lexical", "relation")
+    assert answer.degradations == ("graph found no node for the words 'zebra stampede'",)
+    assert "words searched (the relation words left out): zebra stampede" in answer.notes
 
 
 def test_a_node_with_no_caller_gives_an_empty_graph_answer_that_says_so(make_project):

@@ -17,7 +17,7 @@ from typing import Any
 
 from kenning import dense as dense_engine
 from kenning.answer.core import LEVEL, core_answer
-from kenning.answer.naming import content_words
+from kenning.answer.naming import content_words, typed_names
 from kenning.answer.relations import relation_answer, relation_of
 from kenning.answer.stale import stale_report
 from kenning.errors import IndexMissing, KenningError
@@ -39,7 +39,7 @@ DENSE_MISSING = dense_engine.NOT_INSTALLED
 CORE_NOT_BUILT = "core pack not built"
 CORE_NOT_INDEXED = "core pack facts not indexed: run `kenning sync`"
 DENSE_NOT_BUILT = "dense index not built: run `kenning sync`"
-GRAPH_NO_NODE = "graph found no node for this question"
+GRAPH_NO_NODE = "graph found no node for this question"  # it names nothing: only relation words
 # Its starts came from plain words: a word that is exactly a node's name (its note says "(exact)"
 # or "(path)": never call that a guess beside it) or the lexical search ("(lexical)").
 GRAPH_GUESS_EMPTY = (
@@ -299,13 +299,25 @@ def _graph(
     except Exception as exc:  # a failed engine is a degradation, never a silent empty answer
         return words(degradations=(f"graph failed: {type(exc).__name__}: {exc}",))
     if found is None:
-        return words(degradations=(GRAPH_NO_NODE,))
+        return words(degradations=(_no_node(question),))
     if (found.guessed or found.blind) and not found.answer.excerpts:  # led nowhere: the words may still answer
         instead = words(degradations=(GRAPH_BLIND if found.blind else GRAPH_GUESS_EMPTY,))
         return replace(instead, notes=(*found.answer.notes, *instead.notes))
     if not found.answer.excerpts and relation_of(question).name == "tests":
         return _tests_by_name(found.answer, words(degradations=(GRAPH_NO_TESTS,)))
     return replace(found.answer, mode="graph")
+
+
+def _no_node(question: str) -> str:
+    """The degradation of a relation question that led to no node, naming what was looked for
+    (as ``kenning graph`` does: "no graph node named 'x'"): the names it typed, else its words
+    as searched (stop words left out), so a typo or a name from another project shows."""
+    names = list(dict.fromkeys(typed_names(question)))
+    if names:
+        return "graph found no node named " + " or ".join(repr(n) for n in names)
+    words = content_words(question)
+    searched = " ".join(parse(" ".join(words)).terms) if words else ""
+    return f"graph found no node for the words {searched!r}" if searched else GRAPH_NO_NODE
 
 
 def _tests_by_name(empty: Answer, instead: Answer) -> Answer:

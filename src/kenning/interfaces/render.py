@@ -10,7 +10,7 @@ import json
 import re
 
 from kenning.instruction_like import FLAG, instruction_like
-from kenning.records import Answer, Excerpt, Fact, Freshness, FreshnessState, Lifecycle
+from kenning.records import Answer, Excerpt, Fact, Freshness, FreshnessState, Lifecycle, Source
 
 TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (start-up time)
 if TYPE_CHECKING:
@@ -64,6 +64,25 @@ def line_range(uri: str) -> str:
     """A source URI as people read it: a range of one line as that line (``greet.py:7``, not
     ``greet.py:7-7``). Text only: the JSON contract keeps the URI as stored, a range always."""
     return _ONE_LINE.sub(r":\1", uri)
+
+
+# Where a note was saved (its URI ``manual:<origin>``), as people say it.
+_SAVED_VIA = {"cli": "the CLI", "mcp": "MCP"}
+
+
+def source_text(source: Source) -> str:
+    """A fact's source as people read it, its kind said once: ``file app/greet.py:7``, ``commit
+    <id>``, ``session s-42``, ``note saved via the CLI``, ``promoted from kn://demo/3`` — never
+    ``manual manual:cli``, the kind and then a URI that repeats it. Text only: the JSON contract
+    keeps ``source.kind`` and ``source.uri`` as stored."""
+    scheme, _, rest = source.uri.partition(":")
+    if source.kind == "manual" and scheme == "manual" and rest:
+        return f"note saved via {_SAVED_VIA.get(rest, rest)}"
+    if source.kind == "manual" and scheme == "promoted" and rest:
+        return f"promoted from {rest}"
+    if scheme == source.kind and rest:  # session:s-42
+        return f"{source.kind} {rest}"
+    return f"{source.kind} {line_range(source.uri)}"
 
 
 def badge(fresh: Freshness) -> str:
@@ -193,8 +212,7 @@ def _kind(fact: Fact) -> str:
 def fact_text(fact: Fact, fresh: Freshness) -> str:
     lines = [
         f"{fact.citation} · {fact.type} · {fact.title}",
-        f"source: {fact.source.kind} {line_range(fact.source.uri)}"
-        f" · fingerprint {(fact.source.fingerprint or '-')[:12]}",
+        f"source: {source_text(fact.source)} · fingerprint {(fact.source.fingerprint or '-')[:12]}",
         f"dates: source {fact.dates.source or '-'}{_kind(fact)} · indexed {fact.dates.indexed}"
         f" · confirmed {fact.dates.confirmed or '-'}",
         f"freshness: {badge(fresh)} · lifecycle: {fact.lifecycle.value}"

@@ -20,7 +20,7 @@ from kenning.across.stores import StorePool, global_project
 from kenning.auth.tokens import WRITE, TokenRecord
 from kenning.config import CONFIG_NAME, STATE_DIR, Project, load_project
 from kenning.errors import NotFound, ScopeDenied
-from kenning.interfaces.render import DATA_FRAME, badge, line_range
+from kenning.interfaces.render import DATA_FRAME, badge, line_range, source_text
 from kenning.interfaces.serve import Connections
 from kenning.records import Answer, Fact
 from kenning.registry import Entry
@@ -131,6 +131,7 @@ def templates() -> Jinja2Templates:
     env.filters["day"] = lambda stamp: stamp[:10] if stamp else "-"
     env.filters["badge"] = badge
     env.filters["line_range"] = line_range
+    env.filters["source_text"] = source_text
     env.globals["DATA_FRAME"] = DATA_FRAME
     env.globals["source_href"] = source_href
     return found
