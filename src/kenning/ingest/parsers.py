@@ -24,8 +24,8 @@ _BY_SUFFIX = {
     # module's typed globals too. 8: a method called on a literal (``", ".join(x)``) is no
     # reference, one on a name bound to a literal or a builtin class names ``builtins.<class>``.
     # 9: a global annotated at top level is of its annotation's class wherever it is re-bound
-    ".py": "python/9",
-    ".pyi": "python/9",
+    ".py": "python/10",
+    ".pyi": "python/10",
 }
 _TREE_SITTER = "code/1"  # JS/TS, Go, Rust, Java, C/C++, Ruby through tree-sitter (see tree_code.SUFFIXES)
 _BY_SUFFIX.update(

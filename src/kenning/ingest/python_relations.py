@@ -145,6 +145,7 @@ def _walk(tree: ast.Module, scope_of: dict[int, str], imports: Imports, bindings
     attribute, expression = _PASSED
     name_node, call_node, class_node = ast.Name, ast.Call, ast.ClassDef
     literals = _LITERAL_RECEIVERS
+    named: str | None  # the name an attribute call is made on, when written as one
     while stack:
         node = pop()
         if node.__class__ is attribute or node.__class__ is expression:
@@ -164,8 +165,8 @@ def _walk(tree: ast.Module, scope_of: dict[int, str], imports: Imports, bindings
                     value = func.value
                     if value.__class__ is name_node:
                         named = value.id
-                    elif value.__class__ is attribute and value.value.__class__ is name_node:
-                        named = f"{value.value.id}.{value.attr}"
+                    elif value.__class__ is attribute:
+                        named = _dotted(value)  # ``os.path`` in ``os.path.join()``, ``a.b.c`` in ``a.b.c.d()``
                     elif (
                         value.__class__ is call_node and value.func.__class__ is name_node and value.func.id == "super"
                     ):
@@ -228,32 +229,30 @@ def _call_refs(
     hint naming the class (``python_classes.receivers``); on ``super()``, one apart too, naming
     the bases alone (none the file can name: an attribute call as any); on a typed local or an
     attribute of the own receiver typed in the class (``typed``: ``client.send()``,
-    ``self.conn.close()``), one apart, naming its class as a self call's hint does."""
-    names, modules, testing = imports.names, imports.modules, imports.testing
+    ``self.conn.close()``), one apart, naming its class as a self call's hint does; through an
+    imported module (``app.greet.greet()``, ``os.path.join()``), one per module."""
+    names, testing = imports.names, imports.testing
     refs: list[Ref] = []
     seen: set[tuple[str | None, str, str | None]] = set()
     make = Ref._make
     calls.sort(key=_POSITION)
     for line, _, scope, name, qualified, named in calls:
-        own = None
         if qualified:
             hint = _typed(typed, receivers, scope, named) if typed and named is not None else None
-            if hint is not None:
-                own = hint
-            else:
-                hint = modules.get(named) if named is not None else None
+            if hint is None and named is not None:
+                hint = _module_hint(imports, named)
             if scope is not None and hint is None and named is not None:
                 receiver = receivers.get(scope)
                 if receiver is not None and receiver[0] == named:
-                    hint = own = receiver[1]
+                    hint = receiver[1]
                 elif receiver is not None and named == _SUPER:
                     bases = receiver[1].split(" ", 1)[1:]  # the class itself left out
-                    hint = own = SELF_HINT + bases[0] if bases else None
+                    hint = SELF_HINT + bases[0] if bases else None
         elif name in builtin:
             continue
         else:
             hint, name = names.get(name, (None, name))
-        key = (scope, name, own)
+        key = (scope, name, hint)  # a self call, a typed receiver or each module apart
         if key in seen:
             continue
         seen.add(key)
@@ -280,3 +279,34 @@ def _typed(
     if receiver is None or receiver[0] != head:
         return None
     return typed.get((scope.rpartition(".")[0], "." + attr))
+
+
+def _dotted(node: ast.Attribute) -> str | None:
+    """``a.b.c`` as written, for an attribute taken from a name through attributes alone; else
+    None (``f().g``, ``a[0].b``)."""
+    parts = [node.attr]
+    value = node.value
+    while value.__class__ is ast.Attribute:
+        parts.append(value.attr)
+        value = value.value
+    if value.__class__ is not ast.Name:
+        return None
+    parts.append(value.id)
+    return ".".join(reversed(parts))
+
+
+def _module_hint(imports: Imports, named: str) -> str | None:
+    """The dotted name a call's receiver stands for when the file imported it: ``g`` after
+    ``import app.greet as g`` (``app.greet``), ``greet`` after ``from app import greet``; and
+    through a module a plain ``import`` bound, the attributes after it (``app.greet.Greeter``
+    for ``app.greet.Greeter.make()`` after ``import app.greet`` or ``import app``). A name a
+    ``from`` import bound may be any object (``from flask import current_app``): its attributes
+    are not followed. None: the receiver is not imported."""
+    hint = imports.modules.get(named)
+    if hint is not None or "." not in named:
+        return hint
+    head, _, rest = named.partition(".")
+    module = imports.modules.get(head)
+    if module is None or head in imports.names:
+        return None
+    return f"{module}.{rest}"
