@@ -15,6 +15,7 @@ import pytest
 
 from conftest import commit_all
 from kenning.ingest.discover import discover
+from kenning.ingest.parsers import parser_for
 
 FILES: dict[str, str | bytes] = {
     ".gitignore": "*.log\nbuild/\n",
@@ -66,16 +67,17 @@ def test_discovery_hands_the_sync_every_eligible_file_with_its_stat_and_every_sk
 
     assert found.method == ("git" if use_git else "walk")
     assert found.nested == ["client"]
+    markdown, python = parser_for("a.md"), parser_for("a.py")  # their versions move with the parsers
     assert [(c.path, c.parser, c.target) for c in found.candidates] == [
-        (".github/notes.md", "markdown/2", None),
-        (".hidden.md", "markdown/2", None),
-        ("README.md", "markdown/2", None),
-        ("docs/deep/er/page.md", "markdown/2", None),
-        ("docs/draft-keep.md", "markdown/2", None),
-        ("docs/guide.md", "markdown/2", None),
-        ("inside-link.md", "markdown/2", "README.md"),
-        ("src/app.py", "python/9", None),
-        ("src/guide-link.md", "markdown/2", "docs/guide.md"),
+        (".github/notes.md", markdown, None),
+        (".hidden.md", markdown, None),
+        ("README.md", markdown, None),
+        ("docs/deep/er/page.md", markdown, None),
+        ("docs/draft-keep.md", markdown, None),
+        ("docs/guide.md", markdown, None),
+        ("inside-link.md", markdown, "README.md"),
+        ("src/app.py", python, None),
+        ("src/guide-link.md", markdown, "docs/guide.md"),
     ]
     for cand in found.candidates:
         st = os.stat(root / (cand.target or cand.path))
