@@ -7,6 +7,7 @@ exits 0.
 
 from __future__ import annotations
 
+import os
 import subprocess
 import sys
 import tarfile
@@ -26,7 +27,11 @@ def _default_data() -> Path:
 
 DEFAULT_DATA = _default_data()
 
-sys.path.insert(0, str(REPO / "src"))  # run from a clone without installing
+# Run from a clone without installing: this clone's src/ goes after the script's folder and the
+# PYTHONPATH entries, so that `PYTHONPATH=<another src/>` (an A/B against another commit) runs that
+# code; inserted first, it silently ran this clone's code whatever PYTHONPATH said.
+_GIVEN = [entry for entry in os.environ.get("PYTHONPATH", "").split(os.pathsep) if entry]
+sys.path.insert(1 + len(_GIVEN), str(REPO / "src"))
 
 
 def relax_query_budget() -> None:
