@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from contextlib import contextmanager
+from functools import cache
 from pathlib import Path
 
 from kenning.errors import IndexMissing, StoreOutdated, StoreUnavailable
@@ -140,14 +141,24 @@ def _not_connected(text: str) -> StoreUnavailable:
     return StoreUnavailable(f"PostgreSQL unreachable: {line}", hint="check the store URL and that the server is up")
 
 
+_MIGRATIONS = Path(__file__).parent / "migrations"
+
+
 def migrations() -> list[tuple[int, str, str]]:
     """``(number, name, sql)`` of this engine's migrations, in order."""
     found = []
-    for entry in (Path(__file__).parent / "migrations").iterdir():
+    for entry in _MIGRATIONS.iterdir():
         if entry.name.endswith(".sql"):
             number, _, name = entry.name.removesuffix(".sql").partition("_")
             found.append((int(number), name, entry.read_text(encoding="utf-8")))
     return sorted(found)
+
+
+@cache
+def known_versions() -> frozenset[int]:
+    """The migration numbers this kenning knows, from the files' names alone: what a reader's
+    check (every session a command opens) compares the database with, without reading the SQL."""
+    return frozenset(int(e.name.partition("_")[0]) for e in _MIGRATIONS.iterdir() if e.name.endswith(".sql"))
 
 
 def migrate(conn: PgConnection) -> None:
@@ -178,15 +189,16 @@ def schema_problem(conn: PgConnection) -> IndexMissing | StoreOutdated | None:
     """Why a reader cannot read this database, if it cannot: no kenning schema in it yet, or
     an older one (the next ``kenning sync`` migrates either)."""
     made = conn.execute("SELECT to_regclass('kenning_migrations') IS NOT NULL").fetchone()[0]
-    latest = migrations()[-1][0]
     if not made:
         return IndexMissing("no kenning store in this PostgreSQL database", hint="run `kenning sync`")
-    unknown = _unknown({r[0] for r in conn.execute("SELECT version FROM kenning_migrations").fetchall()})
+    done = {r[0] for r in conn.execute("SELECT version FROM kenning_migrations").fetchall()}
+    unknown = _unknown(done)
     if unknown is not None:
         return unknown
-    if schema_version(conn) < latest:
+    current, latest = max(done, default=0), max(known_versions())
+    if current < latest:
         return StoreOutdated(
-            f"the PostgreSQL store is at schema {schema_version(conn)}, this kenning needs {latest}",
+            f"the PostgreSQL store is at schema {current}, this kenning needs {latest}",
             hint="run `kenning sync` (it migrates)",
         )
     return None
@@ -195,7 +207,7 @@ def schema_problem(conn: PgConnection) -> IndexMissing | StoreOutdated | None:
 def _unknown(done: set[int]) -> StoreOutdated | None:
     """A database migrated by a newer kenning (versions this one does not know), as SQLite's
     runner refuses it (``migrations_runner._refuse_unknown``): one machine of the team upgraded."""
-    unknown = sorted(done - {number for number, _, _ in migrations()})
+    unknown = sorted(done - known_versions())
     if not unknown:
         return None
     return StoreOutdated(
