@@ -12,7 +12,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 
 from kenning.errors import IndexMissing, StoreBusy, StoreOutdated
-from kenning.store import bodies
+from kenning.store import bodies, schema_checks
 
 _NAME = re.compile(r"^(\d{4})_([a-z0-9_]+)\.sql$")
 _COMMENT_ONLY = re.compile(r"--[^\n]*")
@@ -20,8 +20,12 @@ _COMMENT_ONLY = re.compile(r"--[^\n]*")
 
 MIGRATIONS_DIR = Path(__file__).with_name("migrations")
 # What a migration cannot say in SQL that any SQLite runs, done right after its file in the same
-# transaction: 0019 packs the bodies a store holds (zlib, from Python).
-AFTER: dict[int, Callable[[sqlite3.Connection], None]] = {19: bodies.pack_stored}
+# transaction: 0019 packs the bodies a store holds (zlib, from Python); 0023 edits the stored
+# definition of `facts`, which SQLite may refuse (its defensive mode), so the runner decides.
+AFTER: dict[int, Callable[[sqlite3.Connection], None]] = {
+    19: bodies.pack_stored,
+    23: schema_checks.facts_without_in_lists,
+}
 
 
 @dataclass(frozen=True)

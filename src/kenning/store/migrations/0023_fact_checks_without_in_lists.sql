@@ -1,0 +1,16 @@
+-- The constraints of `facts` spelled so that SQLite checks them cheaply, as 0022 did for the graph
+-- (issue 19: a cold sync writes every excerpt once). SQLite (3.40 here) checks `x IN ('a', 'b', …)`
+-- in a CHECK constraint by building a small lookup table for every row written: 6,150 rows of the
+-- Node.js + npm docs took 65–71 ms of CPU to insert into `facts` with its three IN lists
+-- (lifecycle, memory_type, date_source_kind), 40–43 ms spelled `x = 'a' OR x = 'b' OR …`, 38–45 ms
+-- with no such test (in memory, every other constraint kept). The accepted values are unchanged,
+-- NULL included where a column allows it (`NULL = 'a' OR …` is NULL, which a CHECK accepts, as
+-- `NULL IN (…)` was).
+--
+-- Nothing to run here: `facts` is referenced by half the schema (locations, graph nodes, vectors,
+-- memory, itself), so it is not rebuilt as 0022 rebuilt the graph. Its stored definition is
+-- edited in place instead, SQLite's documented procedure for changing a CHECK constraint without
+-- touching a row ("Making Other Kinds Of Table Schema Changes"): `store.schema_checks`, run by
+-- the migration runner right after this file, in the same transaction. Where SQLite refuses to edit
+-- its schema (a build in defensive mode) the constraints stay as they were: the same values,
+-- checked at the old cost.
