@@ -89,13 +89,21 @@ def project_status(project: Project, database_url: str | None = None) -> dict[st
     try:
         data["engines"] = engines()
         if conn is None:
-            data["index"] = {"files": 0, "facts": 0, "by_lifecycle": {}, "by_type": {}, "last_sync": None}
+            data["index"] = {
+                "files": 0,
+                "facts": 0,
+                "by_lifecycle": {},
+                "replaced": 0,
+                "by_type": {},
+                "last_sync": None,
+            }
         else:
             size = store_status.index_size(conn)
             data["index"] = {
                 "files": size.files,
                 "facts": size.facts,
                 "by_lifecycle": size.by_lifecycle,
+                "replaced": size.replaced,
                 "by_type": size.by_type,
                 "last_sync": size.last_sync,
                 "schema_version": size.schema_version,

@@ -1,4 +1,9 @@
-"""Commits read again when the git projection's version moves (``GIT_PROJECTION``), branch cuts8."""
+"""Commits read again when the git projection's version moves (``GIT_PROJECTION``) are not
+knowledge superseded by a later decision: httpx's store, upgraded, said `542 superseded` in
+`kenning status` for commits nobody changed (branch cuts8). Their old facts stay `superseded`
+(``superseded_by`` leads an old citation to the new fact, as for any excerpt a sync replaces),
+and status counts them apart, with the excerpts a changed file replaced, as `replaced at sync`;
+a note superseded by hand is still `superseded`. The sync says it read them again."""
 
 from __future__ import annotations
 
@@ -23,6 +28,34 @@ def _synced_before_the_fix(make_project, monkeypatch, engine: str):
         old.setattr(projections, "GIT_PROJECTION", None)
         resync(project)
     return project
+
+
+@pytest.mark.parametrize("engine", ["sqlite", ENGINE])
+def test_status_counts_commits_read_again_as_replaced_not_superseded(cli, make_project, monkeypatch, engine):
+    project = _synced_before_the_fix(make_project, monkeypatch, engine)
+    where = ("--project", str(project.root))
+    synced = cli("sync", *where)
+    assert synced.code == 0, synced.err
+    assert (
+        "git history: 1 commit(s) read again by this version of kenning: their excerpts replaced "
+        "(the commits did not change)"
+    ) in synced.out.splitlines(), synced.out
+    data = cli("status", "--json", *where).json()
+    assert data["index"]["by_lifecycle"]["superseded"] == 1  # the lifecycle as stored: unchanged
+    assert data["index"]["replaced"] == 1
+    text = cli("status", *where).out
+    index = next(line for line in text.splitlines() if line.startswith("index: "))
+    assert "1 replaced at sync" in index and "superseded" not in index, index
+
+    note = cli("remember", "Greet in English", *where, "--json").json()["id"]
+    newer = cli("remember", "Greet in French", *where, "--json").json()["id"]
+    assert cli("supersede", str(note), str(newer), *where).code == 0
+    (project.root / "docs" / "a.md").write_text("# A\n\nOther text.\n")  # the file's excerpt replaced
+    assert cli("sync", *where).code == 0
+    data = cli("status", "--json", *where).json()
+    assert data["index"]["by_lifecycle"]["superseded"] == 3 and data["index"]["replaced"] == 2
+    index = next(line for line in cli("status", *where).out.splitlines() if line.startswith("index: "))
+    assert "1 superseded, 2 replaced at sync" in index, index
 
 
 @pytest.mark.parametrize("engine", ["sqlite", ENGINE])

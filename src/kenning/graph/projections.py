@@ -14,7 +14,7 @@ from kenning.ingest import git_history
 from kenning.ingest.identifiers import keywords_for
 from kenning.ingest.relations import Ref
 from kenning.project import Project
-from kenning.records import Lifecycle
+from kenning.records import Lifecycle, Replaced
 from kenning.store import facts as fact_store
 from kenning.store import graph as graph_store
 from kenning.store import graph_write, sources
@@ -105,7 +105,7 @@ def apply_ledger(
                     old[0],
                     Lifecycle.SUPERSEDED,
                     when=stamp,
-                    reason="ledger record changed",
+                    reason=Replaced.LEDGER_RECORD_CHANGED,
                     superseded_by=fact_id,
                 )
         sources.add_locations(
@@ -221,7 +221,7 @@ def _project_again(conn: Connection, writer: GraphWriter, project: Project, stam
     for commit, fact, old in changed:
         fact_id = _add_commit(conn, writer, commit, stamp, refs, fact)
         fact_store.set_lifecycle(
-            conn, old, Lifecycle.SUPERSEDED, when=stamp, reason="commit read again", superseded_by=fact_id
+            conn, old, Lifecycle.SUPERSEDED, when=stamp, reason=Replaced.COMMIT_READ_AGAIN, superseded_by=fact_id
         )
     return len(changed)
 
