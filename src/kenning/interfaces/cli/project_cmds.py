@@ -22,7 +22,7 @@ from kenning.interfaces.cli.common import (
 from kenning.interfaces.cli.plain_project import init_directory_conflict, init_output, sync_global_output, sync_output
 from kenning.interfaces.cli.serve_cmds import forwarded_option
 from kenning.project import CONFIG_NAME
-from kenning.status import project_status
+from kenning.status import PACK_NOT_BUILT_DEGRADATION, alarms, project_status
 
 if TYPE_CHECKING:
     from collections.abc import Callable
@@ -222,7 +222,11 @@ def _status_text(data: dict[str, Any]) -> str:
             f"markdown: read by {data['parsers']['markdown']} (markdown-it-pyrs is not installed: it has no wheel "
             "for Python 3.13 or later); the same sections, a slower first sync"
         )
-    lines.extend(f"degraded: {d}" for d in data["degradations"])
+    if PACK_NOT_BUILT_DEGRADATION in data["degradations"]:  # a step to take on a fresh project, no alarm
+        lines.append(
+            "core pack: not built yet: run `kenning pack build` (the project core agents are given at session start)"
+        )
+    lines.extend(f"degraded: {d}" for d in alarms(data["degradations"]))
     return "\n".join(lines)
 
 
