@@ -33,6 +33,19 @@ class Lifecycle(StrEnum):
     RETIRED = "retired"
 
 
+class Replaced(StrEnum):
+    """Why a sync superseded a fact with a newer reading of the same source (its stored
+    ``lifecycle_reason``): the file's excerpt changed, the ledger's record changed, or the commit
+    was read again by a newer projection (``graph.projections.GIT_PROJECTION``). Such a fact is
+    ``superseded`` (``superseded_by`` names its successor, so an old citation still leads to it),
+    but ``kenning status`` counts it apart as ``replaced``: an older reading of a source, not
+    knowledge a later decision or note superseded."""
+
+    SOURCE_CHANGED = "source changed"
+    LEDGER_RECORD_CHANGED = "ledger record changed"
+    COMMIT_READ_AGAIN = "commit read again"
+
+
 class EmptyReason(StrEnum):
     NO_MATCH = "no_match"
     INDEX_MISSING = "index_missing"

@@ -88,3 +88,35 @@ def test_the_cockpit_source_page_says_a_notes_source_once(project, cli, isolated
     client = TestClient(create_app(project, home=isolated_home, clock=lambda: NOW), base_url="http://127.0.0.1")
     page = client.get(f"/source/hello/{note.rsplit('/', 1)[1]}").text
     assert "<dd>note saved via the CLI</dd>" in page and "manual manual:cli" not in page, page
+
+
+def test_get_says_a_commits_id_once_and_the_json_keeps_its_fingerprint(project, cli, isolated_home):
+    """Its fingerprint is its id: `source: commit <id> · fingerprint <the same id cut>` said it twice."""
+    citation = _found(cli, project, "Greet people", "commit")
+    line, source = _get(cli, project, citation)
+    sha = source["uri"]
+    assert source["fingerprint"] == sha  # the contract is unchanged
+    assert line == f"source: commit {sha} · fingerprint: the commit id", line
+    assert cli("get", citation, "--project", str(project.root)).out.count(sha[:12]) == 1
+    client = TestClient(create_app(project, home=isolated_home, clock=lambda: NOW), base_url="http://127.0.0.1")
+    page = client.get(f"/source/hello/{citation.rsplit('/', 1)[1]}").text
+    assert "<dd>the commit id</dd>" in page and page.count(sha[:12]) == 1, page
+
+
+def test_search_lines_say_a_notes_source_as_get_does(project, cli, isolated_home):
+    """Excerpt lines of `search` ended a note with its URI (`— manual:cli`)."""
+    _citation(cli, project, "remember", "We greet by first name")
+    _citation(cli, project, "memory", "save", "Greeting in French tested by hand", "--session", "s-42")
+    where = ("--project", str(project.root))
+    out = cli("search", "greet", *where).out
+    heads = [line for line in out.splitlines() if line[:1].isdigit()]
+    assert any(line.endswith("fact · We greet by first name — note saved via the CLI") for line in heads), out
+    assert any(line.endswith("— session s-42") for line in heads), out
+    assert any(line.endswith("— app/greet.py:4-5") for line in heads), out  # a file: its path and lines
+    assert "manual:cli" not in out and "session:s-42" not in out
+    assert "manual:cli" not in cli("ask", "how do we greet", *where).out
+    excerpts = cli("search", "greet", *where, "--json").json()["excerpts"]
+    assert ("manual", "manual:cli") in {(e["source"]["kind"], e["source"]["uri"]) for e in excerpts}
+    client = TestClient(create_app(project, home=isolated_home, clock=lambda: NOW), base_url="http://127.0.0.1")
+    page = client.get("/ask", params={"q": "greet by first name"}).text
+    assert ">note saved via the CLI</a>" in page and "manual:cli" not in page, page

@@ -14,7 +14,7 @@ from kenning.ingest import git_history
 from kenning.ingest.identifiers import keywords_for
 from kenning.ingest.relations import Ref
 from kenning.project import Project
-from kenning.records import Lifecycle
+from kenning.records import Lifecycle, Replaced
 from kenning.store import facts as fact_store
 from kenning.store import graph as graph_store
 from kenning.store import graph_write, sources
@@ -105,7 +105,7 @@ def apply_ledger(
                     old[0],
                     Lifecycle.SUPERSEDED,
                     when=stamp,
-                    reason="ledger record changed",
+                    reason=Replaced.LEDGER_RECORD_CHANGED,
                     superseded_by=fact_id,
                 )
         sources.add_locations(
@@ -211,16 +211,17 @@ def _project_again(conn: Connection, writer: GraphWriter, project: Project, stam
     found = git_history.commits_named(project.root, list(held))
     if found is None:
         return None
-    changed = [
-        (commit, held[commit.sha][0])
-        for commit in found
-        if commit.sha in held and held[commit.sha][1] != _commit_fact(commit, stamp).content_hash
-    ]
-    graph_write.delete_nodes(conn, [f"commit:{commit.sha}" for commit, _ in changed])
-    for commit, old in changed:
-        fact_id = _add_commit(conn, writer, commit, stamp, refs)
+    changed = []
+    for commit in found:
+        if commit.sha in held:
+            fact = _commit_fact(commit, stamp)  # built once: compared here, written below
+            if held[commit.sha][1] != fact.content_hash:
+                changed.append((commit, fact, held[commit.sha][0]))
+    graph_write.delete_nodes(conn, [f"commit:{commit.sha}" for commit, _, _ in changed])
+    for commit, fact, old in changed:
+        fact_id = _add_commit(conn, writer, commit, stamp, refs, fact)
         fact_store.set_lifecycle(
-            conn, old, Lifecycle.SUPERSEDED, when=stamp, reason="commit read again", superseded_by=fact_id
+            conn, old, Lifecycle.SUPERSEDED, when=stamp, reason=Replaced.COMMIT_READ_AGAIN, superseded_by=fact_id
         )
     return len(changed)
 
@@ -243,9 +244,17 @@ def _commit_fact(commit: git_history.Commit, stamp: str) -> fact_store.NewFact:
     )
 
 
-def _add_commit(conn: Connection, writer: GraphWriter, commit: git_history.Commit, stamp: str, refs: list[int]) -> int:
-    """A commit's fact, node and references (appended to ``refs``); returns the fact's id."""
-    fact_id = fact_store.insert(conn, _commit_fact(commit, stamp))
+def _add_commit(
+    conn: Connection,
+    writer: GraphWriter,
+    commit: git_history.Commit,
+    stamp: str,
+    refs: list[int],
+    fact: fact_store.NewFact | None = None,
+) -> int:
+    """A commit's fact (``fact`` when the caller built it already), node and references
+    (appended to ``refs``); returns the fact's id."""
+    fact_id = fact_store.insert(conn, fact if fact is not None else _commit_fact(commit, stamp))
     node = graph_write.add_node(
         conn, "commit", f"commit:{commit.sha}", commit.sha[:12], origin="git", qualname=commit.subject, fact_id=fact_id
     )

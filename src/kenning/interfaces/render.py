@@ -85,6 +85,30 @@ def source_text(source: Source) -> str:
     return f"{source.kind} {line_range(source.uri)}"
 
 
+def where_text(source: Source) -> str:
+    """Where an excerpt line (``search``, ``ask``, the cockpit's results) says an excerpt comes
+    from: a file's path with its lines, a commit's id, as the URI says them; any other source as
+    ``kenning get`` says it (``note saved via the CLI``, ``session s-42``, ``promoted from
+    kn://demo/3``), not its raw URI (``manual:cli``). Text only: the JSON keeps the URI."""
+    if source.kind in ("file", "commit"):
+        return line_range(source.uri)
+    return source_text(source)
+
+
+def is_commit_id(source: Source) -> bool:
+    """Whether the fingerprint is the commit's id, which the source already says in full
+    (``kenning get`` and the cockpit's source page name it rather than repeat it)."""
+    return source.kind == "commit" and bool(source.fingerprint) and source.fingerprint == source.uri
+
+
+def fingerprint_text(source: Source) -> str:
+    """``kenning get``'s fingerprint: the first 12 hex of a file's SHA-256, or, for a commit,
+    ``fingerprint: the commit id`` — not its id a second time."""
+    if is_commit_id(source):
+        return "fingerprint: the commit id"
+    return f"fingerprint {(source.fingerprint or '-')[:12]}"
+
+
 def badge(fresh: Freshness) -> str:
     match fresh.state:
         case FreshnessState.CURRENT:
@@ -110,7 +134,7 @@ def excerpt_lines(ex: Excerpt, *, snippet: bool = True) -> list[str]:
     extra = f" (+{len(fact.locations) - 1} more)" if len(fact.locations) > 1 else ""
     fingerprint = _fingerprint(fact)
     lines = [
-        f"{ex.rank}. [{'; '.join(marks)}] {fact.type} · {fact.title} — {line_range(fact.source.uri)}{extra}",
+        f"{ex.rank}. [{'; '.join(marks)}] {fact.type} · {fact.title} — {where_text(fact.source)}{extra}",
         f"   {fact.citation} · {fingerprint} · source {_day(fact.dates.source)}{_kind(fact)}"
         f" · indexed {_day(fact.dates.indexed)}",
     ]
@@ -212,7 +236,7 @@ def _kind(fact: Fact) -> str:
 def fact_text(fact: Fact, fresh: Freshness) -> str:
     lines = [
         f"{fact.citation} · {fact.type} · {fact.title}",
-        f"source: {source_text(fact.source)} · fingerprint {(fact.source.fingerprint or '-')[:12]}",
+        f"source: {source_text(fact.source)} · {fingerprint_text(fact.source)}",
         f"dates: source {fact.dates.source or '-'}{_kind(fact)} · indexed {fact.dates.indexed}"
         f" · confirmed {fact.dates.confirmed or '-'}",
         f"freshness: {badge(fresh)} · lifecycle: {fact.lifecycle.value}"

@@ -6,6 +6,7 @@ import sqlite3
 from dataclasses import dataclass
 from typing import Any
 
+from kenning.records import Replaced
 from kenning.store.postgres import status as pg
 from kenning.store.postgres.connection import is_pg
 
@@ -26,9 +27,14 @@ class IndexSize:
     files: int  # files in the manifest
     facts: int  # facts, every lifecycle
     by_lifecycle: dict[str, int]
+    replaced: int  # of the superseded: older readings of a source that a sync replaced (records.Replaced)
     by_type: dict[str, int]  # active facts only
     last_sync: str | None  # when the last sync finished
     schema_version: int | None
+
+
+REPLACED = tuple(reason.value for reason in Replaced)
+REPLACED_MARKS = ", ".join("?" for _ in REPLACED)
 
 
 def full_text() -> Capability:
@@ -50,6 +56,10 @@ def index_size(conn: sqlite3.Connection) -> IndexSize:
         files=conn.execute("SELECT count(*) FROM manifest").fetchone()[0],
         facts=conn.execute("SELECT count(*) FROM facts").fetchone()[0],
         by_lifecycle=dict(conn.execute("SELECT lifecycle, count(*) FROM facts GROUP BY 1 ORDER BY 1")),
+        replaced=conn.execute(
+            f"SELECT count(*) FROM facts WHERE lifecycle = 'superseded' AND lifecycle_reason IN ({REPLACED_MARKS})",
+            REPLACED,
+        ).fetchone()[0],
         by_type=dict(conn.execute("SELECT type, count(*) FROM facts WHERE lifecycle = 'active' GROUP BY 1 ORDER BY 1")),
         last_sync=conn.execute("SELECT max(finished) FROM sync_runs").fetchone()[0],
         schema_version=conn.execute("SELECT max(version) FROM schema_migrations").fetchone()[0],

@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any
 
 from kenning.ingest.read import Parsed
 from kenning.ingest.rows import ExcerptRow
-from kenning.records import Lifecycle
+from kenning.records import Lifecycle, Replaced
 from kenning.store import facts as fact_store
 from kenning.store import sources
 from kenning.store.db import Connection
@@ -197,7 +197,7 @@ class ExcerptWriter:
                     fact_id,
                     Lifecycle.SUPERSEDED,
                     when=self.stamp,
-                    reason="source changed",
+                    reason=Replaced.SOURCE_CHANGED,
                     superseded_by=successor,
                 )
                 report.replaced += 1

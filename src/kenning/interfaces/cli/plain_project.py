@@ -207,6 +207,12 @@ def sync_text(data: dict[str, Any]) -> str:
         lines.append(
             f"ledger: {led['added']} added, {led['changed']} changed, {led['retired']} retired, {led['kept']} kept"
         )
+    replaced = data.get("graph", {}).get("commits_replaced")
+    if replaced:  # graph.projections.GIT_PROJECTION moved: not a change in the history
+        lines.append(
+            f"git history: {replaced} commit(s) read again by this version of kenning: their excerpts replaced "
+            "(the commits did not change)"
+        )
     lines.extend(f"retired: {uri}" for uri in data["retired_uris"][:20])
     if len(data["retired_uris"]) > 20:
         lines.append(f"retired: … and {len(data['retired_uris']) - 20} more (see --json)")

@@ -22,7 +22,7 @@ from kenning.interfaces.cli.common import (
 from kenning.interfaces.cli.plain_project import init_directory_conflict, init_output, sync_global_output, sync_output
 from kenning.interfaces.cli.serve_cmds import forwarded_option
 from kenning.project import CONFIG_NAME
-from kenning.status import project_status
+from kenning.status import PACK_NOT_BUILT_DEGRADATION, alarms, project_status
 
 if TYPE_CHECKING:
     from collections.abc import Callable
@@ -208,8 +208,7 @@ def _status_text(data: dict[str, Any]) -> str:
     lines = [
         f"{data['project']} at {data['root']} · {_service(data)}",
         f"engines: {engines}",
-        f"index: {data['index']['files']} file(s), {data['index']['facts']} fact(s) "
-        f"({', '.join(f'{n} {k}' for k, n in data['index']['by_lifecycle'].items()) or 'none'}), "
+        f"index: {data['index']['files']} file(s), {data['index']['facts']} fact(s) ({_lifecycles(data['index'])}), "
         f"last change {data['index']['last_sync'] or 'never'}",
         _store_line(data["store_choice"]),
         *_history_lines(data["git_history"]),
@@ -223,8 +222,27 @@ def _status_text(data: dict[str, Any]) -> str:
             f"markdown: read by {data['parsers']['markdown']} (markdown-it-pyrs is not installed: it has no wheel "
             "for Python 3.13 or later); the same sections, a slower first sync"
         )
-    lines.extend(f"degraded: {d}" for d in data["degradations"])
+    if PACK_NOT_BUILT_DEGRADATION in data["degradations"]:  # a step to take on a fresh project, no alarm
+        lines.append(
+            "core pack: not built yet: run `kenning pack build` (the project core agents are given at session start)"
+        )
+    lines.extend(f"degraded: {d}" for d in alarms(data["degradations"]))
     return "\n".join(lines)
+
+
+def _lifecycles(index: dict[str, Any]) -> str:
+    """The index's facts by lifecycle, the superseded ones a sync replaced with a newer reading of
+    their source (a changed file, a ledger record, a commit read again) counted apart: `58 active,
+    3 superseded, 542 replaced at sync` — they are older readings, not knowledge a later decision
+    or note superseded. The JSON keeps ``by_lifecycle`` as stored and gives ``replaced``."""
+    parts: list[str] = []
+    for name, count in index["by_lifecycle"].items():
+        replaced = index.get("replaced", 0) if name == "superseded" else 0
+        if count - replaced:
+            parts.append(f"{count - replaced} {name}")
+        if replaced:
+            parts.append(f"{replaced} replaced at sync")
+    return ", ".join(parts) or "none"
 
 
 @click.command()

@@ -23,7 +23,7 @@ from kenning.interfaces.web import params
 from kenning.interfaces.web.asking import answer_for
 from kenning.interfaces.web.cockpit import Cockpit, allowed_of, cockpit_of, render
 from kenning.records import Answer, Location, ScopeEntry
-from kenning.status import project_status
+from kenning.status import alarms, project_status
 from kenning.store import facts as fact_store
 
 ASK_LIMIT = (1, 100)
@@ -158,4 +158,6 @@ def status(request: Request) -> Response:
         }
         for e in cockpit.registered(allowed_of(request))
     ]
-    return render(request, "status.html", {"status": data, "projects": projects})
+    return render(
+        request, "status.html", {"status": data, "alarms": alarms(data["degradations"]), "projects": projects}
+    )

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from kenning.records import Replaced
 from kenning.store.fold import fold
 from kenning.store.postgres.connection import PgConnection, schema_version
 from kenning.store.postgres.hnsw import EF_SEARCH, HNSW, hnsw_indexes
@@ -22,6 +23,10 @@ def index_counts(conn: PgConnection) -> dict[str, Any]:
                 'SELECT lifecycle, count(*) FROM facts WHERE project = %s GROUP BY 1 ORDER BY lifecycle COLLATE "C"', p
             ).fetchall()
         ),
+        "replaced": conn.execute(
+            "SELECT count(*) FROM facts WHERE project = %s AND lifecycle = 'superseded' AND lifecycle_reason = ANY(%s)",
+            (conn.project, [reason.value for reason in Replaced]),
+        ).fetchone()[0],
         "by_type": dict(
             conn.execute(
                 "SELECT type, count(*) FROM facts WHERE project = %s AND lifecycle = 'active' GROUP BY 1 "
