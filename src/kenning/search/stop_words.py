@@ -218,6 +218,11 @@ FRENCH_STOP_WORDS = frozenset(
         "dit",
         "dire",
         "faut",
+        # the accented ones typed without accents ("tres", "etre"), and "c'est" without its
+        # apostrophe; "ou" is one already, "a" and "ca" (à, ça) are English words or names too
+        "tres",
+        "etre",
+        "cest",
     ]
 )
 STOP_WORDS = ENGLISH_STOP_WORDS | FRENCH_STOP_WORDS

@@ -37,7 +37,16 @@ from pathlib import Path
 
 from kenning.errors import InvalidQuery
 from kenning.search import spelling
-from kenning.search.query import QUOTED, ParsedQuery, parse, prefix_words, quote_term, reads_french
+from kenning.search.query import (
+    ELIDED_WORDS,
+    FRENCH_ELISION,
+    QUOTED,
+    ParsedQuery,
+    parse,
+    prefix_words,
+    quote_term,
+    reads_french,
+)
 from kenning.store import fts
 from kenning.store.fold import unaccented
 from kenning.store.fts import Filters
@@ -49,10 +58,8 @@ _WORD = re.compile(r"[^\W\d_]+")
 # A token as the query parser reads it (letters, digits and the joiners of code names and paths).
 _TOKEN = re.compile(r"[\w][\w.\-/]*[\w]|[\w]")
 _CODE_TOKEN = re.compile(r"[_./\d]|[a-z][A-Z]")  # a word of a code name, a path, a version
-# A French elided word: l', d', qu', n' before a word ("it's" is none).
-_ELIDED = re.compile(r"(?<![^\W\d_])(?:[cdjlmnst]|qu)['’](?=[^\W\d_])", re.IGNORECASE)
 # What may separate the words of one term: spaces, a hyphen, an elided word (``délai d'attente``).
-_JOINER = re.compile(r"[\s\-]*(?:(?:[cdjlmnst]|qu)['’])?", re.IGNORECASE)
+_JOINER = re.compile(rf"[\s\-]*(?:{ELIDED_WORDS}['’])?", re.IGNORECASE)
 _FRENCH_LETTERS = re.compile(r"[àâçéèêëîïôûùüÿœæ]", re.IGNORECASE)
 
 
@@ -94,7 +101,7 @@ def translate(conn: Connection, parsed: ParsedQuery) -> tuple[ParsedQuery, tuple
     words = _words(text)
     if not any(w.free for w in words):
         return parsed, ()
-    french = reads_french(text) or bool(_FRENCH_LETTERS.search(text) or _ELIDED.search(text))
+    french = reads_french(text) or bool(_FRENCH_LETTERS.search(text) or FRENCH_ELISION.search(text))
     # The words the parser searches: not the stop words, nor the frame of a typed code name
     # ("où est définie la fonction parse_args": ``définie``, ``fonction``), which stay unsearched.
     kept = frozenset(unaccented(part) for term in parsed.terms for part in _WORD.findall(term))
@@ -160,7 +167,7 @@ def _words(text: str) -> list[_Word]:
     prefixes = prefix_words(text)
     out = []
     for m in _WORD.finditer(text):
-        if _ELIDED.match(text, m.start()):
+        if FRENCH_ELISION.match(text, m.start()):
             continue
         run = m.group()
         free = (
@@ -245,7 +252,7 @@ def glossary() -> dict[tuple[str, ...], Entry]:
             continue
         french, english, *flag = line.split("\t")
         plain = _ACCENTS.sub("", unicodedata.normalize("NFD", french.lower()))  # French letters: unaccented()
-        key = tuple(_WORD.findall(_ELIDED.sub(" ", plain)))
+        key = tuple(_WORD.findall(FRENCH_ELISION.sub(" ", plain)))
         if len(key) > 1:
             key = tuple(_singular(w) for w in key)
         glosses = tuple(g.strip() for g in english.split(",") if g.strip())
