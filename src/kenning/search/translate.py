@@ -86,7 +86,8 @@ def searched(conn: Connection, parsed: ParsedQuery, filters: Filters) -> tuple[P
     """``parsed`` as the index is searched: its French words translated, then its slips corrected
     (``spelling``); its ``text`` kept as typed. The notes say what was searched instead."""
     translated, notes = translate(conn, parsed)
-    corrected, spelled = spelling.corrected(conn, translated, filters)
+    # the question is as long as typed: a word translated into three glosses is still one word
+    corrected, spelled = spelling.corrected(conn, translated, filters, typed_terms=len(parsed.terms))
     if not notes and not spelled:
         return parsed, ()
     return replace(corrected, text=parsed.text), (*notes, *spelled)
