@@ -71,3 +71,9 @@ def test_french_elided_words_are_never_search_terms():
     assert parse("où est stocké l'id").terms == ("stocké", "id")
     # English apostrophes are untouched: possessives and contractions as before
     assert parse("the patient's results don't vary").fts == '"patient" OR "results" OR "don" OR "vary"'
+
+
+def test_an_elided_word_typed_with_a_space_is_no_term_of_a_french_question_only():
+    assert parse("quel est le délai d attente par défaut").fts == '"délai" OR "attente" OR "défaut"'
+    assert parse("comment l index est il mis a jour").fts == '"index" OR "mis" OR "jour"'
+    assert parse("vitamin d deficiency").fts == '"vitamin" OR "d" OR "deficiency"'  # English: as typed

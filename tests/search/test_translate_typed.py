@@ -52,6 +52,14 @@ def test_a_word_french_writes_with_accents_is_translated_typed_without_them_in_a
     assert "translated: 'routeur' searched as 'router'" in notes
 
 
+def test_a_term_with_an_elided_word_typed_with_a_space_is_translated_whole(english):
+    for question in ("quel est le délai d'attente", "quel est le délai d attente", "quel est le delai d attente"):
+        uris, notes = _search(english, question)
+        typed = question.removeprefix("quel est le ")
+        assert notes == (f"translated: '{typed}' searched as 'timeout'",), question
+        assert uris[0].startswith("docs/client.md")
+
+
 def test_an_english_question_with_a_word_french_writes_too_is_searched_as_typed(english):
     uris, notes = _search(english, "est time")
     assert notes == () and uris[0].startswith("docs/zones.md")

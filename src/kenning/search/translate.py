@@ -58,8 +58,11 @@ _WORD = re.compile(r"[^\W\d_]+")
 # A token as the query parser reads it (letters, digits and the joiners of code names and paths).
 _TOKEN = re.compile(r"[\w][\w.\-/]*[\w]|[\w]")
 _CODE_TOKEN = re.compile(r"[_./\d]|[a-z][A-Z]")  # a word of a code name, a path, a version
-# What may separate the words of one term: spaces, a hyphen, an elided word (``délai d'attente``).
+# What may separate the words of one term: spaces, a hyphen, an elided word (``délai d'attente``);
+# in a French question, an elided word typed with a space for its apostrophe (``délai d attente``).
 _JOINER = re.compile(rf"[\s\-]*(?:{ELIDED_WORDS}['’])?", re.IGNORECASE)
+_FRENCH_JOINER = re.compile(rf"[\s\-]*(?:{ELIDED_WORDS}(?:['’]|\s+))?", re.IGNORECASE)
+_SPACED_ELISION = re.compile(rf"(?<![^\W\d_]){ELIDED_WORDS}\s+(?=[^\W\d_])", re.IGNORECASE)
 _FRENCH_LETTERS = re.compile(r"[àâçéèêëîïôûùüÿœæ]", re.IGNORECASE)
 
 
@@ -99,10 +102,10 @@ def translate(conn: Connection, parsed: ParsedQuery) -> tuple[ParsedQuery, tuple
     if parsed.syntax != "natural":
         return parsed, ()
     text = parsed.text
-    words = _words(text)
+    french = reads_french(text) or bool(_FRENCH_LETTERS.search(text) or FRENCH_ELISION.search(text))
+    words = _words(text, french)
     if not any(w.free for w in words):
         return parsed, ()
-    french = reads_french(text) or bool(_FRENCH_LETTERS.search(text) or FRENCH_ELISION.search(text))
     # The words the parser searches: not the stop words, nor the frame of a typed code name
     # ("où est définie la fonction parse_args": ``définie``, ``fonction``), which stay unsearched.
     kept = frozenset(unaccented(part) for term in parsed.terms for part in _WORD.findall(term))
@@ -136,7 +139,9 @@ def _translation(
     of free words, one at least searched (in ``kept``: ``de`` of ``mot de passe`` is not)."""
     for n in range(min(_longest_term(), len(words) - i), 0, -1):
         span = words[i : i + n]
-        if not all(w.free for w in span) or not any(w.folded in kept for w in span) or not _adjacent(text, span):
+        if not all(w.free for w in span) or not any(w.folded in kept for w in span):
+            continue
+        if not _adjacent(text, span, french):
             continue
         entry = _entry(tuple(w.folded for w in span), french)
         if entry is None or fts.words_match(conn, quote_term(text[span[0].start : span[-1].end])):
@@ -161,14 +166,15 @@ def _entry(words: tuple[str, ...], french: bool) -> Entry | None:
     return None
 
 
-def _words(text: str) -> list[_Word]:
-    """The words of ``text`` (letter runs, elided ``d'``/``l'`` left out), each marked free or not."""
+def _words(text: str, french: bool) -> list[_Word]:
+    """The words of ``text`` (letter runs, elided ``d'``/``l'`` left out, and in a French question
+    ``d``/``l`` typed with a space for the apostrophe), each marked free or not."""
     held_back = [m.span() for m in QUOTED.finditer(text)]
     held_back += [m.span() for m in _TOKEN.finditer(text) if _CODE_TOKEN.search(m.group())]
     prefixes = prefix_words(text)
     out = []
     for m in _WORD.finditer(text):
-        if FRENCH_ELISION.match(text, m.start()):
+        if FRENCH_ELISION.match(text, m.start()) or (french and _SPACED_ELISION.match(text, m.start())):
             continue
         run = m.group()
         free = (
@@ -180,10 +186,11 @@ def _words(text: str) -> list[_Word]:
     return out
 
 
-def _adjacent(text: str, span: list[_Word]) -> bool:
-    """Whether the words of ``span`` follow each other as one term (``délai d'attente``), not
-    across punctuation."""
-    return all(_JOINER.fullmatch(text, a.end, b.start) for a, b in zip(span, span[1:], strict=False))
+def _adjacent(text: str, span: list[_Word], french: bool) -> bool:
+    """Whether the words of ``span`` follow each other as one term (``délai d'attente``; in a
+    French question ``délai d attente`` too), not across punctuation."""
+    joiner = _FRENCH_JOINER if french else _JOINER
+    return all(joiner.fullmatch(text, a.end, b.start) for a, b in zip(span, span[1:], strict=False))
 
 
 # The suffix rule: folded endings and what replaces them in a lemma, longest first in each table.
