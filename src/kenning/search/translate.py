@@ -16,7 +16,10 @@ the entries the glossary marks as English words too (``file``: a queue; ``sort``
 only in a question that reads as French — its French function words outnumber English-only
 ones (``query``), or it writes a French accent or an elision (``d'attente``): an English question
 ("sort the files", "charges") is never read as French inflections. So do the entries French
-writes with accents: in an English question, ``active`` is no ``activé`` typed without them.
+writes with accents: in an English question, ``active`` is no ``activé`` typed without them. The
+glossary's keys are folded (no accents), so a French question typed without accents reaches the
+same entries; in one, an elided word typed with a space for its apostrophe (``délai d attente``)
+joins a term as ``d'`` does.
 
 Like spelling: only the natural syntax (``--syntax fts`` means what it says), never a word inside
 quotes or backticks, a prefix (``deploy*``), a word of a code name (``lire_fichier``,
