@@ -9,6 +9,7 @@ the embedder the product picks for that question: the multilingual one for Frenc
 
     python bench/crosslang.py            # lexical, dense, hybrid side by side
     python bench/crosslang.py --misses   # also list the questions each mode missed
+    python bench/crosslang.py --plain    # the questions typed without accents (diacritics removed)
 """
 
 from __future__ import annotations
@@ -20,18 +21,21 @@ import subprocess
 import sys
 import tempfile
 import time
+import unicodedata
 from pathlib import Path
 
 from _common import REPO, table
 
 QUESTIONS = REPO / "bench" / "data" / "crosslang_fr.json"
 KS = (1, 5, 10)
+TYPED_PLAIN = " typed without accents"  # --plain
 
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--misses", action="store_true", help="list the questions each mode missed at 5")
     parser.add_argument("--json", action="store_true", help="print the figures as JSON too")
+    parser.add_argument("--plain", action="store_true", help="ask each question without its accents, as often typed")
     args = parser.parse_args(argv)
 
     from kenning.clock import utc_now
@@ -73,17 +77,18 @@ def main(argv: list[str] | None = None) -> int:
             hits = {k: 0 for k in KS}
             misses[mode] = []
             for item in spec["questions"]:
+                question = _plain(item["q"]) if args.plain else item["q"]
                 options = SearchOptions(limit=max(KS))
                 if mode == "lexical":
-                    answer = search_conn(conn, project, parse(item["q"]), options, now=now)
+                    answer = search_conn(conn, project, parse(question), options, now=now)
                 else:
                     answer = hybrid.search(
                         conn,
                         project,
-                        parse(item["q"]),
+                        parse(question),
                         options,
                         now=now,
-                        embedder=for_query(embedders, item["q"]),
+                        embedder=for_query(embedders, question),
                         mode=mode,
                     )
                 ranked = [_section(e.fact) for e in answer.excerpts]
@@ -92,13 +97,14 @@ def main(argv: list[str] | None = None) -> int:
                 for k in KS:
                     hits[k] += first is not None and first <= k
                 if first is None or first > 5:
-                    misses[mode].append(f"{item['q']} → got {ranked[:3]}")
+                    misses[mode].append(f"{question} → got {ranked[:3]}")
             n = len(spec["questions"])
             figures["modes"][mode] = {f"recall@{k}": round(hits[k] / n, 3) for k in KS}
         conn.close()
 
     print(
-        f"cross-language: {figures['questions']} French questions over kenning's docs at {figures['commit']} "
+        f"cross-language: {figures['questions']} French questions{TYPED_PLAIN if args.plain else ''} "
+        f"over kenning's docs at {figures['commit']} "
         f"({figures['excerpts']} excerpts; sync with dense {figures['sync_seconds']} s)"
     )
     print(
@@ -114,6 +120,11 @@ def main(argv: list[str] | None = None) -> int:
     if args.json:
         print(json.dumps(figures, indent=2))
     return 0
+
+
+def _plain(text: str) -> str:
+    """``text`` without its diacritics (``où est définie`` → ``ou est definie``)."""
+    return "".join(ch for ch in unicodedata.normalize("NFD", text) if not unicodedata.combining(ch))
 
 
 def _section(fact) -> tuple[str, str]:

@@ -56,6 +56,7 @@ import shutil
 import subprocess
 import sys
 import time
+import unicodedata
 from pathlib import Path
 
 import store_size
@@ -162,6 +163,11 @@ def run_sync(root: Path, env: dict[str, str], level: int) -> dict[str, object]:
     }
 
 
+def _plain(text: str) -> str:
+    """``text`` without its diacritics (``où est définie`` → ``ou est definie``)."""
+    return "".join(ch for ch in unicodedata.normalize("NFD", text) if not unicodedata.combining(ch))
+
+
 def file_of(uri: str) -> str:
     for mark in ("#", ":"):
         uri = uri.split(mark, 1)[0]
@@ -169,10 +175,12 @@ def file_of(uri: str) -> str:
 
 
 def ask_all(
-    root: Path, name: str, env: dict[str, str], question_set: str = ""
+    root: Path, name: str, env: dict[str, str], question_set: str = "", plain: bool = False
 ) -> tuple[dict[str, object], list[dict[str, object]]]:
     file = QUESTIONS / (f"{name}.{question_set}.jsonl" if question_set else f"{name}.jsonl")
     rows = [json.loads(line) for line in file.read_text().splitlines() if line.strip()]
+    if plain:  # typed without accents
+        rows = [{**row, "question": _plain(row["question"])} for row in rows]
     found, first, reciprocal, misses, latencies, errors = 0, 0, 0.0, [], [], 0
     ranks: list[dict[str, object]] = []
     for row in rows:
@@ -236,6 +244,7 @@ def main() -> int:
     parser.add_argument("--level", type=int, choices=(0, 1), default=1, help="0: dense switched off in the stores")
     parser.add_argument("--sizes", action="store_true", help="print where each database's bytes go")
     parser.add_argument("--clone", default="", help="index a clone of this git repository, not the sdist (one project)")
+    parser.add_argument("--plain", action="store_true", help="ask each question without its accents, as often typed")
     parser.add_argument("--set", default="", help="ask bench/questions/NAME.SET.jsonl (walk: httpx, flask, django)")
     args = parser.parse_args()
     env = {**os.environ, "KENNING_HOME": str(args.work / "home")}
@@ -247,7 +256,7 @@ def main() -> int:
         else:
             root = under_git(fetch_sdist(requirement, folder, args.cache), args.work / name)
         figures = run_sync(root, env, args.level)
-        quality, misses = ask_all(root, name, env, args.set)
+        quality, misses = ask_all(root, name, env, args.set, args.plain)
         results[name] = {**figures, **quality, "misses": misses}
     if args.json:
         print(json.dumps(results, indent=2))

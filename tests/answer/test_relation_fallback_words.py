@@ -108,6 +108,23 @@ def test_a_callers_question_falling_back_to_words_does_not_search_the_relation_w
     assert all("test_file" not in e.explain.get("factors", {}) for e in answer.excerpts)  # not a tests question
 
 
+@pytest.mark.parametrize(
+    "question",
+    [
+        "qu'est-ce qui appelle l'export nightly",
+        "quest-ce qui appelle l'export nightly",  # typed without the apostrophe
+        "qu est-ce qui appelle lexport nightly",
+    ],
+)
+def test_a_french_callers_question_falling_back_to_words_searches_no_elided_word(project, question):
+    answer = ask_project(project, question, now=NOW)
+    assert (answer.mode, answer.rule) == ("lexical", "relation")
+    searched = next(n for n in answer.notes if n.startswith("words searched"))
+    words = searched.removeprefix("words searched (the relation words left out): ")
+    assert words in ("export nightly", "lexport nightly")
+    assert "docs/export.md" in files_of(answer)
+
+
 def test_a_question_left_with_no_content_word_searches_the_whole_question(project):
     answer = ask_project(project, "who calls what", now=NOW)
     assert answer.mode == "lexical" and answer.query == "who calls what"
@@ -131,6 +148,11 @@ def test_content_words_leave_out_the_relation_vocabulary_and_keep_accented_words
     assert content_words("quels tests couvrent l'état de la session") == ["état", "de", "la", "session"]
     assert content_words("who calls `export_rows`") == ["export_rows"]
     assert content_words("who calls what") == []
+    # elided words are none: "qu'", "l'", "jusqu'" … (also "qu'est-ce" typed "quest-ce")
+    assert content_words("qu'est-ce qui dépend du module store") == ["qui", "du", "store"]
+    assert content_words("quest-ce qui depend du module store") == ["qui", "du", "store"]
+    # ("à": one letter is no word)
+    assert content_words("qui appelle store jusqu'à lorsqu'il s'arrête") == ["qui", "store", "il", "arrête"]
 
 
 def test_a_store_without_code_relations_searches_the_whole_question(make_project):

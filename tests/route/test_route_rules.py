@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from kenning.route.examples import EXAMPLES
-from kenning.route.rules import RULES, route, table_markdown
+from kenning.route.rules import RULES, fold, route, table_markdown
 
 DOC = Path(__file__).resolve().parents[2] / "docs" / "router.md"
 FRENCH = re.compile(r"[àâçéèêëîïôûùœ«]|\b(qu|quel|quelle|quelles|comment|pourquoi|est|les|des|la|le)\b")
@@ -114,3 +114,33 @@ def test_a_relation_cue_wins_over_an_identifier_and_an_identifier_alone_stays_le
         assert route(question).rule == "relation", question
     for question in ("where is url_for", "what does search_conn return", "show me src/a.py", "how is parseIso used"):
         assert route(question).rule == "identifier", question
+
+
+# A French question typed without accents, or without the apostrophe of "qu'est-ce", "qu'" and
+# "c'est", routes as typed with them.
+TYPED_PLAINLY = [
+    ("qu'est-ce qui appelle parse_args", "quest-ce qui appelle parse_args"),
+    ("qu'est-ce qui appelle parse_args", "qu est-ce qui appelle parse_args"),
+    ("qu'appelle search_conn", "qu appelle search_conn"),
+    ("qu'est-ce que httpx/_decoders.py importe", "quest-ce que httpx/_decoders.py importe"),
+    ("qu'est-ce qui importe httpx/_api.py", "quest-ce qui importe httpx/_api.py"),
+    ("qu'est-ce qui importe le plus", "quest-ce qui importe le plus"),  # what matters: no relation
+    ("qui dépend de store/db.py", "qui depend de store/db.py"),
+    ("quels tests couvrent DigestAuth", "quels tests couvrent DigestAuth"),
+    ("où est utilisée create_ssl_context", "ou est utilisee create_ssl_context"),
+    ("qu'est-ce qui est périmé", "quest-ce qui est perime"),
+    ("qu'est-ce que la fraîcheur", "quest-ce que la fraicheur"),  # what it means: no freshness listing
+    ("c'est quoi la fraîcheur d'un extrait", "cest quoi la fraicheur dun extrait"),
+    ("c'est quoi la fraîcheur d'un extrait", "c est quoi la fraicheur d un extrait"),
+    ("comment est calculée la fraîcheur", "comment est calculee la fraicheur"),
+]
+
+
+@pytest.mark.parametrize(("accented", "plain"), TYPED_PLAINLY, ids=[p for _, p in TYPED_PLAINLY])
+def test_a_french_question_typed_without_accents_or_apostrophes_routes_as_typed_with_them(accented, plain):
+    assert route(plain).mode == route(accented).mode and route(plain).rule == route(accented).rule
+
+
+def test_english_words_beside_the_plain_french_forms_are_not_read_as_them():
+    for text in ("the quest for a request estimate", "cest_value and conquest-ce", "objective-c estimates"):
+        assert fold(text) == text.lower(), text

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from conftest import NOW, resync
 from kenning.answer.search import SearchOptions, search_project
-from kenning.search.query import parse
+from kenning.search.query import parse, reads_french
 
 
 def test_an_english_query_keeps_words_that_are_only_french_stop_words():
@@ -38,3 +38,42 @@ def test_a_one_letter_english_term_ranks_the_text_that_holds_it_first(make_proje
     resync(project)
     answer = search_project(project, "T cells", SearchOptions(), now=NOW)
     assert [e.fact.source.uri for e in answer.excerpts][0] == "docs/b.md#cells"
+
+
+def test_a_french_question_typed_without_accents_reads_as_french():
+    # its cue words are the same typed with or without accents: "est", "la", "le", "pourquoi"
+    assert parse("comment est calculee la fraicheur").fts == '"calculee" OR "fraicheur"'
+    assert parse("pourquoi le cache est invalide").fts == '"cache" OR "invalide"'
+    assert parse("ou est defini le routeur").fts == '"defini" OR "routeur"'
+    # the accented cue words typed without their accents, "c'est" without its apostrophe
+    assert reads_french("cache tres lent") and parse("cache tres lent").fts == '"cache" OR "lent"'
+    assert reads_french("peut etre vide") and reads_french("cest quoi un extrait")
+
+
+def test_english_questions_with_words_french_writes_too_stay_english():
+    for question in ("est time", "EST time zone", "a cache", "ou cache", "a pile of jobs"):
+        assert not reads_french(question), question
+    assert parse("est time").fts == '"est" OR "time"'  # the time zone is searched
+    # "est" opening a French question is hyphenated: est-ce, est-il
+    assert reads_french("est-il possible de lire un fichier")
+    assert parse("est-il possible de lire un fichier").fts == '"possible" OR "lire" OR "fichier"'
+
+
+def test_french_elided_words_are_never_search_terms():
+    assert parse("qu'est-ce qui dépend du module store").terms == ("dépend", "module", "store")
+    assert parse("quest-ce qui depend du module store").terms == ("depend", "module", "store")
+    assert parse("qu est-ce qui depend du module store").terms == ("depend", "module", "store")
+    assert parse("jusqu'où va le cache").terms == ("va", "cache")
+    assert parse("que fait le cache lorsqu'il expire").terms == ("fait", "cache", "expire")
+    assert parse("puisqu'on relit l'index, d'où vient l'écart").terms == ("relit", "index", "vient", "écart")
+    assert parse("c'est quoi j'ai n'importe s'il").terms == ("importe",)
+    # the word after an elision is kept whole, however short ("l'id" is no English "'d")
+    assert parse("où est stocké l'id").terms == ("stocké", "id")
+    # English apostrophes are untouched: possessives and contractions as before
+    assert parse("the patient's results don't vary").fts == '"patient" OR "results" OR "don" OR "vary"'
+
+
+def test_an_elided_word_typed_with_a_space_is_no_term_of_a_french_question_only():
+    assert parse("quel est le délai d attente par défaut").fts == '"délai" OR "attente" OR "défaut"'
+    assert parse("comment l index est il mis a jour").fts == '"index" OR "mis" OR "jour"'
+    assert parse("vitamin d deficiency").fts == '"vitamin" OR "d" OR "deficiency"'  # English: as typed

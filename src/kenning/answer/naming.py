@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from kenning.errors import InvalidQuery
 from kenning.ingest.test_files import is_test_path
 from kenning.route.rules import fold
-from kenning.search.query import parse
+from kenning.search.query import parse, unelided
 from kenning.search.serve import TEST_FACTOR
 from kenning.search.stop_words import STOP_WORDS
 from kenning.store import graph_lookup
@@ -137,7 +137,7 @@ def content_words(question: str) -> list[str]:
     relation question falls back to. Empty when only relation and stop words are left."""
     words = [
         t
-        for t in _TOKEN.findall(_QUOTED.sub(lambda m: " " + next(g for g in m.groups() if g) + " ", question))
+        for t in _TOKEN.findall(unelided(_QUOTED.sub(lambda m: " " + next(g for g in m.groups() if g) + " ", question)))
         if fold(t) not in RELATION_WORDS
     ]
     return [] if all(_is_stop(w) for w in words) else words

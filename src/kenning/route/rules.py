@@ -44,13 +44,26 @@ class Rule:
     cues_fr: tuple[str, ...] = ()
 
 
+# "qu'" and "c'est" typed without the apostrophe ("quest-ce qui appelle X", "qu appelle X",
+# "cest quoi", "c est quoi"): the cues spell them with it. No English word is written so.
+_APOSTROPHE_LEFT_OUT = (
+    (re.compile(r"(?<![\w'-])quest-ce\b"), "qu'est-ce"),
+    (re.compile(r"(?<![\w'-])qu (?=[aeiouyh])"), "qu'"),
+    (re.compile(r"(?<![\w'-])c ?est\b"), "c'est"),
+)
+
+
 @lru_cache(maxsize=256)
 def fold(text: str) -> str:
-    """Lowercase, diacritics removed, typographic apostrophes made plain (a pure function of
-    the text, kept for the last questions: the router's tables each read the same question)."""
+    """Lowercase, diacritics removed, typographic apostrophes made plain, and the apostrophe of
+    ``qu'est-ce`` and ``c'est`` put back when typed without (a pure function of the text, kept for
+    the last questions: the router's tables each read the same question)."""
     text = text.replace("\u2019", "'").replace("\u2018", "'")
     decomposed = unicodedata.normalize("NFKD", text)
-    return "".join(ch for ch in decomposed if not unicodedata.combining(ch)).lower()
+    folded = "".join(ch for ch in decomposed if not unicodedata.combining(ch)).lower()
+    for typed, written in _APOSTROPHE_LEFT_OUT:
+        folded = typed.sub(written, folded)
+    return folded
 
 
 # --- rule 1: identifiers, paths, symbols, quoted text -------------------------------------

@@ -14,7 +14,14 @@ from kenning.store.fold import unaccented
 MAX_QUERY_CHARS = 500
 MAX_QUERY_BYTES = 1024
 
-# Elided forms around an apostrophe: French l', d', qu', c'... and English 's, 't, 'll.
+# A French elided word, joined to the next by an apostrophe: l', d', c', j', m', n', s', t', qu',
+# and jusqu', lorsqu', puisqu', quoiqu', presqu' ("jusqu'où", "lorsqu'il"). Never a search term;
+# "don't", "it's" are none (a letter precedes the elided one, or none follows the apostrophe).
+ELIDED_WORDS = r"(?:jusqu|lorsqu|puisqu|quoiqu|presqu|qu|[cdjlmnst])"
+FRENCH_ELISION = re.compile(rf"(?<![^\W\d_]){ELIDED_WORDS}['’](?=[^\W\d_])", re.IGNORECASE)
+# "qu'est-ce" typed without its apostrophe ("quest-ce", "qu est-ce"): read as "est-ce".
+_QU_EST = re.compile(r"(?<![^\W\d_])qu\s?(?=est-ce\b)", re.IGNORECASE)
+# Then the elided forms left around an apostrophe: English 's, 't, 'll, 're.
 _ELISION = re.compile(r"(?<=['’])\w{1,2}\b|\b\w{1,2}(?=['’]\w)")
 
 _TOKEN = re.compile(r"[\w][\w.\-/]*[\w]|[\w]", re.UNICODE)
@@ -112,7 +119,7 @@ def parse(text: str, syntax: str = "natural") -> ParsedQuery:
 
 
 def _natural(text: str) -> ParsedQuery:
-    tokens = _TOKEN.findall(_ELISION.sub(" ", text))
+    tokens = _tokens(text)
     stop_words = _stop_words(tokens)
     significant = [t for t in tokens if not _is_stop_word(t, stop_words)]
     if any(CODE_NAME.search(t) or dotted_name(t) for t in significant):
@@ -140,7 +147,19 @@ def prefix_words(text: str) -> set[str]:
 
 def reads_french(text: str) -> bool:
     """Whether ``text`` reads as French: the stop words it drops would be French ones."""
-    return _stop_words(_TOKEN.findall(_ELISION.sub(" ", text))) is FRENCH_STOP_WORDS
+    return _stop_words(_tokens(text)) is FRENCH_STOP_WORDS
+
+
+def _tokens(text: str) -> list[str]:
+    """The tokens of ``text``, elided words left out (French ones first: ``jusqu'où`` keeps
+    ``où``, ``l'id`` keeps ``id``)."""
+    return _TOKEN.findall(_ELISION.sub(" ", unelided(text)))
+
+
+def unelided(text: str) -> str:
+    """``text`` without its French elided words (``qu'est-ce qui dépend du store`` → ``est-ce qui
+    dépend du store``), also ``qu'est-ce`` typed without its apostrophe (``quest-ce``)."""
+    return FRENCH_ELISION.sub(" ", _QU_EST.sub("", text))
 
 
 def _stop_words(tokens: list[str]) -> frozenset[str]:
@@ -148,6 +167,8 @@ def _stop_words(tokens: list[str]) -> frozenset[str]:
     (``où est défini X`` → French), English ones otherwise."""
     words = [w for t in tokens for w in t.lower().split("-")]
     french = sum(w in FRENCH_CUES for w in words)
+    if tokens and tokens[0].lower() == "est":  # "EST time", "est. cost": French opens with est-ce, est-il
+        french -= 1
     return FRENCH_STOP_WORDS if french > sum(w in ENGLISH_ONLY for w in words) else ENGLISH_STOP_WORDS
 
 

@@ -12,7 +12,8 @@ answer says what was searched instead (a note). A slip seldom changes a word's f
 while a variant that does is often another word ("tegmental", "segmental"); and a word with two
 capitals or more ("PPARy", "ARkin") is a name or an acronym, searched as typed (both rules
 measured on SciFact's train claims: docs/benchmarks.md, "Spelling on long questions"). Only a
-short query (``MAX_TERMS`` significant words at most) is corrected. Words the index holds are
+short query (``MAX_TERMS`` significant words at most, as typed: a French word translated into
+several English glosses counts once) is corrected. Words the index holds are
 never touched, and the look-ups cost one index probe per such word: a query without a slip
 reads one posting per checked word. Only the natural syntax is corrected (``--syntax fts``
 means what it says), and never a word inside quotes or backticks, nor a prefix (``deploym*``:
@@ -43,10 +44,16 @@ _ALPHABET = "abcdefghijklmnopqrstuvwxyz"
 _GROUP = 64  # variants asked in one OR query while narrowing down the ones the index holds
 
 
-def corrected(conn: Connection, parsed: ParsedQuery, filters: Filters) -> tuple[ParsedQuery, tuple[str, ...]]:
+def corrected(
+    conn: Connection, parsed: ParsedQuery, filters: Filters, *, typed_terms: int | None = None
+) -> tuple[ParsedQuery, tuple[str, ...]]:
     """``parsed`` with each slipped word replaced (its ``text`` kept as typed), and one note
-    per replacement; ``parsed`` itself and no note when no word needs it."""
-    if parsed.syntax != "natural" or len(parsed.terms) > MAX_TERMS:
+    per replacement; ``parsed`` itself and no note when no word needs it. ``typed_terms``: how
+    many significant words the question typed, when ``parsed`` is it rewritten (translated
+    words searched as several glosses: ``fonctionne`` as ``work``, ``function``, ``run``); the
+    question's length is what it typed, its translation no longer question."""
+    length = len(parsed.terms) if typed_terms is None else typed_terms
+    if parsed.syntax != "natural" or length > MAX_TERMS:
         return parsed, ()
     fixes: dict[str, str] = {}
     quoted = {unaccented(run) for span in QUOTED.findall(parsed.text) for run in _runs(span)}

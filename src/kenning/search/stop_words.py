@@ -218,6 +218,21 @@ FRENCH_STOP_WORDS = frozenset(
         "dit",
         "dire",
         "faut",
+        # the accented ones typed without accents ("tres", "etre"), and "c'est" without its
+        # apostrophe; "ou" is one already, "a" and "ca" (à, ça) are English words or names too
+        "tres",
+        "etre",
+        "cest",
+        # an elided word typed with a space for its apostrophe ("délai d attente", "qu il")
+        "c",
+        "d",
+        "j",
+        "l",
+        "m",
+        "n",
+        "s",
+        "t",
+        "qu",
     ]
 )
 STOP_WORDS = ENGLISH_STOP_WORDS | FRENCH_STOP_WORDS
@@ -225,6 +240,8 @@ STOP_WORDS = ENGLISH_STOP_WORDS | FRENCH_STOP_WORDS
 # and those too short or too common in mixed text to tell a language by.
 FRENCH_CUES = FRENCH_STOP_WORDS - frozenset(
     [
+        *"cdjlmnst",
+        "qu",
         "a",
         "ai",
         "as",

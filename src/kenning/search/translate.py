@@ -16,7 +16,10 @@ the entries the glossary marks as English words too (``file``: a queue; ``sort``
 only in a question that reads as French — its French function words outnumber English-only
 ones (``query``), or it writes a French accent or an elision (``d'attente``): an English question
 ("sort the files", "charges") is never read as French inflections. So do the entries French
-writes with accents: in an English question, ``active`` is no ``activé`` typed without them.
+writes with accents: in an English question, ``active`` is no ``activé`` typed without them. The
+glossary's keys are folded (no accents), so a French question typed without accents reaches the
+same entries; in one, an elided word typed with a space for its apostrophe (``délai d attente``)
+joins a term as ``d'`` does.
 
 Like spelling: only the natural syntax (``--syntax fts`` means what it says), never a word inside
 quotes or backticks, a prefix (``deploy*``), a word of a code name (``lire_fichier``,
@@ -37,7 +40,16 @@ from pathlib import Path
 
 from kenning.errors import InvalidQuery
 from kenning.search import spelling
-from kenning.search.query import QUOTED, ParsedQuery, parse, prefix_words, quote_term, reads_french
+from kenning.search.query import (
+    ELIDED_WORDS,
+    FRENCH_ELISION,
+    QUOTED,
+    ParsedQuery,
+    parse,
+    prefix_words,
+    quote_term,
+    reads_french,
+)
 from kenning.store import fts
 from kenning.store.fold import unaccented
 from kenning.store.fts import Filters
@@ -49,10 +61,11 @@ _WORD = re.compile(r"[^\W\d_]+")
 # A token as the query parser reads it (letters, digits and the joiners of code names and paths).
 _TOKEN = re.compile(r"[\w][\w.\-/]*[\w]|[\w]")
 _CODE_TOKEN = re.compile(r"[_./\d]|[a-z][A-Z]")  # a word of a code name, a path, a version
-# A French elided word: l', d', qu', n' before a word ("it's" is none).
-_ELIDED = re.compile(r"(?<![^\W\d_])(?:[cdjlmnst]|qu)['’](?=[^\W\d_])", re.IGNORECASE)
-# What may separate the words of one term: spaces, a hyphen, an elided word (``délai d'attente``).
-_JOINER = re.compile(r"[\s\-]*(?:(?:[cdjlmnst]|qu)['’])?", re.IGNORECASE)
+# What may separate the words of one term: spaces, a hyphen, an elided word (``délai d'attente``);
+# in a French question, an elided word typed with a space for its apostrophe (``délai d attente``).
+_JOINER = re.compile(rf"[\s\-]*(?:{ELIDED_WORDS}['’])?", re.IGNORECASE)
+_FRENCH_JOINER = re.compile(rf"[\s\-]*(?:{ELIDED_WORDS}(?:['’]|\s+))?", re.IGNORECASE)
+_SPACED_ELISION = re.compile(rf"(?<![^\W\d_]){ELIDED_WORDS}\s+(?=[^\W\d_])", re.IGNORECASE)
 _FRENCH_LETTERS = re.compile(r"[àâçéèêëîïôûùüÿœæ]", re.IGNORECASE)
 
 
@@ -79,7 +92,8 @@ def searched(conn: Connection, parsed: ParsedQuery, filters: Filters) -> tuple[P
     """``parsed`` as the index is searched: its French words translated, then its slips corrected
     (``spelling``); its ``text`` kept as typed. The notes say what was searched instead."""
     translated, notes = translate(conn, parsed)
-    corrected, spelled = spelling.corrected(conn, translated, filters)
+    # the question is as long as typed: a word translated into three glosses is still one word
+    corrected, spelled = spelling.corrected(conn, translated, filters, typed_terms=len(parsed.terms))
     if not notes and not spelled:
         return parsed, ()
     return replace(corrected, text=parsed.text), (*notes, *spelled)
@@ -91,10 +105,10 @@ def translate(conn: Connection, parsed: ParsedQuery) -> tuple[ParsedQuery, tuple
     if parsed.syntax != "natural":
         return parsed, ()
     text = parsed.text
-    words = _words(text)
+    french = reads_french(text) or bool(_FRENCH_LETTERS.search(text) or FRENCH_ELISION.search(text))
+    words = _words(text, french)
     if not any(w.free for w in words):
         return parsed, ()
-    french = reads_french(text) or bool(_FRENCH_LETTERS.search(text) or _ELIDED.search(text))
     # The words the parser searches: not the stop words, nor the frame of a typed code name
     # ("où est définie la fonction parse_args": ``définie``, ``fonction``), which stay unsearched.
     kept = frozenset(unaccented(part) for term in parsed.terms for part in _WORD.findall(term))
@@ -128,7 +142,9 @@ def _translation(
     of free words, one at least searched (in ``kept``: ``de`` of ``mot de passe`` is not)."""
     for n in range(min(_longest_term(), len(words) - i), 0, -1):
         span = words[i : i + n]
-        if not all(w.free for w in span) or not any(w.folded in kept for w in span) or not _adjacent(text, span):
+        if not all(w.free for w in span) or not any(w.folded in kept for w in span):
+            continue
+        if not _adjacent(text, span, french):
             continue
         entry = _entry(tuple(w.folded for w in span), french)
         if entry is None or fts.words_match(conn, quote_term(text[span[0].start : span[-1].end])):
@@ -153,14 +169,15 @@ def _entry(words: tuple[str, ...], french: bool) -> Entry | None:
     return None
 
 
-def _words(text: str) -> list[_Word]:
-    """The words of ``text`` (letter runs, elided ``d'``/``l'`` left out), each marked free or not."""
+def _words(text: str, french: bool) -> list[_Word]:
+    """The words of ``text`` (letter runs, elided ``d'``/``l'`` left out, and in a French question
+    ``d``/``l`` typed with a space for the apostrophe), each marked free or not."""
     held_back = [m.span() for m in QUOTED.finditer(text)]
     held_back += [m.span() for m in _TOKEN.finditer(text) if _CODE_TOKEN.search(m.group())]
     prefixes = prefix_words(text)
     out = []
     for m in _WORD.finditer(text):
-        if _ELIDED.match(text, m.start()):
+        if FRENCH_ELISION.match(text, m.start()) or (french and _SPACED_ELISION.match(text, m.start())):
             continue
         run = m.group()
         free = (
@@ -172,10 +189,11 @@ def _words(text: str) -> list[_Word]:
     return out
 
 
-def _adjacent(text: str, span: list[_Word]) -> bool:
-    """Whether the words of ``span`` follow each other as one term (``délai d'attente``), not
-    across punctuation."""
-    return all(_JOINER.fullmatch(text, a.end, b.start) for a, b in zip(span, span[1:], strict=False))
+def _adjacent(text: str, span: list[_Word], french: bool) -> bool:
+    """Whether the words of ``span`` follow each other as one term (``délai d'attente``; in a
+    French question ``délai d attente`` too), not across punctuation."""
+    joiner = _FRENCH_JOINER if french else _JOINER
+    return all(joiner.fullmatch(text, a.end, b.start) for a, b in zip(span, span[1:], strict=False))
 
 
 # The suffix rule: folded endings and what replaces them in a lemma, longest first in each table.
@@ -245,7 +263,7 @@ def glossary() -> dict[tuple[str, ...], Entry]:
             continue
         french, english, *flag = line.split("\t")
         plain = _ACCENTS.sub("", unicodedata.normalize("NFD", french.lower()))  # French letters: unaccented()
-        key = tuple(_WORD.findall(_ELIDED.sub(" ", plain)))
+        key = tuple(_WORD.findall(FRENCH_ELISION.sub(" ", plain)))
         if len(key) > 1:
             key = tuple(_singular(w) for w in key)
         glosses = tuple(g.strip() for g in english.split(",") if g.strip())

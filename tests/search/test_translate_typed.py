@@ -1,0 +1,91 @@
+"""French questions as people type them, over English text (search/translate.py, search/query.py):
+without accents, with elided words, with a typo beside the words translated."""
+
+from __future__ import annotations
+
+import pytest
+
+from conftest import NOW, resync
+from kenning.answer.search import SearchOptions, search_project
+
+FILES = {
+    "docs/freshness.md": "# Freshness\n\nFreshness is computed at read time from the hash of the source file.\n",
+    "docs/router.md": "# Router\n\nThe router is defined as an ordered table of rules.\n",
+    "docs/cache.md": "# Cache\n\nThe answer cache is invalidated when the store changes.\n",
+    "docs/client.md": "# Client\n\nSet the timeout of each request the client sends; a delay separates two retries.\n",
+    "docs/query.md": "# Request query strings\n\nThe query string of a request is encoded once, by the transport.\n",
+    "docs/zones.md": "# Time zones\n\nA date typed in EST time is stored in UTC.\n",
+}
+
+
+@pytest.fixture
+def english(make_project):
+    project = make_project(FILES, name="english")
+    resync(project)
+    return project
+
+
+def _search(project, question):
+    answer = search_project(project, question, SearchOptions(limit=3), now=NOW)
+    return [e.fact.source.uri for e in answer.excerpts], answer.notes
+
+
+@pytest.mark.parametrize(
+    ("accented", "plain", "uri"),
+    [
+        ("comment est calculée la fraîcheur", "comment est calculee la fraicheur", "docs/freshness.md"),
+        ("où est défini le routeur", "ou est defini le routeur", "docs/router.md"),
+        ("pourquoi le cache est invalidé", "pourquoi le cache est invalide", "docs/cache.md"),
+    ],
+)
+def test_a_french_question_typed_without_accents_finds_what_it_finds_with_them(english, accented, plain, uri):
+    uris, notes = _search(english, plain)
+    assert uris and uris[0].startswith(uri), (plain, uris, notes)
+    assert _search(english, accented)[0][0] == uris[0]
+
+
+def test_a_word_french_writes_with_accents_is_translated_typed_without_them_in_a_french_question(english):
+    _, notes = _search(english, "comment est calculee la fraicheur")
+    assert "translated: 'fraicheur' searched as 'freshness'" in notes
+    assert "translated: 'calculee' searched as 'compute'" in notes
+    _, notes = _search(english, "ou est defini le routeur")
+    assert "translated: 'routeur' searched as 'router'" in notes
+
+
+def test_a_term_with_an_elided_word_typed_with_a_space_is_translated_whole(english):
+    for question in ("quel est le délai d'attente", "quel est le délai d attente", "quel est le delai d attente"):
+        uris, notes = _search(english, question)
+        typed = question.removeprefix("quel est le ")
+        assert notes == (f"translated: '{typed}' searched as 'timeout'",), question
+        assert uris[0].startswith("docs/client.md")
+
+
+def test_an_english_question_with_a_word_french_writes_too_is_searched_as_typed(english):
+    uris, notes = _search(english, "est time")
+    assert notes == () and uris[0].startswith("docs/zones.md")
+
+
+def test_a_typo_is_corrected_while_the_french_words_beside_it_are_translated(english):
+    # four words typed (définir, délai, requêtes, clinet), searched as six (``délai`` as typed: the
+    # word index stems ``delay`` to it): the glosses do not make the question long
+    question = "comment définir le délai des requêtes du clinet"
+    uris, notes = _search(english, question)
+    assert notes == (
+        "translated: 'définir' searched as 'define', 'set'",
+        "translated: 'requêtes' searched as 'request', 'query'",
+        "spelling: no excerpt holds 'clinet'; searched 'client'",
+    )
+    assert uris[0].startswith("docs/client.md")
+    # a translated word is not corrected too: ``requetes`` is one letter from ``requests``
+    _, notes = _search(english, "les requetes du clinet")
+    assert notes == (
+        "translated: 'requetes' searched as 'request', 'query'",
+        "spelling: no excerpt holds 'clinet'; searched 'client'",
+    )
+
+
+def test_a_long_french_question_is_still_searched_without_correction(english):
+    # seven words typed: a guessed word would outweigh the others (search/spelling.py, MAX_TERMS)
+    question = "comment définir le délai des requêtes du clinet vers chaque serveur distant"
+    _, notes = _search(english, question)
+    assert not [n for n in notes if n.startswith("spelling")], notes
