@@ -26,7 +26,8 @@ from store.pg_engine import ENGINE, engine_config  # tests/store: the PostgreSQL
 REGISTRY = (
     "from app.sites import Site\n\n"
     "SHELLS = {'bash': 1}\nNAMES: list[str] = []\nsite = Site()\nunknown = build()\nLABEL = 'x'\n\n\n"
-    "class Config:\n    name = Site()\n"
+    "class Config:\n    name = Site()\n\n\n"
+    "class Local(Site):\n    def ping(self):\n        return 1\n\n\nLOCAL = Local()\n"
 )
 SITES = "class Site:\n    def register(self, model):\n        return model\n"
 # homonyms elsewhere: functions and methods named as what the calls above call
@@ -43,6 +44,8 @@ TESTS = (
     "def test_an_annotated_list():\n    app.registry.NAMES.append(1)\n\n\n"
     "def test_a_project_instance():\n    app.registry.site.register(1)\n\n\n"
     "def test_an_instance_the_package_re_exports():\n    site.register(2)\n\n\n"
+    "def test_an_instance_of_the_module_s_own_class():\n"
+    "    app.registry.LOCAL.ping()\n    app.registry.LOCAL.register(3)\n\n\n"
     "def test_a_value_of_unknown_class():\n    app.registry.unknown.run()\n\n\n"
     "def test_a_module_from_its_package():\n    greet.hello()\n\n\n"
     "def test_a_nested_function():\n    def on_commit(func):\n        return func\n\n    on_commit(1)\n\n\n"
@@ -61,6 +64,7 @@ def test_the_parser_writes_a_module_s_typed_globals_and_no_call_of_a_local_name(
         ("NAMES", "builtins.list", 4),  # annotated
         ("site", "app.sites.Site", 5),
         ("LABEL", "builtins.str", 7),
+        ("LOCAL", ".Local app.sites.Site", 19),  # a class of the file, then its bases
     }  # not `unknown` (of no known class), nor `Config.name` (a class's attribute)
     _, rel = parse_python_relations(TESTS, "tests/test_values.py")
     plain = {(r.scope, r.target) for r in rel.refs if r.type == "calls" and not r.qualified}
@@ -103,6 +107,10 @@ def test_calls_on_a_module_s_values_and_modules_reach_what_they_name(make_projec
     register = {("app.sites.Site.register", "extracted")}
     assert callees(project, test + "test_a_project_instance") == register
     assert callees(project, test + "test_an_instance_the_package_re_exports") == register
+    assert callees(project, test + "test_an_instance_of_the_module_s_own_class") == {
+        ("app.registry.Local.ping", "extracted"),
+        ("app.sites.Site.register", "extracted"),  # its base's
+    }
     assert callees(project, test + "test_a_value_of_unknown_class") == {("other.things.Box.run", "heuristic")}
     assert callees(project, test + "test_a_module_from_its_package") == {("app.greet.hello", "extracted")}
     assert callees(project, test + "test_a_nested_function") == set()
