@@ -18,7 +18,12 @@ A reference names its target ("calls `rrf_fuse`", "imports `kenning.search`", "t
   urlencode``), or a method called on such a name (``itertools.count()``) or on a builtin
   value (``table = {}`` then ``table.get()``: the hint ``self:builtins.dict``), reaches none of
   the project's symbols of that name: no edge. A method called on a literal (``", ".join()``)
-  is not even a reference (``ingest.python_relations``).
+  is not even a reference (``ingest.python_relations``);
+- a method called on a value a module of the project binds (``registry.SHELLS.copy()``,
+  ``from django.apps import apps; apps.get_model()``) is one on the class that module binds it
+  to (``graph.values``), else on the name as a class, else an attribute call; a name imported
+  from a module that is itself a module of the project (``from app import greet``, with
+  ``app/greet.py``) reaches no symbol: the ``imports`` edge says it.
 
 Rows are read and written through ``kenning.store.graph``.
 """
