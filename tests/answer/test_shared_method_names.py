@@ -16,7 +16,12 @@ SAVERS = {f"app/saver{i}.py": f"class Saver{i}:\n    def save(self):\n        re
 FILES = {
     "app/__init__.py": "",
     "app/query.py": "class QuerySet:\n    def all(self):\n        return self\n",
-    "app/handlers.py": "class Handler:\n    def all(self):\n        return []\n\n\nhandler = Handler()\n",
+    # `handler` of no class the module names (`handler = Handler()` would reach Handler.all alone:
+    # branch modcalls2)
+    "app/handlers.py": (
+        "from app.registry import make\n\n\nclass Handler:\n    def all(self):\n        return []\n\n\n"
+        "handler = make(Handler)\n"
+    ),
     # a receiver no import explains: the call the question is about, by the look of it
     "app/a_views.py": "def listing(books):\n    return books.all()\n",
     # an imported object the callee QuerySet.all has nothing to do with

@@ -18,7 +18,12 @@ A reference names its target ("calls `rrf_fuse`", "imports `kenning.search`", "t
   urlencode``), or a method called on such a name (``itertools.count()``) or on a builtin
   value (``table = {}`` then ``table.get()``: the hint ``self:builtins.dict``), reaches none of
   the project's symbols of that name: no edge. A method called on a literal (``", ".join()``)
-  is not even a reference (``ingest.python_relations``).
+  is not even a reference (``ingest.python_relations``);
+- a method called on a value a module of the project binds (``registry.SHELLS.copy()``,
+  ``from django.apps import apps; apps.get_model()``) is one on the class that module binds it
+  to (``graph.values``), else on the name as a class, else an attribute call; a name imported
+  from a module that is itself a module of the project (``from app import greet``, with
+  ``app/greet.py``) reaches no symbol: the ``imports`` edge says it.
 
 Rows are read and written through ``kenning.store.graph``.
 """
@@ -31,7 +36,8 @@ from pathlib import PurePosixPath
 
 from kenning.graph.bases import Bases
 from kenning.graph.narrow import MAX_AMBIGUOUS, Candidates, Key, imported_from, lookup_key, narrow
-from kenning.ingest.relations import BASES, Ref
+from kenning.graph.values import Values, as_module
+from kenning.ingest.relations import BASES, GLOBALS, SELF_HINT, Ref
 from kenning.records import Lifecycle
 from kenning.store import facts as fact_store
 from kenning.store import graph as graph_store
@@ -110,6 +116,7 @@ class Resolver:
         self._cache: dict[Key, Candidates] = {}
         self._superseding: list[tuple[int, int]] = []
         self._bases = Bases(conn)
+        self._values = Values(conn)
 
     def resolve(self, ref_ids: list[int], *, again: bool = False) -> None:
         """Resolve the stored references ``ref_ids`` (ascending), read back in chunks."""
@@ -129,21 +136,47 @@ class Resolver:
         self._supersede()
 
     def _resolve_chunk(self, rows: Sequence[RefRow]) -> None:
-        rows = [row for row in rows if row.type != BASES]  # what a class's file names of its bases: no edge
-        cache = self._cache
+        # what a class's file names of its bases, a module of its globals' classes: no edge
+        rows = [row for row in rows if row.type != BASES and row.type != GLOBALS]
         keys = [lookup_key(row) for row in rows]
-        wanted = set(keys).difference(cache)
-        for key, found in graph_store.candidates_many(self.conn, sorted(wanted)).items():
-            cache[key] = Candidates(found)
+        self._look_up(keys)
+        cache = self._cache
         imported = [imported_from(row, cache[key]) for row, key in zip(rows, keys, strict=True)]
-        modules = {("module", m) for found in imported for m in found} - set(cache)
-        for key, found in graph_store.candidates_many(self.conn, sorted(modules)).items():
-            cache[key] = Candidates(found)
-        for row, key, held in zip(rows, keys, imported, strict=True):
+        modules = [("module", m) for found in imported for m in found]
+        as_modules = [as_module(row) for row in rows]
+        self._look_up(modules + [("module", m) for m in as_modules if m is not None])
+        values: list[tuple[RefRow, Key]] = []
+        for row, key, held, module in zip(rows, keys, imported, as_modules, strict=True):
             if held and not any(cache[("module", m)].rows for m in held):
                 continue  # imported from a module the project does not hold: a homonym is not it
+            if module is not None and cache[("module", module)].rows and not cache[key].by_qualname.get(module):
+                continue  # ``from app import greet`` imports the module app/greet.py, no symbol
+            if _on_a_value(row, held) and not cache[("module", held[0])].rows:
+                row = row._replace(hint=self._values.hint_of(held[0]))  # a value of a module: its class
+                values.append((row, ("method", row.target)))
+                continue
             self._resolve_one(row, cache[key])
+        if values:
+            self._resolve_values(values)
         self.writer.flush()
+
+    def _look_up(self, keys: Iterable[Key]) -> None:
+        """The candidates of ``keys`` not in the cache yet, into it."""
+        wanted = set(keys).difference(self._cache)
+        for key, found in graph_store.candidates_many(self.conn, sorted(wanted)).items():
+            self._cache[key] = Candidates(found)
+
+    def _resolve_values(self, values: list[tuple[RefRow, Key]]) -> None:
+        """Calls on values of a module, their hint the value's class (``values.Values``): among
+        methods only, and none when that class is not the project's (``builtins.dict``)."""
+        cache = self._cache
+        self._look_up(key for _, key in values)
+        imported = [imported_from(row, cache[key]) for row, key in values]
+        self._look_up(("module", m) for found in imported for m in found)
+        for (row, key), held in zip(values, imported, strict=True):
+            if held and not any(cache[("module", m)].rows for m in held):
+                continue
+            self._resolve_one(row, cache[key])
 
     def _supersede(self) -> None:
         for newer, older in self._superseding:
@@ -164,6 +197,16 @@ class Resolver:
                 self._superseding.append((a, b))
             if row.tested:  # a call from a test: the callee is tested by the caller
                 edge(node_id, src, "tested_by", link, row)
+
+
+def _on_a_value(row: RefRow, held: tuple[str, ...]) -> bool:
+    """Whether ``row`` is a method called on a name a module of the project binds (``held``: the
+    name, then its module, which the project holds when the name is no module of it): not a self
+    call's or a typed receiver's, whose hint names classes, nor a capitalised name
+    (``admin.AdminSite()``: a class, by convention, called through a module another module
+    re-exports)."""
+    hint = row.hint or SELF_HINT
+    return len(held) == 2 and not hint.startswith(SELF_HINT) and not row.target[:1].isupper()
 
 
 def shared_method_name(conn: Connection, node_id: int, name: str) -> int:

@@ -23,9 +23,12 @@ _BY_SUFFIX = {
     # (``x = Client()``, ``def f(x: Client)``, ``self.conn = Client()``) names its class. 7: a
     # module's typed globals too. 8: a method called on a literal (``", ".join(x)``) is no
     # reference, one on a name bound to a literal or a builtin class names ``builtins.<class>``.
-    # 9: a global annotated at top level is of its annotation's class wherever it is re-bound
-    ".py": "python/10",
-    ".pyi": "python/10",
+    # 9: a global annotated at top level is of its annotation's class wherever it is re-bound.
+    # 10: a call through a module's dotted name names that module. 11: a plain call of a name
+    # the function binds itself (a nested def, a parameter) is no reference; a module's typed
+    # globals are written as ``globals`` references, for calls on them from other modules.
+    ".py": "python/11",
+    ".pyi": "python/11",
 }
 _TREE_SITTER = "code/1"  # JS/TS, Go, Rust, Java, C/C++, Ruby through tree-sitter (see tree_code.SUFFIXES)
 _BY_SUFFIX.update(

@@ -11,6 +11,7 @@ class a top-level annotation declares (``module_annotations``)."""
 from __future__ import annotations
 
 import ast
+from collections.abc import Iterator
 
 # (scope, name or "name.attr" as written, dotted name of the class, or None: typed otherwise)
 Binding = tuple[str, str, str | None]
@@ -87,21 +88,43 @@ def module_annotations(tree: ast.Module) -> dict[str, str | None]:
     of the name wherever the module binds it, as a type checker holds every later assignment to
     it. None for an annotation that names no class, or names two."""
     found: dict[str, str | None] = {}
+    for node in _top_level(tree):
+        if isinstance(node, ast.AnnAssign) and isinstance(node.target, ast.Name):
+            cls = type_name(node.annotation)
+            if found.setdefault(node.target.id, cls) != cls:
+                found[node.target.id] = None
+    return found
+
+
+def module_globals(tree: ast.Module) -> dict[str, int]:
+    """The names the module's top level (and the ``if``/``try``/``with`` blocks there) assigns,
+    each with the line of its first assignment: its globals, not a class body's attributes, which
+    ``bind`` gives the scope ``MODULE`` too."""
+    found: dict[str, int] = {}
+    for node in _top_level(tree):
+        if isinstance(node, ast.Assign):
+            names = [target.id for target in node.targets if isinstance(target, ast.Name)]
+        elif isinstance(node, ast.AnnAssign) and isinstance(node.target, ast.Name):
+            names = [node.target.id]
+        else:
+            continue
+        for name in names:
+            found[name] = min(found.get(name, node.lineno), node.lineno)
+    return found
+
+
+def _top_level(tree: ast.Module) -> Iterator[ast.stmt]:
+    """The module's top-level statements, those of its ``if``/``try``/``with`` blocks included."""
     statements = list(tree.body)
     while statements:
         node = statements.pop()
-        if isinstance(node, ast.AnnAssign):
-            if isinstance(node.target, ast.Name):
-                cls = type_name(node.annotation)
-                if found.setdefault(node.target.id, cls) != cls:
-                    found[node.target.id] = None
-        elif isinstance(node, (ast.If, ast.With, ast.AsyncWith)):
+        yield node
+        if isinstance(node, (ast.If, ast.With, ast.AsyncWith)):
             statements.extend(node.body)
             statements.extend(getattr(node, "orelse", ()))
         elif isinstance(node, _TRY):
             statements.extend((*node.body, *node.orelse, *node.finalbody))
             statements.extend(item for handler in node.handlers for item in handler.body)
-    return found
 
 
 def bind_parameters(found: list[Binding], args: ast.arguments, scope: str, *, typed: bool) -> None:

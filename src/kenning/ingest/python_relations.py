@@ -13,8 +13,18 @@ from operator import itemgetter
 from .chunks import Chunk
 from .python_classes import ClassHints, bases_refs, receivers, typed_receivers
 from .python_imports import Imports
-from .python_locals import BINDING_NODES, LITERALS, MODULE, Binding, bind, bind_parameters, module_annotations
-from .relations import SELF_HINT, Ref, Relations, Symbol
+from .python_locals import (
+    BINDING_NODES,
+    GLOBAL,
+    LITERALS,
+    MODULE,
+    Binding,
+    bind,
+    bind_parameters,
+    module_annotations,
+    module_globals,
+)
+from .relations import GLOBALS, SELF_HINT, Ref, Relations, Symbol
 from .test_files import is_test_path
 
 _BUILTINS = frozenset(dir(builtins))
@@ -109,15 +119,64 @@ def python_relations(tree: ast.Module, symbols: list, chunks: list[Chunk], path:
     imports = Imports(package, is_test_path(path))
     scope_of = {id(node): qualname for node, qualname, kind in symbols if kind != "class"}
     bindings: list[Binding] = []
-    calls = _walk(tree, scope_of, imports, bindings)
+    defined: set[tuple[str, str]] = set()
+    imported: set[tuple[str, str]] = set()
+    calls = _walk(tree, scope_of, imports, bindings, defined, imported)
     local = {q.rsplit(".", 1)[-1] for _, q, _ in symbols} | set(imports.names) | set(imports.modules)
     builtin = _BUILTINS - local  # `len(x)` calls the builtin unless the module shadows it
     hints = ClassHints(symbols, imports)
     own = receivers(symbols, hints)
     top = {q for _, q, _ in symbols if "." not in q} | set(imports.names) | set(imports.modules)
     typed = typed_receivers(bindings, own, hints, top, module_annotations(tree))
-    refs = imports.refs + _call_refs(calls, builtin, imports, own, typed) + bases_refs(hints)
+    refs = (
+        imports.refs
+        + _call_refs(
+            calls, builtin, imports, own, typed, _locals(bindings, defined, imported, symbols, imports.testing)
+        )
+        + bases_refs(hints)
+    )
+    refs += _globals_refs(typed, tree)
     return Relations(module=module, symbols=found, refs=tuple(refs))
+
+
+def _globals_refs(typed: dict[tuple[str, str], str], tree: ast.Module) -> list[Ref]:
+    """A ``GLOBALS`` reference for each global of known class (``typed``) the module's top
+    level assigns (``module_globals``)."""
+    values = [(name, hint) for (scope, name), hint in typed.items() if scope == MODULE and hint]
+    if not values:
+        return []
+    assigned = module_globals(tree)
+    return [
+        Ref(GLOBALS, GLOBALS, name, assigned[name], None, hint[len(SELF_HINT) :])
+        for name, hint in values
+        if name in assigned
+    ]
+
+
+def _locals(
+    bindings: list[Binding],
+    defined: set[tuple[str, str]],
+    imported: set[tuple[str, str]],
+    symbols: list,
+    testing: bool,
+) -> set[tuple[str, str]]:
+    """``(scope, name)`` for each name a function binds itself (a parameter, an assignment, a
+    loop variable, a nested ``def`` or ``class``; in a nested function too, which shares its
+    enclosing function's scope): a plain call of it calls that local, never a project symbol of
+    its name. Not a name the function declares ``global`` or imports (``from .testing import
+    FlaskClient as cls``: the import says what it is), nor, in a test file, a parameter of a
+    test (``def test_x(purge_module)``: a pytest fixture, the function of that name)."""
+    found = {(scope, name) for scope, name, cls in bindings if scope != MODULE and "." not in name} | defined
+    if not found:
+        return found
+    found.difference_update((scope, name) for scope, name, cls in bindings if cls is GLOBAL)
+    found.difference_update(imported)
+    if testing:
+        for node, qualname, kind in symbols:
+            if kind != "class" and node.name.startswith("test"):
+                args = node.args
+                found.difference_update((qualname, a.arg) for a in (*args.posonlyargs, *args.args, *args.kwonlyargs))
+    return found
 
 
 _SUPER = "super()"  # what ``super().save()`` is called on, as a CallRecord names it
@@ -132,10 +191,19 @@ _POSITION = itemgetter(0, 1)
 _LITERAL_RECEIVERS = frozenset({ast.Constant, *LITERALS})  # a method of a builtin class: no reference
 
 
-def _walk(tree: ast.Module, scope_of: dict[int, str], imports: Imports, bindings: list[Binding]) -> list[CallRecord]:
-    """One depth-first pass over the tree: its imports (into ``imports``), the names functions
-    bind (into ``bindings``, ``python_locals``), and its calls with the symbol they sit in
-    (``scope_of``: a function's or method's ``id`` -> its qualname)."""
+def _walk(
+    tree: ast.Module,
+    scope_of: dict[int, str],
+    imports: Imports,
+    bindings: list[Binding],
+    defined: set[tuple[str, str]],
+    imported: set[tuple[str, str]],
+) -> list[CallRecord]:
+    """One depth-first pass over the tree: its imports (into ``imports``; ``(scope, name)`` for
+    each name a function imports, into ``imported``), the names functions bind (into
+    ``bindings``, ``python_locals``; a ``def`` or ``class`` in a function, into ``defined``), and
+    its calls with the symbol they sit in (``scope_of``: a function's or method's ``id`` -> its
+    qualname)."""
     calls: list[CallRecord] = []
     # A (None, scope) entry below a symbol's subtree restores the enclosing scope after it.
     stack: list = [tree]
@@ -193,6 +261,8 @@ def _walk(tree: ast.Module, scope_of: dict[int, str], imports: Imports, bindings
                 bind(bindings, node, MODULE if scope is None else scope)
             elif action is _DEF:
                 inner = scope_of.get(id(node), scope)
+                if scope is not None and (inner == scope or node.__class__ is class_node):
+                    defined.add((scope, node.name))  # a def or class in a function: a local name
                 if inner is not None and node.__class__ is not class_node:
                     # a nested function (no symbol of its own): its parameters hide the enclosing ones
                     bind_parameters(bindings, node.args, inner, typed=inner != scope)
@@ -201,9 +271,13 @@ def _walk(tree: ast.Module, scope_of: dict[int, str], imports: Imports, bindings
                     scope = inner
             elif action is _IMPORT:
                 imports.add_import(node)
+                if scope is not None:
+                    imported.update((scope, alias.asname or alias.name.split(".")[0]) for alias in node.names)
                 continue
             else:  # _IMPORT_FROM
                 imports.add_import_from(node)
+                if scope is not None:
+                    imported.update((scope, alias.asname or alias.name) for alias in node.names)
                 continue
         for field in fields:
             value = getattr(node, field)
@@ -222,10 +296,12 @@ def _call_refs(
     imports: Imports,
     receivers: dict[str, tuple[str, str]],
     typed: dict[tuple[str, str], str],
+    local: set[tuple[str, str]],
 ) -> list[Ref]:
     """One ``calls`` reference per name called in a scope, in the order of the source (``calls``
     is sorted in place; the walk meets a call before the calls inside it, and the sort is stable);
-    none for a builtin. A call on the method's own receiver (``self.save()``) is one apart, its
+    none for a builtin, nor for a name the function binds itself (``local``: a nested function,
+    a parameter). A call on the method's own receiver (``self.save()``) is one apart, its
     hint naming the class (``python_classes.receivers``); on ``super()``, one apart too, naming
     the bases alone (none the file can name: an attribute call as any); on a typed local or an
     attribute of the own receiver typed in the class (``typed``: ``client.send()``,
@@ -248,7 +324,7 @@ def _call_refs(
                 elif receiver is not None and named == _SUPER:
                     bases = receiver[1].split(" ", 1)[1:]  # the class itself left out
                     hint = SELF_HINT + bases[0] if bases else None
-        elif name in builtin:
+        elif name in builtin or (scope, name) in local:
             continue
         else:
             hint, name = names.get(name, (None, name))

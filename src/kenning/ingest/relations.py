@@ -27,6 +27,12 @@ SELF_HINT = "self:"
 # names them, without the prefix (``.View .ContextMixin app.base.Base``), so that a call
 # reaching the class from another file can go on to the bases of its bases.
 BASES = "bases"
+# Likewise no edge: for a global a module binds to an instance of a class it can name (``site =
+# AdminSite()``, ``SHELLS = {}``, ``MAP: dict[str, int] = {}``), the global's name (its target)
+# and that class as a call on the global names it, without the prefix (``.AdminSite .Base``,
+# ``builtins.dict``), so that a call on it from another module (``registry.SHELLS.copy()``)
+# reaches that class's method, or none of the project's.
+GLOBALS = "globals"
 
 
 def self_classes(hint: str, module: str) -> list[str]:
