@@ -110,6 +110,8 @@ def _scifact(data: Path, root: Path, copies: int) -> tuple[Path, list[str], list
                 text = f"# {title}\n\n{doc['text']}\n\n{_marker(copy)}\n"
                 (target / f"{doc['_id']}.md").write_text(text, encoding="utf-8")
         _sync(root, "scifact")
+    else:
+        _resync(root)
     claims = {}
     for line in (folder / "queries.jsonl").read_text(encoding="utf-8").splitlines():
         query = json.loads(line)
@@ -144,6 +146,8 @@ def _locomo(data: Path, root: Path, copies: int) -> tuple[Path, list[str], list[
                         parts.append(f"\n## {turn['speaker']} ({date})\n\n{text} {_marker(copy)}\n")
                     (target / f"session{n:02d}.md").write_text("".join(parts), encoding="utf-8")
         _sync(root, "locomo")
+    else:
+        _resync(root)
     warm = [qa["question"] for c in conversations[:5] for qa in c["qa"]]
     timed = [qa["question"] for c in conversations[5:] for qa in c["qa"]]
     return root, warm, timed
@@ -167,6 +171,15 @@ def _sync(root: Path, name: str) -> None:
     sync(load_project(root), now=utc_now())
     (root / ".kenning" / "bench-synced").write_text("", encoding="utf-8")
     print(f"{name}: synced in {time.perf_counter() - started:.1f} s", file=sys.stderr)
+
+
+def _resync(root: Path) -> None:
+    """A kept store: a no-op sync, which migrates a store an older kenning wrote."""
+    from kenning.clock import utc_now
+    from kenning.config import load_project
+    from kenning.sync.run import sync
+
+    sync(load_project(root), now=utc_now())
 
 
 def _measure(root: Path, warm: list[str], timed: list[str], mcp: bool, baseline: Path | None = None) -> dict:
