@@ -7,10 +7,10 @@ from __future__ import annotations
 import sqlite3
 
 import pytest
+from migration_support import store_before
 
 from kenning.store import schema_checks
 from kenning.store.db import connect
-from kenning.store.migrations_runner import available
 
 FACT = (
     "INSERT INTO facts (id, type, title, body, source_kind, source_uri, content_hash, date_indexed, producer, "
@@ -21,16 +21,7 @@ FACT = (
 
 def old_store(path) -> None:
     """A store at the schema before 0023, holding two excerpts and a location."""
-    conn = sqlite3.connect(path, isolation_level=None)
-    conn.execute(
-        "CREATE TABLE schema_migrations (version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at TEXT NOT NULL)"
-    )
-    for m in available():
-        if m.version < 23:
-            conn.executescript(
-                f"BEGIN;\n{m.sql}\n;\nINSERT INTO schema_migrations VALUES ({m.version}, "
-                f"'{m.name}', '2026-01-01T00:00:00Z');\nCOMMIT;"
-            )
+    conn = store_before(path, 23)
     conn.execute(FACT, (1, "Freshness", "how freshness is computed at read", "a" * 64, "active", None, "saved"))
     conn.execute(FACT, (2, "Old plan", "the plan before", "b" * 64, "retired", "durable", None))
     conn.execute(

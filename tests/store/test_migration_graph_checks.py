@@ -7,10 +7,10 @@ from __future__ import annotations
 import sqlite3
 
 import pytest
+from migration_support import store_before
 
 from kenning.graph.walk import EDGE_TYPES
 from kenning.store.db import connect
-from kenning.store.migrations_runner import available
 
 SERVED = (
     "SELECT id, src, dst, type, link, source_kind, source_uri, fingerprint, line, origin, ref_id "
@@ -20,16 +20,7 @@ SERVED = (
 
 def old_store(path) -> None:
     """A store at the schema before 0022, with nodes, references and edges of each kind."""
-    conn = sqlite3.connect(path, isolation_level=None)
-    conn.execute(
-        "CREATE TABLE schema_migrations (version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at TEXT NOT NULL)"
-    )
-    for m in available():
-        if m.version < 22:
-            conn.executescript(
-                f"BEGIN;\n{m.sql}\n;\nINSERT INTO schema_migrations VALUES ({m.version}, "
-                f"'{m.name}', '2026-01-01T00:00:00Z');\nCOMMIT;"
-            )
+    conn = store_before(path, 22)
     conn.execute("PRAGMA foreign_keys = ON")
     conn.execute("INSERT INTO manifest VALUES ('a.py', 10, 1, ?, 'python/4', '2026-01-01T00:00:00Z', 2)", ("f" * 64,))
     conn.executemany(

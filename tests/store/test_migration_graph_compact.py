@@ -5,8 +5,9 @@ from __future__ import annotations
 
 import sqlite3
 
+from migration_support import store_before
+
 from kenning.store.db import connect
-from kenning.store.migrations_runner import available
 
 FP_A, FP_LEDGER = "a" * 64, "c" * 64
 COLUMNS = "id, src, dst, type, link, source_kind, source_uri, fingerprint, line, origin, ref_id"
@@ -14,16 +15,7 @@ COLUMNS = "id, src, dst, type, link, source_kind, source_uri, fingerprint, line,
 
 def old_store(path) -> None:
     """A store at migration 0012 holding graph rows as 0012 wrote them."""
-    conn = sqlite3.connect(path, isolation_level=None)
-    conn.execute(
-        "CREATE TABLE schema_migrations (version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at TEXT NOT NULL)"
-    )
-    for m in available():
-        if m.version <= 12:
-            conn.executescript(
-                f"BEGIN;\n{m.sql}\n;\nINSERT INTO schema_migrations VALUES ({m.version}, "
-                f"'{m.name}', '2026-01-01T00:00:00Z');\nCOMMIT;"
-            )
+    conn = store_before(path, 13)
     conn.execute("INSERT INTO manifest VALUES ('a.py', 10, 1, ?, 'python/3', '2026-01-01T00:00:00Z', 2)", (FP_A,))
     nodes = [
         (1, "file", "file:a.py", "a.py", "a", "a.py", "a.py"),

@@ -7,9 +7,10 @@ from __future__ import annotations
 import sqlite3
 import zlib
 
+from migration_support import store_before
+
 from kenning.store import bodies, facts, fts, memory, transverse
 from kenning.store.db import connect, transaction
-from kenning.store.migrations_runner import available
 
 CODE = (
     "def rrf_fuse(runs, k=60):\n"
@@ -33,16 +34,7 @@ QUERIES = ('"fusion"', '"runs" OR "rank"', '"merge" OR "dense" OR "missing"', '"
 
 def old_store(path) -> None:
     """A store at the schema before 0019, its facts written and indexed as that schema did."""
-    conn = sqlite3.connect(path, isolation_level=None)
-    conn.execute(
-        "CREATE TABLE schema_migrations (version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at TEXT NOT NULL)"
-    )
-    for m in available():
-        if m.version < 19:
-            conn.executescript(
-                f"BEGIN;\n{m.sql}\n;\nINSERT INTO schema_migrations VALUES ({m.version}, "
-                f"'{m.name}', '2026-01-01T00:00:00Z');\nCOMMIT;"
-            )
+    conn = store_before(path, 19)
     for fid, type_, title, body, keywords, fpath, producer, kind in FACTS:
         conn.execute(
             "INSERT INTO facts (id, type, title, body, keywords, path, source_kind, source_uri, content_hash, "

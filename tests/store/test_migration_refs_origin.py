@@ -6,9 +6,10 @@ from __future__ import annotations
 
 import sqlite3
 
+from migration_support import store_before
+
 from kenning.store import graph, graph_write
 from kenning.store.db import connect
-from kenning.store.migrations_runner import available
 
 FP_A = "a" * 64
 SERVED = (
@@ -18,16 +19,7 @@ SERVED = (
 
 def old_store(path) -> None:
     """A store at the schema before 0017, its references holding their origin."""
-    conn = sqlite3.connect(path, isolation_level=None)
-    conn.execute(
-        "CREATE TABLE schema_migrations (version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at TEXT NOT NULL)"
-    )
-    for m in available():
-        if m.version < 17:
-            conn.executescript(
-                f"BEGIN;\n{m.sql}\n;\nINSERT INTO schema_migrations VALUES ({m.version}, "
-                f"'{m.name}', '2026-01-01T00:00:00Z');\nCOMMIT;"
-            )
+    conn = store_before(path, 17)
     conn.execute("INSERT INTO manifest VALUES ('a.py', 10, 1, ?, 'python/3', '2026-01-01T00:00:00Z', 2)", (FP_A,))
     conn.executemany(
         "INSERT INTO graph_nodes (id, kind, key, name, qualname, path, origin) VALUES (?,?,?,?,?,?,?)",

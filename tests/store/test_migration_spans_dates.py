@@ -4,10 +4,9 @@ each dated fact says where its date comes from."""
 
 from __future__ import annotations
 
-import sqlite3
+from migration_support import store_before
 
 from kenning.store.db import connect
-from kenning.store.migrations_runner import available
 
 FILE_FP, RECORD_FP = "f" * 64, "r" * 64
 FACTS = [
@@ -22,16 +21,7 @@ FACTS = [
 
 
 def old_store(path) -> None:
-    conn = sqlite3.connect(path, isolation_level=None)
-    conn.execute(
-        "CREATE TABLE schema_migrations (version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at TEXT NOT NULL)"
-    )
-    for m in available():
-        if m.version <= 13:
-            conn.executescript(
-                f"BEGIN;\n{m.sql}\n;\nINSERT INTO schema_migrations VALUES ({m.version}, "
-                f"'{m.name}', '2026-01-01T00:00:00Z');\nCOMMIT;"
-            )
+    conn = store_before(path, 14)
     conn.executemany(
         "INSERT INTO facts (id, type, title, body, source_kind, source_uri, path, content_hash, date_source, "
         "date_indexed, producer, meta) VALUES (?, ?, 't', 'b', ?, ?, ?, ?, ?, '2026-01-01T00:00:00Z', 'projection', ?)",

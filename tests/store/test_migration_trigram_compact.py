@@ -3,11 +3,10 @@ by the previous schema is converted in place and searches the same titles and pa
 
 from __future__ import annotations
 
-import sqlite3
+from migration_support import store_before
 
 from kenning.store import fts
 from kenning.store.db import connect
-from kenning.store.migrations_runner import available
 
 FACTS = [  # id, title, keywords, path, body
     (1, "def rrf_fuse(runs, k)", "rrf_fuse rrf fuse runs k kenning.search.fusion", "src/search/fusion.py", "fuse"),
@@ -18,16 +17,7 @@ FACTS = [  # id, title, keywords, path, body
 
 def old_store(path) -> None:
     """A store at the schema before 0016, its facts indexed as that schema indexed them."""
-    conn = sqlite3.connect(path, isolation_level=None)
-    conn.execute(
-        "CREATE TABLE schema_migrations (version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at TEXT NOT NULL)"
-    )
-    for m in available():
-        if m.version < 16:
-            conn.executescript(
-                f"BEGIN;\n{m.sql}\n;\nINSERT INTO schema_migrations VALUES ({m.version}, "
-                f"'{m.name}', '2026-01-01T00:00:00Z');\nCOMMIT;"
-            )
+    conn = store_before(path, 16)
     for fid, title, keywords, fpath, body in FACTS:
         conn.execute(
             "INSERT INTO facts (id, type, title, body, keywords, path, source_kind, source_uri, content_hash, "
