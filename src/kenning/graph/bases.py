@@ -62,13 +62,20 @@ class Bases:
         return None
 
     def _read(self, short: str) -> list[tuple[str, str, list[str]]]:
-        ids = graph_store.refs_targeting_many(self.conn, [(BASES, short)])
         found = []
-        for row in graph_store.ref_rows(self.conn, ids, sources=False):
-            if row.type != BASES or not row.hint:
-                continue
-            module = module_of(row.src_path or "")
+        for module, entries in module_hints(self.conn, BASES, short):
             prefix = f"{module}." if module else ""
-            entries = row.hint.split(" ")
             found.append((prefix + entries[0][1:], prefix, entries))
         return found
+
+
+def module_hints(conn: Connection, type_: str, name: str) -> list[tuple[str, list[str]]]:
+    """(the module of the file that wrote it, its hint's entries) of each ``type_`` reference
+    named ``name`` with a hint: the classes a file names for one of its classes (``BASES``) or
+    its globals (``GLOBALS``), a class of that module written with a leading dot."""
+    ids = graph_store.refs_targeting_many(conn, [(type_, name)])
+    return [
+        (module_of(row.src_path or ""), row.hint.split(" "))
+        for row in graph_store.ref_rows(conn, ids, sources=False)
+        if row.type == type_ and row.hint
+    ]

@@ -11,9 +11,8 @@ function)."""
 
 from __future__ import annotations
 
-from kenning.graph.narrow import module_of
+from kenning.graph.bases import module_hints
 from kenning.ingest.relations import GLOBALS, SELF_HINT
-from kenning.store import graph as graph_store
 from kenning.store.db import Connection
 from kenning.store.graph import RefRow
 
@@ -60,13 +59,8 @@ class Values:
 
     def _read(self, name: str) -> list[tuple[str, str]]:
         """(module, classes made absolute) of each ``GLOBALS`` reference named ``name``."""
-        ids = graph_store.refs_targeting_many(self.conn, [(GLOBALS, name)])
         found = []
-        for row in graph_store.ref_rows(self.conn, ids, sources=False):
-            if row.type != GLOBALS or not row.hint:
-                continue
-            module = module_of(row.src_path or "")
+        for module, entries in module_hints(self.conn, GLOBALS, name):
             prefix = f"{module}." if module else ""
-            classes = " ".join(prefix + c[1:] if c[0] == "." else c for c in row.hint.split(" "))
-            found.append((module, classes))
+            found.append((module, " ".join(prefix + c[1:] if c[0] == "." else c for c in entries)))
         return found
