@@ -96,7 +96,12 @@ def sync_child(root: Path) -> None:
 
         # The batches ask a Reading whether the next file is parsed (a tree without it: a generator).
         reading = getattr(ingest_read, "Reading", None)
-        return reading(waited(), items.ready, items.start, items.close) if reading is not None else waited()
+        if reading is None:
+            return waited()
+        offload = getattr(items, "offload", None)  # a tree whose pool helps resolve the graph (graph.helper)
+        if offload is not None:
+            return reading(waited(), items.ready, items.start, items.close, offload)
+        return reading(waited(), items.ready, items.start, items.close)
 
     def write_files_timed(*args: object, **kwargs: object) -> object:
         fts_before, begin = (spent["FTS5"], cpu["FTS5"]), now()

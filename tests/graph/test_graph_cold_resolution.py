@@ -93,9 +93,9 @@ def test_a_cold_sync_in_batches_resolves_each_reference_once_into_the_graph_of_o
         resolved.append((list(ref_ids), again))
         return real_resolve(self, ref_ids, again=again)
 
-    def recording_rows(self, rows):  # the references a cold sync kept as it wrote them
+    def recording_rows(self, rows, **kwargs):  # the references a cold sync kept as it wrote them
         resolved.append(([row.id for row in rows], False))
-        return real_resolve_rows(self, rows)
+        return real_resolve_rows(self, rows, **kwargs)
 
     def between(conn):  # after each batch but the last committed
         unresolved_between.append(_ref_edges(many))

@@ -11,17 +11,18 @@ of ``.git``.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from concurrent.futures import Future
 from dataclasses import dataclass
 
 from kenning import ledger
-from kenning.graph import projections
+from kenning.graph import helper, projections
 from kenning.graph.resolve import Key, Resolver, delete_origin, keys_of, refs_targeting
 from kenning.ingest import git_history
 from kenning.ingest.relations import Ref, Relations
 from kenning.project import Project
 from kenning.store import graph as graph_store
 from kenning.store import graph_write, sources
-from kenning.store.db import Connection
+from kenning.store.db import Connection, store_file
 from kenning.store.graph import RefRow, SourceState
 from kenning.store.graph_write import GraphWriter
 
@@ -168,21 +169,38 @@ def apply(
     }
 
 
-def resolve_held(conn: Connection, held: Unresolved, *, stamp: str) -> dict[str, int]:
+def resolve_held(
+    conn: Connection, held: Unresolved, *, stamp: str, offload: helper.Offload | None = None
+) -> dict[str, int]:
     """A cold sync's references, kept by its batches (``Unresolved``, ``complete``), resolved
     after its last batch committed, in a transaction of their own that only adds edges: the files'
     references as they were written, then the ledger's and git's (higher ids), read back.
-    Stopped before it commits, ``DEFERRED`` tells the next sync to resolve them. Returns the
-    graph's counts."""
+    Stopped before it commits, ``DEFERRED`` tells the next sync to resolve them. ``offload``:
+    a helper process for a share of the files' references (``graph.helper``; SQLite). Returns
+    the graph's counts."""
     nodes, edges_before = graph_store.counts(conn)
     resolver = Resolver(conn, stamp)
     rows = held.rows + graph_store.ref_rows(conn, held.others, sources=GraphWriter(conn).ref_sources)
     held.rows, held.others = [], []
+    cut, share = helper.offered(rows, offload, store_file(conn), stamp)
     with graph_write.edge_indexes_built_after(conn):
-        resolver.resolve_rows(rows)
+        resolver.resolve_rows(rows[:cut], supersede=share is None)
+        if share is not None:
+            _take_share(resolver, share, rows[cut:])
     graph_write.delete_source(conn, DEFERRED)
     _, edges = graph_store.counts(conn)
     return {"nodes": nodes, "edges": edges, "edges_delta": edges - edges_before}
+
+
+def _take_share(resolver: Resolver, share: Future[helper.Share], rows: Sequence[RefRow]) -> None:
+    """The helper's edges, in turn; its share resolved here when it failed (a worker gone, a
+    store it could not read): the result is the same, only slower."""
+    try:
+        edges, superseding = share.result()
+    except Exception:  # noqa: BLE001 (whatever a helper raised, the sync has what it needs)
+        resolver.resolve_rows(rows)
+        return
+    resolver.take(edges, superseding)
 
 
 def _add_file(

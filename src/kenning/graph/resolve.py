@@ -107,12 +107,13 @@ RESOLVE_BATCH = 5_000  # references read, resolved and written together
 class Resolver:
     """Resolves references in a batch, caching candidate lookups for the batch's duration: the
     targets of each chunk of references are looked up together (``candidates_many``), then
-    every reference is resolved in memory."""
+    every reference is resolved in memory. ``writer``: where the edges go (a ``GraphWriter`` of
+    ``conn`` unless given: ``graph.helper`` collects a helper process's share)."""
 
-    def __init__(self, conn: Connection, stamp: str) -> None:
+    def __init__(self, conn: Connection, stamp: str, writer: GraphWriter | None = None) -> None:
         self.conn = conn
         self.stamp = stamp
-        self.writer = GraphWriter(conn)
+        self.writer = writer if writer is not None else GraphWriter(conn)
         self._cache: dict[Key, Candidates] = {}
         self._superseding: list[tuple[int, int]] = []
         self._bases = Bases(conn)
@@ -127,12 +128,27 @@ class Resolver:
             self._resolve_chunk(graph_store.ref_rows(self.conn, chunk, sources=self.writer.ref_sources))
         self._supersede()
 
-    def resolve_rows(self, rows: Sequence[RefRow]) -> None:
+    def resolve_rows(self, rows: Sequence[RefRow], *, supersede: bool = True) -> None:
         """Resolve references given as the rows ``ref_rows`` would read back (ascending ids,
         sources as ``GraphWriter.ref_sources`` asks), without reading them: a cold sync keeps
-        its references' rows as it writes them (``graph.build.Unresolved``)."""
+        its references' rows as it writes them (``graph.build.Unresolved``). ``supersede=False``:
+        the decisions superseded are kept for a later call (``superseding``), not marked."""
         for start in range(0, len(rows), RESOLVE_BATCH):
             self._resolve_chunk(rows[start : start + RESOLVE_BATCH])
+        if supersede:
+            self._supersede()
+
+    @property
+    def superseding(self) -> list[tuple[int, int]]:
+        """(newer, older) decision nodes found so far and not marked yet."""
+        return self._superseding
+
+    def take(self, edges: Sequence[tuple[int, int, str, str, int]], superseding: Sequence[tuple[int, int]]) -> None:
+        """Edges and supersessions another resolver found (``graph.helper``: a helper process's
+        share of a cold sync's references), written and marked as if found here, in turn."""
+        self.writer.ref_edges(edges)
+        self.writer.flush()
+        self._superseding.extend(superseding)
         self._supersede()
 
     def _resolve_chunk(self, rows: Sequence[RefRow]) -> None:

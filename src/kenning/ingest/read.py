@@ -100,7 +100,10 @@ class Reading(Iterator[Parsed]):
     ``ready()`` is true when ``next`` will not wait for the pool (always, when the files are
     parsed here, one by one as they are taken). ``start()`` hands the first files to the pool
     now (it starts with the first ``next`` otherwise); whoever starts it must ``close()`` it
-    (stopping the pool: the files not begun are not parsed; closing twice is harmless)."""
+    (stopping the pool: the files not begun are not parsed; closing twice is harmless).
+    ``offload(fn, *args)``: ``fn(*args)`` submitted to the pool once its files are read (None
+    when it cannot be), for a reading that keeps its pool for that (``read_all(helpers=True)``);
+    None for the others."""
 
     def __init__(
         self,
@@ -108,8 +111,10 @@ class Reading(Iterator[Parsed]):
         ready: Callable[[], bool],
         start: Callable[[], None] = lambda: None,
         close: Callable[[], None] = lambda: None,
+        offload: Callable[..., Future[Any] | None] | None = None,
     ) -> None:
         self._items, self.ready, self._start, self.close = items, ready, start, close
+        self.offload = offload
 
     def __next__(self) -> Parsed:
         return next(self._items)
@@ -120,22 +125,32 @@ class Reading(Iterator[Parsed]):
 
 
 def read_all(
-    cands: list[Candidate], known: Mapping[str, str], progress: Progress | None, *, pack: bool = False
+    cands: list[Candidate],
+    known: Mapping[str, str],
+    progress: Progress | None,
+    *,
+    pack: bool = False,
+    helpers: bool = False,
 ) -> Reading:
     """Parsed files, in order, as they come (in a process pool from PARALLEL_FROM files or
     PARALLEL_FROM_BYTES bytes): the pool goes on parsing while the caller writes what it has.
 
     ``known``: path -> the fingerprint it had when the same parser version last read it; a
     worker skips parsing bytes it has seen (a new parser version must parse again). ``pack``:
-    the excerpts' bodies deflated as the store keeps them (``ExcerptRow.packed``), in the pool."""
+    the excerpts' bodies deflated as the store keeps them (``ExcerptRow.packed``), in the pool.
+    ``helpers``: the pool outlives its last file, until ``close()``, and takes other work
+    (``Reading.offload``; ``graph.helper`` says which pools may)."""
     jobs = [(c, known.get(c.path), pack) for c in cands]
     large = len(jobs) >= PARALLEL_FROM or sum(c.size for c in cands) >= PARALLEL_FROM_BYTES
     if large and len(jobs) > 1 and (os.cpu_count() or 1) > 1:
         workers = min(4, os.cpu_count() or 2)
         parsers = tuple(sorted({c.parser for c in cands}))
         pool = ProcessPoolExecutor(max_workers=workers, initializer=_worker_start, initargs=(os.getpid(), parsers))
-        ahead = _Ahead(jobs, workers, pool)
-        return Reading(_counted(_pooled(ahead), len(jobs), progress), ahead.ready, ahead.fill, ahead.stop)
+        ahead = _Ahead(jobs, workers, pool, keep=helpers)
+        items = _counted(_pooled(ahead), len(jobs), progress)
+        if helpers:
+            return Reading(items, ahead.ready, ahead.fill, ahead.stop, ahead.offload)
+        return Reading(items, ahead.ready, ahead.fill, ahead.stop)
     return Reading(_counted(map(read_one, jobs), len(jobs), progress), lambda: True)
 
 
@@ -151,7 +166,8 @@ def _pooled(ahead: _Ahead) -> Iterator[Parsed]:
     try:
         yield from _in_pool(ahead.pool, ahead)
     finally:  # the caller stopped early (an error while writing): the files not begun are not parsed
-        ahead.stop()
+        if not (ahead.keep and ahead.finished):
+            ahead.stop()
 
 
 class _Ahead:
@@ -160,14 +176,14 @@ class _Ahead:
     longer holds every parsed file at once (measured on the Node.js + npm docs x10: 171 MB at
     the peak without a bound, see docs/benchmarks.md)."""
 
-    def __init__(self, jobs: list[Job], workers: int, pool: ProcessPoolExecutor) -> None:
-        self.workers, self.pool = workers, pool
+    def __init__(self, jobs: list[Job], workers: int, pool: ProcessPoolExecutor, *, keep: bool = False) -> None:
+        self.workers, self.pool, self.keep = workers, pool, keep  # keep: the pool outlives the files
         self.chunks = iter(_chunks(jobs))
         # A chunk's future, its candidates (its results come without them: ``Parsed.sent``), its bytes.
         self.pending: deque[tuple[Future[list[Sent]], list[Candidate], int]] = deque()
         self.taken: deque[Parsed] = deque()  # the rest of the chunk the caller is taking
         self.bytes = 0
-        self.started = self.finished = False
+        self.started = self.finished = self.stopped = False
 
     def ready(self) -> bool:
         """Whether the next file is parsed (or none is left): taking it will not wait."""
@@ -186,7 +202,18 @@ class _Ahead:
                 break
 
     def stop(self) -> None:
+        self.stopped = True
         self.pool.shutdown(cancel_futures=True)
+
+    def offload(self, fn: Callable[..., Any], *args: object) -> Future[Any] | None:
+        """``fn(*args)`` in the pool once every file is read; None before, or once it is stopped
+        or broken."""
+        if not self.finished or self.stopped:
+            return None
+        try:
+            return self.pool.submit(fn, *args)
+        except RuntimeError:  # shut down, or broken (a worker killed): BrokenProcessPool is one
+            return None
 
 
 def _chunks(jobs: list[Job]) -> Iterator[list[Job]]:

@@ -245,8 +245,15 @@ def yield_to_waiting_writers(conn: sqlite3.Connection, *, at_most: float = YIELD
 
 def _wait_path(conn: sqlite3.Connection) -> str:
     """``<database>-wait`` beside the database file; "" for a database with no file."""
-    main = next((row[2] for row in conn.execute("PRAGMA database_list") if row[1] == "main"), "")
+    main = store_file(conn)
     return f"{main}-wait" if main else ""
+
+
+def store_file(conn: Connection) -> str:
+    """The file of the SQLite store ``conn`` opened; "" for one with no file, and for PostgreSQL."""
+    if pg.is_pg(conn):
+        return ""
+    return next((row[2] for row in conn.execute("PRAGMA database_list") if row[1] == "main"), "")
 
 
 def _busy(exc: sqlite3.OperationalError) -> bool:

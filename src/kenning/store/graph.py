@@ -313,23 +313,37 @@ def ref_rows(conn: sqlite3.Connection, ids: Sequence[int], *, sources: bool = Tr
     reads neither the manifest nor the origins (a cold sync reads back every reference)."""
     if is_pg(conn):
         return [RefRow._make(r) for r in pg.ref_rows(conn, ids)]
+    found: list[RefRow] = []
+    for chunk in in_batches(ids):
+        found += _ref_rows(conn, f"r.id IN ({','.join('?' * len(chunk))})", chunk, sources)
+    found.sort(key=lambda r: r.id)
+    return found
+
+
+def ref_rows_between(conn: sqlite3.Connection, first: int, last: int) -> list[RefRow]:
+    """``ref_rows(sources=False)`` of the references whose ids run from ``first`` to ``last``,
+    read along the table (a cold sync's helper reads its share back: ``graph.helper``)."""
+    if is_pg(conn):
+        return ref_rows(conn, range(first, last + 1), sources=False)
+    return sorted(_ref_rows(conn, "r.id BETWEEN ? AND ?", (first, last), False), key=lambda r: r.id)
+
+
+def _ref_rows(conn: sqlite3.Connection, where: str, params: Sequence[object], sources: bool) -> list[RefRow]:
     columns = (
         f"r.source_kind, {_REF_URI}, coalesce(r.fingerprint, m.fingerprint), {_REF_ORIGIN}"
         if sources
         else "NULL, NULL, NULL, NULL"
     )
     manifest = f"LEFT JOIN manifest m ON m.path = {_REF_ORIGIN} " if sources else ""
-    found: list[RefRow] = []
-    for chunk in in_batches(ids):
+    return [
+        RefRow._make((*row[:6], bool(row[6]), bool(row[7]), *row[8:15], bool(row[15])))
         for row in conn.execute(
             "SELECT r.id, r.src, r.type, r.target_kind, r.target, r.hint, r.qualified, r.reverse, r.link, "
             f"r.line, {columns}, n.path, r.tested FROM graph_refs r JOIN graph_nodes n ON n.id = r.src "
-            f"{manifest}WHERE r.id IN ({','.join('?' * len(chunk))})",
-            chunk,
-        ):
-            found.append(RefRow._make((*row[:6], bool(row[6]), bool(row[7]), *row[8:15], bool(row[15]))))
-    found.sort(key=lambda r: r.id)
-    return found
+            f"{manifest}WHERE {where}",
+            params,
+        )
+    ]
 
 
 def method_candidates(conn: sqlite3.Connection, name: str) -> list[Candidate]:

@@ -327,6 +327,13 @@ class GraphWriter:
         )
         return ref_id
 
+    def ref_edges(self, edges: Sequence[tuple[int, int, str, str, int]]) -> None:
+        """Edges another resolver made from stored references, as ``ref_edge`` buffers them
+        ((src, dst, type, link, ref id); SQLite: a cold sync's helper process, ``graph.helper``)."""
+        if self._pg is not None:
+            raise NotImplementedError("PostgreSQL resolves its references in one process")
+        self._ref_edges.extend(edges)
+
     @property
     def buffered(self) -> int:
         """Rows waiting for ``flush``: a long pass flushes every so often to bound its memory."""

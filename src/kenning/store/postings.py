@@ -31,6 +31,7 @@ import sqlite3
 from array import array
 
 from kenning.store import fts_tokens, impact_sum
+from kenning.store.db import store_file
 from kenning.store.fts_tokens import Tokenizer
 from kenning.store.impact_sum import Posting
 
@@ -97,7 +98,7 @@ def best(
         if read and _state(conn, table) != cache.state:
             # A write landed between the state read above and a list read: that list is the
             # new store's, the others the old one's. Drop them all; the caller runs the query.
-            _renew(conn, (_path(conn), table, scoring), cache.state)
+            _renew(conn, (store_file(conn), table, scoring), cache.state)
             return None
         return top_k(lists, k)
 
@@ -110,7 +111,7 @@ def top_k(lists: list[Posting], k: int) -> list[tuple[int, float]]:
 def _cache(conn: sqlite3.Connection, table: str, scoring: str) -> _Cache | None:
     """This store's lists for ``scoring``, emptied when the store moved; None for a store
     without a file (nothing to key the lists on)."""
-    path = _path(conn)
+    path = store_file(conn)
     if not path:
         return None
     state = _state(conn, table)
@@ -127,12 +128,8 @@ def store_key(conn: sqlite3.Connection, table: str) -> tuple[object, ...] | None
     """What an answer read from ``table`` depends on: the store's file, its write counter and the
     table's averages record (a store rebuilt in place starts its counter again); None for a
     store without a file (nothing to key on)."""
-    path = _path(conn)
+    path = store_file(conn)
     return (path, table, *_state(conn, table)) if path else None
-
-
-def _path(conn: sqlite3.Connection) -> str:
-    return next((row[2] for row in conn.execute("PRAGMA database_list") if row[1] == "main"), "")
 
 
 def _state(conn: sqlite3.Connection, table: str) -> tuple[object, ...]:
@@ -256,7 +253,7 @@ def warm(
     except sqlite3.Error:
         return None
     try:
-        key = (_path(conn), table, scoring)
+        key = (store_file(conn), table, scoring)
     finally:
         conn.close()
     with lock:

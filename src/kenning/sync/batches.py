@@ -164,7 +164,8 @@ def write_batches(
                 _finish(conn, report, graph, ledger, before, stamp, step)
         if resolve_after:
             with transaction(conn):
-                _merge_graph(graph, graph_build.resolve_held(conn, held, stamp=stamp))
+                offload = parsed.offload if isinstance(parsed, Reading) else None
+                _merge_graph(graph, graph_build.resolve_held(conn, held, stamp=stamp, offload=offload))
                 _finish(conn, report, graph, ledger, before, stamp, step)
         if last:
             return

@@ -90,5 +90,7 @@ def apply(
         read_bytes=sum(c.size for c in to_read),
         new_store=early is not None,
     )
+    if early:  # its pool served until the graph was resolved (``graph.helper``)
+        early[1].close()
     report.indexed = sources.manifest_count(conn)
     return report

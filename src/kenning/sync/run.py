@@ -101,8 +101,10 @@ def _locked_sync(
 def _first_reading(project: Project, progress: Progress | None) -> tuple[Discovery, Reading] | None:
     """A project whose SQLite store does not exist yet has no file indexed: its files are all
     read, with nothing known of them, and the pool starts parsing before the store is created
-    and migrated (measured: the first batch waited for that on a small tree). None otherwise."""
+    and migrated (measured: the first batch waited for that on a small tree). Forked before
+    this process opened any store, that pool may also take a share of the graph's resolution
+    (``graph.helper``). None otherwise."""
     if project.config.store or project.db_path.exists():
         return None
     found = discover(project)
-    return found, read_all(found.candidates, {}, progress, pack=True).start()
+    return found, read_all(found.candidates, {}, progress, pack=True, helpers=True).start()

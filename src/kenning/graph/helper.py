@@ -1,0 +1,87 @@
+"""A cold sync's references resolved by two processes: the sync's and a helper (a worker of the
+pool that parsed its files, idle by then).
+
+A cold sync resolves every reference once, after its last batch committed (``graph.build.
+resolve_held``): on two cores this was the serial tail, one core idle while the writer resolved
+(Django: ~136,000 references, about a second). Resolution only reads what is committed (nodes,
+references, what files say of their bases and globals) and adds edges, so a share of the
+references can be resolved elsewhere: the helper opens the store read-only, reads its share of
+the references back by id, resolves them as the sync would and returns their edges, which the
+sync writes after its own share's and before the rest's: the edges, their ids and the decisions
+superseded come out as one process would have made them.
+
+SQLite only, and only with a pool forked before the store was opened (a first sync's,
+``sync.run``): a process that inherited an open SQLite connection must not open the same file
+(SQLite's locks are per process). A helper that fails costs nothing but time: the sync
+resolves its share itself.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from concurrent.futures import Future
+from pathlib import Path
+
+from kenning.graph.resolve import RESOLVE_BATCH, Resolver
+from kenning.store import graph as graph_store
+from kenning.store.graph import RefRow
+from kenning.store.readonly import open_readonly
+
+Edge = tuple[int, int, str, str, int]  # (src, dst, type, link, ref id), as GraphWriter.ref_edge buffers it
+Share = tuple[list[Edge], list[tuple[int, int]]]  # its edges, and (newer, older) decisions
+# Submits a function and its arguments to a helper process; None when none is available.
+Offload = Callable[..., "Future[Share] | None"]
+
+HELPED_FROM = 20_000  # references: below, the helper's start and reads cost more than its share saves
+# The helper's share of the references: it reads them back, the sync writes every edge, so the
+# helper takes a little more than half (Django: both finished within ~0.1 s of each other).
+HELPER_SHARE = 0.5
+
+
+class Collected:
+    """What ``Resolver`` writes to, in a helper: the edges it gives, kept (never written)."""
+
+    ref_sources = False  # SQLite: an edge resolved from a reference needs no source of its own
+
+    def __init__(self) -> None:
+        self.edges: list[Edge] = []
+
+    def ref_edge(self, src: int, dst: int, type_: str, link: str, ref: RefRow) -> None:
+        if src != dst:
+            self.edges.append((src, dst, type_, link, ref.id))
+
+    def flush(self) -> int:
+        return 0
+
+
+def offered(rows: Sequence[RefRow], offload: Offload | None, path: str, stamp: str) -> tuple[int, Future[Share] | None]:
+    """Hand about the last ``HELPER_SHARE`` of ``rows`` to a helper when there are enough of them
+    and one is available (``path``: the SQLite store's file, ``db.store_file``); returns where
+    the sync's own share ends and the helper's result. The share begins at a multiple of
+    ``RESOLVE_BATCH``: resolved in the same chunks as by one process, in whose order a chunk's
+    calls on modules' values come last, the edges keep their ids."""
+    if offload is None or not path or len(rows) < HELPED_FROM:  # no path: PostgreSQL, or a store in memory
+        return len(rows), None
+    cut = RESOLVE_BATCH * round(len(rows) * (1 - HELPER_SHARE) / RESOLVE_BATCH)
+    if not 0 < cut < len(rows):
+        return len(rows), None
+    future = offload(resolve_share, path, (rows[cut].id, rows[-1].id, len(rows) - cut), stamp)
+    return (cut, future) if future is not None else (len(rows), None)
+
+
+def resolve_share(path: str, share: tuple[int, int, int], stamp: str) -> Share:
+    """In the helper: the references of the store at ``path`` whose ids run from ``share``'s first
+    to its last (as many as its count says: every reference there is the sync's), read back and
+    resolved against what is committed there."""
+    first, last, count = share
+    conn = open_readonly(Path(path))
+    try:
+        rows = graph_store.ref_rows_between(conn, first, last)
+        if len(rows) != count:
+            raise ValueError(f"references {first}-{last}: {len(rows)} stored, {count} expected")
+        collected = Collected()
+        resolver = Resolver(conn, stamp, writer=collected)  # type: ignore[arg-type]  # its three members
+        resolver.resolve_rows(rows, supersede=False)
+        return collected.edges, resolver.superseding
+    finally:
+        conn.close()
