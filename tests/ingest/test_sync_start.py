@@ -9,12 +9,14 @@ from __future__ import annotations
 
 import json
 import os
+import signal
 import subprocess
 import sys
 from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 
 from kenning.ingest import read
+from kenning.ingest.discover import discover
 
 # Run in a fresh interpreter: a first sync of PROJECT, noting what it has imported when its
 # pool starts and once it is done.
@@ -89,3 +91,33 @@ def test_a_pool_worker_yields_the_cpu_to_the_process_that_writes():
     with ProcessPoolExecutor(max_workers=1, initializer=read._worker_start, initargs=(os.getpid(), ())) as pool:
         worker = pool.submit(_priority).result()
     assert worker == min(19, _priority() + read.WORKER_NICENESS)
+
+
+def _sigint_handler() -> object:
+    return signal.getsignal(signal.SIGINT)
+
+
+def test_a_pool_worker_leaves_ctrl_c_to_the_sync():
+    """Ctrl-C reaches the terminal's whole process group: the sync stops its pool; a worker idle
+    in it (waiting for a helper's work) would otherwise die printing a traceback."""
+    with ProcessPoolExecutor(max_workers=1, initializer=read._worker_start, initargs=(os.getpid(), ())) as pool:
+        assert pool.submit(_sigint_handler).result() == signal.SIG_IGN
+
+
+def test_a_reading_that_keeps_its_pool_takes_other_work_once_its_files_are_read(make_project, monkeypatch):
+    monkeypatch.setattr(read, "PARALLEL_FROM", 2)
+    project = make_project({f"docs/n{i}.md": f"# Note {i}\n\nText {i}.\n" for i in range(6)})
+    candidates = discover(project).candidates
+    reading = read.read_all(candidates, {}, None, helpers=True).start()
+    try:
+        assert reading.offload is not None
+        assert reading.offload(os.getpid) is None  # files still to read: the pool is theirs
+        assert len(list(reading)) == len(candidates) == 6
+        future = reading.offload(os.getpid)
+        assert future is not None and future.result() != os.getpid()  # in a worker, after the last file
+    finally:
+        reading.close()
+    assert reading.offload(os.getpid) is None  # closed: nothing more
+    plain = read.read_all(candidates, {}, None)
+    assert plain.offload is None  # a reading that does not keep its pool offers none
+    assert len(list(plain)) == 6

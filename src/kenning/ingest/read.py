@@ -262,7 +262,12 @@ def _worker_start(parent: int, parsers: tuple[str, ...] = ()) -> None:
 
     The worker yields the CPU to the process that writes (``WORKER_NICENESS``) and imports the
     parsers of ``parsers`` itself, while that process creates the store: the writer, not the
-    parsing, is what a cold sync waits for on two cores (docs/benchmarks.md, branch coldstart)."""
+    parsing, is what a cold sync waits for on two cores (docs/benchmarks.md, branch coldstart).
+
+    Ctrl-C (SIGINT, sent to the terminal's whole process group) is the sync's to handle: it
+    stops the pool. A worker ignores it; one idle in the pool, waiting for a helper's work
+    (``read_all(helpers=True)``), would otherwise die printing a traceback."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
     gc.disable()
     _lower_priority()
     _keep_freed_memory()
