@@ -67,6 +67,17 @@ def _state(root: Path) -> tuple[list[tuple], list[tuple]]:
     return edges, facts
 
 
+def _synced_alone(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> tuple[Path, Path]:
+    """``_tree`` synced with no helper, and a copy of it not synced yet, a helper now offered."""
+    alone = _tree(tmp_path / "alone")
+    other = tmp_path / "other"
+    shutil.copytree(alone, other)
+    monkeypatch.setattr(helper, "HELPED_FROM", 10**9)
+    sync(load_project(alone), now=NOW, embed=False)
+    monkeypatch.setattr(helper, "HELPED_FROM", 1)
+    return alone, other
+
+
 @pytest.fixture
 def pooled(monkeypatch: pytest.MonkeyPatch) -> None:
     """A pool for a small tree, batches of eight files (a cold sync in one batch resolves as it
@@ -82,12 +93,7 @@ def pooled(monkeypatch: pytest.MonkeyPatch) -> None:
 
 def test_a_helper_resolves_a_share_in_a_pool_worker_into_the_graph_one_process_builds(tmp_path, monkeypatch, pooled):
     global LOG
-    alone = _tree(tmp_path / "alone")
-    helped = tmp_path / "helped"
-    shutil.copytree(alone, helped)
-    monkeypatch.setattr(helper, "HELPED_FROM", 10**9)
-    sync(load_project(alone), now=NOW, embed=False)
-    monkeypatch.setattr(helper, "HELPED_FROM", 1)
+    alone, helped = _synced_alone(tmp_path, monkeypatch)
     LOG = tmp_path / "helper.log"
     monkeypatch.setattr(helper, "resolve_share", recording_share)
     try:
@@ -105,12 +111,7 @@ def test_a_helper_resolves_a_share_in_a_pool_worker_into_the_graph_one_process_b
 
 
 def test_a_helper_that_fails_leaves_its_share_to_the_sync(tmp_path, monkeypatch, pooled):
-    alone = _tree(tmp_path / "alone")
-    failed = tmp_path / "failed"
-    shutil.copytree(alone, failed)
-    monkeypatch.setattr(helper, "HELPED_FROM", 10**9)
-    sync(load_project(alone), now=NOW, embed=False)
-    monkeypatch.setattr(helper, "HELPED_FROM", 1)
+    alone, failed = _synced_alone(tmp_path, monkeypatch)
     monkeypatch.setattr(helper, "resolve_share", failing_share)
     sync(load_project(failed), now=NOW, embed=False)
     assert _state(failed) == _state(alone)
