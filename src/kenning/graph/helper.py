@@ -35,7 +35,7 @@ Offload = Callable[..., "Future[Share] | None"]
 HELPED_FROM = 20_000  # references: below, the helper's start and reads cost more than its share saves
 # The helper's share of the references. It reads its share back (about 3 µs a reference) where
 # the sync writes its own share's edges (about 2 µs), so halves finish close together (Django:
-# the sync's half in 0.58 s, the helper's in 0.64 s; 55 % gave no better).
+# the sync's half in 0.58 s, the helper's in 0.64 s, in one run).
 HELPER_SHARE = 0.5
 
 
