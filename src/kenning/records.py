@@ -42,6 +42,7 @@ class Replaced(StrEnum):
     knowledge a later decision or note superseded."""
 
     SOURCE_CHANGED = "source changed"
+    PARSER_CHANGED = "read again by another parser"  # the same bytes, a new parser version
     LEDGER_RECORD_CHANGED = "ledger record changed"
     COMMIT_READ_AGAIN = "commit read again"
 
@@ -123,6 +124,7 @@ class Fact:
     dates: Dates
     lifecycle: Lifecycle = Lifecycle.ACTIVE
     superseded_by: int | None = None
+    lifecycle_reason: str | None = None  # why it is no longer active (``Replaced``, a later decision…)
     producer: str = "projection"
     locations: tuple[Location, ...] = ()
     tags: tuple[str, ...] = ()
@@ -157,6 +159,7 @@ class Fact:
             },
             "lifecycle": self.lifecycle.value,
             "superseded_by": self.superseded_by,
+            "lifecycle_reason": self.lifecycle_reason,
             "producer": self.producer,
             "locations": [
                 {

@@ -241,6 +241,7 @@ def fact_text(fact: Fact, fresh: Freshness) -> str:
         f" · confirmed {fact.dates.confirmed or '-'}",
         f"freshness: {badge(fresh)} · lifecycle: {fact.lifecycle.value}"
         + (f" by #{fact.superseded_by}" if fact.superseded_by else "")
+        + (f" ({fact.lifecycle_reason})" if fact.lifecycle_reason and fact.lifecycle is not Lifecycle.ACTIVE else "")
         + f" · producer: {fact.producer}",
     ]
     if len(fact.locations) > 1:

@@ -351,7 +351,10 @@ def _write_files(
             report.files_changed += 1
         else:
             report.files_new += 1
-        writer.apply_file(item, report, dates.of(item))
+        # Bytes unchanged but not "touched": another parser (a new version) read them again.
+        writer.apply_file(
+            item, report, dates.of(item), reparsed=old is not None and old.fingerprint == item.fingerprint
+        )
         applied.append((cand.path, item.fingerprint, item.relations))
     writer.flush()
     fact_store.index_fts_rows(conn, writer.new_facts)  # new facts only: none was updated since

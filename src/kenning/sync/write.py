@@ -49,10 +49,13 @@ class ExcerptWriter:
         for ids in self._active.values():
             ids.sort()
 
-    def apply_file(self, item: Parsed, report: SyncReport, commit_date: str | None = None) -> None:
+    def apply_file(
+        self, item: Parsed, report: SyncReport, commit_date: str | None = None, *, reparsed: bool = False
+    ) -> None:
         """A new or changed file: its excerpts added, kept or deduplicated; its old ones settled.
         ``commit_date``: the file is HEAD's, last touched then (it dates excerpts without a
-        declared date instead of the file's mtime)."""
+        declared date instead of the file's mtime). ``reparsed``: its bytes are the ones indexed,
+        read again by another parser (a new version): what it replaces says so."""
         cand = item.candidate
         path, fingerprint = cand.path, item.fingerprint
         assert fingerprint is not None
@@ -86,7 +89,8 @@ class ExcerptWriter:
             successor_by_uri.setdefault(row.uri, fact_id)
         if previous:
             self.flush()
-            self._settle_orphans(previous, successor_by_uri, report)
+            reason = Replaced.PARSER_CHANGED if reparsed else Replaced.SOURCE_CHANGED
+            self._settle_orphans(previous, successor_by_uri, report, reason)
         self._manifest.append(
             sources.IndexedFile(path, cand.size, cand.mtime_ns, fingerprint, cand.parser, self.stamp, len(item.rows))
         )
@@ -173,9 +177,13 @@ class ExcerptWriter:
         )
 
     def _settle_orphans(
-        self, previous: dict[int, list[str]], successor_by_uri: dict[str, int], report: SyncReport
+        self,
+        previous: dict[int, list[str]],
+        successor_by_uri: dict[str, int],
+        report: SyncReport,
+        reason: Replaced = Replaced.SOURCE_CHANGED,
     ) -> None:
-        """Facts that lost their place in a file: supersede, retire, or re-point."""
+        """Facts that lost their place in a file: supersede (``reason``), retire, or re-point."""
         for fact_id, uris in sorted(previous.items()):
             remaining = sources.first_location(self.conn, fact_id)
             if remaining is not None:
@@ -197,7 +205,7 @@ class ExcerptWriter:
                     fact_id,
                     Lifecycle.SUPERSEDED,
                     when=self.stamp,
-                    reason=Replaced.SOURCE_CHANGED,
+                    reason=reason,
                     superseded_by=successor,
                 )
                 report.replaced += 1

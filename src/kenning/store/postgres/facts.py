@@ -30,7 +30,7 @@ ROW_COLUMNS = (  # store.facts.ROW_COLUMNS: a bulk row, id first
 )
 FACT_COLUMNS = (
     "id, type, title, body, keywords, path, source_kind, source_uri, fingerprint, content_hash, "
-    "date_source, date_indexed, date_confirmed, lifecycle, superseded_by, producer, tags, "
+    "date_source, date_indexed, date_confirmed, lifecycle, superseded_by, lifecycle_reason, producer, tags, "
     "importance, why, how_to_apply, memory_type, meta, date_source_kind"
 )
 
