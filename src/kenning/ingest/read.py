@@ -148,9 +148,7 @@ def read_all(
         pool = ProcessPoolExecutor(max_workers=workers, initializer=_worker_start, initargs=(os.getpid(), parsers))
         ahead = _Ahead(jobs, workers, pool, keep=helpers)
         items = _counted(_pooled(ahead), len(jobs), progress)
-        if helpers:
-            return Reading(items, ahead.ready, ahead.fill, ahead.stop, ahead.offload)
-        return Reading(items, ahead.ready, ahead.fill, ahead.stop)
+        return Reading(items, ahead.ready, ahead.fill, ahead.stop, ahead.offload if helpers else None)
     return Reading(_counted(map(read_one, jobs), len(jobs), progress), lambda: True)
 
 
