@@ -35,9 +35,10 @@ Offload = Callable[..., "Future[Share] | None"]
 # References from which a helper is offered: chosen, not measured (a small tree's tail is short,
 # and the helper's store opening and read-back are fixed costs); Django has 143,208.
 HELPED_FROM = 20_000
-# The helper's share of the references. It reads its share back (about 3 µs a reference) where
-# the sync writes its own share's edges (about 2 µs), so halves finish close together (Django:
-# the sync's half in 0.58 s, the helper's in 0.64 s, in one run).
+# The helper's share of the references. It reads its share back where the sync writes its own
+# share's edges, costs of about the same size, so halves finish close together (Django, one run
+# timed by hand: the sync's half resolved and written in 0.58 s, the helper's read back and
+# resolved in 0.64 s; docs/benchmarks.md).
 HELPER_SHARE = 0.5
 
 
