@@ -157,9 +157,12 @@ def excerpt_lines(ex: Excerpt, *, snippet: bool = True) -> list[str]:
 
 
 def _fingerprint(fact: Fact) -> str:
-    """A file's SHA-256 (``sha256:…``); a commit's git id (``commit …``), which is no SHA-256."""
+    """A file's SHA-256 (``sha256:…``); a commit's git id, which is no SHA-256 and which line 1
+    already says in full: named, not repeated (as ``fingerprint_text`` does)."""
     if not fact.source.fingerprint:
         return "no fingerprint"
+    if is_commit_id(fact.source):
+        return "fingerprint: the commit id"
     short = fact.source.fingerprint[:12]
     return f"commit {short}" if fact.source.kind == "commit" else f"sha256:{short}"
 
