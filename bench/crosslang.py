@@ -43,7 +43,7 @@ def main(argv: list[str] | None = None) -> int:
     from kenning.dense import index as dense_index
     from kenning.dense.embed import for_query
     from kenning.search import hybrid
-    from kenning.search.query import parse
+    from kenning.search.query import parse, reads_french
     from kenning.search.serve import SearchOptions, search_conn
     from kenning.store.db import connect
     from kenning.sync.run import sync
@@ -88,7 +88,7 @@ def main(argv: list[str] | None = None) -> int:
                         parse(question),
                         options,
                         now=now,
-                        embedder=for_query(embedders, question),
+                        embedder=for_query(embedders, english=not reads_french(question)),
                         mode=mode,
                     )
                 ranked = [_section(e.fact) for e in answer.excerpts]

@@ -121,6 +121,16 @@ def test_a_french_question_finds_the_english_section_through_the_multilingual_mo
     assert top["explain"]["lists"]["dense"]["rank"] == 1
 
 
+def test_a_question_goes_to_the_model_of_the_language_its_lexical_search_reads(synced):
+    """One reading of a question's language for both lists (``search.query.reads_french``). The
+    dense side had its own: an English question holding ``son`` and ``on`` went to the
+    multilingual model, a French one whose only cue was ``combien`` to the English one."""
+    french = ask(synced, "combien de temps avant d'annuler un appel trop lent", "--explain")
+    english = ask(synced, "what happened to the son on the slow call", "--explain")
+    assert french["excerpts"][0]["explain"]["model"] == "use-multilingual-v3-numpy"
+    assert english["excerpts"][0]["explain"]["model"] == "all-MiniLM-L6-v2-onnx-int8"
+
+
 def test_a_french_question_is_translated_for_the_lexical_list_of_a_hybrid_answer(synced):
     # the multilingual model reads the question as typed; the word index, its English glosses
     answer = ask(synced, FRENCH)

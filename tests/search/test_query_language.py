@@ -50,8 +50,22 @@ def test_a_french_question_typed_without_accents_reads_as_french():
     assert reads_french("peut etre vide") and reads_french("cest quoi un extrait")
 
 
+def test_combien_and_chaque_are_french_cues():
+    # "combien de jetons coûte…" had no cue left ("de" and "un" are English-looking letters)
+    assert reads_french("Combien de jetons coûte chaque couche de divulgation progressive ?")
+    assert reads_french("le graphe est-il reconstruit en entier a chaque synchronisation")
+    assert parse("combien de jetons par couche").fts == '"jetons" OR "couche"'
+
+
 def test_english_questions_with_words_french_writes_too_stay_english():
-    for question in ("est time", "EST time zone", "a cache", "ou cache", "a pile of jobs"):
+    for question in (
+        "est time",
+        "EST time zone",
+        "a cache",
+        "ou cache",
+        "a pile of jobs",
+        "What happened to Melanie's son on their road trip?",  # LoCoMo: "son" and "on"
+    ):
         assert not reads_french(question), question
     assert parse("est time").fts == '"est" OR "time"'  # the time zone is searched
     # "est" opening a French question is hyphenated: est-ce, est-il

@@ -22,7 +22,6 @@ from __future__ import annotations
 
 import hashlib
 import importlib.util
-import re
 import threading
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
@@ -88,9 +87,11 @@ def select(config: dict[str, Any] | None = None) -> dict[str, Embedder]:
     return chosen
 
 
-def for_query(embedders: dict[str, Embedder], text: str) -> Embedder:
-    """English questions go to the English model; others to the multilingual one."""
-    return embedders[MINILM] if USE not in embedders or looks_english(text) else embedders[USE]
+def for_query(embedders: dict[str, Embedder], english: bool) -> Embedder:
+    """English questions go to the English model; others to the multilingual one. The caller
+    reads the question's language as its lexical search does (``search.query.reads_french``):
+    one reading for both, so a question is not French to one and English to the other."""
+    return embedders[MINILM] if USE not in embedders or english else embedders[USE]
 
 
 def questions_of(name: str, embedders: dict[str, Embedder]) -> str:
@@ -100,80 +101,6 @@ def questions_of(name: str, embedders: dict[str, Embedder]) -> str:
     if USE not in embedders:
         return "all"
     return "other languages" if name == USE else "English"
-
-
-_FRENCH = frozenset(
-    [
-        "le",
-        "la",
-        "les",
-        "des",
-        "du",
-        "un",
-        "une",
-        "et",
-        "est",
-        "sont",
-        "ou",
-        "où",
-        "que",
-        "qui",
-        "quoi",
-        "quel",
-        "quelle",
-        "quels",
-        "quelles",
-        "comment",
-        "pourquoi",
-        "quand",
-        "combien",
-        "dans",
-        "pour",
-        "par",
-        "sur",
-        "avec",
-        "sans",
-        "ce",
-        "cette",
-        "ces",
-        "se",
-        "ne",
-        "pas",
-        "plus",
-        "faut",
-        "il",
-        "elle",
-        "on",
-        "nous",
-        "vous",
-        "je",
-        "au",
-        "aux",
-        "son",
-        "sa",
-        "ses",
-        "leur",
-        "leurs",
-        "être",
-        "avoir",
-        "fait",
-        "faire",
-        "peut-on",
-        "peut",
-        "puis-je",
-        "dois-je",
-        "lorsque",
-        "afin",
-    ]
-)
-_ACCENT = re.compile(r"[àâäçéèêëîïôöùûüÿœæ]", re.IGNORECASE)
-
-
-def looks_english(text: str) -> bool:
-    """A cheap language guess: French function words or accents mark a non-English question."""
-    words = re.findall(r"[\w'-]+", text.lower())
-    french = sum(w in _FRENCH or w.split("'")[-1] in _FRENCH for w in words)
-    return not (french >= 2 or (french >= 1 and _ACCENT.search(text)) or (words and french / len(words) > 0.3))
 
 
 def sha256_of(path: Path) -> str:

@@ -29,7 +29,7 @@ from kenning.records import Answer, EmptyReason, Lifecycle
 from kenning.registry import GLOBAL_NAME
 from kenning.search import lexical, prefix, translate
 from kenning.search.lexical import Hit
-from kenning.search.query import ParsedQuery
+from kenning.search.query import ParsedQuery, reads_french
 from kenning.search.serve import (
     MIN_POOL,
     SearchOptions,
@@ -179,7 +179,7 @@ def serving(conn: Connection, project: Project, question: str) -> tuple[Embedder
     if not dense.enabled(project):
         return None, dense.DISABLED
     try:
-        embedder = for_query(dense_index.embedders(project), question)
+        embedder = for_query(dense_index.embedders(project), english=not reads_french(question))
     except DenseRefused as exc:
         return None, f"dense refused: {exc.message}"
     # The transverse memory's notes are embedded as they are saved; one left unembedded

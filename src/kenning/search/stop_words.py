@@ -184,6 +184,8 @@ FRENCH_STOP_WORDS = frozenset(
         "comment",
         "pourquoi",
         "quand",
+        "combien",  # "combien de jetons coûte…": a question's first word, as French as "comment"
+        "chaque",
         "je",
         "tu",
         "il",
