@@ -121,7 +121,9 @@ def parse(text: str, syntax: str = "natural") -> ParsedQuery:
 def _natural(text: str) -> ParsedQuery:
     tokens = _tokens(text)
     stop_words = _stop_words(tokens)
-    significant = [t for t in tokens if not _is_stop_word(t, stop_words)]
+    significant = [
+        t for i, t in enumerate(tokens) if not _is_stop_word(t, stop_words) or _named_letter(tokens, i, stop_words)
+    ]
     if any(CODE_NAME.search(t) or dotted_name(t) for t in significant):
         significant = [t for t in significant if unaccented(t) not in _WHERE_FRAME]
     kept = significant or tokens
@@ -170,6 +172,21 @@ def _stop_words(tokens: list[str]) -> frozenset[str]:
     if tokens and tokens[0].lower() == "est":  # "EST time", "est. cost": French opens with est-ce, est-il
         french -= 1
     return FRENCH_STOP_WORDS if french > sum(w in ENGLISH_ONLY for w in words) else ENGLISH_STOP_WORDS
+
+
+def _named_letter(tokens: list[str], i: int, stop_words: frozenset[str]) -> bool:
+    """Whether ``tokens[i]``, a letter French elides (``délai d attente``: the apostrophe typed as
+    a space, no term), is the letter itself in a French question: French elides only before a
+    vowel or an h, so one that ends the question or stands before another letter is named
+    (``carence en vitamine d``, ``l'hépatite c pendant la grossesse``)."""
+    if stop_words is not FRENCH_STOP_WORDS or tokens[i].lower() not in _ELIDABLE_LETTERS:
+        return False
+    following = unaccented(tokens[i + 1][:1].lower()) if i + 1 < len(tokens) else ""
+    return following not in _ELIDED_BEFORE
+
+
+_ELIDABLE_LETTERS = frozenset("cdjlmnst")
+_ELIDED_BEFORE = frozenset("aeiouyh")  # what a French elided word stands before (unaccented)
 
 
 def _is_stop_word(token: str, stop_words: frozenset[str]) -> bool:
