@@ -84,3 +84,39 @@ def test_calls_through_a_module_reach_its_symbol_and_answer_which_tests_cover_it
     tests = {e.fact.meta.get("symbol") for e in answer.excerpts}
     # not the test file itself: `from app import greet` imports the module app/greet.py (branch modcalls2)
     assert tests == {"test_dotted", "test_alias", "test_from_package", "test_package", "test_two_modules"}, tests
+
+
+SHADOWED = (
+    "from app import greet\nimport app.greet as g\n\n\n"
+    "def hidden(make):\n    greet = make()\n    return greet.greet('Ada')\n\n\n"
+    "def hidden_alias(items):\n    for g in items:\n        g.greet('Ada')\n\n\n"
+    "def through_the_module():\n    return greet.greet('Ada') + g.greet('Ada')\n\n\n"
+    "def nested_parameter():\n    def inner(greet):\n        return greet.hello()\n\n"
+    "    return greet.greet('Ada')\n"
+)
+
+
+def test_a_local_hiding_an_imported_module_is_no_call_through_that_module():
+    """``greet = make(); greet.greet()`` calls a method of whatever ``make`` gave, not
+    ``app.greet.greet``: the import's hint went to it (modcalls2's found-not-fixed list). A
+    parameter of a nested function hides the module in that function only, which has no scope
+    of its own: the enclosing function's call keeps the module (Django's migration tests pass
+    ``def inner(apps, schema_editor)`` beside calls of ``models.CharField``), and so, as before,
+    does the nested function's own."""
+    _, rel = parse_python_relations(SHADOWED, "app/use.py")
+    calls = {(r.scope, r.target, r.hint) for r in rel.refs if r.type == "calls"}
+    assert calls == {
+        ("hidden", "greet", None),
+        ("hidden_alias", "greet", None),
+        ("through_the_module", "greet", "app.greet"),
+        ("nested_parameter", "greet", "app.greet"),
+        ("nested_parameter", "hello", "app.greet"),
+    }
+
+
+def test_a_call_on_a_local_hiding_a_module_reaches_no_function_of_that_module(make_project):
+    files = {"app/__init__.py": "", "app/greet.py": GREET, "app/use.py": SHADOWED}
+    project = make_project(files, name="shadowed")
+    resync(project)
+    assert callees(project, "app.use.hidden") == set()  # a function of the module is no method
+    assert callees(project, "app.use.through_the_module") == {("app.greet.greet", "extracted")}

@@ -27,8 +27,10 @@ _BY_SUFFIX = {
     # 10: a call through a module's dotted name names that module. 11: a plain call of a name
     # the function binds itself (a nested def, a parameter) is no reference; a module's typed
     # globals are written as ``globals`` references, for calls on them from other modules.
-    ".py": "python/11",
-    ".pyi": "python/11",
+    # 12: a method called on a name the function binds itself is no call through the module an
+    # import bound to that name (``greet = make(); greet.hello()`` after ``from app import greet``).
+    ".py": "python/12",
+    ".pyi": "python/12",
 }
 _TREE_SITTER = "code/1"  # JS/TS, Go, Rust, Java, C/C++, Ruby through tree-sitter (see tree_code.SUFFIXES)
 _BY_SUFFIX.update(

@@ -119,22 +119,19 @@ def python_relations(tree: ast.Module, symbols: list, chunks: list[Chunk], path:
     imports = Imports(package, is_test_path(path))
     scope_of = {id(node): qualname for node, qualname, kind in symbols if kind != "class"}
     bindings: list[Binding] = []
+    nested: list[Binding] = []  # the parameters of functions nested in a symbol's
     defined: set[tuple[str, str]] = set()
     imported: set[tuple[str, str]] = set()
-    calls = _walk(tree, scope_of, imports, bindings, defined, imported)
+    calls = _walk(tree, scope_of, imports, bindings, nested, defined, imported)
     local = {q.rsplit(".", 1)[-1] for _, q, _ in symbols} | set(imports.names) | set(imports.modules)
     builtin = _BUILTINS - local  # `len(x)` calls the builtin unless the module shadows it
     hints = ClassHints(symbols, imports)
     own = receivers(symbols, hints)
     top = {q for _, q, _ in symbols if "." not in q} | set(imports.names) | set(imports.modules)
-    typed = typed_receivers(bindings, own, hints, top, module_annotations(tree))
-    refs = (
-        imports.refs
-        + _call_refs(
-            calls, builtin, imports, own, typed, _locals(bindings, defined, imported, symbols, imports.testing)
-        )
-        + bases_refs(hints)
-    )
+    typed = typed_receivers(bindings + nested, own, hints, top, module_annotations(tree))
+    hiding = _locals(bindings, defined, imported, symbols, imports.testing)
+    local_names = _locals(bindings + nested, defined, imported, symbols, imports.testing)
+    refs = imports.refs + _call_refs(calls, builtin, imports, own, typed, local_names, hiding) + bases_refs(hints)
     refs += _globals_refs(typed, tree)
     return Relations(module=module, symbols=found, refs=tuple(refs))
 
@@ -196,14 +193,16 @@ def _walk(
     scope_of: dict[int, str],
     imports: Imports,
     bindings: list[Binding],
+    nested: list[Binding],
     defined: set[tuple[str, str]],
     imported: set[tuple[str, str]],
 ) -> list[CallRecord]:
     """One depth-first pass over the tree: its imports (into ``imports``; ``(scope, name)`` for
     each name a function imports, into ``imported``), the names functions bind (into
-    ``bindings``, ``python_locals``; a ``def`` or ``class`` in a function, into ``defined``), and
-    its calls with the symbol they sit in (``scope_of``: a function's or method's ``id`` -> its
-    qualname)."""
+    ``bindings``, ``python_locals``; the parameters of a function nested in one, which has no
+    symbol and shares its scope, into ``nested``; a ``def`` or ``class`` in a function, into
+    ``defined``), and its calls with the symbol they sit in (``scope_of``: a function's or
+    method's ``id`` -> its qualname)."""
     calls: list[CallRecord] = []
     # A (None, scope) entry below a symbol's subtree restores the enclosing scope after it.
     stack: list = [tree]
@@ -265,7 +264,7 @@ def _walk(
                     defined.add((scope, node.name))  # a def or class in a function: a local name
                 if inner is not None and node.__class__ is not class_node:
                     # a nested function (no symbol of its own): its parameters hide the enclosing ones
-                    bind_parameters(bindings, node.args, inner, typed=inner != scope)
+                    bind_parameters(nested if inner == scope else bindings, node.args, inner, typed=inner != scope)
                 if inner != scope:
                     push((None, scope))
                     scope = inner
@@ -297,6 +296,7 @@ def _call_refs(
     receivers: dict[str, tuple[str, str]],
     typed: dict[tuple[str, str], str],
     local: set[tuple[str, str]],
+    hiding: set[tuple[str, str]],
 ) -> list[Ref]:
     """One ``calls`` reference per name called in a scope, in the order of the source (``calls``
     is sorted in place; the walk meets a call before the calls inside it, and the sort is stable);
@@ -306,7 +306,10 @@ def _call_refs(
     the bases alone (none the file can name: an attribute call as any); on a typed local or an
     attribute of the own receiver typed in the class (``typed``: ``client.send()``,
     ``self.conn.close()``), one apart, naming its class as a self call's hint does; through an
-    imported module (``app.greet.greet()``, ``os.path.join()``), one per module."""
+    imported module (``app.greet.greet()``, ``os.path.join()``), one per module, unless the
+    function binds that name itself (``hiding``: ``store = open_store(); store.save()`` after
+    ``from app import store``, the local, not the module; not a parameter of a function nested
+    in it, which hides the module in that function only, while ``local`` spans both)."""
     names, testing = imports.names, imports.testing
     refs: list[Ref] = []
     seen: set[tuple[str | None, str, str | None]] = set()
@@ -315,8 +318,8 @@ def _call_refs(
     for line, _, scope, name, qualified, named in calls:
         if qualified:
             hint = _typed(typed, receivers, scope, named) if typed and named is not None else None
-            if hint is None and named is not None:
-                hint = _module_hint(imports, named)
+            if hint is None and named is not None and (scope, named.partition(".")[0]) not in hiding:
+                hint = _module_hint(imports, named)  # not through a local hiding the import
             if scope is not None and hint is None and named is not None:
                 receiver = receivers.get(scope)
                 if receiver is not None and receiver[0] == named:
