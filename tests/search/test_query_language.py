@@ -51,7 +51,7 @@ def test_a_french_question_typed_without_accents_reads_as_french():
 
 
 def test_combien_and_chaque_are_french_cues():
-    # "combien de jetons coûte…" had no cue left ("de" and "un" are English-looking letters)
+    # "combien de jetons coûte…" had no cue ("de" and "un" are none: too common in mixed text)
     assert reads_french("Combien de jetons coûte chaque couche de divulgation progressive ?")
     assert reads_french("le graphe est-il reconstruit en entier a chaque synchronisation")
     assert parse("combien de jetons par couche").fts == '"jetons" OR "couche"'

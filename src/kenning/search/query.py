@@ -177,8 +177,8 @@ def _stop_words(tokens: list[str]) -> frozenset[str]:
 def _named_letter(tokens: list[str], i: int, stop_words: frozenset[str]) -> bool:
     """Whether ``tokens[i]``, a letter French elides (``délai d attente``: the apostrophe typed as
     a space, no term), is the letter itself in a French question: French elides only before a
-    vowel or an h, so one that ends the question or stands before another letter is named
-    (``carence en vitamine d``, ``l'hépatite c pendant la grossesse``)."""
+    vowel or an h, so one that ends the question or stands before a word beginning with a
+    consonant is named (``carence en vitamine d``, ``l'hépatite c pendant la grossesse``)."""
     if stop_words is not FRENCH_STOP_WORDS or tokens[i].lower() not in _ELIDABLE_LETTERS:
         return False
     following = unaccented(tokens[i + 1][:1].lower()) if i + 1 < len(tokens) else ""
