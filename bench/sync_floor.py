@@ -30,8 +30,11 @@ this many cores (``cpu_bound``): how far scheduling alone could take it.
     .venv/bin/python bench/sync_floor.py --django --reps 5
         # five rounds of the product's sync and the floor in turn: the ratios' median (a shared,
         # noisy machine moves one round's ratio by a tenth or more)
-    .venv/bin/python bench/sync_floor.py --django --against /tmp/before/src --reps 3
-        # interleaved cold syncs: a src/ exported from another commit (git archive) against this tree
+    .venv/bin/python bench/sync_floor.py --django --against /tmp/before/src
+        # interleaved cold syncs: a src/ exported from another commit (git archive) against this tree,
+        # 6 pairs by default (single runs of one tree spread over 6.4-9.1 s here, and four pairs of
+        # identical code once differed by 0.9 s: a sub-second claim wants a copy of this tree against
+        # itself beside it; docs/benchmarks.md, tenth session of issue 19)
 """
 
 from __future__ import annotations
@@ -58,6 +61,7 @@ from kenning.ingest.parsers import load_relations
 from speed import generate
 
 TARGET_MB_PER_S = 10.0
+AGAINST_PAIRS = 6  # --against's default: fewer pairs do not resolve a second on a shared 2-core VM
 # FTS5 terms kept in memory before a segment is written: 64 MB indexed this corpus about a
 # fifth faster than the default 1 MB, and faster than 8 MB (the product's) or than
 # automerge/crisismerge changes.
@@ -189,7 +193,7 @@ def main() -> None:
     parser.add_argument(
         "--reps",
         type=int,
-        help="repetitions: of each side with --against (default 3); else rounds of the product's sync and "
+        help="repetitions: of each side with --against (default 6); else rounds of the product's sync and "
         "the floor, each in turn, and their ratios' median (default 1)",
     )
     args = parser.parse_args()
@@ -215,7 +219,7 @@ def main() -> None:
         # the parent's pages it shares between fork and exec.
         if args.against:
             print(f"interleaved cold syncs, {args.against} against this tree:")
-            runs = interleaved(root, args.against, args.reps or 3)
+            runs = interleaved(root, args.against, args.reps or AGAINST_PAIRS)
             best, mb, _ = floor(label, candidates)
             for side in ("against", "this tree"):
                 walls = sorted(report["wall"] for name, report, _ in runs if name == side)
