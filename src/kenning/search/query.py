@@ -17,7 +17,8 @@ MAX_QUERY_BYTES = 1024
 # A French elided word, joined to the next by an apostrophe: l', d', c', j', m', n', s', t', qu',
 # and jusqu', lorsqu', puisqu', quoiqu', presqu' ("jusqu'où", "lorsqu'il"). Never a search term;
 # "don't", "it's" are none (a letter precedes the elided one, or none follows the apostrophe).
-ELIDED_WORDS = r"(?:jusqu|lorsqu|puisqu|quoiqu|presqu|qu|[cdjlmnst])"
+_ELIDED_LETTERS = "cdjlmnst"
+ELIDED_WORDS = rf"(?:jusqu|lorsqu|puisqu|quoiqu|presqu|qu|[{_ELIDED_LETTERS}])"
 FRENCH_ELISION = re.compile(rf"(?<![^\W\d_]){ELIDED_WORDS}['’](?=[^\W\d_])", re.IGNORECASE)
 # "qu'est-ce" typed without its apostrophe ("quest-ce", "qu est-ce"): read as "est-ce".
 _QU_EST = re.compile(r"(?<![^\W\d_])qu\s?(?=est-ce\b)", re.IGNORECASE)
@@ -185,7 +186,7 @@ def _named_letter(tokens: list[str], i: int, stop_words: frozenset[str]) -> bool
     return following not in _ELIDED_BEFORE
 
 
-_ELIDABLE_LETTERS = frozenset("cdjlmnst")
+_ELIDABLE_LETTERS = frozenset(_ELIDED_LETTERS)
 _ELIDED_BEFORE = frozenset("aeiouyh")  # what a French elided word stands before (unaccented)
 
 
