@@ -16,3 +16,18 @@ def callees(project, caller: str) -> set[tuple[str, str]]:
         }
     finally:
         conn.close()
+
+
+def file_testers(project, path: str) -> set[tuple[str, str, str]]:
+    """(kind, qualified name, link) of what tests the file at ``path`` itself (its ``tested_by``
+    edges, not its symbols')."""
+    conn = open_store(project)
+    try:
+        (node,) = graph_store.nodes_by(conn, "file_path", path, limit=1)
+        return {
+            (e.dst.kind, e.dst.qualname, e.link)
+            for e, forward in graph_store.edges_of(conn, node)
+            if forward and e.type == "tested_by"
+        }
+    finally:
+        conn.close()

@@ -23,7 +23,8 @@ A reference names its target ("calls `rrf_fuse`", "imports `kenning.search`", "t
   ``from django.apps import apps; apps.get_model()``) is one on the class that module binds it
   to (``graph.values``), else on the name as a class, else an attribute call; a name imported
   from a module that is itself a module of the project (``from app import greet``, with
-  ``app/greet.py``) reaches no symbol: the ``imports`` edge says it.
+  ``app/greet.py``) reaches no symbol: the ``imports`` edge says it; from a test, its
+  ``tested_by`` reaches that module's file, as a test's ``import app.greet`` does.
 
 Rows are read and written through ``kenning.store.graph``.
 """
@@ -54,7 +55,11 @@ def keys_of(kind: str, name: str, qualname: str, path: str | None) -> set[Key]:
             keys = {("file", path or name), ("stem", _stem(path or name))}
             if PurePosixPath(path or name).stem == "index":
                 keys.add(("stem", posixpath.dirname(path or name)))
-            return keys | ({("module", qualname)} if qualname else set())
+            if not qualname:
+                return keys
+            # a module is also named as a symbol of its package (``from app import greet``): a
+            # file that comes or goes resolves those references again, module or symbol
+            return keys | {("module", qualname), ("symbol", qualname.rpartition(".")[2])}
         case "decision":
             return {("decision", name)} | ({("file", path)} if path else set())
         case _:
@@ -166,7 +171,11 @@ class Resolver:
             if held and not any(cache[("module", m)].rows for m in held):
                 continue  # imported from a module the project does not hold: a homonym is not it
             if module is not None and cache[("module", module)].rows and not cache[key].by_qualname.get(module):
-                continue  # ``from app import greet`` imports the module app/greet.py, no symbol
+                # ``from app import greet`` imports the module app/greet.py, no symbol: from a
+                # test, that module's file is what the test covers
+                if row.type == "tested_by":
+                    self._resolve_one(row._replace(target_kind="module", target=module), cache[("module", module)])
+                continue
             if _on_a_value(row, held) and not cache[("module", held[0])].rows:
                 row = row._replace(hint=self._values.hint_of(held[0]))  # a value of a module: its class
                 values.append((row, ("method", row.target)))

@@ -29,8 +29,10 @@ _BY_SUFFIX = {
     # globals are written as ``globals`` references, for calls on them from other modules.
     # 12: a method called on a name the function binds itself is no call through the module an
     # import bound to that name (``greet = make(); greet.hello()`` after ``from app import greet``).
-    ".py": "python/12",
-    ".pyi": "python/12",
+    # 13: a test's ``import app.greet`` is a ``tested_by`` reference of that module, as ``from app
+    # import greet`` is (resolved to the module's file when ``app/greet.py`` is one).
+    ".py": "python/13",
+    ".pyi": "python/13",
 }
 _TREE_SITTER = "code/1"  # JS/TS, Go, Rust, Java, C/C++, Ruby through tree-sitter (see tree_code.SUFFIXES)
 _BY_SUFFIX.update(

@@ -21,6 +21,8 @@ class Imports:
     def add_import(self, node: ast.Import) -> None:
         for alias in node.names:
             self.refs.append(Ref("imports", "module", alias.name, node.lineno))
+            if self.testing:  # a test importing a module of the project tests that module
+                self.refs.append(Ref("tested_by", "module", alias.name, node.lineno, reverse=True))
             local = alias.asname or alias.name.split(".")[0]
             self.modules[local] = alias.name if alias.asname else alias.name.split(".")[0]
 
