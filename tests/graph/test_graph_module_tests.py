@@ -68,3 +68,18 @@ def test_a_module_added_after_its_test_gets_the_edges_a_cold_sync_gives(make_pro
     cold = make_project(FILES, name="cold")
     resync(cold)
     assert file_testers(project, "app/greet.py") == file_testers(cold, "app/greet.py") == EXPECTED
+
+
+def test_a_test_that_can_hardly_call_the_module_comes_after_a_test_that_imports_it(make_project):
+    """``stream.flush()`` on a value nothing types, in another file, reaches ``Greeter.flush`` by
+    its name alone (``heuristic``): such a test comes after the test file that imports the module,
+    although test functions otherwise come before test files."""
+    greet = GREET + "\n\nclass Greeter:\n    def flush(self):\n        return 1\n"
+    guess = "def test_stream(tmp_path):\n    stream = (tmp_path / 'x').open('w')\n    stream.flush()\n"
+    files = {**FILES, "app/greet.py": greet, "tests/test_stream.py": guess}
+    project = make_project(files, name="unlikely")
+    resync(project)
+    answer = ask_project(project, "which tests cover app/greet.py", now=NOW)
+    order = [e.fact.source.uri.split("#")[0].split(":")[0] for e in answer.excerpts]
+    assert order[-1] == "tests/test_stream.py", order
+    assert set(order[:2]) == {"tests/test_patching.py", "tests/test_plain.py"}, order

@@ -78,6 +78,7 @@ _COMMIT_FIRST = re.compile(r"\bcommits?\b")
 # ``QuerySet`` subclass is certain, the code's ``qs.all()`` a guess, and it is the code that is
 # asked for (search weighs test files half the same way).
 _CODE_FIRST = frozenset({"callers", "callees", "dependents"})
+_CALLED = frozenset({"calls", "tested_by"})  # edges a call gives: how it was written says how far to trust them
 
 
 @dataclass(frozen=True)
@@ -240,7 +241,8 @@ def _decisions(conn: Connection, starts: list[walk.Node]) -> list[walk.Hit]:
 
 def _rank(conn: Connection, relation: Relation, hits: list[walk.Hit], question: str) -> list[walk.Hit]:
     written = call_receivers(
-        conn, [s.edge.id for h in hits for s in h.steps if s.edge.type == "calls" and s.edge.link == "heuristic"]
+        conn,
+        [s.edge.id for h in hits for s in h.steps if s.edge.type in _CALLED and s.edge.link == "heuristic"],
     )
     preferred = _PREFERRED.get(relation.name, ())
     if relation.name == "touches" and _COMMIT_FIRST.search(fold(question)):
@@ -254,7 +256,9 @@ def _rank(conn: Connection, relation: Relation, hits: list[walk.Hit], question: 
         hops = sum(1 for s in hit.steps if s.edge.type != "defines")
         kind = preferred.index(hit.node.kind) if hit.node.kind in preferred else len(preferred)
         test = code_first and bool(hit.node.path) and is_test_path(hit.node.path or "")
-        return (kind, hops, test, trust, index)
+        # a test that can hardly call it comes after every other, test files that import it included
+        unlikely = relation.name == "tests" and trust == 2
+        return (unlikely, kind, hops, test, trust, index)
 
     if relation.name in ("path", "neighbours"):
         return hits
@@ -266,23 +270,25 @@ def _trust(step: walk.Step, written: dict[int, tuple[bool, str | None]]) -> int:
     that can hardly be this one: on an unknown receiver in another file, on an imported name
     the callee has nothing to do with (``connections.all()`` for ``QuerySet.all``), a plain
     ``name()`` reaching a method, or a method reaching a method of another class of its own
-    file."""
+    file. A ``tested_by`` edge is read as the test's call it comes from."""
     edge = step.edge
     if edge.link != "heuristic":
         return 0
-    if edge.type != "calls":
+    if edge.type not in _CALLED:
         return 1
     qualified, hint = written.get(edge.id, (False, None))
     how = _how(qualified, hint) if edge.id in written else None
-    caller, callee = _in_file(edge.src), _in_file(edge.dst)
-    if how in ("unknown", "self") and edge.src.path != edge.dst.path:
+    # a test's call gives its tested_by edge the other way round: the callee first
+    src, dst = (edge.dst, edge.src) if edge.type == "tested_by" else (edge.src, edge.dst)
+    caller, callee = _in_file(src), _in_file(dst)
+    if how in ("unknown", "self") and src.path != dst.path:
         return 2
-    if how == "module" and hint and not _named_in(hint, edge.dst.qualname):
+    if how == "module" and hint and not _named_in(hint, dst.qualname):
         return 2
     if how == "plain" and "." in callee:
         return 2
     if (
-        edge.src.path == edge.dst.path
+        src.path == dst.path
         and "." in caller
         and "." in callee
         and caller.rsplit(".", 1)[0] != callee.rsplit(".", 1)[0]
