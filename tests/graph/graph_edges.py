@@ -6,28 +6,22 @@ from kenning.store import graph as graph_store
 from kenning.store.db import open_store
 
 
-def callees(project, caller: str) -> set[tuple[str, str]]:
-    """The (qualified name, link) of every node the node ``caller`` calls."""
+def _outgoing(project, lookup: str, value: str, edge_type: str) -> list:
+    """The outgoing ``edge_type`` edges of the one node ``lookup`` finds (``graph_store.LOOKUPS``)."""
     conn = open_store(project)
     try:
-        (node,) = graph_store.nodes_by(conn, "qualname", caller, limit=1)
-        return {
-            (e.dst.qualname, e.link) for e, forward in graph_store.edges_of(conn, node) if forward and e.type == "calls"
-        }
+        (node,) = graph_store.nodes_by(conn, lookup, value, limit=1)
+        return [e for e, forward in graph_store.edges_of(conn, node) if forward and e.type == edge_type]
     finally:
         conn.close()
+
+
+def callees(project, caller: str) -> set[tuple[str, str]]:
+    """The (qualified name, link) of every node the node ``caller`` calls."""
+    return {(e.dst.qualname, e.link) for e in _outgoing(project, "qualname", caller, "calls")}
 
 
 def file_testers(project, path: str) -> set[tuple[str, str, str]]:
     """(kind, qualified name, link) of what tests the file at ``path`` itself (its ``tested_by``
     edges, not its symbols')."""
-    conn = open_store(project)
-    try:
-        (node,) = graph_store.nodes_by(conn, "file_path", path, limit=1)
-        return {
-            (e.dst.kind, e.dst.qualname, e.link)
-            for e, forward in graph_store.edges_of(conn, node)
-            if forward and e.type == "tested_by"
-        }
-    finally:
-        conn.close()
+    return {(e.dst.kind, e.dst.qualname, e.link) for e in _outgoing(project, "file_path", path, "tested_by")}
