@@ -34,6 +34,9 @@ questions only — who calls, what X calls, which tests cover, what imports, whe
 Django's code, distinctive names and common method names (``Model.save``, ``QuerySet.all``,
 ``count``) alike, the expected files found with grep in the sdist (docs/benchmarks.md, "djwalk",
 "receivers").
+``bench/questions/django.fr.jsonl`` (``--set fr``, 33) is ``django.jsonl`` asked in French: each
+question translated by hand as a French developer types it (accents, elisions), the same
+expected files; French over a real English project (docs/benchmarks.md, "frquoted").
 ``--clone REPO --set git`` indexes a clone of a real git repository (its own history, commits and
 all) instead of the pinned sdist: ``bench/questions/httpx.git.jsonl`` (34, branch walk4) asks how-to,
 where-is, relation, why (CHANGELOG and commits: an expected full sha is a commit), French, exact
@@ -245,7 +248,7 @@ def main() -> int:
     parser.add_argument("--sizes", action="store_true", help="print where each database's bytes go")
     parser.add_argument("--clone", default="", help="index a clone of this git repository, not the sdist (one project)")
     parser.add_argument("--plain", action="store_true", help="ask each question without its accents, as often typed")
-    parser.add_argument("--set", default="", help="ask bench/questions/NAME.SET.jsonl (walk: httpx, flask, django)")
+    parser.add_argument("--set", default="", help="ask bench/questions/NAME.SET.jsonl (walk: httpx, flask, django; fr: django)")
     args = parser.parse_args()
     env = {**os.environ, "KENNING_HOME": str(args.work / "home")}
     results = {}

@@ -7,6 +7,10 @@ import pytest
 
 from conftest import NOW, resync
 from kenning.answer.search import SearchOptions, search_project
+from kenning.search import translate
+from kenning.search.query import parse
+from kenning.store.db import connect
+from kenning.store.fts import Filters
 
 FILES = {
     "docs/freshness.md": "# Freshness\n\nFreshness is computed at read time from the hash of the source file.\n",
@@ -89,3 +93,29 @@ def test_a_long_french_question_is_still_searched_without_correction(english):
     question = "comment définir le délai des requêtes du clinet vers chaque serveur distant"
     _, notes = _search(english, question)
     assert not [n for n in notes if n.startswith("spelling")], notes
+
+
+def test_a_question_whose_only_french_sign_is_a_word_translated_drops_french_stop_words(make_project):
+    # "fusionner des fichiers" has no accent, elision or unambiguous French cue word ("des": the
+    # DES cipher), but "fusionner" is French: its rewriting "merge des file" must not search "des"
+    files = {
+        "docs/merge.md": "# Merging\n\nTwo files are merged into one by the merge command.\n",
+        "docs/cipher.md": "# Ciphers\n\nDES is refused: the des cipher and triple DES are too weak.\n",
+    }
+    project = make_project(files, name="mixed")
+    resync(project)
+    answer = search_project(project, "fusionner des fichiers", SearchOptions(limit=3), now=NOW)
+    uris = [e.fact.source.uri for e in answer.excerpts]
+    assert "translated: 'fusionner' searched as 'merge'" in answer.notes, answer.notes
+    assert uris and uris[0].startswith("docs/merge.md") and not any("cipher" in u for u in uris), uris
+    # an English question with one French word keeps its English reading ("how", "to", "the" dropped)
+    answer = search_project(project, "how to merge the fichiers", SearchOptions(limit=3), now=NOW)
+    assert [e.fact.source.uri for e in answer.excerpts][:1] == ["docs/merge.md#merging"], answer.excerpts
+    # and a slip corrected after the translation keeps the French reading too
+    conn = connect(project.db_path)
+    try:
+        searched, notes = translate.searched(conn, parse("fusionner des ciphres"), Filters())
+    finally:
+        conn.close()
+    assert "spelling: no excerpt holds 'ciphres'; searched 'ciphers'" in notes, notes
+    assert searched.fts == '"merge" OR "ciphers"', searched.fts

@@ -86,6 +86,7 @@ class ParsedQuery:
     syntax: str
     original_terms: tuple[str, ...] = ()  # significant terms as typed (case kept), for code names
     prefixes_read: bool = False  # ``fts``'s prefix terms already read against a store (search/prefix.py)
+    french: bool = False  # its stop words were French ones (a re-parse of its rewritten text keeps them)
 
 
 def check_budget(text: str) -> None:
@@ -107,11 +108,15 @@ def check_budget(text: str) -> None:
         )
 
 
-def parse(text: str, syntax: str = "natural") -> ParsedQuery:
+def parse(text: str, syntax: str = "natural", *, french: bool | None = None) -> ParsedQuery:
+    """``text`` made safe in ``syntax``; ``french``: the natural syntax drops French stop words
+    (True) or English ones (False) whatever ``text`` reads as (None: as it reads). A question
+    rewritten in English words (search/translate.py, search/spelling.py) keeps its first reading:
+    ``fusionner des migrations`` searched as ``merge des migrations`` still drops ``des``."""
     check_budget(text)
     match syntax:
         case "natural":
-            return _natural(text)
+            return _natural(text, french)
         case "fts":
             words = tuple(w.lower() for w in re.findall(r"\w+", text) if w not in {"AND", "OR", "NOT", "NEAR"})
             return ParsedQuery(text, words, text, None, False, "fts")
@@ -119,9 +124,12 @@ def parse(text: str, syntax: str = "natural") -> ParsedQuery:
             raise InvalidQuery(f"unknown query syntax {syntax!r}; use 'natural' or 'fts'")
 
 
-def _natural(text: str) -> ParsedQuery:
+def _natural(text: str, french: bool | None = None) -> ParsedQuery:
     tokens = _tokens(text)
-    stop_words = _stop_words(tokens)
+    if french is None:
+        stop_words = _stop_words(tokens)
+    else:
+        stop_words = FRENCH_STOP_WORDS if french else ENGLISH_STOP_WORDS
     significant = [
         t for i, t in enumerate(tokens) if not _is_stop_word(t, stop_words) or _named_letter(tokens, i, stop_words)
     ]
@@ -139,7 +147,8 @@ def _natural(text: str) -> ParsedQuery:
     trigram_terms = [t for t in terms if len(t) >= 3]
     trigram = " OR ".join(quote_term(t) for t in trigram_terms) or None
     originals = tuple(dict.fromkeys(kept))
-    return ParsedQuery(text, terms, fts, trigram, identifier_like, "natural", originals)
+    french = stop_words is FRENCH_STOP_WORDS
+    return ParsedQuery(text, terms, fts, trigram, identifier_like, "natural", originals, french=french)
 
 
 def prefix_words(text: str) -> set[str]:
@@ -148,9 +157,11 @@ def prefix_words(text: str) -> set[str]:
     return {w.lower() for w in _PREFIX.findall(text)}
 
 
-def reads_french(text: str) -> bool:
-    """Whether ``text`` reads as French: the stop words it drops would be French ones."""
-    return _stop_words(_tokens(text)) is FRENCH_STOP_WORDS
+def reads_french(text: str, french_words: int = 0) -> bool:
+    """Whether ``text`` reads as French: the stop words it drops would be French ones;
+    ``french_words``: words of it known French otherwise (search/translate.py: words of a French
+    glossary that the index does not hold), each counted as a French cue."""
+    return _stop_words(_tokens(text), french_words) is FRENCH_STOP_WORDS
 
 
 def _tokens(text: str) -> list[str]:
@@ -165,11 +176,11 @@ def unelided(text: str) -> str:
     return FRENCH_ELISION.sub(" ", _QU_EST.sub("", text))
 
 
-def _stop_words(tokens: list[str]) -> frozenset[str]:
-    """French stop words when the query holds more French cues than English-only stop words
-    (``où est défini X`` → French), English ones otherwise."""
+def _stop_words(tokens: list[str], french_words: int = 0) -> frozenset[str]:
+    """French stop words when the query holds more French cues (``french_words`` more) than
+    English-only stop words (``où est défini X`` → French), English ones otherwise."""
     words = [w for t in tokens for w in t.lower().split("-")]
-    french = sum(w in FRENCH_CUES for w in words)
+    french = sum(w in FRENCH_CUES for w in words) + french_words
     if tokens and tokens[0].lower() == "est":  # "EST time", "est. cost": French opens with est-ce, est-il
         french -= 1
     return FRENCH_STOP_WORDS if french > sum(w in ENGLISH_ONLY for w in words) else ENGLISH_STOP_WORDS

@@ -77,7 +77,7 @@ def corrected(
         spelled = better.capitalize() if run[:1].isupper() else better
         text = re.sub(rf"(?<![^\W\d_]){re.escape(run)}(?![a-z])", spelled, text)
     notes = tuple(f"spelling: no excerpt holds '{run}'; searched '{better}'" for run, better in fixes.items())
-    return replace(parse(text, "natural"), text=parsed.text), notes
+    return replace(parse(text, "natural", french=parsed.french), text=parsed.text), notes
 
 
 def _runs(term: str) -> list[str]:

@@ -5,9 +5,14 @@ Rule: a French word or term (``fichier``, ``délai d'attente``, ``mot de passe``
 index holds nowhere is searched as its English glosses (``file``, ``timeout``, ``password``)
 that the index holds, from a glossary shipped with the package (``data/fr_en.tsv``); the answer
 says so in a note. The longest term wins (``base de données`` → ``database`` before ``données``
-→ ``data``). A word or term the index holds is never touched: a French project keeps its
+→ ``data``). A word or term the index holds is not replaced: a French project keeps its
 French, and a word both languages write (``configuration``, ``session``) is searched as typed.
-What no gloss of the index matches stays as typed (the spelling rule may then correct it).
+In a question that reads as French (below), a term the index holds in a few excerpts only
+(:data:`FRENCH_FEW`) is searched as its glosses all the same when the index holds one of them in
+:data:`GLOSS_DOMINATES` times as many: an English project that quotes some French (a glossary,
+a translated page) answers ``fraîcheur`` with its pages on ``freshness``, as it answers the
+English question, not with the pages that quote the French word. What no gloss of the index
+matches stays as typed (the spelling rule may then correct it).
 
 Inflected forms reach the glossary's lemma through a small suffix rule (:func:`_lemmas`):
 plurals (``fichiers``, ``journaux``), feminines (``définie``, ``active``) and the common verb
@@ -24,10 +29,10 @@ joins a term as ``d'`` does.
 Like spelling: only the natural syntax (``--syntax fts`` means what it says), never a word inside
 quotes or backticks, a prefix (``deploy*``), a word of a code name (``lire_fichier``,
 ``config.fichier``, ``getFichier``: the project's own spelling) or a name with two capitals or
-more. Each word or term the glossary lists costs one index probe (kept per store state,
-``fts.words_match``), each gloss tried one more; other words none. Translation comes first,
-then the spelling rule on what is left (:func:`searched`): a French word is no slip of an
-English one (``fonction``).
+more. Each word or term the glossary lists costs one index probe (a count stopped at
+``FRENCH_FEW + 1`` rows, kept per store state: ``fts.words_held``), each gloss tried one more;
+other words none. Translation comes first, then the spelling rule on what is left
+(:func:`searched`): a French word is no slip of an English one (``fonction``).
 """
 
 from __future__ import annotations
@@ -67,6 +72,12 @@ _JOINER = re.compile(rf"[\s\-]*(?:{ELIDED_WORDS}['’])?", re.IGNORECASE)
 _FRENCH_JOINER = re.compile(rf"[\s\-]*(?:{ELIDED_WORDS}(?:['’]|\s+))?", re.IGNORECASE)
 _SPACED_ELISION = re.compile(rf"(?<![^\W\d_]){ELIDED_WORDS}\s+(?=[^\W\d_])", re.IGNORECASE)
 _FRENCH_LETTERS = re.compile(r"[àâçéèêëîïôûùüÿœæ]", re.IGNORECASE)
+# A French term the index holds in more excerpts than this is the project's own word: searched as
+# typed. Held in fewer, it is searched as the glosses the index holds in this many times as many
+# excerpts: in an English project that quotes some French (a glossary, a translated page),
+# ``fraîcheur`` (9 excerpts of kenning's own repository) is searched as ``freshness`` (383).
+FRENCH_FEW = 32
+GLOSS_DOMINATES = 8
 
 
 @dataclass(frozen=True)
@@ -129,7 +140,9 @@ def translate(conn: Connection, parsed: ParsedQuery) -> tuple[ParsedQuery, tuple
         for start, end, glosses in found
     )
     try:
-        return parse(rewritten, "natural"), notes
+        # the words translated are French: counted as cues, "fusionner des migrations" reads as
+        # French and its rewriting "merge des migrations" drops "des" (search/query.py, parse)
+        return parse(rewritten, "natural", french=reads_french(text, len(found))), notes
     except InvalidQuery:  # glosses longer than the question's limit: searched as typed
         return parsed, ()
 
@@ -138,8 +151,10 @@ def _translation(
     conn: Connection, text: str, words: list[_Word], i: int, french: bool, kept: frozenset[str]
 ) -> tuple[int, tuple[str, ...]]:
     """How many words from ``words[i]`` one term takes, and the glosses it is searched as (none:
-    the word stays as typed). The longest term the glossary lists and the index does not hold,
-    of free words, one at least searched (in ``kept``: ``de`` of ``mot de passe`` is not)."""
+    the word stays as typed). The longest term the glossary lists, of free words, one at least
+    searched (in ``kept``: ``de`` of ``mot de passe`` is not), that the index does not hold, or,
+    in a French question, holds in :data:`FRENCH_FEW` excerpts at most; its glosses the index
+    holds (in :data:`GLOSS_DOMINATES` times as many excerpts as the term, when it holds the term)."""
     for n in range(min(_longest_term(), len(words) - i), 0, -1):
         span = words[i : i + n]
         if not all(w.free for w in span) or not any(w.folded in kept for w in span):
@@ -147,9 +162,13 @@ def _translation(
         if not _adjacent(text, span, french):
             continue
         entry = _entry(tuple(w.folded for w in span), french)
-        if entry is None or fts.words_match(conn, quote_term(text[span[0].start : span[-1].end])):
+        if entry is None:
             continue
-        held = tuple(g for g in entry.glosses if fts.words_match(conn, quote_term(g)))
+        typed = fts.words_held(conn, quote_term(text[span[0].start : span[-1].end]), FRENCH_FEW + 1)
+        if typed and (not french or typed > FRENCH_FEW):
+            continue  # the project's own word
+        wanted = max(1, typed * GLOSS_DOMINATES)
+        held = tuple(g for g in entry.glosses if fts.words_held(conn, quote_term(g), wanted) >= wanted)
         if held:
             return n, held
     return 1, ()

@@ -122,28 +122,36 @@ def check_syntax(conn: EngineConnection, match: str) -> None:
 
 
 def words_match(conn: EngineConnection, match: str) -> bool:
-    """Whether any fact, whatever its lifecycle, matches ``match`` in the word index.
+    """Whether any fact, whatever its lifecycle, matches ``match`` in the word index."""
+    return words_held(conn, match, 1) > 0
+
+
+def words_held(conn: EngineConnection, match: str, cap: int) -> int:
+    """How many facts, whatever their lifecycle, match ``match`` in the word index, counted up to
+    ``cap`` (``cap`` when there are more): a term's weight in a project without reading every row.
 
     Kept per store state (``postings.store_key``: the file, its write counter and the word
     index's averages record, as the impact lists are), so a server asks the index once a term
     between two writes: ``p53`` or ``IL-6`` in a question is checked on every question that
     holds it, and a phrase of common tokens costs a few hundred microseconds to find."""
     if is_pg(conn):
-        return pg.words_match(conn, match)
+        return pg.words_held(conn, match, cap)
     store = postings.store_key(conn, "facts_fts")
-    key = (*store, match) if store is not None else None
+    key = (*store, match, cap) if store is not None else None
     if key is not None:
         known = _MATCHED.get(key)
         if known is not None:
             return known
-    found = conn.execute("SELECT 1 FROM facts_fts WHERE facts_fts MATCH ? LIMIT 1", (match,)).fetchone() is not None
+    found = conn.execute(
+        "SELECT count(*) FROM (SELECT 1 FROM facts_fts WHERE facts_fts MATCH ? LIMIT ?)", (match, cap)
+    ).fetchone()[0]
     if key is not None:
         keep(_MATCHED, key, found, MATCHED_KEPT)
     return found
 
 
 MATCHED_KEPT = 4096
-_MATCHED: dict[tuple[object, ...], bool] = {}
+_MATCHED: dict[tuple[object, ...], int] = {}
 
 
 def holds_type(conn: EngineConnection, fact_type: str, lifecycles: tuple[str, ...]) -> bool:

@@ -213,13 +213,13 @@ def words(
     return [(r[0], float(r[1])) for r in rows]
 
 
-def words_match(conn: PgConnection, match: str) -> bool:
-    return (
+def words_held(conn: PgConnection, match: str, cap: int) -> int:
+    return int(
         conn.execute(
-            "SELECT 1 FROM facts WHERE project = %s AND words @@ to_tsquery('kenning_simple', %s) LIMIT 1",
-            (conn.project, tsquery(match)),
-        ).fetchone()
-        is not None
+            "SELECT count(*) FROM (SELECT 1 FROM facts WHERE project = %s "
+            "AND words @@ to_tsquery('kenning_simple', %s) LIMIT %s) AS held",
+            (conn.project, tsquery(match), cap),
+        ).fetchone()[0]
     )
 
 
