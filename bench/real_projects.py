@@ -248,7 +248,9 @@ def main() -> int:
     parser.add_argument("--sizes", action="store_true", help="print where each database's bytes go")
     parser.add_argument("--clone", default="", help="index a clone of this git repository, not the sdist (one project)")
     parser.add_argument("--plain", action="store_true", help="ask each question without its accents, as often typed")
-    parser.add_argument("--set", default="", help="ask bench/questions/NAME.SET.jsonl (walk: httpx, flask, django; fr: django)")
+    parser.add_argument(
+        "--set", default="", help="ask bench/questions/NAME.SET.jsonl (walk: httpx, flask, django; fr: django)"
+    )
     args = parser.parse_args()
     env = {**os.environ, "KENNING_HOME": str(args.work / "home")}
     results = {}

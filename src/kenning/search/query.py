@@ -126,10 +126,8 @@ def parse(text: str, syntax: str = "natural", *, french: bool | None = None) -> 
 
 def _natural(text: str, french: bool | None = None) -> ParsedQuery:
     tokens = _tokens(text)
-    if french is None:
-        stop_words = _stop_words(tokens)
-    else:
-        stop_words = FRENCH_STOP_WORDS if french else ENGLISH_STOP_WORDS
+    read = FRENCH_STOP_WORDS if french else ENGLISH_STOP_WORDS
+    stop_words = _stop_words(tokens) if french is None else read
     significant = [
         t for i, t in enumerate(tokens) if not _is_stop_word(t, stop_words) or _named_letter(tokens, i, stop_words)
     ]
