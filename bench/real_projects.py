@@ -37,6 +37,9 @@ Django's code, distinctive names and common method names (``Model.save``, ``Quer
 ``bench/questions/django.fr.jsonl`` (``--set fr``, 33) is ``django.jsonl`` asked in French: each
 question translated by hand as a French developer types it (accents, elisions), the same
 expected files; French over a real English project (docs/benchmarks.md, "frquoted").
+``bench/questions/flask.fr.jsonl`` (31) is ``flask.jsonl`` asked in French the same way: the
+train set of the French bridge (glossary entries and rules are tuned on its misses, never on
+Django's).
 ``--clone REPO --set git`` indexes a clone of a real git repository (its own history, commits and
 all) instead of the pinned sdist: ``bench/questions/httpx.git.jsonl`` (34, branch walk4) asks how-to,
 where-is, relation, why (CHANGELOG and commits: an expected full sha is a commit), French, exact
@@ -249,7 +252,7 @@ def main() -> int:
     parser.add_argument("--clone", default="", help="index a clone of this git repository, not the sdist (one project)")
     parser.add_argument("--plain", action="store_true", help="ask each question without its accents, as often typed")
     parser.add_argument(
-        "--set", default="", help="ask bench/questions/NAME.SET.jsonl (walk: httpx, flask, django; fr: django)"
+        "--set", default="", help="ask bench/questions/NAME.SET.jsonl (walk: httpx, flask, django; fr: django, flask)"
     )
     args = parser.parse_args()
     env = {**os.environ, "KENNING_HOME": str(args.work / "home")}

@@ -119,3 +119,24 @@ def test_a_question_whose_only_french_sign_is_a_word_translated_drops_french_sto
         conn.close()
     assert "spelling: no excerpt holds 'ciphres'; searched 'ciphers'" in notes, notes
     assert searched.fts == '"merge" OR "ciphers"', searched.fts
+
+
+def test_a_french_plural_of_a_word_english_writes_the_same_is_searched_as_its_singular(make_project):
+    # "signal" is no glossary entry (English writes it the same); "signaux" is its French plural
+    files = {
+        "docs/signals.md": "# Signals\n\nA signal is sent when a request starts.\n",
+        "docs/other.md": "# Requests\n\nEach request is read once.\n",
+        "docs/canaux.md": "# Canaux\n\nLes canaux sont lus.\n",
+        "docs/canal.md": "# Canal\n\nThe canal is open.\n",
+    }
+    project = make_project(files, name="plurals")
+    resync(project)
+    answer = search_project(project, "comment fonctionnent les signaux", SearchOptions(limit=3), now=NOW)
+    assert "translated: 'signaux' searched as 'signal'" in answer.notes, answer.notes
+    assert answer.excerpts[0].fact.source.uri.startswith("docs/signals.md")
+    # a plural the index holds as typed is searched as typed ("canaux": the project's own word)
+    answer = search_project(project, "comment lire les canaux", SearchOptions(limit=3), now=NOW)
+    assert not [n for n in answer.notes if "canaux" in n], answer.notes
+    # and an English question is never read as French plurals
+    answer = search_project(project, "signaux", SearchOptions(limit=3), now=NOW)
+    assert not [n for n in answer.notes if n.startswith("translated")], answer.notes

@@ -163,6 +163,9 @@ def _translation(
             continue
         entry = _entry(tuple(w.folded for w in span), french)
         if entry is None:
+            singular = _held_singular(conn, text, span[0]) if n == 1 and french else ()
+            if singular:
+                return 1, singular
             continue
         typed = fts.words_held(conn, quote_term(text[span[0].start : span[-1].end]), FRENCH_FEW + 1)
         if typed and (not french or typed > FRENCH_FEW):
@@ -172,6 +175,21 @@ def _translation(
         if held:
             return n, held
     return 1, ()
+
+
+def _held_singular(conn: Connection, text: str, word: _Word) -> tuple[str, ...]:
+    """The singular of a French plural the glossary does not list because English writes the
+    word the same (``signaux`` → ``signal``, ``canaux`` → ``canal``), when the index holds the
+    singular and not the plural as typed; none otherwise."""
+    forms = [f for f in (_singular(word.folded), _plural_al(word.folded)) if f and f != word.folded]
+    if not forms or fts.words_match(conn, quote_term(text[word.start : word.end])):
+        return ()
+    return next(((f,) for f in forms if fts.words_match(conn, quote_term(f))), ())
+
+
+def _plural_al(word: str) -> str:
+    """``journaux`` → ``journal``: a French plural in -aux of a singular in -al ("" otherwise)."""
+    return word[:-3] + "al" if word.endswith("aux") and len(word) > 4 else ""
 
 
 def _entry(words: tuple[str, ...], french: bool) -> Entry | None:
@@ -238,8 +256,8 @@ def _lemmas(word: str, french: bool) -> list[str]:
     singular; in a French question, the masculine and the verb's infinitive."""
     forms = [word]
     forms += [s for s in (_singular(word),) if s != word]
-    if word.endswith("aux") and len(word) > 4:
-        forms.append(word[:-3] + "al")  # journaux → journal
+    if _plural_al(word):
+        forms.append(_plural_al(word))  # journaux → journal
     if not french:
         return forms
     out = list(forms)
