@@ -225,6 +225,22 @@ FRENCH_STOP_WORDS = frozenset(
         "tres",
         "etre",
         "cest",
+        # prepositions, as the English list holds under, between, during, before, after, from, until
+        "sous",
+        "entre",
+        "vers",
+        "depuis",
+        "pendant",
+        "durant",
+        "avant",
+        "apres",
+        "après",
+        "lors",
+        "jusqu",
+        "parmi",
+        "selon",
+        "chez",
+        "contre",
         # an elided word typed with a space for its apostrophe ("délai d attente", "qu il")
         "c",
         "d",
@@ -260,6 +276,7 @@ FRENCH_CUES = FRENCH_STOP_WORDS - frozenset(
         "ou",
         "par",
         "pas",
+        "pendant",  # an English word too
         "plus",
         "sa",
         "sans",
@@ -269,6 +286,7 @@ FRENCH_CUES = FRENCH_STOP_WORDS - frozenset(
         "ta",
         "ton",
         "un",
+        "vers",  # "vers 2": a version
         "y",
     ]
 )
