@@ -255,9 +255,7 @@ def _lemmas(word: str, french: bool) -> list[str]:
     """The forms of the glossary ``word`` may be an inflection of, most likely first: itself, its
     singular; in a French question, the masculine and the verb's infinitive."""
     forms = [word]
-    forms += [s for s in (_singular(word),) if s != word]
-    if _plural_al(word):
-        forms.append(_plural_al(word))  # journaux → journal
+    forms += [s for s in (_singular(word), _plural_al(word)) if s and s != word]  # journaux → journal
     if not french:
         return forms
     out = list(forms)
