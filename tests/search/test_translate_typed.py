@@ -140,3 +140,12 @@ def test_a_french_plural_of_a_word_english_writes_the_same_is_searched_as_its_si
     # and an English question is never read as French plurals
     answer = search_project(project, "signaux", SearchOptions(limit=3), now=NOW)
     assert not [n for n in answer.notes if n.startswith("translated")], answer.notes
+
+
+def test_french_words_the_project_does_not_hold_make_a_cue_less_question_french(english):
+    # no cue word, accent or elision: the glossary's words absent from the index read as French
+    uris, notes = _search(english, "fraicheur calculee")
+    assert "translated: 'fraicheur' searched as 'freshness'" in notes, notes
+    assert "translated: 'calculee' searched as 'compute'" in notes, notes
+    assert uris[0] == "docs/freshness.md#freshness", uris
+    # one such word is not enough ("active jobs": tests/search/test_translate.py, English questions)

@@ -78,6 +78,9 @@ _FRENCH_LETTERS = re.compile(r"[àâçéèêëîïôûùüÿœæ]", re.IGNORECAS
 # ``fraîcheur`` (9 excerpts of kenning's own repository) is searched as ``freshness`` (383).
 FRENCH_FEW = 32
 GLOSS_DOMINATES = 8
+# Words a question without French cues must hold that the glossary reads as French and the index
+# does not hold, for it to read as French (search/translate.py, _french_evidence).
+FRENCH_EVIDENCE = 2
 
 
 @dataclass(frozen=True)
@@ -89,6 +92,7 @@ class Entry:
     # (``file``, marked ``en``), or French writes it with accents (``activé``, ``accès``): typed
     # without them in an English question, ``active`` and ``access`` are English words.
     french_only: bool
+    english_too: bool = False  # marked ``en``: an English word as well (``file``, ``pile``)
 
 
 @dataclass(frozen=True)
@@ -123,6 +127,12 @@ def translate(conn: Connection, parsed: ParsedQuery) -> tuple[ParsedQuery, tuple
     # The words the parser searches: not the stop words, nor the frame of a typed code name
     # ("où est définie la fonction parse_args": ``définie``, ``fonction``), which stay unsearched.
     kept = frozenset(unaccented(part) for term in parsed.terms for part in _WORD.findall(term))
+    if not french:
+        # "fraicheur calculee": no cue word, accent or elision, but two French words at least
+        # (one could be an English word the project does not write: "active jobs")
+        evidence = _french_evidence(conn, words, kept)
+        if evidence >= FRENCH_EVIDENCE and reads_french(text, evidence):
+            french, words = True, _words(text, True)
     found: list[tuple[int, int, tuple[str, ...]]] = []
     i = 0
     while i < len(words):
@@ -175,6 +185,21 @@ def _translation(
         if held:
             return n, held
     return 1, ()
+
+
+def _french_evidence(conn: Connection, words: list[_Word], kept: frozenset[str]) -> int:
+    """How many searched words of a question are French by the glossary and absent from the
+    index: a word the glossary lists, or an inflection of one (``calculee``), not as an English
+    word as well (``file``, ``pile``), that no excerpt holds (``fraicheur``, ``delai`` in an
+    English project; not ``active``, which the project writes)."""
+    found = 0
+    for w in words:
+        if not w.free or w.folded not in kept:
+            continue
+        entry = _entry((w.folded,), True)
+        if entry is not None and not entry.english_too and not fts.words_match(conn, quote_term(w.folded)):
+            found += 1
+    return found
 
 
 def _held_singular(conn: Connection, text: str, word: _Word) -> tuple[str, ...]:
@@ -302,7 +327,8 @@ def glossary() -> dict[tuple[str, ...], Entry]:
         if len(key) > 1:
             key = tuple(_singular(w) for w in key)
         glosses = tuple(g.strip() for g in english.split(",") if g.strip())
-        table.setdefault(key, Entry(glosses, flag == ["en"] or plain != french.lower()))
+        english_too = flag == ["en"]
+        table.setdefault(key, Entry(glosses, english_too or plain != french.lower(), english_too))
     return table
 
 
