@@ -149,3 +149,22 @@ def test_french_words_the_project_does_not_hold_make_a_cue_less_question_french(
     assert "translated: 'calculee' searched as 'compute'" in notes, notes
     assert uris[0] == "docs/freshness.md#freshness", uris
     # one such word is not enough ("active jobs": tests/search/test_translate.py, English questions)
+
+
+def test_an_article_fused_to_its_word_is_read_apart_in_a_french_question(english):
+    # "lapplication", "lobjet", "dattente": the apostrophe left out, as often typed
+    uris, notes = _search(english, "où est invalidé lanswer cache")
+    assert "translated: 'lanswer' searched as 'answer'" in notes, notes
+    assert uris[0] == "docs/cache.md#cache", uris
+    uris, notes = _search(english, "quand a lieu lencodage des requêtes")
+    assert "translated: 'lencodage' searched as 'encoding'" in notes, notes
+    assert uris[0] == "docs/query.md#request-query-strings", uris
+    # a word the index holds as typed, or whose rest it does not hold, is searched as typed
+    assert not [n for n in _search(english, "où est défini le lecteur du cache")[1] if "lecteur" in n]
+
+
+def test_a_word_the_project_writes_is_never_read_as_a_fused_article(make_project):
+    project = make_project({"docs/lease.md": "# Lease\n\nA lease is taken with ease, then renewed.\n"}, name="lease")
+    resync(project)
+    answer = search_project(project, "comment est renouvelé le lease", SearchOptions(limit=3), now=NOW)
+    assert not [n for n in answer.notes if "lease" in n], answer.notes

@@ -72,6 +72,10 @@ _JOINER = re.compile(rf"[\s\-]*(?:{ELIDED_WORDS}['’])?", re.IGNORECASE)
 _FRENCH_JOINER = re.compile(rf"[\s\-]*(?:{ELIDED_WORDS}(?:['’]|\s+))?", re.IGNORECASE)
 _SPACED_ELISION = re.compile(rf"(?<![^\W\d_]){ELIDED_WORDS}\s+(?=[^\W\d_])", re.IGNORECASE)
 _FRENCH_LETTERS = re.compile(r"[àâçéèêëîïôûùüÿœæ]", re.IGNORECASE)
+# An article fused to its noun, its apostrophe left out (folded: ``lindex``, ``dattente``): ``l``
+# or ``d`` before a vowel or an h and four letters at least. Not the pronouns' elisions (``s'``,
+# ``t'``, ``qu'``: before verbs, rarely searched), nor words like ``sens`` (``s`` + ``ens``).
+_FUSED = re.compile(r"[ld](?=[aeiouyh][a-z]{3})")
 # A French term the index holds in more excerpts than this is the project's own word: searched as
 # typed. Held in fewer, it is searched as the glosses the index holds in this many times as many
 # excerpts: in an English project that quotes some French (a glossary, a translated page),
@@ -173,9 +177,9 @@ def _translation(
             continue
         entry = _entry(tuple(w.folded for w in span), french)
         if entry is None:
-            singular = _held_singular(conn, text, span[0]) if n == 1 and french else ()
-            if singular:
-                return 1, singular
+            alone = _held_singular(conn, text, span[0]) or _unfused(conn, text, span[0]) if n == 1 and french else ()
+            if alone:
+                return 1, alone
             continue
         typed = fts.words_held(conn, quote_term(text[span[0].start : span[-1].end]), FRENCH_FEW + 1)
         if typed and (not french or typed > FRENCH_FEW):
@@ -210,6 +214,21 @@ def _held_singular(conn: Connection, text: str, word: _Word) -> tuple[str, ...]:
     if not forms or fts.words_match(conn, quote_term(text[word.start : word.end])):
         return ()
     return next(((f,) for f in forms if fts.words_match(conn, quote_term(f))), ())
+
+
+def _unfused(conn: Connection, text: str, word: _Word) -> tuple[str, ...]:
+    """A word typed with its elided article fused to it, the apostrophe left out (``lindex``,
+    ``lutilisateur``, ``dattente``), the index holding neither the word nor the article's
+    letter dropped: the rest's glosses the index holds when the glossary lists the rest, else
+    the rest when the index holds it; none otherwise."""
+    fused = _FUSED.match(word.folded)
+    if fused is None or fts.words_match(conn, quote_term(text[word.start : word.end])):
+        return ()
+    rest = word.folded[fused.end() :]
+    entry = _entry((rest,), True)
+    if entry is not None:
+        return tuple(g for g in entry.glosses if fts.words_match(conn, quote_term(g)))
+    return (rest,) if fts.words_match(conn, quote_term(rest)) else ()
 
 
 def _plural_al(word: str) -> str:
