@@ -40,7 +40,7 @@ from __future__ import annotations
 import re
 import unicodedata
 from dataclasses import dataclass, replace
-from functools import cache
+from functools import cache, lru_cache
 from pathlib import Path
 
 from kenning.errors import InvalidQuery
@@ -236,6 +236,7 @@ def _plural_al(word: str) -> str:
     return word[:-3] + "al" if word.endswith("aux") and len(word) > 4 else ""
 
 
+@lru_cache(maxsize=8192)  # a word's entry is the same for every question: the suffix rule once
 def _entry(words: tuple[str, ...], french: bool) -> Entry | None:
     """The glossary's entry for ``words`` (a term: its words' plurals read as singulars; a word:
     through the suffix rule in a French question)."""
