@@ -26,6 +26,14 @@ glossary's keys are folded (no accents), so a French question typed without acce
 same entries; in one, an elided word typed with a space for its apostrophe (``délai d attente``)
 joins a term as ``d'`` does.
 
+In a question that reads as French, two more forms reach the index: a French plural of a word
+English writes the same, which the glossary does not list (``signaux`` → ``signal``), and an
+article fused to its noun, the apostrophe left out (``lobjet`` → ``object``). A question without
+cue words, accents or elisions reads as French when two of its words at least are French by the
+glossary and absent from the index (:func:`_french_evidence`: ``televersement fichiers``); its
+translated words count as French cues when the rewritten question is parsed (``fusionner des
+migrations`` → ``merge migrations``, not ``des``).
+
 Like spelling: only the natural syntax (``--syntax fts`` means what it says), never a word inside
 quotes or backticks, a prefix (``deploy*``), a word of a code name (``lire_fichier``,
 ``config.fichier``, ``getFichier``: the project's own spelling) or a name with two capitals or
