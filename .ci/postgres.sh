@@ -37,8 +37,17 @@ echo "$bin" > "$dir/bin-path"
 if [[ ! -f "$dir/data/PG_VERSION" ]]; then
     runuser -u postgres -- "$bin/initdb" -D "$dir/data" -A trust -U kenning >/dev/null
 fi
-runuser -u postgres -- "$bin/pg_ctl" -D "$dir/data" -l "$dir/log" \
-    -o "-p $port -k $dir -c listen_addresses=127.0.0.1 -c fsync=off" -w start >/dev/null
+if (exec 3<>"/dev/tcp/127.0.0.1/$port") 2>/dev/null; then
+    # a server left by an interrupted run (its exit trap never ran) holds the port: say so
+    echo "port $port on 127.0.0.1 is in use (a PostgreSQL left by an interrupted run?): stop it" \
+        "(ps aux | grep 'postgres -D'), or set KENNING_PG_PORT / KENNING_PGVECTOR_PORT" >&2
+    exit 1
+fi
+if ! runuser -u postgres -- "$bin/pg_ctl" -D "$dir/data" -l "$dir/log" \
+    -o "-p $port -k $dir -c listen_addresses=127.0.0.1 -c fsync=off" -w start >/dev/null; then
+    tail -20 "$dir/log" >&2 || true
+    exit 1
+fi
 "$bin/psql" -h 127.0.0.1 -p "$port" -U kenning -d postgres -qAt \
     -c "SELECT 1 FROM pg_database WHERE datname = 'kenning_test'" | grep -q 1 \
     || "$bin/createdb" -h 127.0.0.1 -p "$port" -U kenning kenning_test
