@@ -133,25 +133,27 @@ def words_held(conn: EngineConnection, match: str, cap: int) -> int:
     Kept per store state (``postings.store_key``: the file, its write counter and the word
     index's averages record, as the impact lists are), so a server asks the index once a term
     between two writes: ``p53`` or ``IL-6`` in a question is checked on every question that
-    holds it, and a phrase of common tokens costs a few hundred microseconds to find."""
+    holds it, and a phrase of common tokens costs a few hundred microseconds to find. A count
+    kept answers any ``cap`` it decides (under the cap it was counted to, or a smaller ``cap``):
+    a term asked with two caps is counted once when the larger comes first."""
     if is_pg(conn):
         return pg.words_held(conn, match, cap)
     store = postings.store_key(conn, "facts_fts")
-    key = (*store, match, cap) if store is not None else None
+    key = (*store, match) if store is not None else None
     if key is not None:
         known = _MATCHED.get(key)
-        if known is not None:
-            return known
+        if known is not None and (known[0] < known[1] or cap <= known[1]):
+            return min(known[0], cap)
     found = conn.execute(
         "SELECT count(*) FROM (SELECT 1 FROM facts_fts WHERE facts_fts MATCH ? LIMIT ?)", (match, cap)
     ).fetchone()[0]
     if key is not None:
-        keep(_MATCHED, key, found, MATCHED_KEPT)
+        keep(_MATCHED, key, (found, cap), MATCHED_KEPT)
     return found
 
 
 MATCHED_KEPT = 4096
-_MATCHED: dict[tuple[object, ...], int] = {}
+_MATCHED: dict[tuple[object, ...], tuple[int, int]] = {}  # (count, the cap it was counted to)
 
 
 def holds_type(conn: EngineConnection, fact_type: str, lifecycles: tuple[str, ...]) -> bool:
