@@ -185,9 +185,12 @@ def _translation(
             continue
         entry = _entry(tuple(w.folded for w in span), french)
         if entry is None:
-            alone = _held_singular(conn, text, span[0]) or _unfused(conn, text, span[0]) if n == 1 and french else ()
-            if alone:
-                return 1, alone
+            # a French word the glossary does not list, which the index does not hold as typed
+            word = span[0]
+            if n == 1 and french and not fts.words_match(conn, quote_term(text[word.start : word.end])):
+                alone = _held_singular(conn, word) or _unfused(conn, word)
+                if alone:
+                    return 1, alone
             continue
         typed = fts.words_held(conn, quote_term(text[span[0].start : span[-1].end]), FRENCH_FEW + 1)
         if typed and (not french or typed > FRENCH_FEW):
@@ -214,23 +217,21 @@ def _french_evidence(conn: Connection, words: list[_Word], kept: frozenset[str])
     return found
 
 
-def _held_singular(conn: Connection, text: str, word: _Word) -> tuple[str, ...]:
+def _held_singular(conn: Connection, word: _Word) -> tuple[str, ...]:
     """The singular of a French plural the glossary does not list because English writes the
-    word the same (``signaux`` → ``signal``, ``canaux`` → ``canal``), when the index holds the
-    singular and not the plural as typed; none otherwise."""
+    word the same (``signaux`` → ``signal``, ``canaux`` → ``canal``), when the index holds it
+    (the caller checked that it does not hold the plural as typed); none otherwise."""
     forms = [f for f in (_singular(word.folded), _plural_al(word.folded)) if f and f != word.folded]
-    if not forms or fts.words_match(conn, quote_term(text[word.start : word.end])):
-        return ()
     return next(((f,) for f in forms if fts.words_match(conn, quote_term(f))), ())
 
 
-def _unfused(conn: Connection, text: str, word: _Word) -> tuple[str, ...]:
+def _unfused(conn: Connection, word: _Word) -> tuple[str, ...]:
     """A word typed with its elided article fused to it, the apostrophe left out (``lindex``,
-    ``lutilisateur``, ``dattente``), the index holding neither the word nor the article's
-    letter dropped: the rest's glosses the index holds when the glossary lists the rest, else
-    the rest when the index holds it; none otherwise."""
+    ``lutilisateur``, ``dattente``; the caller checked that the index does not hold it as typed):
+    the rest's glosses the index holds when the glossary lists the rest, else the rest when the
+    index holds it; none otherwise."""
     fused = _FUSED.match(word.folded)
-    if fused is None or fts.words_match(conn, quote_term(text[word.start : word.end])):
+    if fused is None:
         return ()
     rest = word.folded[fused.end() :]
     entry = _entry((rest,), True)
