@@ -168,3 +168,12 @@ def test_a_word_the_project_writes_is_never_read_as_a_fused_article(make_project
     resync(project)
     answer = search_project(project, "comment est renouvelé le lease", SearchOptions(limit=3), now=NOW)
     assert not [n for n in answer.notes if "lease" in n], answer.notes
+
+
+def test_a_term_of_three_words_is_translated_whole_its_first_word_plural_too(make_project):
+    project = make_project({"docs/names.md": "# Names\n\nEvery filename is checked before the upload.\n"}, name="names")
+    resync(project)
+    for question in ("comment vérifier un nom de fichier", "comment vérifier les noms de fichiers"):
+        uris, notes = _search(project, question)
+        assert uris and uris[0].startswith("docs/names.md"), (question, uris, notes)
+        assert any(note.endswith("searched as 'filename'") for note in notes), (question, notes)

@@ -177,11 +177,14 @@ def _translation(
     searched (in ``kept``: ``de`` of ``mot de passe`` is not), that the index does not hold, or,
     in a French question, holds in :data:`FRENCH_FEW` excerpts at most; its glosses the index
     holds (in :data:`GLOSS_DOMINATES` times as many excerpts as the term, when it holds the term)."""
-    for n in range(min(_longest_term(), len(words) - i), 0, -1):
+    terms = glossary()
+    for n in range(min(_longest_from().get(_singular(words[i].folded), 1), len(words) - i), 0, -1):
         span = words[i : i + n]
+        if n > 1 and tuple(_singular(w.folded) for w in span) not in terms:
+            continue  # no term of these words: most questions' words begin none
         if not all(w.free for w in span) or not any(w.folded in kept for w in span):
             continue
-        if not _adjacent(text, span, french):
+        if n > 1 and not _adjacent(text, span, french):
             continue
         entry = _entry(tuple(w.folded for w in span), french)
         if entry is None:
@@ -274,7 +277,7 @@ def _words(text: str, french: bool) -> list[_Word]:
         free = (
             not any(a <= m.start() < b for a, b in held_back)
             and run.lower() not in prefixes
-            and sum(c.isupper() for c in run) < 2
+            and (run[1:].islower() or len(run) == 1 or sum(c.isupper() for c in run) < 2)
         )
         out.append(_Word(unaccented(run), m.start(), m.end(), free))
     return out
@@ -362,5 +365,11 @@ def glossary() -> dict[tuple[str, ...], Entry]:
 
 
 @cache
-def _longest_term() -> int:
-    return max(len(key) for key in glossary())
+def _longest_from() -> dict[str, int]:
+    """The most words of a glossary term beginning with each word that begins one of two words
+    or more (its singular, as the keys hold it)."""
+    longest: dict[str, int] = {}
+    for key in glossary():
+        if len(key) > 1:
+            longest[key[0]] = max(len(key), longest.get(key[0], 1))
+    return longest

@@ -23,6 +23,8 @@ def fold(text: str) -> str:
 def unaccented(text: str) -> str:
     """:func:`fold`, then without diacritics (``Déploy`` → ``deploy``): a word as the word
     indexes read it (FTS5's ``remove_diacritics``, PostgreSQL's ``unaccent``)."""
+    if text.isascii():  # no ASCII character decomposes or combines
+        return text.lower()
     return "".join(c for c in unicodedata.normalize("NFKD", fold(text)) if not unicodedata.combining(c))
 
 
