@@ -73,3 +73,28 @@ def test_standard_output_without_a_descriptor_leaves_the_sdk_its_own(monkeypatch
 
     monkeypatch.setattr(stdio.sys, "stdout", Captured())
     assert stdio._output() is None
+
+
+def test_a_reply_the_pipe_has_room_for_is_one_write_and_the_pipe_stays_blocking(monkeypatch):
+    writes: list[int] = []
+    real_write = os.write
+
+    def counted(fd: int, data) -> int:
+        writes.append(len(data))
+        return real_write(fd, data)
+
+    monkeypatch.setattr(stdio.os, "write", counted)
+    read_end, write_end = os.pipe()
+    text = '{"excerpts": [' + ",".join(f'{{"id": {n}}}' for n in range(2_000)) + "]}\n"  # ~24 KB: the pipe holds 64
+    try:
+
+        async def main() -> None:
+            await stdio.Output(write_end).write(text)
+
+        anyio.run(main)
+        assert writes == [len(text)]
+        assert os.get_blocking(write_end)  # other writers sharing the descriptor see it as it was
+        assert os.read(read_end, 65536) == text.encode()
+    finally:
+        os.close(write_end)
+        os.close(read_end)
