@@ -342,3 +342,24 @@ def test_phrases_with_the_same_tokens_share_a_list(store):
         assert not _statements(conn, lambda p=phrase: _best(conn, (p,), 5))
         assert _best(conn, (phrase,), 5) == topk.plain(conn, WORDS, phrase, 5)
     assert _best(conn, ('"-"', '"cache"'), 5) == topk.plain(conn, WORDS, '"-" OR "cache"', 5)  # no token
+
+
+def test_the_warm_up_reads_the_lists_of_stems_the_stemmer_changes_again(make_project):
+    # ``because`` is indexed as ``becaus``, which the porter stemmer makes ``becau``: the
+    # vocabulary's word is no phrase of its own; its list is read through ``because``
+    files = {
+        f"docs/n{i:02d}.md": f"# Note {i}\n\nIt failed because the database increased its response time {i}.\n"
+        for i in range(30)
+    }
+    project = make_project(files, name="stems")
+    resync(project)
+    conn = connect(project.db_path)
+    try:
+        task = _warm(project, from_rows=5)
+        assert task.done.wait(30)
+        for word in ("because", "database", "increased", "response"):
+            phrases = (f'"{word}"',)
+            assert not _statements(conn, lambda p=phrases: _best(conn, p, 5)), word  # read by the warm-up
+            assert _best(conn, phrases, 5) == topk.plain(conn, WORDS, phrases[0], 5)
+    finally:
+        conn.close()

@@ -329,14 +329,16 @@ def _warm_pass(key: tuple[str, str, str], task: Warm, lock: Any) -> tuple[int, i
         for word, rows in words:
             if added + rows > task.budget:
                 continue
-            phrase = _quote(word)
+            phrase: str | None = _quote(word)
             with lock:
                 cache = _CACHES.get(key)
                 if _WARM.get(key) is not task or cache is None or cache.state != state:
                     return lists, added
                 word_key = cache.key(phrase)
-                if word_key != (word,) or word_key in skip:
-                    continue  # a word the porter stemmer changes again is read when asked
+                if word_key != (word,):  # a stem the porter stemmer changes again (``becaus``)
+                    phrase, word_key = _surface(cache, word), (word,)
+                if phrase is None or word_key in skip:
+                    continue
                 held = cache.lists.get(word_key)  # asked already: counted, kept
                 if held is None and _HELD[0] + rows > MAX_POSTINGS:
                     continue
@@ -359,6 +361,23 @@ def _warm_pass(key: tuple[str, str, str], task: Warm, lock: Any) -> tuple[int, i
         return lists, added
     finally:
         conn.close()
+
+
+# Endings a stem the porter stemmer changes again may have lost (``becaus`` of ``because``,
+# ``increas`` of ``increased``, ``databas``, ``respons``): on Django and SciFact every such word
+# of 100 rows or more gets its own token back from one of them.
+_ENDINGS = ("e", "s", "es", "ed", "ing", "y", "al", "ion", "ate", "ic", "ive", "ous", "ent", "ant", "er", "ize")
+
+
+def _surface(cache: _Cache, word: str) -> str | None:
+    """A phrase whose one token is ``word`` (a stem of the index that the porter stemmer
+    changes again: ``"becaus"`` is searched as ``becau``): ``word`` and an ending it lost; None
+    when none gives it back (its list is read when asked). Caller holds the lock."""
+    for ending in _ENDINGS:
+        phrase = _quote(word + ending)
+        if cache.key(phrase) == (word,):
+            return phrase
+    return None
 
 
 def _read_only(path: str) -> sqlite3.Connection:
