@@ -363,3 +363,31 @@ def test_the_warm_up_reads_the_lists_of_stems_the_stemmer_changes_again(make_pro
             assert _best(conn, phrases, 5) == topk.plain(conn, WORDS, phrases[0], 5)
     finally:
         conn.close()
+
+
+def test_the_superseded_matches_are_counted_from_the_lists_as_sql_counts_them(make_project):
+    greek = _GREEK.split()
+    files = {f"docs/n{i:02d}.md": f"# Note {i}\n\n{' '.join(greek[i % 7 : i % 7 + 5])} words.\n" for i in range(40)}
+    project = make_project(files, name="edited")
+    resync(project)
+    for i in range(0, 40, 3):  # edited since: their old excerpts superseded
+        path = project.root / f"docs/n{i:02d}.md"
+        path.write_text(path.read_text(encoding="utf-8").replace("words", "new words"), encoding="utf-8")
+    resync(project)
+    conn = connect(project.db_path)
+    superseded = fts.Filters(lifecycles=("superseded",))
+    try:
+        held = conn.execute("SELECT count(*) FROM facts WHERE lifecycle = 'superseded'").fetchone()[0]
+        assert 0 < held <= fts.COUNT_AMONG
+        queries = [('"alpha"', '"gamma"'), ('"zeta"',), ('"eta"', '"words"', '"nothing"'), ('"nothing"',)]
+        postings.enable(False)
+        expected = [fts.count_words(conn, " OR ".join(q), superseded) for q in queries]
+        assert any(expected) and 0 in expected
+        postings.enable()
+        for phrases, count in zip(queries, expected, strict=True):
+            _best(conn, phrases, 5)  # the ranking reads the lists
+            match = " OR ".join(phrases)
+            assert not _statements(conn, lambda m=match: fts.count_words(conn, m, superseded)), phrases
+            assert fts.count_words(conn, match, superseded) == count, phrases
+    finally:
+        conn.close()

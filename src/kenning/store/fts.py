@@ -23,6 +23,7 @@ if TYPE_CHECKING:
     from kenning.store.handle import EngineConnection
 
 OVERFETCH = 3  # FTS page size as a multiple of the hits wanted, before filtering
+COUNT_AMONG = 256  # facts passing a count's filters looked up in the impact lists, at most
 TRIGRAM_WEIGHTS = (4.0, 1.0)  # title, path (migration 0016: keywords are in the word index only)
 SYNTAX_HINT = (
     'FTS syntax: terms, "phrases", prefix*, AND / OR / NOT between terms, balanced parentheses, '
@@ -185,10 +186,20 @@ def count_trigrams(conn: EngineConnection, match: str, filters: Filters) -> int:
 
 def _count(conn: sqlite3.Connection, table: str, match: str, filters: Filters) -> int:
     where, params = _where(filters)
-    # No fact passes the filters (often: no superseded fact at all, the count every served
-    # answer makes): an index lookup answers, where the count would read every match.
-    if conn.execute(f"SELECT 1 FROM facts f WHERE {where} LIMIT 1", params).fetchone() is None:
+    # Few facts pass the filters (often: the superseded ones of a project edited since its
+    # first sync, the count every served answer makes; none at all: 0): the impact lists
+    # the ranking just read say which of them match, where the count reads every match
+    # (Django: 4.5 ms a question, 25 ms on LoCoMo x10, for any superseded fact at all).
+    few = [
+        row[0] for row in conn.execute(f"SELECT f.id FROM facts f WHERE {where} LIMIT ?", (*params, COUNT_AMONG + 1))
+    ]
+    if not few:
         return 0
+    phrases = fts_topk.phrases_of(match)
+    if phrases and len(few) <= COUNT_AMONG:
+        counted = postings.count_holding(conn, table, phrases, few)
+        if counted is not None:
+            return counted
     # CROSS JOIN: the FTS table drives. Driven by a selective filter, SQLite re-ran the MATCH
     # once per fact, re-expanding a prefix term every time (14 s for `s*` on 27 MB).
     return int(

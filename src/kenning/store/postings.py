@@ -29,6 +29,7 @@ from __future__ import annotations
 
 import sqlite3
 from array import array
+from bisect import bisect_left
 
 from kenning.store import fts_tokens, impact_sum
 from kenning.store.db import store_file
@@ -101,6 +102,32 @@ def best(
             _renew(conn, (store_file(conn), table, scoring), cache.state)
             return None
         return top_k(lists, k)
+
+
+def count_holding(conn: sqlite3.Connection, table: str, phrases: tuple[str, ...], ids: list[int]) -> int | None:
+    """How many of ``ids`` hold one of ``phrases`` at least (the rows ``<table> MATCH "p1" OR
+    "p2" …`` finds among them), from the lists kept in memory: a look-up of each id in each
+    list (rowid order), no statement; None when this process keeps no lists or one of the
+    phrases' lists is not held at the store's state (the caller counts in SQL)."""
+    lock = _LOCK
+    if lock is None or not phrases or len(phrases) > MAX_PHRASES or conn.in_transaction:
+        return None
+    path = store_file(conn)
+    with lock:
+        state = _state(conn, table)
+        for (held_path, held_table, _), cache in _CACHES.items():
+            if held_path != path or held_table != table or cache.state != state:
+                continue
+            lists = [cache.lists.get(cache.key(p)) for p in phrases]
+            if all(p is not None for p in lists):
+                docs = [p.docs for p in lists if p is not None]
+                return sum(1 for i in ids if any(_holds(d, i) for d in docs))
+    return None
+
+
+def _holds(docs: array[int], doc: int) -> bool:
+    at = bisect_left(docs, doc)
+    return at < len(docs) and docs[at] == doc
 
 
 def top_k(lists: list[Posting], k: int) -> list[tuple[int, float]]:
@@ -205,7 +232,8 @@ def cached_postings() -> int:
 def _read(conn: sqlite3.Connection, table: str, scoring: str, phrase: str) -> Posting:
     docs: array[int] = array("q")
     impacts: array[float] = array("d")
-    for doc, score in conn.execute(f"SELECT rowid, {scoring} FROM {table} WHERE {table} MATCH ?", (phrase,)):
+    sql = f"SELECT rowid, {scoring} FROM {table} WHERE {table} MATCH ? ORDER BY rowid"  # FTS5's own order
+    for doc, score in conn.execute(sql, (phrase,)):
         docs.append(doc)
         impacts.append(-score)
     return Posting(docs, impacts)
