@@ -357,14 +357,13 @@ def _warm_pass(key: tuple[str, str, str], task: Warm, lock: Any) -> tuple[int, i
         for word, rows in words:
             if added + rows > task.budget:
                 continue
-            phrase: str | None = _quote(word)
             with lock:
                 cache = _CACHES.get(key)
                 if _WARM.get(key) is not task or cache is None or cache.state != state:
                     return lists, added
-                word_key = cache.key(phrase)
-                if word_key != (word,):  # a stem the porter stemmer changes again (``becaus``)
-                    phrase, word_key = _surface(cache, word), (word,)
+                word_key = (word,)
+                # a stem the porter stemmer changes again (``becaus``): read through a word giving it back
+                phrase = _quote(word) if cache.key(_quote(word)) == word_key else _surface(cache, word)
                 if phrase is None or word_key in skip:
                     continue
                 held = cache.lists.get(word_key)  # asked already: counted, kept
