@@ -52,6 +52,7 @@ import json
 import os
 import re
 import resource
+import shutil
 import sys
 import tempfile
 import time
@@ -60,6 +61,8 @@ from pathlib import Path
 from _common import DEFAULT_DATA, relax_query_budget, require, table
 
 TARGET_EXCERPTS = 50_000
+# The stores' files: 2 since 2026-12-03 (the copy marker on the title line and the last paragraph).
+LAYOUT = "2"
 OR_QUERY = (
     "SELECT rowid, bm25(facts_fts, 2.0, 1.5, 1.2, 1.0) AS s FROM facts_fts WHERE facts_fts MATCH ? ORDER BY s LIMIT 10"
 )
@@ -104,14 +107,14 @@ def _scifact(data: Path, root: Path, copies: int) -> tuple[Path, list[str], list
     folder = data / "scifact"
     if not require(folder / "corpus.jsonl", "SciFact corpus"):
         return None
-    if not (root / ".kenning" / "bench-synced").exists():
+    if not _synced(root):
         docs = [json.loads(line) for line in (folder / "corpus.jsonl").read_text(encoding="utf-8").splitlines()]
         for copy in range(copies):
             target = root / f"c{copy:02d}"
             target.mkdir(parents=True, exist_ok=True)
             for doc in docs:
                 title = " ".join(doc["title"].split()) or doc["_id"]
-                text = f"# {title}\n\n{doc['text']}\n\n{_marker(copy)}\n"
+                text = f"# {title} {_marker(copy)}\n\n{doc['text']} {_marker(copy)}\n"
                 (target / f"{doc['_id']}.md").write_text(text, encoding="utf-8")
         _sync(root, "scifact")
     else:
@@ -133,7 +136,7 @@ def _locomo(data: Path, root: Path, copies: int) -> tuple[Path, list[str], list[
     if not require(path, "LoCoMo data"):
         return None
     conversations = json.loads(path.read_text(encoding="utf-8"))
-    if not (root / ".kenning" / "bench-synced").exists():
+    if not _synced(root):
         for copy in range(copies):
             for number, conversation in enumerate(conversations, 1):
                 talk = conversation["conversation"]
@@ -142,7 +145,7 @@ def _locomo(data: Path, root: Path, copies: int) -> tuple[Path, list[str], list[
                 sessions = sorted(int(k.split("_")[1]) for k in talk if k.startswith("session_") and k.count("_") == 1)
                 for n in sessions:
                     date = talk.get(f"session_{n}_date_time", "")
-                    parts = [f"# Conversation {number}, session {n} ({date})\n"]
+                    parts = [f"# Conversation {number}, session {n} ({date}) {_marker(copy)}\n"]
                     for turn in talk[f"session_{n}"]:
                         text = turn["text"] + (
                             f"\n\n[image: {turn['blip_caption']}]" if turn.get("blip_caption") else ""
@@ -158,8 +161,22 @@ def _locomo(data: Path, root: Path, copies: int) -> tuple[Path, list[str], list[
 
 
 def _marker(copy: int) -> str:
-    """A word no question holds that tells the copies apart: kenning keeps identical excerpts once."""
+    """A word no question holds that tells the copies apart: kenning keeps identical excerpts once.
+    It ends the title line and the last paragraph (a section of its own, it made a title-only
+    excerpt one excerpt with ten locations and the marker alone an excerpt: ``LAYOUT`` 1)."""
     return f"zq{copy:02d}"
+
+
+def _synced(root: Path) -> bool:
+    """Whether ``root`` holds a store synced from this script's current files (``LAYOUT``). A
+    kept folder of another layout is removed: synced again over it, its every excerpt would be
+    superseded, not gone (twice the rows, and a store no fresh sync makes)."""
+    done = root / ".kenning" / "bench-synced"
+    if done.exists() and done.read_text(encoding="utf-8").strip() == LAYOUT:
+        return True
+    if done.exists():  # a store this script made (nothing else is removed)
+        shutil.rmtree(root)
+    return False
 
 
 def _sync(root: Path, name: str) -> None:
@@ -173,7 +190,7 @@ def _sync(root: Path, name: str) -> None:
     config.write_text(f"{text}\n[dense]\nenabled = false\n", encoding="utf-8")
     started = time.perf_counter()
     sync(load_project(root), now=utc_now())
-    (root / ".kenning" / "bench-synced").write_text("", encoding="utf-8")
+    (root / ".kenning" / "bench-synced").write_text(LAYOUT, encoding="utf-8")
     print(f"{name}: synced in {time.perf_counter() - started:.1f} s", file=sys.stderr)
 
 
