@@ -6,10 +6,12 @@ beside the plain FTS5 OR query over the same text in the same run.
     python bench/nl_latency.py --corpus scifact --keep /tmp/nl   # keep (and reuse) the stores
 
 Stores: SciFact, every abstract as a Markdown document (``# title`` then the text), the
-whole corpus copied ``--copies`` times into folders ``cNN/``, each excerpt ending with a word
-naming its copy (``zq03``: kenning keeps identical excerpts once); LoCoMo, every session of the 10
-conversations as a Markdown document, one section per turn (``## speaker (date)``, the text,
-the image caption), copied likewise. Each store is synced by the product's ``sync`` (dense off).
+whole corpus copied ``--copies`` times into folders ``cNN/``, the title line and the last
+paragraph ending with a word naming the copy (``zq03``: kenning keeps identical excerpts once);
+LoCoMo, every session of the 10 conversations as a Markdown document, one section per turn
+(``## speaker (date)``, the text, the image caption, the word), copied likewise, the session's
+title line ending with the word too. Each store is synced by the product's ``sync`` (dense off);
+a kept store of an older layout (``LAYOUT``) is removed and built again.
 
 Questions: SciFact's 300 test claims and the LoCoMo questions of conversations 6-10 are timed;
 the process is first warmed as a server is: the lists of the store's common words read by
@@ -246,10 +248,10 @@ def _measure(root: Path, warm: list[str], timed: list[str], mcp: bool, baseline:
     for question in warm:
         ask_project(project, question, now=now, conn=conn)
     for question, match in zip(timed, matches, strict=True):
-        # the ask first: the lists of its words that neither the warm-up nor the warm questions
-        # read are read in its time, as a server's first asking of them does
         if match is None:
             continue
+        # the ask first: the lists of its words that neither the warm-up nor the warm questions
+        # read are read in its time, as a server's first asking of them does
         clock("ask", lambda q=question: ask_project(project, q, now=now, conn=conn))
         clock("or", lambda m=match: conn.execute(OR_QUERY, (m,)).fetchall())
         clock("ranking", lambda m=match: lexical.bm25(conn, m, fts.Filters(), 10))
