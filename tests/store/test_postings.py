@@ -153,14 +153,14 @@ def test_the_numpy_sum_takes_its_floor_from_a_list_and_steps_aside_when_it_is_ze
     pass it: every matched row is ranked instead."""
     monkeypatch.setattr(impact_sum, "NUMPY_FROM", 0)
     floors: list[float] = []
-    partition = impact_sum._numpy().partition
+    partition = impact_sum.numpy_if_installed().partition
 
     def watched(values, kth):
         out = partition(values, kth)
         floors.append(float(out[kth]))
         return out
 
-    np = impact_sum._numpy()
+    np = impact_sum.numpy_if_installed()
     monkeypatch.setattr(np, "partition", watched)
     zero = postings.Posting(array("q", range(1, 30)), array("d", [0.0] * 29))
     other = postings.Posting(array("q", [5, 40, 41]), array("d", [1.0, 2.0, 0.5]))
@@ -397,5 +397,33 @@ def test_the_superseded_matches_are_counted_from_the_lists_as_sql_counts_them(ma
             match = " OR ".join(phrases)
             assert not _statements(conn, lambda m=match: fts.count_words(conn, m, superseded)), phrases
             assert fts.count_words(conn, match, superseded) == count, phrases
+    finally:
+        conn.close()
+
+
+def test_many_superseded_matches_are_counted_from_the_lists_and_a_mask_as_sql_counts_them(make_project, monkeypatch):
+    pytest.importorskip("numpy")
+    greek = _GREEK.split()
+    files = {f"docs/n{i:02d}.md": f"# Note {i}\n\n{' '.join(greek[i % 7 : i % 7 + 5])} words.\n" for i in range(40)}
+    project = make_project(files, name="rewritten")
+    resync(project)
+    for i in range(0, 40, 2):  # half the files rewritten: active facts among the superseded ones' ids
+        path = project.root / f"docs/n{i:02d}.md"
+        path.write_text(path.read_text(encoding="utf-8").replace("words", "new words"), encoding="utf-8")
+    resync(project)
+    monkeypatch.setattr(fts, "COUNT_AMONG", 3)  # more superseded facts than the look-ups take
+    conn = connect(project.db_path)
+    superseded = fts.Filters(lifecycles=("superseded",))
+    joined = (
+        "SELECT count(*) FROM facts_fts JOIN facts f ON f.id = facts_fts.rowid "
+        "WHERE facts_fts MATCH ? AND f.lifecycle = 'superseded'"
+    )
+    try:
+        assert conn.execute("SELECT count(*) FROM facts WHERE lifecycle = 'superseded'").fetchone()[0] > 3
+        for phrases in [('"alpha"', '"gamma"'), ('"zeta"',), ('"eta"', '"words"', '"nothing"'), ('"nothing"',)]:
+            match = " OR ".join(phrases)
+            _best(conn, phrases, 5)  # the ranking reads the lists
+            assert not _statements(conn, lambda m=match: fts.count_words(conn, m, superseded)), phrases
+            assert fts.count_words(conn, match, superseded) == conn.execute(joined, (match,)).fetchone()[0], phrases
     finally:
         conn.close()

@@ -206,6 +206,10 @@ def _count(conn: sqlite3.Connection, table: str, match: str, filters: Filters) -
             marks = ",".join("?" * len(few))
             sql = f"SELECT count(*) FROM {table} WHERE {table} MATCH ? AND rowid IN ({marks})"
             return int(conn.execute(sql, (match, *few)).fetchone()[0])
+    elif phrases:  # many (a project whose files were rewritten): a mask of them over the lists
+        counted = postings.count_marked(conn, table, phrases, where, tuple(params))
+        if counted is not None:
+            return counted
     # CROSS JOIN: the FTS table drives. Driven by a selective filter, SQLite re-ran the MATCH
     # once per fact, re-expanding a prefix term every time (14 s for `s*` on 27 MB).
     return int(

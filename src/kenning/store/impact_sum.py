@@ -59,7 +59,7 @@ def top_k(lists: list[Posting], k: int, *, use_numpy: bool = True) -> list[tuple
     ``(rowid, -score)``, best first, ties to the lower rowid: summed in numpy when it is
     installed (the ``dense`` extra), allowed and the lists are long, else pruned in pure Python."""
     if use_numpy and sum(len(p) for p in lists) >= NUMPY_FROM:
-        np = _numpy()
+        np = numpy_if_installed()
         if np is not None:
             return _top_k_numpy(np, lists, k)
     return _top_k_python(lists, k)
@@ -106,7 +106,7 @@ def _best(np: Any, scores: Any, found: Any, k: int) -> list[tuple[int, float]]:
     return [(int(doc), -float(scores[doc])) for doc in best]
 
 
-def _numpy() -> Any:
+def numpy_if_installed() -> Any:
     """numpy when installed, else None; imported on first need only (start-up time: a
     one-shot search never sums long lists)."""
     try:

@@ -67,6 +67,8 @@ class _Cache:
 
 
 _CACHES: dict[tuple[str, str, str], _Cache] = {}
+_MASKS: dict[tuple[object, ...], Any] = {}  # count_marked's masks of facts, by store state and filter
+MASKS_KEPT = 8
 _LOCK: Any = None  # set by enable(); the servers answer from several threads
 _HELD = [0]  # postings held by every cache together
 
@@ -115,16 +117,61 @@ def count_holding(conn: sqlite3.Connection, table: str, phrases: tuple[str, ...]
     lock = _LOCK
     if lock is None or not phrases or len(phrases) > MAX_PHRASES or conn.in_transaction:
         return None
-    path = store_file(conn)
     with lock:
-        state = _state(conn, table)
-        for (held_path, held_table, _), cache in _CACHES.items():
-            if held_path != path or held_table != table or cache.state != state:
-                continue
-            lists = [cache.lists.get(cache.key(p)) for p in phrases]
-            if all(p is not None for p in lists):
-                docs = [p.docs for p in lists if p is not None]
-                return sum(1 for i in ids if any(_holds(d, i) for d in docs))
+        held = _held_docs(conn, table, phrases)
+        if held is None:
+            return None
+        return sum(1 for i in ids if any(_holds(d, i) for d in held[1]))
+
+
+def count_marked(
+    conn: sqlite3.Connection, table: str, phrases: tuple[str, ...], marked: str, params: tuple[object, ...]
+) -> int | None:
+    """How many of the facts ``SELECT f.id FROM facts f WHERE <marked>`` selects hold one of
+    ``phrases`` at least, from the lists kept in memory, for many such facts (the superseded
+    ones of a project whose files were rewritten): numpy over the lists and a mask of those
+    facts, the mask kept for the store's state (the first count after a move reads the ids);
+    None without numpy, or as :func:`count_holding`."""
+    lock = _LOCK
+    np = impact_sum.numpy_if_installed()
+    if lock is None or np is None or not phrases or len(phrases) > MAX_PHRASES or conn.in_transaction:
+        return None
+    with lock:
+        held = _held_docs(conn, table, phrases)
+        if held is None:
+            return None
+        key = (*held[0], marked, params)
+        mask = _MASKS.get(key)
+        if mask is None:
+            ids = np.fromiter(
+                (row[0] for row in conn.execute(f"SELECT f.id FROM facts f WHERE {marked}", params)), np.int64
+            )
+            mask = np.zeros(int(ids.max()) + 1 if len(ids) else 0, dtype=bool)
+            mask[ids] = True
+            if len(_MASKS) >= MASKS_KEPT:
+                _MASKS.clear()
+            _MASKS[key] = mask
+        hit = np.zeros(len(mask), dtype=bool)
+        for docs in held[1]:
+            found = np.frombuffer(docs, dtype=np.int64)
+            hit[found[found < len(mask)]] = True
+        return int(np.count_nonzero(hit & mask))
+
+
+def _held_docs(
+    conn: sqlite3.Connection, table: str, phrases: tuple[str, ...]
+) -> tuple[tuple[object, ...], list[array[int]]] | None:
+    """The store's key and state, and the rows of each phrase's list, when every list is held at
+    the store's state (any ranking expression: the rows are the same); None otherwise. Caller
+    holds the lock."""
+    path = store_file(conn)
+    state = _state(conn, table)
+    for (held_path, held_table, _), cache in _CACHES.items():
+        if held_path != path or held_table != table or cache.state != state:
+            continue
+        lists = [cache.lists.get(cache.key(p)) for p in phrases]
+        if all(p is not None for p in lists):
+            return (path, table, *state), [p.docs for p in lists if p is not None]
     return None
 
 
