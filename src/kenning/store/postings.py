@@ -261,17 +261,21 @@ def _store(cache: _Cache, key: tuple[str, ...], posting: Posting) -> None:
 
 
 def clear() -> None:
-    """Forget every list, and stop reading lists in the background (tests, benchmarks)."""
+    """Forget every list (and the counts' masks), and stop reading lists in the background
+    (tests, benchmarks)."""
     lock = _LOCK
     if lock is None:
-        _CACHES.clear()
-        _WARM.clear()
-        _HELD[0] = 0
+        _forget()
         return
     with lock:
-        _CACHES.clear()
-        _WARM.clear()
-        _HELD[0] = 0
+        _forget()
+
+
+def _forget() -> None:
+    _CACHES.clear()
+    _MASKS.clear()
+    _WARM.clear()
+    _HELD[0] = 0
 
 
 def cached_postings() -> int:
