@@ -43,8 +43,8 @@ if TYPE_CHECKING:
 MAX_POSTINGS = 8_000_000  # postings kept per process, all stores together (16 bytes each: 128 MB)
 WARM_POSTINGS = 5_000_000  # postings a warm-up reads at most (80 MB), within MAX_POSTINGS
 # Rows a word's list holds at least to be read by a warm-up: one of 100 to 500 rows reads in 0.3-1.5 ms,
-# and a long question asks several (SciFact x10: first asking p95 6.3 / 4.5 / 7.2 ms from 100, 7.3 / 8.9 /
-# 6.5 from 500, alternated; +0.6 M postings; docs/benchmarks.md, thirteenth session of issue 19).
+# and a long question asks several (bench/warm_from.py, SciFact x10: first asking p95 5.1-5.7 ms from 100,
+# 6.7-7.1 from 500, +0.6 M postings; docs/benchmarks.md, thirteenth session of issue 19).
 WARM_FROM = 100
 MAX_PHRASES = 24  # more phrases: the caller's path
 USE_NUMPY = True  # sum long lists in numpy when it is installed (the bench turns it off to compare)
