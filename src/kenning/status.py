@@ -209,7 +209,7 @@ def _dense_engine(conn: Connection | None, project: Project, installed: dict[str
         return installed
     if not dense.enabled(project):
         return {"available": False, "reason": dense.DISABLED}
-    from kenning.dense import index  # numpy and the models: only with the dense extra installed
+    from kenning.dense import index  # the models: only with the dense extra installed
 
     return index.status(conn, project)
 

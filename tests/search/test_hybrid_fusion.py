@@ -7,9 +7,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-pytest.importorskip("numpy", reason="the dense extra is not installed: pip install '.[dense]'")
-
-from kenning.search.hybrid import FUSION, FUSION_MULTILINGUAL, Fusion, fuse, fuse_convex  # noqa: E402
+from kenning.search.hybrid import FUSION, FUSION_MULTILINGUAL, Fusion, fuse, fuse_convex
 
 
 def test_convex_fusion_normalises_each_list_and_counts_a_missing_lexical_score_as_zero():

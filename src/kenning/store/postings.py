@@ -9,8 +9,8 @@ the score of any disjunction of cached phrases, exactly as FTS5 computes it: the
 function is FTS5's own, and the top ``k`` (ties to the lower rowid) is the plain query's.
 
 A query then costs what its phrases' lists hold, never a statement once they are read: the
-lists are summed by ``impact_sum`` (numpy for long lists when it is installed, else a
-pure-Python MaxScore), in the phrases' own order, so the float sums are FTS5's.
+lists are summed by ``impact_sum`` (numpy for long lists, a pure-Python MaxScore for
+short ones), in the phrases' own order, so the float sums are FTS5's.
 
 The lists live per process, per store file and ranking expression, keyed by the tokens FTS5
 makes of the phrase (``fts_tokens``: ``"increased"`` and ``"increases"`` share ``increas``'s
@@ -47,7 +47,7 @@ WARM_POSTINGS = 5_000_000  # postings a warm-up reads at most (80 MB), within MA
 # 6.7-7.1 from 500, +0.6 M postings; docs/benchmarks.md, thirteenth session of issue 19).
 WARM_FROM = 100
 MAX_PHRASES = 24  # more phrases: the caller's path
-USE_NUMPY = True  # sum long lists in numpy when it is installed (the bench turns it off to compare)
+USE_NUMPY = True  # sum long lists in numpy (the bench turns it off to compare)
 
 
 class _Cache:
