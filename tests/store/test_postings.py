@@ -426,3 +426,52 @@ def test_many_superseded_matches_are_counted_from_the_lists_and_a_mask_as_sql_co
             assert fts.count_words(conn, match, superseded) == conn.execute(joined, (match,)).fetchone()[0], phrases
     finally:
         conn.close()
+
+
+def test_a_server_filters_a_rankings_rows_by_lifecycle_in_memory_as_sql_does_and_follows_the_store(make_project):
+    """``fts._passing`` in a server (lists enabled) leaves out the facts a lifecycle filter
+    excludes from a set kept per store state, without a statement: the same rows as the SQL
+    filter, for the default filter and for others; after a sync moves the store, the new state's."""
+    greek = _GREEK.split()
+    files = {f"docs/n{i:02d}.md": f"# Note {i}\n\n{' '.join(greek[i % 7 : i % 7 + 5])} words.\n" for i in range(12)}
+    project = make_project(files, name="lifecycles")
+    resync(project)
+    for i in range(0, 12, 3):
+        path = project.root / f"docs/n{i:02d}.md"
+        path.write_text(path.read_text(encoding="utf-8").replace("words", "new words"), encoding="utf-8")
+    resync(project)
+    conn = connect(project.db_path)
+
+    def sql(ids: list[int], lifecycles: tuple[str, ...]) -> set[int]:
+        marks = ",".join("?" * len(lifecycles))
+        rows = conn.execute(f"SELECT id FROM facts WHERE lifecycle IN ({marks})", lifecycles)
+        return {row[0] for row in rows} & set(ids)
+
+    def filtering(work) -> list[str]:  # the statements that filter the ids
+        ran: list[str] = []
+        conn.set_trace_callback(ran.append)
+        try:
+            work()
+        finally:
+            conn.set_trace_callback(None)
+        return [s for s in ran if "f.id IN" in s]
+
+    try:
+        ids = [row[0] for row in conn.execute("SELECT id FROM facts ORDER BY id DESC")]
+        assert len(sql(ids, ("superseded",))) >= 4
+        for lifecycles in [("active",), ("superseded",), ("active", "superseded"), ("active", "superseded", "retired")]:
+            filters = fts.Filters(lifecycles=lifecycles)
+            assert not filtering(lambda f=filters: fts._passing(conn, ids, f)), lifecycles
+            assert fts._passing(conn, ids, filters) == sql(ids, lifecycles), lifecycles
+        typed = fts.Filters(types=("doc",))  # other filters: SQL
+        assert filtering(lambda: fts._passing(conn, ids, typed))
+        postings.enable(False)  # a one-shot command: SQL, no set kept
+        assert filtering(lambda: fts._passing(conn, ids, fts.Filters()))
+        postings.enable()
+        path = project.root / "docs/n01.md"
+        path.write_text(path.read_text(encoding="utf-8").replace("words", "newer words"), encoding="utf-8")
+        resync(project)
+        ids = [row[0] for row in conn.execute("SELECT id FROM facts ORDER BY id DESC")]
+        assert fts._passing(conn, ids, fts.Filters()) == sql(ids, ("active",))
+    finally:
+        conn.close()

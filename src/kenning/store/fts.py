@@ -12,6 +12,7 @@ from dataclasses import dataclass
 
 from kenning.bounded import keep
 from kenning.errors import InvalidQuery
+from kenning.records import Lifecycle
 from kenning.store import fts_tokens, fts_topk, postings
 from kenning.store.postgres import fts as pg
 from kenning.store.postgres.connection import is_pg
@@ -306,6 +307,9 @@ def _ranked(
 def _passing(conn: sqlite3.Connection, ids: list[int], filters: Filters) -> set[int]:
     if not ids:
         return set()
+    excluded = _left_out(conn, filters)
+    if excluded is not None:
+        return {fact_id for fact_id in ids if fact_id not in excluded}
     where, params = _where(filters)
     marks = ",".join("?" * len(ids))
     return {
@@ -314,3 +318,31 @@ def _passing(conn: sqlite3.Connection, ids: list[int], filters: Filters) -> set[
             f"SELECT f.id FROM facts f NOT INDEXED WHERE f.id IN ({marks}) AND {where}", (*ids, *params)
         )
     }
+
+
+LEFT_OUT_KEPT = 4
+_LEFT_OUT: dict[tuple[object, ...], frozenset[int]] = {}  # by store state and lifecycles
+
+
+def _left_out(conn: sqlite3.Connection, filters: Filters) -> frozenset[int] | None:
+    """The facts a filter of lifecycles alone leaves out (the superseded and retired ones, by
+    default), kept per store state in a server (``postings.enabled``): its answers then filter a
+    ranking's rows in memory instead of one statement each (about 0.15 ms, a tenth of a warm
+    answer on SciFact x10). None: the caller asks SQL (other filters; a one-shot command, which
+    would read these ids for one answer; a transaction in progress)."""
+    if filters.types or filters.path_prefix or filters.memory_type or filters.since or filters.until:
+        return None
+    if not postings.enabled() or conn.in_transaction:
+        return None
+    store = postings.store_key(conn, "facts_fts")  # its write counter: any write moves it
+    if store is None:
+        return None
+    key = (*store, filters.lifecycles)
+    known = _LEFT_OUT.get(key)
+    if known is None:
+        others = sorted({lc.value for lc in Lifecycle} - set(filters.lifecycles))  # IN: the index serves it
+        marks = ",".join("?" * len(others))
+        sql = f"SELECT id FROM facts WHERE lifecycle IN ({marks})"
+        known = frozenset(row[0] for row in conn.execute(sql, others)) if others else frozenset()
+        keep(_LEFT_OUT, key, known, LEFT_OUT_KEPT)
+    return known

@@ -86,6 +86,11 @@ def enable(on: bool = True) -> None:
         _LOCK = threading.Lock()
 
 
+def enabled() -> bool:
+    """Whether this process keeps impact lists (a server: :func:`enable`)."""
+    return _LOCK is not None
+
+
 def best(
     conn: sqlite3.Connection, table: str, scoring: str, phrases: tuple[str, ...], k: int
 ) -> list[tuple[int, float]] | None:
