@@ -103,3 +103,18 @@ def test_an_elided_word_typed_with_a_space_is_no_term_of_a_french_question_only(
     assert parse("quel est le délai d attente par défaut").fts == '"délai" OR "attente" OR "défaut"'
     assert parse("comment l index est il mis a jour").fts == '"index" OR "mis" OR "jour"'
     assert parse("vitamin d deficiency").fts == '"vitamin" OR "d" OR "deficiency"'  # English: as typed
+
+
+def test_the_noun_of_a_french_prepositional_phrase_is_no_term_of_a_french_question():
+    """``sous forme de`` means "as", ``en fonction de`` "depending on": their nouns are not
+    searched (``forme`` would find ``form``, ``fonction`` every ``function``), elided (``en cas
+    d'erreur``, ``à l'aide d'un``) or typed without the apostrophe; the same noun elsewhere is."""
+    assert parse("vues sous forme de classes").terms == ("vues", "classes")
+    assert parse("trier les résultats en fonction de la date").terms == ("trier", "résultats", "date")
+    assert parse("que faire en cas d'erreur").terms == ("faire", "erreur")
+    assert parse("à l'aide d'un fichier").terms == ("fichier",)
+    assert parse("à l aide de git").terms == ("git",)
+    assert parse("la fonction en fonction du cas").terms == ("fonction", "cas")
+    assert parse("la forme de la réponse").terms == ("forme", "réponse")  # no phrase: searched
+    assert parse("les tests en cas limite").terms == ("tests", "cas", "limite")  # no "de" after it: searched
+    assert parse("in the form of a class").terms == ("form", "class")  # English: untouched

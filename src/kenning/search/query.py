@@ -5,10 +5,17 @@ except with ``syntax="fts"``, where FTS5's own parser judges it and its errors b
 from __future__ import annotations
 
 import re
+from collections import Counter
 from dataclasses import dataclass
 
 from kenning.errors import InvalidQuery
-from kenning.search.stop_words import ENGLISH_ONLY, ENGLISH_STOP_WORDS, FRENCH_CUES, FRENCH_STOP_WORDS
+from kenning.search.stop_words import (
+    ENGLISH_ONLY,
+    ENGLISH_STOP_WORDS,
+    FRENCH_CUES,
+    FRENCH_LOCUTIONS,
+    FRENCH_STOP_WORDS,
+)
 from kenning.store.fold import unaccented
 
 MAX_QUERY_CHARS = 500
@@ -128,8 +135,11 @@ def _natural(text: str, french: bool | None = None) -> ParsedQuery:
     tokens = _tokens(text)
     read = FRENCH_STOP_WORDS if french else ENGLISH_STOP_WORDS
     stop_words = _stop_words(tokens) if french is None else read
+    in_locution = _in_locutions(text, tokens) if stop_words is FRENCH_STOP_WORDS else set()
     significant = [
-        t for i, t in enumerate(tokens) if not _is_stop_word(t, stop_words) or _named_letter(tokens, i, stop_words)
+        t
+        for i, t in enumerate(tokens)
+        if i not in in_locution and (not _is_stop_word(t, stop_words) or _named_letter(tokens, i, stop_words))
     ]
     if any(CODE_NAME.search(t) or dotted_name(t) for t in significant):
         significant = [t for t in significant if unaccented(t) not in _WHERE_FRAME]
@@ -196,7 +206,30 @@ def _named_letter(tokens: list[str], i: int, stop_words: frozenset[str]) -> bool
 
 
 _ELIDABLE_LETTERS = frozenset(_ELIDED_LETTERS)
+_WORD = re.compile(r"[^\W_]+")
 _ELIDED_BEFORE = frozenset("aeiouyh")  # what a French elided word stands before (unaccented)
+
+
+def _in_locutions(text: str, tokens: list[str]) -> set[int]:
+    """The positions among ``tokens`` of the nouns of French prepositional phrases
+    (``FRENCH_LOCUTIONS``: ``sous forme de``, ``en fonction du``, ``en cas d'erreur``), read in
+    ``text``, whose elided words ``tokens`` leaves out."""
+    # d'erreur: d, erreur; the article of à l'aide left out, as in ``tokens``
+    words = [w for w in _WORD.findall(unaccented(text.lower())) if w != "l"]
+    found = Counter(
+        (words[j - 1], words[j])
+        for j in range(1, len(words) - 1)
+        if (words[j - 1], words[j]) in FRENCH_LOCUTIONS and words[j + 1] in FRENCH_STOP_WORDS
+    )
+    folded = [unaccented(t.lower()) for t in tokens]
+    out: set[int] = set()
+    before = ""
+    for i, word in enumerate(folded):
+        pair, before = (before, word), word if word != "l" else before  # à l aide: typed without '
+        if found[pair] > 0:
+            found[pair] -= 1
+            out.add(i)
+    return out
 
 
 def _is_stop_word(token: str, stop_words: frozenset[str]) -> bool:

@@ -254,6 +254,28 @@ FRENCH_STOP_WORDS = frozenset(
     ]
 )
 STOP_WORDS = ENGLISH_STOP_WORDS | FRENCH_STOP_WORDS
+# French prepositional phrases whose noun means nothing of its own there: ``sous forme de`` (as),
+# ``en fonction de`` (depending on), ``à l'aide de`` (with). In a French question the noun goes
+# with the stop words around it, instead of being searched (``fonction`` as ``function``,
+# ``forme`` as ``form``). Each: (the word before, the noun), unaccented; a French stop word must
+# follow (``de``, ``du``, ``d'un``: the elided ``d'`` is left out before, so ``un``).
+FRENCH_LOCUTIONS = frozenset(
+    [
+        ("sous", "forme"),
+        ("en", "fonction"),
+        ("a", "aide"),  # à l'aide de: l' is left out before
+        ("au", "lieu"),
+        ("par", "rapport"),
+        ("a", "partir"),
+        ("au", "sein"),
+        ("en", "cas"),
+        ("a", "cause"),
+        ("au", "moyen"),
+        ("de", "maniere"),
+        ("de", "facon"),
+        ("en", "vue"),
+    ]
+)
 # What makes a query read as French: its stop words, less those English shares (`a`, `son`, `plus`)
 # and those too short or too common in mixed text to tell a language by.
 FRENCH_CUES = FRENCH_STOP_WORDS - frozenset(
