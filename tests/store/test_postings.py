@@ -256,14 +256,15 @@ def _warm(project, **settings) -> postings.Warm:
     return task
 
 
-def _statements(conn: sqlite3.Connection, work) -> list[str]:
+def _statements(conn: sqlite3.Connection, work, holding: str = "MATCH") -> list[str]:
+    """The statements ``work`` ran on ``conn`` that hold ``holding``."""
     ran: list[str] = []
     conn.set_trace_callback(ran.append)
     try:
         work()
     finally:
         conn.set_trace_callback(None)
-    return [s for s in ran if "MATCH" in s]
+    return [s for s in ran if holding in s]
 
 
 def test_the_warm_up_reads_the_common_words_lists_and_answers_stay_exact(store):
@@ -448,13 +449,7 @@ def test_a_server_filters_a_rankings_rows_by_lifecycle_in_memory_as_sql_does_and
         return {row[0] for row in rows} & set(ids)
 
     def filtering(work) -> list[str]:  # the statements that filter the ids
-        ran: list[str] = []
-        conn.set_trace_callback(ran.append)
-        try:
-            work()
-        finally:
-            conn.set_trace_callback(None)
-        return [s for s in ran if "f.id IN" in s]
+        return _statements(conn, work, "f.id IN")
 
     try:
         ids = [row[0] for row in conn.execute("SELECT id FROM facts ORDER BY id DESC")]
