@@ -72,6 +72,15 @@ def parsers() -> dict[str, str]:
     return {"markdown": markdown_blocks.PARSER}
 
 
+def ranking_sums() -> str:
+    """What sums a question's long impact lists in a server (``store.impact_sum``): ``numpy``,
+    or ``python`` where numpy cannot be imported (an install without its dependencies: the same
+    answers, slower on a large store)."""
+    from kenning.store import impact_sum
+
+    return "numpy" if impact_sum.numpy_if_installed() is not None else "python"
+
+
 def project_status(project: Project, database_url: str | None = None) -> dict[str, Any]:
     """``database_url`` (``KENNING_DATABASE_URL``, read by the interface) overrides the config's
     ``store``; with either, the PostgreSQL store is reported (level 2), or, unreachable, the
@@ -82,6 +91,7 @@ def project_status(project: Project, database_url: str | None = None) -> dict[st
         "level": 0,
         "confidential": project.config.confidential,
         "parsers": parsers(),
+        "ranking_sums": ranking_sums(),
     }
     degradations: list[str] = []
     url = database_url or project.config.store

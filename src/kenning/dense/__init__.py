@@ -41,6 +41,10 @@ def missing() -> str | None:
         if found is None:
             return f"{NOT_INSTALLED}: no {dist} (pip install 'kenning[dense]')"
         _FOUND.add(module)
+    try:  # found is not enough: a broken build (or a module of that name) raises on import
+        import numpy  # noqa: F401  (imported by the dense modules anyway; a dict look-up once done)
+    except ImportError as exc:
+        return f"{NOT_INSTALLED}: numpy cannot be imported ({exc})"
     return None
 
 

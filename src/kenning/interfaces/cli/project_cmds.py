@@ -222,6 +222,11 @@ def _status_text(data: dict[str, Any]) -> str:
             f"markdown: read by {data['parsers']['markdown']} (markdown-it-pyrs is not installed: it has no wheel "
             "for Python 3.13 or later); the same sections, a slower first sync"
         )
+    if data["ranking_sums"] != "numpy":
+        lines.append(
+            "ranking: long impact lists summed in pure Python (numpy cannot be imported: pip install numpy); "
+            "the same answers, slower on a large store"
+        )
     if PACK_NOT_BUILT_DEGRADATION in data["degradations"]:  # a step to take on a fresh project, no alarm
         lines.append(
             "core pack: not built yet: run `kenning pack build` (the project core agents are given at session start)"
