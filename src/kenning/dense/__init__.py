@@ -76,7 +76,7 @@ def embed_saved(conn: Connection, project: Project, fact_ids: Iterable[int]) -> 
     add. Otherwise ``{"embedded": [embedders]}``, or with ``"error"`` when embedding failed: the
     save is committed whatever happens here, and answers say the index is incomplete until the
     next sync, as before."""
-    if missing() is not None or not enabled(project):
+    if not enabled(project) or missing() is not None:  # disabled: nothing imported
         return None
     from kenning.dense import index
 
@@ -92,7 +92,7 @@ def embed_notes(conn: Connection, project: Project) -> dict[str, Any] | None:
     --global`): no sync reads files there, so its index is built and kept whole here (see
     dense.index.embed_notes). ``None`` when dense does not run here; otherwise as
     :func:`embed_saved`, ``"embedded"`` naming the embedders whose index holds every note."""
-    if missing() is not None or not enabled(project):
+    if not enabled(project) or missing() is not None:  # disabled: nothing imported
         return None
     from kenning.dense import index
 
