@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from kenning.bounded import keep
 from kenning.errors import InvalidQuery
 from kenning.records import Lifecycle
-from kenning.store import fts_tokens, fts_topk, postings
+from kenning.store import fts_tokens, fts_topk, match_counts, postings
 from kenning.store.postgres import fts as pg
 from kenning.store.postgres.connection import is_pg
 
@@ -227,8 +227,8 @@ def _counted_without_scan(
     (a project whose files were rewritten): a mask of them over the lists. None: the caller
     counts every match."""
     if len(passing) > COUNT_AMONG:
-        return postings.count_marked(conn, table, phrases, where, tuple(params))
-    counted = postings.count_holding(conn, table, phrases, passing)
+        return match_counts.count_marked(conn, table, phrases, where, tuple(params))
+    counted = match_counts.count_holding(conn, table, phrases, passing)
     if counted is None and len(passing) <= COUNT_BY_ROWID:
         marks = ",".join("?" * len(passing))
         sql = f"SELECT count(*) FROM {table} WHERE {table} MATCH ? AND rowid IN ({marks})"

@@ -29,7 +29,6 @@ from __future__ import annotations
 
 import sqlite3
 from array import array
-from bisect import bisect_left
 
 from kenning.store import fts_tokens, impact_sum
 from kenning.store.db import store_file
@@ -67,8 +66,6 @@ class _Cache:
 
 
 _CACHES: dict[tuple[str, str, str], _Cache] = {}
-_MASKS: dict[tuple[object, ...], Any] = {}  # count_marked's masks of facts, by store state and filter
-MASKS_KEPT = 8
 _LOCK: Any = None  # set by enable(); the servers answer from several threads
 _HELD = [0]  # postings held by every cache together
 
@@ -114,75 +111,26 @@ def best(
         return top_k(lists, k)
 
 
-def count_holding(conn: sqlite3.Connection, table: str, phrases: tuple[str, ...], ids: list[int]) -> int | None:
-    """How many of ``ids`` hold one of ``phrases`` at least (the rows ``<table> MATCH "p1" OR
-    "p2" …`` finds among them), from the lists kept in memory: a look-up of each id in each
-    list (rowid order), no statement; None when this process keeps no lists or one of the
-    phrases' lists is not held at the store's state (the caller counts in SQL)."""
+def held_docs(
+    conn: sqlite3.Connection, table: str, phrases: tuple[str, ...]
+) -> tuple[tuple[object, ...], list[array[int]]] | None:
+    """The store's key and state, and the rows of each phrase's list (rowid order), when this
+    process keeps lists and holds every one of them at the store's state (any ranking expression:
+    the rows are the same); None otherwise. A list is never changed once read: the rows may be
+    read after the lock is let go (``match_counts``)."""
     lock = _LOCK
     if lock is None or not phrases or len(phrases) > MAX_PHRASES or conn.in_transaction:
         return None
     with lock:
-        held = _held_docs(conn, table, phrases)
-        if held is None:
-            return None
-        return sum(1 for i in ids if any(_holds(d, i) for d in held[1]))
-
-
-def count_marked(
-    conn: sqlite3.Connection, table: str, phrases: tuple[str, ...], marked: str, params: tuple[object, ...]
-) -> int | None:
-    """How many of the facts ``SELECT f.id FROM facts f WHERE <marked>`` selects hold one of
-    ``phrases`` at least, from the lists kept in memory, for many such facts (the superseded
-    ones of a project whose files were rewritten): numpy over the lists and a mask of those
-    facts, the mask kept for the store's state (the first count after a move reads the ids);
-    None without numpy, or as :func:`count_holding`."""
-    lock = _LOCK
-    np = impact_sum.numpy_if_installed()
-    if lock is None or np is None or not phrases or len(phrases) > MAX_PHRASES or conn.in_transaction:
-        return None
-    with lock:
-        held = _held_docs(conn, table, phrases)
-        if held is None:
-            return None
-        key = (*held[0], marked, params)
-        mask = _MASKS.get(key)
-        if mask is None:
-            ids = np.fromiter(
-                (row[0] for row in conn.execute(f"SELECT f.id FROM facts f WHERE {marked}", params)), np.int64
-            )
-            mask = np.zeros(int(ids.max()) + 1 if len(ids) else 0, dtype=bool)
-            mask[ids] = True
-            if len(_MASKS) >= MASKS_KEPT:
-                _MASKS.clear()
-            _MASKS[key] = mask
-        hit = np.zeros(len(mask), dtype=bool)
-        for docs in held[1]:
-            found = np.frombuffer(docs, dtype=np.int64)
-            hit[found[found < len(mask)]] = True
-        return int(np.count_nonzero(hit & mask))
-
-
-def _held_docs(
-    conn: sqlite3.Connection, table: str, phrases: tuple[str, ...]
-) -> tuple[tuple[object, ...], list[array[int]]] | None:
-    """The store's key and state, and the rows of each phrase's list, when every list is held at
-    the store's state (any ranking expression: the rows are the same); None otherwise. Caller
-    holds the lock."""
-    path = store_file(conn)
-    state = _state(conn, table)
-    for (held_path, held_table, _), cache in _CACHES.items():
-        if held_path != path or held_table != table or cache.state != state:
-            continue
-        lists = [cache.lists.get(cache.key(p)) for p in phrases]
-        if all(p is not None for p in lists):
-            return (path, table, *state), [p.docs for p in lists if p is not None]
+        path = store_file(conn)
+        state = _state(conn, table)
+        for (held_path, held_table, _), cache in _CACHES.items():
+            if held_path != path or held_table != table or cache.state != state:
+                continue
+            lists = [cache.lists.get(cache.key(p)) for p in phrases]
+            if all(p is not None for p in lists):
+                return (path, table, *state), [p.docs for p in lists if p is not None]
     return None
-
-
-def _holds(docs: array[int], doc: int) -> bool:
-    at = bisect_left(docs, doc)
-    return at < len(docs) and docs[at] == doc
 
 
 def top_k(lists: list[Posting], k: int) -> list[tuple[int, float]]:
@@ -266,8 +214,7 @@ def _store(cache: _Cache, key: tuple[str, ...], posting: Posting) -> None:
 
 
 def clear() -> None:
-    """Forget every list (and the counts' masks), and stop reading lists in the background
-    (tests, benchmarks)."""
+    """Forget every list, and stop reading lists in the background (tests, benchmarks)."""
     lock = _LOCK
     if lock is None:
         _forget()
@@ -278,7 +225,6 @@ def clear() -> None:
 
 def _forget() -> None:
     _CACHES.clear()
-    _MASKS.clear()
     _WARM.clear()
     _HELD[0] = 0
 
