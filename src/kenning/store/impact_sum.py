@@ -57,8 +57,8 @@ class Posting:
 
 def top_k(lists: list[Posting], k: int, *, use_numpy: bool = True) -> list[tuple[int, float]]:
     """The best ``k`` rows of the sum of ``lists`` (in their order, repeats counted), as
-    ``(rowid, -score)``, best first, ties to the lower rowid: summed in numpy when it is
-    installed (the ``dense`` extra), allowed and the lists are long, else pruned in pure Python."""
+    ``(rowid, -score)``, best first, ties to the lower rowid: summed in numpy when the lists are
+    long and ``use_numpy`` allows it (numpy importable), else pruned in pure Python."""
     if use_numpy and sum(len(p) for p in lists) >= NUMPY_FROM:
         np = numpy_if_installed()
         if np is not None:
