@@ -103,6 +103,15 @@ GIT_ENV = {
 }
 
 
+def env_without(folder: Path, module: str) -> dict[str, str]:
+    """An environment whose Python processes cannot import ``module``: a module of that name
+    raising ImportError, in ``folder``, first on ``PYTHONPATH``."""
+    folder.mkdir(parents=True, exist_ok=True)
+    (folder / f"{module}.py").write_text("raise ImportError('hidden by the test')\n", encoding="utf-8")
+    path = os.pathsep.join(p for p in (str(folder), os.environ.get("PYTHONPATH", "")) if p)
+    return {**os.environ, "PYTHONPATH": path}
+
+
 def git(root: Path, *args: str) -> str:
     """Run git in ``root`` with a fixed identity and dates, and no user or system config."""
     return subprocess.run(

@@ -10,6 +10,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+from conftest import env_without
+
 KENNING = str(Path(sys.executable).with_name("kenning"))
 
 
@@ -20,11 +22,7 @@ def _status(project, env: dict[str, str], *extra: str) -> str:
 
 def test_status_names_what_sums_the_lists_and_says_when_it_is_pure_python(make_project, tmp_path: Path) -> None:
     project = make_project({"README.md": "# Hi\n"})
-    shim = tmp_path / "no-numpy"
-    shim.mkdir()
-    (shim / "numpy.py").write_text("raise ImportError('hidden by the test')\n", encoding="utf-8")
-    path = os.pathsep.join(p for p in (str(shim), os.environ.get("PYTHONPATH", "")) if p)
-    hidden = {**os.environ, "PYTHONPATH": path}
+    hidden = env_without(tmp_path / "no-numpy", "numpy")
 
     data = json.loads(_status(project, hidden, "--json"))
     assert data["ranking_sums"] == "python"

@@ -16,6 +16,7 @@ from pathlib import Path
 
 import pytest
 
+from conftest import env_without
 from kenning.ingest import markdown_blocks, read
 
 KENNING = str(Path(sys.executable).with_name("kenning"))
@@ -45,11 +46,7 @@ Words about step {i}.
 @pytest.fixture
 def hidden(tmp_path: Path) -> dict[str, str]:
     """An environment whose Python processes cannot import markdown-it-pyrs."""
-    shim = tmp_path / "no-native"
-    shim.mkdir()
-    (shim / "markdown_it_pyrs.py").write_text("raise ImportError('hidden by the test')\n", encoding="utf-8")
-    path = os.pathsep.join(p for p in (str(shim), os.environ.get("PYTHONPATH", "")) if p)
-    return {**os.environ, "PYTHONPATH": path}
+    return env_without(tmp_path / "no-native", "markdown_it_pyrs")
 
 
 def run(args: list[str], env: dict[str, str]) -> str:
