@@ -14,8 +14,9 @@ import pytest
 
 pytest.importorskip("onnxruntime", reason="the dense extra is not installed: pip install '.[dense]'")
 
-from conftest import DENSE_DOCS, NOW, module_home, write_files  # noqa: E402
+from conftest import DENSE_DOCS, NOW, env_without, module_home, write_files  # noqa: E402
 from kenning.config import Project, init_project, load_project  # noqa: E402
+from kenning.dense import DISABLED  # noqa: E402
 from kenning.dense import index as dense_index  # noqa: E402
 from kenning.errors import DenseRefused  # noqa: E402
 from kenning.records import EmptyReason  # noqa: E402
@@ -161,6 +162,37 @@ def test_without_the_extra_ask_is_lexical_and_says_dense_not_installed(synced):
     assert any("no onnxruntime" in note for note in answer["notes"])
     status = json.loads(kenning("status", "--project", str(synced), "--json", block="onnxruntime").stdout)
     assert status["level"] == 0 and status["engines"]["dense"]["reason"].startswith("dense not installed")
+
+
+def ask_importing(root: Path, question: str, env: dict[str, str] | None = None) -> tuple[dict, bool]:
+    """``kenning ask --json`` in a fresh interpreter: the answer, and whether numpy was imported."""
+    code = (
+        "import atexit, sys; "
+        "atexit.register(lambda: sys.stderr.write(f'numpy imported: {\"numpy\" in sys.modules}\\n')); "
+        "from kenning.interfaces.cli.entry import run; "
+        f"sys.argv = ['kenning', 'ask', {question!r}, '--project', {str(root)!r}, '--json']; run()"
+    )
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=300, env=env)
+    assert done.returncode == 0, done.stderr
+    return json.loads(done.stdout), "numpy imported: True" in done.stderr
+
+
+def test_a_one_shot_question_on_a_project_with_dense_off_imports_nothing_of_the_extra(synced, tmp_path):
+    project = english_project(tmp_path, "off")
+    (project.state_dir / "config.toml").write_text('name = "off"\n[dense]\nenabled = false\n')
+    from kenning.sync.run import sync
+
+    sync(load_project(project.root), now=NOW)
+    answer, imported = ask_importing(project.root, PARAPHRASE)
+    assert (answer["mode"], dense_said(answer), imported) == ("lexical", [DISABLED], False)
+    answer, imported = ask_importing(synced, PARAPHRASE)  # dense on: the engine runs, numpy with it
+    assert (answer["mode"], imported) == ("hybrid", True)
+
+
+def test_a_question_routed_to_hybrid_with_numpy_unimportable_is_lexical_and_says_why(synced, tmp_path):
+    answer, _ = ask_importing(synced, PARAPHRASE, env=env_without(tmp_path / "hidden", "numpy"))
+    assert (answer["mode"], answer["level"], dense_said(answer)) == ("lexical", 0, ["dense not installed"])
+    assert any("numpy cannot be imported" in note for note in answer["notes"])
 
 
 def test_bench_scores_hybrid_and_says_dense_is_served_only_inside_it(synced):

@@ -66,3 +66,11 @@ def test_a_question_without_cues_is_searched_once_a_table(monkeypatch):
     route = rules.route("0-dimensional biomaterials show inductive properties", core_fits=True)
     assert route.rule == "default"
     assert len(searched) == 3  # one search a table (relation, frame, freshness), not one a cue
+
+
+def test_a_table_compiles_its_cues_one_by_one_only_when_its_alternation_matches():
+    table = rules.Cues(("alpha", r"beta(?:s)?"))
+    assert rules._cue(table, "nothing of the table here") is None
+    assert "_compiled" not in vars(table)  # one alternation searched, no cue compiled alone
+    assert rules._cue(table, "two Betas and an alpha") == "alpha"  # the table's order, not the text's
+    assert "_compiled" in vars(table)

@@ -173,3 +173,15 @@ def test_a_question_asking_why_and_naming_no_code_finds_the_rationale_before_the
     # a why question that names code leaves code its weight
     named = search_project(project, "why is follow_redirects off by default", SearchOptions(explain=True), now=NOW)
     assert all("why_code" not in e.explain["factors"] for e in named.excerpts)
+
+
+def test_the_postgresql_parser_reads_fts5_barewords_as_fts5_does():
+    """FTS5's bareword characters (fts5_expr.c): A-Z a-z 0-9 _, 0x1A and every non-ASCII one;
+    the level-2 parser spells their complement as the ASCII it leaves (compiled in microseconds)."""
+    from kenning.store.postgres.fts_syntax import _NOT_BARE
+
+    def bare(c: str) -> bool:
+        return c.isascii() and (c.isalnum() or c in "_\x1a") or not c.isascii()
+
+    for code in (*range(0x200), 0x7FF, 0x800, 0xFFFF, 0x10000, 0x10FFFF):
+        assert (_NOT_BARE.search(chr(code)) is None) == bare(chr(code)), hex(code)

@@ -52,7 +52,7 @@ GRAPH_NO_TESTS = "graph links no test to this node: tests that name it, found by
 def dense_installed() -> bool:
     """Whether the dense extra (level 1) is installed; whether its index can serve a given
     question is decided at the question (``kenning.search.hybrid.serving``)."""
-    return dense_engine.missing() is None
+    return dense_engine.missing(imports=False) is None
 
 
 def ask_project(
@@ -248,7 +248,11 @@ def _hybrid(
 ) -> Answer:
     """Level 1 when the dense index can serve this question; otherwise lexical, saying why."""
     words = partial(_lexical, conn, project, parsed, now=now, limit=limit, count_hidden=count_hidden, explain=explain)
-    if dense_engine.missing() is not None:
+    if dense_engine.missing(imports=False) is not None:
+        return words(degradations=(DENSE_MISSING,), notes=(dense_engine.missing(imports=False) or "",))
+    if not dense_engine.enabled(project):  # turned off: nothing of the extra imported
+        return words(degradations=(dense_engine.DISABLED,))
+    if dense_engine.missing() is not None:  # found, but numpy cannot be imported
         return words(degradations=(DENSE_MISSING,), notes=(dense_engine.missing() or "",))
     from kenning.search import hybrid  # the models: only with the dense extra installed
 

@@ -29,8 +29,11 @@ _PACKAGES = (
 _FOUND: set[str] = set()  # packages found once in this process (a server asks at every question)
 
 
-def missing() -> str | None:
-    """Why the dense engine cannot run here (``None`` when it can), naming the missing package."""
+def missing(*, imports: bool = True) -> str | None:
+    """Why the dense engine cannot run here (``None`` when it can), naming the missing package.
+    ``imports=False``: the packages are looked for, not imported (routing a question: a one-shot
+    command that will not embed does not pay numpy's import, some 50 ms); whatever runs the
+    engine asks with the import."""
     for module, dist in _PACKAGES:
         if module in _FOUND and sys.modules.get(module, module) is not None:
             continue  # found before and not blocked since: a search of sys.path costs ~0.1 ms a package
@@ -41,6 +44,8 @@ def missing() -> str | None:
         if found is None:
             return f"{NOT_INSTALLED}: no {dist} (pip install 'kenning[dense]')"
         _FOUND.add(module)
+    if not imports:
+        return None
     try:  # found is not enough: a broken build (or a module of that name) raises on import
         import numpy  # noqa: F401  (imported by the dense modules anyway; a dict look-up once done)
     except ImportError as exc:

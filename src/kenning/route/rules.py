@@ -10,9 +10,9 @@ from __future__ import annotations
 
 import re
 import unicodedata
-from collections.abc import Callable
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
-from functools import lru_cache
+from functools import cached_property, lru_cache
 
 from kenning.route.relations import RELATION_CUES
 
@@ -95,17 +95,30 @@ def _identifier(question: str, signals: Signals) -> str | None:
 # --- cue tables -----------------------------------------------------------------------------
 
 
-class Cues(tuple[re.Pattern[str], ...]):
-    """A table's cue patterns, in order, with ``any``: their alternation in one pattern, which
-    matches exactly when one of them does (most questions hold no cue: one search, not one a cue)."""
+class Cues:
+    """A table's cue patterns, in order (iterating gives them compiled), with ``any``: their
+    alternation in one pattern, which matches exactly when one of them does (most questions
+    hold no cue: one search, not one a cue). Each is compiled when first needed: a one-shot
+    command routes one question, and compiling every cue of every table (about 150) cost it
+    some 10 ms of start-up for cues seldom searched one by one."""
 
-    any: re.Pattern[str]
+    def __init__(self, patterns: Iterable[str | re.Pattern[str]]) -> None:
+        self.patterns = tuple(patterns)  # a source (bounded here as a whole word) or compiled
+
+    def __iter__(self) -> Iterator[re.Pattern[str]]:
+        return iter(self._compiled)
+
+    @cached_property
+    def _compiled(self) -> tuple[re.Pattern[str], ...]:
+        return tuple(re.compile(rf"(?<![\w-]){p}(?![\w-])") if isinstance(p, str) else p for p in self.patterns)
+
+    @cached_property
+    def any(self) -> re.Pattern[str]:
+        return re.compile(r"(?<![\w-])(?:" + "|".join(f"(?:{p})" for p in self.patterns) + r")(?![\w-])")
 
 
 def _cues(*patterns: str) -> Cues:
-    cues = Cues(re.compile(rf"(?<![\w-]){p}(?![\w-])") for p in patterns)
-    cues.any = re.compile(r"(?<![\w-])(?:" + "|".join(f"(?:{p})" for p in patterns) + r")(?![\w-])")
-    return cues
+    return Cues(patterns)
 
 
 # The relation words are one table with the answer layer's (``route.relations``).
