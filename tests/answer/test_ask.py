@@ -13,6 +13,7 @@ from mcp.shared.memory import create_connected_server_and_client_session
 from conftest import NOW, commit_all, resync
 from kenning import registry
 from kenning.answer import ask as ask_module
+from kenning.answer import relations as relations_module
 from kenning.answer.relations import Walked
 from kenning.clock import iso
 from kenning.config import kenning_home
@@ -110,7 +111,7 @@ def fake_graph(monkeypatch, *, built: bool, answer=None, error: Exception | None
 
     state = GraphState.BUILT if built else GraphState.NOT_BUILT
     monkeypatch.setattr(ask_module, "graph_state", lambda conn: state)
-    monkeypatch.setattr(ask_module, "relation_answer", relation_answer)
+    monkeypatch.setattr(relations_module, "relation_answer", relation_answer)  # imported by ask when it runs
 
 
 def test_with_empty_graph_tables_a_relation_question_is_degraded_too(corpus, cli, monkeypatch):

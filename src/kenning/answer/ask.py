@@ -16,10 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from kenning import dense as dense_engine
-from kenning.answer.core import LEVEL, core_answer
 from kenning.answer.naming import content_words, typed_names
-from kenning.answer.relations import relation_answer, relation_of
-from kenning.answer.stale import stale_report
 from kenning.errors import IndexMissing, KenningError
 from kenning.freshness import not_here
 from kenning.graph.walk import NO_RELATIONS, NOT_BUILT, GraphState, graph_state
@@ -30,7 +27,7 @@ from kenning.records import Answer, EmptyReason
 from kenning.registry import GLOBAL_NAME
 from kenning.route.rules import Route, route
 from kenning.search.query import ParsedQuery, parse
-from kenning.search.serve import TEST_BOOST, SearchOptions, is_test_code, noting_sync, search_conn
+from kenning.search.serve import LEVEL, TEST_BOOST, SearchOptions, is_test_code, noting_sync, search_conn
 from kenning.store.db import SERVER_LEVEL, Connection, open_for_reading
 
 GRAPH_NOT_BUILT = NOT_BUILT
@@ -203,10 +200,14 @@ def _run(
         return words(explain=explain)
     match chosen.mode:
         case "freshness":
+            from kenning.answer.stale import stale_report  # each mode's modules when it runs: start-up time
+
             return stale_report(conn, project, now=now, limit=limit)
         case "core":
             if manifest is None:
                 return words(degradations=(CORE_NOT_BUILT,))
+            from kenning.answer.core import core_answer
+
             return core_answer(conn, project, manifest, parsed.text, now=now)
         case "graph":
             return _graph(conn, project, parsed, now=now, limit=limit, explain=explain, count_hidden=count_hidden)
@@ -281,6 +282,8 @@ def _graph(
     explain: bool = False,
     count_hidden: bool = True,
 ) -> Answer:
+    from kenning.answer.relations import relation_answer, relation_of
+
     question = parsed.text
     words = partial(_words, conn, project, parsed, now=now, limit=limit, explain=explain, count_hidden=count_hidden)
     try:
@@ -350,6 +353,8 @@ def _words(
     searched (the relation vocabulary left out: "which tests cover the session" searches
     ``session``, not "tests" and "cover"), or the whole question when none are left; for
     a ``tests`` question, test code weighs ``TEST_BOOST`` instead of being demoted."""
+    from kenning.answer.relations import relation_of
+
     question = parsed.text
     words = content_words(question)
     searched = parse(" ".join(words)) if words else parsed  # the question's own parse when none are left

@@ -1,0 +1,43 @@
+"""A one-shot `kenning ask` imports the modules of the mode that serves it, not every mode's:
+a lexical question does not load the graph walk's answer layer, the core pack's or the
+freshness report's (about 50 ms of a 200 ms command; docs/benchmarks.md, "cliask")."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+
+from conftest import commit_all, resync
+
+MODES = ("kenning.answer.relations", "kenning.answer.core", "kenning.answer.stale")
+FILES = {
+    "docs/cache.md": "# Cache\n\nThe cache keeps parsed pages for an hour.\n",
+    "src/app/cache.py": "def clear_cache():\n    return store()\n\n\ndef store():\n    return {}\n",
+}
+
+
+def ask_loading(root, question: str) -> tuple[dict, set[str]]:
+    """``kenning ask --json`` in a fresh interpreter: the answer, and which of ``MODES`` it imported."""
+    code = (
+        "import atexit, sys; "
+        f"atexit.register(lambda: sys.stderr.write('loaded: ' + ' '.join(m for m in {MODES!r} if m in sys.modules)))"
+        "; from kenning.interfaces.cli.entry import run; "
+        f"sys.argv = ['kenning', 'ask', {question!r}, '--project', {str(root)!r}, '--json']; run()"
+    )
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    return json.loads(done.stdout), set(done.stderr.rsplit("loaded:", 1)[1].split())
+
+
+def test_each_mode_loads_its_own_modules_only(make_project):
+    project = make_project(FILES)
+    commit_all(project.root)
+    resync(project)
+    answer, loaded = ask_loading(project.root, "how long does the cache keep pages")
+    assert answer["mode"] in ("lexical", "hybrid") and answer["excerpts"]
+    assert loaded == set()
+    answer, loaded = ask_loading(project.root, "who calls store")
+    assert (answer["mode"], loaded) == ("graph", {"kenning.answer.relations"})
+    answer, loaded = ask_loading(project.root, "what is stale")
+    assert (answer["mode"], loaded) == ("freshness", {"kenning.answer.stale"})
