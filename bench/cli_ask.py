@@ -1,0 +1,89 @@
+"""A one-shot `kenning ask` as a person or a hook runs it (not a test): the wall time of each
+command, from the interpreter's start to its exit, and what the process imported on the way.
+
+Each run is a fresh interpreter (``python -m kenning ask QUESTION --project PATH``), so the
+figure holds everything a user waits for: start-up, imports, opening the store, routing, the
+answer, printing it. With ``--against SRC`` (a ``src/`` exported from another commit) the two
+trees run in turn, the order alternating, through ``PYTHONPATH``; both are byte-compiled first
+(a shell with ``PYTHONDONTWRITEBYTECODE`` would otherwise compile every module at every run).
+The import lines list the modules of ``kenning.answer`` and the dense extra's numpy each tree
+loaded for the first question (``-X importtime``, their own and cumulative microseconds).
+
+    .venv/bin/python bench/cli_ask.py --project /tmp/kenning-real-projects/flask --runs 15
+    .venv/bin/python bench/cli_ask.py --project PATH --against /tmp/before/src \\
+        --question "how are blueprints registered" --question "who calls url_for"
+    /tmp/plain/bin/python bench/cli_ask.py --project PATH --against /tmp/before/src
+        # another interpreter (a plain `pip install kenning` without the dense extra)
+"""
+
+from __future__ import annotations
+
+import argparse
+import compileall
+import os
+import statistics
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+from _common import REPO
+
+QUESTIONS = ("how are blueprints registered",)
+WATCHED = ("kenning.answer.",)  # and numpy itself
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--project", type=Path, required=True, help="a synced project")
+    parser.add_argument("--question", action="append", help=f"repeatable (default: {QUESTIONS[0]!r})")
+    parser.add_argument("--runs", type=int, default=15, help="runs of each question on each tree (default: 15)")
+    parser.add_argument("--against", type=Path, help="another src/ to time in turn")
+    args = parser.parse_args(argv)
+    trees = [("this tree", REPO / "src")] + ([("against", args.against)] if args.against else [])
+    for _, src in trees:
+        compileall.compile_dir(src, quiet=1)
+    questions = args.question or list(QUESTIONS)
+    print(f"python {sys.executable}; {os.cpu_count()} cores; load average {os.getloadavg()[0]:.2f}")
+    for label, src in trees:
+        print(f"{label}: imported {_imports(src, args.project, questions[0])}")
+    for question in questions:
+        times: dict[str, list[float]] = {label: [] for label, _ in trees}
+        for run in range(args.runs):
+            for label, src in trees if run % 2 == 0 else trees[::-1]:
+                times[label].append(_ask_ms(src, args.project, question))
+        for label, found in times.items():
+            found.sort()
+            print(
+                f"{question!r}, {label}: min / median / max {found[0]:.0f} / {statistics.median(found):.0f} / "
+                f"{found[-1]:.0f} ms ({len(found)} runs)"
+            )
+    print(f"load average at the end {os.getloadavg()[0]:.2f}")
+    return 0
+
+
+def _command(src: Path, project: Path, question: str, *python_options: str) -> tuple[list[str], dict[str, str]]:
+    command = [sys.executable, *python_options, "-m", "kenning", "ask", question, "--project", str(project)]
+    return command, {**os.environ, "PYTHONPATH": str(src)}
+
+
+def _ask_ms(src: Path, project: Path, question: str) -> float:
+    command, env = _command(src, project, question)
+    started = time.perf_counter()
+    subprocess.run(command, env=env, stdout=subprocess.DEVNULL, check=True)
+    return (time.perf_counter() - started) * 1000
+
+
+def _imports(src: Path, project: Path, question: str) -> str:
+    command, env = _command(src, project, question, "-X", "importtime")
+    done = subprocess.run(command, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True, check=True)
+    found = []
+    for line in done.stderr.splitlines():
+        own, total, name = (part.strip() for part in line.removeprefix("import time:").split("|"))
+        if name.startswith(WATCHED) or name == "numpy":  # numpy's own submodules left out
+            found.append(f"{name} ({own}/{total} µs)")
+    return ", ".join(found) or "neither kenning.answer's modules nor numpy"
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
