@@ -150,7 +150,7 @@ class Result:
 @pytest.fixture
 def cli(capsys: pytest.CaptureFixture[str]) -> Callable[..., Result]:
     """Run `kenning ARGS` in-process through the console script's entry point (exit codes
-    included; `search` and `hook session-start` take the paths that skip click)."""
+    included; `search`, `ask` and `hook session-start` take the paths that skip click)."""
     from kenning.interfaces.cli.entry import run as entry
 
     def run(*args: str) -> Result:

@@ -20,10 +20,11 @@ FILES = {
 def ask_loading(root, question: str) -> tuple[dict, set[str]]:
     """``kenning ask --json`` in a fresh interpreter: the answer, and which of ``MODES`` it imported."""
     code = (
-        "import atexit, sys; "
-        f"atexit.register(lambda: sys.stderr.write('loaded: ' + ' '.join(m for m in {MODES!r} if m in sys.modules)))"
-        "; from kenning.interfaces.cli.entry import run; "
-        f"sys.argv = ['kenning', 'ask', {question!r}, '--project', {str(root)!r}, '--json']; run()"
+        "import sys\n"
+        "from kenning.interfaces.cli.entry import run\n"
+        f"try:\n    run(['ask', {question!r}, '--project', {str(root)!r}, '--json'])\n"
+        "except SystemExit as exc:\n    assert exc.code == 0, exc.code\n"
+        f"sys.stderr.write('loaded: ' + ' '.join(m for m in {MODES!r} if m in sys.modules))\n"
     )
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
     assert done.returncode == 0, done.stderr

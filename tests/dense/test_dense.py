@@ -167,13 +167,15 @@ def test_without_the_extra_ask_is_lexical_and_says_dense_not_installed(synced):
 def ask_importing(root: Path, question: str, env: dict[str, str] | None = None) -> tuple[dict, bool]:
     """``kenning ask --json`` in a fresh interpreter: the answer, and whether numpy was imported."""
     code = (
-        "import atexit, sys; "
-        "atexit.register(lambda: sys.stderr.write(f'numpy imported: {\"numpy\" in sys.modules}\\n')); "
-        "from kenning.interfaces.cli.entry import run; "
-        f"sys.argv = ['kenning', 'ask', {question!r}, '--project', {str(root)!r}, '--json']; run()"
+        "import sys\n"
+        "from kenning.interfaces.cli.entry import run\n"
+        f"try:\n    run(['ask', {question!r}, '--project', {str(root)!r}, '--json'])\n"
+        "except SystemExit as exc:\n    assert exc.code == 0, exc.code\n"
+        "sys.stderr.write(f'numpy imported: {\"numpy\" in sys.modules}\\n')\n"
     )
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=300, env=env)
     assert done.returncode == 0, done.stderr
+    assert "numpy imported: " in done.stderr
     return json.loads(done.stdout), "numpy imported: True" in done.stderr
 
 

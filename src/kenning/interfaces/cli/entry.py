@@ -1,9 +1,9 @@
-"""The console script. Four commands are served without importing the CLI library (click
+"""The console script. Five commands are served without importing the CLI library (click
 costs more than either of the first two): `kenning hook session-start`, which runs before
-every agent session, `kenning search`, and `kenning init` and `kenning sync`, a cold index
-(``plain_project``). Anything they do not recognise, and every other command, goes to
-``main``; `kenning init` and `kenning sync` then end the process without the interpreter's
-teardown too."""
+every agent session, `kenning search`, `kenning ask` for one project (``plain_ask``), and
+`kenning init` and `kenning sync`, a cold index (``plain_project``). Anything they do not
+recognise, and every other command, goes to ``main``; `kenning init` and `kenning sync` then
+end the process without the interpreter's teardown too."""
 
 from __future__ import annotations
 
@@ -34,6 +34,10 @@ def run(argv: list[str] | None = None) -> None:
         from kenning.interfaces.cli.plain import fast_search
 
         code = fast_search(args[1:])
+    elif args[:1] == ["ask"]:
+        from kenning.interfaces.cli.plain_ask import fast_ask
+
+        code = fast_ask(args[1:])
     elif args[:1] in _ENDED_NOW:
         from kenning.interfaces.cli.plain_project import fast_project
 

@@ -1,0 +1,75 @@
+"""`kenning ask QUESTION [--limit N] [--explain] [--project DIR] [--json]` served without the CLI
+library (``fast_ask``), as `kenning search` is (``plain.fast_search``): one question is one
+interpreter, and importing click cost it some 25-40 ms of the 150-200 a question takes
+(docs/benchmarks.md, "cliask"). Anything this parser does not recognise (``--all-projects`` and
+its window, ``--help``, a typo, a value out of range) goes to the click command, the one
+reference for options and usage errors; both print the same for the same arguments (tested).
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+from pathlib import Path
+
+from kenning.errors import KenningError
+from kenning.interfaces.cli.plain import LIMIT_RANGE, answer_code, now, report_failure, resolve_project, scan_options
+from kenning.interfaces.terminal_text import terminal_safe
+from kenning.store.handle import StoreError
+
+# `kenning ask` options without --all-projects, as the click command declares them (ask_cmds.ask).
+_FLAGS = {"--explain": "explain", "--json": "as_json"}
+_VALUED = ("--limit", "--project")
+DEFAULT_LIMIT = 10
+
+
+def parse_ask_args(args: list[str]) -> dict[str, object] | None:
+    """``ask`` ARGS as keywords (``question``, ``limit``, ``explain``, ``project_path``,
+    ``as_json``), or None when the click command must handle them."""
+    pairs = scan_options(args, _FLAGS, _VALUED)
+    if pairs is None:
+        return None
+    values: dict[str, object] = {"limit": DEFAULT_LIMIT, "explain": False, "project_path": None, "as_json": False}
+    questions: list[str] = []
+    for name, value in pairs:
+        if name in _FLAGS:
+            values[_FLAGS[name]] = True
+        elif name == "--limit":
+            if not (value.isascii() and value.isdecimal()) or not LIMIT_RANGE[0] <= int(value) <= LIMIT_RANGE[1]:
+                return None
+            values["limit"] = int(value)
+        elif name == "--project":
+            if os.path.isfile(value):
+                return None
+            values["project_path"] = Path(value)
+        elif value.startswith("-"):
+            return None
+        else:
+            questions.append(value)
+    if len(questions) != 1:
+        return None
+    return {"question": questions[0], **values}
+
+
+def fast_ask(args: list[str]) -> int | None:
+    """Serve ``ask`` ARGS; None to hand them to the click command."""
+    parsed = parse_ask_args(args)
+    if parsed is None:
+        return None
+    from kenning.answer.ask import ask_project
+    from kenning.interfaces.render import answer_text, to_json_text
+
+    as_json = bool(parsed["as_json"])
+    try:
+        project = resolve_project(parsed["project_path"], across=True)  # type: ignore[arg-type]
+        answer = ask_project(
+            project,
+            str(parsed["question"]),
+            now=now(),
+            limit=parsed["limit"],  # type: ignore[arg-type]
+            explain=bool(parsed["explain"]),
+        )
+    except (KenningError, StoreError, KeyboardInterrupt) as exc:
+        return report_failure(exc, as_json=as_json, command="kenning ask") or 1
+    sys.stdout.write((to_json_text(answer.to_json()) if as_json else terminal_safe(answer_text(answer))) + "\n")
+    return answer_code(answer)
