@@ -11,20 +11,21 @@ import sys
 from conftest import commit_all, resync
 
 MODES = ("kenning.answer.relations", "kenning.answer.core", "kenning.answer.stale")
+NUMPY = ("numpy",)
 FILES = {
     "docs/cache.md": "# Cache\n\nThe cache keeps parsed pages for an hour.\n",
     "src/app/cache.py": "def clear_cache():\n    return store()\n\n\ndef store():\n    return {}\n",
 }
 
 
-def ask_loading(root, question: str) -> tuple[dict, set[str]]:
-    """``kenning ask --json`` in a fresh interpreter: the answer, and which of ``MODES`` it imported."""
+def ask_loading(root, question: str, watched: tuple[str, ...] = MODES) -> tuple[dict, set[str]]:
+    """``kenning ask --json`` in a fresh interpreter: the answer, and which of ``watched`` it imported."""
     code = (
         "import sys\n"
         "from kenning.interfaces.cli.entry import run\n"
         f"try:\n    run(['ask', {question!r}, '--project', {str(root)!r}, '--json'])\n"
         "except SystemExit as exc:\n    assert exc.code == 0, exc.code\n"
-        f"sys.stderr.write('loaded: ' + ' '.join(m for m in {MODES!r} if m in sys.modules))\n"
+        f"sys.stderr.write('loaded: ' + ' '.join(m for m in {watched!r} if m in sys.modules))\n"
     )
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
     assert done.returncode == 0, done.stderr
@@ -42,3 +43,16 @@ def test_each_mode_loads_its_own_modules_only(make_project):
     assert (answer["mode"], loaded) == ("graph", {"kenning.answer.relations"})
     answer, loaded = ask_loading(project.root, "what is stale")
     assert (answer["mode"], loaded) == ("freshness", {"kenning.answer.stale"})
+
+
+def test_a_misspelt_question_is_corrected_without_importing_numpy(make_project):
+    """The spelling rule counts each candidate's matches among the served facts; past 256 of them
+    a server counts over the impact lists it keeps, in numpy. A one-shot command keeps none: it
+    counts in SQL, and importing numpy (50 ms or more) bought it nothing."""
+    files = {f"notes/n{i:03d}.md": f"# Cache note {i}\n\nThe cache keeps page {i} for an hour.\n" for i in range(300)}
+    project = make_project(files, config='name = "demo"\n[dense]\nenabled = false\n')  # level 0: no engine of numpy
+    commit_all(project.root)
+    resync(project)
+    answer, loaded = ask_loading(project.root, "how long does the cahce keep pages", NUMPY)
+    assert any("searched 'cache'" in note for note in answer["notes"]), answer["notes"]
+    assert answer["excerpts"] and loaded == set()

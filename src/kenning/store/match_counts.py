@@ -37,11 +37,12 @@ def count_marked(
 ) -> int | None:
     """How many of the facts ``SELECT f.id FROM facts f WHERE <marked>`` selects hold one of
     ``phrases`` at least: numpy over the lists and a mask of those facts, the mask kept for the
-    store's state (the first count after a move reads the ids); None without numpy, or as
-    :func:`count_holding`."""
-    np = impact_sum.numpy_if_installed()
-    held = postings.held_docs(conn, table, phrases) if np is not None else None
-    if held is None:
+    store's state (the first count after a move reads the ids); None as :func:`count_holding`,
+    or without numpy. The lists are asked first: a one-shot command keeps none, and importing
+    numpy for nothing cost its spelling rule 50 ms or more."""
+    held = postings.held_docs(conn, table, phrases)
+    np = impact_sum.numpy_if_installed() if held is not None else None
+    if held is None or np is None:
         return None
     key = (*held[0], marked, params)
     mask = _MASKS.get(key)
