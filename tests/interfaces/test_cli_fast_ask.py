@@ -1,9 +1,8 @@
-"""`kenning ask` for one project is served without click; the click command stays the reference."""
+"""`kenning ask` for one project is served without click; the click command stays the reference
+(a usage error from click and the console script without click: tests/interfaces/test_cli_fast_search.py,
+for both commands)."""
 
 from __future__ import annotations
-
-import subprocess
-import sys
 
 import pytest
 
@@ -74,22 +73,3 @@ def test_an_unsynced_project_fails_the_same_way_on_both_paths(cli, capsys, make_
 )
 def test_arguments_the_fast_path_does_not_know_go_to_click(args):
     assert parse_ask_args(args) is None
-
-
-def test_a_usage_error_comes_from_click_with_exit_code_2(cli, project_dir):
-    result = cli("ask", "q", "--limit", "0", "--project", str(project_dir))
-    assert result.code == 2
-    assert result.err.startswith("error: `limit` must be at least 1 (got 0)\nhint: ")
-
-
-def test_the_console_script_asks_without_importing_click(project_dir):
-    code = (
-        "import sys\n"
-        "from kenning.interfaces.cli.entry import run\n"
-        "try:\n    run(['ask', 'how is freshness computed', '--project', sys.argv[1]])\n"
-        "except SystemExit as e:\n    assert e.code == 0, e.code\n"
-        "assert 'click' not in sys.modules, 'click was imported'\n"
-    )
-    done = subprocess.run([sys.executable, "-c", code, str(project_dir)], capture_output=True, text=True)
-    assert done.returncode == 0, done.stderr
-    assert "docs/guide.md" in done.stdout

@@ -1,4 +1,5 @@
-"""`kenning search` is served without click; the click command stays the reference."""
+"""`kenning search` is served without click; the click command stays the reference (and for
+`kenning ask`, the two tests below that name both commands; the rest: test_cli_fast_ask.py)."""
 
 from __future__ import annotations
 
@@ -66,8 +67,9 @@ def test_arguments_the_fast_path_does_not_know_go_to_click(args):
     assert parse_search_args(args) is None
 
 
-def test_a_usage_error_comes_from_click_with_exit_code_2(cli, project_dir):
-    result = cli("search", "q", "--limit", "0", "--project", str(project_dir))
+@pytest.mark.parametrize("command", ["search", "ask"])
+def test_a_usage_error_comes_from_click_with_exit_code_2(cli, project_dir, command):
+    result = cli(command, "q", "--limit", "0", "--project", str(project_dir))
     assert result.code == 2
     assert result.err.startswith("error: `limit` must be at least 1 (got 0)\nhint: ")
 
@@ -77,11 +79,12 @@ def test_invalid_syntax_on_the_fast_path_is_a_typed_error(cli, project_dir):
     assert result.code == 2 and result.err.startswith("error: invalid search syntax")
 
 
-def test_the_console_script_searches_without_importing_click(project_dir):
+@pytest.mark.parametrize("command", ["search", "ask"])
+def test_the_console_script_answers_without_importing_click(project_dir, command):
     code = (
         "import sys\n"
         "from kenning.interfaces.cli.entry import run\n"
-        "try:\n    run(['search', 'freshness', '--project', sys.argv[1]])\n"
+        f"try:\n    run([{command!r}, 'how is freshness computed', '--project', sys.argv[1]])\n"
         "except SystemExit as e:\n    assert e.code == 0, e.code\n"
         "assert 'click' not in sys.modules, 'click was imported'\n"
     )

@@ -34,7 +34,8 @@ _FLAGS = {
     "--explain": "explain",
     "--json": "as_json",
 }
-_VALUED = ("--limit", "--type", "--syntax", "--project")
+SHARED_VALUED = ("--limit", "--project")  # the valued options `search` and `ask` (plain_ask) share
+_VALUED = (*SHARED_VALUED, "--type", "--syntax")
 SYNTAXES = ("natural", "fts")
 LIMIT_RANGE = (1, 100)
 
@@ -187,6 +188,18 @@ def scan_options(args: list[str], flags: Collection[str], valued: Collection[str
     return pairs
 
 
+def shared_option(name: str, value: str) -> tuple[str, object] | None:
+    """``--limit`` or ``--project`` as the fast commands take it: (keyword, value), or None when
+    the value is the click command's to judge (out of range, not a number, a file for a project)."""
+    if name == "--limit":
+        if not (value.isascii() and value.isdecimal()) or not LIMIT_RANGE[0] <= int(value) <= LIMIT_RANGE[1]:
+            return None
+        return "limit", int(value)
+    if os.path.isfile(value):
+        return None
+    return "project_path", Path(value)
+
+
 def parse_search_args(args: list[str]) -> dict[str, object] | None:
     """``search`` ARGS as keywords (the query, ``project_path``, ``as_json`` and the
     ``SearchOptions`` fields given), or None when the click
@@ -200,18 +213,15 @@ def parse_search_args(args: list[str]) -> dict[str, object] | None:
     for name, value in pairs:
         if name in _FLAGS:
             values[_FLAGS[name]] = True
-        elif name == "--limit":
-            if not (value.isascii() and value.isdecimal()) or not LIMIT_RANGE[0] <= int(value) <= LIMIT_RANGE[1]:
+        elif name in SHARED_VALUED:
+            taken = shared_option(name, value)
+            if taken is None:
                 return None
-            values["limit"] = int(value)
+            values[taken[0]] = taken[1]
         elif name == "--syntax":
             if value not in SYNTAXES:
                 return None
             values["syntax"] = value
-        elif name == "--project":
-            if os.path.isfile(value):
-                return None
-            values["project_path"] = Path(value)
         elif name == "--type":
             types.append(value)
         elif value.startswith("-"):

@@ -8,25 +8,30 @@ reference for options and usage errors; both print the same for the same argumen
 
 from __future__ import annotations
 
-import os
 import sys
-from pathlib import Path
 
 from kenning.errors import KenningError
-from kenning.interfaces.cli.plain import LIMIT_RANGE, answer_code, now, report_failure, resolve_project, scan_options
+from kenning.interfaces.cli.plain import (
+    SHARED_VALUED,
+    answer_code,
+    now,
+    report_failure,
+    resolve_project,
+    scan_options,
+    shared_option,
+)
 from kenning.interfaces.terminal_text import terminal_safe
 from kenning.store.handle import StoreError
 
 # `kenning ask` options without --all-projects, as the click command declares them (ask_cmds.ask).
 _FLAGS = {"--explain": "explain", "--json": "as_json"}
-_VALUED = ("--limit", "--project")
 DEFAULT_LIMIT = 10
 
 
 def parse_ask_args(args: list[str]) -> dict[str, object] | None:
     """``ask`` ARGS as keywords (``question``, ``limit``, ``explain``, ``project_path``,
     ``as_json``), or None when the click command must handle them."""
-    pairs = scan_options(args, _FLAGS, _VALUED)
+    pairs = scan_options(args, _FLAGS, SHARED_VALUED)
     if pairs is None:
         return None
     values: dict[str, object] = {"limit": DEFAULT_LIMIT, "explain": False, "project_path": None, "as_json": False}
@@ -34,14 +39,11 @@ def parse_ask_args(args: list[str]) -> dict[str, object] | None:
     for name, value in pairs:
         if name in _FLAGS:
             values[_FLAGS[name]] = True
-        elif name == "--limit":
-            if not (value.isascii() and value.isdecimal()) or not LIMIT_RANGE[0] <= int(value) <= LIMIT_RANGE[1]:
+        elif name in SHARED_VALUED:
+            taken = shared_option(name, value)
+            if taken is None:
                 return None
-            values["limit"] = int(value)
-        elif name == "--project":
-            if os.path.isfile(value):
-                return None
-            values["project_path"] = Path(value)
+            values[taken[0]] = taken[1]
         elif value.startswith("-"):
             return None
         else:
