@@ -21,7 +21,7 @@ from kenning.store.handle import StoreError, typed_error
 
 TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (start-up time)
 if TYPE_CHECKING:
-    from collections.abc import Collection
+    from collections.abc import Callable, Collection
 
     from kenning.answer.search import SearchOptions
     from kenning.config import Project
@@ -34,7 +34,7 @@ _FLAGS = {
     "--explain": "explain",
     "--json": "as_json",
 }
-SHARED_VALUED = ("--limit", "--project")  # the valued options `search` and `ask` (plain_ask) share
+SHARED_VALUED = ("--limit", "--project")  # the options every fast command takes (``scan_command``)
 _VALUED = (*SHARED_VALUED, "--type", "--syntax")
 SYNTAXES = ("natural", "fts")
 LIMIT_RANGE = (1, 100)
@@ -188,49 +188,60 @@ def scan_options(args: list[str], flags: Collection[str], valued: Collection[str
     return pairs
 
 
-def shared_option(name: str, value: str) -> tuple[str, object] | None:
-    """``--limit`` or ``--project`` as the fast commands take it: (keyword, value), or None when
-    the value is the click command's to judge (out of range, not a number, a file for a project)."""
-    if name == "--limit":
-        if not (value.isascii() and value.isdecimal()) or not LIMIT_RANGE[0] <= int(value) <= LIMIT_RANGE[1]:
-            return None
-        return "limit", int(value)
-    if os.path.isfile(value):
+def scan_command(
+    args: list[str],
+    flags: dict[str, str],
+    valued: Collection[str],
+    own: Callable[[str, str, dict[str, object]], bool] | None = None,
+) -> tuple[dict[str, object], str] | None:
+    """A fast command's ARGS: the keywords of its flags and options, and its one positional
+    argument; None when the click command must handle them (help, unknown option, invalid value,
+    not exactly one positional argument). ``--limit`` and ``--project`` are read here;
+    ``own(name, value, values)`` takes the command's other options (False: an invalid value)."""
+    pairs = scan_options(args, flags, valued)
+    if pairs is None:
         return None
-    return "project_path", Path(value)
+    values: dict[str, object] = {}
+    positional: list[str] = []
+    for name, value in pairs:
+        if name in flags:
+            values[flags[name]] = True
+        elif name == "--limit":
+            if not (value.isascii() and value.isdecimal()) or not LIMIT_RANGE[0] <= int(value) <= LIMIT_RANGE[1]:
+                return None
+            values["limit"] = int(value)
+        elif name == "--project":
+            if os.path.isfile(value):
+                return None
+            values["project_path"] = Path(value)
+        elif name:
+            if own is None or not own(name, value, values):
+                return None
+        elif value.startswith("-"):
+            return None
+        else:
+            positional.append(value)
+    return (values, positional[0]) if len(positional) == 1 else None
 
 
 def parse_search_args(args: list[str]) -> dict[str, object] | None:
     """``search`` ARGS as keywords (the query, ``project_path``, ``as_json`` and the
     ``SearchOptions`` fields given), or None when the click
     command must handle them (help, unknown option, invalid value, not exactly one query)."""
-    pairs = scan_options(args, _FLAGS, _VALUED)
-    if pairs is None:
-        return None
-    values: dict[str, object] = {}
     types: list[str] = []
-    queries: list[str] = []
-    for name, value in pairs:
-        if name in _FLAGS:
-            values[_FLAGS[name]] = True
-        elif name in SHARED_VALUED:
-            taken = shared_option(name, value)
-            if taken is None:
-                return None
-            values[taken[0]] = taken[1]
-        elif name == "--syntax":
-            if value not in SYNTAXES:
-                return None
-            values["syntax"] = value
-        elif name == "--type":
+
+    def own(name: str, value: str, values: dict[str, object]) -> bool:
+        if name == "--type":
             types.append(value)
-        elif value.startswith("-"):
-            return None
-        else:
-            queries.append(value)
-    if len(queries) != 1:
+            return True
+        values["syntax"] = value  # --syntax
+        return value in SYNTAXES
+
+    found = scan_command(args, _FLAGS, _VALUED, own)
+    if found is None:
         return None
-    return {"query": queries[0], "types": tuple(types), **values}
+    values, query = found
+    return {"query": query, "types": tuple(types), **values}
 
 
 def fast_search(args: list[str]) -> int | None:

@@ -11,15 +11,7 @@ from __future__ import annotations
 import sys
 
 from kenning.errors import KenningError
-from kenning.interfaces.cli.plain import (
-    SHARED_VALUED,
-    answer_code,
-    now,
-    report_failure,
-    resolve_project,
-    scan_options,
-    shared_option,
-)
+from kenning.interfaces.cli.plain import SHARED_VALUED, answer_code, now, report_failure, resolve_project, scan_command
 from kenning.interfaces.terminal_text import terminal_safe
 from kenning.store.handle import StoreError
 
@@ -31,26 +23,12 @@ DEFAULT_LIMIT = 10
 def parse_ask_args(args: list[str]) -> dict[str, object] | None:
     """``ask`` ARGS as keywords (``question``, ``limit``, ``explain``, ``project_path``,
     ``as_json``), or None when the click command must handle them."""
-    pairs = scan_options(args, _FLAGS, SHARED_VALUED)
-    if pairs is None:
+    found = scan_command(args, _FLAGS, SHARED_VALUED)
+    if found is None:
         return None
-    values: dict[str, object] = {"limit": DEFAULT_LIMIT, "explain": False, "project_path": None, "as_json": False}
-    questions: list[str] = []
-    for name, value in pairs:
-        if name in _FLAGS:
-            values[_FLAGS[name]] = True
-        elif name in SHARED_VALUED:
-            taken = shared_option(name, value)
-            if taken is None:
-                return None
-            values[taken[0]] = taken[1]
-        elif value.startswith("-"):
-            return None
-        else:
-            questions.append(value)
-    if len(questions) != 1:
-        return None
-    return {"question": questions[0], **values}
+    values, question = found
+    defaults = {"limit": DEFAULT_LIMIT, "explain": False, "project_path": None, "as_json": False}
+    return {"question": question, **defaults, **values}
 
 
 def fast_ask(args: list[str]) -> int | None:
