@@ -112,6 +112,23 @@ def env_without(folder: Path, module: str) -> dict[str, str]:
     return {**os.environ, "PYTHONPATH": path}
 
 
+def ask_loading(
+    root: Path, question: str, watched: tuple[str, ...], env: dict[str, str] | None = None
+) -> tuple[dict, set[str]]:
+    """``kenning ask --json`` through the console script's entry, in a fresh interpreter: the
+    answer, and which of the modules ``watched`` the process imported."""
+    code = (
+        "import sys\n"
+        "from kenning.interfaces.cli.entry import run\n"
+        f"try:\n    run(['ask', {question!r}, '--project', {str(root)!r}, '--json'])\n"
+        "except SystemExit as exc:\n    assert exc.code == 0, exc.code\n"
+        f"sys.stderr.write('loaded: ' + ' '.join(m for m in {watched!r} if m in sys.modules))\n"
+    )
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=300, env=env)
+    assert done.returncode == 0, done.stderr
+    return json.loads(done.stdout), set(done.stderr.rsplit("loaded:", 1)[1].split())
+
+
 def git(root: Path, *args: str) -> str:
     """Run git in ``root`` with a fixed identity and dates, and no user or system config."""
     return subprocess.run(

@@ -4,11 +4,7 @@ freshness report's (about 50 ms of a 200 ms command; docs/benchmarks.md, "cliask
 
 from __future__ import annotations
 
-import json
-import subprocess
-import sys
-
-from conftest import commit_all, resync
+from conftest import ask_loading, commit_all, resync
 
 MODES = ("kenning.answer.relations", "kenning.answer.core", "kenning.answer.stale")
 NUMPY = ("numpy",)
@@ -18,30 +14,16 @@ FILES = {
 }
 
 
-def ask_loading(root, question: str, watched: tuple[str, ...] = MODES) -> tuple[dict, set[str]]:
-    """``kenning ask --json`` in a fresh interpreter: the answer, and which of ``watched`` it imported."""
-    code = (
-        "import sys\n"
-        "from kenning.interfaces.cli.entry import run\n"
-        f"try:\n    run(['ask', {question!r}, '--project', {str(root)!r}, '--json'])\n"
-        "except SystemExit as exc:\n    assert exc.code == 0, exc.code\n"
-        f"sys.stderr.write('loaded: ' + ' '.join(m for m in {watched!r} if m in sys.modules))\n"
-    )
-    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
-    assert done.returncode == 0, done.stderr
-    return json.loads(done.stdout), set(done.stderr.rsplit("loaded:", 1)[1].split())
-
-
 def test_each_mode_loads_its_own_modules_only(make_project):
     project = make_project(FILES)
     commit_all(project.root)
     resync(project)
-    answer, loaded = ask_loading(project.root, "how long does the cache keep pages")
+    answer, loaded = ask_loading(project.root, "how long does the cache keep pages", MODES)
     assert answer["mode"] in ("lexical", "hybrid") and answer["excerpts"]
     assert loaded == set()
-    answer, loaded = ask_loading(project.root, "who calls store")
+    answer, loaded = ask_loading(project.root, "who calls store", MODES)
     assert (answer["mode"], loaded) == ("graph", {"kenning.answer.relations"})
-    answer, loaded = ask_loading(project.root, "what is stale")
+    answer, loaded = ask_loading(project.root, "what is stale", MODES)
     assert (answer["mode"], loaded) == ("freshness", {"kenning.answer.stale"})
 
 

@@ -14,7 +14,7 @@ import pytest
 
 pytest.importorskip("onnxruntime", reason="the dense extra is not installed: pip install '.[dense]'")
 
-from conftest import DENSE_DOCS, NOW, env_without, module_home, write_files  # noqa: E402
+from conftest import DENSE_DOCS, NOW, ask_loading, env_without, module_home, write_files  # noqa: E402
 from kenning.config import Project, init_project, load_project  # noqa: E402
 from kenning.dense import DISABLED  # noqa: E402
 from kenning.dense import index as dense_index  # noqa: E402
@@ -166,17 +166,8 @@ def test_without_the_extra_ask_is_lexical_and_says_dense_not_installed(synced):
 
 def ask_importing(root: Path, question: str, env: dict[str, str] | None = None) -> tuple[dict, bool]:
     """``kenning ask --json`` in a fresh interpreter: the answer, and whether numpy was imported."""
-    code = (
-        "import sys\n"
-        "from kenning.interfaces.cli.entry import run\n"
-        f"try:\n    run(['ask', {question!r}, '--project', {str(root)!r}, '--json'])\n"
-        "except SystemExit as exc:\n    assert exc.code == 0, exc.code\n"
-        "sys.stderr.write(f'numpy imported: {\"numpy\" in sys.modules}\\n')\n"
-    )
-    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=300, env=env)
-    assert done.returncode == 0, done.stderr
-    assert "numpy imported: " in done.stderr
-    return json.loads(done.stdout), "numpy imported: True" in done.stderr
+    answer, loaded = ask_loading(root, question, ("numpy",), env)
+    return answer, "numpy" in loaded
 
 
 def test_a_one_shot_question_on_a_project_with_dense_off_imports_nothing_of_the_extra(synced, tmp_path):
