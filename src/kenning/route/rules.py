@@ -100,7 +100,7 @@ class Cues:
     alternation in one pattern, which matches exactly when one of them does (most questions
     hold no cue: one search, not one a cue). Each is compiled when first needed: a one-shot
     command routes one question, and compiling every cue of every table (about 150) cost it
-    some 10 ms of start-up for cues seldom searched one by one."""
+    some 10 ms of start-up, timed by hand, for cues seldom searched one by one."""
 
     def __init__(self, patterns: Iterable[str | re.Pattern[str]]) -> None:
         self.patterns = tuple(patterns)  # a source (bounded here as a whole word) or compiled
