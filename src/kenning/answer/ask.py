@@ -249,12 +249,12 @@ def _hybrid(
 ) -> Answer:
     """Level 1 when the dense index can serve this question; otherwise lexical, saying why."""
     words = partial(_lexical, conn, project, parsed, now=now, limit=limit, count_hidden=count_hidden, explain=explain)
-    if dense_engine.missing(imports=False) is not None:
-        return words(degradations=(DENSE_MISSING,), notes=(dense_engine.missing(imports=False) or "",))
-    if not dense_engine.enabled(project):  # turned off: nothing of the extra imported
+    reason = dense_engine.missing(imports=False)
+    if reason is None and not dense_engine.enabled(project):  # turned off: nothing of the extra imported
         return words(degradations=(dense_engine.DISABLED,))
-    if dense_engine.missing() is not None:  # found, but numpy cannot be imported
-        return words(degradations=(DENSE_MISSING,), notes=(dense_engine.missing() or "",))
+    reason = reason or dense_engine.missing()  # found: imported now, a broken numpy named
+    if reason is not None:
+        return words(degradations=(DENSE_MISSING,), notes=(reason,))
     from kenning.search import hybrid  # the models: only with the dense extra installed
 
     embedder, why = hybrid.serving(conn, project, parsed.text)
