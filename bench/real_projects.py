@@ -45,6 +45,11 @@ all) instead of the pinned sdist: ``bench/questions/httpx.git.jsonl`` (34, branc
 where-is, relation, why (CHANGELOG and commits: an expected full sha is a commit), French, exact
 identifiers and paraphrases about github.com/encode/httpx at ae1b9f66 (0.28.1 and after), e.g.
 ``--projects httpx --clone /work/.mirror/encode+httpx/repo --set git`` (docs/benchmarks.md, "walk4").
+``--set calls`` asks who calls a function and which tests cover it in two projects of other
+languages, read from a clone at a pinned commit (``CLONES``): ``bench/questions/cobra.calls.jsonl``
+(13, Go) and ``ky.calls.jsonl`` (12, TypeScript), the callers and tests found with grep in the
+source, e.g. ``--projects cobra --clone https://github.com/spf13/cobra --set calls --level 0``
+(docs/benchmarks.md, "treecalls").
 ``bench/questions/click.jsonl`` (40, branch clickwalk) mixes both kinds on click 8.1.7 (docs/*.rst,
 src/click/, tests/): what X does, where X is defined, who calls X, which tests cover X, imports,
 why (docs/why.rst), how to configure Y, explanation questions ("how does X work"), paraphrases,
@@ -75,6 +80,12 @@ PROJECTS = {  # name: (requirement, folder inside the sdist)
     "flask": ("flask==3.0.3", "flask-3.0.3"),
     "django": ("Django==5.0.6", "Django-5.0.6"),
     "click": ("click==8.1.7", "click-8.1.7"),
+}
+# Projects read from a clone only (``--clone``, no sdist): name -> the commit their questions were
+# written at (``git clone`` of the repository, then that commit checked out).
+CLONES = {
+    "cobra": "adbc8813901bba65827259daa8e22ff94ec1f30e",  # github.com/spf13/cobra (Go)
+    "ky": "3419113b48e034fdcf8fa6bd3be3da7b3d0d758f",  # github.com/sindresorhus/ky (TypeScript)
 }
 COMMIT_DATES = ("2023-03-14T10:00:00+00:00", "2023-11-02T15:30:00+00:00", "2024-06-20T09:15:00+00:00")
 
@@ -113,11 +124,14 @@ def under_git(source: Path, work: Path) -> Path:
     return work
 
 
-def cloned(repository: str, work: Path) -> Path:
-    """A fresh clone of ``repository`` (a path or URL git reads) at ``work``: its real history."""
+def cloned(repository: str, work: Path, commit: str | None = None) -> Path:
+    """A fresh clone of ``repository`` (a path or URL git reads) at ``work``: its real history;
+    ``commit`` checked out when given."""
     if work.exists():
         shutil.rmtree(work)
     subprocess.run(["git", "clone", "-q", repository, str(work)], check=True)
+    if commit:
+        subprocess.run(["git", "-C", str(work), "checkout", "-q", commit], check=True)
     return work
 
 
@@ -242,7 +256,9 @@ def ask_all(
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("--projects", default=",".join(PROJECTS), help="comma-separated: " + ", ".join(PROJECTS))
+    parser.add_argument(
+        "--projects", default=",".join(PROJECTS), help="comma-separated: " + ", ".join([*PROJECTS, *CLONES])
+    )
     parser.add_argument("--cache", type=Path, default=Path.home() / ".cache" / "kenning-bench" / "sdists")
     parser.add_argument("--work", type=Path, default=Path("/tmp/kenning-real-projects"))
     parser.add_argument("--json", action="store_true")
@@ -252,16 +268,20 @@ def main() -> int:
     parser.add_argument("--clone", default="", help="index a clone of this git repository, not the sdist (one project)")
     parser.add_argument("--plain", action="store_true", help="ask each question without its accents, as often typed")
     parser.add_argument(
-        "--set", default="", help="ask bench/questions/NAME.SET.jsonl (walk: httpx, flask, django; fr: django, flask)"
+        "--set",
+        default="",
+        help="ask bench/questions/NAME.SET.jsonl (walk: httpx, flask, django; fr: django, flask; calls: cobra, ky)",
     )
     args = parser.parse_args()
     env = {**os.environ, "KENNING_HOME": str(args.work / "home")}
     results = {}
     for name in args.projects.split(","):
-        requirement, folder = PROJECTS[name]
+        if name in CLONES and not args.clone:
+            parser.error(f"{name} is read from a clone: pass --clone with its repository")
         if args.clone:
-            root = cloned(args.clone, args.work / name)
+            root = cloned(args.clone, args.work / name, CLONES.get(name))
         else:
+            requirement, folder = PROJECTS[name]
             root = under_git(fetch_sdist(requirement, folder, args.cache), args.work / name)
         figures = run_sync(root, env, args.level)
         quality, misses = ask_all(root, name, env, args.set, args.plain)

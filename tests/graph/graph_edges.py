@@ -25,3 +25,8 @@ def file_testers(project, path: str) -> set[tuple[str, str, str]]:
     """(kind, qualified name, link) of what tests the file at ``path`` itself (its ``tested_by``
     edges, not its symbols')."""
     return {(e.dst.kind, e.dst.qualname, e.link) for e in _outgoing(project, "file_path", path, "tested_by")}
+
+
+def covering(project, qualname: str) -> set[tuple[str, str, str]]:
+    """(kind, path, link) of what tests the node of ``qualname`` (its ``tested_by`` edges)."""
+    return {(e.dst.kind, e.dst.path, e.link) for e in _outgoing(project, "qualname", qualname, "tested_by")}

@@ -2,7 +2,8 @@
 
 First the names it types: backticked or quoted text, paths, dotted and code-shaped names,
 ADR, task and commit ids, then plain words that are exactly a symbol's or a module's name
-(case kept: the class ``Timeout`` is not the method ``timeout``). Failing those, "graph,
+(case kept: the class ``Timeout`` is not the method ``timeout``; a stop word only typed
+capitalised after the first word, as Go's exported ``Find`` or ``Get``). Failing those, "graph,
 then lexical over the nodes found": a lexical search restricted to the excerpts that carry
 graph nodes, whose best hits become the start nodes. Each start says how it was resolved
 (``resolved_by``: ``exact``, ``path`` or ``lexical``) and whether the question typed its name
@@ -99,9 +100,13 @@ def named(conn: Connection, question: str, *, plain_words: bool = True) -> list[
         if rows:
             groups.append([Start(Node(*r), text, how or "exact", typed=True) for r in rows])
     if plain_words:
-        words = [t for t in tokens if t not in seen]
-        for i, word in enumerate(words):
-            if word in seen or len(word) < 3 or _is_stop(word):
+        placed = [(at, t) for at, t in enumerate(tokens) if t not in seen]
+        words = [t for _, t in placed]
+        for i, (at, word) in enumerate(placed):
+            if word in seen or len(word) < 3:
+                continue
+            # a common word typed capitalised after the question's first is a name (Go's ``Find``)
+            if _is_stop(word) and not (word[:1].isupper() and at > 0):
                 continue
             seen.add(word)
             after = i + 1 < len(words) and bool(_MODULE_WORD.match(words[i + 1].lower()))

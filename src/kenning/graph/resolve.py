@@ -7,7 +7,9 @@ A reference names its target ("calls `rrf_fuse`", "imports `kenning.search`", "t
   keep ``declared``;
 - a call or a test reference is ``extracted`` when one target is certain (imported from a
   known module, defined in the same file, or the only symbol of that name called as a plain
-  name), ``heuristic`` otherwise (an attribute call, or up to ``MAX_AMBIGUOUS`` homonyms);
+  name), ``heuristic`` otherwise (an attribute call, or up to ``MAX_AMBIGUOUS`` homonyms), and
+  ``heuristic`` at best when its parser said so (a call through a module that carries no
+  module name in the tree-sitter languages: ``ingest.tree_calls``);
 - a call on a method's own receiver (``self.save()``, ``cls.create()``) is ``extracted`` to the
   method of that name of the enclosing class, else of the first of its bases the file names
   (``class Model(Base)``) that defines it (``super().save()``: the bases alone), an imported
@@ -212,6 +214,8 @@ class Resolver:
         src, type_ = row.src, row.type
         if row.target_kind == "symbol":
             chosen, link = narrow(candidates, row.target, row.hint, row.qualified, row.src_path, self._bases.expanded)
+            if row.link == "heuristic":  # its parser could not be sure (``ingest.tree_calls``)
+                link = "heuristic"
         else:
             chosen, link = candidates.rows[:1], row.link
         edge = self.writer.ref_edge

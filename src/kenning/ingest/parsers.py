@@ -34,7 +34,10 @@ _BY_SUFFIX = {
     ".py": "python/13",
     ".pyi": "python/13",
 }
-_TREE_SITTER = "code/1"  # JS/TS, Go, Rust, Java, C/C++, Ruby through tree-sitter (see tree_code.SUFFIXES)
+# JS/TS, Go, Rust, Java, C/C++, Ruby through tree-sitter (see tree_code.SUFFIXES). 2: their calls
+# (``tree_calls``); a Go method is named by its type (``Server.Run``); every package of a Go
+# import block is an ``imports`` reference (only the first was).
+_TREE_SITTER = "code/2"
 _BY_SUFFIX.update(
     {
         suffix: _TREE_SITTER

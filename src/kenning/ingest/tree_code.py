@@ -9,7 +9,6 @@ functions stay inside their parent; classes, modules, namespaces and impl blocks
 
 from __future__ import annotations
 
-import importlib
 import posixpath
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -18,22 +17,13 @@ from pathlib import PurePosixPath
 from typing import Any
 
 from .chunks import Chunk
+from .grammars import grammar
 from .identifiers import keywords_for
 from .relations import Ref, Relations, Symbol
 from .split import split_lines
 from .text import parse_text
+from .tree_calls import call_refs
 
-LANGUAGES = {  # name -> (module, function returning the language pointer)
-    "javascript": ("tree_sitter_javascript", "language"),
-    "typescript": ("tree_sitter_typescript", "language_typescript"),
-    "tsx": ("tree_sitter_typescript", "language_tsx"),
-    "go": ("tree_sitter_go", "language"),
-    "rust": ("tree_sitter_rust", "language"),
-    "java": ("tree_sitter_java", "language"),
-    "c": ("tree_sitter_c", "language"),
-    "cpp": ("tree_sitter_cpp", "language"),
-    "ruby": ("tree_sitter_ruby", "language"),
-}
 SUFFIXES = {
     ".js": "javascript",
     ".mjs": "javascript",
@@ -130,6 +120,7 @@ class _Def:
     end: int
     header_end: int  # last line of the excerpt (a container stops before its first member)
     top: bool
+    bytes: tuple[int, int] = (0, 0)  # its span in the source's UTF-8 (the scope of the calls in it)
 
 
 def language_for(path: str) -> str | None:
@@ -138,10 +129,9 @@ def language_for(path: str) -> str | None:
 
 @cache
 def _parser(language: str) -> Any:
-    from tree_sitter import Language, Parser
+    from tree_sitter import Parser
 
-    module, function = LANGUAGES[language]
-    return Parser(Language(getattr(importlib.import_module(module), function)()))
+    return Parser(grammar(language))
 
 
 def parse_code(text: str, path: str) -> list[Chunk]:
@@ -155,14 +145,15 @@ def parse_code_relations(text: str, path: str) -> tuple[list[Chunk], Relations |
         tree = _parser(language).parse(source.encode("utf-8", "surrogatepass")) if language else None
     except (ImportError, AttributeError, ValueError, OSError):
         tree = None
-    if tree is None or tree.root_node.has_error and not tree.root_node.named_children:
+    if language is None or tree is None or tree.root_node.has_error and not tree.root_node.named_children:
         return [_as_code(c) for c in parse_text(text, path)], None
     defs: list[_Def] = []
     imports: list[Ref] = []
     _visit(tree.root_node, "", False, True, defs, imports, path)
     lines = split_lines(source)
+    calls = call_refs(tree.root_node, language, path, sorted((*d.bytes, d.qualname) for d in defs))
     if not defs:
-        return [_as_code(c) for c in parse_text(text, path)], Relations(refs=tuple(imports))
+        return [_as_code(c) for c in parse_text(text, path)], Relations(refs=(*imports, *calls))
     chunks = _header_chunk(lines, defs, path, language)
     for d in defs:
         end = d.header_end
@@ -184,7 +175,7 @@ def parse_code_relations(text: str, path: str) -> tuple[list[Chunk], Relations |
     symbols = tuple(
         Symbol(d.qualname, d.kind, c.line_start, c.line_end) for d, c in zip(defs, chunks[-len(defs) :], strict=True)
     )
-    return chunks, Relations(symbols=symbols, refs=tuple(imports))
+    return chunks, Relations(symbols=symbols, refs=(*imports, *calls))
 
 
 def _as_code(chunk: Chunk) -> Chunk:
@@ -210,26 +201,26 @@ def _visit(
                 kind = "method"
             start, end = child.start_point[0] + 1, child.end_point[0] + 1
             index = len(defs)
-            defs.append(_Def(prefix + name, kind, start, end, end, top))
+            span = (child.start_byte, child.end_byte)
+            defs.append(_Def(prefix + name, kind, start, end, end, top, span))
             if kind_name in _CONTAINERS:
                 body = child.child_by_field_name("body") or child
                 _visit(body, f"{prefix}{name}.", True, False, defs, imports, path)
                 if len(defs) > index + 1:
                     first = min(d.start for d in defs[index + 1 :])
-                    defs[index] = _Def(prefix + name, kind, start, end, max(start, first - 1), top)
+                    defs[index] = _Def(prefix + name, kind, start, end, max(start, first - 1), top, span)
         elif kind_name in _VARIABLES:
             for decl in child.named_children:
                 value = decl.child_by_field_name("value")
                 name = decl.child_by_field_name("name")
                 if value is not None and value.type in _FUNCTION_VALUES and name is not None:
                     start, end = child.start_point[0] + 1, child.end_point[0] + 1
-                    defs.append(_Def(prefix + _text(name), "function", start, end, end, top))
+                    span = (child.start_byte, child.end_byte)
+                    defs.append(_Def(prefix + _text(name), "function", start, end, end, top, span))
         elif kind_name in _TRANSPARENT:
             _visit(child, prefix, in_container, top, defs, imports, path)
         else:
-            ref = _import(child, path)
-            if ref is not None:
-                imports.append(ref)
+            imports += _imports(child, path)
 
 
 def _name(node: Any) -> str | None:
@@ -238,7 +229,9 @@ def _name(node: Any) -> str | None:
         return _text(target) if target is not None else None
     name = node.child_by_field_name("name")
     if name is not None:
-        return _text(name)
+        receiver = node.child_by_field_name("receiver") if node.type == "method_declaration" else None
+        owner = _receiver_type(receiver) if receiver is not None else None
+        return f"{owner}.{_text(name)}" if owner else _text(name)
     declarator = node.child_by_field_name("declarator")
     while declarator is not None:  # C/C++: int *f(int x) -> pointer_declarator -> function_declarator -> f
         if declarator.type in (
@@ -253,8 +246,30 @@ def _name(node: Any) -> str | None:
     return None
 
 
+def _receiver_type(receiver: Any) -> str | None:
+    """A Go method's type, from its receiver: ``(s *Server)`` and ``(s *Server[T])`` give ``Server``."""
+    declaration = next((n for n in receiver.named_children if n.type == "parameter_declaration"), None)
+    node = declaration.child_by_field_name("type") if declaration is not None else None
+    while node is not None and node.type != "type_identifier":
+        # a pointer's type is its one named child; a generic type's, its ``type`` field
+        node = (
+            node.child_by_field_name("type") if node.type == "generic_type" else next(iter(node.named_children), None)
+        )
+    return _text(node) if node is not None else None
+
+
 def _text(node: Any) -> str:
     return node.text.decode("utf-8", "replace")
+
+
+def _imports(node: Any, path: str) -> list[Ref]:
+    """The ``imports`` references of one top-level statement (Go's import block: one per package)."""
+    if node.type == "import_declaration" and not path.endswith(".java"):
+        specs = sorted((n for n in _descendants(node) if n.type == "import_spec"), key=lambda n: n.start_byte)
+        paths = [p for p in (s.child_by_field_name("path") for s in specs) if p is not None]
+        return [Ref("imports", "module", _unquote(_text(p)), p.start_point[0] + 1) for p in paths]
+    ref = _import(node, path)
+    return [ref] if ref is not None else []
 
 
 def _import(node: Any, path: str) -> Ref | None:
@@ -267,10 +282,6 @@ def _import(node: Any, path: str) -> Ref | None:
             return Ref(
                 "imports", "module", _text(node).removeprefix("import").strip(" ;").removeprefix("static "), line
             )
-        case "import_declaration":  # Go: import "fmt" or import ( ... )
-            specs = [n for n in _descendants(node) if n.type == "import_spec"]
-            paths = [s.child_by_field_name("path") for s in specs]
-            return next((Ref("imports", "module", _unquote(_text(p)), line) for p in paths if p is not None), None)
         case "use_declaration":
             argument = node.child_by_field_name("argument")
             return Ref("imports", "module", _text(argument), line) if argument is not None else None

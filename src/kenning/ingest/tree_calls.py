@@ -1,0 +1,223 @@
+"""Calls in the tree-sitter languages, as ``calls`` references for the graph (``tree_code``).
+
+A tree-sitter query per language finds the call sites in C; each becomes a reference from the
+innermost definition around it (or the file), resolved by ``graph.resolve`` as Python's are:
+
+- a plain call (``render(x)``, ``new Client()``) names a symbol;
+- a call on a receiver (``this.save()``, ``client.send()``, ``s.Run()``) names a method
+  (``qualified``): the one of the same file when only it has that name, else up to
+  ``graph.narrow.MAX_AMBIGUOUS`` homonyms, ``heuristic``;
+- a call through a type (``Parser::new()``, ``Config.load()``, ``Foo::bar()``) names the type
+  as its hint: it reaches that type's method, and nothing when the project has no such type
+  (``String::new()``, ``Object.keys()``, ``Math.max()``);
+- a call through a module or package the file imports (Go's ``store.Open()``, Rust's
+  ``util::parse()``, JavaScript's ``import * as util from './util'``) names the function alone,
+  ``heuristic`` at best, since these names carry no module here; through the standard library
+  or a package from outside (``fmt.Println()``, ``std::cmp::max()``, ``require('fs')``'s
+  ``fs.readFile()``) it is no reference at all, nor is a plain call of a name imported from
+  outside (``import { map } from 'lodash'``).
+
+From a test file (``test_files.is_test_path``) each call is also a ``tested_by`` reference.
+"""
+
+from __future__ import annotations
+
+import bisect
+from collections.abc import Sequence
+from functools import cache
+from typing import Any
+
+from .grammars import grammar
+from .relations import Ref
+from .test_files import is_test_path
+
+_JS = """
+(call_expression function: (identifier) @call)
+(call_expression function: (member_expression object: (_) @recv property: (property_identifier) @method))
+(new_expression constructor: (identifier) @call)
+"""
+_QUERIES = {
+    "javascript": _JS,
+    "typescript": _JS,
+    "tsx": _JS,
+    "go": """
+(call_expression function: (identifier) @call)
+(call_expression function: (selector_expression operand: (_) @recv field: (field_identifier) @method))
+""",
+    "rust": """
+(call_expression function: (identifier) @call)
+(call_expression function: (field_expression value: (_) @recv field: (field_identifier) @method))
+(call_expression function: (scoped_identifier path: (_) @path name: (identifier) @method))
+""",
+    "java": """
+(method_invocation !object name: (identifier) @call)
+(method_invocation object: (_) @recv name: (identifier) @method)
+(object_creation_expression type: (type_identifier) @call)
+""",
+    "c": """
+(call_expression function: (identifier) @call)
+(call_expression function: (field_expression field: (field_identifier) @method))
+""",
+    "cpp": """
+(call_expression function: (identifier) @call)
+(call_expression function: (field_expression field: (field_identifier) @method))
+(call_expression function: (qualified_identifier scope: (_) @path name: (identifier) @method))
+""",
+    "ruby": """
+(call !receiver method: (identifier) @call)
+(call receiver: (_) @recv method: (identifier) @method)
+""",
+}
+_IMPORTS = {  # what names a file binds to modules: captures @alias, @source, @name (a named import)
+    "javascript": """
+(import_statement (import_clause (namespace_import (identifier) @alias)) source: (string) @source)
+(import_statement (import_clause (identifier) @name) source: (string) @source)
+(import_statement (import_clause (named_imports (import_specifier name: (_) @name !alias))) source: (string) @source)
+(import_statement (import_clause (named_imports (import_specifier alias: (_) @name))) source: (string) @source)
+(variable_declarator name: (identifier) @alias
+  value: (call_expression function: (identifier) @require arguments: (arguments (string) @source)))
+""",
+    "go": "(import_spec name: (_)? @alias path: (_) @source)",
+}
+_IMPORTS["typescript"] = _IMPORTS["tsx"] = _IMPORTS["javascript"]
+_IMPORTING = frozenset({"import_statement", "import_declaration", "lexical_declaration", "variable_declaration"})
+_SELF = frozenset({"this", "self"})
+# Lower-case receivers JavaScript's runtimes bind: calls on them are the runtime's.
+_JS_GLOBALS = frozenset({"console", "process", "window", "document", "globalThis", "navigator", "module", "exports"})
+# Plain calls of what the language itself provides, no reference (as Python's builtins are not).
+_BUILTIN_CALLS = {
+    "javascript": frozenset({"require", "parseInt", "parseFloat", "setTimeout", "setInterval", "clearTimeout"}),
+    "ruby": frozenset(
+        {"require", "require_relative", "puts", "print", "p", "raise", "attr_reader", "attr_writer", "attr_accessor"}
+        | {"include", "extend", "private", "protected", "public", "lambda", "proc", "loop", "format"}
+    ),
+    "go": frozenset({"len", "cap", "make", "new", "append", "copy", "delete", "panic", "recover", "print", "println"}),
+}
+_BUILTIN_CALLS["typescript"] = _BUILTIN_CALLS["tsx"] = _BUILTIN_CALLS["javascript"]
+_OUTSIDE_PATHS = frozenset({"std", "core", "alloc"})  # Rust's and C++'s standard library paths
+# Languages where a capitalised receiver names a class (``Config.load()``; Ruby: a constant).
+_CAPITALISED_TYPES = frozenset({"javascript", "typescript", "tsx", "java", "ruby"})
+
+
+@cache
+def _query(language: str, which: str) -> Any:
+    from tree_sitter import Query
+
+    table = _QUERIES if which == "calls" else _IMPORTS
+    return Query(grammar(language), table[language])
+
+
+def call_refs(root: Any, language: str, path: str, scopes: Sequence[tuple[int, int, str]]) -> list[Ref]:
+    """The ``calls`` references of a parsed file, in the order of the source; ``scopes``:
+    (first byte, end byte, qualname) of its definitions, sorted."""
+    if language not in _QUERIES:
+        return []
+    from tree_sitter import QueryCursor
+
+    modules, outside = _imported(root, language)
+    testing = is_test_path(path)
+    starts = [s[0] for s in scopes]
+    builtin = _BUILTIN_CALLS.get(language, frozenset())
+    refs: list[Ref] = []
+    seen: set[tuple[str | None, str, str | None, bool]] = set()
+    found = []
+    for _, captures in QueryCursor(_query(language, "calls")).matches(root):
+        node = (captures.get("call") or captures["method"])[0]
+        found.append((node.start_byte, node, captures))
+    found.sort(key=lambda item: item[0])
+    for _, node, captures in found:
+        name = _text(node)
+        hint, qualified, link = None, "method" in captures, "extracted"
+        if not qualified and (name in outside or name in builtin):
+            continue  # a name imported from outside the project, or the language's own
+        receivers = captures.get("recv") or captures.get("path")
+        receiver = receivers[0] if receivers else None
+        shape, named = "value", ""
+        if receiver is not None and receiver.type not in _SELF:
+            spelled = _text(receiver)
+            shape, named = _receiver(language, receiver, spelled, modules, outside)
+            if shape == "outside":
+                continue
+            if shape == "module":
+                qualified, link = False, "heuristic"
+        line = node.start_point[0] + 1
+        scope = _scope(scopes, starts, node.start_byte)
+        if shape == "type":
+            hint = named
+            if named == "Self":  # Rust's ``Self::new()``: the type of the ``impl`` around it
+                hint = scope.rpartition(".")[0] or None if scope else None
+        key = (scope, name, hint, qualified)
+        if key in seen:
+            continue
+        seen.add(key)
+        refs.append(Ref("calls", "symbol", name, line, scope, hint, qualified, False, link, testing))
+    return refs
+
+
+def _receiver(language: str, node: Any, spelled: str, modules: set[str], outside: set[str]) -> tuple[str, str]:
+    """What a call's receiver is, and the hint it gives: ``type`` (a class or type by its name:
+    the hint), ``module`` (a module of the project), ``outside`` (the runtime's, the standard
+    library's, an outside package's), or ``value`` (anything else: an attribute call)."""
+    if spelled in outside:
+        return "outside", ""
+    if node.type == "identifier" and spelled in modules:
+        return "module", ""
+    if language in ("rust", "cpp") and node.type in ("identifier", "scoped_identifier", "namespace_identifier"):
+        # a path before ``::``: a type (``Parser::new``), else a module or namespace
+        if spelled.split("::", 1)[0] in _OUTSIDE_PATHS or spelled.startswith("::"):
+            return "outside", ""
+        last = spelled.rsplit("::", 1)[-1]
+        return ("type", last) if last[:1].isupper() else ("module", "")
+    if language in ("javascript", "typescript", "tsx") and node.type == "identifier" and spelled in _JS_GLOBALS:
+        return "outside", ""
+    if language in _CAPITALISED_TYPES and node.type in ("identifier", "constant") and spelled[:1].isupper():
+        return "type", spelled
+    return "value", ""
+
+
+def _imported(root: Any, language: str) -> tuple[set[str], set[str]]:
+    """The names the file binds at top level to modules of the project, and those it binds to
+    what lies outside it (a package, the standard library): by its imports' sources."""
+    modules: set[str] = set()
+    outside: set[str] = set()
+    if language not in _IMPORTS:
+        return modules, outside
+    from tree_sitter import QueryCursor
+
+    query = _query(language, "imports")
+    # top-level statements only: the query over the whole tree cost as much as the calls'
+    found = (QueryCursor(query).matches(node) for node in root.named_children if node.type in _IMPORTING)
+    for captures in (captures for matches in found for _, captures in matches):
+        if "require" in captures and _text(captures["require"][0]) != "require":
+            continue
+        source = _text(captures["source"][0]).strip("\"'`")
+        if language == "go":
+            local = "." in source.split("/", 1)[0]  # a module path: github.com/…; else the standard library
+            alias = captures.get("alias")
+            name = _text(alias[0]) if alias else source.rsplit("/", 1)[-1]
+            (modules if local else outside).add(name)
+            continue
+        own = source.startswith(".")
+        for capture in ("alias", "name"):
+            for node in captures.get(capture, ()):
+                if capture == "alias":
+                    (modules if own else outside).add(_text(node))
+                elif not own:
+                    outside.add(_text(node))
+    return modules, outside
+
+
+def _scope(scopes: Sequence[tuple[int, int, str]], starts: list[int], at: int) -> str | None:
+    """The qualname of the innermost definition holding byte ``at`` (the last one begun before
+    it that has not ended), or None: the file."""
+    index = bisect.bisect_right(starts, at) - 1
+    while index >= 0:
+        start, end, qualname = scopes[index]
+        if end > at:
+            return qualname
+        index -= 1
+    return None
+
+
+def _text(node: Any) -> str:
+    return node.text.decode("utf-8", "replace")

@@ -1,0 +1,86 @@
+"""Calls in the tree-sitter languages reach the graph (parser ``code/2``): a TypeScript and a Go
+project answer who calls a function and which tests cover it, on both engines; a call through
+a type the project does not define (``Object.keys()``) reaches none of its homonyms, and a
+call through one of the project's modules stays ``heuristic`` however unique its name."""
+
+from __future__ import annotations
+
+import pytest
+from graph_edges import callees, covering
+
+from conftest import NOW, resync
+from kenning.answer.ask import ask_project
+from store.pg_engine import ENGINE, engine_config  # tests/store: the PostgreSQL test server
+
+TS = {
+    "src/view.ts": (
+        "export class View {\n  constructor(private model: string) {}\n"
+        "  render(): string {\n    return escapeHtml(this.model);\n  }\n}\n\n"
+        "export function escapeHtml(text: string): string {\n  return text.replace(/</g, '&lt;');\n}\n\n"
+        "export function keys(): string[] {\n  return [];\n}\n"
+    ),
+    "src/router.ts": (
+        "import { View } from './view';\nimport * as log from './log';\n\n"
+        "export class Router {\n  handle(path: string): string {\n    log.record(path);\n"
+        "    Object.keys({});\n    return new View(path).render();\n  }\n}\n"
+    ),
+    "src/log.ts": "export function record(line: string): void {\n  console.log(line);\n}\n",
+    "test/view.test.ts": (
+        "import { escapeHtml } from '../src/view';\n\n"
+        "describe('escapeHtml', () => {\n  it('escapes', () => {\n"
+        "    expect(escapeHtml('<b>')).toBe('&lt;b>');\n  });\n});\n"
+    ),
+}
+GO = {
+    "server.go": (
+        'package app\n\nimport (\n  "fmt"\n)\n\ntype Server struct{}\n\n'
+        "func (s *Server) Run() {\n  fmt.Println(1)\n  s.listen()\n  helper()\n}\n\n"
+        "func (s *Server) listen() {}\n\nfunc (s *Server) Find() {\n  s.listen()\n}\n\nfunc helper() {}\n"
+    ),
+    "server_test.go": 'package app\n\nimport "testing"\n\nfunc TestHelper(t *testing.T) {\n  helper()\n}\n',
+}
+
+
+@pytest.mark.parametrize("engine", ["sqlite", ENGINE])
+def test_typescript_calls_and_tests_reach_the_graph(make_project, engine):
+    project = make_project(TS, name="tscalls", config=engine_config(engine, "tscalls"))
+    resync(project)
+    assert callees(project, "View.render") == {("escapeHtml", "extracted")}
+    assert callees(project, "Router.handle") == {
+        ("record", "heuristic"),  # through `import * as log`: no module name to be sure by
+        ("View", "extracted"),  # `new View(...)`
+        ("View.render", "heuristic"),  # a method called on a value
+    }  # and not the project's own `keys` for `Object.keys()`
+    assert covering(project, "escapeHtml") == {("file", "test/view.test.ts", "extracted")}
+
+
+@pytest.mark.parametrize("engine", ["sqlite", ENGINE])
+def test_go_methods_are_named_by_their_type_and_their_calls_reach_the_graph(make_project, engine):
+    project = make_project(GO, name="gocalls", config=engine_config(engine, "gocalls"))
+    resync(project)
+    assert callees(project, "Server.Run") == {("Server.listen", "extracted"), ("helper", "extracted")}
+    assert covering(project, "helper") == {("symbol", "server_test.go", "extracted")}
+
+
+def test_a_relation_question_on_a_typescript_project_answers_with_the_callers(make_project):
+    project = make_project(TS, name="tsask")
+    resync(project)
+    callers = ask_project(project, "who calls escapeHtml", now=NOW, limit=5)
+    assert callers.mode == "graph"
+    assert callers.excerpts[0].fact.source.uri == "src/view.ts:3-5"  # View.render
+    tests = ask_project(project, "what tests cover escapeHtml", now=NOW, limit=5)
+    assert tests.mode == "graph"
+    assert [e.fact.source.uri.split(":")[0] for e in tests.excerpts] == ["test/view.test.ts"]
+
+
+def test_a_go_method_named_like_a_common_word_is_a_name_when_typed_capitalised(make_project):
+    """``find`` is a stop word; ``Find``, typed so after the question's first word, is Go's
+    exported method: the walk starts from it. The question's own first word stays a word."""
+    project = make_project(GO, name="gofind")
+    resync(project)
+    answer = ask_project(project, "what does Find call", now=NOW, limit=5)
+    assert answer.mode == "graph"
+    assert any("from Server.Find" in note for note in answer.notes), answer.notes
+    assert answer.excerpts[0].fact.title.startswith("func (s *Server) listen()")
+    plain = ask_project(project, "Find who calls helper", now=NOW, limit=5)
+    assert any("callers (incoming) from helper" in note for note in plain.notes), plain.notes

@@ -1,0 +1,153 @@
+"""Calls in the tree-sitter languages (parser ``code/2``, ``ingest.tree_calls``): one ``calls``
+reference per name a definition calls, how surely each can be resolved, none for what lies
+outside the project."""
+
+from __future__ import annotations
+
+import pytest
+
+from kenning.ingest.grammars import LANGUAGES
+from kenning.ingest.tree_calls import _IMPORTS, _query
+from kenning.ingest.tree_code import parse_code_relations
+
+# path -> (source, {(target, scope, hint, qualified, link)})
+SAMPLES = {
+    "web/router.ts": (
+        "import * as util from './util';\n"
+        "import { map } from 'lodash';\n"
+        "import fs from 'fs';\n"
+        "export class Router {\n"
+        "  handle(req) {\n"
+        "    this.dispatch(req);\n"
+        "    util.log(req);\n"
+        "    map([1], (x) => x);\n"
+        "    console.log(req);\n"
+        "    fs.readFile('x');\n"
+        "    Config.load();\n"
+        "    return render(req);\n"
+        "  }\n"
+        "}\n"
+        "function render(r) { return new View(r); }\n",
+        {
+            ("dispatch", "Router.handle", None, True, "extracted"),
+            ("log", "Router.handle", None, False, "heuristic"),  # through a module of the project
+            ("load", "Router.handle", "Config", True, "extracted"),  # through a class
+            ("render", "Router.handle", None, False, "extracted"),
+            ("View", "render", None, False, "extracted"),
+        },
+    ),
+    "svc/server.go": (
+        'package main\n\nimport (\n  "fmt"\n  st "github.com/x/y/store"\n  "github.com/x/y/api"\n)\n\n'
+        "func (s *Server) Run() {\n  fmt.Println(1)\n  s.handle()\n  st.Open()\n  api.Serve()\n"
+        "  helper(len(x))\n}\n\nfunc helper(n int) {}\n",
+        {
+            ("handle", "Server.Run", None, True, "extracted"),
+            ("Open", "Server.Run", None, False, "heuristic"),
+            ("Serve", "Server.Run", None, False, "heuristic"),
+            ("helper", "Server.Run", None, False, "extracted"),
+        },
+    ),
+    "src/lib.rs": (
+        "use std::io;\n\nstruct P;\n\nimpl P {\n"
+        "    fn new() -> P {\n        P::build();\n        util::parse();\n        std::cmp::max(1, 2);\n"
+        "        Self::check();\n"
+        "        self.go();\n        P\n    }\n}\n\nfn main() {\n    P::new();\n}\n",
+        {
+            ("build", "P.new", "P", True, "extracted"),
+            ("check", "P.new", "P", True, "extracted"),  # Self: the impl's type
+            ("parse", "P.new", None, False, "heuristic"),
+            ("go", "P.new", None, True, "extracted"),
+            ("new", "main", "P", True, "extracted"),
+        },
+    ),
+    "src/A.java": (
+        "class A { void r() { g(); this.h(); a.b(); new K(); Foo.bar(); } void g() {} }\n",
+        {
+            ("g", "A.r", None, False, "extracted"),  # one line: the scope is found by bytes
+            ("h", "A.r", None, True, "extracted"),
+            ("b", "A.r", None, True, "extracted"),
+            ("K", "A.r", None, False, "extracted"),
+            ("bar", "A.r", "Foo", True, "extracted"),
+        },
+    ),
+    "src/a.cpp": (
+        "namespace n {\nint k() { return 0; }\n}\nvoid f() {\n  n::k();\n  std::max(1, 2);\n  Foo::make();\n"
+        "  p->c();\n  g();\n}\n",
+        {
+            ("k", "f", None, False, "heuristic"),
+            ("make", "f", "Foo", True, "extracted"),
+            ("c", "f", None, True, "extracted"),
+            ("g", "f", None, False, "extracted"),
+        },
+    ),
+    "lib/a.rb": (
+        "require 'json'\n\nmodule M\n  class C\n    def run\n      helper(1)\n      self.go\n      Foo.build\n"
+        "      puts 'x'\n    end\n  end\nend\n",
+        {
+            ("helper", "M.C.run", None, False, "extracted"),
+            ("go", "M.C.run", None, True, "extracted"),
+            ("build", "M.C.run", "Foo", True, "extracted"),
+        },
+    ),
+    "src/a.c": (
+        "int g(int x);\n\nint f(int x) {\n  return g(x) + ops->run(x);\n}\n",
+        {("g", "f", None, False, "extracted"), ("run", "f", None, True, "extracted")},
+    ),
+}
+
+
+@pytest.mark.parametrize("path", sorted(SAMPLES))
+def test_each_language_names_what_its_definitions_call(path):
+    text, expected = SAMPLES[path]
+    _, rel = parse_code_relations(text, path)
+    calls = [r for r in rel.refs if r.type == "calls"]
+    assert {(r.target, r.scope, r.hint, r.qualified, r.link) for r in calls} == expected
+    assert [r.line for r in calls] == sorted(r.line for r in calls)  # in the order of the source
+    assert not any(r.tested for r in calls)
+
+
+def test_a_test_file_without_definitions_still_calls_and_each_call_tests():
+    text = (
+        "import { render } from '../src/app';\n\n"
+        "describe('render', () => {\n  it('works', () => {\n"
+        "    expect(render(1)).toBe(2);\n    render(2);\n  });\n});\n"
+    )
+    chunks, rel = parse_code_relations(text, "test/app.test.ts")
+    calls = {(r.target, r.scope, r.qualified, r.tested) for r in rel.refs if r.type == "calls"}
+    assert ("render", None, False, True) in calls  # the file's, once
+    assert [r.target for r in rel.refs if r.type == "calls"].count("render") == 1
+    assert chunks and rel.symbols == ()
+
+
+def test_a_go_method_is_named_by_its_receiver_type():
+    text = (
+        "package m\n\nfunc (s *Server) Run() {}\n\n"
+        "func (l List[T]) Len() int { return 0 }\n\nfunc (*Pool[K, V]) Get() {}\n"
+    )
+    _, rel = parse_code_relations(text, "m/m.go")
+    assert [s.qualname for s in rel.symbols] == ["Server.Run", "List.Len", "Pool.Get"]
+
+
+def test_every_package_of_a_go_import_block_is_imported():
+    text = 'package m\n\nimport (\n  "fmt"\n  st "github.com/x/y/store"\n)\n\nimport "os"\n\nfunc f() {}\n'
+    _, rel = parse_code_relations(text, "m/m.go")
+    assert [(r.target, r.line) for r in rel.refs if r.type == "imports"] == [
+        ("fmt", 4),
+        ("github.com/x/y/store", 5),
+        ("os", 8),
+    ]
+
+
+@pytest.mark.parametrize("language", sorted(LANGUAGES))
+def test_every_grammar_compiles_its_queries(language):
+    """A query naming a node its grammar lacks fails when first run: each is compiled here."""
+    assert _query(language, "calls") is not None
+    if language in _IMPORTS:
+        assert _query(language, "imports") is not None
+
+
+def test_jsx_and_tsx_calls_are_read():
+    jsx = "import { h } from './h';\nexport function App() {\n  return <div onClick={() => h(1)}>{render()}</div>;\n}\n"
+    for path in ("web/App.jsx", "web/App.tsx"):
+        _, rel = parse_code_relations(jsx, path)
+        assert {(r.target, r.scope) for r in rel.refs if r.type == "calls"} == {("h", "App"), ("render", "App")}
