@@ -84,3 +84,27 @@ def test_a_go_method_named_like_a_common_word_is_a_name_when_typed_capitalised(m
     assert answer.excerpts[0].fact.title.startswith("func (s *Server) listen()")
     plain = ask_project(project, "Find who calls helper", now=NOW, limit=5)
     assert any("callers (incoming) from helper" in note for note in plain.notes), plain.notes
+
+
+@pytest.mark.parametrize("engine", ["sqlite", ENGINE])
+def test_no_call_reaches_a_symbol_of_another_language(make_project, engine):
+    """Django's vendored Select2 calls ``translation.all()``: no caller of ``QuerySet.all``. Nor does
+    a Python call reach a JavaScript function of its name; TypeScript reaches JavaScript."""
+    files = {
+        "app/__init__.py": "",
+        "app/query.py": (
+            "class QuerySet:\n    def all(self):\n        return self\n\n\n"
+            "def lookup(qs):\n    return qs.all()\n\n\ndef render():\n    return format_date(1)\n"
+        ),
+        "static/select2.js": "function load(translation) {\n  return translation.all();\n}\n",
+        "static/dates.js": "export function format_date(d) {\n  return d;\n}\n",
+        "web/page.ts": (
+            "import { format_date } from '../static/dates';\n\nexport function show() {\n  format_date(2);\n}\n"
+        ),
+    }
+    project = make_project(files, name="crosslang", config=engine_config(engine, "crosslang"))
+    resync(project)
+    assert callees(project, "app.query.lookup") == {("app.query.QuerySet.all", "extracted")}  # its own file
+    assert callees(project, "load") == set()
+    assert callees(project, "app.query.render") == set()
+    assert callees(project, "show") == {("format_date", "extracted")}

@@ -8,6 +8,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from functools import lru_cache
 
+from kenning.ingest.grammars import family_of
 from kenning.ingest.python_code import module_name
 from kenning.ingest.relations import SELF_HINT, self_classes
 from kenning.store.graph import Candidate, RefRow
@@ -61,7 +62,7 @@ class Candidates:
     (``Model.save``) when first asked (most targets name one node, which needs none of them:
     ``narrow``); a target as common as ``get`` names hundreds, asked about by thousands of calls."""
 
-    __slots__ = ("rows", "_by_qualname", "_by_path", "_by_tail", "_inside")
+    __slots__ = ("rows", "_by_qualname", "_by_path", "_by_tail", "_inside", "_families")
 
     def __init__(self, rows: list[Candidate]) -> None:
         self.rows = rows
@@ -69,6 +70,24 @@ class Candidates:
         self._by_path: dict[str | None, list] | None = None
         self._by_tail: dict[str, list] | None = None
         self._inside: dict[str, bool] = {}
+        self._families: dict[str | None, Candidates] | None = None
+
+    def of_family(self, family: str | None) -> Candidates:
+        """The nodes a call written in a language of ``family`` can reach (``family_of``): a
+        JavaScript call never reaches a Python method (Django's vendored Select2 calls
+        ``translation.all()``). Itself when every node is of that family, as in a project of
+        one language; ``family`` None (no code): itself."""
+        if family is None:
+            return self
+        if self._families is None:
+            groups: dict[str | None, list[Candidate]] = {}
+            for row in self.rows:
+                groups.setdefault(family_of(row[1]), []).append(row)
+            self._families = {key: self if len(groups) == 1 else Candidates(rows) for key, rows in groups.items()}
+        found = self._families.get(family)
+        if found is None:
+            found = self._families[family] = Candidates([])
+        return found
 
     def any_inside(self, module: str) -> bool:
         """Whether one of the nodes lies in ``module`` (``_inside``), kept per module."""

@@ -5,6 +5,8 @@ A reference names its target ("calls `rrf_fuse`", "imports `kenning.search`", "t
 
 - ``declared`` references (imports, links, ledger fields, ADR status lines, commit files)
   keep ``declared``;
+- a call reaches only symbols of its own language family (``ingest.grammars.family_of``: a
+  JavaScript call no Python method, TypeScript JavaScript's functions);
 - a call or a test reference is ``extracted`` when one target is certain (imported from a
   known module, defined in the same file, or the only symbol of that name called as a plain
   name), ``heuristic`` otherwise (an attribute call, or up to ``MAX_AMBIGUOUS`` homonyms), and
@@ -35,11 +37,13 @@ from __future__ import annotations
 
 import posixpath
 from collections.abc import Iterable, Sequence
+from functools import lru_cache
 from pathlib import PurePosixPath
 
 from kenning.graph.bases import Bases
 from kenning.graph.narrow import MAX_AMBIGUOUS, Candidates, Key, imported_from, lookup_key, narrow
 from kenning.graph.values import Values, as_module
+from kenning.ingest.grammars import family_of
 from kenning.ingest.relations import BASES, GLOBALS, SELF_HINT, Ref
 from kenning.records import Lifecycle
 from kenning.store import facts as fact_store
@@ -213,6 +217,7 @@ class Resolver:
     def _resolve_one(self, row: RefRow, candidates: Candidates) -> None:
         src, type_ = row.src, row.type
         if row.target_kind == "symbol":
+            candidates = candidates.of_family(_family_of(row.src_path))  # no call across languages
             chosen, link = narrow(candidates, row.target, row.hint, row.qualified, row.src_path, self._bases.expanded)
             if row.link == "heuristic":  # its parser could not be sure (``ingest.tree_calls``)
                 link = "heuristic"
@@ -226,6 +231,9 @@ class Resolver:
                 self._superseding.append((a, b))
             if row.tested:  # a call from a test: the callee is tested by the caller
                 edge(node_id, src, "tested_by", link, row)
+
+
+_family_of = lru_cache(maxsize=4096)(family_of)  # a caller's language family, from its path
 
 
 def _on_a_value(row: RefRow, held: tuple[str, ...]) -> bool:

@@ -1,10 +1,12 @@
 """The tree-sitter grammars kenning reads code with, each from its wheel (``tree-sitter-go``…,
-compiled parsers: nothing is downloaded)."""
+compiled parsers: nothing is downloaded), the file suffixes each reads, and which languages'
+calls can reach which files' symbols (``family_of``). Standard library only at import."""
 
 from __future__ import annotations
 
 import importlib
 from functools import cache
+from pathlib import PurePosixPath
 from typing import Any
 
 LANGUAGES = {  # name -> (module, function returning the language pointer)
@@ -18,6 +20,50 @@ LANGUAGES = {  # name -> (module, function returning the language pointer)
     "cpp": ("tree_sitter_cpp", "language"),
     "ruby": ("tree_sitter_ruby", "language"),
 }
+
+SUFFIXES = {
+    ".js": "javascript",
+    ".mjs": "javascript",
+    ".cjs": "javascript",
+    ".jsx": "javascript",
+    ".ts": "typescript",
+    ".mts": "typescript",
+    ".cts": "typescript",
+    ".tsx": "tsx",
+    ".go": "go",
+    ".rs": "rust",
+    ".java": "java",
+    ".c": "c",
+    ".h": "c",
+    ".cc": "cpp",
+    ".cpp": "cpp",
+    ".cxx": "cpp",
+    ".hpp": "cpp",
+    ".hh": "cpp",
+    ".hxx": "cpp",
+    ".rb": "ruby",
+}
+# Languages whose calls reach one another's symbols: JavaScript and TypeScript, C and C++.
+_FAMILY = {"typescript": "javascript", "tsx": "javascript", "cpp": "c"}
+_PYTHON = frozenset({".py", ".pyi"})
+
+
+def language_for(path: str) -> str | None:
+    return SUFFIXES.get(PurePosixPath(path).suffix.lower())
+
+
+def family_of(path: str | None) -> str | None:
+    """The family of languages a call written in ``path`` can reach symbols of, and that the
+    symbols of ``path`` are reached from (``python``, ``javascript`` for JS and TS, ``c`` for C
+    and C++, ``go``…); None for a path of no code kenning reads symbols from."""
+    if not path:
+        return None
+    dot = path.rfind(".")
+    suffix = path[dot:].lower() if dot > path.rfind("/") else ""
+    if suffix in _PYTHON:
+        return "python"
+    language = SUFFIXES.get(suffix)
+    return _FAMILY.get(language, language) if language else None
 
 
 @cache

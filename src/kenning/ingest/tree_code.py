@@ -17,35 +17,12 @@ from pathlib import PurePosixPath
 from typing import Any
 
 from .chunks import Chunk
-from .grammars import grammar
+from .grammars import SUFFIXES, grammar, language_for
 from .identifiers import keywords_for
 from .relations import Ref, Relations, Symbol
 from .split import split_lines
 from .text import parse_text
 from .tree_calls import call_refs
-
-SUFFIXES = {
-    ".js": "javascript",
-    ".mjs": "javascript",
-    ".cjs": "javascript",
-    ".jsx": "javascript",
-    ".ts": "typescript",
-    ".mts": "typescript",
-    ".cts": "typescript",
-    ".tsx": "tsx",
-    ".go": "go",
-    ".rs": "rust",
-    ".java": "java",
-    ".c": "c",
-    ".h": "c",
-    ".cc": "cpp",
-    ".cpp": "cpp",
-    ".cxx": "cpp",
-    ".hpp": "cpp",
-    ".hh": "cpp",
-    ".hxx": "cpp",
-    ".rb": "ruby",
-}
 
 _DEFS = {
     "function_declaration": "function",
@@ -121,10 +98,6 @@ class _Def:
     header_end: int  # last line of the excerpt (a container stops before its first member)
     top: bool
     bytes: tuple[int, int] = (0, 0)  # its span in the source's UTF-8 (the scope of the calls in it)
-
-
-def language_for(path: str) -> str | None:
-    return SUFFIXES.get(PurePosixPath(path).suffix.lower())
 
 
 @cache
