@@ -5,6 +5,10 @@ A reference names its target ("calls `rrf_fuse`", "imports `kenning.search`", "t
 
 - ``declared`` references (imports, links, ledger fields, ADR status lines, commit files)
   keep ``declared``;
+- a guess (``heuristic``) from code that is no test reaches no symbol of a test file: Django's
+  ``x.split()`` in ``django/templatetags/i18n.py`` is no call of a test model's ``split``
+  (``ingest.test_files``: ``django/test/`` is test code by its path, and an import into it
+  stays ``extracted``);
 - a call reaches only symbols of its own language family (``ingest.grammars.family_of``: a
   JavaScript call no Python method, TypeScript JavaScript's functions);
 - a call or a test reference is ``extracted`` when one target is certain (imported from a
@@ -45,6 +49,7 @@ from kenning.graph.narrow import MAX_AMBIGUOUS, Candidates, Key, imported_from, 
 from kenning.graph.values import Values, as_module
 from kenning.ingest.grammars import family_of
 from kenning.ingest.relations import BASES, GLOBALS, SELF_HINT, Ref
+from kenning.ingest.test_files import is_test_path
 from kenning.records import Lifecycle
 from kenning.store import facts as fact_store
 from kenning.store import graph as graph_store
@@ -221,6 +226,8 @@ class Resolver:
             chosen, link = narrow(candidates, row.target, row.hint, row.qualified, row.src_path, self._bases.expanded)
             if row.link == "heuristic":  # its parser could not be sure (``ingest.tree_calls``)
                 link = "heuristic"
+            if link == "heuristic" and type_ == "calls" and not row.tested:  # a guess from no test: none into tests
+                chosen = [c for c in chosen if not _in_tests(c[1])]
         else:
             chosen, link = candidates.rows[:1], row.link
         edge = self.writer.ref_edge
@@ -234,6 +241,7 @@ class Resolver:
 
 
 _family_of = lru_cache(maxsize=4096)(family_of)  # a caller's language family, from its path
+_in_tests = lru_cache(maxsize=8192)(lambda path: bool(path) and is_test_path(path))  # a candidate's file
 
 
 def _on_a_value(row: RefRow, held: tuple[str, ...]) -> bool:
