@@ -30,9 +30,11 @@ _BY_SUFFIX = {
     # 12: a method called on a name the function binds itself is no call through the module an
     # import bound to that name (``greet = make(); greet.hello()`` after ``from app import greet``).
     # 13: a test's ``import app.greet`` is a ``tested_by`` reference of that module, as ``from app
-    # import greet`` is (resolved to the module's file when ``app/greet.py`` is one).
-    ".py": "python/13",
-    ".pyi": "python/13",
+    # import greet`` is (resolved to the module's file when ``app/greet.py`` is one). 14: the same
+    # parse, read again once so that a store synced before gets resolution's rules of code/2: a
+    # guess from code that is no test reaches no test's symbol, no call reaches another language's.
+    ".py": "python/14",
+    ".pyi": "python/14",
 }
 # JS/TS, Go, Rust, Java, C/C++, Ruby through tree-sitter (see tree_code.SUFFIXES). 2: their calls
 # (``tree_calls``); a Go method is named by its type (``Server.Run``); every package of a Go
