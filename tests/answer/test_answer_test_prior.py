@@ -51,7 +51,15 @@ def test_search_and_the_graph_call_test_files_by_one_rule():
         "src/a.test.js",
         "conftest.py",
         "tests/unit/conftest.py",
+        "polls/tests.py",  # a Django app's
     ]
-    code = ["src/shop/cache.py", "src/testing_tools.py", "docs/tests.md.py", "src/contest.py", "attest/a.py"]
+    code = [
+        "src/shop/cache.py",
+        "src/testing_tools.py",
+        "docs/tests.md.py",
+        "src/contest.py",
+        "attest/a.py",
+        "app/management/commands/test.py",  # Django's `test` command
+    ]
     assert [p for p in tests if not is_test_path(p)] == []
     assert [p for p in code if is_test_path(p)] == []

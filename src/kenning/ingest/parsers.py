@@ -30,9 +30,10 @@ _BY_SUFFIX = {
     # 12: a method called on a name the function binds itself is no call through the module an
     # import bound to that name (``greet = make(); greet.hello()`` after ``from app import greet``).
     # 13: a test's ``import app.greet`` is a ``tested_by`` reference of that module, as ``from app
-    # import greet`` is (resolved to the module's file when ``app/greet.py`` is one). 14: the same
-    # parse, read again once so that a store synced before gets resolution's rules of code/2: a
-    # guess from code that is no test reaches no test's symbol, no call reaches another language's.
+    # import greet`` is (resolved to the module's file when ``app/greet.py`` is one). 14: a Django
+    # app's ``tests.py`` is test code (``test_files``); read again once, a store synced before also
+    # gets resolution's rules of code/2: a guess from code that is no test reaches no test's
+    # symbol, no call reaches another language's.
     ".py": "python/14",
     ".pyi": "python/14",
 }

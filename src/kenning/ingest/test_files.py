@@ -1,6 +1,7 @@
 """Which paths hold test code, by the usual layouts: a ``tests/``, ``test/``, ``__tests__/``
 or ``spec(s)/`` folder, ``test_x.py``, ``x_test.go``, ``x.test.ts``, ``x.spec.js``,
-``conftest.py``. Standard library only: search imports it (start-up time)."""
+``conftest.py``, and a Django app's ``tests.py`` (not ``test.py``: Django's ``test`` command is
+one). Standard library only: search imports it (start-up time)."""
 
 from __future__ import annotations
 
@@ -8,7 +9,7 @@ import posixpath
 import re
 
 TEST_DIRS = frozenset({"tests", "test", "__tests__", "spec", "specs"})
-_TEST_NAME = re.compile(r"(^test_.*|.*_test|.*[._-](test|spec)|conftest)$")
+_TEST_NAME = re.compile(r"(^test_.*|^tests|.*_test|.*[._-](test|spec)|conftest)$")
 
 
 def is_test_path(path: str) -> bool:
