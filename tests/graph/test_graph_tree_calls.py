@@ -35,7 +35,8 @@ GO = {
     "server.go": (
         'package app\n\nimport (\n  "fmt"\n)\n\ntype Server struct{}\n\n'
         "func (s *Server) Run() {\n  fmt.Println(1)\n  s.listen()\n  helper()\n}\n\n"
-        "func (s *Server) listen() {}\n\nfunc (s *Server) Find() {\n  s.listen()\n}\n\nfunc helper() {}\n"
+        "func (s *Server) listen() {}\n\nfunc (s *Server) Find() {\n  s.listen()\n}\n\nfunc helper() {}\n\n"
+        "type Client struct{}\n\nfunc (c *Client) listen() {}\n"
     ),
     "server_test.go": 'package app\n\nimport "testing"\n\nfunc TestHelper(t *testing.T) {\n  helper()\n}\n',
 }
@@ -58,6 +59,7 @@ def test_typescript_calls_and_tests_reach_the_graph(make_project, engine):
 def test_go_methods_are_named_by_their_type_and_their_calls_reach_the_graph(make_project, engine):
     project = make_project(GO, name="gocalls", config=engine_config(engine, "gocalls"))
     resync(project)
+    # `s.listen()` on the method's receiver: Server's, not Client's of the same file
     assert callees(project, "Server.Run") == {("Server.listen", "extracted"), ("helper", "extracted")}
     assert covering(project, "helper") == {("symbol", "server_test.go", "extracted")}
 

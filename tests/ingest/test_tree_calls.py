@@ -29,7 +29,7 @@ SAMPLES = {
         "}\n"
         "function render(r) { return new View(r); }\n",
         {
-            ("dispatch", "Router.handle", None, True, "extracted"),
+            ("dispatch", "Router.handle", "self:.Router", True, "extracted"),  # a self call
             ("log", "Router.handle", None, False, "heuristic"),  # through a module of the project
             ("load", "Router.handle", "Config", True, "extracted"),  # through a class
             ("render", "Router.handle", None, False, "extracted"),
@@ -41,7 +41,7 @@ SAMPLES = {
         "func (s *Server) Run() {\n  fmt.Println(1)\n  s.handle()\n  st.Open()\n  api.Serve()\n"
         "  helper(len(x))\n}\n\nfunc helper(n int) {}\n",
         {
-            ("handle", "Server.Run", None, True, "extracted"),
+            ("handle", "Server.Run", "self:.Server", True, "extracted"),  # on the receiver
             ("Open", "Server.Run", None, False, "heuristic"),
             ("Serve", "Server.Run", None, False, "heuristic"),
             ("helper", "Server.Run", None, False, "extracted"),
@@ -56,7 +56,7 @@ SAMPLES = {
             ("build", "P.new", "P", True, "extracted"),
             ("check", "P.new", "P", True, "extracted"),  # Self: the impl's type
             ("parse", "P.new", None, False, "heuristic"),
-            ("go", "P.new", None, True, "extracted"),
+            ("go", "P.new", "self:.P", True, "extracted"),
             ("new", "main", "P", True, "extracted"),
         },
     ),
@@ -64,7 +64,7 @@ SAMPLES = {
         "class A { void r() { g(); this.h(); a.b(); new K(); Foo.bar(); } void g() {} }\n",
         {
             ("g", "A.r", None, False, "extracted"),  # one line: the scope is found by bytes
-            ("h", "A.r", None, True, "extracted"),
+            ("h", "A.r", "self:.A", True, "extracted"),
             ("b", "A.r", None, True, "extracted"),
             ("K", "A.r", None, False, "extracted"),
             ("bar", "A.r", "Foo", True, "extracted"),
@@ -72,20 +72,25 @@ SAMPLES = {
     ),
     "src/a.cpp": (
         "namespace n {\nint k() { return 0; }\n}\nvoid f() {\n  n::k();\n  std::max(1, 2);\n  Foo::make();\n"
-        "  p->c();\n  g();\n}\n",
+        "  p->c();\n  g();\n}\nclass K {\n  void a() { this->b(); }\n};\n",
         {
             ("k", "f", None, False, "heuristic"),
             ("make", "f", "Foo", True, "extracted"),
-            ("c", "f", None, True, "extracted"),
+            ("c", "f", None, True, "extracted"),  # on a value: an attribute call
             ("g", "f", None, False, "extracted"),
+            ("b", "K.a", "self:.K", True, "extracted"),
         },
+    ),
+    "src/conn.rs": (
+        "struct P;\nimpl P {\n    fn a(&self, c: Conn) {\n        c.send();\n        crate::util::parse();\n    }\n}\n",
+        {("send", "P.a", None, True, "extracted"), ("parse", "P.a", None, False, "heuristic")},
     ),
     "lib/a.rb": (
         "require 'json'\n\nmodule M\n  class C\n    def run\n      helper(1)\n      self.go\n      Foo.build\n"
         "      puts 'x'\n    end\n  end\nend\n",
         {
             ("helper", "M.C.run", None, False, "extracted"),
-            ("go", "M.C.run", None, True, "extracted"),
+            ("go", "M.C.run", "self:.M.C", True, "extracted"),
             ("build", "M.C.run", "Foo", True, "extracted"),
         },
     ),

@@ -180,7 +180,11 @@ def _narrow_among(
     return [], "heuristic"
 
 
-module_of = lru_cache(maxsize=4096)(module_name)  # a self call's module, from its caller's path
+@lru_cache(maxsize=4096)
+def module_of(path: str) -> str:
+    """A self call's module, from its caller's path: a Python file's dotted module; "" for a file
+    of the tree-sitter languages, whose symbols carry no module in their qualified names."""
+    return module_name(path) if path.endswith((".py", ".pyi")) else ""
 
 
 def _own_method(found: Candidates, target: str, classes: list[str]) -> list:

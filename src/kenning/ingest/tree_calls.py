@@ -4,8 +4,11 @@ A tree-sitter query per language finds the call sites in C; each becomes a refer
 innermost definition around it (or the file), resolved by ``graph.resolve`` as Python's are:
 
 - a plain call (``render(x)``, ``new Client()``) names a symbol;
-- a call on a receiver (``this.save()``, ``client.send()``, ``s.Run()``) names a method
-  (``qualified``): the one of the same file when only it has that name, else up to
+- a call on the method's own receiver (``this.save()``, ``self.go()``, ``this->run()``, Go's
+  ``s.listen()`` in ``func (s *Server) Run()``) is a self call: the method of that name of the
+  enclosing class (its hint, as Python's ``self.save()``), else an attribute call;
+- a call on another receiver (``client.send()``, ``s.Run()``) names a method (``qualified``):
+  the one of the same file when only it has that name, else up to
   ``graph.narrow.MAX_AMBIGUOUS`` homonyms, ``heuristic``;
 - a call through a type (``Parser::new()``, ``Config.load()``, ``Foo::bar()``) names the type
   as its hint: it reaches that type's method, and nothing when the project has no such type
@@ -28,7 +31,7 @@ from functools import cache
 from typing import Any
 
 from .grammars import grammar
-from .relations import Ref
+from .relations import SELF_HINT, Ref
 from .test_files import is_test_path
 
 _JS = """
@@ -56,11 +59,11 @@ _QUERIES = {
 """,
     "c": """
 (call_expression function: (identifier) @call)
-(call_expression function: (field_expression field: (field_identifier) @method))
+(call_expression function: (field_expression argument: (_) @recv field: (field_identifier) @method))
 """,
     "cpp": """
 (call_expression function: (identifier) @call)
-(call_expression function: (field_expression field: (field_identifier) @method))
+(call_expression function: (field_expression argument: (_) @recv field: (field_identifier) @method))
 (call_expression function: (qualified_identifier scope: (_) @path name: (identifier) @method))
 """,
     "ruby": """
@@ -79,6 +82,8 @@ _IMPORTS = {  # what names a file binds to modules: captures @alias, @source, @n
 """,
     "go": "(import_spec name: (_)? @alias path: (_) @source)",
 }
+# A Go method's receiver (``func (s *Server) Run()``): calls on ``s`` in it are self calls.
+_GO_RECEIVER = "(method_declaration receiver: (parameter_list (parameter_declaration name: (identifier) @var))) @method"
 _IMPORTS["typescript"] = _IMPORTS["tsx"] = _IMPORTS["javascript"]
 _IMPORTING = frozenset({"import_statement", "import_declaration", "lexical_declaration", "variable_declaration"})
 _SELF = frozenset({"this", "self"})
@@ -103,7 +108,7 @@ _CAPITALISED_TYPES = frozenset({"javascript", "typescript", "tsx", "java", "ruby
 def _query(language: str, which: str) -> Any:
     from tree_sitter import Query
 
-    table = _QUERIES if which == "calls" else _IMPORTS
+    table = {"calls": _QUERIES, "imports": _IMPORTS, "receivers": {"go": _GO_RECEIVER}}[which]
     return Query(grammar(language), table[language])
 
 
@@ -115,6 +120,7 @@ def call_refs(root: Any, language: str, path: str, scopes: Sequence[tuple[int, i
     from tree_sitter import QueryCursor
 
     modules, outside = _imported(root, language)
+    selves = _receivers(root, language)
     testing = is_test_path(path)
     starts = [s[0] for s in scopes]
     builtin = _BUILTIN_CALLS.get(language, frozenset())
@@ -132,16 +138,22 @@ def call_refs(root: Any, language: str, path: str, scopes: Sequence[tuple[int, i
             continue  # a name imported from outside the project, or the language's own
         receivers = captures.get("recv") or captures.get("path")
         receiver = receivers[0] if receivers else None
+        line = node.start_point[0] + 1
+        at = _scope(scopes, starts, node.start_byte)
+        scope = scopes[at][2] if at is not None else None
         shape, named = "value", ""
-        if receiver is not None and receiver.type not in _SELF:
+        if receiver is not None and (
+            receiver.type in _SELF or at is not None and selves.get(scopes[at][0]) == _text(receiver)
+        ):
+            owner = scope.rpartition(".")[0] if scope else ""
+            hint = f"{SELF_HINT}.{owner}" if owner else None  # its class's method, else an attribute call
+        elif receiver is not None:
             spelled = _text(receiver)
-            shape, named = _receiver(language, receiver, spelled, modules, outside)
+            shape, named = _receiver(language, receiver, spelled, modules, outside, path="path" in captures)
             if shape == "outside":
                 continue
             if shape == "module":
                 qualified, link = False, "heuristic"
-        line = node.start_point[0] + 1
-        scope = _scope(scopes, starts, node.start_byte)
         if shape == "type":
             hint = named
             if named == "Self":  # Rust's ``Self::new()``: the type of the ``impl`` around it
@@ -154,16 +166,18 @@ def call_refs(root: Any, language: str, path: str, scopes: Sequence[tuple[int, i
     return refs
 
 
-def _receiver(language: str, node: Any, spelled: str, modules: set[str], outside: set[str]) -> tuple[str, str]:
+def _receiver(
+    language: str, node: Any, spelled: str, modules: set[str], outside: set[str], *, path: bool
+) -> tuple[str, str]:
     """What a call's receiver is, and the hint it gives: ``type`` (a class or type by its name:
     the hint), ``module`` (a module of the project), ``outside`` (the runtime's, the standard
-    library's, an outside package's), or ``value`` (anything else: an attribute call)."""
+    library's, an outside package's), or ``value`` (anything else: an attribute call). ``path``:
+    the receiver is a path before ``::`` (Rust, C++)."""
     if spelled in outside:
         return "outside", ""
     if node.type == "identifier" and spelled in modules:
         return "module", ""
-    if language in ("rust", "cpp") and node.type in ("identifier", "scoped_identifier", "namespace_identifier"):
-        # a path before ``::``: a type (``Parser::new``), else a module or namespace
+    if path:  # a type (``Parser::new``), else a module or namespace
         if spelled.split("::", 1)[0] in _OUTSIDE_PATHS or spelled.startswith("::"):
             return "outside", ""
         last = spelled.rsplit("::", 1)[-1]
@@ -207,16 +221,25 @@ def _imported(root: Any, language: str) -> tuple[set[str], set[str]]:
     return modules, outside
 
 
-def _scope(scopes: Sequence[tuple[int, int, str]], starts: list[int], at: int) -> str | None:
-    """The qualname of the innermost definition holding byte ``at`` (the last one begun before
-    it that has not ended), or None: the file."""
+def _scope(scopes: Sequence[tuple[int, int, str]], starts: list[int], at: int) -> int | None:
+    """The index of the innermost definition holding byte ``at`` (the last one begun before it
+    that has not ended), or None: the file."""
     index = bisect.bisect_right(starts, at) - 1
     while index >= 0:
-        start, end, qualname = scopes[index]
-        if end > at:
-            return qualname
+        if scopes[index][1] > at:
+            return index
         index -= 1
     return None
+
+
+def _receivers(root: Any, language: str) -> dict[int, str]:
+    """Go: each method's receiver name, by the method's first byte (its scope's)."""
+    if language != "go":
+        return {}
+    from tree_sitter import QueryCursor
+
+    found = QueryCursor(_query(language, "receivers")).matches(root)
+    return {captures["method"][0].start_byte: _text(captures["var"][0]) for _, captures in found}
 
 
 def _text(node: Any) -> str:
