@@ -22,7 +22,8 @@ TS = {
     "src/router.ts": (
         "import { View } from './view';\nimport * as log from './log';\n\n"
         "export class Router {\n  handle(path: string): string {\n    log.record(path);\n"
-        "    Object.keys({});\n    return new View(path).render();\n  }\n}\n"
+        "    Object.keys({});\n    return new View(path).render();\n  }\n}\n\n"
+        "export function page(p: string): string {\n  const view = new View(p);\n  return view.render();\n}\n"
     ),
     "src/log.ts": "export function record(line: string): void {\n  console.log(line);\n}\n",
     "test/view.test.ts": (
@@ -36,7 +37,7 @@ GO = {
         'package app\n\nimport (\n  "fmt"\n)\n\ntype Server struct{}\n\n'
         "func (s *Server) Run() {\n  fmt.Println(1)\n  s.listen()\n  helper()\n}\n\n"
         "func (s *Server) listen() {}\n\nfunc (s *Server) Find() {\n  s.listen()\n}\n\nfunc helper() {}\n\n"
-        "type Client struct{}\n\nfunc (c *Client) listen() {}\n"
+        "type Client struct{}\n\nfunc (c *Client) listen() {}\n\nfunc serve() {\n  c := &Client{}\n  c.listen()\n}\n"
     ),
     "server_test.go": 'package app\n\nimport "testing"\n\nfunc TestHelper(t *testing.T) {\n  helper()\n}\n',
 }
@@ -53,6 +54,8 @@ def test_typescript_calls_and_tests_reach_the_graph(make_project, engine):
         ("View.render", "heuristic"),  # a method called on a value
     }  # and not the project's own `keys` for `Object.keys()`
     assert covering(project, "escapeHtml") == {("file", "test/view.test.ts", "extracted")}
+    # `const view = new View(p); view.render()`: a call on a View
+    assert callees(project, "page") == {("View", "extracted"), ("View.render", "extracted")}
 
 
 @pytest.mark.parametrize("engine", ["sqlite", ENGINE])
@@ -61,6 +64,7 @@ def test_go_methods_are_named_by_their_type_and_their_calls_reach_the_graph(make
     resync(project)
     # `s.listen()` on the method's receiver: Server's, not Client's of the same file
     assert callees(project, "Server.Run") == {("Server.listen", "extracted"), ("helper", "extracted")}
+    assert callees(project, "serve") == {("Client.listen", "extracted")}  # `c := &Client{}`
     assert covering(project, "helper") == {("symbol", "server_test.go", "extracted")}
 
 

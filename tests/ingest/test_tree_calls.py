@@ -83,7 +83,7 @@ SAMPLES = {
     ),
     "src/conn.rs": (
         "struct P;\nimpl P {\n    fn a(&self, c: Conn) {\n        c.send();\n        crate::util::parse();\n    }\n}\n",
-        {("send", "P.a", None, True, "extracted"), ("parse", "P.a", None, False, "heuristic")},
+        {("send", "P.a", "self:.Conn", True, "extracted"), ("parse", "P.a", None, False, "heuristic")},
     ),
     "lib/a.rb": (
         "require 'json'\n\nmodule M\n  class C\n    def run\n      helper(1)\n      self.go\n      Foo.build\n"
@@ -146,9 +146,50 @@ def test_every_package_of_a_go_import_block_is_imported():
 @pytest.mark.parametrize("language", sorted(LANGUAGES))
 def test_every_grammar_compiles_its_queries(language):
     """A query naming a node its grammar lacks fails when first run: each is compiled here."""
-    assert _query(language, "calls") is not None
+    assert _query(language, "calls") is not None  # with the typed bindings, assignments, receivers
     if language in _IMPORTS:
         assert _query(language, "imports") is not None
+
+
+# path -> (source, {(target, hint)} of its calls on a receiver)
+TYPED = {
+    "web/a.ts": (
+        "function f(a: Client, b?: Store) {\n  a.send();\n  b.save();\n  const v = new View();\n  v.render();\n"
+        "  let w: Pool = make();\n  w.take();\n}\n",
+        {("send", "self:.Client"), ("save", "self:.Store"), ("render", "self:.View"), ("take", "self:.Pool")},
+    ),
+    "web/mixed.ts": (  # assigned again: which value a call meets depends on the flow
+        "function g() {\n  let x = new A();\n  x.run();\n  x = new B();\n  x.run();\n}\n",
+        {("run", None)},
+    ),
+    "src/A.java": (
+        "class A {\n  void r(Client c) {\n    c.send();\n    Store s = new Store();\n    s.save();\n  }\n}\n",
+        {("send", "self:.Client"), ("save", "self:.Store")},
+    ),
+    "m/a.go": (
+        "package m\n\nfunc f(c *Client) {\n  c.Send()\n  s := Store{}\n  s.Save()\n  p := &Pool{}\n  p.Take()\n"
+        "  var q Queue\n  q.Push()\n  r := Ring{}\n  r = other()\n  r.Turn()\n}\n",
+        {("Send", "self:.Client"), ("Save", "self:.Store"), ("Take", "self:.Pool"), ("Push", "self:.Queue")}
+        | {("Turn", None)},
+    ),
+    "src/a.rs": (
+        "fn f(c: &Client) {\n  c.send();\n  let s: Store = x();\n  s.save();\n  let p = Pool::new();\n  p.take();\n"
+        "  let o = Pool::open();\n  o.close();\n}\n",
+        {("send", "self:.Client"), ("save", "self:.Store"), ("take", "self:.Pool"), ("close", None)},
+    ),
+    "lib/a.rb": (
+        "def f\n  s = Store.new(1)\n  s.save\n  t = Store.find(1)\n  t.load\nend\n",
+        {("save", "self:.Store"), ("load", None)},
+    ),
+}
+
+
+@pytest.mark.parametrize("path", sorted(TYPED))
+def test_a_call_on_a_name_bound_to_a_spelled_type_is_a_call_on_that_type(path):
+    text, expected = TYPED[path]
+    _, rel = parse_code_relations(text, path)
+    calls = {(r.target, r.hint) for r in rel.refs if r.type == "calls" and r.qualified and r.hint != r.target}
+    assert {c for c in calls if c[1] is None or c[1].startswith("self:")} == expected
 
 
 def test_jsx_and_tsx_calls_are_read():

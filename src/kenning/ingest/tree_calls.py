@@ -7,6 +7,9 @@ innermost definition around it (or the file), resolved by ``graph.resolve`` as P
 - a call on the method's own receiver (``this.save()``, ``self.go()``, ``this->run()``, Go's
   ``s.listen()`` in ``func (s *Server) Run()``) is a self call: the method of that name of the
   enclosing class (its hint, as Python's ``self.save()``), else an attribute call;
+- a call on a name bound to a type the code spells (``c: Client``, ``const v = new View()``,
+  ``s := &Store{}``, ``let p = Pool::new()``, ``s = Store.new``) is a call on that type, its
+  hint as a self call's: that type's method, else an attribute call;
 - a call on another receiver (``client.send()``, ``s.Run()``) names a method (``qualified``):
   the one of the same file when only it has that name, else up to
   ``graph.narrow.MAX_AMBIGUOUS`` homonyms, ``heuristic``;
@@ -82,8 +85,59 @@ _IMPORTS = {  # what names a file binds to modules: captures @alias, @source, @n
 """,
     "go": "(import_spec name: (_)? @alias path: (_) @source)",
 }
+# Names bound to a value of a type the code spells (``@bound`` of ``@bound_type``): a call on one is
+# a call on that type, as on Python's typed locals (``const view = new View()``, ``s := &Store{}``,
+# ``Store s = new Store()``, ``fn f(c: &Client)``, ``s = Store.new``).
+_TS_TYPED = """
+(required_parameter pattern: (identifier) @bound type: (type_annotation (type_identifier) @bound_type))
+(optional_parameter pattern: (identifier) @bound type: (type_annotation (type_identifier) @bound_type))
+(variable_declarator name: (identifier) @bound type: (type_annotation (type_identifier) @bound_type))
+"""
+_JS_TYPED = (
+    "(variable_declarator name: (identifier) @bound value: (new_expression constructor: (identifier) @bound_type))"
+)
+_TYPED = {
+    "javascript": _JS_TYPED,
+    "typescript": _JS_TYPED + _TS_TYPED,
+    "tsx": _JS_TYPED + _TS_TYPED,
+    "java": """
+(formal_parameter type: (type_identifier) @bound_type name: (identifier) @bound)
+(local_variable_declaration
+  type: (type_identifier) @bound_type declarator: (variable_declarator name: (identifier) @bound))
+""",
+    "go": """
+(parameter_declaration
+  name: (identifier) @bound type: [(type_identifier) @bound_type (pointer_type (type_identifier) @bound_type)])
+(short_var_declaration left: (expression_list . (identifier) @bound)
+  right: (expression_list . [(composite_literal type: (type_identifier) @bound_type)
+                             (unary_expression operand: (composite_literal type: (type_identifier) @bound_type))]))
+(var_spec name: (identifier) @bound type: (type_identifier) @bound_type)
+(var_spec name: (identifier) @bound value: (expression_list . (composite_literal type: (type_identifier) @bound_type)))
+""",
+    "rust": """
+(parameter pattern: (identifier) @bound
+  type: [(type_identifier) @bound_type (reference_type type: (type_identifier) @bound_type)])
+(let_declaration pattern: (identifier) @bound type: (type_identifier) @bound_type)
+(let_declaration pattern: (identifier) @bound
+  value: (call_expression function: (scoped_identifier path: (identifier) @bound_type name: (identifier) @bound_new)))
+""",
+    "ruby": """
+(assignment left: (identifier) @bound right: (call receiver: (constant) @bound_type method: (identifier) @bound_new))
+""",
+}
+# Names assigned again (``x = new B()`` after ``let x = new A()``): no type is kept for them. Ruby's
+# assignments are its bindings too: a name assigned twice is one of them.
+_ASSIGNED = {
+    "javascript": "(assignment_expression left: (identifier) @assigned)",
+    "go": "(assignment_statement left: (expression_list (identifier) @assigned))",
+    "ruby": "(assignment left: (identifier) @assigned)",
+}
+for _language in ("typescript", "tsx", "java", "rust"):
+    _ASSIGNED[_language] = _ASSIGNED["javascript"]
 # A Go method's receiver (``func (s *Server) Run()``): calls on ``s`` in it are self calls.
-_GO_RECEIVER = "(method_declaration receiver: (parameter_list (parameter_declaration name: (identifier) @var))) @method"
+_GO_RECEIVER = """
+(method_declaration receiver: (parameter_list (parameter_declaration name: (identifier) @receiver))) @receiver_method
+"""
 _IMPORTS["typescript"] = _IMPORTS["tsx"] = _IMPORTS["javascript"]
 _IMPORTING = frozenset({"import_statement", "import_declaration", "lexical_declaration", "variable_declaration"})
 _SELF = frozenset({"this", "self"})
@@ -106,10 +160,15 @@ _CAPITALISED_TYPES = frozenset({"javascript", "typescript", "tsx", "java", "ruby
 
 @cache
 def _query(language: str, which: str) -> Any:
+    """``calls``: the call sites, with the typed bindings, the assignments and Go's receivers, in
+    one query (one walk of the tree: each query walks it all); ``imports``: what the file binds to
+    modules (run on its top-level statements)."""
     from tree_sitter import Query
 
-    table = {"calls": _QUERIES, "imports": _IMPORTS, "receivers": {"go": _GO_RECEIVER}}[which]
-    return Query(grammar(language), table[language])
+    if which == "imports":
+        return Query(grammar(language), _IMPORTS[language])
+    parts = (_QUERIES, _TYPED, _ASSIGNED, {"go": _GO_RECEIVER})
+    return Query(grammar(language), "".join(part.get(language, "") for part in parts))
 
 
 def call_refs(root: Any, language: str, path: str, scopes: Sequence[tuple[int, int, str]]) -> list[Ref]:
@@ -120,35 +179,42 @@ def call_refs(root: Any, language: str, path: str, scopes: Sequence[tuple[int, i
     from tree_sitter import QueryCursor
 
     modules, outside = _imported(root, language)
-    selves = _receivers(root, language)
-    testing = is_test_path(path)
     starts = [s[0] for s in scopes]
+    calls, bound, assigned, selves = [], [], [], {}
+    for _, captures in QueryCursor(_query(language, "calls")).matches(root):
+        if "bound" in captures:
+            bound.append(captures)
+        elif "assigned" in captures:
+            assigned.append(captures["assigned"][0])
+        elif "receiver" in captures:  # Go: by the method's first byte, its scope's
+            selves[captures["receiver_method"][0].start_byte] = _text(captures["receiver"][0])
+        else:
+            node = (captures.get("call") or captures["method"])[0]
+            calls.append((node.start_byte, node, captures))
+    typed = _typed(language, bound, assigned, scopes, starts)
+    testing = is_test_path(path)
     builtin = _BUILTIN_CALLS.get(language, frozenset())
     refs: list[Ref] = []
     seen: set[tuple[str | None, str, str | None, bool]] = set()
-    found = []
-    for _, captures in QueryCursor(_query(language, "calls")).matches(root):
-        node = (captures.get("call") or captures["method"])[0]
-        found.append((node.start_byte, node, captures))
-    found.sort(key=lambda item: item[0])
-    for _, node, captures in found:
+    calls.sort(key=lambda item: item[0])
+    for _, node, captures in calls:
         name = _text(node)
         hint, qualified, link = None, "method" in captures, "extracted"
         if not qualified and (name in outside or name in builtin):
             continue  # a name imported from outside the project, or the language's own
         receivers = captures.get("recv") or captures.get("path")
         receiver = receivers[0] if receivers else None
+        spelled = _text(receiver) if receiver is not None else ""
         line = node.start_point[0] + 1
         at = _scope(scopes, starts, node.start_byte)
         scope = scopes[at][2] if at is not None else None
         shape, named = "value", ""
-        if receiver is not None and (
-            receiver.type in _SELF or at is not None and selves.get(scopes[at][0]) == _text(receiver)
-        ):
+        if receiver is not None and (receiver.type in _SELF or at is not None and selves.get(scopes[at][0]) == spelled):
             owner = scope.rpartition(".")[0] if scope else ""
             hint = f"{SELF_HINT}.{owner}" if owner else None  # its class's method, else an attribute call
+        elif receiver is not None and receiver.type == "identifier" and (at, spelled) in typed:
+            hint = f"{SELF_HINT}.{typed[at, spelled]}"  # that type's method, else an attribute call
         elif receiver is not None:
-            spelled = _text(receiver)
             shape, named = _receiver(language, receiver, spelled, modules, outside, path="path" in captures)
             if shape == "outside":
                 continue
@@ -232,14 +298,32 @@ def _scope(scopes: Sequence[tuple[int, int, str]], starts: list[int], at: int) -
     return None
 
 
-def _receivers(root: Any, language: str) -> dict[int, str]:
-    """Go: each method's receiver name, by the method's first byte (its scope's)."""
-    if language != "go":
-        return {}
-    from tree_sitter import QueryCursor
-
-    found = QueryCursor(_query(language, "receivers")).matches(root)
-    return {captures["method"][0].start_byte: _text(captures["var"][0]) for _, captures in found}
+def _typed(
+    language: str,
+    bound: list[dict[str, list[Any]]],
+    assigned: list[Any],
+    scopes: Sequence[tuple[int, int, str]],
+    starts: list[int],
+) -> dict[tuple[int | None, str], str]:
+    """(scope index, name) -> the type a definition binds the name to (``bound``: the matches of
+    ``_TYPED``); a name bound to two types in one scope, or assigned again (``assigned``: the
+    names ``_ASSIGNED`` found), is left out: which value a call meets then depends on the flow."""
+    found: dict[tuple[int | None, str], str] = {}
+    mixed: set[tuple[int | None, str]] = set()
+    times: dict[tuple[int | None, str], int] = {}
+    for node in assigned:
+        key = (_scope(scopes, starts, node.start_byte), _text(node))
+        times[key] = times.get(key, 0) + 1
+    once = 1 if language == "ruby" else 0  # Ruby's typed binding is itself an assignment
+    for captures in bound:
+        if "bound_new" in captures and _text(captures["bound_new"][0]) != "new":
+            continue  # Rust's ``T::open()``, Ruby's ``T.find``: such a function may return anything
+        var = captures["bound"][0]
+        key = (_scope(scopes, starts, var.start_byte), _text(var))
+        type_ = _text(captures["bound_type"][0])
+        if found.setdefault(key, type_) != type_:
+            mixed.add(key)
+    return {key: type_ for key, type_ in found.items() if key not in mixed and times.get(key, 0) <= once}
 
 
 def _text(node: Any) -> str:
