@@ -42,6 +42,10 @@ _JS = """
 (call_expression function: (member_expression object: (_) @recv property: (property_identifier) @method))
 (new_expression constructor: (identifier) @call)
 """
+_C = """
+(call_expression function: (identifier) @call)
+(call_expression function: (field_expression argument: (_) @recv field: (field_identifier) @method))
+"""
 _QUERIES = {
     "javascript": _JS,
     "typescript": _JS,
@@ -60,15 +64,8 @@ _QUERIES = {
 (method_invocation object: (_) @recv name: (identifier) @method)
 (object_creation_expression type: (type_identifier) @call)
 """,
-    "c": """
-(call_expression function: (identifier) @call)
-(call_expression function: (field_expression argument: (_) @recv field: (field_identifier) @method))
-""",
-    "cpp": """
-(call_expression function: (identifier) @call)
-(call_expression function: (field_expression argument: (_) @recv field: (field_identifier) @method))
-(call_expression function: (qualified_identifier scope: (_) @path name: (identifier) @method))
-""",
+    "c": _C,
+    "cpp": _C + "(call_expression function: (qualified_identifier scope: (_) @path name: (identifier) @method))",
     "ruby": """
 (call !receiver method: (identifier) @call)
 (call receiver: (_) @recv method: (identifier) @method)
