@@ -37,7 +37,8 @@ GO = {
         'package app\n\nimport (\n  "fmt"\n)\n\ntype Server struct{}\n\n'
         "func (s *Server) Run() {\n  fmt.Println(1)\n  s.listen()\n  helper()\n}\n\n"
         "func (s *Server) listen() {}\n\nfunc (s *Server) Find() {\n  s.listen()\n}\n\nfunc helper() {}\n\n"
-        "type Client struct{}\n\nfunc (c *Client) listen() {}\n\nfunc serve() {\n  c := &Client{}\n  c.listen()\n}\n"
+        "type Client struct{}\n\nfunc (c *Client) listen() {}\n\nfunc serve() {\n  c := &Client{}\n  c.listen()\n}\n\n"
+        "type Hub struct {\n  client *Client\n}\n\nfunc (h *Hub) Start() {\n  h.client.listen()\n}\n"
     ),
     "server_test.go": 'package app\n\nimport "testing"\n\nfunc TestHelper(t *testing.T) {\n  helper()\n}\n',
 }
@@ -65,6 +66,7 @@ def test_go_methods_are_named_by_their_type_and_their_calls_reach_the_graph(make
     # `s.listen()` on the method's receiver: Server's, not Client's of the same file
     assert callees(project, "Server.Run") == {("Server.listen", "extracted"), ("helper", "extracted")}
     assert callees(project, "serve") == {("Client.listen", "extracted")}  # `c := &Client{}`
+    assert callees(project, "Hub.Start") == {("Client.listen", "extracted")}  # `h.client`, a *Client field
     assert covering(project, "helper") == {("symbol", "server_test.go", "extracted")}
 
 

@@ -7,8 +7,8 @@ from __future__ import annotations
 import pytest
 
 from kenning.ingest.grammars import LANGUAGES
-from kenning.ingest.tree_calls import _IMPORTS, _query
 from kenning.ingest.tree_code import parse_code_relations
+from kenning.ingest.tree_queries import IMPORTS, query
 
 # path -> (source, {(target, scope, hint, qualified, link)})
 SAMPLES = {
@@ -146,9 +146,9 @@ def test_every_package_of_a_go_import_block_is_imported():
 @pytest.mark.parametrize("language", sorted(LANGUAGES))
 def test_every_grammar_compiles_its_queries(language):
     """A query naming a node its grammar lacks fails when first run: each is compiled here."""
-    assert _query(language, "calls") is not None  # with the typed bindings, assignments, receivers
-    if language in _IMPORTS:
-        assert _query(language, "imports") is not None
+    assert query(language, "calls") is not None  # with the typed bindings, assignments, receivers
+    if language in IMPORTS:
+        assert query(language, "imports") is not None
 
 
 # path -> (source, {(target, hint)} of its calls on a receiver)
@@ -197,3 +197,33 @@ def test_jsx_and_tsx_calls_are_read():
     for path in ("web/App.jsx", "web/App.tsx"):
         _, rel = parse_code_relations(jsx, path)
         assert {(r.target, r.scope) for r in rel.refs if r.type == "calls"} == {("h", "App"), ("render", "App")}
+
+
+FIELDS = {
+    "web/r.ts": (
+        "class R {\n  private store: Store;\n  #cache: Cache;\n  constructor(private db: Db) {}\n  h() {\n"
+        "    this.store.save();\n    this.db.q();\n    this.other.x();\n    this.#cache.clear();\n  }\n}\n",
+        {("save", "self:.Store"), ("q", "self:.Db"), ("x", None), ("clear", "self:.Cache")},
+    ),
+    "src/A.java": (
+        "class A {\n  private Store store;\n  void r() {\n    store.save();\n    this.store.load();\n    other.x();\n"
+        "    Store store2 = null;\n    Helper.run();\n  }\n}\n",
+        {("save", "self:.Store"), ("load", "self:.Store"), ("x", None), ("run", "Helper")},
+    ),
+    "m/s.go": (
+        "package m\n\ntype Server struct {\n  db *DB\n  n  Name\n}\n\n"
+        "func (s *Server) Run() {\n  s.db.Query()\n  s.n.Len()\n  t.db.Close()\n}\n",
+        {("Query", "self:.DB"), ("Len", "self:.Name"), ("Close", None)},  # `t` is not the receiver
+    ),
+    "src/p.rs": (
+        "struct P {\n    store: Store,\n}\nimpl P {\n    fn a(&self) {\n        self.store.save();\n    }\n}\n",
+        {("save", "self:.Store")},
+    ),
+}
+
+
+@pytest.mark.parametrize("path", sorted(FIELDS))
+def test_a_call_on_a_typed_field_of_the_own_object_is_a_call_on_that_type(path):
+    text, expected = FIELDS[path]
+    _, rel = parse_code_relations(text, path)
+    assert {(r.target, r.hint) for r in rel.refs if r.type == "calls" and r.qualified} == expected

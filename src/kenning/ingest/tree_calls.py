@@ -9,7 +9,9 @@ innermost definition around it (or the file), resolved by ``graph.resolve`` as P
   enclosing class (its hint, as Python's ``self.save()``), else an attribute call;
 - a call on a name bound to a type the code spells (``c: Client``, ``const v = new View()``,
   ``s := &Store{}``, ``let p = Pool::new()``, ``s = Store.new``) is a call on that type, its
-  hint as a self call's: that type's method, else an attribute call;
+  hint as a self call's: that type's method, else an attribute call; so is a call on a field of
+  the method's own object its class declares with a type (``this.store.save()``, Go's
+  ``s.db.Query()``, Java's ``store.save()``);
 - a call on another receiver (``client.send()``, ``s.Run()``) names a method (``qualified``):
   the one of the same file when only it has that name, else up to
   ``graph.narrow.MAX_AMBIGUOUS`` homonyms, ``heuristic``;
@@ -30,112 +32,19 @@ from __future__ import annotations
 
 import bisect
 from collections.abc import Sequence
-from functools import cache
 from typing import Any
 
-from .grammars import grammar
 from .relations import SELF_HINT, Ref
 from .test_files import is_test_path
+from .tree_queries import CALLS, IMPORTS, query
 
-_JS = """
-(call_expression function: (identifier) @call)
-(call_expression function: (member_expression object: (_) @recv property: (property_identifier) @method))
-(new_expression constructor: (identifier) @call)
-"""
-_C = """
-(call_expression function: (identifier) @call)
-(call_expression function: (field_expression argument: (_) @recv field: (field_identifier) @method))
-"""
-_QUERIES = {
-    "javascript": _JS,
-    "typescript": _JS,
-    "tsx": _JS,
-    "go": """
-(call_expression function: (identifier) @call)
-(call_expression function: (selector_expression operand: (_) @recv field: (field_identifier) @method))
-""",
-    "rust": """
-(call_expression function: (identifier) @call)
-(call_expression function: (field_expression value: (_) @recv field: (field_identifier) @method))
-(call_expression function: (scoped_identifier path: (_) @path name: (identifier) @method))
-""",
-    "java": """
-(method_invocation !object name: (identifier) @call)
-(method_invocation object: (_) @recv name: (identifier) @method)
-(object_creation_expression type: (type_identifier) @call)
-""",
-    "c": _C,
-    "cpp": _C + "(call_expression function: (qualified_identifier scope: (_) @path name: (identifier) @method))",
-    "ruby": """
-(call !receiver method: (identifier) @call)
-(call receiver: (_) @recv method: (identifier) @method)
-""",
+# A receiver that is a field of the method's own object: its node type, the object's field, the field's.
+_FIELD_ACCESS = {
+    "member_expression": ("object", "property"),
+    "field_access": ("object", "field"),
+    "field_expression": ("value", "field"),
+    "selector_expression": ("operand", "field"),
 }
-_IMPORTS = {  # what names a file binds to modules: captures @alias, @source, @name (a named import)
-    "javascript": """
-(import_statement (import_clause (namespace_import (identifier) @alias)) source: (string) @source)
-(import_statement (import_clause (identifier) @name) source: (string) @source)
-(import_statement (import_clause (named_imports (import_specifier name: (_) @name !alias))) source: (string) @source)
-(import_statement (import_clause (named_imports (import_specifier alias: (_) @name))) source: (string) @source)
-(variable_declarator name: (identifier) @alias
-  value: (call_expression function: (identifier) @require arguments: (arguments (string) @source)))
-""",
-    "go": "(import_spec name: (_)? @alias path: (_) @source)",
-}
-# Names bound to a value of a type the code spells (``@bound`` of ``@bound_type``): a call on one is
-# a call on that type, as on Python's typed locals (``const view = new View()``, ``s := &Store{}``,
-# ``Store s = new Store()``, ``fn f(c: &Client)``, ``s = Store.new``).
-_TS_TYPED = """
-(required_parameter pattern: (identifier) @bound type: (type_annotation (type_identifier) @bound_type))
-(optional_parameter pattern: (identifier) @bound type: (type_annotation (type_identifier) @bound_type))
-(variable_declarator name: (identifier) @bound type: (type_annotation (type_identifier) @bound_type))
-"""
-_JS_TYPED = (
-    "(variable_declarator name: (identifier) @bound value: (new_expression constructor: (identifier) @bound_type))"
-)
-_TYPED = {
-    "javascript": _JS_TYPED,
-    "typescript": _JS_TYPED + _TS_TYPED,
-    "tsx": _JS_TYPED + _TS_TYPED,
-    "java": """
-(formal_parameter type: (type_identifier) @bound_type name: (identifier) @bound)
-(local_variable_declaration
-  type: (type_identifier) @bound_type declarator: (variable_declarator name: (identifier) @bound))
-""",
-    "go": """
-(parameter_declaration
-  name: (identifier) @bound type: [(type_identifier) @bound_type (pointer_type (type_identifier) @bound_type)])
-(short_var_declaration left: (expression_list . (identifier) @bound)
-  right: (expression_list . [(composite_literal type: (type_identifier) @bound_type)
-                             (unary_expression operand: (composite_literal type: (type_identifier) @bound_type))]))
-(var_spec name: (identifier) @bound type: (type_identifier) @bound_type)
-(var_spec name: (identifier) @bound value: (expression_list . (composite_literal type: (type_identifier) @bound_type)))
-""",
-    "rust": """
-(parameter pattern: (identifier) @bound
-  type: [(type_identifier) @bound_type (reference_type type: (type_identifier) @bound_type)])
-(let_declaration pattern: (identifier) @bound type: (type_identifier) @bound_type)
-(let_declaration pattern: (identifier) @bound
-  value: (call_expression function: (scoped_identifier path: (identifier) @bound_type name: (identifier) @bound_new)))
-""",
-    "ruby": """
-(assignment left: (identifier) @bound right: (call receiver: (constant) @bound_type method: (identifier) @bound_new))
-""",
-}
-# Names assigned again (``x = new B()`` after ``let x = new A()``): no type is kept for them. Ruby's
-# assignments are its bindings too: a name assigned twice is one of them.
-_ASSIGNED = {
-    "javascript": "(assignment_expression left: (identifier) @assigned)",
-    "go": "(assignment_statement left: (expression_list (identifier) @assigned))",
-    "ruby": "(assignment left: (identifier) @assigned)",
-}
-for _language in ("typescript", "tsx", "java", "rust"):
-    _ASSIGNED[_language] = _ASSIGNED["javascript"]
-# A Go method's receiver (``func (s *Server) Run()``): calls on ``s`` in it are self calls.
-_GO_RECEIVER = """
-(method_declaration receiver: (parameter_list (parameter_declaration name: (identifier) @receiver))) @receiver_method
-"""
-_IMPORTS["typescript"] = _IMPORTS["tsx"] = _IMPORTS["javascript"]
 _IMPORTING = frozenset({"import_statement", "import_declaration", "lexical_declaration", "variable_declaration"})
 _SELF = frozenset({"this", "self"})
 # Lower-case receivers JavaScript's runtimes bind: calls on them are the runtime's.
@@ -155,32 +64,21 @@ _OUTSIDE_PATHS = frozenset({"std", "core", "alloc"})  # Rust's and C++'s standar
 _CAPITALISED_TYPES = frozenset({"javascript", "typescript", "tsx", "java", "ruby"})
 
 
-@cache
-def _query(language: str, which: str) -> Any:
-    """``calls``: the call sites, with the typed bindings, the assignments and Go's receivers, in
-    one query (one walk of the tree: each query walks it all); ``imports``: what the file binds to
-    modules (run on its top-level statements)."""
-    from tree_sitter import Query
-
-    if which == "imports":
-        return Query(grammar(language), _IMPORTS[language])
-    parts = (_QUERIES, _TYPED, _ASSIGNED, {"go": _GO_RECEIVER})
-    return Query(grammar(language), "".join(part.get(language, "") for part in parts))
-
-
 def call_refs(root: Any, language: str, path: str, scopes: Sequence[tuple[int, int, str]]) -> list[Ref]:
     """The ``calls`` references of a parsed file, in the order of the source; ``scopes``:
     (first byte, end byte, qualname) of its definitions, sorted."""
-    if language not in _QUERIES:
+    if language not in CALLS:
         return []
     from tree_sitter import QueryCursor
 
     modules, outside = _imported(root, language)
     starts = [s[0] for s in scopes]
-    calls, bound, assigned, selves = [], [], [], {}
-    for _, captures in QueryCursor(_query(language, "calls")).matches(root):
+    calls, bound, assigned, selves, declared = [], [], [], {}, []
+    for _, captures in QueryCursor(query(language, "calls")).matches(root):
         if "bound" in captures:
             bound.append(captures)
+        elif "field" in captures:
+            declared.append(captures)
         elif "assigned" in captures:
             assigned.append(captures["assigned"][0])
         elif "receiver" in captures:  # Go: by the method's first byte, its scope's
@@ -189,6 +87,7 @@ def call_refs(root: Any, language: str, path: str, scopes: Sequence[tuple[int, i
             node = (captures.get("call") or captures["method"])[0]
             calls.append((node.start_byte, node, captures))
     typed = _typed(language, bound, assigned, scopes, starts)
+    fields = _fields(declared, scopes, starts)
     testing = is_test_path(path)
     builtin = _BUILTIN_CALLS.get(language, frozenset())
     refs: list[Ref] = []
@@ -211,6 +110,12 @@ def call_refs(root: Any, language: str, path: str, scopes: Sequence[tuple[int, i
             hint = f"{SELF_HINT}.{owner}" if owner else None  # its class's method, else an attribute call
         elif receiver is not None and receiver.type == "identifier" and (at, spelled) in typed:
             hint = f"{SELF_HINT}.{typed[at, spelled]}"  # that type's method, else an attribute call
+        elif (
+            receiver is not None
+            and at is not None
+            and (field := _field_key(receiver, language, selves, scopes[at], fields))
+        ):
+            hint = f"{SELF_HINT}.{fields[field]}"  # the field's type's method, else an attribute call
         elif receiver is not None:
             shape, named = _receiver(language, receiver, spelled, modules, outside, path="path" in captures)
             if shape == "outside":
@@ -257,13 +162,13 @@ def _imported(root: Any, language: str) -> tuple[set[str], set[str]]:
     what lies outside it (a package, the standard library): by its imports' sources."""
     modules: set[str] = set()
     outside: set[str] = set()
-    if language not in _IMPORTS:
+    if language not in IMPORTS:
         return modules, outside
     from tree_sitter import QueryCursor
 
-    query = _query(language, "imports")
+    imports = query(language, "imports")
     # top-level statements only: the query over the whole tree cost as much as the calls'
-    found = (QueryCursor(query).matches(node) for node in root.named_children if node.type in _IMPORTING)
+    found = (QueryCursor(imports).matches(node) for node in root.named_children if node.type in _IMPORTING)
     for captures in (captures for matches in found for _, captures in matches):
         if "require" in captures and _text(captures["require"][0]) != "require":
             continue
@@ -303,8 +208,8 @@ def _typed(
     starts: list[int],
 ) -> dict[tuple[int | None, str], str]:
     """(scope index, name) -> the type a definition binds the name to (``bound``: the matches of
-    ``_TYPED``); a name bound to two types in one scope, or assigned again (``assigned``: the
-    names ``_ASSIGNED`` found), is left out: which value a call meets then depends on the flow."""
+    ``TYPED``); a name bound to two types in one scope, or assigned again (``assigned``: the
+    names ``ASSIGNED`` found), is left out: which value a call meets then depends on the flow."""
     found: dict[tuple[int | None, str], str] = {}
     mixed: set[tuple[int | None, str]] = set()
     times: dict[tuple[int | None, str], int] = {}
@@ -321,6 +226,57 @@ def _typed(
         if found.setdefault(key, type_) != type_:
             mixed.add(key)
     return {key: type_ for key, type_ in found.items() if key not in mixed and times.get(key, 0) <= once}
+
+
+def _fields(
+    declared: list[dict[str, list[Any]]], scopes: Sequence[tuple[int, int, str]], starts: list[int]
+) -> dict[tuple[str, str], str]:
+    """(class qualname, field) -> the type the class declares the field with (``FIELDS``); a
+    field declared with two types (a nested class's homonym) is left out."""
+    found: dict[tuple[str, str], str] = {}
+    mixed: set[tuple[str, str]] = set()
+    for captures in declared:
+        node = captures["field"][0]
+        at = _scope(scopes, starts, node.start_byte)
+        if at is None:
+            continue
+        owner = scopes[at][2]
+        if node.parent is not None and node.parent.type == "required_parameter":
+            owner = owner.rpartition(".")[0]  # a constructor's parameter property: its class's
+        key, type_ = (owner, _text(node)), _text(captures["field_type"][0])
+        if found.setdefault(key, type_) != type_:
+            mixed.add(key)
+    return {key: type_ for key, type_ in found.items() if key not in mixed}
+
+
+def _field_key(
+    receiver: Any,
+    language: str,
+    selves: dict[int, str],
+    scope: tuple[int, int, str],
+    fields: dict[tuple[str, str], str],
+) -> tuple[str, str] | None:
+    """(class, field) when ``receiver`` is a field of the method's own object (``_own_field``)
+    that its class declares with a type (``fields``), else None."""
+    field = _own_field(receiver, language, selves.get(scope[0]))
+    key = (scope[2].rpartition(".")[0], field or "")
+    return key if field and key in fields else None
+
+
+def _own_field(receiver: Any, language: str, self_var: str | None) -> str | None:
+    """The field named by a receiver that is one of the method's own object (``this.store``,
+    ``self.store``, Go's ``s.store`` with ``s`` the receiver, Java's bare ``store``), else None."""
+    if language == "java" and receiver.type == "identifier":
+        return _text(receiver)
+    access = _FIELD_ACCESS.get(receiver.type)
+    if access is None:
+        return None
+    obj, field = (receiver.child_by_field_name(name) for name in access)
+    if obj is None or field is None:
+        return None
+    if obj.type in _SELF or self_var is not None and obj.type == "identifier" and _text(obj) == self_var:
+        return _text(field)
+    return None
 
 
 def _text(node: Any) -> str:

@@ -1,0 +1,146 @@
+"""The tree-sitter queries ``tree_calls`` reads code with, one set per language: the call sites,
+the names bound to a spelled type, the assignments, the typed fields and Go's receivers (one
+query, one walk of the tree), and the imports (run on the top-level statements)."""
+
+from __future__ import annotations
+
+from functools import cache
+from typing import Any
+
+from .grammars import grammar
+
+_JS = """
+(call_expression function: (identifier) @call)
+(call_expression function: (member_expression object: (_) @recv property: (property_identifier) @method))
+(new_expression constructor: (identifier) @call)
+"""
+_C = """
+(call_expression function: (identifier) @call)
+(call_expression function: (field_expression argument: (_) @recv field: (field_identifier) @method))
+"""
+CALLS = {
+    "javascript": _JS,
+    "typescript": _JS,
+    "tsx": _JS,
+    "go": """
+(call_expression function: (identifier) @call)
+(call_expression function: (selector_expression operand: (_) @recv field: (field_identifier) @method))
+""",
+    "rust": """
+(call_expression function: (identifier) @call)
+(call_expression function: (field_expression value: (_) @recv field: (field_identifier) @method))
+(call_expression function: (scoped_identifier path: (_) @path name: (identifier) @method))
+""",
+    "java": """
+(method_invocation !object name: (identifier) @call)
+(method_invocation object: (_) @recv name: (identifier) @method)
+(object_creation_expression type: (type_identifier) @call)
+""",
+    "c": _C,
+    "cpp": _C + "(call_expression function: (qualified_identifier scope: (_) @path name: (identifier) @method))",
+    "ruby": """
+(call !receiver method: (identifier) @call)
+(call receiver: (_) @recv method: (identifier) @method)
+""",
+}
+IMPORTS = {  # what names a file binds to modules: captures @alias, @source, @name (a named import)
+    "javascript": """
+(import_statement (import_clause (namespace_import (identifier) @alias)) source: (string) @source)
+(import_statement (import_clause (identifier) @name) source: (string) @source)
+(import_statement (import_clause (named_imports (import_specifier name: (_) @name !alias))) source: (string) @source)
+(import_statement (import_clause (named_imports (import_specifier alias: (_) @name))) source: (string) @source)
+(variable_declarator name: (identifier) @alias
+  value: (call_expression function: (identifier) @require arguments: (arguments (string) @source)))
+""",
+    "go": "(import_spec name: (_)? @alias path: (_) @source)",
+}
+# Names bound to a value of a type the code spells (``@bound`` of ``@bound_type``): a call on one is
+# a call on that type, as on Python's typed locals (``const view = new View()``, ``s := &Store{}``,
+# ``Store s = new Store()``, ``fn f(c: &Client)``, ``s = Store.new``).
+_TS_TYPED = """
+(required_parameter pattern: (identifier) @bound type: (type_annotation (type_identifier) @bound_type))
+(optional_parameter pattern: (identifier) @bound type: (type_annotation (type_identifier) @bound_type))
+(variable_declarator name: (identifier) @bound type: (type_annotation (type_identifier) @bound_type))
+"""
+_JS_TYPED = (
+    "(variable_declarator name: (identifier) @bound value: (new_expression constructor: (identifier) @bound_type))"
+)
+TYPED = {
+    "javascript": _JS_TYPED,
+    "typescript": _JS_TYPED + _TS_TYPED,
+    "tsx": _JS_TYPED + _TS_TYPED,
+    "java": """
+(formal_parameter type: (type_identifier) @bound_type name: (identifier) @bound)
+(local_variable_declaration
+  type: (type_identifier) @bound_type declarator: (variable_declarator name: (identifier) @bound))
+""",
+    "go": """
+(parameter_declaration
+  name: (identifier) @bound type: [(type_identifier) @bound_type (pointer_type (type_identifier) @bound_type)])
+(short_var_declaration left: (expression_list . (identifier) @bound)
+  right: (expression_list . [(composite_literal type: (type_identifier) @bound_type)
+                             (unary_expression operand: (composite_literal type: (type_identifier) @bound_type))]))
+(var_spec name: (identifier) @bound type: (type_identifier) @bound_type)
+(var_spec name: (identifier) @bound value: (expression_list . (composite_literal type: (type_identifier) @bound_type)))
+""",
+    "rust": """
+(parameter pattern: (identifier) @bound
+  type: [(type_identifier) @bound_type (reference_type type: (type_identifier) @bound_type)])
+(let_declaration pattern: (identifier) @bound type: (type_identifier) @bound_type)
+(let_declaration pattern: (identifier) @bound
+  value: (call_expression function: (scoped_identifier path: (identifier) @bound_type name: (identifier) @bound_new)))
+""",
+    "ruby": """
+(assignment left: (identifier) @bound right: (call receiver: (constant) @bound_type method: (identifier) @bound_new))
+""",
+}
+# Names assigned again (``x = new B()`` after ``let x = new A()``): no type is kept for them. Ruby's
+# assignments are its bindings too: a name assigned twice is one of them.
+ASSIGNED = {
+    "javascript": "(assignment_expression left: (identifier) @assigned)",
+    "go": "(assignment_statement left: (expression_list (identifier) @assigned))",
+    "ruby": "(assignment left: (identifier) @assigned)",
+}
+for _language in ("typescript", "tsx", "java", "rust"):
+    ASSIGNED[_language] = ASSIGNED["javascript"]
+# Fields a class declares with a type it spells (``@field`` of ``@field_type``): a call on
+# ``this.store``, ``self.store``, Go's ``s.store`` (``s`` the receiver), Java's bare ``store`` is a
+# call on that type. TypeScript's parameter properties (``constructor(private db: Db)``) too.
+FIELDS = {
+    "typescript": """
+(public_field_definition name: [(property_identifier) (private_property_identifier)] @field
+  type: (type_annotation (type_identifier) @field_type))
+(required_parameter (accessibility_modifier) pattern: (identifier) @field
+  type: (type_annotation (type_identifier) @field_type))
+""",
+    "java": """
+(field_declaration type: (type_identifier) @field_type declarator: (variable_declarator name: (identifier) @field))
+""",
+    "go": """
+(field_declaration name: (field_identifier) @field
+  type: [(type_identifier) @field_type (pointer_type (type_identifier) @field_type)])
+""",
+    "rust": """
+(field_declaration name: (field_identifier) @field
+  type: [(type_identifier) @field_type (reference_type type: (type_identifier) @field_type)])
+""",
+}
+FIELDS["tsx"] = FIELDS["typescript"]
+# A Go method's receiver (``func (s *Server) Run()``): calls on ``s`` in it are self calls.
+GO_RECEIVER = """
+(method_declaration receiver: (parameter_list (parameter_declaration name: (identifier) @receiver))) @receiver_method
+"""
+IMPORTS["typescript"] = IMPORTS["tsx"] = IMPORTS["javascript"]
+
+
+@cache
+def query(language: str, which: str) -> Any:
+    """``calls``: the call sites, with the typed bindings, the assignments and Go's receivers, in
+    one query (one walk of the tree: each query walks it all); ``imports``: what the file binds to
+    modules (run on its top-level statements)."""
+    from tree_sitter import Query
+
+    if which == "imports":
+        return Query(grammar(language), IMPORTS[language])
+    parts = (CALLS, TYPED, ASSIGNED, FIELDS, {"go": GO_RECEIVER})
+    return Query(grammar(language), "".join(part.get(language, "") for part in parts))
