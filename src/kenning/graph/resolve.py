@@ -222,7 +222,7 @@ class Resolver:
     def _resolve_one(self, row: RefRow, candidates: Candidates) -> None:
         src, type_ = row.src, row.type
         if row.target_kind == "symbol":
-            candidates = candidates.of_family(_family_of(row.src_path))  # no call across languages
+            candidates = candidates.of_family(family_of(row.src_path))  # no call across languages
             chosen, link = narrow(candidates, row.target, row.hint, row.qualified, row.src_path, self._bases.expanded)
             if row.link == "heuristic":  # its parser could not be sure (``ingest.tree_calls``)
                 link = "heuristic"
@@ -240,7 +240,6 @@ class Resolver:
                 edge(node_id, src, "tested_by", link, row)
 
 
-_family_of = lru_cache(maxsize=4096)(family_of)  # a caller's language family, from its path
 _in_tests = lru_cache(maxsize=8192)(lambda path: bool(path) and is_test_path(path))  # a candidate's file
 
 

@@ -5,7 +5,7 @@ calls can reach which files' symbols (``family_of``). Standard library only at i
 from __future__ import annotations
 
 import importlib
-from functools import cache
+from functools import cache, lru_cache
 from pathlib import PurePosixPath
 from typing import Any
 
@@ -52,18 +52,22 @@ def language_for(path: str) -> str | None:
     return SUFFIXES.get(PurePosixPath(path).suffix.lower())
 
 
+@lru_cache(maxsize=8192)  # asked for each caller and each candidate of a resolution: paths repeat
 def family_of(path: str | None) -> str | None:
     """The family of languages a call written in ``path`` can reach symbols of, and that the
     symbols of ``path`` are reached from (``python``, ``javascript`` for JS and TS, ``c`` for C
     and C++, ``go``…); None for a path of no code kenning reads symbols from."""
     if not path:
         return None
-    dot = path.rfind(".")
-    suffix = path[dot:].lower() if dot > path.rfind("/") else ""
-    if suffix in _PYTHON:
+    if PurePosixPath(path).suffix.lower() in _PYTHON:
         return "python"
-    language = SUFFIXES.get(suffix)
+    language = language_for(path)
     return _FAMILY.get(language, language) if language else None
+
+
+def node_text(node: Any) -> str:
+    """A tree-sitter node's source text."""
+    return node.text.decode("utf-8", "replace")
 
 
 @cache

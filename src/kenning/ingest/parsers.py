@@ -37,7 +37,7 @@ _BY_SUFFIX = {
     ".py": "python/14",
     ".pyi": "python/14",
 }
-# JS/TS, Go, Rust, Java, C/C++, Ruby through tree-sitter (see tree_code.SUFFIXES). 2: their calls
+# JS/TS, Go, Rust, Java, C/C++, Ruby through tree-sitter (see grammars.SUFFIXES). 2: their calls
 # (``tree_calls``); a Go method is named by its type (``Server.Run``); every package of a Go
 # import block is an ``imports`` reference (only the first was).
 _TREE_SITTER = "code/2"

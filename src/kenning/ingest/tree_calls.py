@@ -31,13 +31,16 @@ From a test file (``test_files.is_test_path``) each call is also a ``tested_by``
 from __future__ import annotations
 
 import bisect
-from collections.abc import Sequence
-from typing import Any
+from collections import Counter
+from collections.abc import Iterable, Sequence
+from typing import Any, TypeVar
 
+from .grammars import node_text
 from .relations import SELF_HINT, Ref
 from .test_files import is_test_path
 from .tree_queries import CALLS, IMPORTS, query
 
+Key = TypeVar("Key")
 # A receiver that is a field of the method's own object: its node type, the object's field, the field's.
 _FIELD_ACCESS = {
     "member_expression": ("object", "property"),
@@ -82,7 +85,7 @@ def call_refs(root: Any, language: str, path: str, scopes: Sequence[tuple[int, i
         elif "assigned" in captures:
             assigned.append(captures["assigned"][0])
         elif "receiver" in captures:  # Go: by the method's first byte, its scope's
-            selves[captures["receiver_method"][0].start_byte] = _text(captures["receiver"][0])
+            selves[captures["receiver_method"][0].start_byte] = node_text(captures["receiver"][0])
         else:
             node = (captures.get("call") or captures["method"])[0]
             calls.append((node.start_byte, node, captures))
@@ -94,38 +97,36 @@ def call_refs(root: Any, language: str, path: str, scopes: Sequence[tuple[int, i
     seen: set[tuple[str | None, str, str | None, bool]] = set()
     calls.sort(key=lambda item: item[0])
     for _, node, captures in calls:
-        name = _text(node)
+        name = node_text(node)
         hint, qualified, link = None, "method" in captures, "extracted"
         if not qualified and (name in outside or name in builtin):
             continue  # a name imported from outside the project, or the language's own
         receivers = captures.get("recv") or captures.get("path")
         receiver = receivers[0] if receivers else None
-        spelled = _text(receiver) if receiver is not None else ""
+        spelled = node_text(receiver) if receiver is not None else ""
         line = node.start_point[0] + 1
         at = _scope(scopes, starts, node.start_byte)
         scope = scopes[at][2] if at is not None else None
-        shape, named = "value", ""
-        if receiver is not None and (receiver.type in _SELF or at is not None and selves.get(scopes[at][0]) == spelled):
-            owner = scope.rpartition(".")[0] if scope else ""
-            hint = f"{SELF_HINT}.{owner}" if owner else None  # its class's method, else an attribute call
-        elif receiver is not None and receiver.type == "identifier" and (at, spelled) in typed:
-            hint = f"{SELF_HINT}.{typed[at, spelled]}"  # that type's method, else an attribute call
-        elif (
-            receiver is not None
-            and at is not None
-            and (field := _field_key(receiver, language, selves, scopes[at], fields))
-        ):
-            hint = f"{SELF_HINT}.{fields[field]}"  # the field's type's method, else an attribute call
-        elif receiver is not None:
+        owner = scope.rpartition(".")[0] if scope else ""  # the class of a method
+        self_var = selves.get(scopes[at][0]) if at is not None else None  # Go's receiver
+        field = (owner, _own_field(receiver, language, self_var) or "") if receiver is not None else None
+        # each hint below names a type: that type's method, else an attribute call
+        if receiver is None:
+            pass
+        elif receiver.type in _SELF or spelled == self_var:
+            hint = f"{SELF_HINT}.{owner}" if owner else None
+        elif receiver.type == "identifier" and (at, spelled) in typed:
+            hint = f"{SELF_HINT}.{typed[at, spelled]}"
+        elif field in fields:
+            hint = f"{SELF_HINT}.{fields[field]}"
+        else:
             shape, named = _receiver(language, receiver, spelled, modules, outside, path="path" in captures)
             if shape == "outside":
                 continue
             if shape == "module":
                 qualified, link = False, "heuristic"
-        if shape == "type":
-            hint = named
-            if named == "Self":  # Rust's ``Self::new()``: the type of the ``impl`` around it
-                hint = scope.rpartition(".")[0] or None if scope else None
+            elif shape == "type":  # Rust's ``Self::new()``: the type of the ``impl`` around it
+                hint = (owner or None) if named == "Self" else named
         key = (scope, name, hint, qualified)
         if key in seen:
             continue
@@ -170,22 +171,22 @@ def _imported(root: Any, language: str) -> tuple[set[str], set[str]]:
     # top-level statements only: the query over the whole tree cost as much as the calls'
     found = (QueryCursor(imports).matches(node) for node in root.named_children if node.type in _IMPORTING)
     for captures in (captures for matches in found for _, captures in matches):
-        if "require" in captures and _text(captures["require"][0]) != "require":
+        if "require" in captures and node_text(captures["require"][0]) != "require":
             continue
-        source = _text(captures["source"][0]).strip("\"'`")
+        source = node_text(captures["source"][0]).strip("\"'`")
         if language == "go":
             local = "." in source.split("/", 1)[0]  # a module path: github.com/…; else the standard library
             alias = captures.get("alias")
-            name = _text(alias[0]) if alias else source.rsplit("/", 1)[-1]
+            name = node_text(alias[0]) if alias else source.rsplit("/", 1)[-1]
             (modules if local else outside).add(name)
             continue
         own = source.startswith(".")
         for capture in ("alias", "name"):
             for node in captures.get(capture, ()):
                 if capture == "alias":
-                    (modules if own else outside).add(_text(node))
+                    (modules if own else outside).add(node_text(node))
                 elif not own:
-                    outside.add(_text(node))
+                    outside.add(node_text(node))
     return modules, outside
 
 
@@ -210,22 +211,15 @@ def _typed(
     """(scope index, name) -> the type a definition binds the name to (``bound``: the matches of
     ``TYPED``); a name bound to two types in one scope, or assigned again (``assigned``: the
     names ``ASSIGNED`` found), is left out: which value a call meets then depends on the flow."""
-    found: dict[tuple[int | None, str], str] = {}
-    mixed: set[tuple[int | None, str]] = set()
-    times: dict[tuple[int | None, str], int] = {}
-    for node in assigned:
-        key = (_scope(scopes, starts, node.start_byte), _text(node))
-        times[key] = times.get(key, 0) + 1
+    times = Counter((_scope(scopes, starts, node.start_byte), node_text(node)) for node in assigned)
     once = 1 if language == "ruby" else 0  # Ruby's typed binding is itself an assignment
-    for captures in bound:
-        if "bound_new" in captures and _text(captures["bound_new"][0]) != "new":
-            continue  # Rust's ``T::open()``, Ruby's ``T.find``: such a function may return anything
-        var = captures["bound"][0]
-        key = (_scope(scopes, starts, var.start_byte), _text(var))
-        type_ = _text(captures["bound_type"][0])
-        if found.setdefault(key, type_) != type_:
-            mixed.add(key)
-    return {key: type_ for key, type_ in found.items() if key not in mixed and times.get(key, 0) <= once}
+    found = _one_type(
+        ((_scope(scopes, starts, c["bound"][0].start_byte), node_text(c["bound"][0])), node_text(c["bound_type"][0]))
+        for c in bound
+        # Rust's ``T::open()``, Ruby's ``T.find``: such a function may return anything
+        if "bound_new" not in c or node_text(c["bound_new"][0]) == "new"
+    )
+    return {key: type_ for key, type_ in found.items() if times[key] <= once}
 
 
 def _fields(
@@ -233,8 +227,7 @@ def _fields(
 ) -> dict[tuple[str, str], str]:
     """(class qualname, field) -> the type the class declares the field with (``FIELDS``); a
     field declared with two types (a nested class's homonym) is left out."""
-    found: dict[tuple[str, str], str] = {}
-    mixed: set[tuple[str, str]] = set()
+    pairs = []
     for captures in declared:
         node = captures["field"][0]
         at = _scope(scopes, starts, node.start_byte)
@@ -243,41 +236,31 @@ def _fields(
         owner = scopes[at][2]
         if node.parent is not None and node.parent.type == "required_parameter":
             owner = owner.rpartition(".")[0]  # a constructor's parameter property: its class's
-        key, type_ = (owner, _text(node)), _text(captures["field_type"][0])
+        pairs.append(((owner, node_text(node)), node_text(captures["field_type"][0])))
+    return _one_type(pairs)
+
+
+def _one_type(pairs: Iterable[tuple[Key, str]]) -> dict[Key, str]:
+    """Each key with its type, those given two types left out."""
+    found: dict[Key, str] = {}
+    mixed: set[Key] = set()
+    for key, type_ in pairs:
         if found.setdefault(key, type_) != type_:
             mixed.add(key)
     return {key: type_ for key, type_ in found.items() if key not in mixed}
-
-
-def _field_key(
-    receiver: Any,
-    language: str,
-    selves: dict[int, str],
-    scope: tuple[int, int, str],
-    fields: dict[tuple[str, str], str],
-) -> tuple[str, str] | None:
-    """(class, field) when ``receiver`` is a field of the method's own object (``_own_field``)
-    that its class declares with a type (``fields``), else None."""
-    field = _own_field(receiver, language, selves.get(scope[0]))
-    key = (scope[2].rpartition(".")[0], field or "")
-    return key if field and key in fields else None
 
 
 def _own_field(receiver: Any, language: str, self_var: str | None) -> str | None:
     """The field named by a receiver that is one of the method's own object (``this.store``,
     ``self.store``, Go's ``s.store`` with ``s`` the receiver, Java's bare ``store``), else None."""
     if language == "java" and receiver.type == "identifier":
-        return _text(receiver)
+        return node_text(receiver)
     access = _FIELD_ACCESS.get(receiver.type)
     if access is None:
         return None
     obj, field = (receiver.child_by_field_name(name) for name in access)
     if obj is None or field is None:
         return None
-    if obj.type in _SELF or self_var is not None and obj.type == "identifier" and _text(obj) == self_var:
-        return _text(field)
+    if obj.type in _SELF or self_var is not None and obj.type == "identifier" and node_text(obj) == self_var:
+        return node_text(field)
     return None
-
-
-def _text(node: Any) -> str:
-    return node.text.decode("utf-8", "replace")

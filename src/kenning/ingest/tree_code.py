@@ -17,7 +17,7 @@ from pathlib import PurePosixPath
 from typing import Any
 
 from .chunks import Chunk
-from .grammars import SUFFIXES, grammar, language_for
+from .grammars import SUFFIXES, grammar, language_for, node_text
 from .identifiers import keywords_for
 from .relations import Ref, Relations, Symbol
 from .split import split_lines
@@ -97,7 +97,7 @@ class _Def:
     end: int
     header_end: int  # last line of the excerpt (a container stops before its first member)
     top: bool
-    bytes: tuple[int, int] = (0, 0)  # its span in the source's UTF-8 (the scope of the calls in it)
+    bytes: tuple[int, int]  # its span in the source's UTF-8 (the scope of the calls in it)
 
 
 @cache
@@ -189,7 +189,7 @@ def _visit(
                 if value is not None and value.type in _FUNCTION_VALUES and name is not None:
                     start, end = child.start_point[0] + 1, child.end_point[0] + 1
                     span = (child.start_byte, child.end_byte)
-                    defs.append(_Def(prefix + _text(name), "function", start, end, end, top, span))
+                    defs.append(_Def(prefix + node_text(name), "function", start, end, end, top, span))
         elif kind_name in _TRANSPARENT:
             _visit(child, prefix, in_container, top, defs, imports, path)
         else:
@@ -199,12 +199,12 @@ def _visit(
 def _name(node: Any) -> str | None:
     if node.type == "impl_item":
         target = node.child_by_field_name("type")
-        return _text(target) if target is not None else None
+        return node_text(target) if target is not None else None
     name = node.child_by_field_name("name")
     if name is not None:
         receiver = node.child_by_field_name("receiver") if node.type == "method_declaration" else None
         owner = _receiver_type(receiver) if receiver is not None else None
-        return f"{owner}.{_text(name)}" if owner else _text(name)
+        return f"{owner}.{node_text(name)}" if owner else node_text(name)
     declarator = node.child_by_field_name("declarator")
     while declarator is not None:  # C/C++: int *f(int x) -> pointer_declarator -> function_declarator -> f
         if declarator.type in (
@@ -214,7 +214,7 @@ def _name(node: Any) -> str | None:
             "destructor_name",
             "operator_name",
         ):
-            return _text(declarator)
+            return node_text(declarator)
         declarator = declarator.child_by_field_name("declarator")
     return None
 
@@ -228,11 +228,7 @@ def _receiver_type(receiver: Any) -> str | None:
         node = (
             node.child_by_field_name("type") if node.type == "generic_type" else next(iter(node.named_children), None)
         )
-    return _text(node) if node is not None else None
-
-
-def _text(node: Any) -> str:
-    return node.text.decode("utf-8", "replace")
+    return node_text(node) if node is not None else None
 
 
 def _imports(node: Any, path: str) -> list[Ref]:
@@ -240,7 +236,7 @@ def _imports(node: Any, path: str) -> list[Ref]:
     if node.type == "import_declaration" and not path.endswith(".java"):
         specs = sorted((n for n in _descendants(node) if n.type == "import_spec"), key=lambda n: n.start_byte)
         paths = [p for p in (s.child_by_field_name("path") for s in specs) if p is not None]
-        return [Ref("imports", "module", _unquote(_text(p)), p.start_point[0] + 1) for p in paths]
+        return [Ref("imports", "module", _unquote(node_text(p)), p.start_point[0] + 1) for p in paths]
     ref = _import(node, path)
     return [ref] if ref is not None else []
 
@@ -250,28 +246,28 @@ def _import(node: Any, path: str) -> Ref | None:
     match node.type:
         case "import_statement":  # JS/TS
             source = node.child_by_field_name("source")
-            return _module_ref(_unquote(_text(source)), path, line) if source is not None else None
+            return _module_ref(_unquote(node_text(source)), path, line) if source is not None else None
         case "import_declaration" if node.child_by_field_name("path") is None and path.endswith(".java"):
             return Ref(
-                "imports", "module", _text(node).removeprefix("import").strip(" ;").removeprefix("static "), line
+                "imports", "module", node_text(node).removeprefix("import").strip(" ;").removeprefix("static "), line
             )
         case "use_declaration":
             argument = node.child_by_field_name("argument")
-            return Ref("imports", "module", _text(argument), line) if argument is not None else None
+            return Ref("imports", "module", node_text(argument), line) if argument is not None else None
         case "preproc_include":
             target = node.child_by_field_name("path")
             if target is None:
                 return None
-            raw = _text(target)
+            raw = node_text(target)
             if raw.startswith('"'):
                 joined = posixpath.normpath(posixpath.join(posixpath.dirname(path), _unquote(raw)))
                 return Ref("imports", "file", joined, line)
             return Ref("imports", "module", raw.strip("<>"), line)
         case "call" if node.child_by_field_name("method") is not None:  # Ruby require / require_relative
-            method = _text(node.child_by_field_name("method"))
+            method = node_text(node.child_by_field_name("method"))
             args = node.child_by_field_name("arguments")
             if method in ("require", "require_relative") and args is not None and args.named_children:
-                target = _unquote(_text(args.named_children[0]))
+                target = _unquote(node_text(args.named_children[0]))
                 if method == "require_relative":
                     return Ref(
                         "imports", "stem", posixpath.normpath(posixpath.join(posixpath.dirname(path), target)), line
