@@ -7,6 +7,7 @@ from pathlib import Path
 import click
 
 from kenning.interfaces.cli.common import Bounded, emit_answer, json_option, now, project_option, resolve_project
+from kenning.interfaces.cli.plain import DEFAULT_LIMIT, LIMIT_RANGE
 
 
 @click.command()
@@ -26,8 +27,8 @@ from kenning.interfaces.cli.common import Bounded, emit_answer, json_option, now
 @click.option("--type", "types", multiple=True, help="With --all-projects: only facts of this type (repeatable).")
 @click.option(
     "--limit",
-    type=Bounded(1, 100),
-    default=10,
+    type=Bounded(*LIMIT_RANGE),
+    default=DEFAULT_LIMIT,
     show_default=True,
     help="Most excerpts to return (in the merged list with --all-projects).",
 )

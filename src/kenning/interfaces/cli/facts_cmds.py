@@ -20,7 +20,7 @@ from kenning.interfaces.cli.common import (
     resolve_project,
     text_or_stdin,
 )
-from kenning.interfaces.cli.plain import LIMIT_RANGE, SYNTAXES, answer_code, search_output
+from kenning.interfaces.cli.plain import DEFAULT_LIMIT, LIMIT_RANGE, SYNTAXES, answer_code, search_output
 from kenning.interfaces.render import answer_text, fact_text, saved_payload, saved_text
 from kenning.records import FACT_SCHEMA
 from kenning.store.handle import Connection
@@ -28,7 +28,9 @@ from kenning.store.handle import Connection
 
 @click.command()
 @click.argument("query")
-@click.option("--limit", type=Bounded(*LIMIT_RANGE), default=10, show_default=True, help="Most excerpts to return.")
+@click.option(
+    "--limit", type=Bounded(*LIMIT_RANGE), default=DEFAULT_LIMIT, show_default=True, help="Most excerpts to return."
+)
 @click.option("--type", "types", multiple=True, help="Only facts of this type (repeatable): doc, code, decision, …")
 @click.option("--include-superseded", is_flag=True, help="Also serve superseded facts, marked as such.")
 @click.option("--include-missing", is_flag=True, help="Also serve facts whose source no longer reads.")

@@ -38,6 +38,7 @@ SHARED_VALUED = ("--limit", "--project")  # the options every fast command takes
 _VALUED = (*SHARED_VALUED, "--type", "--syntax")
 SYNTAXES = ("natural", "fts")
 LIMIT_RANGE = (1, 100)
+DEFAULT_LIMIT = 10  # `search` and `ask`, fast or through click (``SearchOptions.limit`` is the same)
 
 
 def now() -> datetime:

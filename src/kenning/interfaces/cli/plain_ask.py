@@ -11,13 +11,20 @@ from __future__ import annotations
 import sys
 
 from kenning.errors import KenningError
-from kenning.interfaces.cli.plain import SHARED_VALUED, answer_code, now, report_failure, resolve_project, scan_command
+from kenning.interfaces.cli.plain import (
+    DEFAULT_LIMIT,
+    SHARED_VALUED,
+    answer_code,
+    now,
+    report_failure,
+    resolve_project,
+    scan_command,
+)
 from kenning.interfaces.terminal_text import terminal_safe
 from kenning.store.handle import StoreError
 
 # `kenning ask` options without --all-projects, as the click command declares them (ask_cmds.ask).
 _FLAGS = {"--explain": "explain", "--json": "as_json"}
-DEFAULT_LIMIT = 10
 
 
 def parse_ask_args(args: list[str]) -> dict[str, object] | None:
