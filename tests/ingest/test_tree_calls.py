@@ -1,4 +1,4 @@
-"""Calls in the tree-sitter languages (parser ``code/2``, ``ingest.tree_calls``): one ``calls``
+"""Calls in the tree-sitter languages (parser ``code/3``, ``ingest.tree_calls``): one ``calls``
 reference per name a definition calls, how surely each can be resolved, none for what lies
 outside the project."""
 
@@ -42,8 +42,9 @@ SAMPLES = {
         "  helper(len(x))\n}\n\nfunc helper(n int) {}\n",
         {
             ("handle", "Server.Run", "self:.Server", True, "extracted"),  # on the receiver
-            ("Open", "Server.Run", None, False, "heuristic"),
-            ("Serve", "Server.Run", None, False, "heuristic"),
+            # through a package: the path it is imported by (its alias aside), for the resolver
+            ("Open", "Server.Run", "go:github.com/x/y/store", False, "extracted"),
+            ("Serve", "Server.Run", "go:github.com/x/y/api", False, "extracted"),
             ("helper", "Server.Run", None, False, "extracted"),
         },
     ),
@@ -136,10 +137,8 @@ def test_a_go_method_is_named_by_its_receiver_type():
 def test_every_package_of_a_go_import_block_is_imported():
     text = 'package m\n\nimport (\n  "fmt"\n  st "github.com/x/y/store"\n)\n\nimport "os"\n\nfunc f() {}\n'
     _, rel = parse_code_relations(text, "m/m.go")
-    assert [(r.target, r.line) for r in rel.refs if r.type == "imports"] == [
-        ("fmt", 4),
-        ("github.com/x/y/store", 5),
-        ("os", 8),
+    assert [(r.target, r.hint, r.line) for r in rel.refs if r.type == "imports"] == [
+        ("go:store", "go:github.com/x/y/store", 5),  # the standard library's packages (fmt, os): none
     ]
 
 

@@ -7,10 +7,10 @@ from kenning.ingest.tree_code import parse_code_relations
 
 SAMPLES = {
     "svc/server.go": (
-        'package main\n\nimport (\n  "fmt"\n)\n\ntype Server struct {\n  x int\n}\n\n'
+        'package main\n\nimport (\n  "fmt"\n  "github.com/x/y/v2"\n)\n\ntype Server struct {\n  x int\n}\n\n'
         "func (s *Server) Run() {\n  fmt.Println(1)\n}\n\nfunc main() {}\n",
-        {("Server", 7), ("Server.Run", 11), ("main", 15)},
-        {("module", "fmt")},
+        {("Server", 8), ("Server.Run", 12), ("main", 16)},
+        {("module", "go:y")},  # the package its path names (``go_packages``); the standard library's none
     ),
     "src/lib.rs": (
         "use std::io;\n\nstruct P { x: i32 }\n\nimpl P {\n    fn new() -> P { P { x: 1 } }\n}\n\nfn main() {}\n",
@@ -48,7 +48,7 @@ SAMPLES = {
 @pytest.mark.parametrize("path", sorted(SAMPLES))
 def test_each_language_gives_symbols_with_their_first_line_and_its_imports(path):
     text, symbols, imports = SAMPLES[path]
-    assert parser_for(path) == "code/2"
+    assert parser_for(path) == "code/3"
     chunks, rel = parse_code_relations(text, path)
     assert {(s.qualname, s.line_start) for s in rel.symbols} == symbols
     assert {(r.target_kind, r.target) for r in rel.refs if r.type == "imports"} == imports

@@ -231,7 +231,7 @@ def _add_file(
         )
         keys |= keys_of("decision", d["name"], "", path)
     else:
-        module = rel.module if rel else ""
+        module = (rel.module or rel.package) if rel else ""
         node = writer.node("file", f"file:{path}", path, origin=path, qualname=module, path=path, fact_id=first)
         keys |= keys_of("file", path, module, path)
     if rel is None:

@@ -8,6 +8,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from functools import lru_cache
 
+from kenning.ingest.go_packages import IMPORT_HINT
 from kenning.ingest.grammars import family_of
 from kenning.ingest.python_code import module_name
 from kenning.ingest.relations import SELF_HINT, self_classes
@@ -28,8 +29,8 @@ def imported_from(row: RefRow, candidates: Candidates) -> tuple[str, ...]:
     whose one base is ``io.IOBase``; the hint ``self:collections.Counter``), the class's module or
     itself. Empty: nothing to check."""
     hint = row.hint
-    if row.target_kind != "symbol" or not hint or not candidates.rows:
-        return ()
+    if row.target_kind != "symbol" or not hint or not candidates.rows or hint.startswith(IMPORT_HINT):
+        return ()  # (Go's packages: ``graph.go_resolve``)
     if hint.startswith(SELF_HINT):
         hint = hint[len(SELF_HINT) :]
         if hint[:1] == "." or " " in hint:  # a class of the caller's file, or several classes

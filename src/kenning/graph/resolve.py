@@ -44,6 +44,7 @@ from collections.abc import Iterable, Sequence
 from functools import lru_cache
 from pathlib import PurePosixPath
 
+from kenning.graph import go_resolve
 from kenning.graph.bases import Bases
 from kenning.graph.narrow import MAX_AMBIGUOUS, Candidates, Key, imported_from, lookup_key, narrow
 from kenning.graph.values import Values, as_module
@@ -176,7 +177,8 @@ class Resolver:
         imported = [imported_from(row, cache[key]) for row, key in zip(rows, keys, strict=True)]
         modules = [("module", m) for found in imported for m in found]
         as_modules = [as_module(row) for row in rows]
-        self._look_up(modules + [("module", m) for m in as_modules if m is not None])
+        packages = [go_resolve.package_lookup(row) for row in rows]  # Go's ``pkg.F()``: the files of ``pkg``
+        self._look_up(modules + [("module", m) for m in as_modules if m is not None] + [k for k in packages if k])
         values: list[tuple[RefRow, Key]] = []
         for row, key, held, module in zip(rows, keys, imported, as_modules, strict=True):
             if held and not any(cache[("module", m)].rows for m in held):
@@ -222,12 +224,18 @@ class Resolver:
     def _resolve_one(self, row: RefRow, candidates: Candidates) -> None:
         src, type_ = row.src, row.type
         if row.target_kind == "symbol":
-            candidates = candidates.of_family(family_of(row.src_path))  # no call across languages
-            chosen, link = narrow(candidates, row.target, row.hint, row.qualified, row.src_path, self._bases.expanded)
+            family = family_of(row.src_path)
+            candidates = candidates.of_family(family)  # no call across languages
+            by_package = self._by_package(row, candidates) if family == "go" else None
+            chosen, link = by_package or narrow(
+                candidates, row.target, row.hint, row.qualified, row.src_path, self._bases.expanded
+            )
             if row.link == "heuristic":  # its parser could not be sure (``ingest.tree_calls``)
                 link = "heuristic"
             if link == "heuristic" and type_ == "calls" and not row.tested:  # a guess from no test: none into tests
                 chosen = [c for c in chosen if not _in_tests(c[1])]
+        elif (import_path := go_resolve.imported_path(row)) is not None:  # a Go import: its package's files
+            chosen, link = go_resolve.package_files(candidates, import_path), row.link
         else:
             chosen, link = candidates.rows[:1], row.link
         edge = self.writer.ref_edge
@@ -238,6 +246,11 @@ class Resolver:
                 self._superseding.append((a, b))
             if row.tested:  # a call from a test: the callee is tested by the caller
                 edge(node_id, src, "tested_by", link, row)
+
+    def _by_package(self, row: RefRow, candidates: Candidates) -> tuple[list, str] | None:
+        """A Go call's functions by its package (``go_resolve``), or None: a call on a value."""
+        package = go_resolve.package_lookup(row)
+        return go_resolve.narrow_call(row, candidates, self._cache[package] if package else None)
 
 
 _in_tests = lru_cache(maxsize=8192)(lambda path: bool(path) and is_test_path(path))  # a candidate's file

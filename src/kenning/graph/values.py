@@ -12,6 +12,7 @@ function)."""
 from __future__ import annotations
 
 from kenning.graph.bases import module_hints
+from kenning.ingest.go_packages import IMPORT_HINT
 from kenning.ingest.relations import GLOBALS, SELF_HINT
 from kenning.store.db import Connection
 from kenning.store.graph import RefRow
@@ -22,7 +23,7 @@ def as_module(row: RefRow) -> str | None:
     target ``greet``), the dotted name it would have as a module (``app.greet``); None for any
     other reference."""
     hint = row.hint
-    if row.target_kind != "symbol" or row.qualified or not hint or hint.startswith(SELF_HINT):
+    if row.target_kind != "symbol" or row.qualified or not hint or hint.startswith((SELF_HINT, IMPORT_HINT)):
         return None
     return f"{hint}.{row.target}"
 

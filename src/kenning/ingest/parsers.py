@@ -39,8 +39,10 @@ _BY_SUFFIX = {
 }
 # JS/TS, Go, Rust, Java, C/C++, Ruby through tree-sitter (see grammars.SUFFIXES). 2: their calls
 # (``tree_calls``); a Go method is named by its type (``Server.Run``); every package of a Go
-# import block is an ``imports`` reference (only the first was).
-_TREE_SITTER = "code/2"
+# import block is an ``imports`` reference (only the first was). 3: Go's packages
+# (``go_packages``): a file answers to its package's name, an import outside the standard library
+# names that package, a call ``pkg.F()`` carries the path ``pkg`` is imported from.
+_TREE_SITTER = "code/3"
 _BY_SUFFIX.update(
     {
         suffix: _TREE_SITTER

@@ -72,14 +72,21 @@ class Relations:
     refs: tuple[Ref, ...] = ()
     decision: dict[str, Any] | None = None  # {name, title, status, date} for an ADR
     extra: dict[str, Any] = field(default_factory=dict)
+    package: str = ""  # what imports name the file by, when no module does (Go: ``go_packages``)
 
     def __reduce__(self) -> tuple[Any, ...]:
         """Pickled (by a parsing pool's worker, for the writing process) with its symbols and
         references as columns (``ingest.columns``; Django 5.0.6: 136,739 references)."""
-        return (_rebuilt, (self.module, columns(self.symbols), columns(self.refs), self.decision, self.extra))
+        symbols, refs = columns(self.symbols), columns(self.refs)
+        return (_rebuilt, (self.module, symbols, refs, self.decision, self.extra, self.package))
 
 
 def _rebuilt(
-    module: str, symbols: list[tuple[Any, ...]], refs: list[tuple[Any, ...]], decision: Any, extra: dict[str, Any]
+    module: str,
+    symbols: list[tuple[Any, ...]],
+    refs: list[tuple[Any, ...]],
+    decision: Any,
+    extra: dict[str, Any],
+    package: str,
 ) -> Relations:
-    return Relations(module, tuple(rebuilt(Symbol, symbols)), tuple(rebuilt(Ref, refs)), decision, extra)
+    return Relations(module, tuple(rebuilt(Symbol, symbols)), tuple(rebuilt(Ref, refs)), decision, extra, package)

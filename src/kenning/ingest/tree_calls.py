@@ -18,9 +18,10 @@ innermost definition around it (or the file), resolved by ``graph.resolve`` as P
 - a call through a type (``Parser::new()``, ``Config.load()``, ``Foo::bar()``) names the type
   as its hint: it reaches that type's method, and nothing when the project has no such type
   (``String::new()``, ``Object.keys()``, ``Math.max()``);
-- a call through a module or package the file imports (Go's ``store.Open()``, Rust's
-  ``util::parse()``, JavaScript's ``import * as util from './util'``) names the function alone,
-  ``heuristic`` at best, since these names carry no module here; through the standard library
+- a call through a module the file imports (Rust's ``util::parse()``, JavaScript's ``import *
+  as util from './util'``) names the function alone, ``heuristic`` at best, since these names
+  carry no module here; Go's (``store.Open()``) carries the path the package is imported by,
+  for the resolver to find that package's files (``go_packages``); through the standard library
   or a package from outside (``fmt.Println()``, ``std::cmp::max()``, ``require('fs')``'s
   ``fs.readFile()``) it is no reference at all, nor is a plain call of a name imported from
   outside (``import { map } from 'lodash'``).
@@ -35,6 +36,7 @@ from collections import Counter
 from collections.abc import Iterable, Sequence
 from typing import Any, TypeVar
 
+from . import go_packages
 from .grammars import node_text
 from .relations import SELF_HINT, Ref
 from .test_files import is_test_path
@@ -123,7 +125,9 @@ def call_refs(root: Any, language: str, path: str, scopes: Sequence[tuple[int, i
             shape, named = _receiver(language, receiver, spelled, modules, outside, path="path" in captures)
             if shape == "outside":
                 continue
-            if shape == "module":
+            if shape == "module" and language == "go":  # a function of the package imported (``go_packages``)
+                qualified, hint = False, go_packages.IMPORT_HINT + modules[spelled]
+            elif shape == "module":
                 qualified, link = False, "heuristic"
             elif shape == "type":  # Rust's ``Self::new()``: the type of the ``impl`` around it
                 hint = (owner or None) if named == "Self" else named
@@ -136,7 +140,7 @@ def call_refs(root: Any, language: str, path: str, scopes: Sequence[tuple[int, i
 
 
 def _receiver(
-    language: str, node: Any, spelled: str, modules: set[str], outside: set[str], *, path: bool
+    language: str, node: Any, spelled: str, modules: dict[str, str], outside: set[str], *, path: bool
 ) -> tuple[str, str]:
     """What a call's receiver is, and the hint it gives: ``type`` (a class or type by its name:
     the hint), ``module`` (a module of the project), ``outside`` (the runtime's, the standard
@@ -158,10 +162,12 @@ def _receiver(
     return "value", ""
 
 
-def _imported(root: Any, language: str) -> tuple[set[str], set[str]]:
-    """The names the file binds at top level to modules of the project, and those it binds to
-    what lies outside it (a package, the standard library): by its imports' sources."""
-    modules: set[str] = set()
+def _imported(root: Any, language: str) -> tuple[dict[str, str], set[str]]:
+    """The names the file binds at top level to modules of the project (Go: to packages from
+    outside the standard library, which may be the project's), each with the path it imports
+    (Go's) or "", and those it binds to what lies outside it (a package, the standard library):
+    by its imports' sources."""
+    modules: dict[str, str] = {}
     outside: set[str] = set()
     if language not in IMPORTS:
         return modules, outside
@@ -175,17 +181,19 @@ def _imported(root: Any, language: str) -> tuple[set[str], set[str]]:
             continue
         source = node_text(captures["source"][0]).strip("\"'`")
         if language == "go":
-            local = "." in source.split("/", 1)[0]  # a module path: github.com/…; else the standard library
             alias = captures.get("alias")
-            name = node_text(alias[0]) if alias else source.rsplit("/", 1)[-1]
-            (modules if local else outside).add(name)
+            name = node_text(alias[0]) if alias else go_packages.package_name(source)
+            if go_packages.is_standard(source):
+                outside.add(name)
+            else:
+                modules[name] = source
             continue
         own = source.startswith(".")
         for capture in ("alias", "name"):
             for node in captures.get(capture, ()):
-                if capture == "alias":
-                    (modules if own else outside).add(node_text(node))
-                elif not own:
+                if capture == "alias" and own:
+                    modules[node_text(node)] = ""
+                elif capture == "alias" or not own:
                     outside.add(node_text(node))
     return modules, outside
 

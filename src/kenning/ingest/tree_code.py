@@ -16,6 +16,7 @@ from functools import cache
 from pathlib import PurePosixPath
 from typing import Any
 
+from . import go_packages
 from .chunks import Chunk
 from .grammars import SUFFIXES, grammar, language_for, node_text
 from .identifiers import keywords_for
@@ -125,8 +126,9 @@ def parse_code_relations(text: str, path: str) -> tuple[list[Chunk], Relations |
     _visit(tree.root_node, "", False, True, defs, imports, path)
     lines = split_lines(source)
     calls = call_refs(tree.root_node, language, path, sorted((*d.bytes, d.qualname) for d in defs))
+    package = _go_package(tree.root_node) if language == "go" else ""
     if not defs:
-        return [_as_code(c) for c in parse_text(text, path)], Relations(refs=(*imports, *calls))
+        return [_as_code(c) for c in parse_text(text, path)], Relations(refs=(*imports, *calls), package=package)
     chunks = _header_chunk(lines, defs, path, language)
     for d in defs:
         end = d.header_end
@@ -148,7 +150,14 @@ def parse_code_relations(text: str, path: str) -> tuple[list[Chunk], Relations |
     symbols = tuple(
         Symbol(d.qualname, d.kind, c.line_start, c.line_end) for d, c in zip(defs, chunks[-len(defs) :], strict=True)
     )
-    return chunks, Relations(symbols=symbols, refs=(*imports, *calls))
+    return chunks, Relations(symbols=symbols, refs=(*imports, *calls), package=package)
+
+
+def _go_package(root: Any) -> str:
+    """A Go file's package as other files' imports name it (``go_packages.package_key``)."""
+    clause = next((n for n in root.named_children if n.type == "package_clause"), None)
+    name = next(iter(clause.named_children), None) if clause is not None else None
+    return go_packages.package_key(node_text(name)) if name is not None else ""
 
 
 def _as_code(chunk: Chunk) -> Chunk:
@@ -236,9 +245,17 @@ def _imports(node: Any, path: str) -> list[Ref]:
     if node.type == "import_declaration" and not path.endswith(".java"):
         specs = sorted((n for n in _descendants(node) if n.type == "import_spec"), key=lambda n: n.start_byte)
         paths = [p for p in (s.child_by_field_name("path") for s in specs) if p is not None]
-        return [Ref("imports", "module", _unquote(node_text(p)), p.start_point[0] + 1) for p in paths]
+        imported = ((_unquote(node_text(p)), p.start_point[0] + 1) for p in paths)
+        # the standard library's packages are no file of the project (``go_packages``)
+        return [_go_import(p, line) for p, line in imported if not go_packages.is_standard(p)]
     ref = _import(node, path)
     return [ref] if ref is not None else []
+
+
+def _go_import(import_path: str, line: int) -> Ref:
+    """A Go import: the package its path names, the path in the hint (``go_packages``)."""
+    target = go_packages.PACKAGE + go_packages.package_name(import_path)
+    return Ref("imports", "module", target, line, hint=go_packages.IMPORT_HINT + import_path)
 
 
 def _import(node: Any, path: str) -> Ref | None:

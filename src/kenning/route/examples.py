@@ -95,6 +95,9 @@ EXAMPLES: tuple[tuple[str, str, str], ...] = (
     ("qu'est-ce que httpx/_decoders.py importe", "graph", "relation"),
     ("qui importe httpx/_decoders.py", "graph", "relation"),
     ("qu'est-ce qui importe httpx/_api.py", "graph", "relation"),  # an object: what imports it
+    ("which files import doc/md_docs.go", "graph", "relation"),
+    ("what modules use the retry transport", "graph", "relation"),
+    ("quels fichiers importent doc/md_docs.go", "graph", "relation"),
     ("où est utilisée create_ssl_context", "graph", "relation"),
     # French: project frame
     ("quelles sont les conventions du projet", "core", "project-frame"),

@@ -163,6 +163,7 @@ RELATION_CUES: tuple[RelationCues, ...] = (
             r"impact(?:s|ed)?",
             r"affect(?:s|ed)?",
             r"(?:what|who) (?:uses|imports)",
+            r"(?:which|what) (?:files?|modules?|packages?|classes|functions?) (?:uses?|imports?)",
             r"used by",
             r"where (?:is|are) .+ used",
             r"(?:find )?usages of",
@@ -172,6 +173,7 @@ RELATION_CUES: tuple[RelationCues, ...] = (
             r"what (?:would )?breaks?",
             r"depend(?:ent)? (?:de|du|des)",
             r"qui utilise(?:nt)?",
+            r"quel(?:le)?s? (?:fichiers?|modules?|paquets?|packages?|classes?|fonctions?) (?:utilise|importe)(?:nt)?",
             r"(?<!ce )qui importe(?:nt)?",  # "ce qui importe (le plus)": what matters, not who imports
             # "qu'est-ce qui importe X": what imports X (an object follows, not the idiom's words nor "?")
             rf"(?:qu'est-)?ce qui importe(?:nt)?(?= (?!{_MATTERS}(?![\w-]))(?![?!.,;:](?:\s|$))\S)",
@@ -194,6 +196,7 @@ RELATION_CUES: tuple[RelationCues, ...] = (
             "usages of",
             "references to",
             "what imports",
+            "which files import",
             "what breaks",
         ),
         (
@@ -202,6 +205,7 @@ RELATION_CUES: tuple[RelationCues, ...] = (
             "qui utilise",
             "qui importe",
             "qu'est-ce qui importe X",
+            "quels fichiers importent",
             "utilisé par",
             "où est utilisé",
             "qu'est-ce qui casse",

@@ -1,0 +1,60 @@
+"""Go's references resolved by its packages (``ingest.go_packages``): a plain call ``F()``
+reaches a function of the caller's own package (its directory), a call ``pkg.F()`` one of the
+package the file imports as ``pkg``, an import every file of that package; none reaches a test
+file from another package, nor a method (a call on a value is ``graph.narrow``'s)."""
+
+from __future__ import annotations
+
+import posixpath
+
+from kenning.graph.narrow import MAX_AMBIGUOUS, Candidates
+from kenning.ingest.go_packages import IMPORT_HINT, PACKAGE, in_package, package_name
+from kenning.ingest.test_files import is_test_path
+from kenning.store.graph import Candidate, RefRow
+
+
+def imported_path(row: RefRow) -> str | None:
+    """The path a Go reference's file imports the package by (its hint), or None."""
+    hint = row.hint
+    return hint[len(IMPORT_HINT) :] if hint and hint.startswith(IMPORT_HINT) else None
+
+
+def package_lookup(row: RefRow) -> tuple[str, str] | None:
+    """The key of the files a Go call through an imported package may reach (``go:<name>``)."""
+    path = imported_path(row)
+    return ("module", PACKAGE + package_name(path)) if path is not None else None
+
+
+def package_files(files: Candidates, import_path: str) -> list[Candidate]:
+    """Of the files of a package's name, those of the longest directory the import path can name
+    (``internal/doc`` before ``doc`` for ``…/internal/doc``), none a test file (a package's tests
+    are no part of what another package imports)."""
+    inside = [c for c in files.rows if c[1] and in_package(c[1], import_path) and not is_test_path(c[1])]
+    deepest = max((len(_directory(c)) for c in inside), default=0)
+    return [c for c in inside if len(_directory(c)) == deepest]
+
+
+def _directory(candidate: Candidate) -> str:
+    return posixpath.dirname(candidate[1] or "")
+
+
+def narrow_call(row: RefRow, found: Candidates, files: Candidates | None) -> tuple[list[Candidate], str] | None:
+    """The functions a Go call without a receiver value reaches and its link; None for a call on
+    a value (``obj.Run()``, a self call), left to ``graph.narrow``. ``files``: the files of the
+    imported package's name, for ``pkg.F()``."""
+    if row.qualified:
+        return None
+    import_path = imported_path(row)
+    functions = [c for c in found.rows if "." not in c[2]]  # Go names a method ``Type.Method``
+    if import_path is not None:
+        directories = {_directory(c) for c in package_files(files, import_path)} if files else set()
+        chosen = [c for c in functions if _directory(c) in directories and not is_test_path(c[1] or "")]
+    elif row.hint is None:
+        directory = posixpath.dirname(row.src_path or "")
+        chosen = [c for c in functions if _directory(c) == directory]
+    else:
+        return None
+    if len(chosen) == 1:
+        return chosen, "extracted"
+    # two files of one package defining one name: a build constraint's variants (command_win.go)
+    return (chosen, "heuristic") if len(chosen) <= MAX_AMBIGUOUS else ([], "heuristic")
