@@ -48,6 +48,7 @@ from kenning.graph import go_resolve
 from kenning.graph.bases import Bases
 from kenning.graph.narrow import MAX_AMBIGUOUS, Candidates, Key, imported_from, lookup_key, narrow
 from kenning.graph.values import Values, as_module
+from kenning.ingest.go_packages import IMPORT_HINT
 from kenning.ingest.grammars import family_of
 from kenning.ingest.relations import BASES, GLOBALS, SELF_HINT, Ref
 from kenning.ingest.test_files import is_test_path
@@ -177,7 +178,8 @@ class Resolver:
         imported = [imported_from(row, cache[key]) for row, key in zip(rows, keys, strict=True)]
         modules = [("module", m) for found in imported for m in found]
         as_modules = [as_module(row) for row in rows]
-        packages = [go_resolve.package_lookup(row) for row in rows]  # Go's ``pkg.F()``: the files of ``pkg``
+        # Go's ``pkg.F()``: the files of ``pkg``
+        packages = [go_resolve.package_lookup(row) for row in rows if row.hint and row.hint.startswith(IMPORT_HINT)]
         self._look_up(modules + [("module", m) for m in as_modules if m is not None] + [k for k in packages if k])
         values: list[tuple[RefRow, Key]] = []
         for row, key, held, module in zip(rows, keys, imported, as_modules, strict=True):
