@@ -42,18 +42,16 @@ def narrow_call(row: RefRow, found: Candidates, files: Candidates | None) -> tup
     """The functions a Go call without a receiver value reaches and its link; None for a call on
     a value (``obj.Run()``, a self call), left to ``graph.narrow``. ``files``: the files of the
     imported package's name, for ``pkg.F()``."""
-    if row.qualified:
-        return None
     import_path = imported_path(row)
+    if row.qualified or import_path is None and row.hint is not None:
+        return None
     functions = [c for c in found.rows if "." not in c[2]]  # Go names a method ``Type.Method``
     if import_path is not None:
         directories = {_directory(c) for c in package_files(files, import_path)} if files else set()
         chosen = [c for c in functions if _directory(c) in directories and not is_test_path(c[1] or "")]
-    elif row.hint is None:
+    else:
         directory = posixpath.dirname(row.src_path or "")
         chosen = [c for c in functions if _directory(c) == directory]
-    else:
-        return None
     if len(chosen) == 1:
         return chosen, "extracted"
     # two files of one package defining one name: a build constraint's variants (command_win.go)

@@ -32,7 +32,10 @@ A reference names its target ("calls `rrf_fuse`", "imports `kenning.search`", "t
   to (``graph.values``), else on the name as a class, else an attribute call; a name imported
   from a module that is itself a module of the project (``from app import greet``, with
   ``app/greet.py``) reaches no symbol: the ``imports`` edge says it; from a test, its
-  ``tested_by`` reaches that module's file, as a test's ``import app.greet`` does.
+  ``tested_by`` reaches that module's file, as a test's ``import app.greet`` does;
+- Go's references go by package (``graph.go_resolve``): an import reaches every file of the
+  package but its tests, a plain call a function of the caller's own package, ``pkg.F()`` one
+  of the package imported, and nothing when the project has no package of that name.
 
 Rows are read and written through ``kenning.store.graph``.
 """
@@ -49,6 +52,7 @@ from kenning.graph.bases import Bases
 from kenning.graph.narrow import MAX_AMBIGUOUS, Candidates, Key, imported_from, lookup_key, narrow
 from kenning.graph.values import Values, as_module
 from kenning.ingest.go_packages import IMPORT_HINT
+from kenning.ingest.go_packages import PACKAGE as GO_PACKAGE
 from kenning.ingest.grammars import family_of
 from kenning.ingest.relations import BASES, GLOBALS, SELF_HINT, Ref
 from kenning.ingest.test_files import is_test_path
@@ -70,6 +74,8 @@ def keys_of(kind: str, name: str, qualname: str, path: str | None) -> set[Key]:
                 keys.add(("stem", posixpath.dirname(path or name)))
             if not qualname:
                 return keys
+            if qualname.startswith(GO_PACKAGE):  # a Go file, named by its package: imports name it so
+                return keys | {("module", qualname)}
             # a module is also named as a symbol of its package (``from app import greet``): a
             # file that comes or goes resolves those references again, module or symbol
             return keys | {("module", qualname), ("symbol", qualname.rpartition(".")[2])}
