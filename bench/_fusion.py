@@ -59,7 +59,8 @@ def collect(conn, project, embedder, parsed, options, now) -> Lists:
     from kenning.dense import index as dense_index
     from kenning.search import lexical
     from kenning.search.hybrid import _cosines_of
-    from kenning.search.serve import filters_of, rank_hits
+    from kenning.search.ranker import rank_hits
+    from kenning.search.serve import filters_of
     from kenning.store import memory as memory_store
 
     hits = lexical.ranking(conn, parsed, filters_of(options), MAX_POOL).hits[:MAX_POOL]

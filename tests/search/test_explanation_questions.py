@@ -9,7 +9,8 @@ import pytest
 
 from conftest import NOW, commit_all, resync
 from kenning.answer.search import search_project
-from kenning.search.serve import EXPLAIN_COMMIT_FACTOR, SearchOptions, explanation
+from kenning.search.ranker import EXPLAIN_COMMIT_FACTOR, explanation
+from kenning.search.serve import SearchOptions
 
 DOC = (
     "# Router\n\nHow the router works. The router reads each question and picks the mode that answers it: "

@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 from conftest import NOW, module_home, resync, write_files
 from kenning.answer.search import SearchOptions, search_conn
 from kenning.config import init_project
-from kenning.search import serve
+from kenning.search import ranker
 from kenning.search.query import parse
 from kenning.store.db import connect
 
@@ -148,8 +148,9 @@ def test_an_answer_reads_about_the_facts_it_serves_not_the_whole_pool(make_proje
     project = make_project(files)
     resync(project)
     read: list[int] = []
-    real = serve.fact_store.get_many
-    monkeypatch.setattr(serve.fact_store, "get_many", lambda conn, name, ids: read.extend(ids) or real(conn, name, ids))
+    facts = ranker.fact_store
+    real = facts.get_many
+    monkeypatch.setattr(facts, "get_many", lambda conn, name, ids: read.extend(ids) or real(conn, name, ids))
     conn = connect(project.db_path)
     try:
         answer = search_conn(conn, project, parse(query), SearchOptions(limit=5), now=NOW)

@@ -26,7 +26,8 @@ from kenning.route.rules import route
 from kenning.search import lexical
 from kenning.search.fact_types import check_types_across
 from kenning.search.query import parse
-from kenning.search.serve import SearchOptions, noting_sync, rank_hits, search_conn
+from kenning.search.ranker import rank_hits
+from kenning.search.serve import SearchOptions, noting_sync, search_conn
 from kenning.store import dated
 from kenning.store.db import SERVER_LEVEL
 from kenning.store.handle import Connection, engine_errors, typed_error

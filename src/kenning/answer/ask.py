@@ -27,7 +27,8 @@ from kenning.records import Answer, EmptyReason
 from kenning.registry import GLOBAL_NAME
 from kenning.route.rules import Route, route
 from kenning.search.query import ParsedQuery, parse
-from kenning.search.serve import LEVEL, TEST_BOOST, SearchOptions, is_test_code, noting_sync, search_conn
+from kenning.search.ranker import PER_FILE, TEST_BOOST, is_test_code
+from kenning.search.serve import LEVEL, SearchOptions, noting_sync, search_conn
 from kenning.store.db import SERVER_LEVEL, Connection, open_for_reading
 
 GRAPH_NOT_BUILT = NOT_BUILT
@@ -232,7 +233,9 @@ def _lexical(
     count_hidden: bool = True,
     prefer_tests: bool = False,
 ) -> Answer:
-    options = SearchOptions(limit=limit, explain=explain, count_hidden=count_hidden, prefer_tests=prefer_tests)
+    options = SearchOptions(
+        limit=limit, explain=explain, count_hidden=count_hidden, prefer_tests=prefer_tests, per_file=PER_FILE
+    )
     answer = search_conn(conn, project, parsed, options, now=now, mode="lexical", note_sync=False)  # ask_conn notes it
     return replace(answer, degradations=degradations, notes=tuple(n for n in (*notes, *answer.notes) if n))
 
@@ -264,7 +267,7 @@ def _hybrid(
         conn,
         project,
         parsed,
-        SearchOptions(limit=limit, explain=explain, count_hidden=count_hidden),
+        SearchOptions(limit=limit, explain=explain, count_hidden=count_hidden, per_file=PER_FILE),
         now=now,
         embedder=embedder,
     )

@@ -20,7 +20,7 @@ from kenning.errors import InvalidQuery
 from kenning.ingest.test_files import is_test_path
 from kenning.route.rules import fold
 from kenning.search.query import parse, unelided
-from kenning.search.serve import TEST_FACTOR
+from kenning.search.ranker import TEST_FACTOR
 from kenning.search.stop_words import STOP_WORDS
 from kenning.store import graph_lookup
 from kenning.store.graph import Node

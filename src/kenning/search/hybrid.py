@@ -29,15 +29,10 @@ from kenning.records import Answer, EmptyReason, Lifecycle
 from kenning.registry import GLOBAL_NAME
 from kenning.search import lexical, prefix, translate
 from kenning.search.lexical import Hit
+from kenning.search.options import SearchOptions, filters_of
 from kenning.search.query import ParsedQuery, reads_french
-from kenning.search.serve import (
-    MIN_POOL,
-    SearchOptions,
-    filters_of,
-    query_ranker,
-    search_conn,
-    superseded_left_out,
-)
+from kenning.search.ranker import query_ranker
+from kenning.search.serve import MIN_POOL, search_conn, superseded_left_out
 from kenning.store import facts as fact_store
 from kenning.store import fts_guard
 from kenning.store import memory as memory_store
@@ -220,7 +215,7 @@ def search(
     its pool, or at ``options.limit`` when that is larger; the dense list likewise. The ranking
     features (freshness, superseded, definition boost, test files) then apply once, to the fused
     scores, read only as deep as a later candidate could still enter the answer
-    (:class:`~kenning.search.serve.Ranker`)."""
+    (:class:`~kenning.search.ranker.Ranker`)."""
     fusion = fusion or fusion_for(embedder)
     spelled: tuple[str, ...] = ()
     if mode == "hybrid":

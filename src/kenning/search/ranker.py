@@ -1,0 +1,328 @@
+"""The ranking features above the engine's score: freshness demotion, superseded half weight,
+the definition boost for typed code names, the test-file demotion (or, for a question that asks
+which tests cover something, the test-code boost), code at half weight for a question asking why,
+commits at half weight for one asking how something works, how to do something or where something
+is, and in an answer to a question a file's excerpts past ``PER_FILE`` weighed down in turn.
+``search.serve`` feeds a :class:`Ranker` the engine's hits; ``search.hybrid`` its fused list."""
+
+from __future__ import annotations
+
+import re
+from bisect import insort
+from collections import Counter
+from datetime import datetime
+
+from kenning.freshness import FileCheck, demotion, freshness_of
+from kenning.ingest.spans import split as split_spans
+from kenning.ingest.test_files import is_test_path
+from kenning.project import Project
+from kenning.records import Excerpt, Fact, Freshness, FreshnessState, Lifecycle
+from kenning.search import lexical
+from kenning.search.options import SearchOptions, filters_of
+from kenning.search.query import ParsedQuery, typed_code_names
+from kenning.search.snippet import make_snippet
+from kenning.store import facts as fact_store
+from kenning.store.fold import unaccented
+from kenning.store.handle import Connection
+
+TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (start-up time)
+if TYPE_CHECKING:
+    from typing import Any
+
+SUPERSEDED_FACTOR = 0.5
+DEFINITION_BOOST = 3.0
+TEST_FACTOR = 0.5
+# "which tests cover X", answered in words (its graph walk found nothing): test code is the answer.
+TEST_BOOST = 4.0
+_TEST_WORDS = frozenset(
+    {"test", "tests", "testing", "tested", "spec", "specs", "pytest", "fixture", "fixtures", "conftest", "unittest"}
+)
+# A question asking why, naming no code, wants a rationale: prose (docs, decisions, notes)
+# before code, whose signatures repeat the question's words (``follow_redirects: bool = …``).
+WHY_CODE_FACTOR = 0.5
+_WHY_WORDS = frozenset({"why", "pourquoi", "rationale"})
+# A question about the tree as it is — how something works ("how does the router work", "explain
+# X", "comment fonctionne X"), how to do something ("how do I set a timeout", "how to use a proxy",
+# "comment utiliser un proxy") or where something is ("where is the retry logic", "où est gérée
+# l'authentification") — naming no code, wants the docs and the code: a commit message tells what
+# changed, and on a project with a long history its short messages crowd them out (docs/benchmarks.md,
+# "clickwalk" for how it works, "walk4" for how to and where, measured on httpx's 1,522 commits).
+# Code keeps its weight: weighing it down lost the code that answers on click ("how does option
+# parsing work"). "how did X change", "when was X added", "why X" ask for history: not matched.
+EXPLAIN_COMMIT_FACTOR = 0.5
+_EXPLAIN = re.compile(
+    r"\bhow (?:does|do|is|are|to|can|could|should)\b|\bwhere(?:'s| (?:is|are|does|do|can|should)\b)"
+    r"|\bexplain|\bexpliqu|\bou (?:est|sont|se trouve)\b"
+    r"|\bcomment (?:fonctionnent|fonctionne|marchent|marche|est|sont|\w+(?:er|ir|re))\b"
+)
+# An answer to a question (``ask``) keeps room for other files: one file's first ``PER_FILE``
+# excerpts keep their score, each further one weighs ``FILE_REPEAT_FACTOR`` times the one before
+# (a long CHANGELOG or one test module matching every word filled whole answers: docs/benchmarks.md,
+# "perfile"). ``search`` keeps the engine's order (``SearchOptions.per_file`` 0).
+PER_FILE = 2
+FILE_REPEAT_FACTOR = 0.5
+
+
+class Ranker:
+    """Scores hits as they come, best base score first, and knows when deeper hits can no
+    longer enter the top ``limit``.
+
+    Every feature multiplies the base score by a factor: freshness demotion, superseded
+    half weight, with ``symbols`` (code names typed in the query: ``rrf_fuse``) the
+    definition boost, so "where is rrf_fuse" leads with the definition, not with the tests
+    that mention it most; with ``demote_tests`` (a query that does not speak of tests), test
+    files' excerpts at half weight (they repeat the words of the code they test); with
+    ``options.prefer_tests`` (the words of "which tests cover X"), test code at ``TEST_BOOST``
+    instead, never demoted; with ``demote_code`` (a why question) code, with ``demote_commits``
+    (a question asking how something works, how to do it or where it is) commits, at half weight. A hit not
+    yet scored has a base score at most the last one's, so its final score is at most that
+    times the largest factor (:meth:`settled`): the search deepens until none can pass the
+    ``limit``-th, which makes the order of the answer independent of ``limit``.
+
+    With ``options.per_file``, a file's excerpts past that many weigh ``FILE_REPEAT_FACTOR``
+    times the one before, counted in the answer's own order (:meth:`_ranked`); the bound still
+    holds, since that weight is at most 1."""
+
+    def __init__(
+        self,
+        conn: Connection,
+        project: Project,
+        terms: tuple[str, ...],
+        options: SearchOptions,
+        *,
+        now: datetime,
+        symbols: frozenset[str] = frozenset(),
+        demote_tests: bool = False,
+        demote_code: bool = False,
+        demote_commits: bool = False,
+    ) -> None:
+        self.demote_commits = demote_commits
+        self.conn, self.project, self.terms, self.options, self.now = conn, project, terms, options, now
+        self.prefer_tests = options.prefer_tests
+        self.symbols, self.demote_tests, self.demote_code = symbols, demote_tests and not self.prefer_tests, demote_code
+        # the largest product of factors a hit can get: every other factor is at most 1
+        self.max_factor = (DEFINITION_BOOST if symbols else 1.0) * (TEST_BOOST if self.prefer_tests else 1.0)
+        self.files = FileCheck(project.root, conn, split_spans)
+        self.filtered: Counter[str] = Counter()
+        self.scored: list[tuple[int, float, int, Fact, Freshness, dict[str, Any] | None]] = []
+        self.per_file = options.per_file
+        self._files: dict[int, str] = {}  # a scored file excerpt's base order -> its file (per_file only)
+        self._per_file_count: Counter[str] = Counter()
+        self._crowded = False  # a file holds more than per_file scored excerpts: the weights apply
+        self._top: list[tuple[Any, ...]] | None = None  # ``_ranked``, until the next hit is scored
+        self.seen = 0
+        self.closed = False  # no hit past those seen can enter the top ``limit``
+
+    def add(self, hits: list[lexical.Hit]) -> None:
+        """Score the hits past those already scored (``hits`` extends the previous list), in
+        their order, until none left can enter the top ``limit`` (:meth:`_closed`): their facts
+        are read and checked in chunks, the first one ``limit`` hits, each next one (twice as
+        many) read only when its first hit may still enter, so an answer where every fact
+        serves reads ``limit`` facts, not the whole pool."""
+        new, first = hits[self.seen :], self.seen
+        self.seen = len(hits)
+        start, size = 0, self.options.limit
+        while start < len(new) and not self.closed:
+            if self._closed(new[start]):  # a hit's bound needs no fact: read none past it
+                self.closed = True
+                break
+            part = new[start : start + size]
+            facts = fact_store.get_many(self.conn, self.project.name, [h.fact_id for h in part])
+            self.files.preload(loc.path for fact in facts.values() for loc in fact.locations)
+            for order, hit in enumerate(part, start=first + start):
+                if self._closed(hit):
+                    self.closed = True
+                    break
+                fact = facts.get(hit.fact_id)
+                if fact is not None:
+                    self._score(hit, order, fact)
+            start, size = start + len(part), size * 2
+
+    def _score(self, hit: lexical.Hit, order: int, fact: Fact) -> None:
+        fresh = freshness_of(fact, now=self.now, files=self.files)
+        if fresh.state is FreshnessState.SOURCE_MISSING and not self.options.include_missing:
+            self.filtered["source_missing"] += 1
+            return
+        freshness = demotion(fresh)
+        superseded = SUPERSEDED_FACTOR if fact.lifecycle is Lifecycle.SUPERSEDED else 1.0
+        definition = DEFINITION_BOOST if self.symbols and _defines(fact, self.symbols) else 1.0
+        test_file = 1.0
+        if (self.demote_tests or self.prefer_tests) and is_test_code(fact):
+            test_file = TEST_BOOST if self.prefer_tests else TEST_FACTOR
+        why_code = WHY_CODE_FACTOR if self.demote_code and fact.type == "code" else 1.0
+        how_commit = EXPLAIN_COMMIT_FACTOR if self.demote_commits and fact.type == "commit" else 1.0
+        factor = freshness * superseded * definition * test_file * why_code * how_commit
+        explain = None
+        if self.options.explain:  # the product, and each factor that moved the score
+            named = {
+                "freshness": freshness,
+                "superseded": superseded,
+                "definition": definition,
+                "test_file": test_file,
+                "why_code": why_code,
+                "how_commit": how_commit,
+            }
+            explain = {**hit.explain, "factor": factor, "factors": {k: v for k, v in named.items() if v != 1.0}}
+        insort(self.scored, (hit.tier, hit.score * factor, order, fact, fresh, explain), key=_rank_key)
+        self._top = None
+        if self.per_file and fact.source.kind == "file":
+            path = file_of(fact)
+            self._files[order] = path
+            self._per_file_count[path] += 1
+            self._crowded = self._crowded or self._per_file_count[path] > self.per_file
+
+    def _closed(self, hit: lexical.Hit) -> bool:
+        """True when neither ``hit`` nor any after it (hits come by tier, then by decreasing
+        score) can enter the top ``limit``: its final score is at most ``hit.score × max_factor``
+        and, scored later, it ranks after every scored hit it ties."""
+        limit = self.options.limit
+        if len(self.scored) < limit:
+            return False
+        kth = self._ranked()[limit - 1] if self._crowded else self.scored[limit - 1]
+        return kth[0] < hit.tier or (kth[0] == hit.tier and kth[1] >= hit.score * self.max_factor)
+
+    def settled(self, hits: list[lexical.Hit]) -> bool:
+        """True when no hit after ``hits`` (the full ranking's first ones) can enter the top
+        ``limit``: it would rank in ``last.tier`` or after, below ``last.score × max_factor``
+        (and after every scored hit on a tie, coming later in the base order)."""
+        return self.closed or (bool(hits) and self._closed(hits[-1]))
+
+    def _ranked(self) -> list[tuple[Any, ...]]:
+        """The answer's first ``limit`` scored hits, in order, each with its final score and
+        the weight its file's earlier excerpts gave it: ``scored`` itself while no file holds
+        more than ``per_file``; otherwise picked one at a time, each pick the best once its
+        file's picks so far weigh it. A weight only falls as picks go on, so each pick scores
+        at most the one before: the first ``k`` picks are the same whatever ``limit`` is, and a
+        hit not yet scored (at most its bound) cannot pass the ``limit``-th."""
+        if self._top is not None:
+            return self._top
+        limit = self.options.limit
+        if not self._crowded:
+            self._top = [(*item, 1.0) for item in self.scored[:limit]]
+            return self._top
+        left, counts, top = list(self.scored), Counter[str](), []
+        while left and len(top) < limit:
+            best, best_key, best_weight = 0, None, 1.0
+            for index, item in enumerate(left):
+                if best_key is not None and _rank_key(item) > best_key:
+                    break  # this one and every later one score at most their base, below the best
+                path = self._files.get(item[2])
+                weight = FILE_REPEAT_FACTOR ** max(0, counts[path] - self.per_file + 1) if path is not None else 1.0
+                key = (item[0], -item[1] * weight, item[2])
+                if best_key is None or key < best_key:
+                    best, best_key, best_weight = index, key, weight
+            tier, score, order, *rest = left.pop(best)
+            if order in self._files:
+                counts[self._files[order]] += 1
+            top.append((tier, score * best_weight, order, *rest, best_weight))
+        self._top = top
+        return top
+
+    def excerpts(self) -> list[Excerpt]:
+        return [
+            Excerpt(fact, fresh, make_snippet(fact.body, self.terms), score, rank, _weighed(explain, weight))
+            for rank, (_, score, _, fact, fresh, explain, weight) in enumerate(self._ranked(), start=1)
+        ]
+
+
+def _weighed(explain: dict[str, Any] | None, weight: float) -> dict[str, Any] | None:
+    """``explain`` with the file's repeat weight among its factors (when it moved the score)."""
+    if explain is None or weight == 1.0:
+        return explain
+    return {**explain, "factor": explain["factor"] * weight, "factors": {**explain["factors"], "file_repeat": weight}}
+
+
+def query_ranker(
+    conn: Connection, project: Project, parsed: ParsedQuery, options: SearchOptions, *, now: datetime
+) -> Ranker:
+    """The :class:`Ranker` for ``parsed``, lexical or fused: the definitions of the code names it
+    asks boosted (only where the scope holds code: otherwise there is nothing to boost, and the
+    bound would rank three times as deep for nothing), test files demoted unless it speaks of tests,
+    code demoted when it asks why and names no code, commits when it asks how something works, how to
+    do something or where something is."""
+    symbols = typed_code_names(parsed)
+    if symbols and not lexical.holds_code(conn, filters_of(options)):
+        symbols = frozenset()
+    about_tests = any(word in _TEST_WORDS for term in parsed.terms for word in re.split(r"[\W_]+", term))
+    words = re.findall(r"\w+", parsed.text.lower())
+    why = parsed.syntax == "natural" and not symbols and not _WHY_WORDS.isdisjoint(words)
+    explains = parsed.syntax == "natural" and not symbols and not why and explanation(parsed.text)
+    return Ranker(
+        conn,
+        project,
+        parsed.terms,
+        options,
+        now=now,
+        symbols=symbols,
+        demote_tests=not about_tests,
+        demote_code=why,
+        demote_commits=explains,
+    )
+
+
+def explanation(text: str) -> bool:
+    """Whether ``text`` asks how something works, how to do something or where something is (EN or
+    FR, accents ignored: ``où`` reads ``ou``): a question about the tree as it is, not its history."""
+    return _EXPLAIN.search(unaccented(text)) is not None
+
+
+def rank_hits(
+    conn: Connection,
+    project: Project,
+    hits: list[lexical.Hit],
+    terms: tuple[str, ...],
+    options: SearchOptions,
+    *,
+    now: datetime,
+    symbols: frozenset[str] = frozenset(),
+    demote_tests: bool = False,
+) -> tuple[list[Excerpt], Counter[str]]:
+    """The :class:`Ranker`'s order over a fixed candidate list (a fused list that is whole)."""
+    ranker = Ranker(conn, project, terms, options, now=now, symbols=symbols, demote_tests=demote_tests)
+    ranker.add(hits)
+    return ranker.excerpts(), ranker.filtered
+
+
+def _rank_key(scored: tuple[Any, ...]) -> tuple[int, float, int]:
+    """The answer's order: tier, then final score (best first), then the base order."""
+    return scored[0], -scored[1], scored[2]
+
+
+def file_of(fact: Fact) -> str:
+    """The file of a file excerpt's source URI (``src/x.py:4-9`` → ``src/x.py``)."""
+    return fact.source.uri.split("#", 1)[0].rsplit(":", 1)[0]
+
+
+def is_test_code(fact: Fact) -> bool:
+    """Whether ``fact`` is code in a test file (``tests/test_x.py``, ``x_test.go``)."""
+    return fact.type == "code" and is_test_path(file_of(fact))
+
+
+def _defines(fact: Fact, symbols: frozenset[str]) -> bool:
+    """Whether ``fact`` defines a typed code name: the symbol it is (``def rrf_fuse``; for a
+    dotted name, a symbol of that name whose class, module or path holds its qualifier:
+    ``Context.invoke``, ``click.echo`` in ``src/click/utils.py``), or a module whose own lines
+    assign it (``DEFAULT_TIMEOUT = Timeout(5.0)``, ``LIMIT: int = 3``)."""
+    symbol = fact.meta.get("symbol") if fact.type == "code" else None
+    if not isinstance(symbol, str):
+        return False
+    own = symbol.rsplit(".", 1)[-1].lower()
+    where: set[str] | None = None
+    for name in symbols:
+        *qualifier, last = name.split(".")
+        if last != own:
+            continue
+        if not qualifier:
+            return True
+        if where is None:
+            where = set(re.split(r"[./:]", f"{symbol}/{fact.source.uri}".lower()))
+        if where.issuperset(qualifier):
+            return True
+    if fact.meta.get("kind") != "module":
+        return False
+    return _assigns(fact.body, frozenset(name.rsplit(".", 1)[-1] for name in symbols))
+
+
+def _assigns(body: str, symbols: frozenset[str]) -> bool:
+    names = "|".join(re.escape(name) for name in sorted(symbols))
+    return re.search(rf"^(?:{names})[ \t]*(?::[^=\n]*)?=(?!=)", body, re.MULTILINE | re.IGNORECASE) is not None
