@@ -200,7 +200,8 @@ class Ranker:
         if not self._crowded:
             self._top = [(*item, 1.0) for item in self.scored[:limit]]
             return self._top
-        left, counts, top = list(self.scored), Counter[str](), []
+        left, counts = list(self.scored), Counter[str]()
+        top: list[tuple[Any, ...]] = []
         while left and len(top) < limit:
             best, best_key, best_weight = 0, None, 1.0
             for index, item in enumerate(left):
