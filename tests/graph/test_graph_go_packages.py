@@ -2,8 +2,9 @@
 engines: a plain call reaches the function of the caller's own package, not a homonym of
 another directory; ``pkg.F()`` the function of the package imported, by the path's last
 directories or the module's root; a package from outside the project (``pflag``) none of the
-project's homonyms; an import every file of the package but its tests, a file added or removed
-later included."""
+project's homonyms; a method called on a value of a type an imported package declares, that
+type's method there, and none for a type from outside; an import every file of the package but
+its tests, a file added or removed later included."""
 
 from __future__ import annotations
 
@@ -19,7 +20,17 @@ GO = {
     "tool.go": (
         'package tool\n\nimport (\n  "fmt"\n\n  "github.com/spf13/pflag"\n)\n\n'
         'func Run() {\n  helper()\n  pflag.String("x", "", "")\n  fmt.Println(1)\n}\n\n'
-        'func helper() {}\n\nfunc String() string { return "" }\n'
+        'func helper() {}\n\nfunc String() string { return "" }\n\n'
+        'type Command struct{}\n\nfunc (c *Command) Name() string { return "" }\n\nfunc (c *Command) Parse() {}\n\n'
+        'type failure struct{}\n\nfunc (f failure) Error() string { return "" }\n'
+    ),
+    # values of a type an imported package declares: the project's (tool.Command), from outside
+    # (pflag.FlagSet), the standard library's (testing.T)
+    "doc/gen.go": (
+        'package doc\n\nimport (\n  "testing"\n\n  "github.com/acme/tool"\n  "github.com/spf13/pflag"\n)\n\n'
+        "func Gen(cmd *tool.Command, fs *pflag.FlagSet) {\n  cmd.Name()\n  c := &tool.Command{}\n  c.Name()\n"
+        "  fs.Parse()\n}\n\n"
+        'func check(t *testing.T) {\n  t.Error("x")\n}\n'
     ),
     "tool_test.go": (
         'package tool\n\nimport "testing"\n\nfunc assertOK(t *testing.T) {}\n\n'
@@ -81,6 +92,9 @@ CALLS = {
     ("cmd/tool/main.go:main", "util/util.go:Format", "extracted"),
     ("cmd/tool/main.go:main", "internal/util/clean.go:Clean", "extracted"),
     ("cmd/clean/main.go:main", "internal/util/clean.go:Format", "extracted"),  # the longest directory
+    # that type's method in that package; fs.Parse() (pflag's) and t.Error() (testing's): none,
+    # though the project has a Parse and an Error method
+    ("doc/gen.go:Gen", "tool.go:Command.Name", "extracted"),
 }
 
 
@@ -94,6 +108,7 @@ def test_go_calls_and_imports_reach_their_packages(make_project, engine):
         ("cmd/tool/main.go", "util/util.go", "declared"),
         ("cmd/tool/main.go", "internal/util/clean.go", "declared"),
         ("cmd/clean/main.go", "internal/util/clean.go", "declared"),  # not util/util.go
+        ("doc/gen.go", "tool.go", "declared"),
     }  # fmt, testing: the standard library; pflag: no package of the project's
     assert ("tool.go:Run", "tool_test.go:TestRun", "extracted") in edges(project, "tested_by")
 

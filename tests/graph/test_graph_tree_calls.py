@@ -1,4 +1,4 @@
-"""Calls in the tree-sitter languages reach the graph (parser ``code/3``): a TypeScript and a Go
+"""Calls in the tree-sitter languages reach the graph (parser ``code/4``): a TypeScript and a Go
 project answer who calls a function and which tests cover it, on both engines; a call through
 a type the project does not define (``Object.keys()``) reaches none of its homonyms, and a
 call through one of the project's modules stays ``heuristic`` however unique its name."""

@@ -1,4 +1,4 @@
-"""Calls in the tree-sitter languages (parser ``code/3``, ``ingest.tree_calls``): one ``calls``
+"""Calls in the tree-sitter languages (parser ``code/4``, ``ingest.tree_calls``): one ``calls``
 reference per name a definition calls, how surely each can be resolved, none for what lies
 outside the project."""
 
@@ -139,6 +139,25 @@ def test_every_package_of_a_go_import_block_is_imported():
     _, rel = parse_code_relations(text, "m/m.go")
     assert [(r.target, r.hint, r.line) for r in rel.refs if r.type == "imports"] == [
         ("go:store", "go:github.com/x/y/store", 5),  # the standard library's packages (fmt, os): none
+    ]
+
+
+def test_a_go_value_of_an_imported_packages_type_names_the_package_and_the_type():
+    text = (
+        'package doc\n\nimport (\n  "testing"\n  "github.com/spf13/cobra"\n  pf "github.com/spf13/pflag"\n)\n\n'
+        "func gen(cmd *cobra.Command, c cobra.Command, fs *pf.FlagSet, t *testing.T, o *other.Thing) {\n"
+        '  cmd.Execute()\n  c.Name()\n  fs.Parse()\n  t.Errorf("x")\n  o.Do()\n'
+        "  x := &cobra.Command{}\n  x.Flags()\n  var y cobra.Command\n  y.Root()\n}\n"
+    )
+    _, rel = parse_code_relations(text, "doc/gen.go")
+    assert [(r.target, r.hint, r.qualified) for r in rel.refs if r.type == "calls"] == [
+        ("Execute", "go:github.com/spf13/cobra#Command", True),
+        ("Name", "go:github.com/spf13/cobra#Command", True),
+        ("Parse", "go:github.com/spf13/pflag#FlagSet", True),  # by its alias, the path it imports
+        # t.Errorf: a method of the standard library's testing.T, no reference
+        ("Do", None, True),  # a package the file does not import: a value as any other
+        ("Flags", "go:github.com/spf13/cobra#Command", True),
+        ("Root", "go:github.com/spf13/cobra#Command", True),
     ]
 
 

@@ -17,6 +17,7 @@ import re
 
 PACKAGE = "go:"  # a Go file node's qualified name: this prefix and its package's name
 IMPORT_HINT = "go:"  # a Go reference's hint: this prefix and the path the file imports
+TYPE_MARK = "#"  # then, for a method called on a value of a type that package declares: this and the type
 _MAJOR = re.compile(r"v[0-9]+")  # a major version's path segment (``/v2``) or suffix (``yaml.v3``)
 
 
@@ -41,6 +42,12 @@ def _without_major(import_path: str) -> str:
     """An import path without its last segment when that names a major version (``/v2``)."""
     head, _, last = import_path.rstrip("/").rpartition("/")
     return head if head and _MAJOR.fullmatch(last) else import_path.rstrip("/")
+
+
+def type_hint(import_path: str, type_: str) -> str:
+    """The hint of a method called on a value of ``type_``, which the package imported by
+    ``import_path`` declares (``go:github.com/spf13/cobra#Command``)."""
+    return f"{IMPORT_HINT}{import_path}{TYPE_MARK}{type_}"
 
 
 def package_key(clause: str) -> str:

@@ -41,8 +41,9 @@ _BY_SUFFIX = {
 # (``tree_calls``); a Go method is named by its type (``Server.Run``); every package of a Go
 # import block is an ``imports`` reference (only the first was). 3: Go's packages
 # (``go_packages``): a file answers to its package's name, an import outside the standard library
-# names that package, a call ``pkg.F()`` carries the path ``pkg`` is imported from.
-_TREE_SITTER = "code/3"
+# names that package, a call ``pkg.F()`` carries the path ``pkg`` is imported from. 4: a Go value of
+# an imported package's type (``cmd *cobra.Command``) names the package and the type; the standard library's none.
+_TREE_SITTER = "code/4"
 _BY_SUFFIX.update(
     {
         suffix: _TREE_SITTER

@@ -9,7 +9,10 @@ innermost definition around it (or the file), resolved by ``graph.resolve`` as P
   enclosing class (its hint, as Python's ``self.save()``), else an attribute call;
 - a call on a name bound to a type the code spells (``c: Client``, ``const v = new View()``,
   ``s := &Store{}``, ``let p = Pool::new()``, ``s = Store.new``) is a call on that type, its
-  hint as a self call's: that type's method, else an attribute call; so is a call on a field of
+  hint as a self call's: that type's method, else an attribute call; Go's type of an imported
+  package (``cmd *cobra.Command``, ``c := &cobra.Command{}``) gives the package's path and the type
+  (``go_packages.type_hint``): that type's method in that package, else nothing, and a type of the
+  standard library's (``t *testing.T``) no reference at all; so is a call on a field of
   the method's own object its class declares with a type (``this.store.save()``, Go's
   ``s.db.Query()``, Java's ``store.save()``);
 - a call on another receiver (``client.send()``, ``s.Run()``) names a method (``qualified``):
@@ -118,7 +121,13 @@ def call_refs(root: Any, language: str, path: str, scopes: Sequence[tuple[int, i
         elif receiver.type in _SELF or spelled == self_var:
             hint = f"{SELF_HINT}.{owner}" if owner else None
         elif receiver.type == "identifier" and (at, spelled) in typed:
-            hint = f"{SELF_HINT}.{typed[at, spelled]}"
+            package, _, type_ = typed[at, spelled].rpartition(".")
+            if package in outside:
+                continue  # a method of a type of the standard library's (``t *testing.T``)
+            if package in modules:  # Go: of a type an imported package declares (``cmd *cobra.Command``)
+                hint = go_packages.type_hint(modules[package], type_)
+            elif not package:
+                hint = f"{SELF_HINT}.{type_}"
         elif field in fields:
             hint = f"{SELF_HINT}.{fields[field]}"
         else:
@@ -222,12 +231,19 @@ def _typed(
     times = Counter((_scope(scopes, starts, node.start_byte), node_text(node)) for node in assigned)
     once = 1 if language == "ruby" else 0  # Ruby's typed binding is itself an assignment
     found = _one_type(
-        ((_scope(scopes, starts, c["bound"][0].start_byte), node_text(c["bound"][0])), node_text(c["bound_type"][0]))
+        ((_scope(scopes, starts, c["bound"][0].start_byte), node_text(c["bound"][0])), _type_of(c))
         for c in bound
         # Rust's ``T::open()``, Ruby's ``T.find``: such a function may return anything
         if "bound_new" not in c or node_text(c["bound_new"][0]) == "new"
     )
     return {key: type_ for key, type_ in found.items() if times[key] <= once}
+
+
+def _type_of(captures: dict[str, list[Any]]) -> str:
+    """The type a binding spells: its name, or Go's ``package.Type`` (``cobra.Command``)."""
+    type_ = node_text(captures["bound_type"][0])
+    package = captures.get("bound_package")
+    return f"{node_text(package[0])}.{type_}" if package else type_
 
 
 def _fields(

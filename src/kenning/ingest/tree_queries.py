@@ -54,6 +54,16 @@ IMPORTS = {  # what names a file binds to modules: captures @alias, @source, @na
 """,
     "go": "(import_spec name: (_)? @alias path: (_) @source)",
 }
+# Go's types of an imported package (``cmd *cobra.Command``, ``c := &cobra.Command{}``): ``@bound_package``.
+_GO_QUALIFIED = "(qualified_type package: (package_identifier) @bound_package name: (type_identifier) @bound_type)"
+_GO_QUALIFIED_TYPED = f"""
+(parameter_declaration name: (identifier) @bound type: [{_GO_QUALIFIED} (pointer_type {_GO_QUALIFIED})])
+(short_var_declaration left: (expression_list . (identifier) @bound)
+  right: (expression_list . [(composite_literal type: {_GO_QUALIFIED})
+                             (unary_expression operand: (composite_literal type: {_GO_QUALIFIED}))]))
+(var_spec name: (identifier) @bound type: [{_GO_QUALIFIED} (pointer_type {_GO_QUALIFIED})])
+(var_spec name: (identifier) @bound value: (expression_list . (composite_literal type: {_GO_QUALIFIED})))
+"""
 # Names bound to a value of a type the code spells (``@bound`` of ``@bound_type``): a call on one is
 # a call on that type, as on Python's typed locals (``const view = new View()``, ``s := &Store{}``,
 # ``Store s = new Store()``, ``fn f(c: &Client)``, ``s = Store.new``).
@@ -82,7 +92,8 @@ TYPED = {
                              (unary_expression operand: (composite_literal type: (type_identifier) @bound_type))]))
 (var_spec name: (identifier) @bound type: (type_identifier) @bound_type)
 (var_spec name: (identifier) @bound value: (expression_list . (composite_literal type: (type_identifier) @bound_type)))
-""",
+"""
+    + _GO_QUALIFIED_TYPED,
     "rust": """
 (parameter pattern: (identifier) @bound
   type: [(type_identifier) @bound_type (reference_type type: (type_identifier) @bound_type)])
