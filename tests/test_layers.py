@@ -221,7 +221,7 @@ def test_freshness_imports_no_parser() -> None:
     (``ingest.spans.split``): it imports nothing of ``ingest`` (issue 11)."""
     found = [(m, line) for m, line, _ in imports("kenning.freshness") if m.startswith("kenning.ingest")]
     assert not found, f"kenning.freshness imports {found}"
-    assert any(m == "kenning.ingest.spans" for m, _, _ in imports("kenning.search.serve")), "the check reads imports"
+    assert any(m == "kenning.ingest.spans" for m, _, _ in imports("kenning.search.ranker")), "the check reads imports"
 
 
 def _sql_offences(path: Path) -> list[str]:
