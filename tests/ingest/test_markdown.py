@@ -3,7 +3,8 @@ import json
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from kenning.ingest.markdown import parse_markdown, slugify
+from kenning.ingest.markdown import parse_markdown
+from kenning.ingest.sections import slugify
 
 GUIDE = """\
 ---

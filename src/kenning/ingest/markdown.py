@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import datetime as dt
 import re
-from pathlib import PurePosixPath
 from typing import Any
 
 import yaml
@@ -18,10 +17,10 @@ import yaml
 from . import markdown_blocks
 from .chunks import Chunk
 from .identifiers import add_keywords
-from .split import Lines, index_lines, split_range
+from .sections import section_chunks, slugify, stem, unique_slug
+from .split import index_lines
 
 _FRONT_MATTER = re.compile(r"---[ \t]*\n((?:.*?\n)??)(?:---|\.\.\.)[ \t]*(?:\n|\Z)", re.S)
-_NOT_SLUG = re.compile(r"[^\w\- ]")
 _CSafeLoader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)  # without libyaml: PyYAML's
 # What sends front matter to PyYAML's loader (see ``_loader``).
 _YAML_EDGE = re.compile("[^\n\x20-\x7e\xa0-\u2027\u202a-\ud7ff\ue000-\ufefe\uff00-\uffef]|[!&*|>%@`{}\\[\\]\\\\]")
@@ -47,16 +46,16 @@ def parse_markdown(text: str, path: str, *, max_chars: int = 2400) -> list[Chunk
 
     h1 = next((name for _, level, name in headings if level == 1 and name), None)
     fm_title = front.get("title") if front else None
-    doc_title = h1 or (fm_title.strip() if isinstance(fm_title, str) else "") or _stem(path)
+    doc_title = h1 or (fm_title.strip() if isinstance(fm_title, str) else "") or stem(path)
     kind = front["type"] if front and isinstance(front.get("type"), str) else "doc"
     meta = {"front_matter": front} if front else {}
 
     used: set[str] = set()
-    slugs = [_unique(slugify(name) or "section", used) for _, _, name in headings]
+    slugs = [unique_slug(slugify(name) or "section", used) for _, _, name in headings]
     preamble_slug = slugify(doc_title)
     if not preamble_slug or preamble_slug in used:
         preamble_slug = "top"
-    preamble_slug = _unique(preamble_slug, used)
+    preamble_slug = unique_slug(preamble_slug, used)
 
     # A section's keywords are those of its heading path: the path's keywords (and the keys
     # already taken) are kept on the stack, each heading adding its own to its parent's.
@@ -85,54 +84,8 @@ def parse_markdown(text: str, path: str, *, max_chars: int = 2400) -> list[Chunk
 
     chunks: list[Chunk] = []
     for title, slug, first, last, keywords in sections:
-        chunks.extend(_section_chunks(doc, title, slug, first, last, max_chars, kind, meta, used, keywords))
+        chunks.extend(section_chunks(doc, title, slug, first, last, max_chars, kind, meta, used, keywords))
     return chunks
-
-
-def _section_chunks(
-    doc: Lines,
-    title: str,
-    slug: str,
-    first: int,
-    last: int,
-    max_chars: int,
-    kind: str,
-    meta: dict[str, Any],
-    used: set[str],
-    keywords: str,
-) -> list[Chunk]:
-    """Chunks of one section: a single one, or parts ``#slug``, ``#slug-part-2``, …"""
-    chunks = []
-    for n, piece in enumerate(split_range(doc, first, last, max_chars), start=1):
-        anchor = slug if n == 1 else _unique(f"{slug}-part-{n}", used)
-        chunks.append(
-            Chunk(
-                type=kind,
-                title=title if n == 1 else f"{title} (part {n})",
-                body=piece.body,
-                anchor=f"#{anchor}",
-                line_start=piece.first + 1,
-                line_end=piece.last + 1,
-                keywords=keywords,
-                meta=dict(meta) if meta else {},
-            )
-        )
-    return chunks
-
-
-def slugify(text: str) -> str:
-    """GitHub-style slug: lowercase, punctuation except ``-`` and ``_`` dropped, spaces to ``-``."""
-    return _NOT_SLUG.sub("", text.lower()).replace(" ", "-")
-
-
-def _unique(slug: str, used: set[str]) -> str:
-    """``slug``, or ``slug-1``, ``slug-2``… if already taken; records the result in ``used``."""
-    candidate, n = slug, 0
-    while candidate in used:
-        n += 1
-        candidate = f"{slug}-{n}"
-    used.add(candidate)
-    return candidate
 
 
 def _front_matter(text: str) -> tuple[dict[str, Any], int]:
@@ -174,9 +127,3 @@ def _json_safe(value: Any) -> Any:
     if isinstance(value, bytes):
         return value.decode("utf-8", "replace")
     return str(value)
-
-
-def _stem(path: str) -> str:
-    """File name without its extension (``docs/guide.md`` gives ``guide``)."""
-    name = PurePosixPath(path.replace("\\", "/")).name
-    return PurePosixPath(name).stem or name or "document"

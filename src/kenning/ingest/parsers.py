@@ -15,8 +15,10 @@ _BY_SUFFIX = {
     ".md": "markdown/2",
     ".markdown": "markdown/2",
     ".mdx": "markdown/2",
-    ".rst": "text/1",
-    ".txt": "text/1",
+    # reStructuredText (and the .txt documentation written in it): one excerpt per section, by its
+    # titles; a file with no title stays runs of paragraphs (``text``).
+    ".rst": "rst/1",
+    ".txt": "rst/1",
     ".adoc": "text/1",
     # 4: compact titles; a call from a test is one graph reference. 5: a module's keywords name
     # what it assigns at top level (its constants). 6: a call on a typed local or attribute
@@ -124,10 +126,17 @@ def _text(text: str, path: str) -> tuple[list[Chunk], Relations | None]:
     return parse_text(text, path), None  # plain text feeds no graph
 
 
+def _rst(text: str, path: str) -> tuple[list[Chunk], Relations | None]:
+    from kenning.ingest.rst import parse_rst
+
+    return parse_rst(text, path), None  # prose feeds no graph
+
+
 # kind -> its parse function, returning (chunks, relations).
 _PARSERS: dict[str, RelationParser] = {
     "markdown": _markdown,
     "text": _text,
+    "rst": _rst,
     "python": _python,
     "code": _code,
 }

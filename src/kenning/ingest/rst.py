@@ -1,0 +1,127 @@
+"""reStructuredText cut by its section titles (``.rst``, and the ``.txt`` documentation Django
+and others write in it): sections that fit together within the cap are one excerpt, titled by the
+first one's path.
+
+A section title is a line of text at the margin underlined, and perhaps overlined, by one
+punctuation character repeated at least as long as the title; its level is the order in which
+its adornment style (character, overline or not) first appears, as docutils reads it. Titles
+give each excerpt a path (``Testing Flask Applications > The Test Client``) and an anchor
+(``#the-test-client``), as Markdown headings do (``ingest.sections`` cuts both). A file with no
+title is plain text, cut into runs of paragraphs (``ingest.text``).
+"""
+
+from __future__ import annotations
+
+import re
+from typing import NamedTuple
+
+from .chunks import Chunk
+from .identifiers import add_keywords
+from .sections import section_chunks, slugify, stem, unique_slug
+from .split import Lines, index_lines, span_length, split_lines, trim
+from .text import parse_text
+
+_ADORNMENT = re.compile(r"([!-/:-@\[-`{-~])\1*[ \t]*")
+_PUNCTUATION = frozenset(chr(c) for c in range(33, 127) if not chr(c).isalnum())
+
+
+# (title path, anchor slug, first line, last line, keywords): one section of a document.
+Section = tuple[str, str, int, int, str]
+
+
+class Title(NamedTuple):
+    start: int  # the section's first line (its overline, or the title's own)
+    level: int
+    name: str
+
+
+def parse_rst(text: str, path: str, *, max_chars: int = 2400) -> list[Chunk]:
+    """Section chunks of a reStructuredText document; runs of paragraphs when it has no title."""
+    lines = split_lines(text.removeprefix("\ufeff"))
+    titles = find_titles(lines)
+    if not titles:
+        return parse_text(text, path, max_chars=max_chars)
+    doc = index_lines(lines)
+    # the first title is the document's when nothing but blank lines comes before it
+    titled = titles[0].level == 0 and not any(line.strip() for line in lines[: titles[0].start])
+    doc_title = titles[0].name if titled else stem(path)
+    used: set[str] = set()
+    slugs = [unique_slug(slugify(t.name) or "section", used) for t in titles]
+    preamble_slug = slugify(doc_title)
+    if not preamble_slug or preamble_slug in used:
+        preamble_slug = "top"
+    preamble_slug = unique_slug(preamble_slug, used)
+
+    title_words: list[str] = []
+    title_seen: set[str] = set()
+    add_keywords(title_words, title_seen, doc_title)
+    sections: list[Section] = [(doc_title, preamble_slug, 0, titles[0].start - 1, " ".join(title_words))]
+    stack: list[tuple[int, str, list[str], set[str]]] = []
+    for i, title in enumerate(titles):
+        while stack and stack[-1][0] >= title.level:
+            stack.pop()
+        if stack:
+            words, seen = list(stack[-1][2]), set(stack[-1][3])
+        elif not titled or title.level != 0:  # the path starts with the document's title
+            words, seen = list(title_words), set(title_seen)
+        else:
+            words, seen = [], set()
+        add_keywords(words, seen, title.name)
+        stack.append((title.level, title.name, words, seen))
+        trail = [name for _, name, _, _ in stack]
+        if not titled or stack[0][0] != 0:
+            trail.insert(0, doc_title)
+        end = titles[i + 1].start - 1 if i + 1 < len(titles) else len(lines) - 1
+        sections.append((" > ".join(trail), slugs[i], title.start, end, " ".join(words)))
+
+    chunks: list[Chunk] = []
+    for name, slug, first, last, keywords in _packed(doc, sections, max_chars):
+        chunks.extend(section_chunks(doc, name, slug, first, last, max_chars, "doc", {}, used, keywords))
+    return chunks
+
+
+def _packed(doc: Lines, sections: list[Section], max_chars: int) -> list[Section]:
+    """Sections that fit together within ``max_chars`` as one excerpt, under the first one's
+    title, anchor and keywords (the others' titles are in its text): about as many excerpts as
+    plain text makes of the file (``ingest.text``), each now titled, rather than one per short
+    section (docs/benchmarks.md, "rstsections": that made Django's store 4.5 % larger and ranked
+    no better; the others' keywords added, a second variant, ranked a little worse)."""
+    packed: list[Section] = []
+    for section in sections:
+        name, slug, first, last, keywords = section
+        if trim(doc, first, last) is None:
+            continue  # no text (the lines before a document's first title)
+        if packed and span_length(doc, packed[-1][2], last) <= max_chars:
+            head = packed[-1]
+            packed[-1] = (head[0], head[1], head[2], last, head[4])
+        else:
+            packed.append(section)
+    return packed
+
+
+def find_titles(lines: list[str]) -> list[Title]:
+    """The section titles of a document, in order, each with its level: the line above each
+    adornment line that underlines it (the adornments looked for first: most lines are not)."""
+    styles: list[tuple[str, bool]] = []
+    titles: list[Title] = []
+    for at, under in enumerate(lines):
+        if not at or under[:1] not in _PUNCTUATION or not _ADORNMENT.fullmatch(under):
+            continue
+        name, before = lines[at - 1], lines[at - 2] if at > 1 else ""
+        if _is_title(name, under, before):
+            over = at > 1 and before.rstrip() == under.rstrip()
+            style = (under[0], over)
+            if style not in styles:
+                styles.append(style)
+            titles.append(Title(at - 2 if over else at - 1, styles.index(style), name.strip()))
+    return titles
+
+
+def _is_title(name: str, under: str, before: str) -> bool:
+    """Whether ``name`` is a title the adornment line ``under`` underlines: text at the margin,
+    after a blank line or an overline, and an underline at least as long."""
+    if not name.strip() or name[:1].isspace() or _ADORNMENT.fullmatch(name):
+        return False
+    if len(under.rstrip()) < max(3, len(name.rstrip())):
+        return False
+    return not before.strip() or before.rstrip() == under.rstrip()
