@@ -13,6 +13,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -51,6 +52,24 @@ def module_home(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
     without it a store built once for a module would follow the shell's KENNING_DATABASE_URL."""
     with pytest.MonkeyPatch.context() as patch:
         yield isolate(patch, tmp_path_factory.mktemp("module-home"))
+
+
+@contextmanager
+def module_store(tmp_path_factory: pytest.TempPathFactory, files: dict[str, str]) -> Iterator[tuple[Project, Any]]:
+    """A project of ``files`` synced once for a module's tests, and a connection to its store."""
+    from kenning.store.db import connect
+
+    root = tmp_path_factory.mktemp("module-store") / "demo"
+    root.mkdir()
+    write_files(root, files)
+    with module_home(tmp_path_factory):
+        project, _ = init_project(root, "demo")
+        resync(project)
+    conn = connect(project.db_path)
+    try:
+        yield project, conn
+    finally:
+        conn.close()
 
 
 @pytest.fixture(autouse=True)

@@ -10,12 +10,10 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from conftest import NOW, module_home, resync, write_files
+from conftest import NOW, module_store, resync
 from kenning.answer.search import SearchOptions, search_conn
-from kenning.config import init_project
 from kenning.search.query import parse
 from kenning.search.ranker import FILE_REPEAT_FACTOR, PER_FILE
-from kenning.store.db import connect
 
 # A changelog whose every entry repeats the question's words, and the module that does the work,
 # which says them once: on the words alone the changelog fills the first page.
@@ -77,15 +75,8 @@ def _corpus(seed: int = 7) -> dict[str, str]:
 
 @pytest.fixture(scope="module")
 def crowded(tmp_path_factory):
-    root = tmp_path_factory.mktemp("per-file") / "demo"
-    root.mkdir()
-    write_files(root, _corpus())
-    with module_home(tmp_path_factory):
-        project, _ = init_project(root, "demo")
-        resync(project)
-    conn = connect(project.db_path)
-    yield project, conn
-    conn.close()
+    with module_store(tmp_path_factory, _corpus()) as store:
+        yield store
 
 
 def _ranked(project, conn, query: str, limit: int, per_file: int) -> list[tuple[int, float, str]]:

@@ -9,9 +9,8 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from conftest import NOW, module_home, resync, write_files
+from conftest import NOW, module_store, resync
 from kenning.answer.search import SearchOptions, search_conn
-from kenning.config import init_project
 from kenning.search import ranker
 from kenning.search.query import parse
 from kenning.store.db import connect
@@ -67,15 +66,8 @@ def _corpus(seed: int = 13) -> dict[str, str]:
 
 @pytest.fixture(scope="module")
 def corpus_conn(tmp_path_factory):
-    root = tmp_path_factory.mktemp("rank-limit") / "demo"
-    root.mkdir()
-    write_files(root, _corpus())
-    with module_home(tmp_path_factory):
-        project, _ = init_project(root, "demo")
-        resync(project)
-    conn = connect(project.db_path)
-    yield project, conn
-    conn.close()
+    with module_store(tmp_path_factory, _corpus()) as store:
+        yield store
 
 
 def _ranked(project, conn, query: str, limit: int) -> list[tuple[int, float]]:

@@ -16,8 +16,7 @@ import yaml
 
 from . import markdown_blocks
 from .chunks import Chunk
-from .identifiers import add_keywords
-from .sections import section_chunks, slugify, stem, unique_slug
+from .sections import outline, section_chunks, stem
 from .split import index_lines
 
 _FRONT_MATTER = re.compile(r"---[ \t]*\n((?:.*?\n)??)(?:---|\.\.\.)[ \t]*(?:\n|\Z)", re.S)
@@ -50,38 +49,8 @@ def parse_markdown(text: str, path: str, *, max_chars: int = 2400) -> list[Chunk
     kind = front["type"] if front and isinstance(front.get("type"), str) else "doc"
     meta = {"front_matter": front} if front else {}
 
-    used: set[str] = set()
-    slugs = [unique_slug(slugify(name) or "section", used) for _, _, name in headings]
-    preamble_slug = slugify(doc_title)
-    if not preamble_slug or preamble_slug in used:
-        preamble_slug = "top"
-    preamble_slug = unique_slug(preamble_slug, used)
-
-    # A section's keywords are those of its heading path: the path's keywords (and the keys
-    # already taken) are kept on the stack, each heading adding its own to its parent's.
-    title_words: list[str] = []
-    title_seen: set[str] = set()
-    add_keywords(title_words, title_seen, doc_title)
-    first_heading = headings[0][0] if headings else len(lines)
-    sections = [(doc_title, preamble_slug, body_start, first_heading - 1, " ".join(title_words))]
-    stack: list[tuple[int, str, list[str], set[str]]] = []
-    for i, (start, level, name) in enumerate(headings):
-        while stack and stack[-1][0] >= level:
-            stack.pop()
-        if stack:
-            words, seen = list(stack[-1][2]), set(stack[-1][3])
-        elif level != 1 or not name:  # the path starts with the document's title
-            words, seen = list(title_words), set(title_seen)
-        else:
-            words, seen = [], set()
-        add_keywords(words, seen, name)
-        stack.append((level, name, words, seen))
-        trail = [t for _, t, _, _ in stack if t]  # an empty heading adds nothing to the path
-        if stack[0][0] != 1 or not stack[0][1]:
-            trail.insert(0, doc_title)
-        end = headings[i + 1][0] - 1 if i + 1 < len(headings) else len(lines) - 1
-        sections.append((" > ".join(trail), slugs[i], start, end, " ".join(words)))
-
+    sections = outline(doc_title, headings, 1, body_start, len(lines) - 1)
+    used = {slug for _, slug, _, _, _ in sections}  # a section's parts take slugs not used
     chunks: list[Chunk] = []
     for title, slug, first, last, keywords in sections:
         chunks.extend(section_chunks(doc, title, slug, first, last, max_chars, kind, meta, used, keywords))

@@ -16,17 +16,12 @@ import re
 from typing import NamedTuple
 
 from .chunks import Chunk
-from .identifiers import add_keywords
-from .sections import section_chunks, slugify, stem, unique_slug
+from .sections import Section, outline, section_chunks, stem
 from .split import Lines, index_lines, span_length, split_lines, trim
 from .text import parse_text
 
 _ADORNMENT = re.compile(r"([!-/:-@\[-`{-~])\1*[ \t]*")
 _PUNCTUATION = frozenset(chr(c) for c in range(33, 127) if not chr(c).isalnum())
-
-
-# (title path, anchor slug, first line, last line, keywords): one section of a document.
-Section = tuple[str, str, int, int, str]
 
 
 class Title(NamedTuple):
@@ -45,35 +40,9 @@ def parse_rst(text: str, path: str, *, max_chars: int = 2400) -> list[Chunk]:
     # the first title is the document's when nothing but blank lines comes before it
     titled = titles[0].level == 0 and not any(line.strip() for line in lines[: titles[0].start])
     doc_title = titles[0].name if titled else stem(path)
-    used: set[str] = set()
-    slugs = [unique_slug(slugify(t.name) or "section", used) for t in titles]
-    preamble_slug = slugify(doc_title)
-    if not preamble_slug or preamble_slug in used:
-        preamble_slug = "top"
-    preamble_slug = unique_slug(preamble_slug, used)
-
-    title_words: list[str] = []
-    title_seen: set[str] = set()
-    add_keywords(title_words, title_seen, doc_title)
-    sections: list[Section] = [(doc_title, preamble_slug, 0, titles[0].start - 1, " ".join(title_words))]
-    stack: list[tuple[int, str, list[str], set[str]]] = []
-    for i, title in enumerate(titles):
-        while stack and stack[-1][0] >= title.level:
-            stack.pop()
-        if stack:
-            words, seen = list(stack[-1][2]), set(stack[-1][3])
-        elif not titled or title.level != 0:  # the path starts with the document's title
-            words, seen = list(title_words), set(title_seen)
-        else:
-            words, seen = [], set()
-        add_keywords(words, seen, title.name)
-        stack.append((title.level, title.name, words, seen))
-        trail = [name for _, name, _, _ in stack]
-        if not titled or stack[0][0] != 0:
-            trail.insert(0, doc_title)
-        end = titles[i + 1].start - 1 if i + 1 < len(titles) else len(lines) - 1
-        sections.append((" > ".join(trail), slugs[i], title.start, end, " ".join(words)))
-
+    headings = [(t.start, t.level, t.name) for t in titles]
+    sections = outline(doc_title, headings, 0 if titled else None, 0, len(lines) - 1)
+    used = {slug for _, slug, _, _, _ in sections}  # a section's parts take slugs not used
     chunks: list[Chunk] = []
     for name, slug, first, last, keywords in _packed(doc, sections, max_chars):
         chunks.extend(section_chunks(doc, name, slug, first, last, max_chars, "doc", {}, used, keywords))

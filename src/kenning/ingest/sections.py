@@ -9,9 +9,55 @@ from pathlib import PurePosixPath
 from typing import Any
 
 from .chunks import Chunk
+from .identifiers import add_keywords
 from .split import Lines, split_range
 
+# (title path, anchor slug, first line, last line, keywords): one section of a document.
+Section = tuple[str, str, int, int, str]
+
 _NOT_SLUG = re.compile(r"[^\w\- ]")
+
+
+def outline(
+    doc_title: str, headings: list[tuple[int, int, str]], root: int | None, first: int, last: int
+) -> list[Section]:
+    """A document's sections: the text before its first heading (from line ``first``), then one
+    per heading ((start line, level, name)), each up to the next, the last to line ``last``. A
+    section's title is its heading path, which starts with ``doc_title`` unless its first heading
+    is a named one of level ``root`` (Markdown's ``# Title``; None: no heading titles the
+    document); its keywords are those of that path, its slug unique in the document."""
+    used: set[str] = set()
+    slugs = [unique_slug(slugify(name) or "section", used) for _, _, name in headings]
+    preamble_slug = slugify(doc_title)
+    if not preamble_slug or preamble_slug in used:
+        preamble_slug = "top"
+    preamble_slug = unique_slug(preamble_slug, used)
+
+    # A section's keywords are those of its heading path: the path's keywords (and the keys
+    # already taken) are kept on the stack, each heading adding its own to its parent's.
+    title_words: list[str] = []
+    title_seen: set[str] = set()
+    add_keywords(title_words, title_seen, doc_title)
+    first_heading = headings[0][0] if headings else last + 1
+    sections: list[Section] = [(doc_title, preamble_slug, first, first_heading - 1, " ".join(title_words))]
+    stack: list[tuple[int, str, list[str], set[str]]] = []
+    for i, (start, level, name) in enumerate(headings):
+        while stack and stack[-1][0] >= level:
+            stack.pop()
+        if stack:
+            words, seen = list(stack[-1][2]), set(stack[-1][3])
+        elif level != root or not name:  # the path starts with the document's title
+            words, seen = list(title_words), set(title_seen)
+        else:
+            words, seen = [], set()
+        add_keywords(words, seen, name)
+        stack.append((level, name, words, seen))
+        trail = [t for _, t, _, _ in stack if t]  # an empty heading adds nothing to the path
+        if stack[0][0] != root or not stack[0][1]:
+            trail.insert(0, doc_title)
+        end = headings[i + 1][0] - 1 if i + 1 < len(headings) else last
+        sections.append((" > ".join(trail), slugs[i], start, end, " ".join(words)))
+    return sections
 
 
 def section_chunks(
