@@ -125,4 +125,9 @@ def test_go_calls_and_imports_reach_their_packages(make_project, engine):
     (project.root / "util" / "more.go").unlink()
     resync(project, NOW)
     assert edges(project, "calls") == CALLS
+    # the file declaring the type read again: the calls on its values reach its new nodes
+    tool = project.root / "tool.go"
+    tool.write_text(tool.read_text(encoding="utf-8") + "\n// edited\n", encoding="utf-8")
+    resync(project, NOW)
+    assert edges(project, "calls") == CALLS
     assert ("cmd/tool/main.go", "util/more.go", "declared") not in edges(project, "imports")
