@@ -15,8 +15,8 @@ _BY_SUFFIX = {
     ".md": "markdown/2",
     ".markdown": "markdown/2",
     ".mdx": "markdown/2",
-    # reStructuredText (and the .txt documentation written in it): one excerpt per section, by its
-    # titles; a file with no title stays runs of paragraphs (``text``).
+    # reStructuredText (and the .txt documentation written in it): cut by its section titles, the
+    # sections that fit together one excerpt; a file with no title stays runs of paragraphs (``text``).
     ".rst": "rst/1",
     ".txt": "rst/1",
     ".adoc": "text/1",
