@@ -42,6 +42,11 @@ def package_files(files: Candidates, import_path: str) -> list[Candidate]:
     return [c for c in inside if len(_directory(c)) == deepest]
 
 
+def _package_directories(files: Candidates | None, import_path: str) -> set[str]:
+    """The directories of the package an import path names (``package_files``); none without files."""
+    return {_directory(c) for c in package_files(files, import_path)} if files else set()
+
+
 def _directory(candidate: Candidate) -> str:
     return posixpath.dirname(candidate[1] or "")
 
@@ -53,14 +58,14 @@ def narrow_call(row: RefRow, found: Candidates, files: Candidates | None) -> tup
     import_path = imported_path(row)
     type_ = _method_type(row)
     if type_ is not None and import_path is not None:  # ``cmd.Execute()``, ``cmd *cobra.Command``
-        directories = {_directory(c) for c in package_files(files, import_path)} if files else set()
+        directories = _package_directories(files, import_path)
         wanted = f"{type_}.{row.target}"
         return _linked([c for c in found.rows if c[2] == wanted and _directory(c) in directories])
     if row.qualified or import_path is None and row.hint is not None:
         return None
     functions = [c for c in found.rows if "." not in c[2]]  # Go names a method ``Type.Method``
     if import_path is not None:
-        directories = {_directory(c) for c in package_files(files, import_path)} if files else set()
+        directories = _package_directories(files, import_path)
         chosen = [c for c in functions if _directory(c) in directories and not is_test_path(c[1] or "")]
     else:
         directory = posixpath.dirname(row.src_path or "")

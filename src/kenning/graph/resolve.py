@@ -35,7 +35,9 @@ A reference names its target ("calls `rrf_fuse`", "imports `kenning.search`", "t
   ``tested_by`` reaches that module's file, as a test's ``import app.greet`` does;
 - Go's references go by package (``graph.go_resolve``): an import reaches every file of the
   package but its tests, a plain call a function of the caller's own package, ``pkg.F()`` one
-  of the package imported, and nothing when the project has no package of that name.
+  of the package imported, a method called on a value of a type that package declares
+  (``cmd *cobra.Command``) that type's method there, and nothing when the project has no package
+  of that name.
 
 Rows are read and written through ``kenning.store.graph``.
 """
