@@ -50,6 +50,9 @@ languages, read from a clone at a pinned commit (``CLONES``): ``bench/questions/
 (13, Go) and ``ky.calls.jsonl`` (12, TypeScript), the callers and tests found with grep in the
 source, e.g. ``--projects cobra --clone https://github.com/spf13/cobra --set calls --level 0``
 (docs/benchmarks.md, "treecalls").
+``--set docs`` on ``asciidoctor`` (``bench/questions/asciidoctor.docs.jsonl``, 20) asks how-to and
+what-is questions of its AsciiDoc documentation (``docs/modules/*/pages/*.adoc``), written from
+reading those pages (docs/benchmarks.md, "asciidoc").
 ``bench/questions/click.jsonl`` (40, branch clickwalk) mixes both kinds on click 8.1.7 (docs/*.rst,
 src/click/, tests/): what X does, where X is defined, who calls X, which tests cover X, imports,
 why (docs/why.rst), how to configure Y, explanation questions ("how does X work"), paraphrases,
@@ -86,6 +89,7 @@ PROJECTS = {  # name: (requirement, folder inside the sdist)
 CLONES = {
     "cobra": "adbc8813901bba65827259daa8e22ff94ec1f30e",  # github.com/spf13/cobra (Go)
     "ky": "3419113b48e034fdcf8fa6bd3be3da7b3d0d758f",  # github.com/sindresorhus/ky (TypeScript)
+    "asciidoctor": "ae5891df10f12dda069abea8a318c9b94d545bee",  # github.com/asciidoctor/asciidoctor (AsciiDoc, Ruby)
 }
 COMMIT_DATES = ("2023-03-14T10:00:00+00:00", "2023-11-02T15:30:00+00:00", "2024-06-20T09:15:00+00:00")
 
@@ -270,7 +274,8 @@ def main() -> int:
     parser.add_argument(
         "--set",
         default="",
-        help="ask bench/questions/NAME.SET.jsonl (walk: httpx, flask, django; fr: django, flask; calls: cobra, ky)",
+        help="ask bench/questions/NAME.SET.jsonl (walk: httpx, flask, django; fr: django, flask; calls: cobra, ky; "
+        "docs: asciidoctor)",
     )
     args = parser.parse_args()
     env = {**os.environ, "KENNING_HOME": str(args.work / "home")}

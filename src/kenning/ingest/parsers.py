@@ -19,7 +19,9 @@ _BY_SUFFIX = {
     # sections that fit together one excerpt; a file with no title stays runs of paragraphs (``text``).
     ".rst": "rst/1",
     ".txt": "rst/1",
-    ".adoc": "text/1",
+    # AsciiDoc: cut by its section titles (``= Title``, ``== Section``), packed as reStructuredText.
+    ".adoc": "asciidoc/1",
+    ".asciidoc": "asciidoc/1",
     # 4: compact titles; a call from a test is one graph reference. 5: a module's keywords name
     # what it assigns at top level (its constants). 6: a call on a typed local or attribute
     # (``x = Client()``, ``def f(x: Client)``, ``self.conn = Client()``) names its class. 7: a
@@ -132,11 +134,18 @@ def _rst(text: str, path: str) -> tuple[list[Chunk], Relations | None]:
     return parse_rst(text, path), None  # prose feeds no graph
 
 
+def _asciidoc(text: str, path: str) -> tuple[list[Chunk], Relations | None]:
+    from kenning.ingest.asciidoc import parse_asciidoc
+
+    return parse_asciidoc(text, path), None  # prose feeds no graph
+
+
 # kind -> its parse function, returning (chunks, relations).
 _PARSERS: dict[str, RelationParser] = {
     "markdown": _markdown,
     "text": _text,
     "rst": _rst,
+    "asciidoc": _asciidoc,
     "python": _python,
     "code": _code,
 }

@@ -16,8 +16,8 @@ import re
 from typing import NamedTuple
 
 from .chunks import Chunk
-from .sections import Section, outline, section_chunks, stem
-from .split import Lines, index_lines, span_length, split_lines, trim
+from .sections import outline, packed, section_chunks, stem
+from .split import index_lines, split_lines
 from .text import parse_text
 
 _ADORNMENT = re.compile(r"([!-/:-@\[-`{-~])\1*[ \t]*")
@@ -44,28 +44,9 @@ def parse_rst(text: str, path: str, *, max_chars: int = 2400) -> list[Chunk]:
     sections = outline(doc_title, headings, 0 if titled else None, 0, len(lines) - 1)
     used = {slug for _, slug, _, _, _ in sections}  # a section's parts take slugs not used
     chunks: list[Chunk] = []
-    for name, slug, first, last, keywords in _packed(doc, sections, max_chars):
+    for name, slug, first, last, keywords in packed(doc, sections, max_chars):
         chunks.extend(section_chunks(doc, name, slug, first, last, max_chars, "doc", {}, used, keywords))
     return chunks
-
-
-def _packed(doc: Lines, sections: list[Section], max_chars: int) -> list[Section]:
-    """Sections that fit together within ``max_chars`` as one excerpt, under the first one's
-    title, anchor and keywords (the others' titles are in its text): about as many excerpts as
-    plain text makes of the file (``ingest.text``), each now titled, rather than one per short
-    section (docs/benchmarks.md, "rstsections": that made Django's store 4.5 % larger and ranked
-    no better; the others' keywords added, a second variant, ranked a little worse)."""
-    packed: list[Section] = []
-    for section in sections:
-        name, slug, first, last, keywords = section
-        if trim(doc, first, last) is None:
-            continue  # no text (the lines before a document's first title)
-        if packed and span_length(doc, packed[-1][2], last) <= max_chars:
-            head = packed[-1]
-            packed[-1] = (head[0], head[1], head[2], last, head[4])
-        else:
-            packed.append(section)
-    return packed
 
 
 def find_titles(lines: list[str]) -> list[Title]:
