@@ -24,6 +24,7 @@ from kenning.records import Answer, EmptyReason, Excerpt, Fact, Freshness
 from kenning.refs import project_path
 from kenning.search.fact_types import check_types
 from kenning.search.query import ParsedQuery, parse
+from kenning.search.ranker import PER_FILE
 from kenning.search.serve import SearchOptions, search_conn
 from kenning.search.snippet import make_snippet
 from kenning.store import facts as fact_store
@@ -83,6 +84,8 @@ def find(
         syntax=syntax,
         path_prefix=scope.path_prefix,
         memory_type=scope.check().memory_type,
+        # a question in words keeps room for other files, as `ask` does; FTS5 syntax keeps the engine's order
+        per_file=PER_FILE if syntax == "natural" else 0,
     )
     answer = search_conn(conn, project, parsed, options, now=now, mode="lexical")
     excerpts = rerank(answer.excerpts, prefer_working=scope.prefer_working)
