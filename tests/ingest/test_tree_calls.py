@@ -64,7 +64,7 @@ SAMPLES = {
     "src/A.java": (
         "class A { void r() { g(); this.h(); a.b(); new K(); Foo.bar(); } void g() {} }\n",
         {
-            ("g", "A.r", None, False, "extracted"),  # one line: the scope is found by bytes
+            ("g", "A.r", "self:.A", False, "extracted"),  # one line: the scope is found by bytes; A's first
             ("h", "A.r", "self:.A", True, "extracted"),
             ("b", "A.r", None, True, "extracted"),
             ("K", "A.r", None, False, "extracted"),
@@ -90,7 +90,7 @@ SAMPLES = {
         "require 'json'\n\nmodule M\n  class C\n    def run\n      helper(1)\n      self.go\n      Foo.build\n"
         "      puts 'x'\n    end\n  end\nend\n",
         {
-            ("helper", "M.C.run", None, False, "extracted"),
+            ("helper", "M.C.run", "self:.M.C", False, "extracted"),  # a bare call: C's method first
             ("go", "M.C.run", "self:.M.C", True, "extracted"),
             ("build", "M.C.run", "Foo", True, "extracted"),
         },

@@ -48,7 +48,7 @@ SAMPLES = {
 @pytest.mark.parametrize("path", sorted(SAMPLES))
 def test_each_language_gives_symbols_with_their_first_line_and_its_imports(path):
     text, symbols, imports = SAMPLES[path]
-    assert parser_for(path) == "code/4"
+    assert parser_for(path) == "code/5"
     chunks, rel = parse_code_relations(text, path)
     assert {(s.qualname, s.line_start) for s in rel.symbols} == symbols
     assert {(r.target_kind, r.target) for r in rel.refs if r.type == "imports"} == imports

@@ -37,7 +37,9 @@ class Bases:
             if name in found:
                 continue
             found.append(name)
-            if not local and depth < MAX_DEPTH:
+            # a class of the caller's own file is followed too in the tree-sitter languages (no
+            # module: ``prefix`` ""), whose file hints name a class's own bases only, not theirs
+            if (not local or not prefix) and depth < MAX_DEPTH:
                 defined = self._defined(name)
                 if defined is not None:
                     self._add(defined[1][1:], defined[0], found, depth + 1)  # the class itself left out

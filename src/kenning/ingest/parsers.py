@@ -47,7 +47,9 @@ _BY_SUFFIX = {
 # (``go_packages``): a file answers to its package's name, an import outside the standard library
 # names that package, a call ``pkg.F()`` carries the path ``pkg`` is imported from. 4: a Go value of
 # an imported package's type (``cmd *cobra.Command``) names the package and the type; the standard library's none.
-_TREE_SITTER = "code/4"
+# 5: a class's bases (``extends Base``, a Go struct's embedded ``*Base``): a self call its class does not
+# answer reaches its bases' method (a ``bases`` reference per class with bases, as Python's).
+_TREE_SITTER = "code/5"
 _BY_SUFFIX.update(
     {
         suffix: _TREE_SITTER

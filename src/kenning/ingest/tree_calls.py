@@ -3,10 +3,15 @@
 A tree-sitter query per language finds the call sites in C; each becomes a reference from the
 innermost definition around it (or the file), resolved by ``graph.resolve`` as Python's are:
 
-- a plain call (``render(x)``, ``new Client()``) names a symbol;
+- a plain call (``render(x)``, ``new Client()``) names a symbol; in a method of a Java, Ruby or C++
+  class, where a bare ``save()`` may be a call on the method's own object, the method of that name of
+  the class or its bases first (a self call's hint, the call still plain when none has it);
 - a call on the method's own receiver (``this.save()``, ``self.go()``, ``this->run()``, Go's
   ``s.listen()`` in ``func (s *Server) Run()``) is a self call: the method of that name of the
-  enclosing class (its hint, as Python's ``self.save()``), else an attribute call;
+  enclosing class (its hint, as Python's ``self.save()``), else of the first of its bases that
+  has it (``class A extends Base``, ``class A < Base``, ``class A : public Base``, a Go struct's
+  embedded ``*Base``; a base another file defines followed into that file's bases, from the
+  ``bases`` reference each class with bases is written with), else an attribute call;
 - a call on a name bound to a type the code spells (``c: Client``, ``const v = new View()``,
   ``s := &Store{}``, ``let p = Pool::new()``, ``s = Store.new``) is a call on that type, its
   hint as a self call's: that type's method, else an attribute call; Go's type of an imported
@@ -41,7 +46,7 @@ from typing import Any, TypeVar
 
 from . import go_packages
 from .grammars import node_text
-from .relations import SELF_HINT, Ref
+from .relations import BASES, SELF_HINT, Ref
 from .test_files import is_test_path
 from .tree_queries import CALLS, IMPORTS, query
 
@@ -68,22 +73,28 @@ _BUILTIN_CALLS = {
 }
 _BUILTIN_CALLS["typescript"] = _BUILTIN_CALLS["tsx"] = _BUILTIN_CALLS["javascript"]
 _OUTSIDE_PATHS = frozenset({"std", "core", "alloc"})  # Rust's and C++'s standard library paths
+# Languages where a bare call in a method (``save()``) may be one on the method's own object: it
+# reaches the method of that name of the class or its bases, else what a plain call reaches.
+_IMPLICIT_SELF = frozenset({"java", "ruby", "cpp"})
 # Languages where a capitalised receiver names a class (``Config.load()``; Ruby: a constant).
 _CAPITALISED_TYPES = frozenset({"javascript", "typescript", "tsx", "java", "ruby"})
 
 
 def call_refs(root: Any, language: str, path: str, scopes: Sequence[tuple[int, int, str]]) -> list[Ref]:
-    """The ``calls`` references of a parsed file, in the order of the source; ``scopes``:
-    (first byte, end byte, qualname) of its definitions, sorted."""
+    """The ``calls`` references of a parsed file, in the order of the source, then a ``bases``
+    reference for each class with bases; ``scopes``: (first byte, end byte, qualname) of its
+    definitions, sorted."""
     if language not in CALLS:
         return []
     from tree_sitter import QueryCursor
 
     modules, outside = _imported(root, language)
     starts = [s[0] for s in scopes]
-    calls, bound, assigned, selves, declared = [], [], [], {}, []
+    calls, bound, assigned, selves, declared, extending = [], [], [], {}, [], []
     for _, captures in QueryCursor(query(language, "calls")).matches(root):
-        if "bound" in captures:
+        if "base" in captures:
+            extending.append(captures)
+        elif "bound" in captures:
             bound.append(captures)
         elif "field" in captures:
             declared.append(captures)
@@ -96,6 +107,7 @@ def call_refs(root: Any, language: str, path: str, scopes: Sequence[tuple[int, i
             calls.append((node.start_byte, node, captures))
     typed = _typed(language, bound, assigned, scopes, starts)
     fields = _fields(declared, scopes, starts)
+    bases = _bases(extending, scopes, starts, outside)
     testing = is_test_path(path)
     builtin = _BUILTIN_CALLS.get(language, frozenset())
     refs: list[Ref] = []
@@ -116,10 +128,12 @@ def call_refs(root: Any, language: str, path: str, scopes: Sequence[tuple[int, i
         self_var = selves.get(scopes[at][0]) if at is not None else None  # Go's receiver
         field = (owner, _own_field(receiver, language, self_var) or "") if receiver is not None else None
         # each hint below names a type: that type's method, else an attribute call
-        if receiver is None:
-            pass
+        if receiver is None:  # in Java, Ruby and C++ a method's bare call may be one on its own object
+            created = node.parent is not None and node.parent.type == "object_creation_expression"  # new K()
+            if owner and language in _IMPLICIT_SELF and not created:
+                hint = _class_hint(owner, bases)
         elif receiver.type in _SELF or spelled == self_var:
-            hint = f"{SELF_HINT}.{owner}" if owner else None
+            hint = _class_hint(owner, bases) if owner else None
         elif receiver.type == "identifier" and (at, spelled) in typed:
             package, _, type_ = typed[at, spelled].rpartition(".")
             if package in outside:
@@ -127,9 +141,9 @@ def call_refs(root: Any, language: str, path: str, scopes: Sequence[tuple[int, i
             if package in modules:  # Go: of a type an imported package declares (``cmd *cobra.Command``)
                 hint = go_packages.type_hint(modules[package], type_)
             elif not package:
-                hint = f"{SELF_HINT}.{type_}"
+                hint = _class_hint(type_, bases)
         elif field in fields:
-            hint = f"{SELF_HINT}.{fields[field]}"
+            hint = _class_hint(fields[field], bases)
         else:
             shape, named = _receiver(language, receiver, spelled, modules, outside, path="path" in captures)
             if shape == "outside":
@@ -145,7 +159,35 @@ def call_refs(root: Any, language: str, path: str, scopes: Sequence[tuple[int, i
             continue
         seen.add(key)
         refs.append(Ref("calls", "symbol", name, line, scope, hint, qualified, False, link, testing))
+    for cls, (line, names) in bases.items():  # as Python's: the class by its short name, its classes as hint
+        refs.append(Ref(BASES, BASES, cls.rpartition(".")[2], line, cls, " ".join([f".{cls}", *names])))
     return refs
+
+
+def _class_hint(cls: str, bases: dict[str, tuple[int, list[str]]]) -> str:
+    """A call's hint for a method of the class ``cls`` (a qualname of this file's, or a type's
+    name): the class, then the bases this file gives it."""
+    return " ".join([f"{SELF_HINT}.{cls}", *bases.get(cls, (0, []))[1]])
+
+
+def _bases(
+    extending: list[dict[str, list[Any]]], scopes: Sequence[tuple[int, int, str]], starts: list[int], outside: set[str]
+) -> dict[str, tuple[int, list[str]]]:
+    """class qualname -> (the line of its name, the bases it names, in order; ``BASES``'s
+    matches); a base imported from outside the project (``extends Component`` from React) is
+    left out: a method it lacks is no project's class's."""
+    found: dict[str, tuple[int, list[str]]] = {}
+    for captures in extending:
+        node = captures["base_class"][0]
+        at = _scope(scopes, starts, node.start_byte)
+        base = node_text(captures["base"][0])
+        if at is None or base in outside:
+            continue
+        cls = scopes[at][2]
+        names = found.setdefault(cls, (node.start_point[0] + 1, []))[1]
+        if base not in names and base != cls.rpartition(".")[2]:
+            names.append(base)
+    return {cls: entry for cls, entry in found.items() if entry[1]}
 
 
 def _receiver(

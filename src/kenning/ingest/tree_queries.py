@@ -1,6 +1,6 @@
 """The tree-sitter queries ``tree_calls`` reads code with, one set per language: the call sites,
-the names bound to a spelled type, the assignments, the typed fields and Go's receivers (one
-query, one walk of the tree), and the imports (run on the top-level statements)."""
+the names bound to a spelled type, the assignments, the typed fields, the classes' bases and Go's
+receivers (one query, one walk of the tree), and the imports (run on the top-level statements)."""
 
 from __future__ import annotations
 
@@ -137,6 +137,33 @@ FIELDS = {
 """,
 }
 FIELDS["tsx"] = FIELDS["typescript"]
+# The classes a class extends, the types a Go struct embeds (``@base`` of the class ``@base_class``):
+# a self call its own class does not answer reaches its bases' method (``graph.bases``). By their
+# plain names only (``extends Base``, ``*Base``; not ``extends mixin(B)``, ``ns::Base``, ``pkg.Type``).
+_TS_BASES = """
+(class_declaration name: (type_identifier) @base_class (class_heritage (extends_clause value: (identifier) @base)))
+(abstract_class_declaration name: (type_identifier) @base_class
+  (class_heritage (extends_clause value: (identifier) @base)))
+"""
+BASES = {
+    "javascript": "(class_declaration name: (identifier) @base_class (class_heritage (identifier) @base))",
+    "typescript": _TS_BASES,
+    "tsx": _TS_BASES,
+    "java": """
+(class_declaration name: (identifier) @base_class
+  superclass: (superclass [(type_identifier) @base (generic_type (type_identifier) @base)]))
+""",
+    "ruby": "(class name: (constant) @base_class superclass: (superclass (constant) @base))",
+    "cpp": """
+(class_specifier name: (type_identifier) @base_class (base_class_clause (type_identifier) @base))
+(struct_specifier name: (type_identifier) @base_class (base_class_clause (type_identifier) @base))
+""",
+    "go": """
+(type_spec name: (type_identifier) @base_class
+  type: (struct_type (field_declaration_list
+    (field_declaration !name type: [(type_identifier) @base (pointer_type (type_identifier) @base)]))))
+""",
+}
 # A Go method's receiver (``func (s *Server) Run()``): calls on ``s`` in it are self calls.
 GO_RECEIVER = """
 (method_declaration receiver: (parameter_list (parameter_declaration name: (identifier) @receiver))) @receiver_method
@@ -146,12 +173,12 @@ IMPORTS["typescript"] = IMPORTS["tsx"] = IMPORTS["javascript"]
 
 @cache
 def query(language: str, which: str) -> Any:
-    """``calls``: the call sites, with the typed bindings, the assignments and Go's receivers, in
+    """``calls``: the call sites, with the typed bindings, the assignments, the bases and Go's receivers, in
     one query (one walk of the tree: each query walks it all); ``imports``: what the file binds to
     modules (run on its top-level statements)."""
     from tree_sitter import Query
 
     if which == "imports":
         return Query(grammar(language), IMPORTS[language])
-    parts = (CALLS, TYPED, ASSIGNED, FIELDS, {"go": GO_RECEIVER})
+    parts = (CALLS, TYPED, ASSIGNED, FIELDS, BASES, {"go": GO_RECEIVER})
     return Query(grammar(language), "".join(part.get(language, "") for part in parts))
