@@ -1,7 +1,7 @@
 """A self call in the tree-sitter languages that its own class does not answer reaches the method
-of the class's bases (parser ``code/5``): what a class extends, what a Go struct embeds, a base
-another file defines followed into that file's own bases; a base imported from outside the project
-reaches none of the project's homonyms. On both engines."""
+of the class's bases (parser ``code/5``): what a class extends, what a Go struct embeds, the
+modules a Ruby class includes, a base another file defines followed into that file's own bases; a
+base imported from outside the project reaches none of the project's homonyms. On both engines."""
 
 from __future__ import annotations
 
@@ -80,6 +80,21 @@ def test_a_bare_call_in_a_java_method_is_one_on_its_own_object_first(make_projec
     assert callees(project, "Job.run") == {("Base.save", "extracted"), ("Util.log", "extracted")}
 
 
+RUBY = {
+    "lib/logging.rb": "module Logging\n  def log_it(text)\n  end\nend\n",
+    "lib/audit.rb": "module Audit\n  def log_it(text)\n  end\nend\n",
+    "lib/job.rb": "class Job < Base\n  extend Audit\n  include Logging\n\n  def run\n    log_it('done')\n  end\nend\n",
+}
+
+
+def test_a_ruby_class_gets_the_methods_of_the_modules_it_includes(make_project):
+    """``include Logging`` mixes Logging's methods into Job's objects (``extend`` into its class:
+    not a base of its objects): the bare ``log_it`` reaches Logging's, not Audit's homonym."""
+    project = make_project(RUBY, name="rubybases")
+    resync(project)
+    assert callees(project, "Job.run") == {("Logging.log_it", "extracted")}
+
+
 @pytest.mark.parametrize(
     "path, source, hint",
     [
@@ -96,6 +111,7 @@ def test_a_bare_call_in_a_java_method_is_one_on_its_own_object_first(make_projec
         ("a.rs", "struct A;\nimpl A {\n  fn run(&self) { self.save(); }\n}\n", "self:.A"),  # no bases in Rust
         ("B.java", "class A extends B { void run() { save(); } }\n", "self:.A B"),  # a bare call: its object's
         ("b.rb", "class A < B\n  def run\n    save(1)\n  end\nend\n", "self:.A B"),
+        ("c.rb", "class A < X::B\n  include Log\n  extend Ext\n  def run\n    save(1)\n  end\nend\n", "self:.A B Log"),
         ("b.ts", "class A extends B { run() { save(); } }\n", None),  # a function: no object's
     ],
 )

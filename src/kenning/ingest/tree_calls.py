@@ -9,8 +9,8 @@ innermost definition around it (or the file), resolved by ``graph.resolve`` as P
 - a call on the method's own receiver (``this.save()``, ``self.go()``, ``this->run()``, Go's
   ``s.listen()`` in ``func (s *Server) Run()``) is a self call: the method of that name of the
   enclosing class (its hint, as Python's ``self.save()``), else of the first of its bases that
-  has it (``class A extends Base``, ``class A < Base``, ``class A : public Base``, a Go struct's
-  embedded ``*Base``; a base another file defines followed into that file's bases, from the
+  has it (``class A extends Base``, ``class A < Base`` and its ``include Logging``, ``class A :
+  public Base``, a Go struct's embedded ``*Base``; a base another file defines followed into that file's bases, from the
   ``bases`` reference each class with bases is written with), else an attribute call;
 - a call on a name bound to a type the code spells (``c: Client``, ``const v = new View()``,
   ``s := &Store{}``, ``let p = Pool::new()``, ``s = Store.new``) is a call on that type, its
@@ -181,7 +181,8 @@ def _bases(
         node = captures["base_class"][0]
         at = _scope(scopes, starts, node.start_byte)
         base = node_text(captures["base"][0])
-        if at is None or base in outside:
+        including = captures.get("base_include")  # Ruby: ``include``, not ``extend`` (class methods)
+        if at is None or base in outside or including and node_text(including[0]) != "include":
             continue
         cls = scopes[at][2]
         names = found.setdefault(cls, (node.start_point[0] + 1, []))[1]

@@ -137,14 +137,18 @@ FIELDS = {
 """,
 }
 FIELDS["tsx"] = FIELDS["typescript"]
-# The classes a class extends, the types a Go struct embeds (``@base`` of the class ``@base_class``):
+# The classes a class extends, the types a Go struct embeds, the modules a Ruby class includes
+# (``@base`` of the class ``@base_class``; ``@base_include``: the call that includes it):
 # a self call its own class does not answer reaches its bases' method (``graph.bases``). By their
-# plain names only (``extends Base``, ``*Base``; not ``extends mixin(B)``, ``ns::Base``, ``pkg.Type``).
+# plain names only (``extends Base``, ``*Base``, Ruby's ``Foo::Base`` by its last; not ``extends mixin(B)``,
+# C++'s ``ns::Base``, Go's ``pkg.Type``).
 _TS_BASES = """
 (class_declaration name: (type_identifier) @base_class (class_heritage (extends_clause value: (identifier) @base)))
 (abstract_class_declaration name: (type_identifier) @base_class
   (class_heritage (extends_clause value: (identifier) @base)))
 """
+_RUBY_CONSTANT = "[(constant) @base (scope_resolution name: (constant) @base)]"
+_RUBY_INCLUDE = f"(call !receiver method: (identifier) @base_include arguments: (argument_list . {_RUBY_CONSTANT}))"
 BASES = {
     "javascript": "(class_declaration name: (identifier) @base_class (class_heritage (identifier) @base))",
     "typescript": _TS_BASES,
@@ -153,7 +157,12 @@ BASES = {
 (class_declaration name: (identifier) @base_class
   superclass: (superclass [(type_identifier) @base (generic_type (type_identifier) @base)]))
 """,
-    "ruby": "(class name: (constant) @base_class superclass: (superclass (constant) @base))",
+    # Ruby: a superclass, and a module a class or module includes in its body (``include Logging``)
+    "ruby": f"""
+(class name: (constant) @base_class superclass: (superclass {_RUBY_CONSTANT}))
+(class name: (constant) @base_class body: (body_statement {_RUBY_INCLUDE}))
+(module name: (constant) @base_class body: (body_statement {_RUBY_INCLUDE}))
+""",
     "cpp": """
 (class_specifier name: (type_identifier) @base_class (base_class_clause (type_identifier) @base))
 (struct_specifier name: (type_identifier) @base_class (base_class_clause (type_identifier) @base))
