@@ -64,6 +64,23 @@ def test_a_go_struct_gets_the_methods_of_the_type_it_embeds(make_project, engine
     assert callees(project, "start") == {("Base.Save", "extracted")}  # srv := &Server{}: the same
 
 
+SUPER = {
+    "src/base.ts": "export class Base {\n  save(): void {}\n}\n",
+    "src/child.ts": (
+        "import { Base } from './base';\n\n"
+        "export class Child extends Base {\n  save(): void {\n    super.save();\n  }\n}\n"
+    ),
+}
+
+
+def test_a_call_on_super_reaches_the_bases_method_not_the_override_making_it(make_project):
+    """``super.save()`` in Child's own ``save``: Base's, where the call's name alone picked the
+    caller itself (in its file) and Base's."""
+    project = make_project(SUPER, name="tssuper")
+    resync(project)
+    assert callees(project, "Child.save") == {("Base.save", "extracted")}
+
+
 JAVA = {
     "src/Base.java": "class Base {\n  void save() {}\n}\n",
     "src/Store.java": "class Store {\n  void save() {}\n}\n",

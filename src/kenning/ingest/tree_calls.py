@@ -11,7 +11,8 @@ innermost definition around it (or the file), resolved by ``graph.resolve`` as P
   enclosing class (its hint, as Python's ``self.save()``), else of the first of its bases that
   has it (``class A extends Base``, ``class A < Base`` and its ``include Logging``, ``class A :
   public Base``, a Go struct's embedded ``*Base``; a base another file defines followed into that file's bases, from the
-  ``bases`` reference each class with bases is written with), else an attribute call;
+  ``bases`` reference each class with bases is written with), else an attribute call; a call on
+  ``super`` (``super.save()`` in JS/TS and Java) is one on the bases alone, when the file names them;
 - a call on a name bound to a type the code spells (``c: Client``, ``const v = new View()``,
   ``s := &Store{}``, ``let p = Pool::new()``, ``s = Store.new``) is a call on that type, its
   hint as a self call's: that type's method, else an attribute call; Go's type of an imported
@@ -134,6 +135,8 @@ def call_refs(root: Any, language: str, path: str, scopes: Sequence[tuple[int, i
                 hint = _class_hint(owner, bases)
         elif receiver.type in _SELF or spelled == self_var:
             hint = _class_hint(owner, bases) if owner else None
+        elif receiver.type == "super" and bases.get(owner):  # ``super.save()``: the bases' alone
+            hint = SELF_HINT + " ".join(f".{base}" for base in bases[owner][1])
         elif receiver.type == "identifier" and (at, spelled) in typed:
             package, _, type_ = typed[at, spelled].rpartition(".")
             if package in outside:
