@@ -3,6 +3,9 @@ reStructuredText is; a file without a title stays runs of paragraphs."""
 
 from __future__ import annotations
 
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
 from kenning.ingest.asciidoc import find_titles, parse_asciidoc
 from kenning.ingest.parsers import load_relations, load_spans, parser_for
 from kenning.ingest.split import split_lines
@@ -138,3 +141,22 @@ def test_a_synced_adoc_file_answers_with_its_section(cli, make_project):
     path.write_text(text.replace("Build the wheel.", "Build the wheel with uv."), encoding="utf-8")
     again = cli("ask", "troubleshooting symptom fix", "--project", str(project.root), "--json").json()
     assert again["excerpts"][0]["freshness"]["state"] == "stale"
+
+
+LINES = st.sampled_from(
+    ["= Title", "== Section", "=== Sub ===", "# Part", "----", "....", "////", "|===", "--", "====", "[appendix]"]
+    + ["[[anchor]]", ":toc: left", "// note", "", "", "text line", "more words here", "== after text", "word " * 60]
+)
+
+
+@settings(max_examples=200, deadline=None)
+@given(lines=st.lists(LINES, max_size=60), cap=st.integers(min_value=40, max_value=600))
+def test_every_line_is_kept_once_in_order_and_no_excerpt_passes_the_cap(lines, cap):
+    text = "\n".join(lines)
+    chunks = parse_asciidoc(text, "docs/any.adoc", max_chars=cap)
+    # every word in order, once (a line longer than the cap is cut between its words)
+    assert [word for c in chunks for word in c.body.split()] == text.split()
+    assert all(len(c.body) <= cap for c in chunks)
+    if find_titles(text.split("\n"))[0]:  # sections' anchors (plain text's are line ranges)
+        anchors = [c.anchor for c in chunks]
+        assert len(anchors) == len(set(anchors))
