@@ -85,16 +85,25 @@ JAVA = {
     "src/Base.java": "class Base {\n  void save() {}\n}\n",
     "src/Store.java": "class Store {\n  void save() {}\n}\n",
     "src/Util.java": "class Util {\n  static void log() {}\n}\n",
-    "src/Job.java": "class Job extends Base {\n  void run() {\n    save();\n    log();\n  }\n}\n",
+    "src/Named.java": 'interface Named {\n  default String label() {\n    return "";\n  }\n}\n',
+    "src/Tag.java": 'class Tag {\n  String label() {\n    return "";\n  }\n}\n',
+    "src/Job.java": (
+        "class Job extends Base implements Named {\n  void run() {\n    save();\n    log();\n    label();\n  }\n}\n"
+    ),
 }
 
 
 def test_a_bare_call_in_a_java_method_is_one_on_its_own_object_first(make_project):
-    """Java has no free functions: ``save()`` in a method of Job is Job's or its bases'; ``log()``,
-    which neither has (a static import), is resolved as a plain call still."""
+    """Java has no free functions: ``save()`` in a method of Job is Job's or its bases' (its
+    interfaces' default methods among them); ``log()``, which neither has (a static import), is
+    resolved as a plain call still."""
     project = make_project(JAVA, name="javabases")
     resync(project)
-    assert callees(project, "Job.run") == {("Base.save", "extracted"), ("Util.log", "extracted")}
+    assert callees(project, "Job.run") == {
+        ("Base.save", "extracted"),
+        ("Util.log", "extracted"),
+        ("Named.label", "extracted"),  # the default method of an interface Job implements, not Tag's
+    }
 
 
 RUBY = {
@@ -127,6 +136,7 @@ def test_a_ruby_class_gets_the_methods_of_the_modules_it_includes(make_project):
         ),
         ("a.rs", "struct A;\nimpl A {\n  fn run(&self) { self.save(); }\n}\n", "self:.A"),  # no bases in Rust
         ("B.java", "class A extends B { void run() { save(); } }\n", "self:.A B"),  # a bare call: its object's
+        ("C.java", "class A extends B implements I, J<T> { void run() { save(); } }\n", "self:.A B I J"),
         ("b.rb", "class A < B\n  def run\n    save(1)\n  end\nend\n", "self:.A B"),
         ("c.rb", "class A < X::B\n  include Log\n  extend Ext\n  def run\n    save(1)\n  end\nend\n", "self:.A B Log"),
         ("b.ts", "class A extends B { run() { save(); } }\n", None),  # a function: no object's

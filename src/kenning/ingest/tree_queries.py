@@ -147,15 +147,18 @@ _TS_BASES = """
 (abstract_class_declaration name: (type_identifier) @base_class
   (class_heritage (extends_clause value: (identifier) @base)))
 """
+_JAVA_TYPE = "[(type_identifier) @base (generic_type (type_identifier) @base)]"
 _RUBY_CONSTANT = "[(constant) @base (scope_resolution name: (constant) @base)]"
 _RUBY_INCLUDE = f"(call !receiver method: (identifier) @base_include arguments: (argument_list . {_RUBY_CONSTANT}))"
 BASES = {
     "javascript": "(class_declaration name: (identifier) @base_class (class_heritage (identifier) @base))",
     "typescript": _TS_BASES,
     "tsx": _TS_BASES,
-    "java": """
-(class_declaration name: (identifier) @base_class
-  superclass: (superclass [(type_identifier) @base (generic_type (type_identifier) @base)]))
+    # Java: the superclass, then the interfaces (their default methods), an interface's own too
+    "java": f"""
+(class_declaration name: (identifier) @base_class superclass: (superclass {_JAVA_TYPE}))
+(class_declaration name: (identifier) @base_class interfaces: (super_interfaces (type_list {_JAVA_TYPE})))
+(interface_declaration name: (identifier) @base_class (extends_interfaces (type_list {_JAVA_TYPE})))
 """,
     # Ruby: a superclass, and a module a class or module includes in its body (``include Logging``)
     "ruby": f"""
