@@ -18,7 +18,7 @@ from __future__ import annotations
 import re
 
 from .chunks import Chunk
-from .sections import outline, packed, section_chunks, stem
+from .sections import packed_chunks, stem
 from .split import index_lines, split_lines
 from .text import parse_text
 
@@ -40,12 +40,7 @@ def parse_asciidoc(text: str, path: str, *, max_chars: int = 2400) -> list[Chunk
     doc_title = name if titled else stem(path)
     if titled:  # the comments and attributes above the title are its section's, not one of their own
         headings[0] = (0, level, name)
-    sections = outline(doc_title, headings, 0 if titled else None, 0, len(lines) - 1)
-    used = {slug for _, slug, _, _, _ in sections}  # a section's parts take slugs not used
-    chunks: list[Chunk] = []
-    for title, slug, first, last, keywords in packed(doc, sections, max_chars):
-        chunks.extend(section_chunks(doc, title, slug, first, last, max_chars, "doc", {}, used, keywords))
-    return chunks
+    return packed_chunks(doc, doc_title, headings, titled, max_chars)
 
 
 def find_titles(lines: list[str]) -> tuple[list[tuple[int, int, str]], list[tuple[int, int]]]:

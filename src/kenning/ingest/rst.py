@@ -16,7 +16,7 @@ import re
 from typing import NamedTuple
 
 from .chunks import Chunk
-from .sections import outline, packed, section_chunks, stem
+from .sections import packed_chunks, stem
 from .split import index_lines, split_lines
 from .text import parse_text
 
@@ -41,12 +41,7 @@ def parse_rst(text: str, path: str, *, max_chars: int = 2400) -> list[Chunk]:
     titled = titles[0].level == 0 and not any(line.strip() for line in lines[: titles[0].start])
     doc_title = titles[0].name if titled else stem(path)
     headings = [(t.start, t.level, t.name) for t in titles]
-    sections = outline(doc_title, headings, 0 if titled else None, 0, len(lines) - 1)
-    used = {slug for _, slug, _, _, _ in sections}  # a section's parts take slugs not used
-    chunks: list[Chunk] = []
-    for name, slug, first, last, keywords in packed(doc, sections, max_chars):
-        chunks.extend(section_chunks(doc, name, slug, first, last, max_chars, "doc", {}, used, keywords))
-    return chunks
+    return packed_chunks(doc, doc_title, headings, titled, max_chars)
 
 
 def find_titles(lines: list[str]) -> list[Title]:

@@ -60,6 +60,20 @@ def outline(
     return sections
 
 
+def packed_chunks(
+    doc: Lines, doc_title: str, headings: list[tuple[int, int, str]], titled: bool, max_chars: int
+) -> list[Chunk]:
+    """The excerpts of a document cut by its titles (reStructuredText, AsciiDoc): its sections
+    (``outline``; ``titled``: its first heading, of level 0, is the document's title), those that
+    fit together packed into one (``packed``), each cut into parts when longer than ``max_chars``."""
+    sections = outline(doc_title, headings, 0 if titled else None, 0, len(doc.text) - 1)
+    used = {slug for _, slug, _, _, _ in sections}  # a section's parts take slugs not used
+    chunks: list[Chunk] = []
+    for title, slug, first, last, keywords in packed(doc, sections, max_chars):
+        chunks.extend(section_chunks(doc, title, slug, first, last, max_chars, "doc", {}, used, keywords))
+    return chunks
+
+
 def packed(doc: Lines, sections: list[Section], max_chars: int) -> list[Section]:
     """Sections that fit together within ``max_chars`` as one excerpt, under the first one's
     title, anchor and keywords (the others' titles are in its text): about as many excerpts as
