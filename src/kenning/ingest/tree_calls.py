@@ -9,10 +9,11 @@ innermost definition around it (or the file), resolved by ``graph.resolve`` as P
 - a call on the method's own receiver (``this.save()``, ``self.go()``, ``this->run()``, Go's
   ``s.listen()`` in ``func (s *Server) Run()``) is a self call: the method of that name of the
   enclosing class (its hint, as Python's ``self.save()``), else of the first of its bases that
-  has it (``class A extends Base``, ``class A < Base`` and its ``include Logging``, ``class A :
-  public Base``, a Go struct's embedded ``*Base``; a base another file defines followed into that file's bases, from the
-  ``bases`` reference each class with bases is written with), else an attribute call; a call on
-  ``super`` (``super.save()`` in JS/TS and Java) is one on the bases alone, when the file names them;
+  has it (``class A extends Base`` and Java's interfaces, ``class A < Base`` and its ``include
+  Logging``, ``class A : public Base``, a Go struct's embedded ``*Base``; a base another file
+  defines followed into that file's bases, from the ``bases`` reference each class with bases is
+  written with), else an attribute call; a call on ``super`` (``super.save()`` in JS/TS and Java)
+  is one on the bases alone, when the file names them;
 - a call on a name bound to a type the code spells (``c: Client``, ``const v = new View()``,
   ``s := &Store{}``, ``let p = Pool::new()``, ``s = Store.new``) is a call on that type, its
   hint as a self call's: that type's method, else an attribute call; Go's type of an imported
