@@ -129,6 +129,7 @@ def test_a_ruby_class_gets_the_methods_of_the_modules_it_includes(make_project):
         ("A.java", "class A extends Base<T> { void run() { this.save(); } }\n", "self:.A Base"),
         ("a.rb", "module M\n  class A < B\n    def run\n      self.save\n    end\n  end\nend\n", "self:.M.A B"),
         ("a.cpp", "namespace ns { class A : public B, C { void run() { this->save(); } }; }\n", "self:.ns.A B C"),
+        ("b.cpp", "struct A : x::B, Base<T>, a::b::C { void run() { save(); } };\n", "self:.A B Base C"),
         (
             "a.go",
             "package p\n\ntype A struct {\n  B\n  *C\n  x int\n}\n\nfunc (a *A) Run() { a.Save() }\n",

@@ -140,13 +140,17 @@ FIELDS["tsx"] = FIELDS["typescript"]
 # The classes a class extends, the types a Go struct embeds, the modules a Ruby class includes
 # (``@base`` of the class ``@base_class``; ``@base_include``: the call that includes it):
 # a self call its own class does not answer reaches its bases' method (``graph.bases``). By their
-# plain names only (``extends Base``, ``*Base``, Ruby's ``Foo::Base`` by its last; not ``extends mixin(B)``,
-# C++'s ``ns::Base``, Go's ``pkg.Type``).
+# names (``extends Base``, ``*Base``; Ruby's ``Foo::Base`` and C++'s ``ns::Base`` by their last; not
+# ``extends mixin(B)``, Go's ``pkg.Type``).
 _TS_BASES = """
 (class_declaration name: (type_identifier) @base_class (class_heritage (extends_clause value: (identifier) @base)))
 (abstract_class_declaration name: (type_identifier) @base_class
   (class_heritage (extends_clause value: (identifier) @base)))
 """
+_CPP_BASE = (
+    "[(type_identifier) @base (template_type name: (type_identifier) @base)"
+    " (qualified_identifier name: [(type_identifier) @base (qualified_identifier name: (type_identifier) @base)])]"
+)
 _JAVA_TYPE = "[(type_identifier) @base (generic_type (type_identifier) @base)]"
 _RUBY_CONSTANT = "[(constant) @base (scope_resolution name: (constant) @base)]"
 _RUBY_INCLUDE = f"(call !receiver method: (identifier) @base_include arguments: (argument_list . {_RUBY_CONSTANT}))"
@@ -166,9 +170,10 @@ BASES = {
 (class name: (constant) @base_class body: (body_statement {_RUBY_INCLUDE}))
 (module name: (constant) @base_class body: (body_statement {_RUBY_INCLUDE}))
 """,
-    "cpp": """
-(class_specifier name: (type_identifier) @base_class (base_class_clause (type_identifier) @base))
-(struct_specifier name: (type_identifier) @base_class (base_class_clause (type_identifier) @base))
+    # C++: a base by its name, its template's (``Base<T>``) or its last (``ns::Base``)
+    "cpp": f"""
+(class_specifier name: (type_identifier) @base_class (base_class_clause {_CPP_BASE}))
+(struct_specifier name: (type_identifier) @base_class (base_class_clause {_CPP_BASE}))
 """,
     "go": """
 (type_spec name: (type_identifier) @base_class
