@@ -155,3 +155,18 @@ def test_each_language_names_a_classes_bases_in_its_self_calls_and_a_bases_refer
     cls = hint.split(" ")[0].removeprefix("self:.")
     entries = hint.removeprefix("self:")
     assert bases == ([(cls.rpartition(".")[2], cls, entries)] if " " in hint else [])
+
+
+def test_a_namespace_is_no_class_and_a_class_inside_a_function_gives_it_no_bases():
+    """leveldb's ``TEST_F(CorruptionTest, …) { RepairDB(); }`` sits in ``namespace leveldb``: its
+    bare call is a plain one (the fixture's method in the file), not one on a namespace "object";
+    a struct declared in a function body is no definition of the file, so no bases of the function."""
+    source = (
+        "namespace ns {\nvoid helper() {}\nvoid f() {\n  helper();\n  struct Local : public Base {};\n}\n"
+        "class K : public Base {\n  void g() { helper(); }\n};\n}\n"
+    )
+    _, relations = parse_code_relations(source, "a.cpp")
+    assert relations is not None
+    calls = {(r.scope, r.hint) for r in relations.refs if r.type == "calls"}
+    assert calls == {("ns.f", None), ("ns.K.g", "self:.ns.K Base")}
+    assert [(r.target, r.scope) for r in relations.refs if r.type == "bases"] == [("K", "ns.K")]

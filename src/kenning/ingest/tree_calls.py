@@ -82,10 +82,13 @@ _IMPLICIT_SELF = frozenset({"java", "ruby", "cpp"})
 _CAPITALISED_TYPES = frozenset({"javascript", "typescript", "tsx", "java", "ruby"})
 
 
-def call_refs(root: Any, language: str, path: str, scopes: Sequence[tuple[int, int, str]]) -> list[Ref]:
+def call_refs(
+    root: Any, language: str, path: str, scopes: Sequence[tuple[int, int, str]], types: Iterable[str] = ()
+) -> list[Ref]:
     """The ``calls`` references of a parsed file, in the order of the source, then a ``bases``
     reference for each class with bases; ``scopes``: (first byte, end byte, qualname) of its
-    definitions, sorted."""
+    definitions, sorted; ``types``: the qualnames of those that are classes (structs, interfaces,
+    Ruby's modules), whose methods' bare calls may be on their own object (not a namespace's)."""
     if language not in CALLS:
         return []
     from tree_sitter import QueryCursor
@@ -110,6 +113,7 @@ def call_refs(root: Any, language: str, path: str, scopes: Sequence[tuple[int, i
     typed = _typed(language, bound, assigned, scopes, starts)
     fields = _fields(declared, scopes, starts)
     bases = _bases(extending, scopes, starts, outside)
+    types = frozenset(types)
     testing = is_test_path(path)
     builtin = _BUILTIN_CALLS.get(language, frozenset())
     refs: list[Ref] = []
@@ -132,7 +136,7 @@ def call_refs(root: Any, language: str, path: str, scopes: Sequence[tuple[int, i
         # each hint below names a type: that type's method, else an attribute call
         if receiver is None:  # in Java, Ruby and C++ a method's bare call may be one on its own object
             created = node.parent is not None and node.parent.type == "object_creation_expression"  # new K()
-            if owner and language in _IMPLICIT_SELF and not created:
+            if owner in types and language in _IMPLICIT_SELF and not created:
                 hint = _class_hint(owner, bases)
         elif receiver.type in _SELF or spelled == self_var:
             hint = _class_hint(owner, bases) if owner else None
@@ -189,6 +193,8 @@ def _bases(
         if at is None or base in outside or including and node_text(including[0]) != "include":
             continue
         cls = scopes[at][2]
+        if cls.rpartition(".")[2] != node_text(node):
+            continue  # a class that is no definition of the file's (in a function, an anonymous namespace)
         names = found.setdefault(cls, (node.start_point[0] + 1, []))[1]
         if base not in names and base != cls.rpartition(".")[2]:
             names.append(base)

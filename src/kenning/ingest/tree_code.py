@@ -54,6 +54,8 @@ _DEFS = {
     "module": "module",
     "internal_module": "namespace",
 }
+# The kinds of definition whose methods are called on an object of theirs (``tree_calls``).
+_TYPES = frozenset({"class", "struct", "interface", "module"})
 _CONTAINERS = {
     "class_declaration",
     "abstract_class_declaration",
@@ -125,7 +127,8 @@ def parse_code_relations(text: str, path: str) -> tuple[list[Chunk], Relations |
     imports: list[Ref] = []
     _visit(tree.root_node, "", False, True, defs, imports, path)
     lines = split_lines(source)
-    calls = call_refs(tree.root_node, language, path, sorted((*d.bytes, d.qualname) for d in defs))
+    scopes = sorted((*d.bytes, d.qualname) for d in defs)
+    calls = call_refs(tree.root_node, language, path, scopes, (d.qualname for d in defs if d.kind in _TYPES))
     package = _go_package(tree.root_node) if language == "go" else ""
     if not defs:
         return [_as_code(c) for c in parse_text(text, path)], Relations(refs=(*imports, *calls), package=package)
