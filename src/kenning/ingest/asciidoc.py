@@ -8,9 +8,9 @@ follows a blank line, a comment, an attribute entry or a block's attributes (``[
 ``[[install]]``): after a line of text it is that paragraph's. Lines inside a delimited block (a
 listing ``----``, a literal ``....``, a comment ``////``, a passthrough ``++++``, an example
 ``====``, a sidebar ``****``, a quote ``____``, an open block ``--``, a table ``|===``) are never
-titles, and a blank line inside one is no paragraph break.
-Two-line (underlined) titles, which Asciidoctor reads only for compatibility, are not looked
-for. A file with no title is plain text, cut into runs of paragraphs (``ingest.text``).
+titles, and a blank line inside one is no paragraph break. Two-line (underlined) titles, which
+Asciidoctor reads only for compatibility, are not looked for. A file with no title is plain
+text, cut into runs of paragraphs (``ingest.text``).
 """
 
 from __future__ import annotations

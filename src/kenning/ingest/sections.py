@@ -1,6 +1,6 @@
 """A document's sections as excerpts, shared by the parsers that cut by titles (Markdown,
-reStructuredText, AsciiDoc): GitHub-style slugs for anchors, each unique in its document, and a section
-cut into parts no longer than the cap (``#slug``, ``#slug-part-2``, …)."""
+reStructuredText, AsciiDoc): GitHub-style slugs for anchors, each unique in its document, and a
+section cut into parts no longer than the cap (``#slug``, ``#slug-part-2``, …)."""
 
 from __future__ import annotations
 

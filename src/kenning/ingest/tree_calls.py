@@ -83,7 +83,7 @@ _CAPITALISED_TYPES = frozenset({"javascript", "typescript", "tsx", "java", "ruby
 
 
 def call_refs(
-    root: Any, language: str, path: str, scopes: Sequence[tuple[int, int, str]], types: Iterable[str] = ()
+    root: Any, language: str, path: str, scopes: Sequence[tuple[int, int, str]], types: frozenset[str] = frozenset()
 ) -> list[Ref]:
     """The ``calls`` references of a parsed file, in the order of the source, then a ``bases``
     reference for each class with bases; ``scopes``: (first byte, end byte, qualname) of its
@@ -113,7 +113,6 @@ def call_refs(
     typed = _typed(language, bound, assigned, scopes, starts)
     fields = _fields(declared, scopes, starts)
     bases = _bases(extending, scopes, starts, outside)
-    types = frozenset(types)
     testing = is_test_path(path)
     builtin = _BUILTIN_CALLS.get(language, frozenset())
     refs: list[Ref] = []

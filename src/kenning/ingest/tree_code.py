@@ -128,7 +128,8 @@ def parse_code_relations(text: str, path: str) -> tuple[list[Chunk], Relations |
     _visit(tree.root_node, "", False, True, defs, imports, path)
     lines = split_lines(source)
     scopes = sorted((*d.bytes, d.qualname) for d in defs)
-    calls = call_refs(tree.root_node, language, path, scopes, (d.qualname for d in defs if d.kind in _TYPES))
+    types = frozenset(d.qualname for d in defs if d.kind in _TYPES)
+    calls = call_refs(tree.root_node, language, path, scopes, types)
     package = _go_package(tree.root_node) if language == "go" else ""
     if not defs:
         return [_as_code(c) for c in parse_text(text, path)], Relations(refs=(*imports, *calls), package=package)

@@ -190,9 +190,9 @@ IMPORTS["typescript"] = IMPORTS["tsx"] = IMPORTS["javascript"]
 
 @cache
 def query(language: str, which: str) -> Any:
-    """``calls``: the call sites, with the typed bindings, the assignments, the bases and Go's receivers, in
-    one query (one walk of the tree: each query walks it all); ``imports``: what the file binds to
-    modules (run on its top-level statements)."""
+    """``calls``: the call sites, with the typed bindings, the assignments, the bases and Go's
+    receivers, in one query (one walk of the tree: each query walks it all); ``imports``: what the
+    file binds to modules (run on its top-level statements)."""
     from tree_sitter import Query
 
     if which == "imports":
