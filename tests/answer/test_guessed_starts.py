@@ -102,6 +102,12 @@ def test_a_call_typed_with_parentheses_is_a_name_not_a_plain_word():
     assert typed_names("who calls drain") == []
 
 
+def test_a_cpp_or_rust_path_is_typed_as_the_dotted_name_of_its_symbol():
+    assert typed_names("who calls TableCache::Evict")[0] == "TableCache.Evict"
+    assert typed_names("what does `ns::Parser::new` call") == ["ns.Parser.new"]
+    assert typed_names("who calls a::") == []  # no name after the colons: no path
+
+
 def test_an_acronym_leading_a_word_is_a_typed_name_and_a_plural_acronym_is_not():
     assert typed_names("who calls URLPattern") == ["URLPattern"]
     assert typed_names("which tests cover HTTPTransport") == ["HTTPTransport"]

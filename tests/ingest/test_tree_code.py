@@ -32,6 +32,13 @@ SAMPLES = {
         {("n", 2), ("n.K", 3), ("n.K.m", 5)},
         {("module", "vector")},
     ),
+    # members defined outside their class, named as the class's; an anonymous namespace's kept
+    "src/impl.cc": (
+        "namespace n {\nnamespace {\nclass R {\n  void go() {}\n};\n}\n"
+        "void K::m() {}\ntemplate <typename T>\nvoid L<T>::put(T t) {}\nK::~K() {}\nstruct K::Rep {\n  int x;\n};\n}\n",
+        {("n", 1), ("n.R", 3), ("n.R.go", 4), ("n.K.m", 7), ("n.L.put", 9), ("n.K.~K", 10), ("n.K.Rep", 11)},
+        set(),
+    ),
     "lib/a.rb": (
         "require_relative 'b'\n\nmodule M\n  class C\n    def run\n    end\n  end\nend\n",
         {("M", 3), ("M.C", 4), ("M.C.run", 5)},
@@ -48,7 +55,7 @@ SAMPLES = {
 @pytest.mark.parametrize("path", sorted(SAMPLES))
 def test_each_language_gives_symbols_with_their_first_line_and_its_imports(path):
     text, symbols, imports = SAMPLES[path]
-    assert parser_for(path) == "code/5"
+    assert parser_for(path) == "code/6"
     chunks, rel = parse_code_relations(text, path)
     assert {(s.qualname, s.line_start) for s in rel.symbols} == symbols
     assert {(r.target_kind, r.target) for r in rel.refs if r.type == "imports"} == imports

@@ -34,6 +34,8 @@ _TOKEN = re.compile(r"#\d+|[^\W\d][\w.\-/]*\w(?:\(\))?|[0-9a-f]{7,40}")
 _CODE_SHAPE = re.compile(
     r"[_./#()]|[a-z][A-Z]|^[A-Z][a-z0-9]+[A-Z]|[A-Z]{2,}(?!s$)[a-z]|^[A-Z]{1,6}-\d+$|^[0-9a-f]{7,40}$"
 )
+# A C++ or Rust path (``TableCache::Evict``, ``Parser::new``): typed as the dotted name its symbol has.
+_SCOPED = re.compile(r"(?<![\w:])[^\W\d]\w*(?:::[^\W\d]\w*)+")
 _MODULE_WORD = re.compile(r"^(?:module|modules|file|files|package|fichier|fichiers|paquet)$")
 # Words of the relation vocabulary: never a node's name, never a lexical term.
 _RELATION_VOCABULARY = """
@@ -73,9 +75,11 @@ def resolve(conn: Connection, text: str) -> list[Node]:
 
 def typed_names(question: str) -> list[str]:
     """What the question types as a name: quoted or backticked text, then code-shaped words
-    (``drain()`` included; paths and dotted names first, longer first)."""
+    (``drain()`` included; paths and dotted names first, longer first; ``A::b`` as ``A.b``)."""
     texts = [next(g for g in m.groups() if g) for m in _QUOTED.finditer(question)]
-    shaped = [t.removesuffix("()") for t in _tokens(question, calls=True) if _CODE_SHAPE.search(t)]
+    texts = [t.replace("::", ".") if _SCOPED.fullmatch(t) else t for t in texts]
+    scoped = [m.replace("::", ".") for m in _SCOPED.findall(_QUOTED.sub(" ", question))]
+    shaped = scoped + [t.removesuffix("()") for t in _tokens(question, calls=True) if _CODE_SHAPE.search(t)]
     shaped.sort(key=lambda t: ("/" not in t and "." not in t, -len(t)))
     return texts + shaped
 

@@ -49,7 +49,9 @@ _BY_SUFFIX = {
 # an imported package's type (``cmd *cobra.Command``) names the package and the type; the standard library's none.
 # 5: a class's bases (``extends Base``, a Go struct's embedded ``*Base``): a self call its class does not
 # answer reaches its bases' method (a ``bases`` reference per class with bases, as Python's).
-_TREE_SITTER = "code/5"
+# 6: C++'s members defined outside their class (``DBImpl::Write``) named as the class's
+# (``leveldb.DBImpl.Write``: their calls reach them), an anonymous namespace's members kept.
+_TREE_SITTER = "code/6"
 _BY_SUFFIX.update(
     {
         suffix: _TREE_SITTER

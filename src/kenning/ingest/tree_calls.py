@@ -193,7 +193,7 @@ def _bases(
             continue
         cls = scopes[at][2]
         if cls.rpartition(".")[2] != node_text(node):
-            continue  # a class that is no definition of the file's (in a function, an anonymous namespace)
+            continue  # a class that is no definition of the file's (one in a function)
         names = found.setdefault(cls, (node.start_point[0] + 1, []))[1]
         if base not in names and base != cls.rpartition(".")[2]:
             names.append(base)

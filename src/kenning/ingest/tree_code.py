@@ -101,6 +101,9 @@ class _Def:
     header_end: int  # last line of the excerpt (a container stops before its first member)
     top: bool
     bytes: tuple[int, int]  # its span in the source's UTF-8 (the scope of the calls in it)
+    # C++'s member defined outside its class (``Status DBImpl::Write(…) {…}``): its qualname is
+    # the class's and the method's (``leveldb.DBImpl.Write``), and the class holds its own methods
+    out_of_line: bool = False
 
 
 @cache
@@ -128,7 +131,11 @@ def parse_code_relations(text: str, path: str) -> tuple[list[Chunk], Relations |
     _visit(tree.root_node, "", False, True, defs, imports, path)
     lines = split_lines(source)
     scopes = sorted((*d.bytes, d.qualname) for d in defs)
-    types = frozenset(d.qualname for d in defs if d.kind in _TYPES)
+    types = frozenset(
+        d.qualname.rpartition(".")[0] if d.out_of_line else d.qualname
+        for d in defs
+        if d.kind in _TYPES or d.out_of_line
+    )
     calls = call_refs(tree.root_node, language, path, scopes, types)
     package = _go_package(tree.root_node) if language == "go" else ""
     if not defs:
@@ -175,7 +182,12 @@ def _visit(
 ) -> None:
     for child in node.named_children:
         kind_name = child.type
-        if kind_name in _DEFS and not (
+        if kind_name == "namespace_definition" and child.child_by_field_name("name") is None:
+            # C++'s anonymous namespace (``namespace { … }``): its members are the file's own
+            body = child.child_by_field_name("body")
+            if body is not None:
+                _visit(body, prefix, in_container, top, defs, imports, path)
+        elif kind_name in _DEFS and not (
             kind_name in ("struct_specifier", "class_specifier", "enum_specifier")
             and child.child_by_field_name("body") is None
         ):
@@ -183,12 +195,13 @@ def _visit(
             if not name:
                 continue
             kind = _DEFS[kind_name]
-            if kind == "function" and in_container:
+            out_of_line = kind_name == "function_definition" and "." in name  # ``DBImpl::Write``
+            if kind == "function" and (in_container or out_of_line):
                 kind = "method"
             start, end = child.start_point[0] + 1, child.end_point[0] + 1
             index = len(defs)
             span = (child.start_byte, child.end_byte)
-            defs.append(_Def(prefix + name, kind, start, end, end, top, span))
+            defs.append(_Def(prefix + name, kind, start, end, end, top, span, out_of_line))
             if kind_name in _CONTAINERS:
                 body = child.child_by_field_name("body") or child
                 _visit(body, f"{prefix}{name}.", True, False, defs, imports, path)
@@ -214,22 +227,35 @@ def _name(node: Any) -> str | None:
         target = node.child_by_field_name("type")
         return node_text(target) if target is not None else None
     name = node.child_by_field_name("name")
+    if name is not None and name.type == "qualified_identifier":  # C++: ``struct DBImpl::Writer {…}``
+        return ".".join(_qualified_parts(name))
     if name is not None:
         receiver = node.child_by_field_name("receiver") if node.type == "method_declaration" else None
         owner = _receiver_type(receiver) if receiver is not None else None
         return f"{owner}.{node_text(name)}" if owner else node_text(name)
     declarator = node.child_by_field_name("declarator")
     while declarator is not None:  # C/C++: int *f(int x) -> pointer_declarator -> function_declarator -> f
-        if declarator.type in (
-            "identifier",
-            "field_identifier",
-            "qualified_identifier",
-            "destructor_name",
-            "operator_name",
-        ):
+        if declarator.type == "qualified_identifier":
+            return ".".join(_qualified_parts(declarator))
+        if declarator.type in ("identifier", "field_identifier", "destructor_name", "operator_name"):
             return node_text(declarator)
         declarator = declarator.child_by_field_name("declarator")
     return None
+
+
+def _qualified_parts(node: Any) -> list[str]:
+    """The names of a C++ qualified name, a template's arguments left out: ``SkipList<Key>::Insert``
+    gives ``SkipList``, ``Insert``; ``DBImpl::~DBImpl`` gives ``DBImpl``, ``~DBImpl``."""
+    parts = []
+    while node is not None and node.type == "qualified_identifier":
+        scope = node.child_by_field_name("scope")
+        if scope is not None:
+            named = scope.child_by_field_name("name") if scope.type == "template_type" else scope
+            parts.append(node_text(named if named is not None else scope))
+        node = node.child_by_field_name("name")
+    if node is not None:
+        parts.append(node_text(node))
+    return parts
 
 
 def _receiver_type(receiver: Any) -> str | None:
