@@ -95,6 +95,25 @@ SAMPLES = {
             ("build", "M.C.run", "Foo", True, "extracted"),
         },
     ),
+    # a class named through its module (``Table::Cell``) is named as the parser names it
+    # (``M.Table.Cell``); a call through a constant path names its last constant as the type, and
+    # one through a top-level constant (``::Set``) the type too: none of the project's ``new``
+    "lib/cell.rb": (
+        "module M\n  class Table::Cell\n    def run\n      helper(1)\n      M::Section.build(2)\n"
+        "      ::Set.new\n    end\n  end\nend\n",
+        {
+            ("helper", "M.Table.Cell.run", "self:.M.Table.Cell", False, "extracted"),
+            ("build", "M.Table.Cell.run", "Section", True, "extracted"),
+            ("new", "M.Table.Cell.run", "Set", True, "extracted"),
+        },
+    ),
+    # a generic type's impl is the type's (``Stack.push``, not ``Stack<T>.push``), a path's its last name
+    "src/stack.rs": (
+        "struct Stack<T> {\n    v: Vec<T>,\n}\n\nimpl<T> Stack<T> {\n    fn push(&mut self) {\n"
+        "        self.grow();\n    }\n}\n\nimpl crate::pool::Pool {\n    fn open() {\n"
+        "        Stack::new();\n    }\n}\n",
+        {("grow", "Stack.push", "self:.Stack", True, "extracted"), ("new", "Pool.open", "Stack", True, "extracted")},
+    ),
     "src/a.c": (
         "int g(int x);\n\nint f(int x) {\n  return g(x) + ops->run(x);\n}\n",
         {("g", "f", None, False, "extracted"), ("run", "f", None, True, "extracted")},

@@ -50,7 +50,9 @@ _BY_SUFFIX = {
 # 5: a class's bases (``extends Base``, a Go struct's embedded ``*Base``): a self call its class does not
 # answer reaches its bases' method (a ``bases`` reference per class with bases, as Python's).
 # 6: C++'s members defined outside their class (``DBImpl::Write``) named as the class's
-# (``leveldb.DBImpl.Write``: their calls reach them), an anonymous namespace's members kept.
+# (``leveldb.DBImpl.Write``: their calls reach them), an anonymous namespace's members kept; Ruby's
+# ``class Table::Cell`` named ``Table.Cell`` (its bases kept), a call through ``A::B`` or ``::Set`` one
+# through that type; Rust's ``impl<T> Stack<T>`` named ``Stack``.
 _TREE_SITTER = "code/6"
 _BY_SUFFIX.update(
     {

@@ -220,6 +220,9 @@ def _receiver(
         return "outside", ""
     if language in _CAPITALISED_TYPES and node.type in ("identifier", "constant") and spelled[:1].isupper():
         return "type", spelled
+    if language == "ruby" and node.type == "scope_resolution":  # ``Asciidoctor::Section``, ``::AsciiMath``
+        name = node.child_by_field_name("name")
+        return ("type", node_text(name)) if name is not None and name.type == "constant" else ("value", "")
     return "value", ""
 
 

@@ -223,12 +223,16 @@ def _visit(
 
 
 def _name(node: Any) -> str | None:
-    if node.type == "impl_item":
+    if node.type == "impl_item":  # Rust: ``impl<T> Stack<T>`` and ``impl store::Pool`` by the type's own name
         target = node.child_by_field_name("type")
+        while target is not None and target.type in ("generic_type", "scoped_type_identifier"):
+            target = target.child_by_field_name("type" if target.type == "generic_type" else "name")
         return node_text(target) if target is not None else None
     name = node.child_by_field_name("name")
     if name is not None and name.type == "qualified_identifier":  # C++: ``struct DBImpl::Writer {…}``
         return ".".join(_qualified_parts(name))
+    if name is not None and name.type == "scope_resolution":  # Ruby: ``class Table::Cell``
+        return ".".join(node_text(name).lstrip(":").split("::"))
     if name is not None:
         receiver = node.child_by_field_name("receiver") if node.type == "method_declaration" else None
         owner = _receiver_type(receiver) if receiver is not None else None

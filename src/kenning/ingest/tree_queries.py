@@ -153,6 +153,7 @@ _CPP_BASE = (
 )
 _JAVA_TYPE = "[(type_identifier) @base (generic_type (type_identifier) @base)]"
 _RUBY_CONSTANT = "[(constant) @base (scope_resolution name: (constant) @base)]"
+_RUBY_NAME = "[(constant) @base_class (scope_resolution name: (constant) @base_class)]"
 _RUBY_INCLUDE = f"(call !receiver method: (identifier) @base_include arguments: (argument_list . {_RUBY_CONSTANT}))"
 BASES = {
     "javascript": "(class_declaration name: (identifier) @base_class (class_heritage (identifier) @base))",
@@ -165,10 +166,11 @@ BASES = {
 (interface_declaration name: (identifier) @base_class (extends_interfaces (type_list {_JAVA_TYPE})))
 """,
     # Ruby: a superclass, and a module a class or module includes in its body (``include Logging``)
+    # (``class Table::Cell < AbstractBlock`` is the class ``Cell``, as the parser names it ``Table.Cell``)
     "ruby": f"""
-(class name: (constant) @base_class superclass: (superclass {_RUBY_CONSTANT}))
-(class name: (constant) @base_class body: (body_statement {_RUBY_INCLUDE}))
-(module name: (constant) @base_class body: (body_statement {_RUBY_INCLUDE}))
+(class name: {_RUBY_NAME} superclass: (superclass {_RUBY_CONSTANT}))
+(class name: {_RUBY_NAME} body: (body_statement {_RUBY_INCLUDE}))
+(module name: {_RUBY_NAME} body: (body_statement {_RUBY_INCLUDE}))
 """,
     # C++: a base by its name, its template's (``Base<T>``) or its last (``ns::Base``)
     "cpp": f"""
