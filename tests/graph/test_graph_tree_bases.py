@@ -107,18 +107,24 @@ def test_a_bare_call_in_a_java_method_is_one_on_its_own_object_first(make_projec
 
 
 RUBY = {
-    "lib/logging.rb": "module Logging\n  def log_it(text)\n  end\nend\n",
-    "lib/audit.rb": "module Audit\n  def log_it(text)\n  end\nend\n",
-    "lib/job.rb": "class Job < Base\n  extend Audit\n  include Logging\n\n  def run\n    log_it('done')\n  end\nend\n",
+    "lib/logging.rb": "module Logging\n  def log_it(text)\n  end\n\n  def logger\n  end\nend\n",
+    "lib/audit.rb": "module Audit\n  def log_it(text)\n  end\n\n  def logger\n  end\nend\n",
+    "lib/job.rb": (
+        "class Job < Base\n  extend Audit\n  include Logging\n\n  def run\n    log_it('done')\n  end\n\n"
+        "  def stop(audit)\n    logger.warn\n    audit.close\n  end\nend\n"
+    ),
 }
 
 
-def test_a_ruby_class_gets_the_methods_of_the_modules_it_includes(make_project):
+@pytest.mark.parametrize("engine", ["sqlite", ENGINE])
+def test_a_ruby_class_gets_the_methods_of_the_modules_it_includes(make_project, engine):
     """``include Logging`` mixes Logging's methods into Job's objects (``extend`` into its class:
-    not a base of its objects): the bare ``log_it`` reaches Logging's, not Audit's homonym."""
-    project = make_project(RUBY, name="rubybases")
+    not a base of its objects): the bare ``log_it`` reaches Logging's, not Audit's homonym; so
+    does ``logger`` written without arguments (parser ``code/6``), a parameter's name no call."""
+    project = make_project(RUBY, name="rubybases", config=engine_config(engine, "rubybases"))
     resync(project)
     assert callees(project, "Job.run") == {("Logging.log_it", "extracted")}
+    assert callees(project, "Job.stop") == {("Logging.logger", "extracted")}
 
 
 @pytest.mark.parametrize(

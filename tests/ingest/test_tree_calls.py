@@ -107,6 +107,21 @@ SAMPLES = {
             ("new", "M.Table.Cell.run", "Set", True, "extracted"),
         },
     ),
+    # a bare name is a call on the object unless the method binds it (an assignment, a parameter, a
+    # block's, a rescued exception's); in a class's body, on the class (parser ``code/6``)
+    "lib/bare.rb": (
+        "class K\n  @i = new\n  register\n  def run(x, y = 2, k: 1, &b)\n    z = 1\n    a, c = x, y\n    flush\n"
+        "    cursor.line\n    [1].each {|i| step; i }\n    w += z\n    puts a, c, k, b\n"
+        "  rescue => e\n    e\n  end\nend\n",
+        {
+            ("register", "K", "self:.K", False, "extracted"),
+            ("flush", "K.run", "self:.K", False, "extracted"),
+            ("cursor", "K.run", "self:.K", False, "extracted"),
+            ("line", "K.run", None, True, "extracted"),
+            ("each", "K.run", None, True, "extracted"),
+            ("step", "K.run", "self:.K", False, "extracted"),
+        },
+    ),
     # a generic type's impl is the type's (``Stack.push``, not ``Stack<T>.push``), a path's its last name
     "src/stack.rs": (
         "struct Stack<T> {\n    v: Vec<T>,\n}\n\nimpl<T> Stack<T> {\n    fn push(&mut self) {\n"

@@ -52,7 +52,8 @@ _BY_SUFFIX = {
 # 6: C++'s members defined outside their class (``DBImpl::Write``) named as the class's
 # (``leveldb.DBImpl.Write``: their calls reach them), an anonymous namespace's members kept; Ruby's
 # ``class Table::Cell`` named ``Table.Cell`` (its bases kept), a call through ``A::B`` or ``::Set`` one
-# through that type; Rust's ``impl<T> Stack<T>`` named ``Stack``.
+# through that type; Rust's ``impl<T> Stack<T>`` named ``Stack``; Ruby's bare names that no
+# local binds are calls (``ruby_names``); a call in a class's body is one on the class.
 _TREE_SITTER = "code/6"
 _BY_SUFFIX.update(
     {

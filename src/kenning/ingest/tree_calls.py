@@ -46,7 +46,7 @@ from collections import Counter
 from collections.abc import Iterable, Sequence
 from typing import Any, TypeVar
 
-from . import go_packages
+from . import go_packages, ruby_names
 from .grammars import node_text
 from .relations import BASES, SELF_HINT, Ref
 from .test_files import is_test_path
@@ -69,7 +69,7 @@ _BUILTIN_CALLS = {
     "javascript": frozenset({"require", "parseInt", "parseFloat", "setTimeout", "setInterval", "clearTimeout"}),
     "ruby": frozenset(
         {"require", "require_relative", "puts", "print", "p", "raise", "attr_reader", "attr_writer", "attr_accessor"}
-        | {"include", "extend", "private", "protected", "public", "lambda", "proc", "loop", "format"}
+        | {"include", "extend", "private", "protected", "public", "lambda", "proc", "loop", "format", "new"}
     ),
     "go": frozenset({"len", "cap", "make", "new", "append", "copy", "delete", "panic", "recover", "print", "println"}),
 }
@@ -95,9 +95,11 @@ def call_refs(
 
     modules, outside = _imported(root, language)
     starts = [s[0] for s in scopes]
-    calls, bound, assigned, selves, declared, extending = [], [], [], {}, [], []
+    calls, bound, assigned, selves, declared, extending, identifiers = [], [], [], {}, [], [], []
     for _, captures in QueryCursor(query(language, "calls")).matches(root):
-        if "base" in captures:
+        if "identifier" in captures:  # Ruby's
+            identifiers.append(captures["identifier"][0])
+        elif "base" in captures:
             extending.append(captures)
         elif "bound" in captures:
             bound.append(captures)
@@ -110,6 +112,8 @@ def call_refs(
         else:
             node = (captures.get("call") or captures["method"])[0]
             calls.append((node.start_byte, node, captures))
+    for node in ruby_names.bare_calls(identifiers, lambda at: _scope(scopes, starts, at)) if identifiers else ():
+        calls.append((node.start_byte, node, {"call": [node]}))  # ``convert`` alone: as ``convert()``
     typed = _typed(language, bound, assigned, scopes, starts)
     fields = _fields(declared, scopes, starts)
     bases = _bases(extending, scopes, starts, outside)
@@ -129,7 +133,9 @@ def call_refs(
         line = node.start_point[0] + 1
         at = _scope(scopes, starts, node.start_byte)
         scope = scopes[at][2] if at is not None else None
-        owner = scope.rpartition(".")[0] if scope else ""  # the class of a method
+        # the class of a method, or the class whose body holds the call (Ruby's ``validates``,
+        # Java's field initialiser): the object it is made on
+        owner = scope if scope in types else scope.rpartition(".")[0] if scope else ""
         self_var = selves.get(scopes[at][0]) if at is not None else None  # Go's receiver
         field = (owner, _own_field(receiver, language, self_var) or "") if receiver is not None else None
         # each hint below names a type: that type's method, else an attribute call

@@ -38,9 +38,11 @@ CALLS = {
 """,
     "c": _C,
     "cpp": _C + "(call_expression function: (qualified_identifier scope: (_) @path name: (identifier) @method))",
+    # Ruby: every identifier too, each a call unless a local (``ruby_names``: ``convert`` alone)
     "ruby": """
 (call !receiver method: (identifier) @call)
 (call receiver: (_) @recv method: (identifier) @method)
+(identifier) @identifier
 """,
 }
 IMPORTS = {  # what names a file binds to modules: captures @alias, @source, @name (a named import)
