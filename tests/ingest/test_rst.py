@@ -1,4 +1,4 @@
-"""reStructuredText cut into sections by its titles (parser ``rst/1``: ``.rst`` and ``.txt``), as
+"""reStructuredText cut into sections by its titles (parser ``rst/2``: ``.rst`` and ``.txt``), as
 Markdown is by its headings; a file without a title stays runs of paragraphs."""
 
 from __future__ import annotations
@@ -125,9 +125,9 @@ def test_a_document_whose_first_title_is_a_subsection_starts_its_paths_with_its_
 
 
 def test_rst_and_txt_files_use_the_rst_parser_and_spans_match_the_parse():
-    assert parser_for("docs/topics/email.txt") == parser_for("docs/testing.rst") == "rst/1"
-    chunks, relations = load_relations("rst/1")(GUIDE, "docs/testing.rst")
+    assert parser_for("docs/topics/email.txt") == parser_for("docs/testing.rst") == "rst/2"
+    chunks, relations = load_relations("rst/2")(GUIDE, "docs/testing.rst")
     assert relations is None
-    assert [(c.title, c.body, c.anchor) for c in load_spans("rst/1")(GUIDE, "docs/testing.rst")] == [
+    assert [(c.title, c.body, c.anchor) for c in load_spans("rst/2")(GUIDE, "docs/testing.rst")] == [
         (c.title, c.body, c.anchor) for c in chunks
     ]

@@ -42,6 +42,20 @@ def test_an_oversized_paragraph_is_split_at_lines_then_at_whitespace():
     assert {(c.line_start, c.line_end) for c in chunks} >= {(1, 1), (2, 2), (3, 3)}
 
 
+def test_each_part_of_a_line_too_long_for_one_excerpt_has_a_uri_of_its_own():
+    """A minified script's line (Django's vendored ``jquery.min.js``) is cut into parts: the first
+    keeps the line's range, the others add ``#part-N``, N as in their titles (parser ``rst/2``)."""
+    text = "head\n\n" + " ".join(["word"] * 60) + "\n\nlast line"
+    chunks = parse_text(text, "a.min.js", max_chars=100)
+    assert [(c.anchor, c.title) for c in chunks] == [
+        (":1-1", "a.min.js"),
+        (":3-3", "a.min.js (part 2)"),
+        (":3-3#part-3", "a.min.js (part 3)"),
+        (":3-3#part-4", "a.min.js (part 4)"),
+        (":5-5", "a.min.js (part 5)"),
+    ]
+
+
 def test_rst_files_take_their_first_underlined_title():
     chunks = parse_text(RST, "docs/index.rst")
     assert chunks[0].title == "Kenning"
@@ -63,9 +77,10 @@ def test_blank_text_gives_no_chunk():
 @given(text=st.text(alphabet="ab \n\t", max_size=600), max_chars=st.integers(5, 80))
 def test_text_chunks_cover_everything_within_the_cap(text, max_chars):
     chunks = parse_text(text, "p.txt", max_chars=max_chars)
+    assert len({c.anchor for c in chunks}) == len(chunks)  # each its own URI
     assert "".join("".join(c.body.split()) for c in chunks) == "".join(text.split())
     lines = text.split("\n")
     for chunk in chunks:
         assert len(chunk.body) <= max_chars
-        assert chunk.anchor == f":{chunk.line_start}-{chunk.line_end}"
+        assert chunk.anchor.split("#part-")[0] == f":{chunk.line_start}-{chunk.line_end}"
         assert chunk.body in "\n".join(lines[chunk.line_start - 1 : chunk.line_end])

@@ -17,11 +17,13 @@ _BY_SUFFIX = {
     ".mdx": "markdown/2",
     # reStructuredText (and the .txt documentation written in it): cut by its section titles, the
     # sections that fit together one excerpt; a file with no title stays runs of paragraphs (``text``).
-    ".rst": "rst/1",
-    ".txt": "rst/1",
-    # AsciiDoc: cut by its section titles (``= Title``, ``== Section``), packed as reStructuredText.
-    ".adoc": "asciidoc/1",
-    ".asciidoc": "asciidoc/1",
+    # 2: the parts of a line too long for one excerpt each have a URI of their own (``:1-1#part-2``).
+    ".rst": "rst/2",
+    ".txt": "rst/2",
+    # AsciiDoc: cut by its section titles (``= Title``, ``== Section``), packed as reStructuredText
+    # (2: as rst/2).
+    ".adoc": "asciidoc/2",
+    ".asciidoc": "asciidoc/2",
     # 4: compact titles; a call from a test is one graph reference. 5: a module's keywords name
     # what it assigns at top level (its constants). 6: a call on a typed local or attribute
     # (``x = Client()``, ``def f(x: Client)``, ``self.conn = Client()``) names its class. 7: a
@@ -53,7 +55,8 @@ _BY_SUFFIX = {
 # (``leveldb.DBImpl.Write``: their calls reach them), an anonymous namespace's members kept; Ruby's
 # ``class Table::Cell`` named ``Table.Cell`` (its bases kept), a call through ``A::B`` or ``::Set`` one
 # through that type; Rust's ``impl<T> Stack<T>`` named ``Stack``; Ruby's bare names that no
-# local binds are calls (``ruby_names``); a call in a class's body is one on the class.
+# local binds are calls (``ruby_names``); a call in a class's body is one on the class; a file read
+# as text (minified) gives each part of a long line a URI of its own (``text.parse_text``).
 _TREE_SITTER = "code/6"
 _BY_SUFFIX.update(
     {

@@ -18,7 +18,9 @@ def parse_text(text: str, path: str, *, max_chars: int = 2400) -> list[Chunk]:
     """Chunks of paragraphs (blank-line separated) packed greedily up to ``max_chars``.
 
     Title: the file name, or for ``.rst`` the first underlined title; ``(part N)`` is
-    appended for N ≥ 2. Anchor: ``:start-end`` line range (1-based, inclusive).
+    appended for N ≥ 2. Anchor: ``:start-end`` line range (1-based, inclusive), and ``#part-N``
+    after it for a part whose range an earlier part has (a line longer than ``max_chars``, cut
+    into parts: a minified script's): each excerpt of a file has a URI of its own.
     """
     lines = split_lines(text.removeprefix("\ufeff"))
     doc = index_lines(lines)
@@ -26,14 +28,17 @@ def parse_text(text: str, path: str, *, max_chars: int = 2400) -> list[Chunk]:
     title = (rst_title("\n".join(lines)) if name.lower().endswith(".rst") else None) or name
     keywords = keywords_for(title)
     chunks = []
+    ranges: set[tuple[int, int]] = set()
     for n, piece in enumerate(split_range(doc, 0, len(lines) - 1, max_chars), start=1):
         start, end = piece.first + 1, piece.last + 1
+        shared = (start, end) in ranges
+        ranges.add((start, end))
         chunks.append(
             Chunk(
                 type="doc",
                 title=title if n == 1 else f"{title} (part {n})",
                 body=piece.body,
-                anchor=f":{start}-{end}",
+                anchor=f":{start}-{end}#part-{n}" if shared else f":{start}-{end}",
                 line_start=start,
                 line_end=end,
                 keywords=keywords,
