@@ -48,8 +48,8 @@ identifiers and paraphrases about github.com/encode/httpx at ae1b9f66 (0.28.1 an
 ``--set calls`` asks who calls a function and which tests cover it in projects of other
 languages, read from a clone at a pinned commit (``CLONES``): ``bench/questions/cobra.calls.jsonl``
 (16, Go), ``ky.calls.jsonl`` (12, TypeScript), ``leveldb.calls.jsonl`` (20, C++), ``gson.calls.jsonl``
-(20, Java) and ``asciidoctor.calls.jsonl`` (15, Ruby), the callers and tests found with grep in the
-source, e.g. ``--projects cobra --clone https://github.com/spf13/cobra --set calls --level 0``
+(20, Java), ``asciidoctor.calls.jsonl`` (15, Ruby) and ``ripgrep.calls.jsonl`` (16, Rust), the callers
+and tests found with grep in the source, e.g. ``--projects cobra --clone https://github.com/spf13/cobra --set calls --level 0``
 (docs/benchmarks.md, "treecalls", "cppmembers").
 ``--set docs`` on ``asciidoctor`` (``bench/questions/asciidoctor.docs.jsonl``, 20) asks how-to and
 what-is questions of its AsciiDoc documentation (``docs/modules/*/pages/*.adoc``), written from
@@ -93,6 +93,7 @@ CLONES = {
     "asciidoctor": "ae5891df10f12dda069abea8a318c9b94d545bee",  # github.com/asciidoctor/asciidoctor (AsciiDoc, Ruby)
     "leveldb": "78a352f47ed6c1e9d750545e9b242289185b87e1",  # github.com/google/leveldb (C++)
     "gson": "9835b6f90192f79cdf5300c528fc6212455fb6c1",  # github.com/google/gson (Java)
+    "ripgrep": "3fce3b5bb0236da2df6d99672afb8a719642eca7",  # github.com/BurntSushi/ripgrep (Rust)
 }
 COMMIT_DATES = ("2023-03-14T10:00:00+00:00", "2023-11-02T15:30:00+00:00", "2024-06-20T09:15:00+00:00")
 
