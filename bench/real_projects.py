@@ -49,8 +49,8 @@ identifiers and paraphrases about github.com/encode/httpx at ae1b9f66 (0.28.1 an
 languages, read from a clone at a pinned commit (``CLONES``): ``bench/questions/cobra.calls.jsonl``
 (16, Go), ``ky.calls.jsonl`` (12, TypeScript), ``leveldb.calls.jsonl`` (20, C++), ``gson.calls.jsonl``
 (20, Java), ``asciidoctor.calls.jsonl`` (15, Ruby) and ``ripgrep.calls.jsonl`` (16, Rust), the callers
-and tests found with grep in the source, e.g. ``--projects cobra --clone https://github.com/spf13/cobra --set calls --level 0``
-(docs/benchmarks.md, "treecalls", "cppmembers").
+and tests found with grep in the source, e.g. ``--projects cobra --clone https://github.com/spf13/cobra
+--set calls --level 0`` (docs/benchmarks.md, "treecalls", "cppmembers").
 ``--set docs`` on ``asciidoctor`` (``bench/questions/asciidoctor.docs.jsonl``, 20) asks how-to and
 what-is questions of its AsciiDoc documentation (``docs/modules/*/pages/*.adoc``), written from
 reading those pages (docs/benchmarks.md, "asciidoc").
