@@ -271,6 +271,12 @@ FIELDS = {
         "struct P {\n    store: Store,\n}\nimpl P {\n    fn a(&self) {\n        self.store.save();\n    }\n}\n",
         {("save", "self:.Store")},
     ),
+    # C++ (parser ``code/6``): a pointer, a value, a reference, a namespaced type; bare or through ``this``
+    "db/r.cc": (
+        "class R {\n  TableCache* cache_;\n  Options opts_;\n  ns::Env& env_;\n  void Run() {\n"
+        "    cache_->Evict(1);\n    opts_.Clear();\n    this->env_->Sync();\n    other->Go();\n  }\n};\n",
+        {("Evict", "self:.TableCache"), ("Clear", "self:.Options"), ("Sync", "self:.Env"), ("Go", None)},
+    ),
 }
 
 

@@ -21,7 +21,7 @@ innermost definition around it (or the file), resolved by ``graph.resolve`` as P
   (``go_packages.type_hint``): that type's method in that package, else nothing, and a type of the
   standard library's (``t *testing.T``) no reference at all; so is a call on a field of
   the method's own object its class declares with a type (``this.store.save()``, Go's
-  ``s.db.Query()``, Java's ``store.save()``);
+  ``s.db.Query()``, Java's ``store.save()``, C++'s ``store_->save()`` in a class of the same file);
 - a call on another receiver (``client.send()``, ``s.Run()``) names a method (``qualified``):
   the one of the same file when only it has that name, else up to
   ``graph.narrow.MAX_AMBIGUOUS`` homonyms, ``heuristic``;
@@ -60,6 +60,7 @@ _FIELD_ACCESS = {
     "field_expression": ("value", "field"),
     "selector_expression": ("operand", "field"),
 }
+_CPP_FIELD_ACCESS = ("argument", "field")  # C++'s ``this->store`` (Rust's field_expression is above)
 _IMPORTING = frozenset({"import_statement", "import_declaration", "lexical_declaration", "variable_declaration"})
 _SELF = frozenset({"this", "self"})
 # Lower-case receivers JavaScript's runtimes bind: calls on them are the runtime's.
@@ -337,10 +338,12 @@ def _one_type(pairs: Iterable[tuple[Key, str]]) -> dict[Key, str]:
 
 def _own_field(receiver: Any, language: str, self_var: str | None) -> str | None:
     """The field named by a receiver that is one of the method's own object (``this.store``,
-    ``self.store``, Go's ``s.store`` with ``s`` the receiver, Java's bare ``store``), else None."""
-    if language == "java" and receiver.type == "identifier":
+    ``self.store``, Go's ``s.store`` with ``s`` the receiver, Java's and C++'s bare ``store``,
+    C++'s ``this->store``), else None."""
+    if language in ("java", "cpp") and receiver.type == "identifier":
         return node_text(receiver)
-    access = _FIELD_ACCESS.get(receiver.type)
+    access = _CPP_FIELD_ACCESS if language == "cpp" and receiver.type == "field_expression" else None
+    access = access or _FIELD_ACCESS.get(receiver.type)
     if access is None:
         return None
     obj, field = (receiver.child_by_field_name(name) for name in access)

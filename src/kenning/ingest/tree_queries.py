@@ -117,8 +117,9 @@ ASSIGNED = {
 for _language in ("typescript", "tsx", "java", "rust"):
     ASSIGNED[_language] = ASSIGNED["javascript"]
 # Fields a class declares with a type it spells (``@field`` of ``@field_type``): a call on
-# ``this.store``, ``self.store``, Go's ``s.store`` (``s`` the receiver), Java's bare ``store`` is a
-# call on that type. TypeScript's parameter properties (``constructor(private db: Db)``) too.
+# ``this.store``, ``self.store``, Go's ``s.store`` (``s`` the receiver), Java's and C++'s bare
+# ``store`` (C++'s ``this->store``) is a call on that type. TypeScript's parameter properties
+# (``constructor(private db: Db)``) too.
 FIELDS = {
     "typescript": """
 (public_field_definition name: [(property_identifier) (private_property_identifier)] @field
@@ -136,6 +137,13 @@ FIELDS = {
     "rust": """
 (field_declaration name: (field_identifier) @field
   type: [(type_identifier) @field_type (reference_type type: (type_identifier) @field_type)])
+""",
+    # C++: ``TableCache* table_cache_;``, ``Options options_;``, ``ns::Env& env_;`` (by its last name)
+    "cpp": """
+(field_declaration type: [(type_identifier) @field_type (qualified_identifier name: (type_identifier) @field_type)]
+  declarator: [(field_identifier) @field
+               (pointer_declarator declarator: (field_identifier) @field)
+               (reference_declarator (field_identifier) @field)])
 """,
 }
 FIELDS["tsx"] = FIELDS["typescript"]
