@@ -233,6 +233,22 @@ TYPED = {
         "def f\n  s = Store.new(1)\n  s.save\n  t = Store.find(1)\n  t.load\nend\n",
         {("save", "self:.Store"), ("load", None)},
     ),
+    # C++ (parser ``code/6``): parameters and locals by their declared type, a namespace's by its
+    # name, the standard library's none; ``auto`` gives no type
+    "db/f.cc": (
+        "void f(VersionEdit* edit, const Options& o, port::CondVar* cv, const std::string& s) {\n"
+        "  Table* t = nullptr;\n  Status st;\n  auto a = g();\n  std::vector<int> v;\n"
+        "  edit->SetLog(1);\n  o.Check();\n  cv->Signal();\n  s.size();\n  t->Get();\n  st.ok();\n"
+        "  a->Go();\n  v.size();\n}\n",
+        {
+            ("SetLog", "self:.VersionEdit"),
+            ("Check", "self:.Options"),
+            ("Signal", "self:.CondVar"),
+            ("Get", "self:.Table"),
+            ("ok", "self:.Status"),
+            ("Go", None),
+        },
+    ),
 }
 
 
@@ -271,10 +287,12 @@ FIELDS = {
         "struct P {\n    store: Store,\n}\nimpl P {\n    fn a(&self) {\n        self.store.save();\n    }\n}\n",
         {("save", "self:.Store")},
     ),
-    # C++ (parser ``code/6``): a pointer, a value, a reference, a namespaced type; bare or through ``this``
+    # C++ (parser ``code/6``): a pointer, a value, a reference, a namespaced type; bare or through
+    # ``this``; the standard library's (``std::string``, ``std::vector<T>``) no reference at all
     "db/r.cc": (
-        "class R {\n  TableCache* cache_;\n  Options opts_;\n  ns::Env& env_;\n  void Run() {\n"
-        "    cache_->Evict(1);\n    opts_.Clear();\n    this->env_->Sync();\n    other->Go();\n  }\n};\n",
+        "class R {\n  TableCache* cache_;\n  Options opts_;\n  ns::Env& env_;\n  std::string name_;\n"
+        "  std::vector<int> ids_;\n  void Run() {\n    cache_->Evict(1);\n    opts_.Clear();\n"
+        "    this->env_->Sync();\n    other->Go();\n    name_.size();\n    ids_.clear();\n  }\n};\n",
         {("Evict", "self:.TableCache"), ("Clear", "self:.Options"), ("Sync", "self:.Env"), ("Go", None)},
     ),
 }

@@ -52,6 +52,25 @@ SAMPLES = {
 }
 
 
+def test_a_header_that_reads_as_cpp_is_read_as_cpp_and_an_export_macro_hides_no_class():
+    """Most headers of a C++ project are ``.h`` (leveldb's ``db/memtable.h``): read with C's
+    grammar, their classes and inline methods were no symbols; ``class LEVELDB_EXPORT Slice {``
+    read as a function named ``Slice``. A C header stays C (parser ``code/6``)."""
+    header = (
+        "#include <string>\nnamespace db {\nclass LEVELDB_EXPORT Slice {\n public:\n"
+        "  size_t size() const { return n_; }\n private:\n  size_t n_;\n};\n"
+        "struct EXPORT Options : public Base {\n  int x() { return 1; }\n};\n}\n"
+    )
+    chunks, rel = parse_code_relations(header, "db/slice.h")
+    assert [s.qualname for s in rel.symbols] == ["db", "db.Slice", "db.Slice.size", "db.Options", "db.Options.x"]
+    slice_ = next(c for c in chunks if c.meta["symbol"] == "db.Slice")
+    assert slice_.title == "class LEVELDB_EXPORT Slice {"  # the excerpt as written
+    assert {c.meta["language"] for c in chunks} == {"cpp"}
+    plain_c = "#ifndef A_H\n#define A_H\nstruct s {\n  int a;\n};\nint f(int x);\n#endif\n"
+    chunks, rel = parse_code_relations(plain_c, "src/a.h")
+    assert [s.qualname for s in rel.symbols] == ["s"] and chunks[0].meta["language"] == "c"
+
+
 @pytest.mark.parametrize("path", sorted(SAMPLES))
 def test_each_language_gives_symbols_with_their_first_line_and_its_imports(path):
     text, symbols, imports = SAMPLES[path]

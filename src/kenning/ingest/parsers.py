@@ -56,7 +56,9 @@ _BY_SUFFIX = {
 # ``class Table::Cell`` named ``Table.Cell`` (its bases kept), a call through ``A::B`` or ``::Set`` one
 # through that type; Rust's ``impl<T> Stack<T>`` named ``Stack``; Ruby's bare names that no
 # local binds are calls (``ruby_names``); a call in a class's body is one on the class; a file read
-# as text (minified) gives each part of a long line a URI of its own (``text.parse_text``).
+# as text (minified) gives each part of a long line a URI of its own (``text.parse_text``); a ``.h``
+# that reads as C++ is read as C++, an export macro (``class LEVELDB_EXPORT Slice``) hides no class,
+# C++'s typed parameters, locals and fields type the calls on them (``std::`` types: no reference).
 _TREE_SITTER = "code/6"
 _BY_SUFFIX.update(
     {

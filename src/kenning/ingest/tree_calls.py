@@ -150,14 +150,17 @@ def call_refs(
             hint = SELF_HINT + " ".join(f".{base}" for base in bases[owner][1])
         elif receiver.type == "identifier" and (at, spelled) in typed:
             package, _, type_ = typed[at, spelled].rpartition(".")
-            if package in outside:
-                continue  # a method of a type of the standard library's (``t *testing.T``)
+            if package in outside or language == "cpp" and package in _OUTSIDE_PATHS:
+                continue  # a method of a type of the standard library's (``t *testing.T``, ``std::string s``)
             if package in modules:  # Go: of a type an imported package declares (``cmd *cobra.Command``)
                 hint = go_packages.type_hint(modules[package], type_)
-            elif not package:
+            elif not package or language == "cpp":  # C++'s ``port::Mutex mu``: by the type's name
                 hint = _class_hint(type_, bases)
         elif field in fields:
-            hint = _class_hint(fields[field], bases)
+            package, _, type_ = fields[field].rpartition(".")
+            if package in _OUTSIDE_PATHS:
+                continue  # C++'s ``std::string name_;``
+            hint = _class_hint(type_, bases)
         else:
             shape, named = _receiver(language, receiver, spelled, modules, outside, path="path" in captures)
             if shape == "outside":
@@ -322,7 +325,9 @@ def _fields(
         owner = scopes[at][2]
         if node.parent is not None and node.parent.type == "required_parameter":
             owner = owner.rpartition(".")[0]  # a constructor's parameter property: its class's
-        pairs.append(((owner, node_text(node)), node_text(captures["field_type"][0])))
+        package = captures.get("field_package")  # C++'s ``port::Mutex mu_;``: ``port.Mutex``
+        type_ = node_text(captures["field_type"][0])
+        pairs.append(((owner, node_text(node)), f"{node_text(package[0])}.{type_}" if package else type_))
     return _one_type(pairs)
 
 

@@ -77,6 +77,16 @@ _TS_TYPED = """
 _JS_TYPED = (
     "(variable_declarator name: (identifier) @bound value: (new_expression constructor: (identifier) @bound_type))"
 )
+_CPP_NAME = (
+    "[(identifier) @bound (pointer_declarator declarator: (identifier) @bound)"
+    " (reference_declarator (identifier) @bound)]"
+)
+# A C++ type by its name, or its namespace's (``@bound_package``: ``std::string``, ``port::Mutex``), a
+# template's by its own (``std::vector<int>``)
+_CPP_TYPE_NAME = "[(type_identifier) @bound_type (template_type name: (type_identifier) @bound_type)]"
+_CPP_TYPE = (
+    f"[{_CPP_TYPE_NAME} (qualified_identifier scope: (namespace_identifier) @bound_package name: {_CPP_TYPE_NAME})]"
+)
 TYPED = {
     "javascript": _JS_TYPED,
     "typescript": _JS_TYPED + _TS_TYPED,
@@ -105,6 +115,12 @@ TYPED = {
 """,
     "ruby": """
 (assignment left: (identifier) @bound right: (call receiver: (constant) @bound_type method: (identifier) @bound_new))
+""",
+    # C++: a parameter or local declared with its type (``VersionEdit* edit``, ``const Options& o``,
+    # ``Status s;``, ``Table* t = nullptr;``, ``std::string s``: the standard library's); ``auto`` none
+    "cpp": f"""
+(parameter_declaration type: {_CPP_TYPE} declarator: {_CPP_NAME})
+(declaration type: {_CPP_TYPE} declarator: [{_CPP_NAME} (init_declarator declarator: {_CPP_NAME})])
 """,
 }
 # Names assigned again (``x = new B()`` after ``let x = new A()``): no type is kept for them. Ruby's
@@ -138,9 +154,12 @@ FIELDS = {
 (field_declaration name: (field_identifier) @field
   type: [(type_identifier) @field_type (reference_type type: (type_identifier) @field_type)])
 """,
-    # C++: ``TableCache* table_cache_;``, ``Options options_;``, ``ns::Env& env_;`` (by its last name)
+    # C++: ``TableCache* table_cache_;``, ``Options options_;``, ``port::Mutex mu_;`` (``@field_package``)
     "cpp": """
-(field_declaration type: [(type_identifier) @field_type (qualified_identifier name: (type_identifier) @field_type)]
+(field_declaration
+  type: [(type_identifier) @field_type (template_type name: (type_identifier) @field_type)
+         (qualified_identifier scope: (namespace_identifier) @field_package
+           name: [(type_identifier) @field_type (template_type name: (type_identifier) @field_type)])]
   declarator: [(field_identifier) @field
                (pointer_declarator declarator: (field_identifier) @field)
                (reference_declarator (field_identifier) @field)])
