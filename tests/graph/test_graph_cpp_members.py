@@ -13,21 +13,24 @@ from kenning.answer.ask import ask_project
 from store.pg_engine import ENGINE, engine_config  # tests/store: the PostgreSQL test server
 
 # `Flush` is defined twice (DBImpl's and Repairer's): only the caller's class tells them apart;
-# `Evict` twice too, and the type of the field it is called on is declared in another file.
+# `Evict` twice too, and the type of the field it is called on is declared in another file (the
+# header: its `FIELDS` reference, parser `code/6`).
 CPP = {
     "db/db_impl.h": (
         "namespace db {\nclass DBImpl {\n public:\n  Status Write(int n);\n  Status Flush();\n"
-        " private:\n  TableCache* cache_;\n};\n}  // namespace db\n"
+        " private:\n  TableCache* cache_;\n  std::string name_;\n};\n}  // namespace db\n"
     ),
     "db/db_impl.cc": (
         '#include "db/db_impl.h"\n\nnamespace db {\n\n'
         "Status DBImpl::Write(int n) {\n  Flush();\n  cache_->Evict(n);\n  return Status();\n}\n\n"
-        "Status DBImpl::Flush() {\n  return Status();\n}\n\n"
+        "Status DBImpl::Flush() {\n  name_.clear();\n  other_->Evict(1);\n  return Status();\n}\n\n"
         "template <typename K>\nvoid SkipList<K>::Insert(const K& k) {\n  Flush();\n}\n\n"
         "}  // namespace db\n"
     ),
     "db/table_cache.cc": "namespace db {\n\nvoid TableCache::Evict(int n) {\n}\n\n}  // namespace db\n",
-    "db/lru_cache.cc": "namespace db {\n\nvoid LRUCache::Evict(int n) {\n}\n\n}  // namespace db\n",
+    "db/lru_cache.cc": (
+        "namespace db {\n\nvoid LRUCache::Evict(int n) {\n}\n\nvoid LRUCache::clear() {\n}\n\n}  // namespace db\n"
+    ),
     "db/repair.cc": (
         "namespace db {\n\nnamespace {\n\nclass Repairer {\n public:\n  void Run() {\n    Flush();\n"
         "    BuildTable();\n  }\n\n  void Flush() {\n  }\n};\n\n}  // namespace\n\n"
@@ -41,9 +44,15 @@ CPP = {
 def test_a_member_defined_outside_its_class_is_the_class_s_method(make_project, engine):
     project = make_project(CPP, name="cppmembers", config=engine_config(engine, "cppmembers"))
     resync(project)
-    # the bare `Flush()` is the object's own: DBImpl's, not Repairer's; `cache_->Evict` a guess
+    # the bare `Flush()` is the object's own: DBImpl's, not Repairer's; `cache_->Evict` is the
+    # Evict of the type the header declares the field with (`TableCache* cache_;`), not LRUCache's
     assert callees(project, "db.DBImpl.Write") == {
         ("db.DBImpl.Flush", "extracted"),
+        ("db.TableCache.Evict", "extracted"),
+    }
+    # a field of the standard library's type (`std::string name_;`): no reference, not LRUCache's
+    # `clear`; one no file declares (`other_`): a guess among the methods of its name, as before
+    assert callees(project, "db.DBImpl.Flush") == {
         ("db.TableCache.Evict", "heuristic"),
         ("db.LRUCache.Evict", "heuristic"),
     }

@@ -293,7 +293,8 @@ FIELDS = {
         "class R {\n  TableCache* cache_;\n  Options opts_;\n  ns::Env& env_;\n  std::string name_;\n"
         "  std::vector<int> ids_;\n  void Run() {\n    cache_->Evict(1);\n    opts_.Clear();\n"
         "    this->env_->Sync();\n    other->Go();\n    name_.size();\n    ids_.clear();\n  }\n};\n",
-        {("Evict", "self:.TableCache"), ("Clear", "self:.Options"), ("Sync", "self:.Env"), ("Go", None)},
+        # `other`, no field of this file's R: resolution asks the fields R's other files declare
+        {("Evict", "self:.TableCache"), ("Clear", "self:.Options"), ("Sync", "self:.Env"), ("Go", "field:R other")},
     ),
 }
 

@@ -24,7 +24,7 @@ from kenning.answer.graph import GraphOptions, compose
 from kenning.answer.naming import Start, lexical, named, typed_names
 from kenning.answer.why import with_rationale
 from kenning.graph import resolve, walk
-from kenning.ingest.relations import SELF_HINT
+from kenning.ingest.relations import FIELD_HINT, SELF_HINT
 from kenning.ingest.test_files import is_test_path
 from kenning.project import Project
 from kenning.records import Answer, EmptyReason, Lifecycle
@@ -302,7 +302,7 @@ def _how(qualified: bool, hint: str | None) -> str:
     name, the hint ``mod`` or ``pkg.obj`` for ``obj.name()`` after ``from pkg import obj``),
     ``self`` (``self.name()``: the hint names its classes) or ``unknown`` (``obj.name()`` on a
     receiver no import explains, as ``generator.send()``)."""
-    if hint:
+    if hint and not hint.startswith(FIELD_HINT):  # a field whose type no file declared: unknown
         return "self" if hint.startswith(SELF_HINT) else "module"
     return "unknown" if qualified else "plain"
 

@@ -51,12 +51,13 @@ from pathlib import PurePosixPath
 
 from kenning.graph import go_resolve
 from kenning.graph.bases import Bases
+from kenning.graph.fields import OUTSIDE, Fields
 from kenning.graph.narrow import MAX_AMBIGUOUS, Candidates, Key, imported_from, lookup_key, narrow
 from kenning.graph.values import Values, as_module
 from kenning.ingest.go_packages import IMPORT_HINT
 from kenning.ingest.go_packages import PACKAGE as GO_PACKAGE
 from kenning.ingest.grammars import family_of
-from kenning.ingest.relations import BASES, GLOBALS, SELF_HINT, Ref
+from kenning.ingest.relations import BASES, FIELD_HINT, FIELDS, GLOBALS, SELF_HINT, Ref
 from kenning.ingest.test_files import is_test_path
 from kenning.records import Lifecycle
 from kenning.store import facts as fact_store
@@ -143,6 +144,7 @@ class Resolver:
         self._cache: dict[Key, Candidates] = {}
         self._superseding: list[tuple[int, int]] = []
         self._bases = Bases(conn)
+        self._fields = Fields(conn)
         self._values = Values(conn)
 
     def resolve(self, ref_ids: list[int], *, again: bool = False) -> None:
@@ -178,8 +180,10 @@ class Resolver:
         self._supersede()
 
     def _resolve_chunk(self, rows: Sequence[RefRow]) -> None:
-        # what a class's file names of its bases, a module of its globals' classes: no edge
-        rows = [row for row in rows if row.type != BASES and row.type != GLOBALS]
+        # what a class's file names of its bases and fields, a module of its globals' classes: no edge
+        rows = [row for row in rows if row.type != BASES and row.type != GLOBALS and row.type != FIELDS]
+        # C++'s call on a field another file declares: on the field's type (``graph.fields``)
+        rows = [typed for row in rows if (typed := self._field_typed(row)) is not None]
         keys = [lookup_key(row) for row in rows]
         self._look_up(keys)
         cache = self._cache
@@ -207,6 +211,15 @@ class Resolver:
         if values:
             self._resolve_values(values)
         self.writer.flush()
+
+    def _field_typed(self, row: RefRow) -> RefRow | None:
+        """``row`` with a ``FIELD_HINT`` made the hint of a call on the field's type, or without a
+        hint (an attribute call) when no class declares that field; None for a field of a type of
+        the standard library's (no call of the project's)."""
+        if not row.hint or not row.hint.startswith(FIELD_HINT):
+            return row
+        hint = self._fields.hint_of(row.hint)
+        return None if hint == OUTSIDE else row._replace(hint=hint)
 
     def _look_up(self, keys: Iterable[Key]) -> None:
         """The candidates of ``keys`` not in the cache yet, into it."""

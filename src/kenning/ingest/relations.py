@@ -33,6 +33,14 @@ BASES = "bases"
 # ``builtins.dict``), so that a call on it from another module (``registry.SHELLS.copy()``)
 # reaches that class's method, or none of the project's.
 GLOBALS = "globals"
+# Likewise no edge (C++): for a class whose file declares fields of it with a type, the class's
+# short name (its target) and, as hint, the class then each field and its type (``leveldb.DBImpl
+# table_cache_=TableCache mutex_=port.Mutex``), so that a call on one of them in a method another
+# file defines (``DBImpl::Write`` in ``db_impl.cc``, the class in ``db_impl.h``) reaches that type.
+FIELDS = "fields"
+# Such a call's hint: this prefix, the class and the name called on (``field:leveldb.DBImpl
+# table_cache_``); resolution makes it the field's type's (``graph.fields``), else an attribute call.
+FIELD_HINT = "field:"
 
 
 def self_classes(hint: str, module: str) -> list[str]:

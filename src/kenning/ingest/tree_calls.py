@@ -48,7 +48,7 @@ from typing import Any, TypeVar
 
 from . import go_packages, ruby_names
 from .grammars import node_text
-from .relations import BASES, SELF_HINT, Ref
+from .relations import BASES, FIELD_HINT, FIELDS, SELF_HINT, Ref
 from .test_files import is_test_path
 from .tree_queries import CALLS, IMPORTS, query
 
@@ -161,6 +161,10 @@ def call_refs(
             if package in _OUTSIDE_PATHS:
                 continue  # C++'s ``std::string name_;``
             hint = _class_hint(type_, bases)
+        elif language == "cpp" and field is not None and field[1] and owner in types:
+            # a member the class may declare in another file (``DBImpl::Write`` in ``db_impl.cc``, the
+            # class in ``db_impl.h``): that file's ``FIELDS`` reference tells (``graph.fields``)
+            hint = f"{FIELD_HINT}{owner} {field[1]}"
         else:
             shape, named = _receiver(language, receiver, spelled, modules, outside, path="path" in captures)
             if shape == "outside":
@@ -178,7 +182,21 @@ def call_refs(
         refs.append(Ref("calls", "symbol", name, line, scope, hint, qualified, False, link, testing))
     for cls, (line, names) in bases.items():  # as Python's: the class by its short name, its classes as hint
         refs.append(Ref(BASES, BASES, cls.rpartition(".")[2], line, cls, " ".join([f".{cls}", *names])))
+    if language == "cpp":
+        refs += _field_refs(fields)
     return refs
+
+
+def _field_refs(fields: dict[tuple[str, str], str]) -> list[Ref]:
+    """A ``FIELDS`` reference for each class with typed fields: its short name, and as hint the
+    class then ``field=Type`` for each (``leveldb.DBImpl table_cache_=TableCache``)."""
+    by_class: dict[str, list[str]] = {}
+    for (cls, name), type_ in fields.items():
+        by_class.setdefault(cls, []).append(f"{name}={type_}")
+    return [
+        Ref(FIELDS, FIELDS, cls.rpartition(".")[2], None, cls, " ".join([cls, *entries]))
+        for cls, entries in by_class.items()
+    ]
 
 
 def _class_hint(cls: str, bases: dict[str, tuple[int, list[str]]]) -> str:
