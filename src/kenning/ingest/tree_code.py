@@ -10,14 +10,13 @@ functions stay inside their parent; classes, modules, namespaces and impl blocks
 from __future__ import annotations
 
 import posixpath
-import re
 from collections.abc import Iterator
 from dataclasses import dataclass
 from functools import cache
 from pathlib import PurePosixPath
 from typing import Any
 
-from . import go_packages
+from . import cpp_source, go_packages
 from .chunks import Chunk
 from .grammars import SUFFIXES, grammar, language_for, node_text
 from .identifiers import keywords_for
@@ -90,12 +89,6 @@ _TRANSPARENT = {
     "enum_body",
 }
 _VARIABLES = {"lexical_declaration", "variable_declaration"}
-# An all-capitals macro between ``class`` or ``struct`` and a class's name, before its body or bases
-_EXPORT_MACRO = re.compile(
-    rb"\b(?:class|struct)[ \t]+([A-Z][A-Z0-9_]*[A-Z0-9])[ \t]+(?=[A-Za-z_]\w*[ \t]*(?:final[ \t]*)?[:{\n])"
-)
-# A ``.h`` file that reads as C++ (a namespace, a template, a class, an access label at a line's start)
-_CPP_HEADER = re.compile(r"^[ \t]*(?:namespace\b|template\s*<|class\s+\w|(?:public|private|protected)\s*:)", re.M)
 _FUNCTION_VALUES = {"arrow_function", "function_expression", "function", "generator_function"}
 
 
@@ -127,12 +120,12 @@ def parse_code(text: str, path: str) -> list[Chunk]:
 def parse_code_relations(text: str, path: str) -> tuple[list[Chunk], Relations | None]:
     language = language_for(path)
     source = text.removeprefix("\ufeff")
-    if language == "c" and path.endswith(".h") and _CPP_HEADER.search(source):
+    if language == "c" and path.endswith(".h") and cpp_source.reads_as_cpp(source):
         language = "cpp"  # a C++ project's header (``db/db_impl.h``), which C's grammar cannot read
     try:
         encoded = source.encode("utf-8", "surrogatepass")
         tree = (
-            _parser(language).parse(_without_export_macros(encoded) if language == "cpp" else encoded)
+            _parser(language).parse(cpp_source.without_macros(encoded) if language == "cpp" else encoded)
             if language
             else None
         )
@@ -176,21 +169,6 @@ def parse_code_relations(text: str, path: str) -> tuple[list[Chunk], Relations |
         Symbol(d.qualname, d.kind, c.line_start, c.line_end) for d, c in zip(defs, chunks[-len(defs) :], strict=True)
     )
     return chunks, Relations(symbols=symbols, refs=(*imports, *calls), package=package)
-
-
-def _without_export_macros(source: bytes) -> bytes:
-    """C++ source with each export macro between ``class`` or ``struct`` and the class's name
-    (``class LEVELDB_EXPORT Slice {``, ``class Q_CORE_EXPORT QObject : …``) blanked, the same length
-    (every position kept): tree-sitter reads such a class as a function named after the class."""
-    if b"class" not in source and b"struct" not in source:
-        return source
-    found = list(_EXPORT_MACRO.finditer(source))
-    if not found:
-        return source
-    blanked = bytearray(source)
-    for match in found:
-        blanked[match.start(1) : match.end(1)] = b" " * (match.end(1) - match.start(1))
-    return bytes(blanked)
 
 
 def _go_package(root: Any) -> str:
