@@ -165,6 +165,8 @@ def call_refs(
             # a member the class may declare in another file (``DBImpl::Write`` in ``db_impl.cc``, the
             # class in ``db_impl.h``): that file's ``FIELDS`` reference tells (``graph.fields``)
             hint = f"{FIELD_HINT}{owner} {field[1]}"
+        elif language == "cpp" and (typed_field := _typed_member(receiver, at, typed)) is not None:
+            hint = FIELD_HINT + typed_field  # ``impl->versions_->LogAndApply()``, ``DBImpl* impl``
         else:
             shape, named = _receiver(language, receiver, spelled, modules, outside, path="path" in captures)
             if shape == "outside":
@@ -357,6 +359,19 @@ def _one_type(pairs: Iterable[tuple[Key, str]]) -> dict[Key, str]:
         if found.setdefault(key, type_) != type_:
             mixed.add(key)
     return {key: type_ for key, type_ in found.items() if key not in mixed}
+
+
+def _typed_member(receiver: Any, at: int | None, typed: dict[tuple[int | None, str], str]) -> str | None:
+    """For a C++ receiver that is a member of a local or parameter of a declared type
+    (``impl->versions_`` with ``DBImpl* impl``): ``"DBImpl versions_"``, the class and the member
+    (``graph.fields`` reads its type); else None."""
+    if receiver.type != "field_expression":
+        return None
+    obj, member = (receiver.child_by_field_name(name) for name in _CPP_FIELD_ACCESS)
+    if obj is None or member is None or obj.type != "identifier":
+        return None
+    package, _, type_ = typed.get((at, node_text(obj)), "").rpartition(".")
+    return f"{type_} {node_text(member)}" if type_ and package not in _OUTSIDE_PATHS else None
 
 
 def _own_field(receiver: Any, language: str, self_var: str | None) -> str | None:
