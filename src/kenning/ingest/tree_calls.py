@@ -15,13 +15,17 @@ innermost definition around it (or the file), resolved by ``graph.resolve`` as P
   written with), else an attribute call; a call on ``super`` (``super.save()`` in JS/TS and Java)
   is one on the bases alone, when the file names them;
 - a call on a name bound to a type the code spells (``c: Client``, ``const v = new View()``,
-  ``s := &Store{}``, ``let p = Pool::new()``, ``s = Store.new``) is a call on that type, its
-  hint as a self call's: that type's method, else an attribute call; Go's type of an imported
-  package (``cmd *cobra.Command``, ``c := &cobra.Command{}``) gives the package's path and the type
-  (``go_packages.type_hint``): that type's method in that package, else nothing, and a type of the
-  standard library's (``t *testing.T``) no reference at all; so is a call on a field of
-  the method's own object its class declares with a type (``this.store.save()``, Go's
-  ``s.db.Query()``, Java's ``store.save()``, C++'s ``store_->save()`` in a class of the same file);
+  ``s := &Store{}``, ``let p = Pool::new()``, ``s = Store.new``, C++'s ``VersionEdit* edit``) is a
+  call on that type, its hint as a self call's: that type's method, else an attribute call; Go's
+  type of an imported package (``cmd *cobra.Command``, ``c := &cobra.Command{}``) gives the
+  package's path and the type (``go_packages.type_hint``): that type's method in that package, else
+  nothing, and a type of the standard library's (``t *testing.T``, ``std::string s``) no reference
+  at all; so is a call on a field of the method's own object its class declares with a type
+  (``this.store.save()``, Go's ``s.db.Query()``, Java's ``store.save()``, C++'s ``store_->save()``
+  in a class of the same file); in C++, a name no local or field of the file types, in a method of
+  a class (``table_cache_->Evict()`` in ``DBImpl::Write``), or a member of a typed local
+  (``impl->versions_``), carries ``FIELD_HINT``: resolution reads the type from the ``FIELDS``
+  reference the class's other file (its header) wrote (``graph.fields``);
 - a call on another receiver (``client.send()``, ``s.Run()``) names a method (``qualified``):
   the one of the same file when only it has that name, else up to
   ``graph.narrow.MAX_AMBIGUOUS`` homonyms, ``heuristic``;
