@@ -7,11 +7,9 @@ such field (a local, a parameter kenning could not type, a global) stays an attr
 from __future__ import annotations
 
 from kenning.graph.bases import module_hints
-from kenning.ingest.relations import FIELD_HINT, FIELDS, SELF_HINT
+from kenning.ingest.relations import FIELD_HINT, FIELDS, SELF_HINT, STANDARD_NAMESPACES
 from kenning.store.db import Connection
 
-# Namespaces of the standard library: a field of one of their types is no call of the project's.
-_OUTSIDE = frozenset({"std", "core", "alloc"})
 OUTSIDE = "outside"  # what ``hint_of`` gives for a field of such a type
 
 
@@ -41,7 +39,7 @@ class Fields:
         package, _, type_ = types.pop().rpartition(".")
         # written as the parser writes a type it names (``tree_calls._class_hint``): its method,
         # else the bases', else an attribute call (an interface's pure virtual method is no symbol)
-        return OUTSIDE if package in _OUTSIDE else f"{SELF_HINT}.{type_}"
+        return OUTSIDE if package in STANDARD_NAMESPACES else f"{SELF_HINT}.{type_}"
 
     def _read(self, short: str) -> list[tuple[str, dict[str, str]]]:
         """(class, field -> type) of each ``FIELDS`` reference named ``short``."""

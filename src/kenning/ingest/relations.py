@@ -41,6 +41,8 @@ FIELDS = "fields"
 # Such a call's hint: this prefix, the class and the name called on (``field:leveldb.DBImpl
 # table_cache_``); resolution makes it the field's type's (``graph.fields``), else an attribute call.
 FIELD_HINT = "field:"
+# The standard library's namespaces in Rust and C++ (``std::``, ``core::``): no type of the project's.
+STANDARD_NAMESPACES = frozenset({"std", "core", "alloc"})
 
 
 def self_classes(hint: str, module: str) -> list[str]:

@@ -52,7 +52,7 @@ from typing import Any, TypeVar
 
 from . import go_packages, ruby_names
 from .grammars import node_text
-from .relations import BASES, FIELD_HINT, FIELDS, SELF_HINT, Ref
+from .relations import BASES, FIELD_HINT, FIELDS, SELF_HINT, STANDARD_NAMESPACES, Ref
 from .test_files import is_test_path
 from .tree_queries import CALLS, IMPORTS, query
 
@@ -79,7 +79,6 @@ _BUILTIN_CALLS = {
     "go": frozenset({"len", "cap", "make", "new", "append", "copy", "delete", "panic", "recover", "print", "println"}),
 }
 _BUILTIN_CALLS["typescript"] = _BUILTIN_CALLS["tsx"] = _BUILTIN_CALLS["javascript"]
-_OUTSIDE_PATHS = frozenset({"std", "core", "alloc"})  # Rust's and C++'s standard library paths
 # Languages where a bare call in a method (``save()``) may be one on the method's own object: it
 # reaches the method of that name of the class or its bases, else what a plain call reaches.
 _IMPLICIT_SELF = frozenset({"java", "ruby", "cpp"})
@@ -154,7 +153,7 @@ def call_refs(
             hint = SELF_HINT + " ".join(f".{base}" for base in bases[owner][1])
         elif receiver.type == "identifier" and (at, spelled) in typed:
             package, _, type_ = typed[at, spelled].rpartition(".")
-            if package in outside or language == "cpp" and package in _OUTSIDE_PATHS:
+            if package in outside or language == "cpp" and package in STANDARD_NAMESPACES:
                 continue  # a method of a type of the standard library's (``t *testing.T``, ``std::string s``)
             if package in modules:  # Go: of a type an imported package declares (``cmd *cobra.Command``)
                 hint = go_packages.type_hint(modules[package], type_)
@@ -162,7 +161,7 @@ def call_refs(
                 hint = _class_hint(type_, bases)
         elif field in fields:
             package, _, type_ = fields[field].rpartition(".")
-            if package in _OUTSIDE_PATHS:
+            if package in STANDARD_NAMESPACES:
                 continue  # C++'s ``std::string name_;``
             hint = _class_hint(type_, bases)
         elif language == "cpp" and field is not None and field[1] and owner in types:
@@ -246,7 +245,7 @@ def _receiver(
     if node.type == "identifier" and spelled in modules:
         return "module", ""
     if path:  # a type (``Parser::new``), else a module or namespace
-        if spelled.split("::", 1)[0] in _OUTSIDE_PATHS or spelled.startswith("::"):
+        if spelled.split("::", 1)[0] in STANDARD_NAMESPACES or spelled.startswith("::"):
             return "outside", ""
         last = spelled.rsplit("::", 1)[-1]
         return ("type", last) if last[:1].isupper() else ("module", "")
@@ -375,7 +374,7 @@ def _typed_member(receiver: Any, at: int | None, typed: dict[tuple[int | None, s
     if obj is None or member is None or obj.type != "identifier":
         return None
     package, _, type_ = typed.get((at, node_text(obj)), "").rpartition(".")
-    return f"{type_} {node_text(member)}" if type_ and package not in _OUTSIDE_PATHS else None
+    return f"{type_} {node_text(member)}" if type_ and package not in STANDARD_NAMESPACES else None
 
 
 def _own_field(receiver: Any, language: str, self_var: str | None) -> str | None:
