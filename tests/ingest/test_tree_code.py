@@ -84,3 +84,17 @@ def test_each_language_gives_symbols_with_their_first_line_and_its_imports(path)
 def test_a_file_without_definitions_falls_back_to_text_excerpts():
     chunks, rel = parse_code_relations("console.log('hi');\n", "web/boot.js")
     assert len(chunks) == 1 and chunks[0].body == "console.log('hi');" and rel.symbols == ()
+
+
+def test_a_definition_is_titled_by_its_signature_not_its_annotations():
+    """Java's ``@Override`` and ``@Test`` on lines of their own titled every such method: an answer
+    listed six "@Override" (gson's ``TypeAdapterFactory.create`` implementations). The excerpt keeps
+    them (parser ``code/6``)."""
+    source = (
+        'public class A {\n  @Override\n  @SuppressWarnings({\n      "x"})\n  public void run() {\n  }\n\n'
+        "  @Test public void t() {}\n}\n"
+    )
+    chunks, _ = parse_code_relations(source, "src/A.java")
+    run = next(c for c in chunks if c.meta["symbol"] == "A.run")
+    assert run.title == "public void run() {" and run.body.lstrip().startswith("@Override")
+    assert next(c for c in chunks if c.meta["symbol"] == "A.t").title == "@Test public void t() {}"

@@ -152,7 +152,7 @@ def parse_code_relations(text: str, path: str) -> tuple[list[Chunk], Relations |
         end = d.header_end
         while end > d.start and not lines[end - 1].strip():
             end -= 1
-        title = " ".join(lines[d.start - 1].split())[:200] or d.qualname
+        title = " ".join(lines[_signature_line(lines, d.start, end) - 1].split())[:200] or d.qualname
         chunks.append(
             Chunk(
                 type="code",
@@ -169,6 +169,17 @@ def parse_code_relations(text: str, path: str) -> tuple[list[Chunk], Relations |
         Symbol(d.qualname, d.kind, c.line_start, c.line_end) for d, c in zip(defs, chunks[-len(defs) :], strict=True)
     )
     return chunks, Relations(symbols=symbols, refs=(*imports, *calls), package=package)
+
+
+def _signature_line(lines: list[str], start: int, end: int) -> int:
+    """The first line of a definition that is no annotation or decorator (Java's ``@Override``,
+    ``@Test``, TypeScript's ``@Component({…})`` on lines of their own): what titles it."""
+    line, depth = start, 0
+    while line < end and (depth > 0 or lines[line - 1].lstrip().startswith("@")):
+        text = lines[line - 1]
+        depth += text.count("(") - text.count(")")  # an annotation's arguments over several lines
+        line += 1
+    return line
 
 
 def _go_package(root: Any) -> str:
