@@ -28,6 +28,9 @@ from kenning.store import facts as fact_store
 from kenning.store.db import open_store, transaction
 from kenning.store.handle import Connection
 
+# A fact id no store holds: the tests' shared PostgreSQL sequences pass 10,000 after a few runs.
+NO_SUCH_ID = 2**62
+
 ENGINES = ["sqlite", POSTGRESQL]
 
 CORPUS = {
@@ -151,7 +154,7 @@ def test_a_summary_keeps_its_parts_and_its_session(store):
             "next_steps": "",
         }
     }
-    assert memory.session_of(store.conn, [fact_id, other, 10_000]) == {fact_id: "s2", other: None}
+    assert memory.session_of(store.conn, [fact_id, other, NO_SUCH_ID]) == {fact_id: "s2", other: None}
     assert memory.summary_parts(store.conn, []) == {} and memory.session_of(store.conn, []) == {}
 
 
@@ -196,7 +199,7 @@ def test_a_saved_memory_neighbours_are_the_memories_saved_around_it(store):
     assert at is not None and at.source_kind == "manual" and at.path is None
     assert memory.saved_neighbours(store.conn, at, ("manual",), 5, 5) == ([first], [third, fourth])
     assert memory.saved_neighbours(store.conn, at, ("manual",), 0, 1) == ([], [third])
-    assert memory.anchor(store.conn, 10_000) is None
+    assert memory.anchor(store.conn, NO_SUCH_ID) is None
 
 
 def test_a_session_memory_neighbours_are_the_memories_saved_before_and_after_it_in_its_session(store):
@@ -219,7 +222,9 @@ def test_a_session_memory_neighbours_are_the_memories_saved_before_and_after_it_
     loose = note(store, "a note in no session")
     with transaction(store.conn):
         fact_store.set_lifecycle(store.conn, forgotten, Lifecycle.RETIRED, when=iso(NOW))
-    found = memory.session_neighbours(store.conn, [first, second, third, elsewhere, summary, loose, forgotten, 10_000])
+    found = memory.session_neighbours(
+        store.conn, [first, second, third, elsewhere, summary, loose, forgotten, NO_SUCH_ID]
+    )
     # forgotten and summary are skipped between second and third; a summary, a loose note, a
     # forgotten memory and an unknown id have no entry
     assert found == {first: (None, second), second: (first, third), third: (second, None), elsewhere: (None, None)}
@@ -269,7 +274,7 @@ def test_only_cursors_expired_before_the_cut_are_purged(store):
 
 def test_fact_states_follow_content_and_lifecycle(store):
     fact_id = note(store, "a state to watch")
-    before = cursors.fact_states(store.conn, [fact_id, 10_000])
+    before = cursors.fact_states(store.conn, [fact_id, NO_SUCH_ID])
     assert set(before) == {fact_id} and before[fact_id][1] == "active"
     with transaction(store.conn):
         fact_store.set_lifecycle(store.conn, fact_id, Lifecycle.RETIRED, when=iso(NOW))
@@ -471,5 +476,5 @@ def test_bench_reads_counts_candidates_and_lifecycles(store):
     metas = bench.code_metas(store.conn)
     assert any('"rrf_fuse"' in (m or "") for _, m in metas)
     some = next(iter(sections))
-    assert bench.lifecycles(store.conn, [some, 10_000]) == {some: "active"}
+    assert bench.lifecycles(store.conn, [some, NO_SUCH_ID]) == {some: "active"}
     assert isinstance(bench.declared_edges(store.conn), list)
