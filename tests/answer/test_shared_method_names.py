@@ -71,3 +71,22 @@ def test_what_a_function_calls_says_which_calls_on_an_unknown_receiver_it_could_
         "calls on an object the graph cannot type, of names more than 5 methods share, are not linked: "
         ".save() (6 methods)" in answer.notes
     )
+
+
+@pytest.mark.parametrize("engine", ["sqlite", ENGINE])
+def test_a_callers_caller_through_a_call_that_can_hardly_be_this_one_is_no_answer(make_project, engine):
+    """ "who calls Error::from_walkdir" in ripgrep gave ``Walk.next``, then every function calling
+    some ``.next()``: callers of the caller through an unlikely call (an unknown receiver in
+    another file). A caller of the caller through a sure call stays."""
+    files = {
+        "app/__init__.py": "",
+        "app/walk.py": (
+            "def from_walkdir():\n    return 1\n\n\nclass Walk:\n    def next(self):\n        return from_walkdir()\n"
+        ),
+        "app/runner.py": "from app.walk import Walk\n\n\ndef run():\n    w = Walk()\n    return w.next()\n",
+        "app/parse.py": "def parse(tokens):\n    return tokens.next()\n",
+    }
+    project = synced(make_project, files, "unlikely", engine, commit=False)
+    answer = ask_project(project, "who calls from_walkdir", now=NOW)
+    assert answer.mode == "graph"
+    assert files_of(answer) == ["app/walk.py", "app/runner.py"]  # Walk.next, then run; not parse

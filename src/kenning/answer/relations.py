@@ -253,7 +253,7 @@ def _rank(conn: Connection, relation: Relation, hits: list[walk.Hit], question: 
     def key(item: tuple[int, walk.Hit]) -> tuple:
         index, hit = item
         trust = max((_trust(step, written) for step in hit.steps), default=0)
-        hops = sum(1 for s in hit.steps if s.edge.type != "defines")
+        hops = _counted_hops(hit)
         kind = preferred.index(hit.node.kind) if hit.node.kind in preferred else len(preferred)
         test = code_first and bool(hit.node.path) and is_test_path(hit.node.path or "")
         # a test that can hardly call it comes after every other, test files that import it included
@@ -262,7 +262,17 @@ def _rank(conn: Connection, relation: Relation, hits: list[walk.Hit], question: 
 
     if relation.name in ("path", "neighbours"):
         return hits
+    if relation.name in ("callers", "callees"):
+        # a caller's caller (a callee's callee) reached through a call that can hardly be the one
+        # asked about is no answer: "who calls Error::from_walkdir" gave, after ``Walk.next``, every
+        # function calling some ``.next()`` (ripgrep; docs/benchmarks.md, "cppmembers")
+        hits = [h for h in hits if _counted_hops(h) < 2 or max(_trust(s, written) for s in h.steps) < 2]
     return [h for _, h in sorted(enumerate(hits), key=key)]
+
+
+def _counted_hops(hit: walk.Hit) -> int:
+    """The steps of a hit's path that count as hops (a file's ``defines`` step does not)."""
+    return sum(1 for s in hit.steps if s.edge.type != "defines")
 
 
 def _trust(step: walk.Step, written: dict[int, tuple[bool, str | None]]) -> int:
