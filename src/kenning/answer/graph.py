@@ -20,6 +20,7 @@ from kenning.refs import check_node_name
 from kenning.search.serve import noting_sync
 from kenning.search.snippet import make_snippet
 from kenning.store import facts as fact_store
+from kenning.store import lookups
 from kenning.store.db import Connection
 from kenning.store.graph import Node
 
@@ -112,6 +113,43 @@ def _validate(query: str, options: GraphOptions) -> None:
         raise ValidationError("hops must be 1 or 2 and limit between 1 and 200")
 
 
+def _holding_excerpts(conn: Connection, project: str, hits: list[walk.Hit]) -> dict[int, int]:
+    """``{index: fact id}`` for the hits whose own call (their path's last step, made in their
+    node) lies outside their node's excerpt: a method overloaded in its file is one node, the
+    first overload's excerpt (gson's four ``Gson.toJson``), and the call may be in another. The
+    excerpt served is then the one of that file holding the call's line."""
+    wanted: dict[int, tuple[str, int]] = {}
+    for i, hit in enumerate(hits):
+        node = hit.node
+        if not hit.steps or node.kind != "symbol" or not node.path or node.line_start is None:
+            continue
+        edge = hit.steps[-1].edge
+        caller = edge.src if edge.type == "calls" else edge.dst if edge.type == "tested_by" else None
+        line = edge.line
+        if caller is None or caller.id != node.id or line is None:
+            continue
+        if not node.line_start <= line <= (node.line_end or node.line_start):
+            wanted[i] = (node.path, line)
+    if not wanted:
+        return {}
+    found: dict[int, int] = {}
+    for i, (path, line) in wanted.items():
+        ids = lookups.active_ids_above(conn, path, line)[-8:]  # the excerpts beginning last before it
+        facts = fact_store.get_many(conn, project, ids)
+        holding = [
+            fid
+            for fid in reversed(ids)
+            if fid in facts
+            and any(
+                loc.path == path and loc.line_start is not None and loc.line_start <= line <= (loc.line_end or line)
+                for loc in facts[fid].locations
+            )
+        ]
+        if holding:
+            found[i] = holding[0]
+    return found
+
+
 def compose(
     conn: Connection,
     project: Project,
@@ -135,13 +173,15 @@ def compose(
             filtered["limit"] += len(hits) - start
             break
         part = hits[start : start + batch]
-        facts = fact_store.get_many(conn, project.name, [h.node.fact_id for h in part if h.node.fact_id])
+        held = _holding_excerpts(conn, project.name, part)
+        fact_ids = [held.get(i) or h.node.fact_id for i, h in enumerate(part)]
+        facts = fact_store.get_many(conn, project.name, [f for f in fact_ids if f])
         files.preload(
             {loc.path for f in facts.values() for loc in f.locations}
             | {_edge_path(s.edge.source_uri) for h in part for s in h.steps if s.edge.source_kind == "file"}
         )
-        for hit in part:
-            fact = facts.get(hit.node.fact_id) if hit.node.fact_id else None
+        for hit, fact_id in zip(part, fact_ids, strict=True):
+            fact = facts.get(fact_id) if fact_id else None
             if fact is None:
                 filtered["no_excerpt"] += 1
                 continue
