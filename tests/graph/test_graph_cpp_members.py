@@ -78,3 +78,10 @@ def test_who_calls_a_member_typed_with_its_class_answers_from_the_graph(make_pro
     # each member of the anonymous namespace is its own excerpt, not one block for the namespace
     callers = ask_project(project, "who calls `db::BuildTable`", now=NOW, limit=5)
     assert [e.fact.source.uri for e in callers.excerpts] == ["db/repair.cc:7-10"]
+
+
+def test_kenning_graph_takes_a_member_as_cpp_spells_it(make_project, cli):
+    project = make_project(CPP, name="cppcli")
+    resync(project)
+    impact = cli("graph", "impact", "TableCache::Evict", "--json", "--project", str(project.root)).json()
+    assert impact["excerpts"][0]["source"]["uri"] == "db/db_impl.cc:5-9"  # DBImpl::Write calls it

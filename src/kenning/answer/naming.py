@@ -68,8 +68,9 @@ class Start:
 
 
 def resolve(conn: Connection, text: str) -> list[Node]:
-    """The nodes one typed name stands for (``kenning graph`` arguments): exact, case kept first."""
-    rows, _ = graph_lookup.exact_nodes(conn, text)
+    """The nodes one typed name stands for (``kenning graph`` arguments): exact, case kept first;
+    ``DBImpl::Write`` as ``DBImpl.Write``."""
+    rows, _ = graph_lookup.exact_nodes(conn, text.replace("::", ".") if _SCOPED.fullmatch(text.strip()) else text)
     return [Node(*r) for r in rows]
 
 
