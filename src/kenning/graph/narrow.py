@@ -141,6 +141,12 @@ def narrow(
     cands = found.rows
     if not cands:
         return [], "heuristic"
+    if not qualified and hint is None and family_of(src_path) == "javascript":
+        # a plain ``delay()`` in JavaScript reaches no member of a class or an object (``obj.delay``):
+        # it has no receiver, and a method never gets ``this`` implicitly there
+        plain = [c for c in cands if "." not in c[2]]
+        if plain and len(plain) < len(cands):
+            found, cands = Candidates(plain), plain
     if hint is not None and hint.startswith(SELF_HINT):  # the caller's module, only for a self call
         module = module_of(src_path or "")
         classes = self_classes(hint, module)

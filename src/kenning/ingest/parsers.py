@@ -58,7 +58,9 @@ _BY_SUFFIX = {
 # local binds are calls (``ruby_names``); a call in a class's body is one on the class; a file read
 # as text (minified) gives each part of a long line a URI of its own (``text.parse_text``); a ``.h``
 # that reads as C++ is read as C++, an export macro (``class LEVELDB_EXPORT Slice``) hides no class,
-# C++'s typed parameters, locals and fields type the calls on them (``std::`` types: no reference).
+# C++'s typed parameters, locals and fields type the calls on them (``std::`` types: no reference);
+# JavaScript's prototype methods, functions assigned to ``module.exports`` and an object's methods
+# are symbols (``js_functions``); a definition is titled by its signature, not its annotations.
 _TREE_SITTER = "code/6"
 _BY_SUFFIX.update(
     {

@@ -16,7 +16,7 @@ from functools import cache
 from pathlib import PurePosixPath
 from typing import Any
 
-from . import cpp_source, go_packages
+from . import cpp_source, go_packages, js_functions
 from .chunks import Chunk
 from .grammars import SUFFIXES, grammar, language_for, node_text
 from .identifiers import keywords_for
@@ -89,7 +89,6 @@ _TRANSPARENT = {
     "enum_body",
 }
 _VARIABLES = {"lexical_declaration", "variable_declaration"}
-_FUNCTION_VALUES = {"arrow_function", "function_expression", "function", "generator_function"}
 
 
 @dataclass(frozen=True)
@@ -148,17 +147,22 @@ def parse_code_relations(text: str, path: str) -> tuple[list[Chunk], Relations |
     if not defs:
         return [_as_code(c) for c in parse_text(text, path)], Relations(refs=(*imports, *calls), package=package)
     chunks = _header_chunk(lines, defs, path, language)
+    ranges: set[tuple[int, int]] = set()
     for d in defs:
         end = d.header_end
         while end > d.start and not lines[end - 1].strip():
             end -= 1
+        # two definitions on one line (``{ merge: function () {…}, forEach() {…} }``): the second's
+        # URI names it (``:5-5#utils.forEach``), each excerpt its own (``graph.build`` finds it so)
+        anchor = f":{d.start}-{end}#{d.qualname}" if (d.start, end) in ranges else f":{d.start}-{end}"
+        ranges.add((d.start, end))
         title = " ".join(lines[_signature_line(lines, d.start, end) - 1].split())[:200] or d.qualname
         chunks.append(
             Chunk(
                 type="code",
                 title=title,
                 body="\n".join(lines[d.start - 1 : end]),
-                anchor=f":{d.start}-{end}",
+                anchor=anchor,
                 line_start=d.start,
                 line_end=end,
                 keywords=keywords_for(d.qualname, title),
@@ -230,10 +234,19 @@ def _visit(
             for decl in child.named_children:
                 value = decl.child_by_field_name("value")
                 name = decl.child_by_field_name("name")
-                if value is not None and value.type in _FUNCTION_VALUES and name is not None:
+                if value is not None and value.type in js_functions.FUNCTION_VALUES and name is not None:
                     start, end = child.start_point[0] + 1, child.end_point[0] + 1
                     span = (child.start_byte, child.end_byte)
                     defs.append(_Def(prefix + node_text(name), "function", start, end, end, top, span))
+                elif value is not None and value.type == "object" and name is not None:  # ``const utils = {…}``
+                    for method, member in js_functions.object_methods(value):
+                        start, end = member.start_point[0] + 1, member.end_point[0] + 1
+                        span = (member.start_byte, member.end_byte)
+                        defs.append(_Def(f"{prefix}{node_text(name)}.{method}", "method", start, end, end, top, span))
+        elif kind_name == "expression_statement" and (assigned := js_functions.assigned_name(child)):
+            start, end = child.start_point[0] + 1, child.end_point[0] + 1
+            kind = "method" if "." in assigned else "function"  # ``Axios.prototype.request = function …``
+            defs.append(_Def(prefix + assigned, kind, start, end, end, top, (child.start_byte, child.end_byte)))
         elif kind_name in _TRANSPARENT:
             _visit(child, prefix, in_container, top, defs, imports, path)
         else:
