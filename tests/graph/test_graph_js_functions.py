@@ -1,7 +1,8 @@
 """JavaScript's functions that no declaration names (parser ``code/6``, ``ingest/js_functions.py``): a
 prototype's methods (``Axios.prototype.request = function …``), a function assigned to
-``module.exports``, the methods of an object a ``const`` binds — each a symbol whose calls are its own,
-on both engines; two on one line each keep a location of their own."""
+``module.exports``, the methods of an object a ``const`` binds, a class's field holding a function —
+each a symbol whose calls are its own, on both engines; two on one line each keep a location of their
+own."""
 
 from __future__ import annotations
 
@@ -20,6 +21,10 @@ JS = {
     ),
     "lib/helpers/merge.js": "function merge(a) {\n  return a;\n}\n\nmodule.exports = merge;\n",
     "lib/use.js": "function use() {\n  return merge(1);\n}\n",
+    # a class field holding a function (React's bound handlers)
+    "lib/widget.js": (
+        "class Widget {\n  handleClick = (e) => {\n    this.save(e);\n  };\n\n  save(e) {\n    return e;\n  }\n}\n"
+    ),
     "lib/core/dispatchRequest.js": (
         "const utils = { merge: function (a, b) { return a; }, forEach(obj, fn) { fn(obj); } };\n\n"
         "module.exports = function dispatchRequest(config) {\n  return utils.forEach(config, String);\n};\n"
@@ -36,6 +41,7 @@ def test_prototype_methods_exported_functions_and_object_methods_are_symbols(mak
     assert callees(project, "dispatchRequest") == {("utils.forEach", "extracted")}
     # a plain `merge(1)` reaches the function, not the prototype's or the object's `merge`
     assert callees(project, "use") == {("merge", "extracted")}
+    assert callees(project, "Widget.handleClick") == {("Widget.save", "extracted")}
     answer = ask_project(project, "who calls dispatchRequest", now=NOW, limit=5)
     assert [e.fact.source.uri for e in answer.excerpts] == ["lib/core/Axios.js:5-7"]
 

@@ -1,7 +1,8 @@
 """JavaScript's functions that no declaration names (``tree_code``): a function assigned to a member
 (``Axios.prototype.request = function request(config) {…}``, ``Axios.create = (c) => …``,
 ``module.exports = function dispatchRequest(…)``, ``exports.merge = function (…)``) and the methods of
-an object a ``const`` binds (``const utils = { merge: function (a, b) {…}, forEach(obj, fn) {…} }``).
+an object a ``const`` binds (``const utils = { merge: function (a, b) {…}, forEach(obj, fn) {…} }``),
+and a class's fields holding a function (``handleClick = (e) => {…}``).
 Older code and libraries write most of their functions so; each becomes a symbol, its calls its own."""
 
 from __future__ import annotations
@@ -36,6 +37,16 @@ def assigned_name(statement: Any) -> str | None:
     for exported in _EXPORTS:
         target = target.removeprefix(exported + ".")
     return target.replace(".prototype.", ".")
+
+
+def field_function_name(field: Any) -> str | None:
+    """The name of a class field holding a function (``handleClick = (e) => {…}``, React's way of
+    binding a handler; ``static make = function () {…}``); None for any other field."""
+    value = field.child_by_field_name("value")
+    name = field.child_by_field_name("name" if field.type == "public_field_definition" else "property")
+    if value is None or value.type not in FUNCTION_VALUES or name is None:
+        return None
+    return node_text(name) if name.type in ("property_identifier", "private_property_identifier") else None
 
 
 def object_methods(value: Any) -> list[tuple[str, Any]]:

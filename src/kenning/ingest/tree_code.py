@@ -243,6 +243,11 @@ def _visit(
                         start, end = member.start_point[0] + 1, member.end_point[0] + 1
                         span = (member.start_byte, member.end_byte)
                         defs.append(_Def(f"{prefix}{node_text(name)}.{method}", "method", start, end, end, top, span))
+        elif kind_name in ("field_definition", "public_field_definition") and (
+            field := js_functions.field_function_name(child)
+        ):
+            start, end = child.start_point[0] + 1, child.end_point[0] + 1
+            defs.append(_Def(prefix + field, "method", start, end, end, top, (child.start_byte, child.end_byte)))
         elif kind_name == "expression_statement" and (assigned := js_functions.assigned_name(child)):
             start, end = child.start_point[0] + 1, child.end_point[0] + 1
             kind = "method" if "." in assigned else "function"  # ``Axios.prototype.request = function …``
