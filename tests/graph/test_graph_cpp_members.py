@@ -25,7 +25,8 @@ CPP = {
         "Status DBImpl::Write(int n) {\n  Flush();\n  cache_->Evict(n);\n  return Status();\n}\n\n"
         "Status DBImpl::Flush() {\n  name_.clear();\n  other_->Evict(1);\n  return Status();\n}\n\n"
         "template <typename K>\nvoid SkipList<K>::Insert(const K& k) {\n  Flush();\n}\n\n"
-        "Status Open() {\n  DBImpl* impl = nullptr;\n  impl->cache_->Evict(2);\n  return Status();\n}\n\n"
+        "Status Open() {\n  DBImpl* impl = new DBImpl();\n  impl->cache_->Evict(2);\n  return Status();\n}\n\n"
+        "DBImpl::DBImpl() {\n}\n\n"
         "}  // namespace db\n"
     ),
     "db/table_cache.cc": "namespace db {\n\nvoid TableCache::Evict(int n) {\n}\n\n}  // namespace db\n",
@@ -61,8 +62,13 @@ def test_a_member_defined_outside_its_class_is_the_class_s_method(make_project, 
     assert callees(project, "db.Repairer.Run") == {("db.Repairer.Flush", "extracted"), ("db.BuildTable", "extracted")}
     # `DBImpl impl; impl.Write(1);`: a local of a declared type, that type's method
     assert covering(project, "db.DBImpl.Write") == {("symbol", "db/write_test.cc", "extracted")}
-    # a member of a local of a declared type (`DBImpl* impl`; `impl->cache_`): the member's type
-    assert callees(project, "db.Open") == {("db.TableCache.Evict", "extracted")}
+    # a member of a local of a declared type (`DBImpl* impl`; `impl->cache_`): the member's type;
+    # `new DBImpl()` a call of the class and its constructor, one target (the class in the header)
+    assert callees(project, "db.Open") == {
+        ("db.TableCache.Evict", "extracted"),
+        ("db.DBImpl", "extracted"),
+        ("db.DBImpl.DBImpl", "extracted"),
+    }
     # a template's arguments are no part of the name; SkipList defines no Flush: a plain call,
     # which reaches the one of its own file
     assert callees(project, "db.SkipList.Insert") == {("db.DBImpl.Flush", "extracted")}

@@ -147,6 +147,8 @@ def narrow(
         plain = [c for c in cands if "." not in c[2]]
         if plain and len(plain) < len(cands):
             found, cands = Candidates(plain), plain
+    if not qualified and hint is None and len(cands) > 1 and _one_class(cands):
+        return cands, "extracted"  # ``new DBImpl()``: the class and its constructors, one target
     if hint is not None and hint.startswith(SELF_HINT):  # the caller's module, only for a self call
         module = module_of(src_path or "")
         classes = self_classes(hint, module)
@@ -163,6 +165,16 @@ def narrow(
         certain = not qualified or path == src_path or (hint and _inside(qualname, hint))
         return cands, "extracted" if certain else "heuristic"
     return _narrow_among(found, target, hint, qualified, src_path)
+
+
+def _one_class(cands: list) -> bool:
+    """Whether the candidates are one class and its constructors (Java's and C++'s, named as the
+    class: ``leveldb.DBImpl`` and ``leveldb.DBImpl.DBImpl``, the class in a header and the
+    constructor in its ``.cc``)."""
+    names = {qualname for _, _, qualname in cands}
+    cls = min(names, key=len)
+    constructor = f"{cls}.{cls.rpartition('.')[2]}"
+    return cls in names and names <= {cls, constructor} and len(names) == 2
 
 
 def _narrow_among(

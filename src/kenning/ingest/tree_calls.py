@@ -144,7 +144,8 @@ def call_refs(
         field = (owner, _own_field(receiver, language, self_var) or "") if receiver is not None else None
         # each hint below names a type: that type's method, else an attribute call
         if receiver is None:  # in Java, Ruby and C++ a method's bare call may be one on its own object
-            created = node.parent is not None and node.parent.type == "object_creation_expression"  # new K()
+            # ``new K()``: Java's, C++'s
+            created = node.parent is not None and node.parent.type in ("object_creation_expression", "new_expression")
             if owner in types and language in _IMPLICIT_SELF and not created:
                 hint = _class_hint(owner, bases)
         elif receiver.type in _SELF or spelled == self_var:

@@ -37,7 +37,9 @@ CALLS = {
 (object_creation_expression type: (type_identifier) @call)
 """,
     "c": _C,
-    "cpp": _C + "(call_expression function: (qualified_identifier scope: (_) @path name: (identifier) @method))",
+    "cpp": _C
+    + "(call_expression function: (qualified_identifier scope: (_) @path name: (identifier) @method))"
+    + "(new_expression type: (type_identifier) @call)",
     # Ruby: every identifier too, each a call unless a local (``ruby_names``: ``convert`` alone)
     "ruby": """
 (call !receiver method: (identifier) @call)
