@@ -15,6 +15,8 @@ from kenning.ingest.relations import SELF_HINT, self_classes
 from kenning.store.graph import Candidate, RefRow
 
 MAX_AMBIGUOUS = 5
+# Languages (families) whose constructors are named as their class (``Gson.Gson``, ``DBImpl::DBImpl``).
+_NAMED_CONSTRUCTORS = frozenset({"java", "c"})
 Key = tuple[str, str]  # (target kind, target) a node answers to
 
 
@@ -147,7 +149,13 @@ def narrow(
         plain = [c for c in cands if "." not in c[2]]
         if plain and len(plain) < len(cands):
             found, cands = Candidates(plain), plain
-    if not qualified and hint is None and len(cands) > 1 and _one_class(cands):
+    if (
+        not qualified
+        and hint is None
+        and 1 < len(cands) <= MAX_AMBIGUOUS
+        and family_of(src_path) in _NAMED_CONSTRUCTORS
+        and _one_class(cands)
+    ):
         return cands, "extracted"  # ``new DBImpl()``: the class and its constructors, one target
     if hint is not None and hint.startswith(SELF_HINT):  # the caller's module, only for a self call
         module = module_of(src_path or "")
