@@ -1,8 +1,8 @@
 """JavaScript's functions that no declaration names (parser ``code/6``, ``ingest/js_functions.py``): a
 prototype's methods (``Axios.prototype.request = function …``), a function assigned to
-``module.exports``, the methods of an object a ``const`` binds, a class's field holding a function —
-each a symbol whose calls are its own, on both engines; two on one line each keep a location of their
-own."""
+``module.exports`` (or an object of them), the methods of an object a ``const`` binds, a class's field
+holding a function — each a symbol whose calls are its own, on both engines; two on one line each keep
+a location of their own."""
 
 from __future__ import annotations
 
@@ -21,6 +21,9 @@ JS = {
     ),
     "lib/helpers/merge.js": "function merge(a) {\n  return a;\n}\n\nmodule.exports = merge;\n",
     "lib/use.js": "function use() {\n  return merge(1);\n}\n",
+    # a module exporting an object of functions, and a module using one
+    "lib/format.js": "module.exports = {\n  parse(text) {\n    return text;\n  },\n};\n",
+    "lib/load.js": "const { parse } = require('./format');\n\nfunction load() {\n  return parse('x');\n}\n",
     # a class field holding a function (React's bound handlers)
     "lib/widget.js": (
         "class Widget {\n  handleClick = (e) => {\n    this.save(e);\n  };\n\n  save(e) {\n    return e;\n  }\n}\n"
@@ -42,6 +45,7 @@ def test_prototype_methods_exported_functions_and_object_methods_are_symbols(mak
     # a plain `merge(1)` reaches the function, not the prototype's or the object's `merge`
     assert callees(project, "use") == {("merge", "extracted")}
     assert callees(project, "Widget.handleClick") == {("Widget.save", "extracted")}
+    assert callees(project, "load") == {("parse", "extracted")}  # `module.exports = { parse(text) {…} }`
     answer = ask_project(project, "who calls dispatchRequest", now=NOW, limit=5)
     assert [e.fact.source.uri for e in answer.excerpts] == ["lib/core/Axios.js:5-7"]
 

@@ -2,7 +2,8 @@
 (``Axios.prototype.request = function request(config) {…}``, ``Axios.create = (c) => …``,
 ``module.exports = function dispatchRequest(…)``, ``exports.merge = function (…)``) and the methods of
 an object a ``const`` binds (``const utils = { merge: function (a, b) {…}, forEach(obj, fn) {…} }``),
-and a class's fields holding a function (``handleClick = (e) => {…}``).
+a class's fields holding a function (``handleClick = (e) => {…}``), and the functions of an object a
+module exports whole (``module.exports = { parse(text) {…} }``: ``parse``).
 Older code and libraries write most of their functions so; each becomes a symbol, its calls its own."""
 
 from __future__ import annotations
@@ -37,6 +38,18 @@ def assigned_name(statement: Any) -> str | None:
     for exported in _EXPORTS:
         target = target.removeprefix(exported + ".")
     return target.replace(".prototype.", ".")
+
+
+def exported_object(statement: Any) -> Any | None:
+    """The object a module exports whole (``module.exports = { parse(text) {…}, stringify: … }``), whose
+    functions are the module's own (``parse``); None for any other statement."""
+    expression = next(iter(statement.named_children), None)
+    if expression is None or expression.type != "assignment_expression":
+        return None
+    left, right = expression.child_by_field_name("left"), expression.child_by_field_name("right")
+    if left is None or right is None or right.type != "object" or node_text(left) not in _EXPORTS:
+        return None
+    return right
 
 
 def field_function_name(field: Any) -> str | None:

@@ -248,6 +248,11 @@ def _visit(
         ):
             start, end = child.start_point[0] + 1, child.end_point[0] + 1
             defs.append(_Def(prefix + field, "method", start, end, end, top, (child.start_byte, child.end_byte)))
+        elif kind_name == "expression_statement" and (exported := js_functions.exported_object(child)) is not None:
+            for method, member in js_functions.object_methods(exported):  # the module's own functions
+                start, end = member.start_point[0] + 1, member.end_point[0] + 1
+                span = (member.start_byte, member.end_byte)
+                defs.append(_Def(prefix + method, "function", start, end, end, top, span))
         elif kind_name == "expression_statement" and (assigned := js_functions.assigned_name(child)):
             start, end = child.start_point[0] + 1, child.end_point[0] + 1
             kind = "method" if "." in assigned else "function"  # ``Axios.prototype.request = function …``
