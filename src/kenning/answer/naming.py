@@ -70,16 +70,22 @@ class Start:
 def resolve(conn: Connection, text: str) -> list[Node]:
     """The nodes one typed name stands for (``kenning graph`` arguments): exact, case kept first;
     ``DBImpl::Write`` as ``DBImpl.Write``."""
-    rows, _ = graph_lookup.exact_nodes(conn, text.replace("::", ".") if _SCOPED.fullmatch(text.strip()) else text)
+    rows, _ = graph_lookup.exact_nodes(conn, _dotted(text.strip()))
     return [Node(*r) for r in rows]
+
+
+def _dotted(text: str) -> str:
+    """``text`` with a C++ or Rust path written as its symbol's dotted name (``DBImpl::Write`` →
+    ``DBImpl.Write``); any other text as it is."""
+    return text.replace("::", ".") if _SCOPED.fullmatch(text) else text
 
 
 def typed_names(question: str) -> list[str]:
     """What the question types as a name: quoted or backticked text, then code-shaped words
     (``drain()`` included; paths and dotted names first, longer first; ``A::b`` as ``A.b``)."""
     texts = [next(g for g in m.groups() if g) for m in _QUOTED.finditer(question)]
-    texts = [t.replace("::", ".") if _SCOPED.fullmatch(t) else t for t in texts]
-    scoped = [m.replace("::", ".") for m in _SCOPED.findall(_QUOTED.sub(" ", question))]
+    texts = [_dotted(t) for t in texts]
+    scoped = [_dotted(m) for m in _SCOPED.findall(_QUOTED.sub(" ", question))]
     shaped = scoped + [t.removesuffix("()") for t in _tokens(question, calls=True) if _CODE_SHAPE.search(t)]
     shaped.sort(key=lambda t: ("/" not in t and "." not in t, -len(t)))
     return texts + shaped

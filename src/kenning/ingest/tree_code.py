@@ -153,7 +153,8 @@ def parse_code_relations(text: str, path: str) -> tuple[list[Chunk], Relations |
         while end > d.start and not lines[end - 1].strip():
             end -= 1
         # two definitions on one line (``{ merge: function () {…}, forEach() {…} }``): the second's
-        # URI names it (``:5-5#utils.forEach``), each excerpt its own (``graph.build`` finds it so)
+        # URI names it (``:5-5#utils.forEach``); their text is one, so they are one excerpt, each
+        # with a location of its own
         anchor = f":{d.start}-{end}#{d.qualname}" if (d.start, end) in ranges else f":{d.start}-{end}"
         ranges.add((d.start, end))
         title = " ".join(lines[_signature_line(lines, d.start, end) - 1].split())[:200] or d.qualname
@@ -235,32 +236,30 @@ def _visit(
                 value = decl.child_by_field_name("value")
                 name = decl.child_by_field_name("name")
                 if value is not None and value.type in js_functions.FUNCTION_VALUES and name is not None:
-                    start, end = child.start_point[0] + 1, child.end_point[0] + 1
-                    span = (child.start_byte, child.end_byte)
-                    defs.append(_Def(prefix + node_text(name), "function", start, end, end, top, span))
+                    defs.append(_leaf(child, prefix + node_text(name), "function", top))
                 elif value is not None and value.type == "object" and name is not None:  # ``const utils = {…}``
                     for method, member in js_functions.object_methods(value):
-                        start, end = member.start_point[0] + 1, member.end_point[0] + 1
-                        span = (member.start_byte, member.end_byte)
-                        defs.append(_Def(f"{prefix}{node_text(name)}.{method}", "method", start, end, end, top, span))
+                        defs.append(_leaf(member, f"{prefix}{node_text(name)}.{method}", "method", top))
         elif kind_name in ("field_definition", "public_field_definition") and (
             field := js_functions.field_function_name(child)
         ):
-            start, end = child.start_point[0] + 1, child.end_point[0] + 1
-            defs.append(_Def(prefix + field, "method", start, end, end, top, (child.start_byte, child.end_byte)))
+            defs.append(_leaf(child, prefix + field, "method", top))
         elif kind_name == "expression_statement" and (exported := js_functions.exported_object(child)) is not None:
             for method, member in js_functions.object_methods(exported):  # the module's own functions
-                start, end = member.start_point[0] + 1, member.end_point[0] + 1
-                span = (member.start_byte, member.end_byte)
-                defs.append(_Def(prefix + method, "function", start, end, end, top, span))
+                defs.append(_leaf(member, prefix + method, "function", top))
         elif kind_name == "expression_statement" and (assigned := js_functions.assigned_name(child)):
-            start, end = child.start_point[0] + 1, child.end_point[0] + 1
-            kind = "method" if "." in assigned else "function"  # ``Axios.prototype.request = function …``
-            defs.append(_Def(prefix + assigned, kind, start, end, end, top, (child.start_byte, child.end_byte)))
+            # ``Axios.prototype.request = function …``: a method of ``Axios``
+            defs.append(_leaf(child, prefix + assigned, "method" if "." in assigned else "function", top))
         elif kind_name in _TRANSPARENT:
             _visit(child, prefix, in_container, top, defs, imports, path)
         else:
             imports += _imports(child, path)
+
+
+def _leaf(node: Any, qualname: str, kind: str, top: bool) -> _Def:
+    """A definition with no members, over ``node``'s lines and bytes."""
+    start, end = node.start_point[0] + 1, node.end_point[0] + 1
+    return _Def(qualname, kind, start, end, end, top, (node.start_byte, node.end_byte))
 
 
 def _name(node: Any) -> str | None:
