@@ -239,7 +239,7 @@ TYPED = {
         "void f(VersionEdit* edit, const Options& o, port::CondVar* cv, const std::string& s) {\n"
         "  Table* t = nullptr;\n  Status st;\n  auto a = g();\n  std::vector<int> v;\n"
         "  edit->SetLog(1);\n  o.Check();\n  cv->Signal();\n  s.size();\n  t->Get();\n  st.ok();\n"
-        "  a->Go();\n  v.size();\n}\n",
+        "  a->Go();\n  v.size();\n  SkipList<Key> sl;\n  sl.Insert(1);\n}\n",
         {
             ("SetLog", "self:.VersionEdit"),
             ("Check", "self:.Options"),
@@ -247,6 +247,7 @@ TYPED = {
             ("Get", "self:.Table"),
             ("ok", "self:.Status"),
             ("Go", None),
+            ("Insert", "self:.SkipList"),  # a template's type by its own name
         },
     ),
 }
@@ -291,10 +292,17 @@ FIELDS = {
     # ``this``; the standard library's (``std::string``, ``std::vector<T>``) no reference at all
     "db/r.cc": (
         "class R {\n  TableCache* cache_;\n  Options opts_;\n  ns::Env& env_;\n  std::string name_;\n"
-        "  std::vector<int> ids_;\n  void Run() {\n    cache_->Evict(1);\n    opts_.Clear();\n"
-        "    this->env_->Sync();\n    other->Go();\n    name_.size();\n    ids_.clear();\n  }\n};\n",
+        "  std::vector<int> ids_;\n  SkipList<K> list_;\n  void Run() {\n    cache_->Evict(1);\n"
+        "    opts_.Clear();\n    this->env_->Sync();\n    other->Go();\n    name_.size();\n    ids_.clear();\n"
+        "    list_.Insert(1);\n  }\n};\n",
         # `other`, no field of this file's R: resolution asks the fields R's other files declare
-        {("Evict", "self:.TableCache"), ("Clear", "self:.Options"), ("Sync", "self:.Env"), ("Go", "field:R other")},
+        {
+            ("Evict", "self:.TableCache"),
+            ("Clear", "self:.Options"),
+            ("Sync", "self:.Env"),
+            ("Go", "field:R other"),
+            ("Insert", "self:.SkipList"),
+        },
     ),
 }
 

@@ -83,12 +83,17 @@ _CPP_NAME = (
     "[(identifier) @bound (pointer_declarator declarator: (identifier) @bound)"
     " (reference_declarator (identifier) @bound)]"
 )
-# A C++ type by its name, or its namespace's (``@bound_package``: ``std::string``, ``port::Mutex``), a
-# template's by its own (``std::vector<int>``)
-_CPP_TYPE_NAME = "[(type_identifier) @bound_type (template_type name: (type_identifier) @bound_type)]"
-_CPP_TYPE = (
-    f"[{_CPP_TYPE_NAME} (qualified_identifier scope: (namespace_identifier) @bound_package name: {_CPP_TYPE_NAME})]"
-)
+
+
+def _cpp_type(capture: str) -> str:
+    """A C++ type by its name (``@<capture>_type``) and its namespace's (``@<capture>_package``:
+    ``std::string``, ``port::Mutex``), a template's by its own (``std::vector<int>``)."""
+    names = f"(type_identifier) @{capture}_type (template_type name: (type_identifier) @{capture}_type)"
+    # one flat alternation: a nested one (``[[a b] c]``) matched no template's field here
+    return f"[{names} (qualified_identifier scope: (namespace_identifier) @{capture}_package name: [{names}])]"
+
+
+_CPP_TYPE = _cpp_type("bound")
 TYPED = {
     "javascript": _JS_TYPED,
     "typescript": _JS_TYPED + _TS_TYPED,
@@ -157,11 +162,9 @@ FIELDS = {
   type: [(type_identifier) @field_type (reference_type type: (type_identifier) @field_type)])
 """,
     # C++: ``TableCache* table_cache_;``, ``Options options_;``, ``port::Mutex mu_;`` (``@field_package``)
-    "cpp": """
+    "cpp": f"""
 (field_declaration
-  type: [(type_identifier) @field_type (template_type name: (type_identifier) @field_type)
-         (qualified_identifier scope: (namespace_identifier) @field_package
-           name: [(type_identifier) @field_type (template_type name: (type_identifier) @field_type)])]
+  type: {_cpp_type("field")}
   declarator: [(field_identifier) @field
                (pointer_declarator declarator: (field_identifier) @field)
                (reference_declarator (field_identifier) @field)])
