@@ -15,9 +15,10 @@ from kenning.answer.search import SearchOptions, search_conn
 from kenning.search.query import parse
 from kenning.search.ranker import FILE_REPEAT_FACTOR, PER_FILE
 
-# A changelog whose every entry repeats the question's words, and the module that does the work,
-# which says them once: on the words alone the changelog fills the first page.
-CHANGELOG = "# Changelog\n\n" + "\n\n".join(
+# A page of notes whose every entry repeats the question's words, and the module that does the work,
+# which says them once: on the words alone the notes fill the first page. (Not a changelog: its
+# excerpts weigh half for such a question, test_history_docs.py.)
+NOTES = "# Notes\n\n" + "\n\n".join(
     f"## 0.{n}.0\n\n- Proxy settings from environment variables: fix {n} for proxy environment variables.\n"
     for n in range(12)
 )
@@ -39,16 +40,16 @@ def _files(answer: dict) -> list[str]:
 
 
 def test_ask_shows_another_file_where_search_shows_one(make_project, cli):
-    project = make_project({"CHANGELOG.md": CHANGELOG, "src/utils.py": UTILS})
+    project = make_project({"NOTES.md": NOTES, "src/utils.py": UTILS})
     resync(project)
     root = str(project.root)
     searched = cli("search", QUESTION, "--json", "--limit", "5", "--project", root).json()
-    assert _files(searched) == ["CHANGELOG.md"] * 5  # the engine's order: the changelog, page after page
+    assert _files(searched) == ["NOTES.md"] * 5  # the engine's order: the notes, page after page
     asked = cli("ask", QUESTION, "--json", "--limit", "5", "--explain", "--project", root).json()
     files = _files(asked)
-    assert files[:2] == ["CHANGELOG.md"] * 2 and "src/utils.py" in files
+    assert files[:2] == ["NOTES.md"] * 2 and "src/utils.py" in files
     weighed = [e for e in asked["excerpts"] if "file_repeat" in e["explain"].get("factors", {})]
-    assert weighed and all(e["source"]["uri"].startswith("CHANGELOG.md") for e in weighed)
+    assert weighed and all(e["source"]["uri"].startswith("NOTES.md") for e in weighed)
     third = weighed[0]["explain"]
     assert third["factors"]["file_repeat"] == FILE_REPEAT_FACTOR
     text = cli("ask", QUESTION, "--limit", "5", "--explain", "--project", root).out

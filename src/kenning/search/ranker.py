@@ -2,7 +2,8 @@
 the definition boost for typed code names, the test-file demotion (or, for a question that asks
 which tests cover something, the test-code boost), code at half weight for a question asking why,
 commits at half weight for one asking how something works, how to do something or where something
-is, and in an answer to a question a file's excerpts past ``PER_FILE`` weighed down in turn.
+is, changelogs and release notes at half weight for one not asking about history, and in an answer
+to a question a file's excerpts past ``PER_FILE`` weighed down in turn.
 ``search.serve`` feeds a :class:`Ranker` the engine's hits; ``search.hybrid`` its fused list."""
 
 from __future__ import annotations
@@ -18,6 +19,7 @@ from kenning.ingest.test_files import is_test_path
 from kenning.project import Project
 from kenning.records import Excerpt, Fact, Freshness, FreshnessState, Lifecycle
 from kenning.search import lexical
+from kenning.search.history import asks_history, is_history_path
 from kenning.search.options import SearchOptions, filters_of
 from kenning.search.query import ParsedQuery, typed_code_names
 from kenning.search.snippet import make_snippet
@@ -55,6 +57,9 @@ _EXPLAIN = re.compile(
     r"|\bexplain|\bexpliqu|\bou (?:est|sont|se trouve)\b"
     r"|\bcomment (?:fonctionnent|fonctionne|marchent|marche|est|sont|\w+(?:er|ir|re))\b"
 )
+# A question that does not ask about history wants the project as it is: a changelog's or release
+# notes' excerpts (``search.history``) weigh this much (docs/benchmarks.md, "historydocs").
+HISTORY_FACTOR = 0.5
 # An answer to a question (``ask``) keeps room for other files: one file's first ``PER_FILE``
 # excerpts keep their score, each further one weighs ``FILE_REPEAT_FACTOR`` times the one before
 # (a long CHANGELOG or one test module matching every word filled whole answers: docs/benchmarks.md,
@@ -95,8 +100,9 @@ class Ranker:
         demote_tests: bool = False,
         demote_code: bool = False,
         demote_commits: bool = False,
+        demote_history: bool = False,
     ) -> None:
-        self.demote_commits = demote_commits
+        self.demote_commits, self.demote_history = demote_commits, demote_history
         self.conn, self.project, self.terms, self.options, self.now = conn, project, terms, options, now
         self.prefer_tests = options.prefer_tests
         self.symbols, self.demote_tests, self.demote_code = symbols, demote_tests and not self.prefer_tests, demote_code
@@ -147,11 +153,14 @@ class Ranker:
         superseded = SUPERSEDED_FACTOR if fact.lifecycle is Lifecycle.SUPERSEDED else 1.0
         definition = DEFINITION_BOOST if self.symbols and _defines(fact, self.symbols) else 1.0
         test_file = 1.0
-        if (self.demote_tests or self.prefer_tests) and is_test_code(fact):
-            test_file = TEST_BOOST if self.prefer_tests else TEST_FACTOR
+        if self.prefer_tests and is_test_code(fact):
+            test_file = TEST_BOOST
+        elif self.demote_tests and _in_test_files(fact):
+            test_file = TEST_FACTOR
         why_code = WHY_CODE_FACTOR if self.demote_code and fact.type == "code" else 1.0
         how_commit = EXPLAIN_COMMIT_FACTOR if self.demote_commits and fact.type == "commit" else 1.0
-        factor = freshness * superseded * definition * test_file * why_code * how_commit
+        history = HISTORY_FACTOR if self.demote_history and _is_history(fact) else 1.0
+        factor = freshness * superseded * definition * test_file * why_code * how_commit * history
         explain = None
         if self.options.explain:  # the product, and each factor that moved the score
             named = {
@@ -161,6 +170,7 @@ class Ranker:
                 "test_file": test_file,
                 "why_code": why_code,
                 "how_commit": how_commit,
+                "history": history,
             }
             explain = {**hit.explain, "factor": factor, "factors": {k: v for k, v in named.items() if v != 1.0}}
         insort(self.scored, (hit.tier, hit.score * factor, order, fact, fresh, explain), key=_rank_key)
@@ -248,6 +258,7 @@ def query_ranker(
     words = re.findall(r"\w+", parsed.text.lower())
     why = parsed.syntax == "natural" and not symbols and not _WHY_WORDS.isdisjoint(words)
     explains = parsed.syntax == "natural" and not symbols and not why and explanation(parsed.text)
+    history = parsed.syntax == "natural" and not asks_history(parsed.text)
     return Ranker(
         conn,
         project,
@@ -258,6 +269,7 @@ def query_ranker(
         demote_tests=not about_tests,
         demote_code=why,
         demote_commits=explains,
+        demote_history=history,
     )
 
 
@@ -292,6 +304,18 @@ def _rank_key(scored: tuple[Any, ...]) -> tuple[int, float, int]:
 def file_of(fact: Fact) -> str:
     """The file of a file excerpt's source URI (``src/x.py:4-9`` → ``src/x.py``)."""
     return fact.source.uri.split("#", 1)[0].rsplit(":", 1)[0]
+
+
+def _is_history(fact: Fact) -> bool:
+    """Whether ``fact`` is prose from a changelog or release notes (``search.history``)."""
+    return fact.source.kind == "file" and fact.type != "code" and is_history_path(file_of(fact))
+
+
+def _in_test_files(fact: Fact) -> bool:
+    """Whether ``fact`` is read from a test file or a test folder: test code, and the fixtures
+    beside it (``tests/test_apps/cliapp/message.txt``: one line, "So long, and thanks for all the
+    fish.", ranked first for "how long does a request context live" on Flask)."""
+    return fact.source.kind == "file" and is_test_path(file_of(fact))
 
 
 def is_test_code(fact: Fact) -> bool:

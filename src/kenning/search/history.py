@@ -1,0 +1,49 @@
+"""A project's history in its files, and the questions that ask for it.
+
+A changelog (``CHANGELOG.md``, ``CHANGES.rst``, ``HISTORY``, ``NEWS``) or a folder of release notes
+(Django's ``docs/releases/4.2.txt``) names every feature the project ever touched, in the words of its
+docs and code: a question about a feature as it is now ("choose where sessions are stored", "enable
+HTTP/2") found those entries before the pages that explain it (docs/benchmarks.md, "historydocs"). A
+question that asks about history — when, why, what changed, what was added, removed, renamed or
+deprecated — wants them. Standard library only: search imports it (start-up time)."""
+
+from __future__ import annotations
+
+import posixpath
+import re
+
+from kenning.store.fold import unaccented
+
+_HISTORY_NAMES = frozenset(
+    {"changelog", "changes", "history", "news", "releases", "release-notes", "release_notes", "whatsnew", "whats-new"}
+)
+# A question about history (EN and FR, accents ignored). Only words that ask about the past: not
+# "change", "release" or "ajouter" (how to change, release or add something now), not "version"
+# ("add a version option"), not "since" ("since the request started"); "when" and "quand" only
+# opening the question or after "since" / "depuis" ("when was X added", not "raise an error when
+# the status is 404").
+_ASKS_HISTORY = re.compile(
+    r"^\W*(?:when|quand)\b|\b(?:since when|depuis quand|why|changed|changelog|added|removed|renamed"
+    r"|deprecat\w*|introduced|released|release notes|history|historical|breaking|upgrading|new in"
+    r"|pourquoi|changement\w*|(?:ajoute|supprime|renomme|deprecie|modifie|introduit)e?s?"
+    r"|historique|nouveaute\w*)\b"
+)
+
+_PROSE = frozenset({"", "md", "markdown", "rst", "txt", "adoc", "asciidoc"})
+
+
+def is_history_path(path: str) -> bool:
+    """True for a project-relative POSIX path of a changelog or of release notes: a prose file
+    (Markdown, reStructuredText, AsciiDoc, text or no extension) named ``CHANGELOG``, ``CHANGES``,
+    ``HISTORY``, ``NEWS``, ``RELEASES``… (any case), or in a folder so named
+    (``docs/releases/4.2.txt``); never code (``src/changes.py``)."""
+    folder, name = posixpath.split(path.lower())
+    stem, _, extension = name.rpartition(".") if "." in name else (name, "", "")
+    if extension not in _PROSE:
+        return False
+    return stem.split(".", 1)[0] in _HISTORY_NAMES or any(part in _HISTORY_NAMES for part in folder.split("/"))
+
+
+def asks_history(text: str) -> bool:
+    """Whether a question asks about the project's history (when, why, what changed …)."""
+    return _ASKS_HISTORY.search(unaccented(text)) is not None
