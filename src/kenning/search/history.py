@@ -5,7 +5,8 @@ A changelog (``CHANGELOG.md``, ``CHANGES.rst``, ``HISTORY``, ``NEWS``) or a fold
 docs and code: a question about a feature as it is now ("choose where sessions are stored", "enable
 HTTP/2") found those entries before the pages that explain it (docs/benchmarks.md, "historydocs"). A
 question that asks about history — when, why, what changed, what was added, removed, renamed or
-deprecated — wants them. Standard library only: search imports it (start-up time)."""
+deprecated — wants them, and the commit log (``search.ranker``: all three weigh half otherwise).
+Standard library only: search imports it (start-up time)."""
 
 from __future__ import annotations
 
@@ -21,9 +22,10 @@ _HISTORY_NAMES = frozenset(
 # "change", "release" or "ajouter" (how to change, release or add something now), not "version"
 # ("add a version option"), not "since" ("since the request started"); "when" and "quand" only
 # opening the question or after "since" / "depuis" ("when was X added", not "raise an error when
-# the status is 404").
+# the status is 404"); "change" only in the past ("how did X change", "comment a changé X").
 _ASKS_HISTORY = re.compile(
-    r"^\W*(?:when|quand)\b|\b(?:since when|depuis quand|why|changed|changelog|added|removed|renamed"
+    r"^\W*(?:when|quand)\b|\bdid\b.*\bchange\b|\b(?:a|ont|avait|avaient) (?:ete )?change\b"
+    r"|\b(?:since when|depuis quand|what'?s new|why|changed|changelog|added|removed|renamed"
     r"|deprecat\w*|introduced|released|release notes|history|historical|breaking|upgrading|new in"
     r"|pourquoi|changement\w*|(?:ajoute|supprime|renomme|deprecie|modifie|introduit)e?s?"
     r"|historique|nouveaute\w*)\b"

@@ -1,9 +1,8 @@
 """The ranking features above the engine's score: freshness demotion, superseded half weight,
 the definition boost for typed code names, the test-file demotion (or, for a question that asks
 which tests cover something, the test-code boost), code at half weight for a question asking why,
-commits at half weight for one asking how something works, how to do something or where something
-is, changelogs and release notes at half weight for one not asking about history, and in an answer
-to a question a file's excerpts past ``PER_FILE`` weighed down in turn.
+commits, changelogs and release notes at half weight for one not asking about history, and in an
+answer to a question a file's excerpts past ``PER_FILE`` weighed down in turn.
 ``search.serve`` feeds a :class:`Ranker` the engine's hits; ``search.hybrid`` its fused list."""
 
 from __future__ import annotations
@@ -24,7 +23,6 @@ from kenning.search.options import SearchOptions, filters_of
 from kenning.search.query import ParsedQuery, typed_code_names
 from kenning.search.snippet import make_snippet
 from kenning.store import facts as fact_store
-from kenning.store.fold import unaccented
 from kenning.store.handle import Connection
 
 TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (start-up time)
@@ -43,22 +41,12 @@ _TEST_WORDS = frozenset(
 # before code, whose signatures repeat the question's words (``follow_redirects: bool = …``).
 WHY_CODE_FACTOR = 0.5
 _WHY_WORDS = frozenset({"why", "pourquoi", "rationale"})
-# A question about the tree as it is — how something works ("how does the router work", "explain
-# X", "comment fonctionne X"), how to do something ("how do I set a timeout", "how to use a proxy",
-# "comment utiliser un proxy") or where something is ("where is the retry logic", "où est gérée
-# l'authentification") — naming no code, wants the docs and the code: a commit message tells what
-# changed, and on a project with a long history its short messages crowd them out (docs/benchmarks.md,
-# "clickwalk" for how it works, "walk4" for how to and where, measured on httpx's 1,522 commits).
-# Code keeps its weight: weighing it down lost the code that answers on click ("how does option
-# parsing work"). "how did X change", "when was X added", "why X" ask for history: not matched.
-EXPLAIN_COMMIT_FACTOR = 0.5
-_EXPLAIN = re.compile(
-    r"\bhow (?:does|do|is|are|to|can|could|should)\b|\bwhere(?:'s| (?:is|are|does|do|can|should)\b)"
-    r"|\bexplain|\bexpliqu|\bou (?:est|sont|se trouve)\b"
-    r"|\bcomment (?:fonctionnent|fonctionne|marchent|marche|est|sont|\w+(?:er|ir|re))\b"
-)
-# A question that does not ask about history wants the project as it is: a changelog's or release
-# notes' excerpts (``search.history``) weigh this much (docs/benchmarks.md, "historydocs").
+# A question that does not ask about history (``search.history``: when, why, what changed …) wants
+# the project as it is: commit messages and the excerpts of changelogs and release notes, which say
+# what changed in the words of the docs and code that answer, weigh this much. On a long history
+# they crowded those out (httpx's 1,522 commits: docs/benchmarks.md, "clickwalk", "walk4", where
+# commits weighed half for "how does", "how to" and "where is" questions only; "historydocs", where
+# every question not about history took the rule).
 HISTORY_FACTOR = 0.5
 # An answer to a question (``ask``) keeps room for other files: one file's first ``PER_FILE``
 # excerpts keep their score, each further one weighs ``FILE_REPEAT_FACTOR`` times the one before
@@ -78,8 +66,8 @@ class Ranker:
     that mention it most; with ``demote_tests`` (a query that does not speak of tests), test
     files' excerpts at half weight (they repeat the words of the code they test); with
     ``options.prefer_tests`` (the words of "which tests cover X"), test code at ``TEST_BOOST``
-    instead, never demoted; with ``demote_code`` (a why question) code, with ``demote_commits``
-    (a question asking how something works, how to do it or where it is) commits, at half weight. A hit not
+    instead, never demoted; with ``demote_code`` (a why question) code, with ``demote_history``
+    (a question not about history) commits, changelogs and release notes, at half weight. A hit not
     yet scored has a base score at most the last one's, so its final score is at most that
     times the largest factor (:meth:`settled`): the search deepens until none can pass the
     ``limit``-th, which makes the order of the answer independent of ``limit``.
@@ -99,10 +87,9 @@ class Ranker:
         symbols: frozenset[str] = frozenset(),
         demote_tests: bool = False,
         demote_code: bool = False,
-        demote_commits: bool = False,
         demote_history: bool = False,
     ) -> None:
-        self.demote_commits, self.demote_history = demote_commits, demote_history
+        self.demote_history = demote_history
         self.conn, self.project, self.terms, self.options, self.now = conn, project, terms, options, now
         self.prefer_tests = options.prefer_tests
         self.symbols, self.demote_tests, self.demote_code = symbols, demote_tests and not self.prefer_tests, demote_code
@@ -158,9 +145,8 @@ class Ranker:
         elif self.demote_tests and _in_test_files(fact):
             test_file = TEST_FACTOR
         why_code = WHY_CODE_FACTOR if self.demote_code and fact.type == "code" else 1.0
-        how_commit = EXPLAIN_COMMIT_FACTOR if self.demote_commits and fact.type == "commit" else 1.0
         history = HISTORY_FACTOR if self.demote_history and _is_history(fact) else 1.0
-        factor = freshness * superseded * definition * test_file * why_code * how_commit * history
+        factor = freshness * superseded * definition * test_file * why_code * history
         explain = None
         if self.options.explain:  # the product, and each factor that moved the score
             named = {
@@ -169,7 +155,6 @@ class Ranker:
                 "definition": definition,
                 "test_file": test_file,
                 "why_code": why_code,
-                "how_commit": how_commit,
                 "history": history,
             }
             explain = {**hit.explain, "factor": factor, "factors": {k: v for k, v in named.items() if v != 1.0}}
@@ -249,15 +234,14 @@ def query_ranker(
     """The :class:`Ranker` for ``parsed``, lexical or fused: the definitions of the code names it
     asks boosted (only where the scope holds code: otherwise there is nothing to boost, and the
     bound would rank three times as deep for nothing), test files demoted unless it speaks of tests,
-    code demoted when it asks why and names no code, commits when it asks how something works, how to
-    do something or where something is."""
+    code demoted when it asks why and names no code, commits, changelogs and release notes when it
+    does not ask about history."""
     symbols = typed_code_names(parsed)
     if symbols and not lexical.holds_code(conn, filters_of(options)):
         symbols = frozenset()
     about_tests = any(word in _TEST_WORDS for term in parsed.terms for word in re.split(r"[\W_]+", term))
     words = re.findall(r"\w+", parsed.text.lower())
     why = parsed.syntax == "natural" and not symbols and not _WHY_WORDS.isdisjoint(words)
-    explains = parsed.syntax == "natural" and not symbols and not why and explanation(parsed.text)
     history = parsed.syntax == "natural" and not asks_history(parsed.text)
     return Ranker(
         conn,
@@ -268,15 +252,8 @@ def query_ranker(
         symbols=symbols,
         demote_tests=not about_tests,
         demote_code=why,
-        demote_commits=explains,
         demote_history=history,
     )
-
-
-def explanation(text: str) -> bool:
-    """Whether ``text`` asks how something works, how to do something or where something is (EN or
-    FR, accents ignored: ``où`` reads ``ou``): a question about the tree as it is, not its history."""
-    return _EXPLAIN.search(unaccented(text)) is not None
 
 
 def rank_hits(
@@ -307,7 +284,9 @@ def file_of(fact: Fact) -> str:
 
 
 def _is_history(fact: Fact) -> bool:
-    """Whether ``fact`` is prose from a changelog or release notes (``search.history``)."""
+    """Whether ``fact`` is a commit, or prose from a changelog or release notes (``search.history``)."""
+    if fact.type == "commit":
+        return True
     return fact.source.kind == "file" and fact.type != "code" and is_history_path(file_of(fact))
 
 

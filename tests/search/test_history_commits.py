@@ -1,0 +1,81 @@
+"""Commit messages say what changed, in the words of the docs and code that answer a question about
+the project as it is: for a question that does not ask about history they weigh half, like a
+changelog's entries (``search.history``), so a project with a long history does not answer it
+with its log (branches clickwalk, walk4, historydocs); a question about history keeps them whole."""
+
+from __future__ import annotations
+
+import pytest
+
+from conftest import NOW, commit_all, resync
+from kenning.answer.search import search_project
+from kenning.search.ranker import HISTORY_FACTOR
+from kenning.search.serve import SearchOptions
+
+DOC = (
+    "# Router\n\nHow the router works. The router reads each question and picks the mode that answers it: "
+    "an ordered table of rules, the first rule that matches decides, and a question with no cue goes to "
+    "the default rule (lexical search, or hybrid search when dense retrieval is installed).\n"
+)
+COMMITS = (
+    "router: the graph for who calls",
+    "router works on folded text",
+    "router: names the rule that matched",
+)
+
+
+@pytest.fixture
+def project(make_project):
+    topics = {f"docs/topic{i}.md": f"# Topic {i}\n\nCaches, queues and logs, part {i}.\n" for i in range(8)}
+    project = make_project({"docs/router.md": DOC, **topics}, name="routing")
+    commit_all(project.root, "Initial import")
+    for i, message in enumerate(COMMITS):
+        (project.root / f"notes{i}.txt").write_text(f"release note {i}\n")
+        commit_all(project.root, message)
+    resync(project)
+    return project
+
+
+def _commits_weigh_half(answer) -> bool:
+    commits = [e for e in answer.excerpts if e.fact.type == "commit"]
+    return bool(commits) and all(e.explain["factors"] == {"history": HISTORY_FACTOR} for e in commits)
+
+
+def test_a_question_asking_how_something_works_finds_the_explanation_before_the_commit_log(project):
+    plain = search_project(project, "router works", SearchOptions(syntax="fts"), now=NOW)
+    assert plain.excerpts[0].fact.type == "commit"  # the messages repeat the words most
+    for question in ("how does the router work", "router works", "comment fonctionne le router"):
+        answer = search_project(project, question, SearchOptions(explain=True), now=NOW)
+        assert answer.excerpts[0].fact.source.uri.startswith("docs/router.md"), [e.fact.title for e in answer.excerpts]
+        assert _commits_weigh_half(answer), question
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "how do I make the router pick the rule that matched",
+        "where is the router rule that matched",
+        "router rule that matched",
+    ],
+)
+def test_recipe_where_and_keyword_questions_find_the_doc_before_the_commit_log(project, question):
+    plain = search_project(project, "router rule that matched", SearchOptions(syntax="fts"), now=NOW)
+    assert plain.excerpts[0].fact.type == "commit"  # "router: names the rule that matched"
+    answer = search_project(project, question, SearchOptions(explain=True), now=NOW)
+    assert answer.excerpts[0].fact.source.uri.startswith("docs/router.md"), [e.fact.title for e in answer.excerpts]
+    assert _commits_weigh_half(answer)
+
+
+@pytest.mark.parametrize(
+    "question",
+    ["how did the router change", "when did the router change", "why does the router name the rule that matched"],
+)
+def test_history_questions_keep_the_commits_weight(project, question):
+    answer = search_project(project, question, SearchOptions(explain=True), now=NOW)
+    assert any(e.fact.type == "commit" for e in answer.excerpts)
+    assert all("history" not in e.explain["factors"] for e in answer.excerpts), question
+
+
+def test_fts_syntax_means_what_it_says(project):
+    answer = search_project(project, "router works", SearchOptions(syntax="fts", explain=True), now=NOW)
+    assert all("history" not in e.explain["factors"] for e in answer.excerpts)
