@@ -385,14 +385,14 @@ def test_reading_a_missing_fact_resource_is_an_error(make_project):
 def test_memory_index_keeps_room_for_other_files_where_memory_search_keeps_the_engines_order(make_project):
     """A question in words gets `ask`'s per-file weights (a file's third excerpt on weighs half);
     FTS5 syntax (memory_search) keeps the engine's order, as `kenning search` does."""
-    from search.test_per_file import CHANGELOG, QUESTION, UTILS
+    from search.test_per_file import NOTES, QUESTION, UTILS
 
-    project, _, server = setup(make_project, {"CHANGELOG.md": CHANGELOG, "src/utils.py": UTILS})
+    project, _, server = setup(make_project, {"NOTES.md": NOTES, "src/utils.py": UTILS})
 
     def files(result) -> list[str]:
         return [e["source"]["uri"].split("#")[0].split(":")[0] for e in result.structuredContent["excerpts"]]
 
     indexed = files(call(server, "memory_index", query=QUESTION, limit=5))
-    assert indexed[:2] == ["CHANGELOG.md"] * 2 and "src/utils.py" in indexed
+    assert indexed[:2] == ["NOTES.md"] * 2 and "src/utils.py" in indexed
     terms = " OR ".join(f'"{word}"' for word in QUESTION.split() if word != "from")
-    assert files(call(server, "memory_search", query=terms, limit=5)) == ["CHANGELOG.md"] * 5
+    assert files(call(server, "memory_search", query=terms, limit=5)) == ["NOTES.md"] * 5
