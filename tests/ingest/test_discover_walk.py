@@ -8,7 +8,7 @@ import os
 import subprocess
 from pathlib import Path
 
-from kenning.ingest.discover import _walk
+from kenning.ingest.discover import _walk, discover
 
 TREE = {
     ".gitignore": "*.log\nbuild/\n/only-top.md\n!keep.log\n",
@@ -40,7 +40,7 @@ def _write(root: Path) -> None:
 
 def test_the_walk_lists_what_git_lists_for_the_same_ignore_rules(tmp_path):
     _write(tmp_path)
-    listed, nested = _walk(tmp_path)
+    listed, nested, _ = _walk(tmp_path)
     subprocess.run(["git", "init", "-q", str(tmp_path)], check=True)
     git = subprocess.run(
         ["git", "-C", str(tmp_path), "ls-files", "-z", "--others", "--exclude-standard"],
@@ -63,8 +63,35 @@ def test_the_walk_finds_nested_projects_and_neither_follows_nor_lists_links_to_f
     os.symlink(tmp_path / "docs", tmp_path / "docs-link")
     os.symlink(tmp_path / "README.md", tmp_path / "readme-link.md")
     os.symlink(tmp_path / "missing.md", tmp_path / "broken.md")
-    listed, nested = _walk(tmp_path)
+    listed, nested, _ = _walk(tmp_path)
     assert nested == {"client"}
     assert "client/deal.md" in listed and "plain/p.md" in listed
     assert not any(rel.startswith(("docs-link", "client/.kenning", "plain/.kenning")) for rel in listed)
     assert "readme-link.md" in listed and "broken.md" in listed  # judged by discover: link rules
+
+
+def test_the_walk_leaves_out_installed_packages_caches_and_virtual_environments(tmp_path, make_project):
+    """Outside git, a folder of other people's code or a tool's output is not walked, and counted;
+    a folder that only shares a venv's usual name is walked (a venv is known by its pyvenv.cfg)."""
+    project = make_project(
+        {
+            "app.py": "x = 1\n",
+            "node_modules/left-pad/index.js": "module.exports = 1;\n",
+            "web/node_modules/react/index.js": "module.exports = 2;\n",
+            "src/__pycache__/app.md": "# cached\n",
+            "demo.egg-info/SOURCES.txt": "app.py\n",
+            ".venv/pyvenv.cfg": "home = /usr/bin\n",
+            ".venv/lib/site.py": "y = 2\n",
+            "tools/py/pyvenv.cfg": "home = /usr/bin\n",
+            "tools/py/lib/os.py": "z = 3\n",
+            "env/settings.py": "DEBUG = True\n",  # no pyvenv.cfg: the project's own folder
+        },
+        name="plain",
+    )
+    listed, _, dependencies = _walk(project.root)
+    assert [p for p in listed if not p.startswith(".kenning/")] == ["app.py", "env/settings.py"]
+    assert dependencies == 6
+    found = discover(project)
+    assert found.method == "walk"
+    assert sorted(c.path for c in found.candidates) == ["app.py", "env/settings.py"]
+    assert found.skipped["dependency_folder"] == 6

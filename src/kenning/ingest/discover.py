@@ -22,6 +22,28 @@ from kenning.ingest.parsers import parser_for
 from kenning.project import CONFIG_NAME, STATE_DIR, Project
 
 ALWAYS_IGNORED_DIRS = {STATE_DIR, ".git", ".hg", ".svn"}
+# Outside git, folders that hold other people's code or a tool's output, never the project's own
+# files, are not walked (in a git repository, git's listing decides): installed packages, caches,
+# build metadata, and a virtual environment (a folder holding ``pyvenv.cfg``, whatever its name).
+# A project folder without git or ``.gitignore`` otherwise indexed its ``node_modules`` or
+# ``.venv`` (tens of thousands of files) and answered from them. Counted as
+# ``dependency_folder``, one per folder (its files are never listed).
+DEPENDENCY_DIRS = frozenset(
+    {
+        "node_modules",
+        "bower_components",
+        "__pycache__",
+        ".tox",
+        ".nox",
+        ".eggs",
+        ".mypy_cache",
+        ".pytest_cache",
+        ".ruff_cache",
+        ".gradle",
+        ".terraform",
+    }
+)
+_VENV_MARKER = "pyvenv.cfg"
 # A path is stored, cited and printed as text: a name that is not valid UTF-8 (kept by the
 # file system as bytes, decoded here with surrogate escapes) or that holds a control character
 # (a newline would split a citation or a report line) is skipped with a reason, never indexed.
@@ -81,7 +103,9 @@ def discover(project: Project) -> Discovery:
     if listed is not None:
         paths, nested = listed, nested_projects(root, listed)
     else:
-        paths, nested = _walk(root)
+        paths, nested, dependencies = _walk(root)
+        if dependencies:
+            result.skipped["dependency_folder"] = dependencies
     include = _spec(project.config.include)
     exclude = _spec(project.config.exclude)
     root_real = os.path.realpath(root)
@@ -198,13 +222,15 @@ def _git_files(root: Path) -> list[str] | None:
     return sorted({n for n in names if n})
 
 
-def _walk(root: Path) -> tuple[list[str], set[str]]:
-    """Every file below ``root``, honouring each directory's ``.gitignore``, and the folders
-    holding a project of their own (``.kenning/config.toml``). Links to directories are
-    neither followed nor listed. Each directory is read once with ``scandir``, whose entries
-    know their type: no further system call per directory or link test."""
+def _walk(root: Path) -> tuple[list[str], set[str], int]:
+    """Every file below ``root``, honouring each directory's ``.gitignore``, the folders
+    holding a project of their own (``.kenning/config.toml``), and how many dependency folders
+    (``DEPENDENCY_DIRS``, ``*.egg-info``, virtual environments) were left unwalked. Links to
+    directories are neither followed nor listed. Each directory is read once with ``scandir``,
+    whose entries know their type: no further system call per directory or link test."""
     found: list[str] = []
     nested: set[str] = set()
+    dependencies = 0
     pending: list[tuple[str, str, list[tuple[str, Matcher]]]] = [("", os.fspath(root), [])]
     while pending:
         rel_dir, abs_dir, specs = pending.pop()
@@ -222,6 +248,9 @@ def _walk(root: Path) -> tuple[list[str], set[str]]:
                 pass
         if rel_dir and STATE_DIR in names and os.path.isfile(os.path.join(abs_dir, STATE_DIR, CONFIG_NAME)):
             nested.add(rel_dir)
+        if rel_dir and _VENV_MARKER in names:
+            dependencies += 1
+            continue
         for entry in entries:
             rel = f"{rel_dir}/{entry.name}" if rel_dir else entry.name
             try:
@@ -232,8 +261,11 @@ def _walk(root: Path) -> tuple[list[str], set[str]]:
                 if not _ignored(specs, rel, False):
                     found.append(rel)
             elif entry.name not in ALWAYS_IGNORED_DIRS and not entry.is_symlink() and not _ignored(specs, rel, True):
-                pending.append((rel, entry.path, specs))
-    return sorted(found), nested
+                if entry.name in DEPENDENCY_DIRS or entry.name.endswith(".egg-info"):
+                    dependencies += 1  # never listed
+                else:
+                    pending.append((rel, entry.path, specs))
+    return sorted(found), nested, dependencies
 
 
 def _ignored(specs: list[tuple[str, Matcher]], rel: str, is_dir: bool) -> bool:
