@@ -60,8 +60,10 @@ _BY_SUFFIX = {
 # that reads as C++ is read as C++, an export macro (``class LEVELDB_EXPORT Slice``) hides no class,
 # C++'s typed parameters, locals and fields type the calls on them (``std::`` types: no reference);
 # JavaScript's prototype methods, functions assigned to ``module.exports`` and an object's methods
-# are symbols (``js_functions``); a definition is titled by its signature, not its annotations.
-_TREE_SITTER = "code/6"
+# are symbols (``js_functions``); a definition is titled by its signature, not its annotations;
+# an ``export default { run() {} }`` object's functions and Ruby's ``attr_reader :name`` (``attr_writer``,
+# ``attr_accessor``) methods are symbols.
+_TREE_SITTER = "code/7"
 _BY_SUFFIX.update(
     {
         suffix: _TREE_SITTER

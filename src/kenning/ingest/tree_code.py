@@ -247,6 +247,12 @@ def _visit(
         elif kind_name == "expression_statement" and (exported := js_functions.exported_object(child)) is not None:
             for method, member in js_functions.object_methods(exported):  # the module's own functions
                 defs.append(_leaf(member, prefix + method, "function", top))
+        elif kind_name == "object" and node.type == "export_statement":  # ``export default { run() {…} }``
+            for method, member in js_functions.object_methods(child):
+                defs.append(_leaf(member, prefix + method, "function", top))
+        elif kind_name == "call" and in_container and (attributes := _ruby_attributes(child)):
+            for attribute in attributes:  # ``attr_reader :name``: the methods it defines, on its line
+                defs.append(_leaf(child, prefix + attribute, "method", top))
         elif kind_name == "expression_statement" and (assigned := js_functions.assigned_name(child)):
             # ``Axios.prototype.request = function …``: a method of ``Axios``
             defs.append(_leaf(child, prefix + assigned, "method" if "." in assigned else "function", top))
@@ -254,6 +260,22 @@ def _visit(
             _visit(child, prefix, in_container, top, defs, imports, path)
         else:
             imports += _imports(child, path)
+
+
+# Ruby's attribute methods, by the call that defines them: the reader ``name``, the writer ``name=``.
+_RUBY_ATTRIBUTES = {"attr_reader": ("",), "attr": ("",), "attr_writer": ("=",), "attr_accessor": ("", "=")}
+
+
+def _ruby_attributes(node: Any) -> list[str]:
+    """The methods a Ruby ``attr_reader :a, :b`` (``attr_writer``, ``attr_accessor``, ``attr``)
+    written in a class or module body defines; none for any other call."""
+    method = node.child_by_field_name("method")
+    suffixes = _RUBY_ATTRIBUTES.get(node_text(method)) if method is not None else None
+    arguments = node.child_by_field_name("arguments")
+    if suffixes is None or arguments is None or node.child_by_field_name("receiver") is not None:
+        return []
+    names = [node_text(a).lstrip(":") for a in arguments.named_children if a.type == "simple_symbol"]
+    return [name + suffix for name in names for suffix in suffixes]
 
 
 def _leaf(node: Any, qualname: str, kind: str, top: bool) -> _Def:
