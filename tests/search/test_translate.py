@@ -146,3 +146,4 @@ def test_the_glossary_ships_with_the_package_and_reads_every_line():
     assert table[("mot", "de", "passe")].glosses == ("password",)
     assert table[("delai", "attente")].glosses == ("timeout",)
     assert table[("file",)].french_only and table[("active",)].french_only and not table[("fichier",)].french_only
+    assert table[("traduction",)].glosses == ("translation",) and table[("brut",)].french_only  # 2026-12-04
