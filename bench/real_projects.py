@@ -18,7 +18,8 @@ history rather than from the unpacking), then runs the real command line:
   configuration as ``kenning init`` wrote it (dense on when the extra is installed);
 - ``kenning ask QUESTION --json --limit 5`` for each question of ``bench/questions/NAME.jsonl``:
   recall@5 is the share of questions with at least one expected file among the files of the
-  top 5 excerpts, MRR the mean of 1/rank of the first such excerpt.
+  top 5 excerpts, MRR the mean of 1/rank of the first such excerpt. An expected entry with an
+  anchor (``site/content/user_guide.md#required-flags``) names that section alone (or its parts).
 
 The questions were written by reading each project's documentation and source tree (the
 files that answer them named by hand), never from kenning's output. Targets (issue 13):
@@ -51,9 +52,12 @@ languages, read from a clone at a pinned commit (``CLONES``): ``bench/questions/
 (20, Java), ``asciidoctor.calls.jsonl`` (15, Ruby) and ``ripgrep.calls.jsonl`` (16, Rust), the callers
 and tests found with grep in the source, e.g. ``--projects cobra --clone https://github.com/spf13/cobra
 --set calls --level 0`` (docs/benchmarks.md, "treecalls", "cppmembers").
-``--set docs`` on ``asciidoctor`` (``bench/questions/asciidoctor.docs.jsonl``, 20) asks how-to and
-what-is questions of its AsciiDoc documentation (``docs/modules/*/pages/*.adoc``), written from
-reading those pages (docs/benchmarks.md, "asciidoc").
+``--set docs`` asks how-to and what-is questions of a project's documentation: on ``cobra``
+(``bench/questions/cobra.docs.jsonl``, 22) of its Markdown user guide, one long page, by section, and
+the Go files that implement it, written from the guide's headings and cobra's API before the first
+run (docs/benchmarks.md, "cobradocs"); on ``asciidoctor`` (``bench/questions/asciidoctor.docs.jsonl``,
+20) of its AsciiDoc pages (``docs/modules/*/pages/*.adoc``), written from reading those pages
+(docs/benchmarks.md, "asciidoc").
 ``bench/questions/click.jsonl`` (40, branch clickwalk) mixes both kinds on click 8.1.7 (docs/*.rst,
 src/click/, tests/): what X does, where X is defined, who calls X, which tests cover X, imports,
 why (docs/why.rst), how to configure Y, explanation questions ("how does X work"), paraphrases,
@@ -202,6 +206,19 @@ def file_of(uri: str) -> str:
     return uri
 
 
+def hit(uris: list[str], expected: set[str]) -> bool:
+    """Whether an excerpt's URIs (its source's and its locations') hold an expected entry: a file
+    (any excerpt of it), or a section named with its anchor (``docs/guide.md#required-flags``:
+    that section, or one of its parts, ``#required-flags-part-2``)."""
+    for entry in expected:
+        if "#" not in entry:
+            if any(file_of(uri) == entry for uri in uris):
+                return True
+        elif any(uri == entry or uri.startswith(f"{entry}-part-") for uri in uris):
+            return True
+    return False
+
+
 def ask_all(
     root: Path, name: str, env: dict[str, str], question_set: str = "", plain: bool = False
 ) -> tuple[dict[str, object], list[dict[str, object]]]:
@@ -228,10 +245,14 @@ def ask_all(
         rank = None
         files = []
         for i, excerpt in enumerate(answer.get("excerpts", [])[:5], 1):
-            uris = [excerpt["source"]["uri"], *(loc.get("uri", "") for loc in excerpt.get("locations") or [])]
-            paths = {file_of(u) for u in uris if u}
+            uris = [
+                u
+                for u in (excerpt["source"]["uri"], *(loc.get("uri", "") for loc in excerpt.get("locations") or []))
+                if u
+            ]
+            paths = {file_of(u) for u in uris}
             files.append(sorted(paths)[0] if paths else "?")
-            if rank is None and paths & expected:
+            if rank is None and hit(uris, expected):
                 rank = i
         ranks.append({"question": row["question"], "rank": rank, "notes": answer.get("notes") or []})
         if rank:
@@ -279,7 +300,7 @@ def main() -> int:
         "--set",
         default="",
         help="ask bench/questions/NAME.SET.jsonl (walk: httpx, flask, django; fr: django, flask; calls: cobra, ky; "
-        "docs: asciidoctor)",
+        "docs: asciidoctor, cobra)",
     )
     args = parser.parse_args()
     env = {**os.environ, "KENNING_HOME": str(args.work / "home")}
