@@ -98,6 +98,7 @@ CLONES = {
     "leveldb": "78a352f47ed6c1e9d750545e9b242289185b87e1",  # github.com/google/leveldb (C++)
     "gson": "9835b6f90192f79cdf5300c528fc6212455fb6c1",  # github.com/google/gson (Java)
     "ripgrep": "3fce3b5bb0236da2df6d99672afb8a719642eca7",  # github.com/BurntSushi/ripgrep (Rust)
+    "adrtools": "b3279baf9be2207d1a4f4bbd608fd0b591c72aee",  # github.com/npryce/adr-tools (ADRs, shell)
 }
 COMMIT_DATES = ("2023-03-14T10:00:00+00:00", "2023-11-02T15:30:00+00:00", "2024-06-20T09:15:00+00:00")
 

@@ -1,5 +1,5 @@
 """`parser_for` reads a path's suffix as `PurePosixPath.suffix` does (without building a path:
-a sync asks for every file), case-insensitively."""
+a sync asks for every file), case-insensitively, then a few whole names (`Makefile`)."""
 
 from __future__ import annotations
 
@@ -9,14 +9,15 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from kenning.ingest.parsers import _BY_SUFFIX, parser_for
+from kenning.ingest.parsers import _BY_NAME, _BY_SUFFIX, parser_for
 
 NAMES = ["a.py", "dir/a.PY", "x/.bashrc", "a.", ".md", "a.tar.gz", "dir.d/README", "dir.md/x", "a.b.md",
          "..md", "a..md", "x/y/z.Rs", "noext", "docs/guide.MDX", "a/b/c.txt"]  # fmt: skip
 
 
 def _by_pathlib(path: str) -> str | None:
-    return _BY_SUFFIX.get(PurePosixPath(path).suffix.lower())
+    pure = PurePosixPath(path)
+    return _BY_SUFFIX.get(pure.suffix.lower()) or _BY_NAME.get(pure.name.lower())
 
 
 @pytest.mark.parametrize("path", NAMES)
@@ -26,7 +27,8 @@ def test_parser_for_reads_the_suffix_as_pathlib_does(path: str) -> None:
 
 def test_known_kinds_are_found() -> None:
     assert parser_for("src/app.py") is not None and parser_for("README.MD") == parser_for("README.md") is not None
-    assert parser_for("Makefile") is None and parser_for(".md") is None
+    assert parser_for("Makefile") == parser_for("src/makefile") == "script/1"
+    assert parser_for("LICENSE") is None and parser_for(".md") is None
 
 
 @given(st.lists(st.sampled_from(["a", "b", ".", "/", "md", "py", "MD", "rs", "txt", "é"]), max_size=12))

@@ -4,6 +4,7 @@ next sync re-read every file of that kind."""
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable
+from dataclasses import replace
 
 from kenning.ingest.chunks import Chunk
 from kenning.ingest.relations import Relations
@@ -93,12 +94,48 @@ _BY_SUFFIX.update(
 )
 
 
+# Scripts, build files and configuration: no grammar, read as code by runs of lines (``text``'s
+# paragraphs), no graph. What they answer is everywhere in a project: what ``make test`` runs, which
+# Python versions CI tests, what a deploy script does, which port a service listens on.
+_SCRIPT = "script/1"
+SCRIPT_LANGUAGES = {  # suffix, or whole file name, -> the language an excerpt's meta says
+    ".sh": "shell",
+    ".bash": "shell",
+    ".zsh": "shell",
+    ".ksh": "shell",
+    ".fish": "fish",
+    ".ps1": "powershell",
+    ".bat": "batch",
+    ".cmd": "batch",
+    ".sql": "sql",
+    ".mk": "make",
+    ".toml": "toml",
+    ".yaml": "yaml",
+    ".yml": "yaml",
+    ".ini": "ini",
+    ".cfg": "ini",
+    ".conf": "conf",
+    ".properties": "properties",
+    "makefile": "make",
+    "gnumakefile": "make",
+    "dockerfile": "dockerfile",
+    "containerfile": "dockerfile",
+    "justfile": "just",
+    "procfile": "procfile",
+    "package.json": "json",
+    "tsconfig.json": "json",
+}
+_BY_NAME = {name: _SCRIPT for name in SCRIPT_LANGUAGES if not name.startswith(".")}
+_BY_SUFFIX.update({suffix: _SCRIPT for suffix in SCRIPT_LANGUAGES if suffix.startswith(".")})
+
+
 def parser_for(path: str) -> str | None:
     """The versioned parser name for a path, or None when kenning does not read that kind."""
     # PurePosixPath(path).suffix, without building a path object (a sync asks for every file)
     name = path.rpartition("/")[2]
     dot = name.rfind(".")
-    return _BY_SUFFIX.get(name[dot:].lower()) if 0 < dot < len(name) - 1 else None
+    found = _BY_SUFFIX.get(name[dot:].lower()) if 0 < dot < len(name) - 1 else None
+    return found or _BY_NAME.get(name.lower())
 
 
 def _markdown(text: str, path: str) -> tuple[list[Chunk], Relations | None]:
@@ -144,6 +181,15 @@ def _text(text: str, path: str) -> tuple[list[Chunk], Relations | None]:
     return parse_text(text, path), None  # plain text feeds no graph
 
 
+def _script(text: str, path: str) -> tuple[list[Chunk], Relations | None]:
+    """A script, build or configuration file: ``text``'s runs of lines, as code of its language."""
+    name = path.rpartition("/")[2].lower()
+    dot = name.rfind(".")
+    language = SCRIPT_LANGUAGES.get(name) or SCRIPT_LANGUAGES.get(name[dot:] if dot > 0 else "", "text")
+    meta = {"language": language}
+    return [replace(c, type="code", meta=meta) for c in parse_text(text, path)], None
+
+
 def _rst(text: str, path: str) -> tuple[list[Chunk], Relations | None]:
     from kenning.ingest.rst import parse_rst
 
@@ -160,6 +206,7 @@ def _asciidoc(text: str, path: str) -> tuple[list[Chunk], Relations | None]:
 _PARSERS: dict[str, RelationParser] = {
     "markdown": _markdown,
     "text": _text,
+    "script": _script,
     "rst": _rst,
     "asciidoc": _asciidoc,
     "python": _python,

@@ -1,0 +1,70 @@
+"""Scripts, build and configuration files (parser ``script/1``): read as code by runs of lines, each
+excerpt saying its language, so what ``make test`` runs or which Python versions CI tests is found
+where it is written."""
+
+from __future__ import annotations
+
+import pytest
+
+from conftest import NOW, resync
+from kenning.answer.ask import ask_project
+from kenning.ingest.parsers import load_relations, parser_for
+
+FILES = {
+    "Makefile": "test:\n\tpytest -q tests\n\nlint:\n\truff check src\n",
+    ".github/workflows/ci.yml": (
+        "name: ci\non: [push]\njobs:\n  tests:\n    strategy:\n      matrix:\n"
+        "        python-version: ['3.11', '3.12']\n    steps:\n      - run: make test\n"
+    ),
+    "scripts/deploy.sh": "#!/bin/sh\nset -e\nrsync -a build/ web01:/srv/site\nssh web01 systemctl reload nginx\n",
+    "pyproject.toml": '[project]\nname = "shop"\nrequires-python = ">=3.11"\n',
+    "Dockerfile": 'FROM python:3.12-slim\nEXPOSE 8080\nCMD ["gunicorn", "shop:app"]\n',
+    "docs/index.md": "# Shop\n\nA small web shop.\n",
+}
+
+
+@pytest.mark.parametrize(
+    ("path", "parser"),
+    [
+        ("Makefile", "script/1"),
+        ("GNUmakefile", "script/1"),
+        ("scripts/deploy.sh", "script/1"),
+        (".github/workflows/ci.yml", "script/1"),
+        ("config/app.yaml", "script/1"),
+        ("pyproject.toml", "script/1"),
+        ("setup.cfg", "script/1"),
+        ("db/schema.sql", "script/1"),
+        ("Dockerfile", "script/1"),
+        ("web/package.json", "script/1"),
+        ("data/fixtures.json", None),  # data, not configuration
+        ("LICENSE", None),
+        ("src/app.py", "python/14"),
+    ],
+)
+def test_which_files_are_read_as_scripts(path, parser):
+    assert parser_for(path) == parser
+
+
+def test_a_script_is_code_of_its_language_by_runs_of_lines():
+    chunks, relations = load_relations("script/1")(FILES["scripts/deploy.sh"], "scripts/deploy.sh")
+    assert relations is None
+    assert [(c.type, c.meta["language"], c.anchor) for c in chunks] == [("code", "shell", ":1-4")]
+    chunks, _ = load_relations("script/1")(FILES["Makefile"], "Makefile")
+    assert {c.meta["language"] for c in chunks} == {"make"}
+
+
+@pytest.mark.parametrize(
+    ("question", "path"),
+    [
+        ("which python versions does CI test", ".github/workflows/ci.yml"),
+        ("what does the lint target run", "Makefile"),
+        ("which port does the container expose", "Dockerfile"),
+        ("how is the site deployed to web01", "scripts/deploy.sh"),
+    ],
+)
+def test_their_lines_answer(make_project, question, path):
+    project = make_project(FILES, name="scripts")
+    report = resync(project)
+    assert report.skipped.get("unsupported_type", 0) == 0
+    answer = ask_project(project, question, now=NOW, limit=3)
+    assert answer.excerpts[0].fact.source.uri.startswith(path), [e.fact.source.uri for e in answer.excerpts]
