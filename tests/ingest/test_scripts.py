@@ -8,6 +8,7 @@ import pytest
 
 from conftest import NOW, resync
 from kenning.answer.ask import ask_project
+from kenning.ingest.discover import discover
 from kenning.ingest.parsers import load_relations, parser_for
 
 FILES = {
@@ -68,3 +69,24 @@ def test_their_lines_answer(make_project, question, path):
     assert report.skipped.get("unsupported_type", 0) == 0
     answer = ask_project(project, question, now=NOW, limit=3)
     assert answer.excerpts[0].fact.source.uri.startswith(path), [e.fact.source.uri for e in answer.excerpts]
+
+
+def test_an_executable_file_without_a_suffix_is_a_script_of_its_interpreter(make_project):
+    project = make_project(
+        {
+            "bin/deploy": "#!/usr/bin/env bash\nrsync -a build/ web01:/srv/site\n",
+            "bin/report": "#!/usr/bin/env python3\nprint('report')\n",
+            "LICENSE": "Permission is hereby granted, free of charge\n",
+        },
+        name="bins",
+    )
+    for name in ("bin/deploy", "bin/report"):
+        (project.root / name).chmod(0o755)
+    found = discover(project)
+    assert {c.path: c.parser for c in found.candidates} == {"bin/deploy": "script/1", "bin/report": "script/1"}
+    assert found.skipped["unsupported_type"] >= 1  # LICENSE: no suffix, not executable
+    chunks, _ = load_relations("script/1")((project.root / "bin/report").read_text(), "bin/report")
+    assert chunks[0].meta == {"language": "python"}
+    resync(project)
+    answer = ask_project(project, "how is the site deployed to web01", now=NOW, limit=3)
+    assert answer.excerpts[0].fact.source.uri.startswith("bin/deploy")

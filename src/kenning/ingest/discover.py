@@ -18,7 +18,7 @@ from pathlib import Path
 from kenning.files import inside_root
 from kenning.ingest.git_history import outside_any_repository
 from kenning.ingest.ignore_rules import Matcher, gitignore_matcher
-from kenning.ingest.parsers import parser_for
+from kenning.ingest.parsers import SCRIPT_PARSER, parser_for
 from kenning.project import CONFIG_NAME, STATE_DIR, Project
 
 ALWAYS_IGNORED_DIRS = {STATE_DIR, ".git", ".hg", ".svn"}
@@ -44,6 +44,7 @@ DEPENDENCY_DIRS = frozenset(
     }
 )
 _VENV_MARKER = "pyvenv.cfg"
+_EXECUTABLE = stat.S_IXUSR | stat.S_IXGRP | stat.S_IXOTH
 # A path is stored, cited and printed as text: a name that is not valid UTF-8 (kept by the
 # file system as bytes, decoded here with surrogate escapes) or that holds a control character
 # (a newline would split a citation or a report line) is skipped with a reason, never indexed.
@@ -130,7 +131,7 @@ def discover(project: Project) -> Discovery:
             result.skipped["excluded"] += 1
             continue
         parser = parser_for(rel)
-        if parser is None:
+        if parser is None and "." in rel.rpartition("/")[2]:  # a suffix kenning does not read
             result.skipped["unsupported_type"] += 1
             continue
         abs_text = prefix + rel
@@ -152,6 +153,11 @@ def discover(project: Project) -> Discovery:
         if not _is_regular(st.st_mode):
             result.skipped["not_a_file"] += 1
             continue
+        if parser is None:  # no suffix: a script when it is executable (``bin/deploy``), else unread
+            if not st.st_mode & _EXECUTABLE:
+                result.skipped["unsupported_type"] += 1
+                continue
+            parser = SCRIPT_PARSER
         if st.st_size > project.config.max_file_bytes:
             result.skipped["too_large"] += 1
             continue

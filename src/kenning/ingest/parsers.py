@@ -97,7 +97,7 @@ _BY_SUFFIX.update(
 # Scripts, build files and configuration: no grammar, read as code by runs of lines (``text``'s
 # paragraphs), no graph. What they answer is everywhere in a project: what ``make test`` runs, which
 # Python versions CI tests, what a deploy script does, which port a service listens on.
-_SCRIPT = "script/1"
+SCRIPT_PARSER = "script/1"  # also an executable file without a suffix (``ingest.discover``)
 SCRIPT_LANGUAGES = {  # suffix, or whole file name, -> the language an excerpt's meta says
     ".sh": "shell",
     ".bash": "shell",
@@ -125,8 +125,8 @@ SCRIPT_LANGUAGES = {  # suffix, or whole file name, -> the language an excerpt's
     "package.json": "json",
     "tsconfig.json": "json",
 }
-_BY_NAME = {name: _SCRIPT for name in SCRIPT_LANGUAGES if not name.startswith(".")}
-_BY_SUFFIX.update({suffix: _SCRIPT for suffix in SCRIPT_LANGUAGES if suffix.startswith(".")})
+_BY_NAME = {name: SCRIPT_PARSER for name in SCRIPT_LANGUAGES if not name.startswith(".")}
+_BY_SUFFIX.update({suffix: SCRIPT_PARSER for suffix in SCRIPT_LANGUAGES if suffix.startswith(".")})
 
 
 def parser_for(path: str) -> str | None:
@@ -185,9 +185,25 @@ def _script(text: str, path: str) -> tuple[list[Chunk], Relations | None]:
     """A script, build or configuration file: ``text``'s runs of lines, as code of its language."""
     name = path.rpartition("/")[2].lower()
     dot = name.rfind(".")
-    language = SCRIPT_LANGUAGES.get(name) or SCRIPT_LANGUAGES.get(name[dot:] if dot > 0 else "", "text")
+    language = SCRIPT_LANGUAGES.get(name) or SCRIPT_LANGUAGES.get(name[dot:] if dot > 0 else "") or _shebang(text)
     meta = {"language": language}
     return [replace(c, type="code", meta=meta) for c in parse_text(text, path)], None
+
+
+# An executable file's ``#!`` interpreter -> its language (``#!/usr/bin/env python3``: python).
+_INTERPRETERS = {"sh": "shell", "bash": "shell", "zsh": "shell", "ksh": "shell", "dash": "shell", "node": "javascript"}
+
+
+def _shebang(text: str) -> str:
+    """The language a script's ``#!`` line names (``shell``, ``python``, ``perl``…), else ``text``."""
+    if not text.startswith("#!"):
+        return "text"
+    words = text[2 : text.find("\n") if "\n" in text else len(text)].split()
+    if words and words[0].endswith("/env"):
+        words = [w for w in words[1:] if not w.startswith("-")]
+    program = words[0].rpartition("/")[2] if words else ""
+    program = program.rstrip("0123456789.")
+    return _INTERPRETERS.get(program, program or "text")
 
 
 def _rst(text: str, path: str) -> tuple[list[Chunk], Relations | None]:
