@@ -58,6 +58,9 @@ the Go files that implement it, written from the guide's headings and cobra's AP
 run (docs/benchmarks.md, "cobradocs"); on ``asciidoctor`` (``bench/questions/asciidoctor.docs.jsonl``,
 20) of its AsciiDoc pages (``docs/modules/*/pages/*.adoc``), written from reading those pages
 (docs/benchmarks.md, "asciidoc").
+``bench/questions/adrtools.jsonl`` (18) asks adr-tools (a clone: nine ADRs in ``doc/adr``, shell
+scripts without a suffix) why it was built as it is, how to use it, which tests cover what, in
+English and French, written before the first run (docs/benchmarks.md, "scripts").
 ``bench/questions/click.jsonl`` (40, branch clickwalk) mixes both kinds on click 8.1.7 (docs/*.rst,
 src/click/, tests/): what X does, where X is defined, who calls X, which tests cover X, imports,
 why (docs/why.rst), how to configure Y, explanation questions ("how does X work"), paraphrases,
