@@ -1,7 +1,10 @@
-"""Test files weigh half unless the query speaks of tests: they repeat the words of the code
-they test, and a developer asking about a feature wants its implementation first."""
+"""Test files weigh half unless the query asks for tests: they repeat the words of the code they
+test, and a developer asking about a feature, or how to test it, wants its implementation and docs
+first."""
 
 from __future__ import annotations
+
+import pytest
 
 from conftest import NOW, resync
 from kenning.answer.search import SearchOptions, search_project
@@ -37,6 +40,31 @@ def test_a_query_about_tests_ranks_them_as_bm25_does(make_project):
     assert _uris(project, "price cache tests")[0].startswith("tests/test_cache.py")
     answer = search_project(project, "price cache tests", SearchOptions(explain=True), now=NOW)
     assert {e.explain["factor"] for e in answer.excerpts} == {1.0}
+
+
+@pytest.mark.parametrize(
+    "question",
+    ["how do I test the price cache", "test the price cache in my unit tests", "comment tester le price cache"],
+)
+def test_a_question_on_how_to_test_keeps_the_tests_demoted(make_project, question):
+    project = make_project(FILES)
+    resync(project)
+    answer = search_project(project, question, SearchOptions(explain=True), now=NOW)
+    demoted = [e for e in answer.excerpts if e.fact.source.uri.startswith("tests/")]
+    assert demoted and all(e.explain["factors"].get("test_file") == 0.5 for e in demoted)
+    if question.startswith("how"):  # the words the test file alone holds ("unit tests") may still lead
+        assert answer.excerpts[0].fact.source.uri.startswith("src/shop/cache.py")
+
+
+@pytest.mark.parametrize(
+    "question", ["tests for the price cache", "where is read_cache tested", "quels tests lisent le price cache"]
+)
+def test_a_question_asking_for_tests_keeps_them_whole(make_project, question):
+    project = make_project(FILES)
+    resync(project)
+    answer = search_project(project, question, SearchOptions(explain=True), now=NOW)
+    tests = [e for e in answer.excerpts if e.fact.source.uri.startswith("tests/")]
+    assert tests and all("test_file" not in e.explain["factors"] for e in tests)
 
 
 def test_search_and_the_graph_call_test_files_by_one_rule():

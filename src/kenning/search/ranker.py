@@ -23,6 +23,7 @@ from kenning.search.options import SearchOptions, filters_of
 from kenning.search.query import ParsedQuery, typed_code_names
 from kenning.search.snippet import make_snippet
 from kenning.store import facts as fact_store
+from kenning.store.fold import unaccented
 from kenning.store.handle import Connection
 
 TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (start-up time)
@@ -36,6 +37,19 @@ TEST_FACTOR = 0.5
 TEST_BOOST = 4.0
 _TEST_WORDS = frozenset(
     {"test", "tests", "testing", "tested", "spec", "specs", "pytest", "fixture", "fixtures", "conftest", "unittest"}
+)
+# A question in words keeps the test files whole only when it asks for tests, by the plural noun or
+# "tested" ("which tests check the session", "price cache tests", "where is escape_leading_slashes
+# tested", "quels tests", "les tests du routeur"); one that speaks of testing asks how to ("test views
+# with the test client", "use the test client in unit tests", "comment tester une commande"): the
+# project's own tests repeat its words, the docs and the testing API answer (docs/benchmarks.md,
+# "testhowto").
+_ASKS_FOR_TESTS = re.compile(r"\b(?:tests|specs|test cases|fixtures)\b|\btested\b|\btestee?s?\b")
+# Tests as the place something is done or run, not what is asked for ("in my unit tests", "run the
+# tests", "dans les tests unitaires", "lancer les tests"): left out before the words above are looked for.
+_TESTS_AS_PLACE = re.compile(
+    r"\b(?:in|into|within|dans|run|running|lancer|executer)(?:\W+(?:my|the|our|your|its|les|mes|nos|des))?"
+    r"(?:\W+(?:unit|integration))?\W+(?:tests|specs)\b(?:\W+unitaires)?"
 )
 # A question asking why, naming no code, wants a rationale: prose (docs, decisions, notes)
 # before code, whose signatures repeat the question's words (``follow_redirects: bool = …``).
@@ -63,7 +77,7 @@ class Ranker:
     Every feature multiplies the base score by a factor: freshness demotion, superseded
     half weight, with ``symbols`` (code names typed in the query: ``rrf_fuse``) the
     definition boost, so "where is rrf_fuse" leads with the definition, not with the tests
-    that mention it most; with ``demote_tests`` (a query that does not speak of tests), test
+    that mention it most; with ``demote_tests`` (a query that does not ask for tests), test
     files' excerpts at half weight (they repeat the words of the code they test); with
     ``options.prefer_tests`` (the words of "which tests cover X"), test code at ``TEST_BOOST``
     instead, never demoted; with ``demote_code`` (a why question) code, with ``demote_history``
@@ -233,13 +247,13 @@ def query_ranker(
 ) -> Ranker:
     """The :class:`Ranker` for ``parsed``, lexical or fused: the definitions of the code names it
     asks boosted (only where the scope holds code: otherwise there is nothing to boost, and the
-    bound would rank three times as deep for nothing), test files demoted unless it speaks of tests,
+    bound would rank three times as deep for nothing), test files demoted unless it asks for tests,
     code demoted when it asks why and names no code, commits, changelogs and release notes when it
     does not ask about history."""
     symbols = typed_code_names(parsed)
     if symbols and not lexical.holds_code(conn, filters_of(options)):
         symbols = frozenset()
-    about_tests = any(word in _TEST_WORDS for term in parsed.terms for word in re.split(r"[\W_]+", term))
+    about_tests = _about_tests(parsed, symbols)
     words = re.findall(r"\w+", parsed.text.lower())
     why = parsed.syntax == "natural" and not symbols and not _WHY_WORDS.isdisjoint(words)
     history = parsed.syntax == "natural" and not asks_history(parsed.text)
@@ -254,6 +268,16 @@ def query_ranker(
         demote_code=why,
         demote_history=history,
     )
+
+
+def _about_tests(parsed: ParsedQuery, symbols: frozenset[str]) -> bool:
+    """Whether test files keep their weight: a question in words that asks for tests, a code name
+    typed that names one (``test_redirects``), or a query in FTS5 syntax with a test word."""
+    if parsed.syntax != "natural":
+        return any(word in _TEST_WORDS for term in parsed.terms for word in re.split(r"[\W_]+", term))
+    if any(word in _TEST_WORDS for name in symbols for word in re.split(r"[\W_.]+", name.lower())):
+        return True
+    return _ASKS_FOR_TESTS.search(_TESTS_AS_PLACE.sub(" ", unaccented(parsed.text))) is not None
 
 
 def rank_hits(
