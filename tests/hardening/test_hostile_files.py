@@ -66,7 +66,9 @@ def test_every_hostile_file_case_is_handled_and_reported(make_project, tmp_path,
     assert skipped["control_character_in_name"] == 1
     assert skipped["binary"] == 1
     assert skipped["too_large"] == 1
-    assert skipped["link_outside_root"] == 2  # leak.md, relative_leak.md (leakdir is a directory link)
+    # leak.md, relative_leak.md; git also lists the link leakdir (a blob), which has no suffix and so is
+    # looked at as a possible script: a link out of the root (the walk neither follows nor lists it)
+    assert skipped["link_outside_root"] == (3 if use_git else 2)
     assert skipped["link_loop"] == 2
     text = _all_text(project)
     assert SECRET not in text
