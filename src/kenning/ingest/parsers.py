@@ -131,11 +131,15 @@ _BY_SUFFIX.update({suffix: SCRIPT_PARSER for suffix in SCRIPT_LANGUAGES if suffi
 
 def parser_for(path: str) -> str | None:
     """The versioned parser name for a path, or None when kenning does not read that kind."""
-    # PurePosixPath(path).suffix, without building a path object (a sync asks for every file)
-    name = path.rpartition("/")[2]
+    name = path.rpartition("/")[2].lower()
+    return _BY_SUFFIX.get(_suffix(name)) or _BY_NAME.get(name)
+
+
+def _suffix(name: str) -> str:
+    """``PurePosixPath(name).suffix`` without building a path object (a sync asks for every file):
+    ``""`` for ``Makefile``, ``.bashrc`` or ``a.``."""
     dot = name.rfind(".")
-    found = _BY_SUFFIX.get(name[dot:].lower()) if 0 < dot < len(name) - 1 else None
-    return found or _BY_NAME.get(name.lower())
+    return name[dot:] if 0 < dot < len(name) - 1 else ""
 
 
 def _markdown(text: str, path: str) -> tuple[list[Chunk], Relations | None]:
@@ -184,8 +188,7 @@ def _text(text: str, path: str) -> tuple[list[Chunk], Relations | None]:
 def _script(text: str, path: str) -> tuple[list[Chunk], Relations | None]:
     """A script, build or configuration file: ``text``'s runs of lines, as code of its language."""
     name = path.rpartition("/")[2].lower()
-    dot = name.rfind(".")
-    language = SCRIPT_LANGUAGES.get(name) or SCRIPT_LANGUAGES.get(name[dot:] if dot > 0 else "") or _shebang(text)
+    language = SCRIPT_LANGUAGES.get(name) or SCRIPT_LANGUAGES.get(_suffix(name)) or _shebang(text)
     meta = {"language": language}
     return [replace(c, type="code", meta=meta) for c in parse_text(text, path)], None
 
