@@ -30,3 +30,21 @@ def file_testers(project, path: str) -> set[tuple[str, str, str]]:
 def covering(project, qualname: str) -> set[tuple[str, str, str]]:
     """(kind, path, link) of what tests the node of ``qualname`` (its ``tested_by`` edges)."""
     return {(e.dst.kind, e.dst.path, e.link) for e in _outgoing(project, "qualname", qualname, "tested_by")}
+
+
+# Rows of the graph naming a node or a reference that is not there (migration 0024: no foreign
+# key refuses them; the triggers remove what a deleted node or reference leaves).
+DANGLING = (
+    "SELECT 'reference', r.id FROM graph_refs r WHERE NOT EXISTS (SELECT 1 FROM graph_nodes n WHERE n.id = r.src) "
+    "UNION ALL SELECT 'edge source', e.id FROM graph_edges e "
+    "WHERE NOT EXISTS (SELECT 1 FROM graph_nodes n WHERE n.id = e.src) "
+    "UNION ALL SELECT 'edge target', e.id FROM graph_edges e "
+    "WHERE NOT EXISTS (SELECT 1 FROM graph_nodes n WHERE n.id = e.dst) "
+    "UNION ALL SELECT 'edge reference', e.id FROM graph_edges e "
+    "WHERE e.ref_id IS NOT NULL AND NOT EXISTS (SELECT 1 FROM graph_refs r WHERE r.id = e.ref_id)"
+)
+
+
+def dangling(conn) -> list[tuple[str, int]]:
+    """(what, id) of every reference or edge naming a missing node or reference: none in a sound store."""
+    return conn.execute(DANGLING).fetchall()

@@ -24,3 +24,37 @@ def store_before(path: Path, version: int) -> sqlite3.Connection:
                 f"'{m.name}', '2026-01-01T00:00:00Z');\nCOMMIT;"
             )
     return conn
+
+
+def add_graph_rows(conn: sqlite3.Connection) -> None:
+    """Graph rows of each kind as the schemas from 0022 hold them: four nodes (a file, two of its
+    symbols, a task), two references, edges from a file's declaration, from a reference (both
+    ways: a call and its ``tested_by``) and from the ledger's reference."""
+    conn.execute("INSERT INTO manifest VALUES ('a.py', 10, 1, ?, 'python/4', '2026-01-01T00:00:00Z', 2)", ("f" * 64,))
+    conn.executemany(
+        "INSERT INTO graph_nodes (id, kind, key, name, qualname, path, origin) VALUES (?,?,?,?,?,?,?)",
+        [
+            (1, "file", "file:a.py", "a.py", "a", "a.py", ""),
+            (2, "symbol", "symbol:a.py:go", "go", "a.go", "a.py", ""),
+            (3, "symbol", "symbol:a.py:save", "save", "a.save", "a.py", ""),
+            (4, "task", "task:T-1", "T-1", "", None, "ledger"),
+        ],
+    )
+    conn.executemany(
+        "INSERT INTO graph_refs (id, origin, src, type, target_kind, target, hint, qualified, link, line, "
+        "source_kind, source_uri, fingerprint, tested) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
+        [
+            (7, "", 2, "calls", "symbol", "save", "a", 1, "extracted", 5, "file", None, None, 1),
+            (9, "ledger", 4, "touches", "file", "a.py", None, 0, "declared", 3, "file", "ledger#T-1", "c" * 64, 0),
+        ],
+    )
+    conn.executemany(
+        "INSERT INTO graph_edges (id, src, dst, type, link, source_kind, source_uri, fingerprint, line, origin, "
+        "ref_id) VALUES (?,?,?,?,?,?,?,?,?,?,?)",
+        [
+            (3, 1, 2, "defines", "declared", "file", "a.py:1-9", None, 1, "a.py", None),
+            (5, 2, 3, "calls", "extracted", None, None, None, None, None, 7),
+            (6, 3, 2, "tested_by", "extracted", None, None, None, None, None, 7),
+            (8, 4, 1, "touches", "declared", None, None, None, None, None, 9),
+        ],
+    )

@@ -20,11 +20,12 @@ _COMMENT_ONLY = re.compile(r"--[^\n]*")
 
 MIGRATIONS_DIR = Path(__file__).with_name("migrations")
 # What a migration cannot say in SQL that any SQLite runs, done right after its file in the same
-# transaction: 0019 packs the bodies a store holds (zlib, from Python); 0023 edits the stored
-# definition of `facts`, which SQLite may refuse (its defensive mode), so the runner decides.
+# transaction: 0019 packs the bodies a store holds (zlib, from Python); 0023 and 0024 edit stored
+# table definitions, which SQLite may refuse (its defensive mode), so the runner decides.
 AFTER: dict[int, Callable[[sqlite3.Connection], None]] = {
     19: bodies.pack_stored,
     23: schema_checks.facts_without_in_lists,
+    24: schema_checks.graph_without_foreign_keys,
 }
 
 
