@@ -57,7 +57,9 @@ and tests found with grep in the source, e.g. ``--projects cobra --clone https:/
 the Go files that implement it, written from the guide's headings and cobra's API before the first
 run (docs/benchmarks.md, "cobradocs"); on ``asciidoctor`` (``bench/questions/asciidoctor.docs.jsonl``,
 20) of its AsciiDoc pages (``docs/modules/*/pages/*.adoc``), written from reading those pages
-(docs/benchmarks.md, "asciidoc").
+(docs/benchmarks.md, "asciidoc"); on ``ripgrep`` (``bench/questions/ripgrep.docs.jsonl``, 26, two in French) of
+its ``GUIDE.md`` by section and its ``FAQ.md``, whose entries are HTML headings anchored by name
+(``FAQ.md#compressed``), written from reading both before the first run (docs/benchmarks.md, "htmlheadings").
 ``bench/questions/adrtools.jsonl`` (18) asks adr-tools (a clone: nine ADRs in ``doc/adr``, shell
 scripts without a suffix) why it was built as it is, how to use it, which tests cover what, in
 English and French, written before the first run (docs/benchmarks.md, "scripts").

@@ -4,7 +4,7 @@ sync" paragraph of docs/benchmarks.md.
 On the generated corpus of bench/speed.py (or a smaller one), each piece of work a cold sync
 cannot skip, timed alone in one thread:
 - reading the files;
-- the product's parsers (``python/5``, ``markdown/2``, …), serially, and beside them the
+- the product's parsers (``python/5``, ``markdown/3``, …), serially, and beside them the
   libraries they stand on alone (``ast.parse``, tree-sitter's Python parser, the Markdown block
   parser: markdown-it-pyrs's, or markdown-it-py's where it is not installed);
 - SQLite FTS5 indexing the excerpts those parsers produce (word index with the product's

@@ -66,6 +66,8 @@ EDGE_CASES = [
     "# one\r\n\r\ntext\r\n## two\r",
     "---\ntitle: Front\n---\n# Heading\n\n```\n# x\n```\n",
     "\ufeff# BOM\n\n\u2028# not a line break\n\n# 😀 wide\n",
+    '<h3 name="config">\nDoes it?\n</h3>\n\ntext\n<H2 ID="x">a <b>b</b></h2>\n<h4>unclosed\n\n<h1>\n',
+    "para\n<h2>interrupts?</h2>\n\n```\n<h2>in fence</h2>\n```\n    <h2>indented</h2>\n",
 ]
 
 
@@ -92,6 +94,10 @@ FRAGMENTS = [
     ">",
     "- ",
     "<div>",
+    "<h2>",
+    '<h3 name="a">',
+    "</h2>",
+    "</h3>",
     "`",
     "\\",
     "[a](b)",

@@ -40,8 +40,10 @@ def parse_markdown(text: str, path: str, *, max_chars: int = 2400) -> list[Chunk
     if body_start:  # front matter lines stay, blank, so that line numbers hold
         rest = source.split("\n", body_start)
         markdown = "\n" * body_start + (rest[-1] if len(rest) > body_start else "")
-    headings, fences = markdown_blocks.blocks(markdown)
+    found, fences = markdown_blocks.blocks(markdown)
     doc = index_lines(lines, fences)
+    headings = [(line, level, name) for line, level, name, _ in found]
+    anchors = {i: anchor for i, (_, _, _, anchor) in enumerate(found) if anchor}
 
     h1 = next((name for _, level, name in headings if level == 1 and name), None)
     fm_title = front.get("title") if front else None
@@ -49,7 +51,7 @@ def parse_markdown(text: str, path: str, *, max_chars: int = 2400) -> list[Chunk
     kind = front["type"] if front and isinstance(front.get("type"), str) else "doc"
     meta = {"front_matter": front} if front else {}
 
-    sections = outline(doc_title, headings, 1, body_start, len(lines) - 1)
+    sections = outline(doc_title, headings, 1, body_start, len(lines) - 1, anchors)
     used = {slug for _, slug, _, _, _ in sections}  # a section's parts take slugs not used
     chunks: list[Chunk] = []
     for title, slug, first, last, keywords in sections:

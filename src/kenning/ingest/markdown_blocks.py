@@ -8,9 +8,12 @@ docs/benchmarks.md, "Markdown on Python 3.13 and later"). The Rust one is used w
 installed; it ships no wheel for Python 3.13 or later, where kenning installs markdown-it-py
 only (pyproject.toml). ``PARSER`` names the one in use (``kenning status``).
 
-Only the block rules are enabled (paragraph, heading, setext heading, fence, indented code),
-so a ``#`` line inside a fenced block is never taken for a heading, and a heading's text
-stays its inline source.
+Only the block rules are enabled (paragraph, heading, setext heading, fence, indented code,
+HTML block), so a ``#`` line inside a fenced block or an HTML block is never taken for a
+heading, and a heading's text stays its inline source. An HTML block that begins with a heading
+element (``<h3 name="config">Does it?</h3>``, ``<h1 align="center">Ky</h1>``: FAQs and README
+banners) is a heading of that level, its text the element's without tags, and the anchor its
+``id`` or ``name`` says, the one the document's own links use (``FAQ.md#config``).
 """
 
 from __future__ import annotations
@@ -19,11 +22,15 @@ import re
 from collections.abc import Callable, Mapping
 from typing import Any
 
-Headings = list[tuple[int, int, str]]  # (first line, level, text)
+Headings = list[tuple[int, int, str, str]]  # (first line, level, text, anchor given by the document or '')
 Fences = list[tuple[int, int]]  # [start, end) lines
 Blocks = Callable[[str], tuple[Headings, Fences]]
 
 _LINK = re.compile(r"!?\[([^\]]*)\]\([^)]*\)")
+# An HTML block's leading heading element: its level, attributes and content.
+_HTML_HEADING = re.compile(r"\s*<h([1-6])(\s[^>]*)?>(.*?)</h\1\s*>", re.S | re.I)
+_HTML_ANCHOR = re.compile(r"""\b(?:id|name)\s*=\s*["']([A-Za-z0-9_.:-]+)["']""", re.I)
+_TAG = re.compile(r"<[^>]*>")
 
 
 def heading_text(content: str) -> str:
@@ -33,6 +40,15 @@ def heading_text(content: str) -> str:
     return " ".join(content.split())
 
 
+def html_heading(html: str) -> tuple[int, str, str] | None:
+    """(level, text, anchor or '') of the heading element an HTML block begins with, if it does."""
+    match = _HTML_HEADING.match(html)
+    if match is None:
+        return None
+    anchor = _HTML_ANCHOR.search(match[2] or "")
+    return int(match[1]), heading_text(_TAG.sub(" ", match[3])), anchor[1] if anchor else ""
+
+
 def python_blocks(markdown: str) -> tuple[Headings, Fences]:
     """Headings and fenced ranges as markdown-it-py's block parser gives them."""
     headings: Headings = []
@@ -40,9 +56,11 @@ def python_blocks(markdown: str) -> tuple[Headings, Fences]:
     tokens = _python_parser().parse(markdown)
     for i, token in enumerate(tokens):
         if token.type == "heading_open" and token.map:
-            headings.append((token.map[0], int(token.tag[1:]), heading_text(tokens[i + 1].content)))
+            headings.append((token.map[0], int(token.tag[1:]), heading_text(tokens[i + 1].content), ""))
         elif token.type == "fence" and token.map:
             fences.append((token.map[0], token.map[1]))
+        elif token.type == "html_block" and token.map and (found := html_heading(token.content)):
+            headings.append((token.map[0], *found))
     return headings, fences
 
 
@@ -54,7 +72,7 @@ def _python_parser() -> Any:
     if _PYTHON is None:
         from markdown_it import MarkdownIt
 
-        parser = MarkdownIt("zero").enable(["heading", "lheading", "fence", "code"])
+        parser = MarkdownIt("zero", {"html": True}).enable(["heading", "lheading", "fence", "code", "html_block"])
         parser.disable("inline")
         _PYTHON = parser
     return _PYTHON
@@ -91,7 +109,12 @@ def native_blocks(markdown: str) -> tuple[Headings, Fences]:
             offset = start
             children = node.children
             text = children[0].meta["content"] if children else ""
-            headings.append((line, node.meta["level"], heading_text(text)))
+            headings.append((line, node.meta["level"], heading_text(text), ""))
+        elif name == "html_block" and (found := html_heading(node.meta["content"])):
+            start = srcmap[0]
+            line += data.count(b"\n", offset, start)
+            offset = start
+            headings.append((line, *found))
     return headings, fences
 
 
@@ -115,7 +138,7 @@ except ImportError:  # Python 3.13+: no wheel (pyproject.toml requires it below 
     NATIVE = None
 else:
     NATIVE = _NativeMarkdownIt("zero")
-    NATIVE.enable_many(["paragraph", "heading", "lheading", "fence", "code"])
+    NATIVE.enable_many(["paragraph", "heading", "lheading", "fence", "code", "html_block"])
 
 blocks: Blocks = native_blocks if NATIVE is not None else python_blocks
 PARSER = "markdown-it-pyrs" if NATIVE is not None else "markdown-it-py"

@@ -13,9 +13,11 @@ from kenning.ingest.text import parse_text
 RelationParser = Callable[[str, str], tuple[list[Chunk], Relations | None]]
 
 _BY_SUFFIX = {
-    ".md": "markdown/2",
-    ".markdown": "markdown/2",
-    ".mdx": "markdown/2",
+    # 3: an HTML block that begins with a heading element (``<h3 name="config">``) is a heading,
+    # its anchor the one the document gives; a ``#`` line inside an HTML block is none.
+    ".md": "markdown/3",
+    ".markdown": "markdown/3",
+    ".mdx": "markdown/3",
     # reStructuredText (and the .txt documentation written in it): cut by its section titles, the
     # sections that fit together one excerpt; a file with no title stays runs of paragraphs (``text``).
     # 2: the parts of a line too long for one excerpt each have a URI of their own (``:1-1#part-2``).

@@ -5,6 +5,7 @@ section cut into parts no longer than the cap (``#slug``, ``#slug-part-2``, …)
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping
 from pathlib import PurePosixPath
 from typing import Any
 
@@ -19,15 +20,31 @@ _NOT_SLUG = re.compile(r"[^\w\- ]")
 
 
 def outline(
-    doc_title: str, headings: list[tuple[int, int, str]], root: int | None, first: int, last: int
+    doc_title: str,
+    headings: list[tuple[int, int, str]],
+    root: int | None,
+    first: int,
+    last: int,
+    anchors: Mapping[int, str] | None = None,
 ) -> list[Section]:
     """A document's sections: the text before its first heading (from line ``first``), then one
     per heading ((start line, level, name)), each up to the next, the last to line ``last``. A
     section's title is its heading path, which starts with ``doc_title`` unless its first heading
     is a named one of level ``root`` (Markdown's ``# Title``; None: no heading titles the
-    document); its keywords are those of that path, its slug unique in the document."""
-    used: set[str] = set()
-    slugs = [unique_slug(slugify(name) or "section", used) for _, _, name in headings]
+    document); its keywords are those of that path, its slug unique in the document: the anchor
+    the document gives a heading (``anchors``, by the heading's index; its first use), else one
+    made from its name."""
+    given = anchors or {}
+    used: set[str] = set(given.values())
+    slugs: list[str] = []
+    taken: set[str] = set()  # the given anchors used once already
+    for i, (_, _, name) in enumerate(headings):
+        anchor = given.get(i)
+        if anchor and anchor not in taken:
+            taken.add(anchor)
+            slugs.append(anchor)
+        else:
+            slugs.append(unique_slug(slugify(name) or "section", used))
     preamble_slug = slugify(doc_title)
     if not preamble_slug or preamble_slug in used:
         preamble_slug = "top"
