@@ -59,7 +59,9 @@ run (docs/benchmarks.md, "cobradocs"); on ``asciidoctor`` (``bench/questions/asc
 20) of its AsciiDoc pages (``docs/modules/*/pages/*.adoc``), written from reading those pages
 (docs/benchmarks.md, "asciidoc"); on ``ripgrep`` (``bench/questions/ripgrep.docs.jsonl``, 26, two in French) of
 its ``GUIDE.md`` by section and its ``FAQ.md``, whose entries are HTML headings anchored by name
-(``FAQ.md#compressed``), written from reading both before the first run (docs/benchmarks.md, "htmlheadings").
+(``FAQ.md#compressed``), written from reading both before the first run (docs/benchmarks.md, "htmlheadings");
+on ``ky`` (``bench/questions/ky.docs.jsonl``, 24, two in French) of its ``readme.md``, which is its whole API
+reference, tips and FAQ on one page, written from reading it before the first run (same section).
 ``bench/questions/adrtools.jsonl`` (18) asks adr-tools (a clone: nine ADRs in ``doc/adr``, shell
 scripts without a suffix) why it was built as it is, how to use it, which tests cover what, in
 English and French, written before the first run (docs/benchmarks.md, "scripts").
