@@ -8,9 +8,9 @@
 -- deleted, as the cascade did.
 --
 -- What the foreign keys also did, refuse a row naming a node or a reference that is not there, is
--- left to the writers: every id they write is one they allotted or read in the same transaction,
--- under the sync's lock, and only a sync deletes nodes and references. The tests check that no
--- sync leaves such a row (tests/graph/test_graph_no_dangling_rows.py).
+-- left to the writers: every id they write is one they allotted or read under the sync's lock, and
+-- only a sync deletes nodes and references. The tests check that no sync leaves such a row
+-- (tests/graph/test_graph_no_dangling_rows.py).
 --
 -- The foreign keys themselves are dropped by editing the tables' stored definitions, SQLite's
 -- documented procedure for removing a foreign key without touching a row: `store.schema_checks`,
