@@ -58,3 +58,41 @@ def add_graph_rows(conn: sqlite3.Connection) -> None:
             (8, 4, 1, "touches", "declared", None, None, None, None, None, 9),
         ],
     )
+
+
+# Every graph edge with its source spelled out, as the graph serves it, by id.
+SERVED_EDGES = (
+    "SELECT id, src, dst, type, link, source_kind, source_uri, fingerprint, line, origin, ref_id "
+    "FROM graph_edges_sourced ORDER BY id"
+)
+
+
+def served_graph(conn: sqlite3.Connection) -> tuple[list[tuple], list[tuple]]:
+    """The edges as served and every reference row, by id: what a graph migration must keep."""
+    return (
+        [tuple(r) for r in conn.execute(SERVED_EDGES)],
+        [tuple(r) for r in conn.execute("SELECT * FROM graph_refs ORDER BY id")],
+    )
+
+
+def graph_store_before(path: Path, version: int) -> None:
+    """A store at the schema before ``version`` holding ``add_graph_rows``'s rows (foreign keys checked)."""
+    conn = store_before(path, version)
+    conn.execute("PRAGMA foreign_keys = ON")
+    add_graph_rows(conn)
+    conn.close()
+
+
+def migrated_graph_store(path: Path, version: int) -> sqlite3.Connection:
+    """``graph_store_before`` opened by a writer, which migrates it: the migration is recorded and
+    every served edge and reference kept (checked here); the writer's connection."""
+    from kenning.store.db import connect
+
+    graph_store_before(path, version)
+    old = sqlite3.connect(path)
+    before = served_graph(old)
+    old.close()
+    conn = connect(path, create=True)
+    assert version in {r[0] for r in conn.execute("SELECT version FROM schema_migrations")}
+    assert served_graph(conn) == before
+    return conn

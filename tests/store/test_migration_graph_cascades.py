@@ -7,23 +7,10 @@ from __future__ import annotations
 import sqlite3
 
 import pytest
-from migration_support import add_graph_rows, store_before
+from migration_support import graph_store_before, migrated_graph_store
 
 from kenning.store import schema_checks
-from kenning.store.db import connect
 from kenning.store.migrations_runner import available, statements
-
-SERVED = (
-    "SELECT id, src, dst, type, link, source_kind, source_uri, fingerprint, line, origin, ref_id "
-    "FROM graph_edges_sourced ORDER BY id"
-)
-
-
-def old_store(path) -> None:
-    conn = store_before(path, 24)
-    conn.execute("PRAGMA foreign_keys = ON")
-    add_graph_rows(conn)
-    conn.close()
 
 
 def _ids(conn: sqlite3.Connection, table: str) -> list[int]:
@@ -31,16 +18,8 @@ def _ids(conn: sqlite3.Connection, table: str) -> list[int]:
 
 
 def test_rows_survive_and_deletes_still_cascade(tmp_path):
-    path = tmp_path / "k.db"
-    old_store(path)
-    old = sqlite3.connect(path)
-    before = (old.execute(SERVED).fetchall(), old.execute("SELECT * FROM graph_refs ORDER BY id").fetchall())
-    old.close()
-    conn = connect(path, create=True)  # a writer migrates
+    conn = migrated_graph_store(tmp_path / "k.db", 24)
     try:
-        assert 24 in {r[0] for r in conn.execute("SELECT version FROM schema_migrations")}
-        after = (conn.execute(SERVED).fetchall(), conn.execute("SELECT * FROM graph_refs ORDER BY id").fetchall())
-        assert [[tuple(r) for r in rows] for rows in after] == [[tuple(r) for r in rows] for rows in before]
         assert conn.execute("PRAGMA foreign_key_list('graph_refs')").fetchall() == []
         assert conn.execute("PRAGMA foreign_key_list('graph_edges')").fetchall() == []
         assert [r[2] for r in conn.execute("PRAGMA foreign_key_list('graph_nodes')")] == ["facts"]  # kept
@@ -72,7 +51,7 @@ def test_only_the_graph_foreign_keys_are_removed():
 @pytest.mark.skipif(not hasattr(sqlite3, "SQLITE_DBCONFIG_DEFENSIVE"), reason="Python < 3.12: no setconfig")
 def test_a_sqlite_that_refuses_schema_edits_keeps_the_foreign_keys_and_the_cascades(tmp_path):
     path = tmp_path / "k.db"
-    old_store(path)
+    graph_store_before(path, 24)
     conn = sqlite3.connect(path, isolation_level=None)
     conn.setconfig(sqlite3.SQLITE_DBCONFIG_DEFENSIVE, True)
     conn.execute("PRAGMA foreign_keys = ON")

@@ -7,36 +7,14 @@ from __future__ import annotations
 import sqlite3
 
 import pytest
-from migration_support import add_graph_rows, store_before
+from migration_support import migrated_graph_store
 
 from kenning.graph.walk import EDGE_TYPES
-from kenning.store.db import connect
-
-SERVED = (
-    "SELECT id, src, dst, type, link, source_kind, source_uri, fingerprint, line, origin, ref_id "
-    "FROM graph_edges_sourced ORDER BY id"
-)
-
-
-def old_store(path) -> None:
-    """A store at the schema before 0022, with nodes, references and edges of each kind."""
-    conn = store_before(path, 22)
-    conn.execute("PRAGMA foreign_keys = ON")
-    add_graph_rows(conn)
-    conn.close()
 
 
 def test_graph_rows_survive_and_the_same_values_are_accepted_and_refused(tmp_path):
-    path = tmp_path / "k.db"
-    old_store(path)
-    old = sqlite3.connect(path)
-    before = (old.execute(SERVED).fetchall(), old.execute("SELECT * FROM graph_refs ORDER BY id").fetchall())
-    old.close()
-    conn = connect(path, create=True)  # a writer migrates
+    conn = migrated_graph_store(tmp_path / "k.db", 22)
     try:
-        assert 22 in {r[0] for r in conn.execute("SELECT version FROM schema_migrations")}
-        after = (conn.execute(SERVED).fetchall(), conn.execute("SELECT * FROM graph_refs ORDER BY id").fetchall())
-        assert [[tuple(r) for r in rows] for rows in after] == [[tuple(r) for r in rows] for rows in before]
         assert conn.execute("PRAGMA foreign_key_check").fetchall() == []
         for type_ in EDGE_TYPES:  # every edge type the graph serves
             for link in ("declared", "heuristic", "extracted"):
