@@ -39,8 +39,9 @@ quotes or backticks, a prefix (``deploy*``), a word of a code name (``lire_fichi
 ``config.fichier``, ``getFichier``: the project's own spelling) or a name with two capitals or
 more. Each word or term the glossary lists costs one index probe (a count stopped at
 ``FRENCH_FEW + 1`` rows, kept per store state: ``fts.words_held``), each gloss tried one more;
-other words none. Translation comes first, then the spelling rule on what is left
-(:func:`searched`): a French word is no slip of an English one (``fonction``).
+other words none. Developers' short forms get their long forms first (``search.abbreviations``),
+then translation, then the spelling rule on what is left (:func:`searched`): a French word is no
+slip of an English one (``fonction``).
 """
 
 from __future__ import annotations
@@ -52,17 +53,16 @@ from functools import cache, lru_cache
 from pathlib import Path
 
 from kenning.errors import InvalidQuery
-from kenning.search import spelling
+from kenning.search import abbreviations, spelling
 from kenning.search.query import (
     ELIDED_WORDS,
     FRENCH_ELISION,
-    QUOTED,
     ParsedQuery,
     parse,
-    prefix_words,
     quote_term,
     reads_french,
 )
+from kenning.search.words import Word, free_words
 from kenning.store import fts
 from kenning.store.fold import unaccented
 from kenning.store.fts import Filters
@@ -71,14 +71,10 @@ from kenning.store.handle import Connection
 GLOSSARY = Path(__file__).parent / "data" / "fr_en.tsv"
 _ACCENTS = re.compile(r"[\u0300-\u036f]")  # combining marks
 _WORD = re.compile(r"[^\W\d_]+")
-# A token as the query parser reads it (letters, digits and the joiners of code names and paths).
-_TOKEN = re.compile(r"[\w][\w.\-/]*[\w]|[\w]")
-_CODE_TOKEN = re.compile(r"[_./\d]|[a-z][A-Z]")  # a word of a code name, a path, a version
 # What may separate the words of one term: spaces, a hyphen, an elided word (``délai d'attente``);
 # in a French question, an elided word typed with a space for its apostrophe (``délai d attente``).
 _JOINER = re.compile(rf"[\s\-]*(?:{ELIDED_WORDS}['’])?", re.IGNORECASE)
 _FRENCH_JOINER = re.compile(rf"[\s\-]*(?:{ELIDED_WORDS}(?:['’]|\s+))?", re.IGNORECASE)
-_SPACED_ELISION = re.compile(rf"(?<![^\W\d_]){ELIDED_WORDS}\s+(?=[^\W\d_])", re.IGNORECASE)
 _FRENCH_LETTERS = re.compile(r"[àâçéèêëîïôûùüÿœæ]", re.IGNORECASE)
 # An article fused to its noun, its apostrophe left out (folded: ``lindex``, ``dattente``): ``l``
 # or ``d`` before a vowel or an h and four letters at least. Not the pronouns' elisions (``s'``,
@@ -107,23 +103,17 @@ class Entry:
     english_too: bool = False  # marked ``en``: an English word as well (``file``, ``pile``)
 
 
-@dataclass(frozen=True)
-class _Word:
-    folded: str  # lower-cased, without accents, as the word index reads it
-    start: int
-    end: int
-    free: bool  # outside quotes, prefixes and code names, and no name (``PPARy``)
-
-
 def searched(conn: Connection, parsed: ParsedQuery, filters: Filters) -> tuple[ParsedQuery, tuple[str, ...]]:
-    """``parsed`` as the index is searched: its French words translated, then its slips corrected
-    (``spelling``); its ``text`` kept as typed. The notes say what was searched instead."""
-    translated, notes = translate(conn, parsed)
+    """``parsed`` as the index is searched: its short forms given their long forms
+    (``abbreviations``), its French words translated, then its slips corrected (``spelling``); its
+    ``text`` kept as typed. The notes say what was searched instead."""
+    both, forms = abbreviations.expanded(parsed)
+    translated, notes = translate(conn, both)
     # the question is as long as typed: a word translated into three glosses is still one word
     corrected, spelled = spelling.corrected(conn, translated, filters, typed_terms=len(parsed.terms))
-    if not notes and not spelled:
+    if not forms and not notes and not spelled:
         return parsed, ()
-    return replace(corrected, text=parsed.text), (*notes, *spelled)
+    return replace(corrected, text=parsed.text), (*forms, *notes, *spelled)
 
 
 def translate(conn: Connection, parsed: ParsedQuery) -> tuple[ParsedQuery, tuple[str, ...]]:
@@ -133,7 +123,7 @@ def translate(conn: Connection, parsed: ParsedQuery) -> tuple[ParsedQuery, tuple
         return parsed, ()
     text = parsed.text
     french = reads_french(text) or bool(_FRENCH_LETTERS.search(text) or FRENCH_ELISION.search(text))
-    words = _words(text, french)
+    words = free_words(text, french)
     if not any(w.free for w in words):
         return parsed, ()
     # The words the parser searches: not the stop words, nor the frame of a typed code name
@@ -144,7 +134,7 @@ def translate(conn: Connection, parsed: ParsedQuery) -> tuple[ParsedQuery, tuple
         # (one could be an English word the project does not write: "active jobs")
         evidence = _french_evidence(conn, words, kept)
         if evidence >= FRENCH_EVIDENCE and reads_french(text, evidence):
-            french, words = True, _words(text, True)
+            french, words = True, free_words(text, True)
     found: list[tuple[int, int, tuple[str, ...]]] = []
     i = 0
     while i < len(words):
@@ -170,7 +160,7 @@ def translate(conn: Connection, parsed: ParsedQuery) -> tuple[ParsedQuery, tuple
 
 
 def _translation(
-    conn: Connection, text: str, words: list[_Word], i: int, french: bool, kept: frozenset[str]
+    conn: Connection, text: str, words: list[Word], i: int, french: bool, kept: frozenset[str]
 ) -> tuple[int, tuple[str, ...]]:
     """How many words from ``words[i]`` one term takes, and the glosses it is searched as (none:
     the word stays as typed). The longest term the glossary lists, of free words, one at least
@@ -205,7 +195,7 @@ def _translation(
     return 1, ()
 
 
-def _french_evidence(conn: Connection, words: list[_Word], kept: frozenset[str]) -> int:
+def _french_evidence(conn: Connection, words: list[Word], kept: frozenset[str]) -> int:
     """How many searched words of a question are French by the glossary and absent from the
     index: a word the glossary lists, or an inflection of one (``calculee``), not as an English
     word as well (``file``, ``pile``), that no excerpt holds (``fraicheur``, ``delai`` in an
@@ -220,7 +210,7 @@ def _french_evidence(conn: Connection, words: list[_Word], kept: frozenset[str])
     return found
 
 
-def _held_singular(conn: Connection, word: _Word) -> tuple[str, ...]:
+def _held_singular(conn: Connection, word: Word) -> tuple[str, ...]:
     """The singular of a French plural the glossary does not list because English writes the
     word the same (``signaux`` → ``signal``, ``canaux`` → ``canal``), when the index holds it
     (the caller checked that it does not hold the plural as typed); none otherwise."""
@@ -228,7 +218,7 @@ def _held_singular(conn: Connection, word: _Word) -> tuple[str, ...]:
     return next(((f,) for f in forms if fts.words_match(conn, quote_term(f))), ())
 
 
-def _unfused(conn: Connection, word: _Word) -> tuple[str, ...]:
+def _unfused(conn: Connection, word: Word) -> tuple[str, ...]:
     """A word typed with its elided article fused to it, the apostrophe left out (``lindex``,
     ``lutilisateur``, ``dattente``; the caller checked that the index does not hold it as typed):
     the rest's glosses the index holds when the glossary lists the rest, else the rest when the
@@ -263,27 +253,7 @@ def _entry(words: tuple[str, ...], french: bool) -> Entry | None:
     return None
 
 
-def _words(text: str, french: bool) -> list[_Word]:
-    """The words of ``text`` (letter runs, elided ``d'``/``l'`` left out, and in a French question
-    ``d``/``l`` typed with a space for the apostrophe), each marked free or not."""
-    held_back = [m.span() for m in QUOTED.finditer(text)]
-    held_back += [m.span() for m in _TOKEN.finditer(text) if _CODE_TOKEN.search(m.group())]
-    prefixes = prefix_words(text)
-    out = []
-    for m in _WORD.finditer(text):
-        if FRENCH_ELISION.match(text, m.start()) or (french and _SPACED_ELISION.match(text, m.start())):
-            continue
-        run = m.group()
-        free = (
-            not any(a <= m.start() < b for a, b in held_back)
-            and run.lower() not in prefixes
-            and (run[1:].islower() or len(run) == 1 or sum(c.isupper() for c in run) < 2)
-        )
-        out.append(_Word(unaccented(run), m.start(), m.end(), free))
-    return out
-
-
-def _adjacent(text: str, span: list[_Word], french: bool) -> bool:
+def _adjacent(text: str, span: list[Word], french: bool) -> bool:
     """Whether the words of ``span`` follow each other as one term (``délai d'attente``; in a
     French question ``délai d attente`` too), not across punctuation."""
     joiner = _FRENCH_JOINER if french else _JOINER
