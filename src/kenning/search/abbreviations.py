@@ -7,6 +7,8 @@ writes ``context`` or ``function`` is not sent to the code names that abbreviate
 
 from __future__ import annotations
 
+import re
+
 from kenning.errors import InvalidQuery
 from kenning.search.query import ParsedQuery, parse
 from kenning.search.words import free_words
@@ -42,13 +44,16 @@ LONG_FORMS = {
     "vars": "variables",
 }
 
+# Whether a text writes one of them at all: one search, before the words are read (most questions do not).
+_ANY = re.compile(r"\b(?:" + "|".join(sorted(LONG_FORMS, key=len, reverse=True)) + r")\b", re.IGNORECASE)
+
 
 def expanded(parsed: ParsedQuery) -> tuple[ParsedQuery, tuple[str, ...]]:
     """``parsed`` re-read with each free short form followed by its long form, and one note per
     word; ``parsed`` and no note when it writes none (or is not a question in words)."""
-    if parsed.syntax != "natural":
-        return parsed, ()
     text = parsed.text
+    if parsed.syntax != "natural" or not _ANY.search(text):
+        return parsed, ()
     found = [
         (w.start, w.end, LONG_FORMS[w.folded])
         for w in free_words(text, parsed.french)
