@@ -1,11 +1,10 @@
 -- The graph's references and edges go with their node or reference as before, by triggers rather
 -- than foreign keys (issue 19: the graph pass of a cold sync). SQLite looks up the parent row of
 -- every foreign key of every row written: three per edge (its two nodes, its reference), one per
--- reference. Django 5.0.6's graph (38,453 nodes, 146,424 references, 180,653 edges) copied into a
--- scratch store took 2.41-2.72 s of CPU to insert with them, 1.78-2.14 s without (six runs each,
--- interleaved); a whole cold sync of Django 0.4 s less CPU (docs/benchmarks.md, twenty-first
--- session). A trigger costs nothing when a row is written, only when a node or a reference is
--- deleted, as the cascade did.
+-- reference: about 0.4 s of a cold sync of Django 5.0.6 (`bench/sync_floor.py --django --against`,
+-- docs/benchmarks.md, twenty-first session; its 146,424 references and 180,653 edges inserted alone
+-- pointed the same way). A trigger costs nothing when a row is written, only when a node or a
+-- reference is deleted, as the cascade did.
 --
 -- What the foreign keys also did, refuse a row naming a node or a reference that is not there, is
 -- left to the writers: every id they write is one they allotted or read under the sync's lock, and
