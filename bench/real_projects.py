@@ -61,7 +61,13 @@ run (docs/benchmarks.md, "cobradocs"); on ``asciidoctor`` (``bench/questions/asc
 its ``GUIDE.md`` by section and its ``FAQ.md``, whose entries are HTML headings anchored by name
 (``FAQ.md#compressed``), written from reading both before the first run (docs/benchmarks.md, "htmlheadings");
 on ``ky`` (``bench/questions/ky.docs.jsonl``, 24, two in French) of its ``readme.md``, which is its whole API
-reference, tips and FAQ on one page, written from reading it before the first run (same section).
+reference, tips and FAQ on one page, written from reading it before the first run (same section); on
+``gson`` (``bench/questions/gson.docs.jsonl``, 24, two in French) of its ``UserGuide.md``, ``README.md``
+and ``Troubleshooting.md``, whose headings carry their anchors as elements (``## <a
+id="default-lenient"></a> Malformed JSON not rejected``), and on ``leveldb``
+(``bench/questions/leveldb.docs.jsonl``, 24, two in French) of its ``doc/*.md`` and ``README.md``, both
+written from reading those files before the first run, mostly in other words than the headings'
+(docs/benchmarks.md, "contextnames").
 ``bench/questions/adrtools.jsonl`` (18) asks adr-tools (a clone: nine ADRs in ``doc/adr``, shell
 scripts without a suffix) why it was built as it is, how to use it, which tests cover what, in
 English and French, written before the first run (docs/benchmarks.md, "scripts").
@@ -307,10 +313,13 @@ def main() -> int:
     parser.add_argument(
         "--set",
         default="",
-        help="ask bench/questions/NAME.SET.jsonl (walk: httpx, flask, django; fr: django, flask; calls: cobra, ky; "
-        "docs: asciidoctor, cobra)",
+        help="ask bench/questions/NAME.SET.jsonl (walk: httpx, flask, django; fr: django, flask; git: httpx, from "
+        "its clone; calls: cobra, ky, leveldb, gson, asciidoctor, ripgrep; docs: asciidoctor, cobra, ripgrep, ky, "
+        "gson, leveldb)",
     )
     args = parser.parse_args()
+    if args.set == "git" and not args.clone:  # its questions are about the repository's history, not an sdist
+        parser.error("--set git asks about a repository's own history: pass --clone with it")
     env = {**os.environ, "KENNING_HOME": str(args.work / "home")}
     results = {}
     for name in args.projects.split(","):

@@ -1,9 +1,13 @@
 """An HTML block that begins with a heading element is a section of the Markdown file (parser
 ``markdown/3``): FAQs written as ``<h3 name="config">…</h3>`` (ripgrep's), README banners written
 as ``<h1 align="center">``. The anchor is the one the document gives (``FAQ.md#config``, what its
-own links use), else a slug of the heading's text; a ``#`` line inside an HTML block is no heading."""
+own links use), else a slug of the heading's text; a ``#`` line inside an HTML block is no heading.
+A Markdown heading that holds an anchor element (``## <a id="lenient"></a> Malformed JSON``, gson's
+troubleshooting guide) has that anchor too (``markdown/4``)."""
 
 from __future__ import annotations
+
+import pytest
 
 from kenning.ingest import markdown_blocks
 from kenning.ingest.markdown import parse_markdown
@@ -69,3 +73,50 @@ def test_a_given_anchor_wins_over_a_slug_and_is_used_once():
     )
     found = {body.strip().splitlines()[-1]: anchor for anchor, (_, body) in _sections(text, "d.md").items()}
     assert found == {"# Doc": "#doc", "given": "#config", "made": "#config-1", "third": "#again"}
+
+
+GUIDE = """\
+# Troubleshooting Guide
+
+* [Malformed JSON not rejected](#default-lenient)
+
+## <a id="default-lenient"></a> Malformed JSON not rejected
+
+Use `Strictness.STRICT`.
+
+## <a name="nulls">Properties</a> missing in JSON
+
+Call `serializeNulls()`.
+
+## Writing `<a id="x">` tags
+
+Inside a code span: text.
+
+<h2><a id="inner"></a>Wrapped in HTML</h2>
+
+Given inside the element.
+"""
+
+
+def test_an_anchor_element_in_a_heading_is_its_anchor_and_no_part_of_its_title():
+    found = _sections(GUIDE, "Troubleshooting.md")
+    title, body = found["#default-lenient"]
+    assert title == "Troubleshooting Guide > Malformed JSON not rejected"
+    assert "Strictness.STRICT" in body
+    assert found["#nulls"][0] == "Troubleshooting Guide > Properties missing in JSON"  # wrapping the text
+    assert found["#inner"][0] == "Troubleshooting Guide > Wrapped in HTML"  # inside a heading element
+    # inside a code span the element is the heading's text: its slug is the anchor
+    assert found["#writing-a-idx-tags"][0] == 'Troubleshooting Guide > Writing `<a id="x">` tags'
+
+
+def test_both_readers_read_the_anchor_element():
+    if markdown_blocks.NATIVE is None:
+        pytest.skip("markdown-it-pyrs is not installed (Python 3.13+)")
+    assert markdown_blocks.native_blocks(GUIDE)[0] == markdown_blocks.python_blocks(GUIDE)[0]
+    assert [anchor for *_, anchor in markdown_blocks.python_blocks(GUIDE)[0]] == [
+        "",
+        "default-lenient",
+        "nulls",
+        "",
+        "inner",
+    ]

@@ -68,6 +68,7 @@ EDGE_CASES = [
     "\ufeff# BOM\n\n\u2028# not a line break\n\n# 😀 wide\n",
     '<h3 name="config">\nDoes it?\n</h3>\n\ntext\n<H2 ID="x">a <b>b</b></h2>\n<h4>unclosed\n\n<h1>\n',
     "para\n<h2>interrupts?</h2>\n\n```\n<h2>in fence</h2>\n```\n    <h2>indented</h2>\n",
+    '## <a id="lenient"></a> Malformed `JSON`\n\nx\nTitle <A NAME=\'s\'>set</a>\n===\n## `<a id="c">` code\n',
 ]
 
 

@@ -144,6 +144,32 @@ def test_the_module_that_assigns_a_constant_is_its_definition_and_comes_first(ma
     assert answer.excerpts[0].explain["factors"] == {"definition": 3.0}
 
 
+CONTEXT_FILES = {
+    "Troubleshooting.md": "# Troubleshooting\n\n## ClassCastException when using deserialized object\n\n"
+    "A list returned by fromJson holds maps, not your class, when the type was erased: use a TypeToken.\n",
+    "src/Gson.java": "class Gson {\n"
+    + "".join(
+        f"  /** fromJson reads a list or an object from json. */\n  public Object fromJson(String json{i}) {{\n"
+        f"    return read(json{i});\n  }}\n"
+        for i in range(3)
+    )
+    + "}\n",
+}
+
+
+def test_a_code_name_said_among_many_words_is_context_and_gets_no_definition_boost(make_project):
+    project = make_project(CONTEXT_FILES, name="context")
+    resync(project)
+    situation = "ClassCastException when I use the list returned by fromJson"
+    answer = search_project(project, situation, SearchOptions(explain=True), now=NOW)
+    assert answer.excerpts[0].fact.source.uri.startswith("Troubleshooting.md"), [e.fact.title for e in answer.excerpts]
+    assert all("definition" not in e.explain["factors"] for e in answer.excerpts)
+    # asked about the name itself, its definitions lead
+    named = search_project(project, "where is fromJson defined", SearchOptions(explain=True), now=NOW)
+    assert named.excerpts[0].fact.source.uri.startswith("src/Gson.java")
+    assert named.excerpts[0].explain["factors"] == {"definition": 3.0}
+
+
 WHY_FILES = {
     "docs/design.md": "# Design\n\n## Explicit over convenient\n\nAn explicit client never sends a request twice "
     "to a misconfigured URL, so it waits to be asked, which a new user may find surprising at first; the "

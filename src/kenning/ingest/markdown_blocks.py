@@ -13,7 +13,9 @@ HTML block), so a ``#`` line inside a fenced block or an HTML block is never tak
 heading, and a heading's text stays its inline source. An HTML block that begins with a heading
 element (``<h3 name="config">Does it?</h3>``, ``<h1 align="center">Ky</h1>``: FAQs and README
 banners) is a heading of that level, its text the element's without tags, and the anchor its
-``id`` or ``name`` says, the one the document's own links use (``FAQ.md#config``).
+``id`` or ``name`` says, the one the document's own links use (``FAQ.md#config``). A Markdown
+heading that holds an anchor element (``## <a id="lenient"></a> Malformed JSON``: gson's
+troubleshooting guide, whose links say ``#lenient``) has that anchor, the element no part of its text.
 """
 
 from __future__ import annotations
@@ -31,6 +33,10 @@ _LINK = re.compile(r"!?\[([^\]]*)\]\([^)]*\)")
 _HTML_HEADING = re.compile(r"\s*<h([1-6])(\s[^>]*)?>(.*?)</h\1\s*>", re.S | re.I)
 _HTML_ANCHOR = re.compile(r"""\b(?:id|name)\s*=\s*["']([A-Za-z0-9_.:-]+)["']""", re.I)
 _TAG = re.compile(r"<[^>]*>")
+# An anchor element inside a heading's text (``<a id="lenient"></a>``, ``<a name="x">Title</a>``):
+# its id or name, and its closing tag.
+_INLINE_ANCHOR = re.compile(r"""<a\s[^>]*?\b(?:id|name)\s*=\s*["']([A-Za-z0-9_.:-]+)["'][^>]*>""", re.I)
+_CLOSING_A = re.compile(r"</a\s*>", re.I)
 
 
 def heading_text(content: str) -> str:
@@ -40,12 +46,25 @@ def heading_text(content: str) -> str:
     return " ".join(content.split())
 
 
+def markdown_heading(content: str) -> tuple[str, str]:
+    """(text, anchor or '') of a Markdown heading's source: the anchor of the first anchor element
+    it holds outside a code span, that element and its closing tag left out of the text."""
+    if "<" not in content:
+        return heading_text(content), ""
+    found = _INLINE_ANCHOR.search(content)
+    if found is None or content.count("`", 0, found.start()) % 2:  # none, or code (``<a id="x">``)
+        return heading_text(content), ""
+    text = content[: found.start()] + " " + content[found.end() :]
+    return heading_text(_CLOSING_A.sub(" ", text, count=1)), found[1]
+
+
 def html_heading(html: str) -> tuple[int, str, str] | None:
-    """(level, text, anchor or '') of the heading element an HTML block begins with, if it does."""
+    """(level, text, anchor or '') of the heading element an HTML block begins with, if it does:
+    the element's own id or name, else that of an anchor element inside it."""
     match = _HTML_HEADING.match(html)
     if match is None:
         return None
-    anchor = _HTML_ANCHOR.search(match[2] or "")
+    anchor = _HTML_ANCHOR.search(match[2] or "") or _INLINE_ANCHOR.search(match[3])
     return int(match[1]), heading_text(_TAG.sub(" ", match[3])), anchor[1] if anchor else ""
 
 
@@ -56,7 +75,7 @@ def python_blocks(markdown: str) -> tuple[Headings, Fences]:
     tokens = _python_parser().parse(markdown)
     for i, token in enumerate(tokens):
         if token.type == "heading_open" and token.map:
-            headings.append((token.map[0], int(token.tag[1:]), heading_text(tokens[i + 1].content), ""))
+            headings.append((token.map[0], int(token.tag[1:]), *markdown_heading(tokens[i + 1].content)))
         elif token.type == "fence" and token.map:
             fences.append((token.map[0], token.map[1]))
         elif token.type == "html_block" and token.map and (found := html_heading(token.content)):
@@ -109,7 +128,7 @@ def native_blocks(markdown: str) -> tuple[Headings, Fences]:
             offset = start
             children = node.children
             text = children[0].meta["content"] if children else ""
-            headings.append((line, node.meta["level"], heading_text(text), ""))
+            headings.append((line, node.meta["level"], *markdown_heading(text)))
         elif name == "html_block" and (found := html_heading(node.meta["content"])):
             start = srcmap[0]
             line += data.count(b"\n", offset, start)

@@ -14,10 +14,11 @@ RelationParser = Callable[[str, str], tuple[list[Chunk], Relations | None]]
 
 _BY_SUFFIX = {
     # 3: an HTML block that begins with a heading element (``<h3 name="config">``) is a heading,
-    # its anchor the one the document gives; a ``#`` line inside an HTML block is none.
-    ".md": "markdown/3",
-    ".markdown": "markdown/3",
-    ".mdx": "markdown/3",
+    # its anchor the one the document gives; a ``#`` line inside an HTML block is none. 4: a
+    # heading holding an anchor element (``## <a id="lenient"></a> Title``) has that anchor.
+    ".md": "markdown/4",
+    ".markdown": "markdown/4",
+    ".mdx": "markdown/4",
     # reStructuredText (and the .txt documentation written in it): cut by its section titles, the
     # sections that fit together one excerpt; a file with no title stays runs of paragraphs (``text``).
     # 2: the parts of a line too long for one excerpt each have a URI of their own (``:1-1#part-2``).

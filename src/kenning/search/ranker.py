@@ -32,6 +32,13 @@ if TYPE_CHECKING:
 
 SUPERSEDED_FACTOR = 0.5
 DEFINITION_BOOST = 3.0
+# A question in words that says this many words or more beside the code names it types asks about
+# a situation the names are part of ("ClassCastException when I use the list returned by fromJson",
+# "reduce the number of queries with select_related"), not about the names ("where is rrf_fuse
+# defined", "who calls Model.save", "what is the difference between Context.invoke and
+# Context.forward"): the definitions get no boost, the text that matches the situation leads
+# (docs/benchmarks.md, "contextnames").
+CONTEXT_WORDS = 3
 TEST_FACTOR = 0.5
 # "which tests cover X", answered in words (its graph walk found nothing): test code is the answer.
 TEST_BOOST = 4.0
@@ -263,11 +270,19 @@ def query_ranker(
         parsed.terms,
         options,
         now=now,
-        symbols=symbols,
+        symbols=symbols if _about_names(parsed, symbols) else frozenset(),
         demote_tests=not about_tests,
         demote_code=why,
         demote_history=history,
     )
+
+
+def _about_names(parsed: ParsedQuery, symbols: frozenset[str]) -> bool:
+    """Whether the code names a query types are what it asks about: always in FTS5 syntax; in
+    words, when it says fewer than ``CONTEXT_WORDS`` other words (stop words aside)."""
+    if parsed.syntax != "natural":
+        return True
+    return sum(term.lower() not in symbols for term in parsed.original_terms) < CONTEXT_WORDS
 
 
 def _about_tests(parsed: ParsedQuery, symbols: frozenset[str]) -> bool:
