@@ -68,6 +68,10 @@ id="default-lenient"></a> Malformed JSON not rejected``), and on ``leveldb``
 (``bench/questions/leveldb.docs.jsonl``, 24, two in French) of its ``doc/*.md`` and ``README.md``, both
 written from reading those files before the first run, mostly in other words than the headings'
 (docs/benchmarks.md, "contextnames").
+``--set api`` asks what a project's code does, in words, as a developer working on it would:
+``bench/questions/gson.api.jsonl`` (20, Java) and ``ripgrep.api.jsonl`` (20, Rust), each answered by
+the doc comments and code of the files it names (and a doc page where one answers too), written
+from reading the source at the pinned commit before the first run (docs/benchmarks.md, "doccomments").
 ``bench/questions/adrtools.jsonl`` (18) asks adr-tools (a clone: nine ADRs in ``doc/adr``, shell
 scripts without a suffix) why it was built as it is, how to use it, which tests cover what, in
 English and French, written before the first run (docs/benchmarks.md, "scripts").
@@ -315,7 +319,7 @@ def main() -> int:
         default="",
         help="ask bench/questions/NAME.SET.jsonl (walk: httpx, flask, django; fr: django, flask; git: httpx, from "
         "its clone; calls: cobra, ky, leveldb, gson, asciidoctor, ripgrep; docs: asciidoctor, cobra, ripgrep, ky, "
-        "gson, leveldb)",
+        "gson, leveldb; api: gson, ripgrep)",
     )
     args = parser.parse_args()
     if args.set == "git" and not args.clone:  # its questions are about the repository's history, not an sdist

@@ -3,7 +3,7 @@ from __future__ import annotations
 import pytest
 
 from kenning.ingest.parsers import parser_for
-from kenning.ingest.tree_code import parse_code_relations
+from kenning.ingest.tree_code import TOP_LEVEL_CHARS, parse_code, parse_code_relations
 
 SAMPLES = {
     "svc/server.go": (
@@ -74,7 +74,7 @@ def test_a_header_that_reads_as_cpp_is_read_as_cpp_and_an_export_macro_hides_no_
 @pytest.mark.parametrize("path", sorted(SAMPLES))
 def test_each_language_gives_symbols_with_their_first_line_and_its_imports(path):
     text, symbols, imports = SAMPLES[path]
-    assert parser_for(path) == "code/7"
+    assert parser_for(path) == "code/8"
     chunks, rel = parse_code_relations(text, path)
     assert {(s.qualname, s.line_start) for s in rel.symbols} == symbols
     assert {(r.target_kind, r.target) for r in rel.refs if r.type == "imports"} == imports
@@ -98,3 +98,74 @@ def test_a_definition_is_titled_by_its_signature_not_its_annotations():
     run = next(c for c in chunks if c.meta["symbol"] == "A.run")
     assert run.title == "public void run() {" and run.body.lstrip().startswith("@Override")
     assert next(c for c in chunks if c.meta["symbol"] == "A.t").title == "@Test public void t() {}"
+
+
+def _test_file(count: int) -> str:
+    tests = "".join(
+        f"test('request number {i} is sent', async t => {{\n"
+        f"\tconst server = await createServer(t);\n\n"
+        f"\tt.is(await ky(server.url + '/{i}').text(), 'reply {i}');\n}});\n\n"
+        for i in range(count)
+    )
+    return (
+        "import test from 'ava';\nimport ky from '../source/index.js';\n\n"
+        "const createServer = async t => {\n\treturn start(t);\n};\n\n" + tests
+    )
+
+
+def test_a_files_top_level_code_is_excerpts_of_its_own_lines_cut_between_statements():
+    """``code/8``: a test file is mostly top-level calls; they were one excerpt cut at 4,000
+    characters under a range claiming the whole file, the rest of the file in no excerpt."""
+    text = _test_file(60)
+    lines = text.split("\n")
+    chunks = parse_code(text, "test/main.ts")
+    top = [c for c in chunks if c.meta["kind"] == "module"]
+    assert top[0].title == "file main.ts" and top[0].anchor == ":1-2"  # the imports
+    assert len(top) > 3 and all(len(c.body) <= TOP_LEVEL_CHARS for c in top)
+    for chunk in top:  # each cites the lines it holds, and begins with a statement
+        assert chunk.body == "\n".join(lines[chunk.line_start - 1 : chunk.line_end])
+        assert chunk.anchor == f":{chunk.line_start}-{chunk.line_end}"
+    assert all(c.title.startswith("test('request number ") for c in top[1:])
+    for i in range(60):  # every test is in exactly one excerpt, whole
+        holding = [c for c in top if f"test('request number {i} is sent'" in c.body]
+        assert len(holding) == 1 and f"'reply {i}'" in holding[0].body
+    assert [c.title for c in chunks if c.meta["kind"] == "function"] == ["const createServer = async t => {"]
+
+
+def test_a_top_level_statement_longer_than_an_excerpt_is_cut_at_its_blank_lines():
+    body = "".join(f"\tit('case {i}', () => {{\n\t\texpect(run({i})).toBe({i});\n\t}});\n\n" for i in range(150))
+    text = f"import {{run}} from './run.js';\n\ndescribe('run', () => {{\n{body}}});\n"
+    top = [c for c in parse_code(text, "run.test.js") if c.meta["kind"] == "module"]
+    assert len(top) > 2 and all(len(c.body) <= TOP_LEVEL_CHARS for c in top)
+    held = "\n".join(c.body for c in top)
+    assert all(f"it('case {i}'" in held for i in range(150))
+    assert all(c.body.lstrip().startswith(("it('case", "import", "describe", "});")) for c in top)
+
+
+def test_a_definition_holds_the_doc_comment_and_attributes_written_right_above_it():
+    """``code/8``: Javadoc, Rust's ``///`` and attributes, JSDoc are the definition's; they were
+    in no excerpt (a member's) or in the file's capped one (a top-level item's)."""
+    java = (
+        "package p;\n\npublic class Builder {\n  private int indent;\n\n"
+        "  /**\n   * Configures the output to fit in a page for pretty printing.\n   */\n"
+        "  @CanIgnoreReturnValue\n  public Builder setPrettyPrinting() {\n    return this;\n  }\n}\n"
+    )
+    chunks = {c.meta.get("symbol"): c for c in parse_code(java, "src/Builder.java")}
+    method = chunks["Builder.setPrettyPrinting"]
+    assert (method.line_start, method.line_end, method.title) == (6, 12, "public Builder setPrettyPrinting() {")
+    assert "fit in a page for pretty printing" in method.body
+    assert chunks["Builder"].line_end == 4  # the class's header stops before the member's comment
+    rust = (
+        "use std::io;\n\nlet x = 1; // the previous statement's\nfn first() {}\n\n"
+        "// separated by a blank line\n\n/// Hyperlink configuration.\n///\n/// For printers.\n"
+        "#[derive(Clone, Debug)]\npub struct Config(u8);\n"
+    )
+    chunks = {c.meta.get("symbol"): c for c in parse_code(rust, "src/lib.rs")}
+    assert (chunks["Config"].line_start, chunks["Config"].title) == (8, "pub struct Config(u8);")
+    assert chunks["Config"].body.startswith("/// Hyperlink configuration.\n")
+    assert chunks["first"].line_start == 4  # a comment ending the line before is that line's
+    module = [c for c in parse_code(rust, "src/lib.rs") if c.meta["kind"] == "module"]
+    assert any("separated by a blank line" in c.body for c in module)
+    js = "/**\n * Merge two hook lists.\n */\nexport function mergeHooks(a, b) {\n  return a;\n}\n"
+    (chunk,) = parse_code(js, "source/hooks.js")
+    assert (chunk.line_start, chunk.title) == (1, "export function mergeHooks(a, b) {")

@@ -9,8 +9,6 @@ functions stay inside their parent; classes, modules, namespaces and impl blocks
 
 from __future__ import annotations
 
-import posixpath
-from collections.abc import Iterator
 from dataclasses import dataclass
 from functools import cache
 from pathlib import PurePosixPath
@@ -18,12 +16,13 @@ from typing import Any
 
 from . import cpp_source, go_packages, js_functions
 from .chunks import Chunk
-from .grammars import SUFFIXES, grammar, language_for, node_text
+from .grammars import grammar, language_for, node_text
 from .identifiers import keywords_for
 from .relations import Ref, Relations, Symbol
-from .split import split_lines
+from .split import index_lines, span_length, split_lines, split_range
 from .text import parse_text
 from .tree_calls import call_refs
+from .tree_imports import imports_of
 
 _DEFS = {
     "function_declaration": "function",
@@ -54,6 +53,9 @@ _DEFS = {
     "module": "module",
     "internal_module": "namespace",
 }
+# The most characters an excerpt of a file's top-level code holds (``_top_level_chunks``): a
+# text excerpt's (``text.parse_text``).
+TOP_LEVEL_CHARS = 2400
 # The kinds of definition whose methods are called on an object of theirs (``tree_calls``).
 _TYPES = frozenset({"class", "struct", "interface", "module"})
 _CONTAINERS = {
@@ -103,6 +105,14 @@ class _Def:
     # C++'s member defined outside its class (``Status DBImpl::Write(…) {…}``): its qualname is
     # the class's and the method's (``leveldb.DBImpl.Write``), and the class holds its own methods
     out_of_line: bool = False
+    # the first line of the comments and attributes written right above it (``/** … */``, ``///``,
+    # ``#[derive(…)]``), which its excerpt holds: 0 when there are none
+    doc_start: int = 0
+
+    @property
+    def first(self) -> int:
+        """The excerpt's first line: its leading comments' or its own."""
+        return self.doc_start or self.start
 
 
 @cache
@@ -144,27 +154,29 @@ def parse_code_relations(text: str, path: str) -> tuple[list[Chunk], Relations |
     )
     calls = call_refs(tree.root_node, language, path, scopes, types)
     package = _go_package(tree.root_node) if language == "go" else ""
+    statements = [(node.start_point[0], node.end_point[0] + 1) for node in tree.root_node.named_children]
+    chunks = _top_level_chunks(lines, defs, statements, path, language)
     if not defs:
-        return [_as_code(c) for c in parse_text(text, path)], Relations(refs=(*imports, *calls), package=package)
-    chunks = _header_chunk(lines, defs, path, language)
+        return chunks, Relations(refs=(*imports, *calls), package=package)
     ranges: set[tuple[int, int]] = set()
     for d in defs:
         end = d.header_end
         while end > d.start and not lines[end - 1].strip():
             end -= 1
+        first = d.first
         # two definitions on one line (``{ merge: function () {…}, forEach() {…} }``): the second's
         # URI names it (``:5-5#utils.forEach``); their text is one, so they are one excerpt, each
         # with a location of its own
-        anchor = f":{d.start}-{end}#{d.qualname}" if (d.start, end) in ranges else f":{d.start}-{end}"
-        ranges.add((d.start, end))
+        anchor = f":{first}-{end}#{d.qualname}" if (first, end) in ranges else f":{first}-{end}"
+        ranges.add((first, end))
         title = " ".join(lines[_signature_line(lines, d.start, end) - 1].split())[:200] or d.qualname
         chunks.append(
             Chunk(
                 type="code",
                 title=title,
-                body="\n".join(lines[d.start - 1 : end]),
+                body="\n".join(lines[first - 1 : end]),
                 anchor=anchor,
-                line_start=d.start,
+                line_start=first,
                 line_end=end,
                 keywords=keywords_for(d.qualname, title),
                 meta={"symbol": d.qualname, "kind": d.kind, "language": language},
@@ -224,13 +236,14 @@ def _visit(
             start, end = child.start_point[0] + 1, child.end_point[0] + 1
             index = len(defs)
             span = (child.start_byte, child.end_byte)
-            defs.append(_Def(prefix + name, kind, start, end, end, top, span, out_of_line))
+            doc = _doc_start(child)
+            defs.append(_Def(prefix + name, kind, start, end, end, top, span, out_of_line, doc))
             if kind_name in _CONTAINERS:
                 body = child.child_by_field_name("body") or child
                 _visit(body, f"{prefix}{name}.", True, False, defs, imports, path)
                 if len(defs) > index + 1:
-                    first = min(d.start for d in defs[index + 1 :])
-                    defs[index] = _Def(prefix + name, kind, start, end, max(start, first - 1), top, span)
+                    first = min(d.first for d in defs[index + 1 :])
+                    defs[index] = _Def(prefix + name, kind, start, end, max(start, first - 1), top, span, doc_start=doc)
         elif kind_name in _VARIABLES:
             for decl in child.named_children:
                 value = decl.child_by_field_name("value")
@@ -259,7 +272,7 @@ def _visit(
         elif kind_name in _TRANSPARENT:
             _visit(child, prefix, in_container, top, defs, imports, path)
         else:
-            imports += _imports(child, path)
+            imports += imports_of(child, path)
 
 
 # Ruby's attribute methods, by the call that defines them: the reader ``name``, the writer ``name=``.
@@ -281,7 +294,39 @@ def _ruby_attributes(node: Any) -> list[str]:
 def _leaf(node: Any, qualname: str, kind: str, top: bool) -> _Def:
     """A definition with no members, over ``node``'s lines and bytes."""
     start, end = node.start_point[0] + 1, node.end_point[0] + 1
-    return _Def(qualname, kind, start, end, end, top, (node.start_byte, node.end_byte))
+    return _Def(qualname, kind, start, end, end, top, (node.start_byte, node.end_byte), doc_start=_doc_start(node))
+
+
+# What is written right above a definition and belongs to it: its doc comment (Java's and
+# JavaScript's ``/** … */``, Rust's ``///``, Go's and C++'s ``//`` lines) and Rust's attributes.
+_LEADING = frozenset({"comment", "line_comment", "block_comment", "attribute_item"})
+
+
+def _doc_start(node: Any) -> int:
+    """The first line (1-based) of the comments and attributes right above ``node``, each on
+    the line before the next (no blank line between); 0 when there are none. A comment that
+    ends the line of the statement before (``limit = 3  // the default``) is that statement's."""
+    first = 0
+    row = node.start_point[0]
+    # ``export function f``: the comment is the export statement's neighbour
+    while node.prev_named_sibling is None and node.parent is not None and node.parent.start_point[0] == row:
+        node = node.parent
+    above = node.prev_named_sibling
+    while above is not None and above.type in _LEADING and _last_row(above) >= row - 1:
+        before = above.prev_named_sibling
+        if before is not None and _last_row(before) == above.start_point[0]:
+            break
+        row = above.start_point[0]
+        first = row + 1
+        above = before
+    return first
+
+
+def _last_row(node: Any) -> int:
+    """The row ``node``'s text ends on (0-based): a line comment that holds its newline (Rust's)
+    ends at the start of the next row, on its own."""
+    row, column = node.end_point
+    return row - 1 if column == 0 and row > node.start_point[0] else row
 
 
 def _name(node: Any) -> str | None:
@@ -336,102 +381,58 @@ def _receiver_type(receiver: Any) -> str | None:
     return node_text(node) if node is not None else None
 
 
-def _imports(node: Any, path: str) -> list[Ref]:
-    """The ``imports`` references of one top-level statement (Go's import block: one per package)."""
-    if node.type == "import_declaration" and not path.endswith(".java"):
-        specs = sorted((n for n in _descendants(node) if n.type == "import_spec"), key=lambda n: n.start_byte)
-        paths = [p for p in (s.child_by_field_name("path") for s in specs) if p is not None]
-        imported = ((_unquote(node_text(p)), p.start_point[0] + 1) for p in paths)
-        # the standard library's packages are no file of the project (``go_packages``)
-        return [_go_import(p, line) for p, line in imported if not go_packages.is_standard(p)]
-    ref = _import(node, path)
-    return [ref] if ref is not None else []
-
-
-def _go_import(import_path: str, line: int) -> Ref:
-    """A Go import: the package its path names, the path in the hint (``go_packages``)."""
-    target = go_packages.PACKAGE + go_packages.package_name(import_path)
-    return Ref("imports", "module", target, line, hint=go_packages.IMPORT_HINT + import_path)
-
-
-def _import(node: Any, path: str) -> Ref | None:
-    line = node.start_point[0] + 1
-    match node.type:
-        case "import_statement":  # JS/TS
-            source = node.child_by_field_name("source")
-            return _module_ref(_unquote(node_text(source)), path, line) if source is not None else None
-        case "import_declaration" if node.child_by_field_name("path") is None and path.endswith(".java"):
-            return Ref(
-                "imports", "module", node_text(node).removeprefix("import").strip(" ;").removeprefix("static "), line
-            )
-        case "use_declaration":
-            argument = node.child_by_field_name("argument")
-            return Ref("imports", "module", node_text(argument), line) if argument is not None else None
-        case "preproc_include":
-            target = node.child_by_field_name("path")
-            if target is None:
-                return None
-            raw = node_text(target)
-            if raw.startswith('"'):
-                joined = posixpath.normpath(posixpath.join(posixpath.dirname(path), _unquote(raw)))
-                return Ref("imports", "file", joined, line)
-            return Ref("imports", "module", raw.strip("<>"), line)
-        case "call" if node.child_by_field_name("method") is not None:  # Ruby require / require_relative
-            method = node_text(node.child_by_field_name("method"))
-            args = node.child_by_field_name("arguments")
-            if method in ("require", "require_relative") and args is not None and args.named_children:
-                target = _unquote(node_text(args.named_children[0]))
-                if method == "require_relative":
-                    return Ref(
-                        "imports", "stem", posixpath.normpath(posixpath.join(posixpath.dirname(path), target)), line
-                    )
-                return Ref("imports", "module", target, line)
-    return None
-
-
-def _module_ref(spec: str, path: str, line: int) -> Ref:
-    if spec.startswith("."):
-        joined = posixpath.normpath(posixpath.join(posixpath.dirname(path), spec))
-        stem = joined.rsplit(".", 1)[0] if PurePosixPath(joined).suffix in SUFFIXES else joined
-        return Ref("imports", "stem", stem, line)
-    return Ref("imports", "module", spec, line)
-
-
-def _descendants(node: Any) -> Iterator[Any]:
-    stack = [node]
-    while stack:
-        current = stack.pop()
-        yield current
-        stack.extend(current.named_children)
-
-
-def _unquote(text: str) -> str:
-    return text.strip().strip("\"'`")
-
-
-def _header_chunk(lines: list[str], defs: list[_Def], path: str, language: str | None) -> list[Chunk]:
-    """The lines outside every top-level definition (imports, constants), as one excerpt."""
-    inside = [False] * (len(lines) + 1)
+def _top_level_chunks(
+    lines: list[str], defs: list[_Def], statements: list[tuple[int, int]], path: str, language: str | None
+) -> list[Chunk]:
+    """The lines outside every top-level definition (imports, constants, and the top-level calls
+    a test file is mostly made of: ``test('POST request', async t => {…})``), each run of them
+    cut into excerpts of at most ``TOP_LEVEL_CHARS`` characters with their own line ranges: the
+    first titled ``file NAME``, the others by their first line. A cut falls between top-level
+    statements (``statements``: their [first, end) lines, 0-based), at a blank line inside one
+    only when it is longer than an excerpt. Every such line is in an excerpt; a file's top-level
+    code is no longer cut at 4,000 characters under a range that claimed the whole file."""
+    inside = [False] * len(lines)
     for d in defs:
         if d.top:
-            inside[d.start - 1 : d.end] = [True] * (d.end - d.start + 1)
-    kept = [line for i, line in enumerate(lines) if not inside[i] and line.strip()]
-    if not kept:
-        return []
-    body = "\n".join(kept)[:4000]
-    last = len(lines)
-    while last > 1 and not lines[last - 1].strip():
-        last -= 1
-    name = PurePosixPath(path).name
-    return [
-        Chunk(
-            "code",
-            f"file {name}",
-            body,
-            f":1-{last}",
-            1,
-            last,
-            keywords_for(name),
-            {"symbol": name, "kind": "module", "language": language},
-        )
+            inside[d.first - 1 : d.end] = [True] * (min(d.end, len(lines)) - d.first + 1)
+    plain = index_lines(lines)
+    # a statement that fits in one excerpt is never cut: its blank lines are no break
+    fits = [
+        (a, b) for a, b in statements if b - a > 1 and span_length(plain, a, min(b, len(lines)) - 1) <= TOP_LEVEL_CHARS
     ]
+    doc = index_lines(lines, fits)
+    pieces = []
+    line = 0
+    while line < len(lines):
+        if inside[line]:
+            line += 1
+            continue
+        end = line
+        while end + 1 < len(lines) and not inside[end + 1]:
+            end += 1
+        pieces += split_range(doc, line, end, TOP_LEVEL_CHARS)
+        line = end + 1
+    name = PurePosixPath(path).name
+    keywords = keywords_for(name)
+    meta = {"symbol": name, "kind": "module", "language": language}
+    chunks = []
+    ranges: set[tuple[int, int]] = set()
+    for n, piece in enumerate(pieces, start=1):
+        first, last = piece.first + 1, piece.last + 1
+        shared = (first, last) in ranges  # one line longer than the cap, cut into parts
+        ranges.add((first, last))
+        opening = " ".join(piece.body.split("\n", 1)[0].split())
+        title = f"file {name}" if n == 1 else opening if len(opening) <= 200 else f"file {name} (part {n})"
+        chunks.append(
+            Chunk(
+                "code",
+                title,
+                piece.body,
+                f":{first}-{last}#part-{n}" if shared else f":{first}-{last}",
+                first,
+                last,
+                keywords,
+                meta,
+            )
+        )
+    return chunks

@@ -1,0 +1,87 @@
+"""The ``imports`` references of a file's top-level statements, read from its tree-sitter tree
+(``tree_code``): JavaScript/TypeScript ``import``, Java ``import``, Go import blocks, Rust
+``use``, C/C++ ``#include``, Ruby ``require`` and ``require_relative``."""
+
+from __future__ import annotations
+
+import posixpath
+from collections.abc import Iterator
+from pathlib import PurePosixPath
+from typing import Any
+
+from . import go_packages
+from .grammars import SUFFIXES, node_text
+from .relations import Ref
+
+
+def imports_of(node: Any, path: str) -> list[Ref]:
+    """The ``imports`` references of one top-level statement (Go's import block: one per package)."""
+    if node.type == "import_declaration" and not path.endswith(".java"):
+        specs = sorted((n for n in _descendants(node) if n.type == "import_spec"), key=lambda n: n.start_byte)
+        paths = [p for p in (s.child_by_field_name("path") for s in specs) if p is not None]
+        imported = ((_unquote(node_text(p)), p.start_point[0] + 1) for p in paths)
+        # the standard library's packages are no file of the project (``go_packages``)
+        return [_go_import(p, line) for p, line in imported if not go_packages.is_standard(p)]
+    ref = _import(node, path)
+    return [ref] if ref is not None else []
+
+
+def _go_import(import_path: str, line: int) -> Ref:
+    """A Go import: the package its path names, the path in the hint (``go_packages``)."""
+    target = go_packages.PACKAGE + go_packages.package_name(import_path)
+    return Ref("imports", "module", target, line, hint=go_packages.IMPORT_HINT + import_path)
+
+
+def _import(node: Any, path: str) -> Ref | None:
+    line = node.start_point[0] + 1
+    match node.type:
+        case "import_statement":  # JS/TS
+            source = node.child_by_field_name("source")
+            return _module_ref(_unquote(node_text(source)), path, line) if source is not None else None
+        case "import_declaration" if node.child_by_field_name("path") is None and path.endswith(".java"):
+            return Ref(
+                "imports", "module", node_text(node).removeprefix("import").strip(" ;").removeprefix("static "), line
+            )
+        case "use_declaration":
+            argument = node.child_by_field_name("argument")
+            return Ref("imports", "module", node_text(argument), line) if argument is not None else None
+        case "preproc_include":
+            target = node.child_by_field_name("path")
+            if target is None:
+                return None
+            raw = node_text(target)
+            if raw.startswith('"'):
+                joined = posixpath.normpath(posixpath.join(posixpath.dirname(path), _unquote(raw)))
+                return Ref("imports", "file", joined, line)
+            return Ref("imports", "module", raw.strip("<>"), line)
+        case "call" if node.child_by_field_name("method") is not None:  # Ruby require / require_relative
+            method = node_text(node.child_by_field_name("method"))
+            args = node.child_by_field_name("arguments")
+            if method in ("require", "require_relative") and args is not None and args.named_children:
+                target = _unquote(node_text(args.named_children[0]))
+                if method == "require_relative":
+                    return Ref(
+                        "imports", "stem", posixpath.normpath(posixpath.join(posixpath.dirname(path), target)), line
+                    )
+                return Ref("imports", "module", target, line)
+    return None
+
+
+def _module_ref(spec: str, path: str, line: int) -> Ref:
+    if spec.startswith("."):
+        joined = posixpath.normpath(posixpath.join(posixpath.dirname(path), spec))
+        stem = joined.rsplit(".", 1)[0] if PurePosixPath(joined).suffix in SUFFIXES else joined
+        return Ref("imports", "stem", stem, line)
+    return Ref("imports", "module", spec, line)
+
+
+def _descendants(node: Any) -> Iterator[Any]:
+    stack = [node]
+    while stack:
+        current = stack.pop()
+        yield current
+        stack.extend(current.named_children)
+
+
+def _unquote(text: str) -> str:
+    return text.strip().strip("\"'`")
