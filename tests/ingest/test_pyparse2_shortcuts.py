@@ -19,6 +19,7 @@ from hypothesis import strategies as st
 
 from kenning.ingest import identifiers, python_code, python_imports, python_relations
 from kenning.ingest.python_code import module_name, parse_python_relations
+from kenning.ingest.split import EXCERPT_CHARS
 
 TRICKY = '''\
 import os.path as osp, json
@@ -344,43 +345,46 @@ def test_a_plain_header_is_what_the_pattern_said(pieces: list[str]) -> None:
     assert python_code._plain_header(line) == plain_header_with_pattern(line)
 
 
-def module_chunk_body_line_by_line(source: str) -> str:
-    """The module chunk's body as ``_module_chunk`` found it before, one line at a time."""
-    tree = ast.parse(source)
-    lines = source.split("\n")
-    inside = [False] * (len(lines) + 1)
-    for node, _, kind in python_code._definitions(tree.body, ""):
-        if kind != "method":
-            start, end = python_code._start(node), node.end_lineno or node.lineno
-            inside[start - 1 : end] = [True] * (end - start + 1)
-    kept: list[str] = []
-    size = 0
-    for i, line in enumerate(lines):
-        if inside[i] or (not line.strip() and (not kept or not kept[-1].strip())):
-            continue
-        if size + len(line) > python_code.MODULE_BODY_CAP:
-            if not kept:
-                kept.append(line[: python_code.MODULE_BODY_CAP])
-            break
-        kept.append(line)
-        size += len(line) + 1
-    return "\n".join(kept).strip("\n")
-
-
 MODULE_PIECES = ["x = 1", "", "   ", "def f():\n    return 1", "@d\ndef g():\n    pass\n\n", "class C:\n    a = 1\n"]
 
 
+def _outside(source: str) -> list[int]:
+    """The 1-based lines of ``source`` outside every def and class, blank ones aside."""
+    tree = ast.parse(source)
+    lines = source.split("\n")
+    inside = set()
+    for node, _, kind in python_code._definitions(tree.body, ""):
+        if kind != "method":
+            inside.update(range(python_code._start(node), (node.end_lineno or node.lineno) + 1))
+    return [i for i, line in enumerate(lines, start=1) if i not in inside and line.strip()]
+
+
 @settings(max_examples=200, deadline=None)
-@given(st.lists(st.sampled_from(MODULE_PIECES), max_size=12), st.booleans())
-def test_the_module_chunk_keeps_the_lines_outside_definitions(pieces: list[str], long_line: bool) -> None:
+@given(st.lists(st.sampled_from(MODULE_PIECES), max_size=40), st.booleans())
+def test_the_module_chunks_hold_every_line_outside_definitions_under_their_own_ranges(
+    pieces: list[str], long_line: bool
+) -> None:
+    """``python/15``: every such line in exactly one excerpt, each holding the lines it cites
+    (a line longer than an excerpt: in parts, each its line's), none longer than an excerpt."""
     source = "\n".join(pieces) + ("\nz = '" + "w" * 4100 + "'\n" if long_line else "\n")
     tree = ast.parse(source)
-    chunk = python_code._module_chunk(tree, source.split("\n"), "m", list(python_code._definitions(tree.body, "")))
-    expected = module_chunk_body_line_by_line(source)
-    assert (chunk.body if chunk is not None else "") == (expected if expected.strip() else "")
+    lines = source.split("\n")
+    chunks = python_code._module_chunks(tree, lines, "m", list(python_code._definitions(tree.body, "")))
+    held: set[int] = set()
+    for chunk in chunks:
+        assert len(chunk.body) <= EXCERPT_CHARS
+        if len(lines[chunk.line_start - 1]) > EXCERPT_CHARS:  # one line cut into parts
+            assert chunk.line_start == chunk.line_end and chunk.body in lines[chunk.line_start - 1]
+            held.add(chunk.line_start)
+            continue
+        assert chunk.body == "\n".join(lines[chunk.line_start - 1 : chunk.line_end])
+        assert held.isdisjoint(range(chunk.line_start, chunk.line_end + 1))
+        held.update(i for i in range(chunk.line_start, chunk.line_end + 1) if lines[i - 1].strip())
+    assert sorted(held) == _outside(source)
+    assert [c.title for c in chunks[:1]] == (["module m"] if chunks else [])
 
 
-def test_a_definition_said_to_end_past_the_last_line_does_not_stop_the_module_chunk() -> None:
+def test_a_definition_said_to_end_past_the_last_line_does_not_stop_the_module_chunks() -> None:
     # The jump over a definition's lines looks for the first line after it; a span past the
     # last line (never from ast.parse on split_lines, but nothing to fail a file over) stops there.
     source = "import os\n\ndef f():\n    return 1\n\nX = 2\n"
@@ -388,5 +392,5 @@ def test_a_definition_said_to_end_past_the_last_line_does_not_stop_the_module_ch
     function = tree.body[1]
     assert isinstance(function, ast.FunctionDef)
     function.end_lineno = 99
-    chunk = python_code._module_chunk(tree, source.split("\n"), "m", [(function, "f", "function")])
-    assert chunk is not None and chunk.body == "import os"
+    chunks = python_code._module_chunks(tree, source.split("\n"), "m", [(function, "f", "function")])
+    assert [c.body for c in chunks] == ["import os"]

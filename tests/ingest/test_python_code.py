@@ -56,7 +56,16 @@ def by_symbol(chunks):
 
 def test_each_function_class_and_method_becomes_a_chunk_but_nested_functions_do_not():
     symbols = [c.meta["symbol"] for c in parse_python(SOURCE, "src/kenning/search/fuse.py")]
-    assert symbols == ["kenning.search.fuse", "rrf_fuse", "Store", "Store.get", "Store.size", "fetch"]
+    # the module's lines outside its definitions: its head, then its ``if __name__`` block
+    assert symbols == [
+        "kenning.search.fuse",
+        "kenning.search.fuse",
+        "rrf_fuse",
+        "Store",
+        "Store.get",
+        "Store.size",
+        "fetch",
+    ]
 
 
 def test_the_module_chunk_keeps_docstring_imports_and_constants_but_no_definitions():
@@ -64,10 +73,13 @@ def test_the_module_chunk_keeps_docstring_imports_and_constants_but_no_definitio
     assert module.title == "module kenning.search.fuse"
     assert module.meta == {"symbol": "kenning.search.fuse", "kind": "module", "docstring": "Rank fusion helpers."}
     assert "import functools" in module.body and "DEFAULT_K = 60" in module.body
-    assert 'if __name__ == "__main__":' in module.body
     assert "def " not in module.body and "class " not in module.body
-    assert "\n\n\n" not in module.body
-    assert {"kenning", "search", "fuse"} <= set(module.keywords.split())
+    assert (module.line_start, module.line_end) == (1, 8)  # the lines it holds, not the whole file's
+    assert {"kenning", "search", "fuse", "DEFAULT_K"} <= set(module.keywords.split())
+    main = parse_python(SOURCE, "src/kenning/search/fuse.py")[1]  # past the definitions: an excerpt of its own
+    assert (main.title, main.anchor) == ('if __name__ == "__main__":', ":45-46")
+    assert main.meta == {"symbol": "kenning.search.fuse", "kind": "module"}
+    assert "DEFAULT_K" not in main.keywords.split()  # a name is the keyword of the excerpt that assigns it
 
 
 def test_the_module_chunk_names_what_it_assigns_at_top_level_in_its_keywords():

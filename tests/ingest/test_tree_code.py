@@ -3,7 +3,8 @@ from __future__ import annotations
 import pytest
 
 from kenning.ingest.parsers import parser_for
-from kenning.ingest.tree_code import TOP_LEVEL_CHARS, parse_code, parse_code_relations
+from kenning.ingest.split import EXCERPT_CHARS
+from kenning.ingest.tree_code import parse_code, parse_code_relations
 
 SAMPLES = {
     "svc/server.go": (
@@ -121,7 +122,7 @@ def test_a_files_top_level_code_is_excerpts_of_its_own_lines_cut_between_stateme
     chunks = parse_code(text, "test/main.ts")
     top = [c for c in chunks if c.meta["kind"] == "module"]
     assert top[0].title == "file main.ts" and top[0].anchor == ":1-2"  # the imports
-    assert len(top) > 3 and all(len(c.body) <= TOP_LEVEL_CHARS for c in top)
+    assert len(top) > 3 and all(len(c.body) <= EXCERPT_CHARS for c in top)
     for chunk in top:  # each cites the lines it holds, and begins with a statement
         assert chunk.body == "\n".join(lines[chunk.line_start - 1 : chunk.line_end])
         assert chunk.anchor == f":{chunk.line_start}-{chunk.line_end}"
@@ -136,7 +137,7 @@ def test_a_top_level_statement_longer_than_an_excerpt_is_cut_at_its_blank_lines(
     body = "".join(f"\tit('case {i}', () => {{\n\t\texpect(run({i})).toBe({i});\n\t}});\n\n" for i in range(150))
     text = f"import {{run}} from './run.js';\n\ndescribe('run', () => {{\n{body}}});\n"
     top = [c for c in parse_code(text, "run.test.js") if c.meta["kind"] == "module"]
-    assert len(top) > 2 and all(len(c.body) <= TOP_LEVEL_CHARS for c in top)
+    assert len(top) > 2 and all(len(c.body) <= EXCERPT_CHARS for c in top)
     held = "\n".join(c.body for c in top)
     assert all(f"it('case {i}'" in held for i in range(150))
     assert all(c.body.lstrip().startswith(("it('case", "import", "describe", "});")) for c in top)

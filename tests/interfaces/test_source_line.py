@@ -12,6 +12,7 @@ from starlette.testclient import TestClient
 
 from conftest import NOW, commit_all, resync
 from kenning.interfaces.mcp.server import build_server
+from kenning.interfaces.render import line_range
 from kenning.interfaces.web.app import create_app
 
 FILES = {
@@ -69,7 +70,7 @@ def test_get_says_each_kind_of_source_once_and_the_json_keeps_it_as_stored(proje
     }
     text = {k: line for k, (line, _) in seen.items()}
     assert seen["file"][1]["uri"].startswith("app/greet.py:")
-    assert text["file"].startswith(f"source: file {seen['file'][1]['uri']} · "), text
+    assert text["file"].startswith(f"source: file {line_range(seen['file'][1]['uri'])} · "), text  # 1-1 as 1
     assert text["commit"].startswith(f"source: commit {seen['commit'][1]['uri']} · "), text
     assert text["cli"].startswith("source: note saved via the CLI · "), text
     assert text["global"].startswith("source: note saved via the CLI · "), text

@@ -43,9 +43,10 @@ _BY_SUFFIX = {
     # import greet`` is (resolved to the module's file when ``app/greet.py`` is one). 14: a Django
     # app's ``tests.py`` is test code (``test_files``); read again once, a store synced before also
     # gets resolution's rules of code/2: a guess from code that is no test reaches no test's
-    # symbol, no call reaches another language's.
-    ".py": "python/14",
-    ".pyi": "python/14",
+    # symbol, no call reaches another language's. 15: the module's lines outside its definitions
+    # are excerpts of their own lines, cut between statements, no longer one cut at 4,000 characters.
+    ".py": "python/15",
+    ".pyi": "python/15",
 }
 # JS/TS, Go, Rust, Java, C/C++, Ruby through tree-sitter (see grammars.SUFFIXES). 2: their calls
 # (``tree_calls``); a Go method is named by its type (``Server.Run``); every package of a Go

@@ -21,10 +21,9 @@ from .identifiers import keywords_for
 from .python_locals import dotted as dotted_name
 from .python_relations import python_relations
 from .relations import Relations
-from .split import split_lines
+from .split import EXCERPT_CHARS, outside_pieces, split_lines
 from .text import parse_text
 
-MODULE_BODY_CAP = 4000
 TITLE_CHARS = 80  # a title names the symbol and its parameters; the full signature is in the body
 ANNOTATION_CHARS = 24  # a longer annotation is left out of the title
 
@@ -58,10 +57,7 @@ def parse_python_relations(
     lines = split_lines(source)
     module = module_name(path)
     symbols = list(_definitions(tree.body, ""))
-    chunks = []
-    module_chunk = _module_chunk(tree, lines, module, symbols)
-    if module_chunk is not None:
-        chunks.append(module_chunk)
+    chunks = _module_chunks(tree, lines, module, symbols)
     for node, qualname, kind in symbols:
         chunks.append(_symbol_chunk(node, qualname, kind, lines, module, search))
     if not relations:
@@ -154,60 +150,61 @@ def _symbol_chunk(
     )
 
 
-def _module_chunk(
+def _module_chunks(
     tree: ast.Module, lines: list[str], module: str, symbols: list[tuple[Definition, str, str]]
-) -> Chunk | None:
-    """The module's docstring and top-level lines outside every def and class, capped."""
-    inside = [False] * (len(lines) + 1)
+) -> list[Chunk]:
+    """The module's docstring and top-level lines outside every def and class, each run of them
+    cut into excerpts of at most ``EXCERPT_CHARS`` characters between its statements, with their
+    own line ranges: the first titled ``module NAME`` (its docstring's summary in its meta), the
+    others by their first line; each names in its keywords the module and what its own lines
+    assign at top level. A settings module's (``django/conf/global_settings.py``: 23,001
+    characters of them) were cut at 4,000 under a range claiming the whole file (``python/15``)."""
+    inside = [False] * len(lines)
     for node, _, kind in symbols:
         if kind != "method":
             start, end = _start(node), min(node.end_lineno or node.lineno, len(lines))
-            inside[start - 1 : end] = [True] * (end - start + 1)  # never the last slot: see below
-    kept: list[str] = []
-    size = 0
-    i, count = 0, len(lines)
-    while i < count:
-        if inside[i]:  # to the first line after the definition, found in C
-            i = inside.index(False, i)  # (the slot after the last line stays False)
-            continue
-        line = lines[i]
-        i += 1
-        if not line.strip() and (not kept or not kept[-1].strip()):
-            continue
-        if size + len(line) > MODULE_BODY_CAP:
-            if not kept:
-                kept.append(line[:MODULE_BODY_CAP])
-            break
-        kept.append(line)
-        size += len(line) + 1
-    body = "\n".join(kept).strip("\n")
-    if not body.strip():
-        return None
-    last = len(lines)
-    while last > 1 and not lines[last - 1].strip():
-        last -= 1
-    return Chunk(
-        type="code",
-        title=f"module {module}",
-        body=body,
-        anchor=f":1-{last}",
-        line_start=1,
-        line_end=last,
-        keywords=keywords_for(module, *_assigned(tree)),
-        meta={"symbol": module, "kind": "module", "docstring": docstring_summary(tree)},
-    )
+            inside[start - 1 : end] = [True] * (end - start + 1)
+    statements = [(stmt.lineno - 1, stmt.end_lineno or stmt.lineno) for stmt in tree.body]
+    assigned = _assigned(tree)
+    chunks = []
+    ranges: set[tuple[int, int]] = set()
+    for n, piece in enumerate(outside_pieces(lines, inside, statements, EXCERPT_CHARS), start=1):
+        first, last = piece.first + 1, piece.last + 1
+        shared = (first, last) in ranges  # one line longer than the cap, cut into parts
+        ranges.add((first, last))
+        names = [name for name, line in assigned if first <= line <= last]
+        if n == 1:
+            title = f"module {module}"
+            meta = {"symbol": module, "kind": "module", "docstring": docstring_summary(tree)}
+        else:
+            opening = " ".join(piece.body.split("\n", 1)[0].split())
+            title = opening if len(opening) <= TITLE_CHARS * 2 else f"module {module} (part {n})"
+            meta = {"symbol": module, "kind": "module"}
+        chunks.append(
+            Chunk(
+                type="code",
+                title=title,
+                body=piece.body,
+                anchor=f":{first}-{last}#part-{n}" if shared else f":{first}-{last}",
+                line_start=first,
+                line_end=last,
+                keywords=keywords_for(module, *names),
+                meta=meta,
+            )
+        )
+    return chunks
 
 
-def _assigned(tree: ast.Module) -> list[str]:
-    """The names the module assigns at top level (``DEFAULT_TIMEOUT_CONFIG = …``): defined
-    there with no excerpt of their own, they are keywords of the module's, as a function's name
-    is of its."""
+def _assigned(tree: ast.Module) -> list[tuple[str, int]]:
+    """The names the module assigns at top level (``DEFAULT_TIMEOUT_CONFIG = …``) and the line
+    of each: defined there with no excerpt of their own, they are keywords of the module's
+    excerpt that assigns them, as a function's name is of its."""
     names = []
     for stmt in tree.body:
         if isinstance(stmt, ast.Assign):
-            names += [t.id for t in stmt.targets if isinstance(t, ast.Name)]
+            names += [(t.id, stmt.lineno) for t in stmt.targets if isinstance(t, ast.Name)]
         elif isinstance(stmt, ast.AnnAssign) and isinstance(stmt.target, ast.Name):
-            names.append(stmt.target.id)
+            names.append((stmt.target.id, stmt.lineno))
     return names
 
 

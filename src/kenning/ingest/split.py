@@ -14,6 +14,10 @@ from collections.abc import Iterable
 from itertools import accumulate
 from typing import NamedTuple
 
+# The most characters an excerpt cut from runs of lines holds: a text file's paragraphs
+# (``text.parse_text``), a code file's lines outside its definitions (``outside_pieces``).
+EXCERPT_CHARS = 2400
+
 
 class Lines(NamedTuple):
     """Lines of one document with what the cutters need, computed once per document.
@@ -100,6 +104,31 @@ def split_range(doc: Lines, first: int, last: int, max_chars: int) -> list[Piece
                 pieces.extend(Piece(a, a, part) for part in split_long_line(doc.text[a], max_chars))
             else:
                 pieces.append(Piece(a, b, join(doc, a, b)))
+    return pieces
+
+
+def outside_pieces(
+    lines: list[str], inside: list[bool], statements: list[tuple[int, int]], max_chars: int
+) -> list[Piece]:
+    """The lines a code file holds outside its definitions (``inside[i]``: line ``i`` is in
+    one), each run of them cut into pieces of at most ``max_chars`` characters between its
+    top-level statements (``statements``: their ``[first, end)`` lines): a statement that fits
+    in one piece is never cut, its blank lines no break; a longer one is cut at its own."""
+    plain = index_lines(lines)
+    last = len(lines) - 1
+    fits = [(a, b) for a, b in statements if b - a > 1 and span_length(plain, a, min(b - 1, last)) <= max_chars]
+    doc = index_lines(lines, fits)
+    pieces: list[Piece] = []
+    line = 0
+    while line <= last:
+        if inside[line]:
+            line += 1
+            continue
+        end = line
+        while end < last and not inside[end + 1]:
+            end += 1
+        pieces += split_range(doc, line, end, max_chars)
+        line = end + 1
     return pieces
 
 

@@ -7,14 +7,14 @@ from pathlib import PurePosixPath
 
 from .chunks import Chunk
 from .identifiers import keywords_for
-from .split import index_lines, split_lines, split_range
+from .split import EXCERPT_CHARS, index_lines, split_lines, split_range
 
 # A text line followed by an underline of one repeated punctuation character (3 or more).
 _RST_TITLE = re.compile(r"^(?P<title>[ \t]*\S[^\n]*)\n(?P<rule>([!-/:-@\[-`{-~])\3{2,})[ \t]*$", re.M)
 _ADORNMENT = re.compile(r"\s*([!-/:-@\[-`{-~])\1*\s*")
 
 
-def parse_text(text: str, path: str, *, max_chars: int = 2400) -> list[Chunk]:
+def parse_text(text: str, path: str, *, max_chars: int = EXCERPT_CHARS) -> list[Chunk]:
     """Chunks of paragraphs (blank-line separated) packed greedily up to ``max_chars``.
 
     Title: the file name, or for ``.rst`` the first underlined title; ``(part N)`` is

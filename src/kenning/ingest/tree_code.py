@@ -19,7 +19,7 @@ from .chunks import Chunk
 from .grammars import grammar, language_for, node_text
 from .identifiers import keywords_for
 from .relations import Ref, Relations, Symbol
-from .split import index_lines, span_length, split_lines, split_range
+from .split import EXCERPT_CHARS, outside_pieces, split_lines
 from .text import parse_text
 from .tree_calls import call_refs
 from .tree_imports import imports_of
@@ -53,9 +53,6 @@ _DEFS = {
     "module": "module",
     "internal_module": "namespace",
 }
-# The most characters an excerpt of a file's top-level code holds (``_top_level_chunks``): a
-# text excerpt's (``text.parse_text``).
-TOP_LEVEL_CHARS = 2400
 # The kinds of definition whose methods are called on an object of theirs (``tree_calls``).
 _TYPES = frozenset({"class", "struct", "interface", "module"})
 _CONTAINERS = {
@@ -386,7 +383,7 @@ def _top_level_chunks(
 ) -> list[Chunk]:
     """The lines outside every top-level definition (imports, constants, and the top-level calls
     a test file is mostly made of: ``test('POST request', async t => {…})``), each run of them
-    cut into excerpts of at most ``TOP_LEVEL_CHARS`` characters with their own line ranges: the
+    cut into excerpts of at most ``EXCERPT_CHARS`` characters with their own line ranges: the
     first titled ``file NAME``, the others by their first line. A cut falls between top-level
     statements (``statements``: their [first, end) lines, 0-based), at a blank line inside one
     only when it is longer than an excerpt. Every such line is in an excerpt; a file's top-level
@@ -395,23 +392,7 @@ def _top_level_chunks(
     for d in defs:
         if d.top:
             inside[d.first - 1 : d.end] = [True] * (min(d.end, len(lines)) - d.first + 1)
-    plain = index_lines(lines)
-    # a statement that fits in one excerpt is never cut: its blank lines are no break
-    fits = [
-        (a, b) for a, b in statements if b - a > 1 and span_length(plain, a, min(b, len(lines)) - 1) <= TOP_LEVEL_CHARS
-    ]
-    doc = index_lines(lines, fits)
-    pieces = []
-    line = 0
-    while line < len(lines):
-        if inside[line]:
-            line += 1
-            continue
-        end = line
-        while end + 1 < len(lines) and not inside[end + 1]:
-            end += 1
-        pieces += split_range(doc, line, end, TOP_LEVEL_CHARS)
-        line = end + 1
+    pieces = outside_pieces(lines, inside, statements, EXCERPT_CHARS)
     name = PurePosixPath(path).name
     keywords = keywords_for(name)
     meta = {"symbol": name, "kind": "module", "language": language}

@@ -104,7 +104,9 @@ def lexical_nodes(
     conn: Connection, match: str, *, kinds: Sequence[str] = (), lifecycles: Sequence[str] = ("active",), limit: int = 5
 ) -> list[tuple[tuple, float]]:
     """The best excerpts for an FTS5 ``match`` among those that carry graph nodes (of
-    ``kinds`` when given), each node with its excerpt's BM25 score (lower is better)."""
+    ``kinds`` when given), each node with its excerpt's BM25 score (lower is better). A file
+    whose first excerpt is a definition carries it with that definition's node: the definition,
+    the more precise, comes first."""
     if is_pg(conn):
         return _first_per_node(pg.lexical_nodes(conn, match, kinds, lifecycles, limit * 4), limit)
     kind_sql = f" AND n.kind IN ({','.join('?' * len(kinds))})" if kinds else ""
@@ -112,7 +114,8 @@ def lexical_nodes(
     rows = conn.execute(
         f"SELECT {_N}, bm25(facts_fts, 2.0, 1.5, 1.2, 1.0) AS score FROM facts_fts "
         f"JOIN facts f ON f.id = facts_fts.rowid JOIN graph_nodes n ON n.fact_id = f.id "
-        f"WHERE facts_fts MATCH ? AND f.lifecycle IN ({life_sql}){kind_sql} ORDER BY score, n.id LIMIT ?",
+        f"WHERE facts_fts MATCH ? AND f.lifecycle IN ({life_sql}){kind_sql} "
+        "ORDER BY score, n.kind = 'file', n.id LIMIT ?",
         (match, *lifecycles, *kinds, limit * 4),
     ).fetchall()
     return _first_per_node(rows, limit)

@@ -85,7 +85,7 @@ def lexical_nodes(
         f"SELECT {_N}, -ts_rank_cd(%s::float4[], f.words, q, {LENGTH_NORMALISATION}) AS score "
         "FROM facts f CROSS JOIN to_tsquery('kenning_simple', %s) q JOIN graph_nodes n ON n.fact_id = f.id "
         f"WHERE f.project = %s AND n.project = %s AND f.words @@ q AND f.lifecycle = ANY(%s){kind_sql} "
-        "ORDER BY score, n.id LIMIT %s",
+        "ORDER BY score, n.kind = 'file', n.id LIMIT %s",
         (
             LEXICAL_WEIGHTS,
             tsquery(match),
