@@ -111,25 +111,34 @@ def outside_pieces(
     lines: list[str], inside: list[bool], statements: list[tuple[int, int]], max_chars: int
 ) -> list[Piece]:
     """The lines a code file holds outside its definitions (``inside[i]``: line ``i`` is in
-    one), each run of them cut into pieces of at most ``max_chars`` characters between its
-    top-level statements (``statements``: their ``[first, end)`` lines): a statement that fits
-    in one piece is never cut, its blank lines no break; a longer one is cut at its own."""
-    plain = index_lines(lines)
+    one; as long as ``lines``), each run of them cut into pieces of at most ``max_chars``
+    characters between its top-level statements (``statements``: their ``[first, end)`` lines):
+    a statement that fits in one piece is never cut, its blank lines no break; a longer one is
+    cut at its own. Runs are found by ``list.index`` (a sync reads every line of every file)."""
     last = len(lines) - 1
-    fits = [(a, b) for a, b in statements if b - a > 1 and span_length(plain, a, min(b - 1, last)) <= max_chars]
-    doc = index_lines(lines, fits)
-    pieces: list[Piece] = []
+    runs: list[tuple[int, int]] = []
     line = 0
     while line <= last:
-        if inside[line]:
-            line += 1
-            continue
-        end = line
-        while end < last and not inside[end + 1]:
-            end += 1
-        pieces += split_range(doc, line, end, max_chars)
+        try:
+            line = inside.index(False, line)
+        except ValueError:
+            break
+        try:
+            end = inside.index(True, line) - 1
+        except ValueError:
+            end = last
+        runs.append((line, end))
         line = end + 1
-    return pieces
+    if not runs:
+        return []
+    fits = []
+    for first, end in statements:
+        if end - first > 1 and first <= last and not inside[first]:
+            stop = min(end, last + 1)
+            if sum(map(len, lines[first:stop])) + stop - first - 1 <= max_chars:
+                fits.append((first, end))
+    doc = index_lines(lines, fits)
+    return [piece for first, end in runs for piece in split_range(doc, first, end, max_chars)]
 
 
 def _paragraphs(doc: Lines, first: int, last: int) -> list[tuple[int, int]]:
