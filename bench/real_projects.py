@@ -15,7 +15,9 @@ history rather than from the unpacking), then runs the real command line:
   dense vectors, see ``bench/store_size.py``; ``--sizes`` prints where the bytes go);
 - ``--level 0`` switches dense retrieval off for the bench's stores (``[dense] enabled = false``):
   the sync does not embed and the answers are lexical; ``--level 1`` (the default) keeps the
-  configuration as ``kenning init`` wrote it (dense on when the extra is installed);
+  configuration as ``kenning init`` wrote it (dense on when the extra is installed) and syncs again
+  until the dense index is whole (a sync embeds for a bounded time; until then answers are lexical,
+  marked degraded, and the figures would be level 0's: ``embed_s`` sums those syncs' embedding);
 - ``kenning ask QUESTION --json --limit 5`` for each question of ``bench/questions/NAME.jsonl``:
   recall@5 is the share of questions with at least one expected file among the files of the
   top 5 excerpts, MRR the mean of 1/rank of the first such excerpt. An expected entry with an
@@ -189,7 +191,21 @@ def run_sync(root: Path, env: dict[str, str], level: int) -> dict[str, object]:
     )
     wall = time.perf_counter() - start
     peak = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
-    report = json.loads(done.stdout)
+    first = report = json.loads(done.stdout)
+    embed = (report.get("dense") or {}).get("seconds")
+    syncs = 1
+    # Level 1: a sync embeds for a bounded time (``[dense] budget_seconds``) and the next carries
+    # on; until every excerpt is embedded, answers are lexical, marked degraded. The questions are
+    # asked once the dense index is whole, or they would measure level 0 under level 1's name.
+    while level == 1 and _dense_incomplete(report) and syncs < MAX_EMBED_SYNCS:
+        more = subprocess.run(
+            [kenning, "sync", "--project", str(root), "--json"], check=True, env=env, capture_output=True, text=True
+        )
+        report = json.loads(more.stdout)
+        embed = (embed or 0.0) + ((report.get("dense") or {}).get("seconds") or 0.0)
+        syncs += 1
+    if level == 1 and _dense_incomplete(report):
+        raise SystemExit(f"{root.name}: dense index still incomplete after {syncs} syncs")
     start = time.perf_counter()
     subprocess.run([kenning, "sync", "--project", str(root)], check=True, env=env, capture_output=True)
     noop = time.perf_counter() - start
@@ -199,10 +215,11 @@ def run_sync(root: Path, env: dict[str, str], level: int) -> dict[str, object]:
     parts = store_size.breakdown(db)
     return {
         "input_mb": round(source / 1e6, 2),
-        "files_indexed": report.get("coverage", {}).get("indexed"),
-        "excerpts": report.get("excerpts", {}).get("added"),
+        "files_indexed": first.get("coverage", {}).get("indexed"),
+        "excerpts": first.get("excerpts", {}).get("added"),
         "sync_s": round(wall, 2),
-        "embed_s": (report.get("dense") or {}).get("seconds"),  # of sync_s: the dense hook's time (level 1)
+        "embed_s": embed,  # the dense hook's time (level 1): of sync_s, and of the syncs that finished it
+        "embed_syncs": syncs,  # syncs until the dense index was whole (level 1; 1 at level 0)
         "sync_mb_per_s": round(source / 1e6 / wall, 2),
         "peak_rss_mb": round(peak / 1024, 1) if peak > before else None,
         "db_mb": round(db_bytes / 1e6, 1),
@@ -211,6 +228,15 @@ def run_sync(root: Path, env: dict[str, str], level: int) -> dict[str, object]:
         "parts_mb": {part: round(size / 1e6, 1) for part, size in parts.items()},
         "noop_resync_s": round(noop, 2),
     }
+
+
+MAX_EMBED_SYNCS = 40
+
+
+def _dense_incomplete(report: dict) -> bool:
+    """Whether a sync's report says an embedder has excerpts left to embed."""
+    embedders = (report.get("dense") or {}).get("embedders") or {}
+    return any(e.get("embedded", 0) < e.get("total", 0) for e in embedders.values())
 
 
 def _plain(text: str) -> str:
