@@ -345,7 +345,15 @@ def test_a_plain_header_is_what_the_pattern_said(pieces: list[str]) -> None:
     assert python_code._plain_header(line) == plain_header_with_pattern(line)
 
 
-MODULE_PIECES = ["x = 1", "", "   ", "def f():\n    return 1", "@d\ndef g():\n    pass\n\n", "class C:\n    a = 1\n"]
+MODULE_PIECES = [
+    "x = 1",
+    "",
+    "   ",
+    "# a note",
+    "def f():\n    return 1",
+    "@d\ndef g():\n    pass\n\n",
+    "class C:\n    a = 1\n",
+]
 
 
 def _outside(source: str) -> list[int]:
@@ -355,7 +363,7 @@ def _outside(source: str) -> list[int]:
     inside = set()
     for node, _, kind in python_code._definitions(tree.body, ""):
         if kind != "method":
-            inside.update(range(python_code._start(node), (node.end_lineno or node.lineno) + 1))
+            inside.update(range(python_code._first_line(node, lines), (node.end_lineno or node.lineno) + 1))
     return [i for i, line in enumerate(lines, start=1) if i not in inside and line.strip()]
 
 

@@ -185,3 +185,30 @@ def test_static_methods_keep_their_first_parameter_and_star_markers_are_shown():
     chunks = by_symbol(parse_python(source, "a.py"))
     assert chunks["A.make"].title == "def A.make(self, /, a, *args, b, **kw)"
     assert chunks["A.go"].title == "def A.go(*, x)"
+
+
+def test_the_comment_lines_right_above_a_definition_are_its_excerpts():
+    """``python/16``: a method's comment (between two members of its class) was in no excerpt."""
+    source = (
+        "#!/usr/bin/env python\n"
+        "import os\n\n\n"
+        "# Helper used by the CLI.\n"
+        "@cache\n"
+        "def helper():\n"
+        "    pass\n\n\n"
+        "class Client:\n"
+        "    limit = 3\n\n"
+        "    # Called once per request, before the hooks.\n"
+        "    def send(self):\n"
+        "        return 1\n"
+        "        # the end of send's body, not a comment of close\n"
+        "    def close(self):\n"
+        "        pass\n"
+    )
+    chunks = by_symbol(parse_python(source, "app/client.py"))
+    assert (chunks["helper"].line_start, chunks["helper"].title) == (5, "def helper()")
+    assert chunks["Client"].line_end == 12  # the class stops before its member's comment
+    assert chunks["Client.send"].body.startswith("    # Called once per request, before the hooks.\n")
+    assert chunks["Client.close"].line_start == 18  # a comment indented deeper is not its
+    module = parse_python(source, "app/client.py")[0]
+    assert (module.line_start, module.line_end) == (1, 2)  # the shebang stays the module's

@@ -45,8 +45,9 @@ _BY_SUFFIX = {
     # gets resolution's rules of code/2: a guess from code that is no test reaches no test's
     # symbol, no call reaches another language's. 15: the module's lines outside its definitions
     # are excerpts of their own lines, cut between statements, no longer one cut at 4,000 characters.
-    ".py": "python/15",
-    ".pyi": "python/15",
+    # 16: the comment lines right above a definition, at its indentation, are its excerpt's.
+    ".py": "python/16",
+    ".pyi": "python/16",
 }
 # JS/TS, Go, Rust, Java, C/C++, Ruby through tree-sitter (see grammars.SUFFIXES). 2: their calls
 # (``tree_calls``); a Go method is named by its type (``Server.Run``); every package of a Go

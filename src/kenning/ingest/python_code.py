@@ -123,15 +123,29 @@ def _start(node: Definition) -> int:
     return min([node.lineno, *(d.lineno for d in node.decorator_list)])
 
 
+def _first_line(node: Definition, lines: list[str]) -> int:
+    """First line of a definition's excerpt: its decorators, and the comment lines written right
+    above them at its indentation (``# Called once per request.``), which were in no excerpt
+    when a method's (between two members of its class) or in the module's when a function's."""
+    start = _start(node)
+    if start > len(lines):
+        return start
+    line = lines[start - 1]
+    comment = line[: len(line) - len(line.lstrip())] + "#"
+    while start > 1 and lines[start - 2].startswith(comment) and not (start == 2 and lines[0].startswith("#!")):
+        start -= 1
+    return start
+
+
 def _symbol_chunk(
     node: Definition, qualname: str, kind: str, lines: list[str], module: str, search: bool = True
 ) -> Chunk:
-    start, end = _start(node), node.end_lineno or node.lineno
+    start, end = _first_line(node, lines), node.end_lineno or node.lineno
     if isinstance(node, ast.ClassDef):
         # Up to its first member: the definitions come in the order of the source.
         first = next(_definitions(node.body, "", True), None)
         if first is not None:
-            end = _start(first[0]) - 1
+            end = _first_line(first[0], lines) - 1
     while end > start and not lines[end - 1].strip():
         end -= 1
     title = compact_title(node, qualname, kind)
@@ -162,7 +176,7 @@ def _module_chunks(
     inside = [False] * len(lines)
     for node, _, kind in symbols:
         if kind != "method":
-            start, end = _start(node), min(node.end_lineno or node.lineno, len(lines))
+            start, end = _first_line(node, lines), min(node.end_lineno or node.lineno, len(lines))
             inside[start - 1 : end] = [True] * (end - start + 1)
     statements = [(stmt.lineno - 1, stmt.end_lineno or stmt.lineno) for stmt in tree.body]
     assigned = _assigned(tree)
