@@ -21,7 +21,7 @@ from .identifiers import keywords_for
 from .python_locals import dotted as dotted_name
 from .python_relations import python_relations
 from .relations import Relations
-from .split import EXCERPT_CHARS, outside_pieces, split_lines
+from .split import EXCERPT_CHARS, anchors, opening, outside_pieces, split_lines
 from .text import parse_text
 
 TITLE_CHARS = 80  # a title names the symbol and its parameters; the full signature is in the body
@@ -181,25 +181,23 @@ def _module_chunks(
     statements = [(stmt.lineno - 1, stmt.end_lineno or stmt.lineno) for stmt in tree.body]
     assigned = _assigned(tree)
     chunks = []
-    ranges: set[tuple[int, int]] = set()
-    for n, piece in enumerate(outside_pieces(lines, inside, statements, EXCERPT_CHARS), start=1):
+    pieces = outside_pieces(lines, inside, statements, EXCERPT_CHARS)
+    for n, (piece, anchor) in enumerate(zip(pieces, anchors(pieces), strict=True), start=1):
         first, last = piece.first + 1, piece.last + 1
-        shared = (first, last) in ranges  # one line longer than the cap, cut into parts
-        ranges.add((first, last))
         names = [name for name, line in assigned if first <= line <= last]
         if n == 1:
             title = f"module {module}"
             meta = {"symbol": module, "kind": "module", "docstring": docstring_summary(tree)}
         else:
-            opening = " ".join(piece.body.split("\n", 1)[0].split())
-            title = opening if len(opening) <= TITLE_CHARS * 2 else f"module {module} (part {n})"
+            first_line = opening(piece)
+            title = first_line if len(first_line) <= TITLE_CHARS * 2 else f"module {module} (part {n})"
             meta = {"symbol": module, "kind": "module"}
         chunks.append(
             Chunk(
                 type="code",
                 title=title,
                 body=piece.body,
-                anchor=f":{first}-{last}#part-{n}" if shared else f":{first}-{last}",
+                anchor=anchor,
                 line_start=first,
                 line_end=last,
                 keywords=keywords_for(module, *names),

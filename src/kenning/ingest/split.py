@@ -141,6 +141,24 @@ def outside_pieces(
     return [piece for first, end in runs for piece in split_range(doc, first, end, max_chars)]
 
 
+def anchors(pieces: list[Piece]) -> list[str]:
+    """Each piece's anchor: its 1-based line range ``:first-last``, and ``#part-N`` (N its place,
+    from 1) after it when an earlier piece has that range (a line longer than the cap, cut into
+    parts: a minified script's), so that each excerpt of a file has a URI of its own."""
+    seen: set[str] = set()
+    found = []
+    for n, piece in enumerate(pieces, start=1):
+        span = f":{piece.first + 1}-{piece.last + 1}"
+        found.append(f"{span}#part-{n}" if span in seen else span)
+        seen.add(span)
+    return found
+
+
+def opening(piece: Piece) -> str:
+    """A piece's first line, its whitespace collapsed: what titles an excerpt of code."""
+    return " ".join(piece.body.split("\n", 1)[0].split())
+
+
 def _paragraphs(doc: Lines, first: int, last: int) -> list[tuple[int, int]]:
     """Maximal runs of non-break lines inside ``first..last``."""
     breaks = [_blank(line) for line in doc.text[first : last + 1]]

@@ -7,7 +7,7 @@ from pathlib import PurePosixPath
 
 from .chunks import Chunk
 from .identifiers import keywords_for
-from .split import EXCERPT_CHARS, index_lines, split_lines, split_range
+from .split import EXCERPT_CHARS, anchors, index_lines, split_lines, split_range
 
 # A text line followed by an underline of one repeated punctuation character (3 or more).
 _RST_TITLE = re.compile(r"^(?P<title>[ \t]*\S[^\n]*)\n(?P<rule>([!-/:-@\[-`{-~])\3{2,})[ \t]*$", re.M)
@@ -28,19 +28,16 @@ def parse_text(text: str, path: str, *, max_chars: int = EXCERPT_CHARS) -> list[
     title = (rst_title("\n".join(lines)) if name.lower().endswith(".rst") else None) or name
     keywords = keywords_for(title)
     chunks = []
-    ranges: set[tuple[int, int]] = set()
-    for n, piece in enumerate(split_range(doc, 0, len(lines) - 1, max_chars), start=1):
-        start, end = piece.first + 1, piece.last + 1
-        shared = (start, end) in ranges
-        ranges.add((start, end))
+    pieces = split_range(doc, 0, len(lines) - 1, max_chars)
+    for n, (piece, anchor) in enumerate(zip(pieces, anchors(pieces), strict=True), start=1):
         chunks.append(
             Chunk(
                 type="doc",
                 title=title if n == 1 else f"{title} (part {n})",
                 body=piece.body,
-                anchor=f":{start}-{end}#part-{n}" if shared else f":{start}-{end}",
-                line_start=start,
-                line_end=end,
+                anchor=anchor,
+                line_start=piece.first + 1,
+                line_end=piece.last + 1,
                 keywords=keywords,
             )
         )

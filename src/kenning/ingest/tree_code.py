@@ -19,7 +19,7 @@ from .chunks import Chunk
 from .grammars import grammar, language_for, node_text
 from .identifiers import keywords_for
 from .relations import Ref, Relations, Symbol
-from .split import EXCERPT_CHARS, outside_pieces, split_lines
+from .split import EXCERPT_CHARS, anchors, opening, outside_pieces, split_lines
 from .text import parse_text
 from .tree_calls import call_refs
 from .tree_imports import imports_of
@@ -397,23 +397,8 @@ def _top_level_chunks(
     keywords = keywords_for(name)
     meta = {"symbol": name, "kind": "module", "language": language}
     chunks = []
-    ranges: set[tuple[int, int]] = set()
-    for n, piece in enumerate(pieces, start=1):
-        first, last = piece.first + 1, piece.last + 1
-        shared = (first, last) in ranges  # one line longer than the cap, cut into parts
-        ranges.add((first, last))
-        opening = " ".join(piece.body.split("\n", 1)[0].split())
-        title = f"file {name}" if n == 1 else opening if len(opening) <= 200 else f"file {name} (part {n})"
-        chunks.append(
-            Chunk(
-                "code",
-                title,
-                piece.body,
-                f":{first}-{last}#part-{n}" if shared else f":{first}-{last}",
-                first,
-                last,
-                keywords,
-                meta,
-            )
-        )
+    for n, (piece, anchor) in enumerate(zip(pieces, anchors(pieces), strict=True), start=1):
+        first_line = opening(piece)
+        title = f"file {name}" if n == 1 else first_line if len(first_line) <= 200 else f"file {name} (part {n})"
+        chunks.append(Chunk("code", title, piece.body, anchor, piece.first + 1, piece.last + 1, keywords, meta))
     return chunks
