@@ -3,7 +3,7 @@
 as ``<h1 align="center">``. The anchor is the one the document gives (``FAQ.md#config``, what its
 own links use), else a slug of the heading's text; a ``#`` line inside an HTML block is no heading.
 A Markdown heading that holds an anchor element (``## <a id="lenient"></a> Malformed JSON``, gson's
-troubleshooting guide) has that anchor too (``markdown/4``)."""
+troubleshooting guide) has that anchor too (``markdown/4``; a link beside it keeps its text, ``markdown/5``)."""
 
 from __future__ import annotations
 
@@ -92,6 +92,14 @@ Call `serializeNulls()`.
 
 Inside a code span: text.
 
+## <a id="see"></a>See <a href="#nulls">nulls</a> and `<a href>`
+
+A link beside the anchor.
+
+## Read <A HREF="#nulls">this</A> first <a id="first"></a>
+
+The anchor after a link.
+
 <h2><a id="inner"></a>Wrapped in HTML</h2>
 
 Given inside the element.
@@ -107,6 +115,9 @@ def test_an_anchor_element_in_a_heading_is_its_anchor_and_no_part_of_its_title()
     assert found["#inner"][0] == "Troubleshooting Guide > Wrapped in HTML"  # inside a heading element
     # inside a code span the element is the heading's text: its slug is the anchor
     assert found["#writing-a-idx-tags"][0] == 'Troubleshooting Guide > Writing `<a id="x">` tags'
+    # a link beside the anchor keeps its text, not its tags (one in a code span stays as written)
+    assert found["#see"][0] == "Troubleshooting Guide > See nulls and `<a href>`"
+    assert found["#first"][0] == "Troubleshooting Guide > Read this first"
 
 
 def test_both_readers_read_the_anchor_element():
@@ -118,5 +129,7 @@ def test_both_readers_read_the_anchor_element():
         "default-lenient",
         "nulls",
         "",
+        "see",
+        "first",
         "inner",
     ]

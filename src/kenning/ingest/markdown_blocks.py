@@ -36,7 +36,7 @@ _TAG = re.compile(r"<[^>]*>")
 # An anchor element inside a heading's text (``<a id="lenient"></a>``, ``<a name="x">Title</a>``):
 # its id or name, and its closing tag.
 _INLINE_ANCHOR = re.compile(r"""<a\s[^>]*?\b(?:id|name)\s*=\s*["']([A-Za-z0-9_.:-]+)["'][^>]*>""", re.I)
-_CLOSING_A = re.compile(r"</a\s*>", re.I)
+_A_TAG = re.compile(r"</?a(?:\s[^>]*)?>", re.I)  # an ``a`` element's opening or closing tag
 
 
 def heading_text(content: str) -> str:
@@ -48,14 +48,15 @@ def heading_text(content: str) -> str:
 
 def markdown_heading(content: str) -> tuple[str, str]:
     """(text, anchor or '') of a Markdown heading's source: the anchor of the first anchor element
-    it holds outside a code span, that element and its closing tag left out of the text."""
+    it holds outside a code span; the tags of that element and of any other ``a`` element (a link
+    beside it) outside a code span left out of the text, their text kept."""
     if "<" not in content:
         return heading_text(content), ""
     found = _INLINE_ANCHOR.search(content)
     if found is None or content.count("`", 0, found.start()) % 2:  # none, or code (``<a id="x">``)
         return heading_text(content), ""
-    text = content[: found.start()] + " " + content[found.end() :]
-    return heading_text(_CLOSING_A.sub(" ", text, count=1)), found[1]
+    text = _A_TAG.sub(lambda tag: tag[0] if content.count("`", 0, tag.start()) % 2 else " ", content)
+    return heading_text(text), found[1]
 
 
 def html_heading(html: str) -> tuple[int, str, str] | None:
