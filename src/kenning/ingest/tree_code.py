@@ -23,6 +23,7 @@ from .split import EXCERPT_CHARS, anchors, opening, outside_pieces, split_lines
 from .text import parse_text
 from .tree_calls import call_refs
 from .tree_imports import imports_of
+from .tree_names import definition_name, ruby_attributes
 
 _DEFS = {
     "function_declaration": "function",
@@ -223,7 +224,7 @@ def _visit(
             kind_name in ("struct_specifier", "class_specifier", "enum_specifier")
             and child.child_by_field_name("body") is None
         ):
-            name = _name(child)
+            name = definition_name(child)
             if not name:
                 continue
             kind = _DEFS[kind_name]
@@ -260,7 +261,7 @@ def _visit(
         elif kind_name == "object" and node.type == "export_statement":  # ``export default { run() {…} }``
             for method, member in js_functions.object_methods(child):
                 defs.append(_leaf(member, prefix + method, "function", top))
-        elif kind_name == "call" and in_container and (attributes := _ruby_attributes(child)):
+        elif kind_name == "call" and in_container and (attributes := ruby_attributes(child)):
             for attribute in attributes:  # ``attr_reader :name``: the methods it defines, on its line
                 defs.append(_leaf(child, prefix + attribute, "method", top))
         elif kind_name == "expression_statement" and (assigned := js_functions.assigned_name(child)):
@@ -273,21 +274,6 @@ def _visit(
 
 
 # Ruby's attribute methods, by the call that defines them: the reader ``name``, the writer ``name=``.
-_RUBY_ATTRIBUTES = {"attr_reader": ("",), "attr": ("",), "attr_writer": ("=",), "attr_accessor": ("", "=")}
-
-
-def _ruby_attributes(node: Any) -> list[str]:
-    """The methods a Ruby ``attr_reader :a, :b`` (``attr_writer``, ``attr_accessor``, ``attr``)
-    written in a class or module body defines; none for any other call."""
-    method = node.child_by_field_name("method")
-    suffixes = _RUBY_ATTRIBUTES.get(node_text(method)) if method is not None else None
-    arguments = node.child_by_field_name("arguments")
-    if suffixes is None or arguments is None or node.child_by_field_name("receiver") is not None:
-        return []
-    names = [node_text(a).lstrip(":") for a in arguments.named_children if a.type == "simple_symbol"]
-    return [name + suffix for name in names for suffix in suffixes]
-
-
 def _leaf(node: Any, qualname: str, kind: str, top: bool) -> _Def:
     """A definition with no members, over ``node``'s lines and bytes."""
     start, end = node.start_point[0] + 1, node.end_point[0] + 1
@@ -324,58 +310,6 @@ def _last_row(node: Any) -> int:
     ends at the start of the next row, on its own."""
     row, column = node.end_point
     return row - 1 if column == 0 and row > node.start_point[0] else row
-
-
-def _name(node: Any) -> str | None:
-    if node.type == "impl_item":  # Rust: ``impl<T> Stack<T>`` and ``impl store::Pool`` by the type's own name
-        target = node.child_by_field_name("type")
-        while target is not None and target.type in ("generic_type", "scoped_type_identifier"):
-            target = target.child_by_field_name("type" if target.type == "generic_type" else "name")
-        return node_text(target) if target is not None else None
-    name = node.child_by_field_name("name")
-    if name is not None and name.type == "qualified_identifier":  # C++: ``struct DBImpl::Writer {…}``
-        return ".".join(_qualified_parts(name))
-    if name is not None and name.type == "scope_resolution":  # Ruby: ``class Table::Cell``
-        return ".".join(node_text(name).lstrip(":").split("::"))
-    if name is not None:
-        receiver = node.child_by_field_name("receiver") if node.type == "method_declaration" else None
-        owner = _receiver_type(receiver) if receiver is not None else None
-        return f"{owner}.{node_text(name)}" if owner else node_text(name)
-    declarator = node.child_by_field_name("declarator")
-    while declarator is not None:  # C/C++: int *f(int x) -> pointer_declarator -> function_declarator -> f
-        if declarator.type == "qualified_identifier":
-            return ".".join(_qualified_parts(declarator))
-        if declarator.type in ("identifier", "field_identifier", "destructor_name", "operator_name"):
-            return node_text(declarator)
-        declarator = declarator.child_by_field_name("declarator")
-    return None
-
-
-def _qualified_parts(node: Any) -> list[str]:
-    """The names of a C++ qualified name, a template's arguments left out: ``SkipList<Key>::Insert``
-    gives ``SkipList``, ``Insert``; ``DBImpl::~DBImpl`` gives ``DBImpl``, ``~DBImpl``."""
-    parts = []
-    while node is not None and node.type == "qualified_identifier":
-        scope = node.child_by_field_name("scope")
-        if scope is not None:
-            named = scope.child_by_field_name("name") if scope.type == "template_type" else scope
-            parts.append(node_text(named if named is not None else scope))
-        node = node.child_by_field_name("name")
-    if node is not None:
-        parts.append(node_text(node))
-    return parts
-
-
-def _receiver_type(receiver: Any) -> str | None:
-    """A Go method's type, from its receiver: ``(s *Server)`` and ``(s *Server[T])`` give ``Server``."""
-    declaration = next((n for n in receiver.named_children if n.type == "parameter_declaration"), None)
-    node = declaration.child_by_field_name("type") if declaration is not None else None
-    while node is not None and node.type != "type_identifier":
-        # a pointer's type is its one named child; a generic type's, its ``type`` field
-        node = (
-            node.child_by_field_name("type") if node.type == "generic_type" else next(iter(node.named_children), None)
-        )
-    return node_text(node) if node is not None else None
 
 
 def _top_level_chunks(
