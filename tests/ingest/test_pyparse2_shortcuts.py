@@ -367,6 +367,11 @@ def _outside(source: str) -> list[int]:
     return [i for i, line in enumerate(lines, start=1) if i not in inside and line.strip()]
 
 
+def _firsts(symbols: list, lines: list[str]) -> dict[int, int]:
+    """Each definition's first line, by ``id``, as ``parse_python_relations`` gives them."""
+    return {id(node): python_code._first_line(node, lines) for node, _, _ in symbols}
+
+
 @settings(max_examples=200, deadline=None)
 @given(st.lists(st.sampled_from(MODULE_PIECES), max_size=40), st.booleans())
 def test_the_module_chunks_hold_every_line_outside_definitions_under_their_own_ranges(
@@ -377,7 +382,8 @@ def test_the_module_chunks_hold_every_line_outside_definitions_under_their_own_r
     source = "\n".join(pieces) + ("\nz = '" + "w" * 4100 + "'\n" if long_line else "\n")
     tree = ast.parse(source)
     lines = source.split("\n")
-    chunks = python_code._module_chunks(tree, lines, "m", list(python_code._definitions(tree.body, "")))
+    symbols = list(python_code._definitions(tree.body, ""))
+    chunks = python_code._module_chunks(tree, lines, "m", symbols, _firsts(symbols, lines))
     held: set[int] = set()
     for chunk in chunks:
         assert len(chunk.body) <= EXCERPT_CHARS
@@ -400,5 +406,7 @@ def test_a_definition_said_to_end_past_the_last_line_does_not_stop_the_module_ch
     function = tree.body[1]
     assert isinstance(function, ast.FunctionDef)
     function.end_lineno = 99
-    chunks = python_code._module_chunks(tree, source.split("\n"), "m", [(function, "f", "function")])
+    lines = source.split("\n")
+    symbols = [(function, "f", "function")]
+    chunks = python_code._module_chunks(tree, lines, "m", symbols, _firsts(symbols, lines))
     assert [c.body for c in chunks] == ["import os"]

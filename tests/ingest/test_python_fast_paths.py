@@ -137,10 +137,11 @@ def test_a_class_chunk_ends_before_the_earliest_of_all_its_members() -> None:
     tree = ast.parse(NESTED)
     lines = NESTED.split("\n")
     symbols = list(python_code._definitions(tree.body, ""))
+    firsts = {id(node): python_code._first_line(node, lines) for node, _, _ in symbols}
     for node, qualname, kind in symbols:
         if isinstance(node, ast.ClassDef):
             members = [python_code._start(n) for n, _, _ in python_code._definitions(node.body, "", True)]
-            chunk = python_code._symbol_chunk(node, qualname, kind, lines, "m")
+            chunk = python_code._symbol_chunk(node, qualname, kind, lines, "m", firsts)
             last = min(members) - 1
             while last > chunk.line_start and not lines[last - 1].strip():
                 last -= 1

@@ -57,9 +57,10 @@ def parse_python_relations(
     lines = split_lines(source)
     module = module_name(path)
     symbols = list(_definitions(tree.body, ""))
-    chunks = _module_chunks(tree, lines, module, symbols)
+    firsts = {id(node): _first_line(node, lines) for node, _, _ in symbols}  # each excerpt's first line
+    chunks = _module_chunks(tree, lines, module, symbols, firsts)
     for node, qualname, kind in symbols:
-        chunks.append(_symbol_chunk(node, qualname, kind, lines, module, search))
+        chunks.append(_symbol_chunk(node, qualname, kind, lines, module, firsts, search))
     if not relations:
         return chunks, None
     try:
@@ -138,14 +139,21 @@ def _first_line(node: Definition, lines: list[str]) -> int:
 
 
 def _symbol_chunk(
-    node: Definition, qualname: str, kind: str, lines: list[str], module: str, search: bool = True
+    node: Definition,
+    qualname: str,
+    kind: str,
+    lines: list[str],
+    module: str,
+    firsts: dict[int, int],
+    search: bool = True,
 ) -> Chunk:
-    start, end = _first_line(node, lines), node.end_lineno or node.lineno
+    """``node``'s excerpt; ``firsts``: each definition's first line (``_first_line``), by ``id``."""
+    start, end = firsts[id(node)], node.end_lineno or node.lineno
     if isinstance(node, ast.ClassDef):
         # Up to its first member: the definitions come in the order of the source.
         first = next(_definitions(node.body, "", True), None)
         if first is not None:
-            end = _first_line(first[0], lines) - 1
+            end = firsts[id(first[0])] - 1
     while end > start and not lines[end - 1].strip():
         end -= 1
     title = compact_title(node, qualname, kind)
@@ -165,7 +173,11 @@ def _symbol_chunk(
 
 
 def _module_chunks(
-    tree: ast.Module, lines: list[str], module: str, symbols: list[tuple[Definition, str, str]]
+    tree: ast.Module,
+    lines: list[str],
+    module: str,
+    symbols: list[tuple[Definition, str, str]],
+    firsts: dict[int, int],
 ) -> list[Chunk]:
     """The module's docstring and top-level lines outside every def and class, each run of them
     cut into excerpts of at most ``EXCERPT_CHARS`` characters between its statements, with their
@@ -176,7 +188,7 @@ def _module_chunks(
     inside = [False] * len(lines)
     for node, _, kind in symbols:
         if kind != "method":
-            start, end = _first_line(node, lines), min(node.end_lineno or node.lineno, len(lines))
+            start, end = firsts[id(node)], min(node.end_lineno or node.lineno, len(lines))
             inside[start - 1 : end] = [True] * (end - start + 1)
     statements = [(stmt.lineno - 1, stmt.end_lineno or stmt.lineno) for stmt in tree.body]
     assigned = _assigned(tree)
