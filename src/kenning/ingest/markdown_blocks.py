@@ -34,7 +34,7 @@ _HTML_HEADING = re.compile(r"\s*<h([1-6])(\s[^>]*)?>(.*?)</h\1\s*>", re.S | re.I
 _HTML_ANCHOR = re.compile(r"""\b(?:id|name)\s*=\s*["']([A-Za-z0-9_.:-]+)["']""", re.I)
 _TAG = re.compile(r"<[^>]*>")
 # An anchor element inside a heading's text (``<a id="lenient"></a>``, ``<a name="x">Title</a>``):
-# its id or name, and its closing tag.
+# its id or name.
 _INLINE_ANCHOR = re.compile(r"""<a\s[^>]*?\b(?:id|name)\s*=\s*["']([A-Za-z0-9_.:-]+)["'][^>]*>""", re.I)
 _A_TAG = re.compile(r"</?a(?:\s[^>]*)?>", re.I)  # an ``a`` element's opening or closing tag
 

@@ -273,7 +273,6 @@ def _visit(
             imports += imports_of(child, path)
 
 
-# Ruby's attribute methods, by the call that defines them: the reader ``name``, the writer ``name=``.
 def _leaf(node: Any, qualname: str, kind: str, top: bool) -> _Def:
     """A definition with no members, over ``node``'s lines and bytes."""
     start, end = node.start_point[0] + 1, node.end_point[0] + 1

@@ -8,6 +8,7 @@ from typing import Any
 
 from .grammars import node_text
 
+# Ruby's attribute methods, by the call that defines them: the reader ``name``, the writer ``name=``.
 _RUBY_ATTRIBUTES = {"attr_reader": ("",), "attr": ("",), "attr_writer": ("=",), "attr_accessor": ("", "=")}
 
 
