@@ -69,9 +69,11 @@ _BY_SUFFIX = {
 # JavaScript's prototype methods, functions assigned to ``module.exports`` and an object's methods
 # are symbols (``js_functions``); a definition is titled by its signature, not its annotations;
 # an ``export default { run() {} }`` object's functions and Ruby's ``attr_reader :name`` (``attr_writer``,
-# ``attr_accessor``) methods are symbols. 8: a file's top-level code outside its definitions (a
-# test file's ``test(…)`` calls) is excerpts of its own lines, cut between statements, no longer
-# one excerpt cut at 4,000 characters under a range claiming the whole file.
+# ``attr_accessor``) methods are symbols. 8: a definition's excerpt holds the doc comment and
+# attributes written right above it (Javadoc, Rust's ``///`` and ``#[derive(…)]``); a file's
+# top-level code outside its definitions (a test file's ``test(…)`` calls) is excerpts of its own
+# lines, cut between statements, no longer one excerpt cut at 4,000 characters under a range
+# claiming the whole file.
 _TREE_SITTER = "code/8"
 _BY_SUFFIX.update(
     {

@@ -21,7 +21,7 @@ from .identifiers import keywords_for
 from .python_locals import dotted as dotted_name
 from .python_relations import python_relations
 from .relations import Relations
-from .split import EXCERPT_CHARS, anchors, opening, outside_pieces, split_lines
+from .split import EXCERPT_CHARS, anchors, outside_pieces, piece_title, split_lines
 from .text import parse_text
 
 TITLE_CHARS = 80  # a title names the symbol and its parameters; the full signature is in the body
@@ -197,17 +197,13 @@ def _module_chunks(
     for n, (piece, anchor) in enumerate(zip(pieces, anchors(pieces), strict=True), start=1):
         first, last = piece.first + 1, piece.last + 1
         names = [name for name, line in assigned if first <= line <= last]
+        meta = {"symbol": module, "kind": "module"}
         if n == 1:
-            title = f"module {module}"
-            meta = {"symbol": module, "kind": "module", "docstring": docstring_summary(tree)}
-        else:
-            first_line = opening(piece)
-            title = first_line if len(first_line) <= TITLE_CHARS * 2 else f"module {module} (part {n})"
-            meta = {"symbol": module, "kind": "module"}
+            meta["docstring"] = docstring_summary(tree)
         chunks.append(
             Chunk(
                 type="code",
-                title=title,
+                title=piece_title(piece, n, f"module {module}", TITLE_CHARS * 2),
                 body=piece.body,
                 anchor=anchor,
                 line_start=first,

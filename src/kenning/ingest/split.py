@@ -154,9 +154,14 @@ def anchors(pieces: list[Piece]) -> list[str]:
     return found
 
 
-def opening(piece: Piece) -> str:
-    """A piece's first line, its whitespace collapsed: what titles an excerpt of code."""
-    return " ".join(piece.body.split("\n", 1)[0].split())
+def piece_title(piece: Piece, n: int, first: str, max_chars: int) -> str:
+    """The title of the ``n``-th (from 1) of a code file's pieces outside its definitions: ``first``
+    (``module NAME``, ``file NAME``) for the first; for the others their first line, whitespace
+    collapsed (``if __name__ == "__main__":``), or ``first (part n)`` past ``max_chars``."""
+    if n == 1:
+        return first
+    line = " ".join(piece.body.split("\n", 1)[0].split())
+    return line if len(line) <= max_chars else f"{first} (part {n})"
 
 
 def _paragraphs(doc: Lines, first: int, last: int) -> list[tuple[int, int]]:

@@ -9,7 +9,7 @@ functions stay inside their parent; classes, modules, namespaces and impl blocks
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import cache
 from pathlib import PurePosixPath
 from typing import Any
@@ -19,7 +19,7 @@ from .chunks import Chunk
 from .grammars import grammar, language_for, node_text
 from .identifiers import keywords_for
 from .relations import Ref, Relations, Symbol
-from .split import EXCERPT_CHARS, anchors, opening, outside_pieces, split_lines
+from .split import EXCERPT_CHARS, anchors, outside_pieces, piece_title, split_lines
 from .text import parse_text
 from .tree_calls import call_refs
 from .tree_imports import imports_of
@@ -241,7 +241,7 @@ def _visit(
                 _visit(body, f"{prefix}{name}.", True, False, defs, imports, path)
                 if len(defs) > index + 1:
                     first = min(d.first for d in defs[index + 1 :])
-                    defs[index] = _Def(prefix + name, kind, start, end, max(start, first - 1), top, span, doc_start=doc)
+                    defs[index] = replace(defs[index], header_end=max(start, first - 1))
         elif kind_name in _VARIABLES:
             for decl in child.named_children:
                 value = decl.child_by_field_name("value")
@@ -331,7 +331,6 @@ def _top_level_chunks(
     meta = {"symbol": name, "kind": "module", "language": language}
     chunks = []
     for n, (piece, anchor) in enumerate(zip(pieces, anchors(pieces), strict=True), start=1):
-        first_line = opening(piece)
-        title = f"file {name}" if n == 1 else first_line if len(first_line) <= 200 else f"file {name} (part {n})"
+        title = piece_title(piece, n, f"file {name}", 200)
         chunks.append(Chunk("code", title, piece.body, anchor, piece.first + 1, piece.last + 1, keywords, meta))
     return chunks
