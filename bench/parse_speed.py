@@ -2,7 +2,9 @@
 
 Each round runs a child process per tree (``PYTHONPATH`` set to each ``src/``), which reads every
 file the sync would read and times each parser over all its files, serially, on CPU time (the
-best of ``--best`` passes); the rounds alternate the trees, so both see the same machine. A
+best of ``--best`` passes), the cycle collector off as in a sync's parsing workers
+(``ingest.read``); each round runs both trees, the first of a round the second of the next, so
+both see the same machine. A
 parser change is measured here before ``bench/sync_floor.py`` is read: its floor counts the
 product's parsers, so a slower parser raises the floor and lowers the ratio for nothing
 (docs/benchmarks.md, "Issue 19, twenty-second session").
@@ -15,6 +17,7 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import gc
 import json
 import os
 import statistics
@@ -36,6 +39,7 @@ def child(root: Path, best: int) -> None:
     from kenning.project import Project
 
     project = Project(root=root, config=parse_config({}, default_name(root), root))  # kenning init's defaults
+    gc.disable()  # as a sync's parsing workers run (``ingest.read._worker_start``)
     by_parser: dict[str, list[tuple[str, str]]] = {}
     for cand in discover(project).candidates:
         try:
@@ -85,8 +89,8 @@ def main() -> None:
     root = (args.dir if args.dir else fetch_sdist(*DJANGO, SDIST_CACHE)).resolve()
     trees = [("this tree", SRC)] + ([("against", args.against)] if args.against else [])
     runs: dict[str, list[dict]] = {label: [] for label, _ in trees}
-    for _ in range(args.rounds):
-        for label, src in trees:
+    for round_ in range(args.rounds):
+        for label, src in trees if round_ % 2 == 0 else trees[::-1]:
             runs[label].append(timed(root, src, args.best))
     print(f"{root}: {os.cpu_count()} cores, load average {os.getloadavg()[0]:.2f} at the end")
     print(f"{'parser':16} {'tree':10} {'files':>6}  seconds (CPU, best of {args.best}) per round   median")
