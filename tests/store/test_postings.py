@@ -470,3 +470,14 @@ def test_a_server_filters_a_rankings_rows_by_lifecycle_in_memory_as_sql_does_and
         assert fts._passing(conn, ids, fts.Filters()) == sql(ids, ("active",))
     finally:
         conn.close()
+
+
+def test_the_warm_up_reads_a_store_named_by_a_relative_path(store, monkeypatch):
+    """A server started on a project by a relative root (`--project .`, or a `Project(root=Path("."))`
+    as tests/test_docs.py builds, in a checkout where `make demo` left its store) warms from
+    ``.kenning/kenning.db``: a relative path, which a ``file:`` URI cannot express unresolved."""
+    project, _ = store
+    monkeypatch.chdir(project.db_path.parent)
+    task = postings.warm(project.db_path.name, WORDS.table, WORDS.scoring, from_rows=40)
+    assert task is not None and task.done.wait(30)
+    assert task.lists > 0 and task.postings == postings.cached_postings() > 0

@@ -415,7 +415,10 @@ def _surface(cache: _Cache, word: str) -> str | None:
 def _read_only(path: str) -> sqlite3.Connection:
     from pathlib import Path  # start-up time: only the servers warm lists
 
-    return sqlite3.connect(f"{Path(path).as_uri()}?mode=ro", uri=True, isolation_level=None, check_same_thread=False)
+    # resolved: a project opened by a relative root (a server started with `--project .`) has a relative
+    # store path, which a file: URI cannot express
+    uri = Path(path).resolve().as_uri()
+    return sqlite3.connect(f"{uri}?mode=ro", uri=True, isolation_level=None, check_same_thread=False)
 
 
 def _quote(word: str) -> str:
