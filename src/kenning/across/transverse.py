@@ -72,10 +72,11 @@ def embed_global(home: Path) -> dict[str, Any] | None:
         conn.close()
 
 
-def sync_global(home: Path) -> dict[str, Any]:
+def sync_global(home: Path, *, embed_budget: float | None = None) -> dict[str, Any]:
     """`kenning sync --global`: the transverse memory has no files to read; its notes the
     index lacks are embedded as a project's sync embeds its excerpts (``dense.update``, same
-    report). A memory that holds nothing yet has nothing to embed."""
+    report; ``embed_budget``: its time, as ``--embed-budget`` gives it). A memory that holds
+    nothing yet has nothing to embed."""
     check_home(home)
     glob = global_project(home)
     report: dict[str, Any] = {"project": glob.name, "root": str(glob.root)}
@@ -83,7 +84,10 @@ def sync_global(home: Path) -> dict[str, Any]:
         return {**report, "dense": {"available": False, "reason": "nothing to embed: no note saved with --global yet"}}
     conn = connect(glob.db_path, create=True)  # a memory saved by an older kenning is migrated, as a save would
     try:
-        return {**report, "dense": dense.update(conn, glob, command="kenning sync --global")}
+        return {
+            **report,
+            "dense": dense.update(conn, glob, command="kenning sync --global", budget_seconds=embed_budget),
+        }
     finally:
         conn.close()
 

@@ -60,10 +60,12 @@ def update(
     *,
     lexical_seconds: float = 0.0,
     command: str = "kenning sync",
+    budget_seconds: float | None = None,
 ) -> dict[str, Any]:
     """The sync's hook: embed what the lexical sync left without a vector (see dense.index);
     ``command`` is the one its notes name to continue (`kenning sync --global` for the
-    transverse memory)."""
+    transverse memory); ``budget_seconds``: this sync's embedding time, when given
+    (``--embed-budget``)."""
     reason = missing()
     if reason is not None:
         return {"available": False, "reason": reason}
@@ -71,7 +73,9 @@ def update(
         return {"available": False, "reason": DISABLED}
     from kenning.dense import index  # numpy and the models: only when the extra is installed
 
-    return index.update(conn, project, progress, lexical_seconds=lexical_seconds, command=command)
+    return index.update(
+        conn, project, progress, lexical_seconds=lexical_seconds, command=command, budget_seconds=budget_seconds
+    )
 
 
 def embed_saved(conn: Connection, project: Project, fact_ids: Iterable[int]) -> dict[str, Any] | None:

@@ -30,6 +30,7 @@ import numpy as np
 from kenning.clock import iso, utc_now
 from kenning.dense import embed
 from kenning.dense import manifest as dense_manifest
+from kenning.dense.pace import Pace
 from kenning.errors import DenseRefused, UsageError
 from kenning.project import CONFIG_HINT, Project
 from kenning.store import vectors
@@ -110,11 +111,14 @@ def update(
     *,
     lexical_seconds: float = 0.0,
     command: str = "kenning sync",
+    budget_seconds: float | None = None,
 ) -> dict[str, Any]:
-    """Bring the vector index up to date after a sync; a summary for the sync report."""
+    """Bring the vector index up to date after a sync; a summary for the sync report.
+    ``budget_seconds``: this sync's embedding time (``kenning sync --embed-budget``), over
+    ``[dense] budget_seconds`` and the default."""
     config = settings(project)
     default = max(MIN_BUDGET_SECONDS, BUDGET_FACTOR * lexical_seconds)
-    budget = float(config.get("budget_seconds", default))
+    budget = float(config.get("budget_seconds", default)) if budget_seconds is None else budget_seconds
     started = time.perf_counter()
     summary: dict[str, Any] = {"available": True, "embedders": {}, "notes": []}
     _return_freed_memory()
@@ -125,6 +129,7 @@ def update(
         summary["notes"].extend(announced)
         summary["embedders"][name] = {}  # the report keeps the configuration's order
     batch_seconds = 0.0
+    pace = Pace(COST)
     covered = {name: vectors.coverage(conn, name) for name in chosen}  # one model's work leaves the other's as it was
     for name in order(covered):
         embedder = chosen[name]
@@ -142,6 +147,7 @@ def update(
             batch_started = time.perf_counter()
             _embed(conn, name, embedder, rows)
             batch_seconds = time.perf_counter() - batch_started
+            pace.record(name, len(rows), batch_seconds)
             added += len(rows)
             if progress:
                 progress(phase, done + added, total)
@@ -161,6 +167,13 @@ def update(
             )
     summary["seconds"] = round(time.perf_counter() - started, 2)
     summary["budget_seconds"] = round(budget, 2)
+    left = pace.seconds_left({name: e["total"] - e["embedded"] for name, e in summary["embedders"].items()})
+    if left is not None:
+        summary["seconds_left"] = left
+        summary["notes"].append(
+            f"about {left:g} s of embedding left at this sync's pace: `{command} --embed-budget {left:g}` "
+            "completes the index in one sync"
+        )
     return summary
 
 

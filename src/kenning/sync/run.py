@@ -44,20 +44,31 @@ def sync(
     progress: Progress | None = None,
     embed: bool = True,
     retire_missing: int | None = None,
+    embed_budget: float | None = None,
 ) -> SyncReport:
     """One sync at a time per project: a second one waits for the first (``files.ExclusiveLock``
     on ``.kenning/sync.lock``), then finds the work done and writes nothing. Readers see the lock
     and say that they answer from the last committed state. ``embed=False`` (``--no-embed``)
     leaves the dense index as it is: the sync is the lexical part alone. ``retire_missing``
     (``--retire-missing N``): the N indexed files not found here are retired even when none of
-    the project's files is here (``sync.elsewhere``: refused otherwise on a shared store)."""
+    the project's files is here (``sync.elsewhere``: refused otherwise on a shared store).
+    ``embed_budget`` (``--embed-budget SECONDS``): this sync's embedding time, over ``[dense]
+    budget_seconds`` and the default."""
     project.state_dir.mkdir(parents=True, exist_ok=True)
     with ExclusiveLock(str(project.state_dir / SYNC_LOCK_NAME)):
-        return _locked_sync(project, now=now, progress=progress, embed=embed, retire_missing=retire_missing)
+        return _locked_sync(
+            project, now=now, progress=progress, embed=embed, retire_missing=retire_missing, embed_budget=embed_budget
+        )
 
 
 def _locked_sync(
-    project: Project, *, now: datetime, progress: Progress | None, embed: bool, retire_missing: int | None
+    project: Project,
+    *,
+    now: datetime,
+    progress: Progress | None,
+    embed: bool,
+    retire_missing: int | None,
+    embed_budget: float | None,
 ) -> SyncReport:
     # A sync allocates hundreds of thousands of objects (syntax trees, rows) that reference
     # counting frees; parsing makes no cyclic garbage, so the cycle collector would only scan
@@ -85,7 +96,10 @@ def _locked_sync(
             # Under the lock (PostgreSQL's advisory one; SQLite's lock file holds the whole
             # sync): a second checkout's sync embeds what this one left, not the same excerpts.
             if embed:
-                report.dense = dense.update(conn, project, progress, lexical_seconds=time.perf_counter() - started)
+                lexical = time.perf_counter() - started
+                report.dense = dense.update(
+                    conn, project, progress, lexical_seconds=lexical, budget_seconds=embed_budget
+                )
             else:
                 report.dense = {"available": False, "reason": dense.SKIPPED}
         return report

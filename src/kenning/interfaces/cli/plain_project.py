@@ -49,6 +49,7 @@ def init_output(
     then_sync: bool = False,
     no_embed: bool = False,
     progress: Progress | None = None,
+    embed_budget: float | None = None,
 ) -> str:
     """Create .kenning/ and register the project, then sync it if asked (``--sync``, one
     process instead of two): what `kenning init` prints."""
@@ -68,7 +69,7 @@ def init_output(
     outer = _enclosing_root(project.root)
     if outer is not None:
         payload["inside"] = str(outer)
-    synced = _synced(project.root, no_embed, progress) if then_sync else None
+    synced = _synced(project.root, no_embed, progress, embed_budget=embed_budget) if then_sync else None
     if as_json:
         return json_text(payload if synced is None else {**payload, "sync": synced})
     verb = "created" if created else "already initialised"
@@ -159,32 +160,46 @@ def sync_output(
     as_json: bool,
     progress: Progress | None,
     retire_missing: int | None = None,
+    embed_budget: float | None = None,
 ) -> str:
     """Sync the project: what `kenning sync` prints."""
-    data = _synced(project_path, no_embed, progress, retire_missing)
+    data = _synced(project_path, no_embed, progress, retire_missing, embed_budget=embed_budget)
     return json_text(data) if as_json else sync_text(data)
 
 
 def _synced(
-    project_path: Path | None, no_embed: bool, progress: Progress | None, retire_missing: int | None = None
+    project_path: Path | None,
+    no_embed: bool,
+    progress: Progress | None,
+    retire_missing: int | None = None,
+    *,
+    embed_budget: float | None = None,
 ) -> dict[str, Any]:
     from kenning.sync.run import sync
 
     project = resolve_project(project_path)
     try:
-        return sync(project, now=now(), progress=progress, embed=not no_embed, retire_missing=retire_missing).to_json()
+        report = sync(
+            project,
+            now=now(),
+            progress=progress,
+            embed=not no_embed,
+            retire_missing=retire_missing,
+            embed_budget=embed_budget,
+        )
+        return report.to_json()
     except KeyboardInterrupt:  # the hint of `interrupted` (plain.report_failure)
         raise KeyboardInterrupt(
             "the files written before the interrupt stay indexed: `kenning sync` carries on"
         ) from None
 
 
-def sync_global_output(as_json: bool) -> str:
+def sync_global_output(as_json: bool, *, embed_budget: float | None = None) -> str:
     """`kenning sync --global`: the transverse memory's notes embedded (it has no files)."""
     from kenning.across.transverse import sync_global
     from kenning.config import kenning_home
 
-    data = sync_global(kenning_home())
+    data = sync_global(kenning_home(), embed_budget=embed_budget)
     if as_json:
         return json_text(data)
     return "\n".join([f"{data['project']}: the transverse memory at {data['root']}", *_dense_lines(data["dense"])])

@@ -31,6 +31,24 @@ if TYPE_CHECKING:
     from rich.progress import Progress
 
 
+def _embed_budget_option(help_text: str) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
+    """``--embed-budget SECONDS`` (`kenning sync`, `kenning init --sync`): one sync's embedding time."""
+    return click.option(
+        "--embed-budget",
+        "embed_budget",
+        type=click.FloatRange(min=0),
+        metavar="SECONDS",
+        default=None,
+        help=help_text,
+    )
+
+
+_BUDGET_HELP = (
+    "This sync's embedding time for the dense index (level 1), instead of [dense] budget_seconds or the default "
+    "(1.75x the lexical part, at least 15 s): a large value completes the index in one sync."
+)
+
+
 @click.command()
 @click.argument("directory", required=False, type=click.Path(file_okay=False, path_type=Path))
 @click.option(
@@ -45,14 +63,23 @@ if TYPE_CHECKING:
     "--sync", "then_sync", is_flag=True, help="Then index the project at once, in the same process (`kenning sync`)."
 )
 @click.option("--no-embed", "no_embed", is_flag=True, help="With --sync: lexical sync only, no embedding (level 1).")
+@_embed_budget_option(f"With --sync: {_BUDGET_HELP}")
 @json_option
 def init(
-    directory: Path | None, project_path: Path | None, name: str | None, then_sync: bool, no_embed: bool, as_json: bool
+    directory: Path | None,
+    project_path: Path | None,
+    name: str | None,
+    then_sync: bool,
+    no_embed: bool,
+    embed_budget: float | None,
+    as_json: bool,
 ) -> None:
     """Create .kenning/ (config, .gitignore) in DIRECTORY (default: the current directory) and
     register the project on this machine; with --sync, index it too."""
-    if no_embed and not then_sync:
-        raise click.UsageError("--no-embed applies to the sync: use it with --sync (or on `kenning sync`)")
+    for given, option in ((no_embed, "--no-embed"), (embed_budget is not None, "--embed-budget")):
+        if given and not then_sync:
+            raise click.UsageError(f"{option} applies to the sync: use it with --sync (or on `kenning sync`)")
+    _check_embedding(no_embed, embed_budget)
     conflict = init_directory_conflict(directory, project_path)
     if conflict:
         raise click.UsageError(conflict)
@@ -61,8 +88,15 @@ def init(
         click.echo(init_output(project_path, name, as_json))
         return
     with _progress() as progress:
-        text = init_output(project_path, name, as_json, then_sync=True, no_embed=no_embed, progress=progress)
+        text = init_output(
+            project_path, name, as_json, then_sync=True, no_embed=no_embed, progress=progress, embed_budget=embed_budget
+        )
     click.echo(text)
+
+
+def _check_embedding(no_embed: bool, embed_budget: float | None) -> None:
+    if no_embed and embed_budget is not None:
+        raise click.UsageError("--no-embed skips embedding and --embed-budget sets its time: give one of them")
 
 
 @click.command()
@@ -84,18 +118,29 @@ def init(
     help="The N indexed files not found here were deleted on purpose: retire them, even when none of the "
     "project's files is left (refused unless exactly N are missing).",
 )
+@_embed_budget_option(_BUDGET_HELP)
 @json_option
-def sync(project_path: Path | None, no_embed: bool, of_global: bool, retire_missing: int | None, as_json: bool) -> None:
+def sync(
+    project_path: Path | None,
+    no_embed: bool,
+    of_global: bool,
+    retire_missing: int | None,
+    embed_budget: float | None,
+    as_json: bool,
+) -> None:
     """Index new and changed files, retire vanished ones; nothing is written if nothing changed."""
     if of_global:
         if project_path is not None or no_embed or retire_missing is not None:
             raise click.UsageError(
                 "--global syncs the transverse memory, not a project: without --project, --no-embed or --retire-missing"
             )
-        click.echo(sync_global_output(as_json))
+        click.echo(sync_global_output(as_json, embed_budget=embed_budget))
         return
+    _check_embedding(no_embed, embed_budget)
     with _progress() as progress:
-        text = sync_output(project_path, no_embed, as_json, progress, retire_missing=retire_missing)
+        text = sync_output(
+            project_path, no_embed, as_json, progress, retire_missing=retire_missing, embed_budget=embed_budget
+        )
     click.echo(text)
 
 
