@@ -170,7 +170,7 @@ def test_the_dense_pass_runs_under_the_projects_sync_lock(make_project, monkeypa
     )
     seen: list[bool] = []
 
-    def update(conn, project, progress, lexical_seconds):
+    def update(conn, project, progress, lexical_seconds, budget_seconds=None):
         with psycopg.connect(server_url(), autocommit=True) as other:
             taken = other.execute("SELECT pg_try_advisory_lock(%s, hashtext(%s))", (SYNC_LOCKS, name)).fetchone()[0]
             if taken:
