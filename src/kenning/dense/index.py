@@ -21,7 +21,7 @@ import ctypes
 import json
 import sys
 import time
-from collections.abc import Callable, Collection, Iterable
+from collections.abc import Callable, Collection, Iterable, Iterator
 from dataclasses import dataclass
 from typing import Any
 
@@ -38,11 +38,12 @@ from kenning.store.db import transaction
 from kenning.store.handle import Connection
 
 Progress = Callable[[str, int, int], None]
+Pending = tuple[int, str, str, str, str, str]  # ``vectors.pending``'s rows
 BATCH = 8  # MiniLM's peak memory grows with the batch (+200 MB at 16, +60 MB at 8); throughput does not
 # Pending excerpts a sync reads at once and embeds shortest first, BATCH at a time: a batch is
-# padded to its longest text, and code texts (CODE_CHARS at most) vary in length. MiniLM embedded
-# 1,024 of this repository's code excerpts in 17.4-17.5 s so, against 20.7-22.6 s in their order
-# (prose is cut at its 128 word pieces either way: no change there; docs/benchmarks.md).
+# padded to its longest text, and code texts (CODE_CHARS at most) vary in length. This
+# repository's whole index (bench/demo_syncs.py, 7,312 excerpts): MiniLM 142.7 s so, against
+# 180.8 s in their order; the multilingual model 48.5 against 52.7 s (docs/benchmarks.md).
 WINDOW = 64
 # Embedding runs at tens of passages a second on 2 cores: an unbounded first sync of a large
 # tree would take hours. By default each sync embeds for at most 1.75 times what its lexical
@@ -145,20 +146,16 @@ def update(
         if progress and done < total and own_start - started + batch_seconds < budget:
             progress(phase, done, total)
         added = 0
-        while time.perf_counter() - started + batch_seconds < budget:
-            window = by_length(vectors.pending(conn, name, WINDOW))
-            if not window:
-                break
-            for rows, texts in window:
-                if time.perf_counter() - started + batch_seconds >= budget:
-                    break
-                batch_started = time.perf_counter()
-                _embed(conn, name, embedder, rows, texts)
-                batch_seconds = time.perf_counter() - batch_started
-                pace.record(name, len(rows), batch_seconds)
-                added += len(rows)
-                if progress:
-                    progress(phase, done + added, total)
+        batches = _pending_batches(conn, name)  # read a window at a time, when the budget allows a batch
+        while time.perf_counter() - started + batch_seconds < budget and (batch := next(batches, None)):
+            rows, texts = batch
+            batch_started = time.perf_counter()
+            _embed(conn, name, embedder, rows, texts)
+            batch_seconds = time.perf_counter() - batch_started
+            pace.record(name, len(rows), batch_seconds)
+            added += len(rows)
+            if progress:
+                progress(phase, done + added, total)
         embedder.release()  # one model in memory at a time
         embedded, total = vectors.coverage(conn, name)
         summary["embedders"][name] = {
@@ -253,7 +250,10 @@ def _prepare(conn: Connection, name: str, embedder: embed.Embedder) -> tuple[lis
     return announced, dropped
 
 
-Pending = tuple[int, str, str, str, str, str]  # ``vectors.pending``'s rows
+def _pending_batches(conn: Connection, name: str) -> Iterator[tuple[list[Pending], list[str]]]:
+    """``name``'s pending excerpts in batches (``by_length``), :data:`WINDOW` read at a time."""
+    while window := by_length(vectors.pending(conn, name, WINDOW)):
+        yield from window
 
 
 def by_length(rows: list[Pending]) -> list[tuple[list[Pending], list[str]]]:
