@@ -39,7 +39,7 @@ FILES = {
         ("web/package.json", "script/1"),
         ("data/fixtures.json", None),  # data, not configuration
         ("LICENSE", None),
-        ("src/app.py", "python/16"),
+        ("src/app.py", "python/17"),
     ],
 )
 def test_which_files_are_read_as_scripts(path, parser):

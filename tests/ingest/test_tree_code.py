@@ -75,7 +75,7 @@ def test_a_header_that_reads_as_cpp_is_read_as_cpp_and_an_export_macro_hides_no_
 @pytest.mark.parametrize("path", sorted(SAMPLES))
 def test_each_language_gives_symbols_with_their_first_line_and_its_imports(path):
     text, symbols, imports = SAMPLES[path]
-    assert parser_for(path) == "code/8"
+    assert parser_for(path) == "code/9"
     chunks, rel = parse_code_relations(text, path)
     assert {(s.qualname, s.line_start) for s in rel.symbols} == symbols
     assert {(r.target_kind, r.target) for r in rel.refs if r.type == "imports"} == imports
@@ -170,3 +170,20 @@ def test_a_definition_holds_the_doc_comment_and_attributes_written_right_above_i
     js = "/**\n * Merge two hook lists.\n */\nexport function mergeHooks(a, b) {\n  return a;\n}\n"
     (chunk,) = parse_code(js, "source/hooks.js")
     assert (chunk.line_start, chunk.title) == (1, "export function mergeHooks(a, b) {")
+
+
+def test_a_top_level_excerpt_that_opens_with_a_comment_is_titled_by_its_first_statement():
+    """``code/9``: it was titled by the comment's first line; its words stay in the body."""
+    text = (
+        "import ky from 'ky';\n\nfunction retry() {\n\treturn 1;\n}\n\n"
+        "// The default timeout, in milliseconds, when the caller gives none.\n"
+        "const DEFAULT_TIMEOUT = 10_000;\n\nfunction send() {\n\treturn 2;\n}\n\n"
+        "/* A comment alone. */\n\nfunction last() {}\n"
+    )
+    tops = [c for c in parse_code(text, "source/core.ts") if c.meta["kind"] == "module"]
+    assert [(c.line_start, c.title) for c in tops] == [
+        (1, "file core.ts"),
+        (7, "const DEFAULT_TIMEOUT = 10_000;"),
+        (14, "/* A comment alone. */"),
+    ]
+    assert "The default timeout, in milliseconds" in tops[1].body

@@ -47,8 +47,9 @@ _BY_SUFFIX = {
     # symbol, no call reaches another language's. 15: the module's lines outside its definitions
     # are excerpts of their own lines, cut between statements, no longer one cut at 4,000 characters.
     # 16: the comment lines right above a definition, at its indentation, are its excerpt's.
-    ".py": "python/16",
-    ".pyi": "python/16",
+    # 17: a top-level excerpt that opens with a comment is titled by its first statement.
+    ".py": "python/17",
+    ".pyi": "python/17",
 }
 # JS/TS, Go, Rust, Java, C/C++, Ruby through tree-sitter (see grammars.SUFFIXES). 2: their calls
 # (``tree_calls``); a Go method is named by its type (``Server.Run``); every package of a Go
@@ -73,8 +74,9 @@ _BY_SUFFIX = {
 # attributes written right above it (Javadoc, Rust's ``///`` and ``#[derive(…)]``); a file's
 # top-level code outside its definitions (a test file's ``test(…)`` calls) is excerpts of its own
 # lines, cut between statements, no longer one excerpt cut at 4,000 characters under a range
-# claiming the whole file.
-_TREE_SITTER = "code/8"
+# claiming the whole file. 9: a top-level excerpt that opens with a comment is titled by its first
+# statement, not by the comment's first line.
+_TREE_SITTER = "code/9"
 _BY_SUFFIX.update(
     {
         suffix: _TREE_SITTER

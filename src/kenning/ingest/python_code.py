@@ -203,7 +203,7 @@ def _module_chunks(
         chunks.append(
             Chunk(
                 type="code",
-                title=piece_title(piece, n, f"module {module}", TITLE_CHARS * 2),
+                title=piece_title(piece, n, f"module {module}", TITLE_CHARS * 2, statements),
                 body=piece.body,
                 anchor=anchor,
                 line_start=first,

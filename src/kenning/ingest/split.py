@@ -10,13 +10,16 @@ whitespace-separated word no longer than the cap appears whole in some piece.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from bisect import bisect_right
+from collections.abc import Iterable, Sequence
 from itertools import accumulate
 from typing import NamedTuple
 
 # The most characters an excerpt cut from runs of lines holds: a text file's paragraphs
 # (``text.parse_text``), a code file's lines outside its definitions (``outside_pieces``).
 EXCERPT_CHARS = 2400
+
+Statements = Sequence[tuple[int, int]]  # a file's top-level statements: their [first, end) lines, 0-based, in order
 
 
 class Lines(NamedTuple):
@@ -154,14 +157,34 @@ def anchors(pieces: list[Piece]) -> list[str]:
     return found
 
 
-def piece_title(piece: Piece, n: int, first: str, max_chars: int) -> str:
+def piece_title(piece: Piece, n: int, first: str, max_chars: int, code: Statements = ()) -> str:
     """The title of the ``n``-th (from 1) of a code file's pieces outside its definitions: ``first``
-    (``module NAME``, ``file NAME``) for the first; for the others their first line, whitespace
-    collapsed (``if __name__ == "__main__":``), or ``first (part n)`` past ``max_chars``."""
+    (``module NAME``, ``file NAME``) for the first; for the others their first line of code,
+    whitespace collapsed (``if __name__ == "__main__":``), or ``first (part n)`` past ``max_chars``.
+    ``code``: the file's top-level statements, comments not among them, as ``[first, end)`` lines
+    in order: a piece that opens with a comment is titled by the statement below it
+    (``_EXPLANATION = re.compile(``), not by the comment's first line, which said nothing of what
+    the piece defines and, when it quoted a question, won that question on its title's weight
+    (docs/benchmarks.md, "codetitles"); its words stay in the body."""
     if n == 1:
         return first
-    line = " ".join(piece.body.split("\n", 1)[0].split())
+    skip = _code_line(piece, code) - piece.first
+    line = " ".join(piece.body.split("\n", skip + 1)[skip].split())
     return line if len(line) <= max_chars else f"{first} (part {n})"
+
+
+def _code_line(piece: Piece, code: Statements) -> int:
+    """The piece's first line that a statement of ``code`` holds: its first when one does, else
+    the first line of the first statement it holds; its first when it holds none."""
+    at = bisect_right(code, (piece.first, _AFTER_EVERY_END)) - 1
+    if at >= 0 and code[at][1] > piece.first:
+        return piece.first
+    if at + 1 < len(code) and code[at + 1][0] <= piece.last:
+        return code[at + 1][0]
+    return piece.first
+
+
+_AFTER_EVERY_END = 1 << 62  # sorts (line, this) after every (line, end) statement
 
 
 def _paragraphs(doc: Lines, first: int, last: int) -> list[tuple[int, int]]:

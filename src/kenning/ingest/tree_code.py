@@ -152,7 +152,7 @@ def parse_code_relations(text: str, path: str) -> tuple[list[Chunk], Relations |
     )
     calls = call_refs(tree.root_node, language, path, scopes, types)
     package = _go_package(tree.root_node) if language == "go" else ""
-    statements = [(node.start_point[0], node.end_point[0] + 1) for node in tree.root_node.named_children]
+    statements = [(node.start_point[0], node.end_point[0] + 1, node.type) for node in tree.root_node.named_children]
     chunks = _top_level_chunks(lines, defs, statements, path, language)
     if not defs:
         return chunks, Relations(refs=(*imports, *calls), package=package)
@@ -312,25 +312,27 @@ def _last_row(node: Any) -> int:
 
 
 def _top_level_chunks(
-    lines: list[str], defs: list[_Def], statements: list[tuple[int, int]], path: str, language: str | None
+    lines: list[str], defs: list[_Def], statements: list[tuple[int, int, str]], path: str, language: str | None
 ) -> list[Chunk]:
     """The lines outside every top-level definition (imports, constants, and the top-level calls
     a test file is mostly made of: ``test('POST request', async t => {…})``), each run of them
     cut into excerpts of at most ``EXCERPT_CHARS`` characters with their own line ranges: the
-    first titled ``file NAME``, the others by their first line. A cut falls between top-level
-    statements (``statements``: their [first, end) lines, 0-based), at a blank line inside one
-    only when it is longer than an excerpt. Every such line is in an excerpt; a file's top-level
-    code is no longer cut at 4,000 characters under a range that claimed the whole file."""
+    first titled ``file NAME``, the others by their first line of code (``split.piece_title``).
+    A cut falls between top-level statements (``statements``: their [first, end) lines, 0-based,
+    and their node's type), at a blank line inside one only when it is longer than an excerpt.
+    Every such line is in an excerpt; a file's top-level code is no longer cut at 4,000
+    characters under a range that claimed the whole file."""
     inside = [False] * len(lines)
     for d in defs:
         if d.top:
             inside[d.first - 1 : d.end] = [True] * (min(d.end, len(lines)) - d.first + 1)
-    pieces = outside_pieces(lines, inside, statements, EXCERPT_CHARS)
+    pieces = outside_pieces(lines, inside, [(first, end) for first, end, _ in statements], EXCERPT_CHARS)
+    code = [(first, end) for first, end, kind in statements if "comment" not in kind]  # titles: no comment's line
     name = PurePosixPath(path).name
     keywords = keywords_for(name)
     meta = {"symbol": name, "kind": "module", "language": language}
     chunks = []
     for n, (piece, anchor) in enumerate(zip(pieces, anchors(pieces), strict=True), start=1):
-        title = piece_title(piece, n, f"file {name}", 200)
+        title = piece_title(piece, n, f"file {name}", 200, code)
         chunks.append(Chunk("code", title, piece.body, anchor, piece.first + 1, piece.last + 1, keywords, meta))
     return chunks
