@@ -70,3 +70,9 @@ def test_an_incomplete_index_is_given_the_command_that_completes_it(isolated_hom
     assert re.search(rf"`kenning sync --embed-budget {left:g}`", note) and left > 0 and left % 5 == 0
     text = kenning("sync", "--project", str(root), "--embed-budget", "3")
     assert text.returncode == 0 and "dense: about " in text.stdout
+    # `kenning status` gives it later, at the pace that sync kept on this machine.
+    status = json.loads(kenning("status", "--json", "--project", str(root)).stdout)["engines"]["dense"]
+    assert status["seconds_left"] > 0 and status["seconds_left"] % 5 == 0
+    assert f"`kenning sync --embed-budget {status['seconds_left']:g}`" in status["left"]
+    shown = kenning("status", "--project", str(root)).stdout
+    assert f"dense: about {status['seconds_left']:g} s of embedding left at the last sync's pace" in shown

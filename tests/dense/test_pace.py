@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import pytest
 
-from kenning.dense.pace import Pace
+from kenning.dense.pace import KEPT, Measured, Pace, keep, kept, seconds_left
 
 COST = {"minilm": 1.0, "use": 0.25}
 
@@ -42,3 +42,30 @@ def test_a_model_that_did_not_embed_is_priced_by_its_cost_and_loads_as_the_other
     assert pace.seconds_left({"minilm": 1000}) == pytest.approx(5 * -(-((0.8 + 1000 * 0.1) * 1.1) // 5))
     both = pace.seconds_left({"minilm": 1000, "use": 400})
     assert both == 5 * -(-((0.8 + 100 + 0.8 + 10) * 1.1) // 5) == 125.0
+
+
+def test_a_syncs_paces_are_kept_for_status_by_model(tmp_path):
+    """``kenning status`` prices what is left at the pace the last sync kept on this machine."""
+    state = tmp_path / ".kenning"
+    state.mkdir()
+    pace = paced(("use", 8, 1.0), ("use", 8, 0.2), ("use", 8, 0.2))
+    keep(state, pace.measured(), {"use": "use-v3", "minilm": "minilm-l6"})
+    assert kept(state, {"use": "use-v3"}) == {"use": Measured(0.025, pytest.approx(0.8))}
+    assert seconds_left(kept(state, {"use": "use-v3"}), {"use": 400}, COST) == pace.seconds_left({"use": 400})
+    assert kept(state, {"use": "use-v4"}) == {}  # another model's pace prices nothing
+    keep(state, paced(("minilm", 8, 2.0), ("minilm", 8, 0.8), ("minilm", 8, 0.8)).measured(), {"minilm": "minilm-l6"})
+    assert set(kept(state, {"use": "use-v3", "minilm": "minilm-l6"})) == {"use", "minilm"}  # one model's kept beside
+
+
+def test_nothing_is_kept_without_a_pace_or_a_project_folder_and_a_spoiled_file_reads_as_none(tmp_path):
+    state = tmp_path / ".kenning"
+    keep(state, paced(("use", 8, 1.0), ("use", 8, 0.2), ("use", 8, 0.2)).measured(), {"use": "use-v3"})
+    assert not state.exists()  # not a project folder: nothing written
+    state.mkdir()
+    keep(state, paced(("use", 8, 1.0)).measured(), {"use": "use-v3"})  # one batch: no pace
+    assert not (state / KEPT).exists()
+    (state / KEPT).parent.mkdir()
+    (state / KEPT).write_text('{"use": {"model": "use-v3", "per_excerpt": "fast"}}')
+    assert kept(state, {"use": "use-v3"}) == {}
+    (state / KEPT).write_text("not json")
+    assert kept(state, {"use": "use-v3"}) == {}

@@ -30,7 +30,7 @@ import numpy as np
 from kenning.clock import iso, utc_now
 from kenning.dense import embed
 from kenning.dense import manifest as dense_manifest
-from kenning.dense.pace import Pace
+from kenning.dense import pace as dense_pace
 from kenning.errors import DenseRefused, UsageError
 from kenning.project import CONFIG_HINT, Project
 from kenning.store import vectors
@@ -135,7 +135,7 @@ def update(
         summary["notes"].extend(announced)
         summary["embedders"][name] = {}  # the report keeps the configuration's order
     batch_seconds = 0.0
-    pace = Pace(COST)
+    pace = dense_pace.Pace(COST)
     covered = {name: vectors.coverage(conn, name) for name in chosen}  # one model's work leaves the other's as it was
     for name in order(covered):
         embedder = chosen[name]
@@ -172,14 +172,20 @@ def update(
             )
     summary["seconds"] = round(time.perf_counter() - started, 2)
     summary["budget_seconds"] = round(budget, 2)
+    dense_pace.keep(project.state_dir, pace.measured(), {name: e.model_id for name, e in chosen.items()})
     left = pace.seconds_left({name: e["total"] - e["embedded"] for name, e in summary["embedders"].items()})
     if left is not None:
         summary["seconds_left"] = left
-        summary["notes"].append(
-            f"about {left:g} s of embedding left at this sync's pace: `{command} --embed-budget {left:g}` "
-            "completes the index in one sync"
-        )
+        summary["notes"].append(left_note(left, "this sync's", command))
     return summary
+
+
+def left_note(left: float, whose: str, command: str = "kenning sync") -> str:
+    """The sentence offering ``left`` seconds as one sync's budget (``whose``: the pace's sync)."""
+    return (
+        f"about {left:g} s of embedding left at {whose} pace: `{command} --embed-budget {left:g}` "
+        "completes the index in one sync"
+    )
 
 
 def order(covered: dict[str, tuple[int, int]]) -> list[str]:
@@ -364,6 +370,7 @@ def status(conn: Connection | None, project: Project) -> dict[str, Any]:
         return {"available": False, "reason": "dense index not built: no index"}
     found: dict[str, Any] = {}
     reasons = []
+    built: set[str] = set()  # the indexes the installed models built
     for name, embedder in chosen.items():
         cover = coverage(conn, name)
         found[name] = {
@@ -376,18 +383,37 @@ def status(conn: Connection | None, project: Project) -> dict[str, Any]:
         }
         if cover.stored is None:
             reasons.append(f"dense index not built ({name}): run `kenning sync`")
-        elif dense_manifest.differences(cover.stored, embedder):
+            continue
+        if dense_manifest.differences(cover.stored, embedder):
             reasons.append(
                 f"dense index refused ({name}): built by {cover.stored['model_id']}; run `kenning sync` to reindex"
             )
-        elif not cover.complete:
+            continue
+        built.add(name)
+        if not cover.complete:
             reasons.append(cover.reason())
         else:
             found[name]["complete"] = True  # the questions it embeds are answered hybrid (search.hybrid.serving)
     if reasons:
         partial = _partly_serving(found)
-        return {"available": False, "reason": "; ".join(reasons), "embedders": found} | partial
+        return (
+            {"available": False, "reason": "; ".join(reasons), "embedders": found}
+            | partial
+            | _left(project, found, built)
+        )
     return {"available": True, "embedders": found}
+
+
+def _left(project: Project, found: dict[str, Any], built: set[str]) -> dict[str, Any]:
+    """``seconds_left`` and its sentence (``left``): the excerpts every index lacks, priced at the
+    pace the last sync on this machine kept for the indexes the installed models built
+    (``built``; one built by another model is rebuilt first); empty when none was kept."""
+    paces = dense_pace.kept(project.state_dir, {name: found[name]["model"] for name in built})
+    pending = {name: e["total"] - (e["embedded"] if name in built else 0) for name, e in found.items()}
+    seconds = dense_pace.seconds_left(paces, pending, COST)
+    if seconds is None:
+        return {}
+    return {"seconds_left": seconds, "left": left_note(seconds, "the last sync's")}
 
 
 def _partly_serving(found: dict[str, Any]) -> dict[str, str]:

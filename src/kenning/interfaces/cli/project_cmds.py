@@ -260,6 +260,8 @@ def _status_text(data: dict[str, Any]) -> str:
     ]
     if "partly" in data["engines"]["dense"]:
         lines.append(f"dense: {data['engines']['dense']['partly']}")
+    if "left" in data["engines"]["dense"]:
+        lines.append(f"dense: {data['engines']['dense']['left']}")
     if "search" in data["engines"]["dense"]:
         lines.append(f"dense search: {data['engines']['dense']['search']}")
     if data["parsers"]["markdown"] != "markdown-it-pyrs":
