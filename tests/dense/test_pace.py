@@ -69,3 +69,21 @@ def test_nothing_is_kept_without_a_pace_or_a_project_folder_and_a_spoiled_file_r
     assert kept(state, {"use": "use-v3"}) == {}
     (state / KEPT).write_text("not json")
     assert kept(state, {"use": "use-v3"}) == {}
+
+
+@pytest.mark.parametrize(
+    ("dense", "left", "said"),
+    [
+        ({}, 15.0, "`kenning sync` completes the index (its budget: 15 s)"),  # the least default budget
+        ({}, 20.0, "`kenning sync --embed-budget 20` completes the index in one sync"),
+        ({"budget_seconds": 60}, 45.0, "`kenning sync` completes the index (its budget: 60 s)"),
+        ({"budget_seconds": 0}, 5.0, "`kenning sync --embed-budget 5` completes the index in one sync"),
+    ],
+)
+def test_the_plain_command_is_offered_when_the_next_syncs_own_budget_covers_what_is_left(tmp_path, dense, left, said):
+    pytest.importorskip("numpy", reason="the dense extra is not installed: pip install '.[dense]'")
+    from kenning.dense.index import left_note
+    from kenning.project import Project, ProjectConfig
+
+    project = Project(tmp_path, ProjectConfig(name="p", extra={"dense": dense}))
+    assert left_note(project, left, "this sync's") == f"about {left:g} s of embedding left at this sync's pace: {said}"

@@ -176,16 +176,19 @@ def update(
     left = pace.seconds_left({name: e["total"] - e["embedded"] for name, e in summary["embedders"].items()})
     if left is not None:
         summary["seconds_left"] = left
-        summary["notes"].append(left_note(left, "this sync's", command))
+        summary["notes"].append(left_note(project, left, "this sync's", command))
     return summary
 
 
-def left_note(left: float, whose: str, command: str = "kenning sync") -> str:
-    """The sentence offering ``left`` seconds as one sync's budget (``whose``: the pace's sync)."""
-    return (
-        f"about {left:g} s of embedding left at {whose} pace: `{command} --embed-budget {left:g}` "
-        "completes the index in one sync"
-    )
+def left_note(project: Project, left: float, whose: str, command: str = "kenning sync") -> str:
+    """The sentence offering ``left`` seconds as one sync's budget (``whose``: the pace's sync);
+    the plain command when the next sync's own budget covers them (``[dense] budget_seconds``,
+    else at least :data:`MIN_BUDGET_SECONDS`)."""
+    said = f"about {left:g} s of embedding left at {whose} pace: "
+    budget = float(settings(project).get("budget_seconds", MIN_BUDGET_SECONDS))
+    if left <= budget:
+        return said + f"`{command}` completes the index (its budget: {budget:g} s)"
+    return said + f"`{command} --embed-budget {left:g}` completes the index in one sync"
 
 
 def order(covered: dict[str, tuple[int, int]]) -> list[str]:
@@ -413,7 +416,7 @@ def _left(project: Project, found: dict[str, Any], built: set[str]) -> dict[str,
     seconds = dense_pace.seconds_left(paces, pending, COST)
     if seconds is None:
         return {}
-    return {"seconds_left": seconds, "left": left_note(seconds, "the last sync's")}
+    return {"seconds_left": seconds, "left": left_note(project, seconds, "the last sync's")}
 
 
 def _partly_serving(found: dict[str, Any]) -> dict[str, str]:
