@@ -418,3 +418,21 @@ def test_a_question_the_core_refuses_is_said_on_the_ask_page_its_text_kept(clien
     assert 'class="answer"' not in page.text
     reply = client.get("/api/ask", params={"q": question})
     assert reply.status_code == 400 and reply.json()["error"]["type"] == "InvalidQuery"
+
+
+def test_status_page_says_how_long_an_incomplete_dense_index_should_take(client: TestClient, monkeypatch):
+    """The dense row gives ``kenning status``'s estimate (``engines.dense.left``), escaped as any text."""
+    from kenning.interfaces.web import pages
+
+    real = pages.project_status
+
+    def incomplete(project):  # noqa: ANN001, ANN202
+        data = real(project)
+        left = "about 135 s of embedding left at the last sync's pace: `kenning sync --embed-budget 135` <b>"
+        data["engines"]["dense"] = {"available": False, "reason": "dense index incomplete", "left": left}
+        return data
+
+    monkeypatch.setattr(pages, "project_status", incomplete)
+    page = client.get("/status").text
+    assert '<p class="left">about 135 s of embedding left at the last sync&#39;s pace: ' in page
+    assert "--embed-budget 135` &lt;b&gt;</p>" in page
