@@ -212,30 +212,3 @@ def test_the_comment_lines_right_above_a_definition_are_its_excerpts():
     assert chunks["Client.close"].line_start == 18  # a comment indented deeper is not its
     module = parse_python(source, "app/client.py")[0]
     assert (module.line_start, module.line_end) == (1, 2)  # the shebang stays the module's
-
-
-def test_a_top_level_excerpt_that_opens_with_a_comment_is_titled_by_its_first_statement():
-    """``python/17``: it was titled by the comment's first line, which named nothing it defines and,
-    when it quoted a question ("How is freshness computed?"), won that question on its title."""
-    source = (
-        '"""Routing."""\n\n\ndef route():\n    pass\n\n\n'
-        '# "How is freshness computed?", "what does stale mean": how the mechanism works,\n'
-        "# not what is stale now.\n"
-        "_EXPLANATION = re.compile(\n    r'how'\n)\n\n\ndef explain():\n    pass\n\n\n"
-        "# A comment alone, with no statement below it in its excerpt.\n\n\nclass Later:\n    pass\n"
-    )
-    tops = [c for c in parse_python(source, "route/rules.py") if c.meta["kind"] == "module"]
-    assert [(c.line_start, c.title) for c in tops] == [
-        (1, "module route.rules"),
-        (8, "_EXPLANATION = re.compile("),
-        (19, "# A comment alone, with no statement below it in its excerpt."),
-    ]
-    assert "How is freshness computed?" in tops[1].body  # the comment's words stay indexed, in the body
-
-
-def test_a_top_level_excerpt_that_opens_inside_a_long_statement_keeps_its_first_line():
-    rows = "".join(f"    ('word{i}', 'a rather long value for row {i} of the table'),\n" for i in range(120))
-    source = f"import re\n\n\ndef f():\n    pass\n\n\nTABLE = [\n{rows}]\nDONE = True\n"
-    tops = [c for c in parse_python(source, "table.py") if c.meta["kind"] == "module"]
-    assert tops[1].title == "TABLE = ["
-    assert len(tops) > 2 and all(c.title.startswith("('word") for c in tops[2:])

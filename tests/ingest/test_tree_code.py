@@ -170,20 +170,3 @@ def test_a_definition_holds_the_doc_comment_and_attributes_written_right_above_i
     js = "/**\n * Merge two hook lists.\n */\nexport function mergeHooks(a, b) {\n  return a;\n}\n"
     (chunk,) = parse_code(js, "source/hooks.js")
     assert (chunk.line_start, chunk.title) == (1, "export function mergeHooks(a, b) {")
-
-
-def test_a_top_level_excerpt_that_opens_with_a_comment_is_titled_by_its_first_statement():
-    """``code/9``: it was titled by the comment's first line; its words stay in the body."""
-    text = (
-        "import ky from 'ky';\n\nfunction retry() {\n\treturn 1;\n}\n\n"
-        "// The default timeout, in milliseconds, when the caller gives none.\n"
-        "const DEFAULT_TIMEOUT = 10_000;\n\nfunction send() {\n\treturn 2;\n}\n\n"
-        "/* A comment alone. */\n\nfunction last() {}\n"
-    )
-    tops = [c for c in parse_code(text, "source/core.ts") if c.meta["kind"] == "module"]
-    assert [(c.line_start, c.title) for c in tops] == [
-        (1, "file core.ts"),
-        (7, "const DEFAULT_TIMEOUT = 10_000;"),
-        (14, "/* A comment alone. */"),
-    ]
-    assert "The default timeout, in milliseconds" in tops[1].body
