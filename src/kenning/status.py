@@ -219,9 +219,9 @@ def _dense_engine(conn: Connection | None, project: Project, installed: dict[str
         return installed
     if not dense.enabled(project):
         return {"available": False, "reason": dense.DISABLED}
-    from kenning.dense import index  # the models: only with the dense extra installed
+    from kenning.dense import status  # the models: only with the dense extra installed
 
-    return index.status(conn, project)
+    return status.status(conn, project)
 
 
 def _graph_engine(conn: Connection | None) -> dict[str, Any]:

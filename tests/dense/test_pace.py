@@ -82,8 +82,9 @@ def test_nothing_is_kept_without_a_pace_or_a_project_folder_and_a_spoiled_file_r
 )
 def test_the_plain_command_is_offered_when_the_next_syncs_own_budget_covers_what_is_left(tmp_path, dense, left, said):
     pytest.importorskip("numpy", reason="the dense extra is not installed: pip install '.[dense]'")
-    from kenning.dense.index import left_note
+    from kenning.dense.index import next_budget
+    from kenning.dense.pace import left_note
     from kenning.project import Project, ProjectConfig
 
-    project = Project(tmp_path, ProjectConfig(name="p", extra={"dense": dense}))
-    assert left_note(project, left, "this sync's") == f"about {left:g} s of embedding left at this sync's pace: {said}"
+    budget = next_budget(Project(tmp_path, ProjectConfig(name="p", extra={"dense": dense})))
+    assert left_note(left, "this sync's", budget) == f"about {left:g} s of embedding left at this sync's pace: {said}"

@@ -10,9 +10,9 @@ continues (a sync that finds nothing new spends its whole budget embedding). The
 that budget, the one nearest completion first (:func:`order`). :func:`embed_saved`
 embeds a note as it is saved, when it is all a complete index lacks; :func:`embed_notes` keeps
 the index of a store that holds notes only (the transverse memory, where no sync runs) whole at
-every save. :func:`coverage`
-says where an index stands; :func:`similarities` scores every vector against a question, over a
-matrix loaded once per process, and :func:`nearest` keeps the best.
+every save. :func:`coverage` says where an index stands (``dense.status`` reports it to
+``kenning status``); :func:`similarities` scores every vector against a question, over a matrix
+loaded once per process, and :func:`nearest` keeps the best.
 """
 
 from __future__ import annotations
@@ -31,7 +31,7 @@ from kenning.clock import iso, utc_now
 from kenning.dense import embed
 from kenning.dense import manifest as dense_manifest
 from kenning.dense import pace as dense_pace
-from kenning.errors import DenseRefused, UsageError
+from kenning.errors import UsageError
 from kenning.project import CONFIG_HINT, Project
 from kenning.store import vectors
 from kenning.store.db import transaction
@@ -176,19 +176,14 @@ def update(
     left = pace.seconds_left({name: e["total"] - e["embedded"] for name, e in summary["embedders"].items()})
     if left is not None:
         summary["seconds_left"] = left
-        summary["notes"].append(left_note(project, left, "this sync's", command))
+        summary["notes"].append(dense_pace.left_note(left, "this sync's", next_budget(project), command))
     return summary
 
 
-def left_note(project: Project, left: float, whose: str, command: str = "kenning sync") -> str:
-    """The sentence offering ``left`` seconds as one sync's budget (``whose``: the pace's sync);
-    the plain command when the next sync's own budget covers them (``[dense] budget_seconds``,
-    else at least :data:`MIN_BUDGET_SECONDS`)."""
-    said = f"about {left:g} s of embedding left at {whose} pace: "
-    budget = float(settings(project).get("budget_seconds", MIN_BUDGET_SECONDS))
-    if left <= budget:
-        return said + f"`{command}` completes the index (its budget: {budget:g} s)"
-    return said + f"`{command} --embed-budget {left:g}` completes the index in one sync"
+def next_budget(project: Project) -> float:
+    """The least a later sync embeds for: ``[dense] budget_seconds``, else :data:`MIN_BUDGET_SECONDS`
+    (a sync's default grows with its lexical time, never below it)."""
+    return float(settings(project).get("budget_seconds", MIN_BUDGET_SECONDS))
 
 
 def order(covered: dict[str, tuple[int, int]]) -> list[str]:
@@ -360,76 +355,3 @@ def _matrix(conn: Connection, project: Project, embedder: embed.Embedder) -> tup
         _MATRICES[key] = (token, ids, matrix)
         return ids, matrix
     return cached[1], cached[2]
-
-
-def status(conn: Connection | None, project: Project) -> dict[str, Any]:
-    """The dense engine for ``kenning status``: weights verified, each index's model and coverage;
-    ``available`` only when every index is complete and built by the installed models."""
-    try:
-        chosen = embedders(project)
-    except DenseRefused as exc:
-        return {"available": False, "reason": f"dense refused: {exc.message}"}
-    if conn is None:
-        return {"available": False, "reason": "dense index not built: no index"}
-    found: dict[str, Any] = {}
-    reasons = []
-    built: set[str] = set()  # the indexes the installed models built
-    for name, embedder in chosen.items():
-        cover = coverage(conn, name)
-        found[name] = {
-            "model": embedder.model_id,
-            "weights_sha256": embedder.weights_sha256,
-            "embedded": cover.embedded,
-            "total": cover.total,
-            "questions": embed.questions_of(name, chosen),
-            "complete": False,
-        }
-        if cover.stored is None:
-            reasons.append(f"dense index not built ({name}): run `kenning sync`")
-            continue
-        if dense_manifest.differences(cover.stored, embedder):
-            reasons.append(
-                f"dense index refused ({name}): built by {cover.stored['model_id']}; run `kenning sync` to reindex"
-            )
-            continue
-        built.add(name)
-        if not cover.complete:
-            reasons.append(cover.reason())
-        else:
-            found[name]["complete"] = True  # the questions it embeds are answered hybrid (search.hybrid.serving)
-    if reasons:
-        partial = _partly_serving(found)
-        return (
-            {"available": False, "reason": "; ".join(reasons), "embedders": found}
-            | partial
-            | _left(project, found, built)
-        )
-    return {"available": True, "embedders": found}
-
-
-def _left(project: Project, found: dict[str, Any], built: set[str]) -> dict[str, Any]:
-    """``seconds_left`` and its sentence (``left``): the excerpts every index lacks, priced at the
-    pace the last sync on this machine kept for the indexes the installed models built
-    (``built``; one built by another model is rebuilt first); empty when none was kept."""
-    paces = dense_pace.kept(project.state_dir, {name: found[name]["model"] for name in built})
-    pending = {name: e["total"] - (e["embedded"] if name in built else 0) for name, e in found.items()}
-    seconds = dense_pace.seconds_left(paces, pending, COST)
-    if seconds is None:
-        return {}
-    return {"seconds_left": seconds, "left": left_note(project, seconds, "the last sync's")}
-
-
-def _partly_serving(found: dict[str, Any]) -> dict[str, str]:
-    """``{"partly": sentence}`` when one model's index is complete and another's not: its
-    questions are answered hybrid already (each question needs its own model's index), which a
-    bare "dense off" would hide; empty otherwise."""
-    done = [name for name, e in found.items() if e["complete"]]
-    if not done or len(done) == len(found):
-        return {}
-    served = " and ".join(f"{found[name]['questions']} ({name})" for name in done)
-    waiting = "; ".join(
-        f"{e['questions']} questions lexical until {name}'s index is complete ({e['embedded']} of {e['total']})"
-        for name, e in found.items()
-        if not e["complete"]
-    )
-    return {"partly": f"questions in {served} answered hybrid; {waiting}"}

@@ -84,6 +84,15 @@ def seconds_left(
     return ROUND_TO * math.ceil(need * MARGIN / ROUND_TO)
 
 
+def left_note(left: float, whose: str, budget: float, command: str = "kenning sync") -> str:
+    """The sentence offering ``left`` seconds as one sync's budget (``whose``: the pace's sync); the
+    plain command when the next sync's own ``budget`` covers them."""
+    said = f"about {left:g} s of embedding left at {whose} pace: "
+    if left <= budget:
+        return said + f"`{command}` completes the index (its budget: {budget:g} s)"
+    return said + f"`{command} --embed-budget {left:g}` completes the index in one sync"
+
+
 def keep(state_dir: Path, measured: Mapping[str, Measured], models: Mapping[str, str]) -> None:
     """Keep this sync's paces (``models``: embedder → the model id that embedded) for ``kenning
     status``, over the last sync's for the same embedders. A project folder that cannot take the
