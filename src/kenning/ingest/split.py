@@ -13,6 +13,7 @@ from __future__ import annotations
 from bisect import bisect_right
 from collections.abc import Iterable, Sequence
 from itertools import accumulate
+from operator import itemgetter
 from typing import NamedTuple
 
 # The most characters an excerpt cut from runs of lines holds: a text file's paragraphs
@@ -176,15 +177,12 @@ def piece_title(piece: Piece, n: int, first: str, max_chars: int, code: Statemen
 def _code_line(piece: Piece, code: Statements) -> int:
     """The piece's first line that a statement of ``code`` holds: its first when one does, else
     the first line of the first statement it holds; its first when it holds none."""
-    at = bisect_right(code, (piece.first, _AFTER_EVERY_END)) - 1
+    at = bisect_right(code, piece.first, key=itemgetter(0)) - 1  # the last statement begun by the piece's first line
     if at >= 0 and code[at][1] > piece.first:
         return piece.first
     if at + 1 < len(code) and code[at + 1][0] <= piece.last:
         return code[at + 1][0]
     return piece.first
-
-
-_AFTER_EVERY_END = 1 << 62  # sorts (line, this) after every (line, end) statement
 
 
 def _paragraphs(doc: Lines, first: int, last: int) -> list[tuple[int, int]]:
