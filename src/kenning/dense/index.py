@@ -135,7 +135,7 @@ def update(
         summary["notes"].extend(announced)
         summary["embedders"][name] = {}  # the report keeps the configuration's order
     batch_seconds = 0.0
-    pace = dense_pace.Pace(COST)
+    pace = dense_pace.Pace()
     covered = {name: vectors.coverage(conn, name) for name in chosen}  # one model's work leaves the other's as it was
     for name in order(covered):
         embedder = chosen[name]
@@ -172,8 +172,10 @@ def update(
             )
     summary["seconds"] = round(time.perf_counter() - started, 2)
     summary["budget_seconds"] = round(budget, 2)
-    dense_pace.keep(project.state_dir, pace.measured(), {name: e.model_id for name, e in chosen.items()})
-    left = pace.seconds_left({name: e["total"] - e["embedded"] for name, e in summary["embedders"].items()})
+    measured = pace.measured()
+    dense_pace.keep(project.state_dir, measured, {name: e.model_id for name, e in chosen.items()})
+    pending = {name: e["total"] - e["embedded"] for name, e in summary["embedders"].items()}
+    left = dense_pace.seconds_left(measured, pending, COST)
     if left is not None:
         summary["seconds_left"] = left
         summary["notes"].append(dense_pace.left_note(left, "this sync's", next_budget(project), command))

@@ -36,11 +36,10 @@ class Measured(NamedTuple):
 
 
 class Pace:
-    """The batches each model embedded in one sync (``record``), and what they say: ``measured``,
-    ``seconds_left``."""
+    """The batches each model embedded in one sync (``record``), and the pace they give
+    (``measured``, which :func:`seconds_left` prices the rest with)."""
 
-    def __init__(self, cost: Mapping[str, float]) -> None:
-        self.cost = cost  # seconds per excerpt relative to MiniLM's, by model
+    def __init__(self) -> None:
         self._first: dict[str, tuple[int, float]] = {}
         self._steady: dict[str, list[tuple[int, float]]] = {}
 
@@ -60,9 +59,6 @@ class Pace:
                 first_count, first_seconds = self._first[name]
                 found[name] = Measured(per_excerpt, max(0.0, first_seconds - per_excerpt * first_count))
         return found
-
-    def seconds_left(self, pending: Mapping[str, int]) -> float | None:
-        return seconds_left(self.measured(), pending, self.cost)
 
 
 def seconds_left(
