@@ -75,6 +75,13 @@ def test_nothing_is_kept_without_a_pace_or_a_project_folder_and_a_spoiled_file_r
     assert kept(state, {"use": "use-v3"}) == {}
 
 
+def test_a_pace_the_project_folder_cannot_take_is_not_kept_and_the_sync_goes_on(tmp_path):
+    state = tmp_path / ".kenning"
+    (state / KEPT).mkdir(parents=True)  # the file's place taken: writing it fails as on a read-only folder
+    keep(state, paced(("use", 8, 1.0), ("use", 8, 0.2), ("use", 8, 0.2)).measured(), {"use": "use-v3"})
+    assert kept(state, {"use": "use-v3"}) == {} and not list((state / KEPT).parent.glob(".*.tmp"))
+
+
 @pytest.mark.parametrize(
     ("dense", "left", "said"),
     [
