@@ -80,6 +80,8 @@ def test_search_and_the_graph_call_test_files_by_one_rule():
         "conftest.py",
         "tests/unit/conftest.py",
         "polls/tests.py",  # a Django app's
+        "src/App.Tests/UserServiceTests.cs",  # a .NET test project's
+        "App.IntegrationTests/Api.cs",
     ]
     code = [
         "src/shop/cache.py",
@@ -88,6 +90,8 @@ def test_search_and_the_graph_call_test_files_by_one_rule():
         "src/contest.py",
         "attest/a.py",
         "app/management/commands/test.py",  # Django's `test` command
+        "src/App.Testing/Fixtures.cs",
+        "src/Latest/Contest.cs",
     ]
     assert [p for p in tests if not is_test_path(p)] == []
     assert [p for p in code if is_test_path(p)] == []

@@ -133,6 +133,40 @@ SAMPLES = {
         "int g(int x);\n\nint f(int x) {\n  return g(x) + ops->run(x);\n}\n",
         {("g", "f", None, False, "extracted"), ("run", "f", None, True, "extracted")},
     ),
+    # PHP: ``$this->`` and ``self::``/``static::`` on the class, ``parent::`` on its bases alone (none
+    # when the file names no base), ``Store::`` through a type, a qualified ``\strlen()`` and PHP's own
+    # ``count()`` no reference
+    "src/Model.php": (
+        "<?php\nclass Model extends Base\n{\n    public function save()\n    {\n        $this->validate();\n"
+        "        self::boot();\n        parent::save();\n        Store::put($this);\n        $x = new Row();\n"
+        "        $x->fill();\n        helper(count($x));\n        \\strlen('a');\n    }\n}\n"
+        "class Bare\n{\n    function go() { parent::go(); }\n}\n",
+        {
+            ("validate", "Model.save", "self:.Model Base", True, "extracted"),
+            ("boot", "Model.save", "self:.Model Base", True, "extracted"),
+            ("save", "Model.save", "self:.Base", True, "extracted"),
+            ("put", "Model.save", "Store", True, "extracted"),
+            ("Row", "Model.save", None, False, "extracted"),
+            ("fill", "Model.save", "self:.Row", True, "extracted"),
+            ("helper", "Model.save", None, False, "extracted"),
+        },
+    ),
+    # C#: a bare call on the class (``Validate()``), ``this.``/``base.``, a type's static method, a
+    # generic call, ``?.``; the base library's ``Console`` and a test's ``Assert`` no reference
+    "src/Model.cs": (
+        "namespace App\n{\n    public class Model : Base\n    {\n        public void Save()\n        {\n"
+        "            Validate();\n            this.Touch();\n            base.Save();\n            Store.Put(this);\n"
+        "            Make<int>();\n            row?.Fill();\n            Console.WriteLine(1);\n"
+        "            Assert.Equal(1, 2);\n        }\n    }\n}\n",
+        {
+            ("Validate", "Model.Save", "self:.Model Base", False, "extracted"),
+            ("Touch", "Model.Save", "self:.Model Base", True, "extracted"),
+            ("Save", "Model.Save", "self:.Base", True, "extracted"),
+            ("Put", "Model.Save", "Store", True, "extracted"),
+            ("Make", "Model.Save", "self:.Model Base", False, "extracted"),
+            ("Fill", "Model.Save", None, True, "extracted"),
+        },
+    ),
 }
 
 
@@ -233,6 +267,16 @@ TYPED = {
         "def f\n  s = Store.new(1)\n  s.save\n  t = Store.find(1)\n  t.load\nend\n",
         {("save", "self:.Store"), ("load", None)},
     ),
+    "src/a.php": (
+        "<?php\nfunction f(Client $c, $d) {\n  $c->send();\n  $s = new Store();\n  $s->save();\n  $d->x();\n"
+        "  $t = new A();\n  $t = new B();\n  $t->run();\n}\n",
+        {("send", "self:.Client"), ("save", "self:.Store"), ("x", None), ("run", None)},
+    ),
+    "src/A.cs": (
+        "class A {\n  void R(Client c) {\n    c.Send();\n    Store s = Make();\n    s.Save();\n"
+        "    var v = new View();\n    v.Render();\n    var w = Make();\n    w.Take();\n  }\n}\n",
+        {("Send", "self:.Client"), ("Save", "self:.Store"), ("Render", "self:.View"), ("Take", None)},
+    ),
     # C++ (parser ``code/6``): parameters and locals by their declared type, a namespace's by its
     # name, the standard library's none; ``auto`` gives no type
     "db/f.cc": (
@@ -283,6 +327,19 @@ FIELDS = {
         "package m\n\ntype Server struct {\n  db *DB\n  n  Name\n}\n\n"
         "func (s *Server) Run() {\n  s.db.Query()\n  s.n.Len()\n  t.db.Close()\n}\n",
         {("Query", "self:.DB"), ("Len", "self:.Name"), ("Close", None)},  # `t` is not the receiver
+    ),
+    # PHP: a typed property and a constructor's promoted parameter, through ``$this->``
+    "src/R.php": (
+        "<?php\nclass R\n{\n    private Store $store;\n    public function __construct(private Db $db) {}\n"
+        "    function h() {\n        $this->store->save();\n        $this->db->q();\n        $this->other->x();\n"
+        "        Helper::run();\n    }\n}\n",
+        {("save", "self:.Store"), ("q", "self:.Db"), ("x", None), ("run", "Helper")},
+    ),
+    # C#: a field and a property, bare or through ``this``
+    "src/R.cs": (
+        "class R {\n  private readonly Store _store;\n  public Db Data { get; set; }\n  void H() {\n"
+        "    _store.Save();\n    this._store.Load();\n    Data.Q();\n    other.X();\n  }\n}\n",
+        {("Save", "self:.Store"), ("Load", "self:.Store"), ("Q", "self:.Db"), ("X", None)},
     ),
     "src/p.rs": (
         "struct P {\n    store: Store,\n}\nimpl P {\n    fn a(&self) {\n        self.store.save();\n    }\n}\n",

@@ -50,6 +50,24 @@ SAMPLES = {
         {("f", 2), ("g", 3)},
         {("stem", "web/y")},
     ),
+    # a namespace names no member (as Java's package): ``UserController``, not ``App\Http.UserController``
+    "app/Http/UserController.php": (
+        "<?php\nnamespace App\\Http;\n\nuse App\\Models\\User;\n\nclass UserController extends Controller\n{\n"
+        "    public function show(int $id) { return $id; }\n}\n\ntrait Roles { function roles() {} }\n"
+        "interface Api {}\nenum Suit: string { case Hearts = 'H'; }\nfunction helper($x) { return $x; }\n",
+        {("UserController", 6), ("UserController.show", 8), ("Roles", 11), ("Roles.roles", 11), ("Api", 12)}
+        | {("Suit", 13), ("helper", 14)},
+        set(),
+    ),
+    "src/Services/UserService.cs": (
+        "using System;\n\nnamespace App.Services\n{\n    public class UserService : IUserService\n    {\n"
+        "        public UserService() { }\n        public User Find(int id) { return null; }\n    }\n"
+        "    public interface IUserService { User Find(int id); }\n    public struct Pair { public int A; }\n"
+        "    public record Point(int X, int Y);\n}\n",
+        {("UserService", 5), ("UserService.UserService", 7), ("UserService.Find", 8), ("IUserService", 10)}
+        | {("IUserService.Find", 10), ("Pair", 11), ("Point", 12)},
+        set(),
+    ),
 }
 
 
@@ -75,7 +93,7 @@ def test_a_header_that_reads_as_cpp_is_read_as_cpp_and_an_export_macro_hides_no_
 @pytest.mark.parametrize("path", sorted(SAMPLES))
 def test_each_language_gives_symbols_with_their_first_line_and_its_imports(path):
     text, symbols, imports = SAMPLES[path]
-    assert parser_for(path) == "code/9"
+    assert parser_for(path) == "code/10"
     chunks, rel = parse_code_relations(text, path)
     assert {(s.qualname, s.line_start) for s in rel.symbols} == symbols
     assert {(r.target_kind, r.target) for r in rel.refs if r.type == "imports"} == imports
@@ -170,3 +188,37 @@ def test_a_definition_holds_the_doc_comment_and_attributes_written_right_above_i
     js = "/**\n * Merge two hook lists.\n */\nexport function mergeHooks(a, b) {\n  return a;\n}\n"
     (chunk,) = parse_code(js, "source/hooks.js")
     assert (chunk.line_start, chunk.title) == (1, "export function mergeHooks(a, b) {")
+
+
+@pytest.mark.parametrize(
+    ("path", "text", "symbol", "title"),
+    [
+        (
+            "src/Tests/UserTests.cs",
+            'namespace App.Tests;\n\npublic class UserTests\n{\n    [Fact]\n    [Trait("kind",\n        "unit")]\n'
+            "    public void Finds_a_user() { }\n}\n",
+            "UserTests.Finds_a_user",
+            "public void Finds_a_user() { }",
+        ),
+        (
+            "src/Controller/Home.php",
+            "<?php\nclass Home\n{\n    #[Route('/', name: 'home')]\n    public function index(): Response { }\n}\n",
+            "Home.index",
+            "public function index(): Response { }",
+        ),
+    ],
+)
+def test_a_csharp_or_php_method_is_titled_by_its_signature_not_its_attributes(path, text, symbol, title):
+    chunks, _ = parse_code_relations(text, path)
+    method = next(c for c in chunks if c.meta["symbol"] == symbol)
+    assert method.title == title
+    assert method.body.lstrip().startswith(("[Fact]", "#[Route"))  # the excerpt holds them
+
+
+def test_a_closing_brace_outside_every_definition_is_no_excerpt():
+    """C#'s ``namespace App {…}`` leaves its braces outside the classes it holds: the opening one
+    goes with the file's first lines, the closing one alone made an excerpt titled ``}``."""
+    text = "using System;\n\nnamespace App\n{\n    public class A\n    {\n        void M() { }\n    }\n}\n"
+    chunks, _ = parse_code_relations(text, "src/A.cs")
+    assert [c.title for c in chunks if c.meta["kind"] == "module"] == ["file A.cs"]
+    assert all(any(ch.isalnum() for ch in c.body) for c in chunks)

@@ -19,6 +19,8 @@ LANGUAGES = {  # name -> (module, function returning the language pointer)
     "c": ("tree_sitter_c", "language"),
     "cpp": ("tree_sitter_cpp", "language"),
     "ruby": ("tree_sitter_ruby", "language"),
+    "php": ("tree_sitter_php", "language_php"),  # PHP with its HTML around: a file opens with <?php
+    "csharp": ("tree_sitter_c_sharp", "language"),
 }
 
 SUFFIXES = {
@@ -42,6 +44,8 @@ SUFFIXES = {
     ".hh": "cpp",
     ".hxx": "cpp",
     ".rb": "ruby",
+    ".php": "php",
+    ".cs": "csharp",
 }
 # Languages whose calls reach one another's symbols: JavaScript and TypeScript, C and C++.
 _FAMILY = {"typescript": "javascript", "tsx": "javascript", "cpp": "c"}

@@ -75,8 +75,9 @@ _BY_SUFFIX = {
 # top-level code outside its definitions (a test file's ``test(…)`` calls) is excerpts of its own
 # lines, cut between statements, no longer one excerpt cut at 4,000 characters under a range
 # claiming the whole file. 9: a top-level excerpt that opens with a comment is titled by its first
-# statement, not by the comment's first line.
-_TREE_SITTER = "code/9"
+# statement, not by the comment's first line. 10: PHP (``.php``) and C# (``.cs``); a top-level piece
+# holding no word (the ``}`` that closes C#'s ``namespace App {`` or C++'s ``extern "C" {``) is no excerpt.
+_TREE_SITTER = "code/10"
 _BY_SUFFIX.update(
     {
         suffix: _TREE_SITTER
@@ -101,14 +102,18 @@ _BY_SUFFIX.update(
             ".hh",
             ".hxx",
             ".rb",
+            ".php",
+            ".cs",
         )
     }
 )
 
 
-# Scripts, build files and configuration: no grammar, read as code by runs of lines (``text``'s
-# paragraphs), no graph. What they answer is everywhere in a project: what ``make test`` runs, which
-# Python versions CI tests, what a deploy script does, which port a service listens on.
+# Scripts, build files and configuration, and the code of languages kenning has no grammar for
+# (Kotlin, Swift, Scala, a Vue component…): read as code by runs of lines (``text``'s paragraphs),
+# no graph. What they answer is everywhere in a project: what ``make test`` runs, which Python
+# versions CI tests, what a deploy script does, which port a service listens on, which packages a
+# ``composer.json`` or a ``.csproj`` requires; and an Android app's Kotlin is found by its words.
 SCRIPT_PARSER = "script/1"  # also an executable file without a suffix (``ingest.discover``)
 SCRIPT_LANGUAGES = {  # suffix, or whole file name, -> the language an excerpt's meta says
     ".sh": "shell",
@@ -136,6 +141,40 @@ SCRIPT_LANGUAGES = {  # suffix, or whole file name, -> the language an excerpt's
     "procfile": "procfile",
     "package.json": "json",
     "tsconfig.json": "json",
+    "composer.json": "json",
+    "go.mod": "go-module",
+    "gemfile": "ruby",
+    "rakefile": "ruby",
+    "pom.xml": "xml",
+    ".csproj": "xml",
+    ".fsproj": "xml",
+    "directory.build.props": "xml",
+    ".gradle": "groovy",
+    ".tf": "terraform",
+    ".proto": "protobuf",
+    ".graphql": "graphql",
+    # languages without a grammar here
+    ".kt": "kotlin",
+    ".kts": "kotlin",
+    ".swift": "swift",
+    ".scala": "scala",
+    ".dart": "dart",
+    ".lua": "lua",
+    ".pl": "perl",
+    ".pm": "perl",
+    ".r": "r",
+    ".ex": "elixir",
+    ".exs": "elixir",
+    ".erl": "erlang",
+    ".hs": "haskell",
+    ".clj": "clojure",
+    ".groovy": "groovy",
+    ".fs": "fsharp",
+    ".jl": "julia",
+    ".zig": "zig",
+    ".ml": "ocaml",
+    ".vue": "vue",
+    ".svelte": "svelte",
 }
 _BY_NAME = {name: SCRIPT_PARSER for name in SCRIPT_LANGUAGES if not name.startswith(".")}
 _BY_SUFFIX.update({suffix: SCRIPT_PARSER for suffix in SCRIPT_LANGUAGES if suffix.startswith(".")})

@@ -65,10 +65,21 @@ _FIELD_ACCESS = {
     "selector_expression": ("operand", "field"),
 }
 _CPP_FIELD_ACCESS = ("argument", "field")  # C++'s ``this->store`` (Rust's field_expression is above)
+# PHP's ``$this->store`` and C#'s ``this.store``: one node type, its fields named apart
+_MEMBER_ACCESS = {"php": ("object", "name"), "csharp": ("expression", "name")}
+_NAMES = frozenset({"identifier", "variable_name"})  # a variable's node: PHP's ``$this`` is a variable_name
 _IMPORTING = frozenset({"import_statement", "import_declaration", "lexical_declaration", "variable_declaration"})
 _SELF = frozenset({"this", "self"})
 # Lower-case receivers JavaScript's runtimes bind: calls on them are the runtime's.
 _JS_GLOBALS = frozenset({"console", "process", "window", "document", "globalThis", "navigator", "module", "exports"})
+# Classes of .NET's base library and of the test frameworks called through their names
+# (``Console.WriteLine()``, ``Assert.Equal()``): calls on them are no project's.
+_CSHARP_SYSTEM = frozenset(
+    {"Console", "Math", "String", "Task", "Convert", "DateTime", "DateTimeOffset", "TimeSpan", "Guid", "Enumerable"}
+    | {"File", "Path", "Directory", "Environment", "Debug", "Trace", "Array", "Encoding", "Thread", "Activator"}
+    | {"Assert", "CollectionAssert", "StringAssert", "Object", "Int32", "Int64", "Double", "Decimal", "Boolean"}
+    | {"JsonSerializer", "Regex", "Interlocked", "Volatile", "GC", "Buffer", "BitConverter", "Uri", "Type"}
+)
 # Plain calls of what the language itself provides, no reference (as Python's builtins are not).
 _BUILTIN_CALLS = {
     "javascript": frozenset({"require", "parseInt", "parseFloat", "setTimeout", "setInterval", "clearTimeout"}),
@@ -77,13 +88,30 @@ _BUILTIN_CALLS = {
         | {"include", "extend", "private", "protected", "public", "lambda", "proc", "loop", "format", "new"}
     ),
     "go": frozenset({"len", "cap", "make", "new", "append", "copy", "delete", "panic", "recover", "print", "println"}),
+    "php": frozenset(
+        {"count", "strlen", "sprintf", "printf", "implode", "explode", "trim", "substr", "strpos", "str_replace"}
+        | {"strtolower", "strtoupper", "ucfirst", "str_contains", "str_starts_with", "str_ends_with", "is_null"}
+        | {"is_array", "is_string", "is_int", "is_numeric", "is_object", "is_callable", "in_array", "array_map"}
+        | {"array_filter", "array_merge", "array_keys", "array_values", "array_key_exists", "array_search"}
+        | {"array_slice", "array_unique", "array_push", "iterator_to_array", "json_encode", "json_decode"}
+        | {"preg_match", "preg_replace", "preg_split", "var_dump", "print_r", "get_class", "method_exists"}
+        | {"class_exists", "function_exists", "define", "defined", "compact", "dirname", "basename", "file_exists"}
+        | {"file_get_contents", "file_put_contents", "call_user_func", "call_user_func_array", "func_get_args"}
+        | {"intval", "max", "min", "abs", "round", "sort", "usort", "ksort", "range", "htmlspecialchars"}
+    ),
+    "csharp": frozenset({"nameof"}),
 }
 _BUILTIN_CALLS["typescript"] = _BUILTIN_CALLS["tsx"] = _BUILTIN_CALLS["javascript"]
 # Languages where a bare call in a method (``save()``) may be one on the method's own object: it
 # reaches the method of that name of the class or its bases, else what a plain call reaches.
-_IMPLICIT_SELF = frozenset({"java", "ruby", "cpp"})
+_IMPLICIT_SELF = frozenset({"java", "ruby", "cpp", "csharp"})
 # Languages where a capitalised receiver names a class (``Config.load()``; Ruby: a constant).
-_CAPITALISED_TYPES = frozenset({"javascript", "typescript", "tsx", "java", "ruby"})
+_CAPITALISED_TYPES = frozenset({"javascript", "typescript", "tsx", "java", "ruby", "csharp"})
+# A receiver that is the class itself, in a static call (PHP's ``self::make()``, ``static::make()``)
+# or in a call on its bases alone (``super.save()``, C#'s ``base.Save()``, PHP's ``parent::save()``).
+_OWN_CLASS = frozenset({"self", "static"})
+_BASES_ONLY = frozenset({"super", "base"})
+_PHP_THIS = "$this"
 
 
 def call_refs(
@@ -141,6 +169,8 @@ def call_refs(
         # Java's field initialiser): the object it is made on
         owner = scope if scope in types else scope.rpartition(".")[0] if scope else ""
         self_var = selves.get(scopes[at][0]) if at is not None else None  # Go's receiver
+        if language == "php":
+            self_var = _PHP_THIS  # a variable like any other to PHP's grammar
         field = (owner, _own_field(receiver, language, self_var) or "") if receiver is not None else None
         # each hint below names a type: that type's method, else an attribute call
         if receiver is None:  # in Java, Ruby and C++ a method's bare call may be one on its own object
@@ -148,11 +178,15 @@ def call_refs(
             created = node.parent is not None and node.parent.type in ("object_creation_expression", "new_expression")
             if owner in types and language in _IMPLICIT_SELF and not created:
                 hint = _class_hint(owner, bases)
-        elif receiver.type in _SELF or spelled == self_var:
+        elif (
+            receiver.type in _SELF or spelled == self_var or spelled in _OWN_CLASS and receiver.type == "relative_scope"
+        ):
             hint = _class_hint(owner, bases) if owner else None
-        elif receiver.type == "super" and bases.get(owner):  # ``super.save()``: the bases' alone
-            hint = SELF_HINT + " ".join(f".{base}" for base in bases[owner][1])
-        elif receiver.type == "identifier" and (at, spelled) in typed:
+        elif (receiver.type in _BASES_ONLY or receiver.type == "relative_scope") and bases.get(owner):
+            hint = SELF_HINT + " ".join(f".{base}" for base in bases[owner][1])  # the bases' alone
+        elif receiver.type == "relative_scope":
+            continue  # PHP's ``parent::save()`` in a class whose bases the file does not name
+        elif receiver.type in ("identifier", "variable_name") and (at, spelled) in typed:
             package, _, type_ = typed[at, spelled].rpartition(".")
             if package in outside or language == "cpp" and package in STANDARD_NAMESPACES:
                 continue  # a method of a type of the standard library's (``t *testing.T``, ``std::string s``)
@@ -252,6 +286,8 @@ def _receiver(
         return ("type", last) if last[:1].isupper() else ("module", "")
     if language in ("javascript", "typescript", "tsx") and node.type == "identifier" and spelled in _JS_GLOBALS:
         return "outside", ""
+    if language == "csharp" and spelled in _CSHARP_SYSTEM:
+        return "outside", ""
     if language in _CAPITALISED_TYPES and node.type in ("identifier", "constant") and spelled[:1].isupper():
         return "type", spelled
     if language == "ruby" and node.type == "scope_resolution":  # ``Asciidoctor::Section``, ``::AsciiMath``
@@ -318,7 +354,7 @@ def _typed(
     ``TYPED``); a name bound to two types in one scope, or assigned again (``assigned``: the
     names ``ASSIGNED`` found), is left out: which value a call meets then depends on the flow."""
     times = Counter((_scope(scopes, starts, node.start_byte), node_text(node)) for node in assigned)
-    once = 1 if language == "ruby" else 0  # Ruby's typed binding is itself an assignment
+    once = 1 if language in ("ruby", "php") else 0  # Ruby's and PHP's typed binding is itself an assignment
     found = _one_type(
         ((_scope(scopes, starts, c["bound"][0].start_byte), node_text(c["bound"][0])), _type_of(c))
         for c in bound
@@ -347,7 +383,11 @@ def _fields(
         if at is None:
             continue
         owner = scopes[at][2]
-        if node.parent is not None and node.parent.type == "required_parameter":
+        if node.parent is not None and (
+            node.parent.type == "required_parameter"
+            or node.parent.parent is not None
+            and node.parent.parent.type == "property_promotion_parameter"
+        ):
             owner = owner.rpartition(".")[0]  # a constructor's parameter property: its class's
         package = captures.get("field_package")  # C++'s ``port::Mutex mu_;``: ``port.Mutex``
         type_ = node_text(captures["field_type"][0])
@@ -382,15 +422,16 @@ def _own_field(receiver: Any, language: str, self_var: str | None) -> str | None
     """The field named by a receiver that is one of the method's own object (``this.store``,
     ``self.store``, Go's ``s.store`` with ``s`` the receiver, Java's and C++'s bare ``store``,
     C++'s ``this->store``), else None."""
-    if language in ("java", "cpp") and receiver.type == "identifier":
+    if language in ("java", "cpp", "csharp") and receiver.type == "identifier":
         return node_text(receiver)
     access = _CPP_FIELD_ACCESS if language == "cpp" and receiver.type == "field_expression" else None
+    access = access or (_MEMBER_ACCESS.get(language) if receiver.type == "member_access_expression" else None)
     access = access or _FIELD_ACCESS.get(receiver.type)
     if access is None:
         return None
     obj, field = (receiver.child_by_field_name(name) for name in access)
     if obj is None or field is None:
         return None
-    if obj.type in _SELF or self_var is not None and obj.type == "identifier" and node_text(obj) == self_var:
+    if obj.type in _SELF or self_var is not None and obj.type in _NAMES and node_text(obj) == self_var:
         return node_text(field)
     return None

@@ -1,4 +1,4 @@
-"""Source in other languages (JavaScript/TypeScript, Go, Rust, Java, C/C++, Ruby) cut into
+"""Source in other languages (JavaScript/TypeScript, Go, Rust, Java, C/C++, Ruby, PHP, C#) cut into
 symbol excerpts through tree-sitter, with ``defines`` and ``imports`` for the graph.
 
 Grammars come from the per-language wheels (``tree-sitter-typescript``…), which ship
@@ -53,6 +53,8 @@ _DEFS = {
     "class": "class",
     "module": "module",
     "internal_module": "namespace",
+    "trait_declaration": "trait",  # PHP
+    "struct_declaration": "struct",  # C#
 }
 # The kinds of definition whose methods are called on an object of theirs (``tree_calls``).
 _TYPES = frozenset({"class", "struct", "interface", "module"})
@@ -70,7 +72,12 @@ _CONTAINERS = {
     "class",
     "module",
     "internal_module",
+    "trait_declaration",
+    "struct_declaration",
 }
+# Namespaces whose members are named as their own (as Java's packages are, unlike C++'s
+# namespaces): C#'s, a file-scoped one (``namespace App;``) holding nothing, and PHP's.
+_NAMESPACES = frozenset({"namespace_declaration", "file_scoped_namespace_declaration"})
 _TRANSPARENT = {
     "export_statement",
     "class_body",
@@ -157,6 +164,7 @@ def parse_code_relations(text: str, path: str) -> tuple[list[Chunk], Relations |
     if not defs:
         return chunks, Relations(refs=(*imports, *calls), package=package)
     ranges: set[tuple[int, int]] = set()
+    marks = _ATTRIBUTE_MARKS.get(language, ("@",))
     for d in defs:
         end = d.header_end
         while end > d.start and not lines[end - 1].strip():
@@ -167,7 +175,7 @@ def parse_code_relations(text: str, path: str) -> tuple[list[Chunk], Relations |
         # with a location of its own
         anchor = f":{first}-{end}#{d.qualname}" if (first, end) in ranges else f":{first}-{end}"
         ranges.add((first, end))
-        title = " ".join(lines[_signature_line(lines, d.start, end) - 1].split())[:200] or d.qualname
+        title = " ".join(lines[_signature_line(lines, d.start, end, marks) - 1].split())[:200] or d.qualname
         chunks.append(
             Chunk(
                 type="code",
@@ -186,13 +194,20 @@ def parse_code_relations(text: str, path: str) -> tuple[list[Chunk], Relations |
     return chunks, Relations(symbols=symbols, refs=(*imports, *calls), package=package)
 
 
-def _signature_line(lines: list[str], start: int, end: int) -> int:
+# What opens a line holding an annotation or attribute, by language: Java's and TypeScript's ``@``
+# unless said otherwise.
+_ATTRIBUTE_MARKS = {"csharp": ("[",), "php": ("#[",)}
+
+
+def _signature_line(lines: list[str], start: int, end: int, marks: tuple[str, ...] = ("@",)) -> int:
     """The first line of a definition that is no annotation or decorator (Java's ``@Override``,
-    ``@Test``, TypeScript's ``@Component({…})`` on lines of their own): what titles it."""
+    ``@Test``, TypeScript's ``@Component({…})``, C#'s ``[Fact]``, PHP's ``#[Route('/')]`` on lines
+    of their own; ``marks``: what opens such a line): what titles it."""
     line, depth = start, 0
-    while line < end and (depth > 0 or lines[line - 1].lstrip().startswith("@")):
+    while line < end and (depth > 0 or lines[line - 1].lstrip().startswith(marks)):
         text = lines[line - 1]
-        depth += text.count("(") - text.count(")")  # an annotation's arguments over several lines
+        # an annotation's arguments over several lines
+        depth += text.count("(") + text.count("[") - text.count(")") - text.count("]")
         line += 1
     return line
 
@@ -219,6 +234,10 @@ def _visit(
             # C++'s anonymous namespace (``namespace { … }``): its members are the file's own
             body = child.child_by_field_name("body")
             if body is not None:
+                _visit(body, prefix, in_container, top, defs, imports, path)
+        elif kind_name in _NAMESPACES or kind_name == "namespace_definition" and _php_namespace(child):
+            body = child.child_by_field_name("body")
+            if body is not None:  # ``namespace App;``: what follows is the file's own
                 _visit(body, prefix, in_container, top, defs, imports, path)
         elif kind_name in _DEFS and not (
             kind_name in ("struct_specifier", "class_specifier", "enum_specifier")
@@ -271,6 +290,12 @@ def _visit(
             _visit(child, prefix, in_container, top, defs, imports, path)
         else:
             imports += imports_of(child, path)
+
+
+def _php_namespace(node: Any) -> bool:
+    """Whether a ``namespace_definition`` is PHP's (``namespace App\\Http;``), not C++'s."""
+    name = node.child_by_field_name("name")
+    return name is not None and name.type == "namespace_name"
 
 
 def _leaf(node: Any, qualname: str, kind: str, top: bool) -> _Def:
@@ -327,6 +352,8 @@ def _top_level_chunks(
         if d.top:
             inside[d.first - 1 : d.end] = [True] * (min(d.end, len(lines)) - d.first + 1)
     pieces = outside_pieces(lines, inside, [(first, end) for first, end, _ in statements], EXCERPT_CHARS)
+    # a piece holding no word (``}`` closing C#'s ``namespace App {``, C++'s ``extern "C" {``) answers nothing
+    pieces = [piece for piece in pieces if any(ch.isalnum() for ch in piece.body)]
     code = [(first, end) for first, end, kind in statements if "comment" not in kind]  # titles: no comment's line
     name = PurePosixPath(path).name
     keywords = keywords_for(name)

@@ -40,6 +40,26 @@ CALLS = {
     "cpp": _C
     + "(call_expression function: (qualified_identifier scope: (_) @path name: (identifier) @method))"
     + "(new_expression type: (type_identifier) @call)",
+    # PHP: ``f()``, ``new Store()``, ``$x->m()`` (``?->`` too), ``Store::m()`` and ``self::m()`` (a
+    # qualified ``\App\f()`` or ``\App\Store::m()`` names no symbol of the file's kind: none)
+    "php": """
+(function_call_expression function: (name) @call)
+(object_creation_expression (name) @call)
+(member_call_expression object: (_) @recv name: (name) @method)
+(nullsafe_member_call_expression object: (_) @recv name: (name) @method)
+(scoped_call_expression scope: [(name) (relative_scope)] @path name: (name) @method)
+""",
+    # C#: ``F()``, ``F<T>()``, ``new Store()``, ``x.M()`` (``this``/``base`` too: ``_``), ``x?.M()``
+    "csharp": """
+(invocation_expression function: (identifier) @call)
+(invocation_expression function: (generic_name (identifier) @call))
+(object_creation_expression type: (identifier) @call)
+(invocation_expression function: (member_access_expression expression: _ @recv name: (identifier) @method))
+(invocation_expression
+  function: (member_access_expression expression: _ @recv name: (generic_name (identifier) @method)))
+(invocation_expression
+  function: (conditional_access_expression condition: (_) @recv (member_binding_expression name: (identifier) @method)))
+""",
     # Ruby: every identifier too, each a call unless a local (``ruby_names``: ``convert`` alone)
     "ruby": """
 (call !receiver method: (identifier) @call)
@@ -123,6 +143,15 @@ TYPED = {
     "ruby": """
 (assignment left: (identifier) @bound right: (call receiver: (constant) @bound_type method: (identifier) @bound_new))
 """,
+    "php": """
+(simple_parameter type: (named_type (name) @bound_type) name: (variable_name) @bound)
+(assignment_expression left: (variable_name) @bound right: (object_creation_expression (name) @bound_type))
+""",
+    "csharp": """
+(parameter type: (identifier) @bound_type name: (identifier) @bound)
+(variable_declaration type: (identifier) @bound_type (variable_declarator name: (identifier) @bound))
+(variable_declarator name: (identifier) @bound (object_creation_expression type: (identifier) @bound_type))
+""",
     # C++: a parameter or local declared with its type (``VersionEdit* edit``, ``const Options& o``,
     # ``Status s;``, ``Table* t = nullptr;``, ``std::string s``: the standard library's); ``auto`` none
     "cpp": f"""
@@ -136,8 +165,9 @@ ASSIGNED = {
     "javascript": "(assignment_expression left: (identifier) @assigned)",
     "go": "(assignment_statement left: (expression_list (identifier) @assigned))",
     "ruby": "(assignment left: (identifier) @assigned)",
+    "php": "(assignment_expression left: (variable_name) @assigned)",
 }
-for _language in ("typescript", "tsx", "java", "rust"):
+for _language in ("typescript", "tsx", "java", "rust", "csharp"):
     ASSIGNED[_language] = ASSIGNED["javascript"]
 # Fields a class declares with a type it spells (``@field`` of ``@field_type``): a call on
 # ``this.store``, ``self.store``, Go's ``s.store`` (``s`` the receiver), Java's and C++'s bare
@@ -160,6 +190,17 @@ FIELDS = {
     "rust": """
 (field_declaration name: (field_identifier) @field
   type: [(type_identifier) @field_type (reference_type type: (type_identifier) @field_type)])
+""",
+    # PHP: ``private Repo $repo;`` and a constructor's promoted ``private Repo $repo`` (``$this->repo``)
+    "php": """
+(property_declaration type: (named_type (name) @field_type) (property_element name: (variable_name (name) @field)))
+(property_promotion_parameter type: (named_type (name) @field_type) name: (variable_name (name) @field))
+""",
+    # C#: ``private readonly IRepo _repo;`` and a property ``public IRepo Repo { get; }``
+    "csharp": """
+(field_declaration
+  (variable_declaration type: (identifier) @field_type (variable_declarator name: (identifier) @field)))
+(property_declaration type: (identifier) @field_type name: (identifier) @field)
 """,
     # C++: ``TableCache* table_cache_;``, ``Options options_;``, ``port::Mutex mu_;`` (``@field_package``)
     "cpp": f"""
@@ -189,6 +230,8 @@ _JAVA_TYPE = "[(type_identifier) @base (generic_type (type_identifier) @base)]"
 _RUBY_CONSTANT = "[(constant) @base (scope_resolution name: (constant) @base)]"
 _RUBY_NAME = "[(constant) @base_class (scope_resolution name: (constant) @base_class)]"
 _RUBY_INCLUDE = f"(call !receiver method: (identifier) @base_include arguments: (argument_list . {_RUBY_CONSTANT}))"
+_PHP_NAME = "[(name) @base (qualified_name (name) @base)]"
+_CSHARP_TYPE = "[(identifier) @base (generic_name (identifier) @base) (qualified_name name: (identifier) @base)]"
 BASES = {
     "javascript": "(class_declaration name: (identifier) @base_class (class_heritage (identifier) @base))",
     "typescript": _TS_BASES,
@@ -206,6 +249,18 @@ BASES = {
 (class name: {_RUBY_NAME} body: (body_statement {_RUBY_INCLUDE}))
 (module name: {_RUBY_NAME} body: (body_statement {_RUBY_INCLUDE}))
 """,
+    # PHP: ``extends Base``, ``implements Api``, a trait the class uses (``use HasRoles;``), by their last names
+    "php": f"""
+(class_declaration name: (name) @base_class (base_clause {_PHP_NAME}))
+(class_declaration name: (name) @base_class (class_interface_clause {_PHP_NAME}))
+(class_declaration name: (name) @base_class body: (declaration_list (use_declaration {_PHP_NAME})))
+(interface_declaration name: (name) @base_class (base_clause {_PHP_NAME}))
+""",
+    # C#: the base class and the interfaces, one list (``: Base<T>, Api``), by their last names
+    "csharp": "".join(
+        f"({kind} name: (identifier) @base_class (base_list {_CSHARP_TYPE}))"
+        for kind in ("class_declaration", "struct_declaration", "record_declaration", "interface_declaration")
+    ),
     # C++: a base by its name, its template's (``Base<T>``) or its last (``ns::Base``)
     "cpp": f"""
 (class_specifier name: (type_identifier) @base_class (base_class_clause {_CPP_BASE}))

@@ -1,0 +1,86 @@
+"""PHP and C# projects (parser ``code/10``): each method an excerpt and a node, calls across files
+resolved through ``$this``/``this``, a typed property or field, a type's static method and the
+class's bases, a test's calls testing what they reach; a relation question answered from them.
+On both engines."""
+
+from __future__ import annotations
+
+import pytest
+from graph_edges import callees, covering
+
+from conftest import NOW, resync
+from kenning.answer.ask import ask_project
+from store.pg_engine import ENGINE, engine_config  # tests/store: the PostgreSQL test server
+
+# ``save`` twice (Base's, Store's): a call on an unknown receiver would be a guess between them.
+PHP = {
+    "src/Base.php": "<?php\nnamespace App;\n\nclass Base\n{\n    public function save() { return true; }\n}\n",
+    "src/Store.php": (
+        "<?php\nnamespace App;\n\nclass Store\n{\n    public function save() { return true; }\n\n"
+        "    public static function put($model) { return $model; }\n}\n"
+    ),
+    "src/Model.php": (
+        "<?php\nnamespace App;\n\nuse App\\Store;\n\nclass Model extends Base\n{\n"
+        "    public function __construct(private Store $store) {}\n\n"
+        "    public function run()\n    {\n        $this->save();\n        $this->store->save();\n"
+        "        Store::put($this);\n        return helper($this);\n    }\n}\n"
+    ),
+    "src/helpers.php": "<?php\n\nfunction helper($value)\n{\n    return $value;\n}\n",
+    "tests/ModelTest.php": (
+        "<?php\nuse App\\Model;\n\nclass ModelTest extends TestCase\n{\n    public function testRun()\n    {\n"
+        "        $model = new Model(new Store());\n        $model->run();\n    }\n}\n"
+    ),
+}
+CSHARP = {
+    "src/Base.cs": "namespace App\n{\n    public class Base\n    {\n        public bool Save() => true;\n    }\n}\n",
+    "src/Store.cs": (
+        "namespace App;\n\npublic class Store\n{\n    public bool Save() => true;\n\n"
+        "    public static Model Put(Model model) => model;\n}\n"
+    ),
+    "src/Model.cs": (
+        "using System;\n\nnamespace App\n{\n    public class Model : Base\n    {\n"
+        "        private readonly Store _store = new Store();\n\n        public void Run()\n        {\n"
+        "            Save();\n            _store.Save();\n            Store.Put(this);\n"
+        "            Console.WriteLine(Helpers.Format(this));\n        }\n    }\n}\n"
+    ),
+    "src/Helpers.cs": (
+        'namespace App;\n\npublic static class Helpers\n{\n    public static string Format(object o) => "";\n}\n'
+    ),
+    "tests/App.Tests/ModelTests.cs": (
+        "using Xunit;\n\nnamespace App.Tests;\n\npublic class ModelTests\n{\n    [Fact]\n"
+        "    public void Runs()\n    {\n        var model = new Model();\n        model.Run();\n"
+        "        Assert.True(true);\n    }\n}\n"
+    ),
+}
+
+
+@pytest.mark.parametrize("engine", ["sqlite", ENGINE])
+def test_a_php_method_calls_reach_the_methods_they_name_across_files(make_project, engine):
+    project = make_project(PHP, name="phpcalls", config=engine_config(engine, "phpcalls"))
+    resync(project)
+    assert callees(project, "Model.run") == {
+        ("Base.save", "extracted"),  # $this->save(): not in Model, so its base's
+        ("Store.save", "extracted"),  # $this->store, a promoted parameter typed Store
+        ("Store.put", "extracted"),
+        ("helper", "extracted"),
+    }
+    assert any(path == "tests/ModelTest.php" for _, path, _ in covering(project, "Model.run"))
+    answer = ask_project(project, "who calls Store::put", now=NOW)
+    assert answer.mode == "graph"
+    assert answer.excerpts[0].fact.source.uri.startswith("src/Model.php:")
+
+
+@pytest.mark.parametrize("engine", ["sqlite", ENGINE])
+def test_a_csharp_method_calls_reach_the_methods_they_name_across_files(make_project, engine):
+    project = make_project(CSHARP, name="cscalls", config=engine_config(engine, "cscalls"))
+    resync(project)
+    assert callees(project, "Model.Run") == {
+        ("Base.Save", "extracted"),  # a bare Save(): not in Model, so its base's
+        ("Store.Save", "extracted"),  # _store, a field typed Store
+        ("Store.Put", "extracted"),
+        ("Helpers.Format", "extracted"),  # Console's WriteLine: the base library's, no edge
+    }
+    assert any(path == "tests/App.Tests/ModelTests.cs" for _, path, _ in covering(project, "Model.Run"))
+    answer = ask_project(project, "what does Model.Run call", now=NOW)
+    assert answer.mode == "graph"
+    assert {e.fact.source.uri.split(":")[0] for e in answer.excerpts} >= {"src/Base.cs", "src/Store.cs"}
