@@ -82,6 +82,8 @@ def test_search_and_the_graph_call_test_files_by_one_rule():
         "polls/tests.py",  # a Django app's
         "src/App.Tests/UserServiceTests.cs",  # a .NET test project's
         "App.IntegrationTests/Api.cs",
+        "app/src/androidTest/java/shop/CartTest.kt",  # a Gradle test source set's
+        "shared/src/commonTest/kotlin/CartTest.kt",
     ]
     code = [
         "src/shop/cache.py",
@@ -92,6 +94,7 @@ def test_search_and_the_graph_call_test_files_by_one_rule():
         "app/management/commands/test.py",  # Django's `test` command
         "src/App.Testing/Fixtures.cs",
         "src/Latest/Contest.cs",
+        "app/src/main/kotlin/shop/Contest.kt",
     ]
     assert [p for p in tests if not is_test_path(p)] == []
     assert [p for p in code if is_test_path(p)] == []

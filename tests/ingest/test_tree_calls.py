@@ -151,6 +151,20 @@ SAMPLES = {
             ("helper", "Model.save", None, False, "extracted"),
         },
     ),
+    # Kotlin: a bare call on the class, ``this.``/``super.``, a type's (companion's) function, a
+    # constructor called as a function, the standard library's ``listOf()`` no reference
+    "app/src/main/kotlin/Model.kt": (
+        "class Model : Base() {\n    fun save() {\n        validate()\n        this.touch()\n        super.save()\n"
+        "        Store.put(this)\n        val row = Row()\n        row.fill()\n        listOf(1)\n    }\n}\n",
+        {
+            ("validate", "Model.save", "self:.Model Base", False, "extracted"),
+            ("touch", "Model.save", "self:.Model Base", True, "extracted"),
+            ("save", "Model.save", "self:.Base", True, "extracted"),
+            ("put", "Model.save", "Store", True, "extracted"),
+            ("Row", "Model.save", "self:.Model Base", False, "extracted"),
+            ("fill", "Model.save", None, True, "extracted"),
+        },
+    ),
     # C#: a bare call on the class (``Validate()``), ``this.``/``base.``, a type's static method, a
     # generic call, ``?.``; the base library's ``Console`` and a test's ``Assert`` no reference
     "src/Model.cs": (
@@ -272,6 +286,11 @@ TYPED = {
         "  $t = new A();\n  $t = new B();\n  $t->run();\n}\n",
         {("send", "self:.Client"), ("save", "self:.Store"), ("x", None), ("run", None)},
     ),
+    "app/src/main/kotlin/a.kt": (
+        "fun f(c: Client) {\n  c.send()\n  val s: Store = make()\n  s.save()\n  var t: Ring = make()\n"
+        "  t = other()\n  t.turn()\n}\n",
+        {("send", "self:.Client"), ("save", "self:.Store"), ("turn", None)},
+    ),
     "src/A.cs": (
         "class A {\n  void R(Client c) {\n    c.Send();\n    Store s = Make();\n    s.Save();\n"
         "    var v = new View();\n    v.Render();\n    var w = Make();\n    w.Take();\n  }\n}\n",
@@ -333,6 +352,12 @@ FIELDS = {
         "<?php\nclass R\n{\n    private Store $store;\n    public function __construct(private Db $db) {}\n"
         "    function h() {\n        $this->store->save();\n        $this->db->q();\n        $this->other->x();\n"
         "        Helper::run();\n    }\n}\n",
+        {("save", "self:.Store"), ("q", "self:.Db"), ("x", None), ("run", "Helper")},
+    ),
+    # Kotlin: a constructor's property and a typed property, bare
+    "app/src/main/kotlin/R.kt": (
+        "class R(private val store: Store) {\n    private val db: Db = Db()\n    fun h() {\n        store.save()\n"
+        "        db.q()\n        other.x()\n        Helper.run()\n    }\n}\n",
         {("save", "self:.Store"), ("q", "self:.Db"), ("x", None), ("run", "Helper")},
     ),
     # C#: a field and a property, bare or through ``this``

@@ -59,6 +59,16 @@ SAMPLES = {
         | {("Suit", 13), ("helper", 14)},
         set(),
     ),
+    # Kotlin: a companion object's members are its class's, an ``object`` is a class
+    "app/src/main/kotlin/shop/Profile.kt": (
+        "package shop\n\nimport shop.data.Repo\n\nclass Profile(private val repo: Repo) : Base() {\n"
+        "    fun load(id: String) = repo.find(id)\n\n    companion object {\n        fun create(): Profile {\n"
+        "            return Profile(Repo())\n        }\n    }\n}\n\nobject Registry {\n    fun all() = 1\n}\n"
+        "\nfun top() = Registry.all()\n",
+        {("Profile", 5), ("Profile.load", 6), ("Profile.create", 9), ("Registry", 15), ("Registry.all", 16)}
+        | {("top", 19)},
+        set(),
+    ),
     "src/Services/UserService.cs": (
         "using System;\n\nnamespace App.Services\n{\n    public class UserService : IUserService\n    {\n"
         "        public UserService() { }\n        public User Find(int id) { return null; }\n    }\n"

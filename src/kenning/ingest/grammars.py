@@ -21,6 +21,7 @@ LANGUAGES = {  # name -> (module, function returning the language pointer)
     "ruby": ("tree_sitter_ruby", "language"),
     "php": ("tree_sitter_php", "language_php"),  # PHP with its HTML around: a file opens with <?php
     "csharp": ("tree_sitter_c_sharp", "language"),
+    "kotlin": ("tree_sitter_kotlin", "language"),
 }
 
 SUFFIXES = {
@@ -46,9 +47,11 @@ SUFFIXES = {
     ".rb": "ruby",
     ".php": "php",
     ".cs": "csharp",
+    ".kt": "kotlin",  # not ``.kts``: build scripts, read by runs of lines
 }
-# Languages whose calls reach one another's symbols: JavaScript and TypeScript, C and C++.
-_FAMILY = {"typescript": "javascript", "tsx": "javascript", "cpp": "c"}
+# Languages whose calls reach one another's symbols: JavaScript and TypeScript, C and C++, Kotlin
+# and Java (one JVM: a Kotlin file calls a Java class's methods as its own, and the other way round).
+_FAMILY = {"typescript": "javascript", "tsx": "javascript", "cpp": "c", "kotlin": "java"}
 _PYTHON = frozenset({".py", ".pyi"})
 
 

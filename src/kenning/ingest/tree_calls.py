@@ -69,7 +69,7 @@ _CPP_FIELD_ACCESS = ("argument", "field")  # C++'s ``this->store`` (Rust's field
 _MEMBER_ACCESS = {"php": ("object", "name"), "csharp": ("expression", "name")}
 _NAMES = frozenset({"identifier", "variable_name"})  # a variable's node: PHP's ``$this`` is a variable_name
 _IMPORTING = frozenset({"import_statement", "import_declaration", "lexical_declaration", "variable_declaration"})
-_SELF = frozenset({"this", "self"})
+_SELF = frozenset({"this", "self", "this_expression"})  # Kotlin's ``this``: an expression node
 # Lower-case receivers JavaScript's runtimes bind: calls on them are the runtime's.
 _JS_GLOBALS = frozenset({"console", "process", "window", "document", "globalThis", "navigator", "module", "exports"})
 # Classes of .NET's base library and of the test frameworks called through their names
@@ -100,17 +100,22 @@ _BUILTIN_CALLS = {
         | {"intval", "max", "min", "abs", "round", "sort", "usort", "ksort", "range", "htmlspecialchars"}
     ),
     "csharp": frozenset({"nameof"}),
+    "kotlin": frozenset(
+        {"println", "print", "listOf", "mutableListOf", "setOf", "mutableSetOf", "mapOf", "mutableMapOf", "arrayOf"}
+        | {"emptyList", "emptyMap", "emptySet", "require", "requireNotNull", "check", "checkNotNull", "error", "TODO"}
+        | {"lazy", "run", "let", "apply", "also", "with", "repeat", "buildList", "buildString", "listOfNotNull"}
+    ),
 }
 _BUILTIN_CALLS["typescript"] = _BUILTIN_CALLS["tsx"] = _BUILTIN_CALLS["javascript"]
 # Languages where a bare call in a method (``save()``) may be one on the method's own object: it
 # reaches the method of that name of the class or its bases, else what a plain call reaches.
-_IMPLICIT_SELF = frozenset({"java", "ruby", "cpp", "csharp"})
+_IMPLICIT_SELF = frozenset({"java", "ruby", "cpp", "csharp", "kotlin"})
 # Languages where a capitalised receiver names a class (``Config.load()``; Ruby: a constant).
-_CAPITALISED_TYPES = frozenset({"javascript", "typescript", "tsx", "java", "ruby", "csharp"})
+_CAPITALISED_TYPES = frozenset({"javascript", "typescript", "tsx", "java", "ruby", "csharp", "kotlin"})
 # A receiver that is the class itself, in a static call (PHP's ``self::make()``, ``static::make()``)
 # or in a call on its bases alone (``super.save()``, C#'s ``base.Save()``, PHP's ``parent::save()``).
 _OWN_CLASS = frozenset({"self", "static"})
-_BASES_ONLY = frozenset({"super", "base"})
+_BASES_ONLY = frozenset({"super", "base", "super_expression"})
 _PHP_THIS = "$this"
 
 
@@ -422,7 +427,7 @@ def _own_field(receiver: Any, language: str, self_var: str | None) -> str | None
     """The field named by a receiver that is one of the method's own object (``this.store``,
     ``self.store``, Go's ``s.store`` with ``s`` the receiver, Java's and C++'s bare ``store``,
     C++'s ``this->store``), else None."""
-    if language in ("java", "cpp", "csharp") and receiver.type == "identifier":
+    if language in ("java", "cpp", "csharp", "kotlin") and receiver.type == "identifier":
         return node_text(receiver)
     access = _CPP_FIELD_ACCESS if language == "cpp" and receiver.type == "field_expression" else None
     access = access or (_MEMBER_ACCESS.get(language) if receiver.type == "member_access_expression" else None)

@@ -1,4 +1,4 @@
-"""Source in other languages (JavaScript/TypeScript, Go, Rust, Java, C/C++, Ruby, PHP, C#) cut into
+"""Source in other languages (JavaScript/TypeScript, Go, Rust, Java, C/C++, Ruby, PHP, C#, Kotlin) cut into
 symbol excerpts through tree-sitter, with ``defines`` and ``imports`` for the graph.
 
 Grammars come from the per-language wheels (``tree-sitter-typescript``…), which ship
@@ -55,6 +55,7 @@ _DEFS = {
     "internal_module": "namespace",
     "trait_declaration": "trait",  # PHP
     "struct_declaration": "struct",  # C#
+    "object_declaration": "class",  # Kotlin's ``object Registry``
 }
 # The kinds of definition whose methods are called on an object of theirs (``tree_calls``).
 _TYPES = frozenset({"class", "struct", "interface", "module"})
@@ -74,6 +75,7 @@ _CONTAINERS = {
     "internal_module",
     "trait_declaration",
     "struct_declaration",
+    "object_declaration",
 }
 # Namespaces whose members are named as their own (as Java's packages are, unlike C++'s
 # namespaces): C#'s, a file-scoped one (``namespace App;``) holding nothing, and PHP's.
@@ -94,6 +96,7 @@ _TRANSPARENT = {
     "ambient_declaration",
     "statement_block",
     "enum_body",
+    "companion_object",  # Kotlin: its members are the class's (``ProfileViewModel.create``)
 }
 _VARIABLES = {"lexical_declaration", "variable_declaration"}
 

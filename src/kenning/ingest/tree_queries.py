@@ -60,6 +60,11 @@ CALLS = {
 (invocation_expression
   function: (conditional_access_expression condition: (_) @recv (member_binding_expression name: (identifier) @method)))
 """,
+    # Kotlin: ``f()``, ``Store()`` (a constructor is called as a function), ``x.m()`` (``this.``, ``super.``)
+    "kotlin": """
+(call_expression . (identifier) @call)
+(call_expression . (navigation_expression (_) @recv (identifier) @method .))
+""",
     # Ruby: every identifier too, each a call unless a local (``ruby_names``: ``convert`` alone)
     "ruby": """
 (call !receiver method: (identifier) @call)
@@ -152,6 +157,10 @@ TYPED = {
 (variable_declaration type: (identifier) @bound_type (variable_declarator name: (identifier) @bound))
 (variable_declarator name: (identifier) @bound (object_creation_expression type: (identifier) @bound_type))
 """,
+    "kotlin": """
+(parameter (identifier) @bound (user_type (identifier) @bound_type))
+(property_declaration (variable_declaration (identifier) @bound (user_type (identifier) @bound_type)))
+""",
     # C++: a parameter or local declared with its type (``VersionEdit* edit``, ``const Options& o``,
     # ``Status s;``, ``Table* t = nullptr;``, ``std::string s``: the standard library's); ``auto`` none
     "cpp": f"""
@@ -166,6 +175,7 @@ ASSIGNED = {
     "go": "(assignment_statement left: (expression_list (identifier) @assigned))",
     "ruby": "(assignment left: (identifier) @assigned)",
     "php": "(assignment_expression left: (variable_name) @assigned)",
+    "kotlin": "(assignment left: (identifier) @assigned)",
 }
 for _language in ("typescript", "tsx", "java", "rust", "csharp"):
     ASSIGNED[_language] = ASSIGNED["javascript"]
@@ -195,6 +205,11 @@ FIELDS = {
     "php": """
 (property_declaration type: (named_type (name) @field_type) (property_element name: (variable_name (name) @field)))
 (property_promotion_parameter type: (named_type (name) @field_type) name: (variable_name (name) @field))
+""",
+    # Kotlin: a constructor's ``private val repo: Repo`` and a property ``val cache: Cache = …``
+    "kotlin": """
+(class_parameter (identifier) @field (user_type (identifier) @field_type))
+(property_declaration (variable_declaration (identifier) @field (user_type (identifier) @field_type)))
 """,
     # C#: ``private readonly IRepo _repo;`` and a property ``public IRepo Repo { get; }``
     "csharp": """
@@ -255,6 +270,13 @@ BASES = {
 (class_declaration name: (name) @base_class (class_interface_clause {_PHP_NAME}))
 (class_declaration name: (name) @base_class body: (declaration_list (use_declaration {_PHP_NAME})))
 (interface_declaration name: (name) @base_class (base_clause {_PHP_NAME}))
+""",
+    # Kotlin: the superclass (``: Base()``) and the interfaces, one list
+    "kotlin": """
+(class_declaration name: (identifier) @base_class
+  (delegation_specifiers (delegation_specifier (constructor_invocation (user_type (identifier) @base)))))
+(class_declaration name: (identifier) @base_class
+  (delegation_specifiers (delegation_specifier (user_type (identifier) @base))))
 """,
     # C#: the base class and the interfaces, one list (``: Base<T>, Api``), by their last names
     "csharp": "".join(

@@ -1,4 +1,4 @@
-"""PHP and C# projects (parser ``code/10``): each method an excerpt and a node, calls across files
+"""PHP, C# and Kotlin projects (parser ``code/10``): each method an excerpt and a node, calls across files
 resolved through ``$this``/``this``, a typed property or field, a type's static method and the
 class's bases, a test's calls testing what they reach; a relation question answered from them.
 On both engines."""
@@ -53,6 +53,28 @@ CSHARP = {
     ),
 }
 
+KOTLIN = {
+    "app/src/main/kotlin/shop/Base.kt": "package shop\n\nopen class Base {\n    fun save() = true\n}\n",
+    "app/src/main/kotlin/shop/Store.kt": (
+        "package shop\n\nclass Store {\n    fun save() = true\n\n    companion object {\n"
+        "        fun put(model: Model) = model\n    }\n}\n"
+    ),
+    "app/src/main/kotlin/shop/Model.kt": (
+        "package shop\n\nclass Model(private val store: Store) : Base() {\n    fun run() {\n        save()\n"
+        "        store.save()\n        Store.put(this)\n        println(format(this))\n"
+        "        Legacy.stamp()\n    }\n}\n"
+    ),
+    # Java in the same module: Kotlin calls it as its own (one JVM)
+    "app/src/main/java/shop/Legacy.java": (
+        'package shop;\n\npublic class Legacy {\n    public static String stamp() {\n        return "";\n    }\n}\n'
+    ),
+    "app/src/main/kotlin/shop/Format.kt": "package shop\n\nfun format(value: Any): String = value.toString()\n",
+    "app/src/test/kotlin/shop/ModelTest.kt": (
+        "package shop\n\nimport org.junit.Test\n\nclass ModelTest {\n    @Test\n    fun runs() {\n"
+        "        Model(Store()).run()\n    }\n}\n"
+    ),
+}
+
 
 @pytest.mark.parametrize("engine", ["sqlite", ENGINE])
 def test_a_php_method_calls_reach_the_methods_they_name_across_files(make_project, engine):
@@ -84,3 +106,20 @@ def test_a_csharp_method_calls_reach_the_methods_they_name_across_files(make_pro
     answer = ask_project(project, "what does Model.Run call", now=NOW)
     assert answer.mode == "graph"
     assert {e.fact.source.uri.split(":")[0] for e in answer.excerpts} >= {"src/Base.cs", "src/Store.cs"}
+
+
+@pytest.mark.parametrize("engine", ["sqlite", ENGINE])
+def test_a_kotlin_function_calls_reach_the_functions_they_name_across_files(make_project, engine):
+    project = make_project(KOTLIN, name="ktcalls", config=engine_config(engine, "ktcalls"))
+    resync(project)
+    assert callees(project, "Model.run") == {
+        ("Base.save", "extracted"),  # a bare save(): not in Model, so its base's
+        ("Store.save", "extracted"),  # store, a constructor's property typed Store
+        ("Store.put", "extracted"),  # a companion object's function, called through its class
+        ("format", "extracted"),  # println: the standard library's, no edge
+        ("Legacy.stamp", "extracted"),  # a Java class's
+    }
+    assert any(path == "app/src/test/kotlin/shop/ModelTest.kt" for _, path, _ in covering(project, "Model.run"))
+    answer = ask_project(project, "who calls Store.put", now=NOW)
+    assert answer.mode == "graph"
+    assert answer.excerpts[0].fact.source.uri.startswith("app/src/main/kotlin/shop/Model.kt:")
