@@ -62,13 +62,16 @@ KOTLIN = {
     "app/src/main/kotlin/shop/Model.kt": (
         "package shop\n\nclass Model(private val store: Store) : Base() {\n    fun run() {\n        save()\n"
         "        store.save()\n        Store.put(this)\n        println(format(this))\n"
-        "        Legacy.stamp()\n    }\n}\n"
+        "        Legacy.stamp()\n        store.describe()\n    }\n}\n"
     ),
     # Java in the same module: Kotlin calls it as its own (one JVM)
     "app/src/main/java/shop/Legacy.java": (
         'package shop;\n\npublic class Legacy {\n    public static String stamp() {\n        return "";\n    }\n}\n'
     ),
-    "app/src/main/kotlin/shop/Format.kt": "package shop\n\nfun format(value: Any): String = value.toString()\n",
+    "app/src/main/kotlin/shop/Format.kt": (
+        "package shop\n\nfun format(value: Any): String = value.toString()\n\n"
+        'fun Store.describe(): String = "store"\n'  # an extension function: a method of Store's
+    ),
     "app/src/test/kotlin/shop/ModelTest.kt": (
         "package shop\n\nimport org.junit.Test\n\nclass ModelTest {\n    @Test\n    fun runs() {\n"
         "        Model(Store()).run()\n    }\n}\n"
@@ -118,6 +121,7 @@ def test_a_kotlin_function_calls_reach_the_functions_they_name_across_files(make
         ("Store.put", "extracted"),  # a companion object's function, called through its class
         ("format", "extracted"),  # println: the standard library's, no edge
         ("Legacy.stamp", "extracted"),  # a Java class's
+        ("Store.describe", "extracted"),  # Format.kt's extension of Store
     }
     assert any(path == "app/src/test/kotlin/shop/ModelTest.kt" for _, path, _ in covering(project, "Model.run"))
     answer = ask_project(project, "who calls Store.put", now=NOW)

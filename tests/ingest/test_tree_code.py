@@ -64,9 +64,9 @@ SAMPLES = {
         "package shop\n\nimport shop.data.Repo\n\nclass Profile(private val repo: Repo) : Base() {\n"
         "    fun load(id: String) = repo.find(id)\n\n    companion object {\n        fun create(): Profile {\n"
         "            return Profile(Repo())\n        }\n    }\n}\n\nobject Registry {\n    fun all() = 1\n}\n"
-        "\nfun top() = Registry.all()\n",
+        "\nfun top() = Registry.all()\n\nfun <T> List<T>.second(): T = this[1]\n",
         {("Profile", 5), ("Profile.load", 6), ("Profile.create", 9), ("Registry", 15), ("Registry.all", 16)}
-        | {("top", 19)},
+        | {("top", 19), ("List.second", 21)},  # an extension function: a method of the type it extends
         set(),
     ),
     "src/Services/UserService.cs": (

@@ -251,7 +251,9 @@ def _visit(
                 continue
             kind = _DEFS[kind_name]
             out_of_line = kind_name == "function_definition" and "." in name  # ``DBImpl::Write``
-            if kind == "function" and (in_container or out_of_line):
+            # ``fun Type.describe()``: a Kotlin extension function, a method of the type it extends
+            extension = kind_name == "function_declaration" and "." in name
+            if kind == "function" and (in_container or out_of_line or extension):
                 kind = "method"
             start, end = child.start_point[0] + 1, child.end_point[0] + 1
             index = len(defs)

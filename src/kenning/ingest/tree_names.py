@@ -1,6 +1,7 @@
 """The names tree-sitter definitions declare, as their languages write them: a C++ qualified
-name, a Go method's receiver type, a Rust ``impl`` block's type, a Ruby class path and the
-methods Ruby's ``attr_*`` calls define (``ingest.tree_code`` cuts the excerpts)."""
+name, a Go method's receiver type, a Kotlin extension function's type, a Rust ``impl`` block's type,
+a Ruby class path and the methods Ruby's ``attr_*`` calls define (``ingest.tree_code`` cuts the
+excerpts)."""
 
 from __future__ import annotations
 
@@ -40,6 +41,8 @@ def definition_name(node: Any) -> str | None:
     if name is not None:
         receiver = node.child_by_field_name("receiver") if node.type == "method_declaration" else None
         owner = _receiver_type(receiver) if receiver is not None else None
+        if node.type == "function_declaration" and owner is None:
+            owner = _extended_type(node, name)
         return f"{owner}.{node_text(name)}" if owner else node_text(name)
     declarator = node.child_by_field_name("declarator")
     while declarator is not None:  # C/C++: int *f(int x) -> pointer_declarator -> function_declarator -> f
@@ -48,6 +51,22 @@ def definition_name(node: Any) -> str | None:
         if declarator.type in ("identifier", "field_identifier", "destructor_name", "operator_name"):
             return node_text(declarator)
         declarator = declarator.child_by_field_name("declarator")
+    return None
+
+
+def _extended_type(node: Any, name: Any) -> str | None:
+    """The type a Kotlin extension function extends, by its name: ``fun Type.describe()`` and
+    ``fun <T> Class<T>.adapter()`` give ``Type`` and ``Class`` (the function is named as a method of
+    it, so that ``type.describe()`` reaches it); None for any other function (JavaScript's and
+    TypeScript's ``function_declaration`` hold no type before their name)."""
+    for child in node.named_children:
+        if child == name:
+            return None
+        if child.type == "nullable_type":  # ``fun String?.orEmpty()``
+            child = next(iter(child.named_children), child)
+        if child.type == "user_type":
+            first = next(iter(child.named_children), None)
+            return node_text(first) if first is not None and first.type == "identifier" else None
     return None
 
 
