@@ -103,7 +103,7 @@ _BUILTIN_CALLS = {
     "kotlin": frozenset(
         {"println", "print", "listOf", "mutableListOf", "setOf", "mutableSetOf", "mapOf", "mutableMapOf", "arrayOf"}
         | {"emptyList", "emptyMap", "emptySet", "require", "requireNotNull", "check", "checkNotNull", "error", "TODO"}
-        | {"lazy", "run", "let", "apply", "also", "with", "repeat", "buildList", "buildString", "listOfNotNull"}
+        | {"lazy", "with", "repeat", "buildList", "buildString", "listOfNotNull"}  # not ``run``: a project's own too
     ),
 }
 _BUILTIN_CALLS["typescript"] = _BUILTIN_CALLS["tsx"] = _BUILTIN_CALLS["javascript"]
