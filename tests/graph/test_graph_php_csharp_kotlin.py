@@ -79,51 +79,62 @@ KOTLIN = {
 }
 
 
-@pytest.mark.parametrize("engine", ["sqlite", ENGINE])
-def test_a_php_method_calls_reach_the_methods_they_name_across_files(make_project, engine):
-    project = make_project(PHP, name="phpcalls", config=engine_config(engine, "phpcalls"))
-    resync(project)
-    assert callees(project, "Model.run") == {
-        ("Base.save", "extracted"),  # $this->save(): not in Model, so its base's
-        ("Store.save", "extracted"),  # $this->store, a promoted parameter typed Store
-        ("Store.put", "extracted"),
-        ("helper", "extracted"),
-    }
-    assert any(path == "tests/ModelTest.php" for _, path, _ in covering(project, "Model.run"))
-    answer = ask_project(project, "who calls Store::put", now=NOW)
-    assert answer.mode == "graph"
-    assert answer.excerpts[0].fact.source.uri.startswith("src/Model.php:")
+# language -> (files, the caller, what it calls (qualified name, link), a test file covering it,
+# a relation question in words, the file its first excerpt comes from)
+CASES = {
+    "php": (
+        PHP,
+        "Model.run",
+        {
+            ("Base.save", "extracted"),  # $this->save(): not in Model, so its base's
+            ("Store.save", "extracted"),  # $this->store, a promoted parameter typed Store
+            ("Store.put", "extracted"),
+            ("helper", "extracted"),
+        },
+        "tests/ModelTest.php",
+        "who calls Store::put",
+        "src/Model.php",
+    ),
+    "csharp": (
+        CSHARP,
+        "Model.Run",
+        {
+            ("Base.Save", "extracted"),  # a bare Save(): not in Model, so its base's
+            ("Store.Save", "extracted"),  # _store, a field typed Store
+            ("Store.Put", "extracted"),
+            ("Helpers.Format", "extracted"),  # Console's WriteLine: the base library's, no edge
+        },
+        "tests/App.Tests/ModelTests.cs",
+        "who calls Store.Put",
+        "src/Model.cs",
+    ),
+    "kotlin": (
+        KOTLIN,
+        "Model.run",
+        {
+            ("Base.save", "extracted"),  # a bare save(): not in Model, so its base's
+            ("Store.save", "extracted"),  # store, a constructor's property typed Store
+            ("Store.put", "extracted"),  # a companion object's function, called through its class
+            ("format", "extracted"),  # println: the standard library's, no edge
+            ("Legacy.stamp", "extracted"),  # a Java class's
+            ("Store.describe", "extracted"),  # Format.kt's extension of Store
+        },
+        "app/src/test/kotlin/shop/ModelTest.kt",
+        "who calls Store.put",
+        "app/src/main/kotlin/shop/Model.kt",
+    ),
+}
 
 
 @pytest.mark.parametrize("engine", ["sqlite", ENGINE])
-def test_a_csharp_method_calls_reach_the_methods_they_name_across_files(make_project, engine):
-    project = make_project(CSHARP, name="cscalls", config=engine_config(engine, "cscalls"))
+@pytest.mark.parametrize("language", sorted(CASES))
+def test_calls_reach_the_methods_they_name_across_files_and_answer_in_words(make_project, language, engine):
+    files, caller, called, test_file, question, first = CASES[language]
+    name = f"{language}calls"
+    project = make_project(files, name=name, config=engine_config(engine, name))
     resync(project)
-    assert callees(project, "Model.Run") == {
-        ("Base.Save", "extracted"),  # a bare Save(): not in Model, so its base's
-        ("Store.Save", "extracted"),  # _store, a field typed Store
-        ("Store.Put", "extracted"),
-        ("Helpers.Format", "extracted"),  # Console's WriteLine: the base library's, no edge
-    }
-    assert any(path == "tests/App.Tests/ModelTests.cs" for _, path, _ in covering(project, "Model.Run"))
-    answer = ask_project(project, "what does Model.Run call", now=NOW)
+    assert callees(project, caller) == called
+    assert any(path == test_file for _, path, _ in covering(project, caller))
+    answer = ask_project(project, question, now=NOW)
     assert answer.mode == "graph"
-    assert {e.fact.source.uri.split(":")[0] for e in answer.excerpts} >= {"src/Base.cs", "src/Store.cs"}
-
-
-@pytest.mark.parametrize("engine", ["sqlite", ENGINE])
-def test_a_kotlin_function_calls_reach_the_functions_they_name_across_files(make_project, engine):
-    project = make_project(KOTLIN, name="ktcalls", config=engine_config(engine, "ktcalls"))
-    resync(project)
-    assert callees(project, "Model.run") == {
-        ("Base.save", "extracted"),  # a bare save(): not in Model, so its base's
-        ("Store.save", "extracted"),  # store, a constructor's property typed Store
-        ("Store.put", "extracted"),  # a companion object's function, called through its class
-        ("format", "extracted"),  # println: the standard library's, no edge
-        ("Legacy.stamp", "extracted"),  # a Java class's
-        ("Store.describe", "extracted"),  # Format.kt's extension of Store
-    }
-    assert any(path == "app/src/test/kotlin/shop/ModelTest.kt" for _, path, _ in covering(project, "Model.run"))
-    answer = ask_project(project, "who calls Store.put", now=NOW)
-    assert answer.mode == "graph"
-    assert answer.excerpts[0].fact.source.uri.startswith("app/src/main/kotlin/shop/Model.kt:")
+    assert answer.excerpts[0].fact.source.uri.startswith(first + ":")
