@@ -84,6 +84,8 @@ def test_search_and_the_graph_call_test_files_by_one_rule():
         "App.IntegrationTests/Api.cs",
         "app/src/androidTest/java/shop/CartTest.kt",  # a Gradle test source set's
         "shared/src/commonTest/kotlin/CartTest.kt",
+        "Tests/ShopTests/CartTests.swift",  # a Swift package's
+        "ShopUITests/CheckoutUITests.swift",  # an Xcode project's
     ]
     code = [
         "src/shop/cache.py",
@@ -95,6 +97,7 @@ def test_search_and_the_graph_call_test_files_by_one_rule():
         "src/App.Testing/Fixtures.cs",
         "src/Latest/Contest.cs",
         "app/src/main/kotlin/shop/Contest.kt",
+        "Sources/Shop/Contests.swift",
     ]
     assert [p for p in tests if not is_test_path(p)] == []
     assert [p for p in code if is_test_path(p)] == []

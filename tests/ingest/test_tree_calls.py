@@ -165,6 +165,20 @@ SAMPLES = {
             ("fill", "Model.save", None, True, "extracted"),
         },
     ),
+    # Swift: a bare call on the class, ``self.``/``super.``, a type's static function, a constructor
+    # called as a function, ``print()`` no reference
+    "Sources/Shop/Model.swift": (
+        "class Model: Base {\n    func save() {\n        validate()\n        self.touch()\n        super.save()\n"
+        "        Store.put(self)\n        let row = Row()\n        row.fill()\n        print(1)\n    }\n}\n",
+        {
+            ("validate", "Model.save", "self:.Model Base", False, "extracted"),
+            ("touch", "Model.save", "self:.Model Base", True, "extracted"),
+            ("save", "Model.save", "self:.Base", True, "extracted"),
+            ("put", "Model.save", "Store", True, "extracted"),
+            ("Row", "Model.save", "self:.Model Base", False, "extracted"),
+            ("fill", "Model.save", None, True, "extracted"),
+        },
+    ),
     # C#: a bare call on the class (``Validate()``), ``this.``/``base.``, a type's static method, a
     # generic call, ``?.``; the base library's ``Console`` and a test's ``Assert`` no reference
     "src/Model.cs": (
@@ -291,6 +305,11 @@ TYPED = {
         "  t = other()\n  t.turn()\n}\n",
         {("send", "self:.Client"), ("save", "self:.Store"), ("turn", None)},
     ),
+    "Sources/Shop/a.swift": (
+        "func f(c: Client, _ d: Disk) {\n  c.send()\n  d.spin()\n  let s: Store = make()\n  s.save()\n"
+        "  var t: Ring = make()\n  t = other()\n  t.turn()\n}\n",
+        {("send", "self:.Client"), ("spin", "self:.Disk"), ("save", "self:.Store"), ("turn", None)},
+    ),
     "src/A.cs": (
         "class A {\n  void R(Client c) {\n    c.Send();\n    Store s = Make();\n    s.Save();\n"
         "    var v = new View();\n    v.Render();\n    var w = Make();\n    w.Take();\n  }\n}\n",
@@ -359,6 +378,12 @@ FIELDS = {
         "class R(private val store: Store) {\n    private val db: Db = Db()\n    fun h() {\n        store.save()\n"
         "        db.q()\n        other.x()\n        Helper.run()\n    }\n}\n",
         {("save", "self:.Store"), ("q", "self:.Db"), ("x", None), ("run", "Helper")},
+    ),
+    # Swift: a typed property, bare or through ``self``
+    "Sources/Shop/R.swift": (
+        "class R {\n    private let store: Store\n    func h() {\n        store.save()\n        self.store.load()\n"
+        "        other.x()\n        Helper.run()\n    }\n}\n",
+        {("save", "self:.Store"), ("load", "self:.Store"), ("x", None), ("run", "Helper")},
     ),
     # C#: a field and a property, bare or through ``this``
     "src/R.cs": (

@@ -69,6 +69,17 @@ SAMPLES = {
         | {("top", 19), ("List.second", 21)},  # an extension function: a method of the type it extends
         set(),
     ),
+    # Swift: a struct, an enum and an extension are classes (the extension named as its type), a
+    # protocol an interface
+    "Sources/Shop/ProfileStore.swift": (
+        "import Foundation\n\nfinal class ProfileStore: Loading {\n    func load(id: String) -> Profile {\n"
+        "        return Profile()\n    }\n}\n\nstruct Profile {}\n"
+        "protocol Loading {\n    func load(id: String) -> Profile\n}\n"
+        "extension ProfileStore {\n    func reset() {}\n}\nfunc helper() {}\n",
+        {("ProfileStore", 3), ("ProfileStore.load", 4), ("Profile", 9), ("Loading", 10), ("Loading.load", 11)}
+        | {("ProfileStore", 13), ("ProfileStore.reset", 14), ("helper", 16)},
+        set(),
+    ),
     "src/Services/UserService.cs": (
         "using System;\n\nnamespace App.Services\n{\n    public class UserService : IUserService\n    {\n"
         "        public UserService() { }\n        public User Find(int id) { return null; }\n    }\n"

@@ -22,6 +22,7 @@ LANGUAGES = {  # name -> (module, function returning the language pointer)
     "php": ("tree_sitter_php", "language_php"),  # PHP with its HTML around: a file opens with <?php
     "csharp": ("tree_sitter_c_sharp", "language"),
     "kotlin": ("tree_sitter_kotlin", "language"),
+    "swift": ("tree_sitter_swift", "language"),
 }
 
 SUFFIXES = {
@@ -48,6 +49,7 @@ SUFFIXES = {
     ".php": "php",
     ".cs": "csharp",
     ".kt": "kotlin",  # not ``.kts``: build scripts, read by runs of lines
+    ".swift": "swift",
 }
 # Languages whose calls reach one another's symbols: JavaScript and TypeScript, C and C++, Kotlin
 # and Java (one JVM: a Kotlin file calls a Java class's methods as its own, and the other way round).

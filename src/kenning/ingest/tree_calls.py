@@ -63,13 +63,16 @@ _FIELD_ACCESS = {
     "field_access": ("object", "field"),
     "field_expression": ("value", "field"),
     "selector_expression": ("operand", "field"),
+    "navigation_expression": ("target", "suffix"),  # Swift's ``self.store`` (Kotlin's has no fields)
 }
 _CPP_FIELD_ACCESS = ("argument", "field")  # C++'s ``this->store`` (Rust's field_expression is above)
 # PHP's ``$this->store`` and C#'s ``this.store``: one node type, its fields named apart
 _MEMBER_ACCESS = {"php": ("object", "name"), "csharp": ("expression", "name")}
-_NAMES = frozenset({"identifier", "variable_name"})  # a variable's node: PHP's ``$this`` is a variable_name
+_TYPE_NAMES = frozenset({"identifier", "constant", "simple_identifier"})  # a receiver naming a class (Ruby: a constant)
+# a name's node: PHP's ``$this`` is a variable_name, Swift's names simple_identifiers
+_NAMES = frozenset({"identifier", "variable_name", "simple_identifier"})
 _IMPORTING = frozenset({"import_statement", "import_declaration", "lexical_declaration", "variable_declaration"})
-_SELF = frozenset({"this", "self", "this_expression"})  # Kotlin's ``this``: an expression node
+_SELF = frozenset({"this", "self", "this_expression", "self_expression"})  # Kotlin's, Swift's: expression nodes
 # Lower-case receivers JavaScript's runtimes bind: calls on them are the runtime's.
 _JS_GLOBALS = frozenset({"console", "process", "window", "document", "globalThis", "navigator", "module", "exports"})
 # Classes of .NET's base library and of the test frameworks called through their names
@@ -105,17 +108,20 @@ _BUILTIN_CALLS = {
         | {"emptyList", "emptyMap", "emptySet", "require", "requireNotNull", "check", "checkNotNull", "error", "TODO"}
         | {"lazy", "with", "repeat", "buildList", "buildString", "listOfNotNull"}  # not ``run``: a project's own too
     ),
+    "swift": frozenset(
+        {"print", "debugPrint", "fatalError", "precondition", "assert", "assertionFailure", "zip", "stride"}
+    ),
 }
 _BUILTIN_CALLS["typescript"] = _BUILTIN_CALLS["tsx"] = _BUILTIN_CALLS["javascript"]
 # Languages where a bare call in a method (``save()``) may be one on the method's own object: it
 # reaches the method of that name of the class or its bases, else what a plain call reaches.
-_IMPLICIT_SELF = frozenset({"java", "ruby", "cpp", "csharp", "kotlin"})
+_IMPLICIT_SELF = frozenset({"java", "ruby", "cpp", "csharp", "kotlin", "swift"})
 # Languages where a capitalised receiver names a class (``Config.load()``; Ruby: a constant).
-_CAPITALISED_TYPES = frozenset({"javascript", "typescript", "tsx", "java", "ruby", "csharp", "kotlin"})
+_CAPITALISED_TYPES = frozenset({"javascript", "typescript", "tsx", "java", "ruby", "csharp", "kotlin", "swift"})
 # A receiver that is the class itself, in a static call (PHP's ``self::make()``, ``static::make()``)
 # or in a call on its bases alone (``super.save()``, C#'s ``base.Save()``, PHP's ``parent::save()``).
 _OWN_CLASS = frozenset({"self", "static"})
-_BASES_ONLY = frozenset({"super", "base", "super_expression"})
+_BASES_ONLY = frozenset({"super", "base", "super_expression"})  # Kotlin's and Swift's ``super``: expressions
 _PHP_THIS = "$this"
 
 
@@ -191,7 +197,7 @@ def call_refs(
             hint = SELF_HINT + " ".join(f".{base}" for base in bases[owner][1])  # the bases' alone
         elif receiver.type == "relative_scope":
             continue  # PHP's ``parent::save()`` in a class whose bases the file does not name
-        elif receiver.type in ("identifier", "variable_name") and (at, spelled) in typed:
+        elif receiver.type in _NAMES and (at, spelled) in typed:
             package, _, type_ = typed[at, spelled].rpartition(".")
             if package in outside or language == "cpp" and package in STANDARD_NAMESPACES:
                 continue  # a method of a type of the standard library's (``t *testing.T``, ``std::string s``)
@@ -293,7 +299,7 @@ def _receiver(
         return "outside", ""
     if language == "csharp" and spelled in _CSHARP_SYSTEM:
         return "outside", ""
-    if language in _CAPITALISED_TYPES and node.type in ("identifier", "constant") and spelled[:1].isupper():
+    if language in _CAPITALISED_TYPES and node.type in _TYPE_NAMES and spelled[:1].isupper():
         return "type", spelled
     if language == "ruby" and node.type == "scope_resolution":  # ``Asciidoctor::Section``, ``::AsciiMath``
         name = node.child_by_field_name("name")
@@ -427,7 +433,10 @@ def _own_field(receiver: Any, language: str, self_var: str | None) -> str | None
     """The field named by a receiver that is one of the method's own object (``this.store``,
     ``self.store``, Go's ``s.store`` with ``s`` the receiver, Java's and C++'s bare ``store``,
     C++'s ``this->store``), else None."""
-    if language in ("java", "cpp", "csharp", "kotlin") and receiver.type == "identifier":
+    if language in ("java", "cpp", "csharp", "kotlin", "swift") and receiver.type in (
+        "identifier",
+        "simple_identifier",
+    ):
         return node_text(receiver)
     access = _CPP_FIELD_ACCESS if language == "cpp" and receiver.type == "field_expression" else None
     access = access or (_MEMBER_ACCESS.get(language) if receiver.type == "member_access_expression" else None)
@@ -435,6 +444,8 @@ def _own_field(receiver: Any, language: str, self_var: str | None) -> str | None
     if access is None:
         return None
     obj, field = (receiver.child_by_field_name(name) for name in access)
+    if field is not None and field.type == "navigation_suffix":  # Swift's ``.store``: the name in it
+        field = field.child_by_field_name("suffix")
     if obj is None or field is None:
         return None
     if obj.type in _SELF or self_var is not None and obj.type in _NAMES and node_text(obj) == self_var:

@@ -1,4 +1,4 @@
-"""Source in other languages (JavaScript/TypeScript, Go, Rust, Java, C/C++, Ruby, PHP, C#, Kotlin) cut into
+"""Source in other languages (JavaScript/TypeScript, Go, Rust, Java, C/C++, Ruby, PHP, C#, Kotlin, Swift) cut into
 symbol excerpts through tree-sitter, with ``defines`` and ``imports`` for the graph.
 
 Grammars come from the per-language wheels (``tree-sitter-typescript``…), which ship
@@ -56,6 +56,8 @@ _DEFS = {
     "trait_declaration": "trait",  # PHP
     "struct_declaration": "struct",  # C#
     "object_declaration": "class",  # Kotlin's ``object Registry``
+    "protocol_declaration": "interface",  # Swift
+    "protocol_function_declaration": "method",
 }
 # The kinds of definition whose methods are called on an object of theirs (``tree_calls``).
 _TYPES = frozenset({"class", "struct", "interface", "module"})
@@ -76,6 +78,7 @@ _CONTAINERS = {
     "trait_declaration",
     "struct_declaration",
     "object_declaration",
+    "protocol_declaration",
 }
 # Namespaces whose members are named as their own (as Java's packages are, unlike C++'s
 # namespaces): C#'s, a file-scoped one (``namespace App;``) holding nothing, and PHP's.

@@ -65,6 +65,12 @@ CALLS = {
 (call_expression . (identifier) @call)
 (call_expression . (navigation_expression (_) @recv (identifier) @method .))
 """,
+    # Swift: ``f()``, ``Store()``, ``x.m()`` (``self.``, ``super.``, ``x?.m()``)
+    "swift": """
+(call_expression . (simple_identifier) @call)
+(call_expression
+  . (navigation_expression target: (_) @recv suffix: (navigation_suffix suffix: (simple_identifier) @method)))
+""",
     # Ruby: every identifier too, each a call unless a local (``ruby_names``: ``convert`` alone)
     "ruby": """
 (call !receiver method: (identifier) @call)
@@ -161,6 +167,11 @@ TYPED = {
 (parameter (identifier) @bound (user_type (identifier) @bound_type))
 (property_declaration (variable_declaration (identifier) @bound (user_type (identifier) @bound_type)))
 """,
+    "swift": """
+(parameter (simple_identifier) @bound . (user_type (type_identifier) @bound_type))
+(property_declaration name: (pattern bound_identifier: (simple_identifier) @bound)
+  (type_annotation (user_type (type_identifier) @bound_type)))
+""",
     # C++: a parameter or local declared with its type (``VersionEdit* edit``, ``const Options& o``,
     # ``Status s;``, ``Table* t = nullptr;``, ``std::string s``: the standard library's); ``auto`` none
     "cpp": f"""
@@ -176,6 +187,7 @@ ASSIGNED = {
     "ruby": "(assignment left: (identifier) @assigned)",
     "php": "(assignment_expression left: (variable_name) @assigned)",
     "kotlin": "(assignment left: (identifier) @assigned)",
+    "swift": "(assignment target: (directly_assignable_expression (simple_identifier) @assigned))",
 }
 for _language in ("typescript", "tsx", "java", "rust", "csharp"):
     ASSIGNED[_language] = ASSIGNED["javascript"]
@@ -210,6 +222,11 @@ FIELDS = {
     "kotlin": """
 (class_parameter (identifier) @field (user_type (identifier) @field_type))
 (property_declaration (variable_declaration (identifier) @field (user_type (identifier) @field_type)))
+""",
+    # Swift: ``private let api: ShopAPI``
+    "swift": """
+(property_declaration name: (pattern bound_identifier: (simple_identifier) @field)
+  (type_annotation (user_type (type_identifier) @field_type)))
 """,
     # C#: ``private readonly IRepo _repo;`` and a property ``public IRepo Repo { get; }``
     "csharp": """
@@ -277,6 +294,11 @@ BASES = {
   (delegation_specifiers (delegation_specifier (constructor_invocation (user_type (identifier) @base)))))
 (class_declaration name: (identifier) @base_class
   (delegation_specifiers (delegation_specifier (user_type (identifier) @base))))
+""",
+    # Swift: the superclass and the protocols, one list (``: BaseStore, Loading``)
+    "swift": """
+(class_declaration name: (type_identifier) @base_class
+  (inheritance_specifier inherits_from: (user_type (type_identifier) @base)))
 """,
     # C#: the base class and the interfaces, one list (``: Base<T>, Api``), by their last names
     "csharp": "".join(

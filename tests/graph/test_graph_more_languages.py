@@ -1,4 +1,4 @@
-"""PHP, C# and Kotlin projects (parser ``code/10``): each method an excerpt and a node, calls across files
+"""PHP, C#, Kotlin and Swift projects (parser ``code/10``): each method an excerpt and a node, calls across files
 resolved through ``$this``/``this``, a typed property or field, a type's static method and the
 class's bases, a test's calls testing what they reach; a relation question answered from them.
 On both engines."""
@@ -79,6 +79,24 @@ KOTLIN = {
 }
 
 
+SWIFT = {
+    "Sources/Shop/Base.swift": "class Base {\n    func save() -> Bool { true }\n}\n",
+    "Sources/Shop/Store.swift": (
+        "final class Store {\n    func save() -> Bool { true }\n\n    static func put(_ model: Model) -> Model {\n"
+        "        model\n    }\n}\n"
+    ),
+    "Sources/Shop/Model.swift": (
+        "final class Model: Base {\n    private let store: Store\n\n    init(store: Store) { self.store = store }\n\n"
+        "    func run() {\n        _ = save()\n        _ = store.save()\n        _ = Store.put(self)\n"
+        "        print(format(self))\n    }\n}\n"
+    ),
+    "Sources/Shop/Format.swift": 'func format(_ value: Any) -> String {\n    "\\(value)"\n}\n',
+    "Tests/ShopTests/ModelTests.swift": (
+        "import XCTest\n@testable import Shop\n\nfinal class ModelTests: XCTestCase {\n    func testRun() {\n"
+        "        Model(store: Store()).run()\n    }\n}\n"
+    ),
+}
+
 # language -> (files, the caller, what it calls (qualified name, link), a test file covering it,
 # a relation question in words, the file its first excerpt comes from)
 CASES = {
@@ -122,6 +140,19 @@ CASES = {
         "app/src/test/kotlin/shop/ModelTest.kt",
         "who calls Store.put",
         "app/src/main/kotlin/shop/Model.kt",
+    ),
+    "swift": (
+        SWIFT,
+        "Model.run",
+        {
+            ("Base.save", "extracted"),  # a bare save(): not in Model, so its base's
+            ("Store.save", "extracted"),  # store, a property typed Store
+            ("Store.put", "extracted"),  # a static function, called through its type
+            ("format", "extracted"),  # print: the standard library's, no edge
+        },
+        "Tests/ShopTests/ModelTests.swift",
+        "who calls Store.put",
+        "Sources/Shop/Model.swift",
     ),
 }
 
