@@ -69,6 +69,10 @@ EXAMPLES: tuple[tuple[str, str, str], ...] = (
     ("how is freshness computed", "lexical", "default"),
     ("what is freshness", "lexical", "default"),
     ("what facts have a missing source", "freshness", "freshness"),
+    # the project's own staleness, asked how, why, when or what happens: its words are searched
+    ("how often are stale cache entries swept", "lexical", "default"),
+    ("when does an access token become outdated", "lexical", "default"),
+    ("what happens to stale sessions", "lexical", "default"),
     # English: otherwise
     ("what test framework does this project use", "lexical", "default"),  # a tool, not a relation
     ("which test runner do we use", "lexical", "default"),
@@ -116,6 +120,7 @@ EXAMPLES: tuple[tuple[str, str, str], ...] = (
     ("que veut dire périmé", "lexical", "default"),
     ("qu'est-ce que signifie obsolète pour un extrait", "lexical", "default"),
     ("quels extraits sont périmés depuis hier", "freshness", "freshness"),
+    ("pourquoi le cache est-il périmé après un déploiement", "lexical", "default"),
     # French: otherwise
     ("comment fonctionne la mémoire entre projets", "lexical", "default"),
     ("explique le classement des résultats", "lexical", "default"),

@@ -261,9 +261,13 @@ def _frame(question: str, signals: Signals) -> str | None:
 
 # "How is freshness computed?", "what does stale mean", "comment la fraîcheur est-elle
 # calculée", "what is freshness", "qu'est-ce que la fraîcheur": how the mechanism works or what
-# a word means, not what is stale now ("what is stale" names a state, not the mechanism).
+# a word means, not what is stale now ("what is stale" names a state, not the mechanism). So is
+# a question of how, why, when or where (not "how many"), or of what happens, in English or in
+# French: the project's own staleness ("how often are stale cache entries swept", "when does a
+# token become outdated", "pourquoi le cache est-il périmé") is found by searching its words.
 _EXPLANATION = re.compile(
-    r"^\s*(?:how (?:is|are|does|do|to)\b|explain\b|explique|comment\b)"
+    r"^\s*(?:how\b(?!\s+(?:many|much)\b)|why\b|when\b|where\b|explain\b|explique|comment\b|pourquoi\b|quand\b)"
+    r"|^\s*what (?:happens|makes|causes|triggers|decides)\b|^\s*(?:que se passe|qu'est-ce qui rend)\b"
     r"|\b(?:mean|means|meaning|meant|definition|defined?)\b"
     r"|\bhow (?:is|are)\b.*\b(?:computed|calculated|decided|determined)\b"
     r"|\b(?:veut dire|veulent dire|signifie|signifient|signification|definition|calculee?s?)\b"
@@ -337,7 +341,8 @@ RULES: tuple[Rule, ...] = (
         "freshness",
         "The question asks what changed or what is stale: the freshness report, no search. A question "
         'about how the mechanism works or what a word means ("how is freshness computed", "what does '
-        'stale mean", "que veut dire périmé") is not one.',
+        'stale mean", "que veut dire périmé"), or asked with how, why, when or where ("how often are '
+        'stale cache entries swept", "pourquoi le cache est-il périmé"; not "how many"), is not one.',
         _freshness,
         FRESHNESS_EN,
         FRESHNESS_FR,
