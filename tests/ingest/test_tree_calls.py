@@ -10,6 +10,16 @@ from kenning.ingest.grammars import LANGUAGES
 from kenning.ingest.tree_code import parse_code_relations
 from kenning.ingest.tree_queries import IMPORTS, query
 
+# What Kotlin's and Swift's ``Model.save`` below call: the two languages read calls by the same rules
+# (a bare call on the class, ``this.``/``self.``, ``super.``, a type's function, a constructor call).
+_MODEL_CALLS = {
+    ("validate", "Model.save", "self:.Model Base", False, "extracted"),
+    ("touch", "Model.save", "self:.Model Base", True, "extracted"),
+    ("save", "Model.save", "self:.Base", True, "extracted"),
+    ("put", "Model.save", "Store", True, "extracted"),
+    ("Row", "Model.save", "self:.Model Base", False, "extracted"),
+    ("fill", "Model.save", None, True, "extracted"),
+}
 # path -> (source, {(target, scope, hint, qualified, link)})
 SAMPLES = {
     "web/router.ts": (
@@ -156,28 +166,14 @@ SAMPLES = {
     "app/src/main/kotlin/Model.kt": (
         "class Model : Base() {\n    fun save() {\n        validate()\n        this.touch()\n        super.save()\n"
         "        Store.put(this)\n        val row = Row()\n        row.fill()\n        listOf(1)\n    }\n}\n",
-        {
-            ("validate", "Model.save", "self:.Model Base", False, "extracted"),
-            ("touch", "Model.save", "self:.Model Base", True, "extracted"),
-            ("save", "Model.save", "self:.Base", True, "extracted"),
-            ("put", "Model.save", "Store", True, "extracted"),
-            ("Row", "Model.save", "self:.Model Base", False, "extracted"),
-            ("fill", "Model.save", None, True, "extracted"),
-        },
+        _MODEL_CALLS,
     ),
     # Swift: a bare call on the class, ``self.``/``super.``, a type's static function, a constructor
     # called as a function, ``print()`` no reference
     "Sources/Shop/Model.swift": (
         "class Model: Base {\n    func save() {\n        validate()\n        self.touch()\n        super.save()\n"
         "        Store.put(self)\n        let row = Row()\n        row.fill()\n        print(1)\n    }\n}\n",
-        {
-            ("validate", "Model.save", "self:.Model Base", False, "extracted"),
-            ("touch", "Model.save", "self:.Model Base", True, "extracted"),
-            ("save", "Model.save", "self:.Base", True, "extracted"),
-            ("put", "Model.save", "Store", True, "extracted"),
-            ("Row", "Model.save", "self:.Model Base", False, "extracted"),
-            ("fill", "Model.save", None, True, "extracted"),
-        },
+        _MODEL_CALLS,
     ),
     # C#: a bare call on the class (``Validate()``), ``this.``/``base.``, a type's static method, a
     # generic call, ``?.``; the base library's ``Console`` and a test's ``Assert`` no reference
