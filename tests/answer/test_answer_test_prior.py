@@ -86,6 +86,7 @@ def test_search_and_the_graph_call_test_files_by_one_rule():
         "shared/src/commonTest/kotlin/CartTest.kt",
         "Tests/ShopTests/CartTests.swift",  # a Swift package's
         "ShopUITests/CheckoutUITests.swift",  # an Xcode project's
+        "src/test/scala/shop/CartSpec.scala",
     ]
     code = [
         "src/shop/cache.py",

@@ -1,4 +1,4 @@
-"""PHP, C#, Kotlin and Swift projects (parser ``code/10``): each method an excerpt and a node, calls across files
+"""PHP, C#, Kotlin, Swift and Scala projects (parser ``code/10``): each method an excerpt and a node, calls across files
 resolved through ``$this``/``this``, a typed property or field, a type's static method and the
 class's bases, a test's calls testing what they reach; a relation question answered from them.
 On both engines."""
@@ -97,6 +97,27 @@ SWIFT = {
     ),
 }
 
+SCALA = {
+    "src/main/scala/shop/Base.scala": "package shop\n\nclass Base {\n  def save(): Boolean = true\n}\n",
+    "src/main/scala/shop/Store.scala": (
+        "package shop\n\nclass Store {\n  def save(): Boolean = true\n}\n\nobject Store {\n"
+        "  def put(model: Model): Model = model\n}\n"
+    ),
+    "src/main/scala/shop/Model.scala": (
+        "package shop\n\nclass Model(store: Store) extends Base {\n  def run(): Unit = {\n    save()\n"
+        "    store.save()\n    Store.put(this)\n    println(Format.format(this))\n    Legacy.stamp()\n  }\n}\n"
+    ),
+    "src/main/scala/shop/Format.scala": 'package shop\n\nobject Format {\n  def format(value: Any): String = ""\n}\n',
+    # Java in the same module: Scala calls it as its own (one JVM)
+    "src/main/java/shop/Legacy.java": (
+        'package shop;\n\npublic class Legacy {\n    public static String stamp() {\n        return "";\n    }\n}\n'
+    ),
+    "src/test/scala/shop/ModelSpec.scala": (
+        'package shop\n\nclass ModelSpec extends AnyFunSuite {\n  test("runs") {\n    new Model(new Store()).run()\n'
+        "  }\n}\n"
+    ),
+}
+
 # language -> (files, the caller, what it calls (qualified name, link), a test file covering it,
 # a relation question in words, the file its first excerpt comes from)
 CASES = {
@@ -153,6 +174,20 @@ CASES = {
         "Tests/ShopTests/ModelTests.swift",
         "who calls Store.put",
         "Sources/Shop/Model.swift",
+    ),
+    "scala": (
+        SCALA,
+        "Model.run",
+        {
+            ("Base.save", "extracted"),  # a bare save(): not in Model, so its base's
+            ("Store.save", "extracted"),  # store, a class parameter typed Store
+            ("Store.put", "extracted"),  # the companion object's function, called through its name
+            ("Format.format", "extracted"),  # println: the standard library's, no edge
+            ("Legacy.stamp", "extracted"),  # a Java class's
+        },
+        "src/test/scala/shop/ModelSpec.scala",
+        "who calls Store.put",
+        "src/main/scala/shop/Model.scala",
     ),
 }
 

@@ -22,9 +22,9 @@ FILES = {
     "Dockerfile": 'FROM python:3.12-slim\nEXPOSE 8080\nCMD ["gunicorn", "shop:app"]\n',
     "docs/index.md": "# Shop\n\nA small web shop.\n",
     "composer.json": '{\n  "require": {\n    "php": ">=8.1",\n    "guzzlehttp/guzzle": "^7.8"\n  }\n}\n',
-    "services/profile/ProfileStore.scala": (
-        "package shop.profile\n\nclass ProfileStore(api: ShopApi) {\n"
-        "  def loadProfile(id: String): Future[Profile] = api.fetchCustomerProfile(id)\n}\n"
+    "app/lib/profile_store.dart": (
+        "class ProfileStore {\n  ProfileStore(this.api);\n  final ShopApi api;\n\n"
+        "  Future<Profile> loadProfile(String id) => api.fetchCustomerProfile(id);\n}\n"
     ),
 }
 
@@ -47,7 +47,8 @@ FILES = {
         ("src/Shop/Shop.csproj", "script/1"),
         ("app/build.gradle.kts", "script/1"),
         ("go.mod", "script/1"),
-        ("services/profile/ProfileStore.scala", "script/1"),  # no grammar: by its words
+        ("app/lib/profile_store.dart", "script/1"),  # no grammar: by its words
+        ("services/profile/ProfileStore.scala", "code/10"),
         ("ios/Shop/ProfileStore.swift", "code/10"),
         ("android/app/src/main/kotlin/Profile.kt", "code/10"),
         ("web/src/App.vue", "script/1"),
@@ -69,9 +70,9 @@ def test_a_script_is_code_of_its_language_by_runs_of_lines():
     assert [(c.type, c.meta["language"], c.anchor) for c in chunks] == [("code", "shell", ":1-4")]
     chunks, _ = load_relations("script/1")(FILES["Makefile"], "Makefile")
     assert {c.meta["language"] for c in chunks} == {"make"}
-    path = "services/profile/ProfileStore.scala"
+    path = "app/lib/profile_store.dart"
     chunks, relations = load_relations("script/1")(FILES[path], path)
-    assert relations is None and {(c.type, c.meta["language"]) for c in chunks} == {("code", "scala")}
+    assert relations is None and {(c.type, c.meta["language"]) for c in chunks} == {("code", "dart")}
 
 
 @pytest.mark.parametrize(
@@ -82,7 +83,7 @@ def test_a_script_is_code_of_its_language_by_runs_of_lines():
         ("which port does the container expose", "Dockerfile"),
         ("how is the site deployed to web01", "scripts/deploy.sh"),
         ("which version of guzzle is required", "composer.json"),
-        ("where is the customer profile fetched", "services/profile/ProfileStore.scala"),
+        ("where is the customer profile fetched", "app/lib/profile_store.dart"),
     ],
 )
 def test_their_lines_answer(make_project, question, path):

@@ -175,6 +175,21 @@ SAMPLES = {
         "        Store.put(self)\n        let row = Row()\n        row.fill()\n        print(1)\n    }\n}\n",
         _MODEL_CALLS,
     ),
+    # Scala: the same rules, ``new Row()`` its constructor, ``println`` no reference
+    "src/main/scala/shop/Model.scala": (
+        "class Model extends Base {\n  def save(): Unit = {\n    validate()\n    this.touch()\n    super.save()\n"
+        "    Store.put(this)\n    val row = new Row()\n    row.fill()\n    println(1)\n    row touch 2\n"
+        "    val n = 1 + 2\n  }\n}\n",
+        {
+            ("touch", "Model.save", "self:.Row", True, "extracted"),  # infix: ``row.touch(2)``
+            ("validate", "Model.save", "self:.Model Base", False, "extracted"),
+            ("touch", "Model.save", "self:.Model Base", True, "extracted"),
+            ("save", "Model.save", "self:.Base", True, "extracted"),
+            ("put", "Model.save", "Store", True, "extracted"),
+            ("Row", "Model.save", None, False, "extracted"),
+            ("fill", "Model.save", "self:.Row", True, "extracted"),
+        },
+    ),
     # C#: a bare call on the class (``Validate()``), ``this.``/``base.``, a type's static method, a
     # generic call, ``?.``; the base library's ``Console`` and a test's ``Assert`` no reference
     "src/Model.cs": (
@@ -306,6 +321,11 @@ TYPED = {
         "  var t: Ring = make()\n  t = other()\n  t.turn()\n}\n",
         {("send", "self:.Client"), ("spin", "self:.Disk"), ("save", "self:.Store"), ("turn", None)},
     ),
+    "src/main/scala/a.scala": (
+        "def f(c: Client): Unit = {\n  c.send()\n  val s: Store = make()\n  s.save()\n  val d = new Disk()\n"
+        "  d.spin()\n  val o = other()\n  o.turn()\n}\n",
+        {("send", "self:.Client"), ("save", "self:.Store"), ("spin", "self:.Disk"), ("turn", None)},
+    ),
     "src/A.cs": (
         "class A {\n  void R(Client c) {\n    c.Send();\n    Store s = Make();\n    s.Save();\n"
         "    var v = new View();\n    v.Render();\n    var w = Make();\n    w.Take();\n  }\n}\n",
@@ -380,6 +400,12 @@ FIELDS = {
         "class R {\n    private let store: Store\n    func h() {\n        store.save()\n        self.store.load()\n"
         "        other.x()\n        Helper.run()\n    }\n}\n",
         {("save", "self:.Store"), ("load", "self:.Store"), ("x", None), ("run", "Helper")},
+    ),
+    # Scala: a class parameter and a typed field, bare or through ``this``
+    "src/main/scala/R.scala": (
+        "class R(store: Store) {\n  private val db: Db = new Db()\n  def h(): Unit = {\n    store.save()\n"
+        "    this.db.q()\n    other.x()\n    Helper.run()\n  }\n}\n",
+        {("save", "self:.Store"), ("q", "self:.Db"), ("x", None), ("run", "Helper")},
     ),
     # C#: a field and a property, bare or through ``this``
     "src/R.cs": (

@@ -80,6 +80,16 @@ SAMPLES = {
         | {("ProfileStore", 13), ("ProfileStore.reset", 14), ("helper", 16)},
         set(),
     ),
+    # Scala: an object is a class, a trait an interface
+    "src/main/scala/shop/ProfileStore.scala": (
+        "package shop\n\nimport scala.concurrent.Future\n\nclass ProfileStore(api: ShopApi) extends Loading {\n"
+        "  def load(id: String): Profile = api.fetch(id)\n}\n\n"
+        "object Profile {\n  def make(): Profile = new Profile()\n}\n"
+        "\ntrait Loading {\n  def load(id: String): Profile\n}\n\ndef helper(): Unit = ()\n",
+        {("ProfileStore", 5), ("ProfileStore.load", 6), ("Profile", 9), ("Profile.make", 10), ("Loading", 13)}
+        | {("Loading.load", 14), ("helper", 17)},
+        set(),
+    ),
     "src/Services/UserService.cs": (
         "using System;\n\nnamespace App.Services\n{\n    public class UserService : IUserService\n    {\n"
         "        public UserService() { }\n        public User Find(int id) { return null; }\n    }\n"

@@ -23,6 +23,7 @@ LANGUAGES = {  # name -> (module, function returning the language pointer)
     "csharp": ("tree_sitter_c_sharp", "language"),
     "kotlin": ("tree_sitter_kotlin", "language"),
     "swift": ("tree_sitter_swift", "language"),
+    "scala": ("tree_sitter_scala", "language"),
 }
 
 SUFFIXES = {
@@ -50,10 +51,11 @@ SUFFIXES = {
     ".cs": "csharp",
     ".kt": "kotlin",  # not ``.kts``: build scripts, read by runs of lines
     ".swift": "swift",
+    ".scala": "scala",
 }
-# Languages whose calls reach one another's symbols: JavaScript and TypeScript, C and C++, Kotlin
-# and Java (one JVM: a Kotlin file calls a Java class's methods as its own, and the other way round).
-_FAMILY = {"typescript": "javascript", "tsx": "javascript", "cpp": "c", "kotlin": "java"}
+# Languages whose calls reach one another's symbols: JavaScript and TypeScript, C and C++, Kotlin,
+# Scala and Java (one JVM: a Kotlin file calls a Java class's methods as its own, and the other way round).
+_FAMILY = {"typescript": "javascript", "tsx": "javascript", "cpp": "c", "kotlin": "java", "scala": "java"}
 _PYTHON = frozenset({".py", ".pyi"})
 
 

@@ -75,7 +75,8 @@ _BY_SUFFIX = {
 # top-level code outside its definitions (a test file's ``test(…)`` calls) is excerpts of its own
 # lines, cut between statements, no longer one excerpt cut at 4,000 characters under a range
 # claiming the whole file. 9: a top-level excerpt that opens with a comment is titled by its first
-# statement, not by the comment's first line. 10: PHP, C#, Kotlin and Swift (``.php``, ``.cs``, ``.kt``, ``.swift``);
+# statement, not by the comment's first line. 10: PHP, C#, Kotlin, Swift and Scala (``.php``, ``.cs``,
+# ``.kt``, ``.swift``, ``.scala``);
 # a top-level piece holding no word (the ``}`` closing C#'s ``namespace App {`` or C++'s ``extern "C"
 # {``) is no excerpt; a C# or PHP attribute line (``[Fact]``, ``#[Route]``) titles no definition.
 _TREE_SITTER = "code/10"
@@ -107,16 +108,17 @@ _BY_SUFFIX.update(
             ".cs",
             ".kt",
             ".swift",
+            ".scala",
         )
     }
 )
 
 
 # Scripts, build files and configuration, and the code of languages kenning has no grammar for
-# (Scala, Dart, Lua, a Vue component…): read as code by runs of lines (``text``'s paragraphs),
+# (Dart, Lua, Elixir, a Vue component…): read as code by runs of lines (``text``'s paragraphs),
 # no graph. What they answer is everywhere in a project: what ``make test`` runs, which Python
 # versions CI tests, what a deploy script does, which port a service listens on, which packages a
-# ``composer.json`` or a ``.csproj`` requires; and a Scala service's code is found by its words.
+# ``composer.json`` or a ``.csproj`` requires; and a Flutter app's Dart is found by its words.
 SCRIPT_PARSER = "script/1"  # also an executable file without a suffix (``ingest.discover``)
 SCRIPT_LANGUAGES = {  # suffix, or whole file name, -> the language an excerpt's meta says
     ".sh": "shell",
@@ -158,7 +160,6 @@ SCRIPT_LANGUAGES = {  # suffix, or whole file name, -> the language an excerpt's
     ".graphql": "graphql",
     # languages without a grammar here
     ".kts": "kotlin",  # build scripts (``build.gradle.kts``); ``.kt`` has its grammar
-    ".scala": "scala",
     ".dart": "dart",
     ".lua": "lua",
     ".pl": "perl",

@@ -69,6 +69,8 @@ _CPP_FIELD_ACCESS = ("argument", "field")  # C++'s ``this->store`` (Rust's field
 # PHP's ``$this->store`` and C#'s ``this.store``: one node type, its fields named apart
 _MEMBER_ACCESS = {"php": ("object", "name"), "csharp": ("expression", "name")}
 _TYPE_NAMES = frozenset({"identifier", "constant", "simple_identifier"})  # a receiver naming a class (Ruby: a constant)
+# Languages where a method names its object's field bare (``store.save()`` for ``this.store.save()``).
+_BARE_FIELDS = frozenset({"java", "cpp", "csharp", "kotlin", "swift", "scala"})
 # a name's node: PHP's ``$this`` is a variable_name, Swift's names simple_identifiers
 _NAMES = frozenset({"identifier", "variable_name", "simple_identifier"})
 _IMPORTING = frozenset({"import_statement", "import_declaration", "lexical_declaration", "variable_declaration"})
@@ -111,18 +113,28 @@ _BUILTIN_CALLS = {
     "swift": frozenset(
         {"print", "debugPrint", "fatalError", "precondition", "assert", "assertionFailure", "zip", "stride"}
     ),
+    "scala": frozenset(
+        {"println", "print", "require", "assert", "Some", "Seq", "List", "Map", "Set", "Option", "Vector", "Array"}
+    ),
 }
 _BUILTIN_CALLS["typescript"] = _BUILTIN_CALLS["tsx"] = _BUILTIN_CALLS["javascript"]
 # Languages where a bare call in a method (``save()``) may be one on the method's own object: it
 # reaches the method of that name of the class or its bases, else what a plain call reaches.
-_IMPLICIT_SELF = frozenset({"java", "ruby", "cpp", "csharp", "kotlin", "swift"})
+_IMPLICIT_SELF = frozenset({"java", "ruby", "cpp", "csharp", "kotlin", "swift", "scala"})
 # Languages where a capitalised receiver names a class (``Config.load()``; Ruby: a constant).
-_CAPITALISED_TYPES = frozenset({"javascript", "typescript", "tsx", "java", "ruby", "csharp", "kotlin", "swift"})
+_CAPITALISED_TYPES = frozenset(
+    {"javascript", "typescript", "tsx", "java", "ruby", "csharp", "kotlin", "swift", "scala"}
+)
 # A receiver that is the class itself, in a static call (PHP's ``self::make()``, ``static::make()``)
 # or in a call on its bases alone (``super.save()``, C#'s ``base.Save()``, PHP's ``parent::save()``).
 _OWN_CLASS = frozenset({"self", "static"})
+# ``new K()``: Java's and C#'s, C++'s and JavaScript's, Scala's
+_CREATION = frozenset({"object_creation_expression", "new_expression", "instance_expression"})
 _BASES_ONLY = frozenset({"super", "base", "super_expression"})  # Kotlin's and Swift's ``super``: expressions
-_PHP_THIS = "$this"
+# The object's own name where the grammar reads it as a plain name: PHP's ``$this``, Scala's ``this``
+# (its ``super`` likewise, a call on the bases alone).
+_SELF_NAMES = {"php": "$this", "scala": "this"}
+_SUPER_NAMES = {"scala": "super"}
 
 
 def call_refs(
@@ -180,20 +192,21 @@ def call_refs(
         # Java's field initialiser): the object it is made on
         owner = scope if scope in types else scope.rpartition(".")[0] if scope else ""
         self_var = selves.get(scopes[at][0]) if at is not None else None  # Go's receiver
-        if language == "php":
-            self_var = _PHP_THIS  # a variable like any other to PHP's grammar
+        self_var = _SELF_NAMES.get(language, self_var)
         field = (owner, _own_field(receiver, language, self_var) or "") if receiver is not None else None
         # each hint below names a type: that type's method, else an attribute call
         if receiver is None:  # in Java, Ruby and C++ a method's bare call may be one on its own object
-            # ``new K()``: Java's, C++'s
-            created = node.parent is not None and node.parent.type in ("object_creation_expression", "new_expression")
+            # ``new K()`` (``_CREATION``): the class's constructor, no call on the object
+            created = node.parent is not None and node.parent.type in _CREATION
             if owner in types and language in _IMPLICIT_SELF and not created:
                 hint = _class_hint(owner, bases)
         elif (
             receiver.type in _SELF or spelled == self_var or spelled in _OWN_CLASS and receiver.type == "relative_scope"
         ):
             hint = _class_hint(owner, bases) if owner else None
-        elif (receiver.type in _BASES_ONLY or receiver.type == "relative_scope") and bases.get(owner):
+        elif (
+            receiver.type in _BASES_ONLY or receiver.type == "relative_scope" or spelled == _SUPER_NAMES.get(language)
+        ) and bases.get(owner):
             hint = SELF_HINT + " ".join(f".{base}" for base in bases[owner][1])  # the bases' alone
         elif receiver.type == "relative_scope":
             continue  # PHP's ``parent::save()`` in a class whose bases the file does not name
@@ -433,10 +446,7 @@ def _own_field(receiver: Any, language: str, self_var: str | None) -> str | None
     """The field named by a receiver that is one of the method's own object (``this.store``,
     ``self.store``, Go's ``s.store`` with ``s`` the receiver, Java's and C++'s bare ``store``,
     C++'s ``this->store``), else None."""
-    if language in ("java", "cpp", "csharp", "kotlin", "swift") and receiver.type in (
-        "identifier",
-        "simple_identifier",
-    ):
+    if language in _BARE_FIELDS and receiver.type in ("identifier", "simple_identifier"):
         return node_text(receiver)
     access = _CPP_FIELD_ACCESS if language == "cpp" and receiver.type == "field_expression" else None
     access = access or (_MEMBER_ACCESS.get(language) if receiver.type == "member_access_expression" else None)

@@ -1,5 +1,5 @@
-"""Source in other languages (JavaScript/TypeScript, Go, Rust, Java, C/C++, Ruby, PHP, C#, Kotlin, Swift) cut into
-symbol excerpts through tree-sitter, with ``defines`` and ``imports`` for the graph.
+"""Source in other languages (JavaScript/TypeScript, Go, Rust, Java, C/C++, Ruby, PHP, C#, Kotlin,
+Swift, Scala) cut into symbol excerpts through tree-sitter, with ``defines`` and ``imports`` for the graph.
 
 Grammars come from the per-language wheels (``tree-sitter-typescript``…), which ship
 compiled parsers: nothing is downloaded. A grammar that is not installed, or a file that
@@ -58,6 +58,9 @@ _DEFS = {
     "object_declaration": "class",  # Kotlin's ``object Registry``
     "protocol_declaration": "interface",  # Swift
     "protocol_function_declaration": "method",
+    "class_definition": "class",  # Scala
+    "object_definition": "class",
+    "trait_definition": "interface",
 }
 # The kinds of definition whose methods are called on an object of theirs (``tree_calls``).
 _TYPES = frozenset({"class", "struct", "interface", "module"})
@@ -79,6 +82,9 @@ _CONTAINERS = {
     "struct_declaration",
     "object_declaration",
     "protocol_declaration",
+    "class_definition",
+    "object_definition",
+    "trait_definition",
 }
 # Namespaces whose members are named as their own (as Java's packages are, unlike C++'s
 # namespaces): C#'s, a file-scoped one (``namespace App;``) holding nothing, and PHP's.

@@ -71,6 +71,14 @@ CALLS = {
 (call_expression
   . (navigation_expression target: (_) @recv suffix: (navigation_suffix suffix: (simple_identifier) @method)))
 """,
+    # Scala: ``f()``, ``new Store()``, ``x.m()`` (``this.``, ``super.``: identifiers to the grammar), and a
+    # method written infix, ``x validate (f)`` (not an operator: ``a + b``)
+    "scala": """
+(call_expression function: (identifier) @call)
+(call_expression function: (field_expression value: (_) @recv field: (identifier) @method))
+(instance_expression . (type_identifier) @call)
+(infix_expression left: (_) @recv operator: (identifier) @method)
+""",
     # Ruby: every identifier too, each a call unless a local (``ruby_names``: ``convert`` alone)
     "ruby": """
 (call !receiver method: (identifier) @call)
@@ -172,6 +180,11 @@ TYPED = {
 (property_declaration name: (pattern bound_identifier: (simple_identifier) @bound)
   (type_annotation (user_type (type_identifier) @bound_type)))
 """,
+    "scala": """
+(parameter name: (identifier) @bound type: (type_identifier) @bound_type)
+(val_definition pattern: (identifier) @bound type: (type_identifier) @bound_type)
+(val_definition pattern: (identifier) @bound value: (instance_expression . (type_identifier) @bound_type))
+""",
     # C++: a parameter or local declared with its type (``VersionEdit* edit``, ``const Options& o``,
     # ``Status s;``, ``Table* t = nullptr;``, ``std::string s``: the standard library's); ``auto`` none
     "cpp": f"""
@@ -227,6 +240,11 @@ FIELDS = {
     "swift": """
 (property_declaration name: (pattern bound_identifier: (simple_identifier) @field)
   (type_annotation (user_type (type_identifier) @field_type)))
+""",
+    # Scala: a class parameter ``api: ShopApi`` and ``private val cache: Cache``
+    "scala": """
+(class_parameter name: (identifier) @field type: (type_identifier) @field_type)
+(val_definition pattern: (identifier) @field type: (type_identifier) @field_type)
 """,
     # C#: ``private readonly IRepo _repo;`` and a property ``public IRepo Repo { get; }``
     "csharp": """
@@ -300,6 +318,12 @@ BASES = {
 (class_declaration name: (type_identifier) @base_class
   (inheritance_specifier inherits_from: (user_type (type_identifier) @base)))
 """,
+    # Scala: what a class, an object or a trait extends and mixes in (``extends Base with Loading``)
+    "scala": "".join(
+        f"({kind} name: (identifier) @base_class extend: (extends_clause "  # no ``type:``: it names only the first
+        "[(type_identifier) @base (generic_type type: (type_identifier) @base)]))"
+        for kind in ("class_definition", "object_definition", "trait_definition")
+    ),
     # C#: the base class and the interfaces, one list (``: Base<T>, Api``), by their last names
     "csharp": "".join(
         f"({kind} name: (identifier) @base_class (base_list {_CSHARP_TYPE}))"
