@@ -74,11 +74,11 @@ written from reading those files before the first run, mostly in other words tha
 ``bench/questions/gson.api.jsonl`` (20, Java) and ``ripgrep.api.jsonl`` (20, Rust), each answered by
 the doc comments and code of the files it names (and a doc page where one answers too), written
 from reading the source at the pinned commit before the first run (docs/benchmarks.md, "doccomments").
-PHP, C#, Kotlin and Swift (parser ``code/10``): ``bench/questions/slim.calls.jsonl`` (16) and ``slim.api.jsonl``
+PHP, C#, Kotlin, Swift and Scala (parser ``code/10``): ``bench/questions/slim.calls.jsonl`` (16) and ``slim.api.jsonl``
 (16, two in French) on Slim, ``mediatr.calls.jsonl`` (14) and ``mediatr.api.jsonl`` (14, two in French)
 on MediatR, ``moshi.calls.jsonl`` (16, Kotlin called from Kotlin and Java) and ``moshi.api.jsonl`` (14,
 two in French) on Moshi, ``kingfisher.calls.jsonl`` (14) and ``kingfisher.api.jsonl`` (14, two in French)
-on Kingfisher,
+on Kingfisher, ``scopt.calls.jsonl`` (12, Scala, infix calls among them) on scopt,
 the callers and tests found with grep, the api questions written from reading the source, both by a
 helper that ran no search, before the first run (docs/benchmarks.md, "phpcsharp").
 ``bench/questions/adrtools.jsonl`` (18) asks adr-tools (a clone: nine ADRs in ``doc/adr``, shell
@@ -129,6 +129,7 @@ CLONES = {
     "mediatr": "8a64581e2570e7410c5f44835d9ea112beccbe6b",  # github.com/jbogard/MediatR (C#)
     "moshi": "889013ec2edb8d8034902662a1dc8c4f3b3f8111",  # github.com/square/moshi (Kotlin, Java)
     "kingfisher": "410984bf301f4fa224fe56277b3f8672cc465c79",  # github.com/onevcat/Kingfisher (Swift)
+    "scopt": "75cd14c9e1f517e9d1beb8de9e3427e40630f1cb",  # github.com/scopt/scopt (Scala)
 }
 COMMIT_DATES = ("2023-03-14T10:00:00+00:00", "2023-11-02T15:30:00+00:00", "2024-06-20T09:15:00+00:00")
 
@@ -355,8 +356,9 @@ def main() -> int:
         "--set",
         default="",
         help="ask bench/questions/NAME.SET.jsonl (walk: httpx, flask, django; fr: django, flask; git: httpx, from "
-        "its clone; calls: cobra, ky, leveldb, gson, asciidoctor, ripgrep, slim, mediatr, moshi, kingfisher; docs: "
-        "asciidoctor, cobra, ripgrep, ky, gson, leveldb; api: gson, ripgrep, slim, mediatr, moshi, kingfisher)",
+        "its clone; calls: cobra, ky, leveldb, gson, asciidoctor, ripgrep, slim, mediatr, moshi, kingfisher, "
+        "scopt; docs: asciidoctor, cobra, ripgrep, ky, gson, leveldb; api: gson, ripgrep, slim, mediatr, moshi, "
+        "kingfisher)",
     )
     args = parser.parse_args()
     if args.set == "git" and not args.clone:  # its questions are about the repository's history, not an sdist

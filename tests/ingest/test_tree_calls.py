@@ -179,9 +179,10 @@ SAMPLES = {
     "src/main/scala/shop/Model.scala": (
         "class Model extends Base {\n  def save(): Unit = {\n    validate()\n    this.touch()\n    super.save()\n"
         "    Store.put(this)\n    val row = new Row()\n    row.fill()\n    println(1)\n    row touch 2\n"
-        "    val n = 1 + 2\n  }\n}\n",
+        "    val n = 1 + 2\n    row.size\n  }\n}\n",
         {
             ("touch", "Model.save", "self:.Row", True, "extracted"),  # infix: ``row.touch(2)``
+            ("size", "Model.save", "self:.Row", True, "extracted"),  # no parentheses: a call all the same
             ("validate", "Model.save", "self:.Model Base", False, "extracted"),
             ("touch", "Model.save", "self:.Model Base", True, "extracted"),
             ("save", "Model.save", "self:.Base", True, "extracted"),
@@ -405,7 +406,8 @@ FIELDS = {
     "src/main/scala/R.scala": (
         "class R(store: Store) {\n  private val db: Db = new Db()\n  def h(): Unit = {\n    store.save()\n"
         "    this.db.q()\n    other.x()\n    Helper.run()\n  }\n}\n",
-        {("save", "self:.Store"), ("q", "self:.Db"), ("x", None), ("run", "Helper")},
+        # ``this.db`` too: Scala calls a method written without parentheses (R would answer one named db)
+        {("save", "self:.Store"), ("q", "self:.Db"), ("x", None), ("run", "Helper"), ("db", "self:.R")},
     ),
     # C#: a field and a property, bare or through ``this``
     "src/R.cs": (

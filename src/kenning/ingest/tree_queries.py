@@ -71,11 +71,12 @@ CALLS = {
 (call_expression
   . (navigation_expression target: (_) @recv suffix: (navigation_suffix suffix: (simple_identifier) @method)))
 """,
-    # Scala: ``f()``, ``new Store()``, ``x.m()`` (``this.``, ``super.``: identifiers to the grammar), and a
-    # method written infix, ``x validate (f)`` (not an operator: ``a + b``)
+    # Scala: ``f()``, ``new Store()``, ``x.m()`` and ``x.m`` (a method without parentheses is called all
+    # the same: ``opt.shortDescription``, ``OptionDef.makeSuccess[String]``; ``this.`` and ``super.`` are
+    # identifiers to the grammar), and a method written infix, ``x validate (f)`` (not ``a + b``)
     "scala": """
 (call_expression function: (identifier) @call)
-(call_expression function: (field_expression value: (_) @recv field: (identifier) @method))
+(field_expression value: (_) @recv field: (identifier) @method)
 (instance_expression . (type_identifier) @call)
 (infix_expression left: (_) @recv operator: (identifier) @method)
 """,
