@@ -54,87 +54,29 @@ from . import go_packages, ruby_names
 from .grammars import node_text
 from .relations import BASES, FIELD_HINT, FIELDS, SELF_HINT, STANDARD_NAMESPACES, Ref
 from .test_files import is_test_path
+from .tree_languages import (
+    BARE_FIELDS,
+    BASES_ONLY,
+    BUILTIN_CALLS,
+    CAPITALISED_TYPES,
+    CPP_FIELD_ACCESS,
+    CREATION,
+    CSHARP_SYSTEM,
+    FIELD_ACCESS,
+    IMPLICIT_SELF,
+    IMPORTING,
+    JS_GLOBALS,
+    MEMBER_ACCESS,
+    NAMES,
+    OWN_CLASS,
+    SELF,
+    SELF_NAMES,
+    SUPER_NAMES,
+    TYPE_NAMES,
+)
 from .tree_queries import CALLS, IMPORTS, query
 
 Key = TypeVar("Key")
-# A receiver that is a field of the method's own object: its node type, the object's field, the field's.
-_FIELD_ACCESS = {
-    "member_expression": ("object", "property"),
-    "field_access": ("object", "field"),
-    "field_expression": ("value", "field"),
-    "selector_expression": ("operand", "field"),
-    "navigation_expression": ("target", "suffix"),  # Swift's ``self.store`` (Kotlin's has no fields)
-}
-_CPP_FIELD_ACCESS = ("argument", "field")  # C++'s ``this->store`` (Rust's field_expression is above)
-# PHP's ``$this->store`` and C#'s ``this.store``: one node type, its fields named apart
-_MEMBER_ACCESS = {"php": ("object", "name"), "csharp": ("expression", "name")}
-_TYPE_NAMES = frozenset({"identifier", "constant", "simple_identifier"})  # a receiver naming a class (Ruby: a constant)
-# Languages where a method names its object's field bare (``store.save()`` for ``this.store.save()``).
-_BARE_FIELDS = frozenset({"java", "cpp", "csharp", "kotlin", "swift", "scala"})
-# a name's node: PHP's ``$this`` is a variable_name, Swift's names simple_identifiers
-_NAMES = frozenset({"identifier", "variable_name", "simple_identifier"})
-_IMPORTING = frozenset({"import_statement", "import_declaration", "lexical_declaration", "variable_declaration"})
-_SELF = frozenset({"this", "self", "this_expression", "self_expression"})  # Kotlin's, Swift's: expression nodes
-# Lower-case receivers JavaScript's runtimes bind: calls on them are the runtime's.
-_JS_GLOBALS = frozenset({"console", "process", "window", "document", "globalThis", "navigator", "module", "exports"})
-# Classes of .NET's base library and of the test frameworks called through their names
-# (``Console.WriteLine()``, ``Assert.Equal()``): calls on them are no project's.
-_CSHARP_SYSTEM = frozenset(
-    {"Console", "Math", "String", "Task", "Convert", "DateTime", "DateTimeOffset", "TimeSpan", "Guid", "Enumerable"}
-    | {"File", "Path", "Directory", "Environment", "Debug", "Trace", "Array", "Encoding", "Thread", "Activator"}
-    | {"Assert", "CollectionAssert", "StringAssert", "Object", "Int32", "Int64", "Double", "Decimal", "Boolean"}
-    | {"JsonSerializer", "Regex", "Interlocked", "Volatile", "GC", "Buffer", "BitConverter", "Uri", "Type"}
-)
-# Plain calls of what the language itself provides, no reference (as Python's builtins are not).
-_BUILTIN_CALLS = {
-    "javascript": frozenset({"require", "parseInt", "parseFloat", "setTimeout", "setInterval", "clearTimeout"}),
-    "ruby": frozenset(
-        {"require", "require_relative", "puts", "print", "p", "raise", "attr_reader", "attr_writer", "attr_accessor"}
-        | {"include", "extend", "private", "protected", "public", "lambda", "proc", "loop", "format", "new"}
-    ),
-    "go": frozenset({"len", "cap", "make", "new", "append", "copy", "delete", "panic", "recover", "print", "println"}),
-    "php": frozenset(
-        {"count", "strlen", "sprintf", "printf", "implode", "explode", "trim", "substr", "strpos", "str_replace"}
-        | {"strtolower", "strtoupper", "ucfirst", "str_contains", "str_starts_with", "str_ends_with", "is_null"}
-        | {"is_array", "is_string", "is_int", "is_numeric", "is_object", "is_callable", "in_array", "array_map"}
-        | {"array_filter", "array_merge", "array_keys", "array_values", "array_key_exists", "array_search"}
-        | {"array_slice", "array_unique", "array_push", "iterator_to_array", "json_encode", "json_decode"}
-        | {"preg_match", "preg_replace", "preg_split", "var_dump", "print_r", "get_class", "method_exists"}
-        | {"class_exists", "function_exists", "define", "defined", "compact", "dirname", "basename", "file_exists"}
-        | {"file_get_contents", "file_put_contents", "call_user_func", "call_user_func_array", "func_get_args"}
-        | {"intval", "max", "min", "abs", "round", "sort", "usort", "ksort", "range", "htmlspecialchars"}
-    ),
-    "csharp": frozenset({"nameof"}),
-    "kotlin": frozenset(
-        {"println", "print", "listOf", "mutableListOf", "setOf", "mutableSetOf", "mapOf", "mutableMapOf", "arrayOf"}
-        | {"emptyList", "emptyMap", "emptySet", "require", "requireNotNull", "check", "checkNotNull", "error", "TODO"}
-        | {"lazy", "with", "repeat", "buildList", "buildString", "listOfNotNull"}  # not ``run``: a project's own too
-    ),
-    "swift": frozenset(
-        {"print", "debugPrint", "fatalError", "precondition", "assert", "assertionFailure", "zip", "stride"}
-    ),
-    "scala": frozenset(
-        {"println", "print", "require", "assert", "Some", "Seq", "List", "Map", "Set", "Option", "Vector", "Array"}
-    ),
-}
-_BUILTIN_CALLS["typescript"] = _BUILTIN_CALLS["tsx"] = _BUILTIN_CALLS["javascript"]
-# Languages where a bare call in a method (``save()``) may be one on the method's own object: it
-# reaches the method of that name of the class or its bases, else what a plain call reaches.
-_IMPLICIT_SELF = frozenset({"java", "ruby", "cpp", "csharp", "kotlin", "swift", "scala"})
-# Languages where a capitalised receiver names a class (``Config.load()``; Ruby: a constant).
-_CAPITALISED_TYPES = frozenset(
-    {"javascript", "typescript", "tsx", "java", "ruby", "csharp", "kotlin", "swift", "scala"}
-)
-# A receiver that is the class itself, in a static call (PHP's ``self::make()``, ``static::make()``)
-# or in a call on its bases alone (``super.save()``, C#'s ``base.Save()``, PHP's ``parent::save()``).
-_OWN_CLASS = frozenset({"self", "static"})
-# ``new K()``: Java's and C#'s, C++'s and JavaScript's, Scala's
-_CREATION = frozenset({"object_creation_expression", "new_expression", "instance_expression"})
-_BASES_ONLY = frozenset({"super", "base", "super_expression"})  # Kotlin's and Swift's ``super``: expressions
-# The object's own name where the grammar reads it as a plain name: PHP's ``$this``, Scala's ``this``
-# (its ``super`` likewise, a call on the bases alone).
-_SELF_NAMES = {"php": "$this", "scala": "this"}
-_SUPER_NAMES = {"scala": "super"}
 
 
 def call_refs(
@@ -173,7 +115,7 @@ def call_refs(
     fields = _fields(declared, scopes, starts)
     bases = _bases(extending, scopes, starts, outside)
     testing = is_test_path(path)
-    builtin = _BUILTIN_CALLS.get(language, frozenset())
+    builtin = BUILTIN_CALLS.get(language, frozenset())
     refs: list[Ref] = []
     seen: set[tuple[str | None, str, str | None, bool]] = set()
     calls.sort(key=lambda item: item[0])
@@ -192,25 +134,23 @@ def call_refs(
         # Java's field initialiser): the object it is made on
         owner = scope if scope in types else scope.rpartition(".")[0] if scope else ""
         self_var = selves.get(scopes[at][0]) if at is not None else None  # Go's receiver
-        self_var = _SELF_NAMES.get(language, self_var)
+        self_var = SELF_NAMES.get(language, self_var)
         field = (owner, _own_field(receiver, language, self_var) or "") if receiver is not None else None
         # each hint below names a type: that type's method, else an attribute call
         if receiver is None:  # in Java, Ruby and C++ a method's bare call may be one on its own object
-            # ``new K()`` (``_CREATION``): the class's constructor, no call on the object
-            created = node.parent is not None and node.parent.type in _CREATION
-            if owner in types and language in _IMPLICIT_SELF and not created:
+            # ``new K()`` (``CREATION``): the class's constructor, no call on the object
+            created = node.parent is not None and node.parent.type in CREATION
+            if owner in types and language in IMPLICIT_SELF and not created:
                 hint = _class_hint(owner, bases)
-        elif (
-            receiver.type in _SELF or spelled == self_var or spelled in _OWN_CLASS and receiver.type == "relative_scope"
-        ):
+        elif receiver.type in SELF or spelled == self_var or spelled in OWN_CLASS and receiver.type == "relative_scope":
             hint = _class_hint(owner, bases) if owner else None
         elif (
-            receiver.type in _BASES_ONLY or receiver.type == "relative_scope" or spelled == _SUPER_NAMES.get(language)
+            receiver.type in BASES_ONLY or receiver.type == "relative_scope" or spelled == SUPER_NAMES.get(language)
         ) and bases.get(owner):
             hint = SELF_HINT + " ".join(f".{base}" for base in bases[owner][1])  # the bases' alone
         elif receiver.type == "relative_scope":
             continue  # PHP's ``parent::save()`` in a class whose bases the file does not name
-        elif receiver.type in _NAMES and (at, spelled) in typed:
+        elif receiver.type in NAMES and (at, spelled) in typed:
             package, _, type_ = typed[at, spelled].rpartition(".")
             if package in outside or language == "cpp" and package in STANDARD_NAMESPACES:
                 continue  # a method of a type of the standard library's (``t *testing.T``, ``std::string s``)
@@ -308,11 +248,11 @@ def _receiver(
             return "outside", ""
         last = spelled.rsplit("::", 1)[-1]
         return ("type", last) if last[:1].isupper() else ("module", "")
-    if language in ("javascript", "typescript", "tsx") and node.type == "identifier" and spelled in _JS_GLOBALS:
+    if language in ("javascript", "typescript", "tsx") and node.type == "identifier" and spelled in JS_GLOBALS:
         return "outside", ""
-    if language == "csharp" and spelled in _CSHARP_SYSTEM:
+    if language == "csharp" and spelled in CSHARP_SYSTEM:
         return "outside", ""
-    if language in _CAPITALISED_TYPES and node.type in _TYPE_NAMES and spelled[:1].isupper():
+    if language in CAPITALISED_TYPES and node.type in TYPE_NAMES and spelled[:1].isupper():
         return "type", spelled
     if language == "ruby" and node.type == "scope_resolution":  # ``Asciidoctor::Section``, ``::AsciiMath``
         name = node.child_by_field_name("name")
@@ -333,7 +273,7 @@ def _imported(root: Any, language: str) -> tuple[dict[str, str], set[str]]:
 
     imports = query(language, "imports")
     # top-level statements only: the query over the whole tree cost as much as the calls'
-    found = (QueryCursor(imports).matches(node) for node in root.named_children if node.type in _IMPORTING)
+    found = (QueryCursor(imports).matches(node) for node in root.named_children if node.type in IMPORTING)
     for captures in (captures for matches in found for _, captures in matches):
         if "require" in captures and node_text(captures["require"][0]) != "require":
             continue
@@ -435,7 +375,7 @@ def _typed_member(receiver: Any, at: int | None, typed: dict[tuple[int | None, s
     (``graph.fields`` reads its type); else None."""
     if receiver.type != "field_expression":
         return None
-    obj, member = (receiver.child_by_field_name(name) for name in _CPP_FIELD_ACCESS)
+    obj, member = (receiver.child_by_field_name(name) for name in CPP_FIELD_ACCESS)
     if obj is None or member is None or obj.type != "identifier":
         return None
     package, _, type_ = typed.get((at, node_text(obj)), "").rpartition(".")
@@ -446,11 +386,11 @@ def _own_field(receiver: Any, language: str, self_var: str | None) -> str | None
     """The field named by a receiver that is one of the method's own object (``this.store``,
     ``self.store``, Go's ``s.store`` with ``s`` the receiver, Java's and C++'s bare ``store``,
     C++'s ``this->store``), else None."""
-    if language in _BARE_FIELDS and receiver.type in ("identifier", "simple_identifier"):
+    if language in BARE_FIELDS and receiver.type in ("identifier", "simple_identifier"):
         return node_text(receiver)
-    access = _CPP_FIELD_ACCESS if language == "cpp" and receiver.type == "field_expression" else None
-    access = access or (_MEMBER_ACCESS.get(language) if receiver.type == "member_access_expression" else None)
-    access = access or _FIELD_ACCESS.get(receiver.type)
+    access = CPP_FIELD_ACCESS if language == "cpp" and receiver.type == "field_expression" else None
+    access = access or (MEMBER_ACCESS.get(language) if receiver.type == "member_access_expression" else None)
+    access = access or FIELD_ACCESS.get(receiver.type)
     if access is None:
         return None
     obj, field = (receiver.child_by_field_name(name) for name in access)
@@ -458,6 +398,6 @@ def _own_field(receiver: Any, language: str, self_var: str | None) -> str | None
         field = field.child_by_field_name("suffix")
     if obj is None or field is None:
         return None
-    if obj.type in _SELF or self_var is not None and obj.type in _NAMES and node_text(obj) == self_var:
+    if obj.type in SELF or self_var is not None and obj.type in NAMES and node_text(obj) == self_var:
         return node_text(field)
     return None

@@ -1,0 +1,83 @@
+"""What each tree-sitter language's code says about its calls, beyond its grammar (``tree_calls``
+reads them): the node types of a receiver that is the method's own object or one of its fields, the
+names a language provides itself (its built-in functions, a runtime's globals, .NET's base classes),
+and which languages call a method bare or name a class by a capital. Standard library only."""
+
+from __future__ import annotations
+
+# A receiver that is a field of the method's own object: its node type, the object's field, the field's.
+FIELD_ACCESS = {
+    "member_expression": ("object", "property"),
+    "field_access": ("object", "field"),
+    "field_expression": ("value", "field"),
+    "selector_expression": ("operand", "field"),
+    "navigation_expression": ("target", "suffix"),  # Swift's ``self.store`` (Kotlin's has no fields)
+}
+CPP_FIELD_ACCESS = ("argument", "field")  # C++'s ``this->store`` (Rust's field_expression is above)
+# PHP's ``$this->store`` and C#'s ``this.store``: one node type, its fields named apart
+MEMBER_ACCESS = {"php": ("object", "name"), "csharp": ("expression", "name")}
+TYPE_NAMES = frozenset({"identifier", "constant", "simple_identifier"})  # a receiver naming a class (Ruby: a constant)
+# Languages where a method names its object's field bare (``store.save()`` for ``this.store.save()``).
+BARE_FIELDS = frozenset({"java", "cpp", "csharp", "kotlin", "swift", "scala"})
+# a name's node: PHP's ``$this`` is a variable_name, Swift's names simple_identifiers
+NAMES = frozenset({"identifier", "variable_name", "simple_identifier"})
+IMPORTING = frozenset({"import_statement", "import_declaration", "lexical_declaration", "variable_declaration"})
+SELF = frozenset({"this", "self", "this_expression", "self_expression"})  # Kotlin's, Swift's: expression nodes
+# Lower-case receivers JavaScript's runtimes bind: calls on them are the runtime's.
+JS_GLOBALS = frozenset({"console", "process", "window", "document", "globalThis", "navigator", "module", "exports"})
+# Classes of .NET's base library and of the test frameworks called through their names
+# (``Console.WriteLine()``, ``Assert.Equal()``): calls on them are no project's.
+CSHARP_SYSTEM = frozenset(
+    {"Console", "Math", "String", "Task", "Convert", "DateTime", "DateTimeOffset", "TimeSpan", "Guid", "Enumerable"}
+    | {"File", "Path", "Directory", "Environment", "Debug", "Trace", "Array", "Encoding", "Thread", "Activator"}
+    | {"Assert", "CollectionAssert", "StringAssert", "Object", "Int32", "Int64", "Double", "Decimal", "Boolean"}
+    | {"JsonSerializer", "Regex", "Interlocked", "Volatile", "GC", "Buffer", "BitConverter", "Uri", "Type"}
+)
+# Plain calls of what the language itself provides, no reference (as Python's builtins are not).
+BUILTIN_CALLS = {
+    "javascript": frozenset({"require", "parseInt", "parseFloat", "setTimeout", "setInterval", "clearTimeout"}),
+    "ruby": frozenset(
+        {"require", "require_relative", "puts", "print", "p", "raise", "attr_reader", "attr_writer", "attr_accessor"}
+        | {"include", "extend", "private", "protected", "public", "lambda", "proc", "loop", "format", "new"}
+    ),
+    "go": frozenset({"len", "cap", "make", "new", "append", "copy", "delete", "panic", "recover", "print", "println"}),
+    "php": frozenset(
+        {"count", "strlen", "sprintf", "printf", "implode", "explode", "trim", "substr", "strpos", "str_replace"}
+        | {"strtolower", "strtoupper", "ucfirst", "str_contains", "str_starts_with", "str_ends_with", "is_null"}
+        | {"is_array", "is_string", "is_int", "is_numeric", "is_object", "is_callable", "in_array", "array_map"}
+        | {"array_filter", "array_merge", "array_keys", "array_values", "array_key_exists", "array_search"}
+        | {"array_slice", "array_unique", "array_push", "iterator_to_array", "json_encode", "json_decode"}
+        | {"preg_match", "preg_replace", "preg_split", "var_dump", "print_r", "get_class", "method_exists"}
+        | {"class_exists", "function_exists", "define", "defined", "compact", "dirname", "basename", "file_exists"}
+        | {"file_get_contents", "file_put_contents", "call_user_func", "call_user_func_array", "func_get_args"}
+        | {"intval", "max", "min", "abs", "round", "sort", "usort", "ksort", "range", "htmlspecialchars"}
+    ),
+    "csharp": frozenset({"nameof"}),
+    "kotlin": frozenset(
+        {"println", "print", "listOf", "mutableListOf", "setOf", "mutableSetOf", "mapOf", "mutableMapOf", "arrayOf"}
+        | {"emptyList", "emptyMap", "emptySet", "require", "requireNotNull", "check", "checkNotNull", "error", "TODO"}
+        | {"lazy", "with", "repeat", "buildList", "buildString", "listOfNotNull"}  # not ``run``: a project's own too
+    ),
+    "swift": frozenset(
+        {"print", "debugPrint", "fatalError", "precondition", "assert", "assertionFailure", "zip", "stride"}
+    ),
+    "scala": frozenset(
+        {"println", "print", "require", "assert", "Some", "Seq", "List", "Map", "Set", "Option", "Vector", "Array"}
+    ),
+}
+BUILTIN_CALLS["typescript"] = BUILTIN_CALLS["tsx"] = BUILTIN_CALLS["javascript"]
+# Languages where a bare call in a method (``save()``) may be one on the method's own object: it
+# reaches the method of that name of the class or its bases, else what a plain call reaches.
+IMPLICIT_SELF = frozenset({"java", "ruby", "cpp", "csharp", "kotlin", "swift", "scala"})
+# Languages where a capitalised receiver names a class (``Config.load()``; Ruby: a constant).
+CAPITALISED_TYPES = frozenset({"javascript", "typescript", "tsx", "java", "ruby", "csharp", "kotlin", "swift", "scala"})
+# A receiver that is the class itself, in a static call (PHP's ``self::make()``, ``static::make()``)
+# or in a call on its bases alone (``super.save()``, C#'s ``base.Save()``, PHP's ``parent::save()``).
+OWN_CLASS = frozenset({"self", "static"})
+# ``new K()``: Java's and C#'s, C++'s and JavaScript's, Scala's
+CREATION = frozenset({"object_creation_expression", "new_expression", "instance_expression"})
+BASES_ONLY = frozenset({"super", "base", "super_expression"})  # Kotlin's and Swift's ``super``: expressions
+# The object's own name where the grammar reads it as a plain name: PHP's ``$this``, Scala's ``this``
+# (its ``super`` likewise, a call on the bases alone).
+SELF_NAMES = {"php": "$this", "scala": "this"}
+SUPER_NAMES = {"scala": "super"}
