@@ -133,8 +133,9 @@ def call_refs(
         # the class of a method, or the class whose body holds the call (Ruby's ``validates``,
         # Java's field initialiser): the object it is made on
         owner = scope if scope in types else scope.rpartition(".")[0] if scope else ""
-        self_var = selves.get(scopes[at][0]) if at is not None else None  # Go's receiver
-        self_var = SELF_NAMES.get(language, self_var)
+        # the object's own name when the grammar spells it as a name: PHP's ``$this``, Scala's ``this``,
+        # Go's receiver (``s`` in ``func (s *Server) Run()``)
+        self_var = SELF_NAMES.get(language) or (selves.get(scopes[at][0]) if at is not None else None)
         field = (owner, _own_field(receiver, language, self_var) or "") if receiver is not None else None
         # each hint below names a type: that type's method, else an attribute call
         if receiver is None:  # in Java, Ruby and C++ a method's bare call may be one on its own object
