@@ -48,16 +48,16 @@ FILES = {
         ("app/build.gradle.kts", "script/1"),
         ("go.mod", "script/1"),
         ("app/lib/profile_store.dart", "script/1"),  # no grammar: by its words
-        ("services/profile/ProfileStore.scala", "code/10"),
-        ("ios/Shop/ProfileStore.swift", "code/10"),
-        ("android/app/src/main/kotlin/Profile.kt", "code/10"),
+        ("services/profile/ProfileStore.scala", "code/11"),
+        ("ios/Shop/ProfileStore.swift", "code/11"),
+        ("android/app/src/main/kotlin/Profile.kt", "code/11"),
         ("web/src/App.vue", "script/1"),
-        ("src/app/Http/Kernel.php", "code/10"),
-        ("src/Shop/Program.cs", "code/10"),
+        ("src/app/Http/Kernel.php", "code/11"),
+        ("src/Shop/Program.cs", "code/11"),
         ("data/fixtures.json", None),  # data, not configuration
         ("data/records.xml", None),
         ("LICENSE", None),
-        ("src/app.py", "python/17"),
+        ("src/app.py", "python/18"),
     ],
 )
 def test_which_files_are_read_as_scripts(path, parser):

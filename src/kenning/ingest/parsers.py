@@ -47,9 +47,11 @@ _BY_SUFFIX = {
     # symbol, no call reaches another language's. 15: the module's lines outside its definitions
     # are excerpts of their own lines, cut between statements, no longer one cut at 4,000 characters.
     # 16: the comment lines right above a definition, at its indentation, are its excerpt's.
-    # 17: a top-level excerpt that opens with a comment is titled by its first statement.
-    ".py": "python/17",
-    ".pyi": "python/17",
+    # 17: a top-level excerpt that opens with a comment is titled by its first statement. 18: a
+    # class body's lines in no excerpt (an assignment after its first method) are excerpts of
+    # their own (``uncovered``).
+    ".py": "python/18",
+    ".pyi": "python/18",
 }
 # JS/TS, Go, Rust, Java, C/C++, Ruby through tree-sitter (see grammars.SUFFIXES). 2: their calls
 # (``tree_calls``); a Go method is named by its type (``Server.Run``); every package of a Go
@@ -79,7 +81,10 @@ _BY_SUFFIX = {
 # ``.kt``, ``.swift``, ``.scala``);
 # a top-level piece holding no word (the ``}`` closing C#'s ``namespace App {`` or C++'s ``extern "C"
 # {``) is no excerpt; a C# or PHP attribute line (``[Fact]``, ``#[Route]``) titles no definition.
-_TREE_SITTER = "code/10"
+# 11: a class body's lines in no excerpt (a field declared after a method, a C++ header's method
+# declarations, Kotlin's ``init`` block) are excerpts of their own (``uncovered``); Swift's ``init``,
+# ``deinit`` and ``subscript`` and Kotlin's secondary ``constructor`` are symbols.
+_TREE_SITTER = "code/11"
 _BY_SUFFIX.update(
     {
         suffix: _TREE_SITTER

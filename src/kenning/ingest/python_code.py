@@ -23,6 +23,7 @@ from .python_relations import python_relations
 from .relations import Relations
 from .split import EXCERPT_CHARS, anchors, outside_pieces, piece_title, split_lines
 from .text import parse_text
+from .uncovered import gap_title, uncovered_pieces
 
 TITLE_CHARS = 80  # a title names the symbol and its parameters; the full signature is in the body
 ANNOTATION_CHARS = 24  # a longer annotation is left out of the title
@@ -61,6 +62,7 @@ def parse_python_relations(
     chunks = _module_chunks(tree, lines, module, symbols, firsts)
     for node, qualname, kind in symbols:
         chunks.append(_symbol_chunk(node, qualname, kind, lines, module, firsts, search))
+    chunks += _class_body_chunks(lines, chunks, symbols, module)
     if not relations:
         return chunks, None
     try:
@@ -215,7 +217,44 @@ def _module_chunks(
     return chunks
 
 
-def _assigned(tree: ast.Module) -> list[tuple[str, int]]:
+def _class_body_chunks(
+    lines: list[str], chunks: list[Chunk], symbols: list[tuple[Definition, str, str]], module: str
+) -> list[Chunk]:
+    """A class body's lines in no excerpt (``ingest.uncovered``): what it assigns after its first
+    method (``secret = property(_get_secret, _set_secret)``), cut between the class's statements;
+    each excerpt named by its first line of code, with the module, the class and the names it
+    assigns in its keywords (its symbol the module's, as the module's own lines are)."""
+    classes = [(node, qualname) for node, qualname, kind in symbols if isinstance(node, ast.ClassDef)]
+    if not classes:
+        return []
+    statements = sorted((stmt.lineno - 1, stmt.end_lineno or stmt.lineno) for node, _ in classes for stmt in node.body)
+    pieces = uncovered_pieces(lines, ((c.line_start, c.line_end) for c in chunks), statements, EXCERPT_CHARS)
+    found = []
+    for piece, anchor in zip(pieces, anchors(pieces), strict=True):
+        first, last = piece.first + 1, piece.last + 1
+        holder = max(
+            ((node, q) for node, q in classes if node.lineno <= first and last <= (node.end_lineno or node.lineno)),
+            key=lambda pair: pair[0].lineno,
+            default=None,
+        )
+        qualname = holder[1] if holder else module
+        names = [name for name, line in _assigned(holder[0]) if first <= line <= last] if holder else []
+        found.append(
+            Chunk(
+                type="code",
+                title=gap_title(piece, TITLE_CHARS * 2, f"class {qualname} (lines {first}-{last})"),
+                body=piece.body,
+                anchor=anchor,
+                line_start=first,
+                line_end=last,
+                keywords=keywords_for(module, qualname, *names),
+                meta={"symbol": module, "kind": "module"},
+            )
+        )
+    return found
+
+
+def _assigned(tree: ast.Module | ast.ClassDef) -> list[tuple[str, int]]:
     """The names the module assigns at top level (``DEFAULT_TIMEOUT_CONFIG = …``) and the line
     of each: defined there with no excerpt of their own, they are keywords of the module's
     excerpt that assigns them, as a function's name is of its."""

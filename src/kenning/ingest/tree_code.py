@@ -24,6 +24,7 @@ from .text import parse_text
 from .tree_calls import call_refs
 from .tree_imports import imports_of
 from .tree_names import definition_name, ruby_attributes
+from .uncovered import gap_title, uncovered_pieces
 
 _DEFS = {
     "function_declaration": "function",
@@ -58,6 +59,10 @@ _DEFS = {
     "object_declaration": "class",  # Kotlin's ``object Registry``
     "protocol_declaration": "interface",  # Swift
     "protocol_function_declaration": "method",
+    "init_declaration": "method",  # Swift's ``init(…)``, ``deinit``, ``subscript(…)``: named by their keyword
+    "deinit_declaration": "method",
+    "subscript_declaration": "method",
+    "secondary_constructor": "method",  # Kotlin's ``constructor(…)`` in a class body
     "class_definition": "class",  # Scala
     "object_definition": "class",
     "trait_definition": "interface",
@@ -203,7 +208,28 @@ def parse_code_relations(text: str, path: str) -> tuple[list[Chunk], Relations |
     symbols = tuple(
         Symbol(d.qualname, d.kind, c.line_start, c.line_end) for d, c in zip(defs, chunks[-len(defs) :], strict=True)
     )
+    chunks += _member_chunks(lines, chunks, defs, path, language)
     return chunks, Relations(symbols=symbols, refs=(*imports, *calls), package=package)
+
+
+def _member_chunks(lines: list[str], chunks: list[Chunk], defs: list[_Def], path: str, language: str) -> list[Chunk]:
+    """The lines of a class body in no excerpt of its own (``ingest.uncovered``): a field or a
+    C++ method declared after the first member, Kotlin's ``init`` block. Each excerpt names the
+    file and the innermost definition holding it in its keywords, as the file's own lines are
+    (its symbol is the file's: it defines no symbol of its own)."""
+    pieces = uncovered_pieces(lines, ((c.line_start, c.line_end) for c in chunks), [], EXCERPT_CHARS)
+    if not pieces:
+        return []
+    name = PurePosixPath(path).name
+    meta = {"symbol": name, "kind": "module", "language": language}
+    found = []
+    for piece, anchor in zip(pieces, anchors(pieces), strict=True):
+        first, last = piece.first + 1, piece.last + 1
+        holder = max((d for d in defs if d.start <= first and last <= d.end), key=lambda d: d.start, default=None)
+        keywords = keywords_for(name, holder.qualname) if holder is not None else keywords_for(name)
+        title = gap_title(piece, 200, f"{holder.qualname if holder else name} (lines {first}-{last})")
+        found.append(Chunk("code", title, piece.body, anchor, first, last, keywords, meta))
+    return found
 
 
 # What opens a line holding an annotation or attribute, by language: Java's and TypeScript's ``@``

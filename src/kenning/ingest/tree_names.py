@@ -9,6 +9,14 @@ from typing import Any
 
 from .grammars import node_text
 
+# Definitions their language names by a keyword, not a name of their own: Swift's initialiser,
+# deinitialiser and subscript, Kotlin's secondary constructor (``ImageCache.init``).
+_KEYWORD_NAMED = {
+    "init_declaration": "init",
+    "deinit_declaration": "deinit",
+    "subscript_declaration": "subscript",
+    "secondary_constructor": "constructor",
+}
 # Ruby's attribute methods, by the call that defines them: the reader ``name``, the writer ``name=``.
 _RUBY_ATTRIBUTES = {"attr_reader": ("",), "attr": ("",), "attr_writer": ("=",), "attr_accessor": ("", "=")}
 
@@ -33,6 +41,8 @@ def definition_name(node: Any) -> str | None:
         while target is not None and target.type in ("generic_type", "scoped_type_identifier"):
             target = target.child_by_field_name("type" if target.type == "generic_type" else "name")
         return node_text(target) if target is not None else None
+    if node.type in _KEYWORD_NAMED:
+        return _KEYWORD_NAMED[node.type]
     name = node.child_by_field_name("name")
     if name is not None and name.type == "qualified_identifier":  # C++: ``struct DBImpl::Writer {…}``
         return ".".join(_qualified_parts(name))
