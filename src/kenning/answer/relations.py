@@ -177,8 +177,10 @@ def _unlinked(conn: Connection, relation: Relation, nodes: list[walk.Node]) -> l
 
 
 def _walk(conn: Connection, relation: Relation, starts: list[walk.Node], question: str) -> list[walk.Hit]:
-    ids = {n.id for n in starts}
     from_file = any(n.kind == "file" for n in starts)
+    if relation.name in ("callers", "callees", "dependencies"):  # a class stands for its members
+        starts = walk.with_members(conn, starts)
+    ids = {n.id for n in starts}
     match relation.name:
         case "callers" | "callees":
             forward = relation.name == "callees"

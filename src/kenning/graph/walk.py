@@ -38,6 +38,7 @@ __all__ = [
     "tests_of",
     "touches",
     "walk",
+    "with_members",
 ]
 
 EDGE_TYPES = (
@@ -228,9 +229,34 @@ def neighbours(
     return walk(conn, starts, hops=hops, allow=allow, keep=keep, limit=limit)
 
 
+def with_members(conn: Connection, starts: list[Node]) -> list[Node]:
+    """``starts`` and the symbols a start symbol holds, in the order its file defines them: a
+    class stands for its methods (and its nested classes' members), as a file stands for its
+    symbols, so that what depends on a class, what it calls and its tests are those of its
+    members (``SongRepository``: the callers of ``SongRepository.getById`` …). Found through the
+    ``defines`` edges of the file that defines the start (each engine reads edges alike)."""
+    found = list(starts)
+    seen = {n.id for n in starts}
+    for node in starts:
+        if node.kind != "symbol":
+            continue
+        prefix = node.qualname + "."
+        files = [s.edge.src for s in edges_of(conn, node) if s.edge.type == "defines" and not s.forward]
+        for file in files:
+            for step in edges_of(conn, file):
+                member = step.edge.dst
+                if step.edge.type == "defines" and step.forward and member.id not in seen:
+                    if member.qualname.startswith(prefix):
+                        seen.add(member.id)
+                        found.append(member)
+    return found
+
+
 def impact(conn: Connection, starts: list[Node], *, hops: int = 3, limit: int = 200) -> list[Hit]:
     """What depends on the start nodes: callers, importers, dependent tasks, tests, linking docs.
-    A file stands for its symbols (``defines`` is walked from it, and not reported)."""
+    A file stands for its symbols (``defines`` is walked from it, and not reported), a class for
+    its members (``with_members``)."""
+    starts = with_members(conn, starts)
     start_ids = {n.id for n in starts}
 
     def allow(at: Node, step: Step) -> bool:
@@ -247,7 +273,8 @@ def impact(conn: Connection, starts: list[Node], *, hops: int = 3, limit: int = 
 
 def tests_of(conn: Connection, starts: list[Node], *, hops: int = 2, limit: int = 200) -> list[Hit]:
     """The tests of the start nodes: the test functions and files that call or import them
-    (``tested_by``). A file stands for the symbols it defines."""
+    (``tested_by``). A file stands for the symbols it defines, a class for its members."""
+    starts = with_members(conn, starts)
     start_ids = {n.id for n in starts}
 
     def allow(at: Node, step: Step) -> bool:
