@@ -243,12 +243,11 @@ def with_members(conn: Connection, starts: list[Node]) -> list[Node]:
         prefix = node.qualname + "."
         files = [s.edge.src for s in edges_of(conn, node) if s.edge.type == "defines" and not s.forward]
         for file in files:
-            for step in edges_of(conn, file):
-                member = step.edge.dst
-                if step.edge.type == "defines" and step.forward and member.id not in seen:
-                    if member.qualname.startswith(prefix):
-                        seen.add(member.id)
-                        found.append(member)
+            defined = [s.edge.dst for s in edges_of(conn, file) if s.edge.type == "defines" and s.forward]
+            for member in defined:
+                if member.id not in seen and member.qualname.startswith(prefix):
+                    seen.add(member.id)
+                    found.append(member)
     return found
 
 
