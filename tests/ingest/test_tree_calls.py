@@ -443,3 +443,38 @@ def test_a_call_on_a_typed_field_of_the_own_object_is_a_call_on_that_type(path):
     text, expected = FIELDS[path]
     _, rel = parse_code_relations(text, path)
     assert {(r.target, r.hint) for r in rel.refs if r.type == "calls" and r.qualified} == expected
+
+
+# A type that may be null types its name as the type itself does (PHP's ``?Store`` and ``Store|null``,
+# C#'s and Kotlin's ``Store?``, Swift's ``Store?``), and a call on it asserted not null (``d!.Three()``,
+# ``d!!.three()``) is one on it; a union of two classes types nothing.
+NULLABLE = {
+    "app/A.php": (
+        "<?php\nclass A {\n  private ?Store $a;\n  public function __construct(private ?Repo $c) {}\n"
+        "  public function f(?Store $d, Store|null $e, Store|Cache $g) {\n"
+        "    $this->a->one(); $this->c->two(); $d->three(); $e->four(); $g->five();\n  }\n}\n",
+        {("one", "self:.Store"), ("two", "self:.Repo"), ("three", "self:.Store"), ("four", "self:.Store")}
+        | {("five", None)},
+    ),
+    "src/A.cs": (
+        "class A {\n  private Store? _a;\n  public Repo? Repo { get; }\n  void F(Store? d) {\n"
+        "    Store? e = null;\n    _a.One(); Repo.Two(); d!.Three(); e?.Four();\n  }\n}\n",
+        {("One", "self:.Store"), ("Two", "self:.Repo"), ("Three", "self:.Store"), ("Four", "self:.Store")},
+    ),
+    "app/A.kt": (
+        "class A(private val s: Store?) {\n  val c: Cache? = null\n  fun f(d: Store?) {\n"
+        "    s?.one(); c?.two(); d!!.three()\n  }\n}\n",
+        {("one", "self:.Store"), ("two", "self:.Cache"), ("three", "self:.Store")},
+    ),
+    "Sources/A.swift": (
+        "class A {\n  let api: ShopAPI?\n  func f(d: Store?) {\n    api?.one(); d!.three()\n  }\n}\n",
+        {("one", "self:.ShopAPI"), ("three", "self:.Store")},
+    ),
+}
+
+
+@pytest.mark.parametrize("path", sorted(NULLABLE))
+def test_a_nullable_type_types_the_name_as_its_type_does(path):
+    text, expected = NULLABLE[path]
+    _, rel = parse_code_relations(text, path)
+    assert {(r.target, r.hint) for r in rel.refs if r.type == "calls" and r.qualified} == expected

@@ -83,7 +83,9 @@ _BY_SUFFIX = {
 # {``) is no excerpt; a C# or PHP attribute line (``[Fact]``, ``#[Route]``) titles no definition.
 # 11: a class body's lines in no excerpt (a field declared after a method, a C++ header's method
 # declarations, Kotlin's ``init`` block) are excerpts of their own (``uncovered``); Swift's ``init``,
-# ``deinit`` and ``subscript`` and Kotlin's secondary ``constructor`` are symbols.
+# ``deinit`` and ``subscript`` and Kotlin's secondary ``constructor`` are symbols; a nullable type
+# types a name as its type does (PHP's ``?Store`` and ``Store|null``, C#'s, Kotlin's and Swift's
+# ``Store?``), and a call on a value asserted not null (``d!.Save()``, ``d!!.save()``) is one on it.
 _TREE_SITTER = "code/11"
 _BY_SUFFIX.update(
     {

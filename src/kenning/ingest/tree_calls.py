@@ -125,7 +125,7 @@ def call_refs(
         if not qualified and (name in outside or name in builtin):
             continue  # a name imported from outside the project, or the language's own
         receivers = captures.get("recv") or captures.get("path")
-        receiver = receivers[0] if receivers else None
+        receiver = _asserted(receivers[0]) if receivers else None
         spelled = node_text(receiver) if receiver is not None else ""
         line = node.start_point[0] + 1
         at = _scope(scopes, starts, node.start_byte)
@@ -190,6 +190,18 @@ def call_refs(
     if language == "cpp":
         refs += _field_refs(fields)
     return refs
+
+
+# A value asserted not null (C#'s ``d!``, Kotlin's ``d!!``, Swift's ``d!``): a call on it is one on
+# the value (``d!.Save()``).
+_ASSERTIONS = frozenset({"postfix_unary_expression", "unary_expression", "postfix_expression"})
+
+
+def _asserted(receiver: Any) -> Any:
+    """The receiver a not-null assertion wraps, else the receiver itself."""
+    if receiver.type in _ASSERTIONS and node_text(receiver).endswith("!") and receiver.named_child_count:
+        return receiver.named_children[0]
+    return receiver
 
 
 def _field_refs(fields: dict[tuple[str, str], str]) -> list[Ref]:

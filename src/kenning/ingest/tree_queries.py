@@ -134,6 +134,15 @@ def _cpp_type(capture: str) -> str:
 
 
 _CPP_TYPE = _cpp_type("bound")
+
+
+def _php_type(capture: str) -> str:
+    """A PHP type by its class's name (``@<capture>_type``): ``Store``, ``?Store``, ``Store|null``
+    (a union of two classes gives two types, and the name none: ``_one_type``)."""
+    named = f"(named_type (name) @{capture}_type)"
+    return f"[{named} (optional_type {named}) (union_type {named})]"
+
+
 TYPED = {
     "javascript": _JS_TYPED,
     "typescript": _JS_TYPED + _TS_TYPED,
@@ -163,23 +172,29 @@ TYPED = {
     "ruby": """
 (assignment left: (identifier) @bound right: (call receiver: (constant) @bound_type method: (identifier) @bound_new))
 """,
-    "php": """
-(simple_parameter type: (named_type (name) @bound_type) name: (variable_name) @bound)
+    "php": f"""
+(simple_parameter type: {_php_type("bound")} name: (variable_name) @bound)
 (assignment_expression left: (variable_name) @bound right: (object_creation_expression (name) @bound_type))
 """,
     "csharp": """
-(parameter type: (identifier) @bound_type name: (identifier) @bound)
-(variable_declaration type: (identifier) @bound_type (variable_declarator name: (identifier) @bound))
+(parameter type: [(identifier) @bound_type (nullable_type type: (identifier) @bound_type)] name: (identifier) @bound)
+(variable_declaration
+  type: [(identifier) @bound_type (nullable_type type: (identifier) @bound_type)]
+  (variable_declarator name: (identifier) @bound))
 (variable_declarator name: (identifier) @bound (object_creation_expression type: (identifier) @bound_type))
 """,
     "kotlin": """
-(parameter (identifier) @bound (user_type (identifier) @bound_type))
-(property_declaration (variable_declaration (identifier) @bound (user_type (identifier) @bound_type)))
+(parameter (identifier) @bound
+  [(user_type (identifier) @bound_type) (nullable_type (user_type (identifier) @bound_type))])
+(property_declaration (variable_declaration (identifier) @bound
+  [(user_type (identifier) @bound_type) (nullable_type (user_type (identifier) @bound_type))]))
 """,
     "swift": """
-(parameter (simple_identifier) @bound . (user_type (type_identifier) @bound_type))
+(parameter (simple_identifier) @bound
+  . [(user_type (type_identifier) @bound_type) (optional_type wrapped: (user_type (type_identifier) @bound_type))])
 (property_declaration name: (pattern bound_identifier: (simple_identifier) @bound)
-  (type_annotation (user_type (type_identifier) @bound_type)))
+  (type_annotation [(user_type (type_identifier) @bound_type)
+                    (optional_type wrapped: (user_type (type_identifier) @bound_type))]))
 """,
     "scala": """
 (parameter name: (identifier) @bound type: (type_identifier) @bound_type)
@@ -228,19 +243,22 @@ FIELDS = {
   type: [(type_identifier) @field_type (reference_type type: (type_identifier) @field_type)])
 """,
     # PHP: ``private Repo $repo;`` and a constructor's promoted ``private Repo $repo`` (``$this->repo``)
-    "php": """
-(property_declaration type: (named_type (name) @field_type) (property_element name: (variable_name (name) @field)))
-(property_promotion_parameter type: (named_type (name) @field_type) name: (variable_name (name) @field))
+    "php": f"""
+(property_declaration type: {_php_type("field")} (property_element name: (variable_name (name) @field)))
+(property_promotion_parameter type: {_php_type("field")} name: (variable_name (name) @field))
 """,
     # Kotlin: a constructor's ``private val repo: Repo`` and a property ``val cache: Cache = …``
     "kotlin": """
-(class_parameter (identifier) @field (user_type (identifier) @field_type))
-(property_declaration (variable_declaration (identifier) @field (user_type (identifier) @field_type)))
+(class_parameter (identifier) @field
+  [(user_type (identifier) @field_type) (nullable_type (user_type (identifier) @field_type))])
+(property_declaration (variable_declaration (identifier) @field
+  [(user_type (identifier) @field_type) (nullable_type (user_type (identifier) @field_type))]))
 """,
     # Swift: ``private let api: ShopAPI``
     "swift": """
 (property_declaration name: (pattern bound_identifier: (simple_identifier) @field)
-  (type_annotation (user_type (type_identifier) @field_type)))
+  (type_annotation [(user_type (type_identifier) @field_type)
+                    (optional_type wrapped: (user_type (type_identifier) @field_type))]))
 """,
     # Scala: a class parameter ``api: ShopApi`` and ``private val cache: Cache``
     "scala": """
@@ -250,8 +268,11 @@ FIELDS = {
     # C#: ``private readonly IRepo _repo;`` and a property ``public IRepo Repo { get; }``
     "csharp": """
 (field_declaration
-  (variable_declaration type: (identifier) @field_type (variable_declarator name: (identifier) @field)))
-(property_declaration type: (identifier) @field_type name: (identifier) @field)
+  (variable_declaration
+    type: [(identifier) @field_type (nullable_type type: (identifier) @field_type)]
+    (variable_declarator name: (identifier) @field)))
+(property_declaration
+  type: [(identifier) @field_type (nullable_type type: (identifier) @field_type)] name: (identifier) @field)
 """,
     # C++: ``TableCache* table_cache_;``, ``Options options_;``, ``port::Mutex mu_;`` (``@field_package``)
     "cpp": f"""
