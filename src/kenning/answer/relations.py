@@ -23,7 +23,7 @@ from datetime import datetime
 from kenning.answer.graph import GraphOptions, compose
 from kenning.answer.naming import Start, lexical, named, typed_names
 from kenning.answer.why import with_rationale
-from kenning.graph import resolve, walk
+from kenning.graph import bases, resolve, walk
 from kenning.ingest.relations import FIELD_HINT, SELF_HINT
 from kenning.ingest.test_files import is_test_path
 from kenning.project import Project
@@ -132,11 +132,14 @@ def relation_answer(
     if not starts:
         return None
     nodes = [s.node for s in starts]
-    hits = _walk(conn, relation, nodes, question)
+    declared = _implemented(conn, relation, nodes)
+    hits = _walk(conn, relation, nodes + declared, question)
     blind = _unlinked(conn, relation, nodes)
-    answer = _answer(
-        conn, project, question, relation, starts, hits, options, now=now, notes=blind + _no_decision(relation, starts)
-    )
+    notes = blind + _no_decision(relation, starts)
+    if declared:
+        shown = ", ".join(n.qualname for n in declared[:5])
+        notes.append(f"calls written on what it implements or overrides count too: {shown}")
+    answer = _answer(conn, project, question, relation, starts, hits, options, now=now, notes=notes)
     return Walked(answer, guessed=not all(s.typed for s in starts), blind=bool(blind))
 
 
@@ -174,6 +177,15 @@ def _unlinked(conn: Connection, relation: Relation, nodes: list[walk.Node]) -> l
                 f"methods share, are not linked: {names}"
             )
     return notes
+
+
+def _implemented(conn: Connection, relation: Relation, nodes: list[walk.Node]) -> list[walk.Node]:
+    """For callers, dependents and tests: the methods the start methods (a start class's members
+    included) implement or override in its bases (``bases.declarations``), whose callers call
+    them through the base: ``_identityService.AuthorizeAsync()`` on ``IIdentityService``."""
+    if relation.name not in ("callers", "dependents", "tests"):
+        return []
+    return bases.declarations(conn, walk.with_members(conn, nodes))
 
 
 def _walk(conn: Connection, relation: Relation, starts: list[walk.Node], question: str) -> list[walk.Hit]:

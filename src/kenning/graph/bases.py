@@ -10,6 +10,7 @@ from kenning.graph.narrow import module_of
 from kenning.ingest.relations import BASES, SELF_HINT
 from kenning.store import graph as graph_store
 from kenning.store.db import Connection
+from kenning.store.graph import Node
 
 MAX_DEPTH = 4  # imported classes followed through at most this many files
 
@@ -81,3 +82,29 @@ def module_hints(conn: Connection, type_: str, name: str) -> list[tuple[str, lis
         for row in graph_store.ref_rows(conn, ids, sources=False)
         if row.type == type_ and row.hint
     ]
+
+
+def declarations(conn: Connection, nodes: list[Node]) -> list[Node]:
+    """The methods the method nodes among ``nodes`` implement or override: a method of the same
+    name in a base of their class, its bases' bases followed (``Bases``), nearest first — so that
+    a call written on the interface (``_identityService.AuthorizeAsync()`` on ``IIdentityService``)
+    counts among the callers of the class's method that implements it. None for a node that is no
+    method of a class with bases."""
+    found: list[Node] = []
+    seen = {n.id for n in nodes}
+    bases = Bases(conn)
+    for node in nodes:
+        cls, _, method = node.qualname.rpartition(".")
+        if node.kind != "symbol" or not cls or not node.path:
+            continue
+        module = module_of(node.path)
+        short = cls.rpartition(".")[2]
+        own = [entries for at, entries in module_hints(conn, BASES, short) if at == module and len(entries) > 1]
+        if len(own) != 1:
+            continue  # no base its file names, or two classes of that name in one module
+        for base in bases.expanded(SELF_HINT + " ".join(own[0]), module)[1:]:
+            for declared in graph_store.nodes_by(conn, "qualname", f"{base}.{method}", limit=4):
+                if declared.id not in seen:
+                    seen.add(declared.id)
+                    found.append(declared)
+    return found
