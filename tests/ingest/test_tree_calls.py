@@ -478,3 +478,25 @@ def test_a_nullable_type_types_the_name_as_its_type_does(path):
     text, expected = NULLABLE[path]
     _, rel = parse_code_relations(text, path)
     assert {(r.target, r.hint) for r in rel.refs if r.type == "calls" and r.qualified} == expected
+
+
+# A call on an object created where it is called is a call on its class (``(new Streamer())->stream()``
+# in koel's controllers); a lowercase function's result (Kotlin's ``helper().run()``) types nothing.
+CREATED = {
+    "app/a.php": ("<?php\nfunction f() { (new Streamer(1))->stream(); }\n", ("stream", "self:.Streamer")),
+    "src/A.cs": ("class A { void F() { new Store().Persist(); } }", ("Persist", "self:.Store")),
+    "src/A.java": ("class A { void f() { new Store().persist(); } }", ("persist", "self:.Store")),
+    "src/a.ts": ("function f() { new Store().persist(); }", ("persist", "self:.Store")),
+    "app/A.kt": ("fun f() { Store().persist(); helper().run() }", ("persist", "self:.Store")),
+    "Sources/A.swift": ("func f() { Store().persist() }", ("persist", "self:.Store")),
+    "src/A.scala": ("object A { def f() = new Store().persist() }", ("persist", "self:.Store")),
+}
+
+
+@pytest.mark.parametrize("path", sorted(CREATED))
+def test_a_call_on_an_object_created_in_place_is_a_call_on_its_class(path):
+    text, expected = CREATED[path]
+    _, rel = parse_code_relations(text, path)
+    qualified = {(r.target, r.hint) for r in rel.refs if r.type == "calls" and r.qualified}
+    assert expected in qualified
+    assert all(hint is None for target, hint in qualified if target == "run")  # ``helper().run()``

@@ -85,7 +85,8 @@ _BY_SUFFIX = {
 # declarations, Kotlin's ``init`` block) are excerpts of their own (``uncovered``); Swift's ``init``,
 # ``deinit`` and ``subscript`` and Kotlin's secondary ``constructor`` are symbols; a nullable type
 # types a name as its type does (PHP's ``?Store`` and ``Store|null``, C#'s, Kotlin's and Swift's
-# ``Store?``), and a call on a value asserted not null (``d!.Save()``, ``d!!.save()``) is one on it.
+# ``Store?``), and a call on a value asserted not null (``d!.Save()``, ``d!!.save()``) is one on it; a
+# call on an object created in place (``(new Streamer())->stream()``, ``Store().persist()``) one on its class.
 _TREE_SITTER = "code/11"
 _BY_SUFFIX.update(
     {

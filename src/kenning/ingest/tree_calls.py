@@ -140,8 +140,8 @@ def call_refs(
         # each hint below names a type: that type's method, else an attribute call
         if receiver is None:  # in Java, Ruby and C++ a method's bare call may be one on its own object
             # ``new K()`` (``CREATION``): the class's constructor, no call on the object
-            created = node.parent is not None and node.parent.type in CREATION
-            if owner in types and language in IMPLICIT_SELF and not created:
+            creation = node.parent is not None and node.parent.type in CREATION
+            if owner in types and language in IMPLICIT_SELF and not creation:
                 hint = _class_hint(owner, bases)
         elif receiver.type in SELF or spelled == self_var or spelled in OWN_CLASS and receiver.type == "relative_scope":
             hint = _class_hint(owner, bases) if owner else None
@@ -151,6 +151,8 @@ def call_refs(
             hint = SELF_HINT + " ".join(f".{base}" for base in bases[owner][1])  # the bases' alone
         elif receiver.type == "relative_scope":
             continue  # PHP's ``parent::save()`` in a class whose bases the file does not name
+        elif (made := _created_type(receiver, language)) is not None:  # ``(new Streamer())->stream()``
+            hint = _class_hint(made, bases)
         elif receiver.type in NAMES and (at, spelled) in typed:
             package, _, type_ = typed[at, spelled].rpartition(".")
             if package in outside or language == "cpp" and package in STANDARD_NAMESPACES:
@@ -202,6 +204,28 @@ def _asserted(receiver: Any) -> Any:
     if receiver.type in _ASSERTIONS and node_text(receiver).endswith("!") and receiver.named_child_count:
         return receiver.named_children[0]
     return receiver
+
+
+# An object created where it is called: ``new Store()`` (its type, the first name it holds), and
+# Kotlin's and Swift's ``Store()``, a capitalised name called (``CAPITALISED_TYPES``).
+_CREATIONS = frozenset({"object_creation_expression", "new_expression", "instance_expression"})
+_TYPE_NAMES = frozenset({"name", "identifier", "type_identifier", "simple_identifier"})
+
+
+def _created_type(receiver: Any, language: str) -> str | None:
+    """The class of the object a call's receiver creates (``(new Streamer($x))->stream()``,
+    ``new Store().Persist()``, ``Store().persist()``), else None."""
+    while receiver.type == "parenthesized_expression" and receiver.named_child_count == 1:
+        receiver = receiver.named_children[0]
+    if receiver.type == "call_expression" and language in ("kotlin", "swift"):
+        called = receiver.named_children[0] if receiver.named_child_count else None
+        if called is not None and called.type in _TYPE_NAMES and node_text(called)[:1].isupper():
+            return node_text(called)
+        return None
+    if receiver.type not in _CREATIONS:
+        return None
+    named = next((child for child in receiver.named_children if child.type in _TYPE_NAMES), None)
+    return node_text(named) if named is not None else None
 
 
 def _field_refs(fields: dict[tuple[str, str], str]) -> list[Ref]:
