@@ -18,7 +18,7 @@ _MODEL_CALLS = {
     ("save", "Model.save", "self:.Base", True, "extracted"),
     ("put", "Model.save", "Store", True, "extracted"),
     ("Row", "Model.save", "self:.Model Base", False, "extracted"),
-    ("fill", "Model.save", None, True, "extracted"),
+    ("fill", "Model.save", "self:.Row", True, "extracted"),  # ``val row = Row()``: a local typed by its constructor
 }
 # path -> (source, {(target, scope, hint, qualified, link)})
 SAMPLES = {

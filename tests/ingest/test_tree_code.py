@@ -69,15 +69,15 @@ SAMPLES = {
         | {("top", 19), ("List.second", 21)},  # an extension function: a method of the type it extends
         set(),
     ),
-    # Swift: a struct, an enum and an extension are classes (the extension named as its type), a
-    # protocol an interface
+    # Swift: a struct and an enum are classes, a protocol an interface; an extension's methods are
+    # its type's, the extension no symbol of its own (the type is declared once, here or in a framework)
     "Sources/Shop/ProfileStore.swift": (
         "import Foundation\n\nfinal class ProfileStore: Loading {\n    func load(id: String) -> Profile {\n"
         "        return Profile()\n    }\n}\n\nstruct Profile {}\n"
         "protocol Loading {\n    func load(id: String) -> Profile\n}\n"
         "extension ProfileStore {\n    func reset() {}\n}\nfunc helper() {}\n",
         {("ProfileStore", 3), ("ProfileStore.load", 4), ("Profile", 9), ("Loading", 10), ("Loading.load", 11)}
-        | {("ProfileStore", 13), ("ProfileStore.reset", 14), ("helper", 16)},
+        | {("ProfileStore.reset", 14), ("helper", 16)},
         set(),
     ),
     # Scala: an object is a class, a trait an interface

@@ -86,7 +86,9 @@ _BY_SUFFIX = {
 # ``deinit`` and ``subscript`` and Kotlin's secondary ``constructor`` are symbols; a nullable type
 # types a name as its type does (PHP's ``?Store`` and ``Store|null``, C#'s, Kotlin's and Swift's
 # ``Store?``), and a call on a value asserted not null (``d!.Save()``, ``d!!.save()``) is one on it; a
-# call on an object created in place (``(new Streamer())->stream()``, ``Store().persist()``) one on its class.
+# call on an object created in place (``(new Streamer())->stream()``, ``Store().persist()``) one on its class;
+# a Kotlin or Swift name bound to a constructor's result (``let c = Store()``) typed by it; a Swift
+# ``extension`` no symbol of its own (its methods its type's).
 _TREE_SITTER = "code/11"
 _BY_SUFFIX.update(
     {

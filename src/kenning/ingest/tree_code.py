@@ -68,7 +68,11 @@ _DEFS = {
     "trait_definition": "interface",
 }
 # The kinds of definition whose methods are called on an object of theirs (``tree_calls``).
-_TYPES = frozenset({"class", "struct", "interface", "module"})
+_TYPES = frozenset({"class", "struct", "interface", "module", "extension"})
+# A Swift ``extension`` of a type names no symbol: the type is declared elsewhere (in the project,
+# whose declaration is its one node, or in a framework: ``extension Text`` made ``Text("…")`` a call
+# of the project's), its methods and its excerpt stay.
+_NO_SYMBOL = frozenset({"extension"})
 _CONTAINERS = {
     "class_declaration",
     "abstract_class_declaration",
@@ -206,7 +210,9 @@ def parse_code_relations(text: str, path: str) -> tuple[list[Chunk], Relations |
             )
         )
     symbols = tuple(
-        Symbol(d.qualname, d.kind, c.line_start, c.line_end) for d, c in zip(defs, chunks[-len(defs) :], strict=True)
+        Symbol(d.qualname, d.kind, c.line_start, c.line_end)
+        for d, c in zip(defs, chunks[-len(defs) :], strict=True)
+        if d.kind not in _NO_SYMBOL
     )
     chunks += _member_chunks(lines, chunks, defs, path, language)
     return chunks, Relations(symbols=symbols, refs=(*imports, *calls), package=package)
@@ -285,6 +291,8 @@ def _visit(
             if not name:
                 continue
             kind = _DEFS[kind_name]
+            if kind_name == "class_declaration" and child.children and child.children[0].type == "extension":
+                kind = "extension"  # Swift's ``extension Text { … }``: its methods are Text's, no class of its own
             out_of_line = kind_name == "function_definition" and "." in name  # ``DBImpl::Write``
             # ``fun Type.describe()``: a Kotlin extension function, a method of the type it extends
             extension = kind_name == "function_declaration" and "." in name

@@ -188,6 +188,8 @@ TYPED = {
   [(user_type (identifier) @bound_type) (nullable_type (user_type (identifier) @bound_type))])
 (property_declaration (variable_declaration (identifier) @bound
   [(user_type (identifier) @bound_type) (nullable_type (user_type (identifier) @bound_type))]))
+(property_declaration (variable_declaration (identifier) @bound)
+  (call_expression . (identifier) @bound_type (#match? @bound_type "^[A-Z]")))
 """,
     "swift": """
 (parameter (simple_identifier) @bound
@@ -195,6 +197,8 @@ TYPED = {
 (property_declaration name: (pattern bound_identifier: (simple_identifier) @bound)
   (type_annotation [(user_type (type_identifier) @bound_type)
                     (optional_type wrapped: (user_type (type_identifier) @bound_type))]))
+(property_declaration name: (pattern bound_identifier: (simple_identifier) @bound)
+  value: (call_expression . (simple_identifier) @bound_type (#match? @bound_type "^[A-Z]")))
 """,
     "scala": """
 (parameter name: (identifier) @bound type: (type_identifier) @bound_type)
@@ -253,12 +257,16 @@ FIELDS = {
   [(user_type (identifier) @field_type) (nullable_type (user_type (identifier) @field_type))])
 (property_declaration (variable_declaration (identifier) @field
   [(user_type (identifier) @field_type) (nullable_type (user_type (identifier) @field_type))]))
+(property_declaration (variable_declaration (identifier) @field)
+  (call_expression . (identifier) @field_type (#match? @field_type "^[A-Z]")))
 """,
     # Swift: ``private let api: ShopAPI``
     "swift": """
 (property_declaration name: (pattern bound_identifier: (simple_identifier) @field)
   (type_annotation [(user_type (type_identifier) @field_type)
                     (optional_type wrapped: (user_type (type_identifier) @field_type))]))
+(property_declaration name: (pattern bound_identifier: (simple_identifier) @field)
+  value: (call_expression . (simple_identifier) @field_type (#match? @field_type "^[A-Z]")))
 """,
     # Scala: a class parameter ``api: ShopApi`` and ``private val cache: Cache``
     "scala": """
