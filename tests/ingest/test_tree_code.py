@@ -150,6 +150,19 @@ def test_a_definition_is_titled_by_its_signature_not_its_annotations():
     assert next(c for c in chunks if c.meta["symbol"] == "A.t").title == "@Test public void t() {}"
 
 
+def test_an_annotation_line_that_goes_on_with_the_definition_titles_it():
+    """Swift's ``@Observable public class CurrentAccount {`` was skipped as an annotation line, the
+    class titled by its first property (IceCubesApp: 30 of 827 classes); an annotation that merely
+    names the class in its arguments still titles nothing."""
+    source = (
+        "@MainActor\n@Observable public class CurrentAccount {\n    private static var cache = [String: Int]()\n}\n"
+    )
+    chunks, _ = parse_code_relations(source, "Sources/Env/CurrentAccount.swift")
+    assert chunks[0].title == "@Observable public class CurrentAccount {"
+    chunks, _ = parse_code_relations("@JsonAdapter(Foo.FooAdapter.class)\nclass Foo {\n  int x;\n}\n", "src/Foo.java")
+    assert chunks[0].title == "class Foo {"
+
+
 def _test_file(count: int) -> str:
     tests = "".join(
         f"test('request number {i} is sent', async t => {{\n"

@@ -9,6 +9,7 @@ functions stay inside their parent; classes, modules, namespaces and impl blocks
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, replace
 from functools import cache
 from pathlib import PurePosixPath
@@ -196,7 +197,8 @@ def parse_code_relations(text: str, path: str) -> tuple[list[Chunk], Relations |
         # with a location of its own
         anchor = f":{first}-{end}#{d.qualname}" if (first, end) in ranges else f":{first}-{end}"
         ranges.add((first, end))
-        title = " ".join(lines[_signature_line(lines, d.start, end, marks) - 1].split())[:200] or d.qualname
+        signature = _signature_line(lines, d.start, end, marks, d.qualname.rpartition(".")[2])
+        title = " ".join(lines[signature - 1].split())[:200] or d.qualname
         chunks.append(
             Chunk(
                 type="code",
@@ -238,18 +240,24 @@ def _member_chunks(lines: list[str], chunks: list[Chunk], defs: list[_Def], path
     return found
 
 
+# The annotations that open a line (``@MainActor @Observable``, ``@RunWith(AndroidJUnit4::class)``).
+_ANNOTATIONS = re.compile(r"^\s*(?:@[\w.]+(?:\([^()]*\))?\s*)+")
 # What opens a line holding an annotation or attribute, by language: Java's and TypeScript's ``@``
 # unless said otherwise.
 _ATTRIBUTE_MARKS = {"csharp": ("[",), "php": ("#[",)}
 
 
-def _signature_line(lines: list[str], start: int, end: int, marks: tuple[str, ...] = ("@",)) -> int:
+def _signature_line(lines: list[str], start: int, end: int, marks: tuple[str, ...] = ("@",), name: str = "") -> int:
     """The first line of a definition that is no annotation or decorator (Java's ``@Override``,
     ``@Test``, TypeScript's ``@Component({…})``, C#'s ``[Fact]``, PHP's ``#[Route('/')]`` on lines
-    of their own; ``marks``: what opens such a line): what titles it."""
+    of their own; ``marks``: what opens such a line): what titles it. A line that opens with an
+    annotation and goes on with the definition's ``name`` is its signature (Swift's ``@Observable
+    public class CurrentAccount {``, Kotlin's ``@Test fun loads()``)."""
     line, depth = start, 0
     while line < end and (depth > 0 or lines[line - 1].lstrip().startswith(marks)):
         text = lines[line - 1]
+        if depth == 0 and name and re.search(rf"\b{re.escape(name)}\b", _ANNOTATIONS.sub("", text, count=1)):
+            break
         # an annotation's arguments over several lines
         depth += text.count("(") + text.count("[") - text.count(")") - text.count("]")
         line += 1
