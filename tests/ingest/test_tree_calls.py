@@ -500,3 +500,21 @@ def test_a_call_on_an_object_created_in_place_is_a_call_on_its_class(path):
     qualified = {(r.target, r.hint) for r in rel.refs if r.type == "calls" and r.qualified}
     assert expected in qualified
     assert all(hint is None for target, hint in qualified if target == "run")  # ``helper().run()``
+
+
+def test_a_callable_reference_calls_the_method_it_hands_over():
+    """Compose wires a screen's actions as ``onChange = viewModel::updateDarkThemeConfig``: "who calls
+    updateDarkThemeConfig" had no answer (nowinandroid). Kotlin's ``x::m`` and ``::f``, Java's
+    ``this::save`` and ``Foo::bar`` are calls of what they name; ``Foo::class`` is none."""
+    kotlin = (
+        "class SettingsViewModel { fun updateDark() {} }\nfun top() {}\n"
+        "fun Dialog(viewModel: SettingsViewModel) {\n"
+        "    Panel(onChange = viewModel::updateDark, x = ::top, z = Foo::class)\n}\n"
+    )
+    _, rel = parse_code_relations(kotlin, "app/Dialog.kt")
+    calls = {(r.target, r.hint) for r in rel.refs if r.type == "calls"}
+    assert {("updateDark", "self:.SettingsViewModel"), ("top", None)} <= calls
+    assert not any(target == "class" for target, _ in calls)
+    java = "class A { void save() {} void f() { list.forEach(this::save); x.map(Foo::bar); } }"
+    _, rel = parse_code_relations(java, "src/A.java")
+    assert {("save", "self:.A"), ("bar", "Foo")} <= {(r.target, r.hint) for r in rel.refs if r.type == "calls"}

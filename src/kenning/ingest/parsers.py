@@ -88,7 +88,8 @@ _BY_SUFFIX = {
 # ``Store?``), and a call on a value asserted not null (``d!.Save()``, ``d!!.save()``) is one on it; a
 # call on an object created in place (``(new Streamer())->stream()``, ``Store().persist()``) one on its class;
 # a Kotlin or Swift name bound to a constructor's result (``let c = Store()``) typed by it; a Swift
-# ``extension`` no symbol of its own (its methods its type's).
+# ``extension`` no symbol of its own (its methods its type's); a Kotlin or Java method reference
+# (``viewModel::update``, ``this::save``) a call.
 _TREE_SITTER = "code/11"
 _BY_SUFFIX.update(
     {

@@ -31,10 +31,12 @@ CALLS = {
 (call_expression function: (field_expression value: (_) @recv field: (field_identifier) @method))
 (call_expression function: (scoped_identifier path: (_) @path name: (identifier) @method))
 """,
+    # Java: also a method reference (``this::save``, ``Foo::bar``), which hands the method to its caller
     "java": """
 (method_invocation !object name: (identifier) @call)
 (method_invocation object: (_) @recv name: (identifier) @method)
 (object_creation_expression type: (type_identifier) @call)
+(method_reference . (_) @recv . (identifier) @method)
 """,
     "c": _C,
     "cpp": _C
@@ -60,10 +62,13 @@ CALLS = {
 (invocation_expression
   function: (conditional_access_expression condition: (_) @recv (member_binding_expression name: (identifier) @method)))
 """,
-    # Kotlin: ``f()``, ``Store()`` (a constructor is called as a function), ``x.m()`` (``this.``, ``super.``)
+    # Kotlin: ``f()``, ``Store()`` (a constructor is called as a function), ``x.m()`` (``this.``, ``super.``),
+    # and a callable reference, ``viewModel::update`` and ``::top`` (Compose wires its actions so), not ``Foo::class``
     "kotlin": """
 (call_expression . (identifier) @call)
 (call_expression . (navigation_expression (_) @recv (identifier) @method .))
+(navigation_expression (_) @recv "::" (identifier) @method (#not-eq? @method "class"))
+(callable_reference . (identifier) @call)
 """,
     # Swift: ``f()``, ``Store()``, ``x.m()`` (``self.``, ``super.``, ``x?.m()``)
     "swift": """
