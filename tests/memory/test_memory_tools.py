@@ -396,3 +396,28 @@ def test_memory_index_keeps_room_for_other_files_where_memory_search_keeps_the_e
     assert indexed[:2] == ["NOTES.md"] * 2 and "src/utils.py" in indexed
     terms = " OR ".join(f'"{word}"' for word in QUESTION.split() if word != "from")
     assert files(call(server, "memory_search", query=terms, limit=5)) == ["NOTES.md"] * 5
+
+
+def test_an_empty_memory_search_in_words_says_how_to_ask_in_words(make_project):
+    """An agent passed memory_search the question it had given memory_index and got ``no_match``
+    with no clue: its words are FTS5 terms, each of which must match (IceCubesApp walk)."""
+    project, clock, server = setup(make_project)
+    body = text(call(server, "memory_search", query="how does the store keep readers from blocking"))
+    assert "no results" in body and "memory_index or memory_ask" in body
+    assert "memory_index or memory_ask" not in text(call(server, "memory_search", query="nothing AND nowhere"))
+
+
+def test_memory_index_names_a_code_excerpt_by_its_symbol_before_its_signature(make_project):
+    """``override suspend fun…``: a Kotlin signature cut to the row's width lost the method's name
+    (nowinandroid's ``SyncWorker.doWork``)."""
+    files = {
+        "sync/src/main/kotlin/sync/SyncWorker.kt": (
+            "class SyncWorker {\n    /** Synchronises every repository with the network. */\n"
+            "    override suspend fun doWork(): Result = withContext(ioDispatcher) {\n        Result.success()\n"
+            "    }\n}\n"
+        )
+    }
+    project, clock, server = setup(make_project, files)
+    rows = text(call(server, "memory_index", query="synchronises every repository")).splitlines()
+    row = next(r for r in rows if "override" in r)
+    assert "SyncWorker.doWork: override" in row

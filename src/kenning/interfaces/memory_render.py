@@ -70,7 +70,18 @@ def index_row(ex: Excerpt, top: float | None) -> str:
     prefix = (
         f"{fact.citation} {short_type(fact.type)} {imp} r{rel} {age_days(fact, ex.freshness)}d {_flag(ex.freshness)}"
     )
-    return prefix + row_title(fact.title, max(MIN_TITLE_CHARS, INDEX_ROW_CHARS - len(prefix)))
+    return prefix + row_title(_row_label(fact), max(MIN_TITLE_CHARS, INDEX_ROW_CHARS - len(prefix)))
+
+
+def _row_label(fact: Fact) -> str:
+    """What an index row names: a code symbol's excerpt by its name first (``SyncWorker.doWork:
+    override suspend fun doWork()…``), which its signature, cut to the row's twenty-odd
+    characters, lost (``override suspend fun…``); any other excerpt by its title."""
+    symbol = fact.meta.get("symbol") if fact.type == "code" and fact.meta.get("kind") not in (None, "module") else None
+    if not isinstance(symbol, str) or not symbol:
+        return fact.title
+    short = ".".join(symbol.split(".")[-2:])  # the class and the method: the module is in the citation's file
+    return f"{short}: {fact.title}"
 
 
 def row_title(title: str, width: int) -> str:

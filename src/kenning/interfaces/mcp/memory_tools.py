@@ -62,6 +62,21 @@ def register(server: FastMCP, ctx: ServerContext) -> None:
     _register_resource(server, ctx)
 
 
+# What an empty memory_search says when its query reads as words, not FTS5 syntax: each word must
+# then match (an agent passing the question it gave memory_index got "no_match" and no clue why).
+WORDS_HINT = (
+    "memory_search reads FTS5 syntax: every word of the query must match one excerpt; for a question in "
+    "words use memory_index or memory_ask, or join the words with OR"
+)
+_OPERATORS = ("AND", "OR", "NOT", "NEAR")
+
+
+def _in_words(query: str) -> bool:
+    """Whether ``query`` is three words or more with no FTS5 operator, phrase or prefix mark."""
+    words = query.split()
+    return len(words) >= 3 and not any(w in _OPERATORS or '"' in w or w.endswith("*") for w in words)
+
+
 def _scope(
     types: str | None = None, path: str | None = None, memory_type: str | None = None, prefer_working: bool = False
 ) -> Scope:
@@ -134,6 +149,8 @@ def _register_layers(server: FastMCP, ctx: ServerContext) -> None:
                 )
                 rollups = summaries.excerpts
         hits = tuple(ex for ex in answer.excerpts if ex.fact.type != "session_summary") if rollups else answer.excerpts
+        if not answer.excerpts and _in_words(query):
+            answer = dataclasses.replace(answer, notes=(*answer.notes, WORDS_HINT))
         structured = answer.to_json()
         structured["rollups"] = [ex.to_json() for ex in rollups]
         return reply(mr.search_text(dataclasses.replace(answer, excerpts=hits), rollups), structured)
