@@ -54,6 +54,14 @@ FILES = {
         ("web/src/App.vue", "script/1"),
         ("src/app/Http/Kernel.php", "code/11"),
         ("src/Shop/Program.cs", "code/11"),
+        ("app/src/main/AndroidManifest.xml", "script/1"),  # an Android app's permissions
+        ("ios/App/Info.plist", "script/1"),
+        ("ios/IceCubesApp.xcconfig", "script/1"),
+        ("src/Web/appsettings.json", "script/1"),  # ASP.NET Core's settings
+        ("src/Web/appsettings.Development.json", "script/1"),
+        (".env.example", "script/1"),  # a template committed beside the code
+        (".env", None),  # the secrets it documents: never read
+        (".env.local", None),
         ("data/fixtures.json", None),  # data, not configuration
         ("data/records.xml", None),
         ("LICENSE", None),
@@ -70,6 +78,13 @@ def test_a_script_is_code_of_its_language_by_runs_of_lines():
     assert [(c.type, c.meta["language"], c.anchor) for c in chunks] == [("code", "shell", ":1-4")]
     chunks, _ = load_relations("script/1")(FILES["Makefile"], "Makefile")
     assert {c.meta["language"] for c in chunks} == {"make"}
+    for path, language in (
+        (".env.example", "dotenv"),
+        ("src/Web/appsettings.json", "json"),
+        ("a.xcconfig", "xcconfig"),
+    ):
+        chunks, _ = load_relations("script/1")("KEY = value\n", path)
+        assert {c.meta["language"] for c in chunks} == {language}
     path = "app/lib/profile_store.dart"
     chunks, relations = load_relations("script/1")(FILES[path], path)
     assert relations is None and {(c.type, c.meta["language"]) for c in chunks} == {("code", "dart")}

@@ -165,6 +165,9 @@ SCRIPT_LANGUAGES = {  # suffix, or whole file name, -> the language an excerpt's
     ".csproj": "xml",
     ".fsproj": "xml",
     "directory.build.props": "xml",
+    "androidmanifest.xml": "xml",  # an Android app's permissions, activities, services
+    "info.plist": "xml",  # an Apple app's bundle settings
+    ".xcconfig": "xcconfig",  # Xcode build settings (a bundle id prefix, a team)
     ".gradle": "groovy",
     ".tf": "terraform",
     ".proto": "protobuf",
@@ -190,13 +193,20 @@ SCRIPT_LANGUAGES = {  # suffix, or whole file name, -> the language an excerpt's
     ".svelte": "svelte",
 }
 _BY_NAME = {name: SCRIPT_PARSER for name in SCRIPT_LANGUAGES if not name.startswith(".")}
+# A configuration template committed beside the code (the ``.env`` it documents stays unread: it
+# holds the secrets), and ASP.NET Core's settings (``appsettings.json``, ``appsettings.Development.json``).
+DOTENV_TEMPLATES = frozenset({".env.example", ".env.sample", ".env.dist", ".env.template"})
+_BY_NAME.update(dict.fromkeys(DOTENV_TEMPLATES, SCRIPT_PARSER))
 _BY_SUFFIX.update({suffix: SCRIPT_PARSER for suffix in SCRIPT_LANGUAGES if suffix.startswith(".")})
 
 
 def parser_for(path: str) -> str | None:
     """The versioned parser name for a path, or None when kenning does not read that kind."""
     name = path.rpartition("/")[2].lower()
-    return _BY_SUFFIX.get(_suffix(name)) or _BY_NAME.get(name)
+    found = _BY_SUFFIX.get(_suffix(name)) or _BY_NAME.get(name)
+    if found is None and name.startswith("appsettings") and name.endswith(".json"):
+        return SCRIPT_PARSER
+    return found
 
 
 def _suffix(name: str) -> str:
@@ -252,7 +262,10 @@ def _text(text: str, path: str) -> tuple[list[Chunk], Relations | None]:
 def _script(text: str, path: str) -> tuple[list[Chunk], Relations | None]:
     """A script, build or configuration file: ``text``'s runs of lines, as code of its language."""
     name = path.rpartition("/")[2].lower()
-    language = SCRIPT_LANGUAGES.get(name) or SCRIPT_LANGUAGES.get(_suffix(name)) or _shebang(text)
+    language = SCRIPT_LANGUAGES.get(name) or SCRIPT_LANGUAGES.get(_suffix(name))
+    if language is None and (name in DOTENV_TEMPLATES or name.startswith("appsettings")):
+        language = "dotenv" if name in DOTENV_TEMPLATES else "json"
+    language = language or _shebang(text)
     meta = {"language": language}
     return [replace(c, type="code", meta=meta) for c in parse_text(text, path)], None
 
