@@ -147,3 +147,22 @@ def test_the_glossary_ships_with_the_package_and_reads_every_line():
     assert table[("delai", "attente")].glosses == ("timeout",)
     assert table[("file",)].french_only and table[("active",)].french_only and not table[("fichier",)].french_only
     assert table[("traduction",)].glosses == ("translation",) and table[("brut",)].french_only  # 2026-12-04
+
+
+def test_an_apps_screen_words_reach_their_english(make_project):
+    """A Kotlin and a Swift app's walks: "où est configuré le thème sombre" and "comment les
+    brouillons sont-ils sauvegardés" found nothing (the glossary had neither word)."""
+    files = {
+        "app/ui/Theme.kt": "/** Picks the dark theme when the user asked for it. */\nfun appTheme(darkTheme: Boolean) {}\n",
+        "Sources/Drafts/DraftStore.swift": "/// Saves each draft to disk as the user types.\nfunc saveDraft() {}\n",
+        "docs/themes.md": "# Light theme\n\nThe light theme is the default theme; its colours are configured here.\n",
+        "Sources/Settings.swift": "/// Saves the user's settings to disk when they change.\nfunc saveSettings() {}\n",
+    }
+    project = make_project(files, name="apps")
+    resync(project)
+    for question, path in (
+        ("où est configuré le thème sombre", "app/ui/Theme.kt"),
+        ("comment les brouillons sont-ils sauvegardés", "Sources/Drafts/DraftStore.swift"),
+    ):
+        answer = search_project(project, question, SearchOptions(limit=3), now=NOW)
+        assert answer.excerpts and answer.excerpts[0].fact.source.uri.startswith(path), (question, answer.notes)
