@@ -153,7 +153,7 @@ def test_an_apps_screen_words_reach_their_english(make_project):
     """A Kotlin and a Swift app's walks: "où est configuré le thème sombre" and "comment les
     brouillons sont-ils sauvegardés" found nothing (the glossary had neither word)."""
     files = {
-        "app/ui/Theme.kt": "/** Picks the dark theme when the user asked for it. */\nfun appTheme(darkTheme: Boolean) {}\n",
+        "app/ui/Theme.kt": "/** Picks the dark theme when the user asks. */\nfun appTheme(darkTheme: Boolean) {}\n",
         "Sources/Drafts/DraftStore.swift": "/// Saves each draft to disk as the user types.\nfunc saveDraft() {}\n",
         "docs/themes.md": "# Light theme\n\nThe light theme is the default theme; its colours are configured here.\n",
         "Sources/Settings.swift": "/// Saves the user's settings to disk when they change.\nfunc saveSettings() {}\n",
