@@ -227,9 +227,11 @@ def test_a_malformed_expression_says_the_same_on_both_engines(store, match, mess
 )
 def test_a_group_beside_a_term_is_invalid_on_both_engines(store, match, with_and):
     """FTS5 joins terms side by side (an implicit AND), never a parenthesised group to what stands
-    beside it: a syntax error there, and on PostgreSQL, whose translation read it as an AND."""
+    beside it: a syntax error there, and on PostgreSQL, whose translation read it as an AND; both
+    say so (SQLite's said "OR needs a term on each side" of ``a (b OR c)``, a walk of koel found)."""
     write_sections(store, CORPUS)
-    with pytest.raises(InvalidQuery, match="^invalid search syntax: "):
+    beside = "^invalid search syntax: a parenthesised group needs AND, OR or NOT between it and what stands beside it"
+    with pytest.raises(InvalidQuery, match=beside):
         fts.words(store, match, fts.Filters(), 5, WEIGHTS)
     fts.words(store, with_and, fts.Filters(), 5, WEIGHTS)  # the same with its AND: valid
 

@@ -37,14 +37,25 @@ _NEAR = re.compile(r'syntax error near "(.*)"$', re.DOTALL)
 _COLUMN = re.compile(r"no such column: (.*)$", re.DOTALL)
 
 
-def syntax_error(exc: sqlite3.Error, columns: tuple[str, ...] = COLUMNS) -> InvalidQuery:
+# A parenthesised group beside a term (``a (b OR c)``, ``(b OR c) a``): FTS5 joins terms side by
+# side, never a group to what stands beside it, and names the next operator or term in its error.
+_GROUP_BESIDE = (
+    re.compile(r"(?:^|[\s(])(?!(?:NEAR|AND|OR|NOT)\s*\()[^\s():{}^-][^\s():]*\s*\("),
+    re.compile(r"\)\s*(?!(?:AND|OR|NOT)\b)[^\s)]"),
+)
+
+
+def syntax_error(exc: sqlite3.Error, columns: tuple[str, ...] = COLUMNS, match: str = "") -> InvalidQuery:
     """The ``InvalidQuery`` for an expression FTS5 refused, in kenning's words (the same for
-    every interface; the engine's wording never reaches a user); ``columns``: the index's."""
+    every interface, and as PostgreSQL's reading of the expression says it; the engine's wording
+    never reaches a user); ``columns``: the index's; ``match``: the expression."""
     message = str(exc).removeprefix("fts5: ")
     if near := _NEAR.search(message):
         token = near.group(1)
         what = "the expression ends too early (an operator or a parenthesis waits for a term)"
-        if token in ("AND", "OR", "NOT"):
+        if any(pattern.search(match) for pattern in _GROUP_BESIDE):
+            what = "a parenthesised group needs AND, OR or NOT between it and what stands beside it"
+        elif token in ("AND", "OR", "NOT"):
             what = f"{token} needs a term on each side"
         elif token:
             what = f"unexpected {token!r} (quote a term holding punctuation)"
@@ -96,7 +107,7 @@ def words(
     try:
         return _best_passing(conn, word_index(weights), match, filters, limit)
     except sqlite3.OperationalError as exc:
-        raise syntax_error(exc) from exc
+        raise syntax_error(exc, match=match) from exc
 
 
 def trigrams(conn: EngineConnection, match: str, filters: Filters, limit: int) -> list[tuple[int, float]]:
@@ -107,7 +118,7 @@ def trigrams(conn: EngineConnection, match: str, filters: Filters, limit: int) -
     try:
         return _best_passing(conn, trigram_index(), match, filters, limit)
     except sqlite3.OperationalError as exc:
-        raise syntax_error(exc, TRIGRAM_COLUMNS) from exc
+        raise syntax_error(exc, TRIGRAM_COLUMNS, match) from exc
 
 
 def check_syntax(conn: EngineConnection, match: str) -> None:
@@ -121,7 +132,7 @@ def check_syntax(conn: EngineConnection, match: str) -> None:
     try:
         empty.execute("SELECT 1 FROM facts_fts WHERE facts_fts MATCH ?", (match,)).fetchall()
     except sqlite3.OperationalError as exc:
-        raise syntax_error(exc) from exc
+        raise syntax_error(exc, match=match) from exc
 
 
 def words_match(conn: EngineConnection, match: str) -> bool:
@@ -183,7 +194,7 @@ def count_trigrams(conn: EngineConnection, match: str, filters: Filters) -> int:
     try:
         return _count(conn, "facts_trigram", match, filters)
     except sqlite3.OperationalError as exc:
-        raise syntax_error(exc, TRIGRAM_COLUMNS) from exc
+        raise syntax_error(exc, TRIGRAM_COLUMNS, match) from exc
 
 
 def _count(conn: sqlite3.Connection, table: str, match: str, filters: Filters) -> int:
