@@ -80,3 +80,20 @@ def test_a_class_answers_for_its_methods_callers_dependents_and_tests(make_proje
     assert {caller, test} <= set(_impact(project, "SongRepository"))
     # a method stands for itself alone: delete's tests, not get_by_id's callers
     assert caller not in _impact(project, "SongRepository.delete")
+
+
+def test_nodes_of_one_name_are_told_apart_by_their_file_in_the_note(make_project):
+    """``2 nodes match 'IndexController': IndexController, IndexController`` (koel) did not say
+    which was which."""
+    php = "<?php\nclass IndexController\n{\n    public function run() {}\n}\n"
+    project = make_project({"app/Http/IndexController.php": php, "app/Admin/IndexController.php": php})
+    resync(project)
+    conn = open_store(project)
+    try:
+        notes = run_query(conn, project, "impact", "IndexController", GraphOptions(), now=NOW).notes
+    finally:
+        conn.close()
+    assert any(
+        "IndexController (app/Admin/IndexController.php:2)" in n and "(app/Http/IndexController.php:2)" in n
+        for n in notes
+    ), notes

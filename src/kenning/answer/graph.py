@@ -94,10 +94,24 @@ def run_query(
             raise ValueError(query)
     notes = []
     if len(starts) > 1:
-        notes.append(f"{len(starts)} nodes match {node!r}: " + ", ".join(n.label for n in starts[:5]))
+        notes.append(f"{len(starts)} nodes match {node!r}: " + ", ".join(_told_apart(starts[:5])))
     if query == "path" and not hits:
         notes.append(f"no path within {walk.MAX_HOPS} edges")
     return compose(conn, project, label, hits, options, now=now, rule=rule, mode=mode, notes=notes)
+
+
+def _told_apart(nodes: list[Node]) -> list[str]:
+    """Each node's label, with its file and line where two labels are alike (two classes named
+    ``IndexController`` read "IndexController, IndexController")."""
+    labels = [n.label for n in nodes]
+    return [
+        f"{label} ({n.path}:{n.line_start})"
+        if labels.count(label) > 1 and n.path and n.line_start
+        else f"{label} ({n.path})"
+        if labels.count(label) > 1 and n.path
+        else label
+        for label, n in zip(labels, nodes, strict=True)
+    ]
 
 
 def _validate(query: str, options: GraphOptions) -> None:
