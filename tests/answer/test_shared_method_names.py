@@ -49,6 +49,10 @@ def test_callers_of_a_method_whose_name_too_many_methods_share_are_not_claimed_a
     assert answer.mode == "lexical"
     assert GRAPH_BLIND in answer.degradations
     assert any("6 methods are named save (more than 5)" in note for note in answer.notes)
+    # the words' answer never serves the method asked about as one of its callers (koel's
+    # "who calls Streamer.stream" served Streamer.stream first)
+    assert "app/saver3.py" not in files_of(answer)
+    assert any("the excerpt of what the question names left out (1)" in note for note in answer.notes)
 
 
 @pytest.mark.parametrize("engine", ["sqlite", ENGINE])

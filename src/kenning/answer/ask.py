@@ -312,7 +312,12 @@ def _graph(
         return words(degradations=(_no_node(question),))
     if (found.guessed or found.blind) and not found.answer.excerpts:  # led nowhere: the words may still answer
         instead = words(degradations=(GRAPH_BLIND if found.blind else GRAPH_GUESS_EMPTY,))
-        return replace(instead, notes=(*found.answer.notes, *instead.notes))
+        kept = tuple(ex for ex in instead.excerpts if ex.fact.id not in found.starts)  # "who calls X": not X
+        left = len(instead.excerpts) - len(kept)
+        notes = (*found.answer.notes, *instead.notes)
+        if left:
+            notes = (*notes, f"the excerpt of what the question names left out ({left}): it is no answer to it")
+        return replace(instead, excerpts=kept, notes=notes)
     if not found.answer.excerpts and relation_of(question).name == "tests":
         return _tests_by_name(found.answer, words(degradations=(GRAPH_NO_TESTS,)))
     return replace(found.answer, mode="graph")

@@ -89,6 +89,9 @@ class Walked:
     answer: Answer
     guessed: bool
     blind: bool = False  # its calls could not be linked (a method name too many methods share)
+    # the excerpts of the start nodes, for a relation whose answer is never its start (who calls X:
+    # not X): what a search of the question's words served instead leaves them out
+    starts: frozenset[int] = frozenset()
 
 
 def relation_of(question: str) -> Relation:
@@ -140,7 +143,12 @@ def relation_answer(
         shown = ", ".join(n.qualname for n in declared[:5])
         notes.append(f"calls written on what it implements or overrides count too: {shown}")
     answer = _answer(conn, project, question, relation, starts, hits, options, now=now, notes=notes)
-    return Walked(answer, guessed=not all(s.typed for s in starts), blind=bool(blind))
+    own = frozenset(n.fact_id for n in nodes if n.fact_id is not None) if relation.name in _NOT_ITSELF else frozenset()
+    return Walked(answer, guessed=not all(s.typed for s in starts), blind=bool(blind), starts=own)
+
+
+# The relations whose answer never holds the node asked about ("who calls X" never lists X).
+_NOT_ITSELF = frozenset({"callers", "callees", "dependencies", "dependents", "tests"})
 
 
 def _no_decision(relation: Relation, starts: list[Start]) -> list[str]:
