@@ -143,8 +143,10 @@ def relation_answer(
         shown = ", ".join(n.qualname for n in declared[:5])
         notes.append(f"calls written on what it implements or overrides count too: {shown}")
     answer = _answer(conn, project, question, relation, starts, hits, options, now=now, notes=notes)
-    own = frozenset(n.fact_id for n in nodes if n.fact_id is not None) if relation.name in _NOT_ITSELF else frozenset()
-    return Walked(answer, guessed=not all(s.typed for s in starts), blind=bool(blind), starts=own)
+    guessed = not all(s.typed for s in starts)
+    # a start the question named (not one its words found: then it is what the words answer)
+    own = frozenset(n.fact_id for n in nodes if n.fact_id is not None and relation.name in _NOT_ITSELF and not guessed)
+    return Walked(answer, guessed=guessed, blind=bool(blind), starts=own)
 
 
 # The relations whose answer never holds the node asked about ("who calls X" never lists X).
