@@ -266,3 +266,18 @@ def test_a_closing_brace_outside_every_definition_is_no_excerpt():
     chunks, _ = parse_code_relations(text, "src/A.cs")
     assert [c.title for c in chunks if c.meta["kind"] == "module"] == ["file A.cs"]
     assert all(any(ch.isalnum() for ch in c.body) for c in chunks)
+
+
+def test_a_kotlin_declaration_the_grammar_reads_as_an_annotated_expression_is_read_again():
+    """tree-sitter-kotlin reads some annotated classes as an ``annotated_expression`` without an
+    error: nowinandroid's ``InterestsViewModelTest`` and its tests were no symbols (``code/11``
+    blanks their annotations and reads the file again; lines and excerpts stay as written)."""
+    source = (
+        "package shop\n\n@RunWith(Runner::class)\n@Config(sdk = [35])\nclass CartTest {\n    @Test\n"
+        "    fun adds() = runTest {\n        cart.add(item)\n    }\n}\n\n"
+        "private val items = listOf(\n    Item(\n        name = NAME,\n    ),\n)\n"
+    )
+    chunks, relations = parse_code_relations(source, "app/src/test/kotlin/shop/CartTest.kt")
+    assert [(s.qualname, s.line_start) for s in relations.symbols] == [("CartTest", 4), ("CartTest.adds", 6)]
+    assert "@RunWith(Runner::class)" in "\n".join(c.body for c in chunks)  # the blanked one is still read
+    assert ("add", "CartTest.adds") in {(r.target, r.scope) for r in relations.refs if r.type == "calls"}

@@ -89,7 +89,8 @@ _BY_SUFFIX = {
 # call on an object created in place (``(new Streamer())->stream()``, ``Store().persist()``) one on its class;
 # a Kotlin or Swift name bound to a constructor's result (``let c = Store()``) typed by it; a Swift
 # ``extension`` no symbol of its own (its methods its type's); a Kotlin or Java method reference
-# (``viewModel::update``, ``this::save``) a call.
+# (``viewModel::update``, ``this::save``) a call; a Kotlin declaration the grammar reads as an
+# annotated expression read again without its first annotation (``kotlin_source``).
 _TREE_SITTER = "code/11"
 _BY_SUFFIX.update(
     {

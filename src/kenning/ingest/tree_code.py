@@ -15,7 +15,7 @@ from functools import cache
 from pathlib import PurePosixPath
 from typing import Any
 
-from . import cpp_source, go_packages, js_functions
+from . import cpp_source, go_packages, js_functions, kotlin_source
 from .chunks import Chunk
 from .grammars import grammar, language_for, node_text
 from .identifiers import keywords_for
@@ -165,6 +165,8 @@ def parse_code_relations(text: str, path: str) -> tuple[list[Chunk], Relations |
             if language
             else None
         )
+        if language == "kotlin" and tree is not None:
+            tree = kotlin_source.reparsed(_parser(language), tree, encoded)
     except (ImportError, AttributeError, ValueError, OSError):
         tree = None
     if language is None or tree is None or tree.root_node.has_error and not tree.root_node.named_children:
