@@ -73,7 +73,9 @@ written from reading those files before the first run, mostly in other words tha
 ``--set api`` asks what a project's code does, in words, as a developer working on it would:
 ``bench/questions/gson.api.jsonl`` (20, Java) and ``ripgrep.api.jsonl`` (20, Rust), each answered by
 the doc comments and code of the files it names (and a doc page where one answers too), written
-from reading the source at the pinned commit before the first run (docs/benchmarks.md, "doccomments").
+from reading the source at the pinned commit before the first run (docs/benchmarks.md, "doccomments");
+``leveldb.api.jsonl`` (16, C++, two in French) on leveldb's public headers and code, written the same
+way by a helper that ran no search (docs/benchmarks.md, "uncovered").
 PHP, C#, Kotlin, Swift and Scala (parser ``code/10``): ``bench/questions/slim.calls.jsonl`` (16) and ``slim.api.jsonl``
 (16, two in French) on Slim, ``mediatr.calls.jsonl`` (14) and ``mediatr.api.jsonl`` (14, two in French)
 on MediatR, ``moshi.calls.jsonl`` (16, Kotlin called from Kotlin and Java) and ``moshi.api.jsonl`` (14,
@@ -357,8 +359,8 @@ def main() -> int:
         default="",
         help="ask bench/questions/NAME.SET.jsonl (walk: httpx, flask, django; fr: django, flask; git: httpx, from "
         "its clone; calls: cobra, ky, leveldb, gson, asciidoctor, ripgrep, slim, mediatr, moshi, kingfisher, "
-        "scopt; docs: asciidoctor, cobra, ripgrep, ky, gson, leveldb; api: gson, ripgrep, slim, mediatr, moshi, "
-        "kingfisher)",
+        "scopt; docs: asciidoctor, cobra, ripgrep, ky, gson, leveldb; api: gson, ripgrep, leveldb, slim, mediatr, "
+        "moshi, kingfisher)",
     )
     args = parser.parse_args()
     if args.set == "git" and not args.clone:  # its questions are about the repository's history, not an sdist
