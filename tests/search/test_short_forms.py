@@ -47,6 +47,8 @@ def test_without_the_long_form_the_code_comes_first(project, monkeypatch):
     [
         ("where are the repo deps listed", {"repository", "dependencies"}),
         ("env vars of a Config", {"environment", "variables", "configuration"}),
+        ("how does the app sync data in the background", {"synchronization"}),  # nowinandroid's docs
+        ("perf of a cold sync", {"performance", "synchronization"}),
     ],
 )
 def test_each_free_short_form_gets_its_long_form(question, terms):

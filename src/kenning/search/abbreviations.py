@@ -39,6 +39,8 @@ LONG_FORMS = {
     "pkg": "package",
     "repo": "repository",
     "repos": "repositories",
+    "sync": "synchronization",  # nowinandroid's docs: "Data synchronization" (a walk, 2026-12-05)
+    "perf": "performance",
     "tmp": "temporary",
     "var": "variable",
     "vars": "variables",
