@@ -281,3 +281,32 @@ def test_a_kotlin_declaration_the_grammar_reads_as_an_annotated_expression_is_re
     assert [(s.qualname, s.line_start) for s in relations.symbols] == [("CartTest", 4), ("CartTest.adds", 6)]
     assert "@RunWith(Runner::class)" in "\n".join(c.body for c in chunks)  # the blanked one is still read
     assert ("add", "CartTest.adds") in {(r.target, r.scope) for r in relations.refs if r.type == "calls"}
+
+
+def test_a_csharp_property_with_code_and_an_operator_are_symbols_whose_calls_are_their_own():
+    """CleanArchitecture's ``TodoItem.Done`` setter raises a domain event: charged to the class,
+    "who calls AddDomainEvent" listed everything creating a TodoItem. An auto-property is no symbol,
+    nor is a Kotlin, Swift or PHP property."""
+    source = (
+        "namespace App;\npublic class TodoItem\n{\n    public int Id { get; set; }\n    public bool Done\n    {\n"
+        "        get => _done;\n        set { _done = value; AddDomainEvent(new Completed(this)); }\n    }\n"
+        "    public string Code => _code.ToUpper();\n"
+        "    public static explicit operator TodoItem(string code) { return From(code); }\n"
+        "    public static bool operator ==(TodoItem a, TodoItem b) => Equals(a, b);\n}\n"
+    )
+    _, relations = parse_code_relations(source, "src/Domain/TodoItem.cs")
+    assert [s.qualname for s in relations.symbols] == [
+        "TodoItem",
+        "TodoItem.Done",
+        "TodoItem.Code",
+        "TodoItem.operator TodoItem",
+        "TodoItem.operator==",
+    ]
+    scopes = {(r.target, r.scope) for r in relations.refs if r.type == "calls"}
+    assert {("AddDomainEvent", "TodoItem.Done"), ("From", "TodoItem.operator TodoItem")} <= scopes
+    for path, other in (
+        ("app/A.kt", "class A {\n    val x = 1\n    val y: Int get() = 2\n}\n"),
+        ("Sources/A.swift", "class A {\n    var x: Int { return 1 }\n}\n"),
+        ("src/A.php", "<?php\nclass A\n{\n    private int $x = 1;\n}\n"),
+    ):
+        assert [s.qualname for s in parse_code_relations(other, path)[1].symbols] == ["A"]

@@ -90,7 +90,8 @@ _BY_SUFFIX = {
 # a Kotlin or Swift name bound to a constructor's result (``let c = Store()``) typed by it; a Swift
 # ``extension`` no symbol of its own (its methods its type's); a Kotlin or Java method reference
 # (``viewModel::update``, ``this::save``) a call; a Kotlin declaration the grammar reads as an
-# annotated expression read again without its first annotation (``kotlin_source``).
+# annotated expression read again without its first annotation (``kotlin_source``); a C# property
+# with code in it and a C# operator are symbols (``TodoItem.Done``, ``Colour.operator Colour``).
 _TREE_SITTER = "code/11"
 _BY_SUFFIX.update(
     {

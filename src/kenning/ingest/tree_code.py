@@ -64,6 +64,9 @@ _DEFS = {
     "deinit_declaration": "method",
     "subscript_declaration": "method",
     "secondary_constructor": "method",  # Kotlin's ``constructor(…)`` in a class body
+    "operator_declaration": "method",  # C#'s ``operator ==``, ``explicit operator Colour``
+    "conversion_operator_declaration": "method",
+    "property_declaration": "method",  # a C# property with code in it (``tree_names._csharp_property``)
     "class_definition": "class",  # Scala
     "object_definition": "class",
     "trait_definition": "interface",

@@ -43,6 +43,10 @@ def definition_name(node: Any) -> str | None:
         return node_text(target) if target is not None else None
     if node.type in _KEYWORD_NAMED:
         return _KEYWORD_NAMED[node.type]
+    if node.type in ("operator_declaration", "conversion_operator_declaration"):
+        return _csharp_operator(node)
+    if node.type == "property_declaration":
+        return _csharp_property(node)
     name = node.child_by_field_name("name")
     if name is not None and name.type == "qualified_identifier":  # C++: ``struct DBImpl::Writer {…}``
         return ".".join(_qualified_parts(name))
@@ -62,6 +66,31 @@ def definition_name(node: Any) -> str | None:
             return node_text(declarator)
         declarator = declarator.child_by_field_name("declarator")
     return None
+
+
+def _csharp_operator(node: Any) -> str | None:
+    """A C# operator's name as C++ writes one: ``operator==``, ``operator Colour`` (a conversion)."""
+    tokens = [child for child in node.children if child.type != "modifier"]
+    keyword = next((n for n, child in enumerate(tokens) if child.type == "operator"), None)
+    if keyword is None or keyword + 1 >= len(tokens):
+        return None
+    after = tokens[keyword + 1]
+    return f"operator {node_text(after)}" if after.is_named else f"operator{node_text(after)}"
+
+
+def _csharp_property(node: Any) -> str | None:
+    """A C# property that holds code — an accessor with a body (``set { …; Raise(); }``,
+    ``get => _done``) or an expression body (``Code => _code.ToUpper()``) — by its name; None for
+    an auto-property (``{ get; set; }``) and for the other grammars' ``property_declaration``
+    (Kotlin's, Swift's, PHP's: their properties are no symbols)."""
+    name = node.child_by_field_name("name")
+    if name is None or name.type != "identifier":
+        return None
+    value = node.child_by_field_name("value")
+    accessors = node.child_by_field_name("accessors")
+    bodies = [a for a in accessors.named_children if a.child_by_field_name("body") is not None] if accessors else []
+    coded = bodies or (value is not None and value.type == "arrow_expression_clause")
+    return node_text(name) if coded else None
 
 
 def _extended_type(node: Any, name: Any) -> str | None:
