@@ -15,8 +15,9 @@ from kenning.ingest.relations import SELF_HINT, self_classes
 from kenning.store.graph import Candidate, RefRow
 
 MAX_AMBIGUOUS = 5
-# Languages (families) whose constructors are named as their class (``Gson.Gson``, ``DBImpl::DBImpl``).
-_NAMED_CONSTRUCTORS = frozenset({"java", "c"})
+# Languages (families) whose constructors are named as their class (``Gson.Gson``, ``DBImpl::DBImpl``,
+# C#'s ``Store.Store``).
+_NAMED_CONSTRUCTORS = frozenset({"java", "c", "csharp"})
 Key = tuple[str, str]  # (target kind, target) a node answers to
 
 
