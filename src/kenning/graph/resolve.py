@@ -33,6 +33,11 @@ A reference names its target ("calls `rrf_fuse`", "imports `kenning.search`", "t
   from a module that is itself a module of the project (``from app import greet``, with
   ``app/greet.py``) reaches no symbol: the ``imports`` edge says it; from a test, its
   ``tested_by`` reaches that module's file, as a test's ``import app.greet`` does;
+- in the tree-sitter languages, a call on a value of a type the project does not declare (a typed
+  local, field or parameter, an object created in place: Swift's ``[Status]`` array, a
+  ``UserDefaults``, Java's ``String``) reaches only a method the project adds to that type (a Swift
+  extension's ``Text.warningLabel``, C++'s out-of-class ``TableCache::Evict``), else nothing: not
+  the homonym of the caller's file the attribute-call rule would take (``_typed_class``);
 - Go's references go by package (``graph.go_resolve``): an import reaches every file of the
   package but its tests, a plain call a function of the caller's own package, ``pkg.F()`` one
   of the package imported, a method called on a value of a type that package declares
@@ -197,11 +202,26 @@ class Resolver:
         as_modules = [as_module(row) for row in rows]
         # Go's ``pkg.F()``: the files of ``pkg``
         packages = [go_resolve.package_lookup(row) for row in rows if row.hint and row.hint.startswith(IMPORT_HINT)]
-        self._look_up(modules + [("module", m) for m in as_modules if m is not None] + [k for k in packages if k])
+        classes = [_typed_class(row) for row in rows]
+        self._look_up(
+            modules
+            + [("module", m) for m in as_modules if m is not None]
+            + [k for k in packages if k]
+            + [("symbol", cls) for cls in classes if cls is not None]
+        )
         values: list[tuple[RefRow, Key]] = []
-        for row, key, held, module in zip(rows, keys, imported, as_modules, strict=True):
+        for row, key, held, module, cls in zip(rows, keys, imported, as_modules, classes, strict=True):
             if held and not any(cache[("module", m)].rows for m in held):
                 continue  # imported from a module the project does not hold: a homonym is not it
+            if cls is not None and not cache[("symbol", cls)].rows:
+                # a value of a type the project does not declare (Swift's ``[Status]``-typed ``append``,
+                # ``UserDefaults``, Java's ``String``): only a method the project adds to that type
+                # (an extension's, ``Text.warningLabel``) is a call of the project's
+                found = cache[key]
+                added = found.by_qualname.get(f"{cls}.{row.target}", []) or found.ending(cls, row.target)
+                if added:  # (C++'s ``db.TableCache.Evict``, defined out of a class the project never declares)
+                    self._resolve_one(row, Candidates(added))
+                continue
             if module is not None and cache[("module", module)].rows and not cache[key].by_qualname.get(module):
                 # ``from app import greet`` imports the module app/greet.py, no symbol: from a
                 # test, that module's file is what the test covers
@@ -281,6 +301,20 @@ class Resolver:
 
 
 _in_tests = lru_cache(maxsize=8192)(lambda path: bool(path) and is_test_path(path))  # a candidate's file
+
+
+def _typed_class(row: RefRow) -> str | None:
+    """The one class a call of the tree-sitter languages names for its receiver (``self:.Store``:
+    a typed local, field or parameter, an object created in place, a value of an extension's
+    type), whose declaration in the project decides what the call may reach; None for any other
+    reference (a self call's hint names its class and bases; Python's are module-qualified)."""
+    hint = row.hint
+    if row.target_kind != "symbol" or not hint or not hint.startswith(SELF_HINT + ".") or " " in hint:
+        return None
+    if family_of(row.src_path) in (None, "python"):
+        return None
+    cls = hint[len(SELF_HINT) + 1 :]
+    return cls if cls and "." not in cls else None
 
 
 def _on_a_value(row: RefRow, held: tuple[str, ...]) -> bool:

@@ -91,7 +91,8 @@ _BY_SUFFIX = {
 # ``extension`` no symbol of its own (its methods its type's); a Kotlin or Java method reference
 # (``viewModel::update``, ``this::save``) a call; a Kotlin declaration the grammar reads as an
 # annotated expression read again without its first annotation (``kotlin_source``); a C# property
-# with code in it and a C# operator are symbols (``TodoItem.Done``, ``Colour.operator Colour``).
+# with code in it and a C# operator are symbols (``TodoItem.Done``, ``Colour.operator Colour``); a
+# Swift name typed as an array or a dictionary (``var filtered: [Status]``) is typed so.
 _TREE_SITTER = "code/11"
 _BY_SUFFIX.update(
     {

@@ -204,6 +204,8 @@ TYPED = {
                     (optional_type wrapped: (user_type (type_identifier) @bound_type))]))
 (property_declaration name: (pattern bound_identifier: (simple_identifier) @bound)
   value: (call_expression . (simple_identifier) @bound_type (#match? @bound_type "^[A-Z]")))
+(property_declaration name: (pattern bound_identifier: (simple_identifier) @bound)
+  (type_annotation [(array_type) (dictionary_type)] @bound_type))
 """,
     "scala": """
 (parameter name: (identifier) @bound type: (type_identifier) @bound_type)
@@ -272,6 +274,8 @@ FIELDS = {
                     (optional_type wrapped: (user_type (type_identifier) @field_type))]))
 (property_declaration name: (pattern bound_identifier: (simple_identifier) @field)
   value: (call_expression . (simple_identifier) @field_type (#match? @field_type "^[A-Z]")))
+(property_declaration name: (pattern bound_identifier: (simple_identifier) @field)
+  (type_annotation [(array_type) (dictionary_type)] @field_type))
 """,
     # Scala: a class parameter ``api: ShopApi`` and ``private val cache: Cache``
     "scala": """
