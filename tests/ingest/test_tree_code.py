@@ -283,30 +283,52 @@ def test_a_kotlin_declaration_the_grammar_reads_as_an_annotated_expression_is_re
     assert ("add", "CartTest.adds") in {(r.target, r.scope) for r in relations.refs if r.type == "calls"}
 
 
-def test_a_csharp_property_with_code_and_an_operator_are_symbols_whose_calls_are_their_own():
-    """CleanArchitecture's ``TodoItem.Done`` setter raises a domain event: charged to the class,
-    "who calls AddDomainEvent" listed everything creating a TodoItem. An auto-property is no symbol,
-    nor is a Kotlin, Swift or PHP property."""
-    source = (
+# Definitions named by a keyword, or holding code outside a method: Swift's ``init``, ``deinit`` and
+# ``subscript``, Kotlin's secondary ``constructor``, a C# property with code in it and an operator
+# (CleanArchitecture's ``TodoItem.Done`` setter raises a domain event: charged to the class, "who calls
+# AddDomainEvent" listed everything creating a TodoItem). An auto-property is none.
+MEMBERS = {
+    "Sources/ImageCache.swift": (
+        "final class ImageCache {\n    let name: String\n    init(name: String) {\n        self.name = name\n"
+        "        prepare()\n    }\n    deinit { release() }\n    subscript(key: String) -> Int { return 0 }\n"
+        "    func prepare() {}\n    func release() {}\n}\n",
+        ["ImageCache", "ImageCache.init", "ImageCache.deinit", "ImageCache.subscript", "ImageCache.prepare"]
+        + ["ImageCache.release"],
+        {("prepare", "ImageCache.init"), ("release", "ImageCache.deinit")},
+    ),
+    "app/Store.kt": (
+        "class Store(val name: String) {\n    constructor(path: String) : this(path) {\n        load()\n    }\n"
+        "    fun load() {}\n}\n",
+        ["Store", "Store.constructor", "Store.load"],
+        {("load", "Store.constructor")},
+    ),
+    "src/Domain/TodoItem.cs": (
         "namespace App;\npublic class TodoItem\n{\n    public int Id { get; set; }\n    public bool Done\n    {\n"
         "        get => _done;\n        set { _done = value; AddDomainEvent(new Completed(this)); }\n    }\n"
         "    public string Code => _code.ToUpper();\n"
         "    public static explicit operator TodoItem(string code) { return From(code); }\n"
-        "    public static bool operator ==(TodoItem a, TodoItem b) => Equals(a, b);\n}\n"
-    )
-    _, relations = parse_code_relations(source, "src/Domain/TodoItem.cs")
-    assert [s.qualname for s in relations.symbols] == [
-        "TodoItem",
-        "TodoItem.Done",
-        "TodoItem.Code",
-        "TodoItem.operator TodoItem",
-        "TodoItem.operator==",
-    ]
-    scopes = {(r.target, r.scope) for r in relations.refs if r.type == "calls"}
-    assert {("AddDomainEvent", "TodoItem.Done"), ("From", "TodoItem.operator TodoItem")} <= scopes
-    for path, other in (
+        "    public static bool operator ==(TodoItem a, TodoItem b) => Equals(a, b);\n}\n",
+        ["TodoItem", "TodoItem.Done", "TodoItem.Code", "TodoItem.operator TodoItem", "TodoItem.operator=="],
+        {("AddDomainEvent", "TodoItem.Done"), ("From", "TodoItem.operator TodoItem")},
+    ),
+}
+
+
+@pytest.mark.parametrize("path", sorted(MEMBERS))
+def test_members_named_by_a_keyword_or_holding_code_are_symbols_whose_calls_are_their_own(path):
+    source, symbols, scopes = MEMBERS[path]
+    _, relations = parse_code_relations(source, path)
+    assert [s.qualname for s in relations.symbols] == symbols
+    assert scopes <= {(r.target, r.scope) for r in relations.refs if r.type == "calls"}
+
+
+@pytest.mark.parametrize(
+    ("path", "source"),
+    [
         ("app/A.kt", "class A {\n    val x = 1\n    val y: Int get() = 2\n}\n"),
         ("Sources/A.swift", "class A {\n    var x: Int { return 1 }\n}\n"),
         ("src/A.php", "<?php\nclass A\n{\n    private int $x = 1;\n}\n"),
-    ):
-        assert [s.qualname for s in parse_code_relations(other, path)[1].symbols] == ["A"]
+    ],
+)
+def test_the_other_grammars_properties_are_no_symbols(path, source):
+    assert [s.qualname for s in parse_code_relations(source, path)[1].symbols] == ["A"]

@@ -1,8 +1,7 @@
 """A class body's lines in no excerpt of a definition (``ingest.uncovered``, parsers ``code/11`` and
 ``python/18``): a field declared after a method, a C++ header's documented method declarations,
 Kotlin's ``init`` block are excerpts of their own, titled by their first line of code; closing
-braces, comments alone and preprocessor lines make none. And Swift's ``init``, ``deinit`` and
-``subscript`` and Kotlin's secondary ``constructor`` are symbols."""
+braces, comments alone and preprocessor lines make none."""
 
 from __future__ import annotations
 
@@ -154,39 +153,6 @@ def test_a_python_class_attribute_after_a_method_is_an_excerpt_naming_it():
 )
 def test_what_counts_as_a_line_of_code(line, code):
     assert is_code(line) is code
-
-
-def test_swift_initialisers_and_a_kotlin_constructor_are_symbols_whose_calls_are_their_own():
-    swift = (
-        "final class ImageCache {\n"
-        "    let name: String\n"
-        "    init(name: String) {\n"
-        "        self.name = name\n"
-        "        prepare()\n"
-        "    }\n"
-        "    deinit { release() }\n"
-        "    subscript(key: String) -> Int { return 0 }\n"
-        "    func prepare() {}\n"
-        "    func release() {}\n"
-        "}\n"
-    )
-    chunks, relations = parse_code_relations(swift, "Sources/ImageCache.swift")
-    assert [s.qualname for s in relations.symbols] == [
-        "ImageCache",
-        "ImageCache.init",
-        "ImageCache.deinit",
-        "ImageCache.subscript",
-        "ImageCache.prepare",
-        "ImageCache.release",
-    ]
-    scopes = {(r.target, r.scope) for r in relations.refs if r.type == "calls"}
-    assert {("prepare", "ImageCache.init"), ("release", "ImageCache.deinit")} <= scopes
-    assert next(c for c in chunks if c.meta.get("symbol") == "ImageCache.init").title == "init(name: String) {"
-    kotlin = "class Store(val name: String) {\n    constructor(path: String) : this(path) {\n        load()\n    }\n"
-    kotlin += "    fun load() {}\n}\n"
-    _, relations = parse_code_relations(kotlin, "app/Store.kt")
-    assert [s.qualname for s in relations.symbols] == ["Store", "Store.constructor", "Store.load"]
-    assert ("load", "Store.constructor") in {(r.target, r.scope) for r in relations.refs if r.type == "calls"}
 
 
 def test_a_field_declared_after_a_method_is_found_by_search(make_project):
