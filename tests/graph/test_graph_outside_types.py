@@ -19,10 +19,13 @@ FILES = {
     "Sources/Timeline/TimelineViewModel.swift": (
         "final class TimelineViewModel {\n    private let datasource = TimelineDatasource()\n"
         "    private let defaults: UserDefaults\n\n    func refresh(_ status: Status) {\n"
-        '        datasource.append(status)\n        defaults.set(status)\n        Text("x").warningLabel()\n    }\n}\n'
+        '        datasource.append(status)\n        defaults.set(status)\n        Text("x").warningLabel()\n'
+        "        UserDefaults.standard.set(status)\n        Cache.shared.set(status)\n    }\n}\n"
     ),
     "Sources/Timeline/Labels.swift": "extension Text {\n    func warningLabel() -> Text { self }\n}\n",
-    "Sources/Timeline/Cache.swift": "final class Cache {\n    func set(_ value: Status) {}\n}\n",
+    "Sources/Timeline/Cache.swift": (
+        "final class Cache {\n    static let shared = Cache()\n    func set(_ value: Status) {}\n}\n"
+    ),
     "src/main/java/shop/Names.java": (
         "package shop;\n\nclass Names {\n    int length() { return 0; }\n\n"
         "    int count(String name) { return name.length(); }\n}\n"
@@ -37,5 +40,6 @@ def test_a_call_on_a_value_of_an_outside_type_reaches_only_what_the_project_adds
     assert callees(project, "TimelineViewModel.refresh") == {
         ("TimelineDatasource.append", "extracted"),  # a property typed by its constructor
         ("Text.warningLabel", "extracted"),  # an extension's method on an outside type: the project's
-    }  # not `Cache.set`: `defaults` is a UserDefaults, a type the project does not declare
+        ("Cache.set", "extracted"),  # `Cache.shared.set()`: on the project's Cache's shared instance
+    }  # not for `defaults.set()` nor `UserDefaults.standard.set()`: a type the project does not declare
     assert callees(project, "Names.count") == set()  # `name.length()` on a String, not `Names.length`

@@ -490,6 +490,10 @@ CREATED = {
     "app/A.kt": ("fun f() { Store().persist(); helper().run() }", ("persist", "self:.Store")),
     "Sources/A.swift": ("func f() { Store().persist() }", ("persist", "self:.Store")),
     "src/A.scala": ("object A { def f() = new Store().persist() }", ("persist", "self:.Store")),
+    # a type's shared instance, by the names conventions give it
+    "Sources/B.swift": ("func f() { UserDefaults.standard.set(1) }", ("set", "self:.UserDefaults")),
+    "src/B.cs": ("class A { void F() { Store.Instance.Save(); } }", ("Save", "self:.Store")),
+    "src/B.java": ("class A { void f() { Store.INSTANCE.persist(); } }", ("persist", "self:.Store")),
 }
 
 

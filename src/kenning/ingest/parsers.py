@@ -92,7 +92,8 @@ _BY_SUFFIX = {
 # (``viewModel::update``, ``this::save``) a call; a Kotlin declaration the grammar reads as an
 # annotated expression read again without its first annotation (``kotlin_source``); a C# property
 # with code in it and a C# operator are symbols (``TodoItem.Done``, ``Colour.operator Colour``); a
-# Swift name typed as an array or a dictionary (``var filtered: [Status]``) is typed so.
+# Swift name typed as an array or a dictionary (``var filtered: [Status]``) is typed so; a call on a
+# type's shared instance (``UserDefaults.standard.set()``) one on that type.
 _TREE_SITTER = "code/11"
 _BY_SUFFIX.update(
     {

@@ -75,6 +75,7 @@ from .tree_languages import (
     TYPE_NAMES,
 )
 from .tree_queries import CALLS, IMPORTS, query
+from .tree_receivers import asserted, created_type
 
 Key = TypeVar("Key")
 
@@ -125,7 +126,7 @@ def call_refs(
         if not qualified and (name in outside or name in builtin):
             continue  # a name imported from outside the project, or the language's own
         receivers = captures.get("recv") or captures.get("path")
-        receiver = _asserted(receivers[0]) if receivers else None
+        receiver = asserted(receivers[0]) if receivers else None
         spelled = node_text(receiver) if receiver is not None else ""
         line = node.start_point[0] + 1
         at = _scope(scopes, starts, node.start_byte)
@@ -151,7 +152,7 @@ def call_refs(
             hint = SELF_HINT + " ".join(f".{base}" for base in bases[owner][1])  # the bases' alone
         elif receiver.type == "relative_scope":
             continue  # PHP's ``parent::save()`` in a class whose bases the file does not name
-        elif (made := _created_type(receiver, language)) is not None:  # ``(new Streamer())->stream()``
+        elif (made := created_type(receiver, language)) is not None:  # ``(new Streamer())->stream()``
             hint = _class_hint(made, bases)
         elif receiver.type in NAMES and (at, spelled) in typed:
             package, _, type_ = typed[at, spelled].rpartition(".")
@@ -192,40 +193,6 @@ def call_refs(
     if language == "cpp":
         refs += _field_refs(fields)
     return refs
-
-
-# A value asserted not null (C#'s ``d!``, Kotlin's ``d!!``, Swift's ``d!``): a call on it is one on
-# the value (``d!.Save()``).
-_ASSERTIONS = frozenset({"postfix_unary_expression", "unary_expression", "postfix_expression"})
-
-
-def _asserted(receiver: Any) -> Any:
-    """The receiver a not-null assertion wraps, else the receiver itself."""
-    if receiver.type in _ASSERTIONS and node_text(receiver).endswith("!") and receiver.named_child_count:
-        return receiver.named_children[0]
-    return receiver
-
-
-# An object created where it is called: ``new Store()`` (its type, the first name it holds), and
-# Kotlin's and Swift's ``Store()``, a capitalised name called (``CAPITALISED_TYPES``).
-_CREATIONS = frozenset({"object_creation_expression", "new_expression", "instance_expression"})
-_TYPE_NAMES = frozenset({"name", "identifier", "type_identifier", "simple_identifier"})
-
-
-def _created_type(receiver: Any, language: str) -> str | None:
-    """The class of the object a call's receiver creates (``(new Streamer($x))->stream()``,
-    ``new Store().Persist()``, ``Store().persist()``), else None."""
-    while receiver.type == "parenthesized_expression" and receiver.named_child_count == 1:
-        receiver = receiver.named_children[0]
-    if receiver.type == "call_expression" and language in ("kotlin", "swift"):
-        called = receiver.named_children[0] if receiver.named_child_count else None
-        if called is not None and called.type in _TYPE_NAMES and node_text(called)[:1].isupper():
-            return node_text(called)
-        return None
-    if receiver.type not in _CREATIONS:
-        return None
-    named = next((child for child in receiver.named_children if child.type in _TYPE_NAMES), None)
-    return node_text(named) if named is not None else None
 
 
 def _field_refs(fields: dict[tuple[str, str], str]) -> list[Ref]:
