@@ -97,3 +97,18 @@ def test_nodes_of_one_name_are_told_apart_by_their_file_in_the_note(make_project
         "IndexController (app/Admin/IndexController.php:2)" in n and "(app/Http/IndexController.php:2)" in n
         for n in notes
     ), notes
+
+
+def test_a_start_node_changed_since_the_last_sync_is_named_in_a_note(make_project):
+    """A function renamed before a resync still answered "who calls" from its old edges, [current]
+    callers and no word that the function itself was gone (IceCubesApp's ``emmitPostEvent``)."""
+    files = {
+        "lib.py": "def target():\n    return 1\n",
+        "app.py": "from lib import target\n\n\ndef caller():\n    return target()\n",
+    }
+    project = make_project(files)
+    resync(project)
+    assert not any("changed since the last sync" in n for n in ask_project(project, "who calls target", now=NOW).notes)
+    (project.root / "lib.py").write_text("def target_renamed():\n    return 1\n")
+    notes = ask_project(project, "who calls target", now=NOW).notes
+    assert any("what the question names changed since the last sync: lib.target (source_missing)" in n for n in notes)

@@ -175,9 +175,11 @@ def compose(
     rule: str | None,
     mode: str = "graph",
     notes: list[str] | None = None,
+    starts: list[Node] | None = None,
 ) -> Answer:
     notes = list(notes or [])
     files = FileCheck(project.root, conn, split_spans)
+    notes += _changed_starts(conn, project, starts or [], files, now)
     filtered: Counter[str] = Counter()
     excerpts: list[Excerpt] = []
     changed_edges: set[int] = set()
@@ -242,6 +244,31 @@ def compose(
         degradations=_history(project),
     )
     return noting_sync(not_here(answer), project)
+
+
+def _changed_starts(
+    conn: Connection, project: Project, starts: list[Node], files: FileCheck, now: datetime
+) -> list[str]:
+    """A note naming the start nodes whose own excerpt changed or went since the last sync (a
+    function renamed before a resync: the graph still answers for its old name, from the edges the
+    last sync wrote)."""
+    ids = [n.fact_id for n in starts[:5] if n.fact_id is not None]
+    facts = fact_store.get_many(conn, project.name, ids) if ids else {}
+    changed = []
+    for node in starts[:5]:
+        fact = facts.get(node.fact_id) if node.fact_id is not None else None
+        if fact is None:
+            continue
+        state = freshness_of(fact, now=now, files=files).state
+        if state in (FreshnessState.STALE, FreshnessState.SOURCE_MISSING):
+            changed.append(f"{node.label} ({state.value})")
+    if not changed:
+        return []
+    shown = ", ".join(changed)
+    return [
+        f"what the question names changed since the last sync: {shown}; "
+        "the graph answers from that sync (run `kenning sync`)"
+    ]
 
 
 def _history(project: Project) -> tuple[str, ...]:

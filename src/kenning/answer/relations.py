@@ -369,7 +369,17 @@ def _answer(
     notes = [f"relation {relation.name} ({relation.direction}) from {shown}", *(notes or [])]
     if not hits:
         notes.append(f"the graph holds no {relation.name} of {shown}")
-    answer = compose(conn, project, question, hits, options, now=now, rule=f"graph.{relation.name}", notes=notes)
+    answer = compose(
+        conn,
+        project,
+        question,
+        hits,
+        options,
+        now=now,
+        rule=f"graph.{relation.name}",
+        notes=notes,
+        starts=[s.node for s in starts],
+    )
     start_json = [s.to_json() for s in starts[:5]]
     excerpts = []
     for excerpt in answer.excerpts:
