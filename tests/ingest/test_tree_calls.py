@@ -438,13 +438,6 @@ FIELDS = {
 }
 
 
-@pytest.mark.parametrize("path", sorted(FIELDS))
-def test_a_call_on_a_typed_field_of_the_own_object_is_a_call_on_that_type(path):
-    text, expected = FIELDS[path]
-    _, rel = parse_code_relations(text, path)
-    assert {(r.target, r.hint) for r in rel.refs if r.type == "calls" and r.qualified} == expected
-
-
 # A type that may be null types its name as the type itself does (PHP's ``?Store`` and ``Store|null``,
 # C#'s and Kotlin's ``Store?``, Swift's ``Store?``), and a call on it asserted not null (``d!.Three()``,
 # ``d!!.three()``) is one on it; a union of two classes types nothing.
@@ -473,9 +466,11 @@ NULLABLE = {
 }
 
 
-@pytest.mark.parametrize("path", sorted(NULLABLE))
-def test_a_nullable_type_types_the_name_as_its_type_does(path):
-    text, expected = NULLABLE[path]
+@pytest.mark.parametrize(
+    ("path", "cases"), [(path, FIELDS) for path in sorted(FIELDS)] + [(path, NULLABLE) for path in sorted(NULLABLE)]
+)
+def test_a_call_on_a_typed_field_or_a_nullable_name_is_a_call_on_its_type(path, cases):
+    text, expected = cases[path]
     _, rel = parse_code_relations(text, path)
     assert {(r.target, r.hint) for r in rel.refs if r.type == "calls" and r.qualified} == expected
 
