@@ -161,6 +161,7 @@ def test_graph_view_draws_the_neighbourhood_and_recentres(page):
     page.goto("/graph")
     page.get_by_label("Node").fill("rrf_fuse")
     page.get_by_role("button", name="Show").click()
+    page.wait_for_url(re.compile(r"/graph\?node=rrf_fuse"))  # is_visible() does not wait for the navigation
     svg = page.locator("svg.graph-svg")
     assert svg.is_visible()
     assert page.locator("svg.graph-svg line.edge-calls").count() >= 1
