@@ -112,3 +112,27 @@ def test_a_start_node_changed_since_the_last_sync_is_named_in_a_note(make_projec
     (project.root / "lib.py").write_text("def target_renamed():\n    return 1\n")
     notes = ask_project(project, "who calls target", now=NOW).notes
     assert any("what the question names changed since the last sync: lib.target (source_missing)" in n for n in notes)
+
+
+def test_a_path_of_relations_comes_before_one_through_a_shared_file(make_project):
+    """``graph path SyncWorker.doWork changeListSync`` joined them as "both defined in
+    SyncUtilities.kt" (nowinandroid): a path through the file two symbols share says nothing of how
+    one reaches the other; the calls between them come first, the shared file only when there is
+    no other path."""
+    files = {
+        "app/sync.py": (
+            "from app.helpers import relay\n\n\ndef start():\n    return relay()\n\n\ndef finish():\n    return 1\n\n\n"
+            "def alone():\n    return 2\n"
+        ),
+        "app/helpers.py": "def relay():\n    from app.sync import finish\n    return finish()\n",
+    }
+    project = make_project(files)
+    resync(project)
+    conn = open_store(project)
+    try:
+        path = run_query(conn, project, "path", "app.sync.start", GraphOptions(), now=NOW, other="app.sync.finish")
+        fallback = run_query(conn, project, "path", "app.sync.start", GraphOptions(), now=NOW, other="app.sync.alone")
+    finally:
+        conn.close()
+    assert [step["type"] for step in path.excerpts[-1].to_json()["path"]] == ["calls", "calls"]
+    assert [step["type"] for step in fallback.excerpts[-1].to_json()["path"]] == ["defines", "defines"]
