@@ -421,3 +421,10 @@ def test_memory_index_names_a_code_excerpt_by_its_symbol_before_its_signature(ma
     rows = text(call(server, "memory_index", query="synchronises every repository")).splitlines()
     row = next(r for r in rows if "override" in r)
     assert "SyncWorker.doWork: override" in row
+
+
+def test_memory_index_does_not_repeat_a_name_the_title_already_says(make_project):
+    project, clock, server = setup(make_project)
+    rows = text(call(server, "memory_index", query="webhook retry budget")).splitlines()
+    row = next(r for r in rows if "handler" in r)
+    assert "def handler()" in row and "app.handler:" not in row and "handler: def" not in row

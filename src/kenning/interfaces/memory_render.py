@@ -76,12 +76,13 @@ def index_row(ex: Excerpt, top: float | None) -> str:
 def _row_label(fact: Fact) -> str:
     """What an index row names: a code symbol's excerpt by its name first (``SyncWorker.doWork:
     override suspend fun doWork()…``), which its signature, cut to the row's twenty-odd
-    characters, lost (``override suspend fun…``); any other excerpt by its title."""
+    characters, lost (``override suspend fun…``), unless its title names it already; any other
+    excerpt by its title."""
     symbol = fact.meta.get("symbol") if fact.type == "code" and fact.meta.get("kind") not in (None, "module") else None
     if not isinstance(symbol, str) or not symbol:
         return fact.title
     short = ".".join(symbol.split(".")[-2:])  # the class and the method: the module is in the citation's file
-    return f"{short}: {fact.title}"
+    return fact.title if short in fact.title else f"{short}: {fact.title}"  # Python's ``def Cart.total()`` says it
 
 
 def row_title(title: str, width: int) -> str:
