@@ -141,6 +141,45 @@ def _cpp_type(capture: str) -> str:
 _CPP_TYPE = _cpp_type("bound")
 
 
+def _csharp_type(capture: str) -> str:
+    """A C# type by its name, nullable or not (``Store``, ``Store?``): ``@<capture>_type``."""
+    return f"[(identifier) @{capture}_type (nullable_type type: (identifier) @{capture}_type)]"
+
+
+def _kotlin_property(capture: str) -> str:
+    """A Kotlin property typed by a name, nullable or not (``val cache: Cache?``), or by the
+    constructor it is given (``val cache = Cache()``): ``@<capture>`` and ``@<capture>_type``."""
+    return f"""
+(property_declaration (variable_declaration (identifier) @{capture} {_kotlin_type(capture)}))
+(property_declaration (variable_declaration (identifier) @{capture})
+  (call_expression . (identifier) @{capture}_type (#match? @{capture}_type "^[A-Z]")))"""
+
+
+def _kotlin_type(capture: str) -> str:
+    """A Kotlin type by its name, nullable or not (``Store``, ``Store?``): ``@<capture>_type``."""
+    return f"[(user_type (identifier) @{capture}_type) (nullable_type (user_type (identifier) @{capture}_type))]"
+
+
+def _swift_property(capture: str) -> str:
+    """A Swift property typed by a name, optional or not (``let api: ShopAPI?``), by the
+    constructor it is given (``let cache = TimelineCache()``), or as an array or a dictionary
+    (``var filtered: [Status]``): ``@<capture>`` and ``@<capture>_type``."""
+    name = f"(property_declaration name: (pattern bound_identifier: (simple_identifier) @{capture})"
+    return f"""
+{name}
+  (type_annotation {_swift_type(capture)}))
+{name}
+  value: (call_expression . (simple_identifier) @{capture}_type (#match? @{capture}_type "^[A-Z]")))
+{name}
+  (type_annotation [(array_type) (dictionary_type)] @{capture}_type))"""
+
+
+def _swift_type(capture: str) -> str:
+    """A Swift type by its name, optional or not (``Store``, ``Store?``): ``@<capture>_type``."""
+    user = f"(user_type (type_identifier) @{capture}_type)"
+    return f"[{user} (optional_type wrapped: {user})]"
+
+
 def _php_type(capture: str) -> str:
     """A PHP type by its class's name (``@<capture>_type``): ``Store``, ``?Store``, ``Store|null``
     (a union of two classes gives two types, and the name none: ``_one_type``)."""
@@ -181,31 +220,18 @@ TYPED = {
 (simple_parameter type: {_php_type("bound")} name: (variable_name) @bound)
 (assignment_expression left: (variable_name) @bound right: (object_creation_expression (name) @bound_type))
 """,
-    "csharp": """
-(parameter type: [(identifier) @bound_type (nullable_type type: (identifier) @bound_type)] name: (identifier) @bound)
-(variable_declaration
-  type: [(identifier) @bound_type (nullable_type type: (identifier) @bound_type)]
-  (variable_declarator name: (identifier) @bound))
+    "csharp": f"""
+(parameter type: {_csharp_type("bound")} name: (identifier) @bound)
+(variable_declaration type: {_csharp_type("bound")} (variable_declarator name: (identifier) @bound))
 (variable_declarator name: (identifier) @bound (object_creation_expression type: (identifier) @bound_type))
 """,
-    "kotlin": """
-(parameter (identifier) @bound
-  [(user_type (identifier) @bound_type) (nullable_type (user_type (identifier) @bound_type))])
-(property_declaration (variable_declaration (identifier) @bound
-  [(user_type (identifier) @bound_type) (nullable_type (user_type (identifier) @bound_type))]))
-(property_declaration (variable_declaration (identifier) @bound)
-  (call_expression . (identifier) @bound_type (#match? @bound_type "^[A-Z]")))
+    "kotlin": f"""
+(parameter (identifier) @bound {_kotlin_type("bound")})
+{_kotlin_property("bound")}
 """,
-    "swift": """
-(parameter (simple_identifier) @bound
-  . [(user_type (type_identifier) @bound_type) (optional_type wrapped: (user_type (type_identifier) @bound_type))])
-(property_declaration name: (pattern bound_identifier: (simple_identifier) @bound)
-  (type_annotation [(user_type (type_identifier) @bound_type)
-                    (optional_type wrapped: (user_type (type_identifier) @bound_type))]))
-(property_declaration name: (pattern bound_identifier: (simple_identifier) @bound)
-  value: (call_expression . (simple_identifier) @bound_type (#match? @bound_type "^[A-Z]")))
-(property_declaration name: (pattern bound_identifier: (simple_identifier) @bound)
-  (type_annotation [(array_type) (dictionary_type)] @bound_type))
+    "swift": f"""
+(parameter (simple_identifier) @bound . {_swift_type("bound")})
+{_swift_property("bound")}
 """,
     "scala": """
 (parameter name: (identifier) @bound type: (type_identifier) @bound_type)
@@ -259,23 +285,13 @@ FIELDS = {
 (property_promotion_parameter type: {_php_type("field")} name: (variable_name (name) @field))
 """,
     # Kotlin: a constructor's ``private val repo: Repo`` and a property ``val cache: Cache = …``
-    "kotlin": """
-(class_parameter (identifier) @field
-  [(user_type (identifier) @field_type) (nullable_type (user_type (identifier) @field_type))])
-(property_declaration (variable_declaration (identifier) @field
-  [(user_type (identifier) @field_type) (nullable_type (user_type (identifier) @field_type))]))
-(property_declaration (variable_declaration (identifier) @field)
-  (call_expression . (identifier) @field_type (#match? @field_type "^[A-Z]")))
+    "kotlin": f"""
+(class_parameter (identifier) @field {_kotlin_type("field")})
+{_kotlin_property("field")}
 """,
     # Swift: ``private let api: ShopAPI``
-    "swift": """
-(property_declaration name: (pattern bound_identifier: (simple_identifier) @field)
-  (type_annotation [(user_type (type_identifier) @field_type)
-                    (optional_type wrapped: (user_type (type_identifier) @field_type))]))
-(property_declaration name: (pattern bound_identifier: (simple_identifier) @field)
-  value: (call_expression . (simple_identifier) @field_type (#match? @field_type "^[A-Z]")))
-(property_declaration name: (pattern bound_identifier: (simple_identifier) @field)
-  (type_annotation [(array_type) (dictionary_type)] @field_type))
+    "swift": f"""
+{_swift_property("field")}
 """,
     # Scala: a class parameter ``api: ShopApi`` and ``private val cache: Cache``
     "scala": """
@@ -283,13 +299,9 @@ FIELDS = {
 (val_definition pattern: (identifier) @field type: (type_identifier) @field_type)
 """,
     # C#: ``private readonly IRepo _repo;`` and a property ``public IRepo Repo { get; }``
-    "csharp": """
-(field_declaration
-  (variable_declaration
-    type: [(identifier) @field_type (nullable_type type: (identifier) @field_type)]
-    (variable_declarator name: (identifier) @field)))
-(property_declaration
-  type: [(identifier) @field_type (nullable_type type: (identifier) @field_type)] name: (identifier) @field)
+    "csharp": f"""
+(field_declaration (variable_declaration type: {_csharp_type("field")} (variable_declarator name: (identifier) @field)))
+(property_declaration type: {_csharp_type("field")} name: (identifier) @field)
 """,
     # C++: ``TableCache* table_cache_;``, ``Options options_;``, ``port::Mutex mu_;`` (``@field_package``)
     "cpp": f"""
