@@ -94,7 +94,7 @@ def test_without_a_pack_the_core_question_falls_back_to_lexical_and_says_so(corp
 
 def test_a_synced_project_with_no_edge_answers_relations_lexically_saying_it_has_no_relations(corpus, cli):
     conn = connect(corpus.db_path)
-    conn.execute("DELETE FROM graph_edges")  # synced, yet nothing declares a relation
+    conn.execute("DELETE FROM graph_nodes")  # synced, yet nothing declares a relation (its edges go too)
     conn.close()
     answer = ask(cli, corpus, "which evidence touches the search module")
     assert (answer["mode"], answer["rule"]) == ("lexical", "relation")

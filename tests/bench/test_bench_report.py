@@ -134,7 +134,7 @@ def test_edge_questions_come_from_declared_graph_edges_and_the_router_agrees_wit
     declared = {
         (a, b)
         for a, b in conn.execute(
-            "SELECT a.name, b.name FROM graph_edges e JOIN graph_nodes a ON a.id = e.src "
+            "SELECT a.name, b.name FROM graph_edges_sourced e JOIN graph_nodes a ON a.id = e.src "
             "JOIN graph_nodes b ON b.id = e.dst WHERE e.link = 'declared'"
         )
     }

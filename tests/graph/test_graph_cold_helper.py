@@ -57,10 +57,10 @@ def _tree(root: Path) -> Path:
 
 
 def _state(root: Path) -> tuple[list[tuple], list[tuple]]:
-    """Every edge by id (its ends by id) and every excerpt's lifecycle."""
+    """Every edge as served, by id (its ends by id), and every excerpt's lifecycle."""
     conn = sqlite3.connect(f"file:{load_project(root).db_path}?mode=ro", uri=True)
     try:
-        edges = conn.execute("SELECT id, src, dst, type, link, ref_id FROM graph_edges ORDER BY id").fetchall()
+        edges = conn.execute("SELECT id, src, dst, type, link, ref_id FROM graph_edges_sourced ORDER BY id").fetchall()
         facts = conn.execute("SELECT id, lifecycle, superseded_by FROM facts ORDER BY id").fetchall()
     finally:
         conn.close()

@@ -255,7 +255,7 @@ def test_a_cold_sync_resolves_the_references_it_wrote_without_reading_them_back(
         try:
             return tuple(
                 conn.execute(f"SELECT * FROM {table} ORDER BY id").fetchall()
-                for table in ("graph_nodes", "graph_refs", "graph_edges")
+                for table in ("graph_nodes", "graph_refs", "graph_edges_sourced")  # the edges as served
             )
         finally:
             conn.close()

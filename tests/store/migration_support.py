@@ -28,8 +28,8 @@ def store_before(path: Path, version: int) -> sqlite3.Connection:
 
 def add_graph_rows(conn: sqlite3.Connection) -> None:
     """Graph rows of each kind as the schemas from 0022 hold them: four nodes (a file, two of its
-    symbols, a task), two references, edges from a file's declaration, from a reference (both
-    ways: a call and its ``tested_by``) and from the ledger's reference."""
+    symbols, a task), two references, edges from a file's declarations of its symbols, from a
+    reference (both ways: a call and its ``tested_by``) and from the ledger's reference."""
     conn.execute("INSERT INTO manifest VALUES ('a.py', 10, 1, ?, 'python/4', '2026-01-01T00:00:00Z', 2)", ("f" * 64,))
     conn.executemany(
         "INSERT INTO graph_nodes (id, kind, key, name, qualname, path, origin) VALUES (?,?,?,?,?,?,?)",
@@ -40,6 +40,7 @@ def add_graph_rows(conn: sqlite3.Connection) -> None:
             (4, "task", "task:T-1", "T-1", "", None, "ledger"),
         ],
     )
+    conn.executemany("UPDATE graph_nodes SET line_start = ?, line_end = ? WHERE id = ?", [(1, 9, 2), (10, 12, 3)])
     conn.executemany(
         "INSERT INTO graph_refs (id, origin, src, type, target_kind, target, hint, qualified, link, line, "
         "source_kind, source_uri, fingerprint, tested) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
@@ -53,6 +54,7 @@ def add_graph_rows(conn: sqlite3.Connection) -> None:
         "ref_id) VALUES (?,?,?,?,?,?,?,?,?,?,?)",
         [
             (3, 1, 2, "defines", "declared", "file", "a.py:1-9", None, 1, "a.py", None),
+            (4, 1, 3, "defines", "declared", "file", "a.py:10-12", None, 10, "a.py", None),
             (5, 2, 3, "calls", "extracted", None, None, None, None, None, 7),
             (6, 3, 2, "tested_by", "extracted", None, None, None, None, None, 7),
             (8, 4, 1, "touches", "declared", None, None, None, None, None, 9),
@@ -68,11 +70,18 @@ SERVED_EDGES = (
 
 
 def served_graph(conn: sqlite3.Connection) -> tuple[list[tuple], list[tuple]]:
-    """The edges as served and every reference row, by id: what a graph migration must keep."""
+    """The edges as served and every reference row: what a graph migration must keep (the edges
+    by content, ids left out: from 0025 on, a ``defines`` and a test's ``tested_by`` are derived
+    where the graph is read, under ids of their own)."""
     return (
-        [tuple(r) for r in conn.execute(SERVED_EDGES)],
+        served_content(conn.execute(SERVED_EDGES).fetchall()),
         [tuple(r) for r in conn.execute("SELECT * FROM graph_refs ORDER BY id")],
     )
+
+
+def served_content(rows: list) -> list[tuple]:
+    """Served edges (``SERVED_EDGES``' columns) without their ids, sorted."""
+    return sorted((tuple(r)[1:] for r in rows), key=repr)
 
 
 def graph_store_before(path: Path, version: int) -> None:

@@ -25,11 +25,14 @@ def test_rows_survive_and_deletes_still_cascade(tmp_path):
         assert [r[2] for r in conn.execute("PRAGMA foreign_key_list('graph_nodes')")] == ["facts"]  # kept
         assert conn.execute("PRAGMA integrity_check").fetchone()[0] == "ok"
 
+        # Stored: the call (5) and the ledger's edge (8); the `defines` and the test's `tested_by`
+        # are derived where the graph is read (0025).
+        assert _ids(conn, "graph_edges") == [5, 8]
         conn.execute("DELETE FROM graph_refs WHERE id = 9")  # the ledger's reference: its edge goes
-        assert _ids(conn, "graph_edges") == [3, 5, 6]
-        conn.execute("DELETE FROM graph_nodes WHERE id = 3")  # the call's target (5) and the test's source (6)
-        assert _ids(conn, "graph_edges") == [3] and _ids(conn, "graph_refs") == [7]
-        conn.execute("DELETE FROM graph_nodes WHERE id = 2")  # its reference, and the edge defining it
+        assert _ids(conn, "graph_edges") == [5]
+        conn.execute("DELETE FROM graph_nodes WHERE id = 3")  # the call's target (5)
+        assert _ids(conn, "graph_edges") == [] and _ids(conn, "graph_refs") == [7]
+        conn.execute("DELETE FROM graph_nodes WHERE id = 2")  # its reference
         assert _ids(conn, "graph_refs") == [] and _ids(conn, "graph_edges") == []
         assert _ids(conn, "graph_nodes") == [1, 4]
     finally:
@@ -63,5 +66,5 @@ def test_a_sqlite_that_refuses_schema_edits_keeps_the_foreign_keys_and_the_casca
     conn.execute("COMMIT")
     assert len(conn.execute("PRAGMA foreign_key_list('graph_edges')").fetchall()) == 3
     conn.execute("DELETE FROM graph_nodes WHERE id = 2")
-    assert _ids(conn, "graph_refs") == [9] and _ids(conn, "graph_edges") == [8]
+    assert _ids(conn, "graph_refs") == [9] and _ids(conn, "graph_edges") == [4, 8]  # 4: the other symbol's `defines`
     conn.close()

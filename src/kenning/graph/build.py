@@ -105,9 +105,10 @@ def apply(
     ``held``: the same object at every batch of one sync, where a cold sync keeps the rows of
     the references it defers (``Unresolved``); once it is ``complete``, the last batch leaves
     their resolution to ``resolve_held`` (until then ``DEFERRED`` stays). ``ledger_changes``:
-    where what became of the ledger's records is counted, when it is read (the sync's report)."""
-    nodes_before, edges_before = graph_store.counts(conn)
-    had_graph = nodes_before > 0
+    where what became of the ledger's records is counted, when it is read (the sync's report).
+    Returns the counts of what the batch read (``ledger_invalid``, ``commits``…): the graph's
+    own sizes are the caller's to count (``store.graph.counts``), once before and once after."""
+    had_graph = graph_store.has_nodes(conn)
     deferred = DEFERRED in graph_store.source_states(conn)
     if not deferred and not had_graph and not last:
         graph_write.put_source(conn, SourceState(DEFERRED, None, None, None, None), stamp=stamp)
@@ -159,26 +160,15 @@ def apply(
         resolver.resolve(new_refs)
         if had_graph and affected:
             resolver.resolve(refs_targeting(conn, affected, set(new_refs)), again=True)
-    nodes_after, edges_after = graph_store.counts(conn)
-    return {
-        "nodes": nodes_after,
-        "edges": edges_after,
-        "nodes_delta": nodes_after - nodes_before,
-        "edges_delta": edges_after - edges_before,
-        **{k: v for k, v in stats.items() if v},
-    }
+    return {k: v for k, v in stats.items() if v}
 
 
-def resolve_held(
-    conn: Connection, held: Unresolved, *, stamp: str, offload: helper.Offload | None = None
-) -> dict[str, int]:
+def resolve_held(conn: Connection, held: Unresolved, *, stamp: str, offload: helper.Offload | None = None) -> None:
     """A cold sync's references, kept by its batches (``Unresolved``, ``complete``), resolved
     after its last batch committed, in a transaction of their own that only adds edges: the files'
     references as they were written, then the ledger's and git's (higher ids), read back.
     Stopped before it commits, ``DEFERRED`` tells the next sync to resolve them. ``offload``:
-    a helper process for a share of the files' references (``graph.helper``; SQLite). Returns
-    the graph's counts."""
-    nodes, edges_before = graph_store.counts(conn)
+    a helper process for a share of the files' references (``graph.helper``; SQLite)."""
     resolver = Resolver(conn, stamp)
     rows = held.rows + graph_store.ref_rows(conn, held.others, sources=GraphWriter(conn).ref_sources)
     held.rows, held.others = [], []
@@ -188,8 +178,6 @@ def resolve_held(
         if share is not None:
             _take_share(resolver, share, rows[cut:])
     graph_write.delete_source(conn, DEFERRED)
-    _, edges = graph_store.counts(conn)
-    return {"nodes": nodes, "edges": edges, "edges_delta": edges - edges_before}
 
 
 def _take_share(resolver: Resolver, share: Future[helper.Share], rows: Sequence[RefRow]) -> None:
@@ -251,10 +239,9 @@ def _add_file(
             lines=(sym.line_start, sym.line_end),
             fact_id=by_uri.get(span),
         )
-        writer.edge(
-            node, sid, "defines", "declared", source=("file", span, fingerprint), origin=path, line=sym.line_start
-        )
-        scopes.setdefault(sym.qualname, sid)
+        if sym.qualname not in scopes:  # a name defined twice is one node, its first definition
+            writer.defines(node, sid, span=span, fingerprint=fingerprint, origin=path, line=sym.line_start)
+            scopes[sym.qualname] = sid
         keys.add(("symbol", name))
     file_ref, scope_of = writer.file_ref, scopes.get  # one call per import, call and link: kept lean
     if keep is None:

@@ -46,6 +46,7 @@ class Collected:
     """What ``Resolver`` writes to, in a helper: the edges it gives, kept (never written)."""
 
     ref_sources = False  # SQLite: an edge resolved from a reference needs no source of its own
+    stores_mirrors = False  # nor a test's call its ``tested_by`` (derived where the graph is read)
 
     def __init__(self) -> None:
         self.edges: list[Edge] = []
@@ -84,7 +85,7 @@ def resolve_share(path: str, share: tuple[int, int, int], stamp: str) -> Share:
         if len(rows) != count:
             raise ValueError(f"references {first}-{last}: {len(rows)} stored, {count} expected")
         collected = Collected()
-        resolver = Resolver(conn, stamp, writer=collected)  # type: ignore[arg-type]  # its three members
+        resolver = Resolver(conn, stamp, writer=collected)  # type: ignore[arg-type]  # the members it uses
         resolver.resolve_rows(rows, supersede=False)
         return collected.edges, resolver.superseding
     finally:

@@ -286,13 +286,14 @@ class Resolver:
         else:
             chosen, link = candidates.rows[:1], row.link
         edge = self.writer.ref_edge
+        mirrors = self.writer.stores_mirrors  # else derived from the call where the graph is read
         for node_id, _, _ in chosen:
             a, b = (node_id, src) if row.reverse else (src, node_id)
             edge(a, b, type_, link, row)
             if type_ == "supersedes":
                 self._superseding.append((a, b))
-            if row.tested:  # a call from a test: the callee is tested by the caller
-                edge(node_id, src, "tested_by", link, row)
+            if row.tested and (mirrors or row.reverse or type_ == "tested_by"):  # a call from a test:
+                edge(node_id, src, "tested_by", link, row)  # the callee is tested by the caller
 
     def _by_package(self, row: RefRow, candidates: Candidates) -> tuple[list, str] | None:
         """A Go call's functions by its package (``go_resolve``), or None: a call on a value."""

@@ -63,16 +63,17 @@ def code_metas(conn: sqlite3.Connection) -> list[tuple[int, str | None]]:
 
 def declared_edges(conn: sqlite3.Connection) -> list[tuple[str, str, str, int | None, int | None]]:
     """(source name, target name, edge type, source fact id, target fact id) of the declared
-    edges with at least one end tied to a fact, in edge order."""
+    edges with at least one end tied to a fact, by their ends' keys then type (the same order on
+    either engine and after any sync: never by id, which follows the sync's batches)."""
     if is_pg(conn):
         return pg.declared_edges(conn)
     return [
         (row[0], row[1], row[2], row[3], row[4])
         for row in conn.execute(
-            "SELECT a.name, b.name, e.type, a.fact_id, b.fact_id FROM graph_edges e "
+            "SELECT a.name, b.name, e.type, a.fact_id, b.fact_id FROM graph_edges_sourced e "
             "JOIN graph_nodes a ON a.id = e.src JOIN graph_nodes b ON b.id = e.dst "
             "WHERE e.link = 'declared' AND (a.fact_id IS NOT NULL OR b.fact_id IS NOT NULL) "
-            "ORDER BY e.id"
+            "ORDER BY a.key, b.key, e.type, e.source_uri"
         )
     ]
 

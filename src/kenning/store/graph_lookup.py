@@ -9,6 +9,7 @@ import re
 from collections.abc import Sequence
 
 from kenning.store import fold
+from kenning.store.graph import DEFINES_IDS, MIRROR_IDS
 from kenning.store.handle import Connection
 from kenning.store.postgres import graph_lookup as pg
 from kenning.store.postgres.connection import is_pg
@@ -139,7 +140,11 @@ def call_receivers(conn: Connection, edge_ids: Sequence[int]) -> dict[int, tuple
     if is_pg(conn):
         return {int(eid): (bool(qualified), hint) for eid, qualified, hint in pg.call_receivers(conn, edge_ids)}
     found: dict[int, tuple[bool, str | None]] = {}
-    ids = list(edge_ids)
+    # A test's ``tested_by`` SQLite derives is read as the call it mirrors (``MIRROR_IDS``).
+    stored: dict[int, list[int]] = {}
+    for eid in edge_ids:
+        stored.setdefault(eid - MIRROR_IDS if MIRROR_IDS <= eid < DEFINES_IDS else eid, []).append(eid)
+    ids = list(stored)
     for start in range(0, len(ids), 500):
         chunk = ids[start : start + 500]
         for eid, qualified, hint in conn.execute(
@@ -147,7 +152,8 @@ def call_receivers(conn: Connection, edge_ids: Sequence[int]) -> dict[int, tuple
             f"WHERE e.id IN ({','.join('?' * len(chunk))})",
             chunk,
         ):
-            found[int(eid)] = (bool(qualified), hint)
+            for asked in stored[int(eid)]:
+                found[asked] = (bool(qualified), hint)
     return found
 
 

@@ -212,6 +212,20 @@ class GraphWriter:
         fingerprint = None if _derivable_fingerprint(source, origin) else fingerprint
         self._edges.append((src, dst, type_, link, kind, uri, fingerprint, line, origin))
 
+    def defines(self, file: int, symbol: int, *, span: str, fingerprint: str | None, origin: str, line: int) -> None:
+        """The ``defines`` edge from ``file`` to a symbol it holds, written where ``span`` (its
+        ``path:start-end``) is the symbol node's own: PostgreSQL stores it, SQLite derives it
+        where the graph is read (migration 0025)."""
+        if self._pg is not None:
+            source = ("file", span, fingerprint)
+            self._pg.edge(file, symbol, "defines", "declared", source=source, origin=origin, line=line)
+
+    # Whether ``ref_edge`` is handed the ``tested_by`` edge a test's call also gives (``Resolver``):
+    # SQLite derives it from the call where the graph is read (migration 0025), PostgreSQL stores it.
+    @property
+    def stores_mirrors(self) -> bool:
+        return self._pg is not None
+
     @property
     def ref_sources(self) -> bool:
         """Whether ``ref_edge`` needs the reference's source, line and origin (``ref_rows``

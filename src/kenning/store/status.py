@@ -7,6 +7,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from kenning.records import Replaced
+from kenning.store.graph import counts as graph_counts
 from kenning.store.postgres import status as pg
 from kenning.store.postgres.connection import is_pg
 
@@ -70,9 +71,8 @@ def graph_size(conn: sqlite3.Connection) -> tuple[int, int]:
     """(nodes, edges) of the declared graph."""
     if is_pg(conn):
         return pg.graph_size(conn)
-    edges = conn.execute("SELECT count(*) FROM graph_edges").fetchone()[0]
-    nodes = conn.execute("SELECT count(*) FROM graph_nodes").fetchone()[0] if edges else 0
-    return nodes, edges
+    nodes, edges = graph_counts(conn)
+    return (nodes, edges) if edges else (0, 0)
 
 
 def vector_search(conn: sqlite3.Connection) -> dict[str, Any]:

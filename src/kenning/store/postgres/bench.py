@@ -62,7 +62,7 @@ def declared_edges(conn: PgConnection) -> list[tuple[str, str, str, int | None, 
             "SELECT a.name, b.name, e.type, a.fact_id, b.fact_id FROM graph_edges e "
             "JOIN graph_nodes a ON a.id = e.src JOIN graph_nodes b ON b.id = e.dst "
             "WHERE e.project = %s AND e.link = 'declared' AND (a.fact_id IS NOT NULL OR b.fact_id IS NOT NULL) "
-            "ORDER BY e.id",
+            'ORDER BY a.key COLLATE "C", b.key COLLATE "C", e.type COLLATE "C", e.source_uri COLLATE "C"',
             (conn.project,),
         )
     ]

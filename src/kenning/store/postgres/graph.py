@@ -101,6 +101,10 @@ def edges_near(conn: PgConnection, start_ids: Sequence[int], depth: int, limit: 
     ).fetchall()
 
 
+def has_nodes(conn: PgConnection) -> bool:
+    return conn.execute("SELECT 1 FROM graph_nodes WHERE project = %s LIMIT 1", (conn.project,)).fetchone() is not None
+
+
 def counts(conn: PgConnection) -> tuple[int, int]:
     row = conn.execute(
         "SELECT (SELECT count(*) FROM graph_nodes WHERE project = %s), "
