@@ -239,7 +239,7 @@ def _add_file(
             lines=(sym.line_start, sym.line_end),
             fact_id=by_uri.get(span),
         )
-        if sym.qualname not in scopes:  # a name defined twice is one node, its first definition
+        if sym.qualname not in scopes:  # a name defined twice is one node (the lines it holds): one `defines`
             writer.defines(node, sid, span=span, fingerprint=fingerprint, origin=path, line=sym.line_start)
             scopes[sym.qualname] = sid
         keys.add(("symbol", name))

@@ -6,15 +6,16 @@
 -- - `tested_by` mirrored from a call a test makes (56,367): a resolved call whose reference is
 --   `tested` (and neither `reverse` nor itself a `tested_by`) gave two edges with the same
 --   reference, the call and, reversed, its `tested_by`.
--- They cost a cold sync of Django 0.28 s of CPU (`bench/sync_floor.py --django --against`,
--- docs/benchmarks.md, twenty-eighth session) and the store 10 MB with their indexes.
+-- They cost a cold sync of Django 0.31 s of CPU and the store 11 MB with their indexes (132.6 ->
+-- 121.3 MB: `bench/sync_floor.py --django --against`, `bench/real_projects.py`; docs/benchmarks.md,
+-- issue 19's twenty-eighth session).
 --
 -- The view every graph read goes through (`graph_edges_sourced`) spells them out again, with ids
 -- of their own above any stored edge's: a mirrored `tested_by` is its call's id + 2^40, a
 -- `defines` its symbol's node id + 2^41 (the ids only break ties between equal edges, after
 -- their ends, sources and lines). A file holding two definitions of one name now has one
--- `defines` edge to its one node, as PostgreSQL's writer makes it (the first definition wins, as
--- for the node). PostgreSQL stores both kinds still; the reads give the same edges.
+-- `defines` edge to its one node, as PostgreSQL's writer now makes it (spanning the lines the node
+-- holds). PostgreSQL stores both kinds still; the reads give the same edges.
 DROP VIEW graph_edges_sourced;
 DELETE FROM graph_edges WHERE type = 'defines' AND ref_id IS NULL;
 DELETE FROM graph_edges WHERE type = 'tested_by' AND ref_id IN (
