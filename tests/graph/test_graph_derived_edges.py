@@ -104,3 +104,31 @@ def test_both_engines_serve_the_same_edges(make_project, engine):
     server = make_project(FILES, name="server", config=engine_config(engine, "server"))
     resync(server, NOW)
     assert served(server) == served(lite)
+
+
+def test_a_sync_with_nothing_to_write_reports_the_sizes_the_last_sync_recorded(make_project, monkeypatch):
+    """Counting the derived edges costs a no-op sync most of its graph work: a sync that can change
+    nothing takes the sizes the last recorded run left, unless a migration upgraded the store since.
+    A binary file among the candidates is read again at every sync (it is skipped, never indexed),
+    so these syncs go as far as writing nothing (a sync with nothing to read stops before)."""
+    project = make_project({**FILES, "data/blob.txt": b"\x00\x01binary"}, name="noop")
+    first = resync(project)
+    counted: list[int] = []
+    real_counts = graph_store.counts
+
+    def counting(conn):
+        counted.append(1)
+        return real_counts(conn)
+
+    monkeypatch.setattr(graph_store, "counts", counting)
+    still = resync(project)
+    assert counted == [] and still.writes == 0
+    assert (still.graph["nodes"], still.graph["edges"]) == (first.graph["nodes"], first.graph["edges"])
+    assert still.graph["nodes_delta"] == still.graph["edges_delta"] == 0
+
+    conn = sqlite3.connect(project.db_path)  # the last migration applied by an upgrade, after that run
+    conn.execute("UPDATE schema_migrations SET applied_at = '2999-01-01T00:00:00Z' WHERE version = 25")
+    conn.commit()
+    conn.close()
+    upgraded = resync(project)
+    assert counted == [1] and upgraded.graph == still.graph

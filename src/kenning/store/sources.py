@@ -3,6 +3,7 @@ and the log of sync runs. Written inside the sync's transaction."""
 
 from __future__ import annotations
 
+import json
 import sqlite3
 from collections import namedtuple
 from collections.abc import Sequence
@@ -218,6 +219,29 @@ def synced(conn: sqlite3.Connection) -> bool:
     if is_pg(conn):
         return pg.synced(conn)
     return conn.execute("SELECT 1 FROM sync_runs LIMIT 1").fetchone() is not None
+
+
+def last_graph_sizes(conn: sqlite3.Connection) -> tuple[int, int] | None:
+    """The graph's (nodes, edges) as the last recorded sync left them, where they still hold: only
+    a sync changes the graph, and every sync that writes records its run; None when there is no
+    such record, or a migration upgraded the store after it (0025 changed what is stored), and on PostgreSQL,
+    which counts its stored rows at once. SQLite counts the edges it derives in about 25 ms on
+    Django: a sync with nothing to write takes its sizes from here (``sync.batches``)."""
+    if is_pg(conn):
+        return None
+    row = conn.execute("SELECT finished, report FROM sync_runs ORDER BY id DESC LIMIT 1").fetchone()
+    # Applied after that run: an upgrade. The migrations that created the store (its first ones,
+    # applied together) may be stamped after a first sync's start, which stamps its run.
+    later = conn.execute(
+        "SELECT 1 FROM schema_migrations WHERE applied_at > ? "
+        "AND applied_at > (SELECT min(applied_at) FROM schema_migrations) LIMIT 1",
+        (row[0] if row else "",),
+    ).fetchone()
+    if row is None or later is not None:
+        return None
+    graph = json.loads(row[1]).get("graph") or {}
+    nodes, edges = graph.get("nodes"), graph.get("edges")
+    return (nodes, edges) if isinstance(nodes, int) and isinstance(edges, int) else None
 
 
 def record_sync_run(conn: sqlite3.Connection, finished: str, report_json: str) -> None:

@@ -290,9 +290,11 @@ def _finish(
     step: Progress,
 ) -> None:
     """The end of the last transaction: the graph's figures (its sizes against ``graph_before``,
-    None when the sync could not change it; what the batches' graph passes counted), what became
-    of the ledger's records and the run's record in the report."""
-    nodes, edges = graph_store.counts(conn)
+    None when the sync could not change it: then as the last recorded sync left them, when they
+    still hold; what the batches' graph passes counted), what became of the ledger's records and
+    the run's record in the report."""
+    known = sources.last_graph_sizes(conn) if graph_before is None else None
+    nodes, edges = known or graph_store.counts(conn)
     nodes_before, edges_before = graph_before or (nodes, edges)
     report.graph = {
         "nodes": nodes,
