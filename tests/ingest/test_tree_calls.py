@@ -489,6 +489,9 @@ CREATED = {
     "Sources/B.swift": ("func f() { UserDefaults.standard.set(1) }", ("set", "self:.UserDefaults")),
     "src/B.cs": ("class A { void F() { Store.Instance.Save(); } }", ("Save", "self:.Store")),
     "src/B.java": ("class A { void f() { Store.INSTANCE.persist(); } }", ("persist", "self:.Store")),
+    "src/C.cs": ("class A { void F() { Session.Current.End(); } }", ("End", "self:.Session")),
+    "Sources/C.swift": ("func f() { Bundle.main.path() }", ("path", "self:.Bundle")),
+    "Sources/D.swift": ("func f() { FileManager.default.removeItem() }", ("removeItem", "self:.FileManager")),
 }
 
 
