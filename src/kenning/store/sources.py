@@ -223,10 +223,10 @@ def synced(conn: sqlite3.Connection) -> bool:
 
 def last_graph_sizes(conn: sqlite3.Connection) -> tuple[int, int] | None:
     """The graph's (nodes, edges) as the last recorded sync left them, where they still hold: only
-    a sync changes the graph, and every sync that writes records its run; None when there is no
-    such record, or a migration upgraded the store after it (0025 changed what is stored), and on PostgreSQL,
-    which counts its stored rows at once. SQLite counts the edges it derives in about 25 ms on
-    Django: a sync with nothing to write takes its sizes from here (``sync.batches``)."""
+    a sync changes the graph, and every sync that writes records its run. None when there is no
+    such record or a migration upgraded the store after it (0025 changed what is stored), and on
+    PostgreSQL, which counts its stored rows at once. SQLite counts the edges it derives in about
+    25 ms on Django: a sync with nothing to write takes its sizes from here (``sync.batches``)."""
     if is_pg(conn):
         return None
     row = conn.execute("SELECT finished, report FROM sync_runs ORDER BY id DESC LIMIT 1").fetchone()
