@@ -87,6 +87,9 @@ def test_search_and_the_graph_call_test_files_by_one_rule():
         "Tests/ShopTests/CartTests.swift",  # a Swift package's
         "ShopUITests/CheckoutUITests.swift",  # an Xcode project's
         "src/test/scala/shop/CartSpec.scala",
+        "cypress/e2e/login.cy.ts",  # Cypress's
+        "src/components/Login.cy.tsx",
+        "e2e/checkout.ts",  # Playwright's folder
     ]
     code = [
         "src/shop/cache.py",
@@ -99,6 +102,8 @@ def test_search_and_the_graph_call_test_files_by_one_rule():
         "src/Latest/Contest.cs",
         "app/src/main/kotlin/shop/Contest.kt",
         "Sources/Shop/Contests.swift",
+        "forms/test_email_send.go",  # Go: only `x_test.go` is a test (pocketbase's form)
+        "locales/messages.cy.json",  # Welsh
     ]
     assert [p for p in tests if not is_test_path(p)] == []
     assert [p for p in code if is_test_path(p)] == []

@@ -27,6 +27,11 @@ def file_testers(project, path: str) -> set[tuple[str, str, str]]:
     return {(e.dst.kind, e.dst.qualname, e.link) for e in _outgoing(project, "file_path", path, "tested_by")}
 
 
+def imported(project, path: str) -> set[str]:
+    """The paths of the files the file at ``path`` imports (its ``imports`` edges)."""
+    return {e.dst.path for e in _outgoing(project, "file_path", path, "imports")}
+
+
 def covering(project, qualname: str) -> set[tuple[str, str, str]]:
     """(kind, path, link) of what tests the node of ``qualname`` (its ``tested_by`` edges)."""
     return {(e.dst.kind, e.dst.path, e.link) for e in _outgoing(project, "qualname", qualname, "tested_by")}

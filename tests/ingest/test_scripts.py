@@ -48,12 +48,12 @@ FILES = {
         ("app/build.gradle.kts", "script/1"),
         ("go.mod", "script/1"),
         ("app/lib/profile_store.dart", "script/1"),  # no grammar: by its words
-        ("services/profile/ProfileStore.scala", "code/11"),
-        ("ios/Shop/ProfileStore.swift", "code/11"),
-        ("android/app/src/main/kotlin/Profile.kt", "code/11"),
+        ("services/profile/ProfileStore.scala", "code/12"),
+        ("ios/Shop/ProfileStore.swift", "code/12"),
+        ("android/app/src/main/kotlin/Profile.kt", "code/12"),
         ("web/src/App.vue", "script/1"),
-        ("src/app/Http/Kernel.php", "code/11"),
-        ("src/Shop/Program.cs", "code/11"),
+        ("src/app/Http/Kernel.php", "code/12"),
+        ("src/Shop/Program.cs", "code/12"),
         ("app/src/main/AndroidManifest.xml", "script/1"),  # an Android app's permissions
         ("ios/App/Info.plist", "script/1"),
         ("ios/IceCubesApp.xcconfig", "script/1"),
@@ -65,7 +65,7 @@ FILES = {
         ("data/fixtures.json", None),  # data, not configuration
         ("data/records.xml", None),
         ("LICENSE", None),
-        ("src/app.py", "python/18"),
+        ("src/app.py", "python/19"),
     ],
 )
 def test_which_files_are_read_as_scripts(path, parser):

@@ -55,6 +55,7 @@ from functools import lru_cache
 from pathlib import PurePosixPath
 
 from kenning.graph import go_resolve
+from kenning.graph.aliases import SUFFIX, Suffixes, nearest, suffixes_of
 from kenning.graph.bases import Bases
 from kenning.graph.fields import OUTSIDE, Fields
 from kenning.graph.narrow import MAX_AMBIGUOUS, Candidates, Key, imported_from, lookup_key, narrow
@@ -78,6 +79,7 @@ def keys_of(kind: str, name: str, qualname: str, path: str | None) -> set[Key]:
     match kind:
         case "file":
             keys = {("file", path or name), ("stem", _stem(path or name))}
+            keys |= {(SUFFIX, suffix) for suffix in suffixes_of(path or name)}  # alias imports
             if PurePosixPath(path or name).stem == "index":
                 keys.add(("stem", posixpath.dirname(path or name)))
             if not qualname:
@@ -151,6 +153,7 @@ class Resolver:
         self._bases = Bases(conn)
         self._fields = Fields(conn)
         self._values = Values(conn)
+        self._suffixes = Suffixes(conn)
 
     def resolve(self, ref_ids: list[int], *, again: bool = False) -> None:
         """Resolve the stored references ``ref_ids`` (ascending), read back in chunks."""
@@ -246,8 +249,12 @@ class Resolver:
         return None if hint == OUTSIDE else row._replace(hint=hint)
 
     def _look_up(self, keys: Iterable[Key]) -> None:
-        """The candidates of ``keys`` not in the cache yet, into it."""
+        """The candidates of ``keys`` not in the cache yet, into it (an alias import's from the
+        file nodes' paths: ``graph.aliases``)."""
         wanted = set(keys).difference(self._cache)
+        for key in [key for key in wanted if key[0] == SUFFIX]:
+            self._cache[key] = Candidates(self._suffixes.candidates(key[1]))
+            wanted.discard(key)
         for key, found in graph_store.candidates_many(self.conn, sorted(wanted)).items():
             self._cache[key] = Candidates(found)
 
@@ -283,6 +290,8 @@ class Resolver:
                 chosen = [c for c in chosen if not _in_tests(c[1])]
         elif (import_path := go_resolve.imported_path(row)) is not None:  # a Go import: its package's files
             chosen, link = go_resolve.package_files(candidates, import_path), row.link
+        elif row.target_kind == SUFFIX:  # an alias import: the nearest file whose path ends so
+            chosen, link = nearest(candidates.rows, row.src_path), row.link
         else:
             chosen, link = candidates.rows[:1], row.link
         edge = self.writer.ref_edge

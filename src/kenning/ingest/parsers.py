@@ -49,9 +49,9 @@ _BY_SUFFIX = {
     # 16: the comment lines right above a definition, at its indentation, are its excerpt's.
     # 17: a top-level excerpt that opens with a comment is titled by its first statement. 18: a
     # class body's lines in no excerpt (an assignment after its first method) are excerpts of
-    # their own (``uncovered``).
-    ".py": "python/18",
-    ".pyi": "python/18",
+    # their own (``uncovered``). 19: an ``e2e/`` or ``cypress/`` folder holds test code (``test_files``).
+    ".py": "python/19",
+    ".pyi": "python/19",
 }
 # JS/TS, Go, Rust, Java, C/C++, Ruby through tree-sitter (see grammars.SUFFIXES). 2: their calls
 # (``tree_calls``); a Go method is named by its type (``Server.Run``); every package of a Go
@@ -93,8 +93,14 @@ _BY_SUFFIX = {
 # annotated expression read again without its first annotation (``kotlin_source``); a C# property
 # with code in it and a C# operator are symbols (``TodoItem.Done``, ``Colour.operator Colour``); a
 # Swift name typed as an array or a dictionary (``var filtered: [Status]``) is typed so; a call on a
-# type's shared instance (``UserDefaults.standard.set()``) one on that type.
-_TREE_SITTER = "code/11"
+# type's shared instance (``UserDefaults.standard.set()``) one on that type. code/12: a JavaScript or
+# TypeScript import through an alias of the project's folder (``@/lib/db``, ``~/``, ``$lib/``) is the
+# project's: its names are called as a relative import's are, and it imports the file whose path
+# ends so (``tree_imports.alias_path``, ``graph.aliases``); a re-export (``export * from './x'``)
+# imports its module; a name a function binds (``const { error } = parse()``, a parameter) called
+# bare in it is no call of a project function; Go's ``test_x.go`` is no test, a Cypress ``x.cy.ts``
+# and an ``e2e/`` or ``cypress/`` folder's files are (``test_files``).
+_TREE_SITTER = "code/12"
 _BY_SUFFIX.update(
     {
         suffix: _TREE_SITTER

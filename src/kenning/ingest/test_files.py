@@ -1,18 +1,20 @@
-"""Which paths hold test code, by the usual layouts: a ``tests/``, ``test/``, ``__tests__/``
-or ``spec(s)/`` folder, a .NET test project's (``App.Tests/``, ``App.UnitTests/``), a Gradle test
+"""Which paths hold test code, by the usual layouts: a ``tests/``, ``test/``, ``__tests__/``,
+``spec(s)/``, ``e2e/`` or ``cypress/`` folder, a .NET test project's (``App.Tests/``, ``App.UnitTests/``), a Gradle test
 source set's (``src/androidTest/``, ``src/jvmTest/``, ``src/integrationTest/``), a Swift package's
 (``Tests/AppTests/``, an Xcode ``AppUITests/``), ``test_x.py``,
-``x_test.go``, ``x.test.ts``, ``x.spec.js``, ``conftest.py``, and a Django app's ``tests.py`` (not
-``test.py``: Django's ``test`` command is one). Standard library only: search imports it (start-up
-time)."""
+``x_test.go``, ``x.test.ts``, ``x.spec.js``, ``x.cy.ts`` (Cypress), ``conftest.py``, and a Django
+app's ``tests.py`` (not ``test.py``: Django's ``test`` command is one). In Go only ``x_test.go`` is
+a test: ``test_email_send.go`` is a file of its package (pocketbase's forms). Standard library only:
+search imports it (start-up time)."""
 
 from __future__ import annotations
 
 import posixpath
 import re
 
-TEST_DIRS = frozenset({"tests", "test", "__tests__", "spec", "specs", "Tests"})
+TEST_DIRS = frozenset({"tests", "test", "__tests__", "spec", "specs", "Tests", "e2e", "cypress"})
 _TEST_NAME = re.compile(r"(^test_.*|^tests|.*_test|.*[._-](test|spec)|conftest)$")
+_SCRIPTS = frozenset({".js", ".jsx", ".ts", ".tsx", ".mjs", ".cjs"})
 _TEST_PROJECT = re.compile(r".+\.(Unit|Integration|Functional)?Tests?$|[a-z]+Test$|[A-Z]\w*Tests$")
 
 
@@ -21,4 +23,7 @@ def is_test_path(path: str) -> bool:
     folder, name = posixpath.split(path)
     if any(part in TEST_DIRS or _TEST_PROJECT.match(part) for part in folder.split("/")):
         return True
-    return bool(_TEST_NAME.match(posixpath.splitext(name)[0]))
+    stem, suffix = posixpath.splitext(name)
+    if suffix == ".go":
+        return stem.endswith("_test")
+    return bool(_TEST_NAME.match(stem)) or (stem.endswith(".cy") and suffix in _SCRIPTS)

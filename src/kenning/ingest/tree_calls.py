@@ -54,6 +54,7 @@ from . import go_packages, ruby_names
 from .grammars import node_text
 from .relations import BASES, FIELD_HINT, FIELDS, SELF_HINT, STANDARD_NAMESPACES, Ref
 from .test_files import is_test_path
+from .tree_imports import alias_path
 from .tree_languages import (
     BARE_FIELDS,
     BASES_ONLY,
@@ -94,6 +95,7 @@ def call_refs(
     modules, outside = _imported(root, language)
     starts = [s[0] for s in scopes]
     calls, bound, assigned, selves, declared, extending, identifiers = [], [], [], {}, [], [], []
+    local: set[tuple[int | None, str]] = set()
     for _, captures in QueryCursor(query(language, "calls")).matches(root):
         if "identifier" in captures:  # Ruby's
             identifiers.append(captures["identifier"][0])
@@ -107,6 +109,9 @@ def call_refs(
             assigned.append(captures["assigned"][0])
         elif "receiver" in captures:  # Go: by the method's first byte, its scope's
             selves[captures["receiver_method"][0].start_byte] = node_text(captures["receiver"][0])
+        elif "local" in captures:  # JavaScript's: (the function it is bound in, its name)
+            node = captures["local"][0]
+            local.add((_scope(scopes, starts, node.start_byte), node_text(node)))
         else:
             node = (captures.get("call") or captures["method"])[0]
             calls.append((node.start_byte, node, captures))
@@ -130,6 +135,8 @@ def call_refs(
         spelled = node_text(receiver) if receiver is not None else ""
         line = node.start_point[0] + 1
         at = _scope(scopes, starts, node.start_byte)
+        if at is not None and not qualified and (at, name) in local:
+            continue  # a value the function holds (``const { error } = parse(); error()``): no symbol
         scope = scopes[at][2] if at is not None else None
         # the class of a method, or the class whose body holds the call (Ruby's ``validates``,
         # Java's field initialiser): the object it is made on
@@ -290,7 +297,7 @@ def _imported(root: Any, language: str) -> tuple[dict[str, str], set[str]]:
             else:
                 modules[name] = source
             continue
-        own = source.startswith(".")
+        own = source.startswith(".") or alias_path(source) is not None  # ``@/lib/db``: the project's
         for capture in ("alias", "name"):
             for node in captures.get(capture, ()):
                 if capture == "alias" and own:

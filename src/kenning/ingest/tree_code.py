@@ -348,6 +348,8 @@ def _visit(
             # ``Axios.prototype.request = function …``: a method of ``Axios``
             defs.append(_leaf(child, prefix + assigned, "method" if "." in assigned else "function", top))
         elif kind_name in _TRANSPARENT:
+            if child.type == "export_statement" and child.child_by_field_name("source") is not None:
+                imports += imports_of(child, path)  # a re-export (``export * from './x'``) imports it
             _visit(child, prefix, in_container, top, defs, imports, path)
         else:
             imports += imports_of(child, path)

@@ -35,7 +35,7 @@ def _go_import(import_path: str, line: int) -> Ref:
 def _import(node: Any, path: str) -> Ref | None:
     line = node.start_point[0] + 1
     match node.type:
-        case "import_statement":  # JS/TS
+        case "import_statement" | "export_statement":  # JS/TS, and a re-export (``export * from './x'``)
             source = node.child_by_field_name("source")
             return _module_ref(_unquote(node_text(source)), path, line) if source is not None else None
         case "import_declaration" if node.child_by_field_name("path") is None and path.endswith(".java"):
@@ -67,12 +67,39 @@ def _import(node: Any, path: str) -> Ref | None:
     return None
 
 
+# A JavaScript/TypeScript import through an alias of the project's own folder: ``@/lib/db`` (the
+# ``@/*`` of Next.js's and Vite's tsconfig), ``~/`` and ``~~/`` (Nuxt), ``@@/``, SvelteKit's
+# ``$lib/``. No npm package is named so (a scope needs a name: ``@scope/pkg``). What the alias
+# stands for (``./src/*``) is the project's configuration: the path after it is matched against
+# the end of the project's file paths instead (``SUFFIX``, ``graph.aliases``).
+ALIAS_PREFIXES = ("@/", "~/", "~~/", "@@/")
+SVELTE_LIB = "$lib"
+SUFFIX = "suffix"  # a reference target kind: a path's end, its suffix left out (``lib/db``)
+
+
+def alias_path(spec: str) -> str | None:
+    """The path an alias import names after its alias (``@/lib/db`` -> ``lib/db``; ``$lib/x`` ->
+    ``lib/x``, SvelteKit's ``$lib`` being ``src/lib``), else None."""
+    for prefix in ALIAS_PREFIXES:
+        if spec.startswith(prefix) and len(spec) > len(prefix):
+            return posixpath.normpath(spec[len(prefix) :])
+    if spec == SVELTE_LIB or spec.startswith(SVELTE_LIB + "/"):
+        return posixpath.normpath("lib" + spec[len(SVELTE_LIB) :])
+    return None
+
+
 def _module_ref(spec: str, path: str, line: int) -> Ref:
     if spec.startswith("."):
         joined = posixpath.normpath(posixpath.join(posixpath.dirname(path), spec))
-        stem = joined.rsplit(".", 1)[0] if PurePosixPath(joined).suffix in SUFFIXES else joined
-        return Ref("imports", "stem", stem, line)
+        return Ref("imports", "stem", _without_suffix(joined), line)
+    aliased = alias_path(spec)
+    if aliased is not None and not aliased.startswith(".."):
+        return Ref("imports", SUFFIX, _without_suffix(aliased), line)
     return Ref("imports", "module", spec, line)
+
+
+def _without_suffix(path: str) -> str:
+    return path.rsplit(".", 1)[0] if PurePosixPath(path).suffix in SUFFIXES else path
 
 
 def _descendants(node: Any) -> Iterator[Any]:

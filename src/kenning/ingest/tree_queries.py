@@ -396,16 +396,34 @@ GO_RECEIVER = """
 (method_declaration receiver: (parameter_list (parameter_declaration name: (identifier) @receiver))) @receiver_method
 """
 IMPORTS["typescript"] = IMPORTS["tsx"] = IMPORTS["javascript"]
+# JavaScript's and TypeScript's names bound in a function (``@local``): a declared constant or
+# variable, a destructured one (``const { get, error } = useApi()``), a parameter, a caught error.
+# A bare call of one inside that function calls the value it holds, never the project's function of
+# that name in another file (``tree_calls``).
+_JS_LOCALS = """
+(variable_declarator name: (identifier) @local)
+(object_pattern (shorthand_property_identifier_pattern) @local)
+(object_pattern (pair_pattern value: (identifier) @local))
+(array_pattern (identifier) @local)
+(arrow_function parameter: (identifier) @local)
+(catch_clause parameter: (identifier) @local)
+"""
+LOCALS = {
+    "javascript": _JS_LOCALS + "(formal_parameters (identifier) @local)",
+    "typescript": _JS_LOCALS + "(required_parameter pattern: (identifier) @local)"
+    "(optional_parameter pattern: (identifier) @local)",
+}
+LOCALS["tsx"] = LOCALS["typescript"]
 
 
 @cache
 def query(language: str, which: str) -> Any:
-    """``calls``: the call sites, with the typed bindings, the assignments, the bases and Go's
-    receivers, in one query (one walk of the tree: each query walks it all); ``imports``: what the
+    """``calls``: the call sites, with the typed bindings, the assignments, the bases, JavaScript's
+    locals and Go's receivers, in one query (one walk of the tree: each query walks it all); ``imports``: what the
     file binds to modules (run on its top-level statements)."""
     from tree_sitter import Query
 
     if which == "imports":
         return Query(grammar(language), IMPORTS[language])
-    parts = (CALLS, TYPED, ASSIGNED, FIELDS, BASES, {"go": GO_RECEIVER})
+    parts = (CALLS, TYPED, ASSIGNED, FIELDS, BASES, LOCALS, {"go": GO_RECEIVER})
     return Query(grammar(language), "".join(part.get(language, "") for part in parts))

@@ -269,6 +269,14 @@ def node_exists(conn: sqlite3.Connection, key: str) -> bool:
     return conn.execute("SELECT 1 FROM graph_nodes WHERE key = ?", (key,)).fetchone() is not None
 
 
+def file_nodes(conn: sqlite3.Connection) -> list[Candidate]:
+    """(id, path, qualname) of every file node, by id."""
+    if is_pg(conn):
+        return pg.file_nodes(conn)
+    rows = conn.execute("SELECT id, path, qualname FROM graph_nodes WHERE kind = 'file' ORDER BY id")
+    return [(r[0], r[1], r[2]) for r in rows]
+
+
 def nodes_of_origin(conn: sqlite3.Connection, origin: str) -> list[tuple[str, str, str, str | None]]:
     """(kind, name, qualname, path) of the nodes ``origin`` produced."""
     if is_pg(conn):

@@ -203,6 +203,13 @@ def method_candidates(conn: PgConnection, name: str) -> list[tuple[int, str | No
     return [(r[0], r[1], r[2]) for r in rows if "." in r[3].rsplit(":", 1)[-1]]
 
 
+def file_nodes(conn: PgConnection) -> list[tuple[int, str | None, str]]:
+    rows = conn.execute(
+        "SELECT id, path, qualname FROM graph_nodes WHERE project = %s AND kind = 'file' ORDER BY id", (conn.project,)
+    ).fetchall()
+    return [(int(r[0]), r[1], r[2]) for r in rows]
+
+
 def candidates(conn: PgConnection, kind: str, target: str) -> list[tuple[int, str | None, str]]:
     args: tuple[str, ...]
     match kind:

@@ -1,0 +1,78 @@
+"""JavaScript and TypeScript as an application writes them (umami, walked as a new user): imports
+through the project's alias (``@/lib/password``, tsconfig's ``@/*``) are the project's, a barrel
+re-exports (``export * from './useSlug'``), and a name a function binds (``const { error } =
+parse()``) is called as a value, not as a project function of that name in another file."""
+
+from __future__ import annotations
+
+import pytest
+from graph_edges import callees, imported
+
+from conftest import NOW, resync
+from kenning.answer.ask import ask_project
+from kenning.ingest.tree_code import parse_code_relations
+from kenning.ingest.tree_imports import alias_path
+from store.pg_engine import ENGINE, engine_config  # tests/store: the PostgreSQL test server
+
+FILES = {
+    "tsconfig.json": '{ "compilerOptions": { "paths": { "@/*": ["./src/*"] } } }\n',
+    "src/lib/password.ts": "export function checkPassword(plain: string, hash: string): boolean {\n"
+    "  return plain === hash;\n}\n",
+    # another package's file of the same name: the import reaches the nearest
+    "packages/admin/src/lib/password.ts": "export function checkPassword(a: string) {\n  return !a;\n}\n",
+    "src/app/api/login/route.ts": "import { checkPassword } from '@/lib/password';\n"
+    "import { parseRequest } from '@/lib/request';\n\n"
+    "export async function POST(req: Request) {\n"
+    "  const { body, error } = await parseRequest(req);\n"
+    "  if (!body) return error();\n"
+    "  return checkPassword(body, 'x');\n}\n",
+    "src/lib/request.ts": "export async function parseRequest(req: Request) {\n"
+    "  return { body: req, error: () => 1 };\n}\n",
+    "scripts/check-db.js": "function error(msg) {\n  console.log(msg);\n}\n\nerror('x');\n",
+    "src/components/hooks/index.ts": "export * from './useSlug';\n",
+    "src/components/hooks/useSlug.ts": "export function useSlug() {\n  return 'slug';\n}\n",
+    "src/app/page.tsx": "import { useSlug } from '@/components/hooks';\n\n"
+    "export default function Page() {\n  return useSlug();\n}\n",
+}
+
+
+@pytest.mark.parametrize(
+    ("spec", "path"),
+    [("@/lib/db", "lib/db"), ("~/utils/x.js", "utils/x.js"), ("$lib/api", "lib/api"), ("$lib", "lib")],
+)
+def test_an_alias_import_names_a_path_of_the_project(spec, path):
+    assert alias_path(spec) == path
+
+
+@pytest.mark.parametrize("spec", ["@scope/pkg", "lodash", "./x", "@", "~", "$libx/y"])
+def test_a_package_or_a_relative_import_is_no_alias(spec):
+    assert alias_path(spec) is None
+
+
+def test_the_parser_reads_alias_imports_re_exports_and_locals():
+    _, route = parse_code_relations(FILES["src/app/api/login/route.ts"], "src/app/api/login/route.ts")
+    assert [(r.target_kind, r.target) for r in route.refs if r.type == "imports"] == [
+        ("suffix", "lib/password"),
+        ("suffix", "lib/request"),
+    ]
+    called = [r.target for r in route.refs if r.type == "calls"]
+    assert called == ["parseRequest", "checkPassword"]  # `error()`: the value parseRequest returned
+    _, barrel = parse_code_relations(FILES["src/components/hooks/index.ts"], "src/components/hooks/index.ts")
+    assert [(r.target_kind, r.target) for r in barrel.refs] == [("stem", "src/components/hooks/useSlug")]
+    _, outside = parse_code_relations("import { map } from '@scope/pkg';\nfunction f() { map(); }\n", "src/a.ts")
+    assert not [r for r in outside.refs if r.type == "calls"]  # an npm package's name: no call of the project's
+
+
+@pytest.mark.parametrize("engine", ["sqlite", ENGINE])
+def test_alias_imports_reach_the_nearest_file_and_its_functions(make_project, engine):
+    project = make_project(FILES, name="aliases", config=engine_config(engine, "aliases"))
+    resync(project)
+    answer = ask_project(project, "who calls checkPassword", now=NOW)
+    assert [e.fact.source.uri for e in answer.excerpts] == ["src/app/api/login/route.ts:4-8"]
+    # the nearest file of that path, not packages/admin's
+    assert imported(project, "src/app/api/login/route.ts") == {"src/lib/password.ts", "src/lib/request.ts"}
+    assert imported(project, "src/components/hooks/index.ts") == {"src/components/hooks/useSlug.ts"}
+    users = ask_project(project, "who imports src/components/hooks/index.ts", now=NOW)
+    assert {e.fact.source.uri.split(":")[0] for e in users.excerpts} == {"src/app/page.tsx"}
+    assert ("parseRequest", "extracted") in callees(project, "POST")
+    assert "error" not in {name for name, _ in callees(project, "POST")}  # scripts/check-db.js's is not it
