@@ -98,8 +98,10 @@ _BY_SUFFIX = {
 # project's: its names are called as a relative import's are, and it imports the file whose path
 # ends so (``tree_imports.alias_path``, ``graph.aliases``); a re-export (``export * from './x'``)
 # imports its module; a name a function binds (``const { error } = parse()``, a parameter) called
-# bare in it is no call of a project function; Go's ``test_x.go`` is no test, a Cypress ``x.cy.ts``
-# and an ``e2e/`` or ``cypress/`` folder's files are (``test_files``).
+# bare in it is no call of a project function; a function of the file's, one imported from the
+# project or Go's ``pkg.Func`` handed over as an argument (``sub.GET("", realtimeConnect)``,
+# ``onClick={save}``) is a call of it; Go's ``test_x.go`` is no test, a Cypress ``x.cy.ts`` and an
+# ``e2e/`` or ``cypress/`` folder's files are (``test_files``).
 _TREE_SITTER = "code/12"
 _BY_SUFFIX.update(
     {

@@ -92,10 +92,11 @@ def call_refs(
         return []
     from tree_sitter import QueryCursor
 
-    modules, outside = _imported(root, language)
+    modules, outside, project = _imported(root, language)
     starts = [s[0] for s in scopes]
     calls, bound, assigned, selves, declared, extending, identifiers = [], [], [], {}, [], [], []
     local: set[tuple[int | None, str]] = set()
+    values: list[Any] = []
     for _, captures in QueryCursor(query(language, "calls")).matches(root):
         if "identifier" in captures:  # Ruby's
             identifiers.append(captures["identifier"][0])
@@ -112,11 +113,23 @@ def call_refs(
         elif "local" in captures:  # JavaScript's: (the function it is bound in, its name)
             node = captures["local"][0]
             local.add((_scope(scopes, starts, node.start_byte), node_text(node)))
+        elif "value" in captures:
+            values.append(captures["value"][0])
+        elif "value_name" in captures:  # Go's ``security.RandomString`` handed over: as its call
+            node = captures["value_name"][0]
+            if node_text(captures["value_package"][0]) in modules:
+                calls.append((node.start_byte, node, {"method": [node], "recv": captures["value_package"]}))
         else:
             node = (captures.get("call") or captures["method"])[0]
             calls.append((node.start_byte, node, captures))
     for node in ruby_names.bare_calls(identifiers, lambda at: _scope(scopes, starts, at)) if identifiers else ():
         calls.append((node.start_byte, node, {"call": [node]}))  # ``convert`` alone: as ``convert()``
+    if values:  # a function of the file's, or one imported from the project, handed over: as its call
+        functions = {qualname for _, _, qualname in scopes if "." not in qualname} | project
+        for node in values:
+            name = node_text(node)
+            if name in functions and (_scope(scopes, starts, node.start_byte), name) not in local:
+                calls.append((node.start_byte, node, {"call": [node]}))
     typed = _typed(language, bound, assigned, scopes, starts)
     fields = _fields(declared, scopes, starts)
     bases = _bases(extending, scopes, starts, outside)
@@ -271,15 +284,17 @@ def _receiver(
     return "value", ""
 
 
-def _imported(root: Any, language: str) -> tuple[dict[str, str], set[str]]:
+def _imported(root: Any, language: str) -> tuple[dict[str, str], set[str], set[str]]:
     """The names the file binds at top level to modules of the project (Go: to packages from
     outside the standard library, which may be the project's), each with the path it imports
-    (Go's) or "", and those it binds to what lies outside it (a package, the standard library):
-    by its imports' sources."""
+    (Go's) or "", those it binds to what lies outside it (a package, the standard library), and
+    those it imports by name from the project (``import { list } from './handlers'``): by its
+    imports' sources."""
     modules: dict[str, str] = {}
     outside: set[str] = set()
+    project: set[str] = set()
     if language not in IMPORTS:
-        return modules, outside
+        return modules, outside, project
     from tree_sitter import QueryCursor
 
     imports = query(language, "imports")
@@ -304,7 +319,9 @@ def _imported(root: Any, language: str) -> tuple[dict[str, str], set[str]]:
                     modules[node_text(node)] = ""
                 elif capture == "alias" or not own:
                     outside.add(node_text(node))
-    return modules, outside
+                else:
+                    project.add(node_text(node))
+    return modules, outside, project
 
 
 def _scope(scopes: Sequence[tuple[int, int, str]], starts: list[int], at: int) -> int | None:

@@ -414,6 +414,23 @@ LOCALS = {
     "(optional_parameter pattern: (identifier) @local)",
 }
 LOCALS["tsx"] = LOCALS["typescript"]
+# A function handed over as a value (``@value``): a handler registered by name (pocketbase's
+# ``sub.GET("", realtimeConnect)``, Express's ``app.get('/', list)``, a callback ``items.map(format)``,
+# React's ``onClick={save}``), and Go's ``security.RandomString`` (``@value_package``, ``@value_name``).
+# ``tree_calls`` keeps those naming a function of the file or one imported from the project.
+_JS_VALUES = """
+(arguments (identifier) @value)
+(jsx_expression (identifier) @value)
+"""
+VALUES = {
+    "javascript": _JS_VALUES,
+    "typescript": _JS_VALUES.replace("(jsx_expression (identifier) @value)", ""),
+    "tsx": _JS_VALUES,
+    "go": """
+(argument_list (identifier) @value)
+(argument_list (selector_expression operand: (identifier) @value_package field: (field_identifier) @value_name))
+""",
+}
 
 
 @cache
@@ -425,5 +442,5 @@ def query(language: str, which: str) -> Any:
 
     if which == "imports":
         return Query(grammar(language), IMPORTS[language])
-    parts = (CALLS, TYPED, ASSIGNED, FIELDS, BASES, LOCALS, {"go": GO_RECEIVER})
+    parts = (CALLS, TYPED, ASSIGNED, FIELDS, BASES, LOCALS, VALUES, {"go": GO_RECEIVER})
     return Query(grammar(language), "".join(part.get(language, "") for part in parts))

@@ -1,0 +1,55 @@
+"""A function handed over as a value is called by whoever it is handed to (pocketbase, walked as a
+new user: every HTTP handler is registered by name, ``sub.GET("", realtimeConnect)``, and "who
+calls realtimeConnect" had no answer). A function of the file's own, one imported from the
+project, or Go's ``security.RandomString`` passed as an argument is a ``calls`` reference of the
+function that passes it; a local value of the same name is not."""
+
+from __future__ import annotations
+
+import pytest
+from graph_edges import callees, covering
+
+from conftest import resync
+from kenning.ingest.tree_code import parse_code_relations
+from store.pg_engine import ENGINE, engine_config  # tests/store: the PostgreSQL test server
+
+GO = {
+    "go.mod": "module github.com/acme/base\n\ngo 1.22\n",
+    "apis/realtime.go": 'package apis\n\nimport (\n\t"strings"\n\n\t"github.com/acme/base/tools/security"\n)\n\n'
+    "func bindRealtimeApi(rg Router, app App) {\n"
+    '\tsub := rg.Group("/api/realtime")\n'
+    '\tsub.GET("", realtimeConnect)\n'
+    "\tapp.Use(security.RandomString, strings.ToLower, app)\n}\n\n"
+    "func realtimeConnect(e Event) error {\n\treturn nil\n}\n",
+    "tools/security/random.go": "package security\n\nfunc RandomString(n int) string {\n\treturn \"\"\n}\n",
+    "tools/security/random_test.go": "package security_test\n\n"
+    'import (\n\t"testing"\n\n\t"github.com/acme/base/tools/security"\n)\n\n'
+    "func TestRandomString(t *testing.T) {\n\tcheck(t, security.RandomString)\n}\n",
+}
+JS = {
+    "src/handlers.js": "export function list(req, res) {\n  res.send([]);\n}\n",
+    "src/app.jsx": "import { list } from './handlers';\n\n"
+    "export function routes(app, onDone) {\n  app.get('/', list);\n  [1].map(format);\n  onDone(list);\n"
+    "  return <button onClick={save} onBlur={onDone}>x</button>;\n}\n\n"
+    "function format(x) {\n  return x;\n}\n\nfunction save() {}\n",
+}
+
+
+def test_the_parser_reads_functions_handed_over():
+    _, go = parse_code_relations(GO["apis/realtime.go"], "apis/realtime.go")
+    handed = {(r.target, r.hint) for r in go.refs if r.type == "calls" and not r.qualified}
+    assert ("realtimeConnect", None) in handed
+    assert ("RandomString", "go:github.com/acme/base/tools/security") in handed
+    assert not {name for name, _ in handed} & {"ToLower", "app", "sub"}  # the standard library's, locals
+    _, js = parse_code_relations(JS["src/app.jsx"], "src/app.jsx")
+    called = [r.target for r in js.refs if r.type == "calls" and not r.qualified]
+    assert called == ["list", "format", "save"]  # `onDone`: a parameter, called or handed over
+
+
+@pytest.mark.parametrize("engine", ["sqlite", ENGINE])
+def test_a_handler_registered_by_name_has_its_caller(make_project, engine):
+    project = make_project({**GO, **JS}, name="values", config=engine_config(engine, "values"))
+    resync(project)
+    assert callees(project, "bindRealtimeApi") >= {("realtimeConnect", "extracted"), ("RandomString", "extracted")}
+    assert covering(project, "RandomString") >= {("symbol", "tools/security/random_test.go", "extracted")}
+    assert {name for name, _ in callees(project, "routes")} >= {"list", "format", "save"}
