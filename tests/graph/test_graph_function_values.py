@@ -21,7 +21,7 @@ GO = {
     '\tsub.GET("", realtimeConnect)\n'
     "\tapp.Use(security.RandomString, strings.ToLower, app)\n}\n\n"
     "func realtimeConnect(e Event) error {\n\treturn nil\n}\n",
-    "tools/security/random.go": "package security\n\nfunc RandomString(n int) string {\n\treturn \"\"\n}\n",
+    "tools/security/random.go": 'package security\n\nfunc RandomString(n int) string {\n\treturn ""\n}\n',
     "tools/security/random_test.go": "package security_test\n\n"
     'import (\n\t"testing"\n\n\t"github.com/acme/base/tools/security"\n)\n\n'
     "func TestRandomString(t *testing.T) {\n\tcheck(t, security.RandomString)\n}\n",
