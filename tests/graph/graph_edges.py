@@ -27,6 +27,11 @@ def file_testers(project, path: str) -> set[tuple[str, str, str]]:
     return {(e.dst.kind, e.dst.qualname, e.link) for e in _outgoing(project, "file_path", path, "tested_by")}
 
 
+def paths_testing(project, path: str) -> set[tuple[str, str]]:
+    """(path, link) of what tests the file at ``path`` itself."""
+    return {(e.dst.path, e.link) for e in _outgoing(project, "file_path", path, "tested_by")}
+
+
 def imported(project, path: str) -> set[str]:
     """The paths of the files the file at ``path`` imports (its ``imports`` edges)."""
     return {e.dst.path for e in _outgoing(project, "file_path", path, "imports")}

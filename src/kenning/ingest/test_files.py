@@ -27,3 +27,19 @@ def is_test_path(path: str) -> bool:
     if suffix == ".go":
         return stem.endswith("_test")
     return bool(_TEST_NAME.match(stem)) or (stem.endswith(".cy") and suffix in _SCRIPTS)
+
+
+# A test file named after the file it tests, beside it: Go's ``file_test.go`` (its package's
+# convention), JavaScript's ``format.test.ts`` and ``Empty.spec.tsx``.
+_SIBLING = re.compile(r"^(?P<stem>.+?)(?:_test\.go|\.(?:test|spec)\.(?P<suffix>[cm]?[jt]sx?))$")
+
+
+def file_under_test(path: str) -> str | None:
+    """The path of the file a test file beside it is named after (``apis/file_test.go`` ->
+    ``apis/file.go``, ``lib/format.test.ts`` -> ``lib/format.ts``), else None."""
+    folder, name = posixpath.split(path)
+    match = _SIBLING.match(name)
+    if match is None:
+        return None
+    suffix = match["suffix"]
+    return posixpath.join(folder, f"{match['stem']}.{suffix}" if suffix else f"{match['stem']}.go")

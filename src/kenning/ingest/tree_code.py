@@ -21,6 +21,7 @@ from .grammars import grammar, language_for, node_text
 from .identifiers import keywords_for
 from .relations import Ref, Relations, Symbol
 from .split import EXCERPT_CHARS, anchors, outside_pieces, piece_title, split_lines
+from .test_files import file_under_test
 from .text import parse_text
 from .tree_calls import call_refs
 from .tree_imports import imports_of
@@ -185,6 +186,9 @@ def parse_code_relations(text: str, path: str) -> tuple[list[Chunk], Relations |
         if d.kind in _TYPES or d.out_of_line
     )
     calls = call_refs(tree.root_node, language, path, scopes, types)
+    sibling = file_under_test(path)  # ``file_test.go`` tests ``file.go``, by its name
+    if sibling:
+        calls.append(Ref("tested_by", "file", sibling, None, reverse=True, link="extracted"))
     package = _go_package(tree.root_node) if language == "go" else ""
     statements = [(node.start_point[0], node.end_point[0] + 1, node.type) for node in tree.root_node.named_children]
     chunks = _top_level_chunks(lines, defs, statements, path, language)
