@@ -53,3 +53,21 @@ def test_a_handler_registered_by_name_has_its_caller(make_project, engine):
     assert callees(project, "bindRealtimeApi") >= {("realtimeConnect", "extracted"), ("RandomString", "extracted")}
     assert covering(project, "RandomString") >= {("symbol", "tools/security/random_test.go", "extracted")}
     assert {name for name, _ in callees(project, "routes")} >= {"list", "format", "save"}
+
+
+COMPONENTS = {
+    "src/components/Empty.tsx": "export function Empty() {\n  return <p>empty</p>;\n}\n",
+    "src/components/Empty.test.tsx": "import { Empty } from './Empty';\n\n"
+    "test('renders', () => {\n  render(<Empty />);\n});\n",
+    "src/components/List.tsx": "import { Empty } from '@/components/Empty';\nimport { Button } from 'ui-kit';\n\n"
+    "export function List({ rows }) {\n  return <div>{rows.length ? <Row /> : <Empty />}<Button /></div>;\n}\n\n"
+    "function Row() {\n  return <li />;\n}\n",
+}
+
+
+@pytest.mark.parametrize("engine", ["sqlite", ENGINE])
+def test_a_component_rendered_is_called_by_what_renders_it(make_project, engine):
+    project = make_project(COMPONENTS, name="jsx", config=engine_config(engine, "jsx"))
+    resync(project)
+    assert callees(project, "List") == {("Empty", "extracted"), ("Row", "extracted")}  # not ui-kit's, not <div>
+    assert covering(project, "Empty") == {("file", "src/components/Empty.test.tsx", "extracted")}

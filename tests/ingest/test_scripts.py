@@ -40,6 +40,7 @@ FILES = {
         ("pyproject.toml", "script/1"),
         ("setup.cfg", "script/1"),
         ("db/schema.sql", "script/1"),
+        ("prisma/schema.prisma", "script/1"),  # an app's database models (umami's)
         ("Dockerfile", "script/1"),
         ("web/package.json", "script/1"),
         ("composer.json", "script/1"),

@@ -100,7 +100,7 @@ _BY_SUFFIX = {
 # imports its module; a name a function binds (``const { error } = parse()``, a parameter) called
 # bare in it is no call of a project function; a function of the file's, one imported from the
 # project or Go's ``pkg.Func`` handed over as an argument (``sub.GET("", realtimeConnect)``,
-# ``onClick={save}``) is a call of it; a test file named after the file beside it (``file_test.go``,
+# ``onClick={save}``) is a call of it, and a React component rendered (``<MetricCard />``) too; a test file named after the file beside it (``file_test.go``,
 # ``format.test.ts``) tests that file; Go's ``test_x.go`` is no test, a Cypress ``x.cy.ts`` and an
 # ``e2e/`` or ``cypress/`` folder's files are (``test_files``).
 _TREE_SITTER = "code/12"
@@ -185,6 +185,7 @@ SCRIPT_LANGUAGES = {  # suffix, or whole file name, -> the language an excerpt's
     ".tf": "terraform",
     ".proto": "protobuf",
     ".graphql": "graphql",
+    ".prisma": "prisma",  # a Prisma schema: the models of the app's database (umami's)
     # languages without a grammar here
     ".kts": "kotlin",  # build scripts (``build.gradle.kts``); ``.kt`` has its grammar
     ".dart": "dart",

@@ -418,14 +418,18 @@ LOCALS["tsx"] = LOCALS["typescript"]
 # ``sub.GET("", realtimeConnect)``, Express's ``app.get('/', list)``, a callback ``items.map(format)``,
 # React's ``onClick={save}``), and Go's ``security.RandomString`` (``@value_package``, ``@value_name``).
 # ``tree_calls`` keeps those naming a function of the file or one imported from the project.
-_JS_VALUES = """
-(arguments (identifier) @value)
+# A React component rendered (``<MetricCard … />``, ``<Table.Row>``) is a call of it; ``<div>`` is a tag.
+_JSX = """
 (jsx_expression (identifier) @value)
+(jsx_opening_element name: (identifier) @call (#match? @call "^[A-Z]"))
+(jsx_self_closing_element name: (identifier) @call (#match? @call "^[A-Z]"))
+(jsx_opening_element name: (member_expression object: (identifier) @recv property: (property_identifier) @method))
+(jsx_self_closing_element name: (member_expression object: (identifier) @recv property: (property_identifier) @method))
 """
 VALUES = {
-    "javascript": _JS_VALUES,
-    "typescript": _JS_VALUES.replace("(jsx_expression (identifier) @value)", ""),
-    "tsx": _JS_VALUES,
+    "javascript": "(arguments (identifier) @value)" + _JSX,
+    "typescript": "(arguments (identifier) @value)",
+    "tsx": "(arguments (identifier) @value)" + _JSX,
     "go": """
 (argument_list (identifier) @value)
 (argument_list (selector_expression operand: (identifier) @value_package field: (field_identifier) @value_name))
