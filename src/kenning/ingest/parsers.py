@@ -100,9 +100,10 @@ _BY_SUFFIX = {
 # imports its module; a name a function binds (``const { error } = parse()``, a parameter) called
 # bare in it is no call of a project function; a function of the file's, one imported from the
 # project or Go's ``pkg.Func`` handed over as an argument (``sub.GET("", realtimeConnect)``,
-# ``onClick={save}``) is a call of it, and a React component rendered (``<MetricCard />``) too; a test file named after the file beside it (``file_test.go``,
-# ``format.test.ts``) tests that file; Go's ``test_x.go`` is no test, a Cypress ``x.cy.ts`` and an
-# ``e2e/`` or ``cypress/`` folder's files are (``test_files``).
+# ``onClick={save}``) is a call of it, and so is a React component rendered (``<MetricCard />``); a
+# test file named after the file beside it (``file_test.go``, ``format.test.ts``) tests that file;
+# Go's ``test_x.go`` is no test, a Cypress ``x.cy.ts`` and an ``e2e/`` or ``cypress/`` folder's files
+# are (``test_files``).
 _TREE_SITTER = "code/12"
 _BY_SUFFIX.update(
     {
