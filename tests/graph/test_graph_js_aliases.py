@@ -76,3 +76,19 @@ def test_alias_imports_reach_the_nearest_file_and_its_functions(make_project, en
     assert {e.fact.source.uri.split(":")[0] for e in users.excerpts} == {"src/app/page.tsx"}
     assert ("parseRequest", "extracted") in callees(project, "POST")
     assert "error" not in {name for name, _ in callees(project, "POST")}  # scripts/check-db.js's is not it
+
+
+def test_a_path_with_route_groups_and_segments_is_one_start(make_project):
+    """Next.js's folders (``(main)``, ``[websiteId]``) cut the path into words: every other
+    ``page.tsx`` was taken for the start."""
+    pages = {
+        "src/app/(main)/websites/[websiteId]/page.tsx": "import { useSlug } from '@/components/hooks';\n",
+        "src/app/(main)/admin/teams/[teamId]/page.tsx": "import { checkPassword } from '@/lib/password';\n",
+    }
+    project = make_project({**FILES, **pages}, name="segments")
+    resync(project)
+    answer = ask_project(project, "what does src/app/(main)/websites/[websiteId]/page.tsx import", now=NOW)
+    found = {e.fact.source.uri.split(":")[0] for e in answer.excerpts}
+    assert "src/components/hooks/index.ts" in found and "src/lib/password.ts" not in found  # not the teams page's
+    starts = answer.excerpts[0].explain["start"]
+    assert [s["name"] for s in starts] == ["src/app/(main)/websites/[websiteId]/page.tsx"]

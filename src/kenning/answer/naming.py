@@ -27,8 +27,12 @@ from kenning.store.graph import Node
 from kenning.store.handle import Connection
 
 _QUOTED = re.compile(r"`([^`]{1,200})`|\"([^\"]{1,200})\"|«\s*([^»]{1,200}?)\s*»|“([^”]{1,200})”")
+# A path's folder may be a Next.js route group or segment (``(main)``, ``[websiteId]``,
+# ``[...slug]``), an alias (``@/``) or hold ``$`` and ``+`` (SvelteKit's ``+page.svelte``): a path
+# is one word, whatever its folders hold.
+_SEGMENT = r"(?:[\w.\-@~$+]+|\(\w[\w.\-]*\)|\[\[?(?:\.\.\.)?\w[\w.\-]*\]\]?)+"
 # A word starts with a letter of any script or ``_`` ("état", not "tat"); ids and hashes too.
-_TOKEN = re.compile(r"#\d+|[^\W\d][\w.\-/]*\w(?:\(\))?|[0-9a-f]{7,40}")
+_TOKEN = re.compile(rf"(?<![\w/]){_SEGMENT}(?:/{_SEGMENT})+(?:\(\))?|#\d+|[^\W\d][\w.\-/]*\w(?:\(\))?|[0-9a-f]{{7,40}}")
 # Code-shaped: punctuation of code, camelCase, CamelCase, an acronym leading a word
 # (``URLPattern``, not the plural ``APIs``), a task id, a commit hash.
 _CODE_SHAPE = re.compile(
@@ -93,7 +97,7 @@ def typed_names(question: str) -> list[str]:
 
 def _tokens(question: str, *, calls: bool = False) -> list[str]:
     """The question's words outside quotes; ``calls``: a trailing ``()`` kept."""
-    tokens = [t.rstrip(".,;:?!") for t in _TOKEN.findall(_QUOTED.sub(" ", question))]
+    tokens = [t.rstrip(".,;:?!").removeprefix("./") for t in _TOKEN.findall(_QUOTED.sub(" ", question))]
     return tokens if calls else [t.removesuffix("()") for t in tokens]
 
 
