@@ -174,3 +174,23 @@ def test_a_file_no_parser_can_read_is_skipped_and_counted_without_stopping_the_s
     report = resync(project)
     assert report.indexed == 1 and report.skipped["parse_error"] == 1
     assert report.added == 3
+
+
+def test_a_minified_bundle_is_skipped_and_counted(make_project):
+    """pocketbase's ``ui/dist`` bundles and vendored ``tinymce.min.js`` crowded its answers with
+    excerpts titled ``function e(e){let n=…``: a JavaScript or CSS bundle is not read."""
+    bundle = "function e(e){let n=e.a;return n}" * 200  # one long line
+    project = make_project(
+        {
+            "ui/dist/assets/index-BMShE0dZ.js": bundle + "\n",
+            "ui/public/libs/tinymce.min.js": "function tiny(){}\n",
+            "ui/src/app.js": "export function start() {\n  return 1;\n}\n" * 60,  # long, but hand-written
+            "ui/src/short.js": "function e(e){let n=e.a;return n}" * 10,  # short: read whatever its lines
+        }
+    )
+    report = resync(project)
+    assert report.skipped["minified"] == 2 and report.indexed == 2
+    (project.root / "ui/src/app.js").write_text(bundle, encoding="utf-8")  # built over: retired
+    bump_mtime(project.root / "ui/src/app.js")
+    again = resync(project)
+    assert again.skipped["minified"] == 3 and again.indexed == 1 and again.files_removed == 1
