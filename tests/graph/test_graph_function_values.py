@@ -9,7 +9,8 @@ from __future__ import annotations
 import pytest
 from graph_edges import callees, covering
 
-from conftest import resync
+from conftest import NOW, resync
+from kenning.answer.ask import ask_project
 from kenning.ingest.tree_code import parse_code_relations
 from store.pg_engine import ENGINE, engine_config  # tests/store: the PostgreSQL test server
 
@@ -71,3 +72,18 @@ def test_a_component_rendered_is_called_by_what_renders_it(make_project, engine)
     resync(project)
     assert callees(project, "List") == {("Empty", "extracted"), ("Row", "extracted")}  # not ui-kit's, not <div>
     assert covering(project, "Empty") == {("file", "src/components/Empty.test.tsx", "extracted")}
+
+
+@pytest.mark.parametrize("engine", ["sqlite", ENGINE])
+def test_a_go_name_is_found_as_go_code_writes_it(make_project, engine):
+    """``security.RandomString``, the name qualified by its package: "graph found no node named"."""
+    project = make_project(GO, name="gonames", config=engine_config(engine, "gonames"))
+    resync(project)
+    answer = ask_project(project, "who calls security.RandomString", now=NOW)
+    assert answer.mode == "graph"
+    assert {e.fact.source.uri.split(":")[0] for e in answer.excerpts} == {
+        "apis/realtime.go",
+        "tools/security/random_test.go",
+    }
+    other = ask_project(project, "who calls strings.RandomString", now=NOW)  # no such package here
+    assert "apis/realtime.go" not in {e.fact.source.uri.split(":")[0] for e in other.excerpts if other.mode == "graph"}

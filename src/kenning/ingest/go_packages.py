@@ -68,3 +68,14 @@ def in_package(path: str, import_path: str) -> bool:
         or import_path.endswith("/" + directory)
         or directory.endswith("vendor/" + import_path)
     )
+
+
+# A Go name as Go code writes it, qualified by its package (``security.RandomString``): that name in
+# a file of that package (a Go symbol's qualified name holds no package; its file's is ``go:security``).
+_QUALIFIED = re.compile(r"([a-z_][a-z0-9_]*)\.([A-Za-z_]\w*)")
+
+
+def go_qualified(text: str) -> tuple[str, str] | None:
+    """(the name, its package's file qualname) of a Go name written ``package.Name``, else None."""
+    match = _QUALIFIED.fullmatch(text)
+    return (match[2], PACKAGE + match[1]) if match else None

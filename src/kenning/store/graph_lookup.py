@@ -8,6 +8,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
+from kenning.ingest.go_packages import go_qualified
 from kenning.store import fold
 from kenning.store.graph import DEFINES_IDS, MIRROR_IDS
 from kenning.store.handle import Connection
@@ -27,6 +28,11 @@ _SYMBOL_ORDER = (
 
 def glob_escape(text: str) -> str:
     return "".join(f"[{c}]" if c in "*?[]" else c for c in text)
+
+
+_GO_PACKAGE_SYMBOL = (
+    "kind = 'symbol' AND name = ? AND path IN (SELECT path FROM graph_nodes WHERE kind = 'file' AND qualname = ?)"
+)
 
 
 def exact_nodes(conn: Connection, text: str, *, limit: int = 8) -> tuple[list[tuple], str | None]:
@@ -53,6 +59,8 @@ def exact_nodes(conn: Connection, text: str, *, limit: int = 8) -> tuple[list[tu
         ("exact", "name = ? AND kind = 'symbol'", (raw,)),
         ("exact", "kind IN ('symbol', 'file') AND qualname GLOB ?", ("*." + glob_escape(raw),)),
     ]
+    if go := go_qualified(raw):  # Go's ``security.RandomString``: the name in a file of that package
+        rules.append(("exact", _GO_PACKAGE_SYMBOL, go))
     if re.fullmatch(r"[0-9a-f]{7,40}", raw):
         rules.append(("exact", "kind = 'commit' AND key GLOB ?", (f"commit:{raw}*",)))
     if "/" in path or "." in path:
