@@ -5,6 +5,8 @@ parse()``) is called as a value, not as a project function of that name in anoth
 
 from __future__ import annotations
 
+import signal
+
 import pytest
 from graph_edges import callees, imported
 
@@ -92,3 +94,32 @@ def test_a_path_with_route_groups_and_segments_is_one_start(make_project):
     assert "src/components/hooks/index.ts" in found and "src/lib/password.ts" not in found  # not the teams page's
     starts = answer.excerpts[0].explain["start"]
     assert [s["name"] for s in starts] == ["src/app/(main)/websites/[websiteId]/page.tsx"]
+
+
+def test_a_name_imported_as_another_calls_the_name_it_imports():
+    """umami's batch route imports ``POST as sendPOST`` from the send route: ``sendPOST()`` is a
+    call of that ``POST``; a package's name imported so is still none of the project's."""
+    text = (
+        "import { POST as sendPOST } from '@/app/api/send/route';\nimport { map as m } from 'lodash';\n\n"
+        "export async function POST(req) {\n  m();\n  return sendPOST(req);\n}\n"
+    )
+    _, rel = parse_code_relations(text, "src/app/api/batch/route.ts")
+    assert [(r.target, r.line) for r in rel.refs if r.type == "calls"] == [("POST", 6)]
+
+
+def test_a_long_word_without_a_slash_is_read_at_once():
+    """The path pattern once tried every split of ``url_has_allowed_host_and_scheme`` (minutes of
+    backtracking in a Django question set): a deadline, not a speed, is what this checks."""
+    from kenning.answer.naming import _tokens
+
+    def expired(*_: object) -> None:
+        raise TimeoutError("the question's words were not read within 10 s")
+
+    previous = signal.signal(signal.SIGALRM, expired)
+    signal.alarm(10)
+    try:
+        words = _tokens("what calls url_has_allowed_host_and_scheme_" + "a_" * 40 + "b?")
+    finally:
+        signal.alarm(0)
+        signal.signal(signal.SIGALRM, previous)
+    assert words == ["what", "calls", "url_has_allowed_host_and_scheme_" + "a_" * 40 + "b"]

@@ -30,7 +30,9 @@ _QUOTED = re.compile(r"`([^`]{1,200})`|\"([^\"]{1,200})\"|«\s*([^»]{1,200}?)\s
 # A path's folder may be a Next.js route group or segment (``(main)``, ``[websiteId]``,
 # ``[...slug]``), an alias (``@/``) or hold ``$`` and ``+`` (SvelteKit's ``+page.svelte``): a path
 # is one word, whatever its folders hold.
-_SEGMENT = r"(?:[\w.\-@~$+]+|\(\w[\w.\-]*\)|\[\[?(?:\.\.\.)?\w[\w.\-]*\]\]?)+"
+# One character or one bracketed name at a time: ``[\w.]+`` repeated would try every split of a long
+# word that holds no ``/`` (``url_has_allowed_host_and_scheme``: minutes of backtracking).
+_SEGMENT = r"(?:[\w.\-@~$+]|\(\w[\w.\-]*\)|\[\[?(?:\.\.\.)?\w[\w.\-]*\]\]?)+"
 # A word starts with a letter of any script or ``_`` ("état", not "tat"); ids and hashes too.
 _TOKEN = re.compile(rf"(?<![\w/]){_SEGMENT}(?:/{_SEGMENT})+(?:\(\))?|#\d+|[^\W\d][\w.\-/]*\w(?:\(\))?|[0-9a-f]{{7,40}}")
 # Code-shaped: punctuation of code, camelCase, CamelCase, an acronym leading a word

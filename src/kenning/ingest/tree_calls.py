@@ -92,7 +92,7 @@ def call_refs(
         return []
     from tree_sitter import QueryCursor
 
-    modules, outside, project = _imported(root, language)
+    modules, outside, project, renamed = _imported(root, language)
     starts = [s[0] for s in scopes]
     calls, bound, assigned, selves, declared, extending, identifiers = [], [], [], {}, [], [], []
     local: set[tuple[int | None, str]] = set()
@@ -140,6 +140,8 @@ def call_refs(
     calls.sort(key=lambda item: item[0])
     for _, node, captures in calls:
         name = node_text(node)
+        if renamed and "call" in captures:
+            name = renamed.get(name, name)  # imported as another name: the one it has
         hint, qualified, link = None, "method" in captures, "extracted"
         if not qualified and (name in outside or name in builtin):
             continue  # a name imported from outside the project, or the language's own
@@ -284,17 +286,19 @@ def _receiver(
     return "value", ""
 
 
-def _imported(root: Any, language: str) -> tuple[dict[str, str], set[str], set[str]]:
+def _imported(root: Any, language: str) -> tuple[dict[str, str], set[str], set[str], dict[str, str]]:
     """The names the file binds at top level to modules of the project (Go: to packages from
     outside the standard library, which may be the project's), each with the path it imports
     (Go's) or "", those it binds to what lies outside it (a package, the standard library), and
-    those it imports by name from the project (``import { list } from './handlers'``): by its
-    imports' sources."""
+    those it imports by name from the project (``import { list } from './handlers'``), and of
+    those the ones it imports under another name (alias -> the name imported): by its imports'
+    sources."""
     modules: dict[str, str] = {}
     outside: set[str] = set()
     project: set[str] = set()
+    renamed: dict[str, str] = {}
     if language not in IMPORTS:
-        return modules, outside, project
+        return modules, outside, project, renamed
     from tree_sitter import QueryCursor
 
     imports = query(language, "imports")
@@ -321,7 +325,9 @@ def _imported(root: Any, language: str) -> tuple[dict[str, str], set[str], set[s
                     outside.add(node_text(node))
                 else:
                     project.add(node_text(node))
-    return modules, outside, project
+        if own and "original" in captures:  # ``import { POST as send }``: ``send()`` calls ``POST``
+            renamed[node_text(captures["name"][0])] = node_text(captures["original"][0])
+    return modules, outside, project, renamed
 
 
 def _scope(scopes: Sequence[tuple[int, int, str]], starts: list[int], at: int) -> int | None:

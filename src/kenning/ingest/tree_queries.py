@@ -92,12 +92,14 @@ CALLS = {
 (identifier) @identifier
 """,
 }
-IMPORTS = {  # what names a file binds to modules: captures @alias, @source, @name (a named import)
+IMPORTS = {  # what names a file binds to modules: captures @alias, @source, @name (a named import; @original:
+    # the name it imports as another, ``import { POST as send }``)
     "javascript": """
 (import_statement (import_clause (namespace_import (identifier) @alias)) source: (string) @source)
 (import_statement (import_clause (identifier) @name) source: (string) @source)
 (import_statement (import_clause (named_imports (import_specifier name: (_) @name !alias))) source: (string) @source)
-(import_statement (import_clause (named_imports (import_specifier alias: (_) @name))) source: (string) @source)
+(import_statement (import_clause (named_imports (import_specifier name: (_) @original alias: (_) @name)))
+  source: (string) @source)
 (variable_declarator name: (identifier) @alias
   value: (call_expression function: (identifier) @require arguments: (arguments (string) @source)))
 """,
