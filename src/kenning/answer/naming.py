@@ -17,6 +17,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from kenning.errors import InvalidQuery
+from kenning.ingest.go_packages import go_qualified
 from kenning.ingest.test_files import is_test_path
 from kenning.route.rules import fold
 from kenning.search.query import parse, unelided
@@ -76,8 +77,17 @@ class Start:
 def resolve(conn: Connection, text: str) -> list[Node]:
     """The nodes one typed name stands for (``kenning graph`` arguments): exact, case kept first;
     ``DBImpl::Write`` as ``DBImpl.Write``."""
-    rows, _ = graph_lookup.exact_nodes(conn, _dotted(text.strip()))
+    rows, _ = _exact(conn, _dotted(text.strip()))
     return [Node(*r) for r in rows]
+
+
+def _exact(conn: Connection, text: str) -> tuple[list[tuple], str | None]:
+    """``graph_lookup.exact_nodes``, then a Go name as Go code writes it, qualified by its package
+    (``security.RandomString``: that name in a file of package ``security``)."""
+    rows, how = graph_lookup.exact_nodes(conn, text)
+    if not rows and (go := go_qualified(text.strip())) is not None:
+        rows, how = graph_lookup.symbols_in_module(conn, *go), "exact"
+    return rows, how if rows else None
 
 
 def _dotted(text: str) -> str:
@@ -113,7 +123,7 @@ def named(conn: Connection, question: str, *, plain_words: bool = True) -> list[
         if text in seen or not text:
             continue
         seen.add(text)
-        rows, how = graph_lookup.exact_nodes(conn, text)
+        rows, how = _exact(conn, text)
         if rows:
             groups.append([Start(Node(*r), text, how or "exact", typed=True) for r in rows])
     if plain_words:
@@ -140,7 +150,7 @@ def _plain(conn: Connection, word: str, *, prefer_module: bool) -> list[Start]:
     modules = [Start(Node(*r), word, "path") for r in graph_lookup.module_nodes(conn, word)]
     if prefer_module and modules:
         return modules
-    rows, how = graph_lookup.exact_nodes(conn, word)
+    rows, how = _exact(conn, word)
     symbols = [
         Start(Node(*r), word, how or "exact")
         for r in rows

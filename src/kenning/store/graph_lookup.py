@@ -8,7 +8,6 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
-from kenning.ingest.go_packages import go_qualified
 from kenning.store import fold
 from kenning.store.graph import DEFINES_IDS, MIRROR_IDS
 from kenning.store.handle import Connection
@@ -28,11 +27,6 @@ _SYMBOL_ORDER = (
 
 def glob_escape(text: str) -> str:
     return "".join(f"[{c}]" if c in "*?[]" else c for c in text)
-
-
-_GO_PACKAGE_SYMBOL = (
-    "kind = 'symbol' AND name = ? AND path IN (SELECT path FROM graph_nodes WHERE kind = 'file' AND qualname = ?)"
-)
 
 
 def exact_nodes(conn: Connection, text: str, *, limit: int = 8) -> tuple[list[tuple], str | None]:
@@ -59,8 +53,6 @@ def exact_nodes(conn: Connection, text: str, *, limit: int = 8) -> tuple[list[tu
         ("exact", "name = ? AND kind = 'symbol'", (raw,)),
         ("exact", "kind IN ('symbol', 'file') AND qualname GLOB ?", ("*." + glob_escape(raw),)),
     ]
-    if go := go_qualified(raw):  # Go's ``security.RandomString``: the name in a file of that package
-        rules.append(("exact", _GO_PACKAGE_SYMBOL, go))
     if re.fullmatch(r"[0-9a-f]{7,40}", raw):
         rules.append(("exact", "kind = 'commit' AND key GLOB ?", (f"commit:{raw}*",)))
     if "/" in path or "." in path:
@@ -81,6 +73,21 @@ def exact_nodes(conn: Connection, text: str, *, limit: int = 8) -> tuple[list[tu
         if rows:
             return [tuple(r) for r in rows], how
     return [], None
+
+
+def symbols_in_module(conn: Connection, name: str, module: str, *, limit: int = 8) -> list[tuple]:
+    """The symbols named ``name`` in the files whose qualified name is ``module`` (Go's
+    ``go:security``: ``answer.naming`` asks so for ``security.RandomString``)."""
+    if is_pg(conn):
+        return pg.symbols_in_module(conn, name, module, limit)
+    return [
+        tuple(r)
+        for r in conn.execute(
+            f"SELECT {NODE_COLUMNS} FROM graph_nodes WHERE kind = 'symbol' AND name = ? AND path IN "
+            f"(SELECT path FROM graph_nodes WHERE kind = 'file' AND qualname = ?) ORDER BY {_SYMBOL_ORDER} LIMIT ?",
+            (name, module, limit),
+        )
+    ]
 
 
 def module_nodes(conn: Connection, word: str, *, limit: int = 4) -> list[tuple]:

@@ -7,7 +7,6 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from kenning.ingest.go_packages import go_qualified
 from kenning.store.fold import fold
 from kenning.store.postgres.connection import PgConnection
 from kenning.store.postgres.fts import LENGTH_NORMALISATION
@@ -51,12 +50,6 @@ def exact_rules(raw: str, path: str, adr: int | None, cited: int | None) -> list
         ("exact", "name = %s AND kind = 'symbol'", (raw,)),
         ("exact", "kind IN ('symbol', 'file') AND qualname LIKE %s", ("%." + like(raw),)),
     ]
-    if go := go_qualified(raw):  # Go's ``security.RandomString``
-        where = (
-            "kind = 'symbol' AND name = %s AND path IN (SELECT f.path FROM graph_nodes f "
-            "WHERE f.project = graph_nodes.project AND f.kind = 'file' AND f.qualname = %s)"
-        )
-        rules.append(("exact", where, go))
     if len(raw) >= 7 and len(raw) <= 40 and all(c in "0123456789abcdef" for c in raw):
         rules.append(("exact", "kind = 'commit' AND key LIKE %s", (f"commit:{raw}%",)))
     if "/" in path or "." in path:
@@ -66,6 +59,15 @@ def exact_rules(raw: str, path: str, adr: int | None, cited: int | None) -> list
         ("exact", "kind IN ('symbol', 'file') AND lower(qualname) LIKE %s", ("%." + like(fold(raw)),)),
     ]
     return rules
+
+
+def symbols_in_module(conn: PgConnection, name: str, module: str, limit: int) -> list[tuple[Any, ...]]:
+    return conn.execute(
+        f"SELECT {NODE_COLUMNS} FROM graph_nodes WHERE project = %s AND kind = 'symbol' AND name = %s AND path IN "
+        "(SELECT f.path FROM graph_nodes f WHERE f.project = %s AND f.kind = 'file' AND f.qualname = %s) "
+        f"ORDER BY {SYMBOL_ORDER} LIMIT %s",
+        (conn.project, name, conn.project, module, limit),
+    ).fetchall()
 
 
 def module_nodes(conn: PgConnection, word: str, limit: int) -> list[tuple[Any, ...]]:
