@@ -64,3 +64,14 @@ def test_a_top_level_excerpt_that_opens_inside_a_long_statement_keeps_its_first_
     tops = [c for c in parse_python(source, "table.py") if c.meta["kind"] == "module"]
     assert tops[1].title == "TABLE = ["
     assert len(tops) > 2 and all(c.title.startswith("('word") for c in tops[2:])
+
+
+def test_a_go_group_is_titled_by_its_first_declaration_and_a_closer_names_nothing():
+    """pocketbase's ``const (`` and ``)`` titles (``core/event_request.go``, ``core/field.go``):
+    a group's excerpt is titled by its opening line and its first declaration."""
+    go = (
+        "package core\n\nfunc A() {}\n\nconst (\n\t// DefaultDateLayout formats dates.\n"
+        '\tDefaultDateLayout = "2006-01-02"\n\tMaxLimit = 500\n)\n\nfunc B() {}\n\nvar (\n)\n'
+    )
+    tops = [c for c in parse_code(go, "core/field.go") if c.meta["kind"] == "module"]
+    assert [c.title for c in tops] == ["file field.go", 'const ( DefaultDateLayout = "2006-01-02"', "var ("]

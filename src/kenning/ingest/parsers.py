@@ -49,7 +49,8 @@ _BY_SUFFIX = {
     # 16: the comment lines right above a definition, at its indentation, are its excerpt's.
     # 17: a top-level excerpt that opens with a comment is titled by its first statement. 18: a
     # class body's lines in no excerpt (an assignment after its first method) are excerpts of
-    # their own (``uncovered``). 19: an ``e2e/`` or ``cypress/`` folder holds test code (``test_files``).
+    # their own (``uncovered``). 19: an ``e2e/`` or ``cypress/`` folder holds test code (``test_files``);
+    # a top-level excerpt's title passes a line that only closes something (``split``).
     ".py": "python/19",
     ".pyi": "python/19",
 }
@@ -103,7 +104,8 @@ _BY_SUFFIX = {
 # ``onClick={save}``) is a call of it, and so is a React component rendered (``<MetricCard />``); a
 # test file named after the file beside it (``file_test.go``, ``format.test.ts``) tests that file;
 # Go's ``test_x.go`` is no test, a Cypress ``x.cy.ts`` and an ``e2e/`` or ``cypress/`` folder's files
-# are (``test_files``).
+# are (``test_files``); a top-level excerpt opening a group is titled with its first declaration
+# (``const ( DefaultDateLayout = …``), past a line that only closes something (``split``).
 _TREE_SITTER = "code/12"
 _BY_SUFFIX.update(
     {

@@ -10,6 +10,7 @@ whitespace-separated word no longer than the cap appears whole in some piece.
 
 from __future__ import annotations
 
+import re
 from bisect import bisect_right
 from collections.abc import Iterable, Sequence
 from itertools import accumulate
@@ -170,8 +171,30 @@ def piece_title(piece: Piece, n: int, first: str, max_chars: int, code: Statemen
     if n == 1:
         return first
     skip = _code_line(piece, code) - piece.first
-    line = " ".join(piece.body.split("\n", skip + 1)[skip].split())
+    line = _titled_line(piece.body.split("\n")[skip:])
     return line if len(line) <= max_chars else f"{first} (part {n})"
+
+
+# A line that closes what an earlier piece opened (``)``, ``});``) names nothing; a group's opening
+# line (Go's ``const (``, ``var (``, ``type (``) names nothing either but the group it opens.
+_CLOSER_ONLY = re.compile(r"[)\]}]+[;,]?")
+_GROUP_OPENER = re.compile(r"(?:const|var|type|import)\s*\(")
+_COMMENT = re.compile(r"(?://|#|/\*|\*)")
+
+
+def _titled_line(lines: list[str]) -> str:
+    """The first of ``lines`` with its whitespace collapsed, past a line that only closes something,
+    and followed by the first declaration of a group it opens (``const ( DefaultDateLayout = …``)."""
+    texts = [" ".join(raw.split()) for raw in lines]
+    texts = [t for t in texts if t]
+    if not texts:
+        return ""
+    at = 1 if len(texts) > 1 and _CLOSER_ONLY.fullmatch(texts[0]) else 0
+    line = texts[at]
+    if _GROUP_OPENER.fullmatch(line):
+        inside = next((t for t in texts[at + 1 :] if not _COMMENT.match(t)), "")
+        line = f"{line} {inside}".strip() if inside and not _CLOSER_ONLY.fullmatch(inside) else line
+    return line
 
 
 def _code_line(piece: Piece, code: Statements) -> int:
