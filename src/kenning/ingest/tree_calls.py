@@ -54,7 +54,7 @@ from . import go_packages, ruby_names
 from .grammars import node_text
 from .relations import BASES, FIELD_HINT, FIELDS, SELF_HINT, STANDARD_NAMESPACES, Ref
 from .test_files import is_test_path
-from .tree_imports import alias_path
+from .tree_imports import imported_names
 from .tree_languages import (
     BARE_FIELDS,
     BASES_ONLY,
@@ -65,7 +65,6 @@ from .tree_languages import (
     CSHARP_SYSTEM,
     FIELD_ACCESS,
     IMPLICIT_SELF,
-    IMPORTING,
     JS_GLOBALS,
     MEMBER_ACCESS,
     NAMES,
@@ -75,7 +74,7 @@ from .tree_languages import (
     SUPER_NAMES,
     TYPE_NAMES,
 )
-from .tree_queries import CALLS, IMPORTS, query
+from .tree_queries import CALLS, query
 from .tree_receivers import asserted, created_type
 
 Key = TypeVar("Key")
@@ -92,7 +91,7 @@ def call_refs(
         return []
     from tree_sitter import QueryCursor
 
-    modules, outside, project, renamed = _imported(root, language)
+    modules, outside, project, renamed = imported_names(root, language)
     starts = [s[0] for s in scopes]
     calls, bound, assigned, selves, declared, extending, identifiers = [], [], [], {}, [], [], []
     local: set[tuple[int | None, str]] = set()
@@ -284,50 +283,6 @@ def _receiver(
         name = node.child_by_field_name("name")
         return ("type", node_text(name)) if name is not None and name.type == "constant" else ("value", "")
     return "value", ""
-
-
-def _imported(root: Any, language: str) -> tuple[dict[str, str], set[str], set[str], dict[str, str]]:
-    """The names the file binds at top level to modules of the project (Go: to packages from
-    outside the standard library, which may be the project's), each with the path it imports
-    (Go's) or "", those it binds to what lies outside it (a package, the standard library), and
-    those it imports by name from the project (``import { list } from './handlers'``), and of
-    those the ones it imports under another name (alias -> the name imported): by its imports'
-    sources."""
-    modules: dict[str, str] = {}
-    outside: set[str] = set()
-    project: set[str] = set()
-    renamed: dict[str, str] = {}
-    if language not in IMPORTS:
-        return modules, outside, project, renamed
-    from tree_sitter import QueryCursor
-
-    imports = query(language, "imports")
-    # top-level statements only: the query over the whole tree cost as much as the calls'
-    found = (QueryCursor(imports).matches(node) for node in root.named_children if node.type in IMPORTING)
-    for captures in (captures for matches in found for _, captures in matches):
-        if "require" in captures and node_text(captures["require"][0]) != "require":
-            continue
-        source = node_text(captures["source"][0]).strip("\"'`")
-        if language == "go":
-            alias = captures.get("alias")
-            name = node_text(alias[0]) if alias else go_packages.package_name(source)
-            if go_packages.is_standard(source):
-                outside.add(name)
-            else:
-                modules[name] = source
-            continue
-        own = source.startswith(".") or alias_path(source) is not None  # ``@/lib/db``: the project's
-        for capture in ("alias", "name"):
-            for node in captures.get(capture, ()):
-                if capture == "alias" and own:
-                    modules[node_text(node)] = ""
-                elif capture == "alias" or not own:
-                    outside.add(node_text(node))
-                else:
-                    project.add(node_text(node))
-        if own and "original" in captures:  # ``import { POST as send }``: ``send()`` calls ``POST``
-            renamed[node_text(captures["name"][0])] = node_text(captures["original"][0])
-    return modules, outside, project, renamed
 
 
 def _scope(scopes: Sequence[tuple[int, int, str]], starts: list[int], at: int) -> int | None:

@@ -1,6 +1,7 @@
 """The ``imports`` references of a file's top-level statements, read from its tree-sitter tree
 (``tree_code``): JavaScript/TypeScript ``import``, Java ``import``, Go import blocks, Rust
-``use``, C/C++ ``#include``, Ruby ``require`` and ``require_relative``."""
+``use``, C/C++ ``#include``, Ruby ``require`` and ``require_relative``; and the names those
+statements bind, which the file's calls are read by (``imported_names``, ``tree_calls``)."""
 
 from __future__ import annotations
 
@@ -12,6 +13,8 @@ from typing import Any
 from . import go_packages
 from .grammars import SUFFIXES, node_text
 from .relations import Ref
+from .tree_languages import IMPORTING
+from .tree_queries import IMPORTS, query
 
 
 def imports_of(node: Any, path: str) -> list[Ref]:
@@ -112,3 +115,47 @@ def _descendants(node: Any) -> Iterator[Any]:
 
 def _unquote(text: str) -> str:
     return text.strip().strip("\"'`")
+
+
+def imported_names(root: Any, language: str) -> tuple[dict[str, str], set[str], set[str], dict[str, str]]:
+    """The names the file binds at top level to modules of the project (Go: to packages from
+    outside the standard library, which may be the project's), each with the path it imports
+    (Go's) or "", those it binds to what lies outside it (a package, the standard library), and
+    those it imports by name from the project (``import { list } from './handlers'``), and of
+    those the ones it imports under another name (alias -> the name imported): by its imports'
+    sources."""
+    modules: dict[str, str] = {}
+    outside: set[str] = set()
+    project: set[str] = set()
+    renamed: dict[str, str] = {}
+    if language not in IMPORTS:
+        return modules, outside, project, renamed
+    from tree_sitter import QueryCursor
+
+    imports = query(language, "imports")
+    # top-level statements only: the query over the whole tree cost as much as the calls'
+    found = (QueryCursor(imports).matches(node) for node in root.named_children if node.type in IMPORTING)
+    for captures in (captures for matches in found for _, captures in matches):
+        if "require" in captures and node_text(captures["require"][0]) != "require":
+            continue
+        source = node_text(captures["source"][0]).strip("\"'`")
+        if language == "go":
+            alias = captures.get("alias")
+            name = node_text(alias[0]) if alias else go_packages.package_name(source)
+            if go_packages.is_standard(source):
+                outside.add(name)
+            else:
+                modules[name] = source
+            continue
+        own = source.startswith(".") or alias_path(source) is not None  # ``@/lib/db``: the project's
+        for capture in ("alias", "name"):
+            for node in captures.get(capture, ()):
+                if capture == "alias" and own:
+                    modules[node_text(node)] = ""
+                elif capture == "alias" or not own:
+                    outside.add(node_text(node))
+                else:
+                    project.add(node_text(node))
+        if own and "original" in captures:  # ``import { POST as send }``: ``send()`` calls ``POST``
+            renamed[node_text(captures["name"][0])] = node_text(captures["original"][0])
+    return modules, outside, project, renamed
