@@ -193,7 +193,7 @@ def _titled_line(lines: list[str]) -> str:
     line = texts[at]
     if _GROUP_OPENER.fullmatch(line):
         inside = next((t for t in texts[at + 1 :] if not _COMMENT.match(t)), "")
-        line = f"{line} {inside}".strip() if inside and not _CLOSER_ONLY.fullmatch(inside) else line
+        line = f"{line} {inside}" if inside and not _CLOSER_ONLY.fullmatch(inside) else line
     return line
 
 

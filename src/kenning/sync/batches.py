@@ -118,7 +118,7 @@ def write_batches(
     done, size = 0, BATCH_FIRST
     share = BATCH_FIRST_SHARE_NEW_STORE if new_store else BATCH_FIRST_SHARE
     wanted = min(max(BATCH_FIRST_BYTES, read_bytes // share), BATCH_BYTES)
-    graph: Counter[str] = Counter()
+    graph: Counter[str] = Counter()  # what the batches' graph passes counted, added up
     held = graph_build.Unresolved()  # a cold sync's references, resolved by its last batch
     ledger = LedgerChanges()  # the ledger's records, read with the last batch when they changed
     while True:
@@ -141,7 +141,7 @@ def write_batches(
                 if held.complete:  # a cold sync: this slice's graph now, not all of it at the batch's end
                     began = time.monotonic()
                     todo = graph_build.Pending()
-                    _merge_graph(graph, _apply_graph(conn, project, batch, todo, stamp, False, held, ledger))
+                    graph.update(_apply_graph(conn, project, batch, todo, stamp, False, held, ledger))
                     batch.began += time.monotonic() - began  # the wall bound counts the slices, as before
                 if batch.full() or waiting():
                     break
@@ -164,7 +164,7 @@ def write_batches(
                 step("graph", 0, 0)
             if batch.applied or batch.gone or last or not held.complete:
                 todo = graph_pending if last else graph_build.Pending()
-                _merge_graph(graph, _apply_graph(conn, project, batch, todo, stamp, last, held, ledger))
+                graph.update(_apply_graph(conn, project, batch, todo, stamp, last, held, ledger))
             if last and not resolve_after:
                 _finish(conn, report, graph, graph_before, ledger, before, stamp, step)
         if resolve_after:
@@ -376,11 +376,6 @@ def _write_files(
     writer.flush()
     fact_store.index_fts_rows(conn, writer.new_facts)  # new facts only: none was updated since
     return applied, writer.located()
-
-
-def _merge_graph(total: Counter[str], stats: dict[str, int]) -> None:
-    """Counts of events add up over the batches."""
-    total.update(stats)
 
 
 def _take(
