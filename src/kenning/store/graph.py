@@ -366,9 +366,11 @@ def _ref_rows(conn: sqlite3.Connection, where: str, params: Sequence[object], so
         else "NULL, NULL, NULL, NULL"
     )
     manifest = f"LEFT JOIN manifest m ON m.path = {_REF_ORIGIN} " if sources else ""
+    cursor = conn.cursor()
+    cursor.row_factory = None  # plain tuples: a cold sync's helper reads about 60,000 back (``graph.helper``)
     return [
         RefRow._make((*row[:6], bool(row[6]), bool(row[7]), *row[8:15], bool(row[15])))
-        for row in conn.execute(
+        for row in cursor.execute(
             "SELECT r.id, r.src, r.type, r.target_kind, r.target, r.hint, r.qualified, r.reverse, r.link, "
             f"r.line, {columns}, n.path, r.tested FROM graph_refs r JOIN graph_nodes n ON n.id = r.src "
             f"{manifest}WHERE {where}",
