@@ -27,11 +27,13 @@ _PRODUCERS = ",".join(f"'{p}'" for p in sorted(PACKED_PRODUCERS))
 try:  # ISA-L's DEFLATE (the `isal` package): the same raw DEFLATE, which zlib reads back
     from isal.isal_zlib import compress as _deflate
 
-    # Level 1 of 0-3. Against zlib's level 6, ISA-L's level 3 packed the excerpts of the Node.js +
-    # npm docs and of Django 2.1x faster, 1.9 % and 3.3 % larger (issue 19); on Django's 41,874
-    # file excerpts (29.6 MB), level 1 took 0.255 s against level 3's 0.306 s for 0.1 % more bytes
-    # (12.52 against 12.50 MB); level 0 (0.09 s) gave 17.7 MB.
-    _LEVEL = 1
+    # Level 3 of 0-3. On the excerpts of the Node.js + npm docs and of Django, CPU and size
+    # against zlib's level 6: 2.1x faster, 1.9 % larger; 2.1x faster, 3.3 % larger (issue 19).
+    # Levels 1 and 2 were a sixth faster on Django's excerpts (0.255 against 0.306 s) but not
+    # deterministic: the same excerpt packed in another process (another sync) came out in other
+    # bytes, though the same once unpacked (tests/ingest/test_pool_start_methods.py); a store's
+    # bytes follow from its sources.
+    _LEVEL = 3
 except ImportError:  # pragma: no cover (a dependency; zlib when a platform lacks its wheel)
     from zlib import compress as _deflate
 
