@@ -69,7 +69,11 @@ def test_an_incomplete_index_is_given_the_command_that_completes_it(isolated_hom
     [note] = [n for n in report["notes"] if "--embed-budget" in n]
     assert re.search(rf"`kenning sync --embed-budget {left:g}`", note) and left > 0 and left % 5 == 0
     text = kenning("sync", "--project", str(root), "--embed-budget", "3")
-    assert text.returncode == 0 and "dense: about " in text.stdout
+    assert text.returncode == 0
+    if "dense: about " not in text.stdout:  # this sync, on a loaded machine, spent its 3 s loading a model:
+        # no pace to guess from, and it says what to run instead (seen once under a full suite's load)
+        assert "run `kenning sync` to continue" in text.stdout and "--embed-budget" not in text.stdout
+        return
     # `kenning status` gives it later, at the pace that sync kept on this machine.
     status = json.loads(kenning("status", "--json", "--project", str(root)).stdout)["engines"]["dense"]
     assert status["seconds_left"] > 0 and status["seconds_left"] % 5 == 0
