@@ -7,6 +7,7 @@ extracted, then heuristic): a heuristic edge is never shown as anything else.
 
 from __future__ import annotations
 
+import posixpath
 import re
 from collections import deque
 from collections.abc import Callable, Iterable
@@ -14,6 +15,7 @@ from dataclasses import dataclass
 from enum import Enum
 from itertools import islice
 
+from kenning.ingest.test_files import is_test_path
 from kenning.store import graph as graph_store
 from kenning.store import sources
 from kenning.store.dated import source_dates
@@ -272,18 +274,45 @@ def impact(conn: Connection, starts: list[Node], *, hops: int = 3, limit: int = 
 
 def tests_of(conn: Connection, starts: list[Node], *, hops: int = 2, limit: int = 200) -> list[Hit]:
     """The tests of the start nodes: the test functions and files that call or import them
-    (``tested_by``). A file stands for the symbols it defines, a class for its members."""
-    starts = with_members(conn, starts)
+    (``tested_by``). A file stands for the symbols it defines, a class for its members, and a
+    type named as its file for that file (``_namesake_files``)."""
+    starts = with_members(conn, [*starts, *_namesake_files(conn, starts)])
     start_ids = {n.id for n in starts}
 
     def allow(at: Node, step: Step) -> bool:
         t = step.edge.type
-        return step.forward and (t == "tested_by" or (t == "defines" and at.id in start_ids))
+        if t == "defines" and at.id not in start_ids:  # a test file's own tests (``keep``)
+            return step.forward and at.kind == "file" and is_test_path(at.path or "")
+        return step.forward and (t == "tested_by" or t == "defines")
 
     def keep(hit: Hit) -> bool:
-        return hit.steps[-1].edge.type == "tested_by"
+        return hit.steps[-1].edge.type == "tested_by" or _named_test_file_member(hit)
 
     return walk(conn, starts, hops=hops, allow=allow, keep=keep, limit=limit)
+
+
+def _named_test_file_member(hit: Hit) -> bool:
+    """Whether ``hit`` is a test of a test file that tests a file by its name
+    (``OwnerControllerTests.java`` of ``OwnerController.java``: ``test_files.file_under_test``, a
+    file's ``extracted`` ``tested_by`` edge to a file): those tests are its, where a test file that
+    imports a module (``declared``) holds tests of other things too."""
+    if len(hit.steps) < 2 or hit.steps[-1].edge.type != "defines":
+        return False
+    tested = hit.steps[-2].edge
+    return tested.type == "tested_by" and tested.link == "extracted" and tested.src.kind == "file"
+
+
+def _namesake_files(conn: Connection, starts: list[Node]) -> list[Node]:
+    """The files of the start symbols named as their file, at its top level (Java's
+    ``OwnerController`` in ``OwnerController.java``): the test class named after that file tests
+    it (``test_files.file_under_test``), and so the type, which is all the file holds."""
+    found: list[Node] = []
+    for node in starts:
+        if node.kind != "symbol" or not node.path or node.qualname != node.name:
+            continue
+        if posixpath.splitext(posixpath.basename(node.path))[0] == node.name:
+            found += [s.edge.src for s in edges_of(conn, node) if s.edge.type == "defines" and not s.forward]
+    return found
 
 
 def touches(conn: Connection, starts: list[Node], *, hops: int = 4, limit: int = 200) -> list[Hit]:

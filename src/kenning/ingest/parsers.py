@@ -105,8 +105,11 @@ _BY_SUFFIX = {
 # test file named after the file beside it (``file_test.go``, ``format.test.ts``) tests that file;
 # Go's ``test_x.go`` is no test, a Cypress ``x.cy.ts`` and an ``e2e/`` or ``cypress/`` folder's files
 # are (``test_files``); a top-level excerpt opening a group is titled with its first declaration
-# (``const ( DefaultDateLayout = …``), past a line that only closes something (``split``).
-_TREE_SITTER = "code/12"
+# (``const ( DefaultDateLayout = …``), past a line that only closes something (``split``). code/13:
+# Rust's unit tests, in the file they test (``#[test]`` functions, a ``#[cfg(test)]`` module), are
+# test code: their calls are tests' (``tested_by``) and their excerpts say ``"test": true`` in their
+# meta (``rust_tests``).
+_TREE_SITTER = "code/13"
 _BY_SUFFIX.update(
     {
         suffix: _TREE_SITTER

@@ -32,11 +32,23 @@ def is_test_path(path: str) -> bool:
 # A test file named after the file it tests, beside it: Go's ``file_test.go`` (its package's
 # convention), JavaScript's ``format.test.ts`` and ``Empty.spec.tsx``.
 _SIBLING = re.compile(r"^(?P<stem>.+?)(?:_test\.go|\.(?:test|spec)\.(?P<suffix>[cm]?[jt]sx?))$")
+# Maven's and Gradle's layout (Java, Kotlin, Scala, Groovy): ``src/test/java/<package>/OwnerControllerTests.java``
+# tests ``src/main/java/<package>/OwnerController.java``, the same package in the main source set.
+_MIRRORED = re.compile(
+    r"^(?P<root>(?:.*/)?src/)test/(?P<language>java|kotlin|scala|groovy)/(?P<package>(?:.*/)?)"
+    r"(?P<stem>[A-Z]\w*?)(?:Tests?|IT|Spec)\.(?P<suffix>java|kt|scala|groovy)$"
+)
 
 
 def file_under_test(path: str) -> str | None:
-    """The path of the file a test file beside it is named after (``apis/file_test.go`` ->
-    ``apis/file.go``, ``lib/format.test.ts`` -> ``lib/format.ts``), else None."""
+    """The path of the file a test file is named after: beside it (``apis/file_test.go`` ->
+    ``apis/file.go``, ``lib/format.test.ts`` -> ``lib/format.ts``) or, in Maven's and Gradle's
+    layout, in the main source set (``src/test/java/app/OwnerTests.java`` ->
+    ``src/main/java/app/Owner.java``); else None."""
+    mirrored = _MIRRORED.match(path)
+    if mirrored is not None:
+        root, language, package = mirrored["root"], mirrored["language"], mirrored["package"]
+        return f"{root}main/{language}/{package}{mirrored['stem']}.{mirrored['suffix']}"
     folder, name = posixpath.split(path)
     match = _SIBLING.match(name)
     if match is None:

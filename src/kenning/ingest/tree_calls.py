@@ -53,6 +53,7 @@ from typing import Any, TypeVar
 from . import go_packages, ruby_names
 from .grammars import node_text
 from .relations import BASES, FIELD_HINT, FIELDS, SELF_HINT, STANDARD_NAMESPACES, Ref
+from .rust_tests import within
 from .test_files import is_test_path
 from .tree_imports import imported_names
 from .tree_languages import (
@@ -81,12 +82,19 @@ Key = TypeVar("Key")
 
 
 def call_refs(
-    root: Any, language: str, path: str, scopes: Sequence[tuple[int, int, str]], types: frozenset[str] = frozenset()
+    root: Any,
+    language: str,
+    path: str,
+    scopes: Sequence[tuple[int, int, str]],
+    types: frozenset[str] = frozenset(),
+    tests: Sequence[tuple[int, int]] = (),
 ) -> list[Ref]:
     """The ``calls`` references of a parsed file, in the order of the source, then a ``bases``
     reference for each class with bases; ``scopes``: (first byte, end byte, qualname) of its
     definitions, sorted; ``types``: the qualnames of those that are classes (structs, interfaces,
-    Ruby's modules), whose methods' bare calls may be on their own object (not a namespace's)."""
+    Ruby's modules), whose methods' bare calls may be on their own object (not a namespace's);
+    ``tests``: the byte spans of test code in a file that is not a test file (Rust's ``#[test]``
+    functions, ``rust_tests``), whose calls are tests' too."""
     if language not in CALLS:
         return []
     from tree_sitter import QueryCursor
@@ -208,7 +216,8 @@ def call_refs(
         if key in seen:
             continue
         seen.add(key)
-        refs.append(Ref("calls", "symbol", name, line, scope, hint, qualified, False, link, testing))
+        tested = testing or bool(tests) and within(tests, node.start_byte)
+        refs.append(Ref("calls", "symbol", name, line, scope, hint, qualified, False, link, tested))
     for cls, (line, names) in bases.items():  # as Python's: the class by its short name, its classes as hint
         refs.append(Ref(BASES, BASES, cls.rpartition(".")[2], line, cls, " ".join([f".{cls}", *names])))
     if language == "cpp":

@@ -20,6 +20,7 @@ from .chunks import Chunk
 from .grammars import grammar, language_for, node_text
 from .identifiers import keywords_for
 from .relations import Ref, Relations, Symbol
+from .rust_tests import spans_of_tests, within
 from .split import EXCERPT_CHARS, anchors, outside_pieces, piece_title, split_lines
 from .test_files import file_under_test
 from .text import parse_text
@@ -185,7 +186,8 @@ def parse_code_relations(text: str, path: str) -> tuple[list[Chunk], Relations |
         for d in defs
         if d.kind in _TYPES or d.out_of_line
     )
-    calls = call_refs(tree.root_node, language, path, scopes, types)
+    tests = spans_of_tests(tree.root_node) if language == "rust" else []  # Rust's unit tests, in the file they test
+    calls = call_refs(tree.root_node, language, path, scopes, types, tests)
     sibling = file_under_test(path)  # ``file_test.go`` tests ``file.go``, by its name
     if sibling:
         calls.append(Ref("tested_by", "file", sibling, None, reverse=True, link="extracted"))
@@ -217,7 +219,7 @@ def parse_code_relations(text: str, path: str) -> tuple[list[Chunk], Relations |
                 line_start=first,
                 line_end=end,
                 keywords=keywords_for(d.qualname, title),
-                meta={"symbol": d.qualname, "kind": d.kind, "language": language},
+                meta=_meta(d, language, tests),
             )
         )
     symbols = tuple(
@@ -254,6 +256,15 @@ _ANNOTATIONS = re.compile(r"^\s*(?:@[\w.]+(?:\([^()]*\))?\s*)+")
 # What opens a line holding an annotation or attribute, by language: Java's and TypeScript's ``@``
 # unless said otherwise.
 _ATTRIBUTE_MARKS = {"csharp": ("[",), "php": ("#[",)}
+
+
+def _meta(d: _Def, language: str, tests: list[tuple[int, int]]) -> dict[str, object]:
+    """A definition's excerpt's meta; ``"test": True`` for test code in a file that is no test
+    file (a Rust ``#[test]`` function and the rest of a ``#[cfg(test)]`` module)."""
+    meta: dict[str, object] = {"symbol": d.qualname, "kind": d.kind, "language": language}
+    if tests and within(tests, d.bytes[0]):
+        meta["test"] = True
+    return meta
 
 
 def _signature_line(lines: list[str], start: int, end: int, marks: tuple[str, ...] = ("@",), name: str = "") -> int:

@@ -337,8 +337,9 @@ def _in_test_files(fact: Fact) -> bool:
 
 
 def is_test_code(fact: Fact) -> bool:
-    """Whether ``fact`` is code in a test file (``tests/test_x.py``, ``x_test.go``)."""
-    return fact.type == "code" and is_test_path(file_of(fact))
+    """Whether ``fact`` is code in a test file (``tests/test_x.py``, ``x_test.go``), or test code
+    its parser found in another file (a Rust ``#[test]`` function: ``meta["test"]``)."""
+    return fact.type == "code" and (is_test_path(file_of(fact)) or fact.meta.get("test") is True)
 
 
 def _defines(fact: Fact, symbols: frozenset[str]) -> bool:

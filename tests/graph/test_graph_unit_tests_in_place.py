@@ -1,0 +1,144 @@
+"""Tests that live where the path does not say so (ripgrep and spring-petclinic, walked as a new
+user): Rust keeps its unit tests in the file they test (``#[cfg(test)] mod tests`` of ``#[test]``
+functions), so "which tests cover parse_reader" had no answer and its word fallback served nothing;
+Maven's and Gradle's tests sit in ``src/test/java/<package>/OwnerControllerTests.java``, apart from
+``src/main/java/<package>/OwnerController.java``, and reach it through the web layer
+(``mockMvc.perform(get("/owners/new"))``), calling nothing of it by name."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from graph_edges import covering, paths_testing
+
+from conftest import NOW, resync
+from kenning.answer.ask import ask_project
+from kenning.ingest.grammars import grammar
+from kenning.ingest.rust_tests import spans_of_tests
+from kenning.ingest.test_files import file_under_test
+from kenning.store.db import open_store
+
+CONFIG_RS = """pub fn parse_reader(text: &str) -> usize {
+    text.len()
+}
+
+#[cfg(not(test))]
+pub fn load() -> usize {
+    parse_reader("x")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn helper() -> usize {
+        parse_reader("helper")
+    }
+
+    #[test]
+    fn basic() {
+        let n = parse_reader("a b");
+        assert_eq!(n, 3);
+    }
+
+    #[test]
+    fn counts_words() {
+        assert_eq!(count_words("a b"), 2);
+    }
+}
+
+pub fn count_words(text: &str) -> usize {
+    text.split_whitespace().count()
+}
+"""
+
+RUST = {
+    "Cargo.toml": '[package]\nname = "cfg"\nversion = "0.1.0"\n',
+    "src/config.rs": CONFIG_RS,
+    "src/main.rs": 'mod config;\n\nfn main() {\n    let n = config::parse_reader("x");\n    println!("{n}");\n}\n',
+}
+
+
+@pytest.mark.parametrize(
+    ("source", "tests"),
+    [
+        ("#[test]\nfn basic() {}\n", ["fn basic() {}"]),
+        ("#[tokio::test]\nasync fn runs() {}\n", ["async fn runs() {}"]),
+        ("#[derive(Debug)]\n/// doc\n#[test]\nfn after_a_comment() {}\n", ["fn after_a_comment() {}"]),
+        ("#[cfg(all(test, unix))]\nmod unix_tests {}\n", ["mod unix_tests {}"]),
+        ("#[cfg(not(test))]\nfn shipped() {}\n", []),
+        ("#[inline]\nfn fast() {}\n#[test_case(1)]\nfn case(n: u8) {}\n", ["fn case(n: u8) {}"]),
+    ],
+)
+def test_rust_items_marked_as_tests_are_test_code(source, tests):
+    from tree_sitter import Parser
+
+    text = source.encode()
+    spans = spans_of_tests(Parser(grammar("rust")).parse(text).root_node)
+    assert [text[a:b].decode() for a, b in spans] == tests
+
+
+def test_which_tests_cover_a_rust_function_finds_its_unit_tests_in_its_file(make_project):
+    project = make_project(RUST, name="rusty")
+    resync(project)
+    testers = covering(project, "parse_reader")
+    assert {path for _, path, _ in testers} == {"src/config.rs"}  # the tests module's callers, nothing else
+    conn = open_store(project)
+    try:
+        rows = conn.execute("SELECT meta FROM facts WHERE type = 'code' AND path = 'src/config.rs'").fetchall()
+    finally:
+        conn.close()
+    metas = {meta["symbol"]: meta.get("test") for meta in (json.loads(row[0]) for row in rows)}
+    assert metas["tests.basic"] is True and metas["tests.helper"] is True
+    assert metas["parse_reader"] is None and metas["load"] is None  # ``cfg(not(test))`` ships
+
+    answer = ask_project(project, "which tests cover parse_reader", now=NOW)
+    titles = [ex.fact.title for ex in answer.excerpts]
+    assert answer.mode == "graph" and any("fn basic()" in t for t in titles), (answer.notes, titles)
+    assert not any("fn load()" in t or "fn main()" in t for t in titles)
+
+
+JAVA = {
+    "pom.xml": "<project><artifactId>clinic</artifactId></project>\n",
+    "src/main/java/org/clinic/owner/OwnerController.java": (
+        "package org.clinic.owner;\n\npublic class OwnerController {\n"
+        '    public String initCreationForm() {\n        return "owners/createOrUpdateOwnerForm";\n    }\n}\n'
+    ),
+    "src/test/java/org/clinic/owner/OwnerControllerTests.java": (
+        "package org.clinic.owner;\n\nclass OwnerControllerTests {\n"
+        '    void testInitCreationForm() throws Exception {\n        mockMvc.perform(get("/owners/new"));\n    }\n}\n'
+    ),
+    "src/test/java/org/clinic/ClinicIntegrationTests.java": "package org.clinic;\n\nclass ClinicIntegrationTests {}\n",
+}
+
+
+def test_a_maven_test_class_tests_the_class_its_name_and_package_mirror(make_project):
+    assert file_under_test("src/test/java/org/clinic/owner/OwnerControllerTests.java") == (
+        "src/main/java/org/clinic/owner/OwnerController.java"
+    )
+    assert file_under_test("app/src/test/kotlin/a/RepoTest.kt") == "app/src/main/kotlin/a/Repo.kt"
+    assert file_under_test("src/main/java/org/clinic/owner/OwnerControllerTest.java") is None  # not a test set
+    project = make_project(JAVA, name="clinic")
+    resync(project)
+    assert paths_testing(project, "src/main/java/org/clinic/owner/OwnerController.java") == {
+        ("src/test/java/org/clinic/owner/OwnerControllerTests.java", "extracted")
+    }
+    # the class named as its file stands for that file, and the test class's tests are served
+    answer = ask_project(project, "which tests cover OwnerController", now=NOW)
+    titles = [ex.fact.title for ex in answer.excerpts]
+    assert answer.mode == "graph" and "void testInitCreationForm() throws Exception {" in titles, (answer.notes, titles)
+    paths = {ex.fact.source.uri.split(":")[0] for ex in answer.excerpts}
+    assert paths == {"src/test/java/org/clinic/owner/OwnerControllerTests.java"}
+
+
+def test_a_rust_function_its_tests_call_only_inside_a_macro_gets_them_by_words(make_project):
+    """``assert_eq!(count_words("a b"), 2)``: a macro's arguments are tokens to tree-sitter, so the
+    graph links no test; the word fallback serves the test code that names it, found in the file
+    it tests (``meta["test"]``: before, it served nothing, its path being no test's)."""
+    project = make_project(RUST, name="macros")
+    resync(project)
+    answer = ask_project(project, "which tests cover count_words", now=NOW)
+    titles = [ex.fact.title for ex in answer.excerpts]
+    assert titles and "fn counts_words()" in titles[0], (answer.notes, titles)
+    assert all(ex.fact.meta.get("test") is True for ex in answer.excerpts)
