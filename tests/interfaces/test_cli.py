@@ -202,3 +202,14 @@ def test_python_dash_m_kenning_runs_the_console_script(project_dir):
             timeout=120,
         )
         assert done.returncode == 0 and said in done.stdout, (args, done.stdout, done.stderr)
+
+
+def test_the_text_says_what_the_limit_left_out_in_words(cli, make_project):
+    """``hidden: 2 past --limit`` (a walker read ``hidden: 2 limit`` as a limit of two); JSON keeps the key."""
+    callers = "".join(f"\n\ndef caller_{i}():\n    return target()\n" for i in range(3))
+    root = make_project({"app/core.py": "def target():\n    return 1\n" + callers}, name="limits").root
+    assert cli("sync", "--no-embed", "--project", str(root)).code == 0
+    text = cli("ask", "who calls target", "--limit", "1", "--project", str(root)).out
+    assert "hidden: 2 past --limit" in text, text
+    shown = cli("ask", "who calls target", "--limit", "1", "--json", "--project", str(root)).json()
+    assert shown["filtered"]["limit"] == 2

@@ -39,7 +39,7 @@ def status(conn: Connection | None, project: Project) -> dict[str, Any]:
             "complete": False,
         }
         if cover.stored is None:
-            reasons.append(f"dense index not built ({name}): run `kenning sync`")
+            reasons.append(f"dense index not built ({name}): run `kenning sync` (a sync with --no-embed builds none)")
             continue
         if dense_manifest.differences(cover.stored, embedder):
             reasons.append(

@@ -201,6 +201,15 @@ def explain_line(explain: dict[str, Any], score: float) -> str | None:
     return line
 
 
+# What the text says of the excerpts an answer left out, by the key ``filtered`` counts them under
+# in JSON (``hidden: 3 past --limit``: a walker read ``hidden: 3 limit`` as a limit of three).
+_HIDDEN = {
+    "limit": "past --limit",
+    "source_missing": "whose source no longer reads",
+    "no_excerpt": "nodes with no excerpt",
+}
+
+
 def answer_text(answer: Answer, *, framed: bool = False) -> str:
     lines: list[str] = []
     if framed:
@@ -218,7 +227,7 @@ def answer_text(answer: Answer, *, framed: bool = False) -> str:
         why = ", ".join(f"{n} {k}" for k, n in sorted(answer.filtered.items()))
         lines.append(f"no results: {answer.empty_reason.value}" + (f" ({why} hidden)" if why else ""))
     elif answer.filtered:
-        lines.append("hidden: " + ", ".join(f"{n} {k}" for k, n in sorted(answer.filtered.items())))
+        lines.append("hidden: " + ", ".join(f"{n} {_HIDDEN.get(k, k)}" for k, n in sorted(answer.filtered.items())))
     for note in answer.notes:
         lines.append(f"note: {note}")
     labelled = len(answer.searched) > 1  # several projects: one list, labelled by project

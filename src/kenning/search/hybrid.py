@@ -182,7 +182,7 @@ def serving(conn: Connection, project: Project, question: str) -> tuple[Embedder
     command = "kenning sync --global" if project.name == GLOBAL_NAME else "kenning sync"
     cover = dense_index.coverage(conn, embedder.name)
     if cover.stored is None:
-        return None, f"dense index not built ({embedder.name}): run `{command}`"
+        return None, f"dense index not built ({embedder.name}): run `{command}` (a sync with --no-embed builds none)"
     try:
         dense_manifest.check(cover.stored, embedder)
     except DenseRefused as exc:
