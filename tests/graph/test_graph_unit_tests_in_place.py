@@ -15,6 +15,7 @@ from graph_edges import covering, paths_testing
 from conftest import NOW, resync
 from kenning.answer.ask import ask_project
 from kenning.ingest.grammars import grammar
+from kenning.ingest.parsers import load_relations
 from kenning.ingest.rust_tests import spans_of_tests
 from kenning.ingest.test_files import file_under_test
 from kenning.store.db import open_store
@@ -46,10 +47,20 @@ mod tests {
     fn counts_words() {
         assert_eq!(count_words("a b"), 2);
     }
+
+    #[test]
+    fn measures_through_a_pointer() {
+        let measure: fn(&str) -> usize = word_len;
+        assert_eq!(measure("ab"), 2);
+    }
 }
 
 pub fn count_words(text: &str) -> usize {
     text.split_whitespace().count()
+}
+
+pub fn word_len(text: &str) -> usize {
+    text.len()
 }
 """
 
@@ -132,13 +143,45 @@ def test_a_maven_test_class_tests_the_class_its_name_and_package_mirror(make_pro
     assert paths == {"src/test/java/org/clinic/owner/OwnerControllerTests.java"}
 
 
-def test_a_rust_function_its_tests_call_only_inside_a_macro_gets_them_by_words(make_project):
-    """``assert_eq!(count_words("a b"), 2)``: a macro's arguments are tokens to tree-sitter, so the
-    graph links no test; the word fallback serves the test code that names it, found in the file
-    it tests (``meta["test"]``: before, it served nothing, its path being no test's)."""
+@pytest.mark.parametrize(
+    ("body", "calls"),
+    [
+        ('assert_eq!(count_words("a b"), 2);', [("count_words", None, False)]),
+        ("assert!(p.run(1) == 1);", [("run", None, True)]),  # on the name before ``.`` (its type unknown here)
+        ("assert!(matches!(Parser::new(), _));", [("new", "Parser", True)]),  # through the path before ``::``
+        ("assert!(super::parse_excludes_file(&data).is_none());", [("parse_excludes_file", None, False)]),
+        ("assert_eq!(v, (a, (b)));", []),  # a comma between a name and parentheses: no call
+        ("assert!((x).len() > 0);", []),  # on no name
+        ("assert!(vec![1].is_empty());", []),  # a macro's own name, a method on its result
+    ],
+)
+def test_a_name_followed_by_parenthesised_tokens_in_a_macro_is_a_call(body, calls):
+    chunks, relations = load_relations("code/14")(f"fn check() {{\n    {body}\n}}\n", "src/lib.rs")
+    found = [(r.target, r.hint, r.qualified) for r in relations.refs if r.type == "calls"]
+    assert [(name, qualified) for name, _, qualified in found] == [(name, q) for name, _, q in calls]
+    for (_, hint, _), (_, owner, _) in zip(found, calls, strict=True):
+        assert owner is None or owner in (hint or ""), (hint, owner)
+
+
+def test_a_call_inside_a_macro_is_a_call(make_project):
+    """``assert_eq!(count_words("a b"), 2)``: a macro's arguments are tokens to tree-sitter, where
+    Rust's tests make most of their calls (ripgrep's ``parse_excludes_file3`` and ``5`` were missing
+    from its tests); a name followed by parenthesised tokens is read as a call (``macro_tokens``)."""
     project = make_project(RUST, name="macros")
     resync(project)
+    assert {path for _, path, _ in covering(project, "count_words")} == {"src/config.rs"}
     answer = ask_project(project, "which tests cover count_words", now=NOW)
     titles = [ex.fact.title for ex in answer.excerpts]
-    assert titles and "fn counts_words()" in titles[0], (answer.notes, titles)
+    assert answer.mode == "graph" and titles == ["fn counts_words() {"], (answer.notes, titles)
+
+
+def test_a_rust_function_its_tests_reach_without_a_call_gets_them_by_words(make_project):
+    """``let measure: fn(&str) -> usize = word_len``: no call the graph links; the word fallback
+    serves the test code that names it, found in the file it tests (``meta["test"]``: before, it
+    served nothing, its path being no test's)."""
+    project = make_project(RUST, name="pointer")
+    resync(project)
+    answer = ask_project(project, "which tests cover word_len", now=NOW)
+    titles = [ex.fact.title for ex in answer.excerpts]
+    assert titles and "fn measures_through_a_pointer()" in titles[0], (answer.notes, titles)
     assert all(ex.fact.meta.get("test") is True for ex in answer.excerpts)

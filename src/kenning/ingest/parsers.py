@@ -108,8 +108,10 @@ _BY_SUFFIX = {
 # (``const ( DefaultDateLayout = …``), past a line that only closes something (``split``). code/13:
 # Rust's unit tests, in the file they test (``#[test]`` functions, a ``#[cfg(test)]`` module), are
 # test code: their calls are tests' (``tested_by``) and their excerpts say ``"test": true`` in their
-# meta (``rust_tests``).
-_TREE_SITTER = "code/13"
+# meta (``rust_tests``); Maven's and Gradle's test classes test the file their name and package
+# mirror in the main source set (``test_files``). code/14: a call written in a Rust macro's arguments
+# (``assert_eq!(parse(x), 1)``) is a call (``macro_tokens``).
+_TREE_SITTER = "code/14"
 _BY_SUFFIX.update(
     {
         suffix: _TREE_SITTER

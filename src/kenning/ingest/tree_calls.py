@@ -50,7 +50,7 @@ from collections import Counter
 from collections.abc import Iterable, Sequence
 from typing import Any, TypeVar
 
-from . import go_packages, ruby_names
+from . import go_packages, macro_tokens, ruby_names
 from .grammars import node_text
 from .relations import BASES, FIELD_HINT, FIELDS, SELF_HINT, STANDARD_NAMESPACES, Ref
 from .rust_tests import within
@@ -122,6 +122,10 @@ def call_refs(
             local.add((_scope(scopes, starts, node.start_byte), node_text(node)))
         elif "value" in captures:
             values.append(captures["value"][0])
+        elif "macro_call" in captures:  # Rust's call in a macro's tokens (``macro_tokens``)
+            found = macro_tokens.as_call(captures["macro_call"][0])
+            if found is not None:
+                calls.append(found)
         elif "value_name" in captures:  # Go's ``security.RandomString`` handed over: as its call
             node = captures["value_name"][0]
             if node_text(captures["value_package"][0]) in modules:

@@ -28,10 +28,13 @@ CALLS = {
 (call_expression function: (identifier) @call)
 (call_expression function: (selector_expression operand: (_) @recv field: (field_identifier) @method))
 """,
+    # Rust: also a call written in a macro's arguments (``assert_eq!(parse(x), 1)``), which the
+    # grammar keeps as tokens: a name followed by a parenthesised token tree (``tree_calls``)
     "rust": """
 (call_expression function: (identifier) @call)
 (call_expression function: (field_expression value: (_) @recv field: (field_identifier) @method))
 (call_expression function: (scoped_identifier path: (_) @path name: (identifier) @method))
+((token_tree (identifier) @macro_call . (token_tree) @macro_args) (#match? @macro_args "^[(]"))
 """,
     # Java: also a method reference (``this::save``, ``Foo::bar``), which hands the method to its caller
     "java": """
