@@ -127,6 +127,10 @@ def named(conn: Connection, question: str, *, plain_words: bool = True) -> list[
         if rows:
             groups.append([Start(Node(*r), text, how or "exact", typed=True) for r in rows])
     if plain_words:
+        for found in _joined(conn, tokens):  # ``owner repository``: ``OwnerRepository``, before its words
+            if found[0].text not in seen:
+                seen.add(found[0].text)
+                groups.append(found)
         placed = [(at, t) for at, t in enumerate(tokens) if t not in seen]
         words = [t for _, t in placed]
         for i, (at, word) in enumerate(placed):
@@ -141,6 +145,34 @@ def named(conn: Connection, question: str, *, plain_words: bool = True) -> list[
             found = _plain(conn, word, prefer_module=after or before)
             if found:
                 groups.append(found)
+    return groups
+
+
+def _joined(conn: Connection, tokens: list[str]) -> list[list[Start]]:
+    """The names the question spells in plain words: three or two words in a row, none a stop
+    word, joined as code joins them (``owner repository`` → ``OwnerRepository``, ``smart case`` →
+    ``smart_case``, ``ownerRepository``), each a symbol of exactly that name; longer runs first.
+    spring-petclinic, walked: "what depends on the owner repository interface" started from
+    ``VetRepository``, "owner" being in half the project's paths."""
+    groups: list[list[Start]] = []
+    for size in (3, 2):
+        for i in range(len(tokens) - size + 1):
+            run = tokens[i : i + size]
+            if any(not w.isalpha() or _is_stop(w) for w in run):
+                continue
+            words = [w.lower() for w in run]
+            for name in (
+                "".join(w.capitalize() for w in words),
+                "_".join(words),
+                words[0] + "".join(w.capitalize() for w in words[1:]),
+            ):
+                rows, _ = _exact(conn, name)
+                found = [
+                    Start(Node(*r), " ".join(run), "words joined") for r in rows if r[1] == "symbol" and r[3] == name
+                ]
+                if found:
+                    groups.append(found)
+                    break
     return groups
 
 
