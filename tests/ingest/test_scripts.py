@@ -49,12 +49,12 @@ FILES = {
         ("app/build.gradle.kts", "script/1"),
         ("go.mod", "script/1"),
         ("app/lib/profile_store.dart", "script/1"),  # no grammar: by its words
-        ("services/profile/ProfileStore.scala", "code/14"),
-        ("ios/Shop/ProfileStore.swift", "code/14"),
-        ("android/app/src/main/kotlin/Profile.kt", "code/14"),
+        ("services/profile/ProfileStore.scala", "code/15"),
+        ("ios/Shop/ProfileStore.swift", "code/15"),
+        ("android/app/src/main/kotlin/Profile.kt", "code/15"),
         ("web/src/App.vue", "script/1"),
-        ("src/app/Http/Kernel.php", "code/14"),
-        ("src/Shop/Program.cs", "code/14"),
+        ("src/app/Http/Kernel.php", "code/15"),
+        ("src/Shop/Program.cs", "code/15"),
         ("app/src/main/AndroidManifest.xml", "script/1"),  # an Android app's permissions
         ("ios/App/Info.plist", "script/1"),
         ("ios/IceCubesApp.xcconfig", "script/1"),

@@ -110,8 +110,9 @@ _BY_SUFFIX = {
 # test code: their calls are tests' (``tested_by``) and their excerpts say ``"test": true`` in their
 # meta (``rust_tests``); Maven's and Gradle's test classes test the file their name and package
 # mirror in the main source set (``test_files``). code/14: a call written in a Rust macro's arguments
-# (``assert_eq!(parse(x), 1)``) is a call (``macro_tokens``).
-_TREE_SITTER = "code/14"
+# (``assert_eq!(parse(x), 1)``) is a call (``macro_tokens``). code/15: a Java or Kotlin inner class's
+# call on its outer class's typed field is one on that field's type (``tree_calls._field_type``).
+_TREE_SITTER = "code/15"
 _BY_SUFFIX.update(
     {
         suffix: _TREE_SITTER

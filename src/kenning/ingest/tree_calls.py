@@ -69,6 +69,7 @@ from .tree_languages import (
     JS_GLOBALS,
     MEMBER_ACCESS,
     NAMES,
+    OUTER_FIELDS,
     OWN_CLASS,
     SELF,
     SELF_NAMES,
@@ -195,8 +196,8 @@ def call_refs(
                 hint = go_packages.type_hint(modules[package], type_)
             elif not package or language == "cpp":  # C++'s ``port::Mutex mu``: by the type's name
                 hint = _class_hint(type_, bases)
-        elif field in fields:
-            package, _, type_ = fields[field].rpartition(".")
+        elif (declared := _field_type(fields, field, types, language)) is not None:
+            package, _, type_ = declared.rpartition(".")
             if package in STANDARD_NAMESPACES:
                 continue  # C++'s ``std::string name_;``
             hint = _class_hint(type_, bases)
@@ -382,6 +383,24 @@ def _typed_member(receiver: Any, at: int | None, typed: dict[tuple[int | None, s
         return None
     package, _, type_ = typed.get((at, node_text(obj)), "").rpartition(".")
     return f"{type_} {node_text(member)}" if type_ and package not in STANDARD_NAMESPACES else None
+
+
+def _field_type(
+    fields: dict[tuple[str, str], str], field: tuple[str, str] | None, types: frozenset[str], language: str
+) -> str | None:
+    """The type of the field ``field`` ((class, name)) names: its class's, else, in Java and Kotlin,
+    an enclosing class's (an inner class reads its outer class's fields: JUnit's ``@Nested`` tests
+    call ``petValidator.validate()`` on their outer class's ``PetValidator petValidator``)."""
+    if field is None:
+        return None
+    found = fields.get(field)
+    cls, name = field
+    while found is None and language in OUTER_FIELDS and "." in cls:
+        cls = cls.rpartition(".")[0]
+        if cls not in types:
+            break
+        found = fields.get((cls, name))
+    return found
 
 
 def _own_field(receiver: Any, language: str, self_var: str | None) -> str | None:

@@ -19,6 +19,7 @@ MEMBER_ACCESS = {"php": ("object", "name"), "csharp": ("expression", "name")}
 TYPE_NAMES = frozenset({"identifier", "constant", "simple_identifier"})  # a receiver naming a class (Ruby: a constant)
 # Languages where a method names its object's field bare (``store.save()`` for ``this.store.save()``).
 BARE_FIELDS = frozenset({"java", "cpp", "csharp", "kotlin", "swift", "scala"})
+OUTER_FIELDS = frozenset({"java", "kotlin"})  # whose inner classes read their outer classes' fields
 # a name's node: PHP's ``$this`` is a variable_name, Swift's names simple_identifiers
 NAMES = frozenset({"identifier", "variable_name", "simple_identifier"})
 IMPORTING = frozenset({"import_statement", "import_declaration", "lexical_declaration", "variable_declaration"})
