@@ -15,7 +15,7 @@ TESTS = "src/test/java/org/clinic/owner"
 FILES = {
     f"{OWNER}/PetValidator.java": (
         "package org.clinic.owner;\n\npublic class PetValidator {\n"
-        "    public void validate(Object obj, Errors errors) {\n        errors.reject(\"name\");\n    }\n}\n"
+        '    public void validate(Object obj, Errors errors) {\n        errors.reject("name");\n    }\n}\n'
     ),
     f"{TESTS}/PetValidatorTests.java": (
         "package org.clinic.owner;\n\nclass PetValidatorTests {\n\n"
