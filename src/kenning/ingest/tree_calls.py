@@ -196,8 +196,8 @@ def call_refs(
                 hint = go_packages.type_hint(modules[package], type_)
             elif not package or language == "cpp":  # C++'s ``port::Mutex mu``: by the type's name
                 hint = _class_hint(type_, bases)
-        elif (declared := _field_type(fields, field, types, language)) is not None:
-            package, _, type_ = declared.rpartition(".")
+        elif (field_type := _field_type(fields, field, types, language)) is not None:
+            package, _, type_ = field_type.rpartition(".")
             if package in STANDARD_NAMESPACES:
                 continue  # C++'s ``std::string name_;``
             hint = _class_hint(type_, bases)
