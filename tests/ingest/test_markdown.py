@@ -248,3 +248,20 @@ def test_arbitrary_text_never_crashes_and_loses_nothing(text, max_chars):
     text = "x\n" + text.replace("\r", "").lstrip("\ufeff")
     chunks = parse_markdown(text, "any.md", max_chars=max_chars)
     assert_chunks_cover(text, chunks, max_chars)
+
+
+def test_a_headings_badges_are_left_out_of_its_title_and_anchor():
+    """spring-petclinic, walked as a new user: every hit in its README was titled
+    ``Spring PetClinic Sample Application ![Build Status](…maven-build.yml)![Build Status](…)``."""
+    text = (
+        "# Spring PetClinic Sample Application [![Build Status](https://x/maven.yml/badge.svg)](https://x/maven.yml)"
+        "[![Build Status](https://x/gradle.svg)](https://x/gradle.yml)\n\nIntro.\n\n"
+        "## Database configuration\n\nThe database is H2.\n\n"
+        "## See [the guide](docs/guide.md) ![logo](l.png)\n\nText.\n"
+    )
+    chunks = parse_markdown(text, "README.md")
+    assert [(c.title, c.anchor) for c in chunks] == [
+        ("Spring PetClinic Sample Application", "#spring-petclinic-sample-application"),
+        ("Spring PetClinic Sample Application > Database configuration", "#database-configuration"),
+        ("Spring PetClinic Sample Application > See the guide", "#see-the-guide"),
+    ]

@@ -28,7 +28,8 @@ Headings = list[tuple[int, int, str, str]]  # (first line, level, text, anchor g
 Fences = list[tuple[int, int]]  # [start, end) lines
 Blocks = Callable[[str], tuple[Headings, Fences]]
 
-_LINK = re.compile(r"!?\[([^\]]*)\]\([^)]*\)")
+_IMAGE = re.compile(r"!\[[^\]]*\]\([^)]*\)")
+_LINK = re.compile(r"\[([^\]]*)\]\([^)]*\)")
 # An HTML block's leading heading element: its level, attributes and content.
 _HTML_HEADING = re.compile(r"\s*<h([1-6])(\s[^>]*)?>(.*?)</h\1\s*>", re.S | re.I)
 _HTML_ANCHOR = re.compile(r"""\b(?:id|name)\s*=\s*["']([A-Za-z0-9_.:-]+)["']""", re.I)
@@ -40,9 +41,14 @@ _A_TAG = re.compile(r"</?a(?:\s[^>]*)?>", re.I)  # an ``a`` element's opening or
 
 
 def heading_text(content: str) -> str:
-    """Heading source made readable: one line, links and images reduced to their text."""
+    """Heading source made readable: one line, images left out and links reduced to their text.
+    A README's title often carries badges, images in links (``# App [![Build Status](….svg)](…)``):
+    its title is ``App`` (spring-petclinic, walked: every README hit was titled with the badges'
+    markup), as GitHub's anchor for it is ``#app``."""
     if "](" in content:
-        content = _LINK.sub(r"\1", content)
+        content = _IMAGE.sub("", content)
+        while (reduced := _LINK.sub(r"\1", content)) != content:
+            content = reduced
     return " ".join(content.split())
 
 

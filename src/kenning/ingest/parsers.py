@@ -16,10 +16,11 @@ _BY_SUFFIX = {
     # 3: an HTML block that begins with a heading element (``<h3 name="config">``) is a heading,
     # its anchor the one the document gives; a ``#`` line inside an HTML block is none. 4: a
     # heading holding an anchor element (``## <a id="lenient"></a> Title``) has that anchor. 5: a
-    # link beside that element gives the title its text, not its tags.
-    ".md": "markdown/5",
-    ".markdown": "markdown/5",
-    ".mdx": "markdown/5",
+    # link beside that element gives the title its text, not its tags. 6: a heading's images (a
+    # README's badges, ``[![Build Status](….svg)](…)``) are left out of its title and anchor.
+    ".md": "markdown/6",
+    ".markdown": "markdown/6",
+    ".mdx": "markdown/6",
     # reStructuredText (and the .txt documentation written in it): cut by its section titles, the
     # sections that fit together one excerpt; a file with no title stays runs of paragraphs (``text``).
     # 2: the parts of a line too long for one excerpt each have a URI of their own (``:1-1#part-2``).
