@@ -183,6 +183,9 @@ def compose(
     filtered: Counter[str] = Counter()
     excerpts: list[Excerpt] = []
     changed_edges: set[int] = set()
+    # One excerpt once: two nodes whose text is the same (a test copied into two files) stand for
+    # one fact with a location in each (spring-petclinic's `graph impact` listed it twice).
+    served: set[int] = set()
     batch = max(options.limit * 2, 10)
     for start in range(0, len(hits), batch):  # facts are read only for the hits that may be served
         if len(excerpts) >= options.limit:
@@ -208,9 +211,12 @@ def compose(
             if fresh.state is FreshnessState.SOURCE_MISSING and not options.include_missing:
                 filtered["source_missing"] += 1
                 continue
+            if fact.id in served:
+                continue
             if len(excerpts) >= options.limit:
                 filtered["limit"] += 1
                 continue
+            served.add(fact.id)
             path = tuple(_edge_json(s, files, changed_edges) for s in hit.steps)
             excerpts.append(
                 Excerpt(
