@@ -355,18 +355,23 @@ def _newest_first(conn: Connection, hits: list[Hit]) -> list[Hit]:
 def path_between(conn: Connection, a: list[Node], b: list[Node], *, max_hops: int = MAX_HOPS) -> list[Hit]:
     """The nodes along one shortest path from ``a`` to ``b`` (edges in either direction),
     each with the path so far, the start first (no edge yet); empty when no path within
-    ``max_hops``. A path of relations (calls, imports, tests, links…) comes first; one through the
-    file two symbols share (``defines`` in and out: "both defined in SyncUtilities.kt") only when
-    there is none, since it says nothing of how one reaches the other."""
+    ``max_hops``. A class stands for its members at either end (``with_members``: a controller's
+    method calls a repository's). A path of relations (calls, imports, tests, links…) comes first;
+    one through the file two symbols share (``defines`` in and out: "both defined in
+    SyncUtilities.kt") only when there is none, since it says nothing of how one reaches the other
+    (spring-petclinic, walked: with no member at its ends, ``PetController`` reached
+    ``OwnerRepository`` only through a snapshot commit touching both files)."""
+    a, b = with_members(conn, a), with_members(conn, b)
     targets = {n.id for n in b}
     ends = targets | {n.id for n in a}
 
     def related(_: Node, step: Step) -> bool:  # a file given as an end is reached through what it defines
         return step.edge.type != "defines" or step.edge.src.id in ends
 
-    found = walk(conn, a, hops=max_hops, allow=related, keep=lambda h: h.node.id in targets, limit=1)
-    if not found:
-        found = walk(conn, a, hops=max_hops, allow=lambda _n, _s: True, keep=lambda h: h.node.id in targets, limit=1)
+    for allow in (related, lambda _n, _s: True):
+        found = walk(conn, a, hops=max_hops, allow=allow, keep=lambda h: h.node.id in targets, limit=1)
+        if found:
+            break
     if not found:
         return []
     end = found[0]
