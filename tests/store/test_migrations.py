@@ -88,3 +88,31 @@ def test_a_new_store_takes_8_kib_pages_and_an_existing_one_keeps_its_own(tmp_pat
     conn = connect(tmp_path / "old.db", create=True)
     assert conn.execute("PRAGMA page_size").fetchone()[0] == 4096
     conn.close()
+
+
+def test_the_migrations_of_one_run_carry_one_stamp(tmp_path, monkeypatch):
+    """They commit together; stamped one by one, a store's creation that straddled a second read as
+    an upgrade after the store's first sync (``sources.last_graph_sizes``), and every sync with
+    nothing to write counted the graph again (seen once, under a full suite's load)."""
+    from datetime import UTC, datetime, timedelta
+
+    from kenning.store import migrations_runner
+
+    class Clock:
+        """A clock a second later at every reading."""
+
+        calls = 0
+
+        @classmethod
+        def now(cls, tz=None):  # noqa: ANN001, ANN206
+            cls.calls += 1
+            return datetime(2026, 12, 5, 12, 0, tzinfo=UTC) + timedelta(seconds=cls.calls)
+
+    monkeypatch.setattr(migrations_runner, "datetime", Clock)
+    conn = sqlite3.connect(tmp_path / "k.db")
+    try:
+        migrate(conn)
+        stamps = {row[0] for row in conn.execute("SELECT applied_at FROM schema_migrations")}
+    finally:
+        conn.close()
+    assert len(stamps) == 1 and len(available()) > 1

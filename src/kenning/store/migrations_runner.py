@@ -105,6 +105,10 @@ def migrate(conn: sqlite3.Connection) -> list[int]:
             ) from exc
         raise
     applied = []
+    # One stamp for the run: its migrations commit together. Stamped one by one, a store's creation
+    # could straddle a second, and its last migrations read as an upgrade after the store's first
+    # sync (``sources.last_graph_sizes``: then every sync with nothing to write counted the graph).
+    stamp = datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
     try:
         done = applied_versions(conn)  # again, under the lock
         _refuse_unknown(done, migrations)
@@ -119,7 +123,6 @@ def migrate(conn: sqlite3.Connection) -> list[int]:
                 conn.execute(statement)
             if migration.version in AFTER:
                 AFTER[migration.version](conn)
-            stamp = datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
             conn.execute(
                 "INSERT INTO schema_migrations (version, name, applied_at) VALUES (?, ?, ?)",
                 (migration.version, migration.name, stamp),
