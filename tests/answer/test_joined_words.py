@@ -5,8 +5,11 @@ word "owner" being in half the project's paths, so weighing next to nothing)."""
 
 from __future__ import annotations
 
+import pytest
+
 from conftest import NOW, resync
 from kenning.answer.ask import ask_project
+from store.pg_engine import ENGINE, engine_config  # tests/store: the PostgreSQL test server
 
 OWNER = "src/main/java/org/clinic/owner"
 FILES = {
@@ -34,8 +37,9 @@ FILES = {
 }
 
 
-def test_words_joined_as_code_joins_them_name_the_start(make_project):
-    project = make_project(FILES, name="clinic")
+@pytest.mark.parametrize("engine", ["sqlite", ENGINE])
+def test_words_joined_as_code_joins_them_name_the_start(make_project, engine):
+    project = make_project(FILES, name="clinic", config=engine_config(engine, "clinic"))
     resync(project)
     answer = ask_project(project, "what depends on the owner repository interface", now=NOW)
     assert "relation dependents (incoming) from OwnerRepository (words joined)" in answer.notes, answer.notes

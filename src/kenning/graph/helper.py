@@ -35,11 +35,11 @@ Offload = Callable[..., "Future[Share] | None"]
 # References from which a helper is offered: chosen, not measured (a small tree's tail is short,
 # and the helper's store opening and read-back are fixed costs); Django has 143,208.
 HELPED_FROM = 20_000
-# The helper's share of the references. The helper reads its share back from the store (Django's
-# 145,702 references read back: 0.42 s in one process) before resolving it, the sync resolves its
-# own from memory and then writes both shares' edges: with halves, the sync waited 0.13 s for the
-# helper (its half resolved in 0.43 s, the helper's in 0.56); with 0.43, 0.01 s, and the
-# resolution's wall time went from 0.685 to 0.61 s (docs/benchmarks.md, twenty-ninth session).
+# The helper's share of the references. The helper reads its share back from the store before
+# resolving it, the sync resolves its own from memory and then writes both shares' edges: with
+# halves, the sync waited for the helper (0.13 s on Django, timed by hand); with 0.43,
+# `bench/sync_floor.py --django --against` gave the resolution phase a median of 0.60 s against
+# 0.69 with halves (6 pairs; docs/benchmarks.md, twenty-ninth session).
 HELPER_SHARE = 0.43
 
 

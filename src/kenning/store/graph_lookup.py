@@ -90,6 +90,24 @@ def symbols_in_module(conn: Connection, name: str, module: str, *, limit: int = 
     ]
 
 
+def symbols_named(conn: Connection, names: Sequence[str]) -> list[tuple]:
+    """The symbols whose short name is one of ``names`` (case kept), by the name index, each name's
+    most specific first (``answer.naming`` asks so for the names a question's words spell)."""
+    if not names:
+        return []
+    if is_pg(conn):
+        return [tuple(r) for r in pg.symbols_named(conn, names)]
+    marks = ",".join("?" * len(names))
+    return [
+        tuple(r)
+        for r in conn.execute(
+            f"SELECT {NODE_COLUMNS} FROM graph_nodes WHERE name IN ({marks}) AND kind = 'symbol' "
+            f"ORDER BY {_SYMBOL_ORDER}",
+            list(names),
+        )
+    ]
+
+
 def module_nodes(conn: Connection, word: str, *, limit: int = 4) -> list[tuple]:
     """File nodes a plain word names as a module: ``config`` → ``pkg/config.py``,
     ``pkg/_config.py`` or ``pkg/config/__init__.py`` (case kept)."""

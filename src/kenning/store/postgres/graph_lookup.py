@@ -70,6 +70,14 @@ def symbols_in_module(conn: PgConnection, name: str, module: str, limit: int) ->
     ).fetchall()
 
 
+def symbols_named(conn: PgConnection, names: Sequence[str]) -> list[tuple[Any, ...]]:
+    return conn.execute(
+        f"SELECT {NODE_COLUMNS} FROM graph_nodes WHERE project = %s AND name = ANY(%s) AND kind = 'symbol' "
+        f"ORDER BY {SYMBOL_ORDER}",
+        (conn.project, list(names)),
+    ).fetchall()
+
+
 def module_nodes(conn: PgConnection, word: str, limit: int) -> list[tuple[Any, ...]]:
     return conn.execute(
         f"SELECT {NODE_COLUMNS} FROM graph_nodes WHERE project = %s AND kind = 'file' AND (qualname = %s "
