@@ -112,7 +112,7 @@ _BY_SUFFIX = {
 # meta (``rust_tests``); Maven's and Gradle's test classes test the file their name and package
 # mirror in the main source set (``test_files``). code/14: a call written in a Rust macro's arguments
 # (``assert_eq!(parse(x), 1)``) is a call (``macro_tokens``). code/15: a Java or Kotlin inner class's
-# call on its outer class's typed field is one on that field's type (``tree_calls._field_type``).
+# call on its outer class's typed field is one on that field's type (``tree_bindings.field_type``).
 _TREE_SITTER = "code/15"
 _BY_SUFFIX.update(
     {

@@ -45,31 +45,25 @@ From a test file (``test_files.is_test_path``) each call is also a ``tested_by``
 
 from __future__ import annotations
 
-import bisect
-from collections import Counter
-from collections.abc import Iterable, Sequence
-from typing import Any, TypeVar
+from collections.abc import Sequence
+from typing import Any
 
 from . import go_packages, macro_tokens, ruby_names
 from .grammars import node_text
 from .relations import BASES, FIELD_HINT, FIELDS, SELF_HINT, STANDARD_NAMESPACES, Ref
 from .rust_tests import within
 from .test_files import is_test_path
+from .tree_bindings import declared_fields, field_type, own_field, scope_at, typed_member, typed_names
 from .tree_imports import imported_names
 from .tree_languages import (
-    BARE_FIELDS,
     BASES_ONLY,
     BUILTIN_CALLS,
     CAPITALISED_TYPES,
-    CPP_FIELD_ACCESS,
     CREATION,
     CSHARP_SYSTEM,
-    FIELD_ACCESS,
     IMPLICIT_SELF,
     JS_GLOBALS,
-    MEMBER_ACCESS,
     NAMES,
-    OUTER_FIELDS,
     OWN_CLASS,
     SELF,
     SELF_NAMES,
@@ -78,8 +72,6 @@ from .tree_languages import (
 )
 from .tree_queries import CALLS, query
 from .tree_receivers import asserted, created_type
-
-Key = TypeVar("Key")
 
 
 def call_refs(
@@ -120,7 +112,7 @@ def call_refs(
             selves[captures["receiver_method"][0].start_byte] = node_text(captures["receiver"][0])
         elif "local" in captures:  # JavaScript's: (the function it is bound in, its name)
             node = captures["local"][0]
-            local.add((_scope(scopes, starts, node.start_byte), node_text(node)))
+            local.add((scope_at(scopes, starts, node.start_byte), node_text(node)))
         elif "value" in captures:
             values.append(captures["value"][0])
         elif "macro_call" in captures:  # Rust's call in a macro's tokens (``macro_tokens``)
@@ -134,16 +126,16 @@ def call_refs(
         else:
             node = (captures.get("call") or captures["method"])[0]
             calls.append((node.start_byte, node, captures))
-    for node in ruby_names.bare_calls(identifiers, lambda at: _scope(scopes, starts, at)) if identifiers else ():
+    for node in ruby_names.bare_calls(identifiers, lambda at: scope_at(scopes, starts, at)) if identifiers else ():
         calls.append((node.start_byte, node, {"call": [node]}))  # ``convert`` alone: as ``convert()``
     if values:  # a function of the file's, or one imported from the project, handed over: as its call
         functions = {qualname for _, _, qualname in scopes if "." not in qualname} | project
         for node in values:
             name = node_text(node)
-            if name in functions and (_scope(scopes, starts, node.start_byte), name) not in local:
+            if name in functions and (scope_at(scopes, starts, node.start_byte), name) not in local:
                 calls.append((node.start_byte, node, {"call": [node]}))
-    typed = _typed(language, bound, assigned, scopes, starts)
-    fields = _fields(declared, scopes, starts)
+    typed = typed_names(language, bound, assigned, scopes, starts)
+    fields = declared_fields(declared, scopes, starts)
     bases = _bases(extending, scopes, starts, outside)
     testing = is_test_path(path)
     builtin = BUILTIN_CALLS.get(language, frozenset())
@@ -161,7 +153,7 @@ def call_refs(
         receiver = asserted(receivers[0]) if receivers else None
         spelled = node_text(receiver) if receiver is not None else ""
         line = node.start_point[0] + 1
-        at = _scope(scopes, starts, node.start_byte)
+        at = scope_at(scopes, starts, node.start_byte)
         if at is not None and not qualified and (at, name) in local:
             continue  # a value the function holds (``const { error } = parse(); error()``): no symbol
         scope = scopes[at][2] if at is not None else None
@@ -171,7 +163,7 @@ def call_refs(
         # the object's own name when the grammar spells it as a name: PHP's ``$this``, Scala's ``this``,
         # Go's receiver (``s`` in ``func (s *Server) Run()``)
         self_var = SELF_NAMES.get(language) or (selves.get(scopes[at][0]) if at is not None else None)
-        field = (owner, _own_field(receiver, language, self_var) or "") if receiver is not None else None
+        field = (owner, own_field(receiver, language, self_var) or "") if receiver is not None else None
         # each hint below names a type: that type's method, else an attribute call
         if receiver is None:  # in Java, Ruby and C++ a method's bare call may be one on its own object
             # ``new K()`` (``CREATION``): the class's constructor, no call on the object
@@ -196,8 +188,8 @@ def call_refs(
                 hint = go_packages.type_hint(modules[package], type_)
             elif not package or language == "cpp":  # C++'s ``port::Mutex mu``: by the type's name
                 hint = _class_hint(type_, bases)
-        elif (field_type := _field_type(fields, field, types, language)) is not None:
-            package, _, type_ = field_type.rpartition(".")
+        elif (declared_type := field_type(fields, field, types, language)) is not None:
+            package, _, type_ = declared_type.rpartition(".")
             if package in STANDARD_NAMESPACES:
                 continue  # C++'s ``std::string name_;``
             hint = _class_hint(type_, bases)
@@ -205,7 +197,7 @@ def call_refs(
             # a member the class may declare in another file (``DBImpl::Write`` in ``db_impl.cc``, the
             # class in ``db_impl.h``): that file's ``FIELDS`` reference tells (``graph.fields``)
             hint = f"{FIELD_HINT}{owner} {field[1]}"
-        elif language == "cpp" and (typed_field := _typed_member(receiver, at, typed)) is not None:
+        elif language == "cpp" and (typed_field := typed_member(receiver, at, typed)) is not None:
             hint = FIELD_HINT + typed_field  # ``impl->versions_->LogAndApply()``, ``DBImpl* impl``
         else:
             shape, named = _receiver(language, receiver, spelled, modules, outside, path="path" in captures)
@@ -257,7 +249,7 @@ def _bases(
     found: dict[str, tuple[int, list[str]]] = {}
     for captures in extending:
         node = captures["base_class"][0]
-        at = _scope(scopes, starts, node.start_byte)
+        at = scope_at(scopes, starts, node.start_byte)
         base = node_text(captures["base"][0])
         including = captures.get("base_include")  # Ruby: ``include``, not ``extend`` (class methods)
         if at is None or base in outside or including and node_text(including[0]) != "include":
@@ -297,128 +289,3 @@ def _receiver(
         name = node.child_by_field_name("name")
         return ("type", node_text(name)) if name is not None and name.type == "constant" else ("value", "")
     return "value", ""
-
-
-def _scope(scopes: Sequence[tuple[int, int, str]], starts: list[int], at: int) -> int | None:
-    """The index of the innermost definition holding byte ``at`` (the last one begun before it
-    that has not ended), or None: the file."""
-    index = bisect.bisect_right(starts, at) - 1
-    while index >= 0:
-        if scopes[index][1] > at:
-            return index
-        index -= 1
-    return None
-
-
-def _typed(
-    language: str,
-    bound: list[dict[str, list[Any]]],
-    assigned: list[Any],
-    scopes: Sequence[tuple[int, int, str]],
-    starts: list[int],
-) -> dict[tuple[int | None, str], str]:
-    """(scope index, name) -> the type a definition binds the name to (``bound``: the matches of
-    ``TYPED``); a name bound to two types in one scope, or assigned again (``assigned``: the
-    names ``ASSIGNED`` found), is left out: which value a call meets then depends on the flow."""
-    times = Counter((_scope(scopes, starts, node.start_byte), node_text(node)) for node in assigned)
-    once = 1 if language in ("ruby", "php") else 0  # Ruby's and PHP's typed binding is itself an assignment
-    found = _one_type(
-        ((_scope(scopes, starts, c["bound"][0].start_byte), node_text(c["bound"][0])), _type_of(c))
-        for c in bound
-        # Rust's ``T::open()``, Ruby's ``T.find``: such a function may return anything
-        if "bound_new" not in c or node_text(c["bound_new"][0]) == "new"
-    )
-    return {key: type_ for key, type_ in found.items() if times[key] <= once}
-
-
-def _type_of(captures: dict[str, list[Any]]) -> str:
-    """The type a binding spells: its name, or Go's ``package.Type`` (``cobra.Command``)."""
-    type_ = node_text(captures["bound_type"][0])
-    package = captures.get("bound_package")
-    return f"{node_text(package[0])}.{type_}" if package else type_
-
-
-def _fields(
-    declared: list[dict[str, list[Any]]], scopes: Sequence[tuple[int, int, str]], starts: list[int]
-) -> dict[tuple[str, str], str]:
-    """(class qualname, field) -> the type the class declares the field with (``FIELDS``); a
-    field declared with two types (a nested class's homonym) is left out."""
-    pairs = []
-    for captures in declared:
-        node = captures["field"][0]
-        at = _scope(scopes, starts, node.start_byte)
-        if at is None:
-            continue
-        owner = scopes[at][2]
-        if node.parent is not None and (
-            node.parent.type == "required_parameter"
-            or node.parent.parent is not None
-            and node.parent.parent.type == "property_promotion_parameter"
-        ):
-            owner = owner.rpartition(".")[0]  # a constructor's parameter property: its class's
-        package = captures.get("field_package")  # C++'s ``port::Mutex mu_;``: ``port.Mutex``
-        type_ = node_text(captures["field_type"][0])
-        pairs.append(((owner, node_text(node)), f"{node_text(package[0])}.{type_}" if package else type_))
-    return _one_type(pairs)
-
-
-def _one_type(pairs: Iterable[tuple[Key, str]]) -> dict[Key, str]:
-    """Each key with its type, those given two types left out."""
-    found: dict[Key, str] = {}
-    mixed: set[Key] = set()
-    for key, type_ in pairs:
-        if found.setdefault(key, type_) != type_:
-            mixed.add(key)
-    return {key: type_ for key, type_ in found.items() if key not in mixed}
-
-
-def _typed_member(receiver: Any, at: int | None, typed: dict[tuple[int | None, str], str]) -> str | None:
-    """For a C++ receiver that is a member of a local or parameter of a declared type
-    (``impl->versions_`` with ``DBImpl* impl``): ``"DBImpl versions_"``, the class and the member
-    (``graph.fields`` reads its type); else None."""
-    if receiver.type != "field_expression":
-        return None
-    obj, member = (receiver.child_by_field_name(name) for name in CPP_FIELD_ACCESS)
-    if obj is None or member is None or obj.type != "identifier":
-        return None
-    package, _, type_ = typed.get((at, node_text(obj)), "").rpartition(".")
-    return f"{type_} {node_text(member)}" if type_ and package not in STANDARD_NAMESPACES else None
-
-
-def _field_type(
-    fields: dict[tuple[str, str], str], field: tuple[str, str] | None, types: frozenset[str], language: str
-) -> str | None:
-    """The type of the field ``field`` ((class, name)) names: its class's, else, in Java and Kotlin,
-    an enclosing class's (an inner class reads its outer class's fields: JUnit's ``@Nested`` tests
-    call ``petValidator.validate()`` on their outer class's ``PetValidator petValidator``)."""
-    if field is None:
-        return None
-    found = fields.get(field)
-    cls, name = field
-    while found is None and language in OUTER_FIELDS and "." in cls:
-        cls = cls.rpartition(".")[0]
-        if cls not in types:
-            break
-        found = fields.get((cls, name))
-    return found
-
-
-def _own_field(receiver: Any, language: str, self_var: str | None) -> str | None:
-    """The field named by a receiver that is one of the method's own object (``this.store``,
-    ``self.store``, Go's ``s.store`` with ``s`` the receiver, Java's and C++'s bare ``store``,
-    C++'s ``this->store``), else None."""
-    if language in BARE_FIELDS and receiver.type in ("identifier", "simple_identifier"):
-        return node_text(receiver)
-    access = CPP_FIELD_ACCESS if language == "cpp" and receiver.type == "field_expression" else None
-    access = access or (MEMBER_ACCESS.get(language) if receiver.type == "member_access_expression" else None)
-    access = access or FIELD_ACCESS.get(receiver.type)
-    if access is None:
-        return None
-    obj, field = (receiver.child_by_field_name(name) for name in access)
-    if field is not None and field.type == "navigation_suffix":  # Swift's ``.store``: the name in it
-        field = field.child_by_field_name("suffix")
-    if obj is None or field is None:
-        return None
-    if obj.type in SELF or self_var is not None and obj.type in NAMES and node_text(obj) == self_var:
-        return node_text(field)
-    return None
