@@ -311,7 +311,8 @@ RULES: tuple[Rule, ...] = (
         "identifier",
         "lexical",
         "The question contains an identifier, a path, a symbol name or quoted text: exact lexical "
-        "search, with the trigram index for identifiers and substrings.",
+        "search, with the trigram index for identifiers and substrings; quoted text is required (as a "
+        "phrase, and as typed when it holds more than words: docs/cli.md, `kenning search`).",
         _identifier,
         cues_en=(
             "snake_case",

@@ -92,10 +92,14 @@ def ranking(conn: Connection, query: ParsedQuery, filters: Filters, depth: int) 
       depth asked (the fused list is then the whole ranking);
     - after the last word hit, trigram hits over every term follow (tier 1), to fill a list
       the words cannot.
+    Neither when the query requires quoted text (``query.quoted``): the word hits alone hold it.
     Fusing a trigram search over every term whenever a query looked identifier-like
     (``IL-6``, ``p53``) let title substrings outrank real word matches: SciFact train
     nDCG@10 0.586 with it, 0.691 without (docs/evaluation.md).
     """
+    if query.quoted:  # only word hits hold the quoted phrases (search/quoted.py)
+        words = bm25(conn, query.fts, filters, depth) if query.fts else []
+        return Ranking(_word_hits(words), len(words) < depth)
     names = _substring_terms(conn, query)
     substrings = " OR ".join(_quote(t) for t in names) if names else None
     if substrings:
@@ -113,7 +117,7 @@ def ranking(conn: Connection, query: ParsedQuery, filters: Filters, depth: int) 
         words = words[:depth]
     else:
         words = bm25(conn, query.fts, filters, depth) if query.fts else []
-    hits = [Hit(i, s, {"bm25": round(s, 4), "bm25_rank": r}) for r, (i, s) in enumerate(words, 1)]
+    hits = _word_hits(words)
     if len(words) >= depth:
         return Ranking(hits, False)
     if not query.trigram:
@@ -128,6 +132,10 @@ def ranking(conn: Connection, query: ParsedQuery, filters: Filters, depth: int) 
         for r, (i, s) in enumerate(extra, 1)
     ]
     return Ranking(hits, len(found) < wanted + len(seen))
+
+
+def _word_hits(words: list[tuple[int, float]]) -> list[Hit]:
+    return [Hit(i, s, {"bm25": round(s, 4), "bm25_rank": r}) for r, (i, s) in enumerate(words, 1)]
 
 
 def _substring_terms(conn: Connection, query: ParsedQuery) -> list[str]:

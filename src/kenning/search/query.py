@@ -94,6 +94,8 @@ class ParsedQuery:
     original_terms: tuple[str, ...] = ()  # significant terms as typed (case kept), for code names
     prefixes_read: bool = False  # ``fts``'s prefix terms already read against a store (search/prefix.py)
     french: bool = False  # its stop words were French ones (a re-parse of its rewritten text keeps them)
+    quoted: tuple[str, ...] = ()  # quoted texts every word hit holds as a phrase (search/quoted.py)
+    literals: tuple[str, ...] = ()  # and those each served excerpt holds as typed, folded
 
 
 def check_budget(text: str) -> None:

@@ -17,7 +17,7 @@ from kenning.ingest.spans import split as split_spans
 from kenning.ingest.test_files import is_test_path
 from kenning.project import Project
 from kenning.records import Excerpt, Fact, Freshness, FreshnessState, Lifecycle
-from kenning.search import lexical
+from kenning.search import lexical, quoted
 from kenning.search.history import asks_history, is_history_path
 from kenning.search.options import SearchOptions, filters_of
 from kenning.search.query import ParsedQuery, typed_code_names
@@ -88,8 +88,9 @@ class Ranker:
     files' excerpts at half weight (they repeat the words of the code they test); with
     ``options.prefer_tests`` (the words of "which tests cover X"), test code at ``TEST_BOOST``
     instead, never demoted; with ``demote_code`` (a why question) code, with ``demote_history``
-    (a question not about history) commits, changelogs and release notes, at half weight. A hit not
-    yet scored has a base score at most the last one's, so its final score is at most that
+    (a question not about history) commits, changelogs and release notes, at half weight; with
+    ``literals`` (quoted text, ``search.quoted``), an excerpt that does not hold them as typed is
+    not served. A hit not yet scored has a base score at most the last one's, so its final score is at most that
     times the largest factor (:meth:`settled`): the search deepens until none can pass the
     ``limit``-th, which makes the order of the answer independent of ``limit``.
 
@@ -109,8 +110,9 @@ class Ranker:
         demote_tests: bool = False,
         demote_code: bool = False,
         demote_history: bool = False,
+        literals: tuple[str, ...] = (),
     ) -> None:
-        self.demote_history = demote_history
+        self.demote_history, self.literals = demote_history, literals
         self.conn, self.project, self.terms, self.options, self.now = conn, project, terms, options, now
         self.prefer_tests = options.prefer_tests
         self.symbols, self.demote_tests, self.demote_code = symbols, demote_tests and not self.prefer_tests, demote_code
@@ -153,6 +155,8 @@ class Ranker:
             start, size = start + len(part), size * 2
 
     def _score(self, hit: lexical.Hit, order: int, fact: Fact) -> None:
+        if self.literals and not quoted.holds(quoted.fact_texts(fact), self.literals):
+            return  # its words hold the quoted phrase, its text not the quoted text as typed
         fresh = freshness_of(fact, now=self.now, files=self.files)
         if fresh.state is FreshnessState.SOURCE_MISSING and not self.options.include_missing:
             self.filtered["source_missing"] += 1
@@ -274,6 +278,7 @@ def query_ranker(
         demote_tests=not about_tests,
         demote_code=why,
         demote_history=history,
+        literals=parsed.literals,
     )
 
 
