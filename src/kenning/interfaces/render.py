@@ -210,6 +210,11 @@ _HIDDEN = {
 }
 
 
+def hidden_text(filtered: dict[str, int]) -> str:
+    """What an answer left out, each count with what it means (``3 past --limit``), by key."""
+    return ", ".join(f"{n} {_HIDDEN.get(k, k)}" for k, n in sorted(filtered.items()))
+
+
 def answer_text(answer: Answer, *, framed: bool = False) -> str:
     lines: list[str] = []
     if framed:
@@ -227,7 +232,7 @@ def answer_text(answer: Answer, *, framed: bool = False) -> str:
         why = ", ".join(f"{n} {k}" for k, n in sorted(answer.filtered.items()))
         lines.append(f"no results: {answer.empty_reason.value}" + (f" ({why} hidden)" if why else ""))
     elif answer.filtered:
-        lines.append("hidden: " + ", ".join(f"{n} {_HIDDEN.get(k, k)}" for k, n in sorted(answer.filtered.items())))
+        lines.append("hidden: " + hidden_text(answer.filtered))
     for note in answer.notes:
         lines.append(f"note: {note}")
     labelled = len(answer.searched) > 1  # several projects: one list, labelled by project

@@ -20,7 +20,15 @@ from kenning.across.stores import StorePool, global_project
 from kenning.auth.tokens import WRITE, TokenRecord
 from kenning.config import CONFIG_NAME, STATE_DIR, Project, load_project
 from kenning.errors import NotFound, ScopeDenied
-from kenning.interfaces.render import DATA_FRAME, badge, is_commit_id, line_range, source_text, where_text
+from kenning.interfaces.render import (
+    DATA_FRAME,
+    badge,
+    hidden_text,
+    is_commit_id,
+    line_range,
+    source_text,
+    where_text,
+)
 from kenning.interfaces.serve import Connections
 from kenning.records import Answer, Fact
 from kenning.registry import Entry
@@ -133,6 +141,7 @@ def templates() -> Jinja2Templates:
     env.filters["line_range"] = line_range
     env.filters["source_text"] = source_text
     env.filters["where_text"] = where_text
+    env.filters["hidden_text"] = hidden_text
     env.tests["commit_id"] = is_commit_id
     env.globals["DATA_FRAME"] = DATA_FRAME
     env.globals["source_href"] = source_href
