@@ -86,6 +86,24 @@ def test_a_who_calls_answer_lists_callers_first_never_the_node_itself_and_says_w
     assert [s["link"] for s in answer.excerpts[2].path] == ["heuristic"]
 
 
+def test_what_a_test_exercises_is_asked_the_other_way_from_its_tests(make_project):
+    """ "what is tested by X", "what does X test", "que teste X": X is the test, its answer the code
+    whose tests it is (``tested_by`` walked back); "which tests cover X" still gives X's tests."""
+    project = relations_project.build(make_project)
+    resync(project)
+
+    def names(question: str) -> list[str]:
+        answer = ask_project(project, question, now=NOW)
+        assert (answer.mode, answer.rule) == ("graph", "relation"), (question, answer.notes)
+        return [(e.explain or {}).get("node", {}).get("name") for e in answer.excerpts]
+
+    assert names("what is tested by test_backoff_doubles") == ["app.retry.backoff_delay"]
+    assert names("qu'est-ce qui est testé par test_retry_returns_the_answer") == ["app.retry.retry"]
+    for question in ("what does tests/retry_checks.py test", "que teste tests/retry_checks.py ?"):
+        assert set(names(question)) == {"app.retry.backoff_delay", "app.retry.retry"}, question
+    assert "tests.retry_checks.test_backoff_doubles" in names("which tests cover backoff_delay")
+
+
 def test_a_class_named_with_its_case_is_not_a_method_of_the_same_name(make_project, cli):
     project = relations_project.build(make_project)
     resync(project)

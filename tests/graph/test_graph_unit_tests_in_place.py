@@ -141,6 +141,14 @@ def test_a_maven_test_class_tests_the_class_its_name_and_package_mirror(make_pro
     assert answer.mode == "graph" and "void testInitCreationForm() throws Exception {" in titles, (answer.notes, titles)
     paths = {ex.fact.source.uri.split(":")[0] for ex in answer.excerpts}
     assert paths == {"src/test/java/org/clinic/owner/OwnerControllerTests.java"}
+    # and the other way: what the test class tests is the class its name mirrors, not its own tests
+    tested = ask_project(project, "what is tested by OwnerControllerTests", now=NOW)
+    paths = [ex.fact.source.uri.split(":")[0] for ex in tested.excerpts]
+    assert tested.mode == "graph" and paths[:1] == ["src/main/java/org/clinic/owner/OwnerController.java"], (
+        tested.notes,
+        paths,
+    )
+    assert "relation tested (incoming) from OwnerControllerTests (exact)" in tested.notes
 
 
 @pytest.mark.parametrize(

@@ -17,6 +17,7 @@ from kenning.route.rules import RULES, fold, route
 QUESTIONS = Path(__file__).resolve().parents[1] / "fixtures" / "relations_project" / "questions.jsonl"
 WALKED = {
     "path",
+    "tested",
     "tests",
     "callees",
     "callers",

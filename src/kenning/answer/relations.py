@@ -1,7 +1,7 @@
 """A relation question in words ("what calls url_for", "qui dépend de config.py", "why did we
 choose SQLite") answered from the graph, ranked by the question's direction.
 
-The question gives a relation (tests, callers, callees, dependents, dependencies, touches,
+The question gives a relation (tests, what a test exercises, callers, callees, dependents, dependencies, touches,
 evidence, decisions, path, neighbours) and its start nodes (``answer.naming``). Results are
 ranked by hops that count (a file's ``defines`` step does not): direct callers before their
 callers. At the same hop, a path with a heuristic edge ranks below declared and extracted
@@ -49,6 +49,7 @@ def _re(*patterns: str) -> re.Pattern[str]:
 # Node kinds a start found by words may have, per relation (none: a path needs two named ends).
 LEXICAL_KINDS = {
     "path": (),
+    "tested": ("symbol", "file"),
     "tests": ("symbol", "file"),
     "callees": ("symbol", "file"),
     "callers": ("symbol", "file"),
@@ -77,7 +78,7 @@ _COMMIT_FIRST = re.compile(r"\bcommits?\b")
 # (dependents, callees) before test code's whatever the trust — a test's ``self.all()`` in a
 # ``QuerySet`` subclass is certain, the code's ``qs.all()`` a guess, and it is the code that is
 # asked for (search weighs test files half the same way).
-_CODE_FIRST = frozenset({"callers", "callees", "dependents"})
+_CODE_FIRST = frozenset({"callers", "callees", "dependents", "tested"})
 _CALLED = frozenset({"calls", "tested_by"})  # edges a call gives: how it was written says how far to trust them
 
 
@@ -150,7 +151,7 @@ def relation_answer(
 
 
 # The relations whose answer never holds the node asked about ("who calls X" never lists X).
-_NOT_ITSELF = frozenset({"callers", "callees", "dependencies", "dependents", "tests"})
+_NOT_ITSELF = frozenset({"callers", "callees", "dependencies", "dependents", "tests", "tested"})
 
 
 def _no_decision(relation: Relation, starts: list[Start]) -> list[str]:
@@ -222,6 +223,8 @@ def _walk(conn: Connection, relation: Relation, starts: list[walk.Node], questio
             )
         case "tests":
             hits = walk.tests_of(conn, starts, limit=200)
+        case "tested":
+            hits = walk.tested_code(conn, starts, limit=200)
         case "dependencies":
 
             def allow_out(at: walk.Node, step: walk.Step) -> bool:

@@ -291,6 +291,25 @@ def tests_of(conn: Connection, starts: list[Node], *, hops: int = 2, limit: int 
     return walk(conn, starts, hops=hops, allow=allow, keep=keep, limit=limit)
 
 
+def tested_code(conn: Connection, starts: list[Node], *, hops: int = 2, limit: int = 200) -> list[Hit]:
+    """What the start tests exercise, the other way of ``tests_of``: the code whose ``tested_by``
+    edges reach them (the functions they call, the modules and files they import or test by their
+    name). A test file stands for the tests it defines, a class for its members, and a type named
+    as its file for that file (``OwnerControllerTests`` tests ``OwnerController.java``)."""
+    starts = with_members(conn, [*starts, *_namesake_files(conn, starts)])
+    start_ids = {n.id for n in starts}
+
+    def allow(at: Node, step: Step) -> bool:
+        if step.edge.type == "defines":  # a file's own tests
+            return step.forward and at.id in start_ids and at.kind == "file"
+        return step.edge.type == "tested_by" and not step.forward
+
+    def keep(hit: Hit) -> bool:
+        return hit.steps[-1].edge.type == "tested_by"
+
+    return walk(conn, starts, hops=hops, allow=allow, keep=keep, limit=limit)
+
+
 def _named_test_file_member(hit: Hit) -> bool:
     """Whether ``hit`` is a test of a test file that tests a file by its name
     (``OwnerControllerTests.java`` of ``OwnerController.java``: ``test_files.file_under_test``, a

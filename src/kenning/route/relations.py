@@ -50,6 +50,19 @@ RELATION_CUES: tuple[RelationCues, ...] = (
         ("chemin entre", "qu'est-ce qui relie", "quel lien entre"),
     ),
     RelationCues(
+        "tested",  # what a test exercises: before "tests", whose "tested by" reads the other way
+        "incoming",
+        (
+            r"(?:what|which \w+)(?:'s| is| are| gets?) (?:being )?tested (?:by|in)",
+            r"what (?:does|do) (?:the )?\S+ (?:class |file |module |suite )?test\s*\??$",
+            r"qu'est-ce qui est teste(?:e|s|es)? (?:par|dans)",
+            r"que teste(?:nt)?(?=\s+[^\s?])",
+            r"qu'est-ce que (?:la |le |les )?\S+ teste(?:nt)?\s*\??$",
+        ),
+        ("what is tested by X", "what does X test"),
+        ("qu'est-ce qui est testé par X", "que teste X"),
+    ),
+    RelationCues(
         "tests",
         "outgoing",
         (
