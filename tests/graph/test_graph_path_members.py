@@ -9,7 +9,7 @@ import os
 import subprocess
 
 from conftest import GIT_ENV, resync
-from kenning.graph.walk import path_between
+from kenning.graph.paths import path_between
 from kenning.store import graph as graph_store
 from kenning.store.db import open_store
 

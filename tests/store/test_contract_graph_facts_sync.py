@@ -14,7 +14,7 @@ from pg_engine import ENGINE as POSTGRESQL
 from pg_engine import engine_store
 
 from kenning.errors import NotFound
-from kenning.graph import walk
+from kenning.graph import paths
 from kenning.records import Lifecycle, Location
 from kenning.store import facts, graph, graph_write, sources
 from kenning.store.db import transaction
@@ -381,7 +381,7 @@ def test_equal_length_paths_are_chosen_by_content_whatever_the_batch_order(twin_
         ids = write_diamond(store, order)
         nodes = graph.nodes_by_id(store, list(ids.values()))
         start, end = nodes[ids[DIAMOND_NODES[0]]], nodes[ids[DIAMOND_NODES[3]]]
-        path = walk.path_between(store, [start], [end])
+        path = paths.path_between(store, [start], [end])
         chosen.append([hit.node.key for hit in path])
         steps = [(e.dst.key, forward) for e, forward in graph.edges_of(store, start)]
         assert steps == [("symbol:src/a.py:alpha", True), ("symbol:src/b.py:bravo", True)]

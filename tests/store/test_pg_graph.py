@@ -16,7 +16,7 @@ from pg_engine import server_url
 
 from conftest import NOW, resync
 from graph import graph_repo
-from kenning.graph import walk
+from kenning.graph import paths, walk
 from kenning.interfaces.mcp.server import build_server
 from kenning.store import graph as graph_store
 from kenning.store.db import open_store
@@ -185,7 +185,7 @@ def test_two_projects_with_the_same_names_never_share_an_edge(make_project):
                 assert hit.node.id not in foreign
                 for step in hit.steps:
                     assert step.edge.src.id not in foreign and step.edge.dst.id not in foreign
-            path = walk.path_between(conn, starts, walk.find_nodes(other, "T-2"))
+            path = paths.path_between(conn, starts, walk.find_nodes(other, "T-2"))
             assert path == []  # the other project's task is not reachable from here
             ids = [h.node.id for h in hits]
             assert graph_store.nodes_by_id(conn, ids).keys() == set(ids)

@@ -11,7 +11,7 @@ from typing import Any
 from kenning.answer.naming import resolve
 from kenning.errors import ValidationError
 from kenning.freshness import FileCheck, freshness_of, not_here
-from kenning.graph import walk
+from kenning.graph import paths, walk
 from kenning.ingest import git_history
 from kenning.ingest.spans import split as split_spans
 from kenning.project import Project
@@ -89,7 +89,7 @@ def run_query(
         case "touches":
             hits = walk.touches(conn, starts, limit=limit)
         case "path":
-            hits = walk.path_between(conn, starts, ends)
+            hits = paths.path_between(conn, starts, ends)
         case _:
             raise ValueError(query)
     notes = []

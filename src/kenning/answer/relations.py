@@ -23,7 +23,7 @@ from datetime import datetime
 from kenning.answer.graph import GraphOptions, compose
 from kenning.answer.naming import Start, lexical, named, typed_names
 from kenning.answer.why import with_rationale
-from kenning.graph import bases, resolve, walk
+from kenning.graph import bases, paths, resolve, walk
 from kenning.ingest.relations import FIELD_HINT, SELF_HINT
 from kenning.ingest.test_files import is_test_path
 from kenning.project import Project
@@ -110,7 +110,7 @@ def relation_answer(
     options = GraphOptions(limit=limit, include_superseded=relation.name == "decisions")
     if relation.name == "path" and len(groups) >= 2:
         a, b = groups[0], groups[1]
-        hits = walk.path_between(conn, [s.node for s in a], [s.node for s in b])
+        hits = paths.path_between(conn, [s.node for s in a], [s.node for s in b])
         answer = _answer(
             conn,
             project,

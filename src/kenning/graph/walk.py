@@ -1,4 +1,5 @@
-"""Walking the graph: find nodes by what people type, then neighbours, path, impact, touches.
+"""Walking the graph: find nodes by what people type, then neighbours, impact, tests, touches
+(a path between two nodes: ``graph.paths``).
 
 Every result is a ``Hit``: a node and the typed edges that led to it from a start node.
 Between the same two nodes with the same type, the strongest link is kept (declared, then
@@ -36,7 +37,6 @@ __all__ = [
     "GraphState",
     "impact",
     "neighbours",
-    "path_between",
     "tests_of",
     "touches",
     "walk",
@@ -199,15 +199,16 @@ def _read_ahead(conn: Connection, hit: Hit, queue: deque[Hit], hops: int) -> dic
     frontier = [hit.node, *(h.node for h in islice(queue, READ_AHEAD - 1) if h.hops < hops)]
     depth = min(hops - 1 - hit.hops, READ_AHEAD_HOPS)
     found = graph_store.edges_near(conn, frontier, depth=depth, limit=READ_AHEAD)
-    return {node_id: _ordered(edges) for node_id, edges in found.items()}
+    return {node_id: ordered(edges) for node_id, edges in found.items()}
 
 
 def edges_of(conn: Connection, node: Node) -> list[Step]:
     """Outgoing then incoming edges of ``node``, strongest link first."""
-    return _ordered(graph_store.edges_of(conn, node))
+    return ordered(graph_store.edges_of(conn, node))
 
 
-def _ordered(edges: list[tuple[Edge, bool]]) -> list[Step]:
+def ordered(edges: list[tuple[Edge, bool]]) -> list[Step]:
+    """Edges as steps, by type (``TYPE_ORDER``), the store's order kept within a type."""
     steps = [Step(edge, forward) for edge, forward in edges]
     steps.sort(key=lambda s: TYPE_ORDER.index(s.edge.type) if s.edge.type in TYPE_ORDER else len(TYPE_ORDER))
     return steps
@@ -369,33 +370,3 @@ def _newest_first(conn: Connection, hits: list[Hit]) -> list[Hit]:
     order = sorted(range(len(hits)), key=lambda i: dates.get(hits[i].node.fact_id or 0, ""), reverse=True)
     order.sort(key=lambda i: hits[i].hops)  # stable: by hops, newest first within each
     return [hits[i] for i in order]
-
-
-def path_between(conn: Connection, a: list[Node], b: list[Node], *, max_hops: int = MAX_HOPS) -> list[Hit]:
-    """The nodes along one shortest path from ``a`` to ``b`` (edges in either direction),
-    each with the path so far, the start first (no edge yet); empty when no path within
-    ``max_hops``. A class stands for its members at either end (``with_members``: a controller's
-    method calls a repository's). A path of relations (calls, imports, tests, links…) comes first;
-    one through the file two symbols share (``defines`` in and out: "both defined in
-    SyncUtilities.kt") only when there is none, since it says nothing of how one reaches the other
-    (spring-petclinic, walked: with no member at its ends, ``PetController`` reached
-    ``OwnerRepository`` only through a snapshot commit touching both files)."""
-    a, b = with_members(conn, a), with_members(conn, b)
-    targets = {n.id for n in b}
-    ends = targets | {n.id for n in a}
-
-    def related(_: Node, step: Step) -> bool:  # a file given as an end is reached through what it defines
-        return step.edge.type != "defines" or step.edge.src.id in ends
-
-    for allow in (related, lambda _n, _s: True):
-        found = walk(conn, a, hops=max_hops, allow=allow, keep=lambda h: h.node.id in targets, limit=1)
-        if found:
-            break
-    if not found:
-        return []
-    end = found[0]
-    first = end.steps[0]  # the walk never keeps a start node: a path has at least one edge
-    start = first.edge.src if first.forward else first.edge.dst
-    return [Hit(start, ())] + [
-        Hit(step.edge.dst if step.forward else step.edge.src, end.steps[: i + 1]) for i, step in enumerate(end.steps)
-    ]
