@@ -11,12 +11,16 @@ parse_reader`` through two guessed ``Vec::push`` calls, where ``parse_low`` call
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+
 from kenning.graph.walk import MAX_HOPS, READ_AHEAD, Allow, Hit, Node, Step, edges_of, ordered, with_members
 from kenning.store import graph as graph_store
 from kenning.store.db import Connection
 
 # (turns, heuristic edges) of a path: the lower the better, between paths of one length
 Cost = tuple[int, int]
+# a node, and the direction of the edge that reached it (None: a start, or reached by ``defines``)
+State = tuple[int, bool | None]
 
 
 def path_between(conn: Connection, a: list[Node], b: list[Node], *, max_hops: int = MAX_HOPS) -> list[Hit]:
@@ -50,14 +54,18 @@ def _best(conn: Connection, starts: list[Node], targets: set[int], max_hops: int
     """The least-cost path to a target at the least number of hops. Each layer keeps, per node
     and the direction of the edge that reached it (a turn depends on it), the cheapest path: a
     path's cost is its prefix's plus its last edge's, so the cheapest in each state is built from
-    the cheapest of the layer before."""
+    the cheapest of the layer before. A layer is read cheapest first, and once a target is reached
+    no path costing as much is read further (a cost never falls along a path): the layer that
+    reaches a target is seldom read whole (Django: ``QuerySet.filter`` to ``HttpResponse``)."""
     seen = {n.id for n in starts}
-    layer: dict[tuple[int, bool | None], tuple[Cost, Hit]] = {(n.id, None): ((0, 0), Hit(n, ())) for n in starts}
+    layer: dict[State, tuple[Cost, Hit]] = {(n.id, None): ((0, 0), Hit(n, ())) for n in starts}
     for _ in range(max_hops):
-        steps = _edges(conn, [hit.node for _, hit in layer.values()])
-        reached: dict[tuple[int, bool | None], tuple[Cost, Hit]] = {}
-        for (node_id, heading), (cost, hit) in layer.items():
-            for step in steps[node_id]:
+        reached: dict[State, tuple[Cost, Hit]] = {}
+        best: tuple[Cost, Hit] | None = None
+        for (_, heading), (cost, hit), steps in _cheapest_first(conn, layer):
+            if best is not None and cost >= best[0]:
+                break
+            for step in steps:
                 other = step.edge.dst if step.forward else step.edge.src
                 if other.id in seen or not allow(hit.node, step):
                     continue
@@ -66,26 +74,28 @@ def _best(conn: Connection, starts: list[Node], targets: set[int], max_hops: int
                 state = (other.id, heading if step.edge.type == "defines" else step.forward)
                 if state not in reached or after < reached[state][0]:
                     reached[state] = (after, Hit(other, (*hit.steps, step)))
+                    if other.id in targets and (best is None or after < best[0]):
+                        best = reached[state]
+        if best is not None:
+            return best[1]
         if not reached:
             return None
-        done = [found for (node_id, _), found in reached.items() if node_id in targets]
-        if done:
-            return min(done, key=lambda found: found[0])[1]
         seen |= {node_id for node_id, _ in reached}
         layer = reached
     return None
 
 
-def _edges(conn: Connection, nodes: list[Node]) -> dict[int, list[Step]]:
-    """Each node's steps, strongest link first (``walk.edges_of``): read at once, ``READ_AHEAD``
-    nodes a query, where each read costs a round trip (PostgreSQL), else one by one."""
-    unique = list({n.id: n for n in nodes}.values())
-    found: dict[int, list[Step]] = {}
-    for start in range(0, len(unique), READ_AHEAD):
-        part = unique[start : start + READ_AHEAD]
-        near = graph_store.edges_near(conn, part, depth=0, limit=len(part))
-        found.update((node_id, ordered(edges)) for node_id, edges in near.items())
-    for node in unique:
-        if node.id not in found:
-            found[node.id] = edges_of(conn, node)
-    return found
+def _cheapest_first(
+    conn: Connection, layer: dict[State, tuple[Cost, Hit]]
+) -> Iterator[tuple[State, tuple[Cost, Hit], list[Step]]]:
+    """The layer's paths, cheapest first (then as reached), each with its node's steps, strongest
+    link first (``walk.edges_of``): read ``READ_AHEAD`` nodes a query where each read costs a
+    round trip (PostgreSQL), else one by one as they are taken."""
+    order = sorted(layer.items(), key=lambda item: item[1][0])
+    for start in range(0, len(order), READ_AHEAD):
+        part = order[start : start + READ_AHEAD]
+        nodes = list({hit.node.id: hit.node for _, (_, hit) in part}.values())
+        near = graph_store.edges_near(conn, nodes, depth=0, limit=len(nodes))
+        for state, found in part:
+            node = found[1].node
+            yield state, found, ordered(near[node.id]) if node.id in near else edges_of(conn, node)
