@@ -59,12 +59,16 @@ SAMPLES = {
         },
     ),
     "src/lib.rs": (
-        "use std::io;\n\nstruct P;\n\nimpl P {\n"
+        "use std::io;\nuse std::{cmp::max, fs::File as F};\nuse crate::error::Failure;\n\nstruct P;\n\nimpl P {\n"
         "    fn new() -> P {\n        P::build();\n        util::parse();\n        std::cmp::max(1, 2);\n"
+        # the standard library's names a ``use`` binds: no reference (``rust_uses``); the crate's: one
+        "        io::Error::new(io::ErrorKind::Other, 1);\n        max(1, 2);\n        F::open(x);\n"
+        "        Failure::new();\n"
         "        Self::check();\n"
         "        self.go();\n        P\n    }\n}\n\nfn main() {\n    P::new();\n}\n",
         {
             ("build", "P.new", "P", True, "extracted"),
+            ("new", "P.new", "Failure", True, "extracted"),
             ("check", "P.new", "P", True, "extracted"),  # Self: the impl's type
             ("parse", "P.new", None, False, "heuristic"),
             ("go", "P.new", "self:.P", True, "extracted"),
@@ -520,3 +524,28 @@ def test_a_callable_reference_calls_the_method_it_hands_over():
     java = "class A { void save() {} void f() { list.forEach(this::save); x.map(Foo::bar); } }"
     _, rel = parse_code_relations(java, "src/A.java")
     assert {("save", "self:.A"), ("bar", "Foo")} <= {(r.target, r.hint) for r in rel.refs if r.type == "calls"}
+
+
+def test_the_names_a_rust_use_binds_and_where_their_path_starts():
+    from tree_sitter import Parser
+
+    from kenning.ingest.grammars import grammar
+    from kenning.ingest.rust_uses import use_names
+
+    source = (
+        "use std::{io, path::Path};\nuse std::io::{self as sio, Read as R};\nuse std::fs::{self, File};\n"
+        "use std::collections::HashMap as Map;\nuse crate::error::Error;\nuse super::thing;\nuse std::io::*;\n"
+        "fn f() { use std::cmp::max; }\n"
+    )
+    tree = Parser(grammar("rust")).parse(source.encode())
+    assert list(use_names(tree.root_node)) == [
+        ("std", "io"),
+        ("std", "Path"),
+        ("std", "sio"),  # ``self as sio``: ``std::io`` itself, by another name
+        ("std", "R"),
+        ("std", "fs"),
+        ("std", "File"),
+        ("std", "Map"),
+        ("crate", "Error"),
+        ("super", "thing"),
+    ]  # a glob names nothing; a function's own ``use`` is not the file's

@@ -113,7 +113,9 @@ _BY_SUFFIX = {
 # mirror in the main source set (``test_files``). code/14: a call written in a Rust macro's arguments
 # (``assert_eq!(parse(x), 1)``) is a call (``macro_tokens``). code/15: a Java or Kotlin inner class's
 # call on its outer class's typed field is one on that field's type (``tree_bindings.field_type``).
-_TREE_SITTER = "code/15"
+# code/16: a Rust name a ``use`` binds from the standard library is no project's (``rust_uses``:
+# ``io::Error::new()`` after ``use std::io``, ``max()`` after ``use std::cmp::max``).
+_TREE_SITTER = "code/16"
 _BY_SUFFIX.update(
     {
         suffix: _TREE_SITTER

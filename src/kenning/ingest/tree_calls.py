@@ -275,7 +275,8 @@ def _receiver(
     if node.type == "identifier" and spelled in modules:
         return "module", ""
     if path:  # a type (``Parser::new``), else a module or namespace
-        if spelled.split("::", 1)[0] in STANDARD_NAMESPACES or spelled.startswith("::"):
+        first = spelled.split("::", 1)[0]  # ``io::Error`` after ``use std::io``: the standard library's
+        if first in STANDARD_NAMESPACES or first in outside or spelled.startswith("::"):
             return "outside", ""
         last = spelled.rsplit("::", 1)[-1]
         return ("type", last) if last[:1].isupper() else ("module", "")

@@ -12,7 +12,8 @@ from typing import Any
 
 from . import go_packages
 from .grammars import SUFFIXES, node_text
-from .relations import Ref
+from .relations import STANDARD_NAMESPACES, Ref
+from .rust_uses import use_names
 from .tree_languages import IMPORTING
 from .tree_queries import IMPORTS, query
 
@@ -128,6 +129,9 @@ def imported_names(root: Any, language: str) -> tuple[dict[str, str], set[str], 
     outside: set[str] = set()
     project: set[str] = set()
     renamed: dict[str, str] = {}
+    if language == "rust":  # the standard library's names (``rust_uses``); the crates' are not told apart
+        outside.update(name for first, name in use_names(root) if first in STANDARD_NAMESPACES)
+        return modules, outside, project, renamed
     if language not in IMPORTS:
         return modules, outside, project, renamed
     from tree_sitter import QueryCursor
