@@ -89,12 +89,33 @@ class Candidate(_CandidateFields):
         return Path(self.root, self.path)
 
 
+# The paths a sync names for each reason it skipped files (``SyncReport.skipped_paths``): the first
+# ones in path order; the count says how many there were.
+SKIPPED_NAMED = 20
+
+
 @dataclass
 class Discovery:
     candidates: list[Candidate] = field(default_factory=list)
     skipped: Counter[str] = field(default_factory=Counter)
     method: str = "walk"
     nested: list[str] = field(default_factory=list)  # subfolders that are projects of their own
+    skipped_paths: dict[str, list[str]] = field(default_factory=dict)  # reason -> the first ones
+    unsupported: Counter[str] = field(default_factory=Counter)  # the suffixes of ``unsupported_type``'s
+
+    def skip(self, reason: str, path: str) -> None:
+        note_skip(self.skipped, self.skipped_paths, reason, path)
+        if reason == "unsupported_type":  # which kinds of files: ``.html``, ``.css``…
+            name = path.rpartition("/")[2]
+            self.unsupported["." + name.rpartition(".")[2] if "." in name else "(no suffix)"] += 1
+
+
+def note_skip(skipped: Counter[str], named: dict[str, list[str]], reason: str, path: str) -> None:
+    """Count ``path`` as skipped for ``reason``, and name it among the first ``SKIPPED_NAMED``."""
+    skipped[reason] += 1
+    first = named.setdefault(reason, [])
+    if len(first) < SKIPPED_NAMED:
+        first.append(path)
 
 
 def discover(project: Project) -> Discovery:
@@ -119,20 +140,20 @@ def discover(project: Project) -> Discovery:
             continue
         name_problem = _name_problem(rel)
         if name_problem is not None:
-            result.skipped[name_problem] += 1
+            result.skip(name_problem, rel)
             continue
         if nested and _inside_any(rel, nested):
-            result.skipped["nested_project"] += 1
+            result.skip("nested_project", rel)
             continue
         if include is not None and not include(rel):
-            result.skipped["not_included"] += 1
+            result.skip("not_included", rel)
             continue
         if exclude is not None and exclude(rel):
-            result.skipped["excluded"] += 1
+            result.skip("excluded", rel)
             continue
         parser = parser_for(rel)
         if parser is None and "." in rel.rpartition("/")[2]:  # a suffix kenning does not read
-            result.skipped["unsupported_type"] += 1
+            result.skip("unsupported_type", rel)
             continue
         abs_text = prefix + rel
         target: str | None = None
@@ -141,25 +162,25 @@ def discover(project: Project) -> Discovery:
             if stat.S_ISLNK(st.st_mode):
                 target = inside_root(root_real, abs_text)
                 if target is None:
-                    result.skipped["link_outside_root"] += 1
+                    result.skip("link_outside_root", rel)
                     continue
                 st = os.stat(target)
                 target = os.path.relpath(target, root_real).replace(os.sep, "/")
         except OSError as exc:
             if exc.errno in _ABSENT and target is None:
                 continue  # listed by git but deleted from the work tree (not staged): not a file now
-            result.skipped["link_loop" if exc.errno == errno.ELOOP else "unreadable"] += 1
+            result.skip("link_loop" if exc.errno == errno.ELOOP else "unreadable", rel)
             continue
         if not _is_regular(st.st_mode):
-            result.skipped["not_a_file"] += 1
+            result.skip("not_a_file", rel)
             continue
         if parser is None:  # no suffix: a script when it is executable (``bin/deploy``), else unread
             if not st.st_mode & _EXECUTABLE:
-                result.skipped["unsupported_type"] += 1
+                result.skip("unsupported_type", rel)
                 continue
             parser = SCRIPT_PARSER
         if st.st_size > project.config.max_file_bytes:
-            result.skipped["too_large"] += 1
+            result.skip("too_large", rel)
             continue
         result.candidates.append(Candidate(rel, root_text, st.st_size, st.st_mtime_ns, parser, root_real, target))
     result.candidates.sort(key=_path_of)

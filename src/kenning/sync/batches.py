@@ -329,7 +329,7 @@ def _work(
             yield item
             continue
         if item.skip != GONE:  # a file deleted since discovery is no skipped file
-            report.skipped[item.skip] += 1
+            report.skip(item.skip, item.candidate.path)
         report.eligible -= 1
         if item.candidate.path in manifest:
             vanished.append(item.candidate.path)

@@ -43,7 +43,13 @@ def apply(
     manifest is empty). ``retire_missing``: how many indexed files the user says are gone
     (``sync.elsewhere``)."""
     found = early[0] if early else discover(project)
-    report = SyncReport(project=project.name, discovery=found.method, skipped=found.skipped)
+    report = SyncReport(
+        project=project.name,
+        discovery=found.method,
+        skipped=found.skipped,
+        skipped_paths=found.skipped_paths,
+        unsupported=found.unsupported,
+    )
     report.eligible = len(found.candidates)
     manifest = sources.manifest(conn)
     to_read: list[Candidate] = []

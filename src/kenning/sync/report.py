@@ -14,6 +14,8 @@ class SyncReport:
     eligible: int = 0
     indexed: int = 0
     skipped: Counter[str] = field(default_factory=Counter)
+    skipped_paths: dict[str, list[str]] = field(default_factory=dict)  # reason -> the first paths (discovery's)
+    unsupported: Counter[str] = field(default_factory=Counter)  # unsupported_type's suffixes (discovery's)
     files_new: int = 0
     files_changed: int = 0
     files_touched: int = 0
@@ -37,6 +39,13 @@ class SyncReport:
     graph: dict[str, int] = field(default_factory=dict)
     dense: dict[str, Any] = field(default_factory=dict)  # level 1: kenning.dense.update's summary
 
+    def skip(self, reason: str, path: str) -> None:
+        """Count ``path`` as skipped for ``reason`` (a file discovery kept, its reading refused),
+        and name it among the first (``ingest.discover.SKIPPED_NAMED``)."""
+        from kenning.ingest.discover import note_skip
+
+        note_skip(self.skipped, self.skipped_paths, reason, path)
+
     def to_json(self) -> dict[str, Any]:
         return {
             "project": self.project,
@@ -45,6 +54,8 @@ class SyncReport:
                 "eligible": self.eligible,
                 "indexed": self.indexed,
                 "skipped": dict(sorted(self.skipped.items())),
+                "skipped_paths": {reason: sorted(self.skipped_paths[reason]) for reason in sorted(self.skipped_paths)},
+                "unsupported_suffixes": dict(sorted(self.unsupported.items(), key=lambda item: (-item[1], item[0]))),
             },
             "files": {
                 "new": self.files_new,

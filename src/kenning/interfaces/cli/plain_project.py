@@ -205,6 +205,10 @@ def sync_global_output(as_json: bool, *, embed_budget: float | None = None) -> s
     return "\n".join([f"{data['project']}: the transverse memory at {data['root']}", *_dense_lines(data["dense"])])
 
 
+SKIPPED_SHOWN = 3  # the skipped files a sync's text names for each reason (``--json``: up to 20)
+SUFFIXES_SHOWN = 6  # and the kinds of files it does not read, the most frequent first
+
+
 def sync_text(data: dict[str, Any]) -> str:
     cov, files, ex = data["coverage"], data["files"], data["excerpts"]
     skipped = ", ".join(f"{n} {k}" for k, n in cov["skipped"].items()) or "none"
@@ -228,6 +232,15 @@ def sync_text(data: dict[str, Any]) -> str:
             f"git history: {replaced} commit(s) read again by this version of kenning: their excerpts replaced "
             "(the commits did not change)"
         )
+    for reason, paths in cov.get("skipped_paths", {}).items():  # which files: the first few, or their kinds
+        if reason == "unsupported_type" and cov.get("unsupported_suffixes"):
+            kinds = list(cov["unsupported_suffixes"].items())
+            shown = ", ".join(f"{n} {suffix}" for suffix, n in kinds[:SUFFIXES_SHOWN])
+            lines.append(f"skipped ({reason}): {shown}" + (", … (see --json)" if len(kinds) > SUFFIXES_SHOWN else ""))
+            continue
+        more = cov["skipped"].get(reason, 0) - SKIPPED_SHOWN
+        shown = ", ".join(paths[:SKIPPED_SHOWN]) + (f", … and {more} more (see --json)" if more > 0 else "")
+        lines.append(f"skipped ({reason}): {shown}")
     lines.extend(f"retired: {uri}" for uri in data["retired_uris"][:20])
     if len(data["retired_uris"]) > 20:
         lines.append(f"retired: … and {len(data['retired_uris']) - 20} more (see --json)")
