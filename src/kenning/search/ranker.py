@@ -69,6 +69,11 @@ _WHY_WORDS = frozenset({"why", "pourquoi", "rationale"})
 # commits weighed half for "how does", "how to" and "where is" questions only; "historydocs", where
 # every question not about history took the rule).
 HISTORY_FACTOR = 0.5
+# A Rust ``impl`` block's excerpt holds its header alone when nothing precedes its first method
+# (``impl Handle {``): one line, whose words are the type's, which BM25 ranked above the code that
+# says something (ripgrep, walked: two of the first six answers to "where is the .ignore file
+# handled"; 362 of its 3,928 code excerpts). It weighs half, as a test file's excerpt does.
+LONE_HEADER_FACTOR = 0.5
 # An answer to a question (``ask``) keeps room for other files: one file's first ``PER_FILE``
 # excerpts keep their score, each further one weighs ``FILE_REPEAT_FACTOR`` times the one before
 # (a long CHANGELOG or one test module matching every word filled whole answers: docs/benchmarks.md,
@@ -171,7 +176,8 @@ class Ranker:
             test_file = TEST_FACTOR
         why_code = WHY_CODE_FACTOR if self.demote_code and fact.type == "code" else 1.0
         history = HISTORY_FACTOR if self.demote_history and _is_history(fact) else 1.0
-        factor = freshness * superseded * definition * test_file * why_code * history
+        header = LONE_HEADER_FACTOR if _lone_header(fact) else 1.0
+        factor = freshness * superseded * definition * test_file * why_code * history * header
         explain = None
         if self.options.explain:  # the product, and each factor that moved the score
             named = {
@@ -181,6 +187,7 @@ class Ranker:
                 "test_file": test_file,
                 "why_code": why_code,
                 "history": history,
+                "lone_header": header,
             }
             explain = {**hit.explain, "factor": factor, "factors": {k: v for k, v in named.items() if v != 1.0}}
         insort(self.scored, (hit.tier, hit.score * factor, order, fact, fresh, explain), key=_rank_key)
@@ -332,6 +339,11 @@ def _is_history(fact: Fact) -> bool:
     if fact.type == "commit":
         return True
     return fact.source.kind == "file" and fact.type != "code" and is_history_path(file_of(fact))
+
+
+def _lone_header(fact: Fact) -> bool:
+    """Whether ``fact`` is an ``impl`` block's header alone (``LONE_HEADER_FACTOR``)."""
+    return fact.type == "code" and fact.meta.get("kind") == "impl" and "\n" not in fact.body.strip()
 
 
 def _in_test_files(fact: Fact) -> bool:
