@@ -1,0 +1,35 @@
+"""A method's excerpt says its class or type when its title does not (interfaces/render.py):
+spring-petclinic's two ``public Owner findOwner(…) {`` (``OwnerController``, ``PetController``)
+and ripgrep's 108 ``fn doc_long(&self) -> &'static str {`` read alike; a Python method's title
+names its class already and is left as it is."""
+
+from __future__ import annotations
+
+from conftest import resync
+
+FILES = {
+    "src/main/java/clinic/OwnerController.java": (
+        "package clinic;\n\nclass OwnerController {\n    Owner findOwner(int ownerId) {\n"
+        "        return owners.findById(ownerId);\n    }\n}\n"
+    ),
+    "src/main/java/clinic/PetController.java": (
+        "package clinic;\n\nclass PetController {\n    Owner findOwner(int ownerId) {\n"
+        "        return this.owners.findById(ownerId);\n    }\n}\n"
+    ),
+    "src/flags.rs": "struct SortFiles;\n\nimpl Flag for SortFiles {\n    fn doc_long(&self) -> &str {\n"
+    '        "Sort the files."\n    }\n}\n',
+    "app/owners.py": "class Owners:\n    def find_owner(self, owner_id):\n        return owner_id\n",
+}
+
+
+def test_a_methods_title_says_its_class_when_its_signature_does_not(cli, make_project):
+    project = make_project(FILES, name="owners")
+    resync(project)
+    lines = [line for line in cli("search", "findOwner", "--project", str(project.root)).out.splitlines()]
+    firsts = [line for line in lines if line[:1].isdigit()]
+    assert any("Owner findOwner(int ownerId) { (in OwnerController) — src/main/java/" in line for line in firsts)
+    assert any("Owner findOwner(int ownerId) { (in PetController) — src/main/java/" in line for line in firsts)
+    rust = cli("search", "doc_long", "--project", str(project.root)).out
+    assert "fn doc_long(&self) -> &str { (in SortFiles) — src/flags.rs:4-6" in rust, rust
+    python = cli("search", "find_owner", "--project", str(project.root)).out
+    assert "def Owners.find_owner(owner_id) — app/owners.py" in python and "(in Owners)" not in python, python
