@@ -133,14 +133,17 @@ def test_the_sync_report_names_the_files_it_skipped_and_the_kinds_it_does_not_re
         **{f"templates/page{n}.html": "<p>page</p>\n" for n in range(3)},
         "static/site.css": "p { margin: 0 }\n",
         "static/logo.png": b"\x89PNG\r\n\x1a\n\x00\x00",
+        "gradlew": '#!/bin/sh\n# Gradle start up script for UN*X\nexec java -classpath "$CLASSPATH" "$@"\n',
+        "gradlew.bat": "@rem Gradle startup script for Windows\n",
         "docs/notes.md": b"# Notes\n\n\x00binary after all\n",  # kept by discovery, refused once read
     }
     project = make_project(files)
     sync = ("sync", "--no-embed", "--project", str(project.root))
     coverage = cli(*sync, "--json").json()["coverage"]
-    assert coverage["skipped"] == {"binary": 1, "unsupported_type": 5}
+    assert coverage["skipped"] == {"binary": 1, "build_wrapper": 2, "unsupported_type": 5}
     assert coverage["skipped_paths"] == {
         "binary": ["docs/notes.md"],
+        "build_wrapper": ["gradlew", "gradlew.bat"],  # Gradle's own script, the same in every project
         "unsupported_type": [
             "static/logo.png",
             "static/site.css",
@@ -153,3 +156,4 @@ def test_the_sync_report_names_the_files_it_skipped_and_the_kinds_it_does_not_re
     text = cli(*sync).out
     assert "skipped (unsupported_type): 3 .html, 1 .css, 1 .png\n" in text, text
     assert "skipped (binary): docs/notes.md\n" in text, text
+    assert "skipped (build_wrapper): gradlew, gradlew.bat\n" in text, text

@@ -89,6 +89,12 @@ class Candidate(_CandidateFields):
         return Path(self.root, self.path)
 
 
+# The scripts a build tool writes into a project to fetch and run itself (Gradle's and Maven's
+# wrappers): some 250 lines of shell each, the same in every project, whose words (``java``,
+# ``home``, ``path``, ``class``) crowded how and where answers (spring-petclinic, walked:
+# ``gradlew (part 4)`` fifth for a question on telephone numbers). Skipped as ``build_wrapper``.
+BUILD_WRAPPERS = frozenset({"gradlew", "gradlew.bat", "mvnw", "mvnw.cmd"})
+
 # The paths a sync names for each reason it skipped files (``SyncReport.skipped_paths``): the first
 # ones in path order; the count says how many there were.
 SKIPPED_NAMED = 20
@@ -150,6 +156,9 @@ def discover(project: Project) -> Discovery:
             continue
         if exclude is not None and exclude(rel):
             result.skip("excluded", rel)
+            continue
+        if rel.rpartition("/")[2] in BUILD_WRAPPERS:
+            result.skip("build_wrapper", rel)
             continue
         parser = parser_for(rel)
         if parser is None and "." in rel.rpartition("/")[2]:  # a suffix kenning does not read
