@@ -21,7 +21,7 @@ SAMPLES = {
     "src/A.java": (
         "import java.util.List;\n\npublic class A {\n  public A() {}\n  void run() {}\n}\n",
         {("A", 3), ("A.A", 4), ("A.run", 5)},
-        {("module", "java.util.List")},
+        {("suffix", "java/util/List")},  # the end of a file's path (``_java_import``)
     ),
     "src/a.c": (
         '#include "b.h"\n#include <stdio.h>\n\nstruct s { int a; };\n\nint *f(int x) {\n  return 0;\n}\n',
@@ -124,7 +124,7 @@ def test_a_header_that_reads_as_cpp_is_read_as_cpp_and_an_export_macro_hides_no_
 @pytest.mark.parametrize("path", sorted(SAMPLES))
 def test_each_language_gives_symbols_with_their_first_line_and_its_imports(path):
     text, symbols, imports = SAMPLES[path]
-    assert parser_for(path) == "code/16"
+    assert parser_for(path) == "code/17"
     chunks, rel = parse_code_relations(text, path)
     assert {(s.qualname, s.line_start) for s in rel.symbols} == symbols
     assert {(r.target_kind, r.target) for r in rel.refs if r.type == "imports"} == imports

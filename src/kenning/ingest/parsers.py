@@ -114,8 +114,9 @@ _BY_SUFFIX = {
 # (``assert_eq!(parse(x), 1)``) is a call (``macro_tokens``). code/15: a Java or Kotlin inner class's
 # call on its outer class's typed field is one on that field's type (``tree_bindings.field_type``).
 # code/16: a Rust name a ``use`` binds from the standard library is no project's (``rust_uses``:
-# ``io::Error::new()`` after ``use std::io``, ``max()`` after ``use std::cmp::max``).
-_TREE_SITTER = "code/16"
+# ``io::Error::new()`` after ``use std::io``, ``max()`` after ``use std::cmp::max``). code/17: a Java
+# import names the file of the class it imports by the end of its path (``tree_imports._java_import``).
+_TREE_SITTER = "code/17"
 _BY_SUFFIX.update(
     {
         suffix: _TREE_SITTER

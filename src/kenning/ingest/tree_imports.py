@@ -43,9 +43,7 @@ def _import(node: Any, path: str) -> Ref | None:
             source = node.child_by_field_name("source")
             return _module_ref(_unquote(node_text(source)), path, line) if source is not None else None
         case "import_declaration" if node.child_by_field_name("path") is None and path.endswith(".java"):
-            return Ref(
-                "imports", "module", node_text(node).removeprefix("import").strip(" ;").removeprefix("static "), line
-            )
+            return _java_import(node_text(node).removeprefix("import").strip(" ;"), line)
         case "use_declaration":
             argument = node.child_by_field_name("argument")
             return Ref("imports", "module", node_text(argument), line) if argument is not None else None
@@ -90,6 +88,21 @@ def alias_path(spec: str) -> str | None:
     if spec == SVELTE_LIB or spec.startswith(SVELTE_LIB + "/"):
         return posixpath.normpath("lib" + spec[len(SVELTE_LIB) :])
     return None
+
+
+def _java_import(spec: str, line: int) -> Ref | None:
+    """A Java import as the end of the path of the file that declares what it imports (``SUFFIX``,
+    ``graph.aliases``): ``org.clinic.model.Person`` is ``org/clinic/model/Person``, which
+    ``src/main/java/org/clinic/model/Person.java`` ends with, and ``java.util.List`` no file of
+    the project; a static import names the class's file (``import static org.clinic.Util.check``),
+    a package's every class (``import org.clinic.model.*``) none."""
+    static = spec.startswith("static ")
+    parts = spec.removeprefix("static ").replace(" ", "").split(".")
+    if static:
+        parts = parts[:-1]  # the member, or ``*``: the class is the file
+    if not parts or "*" in parts or not all(parts):
+        return None
+    return Ref("imports", SUFFIX, "/".join(parts), line)
 
 
 def _module_ref(spec: str, path: str, line: int) -> Ref:

@@ -1,0 +1,42 @@
+"""A Java import names the file of the class it imports (parser ``code/17``,
+``ingest.tree_imports._java_import``): spring-petclinic's 427 imports gave no ``imports`` edge, and
+"what does OwnerController depend on" answered by its calls alone. The end of the path it spells
+(``org/clinic/model/Person``) is the file's (``graph.aliases``); the standard library's
+(``java.util.List``) and an outside package's name none."""
+
+from __future__ import annotations
+
+import pytest
+from graph_edges import imported
+
+from conftest import NOW, resync
+from kenning.answer.ask import ask_project
+from store.pg_engine import ENGINE, engine_config  # tests/store: the PostgreSQL test server
+
+MAIN = "src/main/java/org/clinic"
+FILES = {
+    f"{MAIN}/model/Person.java": "package org.clinic.model;\n\npublic class Person {\n    String name;\n}\n",
+    f"{MAIN}/util/Checks.java": (
+        "package org.clinic.util;\n\npublic class Checks {\n    public static boolean named(String s) {\n"
+        "        return s != null;\n    }\n}\n"
+    ),
+    f"{MAIN}/owner/Owner.java": (
+        "package org.clinic.owner;\n\nimport java.util.List;\nimport org.clinic.model.Person;\n"
+        "import static org.clinic.util.Checks.named;\nimport org.springframework.stereotype.Controller;\n"
+        "import org.clinic.model.*;\n\npublic class Owner extends Person {\n    List<String> pets;\n}\n"
+    ),
+}
+
+
+@pytest.fixture(params=["sqlite", ENGINE])
+def clinic(request, make_project):
+    project = make_project(FILES, name="clinic", config=engine_config(request.param, "clinic"))
+    resync(project)
+    return project
+
+
+def test_a_java_import_is_an_edge_to_the_file_of_the_class_it_imports(clinic):
+    assert imported(clinic, f"{MAIN}/owner/Owner.java") == {f"{MAIN}/model/Person.java", f"{MAIN}/util/Checks.java"}
+    answer = ask_project(clinic, f"what does {MAIN}/owner/Owner.java depend on", now=NOW)
+    paths = {e.fact.source.uri.split(":")[0].split("#")[0] for e in answer.excerpts}
+    assert answer.mode == "graph" and f"{MAIN}/model/Person.java" in paths, (answer.notes, paths)
