@@ -20,6 +20,7 @@ import re
 from dataclasses import dataclass, replace
 from datetime import datetime
 
+from kenning.answer import inherited
 from kenning.answer.graph import GraphOptions, compose
 from kenning.answer.naming import Start, lexical, named, typed_names
 from kenning.answer.why import with_rationale
@@ -126,6 +127,10 @@ def relation_answer(
     starts = groups[0] if groups else []
     if not starts and relation.name == "path":
         relation = NEIGHBOURS
+    if not starts and relation.name in ("callers", "dependents"):
+        inherited = _inherited(conn, project, question, relation, options, now=now)
+        if inherited is not None:
+            return inherited
     if not starts and relation.name != "decisions" and typed_names(question):
         return None  # it names something the graph does not hold: not a stand-in found by words
     if not starts:
@@ -148,6 +153,27 @@ def relation_answer(
     # a start the question named (not one its words found: then it is what the words answer)
     own = frozenset(n.fact_id for n in nodes if n.fact_id is not None and relation.name in _NOT_ITSELF and not guessed)
     return Walked(answer, guessed=guessed, blind=bool(blind), starts=own)
+
+
+def _inherited(
+    conn: Connection, project: Project, question: str, relation: Relation, options: GraphOptions, *, now: datetime
+) -> Walked | None:
+    """The callers of a ``Type.method`` the question names that no node is: a method ``Type``
+    inherits from outside the project (``answer.inherited``), None when there is none."""
+    for name in typed_names(question):
+        classes, hits = inherited.calls_on(conn, name)
+        if not hits:
+            continue
+        owner, _, method = name.replace("::", ".").rpartition(".")
+        starts = [Start(node, owner, "exact", typed=True) for node in classes[:1]]
+        note = (
+            f"no node named {name!r}: the project's {owner} declares no {method} (one it inherits from outside "
+            f"the project); the calls of {method} on {owner} values follow, through {owner}"
+        )
+        hits = _rank(conn, relation, hits, question)
+        answer = _answer(conn, project, question, relation, starts, hits, options, now=now, notes=[note])
+        return Walked(answer, guessed=False)
+    return None
 
 
 # The relations whose answer never holds the node asked about ("who calls X" never lists X).
