@@ -116,7 +116,8 @@ _BY_SUFFIX = {
 # code/16: a Rust name a ``use`` binds from the standard library is no project's (``rust_uses``:
 # ``io::Error::new()`` after ``use std::io``, ``max()`` after ``use std::cmp::max``). code/17: a Java
 # import names the file of the class it imports by the end of its path (``tree_imports._java_import``).
-_TREE_SITTER = "code/17"
+# code/18: so does a Kotlin import.
+_TREE_SITTER = "code/18"
 _BY_SUFFIX.update(
     {
         suffix: _TREE_SITTER

@@ -44,6 +44,10 @@ def _import(node: Any, path: str) -> Ref | None:
             return _module_ref(_unquote(node_text(source)), path, line) if source is not None else None
         case "import_declaration" if node.child_by_field_name("path") is None and path.endswith(".java"):
             return _java_import(node_text(node).removeprefix("import").strip(" ;"), line)
+        case "import" if path.endswith((".kt", ".kts")):  # Kotlin's, as Java's (its alias aside)
+            named = next((child for child in node.named_children if child.type == "qualified_identifier"), None)
+            wildcard = node_text(node).rstrip().endswith("*")
+            return _java_import(node_text(named), line) if named is not None and not wildcard else None
         case "use_declaration":
             argument = node.child_by_field_name("argument")
             return Ref("imports", "module", node_text(argument), line) if argument is not None else None
@@ -91,7 +95,7 @@ def alias_path(spec: str) -> str | None:
 
 
 def _java_import(spec: str, line: int) -> Ref | None:
-    """A Java import as the end of the path of the file that declares what it imports (``SUFFIX``,
+    """A Java (or Kotlin) import as the end of the path of the file that declares what it imports (``SUFFIX``,
     ``graph.aliases``): ``org.clinic.model.Person`` is ``org/clinic/model/Person``, which
     ``src/main/java/org/clinic/model/Person.java`` ends with, and ``java.util.List`` no file of
     the project; a static import names the class's file (``import static org.clinic.Util.check``),
