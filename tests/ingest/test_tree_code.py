@@ -14,9 +14,10 @@ SAMPLES = {
         {("module", "go:y")},  # the package its path names (``go_packages``); the standard library's none
     ),
     "src/lib.rs": (
-        "use std::io;\n\nstruct P { x: i32 }\n\nimpl P {\n    fn new() -> P { P { x: 1 } }\n}\n\nfn main() {}\n",
+        "use std::io;\nuse crate::db::Store;\nstruct P { x: i32 }\n\nimpl P {\n    fn new() -> P { P { x: 1 } }\n}\n\n"
+        "fn main() {}\n",
         {("P", 3), ("P", 5), ("P.new", 6), ("main", 9)},
-        {("module", "std::io")},
+        {("suffix", "db/Store"), ("suffix", "db")},  # the crate's own modules (``_rust_imports``); not ``std``'s
     ),
     "src/A.java": (
         "import java.util.List;\n\npublic class A {\n  public A() {}\n  void run() {}\n}\n",
@@ -124,7 +125,7 @@ def test_a_header_that_reads_as_cpp_is_read_as_cpp_and_an_export_macro_hides_no_
 @pytest.mark.parametrize("path", sorted(SAMPLES))
 def test_each_language_gives_symbols_with_their_first_line_and_its_imports(path):
     text, symbols, imports = SAMPLES[path]
-    assert parser_for(path) == "code/18"
+    assert parser_for(path) == "code/19"
     chunks, rel = parse_code_relations(text, path)
     assert {(s.qualname, s.line_start) for s in rel.symbols} == symbols
     assert {(r.target_kind, r.target) for r in rel.refs if r.type == "imports"} == imports

@@ -22,7 +22,7 @@ def suffixes_of(path: str) -> set[str]:
     an ``index`` file (``lib/db/index.ts`` is ``lib/db``)."""
     pure = PurePosixPath(path)
     stems = [str(pure.with_suffix("")) if pure.suffix else path]
-    if pure.stem == "index" and posixpath.dirname(path):
+    if is_folder_module(path) and posixpath.dirname(path):
         stems.append(posixpath.dirname(path))
     found: set[str] = set()
     for stem in stems:
@@ -31,20 +31,38 @@ def suffixes_of(path: str) -> set[str]:
     return found
 
 
+def is_folder_module(path: str) -> bool:
+    """Whether the file stands for its folder: JavaScript's ``index`` (``lib/db/index.ts`` is
+    ``lib/db``), Rust's ``mod.rs`` (``flags/mod.rs`` is the module ``flags``)."""
+    pure = PurePosixPath(path)
+    return pure.stem == "index" or pure.name == "mod.rs"
+
+
 class Suffixes:
     """The project's file nodes by ``suffixes_of``, read once when first asked."""
 
     def __init__(self, conn: Connection) -> None:
         self.conn = conn
         self._index: dict[str, list[Candidate]] | None = None
+        self._paths: set[str] = set()
 
     def candidates(self, target: str) -> list[Candidate]:
         if self._index is None:
             self._index = {}
             for row in graph_store.file_nodes(self.conn):
+                self._paths.add(row[1] or "")
                 for suffix in suffixes_of(row[1] or ""):
                     self._index.setdefault(suffix, []).append(row)
         return self._index.get(target, [])
+
+    def in_crate(self, rows: list[Candidate], importer: str | None) -> list[Candidate]:
+        """The Rust files of ``rows`` in the crate of ``importer`` (``use crate::…``): under the
+        nearest folder above it that holds a ``Cargo.toml`` (anywhere, when none does)."""
+        folder = posixpath.dirname(importer or "")
+        while folder and posixpath.join(folder, "Cargo.toml") not in self._paths:
+            folder = posixpath.dirname(folder)
+        inside = folder + "/" if folder else ""
+        return [row for row in rows if (row[1] or "").endswith(".rs") and (row[1] or "").startswith(inside)]
 
 
 def nearest(rows: list[Candidate], importer: str | None) -> list[Candidate]:
@@ -63,4 +81,4 @@ def nearest(rows: list[Candidate], importer: str | None) -> list[Candidate]:
     return [min(rows, key=lambda row: (-shared(row), len(row[1] or ""), row[0]))]
 
 
-__all__ = ["SUFFIX", "Suffixes", "nearest", "suffixes_of"]
+__all__ = ["SUFFIX", "Suffixes", "is_folder_module", "nearest", "suffixes_of"]

@@ -55,7 +55,7 @@ from functools import lru_cache
 from pathlib import PurePosixPath
 
 from kenning.graph import go_resolve
-from kenning.graph.aliases import SUFFIX, Suffixes, nearest, suffixes_of
+from kenning.graph.aliases import SUFFIX, Suffixes, is_folder_module, nearest, suffixes_of
 from kenning.graph.bases import Bases
 from kenning.graph.fields import OUTSIDE, Fields
 from kenning.graph.narrow import MAX_AMBIGUOUS, Candidates, Key, imported_from, lookup_key, narrow
@@ -80,7 +80,7 @@ def keys_of(kind: str, name: str, qualname: str, path: str | None) -> set[Key]:
         case "file":
             keys = {("file", path or name), ("stem", _stem(path or name))}
             keys |= {(SUFFIX, suffix) for suffix in suffixes_of(path or name)}  # alias imports
-            if PurePosixPath(path or name).stem == "index":
+            if is_folder_module(path or name):  # ``lib/db/index.ts``, Rust's ``flags/mod.rs``: the folder
                 keys.add(("stem", posixpath.dirname(path or name)))
             if not qualname:
                 return keys
@@ -277,6 +277,7 @@ class Resolver:
 
     def _resolve_one(self, row: RefRow, candidates: Candidates) -> None:
         src, type_ = row.src, row.type
+        rust = (row.src_path or "").endswith(".rs")  # a ``use crate::…``: a file of the importer's crate
         if row.target_kind == "symbol":
             family = family_of(row.src_path)
             candidates = candidates.of_family(family)  # no call across languages
@@ -291,7 +292,8 @@ class Resolver:
         elif (import_path := go_resolve.imported_path(row)) is not None:  # a Go import: its package's files
             chosen, link = go_resolve.package_files(candidates, import_path), row.link
         elif row.target_kind == SUFFIX:  # an alias import: the nearest file whose path ends so
-            chosen, link = nearest(candidates.rows, row.src_path), row.link
+            rows = self._suffixes.in_crate(candidates.rows, row.src_path) if rust else candidates.rows
+            chosen, link = nearest(rows, row.src_path), row.link
         else:
             chosen, link = candidates.rows[:1], row.link
         edge = self.writer.ref_edge

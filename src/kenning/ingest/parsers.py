@@ -116,8 +116,9 @@ _BY_SUFFIX = {
 # code/16: a Rust name a ``use`` binds from the standard library is no project's (``rust_uses``:
 # ``io::Error::new()`` after ``use std::io``, ``max()`` after ``use std::cmp::max``). code/17: a Java
 # import names the file of the class it imports by the end of its path (``tree_imports._java_import``).
-# code/18: so does a Kotlin import.
-_TREE_SITTER = "code/18"
+# code/18: so does a Kotlin import. code/19: a Rust ``use`` of ``crate::``, ``super::`` or ``self::``
+# names the project's files its path may be (``tree_imports._rust_imports``).
+_TREE_SITTER = "code/19"
 _BY_SUFFIX.update(
     {
         suffix: _TREE_SITTER

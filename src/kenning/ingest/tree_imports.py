@@ -13,7 +13,7 @@ from typing import Any
 from . import go_packages
 from .grammars import SUFFIXES, node_text
 from .relations import STANDARD_NAMESPACES, Ref
-from .rust_uses import use_names
+from .rust_uses import use_names, use_paths
 from .tree_languages import IMPORTING
 from .tree_queries import IMPORTS, query
 
@@ -26,8 +26,43 @@ def imports_of(node: Any, path: str) -> list[Ref]:
         imported = ((_unquote(node_text(p)), p.start_point[0] + 1) for p in paths)
         # the standard library's packages are no file of the project (``go_packages``)
         return [_go_import(p, line) for p, line in imported if not go_packages.is_standard(p)]
+    if node.type == "use_declaration":
+        return _rust_imports(node, path)
     ref = _import(node, path)
     return [ref] if ref is not None else []
+
+
+def _rust_imports(node: Any, path: str) -> list[Ref]:
+    """A Rust ``use``'s paths as the files of the project they may name: ``crate::flags::config``
+    the file whose path, its suffix left out, ends with ``flags/config`` (``SUFFIX``, in the
+    importer's crate: ``graph.aliases``) and, since its last segment may be an item of that module,
+    ``flags``; ``super::parse`` and ``self::inner`` the module beside or below the file's own
+    (``stem``: its path, ``x.rs`` or ``x/mod.rs``). The standard library's and other crates' none."""
+    line = node.start_point[0] + 1
+    found: dict[tuple[str, str], Ref] = {}
+    for segments, _ in use_paths(node):
+        first = segments[0]
+        if first == "crate":
+            kind, base, rest = SUFFIX, "", segments[1:]
+        elif first in ("self", "super"):
+            kind, base, rest = "stem", _module_dir(path), segments
+            while rest and rest[0] in ("self", "super"):
+                base = posixpath.dirname(base) if rest[0] == "super" else base
+                rest = rest[1:]
+        else:
+            continue
+        for part in (rest, rest[:-1]):  # ``super::Mode``: the parent module's own file too
+            if part or kind == "stem":
+                target = posixpath.join(base, *part) if base else "/".join(part)
+                found.setdefault((kind, target), Ref("imports", kind, target, line))
+    return list(found.values())
+
+
+def _module_dir(path: str) -> str:
+    """The folder a Rust file's child modules sit in: its own for ``mod.rs``, ``lib.rs`` and
+    ``main.rs``, else one named after it (``flags/parse.rs``: ``flags/parse``)."""
+    stem = PurePosixPath(path).stem
+    return posixpath.dirname(path) if stem in ("mod", "lib", "main") else str(PurePosixPath(path).with_suffix(""))
 
 
 def _go_import(import_path: str, line: int) -> Ref:
@@ -48,9 +83,6 @@ def _import(node: Any, path: str) -> Ref | None:
             named = next((child for child in node.named_children if child.type == "qualified_identifier"), None)
             wildcard = node_text(node).rstrip().endswith("*")
             return _java_import(node_text(named), line) if named is not None and not wildcard else None
-        case "use_declaration":
-            argument = node.child_by_field_name("argument")
-            return Ref("imports", "module", node_text(argument), line) if argument is not None else None
         case "preproc_include":
             target = node.child_by_field_name("path")
             if target is None:

@@ -406,9 +406,9 @@ def candidates(conn: sqlite3.Connection, kind: str, target: str) -> list[Candida
             sql, args = (
                 (
                     "SELECT id, path, qualname FROM graph_nodes WHERE kind = 'file' AND "
-                    "(path = ? OR path GLOB ? OR path GLOB ?)"
-                ),
-                (target, _glob(target) + ".*", _glob(target) + "/index.*"),
+                    "(path = ? OR path GLOB ? OR path GLOB ? OR path = ?)"
+                ),  # ``x.py``, ``x/index.ts``, Rust's ``x/mod.rs`` (``graph.aliases.is_folder_module``)
+                (target, _glob(target) + ".*", _glob(target) + "/index.*", target + "/mod.rs"),
             )
         case "module":
             sql, args = "SELECT id, path, qualname FROM graph_nodes WHERE qualname = ? AND kind = 'file'", (target,)

@@ -216,8 +216,8 @@ def candidates(conn: PgConnection, kind: str, target: str) -> list[tuple[int, st
         case "file":
             where, args = "path = %s AND kind IN ('file', 'decision')", (target,)
         case "stem":
-            where = "kind = 'file' AND (path = %s OR path LIKE %s OR path LIKE %s)"
-            args = (target, like(target) + ".%", like(target) + "/index.%")
+            where = "kind = 'file' AND (path = %s OR path LIKE %s OR path LIKE %s OR path = %s)"
+            args = (target, like(target) + ".%", like(target) + "/index.%", target + "/mod.rs")
         case "module":
             where, args = "qualname = %s AND kind = 'file'", (target,)
         case _:
@@ -249,7 +249,8 @@ def candidates_many(conn: PgConnection, by_kind: dict[str, list[str]]) -> list[t
                 "SELECT t.target, n.id, n.path, n.qualname "
                 "FROM unnest(%s::text[], %s::text[], %s::text[]) AS t(target, dotted, indexed) "
                 "JOIN graph_nodes n ON n.project = %s AND n.kind = 'file' "
-                "AND (n.path = t.target OR n.path LIKE t.dotted OR n.path LIKE t.indexed) ORDER BY n.id",
+                "AND (n.path = t.target OR n.path LIKE t.dotted OR n.path LIKE t.indexed "
+                "OR n.path = t.target || '/mod.rs') ORDER BY n.id",
                 (
                     targets,
                     [like(t) + ".%" for t in targets],
