@@ -1,4 +1,4 @@
-"""A Java or Kotlin import names the file of the class it imports (parser ``code/17``, ``18``,
+"""A Java, Kotlin or Scala import names the file of the class it imports (parser ``code/17``, ``18``, ``20``,
 ``ingest.tree_imports._java_import``): spring-petclinic's 427 imports gave no ``imports`` edge, and
 "what does OwnerController depend on" answered by its calls alone. The end of the path it spells
 (``org/clinic/model/Person``) is the file's (``graph.aliases``); the standard library's
@@ -26,6 +26,11 @@ FILES = {
         "import org.clinic.model.*;\n\npublic class Owner extends Person {\n    List<String> pets;\n}\n"
     ),
     # Kotlin's, as Java's (parser ``code/18``): an alias aside, a package's ``*`` none
+    # Scala's (parser ``code/20``): a selector's names, a renamed one by its own name; ``_`` none
+    "src/main/scala/org/clinic/Report.scala": (
+        "package org.clinic\n\nimport org.clinic.util.{Checks => C}\nimport org.clinic.model._\n"
+        "import scala.collection.mutable\n\nclass Report\n"
+    ),
     "src/main/kotlin/org/clinic/vet/Vet.kt": (
         "package org.clinic.vet\n\nimport org.clinic.model.Person as P\nimport kotlin.collections.*\n\n"
         "class Vet : P()\n"
@@ -43,6 +48,7 @@ def clinic(request, make_project):
 def test_a_java_import_is_an_edge_to_the_file_of_the_class_it_imports(clinic):
     assert imported(clinic, f"{MAIN}/owner/Owner.java") == {f"{MAIN}/model/Person.java", f"{MAIN}/util/Checks.java"}
     assert imported(clinic, "src/main/kotlin/org/clinic/vet/Vet.kt") == {f"{MAIN}/model/Person.java"}
+    assert imported(clinic, "src/main/scala/org/clinic/Report.scala") == {f"{MAIN}/util/Checks.java"}
     answer = ask_project(clinic, f"what does {MAIN}/owner/Owner.java depend on", now=NOW)
     paths = {e.fact.source.uri.split(":")[0].split("#")[0] for e in answer.excerpts}
     assert answer.mode == "graph" and f"{MAIN}/model/Person.java" in paths, (answer.notes, paths)

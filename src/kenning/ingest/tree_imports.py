@@ -20,7 +20,9 @@ from .tree_queries import IMPORTS, query
 
 def imports_of(node: Any, path: str) -> list[Ref]:
     """The ``imports`` references of one top-level statement (Go's import block: one per package)."""
-    if node.type == "import_declaration" and not path.endswith(".java"):
+    if node.type == "import_declaration" and path.endswith((".scala", ".sc")):
+        return _scala_imports(node)
+    if node.type == "import_declaration" and not path.endswith(".java"):  # Go's import block
         specs = sorted((n for n in _descendants(node) if n.type == "import_spec"), key=lambda n: n.start_byte)
         paths = [p for p in (s.child_by_field_name("path") for s in specs) if p is not None]
         imported = ((_unquote(node_text(p)), p.start_point[0] + 1) for p in paths)
@@ -30,6 +32,23 @@ def imports_of(node: Any, path: str) -> list[Ref]:
         return _rust_imports(node, path)
     ref = _import(node, path)
     return [ref] if ref is not None else []
+
+
+def _scala_imports(node: Any) -> list[Ref]:
+    """A Scala import as Java's (``_java_import``): ``import a.model.Person`` the file ending with
+    ``a/model/Person``, ``import a.util.{A, B => C}`` those of ``A`` and ``B``, a package's ``_``
+    none."""
+    line = node.start_point[0] + 1
+    prefix = [node_text(child) for child in node.named_children if child.type == "identifier"]
+    selectors = next((child for child in node.named_children if child.type == "namespace_selectors"), None)
+    if any(child.type == "namespace_wildcard" for child in node.named_children):
+        return []
+    names = [prefix] if selectors is None else []
+    for item in selectors.named_children if selectors is not None else ():
+        original = item.named_children[0] if item.type == "arrow_renamed_identifier" else item
+        if original.type == "identifier":
+            names.append([*prefix, node_text(original)])
+    return [Ref("imports", SUFFIX, "/".join(parts), line) for parts in names if len(parts) > 1]
 
 
 def _rust_imports(node: Any, path: str) -> list[Ref]:
