@@ -15,7 +15,7 @@ from store.pg_engine import ENGINE, engine_config  # tests/store: the PostgreSQL
 
 FILES = {
     "Cargo.toml": '[package]\nname = "app"\nversion = "0.1.0"\n',
-    "src/main.rs": "mod flags;\nmod search;\n\nuse std::io;\nuse crate::search::Worker;\n"
+    "src/main.rs": "mod flags;\nmod search;\nmod util;\n\nuse std::io;\nuse crate::search::Worker;\n"
     "use crate::flags::config::args;\nuse crate::flags::Mode;\n"
     "use grep::matcher::Matcher;\n\nfn main() {\n    args();\n}\n",
     "src/search.rs": "pub struct Worker;\n",
@@ -38,7 +38,13 @@ def crates(request, make_project):
 
 
 def test_a_rust_use_of_the_crates_own_modules_is_an_import_of_their_files(crates):
-    assert imported(crates, "src/main.rs") == {"src/search.rs", "src/flags/config.rs", "src/flags/mod.rs"}
+    # ``mod util;`` too, which no ``use`` names (parser ``code/21``)
+    assert imported(crates, "src/main.rs") == {
+        "src/search.rs",
+        "src/flags/config.rs",
+        "src/flags/mod.rs",
+        "src/util.rs",
+    }
     assert imported(crates, "src/flags/mod.rs") == {"src/flags/config.rs"}  # ``self::config``
     # ``super::super::search``; ``super::Mode``, an item of the parent module: its ``mod.rs``
     assert imported(crates, "src/flags/config.rs") == {"src/search.rs", "src/flags/mod.rs"}

@@ -118,8 +118,9 @@ _BY_SUFFIX = {
 # import names the file of the class it imports by the end of its path (``tree_imports._java_import``).
 # code/18: so does a Kotlin import. code/19: a Rust ``use`` of ``crate::``, ``super::`` or ``self::``
 # names the project's files its path may be (``tree_imports._rust_imports``). code/20: a Scala import
-# names the file of the class it imports, as a Java one does.
-_TREE_SITTER = "code/20"
+# names the file of the class it imports, as a Java one does. code/21: Rust's ``mod flags;`` imports
+# ``flags.rs`` or ``flags/mod.rs`` (``tree_imports.rust_module_ref``).
+_TREE_SITTER = "code/21"
 _BY_SUFFIX.update(
     {
         suffix: _TREE_SITTER

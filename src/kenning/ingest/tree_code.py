@@ -25,7 +25,7 @@ from .split import EXCERPT_CHARS, anchors, outside_pieces, piece_title, split_li
 from .test_files import file_under_test
 from .text import parse_text
 from .tree_calls import call_refs
-from .tree_imports import imports_of
+from .tree_imports import imports_of, rust_module_ref
 from .tree_names import definition_name, ruby_attributes
 from .uncovered import gap_title, uncovered_pieces
 
@@ -318,6 +318,8 @@ def _visit(
             name = definition_name(child)
             if not name:
                 continue
+            if kind_name == "mod_item" and child.child_by_field_name("body") is None:  # Rust's ``mod flags;``
+                imports.append(rust_module_ref(path, prefix, name, child.start_point[0] + 1))
             kind = _DEFS[kind_name]
             if kind_name == "class_declaration" and child.children and child.children[0].type == "extension":
                 kind = "extension"  # Swift's ``extension Text { … }``: its methods are Text's, no class of its own

@@ -77,6 +77,12 @@ def _rust_imports(node: Any, path: str) -> list[Ref]:
     return list(found.values())
 
 
+def rust_module_ref(path: str, prefix: str, name: str, line: int) -> Ref:
+    """Rust's ``mod flags;``: an import of the module's file, ``flags.rs`` or ``flags/mod.rs`` in
+    the folder of the file's modules (``prefix``: the inline modules around it, ``a.b.``)."""
+    return Ref("imports", "stem", posixpath.join(_module_dir(path), *prefix.split(".")[:-1], name), line)
+
+
 def _module_dir(path: str) -> str:
     """The folder a Rust file's child modules sit in: its own for ``mod.rs``, ``lib.rs`` and
     ``main.rs``, else one named after it (``flags/parse.rs``: ``flags/parse``)."""
