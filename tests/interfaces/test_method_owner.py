@@ -33,3 +33,16 @@ def test_a_methods_title_says_its_class_when_its_signature_does_not(cli, make_pr
     assert "fn doc_long(&self) -> &str { (in SortFiles) — src/flags.rs:4-6" in rust, rust
     python = cli("search", "find_owner", "--project", str(project.root)).out
     assert "def Owners.find_owner(owner_id) — app/owners.py" in python and "(in Owners)" not in python, python
+
+
+def test_the_web_page_says_a_methods_class_as_the_text_does(make_project, isolated_home):
+    from starlette.testclient import TestClient
+
+    from conftest import NOW
+    from kenning.interfaces.web.app import create_app
+
+    project = make_project(FILES, name="owners")
+    resync(project)
+    client = TestClient(create_app(project, home=isolated_home, clock=lambda: NOW), base_url="http://127.0.0.1")
+    page = client.get("/ask", params={"q": "doc_long"}).text
+    assert "fn doc_long(&amp;self) -&gt; &amp;str {</a> (in SortFiles)" in page, page

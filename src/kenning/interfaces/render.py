@@ -134,7 +134,8 @@ def excerpt_lines(ex: Excerpt, *, snippet: bool = True) -> list[str]:
     extra = f" (+{len(fact.locations) - 1} more)" if len(fact.locations) > 1 else ""
     fingerprint = _fingerprint(fact)
     lines = [
-        f"{ex.rank}. [{'; '.join(marks)}] {fact.type} · {fact.title}{_owner(fact)} — {where_text(fact.source)}{extra}",
+        f"{ex.rank}. [{'; '.join(marks)}] {fact.type} · {fact.title}{method_owner(fact)} — "
+        f"{where_text(fact.source)}{extra}",
         f"   {fact.citation} · {fingerprint} · source {_day(fact.dates.source)}{_kind(fact)}"
         f" · indexed {_day(fact.dates.indexed)}",
     ]
@@ -156,7 +157,7 @@ def excerpt_lines(ex: Excerpt, *, snippet: bool = True) -> list[str]:
     return lines
 
 
-def _owner(fact: Fact) -> str:
+def method_owner(fact: Fact) -> str:
     """`` (in SortFiles)`` after a method's title that does not name its class or type: a Rust,
     Java, Go… method's signature line says nothing of it (ripgrep's ``defs.rs`` holds 108 ``fn
     doc_long(&self) -> &'static str {``, one for each flag); Python's titles name it already

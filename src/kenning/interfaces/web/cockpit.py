@@ -26,6 +26,7 @@ from kenning.interfaces.render import (
     hidden_text,
     is_commit_id,
     line_range,
+    method_owner,
     source_text,
     where_text,
 )
@@ -142,6 +143,7 @@ def templates() -> Jinja2Templates:
     env.filters["source_text"] = source_text
     env.filters["where_text"] = where_text
     env.filters["hidden_text"] = hidden_text
+    env.filters["method_owner"] = method_owner
     env.tests["commit_id"] = is_commit_id
     env.globals["DATA_FRAME"] = DATA_FRAME
     env.globals["source_href"] = source_href
