@@ -164,7 +164,7 @@ def test_a_maven_test_class_tests_the_class_its_name_and_package_mirror(make_pro
     ],
 )
 def test_a_name_followed_by_parenthesised_tokens_in_a_macro_is_a_call(body, calls):
-    chunks, relations = load_relations("code/21")(f"fn check() {{\n    {body}\n}}\n", "src/lib.rs")
+    chunks, relations = load_relations("code/22")(f"fn check() {{\n    {body}\n}}\n", "src/lib.rs")
     found = [(r.target, r.hint, r.qualified) for r in relations.refs if r.type == "calls"]
     assert [(name, qualified) for name, _, qualified in found] == [(name, q) for name, _, q in calls]
     for (_, hint, _), (_, owner, _) in zip(found, calls, strict=True):
@@ -193,3 +193,32 @@ def test_a_rust_function_its_tests_reach_without_a_call_gets_them_by_words(make_
     titles = [ex.fact.title for ex in answer.excerpts]
     assert titles and "fn measures_through_a_pointer()" in titles[0], (answer.notes, titles)
     assert all(ex.fact.meta.get("test") is True for ex in answer.excerpts)
+
+
+MACRO_TESTS = {
+    "Cargo.toml": '[package]\nname = "rg"\nversion = "0.1.0"\n',
+    "src/lib.rs": "pub fn smart_case(pattern: &str) -> bool {\n    pattern.chars().any(char::is_uppercase)\n}\n",
+    "tests/feature.rs": (
+        "use rg::smart_case;\n\n// Smart case: lower case searches ignore case.\n"
+        'rgtest!(f70_smart_case, |dir: Dir, mut cmd: TestCommand| {\n    assert!(!smart_case("abc"));\n});\n\n'
+        'rgtest!(f71_plain, |dir: Dir, mut cmd: TestCommand| {\n    cmd.arg("-s");\n});\n'
+    ),
+}
+
+
+def test_a_test_a_rust_macro_defines_is_a_test_of_its_name(make_project):
+    """ripgrep's 316 integration tests are ``rgtest!(name, |dir, cmd| { … })``: no symbol, their
+    excerpts cut by size and titled after another test (walked as a new user). Each is a test
+    function of its name (parser ``code/22``, ``rust_tests.macro_test_name``)."""
+    project = make_project(MACRO_TESTS, name="rgtests")
+    resync(project)
+    assert {path for _, path, _ in covering(project, "smart_case")} == {"tests/feature.rs"}
+    answer = ask_project(project, "which tests cover smart_case", now=NOW)
+    titles = [ex.fact.title for ex in answer.excerpts]
+    assert answer.mode == "graph" and titles == ["rgtest!(f70_smart_case, |dir: Dir, mut cmd: TestCommand| {"], (
+        answer.notes,
+        titles,
+    )
+    assert answer.excerpts[0].fact.meta["symbol"] == "f70_smart_case" and answer.excerpts[0].fact.source.uri.endswith(
+        ":3-6"
+    )

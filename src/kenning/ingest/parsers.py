@@ -119,8 +119,9 @@ _BY_SUFFIX = {
 # code/18: so does a Kotlin import. code/19: a Rust ``use`` of ``crate::``, ``super::`` or ``self::``
 # names the project's files its path may be (``tree_imports._rust_imports``). code/20: a Scala import
 # names the file of the class it imports, as a Java one does. code/21: Rust's ``mod flags;`` imports
-# ``flags.rs`` or ``flags/mod.rs`` (``tree_imports.rust_module_ref``).
-_TREE_SITTER = "code/21"
+# ``flags.rs`` or ``flags/mod.rs`` (``tree_imports.rust_module_ref``). code/22: a test a Rust macro
+# defines (``rgtest!(f70_smart_case, …)``) is a test function of that name (``rust_tests``).
+_TREE_SITTER = "code/22"
 _BY_SUFFIX.update(
     {
         suffix: _TREE_SITTER

@@ -3,7 +3,7 @@
 (``test_files``). An item is test code when an attribute right above it says so: ``#[test]``,
 ``#[tokio::test]`` (any ``…::test``), ``#[rstest]``, ``#[test_case(…)]``, ``#[quickcheck]``, or
 ``#[cfg(test)]`` (``#[cfg(all(test, …))]``; not ``#[cfg(not(test))]``), and everything inside such
-a module is."""
+a module is; so is a test a macro defines (``rgtest!(name, …)``: ``macro_test_name``)."""
 
 from __future__ import annotations
 
@@ -16,6 +16,26 @@ _TEST_ATTRIBUTE = re.compile(
     r"#\[\s*(?:(?:[\w]+::)*test|rstest|test_case|quickcheck)\s*(?:[(\]])"
     r"|#\[\s*cfg\s*\(\s*(?:all\s*\(\s*)?test\s*[,)]"
 )
+# A test a macro defines, as ripgrep's 316 integration tests are (``rgtest!(f70_smart_case, |dir,
+# cmd| { … });``): a macro whose name says test, its first argument a name, then a comma.
+_MACRO_TEST_NAME = re.compile(r"\w*test\w*\Z")
+_FIRST_NAME = re.compile(r"\(\s*([A-Za-z_]\w*)\s*,")
+
+
+def macro_test_name(node: Any) -> str | None:
+    """The test a top-level statement defines when it is a test macro's invocation
+    (``rgtest!(f70_smart_case, …)``: ``f70_smart_case``), else None."""
+    call = node.named_children[0] if node.type == "expression_statement" and node.named_children else node
+    if call.type != "macro_invocation":
+        return None
+    macro = call.child_by_field_name("macro")
+    if macro is None or not _MACRO_TEST_NAME.match(macro.text.decode("utf-8", "replace")):
+        return None
+    tokens = next((child for child in call.named_children if child.type == "token_tree"), None)
+    found = _FIRST_NAME.match(tokens.text.decode("utf-8", "replace")) if tokens is not None else None
+    return found.group(1) if found else None
+
+
 # The items an attribute may mark as tests, and the ones whose bodies hold more items.
 _ITEMS = frozenset({"function_item", "mod_item", "impl_item"})
 _HOLDERS = frozenset({"mod_item", "impl_item"})
@@ -43,7 +63,7 @@ def _collect(node: Any, spans: list[tuple[int, int]]) -> None:
             continue
         if kind in ("line_comment", "block_comment"):
             continue  # a comment between the attributes and their item
-        if kind in _ITEMS and marked:
+        if kind in _ITEMS and marked or kind == "expression_statement" and macro_test_name(child):
             spans.append((child.start_byte, child.end_byte))
         elif kind in _HOLDERS:
             body = child.child_by_field_name("body")

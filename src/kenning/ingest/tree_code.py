@@ -20,7 +20,7 @@ from .chunks import Chunk
 from .grammars import grammar, language_for, node_text
 from .identifiers import keywords_for
 from .relations import Ref, Relations, Symbol
-from .rust_tests import spans_of_tests, within
+from .rust_tests import macro_test_name, spans_of_tests, within
 from .split import EXCERPT_CHARS, anchors, outside_pieces, piece_title, split_lines
 from .test_files import file_under_test
 from .text import parse_text
@@ -361,6 +361,8 @@ def _visit(
         elif kind_name == "call" and in_container and (attributes := ruby_attributes(child)):
             for attribute in attributes:  # ``attr_reader :name``: the methods it defines, on its line
                 defs.append(_leaf(child, prefix + attribute, "method", top))
+        elif kind_name == "expression_statement" and path.endswith(".rs") and (test := macro_test_name(child)):
+            defs.append(_leaf(child, prefix + test, "function", top))  # ``rgtest!(f70_smart_case, …)``
         elif kind_name == "expression_statement" and (assigned := js_functions.assigned_name(child)):
             # ``Axios.prototype.request = function …``: a method of ``Axios``
             defs.append(_leaf(child, prefix + assigned, "method" if "." in assigned else "function", top))
