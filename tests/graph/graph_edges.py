@@ -16,6 +16,19 @@ def _outgoing(project, lookup: str, value: str, edge_type: str) -> list:
         conn.close()
 
 
+def path_hits(project, a: str, b: str) -> list:
+    """``graph.paths.path_between`` from the node of qualified name ``a`` to that of ``b``."""
+    from kenning.graph.paths import path_between
+
+    conn = open_store(project)
+    try:
+        (start,) = graph_store.nodes_by(conn, "qualname", a, limit=1)
+        (end,) = graph_store.nodes_by(conn, "qualname", b, limit=1)
+        return path_between(conn, [start], [end])
+    finally:
+        conn.close()
+
+
 def callees(project, caller: str) -> set[tuple[str, str]]:
     """The (qualified name, link) of every node the node ``caller`` calls."""
     return {(e.dst.qualname, e.link) for e in _outgoing(project, "qualname", caller, "calls")}

@@ -6,11 +6,9 @@ all its calls one way and certain."""
 from __future__ import annotations
 
 import pytest
+from graph_edges import path_hits
 
 from conftest import resync
-from kenning.graph.paths import path_between
-from kenning.store import graph as graph_store
-from kenning.store.db import open_store
 from store.pg_engine import ENGINE, engine_config  # tests/store: the PostgreSQL test server
 
 # ``new`` comes first in every order a walk reads (defined first, called first): the path through it
@@ -36,13 +34,7 @@ def project(request, make_project):
 
 def _path(project, a: str, b: str) -> list[tuple[str, str, bool | None]]:
     """(the node's qualified name, the edge that reached it, walked forward) along the path."""
-    conn = open_store(project)
-    try:
-        (start,) = graph_store.nodes_by(conn, "qualname", a, limit=1)
-        (end,) = graph_store.nodes_by(conn, "qualname", b, limit=1)
-        hits = path_between(conn, [start], [end])
-    finally:
-        conn.close()
+    hits = path_hits(project, a, b)
     return [
         (h.node.qualname, h.steps[-1].edge.type if h.steps else "", h.steps[-1].forward if h.steps else None)
         for h in hits

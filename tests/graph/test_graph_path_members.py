@@ -8,10 +8,9 @@ from __future__ import annotations
 import os
 import subprocess
 
+from graph_edges import path_hits
+
 from conftest import GIT_ENV, resync
-from kenning.graph.paths import path_between
-from kenning.store import graph as graph_store
-from kenning.store.db import open_store
 
 PKG = "src/main/java/org/clinic/owner"
 FILES = {
@@ -35,14 +34,10 @@ def _committed(root) -> None:
 
 def _path(project, a: str, b: str) -> list[tuple[str, str]]:
     """(the node's qualified name or path, the edge that reached it) along ``path_between``."""
-    conn = open_store(project)
-    try:
-        (start,) = graph_store.nodes_by(conn, "qualname", a, limit=1)
-        (end,) = graph_store.nodes_by(conn, "qualname", b, limit=1)
-        hits = path_between(conn, [start], [end])
-    finally:
-        conn.close()
-    return [(h.node.qualname or h.node.path or "", h.steps[-1].edge.type if h.steps else "") for h in hits]
+    return [
+        (h.node.qualname or h.node.path or "", h.steps[-1].edge.type if h.steps else "")
+        for h in path_hits(project, a, b)
+    ]
 
 
 def test_a_path_between_two_classes_goes_through_their_members_calls(make_project):
