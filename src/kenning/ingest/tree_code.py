@@ -10,141 +10,28 @@ functions stay inside their parent; classes, modules, namespaces and impl blocks
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, replace
 from functools import cache
 from pathlib import PurePosixPath
 from typing import Any
 
-from . import cpp_source, go_packages, js_functions, kotlin_source
+from . import cpp_source, go_packages, kotlin_source
 from .chunks import Chunk
 from .grammars import grammar, language_for, node_text
 from .identifiers import keywords_for
 from .relations import Ref, Relations, Symbol
-from .rust_tests import macro_test_name, spans_of_tests, within
+from .rust_tests import spans_of_tests, within
 from .split import EXCERPT_CHARS, anchors, outside_pieces, piece_title, split_lines
 from .test_files import file_under_test
 from .text import parse_text
 from .tree_calls import call_refs
-from .tree_imports import imports_of, rust_module_ref
-from .tree_names import definition_name, ruby_attributes
+from .tree_defs import Def, visit
 from .uncovered import gap_title, uncovered_pieces
 
-_DEFS = {
-    "function_declaration": "function",
-    "generator_function_declaration": "function",
-    "class_declaration": "class",
-    "abstract_class_declaration": "class",
-    "method_definition": "method",
-    "interface_declaration": "interface",
-    "type_alias_declaration": "type",
-    "enum_declaration": "enum",
-    "method_declaration": "method",
-    "type_spec": "type",
-    "function_item": "function",
-    "struct_item": "struct",
-    "enum_item": "enum",
-    "trait_item": "trait",
-    "mod_item": "module",
-    "impl_item": "impl",
-    "record_declaration": "class",
-    "constructor_declaration": "method",
-    "function_definition": "function",
-    "struct_specifier": "struct",
-    "class_specifier": "class",
-    "namespace_definition": "namespace",
-    "method": "method",
-    "singleton_method": "method",
-    "class": "class",
-    "module": "module",
-    "internal_module": "namespace",
-    "trait_declaration": "trait",  # PHP
-    "struct_declaration": "struct",  # C#
-    "object_declaration": "class",  # Kotlin's ``object Registry``
-    "protocol_declaration": "interface",  # Swift
-    "protocol_function_declaration": "method",
-    "init_declaration": "method",  # Swift's ``init(…)``, ``deinit``, ``subscript(…)``: named by their keyword
-    "deinit_declaration": "method",
-    "subscript_declaration": "method",
-    "secondary_constructor": "method",  # Kotlin's ``constructor(…)`` in a class body
-    "operator_declaration": "method",  # C#'s ``operator ==``, ``explicit operator Colour``
-    "conversion_operator_declaration": "method",
-    "property_declaration": "method",  # a C# property with code in it (``tree_names._csharp_property``)
-    "class_definition": "class",  # Scala
-    "object_definition": "class",
-    "trait_definition": "interface",
-}
-# The kinds of definition whose methods are called on an object of theirs (``tree_calls``).
 _TYPES = frozenset({"class", "struct", "interface", "module", "extension"})
 # A Swift ``extension`` of a type names no symbol: the type is declared elsewhere (in the project,
 # whose declaration is its one node, or in a framework: ``extension Text`` made ``Text("…")`` a call
 # of the project's), its methods and its excerpt stay.
 _NO_SYMBOL = frozenset({"extension"})
-_CONTAINERS = {
-    "class_declaration",
-    "abstract_class_declaration",
-    "interface_declaration",
-    "mod_item",
-    "impl_item",
-    "trait_item",
-    "record_declaration",
-    "class_specifier",
-    "struct_specifier",
-    "namespace_definition",
-    "class",
-    "module",
-    "internal_module",
-    "trait_declaration",
-    "struct_declaration",
-    "object_declaration",
-    "protocol_declaration",
-    "class_definition",
-    "object_definition",
-    "trait_definition",
-}
-# Namespaces whose members are named as their own (as Java's packages are, unlike C++'s
-# namespaces): C#'s, a file-scoped one (``namespace App;``) holding nothing, and PHP's.
-_NAMESPACES = frozenset({"namespace_declaration", "file_scoped_namespace_declaration"})
-_TRANSPARENT = {
-    "export_statement",
-    "class_body",
-    "declaration_list",
-    "body_statement",
-    "field_declaration_list",
-    "template_declaration",
-    "preproc_ifdef",
-    "preproc_if",
-    "preproc_else",
-    "linkage_specification",
-    "type_declaration",
-    "interface_body",
-    "ambient_declaration",
-    "statement_block",
-    "enum_body",
-    "companion_object",  # Kotlin: its members are the class's (``ProfileViewModel.create``)
-}
-_VARIABLES = {"lexical_declaration", "variable_declaration"}
-
-
-@dataclass(frozen=True)
-class _Def:
-    qualname: str
-    kind: str
-    start: int
-    end: int
-    header_end: int  # last line of the excerpt (a container stops before its first member)
-    top: bool
-    bytes: tuple[int, int]  # its span in the source's UTF-8 (the scope of the calls in it)
-    # C++'s member defined outside its class (``Status DBImpl::Write(…) {…}``): its qualname is
-    # the class's and the method's (``leveldb.DBImpl.Write``), and the class holds its own methods
-    out_of_line: bool = False
-    # the first line of the comments and attributes written right above it (``/** … */``, ``///``,
-    # ``#[derive(…)]``), which its excerpt holds: 0 when there are none
-    doc_start: int = 0
-
-    @property
-    def first(self) -> int:
-        """The excerpt's first line: its leading comments' or its own."""
-        return self.doc_start or self.start
 
 
 @cache
@@ -176,9 +63,9 @@ def parse_code_relations(text: str, path: str) -> tuple[list[Chunk], Relations |
         tree = None
     if language is None or tree is None or tree.root_node.has_error and not tree.root_node.named_children:
         return [_as_code(c) for c in parse_text(text, path)], None
-    defs: list[_Def] = []
+    defs: list[Def] = []
     imports: list[Ref] = []
-    _visit(tree.root_node, "", False, True, defs, imports, path)
+    visit(tree.root_node, "", False, True, defs, imports, path)
     lines = split_lines(source)
     scopes = sorted((*d.bytes, d.qualname) for d in defs)
     types = frozenset(
@@ -231,7 +118,7 @@ def parse_code_relations(text: str, path: str) -> tuple[list[Chunk], Relations |
     return chunks, Relations(symbols=symbols, refs=(*imports, *calls), package=package)
 
 
-def _member_chunks(lines: list[str], chunks: list[Chunk], defs: list[_Def], path: str, language: str) -> list[Chunk]:
+def _member_chunks(lines: list[str], chunks: list[Chunk], defs: list[Def], path: str, language: str) -> list[Chunk]:
     """The lines of a class body in no excerpt of its own (``ingest.uncovered``): a field or a
     C++ method declared after the first member, Kotlin's ``init`` block. Each excerpt names the
     file and the innermost definition holding it in its keywords, as the file's own lines are
@@ -258,7 +145,7 @@ _ANNOTATIONS = re.compile(r"^\s*(?:@[\w.]+(?:\([^()]*\))?\s*)+")
 _ATTRIBUTE_MARKS = {"csharp": ("[",), "php": ("#[",)}
 
 
-def _meta(d: _Def, language: str, tests: list[tuple[int, int]]) -> dict[str, object]:
+def _meta(d: Def, language: str, tests: list[tuple[int, int]]) -> dict[str, object]:
     """A definition's excerpt's meta; ``"test": True`` for test code in a file that is no test
     file (a Rust ``#[test]`` function and the rest of a ``#[cfg(test)]`` module)."""
     meta: dict[str, object] = {"symbol": d.qualname, "kind": d.kind, "language": language}
@@ -297,129 +184,8 @@ def _as_code(chunk: Chunk) -> Chunk:
     )
 
 
-def _visit(
-    node: Any, prefix: str, in_container: bool, top: bool, defs: list[_Def], imports: list[Ref], path: str
-) -> None:
-    for child in node.named_children:
-        kind_name = child.type
-        if kind_name == "namespace_definition" and child.child_by_field_name("name") is None:
-            # C++'s anonymous namespace (``namespace { … }``): its members are the file's own
-            body = child.child_by_field_name("body")
-            if body is not None:
-                _visit(body, prefix, in_container, top, defs, imports, path)
-        elif kind_name in _NAMESPACES or kind_name == "namespace_definition" and _php_namespace(child):
-            body = child.child_by_field_name("body")
-            if body is not None:  # ``namespace App;``: what follows is the file's own
-                _visit(body, prefix, in_container, top, defs, imports, path)
-        elif kind_name in _DEFS and not (
-            kind_name in ("struct_specifier", "class_specifier", "enum_specifier")
-            and child.child_by_field_name("body") is None
-        ):
-            name = definition_name(child)
-            if not name:
-                continue
-            if kind_name == "mod_item" and child.child_by_field_name("body") is None:  # Rust's ``mod flags;``
-                imports.append(rust_module_ref(path, prefix, name, child.start_point[0] + 1))
-            kind = _DEFS[kind_name]
-            if kind_name == "class_declaration" and child.children and child.children[0].type == "extension":
-                kind = "extension"  # Swift's ``extension Text { … }``: its methods are Text's, no class of its own
-            out_of_line = kind_name == "function_definition" and "." in name  # ``DBImpl::Write``
-            # ``fun Type.describe()``: a Kotlin extension function, a method of the type it extends
-            extension = kind_name == "function_declaration" and "." in name
-            if kind == "function" and (in_container or out_of_line or extension):
-                kind = "method"
-            start, end = child.start_point[0] + 1, child.end_point[0] + 1
-            index = len(defs)
-            span = (child.start_byte, child.end_byte)
-            doc = _doc_start(child)
-            defs.append(_Def(prefix + name, kind, start, end, end, top, span, out_of_line, doc))
-            if kind_name in _CONTAINERS:
-                body = child.child_by_field_name("body") or child
-                _visit(body, f"{prefix}{name}.", True, False, defs, imports, path)
-                if len(defs) > index + 1:
-                    first = min(d.first for d in defs[index + 1 :])
-                    defs[index] = replace(defs[index], header_end=max(start, first - 1))
-        elif kind_name in _VARIABLES:
-            for decl in child.named_children:
-                value = decl.child_by_field_name("value")
-                name = decl.child_by_field_name("name")
-                if value is not None and value.type in js_functions.FUNCTION_VALUES and name is not None:
-                    defs.append(_leaf(child, prefix + node_text(name), "function", top))
-                elif value is not None and value.type == "object" and name is not None:  # ``const utils = {…}``
-                    for method, member in js_functions.object_methods(value):
-                        defs.append(_leaf(member, f"{prefix}{node_text(name)}.{method}", "method", top))
-        elif kind_name in ("field_definition", "public_field_definition") and (
-            field := js_functions.field_function_name(child)
-        ):
-            defs.append(_leaf(child, prefix + field, "method", top))
-        elif kind_name == "expression_statement" and (exported := js_functions.exported_object(child)) is not None:
-            for method, member in js_functions.object_methods(exported):  # the module's own functions
-                defs.append(_leaf(member, prefix + method, "function", top))
-        elif kind_name == "object" and node.type == "export_statement":  # ``export default { run() {…} }``
-            for method, member in js_functions.object_methods(child):
-                defs.append(_leaf(member, prefix + method, "function", top))
-        elif kind_name == "call" and in_container and (attributes := ruby_attributes(child)):
-            for attribute in attributes:  # ``attr_reader :name``: the methods it defines, on its line
-                defs.append(_leaf(child, prefix + attribute, "method", top))
-        elif kind_name == "expression_statement" and path.endswith(".rs") and (test := macro_test_name(child)):
-            defs.append(_leaf(child, prefix + test, "function", top))  # ``rgtest!(f70_smart_case, …)``
-        elif kind_name == "expression_statement" and (assigned := js_functions.assigned_name(child)):
-            # ``Axios.prototype.request = function …``: a method of ``Axios``
-            defs.append(_leaf(child, prefix + assigned, "method" if "." in assigned else "function", top))
-        elif kind_name in _TRANSPARENT:
-            if child.type == "export_statement" and child.child_by_field_name("source") is not None:
-                imports += imports_of(child, path)  # a re-export (``export * from './x'``) imports it
-            _visit(child, prefix, in_container, top, defs, imports, path)
-        else:
-            imports += imports_of(child, path)
-
-
-def _php_namespace(node: Any) -> bool:
-    """Whether a ``namespace_definition`` is PHP's (``namespace App\\Http;``), not C++'s."""
-    name = node.child_by_field_name("name")
-    return name is not None and name.type == "namespace_name"
-
-
-def _leaf(node: Any, qualname: str, kind: str, top: bool) -> _Def:
-    """A definition with no members, over ``node``'s lines and bytes."""
-    start, end = node.start_point[0] + 1, node.end_point[0] + 1
-    return _Def(qualname, kind, start, end, end, top, (node.start_byte, node.end_byte), doc_start=_doc_start(node))
-
-
-# What is written right above a definition and belongs to it: its doc comment (Java's and
-# JavaScript's ``/** … */``, Rust's ``///``, Go's and C++'s ``//`` lines) and Rust's attributes.
-_LEADING = frozenset({"comment", "line_comment", "block_comment", "attribute_item"})
-
-
-def _doc_start(node: Any) -> int:
-    """The first line (1-based) of the comments and attributes right above ``node``, each on
-    the line before the next (no blank line between); 0 when there are none. A comment that
-    ends the line of the statement before (``limit = 3  // the default``) is that statement's."""
-    first = 0
-    row = node.start_point[0]
-    # ``export function f``: the comment is the export statement's neighbour
-    while node.prev_named_sibling is None and node.parent is not None and node.parent.start_point[0] == row:
-        node = node.parent
-    above = node.prev_named_sibling
-    while above is not None and above.type in _LEADING and _last_row(above) >= row - 1:
-        before = above.prev_named_sibling
-        if before is not None and _last_row(before) == above.start_point[0]:
-            break
-        row = above.start_point[0]
-        first = row + 1
-        above = before
-    return first
-
-
-def _last_row(node: Any) -> int:
-    """The row ``node``'s text ends on (0-based): a line comment that holds its newline (Rust's)
-    ends at the start of the next row, on its own."""
-    row, column = node.end_point
-    return row - 1 if column == 0 and row > node.start_point[0] else row
-
-
 def _top_level_chunks(
-    lines: list[str], defs: list[_Def], statements: list[tuple[int, int, str]], path: str, language: str | None
+    lines: list[str], defs: list[Def], statements: list[tuple[int, int, str]], path: str, language: str | None
 ) -> list[Chunk]:
     """The lines outside every top-level definition (imports, constants, and the top-level calls
     a test file is mostly made of: ``test('POST request', async t => {…})``), each run of them
