@@ -277,7 +277,6 @@ class Resolver:
 
     def _resolve_one(self, row: RefRow, candidates: Candidates) -> None:
         src, type_ = row.src, row.type
-        rust = (row.src_path or "").endswith(".rs")  # a ``use crate::…``: a file of the importer's crate
         if row.target_kind == "symbol":
             family = family_of(row.src_path)
             candidates = candidates.of_family(family)  # no call across languages
@@ -292,6 +291,7 @@ class Resolver:
         elif (import_path := go_resolve.imported_path(row)) is not None:  # a Go import: its package's files
             chosen, link = go_resolve.package_files(candidates, import_path), row.link
         elif row.target_kind == SUFFIX:  # an alias import: the nearest file whose path ends so
+            rust = (row.src_path or "").endswith(".rs")  # a ``use crate::…``: a file of the importer's crate
             rows = self._suffixes.in_crate(candidates.rows, row.src_path) if rust else candidates.rows
             chosen, link = nearest(rows, row.src_path), row.link
         else:

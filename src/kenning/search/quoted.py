@@ -12,9 +12,9 @@ excerpts) and none of the first five held the quoted text. Text between double q
   each served excerpt holds as typed (case and runs of spaces aside), in its title, body or path:
   the phrase alone matches ``crates/ignore/src/walk.rs`` by its path.
 
-When no excerpt holds the phrase, or none of the first ``LITERAL_PROBE`` that hold it holds the
-text as typed, the question is searched without that requirement, and a note says so: a quote
-is a wish, never a reason for an empty answer. Text in backticks is a code name
+When no excerpt holds the phrase, the question is searched without it; when none of the first
+``LITERAL_PROBE`` that hold it holds the text as typed, its words alone are required. A note says
+so either way: a quote is a wish, never a reason for an empty answer. Text in backticks is a code name
 (``search.query``): the definition of ``click.echo`` never writes the phrase ``click echo``."""
 
 from __future__ import annotations
