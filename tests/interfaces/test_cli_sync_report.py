@@ -15,6 +15,8 @@ FILES = {
     "app/pricing.py": "def apply_tax(amount: float, rate: float = 0.2) -> float:\n    return amount * (1 + rate)\n",
 }
 LEDGER_URI = ".kenning/ledger.jsonl#task/T-2"
+# the coverage of a sync of the two files left: none skipped, nothing named
+TWO_INDEXED = {"eligible": 2, "indexed": 2, "skipped": {}, "skipped_paths": {}, "unsupported_suffixes": {}}
 
 
 def _git_project(make_project):
@@ -59,13 +61,7 @@ def test_a_file_deleted_before_any_sync_is_neither_indexed_nor_reported(cli, mak
     project = _git_project(make_project)
     _delete_docs_file(project.root)
     report = cli("sync", "--no-embed", "--json", "--project", str(project.root)).json()
-    assert report["coverage"] == {
-        "eligible": 2,
-        "indexed": 2,
-        "skipped": {},
-        "skipped_paths": {},
-        "unsupported_suffixes": {},
-    }
+    assert report["coverage"] == TWO_INDEXED
     assert report["files"]["new"] == 2 and report["files"]["removed"] == 0
 
 
@@ -84,13 +80,7 @@ def test_a_file_deleted_while_the_sync_runs_is_removed_not_unreadable(cli, make_
 
     monkeypatch.setattr(kenning.sync.changes, "discover", discover_then_delete)
     report = cli(*sync).json()
-    assert report["coverage"] == {
-        "eligible": 2,
-        "indexed": 2,
-        "skipped": {},
-        "skipped_paths": {},
-        "unsupported_suffixes": {},
-    }
+    assert report["coverage"] == TWO_INDEXED
     assert report["files"]["removed"] == 1
     assert report["retired_uris"] == ["docs/architecture.md#architecture"]
 
