@@ -31,7 +31,7 @@ from kenning.project import Project
 from kenning.records import Answer, EmptyReason, Lifecycle
 from kenning.route.relations import RELATION_CUES
 from kenning.route.rules import fold
-from kenning.store.graph_lookup import call_receivers, unlinked_calls
+from kenning.store.graph_lookup import call_receivers, test_code_facts, unlinked_calls
 from kenning.store.handle import Connection
 
 
@@ -302,13 +302,17 @@ def _rank(conn: Connection, relation: Relation, hits: list[walk.Hit], question: 
         preferred = ("commit", *preferred)
 
     code_first = relation.name in _CODE_FIRST
+    # test code a path does not tell: a Rust ``#[test]`` in the file it tests (its excerpt's meta)
+    tested = (
+        test_code_facts(conn, [h.node.fact_id for h in hits if h.node.fact_id is not None]) if code_first else set()
+    )
 
     def key(item: tuple[int, walk.Hit]) -> tuple:
         index, hit = item
         trust = max((_trust(step, written) for step in hit.steps), default=0)
         hops = _counted_hops(hit)
         kind = preferred.index(hit.node.kind) if hit.node.kind in preferred else len(preferred)
-        test = code_first and bool(hit.node.path) and is_test_path(hit.node.path or "")
+        test = code_first and (bool(hit.node.path) and is_test_path(hit.node.path or "") or hit.node.fact_id in tested)
         # a test that can hardly call it comes after every other, test files that import it included
         unlikely = relation.name == "tests" and trust == 2
         return (unlikely, kind, hops, test, trust, index)

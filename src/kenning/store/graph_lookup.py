@@ -213,3 +213,24 @@ def unlinked_calls(conn: Connection, node_ids: Sequence[int], own: str) -> list[
             )
         )
     return sorted(found)
+
+
+# How a fact's meta says its parser found test code outside a test file (a Rust ``#[test]``
+# function, a test a macro defines): ``json.dumps`` writes ``"test": true`` (``ingest.rows``).
+TEST_META = '%"test": true%'
+
+
+def test_code_facts(conn: Connection, fact_ids: Sequence[int]) -> set[int]:
+    """Which of ``fact_ids`` are test code by their parser's word, whatever their file's path
+    (``search.ranker.is_test_code`` reads the same from a fact)."""
+    if not fact_ids:
+        return set()
+    if is_pg(conn):
+        return pg.test_code_facts(conn, fact_ids, TEST_META)
+    found: set[int] = set()
+    for start in range(0, len(fact_ids), 500):
+        chunk = list(fact_ids[start : start + 500])
+        marks = ",".join("?" * len(chunk))
+        query = f"SELECT id FROM facts WHERE id IN ({marks}) AND meta LIKE ?"
+        found.update(int(row[0]) for row in conn.execute(query, (*chunk, TEST_META)))
+    return found

@@ -132,3 +132,11 @@ def unlinked_calls(conn: PgConnection, node_ids: Sequence[int], own: str) -> lis
         (conn.project, list(node_ids), len(own), own),
     ).fetchall()
     return [row[0] for row in rows]
+
+
+def test_code_facts(conn: PgConnection, fact_ids: Sequence[int], pattern: str) -> set[int]:
+    rows = conn.execute(
+        "SELECT id FROM facts WHERE project = %s AND id = ANY(%s) AND meta LIKE %s",
+        (conn.project, list(fact_ids), pattern),
+    ).fetchall()
+    return {int(row[0]) for row in rows}

@@ -1,0 +1,36 @@
+"""A caller that is test code by its parser's word, not its path (a Rust ``#[test]`` in the file it
+tests), comes after the project's own callers in a "who calls" answer, as a test file's do
+(``answer.relations``, ``store.graph_lookup.test_code_facts``): ripgrep's "who calls
+RegexMatcher::new" listed eleven in-file tests before its code callers."""
+
+from __future__ import annotations
+
+import pytest
+
+from conftest import NOW, resync
+from kenning.answer.ask import ask_project
+from store.pg_engine import ENGINE, engine_config  # tests/store: the PostgreSQL test server
+
+FILES = {
+    "Cargo.toml": '[package]\nname = "app"\nversion = "0.1.0"\n',
+    "src/lib.rs": (
+        "pub fn parse(text: &str) -> usize {\n    text.len()\n}\n\n"
+        "#[cfg(test)]\nmod tests {\n    use super::*;\n\n    #[test]\n    fn parses() {\n"
+        '        assert_eq!(parse("ab"), 2);\n    }\n}\n'
+    ),
+    # a code caller whose node sorts after the test's (``symbol:src/zz.rs:…``)
+    "src/zz.rs": 'use crate::parse;\n\npub fn load() -> usize {\n    parse("x")\n}\n',
+}
+
+
+@pytest.fixture(params=["sqlite", ENGINE])
+def project(request, make_project):
+    project = make_project(FILES, name="infile", config=engine_config(request.param, "infile"))
+    resync(project)
+    return project
+
+
+def test_in_file_tests_come_after_the_code_that_calls(project):
+    answer = ask_project(project, "who calls parse", now=NOW)
+    names = [e.explain["node"]["name"] for e in answer.excerpts]
+    assert answer.mode == "graph" and names == ["load", "tests.parses"], (answer.notes, names)
