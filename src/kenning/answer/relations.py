@@ -6,7 +6,7 @@ evidence, decisions, path, neighbours) and its start nodes (``answer.naming``). 
 ranked by hops that count (a file's ``defines`` step does not): direct callers before their
 callers. At the same hop, a path with a heuristic edge ranks below declared and extracted
 ones, and a call on an unknown receiver in another file (``generator.send()``) below every
-resolved call. A start node is never its own result, except in a "why" answer, whose
+resolved call (``answer.relation_rank``). A start node is never its own result, except in a "why" answer, whose
 decisions are the answer. Every excerpt says which relation was followed
 (``explain.relation``, ``explain.direction``) and from which start, and keeps its typed,
 sourced path. The answer also says whether its starts were guessed (plain words, lexical
@@ -23,15 +23,15 @@ from datetime import datetime
 from kenning.answer import inherited
 from kenning.answer.graph import GraphOptions, compose
 from kenning.answer.naming import Start, lexical, named, typed_names
+from kenning.answer.relation_rank import rank
 from kenning.answer.why import with_rationale
 from kenning.graph import bases, paths, resolve, walk
-from kenning.ingest.relations import FIELD_HINT, SELF_HINT
-from kenning.ingest.test_files import is_test_path
+from kenning.ingest.relations import SELF_HINT
 from kenning.project import Project
 from kenning.records import Answer, EmptyReason, Lifecycle
 from kenning.route.relations import RELATION_CUES
 from kenning.route.rules import fold
-from kenning.store.graph_lookup import call_receivers, test_code_facts, unlinked_calls
+from kenning.store.graph_lookup import unlinked_calls
 from kenning.store.handle import Connection
 
 
@@ -68,19 +68,6 @@ RELATIONS: tuple[Relation, ...] = tuple(
     Relation(r.name, r.direction, _re(*r.cues), LEXICAL_KINDS[r.name]) for r in RELATION_CUES
 )
 NEIGHBOURS = next(r for r in RELATIONS if r.name == "neighbours")  # also what no cue names
-_PREFERRED = {
-    "tests": ("symbol", "file"),  # the test function that calls it before the test file that imports it
-    "touches": ("task", "commit", "evidence", "verdict", "decision"),
-    "evidence": ("evidence", "verdict", "task", "commit", "decision"),
-    "decisions": ("decision", "task", "commit", "evidence", "verdict"),
-}
-_COMMIT_FIRST = re.compile(r"\bcommits?\b")
-# Relations whose answer is the project's code: at the same hops, the code's own callers
-# (dependents, callees) before test code's whatever the trust — a test's ``self.all()`` in a
-# ``QuerySet`` subclass is certain, the code's ``qs.all()`` a guess, and it is the code that is
-# asked for (search weighs test files half the same way).
-_CODE_FIRST = frozenset({"callers", "callees", "dependents", "tested"})
-_CALLED = frozenset({"calls", "tested_by"})  # edges a call gives: how it was written says how far to trust them
 
 
 @dataclass(frozen=True)
@@ -170,7 +157,7 @@ def _inherited(
             f"no node named {name!r}: the project's {owner} declares no {method} (one it inherits from outside "
             f"the project); the calls of {method} on {owner} values follow, through {owner}"
         )
-        hits = _rank(conn, relation, hits, question)
+        hits = rank(conn, relation.name, hits, question)
         answer = _answer(conn, project, question, relation, starts, hits, options, now=now, notes=[note])
         return Walked(answer, guessed=False)
     return None
@@ -274,7 +261,7 @@ def _walk(conn: Connection, relation: Relation, starts: list[walk.Node], questio
             hits = _decisions(conn, starts)
         case _:
             hits = [walk.Hit(n, ()) for n in starts] + walk.neighbours(conn, starts, hops=1, limit=200)
-    return _rank(conn, relation, hits, question)
+    return rank(conn, relation.name, hits, question)
 
 
 def _decisions(conn: Connection, starts: list[walk.Node]) -> list[walk.Hit]:
@@ -290,100 +277,6 @@ def _decisions(conn: Connection, starts: list[walk.Node]) -> list[walk.Hit]:
 
     around = walk.walk(conn, decisions, hops=1, allow=allow, limit=200)
     return [walk.Hit(n, ()) for n in decisions] + around
-
-
-def _rank(conn: Connection, relation: Relation, hits: list[walk.Hit], question: str) -> list[walk.Hit]:
-    written = call_receivers(
-        conn,
-        [s.edge.id for h in hits for s in h.steps if s.edge.type in _CALLED and s.edge.link == "heuristic"],
-    )
-    preferred = _PREFERRED.get(relation.name, ())
-    if relation.name == "touches" and _COMMIT_FIRST.search(fold(question)):
-        preferred = ("commit", *preferred)
-
-    code_first = relation.name in _CODE_FIRST
-    # test code a path does not tell: a Rust ``#[test]`` in the file it tests (its excerpt's meta)
-    tested = (
-        test_code_facts(conn, [h.node.fact_id for h in hits if h.node.fact_id is not None]) if code_first else set()
-    )
-
-    def key(item: tuple[int, walk.Hit]) -> tuple:
-        index, hit = item
-        trust = max((_trust(step, written) for step in hit.steps), default=0)
-        hops = _counted_hops(hit)
-        kind = preferred.index(hit.node.kind) if hit.node.kind in preferred else len(preferred)
-        test = code_first and (bool(hit.node.path) and is_test_path(hit.node.path or "") or hit.node.fact_id in tested)
-        # a test that can hardly call it comes after every other, test files that import it included
-        unlikely = relation.name == "tests" and trust == 2
-        return (unlikely, kind, hops, test, trust, index)
-
-    if relation.name in ("path", "neighbours"):
-        return hits
-    if relation.name in ("callers", "callees"):
-        # a caller's caller (a callee's callee) reached through a call that can hardly be the one
-        # asked about is no answer: "who calls Error::from_walkdir" gave, after ``Walk.next``, every
-        # function calling some ``.next()`` (ripgrep; docs/benchmarks.md, "cppmembers")
-        hits = [h for h in hits if _counted_hops(h) < 2 or max(_trust(s, written) for s in h.steps) < 2]
-    return [h for _, h in sorted(enumerate(hits), key=key)]
-
-
-def _counted_hops(hit: walk.Hit) -> int:
-    """The steps of a hit's path that count as hops (a file's ``defines`` step does not)."""
-    return sum(1 for s in hit.steps if s.edge.type != "defines")
-
-
-def _trust(step: walk.Step, written: dict[int, tuple[bool, str | None]]) -> int:
-    """0 for a declared or extracted edge, 1 for a plausible heuristic one, 2 for a call
-    that can hardly be this one: on an unknown receiver in another file, on an imported name
-    the callee has nothing to do with (``connections.all()`` for ``QuerySet.all``), a plain
-    ``name()`` reaching a method, or a method reaching a method of another class of its own
-    file. A ``tested_by`` edge is read as the test's call it comes from."""
-    edge = step.edge
-    if edge.link != "heuristic":
-        return 0
-    if edge.type not in _CALLED:
-        return 1
-    qualified, hint = written.get(edge.id, (False, None))
-    how = _how(qualified, hint) if edge.id in written else None
-    # a test's call gives its tested_by edge the other way round: the callee first
-    src, dst = (edge.dst, edge.src) if edge.type == "tested_by" else (edge.src, edge.dst)
-    caller, callee = _in_file(src), _in_file(dst)
-    if how in ("unknown", "self") and src.path != dst.path:
-        return 2
-    if how == "module" and hint and not _named_in(hint, dst.qualname):
-        return 2
-    if how == "plain" and "." in callee:
-        return 2
-    if (
-        src.path == dst.path
-        and "." in caller
-        and "." in callee
-        and caller.rsplit(".", 1)[0] != callee.rsplit(".", 1)[0]
-    ):
-        return 2
-    return 1
-
-
-def _how(qualified: bool, hint: str | None) -> str:
-    """How a call was written: ``plain`` (``name()``), ``module`` (``mod.name()`` or an imported
-    name, the hint ``mod`` or ``pkg.obj`` for ``obj.name()`` after ``from pkg import obj``),
-    ``self`` (``self.name()``: the hint names its classes) or ``unknown`` (``obj.name()`` on a
-    receiver no import explains, as ``generator.send()``)."""
-    if hint and not hint.startswith(FIELD_HINT):  # a field whose type no file declared: unknown
-        return "self" if hint.startswith(SELF_HINT) else "module"
-    return "unknown" if qualified else "plain"
-
-
-def _named_in(hint: str, qualname: str) -> bool:
-    """Whether what a call was written on (``connections``, imported as ``django.db.connections``)
-    is one of the callee's modules or classes (``models`` or ``QuerySet`` for
-    ``django.db.models.query.QuerySet.all``)."""
-    return hint.rsplit(".", 1)[-1] in qualname.split(".")[:-1]
-
-
-def _in_file(node: walk.Node) -> str:
-    """A symbol's qualified name inside its file (``Client.send``), from its key."""
-    return node.key.rsplit(":", 1)[-1] if node.kind == "symbol" else ""
 
 
 def _answer(
