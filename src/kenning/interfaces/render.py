@@ -124,7 +124,7 @@ def badge(fresh: Freshness) -> str:
     return fresh.state.value
 
 
-def excerpt_lines(ex: Excerpt, *, snippet: bool = True) -> list[str]:
+def excerpt_lines(ex: Excerpt, *, snippet: bool = True, explain: bool = False) -> list[str]:
     """Line 1: rank, badge, type, title, source. Line 2: citation, fingerprint, dates.
     Then the typed path (graph answers) and the snippet."""
     fact = ex.fact
@@ -151,10 +151,26 @@ def excerpt_lines(ex: Excerpt, *, snippet: bool = True) -> list[str]:
     if instruction_like(fact.title, ex.snippet):  # the words this reply shows (get: the whole text)
         lines.append(f"   {FLAG}")
     if ex.explain:
-        line = explain_line(ex.explain, ex.score)
+        line = explain_line(ex.explain, ex.score) or (graph_explain_line(ex.explain) if explain else None)
         if line:
             lines.append(f"   explain: {line}")
     return lines
+
+
+def graph_explain_line(explain: dict[str, Any]) -> str | None:
+    """``--explain`` for a graph answer's excerpt (its path is on the ``via`` line): the relation
+    walked, the hops, and the start nodes with how each was found (``callers (incoming), 1 hop from
+    OwnerRepository.findById (exact)``); None when the explain says none of it."""
+    parts = []
+    if "relation" in explain:
+        parts.append(f"{explain['relation']} ({explain.get('direction', '')})")
+    if "hops" in explain:
+        hops = explain["hops"]
+        parts.append(f"{hops} hop{'' if hops == 1 else 's'}")
+    starts = ", ".join(f"{s.get('name')} ({s.get('resolved_by')})" for s in explain.get("start", []))
+    if not parts:
+        return None
+    return ", ".join(parts) + (f" from {starts}" if starts else "")
 
 
 def method_owner(fact: Fact) -> str:
@@ -227,7 +243,9 @@ def hidden_text(filtered: dict[str, int]) -> str:
     return ", ".join(f"{n} {_HIDDEN.get(k, k)}" for k, n in sorted(filtered.items()))
 
 
-def answer_text(answer: Answer, *, framed: bool = False) -> str:
+def answer_text(answer: Answer, *, framed: bool = False, explain: bool = False) -> str:
+    """The answer as text; ``explain``: a graph answer's excerpts say their relation, hops and
+    starts too (``--explain``: a lexical one's explain is there whenever it was asked)."""
     lines: list[str] = []
     if framed:
         lines.append(DATA_FRAME)
@@ -241,8 +259,8 @@ def answer_text(answer: Answer, *, framed: bool = False) -> str:
     for degradation in answer.degradations:
         lines.append(f"degraded: {degradation}")
     if answer.empty_reason:
-        why = ", ".join(f"{n} {k}" for k, n in sorted(answer.filtered.items()))
-        lines.append(f"no results: {answer.empty_reason.value}" + (f" ({why} hidden)" if why else ""))
+        why = hidden_text(answer.filtered)
+        lines.append(f"no results: {answer.empty_reason.value}" + (f" (hidden: {why})" if why else ""))
     elif answer.filtered:
         lines.append("hidden: " + hidden_text(answer.filtered))
     for note in answer.notes:
@@ -253,7 +271,7 @@ def answer_text(answer: Answer, *, framed: bool = False) -> str:
         if labelled and ex.fact.project != current:
             current = ex.fact.project
             lines.append(f"── {current} ──")
-        lines.extend(excerpt_lines(ex))
+        lines.extend(excerpt_lines(ex, explain=explain))
     return "\n".join(lines)
 
 

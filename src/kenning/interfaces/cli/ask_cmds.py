@@ -8,6 +8,7 @@ import click
 
 from kenning.interfaces.cli.common import Bounded, emit_answer, json_option, now, project_option, resolve_project
 from kenning.interfaces.cli.plain import DEFAULT_LIMIT, LIMIT_RANGE
+from kenning.interfaces.render import answer_text
 
 
 @click.command()
@@ -85,4 +86,4 @@ def ask(
         answer = ask_project(
             resolve_project(project_path, across=True), question, now=now(), limit=limit, explain=explain
         )
-    emit_answer(answer, as_json)
+    emit_answer(answer, as_json, lambda shown: answer_text(shown, explain=explain))

@@ -58,5 +58,6 @@ def fast_ask(args: list[str]) -> int | None:
         )
     except (KenningError, StoreError, KeyboardInterrupt) as exc:
         return report_failure(exc, as_json=as_json, command="kenning ask") or 1
-    sys.stdout.write((to_json_text(answer.to_json()) if as_json else terminal_safe(answer_text(answer))) + "\n")
+    text = answer_text(answer, explain=bool(parsed["explain"]))
+    sys.stdout.write((to_json_text(answer.to_json()) if as_json else terminal_safe(text)) + "\n")
     return answer_code(answer)

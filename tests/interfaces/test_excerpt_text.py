@@ -1,7 +1,8 @@
-"""A method's excerpt says its class or type when its title does not (interfaces/render.py):
-spring-petclinic's two ``public Owner findOwner(…) {`` (``OwnerController``, ``PetController``)
-and ripgrep's 108 ``fn doc_long(&self) -> &'static str {`` read alike; a Python method's title
-names its class already and is left as it is."""
+"""What an answer's text says of its excerpts (interfaces/render.py): a method's class or type when
+its title does not (spring-petclinic's two ``public Owner findOwner(…) {``, ``OwnerController`` and
+``PetController``, and ripgrep's 108 ``fn doc_long(&self) -> &'static str {`` read alike; a Python
+method's title names its class already), on the web page too; and what an empty answer hid, in the
+words of the ``hidden:`` line."""
 
 from __future__ import annotations
 
@@ -19,6 +20,9 @@ FILES = {
     "src/flags.rs": "struct SortFiles;\n\nimpl Flag for SortFiles {\n    fn doc_long(&self) -> &str {\n"
     '        "Sort the files."\n    }\n}\n',
     "app/owners.py": "class Owners:\n    def find_owner(self, owner_id):\n        return owner_id\n",
+    "app/views.py": (
+        "from app.owners import Owners\n\n\ndef show(owner_id):\n    return Owners().find_owner(owner_id)\n"
+    ),
 }
 
 
@@ -46,3 +50,24 @@ def test_the_web_page_says_a_methods_class_as_the_text_does(make_project, isolat
     client = TestClient(create_app(project, home=isolated_home, clock=lambda: NOW), base_url="http://127.0.0.1")
     page = client.get("/ask", params={"q": "doc_long"}).text
     assert "fn doc_long(&amp;self) -&gt; &amp;str {</a> (in SortFiles)" in page, page
+
+
+def test_an_empty_answer_says_what_it_hid_in_the_words_of_the_hidden_line(cli, make_project):
+    """``no results: all_filtered (hidden: 1 whose source no longer reads)``, not the JSON's key
+    (``source_missing``), as the ``hidden:`` line above a list of results says it."""
+    project = make_project({"docs/only.md": "# Only\n\nThe zebra crossing is painted white.\n"}, name="gone")
+    resync(project)
+    (project.root / "docs/only.md").unlink()
+    result = cli("search", "zebra crossing", "--project", str(project.root))
+    assert "no results: all_filtered (hidden: 1 whose source no longer reads)" in result.out, result.out
+
+
+def test_explain_says_what_a_graph_answer_walked(cli, make_project):
+    """``--explain`` on a graph answer: each excerpt's relation, hops and starts (its path is on the
+    ``via`` line), as a lexical answer's says where its score came from (walked: it added nothing)."""
+    project = make_project(FILES, name="owners")
+    resync(project)
+    explained = cli("ask", "who calls find_owner", "--explain", "--project", str(project.root)).out
+    assert "   explain: callers (incoming), 1 hop from app.owners.Owners.find_owner (exact)\n" in explained, explained
+    plain = cli("ask", "who calls find_owner", "--project", str(project.root)).out
+    assert "explain:" not in plain, plain
