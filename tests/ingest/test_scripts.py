@@ -49,12 +49,12 @@ FILES = {
         ("app/build.gradle.kts", "script/1"),
         ("go.mod", "script/1"),
         ("app/lib/profile_store.dart", "script/1"),  # no grammar: by its words
-        ("services/profile/ProfileStore.scala", "code/22"),
-        ("ios/Shop/ProfileStore.swift", "code/22"),
-        ("android/app/src/main/kotlin/Profile.kt", "code/22"),
+        ("services/profile/ProfileStore.scala", "code/23"),
+        ("ios/Shop/ProfileStore.swift", "code/23"),
+        ("android/app/src/main/kotlin/Profile.kt", "code/23"),
         ("web/src/App.vue", "script/1"),
-        ("src/app/Http/Kernel.php", "code/22"),
-        ("src/Shop/Program.cs", "code/22"),
+        ("src/app/Http/Kernel.php", "code/23"),
+        ("src/Shop/Program.cs", "code/23"),
         ("app/src/main/AndroidManifest.xml", "script/1"),  # an Android app's permissions
         ("ios/App/Info.plist", "script/1"),
         ("ios/IceCubesApp.xcconfig", "script/1"),

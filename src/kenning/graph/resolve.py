@@ -8,7 +8,8 @@ A reference names its target ("calls `rrf_fuse`", "imports `kenning.search`", "t
 - a guess (``heuristic``) from code that is no test reaches no symbol of a test file: Django's
   ``x.split()`` in ``django/templatetags/i18n.py`` is no call of a test model's ``split``
   (``ingest.test_files``: ``django/test/`` is test code by its path, and an import into it
-  stays ``extracted``);
+  stays ``extracted``), nor one of a Rust file's ``mod tests`` (``tests.helper``: Rust keeps its
+  unit tests in the file they test);
 - a call reaches only symbols of its own language family (``ingest.grammars.family_of``: a
   JavaScript call no Python method, TypeScript JavaScript's functions);
 - a call or a test reference is ``extracted`` when one target is certain (imported from a
@@ -287,7 +288,7 @@ class Resolver:
             if row.link == "heuristic":  # its parser could not be sure (``ingest.tree_calls``)
                 link = "heuristic"
             if link == "heuristic" and type_ == "calls" and not row.tested:  # a guess from no test: none into tests
-                chosen = [c for c in chosen if not _in_tests(c[1])]
+                chosen = [c for c in chosen if not _in_tests(c[1], c[2])]
         elif (import_path := go_resolve.imported_path(row)) is not None:  # a Go import: its package's files
             chosen, link = go_resolve.package_files(candidates, import_path), row.link
         elif row.target_kind == SUFFIX:  # an alias import: the nearest file whose path ends so
@@ -312,7 +313,13 @@ class Resolver:
         return go_resolve.narrow_call(row, candidates, self._cache[package] if package else None)
 
 
-_in_tests = lru_cache(maxsize=8192)(lambda path: bool(path) and is_test_path(path))  # a candidate's file
+@lru_cache(maxsize=8192)
+def _in_tests(path: str | None, qualname: str) -> bool:
+    """Whether a candidate is test code: in a test file, or in a Rust file's ``mod tests``
+    (``tests.helper``), where Rust keeps its unit tests beside the code they test."""
+    if not path:
+        return False
+    return is_test_path(path) or path.endswith(".rs") and (qualname.startswith("tests.") or ".tests." in qualname)
 
 
 def _typed_class(row: RefRow) -> str | None:

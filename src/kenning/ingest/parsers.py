@@ -120,8 +120,10 @@ _BY_SUFFIX = {
 # names the project's files its path may be (``tree_imports._rust_imports``). code/20: a Scala import
 # names the file of the class it imports, as a Java one does. code/21: Rust's ``mod flags;`` imports
 # ``flags.rs`` or ``flags/mod.rs`` (``tree_imports.rust_module_ref``). code/22: a test a Rust macro
-# defines (``rgtest!(f70_smart_case, …)``) is a test function of that name (``rust_tests``).
-_TREE_SITTER = "code/22"
+# defines (``rgtest!(f70_smart_case, …)``) is a test function of that name (``rust_tests``). code/23:
+# the same parse; a store synced before reads its files again, so that no guess from code reaches a
+# Rust file's ``mod tests`` (``graph.resolve._in_tests``).
+_TREE_SITTER = "code/23"
 _BY_SUFFIX.update(
     {
         suffix: _TREE_SITTER
