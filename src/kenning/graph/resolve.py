@@ -313,13 +313,15 @@ class Resolver:
         return go_resolve.narrow_call(row, candidates, self._cache[package] if package else None)
 
 
-@lru_cache(maxsize=8192)
 def _in_tests(path: str | None, qualname: str) -> bool:
     """Whether a candidate is test code: in a test file, or in a Rust file's ``mod tests``
     (``tests.helper``), where Rust keeps its unit tests beside the code they test."""
     if not path:
         return False
-    return is_test_path(path) or path.endswith(".rs") and (qualname.startswith("tests.") or ".tests." in qualname)
+    return _test_path(path) or path.endswith(".rs") and (qualname.startswith("tests.") or ".tests." in qualname)
+
+
+_test_path = lru_cache(maxsize=8192)(is_test_path)  # by a candidate's file: resolution asks it again and again
 
 
 def _typed_class(row: RefRow) -> str | None:
