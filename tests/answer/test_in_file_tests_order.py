@@ -34,3 +34,16 @@ def test_in_file_tests_come_after_the_code_that_calls(project):
     answer = ask_project(project, "who calls parse", now=NOW)
     names = [e.explain["node"]["name"] for e in answer.excerpts]
     assert answer.mode == "graph" and names == ["load", "tests.parses"], (answer.notes, names)
+
+
+def test_the_facts_a_parser_marked_as_tests_are_told_apart(project):
+    from kenning.store.db import open_store
+    from kenning.store.graph_lookup import test_code_facts
+
+    answer = ask_project(project, "who calls parse", now=NOW)
+    ids = {e.explain["node"]["name"]: e.fact.id for e in answer.excerpts}
+    conn = open_store(project)
+    try:
+        assert test_code_facts(conn, list(ids.values())) == {ids["tests.parses"]}
+    finally:
+        conn.close()

@@ -9,6 +9,7 @@ import re
 from collections.abc import Sequence
 
 from kenning.store import fold
+from kenning.store.db import in_batches
 from kenning.store.graph import DEFINES_IDS, MIRROR_IDS
 from kenning.store.handle import Connection
 from kenning.store.postgres import graph_lookup as pg
@@ -215,22 +216,17 @@ def unlinked_calls(conn: Connection, node_ids: Sequence[int], own: str) -> list[
     return sorted(found)
 
 
-# How a fact's meta says its parser found test code outside a test file (a Rust ``#[test]``
-# function, a test a macro defines): ``json.dumps`` writes ``"test": true`` (``ingest.rows``).
-TEST_META = '%"test": true%'
-
-
 def test_code_facts(conn: Connection, fact_ids: Sequence[int]) -> set[int]:
-    """Which of ``fact_ids`` are test code by their parser's word, whatever their file's path
+    """Which of ``fact_ids`` are test code by their parser's word (``meta.test``: a Rust ``#[test]``
+    in the file it tests, a test a macro defines), whatever their file's path
     (``search.ranker.is_test_code`` reads the same from a fact)."""
     if not fact_ids:
         return set()
     if is_pg(conn):
-        return pg.test_code_facts(conn, fact_ids, TEST_META)
+        return pg.test_code_facts(conn, fact_ids)
     found: set[int] = set()
-    for start in range(0, len(fact_ids), 500):
-        chunk = list(fact_ids[start : start + 500])
+    for chunk in in_batches(fact_ids):
         marks = ",".join("?" * len(chunk))
-        query = f"SELECT id FROM facts WHERE id IN ({marks}) AND meta LIKE ?"
-        found.update(int(row[0]) for row in conn.execute(query, (*chunk, TEST_META)))
+        query = f"SELECT id FROM facts WHERE id IN ({marks}) AND json_extract(meta, '$.test') IS 1"
+        found.update(int(row[0]) for row in conn.execute(query, chunk))
     return found
