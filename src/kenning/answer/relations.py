@@ -114,12 +114,11 @@ def relation_answer(
     starts = groups[0] if groups else []
     if not starts and relation.name == "path":
         relation = NEIGHBOURS
-    if not starts and relation.name in ("callers", "dependents"):
-        inherited = _inherited(conn, project, question, relation, options, now=now)
-        if inherited is not None:
-            return inherited
-    if not starts and relation.name != "decisions" and typed_names(question):
-        return None  # it names something the graph does not hold: not a stand-in found by words
+    names = typed_names(question) if not starts and relation.name != "decisions" else []
+    if names:  # it names something the graph does not hold: not a stand-in found by words
+        if relation.name in ("callers", "dependents"):  # a method inherited from outside the project?
+            return _inherited(conn, project, question, names, relation, options, now=now)
+        return None
     if not starts:
         why = relation.name == "decisions"
         starts = lexical(conn, question, kinds=relation.lexical_kinds, include_superseded=why, limit=3 if why else 2)
@@ -143,11 +142,18 @@ def relation_answer(
 
 
 def _inherited(
-    conn: Connection, project: Project, question: str, relation: Relation, options: GraphOptions, *, now: datetime
+    conn: Connection,
+    project: Project,
+    question: str,
+    names: list[str],
+    relation: Relation,
+    options: GraphOptions,
+    *,
+    now: datetime,
 ) -> Walked | None:
-    """The callers of a ``Type.method`` the question names that no node is: a method ``Type``
-    inherits from outside the project (``answer.inherited``), None when there is none."""
-    for name in typed_names(question):
+    """The callers of a ``Type.method`` of ``names`` (those the question types) that no node is: a
+    method ``Type`` inherits from outside the project (``answer.inherited``), None when there is none."""
+    for name in names:
         classes, hits = inherited.calls_on(conn, name)
         if not hits:
             continue
