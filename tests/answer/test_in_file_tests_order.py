@@ -1,15 +1,17 @@
 """A caller that is test code by its parser's word, not its path (a Rust ``#[test]`` in the file it
 tests), comes after the project's own callers in a "who calls" answer, as a test file's do
-(``answer.relations``, ``store.graph_lookup.test_code_facts``): ripgrep's "who calls
+(``answer.relations``, ``store.graph_lookup.marked_test_facts``): ripgrep's "who calls
 RegexMatcher::new" listed eleven in-file tests before its code callers."""
 
 from __future__ import annotations
 
 import pytest
 
-from conftest import NOW, resync
+from conftest import NOW
 from kenning.answer.ask import ask_project
-from store.pg_engine import ENGINE, engine_config  # tests/store: the PostgreSQL test server
+from kenning.store.db import open_store
+from kenning.store.graph_lookup import marked_test_facts
+from store.pg_engine import ENGINE, synced_on  # tests/store: the PostgreSQL test server
 
 FILES = {
     "Cargo.toml": '[package]\nname = "app"\nversion = "0.1.0"\n',
@@ -25,9 +27,7 @@ FILES = {
 
 @pytest.fixture(params=["sqlite", ENGINE])
 def project(request, make_project):
-    project = make_project(FILES, name="infile", config=engine_config(request.param, "infile"))
-    resync(project)
-    return project
+    return synced_on(request.param, make_project, FILES, "infile")
 
 
 def test_in_file_tests_come_after_the_code_that_calls(project):
@@ -37,13 +37,10 @@ def test_in_file_tests_come_after_the_code_that_calls(project):
 
 
 def test_the_facts_a_parser_marked_as_tests_are_told_apart(project):
-    from kenning.store.db import open_store
-    from kenning.store.graph_lookup import test_code_facts
-
     answer = ask_project(project, "who calls parse", now=NOW)
     ids = {e.explain["node"]["name"]: e.fact.id for e in answer.excerpts}
     conn = open_store(project)
     try:
-        assert test_code_facts(conn, list(ids.values())) == {ids["tests.parses"]}
+        assert marked_test_facts(conn, list(ids.values())) == {ids["tests.parses"]}
     finally:
         conn.close()

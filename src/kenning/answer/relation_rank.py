@@ -15,7 +15,7 @@ from kenning.graph import walk
 from kenning.ingest.relations import FIELD_HINT, SELF_HINT
 from kenning.ingest.test_files import is_test_path
 from kenning.route.rules import fold
-from kenning.store.graph_lookup import call_receivers, test_code_facts
+from kenning.store.graph_lookup import call_receivers, marked_test_facts
 from kenning.store.handle import Connection
 
 _PREFERRED = {
@@ -46,7 +46,7 @@ def rank(conn: Connection, relation: str, hits: list[walk.Hit], question: str) -
     code_first = relation in _CODE_FIRST
     # test code a path does not tell: a Rust ``#[test]`` in the file it tests (its excerpt's meta)
     tested = (
-        test_code_facts(conn, [h.node.fact_id for h in hits if h.node.fact_id is not None]) if code_first else set()
+        marked_test_facts(conn, [h.node.fact_id for h in hits if h.node.fact_id is not None]) if code_first else set()
     )
 
     def key(item: tuple[int, walk.Hit]) -> tuple:

@@ -216,14 +216,14 @@ def unlinked_calls(conn: Connection, node_ids: Sequence[int], own: str) -> list[
     return sorted(found)
 
 
-def test_code_facts(conn: Connection, fact_ids: Sequence[int]) -> set[int]:
+def marked_test_facts(conn: Connection, fact_ids: Sequence[int]) -> set[int]:
     """Which of ``fact_ids`` are test code by their parser's word (``meta.test``: a Rust ``#[test]``
     in the file it tests, a test a macro defines), whatever their file's path
     (``search.ranker.is_test_code`` reads the same from a fact)."""
     if not fact_ids:
         return set()
     if is_pg(conn):
-        return pg.test_code_facts(conn, fact_ids)
+        return pg.marked_test_facts(conn, fact_ids)
     found: set[int] = set()
     for chunk in in_batches(fact_ids):
         marks = ",".join("?" * len(chunk))

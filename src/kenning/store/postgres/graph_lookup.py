@@ -134,7 +134,7 @@ def unlinked_calls(conn: PgConnection, node_ids: Sequence[int], own: str) -> lis
     return [row[0] for row in rows]
 
 
-def test_code_facts(conn: PgConnection, fact_ids: Sequence[int]) -> set[int]:
+def marked_test_facts(conn: PgConnection, fact_ids: Sequence[int]) -> set[int]:
     rows = conn.execute(
         "SELECT id FROM facts WHERE project = %s AND id = ANY(%s) AND (meta::jsonb -> 'test') = 'true'::jsonb",
         (conn.project, list(fact_ids)),
