@@ -7,9 +7,9 @@ from __future__ import annotations
 
 import pytest
 
-from conftest import NOW, resync
+from conftest import NOW
 from kenning.answer.ask import ask_project
-from store.pg_engine import ENGINE, engine_config  # tests/store: the PostgreSQL test server
+from store.pg_engine import ENGINE, synced_on  # tests/store: the PostgreSQL test server
 
 PKG = "src/main/java/org/clinic/owner"
 FILES = {
@@ -34,9 +34,7 @@ FILES = {
 
 @pytest.fixture(params=["sqlite", ENGINE])
 def project(request, make_project):
-    project = make_project(FILES, name="inherited", config=engine_config(request.param, "inherited"))
-    resync(project)
-    return project
+    return synced_on(request.param, make_project, FILES, "inherited")
 
 
 def _callers(answer) -> list[tuple[str, str]]:

@@ -9,7 +9,7 @@ import pytest
 
 from conftest import NOW, resync
 from kenning.answer.ask import ask_project
-from store.pg_engine import ENGINE, engine_config  # tests/store: the PostgreSQL test server
+from store.pg_engine import ENGINE, synced_on  # tests/store: the PostgreSQL test server
 
 OWNER = "src/main/java/org/clinic/owner"
 FILES = {
@@ -39,8 +39,7 @@ FILES = {
 
 @pytest.mark.parametrize("engine", ["sqlite", ENGINE])
 def test_words_joined_as_code_joins_them_name_the_start(make_project, engine):
-    project = make_project(FILES, name="clinic", config=engine_config(engine, "clinic"))
-    resync(project)
+    project = synced_on(engine, make_project, FILES, "clinic")
     answer = ask_project(project, "what depends on the owner repository interface", now=NOW)
     assert "relation dependents (incoming) from OwnerRepository (words joined)" in answer.notes, answer.notes
     titles = [ex.fact.title for ex in answer.excerpts]

@@ -9,9 +9,9 @@ from __future__ import annotations
 import pytest
 from graph_edges import imported
 
-from conftest import NOW, resync
+from conftest import NOW
 from kenning.answer.ask import ask_project
-from store.pg_engine import ENGINE, engine_config  # tests/store: the PostgreSQL test server
+from store.pg_engine import ENGINE, synced_on  # tests/store: the PostgreSQL test server
 
 MAIN = "src/main/java/org/clinic"
 FILES = {
@@ -40,9 +40,7 @@ FILES = {
 
 @pytest.fixture(params=["sqlite", ENGINE])
 def clinic(request, make_project):
-    project = make_project(FILES, name="clinic", config=engine_config(request.param, "clinic"))
-    resync(project)
-    return project
+    return synced_on(request.param, make_project, FILES, "clinic")
 
 
 def test_a_java_import_is_an_edge_to_the_file_of_the_class_it_imports(clinic):

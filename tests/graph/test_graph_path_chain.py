@@ -8,8 +8,7 @@ from __future__ import annotations
 import pytest
 from graph_edges import path_hits
 
-from conftest import resync
-from store.pg_engine import ENGINE, engine_config  # tests/store: the PostgreSQL test server
+from store.pg_engine import ENGINE, synced_on  # tests/store: the PostgreSQL test server
 
 # ``new`` comes first in every order a walk reads (defined first, called first): the path through it
 # and the guessed ``push`` calls is the one a breadth-first walk meets first
@@ -27,9 +26,7 @@ CODE = {
 
 @pytest.fixture(params=["sqlite", ENGINE])
 def project(request, make_project):
-    project = make_project(CODE, name="chain", config=engine_config(request.param, "chain"))
-    resync(project)
-    return project
+    return synced_on(request.param, make_project, CODE, "chain")
 
 
 def _path(project, a: str, b: str) -> list[tuple[str, str, bool | None]]:

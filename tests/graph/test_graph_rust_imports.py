@@ -10,8 +10,7 @@ from __future__ import annotations
 import pytest
 from graph_edges import imported
 
-from conftest import resync
-from store.pg_engine import ENGINE, engine_config  # tests/store: the PostgreSQL test server
+from store.pg_engine import ENGINE, synced_on  # tests/store: the PostgreSQL test server
 
 FILES = {
     "Cargo.toml": '[package]\nname = "app"\nversion = "0.1.0"\n',
@@ -32,9 +31,7 @@ FILES = {
 
 @pytest.fixture(params=["sqlite", ENGINE])
 def crates(request, make_project):
-    project = make_project(FILES, name="crates", config=engine_config(request.param, "crates"))
-    resync(project)
-    return project
+    return synced_on(request.param, make_project, FILES, "crates")
 
 
 def test_a_rust_use_of_the_crates_own_modules_is_an_import_of_their_files(crates):

@@ -6,11 +6,11 @@ from __future__ import annotations
 
 import pytest
 
-from conftest import NOW, resync
+from conftest import NOW
 from kenning.answer.ask import ask_project
 from kenning.answer.search import SearchOptions, search_project
 from kenning.search.quoted import spans
-from store.pg_engine import ENGINE, engine_config  # tests/store: the PostgreSQL test server
+from store.pg_engine import ENGINE, synced_on  # tests/store: the PostgreSQL test server
 
 HANDLES = {
     f"docs/handles{n}.md": f"# Handles {n}\n\nEach file handle is handled here: a handled file, a file handle, "
@@ -32,9 +32,7 @@ FILES = {
 
 @pytest.fixture(params=["sqlite", ENGINE])
 def project(request, make_project):
-    project = make_project(FILES, name="quotes", config=engine_config(request.param, "quotes"))
-    resync(project)
-    return project
+    return synced_on(request.param, make_project, FILES, "quotes")
 
 
 def _paths(answer) -> list[str]:

@@ -69,6 +69,16 @@ def engine_config(engine: str, name: str) -> str | None:
     return f'name = "{name}-{uuid.uuid4().hex[:10]}"\nstore = "{server_url()}"\n'
 
 
+def synced_on(engine: str, make_project: Any, files: dict[str, str], name: str) -> Project:
+    """A project of ``files`` (``make_project``, the conftest fixture), its store on ``engine``
+    (``engine_config``), synced once: what a test parametrised over both engines starts from."""
+    from conftest import resync
+
+    project = make_project(files, name=name, config=engine_config(engine, name))
+    resync(project)
+    return project
+
+
 def server_url() -> str:
     """The test server's URL; skips (fails with CI=true) when there is none."""
     return _required(
