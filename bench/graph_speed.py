@@ -2,6 +2,10 @@
 
 Run: .venv/bin/python bench/graph_speed.py [--files 500] [--queries 300]
 Prints figures; asserts nothing (speed is measured here, never in unit tests).
+
+Also a path between two symbols drawn at random (``graph path``, the same pairs each run), its
+p50/p95 and how many pairs it links: ``PYTHONPATH=/tmp/before/src`` (a ``git archive`` of another
+commit) times another tree's, ``graph.walk.path_between`` where ``graph/paths.py`` is not there yet.
 """
 
 from __future__ import annotations
@@ -22,6 +26,11 @@ from kenning.clock import utc_now
 from kenning.config import init_project
 from kenning.graph import build as graph_build
 from kenning.graph import walk
+
+try:
+    from kenning.graph.paths import path_between
+except ImportError:  # a tree from before graph/paths.py
+    path_between = walk.path_between  # type: ignore[attr-defined]
 from kenning.store.db import connect
 from kenning.sync.run import sync
 
@@ -91,6 +100,12 @@ def main() -> None:
             t0 = time.perf_counter()
             run_query(conn, project, "neighbours", key, GraphOptions(hops=2, limit=20), now=utc_now())
             answer_ms.append((time.perf_counter() - t0) * 1000)
+        path_ms, linked = [], 0
+        for a, b in zip(starts, rng.sample(symbols, len(starts)), strict=True):
+            ends = walk.find_nodes(conn, a), walk.find_nodes(conn, b)
+            t0 = time.perf_counter()
+            linked += bool(path_between(conn, *ends))
+            path_ms.append((time.perf_counter() - t0) * 1000)
         conn.close()
     print(f"machine: nproc={os.cpu_count()} python={platform.python_version()} {platform.machine()} {sys.platform}")
     print(
@@ -109,6 +124,10 @@ def main() -> None:
         f"walk p50 {quantile(walk_ms, 0.5):.2f} ms, p95 {quantile(walk_ms, 0.95):.2f} ms; "
         f"full answer (facts + freshness, limit 20) p50 {quantile(answer_ms, 0.5):.2f} ms, "
         f"p95 {quantile(answer_ms, 0.95):.2f} ms"
+    )
+    print(
+        f"path between two symbols, {len(path_ms)} pairs ({linked} linked within 6 edges): "
+        f"p50 {quantile(path_ms, 0.5):.2f} ms, p95 {quantile(path_ms, 0.95):.2f} ms"
     )
 
 
