@@ -144,3 +144,33 @@ def test_a_method_called_on_a_name_imported_from_outside_the_project_reaches_no_
         ("handled", "shop.store.Store.count", "heuristic"),
         ("rows", "shop.store.Store.count", "heuristic"),
     ]
+
+
+def test_a_method_called_on_another_calls_result_is_a_guess_not_extracted(make_project):
+    """ripgrep's ``Regex::builder()…build()`` was linked ``extracted`` to the caller's file's only
+    ``build`` (GitignoreBuilder's): a call's result is of a type the code does not say."""
+    project = make_project(
+        {
+            "a.py": (
+                "class Builder:\n    def build(self):\n        return 1\n\n\n"
+                "def make():\n    return Other.builder().configure(1).build()\n\n\n"
+                "def plain(b):\n    Other.builder().build()\n    return b.build()\n"
+            ),
+            "b.rs": (
+                "struct GitignoreBuilder {}\nimpl GitignoreBuilder {\n    pub fn build(&self) -> u32 { 1 }\n}\n"
+                'fn parse() -> u32 {\n    let re = Regex::builder().configure(1).build("x");\n    re\n}\n'
+            ),
+        }
+    )
+    resync(project)
+    conn = connect(project.db_path)
+    rows = conn.execute(
+        "SELECT a.qualname, b.qualname, e.link, r.line FROM graph_edges e JOIN graph_nodes a ON a.id = e.src "
+        "JOIN graph_nodes b ON b.id = e.dst JOIN graph_refs r ON r.id = e.ref_id WHERE e.type = 'calls' ORDER BY 1"
+    ).fetchall()
+    conn.close()
+    assert [tuple(r) for r in rows] == [
+        ("a.make", "a.Builder.build", "heuristic", 7),
+        ("a.plain", "a.Builder.build", "extracted", 12),  # also called on a value: as that call
+        ("parse", "GitignoreBuilder.build", "heuristic", 6),
+    ]

@@ -128,6 +128,8 @@ def reference_calls(tree: ast.Module, scope_of: dict[int, str]) -> list[python_r
                 named = f"{value.value.id}.{value.attr}"  # self.conn.close(): a typed attribute, maybe
             if isinstance(value, ast.Call) and isinstance(value.func, ast.Name) and value.func.id == "super":
                 named = "super()"  # super().method(): the bases of the method's class
+            elif isinstance(value, ast.Call):
+                named = "()"  # f().method(): a call's result, of a type unsaid
             records.append((call.lineno, call.col_offset, scope, func.attr, True, named))
     return records
 

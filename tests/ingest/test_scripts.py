@@ -49,12 +49,12 @@ FILES = {
         ("app/build.gradle.kts", "script/1"),
         ("go.mod", "script/1"),
         ("app/lib/profile_store.dart", "script/1"),  # no grammar: by its words
-        ("services/profile/ProfileStore.scala", "code/23"),
-        ("ios/Shop/ProfileStore.swift", "code/23"),
-        ("android/app/src/main/kotlin/Profile.kt", "code/23"),
+        ("services/profile/ProfileStore.scala", "code/24"),
+        ("ios/Shop/ProfileStore.swift", "code/24"),
+        ("android/app/src/main/kotlin/Profile.kt", "code/24"),
         ("web/src/App.vue", "script/1"),
-        ("src/app/Http/Kernel.php", "code/23"),
-        ("src/Shop/Program.cs", "code/23"),
+        ("src/app/Http/Kernel.php", "code/24"),
+        ("src/Shop/Program.cs", "code/24"),
         ("app/src/main/AndroidManifest.xml", "script/1"),  # an Android app's permissions
         ("ios/App/Info.plist", "script/1"),
         ("ios/IceCubesApp.xcconfig", "script/1"),
@@ -66,7 +66,7 @@ FILES = {
         ("data/fixtures.json", None),  # data, not configuration
         ("data/records.xml", None),
         ("LICENSE", None),
-        ("src/app.py", "python/19"),
+        ("src/app.py", "python/20"),
     ],
 )
 def test_which_files_are_read_as_scripts(path, parser):

@@ -549,3 +549,31 @@ def test_the_names_a_rust_use_binds_and_where_their_path_starts():
         ("crate", "Error"),
         ("super", "thing"),
     ]  # a glob names nothing; a function's own ``use`` is not the file's
+
+
+# A method called on another call's result (``Regex::builder().build()`` in ripgrep's gitignore.rs,
+# linked ``extracted`` to the file's only ``build``, GitignoreBuilder's): its receiver's type is
+# unsaid, so the reference is a guess (``heuristic``), unless the scope also calls it on a value.
+CHAINED = {
+    "src/lib.rs": 'fn f() { let re = Regex::builder().configure(1).build("x"); }',
+    "src/lib2.rs": "fn f() { let x = open()?.build(); }",
+    "src/A.java": "class A { void f() { Foo.builder().name(1).build(); } }",
+    "src/a.ts": "async function f() { (await load()).build(); }",
+    "src/A.cs": "class A { void F() { Make().Configure().build(); } }",
+    "lib/a.rb": "def f\n  make.configure(1).build\nend\n",
+    "src/a.go": "package a\nfunc f() { New().build() }\n",
+}
+
+
+@pytest.mark.parametrize("path", sorted(CHAINED))
+def test_a_call_on_another_calls_result_is_a_guess(path):
+    _, rel = parse_code_relations(CHAINED[path], path)
+    build = [r for r in rel.refs if r.type == "calls" and r.target == "build"]
+    assert [(r.qualified, r.link) for r in build] == [(True, "heuristic")]
+
+
+def test_a_method_called_on_a_chain_and_on_a_value_is_read_as_the_latter():
+    text = "fn f(b: &Thing) {\n    Regex::builder().build();\n    other.build();\n}\n"
+    _, rel = parse_code_relations(text, "src/lib.rs")
+    build = [r for r in rel.refs if r.type == "calls" and r.target == "build"]
+    assert [(r.link, r.line) for r in build] == [("extracted", 3)]

@@ -179,7 +179,7 @@ def _no_decision(relation: Relation, starts: list[Start]) -> list[str]:
     included; a note says so, lest a commit read as the decision asked about."""
     if relation.name != "decisions" or any(s.node.kind == "decision" for s in starts):
         return []
-    shown = ", ".join(f"{s.node.label} ({s.resolved_by})" for s in starts[:5])
+    shown = _shown(starts)
     return [f"no decision record matches the question: what touches {shown} instead"]
 
 
@@ -297,7 +297,7 @@ def _answer(
     now: datetime,
     notes: list[str] | None = None,
 ) -> Answer:
-    shown = ", ".join(f"{s.node.label} ({s.resolved_by})" for s in starts[:5])
+    shown = _shown(starts)
     notes = [f"relation {relation.name} ({relation.direction}) from {shown}", *(notes or [])]
     if not hits:
         notes.append(f"the graph holds no {relation.name} of {shown}")
@@ -331,3 +331,8 @@ def _answer(
     if relation.name == "decisions":  # a "why" answer: each decision with its reasons
         return with_rationale(conn, project, answer, now=now, limit=options.limit)
     return answer
+
+
+def _shown(starts: list[Start]) -> str:
+    """The first starts as a note names them, each label once (a method's overloads are a node each)."""
+    return ", ".join(dict.fromkeys(f"{s.node.label} ({s.resolved_by})" for s in starts[:5]))

@@ -18,6 +18,7 @@ from kenning import ledger
 from kenning.graph import helper, projections
 from kenning.graph.resolve import Key, Resolver, delete_origin, keys_of, refs_targeting
 from kenning.ingest import git_history
+from kenning.ingest.grammars import OVERLOADING, family_of
 from kenning.ingest.relations import Ref, Relations
 from kenning.project import Project
 from kenning.store import graph as graph_store
@@ -225,13 +226,19 @@ def _add_file(
     if rel is None:
         return keys, []
     scopes: dict[str | None, int] = {None: node}
+    # a language's overloads (Java's ``getPet(String)`` and ``getPet(Integer)``) are a node each;
+    # a reference made in one goes from it, by its line (qualname -> [(first line, last line, node)])
+    overloading = family_of(path) in OVERLOADING
+    spans: dict[str, list[tuple[int, int, int]]] = {}
     for sym in rel.symbols:
         qualname = f"{rel.module}.{sym.qualname}" if rel.module else sym.qualname
         name = sym.qualname.rsplit(".", 1)[-1]
         span = f"{path}:{sym.line_start}-{sym.line_end}"
+        key = f"symbol:{path}:{sym.qualname}"
+        overload = overloading and sym.qualname in scopes
         sid = writer.node(
             "symbol",
-            f"symbol:{path}:{sym.qualname}",
+            f"{key}#{sym.line_start}" if overload else key,
             name,
             origin=path,
             qualname=qualname,
@@ -239,15 +246,19 @@ def _add_file(
             lines=(sym.line_start, sym.line_end),
             fact_id=by_uri.get(span),
         )
-        if sym.qualname not in scopes:  # a name defined twice is one node (the lines it holds): one `defines`
+        if overloading:
+            spans.setdefault(sym.qualname, []).append((sym.line_start or 0, sym.line_end or 0, sid))
+        if sym.qualname not in scopes or overload:  # else a name defined twice is one node: one `defines`
             writer.defines(node, sid, span=span, fingerprint=fingerprint, origin=path, line=sym.line_start)
-            scopes[sym.qualname] = sid
+            scopes.setdefault(sym.qualname, sid)
         keys.add(("symbol", name))
+    overloaded = {qualname: found for qualname, found in spans.items() if len(found) > 1}
     file_ref, scope_of = writer.file_ref, scopes.get  # one call per import, call and link: kept lean
     if keep is None:
+        at = _overload_at
         refs = [
             file_ref(
-                scope_of(r.scope, node),
+                at(overloaded[r.scope], r.line) if overloaded and r.scope in overloaded else scope_of(r.scope, node),
                 path,
                 fingerprint,
                 (r.type, r.target_kind, r.target, r.line, r.hint, r.qualified, r.reverse, r.link, r.tested),
@@ -258,7 +269,7 @@ def _add_file(
     made: list[int] = []
     if sourced:  # PostgreSQL: the rows with their sources
         for r in rel.refs:
-            src = scope_of(r.scope, node)
+            src = _overload_at(overloaded[r.scope], r.line) if r.scope in overloaded else scope_of(r.scope, node)
             fields = (r.type, r.target_kind, r.target, r.line, r.hint, r.qualified, r.reverse, r.link, r.tested)
             made.append(file_ref(src, path, fingerprint, fields))
             keep.append(_ref_row(made[-1], src, r, path, fingerprint))
@@ -266,7 +277,7 @@ def _add_file(
     row, add, kept = tuple.__new__, made.append, keep.append  # RefRow without its Python constructor
     # ``Ref``'s fields in their order (a field added there fails here, loudly)
     for type_, target_kind, target, line, scope, hint, qualified, reverse, link, tested in rel.refs:
-        src = scope_of(scope, node)
+        src = _overload_at(overloaded[scope], line) if overloaded and scope in overloaded else scope_of(scope, node)
         ref_id = file_ref(
             src, path, fingerprint, (type_, target_kind, target, line, hint, qualified, reverse, link, tested)
         )
@@ -274,6 +285,11 @@ def _add_file(
         kept(row(RefRow, (ref_id, src, type_, target_kind, target, hint, bool(qualified), bool(reverse), link, line,
                           None, None, None, None, path, bool(tested))))  # fmt: skip
     return keys, made
+
+
+def _overload_at(spans: list[tuple[int, int, int]], line: int | None) -> int:
+    """The node of the overload whose lines hold ``line`` (the first one's when none does)."""
+    return next((node for first, last, node in spans if line is not None and first <= line <= last), spans[0][2])
 
 
 def _ref_row(ref_id: int, src: int, r: Ref, path: str, fingerprint: str | None) -> RefRow:

@@ -153,7 +153,8 @@ def narrow(
     if (
         not qualified
         and hint is None
-        and 1 < len(cands) <= MAX_AMBIGUOUS
+        and len(cands) > 1
+        and count_targets(cands) <= MAX_AMBIGUOUS
         and family_of(src_path) in _NAMED_CONSTRUCTORS
         and _one_class(cands)
     ):
@@ -203,9 +204,15 @@ def _narrow_among(
         return same, "extracted"
     if len(cands) == 1:
         return cands, "heuristic" if qualified else "extracted"
-    if len(cands) <= MAX_AMBIGUOUS:
+    if count_targets(cands) <= MAX_AMBIGUOUS:
         return cands, "heuristic"
     return [], "heuristic"
+
+
+def count_targets(cands: list) -> int:
+    """How many definitions the candidates are, a method's overloads (Java's ``getPet(String)`` and
+    ``getPet(Integer)``: a node each, one path and qualified name) counting once."""
+    return len(cands) if len(cands) <= MAX_AMBIGUOUS else len({(path, qualname) for _, path, qualname in cands})
 
 
 @lru_cache(maxsize=4096)

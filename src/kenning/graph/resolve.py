@@ -16,7 +16,8 @@ A reference names its target ("calls `rrf_fuse`", "imports `kenning.search`", "t
   known module, defined in the same file, or the only symbol of that name called as a plain
   name), ``heuristic`` otherwise (an attribute call, or up to ``MAX_AMBIGUOUS`` homonyms), and
   ``heuristic`` at best when its parser said so (a call through a module that carries no
-  module name in the tree-sitter languages: ``ingest.tree_calls``);
+  module name in the tree-sitter languages: ``ingest.tree_calls``; a method called on another
+  call's result, ``Regex::builder().build()``, in every language);
 - a call on a method's own receiver (``self.save()``, ``cls.create()``) is ``extracted`` to the
   method of that name of the enclosing class, else of the first of its bases the file names
   (``class Model(Base)``) that defines it (``super().save()``: the bases alone), an imported
@@ -59,7 +60,7 @@ from kenning.graph import go_resolve
 from kenning.graph.aliases import SUFFIX, Suffixes, is_folder_module, nearest, suffixes_of
 from kenning.graph.bases import Bases
 from kenning.graph.fields import OUTSIDE, Fields
-from kenning.graph.narrow import MAX_AMBIGUOUS, Candidates, Key, imported_from, lookup_key, narrow
+from kenning.graph.narrow import MAX_AMBIGUOUS, Candidates, Key, count_targets, imported_from, lookup_key, narrow
 from kenning.graph.values import Values, as_module
 from kenning.ingest.go_packages import IMPORT_HINT
 from kenning.ingest.go_packages import PACKAGE as GO_PACKAGE
@@ -354,16 +355,17 @@ def shared_method_name(conn: Connection, node_id: int, name: str) -> int:
     0 otherwise: the graph holds such a method's callers only where one was certain."""
     key = ("method", name)
     found = graph_store.candidates_many(conn, [key])[key]
-    if len(found) <= MAX_AMBIGUOUS or all(row[0] != node_id for row in found):
+    if count_targets(found) <= MAX_AMBIGUOUS or all(row[0] != node_id for row in found):
         return 0
-    return len(found)
+    return count_targets(found)
 
 
 def shared_method_names(conn: Connection, names: Sequence[str]) -> dict[str, int]:
     """Of ``names``, those more than ``MAX_AMBIGUOUS`` methods share, with how many: a call of
     one on an unknown receiver links to none."""
     found = graph_store.candidates_many(conn, [("method", name) for name in names])
-    return {name: len(rows) for (_, name), rows in found.items() if len(rows) > MAX_AMBIGUOUS}
+    counted = {name: count_targets(rows) for (_, name), rows in found.items()}
+    return {name: count for name, count in counted.items() if count > MAX_AMBIGUOUS}
 
 
 def mark_superseded(conn: Connection, *, newer: int, older: int, stamp: str) -> None:

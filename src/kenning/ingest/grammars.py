@@ -56,6 +56,9 @@ SUFFIXES = {
 # Languages whose calls reach one another's symbols: JavaScript and TypeScript, C and C++, Kotlin,
 # Scala and Java (one JVM: a Kotlin file calls a Java class's methods as its own, and the other way round).
 _FAMILY = {"typescript": "javascript", "tsx": "javascript", "cpp": "c", "kotlin": "java", "scala": "java"}
+# Families whose languages overload a name by its parameters (Java's ``getPet(String)`` and
+# ``getPet(Integer)``, C++'s, C#'s, Swift's, Kotlin's, Scala's): one name, several definitions in a class.
+OVERLOADING = frozenset({"java", "c", "csharp", "swift"})
 _PYTHON = frozenset({".py", ".pyi"})
 
 

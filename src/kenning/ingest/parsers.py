@@ -51,9 +51,10 @@ _BY_SUFFIX = {
     # 17: a top-level excerpt that opens with a comment is titled by its first statement. 18: a
     # class body's lines in no excerpt (an assignment after its first method) are excerpts of
     # their own (``uncovered``). 19: an ``e2e/`` or ``cypress/`` folder holds test code (``test_files``);
-    # a top-level excerpt's title passes a line that only closes something (``split``).
-    ".py": "python/19",
-    ".pyi": "python/19",
+    # a top-level excerpt's title passes a line that only closes something (``split``). 20: a
+    # method called on another call's result (``Other.builder().build()``) is a guess, ``heuristic``.
+    ".py": "python/20",
+    ".pyi": "python/20",
 }
 # JS/TS, Go, Rust, Java, C/C++, Ruby through tree-sitter (see grammars.SUFFIXES). 2: their calls
 # (``tree_calls``); a Go method is named by its type (``Server.Run``); every package of a Go
@@ -122,8 +123,10 @@ _BY_SUFFIX = {
 # ``flags.rs`` or ``flags/mod.rs`` (``tree_imports.rust_module_ref``). code/22: a test a Rust macro
 # defines (``rgtest!(f70_smart_case, …)``) is a test function of that name (``rust_tests``). code/23:
 # the same parse; a store synced before reads its files again, so that no guess from code reaches a
-# Rust file's ``mod tests`` (``graph.resolve._in_tests``).
-_TREE_SITTER = "code/23"
+# Rust file's ``mod tests`` (``graph.resolve._in_tests``). code/24: a method called on another call's
+# result (``Regex::builder().build()``) is a guess, ``heuristic`` (``tree_receivers.chained``); read
+# again, a store synced before also gets a node for each overload (``graph.build``).
+_TREE_SITTER = "code/24"
 _BY_SUFFIX.update(
     {
         suffix: _TREE_SITTER

@@ -177,11 +177,12 @@ def _locals(
 
 
 _SUPER = "super()"  # what ``super().save()`` is called on, as a CallRecord names it
+_CHAINED = "()"  # what ``f().g()`` is called on: another call's result, of a type no name says
 # A call of a name or an attribute, as the walk meets it (the node's fields read while the node
 # is at hand, not again after the sort): line, column, scope, name called, whether an attribute,
 # and the name the attribute is taken from (``os`` in ``os.path.join()``; ``_SUPER`` for
-# ``super().save()``; ``self.conn`` for ``self.conn.close()``, ``os.path`` for ``os.path.join()``;
-# None for ``a.b.c.d()`` or ``f().g()``). Calls of anything else (``f()()``)
+# ``super().save()``; ``_CHAINED`` for ``f().g()``; ``self.conn`` for ``self.conn.close()``,
+# ``os.path`` for ``os.path.join()``; None for ``x[0].g()``). Calls of anything else (``f()()``)
 # give no reference and are not recorded.
 CallRecord = tuple[int, int, str | None, str, bool, str | None]
 _POSITION = itemgetter(0, 1)
@@ -234,10 +235,8 @@ def _walk(
                         named = value.id
                     elif value.__class__ is attribute:
                         named = _dotted(value)  # ``os.path`` in ``os.path.join()``, ``a.b.c`` in ``a.b.c.d()``
-                    elif (
-                        value.__class__ is call_node and value.func.__class__ is name_node and value.func.id == "super"
-                    ):
-                        named = _SUPER
+                    elif value.__class__ is call_node:
+                        named = _SUPER if value.func.__class__ is name_node and value.func.id == "super" else _CHAINED
                     else:
                         named = None
                     if named is not None or value.__class__ not in literals:  # not ``", ".join(x)``
@@ -312,11 +311,14 @@ def _call_refs(
     in it, which hides the module in that function only, while ``local`` spans both)."""
     names, testing = imports.names, imports.testing
     refs: list[Ref] = []
-    seen: set[tuple[str | None, str, str | None]] = set()
+    seen: dict[tuple[str | None, str, str | None], int] = {}  # -> its reference's index in refs
     make = Ref._make
     calls.sort(key=_POSITION)
     for line, _, scope, name, qualified, named in calls:
-        if qualified:
+        link = "extracted"
+        if named is _CHAINED:  # ``Other.builder().build()``: a guess at best (``graph.narrow``)
+            hint, link = None, "heuristic"
+        elif qualified:
             hint = _typed(typed, receivers, scope, named) if typed and named is not None else None
             if hint is None and named is not None and (scope, named.partition(".")[0]) not in hiding:
                 hint = _module_hint(imports, named)  # not through a local hiding the import
@@ -332,11 +334,13 @@ def _call_refs(
         else:
             hint, name = names.get(name, (None, name))
         key = (scope, name, hint)  # a self call, a typed receiver or each module apart
-        if key in seen:
-            continue
-        seen.add(key)
         # From a test, the same reference also gives the tested_by edge: one row, not two.
-        refs.append(make(("calls", "symbol", name, line, scope, hint, qualified, False, "extracted", testing)))
+        ref = make(("calls", "symbol", name, line, scope, hint, qualified, False, link, testing))
+        if key not in seen:
+            seen[key] = len(refs)
+            refs.append(ref)
+        elif link == "extracted" and refs[seen[key]].link == "heuristic":
+            refs[seen[key]] = ref  # called on a chain's result first, then on a value: as the latter
     return refs
 
 

@@ -71,7 +71,7 @@ from .tree_languages import (
     TYPE_NAMES,
 )
 from .tree_queries import CALLS, query
-from .tree_receivers import asserted, created_type
+from .tree_receivers import asserted, chained, created_type
 
 
 def call_refs(
@@ -140,7 +140,7 @@ def call_refs(
     testing = is_test_path(path)
     builtin = BUILTIN_CALLS.get(language, frozenset())
     refs: list[Ref] = []
-    seen: set[tuple[str | None, str, str | None, bool]] = set()
+    seen: dict[tuple[str | None, str, str | None, bool], int] = {}  # -> its reference's index
     calls.sort(key=lambda item: item[0])
     for _, node, captures in calls:
         name = node_text(node)
@@ -209,12 +209,16 @@ def call_refs(
                 qualified, link = False, "heuristic"
             elif shape == "type":  # Rust's ``Self::new()``: the type of the ``impl`` around it
                 hint = (owner or None) if named == "Self" else named
+            elif chained(receiver):  # ``Regex::builder().build()``: a type the call does not say
+                link = "heuristic"
         key = (scope, name, hint, qualified)
-        if key in seen:
-            continue
-        seen.add(key)
         tested = testing or bool(tests) and within(tests, node.start_byte)
-        refs.append(Ref("calls", "symbol", name, line, scope, hint, qualified, False, link, tested))
+        ref = Ref("calls", "symbol", name, line, scope, hint, qualified, False, link, tested)
+        if key not in seen:
+            seen[key] = len(refs)
+            refs.append(ref)
+        elif qualified and link == "extracted" and refs[seen[key]].link == "heuristic":
+            refs[seen[key]] = ref  # called on a chain's result first, then on a value: as the latter
     for cls, (line, names) in bases.items():  # as Python's: the class by its short name, its classes as hint
         refs.append(Ref(BASES, BASES, cls.rpartition(".")[2], line, cls, " ".join([f".{cls}", *names])))
     if language == "cpp":

@@ -1,7 +1,7 @@
 """What a call's receiver says of its type when no binding types it (``tree_calls``): a value
 asserted not null (``d!.Save()``), an object created where it is called (``(new Streamer())->stream()``,
 Kotlin's and Swift's ``Store().persist()``), a type's shared instance (``UserDefaults.standard.set()``,
-``Store.shared.save()``)."""
+``Store.shared.save()``), another call's result (``Regex::builder().build()``: nothing)."""
 
 from __future__ import annotations
 
@@ -55,3 +55,29 @@ def created_type(receiver: Any, language: str) -> str | None:
         return None
     named = next((child for child in receiver.named_children if child.type in _TYPE_NAMES), None)
     return node_text(named) if named is not None else None
+
+
+# A call's result as a receiver (``Regex::builder().build()``, ``list.stream().map()``), maybe
+# awaited, tried (Rust's ``?``) or in parentheses: each language's call nodes.
+_CALL_NODES = frozenset(
+    {
+        "call_expression",  # JavaScript, TypeScript, Rust, Go, C, C++, Kotlin, Swift, Scala
+        "method_invocation",  # Java
+        "invocation_expression",  # C#
+        "call",  # Ruby
+        "member_call_expression",  # PHP
+        "nullsafe_member_call_expression",
+        "function_call_expression",
+        "scoped_call_expression",
+    }
+)
+_WRAPPERS = frozenset({"parenthesized_expression", "try_expression", "await_expression"})
+
+
+def chained(receiver: Any) -> bool:
+    """Whether a call's receiver is another call's result, whose type the code does not spell
+    (``Regex::builder().build()``): the call names a method of no type it knows, a guess even
+    when the caller's file holds the only method of that name (``graph.narrow``)."""
+    while receiver.type in _WRAPPERS and receiver.named_child_count:
+        receiver = receiver.named_children[0]
+    return receiver.type in _CALL_NODES
