@@ -164,7 +164,7 @@ def test_a_maven_test_class_tests_the_class_its_name_and_package_mirror(make_pro
     ],
 )
 def test_a_name_followed_by_parenthesised_tokens_in_a_macro_is_a_call(body, calls):
-    chunks, relations = load_relations("code/24")(f"fn check() {{\n    {body}\n}}\n", "src/lib.rs")
+    chunks, relations = load_relations("code/25")(f"fn check() {{\n    {body}\n}}\n", "src/lib.rs")
     found = [(r.target, r.hint, r.qualified) for r in relations.refs if r.type == "calls"]
     assert [(name, qualified) for name, _, qualified in found] == [(name, q) for name, _, q in calls]
     for (_, hint, _), (_, owner, _) in zip(found, calls, strict=True):
@@ -226,19 +226,20 @@ def test_a_test_a_rust_macro_defines_is_a_test_of_its_name(make_project):
 
 GUESSES = {
     "Cargo.toml": '[package]\nname = "app"\nversion = "0.1.0"\n',
-    "src/lib.rs": "pub fn run() {\n    let stack = make();\n    stack.push(1);\n}\n\npub fn make() -> Stack {\n"
+    "src/lib.rs": "pub fn run() {\n    let stack = make();\n    stack.enqueue(1);\n}\n\npub fn make() -> Stack {\n"
     "    Stack\n}\n",
     "src/queue.rs": (
-        "pub struct Queue;\n\nimpl Queue {\n    pub fn push(&self, x: i32) {}\n}\n\n"
-        "#[cfg(test)]\nmod tests {\n    struct Fake;\n\n    impl Fake {\n        fn push(&self, x: i32) {}\n    }\n}\n"
+        "pub struct Queue;\n\nimpl Queue {\n    pub fn enqueue(&self, x: i32) {}\n}\n\n"
+        "#[cfg(test)]\nmod tests {\n    struct Fake;\n\n    impl Fake {\n"
+        "        fn enqueue(&self, x: i32) {}\n    }\n}\n"
     ),
 }
 
 
 def test_a_guessed_call_from_code_reaches_no_method_of_a_rust_files_tests(make_project):
-    """``stack.push(1)`` on a value of unknown type is a guess (``heuristic``) among the methods named
-    ``push``; a guess from code reaches no test code, and a Rust file's ``mod tests`` is test code
-    whatever the file's path (``graph.resolve._in_tests``): ``Queue.push``, not ``tests.Fake.push``."""
+    """``stack.enqueue(1)`` on a value of unknown type is a guess (``heuristic``) among the methods named
+    ``enqueue``; a guess from code reaches no test code, and a Rust file's ``mod tests`` is test code
+    whatever the file's path (``graph.resolve._in_tests``): ``Queue.enqueue``, not ``tests.Fake.enqueue``."""
     project = make_project(GUESSES, name="guesses")
     resync(project)
-    assert callees(project, "run") == {("Queue.push", "heuristic"), ("make", "extracted")}
+    assert callees(project, "run") == {("Queue.enqueue", "heuristic"), ("make", "extracted")}

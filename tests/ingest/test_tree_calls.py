@@ -577,3 +577,16 @@ def test_a_method_called_on_a_chain_and_on_a_value_is_read_as_the_latter():
     _, rel = parse_code_relations(text, "src/lib.rs")
     build = [r for r in rel.refs if r.type == "calls" and r.target == "build"]
     assert [(r.link, r.line) for r in build] == [("extracted", 3)]
+
+
+def test_a_standard_method_on_a_value_of_a_type_unsaid_is_no_reference():
+    """ripgrep: ``.unwrap()`` was 368 guessed calls of the project's ``GramQuery::unwrap``, ``args.push()``
+    calls of ``Stack::push``; on a receiver whose type is said the project's method is still reached."""
+    text = (
+        "impl Stack {\n    fn push(&mut self, x: u8) {}\n    fn grow(&mut self) { self.push(1); }\n}\n"
+        "fn f(s: &mut Stack, args: Vec<u8>) {\n    let x = parse().unwrap();\n    args.iter().map(g).collect();\n"
+        "    s.push(2);\n    other.push(3);\n    other.visit();\n}\n"
+    )
+    _, rel = parse_code_relations(text, "src/lib.rs")
+    calls = {(r.scope, r.target, r.hint) for r in rel.refs if r.type == "calls" and r.qualified}
+    assert calls == {("Stack.grow", "push", "self:.Stack"), ("f", "push", "self:.Stack"), ("f", "visit", None)}

@@ -125,8 +125,10 @@ _BY_SUFFIX = {
 # the same parse; a store synced before reads its files again, so that no guess from code reaches a
 # Rust file's ``mod tests`` (``graph.resolve._in_tests``). code/24: a method called on another call's
 # result (``Regex::builder().build()``) is a guess, ``heuristic`` (``tree_receivers.chained``); read
-# again, a store synced before also gets a node for each overload (``graph.build``).
-_TREE_SITTER = "code/24"
+# again, a store synced before also gets a node for each overload (``graph.build``). code/25: a method
+# of the standard library's called on a value of a type unsaid (Rust's ``.unwrap()``, ``args.push()``:
+# ``tree_languages.STD_METHODS``) is no reference.
+_TREE_SITTER = "code/25"
 _BY_SUFFIX.update(
     {
         suffix: _TREE_SITTER

@@ -28,7 +28,10 @@ innermost definition around it (or the file), resolved by ``graph.resolve`` as P
   reference the class's other file (its header) wrote (``graph.fields``);
 - a call on another receiver (``client.send()``, ``s.Run()``) names a method (``qualified``):
   the one of the same file when only it has that name, else up to
-  ``graph.narrow.MAX_AMBIGUOUS`` homonyms, ``heuristic``;
+  ``graph.narrow.MAX_AMBIGUOUS`` homonyms, ``heuristic``; on another call's result
+  (``Regex::builder().build()``), ``heuristic`` at best; none when the standard library gives
+  the values code handles most a method of that name (Rust's ``.unwrap()``, ``args.push()``:
+  ``tree_languages.STD_METHODS``);
 - a call through a type (``Parser::new()``, ``Config.load()``, ``Foo::bar()``) names the type
   as its hint: it reaches that type's method, and nothing when the project has no such type
   (``String::new()``, ``Object.keys()``, ``Math.max()``);
@@ -67,6 +70,7 @@ from .tree_languages import (
     OWN_CLASS,
     SELF,
     SELF_NAMES,
+    STD_METHODS,
     SUPER_NAMES,
     TYPE_NAMES,
 )
@@ -201,8 +205,8 @@ def call_refs(
             hint = FIELD_HINT + typed_field  # ``impl->versions_->LogAndApply()``, ``DBImpl* impl``
         else:
             shape, named = _receiver(language, receiver, spelled, modules, outside, path="path" in captures)
-            if shape == "outside":
-                continue
+            if shape == "outside" or shape == "value" and name in STD_METHODS.get(language, ()):
+                continue  # (``args.push()``, ``.unwrap()`` on a value of a type unsaid: the standard library's)
             if shape == "module" and language == "go":  # a function of the package imported (``go_packages``)
                 qualified, hint = False, go_packages.IMPORT_HINT + modules[spelled]
             elif shape == "module":
