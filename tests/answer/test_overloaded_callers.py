@@ -1,6 +1,5 @@
-"""A method overloaded in its file (Java's ``toJson(Object)``, ``toJson(Object, Writer)``) is one graph
-node, the first overload's excerpt; a caller reached through a call made in another overload is served
-with the excerpt holding that call, on both engines."""
+"""A caller that is one of a method's overloads (Java's ``toJson(Object)``, ``toJson(Object, Writer)``:
+a node each, ``graph.build``) is served with the overload holding the call, on both engines."""
 
 from __future__ import annotations
 

@@ -182,3 +182,23 @@ def test_a_node_with_no_caller_gives_an_empty_graph_answer_that_says_so(make_pro
     guessed = ask_project(project, "who calls drain", now=NOW)  # a plain word: the words answer instead
     assert guessed.mode == "lexical" and guessed.degradations == (GRAPH_GUESS_EMPTY,)
     assert "the graph holds no callers of app.jobs.drain (exact)" in guessed.notes
+
+
+def test_a_test_named_after_what_it_tests_comes_first(make_project):
+    """Tests found at the same hops and trust came in the order the walk met them (by path): a test
+    named after the function (``test_slugify``) now comes before one that merely calls it."""
+    project = make_project(
+        {
+            "app/text.py": "def slugify(value):\n    return value.lower()\n",
+            "tests/test_a_pages.py": (
+                "from app.text import slugify\n\n\ndef test_page_titles():\n    assert slugify('A') == 'a'\n"
+            ),
+            "tests/test_b_text.py": (
+                "from app.text import slugify\n\n\ndef test_slugify_lowers():\n    assert slugify('B') == 'b'\n"
+            ),
+        }
+    )
+    resync(project)
+    answer = ask_project(project, "which tests cover slugify", now=NOW)
+    titles = [e.fact.title for e in answer.excerpts if e.fact.meta.get("symbol")]
+    assert titles[:2] == ["def test_slugify_lowers()", "def test_page_titles()"], (answer.notes, titles)

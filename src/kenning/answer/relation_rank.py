@@ -4,8 +4,8 @@ files; tasks, commits, evidence…), the project's code before test code for cal
 dependents and what a test exercises (a test file, or test code its parser found elsewhere: a Rust
 ``#[test]``'s excerpt's ``meta.test``), then the trust of the calls on the way: declared and
 extracted before a plausible guess, before a call that can hardly be this one (on an unknown
-receiver in another file, a plain ``name()`` reaching a method…). A caller's caller reached through
-such a call is no answer."""
+receiver in another file, a plain ``name()`` reaching a method…), then, for tests, one named after
+what it tests. A caller's caller reached through such a call is no answer."""
 
 from __future__ import annotations
 
@@ -57,7 +57,9 @@ def rank(conn: Connection, relation: str, hits: list[walk.Hit], question: str) -
         test = code_first and (bool(hit.node.path) and is_test_path(hit.node.path or "") or hit.node.fact_id in tested)
         # a test that can hardly call it comes after every other, test files that import it included
         unlikely = relation == "tests" and trust == 2
-        return (unlikely, kind, hops, test, trust, index)
+        # then a test named after what it tests (``test_slugify`` for ``slugify``) before the others
+        unnamed = relation == "tests" and not _named_after(hit)
+        return (unlikely, kind, hops, test, trust, unnamed, index)
 
     if relation in ("path", "neighbours"):
         return hits
@@ -67,6 +69,20 @@ def rank(conn: Connection, relation: str, hits: list[walk.Hit], question: str) -
         # function calling some ``.next()`` (ripgrep; docs/benchmarks.md, "cppmembers")
         hits = [h for h in hits if _counted_hops(h) < 2 or max(_trust(s, written) for s in h.steps) < 2]
     return [h for _, h in sorted(enumerate(hits), key=key)]
+
+
+def _named_after(hit: walk.Hit) -> bool:
+    """Whether a test's name holds the name of the node its path starts from (``test_slugify``,
+    ``testGetPet``, ``f70_smart_case`` for ``smart_case``), case and underscores aside."""
+    if not hit.steps:
+        return False
+    first = hit.steps[0]
+    start = first.edge.src if first.forward else first.edge.dst
+    return _bare(start.name) in _bare(hit.node.name)
+
+
+def _bare(name: str) -> str:
+    return name.replace("_", "").lower()
 
 
 def _counted_hops(hit: walk.Hit) -> int:
