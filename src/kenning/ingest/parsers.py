@@ -127,8 +127,9 @@ _BY_SUFFIX = {
 # result (``Regex::builder().build()``) is a guess, ``heuristic`` (``tree_receivers.chained``); read
 # again, a store synced before also gets a node for each overload (``graph.build``). code/25: a method
 # of the standard library's called on a value of a type unsaid (Rust's ``.unwrap()``, ``args.push()``:
-# ``tree_languages.STD_METHODS``) is no reference.
-_TREE_SITTER = "code/25"
+# ``tree_languages.STD_METHODS``) is no reference. code/26: a Go interface's methods are definitions
+# of their own, ``App.Save`` (``tree_defs._go_interface``): a symbol and an excerpt each.
+_TREE_SITTER = "code/26"
 _BY_SUFFIX.update(
     {
         suffix: _TREE_SITTER
