@@ -163,14 +163,50 @@ def test_a_method_called_on_another_calls_result_is_a_guess_not_extracted(make_p
         }
     )
     resync(project)
-    conn = connect(project.db_path)
-    rows = conn.execute(
-        "SELECT a.qualname, b.qualname, e.link, r.line FROM graph_edges e JOIN graph_nodes a ON a.id = e.src "
-        "JOIN graph_nodes b ON b.id = e.dst JOIN graph_refs r ON r.id = e.ref_id WHERE e.type = 'calls' ORDER BY 1"
-    ).fetchall()
-    conn.close()
-    assert [tuple(r) for r in rows] == [
+    assert _named_calls(project) == [
         ("a.make", "a.Builder.build", "heuristic", 7),
         ("a.plain", "a.Builder.build", "extracted", 12),  # also called on a value: as that call
         ("parse", "GitignoreBuilder.build", "heuristic", 6),
     ]
+
+
+def test_a_method_called_on_an_object_made_in_place_is_its_classs(make_project):
+    """``Client().send()`` is a call of ``Client.send`` (it was an attribute call: a guess at every
+    ``send``), ``Path(p).read_text()`` after ``from pathlib import Path`` none of the project's
+    ``read_text``; a lowercase function's result stays a guess."""
+    project = make_project(
+        {
+            "app/http.py": "class Client:\n    def send(self):\n        return 1\n",
+            "app/mail.py": (
+                "class Mailer:\n    def send(self):\n        return 2\n\n    def read_text(self):\n        return ''\n"
+            ),
+            "app/go.py": (
+                "from pathlib import Path\n\nfrom app.http import Client\n\n\n"
+                "def go(p):\n    Client().send()\n    return Path(p).read_text()\n\n\n"
+                "def guess():\n    return make().send()\n"
+            ),
+        }
+    )
+    resync(project)
+    assert [row[:3] for row in _named_calls(project) if row[0].startswith("app.go.")] == [
+        ("app.go.go", "app.http.Client", "extracted"),
+        ("app.go.go", "app.http.Client.send", "extracted"),
+        ("app.go.guess", "app.http.Client.send", "heuristic"),
+        ("app.go.guess", "app.mail.Mailer.send", "heuristic"),
+    ]
+
+
+def _named_calls(project) -> list[tuple]:
+    """(caller's qualified name, callee's, link, line) of every ``calls`` edge, in that order."""
+    conn = connect(project.db_path)
+    try:
+        return [
+            tuple(r)
+            for r in conn.execute(
+                "SELECT a.qualname, b.qualname, e.link, e.line FROM graph_edges_sourced e "
+                "JOIN graph_nodes a ON a.id = e.src JOIN graph_nodes b ON b.id = e.dst WHERE e.type = 'calls' "
+                "ORDER BY 1, 2, 4"
+            )
+        ]
+    finally:
+        conn.close()

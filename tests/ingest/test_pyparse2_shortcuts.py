@@ -128,10 +128,21 @@ def reference_calls(tree: ast.Module, scope_of: dict[int, str]) -> list[python_r
                 named = f"{value.value.id}.{value.attr}"  # self.conn.close(): a typed attribute, maybe
             if isinstance(value, ast.Call) and isinstance(value.func, ast.Name) and value.func.id == "super":
                 named = "super()"  # super().method(): the bases of the method's class
-            elif isinstance(value, ast.Call):
-                named = "()"  # f().method(): a call's result, of a type unsaid
+            elif isinstance(value, ast.Call):  # f().method(), Client().method(): "()" and the name called
+                called = value.func
+                named = "()" + (called.id if isinstance(called, ast.Name) else _dotted(called) or "")
             records.append((call.lineno, call.col_offset, scope, func.attr, True, named))
     return records
+
+
+def _dotted(node: ast.AST) -> str | None:
+    """``a.b.c`` as written when ``node`` is a name's attributes alone, else None."""
+    if isinstance(node, ast.Name):
+        return node.id
+    if isinstance(node, ast.Attribute):
+        head = _dotted(node.value)
+        return f"{head}.{node.attr}" if head is not None else None
+    return None
 
 
 def walked_calls(source: str) -> tuple[list, list]:

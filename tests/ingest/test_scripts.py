@@ -66,7 +66,7 @@ FILES = {
         ("data/fixtures.json", None),  # data, not configuration
         ("data/records.xml", None),
         ("LICENSE", None),
-        ("src/app.py", "python/20"),
+        ("src/app.py", "python/21"),
     ],
 )
 def test_which_files_are_read_as_scripts(path, parser):

@@ -53,8 +53,9 @@ _BY_SUFFIX = {
     # their own (``uncovered``). 19: an ``e2e/`` or ``cypress/`` folder holds test code (``test_files``);
     # a top-level excerpt's title passes a line that only closes something (``split``). 20: a
     # method called on another call's result (``Other.builder().build()``) is a guess, ``heuristic``.
-    ".py": "python/20",
-    ".pyi": "python/20",
+    # 21: one called on an object made in place (``Client(x).send()``) is one on its class.
+    ".py": "python/21",
+    ".pyi": "python/21",
 }
 # JS/TS, Go, Rust, Java, C/C++, Ruby through tree-sitter (see grammars.SUFFIXES). 2: their calls
 # (``tree_calls``); a Go method is named by its type (``Server.Run``); every package of a Go

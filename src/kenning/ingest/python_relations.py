@@ -131,7 +131,10 @@ def python_relations(tree: ast.Module, symbols: list, chunks: list[Chunk], path:
     typed = typed_receivers(bindings + nested, own, hints, top, module_annotations(tree))
     hiding = _locals(bindings, defined, imported, symbols, imports.testing)
     local_names = _locals(bindings + nested, defined, imported, symbols, imports.testing)
-    refs = imports.refs + _call_refs(calls, builtin, imports, own, typed, local_names, hiding) + bases_refs(hints)
+    made = {named[len(_RESULT) :] for *_, named in calls if named is not None and named.startswith(_RESULT)}
+    created = {name: hints.named(name) for name in made if name}  # the classes objects are made of in place
+    refs = imports.refs + _call_refs(calls, builtin, imports, own, typed, local_names, hiding, created)
+    refs += bases_refs(hints)
     refs += _globals_refs(typed, tree)
     return Relations(module=module, symbols=found, refs=tuple(refs))
 
@@ -177,11 +180,14 @@ def _locals(
 
 
 _SUPER = "super()"  # what ``super().save()`` is called on, as a CallRecord names it
-_CHAINED = "()"  # what ``f().g()`` is called on: another call's result, of a type no name says
+# What a call's result is called on (``Client(x).send()``, ``f().g()``): ``_RESULT`` and the name
+# called (``()Client``, ``()http.Client``, ``()f``; alone when the callee is no dotted name, ``f()().g()``):
+# an object of that class when the name is one (``ClassHints.named``), else a result of a type unsaid.
+_RESULT = "()"
 # A call of a name or an attribute, as the walk meets it (the node's fields read while the node
 # is at hand, not again after the sort): line, column, scope, name called, whether an attribute,
 # and the name the attribute is taken from (``os`` in ``os.path.join()``; ``_SUPER`` for
-# ``super().save()``; ``_CHAINED`` for ``f().g()``; ``self.conn`` for ``self.conn.close()``,
+# ``super().save()``; ``()f`` for ``f().g()`` (``_RESULT``); ``self.conn`` for ``self.conn.close()``,
 # ``os.path`` for ``os.path.join()``; None for ``x[0].g()``). Calls of anything else (``f()()``)
 # give no reference and are not recorded.
 CallRecord = tuple[int, int, str | None, str, bool, str | None]
@@ -236,7 +242,11 @@ def _walk(
                     elif value.__class__ is attribute:
                         named = _dotted(value)  # ``os.path`` in ``os.path.join()``, ``a.b.c`` in ``a.b.c.d()``
                     elif value.__class__ is call_node:
-                        named = _SUPER if value.func.__class__ is name_node and value.func.id == "super" else _CHAINED
+                        called = value.func
+                        if called.__class__ is name_node:
+                            named = _SUPER if called.id == "super" else _RESULT + called.id
+                        else:
+                            named = _RESULT + ((_dotted(called) or "") if called.__class__ is attribute else "")
                     else:
                         named = None
                     if named is not None or value.__class__ not in literals:  # not ``", ".join(x)``
@@ -296,6 +306,7 @@ def _call_refs(
     typed: dict[tuple[str, str], str],
     local: set[tuple[str, str]],
     hiding: set[tuple[str, str]],
+    created: dict[str, str | None],
 ) -> list[Ref]:
     """One ``calls`` reference per name called in a scope, in the order of the source (``calls``
     is sorted in place; the walk meets a call before the calls inside it, and the sort is stable);
@@ -304,7 +315,9 @@ def _call_refs(
     hint naming the class (``python_classes.receivers``); on ``super()``, one apart too, naming
     the bases alone (none the file can name: an attribute call as any); on a typed local or an
     attribute of the own receiver typed in the class (``typed``: ``client.send()``,
-    ``self.conn.close()``), one apart, naming its class as a self call's hint does; through an
+    ``self.conn.close()``) or on an object made in place (``created``: ``Client().send()``), one
+    apart, naming its class as a self call's hint does; on another call's result
+    (``Other.builder().build()``), a guess (``heuristic``); through an
     imported module (``app.greet.greet()``, ``os.path.join()``), one per module, unless the
     function binds that name itself (``hiding``: ``store = open_store(); store.save()`` after
     ``from app import store``, the local, not the module; not a parameter of a function nested
@@ -316,8 +329,10 @@ def _call_refs(
     calls.sort(key=_POSITION)
     for line, _, scope, name, qualified, named in calls:
         link = "extracted"
-        if named is _CHAINED:  # ``Other.builder().build()``: a guess at best (``graph.narrow``)
-            hint, link = None, "heuristic"
+        if named is not None and named.startswith(_RESULT):  # on an object made in place (``Client().send()``)
+            hint = created.get(named[len(_RESULT) :])  # its class's method; on another result
+            if hint is None:  # (``Other.builder().build()``): a guess at best (``graph.narrow``)
+                link = "heuristic"
         elif qualified:
             hint = _typed(typed, receivers, scope, named) if typed and named is not None else None
             if hint is None and named is not None and (scope, named.partition(".")[0]) not in hiding:
