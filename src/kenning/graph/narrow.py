@@ -209,10 +209,19 @@ def _narrow_among(
     return [], "heuristic"
 
 
-def count_targets(cands: list) -> int:
+def count_targets(cands: list, *, whole: bool = False) -> int:
     """How many definitions the candidates are, a method's overloads (Java's ``getPet(String)`` and
-    ``getPet(Integer)``: a node each, one path and qualified name) counting once."""
-    return len(cands) if len(cands) <= MAX_AMBIGUOUS else len({(path, qualname) for _, path, qualname in cands})
+    ``getPet(Integer)``: a node each, one path and qualified name) counting once; counted up to one
+    more than ``MAX_AMBIGUOUS`` (a name as common as ``get`` names hundreds, asked by thousands of
+    calls), unless ``whole``."""
+    if len(cands) <= MAX_AMBIGUOUS:
+        return len(cands)
+    seen: set[tuple[str, str]] = set()
+    for _, path, qualname in cands:
+        seen.add((path, qualname))
+        if len(seen) > MAX_AMBIGUOUS and not whole:
+            break
+    return len(seen)
 
 
 @lru_cache(maxsize=4096)

@@ -357,14 +357,14 @@ def shared_method_name(conn: Connection, node_id: int, name: str) -> int:
     found = graph_store.candidates_many(conn, [key])[key]
     if count_targets(found) <= MAX_AMBIGUOUS or all(row[0] != node_id for row in found):
         return 0
-    return count_targets(found)
+    return count_targets(found, whole=True)
 
 
 def shared_method_names(conn: Connection, names: Sequence[str]) -> dict[str, int]:
     """Of ``names``, those more than ``MAX_AMBIGUOUS`` methods share, with how many: a call of
     one on an unknown receiver links to none."""
     found = graph_store.candidates_many(conn, [("method", name) for name in names])
-    counted = {name: count_targets(rows) for (_, name), rows in found.items()}
+    counted = {name: count_targets(rows, whole=True) for (_, name), rows in found.items()}
     return {name: count for name, count in counted.items() if count > MAX_AMBIGUOUS}
 
 
