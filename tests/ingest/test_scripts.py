@@ -49,12 +49,12 @@ FILES = {
         ("app/build.gradle.kts", "script/1"),
         ("go.mod", "script/1"),
         ("app/lib/profile_store.dart", "script/1"),  # no grammar: by its words
-        ("services/profile/ProfileStore.scala", "code/26"),
-        ("ios/Shop/ProfileStore.swift", "code/26"),
-        ("android/app/src/main/kotlin/Profile.kt", "code/26"),
+        ("services/profile/ProfileStore.scala", "code/27"),
+        ("ios/Shop/ProfileStore.swift", "code/27"),
+        ("android/app/src/main/kotlin/Profile.kt", "code/27"),
         ("web/src/App.vue", "script/1"),
-        ("src/app/Http/Kernel.php", "code/26"),
-        ("src/Shop/Program.cs", "code/26"),
+        ("src/app/Http/Kernel.php", "code/27"),
+        ("src/Shop/Program.cs", "code/27"),
         ("app/src/main/AndroidManifest.xml", "script/1"),  # an Android app's permissions
         ("ios/App/Info.plist", "script/1"),
         ("ios/IceCubesApp.xcconfig", "script/1"),

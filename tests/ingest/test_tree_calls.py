@@ -98,7 +98,8 @@ SAMPLES = {
     ),
     "src/conn.rs": (
         "struct P;\nimpl P {\n    fn a(&self, c: Conn) {\n        c.send();\n        crate::util::parse();\n    }\n}\n",
-        {("send", "P.a", "self:.Conn", True, "extracted"), ("parse", "P.a", None, False, "heuristic")},
+        # ``crate::util::parse()``: through the crate's own modules, a plain call (parser ``code/27``)
+        {("send", "P.a", "self:.Conn", True, "extracted"), ("parse", "P.a", None, False, "extracted")},
     ),
     "lib/a.rb": (
         "require 'json'\n\nmodule M\n  class C\n    def run\n      helper(1)\n      self.go\n      Foo.build\n"
@@ -590,3 +591,22 @@ def test_a_standard_method_on_a_value_of_a_type_unsaid_is_no_reference():
     _, rel = parse_code_relations(text, "src/lib.rs")
     calls = {(r.scope, r.target, r.hint) for r in rel.refs if r.type == "calls" and r.qualified}
     assert calls == {("Stack.grow", "push", "self:.Stack"), ("f", "push", "self:.Stack"), ("f", "visit", None)}
+
+
+def test_a_rust_call_through_the_crates_own_modules_is_a_plain_call():
+    """ripgrep's ``super::parse_excludes_file(&data)`` in ``gitignore.rs``'s ``mod tests`` was a call through
+    a module, ``heuristic`` at best; ``super::`` and ``crate::`` name the crate's own modules: a plain
+    call (``extracted`` when one function has the name). Another crate's (``util::fmt()``) stays a guess."""
+    text = (
+        "fn parse_excludes_file(d: &[u8]) -> u8 { 1 }\n#[cfg(test)]\nmod tests {\n    #[test]\n    fn p1() {\n"
+        "        super::parse_excludes_file(&data);\n        crate::flags::parse();\n        super::Thing::new();\n"
+        "        util::fmt();\n    }\n}\n"
+    )
+    _, rel = parse_code_relations(text, "src/gitignore.rs")
+    calls = {(r.target, r.hint, r.qualified, r.link) for r in rel.refs if r.type == "calls"}
+    assert calls == {
+        ("parse_excludes_file", None, False, "extracted"),
+        ("parse", None, False, "extracted"),
+        ("new", "Thing", True, "extracted"),
+        ("fmt", None, False, "heuristic"),
+    }

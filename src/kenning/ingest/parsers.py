@@ -129,8 +129,9 @@ _BY_SUFFIX = {
 # again, a store synced before also gets a node for each overload (``graph.build``). code/25: a method
 # of the standard library's called on a value of a type unsaid (Rust's ``.unwrap()``, ``args.push()``:
 # ``tree_languages.STD_METHODS``) is no reference. code/26: a Go interface's methods are definitions
-# of their own, ``App.Save`` (``tree_defs._go_interface``): a symbol and an excerpt each.
-_TREE_SITTER = "code/26"
+# of their own, ``App.Save`` (``tree_defs._go_interface``): a symbol and an excerpt each. code/27: a
+# Rust call through the crate's own modules (``super::parse()``, ``crate::flags::parse()``) is a plain call.
+_TREE_SITTER = "code/27"
 _BY_SUFFIX.update(
     {
         suffix: _TREE_SITTER

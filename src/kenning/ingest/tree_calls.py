@@ -37,8 +37,10 @@ innermost definition around it (or the file), resolved by ``graph.resolve`` as P
   (``String::new()``, ``Object.keys()``, ``Math.max()``);
 - a call through a module the file imports (Rust's ``util::parse()``, JavaScript's ``import *
   as util from './util'``) names the function alone, ``heuristic`` at best, since these names
-  carry no module here; Go's (``store.Open()``) carries the path the package is imported by,
-  for the resolver to find that package's files (``go_packages``); through the standard library
+  carry no module here; through the crate's own modules (Rust's ``super::parse()`` in a file's
+  ``mod tests``, ``crate::flags::parse()``), as a plain call; Go's (``store.Open()``) carries the
+  path the package is imported by, for the resolver to find that package's files
+  (``go_packages``); through the standard library
   or a package from outside (``fmt.Println()``, ``std::cmp::max()``, ``require('fs')``'s
   ``fs.readFile()``) it is no reference at all, nor is a plain call of a name imported from
   outside (``import { map } from 'lodash'``).
@@ -211,6 +213,8 @@ def call_refs(
                 qualified, hint = False, go_packages.IMPORT_HINT + modules[spelled]
             elif shape == "module":
                 qualified, link = False, "heuristic"
+            elif shape == "own":  # Rust's ``super::parse()``, ``crate::flags::parse()``: the crate's, as a plain call
+                qualified = False
             elif shape == "type":  # Rust's ``Self::new()``: the type of the ``impl`` around it
                 hint = (owner or None) if named == "Self" else named
             elif chained(receiver):  # ``Regex::builder().build()``: a type the call does not say
@@ -271,13 +275,18 @@ def _bases(
     return {cls: entry for cls, entry in found.items() if entry[1]}
 
 
+# The paths that name a Rust crate's own modules (``super::parse()``, ``crate::flags::parse()``).
+_OWN_MODULES = frozenset({"crate", "super"})
+
+
 def _receiver(
     language: str, node: Any, spelled: str, modules: dict[str, str], outside: set[str], *, path: bool
 ) -> tuple[str, str]:
     """What a call's receiver is, and the hint it gives: ``type`` (a class or type by its name:
-    the hint), ``module`` (a module of the project), ``outside`` (the runtime's, the standard
-    library's, an outside package's), or ``value`` (anything else: an attribute call). ``path``:
-    the receiver is a path before ``::`` (Rust, C++)."""
+    the hint), ``module`` (a module of the project), ``own`` (Rust's ``super::``, ``crate::``: a module
+    of the crate), ``outside`` (the runtime's, the standard library's, an outside package's), or
+    ``value`` (anything else: an attribute call). ``path``: the receiver is a path before ``::``
+    (Rust, C++)."""
     if spelled in outside:
         return "outside", ""
     if node.type == "identifier" and spelled in modules:
@@ -286,6 +295,8 @@ def _receiver(
         first = spelled.split("::", 1)[0]  # ``io::Error`` after ``use std::io``: the standard library's
         if first in STANDARD_NAMESPACES or first in outside or spelled.startswith("::"):
             return "outside", ""
+        if language == "rust" and first in _OWN_MODULES and not spelled.rsplit("::", 1)[-1][:1].isupper():
+            return "own", ""
         last = spelled.rsplit("::", 1)[-1]
         return ("type", last) if last[:1].isupper() else ("module", "")
     if language in ("javascript", "typescript", "tsx") and node.type == "identifier" and spelled in JS_GLOBALS:
