@@ -45,6 +45,10 @@ FILES = {
         "        Store s = new Store();\n    }\n}\n"
     ),
     "app/twice.py": "def run():\n    return 1\n\n\ndef run():\n    return 2\n\n\ndef go():\n    return run()\n",
+    # overloads on one line: the second and the third are one node (their key is the line's)
+    "src/Line.java": (
+        "class Line { int f() { return 1; } int f(int x) { return x; } int f(int x, int y) { return x; } }\n"
+    ),
 }
 
 
@@ -107,3 +111,19 @@ def test_a_python_name_defined_twice_stays_one_node(clinic):
     (run,) = _nodes(clinic, "app.twice.run")
     (go,) = _nodes(clinic, "app.twice.go")
     assert _edges(clinic, go, "calls", forward=True) == {("app.twice.run", run.line_start, "extracted")}
+
+
+def test_each_symbol_node_is_defined_once_overloads_on_one_line_included(clinic):
+    """A file's ``defines`` edges (stored by PostgreSQL, derived by SQLite): one per symbol node, none
+    twice for the overloads one line holds."""
+    conn = open_store(clinic)
+    try:
+        (file,) = graph_store.nodes_by(conn, "file_path", "src/Line.java", limit=1)
+        defined = [e.dst.key for e, forward in graph_store.edges_of(conn, file) if forward and e.type == "defines"]
+    finally:
+        conn.close()
+    assert sorted(defined) == [
+        "symbol:src/Line.java:Line",
+        "symbol:src/Line.java:Line.f",
+        "symbol:src/Line.java:Line.f#1",
+    ]

@@ -230,6 +230,7 @@ def _add_file(
     # a reference made in one goes from it, by its line (qualname -> [(first line, last line, node)])
     overloading = family_of(path) in OVERLOADING
     spans: dict[str, list[tuple[int, int, int]]] = {}
+    defined: set[int] = set()  # the symbol nodes given their `defines` edge
     for sym in rel.symbols:
         qualname = f"{rel.module}.{sym.qualname}" if rel.module else sym.qualname
         name = sym.qualname.rsplit(".", 1)[-1]
@@ -248,7 +249,8 @@ def _add_file(
         )
         if overloading:
             spans.setdefault(sym.qualname, []).append((sym.line_start or 0, sym.line_end or 0, sid))
-        if sym.qualname not in scopes or overload:  # else a name defined twice is one node: one `defines`
+        if sid not in defined:  # a name defined twice is one node, an overload on the line of another too
+            defined.add(sid)
             writer.defines(node, sid, span=span, fingerprint=fingerprint, origin=path, line=sym.line_start)
             scopes.setdefault(sym.qualname, sid)
         keys.add(("symbol", name))
