@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import ast
 import builtins
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from operator import itemgetter
 
 from .chunks import Chunk
@@ -24,7 +24,7 @@ from .python_locals import (
     module_annotations,
     module_globals,
 )
-from .relations import GLOBALS, SELF_HINT, Ref, Relations, Symbol
+from .relations import GLOBALS, SELF_HINT, Ref, Relations, Symbol, add_call
 from .test_files import is_test_path
 
 _BUILTINS = frozenset(dir(builtins))
@@ -131,9 +131,7 @@ def python_relations(tree: ast.Module, symbols: list, chunks: list[Chunk], path:
     typed = typed_receivers(bindings + nested, own, hints, top, module_annotations(tree))
     hiding = _locals(bindings, defined, imported, symbols, imports.testing)
     local_names = _locals(bindings + nested, defined, imported, symbols, imports.testing)
-    made = {named[len(_RESULT) :] for *_, named in calls if named is not None and named.startswith(_RESULT)}
-    created = {name: hints.named(name) for name in made if name}  # the classes objects are made of in place
-    refs = imports.refs + _call_refs(calls, builtin, imports, own, typed, local_names, hiding, created)
+    refs = imports.refs + _call_refs(calls, builtin, imports, own, typed, local_names, hiding, hints.named)
     refs += bases_refs(hints)
     refs += _globals_refs(typed, tree)
     return Relations(module=module, symbols=found, refs=tuple(refs))
@@ -306,7 +304,7 @@ def _call_refs(
     typed: dict[tuple[str, str], str],
     local: set[tuple[str, str]],
     hiding: set[tuple[str, str]],
-    created: dict[str, str | None],
+    class_hint: Callable[[str], str | None],
 ) -> list[Ref]:
     """One ``calls`` reference per name called in a scope, in the order of the source (``calls``
     is sorted in place; the walk meets a call before the calls inside it, and the sort is stable);
@@ -315,7 +313,7 @@ def _call_refs(
     hint naming the class (``python_classes.receivers``); on ``super()``, one apart too, naming
     the bases alone (none the file can name: an attribute call as any); on a typed local or an
     attribute of the own receiver typed in the class (``typed``: ``client.send()``,
-    ``self.conn.close()``) or on an object made in place (``created``: ``Client().send()``), one
+    ``self.conn.close()``) or on an object made in place (``class_hint``: ``Client().send()``), one
     apart, naming its class as a self call's hint does; on another call's result
     (``Other.builder().build()``), a guess (``heuristic``); through an
     imported module (``app.greet.greet()``, ``os.path.join()``), one per module, unless the
@@ -324,13 +322,13 @@ def _call_refs(
     in it, which hides the module in that function only, while ``local`` spans both)."""
     names, testing = imports.names, imports.testing
     refs: list[Ref] = []
-    seen: dict[tuple[str | None, str, str | None], int] = {}  # -> its reference's index in refs
+    seen: dict[tuple[str | None, str, str | None], int] = {}  # -> its reference's index in refs (``add_call``)
     make = Ref._make
     calls.sort(key=_POSITION)
     for line, _, scope, name, qualified, named in calls:
         link = "extracted"
         if named is not None and named.startswith(_RESULT):  # on an object made in place (``Client().send()``)
-            hint = created.get(named[len(_RESULT) :])  # its class's method; on another result
+            hint = class_hint(named[len(_RESULT) :])  # its class's method; on another result
             if hint is None:  # (``Other.builder().build()``): a guess at best (``graph.narrow``)
                 link = "heuristic"
         elif qualified:
@@ -350,12 +348,7 @@ def _call_refs(
             hint, name = names.get(name, (None, name))
         key = (scope, name, hint)  # a self call, a typed receiver or each module apart
         # From a test, the same reference also gives the tested_by edge: one row, not two.
-        ref = make(("calls", "symbol", name, line, scope, hint, qualified, False, link, testing))
-        if key not in seen:
-            seen[key] = len(refs)
-            refs.append(ref)
-        elif link == "extracted" and refs[seen[key]].link == "heuristic":
-            refs[seen[key]] = ref  # called on a chain's result first, then on a value: as the latter
+        add_call(refs, seen, key, make(("calls", "symbol", name, line, scope, hint, qualified, False, link, testing)))
     return refs
 
 

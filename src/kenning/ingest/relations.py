@@ -75,6 +75,19 @@ class Ref(NamedTuple):
     tested: bool = False  # a call from a test: it also gives a ``tested_by`` edge (target -> caller)
 
 
+def add_call(refs: list[Ref], seen: dict[Any, int], key: Any, ref: Ref) -> None:
+    """``ref`` into ``refs`` unless a call of the same ``key`` (a scope's name, hint…) is there: one
+    reference per key, the first met, but where the first was a method called on another call's
+    result (``Regex::builder().build()``: a guess, ``heuristic``) and this one is certain, this one
+    (and its line). ``seen``: key -> index in ``refs``, kept by the caller across its calls."""
+    at = seen.get(key)
+    if at is None:
+        seen[key] = len(refs)
+        refs.append(ref)
+    elif ref.link == "extracted" and refs[at].link == "heuristic" and refs[at].qualified:
+        refs[at] = ref
+
+
 @dataclass(frozen=True)
 class Relations:
     module: str = ""  # dotted module name (Python), else ''

@@ -55,7 +55,7 @@ from typing import Any
 
 from . import go_packages, macro_tokens, ruby_names
 from .grammars import node_text
-from .relations import BASES, FIELD_HINT, FIELDS, SELF_HINT, STANDARD_NAMESPACES, Ref
+from .relations import BASES, FIELD_HINT, FIELDS, SELF_HINT, STANDARD_NAMESPACES, Ref, add_call
 from .rust_tests import within
 from .test_files import is_test_path
 from .tree_bindings import declared_fields, field_type, own_field, scope_at, typed_member, typed_names
@@ -221,12 +221,7 @@ def call_refs(
                 link = "heuristic"
         key = (scope, name, hint, qualified)
         tested = testing or bool(tests) and within(tests, node.start_byte)
-        ref = Ref("calls", "symbol", name, line, scope, hint, qualified, False, link, tested)
-        if key not in seen:
-            seen[key] = len(refs)
-            refs.append(ref)
-        elif qualified and link == "extracted" and refs[seen[key]].link == "heuristic":
-            refs[seen[key]] = ref  # called on a chain's result first, then on a value: as the latter
+        add_call(refs, seen, key, Ref("calls", "symbol", name, line, scope, hint, qualified, False, link, tested))
     for cls, (line, names) in bases.items():  # as Python's: the class by its short name, its classes as hint
         refs.append(Ref(BASES, BASES, cls.rpartition(".")[2], line, cls, " ".join([f".{cls}", *names])))
     if language == "cpp":
