@@ -26,6 +26,7 @@ WALKED = {
     "decisions",
     "touches",
     "dependents",
+    "subclasses",
     "neighbours",
 }
 

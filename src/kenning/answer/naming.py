@@ -53,12 +53,14 @@ _RELATION_VOCABULARY = """
     related linked connected link links path between superseded supersedes module modules file files code
     function functions method methods class package breaks break change changing changes who whom anything
     thing things there here which what does test tests tested testing cover covers covered coverage exercise
-    exercises usages references invoke invokes invoked
+    exercises usages references invoke invokes invoked classes extend extends extended implement implements
+    implemented implementers implementer inherit inherits inherited derive derives derived subclass subclasses
     appelle appellent appele appelee appeles appelants appelant depend dependent dependances dependance
     tache taches touche touchent touchee preuve preuves pourquoi avons-nous choisi choix decision decisions
     utilise utilisent importe importent quelle quelles quel quels fonction fonctions methode fichier
     qu'est-ce est-ce relie lie liee lies chemin entre remplace impacte impactent casse code teste testee testes
-    couvre couvrent utilisee utilisees utilisations invoque invoquent
+    couvre couvrent utilisee utilisees utilisations invoque invoquent herite heritent implemente implementent
+    etend etendent derive derivent sous-classe sous-classes classe filles fille derivees enfants interface
     """
 RELATION_WORDS = frozenset(fold(w) for w in _RELATION_VOCABULARY.split())
 

@@ -2,7 +2,7 @@
 choose SQLite") answered from the graph, ranked by the question's direction.
 
 The question gives a relation (tests, what a test exercises, callers, callees, dependents, dependencies, touches,
-evidence, decisions, path, neighbours) and its start nodes (``answer.naming``). Results are
+evidence, decisions, subclasses, path, neighbours) and its start nodes (``answer.naming``). Results are
 ranked by hops that count (a file's ``defines`` step does not): direct callers before their
 callers. At the same hop, a path with a heuristic edge ranks below declared and extracted
 ones, and a call on an unknown receiver in another file (``generator.send()``) below every
@@ -25,7 +25,7 @@ from kenning.answer.graph import GraphOptions, compose
 from kenning.answer.naming import Start, lexical, named, typed_names
 from kenning.answer.relation_rank import rank
 from kenning.answer.why import with_rationale
-from kenning.graph import bases, paths, resolve, walk
+from kenning.graph import bases, paths, resolve, subclasses, walk
 from kenning.ingest.relations import SELF_HINT
 from kenning.project import Project
 from kenning.records import Answer, EmptyReason, Lifecycle
@@ -59,6 +59,7 @@ LEXICAL_KINDS = {
     "decisions": ("decision",),
     "touches": ("file", "symbol", "decision"),
     "dependents": ("file", "symbol"),
+    "subclasses": ("symbol",),
     "neighbours": (),
 }
 
@@ -115,9 +116,16 @@ def relation_answer(
     if not starts and relation.name == "path":
         relation = NEIGHBOURS
     names = typed_names(question) if not starts and relation.name != "decisions" else []
+    if not starts and not names and relation.name == "subclasses":
+        # a base the project does not hold, capitalised as classes are ("implement Serializable")
+        walked = _outside_base(conn, project, question, _capitalised(question), relation, options, now=now)
+        if walked is not None:
+            return walked
     if names:  # it names something the graph does not hold: not a stand-in found by words
         if relation.name in ("callers", "dependents"):  # a method inherited from outside the project?
             return _inherited(conn, project, question, names, relation, options, now=now)
+        if relation.name == "subclasses":  # a base from outside the project (``implements Serializable``)?
+            return _outside_base(conn, project, question, names, relation, options, now=now)
         return None
     if not starts:
         why = relation.name == "decisions"
@@ -169,8 +177,44 @@ def _inherited(
     return None
 
 
+def _outside_base(
+    conn: Connection,
+    project: Project,
+    question: str,
+    names: list[str],
+    relation: Relation,
+    options: GraphOptions,
+    *,
+    now: datetime,
+) -> Walked | None:
+    """The classes extending or implementing a name of ``names`` that no node is (a base from
+    outside the project: ``Serializable``, Spring's ``JpaRepository``), found by the name their
+    files give their bases (``graph.subclasses.named``); None when no class names one."""
+    for name in names:
+        cls = subclasses.defined(conn, name)
+        if cls is not None:  # the project's class, named where its package re-exports it
+            starts = [Start(cls, name, "exact", typed=True)]
+            hits = _walk(conn, relation, [cls], question)
+            answer = _answer(conn, project, question, relation, starts, hits, options, now=now)
+            return Walked(answer, guessed=False, starts=frozenset({cls.fact_id} if cls.fact_id is not None else ()))
+        hits = subclasses.named(conn, name)
+        if not hits:
+            continue
+        note = f"no node named {name!r}: the classes whose files name a base so follow"
+        hits = rank(conn, relation.name, hits, question)
+        answer = _answer(conn, project, question, relation, [], hits, options, now=now, notes=[note], shown=name)
+        return Walked(answer, guessed=False)
+    return None
+
+
+def _capitalised(question: str) -> list[str]:
+    """The words of ``question`` that start with a capital (``Serializable``), its first aside."""
+    text = question.strip()
+    return [m.group() for m in re.finditer(r"(?<![\w.])[A-Z][A-Za-z0-9_]+", text) if m.start() > 0]
+
+
 # The relations whose answer never holds the node asked about ("who calls X" never lists X).
-_NOT_ITSELF = frozenset({"callers", "callees", "dependencies", "dependents", "tests", "tested"})
+_NOT_ITSELF = frozenset({"callers", "callees", "dependencies", "dependents", "tests", "tested", "subclasses"})
 
 
 def _no_decision(relation: Relation, starts: list[Start]) -> list[str]:
@@ -261,6 +305,8 @@ def _walk(conn: Connection, relation: Relation, starts: list[walk.Node], questio
             )
         case "dependents":
             hits = walk.impact(conn, starts, hops=3, limit=200)
+        case "subclasses":
+            hits = subclasses.subclasses(conn, starts, limit=200)
         case "touches" | "evidence":
             hits = walk.touches(conn, starts, limit=200)
         case "decisions":
@@ -296,8 +342,9 @@ def _answer(
     *,
     now: datetime,
     notes: list[str] | None = None,
+    shown: str | None = None,
 ) -> Answer:
-    shown = _shown(starts)
+    shown = shown or _shown(starts)
     notes = [f"relation {relation.name} ({relation.direction}) from {shown}", *(notes or [])]
     if not hits:
         notes.append(f"the graph holds no {relation.name} of {shown}")

@@ -120,6 +120,26 @@ RELATION_CUES: tuple[RelationCues, ...] = (
         ("qui appelle", "appelé par", "appelants", "où est appelé", "qui invoque"),
     ),
     RelationCues(
+        "subclasses",  # what extends or implements a class (no stored edge: ``graph.subclasses``)
+        "incoming",
+        (
+            # not "which module / file / function implements …": code that does something, a search
+            r"(?:what|which|who)(?: (?!(?:modules?|files?|functions?|methods?|packages?|code|parts?)\b)\w+)? "
+            r"(?:extends|extend|implements|implement|inherits from|inherit from|derives from|derive from"
+            r"|subclasses|subclass)",
+            r"subclass(?:es)? of",
+            r"implementers? of",
+            r"(?:classes|types|interfaces) (?:that|which) (?:extend|implement|inherit from|derive from)",
+            r"qui (?:herite|heritent|implemente|implementent|etend|etendent|derive|derivent)",
+            r"quel(?:le)?s? (?!(?:modules?|fichiers?|fonctions?|methodes?|paquets?|code|parties?)\b)\w+ "
+            r"(?:herite|heritent|implemente|implementent|etend|etendent|derive|derivent)",
+            r"sous-classes?",
+            r"classes? (?:filles?|derivees?|enfants?)",
+        ),
+        ("what extends X", "which classes implement X", "subclasses of X", "who inherits from X"),
+        ("qui hérite de X", "quelles classes implémentent X", "sous-classes de X"),
+    ),
+    RelationCues(
         "dependencies",
         "outgoing",
         (

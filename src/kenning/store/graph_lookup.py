@@ -230,3 +230,14 @@ def marked_test_facts(conn: Connection, fact_ids: Sequence[int]) -> set[int]:
         query = f"SELECT id FROM facts WHERE id IN ({marks}) AND json_extract(meta, '$.test') IS 1"
         found.update(int(row[0]) for row in conn.execute(query, chunk))
     return found
+
+
+def refs_with_hint(conn: Connection, target_kind: str, text: str) -> list[int]:
+    """Ids of the references of ``target_kind`` whose hint holds ``text`` (case kept; empty: every
+    one with a hint), ascending: ``graph.subclasses`` reads every ``bases`` reference so."""
+    if is_pg(conn):
+        return pg.refs_with_hint(conn, target_kind, text)
+    rows = conn.execute(
+        "SELECT id FROM graph_refs WHERE target_kind = ? AND instr(hint, ?) > 0 ORDER BY id", (target_kind, text)
+    )
+    return [int(row[0]) for row in rows]

@@ -140,3 +140,11 @@ def marked_test_facts(conn: PgConnection, fact_ids: Sequence[int]) -> set[int]:
         (conn.project, list(fact_ids)),
     ).fetchall()
     return {int(row[0]) for row in rows}
+
+
+def refs_with_hint(conn: PgConnection, target_kind: str, text: str) -> list[int]:
+    rows = conn.execute(
+        "SELECT id FROM graph_refs WHERE project = %s AND target_kind = %s AND strpos(hint, %s) > 0 ORDER BY id",
+        (conn.project, target_kind, text),
+    ).fetchall()
+    return [int(row[0]) for row in rows]

@@ -1,0 +1,183 @@
+"""The classes that extend or implement a class: "what extends BaseEntity", "which classes
+implement OwnerRepository", "qui hérite de Model".
+
+No edge is stored for inheritance. A class whose file names bases of it wrote a ``bases``
+reference (``ingest.relations.BASES``): the class, then its bases as the file names them — one of
+the same file with a leading dot (``.BaseModelAdmin``), an imported one by its dotted name
+(``django.db.models.Model``, where the package re-exports ``django.db.models.base.Model``), or, in
+the tree-sitter languages, the name as written (``BaseEntity``). Resolution reads them to follow a
+self call into a base (``graph.bases``); read the other way, they answer the question: the classes
+whose bases name the one asked about, then theirs, up to ``MAX_HOPS``. Each step is an ``extends``
+edge from the subclass to its base, not stored (its id is the reference's, negated), sourced by
+the reference: the line that declares the subclass.
+
+A name written as is (``extends BaseEntity``) reaches the class of that name in the subclass's
+language; ``heuristic`` when the project holds more than one class of that name (the file's
+imports are not read here), ``extracted`` otherwise. A base the project does not hold
+(``implements Serializable``, Spring's ``JpaRepository``) is no node: the classes naming it are
+still found by its name (``named``), each its own start of the walk.
+"""
+
+from __future__ import annotations
+
+from kenning.graph import walk
+from kenning.graph.narrow import module_of
+from kenning.ingest.grammars import family_of
+from kenning.ingest.relations import BASES
+from kenning.store import graph as graph_store
+from kenning.store.graph import Edge, Node, RefRow
+from kenning.store.graph_lookup import refs_with_hint, symbols_named
+from kenning.store.handle import Connection
+
+EXTENDS = "extends"  # the type of a step from a subclass to its base (no stored edge has it)
+MAX_HOPS = 3
+
+
+def subclasses(conn: Connection, starts: list[Node], *, limit: int = 200) -> list[walk.Hit]:
+    """The classes extending or implementing the symbols among ``starts``, direct ones first, then
+    theirs (breadth first, up to ``MAX_HOPS``), each once, with the ``extends`` steps that lead to it."""
+    seen = {n.id for n in starts}
+    frontier: list[tuple[Node, tuple[walk.Step, ...]]] = [(n, ()) for n in starts if n.kind == "symbol"]
+    return _Inheritance(conn).breadth_first(frontier, seen, limit, MAX_HOPS)
+
+
+def named(conn: Connection, name: str, *, limit: int = 200) -> list[walk.Hit]:
+    """For a class the project does not hold (``Serializable``): the classes whose file names a
+    base of that name (a dotted name asked for: the same dotted name, or one ending so; else the
+    last part compared), each a hit of no step, then their own subclasses as ``subclasses`` finds them."""
+    short, dotted = _short(name), name.replace("::", ".")
+    if not short.isidentifier():
+        return []
+    bases = _Inheritance(conn)
+
+    def names_it(entry: str) -> bool:
+        entry = entry.replace("::", ".")
+        return entry == dotted or entry.endswith("." + dotted) if "." in dotted else True
+
+    rows = [row for row, entry in bases.naming(short) if names_it(entry)]
+    found = graph_store.nodes_by_id(conn, sorted({row.src for row in rows}))
+    direct = list({row.src: found[row.src] for row in rows if row.src in found}.values())
+    hits = [walk.Hit(n, ()) for n in direct]
+    seen = {n.id for n in direct}
+    deeper = bases.breadth_first([(n, ()) for n in direct], seen, limit - len(hits), MAX_HOPS - 1)
+    return (hits + deeper)[:limit]
+
+
+def defined(conn: Connection, name: str) -> Node | None:
+    """The one class of the project a dotted ``name`` no node bears stands for: written from below
+    the project's root (``flaskr.db.Base``) or where its package re-exports it
+    (``django.db.models.Model`` for ``django.db.models.base.Model``); None when none or several."""
+    dotted = name.replace("::", ".")
+    package, _, short = dotted.rpartition(".")
+    if not package:
+        return None
+    rows = [r for r in symbols_named(conn, [short]) if r[1] == "symbol"]
+    for matches in (lambda q: q.endswith("." + dotted), lambda q: q.startswith(package + ".")):
+        chosen = [r for r in rows if matches(r[4])]
+        if len(chosen) == 1:
+            return Node(*chosen[0])
+    return None
+
+
+class _Inheritance:
+    """Every ``bases`` reference of the store, read once, by the last part of each base it names."""
+
+    def __init__(self, conn: Connection) -> None:
+        self.conn = conn
+        self._by_short: dict[str, list[tuple[RefRow, str]]] = {}
+        # (file, a class of it as its hint names it: ``.Child``) -> the bases that hint names
+        self._named_in: dict[tuple[str | None, str], list[str]] = {}
+        for row in graph_store.ref_rows(conn, refs_with_hint(conn, BASES, "")):
+            for entry in _bases(row):
+                self._by_short.setdefault(_short(entry), []).append((row, entry))
+            own = (row.hint or "").split(" ", 1)[0]
+            self._named_in[(row.src_path, own)] = _bases(row)
+        self._homonyms: dict[tuple[str, str | None], int] = {}
+
+    def naming(self, short: str) -> list[tuple[RefRow, str]]:
+        """(reference, base entry) of the classes naming a base whose last part is ``short``."""
+        return self._by_short.get(short, [])
+
+    def breadth_first(
+        self, frontier: list[tuple[Node, tuple[walk.Step, ...]]], seen: set[int], limit: int, hops: int
+    ) -> list[walk.Hit]:
+        hits: list[walk.Hit] = []
+        for _ in range(hops):
+            following = []
+            for base, steps in frontier:
+                for row, sub, link in self._direct(base):
+                    if sub.id in seen:
+                        continue
+                    seen.add(sub.id)
+                    edge = Edge(
+                        -row.id, sub, base, EXTENDS, link, row.source_kind or "file", row.source_uri or "",
+                        row.fingerprint, row.line,
+                    )  # fmt: skip
+                    path = (*steps, walk.Step(edge, False))
+                    hits.append(walk.Hit(sub, path))
+                    following.append((sub, path))
+                    if len(hits) >= limit:
+                        return hits
+            frontier = following
+        return hits
+
+    def _direct(self, base: Node) -> list[tuple[RefRow, Node, str]]:
+        """The classes whose file names ``base`` among their bases: (their reference, node, link)."""
+        short = _short(base.qualname or base.name)
+        chosen: dict[int, tuple[RefRow, str]] = {}
+        for row, entry in self.naming(short):
+            if row.id in chosen or self._through_own_file(row, entry):
+                continue
+            # a dotted name is a Python import's (the tree-sitter languages' symbols carry no module)
+            if entry[0] == "." or "." in entry and module_of(row.src_path or ""):
+                if _names(entry, row, base):
+                    chosen[row.id] = (row, "extracted")
+            elif family_of(row.src_path) == family_of(base.path):  # a name as written: by its language
+                homonyms = self._classes_named(short, family_of(base.path))
+                chosen[row.id] = (row, "heuristic" if homonyms > 1 else "extracted")
+        nodes = graph_store.nodes_by_id(self.conn, sorted({row.src for row, _ in chosen.values()}))
+        return [(row, nodes[row.src], link) for row, link in chosen.values() if row.src in nodes]
+
+    def _through_own_file(self, row: RefRow, entry: str) -> bool:
+        """Whether ``entry`` is a base of another class of the subclass's file that the subclass
+        extends: Python's hint names a class's bases and, after them, theirs its file defines
+        (``.GrandChild .Child app.base.Base``: ``Base`` is ``Child``'s, reached through it)."""
+        return any(
+            entry in self._named_in.get((row.src_path, other), ())
+            for other in _bases(row)
+            if other[0] == "." and other != entry
+        )
+
+    def _classes_named(self, short: str, family: str | None) -> int:
+        """How many symbols of ``family``'s files are named ``short``, constructors aside (Java's
+        ``Owner.Owner``): more than one makes a base written by its name alone a guess."""
+        key = (short, family)
+        if key not in self._homonyms:
+            self._homonyms[key] = sum(
+                1
+                for row in symbols_named(self.conn, [short])
+                if family_of(row[5]) == family and not row[4].endswith(f"{short}.{short}")
+            )
+        return self._homonyms[key]
+
+
+def _bases(row: RefRow) -> list[str]:
+    """The bases a ``bases`` reference names (its hint's entries after the class itself)."""
+    return (row.hint or "").split(" ")[1:] if row.type == BASES else []
+
+
+def _short(name: str) -> str:
+    return name.replace("::", ".").rpartition(".")[2]
+
+
+def _names(entry: str, row: RefRow, base: Node) -> bool:
+    """Whether the dotted or local ``entry`` of the subclass's reference ``row`` is ``base``: a
+    class of the subclass's own file, or the dotted name of ``base``, written from below the
+    project's root (``flaskr.db.Base``) or where its package re-exports it (``django.db.models.Model``)."""
+    if entry[0] == ".":
+        module = module_of(row.src_path or "")
+        return base.path == row.src_path and base.qualname == (f"{module}{entry}" if module else entry[1:])
+    full = entry.replace("::", ".")
+    qualname = base.qualname
+    package = full.rpartition(".")[0]
+    return qualname == full or qualname.endswith("." + full) or qualname.startswith(package + ".")

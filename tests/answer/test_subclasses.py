@@ -1,0 +1,108 @@
+"""What extends or implements a class, asked in words (graph/subclasses.py): "what extends
+BaseEntity", "which classes implement Serializable", "qui hérite de Base". No edge is stored for
+inheritance; the ``bases`` references each class's file wrote answer, read the other way, on both
+engines: direct subclasses first, then theirs, each with the ``extends`` steps that lead to it and
+the line that declares it."""
+
+from __future__ import annotations
+
+import pytest
+
+from conftest import NOW
+from kenning.answer.ask import ask_project
+from kenning.route.rules import route
+from store.pg_engine import ENGINE, synced_on  # tests/store: the PostgreSQL test server
+
+PKG = "src/main/java/org/clinic/model"
+FILES = {
+    f"{PKG}/BaseEntity.java": (
+        "package org.clinic.model;\n\nimport java.io.Serializable;\n\n"
+        "public class BaseEntity implements Serializable {\n    private Integer id;\n}\n"
+    ),
+    f"{PKG}/Person.java": "package org.clinic.model;\n\npublic class Person extends BaseEntity {\n    String n;\n}\n",
+    f"{PKG}/Owner.java": "package org.clinic.model;\n\npublic class Owner extends Person {\n    String city;\n}\n",
+    f"{PKG}/OwnerRepository.java": (
+        "package org.clinic.model;\n\nimport org.springframework.data.jpa.repository.JpaRepository;\n\n"
+        "public interface OwnerRepository extends JpaRepository<Owner, Integer> {\n}\n"
+    ),
+    # two classes named Shape: a base written by its name alone is a guess
+    "src/main/java/org/geo/Shape.java": "package org.geo;\n\npublic class Shape {\n}\n",
+    "src/main/java/org/draw/Shape.java": "package org.draw;\n\npublic class Shape {\n}\n",
+    "src/main/java/org/geo/Circle.java": "package org.geo;\n\npublic class Circle extends Shape {\n}\n",
+    "app/__init__.py": "from app.base import Base\n",
+    "app/base.py": "class Base:\n    def run(self):\n        return 1\n",
+    "app/models.py": (
+        "from app.base import Base\n\n\nclass Child(Base):\n    pass\n\n\nclass GrandChild(Child):\n    pass\n"
+    ),
+    "app/other.py": "from app import Base\n\n\nclass ViaPackage(Base):\n    pass\n",
+    "lib/unrelated.py": "class Base:\n    pass\n\n\nclass Local(Base):\n    pass\n",
+}
+
+
+@pytest.fixture(params=["sqlite", ENGINE])
+def project(request, make_project):
+    return synced_on(request.param, make_project, FILES, "subclasses")
+
+
+def _found(answer) -> list[tuple[str, int, str]]:
+    """(class, hops, the declaring line's source) of each excerpt, in rank order."""
+    return [
+        (e.explain["node"]["name"], e.explain["hops"], e.path[-1]["source"]["uri"] if e.path else "")
+        for e in answer.excerpts
+    ]
+
+
+def test_what_extends_a_class_lists_its_subclasses_then_theirs_each_with_the_line_that_declares_it(project):
+    answer = ask_project(project, "what extends BaseEntity", now=NOW)
+    assert (answer.mode, answer.degradations) == ("graph", ()), answer.notes
+    assert _found(answer) == [("Person", 1, f"{PKG}/Person.java:3-3"), ("Owner", 2, f"{PKG}/Owner.java:3-3")]
+    owner = answer.excerpts[1]
+    assert [(s["type"], s["link"], s["walked"]) for s in owner.path] == [
+        ("extends", "extracted", "backward"),
+        ("extends", "extracted", "backward"),
+    ]
+    assert [s["from"]["name"] for s in owner.path] == ["Person", "Owner"]
+    assert owner.explain["relation"] == "subclasses" and owner.explain["direction"] == "incoming"
+
+
+def test_python_bases_named_in_the_same_file_imported_or_re_exported_by_a_package(project):
+    answer = ask_project(project, "qui hérite de app.base.Base", now=NOW)
+    assert answer.mode == "graph", answer.notes
+    assert [(name, hops) for name, hops, _ in _found(answer)] == [
+        ("app.models.Child", 1),
+        ("app.other.ViaPackage", 1),
+        ("app.models.GrandChild", 2),
+    ]  # not lib.unrelated.Local, whose Base is its own file's
+    reexported = ask_project(project, "subclasses of app.Base", now=NOW)  # the name the package gives it
+    assert [name for name, _, _ in _found(reexported)] == [name for name, _, _ in _found(answer)]
+
+
+def test_a_base_from_outside_the_project_is_found_by_the_name_its_subclasses_give_it(project):
+    answer = ask_project(project, "which classes implement Serializable", now=NOW)
+    assert answer.mode == "graph", answer.notes
+    assert [(name, hops) for name, hops, _ in _found(answer)] == [("BaseEntity", 0), ("Person", 1), ("Owner", 2)]
+    said = "no node named 'Serializable': the classes whose files name a base so follow"
+    assert any(n.startswith(said) for n in answer.notes), answer.notes
+    spring = ask_project(project, "quelles classes implémentent l'interface JpaRepository", now=NOW)
+    assert [name for name, _, _ in _found(spring)] == ["OwnerRepository"], spring.notes
+
+
+def test_a_base_named_alone_that_two_classes_bear_is_a_guess(project):
+    answer = ask_project(project, "what extends Shape", now=NOW)
+    assert [(e.explain["node"]["name"], e.path[0]["link"]) for e in answer.excerpts] == [("Circle", "heuristic")]
+    certain = ask_project(project, "what extends Person", now=NOW)
+    assert [(e.explain["node"]["name"], e.path[0]["link"]) for e in certain.excerpts] == [("Owner", "extracted")]
+
+
+def test_a_class_with_no_subclass_is_an_empty_graph_answer(project):
+    answer = ask_project(project, "what extends OwnerRepository", now=NOW)
+    assert answer.mode == "graph" and answer.excerpts == ()
+    assert "the graph holds no subclasses of OwnerRepository (exact)" in answer.notes
+
+
+@pytest.mark.parametrize(
+    "question",
+    ["which module implements the retry logic", "how is the cache implemented", "quel module implémente le cache"],
+)
+def test_code_that_implements_something_stays_a_search(question):
+    assert route(question).rule != "relation"
