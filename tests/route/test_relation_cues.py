@@ -27,6 +27,7 @@ WALKED = {
     "touches",
     "dependents",
     "subclasses",
+    "superclasses",
     "neighbours",
 }
 

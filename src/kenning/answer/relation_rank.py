@@ -29,7 +29,7 @@ _COMMIT_FIRST = re.compile(r"\bcommits?\b")
 # (dependents, callees) before test code's whatever the trust — a test's ``self.all()`` in a
 # ``QuerySet`` subclass is certain, the code's ``qs.all()`` a guess, and it is the code that is
 # asked for (search weighs test files half the same way).
-_CODE_FIRST = frozenset({"callers", "callees", "dependents", "tested", "subclasses"})
+_CODE_FIRST = frozenset({"callers", "callees", "dependents", "tested", "subclasses", "superclasses"})
 _CALLED = frozenset({"calls", "tested_by"})  # edges a call gives: how it was written says how far to trust them
 
 

@@ -2,7 +2,7 @@
 choose SQLite") answered from the graph, ranked by the question's direction.
 
 The question gives a relation (tests, what a test exercises, callers, callees, dependents, dependencies, touches,
-evidence, decisions, subclasses, path, neighbours) and its start nodes (``answer.naming``). Results are
+evidence, decisions, subclasses, superclasses, path, neighbours) and its start nodes (``answer.naming``). Results are
 ranked by hops that count (a file's ``defines`` step does not): direct callers before their
 callers. At the same hop, a path with a heuristic edge ranks below declared and extracted
 ones, and a call on an unknown receiver in another file (``generator.send()``) below every
@@ -25,7 +25,7 @@ from kenning.answer.graph import GraphOptions, compose
 from kenning.answer.naming import Start, lexical, named, typed_names
 from kenning.answer.relation_rank import rank
 from kenning.answer.why import with_rationale
-from kenning.graph import bases, paths, resolve, subclasses, walk
+from kenning.graph import bases, inheritance, paths, resolve, walk
 from kenning.ingest.relations import SELF_HINT
 from kenning.project import Project
 from kenning.records import Answer, EmptyReason, Lifecycle
@@ -59,6 +59,7 @@ LEXICAL_KINDS = {
     "decisions": ("decision",),
     "touches": ("file", "symbol", "decision"),
     "dependents": ("file", "symbol"),
+    "superclasses": ("symbol",),
     "subclasses": ("symbol",),
     "neighbours": (),
 }
@@ -136,9 +137,12 @@ def relation_answer(
         return None
     nodes = [s.node for s in starts]
     declared = _implemented(conn, relation, nodes)
-    hits = _walk(conn, relation, nodes + declared, question)
+    outside: list[str] = []  # a class's bases the project does not hold
+    hits = _walk(conn, relation, nodes + declared, question, outside)
     blind = _unlinked(conn, relation, nodes)
     notes = blind + _no_decision(relation, starts)
+    if outside:
+        notes.append(f"bases from outside the project (no node): {', '.join(outside[:8])}")
     if declared:
         shown = ", ".join(n.qualname for n in declared[:5])
         notes.append(f"calls written on what it implements or overrides count too: {shown}")
@@ -189,15 +193,15 @@ def _outside_base(
 ) -> Walked | None:
     """The classes extending or implementing a name of ``names`` that no node is (a base from
     outside the project: ``Serializable``, Spring's ``JpaRepository``), found by the name their
-    files give their bases (``graph.subclasses.named``); None when no class names one."""
+    files give their bases (``graph.inheritance.named``); None when no class names one."""
     for name in names:
-        cls = subclasses.defined(conn, name)
+        cls = inheritance.defined(conn, name)
         if cls is not None:  # the project's class, named where its package re-exports it
             starts = [Start(cls, name, "exact", typed=True)]
             hits = _walk(conn, relation, [cls], question)
             answer = _answer(conn, project, question, relation, starts, hits, options, now=now)
             return Walked(answer, guessed=False, starts=frozenset({cls.fact_id} if cls.fact_id is not None else ()))
-        hits = subclasses.named(conn, name)
+        hits = inheritance.named(conn, name)
         if not hits:
             continue
         note = f"no node named {name!r}: the classes whose files name a base so follow"
@@ -214,7 +218,9 @@ def _capitalised(question: str) -> list[str]:
 
 
 # The relations whose answer never holds the node asked about ("who calls X" never lists X).
-_NOT_ITSELF = frozenset({"callers", "callees", "dependencies", "dependents", "tests", "tested", "subclasses"})
+_NOT_ITSELF = frozenset(
+    {"callers", "callees", "dependencies", "dependents", "tests", "tested", "subclasses", "superclasses"}
+)
 
 
 def _no_decision(relation: Relation, starts: list[Start]) -> list[str]:
@@ -262,7 +268,11 @@ def _implemented(conn: Connection, relation: Relation, nodes: list[walk.Node]) -
     return bases.declarations(conn, walk.with_members(conn, nodes))
 
 
-def _walk(conn: Connection, relation: Relation, starts: list[walk.Node], question: str) -> list[walk.Hit]:
+def _walk(
+    conn: Connection, relation: Relation, starts: list[walk.Node], question: str, outside: list[str] | None = None
+) -> list[walk.Hit]:
+    """The walk of ``relation`` from ``starts``, ranked; ``outside`` gets the bases a
+    ``superclasses`` walk met that the project does not hold."""
     from_file = any(n.kind == "file" for n in starts)
     if relation.name in ("callers", "callees", "dependencies"):  # a class stands for its members
         starts = walk.with_members(conn, starts)
@@ -306,7 +316,11 @@ def _walk(conn: Connection, relation: Relation, starts: list[walk.Node], questio
         case "dependents":
             hits = walk.impact(conn, starts, hops=3, limit=200)
         case "subclasses":
-            hits = subclasses.subclasses(conn, starts, limit=200)
+            hits = inheritance.subclasses(conn, starts, limit=200)
+        case "superclasses":
+            hits, named = inheritance.superclasses(conn, starts, limit=200)
+            if outside is not None:
+                outside.extend(named)
         case "touches" | "evidence":
             hits = walk.touches(conn, starts, limit=200)
         case "decisions":

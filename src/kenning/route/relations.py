@@ -120,7 +120,22 @@ RELATION_CUES: tuple[RelationCues, ...] = (
         ("qui appelle", "appelé par", "appelants", "où est appelé", "qui invoque"),
     ),
     RelationCues(
-        "subclasses",  # what extends or implements a class (no stored edge: ``graph.subclasses``)
+        "superclasses",  # what a class extends or implements: before "subclasses" (``graph.inheritance``)
+        "outgoing",
+        (
+            r"(?:what|which)(?: \w+)? (?:does|do|did) \S+ (?:extend|implement|inherit from|derive from|subclass)",
+            r"super-?class(?:es)? of",
+            r"(?:base|parent) (?:class|classes|types?|interfaces?) of",
+            r"de quoi (?:\S+ )?(?:herite|heritent|derive|derivent)",
+            r"quel(?:le)?s? interfaces? (?:implemente|etend)",  # "… implémentent": the classes that do
+            r"classes? (?:mere|meres|parente|parentes|de base) (?:de|du|des)",
+            r"super-?classes?",
+        ),
+        ("what does X extend", "which interfaces does X implement", "superclasses of X", "base classes of X"),
+        ("de quoi hérite X", "classes mères de X", "quelles interfaces implémente X"),
+    ),
+    RelationCues(
+        "subclasses",  # what extends or implements a class (no stored edge: ``graph.inheritance``)
         "incoming",
         (
             # not "which module / file / function implements …": code that does something, a search

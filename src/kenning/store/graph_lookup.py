@@ -234,7 +234,7 @@ def marked_test_facts(conn: Connection, fact_ids: Sequence[int]) -> set[int]:
 
 def refs_with_hint(conn: Connection, target_kind: str, text: str) -> list[int]:
     """Ids of the references of ``target_kind`` whose hint holds ``text`` (case kept; empty: every
-    one with a hint), ascending: ``graph.subclasses`` reads every ``bases`` reference so."""
+    one with a hint), ascending: ``graph.inheritance`` reads every ``bases`` reference so."""
     if is_pg(conn):
         return pg.refs_with_hint(conn, target_kind, text)
     rows = conn.execute(

@@ -1,5 +1,6 @@
-"""The classes that extend or implement a class: "what extends BaseEntity", "which classes
-implement OwnerRepository", "qui hérite de Model".
+"""Inheritance, both ways: the classes that extend or implement a class ("what extends BaseEntity",
+"which classes implement OwnerRepository", "qui hérite de Model") and the classes a class extends
+or implements ("what does Owner extend", "de quoi hérite Owner").
 
 No edge is stored for inheritance. A class whose file names bases of it wrote a ``bases``
 reference (``ingest.relations.BASES``): the class, then its bases as the file names them — one of
@@ -7,9 +8,10 @@ the same file with a leading dot (``.BaseModelAdmin``), an imported one by its d
 (``django.db.models.Model``, where the package re-exports ``django.db.models.base.Model``), or, in
 the tree-sitter languages, the name as written (``BaseEntity``). Resolution reads them to follow a
 self call into a base (``graph.bases``); read the other way, they answer the question: the classes
-whose bases name the one asked about, then theirs, up to ``MAX_HOPS``. Each step is an ``extends``
-edge from the subclass to its base, not stored (its id is the reference's, negated), sourced by
-the reference: the line that declares the subclass.
+whose bases name the one asked about, then theirs, up to ``MAX_HOPS`` (``subclasses``); read as
+written, the bases of the class asked about, then theirs (``superclasses``). Each step is an
+``extends`` edge from the subclass to its base, not stored (its id is the reference's, negated),
+sourced by the reference: the line that declares the subclass.
 
 A name written as is (``extends BaseEntity``) reaches the class of that name in the subclass's
 language; ``heuristic`` when the project holds more than one class of that name (the file's
@@ -31,6 +33,7 @@ from kenning.store.handle import Connection
 
 EXTENDS = "extends"  # the type of a step from a subclass to its base (no stored edge has it)
 MAX_HOPS = 3
+MAX_HOMONYMS = 3  # classes one base name may stand for in ``superclasses`` (more: none is taken)
 
 
 def subclasses(conn: Connection, starts: list[Node], *, limit: int = 200) -> list[walk.Hit]:
@@ -39,6 +42,17 @@ def subclasses(conn: Connection, starts: list[Node], *, limit: int = 200) -> lis
     seen = {n.id for n in starts}
     frontier: list[tuple[Node, tuple[walk.Step, ...]]] = [(n, ()) for n in starts if n.kind == "symbol"]
     return _Inheritance(conn).breadth_first(frontier, seen, limit, MAX_HOPS)
+
+
+def superclasses(conn: Connection, starts: list[Node], *, limit: int = 200) -> tuple[list[walk.Hit], list[str]]:
+    """The classes the symbols among ``starts`` extend or implement, then theirs (up to
+    ``MAX_HOPS``), each once with the ``extends`` steps that lead to it; and the bases they name
+    that the project does not hold (``Serializable``), in the order met."""
+    seen = {n.id for n in starts}
+    frontier: list[tuple[Node, tuple[walk.Step, ...]]] = [(n, ()) for n in starts if n.kind == "symbol"]
+    index = _Inheritance(conn)
+    hits = index.breadth_first(frontier, seen, limit, MAX_HOPS, up=True)
+    return hits, list(dict.fromkeys(index.outside))
 
 
 def named(conn: Connection, name: str, *, limit: int = 200) -> list[walk.Hit]:
@@ -92,34 +106,77 @@ class _Inheritance:
                 self._by_short.setdefault(_short(entry), []).append((row, entry))
             own = (row.hint or "").split(" ", 1)[0]
             self._named_in[(row.src_path, own)] = _bases(row)
+        self._of_class = {row.src: row for rows in self._by_short.values() for row, _ in rows}
         self._homonyms: dict[tuple[str, str | None], int] = {}
+        self.outside: list[str] = []  # bases ``_up`` met that no class of the project is
 
     def naming(self, short: str) -> list[tuple[RefRow, str]]:
         """(reference, base entry) of the classes naming a base whose last part is ``short``."""
         return self._by_short.get(short, [])
 
     def breadth_first(
-        self, frontier: list[tuple[Node, tuple[walk.Step, ...]]], seen: set[int], limit: int, hops: int
+        self,
+        frontier: list[tuple[Node, tuple[walk.Step, ...]]],
+        seen: set[int],
+        limit: int,
+        hops: int,
+        *,
+        up: bool = False,
     ) -> list[walk.Hit]:
+        """The classes below the frontier's (``up``: above), hop by hop, each once."""
         hits: list[walk.Hit] = []
         for _ in range(hops):
             following = []
-            for base, steps in frontier:
-                for row, sub, link in self._direct(base):
-                    if sub.id in seen:
+            for at, steps in frontier:
+                for row, other, link in self._up(at) if up else self._direct(at):
+                    if other.id in seen:
                         continue
-                    seen.add(sub.id)
+                    seen.add(other.id)
+                    sub, base = (at, other) if up else (other, at)
                     edge = Edge(
                         -row.id, sub, base, EXTENDS, link, row.source_kind or "file", row.source_uri or "",
                         row.fingerprint, row.line,
                     )  # fmt: skip
-                    path = (*steps, walk.Step(edge, False))
-                    hits.append(walk.Hit(sub, path))
-                    following.append((sub, path))
+                    path = (*steps, walk.Step(edge, up))
+                    hits.append(walk.Hit(other, path))
+                    following.append((other, path))
                     if len(hits) >= limit:
                         return hits
             frontier = following
         return hits
+
+    def _up(self, sub: Node) -> list[tuple[RefRow, Node, str]]:
+        """The classes ``sub``'s file names as its bases, its own file's bases' bases aside:
+        (its reference, node, link); a base no class of the project is goes to ``outside``."""
+        row = self._of_class.get(sub.id)
+        if row is None:
+            return []
+        found = []
+        for entry in _bases(row):
+            if self._through_own_file(row, entry):
+                continue
+            bases, link = self._resolved(entry, row)
+            if not bases:
+                self.outside.append(entry.lstrip("."))
+            found += [(row, base, link) for base in bases]
+        return found
+
+    def _resolved(self, entry: str, row: RefRow) -> tuple[list[Node], str]:
+        """The classes a base ``entry`` of ``row`` names, and how sure: the class of the same file,
+        or the dotted name's (``_names``), else the classes of that name in the subclass's language
+        (``heuristic`` when several, at most ``MAX_HOMONYMS``)."""
+        short = _short(entry)
+        family = family_of(row.src_path)
+        candidates = [
+            Node(*r)
+            for r in symbols_named(self.conn, [short])
+            if family_of(r[5]) == family and not r[4].endswith(f"{short}.{short}")
+        ]
+        if entry[0] == "." or "." in entry and module_of(row.src_path or ""):
+            candidates = [c for c in candidates if _names(entry, row, c)]
+        if len(candidates) > MAX_HOMONYMS:
+            return [], "heuristic"
+        return candidates, "extracted" if len(candidates) == 1 else "heuristic"
 
     def _direct(self, base: Node) -> list[tuple[RefRow, Node, str]]:
         """The classes whose file names ``base`` among their bases: (their reference, node, link)."""

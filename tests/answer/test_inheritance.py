@@ -1,8 +1,9 @@
-"""What extends or implements a class, asked in words (graph/subclasses.py): "what extends
-BaseEntity", "which classes implement Serializable", "qui hérite de Base". No edge is stored for
-inheritance; the ``bases`` references each class's file wrote answer, read the other way, on both
-engines: direct subclasses first, then theirs, each with the ``extends`` steps that lead to it and
-the line that declares it."""
+"""Inheritance asked in words (graph/inheritance.py): what extends or implements a class ("what
+extends BaseEntity", "which classes implement Serializable", "qui hérite de Base") and what a class
+extends or implements ("what does Owner extend", "de quoi hérite GrandChild"). No edge is stored
+for inheritance; the ``bases`` references each class's file wrote answer, read either way, on both
+engines: the nearest classes first, then theirs, each with the ``extends`` steps that lead to it
+and the line that declares the subclass."""
 
 from __future__ import annotations
 
@@ -10,6 +11,7 @@ import pytest
 
 from conftest import NOW
 from kenning.answer.ask import ask_project
+from kenning.answer.relations import relation_of
 from kenning.route.rules import route
 from store.pg_engine import ENGINE, synced_on  # tests/store: the PostgreSQL test server
 
@@ -27,7 +29,7 @@ FILES = {
     ),
     # two classes named Shape: a base written by its name alone is a guess
     "src/main/java/org/geo/Shape.java": "package org.geo;\n\npublic class Shape {\n}\n",
-    "src/main/java/org/draw/Shape.java": "package org.draw;\n\npublic class Shape {\n}\n",
+    "src/main/java/org/draw/Shape.java": "package org.draw;\n\npublic class Shape {\n    int sides;\n}\n",
     "src/main/java/org/geo/Circle.java": "package org.geo;\n\npublic class Circle extends Shape {\n}\n",
     "app/__init__.py": "from app.base import Base\n",
     "app/base.py": "class Base:\n    def run(self):\n        return 1\n",
@@ -98,6 +100,33 @@ def test_a_class_with_no_subclass_is_an_empty_graph_answer(project):
     answer = ask_project(project, "what extends OwnerRepository", now=NOW)
     assert answer.mode == "graph" and answer.excerpts == ()
     assert "the graph holds no subclasses of OwnerRepository (exact)" in answer.notes
+
+
+def test_what_a_class_extends_its_bases_then_theirs_and_those_outside_the_project_named(project):
+    answer = ask_project(project, "what does Owner extend", now=NOW)
+    assert (answer.mode, answer.degradations) == ("graph", ()), answer.notes
+    assert [(name, hops) for name, hops, _ in _found(answer)] == [("Person", 1), ("BaseEntity", 2)]
+    base = answer.excerpts[1]
+    assert [(s["from"]["name"], s["to"]["name"], s["walked"]) for s in base.path] == [
+        ("Owner", "Person", "forward"),
+        ("Person", "BaseEntity", "forward"),
+    ]
+    assert base.path[-1]["source"]["uri"] == f"{PKG}/Person.java:3-3"  # the line declaring the subclass
+    assert "bases from outside the project (no node): Serializable" in answer.notes
+    french = ask_project(project, "de quoi hérite app.models.GrandChild", now=NOW)
+    assert [(name, hops) for name, hops, _ in _found(french)] == [("app.models.Child", 1), ("app.base.Base", 2)]
+    guessed = ask_project(project, "superclasses of Circle", now=NOW)  # two classes named Shape
+    assert sorted((e.fact.source.uri, e.path[0]["link"]) for e in guessed.excerpts) == [
+        ("src/main/java/org/draw/Shape.java:3-5", "heuristic"),
+        ("src/main/java/org/geo/Shape.java:3-4", "heuristic"),
+    ]
+
+
+def test_which_interfaces_a_class_implements_and_which_classes_implement_one_are_told_apart():
+    assert relation_of("quelles interfaces implémente OwnerRepository").name == "superclasses"
+    assert relation_of("quelles classes implémentent OwnerRepository").name == "subclasses"
+    assert relation_of("which interfaces does Owner implement").name == "superclasses"
+    assert relation_of("which classes implement Serializable").name == "subclasses"
 
 
 @pytest.mark.parametrize(
