@@ -84,9 +84,9 @@ on Kingfisher, ``scopt.calls.jsonl`` (12, Scala, infix calls among them) on scop
 the callers and tests found with grep, the api questions written from reading the source, both by a
 helper that ran no search, before the first run (docs/benchmarks.md, "phpcsharp").
 ``--set inherit`` asks what extends or implements a class and what a class extends, in English and
-French: ``bench/questions/django.inherit.jsonl`` (6, on the sdist) and ``gson.inherit.jsonl`` (6, on
-the clone), the subclasses and bases found with ``grep``/``git grep`` in the source before the first
-run (docs/benchmarks.md, "inheritance").
+French: ``bench/questions/django.inherit.jsonl`` (6, on the sdist), ``gson.inherit.jsonl`` (6) and
+``ripgrep.inherit.jsonl`` (6, Rust's traits; both on the clone), the subclasses and bases found with
+``grep``/``git grep`` in the source before the first run (docs/benchmarks.md, "inheritance").
 ``bench/questions/adrtools.jsonl`` (18) asks adr-tools (a clone: nine ADRs in ``doc/adr``, shell
 scripts without a suffix) why it was built as it is, how to use it, which tests cover what, in
 English and French, written before the first run (docs/benchmarks.md, "scripts").

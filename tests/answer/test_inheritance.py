@@ -31,6 +31,19 @@ FILES = {
     "src/main/java/org/geo/Shape.java": "package org.geo;\n\npublic class Shape {\n}\n",
     "src/main/java/org/draw/Shape.java": "package org.draw;\n\npublic class Shape {\n    int sides;\n}\n",
     "src/main/java/org/geo/Circle.java": "package org.geo;\n\npublic class Circle extends Shape {\n}\n",
+    # Rust: a trait a type implements, in a block of its own (one of two the type has), here or elsewhere
+    "printer/src/sink.rs": (
+        "pub trait Sink {\n    fn matched(&mut self) -> bool;\n\n    fn finish(&mut self) -> bool {\n"
+        "        true\n    }\n}\n\npub struct Standard<W> {\n    wtr: W,\n}\n\n"
+        "impl<W> fmt::Display for Standard<W> {\n    fn fmt(&self, f: &mut fmt::Formatter) -> fmt::Result {\n"
+        "        Ok(())\n    }\n}\n\nimpl<W: Clone> Sink for Standard<W> {\n    fn matched(&mut self) -> bool {\n"
+        "        self.finish()\n    }\n}\n"
+    ),
+    "printer/src/json.rs": (
+        "use crate::sink::Sink;\n\npub struct Json;\n\nimpl Sink for Json {\n    fn matched(&mut self) -> bool {\n"
+        "        false\n    }\n}\n\npub fn drive(sink: &mut dyn Sink) -> bool {\n    sink.matched()\n}\n"
+    ),
+    "printer/src/types.rs": "pub struct Kind;\n",  # a module named by a word of "which types implement Sink"
     "app/__init__.py": "from app.base import Base\n",
     "app/base.py": "class Base:\n    def run(self):\n        return 1\n",
     "app/models.py": (
@@ -120,6 +133,27 @@ def test_what_a_class_extends_its_bases_then_theirs_and_those_outside_the_projec
         ("src/main/java/org/draw/Shape.java:3-5", "heuristic"),
         ("src/main/java/org/geo/Shape.java:3-4", "heuristic"),
     ]
+
+
+def test_a_rust_trait_is_implemented_by_the_types_of_its_impl_blocks_each_at_its_own_line(project):
+    answer = ask_project(project, "which types implement Sink", now=NOW)
+    assert answer.mode == "graph", answer.notes
+    assert sorted((name, uri) for name, _, uri in _found(answer)) == [
+        ("Json", "printer/src/json.rs:5-5"),
+        ("Standard", "printer/src/sink.rs:19-19"),  # its ``impl Sink`` block, not its ``impl Display`` one
+    ]
+    shown = {e.explain["node"]["name"]: e.fact.source.uri for e in answer.excerpts}
+    assert shown["Standard"].startswith("printer/src/sink.rs:19-")  # that block's excerpt, not the struct's
+    bases = ask_project(project, "what does Standard implement", now=NOW)
+    assert [name for name, _, _ in _found(bases)] == ["Sink"]
+    assert "bases from outside the project (no node): Display" in bases.notes
+    # a self call in an impl block reaches the trait's default method
+    callers = ask_project(project, "who calls Sink.finish", now=NOW)
+    assert [e.explain["node"]["name"] for e in callers.excerpts] == ["Standard.matched"], callers.notes
+    # a trait's required method is a symbol, and the type's two blocks one list of bases: the calls of
+    # a method of the type count those written on the trait's
+    implemented = ask_project(project, "who calls Standard.matched", now=NOW)
+    assert "calls written on what it implements or overrides count too: Sink.matched" in implemented.notes
 
 
 def test_which_interfaces_a_class_implements_and_which_classes_implement_one_are_told_apart():

@@ -97,6 +97,8 @@ def relation_answer(
     lexical search over node-bearing excerpts finds none either."""
     relation = relation_of(question)
     groups = named(conn, question, plain_words=relation.name != "decisions")
+    if relation.name in ("subclasses", "superclasses"):  # a class's name before a plain word ("which types …")
+        groups.sort(key=lambda group: not group[0].text[:1].isupper())
     options = GraphOptions(limit=limit, include_superseded=relation.name == "decisions")
     if relation.name == "path" and len(groups) >= 2:
         a, b = groups[0], groups[1]

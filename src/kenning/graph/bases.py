@@ -75,13 +75,17 @@ class Bases:
 def module_hints(conn: Connection, type_: str, name: str) -> list[tuple[str, list[str]]]:
     """(the module of the file that wrote it, its hint's entries) of each ``type_`` reference
     named ``name`` with a hint: the classes a file names for one of its classes (``BASES``) or
-    its globals (``GLOBALS``), a class of that module written with a leading dot."""
+    its globals (``GLOBALS``), a class of that module written with a leading dot. A class several
+    references of one file name (Rust: one per ``impl Trait for Type`` block) is one entry, its
+    bases in the order written."""
     ids = graph_store.refs_targeting_many(conn, [(type_, name)])
-    return [
-        (module_of(row.src_path or ""), row.hint.split(" "))
-        for row in graph_store.ref_rows(conn, ids, sources=False)
-        if row.type == type_ and row.hint
-    ]
+    merged: dict[tuple[str | None, str], list[str]] = {}
+    for row in graph_store.ref_rows(conn, ids, sources=False):
+        if row.type == type_ and row.hint:
+            own, *named = row.hint.split(" ")
+            entries = merged.setdefault((row.src_path, own), [own])
+            entries += [entry for entry in named if entry not in entries]
+    return [(module_of(path or ""), entries) for (path, _), entries in merged.items()]
 
 
 def declarations(conn: Connection, nodes: list[Node]) -> list[Node]:

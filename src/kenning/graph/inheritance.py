@@ -22,11 +22,14 @@ still found by its name (``named``), each its own start of the walk.
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from kenning.graph import walk
 from kenning.graph.narrow import module_of
 from kenning.ingest.grammars import family_of
 from kenning.ingest.relations import BASES
 from kenning.store import graph as graph_store
+from kenning.store import sources
 from kenning.store.graph import Edge, Node, RefRow
 from kenning.store.graph_lookup import refs_with_hint, symbols_named
 from kenning.store.handle import Connection
@@ -41,7 +44,7 @@ def subclasses(conn: Connection, starts: list[Node], *, limit: int = 200) -> lis
     theirs (breadth first, up to ``MAX_HOPS``), each once, with the ``extends`` steps that lead to it."""
     seen = {n.id for n in starts}
     frontier: list[tuple[Node, tuple[walk.Step, ...]]] = [(n, ()) for n in starts if n.kind == "symbol"]
-    return _Inheritance(conn).breadth_first(frontier, seen, limit, MAX_HOPS)
+    return _declaring(conn, _Inheritance(conn).breadth_first(frontier, seen, limit, MAX_HOPS))
 
 
 def superclasses(conn: Connection, starts: list[Node], *, limit: int = 200) -> tuple[list[walk.Hit], list[str]]:
@@ -74,7 +77,29 @@ def named(conn: Connection, name: str, *, limit: int = 200) -> list[walk.Hit]:
     hits = [walk.Hit(n, ()) for n in direct]
     seen = {n.id for n in direct}
     deeper = bases.breadth_first([(n, ()) for n in direct], seen, limit - len(hits), MAX_HOPS - 1)
-    return (hits + deeper)[:limit]
+    return _declaring(conn, hits + deeper)[:limit]
+
+
+def _declaring(conn: Connection, hits: list[walk.Hit]) -> list[walk.Hit]:
+    """Each subclass shown by the excerpt that begins at the line naming its base, when that is not
+    its definition's: Rust's ``impl Sink for Standard<W>`` block, not the struct nor the type's first
+    block (``impl SinkError for Box<…>`` was shown for ``Box`` implementing ``Sink``)."""
+    moved = {
+        i
+        for i, h in enumerate(hits)
+        if h.steps and h.node.path and h.steps[-1].edge.line not in (None, h.node.line_start)
+    }
+    if not moved:
+        return hits
+    located = sources.facts_located_in(conn, sorted({hits[i].node.path or "" for i in moved}))
+    starting = {
+        (path, uri.rpartition(":")[2].split("-")[0]): fact for path, rows in located.items() for uri, fact in rows
+    }
+    shown = []
+    for i, hit in enumerate(hits):
+        fact = starting.get((hit.node.path or "", str(hit.steps[-1].edge.line))) if i in moved else None
+        shown.append(walk.Hit(replace(hit.node, fact_id=fact), hit.steps) if fact is not None else hit)
+    return shown
 
 
 def defined(conn: Connection, name: str) -> Node | None:
@@ -101,12 +126,14 @@ class _Inheritance:
         self._by_short: dict[str, list[tuple[RefRow, str]]] = {}
         # (file, a class of it as its hint names it: ``.Child``) -> the bases that hint names
         self._named_in: dict[tuple[str | None, str], list[str]] = {}
+        # a class -> its references (Rust: one per ``impl Trait for Type`` block)
+        self._of_class: dict[int, list[RefRow]] = {}
         for row in graph_store.ref_rows(conn, refs_with_hint(conn, BASES, "")):
             for entry in _bases(row):
                 self._by_short.setdefault(_short(entry), []).append((row, entry))
             own = (row.hint or "").split(" ", 1)[0]
-            self._named_in[(row.src_path, own)] = _bases(row)
-        self._of_class = {row.src: row for rows in self._by_short.values() for row, _ in rows}
+            self._named_in.setdefault((row.src_path, own), []).extend(_bases(row))
+            self._of_class.setdefault(row.src, []).append(row)
         self._homonyms: dict[tuple[str, str | None], int] = {}
         self.outside: list[str] = []  # bases ``_up`` met that no class of the project is
 
@@ -148,17 +175,15 @@ class _Inheritance:
     def _up(self, sub: Node) -> list[tuple[RefRow, Node, str]]:
         """The classes ``sub``'s file names as its bases, its own file's bases' bases aside:
         (its reference, node, link); a base no class of the project is goes to ``outside``."""
-        row = self._of_class.get(sub.id)
-        if row is None:
-            return []
         found = []
-        for entry in _bases(row):
-            if self._through_own_file(row, entry):
-                continue
-            bases, link = self._resolved(entry, row)
-            if not bases:
-                self.outside.append(entry.lstrip("."))
-            found += [(row, base, link) for base in bases]
+        for row in self._of_class.get(sub.id, []):
+            for entry in _bases(row):
+                if self._through_own_file(row, entry):
+                    continue
+                bases, link = self._resolved(entry, row)
+                if not bases:
+                    self.outside.append(entry.lstrip("."))
+                found += [(row, base, link) for base in bases]
         return found
 
     def _resolved(self, entry: str, row: RefRow) -> tuple[list[Node], str]:

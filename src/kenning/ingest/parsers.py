@@ -131,7 +131,10 @@ _BY_SUFFIX = {
 # ``tree_languages.STD_METHODS``) is no reference. code/26: a Go interface's methods are definitions
 # of their own, ``App.Save`` (``tree_defs._go_interface``): a symbol and an excerpt each. code/27: a
 # Rust call through the crate's own modules (``super::parse()``, ``crate::flags::parse()``) is a plain call.
-_TREE_SITTER = "code/27"
+# code/28: a Rust ``impl Trait for Type`` block names the trait among the type's bases (a ``bases``
+# reference per block, at its line): a self call reaches the trait's default method, and the type
+# answers "what implements Trait" (``graph.inheritance``).
+_TREE_SITTER = "code/28"
 _BY_SUFFIX.update(
     {
         suffix: _TREE_SITTER

@@ -222,7 +222,10 @@ def call_refs(
         key = (scope, name, hint, qualified)
         tested = testing or bool(tests) and within(tests, node.start_byte)
         add_call(refs, seen, key, Ref("calls", "symbol", name, line, scope, hint, qualified, False, link, tested))
-    for cls, (line, names) in bases.items():  # as Python's: the class by its short name, its classes as hint
+    # as Python's: the class by its short name, its classes as hint; Rust's, one per ``impl`` block
+    # (``graph.bases`` reads a type's blocks as one), each at its own line
+    blocks = _impl_blocks(extending, bases) if language == "rust" else [(c, *entry) for c, entry in bases.items()]
+    for cls, line, names in blocks:
         refs.append(Ref(BASES, BASES, cls.rpartition(".")[2], line, cls, " ".join([f".{cls}", *names])))
     if language == "cpp":
         refs += _field_refs(fields)
@@ -268,6 +271,24 @@ def _bases(
         if base not in names and base != cls.rpartition(".")[2]:
             names.append(base)
     return {cls: entry for cls, entry in found.items() if entry[1]}
+
+
+def _impl_blocks(
+    extending: list[dict[str, list[Any]]], bases: dict[str, tuple[int, list[str]]]
+) -> list[tuple[str, int, list[str]]]:
+    """Rust: (type, line, traits) of each ``impl Trait for Type`` block of the types ``bases``
+    keeps (by the type's short name), in the order written."""
+    short = {cls.rpartition(".")[2]: cls for cls in bases}
+    blocks: dict[tuple[str, int], list[str]] = {}
+    for captures in extending:
+        node = captures["base_class"][0]
+        cls = short.get(node_text(node))
+        base = node_text(captures["base"][0])
+        if cls is not None and base in bases[cls][1]:
+            names = blocks.setdefault((cls, node.start_point[0] + 1), [])
+            if base not in names:
+                names.append(base)
+    return [(cls, line, names) for (cls, line), names in blocks.items()]
 
 
 # The paths that name a Rust crate's own modules (``super::parse()``, ``crate::flags::parse()``).

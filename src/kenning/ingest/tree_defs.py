@@ -60,6 +60,7 @@ _DEFS = {
     "object_definition": "class",
     "trait_definition": "interface",
     "method_elem": "method",  # a Go interface's method (``Save(x int) error``): the interface's
+    "function_signature_item": "method",  # a Rust trait's required method (``fn matched(&mut self) -> bool;``)
 }
 # The kinds of definition whose methods are called on an object of theirs (``tree_calls``).
 _CONTAINERS = {

@@ -129,6 +129,11 @@ _RUBY_CONSTANT = "[(constant) @base (scope_resolution name: (constant) @base)]"
 _RUBY_NAME = "[(constant) @base_class (scope_resolution name: (constant) @base_class)]"
 _RUBY_INCLUDE = f"(call !receiver method: (identifier) @base_include arguments: (argument_list . {_RUBY_CONSTANT}))"
 _PHP_NAME = "[(name) @base (qualified_name (name) @base)]"
+_RUST_TYPE = (
+    "[(type_identifier) @{capture} (generic_type type: (type_identifier) @{capture})"
+    " (scoped_type_identifier name: (type_identifier) @{capture})"
+    " (generic_type type: (scoped_type_identifier name: (type_identifier) @{capture}))]"
+)
 _CSHARP_TYPE = "[(identifier) @base (generic_name (identifier) @base) (qualified_name name: (identifier) @base)]"
 BASES = {
     "javascript": "(class_declaration name: (identifier) @base_class (class_heritage (identifier) @base))",
@@ -181,6 +186,11 @@ BASES = {
     "cpp": f"""
 (class_specifier name: (type_identifier) @base_class (base_class_clause {_CPP_BASE}))
 (struct_specifier name: (type_identifier) @base_class (base_class_clause {_CPP_BASE}))
+""",
+    # Rust: the trait an ``impl`` block implements for a type (``impl Sink for Standard<W>``,
+    # ``impl fmt::Display for Error``), by their last names: its type's bases, one line per block
+    "rust": f"""
+(impl_item trait: {_RUST_TYPE.format(capture="base")} type: {_RUST_TYPE.format(capture="base_class")})
 """,
     "go": """
 (type_spec name: (type_identifier) @base_class
