@@ -44,6 +44,11 @@ FILES = {
         "        false\n    }\n}\n\npub fn drive(sink: &mut dyn Sink) -> bool {\n    sink.matched()\n}\n"
     ),
     "printer/src/types.rs": "pub struct Kind;\n",  # a module named by a word of "which types implement Sink"
+    "web/src/store.ts": (
+        "export interface Reader {\n  read(): string;\n}\n\n"
+        "export interface Store extends Reader {\n  get(): void;\n}\n\n"
+        "export class Memory implements Store {\n  get() {}\n  read() { return ''; }\n}\n"
+    ),
     "app/__init__.py": "from app.base import Base\n",
     "app/base.py": "class Base:\n    def run(self):\n        return 1\n",
     "app/models.py": (
@@ -154,6 +159,12 @@ def test_a_rust_trait_is_implemented_by_the_types_of_its_impl_blocks_each_at_its
     # a method of the type count those written on the trait's
     implemented = ask_project(project, "who calls Standard.matched", now=NOW)
     assert "calls written on what it implements or overrides count too: Sink.matched" in implemented.notes
+
+
+def test_typescript_interfaces_implemented_by_a_class_and_extended_by_an_interface(project):
+    answer = ask_project(project, "what implements Reader", now=NOW)
+    assert [(name, hops) for name, hops, _ in _found(answer)] == [("Store", 1), ("Memory", 2)], answer.notes
+    assert _found(answer)[1][2] == "web/src/store.ts:9-9"  # ``export class Memory implements Store``
 
 
 def test_which_interfaces_a_class_implements_and_which_classes_implement_one_are_told_apart():

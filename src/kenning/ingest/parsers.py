@@ -133,7 +133,8 @@ _BY_SUFFIX = {
 # Rust call through the crate's own modules (``super::parse()``, ``crate::flags::parse()``) is a plain call.
 # code/28: a Rust ``impl Trait for Type`` block names the trait among the type's bases (a ``bases``
 # reference per block, at its line): a self call reaches the trait's default method, and the type
-# answers "what implements Trait" (``graph.inheritance``).
+# answers "what implements Trait" (``graph.inheritance``); a TypeScript class's ``implements`` and an
+# interface's ``extends`` are bases too.
 _TREE_SITTER = "code/28"
 _BY_SUFFIX.update(
     {

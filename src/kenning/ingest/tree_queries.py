@@ -115,10 +115,16 @@ IMPORTS = {  # what names a file binds to modules: captures @alias, @source, @na
 # a self call its own class does not answer reaches its bases' method (``graph.bases``). By their
 # names (``extends Base``, ``*Base``; Ruby's ``Foo::Base`` and C++'s ``ns::Base`` by their last; not
 # ``extends mixin(B)``, Go's ``pkg.Type``).
-_TS_BASES = """
+_TS_TYPE = "[(type_identifier) @base (generic_type (type_identifier) @base)]"
+# TypeScript: also the interfaces a class implements and an interface extends (``implements Api``,
+# ``interface Store extends Reader<T>``)
+_TS_BASES = f"""
 (class_declaration name: (type_identifier) @base_class (class_heritage (extends_clause value: (identifier) @base)))
 (abstract_class_declaration name: (type_identifier) @base_class
   (class_heritage (extends_clause value: (identifier) @base)))
+(class_declaration name: (type_identifier) @base_class (class_heritage (implements_clause {_TS_TYPE})))
+(abstract_class_declaration name: (type_identifier) @base_class (class_heritage (implements_clause {_TS_TYPE})))
+(interface_declaration name: (type_identifier) @base_class (extends_type_clause {_TS_TYPE}))
 """
 _CPP_BASE = (
     "[(type_identifier) @base (template_type name: (type_identifier) @base)"
