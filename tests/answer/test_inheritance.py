@@ -49,6 +49,7 @@ FILES = {
         "export interface Store extends Reader {\n  get(): void;\n}\n\n"
         "export class Memory implements Store {\n  get() {}\n  read() { return ''; }\n}\n"
     ),
+    "cmd/value.go": "package cmd\n\ntype SliceValue interface {\n\tAppend(v string) error\n}\n",
     "app/__init__.py": "from app.base import Base\n",
     "app/base.py": "class Base:\n    def run(self):\n        return 1\n",
     "app/models.py": (
@@ -165,6 +166,12 @@ def test_typescript_interfaces_implemented_by_a_class_and_extended_by_an_interfa
     answer = ask_project(project, "what implements Reader", now=NOW)
     assert [(name, hops) for name, hops, _ in _found(answer)] == [("Store", 1), ("Memory", 2)], answer.notes
     assert _found(answer)[1][2] == "web/src/store.ts:9-9"  # ``export class Memory implements Store``
+
+
+def test_a_go_interface_says_its_implementations_are_not_read(project):
+    answer = ask_project(project, "what implements SliceValue", now=NOW)
+    assert answer.mode == "graph" and answer.excerpts == ()
+    assert "a Go type implements an interface without naming it: which types do is not read" in answer.notes
 
 
 def test_which_interfaces_a_class_implements_and_which_classes_implement_one_are_told_apart():

@@ -145,6 +145,8 @@ def relation_answer(
     notes = blind + _no_decision(relation, starts)
     if outside:
         notes.append(f"bases from outside the project (no node): {', '.join(outside[:8])}")
+    if relation.name == "subclasses" and any((n.path or "").endswith(".go") for n in nodes):
+        notes.append("a Go type implements an interface without naming it: which types do is not read")
     if declared:
         shown = ", ".join(n.qualname for n in declared[:5])
         notes.append(f"calls written on what it implements or overrides count too: {shown}")

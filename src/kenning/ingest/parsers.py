@@ -134,7 +134,8 @@ _BY_SUFFIX = {
 # code/28: a Rust ``impl Trait for Type`` block names the trait among the type's bases (a ``bases``
 # reference per block, at its line): a self call reaches the trait's default method, and the type
 # answers "what implements Trait" (``graph.inheritance``); a TypeScript class's ``implements`` and an
-# interface's ``extends`` are bases too.
+# interface's ``extends`` are bases too; Kotlin's and Swift's nested base (``JsonAdapter.Factory``) is
+# ``Factory`` alone, where ``JsonAdapter`` was a base too.
 _TREE_SITTER = "code/28"
 _BY_SUFFIX.update(
     {

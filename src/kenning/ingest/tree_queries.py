@@ -140,6 +140,7 @@ _RUST_TYPE = (
     " (scoped_type_identifier name: (type_identifier) @{capture})"
     " (generic_type type: (scoped_type_identifier name: (type_identifier) @{capture}))]"
 )
+_KOTLIN_LAST = "[(user_type (identifier) @base .) (user_type (identifier) @base . (type_arguments) .)]"
 _CSHARP_TYPE = "[(identifier) @base (generic_name (identifier) @base) (qualified_name name: (identifier) @base)]"
 BASES = {
     "javascript": "(class_declaration name: (identifier) @base_class (class_heritage (identifier) @base))",
@@ -166,16 +167,18 @@ BASES = {
 (interface_declaration name: (name) @base_class (base_clause {_PHP_NAME}))
 """,
     # Kotlin: the superclass (``: Base()``) and the interfaces, one list
-    "kotlin": """
+    # (a nested type by its last name: ``JsonAdapter.Factory`` is ``Factory``, not ``JsonAdapter`` too)
+    "kotlin": f"""
 (class_declaration name: (identifier) @base_class
-  (delegation_specifiers (delegation_specifier (constructor_invocation (user_type (identifier) @base)))))
+  (delegation_specifiers (delegation_specifier (constructor_invocation {_KOTLIN_LAST}))))
 (class_declaration name: (identifier) @base_class
-  (delegation_specifiers (delegation_specifier (user_type (identifier) @base))))
+  (delegation_specifiers (delegation_specifier {_KOTLIN_LAST})))
 """,
     # Swift: the superclass and the protocols, one list (``: BaseStore, Loading``)
     "swift": """
 (class_declaration name: (type_identifier) @base_class
-  (inheritance_specifier inherits_from: (user_type (type_identifier) @base)))
+  (inheritance_specifier inherits_from: [(user_type (type_identifier) @base .)
+                                         (user_type (type_identifier) @base . (type_arguments) .)]))
 """,
     # Scala: what a class, an object or a trait extends and mixes in (``extends Base with Loading``)
     "scala": "".join(
