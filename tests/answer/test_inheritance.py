@@ -43,6 +43,10 @@ FILES = {
         "use crate::sink::Sink;\n\npub struct Json;\n\nimpl Sink for Json {\n    fn matched(&mut self) -> bool {\n"
         "        false\n    }\n}\n\npub fn drive(sink: &mut dyn Sink) -> bool {\n    sink.matched()\n}\n"
     ),
+    "printer/src/core.rs": (
+        "use crate::sink::Sink;\n\npub struct Core<S> {\n    sink: S,\n}\n\n"
+        "impl<S: Sink> Core<S> {\n    fn step(&mut self) -> bool {\n        self.sink.matched()\n    }\n}\n"
+    ),
     "printer/src/types.rs": "pub struct Kind;\n",  # a module named by a word of "which types implement Sink"
     "web/src/store.ts": (
         "export interface Reader {\n  read(): string;\n}\n\n"
@@ -160,6 +164,9 @@ def test_a_rust_trait_is_implemented_by_the_types_of_its_impl_blocks_each_at_its
     # a method of the type count those written on the trait's
     implemented = ask_project(project, "who calls Standard.matched", now=NOW)
     assert "calls written on what it implements or overrides count too: Sink.matched" in implemented.notes
+    # a call on a value of a type parameter bound by the trait (``sink: S``, ``S: Sink``) or on a trait
+    # object (``sink: &mut dyn Sink``) is the trait's
+    assert [e.explain["node"]["name"] for e in implemented.excerpts] == ["Core.step", "drive"], implemented.notes
 
 
 def test_typescript_interfaces_implemented_by_a_class_and_extended_by_an_interface(project):

@@ -135,8 +135,10 @@ _BY_SUFFIX = {
 # reference per block, at its line): a self call reaches the trait's default method, and the type
 # answers "what implements Trait" (``graph.inheritance``); a TypeScript class's ``implements`` and an
 # interface's ``extends`` are bases too; Kotlin's and Swift's nested base (``JsonAdapter.Factory``) is
-# ``Factory`` alone, where ``JsonAdapter`` was a base too.
-_TREE_SITTER = "code/28"
+# ``Factory`` alone, where ``JsonAdapter`` was a base too. code/29: a Rust value of a type parameter
+# bound by a trait (``sink: S`` with ``S: Sink``), a trait object or an ``impl Trait`` is called as one
+# of the trait (``rust_generics``).
+_TREE_SITTER = "code/29"
 _BY_SUFFIX.update(
     {
         suffix: _TREE_SITTER

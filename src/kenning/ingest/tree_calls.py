@@ -53,7 +53,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from . import go_packages, macro_tokens, ruby_names
+from . import go_packages, macro_tokens, ruby_names, rust_generics
 from .grammars import node_text
 from .relations import BASES, FIELD_HINT, FIELDS, SELF_HINT, STANDARD_NAMESPACES, Ref, add_call
 from .rust_tests import within
@@ -101,6 +101,7 @@ def call_refs(
     modules, outside, project, renamed = imported_names(root, language)
     starts = [s[0] for s in scopes]
     calls, bound, assigned, selves, declared, extending, identifiers = [], [], [], {}, [], [], []
+    generic: list[dict[str, list[Any]]] = []
     local: set[tuple[int | None, str]] = set()
     values: list[Any] = []
     for _, captures in QueryCursor(query(language, "calls")).matches(root):
@@ -108,6 +109,8 @@ def call_refs(
             identifiers.append(captures["identifier"][0])
         elif "base" in captures:
             extending.append(captures)
+        elif "generic" in captures:  # Rust's ``<S: Sink>``, ``where S: Sink``
+            generic.append(captures)
         elif "bound" in captures:
             bound.append(captures)
         elif "field" in captures:
@@ -143,6 +146,7 @@ def call_refs(
     typed = typed_names(language, bound, assigned, scopes, starts)
     fields = declared_fields(declared, scopes, starts)
     bases = _bases(extending, scopes, starts, outside)
+    generics = rust_generics.bounds(generic, lambda at: scope_at(scopes, starts, at))
     testing = is_test_path(path)
     builtin = BUILTIN_CALLS.get(language, frozenset())
     refs: list[Ref] = []
@@ -188,6 +192,7 @@ def call_refs(
             hint = _class_hint(made, bases)
         elif receiver.type in NAMES and (at, spelled) in typed:
             package, _, type_ = typed[at, spelled].rpartition(".")
+            type_ = rust_generics.bound_of(generics, type_, scopes, at, node.start_byte)
             if package in outside or language == "cpp" and package in STANDARD_NAMESPACES:
                 continue  # a method of a type of the standard library's (``t *testing.T``, ``std::string s``)
             if package in modules:  # Go: of a type an imported package declares (``cmd *cobra.Command``)
@@ -196,6 +201,7 @@ def call_refs(
                 hint = _class_hint(type_, bases)
         elif (declared_type := field_type(fields, field, types, language)) is not None:
             package, _, type_ = declared_type.rpartition(".")
+            type_ = rust_generics.bound_of(generics, type_, scopes, at, node.start_byte)
             if package in STANDARD_NAMESPACES:
                 continue  # C++'s ``std::string name_;``
             hint = _class_hint(type_, bases)

@@ -8,6 +8,7 @@ from __future__ import annotations
 from functools import cache
 from typing import Any
 
+from . import rust_generics
 from .grammars import grammar
 from .tree_types import ASSIGNED, FIELDS, TYPED
 
@@ -262,5 +263,5 @@ def query(language: str, which: str) -> Any:
 
     if which == "imports":
         return Query(grammar(language), IMPORTS[language])
-    parts = (CALLS, TYPED, ASSIGNED, FIELDS, BASES, LOCALS, VALUES, {"go": GO_RECEIVER})
+    parts = (CALLS, TYPED, ASSIGNED, FIELDS, BASES, LOCALS, VALUES, {"go": GO_RECEIVER, "rust": rust_generics.QUERY})
     return Query(grammar(language), "".join(part.get(language, "") for part in parts))

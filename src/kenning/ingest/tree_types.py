@@ -108,9 +108,15 @@ TYPED = {
 (var_spec name: (identifier) @bound value: (expression_list . (composite_literal type: (type_identifier) @bound_type)))
 """
     + _GO_QUALIFIED_TYPED,
+    # Rust: also a trait object or an ``impl Trait`` (``sink: &mut dyn Sink``, ``wtr: impl WriteColor``): the
+    # trait's; a type parameter (``sink: S``) is its bound's (``rust_generics``)
     "rust": """
 (parameter pattern: (identifier) @bound
-  type: [(type_identifier) @bound_type (reference_type type: (type_identifier) @bound_type)])
+  type: [(type_identifier) @bound_type (reference_type type: (type_identifier) @bound_type)
+         (dynamic_type trait: (type_identifier) @bound_type)
+         (reference_type type: (dynamic_type trait: (type_identifier) @bound_type))
+         (abstract_type trait: (type_identifier) @bound_type)
+         (reference_type type: (abstract_type trait: (type_identifier) @bound_type))])
 (let_declaration pattern: (identifier) @bound type: (type_identifier) @bound_type)
 (let_declaration pattern: (identifier) @bound
   value: (call_expression function: (scoped_identifier path: (identifier) @bound_type name: (identifier) @bound_new)))
