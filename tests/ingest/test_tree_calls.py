@@ -573,6 +573,33 @@ def test_a_call_on_another_calls_result_is_a_guess(path):
     assert [(r.qualified, r.link) for r in build] == [(True, "heuristic")]
 
 
+# A method called on a field of a field (ripgrep's ``self.config.colors.matched()`` in standard.rs, linked
+# ``extracted`` to the file's only ``matched``, StandardSink's): no binding says the field's type, a guess.
+FIELD_OF_FIELD = {
+    "src/lib.rs": "impl A {\n    fn f(&self) { self.config.colors.build(); }\n}\n",
+    "src/A.java": "class A { void f() { this.config.colors.build(); } }",
+    "src/a.ts": "class A { f() { this.config.colors.build(); } }",
+    "src/a.go": "package a\nfunc (s *S) f() { s.config.colors.build() }\n",
+    "Sources/A.swift": "class A {\n  func f() { self.config.colors.build() }\n}\n",
+}
+
+
+@pytest.mark.parametrize("path", sorted(FIELD_OF_FIELD))
+def test_a_call_on_a_field_of_a_field_is_a_guess(path):
+    _, rel = parse_code_relations(FIELD_OF_FIELD[path], path)
+    build = [r for r in rel.refs if r.type == "calls" and r.target == "build"]
+    assert [(r.qualified, r.link) for r in build] == [(True, "heuristic")]
+
+
+def test_a_call_on_a_typed_field_or_one_field_of_a_value_keeps_its_certainty():
+    text = "struct A { config: Config }\nimpl A {\n    fn f(&self) { self.config.build(); other.config.build(); }\n}\n"
+    _, rel = parse_code_relations(text, "src/lib.rs")
+    assert [(r.hint, r.link) for r in rel.refs if r.type == "calls"] == [
+        ("self:.Config", "extracted"),
+        (None, "extracted"),
+    ]
+
+
 def test_a_method_called_on_a_chain_and_on_a_value_is_read_as_the_latter():
     text = "fn f(b: &Thing) {\n    Regex::builder().build();\n    other.build();\n}\n"
     _, rel = parse_code_relations(text, "src/lib.rs")

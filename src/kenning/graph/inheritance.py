@@ -134,7 +134,7 @@ class _Inheritance:
             own = (row.hint or "").split(" ", 1)[0]
             self._named_in.setdefault((row.src_path, own), []).extend(_bases(row))
             self._of_class.setdefault(row.src, []).append(row)
-        self._homonyms: dict[tuple[str, str | None], int] = {}
+        self._homonyms: dict[tuple[str, str | None], list[Node]] = {}
         self.outside: list[str] = []  # bases ``_up`` met that no class of the project is
 
     def naming(self, short: str) -> list[tuple[RefRow, str]]:
@@ -190,14 +190,8 @@ class _Inheritance:
         """The classes a base ``entry`` of ``row`` names, and how sure: the class of the same file,
         or the dotted name's (``_names``), else the classes of that name in the subclass's language
         (``heuristic`` when several, at most ``MAX_HOMONYMS``)."""
-        short = _short(entry)
-        family = family_of(row.src_path)
-        candidates = [
-            Node(*r)
-            for r in symbols_named(self.conn, [short])
-            if family_of(r[5]) == family and not r[4].endswith(f"{short}.{short}")
-        ]
-        if entry[0] == "." or "." in entry and module_of(row.src_path or ""):
+        candidates = self._classes_named(_short(entry), family_of(row.src_path))
+        if _by_module(entry, row):
             candidates = [c for c in candidates if _names(entry, row, c)]
         if len(candidates) > MAX_HOMONYMS:
             return [], "heuristic"
@@ -210,12 +204,11 @@ class _Inheritance:
         for row, entry in self.naming(short):
             if row.id in chosen or self._through_own_file(row, entry):
                 continue
-            # a dotted name is a Python import's (the tree-sitter languages' symbols carry no module)
-            if entry[0] == "." or "." in entry and module_of(row.src_path or ""):
+            if _by_module(entry, row):
                 if _names(entry, row, base):
                     chosen[row.id] = (row, "extracted")
             elif family_of(row.src_path) == family_of(base.path):  # a name as written: by its language
-                homonyms = self._classes_named(short, family_of(base.path))
+                homonyms = len(self._classes_named(short, family_of(base.path)))
                 chosen[row.id] = (row, "heuristic" if homonyms > 1 else "extracted")
         nodes = graph_store.nodes_by_id(self.conn, sorted({row.src for row, _ in chosen.values()}))
         return [(row, nodes[row.src], link) for row, link in chosen.values() if row.src in nodes]
@@ -230,22 +223,29 @@ class _Inheritance:
             if other[0] == "." and other != entry
         )
 
-    def _classes_named(self, short: str, family: str | None) -> int:
-        """How many symbols of ``family``'s files are named ``short``, constructors aside (Java's
+    def _classes_named(self, short: str, family: str | None) -> list[Node]:
+        """The symbols of ``family``'s files named ``short``, constructors aside (Java's
         ``Owner.Owner``): more than one makes a base written by its name alone a guess."""
         key = (short, family)
         if key not in self._homonyms:
-            self._homonyms[key] = sum(
-                1
+            self._homonyms[key] = [
+                Node(*row)
                 for row in symbols_named(self.conn, [short])
                 if family_of(row[5]) == family and not row[4].endswith(f"{short}.{short}")
-            )
+            ]
         return self._homonyms[key]
 
 
 def _bases(row: RefRow) -> list[str]:
     """The bases a ``bases`` reference names (its hint's entries after the class itself)."""
-    return (row.hint or "").split(" ")[1:] if row.type == BASES else []
+    return [entry for entry in (row.hint or "").split(" ")[1:] if entry] if row.type == BASES else []
+
+
+def _by_module(entry: str, row: RefRow) -> bool:
+    """Whether a base is named by where it is: a class of the subclass's file (``.Child``), or a
+    Python import's dotted name (the tree-sitter languages' symbols carry no module: theirs are
+    names as written)."""
+    return entry[0] == "." or "." in entry and bool(module_of(row.src_path or ""))
 
 
 def _short(name: str) -> str:

@@ -137,8 +137,9 @@ _BY_SUFFIX = {
 # interface's ``extends`` are bases too; Kotlin's and Swift's nested base (``JsonAdapter.Factory``) is
 # ``Factory`` alone, where ``JsonAdapter`` was a base too. code/29: a Rust value of a type parameter
 # bound by a trait (``sink: S`` with ``S: Sink``), a trait object or an ``impl Trait`` is called as one
-# of the trait (``rust_generics``).
-_TREE_SITTER = "code/29"
+# of the trait (``rust_generics``). code/30: a method called on a field of a field (``self.config.colors
+# .matched()``) is a guess, ``heuristic`` (``tree_receivers.field_of_field``).
+_TREE_SITTER = "code/30"
 _BY_SUFFIX.update(
     {
         suffix: _TREE_SITTER

@@ -77,7 +77,7 @@ from .tree_languages import (
     TYPE_NAMES,
 )
 from .tree_queries import CALLS, query
-from .tree_receivers import asserted, chained, created_type
+from .tree_receivers import asserted, chained, created_type, field_of_field
 
 
 def call_refs(
@@ -223,8 +223,8 @@ def call_refs(
                 qualified = False
             elif shape == "type":  # Rust's ``Self::new()``: the type of the ``impl`` around it
                 hint = (owner or None) if named == "Self" else named
-            elif chained(receiver):  # ``Regex::builder().build()``: a type the call does not say
-                link = "heuristic"
+            elif chained(receiver) or field_of_field(receiver):  # ``Regex::builder().build()``,
+                link = "heuristic"  # ``self.config.colors.matched()``: a type the call does not say
         key = (scope, name, hint, qualified)
         tested = testing or bool(tests) and within(tests, node.start_byte)
         add_call(refs, seen, key, Ref("calls", "symbol", name, line, scope, hint, qualified, False, link, tested))

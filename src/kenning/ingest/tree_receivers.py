@@ -1,7 +1,8 @@
 """What a call's receiver says of its type when no binding types it (``tree_calls``): a value
 asserted not null (``d!.Save()``), an object created where it is called (``(new Streamer())->stream()``,
 Kotlin's and Swift's ``Store().persist()``), a type's shared instance (``UserDefaults.standard.set()``,
-``Store.shared.save()``), another call's result (``Regex::builder().build()``: nothing)."""
+``Store.shared.save()``), another call's result (``Regex::builder().build()``: nothing), a field of a
+field (``self.config.colors.matched()``: nothing)."""
 
 from __future__ import annotations
 
@@ -81,3 +82,22 @@ def chained(receiver: Any) -> bool:
     while receiver.type in _WRAPPERS and receiver.named_child_count:
         receiver = receiver.named_children[0]
     return receiver.type in _CALL_NODES
+
+
+# A field or member read from an object (``a.b``), each language's node for it.
+_FIELD_ACCESS = _MEMBER_ACCESS | {"field_expression", "selector_expression", "member_access_expression"}
+
+
+def field_of_field(receiver: Any) -> bool:
+    """Whether a call's receiver is a field read from another field (``self.config.colors`` in
+    ``self.config.colors.matched()``, ``a.b.c``), whose type no binding of the file says: the call names
+    a method of no type it knows, a guess even when the caller's file holds the only method of that
+    name (ripgrep's was linked ``extracted`` to ``StandardSink.matched``, another class of the file)."""
+    while receiver.type in _WRAPPERS and receiver.named_child_count:
+        receiver = receiver.named_children[0]
+    if receiver.type not in _FIELD_ACCESS or not receiver.named_child_count:
+        return False
+    owner = receiver.named_children[0]
+    while owner.type in _WRAPPERS and owner.named_child_count:
+        owner = owner.named_children[0]
+    return owner.type in _FIELD_ACCESS
