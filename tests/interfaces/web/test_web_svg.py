@@ -56,3 +56,16 @@ def test_bars_clamp_and_say_null():
     drawn = bars([("a", 0.5), ("b", None), ("c", 1.7)], percent=True, width=100)
     assert [(b.width, b.text) for b in drawn] == [(50.0, "50.0%"), (0.0, "null"), (100.0, "170.0%")]
     assert bars([("mrr", 0.25)], percent=False)[0].text == "0.250"
+
+
+def test_an_inheritance_answer_s_extends_steps_have_their_own_colour():
+    answer = Answer(
+        "what extends Base",
+        "graph",
+        "graph.subclasses",
+        0,
+        ("p",),
+        excerpts=(_excerpt(1, "Child", 1, (_edge("Child", "Base", "extends", "extracted"),)),),
+    )
+    (edge,) = neighbourhood(answer).edges
+    assert edge.type == "extends" and edge.colour == EDGE_COLOURS["extends"] != "#444444"

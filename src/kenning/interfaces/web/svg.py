@@ -28,6 +28,7 @@ EDGE_COLOURS = {
     "supersedes": "#555555",
     "links_to": "#8a3f78",
     "touches": "#3f5a8a",
+    "extends": "#5b6b2f",  # a subclass to its base, in an inheritance answer (``graph.inheritance``)
 }
 
 
