@@ -8,6 +8,7 @@ and the line that declares the subclass."""
 from __future__ import annotations
 
 import pytest
+from engine_projects import memory_ask
 
 from conftest import NOW
 from kenning.answer.ask import ask_project
@@ -88,6 +89,15 @@ def test_what_extends_a_class_lists_its_subclasses_then_theirs_each_with_the_lin
     ]
     assert [s["from"]["name"] for s in owner.path] == ["Person", "Owner"]
     assert owner.explain["relation"] == "subclasses" and owner.explain["direction"] == "incoming"
+
+
+def test_an_agent_asking_through_mcp_gets_the_same_subclasses_and_their_extends_steps(project):
+    content = memory_ask(project, "what extends BaseEntity", NOW)
+    assert content["mode"] == "graph"
+    excerpts = content["excerpts"]
+    assert [e["explain"]["node"]["name"] for e in excerpts] == ["Person", "Owner"]
+    assert {e["explain"]["relation"] for e in excerpts} == {"subclasses"}
+    assert [step["type"] for step in excerpts[1]["path"]] == ["extends", "extends"]
 
 
 def test_python_bases_named_in_the_same_file_imported_or_re_exported_by_a_package(project):
