@@ -19,6 +19,7 @@ def bases(source: str, path: str) -> list[tuple[str, int | None, str | None]]:
     [
         ("src/A.kt", "class A : JsonAdapter.Factory, Base<T>(), Outer.Inner<X> {\n}\n"),
         ("Sources/A.swift", "class A: JsonAdapter.Factory, Base<T>, Outer.Inner<X> {\n}\n"),
+        ("src/A.java", "class A extends JsonAdapter.Factory implements Base<T>, Outer.Inner<X> {\n}\n"),
     ],
 )
 def test_a_nested_type_is_a_base_by_its_last_name_generic_or_not(path, source):

@@ -138,8 +138,9 @@ _BY_SUFFIX = {
 # ``Factory`` alone, where ``JsonAdapter`` was a base too. code/29: a Rust value of a type parameter
 # bound by a trait (``sink: S`` with ``S: Sink``), a trait object or an ``impl Trait`` is called as one
 # of the trait (``rust_generics``). code/30: a method called on a field of a field (``self.config.colors
-# .matched()``) is a guess, ``heuristic`` (``tree_receivers.field_of_field``).
-_TREE_SITTER = "code/30"
+# .matched()``) is a guess, ``heuristic`` (``tree_receivers.field_of_field``). code/31: Java's nested
+# base (``implements JsonAdapter.Factory``) is a base by its last name (it was none).
+_TREE_SITTER = "code/31"
 _BY_SUFFIX.update(
     {
         suffix: _TREE_SITTER

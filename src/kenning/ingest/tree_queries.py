@@ -131,7 +131,12 @@ _CPP_BASE = (
     "[(type_identifier) @base (template_type name: (type_identifier) @base)"
     " (qualified_identifier name: [(type_identifier) @base (qualified_identifier name: (type_identifier) @base)])]"
 )
-_JAVA_TYPE = "[(type_identifier) @base (generic_type (type_identifier) @base)]"
+# (a nested type by its last name: ``implements JsonAdapter.Factory`` is ``Factory``)
+_JAVA_TYPE = (
+    "[(type_identifier) @base (generic_type (type_identifier) @base)"
+    " (scoped_type_identifier (type_identifier) @base .)"
+    " (generic_type (scoped_type_identifier (type_identifier) @base .))]"
+)
 _RUBY_CONSTANT = "[(constant) @base (scope_resolution name: (constant) @base)]"
 _RUBY_NAME = "[(constant) @base_class (scope_resolution name: (constant) @base_class)]"
 _RUBY_INCLUDE = f"(call !receiver method: (identifier) @base_include arguments: (argument_list . {_RUBY_CONSTANT}))"
