@@ -47,3 +47,19 @@ def test_a_value_of_a_bounded_type_parameter_a_trait_object_or_impl_trait_is_cal
         ("next_item", "walk", "self:.Walker"),  # bound in a where clause
         ("anything", "free", "self:.T"),  # no bound: the parameter's own name, as before
     ]
+
+
+def test_a_trait_object_behind_a_shared_pointer_types_a_parameter_or_a_field_and_supertraits_are_bases():
+    source = (
+        "pub trait Printer: Sink + fmt::Debug {\n    fn p(&self);\n}\n\n"
+        "struct C {\n    sink: Box<dyn Sink>,\n    m: Arc<dyn Matcher + Send>,\n}\n\n"
+        "impl C {\n    fn go(&self, r: Rc<dyn Printer>) {\n        self.sink.matched();\n        self.m.find_at();\n"
+        "        r.p();\n    }\n}\n"
+    )
+    _, relations = load_relations(parser_for("src/c.rs"))(source, "src/c.rs")
+    assert [(r.type, r.target, r.hint) for r in relations.refs] == [
+        ("calls", "matched", "self:.Sink"),
+        ("calls", "find_at", "self:.Matcher"),
+        ("calls", "p", "self:.Printer Sink Debug"),  # the trait, then its supertraits
+        ("bases", "Printer", ".Printer Sink Debug"),
+    ]

@@ -49,12 +49,12 @@ FILES = {
         ("app/build.gradle.kts", "script/1"),
         ("go.mod", "script/1"),
         ("app/lib/profile_store.dart", "script/1"),  # no grammar: by its words
-        ("services/profile/ProfileStore.scala", "code/31"),
-        ("ios/Shop/ProfileStore.swift", "code/31"),
-        ("android/app/src/main/kotlin/Profile.kt", "code/31"),
+        ("services/profile/ProfileStore.scala", "code/32"),
+        ("ios/Shop/ProfileStore.swift", "code/32"),
+        ("android/app/src/main/kotlin/Profile.kt", "code/32"),
         ("web/src/App.vue", "script/1"),
-        ("src/app/Http/Kernel.php", "code/31"),
-        ("src/Shop/Program.cs", "code/31"),
+        ("src/app/Http/Kernel.php", "code/32"),
+        ("src/Shop/Program.cs", "code/32"),
         ("app/src/main/AndroidManifest.xml", "script/1"),  # an Android app's permissions
         ("ios/App/Info.plist", "script/1"),
         ("ios/IceCubesApp.xcconfig", "script/1"),

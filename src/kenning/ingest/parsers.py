@@ -139,8 +139,10 @@ _BY_SUFFIX = {
 # bound by a trait (``sink: S`` with ``S: Sink``), a trait object or an ``impl Trait`` is called as one
 # of the trait (``rust_generics``). code/30: a method called on a field of a field (``self.config.colors
 # .matched()``) is a guess, ``heuristic`` (``tree_receivers.field_of_field``). code/31: Java's nested
-# base (``implements JsonAdapter.Factory``) is a base by its last name (it was none).
-_TREE_SITTER = "code/31"
+# base (``implements JsonAdapter.Factory``) is a base by its last name (it was none). code/32: a Rust
+# trait's supertraits are its bases (``trait Printer: Sink``), and a trait object behind ``Box``, ``Arc``
+# or ``Rc`` types a parameter or a field (``sink: Box<dyn Sink>``).
+_TREE_SITTER = "code/32"
 _BY_SUFFIX.update(
     {
         suffix: _TREE_SITTER

@@ -203,9 +203,11 @@ BASES = {
 (struct_specifier name: (type_identifier) @base_class (base_class_clause {_CPP_BASE}))
 """,
     # Rust: the trait an ``impl`` block implements for a type (``impl Sink for Standard<W>``,
-    # ``impl fmt::Display for Error``), by their last names: its type's bases, one line per block
+    # ``impl fmt::Display for Error``), by their last names: its type's bases, one line per block; and a
+    # trait's supertraits (``trait Printer: Sink``)
     "rust": f"""
 (impl_item trait: {_RUST_TYPE.format(capture="base")} type: {_RUST_TYPE.format(capture="base_class")})
+(trait_item name: (type_identifier) @base_class bounds: (trait_bounds {_RUST_TYPE.format(capture="base")}))
 """,
     "go": """
 (type_spec name: (type_identifier) @base_class

@@ -15,6 +15,12 @@ _GO_QUALIFIED_TYPED = f"""
 (var_spec name: (identifier) @bound type: [{_GO_QUALIFIED} (pointer_type {_GO_QUALIFIED})])
 (var_spec name: (identifier) @bound value: (expression_list . (composite_literal type: {_GO_QUALIFIED})))
 """
+# Rust's trait object behind a shared pointer (``Box<dyn Sink>``, ``Arc<dyn Matcher + Send>``): the trait.
+_RUST_SHARED = (
+    '(generic_type type: (type_identifier) @_pointer (#match? @_pointer "^(Box|Arc|Rc)$")'
+    " type_arguments: (type_arguments . [(dynamic_type trait: (type_identifier) @{capture})"
+    " (bounded_type . (dynamic_type trait: (type_identifier) @{capture}))]))"
+)
 # Names bound to a value of a type the code spells (``@bound`` of ``@bound_type``): a call on one is
 # a call on that type, as on Python's typed locals (``const view = new View()``, ``s := &Store{}``,
 # ``Store s = new Store()``, ``fn f(c: &Client)``, ``s = Store.new``).
@@ -110,13 +116,14 @@ TYPED = {
     + _GO_QUALIFIED_TYPED,
     # Rust: also a trait object or an ``impl Trait`` (``sink: &mut dyn Sink``, ``wtr: impl WriteColor``): the
     # trait's; a type parameter (``sink: S``) is its bound's (``rust_generics``)
-    "rust": """
+    "rust": f"""
 (parameter pattern: (identifier) @bound
   type: [(type_identifier) @bound_type (reference_type type: (type_identifier) @bound_type)
          (dynamic_type trait: (type_identifier) @bound_type)
          (reference_type type: (dynamic_type trait: (type_identifier) @bound_type))
          (abstract_type trait: (type_identifier) @bound_type)
-         (reference_type type: (abstract_type trait: (type_identifier) @bound_type))])
+         (reference_type type: (abstract_type trait: (type_identifier) @bound_type))
+         {_RUST_SHARED.format(capture="bound_type")}])
 (let_declaration pattern: (identifier) @bound type: (type_identifier) @bound_type)
 (let_declaration pattern: (identifier) @bound
   value: (call_expression function: (scoped_identifier path: (identifier) @bound_type name: (identifier) @bound_new)))
@@ -183,9 +190,10 @@ FIELDS = {
 (field_declaration name: (field_identifier) @field
   type: [(type_identifier) @field_type (pointer_type (type_identifier) @field_type)])
 """,
-    "rust": """
+    "rust": f"""
 (field_declaration name: (field_identifier) @field
-  type: [(type_identifier) @field_type (reference_type type: (type_identifier) @field_type)])
+  type: [(type_identifier) @field_type (reference_type type: (type_identifier) @field_type)
+         (dynamic_type trait: (type_identifier) @field_type) {_RUST_SHARED.format(capture="field_type")}])
 """,
     # PHP: ``private Repo $repo;`` and a constructor's promoted ``private Repo $repo`` (``$this->repo``)
     "php": f"""
