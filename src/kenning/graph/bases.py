@@ -6,6 +6,8 @@ each class's file wrote, by the class's short name, once a resolution."""
 
 from __future__ import annotations
 
+from collections.abc import Callable, Sequence
+
 from kenning.graph.narrow import module_of
 from kenning.ingest.relations import BASES, SELF_HINT
 from kenning.store import graph as graph_store
@@ -50,19 +52,12 @@ class Bases:
         its file names for it; a class below the project's root or re-exported by its package
         (``django.db.models.Model``) is matched as ``narrow`` matches a method's. None: no one
         class of the project, or one with no base its file names."""
-        package, _, short = name.rpartition(".")
+        short = name.rpartition(".")[2]
         rows = self._by_short.get(short)
         if rows is None:
             rows = self._by_short[short] = self._read(short)
-        for matches in (
-            lambda full: full == name,
-            lambda full: full.endswith("." + name),
-            lambda full: bool(package) and (full.startswith(package + ".") or f".{package}." in full),
-        ):
-            chosen = [(prefix, entries) for full, prefix, entries in rows if matches(full)]
-            if len(chosen) == 1:
-                return chosen[0]
-        return None
+        index = one_named(name, [full for full, _, _ in rows])
+        return None if index is None else rows[index][1:]
 
     def _read(self, short: str) -> list[tuple[str, str, list[str]]]:
         found = []
@@ -70,6 +65,30 @@ class Bases:
             prefix = f"{module}." if module else ""
             found.append((prefix + entries[0][1:], prefix, entries))
         return found
+
+
+def naming_rules(name: str) -> tuple[Callable[[str], bool], ...]:
+    """What a class's dotted name must be for the dotted ``name`` a file writes to stand for it,
+    the most exact first: ``name`` itself; a name ending so (written from below the project's
+    root: ``flaskr.db.Base`` for ``examples.tutorial.flaskr.db.Base``); a name in its package or
+    below it (where the package re-exports it: ``django.db.models.Model`` for
+    ``django.db.models.base.Model``)."""
+    package = name.rpartition(".")[0]
+    return (
+        lambda full: full == name,
+        lambda full: full.endswith("." + name),
+        lambda full: bool(package) and (full.startswith(package + ".") or f".{package}." in full),
+    )
+
+
+def one_named(name: str, fulls: Sequence[str]) -> int | None:
+    """The index among ``fulls`` (dotted class names) of the one class ``name`` stands for: the
+    first rule of ``naming_rules`` that one alone meets; None when none does or several do."""
+    for matches in naming_rules(name):
+        chosen = [i for i, full in enumerate(fulls) if matches(full)]
+        if len(chosen) == 1:
+            return chosen[0]
+    return None
 
 
 def module_hints(conn: Connection, type_: str, name: str) -> list[tuple[str, list[str]]]:

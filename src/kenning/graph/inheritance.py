@@ -25,6 +25,7 @@ from __future__ import annotations
 from dataclasses import replace
 
 from kenning.graph import walk
+from kenning.graph.bases import naming_rules, one_named
 from kenning.graph.narrow import module_of
 from kenning.ingest.grammars import family_of
 from kenning.ingest.relations import BASES
@@ -111,11 +112,8 @@ def defined(conn: Connection, name: str) -> Node | None:
     if not package:
         return None
     rows = [r for r in symbols_named(conn, [short]) if r[1] == "symbol"]
-    for matches in (lambda q: q.endswith("." + dotted), lambda q: q.startswith(package + ".")):
-        chosen = [r for r in rows if matches(r[4])]
-        if len(chosen) == 1:
-            return Node(*chosen[0])
-    return None
+    index = one_named(dotted, [r[4] for r in rows])  # as resolution reads a base (``graph.bases``)
+    return None if index is None else Node(*rows[index])
 
 
 class _Inheritance:
@@ -259,7 +257,4 @@ def _names(entry: str, row: RefRow, base: Node) -> bool:
     if entry[0] == ".":
         module = module_of(row.src_path or "")
         return base.path == row.src_path and base.qualname == (f"{module}{entry}" if module else entry[1:])
-    full = entry.replace("::", ".")
-    qualname = base.qualname
-    package = full.rpartition(".")[0]
-    return qualname == full or qualname.endswith("." + full) or qualname.startswith(package + ".")
+    return any(matches(base.qualname) for matches in naming_rules(entry.replace("::", ".")))
