@@ -32,6 +32,12 @@ FILES = {
     "src/main/java/org/geo/Shape.java": "package org.geo;\n\npublic class Shape {\n}\n",
     "src/main/java/org/draw/Shape.java": "package org.draw;\n\npublic class Shape {\n    int sides;\n}\n",
     "src/main/java/org/geo/Circle.java": "package org.geo;\n\npublic class Circle extends Shape {\n}\n",
+    # four classes named Widget: a base written by that name alone is none of them
+    **{
+        f"src/main/java/org/w{i}/Widget.java": f"package org.w{i};\n\npublic class Widget {{\n  int w{i};\n}}\n"
+        for i in range(4)
+    },
+    "src/main/java/org/w0/ToolButton.java": "package org.w0;\n\npublic class ToolButton extends Widget {\n}\n",
     # Rust: a trait a type implements, in a block of its own (one of two the type has), here or elsewhere
     "printer/src/sink.rs": (
         "pub trait Sink {\n    fn matched(&mut self) -> bool;\n\n    fn finish(&mut self) -> bool {\n"
@@ -189,6 +195,12 @@ def test_a_go_interface_says_its_implementations_are_not_read(project):
     answer = ask_project(project, "what implements SliceValue", now=NOW)
     assert answer.mode == "graph" and answer.excerpts == ()
     assert "a Go type implements an interface without naming it: which types do is not read" in answer.notes
+
+
+def test_a_base_too_many_classes_bear_is_none_of_them_and_not_said_to_be_outside_the_project(project):
+    answer = ask_project(project, "what does ToolButton extend", now=NOW)
+    assert answer.mode == "graph" and answer.excerpts == ()
+    assert not any(n.startswith("bases from outside the project") for n in answer.notes), answer.notes
 
 
 def test_which_interfaces_a_class_implements_and_which_classes_implement_one_are_told_apart():

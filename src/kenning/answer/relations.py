@@ -198,6 +198,7 @@ def _outside_base(
     """The classes extending or implementing a name of ``names`` that no node is (a base from
     outside the project: ``Serializable``, Spring's ``JpaRepository``), found by the name their
     files give their bases (``graph.inheritance.named``); None when no class names one."""
+    index: inheritance.Inheritance | None = None  # the store's bases read once for all the names
     for name in names:
         cls = inheritance.defined(conn, name)
         if cls is not None:  # the project's class, named where its package re-exports it
@@ -205,7 +206,8 @@ def _outside_base(
             hits = _walk(conn, relation, [cls], question)
             answer = _answer(conn, project, question, relation, starts, hits, options, now=now)
             return Walked(answer, guessed=False, starts=frozenset({cls.fact_id} if cls.fact_id is not None else ()))
-        hits = inheritance.named(conn, name)
+        index = index or inheritance.Inheritance(conn)
+        hits = inheritance.named(conn, name, index)
         if not hits:
             continue
         note = f"no node named {name!r}: the classes whose files name a base so follow"

@@ -45,7 +45,7 @@ def subclasses(conn: Connection, starts: list[Node], *, limit: int = 200) -> lis
     theirs (breadth first, up to ``MAX_HOPS``), each once, with the ``extends`` steps that lead to it."""
     seen = {n.id for n in starts}
     frontier: list[tuple[Node, tuple[walk.Step, ...]]] = [(n, ()) for n in starts if n.kind == "symbol"]
-    return _declaring(conn, _Inheritance(conn).breadth_first(frontier, seen, limit, MAX_HOPS))
+    return _declaring(conn, Inheritance(conn).breadth_first(frontier, seen, limit, MAX_HOPS))
 
 
 def superclasses(conn: Connection, starts: list[Node], *, limit: int = 200) -> tuple[list[walk.Hit], list[str]]:
@@ -54,19 +54,20 @@ def superclasses(conn: Connection, starts: list[Node], *, limit: int = 200) -> t
     that the project does not hold (``Serializable``), in the order met."""
     seen = {n.id for n in starts}
     frontier: list[tuple[Node, tuple[walk.Step, ...]]] = [(n, ()) for n in starts if n.kind == "symbol"]
-    index = _Inheritance(conn)
+    index = Inheritance(conn)
     hits = index.breadth_first(frontier, seen, limit, MAX_HOPS, up=True)
     return hits, list(dict.fromkeys(index.outside))
 
 
-def named(conn: Connection, name: str, *, limit: int = 200) -> list[walk.Hit]:
+def named(conn: Connection, name: str, index: Inheritance | None = None, *, limit: int = 200) -> list[walk.Hit]:
     """For a class the project does not hold (``Serializable``): the classes whose file names a
     base of that name (a dotted name asked for: the same dotted name, or one ending so; else the
-    last part compared), each a hit of no step, then their own subclasses as ``subclasses`` finds them."""
+    last part compared), each a hit of no step, then their own subclasses as ``subclasses`` finds them.
+    ``index``: the store's references read already (a question naming several names asks for each)."""
     short, dotted = _short(name), name.replace("::", ".")
     if not short.isidentifier():
         return []
-    bases = _Inheritance(conn)
+    bases = index or Inheritance(conn)
 
     def names_it(entry: str) -> bool:
         entry = entry.replace("::", ".")
@@ -116,7 +117,7 @@ def defined(conn: Connection, name: str) -> Node | None:
     return None if index is None else Node(*rows[index])
 
 
-class _Inheritance:
+class Inheritance:
     """Every ``bases`` reference of the store, read once, by the last part of each base it names."""
 
     def __init__(self, conn: Connection) -> None:
@@ -178,21 +179,25 @@ class _Inheritance:
             for entry in _bases(row):
                 if self._through_own_file(row, entry):
                     continue
-                bases, link = self._resolved(entry, row)
+                resolved = self._resolved(entry, row)
+                if resolved is None:
+                    continue  # a name too many classes of the project bear: none is taken
+                bases, link = resolved
                 if not bases:
                     self.outside.append(entry.lstrip("."))
                 found += [(row, base, link) for base in bases]
         return found
 
-    def _resolved(self, entry: str, row: RefRow) -> tuple[list[Node], str]:
+    def _resolved(self, entry: str, row: RefRow) -> tuple[list[Node], str] | None:
         """The classes a base ``entry`` of ``row`` names, and how sure: the class of the same file,
         or the dotted name's (``_names``), else the classes of that name in the subclass's language
-        (``heuristic`` when several, at most ``MAX_HOMONYMS``)."""
+        (``heuristic`` when several); none: a class the project does not hold; None: more than
+        ``MAX_HOMONYMS`` bear the name."""
         candidates = self._classes_named(_short(entry), family_of(row.src_path))
         if _by_module(entry, row):
             candidates = [c for c in candidates if _names(entry, row, c)]
         if len(candidates) > MAX_HOMONYMS:
-            return [], "heuristic"
+            return None
         return candidates, "extracted" if len(candidates) == 1 else "heuristic"
 
     def _direct(self, base: Node) -> list[tuple[RefRow, Node, str]]:
