@@ -302,7 +302,7 @@ def _walk(
                 limit=200,
             )
             # after the others (below): the method's own overloads are not what the question is after
-            among = _among_overloads(conn, starts, forward)
+            among = walk.overload_calls(conn, starts, forward=forward)
         case "tests":
             hits = walk.tests_of(conn, starts, limit=200)
         case "tested":
@@ -337,23 +337,6 @@ def _walk(
         case _:
             hits = [walk.Hit(n, ()) for n in starts] + walk.neighbours(conn, starts, hops=1, limit=200)
     return rank(conn, relation.name, hits, question) + among
-
-
-def _among_overloads(conn: Connection, starts: list[walk.Node], forward: bool) -> list[walk.Hit]:
-    """The calls between a method's overloads, which the walk, never leaving a start for another,
-    leaves out: petclinic's ``getPet(String name)`` calls ``getPet(name, false)`` (a node each,
-    ``graph.build``), so "who calls Owner.getPet" lists it. Only starts of one qualified name: the
-    members a class stands for calling one another are not its callers."""
-    by_id = {n.id: n for n in starts if n.kind == "symbol"}
-    hits: list[walk.Hit] = []
-    for node in by_id.values():
-        for step in walk.edges_of(conn, node):
-            other = step.edge.dst if step.forward else step.edge.src
-            if step.edge.type != "calls" or step.forward != forward or other.id == node.id:
-                continue
-            if other.id in by_id and other.qualname == node.qualname and all(h.node.id != other.id for h in hits):
-                hits.append(walk.Hit(other, (step,)))
-    return hits
 
 
 def _decisions(conn: Connection, starts: list[walk.Node]) -> list[walk.Hit]:

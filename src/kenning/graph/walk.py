@@ -37,6 +37,7 @@ __all__ = [
     "GraphState",
     "impact",
     "neighbours",
+    "overload_calls",
     "tests_of",
     "touches",
     "walk",
@@ -182,6 +183,24 @@ def walk(
                     return found
             queue.append(nxt)
     return found
+
+
+def overload_calls(conn: Connection, starts: list[Node], *, forward: bool) -> list[Hit]:
+    """The calls between a method's overloads among ``starts`` (``forward``: the callees, else the
+    callers), which ``walk``, never leaving a start for another, leaves out: petclinic's
+    ``getPet(String name)`` calls ``getPet(name, false)`` (a node each, ``graph.build``), so "who
+    calls Owner.getPet" lists it. Only starts of one qualified name: the members a class stands
+    for calling one another are not its callers."""
+    by_id = {n.id: n for n in starts if n.kind == "symbol"}
+    hits: list[Hit] = []
+    for node in by_id.values():
+        for step in edges_of(conn, node):
+            other = step.edge.dst if step.forward else step.edge.src
+            if step.edge.type != "calls" or step.forward != forward or other.id == node.id:
+                continue
+            if other.id in by_id and other.qualname == node.qualname and all(h.node.id != other.id for h in hits):
+                hits.append(Hit(other, (step,)))
+    return hits
 
 
 READ_AHEAD = 500  # nodes whose edges one read-ahead fetches, nearest first
