@@ -61,8 +61,10 @@ def test_the_parser_reads_alias_imports_re_exports_and_locals():
     assert called == ["parseRequest", "checkPassword"]  # `error()`: the value parseRequest returned
     _, barrel = parse_code_relations(FILES["src/components/hooks/index.ts"], "src/components/hooks/index.ts")
     assert [(r.target_kind, r.target) for r in barrel.refs] == [("stem", "src/components/hooks/useSlug")]
-    _, outside = parse_code_relations("import { map } from '@scope/pkg';\nfunction f() { map(); }\n", "src/a.ts")
-    assert not [r for r in outside.refs if r.type == "calls"]  # an npm package's name: no call of the project's
+    # a scope's: an npm package's name, or a tsconfig alias's (``@server/*``): told apart where it is
+    # resolved (``test_imports_through_a_scope_reach_the_files_that_end_so``)
+    _, scoped = parse_code_relations("import { map } from '@scope/pkg';\nfunction f() { map(); }\n", "src/a.ts")
+    assert [(r.target, r.hint) for r in scoped.refs if r.type == "calls"] == [("map", "from:scope/pkg")]
 
 
 @pytest.mark.parametrize("engine", ["sqlite", ENGINE])
@@ -123,3 +125,42 @@ def test_a_long_word_without_a_slash_is_read_at_once():
         signal.alarm(0)
         signal.signal(signal.SIGALRM, previous)
     assert words == ["what", "calls", "url_has_allowed_host_and_scheme_" + "a_" * 40 + "b"]
+
+
+SCOPED = {
+    "tsconfig.json": '{ "compilerOptions": { "paths": { "@server/*": ["./server/*"], "@shared/*": ["./shared/*"] } } }\n',
+    "server/commands/documentMover.ts": "export default async function documentMover(x: object) {\n  return x;\n}\n",
+    "server/routes/api/documents.ts": (
+        "import documentMover from '@server/commands/documentMover';\n"
+        "import { useQuery } from '@tanstack/react-query';\n\n"
+        "export async function move(ctx: object) {\n  useQuery();\n  return documentMover(ctx);\n}\n"
+    ),
+    # the project's homonym of an npm package's function: not what the route calls
+    "app/hooks/useQuery.ts": "export function useQuery() {\n  return 1;\n}\n",
+    "shared/utils/parseDocumentSlug.ts": "export function parseDocumentSlug(url: string) {\n  return url;\n}\n",
+    "server/urls.ts": (
+        "import { parseDocumentSlug as slug } from '@shared/utils/parseDocumentSlug';\n\n"
+        "export function resolveUrl(url: string) {\n  return slug(url);\n}\n"
+    ),
+    "server/processors/BaseProcessor.ts": "export default abstract class BaseProcessor {\n  abstract perform(): void;\n}\n",
+    "server/processors/SearchIndexProcessor.ts": (
+        "import BaseProcessor from '@server/processors/BaseProcessor';\n\n"
+        "export default class SearchIndexProcessor extends BaseProcessor {\n  perform() {}\n}\n"
+    ),
+}
+
+
+@pytest.mark.parametrize("engine", ["sqlite", ENGINE])
+def test_imports_through_a_scope_reach_the_files_that_end_so(make_project, engine):
+    """outline, walked: its imports go through tsconfig aliases spelled as npm scopes (``@server/*``,
+    ``@shared/*``), whose names were taken for npm's: "who calls documentMover" found no route,
+    "what extends BaseProcessor" missed every subclass that imports it so. A scope's path is the
+    project's when one of its files ends so; else a package's (``@tanstack/react-query``), whose
+    names reach no symbol of the project's."""
+    project = make_project(SCOPED, name="scoped", config=engine_config(engine, "scoped"))
+    resync(project)
+    assert callees(project, "move") == {("documentMover", "extracted")}  # not app/hooks' useQuery
+    assert callees(project, "resolveUrl") == {("parseDocumentSlug", "extracted")}  # imported as ``slug``
+    assert imported(project, "server/routes/api/documents.ts") == {"server/commands/documentMover.ts"}
+    answer = ask_project(project, "what extends BaseProcessor", now=NOW, limit=5)
+    assert [e.explain["node"]["name"] for e in answer.excerpts] == ["SearchIndexProcessor"]

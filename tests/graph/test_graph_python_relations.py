@@ -165,7 +165,9 @@ def test_a_method_called_on_another_calls_result_is_a_guess_not_extracted(make_p
     resync(project)
     assert _named_calls(project) == [
         ("a.make", "a.Builder.build", "heuristic", 7),
-        ("a.plain", "a.Builder.build", "extracted", 12),  # also called on a value: as that call
+        # also called on a parameter: as that call, a guess too (the file's only ``build``, on a value
+        # no hint types: ``python/22``)
+        ("a.plain", "a.Builder.build", "heuristic", 12),
         ("parse", "GitignoreBuilder.build", "heuristic", 6),
     ]
 

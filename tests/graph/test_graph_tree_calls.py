@@ -112,7 +112,33 @@ def test_no_call_reaches_a_symbol_of_another_language(make_project, engine):
     }
     project = make_project(files, name="crosslang", config=engine_config(engine, "crosslang"))
     resync(project)
-    assert callees(project, "app.query.lookup") == {("app.query.QuerySet.all", "extracted")}  # its own file
+    # its own file's, a guess: ``qs`` is of no type the code says
+    assert callees(project, "app.query.lookup") == {("app.query.QuerySet.all", "heuristic")}
     assert callees(project, "load") == set()
     assert callees(project, "app.query.render") == set()
     assert callees(project, "show") == {("format_date", "extracted")}
+
+
+@pytest.mark.parametrize("engine", ["sqlite", ENGINE])
+def test_a_bare_call_its_class_does_not_answer_is_a_guess_at_another_classs_member(make_project, engine):
+    """lobsters' models read ``user`` (Rails' ``belongs_to :user``) bare: it was linked ``extracted``
+    to ``Telebugs.user``, the project's only ``user`` (a module's own method, in an initializer). A
+    bare call reaches its own class's methods, its bases', a function of no class, or (Java) its
+    outer class's member; another class's homonym is a guess."""
+    files = {
+        "app/models/story.rb": (
+            "class Story < ApplicationRecord\n  belongs_to :user\n\n  def owner_name\n    user.username\n  end\n\n"
+            "  def tidy\n    helper_top\n  end\nend\n"
+        ),
+        "config/initializers/telebugs.rb": "module Telebugs\n  def self.user\n    nil\n  end\nend\n\ndef helper_top\n  1\nend\n",
+        "src/Outer.java": (
+            "class Outer {\n  void helper() {}\n  class Inner {\n    void run() { helper(); }\n  }\n}\n"
+            "class Other {\n  void work() { helper(); }\n}\n"
+        ),
+    }
+    project = make_project(files, name="bare", config=engine_config(engine, "bare"))
+    resync(project)
+    assert callees(project, "Story.owner_name") == {("Telebugs.user", "heuristic")}
+    assert callees(project, "Story.tidy") == {("helper_top", "extracted")}
+    assert callees(project, "Outer.Inner.run") == {("Outer.helper", "extracted")}  # its outer class's
+    assert callees(project, "Other.work") == {("Outer.helper", "heuristic")}

@@ -49,12 +49,12 @@ FILES = {
         ("app/build.gradle.kts", "script/1"),
         ("go.mod", "script/1"),
         ("app/lib/profile_store.dart", "script/1"),  # no grammar: by its words
-        ("services/profile/ProfileStore.scala", "code/32"),
-        ("ios/Shop/ProfileStore.swift", "code/32"),
-        ("android/app/src/main/kotlin/Profile.kt", "code/32"),
+        ("services/profile/ProfileStore.scala", "code/33"),
+        ("ios/Shop/ProfileStore.swift", "code/33"),
+        ("android/app/src/main/kotlin/Profile.kt", "code/33"),
         ("web/src/App.vue", "script/1"),
-        ("src/app/Http/Kernel.php", "code/32"),
-        ("src/Shop/Program.cs", "code/32"),
+        ("src/app/Http/Kernel.php", "code/33"),
+        ("src/Shop/Program.cs", "code/33"),
         ("app/src/main/AndroidManifest.xml", "script/1"),  # an Android app's permissions
         ("ios/App/Info.plist", "script/1"),
         ("ios/IceCubesApp.xcconfig", "script/1"),
@@ -66,7 +66,16 @@ FILES = {
         ("data/fixtures.json", None),  # data, not configuration
         ("data/records.xml", None),
         ("LICENSE", None),
-        ("src/app.py", "python/21"),
+        ("src/app.py", "python/22"),
+        ("lib/tasks/fake_data.rake", "code/33"),  # Ruby: lobsters' tasks, walked
+        ("app/views/stories/index.json.jbuilder", "code/33"),
+        ("config.ru", "code/33"),
+        ("app/views/home/index.html.erb", "script/1"),  # a template, by its lines
+        ("src/builtin.jq", "script/1"),  # jq's builtins, walked
+        ("src/parser.y", "script/1"),
+        ("configure.ac", "script/1"),
+        ("Makefile.am", "script/1"),
+        ("CMakeLists.txt", "script/1"),
     ],
 )
 def test_which_files_are_read_as_scripts(path, parser):

@@ -117,12 +117,22 @@ def _tokens(question: str, *, calls: bool = False) -> list[str]:
     return tokens if calls else [t.removesuffix("()") for t in tokens]
 
 
+# A Ruby method's name may end in ``!`` or ``?`` (``compile!``, ``breaks_speed_limit?``), which a
+# question's own punctuation also is: the name with its mark when a node bears it.
+_MARKED = re.compile(r"(?<![\w!?])([^\W\d]\w*[!?])(?![\w!?])")
+
+
 def named(conn: Connection, question: str, *, plain_words: bool = True) -> list[list[Start]]:
     """Groups of start nodes, one group per name the question types, most specific first."""
     texts = typed_names(question)
     tokens = _tokens(question)
     groups: list[list[Start]] = []
     seen: set[str] = set()
+    for marked in _MARKED.findall(_QUOTED.sub(" ", question)):
+        rows, how = _exact(conn, marked)
+        if rows and marked not in seen:  # ``compile!``: not ``compile``, another method
+            seen.update((marked, marked[:-1]))
+            groups.append([Start(Node(*r), marked, how or "exact", typed=True) for r in rows])
     for text in texts:
         if text in seen or not text:
             continue

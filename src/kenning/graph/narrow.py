@@ -170,11 +170,25 @@ def narrow(
         if own:
             return own, "extracted"
         hint = None  # the class and the bases the file names do not define it: an attribute call
+        if not qualified and not any(_reached_bare(c[2], classes) for c in cands):
+            # a bare call on its own object (Java, Ruby, C++…) reaches no other class's member: a
+            # method it gets elsewhere (a base outside the project, Rails' ``belongs_to :user``);
+            # another class's homonym (``Telebugs.user``) is a guess at best
+            qualified = True
     if len(cands) == 1:  # what ``_narrow_among`` gives for one candidate, without its indexes
         (_, path, qualname) = cands[0]
-        certain = not qualified or path == src_path or (hint and _inside(qualname, hint))
+        # a method called on an object no hint types (``x.all()``) is a guess, even when the caller's
+        # file holds the only method of that name: a same-file object's is hinted (``utils.forEach``)
+        certain = not qualified or (hint and _inside(qualname, hint))
         return cands, "extracted" if certain else "heuristic"
     return _narrow_among(found, target, hint, qualified, src_path)
+
+
+def _reached_bare(qualname: str, classes: list[str]) -> bool:
+    """Whether a bare call in a method of ``classes[0]`` may name ``qualname``: a function of no
+    class, or a member of a class around the caller's (a Java inner class calls its outer class's)."""
+    owner = qualname.rpartition(".")[0]
+    return not owner or any(cls == owner or cls.startswith(owner + ".") for cls in classes[:1])
 
 
 def _one_class(cands: list) -> bool:
@@ -200,8 +214,8 @@ def _narrow_among(
             return hinted, "extracted"
         cands = hinted or cands
     same = found.by_path.get(src_path, []) if cands is found.rows else [c for c in cands if c[1] == src_path]
-    if len(same) == 1:
-        return same, "extracted"
+    if len(same) == 1:  # the caller's file's: certain for a plain call, a guess for a method on an untyped object
+        return same, "heuristic" if qualified and cands is found.rows else "extracted"
     if len(cands) == 1:
         return cands, "heuristic" if qualified else "extracted"
     if count_targets(cands) <= MAX_AMBIGUOUS:

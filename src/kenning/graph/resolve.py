@@ -13,8 +13,10 @@ A reference names its target ("calls `rrf_fuse`", "imports `kenning.search`", "t
 - a call reaches only symbols of its own language family (``ingest.grammars.family_of``: a
   JavaScript call no Python method, TypeScript JavaScript's functions);
 - a call or a test reference is ``extracted`` when one target is certain (imported from a
-  known module, defined in the same file, or the only symbol of that name called as a plain
-  name), ``heuristic`` otherwise (an attribute call, or up to ``MAX_AMBIGUOUS`` homonyms), and
+  known module, defined in the same file and called as a plain name or on an object of the file
+  that holds it, or the only symbol of that name called as a plain name), ``heuristic`` otherwise
+  (an attribute call, even to the caller's file's only method of that name, or up to
+  ``MAX_AMBIGUOUS`` homonyms), and
   ``heuristic`` at best when its parser said so (a call through a module that carries no
   module name in the tree-sitter languages: ``ingest.tree_calls``; a method called on another
   call's result, ``Regex::builder().build()``, in every language);
@@ -67,6 +69,7 @@ from kenning.ingest.go_packages import PACKAGE as GO_PACKAGE
 from kenning.ingest.grammars import family_of
 from kenning.ingest.relations import BASES, FIELD_HINT, FIELDS, GLOBALS, SELF_HINT, Ref
 from kenning.ingest.test_files import is_test_path
+from kenning.ingest.tree_imports import ALIAS_HINT
 from kenning.records import Lifecycle
 from kenning.store import facts as fact_store
 from kenning.store import graph as graph_store
@@ -199,6 +202,9 @@ class Resolver:
             if row.type != BASES and row.type != GLOBALS and row.type != FIELDS
         ]
         rows = [row for row in typed if row is not None]
+        aliased = [row for row in rows if row.hint and row.hint.startswith(ALIAS_HINT)]
+        if aliased:
+            rows = [row for row in rows if not (row.hint and row.hint.startswith(ALIAS_HINT))]
         keys = [lookup_key(row) for row in rows]
         self._look_up(keys)
         cache = self._cache
@@ -240,6 +246,8 @@ class Resolver:
             self._resolve_one(row, cache[key])
         if values:
             self._resolve_values(values)
+        if aliased:
+            self._resolve_aliased(aliased)
         self.writer.flush()
 
     def _field_typed(self, row: RefRow) -> RefRow | None:
@@ -271,6 +279,22 @@ class Resolver:
             if held and not any(cache[("module", m)].rows for m in held):
                 continue
             self._resolve_one(row, cache[key])
+
+    def _resolve_aliased(self, rows: list[RefRow]) -> None:
+        """Calls of names imported through a scope (``ALIAS_HINT``: ``import { f } from
+        '@server/x'``): the symbol of that name in the file the import names (the nearest whose
+        path ends so), else, re-exported there, as a plain call; none when no file ends so (a
+        package from npm, ``@tanstack/react-query``: its names are no symbols of the project's)."""
+        through = [(SUFFIX, row.hint[len(ALIAS_HINT) :]) for row in rows if row.hint]
+        plain = [row._replace(hint=None) for row in rows]
+        self._look_up([*through, *(lookup_key(row) for row in plain)])
+        for row, path in zip(plain, through, strict=True):
+            files = nearest(self._cache[path].rows, row.src_path)
+            if not files:
+                continue
+            found = self._cache[lookup_key(row)]
+            inside = [c for c in found.rows if c[1] == files[0][1]]
+            self._resolve_one(row, Candidates(inside) if inside else found)
 
     def _supersede(self) -> None:
         for newer, older in self._superseding:

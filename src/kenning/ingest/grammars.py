@@ -47,6 +47,11 @@ SUFFIXES = {
     ".hh": "cpp",
     ".hxx": "cpp",
     ".rb": "ruby",
+    ".rake": "ruby",
+    ".gemspec": "ruby",
+    ".ru": "ruby",
+    ".builder": "ruby",
+    ".jbuilder": "ruby",
     ".php": "php",
     ".cs": "csharp",
     ".kt": "kotlin",  # not ``.kts``: build scripts, read by runs of lines

@@ -53,9 +53,11 @@ _BY_SUFFIX = {
     # their own (``uncovered``). 19: an ``e2e/`` or ``cypress/`` folder holds test code (``test_files``);
     # a top-level excerpt's title passes a line that only closes something (``split``). 20: a
     # method called on another call's result (``Other.builder().build()``) is a guess, ``heuristic``.
-    # 21: one called on an object made in place (``Client(x).send()``) is one on its class.
-    ".py": "python/21",
-    ".pyi": "python/21",
+    # 21: one called on an object made in place (``Client(x).send()``) is one on its class. 22: read
+    # again once, a store synced before gets resolution's rule that a method called on an object no
+    # hint types (``x.all()``) is a guess even when the caller's file holds the only method so named.
+    ".py": "python/22",
+    ".pyi": "python/22",
 }
 # JS/TS, Go, Rust, Java, C/C++, Ruby through tree-sitter (see grammars.SUFFIXES). 2: their calls
 # (``tree_calls``); a Go method is named by its type (``Server.Run``); every package of a Go
@@ -141,8 +143,11 @@ _BY_SUFFIX = {
 # .matched()``) is a guess, ``heuristic`` (``tree_receivers.field_of_field``). code/31: Java's nested
 # base (``implements JsonAdapter.Factory``) is a base by its last name (it was none). code/32: a Rust
 # trait's supertraits are its bases (``trait Printer: Sink``), and a trait object behind ``Box``, ``Arc``
-# or ``Rc`` types a parameter or a field (``sink: Box<dyn Sink>``).
-_TREE_SITTER = "code/32"
+# or ``Rc`` types a parameter or a field (``sink: Box<dyn Sink>``). code/33: a method called on a name
+# the file binds to an object holding it (``utils.forEach()``, ``const utils = { forEach() {…} }``)
+# names that object as its hint; any other method on an untyped object is a guess, even when the
+# caller's file holds the only method so named (resolution's rule; read again once for it).
+_TREE_SITTER = "code/33"
 _BY_SUFFIX.update(
     {
         suffix: _TREE_SITTER
@@ -167,6 +172,11 @@ _BY_SUFFIX.update(
             ".hh",
             ".hxx",
             ".rb",
+            ".rake",  # Ruby: a Rails app's tasks (``lib/tasks/*.rake``), its gem's spec, its Rack
+            ".gemspec",  # config (``config.ru``), its XML and JSON views (``.builder``, ``.jbuilder``)
+            ".ru",
+            ".builder",
+            ".jbuilder",
             ".php",
             ".cs",
             ".kt",
@@ -225,6 +235,19 @@ SCRIPT_LANGUAGES = {  # suffix, or whole file name, -> the language an excerpt's
     ".proto": "protobuf",
     ".graphql": "graphql",
     ".prisma": "prisma",  # a Prisma schema: the models of the app's database (umami's)
+    # a C project's build and grammar files (jq's ``configure.ac``, ``Makefile.am``, ``parser.y``,
+    # ``lexer.l``), a library of jq programs (``builtin.jq``)
+    ".ac": "autoconf",
+    ".am": "make",
+    ".m4": "m4",
+    ".cmake": "cmake",
+    "cmakelists.txt": "cmake",
+    ".y": "yacc",
+    ".l": "lex",
+    ".jq": "jq",
+    # templates of a web framework: views hold calls and the text users see (lobsters' ``.erb``)
+    ".erb": "erb",
+    ".haml": "haml",
     # languages without a grammar here
     ".kts": "kotlin",  # build scripts (``build.gradle.kts``); ``.kt`` has its grammar
     ".dart": "dart",
@@ -256,7 +279,7 @@ _BY_SUFFIX.update({suffix: SCRIPT_PARSER for suffix in SCRIPT_LANGUAGES if suffi
 def parser_for(path: str) -> str | None:
     """The versioned parser name for a path, or None when kenning does not read that kind."""
     name = path.rpartition("/")[2].lower()
-    found = _BY_SUFFIX.get(_suffix(name)) or _BY_NAME.get(name)
+    found = _BY_NAME.get(name) or _BY_SUFFIX.get(_suffix(name))  # ``CMakeLists.txt``: by its name
     if found is None and name.startswith("appsettings") and name.endswith(".json"):
         return SCRIPT_PARSER
     return found

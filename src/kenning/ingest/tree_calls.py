@@ -59,7 +59,7 @@ from .relations import BASES, FIELD_HINT, FIELDS, SELF_HINT, STANDARD_NAMESPACES
 from .rust_tests import within
 from .test_files import is_test_path
 from .tree_bindings import declared_fields, field_type, own_field, scope_at, typed_member, typed_names
-from .tree_imports import imported_names
+from .tree_imports import ALIAS_HINT, imported_names
 from .tree_languages import (
     BASES_ONLY,
     BUILTIN_CALLS,
@@ -98,7 +98,7 @@ def call_refs(
         return []
     from tree_sitter import QueryCursor
 
-    modules, outside, project, renamed = imported_names(root, language)
+    modules, outside, project, renamed, scoped = imported_names(root, language)
     starts = [s[0] for s in scopes]
     calls, bound, assigned, selves, declared, extending, identifiers = [], [], [], {}, [], [], []
     generic: list[dict[str, list[Any]]] = []
@@ -149,11 +149,12 @@ def call_refs(
     generics = rust_generics.bounds(generic, lambda at: scope_at(scopes, starts, at))
     testing = is_test_path(path)
     builtin = BUILTIN_CALLS.get(language, frozenset())
+    defined = {qualname for _, _, qualname in scopes}
     refs: list[Ref] = []
     seen: dict[tuple[str | None, str, str | None, bool], int] = {}  # -> its reference's index
     calls.sort(key=lambda item: item[0])
     for _, node, captures in calls:
-        name = node_text(node)
+        name = local_name = node_text(node)
         if renamed and "call" in captures:
             name = renamed.get(name, name)  # imported as another name: the one it has
         hint, qualified, link = None, "method" in captures, "extracted"
@@ -223,8 +224,12 @@ def call_refs(
                 qualified = False
             elif shape == "type":  # Rust's ``Self::new()``: the type of the ``impl`` around it
                 hint = (owner or None) if named == "Self" else named
+            elif receiver.type in NAMES and f"{spelled}.{name}" in defined:
+                hint = spelled  # an object of the file's holding the method (``utils.forEach()``): it
             elif chained(receiver) or field_of_field(receiver):  # ``Regex::builder().build()``,
                 link = "heuristic"  # ``self.config.colors.matched()``: a type the call does not say
+        if receiver is None and hint is None and local_name in scoped and "call" in captures:
+            hint = ALIAS_HINT + scoped[local_name]  # the project's if one of its files ends so
         key = (scope, name, hint, qualified)
         tested = testing or bool(tests) and within(tests, node.start_byte)
         add_call(refs, seen, key, Ref("calls", "symbol", name, line, scope, hint, qualified, False, link, tested))

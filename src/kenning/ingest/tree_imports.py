@@ -8,7 +8,7 @@ from __future__ import annotations
 import posixpath
 from collections.abc import Iterator
 from pathlib import PurePosixPath
-from typing import Any
+from typing import Any, NamedTuple
 
 from . import go_packages
 from .grammars import SUFFIXES, node_text
@@ -138,6 +138,9 @@ def _import(node: Any, path: str) -> Ref | None:
 ALIAS_PREFIXES = ("@/", "~/", "~~/", "@@/")
 SVELTE_LIB = "$lib"
 SUFFIX = "suffix"  # a reference target kind: a path's end, its suffix left out (``lib/db``)
+# A call's hint: this prefix and the path a name was imported from through a scope
+# (``scoped_path``): the project's when one of its files ends so (``graph.resolve``).
+ALIAS_HINT = "from:"
 
 
 def alias_path(spec: str) -> str | None:
@@ -149,6 +152,21 @@ def alias_path(spec: str) -> str | None:
     if spec == SVELTE_LIB or spec.startswith(SVELTE_LIB + "/"):
         return posixpath.normpath("lib" + spec[len(SVELTE_LIB) :])
     return None
+
+
+def scoped_path(spec: str) -> str | None:
+    """The path an import spelled as an npm scope names (``@server/commands/documentMover`` ->
+    ``server/commands/documentMover``): a tsconfig alias of the project's folder (outline's
+    ``@server/*``, ``@shared/*``), or a package from npm (``@babel/core``), which no file of the
+    project ends with; told apart where the references are resolved, not here (the files of the
+    project come and go). None for any other spec."""
+    if not spec.startswith("@") or spec.startswith(ALIAS_PREFIXES):
+        return None
+    scope, _, rest = spec[1:].partition("/")
+    if not scope or not rest:
+        return None
+    path = posixpath.normpath(f"{scope}/{rest}")
+    return None if path.startswith("..") else path
 
 
 def _java_import(spec: str, line: int) -> Ref | None:
@@ -170,7 +188,7 @@ def _module_ref(spec: str, path: str, line: int) -> Ref:
     if spec.startswith("."):
         joined = posixpath.normpath(posixpath.join(posixpath.dirname(path), spec))
         return Ref("imports", "stem", _without_suffix(joined), line)
-    aliased = alias_path(spec)
+    aliased = alias_path(spec) or scoped_path(spec)
     if aliased is not None and not aliased.startswith(".."):
         return Ref("imports", SUFFIX, _without_suffix(aliased), line)
     return Ref("imports", "module", spec, line)
@@ -192,22 +210,25 @@ def _unquote(text: str) -> str:
     return text.strip().strip("\"'`")
 
 
-def imported_names(root: Any, language: str) -> tuple[dict[str, str], set[str], set[str], dict[str, str]]:
-    """The names the file binds at top level to modules of the project (Go: to packages from
-    outside the standard library, which may be the project's), each with the path it imports
-    (Go's) or "", those it binds to what lies outside it (a package, the standard library), and
-    those it imports by name from the project (``import { list } from './handlers'``), and of
-    those the ones it imports under another name (alias -> the name imported): by its imports'
-    sources."""
-    modules: dict[str, str] = {}
-    outside: set[str] = set()
-    project: set[str] = set()
-    renamed: dict[str, str] = {}
+class Imported(NamedTuple):
+    """What a file's imports bind its top-level names to (``imported_names``)."""
+
+    modules: dict[str, str]  # a module of the project (Go: a package not of the standard library) -> its path, or ""
+    outside: set[str]  # what lies outside the project (a package, the standard library)
+    project: set[str]  # imported by name from the project (``import { list } from './handlers'``)
+    renamed: dict[str, str]  # of those, imported under another name: alias -> the name imported
+    scoped: dict[str, str]  # imported by name through a scope (``scoped_path``) -> that path
+
+
+def imported_names(root: Any, language: str) -> Imported:
+    """The names the file binds at top level, by its imports' sources (``Imported``)."""
+    found_names = Imported({}, set(), set(), {}, {})
+    modules, outside, project, renamed, scoped = found_names
     if language == "rust":  # the standard library's names (``rust_uses``); the crates' are not told apart
         outside.update(name for first, name in use_names(root) if first in STANDARD_NAMESPACES)
-        return modules, outside, project, renamed
+        return found_names
     if language not in IMPORTS:
-        return modules, outside, project, renamed
+        return found_names
     from tree_sitter import QueryCursor
 
     imports = query(language, "imports")
@@ -226,14 +247,17 @@ def imported_names(root: Any, language: str) -> tuple[dict[str, str], set[str], 
                 modules[name] = source
             continue
         own = source.startswith(".") or alias_path(source) is not None  # ``@/lib/db``: the project's
+        through = None if own else scoped_path(source)  # ``@server/x``: the project's, or npm's
         for capture in ("alias", "name"):
             for node in captures.get(capture, ()):
-                if capture == "alias" and own:
+                if through is not None and capture == "name":
+                    scoped[node_text(node)] = _without_suffix(through)
+                elif capture == "alias" and own:
                     modules[node_text(node)] = ""
                 elif capture == "alias" or not own:
                     outside.add(node_text(node))
                 else:
                     project.add(node_text(node))
-        if own and "original" in captures:  # ``import { POST as send }``: ``send()`` calls ``POST``
+        if (own or through is not None) and "original" in captures:  # ``import { POST as send }``: ``send()`` calls ``POST``
             renamed[node_text(captures["name"][0])] = node_text(captures["original"][0])
-    return modules, outside, project, renamed
+    return found_names

@@ -86,7 +86,7 @@ RELATION_CUES: tuple[RelationCues, ...] = (
         "callees",
         "outgoing",
         (
-            r"what (?:does|do|did) [^?]+ call",
+            r"what (?:does|do|did) (?:[^?]|\w\?(?= ))+ call",  # Ruby's ``breaks_speed_limit?`` before "call"
             r"(?:functions|methods|what) .+ calls? into",
             r"callees?",
             r"qu'appellen?t?",
