@@ -70,6 +70,9 @@ _WHERE_FRAME = frozenset(
         "classe",
     ]
 )
+# The words of ``_WHERE_FRAME`` that ask where something is defined (not "class" or "function" alone:
+# "how does the Session class work" asks no definition).
+_DEFINITION_WORDS = frozenset(w for w in _WHERE_FRAME if w.startswith(("defin", "declar")))
 # A dotted code name: a package, module or class, then a name (``click.echo``, ``Context.invoke``).
 _DOTTED = re.compile(r"[A-Za-z_]\w+(?:\.[A-Za-z_]\w+)+")
 # What ends a file name rather than a code name (``setup.py``, ``config.toml``).
@@ -96,6 +99,7 @@ class ParsedQuery:
     french: bool = False  # its stop words were French ones (a re-parse of its rewritten text keeps them)
     quoted: tuple[str, ...] = ()  # quoted texts every word hit holds as a phrase (search/quoted.py)
     literals: tuple[str, ...] = ()  # and those each served excerpt holds as typed, folded
+    defined: tuple[str, ...] = ()  # the capitalised words a question asking where something is defined names
 
 
 def check_budget(text: str) -> None:
@@ -143,8 +147,15 @@ def _natural(text: str, french: bool | None = None) -> ParsedQuery:
         for i, t in enumerate(tokens)
         if i not in in_locution and (not _is_stop_word(t, stop_words) or _named_letter(tokens, i, stop_words))
     ]
+    defined: tuple[str, ...] = ()
     if any(CODE_NAME.search(t) or dotted_name(t) for t in significant):
         significant = [t for t in significant if unaccented(t) not in _WHERE_FRAME]
+    elif any(unaccented(t.lower()) in _DEFINITION_WORDS for t in significant):
+        # "where is the Story model defined": a class one capitalised word names is no code-shaped
+        # name, but is what the question asks for (lobsters' ``class Story``, outline's ``Document``)
+        defined = tuple(t for t in significant if t[:1].isupper() and t.isalpha() and not t.isupper())
+        if defined:
+            significant = [t for t in significant if unaccented(t.lower()) not in _WHERE_FRAME]
     kept = significant or tokens
     seen: dict[str, None] = {}
     for token in kept:
@@ -158,7 +169,9 @@ def _natural(text: str, french: bool | None = None) -> ParsedQuery:
     trigram = " OR ".join(quote_term(t) for t in trigram_terms) or None
     originals = tuple(dict.fromkeys(kept))
     french = stop_words is FRENCH_STOP_WORDS
-    return ParsedQuery(text, terms, fts, trigram, identifier_like, "natural", originals, french=french)
+    return ParsedQuery(
+        text, terms, fts, trigram, identifier_like, "natural", originals, french=french, defined=defined
+    )
 
 
 def prefix_words(text: str) -> set[str]:
@@ -254,6 +267,7 @@ def typed_code_names(parsed: ParsedQuery) -> frozenset[str]:
     says where the definition is), and a name typed in backticks (`` `echo` ``)."""
     names = {t.lower() for t in parsed.original_terms if CODE_NAME.search(t) or dotted_name(t) is not None}
     names |= {typed.lower() for typed in _TYPED_NAME.findall(parsed.text)}
+    names |= {name.lower() for name in parsed.defined}
     return frozenset(names)
 
 
