@@ -142,3 +142,28 @@ def test_a_bare_call_its_class_does_not_answer_is_a_guess_at_another_classs_memb
     assert callees(project, "Story.tidy") == {("helper_top", "extracted")}
     assert callees(project, "Outer.Inner.run") == {("Outer.helper", "extracted")}  # its outer class's
     assert callees(project, "Other.work") == {("Outer.helper", "heuristic")}
+
+
+def test_rubys_class_methods_written_in_class_self_are_the_classs_methods(make_project):
+    """sinatra, walked: ``class << self`` holds Base's DSL (``get``, ``route``, ``compile!``), which had
+    no node ("no graph node named 'Base.route'"), its lines cut as "if block" runs, its calls
+    reaching other classes' homonyms. Its methods are the class's, named as ``def self.get`` is."""
+    files = {
+        "lib/sinatra/base.rb": (
+            "module Sinatra\n  class Base\n    class << self\n      def get(path)\n        route('GET', path)\n"
+            "      end\n\n      def route(verb, path)\n        compile!(verb, path)\n      end\n\n      private\n\n"
+            "      def compile!(verb, path)\n        verb\n      end\n    end\n  end\nend\n"
+        ),
+        "lib/sinatra/namespace.rb": (
+            "module Sinatra\n  module Namespace\n    def compile!(pattern)\n      pattern\n    end\n\n"
+            "    def route(verb)\n      verb\n    end\n  end\nend\n"
+        ),
+    }
+    project = make_project(files, name="singleton")
+    resync(project)
+    assert callees(project, "Sinatra.Base.get") == {("Sinatra.Base.route", "extracted")}
+    assert callees(project, "Sinatra.Base.route") == {("Sinatra.Base.compile!", "extracted")}
+    answer = ask_project(project, "who calls compile!", now=NOW, limit=5)
+    # its caller, then that caller's: Base's, never through Namespace's homonym
+    assert [e.explain["node"]["name"] for e in answer.excerpts] == ["Sinatra.Base.route", "Sinatra.Base.get"]
+    assert any("Sinatra.Base.compile! (exact)" in note for note in answer.notes), answer.notes

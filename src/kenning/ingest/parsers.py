@@ -146,7 +146,9 @@ _BY_SUFFIX = {
 # or ``Rc`` types a parameter or a field (``sink: Box<dyn Sink>``). code/33: a method called on a name
 # the file binds to an object holding it (``utils.forEach()``, ``const utils = { forEach() {…} }``)
 # names that object as its hint; any other method on an untyped object is a guess, even when the
-# caller's file holds the only method so named (resolution's rule; read again once for it).
+# caller's file holds the only method so named (resolution's rule; read again once for it). A name
+# imported through a scope (``@server/x``) is called with that path as its hint (``ALIAS_HINT``), and
+# Ruby's ``class << self`` holds the class's methods (``Base.route``; they were no symbols).
 _TREE_SITTER = "code/33"
 _BY_SUFFIX.update(
     {

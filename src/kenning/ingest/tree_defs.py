@@ -193,6 +193,10 @@ def visit(
         elif kind_name == "object" and node.type == "export_statement":  # ``export default { run() {…} }``
             for method, member in js_functions.object_methods(child):
                 defs.append(_leaf(member, prefix + method, "function", top))
+        elif kind_name == "singleton_class" and in_container:  # Ruby's ``class << self``: the class's own
+            body = child.child_by_field_name("body")  # methods, named as ``def self.get`` names them (``Base.get``)
+            if body is not None:
+                visit(body, prefix, True, top, defs, imports, path)
         elif kind_name == "call" and in_container and (attributes := ruby_attributes(child)):
             for attribute in attributes:  # ``attr_reader :name``: the methods it defines, on its line
                 defs.append(_leaf(child, prefix + attribute, "method", top))
