@@ -167,3 +167,29 @@ def test_rubys_class_methods_written_in_class_self_are_the_classs_methods(make_p
     # its caller, then that caller's: Base's, never through Namespace's homonym
     assert [e.explain["node"]["name"] for e in answer.excerpts] == ["Sinatra.Base.route", "Sinatra.Base.get"]
     assert any("Sinatra.Base.compile! (exact)" in note for note in answer.notes), answer.notes
+
+
+def test_a_call_a_files_own_lines_make_is_cited_by_the_excerpt_that_holds_it(make_project):
+    """lobsters, walked: every RSpec caller was cited by its spec's first excerpt
+    (``story_spec.rb:1-67``, for a call at line 390). A file's own lines are many excerpts (an
+    ``it`` block, a ``describe(…)`` call): the one holding the call is served."""
+    cases = "".join(
+        f"describe('case {n}', () => {{\n"
+        + "".join(
+            f"  it('checks the amount of case {n}.{k} with its unit', () => {{\n    expect(unit + {k}).toBe({k + 1});\n  }});\n"
+            for k in range(6)
+        )
+        + "});\n\n"
+        for n in range(8)
+    )
+    files = {
+        "src/price.js": "export function price(x) {\n  return x;\n}\n",
+        "test/price.test.js": "import { price } from '../src/price';\n\nconst unit = 1;\n\n"
+        + cases
+        + "describe('price', () => {\n  it('is the amount', () => {\n    expect(price(unit)).toBe(1);\n  });\n});\n",
+    }
+    project = make_project(files, name="holding")
+    resync(project)
+    answer = ask_project(project, "which tests cover price", now=NOW, limit=5)
+    # the file's first excerpt is lines 1-66; the call is at line 173
+    assert [e.fact.source.uri for e in answer.excerpts] == ["test/price.test.js:131-177"]

@@ -130,19 +130,23 @@ def _validate(query: str, options: GraphOptions) -> None:
 def _holding_excerpts(conn: Connection, project: str, hits: list[walk.Hit]) -> dict[int, int]:
     """``{index: fact id}`` for the hits whose own call (their path's last step, made in their
     node) lies outside their node's excerpt: a method overloaded in its file is one node, the
-    first overload's excerpt (gson's four ``Gson.toJson``), and the call may be in another. The
-    excerpt served is then the one of that file holding the call's line."""
+    first overload's excerpt (gson's four ``Gson.toJson``), and the call may be in another; a
+    file's own lines are many excerpts (an RSpec ``it`` block, a JavaScript ``test(…)``), the
+    file node's the first of them (lobsters' specs were cited by ``story_spec.rb:1-67`` for a call
+    at line 390). The excerpt served is then the one of that file holding the call's line."""
     wanted: dict[int, tuple[str, int]] = {}
     for i, hit in enumerate(hits):
         node = hit.node
-        if not hit.steps or node.kind != "symbol" or not node.path or node.line_start is None:
+        if not hit.steps or node.kind not in ("symbol", "file") or not node.path:
+            continue
+        if node.kind == "symbol" and node.line_start is None:
             continue
         edge = hit.steps[-1].edge
         caller = edge.src if edge.type == "calls" else edge.dst if edge.type == "tested_by" else None
         line = edge.line
         if caller is None or caller.id != node.id or line is None:
             continue
-        if not node.line_start <= line <= (node.line_end or node.line_start):
+        if node.line_start is None or not node.line_start <= line <= (node.line_end or node.line_start):
             wanted[i] = (node.path, line)
     if not wanted:
         return {}
