@@ -193,3 +193,31 @@ def test_a_call_a_files_own_lines_make_is_cited_by_the_excerpt_that_holds_it(mak
     answer = ask_project(project, "which tests cover price", now=NOW, limit=5)
     # the file's first excerpt is lines 1-66; the call is at line 173
     assert [e.fact.source.uri for e in answer.excerpts] == ["test/price.test.js:131-177"]
+
+
+def test_a_rails_callback_calls_the_method_its_symbol_names(make_project):
+    """lobsters, walked: "who calls require_logged_in_user" missed the 15 controllers whose
+    ``before_action :require_logged_in_user`` runs it; "who calls record_initial_upvote" found none
+    (``after_create :record_initial_upvote``)."""
+    files = {
+        "app/controllers/concerns/authenticatable.rb": (
+            "module Authenticatable\n  def require_logged_in_user\n    true\n  end\nend\n"
+        ),
+        "app/controllers/application_controller.rb": (
+            "class ApplicationController < ActionController::Base\n  include Authenticatable\nend\n"
+        ),
+        "app/controllers/stories_controller.rb": (
+            "class StoriesController < ApplicationController\n"
+            "  before_action :require_logged_in_user, only: [:upvote]\n\n  def upvote\n    1\n  end\nend\n"
+        ),
+        "app/models/story.rb": (
+            "class Story < ApplicationRecord\n  after_create :record_initial_upvote\n  has_many :votes\n\n"
+            "  def record_initial_upvote\n    votes.create\n  end\nend\n"
+        ),
+    }
+    project = make_project(files, name="callbacks")
+    resync(project)
+    assert ("Authenticatable.require_logged_in_user", "extracted") in callees(project, "StoriesController")
+    assert ("Story.record_initial_upvote", "extracted") in callees(project, "Story")
+    answer = ask_project(project, "who calls record_initial_upvote", now=NOW, limit=5)
+    assert [e.fact.source.uri for e in answer.excerpts][:1] == ["app/models/story.rb:1-3"]

@@ -135,6 +135,8 @@ def call_refs(
         else:
             node = (captures.get("call") or captures["method"])[0]
             calls.append((node.start_byte, node, captures))
+            if language == "ruby":  # ``before_action :require_user``: a call of ``require_user``
+                calls += [(symbol.start_byte, symbol, {"call": [symbol]}) for symbol in ruby_names.callback_symbols(node)]
     for node in ruby_names.bare_calls(identifiers, lambda at: scope_at(scopes, starts, at)) if identifiers else ():
         calls.append((node.start_byte, node, {"call": [node]}))  # ``convert`` alone: as ``convert()``
     if values:  # a function of the file's, or one imported from the project, handed over: as its call
@@ -154,7 +156,7 @@ def call_refs(
     seen: dict[tuple[str | None, str, str | None, bool], int] = {}  # -> its reference's index
     calls.sort(key=lambda item: item[0])
     for _, node, captures in calls:
-        name = local_name = node_text(node)
+        name = local_name = node_text(node).removeprefix(":")  # a Ruby callback's symbol: its method
         if renamed and "call" in captures:
             name = renamed.get(name, name)  # imported as another name: the one it has
         hint, qualified, link = None, "method" in captures, "extracted"
