@@ -75,3 +75,17 @@ def test_a_go_group_is_titled_by_its_first_declaration_and_a_closer_names_nothin
     )
     tops = [c for c in parse_code(go, "core/field.go") if c.meta["kind"] == "module"]
     assert [c.title for c in tops] == ["file field.go", 'const ( DefaultDateLayout = "2006-01-02"', "var ("]
+
+
+def test_a_call_opened_on_its_line_is_titled_with_the_string_it_begins_with():
+    """outline's routes (``router.post(`` then ``"documents.move",`` on the next line): the 28
+    excerpts of ``documents.ts`` were all titled ``router.post(``."""
+    handler = "".join(f"    const step{k} = await load(ctx, {k});\n" for k in range(60))
+    routes = "".join(
+        f'router.post(\n  "documents.{name}",\n  auth(),\n  async (ctx) => {{\n{handler}  }}\n);\n\n'
+        for name in ("list", "move")
+    )
+    source = 'import Router from "koa-router";\n\nconst router = new Router();\n\n' + routes
+    tops = [c for c in parse_code(source, "server/routes/api/documents.ts") if c.meta["kind"] == "module"]
+    titles = [c.title for c in tops]
+    assert 'router.post("documents.move",' in titles and "router.post(" not in titles, titles

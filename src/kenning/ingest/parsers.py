@@ -55,7 +55,8 @@ _BY_SUFFIX = {
     # method called on another call's result (``Other.builder().build()``) is a guess, ``heuristic``.
     # 21: one called on an object made in place (``Client(x).send()``) is one on its class. 22: read
     # again once, a store synced before gets resolution's rule that a method called on an object no
-    # hint types (``x.all()``) is a guess even when the caller's file holds the only method so named.
+    # hint types (``x.all()``) is a guess even when the caller's file holds the only method so named;
+    # a piece whose first line opens a call is titled with the string it begins with (``split``).
     ".py": "python/22",
     ".pyi": "python/22",
 }
@@ -148,7 +149,8 @@ _BY_SUFFIX = {
 # names that object as its hint; any other method on an untyped object is a guess, even when the
 # caller's file holds the only method so named (resolution's rule; read again once for it). A name
 # imported through a scope (``@server/x``) is called with that path as its hint (``ALIAS_HINT``), and
-# Ruby's ``class << self`` holds the class's methods (``Base.route``; they were no symbols).
+# Ruby's ``class << self`` holds the class's methods (``Base.route``; they were no symbols). A piece
+# whose first line opens a call is titled with the string the call begins with (``router.post("x",``).
 _TREE_SITTER = "code/33"
 _BY_SUFFIX.update(
     {

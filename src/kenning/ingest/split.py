@@ -184,7 +184,9 @@ _COMMENT = re.compile(r"(?://|#|/\*|\*)")
 
 def _titled_line(lines: list[str]) -> str:
     """The first of ``lines`` with its whitespace collapsed, past a line that only closes something,
-    and followed by the first declaration of a group it opens (``const ( DefaultDateLayout = …``)."""
+    and followed by the first declaration of a group it opens (``const ( DefaultDateLayout = …``),
+    or by the string a call it opens begins with (Koa's ``router.post(`` then ``"documents.move",``:
+    outline's 28 routes of a file were all titled ``router.post(``)."""
     texts = [" ".join(raw.split()) for raw in lines]
     texts = [t for t in texts if t]
     if not texts:
@@ -194,7 +196,12 @@ def _titled_line(lines: list[str]) -> str:
     if _GROUP_OPENER.fullmatch(line):
         inside = next((t for t in texts[at + 1 :] if not _COMMENT.match(t)), "")
         line = f"{line} {inside}" if inside and not _CLOSER_ONLY.fullmatch(inside) else line
+    elif line.endswith("(") and at + 1 < len(texts) and texts[at + 1][:1] in _QUOTES:
+        line += texts[at + 1]
     return line
+
+
+_QUOTES = frozenset("\"'`")
 
 
 def _code_line(piece: Piece, code: Statements) -> int:
