@@ -13,7 +13,8 @@ from store.pg_engine import ENGINE, engine_config  # tests/store: the PostgreSQL
 FILES = {
     "lib/base.rb": (
         "class Base\n  def compile!(path)\n    compile(path)\n  end\n\n  def compile(path)\n    path\n  end\n\n"
-        "  def breaks_speed_limit?\n    true\n  end\n\n  def route!\n    compile!(1) if breaks_speed_limit?\n  end\nend\n"
+        "  def breaks_speed_limit?\n    true\n  end\n\n"
+        "  def route!\n    compile!(1) if breaks_speed_limit?\n  end\nend\n"
     ),
     "lib/other.rb": "class Other\n  def compile(path)\n    path\n  end\nend\n",
 }

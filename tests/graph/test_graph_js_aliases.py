@@ -128,7 +128,7 @@ def test_a_long_word_without_a_slash_is_read_at_once():
 
 
 SCOPED = {
-    "tsconfig.json": '{ "compilerOptions": { "paths": { "@server/*": ["./server/*"], "@shared/*": ["./shared/*"] } } }\n',
+    "tsconfig.json": '{ "compilerOptions": { "paths": { "@server/*": ["./server/*"], "@shared/*": ["./shared/*"] } } }',
     "server/commands/documentMover.ts": "export default async function documentMover(x: object) {\n  return x;\n}\n",
     "server/routes/api/documents.ts": (
         "import documentMover from '@server/commands/documentMover';\n"
@@ -142,7 +142,9 @@ SCOPED = {
         "import { parseDocumentSlug as slug } from '@shared/utils/parseDocumentSlug';\n\n"
         "export function resolveUrl(url: string) {\n  return slug(url);\n}\n"
     ),
-    "server/processors/BaseProcessor.ts": "export default abstract class BaseProcessor {\n  abstract perform(): void;\n}\n",
+    "server/processors/BaseProcessor.ts": (
+        "export default abstract class BaseProcessor {\n  abstract perform(): void;\n}\n"
+    ),
     "server/processors/SearchIndexProcessor.ts": (
         "import BaseProcessor from '@server/processors/BaseProcessor';\n\n"
         "export default class SearchIndexProcessor extends BaseProcessor {\n  perform() {}\n}\n"

@@ -130,7 +130,9 @@ def test_a_bare_call_its_class_does_not_answer_is_a_guess_at_another_classs_memb
             "class Story < ApplicationRecord\n  belongs_to :user\n\n  def owner_name\n    user.username\n  end\n\n"
             "  def tidy\n    helper_top\n  end\nend\n"
         ),
-        "config/initializers/telebugs.rb": "module Telebugs\n  def self.user\n    nil\n  end\nend\n\ndef helper_top\n  1\nend\n",
+        "config/initializers/telebugs.rb": (
+            "module Telebugs\n  def self.user\n    nil\n  end\nend\n\ndef helper_top\n  1\nend\n"
+        ),
         "src/Outer.java": (
             "class Outer {\n  void helper() {}\n  class Inner {\n    void run() { helper(); }\n  }\n}\n"
             "class Other {\n  void work() { helper(); }\n}\n"
@@ -176,7 +178,8 @@ def test_a_call_a_files_own_lines_make_is_cited_by_the_excerpt_that_holds_it(mak
     cases = "".join(
         f"describe('case {n}', () => {{\n"
         + "".join(
-            f"  it('checks the amount of case {n}.{k} with its unit', () => {{\n    expect(unit + {k}).toBe({k + 1});\n  }});\n"
+            f"  it('checks the amount of case {n}.{k} with its unit', () => {{\n"
+            f"    expect(unit + {k}).toBe({k + 1});\n  }});\n"
             for k in range(6)
         )
         + "});\n\n"

@@ -64,7 +64,9 @@ RAILS = {
     "app/models/comment.rb": "class Comment < ApplicationRecord\n  belongs_to :story\n\n"
     "  def story_title\n    story.title\n  end\nend\n",
     "app/javascript/select.js": "function load() {\n  TomSelect.define('story', story);\n}\n",
-    "db/schema.rb": "# Virtual tables defined in this database.\ncreate_table 'stories' do |t|\n  t.string 'title'\nend\n",
+    "db/schema.rb": (
+        "# Virtual tables defined in this database.\ncreate_table 'stories' do |t|\n  t.string 'title'\nend\n"
+    ),
 }
 
 

@@ -91,4 +91,3 @@ def callback_symbols(method: Any) -> list[Any]:
     if arguments is None or call.child_by_field_name("receiver") is not None:
         return []
     return [a for a in arguments.named_children if a.type == "simple_symbol"]
-

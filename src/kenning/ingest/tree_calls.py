@@ -136,7 +136,8 @@ def call_refs(
             node = (captures.get("call") or captures["method"])[0]
             calls.append((node.start_byte, node, captures))
             if language == "ruby":  # ``before_action :require_user``: a call of ``require_user``
-                calls += [(symbol.start_byte, symbol, {"call": [symbol]}) for symbol in ruby_names.callback_symbols(node)]
+                symbols = ruby_names.callback_symbols(node)
+                calls += [(symbol.start_byte, symbol, {"call": [symbol]}) for symbol in symbols]
     for node in ruby_names.bare_calls(identifiers, lambda at: scope_at(scopes, starts, at)) if identifiers else ():
         calls.append((node.start_byte, node, {"call": [node]}))  # ``convert`` alone: as ``convert()``
     if values:  # a function of the file's, or one imported from the project, handed over: as its call

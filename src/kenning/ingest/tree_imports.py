@@ -258,6 +258,7 @@ def imported_names(root: Any, language: str) -> Imported:
                     outside.add(node_text(node))
                 else:
                     project.add(node_text(node))
-        if (own or through is not None) and "original" in captures:  # ``import { POST as send }``: ``send()`` calls ``POST``
+        # ``import { POST as send }``: ``send()`` calls ``POST``
+        if (own or through is not None) and "original" in captures:
             renamed[node_text(captures["name"][0])] = node_text(captures["original"][0])
     return found_names

@@ -169,9 +169,7 @@ def _natural(text: str, french: bool | None = None) -> ParsedQuery:
     trigram = " OR ".join(quote_term(t) for t in trigram_terms) or None
     originals = tuple(dict.fromkeys(kept))
     french = stop_words is FRENCH_STOP_WORDS
-    return ParsedQuery(
-        text, terms, fts, trigram, identifier_like, "natural", originals, french=french, defined=defined
-    )
+    return ParsedQuery(text, terms, fts, trigram, identifier_like, "natural", originals, french=french, defined=defined)
 
 
 def prefix_words(text: str) -> set[str]:
