@@ -10,6 +10,7 @@ from graph_edges import callees, covering
 
 from conftest import NOW, resync
 from kenning.answer.ask import ask_project
+from kenning.answer.relations import relation_of
 from store.pg_engine import ENGINE, engine_config  # tests/store: the PostgreSQL test server
 
 TS = {
@@ -224,3 +225,18 @@ def test_a_rails_callback_calls_the_method_its_symbol_names(make_project):
     assert ("Story.record_initial_upvote", "extracted") in callees(project, "Story")
     answer = ask_project(project, "who calls record_initial_upvote", now=NOW, limit=5)
     assert [e.fact.source.uri for e in answer.excerpts][:1] == ["app/models/story.rb:1-3"]
+
+
+def test_which_classes_include_a_ruby_module_is_asked_in_words(make_project):
+    """lobsters, walked: "which classes include Token" was a word search (``include Token``, a mixin,
+    is one of the class's bases); "which files include" stays C's ``#include``: an import."""
+    files = {
+        "app/models/token.rb": "module Token\n  def token_value\n    1\n  end\nend\n",
+        "app/models/story.rb": "class Story < ApplicationRecord\n  include Token\nend\n",
+        "app/models/comment.rb": "class Comment < ApplicationRecord\n  include Token\nend\n",
+    }
+    project = make_project(files, name="mixins")
+    resync(project)
+    answer = ask_project(project, "which classes include Token", now=NOW, limit=5)
+    assert answer.rule == "relation" and {e.explain["node"]["name"] for e in answer.excerpts} == {"Story", "Comment"}
+    assert relation_of("which files include jv.h").name == "dependents"

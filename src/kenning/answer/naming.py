@@ -55,7 +55,7 @@ _RELATION_VOCABULARY = """
     thing things there here which what does test tests tested testing cover covers covered coverage exercise
     exercises usages references invoke invokes invoked classes extend extends extended implement implements
     implemented implementers implementer inherit inherits inherited derive derives derived subclass subclasses
-    superclass superclasses
+    superclass superclasses include includes included
     appelle appellent appele appelee appeles appelants appelant depend dependent dependances dependance
     tache taches touche touchent touchee preuve preuves pourquoi avons-nous choisi choix decision decisions
     utilise utilisent importe importent quelle quelles quel quels fonction fonctions methode fichier

@@ -143,6 +143,8 @@ RELATION_CUES: tuple[RelationCues, ...] = (
             r"(?:extends|extend|implements|implement|inherits from|inherit from|derives from|derive from"
             r"|subclasses|subclass)",
             r"subclass(?:es)? of",
+            # Ruby's mixins (``include Token``): not "which files include": C's ``#include``, an import
+            r"(?:what|which) (?:classes|modules|models|types) (?:include|mix in)",
             r"implementers? of",
             r"(?:classes|types|interfaces) (?:that|which) (?:extend|implement|inherit from|derive from)",
             r"qui (?:herite|heritent|implemente|implementent|etend|etendent|derive|derivent)",
@@ -151,7 +153,13 @@ RELATION_CUES: tuple[RelationCues, ...] = (
             r"sous-classes?",
             r"classes? (?:filles?|derivees?|enfants?)",
         ),
-        ("what extends X", "which classes implement X", "subclasses of X", "who inherits from X"),
+        (
+            "what extends X",
+            "which classes implement X",
+            "subclasses of X",
+            "who inherits from X",
+            "which classes include X",
+        ),
         ("qui hérite de X", "quelles classes implémentent X", "sous-classes de X"),
     ),
     RelationCues(
@@ -215,6 +223,7 @@ RELATION_CUES: tuple[RelationCues, ...] = (
             r"affect(?:s|ed)?",
             r"(?:what|who) (?:uses|imports)",
             r"(?:which|what) (?:files?|modules?|packages?|classes|functions?) (?:uses?|imports?)",
+            r"(?:which|what) (?:files?|headers?|sources?) (?:includes?)",  # C's ``#include "jv.h"``
             r"used by",
             r"where (?:is|are) .+ used",
             r"(?:find )?usages of",
@@ -248,6 +257,7 @@ RELATION_CUES: tuple[RelationCues, ...] = (
             "references to",
             "what imports",
             "which files import",
+            "which files include",
             "what breaks",
         ),
         (
