@@ -43,6 +43,7 @@ _CODE_SHAPE = re.compile(
 )
 # A C++ or Rust path (``TableCache::Evict``, ``Parser::new``): typed as the dotted name its symbol has.
 _SCOPED = re.compile(r"(?<![\w:])[^\W\d]\w*(?:::[^\W\d]\w*)+")
+_MODULE_NAME = re.compile(r"[^\W\d]\w*")  # a code-shaped name no symbol bears may be a file's (``test_helper``)
 _MODULE_WORD = re.compile(r"^(?:module|modules|file|files|package|fichier|fichiers|paquet)$")
 # Words of the relation vocabulary: never a node's name, never a lexical term.
 _RELATION_VOCABULARY = """
@@ -138,6 +139,8 @@ def named(conn: Connection, question: str, *, plain_words: bool = True) -> list[
             continue
         seen.add(text)
         rows, how = _exact(conn, text)
+        if not rows and _MODULE_NAME.fullmatch(text):  # ``test_helper``: the file a ``require`` names so
+            rows, how = graph_lookup.module_nodes(conn, text), "path"
         if rows:
             groups.append([Start(Node(*r), text, how or "exact", typed=True) for r in rows])
     if plain_words:

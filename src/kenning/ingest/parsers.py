@@ -151,6 +151,8 @@ _BY_SUFFIX = {
 # imported through a scope (``@server/x``) is called with that path as its hint (``ALIAS_HINT``), and
 # Ruby's ``class << self`` holds the class's methods (``Base.route``; they were no symbols). A piece
 # whose first line opens a call is titled with the string the call begins with (``router.post("x",``).
+# Ruby's ``require "a/b"`` imports the file ending with ``lib/a/b``; a Rails callback
+# (``before_action :require_user``) calls the method its symbol names.
 _TREE_SITTER = "code/33"
 _BY_SUFFIX.update(
     {

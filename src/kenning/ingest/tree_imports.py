@@ -126,7 +126,9 @@ def _import(node: Any, path: str) -> Ref | None:
                     return Ref(
                         "imports", "stem", posixpath.normpath(posixpath.join(posixpath.dirname(path), target)), line
                     )
-                return Ref("imports", "module", target, line)
+                # ``require "sinatra/base"``: a file of a ``lib/`` folder (Ruby's load path) ending so,
+                # none for a gem or the standard library (``json``)
+                return Ref("imports", SUFFIX, posixpath.normpath(f"lib/{target}"), line)
     return None
 
 
