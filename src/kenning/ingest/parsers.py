@@ -6,6 +6,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable
 from dataclasses import replace
 
+from kenning.ingest import generated
 from kenning.ingest.chunks import Chunk
 from kenning.ingest.relations import Relations
 from kenning.ingest.text import parse_text
@@ -56,7 +57,8 @@ _BY_SUFFIX = {
     # 21: one called on an object made in place (``Client(x).send()``) is one on its class. 22: read
     # again once, a store synced before gets resolution's rule that a method called on an object no
     # hint types (``x.all()``) is a guess even when the caller's file holds the only method so named;
-    # a piece whose first line opens a call is titled with the string it begins with (``split``).
+    # a piece whose first line opens a call is titled with the string it begins with (``split``);
+    # the excerpts of a module a tool wrote (protoc's) say so (``ingest.generated``).
     ".py": "python/22",
     ".pyi": "python/22",
 }
@@ -152,7 +154,8 @@ _BY_SUFFIX = {
 # Ruby's ``class << self`` holds the class's methods (``Base.route``; they were no symbols). A piece
 # whose first line opens a call is titled with the string the call begins with (``router.post("x",``).
 # Ruby's ``require "a/b"`` imports the file ending with ``lib/a/b``; a Rails callback
-# (``before_action :require_user``) calls the method its symbol names.
+# (``before_action :require_user``) calls the method its symbol names. The excerpts of code a tool
+# wrote say so (``meta.generated``: ``ingest.generated``).
 _TREE_SITTER = "code/33"
 _BY_SUFFIX.update(
     {
@@ -309,7 +312,8 @@ def _python(text: str, path: str) -> tuple[list[Chunk], Relations | None]:
     # Imported on first use, like Markdown's: a sync of Markdown alone never needs it.
     from kenning.ingest.python_code import parse_python_relations
 
-    return parse_python_relations(text, path)
+    chunks, relations = parse_python_relations(text, path)
+    return generated.marked(chunks, text), relations
 
 
 def _python_spans(text: str, path: str) -> list[Chunk]:
@@ -321,7 +325,8 @@ def _python_spans(text: str, path: str) -> list[Chunk]:
 def _code(text: str, path: str) -> tuple[list[Chunk], Relations | None]:
     from kenning.ingest.tree_code import parse_code_relations
 
-    return parse_code_relations(text, path)
+    chunks, relations = parse_code_relations(text, path)
+    return generated.marked(chunks, text), relations
 
 
 def import_parsers(names: Iterable[str]) -> None:

@@ -31,6 +31,7 @@ if TYPE_CHECKING:
     from typing import Any
 
 SUPERSEDED_FACTOR = 0.5
+GENERATED_FACTOR = 0.5  # code a tool wrote (``ingest.generated``): jq's ``parser.c`` repeated its grammar's words
 DEFINITION_BOOST = 3.0
 # A question in words that says this many words or more beside the code names it types asks about
 # a situation the names are part of ("ClassCastException when I use the list returned by fromJson",
@@ -177,7 +178,8 @@ class Ranker:
         why_code = WHY_CODE_FACTOR if self.demote_code and fact.type == "code" else 1.0
         history = HISTORY_FACTOR if self.demote_history and _is_history(fact) else 1.0
         header = LONE_HEADER_FACTOR if _lone_header(fact) else 1.0
-        factor = freshness * superseded * definition * test_file * why_code * history * header
+        made = GENERATED_FACTOR if fact.meta.get("generated") is True else 1.0
+        factor = freshness * superseded * definition * test_file * why_code * history * header * made
         explain = None
         if self.options.explain:  # the product, and each factor that moved the score
             named = {
@@ -188,6 +190,7 @@ class Ranker:
                 "why_code": why_code,
                 "history": history,
                 "lone_header": header,
+                "generated": made,
             }
             explain = {**hit.explain, "factor": factor, "factors": {k: v for k, v in named.items() if v != 1.0}}
         insort(self.scored, (hit.tier, hit.score * factor, order, fact, fresh, explain), key=_rank_key)
