@@ -620,6 +620,19 @@ def test_a_standard_method_on_a_value_of_a_type_unsaid_is_no_reference():
     assert calls == {("Stack.grow", "push", "self:.Stack"), ("f", "push", "self:.Stack"), ("f", "visit", None)}
 
 
+@pytest.mark.parametrize("path", ["src/move.ts", "src/move.js"])
+def test_an_array_or_promise_method_on_a_javascript_value_is_no_reference(path):
+    """outline: ``ids.push()`` and ``docs.map()`` on untyped values were guessed to be ``history.push``
+    and ``ColumnSelection.map``; an object of the file holding the method is still its own."""
+    text = (
+        "const utils = { forEach(obj, fn) { fn(obj); } };\n\n"
+        "export function move(ids, docs, store) {\n  ids.push(1);\n  const names = docs.map((d) => d.title);\n"
+        "  utils.forEach(names, String);\n  return store.save(names).then(() => names.join(','));\n}\n"
+    )
+    _, rel = parse_code_relations(text, path)
+    assert {(r.target, r.hint) for r in rel.refs if r.type == "calls"} == {("forEach", "utils"), ("save", None)}
+
+
 def test_a_rust_call_through_the_crates_own_modules_is_a_plain_call():
     """ripgrep's ``super::parse_excludes_file(&data)`` in ``gitignore.rs``'s ``mod tests`` was a call through
     a module, ``heuristic`` at best; ``super::`` and ``crate::`` name the crate's own modules: a plain

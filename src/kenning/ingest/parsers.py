@@ -155,7 +155,8 @@ _BY_SUFFIX = {
 # whose first line opens a call is titled with the string the call begins with (``router.post("x",``).
 # Ruby's ``require "a/b"`` imports the file ending with ``lib/a/b``; a Rails callback
 # (``before_action :require_user``) calls the method its symbol names. The excerpts of code a tool
-# wrote say so (``meta.generated``: ``ingest.generated``).
+# wrote say so (``meta.generated``: ``ingest.generated``). An array's, a string's or a promise's method
+# on an untyped JavaScript value (``ids.push()``) is no reference, as Rust's standard methods are.
 _TREE_SITTER = "code/33"
 _BY_SUFFIX.update(
     {

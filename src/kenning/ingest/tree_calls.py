@@ -217,6 +217,8 @@ def call_refs(
             hint = FIELD_HINT + typed_field  # ``impl->versions_->LogAndApply()``, ``DBImpl* impl``
         else:
             shape, named = _receiver(language, receiver, spelled, modules, outside, path="path" in captures)
+            if shape == "value" and receiver.type in NAMES and f"{spelled}.{name}" in defined:
+                shape = "object"  # an object of the file's holding the method (``utils.forEach()``)
             if shape == "outside" or shape == "value" and name in STD_METHODS.get(language, ()):
                 continue  # (``args.push()``, ``.unwrap()`` on a value of a type unsaid: the standard library's)
             if shape == "module" and language == "go":  # a function of the package imported (``go_packages``)
@@ -227,8 +229,8 @@ def call_refs(
                 qualified = False
             elif shape == "type":  # Rust's ``Self::new()``: the type of the ``impl`` around it
                 hint = (owner or None) if named == "Self" else named
-            elif receiver.type in NAMES and f"{spelled}.{name}" in defined:
-                hint = spelled  # an object of the file's holding the method (``utils.forEach()``): it
+            elif shape == "object":
+                hint = spelled
             elif chained(receiver) or field_of_field(receiver):  # ``Regex::builder().build()``,
                 link = "heuristic"  # ``self.config.colors.matched()``: a type the call does not say
         if receiver is None and hint is None and local_name in scoped and "call" in captures:

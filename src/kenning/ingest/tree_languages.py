@@ -80,7 +80,17 @@ STD_METHODS = {
         | {"iter", "iter_mut", "into_iter", "collect", "next", "push", "pop", "len", "is_empty", "to_vec"}
         | {"extend", "contains", "get", "get_mut"}
     ),
+    # JavaScript's arrays, strings and promises (outline, walked: ``ids.push()`` and ``docs.map()`` on
+    # untyped values were guessed to be ``history.push`` and ``ColumnSelection.map``, crowding the
+    # neighbours of ``documentMover``); not ``get``, ``set``, ``add`` or ``delete``, which stores have
+    "javascript": frozenset(
+        {"push", "pop", "shift", "unshift", "map", "filter", "forEach", "reduce", "find", "findIndex", "some"}
+        | {"every", "includes", "indexOf", "join", "slice", "splice", "concat", "sort", "flat", "flatMap"}
+        | {"then", "catch", "finally", "toString", "trim", "split", "replace", "replaceAll", "toLowerCase"}
+        | {"toUpperCase", "startsWith", "endsWith", "padStart", "padEnd", "charAt"}
+    ),
 }
+STD_METHODS["typescript"] = STD_METHODS["tsx"] = STD_METHODS["javascript"]
 # Languages where a bare call in a method (``save()``) may be one on the method's own object: it
 # reaches the method of that name of the class or its bases, else what a plain call reaches.
 IMPLICIT_SELF = frozenset({"java", "ruby", "cpp", "csharp", "kotlin", "swift", "scala"})
