@@ -145,7 +145,11 @@ def test_a_ruby_class_gets_the_methods_of_the_modules_it_includes(make_project, 
         ("B.java", "class A extends B { void run() { save(); } }\n", "self:.A B"),  # a bare call: its object's
         ("C.java", "class A extends B implements I, J<T> { void run() { save(); } }\n", "self:.A B I J"),
         ("b.rb", "class A < B\n  def run\n    save(1)\n  end\nend\n", "self:.A B"),
-        ("c.rb", "class A < X::B\n  include Log\n  extend Ext\n  def run\n    save(1)\n  end\nend\n", "self:.A B Log"),
+        (
+            "c.rb",
+            "class A < X::B\n  include Log\n  extend Ext\n  def run\n    save(1)\n  end\nend\n",
+            "self:.A X.B Log",
+        ),  # by its modules
         # a class named through its module: the class ``M.X.A`` (parser ``code/6``)
         ("d.rb", "module M\n  class X::A < B\n    def run\n      save(1)\n    end\n  end\nend\n", "self:.M.X.A B"),
         ("b.ts", "class A extends B { run() { save(); } }\n", None),  # a function: no object's

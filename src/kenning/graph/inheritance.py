@@ -193,6 +193,9 @@ class Inheritance:
         or the dotted name's (``_names``), else the classes of that name in the subclass's language
         (``heuristic`` when several); none: a class the project does not hold; None: more than
         ``MAX_HOMONYMS`` bear the name."""
+        near = self._nested(entry, row)
+        if near is not None:
+            return [near], "extracted"
         candidates = self._classes_named(_short(entry), family_of(row.src_path))
         if _by_module(entry, row):
             candidates = [c for c in candidates if _names(entry, row, c)]
@@ -207,6 +210,11 @@ class Inheritance:
         for row, entry in self.naming(short):
             if row.id in chosen or self._through_own_file(row, entry):
                 continue
+            near = self._nested(entry, row)
+            if near is not None:  # Ruby's ``Base`` inside ``module Sinatra``: ``Sinatra::Base``, no other
+                if near.id == base.id:
+                    chosen[row.id] = (row, "extracted")
+                continue
             if _by_module(entry, row):
                 if _names(entry, row, base):
                     chosen[row.id] = (row, "extracted")
@@ -215,6 +223,20 @@ class Inheritance:
                 chosen[row.id] = (row, "heuristic" if homonyms > 1 else "extracted")
         nodes = graph_store.nodes_by_id(self.conn, sorted({row.src for row, _ in chosen.values()}))
         return [(row, nodes[row.src], link) for row, link in chosen.values() if row.src in nodes]
+
+    def _nested(self, entry: str, row: RefRow) -> Node | None:
+        """Ruby: the class a base written by its name alone stands for by the modules around the
+        subclass, innermost first, as Ruby looks a constant up (``class Application < Base`` in
+        ``module Sinatra``: ``Sinatra::Base``, before ``Rack::Protection::Base`` or a top-level
+        ``Base``); None for another language, a dotted base, or no class so nested."""
+        if entry[0] == "." or "." in entry or family_of(row.src_path) != "ruby":
+            return None
+        own = (row.hint or "").split(" ", 1)[0].lstrip(".").split(".")[:-1]
+        by_name = {node.qualname: node for node in self._classes_named(entry, "ruby")}
+        return next(
+            (by_name[name] for k in range(len(own), 0, -1) if (name := ".".join([*own[:k], entry])) in by_name),
+            None,
+        )
 
     def _through_own_file(self, row: RefRow, entry: str) -> bool:
         """Whether ``entry`` is a base of another class of the subclass's file that the subclass
@@ -245,10 +267,16 @@ def _bases(row: RefRow) -> list[str]:
 
 
 def _by_module(entry: str, row: RefRow) -> bool:
-    """Whether a base is named by where it is: a class of the subclass's file (``.Child``), or a
-    Python import's dotted name (the tree-sitter languages' symbols carry no module: theirs are
-    names as written)."""
-    return entry[0] == "." or "." in entry and bool(module_of(row.src_path or ""))
+    """Whether a base is named by where it is: a class of the subclass's file (``.Child``), a
+    Python import's dotted name, or a name its language qualifies by the modules around its class
+    (Ruby's ``Sinatra::Base``, ``Sinatra.Base`` as the class's qualname is written; the tree-sitter
+    languages' other bases are names as written)."""
+    return entry[0] == "." or "." in entry and (bool(module_of(row.src_path or "")) or _qualified(row.src_path))
+
+
+def _qualified(path: str | None) -> bool:
+    """Whether ``path``'s language writes a base by the modules around its class (Ruby)."""
+    return family_of(path) == "ruby"
 
 
 def _short(name: str) -> str:

@@ -157,6 +157,7 @@ _BY_SUFFIX = {
 # (``before_action :require_user``) calls the method its symbol names. The excerpts of code a tool
 # wrote say so (``meta.generated``: ``ingest.generated``). An array's, a string's or a promise's method
 # on an untyped JavaScript value (``ids.push()``) is no reference, as Rust's standard methods are.
+# A Ruby base written with its modules is named so (``Sinatra::Base``: ``Sinatra.Base``, not ``Base``).
 _TREE_SITTER = "code/33"
 _BY_SUFFIX.update(
     {

@@ -277,6 +277,8 @@ def _bases(
         node = captures["base_class"][0]
         at = scope_at(scopes, starts, node.start_byte)
         base = node_text(captures["base"][0])
+        if "::" in base:  # Ruby's ``Sinatra::Base``: by its dotted name, as its class's qualname is written
+            base = base.lstrip(":").replace("::", ".")
         including = captures.get("base_include")  # Ruby: ``include``, not ``extend`` (class methods)
         if at is None or base in outside or including and node_text(including[0]) != "include":
             continue

@@ -137,7 +137,8 @@ _JAVA_TYPE = (
     " (scoped_type_identifier (type_identifier) @base .)"
     " (generic_type (scoped_type_identifier (type_identifier) @base .))]"
 )
-_RUBY_CONSTANT = "[(constant) @base (scope_resolution name: (constant) @base)]"
+# a base by its whole name (``Sinatra::Base``, not ``Base``: ``Rack::Protection::Base`` is another)
+_RUBY_CONSTANT = "[(constant) @base (scope_resolution name: (constant)) @base]"
 _RUBY_NAME = "[(constant) @base_class (scope_resolution name: (constant) @base_class)]"
 _RUBY_INCLUDE = f"(call !receiver method: (identifier) @base_include arguments: (argument_list . {_RUBY_CONSTANT}))"
 _PHP_NAME = "[(name) @base (qualified_name (name) @base)]"
