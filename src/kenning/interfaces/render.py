@@ -238,14 +238,17 @@ _HIDDEN = {
 }
 
 
-def hidden_text(filtered: dict[str, int]) -> str:
-    """What an answer left out, each count with what it means (``3 past --limit``), by key."""
-    return ", ".join(f"{n} {_HIDDEN.get(k, k)}" for k, n in sorted(filtered.items()))
+def hidden_text(filtered: dict[str, int], *, option: str = "--limit") -> str:
+    """What an answer left out, each count with what it means (``3 past --limit``), by key;
+    ``option``: what raises the limit where the answer is read (an MCP tool's argument ``limit``)."""
+    said = {**_HIDDEN, "limit": f"past {option}"}
+    return ", ".join(f"{n} {said.get(k, k)}" for k, n in sorted(filtered.items()))
 
 
-def answer_text(answer: Answer, *, framed: bool = False, explain: bool = False) -> str:
+def answer_text(answer: Answer, *, framed: bool = False, explain: bool = False, option: str = "--limit") -> str:
     """The answer as text; ``explain``: a graph answer's excerpts say their relation, hops and
-    starts too (``--explain``: a lexical one's explain is there whenever it was asked)."""
+    starts too (``--explain``: a lexical one's explain is there whenever it was asked); ``option``:
+    what raises the limit where it is read (``hidden_text``)."""
     lines: list[str] = []
     if framed:
         lines.append(DATA_FRAME)
@@ -259,10 +262,10 @@ def answer_text(answer: Answer, *, framed: bool = False, explain: bool = False) 
     for degradation in answer.degradations:
         lines.append(f"degraded: {degradation}")
     if answer.empty_reason:
-        why = hidden_text(answer.filtered)
+        why = hidden_text(answer.filtered, option=option)
         lines.append(f"no results: {answer.empty_reason.value}" + (f" (hidden: {why})" if why else ""))
     elif answer.filtered:
-        lines.append("hidden: " + hidden_text(answer.filtered))
+        lines.append("hidden: " + hidden_text(answer.filtered, option=option))
     for note in answer.notes:
         lines.append(f"note: {note}")
     labelled = len(answer.searched) > 1  # several projects: one list, labelled by project

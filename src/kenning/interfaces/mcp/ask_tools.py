@@ -11,6 +11,7 @@ from pydantic import Field
 
 from kenning.across.answers import ask_all
 from kenning.interfaces.mcp.context import READ, ServerContext, reply
+from kenning.interfaces.mcp.memory_params import Limit
 from kenning.interfaces.mcp.outputs import AnswerOut, PackOut
 from kenning.interfaces.mcp.scope import cross_entries
 from kenning.interfaces.render import answer_text
@@ -22,27 +23,27 @@ def register(server: FastMCP, ctx: ServerContext) -> None:
         name="memory_ask",
         annotations=READ,
         description=(
-            "Ask one question (English or French) when unsure which tool fits: a rule routes it to search, "
-            "graph, core pack or stale report. scope='all': every project you may read."
+            "One question (English or French) if unsure which tool fits: routed to search, graph, "
+            "core pack or stale report. scope='all': every project you may read."
         ),
     )
     def memory_ask(
         question: Annotated[str, Field(min_length=1, max_length=500)],
         scope: Literal["project", "all"] = "project",
+        limit: Limit = 10,
     ) -> Annotated[CallToolResult, AnswerOut]:
         if scope == "all":
             home, entries, _ = cross_entries(ctx)
-            answer = ask_all(question, entries, now=ctx.clock(), home=home, stores=ctx.stores)
+            answer = ask_all(question, entries, now=ctx.clock(), limit=limit, home=home, stores=ctx.stores)
         else:
-            answer = ask_kept(ctx.connections, question, now=ctx.clock())
-        return reply(answer_text(answer), answer.to_json())
+            answer = ask_kept(ctx.connections, question, now=ctx.clock(), limit=limit)
+        return reply(answer_text(answer, option="limit"), answer.to_json())
 
     @server.tool(
         name="core_pack",
         annotations=READ,
         description=(
-            "Read first when starting here: the project's context, conventions and active decisions, "
-            "within a fixed token budget."
+            "Read first: the project's context, conventions and active decisions, in a fixed token budget."
         ),
     )
     def core_pack() -> Annotated[CallToolResult, PackOut]:

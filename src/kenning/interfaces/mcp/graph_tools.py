@@ -51,7 +51,7 @@ def register(server: FastMCP, ctx: ServerContext) -> None:
             answer = run_query(conn, read, query, node, options, now=ctx.clock(), other=other)
         if read.config.store:
             answer = replace(answer, level=SERVER_LEVEL)
-        return reply(answer_text(answer), answer.to_json())
+        return reply(answer_text(answer, option="limit"), answer.to_json())
 
     @server.tool(
         annotations=READ,

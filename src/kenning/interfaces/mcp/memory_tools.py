@@ -158,8 +158,8 @@ def _register_layers(server: FastMCP, ctx: ServerContext) -> None:
     @server.tool(
         annotations=READ,
         description=(
-            "Layer 3 of 3, for the ids you will cite: full records (~200 tokens each) with body, "
-            "freshness and lifecycle; bodies over 520 characters cut unless full=true."
+            "Layer 3 of 3, for the ids you will cite: full records (~200 tokens each): body, "
+            "freshness, lifecycle; bodies over 520 chars cut unless full=true."
         ),
     )
     def memory_get(
