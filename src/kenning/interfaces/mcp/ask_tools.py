@@ -42,9 +42,7 @@ def register(server: FastMCP, ctx: ServerContext) -> None:
     @server.tool(
         name="core_pack",
         annotations=READ,
-        description=(
-            "Read first: the project's context, conventions and active decisions, in a fixed token budget."
-        ),
+        description=("Read first: the project's context, conventions and active decisions, in a fixed token budget."),
     )
     def core_pack() -> Annotated[CallToolResult, PackOut]:
         text, structured = pack_payload(ctx)
