@@ -134,6 +134,7 @@ class Inheritance:
             self._named_in.setdefault((row.src_path, own), []).extend(_bases(row))
             self._of_class.setdefault(row.src, []).append(row)
         self._homonyms: dict[tuple[str, str | None], list[Node]] = {}
+        self._imports: dict[str | None, set[str | None]] = {}  # a file -> the files it imports
         self.outside: list[str] = []  # bases ``_up`` met that no class of the project is
 
     def naming(self, short: str) -> list[tuple[RefRow, str]]:
@@ -201,6 +202,10 @@ class Inheritance:
             candidates = [c for c in candidates if _names(entry, row, c)]
         if len(candidates) > MAX_HOMONYMS:
             return None
+        if len(candidates) > 1 and not _by_module(entry, row):
+            imported = self._imported(row.src_path)  # the one the subclass's file imports or holds
+            chosen = [c for c in candidates if c.path in imported or c.path == row.src_path]
+            candidates = chosen if len(chosen) == 1 else candidates
         return candidates, "extracted" if len(candidates) == 1 else "heuristic"
 
     def _direct(self, base: Node) -> list[tuple[RefRow, Node, str]]:
@@ -219,10 +224,29 @@ class Inheritance:
                 if _names(entry, row, base):
                     chosen[row.id] = (row, "extracted")
             elif family_of(row.src_path) == family_of(base.path):  # a name as written: by its language
-                homonyms = len(self._classes_named(short, family_of(base.path)))
-                chosen[row.id] = (row, "heuristic" if homonyms > 1 else "extracted")
+                homonyms = self._classes_named(short, family_of(base.path))
+                if len(homonyms) < 2:
+                    chosen[row.id] = (row, "extracted")
+                    continue
+                imported = self._imported(row.src_path) | {row.src_path}
+                known = [c for c in homonyms if c.path in imported]
+                if len(known) != 1:  # its file imports none of them, or several: a guess
+                    chosen[row.id] = (row, "heuristic")
+                elif known[0].id == base.id:  # the one its file imports (outline's two ``Document``)
+                    chosen[row.id] = (row, "extracted")
         nodes = graph_store.nodes_by_id(self.conn, sorted({row.src for row, _ in chosen.values()}))
         return [(row, nodes[row.src], link) for row, link in chosen.values() if row.src in nodes]
+
+    def _imported(self, path: str | None) -> set[str | None]:
+        """The paths of the files the file at ``path`` imports (its ``imports`` edges), read once."""
+        if path not in self._imports:
+            files = graph_store.nodes_by(self.conn, "file_path", path, limit=1) if path else []
+            self._imports[path] = {
+                edge.dst.path
+                for edge, forward in (graph_store.edges_of(self.conn, files[0]) if files else [])
+                if forward and edge.type == "imports"
+            }
+        return self._imports[path]
 
     def _nested(self, entry: str, row: RefRow) -> Node | None:
         """Ruby: the class a base written by its name alone stands for by the modules around the
