@@ -158,6 +158,8 @@ _BY_SUFFIX = {
 # wrote say so (``meta.generated``: ``ingest.generated``). An array's, a string's or a promise's method
 # on an untyped JavaScript value (``ids.push()``) is no reference, as Rust's standard methods are.
 # A Ruby base written with its modules is named so (``Sinatra::Base``: ``Sinatra.Base``, not ``Base``).
+# A C or C++ file whose conditionals unbalance its braces is read with no macro defined
+# (``c_conditionals``) when that parses with fewer errors.
 _TREE_SITTER = "code/33"
 _BY_SUFFIX.update(
     {

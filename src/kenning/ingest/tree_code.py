@@ -14,7 +14,7 @@ from functools import cache
 from pathlib import PurePosixPath
 from typing import Any
 
-from . import cpp_source, go_packages, kotlin_source
+from . import c_conditionals, cpp_source, go_packages, kotlin_source
 from .chunks import Chunk
 from .grammars import grammar, language_for, node_text
 from .identifiers import keywords_for
@@ -41,6 +41,23 @@ def _parser(language: str) -> Any:
     return Parser(grammar(language))
 
 
+def _fewer_errors(tree: Any, other: Any) -> Any:
+    """Of two parses of one file, the one with fewer syntax errors (``tree`` on a tie)."""
+    return other if _errors(other) < _errors(tree) else tree
+
+
+def _errors(tree: Any) -> int:
+    """How many error and missing nodes a parse holds."""
+    count, stack = 0, [tree.root_node]
+    while stack:
+        node = stack.pop()
+        if node.is_error or node.is_missing:
+            count += 1
+        elif node.has_error:
+            stack.extend(node.children)
+    return count
+
+
 def parse_code(text: str, path: str) -> list[Chunk]:
     return parse_code_relations(text, path)[0]
 
@@ -59,6 +76,10 @@ def parse_code_relations(text: str, path: str) -> tuple[list[Chunk], Relations |
         )
         if language == "kotlin" and tree is not None:
             tree = kotlin_source.reparsed(_parser(language), tree, encoded)
+        if language in ("c", "cpp") and tree is not None and tree.root_node.has_error:
+            tree = _fewer_errors(
+                tree, _parser(language).parse(c_conditionals.undefined_view(bytes(tree.root_node.text)))
+            )
     except (ImportError, AttributeError, ValueError, OSError):
         tree = None
     if language is None or tree is None or tree.root_node.has_error and not tree.root_node.named_children:
