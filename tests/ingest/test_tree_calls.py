@@ -633,6 +633,17 @@ def test_an_array_or_promise_method_on_a_javascript_value_is_no_reference(path):
     assert {(r.target, r.hint) for r in rel.refs if r.type == "calls"} == {("forEach", "utils"), ("save", None)}
 
 
+def test_a_function_declared_in_a_function_is_its_local():
+    """outline's ``function replace(node)`` declared in ``replaceTemplateVariables`` and called there
+    was linked ``extracted`` to ``rfc6902/patch.ts``'s ``replace``; another function's call is a call."""
+    text = (
+        "export function replaceTemplateVariables(data) {\n  function replace(node) {\n    return node;\n  }\n"
+        "  return replace(data);\n}\n\nexport function other() {\n  return replace(1);\n}\n"
+    )
+    _, rel = parse_code_relations(text, "shared/utils/ProsemirrorHelper.ts")
+    assert [(r.scope, r.target) for r in rel.refs if r.type == "calls"] == [("other", "replace")]
+
+
 def test_a_rust_call_through_the_crates_own_modules_is_a_plain_call():
     """ripgrep's ``super::parse_excludes_file(&data)`` in ``gitignore.rs``'s ``mod tests`` was a call through
     a module, ``heuristic`` at best; ``super::`` and ``crate::`` name the crate's own modules: a plain

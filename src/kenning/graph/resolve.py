@@ -100,6 +100,15 @@ def keys_of(kind: str, name: str, qualname: str, path: str | None) -> set[Key]:
             return {(kind, name)}
 
 
+def _stem_named(rows: list, target: str) -> list:
+    """The file a path without its suffix names: the one whose suffix alone it leaves out
+    (``./documentCreator``: ``documentCreator.ts``, not ``documentCreator.test.ts``, which its
+    pattern matches too and came first; a test importing its module was linked to itself), else the
+    first (``x/index.ts``, ``types.d.ts``)."""
+    exact = [row for row in rows if _stem(row[1] or "") == target]
+    return (exact or rows)[:1]
+
+
 def _stem(path: str) -> str:
     suffix = PurePosixPath(path).suffix
     return path[: -len(suffix)] if suffix else path
@@ -321,7 +330,10 @@ class Resolver:
             rows = self._suffixes.in_crate(candidates.rows, row.src_path) if rust else candidates.rows
             chosen, link = nearest(rows, row.src_path), row.link
         else:
-            chosen, link = candidates.rows[:1], row.link
+            chosen, link = (
+                (_stem_named(candidates.rows, row.target) if row.target_kind == "stem" else candidates.rows[:1]),
+                row.link,
+            )
         edge = self.writer.ref_edge
         mirrors = self.writer.stores_mirrors  # else derived from the call where the graph is read
         for node_id, _, _ in chosen:

@@ -222,7 +222,9 @@ GO_RECEIVER = """
 """
 IMPORTS["typescript"] = IMPORTS["tsx"] = IMPORTS["javascript"]
 # JavaScript's and TypeScript's names bound in a function (``@local``): a declared constant or
-# variable, a destructured one (``const { get, error } = useApi()``), a parameter, a caught error.
+# variable, a destructured one (``const { get, error } = useApi()``), a parameter, a caught error,
+# a function declared in its body (outline's ``function replace(node)`` in ``replaceTemplateVariables``
+# was linked ``extracted`` to ``rfc6902/patch.ts``'s ``replace``).
 # A bare call of one inside that function calls the value it holds, never the project's function of
 # that name in another file (``tree_calls``).
 _JS_LOCALS = """
@@ -232,6 +234,7 @@ _JS_LOCALS = """
 (array_pattern (identifier) @local)
 (arrow_function parameter: (identifier) @local)
 (catch_clause parameter: (identifier) @local)
+(statement_block (function_declaration name: (identifier) @local))
 """
 LOCALS = {
     "javascript": _JS_LOCALS + "(formal_parameters (identifier) @local)",
