@@ -240,3 +240,24 @@ def test_which_classes_include_a_ruby_module_is_asked_in_words(make_project):
     answer = ask_project(project, "which classes include Token", now=NOW, limit=5)
     assert answer.rule == "relation" and {e.explain["node"]["name"] for e in answer.excerpts} == {"Story", "Comment"}
     assert relation_of("which files include jv.h").name == "dependents"
+
+
+def test_rubys_core_methods_on_values_and_bare_names_outside_a_class_guess_no_module_member(make_project):
+    """lobsters and sinatra, re-walked: ``x.id`` reached ``ShortId::CandidateId#id`` (an ``attr_accessor``),
+    flooding "what depends on ShortId"; an RSpec ``let(:user)`` read bare was an ``extracted`` call of
+    ``Telebugs.user``; ``dup.call!(env)``, a call on a copy of the object, lost its certainty."""
+    files = {
+        "lib/short_id.rb": "class ShortId\n  class CandidateId\n    attr_accessor :id\n  end\nend\n",
+        "config/initializers/telebugs.rb": "module Telebugs\n  def self.user\n    nil\n  end\nend\n",
+        "app/models/comment.rb": "class Comment\n  def parent_id\n    parent_comment.id\n  end\nend\n",
+        "spec/requests/settings_spec.rb": "describe 'settings' do\n  it 'signs in' do\n    sign_in user\n  end\nend\n",
+        "lib/sinatra/base.rb": (
+            "class Base\n  def call(env)\n    dup.call!(env)\n  end\n\n  def call!(env)\n    env\n  end\nend\n"
+        ),
+    }
+    project = make_project(files, name="rubyvalues")
+    resync(project)
+    assert callees(project, "Comment.parent_id") == set()
+    answer = ask_project(project, "who calls Telebugs.user", now=NOW, limit=5)
+    assert {s["link"] for e in answer.excerpts for s in e.path} <= {"heuristic"}, answer.excerpts
+    assert ("Base.call!", "extracted") in callees(project, "Base.call")

@@ -133,8 +133,7 @@ SAMPLES = {
             ("flush", "K.run", "self:.K", False, "extracted"),
             ("cursor", "K.run", "self:.K", False, "extracted"),
             ("line", "K.run", None, True, "extracted"),
-            ("each", "K.run", None, True, "extracted"),
-            ("step", "K.run", "self:.K", False, "extracted"),
+            ("step", "K.run", "self:.K", False, "extracted"),  # ``[1].each``: Ruby's own (``STD_METHODS``)
         },
     ),
     # a generic type's impl is the type's (``Stack.push``, not ``Stack<T>.push``), a path's its last name

@@ -175,6 +175,8 @@ def narrow(
             # method it gets elsewhere (a base outside the project, Rails' ``belongs_to :user``);
             # another class's homonym (``Telebugs.user``) is a guess at best
             qualified = True
+    if not qualified and hint is None and family_of(src_path) == "ruby" and all("." in c[2] for c in cands):
+        qualified = True  # a bare name outside a class (an RSpec ``let(:user)``) calls no module's own method
     if len(cands) == 1:  # what ``_narrow_among`` gives for one candidate, without its indexes
         (_, path, qualname) = cands[0]
         # a method called on an object no hint types (``x.all()``) is a guess, even when the caller's

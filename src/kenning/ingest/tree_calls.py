@@ -184,7 +184,14 @@ def call_refs(
             creation = node.parent is not None and node.parent.type in CREATION
             if owner in types and language in IMPLICIT_SELF and not creation:
                 hint = _class_hint(owner, bases)
-        elif receiver.type in SELF or spelled == self_var or spelled in OWN_CLASS and receiver.type == "relative_scope":
+        elif (
+            receiver.type in SELF
+            or spelled == self_var
+            or spelled in OWN_CLASS
+            and receiver.type == "relative_scope"
+            or language == "ruby"
+            and spelled in _RUBY_SELF_COPIES
+        ):
             hint = _class_hint(owner, bases) if owner else None
         elif (
             receiver.type in BASES_ONLY or receiver.type == "relative_scope" or spelled == SUPER_NAMES.get(language)
@@ -309,6 +316,8 @@ def _impl_blocks(
     return [(cls, line, names) for (cls, line), names in blocks.items()]
 
 
+# Ruby's copies of the object a method runs on (``dup.call!(env)``: sinatra's ``Base.call``).
+_RUBY_SELF_COPIES = frozenset({"dup", "clone", "itself"})
 # The paths that name a Rust crate's own modules (``super::parse()``, ``crate::flags::parse()``).
 _OWN_MODULES = frozenset({"crate", "super"})
 

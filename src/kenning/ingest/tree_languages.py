@@ -91,6 +91,19 @@ STD_METHODS = {
     ),
 }
 STD_METHODS["typescript"] = STD_METHODS["tsx"] = STD_METHODS["javascript"]
+# Ruby's core collections and strings, and what every Rails model answers (lobsters, walked: every
+# ``x.id`` was a guess at ``ShortId::CandidateId#id``, an ``attr_accessor``, so that "what depends on
+# ShortId" listed a hundred ``.id`` reads and none of its users; ``@story.valid?`` reached
+# ``CandidateId#valid?``, ``params.delete`` Sinatra's ``delete`` route method)
+STD_METHODS["ruby"] = frozenset(
+    {"each", "map", "select", "reject", "collect", "detect", "each_with_index", "each_with_object", "inject"}
+    | {"reduce", "sort_by", "group_by", "flat_map", "include?", "empty?", "any?", "all?", "none?", "nil?"}
+    | {"present?", "blank?", "to_s", "to_i", "to_f", "to_a", "to_h", "to_sym", "id", "merge", "merge!", "delete"}
+    | {"keys", "values", "join", "split", "strip", "downcase", "upcase", "gsub", "sub", "length", "size", "count"}
+    | {"first", "last", "push", "pop", "respond_to?", "is_a?", "kind_of?", "dup", "freeze", "fetch", "dig", "key?"}
+    | {"sort", "uniq", "compact", "flatten", "min", "max", "sum", "start_with?", "end_with?", "valid?", "errors"}
+    | {"persisted?", "new_record?", "reload", "save", "save!", "update", "update!", "destroy"}
+)
 # Languages where a bare call in a method (``save()``) may be one on the method's own object: it
 # reaches the method of that name of the class or its bases, else what a plain call reaches.
 IMPLICIT_SELF = frozenset({"java", "ruby", "cpp", "csharp", "kotlin", "swift", "scala"})
