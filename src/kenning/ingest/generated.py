@@ -21,8 +21,12 @@ _MARK = re.compile(
 
 
 def is_generated(text: str) -> bool:
-    """Whether the head of ``text`` says a tool wrote it."""
-    return _MARK.search(text[:HEAD_CHARS]) is not None
+    """Whether the head of ``text`` says a tool wrote it (the pattern only where a word of it is:
+    searched in every file, it cost a sync of Django 0.25 s of parsing)."""
+    head = text[:HEAD_CHARS].lower()
+    if "generat" not in head and "do not edit" not in head and "bison" not in head:
+        return False
+    return _MARK.search(head) is not None
 
 
 def marked(chunks: list[Chunk], text: str) -> list[Chunk]:
