@@ -166,3 +166,31 @@ def test_imports_through_a_scope_reach_the_files_that_end_so(make_project, engin
     assert imported(project, "server/routes/api/documents.ts") == {"server/commands/documentMover.ts"}
     answer = ask_project(project, "what extends BaseProcessor", now=NOW, limit=5)
     assert [e.explain["node"]["name"] for e in answer.excerpts] == ["SearchIndexProcessor"]
+
+
+HOMONYMS = {
+    "app/menus/DocumentMenu.tsx": "export default function DocumentMenu() {\n  return 1;\n}\n",
+    "app/editor/components/DocumentMenu.tsx": "export default function DocumentMenu() {\n  return 2;\n}\n",
+    "app/components/DocumentLink.tsx": (
+        "import DocumentMenu from '~/menus/DocumentMenu';\n\nexport function Link() {\n  return DocumentMenu();\n}\n"
+    ),
+    "app/editor/components/Toolbar.tsx": (
+        "import DocumentMenu from './DocumentMenu';\n\nexport function Toolbar() {\n  return DocumentMenu();\n}\n"
+    ),
+}
+
+
+@pytest.mark.parametrize("engine", ["sqlite", ENGINE])
+def test_a_name_imported_from_a_path_is_called_in_that_file(make_project, engine):
+    """outline, re-walked: ``DocumentLink.tsx`` calls the ``DocumentMenu`` it imports from ``~/menus``;
+    it was linked to the editor's homonym. A name imported by path (relative, an alias or a scope)
+    reaches the symbol of the file that path names, ``extracted``."""
+    project = make_project(HOMONYMS, name="homonyms", config=engine_config(engine, "homonyms"))
+    resync(project)
+    assert _callee_paths(project, "Link") == {("app/menus/DocumentMenu.tsx", "extracted")}
+    assert _callee_paths(project, "Toolbar") == {("app/editor/components/DocumentMenu.tsx", "extracted")}
+
+
+def _callee_paths(project, caller: str) -> set[tuple[str, str]]:
+    answer = ask_project(project, f"what does {caller} call", now=NOW, limit=5)
+    return {(e.fact.source.uri.split(":")[0], e.path[-1]["link"]) for e in answer.excerpts}

@@ -160,7 +160,8 @@ _BY_SUFFIX = {
 # A Ruby base written with its modules is named so (``Sinatra::Base``: ``Sinatra.Base``, not ``Base``).
 # A C or C++ file whose conditionals unbalance its braces is read with no macro defined
 # (``c_conditionals``) when that parses with fewer errors. Ruby's core methods on an untyped value are
-# no reference (``x.id``), and ``dup.call!()`` is a call on the object's own class.
+# no reference (``x.id``), and ``dup.call!()`` is a call on the object's own class. A name imported by
+# path (``./x``, ``~/x``) is called with that path as its hint, as a scope's is.
 _TREE_SITTER = "code/33"
 _BY_SUFFIX.update(
     {

@@ -98,7 +98,7 @@ def call_refs(
         return []
     from tree_sitter import QueryCursor
 
-    modules, outside, project, renamed, scoped = imported_names(root, language)
+    modules, outside, project, renamed, scoped = imported_names(root, language, path)
     starts = [s[0] for s in scopes]
     calls, bound, assigned, selves, declared, extending, identifiers = [], [], [], {}, [], [], []
     generic: list[dict[str, list[Any]]] = []

@@ -171,6 +171,14 @@ def scoped_path(spec: str) -> str | None:
     return None if path.startswith("..") else path
 
 
+def _imported_path(spec: str, path: str) -> str | None:
+    """The project path a relative or alias import names (``./x`` beside ``path``, ``@/lib/x``)."""
+    if spec.startswith("."):
+        joined = posixpath.normpath(posixpath.join(posixpath.dirname(path), spec)) if path else None
+        return joined if joined and not joined.startswith("..") else None
+    return alias_path(spec)
+
+
 def _java_import(spec: str, line: int) -> Ref | None:
     """A Java (or Kotlin) import as the end of the path of the file that declares what it imports (``SUFFIX``,
     ``graph.aliases``): ``org.clinic.model.Person`` is ``org/clinic/model/Person``, which
@@ -219,10 +227,12 @@ class Imported(NamedTuple):
     outside: set[str]  # what lies outside the project (a package, the standard library)
     project: set[str]  # imported by name from the project (``import { list } from './handlers'``)
     renamed: dict[str, str]  # of those, imported under another name: alias -> the name imported
-    scoped: dict[str, str]  # imported by name through a scope (``scoped_path``) -> that path
+    # imported by name from a path (``./x``, ``@/lib/x``, a scope's ``@server/x``) -> that path, its
+    # suffix left out: the file a call of the name reaches (``graph.resolve``, ``ALIAS_HINT``)
+    scoped: dict[str, str]
 
 
-def imported_names(root: Any, language: str) -> Imported:
+def imported_names(root: Any, language: str, path: str = "") -> Imported:
     """The names the file binds at top level, by its imports' sources (``Imported``)."""
     found_names = Imported({}, set(), set(), {}, {})
     modules, outside, project, renamed, scoped = found_names
@@ -249,16 +259,16 @@ def imported_names(root: Any, language: str) -> Imported:
                 modules[name] = source
             continue
         own = source.startswith(".") or alias_path(source) is not None  # ``@/lib/db``: the project's
-        through = None if own else scoped_path(source)  # ``@server/x``: the project's, or npm's
+        through = _imported_path(source, path) if own else scoped_path(source)  # ``@server/x``: or npm's
         for capture in ("alias", "name"):
             for node in captures.get(capture, ()):
-                if through is not None and capture == "name":
+                if through is not None and capture == "name":  # outline's two ``DocumentMenu``: the one imported
                     scoped[node_text(node)] = _without_suffix(through)
-                elif capture == "alias" and own:
+                if capture == "alias" and own:
                     modules[node_text(node)] = ""
-                elif capture == "alias" or not own:
+                elif capture == "alias" or not own and through is None:
                     outside.add(node_text(node))
-                else:
+                elif own:
                     project.add(node_text(node))
         # ``import { POST as send }``: ``send()`` calls ``POST``
         if (own or through is not None) and "original" in captures:
