@@ -322,6 +322,16 @@ def _walk(
                 keep=lambda h: h.steps[-1].edge.type != "defines",
                 limit=200,
             )
+        case "dependents" if _IMPORTING.search(fold(question)):  # "which files import X": its importers
+
+            def allow_in(at: walk.Node, step: walk.Step) -> bool:
+                if step.edge.type == "defines":  # a symbol stands for its file
+                    return not step.forward and at.id in ids and at.kind == "symbol"
+                return step.edge.type == "imports" and not step.forward
+
+            hits = walk.walk(
+                conn, starts, hops=3, allow=allow_in, keep=lambda h: h.steps[-1].edge.type == "imports", limit=200
+            )
         case "dependents":
             hits = walk.impact(conn, starts, hops=3, limit=200)
         case "subclasses":
@@ -337,6 +347,12 @@ def _walk(
         case _:
             hits = [walk.Hit(n, ()) for n in starts] + walk.neighbours(conn, starts, hops=1, limit=200)
     return rank(conn, relation.name, hits, question) + among
+
+
+# A dependents question asking for importers alone ("which files import X", "qui importe X"): its
+# walk follows ``imports`` edges only (outline, walked: "which files import parseDocumentSlug" served
+# the functions calling it, its importers a hop further).
+_IMPORTING = re.compile(r"(?<![\w-])(?:imports?|importe(?:nt)?|include)(?![\w-])")
 
 
 def _decisions(conn: Connection, starts: list[walk.Node]) -> list[walk.Hit]:
