@@ -58,9 +58,14 @@ def test_a_file_whose_conditionals_unbalance_its_braces_keeps_its_functions():
         ("#if 1\nint a;\n#endif\n", ["int a;"]),
         ("#ifdef A\n#ifndef B\nint a;\n#endif\n#else\nint b;\n#endif\n", ["int b;"]),
         ("#if FOO(1, \\\n  2)\nint a;\n#endif\nint b;\n", ["int b;"]),  # a continued directive
+        ("#if 9 ** 9 ** 9\nint a;\n#elif 1 << 99999999999\nint b;\n#else\nint c;\n#endif\n", ["int c;"]),
+        ("#if X == 0755 || 0x10 > 15\nint a;\n#endif\n", ["int a;"]),  # octal and hexadecimal
+        ("#if 3 > 2 > 1\nint a;\n#else\nint b;\n#endif\n", ["int b;"]),  # (3 > 2) > 1, as C reads it
+        ("#if !X && (1 || Y)\nint a;\n#endif\n", ["int a;"]),
     ],
 )
 def test_no_macro_is_defined_and_every_position_stays(source, kept):
+    """Also: an ``#if`` expression is read, never run (``9 ** 9 ** 9``, ``1 << …``: not read, false)."""
     view = undefined_view(source.encode()).decode()
     assert len(view) == len(source) and view.count("\n") == source.count("\n")
     assert [line for line in view.split("\n") if line.strip()] == kept

@@ -5,34 +5,76 @@ conditional compilation leaves tree-sitter's grammar unbalanced braces (``tree_c
 grammar swallowed ``jv_dump_string`` and four other functions into one excerpt and ``main`` was no
 symbol. Directives and the lines of the branches not taken are blanked (spaces, the same length):
 every position, line and excerpt stays as written. With no macro defined, ``#ifdef X`` is false,
-``#ifndef X`` (an include guard) true, and ``#if`` reads each name as 0, as C does."""
+``#ifndef X`` (an include guard) true, and ``#if`` reads each name as 0, as C does. An expression
+is read token by token and evaluated here, over integers, comparisons, ``+``, ``-``, ``!``, ``&&`` and
+``||`` alone: the file's text is data, never code to run (``#if 9 ** 9 ** 9`` is no expression read)."""
 
 from __future__ import annotations
 
+import ast
+import operator
 import re
+from collections.abc import Callable
 
 _DIRECTIVE = re.compile(rb"^[ \t]*#[ \t]*(if|ifdef|ifndef|elif|else|endif)\b(.*)$")
-_DEFINED = re.compile(r"\bdefined\s*(?:\(\s*\w+\s*\)|\w+)")
-_NUMBER = re.compile(r"\b(0[xX][0-9a-fA-F]+|\d+)[uUlL]*\b")
-_NAME = re.compile(r"\b[A-Za-z_]\w*\b")
-_ALLOWED = re.compile(r"[\d\s()<>=!+\-*/%]*(?:(?:and|or|not)[\d\s()<>=!+\-*/%]*)*")
+# one token of an ``#if`` expression: a number, ``defined X``, a name, an operator
+_TOKEN = re.compile(
+    r"\s*(?:(?P<number>0[xX][0-9a-fA-F]{1,16}|\d{1,19})[uUlL]*(?![\w.])|(?P<defined>defined\s*(?:\(\s*\w+\s*\)|\w+))"
+    r"|(?P<name>[A-Za-z_]\w*)|(?P<operator>&&|\|\||==|!=|<=|>=|[<>!()+-]))"
+)
+_AS_PYTHON = {"&&": " and ", "||": " or ", "!": " not "}
+_COMPARE: dict[type, Callable[[int, int], bool]] = {
+    ast.Eq: operator.eq, ast.NotEq: operator.ne, ast.Lt: operator.lt,
+    ast.LtE: operator.le, ast.Gt: operator.gt, ast.GtE: operator.ge,
+}  # fmt: skip
 
 
 def _condition(text: str) -> bool:
     """An ``#if`` expression's value with no macro defined (``defined(X)`` and every name 0); false
-    when it cannot be read."""
-    text = re.sub(r"/\*.*?\*/|//.*", " ", text)
-    text = _DEFINED.sub("0", text)
-    text = _NUMBER.sub(lambda m: str(int(m.group(1), 0)), text)
-    text = _NAME.sub("0", text)
-    text = text.replace("&&", " and ").replace("||", " or ")
-    text = re.sub(r"!(?!=)", " not ", text)
-    if not _ALLOWED.fullmatch(text):
-        return False
+    when it cannot be read (an operator not read here, a character constant, a malformed one)."""
+    text = re.sub(r"/\*.*?\*/|//.*", " ", text).strip()
+    parts: list[str] = []
+    at = 0
+    while at < len(text):
+        match = _TOKEN.match(text, at)
+        if match is None or match.end() == at:
+            return False
+        at = match.end()
+        if match["number"]:
+            number = match["number"]
+            octal = number[0] == "0" and number[1:2].isdigit()
+            if octal and not set(number) <= set("01234567"):
+                return False
+            parts.append(str(int(number, 8 if octal else 0)))
+        elif match["defined"] or match["name"]:
+            parts.append("0")
+        elif match["operator"]:
+            parts.append(_AS_PYTHON.get(match["operator"], match["operator"]))
     try:
-        return bool(eval(text, {"__builtins__": {}}, {}))  # noqa: S307 (digits, operators and parentheses only)
-    except Exception:  # noqa: BLE001 (an expression the preprocessor would read, this cannot: false)
+        return bool(_value(ast.parse(" ".join(parts).strip(), mode="eval").body))
+    except (SyntaxError, ValueError, RecursionError, MemoryError):
         return False
+
+
+def _value(node: ast.AST) -> int:
+    """The value of an expression ``_condition`` wrote: integers and the operators it reads, no other."""
+    if isinstance(node, ast.Constant) and type(node.value) is int:
+        return node.value
+    if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.Not | ast.USub | ast.UAdd):
+        value = _value(node.operand)
+        return int(not value) if isinstance(node.op, ast.Not) else -value if isinstance(node.op, ast.USub) else value
+    if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Add | ast.Sub):
+        left, right = _value(node.left), _value(node.right)
+        return left + right if isinstance(node.op, ast.Add) else left - right
+    if isinstance(node, ast.BoolOp):
+        values = [_value(v) for v in node.values]
+        return int(all(values) if isinstance(node.op, ast.And) else any(values))
+    if isinstance(node, ast.Compare) and all(type(op) in _COMPARE for op in node.ops):
+        value = _value(node.left)  # as C reads ``3 > 2 > 1``: ``(3 > 2) > 1``, not Python's chain
+        for op, comparator in zip(node.ops, node.comparators, strict=True):
+            value = int(_COMPARE[type(op)](value, _value(comparator)))
+        return value
+    raise ValueError(f"not an #if expression read here: {ast.dump(node)[:60]}")
 
 
 def undefined_view(source: bytes) -> bytes:
