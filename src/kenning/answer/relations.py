@@ -323,15 +323,7 @@ def _walk(
                 limit=200,
             )
         case "dependents" if _IMPORTING.search(fold(question)):  # "which files import X": its importers
-
-            def allow_in(at: walk.Node, step: walk.Step) -> bool:
-                if step.edge.type == "defines":  # a symbol stands for its file
-                    return not step.forward and at.id in ids and at.kind == "symbol"
-                return step.edge.type == "imports" and not step.forward
-
-            hits = walk.walk(
-                conn, starts, hops=3, allow=allow_in, keep=lambda h: h.steps[-1].edge.type == "imports", limit=200
-            )
+            hits = walk.importers(conn, starts, limit=200)
         case "dependents":
             hits = walk.impact(conn, starts, hops=3, limit=200)
         case "subclasses":

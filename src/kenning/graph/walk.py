@@ -292,6 +292,19 @@ def impact(conn: Connection, starts: list[Node], *, hops: int = 3, limit: int = 
     return walk(conn, starts, hops=hops, allow=allow, keep=keep, limit=limit)
 
 
+def importers(conn: Connection, starts: list[Node], *, hops: int = 3, limit: int = 200) -> list[Hit]:
+    """The files importing the start nodes' files, and theirs: ``imports`` edges alone, walked
+    backward; a symbol stands for its file (``defines`` walked back from it, and not reported)."""
+    start_ids = {n.id for n in starts}
+
+    def allow(at: Node, step: Step) -> bool:
+        if step.edge.type == "defines":
+            return not step.forward and at.id in start_ids and at.kind == "symbol"
+        return step.edge.type == "imports" and not step.forward
+
+    return walk(conn, starts, hops=hops, allow=allow, keep=lambda h: h.steps[-1].edge.type == "imports", limit=limit)
+
+
 def tests_of(conn: Connection, starts: list[Node], *, hops: int = 2, limit: int = 200) -> list[Hit]:
     """The tests of the start nodes: the test functions and files that call or import them
     (``tested_by``). A file stands for the symbols it defines, a class for its members, and a
