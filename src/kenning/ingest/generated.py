@@ -22,7 +22,7 @@ _MARK = re.compile(
 
 def is_generated(text: str) -> bool:
     """Whether the head of ``text`` says a tool wrote it (the pattern only where a word of it is:
-    searched in every file, it cost a sync of Django 0.25 s of parsing)."""
+    searched in every file, it slowed Django's parsing: `bench/sync_floor.py`, python/22 3.49 against 3.24 s)."""
     head = text[:HEAD_CHARS].lower()
     if "generat" not in head and "do not edit" not in head and "bison" not in head:
         return False

@@ -10,6 +10,7 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from .grammars import node_text
+from .tree_names import symbol_arguments
 
 # Nodes whose identifiers, as direct children, bind a local.
 _BINDERS = frozenset(
@@ -84,10 +85,4 @@ CALLBACKS = frozenset(
 def callback_symbols(method: Any) -> list[Any]:
     """The symbols a Rails callback written without a receiver names (``before_action :a, :b``),
     each a call of its method; none for any other call (``method``: the call's method name)."""
-    call = method.parent
-    if call is None or call.type != "call" or node_text(method) not in CALLBACKS:
-        return []
-    arguments = call.child_by_field_name("arguments")
-    if arguments is None or call.child_by_field_name("receiver") is not None:
-        return []
-    return [a for a in arguments.named_children if a.type == "simple_symbol"]
+    return symbol_arguments(method.parent, CALLBACKS)

@@ -5,6 +5,7 @@ excerpts)."""
 
 from __future__ import annotations
 
+from collections.abc import Container
 from typing import Any
 
 from .grammars import node_text
@@ -24,13 +25,20 @@ _RUBY_ATTRIBUTES = {"attr_reader": ("",), "attr": ("",), "attr_writer": ("=",), 
 def ruby_attributes(node: Any) -> list[str]:
     """The methods a Ruby ``attr_reader :a, :b`` (``attr_writer``, ``attr_accessor``, ``attr``)
     written in a class or module body defines; none for any other call."""
-    method = node.child_by_field_name("method")
-    suffixes = _RUBY_ATTRIBUTES.get(node_text(method)) if method is not None else None
-    arguments = node.child_by_field_name("arguments")
-    if suffixes is None or arguments is None or node.child_by_field_name("receiver") is not None:
+    symbols = symbol_arguments(node, _RUBY_ATTRIBUTES)
+    suffixes = _RUBY_ATTRIBUTES[node_text(node.child_by_field_name("method"))] if symbols else ()
+    return [node_text(symbol).lstrip(":") + suffix for symbol in symbols for suffix in suffixes]
+
+
+def symbol_arguments(call: Any, methods: Container[str]) -> list[Any]:
+    """The ``:symbol`` arguments of a Ruby call with no receiver to one of ``methods``
+    (``attr_reader :a, :b``, ``before_action :require_user``); none for any other node."""
+    if call is None or call.type != "call" or call.child_by_field_name("receiver") is not None:
         return []
-    names = [node_text(a).lstrip(":") for a in arguments.named_children if a.type == "simple_symbol"]
-    return [name + suffix for name in names for suffix in suffixes]
+    method, arguments = call.child_by_field_name("method"), call.child_by_field_name("arguments")
+    if method is None or arguments is None or node_text(method) not in methods:
+        return []
+    return [a for a in arguments.named_children if a.type == "simple_symbol"]
 
 
 def definition_name(node: Any) -> str | None:
