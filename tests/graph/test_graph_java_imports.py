@@ -7,7 +7,7 @@
 from __future__ import annotations
 
 import pytest
-from graph_edges import imported
+from graph_edges import callees, imported
 
 from conftest import NOW
 from kenning.answer.ask import ask_project
@@ -50,3 +50,29 @@ def test_a_java_import_is_an_edge_to_the_file_of_the_class_it_imports(clinic):
     answer = ask_project(clinic, f"what does {MAIN}/owner/Owner.java depend on", now=NOW)
     paths = {e.fact.source.uri.split(":")[0].split("#")[0] for e in answer.excerpts}
     assert answer.mode == "graph" and f"{MAIN}/model/Person.java" in paths, (answer.notes, paths)
+
+
+# A method imported by name (``import static``) is what a bare call of that name calls, unless the
+# caller's class declares its own; a homonym in another class is neither (it was a guess among both).
+STATIC = {
+    f"{MAIN}/util/Checks.java": FILES[f"{MAIN}/util/Checks.java"],
+    f"{MAIN}/owner/Other.java": "package org.clinic.owner;\n\npublic class Other {\n    boolean named(String s) { return true; }\n}\n",
+    f"{MAIN}/owner/Owner.java": (
+        "package org.clinic.owner;\n\nimport static org.clinic.util.Checks.named;\n\npublic class Owner {\n"
+        "    String name;\n\n    boolean valid() {\n        return named(name);\n    }\n}\n"
+    ),
+    f"{MAIN}/owner/Shadow.java": (
+        "package org.clinic.owner;\n\nimport static org.clinic.util.Checks.named;\n\npublic class Shadow {\n"
+        "    boolean named(String s) { return false; }\n\n    boolean valid() {\n        return named(\"x\");\n    }\n}\n"
+    ),
+}
+
+
+@pytest.fixture(params=["sqlite", ENGINE])
+def statics(request, make_project):
+    return synced_on(request.param, make_project, STATIC, "statics")
+
+
+def test_a_statically_imported_method_is_what_a_bare_call_of_its_name_calls(statics):
+    assert callees(statics, "Owner.valid") == {("Checks.named", "extracted")}
+    assert callees(statics, "Shadow.valid") == {("Shadow.named", "extracted")}  # the class's own comes first

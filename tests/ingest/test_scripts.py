@@ -49,12 +49,12 @@ FILES = {
         ("app/build.gradle.kts", "script/1"),
         ("go.mod", "script/1"),
         ("app/lib/profile_store.dart", "script/1"),  # no grammar: by its words
-        ("services/profile/ProfileStore.scala", "code/33"),
-        ("ios/Shop/ProfileStore.swift", "code/33"),
-        ("android/app/src/main/kotlin/Profile.kt", "code/33"),
+        ("services/profile/ProfileStore.scala", "code/34"),
+        ("ios/Shop/ProfileStore.swift", "code/34"),
+        ("android/app/src/main/kotlin/Profile.kt", "code/34"),
         ("web/src/App.vue", "script/1"),
-        ("src/app/Http/Kernel.php", "code/33"),
-        ("src/Shop/Program.cs", "code/33"),
+        ("src/app/Http/Kernel.php", "code/34"),
+        ("src/Shop/Program.cs", "code/34"),
         ("app/src/main/AndroidManifest.xml", "script/1"),  # an Android app's permissions
         ("ios/App/Info.plist", "script/1"),
         ("ios/IceCubesApp.xcconfig", "script/1"),
@@ -67,9 +67,9 @@ FILES = {
         ("data/records.xml", None),
         ("LICENSE", None),
         ("src/app.py", "python/22"),
-        ("lib/tasks/fake_data.rake", "code/33"),  # Ruby: lobsters' tasks, walked
-        ("app/views/stories/index.json.jbuilder", "code/33"),
-        ("config.ru", "code/33"),
+        ("lib/tasks/fake_data.rake", "code/34"),  # Ruby: lobsters' tasks, walked
+        ("app/views/stories/index.json.jbuilder", "code/34"),
+        ("config.ru", "code/34"),
         ("app/views/home/index.html.erb", "script/1"),  # a template, by its lines
         ("src/builtin.jq", "script/1"),  # jq's builtins, walked
         ("src/parser.y", "script/1"),

@@ -161,8 +161,9 @@ _BY_SUFFIX = {
 # A C or C++ file whose conditionals unbalance its braces is read with no macro defined
 # (``c_conditionals``) when that parses with fewer errors. Ruby's core methods on an untyped value are
 # no reference (``x.id``), and ``dup.call!()`` is a call on the object's own class. A name imported by
-# path (``./x``, ``~/x``) is called with that path as its hint, as a scope's is.
-_TREE_SITTER = "code/33"
+# path (``./x``, ``~/x``) is called with that path as its hint, as a scope's is. code/34: a Java method
+# imported by name (``import static …Checks.named``) is called with its class's file as its hint.
+_TREE_SITTER = "code/34"
 _BY_SUFFIX.update(
     {
         suffix: _TREE_SITTER

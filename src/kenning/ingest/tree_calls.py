@@ -182,7 +182,9 @@ def call_refs(
         if receiver is None:  # in Java, Ruby and C++ a method's bare call may be one on its own object
             # ``new K()`` (``CREATION``): the class's constructor, no call on the object
             creation = node.parent is not None and node.parent.type in CREATION
-            if owner in types and language in IMPLICIT_SELF and not creation:
+            # a Java method imported by name (``import static …Checks.named``) unless the class declares its own
+            imported = local_name in scoped and f"{owner}.{name}" not in defined
+            if owner in types and language in IMPLICIT_SELF and not creation and not imported:
                 hint = _class_hint(owner, bases)
         elif (
             receiver.type in SELF

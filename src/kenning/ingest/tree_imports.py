@@ -194,6 +194,22 @@ def _java_import(spec: str, line: int) -> Ref | None:
     return Ref("imports", SUFFIX, "/".join(parts), line)
 
 
+def _java_static_names(root: Any) -> Iterator[tuple[str, str]]:
+    """The methods a Java file imports by name (``import static org.clinic.util.Checks.named;``),
+    each with the end of its class's file's path (``org/clinic/util/Checks``): a bare ``named()``
+    calls that class's method unless the caller's own class declares one (``tree_calls``)."""
+    for node in root.named_children:
+        if node.type != "import_declaration":
+            continue
+        spec = node_text(node).removeprefix("import").strip(" ;")
+        if not spec.startswith("static "):
+            continue
+        ref = _java_import(spec, 0)
+        name = spec.rpartition(".")[2].strip()
+        if ref is not None and name.isidentifier():
+            yield name, ref.target
+
+
 def _module_ref(spec: str, path: str, line: int) -> Ref:
     if spec.startswith("."):
         joined = posixpath.normpath(posixpath.join(posixpath.dirname(path), spec))
@@ -238,6 +254,9 @@ def imported_names(root: Any, language: str, path: str = "") -> Imported:
     modules, outside, project, renamed, scoped = found_names
     if language == "rust":  # the standard library's names (``rust_uses``); the crates' are not told apart
         outside.update(name for first, name in use_names(root) if first in STANDARD_NAMESPACES)
+        return found_names
+    if language == "java":
+        scoped.update(_java_static_names(root))
         return found_names
     if language not in IMPORTS:
         return found_names
