@@ -1,7 +1,7 @@
 """The product's cold sync and no-op resyncs of a tree, each in a child process of its own,
 timed phase by phase (not a test): what ``bench/sync_floor.py`` sets beside its floor.
 
-A child runs this file (``--sync-child ROOT`` or ``--noop-child ROOT --reps N``) and prints
+A child runs this file (``--sync-child ROOT [--pinned]`` or ``--noop-child ROOT --reps N``) and prints
 JSON; the parent's helpers (``product_sync``, ``noop_syncs``) start it and read that back, and
 ``cpu_bound`` turns a report into the least wall time its CPU allows. This module imports
 kenning only inside the children, so that ``PYTHONPATH`` can point a child at another commit's
@@ -26,7 +26,7 @@ THIS_SRC = Path(__file__).resolve().parents[1] / "src"
 _COMPILED: set[Path] = set()
 
 
-def sync_child(root: Path) -> None:
+def sync_child(root: Path, pinned: bool = False) -> None:
     """One cold sync at level 0 (``--no-embed``) in this process; prints its wall time and each
     phase's, summed over the sync's batches, as JSON. The phases are timed by wrapping the
     functions that do them (the progress callback names the final steps once, not per batch):
@@ -36,7 +36,10 @@ def sync_child(root: Path) -> None:
     passes; ``resolution`` = a cold sync's references resolved after its last batch (its edges'
     indexes built again included); ``commit``; ``other`` = the rest (source dates, batches'
     set-up). ``tail_cpu``: the main thread's CPU in each phase after the pool's last file (the
-    serial tail), the edges' indexes apart."""
+    serial tail), the edges' indexes apart. ``pinned``: the process, and the pool it forks, kept on one
+    core (``pin_to_one_core``)."""
+    if pinned:
+        pin_to_one_core()
     from contextlib import contextmanager
     from datetime import UTC, datetime
 
@@ -179,6 +182,16 @@ def sync_child(root: Path) -> None:
     print(json.dumps(report))
 
 
+def pin_to_one_core() -> None:
+    """Keep this process and the processes it forks on one core. The pool still has a worker per
+    core the machine has (``os.cpu_count`` is unchanged), but they take turns with the writer
+    instead of running beside it: the sync's CPU is then the work alone, without what two busy
+    cores cost each other on a shared VM (the same parsing spread from 1.4 to 2.1x one process's
+    speed on two processes between rounds here), and ``writer_per_pool`` compares a change on the
+    writing side by a ratio the machine's speed of the moment mostly cancels out of."""
+    os.sched_setaffinity(0, {min(os.sched_getaffinity(0))})
+
+
 def noop_child(root: Path, reps: int) -> None:
     """``reps`` syncs of a tree synced already (nothing to do) in this process; prints the
     seconds of each, as JSON."""
@@ -211,11 +224,13 @@ def noop_syncs(
     return sorted(json.loads(out))
 
 
-def product_sync(root: Path, pythonpath: Path | None = None) -> tuple[dict, float]:
+def product_sync(root: Path, pythonpath: Path | None = None, *, pinned: bool = False) -> tuple[dict, float]:
     """The product's cold sync of ``root`` in a child process (``pythonpath``: another copy of
-    ``src/`` instead of this tree's), and the child's peak RSS (MB)."""
+    ``src/`` instead of this tree's; ``pinned``: on one core, ``pin_to_one_core``), and the
+    child's peak RSS (MB)."""
     env = _child_env(pythonpath, os.environ)
-    proc = subprocess.Popen([sys.executable, __file__, "--sync-child", str(root)], stdout=subprocess.PIPE, env=env)
+    command = [sys.executable, __file__, "--sync-child", str(root), *(["--pinned"] if pinned else [])]
+    proc = subprocess.Popen(command, stdout=subprocess.PIPE, env=env)
     assert proc.stdout is not None
     out = proc.stdout.read()
     _, status, usage = os.wait4(proc.pid, 0)
@@ -280,9 +295,10 @@ def main() -> None:
     parser.add_argument("--sync-child", type=Path)
     parser.add_argument("--noop-child", type=Path)
     parser.add_argument("--reps", type=int, default=NOOP_REPS)
+    parser.add_argument("--pinned", action="store_true", help="--sync-child on one core (pin_to_one_core)")
     args = parser.parse_args()
     if args.sync_child:
-        sync_child(args.sync_child)
+        sync_child(args.sync_child, args.pinned)
     elif args.noop_child:
         noop_child(args.noop_child, args.reps)
     else:

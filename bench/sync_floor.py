@@ -35,6 +35,11 @@ this many cores (``cpu_bound``): how far scheduling alone could take it.
         # 6 pairs by default (single runs of one tree spread over 6.4-9.1 s here, and four pairs of
         # identical code once differed by 0.9 s: a sub-second claim wants a copy of this tree against
         # itself beside it; docs/benchmarks.md, tenth session of issue 19)
+    .venv/bin/python bench/sync_floor.py --django --against /tmp/before/src --pinned
+        # the same, each sync on one core (its pool too): wall times mean little then, but the
+        # writing process's CPU per pool CPU (``writer/pool``, the pool's work being the same on
+        # both sides) resolves a change on the writing side to a few hundredths where the wall
+        # times of unpinned pairs spread by a second (thirty-fourth session of issue 19)
 """
 
 from __future__ import annotations
@@ -158,10 +163,11 @@ def index_seconds(rows: list[tuple[int, str, str, str, str]]) -> tuple[float, fl
     return words, grams
 
 
-def interleaved(root: Path, against: Path, reps: int) -> list[tuple[str, dict, float]]:
+def interleaved(root: Path, against: Path, reps: int, *, pinned: bool = False) -> list[tuple[str, dict, float]]:
     """Cold syncs of fresh copies of ``root``, alternating ``against`` (a ``src/`` exported from
     another commit: ``git archive``) and this tree, the order swapped every repetition; each
-    run printed as it ends, with the load average."""
+    run printed as it ends, with the load average. ``pinned``: each on one core
+    (``_product_sync.pin_to_one_core``)."""
     from kenning.config import init_project
 
     runs: list[tuple[str, dict, float]] = []
@@ -171,15 +177,23 @@ def interleaved(root: Path, against: Path, reps: int) -> list[tuple[str, dict, f
             copy = root.parent / f"run-{rep}-{label.replace(' ', '-')}"
             shutil.copytree(root, copy, symlinks=True, ignore=shutil.ignore_patterns(".kenning"))
             init_project(copy, "floor")
-            report, rss = product_sync(copy, pythonpath)
+            report, rss = product_sync(copy, pythonpath, pinned=pinned)
             shutil.rmtree(copy)
             runs.append((label, report, rss))
             print(
-                f"  {rep + 1} {label:9}: {report['wall']:6.2f} s, CPU {report['cpu']:6.2f} s, peak RSS {rss:4.0f} MB, "
+                f"  {rep + 1} {label:9}: {report['wall']:6.2f} s, CPU {report['cpu']:6.2f} s "
+                f"(writer/pool {writer_per_pool(report):.3f}), peak RSS {rss:4.0f} MB, "
                 f"{report['batches']} batches (load {os.getloadavg()[0]:.1f}; {describe(report)})",
                 flush=True,
             )
     return runs
+
+
+def writer_per_pool(report: dict) -> float:
+    """The writing process's CPU per CPU second of the parsing pool (its workers, the helper's
+    share of the resolution included): for two trees whose pools do the same work, which
+    writes at less CPU, the machine's speed of the moment mostly cancelled out."""
+    return (report["cpu"] - report["pool_cpu"]) / report["pool_cpu"] if report["pool_cpu"] else float("nan")
 
 
 def main() -> None:
@@ -191,12 +205,17 @@ def main() -> None:
     parser.add_argument("--cache", type=Path, default=SDIST_CACHE)
     parser.add_argument("--against", type=Path, help="a src/ exported from another commit: interleaved cold syncs")
     parser.add_argument(
+        "--pinned", action="store_true", help="with --against: each sync on one core, compared by writer/pool CPU"
+    )
+    parser.add_argument(
         "--reps",
         type=int,
         help="repetitions: of each side with --against (default 6); else rounds of the product's sync and "
         "the floor, each in turn, and their ratios' median (default 1)",
     )
     args = parser.parse_args()
+    if args.pinned and not args.against:
+        parser.error("--pinned compares two trees: give --against too")
     os.environ.setdefault("KENNING_HOME", tempfile.mkdtemp(prefix="kenning-floor-home-"))
     gc.disable()  # as during a sync (sync/run.py): parsing makes no cyclic garbage
     with tempfile.TemporaryDirectory(prefix="kenning-sync-floor-") as tmp:
@@ -219,16 +238,18 @@ def main() -> None:
         # the parent's pages it shares between fork and exec.
         if args.against:
             print(f"interleaved cold syncs, {args.against} against this tree:")
-            runs = interleaved(root, args.against, args.reps or AGAINST_PAIRS)
+            runs = interleaved(root, args.against, args.reps or AGAINST_PAIRS, pinned=args.pinned)
             best, mb, _ = floor(label, candidates)
             for side in ("against", "this tree"):
                 walls = sorted(report["wall"] for name, report, _ in runs if name == side)
                 peaks = sorted(rss for name, _, rss in runs if name == side)
                 cpus = sorted(report["cpu"] for name, report, _ in runs if name == side)
+                shares = sorted(writer_per_pool(report) for name, report, _ in runs if name == side)
                 print(
                     f"{side:9}: wall min/median/max {walls[0]:.2f} / {walls[len(walls) // 2]:.2f} / {walls[-1]:.2f} s"
-                    f" ({walls[len(walls) // 2] / best:.2f}x the floor), CPU {cpus[0]:.2f} / {cpus[len(cpus) // 2]:.2f}"
-                    f" / {cpus[-1]:.2f} s, peak RSS {peaks[0]:.0f}-{peaks[-1]:.0f} MB"
+                    f" ({walls[len(walls) // 2] / best:.2f}x the floor{', pinned to one core' if args.pinned else ''}),"
+                    f" CPU {cpus[0]:.2f} / {cpus[len(cpus) // 2]:.2f} / {cpus[-1]:.2f} s, writer/pool {shares[0]:.3f} /"
+                    f" {statistics.median(shares):.3f} / {shares[-1]:.3f}, peak RSS {peaks[0]:.0f}-{peaks[-1]:.0f} MB"
                 )
             return
         rounds = []
