@@ -1,8 +1,9 @@
 """The ranking features above the engine's score: freshness demotion, superseded half weight,
 the definition boost for typed code names, the test-file demotion (or, for a question that asks
 which tests cover something, the test-code boost), code at half weight for a question asking why,
-commits, changelogs and release notes at half weight for one not asking about history, and in an
-answer to a question a file's excerpts past ``PER_FILE`` weighed down in turn.
+commits, changelogs and release notes at half weight for one not asking about history, in an
+answer to a question a file's excerpts past ``PER_FILE`` weighed down in turn, and in every answer
+a document's copies kept for other releases (``search.copies``).
 ``search.serve`` feeds a :class:`Ranker` the engine's hits; ``search.hybrid`` its fused list."""
 
 from __future__ import annotations
@@ -18,6 +19,7 @@ from kenning.ingest.test_files import is_test_path
 from kenning.project import Project
 from kenning.records import Excerpt, Fact, Freshness, FreshnessState, Lifecycle
 from kenning.search import lexical, quoted
+from kenning.search.copies import copy_key, kept_release
 from kenning.search.history import asks_history, is_history_path
 from kenning.search.options import SearchOptions, filters_of
 from kenning.search.query import ParsedQuery, typed_code_names
@@ -78,9 +80,17 @@ LONE_HEADER_FACTOR = 0.5
 # An answer to a question (``ask``) keeps room for other files: one file's first ``PER_FILE``
 # excerpts keep their score, each further one weighs ``FILE_REPEAT_FACTOR`` times the one before
 # (a long CHANGELOG or one test module matching every word filled whole answers: docs/benchmarks.md,
-# "perfile"). ``search`` keeps the engine's order (``SearchOptions.per_file`` 0).
+# "perfile"). ``search`` keeps the engine's order (``SearchOptions.per_file`` 0), but for copies (below).
 PER_FILE = 2
 FILE_REPEAT_FACTOR = 0.5
+# The copies of one excerpt in a document kept for each release (``search.copies``): the first
+# keeps its score, each copy from another file weighs this much times the one before, in every
+# answer (``search`` too: the copies are the same text, not the engine's order of other texts);
+# a copy kept for a past release (``v1.5/``) weighs ``RELEASE_FACTOR`` before, so that the
+# current document's copy comes first (jq's ``v1.5`` manual led ``search sqrt``, its current one
+# was fourteenth with the copies' weight alone).
+COPY_FACTOR = 0.5
+RELEASE_FACTOR = 0.5
 
 
 class Ranker:
@@ -101,8 +111,10 @@ class Ranker:
     ``limit``-th, which makes the order of the answer independent of ``limit``.
 
     With ``options.per_file``, a file's excerpts past that many weigh ``FILE_REPEAT_FACTOR``
-    times the one before, counted in the answer's own order (:meth:`_ranked`); the bound still
-    holds, since that weight is at most 1."""
+    times the one before, counted in the answer's own order (:meth:`_ranked`); so does, in every
+    answer, an excerpt's copy from another release's file (``COPY_FACTOR``), and a past release's
+    excerpt weighs ``RELEASE_FACTOR`` from the start; the bound still holds, since each weight is
+    at most 1."""
 
     def __init__(
         self,
@@ -128,9 +140,12 @@ class Ranker:
         self.filtered: Counter[str] = Counter()
         self.scored: list[tuple[int, float, int, Fact, Freshness, dict[str, Any] | None]] = []
         self.per_file = options.per_file
-        self._files: dict[int, str] = {}  # a scored file excerpt's base order -> its file (per_file only)
+        self._files: dict[int, str] = {}  # a scored file excerpt's base order -> its file
         self._per_file_count: Counter[str] = Counter()
-        self._crowded = False  # a file holds more than per_file scored excerpts: the weights apply
+        self._copies: dict[int, tuple[str, str]] = {}  # a scored file excerpt's base order -> its ``copy_key``
+        self._copy_files: dict[tuple[str, str], set[str]] = {}  # a copy key -> the files scored with it
+        # a file holds more than per_file scored excerpts, or an excerpt's copy another file: the weights apply
+        self._crowded = False
         self._top: list[tuple[Any, ...]] | None = None  # ``_ranked``, until the next hit is scored
         self.seen = 0
         self.closed = False  # no hit past those seen can enter the top ``limit``
@@ -179,7 +194,8 @@ class Ranker:
         history = HISTORY_FACTOR if self.demote_history and _is_history(fact) else 1.0
         header = LONE_HEADER_FACTOR if _lone_header(fact) else 1.0
         made = GENERATED_FACTOR if fact.meta.get("generated") is True else 1.0
-        factor = freshness * superseded * definition * test_file * why_code * history * header * made
+        release = RELEASE_FACTOR if fact.source.kind == "file" and kept_release(file_of(fact)) else 1.0
+        factor = freshness * superseded * definition * test_file * why_code * history * header * made * release
         explain = None
         if self.options.explain:  # the product, and each factor that moved the score
             named = {
@@ -191,15 +207,20 @@ class Ranker:
                 "history": history,
                 "lone_header": header,
                 "generated": made,
+                "release": release,
             }
             explain = {**hit.explain, "factor": factor, "factors": {k: v for k, v in named.items() if v != 1.0}}
         insort(self.scored, (hit.tier, hit.score * factor, order, fact, fresh, explain), key=_rank_key)
         self._top = None
-        if self.per_file and fact.source.kind == "file":
+        if fact.source.kind == "file":
             path = file_of(fact)
             self._files[order] = path
             self._per_file_count[path] += 1
-            self._crowded = self._crowded or self._per_file_count[path] > self.per_file
+            self._crowded = self._crowded or bool(self.per_file) and self._per_file_count[path] > self.per_file
+            key = self._copies[order] = copy_key(path, fact.title)
+            files = self._copy_files.setdefault(key, set())
+            files.add(path)
+            self._crowded = self._crowded or len(files) > 1
 
     def _closed(self, hit: lexical.Hit) -> bool:
         """True when neither ``hit`` nor any after it (hits come by tier, then by decreasing
@@ -219,48 +240,67 @@ class Ranker:
 
     def _ranked(self) -> list[tuple[Any, ...]]:
         """The answer's first ``limit`` scored hits, in order, each with its final score and
-        the weight its file's earlier excerpts gave it: ``scored`` itself while no file holds
-        more than ``per_file``; otherwise picked one at a time, each pick the best once its
-        file's picks so far weigh it. A weight only falls as picks go on, so each pick scores
-        at most the one before: the first ``k`` picks are the same whatever ``limit`` is, and a
-        hit not yet scored (at most its bound) cannot pass the ``limit``-th."""
+        the weights its file's earlier excerpts and its copies' gave it (``(file, copy)``):
+        ``scored`` itself while no file holds more than ``per_file`` and no excerpt has a copy;
+        otherwise picked one at a time, each pick the best once the picks so far weigh it. A
+        weight only falls as picks go on, so each pick scores at most the one before: the first
+        ``k`` picks are the same whatever ``limit`` is, and a hit not yet scored (at most its
+        bound) cannot pass the ``limit``-th."""
         if self._top is not None:
             return self._top
         limit = self.options.limit
         if not self._crowded:
-            self._top = [(*item, 1.0) for item in self.scored[:limit]]
+            self._top = [(*item, (1.0, 1.0)) for item in self.scored[:limit]]
             return self._top
         left, counts = list(self.scored), Counter[str]()
+        copies: dict[tuple[str, str], Counter[str]] = {}  # a copy key -> its picks so far, by file
         top: list[tuple[Any, ...]] = []
         while left and len(top) < limit:
-            best, best_key, best_weight = 0, None, 1.0
+            best, best_key, best_weights = 0, None, (1.0, 1.0)
             for index, item in enumerate(left):
                 if best_key is not None and _rank_key(item) > best_key:
                     break  # this one and every later one score at most their base, below the best
-                path = self._files.get(item[2])
-                weight = FILE_REPEAT_FACTOR ** max(0, counts[path] - self.per_file + 1) if path is not None else 1.0
-                key = (item[0], -item[1] * weight, item[2])
+                weights = self._weights(item[2], counts, copies)
+                key = (item[0], -item[1] * weights[0] * weights[1], item[2])
                 if best_key is None or key < best_key:
-                    best, best_key, best_weight = index, key, weight
+                    best, best_key, best_weights = index, key, weights
             tier, score, order, *rest = left.pop(best)
             if order in self._files:
                 counts[self._files[order]] += 1
-            top.append((tier, score * best_weight, order, *rest, best_weight))
+                copies.setdefault(self._copies[order], Counter())[self._files[order]] += 1
+            top.append((tier, score * best_weights[0] * best_weights[1], order, *rest, best_weights))
         self._top = top
         return top
 
+    def _weights(
+        self, order: int, counts: Counter[str], copies: dict[tuple[str, str], Counter[str]]
+    ) -> tuple[float, float]:
+        """The weights of the scored hit of base ``order`` after the picks ``counts`` (by file) and
+        ``copies`` (by copy key, then file): its file's (past ``per_file`` of its excerpts) and its
+        copies' (one ``COPY_FACTOR`` for each pick of its copy from another file)."""
+        path = self._files.get(order)
+        if path is None:
+            return 1.0, 1.0
+        file_weight = FILE_REPEAT_FACTOR ** max(0, counts[path] - self.per_file + 1) if self.per_file else 1.0
+        picked = copies.get(self._copies[order])
+        elsewhere = sum(picked.values()) - picked[path] if picked else 0
+        return file_weight, COPY_FACTOR**elsewhere
+
     def excerpts(self) -> list[Excerpt]:
         return [
-            Excerpt(fact, fresh, make_snippet(fact.body, self.terms), score, rank, _weighed(explain, weight))
-            for rank, (_, score, _, fact, fresh, explain, weight) in enumerate(self._ranked(), start=1)
+            Excerpt(fact, fresh, make_snippet(fact.body, self.terms), score, rank, _weighed(explain, weights))
+            for rank, (_, score, _, fact, fresh, explain, weights) in enumerate(self._ranked(), start=1)
         ]
 
 
-def _weighed(explain: dict[str, Any] | None, weight: float) -> dict[str, Any] | None:
-    """``explain`` with the file's repeat weight among its factors (when it moved the score)."""
-    if explain is None or weight == 1.0:
+def _weighed(explain: dict[str, Any] | None, weights: tuple[float, float]) -> dict[str, Any] | None:
+    """``explain`` with the file's repeat weight and the copies' among its factors (those that
+    moved the score)."""
+    moved = {name: w for name, w in zip(("file_repeat", "copy"), weights, strict=True) if w != 1.0}
+    if explain is None or not moved:
         return explain
-    return {**explain, "factor": explain["factor"] * weight, "factors": {**explain["factors"], "file_repeat": weight}}
+    factor = explain["factor"] * weights[0] * weights[1]
+    return {**explain, "factor": factor, "factors": {**explain["factors"], **moved}}
 
 
 def query_ranker(

@@ -1,0 +1,44 @@
+"""Copies of one document kept for each release: jq's manual as ``docs/content/manual/manual.yml``
+and again under ``dev/``, ``v1.3/`` … ``v1.8/``, Docusaurus' ``docs/intro.md`` and
+``versioned_docs/version-2.0/intro.md``. Their texts differ by a few lines, so they are no
+duplicates (``store.dedup``), and a word of the manual matched every copy: jq's manuals filled six
+of the first ten answers to ``search sqrt``, an old release's first (walked, docs/benchmarks.md
+"walks4").
+
+Two excerpts are copies when their files' paths are the same once their release folders are left
+out — a release (``v1.5``, ``1.6``, ``2.x``, ``version-2.0``), an API's version (``v1``) or a
+channel (``dev``, ``next``, ``latest``, ``stable``, ``nightly``); Docusaurus' ``versioned_docs``
+read as ``docs`` — and their titles are the same once a part's number is left out (``manual.yml
+(part 18)`` and ``(part 13)``: one document split by lines at other places in each release). A
+bare number (``2024/``, ``1/``) is no release: a year's or a step's folder holds other documents
+under the same names. A file under a release's folder (``v1.5``, ``version-2.0``, not ``v1``: an
+API's versions are all current) is a kept release (``kept_release``)."""
+
+from __future__ import annotations
+
+import re
+
+_RELEASE = re.compile(r"v?\d+(?:\.\d+)+|v?\d+\.x|version-\d[\w.-]*", re.IGNORECASE)
+_VERSION = re.compile(r"v\d+", re.IGNORECASE)
+_CHANNELS = frozenset({"dev", "next", "latest", "stable", "nightly"})
+_PART = re.compile(r" \(part \d+\)$")
+_VERSIONED_DOCS = "versioned_docs"
+
+
+def copy_key(path: str, title: str) -> tuple[str, str]:
+    """What the copies of one excerpt share: its file's path without release folders, and its
+    title without its part's number."""
+    *folders, name = path.split("/")
+    kept = ["docs" if f == _VERSIONED_DOCS else f for f in folders if not _versioned(f)]
+    return "/".join([*kept, name]), _PART.sub("", title)
+
+
+def kept_release(path: str) -> bool:
+    """Whether the file at ``path`` lies in a release's folder (``docs/v1.5/x.md``), or in
+    Docusaurus' ``versioned_docs``: a copy kept for a release, not the current document."""
+    folders = path.split("/")[:-1]
+    return _VERSIONED_DOCS in folders or any(_RELEASE.fullmatch(f) for f in folders)
+
+
+def _versioned(folder: str) -> bool:
+    return folder in _CHANNELS or bool(_RELEASE.fullmatch(folder) or _VERSION.fullmatch(folder))
