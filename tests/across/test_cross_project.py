@@ -290,21 +290,34 @@ def test_projects_list_shows_each_store_state_and_rename_follows_into_the_config
 
 
 def test_asking_each_store_for_its_share_gives_the_list_asking_for_the_whole_limit_gives(machine):
-    """``_across`` asks each store for ceil(limit / stores) first; the merged list must be
-    exactly RRF over every store asked for ``limit``."""
-    from kenning.across.answers import search_all
+    """``_across`` asks each store first for the ranks that can enter the merged top ``limit``
+    (``rank.shares``, by the stores' weights); the merged list must be exactly the weighed RRF
+    over every store asked for ``limit``."""
+    from kenning.across.answers import search_all, store_weights
     from kenning.across.rank import fuse
     from kenning.across.stores import OneShot
     from kenning.answer.search import SearchOptions, search_project
     from kenning.config import load_project
     from kenning.registry import list_entries
+    from kenning.search.query import parse
+    from kenning.store.db import open_store
 
-    for query in ("memory", "rrf_fuse", "sqlite retention", "decision status", "nothing-matches-this"):
-        for limit in (1, 2, 3, 5, 10):
-            options = SearchOptions(limit=limit, count_hidden=False)
-            merged = search_all(list_entries(machine.home), query, options, now=NOW, stores=OneShot(load_project))
-            whole = fuse([search_project(p, query, options, now=NOW) for p in (machine.alpha, machine.beta)], limit)
-            assert [e.fact.citation for e in merged.excerpts] == [e.fact.citation for e in whole], (query, limit)
+    stores = [(p, open_store(p, read_only=True)) for p in (machine.alpha, machine.beta)]
+    unequal = 0  # questions whose stores weigh apart: the shares are not plain RRF's
+    try:
+        for query in ("memory", "rrf_fuse", "sqlite retention", "decision status", "nothing-matches-this"):
+            weighed = store_weights(stores, parse(query).terms)
+            unequal += len(set(weighed.values())) > 1
+            for limit in (1, 2, 3, 5, 10):
+                options = SearchOptions(limit=limit, count_hidden=False)
+                merged = search_all(list_entries(machine.home), query, options, now=NOW, stores=OneShot(load_project))
+                answers = [search_project(p, query, options, now=NOW) for p, _ in stores]
+                whole = fuse(answers, limit, weighed)
+                assert [e.fact.citation for e in merged.excerpts] == [e.fact.citation for e in whole], (query, limit)
+    finally:
+        for _, conn in stores:
+            conn.close()
+    assert unequal
 
 
 def test_memory_search_over_named_projects_lists_confidential_and_unknown_names_as_excluded(machine):

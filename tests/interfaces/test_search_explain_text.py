@@ -76,4 +76,11 @@ def test_across_projects_the_line_ends_with_the_project_rank_and_the_rrf_that_pl
     assert result.code == 0, result.err
     lines = [line.strip() for line in result.out.splitlines() if line.strip().startswith("explain:")]
     assert len(lines) == 2
-    assert all(line.endswith("· project rank 1 → rrf 0.016393") for line in lines), lines
+    assert all(line.endswith("· project rank 1 → rrf 0.016393") for line in lines), lines  # both say "ranking"
+    beta = make_project({"docs/other.md": "# Other\n\nNothing about it here.\n"}, name="gamma")
+    resync(beta)
+    registry.register(kenning_home(), beta.name, beta.root)
+    result = cli("search", "ranking OR nothing", "--all-projects", "--explain", "--limit", "3")
+    lines = [line.strip() for line in result.out.splitlines() if line.strip().startswith("explain:")]
+    weighed = [line for line in lines if " × store weight " in line]
+    assert weighed and all(line.split(" × store weight ")[1].startswith("0.") for line in weighed), lines

@@ -53,6 +53,28 @@ def test_search_and_ask_across_a_postgresql_and_a_sqlite_project_answer_from_bot
         assert data["level"] == 2  # the highest level a store served at: the server's (was 1 or 0)
 
 
+def test_each_engine_tells_how_many_excerpts_hold_a_word_and_the_store_holding_it_weighs_more(mixed):
+    """``vocabulary.frequencies`` on both engines (``across.rank.weights`` reads it): the served
+    project holds "quokka" and the local one does not, so across projects the served one weighs
+    1.0 and the local one less for a question about quokkas, and the other way for wombats."""
+    from kenning.across.answers import store_weights
+    from kenning.store import vocabulary
+
+    served, local = mixed
+    stores = [(p, OneShot(load_project).connection(p)) for p in (served, local)]
+    try:
+        for project, conn in stores:
+            size, held = vocabulary.frequencies(conn, vocabulary.index_terms(conn, ["quokka", "wombat"]))
+            assert size == 1 and sorted(held.values()) == [0, 1], (project.name, held)
+        quokka = store_weights(stores, ("quokka",))
+        assert quokka[served.name] == 1.0 and quokka["local"] < 1.0
+        wombat = store_weights(stores, ("wombat",))
+        assert wombat["local"] == 1.0 and wombat[served.name] < 1.0
+    finally:
+        for _, conn in stores:
+            conn.close()
+
+
 def test_status_of_a_served_project_names_nothing_missing(mixed):
     served, _ = mixed
     data = project_status(served, server_url())

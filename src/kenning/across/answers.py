@@ -15,7 +15,7 @@ from datetime import datetime
 from pathlib import Path
 
 from kenning.across import window
-from kenning.across.rank import K, fuse
+from kenning.across.rank import K, Vocabulary, fuse, shares, weights
 from kenning.across.stores import Opened, Stores, opened
 from kenning.answer.ask import LEVEL, ask_conn
 from kenning.answer.stale import stale_report
@@ -28,7 +28,7 @@ from kenning.search.fact_types import check_types_across
 from kenning.search.query import parse
 from kenning.search.ranker import rank_hits
 from kenning.search.serve import SearchOptions, noting_sync, search_conn
-from kenning.store import dated
+from kenning.store import dated, vocabulary
 from kenning.store.db import SERVER_LEVEL
 from kenning.store.handle import Connection, engine_errors, typed_error
 
@@ -59,6 +59,7 @@ def search_all(
         fallback_mode="lexical",
         stores=stores,
         types=options.types,
+        words=parsed.terms,
     )
 
 
@@ -79,7 +80,7 @@ def ask_all(
     """`kenning ask --all-projects`: each store answers as `kenning ask` would there; a
     question with a date window or a "what did I decide" cue (or ``since``/``until``/``types``)
     is read first (``window.read``) and served from facts of those types in that window."""
-    parse(question)
+    words = parse(question).terms
     reading = window.read(question, now=now, since=since, until=until, types=types)
     if not (reading.decisions or reading.since or reading.until or types):
         return _across(
@@ -99,6 +100,7 @@ def ask_all(
             limit,
             fallback_mode=route(question).mode,
             stores=stores,
+            words=words,
         )
     wanted = types or (window.DECISION_TYPES if reading.decisions else ())
     options = SearchOptions(
@@ -111,7 +113,17 @@ def ask_all(
             return search_conn(conn, project, parsed, replace(options, limit=n), now=now, rule=WINDOW_RULE)
         return _newest(conn, project, replace(options, limit=n), now=now)
 
-    answer = _across(entries, home, question, per_store, limit, fallback_mode="lexical", stores=stores, types=types)
+    answer = _across(
+        entries,
+        home,
+        question,
+        per_store,
+        limit,
+        fallback_mode="lexical",
+        stores=stores,
+        types=types,
+        words=parsed.terms if parsed is not None else (),
+    )
     return replace(answer, rule=WINDOW_RULE, notes=(*reading.notes(), *answer.notes))
 
 
@@ -171,7 +183,17 @@ def over_stores(
     """Any one-store answer (``per_store(conn, project, limit)``: the memory tools' layers, say)
     over every registered store, fused into one labelled list; ``excluded``: names the caller
     left out (not registered), listed with the others."""
-    return _across(entries, home, query, per_store, limit, fallback_mode=mode, stores=stores, excluded=excluded)
+    return _across(
+        entries,
+        home,
+        query,
+        per_store,
+        limit,
+        fallback_mode=mode,
+        stores=stores,
+        excluded=excluded,
+        words=parse(query).terms if query.strip() else (),
+    )
 
 
 def _across(
@@ -185,13 +207,15 @@ def _across(
     stores: Stores,
     types: tuple[str, ...] = (),
     excluded: Iterable[ScopeEntry] = (),
+    words: tuple[str, ...] = (),
 ) -> Answer:
-    """Ask every store, fuse (``types``: refused unless some store knows each of them). RRF puts
-    every store's first excerpt before any store's second,
-    so with ``n`` stores the merged top ``limit`` needs at most ``ceil(limit / n)`` excerpts of
-    each: each store is asked for that many first. Only when they add up to fewer than
-    ``limit`` (some stores had fewer) are the stores that gave their full share asked again
-    for ``limit`` — the list is then exactly what asking every store for ``limit`` gives."""
+    """Ask every store, fuse (``types``: refused unless some store knows each of them), each
+    store's ranks weighed by its belief it holds ``words`` (``rank.weights``). The weights are
+    known before any store is asked, and with them which ranks of each store can enter the merged
+    top ``limit`` when every store has that many (``rank.shares``): each store is asked for its
+    share first. Only when a store gives fewer than its share are the stores that gave their
+    full share asked again for ``limit`` — the list is then exactly what asking every store for
+    ``limit`` gives."""
 
     def asked(conn: Connection, project: Project, n: int) -> Answer:  # a served store answers at level 2
         answer = per_store(conn, project, n)
@@ -200,13 +224,21 @@ def _across(
     with opened(entries, stores, home=home) as scope:
         scope.excluded.extend(excluded)
         check_types_across((conn for _, conn in scope.stores), types)
-        share = -(-limit // max(1, len(scope.stores)))
-        done = _each(scope, asked, share)
-        if share < limit and sum(len(a.excerpts) for _, a in done) < limit:
-            done = [(store, asked(*store, limit) if len(a.excerpts) >= share else a) for store, a in done]
+        weighed = store_weights(scope.stores, words)
+        names = [project.name for project, _ in scope.stores]
+        wanted = dict(zip(names, shares([weighed[name] for name in names], limit), strict=True))
+        done = _each(scope, lambda conn, project, _: asked(conn, project, wanted[project.name]), limit)
+        if any(len(a.excerpts) < wanted[project.name] for (_, project), a in done):
+            done = [
+                (store, asked(*store, limit) if len(a.excerpts) >= wanted[store[1].name] < limit else a)
+                for store, a in done
+            ]
         answers = [a for _, a in done]
-        answer = _combine(query, scope, answers, fuse(answers, limit), fallback_mode=fallback_mode)
-    notes = [f"ranked across {len(answers)} store(s) by RRF over per-project ranks (k={K})"]
+        answer = _combine(query, scope, answers, fuse(answers, limit, weighed), fallback_mode=fallback_mode)
+    notes = [
+        f"ranked across {len(answers)} store(s) by RRF over per-project ranks (k={K}), each store's ranks "
+        "weighed by how much the question's words belong to it (CORI)"
+    ]
     if answers and not answer.excerpts:
         # counting what each store hid costs more than all the searches (a trigram count per store)
         notes.append(
@@ -214,6 +246,24 @@ def _across(
             "search one project to see them"
         )
     return replace(answer, notes=(*answer.notes, *notes))
+
+
+def store_weights(stores: list[tuple[Project, Connection]], words: tuple[str, ...]) -> dict[str, float]:
+    """Each store's weight for a question of ``words`` (``rank.weights``), by project name: how
+    many of its excerpts hold each word, read from its word index (a store that cannot be read
+    weighs 1.0; answering it fails next, and lists it as unreadable)."""
+    lowered = sorted({w.lower() for w in words})
+    failures: tuple[type[Exception], ...] = (*engine_errors(), OSError)
+    read: dict[str, Vocabulary] = {}
+    for project, conn in stores:
+        try:
+            stems = vocabulary.index_terms(conn, lowered) if lowered else []
+            size, held = vocabulary.frequencies(conn, [s for s in stems if s])
+        except failures:
+            read[project.name] = None
+            continue
+        read[project.name] = (size, {w: held.get(s, 0) for w, s in zip(lowered, stems, strict=True) if s})
+    return weights(read)
 
 
 def _each(scope: Opened, per_store: PerStore, limit: int) -> list[tuple[tuple[Connection, Project], Answer]]:

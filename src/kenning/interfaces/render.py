@@ -198,7 +198,8 @@ def _fingerprint(fact: Fact) -> str:
 def explain_line(explain: dict[str, Any], score: float) -> str | None:
     """``--explain`` in one line: where the base score came from (BM25, trigram, their RRF for
     a code name, or each hybrid list's rank and contribution), each ranking factor that moved
-    it, the score; across projects, then the project rank and the RRF score that placed it.
+    it, the score; across projects, then the project rank, its store's weight (when under 1) and the RRF
+    score that placed it.
     None for an explain with no score to trace (graph answers: their path says it)."""
     across = "project_rank" in explain
     own = explain.get("project_score", score) if across else score
@@ -225,7 +226,9 @@ def explain_line(explain: dict[str, Any], score: float) -> str | None:
     if "fusion" in explain:
         line += f" ({explain['fusion']})"
     if across:
-        line += f" · project rank {explain['project_rank']} → rrf {explain['rrf']:.6f}"
+        weight = explain.get("store_weight", 1.0)
+        weighed = f" × store weight {weight:.3f}" if weight != 1.0 else ""
+        line += f" · project rank {explain['project_rank']}{weighed} → rrf {explain['rrf']:.6f}"
     return line
 
 

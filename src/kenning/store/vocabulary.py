@@ -10,7 +10,9 @@ its own stem. These functions let ``search/`` ask the index what a user's prefix
 - :func:`index_terms`: the term (stem) the index makes of each word, or None when a word is not
   one term;
 - :func:`held`: which of these terms the index holds (active or not);
-- :func:`terms_from`: the held terms that begin with a prefix, in order, at most ``limit``.
+- :func:`terms_from`: the held terms that begin with a prefix, in order, at most ``limit``;
+- :func:`frequencies`: how many excerpts the index holds, and how many of them hold each term
+  (a question's weight in each store across projects: ``across.rank``).
 
 SQLite reads FTS5's own tokenizer (``fts_tokens``) and vocabulary (an ``fts5vocab`` table in
 the connection's ``temp`` schema: nothing is written to the store); PostgreSQL its text search
@@ -84,6 +86,21 @@ def terms_from(conn: sqlite3.Connection, prefix: str, limit: int) -> list[str]:
         (prefix, upper_bound(prefix), limit),
     )
     return [row[0] for row in rows]
+
+
+def frequencies(conn: sqlite3.Connection, terms: Sequence[str]) -> tuple[int, dict[str, int]]:
+    """The excerpts the word index holds, and for each of ``terms`` the excerpts holding it
+    (0 for a term it does not hold)."""
+    if is_pg(conn):
+        return pg.frequencies(conn, terms)
+    open_table(conn)
+    wanted = sorted(set(terms))
+    found = dict.fromkeys(wanted, 0)
+    for start in range(0, len(wanted), 500):
+        part = wanted[start : start + 500]
+        marks = ", ".join("?" * len(part))
+        found.update(conn.execute(f"SELECT term, doc FROM {TABLE} WHERE term IN ({marks})", part).fetchall())
+    return conn.execute("SELECT count(*) FROM facts_fts_docsize").fetchone()[0], found
 
 
 def upper_bound(prefix: str) -> str:

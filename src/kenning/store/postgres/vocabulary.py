@@ -46,3 +46,16 @@ def terms_from(conn: PgConnection, prefix: str, limit: int) -> list[str]:
         (conn.project, prefix, prefix[:-1] + chr(ord(prefix[-1]) + 1), prefix, limit),
     )
     return [row[0] for row in rows]
+
+
+def frequencies(conn: PgConnection, terms: Sequence[str]) -> tuple[int, dict[str, int]]:
+    wanted = sorted(set(terms))
+    found = dict.fromkeys(wanted, 0)
+    rows = conn.execute(
+        "SELECT lexeme, sum(cardinality(ids)) FROM word_postings WHERE project = %s AND lexeme = ANY(%s) "
+        "GROUP BY lexeme",
+        (conn.project, wanted),
+    )
+    found.update((row[0], int(row[1])) for row in rows)
+    stats = conn.execute("SELECT docs FROM word_stats WHERE project = %s", (conn.project,)).fetchone()
+    return (int(stats[0]) if stats else 0), found
