@@ -17,11 +17,15 @@ from kenning.search.query import parse
 from kenning.store.db import open_store
 
 CACHE = {
-    f"docs/cache{n}.md": f"# Cache {n}\n\nThe cache eviction policy {n}: least recently used entries leave the cache first.\n"
+    f"docs/cache{n}.md": (
+        f"# Cache {n}\n\nThe cache eviction policy {n}: least recently used entries leave the cache first.\n"
+    )
     for n in range(40)  # CORI weighs a word's excerpts against 50 + 150 × the store's relative size
 }
 OTHER = {
-    "docs/notes.md": "# Notes\n\nA word on the cache, once, among notes about deployment, logging and the release plan.\n",
+    "docs/notes.md": (
+        "# Notes\n\nA word on the cache, once, among notes about deployment, logging and the release plan.\n"
+    ),
     **{f"docs/deploy{n}.md": f"# Deploy {n}\n\nDeployment step {n} of the release plan.\n" for n in range(6)},
 }
 QUESTION = "how does the cache eviction policy work"
