@@ -56,14 +56,17 @@ def test_a_java_import_is_an_edge_to_the_file_of_the_class_it_imports(clinic):
 # caller's class declares its own; a homonym in another class is neither (it was a guess among both).
 STATIC = {
     f"{MAIN}/util/Checks.java": FILES[f"{MAIN}/util/Checks.java"],
-    f"{MAIN}/owner/Other.java": "package org.clinic.owner;\n\npublic class Other {\n    boolean named(String s) { return true; }\n}\n",
+    f"{MAIN}/owner/Other.java": (
+        "package org.clinic.owner;\n\npublic class Other {\n    boolean named(String s) { return true; }\n}\n"
+    ),
     f"{MAIN}/owner/Owner.java": (
         "package org.clinic.owner;\n\nimport static org.clinic.util.Checks.named;\n\npublic class Owner {\n"
         "    String name;\n\n    boolean valid() {\n        return named(name);\n    }\n}\n"
     ),
     f"{MAIN}/owner/Shadow.java": (
         "package org.clinic.owner;\n\nimport static org.clinic.util.Checks.named;\n\npublic class Shadow {\n"
-        "    boolean named(String s) { return false; }\n\n    boolean valid() {\n        return named(\"x\");\n    }\n}\n"
+        "    boolean named(String s) { return false; }\n\n"
+        "    boolean valid() {\n        return named(\"x\");\n    }\n}\n"
     ),
 }
 
