@@ -66,7 +66,7 @@ STATIC = {
     f"{MAIN}/owner/Shadow.java": (
         "package org.clinic.owner;\n\nimport static org.clinic.util.Checks.named;\n\npublic class Shadow {\n"
         "    boolean named(String s) { return false; }\n\n"
-        "    boolean valid() {\n        return named(\"x\");\n    }\n}\n"
+        '    boolean valid() {\n        return named("x");\n    }\n}\n'
     ),
 }
 
