@@ -4,7 +4,8 @@ answer when other projects are searched beside it?
 The four pinned sdists of ``bench/real_projects.py`` (httpx, flask, Django, click: four Python
 projects whose docs and code share much of their vocabulary, as a developer's machine holds) are
 synced at level 0 into one ``KENNING_HOME`` (their own ``--work`` layout, so a run of
-``real_projects.py --level 0`` leaves them ready), and each project's own question set
+``real_projects.py --level 0`` leaves them ready; a store already there is used as it is, at the
+level it was synced at), and each project's own question set
 (``bench/questions/NAME.jsonl``, 136 questions, written by reading that project) is asked of all
 four at once (``across.answers.ask_all``, in process, limit 5). An excerpt answers only when it is
 the question's project's and holds an expected file (``real_projects.hit``). Beside it, the same
