@@ -14,6 +14,12 @@ questions asked of their project alone: what the fusion of the four lists may re
     .venv/bin/python bench/cross_questions.py                 # sync what is missing, ask, print
     .venv/bin/python bench/cross_questions.py --misses --json
 
+``--clones cobra=PATH,ky=PATH,…``: instead, the projects ``real_projects.py`` reads from a clone
+(each at its pinned commit, ``PATH`` a clone or a mirror of its repository), asked their
+``--set`` (default ``docs``: cobra, ky, asciidoctor, leveldb, gson and ripgrep's questions about their
+own docs, 140) across all of them: six languages whose docs share less vocabulary, a set the
+weighing was not chosen on (docs/benchmarks.md, "crossrank").
+
 Prints recall@5, MRR@5 and the share of questions whose first excerpt is another project's, per
 project and over all; asserts nothing.
 """
@@ -27,7 +33,7 @@ import sys
 from pathlib import Path
 
 import _common  # noqa: F401  (puts src/ on the path)
-from real_projects import PROJECTS, QUESTIONS, fetch_sdist, hit, run_sync, under_git
+from real_projects import CLONES, PROJECTS, QUESTIONS, cloned, fetch_sdist, hit, run_sync, under_git
 
 LIMIT = 5
 
@@ -62,6 +68,8 @@ def main() -> int:
     parser.add_argument("--cache", type=Path, default=Path.home() / ".cache" / "kenning-bench" / "sdists")
     parser.add_argument("--json", action="store_true")
     parser.add_argument("--misses", action="store_true", help="print each question missed across projects")
+    parser.add_argument("--clones", default="", help="NAME=REPOSITORY,… of real_projects.py's clones instead")
+    parser.add_argument("--set", default="docs", help="with --clones: bench/questions/NAME.SET.jsonl")
     args = parser.parse_args()
     home = args.work / "home"
     os.environ["KENNING_HOME"] = str(home)  # before kenning reads it
@@ -75,13 +83,22 @@ def main() -> int:
 
     env = {**os.environ}
     roots = {}
-    for name, (requirement, folder) in PROJECTS.items():
+    repositories = dict(pair.split("=", 1) for pair in args.clones.split(",") if pair)
+    unknown = sorted(set(repositories) - set(CLONES))
+    if unknown:
+        parser.error(f"--clones: {', '.join(unknown)} not among {', '.join(CLONES)}")
+    for name in repositories or PROJECTS:
         root = args.work / name
         if not (root / ".kenning" / "kenning.db").exists():
             print(f"syncing {name} (level 0)…", file=sys.stderr, flush=True)
-            root = under_git(fetch_sdist(requirement, folder, args.cache), root)
+            if repositories:
+                root = cloned(repositories[name], root, CLONES[name])
+            else:
+                requirement, folder = PROJECTS[name]
+                root = under_git(fetch_sdist(requirement, folder, args.cache), root)
             run_sync(root, env, 0)
         roots[name] = root
+    suffix = f".{args.set}" if repositories else ""
     entries = [e for e in registry.list_entries(home) if e.name in roots]
     if len(entries) != len(roots):
         raise SystemExit(f"{home}: expected {sorted(roots)} registered, found {sorted(e.name for e in entries)}")
@@ -93,7 +110,8 @@ def main() -> int:
     misses = []
     for name, root in roots.items():
         project = load_project(root)
-        rows = [json.loads(line) for line in (QUESTIONS / f"{name}.jsonl").read_text().splitlines() if line.strip()]
+        questions = (QUESTIONS / f"{name}{suffix}.jsonl").read_text(encoding="utf-8")
+        rows = [json.loads(line) for line in questions.splitlines() if line.strip()]
         across, alone, others_first = [], [], 0
         for row in rows:
             expected = set(row["expected"])
