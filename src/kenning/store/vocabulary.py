@@ -25,6 +25,7 @@ import sqlite3
 from collections.abc import Sequence
 
 from kenning.store import fts_tokens
+from kenning.store.db import in_batches
 from kenning.store.postgres import vocabulary as pg
 from kenning.store.postgres.connection import is_pg
 
@@ -66,14 +67,7 @@ def held(conn: sqlite3.Connection, terms: Sequence[str]) -> set[str]:
     """Those of ``terms`` the word index holds."""
     if is_pg(conn):
         return pg.held(conn, terms)
-    open_table(conn)
-    wanted = sorted(set(terms))
-    found: set[str] = set()
-    for start in range(0, len(wanted), 500):
-        part = wanted[start : start + 500]
-        marks = ", ".join("?" * len(part))
-        found.update(row[0] for row in conn.execute(f"SELECT term FROM {TABLE} WHERE term IN ({marks})", part))
-    return found
+    return set(_documents(conn, terms))
 
 
 def terms_from(conn: sqlite3.Connection, prefix: str, limit: int) -> list[str]:
@@ -93,14 +87,18 @@ def frequencies(conn: sqlite3.Connection, terms: Sequence[str]) -> tuple[int, di
     (0 for a term it does not hold)."""
     if is_pg(conn):
         return pg.frequencies(conn, terms)
+    found = dict.fromkeys(terms, 0) | _documents(conn, terms)
+    return conn.execute("SELECT count(*) FROM facts_fts_docsize").fetchone()[0], found
+
+
+def _documents(conn: sqlite3.Connection, terms: Sequence[str]) -> dict[str, int]:
+    """The excerpts holding each of ``terms`` the word index holds (the others left out)."""
     open_table(conn)
-    wanted = sorted(set(terms))
-    found = dict.fromkeys(wanted, 0)
-    for start in range(0, len(wanted), 500):
-        part = wanted[start : start + 500]
+    found: dict[str, int] = {}
+    for part in in_batches(sorted(set(terms))):
         marks = ", ".join("?" * len(part))
         found.update(conn.execute(f"SELECT term, doc FROM {TABLE} WHERE term IN ({marks})", part).fetchall())
-    return conn.execute("SELECT count(*) FROM facts_fts_docsize").fetchone()[0], found
+    return found
 
 
 def upper_bound(prefix: str) -> str:
