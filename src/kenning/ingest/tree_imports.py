@@ -103,7 +103,7 @@ def _import(node: Any, path: str) -> Ref | None:
             source = node.child_by_field_name("source")
             return _module_ref(_unquote(node_text(source)), path, line) if source is not None else None
         case "import_declaration" if node.child_by_field_name("path") is None and path.endswith(".java"):
-            return _java_import(node_text(node).removeprefix("import").strip(" ;"), line)
+            return _java_import(_java_spec(node), line)
         case "import" if path.endswith((".kt", ".kts")):  # Kotlin's, as Java's (its alias aside)
             named = next((child for child in node.named_children if child.type == "qualified_identifier"), None)
             wildcard = node_text(node).rstrip().endswith("*")
@@ -179,6 +179,11 @@ def _imported_path(spec: str, path: str) -> str | None:
     return alias_path(spec)
 
 
+def _java_spec(node: Any) -> str:
+    """What a Java ``import_declaration`` imports (``static org.clinic.util.Checks.named``)."""
+    return node_text(node).removeprefix("import").strip(" ;")
+
+
 def _java_import(spec: str, line: int) -> Ref | None:
     """A Java (or Kotlin) import as the end of the path of the file that declares what it imports (``SUFFIX``,
     ``graph.aliases``): ``org.clinic.model.Person`` is ``org/clinic/model/Person``, which
@@ -201,7 +206,7 @@ def _java_static_names(root: Any) -> Iterator[tuple[str, str]]:
     for node in root.named_children:
         if node.type != "import_declaration":
             continue
-        spec = node_text(node).removeprefix("import").strip(" ;")
+        spec = _java_spec(node)
         if not spec.startswith("static "):
             continue
         ref = _java_import(spec, 0)
