@@ -1,4 +1,4 @@
-"""Scripts, build and configuration files (parser ``script/1``): read as code by runs of lines, each
+"""Scripts, build and configuration files (parser ``script/2``): read as code by runs of lines, each
 excerpt saying its language, so what ``make test`` runs or which Python versions CI tests is found
 where it is written."""
 
@@ -32,35 +32,35 @@ FILES = {
 @pytest.mark.parametrize(
     ("path", "parser"),
     [
-        ("Makefile", "script/1"),
-        ("GNUmakefile", "script/1"),
-        ("scripts/deploy.sh", "script/1"),
-        (".github/workflows/ci.yml", "script/1"),
-        ("config/app.yaml", "script/1"),
-        ("pyproject.toml", "script/1"),
-        ("setup.cfg", "script/1"),
-        ("db/schema.sql", "script/1"),
-        ("prisma/schema.prisma", "script/1"),  # an app's database models (umami's)
-        ("Dockerfile", "script/1"),
-        ("web/package.json", "script/1"),
-        ("composer.json", "script/1"),
-        ("pom.xml", "script/1"),
-        ("src/Shop/Shop.csproj", "script/1"),
-        ("app/build.gradle.kts", "script/1"),
-        ("go.mod", "script/1"),
-        ("app/lib/profile_store.dart", "script/1"),  # no grammar: by its words
+        ("Makefile", "script/2"),
+        ("GNUmakefile", "script/2"),
+        ("scripts/deploy.sh", "script/2"),
+        (".github/workflows/ci.yml", "script/2"),
+        ("config/app.yaml", "script/2"),
+        ("pyproject.toml", "script/2"),
+        ("setup.cfg", "script/2"),
+        ("db/schema.sql", "script/2"),
+        ("prisma/schema.prisma", "script/2"),  # an app's database models (umami's)
+        ("Dockerfile", "script/2"),
+        ("web/package.json", "script/2"),
+        ("composer.json", "script/2"),
+        ("pom.xml", "script/2"),
+        ("src/Shop/Shop.csproj", "script/2"),
+        ("app/build.gradle.kts", "script/2"),
+        ("go.mod", "script/2"),
+        ("app/lib/profile_store.dart", "script/2"),  # no grammar: by its words
         ("services/profile/ProfileStore.scala", "code/34"),
         ("ios/Shop/ProfileStore.swift", "code/34"),
         ("android/app/src/main/kotlin/Profile.kt", "code/34"),
-        ("web/src/App.vue", "script/1"),
+        ("web/src/App.vue", "script/2"),
         ("src/app/Http/Kernel.php", "code/34"),
         ("src/Shop/Program.cs", "code/34"),
-        ("app/src/main/AndroidManifest.xml", "script/1"),  # an Android app's permissions
-        ("ios/App/Info.plist", "script/1"),
-        ("ios/IceCubesApp.xcconfig", "script/1"),
-        ("src/Web/appsettings.json", "script/1"),  # ASP.NET Core's settings
-        ("src/Web/appsettings.Development.json", "script/1"),
-        (".env.example", "script/1"),  # a template committed beside the code
+        ("app/src/main/AndroidManifest.xml", "script/2"),  # an Android app's permissions
+        ("ios/App/Info.plist", "script/2"),
+        ("ios/IceCubesApp.xcconfig", "script/2"),
+        ("src/Web/appsettings.json", "script/2"),  # ASP.NET Core's settings
+        ("src/Web/appsettings.Development.json", "script/2"),
+        (".env.example", "script/2"),  # a template committed beside the code
         (".env", None),  # the secrets it documents: never read
         (".env.local", None),
         ("data/fixtures.json", None),  # data, not configuration
@@ -70,12 +70,12 @@ FILES = {
         ("lib/tasks/fake_data.rake", "code/34"),  # Ruby: lobsters' tasks, walked
         ("app/views/stories/index.json.jbuilder", "code/34"),
         ("config.ru", "code/34"),
-        ("app/views/home/index.html.erb", "script/1"),  # a template, by its lines
-        ("src/builtin.jq", "script/1"),  # jq's builtins, walked
-        ("src/parser.y", "script/1"),
-        ("configure.ac", "script/1"),
-        ("Makefile.am", "script/1"),
-        ("CMakeLists.txt", "script/1"),
+        ("app/views/home/index.html.erb", "script/2"),  # a template, by its lines
+        ("src/builtin.jq", "script/2"),  # jq's builtins, walked
+        ("src/parser.y", "script/2"),
+        ("configure.ac", "script/2"),
+        ("Makefile.am", "script/2"),
+        ("CMakeLists.txt", "script/2"),
     ],
 )
 def test_which_files_are_read_as_scripts(path, parser):
@@ -83,20 +83,20 @@ def test_which_files_are_read_as_scripts(path, parser):
 
 
 def test_a_script_is_code_of_its_language_by_runs_of_lines():
-    chunks, relations = load_relations("script/1")(FILES["scripts/deploy.sh"], "scripts/deploy.sh")
+    chunks, relations = load_relations("script/2")(FILES["scripts/deploy.sh"], "scripts/deploy.sh")
     assert relations is None
     assert [(c.type, c.meta["language"], c.anchor) for c in chunks] == [("code", "shell", ":1-4")]
-    chunks, _ = load_relations("script/1")(FILES["Makefile"], "Makefile")
+    chunks, _ = load_relations("script/2")(FILES["Makefile"], "Makefile")
     assert {c.meta["language"] for c in chunks} == {"make"}
     for path, language in (
         (".env.example", "dotenv"),
         ("src/Web/appsettings.json", "json"),
         ("a.xcconfig", "xcconfig"),
     ):
-        chunks, _ = load_relations("script/1")("KEY = value\n", path)
+        chunks, _ = load_relations("script/2")("KEY = value\n", path)
         assert {c.meta["language"] for c in chunks} == {language}
     path = "app/lib/profile_store.dart"
-    chunks, relations = load_relations("script/1")(FILES[path], path)
+    chunks, relations = load_relations("script/2")(FILES[path], path)
     assert relations is None and {(c.type, c.meta["language"]) for c in chunks} == {("code", "dart")}
 
 
@@ -131,9 +131,9 @@ def test_an_executable_file_without_a_suffix_is_a_script_of_its_interpreter(make
     for name in ("bin/deploy", "bin/report"):
         (project.root / name).chmod(0o755)
     found = discover(project)
-    assert {c.path: c.parser for c in found.candidates} == {"bin/deploy": "script/1", "bin/report": "script/1"}
+    assert {c.path: c.parser for c in found.candidates} == {"bin/deploy": "script/2", "bin/report": "script/2"}
     assert found.skipped["unsupported_type"] >= 1  # LICENSE: no suffix, not executable
-    chunks, _ = load_relations("script/1")((project.root / "bin/report").read_text(), "bin/report")
+    chunks, _ = load_relations("script/2")((project.root / "bin/report").read_text(), "bin/report")
     assert chunks[0].meta == {"language": "python"}
     resync(project)
     answer = ask_project(project, "how is the site deployed to web01", now=NOW, limit=3)

@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable
 from dataclasses import replace
 
-from kenning.ingest import generated
+from kenning.ingest import config_titles, generated
 from kenning.ingest.chunks import Chunk
 from kenning.ingest.relations import Relations
 from kenning.ingest.text import parse_text
@@ -208,7 +208,7 @@ _BY_SUFFIX.update(
 # no graph. What they answer is everywhere in a project: what ``make test`` runs, which Python
 # versions CI tests, what a deploy script does, which port a service listens on, which packages a
 # ``composer.json`` or a ``.csproj`` requires; and a Flutter app's Dart is found by its words.
-SCRIPT_PARSER = "script/1"  # also an executable file without a suffix (``ingest.discover``)
+SCRIPT_PARSER = "script/2"  # also an executable file without a suffix (``ingest.discover``)
 SCRIPT_LANGUAGES = {  # suffix, or whole file name, -> the language an excerpt's meta says
     ".sh": "shell",
     ".bash": "shell",
@@ -361,7 +361,8 @@ def _script(text: str, path: str) -> tuple[list[Chunk], Relations | None]:
         language = "dotenv" if name in DOTENV_TEMPLATES else "json"
     language = language or _shebang(text)
     meta = {"language": language}
-    return [replace(c, type="code", meta=meta) for c in parse_text(text, path)], None
+    chunks = config_titles.retitled(parse_text(text, path), text, language)
+    return [replace(c, type="code", meta=meta) for c in chunks], None
 
 
 # An executable file's ``#!`` interpreter -> its language (``#!/usr/bin/env python3``: python).

@@ -8,10 +8,11 @@ of the first ten answers to ``search sqrt``, an old release's first (walked, doc
 Two excerpts are copies when their files' paths are the same once their release folders are left
 out — a release (``v1.5``, ``1.6``, ``2.x``, ``version-2.0``), an API's version (``v1``) or a
 channel (``dev``, ``next``, ``latest``, ``stable``, ``nightly``); Docusaurus' ``versioned_docs``
-read as ``docs`` — and their titles are the same once a part's number is left out (``manual.yml
-(part 18)`` and ``(part 13)``: one document split by lines at other places in each release). A
-bare number (``2024/``, ``1/``) is no release: a year's or a step's folder holds other documents
-under the same names. A file under a release's folder (``v1.5``, ``version-2.0``, not ``v1``: an
+read as ``docs`` — and their titles are the same once a part's number is left out (``notes.txt
+(part 18)`` and ``(part 13)``: one document split by lines at other places in each release), or
+both are a piece of that one configuration file (``manual.yml: Math › body``, titled by where it
+begins: ``ingest.config_titles``). A bare number (``2024/``, ``1/``) is no release: a year's or a
+step's folder holds other documents under the same names. A file under a release's folder (``v1.5``, ``version-2.0``, not ``v1``: an
 API's versions are all current) is a kept release (``kept_release``)."""
 
 from __future__ import annotations
@@ -30,6 +31,8 @@ def copy_key(path: str, title: str) -> tuple[str, str]:
     title without its part's number."""
     *folders, name = path.split("/")
     kept = ["docs" if f == _VERSIONED_DOCS else f for f in folders if not _versioned(f)]
+    if title.startswith(f"{name}: "):  # a configuration file's piece, titled by where it begins
+        return "/".join([*kept, name]), name
     return "/".join([*kept, name]), _PART.sub("", title)
 
 
