@@ -19,6 +19,7 @@ from kenning.ingest.test_files import is_test_path
 from kenning.project import Project
 from kenning.records import Excerpt, Fact, Freshness, FreshnessState, Lifecycle
 from kenning.search import lexical, quoted
+from kenning.search.contents import is_contents
 from kenning.search.copies import copy_key, kept_release
 from kenning.search.history import asks_history, is_history_path
 from kenning.search.options import SearchOptions, filters_of
@@ -77,6 +78,8 @@ HISTORY_FACTOR = 0.5
 # says something (ripgrep, walked: two of the first six answers to "where is the .ignore file
 # handled"; 362 of its 3,928 code excerpts). It weighs half, as a test file's excerpt does.
 LONE_HEADER_FACTOR = 0.5
+# A document's table of contents (``search.contents``): its words are every heading's, it says nothing.
+CONTENTS_FACTOR = 0.5
 # An answer to a question (``ask``) keeps room for other files: one file's first ``PER_FILE``
 # excerpts keep their score, each further one weighs ``FILE_REPEAT_FACTOR`` times the one before
 # (a long CHANGELOG or one test module matching every word filled whole answers: docs/benchmarks.md,
@@ -193,9 +196,11 @@ class Ranker:
         why_code = WHY_CODE_FACTOR if self.demote_code and fact.type == "code" else 1.0
         history = HISTORY_FACTOR if self.demote_history and _is_history(fact) else 1.0
         header = LONE_HEADER_FACTOR if _lone_header(fact) else 1.0
+        contents = CONTENTS_FACTOR if is_contents(fact) else 1.0
         made = GENERATED_FACTOR if fact.meta.get("generated") is True else 1.0
         release = RELEASE_FACTOR if fact.source.kind == "file" and kept_release(file_of(fact)) else 1.0
-        factor = freshness * superseded * definition * test_file * why_code * history * header * made * release
+        factor = freshness * superseded * definition * test_file * why_code * history * header * contents * made
+        factor *= release
         explain = None
         if self.options.explain:  # the product, and each factor that moved the score
             named = {
@@ -206,6 +211,7 @@ class Ranker:
                 "why_code": why_code,
                 "history": history,
                 "lone_header": header,
+                "contents": contents,
                 "generated": made,
                 "release": release,
             }
