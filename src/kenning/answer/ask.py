@@ -17,6 +17,7 @@ from typing import Any
 
 from kenning import dense as dense_engine
 from kenning.answer.naming import content_words, typed_names
+from kenning.answer.releases import with_release_notes
 from kenning.errors import IndexMissing, KenningError
 from kenning.freshness import not_here
 from kenning.graph.walk import NO_RELATIONS, NOT_BUILT, GraphState, graph_state
@@ -213,11 +214,12 @@ def _run(
         case "graph":
             return _graph(conn, project, parsed, now=now, limit=limit, explain=explain, count_hidden=count_hidden)
         case "hybrid":
-            return _hybrid(conn, project, parsed, now=now, limit=limit, explain=explain, count_hidden=count_hidden)
+            answer = _hybrid(conn, project, parsed, now=now, limit=limit, explain=explain, count_hidden=count_hidden)
         case _:
             degradations = (DENSE_MISSING,) if chosen.rule == "default" else ()
             notes = (dense_engine.missing() or "",) if degradations else ()
-            return words(degradations=degradations, explain=explain, notes=notes)
+            answer = words(degradations=degradations, explain=explain, notes=notes)
+    return with_release_notes(conn, project, parsed.text, answer, now=now, limit=limit, explain=explain)
 
 
 def _lexical(

@@ -73,6 +73,10 @@ EXAMPLES: tuple[tuple[str, str, str], ...] = (
     ("how often are stale cache entries swept", "lexical", "default"),
     ("when does an access token become outdated", "lexical", "default"),
     ("what happens to stale sessions", "lexical", "default"),
+    # what changed in one of the project's releases: its release notes, not the index's freshness
+    ("what changed in the last release", "lexical", "default"),
+    ("what's new in 1.10", "lexical", "default"),
+    ("what has changed in version 2.0.1", "lexical", "default"),
     # English: otherwise
     ("what test framework does this project use", "lexical", "default"),  # a tool, not a relation
     ("which test runner do we use", "lexical", "default"),
@@ -121,6 +125,7 @@ EXAMPLES: tuple[tuple[str, str, str], ...] = (
     ("qu'est-ce que signifie obsolète pour un extrait", "lexical", "default"),
     ("quels extraits sont périmés depuis hier", "freshness", "freshness"),
     ("pourquoi le cache est-il périmé après un déploiement", "lexical", "default"),
+    ("qu'est-ce qui a changé dans la dernière version", "lexical", "default"),
     # French: otherwise
     ("comment fonctionne la mémoire entre projets", "lexical", "default"),
     ("explique le classement des résultats", "lexical", "default"),

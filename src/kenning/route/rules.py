@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from functools import cached_property, lru_cache
 
 from kenning.route.relations import RELATION_CUES
+from kenning.search.history import release_asked
 
 
 @dataclass(frozen=True)
@@ -277,8 +278,8 @@ _EXPLANATION = re.compile(
 
 def _freshness(question: str, signals: Signals) -> str | None:
     cue = _cue(_FRESHNESS, question)
-    if cue and _EXPLANATION.search(fold(question)):
-        return None
+    if cue and (_EXPLANATION.search(fold(question)) or release_asked(question)):
+        return None  # a mechanism explained, or what changed in one of the project's releases
     return f"asks what changed or is stale ({cue!r})" if cue else None
 
 
@@ -343,7 +344,9 @@ RULES: tuple[Rule, ...] = (
         "The question asks what changed or what is stale: the freshness report, no search. A question "
         'about how the mechanism works or what a word means ("how is freshness computed", "what does '
         'stale mean", "que veut dire périmé"), or asked with how, why, when or where ("how often are '
-        'stale cache entries swept", "pourquoi le cache est-il périmé"; not "how many"), is not one.',
+        'stale cache entries swept", "pourquoi le cache est-il périmé"; not "how many"), is not one; nor is '
+        'one about a release of the project ("what changed in the last release", "what\'s new in 1.10"), '
+        "which its release notes answer first.",
         _freshness,
         FRESHNESS_EN,
         FRESHNESS_FR,

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import posixpath
 import re
+from dataclasses import dataclass
 
 from kenning.store.fold import unaccented
 
@@ -53,3 +54,46 @@ def is_history_path(path: str) -> bool:
 def asks_history(text: str) -> bool:
     """Whether a question asks about the project's history (when, why, what changed …)."""
     return _ASKS_HISTORY.search(unaccented(text)) is not None
+
+
+# A question about what changed in a release (EN and FR, accents ignored): a change said as such
+# (not "change" or "new", which ask how to: "how do I change the version", "release a new version") …
+_CHANGES = re.compile(
+    r"\b(?:changed|changes|changelog|change ?log|what'?s new|new in|notes|added|removed|fixed|differences?"
+    r"|(?:a|ont) change|changements?|nouveautes?|quoi de neuf|ajoute\w*|corrige\w*)\b"
+)
+# … in a release named by its number (``1.10``, ``v2.0.1``) …
+_NUMBER = re.compile(r"\bv?(\d+(?:\.\d+)+)\b")
+# … or in the newest one.
+_NEWEST = re.compile(
+    r"\b(?:last|latest|newest|most recent|current|recent|dernieres?|recentes?|actuelles?)\s+"
+    r"(?:release|version|tag|versions|releases|publication|mouture|sortie)\b"
+    r"|\b(?:version|release|publication)\s+(?:la plus recente|actuelle)\b"
+)
+
+
+@dataclass(frozen=True)
+class Release:
+    """The release a question asks what changed in: ``number`` (its parts) or, None, the newest."""
+
+    number: tuple[int, ...] | None
+
+    def matches(self, version: tuple[int, ...]) -> bool:
+        return self.number is not None and version[: len(self.number)] == self.number
+
+
+def release_asked(text: str) -> Release | None:
+    """The release a question asks what changed in ("what changed in the last release", "what's
+    new in 1.10", "qu'est-ce qui a changé dans la dernière version"), or None."""
+    folded = unaccented(text.lower())
+    if not _CHANGES.search(folded):
+        return None
+    number = _NUMBER.search(folded)
+    if number:
+        return Release(version_of(number.group(1)))
+    return Release(None) if _NEWEST.search(folded) else None
+
+
+def version_of(text: str) -> tuple[int, ...]:
+    """``"1.10.2"`` as ``(1, 10, 2)``."""
+    return tuple(int(part) for part in text.split("."))

@@ -1,0 +1,114 @@
+"""A question about a release — "what changed in the last release", "what's new in 1.10",
+"release notes of 5.0.6", "qu'est-ce qui a changé dans la dernière version" — answered by the
+release notes themselves, first: the sections of a changelog (``CHANGELOG.md``'s ``Gin v1.12.0``,
+its ``Features`` and ``Bug fixes`` below it) or the file of release notes (Django's
+``docs/releases/5.0.6.txt``) of the release it names, or of the newest one it finds. Their words
+are not the question's ("last", "release"), so the search alone found code named ``Last()``
+(gin, walked: docs/benchmarks.md, "releases"); and "what changed" sent the question to the
+freshness report of the index, which is not what it asks.
+
+A release is found by its number in a section's title (its own or a parent's) or in the name of
+a file of release notes (``search.history.is_history_path``); the newest is the highest number. A
+question naming a number that no release note holds, or a project without any, gets the search's
+answer alone: nothing is put first that the notes do not say."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import replace
+from datetime import datetime
+
+from kenning.freshness import FileCheck, freshness_of
+from kenning.ingest.spans import split as split_spans
+from kenning.project import Project
+from kenning.records import Answer, Excerpt, Fact, Lifecycle
+from kenning.search.history import Release, is_history_path, release_asked, version_of
+from kenning.search.snippet import make_snippet
+from kenning.store import facts as fact_store
+from kenning.store import lookups, sources
+from kenning.store.handle import Connection
+
+_VERSION_IN = re.compile(r"(?<![\w.])v?(\d+(?:\.\d+)+)(?![\w.]*\d)")
+MAX_SECTIONS = 5  # of one release's notes put first: its first sections, in the notes' order
+
+
+def with_release_notes(
+    conn: Connection,
+    project: Project,
+    question: str,
+    answer: Answer,
+    *,
+    now: datetime,
+    limit: int,
+    explain: bool = False,
+) -> Answer:
+    """``answer`` with the release notes of the release ``question`` asks about first (its own
+    excerpts after them, each once, within ``limit``); ``answer`` itself when it asks about none or
+    the notes say nothing of it."""
+    release = release_asked(question)
+    if release is None:
+        return answer
+    version, notes = _release_notes(conn, project, release)
+    if not notes:
+        return answer
+    files = FileCheck(project.root, conn, split_spans)
+    files.preload(loc.path for fact in notes for loc in fact.locations)
+    first = [Excerpt(f, freshness_of(f, now=now, files=files), make_snippet(f.body, ()), 0.0, 0) for f in notes]
+    if explain:
+        first = [replace(e, explain={"release_notes": version}) for e in first]
+    shown = {e.fact.id for e in first}
+    merged = [*first, *(e for e in answer.excerpts if e.fact.id not in shown)][:limit]
+    ranked = tuple(replace(e, rank=rank) for rank, e in enumerate(merged, start=1))
+    which = "newest release" if release.number is None else "release asked"
+    note = f"release notes first: {notes[0].locations[0].path if notes[0].locations else notes[0].title} for {version} ({which})"
+    return replace(answer, excerpts=ranked, empty_reason=None, notes=(*answer.notes, note))
+
+
+def _release_notes(conn: Connection, project: Project, release: Release) -> tuple[str, list[Fact]]:
+    """The version found ("v1.12.0") and its notes' excerpts, in their files' order."""
+    paths = [p for p in lookups.manifest_paths(conn) if is_history_path(p)]
+    if not paths:
+        return "", []
+    named = {p: _file_version(p) for p in paths}
+    per_file = [p for p, v in named.items() if v is None]  # changelogs: a release per section
+    by_name = {p: v for p, v in named.items() if v is not None}  # a release per file
+    wanted = [p for p, v in by_name.items() if release.matches(v)]
+    if release.number is None and by_name:
+        newest = max(by_name.values())
+        wanted = [p for p, v in by_name.items() if v == newest]
+    located = sources.facts_located_in(conn, [*per_file, *wanted])
+    ids = [fact_id for path in (*per_file, *wanted) for _, fact_id in located.get(path, ())]
+    facts = fact_store.get_many(conn, project.name, list(dict.fromkeys(ids)))
+    groups: dict[tuple[int, ...], list[Fact]] = {}
+    for fact_id in dict.fromkeys(ids):
+        fact = facts.get(fact_id)
+        if fact is None or fact.lifecycle is not Lifecycle.ACTIVE or fact.type != "doc" or not fact.locations:
+            continue
+        path = fact.locations[0].path
+        version = by_name.get(path) or _title_version(fact.title)
+        if version is not None:
+            groups.setdefault(version, []).append(fact)
+    chosen = [v for v in groups if release.matches(v)] if release.number is not None else list(groups)
+    if not chosen:
+        return "", []
+    # the release named, else the first of its line (``1.10``: 1.10.0, then its fixes); the newest
+    best = min(chosen, key=lambda v: (v != release.number, v)) if release.number else max(chosen)
+    return "v" + ".".join(map(str, best)), groups[best][:MAX_SECTIONS]
+
+
+def _file_version(path: str) -> tuple[int, ...] | None:
+    """The release a file of release notes is named after (``docs/releases/5.0.6.txt``), or None
+    (``CHANGELOG.md``: its sections name theirs)."""
+    stem = path.rsplit("/", 1)[-1].rsplit(".", 1)[0] if "." in path.rsplit("/", 1)[-1] else path.rsplit("/", 1)[-1]
+    match = _VERSION_IN.fullmatch(stem.lower().removeprefix("release-").removeprefix("release_"))
+    return version_of(match.group(1)) if match else None
+
+
+def _title_version(title: str) -> tuple[int, ...] | None:
+    """The release a section is about: the number in its own title or its closest parent's
+    (``ChangeLog > Gin v1.12.0 > Features``: 1.12.0)."""
+    for part in reversed(title.split(" > ")):
+        match = _VERSION_IN.search(part)
+        if match:
+            return version_of(match.group(1))
+    return None
