@@ -191,10 +191,13 @@ def test_typescript_interfaces_implemented_by_a_class_and_extended_by_an_interfa
     assert _found(answer)[1][2] == "web/src/store.ts:9-9"  # ``export class Memory implements Store``
 
 
-def test_a_go_interface_says_its_implementations_are_not_read(project):
+def test_a_go_interface_says_its_implementations_are_found_by_their_methods(project):
+    # no Go type declares Append here (tests/graph/test_graph_go_implements.py: those that do)
     answer = ask_project(project, "what implements SliceValue", now=NOW)
     assert answer.mode == "graph" and answer.excerpts == ()
-    assert "a Go type implements an interface without naming it: which types do is not read" in answer.notes
+    assert (
+        "a Go type implements an interface without naming it: the types declaring its methods, by name" in answer.notes
+    )
 
 
 def test_a_base_too_many_classes_bear_is_none_of_them_and_not_said_to_be_outside_the_project(project):

@@ -25,7 +25,7 @@ from kenning.answer.graph import GraphOptions, compose
 from kenning.answer.naming import Start, lexical, named, typed_names
 from kenning.answer.relation_rank import rank
 from kenning.answer.why import with_rationale
-from kenning.graph import bases, inheritance, paths, resolve, walk
+from kenning.graph import bases, go_interfaces, inheritance, paths, resolve, walk
 from kenning.ingest.relations import SELF_HINT
 from kenning.project import Project
 from kenning.records import Answer, EmptyReason, Lifecycle
@@ -140,13 +140,13 @@ def relation_answer(
     nodes = [s.node for s in starts]
     declared = _implemented(conn, relation, nodes)
     outside: list[str] = []  # a class's bases the project does not hold
-    hits = _walk(conn, relation, nodes + declared, question, outside)
+    hits = _walk(conn, project.name, relation, nodes + declared, question, outside)
     blind = _unlinked(conn, relation, nodes)
     notes = blind + _no_decision(relation, starts)
     if outside:
         notes.append(f"bases from outside the project (no node): {', '.join(outside[:8])}")
     if relation.name == "subclasses" and any((n.path or "").endswith(".go") for n in nodes):
-        notes.append("a Go type implements an interface without naming it: which types do is not read")
+        notes.append("a Go type implements an interface without naming it: the types declaring its methods, by name")
     if declared:
         shown = ", ".join(n.qualname for n in declared[:5])
         notes.append(f"calls written on what it implements or overrides count too: {shown}")
@@ -203,7 +203,7 @@ def _outside_base(
         cls = inheritance.defined(conn, name)
         if cls is not None:  # the project's class, named where its package re-exports it
             starts = [Start(cls, name, "exact", typed=True)]
-            hits = _walk(conn, relation, [cls], question)
+            hits = _walk(conn, project.name, relation, [cls], question)
             answer = _answer(conn, project, question, relation, starts, hits, options, now=now)
             return Walked(answer, guessed=False, starts=frozenset({cls.fact_id} if cls.fact_id is not None else ()))
         index = index or inheritance.Inheritance(conn)
@@ -275,10 +275,15 @@ def _implemented(conn: Connection, relation: Relation, nodes: list[walk.Node]) -
 
 
 def _walk(
-    conn: Connection, relation: Relation, starts: list[walk.Node], question: str, outside: list[str] | None = None
+    conn: Connection,
+    project: str,
+    relation: Relation,
+    starts: list[walk.Node],
+    question: str,
+    outside: list[str] | None = None,
 ) -> list[walk.Hit]:
-    """The walk of ``relation`` from ``starts``, ranked; ``outside`` gets the bases a
-    ``superclasses`` walk met that the project does not hold."""
+    """The walk of ``relation`` from ``starts`` in ``project``'s store, ranked; ``outside`` gets the
+    bases a ``superclasses`` walk met that the project does not hold."""
     from_file = any(n.kind == "file" for n in starts)
     among: list[walk.Hit] = []  # calls between a method's overloads
     if relation.name in ("callers", "callees", "dependencies"):  # a class stands for its members
@@ -327,7 +332,7 @@ def _walk(
         case "dependents":
             hits = walk.impact(conn, starts, hops=3, limit=200)
         case "subclasses":
-            hits = inheritance.subclasses(conn, starts, limit=200)
+            hits = inheritance.subclasses(conn, starts, limit=200) + go_interfaces.implementers(conn, project, starts)
         case "superclasses":
             hits, named = inheritance.superclasses(conn, starts, limit=200)
             if outside is not None:

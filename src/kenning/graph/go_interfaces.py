@@ -1,0 +1,98 @@
+"""Go's interfaces are satisfied, never named: a type implements an interface when its methods —
+declared on ``T`` or ``*T`` in any file of its package (its folder) — include every method the
+interface declares ("what implements Binding" on gin: ``jsonBinding``, ``formBinding``… which no
+line names as such; walked: docs/benchmarks.md, "goimplements"). The methods of an interface it
+embeds (``io.Reader`` in ``ReadCloser``) are not read: a type declaring the others is taken.
+
+Method names are compared, not their signatures, so each step is ``heuristic``: an ``implements``
+edge from the type to the interface, not stored (its id is the type node's, negated), sourced by
+the type's declaration (its file's fingerprint as the sync read it). Another interface whose methods cover them is left out (it is no type
+of values); an interface that declares no method of its own (one that only embeds others) has
+none found."""
+
+from __future__ import annotations
+
+import posixpath
+import re
+from collections import defaultdict
+
+from kenning.graph import walk
+from kenning.store import facts as fact_store
+from kenning.store import graph as graph_store
+from kenning.store import sources
+from kenning.store.graph import Edge, Node
+from kenning.store.graph_lookup import symbols_named
+from kenning.store.handle import Connection
+
+IMPLEMENTS = "implements"
+
+
+def implementers(conn: Connection, project: str, starts: list[Node], *, limit: int = 200) -> list[walk.Hit]:
+    """The types implementing the Go interfaces among ``starts``, each once, with the ``implements``
+    step that leads to it; [] for any other start."""
+    hits: list[walk.Hit] = []
+    seen = {n.id for n in starts}
+    for interface in starts:
+        methods = _method_set(conn, project, interface) if _is_go_symbol(interface) else set()
+        if not methods:
+            continue
+        types = [n for n in _types_with(conn, project, interface, methods) if n.id not in seen]
+        files = sources.manifest_for(conn, sorted({n.path for n in types if n.path}))
+        for node in types:
+            seen.add(node.id)
+            known = files.get(node.path or "")
+            edge = Edge(
+                -node.id, node, interface, IMPLEMENTS, "heuristic", "file",
+                f"{node.path}:{node.line_start}-{node.line_end}", known.fingerprint if known else None, node.line_start,
+            )  # fmt: skip
+            hits.append(walk.Hit(node, (walk.Step(edge, True),)))
+            if len(hits) >= limit:
+                return hits
+    return hits
+
+
+def _is_go_symbol(node: Node) -> bool:
+    return node.kind == "symbol" and (node.path or "").endswith(".go") and "." not in node.qualname
+
+
+def _method_set(conn: Connection, project: str, interface: Node) -> set[str]:
+    """The names of the methods ``interface`` declares (its excerpts ``Name() string (in Binding)``),
+    or an empty set when it is no interface."""
+    body = _bodies(conn, project, [interface]).get(interface.id, "")
+    if not re.search(rf"\btype\s+{re.escape(interface.qualname)}\s+interface\b", body):
+        return set()
+    prefix = interface.qualname + "."
+    return {
+        qualname[len(prefix) :]
+        for kind, _, qualname, _ in graph_store.nodes_of_origin(conn, interface.path or "")
+        if kind == "symbol" and qualname.startswith(prefix) and "." not in qualname[len(prefix) :]
+    }
+
+
+def _types_with(conn: Connection, project: str, interface: Node, methods: set[str]) -> list[Node]:
+    """The types of the project whose package declares every method of ``methods`` on them."""
+    declared: dict[tuple[str, str], set[str]] = defaultdict(set)
+    for row in symbols_named(conn, sorted(methods)):
+        node = Node(*row)
+        owner, _, method = node.qualname.rpartition(".")
+        if node.path and node.path.endswith(".go") and owner and "." not in owner:
+            declared[(posixpath.dirname(node.path), owner)].add(method)
+    covering = {key for key, have in declared.items() if methods <= have}
+    covering.discard((posixpath.dirname(interface.path or ""), interface.qualname))
+    if not covering:
+        return []
+    names = sorted({owner for _, owner in covering})
+    types = [
+        n
+        for n in map(lambda row: Node(*row), symbols_named(conn, names))
+        if n.path and n.path.endswith(".go") and (posixpath.dirname(n.path), n.qualname) in covering
+    ]
+    bodies = _bodies(conn, project, types)
+    return [n for n in types if not re.search(rf"\btype\s+{re.escape(n.qualname)}\s+interface\b", bodies.get(n.id, ""))]
+
+
+def _bodies(conn: Connection, project: str, nodes: list[Node]) -> dict[int, str]:
+    """Each node's excerpt text (by node id), for the nodes that have one."""
+    ids = [n.fact_id for n in nodes if n.fact_id is not None]
+    facts = fact_store.get_many(conn, project, ids) if ids else {}
+    return {n.id: facts[n.fact_id].body for n in nodes if n.fact_id in facts}
