@@ -28,8 +28,7 @@ FILES = {
         "package shapes\n\nfunc (s Square) Perimeter() float64 {\n\treturn 4 * s.Side\n}\n"
     ),
     "shapes/line.go": (  # one method of two: no implementer
-        "package shapes\n\ntype Line struct {\n\tLength float64\n}\n\n"
-        "func (l Line) Area() float64 {\n\treturn 0\n}\n"
+        "package shapes\n\ntype Line struct {\n\tLength float64\n}\n\nfunc (l Line) Area() float64 {\n\treturn 0\n}\n"
     ),
     "round/circle.go": (  # another package: Go does not care where
         "package round\n\ntype Circle struct {\n\tRadius float64\n}\n\n"

@@ -52,7 +52,9 @@ def test_what_is_a_table_of_contents() -> None:
     assert not is_contents(_plain(links, "code"))  # a code excerpt that links is code
     few = "\n".join(f"- [Topic {n}](#topic-{n})" for n in range(1, 5))
     assert not is_contents(_plain(few, "doc"))
-    text = " ".join(f"See [topic {n}](#topic-{n}), which explains at length how the engine matches routes." for n in range(6))
+    text = " ".join(
+        f"See [topic {n}](#topic-{n}), which explains at length how the engine matches routes." for n in range(6)
+    )
     assert not is_contents(_plain(text, "doc"))  # prose that links to its headings says something
     elsewhere = "\n".join(f"- [Topic {n}](topics/{n}.md)" for n in range(1, 7))
     assert not is_contents(_plain(elsewhere, "doc"))  # an index of other pages is not this page's contents

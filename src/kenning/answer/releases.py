@@ -60,7 +60,8 @@ def with_release_notes(
     merged = [*first, *(e for e in answer.excerpts if e.fact.id not in shown)][:limit]
     ranked = tuple(replace(e, rank=rank) for rank, e in enumerate(merged, start=1))
     which = "newest release" if release.number is None else "release asked"
-    note = f"release notes first: {notes[0].locations[0].path if notes[0].locations else notes[0].title} for {version} ({which})"
+    where = notes[0].locations[0].path if notes[0].locations else notes[0].title
+    note = f"release notes first: {where} for {version} ({which})"
     return replace(answer, excerpts=ranked, empty_reason=None, notes=(*answer.notes, note))
 
 

@@ -6,9 +6,9 @@ embeds (``io.Reader`` in ``ReadCloser``) are not read: a type declaring the othe
 
 Method names are compared, not their signatures, so each step is ``heuristic``: an ``implements``
 edge from the type to the interface, not stored (its id is the type node's, negated), sourced by
-the type's declaration (its file's fingerprint as the sync read it). Another interface whose methods cover them is left out (it is no type
-of values); an interface that declares no method of its own (one that only embeds others) has
-none found."""
+the type's declaration (its file's fingerprint as the sync read it). Another interface whose
+methods cover them is left out (it is no type of values); an interface that declares no method
+of its own (one that only embeds others) has none found."""
 
 from __future__ import annotations
 

@@ -12,8 +12,9 @@ read as ``docs`` — and their titles are the same once a part's number is left 
 (part 18)`` and ``(part 13)``: one document split by lines at other places in each release), or
 both are a piece of that one configuration file (``manual.yml: Math › body``, titled by where it
 begins: ``ingest.config_titles``). A bare number (``2024/``, ``1/``) is no release: a year's or a
-step's folder holds other documents under the same names. A file under a release's folder (``v1.5``, ``version-2.0``, not ``v1``: an
-API's versions are all current) is a kept release (``kept_release``)."""
+step's folder holds other documents under the same names. A file under a release's folder
+(``v1.5``, ``version-2.0``, not ``v1``: an API's versions are all current) is a kept release
+(``kept_release``)."""
 
 from __future__ import annotations
 
