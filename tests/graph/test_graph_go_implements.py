@@ -2,7 +2,8 @@
 Shape" finds the types whose package declares every method Shape declares, on ``T`` or ``*T``, in
 any of its files — each by a ``heuristic`` ``implements`` step sourced by the type's declaration,
 on both engines. A type missing one method, another interface, and the interface itself are not
-implementers (gin, walked: "what implements the Binding interface" served interfaces)."""
+implementers (gin, walked: "what implements the Binding interface" served interfaces). Read the
+other way, "which interfaces does Circle implement" finds the interfaces whose methods it declares."""
 
 from __future__ import annotations
 
@@ -53,8 +54,8 @@ def test_the_types_declaring_every_method_of_an_interface_implement_it(project) 
     found = {e.fact.title: e for e in answer.excerpts}
     assert set(found) == {"type Square struct {", "type Circle struct {"}, list(found)
     square = found["type Square struct {"]
-    assert [(s["type"], s["link"], s["source"]["uri"]) for s in square.path] == [
-        ("implements", "heuristic", "shapes/square.go:3-5")
+    assert [(s["type"], s["link"], s["walked"], s["source"]["uri"]) for s in square.path] == [
+        ("implements", "heuristic", "backward", "shapes/square.go:3-5")
     ]
     assert square.freshness.state.value == "current"
     assert all(s["freshness"] == "current" for e in answer.excerpts for s in e.path), [e.path for e in answer.excerpts]
@@ -67,3 +68,14 @@ def test_an_interface_that_covers_it_and_other_questions_are_left_alone(project)
     assert not any(e.path and e.path[-1]["type"] == "implements" for e in solid.excerpts)
     callers = ask_project(project, "who calls Area", now=NOW)
     assert not any(e.path and e.path[-1]["type"] == "implements" for e in callers.excerpts)
+
+
+def test_the_interfaces_a_go_type_implements(project) -> None:
+    answer = ask_project(project, "which interfaces does Circle implement", now=NOW)
+    assert answer.mode == "graph", answer.notes
+    assert [e.fact.title for e in answer.excerpts] == ["type Shape interface {"], answer.notes
+    assert [(s["type"], s["link"], s["walked"]) for s in answer.excerpts[0].path] == [
+        ("implements", "heuristic", "forward")
+    ]
+    line = ask_project(project, "what does Line implement", now=NOW)  # Area alone: no interface
+    assert not any(e.path and e.path[-1]["type"] == "implements" for e in line.excerpts)

@@ -335,6 +335,7 @@ def _walk(
             hits = inheritance.subclasses(conn, starts, limit=200) + go_interfaces.implementers(conn, project, starts)
         case "superclasses":
             hits, named = inheritance.superclasses(conn, starts, limit=200)
+            hits += go_interfaces.interfaces_of(conn, project, starts)
             if outside is not None:
                 outside.extend(named)
         case "touches" | "evidence":

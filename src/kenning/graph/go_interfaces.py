@@ -21,7 +21,7 @@ from kenning.store import facts as fact_store
 from kenning.store import graph as graph_store
 from kenning.store import sources
 from kenning.store.graph import Edge, Node
-from kenning.store.graph_lookup import symbols_named
+from kenning.store.graph_lookup import members_of, symbols_named
 from kenning.store.handle import Connection
 
 IMPLEMENTS = "implements"
@@ -37,18 +37,70 @@ def implementers(conn: Connection, project: str, starts: list[Node], *, limit: i
         if not methods:
             continue
         types = [n for n in _types_with(conn, project, interface, methods) if n.id not in seen]
-        files = sources.manifest_for(conn, sorted({n.path for n in types if n.path}))
+        fingerprints = _fingerprints(conn, types)
         for node in types:
             seen.add(node.id)
-            known = files.get(node.path or "")
-            edge = Edge(
-                -node.id, node, interface, IMPLEMENTS, "heuristic", "file",
-                f"{node.path}:{node.line_start}-{node.line_end}", known.fingerprint if known else None, node.line_start,
-            )  # fmt: skip
-            hits.append(walk.Hit(node, (walk.Step(edge, True),)))
+            hits.append(walk.Hit(node, (walk.Step(_step(node, interface, fingerprints), False),)))
             if len(hits) >= limit:
                 return hits
     return hits
+
+
+def interfaces_of(conn: Connection, project: str, starts: list[Node], *, limit: int = 200) -> list[walk.Hit]:
+    """The reverse: the Go interfaces each type among ``starts`` implements — those whose declared
+    methods its package all declares on it — each once, with the ``implements`` step to it."""
+    hits: list[walk.Hit] = []
+    seen = {n.id for n in starts}
+    for node in starts:
+        if not _is_go_symbol(node):
+            continue
+        folder = posixpath.dirname(node.path or "")
+        own = {
+            n.name
+            for n in map(lambda row: Node(*row), members_of(conn, node.qualname))
+            if n.path and posixpath.dirname(n.path) == folder
+        }
+        found = [i for i in _interfaces_declaring(conn, project, own) if i.id not in seen]
+        found = [i for i in found if _method_set(conn, project, i) <= own]
+        fingerprints = _fingerprints(conn, [node])
+        for interface in found:
+            seen.add(interface.id)
+            hits.append(walk.Hit(interface, (walk.Step(_step(node, interface, fingerprints), True),)))
+            if len(hits) >= limit:
+                return hits
+    return hits
+
+
+def _interfaces_declaring(conn: Connection, project: str, methods: set[str]) -> list[Node]:
+    """The Go interfaces declaring a method named in ``methods``."""
+    owners = {
+        (n.path, n.qualname.rpartition(".")[0])
+        for n in map(lambda row: Node(*row), symbols_named(conn, sorted(methods)))
+        if n.path and n.path.endswith(".go") and "." in n.qualname
+    }
+    names = sorted({owner for _, owner in owners if owner and "." not in owner})
+    candidates = [n for n in map(lambda row: Node(*row), symbols_named(conn, names)) if (n.path, n.qualname) in owners]
+    bodies = _bodies(conn, project, candidates)
+    return [n for n in candidates if _declares_interface(n, bodies.get(n.id, ""))]
+
+
+def _step(node: Node, interface: Node, fingerprints: dict[str, str]) -> Edge:
+    """The ``implements`` step from ``node`` to ``interface``, sourced by ``node``'s declaration."""
+    return Edge(
+        -node.id, node, interface, IMPLEMENTS, "heuristic", "file",
+        f"{node.path}:{node.line_start}-{node.line_end}", fingerprints.get(node.path or ""), node.line_start,
+    )  # fmt: skip
+
+
+def _fingerprints(conn: Connection, nodes: list[Node]) -> dict[str, str]:
+    """Each node's file fingerprint as the last sync read it."""
+    return {
+        p: row.fingerprint for p, row in sources.manifest_for(conn, sorted({n.path for n in nodes if n.path})).items()
+    }
+
+
+def _declares_interface(node: Node, body: str) -> bool:
+    return re.search(rf"\btype\s+{re.escape(node.qualname)}\s+interface\b", body) is not None
 
 
 def _is_go_symbol(node: Node) -> bool:
@@ -58,8 +110,7 @@ def _is_go_symbol(node: Node) -> bool:
 def _method_set(conn: Connection, project: str, interface: Node) -> set[str]:
     """The names of the methods ``interface`` declares (its excerpts ``Name() string (in Binding)``),
     or an empty set when it is no interface."""
-    body = _bodies(conn, project, [interface]).get(interface.id, "")
-    if not re.search(rf"\btype\s+{re.escape(interface.qualname)}\s+interface\b", body):
+    if not _declares_interface(interface, _bodies(conn, project, [interface]).get(interface.id, "")):
         return set()
     prefix = interface.qualname + "."
     return {
@@ -88,7 +139,7 @@ def _types_with(conn: Connection, project: str, interface: Node, methods: set[st
         if n.path and n.path.endswith(".go") and (posixpath.dirname(n.path), n.qualname) in covering
     ]
     bodies = _bodies(conn, project, types)
-    return [n for n in types if not re.search(rf"\btype\s+{re.escape(n.qualname)}\s+interface\b", bodies.get(n.id, ""))]
+    return [n for n in types if not _declares_interface(n, bodies.get(n.id, ""))]
 
 
 def _bodies(conn: Connection, project: str, nodes: list[Node]) -> dict[int, str]:

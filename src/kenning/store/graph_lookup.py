@@ -109,6 +109,19 @@ def symbols_named(conn: Connection, names: Sequence[str]) -> list[tuple]:
     ]
 
 
+def members_of(conn: Connection, owner: str) -> list[tuple]:
+    """The symbols directly under ``owner`` (``Square``: ``Square.Area``, not ``Square.Area.inner``),
+    in any file, by the qualified name index."""
+    if is_pg(conn):
+        rows = pg.members_of(conn, owner)
+    else:
+        rows = conn.execute(
+            f"SELECT {NODE_COLUMNS} FROM graph_nodes WHERE qualname GLOB ? AND kind = 'symbol' ORDER BY id",
+            (glob_escape(owner) + ".*",),
+        ).fetchall()
+    return [tuple(r) for r in rows if "." not in r[4][len(owner) + 1 :]]
+
+
 def module_nodes(conn: Connection, word: str, *, limit: int = 4) -> list[tuple]:
     """File nodes a plain word names as a module: ``config`` → ``pkg/config.py``,
     ``pkg/_config.py`` or ``pkg/config/__init__.py`` (case kept)."""

@@ -78,6 +78,14 @@ def symbols_named(conn: PgConnection, names: Sequence[str]) -> list[tuple[Any, .
     ).fetchall()
 
 
+def members_of(conn: PgConnection, owner: str) -> list[tuple[Any, ...]]:
+    return conn.execute(
+        f"SELECT {NODE_COLUMNS} FROM graph_nodes WHERE project = %s AND qualname LIKE %s AND kind = 'symbol' "
+        "ORDER BY id",
+        (conn.project, like(owner) + ".%"),
+    ).fetchall()
+
+
 def module_nodes(conn: PgConnection, word: str, limit: int) -> list[tuple[Any, ...]]:
     return conn.execute(
         f"SELECT {NODE_COLUMNS} FROM graph_nodes WHERE project = %s AND kind = 'file' AND (qualname = %s "
