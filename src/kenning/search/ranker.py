@@ -19,6 +19,7 @@ from kenning.ingest.test_files import is_test_path
 from kenning.project import Project
 from kenning.records import Excerpt, Fact, Freshness, FreshnessState, Lifecycle
 from kenning.search import lexical, quoted
+from kenning.search.asked import WHY_WORDS, about_names, asks_for_tests
 from kenning.search.contents import is_contents
 from kenning.search.copies import copy_key, kept_release
 from kenning.search.history import asks_history, is_history_path
@@ -26,7 +27,6 @@ from kenning.search.options import SearchOptions, filters_of
 from kenning.search.query import ParsedQuery, typed_code_names
 from kenning.search.snippet import make_snippet
 from kenning.store import facts as fact_store
-from kenning.store.fold import unaccented
 from kenning.store.handle import Connection
 
 TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (start-up time)
@@ -36,36 +36,12 @@ if TYPE_CHECKING:
 SUPERSEDED_FACTOR = 0.5
 GENERATED_FACTOR = 0.5  # code a tool wrote (``ingest.generated``): jq's ``parser.c`` repeated its grammar's words
 DEFINITION_BOOST = 3.0
-# A question in words that says this many words or more beside the code names it types asks about
-# a situation the names are part of ("ClassCastException when I use the list returned by fromJson",
-# "reduce the number of queries with select_related"), not about the names ("where is rrf_fuse
-# defined", "who calls Model.save", "what is the difference between Context.invoke and
-# Context.forward"): the definitions get no boost, the text that matches the situation leads
-# (docs/benchmarks.md, "contextnames").
-CONTEXT_WORDS = 3
 TEST_FACTOR = 0.5
 # "which tests cover X", answered in words (its graph walk found nothing): test code is the answer.
 TEST_BOOST = 4.0
-_TEST_WORDS = frozenset(
-    {"test", "tests", "testing", "tested", "spec", "specs", "pytest", "fixture", "fixtures", "conftest", "unittest"}
-)
-# A question in words keeps the test files whole only when it asks for tests, by the plural noun or
-# "tested" ("which tests check the session", "price cache tests", "where is escape_leading_slashes
-# tested", "quels tests", "les tests du routeur"); one that speaks of testing asks how to ("test views
-# with the test client", "use the test client in unit tests", "comment tester une commande"): the
-# project's own tests repeat its words, the docs and the testing API answer (docs/benchmarks.md,
-# "testhowto").
-_ASKS_FOR_TESTS = re.compile(r"\b(?:tests|specs|test cases|fixtures)\b|\btested\b|\btestee?s?\b")
-# Tests as the place something is done or run, not what is asked for ("in my unit tests", "run the
-# tests", "dans les tests unitaires", "lancer les tests"): left out before the words above are looked for.
-_TESTS_AS_PLACE = re.compile(
-    r"\b(?:in|into|within|dans|run|running|lancer|executer)(?:\W+(?:my|the|our|your|its|les|mes|nos|des))?"
-    r"(?:\W+(?:unit|integration))?\W+(?:tests|specs)\b(?:\W+unitaires)?"
-)
 # A question asking why, naming no code, wants a rationale: prose (docs, decisions, notes)
 # before code, whose signatures repeat the question's words (``follow_redirects: bool = …``).
 WHY_CODE_FACTOR = 0.5
-_WHY_WORDS = frozenset({"why", "pourquoi", "rationale"})
 # A question that does not ask about history (``search.history``: when, why, what changed …) wants
 # the project as it is: commit messages and the excerpts of changelogs and release notes, which say
 # what changed in the words of the docs and code that answer, weigh this much. On a long history
@@ -320,9 +296,9 @@ def query_ranker(
     symbols = typed_code_names(parsed)
     if symbols and not lexical.holds_code(conn, filters_of(options)):
         symbols = frozenset()
-    about_tests = _about_tests(parsed, symbols)
+    about_tests = asks_for_tests(parsed, symbols)
     words = re.findall(r"\w+", parsed.text.lower())
-    why = parsed.syntax == "natural" and not symbols and not _WHY_WORDS.isdisjoint(words)
+    why = parsed.syntax == "natural" and not symbols and not WHY_WORDS.isdisjoint(words)
     history = parsed.syntax == "natural" and not asks_history(parsed.text)
     return Ranker(
         conn,
@@ -330,30 +306,12 @@ def query_ranker(
         parsed.terms,
         options,
         now=now,
-        symbols=symbols if _about_names(parsed, symbols) else frozenset(),
+        symbols=symbols if about_names(parsed, symbols) else frozenset(),
         demote_tests=not about_tests,
         demote_code=why,
         demote_history=history,
         literals=parsed.literals,
     )
-
-
-def _about_names(parsed: ParsedQuery, symbols: frozenset[str]) -> bool:
-    """Whether the code names a query types are what it asks about: always in FTS5 syntax; in
-    words, when it says fewer than ``CONTEXT_WORDS`` other words (stop words aside)."""
-    if parsed.syntax != "natural":
-        return True
-    return sum(term.lower() not in symbols for term in parsed.original_terms) < CONTEXT_WORDS
-
-
-def _about_tests(parsed: ParsedQuery, symbols: frozenset[str]) -> bool:
-    """Whether test files keep their weight: a question in words that asks for tests, a code name
-    typed that names one (``test_redirects``), or a query in FTS5 syntax with a test word."""
-    if parsed.syntax != "natural":
-        return any(word in _TEST_WORDS for term in parsed.terms for word in re.split(r"[\W_]+", term))
-    if any(word in _TEST_WORDS for name in symbols for word in re.split(r"[\W_.]+", name.lower())):
-        return True
-    return _ASKS_FOR_TESTS.search(_TESTS_AS_PLACE.sub(" ", unaccented(parsed.text))) is not None
 
 
 def rank_hits(

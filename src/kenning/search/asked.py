@@ -1,0 +1,64 @@
+"""What a question asks, as the ranker weighs it (``search.ranker``): whether the code names it
+types are what it asks about (their definitions boosted), whether it asks for tests (test files
+kept whole), whether it asks why."""
+
+from __future__ import annotations
+
+import re
+
+from kenning.search.query import ParsedQuery
+from kenning.store.fold import unaccented
+
+# A question in words that says this many words or more beside the code names it types asks about
+# a situation the names are part of ("ClassCastException when I use the list returned by fromJson",
+# "reduce the number of queries with select_related"), not about the names ("where is rrf_fuse
+# defined", "who calls Model.save", "what is the difference between Context.invoke and
+# Context.forward"): the definitions get no boost, the text that matches the situation leads
+# (docs/benchmarks.md, "contextnames").
+CONTEXT_WORDS = 3
+# … unless the name is the question's subject, what it does asked: "how does res.send set the
+# content type", "what does JsonReader.skipValue do when the next token is a name", "comment
+# res.send fixe-t-il le type": its definition answers (express, walked: docs/benchmarks.md,
+# "subjectnames"; ``res.send`` was not in the first ten, ``res.json`` first).
+_SUBJECT = re.compile(
+    r"^\W*(?:(?:how|what|why|when) (?:does|do|did)|comment|pourquoi|quand)\s+(?:the\s+)?([^\s?,]+)", re.I
+)
+_TEST_WORDS = frozenset(
+    {"test", "tests", "testing", "tested", "spec", "specs", "pytest", "fixture", "fixtures", "conftest", "unittest"}
+)
+# A question in words keeps the test files whole only when it asks for tests, by the plural noun or
+# "tested" ("which tests check the session", "price cache tests", "where is escape_leading_slashes
+# tested", "quels tests", "les tests du routeur"); one that speaks of testing asks how to ("test views
+# with the test client", "use the test client in unit tests", "comment tester une commande"): the
+# project's own tests repeat its words, the docs and the testing API answer (docs/benchmarks.md,
+# "testhowto").
+_ASKS_FOR_TESTS = re.compile(r"\b(?:tests|specs|test cases|fixtures)\b|\btested\b|\btestee?s?\b")
+# Tests as the place something is done or run, not what is asked for ("in my unit tests", "run the
+# tests", "dans les tests unitaires", "lancer les tests"): left out before the words above are looked for.
+_TESTS_AS_PLACE = re.compile(
+    r"\b(?:in|into|within|dans|run|running|lancer|executer)(?:\W+(?:my|the|our|your|its|les|mes|nos|des))?"
+    r"(?:\W+(?:unit|integration))?\W+(?:tests|specs)\b(?:\W+unitaires)?"
+)
+WHY_WORDS = frozenset({"why", "pourquoi", "rationale"})
+
+
+def about_names(parsed: ParsedQuery, symbols: frozenset[str]) -> bool:
+    """Whether the code names a query types are what it asks about: always in FTS5 syntax; in
+    words, when they are its subject or it says fewer than ``CONTEXT_WORDS`` other words (stop words
+    aside)."""
+    if parsed.syntax != "natural":
+        return True
+    subject = _SUBJECT.match(parsed.text)
+    if subject and subject.group(1).strip("`'\"").lower() in symbols:
+        return True
+    return sum(term.lower() not in symbols for term in parsed.original_terms) < CONTEXT_WORDS
+
+
+def asks_for_tests(parsed: ParsedQuery, symbols: frozenset[str]) -> bool:
+    """Whether test files keep their weight: a question in words that asks for tests, a code name
+    typed that names one (``test_redirects``), or a query in FTS5 syntax with a test word."""
+    if parsed.syntax != "natural":
+        return any(word in _TEST_WORDS for term in parsed.terms for word in re.split(r"[\W_]+", term))
+    if any(word in _TEST_WORDS for name in symbols for word in re.split(r"[\W_.]+", name.lower())):
+        return True
+    return _ASKS_FOR_TESTS.search(_TESTS_AS_PLACE.sub(" ", unaccented(parsed.text))) is not None
