@@ -18,6 +18,10 @@ CHANGELOG = """# ChangeLog
 
 - Work in progress on the router.
 
+## [1.13.0-beta.1] - 2026-04-01
+
+- A pre-release: no part of a release's notes.
+
 ## [1.12.0] - 2026-03-01
 
 ### Features
@@ -73,6 +77,7 @@ def test_the_newest_release_notes_come_first(project) -> None:
     ], titles(answer)
     assert answer.excerpts[0].explain == {"release_notes": "v1.12.0"}
     assert any("release notes first: CHANGELOG.md for v1.12.0 (newest release)" in n for n in answer.notes)
+    assert not any("1.13.0" in t for t in titles(answer)[:4])  # a pre-release is none
     french = ask_project(project, "qu'est-ce qui a changé dans la dernière version", now=NOW, limit=3)
     assert titles(french)[0] == "ChangeLog > [1.12.0] - 2026-03-01"
 

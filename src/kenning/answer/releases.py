@@ -28,7 +28,9 @@ from kenning.store import facts as fact_store
 from kenning.store import lookups, sources
 from kenning.store.handle import Connection
 
-_VERSION_IN = re.compile(r"(?<![\w.])v?(\d+(?:\.\d+)+)(?![\w.]*\d)")
+# A release's number in a title or a file name; not a pre-release's (``5.0.0-beta.3``, ``2.0rc1``):
+# its notes are no part of the release's.
+_VERSION_IN = re.compile(r"(?<![\w.])v?(\d+(?:\.\d+)+)(?![\w.]*\d)(?!-?(?:alpha|beta|rc|pre|dev|a\d|b\d))", re.I)
 MAX_SECTIONS = 5  # of one release's notes put first: its first sections, in the notes' order
 
 
