@@ -1,6 +1,6 @@
 """A code name that is a question's subject keeps its definition boost however many words follow
 (``search.asked.about_names``): "how does res.send set the content type" asks what ``res.send``
-does, and its definition answers (express, walked: its long definition was not in the first ten,
+does, and its definition answers (express, walked: its long definition was not in the first six,
 the short ``res.json`` that mentions the content type first). A name said in passing among three
 words or more still gets none ("contextnames")."""
 

@@ -4,7 +4,7 @@ release notes themselves, first: the sections of a changelog (``CHANGELOG.md``'s
 its ``Features`` and ``Bug fixes`` below it) or the file of release notes (Django's
 ``docs/releases/5.0.6.txt``) of the release it names, or of the newest one it finds. Their words
 are not the question's ("last", "release"), so the search alone found code named ``Last()``
-(gin, walked: docs/benchmarks.md, "releases"); and "what changed" sent the question to the
+(gin, walked: docs/benchmarks.md, "walks5"); and "what changed" sent the question to the
 freshness report of the index, which is not what it asks.
 
 A release is found by its number in a section's title (its own or a parent's) or in the name of

@@ -1,7 +1,7 @@
 """Go's interfaces are satisfied, never named: a type implements an interface when its methods —
 declared on ``T`` or ``*T`` in any file of its package (its folder) — include every method the
 interface declares ("what implements Binding" on gin: ``jsonBinding``, ``formBinding``… which no
-line names as such; walked: docs/benchmarks.md, "goimplements"). The methods of an interface it
+line names as such; walked: docs/benchmarks.md, "walks5"). The methods of an interface it
 embeds (``io.Reader`` in ``ReadCloser``) are not read: a type declaring the others is taken.
 
 Method names are compared, not their signatures, so each step is ``heuristic``: an ``implements``

@@ -19,7 +19,7 @@ CONTEXT_WORDS = 3
 # … unless the name is the question's subject, what it does asked: "how does res.send set the
 # content type", "what does JsonReader.skipValue do when the next token is a name", "comment
 # res.send fixe-t-il le type": its definition answers (express, walked: docs/benchmarks.md,
-# "subjectnames"; ``res.send`` was not in the first ten, ``res.json`` first).
+# "walks5"; ``res.send`` was not in the first six, ``res.json`` first).
 _SUBJECT = re.compile(
     r"^\W*(?:(?:how|what|why|when) (?:does|do|did)|comment|pourquoi|quand)\s+(?:the\s+)?([^\s?,]+)", re.I
 )

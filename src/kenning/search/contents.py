@@ -2,8 +2,8 @@
 its own page (``- [Set and get a cookie](#set-and-get-a-cookie)``). It holds the words of every
 heading of the document and none of what they say, so it matched every question about the
 document and took a place in the answer that a section saying something should have (gin's
-"Contents" answered a question about cookies fourth, ripgrep's FAQ list of questions led questions
-its own sections answer; docs/benchmarks.md, "contents")."""
+"Contents" answered a question about cookies fourth; gson's user guide and ripgrep's FAQ and guide
+hold such lists too; docs/benchmarks.md, "walks5")."""
 
 from __future__ import annotations
 
