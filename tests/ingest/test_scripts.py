@@ -49,12 +49,12 @@ FILES = {
         ("app/build.gradle.kts", "script/2"),
         ("go.mod", "script/2"),
         ("app/lib/profile_store.dart", "script/2"),  # no grammar: by its words
-        ("services/profile/ProfileStore.scala", "code/34"),
-        ("ios/Shop/ProfileStore.swift", "code/34"),
-        ("android/app/src/main/kotlin/Profile.kt", "code/34"),
+        ("services/profile/ProfileStore.scala", "code/35"),
+        ("ios/Shop/ProfileStore.swift", "code/35"),
+        ("android/app/src/main/kotlin/Profile.kt", "code/35"),
         ("web/src/App.vue", "script/2"),
-        ("src/app/Http/Kernel.php", "code/34"),
-        ("src/Shop/Program.cs", "code/34"),
+        ("src/app/Http/Kernel.php", "code/35"),
+        ("src/Shop/Program.cs", "code/35"),
         ("app/src/main/AndroidManifest.xml", "script/2"),  # an Android app's permissions
         ("ios/App/Info.plist", "script/2"),
         ("ios/IceCubesApp.xcconfig", "script/2"),
@@ -67,9 +67,9 @@ FILES = {
         ("data/records.xml", None),
         ("LICENSE", None),
         ("src/app.py", "python/22"),
-        ("lib/tasks/fake_data.rake", "code/34"),  # Ruby: lobsters' tasks, walked
-        ("app/views/stories/index.json.jbuilder", "code/34"),
-        ("config.ru", "code/34"),
+        ("lib/tasks/fake_data.rake", "code/35"),  # Ruby: lobsters' tasks, walked
+        ("app/views/stories/index.json.jbuilder", "code/35"),
+        ("config.ru", "code/35"),
         ("app/views/home/index.html.erb", "script/2"),  # a template, by its lines
         ("src/builtin.jq", "script/2"),  # jq's builtins, walked
         ("src/parser.y", "script/2"),

@@ -125,7 +125,7 @@ def test_a_header_that_reads_as_cpp_is_read_as_cpp_and_an_export_macro_hides_no_
 @pytest.mark.parametrize("path", sorted(SAMPLES))
 def test_each_language_gives_symbols_with_their_first_line_and_its_imports(path):
     text, symbols, imports = SAMPLES[path]
-    assert parser_for(path) == "code/34"
+    assert parser_for(path) == "code/35"
     chunks, rel = parse_code_relations(text, path)
     assert {(s.qualname, s.line_start) for s in rel.symbols} == symbols
     assert {(r.target_kind, r.target) for r in rel.refs if r.type == "imports"} == imports
@@ -333,3 +333,22 @@ def test_members_named_by_a_keyword_or_holding_code_are_symbols_whose_calls_are_
 )
 def test_the_other_grammars_properties_are_no_symbols(path, source):
     assert [s.qualname for s in parse_code_relations(source, path)[1].symbols] == ["A"]
+
+
+def test_a_doc_block_one_blank_line_above_a_definition_is_its_doc_comment():
+    """``code/35``: express writes a blank line between each JSDoc block and its definition; the
+    block was an excerpt titled ``/**`` of its own, the definition's excerpt without its words."""
+    js = (
+        "var app = exports = module.exports = {};\n\n"
+        "/**\n * Dispatch a req, res pair into the application.\n *\n * @private\n */\n\n"
+        "app.handle = function handle(req, res) {\n  return req;\n};\n\n"
+        "/* a plain block, not a doc block */\n\nfunction plain() {}\n\n"
+        "/**\n * Two blank lines below: not the next definition's.\n */\n\n\nfunction apart() {}\n"
+    )
+    chunks = {c.meta.get("symbol"): c for c in parse_code(js, "lib/application.js")}
+    handle = chunks["app.handle"]
+    assert (handle.line_start, handle.title) == (3, "app.handle = function handle(req, res) {")
+    assert "Dispatch a req, res pair" in handle.body
+    all_chunks = parse_code(js, "lib/application.js")
+    assert [c.title for c in all_chunks if "Dispatch a req" in c.body] == [handle.title]
+    assert chunks["plain"].line_start == 15 and chunks["apart"].line_start == 22

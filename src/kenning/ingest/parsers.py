@@ -163,7 +163,8 @@ _BY_SUFFIX = {
 # no reference (``x.id``), and ``dup.call!()`` is a call on the object's own class. A name imported by
 # path (``./x``, ``~/x``) is called with that path as its hint, as a scope's is. code/34: a Java method
 # imported by name (``import static …Checks.named``) is called with its class's file as its hint.
-_TREE_SITTER = "code/34"
+# code/35: a doc block (``/** … */``) one blank line above a definition is its doc comment (express).
+_TREE_SITTER = "code/35"
 _BY_SUFFIX.update(
     {
         suffix: _TREE_SITTER

@@ -239,22 +239,29 @@ _LEADING = frozenset({"comment", "line_comment", "block_comment", "attribute_ite
 
 def _doc_start(node: Any) -> int:
     """The first line (1-based) of the comments and attributes right above ``node``, each on
-    the line before the next (no blank line between); 0 when there are none. A comment that
-    ends the line of the statement before (``limit = 3  // the default``) is that statement's."""
+    the line before the next (no blank line between), or a doc block (``/** … */``) one blank
+    line above it, as express writes every one; 0 when there are none. A comment that ends the
+    line of the statement before (``limit = 3  // the default``) is that statement's."""
     first = 0
     row = node.start_point[0]
     # ``export function f``: the comment is the export statement's neighbour
     while node.prev_named_sibling is None and node.parent is not None and node.parent.start_point[0] == row:
         node = node.parent
     above = node.prev_named_sibling
-    while above is not None and above.type in _LEADING and _last_row(above) >= row - 1:
+    gap = 2 if above is not None and _doc_block(above) and _last_row(above) == row - 2 else 1
+    while above is not None and above.type in _LEADING and _last_row(above) >= row - gap:
         before = above.prev_named_sibling
         if before is not None and _last_row(before) == above.start_point[0]:
             break
         row = above.start_point[0]
         first = row + 1
-        above = before
+        above, gap = before, 1
     return first
+
+
+def _doc_block(node: Any) -> bool:
+    """Whether ``node`` is a doc comment block (``/** … */``: JSDoc, Javadoc, Doxygen)."""
+    return node.type in ("comment", "block_comment") and node.text.lstrip().startswith(b"/**")
 
 
 def _last_row(node: Any) -> int:
