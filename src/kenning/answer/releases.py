@@ -14,6 +14,7 @@ answer alone: nothing is put first that the notes do not say."""
 
 from __future__ import annotations
 
+import posixpath
 import re
 from dataclasses import replace
 from datetime import datetime
@@ -32,6 +33,7 @@ from kenning.store.handle import Connection
 # its notes are no part of the release's.
 _VERSION_IN = re.compile(r"(?<![\w.])v?(\d+(?:\.\d+)+)(?![\w.]*\d)(?!-?(?:alpha|beta|rc|pre|dev|a\d|b\d))", re.I)
 MAX_SECTIONS = 5  # of one release's notes put first: its first sections, in the notes' order
+_PROSE = (".md", ".markdown", ".rst", ".txt", ".adoc", ".asciidoc")
 
 
 def with_release_notes(
@@ -102,7 +104,10 @@ def _release_notes(conn: Connection, project: Project, release: Release) -> tupl
 def _file_version(path: str) -> tuple[int, ...] | None:
     """The release a file of release notes is named after (``docs/releases/5.0.6.txt``), or None
     (``CHANGELOG.md``: its sections name theirs)."""
-    stem = path.rsplit("/", 1)[-1].rsplit(".", 1)[0] if "." in path.rsplit("/", 1)[-1] else path.rsplit("/", 1)[-1]
+    name = posixpath.basename(path)
+    stem, extension = posixpath.splitext(name)
+    if extension.lower() not in _PROSE:  # ``docs/releases/5.0``: no extension, the whole name
+        stem = name
     match = _VERSION_IN.fullmatch(stem.lower().removeprefix("release-").removeprefix("release_"))
     return version_of(match.group(1)) if match else None
 
