@@ -75,6 +75,7 @@ def test_the_newest_release_notes_come_first(project) -> None:
         "ChangeLog > [1.12.0] - 2026-03-01 > Features",
         "ChangeLog > [1.12.0] - 2026-03-01 > Bug fixes",
     ], titles(answer)
+    assert titles(answer)[3:5] == ["ChangeLog > [1.10.1] - 2025-06-01", "ChangeLog > [1.10.1] - 2025-06-01 > Fixes"]
     assert answer.excerpts[0].explain == {"release_notes": "v1.12.0"}
     assert any("release notes first: CHANGELOG.md for v1.12.0 (newest release)" in n for n in answer.notes)
     assert not any("1.13.0" in t for t in titles(answer)[:4])  # a pre-release is none
@@ -84,7 +85,12 @@ def test_the_newest_release_notes_come_first(project) -> None:
 
 def test_a_release_named_by_its_number(project) -> None:
     line = ask_project(project, "what's new in 1.10", now=NOW, limit=4)
-    assert titles(line)[:2] == ["ChangeLog > [1.10.0] - 2025-05-01", "ChangeLog > [1.10.0] - 2025-05-01 > Features"]
+    assert titles(line) == [  # 1.10.0's notes, then its fix's
+        "ChangeLog > [1.10.0] - 2025-05-01",
+        "ChangeLog > [1.10.0] - 2025-05-01 > Features",
+        "ChangeLog > [1.10.1] - 2025-06-01",
+        "ChangeLog > [1.10.1] - 2025-06-01 > Fixes",
+    ]
     exact = ask_project(project, "release notes of v1.10.1", now=NOW, limit=4)
     assert titles(exact)[:2] == ["ChangeLog > [1.10.1] - 2025-06-01", "ChangeLog > [1.10.1] - 2025-06-01 > Fixes"]
     none = ask_project(project, "what changed in 3.0", now=NOW, limit=4)  # no such release: the words alone
@@ -99,7 +105,11 @@ def test_a_folder_of_release_notes_by_file_name(make_project) -> None:
     project = make_project({**notes, "docs/index.txt": "Index\n=====\n\nThe documentation.\n"})
     resync(project)
     newest = ask_project(project, "what changed in the latest release", now=NOW, limit=3)
-    assert newest.excerpts[0].fact.locations[0].path == "docs/releases/5.0.6.txt", titles(newest)
+    assert [e.fact.locations[0].path for e in newest.excerpts] == [
+        "docs/releases/5.0.6.txt",
+        "docs/releases/5.0.1.txt",
+        "docs/releases/5.0.txt",
+    ], titles(newest)
     named = ask_project(project, "what's new in 5.0", now=NOW, limit=3)
     assert named.excerpts[0].fact.locations[0].path == "docs/releases/5.0.txt", titles(named)
 

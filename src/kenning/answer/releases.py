@@ -32,7 +32,9 @@ from kenning.store.handle import Connection
 # A release's number in a title or a file name; not a pre-release's (``5.0.0-beta.3``, ``2.0rc1``):
 # its notes are no part of the release's.
 _VERSION_IN = re.compile(r"(?<![\w.])v?(\d+(?:\.\d+)+)(?![\w.]*\d)(?!-?(?:alpha|beta|rc|pre|dev|a\d|b\d))", re.I)
-MAX_SECTIONS = 5  # of one release's notes put first: its first sections, in the notes' order
+# Release notes put first at most: the release's sections in the notes' order, then those of the
+# releases before it (the newest asked) or of its fixes (``1.10``: 1.10.0's, then 1.10.1's).
+MAX_SECTIONS = 5
 _PROSE = (".md", ".markdown", ".rst", ".txt", ".adoc", ".asciidoc")
 
 
@@ -70,7 +72,8 @@ def with_release_notes(
 
 
 def _release_notes(conn: Connection, project: Project, release: Release) -> tuple[str, list[Fact]]:
-    """The version found ("v1.12.0") and its notes' excerpts, in their files' order."""
+    """The version found ("v1.12.0") and the notes' excerpts put first: its own, in their files'
+    order, then the releases' before it (the newest asked) or its fixes' (``MAX_SECTIONS``)."""
     paths = [p for p in lookups.manifest_paths(conn) if is_history_path(p)]
     if not paths:
         return "", []
@@ -78,9 +81,8 @@ def _release_notes(conn: Connection, project: Project, release: Release) -> tupl
     per_file = [p for p, v in named.items() if v is None]  # changelogs: a release per section
     by_name = {p: v for p, v in named.items() if v is not None}  # a release per file
     wanted = [p for p, v in by_name.items() if release.matches(v)]
-    if release.number is None and by_name:
-        newest = max(by_name.values())
-        wanted = [p for p, v in by_name.items() if v == newest]
+    if release.number is None:  # the newest files, enough for the sections put first
+        wanted = sorted(by_name, key=lambda p: by_name[p], reverse=True)[:MAX_SECTIONS]
     located = sources.facts_located_in(conn, [*per_file, *wanted])
     ids = [fact_id for path in (*per_file, *wanted) for _, fact_id in located.get(path, ())]
     facts = fact_store.get_many(conn, project.name, list(dict.fromkeys(ids)))
@@ -93,12 +95,14 @@ def _release_notes(conn: Connection, project: Project, release: Release) -> tupl
         version = by_name.get(path) or _title_version(fact.title)
         if version is not None:
             groups.setdefault(version, []).append(fact)
-    chosen = [v for v in groups if release.matches(v)] if release.number is not None else list(groups)
+    if release.number is not None:  # the release named, else its line in order (``1.10``: 1.10.0, its fixes)
+        chosen = sorted((v for v in groups if release.matches(v)), key=lambda v: (v != release.number, v))
+    else:  # the newest, then the ones before it
+        chosen = sorted(groups, reverse=True)
     if not chosen:
         return "", []
-    # the release named, else the first of its line (``1.10``: 1.10.0, then its fixes); the newest
-    best = min(chosen, key=lambda v: (v != release.number, v)) if release.number else max(chosen)
-    return "v" + ".".join(map(str, best)), groups[best][:MAX_SECTIONS]
+    notes = [fact for version in chosen for fact in groups[version]][:MAX_SECTIONS]
+    return "v" + ".".join(map(str, chosen[0])), notes
 
 
 def _file_version(path: str) -> tuple[int, ...] | None:
