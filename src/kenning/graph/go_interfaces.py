@@ -29,28 +29,19 @@ IMPLEMENTS = "implements"
 
 def implementers(conn: Connection, project: str, starts: list[Node], *, limit: int = 200) -> list[walk.Hit]:
     """The types implementing the Go interfaces among ``starts``, each once, with the ``implements``
-    step that leads to it; [] for any other start."""
-    hits: list[walk.Hit] = []
-    seen = {n.id for n in starts}
+    step that leads to it (walked backward); [] for any other start."""
+    pairs = []
     for interface in starts:
         methods = _method_set(conn, project, interface) if _is_go_symbol(interface) else set()
-        if not methods:
-            continue
-        types = [n for n in _types_with(conn, project, interface, methods) if n.id not in seen]
-        fingerprints = _fingerprints(conn, types)
-        for node in types:
-            seen.add(node.id)
-            hits.append(walk.Hit(node, (walk.Step(_step(node, interface, fingerprints), False),)))
-            if len(hits) >= limit:
-                return hits
-    return hits
+        if methods:
+            pairs += [(node, interface) for node in _types_with(conn, project, interface, methods)]
+    return _hits(conn, pairs, starts, forward=False, limit=limit)
 
 
 def interfaces_of(conn: Connection, project: str, starts: list[Node], *, limit: int = 200) -> list[walk.Hit]:
     """The reverse: the Go interfaces each type among ``starts`` implements — those whose declared
     methods its package all declares on it — each once, with the ``implements`` step to it."""
-    hits: list[walk.Hit] = []
-    seen = {n.id for n in starts}
+    pairs = []
     for node in starts:
         if not _is_go_symbol(node):
             continue
@@ -60,14 +51,27 @@ def interfaces_of(conn: Connection, project: str, starts: list[Node], *, limit: 
             for n in map(lambda row: Node(*row), members_of(conn, node.qualname))
             if n.path and posixpath.dirname(n.path) == folder
         }
-        found = [i for i in _interfaces_declaring(conn, project, own) if i.id not in seen]
-        found = [i for i in found if _method_set(conn, project, i) <= own]
-        fingerprints = _fingerprints(conn, [node])
-        for interface in found:
-            seen.add(interface.id)
-            hits.append(walk.Hit(interface, (walk.Step(_step(node, interface, fingerprints), True),)))
-            if len(hits) >= limit:
-                return hits
+        found = _interfaces_declaring(conn, project, own)
+        pairs += [(node, interface) for interface in found if _method_set(conn, project, interface) <= own]
+    return _hits(conn, pairs, starts, forward=True, limit=limit)
+
+
+def _hits(
+    conn: Connection, pairs: list[tuple[Node, Node]], starts: list[Node], *, forward: bool, limit: int
+) -> list[walk.Hit]:
+    """A hit for each (type, interface) pair's end found — the interface when walked ``forward``
+    from the type, else the type — each once and none of ``starts``, at most ``limit``."""
+    fingerprints = _fingerprints(conn, [node for node, _ in pairs])
+    seen = {n.id for n in starts}
+    hits: list[walk.Hit] = []
+    for node, interface in pairs:
+        found = interface if forward else node
+        if found.id in seen:
+            continue
+        seen.add(found.id)
+        hits.append(walk.Hit(found, (walk.Step(_step(node, interface, fingerprints), forward),)))
+        if len(hits) >= limit:
+            break
     return hits
 
 
