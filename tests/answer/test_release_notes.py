@@ -93,6 +93,9 @@ def test_a_release_named_by_its_number(project) -> None:
     ]
     exact = ask_project(project, "release notes of v1.10.1", now=NOW, limit=4)
     assert titles(exact)[:2] == ["ChangeLog > [1.10.1] - 2025-06-01", "ChangeLog > [1.10.1] - 2025-06-01 > Fixes"]
+    since = ask_project(project, "what changed since 1.10", now=NOW, limit=2)  # each later release's head
+    assert titles(since) == ["ChangeLog > [1.12.0] - 2026-03-01", "ChangeLog > [1.10.1] - 2025-06-01"]
+    assert any("the releases after v1.10, the newest first" in n for n in since.notes)
     none = ask_project(project, "what changed in 3.0", now=NOW, limit=4)  # no such release: the words alone
     assert not any("release notes first" in n for n in none.notes)
 
@@ -133,6 +136,11 @@ def test_which_questions_ask_about_a_release() -> None:
     assert release_asked("what's new in 1.10") == Release((1, 10))
     assert release_asked("nouveautés de la version 5.0") == Release((5, 0))
     assert release_asked("what was added in v2.0.1") == Release((2, 0, 1))
+    assert release_asked("what changed since 1.2") == Release((1, 2), since=True)
+    assert release_asked("qu'est-ce qui a changé depuis la 1.2") == Release((1, 2), since=True)
+    after = Release((1, 2), since=True)
+    assert after.matches((1, 2, 1)) and after.matches((1, 3)) and not after.matches((1, 2, 0))
+    assert not after.matches((1, 1, 9))
     for question in (
         "how do I release a new version",
         "how do I change the current version",

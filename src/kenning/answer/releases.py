@@ -65,7 +65,10 @@ def with_release_notes(
     shown = {e.fact.id for e in first}
     merged = [*first, *(e for e in answer.excerpts if e.fact.id not in shown)][:limit]
     ranked = tuple(replace(e, rank=rank) for rank, e in enumerate(merged, start=1))
-    which = "newest release" if release.number is None else "release asked"
+    if release.since and release.number is not None:
+        which = f"the releases after v{'.'.join(map(str, release.number))}, the newest first"
+    else:
+        which = "newest release" if release.number is None else "release asked"
     where = notes[0].locations[0].path if notes[0].locations else notes[0].title
     note = f"release notes first: {where} for {version} ({which})"
     return replace(answer, excerpts=ranked, empty_reason=None, notes=(*answer.notes, note))
@@ -81,8 +84,8 @@ def _release_notes(conn: Connection, project: Project, release: Release) -> tupl
     per_file = [p for p, v in named.items() if v is None]  # changelogs: a release per section
     by_name = {p: v for p, v in named.items() if v is not None}  # a release per file
     wanted = [p for p, v in by_name.items() if release.matches(v)]
-    if release.number is None:  # the newest files, enough for the sections put first
-        wanted = sorted(by_name, key=lambda p: by_name[p], reverse=True)[:MAX_SECTIONS]
+    if release.number is None or release.since:  # the newest files, enough for the sections put first
+        wanted = sorted(wanted if release.since else by_name, key=lambda p: by_name[p], reverse=True)[:MAX_SECTIONS]
     located = sources.facts_located_in(conn, [*per_file, *wanted])
     ids = [fact_id for path in (*per_file, *wanted) for _, fact_id in located.get(path, ())]
     facts = fact_store.get_many(conn, project.name, list(dict.fromkeys(ids)))
@@ -95,13 +98,18 @@ def _release_notes(conn: Connection, project: Project, release: Release) -> tupl
         version = by_name.get(path) or _title_version(fact.title)
         if version is not None:
             groups.setdefault(version, []).append(fact)
-    if release.number is not None:  # the release named, else its line in order (``1.10``: 1.10.0, its fixes)
-        chosen = sorted((v for v in groups if release.matches(v)), key=lambda v: (v != release.number, v))
-    else:  # the newest, then the ones before it
+    if release.number is None:  # the newest, then the ones before it
         chosen = sorted(groups, reverse=True)
+    elif release.since:  # the releases after it, the newest first
+        chosen = sorted((v for v in groups if release.matches(v)), reverse=True)
+    else:  # the release named, else its line in order (``1.10``: 1.10.0, its fixes)
+        chosen = sorted((v for v in groups if release.matches(v)), key=lambda v: (v != release.number, v))
     if not chosen:
         return "", []
-    notes = [fact for version in chosen for fact in groups[version]][:MAX_SECTIONS]
+    if release.since:  # each later release's first section: which came after it, and what each says first
+        notes = [groups[version][0] for version in chosen][:MAX_SECTIONS]
+    else:
+        notes = [fact for version in chosen for fact in groups[version]][:MAX_SECTIONS]
     return "v" + ".".join(map(str, chosen[0])), notes
 
 

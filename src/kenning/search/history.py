@@ -72,14 +72,31 @@ _NEWEST = re.compile(
 )
 
 
+# … or since one ("since 1.2", "depuis la 1.2"): the releases after it.
+_SINCE = re.compile(r"\b(?:since|after|depuis|apres)\s+(?:(?:the|la|le|version|release)\s+)*v?\d")
+
+
 @dataclass(frozen=True)
 class Release:
-    """The release a question asks what changed in: ``number`` (its parts) or, None, the newest."""
+    """The release a question asks what changed in: ``number`` (its parts) or, None, the newest;
+    with ``since``, the releases after ``number``."""
 
     number: tuple[int, ...] | None
+    since: bool = False
 
     def matches(self, version: tuple[int, ...]) -> bool:
-        return self.number is not None and version[: len(self.number)] == self.number
+        """Whether ``version`` is one the question asks about: the number's line (``1.10``: 1.10.0,
+        1.10.1), or with ``since`` a later release (1.2.0 is 1.2: not after it)."""
+        if self.number is None:
+            return False
+        if self.since:
+            width = max(len(version), len(self.number))
+            return _padded(version, width) > _padded(self.number, width)
+        return version[: len(self.number)] == self.number
+
+
+def _padded(version: tuple[int, ...], width: int) -> tuple[int, ...]:
+    return version + (0,) * (width - len(version))
 
 
 def release_asked(text: str) -> Release | None:
@@ -90,7 +107,7 @@ def release_asked(text: str) -> Release | None:
         return None
     number = _NUMBER.search(folded)
     if number:
-        return Release(version_of(number.group(1)))
+        return Release(version_of(number.group(1)), since=_SINCE.search(folded) is not None)
     return Release(None) if _NEWEST.search(folded) else None
 
 
