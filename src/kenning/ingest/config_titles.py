@@ -24,8 +24,8 @@ YAML = frozenset({"yaml"})
 TABLES = frozenset({"toml", "ini"})
 MAX_TITLE = 120  # characters of context at most: the outer keys give way first
 _SEPARATOR = " › "
-# ``key:`` or ``- key:`` (a key quoted or plain), then what follows the colon.
-_YAML_KEY = re.compile(r"""(?P<item>-\s+)?(?P<key>"[^"]*"|'[^']*'|[^\s#'"{\[][^:#]*?)\s*:(?:\s+(?P<rest>.*))?$""")
+# A key's colon: followed by a blank or the line's end (``url: http://x``'s first, not ``http:``'s).
+_COLON = re.compile(r":(?:\s|$)")
 _YAML_ITEM = re.compile(r"-(?:\s|$)")
 _BLOCK = re.compile(r"[|>][-+0-9]*\s*(?:#.*)?")
 _NAMING_KEYS = ("name", "title", "id")
@@ -109,10 +109,10 @@ def _open(stack: list[_Node], stripped: str, indent: int) -> int | None:
         stack.append(_Node(indent, "", item=True))
         key_indent = indent + (len(stripped) - len(body))
         stripped = body
-    match = _YAML_KEY.match(stripped)
-    if not match or match.group("item"):
+    found = _key_of(stripped)
+    if found is None:
         return None
-    key, rest = match.group("key").strip("'\""), (match.group("rest") or "").strip()
+    key, rest = found
     value = _scalar(rest)
     parent = stack[-1] if stack else None
     if parent is not None and parent.item and not parent.label and key in _NAMING_KEYS and value:
@@ -121,6 +121,22 @@ def _open(stack: list[_Node], stripped: str, indent: int) -> int | None:
         return None
     stack.append(_Node(key_indent, key, item=False))
     return key_indent if _BLOCK.fullmatch(rest) else None
+
+
+def _key_of(text: str) -> tuple[str, str] | None:
+    """``key: rest`` as (key, what follows its colon), a quoted key unquoted; None for a line that
+    opens no key (text, a nested item, a flow collection). Read in one pass: a line of any length
+    costs its length (a regular expression with a lazy key backtracked over a long line)."""
+    if not text or text[0] in "#{[" or _YAML_ITEM.match(text):
+        return None
+    if text[0] in "'\"":
+        end = text.find(text[0], 1)
+        after = text[end + 1 :].lstrip(" \t") if end > 0 else ""
+        return (text[1:end], after[1:].strip()) if _COLON.match(after) else None
+    colon = _COLON.search(text)
+    if colon is None or "#" in text[: colon.start()]:
+        return None
+    return text[: colon.start()].rstrip(), text[colon.end() :].strip()
 
 
 def _scalar(rest: str) -> str:
