@@ -11,8 +11,9 @@ import re
 
 from kenning.records import Fact
 
-# ``[text](#anchor)``: a link to a place in the same page.
-_IN_PAGE_LINK = re.compile(r"\[[^\]\n]*\]\(#[^)\s]*\)")
+# ``[text](#anchor)``: a link to a place in the same page. Neither part holds a bracket, so that a
+# failed attempt stops at the next one: a line of brackets costs its length, not its square.
+_IN_PAGE_LINK = re.compile(r"\[[^\[\]\n]*\]\(#[^()\[\]\s]*\)")
 # What a list of links leaves besides them: blanks, list markers and numbers, separators.
 _LIST_MARKUP = re.compile(r"[\s*+\-0-9.|:,;()]+")
 MIN_LINKS = 5  # a section with fewer in-page links is text that links, not a table of contents
