@@ -239,7 +239,7 @@ def test_a_cold_sync_resolves_the_references_it_wrote_without_reading_them_back(
     the graph, edge ids included, is the one a one-batch sync builds. A sync that finds the
     deferral begun by a stopped sync reads every reference back (it did not see them written)."""
     from kenning import ledger
-    from kenning.store import graph as graph_store
+    from kenning.store import graph_refs
 
     def with_ledger(root: Path) -> Path:
         _project(root)
@@ -266,13 +266,13 @@ def test_a_cold_sync_resolves_the_references_it_wrote_without_reading_them_back(
     monkeypatch.setattr(batches, "BATCH_FIRST", 8)
 
     read_back: list[int] = []
-    real_ref_rows = graph_store.ref_rows
+    real_ref_rows = graph_refs.ref_rows
 
     def counting(conn, ids, *, sources=True):
         read_back.extend(ids)
         return real_ref_rows(conn, ids, sources=sources)
 
-    monkeypatch.setattr(graph_store, "ref_rows", counting)
+    monkeypatch.setattr(graph_refs, "ref_rows", counting)
     many = with_ledger(tmp_path / "many")
     report = sync(load_project(many), now=NOW, embed=False)
     assert report.batches >= 5

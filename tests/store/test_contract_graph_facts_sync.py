@@ -16,7 +16,7 @@ from pg_engine import engine_store
 from kenning.errors import NotFound
 from kenning.graph import paths
 from kenning.records import Lifecycle, Location
-from kenning.store import facts, graph, graph_write, sources
+from kenning.store import facts, graph, graph_refs, graph_write, sources
 from kenning.store.db import transaction
 from kenning.store.postgres.connection import is_pg
 
@@ -242,7 +242,7 @@ def test_edges_of_a_node_come_outgoing_first_strongest_link_first(store):
 
 def test_references_are_read_targeted_and_their_edges_dropped(store):
     ids = build_small_graph(store)
-    [row] = graph.ref_rows(store, [ids["ref"]])
+    [row] = graph_refs.ref_rows(store, [ids["ref"]])
     assert (row.src, row.target, row.qualified, row.reverse, row.src_path) == (
         ids["fn"],
         "run",
@@ -250,11 +250,11 @@ def test_references_are_read_targeted_and_their_edges_dropped(store):
         False,
         "src/a_b.py",
     )
-    assert graph.refs_targeting(store, "symbol", "run") == [ids["ref"]]
-    assert [c[0] for c in graph.method_candidates(store, "run")] == []  # `run` is no method
-    assert [c[0] for c in graph.candidates(store, "symbol", "run")] == [ids["fn"], ids["other"]]
-    assert [c[0] for c in graph.candidates(store, "stem", "src/a_b")] == [ids["file"]]
-    assert [c[0] for c in graph.candidates(store, "stem", "src/a?b")] == []  # glob characters are literal
+    assert graph_refs.refs_targeting(store, "symbol", "run") == [ids["ref"]]
+    assert [c[0] for c in graph_refs.method_candidates(store, "run")] == []  # `run` is no method
+    assert [c[0] for c in graph_refs.candidates(store, "symbol", "run")] == [ids["fn"], ids["other"]]
+    assert [c[0] for c in graph_refs.candidates(store, "stem", "src/a_b")] == [ids["file"]]
+    assert [c[0] for c in graph_refs.candidates(store, "stem", "src/a?b")] == []  # glob characters are literal
     with transaction(store):
         graph_write.delete_ref_edges(store, [ids["ref"]])
     assert graph.counts(store) == (3, 1)
@@ -284,11 +284,11 @@ def test_candidates_of_many_targets_are_those_of_each_target_looked_up_alone(sto
         ("task", "T1"),
         ("task", "run"),
     ]
-    found = graph.candidates_many(store, keys)
+    found = graph_refs.candidates_many(store, keys)
     alone = {
-        (kind, target): graph.method_candidates(store, target)
+        (kind, target): graph_refs.method_candidates(store, target)
         if kind == "method"
-        else graph.candidates(store, kind, target)
+        else graph_refs.candidates(store, kind, target)
         for kind, target in keys
     }
     assert found == alone
@@ -297,12 +297,12 @@ def test_candidates_of_many_targets_are_those_of_each_target_looked_up_alone(sto
     assert found[("stem", "docs")] == [(ids["index"], "docs/index.md", "")]
     assert found[("stem", "src/a?b")] == [] and found[("task", "run")] == []
     assert [c[0] for c in found[("task", "T1")]] == [ids["task"]]
-    assert graph.candidates_many(store, []) == {}
-    assert graph.ref_ids(store) == [ids["ref"]]
-    assert graph.refs_targeting_many(store, [("symbol", "absent"), ("symbol", "run"), ("method", "run")]) == [
+    assert graph_refs.candidates_many(store, []) == {}
+    assert graph_refs.ref_ids(store) == [ids["ref"]]
+    assert graph_refs.refs_targeting_many(store, [("symbol", "absent"), ("symbol", "run"), ("method", "run")]) == [
         ids["ref"]
     ]
-    assert graph.refs_targeting_many(store, [("file", "run")]) == graph.refs_targeting_many(store, []) == []
+    assert graph_refs.refs_targeting_many(store, [("file", "run")]) == graph_refs.refs_targeting_many(store, []) == []
 
 
 def test_an_origin_is_dropped_with_its_nodes_and_references(store):
@@ -315,7 +315,7 @@ def test_an_origin_is_dropped_with_its_nodes_and_references(store):
     with transaction(store):
         graph_write.delete_origin(store, "src/a_b.py")
     assert graph.counts(store) == (1, 0)
-    assert graph.ref_rows(store, [ids["ref"]]) == []
+    assert graph_refs.ref_rows(store, [ids["ref"]]) == []
     assert graph.node_exists(store, "symbol:src/axb.py:run")
 
 
@@ -411,7 +411,7 @@ def test_lean_file_references_and_resolved_edges_are_stored_as_the_general_write
             line=None, source=("file", "src/a_b.py", "f1"), origin="src/a_b.py",
         )  # fmt: skip
         writer.flush()
-    rows = graph.ref_rows(store, [lean, whole, lean_file, whole_file])
+    rows = graph_refs.ref_rows(store, [lean, whole, lean_file, whole_file])
     assert [r.id for r in rows] == [lean, whole, lean_file, whole_file]
     assert rows[0][1:] == rows[1][1:] and rows[2][1:] == rows[3][1:]
     assert (rows[0].source_uri, rows[0].line, rows[0].origin, rows[0].tested) == (
@@ -421,7 +421,7 @@ def test_lean_file_references_and_resolved_edges_are_stored_as_the_general_write
         True,
     )
     assert rows[2].source_uri == "src/a_b.py"
-    bare = graph.ref_rows(store, [lean, whole, lean_file, whole_file], sources=False)  # what resolution needs
+    bare = graph_refs.ref_rows(store, [lean, whole, lean_file, whole_file], sources=False)  # what resolution needs
     assert [(*r[:10], *r[14:]) for r in bare] == [(*r[:10], *r[14:]) for r in rows]
     assert all(r[10:14] in (r0[10:14], (None,) * 4) for r, r0 in zip(bare, rows, strict=True))
     with transaction(store), graph_write.edge_indexes_built_after(store):
@@ -441,7 +441,7 @@ def test_edges_and_references_of_every_shape_keep_the_order_they_were_given_in(s
     each with only the columns it fills); turning from one shape to another it writes what it
     holds first, so edge ids follow the order of the calls, and every reference reads back."""
     ids = build_small_graph(store)
-    [row] = graph.ref_rows(store, graph.ref_ids(store))
+    [row] = graph_refs.ref_rows(store, graph_refs.ref_ids(store))
     defined = ("file", "src/a_b.py:3-9", "f1")
     with transaction(store):
         writer = graph_write.GraphWriter(store)
@@ -472,7 +472,7 @@ def test_edges_and_references_of_every_shape_keep_the_order_they_were_given_in(s
         ("tested_by", ids["fn"], ids["other"]),
         ("links_to", ids["other"], ids["file"]),
     ]
-    rows = graph.ref_rows(store, made)
+    rows = graph_refs.ref_rows(store, made)
     assert [(r.id, r.target, r.line, r.source_uri, r.origin, r.hint, r.qualified, r.tested) for r in rows] == [
         (made[0], "go", 8, "src/a_b.py:8-8", "src/a_b.py", None, False, False),
         (made[1], "b", None, "src/a_b.py", "src/a_b.py", None, False, False),

@@ -8,7 +8,7 @@ import sqlite3
 
 from migration_support import served_content, store_before
 
-from kenning.store import graph, graph_write
+from kenning.store import graph, graph_refs, graph_write
 from kenning.store.db import connect
 
 FP_A = "a" * 64
@@ -71,7 +71,7 @@ def test_references_lose_the_origin_their_node_holds_and_serve_it_unchanged(tmp_
         served = conn.execute(SERVED.format("graph_edges_sourced")).fetchall()
         assert served_content(served) == served_content(before_edges)  # 0025: `defines` derived, ids of their own
         assert before_edges[0][6] == "a.py:5-5" and before_edges[0][7] == FP_A
-        rows = {r.id: r for r in graph.ref_rows(conn, [1, 2, 3])}
+        rows = {r.id: r for r in graph_refs.ref_rows(conn, [1, 2, 3])}
         assert (rows[1].origin, rows[1].source_uri, rows[1].fingerprint) == ("a.py", "a.py:5-5", FP_A)
         assert (rows[2].origin, rows[3].origin) == ("ledger", "docs/x.md")
         assert graph.origins_present(conn, ["a.py", "docs/x.md", "ledger", "b.py"]) == {"a.py", "docs/x.md", "ledger"}

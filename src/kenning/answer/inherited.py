@@ -13,6 +13,7 @@ from kenning.answer.naming import resolve
 from kenning.graph import walk
 from kenning.ingest.relations import SELF_HINT
 from kenning.store import graph as graph_store
+from kenning.store import graph_refs
 from kenning.store.graph import Edge, Node, RefRow
 from kenning.store.handle import Connection
 
@@ -29,7 +30,7 @@ def calls_on(conn: Connection, name: str) -> tuple[list[Node], list[walk.Hit]]:
     if not classes:
         return [], []
     names = {node.name.rpartition(".")[2] for node in classes}
-    rows = graph_store.ref_rows(conn, graph_store.refs_targeting(conn, "symbol", method))
+    rows = graph_refs.ref_rows(conn, graph_refs.refs_targeting(conn, "symbol", method))
     calls = [row for row in rows if row.type == "calls" and _on(row, names)]
     callers = graph_store.nodes_by_id(conn, sorted({row.src for row in calls}))
     hits: list[walk.Hit] = []

@@ -11,6 +11,7 @@ from collections.abc import Callable, Sequence
 from kenning.graph.narrow import module_of
 from kenning.ingest.relations import BASES, SELF_HINT
 from kenning.store import graph as graph_store
+from kenning.store import graph_refs
 from kenning.store.db import Connection
 from kenning.store.graph import Node
 
@@ -97,9 +98,9 @@ def module_hints(conn: Connection, type_: str, name: str) -> list[tuple[str, lis
     its globals (``GLOBALS``), a class of that module written with a leading dot. A class several
     references of one file name (Rust: one per ``impl Trait for Type`` block) is one entry, its
     bases in the order written."""
-    ids = graph_store.refs_targeting_many(conn, [(type_, name)])
+    ids = graph_refs.refs_targeting_many(conn, [(type_, name)])
     merged: dict[tuple[str | None, str], list[str]] = {}
-    for row in graph_store.ref_rows(conn, ids, sources=False):
+    for row in graph_refs.ref_rows(conn, ids, sources=False):
         if row.type == type_ and row.hint:
             own, *named = row.hint.split(" ")
             entries = merged.setdefault((row.src_path, own), [own])

@@ -22,7 +22,7 @@ from kenning.ingest.grammars import OVERLOADING, family_of
 from kenning.ingest.relations import Ref, Relations
 from kenning.project import Project
 from kenning.store import graph as graph_store
-from kenning.store import graph_write, sources
+from kenning.store import graph_refs, graph_write, sources
 from kenning.store.db import Connection, store_file
 from kenning.store.graph import RefRow, SourceState
 from kenning.store.graph_write import GraphWriter
@@ -74,7 +74,7 @@ DEFERRED = "resolve"
 
 class Unresolved:
     """The references a cold sync writes while their resolution waits for its last batch
-    (``DEFERRED``), kept as ``store.graph.ref_rows`` would read them back: the sync holds one
+    (``DEFERRED``), kept as ``store.graph_refs.ref_rows`` would read them back: the sync holds one
     across its batches (``apply(held=)``), and the last batch resolves these rows without
     reading every reference back (Django: 136,739 rows, 0.42 s of the serial tail, for about
     30 MB held meanwhile). ``complete`` once this sync began the deferral itself; then its last
@@ -155,7 +155,7 @@ def apply(
         held.others = others  # resolved by ``resolve_held``, in a transaction of its own
     elif deferred and last:  # every reference (none is resolved yet), against every node
         with graph_write.edge_indexes_built_after(conn):
-            resolver.resolve(graph_store.ref_ids(conn))
+            resolver.resolve(graph_refs.ref_ids(conn))
         graph_write.delete_source(conn, DEFERRED)
     elif not deferred:
         resolver.resolve(new_refs)
@@ -171,7 +171,7 @@ def resolve_held(conn: Connection, held: Unresolved, *, stamp: str, offload: hel
     Stopped before it commits, ``DEFERRED`` tells the next sync to resolve them. ``offload``:
     a helper process for a share of the files' references (``graph.helper``; SQLite)."""
     resolver = Resolver(conn, stamp)
-    rows = held.rows + graph_store.ref_rows(conn, held.others, sources=GraphWriter(conn).ref_sources)
+    rows = held.rows + graph_refs.ref_rows(conn, held.others, sources=GraphWriter(conn).ref_sources)
     held.rows, held.others = [], []
     cut, share = helper.offered(rows, offload, store_file(conn), stamp)
     with graph_write.edge_indexes_built_after(conn):
@@ -203,7 +203,7 @@ def _add_file(
 ) -> tuple[set[Key], list[int]]:
     """A file's nodes, ``defines`` edges and references; ``located``: (URI, fact id) of its
     excerpts, by first line (``sources.facts_located_at``). ``keep``: where the references'
-    rows go as ``store.graph.ref_rows`` would read them back (``sourced``: with their sources)."""
+    rows go as ``store.graph_refs.ref_rows`` would read them back (``sourced``: with their sources)."""
     by_uri = {uri: fact_id for uri, fact_id in located}
     first = located[0][1] if located else None
     keys: set[Key] = set()
@@ -295,7 +295,7 @@ def _overload_at(spans: list[tuple[int, int, int]], line: int | None) -> int:
 
 
 def _ref_row(ref_id: int, src: int, r: Ref, path: str, fingerprint: str | None) -> RefRow:
-    """The row ``store.graph.ref_rows`` reads back, sources included, for a reference
+    """The row ``store.graph_refs.ref_rows`` reads back, sources included, for a reference
     ``GraphWriter.file_ref`` wrote."""
     uri = f"{path}:{r.line}-{r.line}" if r.line else path
     return RefRow(

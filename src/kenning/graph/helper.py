@@ -23,7 +23,7 @@ from concurrent.futures import Future
 from pathlib import Path
 
 from kenning.graph.resolve import RESOLVE_BATCH, Resolver
-from kenning.store import graph as graph_store
+from kenning.store import graph_refs
 from kenning.store.graph import RefRow
 from kenning.store.readonly import open_readonly
 
@@ -82,7 +82,7 @@ def resolve_share(path: str, share: tuple[int, int, int], stamp: str) -> Share:
     first, last, count = share
     conn = open_readonly(Path(path))
     try:
-        rows = graph_store.ref_rows_between(conn, first, last)
+        rows = graph_refs.ref_rows_between(conn, first, last)
         if len(rows) != count:
             raise ValueError(f"references {first}-{last}: {len(rows)} stored, {count} expected")
         collected = Collected()

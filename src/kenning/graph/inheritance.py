@@ -30,7 +30,7 @@ from kenning.graph.narrow import module_of
 from kenning.ingest.grammars import family_of
 from kenning.ingest.relations import BASES
 from kenning.store import graph as graph_store
-from kenning.store import sources
+from kenning.store import graph_refs, sources
 from kenning.store.graph import Edge, Node, RefRow
 from kenning.store.graph_lookup import refs_with_hint, symbols_named
 from kenning.store.handle import Connection
@@ -127,7 +127,7 @@ class Inheritance:
         self._named_in: dict[tuple[str | None, str], list[str]] = {}
         # a class -> its references (Rust: one per ``impl Trait for Type`` block)
         self._of_class: dict[int, list[RefRow]] = {}
-        for row in graph_store.ref_rows(conn, refs_with_hint(conn, BASES, "")):
+        for row in graph_refs.ref_rows(conn, refs_with_hint(conn, BASES, "")):
             for entry in _bases(row):
                 self._by_short.setdefault(_short(entry), []).append((row, entry))
             own = (row.hint or "").split(" ", 1)[0]

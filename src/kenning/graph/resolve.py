@@ -73,7 +73,7 @@ from kenning.ingest.tree_imports import ALIAS_HINT
 from kenning.records import Lifecycle
 from kenning.store import facts as fact_store
 from kenning.store import graph as graph_store
-from kenning.store import graph_write
+from kenning.store import graph_refs, graph_write
 from kenning.store.db import Connection
 from kenning.store.graph import RefRow
 from kenning.store.graph_write import GraphWriter
@@ -146,7 +146,7 @@ def delete_origin(conn: Connection, origin: str) -> set[Key]:
 def refs_targeting(conn: Connection, keys: Iterable[Key], skip: set[int]) -> list[int]:
     """The references naming any of ``keys``, but those in ``skip``, ascending (one look-up
     for all keys: PostgreSQL pays a round trip per query)."""
-    return [ref_id for ref_id in graph_store.refs_targeting_many(conn, sorted(keys)) if ref_id not in skip]
+    return [ref_id for ref_id in graph_refs.refs_targeting_many(conn, sorted(keys)) if ref_id not in skip]
 
 
 RESOLVE_BATCH = 5_000  # references read, resolved and written together
@@ -175,7 +175,7 @@ class Resolver:
             graph_write.delete_ref_edges(self.conn, ref_ids)
         for start in range(0, len(ref_ids), RESOLVE_BATCH):  # batches bound the memory of a cold sync
             chunk = ref_ids[start : start + RESOLVE_BATCH]
-            self._resolve_chunk(graph_store.ref_rows(self.conn, chunk, sources=self.writer.ref_sources))
+            self._resolve_chunk(graph_refs.ref_rows(self.conn, chunk, sources=self.writer.ref_sources))
         self._supersede()
 
     def resolve_rows(self, rows: Sequence[RefRow], *, supersede: bool = True) -> None:
@@ -274,7 +274,7 @@ class Resolver:
         for key in [key for key in wanted if key[0] == SUFFIX]:
             self._cache[key] = Candidates(self._suffixes.candidates(key[1]))
             wanted.discard(key)
-        for key, found in graph_store.candidates_many(self.conn, sorted(wanted)).items():
+        for key, found in graph_refs.candidates_many(self.conn, sorted(wanted)).items():
             self._cache[key] = Candidates(found)
 
     def _resolve_values(self, values: list[tuple[RefRow, Key]]) -> None:
@@ -390,7 +390,7 @@ def shared_method_name(conn: Connection, node_id: int, name: str) -> int:
     to link a call on an unknown receiver (``obj.save()``) to any (more than ``MAX_AMBIGUOUS``);
     0 otherwise: the graph holds such a method's callers only where one was certain."""
     key = ("method", name)
-    found = graph_store.candidates_many(conn, [key])[key]
+    found = graph_refs.candidates_many(conn, [key])[key]
     if count_targets(found) <= MAX_AMBIGUOUS or all(row[0] != node_id for row in found):
         return 0
     return count_targets(found, whole=True)
@@ -399,7 +399,7 @@ def shared_method_name(conn: Connection, node_id: int, name: str) -> int:
 def shared_method_names(conn: Connection, names: Sequence[str]) -> dict[str, int]:
     """Of ``names``, those more than ``MAX_AMBIGUOUS`` methods share, with how many: a call of
     one on an unknown receiver links to none."""
-    found = graph_store.candidates_many(conn, [("method", name) for name in names])
+    found = graph_refs.candidates_many(conn, [("method", name) for name in names])
     counted = {name: count_targets(rows, whole=True) for (_, name), rows in found.items()}
     return {name: count for name, count in counted.items() if count > MAX_AMBIGUOUS}
 

@@ -241,7 +241,7 @@ _MANY = {
 
 def candidates_many(conn: PgConnection, by_kind: dict[str, list[str]]) -> list[tuple[Any, ...]]:
     """(kind, target, id, path, qualname) of the candidates of every target, by kind; one query
-    per kind (``store.graph.candidates_many``)."""
+    per kind (``store.graph_refs.candidates_many``)."""
     found: list[tuple[Any, ...]] = []
     for kind, targets in by_kind.items():
         if kind == "stem":
