@@ -8,6 +8,7 @@ a document's copies kept for other releases (``search.copies``).
 
 from __future__ import annotations
 
+import math
 import re
 from bisect import insort
 from collections import Counter
@@ -161,36 +162,26 @@ class Ranker:
         if fresh.state is FreshnessState.SOURCE_MISSING and not self.options.include_missing:
             self.filtered["source_missing"] += 1
             return
-        freshness = demotion(fresh)
-        superseded = SUPERSEDED_FACTOR if fact.lifecycle is Lifecycle.SUPERSEDED else 1.0
-        definition = DEFINITION_BOOST if self.symbols and _defines(fact, self.symbols) else 1.0
         test_file = 1.0
         if self.prefer_tests and is_test_code(fact):
             test_file = TEST_BOOST
         elif self.demote_tests and _in_test_files(fact):
             test_file = TEST_FACTOR
-        why_code = WHY_CODE_FACTOR if self.demote_code and fact.type == "code" else 1.0
-        history = HISTORY_FACTOR if self.demote_history and _is_history(fact) else 1.0
-        header = LONE_HEADER_FACTOR if _lone_header(fact) else 1.0
-        contents = CONTENTS_FACTOR if is_contents(fact) else 1.0
-        made = GENERATED_FACTOR if fact.meta.get("generated") is True else 1.0
-        release = RELEASE_FACTOR if fact.source.kind == "file" and kept_release(file_of(fact)) else 1.0
-        factor = freshness * superseded * definition * test_file * why_code * history * header * contents * made
-        factor *= release
+        named = {  # each ranking factor, by the name ``explain`` gives it
+            "freshness": demotion(fresh),
+            "superseded": SUPERSEDED_FACTOR if fact.lifecycle is Lifecycle.SUPERSEDED else 1.0,
+            "definition": DEFINITION_BOOST if self.symbols and _defines(fact, self.symbols) else 1.0,
+            "test_file": test_file,
+            "why_code": WHY_CODE_FACTOR if self.demote_code and fact.type == "code" else 1.0,
+            "history": HISTORY_FACTOR if self.demote_history and _is_history(fact) else 1.0,
+            "lone_header": LONE_HEADER_FACTOR if _lone_header(fact) else 1.0,
+            "contents": CONTENTS_FACTOR if is_contents(fact) else 1.0,
+            "generated": GENERATED_FACTOR if fact.meta.get("generated") is True else 1.0,
+            "release": RELEASE_FACTOR if fact.source.kind == "file" and kept_release(file_of(fact)) else 1.0,
+        }
+        factor = math.prod(named.values())
         explain = None
         if self.options.explain:  # the product, and each factor that moved the score
-            named = {
-                "freshness": freshness,
-                "superseded": superseded,
-                "definition": definition,
-                "test_file": test_file,
-                "why_code": why_code,
-                "history": history,
-                "lone_header": header,
-                "contents": contents,
-                "generated": made,
-                "release": release,
-            }
             explain = {**hit.explain, "factor": factor, "factors": {k: v for k, v in named.items() if v != 1.0}}
         insort(self.scored, (hit.tier, hit.score * factor, order, fact, fresh, explain), key=_rank_key)
         self._top = None
