@@ -18,7 +18,6 @@ from collections import defaultdict
 
 from kenning.graph import walk
 from kenning.store import facts as fact_store
-from kenning.store import graph as graph_store
 from kenning.store import sources
 from kenning.store.graph import Edge, Node
 from kenning.store.graph_lookup import members_of, symbols_named
@@ -47,9 +46,7 @@ def interfaces_of(conn: Connection, project: str, starts: list[Node], *, limit: 
             continue
         folder = posixpath.dirname(node.path or "")
         own = {
-            n.name
-            for n in map(lambda row: Node(*row), members_of(conn, node.qualname))
-            if n.path and posixpath.dirname(n.path) == folder
+            n.name for n in _nodes(members_of(conn, node.qualname)) if n.path and posixpath.dirname(n.path) == folder
         }
         found = _interfaces_declaring(conn, project, own)
         pairs += [(node, interface) for interface in found if _method_set(conn, project, interface) <= own]
@@ -79,11 +76,11 @@ def _interfaces_declaring(conn: Connection, project: str, methods: set[str]) -> 
     """The Go interfaces declaring a method named in ``methods``."""
     owners = {
         (n.path, n.qualname.rpartition(".")[0])
-        for n in map(lambda row: Node(*row), symbols_named(conn, sorted(methods)))
+        for n in _nodes(symbols_named(conn, sorted(methods)))
         if n.path and n.path.endswith(".go") and "." in n.qualname
     }
     names = sorted({owner for _, owner in owners if owner and "." not in owner})
-    candidates = [n for n in map(lambda row: Node(*row), symbols_named(conn, names)) if (n.path, n.qualname) in owners]
+    candidates = [n for n in _nodes(symbols_named(conn, names)) if (n.path, n.qualname) in owners]
     bodies = _bodies(conn, project, candidates)
     return [n for n in candidates if _declares_interface(n, bodies.get(n.id, ""))]
 
@@ -116,12 +113,7 @@ def _method_set(conn: Connection, project: str, interface: Node) -> set[str]:
     or an empty set when it is no interface."""
     if not _declares_interface(interface, _bodies(conn, project, [interface]).get(interface.id, "")):
         return set()
-    prefix = interface.qualname + "."
-    return {
-        qualname[len(prefix) :]
-        for kind, _, qualname, _ in graph_store.nodes_of_origin(conn, interface.path or "")
-        if kind == "symbol" and qualname.startswith(prefix) and "." not in qualname[len(prefix) :]
-    }
+    return {n.name for n in _nodes(members_of(conn, interface.qualname)) if n.path == interface.path}
 
 
 def _types_with(conn: Connection, project: str, interface: Node, methods: set[str]) -> list[Node]:
@@ -139,11 +131,15 @@ def _types_with(conn: Connection, project: str, interface: Node, methods: set[st
     names = sorted({owner for _, owner in covering})
     types = [
         n
-        for n in map(lambda row: Node(*row), symbols_named(conn, names))
+        for n in _nodes(symbols_named(conn, names))
         if n.path and n.path.endswith(".go") and (posixpath.dirname(n.path), n.qualname) in covering
     ]
     bodies = _bodies(conn, project, types)
     return [n for n in types if not _declares_interface(n, bodies.get(n.id, ""))]
+
+
+def _nodes(rows: list[tuple]) -> list[Node]:
+    return [Node(*row) for row in rows]
 
 
 def _bodies(conn: Connection, project: str, nodes: list[Node]) -> dict[int, str]:
