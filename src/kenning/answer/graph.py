@@ -203,6 +203,10 @@ def compose(
             {loc.path for f in facts.values() for loc in f.locations}
             | {_edge_path(s.edge.source_uri) for h in part for s in h.steps if s.edge.source_kind == "file"}
         )
+        files.preload_commits(  # "what commits touched FILE": each a git process, asked one by one
+            {f.source.uri for f in facts.values() if f.source.kind == "commit"}
+            | {s.edge.source_uri for h in part for s in h.steps if s.edge.source_kind == "commit"}
+        )
         for hit, fact_id in zip(part, fact_ids, strict=True):
             fact = facts.get(fact_id) if fact_id else None
             if fact is None:

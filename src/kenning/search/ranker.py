@@ -8,6 +8,7 @@ a document's copies kept for other releases (``search.copies``).
 
 from __future__ import annotations
 
+import heapq
 import math
 import re
 from bisect import insort
@@ -71,6 +72,9 @@ FILE_REPEAT_FACTOR = 0.5
 # was fourteenth with the copies' weight alone).
 COPY_FACTOR = 0.5
 RELEASE_FACTOR = 0.5
+# Once those weights apply, whether deeper hits can still enter is asked again after the scored
+# hits grew by this fraction (``Ranker._closed``), not after each one.
+CHECK_SPACING = 8
 
 
 class Ranker:
@@ -127,6 +131,7 @@ class Ranker:
         # a file holds more than per_file scored excerpts, or an excerpt's copy another file: the weights apply
         self._crowded = False
         self._top: list[tuple[Any, ...]] | None = None  # ``_ranked``, until the next hit is scored
+        self._next_check = 0  # ``_closed``: the count of scored hits at which a spaced check picks again
         self.seen = 0
         self.closed = False  # no hit past those seen can enter the top ``limit``
 
@@ -146,8 +151,9 @@ class Ranker:
             part = new[start : start + size]
             facts = fact_store.get_many(self.conn, self.project.name, [h.fact_id for h in part])
             self.files.preload(loc.path for fact in facts.values() for loc in fact.locations)
+            self.files.preload_commits(fact.source.uri for fact in facts.values() if fact.source.kind == "commit")
             for order, hit in enumerate(part, start=first + start):
-                if self._closed(hit):
+                if self._closed(hit, spaced=True):
                     self.closed = True
                     break
                 fact = facts.get(hit.fact_id)
@@ -195,14 +201,26 @@ class Ranker:
             files.add(path)
             self._crowded = self._crowded or len(files) > 1
 
-    def _closed(self, hit: lexical.Hit) -> bool:
+    def _closed(self, hit: lexical.Hit, *, spaced: bool = False) -> bool:
         """True when neither ``hit`` nor any after it (hits come by tier, then by decreasing
         score) can enter the top ``limit``: its final score is at most ``hit.score × max_factor``
-        and, scored later, it ranks after every scored hit it ties."""
+        and, scored later, it ranks after every scored hit it ties.
+
+        Once the weights apply, the ``limit``-th is picked again from every scored hit: ``spaced``
+        (each hit of a chunk) asks that only once the scored hits grew by a ``CHECK_SPACING``-th
+        since it was last asked, and answers False between (a few more hits scored, the answer
+        the same: each check is exact); at every hit, on gin's code crowded by file, it cost
+        seconds at ``limit`` 100."""
         limit = self.options.limit
         if len(self.scored) < limit:
             return False
-        kth = self._ranked()[limit - 1] if self._crowded else self.scored[limit - 1]
+        if not self._crowded:
+            kth = self.scored[limit - 1]
+        elif spaced and len(self.scored) < self._next_check:
+            return False
+        else:
+            self._next_check = len(self.scored) + max(1, len(self.scored) // CHECK_SPACING)
+            kth = self._ranked()[limit - 1]
         return kth[0] < hit.tier or (kth[0] == hit.tier and kth[1] >= hit.score * self.max_factor)
 
     def settled(self, hits: list[lexical.Hit]) -> bool:
@@ -218,30 +236,35 @@ class Ranker:
         otherwise picked one at a time, each pick the best once the picks so far weigh it. A
         weight only falls as picks go on, so each pick scores at most the one before: the first
         ``k`` picks are the same whatever ``limit`` is, and a hit not yet scored (at most its
-        bound) cannot pass the ``limit``-th."""
+        bound) cannot pass the ``limit``-th.
+
+        The picks come from a heap of each hit's key as last weighed (``scored``'s order is
+        already one): a key only grows as weights fall, so the least key weighed again and still
+        not past the next one's is the best pick; the others are weighed again only when they
+        come up (scanning every hit left for each pick cost seconds at ``limit`` 100: gin's "how to
+        test a handler", its code crowded by file)."""
         if self._top is not None:
             return self._top
         limit = self.options.limit
         if not self._crowded:
             self._top = [(*item, (1.0, 1.0)) for item in self.scored[:limit]]
             return self._top
-        left, counts = list(self.scored), Counter[str]()
+        counts = Counter[str]()
         copies: dict[tuple[str, str], Counter[str]] = {}  # a copy key -> its picks so far, by file
+        heap = [(_rank_key(item), index) for index, item in enumerate(self.scored)]
         top: list[tuple[Any, ...]] = []
-        while left and len(top) < limit:
-            best, best_key, best_weights = 0, None, (1.0, 1.0)
-            for index, item in enumerate(left):
-                if best_key is not None and _rank_key(item) > best_key:
-                    break  # this one and every later one score at most their base, below the best
-                weights = self._weights(item[2], counts, copies)
-                key = (item[0], -item[1] * weights[0] * weights[1], item[2])
-                if best_key is None or key < best_key:
-                    best, best_key, best_weights = index, key, weights
-            tier, score, order, *rest = left.pop(best)
+        while heap and len(top) < limit:
+            _, index = heapq.heappop(heap)
+            tier, score, order, *rest = self.scored[index]
+            weights = self._weights(order, counts, copies)
+            key = (tier, -score * weights[0] * weights[1], order)
+            if heap and key > heap[0][0]:
+                heapq.heappush(heap, (key, index))
+                continue
             if order in self._files:
                 counts[self._files[order]] += 1
                 copies.setdefault(self._copies[order], Counter())[self._files[order]] += 1
-            top.append((tier, score * best_weights[0] * best_weights[1], order, *rest, best_weights))
+            top.append((tier, score * weights[0] * weights[1], order, *rest, weights))
         self._top = top
         return top
 
