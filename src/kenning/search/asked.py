@@ -1,6 +1,6 @@
 """What a question asks, as the ranker weighs it (``search.ranker``): whether the code names it
 types are what it asks about (their definitions boosted), whether it asks for tests (test files
-kept whole), whether it asks why."""
+kept whole) or how to test (sections on testing boosted), whether it asks why."""
 
 from __future__ import annotations
 
@@ -40,6 +40,23 @@ _TESTS_AS_PLACE = re.compile(
     r"(?:\W+(?:unit|integration))?\W+(?:tests|specs)\b(?:\W+unitaires)?"
 )
 WHY_WORDS = frozenset({"why", "pourquoi", "rationale"})
+# A question that speaks of testing without asking for tests asks how to test; a document's section
+# on testing answers it ("Testing", "Testing WebSocket sessions", "The test client", "Tester une vue"),
+# though "test" weighs little where the tests are many (starlette's "how do I test a websocket
+# endpoint": its "Testing WebSocket sessions" thirteenth; Django's "use the test client in unit
+# tests": no testing page in the first five; docs/benchmarks.md, "testingdocs").
+_TESTING = re.compile(r"\b(?:test|tests|testing|tested|tester|testee?s?|unittest|pytest|unit tests?)\b")
+
+
+def asks_how_to_test(parsed: ParsedQuery, asks_tests: bool) -> bool:
+    """Whether a question in words speaks of testing and does not ask for tests (``asks_tests``:
+    :func:`asks_for_tests`): its answer is a section on testing (:func:`on_testing`)."""
+    return parsed.syntax == "natural" and not asks_tests and _TESTING.search(unaccented(parsed.text)) is not None
+
+
+def on_testing(title: str) -> bool:
+    """Whether one of an excerpt's headings (``title``: ``page > section``) speaks of testing."""
+    return _TESTING.search(unaccented(title)) is not None
 
 
 def about_names(parsed: ParsedQuery, symbols: frozenset[str]) -> bool:

@@ -21,7 +21,7 @@ from kenning.ingest.test_files import is_test_path
 from kenning.project import Project
 from kenning.records import Excerpt, Fact, Freshness, FreshnessState, Lifecycle
 from kenning.search import lexical, quoted
-from kenning.search.asked import WHY_WORDS, about_names, asks_for_tests
+from kenning.search.asked import WHY_WORDS, about_names, asks_for_tests, asks_how_to_test, on_testing
 from kenning.search.contents import is_contents
 from kenning.search.copies import copy_key, kept_release
 from kenning.search.history import asks_history, is_history_path
@@ -58,6 +58,11 @@ HISTORY_FACTOR = 0.5
 LONE_HEADER_FACTOR = 0.5
 # A document's table of contents (``search.contents``): its words are every heading's, it says nothing.
 CONTENTS_FACTOR = 0.5
+# A question asking how to test (``search.asked.asks_how_to_test``): a section of the docs on testing
+# (a heading of its title speaks of it) weighs this much; "test", the word that says what it is about,
+# weighs little in a project of many tests. (Not enough where the section holds no other word of the
+# question: gin's Testing section for "how do I write a unit test for a handler", its "test" 0.5 of BM25.)
+TESTING_DOCS_BOOST = 2.0
 # An answer to a question (``ask``) keeps room for other files: one file's first ``PER_FILE``
 # excerpts keep their score, each further one weighs ``FILE_REPEAT_FACTOR`` times the one before
 # (a long CHANGELOG or one test module matching every word filled whole answers: docs/benchmarks.md,
@@ -113,13 +118,20 @@ class Ranker:
         demote_code: bool = False,
         demote_history: bool = False,
         literals: tuple[str, ...] = (),
+        how_to_test: bool = False,
     ) -> None:
-        self.demote_history, self.literals = demote_history, literals
+        self.demote_history, self.literals, self.how_to_test = demote_history, literals, how_to_test
         self.conn, self.project, self.terms, self.options, self.now = conn, project, terms, options, now
         self.prefer_tests = options.prefer_tests
         self.symbols, self.demote_tests, self.demote_code = symbols, demote_tests and not self.prefer_tests, demote_code
         # the largest product of factors a hit can get: every other factor is at most 1
-        self.max_factor = (DEFINITION_BOOST if symbols else 1.0) * (TEST_BOOST if self.prefer_tests else 1.0)
+        self.max_factor = math.prod(
+            (
+                DEFINITION_BOOST if symbols else 1.0,
+                TEST_BOOST if self.prefer_tests else 1.0,
+                TESTING_DOCS_BOOST if how_to_test else 1.0,
+            )
+        )
         self.files = FileCheck(project.root, conn, split_spans)
         self.filtered: Counter[str] = Counter()
         self.scored: list[tuple[int, float, int, Fact, Freshness, dict[str, Any] | None]] = []
@@ -184,6 +196,7 @@ class Ranker:
             "contents": CONTENTS_FACTOR if is_contents(fact) else 1.0,
             "generated": GENERATED_FACTOR if fact.meta.get("generated") is True else 1.0,
             "release": RELEASE_FACTOR if fact.source.kind == "file" and kept_release(file_of(fact)) else 1.0,
+            "testing_docs": TESTING_DOCS_BOOST if self.how_to_test and _on_testing(fact) else 1.0,
         }
         factor = math.prod(named.values())
         explain = None
@@ -311,6 +324,7 @@ def query_ranker(
     if symbols and not lexical.holds_code(conn, filters_of(options)):
         symbols = frozenset()
     about_tests = asks_for_tests(parsed, symbols)
+    how_to_test = asks_how_to_test(parsed, about_tests)
     words = re.findall(r"\w+", parsed.text.lower())
     why = parsed.syntax == "natural" and not symbols and not WHY_WORDS.isdisjoint(words)
     history = parsed.syntax == "natural" and not asks_history(parsed.text)
@@ -325,6 +339,7 @@ def query_ranker(
         demote_code=why,
         demote_history=history,
         literals=parsed.literals,
+        how_to_test=how_to_test,
     )
 
 
@@ -365,6 +380,12 @@ def _is_history(fact: Fact) -> bool:
 def _lone_header(fact: Fact) -> bool:
     """Whether ``fact`` is an ``impl`` block's header alone (``LONE_HEADER_FACTOR``)."""
     return fact.type == "code" and fact.meta.get("kind") == "impl" and "\n" not in fact.body.strip()
+
+
+def _on_testing(fact: Fact) -> bool:
+    """Whether ``fact`` is prose from a file outside the tests under a heading on testing
+    (``TESTING_DOCS_BOOST``)."""
+    return fact.source.kind == "file" and fact.type != "code" and not _in_test_files(fact) and on_testing(fact.title)
 
 
 def _in_test_files(fact: Fact) -> bool:
