@@ -54,7 +54,9 @@ FILES = {
     **{f"pkg/{t}.py": f'def load_{t}(request):\n    """Read {t}."""\n' for t in TOPICS},
     # the project's own tests, which make "test" a common word, as it is in a real project
     **{
-        f"tests/test_{t}.py": "\n\n".join(f"def test_{t}_{n}(client):\n    assert client.get('/{t}/{n}')\n" for n in range(6))
+        f"tests/test_{t}.py": "\n\n".join(
+            f"def test_{t}_{n}(client):\n    assert client.get('/{t}/{n}')\n" for n in range(6)
+        )
         for t in TOPICS
     },
 }

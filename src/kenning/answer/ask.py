@@ -27,8 +27,9 @@ from kenning.project import STATE_DIR, Project
 from kenning.records import Answer, EmptyReason
 from kenning.registry import GLOBAL_NAME
 from kenning.route.rules import Route, route
+from kenning.search.factors import is_test_code
 from kenning.search.query import ParsedQuery, parse
-from kenning.search.ranker import PER_FILE, TEST_BOOST, is_test_code
+from kenning.search.ranker import PER_FILE, TEST_BOOST
 from kenning.search.serve import LEVEL, SearchOptions, noting_sync, search_conn
 from kenning.store.db import SERVER_LEVEL, Connection, open_for_reading
 

@@ -17,17 +17,26 @@ from datetime import datetime
 
 from kenning.freshness import FileCheck, demotion, freshness_of
 from kenning.ingest.spans import split as split_spans
-from kenning.ingest.test_files import is_test_path
 from kenning.project import Project
 from kenning.records import Excerpt, Fact, Freshness, FreshnessState, Lifecycle
 from kenning.search import lexical, quoted
-from kenning.search.asked import WHY_WORDS, about_names, asks_for_tests, asks_how_to_test, on_testing
+from kenning.search.asked import WHY_WORDS, about_names, asks_for_tests, asks_how_to_test
 from kenning.search.contents import is_contents
 from kenning.search.copies import copy_key, kept_release
-from kenning.search.history import asks_history, is_history_path
+from kenning.search.factors import (
+    defines,
+    file_of,
+    in_test_files,
+    is_history,
+    is_test_code,
+    lone_header,
+    on_testing_docs,
+)
+from kenning.search.history import asks_history
 from kenning.search.options import SearchOptions, filters_of
 from kenning.search.query import ParsedQuery, typed_code_names
 from kenning.search.snippet import make_snippet
+from kenning.search.translations import language_of, question_language
 from kenning.store import facts as fact_store
 from kenning.store.handle import Connection
 
@@ -77,6 +86,10 @@ FILE_REPEAT_FACTOR = 0.5
 # was fourteenth with the copies' weight alone).
 COPY_FACTOR = 0.5
 RELEASE_FACTOR = 0.5
+# A document in another language's folder than the question's (``search.translations``; English,
+# the language most projects write first, never weighed) weighs this much, in every answer: its
+# code blocks and names are the original's, and they matched every translation alike.
+TRANSLATION_FACTOR = 0.5
 # Once those weights apply, whether deeper hits can still enter is asked again after the scored
 # hits grew by this fraction (``Ranker._closed``), not after each one.
 CHECK_SPACING = 8
@@ -119,8 +132,10 @@ class Ranker:
         demote_history: bool = False,
         literals: tuple[str, ...] = (),
         how_to_test: bool = False,
+        language: str | None = None,
     ) -> None:
         self.demote_history, self.literals, self.how_to_test = demote_history, literals, how_to_test
+        self.languages = frozenset({"en", language}) if language else None  # not weighed: None, all
         self.conn, self.project, self.terms, self.options, self.now = conn, project, terms, options, now
         self.prefer_tests = options.prefer_tests
         self.symbols, self.demote_tests, self.demote_code = symbols, demote_tests and not self.prefer_tests, demote_code
@@ -183,20 +198,21 @@ class Ranker:
         test_file = 1.0
         if self.prefer_tests and is_test_code(fact):
             test_file = TEST_BOOST
-        elif self.demote_tests and _in_test_files(fact):
+        elif self.demote_tests and in_test_files(fact):
             test_file = TEST_FACTOR
         named = {  # each ranking factor, by the name ``explain`` gives it
             "freshness": demotion(fresh),
             "superseded": SUPERSEDED_FACTOR if fact.lifecycle is Lifecycle.SUPERSEDED else 1.0,
-            "definition": DEFINITION_BOOST if self.symbols and _defines(fact, self.symbols) else 1.0,
+            "definition": DEFINITION_BOOST if self.symbols and defines(fact, self.symbols) else 1.0,
             "test_file": test_file,
             "why_code": WHY_CODE_FACTOR if self.demote_code and fact.type == "code" else 1.0,
-            "history": HISTORY_FACTOR if self.demote_history and _is_history(fact) else 1.0,
-            "lone_header": LONE_HEADER_FACTOR if _lone_header(fact) else 1.0,
+            "history": HISTORY_FACTOR if self.demote_history and is_history(fact) else 1.0,
+            "lone_header": LONE_HEADER_FACTOR if lone_header(fact) else 1.0,
             "contents": CONTENTS_FACTOR if is_contents(fact) else 1.0,
             "generated": GENERATED_FACTOR if fact.meta.get("generated") is True else 1.0,
             "release": RELEASE_FACTOR if fact.source.kind == "file" and kept_release(file_of(fact)) else 1.0,
-            "testing_docs": TESTING_DOCS_BOOST if self.how_to_test and _on_testing(fact) else 1.0,
+            "testing_docs": TESTING_DOCS_BOOST if self.how_to_test and on_testing_docs(fact) else 1.0,
+            "translation": TRANSLATION_FACTOR if self._translated(fact) else 1.0,
         }
         factor = math.prod(named.values())
         explain = None
@@ -213,6 +229,14 @@ class Ranker:
             files = self._copy_files.setdefault(key, set())
             files.add(path)
             self._crowded = self._crowded or len(files) > 1
+
+    def _translated(self, fact: Fact) -> bool:
+        """Whether ``fact`` is read from a file in another language's folder than the question's
+        and English (``TRANSLATION_FACTOR``)."""
+        if self.languages is None or fact.source.kind != "file":
+            return False
+        language = language_of(file_of(fact))
+        return language is not None and language not in self.languages
 
     def _closed(self, hit: lexical.Hit, *, spaced: bool = False) -> bool:
         """True when neither ``hit`` nor any after it (hits come by tier, then by decreasing
@@ -340,6 +364,7 @@ def query_ranker(
         demote_history=history,
         literals=parsed.literals,
         how_to_test=how_to_test,
+        language=question_language(parsed.french),
     )
 
 
@@ -363,69 +388,3 @@ def rank_hits(
 def _rank_key(scored: tuple[Any, ...]) -> tuple[int, float, int]:
     """The answer's order: tier, then final score (best first), then the base order."""
     return scored[0], -scored[1], scored[2]
-
-
-def file_of(fact: Fact) -> str:
-    """The file of a file excerpt's source URI (``src/x.py:4-9`` → ``src/x.py``)."""
-    return fact.source.uri.split("#", 1)[0].rsplit(":", 1)[0]
-
-
-def _is_history(fact: Fact) -> bool:
-    """Whether ``fact`` is a commit, or prose from a changelog or release notes (``search.history``)."""
-    if fact.type == "commit":
-        return True
-    return fact.source.kind == "file" and fact.type != "code" and is_history_path(file_of(fact))
-
-
-def _lone_header(fact: Fact) -> bool:
-    """Whether ``fact`` is an ``impl`` block's header alone (``LONE_HEADER_FACTOR``)."""
-    return fact.type == "code" and fact.meta.get("kind") == "impl" and "\n" not in fact.body.strip()
-
-
-def _on_testing(fact: Fact) -> bool:
-    """Whether ``fact`` is prose from a file outside the tests under a heading on testing
-    (``TESTING_DOCS_BOOST``)."""
-    return fact.source.kind == "file" and fact.type != "code" and not _in_test_files(fact) and on_testing(fact.title)
-
-
-def _in_test_files(fact: Fact) -> bool:
-    """Whether ``fact`` is read from a test file or a test folder: test code, and the fixtures
-    beside it (``tests/test_apps/cliapp/message.txt``: one line, "So long, and thanks for all the
-    fish.", ranked first for "how long does a request context live" on Flask)."""
-    return fact.source.kind == "file" and is_test_path(file_of(fact))
-
-
-def is_test_code(fact: Fact) -> bool:
-    """Whether ``fact`` is code in a test file (``tests/test_x.py``, ``x_test.go``), or test code
-    its parser found in another file (a Rust ``#[test]`` function: ``meta["test"]``)."""
-    return fact.type == "code" and (is_test_path(file_of(fact)) or fact.meta.get("test") is True)
-
-
-def _defines(fact: Fact, symbols: frozenset[str]) -> bool:
-    """Whether ``fact`` defines a typed code name: the symbol it is (``def rrf_fuse``; for a
-    dotted name, a symbol of that name whose class, module or path holds its qualifier:
-    ``Context.invoke``, ``click.echo`` in ``src/click/utils.py``), or a module whose own lines
-    assign it (``DEFAULT_TIMEOUT = Timeout(5.0)``, ``LIMIT: int = 3``)."""
-    symbol = fact.meta.get("symbol") if fact.type == "code" else None
-    if not isinstance(symbol, str):
-        return False
-    own = symbol.rsplit(".", 1)[-1].lower()
-    where: set[str] | None = None
-    for name in symbols:
-        *qualifier, last = name.split(".")
-        if last != own:
-            continue
-        if not qualifier:
-            return True
-        if where is None:
-            where = set(re.split(r"[./:]", f"{symbol}/{fact.source.uri}".lower()))
-        if where.issuperset(qualifier):
-            return True
-    if fact.meta.get("kind") != "module":
-        return False
-    return _assigns(fact.body, frozenset(name.rsplit(".", 1)[-1] for name in symbols))
-
-
-def _assigns(body: str, symbols: frozenset[str]) -> bool:
-    names = "|".join(re.escape(name) for name in sorted(symbols))
-    return re.search(rf"^(?:{names})[ \t]*(?::[^=\n]*)?=(?!=)", body, re.MULTILINE | re.IGNORECASE) is not None

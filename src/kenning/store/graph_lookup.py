@@ -232,7 +232,7 @@ def unlinked_calls(conn: Connection, node_ids: Sequence[int], own: str) -> list[
 def marked_test_facts(conn: Connection, fact_ids: Sequence[int]) -> set[int]:
     """Which of ``fact_ids`` are test code by their parser's word (``meta.test``: a Rust ``#[test]``
     in the file it tests, a test a macro defines), whatever their file's path
-    (``search.ranker.is_test_code`` reads the same from a fact)."""
+    (``search.factors.is_test_code`` reads the same from a fact)."""
     if not fact_ids:
         return set()
     if is_pg(conn):

@@ -1,0 +1,78 @@
+"""What each ranking factor reads of a fact (``search.ranker``): its file, whether it is history,
+test code or in a test folder, prose on testing, a lone ``impl`` header, or the definition of a
+code name the question types."""
+
+from __future__ import annotations
+
+import re
+
+from kenning.ingest.test_files import is_test_path
+from kenning.records import Fact
+from kenning.search.asked import on_testing
+from kenning.search.history import is_history_path
+
+
+def file_of(fact: Fact) -> str:
+    """The file of a file excerpt's source URI (``src/x.py:4-9`` → ``src/x.py``)."""
+    return fact.source.uri.split("#", 1)[0].rsplit(":", 1)[0]
+
+
+def is_history(fact: Fact) -> bool:
+    """Whether ``fact`` is a commit, or prose from a changelog or release notes (``search.history``)."""
+    if fact.type == "commit":
+        return True
+    return fact.source.kind == "file" and fact.type != "code" and is_history_path(file_of(fact))
+
+
+def lone_header(fact: Fact) -> bool:
+    """Whether ``fact`` is an ``impl`` block's header alone (``LONE_HEADER_FACTOR``)."""
+    return fact.type == "code" and fact.meta.get("kind") == "impl" and "\n" not in fact.body.strip()
+
+
+def on_testing_docs(fact: Fact) -> bool:
+    """Whether ``fact`` is prose from a file outside the tests under a heading on testing
+    (``TESTING_DOCS_BOOST``)."""
+    return fact.source.kind == "file" and fact.type != "code" and not in_test_files(fact) and on_testing(fact.title)
+
+
+def in_test_files(fact: Fact) -> bool:
+    """Whether ``fact`` is read from a test file or a test folder: test code, and the fixtures
+    beside it (``tests/test_apps/cliapp/message.txt``: one line, "So long, and thanks for all the
+    fish.", ranked first for "how long does a request context live" on Flask)."""
+    return fact.source.kind == "file" and is_test_path(file_of(fact))
+
+
+def is_test_code(fact: Fact) -> bool:
+    """Whether ``fact`` is code in a test file (``tests/test_x.py``, ``x_test.go``), or test code
+    its parser found in another file (a Rust ``#[test]`` function: ``meta["test"]``)."""
+    return fact.type == "code" and (is_test_path(file_of(fact)) or fact.meta.get("test") is True)
+
+
+def defines(fact: Fact, symbols: frozenset[str]) -> bool:
+    """Whether ``fact`` defines a typed code name: the symbol it is (``def rrf_fuse``; for a
+    dotted name, a symbol of that name whose class, module or path holds its qualifier:
+    ``Context.invoke``, ``click.echo`` in ``src/click/utils.py``), or a module whose own lines
+    assign it (``DEFAULT_TIMEOUT = Timeout(5.0)``, ``LIMIT: int = 3``)."""
+    symbol = fact.meta.get("symbol") if fact.type == "code" else None
+    if not isinstance(symbol, str):
+        return False
+    own = symbol.rsplit(".", 1)[-1].lower()
+    where: set[str] | None = None
+    for name in symbols:
+        *qualifier, last = name.split(".")
+        if last != own:
+            continue
+        if not qualifier:
+            return True
+        if where is None:
+            where = set(re.split(r"[./:]", f"{symbol}/{fact.source.uri}".lower()))
+        if where.issuperset(qualifier):
+            return True
+    if fact.meta.get("kind") != "module":
+        return False
+    return _assigns(fact.body, frozenset(name.rsplit(".", 1)[-1] for name in symbols))
+
+
+def _assigns(body: str, symbols: frozenset[str]) -> bool:
+    names = "|".join(re.escape(name) for name in sorted(symbols))
+    return re.search(rf"^(?:{names})[ \t]*(?::[^=\n]*)?=(?!=)", body, re.MULTILINE | re.IGNORECASE) is not None
