@@ -38,6 +38,14 @@ _TAG = re.compile(r"<[^>]*>")
 # its id or name.
 _INLINE_ANCHOR = re.compile(r"""<a\s[^>]*?\b(?:id|name)\s*=\s*["']([A-Za-z0-9_.:-]+)["'][^>]*>""", re.I)
 _A_TAG = re.compile(r"</?a(?:\s[^>]*)?>", re.I)  # an ``a`` element's opening or closing tag
+# The attribute list that ends a heading: ids, classes and key=value pairs in braces, after a space
+# (``Testing { #testing }``, ``Contents {: .no_toc .text-delta }``, ``Setup {#setup data-x=1}``); FastAPI's
+# docs end every heading with one, which gave titles like ``Testing { #testing } > Separating tests``.
+# One attribute: an id, a class or a pair, none holding a blank: the blanks between them part them, so
+# that the list is read in one pass (no two ways to cut ``#a.b.c``).
+_ATTRIBUTE = r"(?:[#.][\w:.-]+|[\w-]+=[^\s{}]+)"
+_ATTRIBUTES = re.compile(rf"\s\{{:?[ \t]*{_ATTRIBUTE}(?:[ \t]+{_ATTRIBUTE})*[ \t]*\}}\Z")
+_ATTRIBUTE_ID = re.compile(r"(?<![\w.-])#([\w:.-]+)")
 
 
 def heading_text(content: str) -> str:
@@ -53,9 +61,19 @@ def heading_text(content: str) -> str:
 
 
 def markdown_heading(content: str) -> tuple[str, str]:
-    """(text, anchor or '') of a Markdown heading's source: the anchor of the first anchor element
-    it holds outside a code span; the tags of that element and of any other ``a`` element (a link
+    """(text, anchor or '') of a Markdown heading's source: the id of the attribute list that ends
+    it (``## Testing { #testing }``, ``## Contents {: .no_toc }``: MkDocs' attr_list, kramdown,
+    Pandoc, markdown-it-attrs), none of its text; else the anchor of the first anchor element it
+    holds outside a code span, the tags of that element and of any other ``a`` element (a link
     beside it) outside a code span left out of the text, their text kept."""
+    if content.endswith("}") and (attributes := _ATTRIBUTES.search(content)):
+        given = _ATTRIBUTE_ID.search(attributes[0])
+        text, anchor = _anchor_element(content[: attributes.start()])
+        return text, given[1] if given else anchor
+    return _anchor_element(content)
+
+
+def _anchor_element(content: str) -> tuple[str, str]:
     if "<" not in content:
         return heading_text(content), ""
     found = _INLINE_ANCHOR.search(content)

@@ -18,10 +18,12 @@ _BY_SUFFIX = {
     # its anchor the one the document gives; a ``#`` line inside an HTML block is none. 4: a
     # heading holding an anchor element (``## <a id="lenient"></a> Title``) has that anchor. 5: a
     # link beside that element gives the title its text, not its tags. 6: a heading's images (a
-    # README's badges, ``[![Build Status](….svg)](…)``) are left out of its title and anchor.
-    ".md": "markdown/6",
-    ".markdown": "markdown/6",
-    ".mdx": "markdown/6",
+    # README's badges, ``[![Build Status](….svg)](…)``) are left out of its title and anchor. 7: the
+    # attribute list that ends a heading (``## Testing { #testing }``: MkDocs, kramdown, Pandoc) is
+    # no part of its title, its id the heading's anchor.
+    ".md": "markdown/7",
+    ".markdown": "markdown/7",
+    ".mdx": "markdown/7",
     # reStructuredText (and the .txt documentation written in it): cut by its section titles, the
     # sections that fit together one excerpt; a file with no title stays runs of paragraphs (``text``).
     # 2: the parts of a line too long for one excerpt each have a URI of their own (``:1-1#part-2``).
