@@ -42,7 +42,7 @@ from speed import generate
 BUDGET = 500
 # Questions in words asked through ``ask`` at the largest limit: the generated modules' words, each
 # file holding many excerpts that match (the per-file weights apply).
-QUESTIONS = ("how to test a handler", "how does the router rank a cached session", "which fingerprint makes an excerpt stale")
+QUESTIONS = ("how to test a handler", "how does the router rank a cached session", "where is the fusion budget checked")
 
 
 def fill(parts: list[str], joiner: str = " ") -> str:
