@@ -166,3 +166,24 @@ def test_an_apps_screen_words_reach_their_english(make_project):
     ):
         answer = search_project(project, question, SearchOptions(limit=3), now=NOW)
         assert answer.excerpts and answer.excerpts[0].fact.source.uri.startswith(path), (question, answer.notes)
+
+
+def test_a_web_frameworks_words_reach_their_english(make_project):
+    """axum's walk: "comment partager un état entre les handlers" answered with code named handler
+    (the glossary had neither ``partager`` nor ``état``), "comment extraire le JSON du corps de la
+    requête" without ``extract``."""
+    files = {
+        "src/state.rs": "/// Share state between handlers: wrap it in an Arc and pass it to the router.\n"
+        "pub struct AppState {}\n",
+        "src/extract.rs": "/// Extract the JSON body of a request into a typed value.\npub struct Json<T>(pub T);\n",
+        "src/handler.rs": "/// A handler is an async function that takes extractors.\npub trait Handler {}\n",
+        "src/serve.rs": "/// Serve the handler on a listener; each handler runs on its own task.\npub fn serve() {}\n",
+    }
+    project = make_project(files, name="web")
+    resync(project)
+    for question, path in (
+        ("comment partager un état entre les handlers", "src/state.rs"),
+        ("comment extraire le JSON du corps de la requête", "src/extract.rs"),
+    ):
+        answer = search_project(project, question, SearchOptions(limit=3), now=NOW)
+        assert answer.excerpts and answer.excerpts[0].fact.source.uri.startswith(path), (question, answer.notes)

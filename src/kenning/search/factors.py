@@ -38,8 +38,10 @@ def on_testing_docs(fact: Fact) -> bool:
 def in_test_files(fact: Fact) -> bool:
     """Whether ``fact`` is read from a test file or a test folder: test code, and the fixtures
     beside it (``tests/test_apps/cliapp/message.txt``: one line, "So long, and thanks for all the
-    fish.", ranked first for "how long does a request context live" on Flask)."""
-    return fact.source.kind == "file" and is_test_path(file_of(fact))
+    fish.", ranked first for "how long does a request context live" on Flask); or is test code its
+    parser found in another file (a Rust ``#[cfg(test)]`` module's: axum's ``check_query`` helpers,
+    second and fourth for "how do I extract JSON from the request body" asked in French)."""
+    return fact.source.kind == "file" and (is_test_path(file_of(fact)) or fact.meta.get("test") is True)
 
 
 def is_test_code(fact: Fact) -> bool:
