@@ -20,7 +20,7 @@ FILES = {
         "pub fn read_query(uri: &str) -> usize {\n    uri.len()\n}\n\n"
         "#[cfg(test)]\nmod tests {\n    use super::*;\n\n"
         "    async fn check_query(uri: &str) {\n        assert_eq!(read_query(uri), uri.len());\n    }\n\n"
-        "    #[test]\n    fn query_string() {\n        check_query(\"/?query=string\");\n    }\n}\n"
+        '    #[test]\n    fn query_string() {\n        check_query("/?query=string");\n    }\n}\n'
     ),
 }
 
