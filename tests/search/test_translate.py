@@ -158,14 +158,11 @@ def test_an_apps_screen_words_reach_their_english(make_project):
         "docs/themes.md": "# Light theme\n\nThe light theme is the default theme; its colours are configured here.\n",
         "Sources/Settings.swift": "/// Saves the user's settings to disk when they change.\nfunc saveSettings() {}\n",
     }
-    project = make_project(files, name="apps")
-    resync(project)
-    for question, path in (
+    _first_answers(
+        make_project(files, name="apps"),
         ("où est configuré le thème sombre", "app/ui/Theme.kt"),
         ("comment les brouillons sont-ils sauvegardés", "Sources/Drafts/DraftStore.swift"),
-    ):
-        answer = search_project(project, question, SearchOptions(limit=3), now=NOW)
-        assert answer.excerpts and answer.excerpts[0].fact.source.uri.startswith(path), (question, answer.notes)
+    )
 
 
 def test_a_web_frameworks_words_reach_their_english(make_project):
@@ -179,11 +176,16 @@ def test_a_web_frameworks_words_reach_their_english(make_project):
         "src/handler.rs": "/// A handler is an async function that takes extractors.\npub trait Handler {}\n",
         "src/serve.rs": "/// Serve the handler on a listener; each handler runs on its own task.\npub fn serve() {}\n",
     }
-    project = make_project(files, name="web")
-    resync(project)
-    for question, path in (
+    _first_answers(
+        make_project(files, name="web"),
         ("comment partager un état entre les handlers", "src/state.rs"),
         ("comment extraire le JSON du corps de la requête", "src/extract.rs"),
-    ):
+    )
+
+
+def _first_answers(project, *cases: tuple[str, str]) -> None:
+    """Each question of ``cases`` answered first from its file, once ``project`` is synced."""
+    resync(project)
+    for question, path in cases:
         answer = search_project(project, question, SearchOptions(limit=3), now=NOW)
         assert answer.excerpts and answer.excerpts[0].fact.source.uri.startswith(path), (question, answer.notes)
