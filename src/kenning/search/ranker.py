@@ -1,9 +1,11 @@
 """The ranking features above the engine's score: freshness demotion, superseded half weight,
 the definition boost for typed code names, the test-file demotion (or, for a question that asks
-which tests cover something, the test-code boost), code at half weight for a question asking why,
-commits, changelogs and release notes at half weight for one not asking about history, in an
-answer to a question a file's excerpts past ``PER_FILE`` weighed down in turn, and in every answer
-a document's copies kept for other releases (``search.copies``).
+which tests cover something, the test-code boost), the docs' sections on testing boosted for a
+question on how to test, code at half weight for a question asking why, commits, changelogs and
+release notes at half weight for one not asking about history, in an answer to a question a file's
+excerpts past ``PER_FILE`` weighed down in turn, and in every answer a document's copies kept for
+other releases (``search.copies``) and its translations into other languages than the question's
+(``search.translations``) weighed down. What each reads of a fact: ``search.factors``.
 ``search.serve`` feeds a :class:`Ranker` the engine's hits; ``search.hybrid`` its fused list."""
 
 from __future__ import annotations
