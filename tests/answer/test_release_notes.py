@@ -149,3 +149,40 @@ def test_which_questions_ask_about_a_release() -> None:
         "what changed recently",
     ):
         assert release_asked(question) is None, question
+
+
+def _changelog(*releases: str) -> str:
+    return "# Changelog\n\n# Unreleased\n\n- Work in progress.\n\n" + "".join(
+        f"# {number}\n\n- Changes of {number}.\n\n" for number in releases
+    )
+
+
+# A workspace of packages, each with its changelog (axum's crates): the extra package's numbers are
+# higher than the project's own, and say nothing of which release came last.
+WORKSPACE = {
+    "CHANGELOG.md": "The changelog has moved: see each package's.\n",
+    "web/CHANGELOG.md": _changelog("0.8.9", "0.8.8"),
+    "web-extra/CHANGELOG.md": _changelog("0.12.6", "0.12.5"),
+    "web-macros/CHANGELOG.md": _changelog("0.5.2"),
+}
+
+
+@pytest.mark.parametrize("engine", ["sqlite", ENGINE])
+def test_in_a_workspace_the_last_release_is_the_projects_own(make_project, engine) -> None:
+    project = synced_on(engine, make_project, WORKSPACE, "web")  # its folder is named web
+    answer = ask_project(project, "what changed in the last release", now=NOW, limit=3)
+    assert titles(answer)[:2] == ["0.8.9", "0.8.8"], (titles(answer), answer.notes)
+    asked = ask_project(project, "what's new in 0.12.6", now=NOW, limit=3)  # a number: wherever it is
+    assert titles(asked)[0] == "0.12.6"
+
+
+def test_in_a_workspace_without_a_package_named_as_the_project_the_root_changelog_is_its_own(make_project) -> None:
+    files = {**WORKSPACE, "CHANGELOG.md": _changelog("0.3.0", "0.2.0")}  # lower than a package's
+    project = make_project(files, name="site")
+    resync(project)
+    answer = ask_project(project, "what changed in the last release", now=NOW, limit=3)
+    assert titles(answer)[:2] == ["0.3.0", "0.2.0"], titles(answer)
+    del files["CHANGELOG.md"]  # no root changelog, none named as the project: the highest number
+    other = make_project(files, name="other")
+    resync(other)
+    assert titles(ask_project(other, "what changed in the last release", now=NOW, limit=1)) == ["0.12.6"]

@@ -89,7 +89,7 @@ def _release_notes(conn: Connection, project: Project, release: Release) -> tupl
     located = sources.facts_located_in(conn, [*per_file, *wanted])
     ids = [fact_id for path in (*per_file, *wanted) for _, fact_id in located.get(path, ())]
     facts = fact_store.get_many(conn, project.name, list(dict.fromkeys(ids)))
-    groups: dict[tuple[int, ...], list[Fact]] = {}
+    found: list[tuple[str, tuple[int, ...], Fact]] = []  # (file, release, section)
     for fact_id in dict.fromkeys(ids):
         fact = facts.get(fact_id)
         if fact is None or fact.lifecycle is not Lifecycle.ACTIVE or fact.type != "doc" or not fact.locations:
@@ -97,7 +97,13 @@ def _release_notes(conn: Connection, project: Project, release: Release) -> tupl
         path = fact.locations[0].path
         version = by_name.get(path) or _title_version(fact.title)
         if version is not None:
-            groups.setdefault(version, []).append(fact)
+            found.append((path, version, fact))
+    if release.number is None:  # the newest: of the project's own changelog where packages keep theirs
+        main = _main_changelog({path for path, _, _ in found if path not in by_name}, {project.name, project.root.name})
+        found = [item for item in found if main is None or item[0] in (main, *by_name)]
+    groups: dict[tuple[int, ...], list[Fact]] = {}
+    for _, version, fact in found:
+        groups.setdefault(version, []).append(fact)
     if release.number is None:  # the newest, then the ones before it
         chosen = sorted(groups, reverse=True)
     elif release.since:  # the releases after it, the newest first
@@ -111,6 +117,26 @@ def _release_notes(conn: Connection, project: Project, release: Release) -> tupl
     else:
         notes = [fact for version in chosen for fact in groups[version]][:MAX_SECTIONS]
     return "v" + ".".join(map(str, chosen[0])), notes
+
+
+def _main_changelog(paths: set[str], names: set[str]) -> str | None:
+    """Of the changelogs of several packages (``paths``: each holding releases; axum's five crates,
+    a JavaScript monorepo's ``packages/*/CHANGELOG.md``), the project's own: the one in a folder
+    named as the project is (``names``: its name, its folder's; ``axum/CHANGELOG.md`` in axum), else
+    the one nearest the root alone;
+    None when there is one changelog, or nothing tells which (their numbers are then compared:
+    the highest is the newest). axum's "what changed in the last release" answered axum-extra's
+    0.12.6 before axum's 0.8.9: numbers of two packages, not comparable (walked, docs/benchmarks.md,
+    "axum")."""
+    if len(paths) < 2:
+        return None
+    wanted = {name.lower() for name in names}
+    named = [p for p in paths if not wanted.isdisjoint(part.lower() for part in p.split("/")[:-1])]
+    if len(named) == 1:
+        return named[0]
+    depth = {p: p.count("/") for p in paths}
+    nearest = [p for p in paths if depth[p] == min(depth.values())]
+    return nearest[0] if len(nearest) == 1 else None
 
 
 def _file_version(path: str) -> tuple[int, ...] | None:
