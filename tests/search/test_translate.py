@@ -168,18 +168,22 @@ def test_an_apps_screen_words_reach_their_english(make_project):
 def test_a_web_frameworks_words_reach_their_english(make_project):
     """axum's walk: "comment partager un état entre les handlers" answered with code named handler
     (the glossary had neither ``partager`` nor ``état``), "comment extraire le JSON du corps de la
-    requête" without ``extract``."""
+    requête" without ``extract``; VitePress's: "comment configurer la barre latérale" its Spanish
+    page ("barra lateral") first, the glossary without ``barre latérale``."""
     files = {
         "src/state.rs": "/// Share state between handlers: wrap it in an Arc and pass it to the router.\n"
         "pub struct AppState {}\n",
         "src/extract.rs": "/// Extract the JSON body of a request into a typed value.\npub struct Json<T>(pub T);\n",
         "src/handler.rs": "/// A handler is an async function that takes extractors.\npub trait Handler {}\n",
         "src/serve.rs": "/// Serve the handler on a listener; each handler runs on its own task.\npub fn serve() {}\n",
+        "docs/sidebar.md": "# Sidebar\n\nThe sidebar's links and groups come from the theme's options.\n",
+        "docs/es/sidebar.md": "# Barra lateral\n\nLa barra lateral del tema: sus enlaces y grupos.\n",
     }
     _first_answers(
         make_project(files, name="web"),
         ("comment partager un état entre les handlers", "src/state.rs"),
         ("comment extraire le JSON du corps de la requête", "src/extract.rs"),
+        ("comment configurer la barre latérale", "docs/sidebar.md"),  # VitePress: its Spanish page came first
     )
 
 
