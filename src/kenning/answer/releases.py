@@ -9,29 +9,27 @@ freshness report of the index, which is not what it asks.
 
 A release is found by its number in a section's title (its own or a parent's) or in the name of
 a file of release notes (``search.history.is_history_path``); the newest is the highest number. A
-question naming a number that no release note holds, or a project without any, gets the search's
-answer alone: nothing is put first that the notes do not say."""
+project without release notes is asked its git tags (``answer.tagged_releases``). A question naming a
+number that neither holds gets the search's answer alone: nothing is put first that the notes or
+the history do not say."""
 
 from __future__ import annotations
 
 import posixpath
-import re
 from dataclasses import replace
 from datetime import datetime
 
+from kenning.answer.tagged_releases import tagged_release
 from kenning.freshness import FileCheck, freshness_of
 from kenning.ingest.spans import split as split_spans
 from kenning.project import Project
 from kenning.records import Answer, Excerpt, Fact, Lifecycle
-from kenning.search.history import Release, is_history_path, release_asked, version_of
+from kenning.search.history import RELEASE_NUMBER, Release, is_history_path, release_asked, version_of
 from kenning.search.snippet import make_snippet
 from kenning.store import facts as fact_store
 from kenning.store import lookups, sources
 from kenning.store.handle import Connection
 
-# A release's number in a title or a file name; not a pre-release's (``5.0.0-beta.3``, ``2.0rc1``):
-# its notes are no part of the release's.
-_VERSION_IN = re.compile(r"(?<![\w.])v?(\d+(?:\.\d+)+)(?![\w.]*\d)(?!-?(?:alpha|beta|rc|pre|dev|a\d|b\d))", re.I)
 # Release notes put first at most: the release's sections in the notes' order, then those of the
 # releases before it (the newest asked) or of its fixes (``1.10``: 1.10.0's, then 1.10.1's).
 MAX_SECTIONS = 5
@@ -55,6 +53,9 @@ def with_release_notes(
     if release is None:
         return answer
     version, notes = _release_notes(conn, project, release)
+    where = notes[0].locations[0].path if notes and notes[0].locations else ""
+    if not notes:  # no release notes: the release's tag, and its commits since the tag before it
+        version, notes, where = tagged_release(conn, project, release)
     if not notes:
         return answer
     files = FileCheck(project.root, conn, split_spans)
@@ -69,8 +70,7 @@ def with_release_notes(
         which = f"the releases after v{'.'.join(map(str, release.number))}, the newest first"
     else:
         which = "newest release" if release.number is None else "release asked"
-    where = notes[0].locations[0].path if notes[0].locations else notes[0].title
-    note = f"release notes first: {where} for {version} ({which})"
+    note = f"release notes first: {where or notes[0].title} for {version} ({which})"
     return replace(answer, excerpts=ranked, empty_reason=None, notes=(*answer.notes, note))
 
 
@@ -146,7 +146,7 @@ def _file_version(path: str) -> tuple[int, ...] | None:
     stem, extension = posixpath.splitext(name)
     if extension.lower() not in _PROSE:  # ``docs/releases/5.0``: no extension, the whole name
         stem = name
-    match = _VERSION_IN.fullmatch(stem.lower().removeprefix("release-").removeprefix("release_"))
+    match = RELEASE_NUMBER.fullmatch(stem.lower().removeprefix("release-").removeprefix("release_"))
     return version_of(match.group(1)) if match else None
 
 
@@ -154,7 +154,7 @@ def _title_version(title: str) -> tuple[int, ...] | None:
     """The release a section is about: the number in its own title or its closest parent's
     (``ChangeLog > Gin v1.12.0 > Features``: 1.12.0)."""
     for part in reversed(title.split(" > ")):
-        match = _VERSION_IN.search(part)
+        match = RELEASE_NUMBER.search(part)
         if match:
             return version_of(match.group(1))
     return None

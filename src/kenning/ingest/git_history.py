@@ -208,6 +208,41 @@ def commits_named(root: Path, shas: Collection[str]) -> list[Commit] | None:
     return parse_log(out) if out is not None else None
 
 
+def tags(root: Path) -> list[tuple[str, str]]:
+    """(name, commit id) of each tag of the repository at or above ``root``, an annotated tag
+    peeled to its commit; none when git cannot say (no repository, no git). One ``git
+    for-each-ref``; read when a question asks about a release that no release notes name."""
+    try:
+        out, _ = _git(
+            root,
+            "for-each-ref",
+            "--format=%(refname:short) %(objectname) %(*objectname)",
+            "refs/tags",
+            timeout=LOG_TIMEOUT_S,
+        )
+    except _Failed:
+        return []
+    found = []
+    for line in (out or "").splitlines():
+        name, _, ids = line.partition(" ")
+        target, _, peeled = ids.partition(" ")
+        if name and target:
+            found.append((name, peeled or target))
+    return found
+
+
+def commits_between(root: Path, newest: str, oldest: str | None, *, limit: int) -> list[str]:
+    """The ids of the commits ``newest`` reaches and ``oldest`` does not (all it reaches when None),
+    newest first, ``limit`` at most; none when git cannot say."""
+    try:
+        out, _ = _git(
+            root, "rev-list", f"--max-count={limit}", newest, *([f"^{oldest}"] if oldest else []), timeout=LOG_TIMEOUT_S
+        )
+    except _Failed:
+        return []
+    return (out or "").split()
+
+
 def _plain_ends(message: str) -> str:
     """A message with ``\\n`` line ends: one written on Windows keeps ``\\r\\n`` in git (httpx has
     hundreds), which the answers would show as ``\\x0d`` at each line's end."""

@@ -74,6 +74,9 @@ _NEWEST = re.compile(
 
 # … or since one ("since 1.2", "depuis la 1.2"): the releases after it.
 _SINCE = re.compile(r"\b(?:since|after|depuis|apres)\s+(?:(?:the|la|le|version|release)\s+)*v?\d")
+# A release's number in a title, a file name or a tag (``v1.12.0``, ``axum-v0.8.9``); not a
+# pre-release's (``5.0.0-beta.3``, ``2.0rc1``): its notes are no part of the release's.
+RELEASE_NUMBER = re.compile(r"(?<![\w.])v?(\d+(?:\.\d+)+)(?![\w.]*\d)(?!-?(?:alpha|beta|rc|pre|dev|a\d|b\d))", re.I)
 
 
 @dataclass(frozen=True)

@@ -254,3 +254,15 @@ def refs_with_hint(conn: Connection, target_kind: str, text: str) -> list[int]:
         "SELECT id FROM graph_refs WHERE target_kind = ? AND instr(hint, ?) > 0 ORDER BY id", (target_kind, text)
     )
     return [int(row[0]) for row in rows]
+
+
+def commit_facts(conn: Connection, shas: Sequence[str]) -> dict[str, int]:
+    """The fact of each commit of ``shas`` the store holds (its graph node's), by full id."""
+    if is_pg(conn):
+        return pg.commit_facts(conn, shas)
+    found: dict[str, int] = {}
+    for chunk in in_batches([f"commit:{sha}" for sha in shas]):
+        marks = ",".join("?" * len(chunk))
+        query = f"SELECT key, fact_id FROM graph_nodes WHERE key IN ({marks}) AND fact_id IS NOT NULL"
+        found.update((key.removeprefix("commit:"), int(fact_id)) for key, fact_id in conn.execute(query, chunk))
+    return found

@@ -156,3 +156,11 @@ def refs_with_hint(conn: PgConnection, target_kind: str, text: str) -> list[int]
         (conn.project, target_kind, text),
     ).fetchall()
     return [int(row[0]) for row in rows]
+
+
+def commit_facts(conn: PgConnection, shas: Sequence[str]) -> dict[str, int]:
+    rows = conn.execute(
+        "SELECT key, fact_id FROM graph_nodes WHERE project = %s AND key = ANY(%s) AND fact_id IS NOT NULL",
+        (conn.project, [f"commit:{sha}" for sha in shas]),
+    ).fetchall()
+    return {key.removeprefix("commit:"): int(fact_id) for key, fact_id in rows}
