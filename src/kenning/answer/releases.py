@@ -100,7 +100,9 @@ def _release_notes(conn: Connection, project: Project, release: Release) -> tupl
             found.append((path, version, fact))
     if release.number is None:  # the newest: of the project's own changelog where packages keep theirs
         main = _main_changelog({path for path, _, _ in found if path not in by_name}, {project.name, project.root.name})
-        found = [item for item in found if main is None or item[0] in (main, *by_name)]
+        if main is not None:
+            kept = {main, *by_name}
+            found = [item for item in found if item[0] in kept]
     groups: dict[tuple[int, ...], list[Fact]] = {}
     for _, version, fact in found:
         groups.setdefault(version, []).append(fact)
