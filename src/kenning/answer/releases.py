@@ -24,7 +24,14 @@ from kenning.freshness import FileCheck, freshness_of
 from kenning.ingest.spans import split as split_spans
 from kenning.project import Project
 from kenning.records import Answer, Excerpt, Fact, Lifecycle
-from kenning.search.history import RELEASE_NUMBER, Release, is_history_path, release_asked, version_of
+from kenning.search.history import (
+    RELEASE_NUMBER,
+    Release,
+    is_history_path,
+    release_asked,
+    release_name,
+    version_of,
+)
 from kenning.search.snippet import make_snippet
 from kenning.store import facts as fact_store
 from kenning.store import lookups, sources
@@ -67,7 +74,7 @@ def with_release_notes(
     merged = [*first, *(e for e in answer.excerpts if e.fact.id not in shown)][:limit]
     ranked = tuple(replace(e, rank=rank) for rank, e in enumerate(merged, start=1))
     if release.since and release.number is not None:
-        which = f"the releases after v{'.'.join(map(str, release.number))}, the newest first"
+        which = f"the releases after {release_name(release.number)}, the newest first"
     else:
         which = "newest release" if release.number is None else "release asked"
     note = f"release notes first: {where or notes[0].title} for {version} ({which})"
@@ -118,7 +125,7 @@ def _release_notes(conn: Connection, project: Project, release: Release) -> tupl
         notes = [groups[version][0] for version in chosen][:MAX_SECTIONS]
     else:
         notes = [fact for version in chosen for fact in groups[version]][:MAX_SECTIONS]
-    return "v" + ".".join(map(str, chosen[0])), notes
+    return release_name(chosen[0]), notes
 
 
 def _main_changelog(paths: set[str], names: set[str]) -> str | None:

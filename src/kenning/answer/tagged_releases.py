@@ -12,7 +12,7 @@ from __future__ import annotations
 from kenning.ingest import git_history
 from kenning.project import Project
 from kenning.records import Fact, Lifecycle
-from kenning.search.history import RELEASE_NUMBER, Release, version_of
+from kenning.search.history import RELEASE_NUMBER, Release, release_name, version_of
 from kenning.store import facts as fact_store
 from kenning.store.graph_lookup import commit_facts
 from kenning.store.handle import Connection
@@ -39,7 +39,7 @@ def tagged_release(conn: Connection, project: Project, release: Release) -> tupl
         if not upto:
             return "", [], ""
         version, newest, oldest = "HEAD", "HEAD", versions[max(upto)]
-        where = f"the commits after {_named(max(upto))}'s tag"
+        where = f"the commits after {release_name(max(upto))}'s tag"
     else:
         if release.number is None:
             chosen = max(versions)
@@ -49,15 +49,11 @@ def tagged_release(conn: Connection, project: Project, release: Release) -> tupl
                 return "", [], ""
             chosen = named[0]
         before = max((v for v in versions if v < chosen), default=None)
-        version, newest, oldest = _named(chosen), versions[chosen], versions[before] if before else None
-        where = f"the commits of {version}'s tag" + (f" since {_named(before)}'s" if before else "")
+        version, newest, oldest = release_name(chosen), versions[chosen], versions[before] if before else None
+        where = f"the commits of {version}'s tag" + (f" since {release_name(before)}'s" if before else "")
     shas = git_history.commits_between(project.root, newest, oldest, limit=READ_COMMITS)
     held = commit_facts(conn, shas)
     ids = [held[sha] for sha in shas if sha in held]
     facts = fact_store.get_many(conn, project.name, ids)
     found = [facts[i] for i in ids if i in facts and facts[i].lifecycle is Lifecycle.ACTIVE][:MAX_COMMITS]
     return (version, found, where) if found else ("", [], "")
-
-
-def _named(version: tuple[int, ...]) -> str:
-    return "v" + ".".join(map(str, version))

@@ -1,6 +1,6 @@
 """What each ranking factor reads of a fact (``search.ranker``): its file, whether it is history,
-test code or in a test folder, prose on testing, a lone ``impl`` header, or the definition of a
-code name the question types."""
+test code or in a test folder, prose on testing, a lone ``impl`` header, a translation, or the
+definition of a code name the question types."""
 
 from __future__ import annotations
 
@@ -10,6 +10,7 @@ from kenning.ingest.test_files import is_test_path
 from kenning.records import Fact
 from kenning.search.asked import on_testing
 from kenning.search.history import is_history_path
+from kenning.search.translations import language_of
 
 
 def file_of(fact: Fact) -> str:
@@ -47,7 +48,16 @@ def in_test_files(fact: Fact) -> bool:
 def is_test_code(fact: Fact) -> bool:
     """Whether ``fact`` is code in a test file (``tests/test_x.py``, ``x_test.go``), or test code
     its parser found in another file (a Rust ``#[test]`` function: ``meta["test"]``)."""
-    return fact.type == "code" and (is_test_path(file_of(fact)) or fact.meta.get("test") is True)
+    return fact.type == "code" and in_test_files(fact)
+
+
+def translated(fact: Fact, languages: frozenset[str]) -> bool:
+    """Whether ``fact`` is read from a file in a language's folder (``search.translations``) whose
+    language is none of ``languages`` (the question's and English: ``TRANSLATION_FACTOR``)."""
+    if fact.source.kind != "file":
+        return False
+    language = language_of(file_of(fact))
+    return language is not None and language not in languages
 
 
 def defines(fact: Fact, symbols: frozenset[str]) -> bool:

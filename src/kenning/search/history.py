@@ -117,3 +117,8 @@ def release_asked(text: str) -> Release | None:
 def version_of(text: str) -> tuple[int, ...]:
     """``"1.10.2"`` as ``(1, 10, 2)``."""
     return tuple(int(part) for part in text.split("."))
+
+
+def release_name(version: tuple[int, ...]) -> str:
+    """``(1, 10, 2)`` as ``"v1.10.2"``, as an answer's note names a release."""
+    return "v" + ".".join(map(str, version))

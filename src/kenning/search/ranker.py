@@ -33,12 +33,13 @@ from kenning.search.factors import (
     is_test_code,
     lone_header,
     on_testing_docs,
+    translated,
 )
 from kenning.search.history import asks_history
 from kenning.search.options import SearchOptions, filters_of
 from kenning.search.query import ParsedQuery, typed_code_names
 from kenning.search.snippet import make_snippet
-from kenning.search.translations import language_of, question_language
+from kenning.search.translations import question_language
 from kenning.store import facts as fact_store
 from kenning.store.handle import Connection
 
@@ -214,7 +215,7 @@ class Ranker:
             "generated": GENERATED_FACTOR if fact.meta.get("generated") is True else 1.0,
             "release": RELEASE_FACTOR if fact.source.kind == "file" and kept_release(file_of(fact)) else 1.0,
             "testing_docs": TESTING_DOCS_BOOST if self.how_to_test and on_testing_docs(fact) else 1.0,
-            "translation": TRANSLATION_FACTOR if self._translated(fact) else 1.0,
+            "translation": TRANSLATION_FACTOR if self.languages and translated(fact, self.languages) else 1.0,
         }
         factor = math.prod(named.values())
         explain = None
@@ -231,14 +232,6 @@ class Ranker:
             files = self._copy_files.setdefault(key, set())
             files.add(path)
             self._crowded = self._crowded or len(files) > 1
-
-    def _translated(self, fact: Fact) -> bool:
-        """Whether ``fact`` is read from a file in another language's folder than the question's
-        and English (``TRANSLATION_FACTOR``)."""
-        if self.languages is None or fact.source.kind != "file":
-            return False
-        language = language_of(file_of(fact))
-        return language is not None and language not in self.languages
 
     def _closed(self, hit: lexical.Hit, *, spaced: bool = False) -> bool:
         """True when neither ``hit`` nor any after it (hits come by tier, then by decreasing
