@@ -14,6 +14,9 @@ first question (``-X importtime``, their own and cumulative microseconds; the se
         --question "how are blueprints registered" --question "who calls url_for"
     /tmp/plain/bin/python bench/cli_ask.py --project PATH --against /tmp/before/src
         # another interpreter (a plain `pip install kenning` without the dense extra)
+    .venv/bin/python bench/cli_ask.py --project PATH --against /tmp/before/src --limit 100 \\
+        --question "how to test a handler"
+        # a larger answer; a run that exits with an error (a refused question) is timed and counted
 """
 
 from __future__ import annotations
@@ -40,6 +43,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--question", action="append", help=f"repeatable (default: {QUESTIONS[0]!r})")
     parser.add_argument("--runs", type=int, default=15, help="runs of each question on each tree (default: 15)")
     parser.add_argument("--against", type=Path, help="another src/ to time in turn")
+    parser.add_argument("--limit", type=int, help="the answer's limit (default: the command's own)")
     args = parser.parse_args(argv)
     trees = [("this tree", REPO / "src")] + ([("against", args.against)] if args.against else [])
     for _, src in trees:
@@ -47,42 +51,54 @@ def main(argv: list[str] | None = None) -> int:
     questions = args.question or list(QUESTIONS)
     print(f"python {sys.executable}; {os.cpu_count()} cores; load average {os.getloadavg()[0]:.2f}")
     for label, src in trees:
-        print(f"{label}: imported {_imports(src, args.project, questions[0])}")
+        print(f"{label}: imported {_imports(src, args.project, questions[0], args.limit)}")
     for question in questions:
         times: dict[str, list[float]] = {label: [] for label, _ in trees}
+        refused: dict[str, int] = dict.fromkeys(times, 0)
         for run in range(args.runs):
             for label, src in trees if run % 2 == 0 else trees[::-1]:
-                times[label].append(_ask_ms(src, args.project, question))
+                ms, code = _ask_ms(src, args.project, question, args.limit)
+                times[label].append(ms)
+                refused[label] += code != 0
         for label, found in times.items():
             found.sort()
             print(
                 f"{question!r}, {label}: min / median / max {found[0]:.0f} / {statistics.median(found):.0f} / "
-                f"{found[-1]:.0f} ms ({len(found)} runs)"
+                f"{found[-1]:.0f} ms ({len(found)} runs"
+                + (f", {refused[label]} refused: exit status not 0" if refused[label] else "")
+                + ")"
             )
     print(f"load average at the end {os.getloadavg()[0]:.2f}")
     return 0
 
 
-def _command(src: Path, project: Path, question: str, *python_options: str) -> tuple[list[str], dict[str, str]]:
+def _command(
+    src: Path, project: Path, question: str, limit: int | None, *python_options: str
+) -> tuple[list[str], dict[str, str]]:
     command = [sys.executable, *python_options, "-m", "kenning", "ask", question, "--project", str(project)]
+    command += ["--limit", str(limit)] if limit else []
     return command, {**os.environ, "PYTHONPATH": str(src)}
 
 
-def _ask_ms(src: Path, project: Path, question: str) -> float:
-    command, env = _command(src, project, question)
+def _ask_ms(src: Path, project: Path, question: str, limit: int | None) -> tuple[float, int]:
+    """The wall time of one ``kenning ask`` and its exit status (2: refused, ``QueryTooCostly`` among
+    others: a tree that refuses a question is timed to its refusal, and counted)."""
+    command, env = _command(src, project, question, limit)
     started = time.perf_counter()
-    subprocess.run(command, env=env, stdout=subprocess.DEVNULL, check=True)
-    return (time.perf_counter() - started) * 1000
+    done = subprocess.run(command, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, check=False)
+    return (time.perf_counter() - started) * 1000, done.returncode
 
 
-def _imports(src: Path, project: Path, question: str) -> str:
+def _imports(src: Path, project: Path, question: str, limit: int | None) -> str:
     """The watched imports of the second of two runs (the first reads the files from disk)."""
-    command, env = _command(src, project, question, "-X", "importtime")
+    command, env = _command(src, project, question, limit, "-X", "importtime")
     quiet = {"stdout": subprocess.DEVNULL, "stderr": subprocess.PIPE}
     for _ in range(2):
-        done = subprocess.run(command, env=env, text=True, check=True, **quiet)
+        done = subprocess.run(command, env=env, text=True, check=False, **quiet)
     found = []
     for line in done.stderr.splitlines():
+        if not line.startswith("import time:"):  # a refused question's error, a warning
+            continue
         own, total, name = (part.strip() for part in line.removeprefix("import time:").split("|"))
         if name.startswith(WATCHED) or name in TOPS:  # their own submodules left out
             found.append(f"{name} ({own}/{total} µs)")
