@@ -89,10 +89,7 @@ class FileCheck:
         a handler" at ``limit`` 100)."""
         wanted = sorted({sha for sha in shas if sha not in self._commits and _is_hex_id(sha)})
         if len(wanted) > 1:
-            from kenning.ingest.git_history import commits_held  # only when commits are served (start-up time)
-
-            held = set(commits_held(Path(self._root), wanted) or ())
-            self._commits.update((sha, sha in held) for sha in wanted)
+            self._commits.update(commits_reading(self._root, wanted))
 
     def elsewhere(self, missing: str | None = None) -> bool:
         """True when the indexed files are not on this machine (a PostgreSQL store whose
@@ -210,6 +207,29 @@ def _is_hex_id(sha: str) -> bool:
     """Whether ``sha`` is a commit id as a sync stores it (lower-case hexadecimal): one line of
     ``git cat-file --batch-check``'s input, which nothing else in it can break."""
     return 4 <= len(sha) <= 64 and _HEX_DIGITS.issuperset(sha)
+
+
+def commits_reading(root: str, shas: list[str]) -> dict[str, bool]:
+    """Whether each of ``shas`` (hexadecimal ids) reads as a commit in the git repository at or
+    above ``root``, in one ``git cat-file --batch-check``; each False when git cannot be asked."""
+    import subprocess  # here: only when commit facts are served (start-up time)
+
+    lines = "".join(f"{sha}^{{commit}}\n" for sha in shas)
+    try:
+        proc = subprocess.run(
+            ["git", "-C", root, "cat-file", "--batch-check"],
+            input=lines,
+            capture_output=True,
+            text=True,
+            timeout=60,
+            check=False,
+        )
+    except (OSError, subprocess.TimeoutExpired):
+        return dict.fromkeys(shas, False)
+    answers = proc.stdout.splitlines() if proc.returncode == 0 else []
+    if len(answers) != len(shas):  # not git's one line per id: none told
+        return dict.fromkeys(shas, False)
+    return {sha: answer.split(" ")[1:2] == ["commit"] for sha, answer in zip(shas, answers, strict=True)}
 
 
 def freshness_of(fact: Fact, *, now: datetime, files: FileCheck | None) -> Freshness:

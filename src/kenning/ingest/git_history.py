@@ -24,7 +24,7 @@ import re
 import shutil
 import subprocess
 import threading
-from collections.abc import Collection, Mapping, Sequence
+from collections.abc import Collection, Mapping
 from dataclasses import dataclass
 from enum import StrEnum
 from pathlib import Path
@@ -180,12 +180,13 @@ def commits_named(root: Path, shas: Collection[str]) -> list[Commit] | None:
     --no-walk``. None when git fails: the caller tries again at the next sync."""
     if not shas:
         return []
-    held = commits_held(root, list(shas))
-    if held is None:
-        return None
-    if not held:
-        return []
     try:
+        out, _ = _git(root, "cat-file", "--batch-check=%(objectname) %(objecttype)", timeout=LOG_TIMEOUT_S, stdin=shas)
+        if out is None:
+            return None
+        held = [sha for sha, _, kind in (line.partition(" ") for line in out.splitlines()) if kind == "commit"]
+        if not held:
+            return []
         out, _ = _git(
             root,
             "-c",
@@ -205,20 +206,6 @@ def commits_named(root: Path, shas: Collection[str]) -> list[Commit] | None:
     except _Failed:
         return None
     return parse_log(out) if out is not None else None
-
-
-def commits_held(root: Path, shas: Sequence[str]) -> list[str] | None:
-    """Of ``shas`` (commit ids, one line of git's input each), those git holds as commits, in
-    their order: one ``git cat-file --batch-check`` whatever the count. None when git fails or
-    cannot run (the caller cannot tell which it holds)."""
-    try:
-        out, _ = _git(root, "cat-file", "--batch-check=%(objecttype)", timeout=LOG_TIMEOUT_S, stdin=shas)
-    except _Failed:
-        return None
-    kinds = out.splitlines() if out is not None else []
-    if len(kinds) != len(shas):  # not one line per id: none told
-        return None
-    return [sha for sha, kind in zip(shas, kinds, strict=True) if kind == "commit"]
 
 
 def tags(root: Path) -> list[tuple[str, str]]:
