@@ -211,7 +211,8 @@ def _is_hex_id(sha: str) -> bool:
 
 def commits_reading(root: str, shas: list[str]) -> dict[str, bool]:
     """Whether each of ``shas`` (hexadecimal ids) reads as a commit in the git repository at or
-    above ``root``, in one ``git cat-file --batch-check``; each False when git cannot be asked."""
+    above ``root``, in one ``git cat-file --batch-check``; each False when git cannot be asked.
+    (``ingest.git_history`` asks git the same for a sync; freshness imports nothing of ingest.)"""
     import subprocess  # here: only when commit facts are served (start-up time)
 
     lines = "".join(f"{sha}^{{commit}}\n" for sha in shas)
