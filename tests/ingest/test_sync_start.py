@@ -13,6 +13,7 @@ import signal
 import subprocess
 import sys
 from concurrent.futures import ProcessPoolExecutor
+from datetime import UTC, datetime
 from pathlib import Path
 
 from kenning.ingest import read
@@ -74,6 +75,37 @@ def test_a_first_sync_starts_its_pool_before_importing_its_writing_half_and_its_
     # The pool's workers parsed every file: the process that wrote them never imported a parser.
     parsers = ("kenning.ingest.markdown", "kenning.ingest.markdown_blocks", "markdown_it_pyrs", "markdown_it", "yaml")
     assert [m for m in parsers if m in seen["end"]] == []
+
+
+# A resync of one edited file, in a fresh interpreter: the modules it imported.
+_RESYNC = """
+import json, sys
+from datetime import UTC, datetime
+from pathlib import Path
+from kenning.config import load_project
+from kenning.sync.run import sync
+
+report = sync(load_project(Path(sys.argv[1])), now=datetime(2026, 11, 30, tzinfo=UTC), embed=False)
+print(json.dumps({"modules": sorted(sys.modules), "replaced": report.replaced}))
+"""
+
+
+def test_a_resync_of_one_edited_file_loads_no_pool_and_no_yaml_it_does_not_need(make_project):
+    # A process pool (multiprocessing, and concurrent.futures' logging) and PyYAML cost start-up
+    # time that a resync of one file without front matter, parsed in process, does not need:
+    # an edit's resync is most of its start-up (issue 19's one-edit figure against qmd).
+    project = make_project({"docs/a.md": "# A\n\nText.\n", "docs/b.md": "---\ntitle: B\n---\n# B\n\nMore.\n"})
+    from kenning.sync.run import sync
+
+    sync(project, now=datetime(2026, 11, 29, tzinfo=UTC), embed=False)
+    (project.root / "docs/a.md").write_text("# A\n\nText, edited.\n", encoding="utf-8")
+    out = subprocess.run(
+        [sys.executable, "-c", _RESYNC, str(project.root)], capture_output=True, text=True, check=True, env=os.environ
+    ).stdout
+    seen = json.loads(out)
+    assert seen["replaced"] == 1
+    unneeded = ("multiprocessing", "concurrent.futures.process", "logging", "yaml")
+    assert [m for m in unneeded if m in seen["modules"]] == []
 
 
 def test_a_gitignore_still_keeps_its_files_out_when_the_ignore_rules_load_on_first_use(make_project):

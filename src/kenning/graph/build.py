@@ -11,8 +11,8 @@ of ``.git``.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from concurrent.futures import Future
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from kenning import ledger
 from kenning.graph import helper, projections
@@ -26,6 +26,9 @@ from kenning.store import graph_refs, graph_write, sources
 from kenning.store.db import Connection, store_file
 from kenning.store.graph import RefRow, SourceState
 from kenning.store.graph_write import GraphWriter
+
+if TYPE_CHECKING:
+    from concurrent.futures import Future
 
 FileChange = tuple[str, str | None, Relations | None]  # (path, fingerprint, relations)
 

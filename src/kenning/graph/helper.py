@@ -19,13 +19,16 @@ resolves its share itself.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from concurrent.futures import Future
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from kenning.graph.resolve import RESOLVE_BATCH, Resolver
 from kenning.store import graph_refs
 from kenning.store.graph import RefRow
 from kenning.store.readonly import open_readonly
+
+if TYPE_CHECKING:  # concurrent.futures imports logging: not for a sync that starts no pool
+    from concurrent.futures import Future
 
 Edge = tuple[int, int, str, str, int]  # (src, dst, type, link, ref id), as GraphWriter.ref_edge buffers it
 Share = tuple[list[Edge], list[tuple[int, int]]]  # its edges, and (newer, older) decisions

@@ -10,9 +10,8 @@ from __future__ import annotations
 
 import datetime as dt
 import re
+from functools import cache
 from typing import Any
-
-import yaml
 
 from . import markdown_blocks
 from .chunks import Chunk
@@ -20,7 +19,6 @@ from .sections import outline, section_chunks, stem
 from .split import index_lines
 
 _FRONT_MATTER = re.compile(r"---[ \t]*\n((?:.*?\n)??)(?:---|\.\.\.)[ \t]*(?:\n|\Z)", re.S)
-_CSafeLoader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)  # without libyaml: PyYAML's
 # What sends front matter to PyYAML's loader (see ``_loader``).
 _YAML_EDGE = re.compile("[^\n\x20-\x7e\xa0-\u2027\u202a-\ud7ff\ue000-\ufefe\uff00-\uffef]|[!&*|>%@`{}\\[\\]\\\\]")
 
@@ -64,6 +62,8 @@ def _front_matter(text: str) -> tuple[dict[str, Any], int]:
     match = _FRONT_MATTER.match(text)
     if not match:
         return {}, 0
+    import yaml  # here: a sync of files without front matter never loads PyYAML (start-up time)
+
     try:
         data = yaml.load(match.group(1), Loader=_loader(match.group(1)))  # noqa: S506 (safe loaders only)
     except Exception:  # any YAML error (or a pathological document): not front matter
@@ -82,7 +82,16 @@ def _loader(text: str) -> type[Any]:
     differential fuzz of 1.2 million such texts found no difference); PyYAML's own for anything
     else (tags, anchors, block scalars, flow collections, tabs, unusual characters), where
     the two differ on edge cases — the reference stays PyYAML's."""
-    return _CSafeLoader if _CSafeLoader is not yaml.SafeLoader and not _YAML_EDGE.search(text) else yaml.SafeLoader
+    fast, reference = loaders()
+    return fast if fast is not reference and not _YAML_EDGE.search(text) else reference
+
+
+@cache
+def loaders() -> tuple[type[Any], type[Any]]:
+    """libyaml's safe loader (PyYAML's where PyYAML was built without libyaml) and PyYAML's."""
+    import yaml
+
+    return getattr(yaml, "CSafeLoader", yaml.SafeLoader), yaml.SafeLoader
 
 
 def _json_safe(value: Any) -> Any:

@@ -15,9 +15,8 @@ import threading
 import time
 from collections import deque
 from collections.abc import Callable, Iterator, Mapping
-from concurrent.futures import Future, ProcessPoolExecutor
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from kenning.files import BINARY_PROBE, read_regular_inside
 from kenning.ingest.columns import columns, rebuilt
@@ -27,6 +26,9 @@ from kenning.ingest.git_history import blob_id
 from kenning.ingest.parsers import import_parsers, load_relations
 from kenning.ingest.relations import Relations
 from kenning.ingest.rows import ExcerptRow, prepare
+
+if TYPE_CHECKING:  # imported where a pool starts: a small sync (one edit) starts none (start-up time)
+    from concurrent.futures import Future, ProcessPoolExecutor
 
 # (phase, done, total): "reading" and "writing" count files; "indexing", "graph" and
 # "committing" are single steps (0, 0) whose length is unknown in advance.
@@ -145,6 +147,8 @@ def read_all(
     if large and len(jobs) > 1 and (os.cpu_count() or 1) > 1:
         workers = min(4, os.cpu_count() or 2)
         parsers = tuple(sorted({c.parser for c in cands}))
+        from concurrent.futures import ProcessPoolExecutor
+
         pool = ProcessPoolExecutor(max_workers=workers, initializer=_worker_start, initargs=(os.getpid(), parsers))
         ahead = _Ahead(jobs, workers, pool, keep=helpers)
         items = _counted(_pooled(ahead), len(jobs), progress)
