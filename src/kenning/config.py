@@ -38,7 +38,8 @@ confidential = false
 # Globs relative to the project root. Empty include = every supported file.
 include = []
 exclude = []
-# Files larger than this many bytes are skipped (reason: too_large).
+# Files larger than this many bytes are skipped (reason: too_large); a Jupyter notebook from ten
+# times as many (its cells' outputs are not read).
 max_file_bytes = {max_bytes}
 
 [pack]

@@ -13,6 +13,11 @@ from kenning.ingest.text import parse_text
 
 RelationParser = Callable[[str, str], tuple[list[Chunk], Relations | None]]
 
+NOTEBOOK_PARSER = "notebook/1"
+# A notebook is skipped as too large only from this many times the project's ``max_file_bytes``:
+# its cells' outputs (plots as base64, tables) are most of its bytes, and are not read.
+NOTEBOOK_SIZE_FACTOR = 10
+
 _BY_SUFFIX = {
     # 3: an HTML block that begins with a heading element (``<h3 name="config">``) is a heading,
     # its anchor the one the document gives; a ``#`` line inside an HTML block is none. 4: a
@@ -33,6 +38,8 @@ _BY_SUFFIX = {
     # (2: as rst/2).
     ".adoc": "asciidoc/2",
     ".asciidoc": "asciidoc/2",
+    # Jupyter notebooks: their Markdown and code cells cut as one Markdown document (``notebook``).
+    ".ipynb": NOTEBOOK_PARSER,
     # 4: compact titles; a call from a test is one graph reference. 5: a module's keywords name
     # what it assigns at top level (its constants). 6: a call on a typed local or attribute
     # (``x = Client()``, ``def f(x: Client)``, ``self.conn = Client()``) names its class. 7: a
@@ -346,6 +353,8 @@ def import_parsers(names: Iterable[str]) -> None:
     kinds = {name.split("/", 1)[0] for name in names}
     if "markdown" in kinds:
         import kenning.ingest.decisions  # noqa: F401
+    if "notebook" in kinds:
+        import kenning.ingest.notebook  # noqa: F401
     if "python" in kinds:
         import kenning.ingest.python_code  # noqa: F401
     if "code" in kinds:
@@ -384,6 +393,12 @@ def _shebang(text: str) -> str:
     return _INTERPRETERS.get(program, program or "text")
 
 
+def _notebook(text: str, path: str) -> tuple[list[Chunk], Relations | None]:
+    from kenning.ingest.notebook import parse_notebook
+
+    return parse_notebook(text, path)
+
+
 def _rst(text: str, path: str) -> tuple[list[Chunk], Relations | None]:
     from kenning.ingest.rst import parse_rst
 
@@ -403,6 +418,7 @@ _PARSERS: dict[str, RelationParser] = {
     "script": _script,
     "rst": _rst,
     "asciidoc": _asciidoc,
+    "notebook": _notebook,
     "python": _python,
     "code": _code,
 }

@@ -1,0 +1,145 @@
+"""Jupyter notebooks (``.ipynb``): their cells read as one Markdown document, cut by its headings.
+
+A notebook is JSON: its Markdown cells are prose, its code cells code, each cell's text a list of
+lines. The cells are put together in order, a Markdown cell as it is, a code cell as a fenced
+block in the notebook's language, and that document is cut as any Markdown file is
+(``markdown``: sections by heading, front matter in a first cell, links, decisions): a section
+holds its prose and the code under it, anchored by its heading's slug (``analysis.ipynb#load-the-data``).
+
+The cells' outputs (printed text, tables, images) are not read: they are results of a run,
+often large and encoded, not what someone wrote. A notebook may therefore be larger than the
+size cap of other files (``parsers.NOTEBOOK_SIZE_FACTOR``).
+
+An excerpt's lines are the notebook file's: from the line where the first cell it holds begins
+to the line where the last one ends (its ``"cell_type"`` key to the next cell's), the place a
+reader opens in the file. A notebook written on one line, or whose cells cannot be told apart
+in its text, gives every excerpt the whole file's lines.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from dataclasses import replace
+from typing import Any
+
+from kenning.ingest.chunks import Chunk
+from kenning.ingest.decisions import parse_markdown_relations
+from kenning.ingest.relations import Relations
+
+# A cell's ``"cell_type"`` key in the file's text. Inside a JSON string a quote is written ``\"``,
+# so a quote not preceded by a backslash opens a key or a value, never text a cell holds.
+_CELL_KEY = re.compile(r'(?<!\\)"cell_type"\s*:')
+# The notebook's own ``"metadata"`` key after its cells (Jupyter writes the keys sorted, one space
+# of indent): where the last cell ends.
+_NOTEBOOK_METADATA = re.compile(r'^ ?"metadata"\s*:', re.M)
+
+
+def parse_notebook(text: str, path: str) -> tuple[list[Chunk], Relations]:
+    """The excerpts and links of a notebook. ``ValueError`` for text that is not one (a sync
+    counts the file as ``parse_error``)."""
+    cells, language = _cells(text)
+    document, owners = _document(cells, language)
+    chunks, relations = parse_markdown_relations(document, path)
+    spans = _cell_lines(text, len(cells))
+
+    def lines(first: int, last: int) -> tuple[int, int]:
+        if spans is None or not owners:
+            return 1, text.count("\n") + 1
+        begin = spans[owners[min(max(first, 1), len(owners)) - 1]][0]
+        end = spans[owners[min(max(last, 1), len(owners)) - 1]][1]
+        return begin, max(begin, end)
+
+    placed = [replace(c, line_start=lines(c.line_start, c.line_end)[0], line_end=lines(c.line_start, c.line_end)[1])
+              for c in chunks]  # fmt: skip
+    refs = tuple(ref._replace(line=lines(ref.line, ref.line)[0]) if ref.line else ref for ref in relations.refs)
+    return placed, replace(relations, refs=refs)
+
+
+def _cells(text: str) -> tuple[list[dict[str, Any]], str]:
+    """The notebook's cells (nbformat 4, or 3's worksheets) and its language (``python`` when it
+    does not say)."""
+    try:
+        notebook = json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise ValueError(f"not a notebook: {exc}") from exc
+    if not isinstance(notebook, dict):
+        raise ValueError("not a notebook: no JSON object")
+    cells = notebook.get("cells")
+    if cells is None and isinstance(notebook.get("worksheets"), list):  # nbformat 3
+        cells = [c for sheet in notebook["worksheets"] if isinstance(sheet, dict) for c in sheet.get("cells") or []]
+    if not isinstance(cells, list):
+        raise ValueError("not a notebook: no cells")
+    metadata = _mapping(notebook.get("metadata"))
+    info, kernel = _mapping(metadata.get("language_info")), _mapping(metadata.get("kernelspec"))
+    language = info.get("name") or kernel.get("language") or notebook.get("language") or "python"
+    language = language if isinstance(language, str) and re.fullmatch(r"[\w+#.-]+", language) else "python"
+    return [c for c in cells if isinstance(c, dict)], language.lower()
+
+
+def _mapping(value: object) -> dict[str, Any]:
+    return value if isinstance(value, dict) else {}
+
+
+def _document(cells: list[dict[str, Any]], language: str) -> tuple[str, list[int]]:
+    """The cells as one Markdown text, and for each of its lines the index of the cell it comes
+    from (the blank line after a cell is that cell's)."""
+    lines: list[str] = []
+    owners: list[int] = []
+    for index, cell in enumerate(cells):
+        source = _text(cell.get("source", cell.get("input")))
+        kind = cell.get("cell_type")
+        if kind == "code":
+            if not source.strip():
+                continue
+            fence = "`" * max(3, _longest_backticks(source) + 1)
+            block = f"{fence}{language}\n{source.rstrip(chr(10))}\n{fence}"
+        elif kind == "heading":  # nbformat 3
+            level = cell.get("level")
+            depth = min(max(level, 1), 6) if isinstance(level, int) else 1
+            block = "#" * depth + " " + " ".join(source.split())
+        else:  # markdown, raw
+            block = source.rstrip("\n")
+        cell_lines = block.replace("\r\n", "\n").replace("\r", "\n").split("\n")
+        lines.extend([*cell_lines, ""])
+        owners.extend([index] * (len(cell_lines) + 1))
+    return "\n".join(lines), owners
+
+
+def _text(source: object) -> str:
+    if isinstance(source, str):
+        return source
+    if isinstance(source, list):
+        return "".join(part for part in source if isinstance(part, str))
+    return ""
+
+
+def _longest_backticks(source: str) -> int:
+    return max((len(run) for run in re.findall(r"`+", source)), default=0)
+
+
+def _cell_lines(text: str, count: int) -> list[tuple[int, int]] | None:
+    """Each cell's first and last line in the file, or None when the file does not show its
+    cells one by one (on one line, or another count of ``"cell_type"`` keys than of cells)."""
+    starts: list[int] = []
+    line, position = 1, 0
+    for match in _CELL_KEY.finditer(text):  # lines counted from one key to the next: linear
+        line += text.count("\n", position, match.start())
+        position = match.start()
+        starts.append(line - _opened_above(text, position))
+    if len(starts) != count or not count or len(set(starts)) != count:
+        return None
+    after = _NOTEBOOK_METADATA.search(text, position)
+    end = line + text.count("\n", position, after.start()) - 1 if after is not None else text.count("\n") + 1
+    bounds = [*starts[1:], end + 1]
+    return [(start, max(start, following - 1)) for start, following in zip(starts, bounds, strict=True)]
+
+
+def _opened_above(text: str, key: int) -> int:
+    """1 when the line above the one holding the key at ``key`` only opens the cell's object
+    (``{``, as Jupyter writes it), 0 otherwise: the cell begins there."""
+    begin = text.rfind("\n", 0, key) + 1
+    if begin == 0:
+        return 0
+    above = text.rfind("\n", 0, begin - 1) + 1
+    return 1 if text[above : begin - 1].strip() == "{" else 0
