@@ -47,7 +47,7 @@ def test_sections_hold_their_prose_and_the_code_under_them_and_no_output():
     assert "```python\nimport pandas as pd\ndf = pd.read_csv('customers.csv')\n```" in chunks[0].body
     assert "GradientBoostingClassifier()" in chunks[1].body
     assert not any("zanzibar" in c.body or "zanzibar" in c.keywords for c in chunks)  # a run's output
-    assert [(r.type, r.target) for r in relations.refs] == [("links_to", "analysis/notes.md")]
+    assert [(r.type, r.target) for r in relations.refs if r.type == "links_to"] == [("links_to", "analysis/notes.md")]
 
 
 def test_an_excerpts_lines_are_the_notebook_files_lines_of_its_cells():
@@ -168,3 +168,52 @@ def test_a_broken_notebook_is_counted_and_the_sync_goes_on(cli, make_project):
     report = cli("sync", "--project", str(project.root), "--json").json()
     assert report["coverage"]["skipped"].get("parse_error") == 1
     assert cli("search", "fine", "--project", str(project.root), "--json").json()["excerpts"]
+
+
+EXPLORE = notebook(
+    _cell("markdown", "# Explore\n"),
+    _cell(
+        "code",
+        "%matplotlib inline\n",
+        "!pip install pandas\n",
+        "from analysis.load import load_data\n",
+        "df = load_data('x')",
+    ),
+    _cell("code", "%%bash\n", "import-this is shell, not Python\n"),
+    _cell("markdown", "## Clean\n"),
+    _cell("code", "def clean(frame):\n", "    return frame.dropna()\n", "clean(df)"),
+)
+
+
+def test_a_python_notebooks_code_cells_give_its_imports_calls_and_definitions_at_their_cells_lines():
+    _, relations = parse_notebook(EXPLORE, "explore.ipynb")
+    lines = EXPLORE.split("\n")
+    refs = {(r.type, r.target): r for r in relations.refs}
+    assert {"analysis.load", "analysis.load.load_data"} <= {t for kind, t in refs if kind == "imports"}
+    call = refs[("calls", "load_data")]
+    assert call.hint == "analysis.load" and "load_data('x')" in "\n".join(lines[call.line - 1 : call.line + 12])
+    (clean,) = relations.symbols
+    assert clean.qualname == "clean" and "def clean(frame)" in "\n".join(lines[clean.line_start - 1 : clean.line_end])
+    assert ("calls", "clean") in refs
+    # the magics and the shell cell were left out: the code parsed, and gave none of their words
+    assert not any("matplotlib" in r.target or "pip" in r.target for r in relations.refs)
+
+
+def test_a_notebook_in_another_language_gives_no_code_relations():
+    text = notebook(_cell("markdown", "# R\n"), _cell("code", "library(dplyr)\n", "load_data('x')"), language="R")
+    _, relations = parse_notebook(text, "r.ipynb")
+    assert relations.symbols == () and [r.type for r in relations.refs] == []
+
+
+def test_what_calls_a_function_names_the_notebook_that_calls_it(cli, make_project):
+    project = make_project(
+        {
+            "analysis/__init__.py": "",
+            "analysis/load.py": 'def load_data(path):\n    """Read the customers."""\n    return open(path).read()\n',
+            "notebooks/explore.ipynb": EXPLORE,
+        }
+    )
+    assert cli("sync", "--project", str(project.root)).code == 0
+    answer = cli("ask", "what calls load_data", "--project", str(project.root), "--json").json()
+    assert answer["mode"] == "graph"
+    assert [e["source"]["uri"] for e in answer["excerpts"]] == ["notebooks/explore.ipynb#explore"]

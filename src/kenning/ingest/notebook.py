@@ -6,6 +6,12 @@ block in the notebook's language, and that document is cut as any Markdown file 
 (``markdown``: sections by heading, front matter in a first cell, links, decisions): a section
 holds its prose and the code under it, anchored by its heading's slug (``analysis.ipynb#load-the-data``).
 
+A Python notebook's code cells, put together in order, are also read as a Python module for the
+graph (``python_code``): its imports, the calls it makes and the functions and classes it defines
+(``what calls load_data`` finds the notebook that does). A line of IPython's own syntax (``%matplotlib
+inline``, ``!pip install x``) is left out, a cell of it (``%%bash``) too; code that Python cannot
+parse then gives no relations, its excerpts stay.
+
 The cells' outputs (printed text, tables, images) are not read: they are results of a run,
 often large and encoded, not what someone wrote. A notebook may therefore be larger than the
 size cap of other files (``parsers.NOTEBOOK_SIZE_FACTOR``).
@@ -53,7 +59,51 @@ def parse_notebook(text: str, path: str) -> tuple[list[Chunk], Relations]:
     placed = [replace(c, line_start=lines(c.line_start, c.line_end)[0], line_end=lines(c.line_start, c.line_end)[1])
               for c in chunks]  # fmt: skip
     refs = tuple(ref._replace(line=lines(ref.line, ref.line)[0]) if ref.line else ref for ref in relations.refs)
-    return placed, replace(relations, refs=refs)
+    code = _code_relations(cells, language, path, spans)
+    if code is None:
+        return placed, replace(relations, refs=refs)
+    return placed, replace(code, refs=(*refs, *code.refs), decision=relations.decision)
+
+
+# IPython's own syntax at the start of a line: a magic (``%time``), a shell escape (``!ls``), help (``?x``).
+_IPYTHON_LINE = re.compile(r"\s*[%!?]")
+
+
+def _code_relations(
+    cells: list[dict[str, Any]], language: str, path: str, spans: list[tuple[int, int]] | None
+) -> Relations | None:
+    """The relations of a Python notebook's code cells read as one module, their lines the
+    notebook file's (the first line of the cell each comes from); None for another language,
+    code Python cannot parse, or a notebook whose cells cannot be told apart in its text."""
+    if language != "python" or spans is None:
+        return None
+    from kenning.ingest.python_code import parse_python_relations
+
+    lines: list[str] = []
+    owners: list[int] = []
+    for index, cell in enumerate(cells):
+        if cell.get("cell_type") != "code":
+            continue
+        source = _text(cell.get("source", cell.get("input"))).replace("\r\n", "\n").replace("\r", "\n")
+        cell_lines = source.split("\n")
+        magic_cell = source.lstrip().startswith("%%")
+        lines.extend("" if magic_cell or _IPYTHON_LINE.match(line) else line for line in cell_lines)
+        owners.extend([index] * len(cell_lines))
+    if not lines:
+        return None
+    _, relations = parse_python_relations("\n".join(lines), path)
+    if relations is None:
+        return None
+
+    def lines_of(line: int) -> tuple[int, int]:
+        """The file's lines of the cell the code's ``line`` comes from."""
+        return spans[owners[min(max(line, 1), len(owners)) - 1]]
+
+    symbols = tuple(
+        s._replace(line_start=lines_of(s.line_start)[0], line_end=lines_of(s.line_end)[1]) for s in relations.symbols
+    )
+    refs = tuple(r._replace(line=lines_of(r.line)[0]) if r.line else r for r in relations.refs)
+    return replace(relations, symbols=symbols, refs=refs)
 
 
 def _cells(text: str) -> tuple[list[dict[str, Any]], str]:
