@@ -42,8 +42,8 @@ _NOTEBOOK_METADATA = re.compile(r'^ ?"metadata"\s*:', re.M)
 
 
 def parse_notebook(text: str, path: str) -> tuple[list[Chunk], Relations]:
-    """The excerpts and links of a notebook. ``ValueError`` for text that is not one (a sync
-    counts the file as ``parse_error``)."""
+    """The excerpts and relations (its Markdown's links, a Python notebook's code) of a notebook.
+    ``ValueError`` for text that is not one (a sync counts the file as ``parse_error``)."""
     cells, language = _cells(text)
     document, owners = _document(cells, language)
     chunks, relations = parse_markdown_relations(document, path)
@@ -56,8 +56,10 @@ def parse_notebook(text: str, path: str) -> tuple[list[Chunk], Relations]:
         end = spans[owners[min(max(last, 1), len(owners)) - 1]][1]
         return begin, max(begin, end)
 
-    placed = [replace(c, line_start=lines(c.line_start, c.line_end)[0], line_end=lines(c.line_start, c.line_end)[1])
-              for c in chunks]  # fmt: skip
+    placed = []
+    for chunk in chunks:
+        first, last = lines(chunk.line_start, chunk.line_end)
+        placed.append(replace(chunk, line_start=first, line_end=last))
     refs = tuple(ref._replace(line=lines(ref.line, ref.line)[0]) if ref.line else ref for ref in relations.refs)
     code = _code_relations(cells, language, path, spans)
     if code is None:
