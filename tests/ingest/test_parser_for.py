@@ -29,6 +29,9 @@ def test_known_kinds_are_found() -> None:
     assert parser_for("src/app.py") is not None and parser_for("README.MD") == parser_for("README.md") is not None
     assert parser_for("Makefile") == parser_for("src/makefile") == "script/2"
     assert parser_for("LICENSE") is None and parser_for(".md") is None
+    # an agent's rules for the project, written in Markdown (Cursor's ``.mdc``), are documents
+    assert parser_for(".cursor/rules/test-running.mdc") == parser_for("README.md")
+    assert parser_for(".cursorrules") == parser_for("app/.windsurfrules") == parser_for(".clinerules") == "markdown/7"
 
 
 @given(st.lists(st.sampled_from(["a", "b", ".", "/", "md", "py", "MD", "rs", "txt", "é"]), max_size=12))
@@ -36,3 +39,13 @@ def test_parser_for_agrees_with_pathlib_on_generated_paths(parts: list[str]) -> 
     # discovery hands normalised relative paths: no empty or "." components ("a.md/." is "a.md" to pathlib)
     path = "/".join(c for c in "".join(parts).split("/") if c not in ("", ".")) or "a"
     assert parser_for(path) == _by_pathlib(path)
+
+
+def test_an_agents_rules_file_answers_as_a_document(cli, make_project):
+    rules = "---\ndescription: How to run tests\nalwaysApply: false\n---\n\n# Running tests\n\nRun `pnpm test` once.\n"
+    project = make_project({".cursor/rules/tests.mdc": rules, ".windsurfrules": "# Style\n\nTabs, never spaces.\n"})
+    assert cli("sync", "--project", str(project.root)).code == 0
+    found = cli("ask", "how do I run the tests", "--project", str(project.root), "--json").json()
+    assert found["excerpts"][0]["source"]["uri"] == ".cursor/rules/tests.mdc#running-tests"
+    style = cli("search", "tabs spaces", "--project", str(project.root), "--json").json()
+    assert [e["source"]["uri"] for e in style["excerpts"]] == [".windsurfrules#style"]

@@ -29,6 +29,7 @@ _BY_SUFFIX = {
     ".md": "markdown/7",
     ".markdown": "markdown/7",
     ".mdx": "markdown/7",
+    ".mdc": "markdown/7",  # Cursor's project rules (``.cursor/rules/*.mdc``): Markdown with front matter
     # reStructuredText (and the .txt documentation written in it): cut by its section titles, the
     # sections that fit together one excerpt; a file with no title stays runs of paragraphs (``text``).
     # 2: the parts of a line too long for one excerpt each have a URI of their own (``:1-1#part-2``).
@@ -299,6 +300,9 @@ _BY_NAME = {name: SCRIPT_PARSER for name in SCRIPT_LANGUAGES if not name.startsw
 # holds the secrets), and ASP.NET Core's settings (``appsettings.json``, ``appsettings.Development.json``).
 DOTENV_TEMPLATES = frozenset({".env.example", ".env.sample", ".env.dist", ".env.template"})
 _BY_NAME.update(dict.fromkeys(DOTENV_TEMPLATES, SCRIPT_PARSER))
+# Coding agents' rules for the project, in one Markdown file without a suffix (Cursor's older
+# ``.cursorrules``, Windsurf's, Cline's): what an agent is told about the project is its knowledge.
+_BY_NAME.update(dict.fromkeys((".cursorrules", ".windsurfrules", ".clinerules"), _BY_SUFFIX[".md"]))
 _BY_SUFFIX.update({suffix: SCRIPT_PARSER for suffix in SCRIPT_LANGUAGES if suffix.startswith(".")})
 
 
