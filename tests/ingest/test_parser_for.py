@@ -32,6 +32,8 @@ def test_known_kinds_are_found() -> None:
     # an agent's rules for the project, written in Markdown (Cursor's ``.mdc``), are documents
     assert parser_for(".cursor/rules/test-running.mdc") == parser_for("README.md")
     assert parser_for(".cursorrules") == parser_for("app/.windsurfrules") == parser_for(".clinerules") == "markdown/7"
+    # a data project's reports: Quarto and R Markdown
+    assert parser_for("reports/churn.qmd") == parser_for("analysis.Rmd") == "markdown/7"
 
 
 @given(st.lists(st.sampled_from(["a", "b", ".", "/", "md", "py", "MD", "rs", "txt", "é"]), max_size=12))

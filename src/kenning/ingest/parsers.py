@@ -30,6 +30,10 @@ _BY_SUFFIX = {
     ".markdown": "markdown/7",
     ".mdx": "markdown/7",
     ".mdc": "markdown/7",  # Cursor's project rules (``.cursor/rules/*.mdc``): Markdown with front matter
+    # Quarto and R Markdown: Markdown with front matter and fenced code chunks (```` ```{r} ````), the
+    # documents and reports of data projects.
+    ".qmd": "markdown/7",
+    ".rmd": "markdown/7",
     # reStructuredText (and the .txt documentation written in it): cut by its section titles, the
     # sections that fit together one excerpt; a file with no title stays runs of paragraphs (``text``).
     # 2: the parts of a line too long for one excerpt each have a URI of their own (``:1-1#part-2``).
