@@ -27,7 +27,7 @@ def test_parser_for_reads_the_suffix_as_pathlib_does(path: str) -> None:
 
 def test_known_kinds_are_found() -> None:
     assert parser_for("src/app.py") is not None and parser_for("README.MD") == parser_for("README.md") is not None
-    assert parser_for("Makefile") == parser_for("src/makefile") == "script/2"
+    assert parser_for("Makefile") == parser_for("src/makefile") == "script/3"
     assert parser_for("LICENSE") is None and parser_for(".md") is None
     # an agent's rules for the project, written in Markdown (Cursor's ``.mdc``), are documents
     assert parser_for(".cursor/rules/test-running.mdc") == parser_for("README.md")

@@ -1,4 +1,4 @@
-"""Scripts, build and configuration files (parser ``script/2``): read as code by runs of lines, each
+"""Scripts, build and configuration files (parser ``script/3``): read as code by runs of lines, each
 excerpt saying its language, so what ``make test`` runs or which Python versions CI tests is found
 where it is written."""
 
@@ -10,6 +10,7 @@ from conftest import NOW, resync
 from kenning.answer.ask import ask_project
 from kenning.ingest.discover import discover
 from kenning.ingest.parsers import load_relations, parser_for
+from kenning.search.asked import asks_about_markup
 
 FILES = {
     "Makefile": "test:\n\tpytest -q tests\n\nlint:\n\truff check src\n",
@@ -32,35 +33,35 @@ FILES = {
 @pytest.mark.parametrize(
     ("path", "parser"),
     [
-        ("Makefile", "script/2"),
-        ("GNUmakefile", "script/2"),
-        ("scripts/deploy.sh", "script/2"),
-        (".github/workflows/ci.yml", "script/2"),
-        ("config/app.yaml", "script/2"),
-        ("pyproject.toml", "script/2"),
-        ("setup.cfg", "script/2"),
-        ("db/schema.sql", "script/2"),
-        ("prisma/schema.prisma", "script/2"),  # an app's database models (umami's)
-        ("Dockerfile", "script/2"),
-        ("web/package.json", "script/2"),
-        ("composer.json", "script/2"),
-        ("pom.xml", "script/2"),
-        ("src/Shop/Shop.csproj", "script/2"),
-        ("app/build.gradle.kts", "script/2"),
-        ("go.mod", "script/2"),
-        ("app/lib/profile_store.dart", "script/2"),  # no grammar: by its words
+        ("Makefile", "script/3"),
+        ("GNUmakefile", "script/3"),
+        ("scripts/deploy.sh", "script/3"),
+        (".github/workflows/ci.yml", "script/3"),
+        ("config/app.yaml", "script/3"),
+        ("pyproject.toml", "script/3"),
+        ("setup.cfg", "script/3"),
+        ("db/schema.sql", "script/3"),
+        ("prisma/schema.prisma", "script/3"),  # an app's database models (umami's)
+        ("Dockerfile", "script/3"),
+        ("web/package.json", "script/3"),
+        ("composer.json", "script/3"),
+        ("pom.xml", "script/3"),
+        ("src/Shop/Shop.csproj", "script/3"),
+        ("app/build.gradle.kts", "script/3"),
+        ("go.mod", "script/3"),
+        ("app/lib/profile_store.dart", "script/3"),  # no grammar: by its words
         ("services/profile/ProfileStore.scala", "code/35"),
         ("ios/Shop/ProfileStore.swift", "code/35"),
         ("android/app/src/main/kotlin/Profile.kt", "code/35"),
-        ("web/src/App.vue", "script/2"),
+        ("web/src/App.vue", "script/3"),
         ("src/app/Http/Kernel.php", "code/35"),
         ("src/Shop/Program.cs", "code/35"),
-        ("app/src/main/AndroidManifest.xml", "script/2"),  # an Android app's permissions
-        ("ios/App/Info.plist", "script/2"),
-        ("ios/IceCubesApp.xcconfig", "script/2"),
-        ("src/Web/appsettings.json", "script/2"),  # ASP.NET Core's settings
-        ("src/Web/appsettings.Development.json", "script/2"),
-        (".env.example", "script/2"),  # a template committed beside the code
+        ("app/src/main/AndroidManifest.xml", "script/3"),  # an Android app's permissions
+        ("ios/App/Info.plist", "script/3"),
+        ("ios/IceCubesApp.xcconfig", "script/3"),
+        ("src/Web/appsettings.json", "script/3"),  # ASP.NET Core's settings
+        ("src/Web/appsettings.Development.json", "script/3"),
+        (".env.example", "script/3"),  # a template committed beside the code
         (".env", None),  # the secrets it documents: never read
         (".env.local", None),
         ("data/fixtures.json", None),  # data, not configuration
@@ -70,12 +71,17 @@ FILES = {
         ("lib/tasks/fake_data.rake", "code/35"),  # Ruby: lobsters' tasks, walked
         ("app/views/stories/index.json.jbuilder", "code/35"),
         ("config.ru", "code/35"),
-        ("app/views/home/index.html.erb", "script/2"),  # a template, by its lines
-        ("src/builtin.jq", "script/2"),  # jq's builtins, walked
-        ("src/parser.y", "script/2"),
-        ("configure.ac", "script/2"),
-        ("Makefile.am", "script/2"),
-        ("CMakeLists.txt", "script/2"),
+        ("app/views/home/index.html.erb", "script/3"),  # a template, by its lines
+        ("templates/registration/password_reset_email.html", "script/3"),  # Django's, Flask's, Thymeleaf's
+        ("site/partials/nav.njk", "script/3"),
+        ("themes/shop/product.liquid", "script/3"),
+        ("src/styles/_variables.scss", "script/3"),
+        ("static/app.css", "script/3"),
+        ("src/builtin.jq", "script/3"),  # jq's builtins, walked
+        ("src/parser.y", "script/3"),
+        ("configure.ac", "script/3"),
+        ("Makefile.am", "script/3"),
+        ("CMakeLists.txt", "script/3"),
     ],
 )
 def test_which_files_are_read_as_scripts(path, parser):
@@ -83,20 +89,20 @@ def test_which_files_are_read_as_scripts(path, parser):
 
 
 def test_a_script_is_code_of_its_language_by_runs_of_lines():
-    chunks, relations = load_relations("script/2")(FILES["scripts/deploy.sh"], "scripts/deploy.sh")
+    chunks, relations = load_relations("script/3")(FILES["scripts/deploy.sh"], "scripts/deploy.sh")
     assert relations is None
     assert [(c.type, c.meta["language"], c.anchor) for c in chunks] == [("code", "shell", ":1-4")]
-    chunks, _ = load_relations("script/2")(FILES["Makefile"], "Makefile")
+    chunks, _ = load_relations("script/3")(FILES["Makefile"], "Makefile")
     assert {c.meta["language"] for c in chunks} == {"make"}
     for path, language in (
         (".env.example", "dotenv"),
         ("src/Web/appsettings.json", "json"),
         ("a.xcconfig", "xcconfig"),
     ):
-        chunks, _ = load_relations("script/2")("KEY = value\n", path)
+        chunks, _ = load_relations("script/3")("KEY = value\n", path)
         assert {c.meta["language"] for c in chunks} == {language}
     path = "app/lib/profile_store.dart"
-    chunks, relations = load_relations("script/2")(FILES[path], path)
+    chunks, relations = load_relations("script/3")(FILES[path], path)
     assert relations is None and {(c.type, c.meta["language"]) for c in chunks} == {("code", "dart")}
 
 
@@ -131,10 +137,86 @@ def test_an_executable_file_without_a_suffix_is_a_script_of_its_interpreter(make
     for name in ("bin/deploy", "bin/report"):
         (project.root / name).chmod(0o755)
     found = discover(project)
-    assert {c.path: c.parser for c in found.candidates} == {"bin/deploy": "script/2", "bin/report": "script/2"}
+    assert {c.path: c.parser for c in found.candidates} == {"bin/deploy": "script/3", "bin/report": "script/3"}
     assert found.skipped["unsupported_type"] >= 1  # LICENSE: no suffix, not executable
-    chunks, _ = load_relations("script/2")((project.root / "bin/report").read_text(), "bin/report")
+    chunks, _ = load_relations("script/3")((project.root / "bin/report").read_text(), "bin/report")
     assert chunks[0].meta == {"language": "python"}
     resync(project)
     answer = ask_project(project, "how is the site deployed to web01", now=NOW, limit=3)
     assert answer.excerpts[0].fact.source.uri.startswith("bin/deploy")
+
+
+GENERATED_PAGE = """<!DOCTYPE html>
+<html>
+<head>
+<meta charset="utf-8" />
+<meta name="generator" content="Docutils 0.20.1: https://docutils.sourceforge.io/" />
+<title>Password reset — Docs</title>
+</head>
+<body><p>Send a password reset email with a one-time link.</p></body>
+</html>
+"""
+
+
+def test_templates_and_stylesheets_answer_and_a_page_a_tool_wrote_says_so(make_project):
+    files = {
+        "templates/registration/password_reset_email.html": (
+            "{% load i18n %}\n{% autoescape off %}\n"
+            "{% blocktranslate %}You asked for a password reset for your account.{% endblocktranslate %}\n"
+            "{{ protocol }}://{{ domain }}{% url 'password_reset_confirm' uidb64=uid token=token %}\n"
+            "{% endautoescape %}\n"
+        ),
+        "static/css/buttons.scss": "$primary: #0a7;\n\n.button--primary {\n  background: $primary;\n}\n",
+        "docs/_build/html/reset.html": GENERATED_PAGE,
+    }
+    project = make_project(files, name="web")
+    report = resync(project)
+    assert report.skipped.get("unsupported_type", 0) == 0
+    answer = ask_project(project, "which template sends the password reset email", now=NOW, limit=3)
+    uris = [e.fact.source.uri for e in answer.excerpts]
+    assert uris[0].startswith("templates/registration/password_reset_email.html"), uris
+    styled = ask_project(project, "where is the primary button background colour", now=NOW, limit=3)
+    assert styled.excerpts[0].fact.source.uri.startswith("static/css/buttons.scss")
+    (built,) = [e for e in answer.excerpts if e.fact.source.uri.startswith("docs/_build/")]
+    assert built.fact.meta == {"language": "html", "generated": True}  # weighed half, after the template
+    hand = [e for e in answer.excerpts if e.fact.source.uri.startswith("templates/")][0]
+    assert hand.fact.meta == {"language": "html"}
+
+
+def test_a_template_weighs_half_unless_the_question_speaks_of_pages_templates_or_styles(make_project):
+    files = {
+        "auth/templates/auth/widgets/read_only_password_hash.html": (
+            "<div{% include 'django/forms/widgets/attrs.html' %}>\n{% for entry in summary %}\n"
+            "<strong>{{ entry.label }}</strong>: {{ entry.value }}\n{% endfor %}\n</div>\n"
+        ),
+        "auth/hashers.py": (
+            "class PBKDF2PasswordHasher:\n"
+            '    """Secure password hashing using the PBKDF2 algorithm: passwords are hashed with a salt."""\n\n'
+            "    def encode(self, password, salt, iterations=None):\n"
+            "        return pbkdf2(password, salt, iterations)\n"
+        ),
+    }
+    project = make_project(files, name="auth")
+    resync(project)
+    words = ask_project(project, "how are passwords hashed", now=NOW, limit=2)
+    assert words.excerpts[0].fact.source.uri.startswith("auth/hashers.py")
+    page = ask_project(project, "which template shows the password hash", now=NOW, limit=2)
+    assert page.excerpts[0].fact.source.uri.startswith("auth/templates/")
+
+
+@pytest.mark.parametrize(
+    ("question", "markup"),
+    [
+        ("which template sends the password reset email", True),
+        ("where is the primary button colour set", True),
+        ("what does the login page show", True),
+        ("quel gabarit affiche le formulaire de connexion", True),
+        ("où est définie la feuille de style du thème", True),
+        ("password AND html", True),
+        ("how are passwords hashed", False),
+        ("comment les mots de passe sont-ils hachés", False),
+        ("what calls make_password", False),
+    ],
+)
+def test_which_questions_speak_of_pages_templates_or_styles(question, markup):
+    assert asks_about_markup(question) is markup

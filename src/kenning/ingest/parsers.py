@@ -223,7 +223,9 @@ _BY_SUFFIX.update(
 # no graph. What they answer is everywhere in a project: what ``make test`` runs, which Python
 # versions CI tests, what a deploy script does, which port a service listens on, which packages a
 # ``composer.json`` or a ``.csproj`` requires; and a Flutter app's Dart is found by its words.
-SCRIPT_PARSER = "script/2"  # also an executable file without a suffix (``ingest.discover``)
+# 3: a file whose head says a tool wrote it (``DO NOT EDIT``, an HTML page's ``<meta name="generator">``)
+# is marked ``generated`` (``ingest.generated``), as code is; HTML templates and stylesheets are read.
+SCRIPT_PARSER = "script/3"  # also an executable file without a suffix (``ingest.discover``)
 SCRIPT_LANGUAGES = {  # suffix, or whole file name, -> the language an excerpt's meta says
     ".sh": "shell",
     ".bash": "shell",
@@ -276,9 +278,27 @@ SCRIPT_LANGUAGES = {  # suffix, or whole file name, -> the language an excerpt's
     ".y": "yacc",
     ".l": "lex",
     ".jq": "jq",
-    # templates of a web framework: views hold calls and the text users see (lobsters' ``.erb``)
+    # templates of a web framework: views hold calls and the text users see (lobsters' ``.erb``,
+    # Django's and Flask's ``.html``, Spring's Thymeleaf pages), and the stylesheets beside them
     ".erb": "erb",
     ".haml": "haml",
+    ".html": "html",
+    ".htm": "html",
+    ".jinja": "jinja",
+    ".jinja2": "jinja",
+    ".j2": "jinja",
+    ".njk": "nunjucks",
+    ".hbs": "handlebars",
+    ".handlebars": "handlebars",
+    ".mustache": "mustache",
+    ".liquid": "liquid",
+    ".twig": "twig",
+    ".ejs": "ejs",
+    ".pug": "pug",
+    ".css": "css",
+    ".scss": "scss",
+    ".sass": "sass",
+    ".less": "less",
     # languages without a grammar here
     ".kts": "kotlin",  # build scripts (``build.gradle.kts``); ``.kt`` has its grammar
     ".dart": "dart",
@@ -382,7 +402,8 @@ def _script(text: str, path: str) -> tuple[list[Chunk], Relations | None]:
     language = language or _shebang(text)
     meta = {"language": language}
     chunks = config_titles.retitled(parse_text(text, path), text, language)
-    return [replace(c, type="code", meta=meta) for c in chunks], None
+    # a page a tool wrote (a documentation build, a coverage report) says so: weighed half (``generated``)
+    return generated.marked([replace(c, type="code", meta=meta) for c in chunks], text), None
 
 
 # An executable file's ``#!`` interpreter -> its language (``#!/usr/bin/env python3``: python).

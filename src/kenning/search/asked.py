@@ -1,6 +1,7 @@
 """What a question asks, as the ranker weighs it (``search.ranker``): whether the code names it
 types are what it asks about (their definitions boosted), whether it asks for tests (test files
-kept whole) or how to test (sections on testing boosted), whether it asks why."""
+kept whole) or how to test (sections on testing boosted), whether it asks why, whether it asks about
+templates or styles (markup weighed whole)."""
 
 from __future__ import annotations
 
@@ -79,3 +80,18 @@ def asks_for_tests(parsed: ParsedQuery, symbols: frozenset[str]) -> bool:
     if any(word in _TEST_WORDS for name in symbols for word in re.split(r"[\W_.]+", name.lower())):
         return True
     return _ASKS_FOR_TESTS.search(_TESTS_AS_PLACE.sub(" ", unaccented(parsed.text))) is not None
+
+
+# A question that speaks of a page, its template or its style asks about markup: a web framework's
+# templates and stylesheets then weigh whole ("which template sends the password reset email",
+# "where is the primary button colour set", "quel gabarit affiche la page de connexion").
+_MARKUP = re.compile(
+    r"\b(?:templates?|templating|html|css|scss|sass|stylesheets?|styles?|styling|styled|layouts?|pages?"
+    r"|colou?rs?|fonts?|themes?|jinja|markup|partials?|gabarits?|feuilles? de style|couleurs?|polices?"
+    r"|mise en page)\b"
+)
+
+
+def asks_about_markup(text: str) -> bool:
+    """Whether a query speaks of pages, templates or styles (:data:`_MARKUP`), in any syntax."""
+    return _MARKUP.search(unaccented(text.lower())) is not None

@@ -1,6 +1,6 @@
 """What each ranking factor reads of a fact (``search.ranker``): its file, whether it is history,
-test code or in a test folder, prose on testing, a lone ``impl`` header, a translation, or the
-definition of a code name the question types."""
+test code or in a test folder, prose on testing, a lone ``impl`` header, a translation, markup, or
+the definition of a code name the question types."""
 
 from __future__ import annotations
 
@@ -49,6 +49,19 @@ def is_test_code(fact: Fact) -> bool:
     """Whether ``fact`` is code in a test file (``tests/test_x.py``, ``x_test.go``), or test code
     its parser found in another file (a Rust ``#[test]`` function: ``meta["test"]``)."""
     return fact.type == "code" and in_test_files(fact)
+
+
+# The languages of a web framework's templates and stylesheets (``ingest.parsers.SCRIPT_LANGUAGES``);
+# ERB and Haml are not among them: their views are the app's Ruby (lobsters, walked).
+MARKUP_LANGUAGES = frozenset(
+    {"html", "jinja", "nunjucks", "handlebars", "mustache", "liquid", "twig", "ejs", "pug"}
+    | {"css", "scss", "sass", "less"}
+)
+
+
+def is_markup(fact: Fact) -> bool:
+    """Whether ``fact`` is read from a template or a stylesheet (``MARKUP_FACTOR``)."""
+    return fact.type == "code" and fact.meta.get("language") in MARKUP_LANGUAGES
 
 
 def translated(fact: Fact, languages: frozenset[str]) -> bool:

@@ -22,7 +22,7 @@ from kenning.ingest.spans import split as split_spans
 from kenning.project import Project
 from kenning.records import Excerpt, Fact, Freshness, FreshnessState, Lifecycle
 from kenning.search import lexical, quoted
-from kenning.search.asked import WHY_WORDS, about_names, asks_for_tests, asks_how_to_test
+from kenning.search.asked import WHY_WORDS, about_names, asks_about_markup, asks_for_tests, asks_how_to_test
 from kenning.search.contents import is_contents
 from kenning.search.copies import copy_key, kept_release
 from kenning.search.factors import (
@@ -30,6 +30,7 @@ from kenning.search.factors import (
     file_of,
     in_test_files,
     is_history,
+    is_markup,
     is_test_code,
     lone_header,
     on_testing_docs,
@@ -70,6 +71,11 @@ HISTORY_FACTOR = 0.5
 LONE_HEADER_FACTOR = 0.5
 # A document's table of contents (``search.contents``): its words are every heading's, it says nothing.
 CONTENTS_FACTOR = 0.5
+# A template or a stylesheet (``search.factors.is_markup``) for a question that speaks of no page,
+# template or style (``search.asked.asks_about_markup``): Django's five-line
+# ``read_only_password_hash.html``, its path holding the words, came first for "how are passwords
+# hashed" once templates were read (docs/benchmarks.md, "templates").
+MARKUP_FACTOR = 0.5
 # A question asking how to test (``search.asked.asks_how_to_test``): a section of the docs on testing
 # (a heading of its title speaks of it) weighs this much; "test", the word that says what it is about,
 # weighs little in a project of many tests. (Not enough where the section holds no other word of the
@@ -136,8 +142,10 @@ class Ranker:
         literals: tuple[str, ...] = (),
         how_to_test: bool = False,
         language: str | None = None,
+        demote_markup: bool = False,
     ) -> None:
         self.demote_history, self.literals, self.how_to_test = demote_history, literals, how_to_test
+        self.demote_markup = demote_markup
         self.languages = frozenset({"en", language}) if language else None  # not weighed: None, all
         self.conn, self.project, self.terms, self.options, self.now = conn, project, terms, options, now
         self.prefer_tests = options.prefer_tests
@@ -216,6 +224,7 @@ class Ranker:
             "release": RELEASE_FACTOR if fact.source.kind == "file" and kept_release(file_of(fact)) else 1.0,
             "testing_docs": TESTING_DOCS_BOOST if self.how_to_test and on_testing_docs(fact) else 1.0,
             "translation": TRANSLATION_FACTOR if self.languages and translated(fact, self.languages) else 1.0,
+            "markup": MARKUP_FACTOR if self.demote_markup and is_markup(fact) else 1.0,
         }
         factor = math.prod(named.values())
         explain = None
@@ -338,7 +347,7 @@ def query_ranker(
     asks boosted (only where the scope holds code: otherwise there is nothing to boost, and the
     bound would rank three times as deep for nothing), test files demoted unless it asks for tests,
     code demoted when it asks why and names no code, commits, changelogs and release notes when it
-    does not ask about history."""
+    does not ask about history, templates and stylesheets when it speaks of no page or style."""
     symbols = typed_code_names(parsed)
     if symbols and not lexical.holds_code(conn, filters_of(options)):
         symbols = frozenset()
@@ -360,6 +369,7 @@ def query_ranker(
         literals=parsed.literals,
         how_to_test=how_to_test,
         language=question_language(parsed.french),
+        demote_markup=not asks_about_markup(parsed.text),
     )
 
 
