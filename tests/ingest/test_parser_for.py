@@ -3,7 +3,7 @@ a sync asks for every file), case-insensitively, then a few whole names (`Makefi
 
 from __future__ import annotations
 
-from pathlib import PurePosixPath
+from pathlib import Path, PurePosixPath
 
 import pytest
 from hypothesis import given
@@ -51,3 +51,10 @@ def test_an_agents_rules_file_answers_as_a_document(cli, make_project):
     assert found["excerpts"][0]["source"]["uri"] == ".cursor/rules/tests.mdc#running-tests"
     style = cli("search", "tabs spaces", "--project", str(project.root), "--json").json()
     assert [e["source"]["uri"] for e in style["excerpts"]] == [".windsurfrules#style"]
+
+
+def test_every_parser_version_is_in_docs_parsers_md():
+    """A bump of a parser's version is said in docs/parsers.md, whose table lists each current one."""
+    doc = (Path(__file__).resolve().parents[2] / "docs" / "parsers.md").read_text(encoding="utf-8")
+    listed = {line.split("`")[1] for line in doc.splitlines() if line.startswith("| `")}
+    assert listed == set(_BY_SUFFIX.values()) | set(_BY_NAME.values())
