@@ -75,6 +75,8 @@ FILES = {
         ("templates/registration/password_reset_email.html", "script/3"),  # Django's, Flask's, Thymeleaf's
         ("site/partials/nav.njk", "script/3"),
         ("themes/shop/product.liquid", "script/3"),
+        ("resources/views/auth/login.blade.php", "script/3"),  # Laravel's Blade: a template
+        ("app/Http/Controllers/LoginController.php", "code/35"),  # PHP itself
         ("src/styles/_variables.scss", "script/3"),
         ("static/app.css", "script/3"),
         ("src/builtin.jq", "script/3"),  # jq's builtins, walked
@@ -101,6 +103,8 @@ def test_a_script_is_code_of_its_language_by_runs_of_lines():
     ):
         chunks, _ = load_relations("script/3")("KEY = value\n", path)
         assert {c.meta["language"] for c in chunks} == {language}
+    chunks, _ = load_relations("script/3")("@extends('layouts.app')\n<form>@csrf</form>\n", "views/login.blade.php")
+    assert {(c.type, c.meta["language"]) for c in chunks} == {("code", "blade")}
     path = "app/lib/profile_store.dart"
     chunks, relations = load_relations("script/3")(FILES[path], path)
     assert relations is None and {(c.type, c.meta["language"]) for c in chunks} == {("code", "dart")}

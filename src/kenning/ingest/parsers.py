@@ -181,6 +181,9 @@ SCRIPT_LANGUAGES = {  # suffix, or whole file name, -> the language an excerpt's
     ".vue": "vue",
     ".svelte": "svelte",
 }
+# Laravel's Blade templates (``resources/views/auth/login.blade.php``): HTML with ``@directives``,
+# read as the other templates are (by their lines, ``markup``), not as PHP.
+BLADE = ".blade.php"
 _BY_NAME = {name: SCRIPT_PARSER for name in SCRIPT_LANGUAGES if not name.startswith(".")}
 # A configuration template committed beside the code (the ``.env`` it documents stays unread: it
 # holds the secrets), and ASP.NET Core's settings (``appsettings.json``, ``appsettings.Development.json``).
@@ -195,6 +198,8 @@ _BY_SUFFIX.update({suffix: SCRIPT_PARSER for suffix in SCRIPT_LANGUAGES if suffi
 def parser_for(path: str) -> str | None:
     """The versioned parser name for a path, or None when kenning does not read that kind."""
     name = path.rpartition("/")[2].lower()
+    if name.endswith(BLADE):  # a template, not PHP code, whatever its last suffix says
+        return SCRIPT_PARSER
     found = _BY_NAME.get(name) or _BY_SUFFIX.get(_suffix(name))  # ``CMakeLists.txt``: by its name
     if found is None and name.startswith("appsettings") and name.endswith(".json"):
         return SCRIPT_PARSER
@@ -261,6 +266,8 @@ def _script(text: str, path: str) -> tuple[list[Chunk], Relations | None]:
     language = SCRIPT_LANGUAGES.get(name) or SCRIPT_LANGUAGES.get(_suffix(name))
     if language is None and (name in DOTENV_TEMPLATES or name.startswith("appsettings")):
         language = "dotenv" if name in DOTENV_TEMPLATES else "json"
+    if name.endswith(BLADE):
+        language = "blade"
     language = language or _shebang(text)
     meta = {"language": language}
     chunks = config_titles.retitled(parse_text(text, path), text, language)

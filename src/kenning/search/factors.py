@@ -54,7 +54,7 @@ def is_test_code(fact: Fact) -> bool:
 # The languages of a web framework's templates and stylesheets (``ingest.parsers.SCRIPT_LANGUAGES``);
 # ERB and Haml are not among them: their views are the app's Ruby (lobsters, walked).
 MARKUP_LANGUAGES = frozenset(
-    {"html", "jinja", "nunjucks", "handlebars", "mustache", "liquid", "twig", "ejs", "pug"}
+    {"html", "jinja", "nunjucks", "handlebars", "mustache", "liquid", "twig", "ejs", "pug", "blade"}
     | {"css", "scss", "sass", "less"}
 )
 
