@@ -193,3 +193,20 @@ def _first_answers(project, *cases: tuple[str, str]) -> None:
     for question, path in cases:
         answer = search_project(project, question, SearchOptions(limit=3), now=NOW)
         assert answer.excerpts and answer.excerpts[0].fact.source.uri.startswith(path), (question, answer.notes)
+
+
+def test_a_forums_moderation_words_reach_their_english(make_project):
+    """laravel.io's walk: "comment bannir un utilisateur" searched "banner" (the glossary without
+    ``bannir``) and served the site's banner templates."""
+    files = {
+        "app/Jobs/BanUser.php": "<?php\n/** Ban a user from the forum: no more posts. */\nfinal class BanUser {}\n",
+        "resources/views/components/info-banner.blade.php": '<div class="banner">{{ $slot }}</div>\n',
+        "app/Jobs/ApproveArticle.php": "<?php\n/** Approve an article. */\nfinal class ApproveArticle {}\n",
+        "app/Jobs/PinThread.php": "<?php\n/** Pin a thread to the top of the forum. */\nfinal class PinThread {}\n",
+    }
+    _first_answers(
+        make_project(files, name="forum"),
+        ("comment bannir un utilisateur", "app/Jobs/BanUser.php"),
+        ("comment approuver un article", "app/Jobs/ApproveArticle.php"),
+        ("comment épingler un fil de discussion", "app/Jobs/PinThread.php"),
+    )
