@@ -116,12 +116,12 @@ def test_the_sync_report_counts_the_ledger_records_it_added_changed_retired_and_
 
 def test_the_sync_report_names_the_files_it_skipped_and_the_kinds_it_does_not_read(cli, make_project):
     """A count alone left a user guessing which files were left out (spring-petclinic, walked: its
-    12 Thymeleaf templates among ``38 unsupported_type``): the report names the first files of each
-    reason and the suffixes it does not read, most frequent first."""
+    12 Thymeleaf templates among ``38 unsupported_type``, read since): the report names the first files
+    of each reason and the suffixes it does not read, most frequent first."""
     files = {
         **FILES,
-        **{f"templates/page{n}.html": "<p>page</p>\n" for n in range(3)},
-        "static/site.css": "p { margin: 0 }\n",
+        **{f"locale/fr/page{n}.po": 'msgid "page"\nmsgstr "page"\n' for n in range(3)},
+        "static/icon.svg": "<svg></svg>\n",
         "static/logo.png": b"\x89PNG\r\n\x1a\n\x00\x00",
         "gradlew": '#!/bin/sh\n# Gradle start up script for UN*X\nexec java -classpath "$CLASSPATH" "$@"\n',
         "gradlew.bat": "@rem Gradle startup script for Windows\n",
@@ -135,15 +135,15 @@ def test_the_sync_report_names_the_files_it_skipped_and_the_kinds_it_does_not_re
         "binary": ["docs/notes.md"],
         "build_wrapper": ["gradlew", "gradlew.bat"],  # Gradle's own script, the same in every project
         "unsupported_type": [
+            "locale/fr/page0.po",
+            "locale/fr/page1.po",
+            "locale/fr/page2.po",
+            "static/icon.svg",
             "static/logo.png",
-            "static/site.css",
-            "templates/page0.html",
-            "templates/page1.html",
-            "templates/page2.html",
         ],
     }
-    assert coverage["unsupported_suffixes"] == {".html": 3, ".css": 1, ".png": 1}
+    assert coverage["unsupported_suffixes"] == {".po": 3, ".png": 1, ".svg": 1}
     text = cli(*sync).out
-    assert "skipped (unsupported_type): 3 .html, 1 .css, 1 .png\n" in text, text
+    assert "skipped (unsupported_type): 3 .po, 1 .png, 1 .svg\n" in text, text
     assert "skipped (binary): docs/notes.md\n" in text, text
     assert "skipped (build_wrapper): gradlew, gradlew.bat\n" in text, text
