@@ -52,8 +52,7 @@ def parse_notebook(text: str, path: str) -> tuple[list[Chunk], Relations]:
     def lines(first: int, last: int) -> tuple[int, int]:
         if spans is None or not owners:
             return 1, text.count("\n") + 1
-        begin = spans[owners[min(max(first, 1), len(owners)) - 1]][0]
-        end = spans[owners[min(max(last, 1), len(owners)) - 1]][1]
+        begin, end = spans[_owner(owners, first)][0], spans[_owner(owners, last)][1]
         return begin, max(begin, end)
 
     placed = []
@@ -99,13 +98,19 @@ def _code_relations(
 
     def lines_of(line: int) -> tuple[int, int]:
         """The file's lines of the cell the code's ``line`` comes from."""
-        return spans[owners[min(max(line, 1), len(owners)) - 1]]
+        return spans[_owner(owners, line)]
 
     symbols = tuple(
         s._replace(line_start=lines_of(s.line_start)[0], line_end=lines_of(s.line_end)[1]) for s in relations.symbols
     )
     refs = tuple(r._replace(line=lines_of(r.line)[0]) if r.line else r for r in relations.refs)
     return replace(relations, symbols=symbols, refs=refs)
+
+
+def _owner(owners: list[int], line: int) -> int:
+    """The cell a 1-based ``line`` of a text put together from cells comes from (``owners``: each
+    line's cell), a line past either end counted as the nearest one."""
+    return owners[min(max(line, 1), len(owners)) - 1]
 
 
 def _cells(text: str) -> tuple[list[dict[str, Any]], str]:
