@@ -185,16 +185,17 @@ EXPLORE = notebook(
 )
 
 
-def test_a_python_notebooks_code_cells_give_its_imports_calls_and_definitions_at_their_cells_lines():
+def test_a_python_notebooks_code_cells_give_its_imports_calls_and_definitions_at_their_lines():
     _, relations = parse_notebook(EXPLORE, "explore.ipynb")
     lines = EXPLORE.split("\n")
     refs = {(r.type, r.target): r for r in relations.refs}
     assert {"analysis.load", "analysis.load.load_data"} <= {t for kind, t in refs if kind == "imports"}
     call = refs[("calls", "load_data")]
-    assert call.hint == "analysis.load" and "load_data('x')" in "\n".join(lines[call.line - 1 : call.line + 12])
+    assert call.hint == "analysis.load" and lines[call.line - 1].strip() == "\"df = load_data('x')\""
     (clean,) = relations.symbols
-    assert clean.qualname == "clean" and "def clean(frame)" in "\n".join(lines[clean.line_start - 1 : clean.line_end])
-    assert ("calls", "clean") in refs
+    assert clean.qualname == "clean" and lines[clean.line_start - 1].strip() == '"def clean(frame):\\n",'
+    assert lines[clean.line_end - 1].strip() == '"    return frame.dropna()\\n",'
+    assert lines[refs[("calls", "clean")].line - 1].strip() == '"clean(df)"'  # each at its own line
     # the magics and the shell cell were left out: the code parsed, and gave none of their words
     assert not any("matplotlib" in r.target or "pip" in r.target for r in relations.refs)
 
@@ -217,3 +218,14 @@ def test_what_calls_a_function_names_the_notebook_that_calls_it(cli, make_projec
     answer = cli("ask", "what calls load_data", "--project", str(project.root), "--json").json()
     assert answer["mode"] == "graph"
     assert [e["source"]["uri"] for e in answer["excerpts"]] == ["notebooks/explore.ipynb#explore"]
+
+
+def test_a_cells_source_written_as_one_string_places_its_code_at_its_cells_first_line():
+    cells = [_cell("markdown", "# Explore\n"), _cell("code"), _cell("code", "x = 1\n")]
+    cells[1]["source"] = "import json\nrows = json.loads(text)"  # one string, as some tools write it
+    text = notebook(*cells)
+    _, relations = parse_notebook(text, "explore.ipynb")
+    lines = text.split("\n")
+    call = next(r for r in relations.refs if r.type == "calls" and r.target == "loads")
+    assert lines[call.line - 1].strip() == "{"  # the cell's first line: its source is not a line to a line
+    assert '"source": "import json' in "\n".join(lines[call.line - 1 : call.line + 6])

@@ -19,7 +19,9 @@ size cap of other files (``parsers.NOTEBOOK_SIZE_FACTOR``).
 An excerpt's lines are the notebook file's: from the line where the first cell it holds begins
 to the line where the last one ends (its ``"cell_type"`` key to the next cell's), the place a
 reader opens in the file. A notebook written on one line, or whose cells cannot be told apart
-in its text, gives every excerpt the whole file's lines.
+in its text, gives every excerpt the whole file's lines. A reference or a definition in code is
+at its own line of the file where a cell's source is written a line to a line (Jupyter's way),
+else at its cell's first line.
 """
 
 from __future__ import annotations
@@ -60,7 +62,7 @@ def parse_notebook(text: str, path: str) -> tuple[list[Chunk], Relations]:
         first, last = lines(chunk.line_start, chunk.line_end)
         placed.append(replace(chunk, line_start=first, line_end=last))
     refs = tuple(ref._replace(line=lines(ref.line, ref.line)[0]) if ref.line else ref for ref in relations.refs)
-    code = _code_relations(cells, language, path, spans)
+    code = _code_relations(text, cells, language, path, spans)
     if code is None:
         return placed, replace(relations, refs=refs)
     return placed, replace(code, refs=(*refs, *code.refs), decision=relations.decision)
@@ -71,17 +73,20 @@ _IPYTHON_LINE = re.compile(r"\s*[%!?]")
 
 
 def _code_relations(
-    cells: list[dict[str, Any]], language: str, path: str, spans: list[tuple[int, int]] | None
+    text: str, cells: list[dict[str, Any]], language: str, path: str, spans: list[tuple[int, int]] | None
 ) -> Relations | None:
     """The relations of a Python notebook's code cells read as one module, their lines the
-    notebook file's (the first line of the cell each comes from); None for another language,
-    code Python cannot parse, or a notebook whose cells cannot be told apart in its text."""
+    notebook file's: the line of the code itself where the file writes its cell's source a line
+    to a line, as Jupyter does (:func:`_source_line`), else the first line of its cell; None for
+    another language, code Python cannot parse, or a notebook whose cells cannot be told apart
+    in its text."""
     if language != "python" or spans is None:
         return None
     from kenning.ingest.python_code import parse_python_relations
 
+    file_lines = text.split("\n")
     lines: list[str] = []
-    owners: list[int] = []
+    places: list[int] = []  # each code line's line in the file
     for index, cell in enumerate(cells):
         if cell.get("cell_type") != "code":
             continue
@@ -89,27 +94,46 @@ def _code_relations(
         cell_lines = source.split("\n")
         magic_cell = source.lstrip().startswith("%%")
         lines.extend("" if magic_cell or _IPYTHON_LINE.match(line) else line for line in cell_lines)
-        owners.extend([index] * len(cell_lines))
+        first = _source_line(file_lines, spans[index], cell)
+        places.extend(first + offset if first else spans[index][0] for offset in range(len(cell_lines)))
     if not lines:
         return None
     _, relations = parse_python_relations("\n".join(lines), path)
     if relations is None:
         return None
-
-    def lines_of(line: int) -> tuple[int, int]:
-        """The file's lines of the cell the code's ``line`` comes from."""
-        return spans[_owner(owners, line)]
-
     symbols = tuple(
-        s._replace(line_start=lines_of(s.line_start)[0], line_end=lines_of(s.line_end)[1]) for s in relations.symbols
+        s._replace(line_start=_owner(places, s.line_start), line_end=_owner(places, s.line_end))
+        for s in relations.symbols
     )
-    refs = tuple(r._replace(line=lines_of(r.line)[0]) if r.line else r for r in relations.refs)
+    refs = tuple(r._replace(line=_owner(places, r.line)) if r.line else r for r in relations.refs)
     return replace(relations, symbols=symbols, refs=refs)
 
 
+def _source_line(file_lines: list[str], span: tuple[int, int], cell: dict[str, Any]) -> int | None:
+    """The file's line of a cell's first line of source, where the file writes the source as
+    Jupyter does, an element a line (``"source": [`` then one JSON string per line, each ending
+    with its newline but the last); None where it does not (a string, a notebook on one line)."""
+    source = cell.get("source", cell.get("input"))
+    if not isinstance(source, list) or not source or not all(isinstance(part, str) for part in source):
+        return None
+    if any(part.count("\n") != (index < len(source) - 1) for index, part in enumerate(source)):
+        return None
+    start, end = span
+    for number in range(start, min(end, len(file_lines)) + 1):
+        if _SOURCE_KEY.fullmatch(file_lines[number - 1]):
+            closing = number + len(source) + 1
+            fits = closing <= len(file_lines) and file_lines[closing - 1].strip().startswith("]")
+            return number + 1 if fits else None
+    return None
+
+
+# The line that opens a cell's source array in Jupyter's format (``   "source": [``).
+_SOURCE_KEY = re.compile(r'\s*"(?:source|input)"\s*:\s*\[\s*')
+
+
 def _owner(owners: list[int], line: int) -> int:
-    """The cell a 1-based ``line`` of a text put together from cells comes from (``owners``: each
-    line's cell), a line past either end counted as the nearest one."""
+    """What ``owners`` holds for a 1-based ``line`` of a text put together from cells (each line's
+    cell, or its line in the file), a line past either end counted as the nearest one."""
     return owners[min(max(line, 1), len(owners)) - 1]
 
 
