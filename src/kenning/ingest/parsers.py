@@ -271,7 +271,7 @@ def _script(text: str, path: str) -> tuple[list[Chunk], Relations | None]:
     language = language or _shebang(text)
     meta = {"language": language}
     chunks = config_titles.retitled(parse_text(text, path), text, language)
-    # a page a tool wrote (a documentation build, a coverage report) says so: weighed half (``generated``)
+    # a page a tool wrote (a documentation build, Javadoc) says so: weighed half (``generated``)
     return generated.marked([replace(c, type="code", meta=meta) for c in chunks], text), None
 
 
