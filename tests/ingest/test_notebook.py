@@ -229,3 +229,13 @@ def test_a_cells_source_written_as_one_string_places_its_code_at_its_cells_first
     call = next(r for r in relations.refs if r.type == "calls" and r.target == "loads")
     assert lines[call.line - 1].strip() == "{"  # the cell's first line: its source is not a line to a line
     assert '"source": "import json' in "\n".join(lines[call.line - 1 : call.line + 6])
+
+
+def test_a_cell_written_with_windows_line_ends_reads_as_any_other():
+    text = notebook(
+        _cell("markdown", "# Report\r\n", "\r\n", "Totals by month.\r\n"),
+        _cell("code", "def total(rows):\r\n", "    return sum(rows)\r\n"),
+    )
+    (chunk,), relations = parse_notebook(text, "report.ipynb")
+    assert "\r" not in chunk.body and chunk.body.startswith("# Report\n\nTotals by month.\n\n```python\n")
+    assert [s.qualname for s in relations.symbols] == ["total"]

@@ -50,10 +50,11 @@ def parse_notebook(text: str, path: str) -> tuple[list[Chunk], Relations]:
     document, owners = _document(cells, language)
     chunks, relations = parse_markdown_relations(document, path)
     spans = _cell_lines(text, len(cells))
+    whole = (1, text.count("\n") + 1)
 
     def lines(first: int, last: int) -> tuple[int, int]:
         if spans is None or not owners:
-            return 1, text.count("\n") + 1
+            return whole
         begin, end = spans[_owner(owners, first)][0], spans[_owner(owners, last)][1]
         return begin, max(begin, end)
 
@@ -90,7 +91,7 @@ def _code_relations(
     for index, cell in enumerate(cells):
         if cell.get("cell_type") != "code":
             continue
-        source = _text(cell.get("source", cell.get("input"))).replace("\r\n", "\n").replace("\r", "\n")
+        source = _source_text(cell)
         cell_lines = source.split("\n")
         magic_cell = source.lstrip().startswith("%%")
         lines.extend("" if magic_cell or _IPYTHON_LINE.match(line) else line for line in cell_lines)
@@ -113,7 +114,7 @@ def _source_line(file_lines: list[str], span: tuple[int, int], cell: dict[str, A
     """The file's line of a cell's first line of source, where the file writes the source as
     Jupyter does, an element a line (``"source": [`` then one JSON string per line, each ending
     with its newline but the last); None where it does not (a string, a notebook on one line)."""
-    source = cell.get("source", cell.get("input"))
+    source = _source(cell)
     if not isinstance(source, list) or not source or not all(isinstance(part, str) for part in source):
         return None
     if any(part.count("\n") != (index < len(source) - 1) for index, part in enumerate(source)):
@@ -168,7 +169,7 @@ def _document(cells: list[dict[str, Any]], language: str) -> tuple[str, list[int
     lines: list[str] = []
     owners: list[int] = []
     for index, cell in enumerate(cells):
-        source = _text(cell.get("source", cell.get("input")))
+        source = _source_text(cell)
         kind = cell.get("cell_type")
         if kind == "code":
             if not source.strip():
@@ -181,18 +182,25 @@ def _document(cells: list[dict[str, Any]], language: str) -> tuple[str, list[int
             block = "#" * depth + " " + " ".join(source.split())
         else:  # markdown, raw
             block = source.rstrip("\n")
-        cell_lines = block.replace("\r\n", "\n").replace("\r", "\n").split("\n")
+        cell_lines = block.split("\n")
         lines.extend([*cell_lines, ""])
         owners.extend([index] * (len(cell_lines) + 1))
     return "\n".join(lines), owners
 
 
-def _text(source: object) -> str:
-    if isinstance(source, str):
-        return source
+def _source(cell: dict[str, Any]) -> object:
+    """A cell's source as the file holds it: a list of lines, or a string (``input`` in nbformat 3)."""
+    return cell.get("source", cell.get("input"))
+
+
+def _source_text(cell: dict[str, Any]) -> str:
+    """A cell's source as one text, its line ends made ``\\n``."""
+    source = _source(cell)
     if isinstance(source, list):
-        return "".join(part for part in source if isinstance(part, str))
-    return ""
+        source = "".join(part for part in source if isinstance(part, str))
+    if not isinstance(source, str):
+        return ""
+    return source.replace("\r\n", "\n").replace("\r", "\n")
 
 
 def _longest_backticks(source: str) -> int:
