@@ -53,7 +53,7 @@ FILES = {
         ("services/profile/ProfileStore.scala", "code/35"),
         ("ios/Shop/ProfileStore.swift", "code/35"),
         ("android/app/src/main/kotlin/Profile.kt", "code/35"),
-        ("web/src/App.vue", "script/3"),
+        ("web/src/App.vue", "component/1"),  # its blocks: ingest.components
         ("src/app/Http/Kernel.php", "code/35"),
         ("src/Shop/Program.cs", "code/35"),
         ("app/src/main/AndroidManifest.xml", "script/3"),  # an Android app's permissions

@@ -65,6 +65,8 @@ _FAMILY = {"typescript": "javascript", "tsx": "javascript", "cpp": "c", "kotlin"
 # ``getPet(Integer)``, C++'s, C#'s, Swift's, Kotlin's, Scala's): one name, several definitions in a class.
 OVERLOADING = frozenset({"java", "c", "csharp", "swift"})
 _PYTHON = frozenset({".py", ".pyi"})
+# Vue and Svelte components: their scripts are JavaScript or TypeScript (``ingest.components``).
+COMPONENT_SUFFIXES = frozenset({".vue", ".svelte"})
 
 
 def language_for(path: str) -> str | None:
@@ -78,8 +80,11 @@ def family_of(path: str | None) -> str | None:
     and C++, ``go``…); None for a path of no code kenning reads symbols from."""
     if not path:
         return None
-    if PurePosixPath(path).suffix.lower() in _PYTHON:
+    suffix = PurePosixPath(path).suffix.lower()
+    if suffix in _PYTHON:
         return "python"
+    if suffix in COMPONENT_SUFFIXES:
+        return "javascript"
     language = language_for(path)
     return _FAMILY.get(language, language) if language else None
 

@@ -18,6 +18,7 @@ NOTEBOOK_PARSER = "notebook/1"
 # A notebook is skipped as too large only from this many times the project's ``max_file_bytes``:
 # its cells' outputs (plots as base64, tables) are most of its bytes, and are not read.
 NOTEBOOK_SIZE_FACTOR = 10
+COMPONENT_PARSER = "component/1"  # Vue and Svelte single-file components (``ingest.components``)
 
 _BY_SUFFIX = {
     ".md": "markdown/7",
@@ -37,6 +38,9 @@ _BY_SUFFIX = {
     ".asciidoc": "asciidoc/2",
     # Jupyter notebooks: their Markdown and code cells cut as one Markdown document (``notebook``).
     ".ipynb": NOTEBOOK_PARSER,
+    # Vue and Svelte components: their script through tree-sitter, their markup and style by lines
+    ".vue": COMPONENT_PARSER,
+    ".svelte": COMPONENT_PARSER,
     # Python through ``ast``
     ".py": "python/22",
     ".pyi": "python/22",
@@ -83,7 +87,7 @@ _BY_SUFFIX.update(
 
 
 # Scripts, build files and configuration, and the code of languages kenning has no grammar for
-# (Dart, Lua, Elixir, a Vue component…): read as code by runs of lines (``text``'s paragraphs),
+# (Dart, Lua, Elixir…): read as code by runs of lines (``text``'s paragraphs),
 # no graph. What they answer is everywhere in a project: what ``make test`` runs, which Python
 # versions CI tests, what a deploy script does, which port a service listens on, which packages a
 # ``composer.json`` or a ``.csproj`` requires; and a Flutter app's Dart is found by its words.
@@ -178,8 +182,6 @@ SCRIPT_LANGUAGES = {  # suffix, or whole file name, -> the language an excerpt's
     ".jl": "julia",
     ".zig": "zig",
     ".ml": "ocaml",
-    ".vue": "vue",
-    ".svelte": "svelte",
 }
 # Laravel's Blade templates (``resources/views/auth/login.blade.php``): HTML with ``@directives``,
 # read as the other templates are (by their lines, ``markup``), not as PHP.
@@ -252,8 +254,10 @@ def import_parsers(names: Iterable[str]) -> None:
         import kenning.ingest.notebook  # noqa: F401
     if "python" in kinds:
         import kenning.ingest.python_code  # noqa: F401
-    if "code" in kinds:
+    if "code" in kinds or "component" in kinds:
         import kenning.ingest.tree_code  # noqa: F401
+    if "component" in kinds:
+        import kenning.ingest.components  # noqa: F401
 
 
 def _text(text: str, path: str) -> tuple[list[Chunk], Relations | None]:
@@ -297,6 +301,13 @@ def _notebook(text: str, path: str) -> tuple[list[Chunk], Relations | None]:
     return parse_notebook(text, path)
 
 
+def _component(text: str, path: str) -> tuple[list[Chunk], Relations | None]:
+    from kenning.ingest.components import parse_component
+
+    chunks, relations = parse_component(text, path)
+    return generated.marked(chunks, text), relations
+
+
 def _rst(text: str, path: str) -> tuple[list[Chunk], Relations | None]:
     from kenning.ingest.rst import parse_rst
 
@@ -317,6 +328,7 @@ _PARSERS: dict[str, RelationParser] = {
     "rst": _rst,
     "asciidoc": _asciidoc,
     "notebook": _notebook,
+    "component": _component,
     "python": _python,
     "code": _code,
 }

@@ -62,8 +62,10 @@ def parse_code(text: str, path: str) -> list[Chunk]:
     return parse_code_relations(text, path)[0]
 
 
-def parse_code_relations(text: str, path: str) -> tuple[list[Chunk], Relations | None]:
-    language = language_for(path)
+def parse_code_relations(text: str, path: str, *, language: str | None = None) -> tuple[list[Chunk], Relations | None]:
+    """``language``: the grammar to read ``text`` with, where the path's suffix does not say it
+    (a Vue component's script: ``components``); by default the suffix's."""
+    language = language or language_for(path)
     source = text.removeprefix("\ufeff")
     if language == "c" and path.endswith(".h") and cpp_source.reads_as_cpp(source):
         language = "cpp"  # a C++ project's header (``db/db_impl.h``), which C's grammar cannot read

@@ -93,9 +93,12 @@ RELATION_CUES: tuple[RelationCues, ...] = (
             r"que (?:appelle|fait appel)",
             r"qu'est-ce que .+ appelle",
             r"quelles? (?:fonctions|methodes) .+ appelle(?:-t-(?:il|elle))?\b",
+            # the components a Vue or Svelte component shows (its template's tags: ``ingest.components``)
+            r"(?:what|which) components? (?:does|do|did) .+ (?:use|render|show|display)",
+            r"quels composants .+ (?:utilise|affiche)(?:-t-(?:il|elle))?\b",
         ),
-        ("what does X call", "callees"),
-        ("qu'appelle", "qu'est-ce que X appelle"),
+        ("what does X call", "callees", "what components does X use"),
+        ("qu'appelle", "qu'est-ce que X appelle", "quels composants X utilise-t-il"),
     ),
     RelationCues(
         "callers",
@@ -223,6 +226,7 @@ RELATION_CUES: tuple[RelationCues, ...] = (
             r"affect(?:s|ed)?",
             r"(?:what|who) (?:uses|imports)",
             r"(?:which|what) (?:files?|modules?|packages?|classes|functions?) (?:uses?|imports?)",
+            r"(?:which|what) components? (?:uses?|imports?|renders?|shows?|displays?)",
             r"(?:which|what) (?:files?|headers?|sources?) (?:includes?)",  # C's ``#include "jv.h"``
             r"used by",
             r"where (?:is|are) .+ used",
@@ -233,7 +237,8 @@ RELATION_CUES: tuple[RelationCues, ...] = (
             r"what (?:would )?breaks?",
             r"depend(?:ent)? (?:de|du|des)",
             r"qui utilise(?:nt)?",
-            r"quel(?:le)?s? (?:fichiers?|modules?|paquets?|packages?|classes?|fonctions?) (?:utilise|importe)(?:nt)?",
+            r"quel(?:le)?s? (?:fichiers?|modules?|paquets?|packages?|classes?|fonctions?|composants?) "
+            r"(?:utilise|importe|affiche)(?:nt)?",
             r"(?<!ce )qui importe(?:nt)?",  # "ce qui importe (le plus)": what matters, not who imports
             # "qu'est-ce qui importe X": what imports X (an object follows, not the idiom's words nor "?")
             rf"(?:qu'est-)?ce qui importe(?:nt)?(?= (?!{_MATTERS}(?![\w-]))(?![?!.,;:](?:\s|$))\S)",
@@ -258,6 +263,7 @@ RELATION_CUES: tuple[RelationCues, ...] = (
             "what imports",
             "which files import",
             "which files include",
+            "which components use X",
             "what breaks",
         ),
         (
@@ -267,6 +273,7 @@ RELATION_CUES: tuple[RelationCues, ...] = (
             "qui importe",
             "qu'est-ce qui importe X",
             "quels fichiers importent",
+            "quels composants utilisent X",
             "utilisé par",
             "où est utilisé",
             "qu'est-ce qui casse",

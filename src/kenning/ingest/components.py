@@ -1,0 +1,188 @@
+"""Vue and Svelte single-file components (``StatusCard.vue``, ``Button.svelte``): the code of their
+``<script>`` blocks read as the JavaScript or TypeScript it is, the rest (a Vue ``<template>``,
+Svelte's markup, the ``<style>``) by its lines.
+
+A component file holds three languages. Its script (``<script setup lang="ts">``, Svelte's
+instance and module scripts) is cut by tree-sitter as a ``.ts`` or ``.js`` file would be
+(``tree_code``): excerpts of its functions, the imports and the calls it makes, at the component
+file's own lines and columns (everything outside the script is blanked, not removed, before it
+is parsed). Its template or markup is cut into runs of lines titled ``NAME.vue template``, its
+stylesheet likewise (``NAME.vue style``, the language its ``lang`` says: ``css`` unless told),
+which the ranker weighs as it does any stylesheet (``search.factors.MARKUP_LANGUAGES``).
+
+For the graph, the component is a symbol named after its file (``StatusCard``), at the lines of
+the file's first excerpt (the one an answer shows for it; a call elsewhere in the file is shown
+by the excerpt holding its line, as a file's are). The script's top-level calls are made from it
+(``what calls useStatusActions`` names the component that does), and each component its template
+or markup uses is a call of that name (``<StatusCard>``, ``<status-card>``, Nuxt's lazy
+``<LazyStatusCard>``): ``what uses StatusCard`` lists the components that show it. A component in
+a ``components/`` folder is also a symbol of the name Nuxt gives it (``nuxt_name``:
+``components/nav/button/Home.vue`` is ``<NavButtonHome>``).
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import PurePosixPath
+
+from kenning.ingest.chunks import Chunk
+from kenning.ingest.identifiers import keywords_for
+from kenning.ingest.relations import Ref, Relations, Symbol
+from kenning.ingest.split import EXCERPT_CHARS, anchors, index_lines, split_lines, split_range
+
+# A top-level block whose content is not markup: ``<script …>…</script>``, ``<style …>…</style>``.
+# Neither may hold its own closing tag, so the first one closes it.
+_BLOCK = re.compile(r"<(script|style)\b([^>]*)>(.*?)</\1\s*>", re.S | re.I)
+_LANG = re.compile(r"""\blang\s*=\s*["']?([\w-]+)""", re.I)
+# A component used in markup: ``<StatusCard``, ``<Status.Card``, or a name with a dash (``<status-card``,
+# which Vue matches to ``StatusCard``); a plain HTML element (``<div``) has neither.
+_TAG = re.compile(r"<([A-Z][\w]*(?:\.[A-Z]\w*)*|[a-z][a-z0-9]*(?:-[a-z0-9]+)+)(?=[\s/>])")
+_NOT_BLANK = re.compile(r"[^\n]")
+_SCRIPT_LANGUAGES = {"ts": "typescript", "typescript": "typescript", "tsx": "tsx", "jsx": "javascript"}
+# Stylesheet languages a ``<style lang="…">`` names (``search.factors.MARKUP_LANGUAGES``); any other, css.
+_STYLE_LANGUAGES = frozenset({"css", "scss", "sass", "less"})
+# The words of a folder's or a file's name: ``ScheduledPosts``, ``scheduled-posts``: scheduled, posts.
+_WORDS = re.compile(r"[A-Z]?[a-z0-9]+|[A-Z]+(?![a-z])")
+LAZY = "Lazy"  # Nuxt's prefix for a component loaded on demand: ``<LazyStatusCard>`` is ``StatusCard``
+
+
+def parse_component(text: str, path: str) -> tuple[list[Chunk], Relations]:
+    """A component file's excerpts (script, template or markup, style) and its relations."""
+    from kenning.ingest.tree_code import parse_code_relations  # tree-sitter: imported when a component is read
+
+    source = text.removeprefix("\ufeff")
+    name = PurePosixPath(path).name
+    component = _component_name(name)
+    kind = "svelte" if name.lower().endswith(".svelte") else "vue"
+    scripts: list[re.Match[str]] = []
+    styles: list[re.Match[str]] = []
+    for match in _BLOCK.finditer(source):
+        (scripts if match.group(1).lower() == "script" else styles).append(match)
+    language = _script_language(scripts)
+    chunks: list[Chunk] = []
+    refs: list[Ref] = []
+    symbols: list[Symbol] = []
+    if scripts:
+        view = _only(source, [m.span(3) for m in scripts])
+        code_chunks, relations = parse_code_relations(view, path, language=language)
+        chunks += [c for c in code_chunks if c.body.strip()]
+        if relations is not None:
+            symbols += relations.symbols
+            refs += [
+                r._replace(scope=component) if r.scope is None and r.type == "calls" else r for r in relations.refs
+            ]
+    outside = _without(source, [m.span() for m in scripts + styles])
+    chunks += _by_lines(outside, f"{name} {'markup' if kind == 'svelte' else 'template'}", name, kind)
+    for match in styles:
+        style = _LANG.search(match.group(2))
+        style_language = style.group(1).lower() if style and style.group(1).lower() in _STYLE_LANGUAGES else "css"
+        chunks += _by_lines(_only(source, [match.span(3)]), f"{name} style", name, style_language)
+    refs += _used_components(outside, component)
+    chunks.sort(key=lambda c: (c.line_start, c.line_end))
+    if chunks:  # the component, at its first excerpt's lines: that excerpt stands for it in answers
+        first, last = chunks[0].line_start, chunks[0].line_end
+        nuxt = nuxt_name(path)
+        symbols[:0] = [Symbol(component, "component", first, last)] + (
+            [Symbol(nuxt, "component", first, last)] if nuxt and nuxt != component else []
+        )
+    return chunks, Relations(symbols=tuple(symbols), refs=tuple(refs))
+
+
+def nuxt_name(path: str) -> str | None:
+    """The name Nuxt gives a component it imports by itself: its folders under ``components/``
+    then its file's name, the folders' last words left out where the file's name begins with
+    them (``components/nav/button/Home.vue``: ``NavButtonHome``; ``components/status/StatusCard.vue``:
+    ``StatusCard``; ``components/base/index.vue``: ``Base``). None outside a ``components/`` folder."""
+    parts = path.split("/")
+    if "components" not in parts[:-1]:
+        return None
+    folders = parts[len(parts) - 1 - parts[-2::-1].index("components") : -1]
+    prefix = [word for folder in folders for word in _WORDS.findall(folder)]
+    stem = parts[-1].rsplit(".", 1)[0]
+    own = [] if stem == "index" else _WORDS.findall(stem)
+    for k in range(min(len(prefix), len(own)), 0, -1):
+        if [w.lower() for w in own[:k]] == [w.lower() for w in prefix[-k:]]:
+            prefix = prefix[:-k]
+            break
+    return "".join(word[:1].upper() + word[1:] for word in prefix + own) or None
+
+
+def _component_name(name: str) -> str:
+    """``status-card.vue`` -> ``StatusCard``; ``StatusCard.vue`` as it is."""
+    stem = name.rsplit(".", 1)[0]
+    return "".join(part[:1].upper() + part[1:] for part in re.split(r"[-_.]", stem) if part) or stem
+
+
+def _script_language(scripts: list[re.Match[str]]) -> str:
+    """TypeScript when any script block says so (``lang="ts"``), else JavaScript."""
+    found = "javascript"
+    for match in scripts:
+        lang = _LANG.search(match.group(2))
+        named = _SCRIPT_LANGUAGES.get(lang.group(1).lower(), "javascript") if lang else "javascript"
+        if named != "javascript":
+            found = named
+    return found
+
+
+def _only(source: str, spans: list[tuple[int, int]]) -> str:
+    """``source`` with every character outside ``spans`` blanked (line ends kept): the same lines
+    and columns, the rest empty."""
+    kept, at = [], 0
+    for start, end in spans:
+        kept += [_NOT_BLANK.sub(" ", source[at:start]), source[start:end]]
+        at = end
+    kept.append(_NOT_BLANK.sub(" ", source[at:]))
+    return "".join(kept)
+
+
+def _without(source: str, spans: list[tuple[int, int]]) -> str:
+    """``source`` with the characters inside ``spans`` blanked (line ends kept)."""
+    kept, at = [], 0
+    for start, end in sorted(spans):
+        kept += [source[at:start], _NOT_BLANK.sub(" ", source[start:end])]
+        at = end
+    kept.append(source[at:])
+    return "".join(kept)
+
+
+def _by_lines(view: str, title: str, name: str, language: str) -> list[Chunk]:
+    """A view's non-blank runs of lines, cut as plain text is, as code of ``language``."""
+    doc = index_lines(split_lines(view))
+    pieces = split_range(doc, 0, len(doc.text) - 1, EXCERPT_CHARS) if doc.text else []
+    keywords = keywords_for(name)
+    meta = {"symbol": name, "kind": "module", "language": language}
+    return [
+        Chunk(
+            "code",
+            title if n == 1 else f"{title} (part {n})",
+            piece.body,
+            anchor,
+            piece.first + 1,
+            piece.last + 1,
+            keywords,
+            meta,
+        )
+        for n, (piece, anchor) in enumerate(zip(pieces, anchors(pieces), strict=True), start=1)
+    ]
+
+
+def _used_components(markup: str, component: str) -> list[Ref]:
+    """A call of each component the markup uses, once, at the line it is first used."""
+    refs: dict[str, Ref] = {}
+    line, at = 1, 0
+    for match in _TAG.finditer(markup):
+        line += markup.count("\n", at, match.start())
+        at = match.start()
+        used = _pascal(match.group(1))
+        if used.startswith(LAZY) and used[len(LAZY) : len(LAZY) + 1].isupper():
+            used = used[len(LAZY) :]
+        if used not in refs and used != component:
+            refs[used] = Ref("calls", "symbol", used, line, component, link="extracted")
+    return list(refs.values())
+
+
+def _pascal(tag: str) -> str:
+    """``status-card`` -> ``StatusCard``; ``Status.Card`` -> ``Card`` (a namespaced component's own name)."""
+    if "-" in tag:
+        return "".join(part[:1].upper() + part[1:] for part in tag.split("-"))
+    return tag.rpartition(".")[2]

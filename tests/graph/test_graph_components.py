@@ -1,0 +1,61 @@
+"""Vue and Svelte components in the graph (elk, a Nuxt app, walked as a new user): a composable
+is called from a component's script, a component shown by another's template, a component
+imported by a TypeScript file; each asked in words."""
+
+from __future__ import annotations
+
+import pytest
+from graph_edges import imported
+
+from conftest import NOW, resync
+from kenning.answer.ask import ask_project
+from kenning.store import graph as graph_store
+from kenning.store.db import open_store
+from store.pg_engine import ENGINE, engine_config  # tests/store: the PostgreSQL test server
+
+FILES = {
+    "app/composables/status.ts": "export function useStatusActions(status: string) {\n"
+    "  return { toggle: () => status }\n}\n",
+    "app/components/StatusPoll.vue": '<script setup lang="ts">\nconst props = defineProps<{ id: string }>()\n'
+    '</script>\n\n<template>\n  <ul class="poll">\n    <li>{{ props.id }}</li>\n  </ul>\n</template>\n',
+    "app/components/StatusCard.vue": '<script setup lang="ts">\n'
+    "const { toggle } = useStatusActions('x')\n"
+    "</script>\n\n<template>\n  <article>\n    <h2>Status</h2>\n    <p>text</p>\n  </article>\n"
+    '  <footer>\n    <StatusPoll id="1" />\n  </footer>\n</template>\n',
+    "src/lib/Counter.svelte": "<script>\n  export let start = 0;\n</script>\n\n<button>{start}</button>\n",
+    "src/routes/Home.svelte": "<script>\n  import Counter from '../lib/Counter.svelte';\n</script>\n\n"
+    "<h1>Home</h1>\n<Counter start={1} />\n",
+    # the backend's model of the same name: Python, which no component's template shows
+    "api/models.py": "class StatusPoll:\n    options = []\n",
+    "app/plugins/setup.ts": "import StatusCard from '../components/StatusCard.vue'\n\n"
+    "export function register() {\n  return StatusCard\n}\n",
+}
+
+
+@pytest.mark.parametrize("engine", ["sqlite", ENGINE])
+def test_components_call_composables_and_show_one_another(make_project, engine):
+    project = make_project(FILES, name="components", config=engine_config(engine, "components"))
+    resync(project)
+    # a composable called from a component's script: the component's excerpt holding the call
+    answer = ask_project(project, "what calls useStatusActions", now=NOW)
+    assert [e.fact.source.uri for e in answer.excerpts] == ["app/components/StatusCard.vue:2-2"]
+    # a component shown by another's template: the template's excerpt holding the tag
+    users = ask_project(project, "which components use StatusPoll", now=NOW)
+    assert [e.fact.source.uri for e in users.excerpts] == ["app/components/StatusCard.vue:5-13"]
+    shown = {(e.dst.path, e.link) for e in _calls(project, "StatusCard")}
+    assert shown == {("app/components/StatusPoll.vue", "extracted"), ("app/composables/status.ts", "extracted")}
+    svelte = ask_project(project, "where is Counter used", now=NOW)
+    assert "src/routes/Home.svelte:5-6" in [e.fact.source.uri for e in svelte.excerpts]
+    # imports of component files, from a component and from TypeScript
+    assert imported(project, "src/routes/Home.svelte") == {"src/lib/Counter.svelte"}
+    assert imported(project, "app/plugins/setup.ts") == {"app/components/StatusCard.vue"}
+
+
+def _calls(project, qualname: str) -> list:
+    """The outgoing ``calls`` edges of the node of ``qualname``."""
+    conn = open_store(project)
+    try:
+        (node,) = graph_store.nodes_by(conn, "qualname", qualname, limit=1)
+        return [e for e, forward in graph_store.edges_of(conn, node) if forward and e.type == "calls"]
+    finally:
+        conn.close()
