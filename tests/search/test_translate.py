@@ -210,3 +210,21 @@ def test_a_forums_moderation_words_reach_their_english(make_project):
         ("comment approuver un article", "app/Jobs/ApproveArticle.php"),
         ("comment épingler un fil de discussion", "app/Jobs/PinThread.php"),
     )
+
+
+def test_an_apps_account_words_reach_their_english(make_project):
+    """elk's walk (a Mastodon client): "comment se déconnecter" searched "disconnect" alone, which the
+    app never writes (it signs out); "sondage" and "changer de compte" were not in the glossary."""
+    files = {
+        "app/composables/users.ts": "/** Sign out of the current account. */\nexport async function signOut() {\n"
+        "  return 1\n}\n\n/** Switch the user: another one logged in. */\nexport async function switchUser() {\n"
+        "  return 2\n}\n",
+        "app/components/StatusPoll.vue": '<template>\n  <form class="poll">Vote in this poll</form>\n</template>\n',
+        "app/components/Settings.vue": "<template>\n  <p>Change your preferences here.</p>\n</template>\n",
+    }
+    _first_answers(
+        make_project(files, name="client"),
+        ("comment se déconnecter", "app/composables/users.ts:1-4"),
+        ("comment changer de compte", "app/composables/users.ts:6-9"),
+        ("quel composant affiche un sondage", "app/components/StatusPoll.vue"),
+    )

@@ -226,7 +226,7 @@ RELATION_CUES: tuple[RelationCues, ...] = (
             r"affect(?:s|ed)?",
             r"(?:what|who) (?:uses|imports)",
             r"(?:which|what) (?:files?|modules?|packages?|classes|functions?) (?:uses?|imports?)",
-            r"(?:which|what) components? (?:uses?|imports?|renders?|shows?|displays?)",
+            r"(?:which|what) components? (?:uses?|imports?)",  # not "shows a poll": words, asked of the text
             r"(?:which|what) (?:files?|headers?|sources?) (?:includes?)",  # C's ``#include "jv.h"``
             r"used by",
             r"where (?:is|are) .+ used",
@@ -238,7 +238,7 @@ RELATION_CUES: tuple[RelationCues, ...] = (
             r"depend(?:ent)? (?:de|du|des)",
             r"qui utilise(?:nt)?",
             r"quel(?:le)?s? (?:fichiers?|modules?|paquets?|packages?|classes?|fonctions?|composants?) "
-            r"(?:utilise|importe|affiche)(?:nt)?",
+            r"(?:utilise|importe)(?:nt)?",
             r"(?<!ce )qui importe(?:nt)?",  # "ce qui importe (le plus)": what matters, not who imports
             # "qu'est-ce qui importe X": what imports X (an object follows, not the idiom's words nor "?")
             rf"(?:qu'est-)?ce qui importe(?:nt)?(?= (?!{_MATTERS}(?![\w-]))(?![?!.,;:](?:\s|$))\S)",
