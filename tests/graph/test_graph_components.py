@@ -25,6 +25,11 @@ FILES = {
     "src/lib/Counter.svelte": "<script>\n  export let start = 0;\n</script>\n\n<button>{start}</button>\n",
     "src/routes/Home.svelte": "<script>\n  import Counter from '../lib/Counter.svelte';\n</script>\n\n"
     "<h1>Home</h1>\n<Counter start={1} />\n",
+    # SvelteKit: a component imported through ``$lib`` with its suffix, a folder's ``index.svelte``
+    "src/lib/ListErrors.svelte": "<script>\n  export let errors;\n</script>\n\n<ul>{errors}</ul>\n",
+    "src/lib/ArticleList/index.svelte": "<script>\n  export let articles;\n</script>\n\n<div>{articles}</div>\n",
+    "src/routes/login/+page.svelte": "<script>\n  import ListErrors from '$lib/ListErrors.svelte';\n"
+    "  import ArticleList from '$lib/ArticleList';\n</script>\n\n<ListErrors errors={[]} />\n<ArticleList />\n",
     # the backend's model of the same name: Python, which no component's template shows
     "api/models.py": "class StatusPoll:\n    options = []\n",
     "app/plugins/setup.ts": "import StatusCard from '../components/StatusCard.vue'\n\n"
@@ -46,6 +51,12 @@ def test_components_call_composables_and_show_one_another(make_project, engine):
     assert shown == {("app/components/StatusPoll.vue", "extracted"), ("app/composables/status.ts", "extracted")}
     svelte = ask_project(project, "where is Counter used", now=NOW)
     assert "src/routes/Home.svelte:5-6" in [e.fact.source.uri for e in svelte.excerpts]
+    assert imported(project, "src/routes/login/+page.svelte") == {
+        "src/lib/ListErrors.svelte",
+        "src/lib/ArticleList/index.svelte",
+    }
+    lists = ask_project(project, "who uses ArticleList", now=NOW)
+    assert [e.fact.source.uri for e in lists.excerpts] == ["src/routes/login/+page.svelte:6-7"]
     # imports of component files, from a component and from TypeScript
     assert imported(project, "src/routes/Home.svelte") == {"src/lib/Counter.svelte"}
     assert imported(project, "app/plugins/setup.ts") == {"app/components/StatusCard.vue"}

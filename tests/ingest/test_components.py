@@ -122,7 +122,12 @@ def test_a_svelte_component_reads_its_script_markup_and_style():
 
 @pytest.mark.parametrize(
     ("path", "name"),
-    [("a/status-card.vue", "StatusCard"), ("a/StatusCard.vue", "StatusCard"), ("src/routes/+page.svelte", "+page")],
+    [
+        ("a/status-card.vue", "StatusCard"),
+        ("a/StatusCard.vue", "StatusCard"),
+        ("src/routes/+page.svelte", "+page"),
+        ("src/lib/ArticleList/index.svelte", "ArticleList"),  # as ``import ArticleList from '$lib/ArticleList'``
+    ],
 )
 def test_a_component_is_named_after_its_file(path, name):
     _, relations = parse_component("<template><p>x</p></template>\n", path)

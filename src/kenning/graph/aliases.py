@@ -10,6 +10,7 @@ from __future__ import annotations
 import posixpath
 from pathlib import PurePosixPath
 
+from kenning.ingest.grammars import COMPONENT_SUFFIXES
 from kenning.ingest.tree_imports import SUFFIX
 from kenning.store import graph as graph_store
 from kenning.store.db import Connection
@@ -19,9 +20,12 @@ from kenning.store.graph import Candidate
 def suffixes_of(path: str) -> set[str]:
     """The ``SUFFIX`` targets a file answers to: every end of its path, its suffix left out, at a
     folder's boundary (``src/lib/db.ts``: ``src/lib/db``, ``lib/db``, ``db``), and its folder's for
-    an ``index`` file (``lib/db/index.ts`` is ``lib/db``)."""
+    an ``index`` file (``lib/db/index.ts`` is ``lib/db``); a Vue or Svelte component's with its
+    suffix too, which its imports write (``$lib/ListErrors.svelte``, ``@/components/Card.vue``)."""
     pure = PurePosixPath(path)
     stems = [str(pure.with_suffix("")) if pure.suffix else path]
+    if pure.suffix.lower() in COMPONENT_SUFFIXES:
+        stems.append(path)
     if is_folder_module(path) and posixpath.dirname(path):
         stems.append(posixpath.dirname(path))
     found: set[str] = set()

@@ -52,7 +52,7 @@ def parse_component(text: str, path: str) -> tuple[list[Chunk], Relations]:
 
     source = text.removeprefix("\ufeff")
     name = PurePosixPath(path).name
-    component = _component_name(name)
+    component = _component_name(path)
     kind = "svelte" if name.lower().endswith(".svelte") else "vue"
     scripts: list[re.Match[str]] = []
     styles: list[re.Match[str]] = []
@@ -107,9 +107,13 @@ def nuxt_name(path: str) -> str | None:
     return "".join(word[:1].upper() + word[1:] for word in prefix + own) or None
 
 
-def _component_name(name: str) -> str:
-    """``status-card.vue`` -> ``StatusCard``; ``StatusCard.vue`` as it is."""
+def _component_name(path: str) -> str:
+    """``status-card.vue`` -> ``StatusCard``; ``StatusCard.vue`` as it is; an ``index`` file's, its
+    folder's (``lib/ArticleList/index.svelte``: ``ArticleList``, as its imports name it)."""
+    folder, _, name = path.rpartition("/")
     stem = name.rsplit(".", 1)[0]
+    if stem == "index" and folder:
+        stem = folder.rpartition("/")[2]
     return "".join(part[:1].upper() + part[1:] for part in re.split(r"[-_.]", stem) if part) or stem
 
 
