@@ -30,6 +30,18 @@ FILES = {
     "src/lib/ArticleList/index.svelte": "<script>\n  export let articles;\n</script>\n\n<div>{articles}</div>\n",
     "src/routes/login/+page.svelte": "<script>\n  import ListErrors from '$lib/ListErrors.svelte';\n"
     "  import ArticleList from '$lib/ArticleList';\n</script>\n\n<ListErrors errors={[]} />\n<ArticleList />\n",
+    # Astro: a page's frontmatter imports a component its markup shows
+    "site/src/components/Card.astro": "---\nconst { href } = Astro.props;\n---\n\n<a href={href}>Read</a>\n",
+    "site/src/pages/blog.astro": "---\nimport Card from '../components/Card.astro';\n---\n\n"
+    '<h1>Blog</h1>\n<Card href="/a" />\n',
+    # Starlight: a select imported by path, a homonym elsewhere; an icon imported from a package,
+    # beside the project's own icon of that name; a ``components.ts`` (the question's word is no name)
+    "site/src/components/Select.astro": "---\nconst { label } = Astro.props;\n---\n\n<select>{label}</select>\n",
+    "site/src/legacy/Select.astro": "---\nconst { old } = Astro.props;\n---\n\n<select>{old}</select>\n",
+    "site/src/components/Icon.astro": "---\nconst { name } = Astro.props;\n---\n\n<svg>{name}</svg>\n",
+    "site/src/components/ThemeSelect.astro": "---\nimport Select from './Select.astro';\n"
+    'import Icon from \'icon-pack\';\n---\n\n<Select label="Theme" />\n<Icon name="sun" />\n',
+    "site/src/components.ts": "export const components = ['ThemeSelect'];\n",
     # the backend's model of the same name: Python, which no component's template shows
     "api/models.py": "class StatusPoll:\n    options = []\n",
     "app/plugins/setup.ts": "import StatusCard from '../components/StatusCard.vue'\n\n"
@@ -57,6 +69,14 @@ def test_components_call_composables_and_show_one_another(make_project, engine):
     }
     lists = ask_project(project, "who uses ArticleList", now=NOW)
     assert [e.fact.source.uri for e in lists.excerpts] == ["src/routes/login/+page.svelte:6-7"]
+    cards = ask_project(project, "which components use Card", now=NOW)
+    assert [e.fact.source.uri for e in cards.excerpts] == ["site/src/pages/blog.astro:5-6"]
+    assert imported(project, "site/src/pages/blog.astro") == {"site/src/components/Card.astro"}
+    # the select its script imports, not the homonym; not the project's icon: the markup's is a package's
+    theme = {(e.dst.path, e.link) for e in _calls(project, "ThemeSelect")}
+    assert theme == {("site/src/components/Select.astro", "extracted")}
+    selects = ask_project(project, "which components use Select", now=NOW)
+    assert [e.fact.source.uri for e in selects.excerpts] == ["site/src/components/ThemeSelect.astro:6-7"]
     # imports of component files, from a component and from TypeScript
     assert imported(project, "src/routes/Home.svelte") == {"src/lib/Counter.svelte"}
     assert imported(project, "app/plugins/setup.ts") == {"app/components/StatusCard.vue"}

@@ -28,6 +28,7 @@ function reply() {
     <status-actions :status="status" />
     <LazyStatusMedia :status="status" />
     <button @click="reply">Reply</button>
+    <!-- <OldPoll :status="status" /> -->
   </div>
 </template>
 
@@ -77,10 +78,10 @@ def test_a_vue_component_is_cut_by_its_blocks_at_the_files_own_lines():
     assert (reply.line_start, reply.line_end, reply.meta["language"]) == (8, 10, "typescript")
     assert reply.body == "function reply() {\n  navigateToStatus(props.status)\n}"
     template = titles["StatusCard.vue template"]
-    assert (template.line_start, template.line_end, template.meta["language"]) == (13, 20, "vue")
+    assert (template.line_start, template.line_end, template.meta["language"]) == (13, 21, "vue")
     assert template.body.startswith("<template>") and "<StatusPoll" in template.body
     style = titles["StatusCard.vue style"]
-    assert (style.line_start, style.meta["language"]) == (23, "scss")  # a stylesheet: weighed as one
+    assert (style.line_start, style.meta["language"]) == (24, "scss")  # a stylesheet: weighed as one
     # nothing of another block in an excerpt, no tag of a script or style in any
     assert not any("<script" in c.body or "</style>" in c.body or "<style" in c.body for c in chunks)
     assert "status card" in template.keywords.lower()
@@ -103,7 +104,7 @@ def test_a_vue_components_relations_name_it_and_what_it_uses():
     assert {("StatusPoll", 15), ("StatusActions", 16), ("StatusMedia", 17)} <= {
         (target, line) for target, scope, line in calls if scope == "StatusCard"
     }
-    assert not {"Div", "Button", "div", "button", "Template"} & {t for t, _, _ in calls}
+    assert not {"Div", "Button", "div", "button", "Template", "OldPoll"} & {t for t, _, _ in calls}
     imports = [(r.target_kind, r.target) for r in relations.refs if r.type == "imports"]
     assert imports == [("module", "vue"), ("stem", "app/components/StatusPoll.vue")]
 
@@ -164,3 +165,52 @@ def test_a_component_in_a_folder_is_also_the_symbol_nuxt_names():
     assert [(s.qualname, s.kind) for s in relations.symbols] == [("Home", "component"), ("NavButtonHome", "component")]
     _, relations = parse_component("<template><p>x</p></template>\n", "app/components/status/StatusCard.vue")
     assert [s.qualname for s in relations.symbols] == ["StatusCard"]
+
+
+ASTRO = """---
+import Layout from '../layouts/Layout.astro';
+import Card from '../components/Card.astro';
+
+const posts = await getCollection('blog');
+
+function byDate(a, b) {
+  return b.data.date - a.data.date;
+}
+---
+
+<Layout title="Blog">
+  {posts.sort(byDate).map((post) => <Card href={post.slug} />)}
+</Layout>
+
+<script>
+  document.querySelector('h1')?.addEventListener('click', () => track('title'));
+</script>
+
+<style>
+  h1 { color: red; }
+</style>
+"""
+
+
+def test_an_astro_component_reads_its_frontmatter_as_typescript():
+    assert parser_for("src/pages/blog.astro") == COMPONENT_PARSER
+    assert family_of("src/components/Card.astro") == "javascript"
+    chunks, relations = parse_component(ASTRO, "src/pages/blog.astro")
+    titles = _by_title(chunks)
+    by_date = titles["function byDate(a, b) {"]
+    assert (by_date.line_start, by_date.line_end, by_date.meta["language"]) == (7, 9, "typescript")
+    template = titles["blog.astro template"]
+    assert (template.line_start, template.line_end, template.meta["language"]) == (12, 14, "astro")
+    assert not any(line.strip() == "---" for c in chunks for line in c.body.splitlines())  # no fence in any
+    assert titles["blog.astro style"].meta["language"] == "css"
+    calls = {(r.target, r.scope) for r in relations.refs if r.type == "calls"}
+    # the frontmatter's calls and the client script's are the component's; its markup shows two
+    assert {("getCollection", "Blog"), ("track", "Blog"), ("Layout", "Blog"), ("Card", "Blog")} <= calls
+    imports = [r.target for r in relations.refs if r.type == "imports"]
+    assert imports == ["src/layouts/Layout.astro", "src/components/Card.astro"]
+
+
+def test_an_astro_file_without_frontmatter_is_markup():
+    chunks, relations = parse_component("<html>\n  <Header />\n</html>\n", "src/pages/about.astro")
+    assert [c.title for c in chunks] == ["about.astro template"]
+    assert [r.target for r in relations.refs] == ["Header"]

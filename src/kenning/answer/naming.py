@@ -56,14 +56,14 @@ _RELATION_VOCABULARY = """
     thing things there here which what does test tests tested testing cover covers covered coverage exercise
     exercises usages references invoke invokes invoked classes extend extends extended implement implements
     implemented implementers implementer inherit inherits inherited derive derives derived subclass subclasses
-    superclass superclasses include includes included
+    superclass superclasses include includes included component components
     appelle appellent appele appelee appeles appelants appelant depend dependent dependances dependance
     tache taches touche touchent touchee preuve preuves pourquoi avons-nous choisi choix decision decisions
     utilise utilisent importe importent quelle quelles quel quels fonction fonctions methode fichier
     qu'est-ce est-ce relie lie liee lies chemin entre remplace impacte impactent casse code teste testee testes
     couvre couvrent utilisee utilisees utilisations invoque invoquent herite heritent implemente implementent
     etend etendent derive derivent sous-classe sous-classes classe filles fille derivees enfants quoi mere meres
-    parente parentes superclasse superclasses
+    parente parentes superclasse superclasses composant composants
     """
 RELATION_WORDS = frozenset(fold(w) for w in _RELATION_VOCABULARY.split())
 

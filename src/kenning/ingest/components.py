@@ -1,9 +1,10 @@
-"""Vue and Svelte single-file components (``StatusCard.vue``, ``Button.svelte``): the code of their
-``<script>`` blocks read as the JavaScript or TypeScript it is, the rest (a Vue ``<template>``,
-Svelte's markup, the ``<style>``) by its lines.
+"""Vue, Svelte and Astro single-file components (``StatusCard.vue``, ``Button.svelte``,
+``Header.astro``): the code of their scripts read as the JavaScript or TypeScript it is, the rest
+(a Vue ``<template>``, Svelte's or Astro's markup, the ``<style>``) by its lines.
 
 A component file holds three languages. Its script (``<script setup lang="ts">``, Svelte's
-instance and module scripts) is cut by tree-sitter as a ``.ts`` or ``.js`` file would be
+instance and module scripts, an Astro component's frontmatter between its ``---`` lines and its
+``<script>`` tags, TypeScript unless said otherwise) is cut by tree-sitter as a ``.ts`` or ``.js`` file would be
 (``tree_code``): excerpts of its functions, the imports and the calls it makes, at the component
 file's own lines and columns (everything outside the script is blanked, not removed, before it
 is parsed). Its template or markup is cut into runs of lines titled ``NAME.vue template``, its
@@ -24,11 +25,13 @@ from __future__ import annotations
 
 import re
 from pathlib import PurePosixPath
+from typing import NamedTuple
 
 from kenning.ingest.chunks import Chunk
 from kenning.ingest.identifiers import keywords_for
 from kenning.ingest.relations import Ref, Relations, Symbol
 from kenning.ingest.split import EXCERPT_CHARS, anchors, index_lines, split_lines, split_range
+from kenning.ingest.tree_imports import ALIAS_HINT, Imported
 
 # A top-level block whose content is not markup: ``<script …>…</script>``, ``<style …>…</style>``.
 # Neither may hold its own closing tag, so the first one closes it.
@@ -38,6 +41,9 @@ _LANG = re.compile(r"""\blang\s*=\s*["']?([\w-]+)""", re.I)
 # which Vue matches to ``StatusCard``); a plain HTML element (``<div``) has neither.
 _TAG = re.compile(r"<([A-Z][\w]*(?:\.[A-Z]\w*)*|[a-z][a-z0-9]*(?:-[a-z0-9]+)+)(?=[\s/>])")
 _NOT_BLANK = re.compile(r"[^\n]")
+_COMMENT = re.compile(r"<!--.*?-->", re.S)  # markup's comments: a component named there is not used
+# An Astro component's frontmatter: its first line ``---``, its script up to the next ``---`` line.
+_FRONTMATTER = re.compile(r"\A[ \t\r\n]*---[ \t]*\r?\n(.*?)^---[ \t]*$", re.S | re.M)
 _SCRIPT_LANGUAGES = {"ts": "typescript", "typescript": "typescript", "tsx": "tsx", "jsx": "javascript"}
 # Stylesheet languages a ``<style lang="…">`` names (``search.factors.MARKUP_LANGUAGES``); any other, css.
 _STYLE_LANGUAGES = frozenset({"css", "scss", "sass", "less"})
@@ -48,36 +54,38 @@ LAZY = "Lazy"  # Nuxt's prefix for a component loaded on demand: ``<LazyStatusCa
 
 def parse_component(text: str, path: str) -> tuple[list[Chunk], Relations]:
     """A component file's excerpts (script, template or markup, style) and its relations."""
-    from kenning.ingest.tree_code import parse_code_relations  # tree-sitter: imported when a component is read
+    # tree-sitter: imported when a component is read
+    from kenning.ingest.tree_code import parse_code_relations, syntax_tree
+    from kenning.ingest.tree_imports import imported_names
 
     source = text.removeprefix("\ufeff")
     name = PurePosixPath(path).name
     component = _component_name(path)
-    kind = "svelte" if name.lower().endswith(".svelte") else "vue"
-    scripts: list[re.Match[str]] = []
-    styles: list[re.Match[str]] = []
-    for match in _BLOCK.finditer(source):
-        (scripts if match.group(1).lower() == "script" else styles).append(match)
-    language = _script_language(scripts)
+    kind = name.rpartition(".")[2].lower()  # vue, svelte, astro
+    blocks = _blocks(source, kind)
+    scripts = [block for block in blocks if block.script]
     chunks: list[Chunk] = []
     refs: list[Ref] = []
     symbols: list[Symbol] = []
+    imported = None
     if scripts:
-        view = _only(source, [m.span(3) for m in scripts])
+        view = _only(source, [block.content for block in scripts])
+        language = _script_language([block.lang for block in scripts], kind)
         code_chunks, relations = parse_code_relations(view, path, language=language)
+        imported = imported_names(syntax_tree(view, language).root_node, language, path)
         chunks += [c for c in code_chunks if c.body.strip()]
         if relations is not None:
             symbols += relations.symbols
             refs += [
                 r._replace(scope=component) if r.scope is None and r.type == "calls" else r for r in relations.refs
             ]
-    outside = _without(source, [m.span() for m in scripts + styles])
+    outside = _without(source, [block.whole for block in blocks])
     chunks += _by_lines(outside, f"{name} {'markup' if kind == 'svelte' else 'template'}", name, kind)
-    for match in styles:
-        style = _LANG.search(match.group(2))
-        style_language = style.group(1).lower() if style and style.group(1).lower() in _STYLE_LANGUAGES else "css"
-        chunks += _by_lines(_only(source, [match.span(3)]), f"{name} style", name, style_language)
-    refs += _used_components(outside, component)
+    for block in blocks:
+        if not block.script:
+            style = block.lang if block.lang in _STYLE_LANGUAGES else "css"
+            chunks += _by_lines(_only(source, [block.content]), f"{name} style", name, style)
+    refs += _used_components(_without(outside, [m.span() for m in _COMMENT.finditer(outside)]), component, imported)
     chunks.sort(key=lambda c: (c.line_start, c.line_end))
     if chunks:  # the component, at its first excerpt's lines: that excerpt stands for it in answers
         first, last = chunks[0].line_start, chunks[0].line_end
@@ -86,6 +94,27 @@ def parse_component(text: str, path: str) -> tuple[list[Chunk], Relations]:
             [Symbol(nuxt, "component", first, last)] if nuxt and nuxt != component else []
         )
     return chunks, Relations(symbols=tuple(symbols), refs=tuple(refs))
+
+
+class _Block(NamedTuple):
+    script: bool  # a script (else a style)
+    content: tuple[int, int]  # what it holds, in the file's characters
+    whole: tuple[int, int]  # with its tags (or an Astro frontmatter's fences)
+    lang: str | None  # its ``lang`` attribute, lowercase
+
+
+def _blocks(source: str, kind: str) -> list[_Block]:
+    """A component's script and style blocks, in order: an Astro component's frontmatter (its
+    server-side script) first."""
+    blocks = []
+    front = _FRONTMATTER.match(source) if kind == "astro" else None
+    if front is not None:
+        blocks.append(_Block(True, front.span(1), front.span(), "ts"))
+    for match in _BLOCK.finditer(source, front.end() if front else 0):
+        lang = _LANG.search(match.group(2))
+        script = match.group(1).lower() == "script"
+        blocks.append(_Block(script, match.span(3), match.span(), lang.group(1).lower() if lang else None))
+    return blocks
 
 
 def nuxt_name(path: str) -> str | None:
@@ -117,12 +146,12 @@ def _component_name(path: str) -> str:
     return "".join(part[:1].upper() + part[1:] for part in re.split(r"[-_.]", stem) if part) or stem
 
 
-def _script_language(scripts: list[re.Match[str]]) -> str:
-    """TypeScript when any script block says so (``lang="ts"``), else JavaScript."""
-    found = "javascript"
-    for match in scripts:
-        lang = _LANG.search(match.group(2))
-        named = _SCRIPT_LANGUAGES.get(lang.group(1).lower(), "javascript") if lang else "javascript"
+def _script_language(langs: list[str | None], kind: str) -> str:
+    """TypeScript when any script block says so (``lang="ts"``), or in an Astro component (whose
+    scripts are TypeScript unless said otherwise), else JavaScript."""
+    found = "typescript" if kind == "astro" else "javascript"
+    for lang in langs:
+        named = _SCRIPT_LANGUAGES.get(lang or "", "javascript")
         if named != "javascript":
             found = named
     return found
@@ -170,8 +199,10 @@ def _by_lines(view: str, title: str, name: str, language: str) -> list[Chunk]:
     ]
 
 
-def _used_components(markup: str, component: str) -> list[Ref]:
-    """A call of each component the markup uses, once, at the line it is first used."""
+def _used_components(markup: str, component: str, imported: Imported | None) -> list[Ref]:
+    """A call of each component the markup uses, once, at the line it is first used; one the
+    script imports from a path, with that path as its hint (``ALIAS_HINT``: the file it names,
+    not a homonym), none for one imported from a package (``import { Icon } from 'lib'``)."""
     refs: dict[str, Ref] = {}
     line, at = 1, 0
     for match in _TAG.finditer(markup):
@@ -180,8 +211,11 @@ def _used_components(markup: str, component: str) -> list[Ref]:
         used = _pascal(match.group(1))
         if used.startswith(LAZY) and used[len(LAZY) : len(LAZY) + 1].isupper():
             used = used[len(LAZY) :]
-        if used not in refs and used != component:
-            refs[used] = Ref("calls", "symbol", used, line, component, link="extracted")
+        if used in refs or used == component or imported is not None and used in imported.outside:
+            continue
+        hint = ALIAS_HINT + imported.scoped[used] if imported is not None and used in imported.scoped else None
+        name = imported.renamed.get(used, used) if imported is not None else used
+        refs[used] = Ref("calls", "symbol", name, line, component, hint, link="extracted")
     return list(refs.values())
 
 

@@ -65,8 +65,8 @@ _FAMILY = {"typescript": "javascript", "tsx": "javascript", "cpp": "c", "kotlin"
 # ``getPet(Integer)``, C++'s, C#'s, Swift's, Kotlin's, Scala's): one name, several definitions in a class.
 OVERLOADING = frozenset({"java", "c", "csharp", "swift"})
 _PYTHON = frozenset({".py", ".pyi"})
-# Vue and Svelte components: their scripts are JavaScript or TypeScript (``ingest.components``).
-COMPONENT_SUFFIXES = frozenset({".vue", ".svelte"})
+# Vue, Svelte and Astro components: their scripts are JavaScript or TypeScript (``ingest.components``).
+COMPONENT_SUFFIXES = frozenset({".vue", ".svelte", ".astro"})
 
 
 def language_for(path: str) -> str | None:

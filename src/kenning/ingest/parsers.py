@@ -18,7 +18,7 @@ NOTEBOOK_PARSER = "notebook/1"
 # A notebook is skipped as too large only from this many times the project's ``max_file_bytes``:
 # its cells' outputs (plots as base64, tables) are most of its bytes, and are not read.
 NOTEBOOK_SIZE_FACTOR = 10
-COMPONENT_PARSER = "component/1"  # Vue and Svelte single-file components (``ingest.components``)
+COMPONENT_PARSER = "component/1"  # Vue, Svelte and Astro components (``ingest.components``)
 
 _BY_SUFFIX = {
     ".md": "markdown/7",
@@ -38,9 +38,10 @@ _BY_SUFFIX = {
     ".asciidoc": "asciidoc/2",
     # Jupyter notebooks: their Markdown and code cells cut as one Markdown document (``notebook``).
     ".ipynb": NOTEBOOK_PARSER,
-    # Vue and Svelte components: their script through tree-sitter, their markup and style by lines
+    # Vue, Svelte and Astro components: their script through tree-sitter, their markup and style by lines
     ".vue": COMPONENT_PARSER,
     ".svelte": COMPONENT_PARSER,
+    ".astro": COMPONENT_PARSER,
     # Python through ``ast``
     ".py": "python/22",
     ".pyi": "python/22",

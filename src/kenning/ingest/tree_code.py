@@ -58,6 +58,11 @@ def _errors(tree: Any) -> int:
     return count
 
 
+def syntax_tree(source: str, language: str) -> Any:
+    """``source`` parsed by ``language``'s grammar (one parser kept per language)."""
+    return _parser(language).parse(source.encode("utf-8", "surrogatepass"))
+
+
 def parse_code(text: str, path: str) -> list[Chunk]:
     return parse_code_relations(text, path)[0]
 

@@ -94,8 +94,8 @@ RELATION_CUES: tuple[RelationCues, ...] = (
             r"qu'est-ce que .+ appelle",
             r"quelles? (?:fonctions|methodes) .+ appelle(?:-t-(?:il|elle))?\b",
             # the components a Vue or Svelte component shows (its template's tags: ``ingest.components``)
-            r"(?:what|which) components? (?:does|do|did) .+ (?:use|render|show|display)",
-            r"quels composants .+ (?:utilise|affiche)(?:-t-(?:il|elle))?\b",
+            r"(?:what|which) components? (?:does|do|did) .+ use",
+            r"quels composants .+ utilise(?:-t-(?:il|elle))?\b",
         ),
         ("what does X call", "callees", "what components does X use"),
         ("qu'appelle", "qu'est-ce que X appelle", "quels composants X utilise-t-il"),
