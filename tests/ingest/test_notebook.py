@@ -1,4 +1,4 @@
-"""Jupyter notebooks (parser ``notebook/1``: ``.ipynb``): Markdown and code cells cut as one
+"""Jupyter notebooks (parser ``notebook/2``: ``.ipynb``): Markdown and code cells cut as one
 Markdown document by its headings, outputs left out, lines pointing into the notebook file."""
 
 from __future__ import annotations
@@ -124,9 +124,9 @@ def test_text_that_is_no_notebook_is_a_value_error(text):
 
 
 def test_ipynb_files_use_the_notebook_parser_and_spans_match_the_parse():
-    assert parser_for("analysis/Churn.IPYNB") == "notebook/1"
-    chunks, _ = load_relations("notebook/1")(CHURN, "churn.ipynb")
-    spans = load_spans("notebook/1")(CHURN, "churn.ipynb")
+    assert parser_for("analysis/Churn.IPYNB") == "notebook/2"
+    chunks, _ = load_relations("notebook/2")(CHURN, "churn.ipynb")
+    spans = load_spans("notebook/2")(CHURN, "churn.ipynb")
     assert [(c.title, c.body, c.anchor) for c in spans] == [(c.title, c.body, c.anchor) for c in chunks]
 
 
@@ -198,6 +198,17 @@ def test_a_python_notebooks_code_cells_give_its_imports_calls_and_definitions_at
     assert lines[refs[("calls", "clean")].line - 1].strip() == '"clean(df)"'  # each at its own line
     # the magics and the shell cell were left out: the code parsed, and gave none of their words
     assert not any("matplotlib" in r.target or "pip" in r.target for r in relations.refs)
+
+
+def test_ipython_help_after_a_name_is_left_out_of_the_code():
+    """PythonDataScienceHandbook's notebooks ask for help as ``L.append?``: not Python, which made the
+    notebook's code give no relations at all."""
+    text = notebook(
+        _cell("code", "import numpy as np\n", "L = load_data('x')\n", "L.append?"),
+        _cell("code", "np.*load*??\n", "clean(L)  # really?\n", 'doc = """Why?\n', '"""'),
+    )
+    _, relations = parse_notebook(text, "help.ipynb")
+    assert {"load_data", "clean"} <= {r.target for r in relations.refs if r.type == "calls"}
 
 
 def test_a_notebook_in_another_language_gives_no_code_relations():

@@ -9,7 +9,7 @@ holds its prose and the code under it, anchored by its heading's slug (``analysi
 A Python notebook's code cells, put together in order, are also read as a Python module for the
 graph (``python_code``): its imports, the calls it makes and the functions and classes it defines
 (``what calls load_data`` finds the notebook that does). A line of IPython's own syntax (``%matplotlib
-inline``, ``!pip install x``) is left out, a cell of it (``%%bash``) too; code that Python cannot
+inline``, ``!pip install x``, ``df.head?``) is left out, a cell of it (``%%bash``) too; code that Python cannot
 parse then gives no relations, its excerpts stay.
 
 The cells' outputs (printed text, tables, images) are not read: they are results of a run,
@@ -69,8 +69,10 @@ def parse_notebook(text: str, path: str) -> tuple[list[Chunk], Relations]:
     return placed, replace(code, refs=(*refs, *code.refs), decision=relations.decision)
 
 
-# IPython's own syntax at the start of a line: a magic (``%time``), a shell escape (``!ls``), help (``?x``).
-_IPYTHON_LINE = re.compile(r"\s*[%!?]")
+# IPython's own syntax: a line opening with a magic (``%time``), a shell escape (``!ls``) or help
+# (``?x``), or one that asks for help after a name (``df.head?``, ``np.*load*??``): no Python line
+# ends so outside a comment or a string.
+_IPYTHON_LINE = re.compile(r"\s*[%!?]|\s*[\w.*\[\]]+\?{1,2}\s*$")
 
 
 def _code_relations(

@@ -14,7 +14,7 @@ from kenning.ingest.text import parse_text
 
 RelationParser = Callable[[str, str], tuple[list[Chunk], Relations | None]]
 
-NOTEBOOK_PARSER = "notebook/1"
+NOTEBOOK_PARSER = "notebook/2"
 # A notebook is skipped as too large only from this many times the project's ``max_file_bytes``:
 # its cells' outputs (plots as base64, tables) are most of its bytes, and are not read.
 NOTEBOOK_SIZE_FACTOR = 10
