@@ -29,6 +29,11 @@ def path_hits(project, a: str, b: str) -> list:
         conn.close()
 
 
+def calls_of(project, caller: str) -> list:
+    """The outgoing ``calls`` edges of the node of qualified name ``caller``."""
+    return _outgoing(project, "qualname", caller, "calls")
+
+
 def callees(project, caller: str) -> set[tuple[str, str]]:
     """The (qualified name, link) of every node the node ``caller`` calls."""
     return {(e.dst.qualname, e.link) for e in _outgoing(project, "qualname", caller, "calls")}

@@ -5,12 +5,10 @@ imported by a TypeScript file; each asked in words."""
 from __future__ import annotations
 
 import pytest
-from graph_edges import imported
+from graph_edges import calls_of, imported
 
 from conftest import NOW, resync
 from kenning.answer.ask import ask_project
-from kenning.store import graph as graph_store
-from kenning.store.db import open_store
 from store.pg_engine import ENGINE, engine_config  # tests/store: the PostgreSQL test server
 
 FILES = {
@@ -59,7 +57,7 @@ def test_components_call_composables_and_show_one_another(make_project, engine):
     # a component shown by another's template: the template's excerpt holding the tag
     users = ask_project(project, "which components use StatusPoll", now=NOW)
     assert [e.fact.source.uri for e in users.excerpts] == ["app/components/StatusCard.vue:5-13"]
-    shown = {(e.dst.path, e.link) for e in _calls(project, "StatusCard")}
+    shown = {(e.dst.path, e.link) for e in calls_of(project, "StatusCard")}
     assert shown == {("app/components/StatusPoll.vue", "extracted"), ("app/composables/status.ts", "extracted")}
     svelte = ask_project(project, "where is Counter used", now=NOW)
     assert "src/routes/Home.svelte:5-6" in [e.fact.source.uri for e in svelte.excerpts]
@@ -73,20 +71,10 @@ def test_components_call_composables_and_show_one_another(make_project, engine):
     assert [e.fact.source.uri for e in cards.excerpts] == ["site/src/pages/blog.astro:5-6"]
     assert imported(project, "site/src/pages/blog.astro") == {"site/src/components/Card.astro"}
     # the select its script imports, not the homonym; not the project's icon: the markup's is a package's
-    theme = {(e.dst.path, e.link) for e in _calls(project, "ThemeSelect")}
+    theme = {(e.dst.path, e.link) for e in calls_of(project, "ThemeSelect")}
     assert theme == {("site/src/components/Select.astro", "extracted")}
     selects = ask_project(project, "which components use Select", now=NOW)
     assert [e.fact.source.uri for e in selects.excerpts] == ["site/src/components/ThemeSelect.astro:6-7"]
     # imports of component files, from a component and from TypeScript
     assert imported(project, "src/routes/Home.svelte") == {"src/lib/Counter.svelte"}
     assert imported(project, "app/plugins/setup.ts") == {"app/components/StatusCard.vue"}
-
-
-def _calls(project, qualname: str) -> list:
-    """The outgoing ``calls`` edges of the node of ``qualname``."""
-    conn = open_store(project)
-    try:
-        (node,) = graph_store.nodes_by(conn, "qualname", qualname, limit=1)
-        return [e for e, forward in graph_store.edges_of(conn, node) if forward and e.type == "calls"]
-    finally:
-        conn.close()
