@@ -53,7 +53,7 @@ from functools import cache, lru_cache
 from pathlib import Path
 
 from kenning.errors import InvalidQuery
-from kenning.search import abbreviations, spelling
+from kenning.search import abbreviations, compounds, spelling
 from kenning.search.query import (
     ELIDED_WORDS,
     FRENCH_ELISION,
@@ -105,15 +105,18 @@ class Entry:
 
 def searched(conn: Connection, parsed: ParsedQuery, filters: Filters) -> tuple[ParsedQuery, tuple[str, ...]]:
     """``parsed`` as the index is searched: its short forms given their long forms
-    (``abbreviations``), its French words translated, then its slips corrected (``spelling``); its
-    ``text`` kept as typed. The notes say what was searched instead."""
+    (``abbreviations``), its French words translated, then its slips corrected (``spelling``), and
+    its words the code writes as one name searched so too (``compounds``); its ``text`` kept as
+    typed. The notes say what was searched instead."""
     both, forms = abbreviations.expanded(parsed)
     translated, notes = translate(conn, both)
     # the question is as long as typed: a word translated into three glosses is still one word
     corrected, spelled = spelling.corrected(conn, translated, filters, typed_terms=len(parsed.terms))
-    if not forms and not notes and not spelled:
+    # "character limit": also ``characterLimit``
+    together, joins = compounds.joined(conn, corrected, typed_terms=len(parsed.terms))
+    if not forms and not notes and not spelled and not joins:
         return parsed, ()
-    return replace(corrected, text=parsed.text), (*forms, *notes, *spelled)
+    return replace(together, text=parsed.text), (*forms, *notes, *spelled, *joins)
 
 
 def translate(conn: Connection, parsed: ParsedQuery) -> tuple[ParsedQuery, tuple[str, ...]]:
