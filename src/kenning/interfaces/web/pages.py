@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import json
 import os
+import re
 from collections import defaultdict
 from dataclasses import dataclass
 from pathlib import Path
@@ -98,6 +100,8 @@ def file_window(root: Path, location: Location) -> FileWindow:
     except OSError as exc:
         return FileWindow(location, (), f"the file cannot be read: {exc.strerror or exc}")
     lines = text.splitlines()
+    if location.path.endswith(".ipynb"):  # a notebook's text lines, not their JSON (same numbers)
+        lines = [notebook_line(line) for line in lines]
     start = location.line_start or 1
     end = location.line_end or start
     first = max(1, start - CONTEXT_LINES)
@@ -106,6 +110,26 @@ def file_window(root: Path, location: Location) -> FileWindow:
         (n, lines[n - 1], start <= n <= end and location.line_start is not None) for n in range(first, last + 1)
     )
     return FileWindow(location, shown, None if shown or not lines else "the lines are past the end of the file")
+
+
+# A line of a notebook that is one JSON string of a list (a cell's source or output, one line of
+# text each as Jupyter writes them): ``    "df = load_data('x')\n",``.
+_JSON_STRING_LINE = re.compile(r'^\s*("(?:[^"\\]|\\.)*")\s*,?\s*$')
+
+
+def notebook_line(line: str) -> str:
+    """A notebook file's line as a reader reads it: a cell's line of text unescaped, indented as
+    the JSON was; any other line (``"cell_type": "code",``, a bracket) as it is."""
+    match = _JSON_STRING_LINE.match(line)
+    if match is None:
+        return line
+    try:
+        value = json.loads(match.group(1))
+    except ValueError:
+        return line
+    text = value.removesuffix("\n")
+    # a source written as one string holds its line ends: shown as written, one line a number
+    return line if "\n" in text or "\r" in text else line[: match.start(1)] + text
 
 
 @dataclass(frozen=True)
