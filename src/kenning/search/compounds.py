@@ -6,9 +6,12 @@ question in words never matches: its excerpt is found, if at all, by other words
 Rule: two words in a row of a question in words, neither a stop word, or three whose middle one is
 a short stop word ("table of contents"), are also searched written together when the word index
 holds that token (the stop word left out too: "TableOfContents" and "TableContents" are both
-tried), and the token is no word of the question already; in a question of four significant words at most
-(``MAX_TERMS``). Only free words (``search.words``: not
-inside quotes, a prefix or a code name), each part two letters or more, the whole six or more. The
+tried) and holds the words nowhere written in a row (a project whose prose says "websocket
+endpoint" answers the words with it: the class ``WebSocketEndpoint``, at a rare token's full
+weight, came before starlette's docs on testing one), and the token is no word of the question
+already; in a question of four significant words at most (``MAX_TERMS``). Only free words
+(``search.words``: not inside quotes, a prefix or a code name), each part two letters or more, the
+whole six or more. The
 words themselves stay searched: a token is one more term, its weight its own (a name the code
 writes seldom weighs much). The index is asked once per candidate (``fts.words_held``, kept per
 store state); the answer says what was searched too (a note)."""
@@ -47,11 +50,14 @@ def joined(conn: Connection, parsed: ParsedQuery, *, typed_terms: int) -> tuple[
     asked = {w.folded for w in words}
     found: list[tuple[str, str]] = []  # (the words as typed, the token)
     for run in _runs(text, words, stop):
+        typed = text[run[0].start : run[-1].end]
+        if fts.words_held(conn, quote_term(" ".join(w.folded for w in run)), 1):
+            continue  # the project writes them as words too: its prose answers them
         for token in _tokens(run):
             if token in asked or any(token == t for _, t in found):
                 continue
             if fts.words_held(conn, quote_term(token), 1):
-                found.append((text[run[0].start : run[-1].end], token))
+                found.append((typed, token))
                 break
     if not found:
         return parsed, ()
