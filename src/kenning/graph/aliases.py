@@ -37,9 +37,10 @@ def suffixes_of(path: str) -> set[str]:
 
 def is_folder_module(path: str) -> bool:
     """Whether the file stands for its folder: JavaScript's ``index`` (``lib/db/index.ts`` is
-    ``lib/db``), Rust's ``mod.rs`` (``flags/mod.rs`` is the module ``flags``)."""
+    ``lib/db``), Rust's ``mod.rs`` (``flags/mod.rs`` is the module ``flags``), Lua's ``init.lua``
+    (``lua/telescope/init.lua`` is what ``require("telescope")`` loads)."""
     pure = PurePosixPath(path)
-    return pure.stem == "index" or pure.name == "mod.rs"
+    return pure.stem == "index" or pure.name in ("mod.rs", "init.lua")
 
 
 class Suffixes:
@@ -70,7 +71,9 @@ class Suffixes:
 
 
 def nearest(rows: list[Candidate], importer: str | None) -> list[Candidate]:
-    """The one of ``rows`` an alias import from ``importer`` reaches (``[]`` when none)."""
+    """The one of ``rows`` an alias import from ``importer`` reaches (``[]`` when none): never the
+    importer itself (Neovim's ``plugin/finder.lua`` requires ``finder``: ``lua/finder/init.lua``)."""
+    rows = [row for row in rows if row[1] != importer] if importer else rows
     if len(rows) < 2 or not importer:
         return rows[:1]
     folder = posixpath.dirname(importer).split("/")

@@ -24,6 +24,7 @@ LANGUAGES = {  # name -> (module, function returning the language pointer)
     "kotlin": ("tree_sitter_kotlin", "language"),
     "swift": ("tree_sitter_swift", "language"),
     "scala": ("tree_sitter_scala", "language"),
+    "lua": ("tree_sitter_lua", "language"),
 }
 
 SUFFIXES = {
@@ -57,6 +58,7 @@ SUFFIXES = {
     ".kt": "kotlin",  # not ``.kts``: build scripts, read by runs of lines
     ".swift": "swift",
     ".scala": "scala",
+    ".lua": "lua",
 }
 # Languages whose calls reach one another's symbols: JavaScript and TypeScript, C and C++, Kotlin,
 # Scala and Java (one JVM: a Kotlin file calls a Java class's methods as its own, and the other way round).

@@ -46,7 +46,7 @@ _BY_SUFFIX = {
     ".py": "python/22",
     ".pyi": "python/22",
 }
-# JS/TS, Go, Rust, Java, C/C++, Ruby, PHP, C#, Kotlin, Swift and Scala through tree-sitter (see grammars.SUFFIXES).
+# JS/TS, Go, Rust, Java, C/C++, Ruby, PHP, C#, Kotlin, Swift, Scala and Lua through tree-sitter (see grammars.SUFFIXES).
 _TREE_SITTER = "code/35"
 _BY_SUFFIX.update(
     {
@@ -82,13 +82,14 @@ _BY_SUFFIX.update(
             ".kt",
             ".swift",
             ".scala",
+            ".lua",
         )
     }
 )
 
 
 # Scripts, build files and configuration, and the code of languages kenning has no grammar for
-# (Dart, Lua, Elixir…): read as code by runs of lines (``text``'s paragraphs),
+# (Dart, Elixir…): read as code by runs of lines (``text``'s paragraphs),
 # no graph. What they answer is everywhere in a project: what ``make test`` runs, which Python
 # versions CI tests, what a deploy script does, which port a service listens on, which packages a
 # ``composer.json`` or a ``.csproj`` requires; and a Flutter app's Dart is found by its words.
@@ -169,7 +170,6 @@ SCRIPT_LANGUAGES = {  # suffix, or whole file name, -> the language an excerpt's
     # languages without a grammar here
     ".kts": "kotlin",  # build scripts (``build.gradle.kts``); ``.kt`` has its grammar
     ".dart": "dart",
-    ".lua": "lua",
     ".pl": "perl",
     ".pm": "perl",
     ".r": "r",

@@ -68,6 +68,7 @@ from .tree_languages import (
     CSHARP_SYSTEM,
     IMPLICIT_SELF,
     JS_GLOBALS,
+    LUA_GLOBALS,
     NAMES,
     OWN_CLASS,
     SELF,
@@ -347,6 +348,8 @@ def _receiver(
     if language in ("javascript", "typescript", "tsx") and node.type == "identifier" and spelled in JS_GLOBALS:
         return "outside", ""
     if language == "csharp" and spelled in CSHARP_SYSTEM:
+        return "outside", ""
+    if language == "lua" and spelled.split(".", 1)[0].split(":", 1)[0] in LUA_GLOBALS:
         return "outside", ""
     if language in CAPITALISED_TYPES and node.type in TYPE_NAMES and spelled[:1].isupper():
         return "type", spelled

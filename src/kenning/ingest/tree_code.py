@@ -106,7 +106,7 @@ def parse_code_relations(text: str, path: str, *, language: str | None = None) -
     sibling = file_under_test(path)  # ``file_test.go`` tests ``file.go``, by its name
     if sibling:
         calls.append(Ref("tested_by", "file", sibling, None, reverse=True, link="extracted"))
-    package = _go_package(tree.root_node) if language == "go" else ""
+    package = _go_package(tree.root_node) if language == "go" else lua_module(path) if language == "lua" else ""
     statements = [(node.start_point[0], node.end_point[0] + 1, node.type) for node in tree.root_node.named_children]
     chunks = _top_level_chunks(lines, defs, statements, path, language)
     if not defs:
@@ -204,6 +204,18 @@ def _go_package(root: Any) -> str:
     clause = next((n for n in root.named_children if n.type == "package_clause"), None)
     name = next(iter(clause.named_children), None) if clause is not None else None
     return go_packages.package_key(node_text(name)) if name is not None else ""
+
+
+def lua_module(path: str) -> str:
+    """The name ``require`` loads a Lua file by: its path under the last ``lua/`` folder (Neovim's
+    runtime path), else the whole path, dotted, a folder's ``init.lua`` by the folder's
+    (``lua/telescope/actions/init.lua``: ``telescope.actions``)."""
+    parts = path.removesuffix(".lua").split("/")
+    if "lua" in parts[:-1]:
+        parts = parts[len(parts) - 1 - parts[-2::-1].index("lua") :]
+    if parts[-1] == "init" and len(parts) > 1:
+        parts = parts[:-1]
+    return ".".join(parts)
 
 
 def _as_code(chunk: Chunk) -> Chunk:

@@ -174,6 +174,11 @@ def visit(
                 if len(defs) > index + 1:
                     first = min(d.first for d in defs[index + 1 :])
                     defs[index] = replace(defs[index], header_end=max(start, first - 1))
+        elif kind_name in _VARIABLES and path.endswith(".lua"):  # ``local config = require("x")``
+            imports += imports_of(child, path)
+            defs += [_leaf(child, prefix + name, kind, top) for name, kind in lua_functions(child)]
+        elif kind_name == "assignment_statement" and path.endswith(".lua"):  # ``M.picker = function(o) … end``
+            defs += [_leaf(child, prefix + name, kind, top) for name, kind in lua_functions(child)]
         elif kind_name in _VARIABLES:
             for decl in child.named_children:
                 value = decl.child_by_field_name("value")
@@ -211,6 +216,28 @@ def visit(
             visit(child, prefix, in_container, top, defs, imports, path)
         else:
             imports += imports_of(child, path)
+
+
+def lua_functions(node: Any) -> list[tuple[str, str]]:
+    """The functions a Lua assignment defines (``local f = function() … end``, ``M.picker =
+    function(o) … end``): each name and kind (a table's field: a method, as ``function M.setup``)."""
+    assignment = (
+        node
+        if node.type == "assignment_statement"
+        else next((c for c in node.named_children if c.type == "assignment_statement"), None)
+    )
+    if assignment is None:
+        return []
+    targets = next((c for c in assignment.named_children if c.type == "variable_list"), None)
+    values = next((c for c in assignment.named_children if c.type == "expression_list"), None)
+    if targets is None or values is None:
+        return []
+    found = []
+    for target, value in zip(targets.named_children, values.named_children, strict=False):
+        if value.type == "function_definition" and target.type in ("identifier", "dot_index_expression"):
+            name = node_text(target)
+            found.append((name, "method" if "." in name else "function"))
+    return found
 
 
 def _go_interface(node: Any) -> bool:

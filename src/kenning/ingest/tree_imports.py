@@ -30,8 +30,30 @@ def imports_of(node: Any, path: str) -> list[Ref]:
         return [_go_import(p, line) for p, line in imported if not go_packages.is_standard(p)]
     if node.type == "use_declaration":
         return _rust_imports(node, path)
+    if path.endswith(".lua"):
+        return lua_requires(node)
     ref = _import(node, path)
     return [ref] if ref is not None else []
+
+
+def lua_requires(node: Any) -> list[Ref]:
+    """Lua's ``require("telescope.config")`` in a top-level statement (``local config = require …``,
+    or alone): an import of the file ending with ``telescope/config`` (``lua/telescope/config.lua``,
+    or a folder's ``init.lua``: ``graph.aliases``), none when no file of the project ends so (a
+    library's)."""
+    found = []
+    for call in _descendants(node):
+        if call.type != "function_call":
+            continue
+        name, args = call.child_by_field_name("name"), call.child_by_field_name("arguments")
+        if name is None or args is None or node_text(name) != "require":
+            continue
+        text = next((c for c in _descendants(args) if c.type == "string_content"), None)
+        if text is not None:
+            module = node_text(text).strip()
+            if module and not module.startswith("."):
+                found.append(Ref("imports", SUFFIX, module.replace(".", "/"), call.start_point[0] + 1))
+    return found
 
 
 def _scala_imports(node: Any) -> list[Ref]:
@@ -274,6 +296,9 @@ def imported_names(root: Any, language: str, path: str = "") -> Imported:
         if "require" in captures and node_text(captures["require"][0]) != "require":
             continue
         source = node_text(captures["source"][0]).strip("\"'`")
+        if language == "lua":  # ``local config = require("telescope.config")``: a module, the project's or not
+            modules[node_text(captures["alias"][0])] = ""
+            continue
         if language == "go":
             alias = captures.get("alias")
             name = node_text(alias[0]) if alias else go_packages.package_name(source)

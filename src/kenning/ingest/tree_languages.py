@@ -65,6 +65,11 @@ BUILTIN_CALLS = {
     "scala": frozenset(
         {"println", "print", "require", "assert", "Some", "Seq", "List", "Map", "Set", "Option", "Vector", "Array"}
     ),
+    "lua": frozenset(
+        {"require", "print", "pairs", "ipairs", "next", "type", "tostring", "tonumber", "error", "assert"}
+        | {"pcall", "xpcall", "select", "setmetatable", "getmetatable", "rawget", "rawset", "rawequal", "unpack"}
+        | {"load", "loadstring", "dofile", "collectgarbage"}
+    ),
 }
 BUILTIN_CALLS["typescript"] = BUILTIN_CALLS["tsx"] = BUILTIN_CALLS["javascript"]
 # Methods the standard library gives the values code handles most (Rust's ``Option``, ``Result``, ``Vec``,
@@ -117,5 +122,11 @@ CREATION = frozenset({"object_creation_expression", "new_expression", "instance_
 BASES_ONLY = frozenset({"super", "base", "super_expression"})  # Kotlin's and Swift's ``super``: expressions
 # The object's own name where the grammar reads it as a plain name: PHP's ``$this``, Scala's ``this``
 # (its ``super`` likewise, a call on the bases alone).
-SELF_NAMES = {"php": "$this", "scala": "this"}
+SELF_NAMES = {"php": "$this", "scala": "this", "lua": "self"}
+# Lua's standard tables and the hosts' globals (Neovim's ``vim``, OpenResty's ``ngx``, LuaJIT's ``jit``,
+# LÖVE's ``love``): calls on them (``vim.api.nvim_echo()``, ``table.insert()``) are no project's.
+LUA_GLOBALS = frozenset(
+    {"table", "string", "math", "os", "io", "coroutine", "debug", "utf8", "package", "bit", "jit"}
+    | {"vim", "ngx", "love"}
+)
 SUPER_NAMES = {"scala": "super"}

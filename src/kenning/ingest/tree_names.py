@@ -56,6 +56,8 @@ def definition_name(node: Any) -> str | None:
     if node.type == "property_declaration":
         return _csharp_property(node)
     name = node.child_by_field_name("name")
+    if name is not None and name.type == "method_index_expression":  # Lua's ``function M:refresh()``
+        return node_text(name).replace(":", ".")
     if name is not None and name.type == "qualified_identifier":  # C++: ``struct DBImpl::Writer {…}``
         return ".".join(_qualified_parts(name))
     if name is not None and name.type == "scope_resolution":  # Ruby: ``class Table::Cell``

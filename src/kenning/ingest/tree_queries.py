@@ -91,6 +91,12 @@ CALLS = {
 (instance_expression . (type_identifier) @call)
 (infix_expression left: (_) @recv operator: (identifier) @method)
 """,
+    # Lua: ``f()``, ``M.setup()``, ``M:refresh()`` (``self:refresh()``: the table's own)
+    "lua": """
+(function_call name: (identifier) @call)
+(function_call name: (dot_index_expression table: (_) @recv field: (identifier) @method))
+(function_call name: (method_index_expression table: (_) @recv method: (identifier) @method))
+""",
     # Ruby: every identifier too, each a call unless a local (``ruby_names``: ``convert`` alone)
     "ruby": """
 (call !receiver method: (identifier) @call)
@@ -110,6 +116,11 @@ IMPORTS = {  # what names a file binds to modules: captures @alias, @source, @na
   value: (call_expression function: (identifier) @require arguments: (arguments (string) @source)))
 """,
     "go": "(import_spec name: (_)? @alias path: (_) @source)",
+    "lua": """
+(variable_declaration (assignment_statement (variable_list name: (identifier) @alias)
+  (expression_list value: (function_call name: (identifier) @require
+    arguments: (arguments (string content: (string_content) @source))))))
+""",
 }
 # The classes a class extends, the types a Go struct embeds, the modules a Ruby class includes
 # (``@base`` of the class ``@base_class``; ``@base_include``: the call that includes it):
