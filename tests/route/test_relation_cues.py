@@ -95,6 +95,7 @@ def test_words_a_relation_cue_must_not_catch():
         "test views with the test client",  # bench/questions/flask.jsonl
         "show the usage of the command line",
         "which words are used most in the docs",
+        "what does kenning use to rank results",  # "use" with an object: a question in words
         "which component shows a poll",  # elk, walked: a component asked by what it shows, in words
         "which component renders the timeline",
         "quel composant affiche un sondage",

@@ -95,10 +95,13 @@ RELATION_CUES: tuple[RelationCues, ...] = (
             r"quelles? (?:fonctions|methodes) .+ appelle(?:-t-(?:il|elle))?\b",
             # the components a Vue or Svelte component shows (its template's tags: ``ingest.components``)
             r"(?:what|which) components? (?:does|do|did) .+ use",
+            # "what does StatusCard use": use ending the question (not "what does X use for search": words)
+            r"what (?:does|do|did) \S+ use\s*\??$",
+            r"qu'est-ce qu(?:e |')\S+ utilise(?:-t-(?:il|elle))?\s*\??$",
             r"quels composants .+ utilise(?:-t-(?:il|elle))?\b",
         ),
-        ("what does X call", "callees", "what components does X use"),
-        ("qu'appelle", "qu'est-ce que X appelle", "quels composants X utilise-t-il"),
+        ("what does X call", "callees", "what components does X use", "what does X use"),
+        ("qu'appelle", "qu'est-ce que X appelle", "quels composants X utilise-t-il", "qu'est-ce que X utilise"),
     ),
     RelationCues(
         "callers",
