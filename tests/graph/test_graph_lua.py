@@ -33,6 +33,11 @@ function M:redraw()
   print(self.count)
 end
 
+function M.pick()
+  local picker = require("finder.picker")  -- required when first used, as plugins do
+  return picker.open()
+end
+
 return M
 """,
     "lua/finder/config.lua": """local C = {}
@@ -43,6 +48,7 @@ end
 
 return C
 """,
+    "lua/finder/picker.lua": "local P = {}\nfunction P.open() return true end\nreturn P\n",
     # another plugin's module of a homonym, never required by the finder
     "lua/other/config.lua": "local O = {}\\nfunction O.set_defaults(x) return x end\\nreturn O\\n",
     "plugin/finder.lua": 'require("finder").setup({ hidden = true })\n',
@@ -68,6 +74,12 @@ def test_lua_is_read_by_its_grammar():
         ("M.setup", "method"),
         ("M.refresh", "method"),  # ``function M:refresh()``: the table's, as ``M.setup``
         ("M.redraw", "method"),
+        ("M.pick", "method"),
+    ]
+    # each module once, at its first ``require``, a function's too
+    assert [(r.target, r.line) for r in relations.refs if r.type == "imports"] == [
+        ("finder/config", 1),
+        ("finder/picker", 21),
     ]
     setup = next(c for c in chunks if c.meta.get("symbol") == "M.setup")
     assert (setup.line_start, setup.line_end) == (4, 9)  # its doc comment above it
@@ -83,7 +95,7 @@ def test_a_lua_plugins_requires_and_calls_in_the_graph(make_project, engine):
     project = make_project(FILES, name="finder", config=engine_config(engine, "finder"))
     resync(project)
     # ``require("finder.config")``: the file ending so; ``require("finder")``: the folder's init.lua
-    assert imported(project, "lua/finder/init.lua") == {"lua/finder/config.lua"}
+    assert imported(project, "lua/finder/init.lua") == {"lua/finder/config.lua", "lua/finder/picker.lua"}
     assert imported(project, "plugin/finder.lua") == {"lua/finder/init.lua"}
     answer = ask_project(project, "what calls set_defaults", now=NOW)
     assert [e.fact.source.uri for e in answer.excerpts] == ["lua/finder/init.lua:4-9"]

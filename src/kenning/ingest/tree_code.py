@@ -25,6 +25,7 @@ from .test_files import file_under_test
 from .text import parse_text
 from .tree_calls import call_refs
 from .tree_defs import Def, visit
+from .tree_imports import lua_requires
 from .uncovered import gap_title, uncovered_pieces
 
 _TYPES = frozenset({"class", "struct", "interface", "module", "extension"})
@@ -94,6 +95,11 @@ def parse_code_relations(text: str, path: str, *, language: str | None = None) -
     defs: list[Def] = []
     imports: list[Ref] = []
     visit(tree.root_node, "", False, True, defs, imports, path)
+    if language == "lua":  # a ``require`` anywhere, a function's too (Neovim plugins require lazily): once a module
+        required: dict[str, Ref] = {}
+        for ref in sorted(lua_requires(tree.root_node), key=lambda ref: ref.line or 0):
+            required.setdefault(ref.target, ref)
+        imports = list(required.values())
     lines = split_lines(source)
     scopes = sorted((*d.bytes, d.qualname) for d in defs)
     types = frozenset(
