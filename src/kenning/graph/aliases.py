@@ -20,7 +20,7 @@ from kenning.store.graph import Candidate
 def suffixes_of(path: str) -> set[str]:
     """The ``SUFFIX`` targets a file answers to: every end of its path, its suffix left out, at a
     folder's boundary (``src/lib/db.ts``: ``src/lib/db``, ``lib/db``, ``db``), and its folder's for
-    an ``index`` file (``lib/db/index.ts`` is ``lib/db``); a Vue or Svelte component's with its
+    an ``index`` file (``lib/db/index.ts`` is ``lib/db``); a Vue, Svelte or Astro component's with its
     suffix too, which its imports write (``$lib/ListErrors.svelte``, ``@/components/Card.vue``)."""
     pure = PurePosixPath(path)
     stems = [str(pure.with_suffix("")) if pure.suffix else path]
