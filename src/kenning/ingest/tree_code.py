@@ -95,11 +95,8 @@ def parse_code_relations(text: str, path: str, *, language: str | None = None) -
     defs: list[Def] = []
     imports: list[Ref] = []
     visit(tree.root_node, "", False, True, defs, imports, path)
-    if language == "lua":  # a ``require`` anywhere, a function's too (Neovim plugins require lazily): once a module
-        required: dict[str, Ref] = {}
-        for ref in sorted(lua_requires(tree.root_node), key=lambda ref: ref.line or 0):
-            required.setdefault(ref.target, ref)
-        imports = list(required.values())
+    if language == "lua":  # a ``require`` anywhere, a function's too (``visit`` reads top-level statements)
+        imports = lua_requires(tree.root_node)
     lines = split_lines(source)
     scopes = sorted((*d.bytes, d.qualname) for d in defs)
     types = frozenset(

@@ -174,10 +174,8 @@ def visit(
                 if len(defs) > index + 1:
                     first = min(d.first for d in defs[index + 1 :])
                     defs[index] = replace(defs[index], header_end=max(start, first - 1))
-        elif kind_name in _VARIABLES and path.endswith(".lua"):  # ``local config = require("x")``
-            imports += imports_of(child, path)
-            defs += [_leaf(child, prefix + name, kind, top) for name, kind in lua_functions(child)]
-        elif kind_name == "assignment_statement" and path.endswith(".lua"):  # ``M.picker = function(o) … end``
+        elif path.endswith(".lua") and kind_name in (*_VARIABLES, "assignment_statement"):
+            # ``local f = function() … end``, ``M.picker = function(o) … end`` (its requires: ``lua_requires``)
             defs += [_leaf(child, prefix + name, kind, top) for name, kind in lua_functions(child)]
         elif kind_name in _VARIABLES:
             for decl in child.named_children:

@@ -31,18 +31,18 @@ def imports_of(node: Any, path: str) -> list[Ref]:
     if node.type == "use_declaration":
         return _rust_imports(node, path)
     if path.endswith(".lua"):
-        return lua_requires(node)
+        return []  # a ``require`` may be anywhere in the file: ``lua_requires`` reads the whole tree once
     ref = _import(node, path)
     return [ref] if ref is not None else []
 
 
-def lua_requires(node: Any) -> list[Ref]:
-    """Lua's ``require("telescope.config")`` in a top-level statement (``local config = require …``,
-    or alone): an import of the file ending with ``telescope/config`` (``lua/telescope/config.lua``,
-    or a folder's ``init.lua``: ``graph.aliases``), none when no file of the project ends so (a
-    library's)."""
-    found = []
-    for call in _descendants(node):
+def lua_requires(root: Any) -> list[Ref]:
+    """Lua's ``require("telescope.config")`` anywhere in a file (at its top, or in a function: plugins
+    require lazily), each module once at its first line: an import of the file ending with
+    ``telescope/config`` (``lua/telescope/config.lua``, or a folder's ``init.lua``: ``graph.aliases``),
+    none when no file of the project ends so (a library's)."""
+    required: list[tuple[int, str]] = []  # (line, module's path)
+    for call in _descendants(root):
         if call.type != "function_call":
             continue
         name, args = call.child_by_field_name("name"), call.child_by_field_name("arguments")
@@ -52,8 +52,11 @@ def lua_requires(node: Any) -> list[Ref]:
         if text is not None:
             module = node_text(text).strip()
             if module and not module.startswith("."):
-                found.append(Ref("imports", SUFFIX, module.replace(".", "/"), call.start_point[0] + 1))
-    return found
+                required.append((call.start_point[0] + 1, module.replace(".", "/")))
+    found: dict[str, Ref] = {}
+    for line, target in sorted(required):
+        found.setdefault(target, Ref("imports", SUFFIX, target, line))
+    return list(found.values())
 
 
 def _scala_imports(node: Any) -> list[Ref]:
