@@ -71,10 +71,11 @@ def parse_component(text: str, path: str) -> tuple[list[Chunk], Relations]:
     if scripts:
         view = _only(source, [block.content for block in scripts])
         language = _script_language([block.lang for block in scripts], kind)
-        code_chunks, relations = parse_code_relations(view, path, language=language)
+        tree = syntax_tree(view, language)  # one parse for the code and its imports' names
+        code_chunks, relations = parse_code_relations(view, path, language=language, tree=tree)
         chunks += [c for c in code_chunks if c.body.strip()]
         if relations is not None:  # the script parsed (else its lines are excerpts, no more)
-            imported = imported_names(syntax_tree(view, language).root_node, language, path)
+            imported = imported_names(tree.root_node, language, path)
             symbols += relations.symbols
             refs += [
                 r._replace(scope=component) if r.scope is None and r.type == "calls" else r for r in relations.refs

@@ -60,36 +60,52 @@ def _errors(tree: Any) -> int:
 
 
 def syntax_tree(source: str, language: str) -> Any:
-    """``source`` parsed by ``language``'s grammar (one parser kept per language)."""
-    return _parser(language).parse(source.encode("utf-8", "surrogatepass"))
+    """``source`` parsed by ``language``'s grammar (one parser kept per language); None when the
+    grammar cannot be loaded."""
+    try:
+        return _parser(language).parse(source.encode("utf-8", "surrogatepass"))
+    except _UNPARSED:
+        return None
+
+
+# What loading a grammar or parsing with it may raise: the file is then read by its lines.
+_UNPARSED = (ImportError, AttributeError, ValueError, OSError)
+
+
+def _parsed(source: str, language: str) -> Any:
+    """``source``'s tree by ``language``'s grammar, as this module reads each language: C++ without
+    its macros, Kotlin read again where its grammar stumbles, C with no macro defined where that has
+    fewer errors; None when the grammar cannot be loaded."""
+    try:
+        encoded = source.encode("utf-8", "surrogatepass")
+        tree = _parser(language).parse(cpp_source.without_macros(encoded) if language == "cpp" else encoded)
+        if language == "kotlin":
+            tree = kotlin_source.reparsed(_parser(language), tree, encoded)
+        if language in ("c", "cpp") and tree.root_node.has_error:
+            tree = _fewer_errors(
+                tree, _parser(language).parse(c_conditionals.undefined_view(bytes(tree.root_node.text)))
+            )
+    except _UNPARSED:
+        return None
+    return tree
 
 
 def parse_code(text: str, path: str) -> list[Chunk]:
     return parse_code_relations(text, path)[0]
 
 
-def parse_code_relations(text: str, path: str, *, language: str | None = None) -> tuple[list[Chunk], Relations | None]:
+def parse_code_relations(
+    text: str, path: str, *, language: str | None = None, tree: Any = None
+) -> tuple[list[Chunk], Relations | None]:
     """``language``: the grammar to read ``text`` with, where the path's suffix does not say it
-    (a Vue component's script: ``components``); by default the suffix's."""
+    (a Vue component's script: ``components``), by default the suffix's; ``tree``: ``text`` parsed
+    by it already (``syntax_tree``), by default parsed here."""
     language = language or language_for(path)
     source = text.removeprefix("\ufeff")
     if language == "c" and path.endswith(".h") and cpp_source.reads_as_cpp(source):
         language = "cpp"  # a C++ project's header (``db/db_impl.h``), which C's grammar cannot read
-    try:
-        encoded = source.encode("utf-8", "surrogatepass")
-        tree = (
-            _parser(language).parse(cpp_source.without_macros(encoded) if language == "cpp" else encoded)
-            if language
-            else None
-        )
-        if language == "kotlin" and tree is not None:
-            tree = kotlin_source.reparsed(_parser(language), tree, encoded)
-        if language in ("c", "cpp") and tree is not None and tree.root_node.has_error:
-            tree = _fewer_errors(
-                tree, _parser(language).parse(c_conditionals.undefined_view(bytes(tree.root_node.text)))
-            )
-    except (ImportError, AttributeError, ValueError, OSError):
-        tree = None
+    if tree is None and language:
+        tree = _parsed(source, language)
     if language is None or tree is None or tree.root_node.has_error and not tree.root_node.named_children:
         return [_as_code(c) for c in parse_text(text, path)], None
     defs: list[Def] = []
