@@ -25,6 +25,7 @@ LANGUAGES = {  # name -> (module, function returning the language pointer)
     "swift": ("tree_sitter_swift", "language"),
     "scala": ("tree_sitter_scala", "language"),
     "lua": ("tree_sitter_lua", "language"),
+    "elixir": ("tree_sitter_elixir", "language"),
 }
 
 SUFFIXES = {
@@ -59,6 +60,8 @@ SUFFIXES = {
     ".swift": "swift",
     ".scala": "scala",
     ".lua": "lua",
+    ".ex": "elixir",
+    ".exs": "elixir",
 }
 # Languages whose calls reach one another's symbols: JavaScript and TypeScript, C and C++, Kotlin,
 # Scala and Java (one JVM: a Kotlin file calls a Java class's methods as its own, and the other way round).

@@ -46,7 +46,8 @@ _BY_SUFFIX = {
     ".py": "python/22",
     ".pyi": "python/22",
 }
-# JS/TS, Go, Rust, Java, C/C++, Ruby, PHP, C#, Kotlin, Swift, Scala and Lua through tree-sitter (see grammars.SUFFIXES).
+# JS/TS, Go, Rust, Java, C/C++, Ruby, PHP, C#, Kotlin, Swift, Scala, Lua and Elixir through tree-sitter
+# (see grammars.SUFFIXES).
 _TREE_SITTER = "code/35"
 _BY_SUFFIX.update(
     {
@@ -83,13 +84,15 @@ _BY_SUFFIX.update(
             ".swift",
             ".scala",
             ".lua",
+            ".ex",
+            ".exs",
         )
     }
 )
 
 
 # Scripts, build files and configuration, and the code of languages kenning has no grammar for
-# (Dart, Elixir…): read as code by runs of lines (``text``'s paragraphs),
+# (Dart, Haskell…): read as code by runs of lines (``text``'s paragraphs),
 # no graph. What they answer is everywhere in a project: what ``make test`` runs, which Python
 # versions CI tests, what a deploy script does, which port a service listens on, which packages a
 # ``composer.json`` or a ``.csproj`` requires; and a Flutter app's Dart is found by its words.
@@ -162,6 +165,9 @@ SCRIPT_LANGUAGES = {  # suffix, or whole file name, -> the language an excerpt's
     ".liquid": "liquid",
     ".twig": "twig",
     ".ejs": "ejs",
+    ".eex": "eex",  # Phoenix's templates (``.html.heex``), Elixir in HTML
+    ".heex": "heex",
+    ".leex": "eex",
     ".pug": "pug",
     ".css": "css",
     ".scss": "scss",
@@ -173,8 +179,6 @@ SCRIPT_LANGUAGES = {  # suffix, or whole file name, -> the language an excerpt's
     ".pl": "perl",
     ".pm": "perl",
     ".r": "r",
-    ".ex": "elixir",
-    ".exs": "elixir",
     ".erl": "erlang",
     ".hs": "haskell",
     ".clj": "clojure",

@@ -17,6 +17,9 @@ _TEST_NAME = re.compile(r"(^test_.*|^tests|.*_test|.*[._-](test|spec)|conftest)$
 _SCRIPTS = frozenset({".js", ".jsx", ".ts", ".tsx", ".mjs", ".cjs"})
 _TEST_PROJECT = re.compile(r".+\.(Unit|Integration|Functional)?Tests?$|[a-z]+Test$|[A-Z]\w*Tests$")
 
+# Mix's layout (Elixir): ``test/my_app/accounts_test.exs`` tests ``lib/my_app/accounts.ex``.
+_MIX = re.compile(r"^(?P<root>(?:.*/)?)test/(?P<module>.+)_test\.exs$")
+
 
 def is_test_path(path: str) -> bool:
     """True for a project-relative POSIX path of test code."""
@@ -44,11 +47,15 @@ def file_under_test(path: str) -> str | None:
     """The path of the file a test file is named after: beside it (``apis/file_test.go`` ->
     ``apis/file.go``, ``lib/format.test.ts`` -> ``lib/format.ts``) or, in Maven's and Gradle's
     layout, in the main source set (``src/test/java/app/OwnerTests.java`` ->
-    ``src/main/java/app/Owner.java``); else None."""
+    ``src/main/java/app/Owner.java``), in Mix's under ``lib/`` (``test/app/user_test.exs`` ->
+    ``lib/app/user.ex``); else None."""
     mirrored = _MIRRORED.match(path)
     if mirrored is not None:
         root, language, package = mirrored["root"], mirrored["language"], mirrored["package"]
         return f"{root}main/{language}/{package}{mirrored['stem']}.{mirrored['suffix']}"
+    mix = _MIX.match(path)
+    if mix is not None:
+        return f"{mix['root']}lib/{mix['module']}.ex"
     folder, name = posixpath.split(path)
     match = _SIBLING.match(name)
     if match is None:

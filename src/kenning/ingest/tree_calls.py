@@ -54,6 +54,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from . import go_packages, macro_tokens, ruby_names, rust_generics
+from .elixir_source import STANDARD as ELIXIR_STANDARD
 from .grammars import node_text
 from .relations import BASES, FIELD_HINT, FIELDS, SELF_HINT, STANDARD_NAMESPACES, Ref, add_call
 from .rust_tests import within
@@ -105,8 +106,14 @@ def call_refs(
     generic: list[dict[str, list[Any]]] = []
     local: set[tuple[int | None, str]] = set()
     values: list[Any] = []
+    skipped: set[int] = set()  # Elixir's definition heads, written as calls
+    spans: list[tuple[int, int]] = []  # and its module attributes, whose calls are none
     for _, captures in QueryCursor(query(language, "calls")).matches(root):
-        if "identifier" in captures:  # Ruby's
+        if "skip" in captures:
+            skipped.add(captures["skip"][0].start_byte)
+        elif "skip_span" in captures:
+            spans.append((captures["skip_span"][0].start_byte, captures["skip_span"][0].end_byte))
+        elif "identifier" in captures:  # Ruby's
             identifiers.append(captures["identifier"][0])
         elif "base" in captures:
             extending.append(captures)
@@ -156,6 +163,9 @@ def call_refs(
     defined = {qualname for _, _, qualname in scopes}
     refs: list[Ref] = []
     seen: dict[tuple[str | None, str, str | None, bool], int] = {}  # -> its reference's index
+    if skipped or spans:
+        spans.sort()
+        calls = [call for call in calls if call[0] not in skipped and not within(spans, call[0])]
     calls.sort(key=lambda item: item[0])
     for _, node, captures in calls:
         name = local_name = node_text(node).removeprefix(":")  # a Ruby callback's symbol: its method
@@ -351,6 +361,11 @@ def _receiver(
         return "outside", ""
     if language == "lua" and spelled.split(".", 1)[0].split(":", 1)[0] in LUA_GLOBALS:
         return "outside", ""
+    if language == "elixir" and node.type in ("alias", "atom"):  # ``Repo.get!()``; Erlang's ``:ets.insert()``
+        first, dot, rest = spelled.partition(".")
+        if node.type == "atom" or first in ELIXIR_STANDARD:
+            return "outside", ""
+        return "type", modules.get(first, first) + dot + rest  # the module an ``alias`` names, in full
     if language in CAPITALISED_TYPES and node.type in TYPE_NAMES and spelled[:1].isupper():
         return "type", spelled
     if language == "ruby" and node.type == "scope_resolution":  # ``Asciidoctor::Section``, ``::AsciiMath``

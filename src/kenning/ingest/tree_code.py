@@ -1,5 +1,5 @@
 """Source in other languages (JavaScript/TypeScript, Go, Rust, Java, C/C++, Ruby, PHP, C#, Kotlin,
-Swift, Scala) cut into symbol excerpts through tree-sitter, with ``defines`` and ``imports`` for the graph.
+Swift, Scala, Lua, Elixir) cut into symbol excerpts through tree-sitter, with ``defines`` and ``imports`` for the graph.
 
 Grammars come from the per-language wheels (``tree-sitter-typescript``…), which ship
 compiled parsers: nothing is downloaded. A grammar that is not installed, or a file that
@@ -125,7 +125,7 @@ def parse_code_relations(
     sibling = file_under_test(path)  # ``file_test.go`` tests ``file.go``, by its name
     if sibling:
         calls.append(Ref("tested_by", "file", sibling, None, reverse=True, link="extracted"))
-    package = _go_package(tree.root_node) if language == "go" else lua_module(path) if language == "lua" else ""
+    package = _package(tree.root_node, language, path, defs)
     statements = [(node.start_point[0], node.end_point[0] + 1, node.type) for node in tree.root_node.named_children]
     chunks = _top_level_chunks(lines, defs, statements, path, language)
     if not defs:
@@ -223,6 +223,18 @@ def _go_package(root: Any) -> str:
     clause = next((n for n in root.named_children if n.type == "package_clause"), None)
     name = next(iter(clause.named_children), None) if clause is not None else None
     return go_packages.package_key(node_text(name)) if name is not None else ""
+
+
+def _package(root: Any, language: str, path: str, defs: list[Def]) -> str:
+    """The name a file is imported by where its language says it (``Relations.package``): Go's
+    package, Lua's module, Elixir's first module (``defmodule MyApp.Accounts``); else ""."""
+    if language == "go":
+        return _go_package(root)
+    if language == "lua":
+        return lua_module(path)
+    if language == "elixir":
+        return next((d.qualname for d in defs if d.kind == "module"), "")
+    return ""
 
 
 def lua_module(path: str) -> str:

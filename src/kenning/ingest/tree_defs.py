@@ -9,7 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from typing import Any
 
-from . import js_functions
+from . import elixir_source, js_functions
 from .grammars import node_text
 from .relations import Ref
 from .rust_tests import macro_test_name
@@ -146,6 +146,8 @@ def visit(
             body = child.child_by_field_name("body")
             if body is not None:  # ``namespace App;``: what follows is the file's own
                 visit(body, prefix, in_container, top, defs, imports, path)
+        elif kind_name == "call" and path.endswith(elixir_source.SUFFIXES):
+            _elixir(child, prefix, top, defs, imports, path)
         elif kind_name in _DEFS and not (
             kind_name in ("struct_specifier", "class_specifier", "enum_specifier")
             and child.child_by_field_name("body") is None
@@ -216,6 +218,34 @@ def visit(
             imports += imports_of(child, path)
 
 
+def _elixir(node: Any, prefix: str, top: bool, defs: list[Def], imports: list[Ref], path: str) -> None:
+    """An Elixir call at a module's level: a module and its members, a function (its clauses one
+    after the other: one definition), or an import (``elixir_source``)."""
+    found = elixir_source.definition(node)
+    if found is None:
+        imports += imports_of(node, path)
+        return
+    name, kind, body = found
+    if kind == "group":  # ExUnit's ``describe``: its tests are named after it (``elixir_source``)
+        if body is not None:
+            visit(body, prefix, True, top, defs, imports, path)
+        return
+    start, end = node.start_point[0] + 1, node.end_point[0] + 1
+    previous = defs[-1] if defs else None
+    if body is None and previous is not None and previous.qualname == prefix + name and previous.kind == kind:
+        defs[-1] = replace(previous, end=end, header_end=end, bytes=(previous.bytes[0], node.end_byte))
+        return
+    index = len(defs)
+    defs.append(
+        Def(prefix + name, kind, start, end, end, top, (node.start_byte, node.end_byte), False, _doc_start(node))
+    )
+    if body is not None:
+        visit(body, f"{prefix}{name}.", True, False, defs, imports, path)
+        if len(defs) > index + 1:
+            first = min(d.first for d in defs[index + 1 :])
+            defs[index] = replace(defs[index], header_end=max(start, first - 1))
+
+
 def lua_functions(node: Any) -> list[tuple[str, str]]:
     """The functions a Lua assignment defines (``local f = function() … end``, ``M.picker =
     function(o) … end``): each name and kind (a table's field: a method, as ``function M.setup``)."""
@@ -274,7 +304,11 @@ def _doc_start(node: Any) -> int:
         node = node.parent
     above = node.prev_named_sibling
     gap = 2 if above is not None and _doc_block(above) and _last_row(above) == row - 2 else 1
-    while above is not None and above.type in _LEADING and _last_row(above) >= row - gap:
+    while (
+        above is not None
+        and (above.type in _LEADING or elixir_source.is_attribute(above))
+        and _last_row(above) >= row - gap
+    ):
         before = above.prev_named_sibling
         if before is not None and _last_row(before) == above.start_point[0]:
             break

@@ -10,7 +10,7 @@ from collections.abc import Iterator
 from pathlib import PurePosixPath
 from typing import Any, NamedTuple
 
-from . import go_packages
+from . import elixir_source, go_packages
 from .grammars import SUFFIXES, node_text
 from .relations import STANDARD_NAMESPACES, Ref
 from .rust_uses import use_names, use_paths
@@ -30,6 +30,8 @@ def imports_of(node: Any, path: str) -> list[Ref]:
         return [_go_import(p, line) for p, line in imported if not go_packages.is_standard(p)]
     if node.type == "use_declaration":
         return _rust_imports(node, path)
+    if path.endswith(elixir_source.SUFFIXES):
+        return elixir_source.imports(node, SUFFIX)
     if path.endswith(".lua"):
         return []  # a ``require`` may be anywhere in the file: ``lua_requires`` reads the whole tree once
     ref = _import(node, path)
@@ -287,6 +289,9 @@ def imported_names(root: Any, language: str, path: str = "") -> Imported:
         return found_names
     if language == "java":
         scoped.update(_java_static_names(root))
+        return found_names
+    if language == "elixir":  # the modules its ``alias`` statements name (``tree_calls``: a call's receiver)
+        modules.update(elixir_source.aliases(root))
         return found_names
     if language not in IMPORTS:
         return found_names

@@ -70,6 +70,23 @@ BUILTIN_CALLS = {
         | {"pcall", "xpcall", "select", "setmetatable", "getmetatable", "rawget", "rawset", "rawequal", "unpack"}
         | {"load", "loadstring", "dofile", "collectgarbage"}
     ),
+    # Elixir: Kernel's macros and functions, the definition macros, ExUnit's and Ecto's schema words
+    "elixir": frozenset(
+        {"def", "defp", "defmacro", "defmacrop", "defguard", "defguardp", "defdelegate", "defmodule"}
+        | {"defprotocol", "defimpl", "defstruct", "defexception", "defoverridable", "defn", "defnp"}
+        | {"alias", "import", "use", "require", "quote", "unquote", "unquote_splicing", "super", "fn"}
+        | {"if", "unless", "case", "cond", "with", "for", "try", "receive", "raise", "reraise", "throw"}
+        | {"send", "spawn", "spawn_link", "self", "exit", "apply", "struct", "struct!", "inspect", "to_string"}
+        | {"is_atom", "is_binary", "is_bitstring", "is_boolean", "is_float", "is_function", "is_integer"}
+        | {"is_list", "is_map", "is_map_key", "is_nil", "is_number", "is_pid", "is_tuple", "is_struct"}
+        | {"length", "hd", "tl", "elem", "put_elem", "map_size", "tuple_size", "byte_size", "abs", "div"}
+        | {"rem", "round", "trunc", "max", "min", "not", "get_in", "put_in", "update_in", "pop_in", "then"}
+        | {"tap", "dbg", "binding", "match?", "sigil_r", "sigil_s", "sigil_w"}
+        | {"describe", "test", "setup", "setup_all", "assert", "refute", "assert_raise", "assert_receive"}
+        | {"refute_receive", "doctest", "on_exit", "start_supervised", "start_supervised!", "property", "check"}
+        | {"schema", "embedded_schema", "field", "belongs_to", "has_many", "has_one", "many_to_many"}
+        | {"timestamps", "embeds_one", "embeds_many", "plug", "pipe_through", "pipeline"}
+    ),
 }
 BUILTIN_CALLS["typescript"] = BUILTIN_CALLS["tsx"] = BUILTIN_CALLS["javascript"]
 # Methods the standard library gives the values code handles most (Rust's ``Option``, ``Result``, ``Vec``,
@@ -110,8 +127,9 @@ STD_METHODS["ruby"] = frozenset(
     | {"persisted?", "new_record?", "reload", "save", "save!", "update", "update!", "destroy"}
 )
 # Languages where a bare call in a method (``save()``) may be one on the method's own object: it
-# reaches the method of that name of the class or its bases, else what a plain call reaches.
-IMPLICIT_SELF = frozenset({"java", "ruby", "cpp", "csharp", "kotlin", "swift", "scala"})
+# reaches the method of that name of the class or its bases, else what a plain call reaches (Elixir:
+# a bare call in a module's function, that module's function first).
+IMPLICIT_SELF = frozenset({"java", "ruby", "cpp", "csharp", "kotlin", "swift", "scala", "elixir"})
 # Languages where a capitalised receiver names a class (``Config.load()``; Ruby: a constant).
 CAPITALISED_TYPES = frozenset({"javascript", "typescript", "tsx", "java", "ruby", "csharp", "kotlin", "swift", "scala"})
 # A receiver that is the class itself, in a static call (PHP's ``self::make()``, ``static::make()``)
@@ -122,7 +140,7 @@ CREATION = frozenset({"object_creation_expression", "new_expression", "instance_
 BASES_ONLY = frozenset({"super", "base", "super_expression"})  # Kotlin's and Swift's ``super``: expressions
 # The object's own name where the grammar reads it as a plain name: PHP's ``$this``, Scala's ``this``
 # (its ``super`` likewise, a call on the bases alone).
-SELF_NAMES = {"php": "$this", "scala": "this", "lua": "self"}
+SELF_NAMES = {"php": "$this", "scala": "this", "lua": "self", "elixir": "__MODULE__"}
 # Lua's standard tables and the hosts' globals (Neovim's ``vim``, OpenResty's ``ngx``, LuaJIT's ``jit``,
 # LÖVE's ``love``): calls on them (``vim.api.nvim_echo()``, ``table.insert()``) are no project's.
 LUA_GLOBALS = frozenset(

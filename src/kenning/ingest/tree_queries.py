@@ -97,6 +97,21 @@ CALLS = {
 (function_call name: (dot_index_expression table: (_) @recv field: (identifier) @method))
 (function_call name: (method_index_expression table: (_) @recv method: (identifier) @method))
 """,
+    # Elixir: ``f(x)``, ``x |> f()``, ``Repo.get!(User, id)``, a function captured (``&format/1``,
+    # ``&Repo.all/1``), not a map's field (``user.email``: no parentheses); ``@skip``: a definition's head,
+    # written as a call (``def get_user!(id)``, ``def f(x) when …``); ``@skip_span``: a module attribute,
+    # whose calls are none (``@doc "…"``, ``@timeout 5000``, a typespec: ``@spec get(id) :: User.t()``)
+    "elixir": """
+(call target: (identifier) @call)
+(call target: (dot left: (_) @recv right: (identifier) @method) (arguments))
+(unary_operator operator: "&" operand: (binary_operator left: (identifier) @call))
+(unary_operator operator: "&" operand: (binary_operator left: (call target: (dot left: (_) @recv
+  right: (identifier) @method))))
+(call target: (identifier) @_def (arguments . [(call target: (identifier) @skip)
+  (binary_operator left: (call target: (identifier) @skip))])
+  (#any-of? @_def "def" "defp" "defmacro" "defmacrop" "defguard" "defguardp" "defdelegate" "defn" "defnp"))
+(unary_operator operator: "@") @skip_span
+""",
     # Ruby: every identifier too, each a call unless a local (``ruby_names``: ``convert`` alone)
     "ruby": """
 (call !receiver method: (identifier) @call)
