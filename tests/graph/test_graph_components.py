@@ -40,6 +40,12 @@ FILES = {
     "site/src/components/ThemeSelect.astro": "---\nimport Select from './Select.astro';\n"
     'import Icon from \'icon-pack\';\n---\n\n<Select label="Theme" />\n<Icon name="sun" />\n',
     "site/src/components.ts": "export const components = ['ThemeSelect'];\n",
+    # Starlight's page imports its footer as a Vite virtual module Astro makes of the project's file;
+    # its configuration's virtual module is no file
+    "packages/starlight/components/Footer.astro": "---\nconst { year } = Astro.props;\n---\n\n"
+    "<footer>{year}</footer>\n",
+    "packages/starlight/components/Page.astro": "---\nimport Footer from 'virtual:starlight/components/Footer';\n"
+    "import config from 'virtual:starlight/user-config';\n---\n\n<main>{config.title}</main>\n<Footer />\n",
     # the backend's model of the same name: Python, which no component's template shows
     "api/models.py": "class StatusPoll:\n    options = []\n",
     "app/plugins/setup.ts": "import StatusCard from '../components/StatusCard.vue'\n\n"
@@ -75,6 +81,11 @@ def test_components_call_composables_and_show_one_another(make_project, engine):
     assert theme == {("site/src/components/Select.astro", "extracted")}
     selects = ask_project(project, "which components use Select", now=NOW)
     assert [e.fact.source.uri for e in selects.excerpts] == ["site/src/components/ThemeSelect.astro:6-7"]
+    footers = ask_project(project, "which components use Footer", now=NOW)
+    assert [e.fact.source.uri for e in footers.excerpts] == ["packages/starlight/components/Page.astro:6-7"]
+    assert imported(project, "packages/starlight/components/Page.astro") == {
+        "packages/starlight/components/Footer.astro"
+    }
     # imports of component files, from a component and from TypeScript
     assert imported(project, "src/routes/Home.svelte") == {"src/lib/Counter.svelte"}
     assert imported(project, "app/plugins/setup.ts") == {"app/components/StatusCard.vue"}

@@ -166,6 +166,7 @@ def _import(node: Any, path: str) -> Ref | None:
 # the end of the project's file paths instead (``SUFFIX``, ``graph.aliases``).
 ALIAS_PREFIXES = ("@/", "~/", "~~/", "@@/")
 SVELTE_LIB = "$lib"
+VIRTUAL = "virtual:"  # a Vite virtual module's id (``scoped_path``)
 SUFFIX = "suffix"  # a reference target kind: a path's end, its suffix left out (``lib/db``)
 # A call's hint: this prefix and the path a name was imported from through a scope
 # (``scoped_path``): the project's when one of its files ends so (``graph.resolve``).
@@ -188,7 +189,12 @@ def scoped_path(spec: str) -> str | None:
     ``server/commands/documentMover``): a tsconfig alias of the project's folder (outline's
     ``@server/*``, ``@shared/*``), or a package from npm (``@babel/core``), which no file of the
     project ends with; told apart where the references are resolved, not here (the files of the
-    project come and go). None for any other spec."""
+    project come and go). A Vite virtual module named after the project's file (Starlight's
+    ``virtual:starlight/components/Footer``, which Astro makes of ``components/Footer.astro`` or of
+    the user's override of it) likewise: ``starlight/components/Footer``. None for any other spec."""
+    if spec.startswith(VIRTUAL) and "/" in spec:
+        path = posixpath.normpath(spec[len(VIRTUAL) :])
+        return None if path.startswith((".", "/")) else path
     if not spec.startswith("@") or spec.startswith(ALIAS_PREFIXES):
         return None
     scope, _, rest = spec[1:].partition("/")
