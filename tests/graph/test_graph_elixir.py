@@ -81,12 +81,16 @@ end
     "lib/shop_web/controllers/user_controller.ex": """defmodule ShopWeb.UserController do
   use ShopWeb, :controller
   alias Shop.Accounts, as: Users
+  import ShopWeb.Helpers
 
   def show(conn, %{"id" => id}) do
-    render(conn, :show, user: Users.get_user(id))
+    render(conn, :show, user: Users.get_user(id), by: audit_data(conn))
   end
 end
 """,
+    # a module of helpers the controller imports, and a homonym of one of them elsewhere
+    "lib/shop_web/helpers.ex": "defmodule ShopWeb.Helpers do\n  def audit_data(conn), do: conn\nend\n",
+    "lib/shop/audit.ex": "defmodule Shop.Audit do\n  def audit_data(event), do: event\nend\n",
     "test/shop/accounts_test.exs": """defmodule Shop.AccountsTest do
   use ExUnit.Case
   alias Shop.Accounts
@@ -205,11 +209,15 @@ def test_an_elixir_apps_aliases_and_calls_in_the_graph(make_project, engine):
     # ``__MODULE__.all_of()``: the module's own; a bare ``total()`` in ``Line``: its own, not the file's other
     assert callees(project, "Shop.Repo.count") == {("Shop.Repo.all_of", "extracted")}
     assert callees(project, "Shop.Cart.Line.price") == {("Shop.Cart.Line.total", "extracted")}
-    # ``Users.get_user()`` after ``alias Shop.Accounts, as: Users``: that module's, certain
-    assert callees(project, "ShopWeb.UserController.show") == {("Shop.Accounts.get_user", "extracted")}
+    # ``Users.get_user()`` after ``alias Shop.Accounts, as: Users``: that module's, certain; a bare
+    # ``audit_data()``: the imported module's, not its homonym
+    assert callees(project, "ShopWeb.UserController.show") == {
+        ("Shop.Accounts.get_user", "extracted"),
+        ("ShopWeb.Helpers.audit_data", "extracted"),
+    }
     answer = ask_project(project, "what calls get_user", now=NOW)
     assert [e.fact.source.uri for e in answer.excerpts] == [
-        "lib/shop_web/controllers/user_controller.ex:5-7",
+        "lib/shop_web/controllers/user_controller.ex:6-8",
         "test/shop/accounts_test.exs:15-17",
         "test/shop/accounts_test.exs:6-8",
         "test/shop/accounts_test.exs:10-12",

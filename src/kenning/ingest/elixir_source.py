@@ -19,6 +19,7 @@ they are read by the macro's name here:
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
 from typing import Any
 
 from .grammars import node_text
@@ -138,24 +139,51 @@ def aliases(root: Any) -> dict[str, str]:
     functions): ``alias Shop.Accounts.Token`` and ``alias Shop.Accounts.{User, Token}`` name
     ``Token`` ``Shop.Accounts.Token``; ``alias Shop.Repo, as: Store`` names ``Store``."""
     found: dict[str, str] = {}
-    bodies = [root]
-    while bodies:
-        for node in bodies.pop().named_children:
-            if node.type != "call":
-                continue
-            defined = definition(node)
-            if defined is not None and defined[2] is not None:
-                bodies.append(defined[2])
-                continue
-            target = node.child_by_field_name("target")
-            arguments = next((c for c in node.named_children if c.type == "arguments"), None)
-            if target is None or node_text(target) != "alias" or arguments is None or not arguments.named_children:
-                continue
+    for _, macro, arguments in _statements(root):
+        if macro == "alias":
             modules = _named(arguments)
             renamed = [node_text(v) for v in _keyword_values(arguments, "as") if v.type == "alias"]
             for module in modules:
                 found[renamed[0] if renamed and len(modules) == 1 else module.rpartition(".")[2]] = module
     return found
+
+
+def imported_modules(root: Any, aliased: dict[str, str]) -> dict[str, tuple[int, list[str]]]:
+    """Each module's ``import``s of other modules than Elixir's, in full (``aliased``: ``aliases``),
+    by the module's qualified name: (the first one's line, the modules). A bare call in the module
+    reaches an imported module's function as one of its own (``tree_calls``: as a class's bases)."""
+    found: dict[str, tuple[int, list[str]]] = {}
+    for module, macro, arguments in _statements(root):
+        if macro != "import" or not module:
+            continue
+        for name in _named(arguments):
+            first, dot, rest = name.partition(".")
+            full = aliased.get(first, first) + dot + rest
+            if first not in STANDARD:
+                line, names = found.setdefault(module, (arguments.start_point[0] + 1, []))
+                if full not in names:
+                    names.append(full)
+    return found
+
+
+def _statements(root: Any) -> Iterator[tuple[str, str, Any]]:
+    """(qualified name of the module, macro, its arguments) of each call with arguments written in a
+    module's body (not in a function), a nested module's too; the file's own top level with module ""."""
+    bodies: list[tuple[str, Any]] = [("", root)]
+    while bodies:
+        module, body = bodies.pop()
+        for node in body.named_children:
+            if node.type != "call":
+                continue
+            defined = definition(node)
+            if defined is not None and defined[2] is not None:
+                name = defined[0] if defined[1] != "group" else ""
+                bodies.append((f"{module}.{name}".strip(".") if name else module, defined[2]))
+                continue
+            target = node.child_by_field_name("target")
+            arguments = next((c for c in node.named_children if c.type == "arguments"), None)
+            if target is not None and arguments is not None and arguments.named_children:
+                yield module, node_text(target), arguments
 
 
 def module_path(module: str) -> str:

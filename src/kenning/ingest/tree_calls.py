@@ -55,6 +55,7 @@ from typing import Any
 
 from . import go_packages, macro_tokens, ruby_names, rust_generics
 from .elixir_source import STANDARD as ELIXIR_STANDARD
+from .elixir_source import imported_modules
 from .grammars import node_text
 from .relations import BASES, FIELD_HINT, FIELDS, SELF_HINT, STANDARD_NAMESPACES, Ref, add_call
 from .rust_tests import within
@@ -157,6 +158,8 @@ def call_refs(
     typed = typed_names(language, bound, assigned, scopes, starts)
     fields = declared_fields(declared, scopes, starts)
     bases = _bases(extending, scopes, starts, outside)
+    if language == "elixir":  # a module's ``import``s: their functions called bare as its own
+        bases.update(imported_modules(root, modules))
     generics = rust_generics.bounds(generic, lambda at: scope_at(scopes, starts, at))
     testing = is_test_path(path)
     builtin = BUILTIN_CALLS.get(language, frozenset())
