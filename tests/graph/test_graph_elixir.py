@@ -88,6 +88,17 @@ end
   end
 end
 """,
+    # Phoenix's router: a route calls its controller's action, the scope's alias before the controller's
+    "lib/shop_web/router.ex": """defmodule ShopWeb.Router do
+  use ShopWeb, :router
+
+  scope "/", ShopWeb do
+    pipe_through :browser
+    get "/users/:id", UserController, :show
+    post "/users/:id/delete", UserController, :delete
+  end
+end
+""",
     # a module of helpers the controller imports, and a homonym of one of them elsewhere
     "lib/shop_web/helpers.ex": "defmodule ShopWeb.Helpers do\n  def audit_data(conn), do: conn\nend\n",
     "lib/shop/audit.ex": "defmodule Shop.Audit do\n  def audit_data(event), do: event\nend\n",
@@ -159,6 +170,21 @@ def test_elixir_is_read_by_its_grammar():
     assert not {"get_user", "timeout", "doc", "email", "name", "is_integer", "debug", "map", "hash"} & named
 
 
+def test_a_phoenix_route_calls_its_controllers_action():
+    path = "lib/shop_web/router.ex"
+    chunks, relations = parse_code_relations(FILES[path], path)
+    # the module's head, then its ``scope`` block: an excerpt of its own, not in the head
+    assert [(c.title, c.line_start, c.line_end) for c in chunks] == [
+        ("defmodule ShopWeb.Router do", 1, 2),
+        ('scope "/", ShopWeb do', 4, 7),
+    ]
+    # the scope's alias before the controller's; no call of the verb (``get``), nor of ``scope``
+    assert [(r.target, r.hint, r.line) for r in relations.refs if r.type == "calls"] == [
+        ("show", "ShopWeb.UserController", 6),
+        ("delete", "ShopWeb.UserController", 7),
+    ]
+
+
 def test_exunit_tests_are_functions_named_after_their_describe():
     path = "test/shop/accounts_test.exs"
     _, relations = parse_code_relations(FILES[path], path)
@@ -215,12 +241,18 @@ def test_an_elixir_apps_aliases_and_calls_in_the_graph(make_project, engine):
         ("Shop.Accounts.get_user", "extracted"),
         ("ShopWeb.Helpers.audit_data", "extracted"),
     }
+    # a route: a call of its controller's action
+    routes = ask_project(project, "what does ShopWeb.Router call", now=NOW)
+    assert routes.excerpts[0].fact.source.uri == "lib/shop_web/controllers/user_controller.ex:6-8"
+    routed = ask_project(project, "what calls UserController.show", now=NOW)
+    assert [e.fact.source.uri for e in routed.excerpts] == ["lib/shop_web/router.ex:4-7"]  # its ``scope`` block
     answer = ask_project(project, "what calls get_user", now=NOW)
     assert [e.fact.source.uri for e in answer.excerpts] == [
         "lib/shop_web/controllers/user_controller.ex:6-8",
         "test/shop/accounts_test.exs:15-17",
         "test/shop/accounts_test.exs:6-8",
         "test/shop/accounts_test.exs:10-12",
+        "lib/shop_web/router.ex:4-7",  # through the action its route calls
     ]
     users = ask_project(project, "what imports Shop.Accounts", now=NOW)
     assert [e.fact.source.uri.split(":")[0] for e in users.excerpts][:2] == [

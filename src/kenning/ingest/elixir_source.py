@@ -74,6 +74,16 @@ def definition(node: Any) -> tuple[str, str, Any] | None:
     return None
 
 
+def first_block(body: Any) -> int:
+    """The line (1-based) of the first statement of a module's body that holds a ``do`` block and
+    defines nothing (a router's ``pipeline`` and ``scope``, a schema's ``schema "users" do``); 0 when
+    there is none."""
+    for node in body.named_children:
+        if node.type == "call" and definition(node) is None and any(c.type == "do_block" for c in node.children):
+            return node.start_point[0] + 1
+    return 0
+
+
 def _string(node: Any) -> str:
     return "".join(node_text(c) for c in node.named_children if c.type == "quoted_content")
 
@@ -198,3 +208,49 @@ def _snake(part: str) -> str:
 
 _ACRONYM = re.compile(r"([A-Z]+)([A-Z][a-z])")
 _LOWER_UPPER = re.compile(r"([a-z\d])([A-Z])")
+
+
+# Phoenix's router: the verbs whose route names a controller and its action, and a LiveView's route.
+_ROUTES = frozenset({"get", "post", "put", "patch", "delete", "options", "head", "live"})
+
+
+def routes(root: Any) -> list[tuple[Any, str, str]]:
+    """(the route, the function it calls, its module) of each route a Phoenix router declares:
+    ``get "/users/:id", UserController, :show`` in ``scope "/", ShopWeb do`` calls
+    ``ShopWeb.UserController.show``; ``live "/users", UserLive.Index`` a LiveView's ``mount``. A scope's
+    alias (``scope "/api", API do``, ``scope "/", alias: Admin do``) prefixes those of the routes in it."""
+    found = []
+    bodies: list[tuple[Any, str]] = [(root, "")]
+    while bodies:
+        body, prefix = bodies.pop()
+        for node in body.named_children:
+            target = node.child_by_field_name("target") if node.type == "call" else None
+            if target is None or target.type != "identifier":
+                continue
+            macro = node_text(target)
+            arguments = next((c for c in node.named_children if c.type == "arguments"), None)
+            block = next((c for c in node.named_children if c.type == "do_block"), None)
+            if block is not None and macro in ("defmodule", "scope"):
+                bodies.append((block, _scope_alias(prefix, arguments) if macro == "scope" else ""))
+                continue
+            args = arguments.named_children if macro in _ROUTES and arguments is not None else []
+            if len(args) < 2 or args[0].type != "string" or args[1].type != "alias":
+                continue
+            module = f"{prefix}.{node_text(args[1])}".lstrip(".")
+            action = "mount" if macro == "live" else node_text(args[2]).lstrip(":") if len(args) > 2 else ""
+            if action.isidentifier():
+                found.append((node, action, module))
+    return found
+
+
+def _scope_alias(prefix: str, arguments: Any) -> str:
+    """The alias the routes of a ``scope`` block take: the outer one's, then the scope's own (its
+    second argument, or its ``alias:`` option; ``alias: false`` none)."""
+    if arguments is None:
+        return prefix
+    given = [c for c in arguments.named_children[1:2] if c.type == "alias"] or _keyword_values(arguments, "alias")
+    if not given:
+        return prefix
+    if given[0].type != "alias":  # ``alias: false``
+        return ""
+    return f"{prefix}.{node_text(given[0])}".lstrip(".")

@@ -55,7 +55,7 @@ from typing import Any
 
 from . import go_packages, macro_tokens, ruby_names, rust_generics
 from .elixir_source import STANDARD as ELIXIR_STANDARD
-from .elixir_source import imported_modules
+from .elixir_source import imported_modules, routes
 from .grammars import node_text
 from .relations import BASES, FIELD_HINT, FIELDS, SELF_HINT, STANDARD_NAMESPACES, Ref, add_call
 from .rust_tests import within
@@ -166,6 +166,10 @@ def call_refs(
     defined = {qualname for _, _, qualname in scopes}
     refs: list[Ref] = []
     seen: dict[tuple[str | None, str, str | None, bool], int] = {}  # -> its reference's index
+    declared_routes = (
+        sorted(routes(root), key=lambda r: r[0].start_byte) if language == "elixir" else []
+    )  # Phoenix's, each a call of its action
+    skipped.update(route.start_byte for route, _, _ in declared_routes)  # (``get "/", …``: no call of ``get``)
     if skipped or spans:
         spans.sort()
         calls = [call for call in calls if call[0] not in skipped and not within(spans, call[0])]
@@ -261,6 +265,11 @@ def call_refs(
         key = (scope, name, hint, qualified)
         tested = testing or bool(tests) and within(tests, node.start_byte)
         add_call(refs, seen, key, Ref("calls", "symbol", name, line, scope, hint, qualified, False, link, tested))
+    for route, action, module in declared_routes:
+        at = scope_at(scopes, starts, route.start_byte)
+        scope = scopes[at][2] if at is not None else None
+        ref = Ref("calls", "symbol", action, route.start_point[0] + 1, scope, module, True, False, "extracted")
+        add_call(refs, seen, (scope, action, module, True), ref)  # as ``UserController.show()`` is
     # as Python's: the class by its short name, its classes as hint; Rust's, one per ``impl`` block
     # (``graph.bases`` reads a type's blocks as one), each at its own line
     blocks = _impl_blocks(extending, bases) if language == "rust" else [(c, *entry) for c, entry in bases.items()]

@@ -241,8 +241,12 @@ def _elixir(node: Any, prefix: str, top: bool, defs: list[Def], imports: list[Re
     )
     if body is not None:
         visit(body, f"{prefix}{name}.", True, False, defs, imports, path)
-        if len(defs) > index + 1:
-            first = min(d.first for d in defs[index + 1 :])
+        # its head stops before its first member, or before a block of its body when one comes first (a
+        # router's ``pipeline`` and ``scope`` blocks, a schema's ``schema`` block: excerpts of their own
+        # lines, ``tree_code._member_chunks``)
+        firsts = [d.first for d in defs[index + 1 :]] + [elixir_source.first_block(body)]
+        first = min(line for line in firsts if line) if any(firsts) else 0
+        if first:
             defs[index] = replace(defs[index], header_end=max(start, first - 1))
 
 

@@ -85,7 +85,8 @@ BUILTIN_CALLS = {
         | {"describe", "test", "setup", "setup_all", "assert", "refute", "assert_raise", "assert_receive"}
         | {"refute_receive", "doctest", "on_exit", "start_supervised", "start_supervised!", "property", "check"}
         | {"schema", "embedded_schema", "field", "belongs_to", "has_many", "has_one", "many_to_many"}
-        | {"timestamps", "embeds_one", "embeds_many", "plug", "pipe_through", "pipeline"}
+        | {"timestamps", "embeds_one", "embeds_many", "plug", "pipe_through", "pipeline", "scope", "resources"}
+        | {"forward", "live", "live_session"}
     ),
 }
 BUILTIN_CALLS["typescript"] = BUILTIN_CALLS["tsx"] = BUILTIN_CALLS["javascript"]
