@@ -49,13 +49,19 @@ CALLS = {
     + "(call_expression function: (qualified_identifier scope: (_) @path name: (identifier) @method))"
     + "(new_expression type: (type_identifier) @call)",
     # PHP: ``f()``, ``new Store()``, ``$x->m()`` (``?->`` too), ``Store::m()`` and ``self::m()`` (a
-    # qualified ``\App\f()`` or ``\App\Store::m()`` names no symbol of the file's kind: none)
+    # qualified ``\App\f()`` or ``\App\Store::m()`` names no symbol of the file's kind: none), and a
+    # callable array as the call it stands for (``[LoginController::class, 'login']``: Laravel's route to
+    # an action; ``[$this, 'handle']``)
     "php": """
 (function_call_expression function: (name) @call)
 (object_creation_expression (name) @call)
 (member_call_expression object: (_) @recv name: (name) @method)
 (nullsafe_member_call_expression object: (_) @recv name: (name) @method)
 (scoped_call_expression scope: [(name) (relative_scope)] @path name: (name) @method)
+(array_creation_expression . (array_element_initializer (class_constant_access_expression . (name) @path
+  . (name) @_class)) . (array_element_initializer (string (string_content) @method)) . (#eq? @_class "class"))
+(array_creation_expression . (array_element_initializer (variable_name) @recv)
+  . (array_element_initializer (string (string_content) @method)) . (#eq? @recv "$this"))
 """,
     # C#: ``F()``, ``F<T>()``, ``new Store()``, ``x.M()`` (``this``/``base`` too: ``_``), ``x?.M()``
     "csharp": """

@@ -1,0 +1,105 @@
+"""PHP's callable arrays as the calls they stand for (laravel.io walked): a Laravel route to a
+controller's action (``[ThreadsController::class, 'show']``) and a class handing over its own
+method (``[$this, 'handle']``), asked in words."""
+
+from __future__ import annotations
+
+import pytest
+from graph_edges import callees
+
+from conftest import NOW, resync
+from kenning.answer.ask import ask_project
+from kenning.ingest.tree_code import parse_code_relations
+from store.pg_engine import ENGINE, engine_config  # tests/store: the PostgreSQL test server
+
+FILES = {
+    "routes/web.php": """<?php
+
+use App\\Http\\Controllers\\Forum\\ThreadsController;
+use Illuminate\\Support\\Facades\\Route;
+
+Route::get('/', fn () => view('home'));
+Route::get('forum/{thread}', [ThreadsController::class, 'show'])->name('thread');
+Route::post('forum', [ThreadsController::class, 'store']);
+""",
+    "app/Http/Controllers/Forum/ThreadsController.php": """<?php
+
+namespace App\\Http\\Controllers\\Forum;
+
+class ThreadsController
+{
+    public function show($thread)
+    {
+        return $thread;
+    }
+
+    public function store()
+    {
+        return null;
+    }
+}
+""",
+    # a homonym of the action, which no route names
+    "app/Http/Controllers/ProfileController.php": """<?php
+
+namespace App\\Http\\Controllers;
+
+class ProfileController
+{
+    public function show($user)
+    {
+        return $user;
+    }
+}
+""",
+    "app/Listeners/Notifier.php": """<?php
+
+namespace App\\Listeners;
+
+class Notifier
+{
+    public function subscribe($events)
+    {
+        $events->listen('saved', [$this, 'handle']);
+        $labels = [$events, 'label'];
+        $pair = ['key', 'value'];
+        return [$labels, $pair];
+    }
+
+    public function handle($event)
+    {
+        return $event;
+    }
+
+    public function label()
+    {
+        return 'x';
+    }
+}
+""",
+}
+
+
+def test_a_callable_array_is_the_call_it_stands_for():
+    path = "routes/web.php"
+    _, relations = parse_code_relations(FILES[path], path)
+    calls = {(r.target, r.hint, r.line) for r in relations.refs if r.type == "calls"}
+    assert {("show", "ThreadsController", 7), ("store", "ThreadsController", 8)} <= calls
+    path = "app/Listeners/Notifier.php"
+    _, relations = parse_code_relations(FILES[path], path)
+    targets = {r.target for r in relations.refs if r.type == "calls"}
+    # ``[$this, 'handle']``: a call; another value's method by name, or two strings: none
+    assert "handle" in targets
+    assert not {"label", "value"} & targets
+
+
+@pytest.mark.parametrize("engine", ["sqlite", ENGINE])
+def test_a_laravel_route_calls_its_controllers_action(make_project, engine):
+    project = make_project(FILES, name="forum", config=engine_config(engine, "forum"))
+    resync(project)
+    answer = ask_project(project, "what calls ThreadsController.show", now=NOW)
+    assert [e.fact.source.uri.split(":")[0] for e in answer.excerpts] == ["routes/web.php"]
+    # the class's own method, handed over as a callable
+    assert callees(project, "Notifier.subscribe") == {("Notifier.handle", "extracted")}
+    # the homonym no route names: nothing calls it
+    assert not ask_project(project, "what calls ProfileController.show", now=NOW).excerpts
