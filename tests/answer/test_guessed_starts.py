@@ -108,6 +108,12 @@ def test_a_cpp_or_rust_path_is_typed_as_the_dotted_name_of_its_symbol():
     assert typed_names("who calls a::") == []  # no name after the colons: no path
 
 
+def test_a_ruby_path_or_instance_method_is_typed_as_its_dotted_name():
+    assert typed_names("what calls Mod::StoriesController.undelete")[0] == "Mod.StoriesController.undelete"
+    assert typed_names("what calls Mod::StoriesController#undelete")[0] == "Mod.StoriesController.undelete"
+    assert typed_names("what calls StoriesController#upvote?")[0] == "StoriesController.upvote"
+
+
 def test_an_acronym_leading_a_word_is_a_typed_name_and_a_plural_acronym_is_not():
     assert typed_names("who calls URLPattern") == ["URLPattern"]
     assert typed_names("which tests cover HTTPTransport") == ["HTTPTransport"]

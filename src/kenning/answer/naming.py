@@ -42,7 +42,9 @@ _CODE_SHAPE = re.compile(
     r"[_./#()]|[a-z][A-Z]|^[A-Z][a-z0-9]+[A-Z]|[A-Z]{2,}(?!s$)[a-z]|^[A-Z]{1,6}-\d+$|^[0-9a-f]{7,40}$"
 )
 # A C++ or Rust path (``TableCache::Evict``, ``Parser::new``): typed as the dotted name its symbol has.
-_SCOPED = re.compile(r"(?<![\w:])[^\W\d]\w*(?:::[^\W\d]\w*)+")
+# A name with a C++, Rust or Ruby path (``DBImpl::Write``, ``Mod::StoriesController.undelete``) or Ruby's
+# instance method notation (``StoriesController#upvote``).
+_SCOPED = re.compile(r"(?<![\w:#])[^\W\d]\w*(?:(?:::[^\W\d]\w*)+(?:[.#][^\W\d]\w*)?|#[^\W\d]\w*)")
 _MODULE_NAME = re.compile(r"[^\W\d]\w*")  # a code-shaped name no symbol bears may be a file's (``test_helper``)
 _MODULE_WORD = re.compile(r"^(?:module|modules|file|files|package|fichier|fichiers|paquet)$")
 # Words of the relation vocabulary: never a node's name, never a lexical term.
@@ -96,9 +98,9 @@ def _exact(conn: Connection, text: str) -> tuple[list[tuple], str | None]:
 
 
 def _dotted(text: str) -> str:
-    """``text`` with a C++ or Rust path written as its symbol's dotted name (``DBImpl::Write`` →
-    ``DBImpl.Write``); any other text as it is."""
-    return text.replace("::", ".") if _SCOPED.fullmatch(text) else text
+    """``text`` with a C++, Rust or Ruby path written as its symbol's dotted name (``DBImpl::Write`` →
+    ``DBImpl.Write``, ``StoriesController#upvote`` → ``StoriesController.upvote``); any other text as it is."""
+    return text.replace("::", ".").replace("#", ".") if _SCOPED.fullmatch(text) else text
 
 
 def typed_names(question: str) -> list[str]:

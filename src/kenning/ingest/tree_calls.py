@@ -53,7 +53,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from . import go_packages, macro_tokens, ruby_names, rust_generics
+from . import go_packages, macro_tokens, rails_routes, ruby_names, rust_generics
 from .elixir_source import STANDARD as ELIXIR_STANDARD
 from .elixir_source import imported_modules, routes
 from .grammars import node_text
@@ -166,10 +166,11 @@ def call_refs(
     defined = {qualname for _, _, qualname in scopes}
     refs: list[Ref] = []
     seen: dict[tuple[str | None, str, str | None, bool], int] = {}  # -> its reference's index
-    declared_routes = (
-        sorted(routes(root), key=lambda r: r[0].start_byte) if language == "elixir" else []
-    )  # Phoenix's, each a call of its action
-    skipped.update(route.start_byte for route, _, _ in declared_routes)  # (``get "/", …``: no call of ``get``)
+    # Phoenix's and Rails' routes, each a call of its controller's action (``get "/", …``: no call of ``get``)
+    declared_routes = sorted(_routes(root, language, path), key=lambda r: r[0].start_byte)
+    skipped.update(route.start_byte for route, _, _ in declared_routes)
+    if language == "ruby" and rails_routes.is_routes_file(path):  # its calls are the routing DSL's
+        calls = []
     if skipped or spans:
         spans.sort()
         calls = [call for call in calls if call[0] not in skipped and not within(spans, call[0])]
@@ -278,6 +279,15 @@ def call_refs(
     if language == "cpp":
         refs += _field_refs(fields)
     return refs
+
+
+def _routes(root: Any, language: str, path: str) -> list[tuple[Any, str, str]]:
+    """(route, action, controller) of the routes a Phoenix router or a Rails routes file declares."""
+    if language == "elixir":
+        return routes(root)
+    if language == "ruby" and rails_routes.is_routes_file(path):
+        return rails_routes.routes(root)
+    return []
 
 
 def _field_refs(fields: dict[tuple[str, str], str]) -> list[Ref]:
