@@ -99,9 +99,36 @@ end
   end
 end
 """,
+    # Phoenix function components: a module's own, an imported module's, an aliased module's, and
+    # Phoenix.Component's ``<.link>``
+    "lib/shop_web/components/core.ex": """defmodule ShopWeb.Core do
+  use Phoenix.Component
+
+  def button(assigns), do: ~H"<button>{render_slot(@inner_block)}</button>"
+  def github_icon(assigns), do: ~H"<svg></svg>"
+end
+""",
+    "lib/shop_web/live/user_page.ex": """defmodule ShopWeb.UserPage do
+  use Phoenix.Component
+  import ShopWeb.Core
+  alias ShopWeb.Core, as: Icons
+
+  def page(assigns) do
+    ~H\"\"\"
+    <.header>Users</.header>
+    <.button kind="save">Save</.button>
+    <Icons.github_icon /> <.link navigate="/">Home</.link>
+    \"\"\"
+  end
+
+  defp header(assigns), do: ~H"<h1>{render_slot(@inner_block)}</h1>"
+end
+""",
     # a module of helpers the controller imports, and a homonym of one of them elsewhere
     "lib/shop_web/helpers.ex": "defmodule ShopWeb.Helpers do\n  def audit_data(conn), do: conn\nend\n",
-    "lib/shop/audit.ex": "defmodule Shop.Audit do\n  def audit_data(event), do: event\nend\n",
+    "lib/shop/audit.ex": (
+        "defmodule Shop.Audit do\n  def audit_data(event), do: event\n  def link(event), do: event\nend\n"
+    ),
     "test/shop/accounts_test.exs": """defmodule Shop.AccountsTest do
   use ExUnit.Case
   alias Shop.Accounts
@@ -241,6 +268,14 @@ def test_an_elixir_apps_aliases_and_calls_in_the_graph(make_project, engine):
         ("Shop.Accounts.get_user", "extracted"),
         ("ShopWeb.Helpers.audit_data", "extracted"),
     }
+    # a HEEx template's function components: calls of their functions
+    assert callees(project, "ShopWeb.UserPage.page") == {
+        ("ShopWeb.UserPage.header", "extracted"),
+        ("ShopWeb.Core.button", "extracted"),
+        ("ShopWeb.Core.github_icon", "extracted"),
+    }
+    shown = ask_project(project, "what calls button", now=NOW)
+    assert [e.fact.source.uri for e in shown.excerpts] == ["lib/shop_web/live/user_page.ex:6-12"]
     # a route: a call of its controller's action
     routes = ask_project(project, "what does ShopWeb.Router call", now=NOW)
     assert routes.excerpts[0].fact.source.uri == "lib/shop_web/controllers/user_controller.ex:6-8"

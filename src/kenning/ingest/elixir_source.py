@@ -254,3 +254,27 @@ def _scope_alias(prefix: str, arguments: Any) -> str:
     if given[0].type != "alias":  # ``alias: false``
         return ""
     return f"{prefix}.{node_text(given[0])}".lstrip(".")
+
+
+# Function components a HEEx template shows (``<.button kind="x">``, ``<HexpmWeb.Components.Modal.modal>``).
+_COMPONENT_TAG = re.compile(rb"<(?:\.([a-z_]\w*)|((?:[A-Z]\w*\.)+)([a-z_]\w*))")
+# Phoenix.Component's own, which ``use Phoenix.Component`` imports into every template's module.
+PHOENIX_COMPONENTS = frozenset(
+    {"link", "form", "inputs_for", "live_component", "live_file_input", "live_img_preview", "live_title"}
+    | {"dynamic_tag", "focus_wrap", "intersperse", "async_result", "portal"}
+)
+
+
+def component_tags(template: Any) -> list[tuple[int, int, str, str]]:
+    """(byte, line, function, module: "" for ``<.button>``) of each function component a HEEx
+    template (a ``~H`` sigil's content) shows, Phoenix.Component's own left out."""
+    text, first = template.text, template.start_point[0] + 1
+    found = []
+    for match in _COMPONENT_TAG.finditer(text):
+        local, module, remote = match.group(1), match.group(2), match.group(3)
+        name = (local or remote).decode()
+        if local and name in PHOENIX_COMPONENTS:
+            continue
+        line = first + text.count(b"\n", 0, match.start())
+        found.append((template.start_byte + match.start(), line, name, module.decode()[:-1] if module else ""))
+    return found

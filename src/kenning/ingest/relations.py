@@ -52,6 +52,12 @@ def self_classes(hint: str, module: str) -> list[str]:
     return [prefix + name[1:] if name[0] == "." else name for name in hint[len(SELF_HINT) :].split(" ")]
 
 
+def class_hint(cls: str, bases: dict[str, tuple[int, list[str]]]) -> str:
+    """A call's hint for a method of the class ``cls`` (a qualname of the file's, or a type's name):
+    the class, then the bases the file gives it (``self_classes`` reads it back)."""
+    return " ".join([f"{SELF_HINT}.{cls}", *bases.get(cls, (0, []))[1]])
+
+
 class Symbol(NamedTuple):
     qualname: str  # within the file: ``Cls.run``
     kind: str  # function, method, class, interface, struct, …

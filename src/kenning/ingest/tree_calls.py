@@ -53,11 +53,11 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from . import go_packages, macro_tokens, rails_routes, ruby_names, rust_generics
+from . import declared_calls, go_packages, macro_tokens, rails_routes, ruby_names, rust_generics
 from .elixir_source import STANDARD as ELIXIR_STANDARD
-from .elixir_source import imported_modules, routes
+from .elixir_source import imported_modules
 from .grammars import node_text
-from .relations import BASES, FIELD_HINT, FIELDS, SELF_HINT, STANDARD_NAMESPACES, Ref, add_call
+from .relations import BASES, FIELD_HINT, FIELDS, SELF_HINT, STANDARD_NAMESPACES, Ref, add_call, class_hint
 from .rust_tests import within
 from .test_files import is_test_path
 from .tree_bindings import declared_fields, field_type, own_field, scope_at, typed_member, typed_names
@@ -109,11 +109,14 @@ def call_refs(
     values: list[Any] = []
     skipped: set[int] = set()  # Elixir's definition heads, written as calls
     spans: list[tuple[int, int]] = []  # and its module attributes, whose calls are none
+    templates: list[Any] = []  # and its HEEx templates, whose function components are calls
     for _, captures in QueryCursor(query(language, "calls")).matches(root):
         if "skip" in captures:
             skipped.add(captures["skip"][0].start_byte)
         elif "skip_span" in captures:
             spans.append((captures["skip_span"][0].start_byte, captures["skip_span"][0].end_byte))
+        elif "heex" in captures:
+            templates.append(captures["heex"][0])
         elif "identifier" in captures:  # Ruby's
             identifiers.append(captures["identifier"][0])
         elif "base" in captures:
@@ -167,7 +170,7 @@ def call_refs(
     refs: list[Ref] = []
     seen: dict[tuple[str | None, str, str | None, bool], int] = {}  # -> its reference's index
     # Phoenix's and Rails' routes, each a call of its controller's action (``get "/", …``: no call of ``get``)
-    declared_routes = sorted(_routes(root, language, path), key=lambda r: r[0].start_byte)
+    declared_routes = declared_calls.routes(root, language, path)
     skipped.update(route.start_byte for route, _, _ in declared_routes)
     if language == "ruby" and rails_routes.is_routes_file(path):  # its calls are the routing DSL's
         calls = []
@@ -204,7 +207,7 @@ def call_refs(
             # a Java method imported by name (``import static …Checks.named``) unless the class declares its own
             imported = local_name in scoped and f"{owner}.{name}" not in defined
             if owner in types and language in IMPLICIT_SELF and not creation and not imported:
-                hint = _class_hint(owner, bases)
+                hint = class_hint(owner, bases)
         elif (
             receiver.type in SELF
             or spelled == self_var
@@ -213,7 +216,7 @@ def call_refs(
             or language == "ruby"
             and spelled in _RUBY_SELF_COPIES
         ):
-            hint = _class_hint(owner, bases) if owner else None
+            hint = class_hint(owner, bases) if owner else None
         elif (
             receiver.type in BASES_ONLY or receiver.type == "relative_scope" or spelled == SUPER_NAMES.get(language)
         ) and bases.get(owner):
@@ -221,7 +224,7 @@ def call_refs(
         elif receiver.type == "relative_scope":
             continue  # PHP's ``parent::save()`` in a class whose bases the file does not name
         elif (made := created_type(receiver, language)) is not None:  # ``(new Streamer())->stream()``
-            hint = _class_hint(made, bases)
+            hint = class_hint(made, bases)
         elif receiver.type in NAMES and (at, spelled) in typed:
             package, _, type_ = typed[at, spelled].rpartition(".")
             type_ = rust_generics.bound_of(generics, type_, scopes, at, node.start_byte)
@@ -230,13 +233,13 @@ def call_refs(
             if package in modules:  # Go: of a type an imported package declares (``cmd *cobra.Command``)
                 hint = go_packages.type_hint(modules[package], type_)
             elif not package or language == "cpp":  # C++'s ``port::Mutex mu``: by the type's name
-                hint = _class_hint(type_, bases)
+                hint = class_hint(type_, bases)
         elif (declared_type := field_type(fields, field, types, language)) is not None:
             package, _, type_ = declared_type.rpartition(".")
             type_ = rust_generics.bound_of(generics, type_, scopes, at, node.start_byte)
             if package in STANDARD_NAMESPACES:
                 continue  # C++'s ``std::string name_;``
-            hint = _class_hint(type_, bases)
+            hint = class_hint(type_, bases)
         elif language == "cpp" and field is not None and field[1] and owner in types:
             # a member the class may declare in another file (``DBImpl::Write`` in ``db_impl.cc``, the
             # class in ``db_impl.h``): that file's ``FIELDS`` reference tells (``graph.fields``)
@@ -266,11 +269,8 @@ def call_refs(
         key = (scope, name, hint, qualified)
         tested = testing or bool(tests) and within(tests, node.start_byte)
         add_call(refs, seen, key, Ref("calls", "symbol", name, line, scope, hint, qualified, False, link, tested))
-    for route, action, module in declared_routes:
-        at = scope_at(scopes, starts, route.start_byte)
-        scope = scopes[at][2] if at is not None else None
-        ref = Ref("calls", "symbol", action, route.start_point[0] + 1, scope, module, True, False, "extracted")
-        add_call(refs, seen, (scope, action, module, True), ref)  # as ``UserController.show()`` is
+    for key, ref in declared_calls.refs(templates, declared_routes, scopes, starts, types, bases, modules, testing):
+        add_call(refs, seen, key, ref)
     # as Python's: the class by its short name, its classes as hint; Rust's, one per ``impl`` block
     # (``graph.bases`` reads a type's blocks as one), each at its own line
     blocks = _impl_blocks(extending, bases) if language == "rust" else [(c, *entry) for c, entry in bases.items()]
@@ -279,15 +279,6 @@ def call_refs(
     if language == "cpp":
         refs += _field_refs(fields)
     return refs
-
-
-def _routes(root: Any, language: str, path: str) -> list[tuple[Any, str, str]]:
-    """(route, action, controller) of the routes a Phoenix router or a Rails routes file declares."""
-    if language == "elixir":
-        return routes(root)
-    if language == "ruby" and rails_routes.is_routes_file(path):
-        return rails_routes.routes(root)
-    return []
 
 
 def _field_refs(fields: dict[tuple[str, str], str]) -> list[Ref]:
@@ -300,12 +291,6 @@ def _field_refs(fields: dict[tuple[str, str], str]) -> list[Ref]:
         Ref(FIELDS, FIELDS, cls.rpartition(".")[2], None, cls, " ".join([cls, *entries]))
         for cls, entries in by_class.items()
     ]
-
-
-def _class_hint(cls: str, bases: dict[str, tuple[int, list[str]]]) -> str:
-    """A call's hint for a method of the class ``cls`` (a qualname of this file's, or a type's
-    name): the class, then the bases this file gives it."""
-    return " ".join([f"{SELF_HINT}.{cls}", *bases.get(cls, (0, []))[1]])
 
 
 def _bases(

@@ -106,7 +106,8 @@ CALLS = {
     # Elixir: ``f(x)``, ``x |> f()``, ``Repo.get!(User, id)``, a function captured (``&format/1``,
     # ``&Repo.all/1``), not a map's field (``user.email``: no parentheses); ``@skip``: a definition's head,
     # written as a call (``def get_user!(id)``, ``def f(x) when …``); ``@skip_span``: a module attribute,
-    # whose calls are none (``@doc "…"``, ``@timeout 5000``, a typespec: ``@spec get(id) :: User.t()``)
+    # whose calls are none (``@doc "…"``, ``@timeout 5000``, a typespec: ``@spec get(id) :: User.t()``);
+    # ``@heex``: a HEEx template (``~H"""…"""``), whose function components are calls (``elixir_source``)
     "elixir": """
 (call target: (identifier) @call)
 (call target: (dot left: (_) @recv right: (identifier) @method) (arguments))
@@ -117,6 +118,7 @@ CALLS = {
   (binary_operator left: (call target: (identifier) @skip))])
   (#any-of? @_def "def" "defp" "defmacro" "defmacrop" "defguard" "defguardp" "defdelegate" "defn" "defnp"))
 (unary_operator operator: "@") @skip_span
+(sigil (sigil_name) @_sigil (quoted_content) @heex (#eq? @_sigil "H"))
 """,
     # Ruby: every identifier too, each a call unless a local (``ruby_names``: ``convert`` alone)
     "ruby": """
