@@ -124,6 +124,8 @@ end
   defp header(assigns), do: ~H"<h1>{render_slot(@inner_block)}</h1>"
 end
 """,
+    # a template file a module embeds (``embed_templates``): its components from the file
+    "lib/shop_web/controllers/page_html/home.html.heex": '<.button kind="go">Go</.button>\n<.link href="/">x</.link>\n',
     # a module of helpers the controller imports, and a homonym of one of them elsewhere
     "lib/shop_web/helpers.ex": "defmodule ShopWeb.Helpers do\n  def audit_data(conn), do: conn\nend\n",
     "lib/shop/audit.ex": (
@@ -275,7 +277,10 @@ def test_an_elixir_apps_aliases_and_calls_in_the_graph(make_project, engine):
         ("ShopWeb.Core.github_icon", "extracted"),
     }
     shown = ask_project(project, "what calls button", now=NOW)
-    assert [e.fact.source.uri for e in shown.excerpts] == ["lib/shop_web/live/user_page.ex:6-12"]
+    assert sorted(e.fact.source.uri for e in shown.excerpts) == [
+        "lib/shop_web/controllers/page_html/home.html.heex:1-2",
+        "lib/shop_web/live/user_page.ex:6-12",
+    ]
     # a route: a call of its controller's action
     routes = ask_project(project, "what does ShopWeb.Router call", now=NOW)
     assert routes.excerpts[0].fact.source.uri == "lib/shop_web/controllers/user_controller.ex:6-8"

@@ -268,7 +268,20 @@ PHOENIX_COMPONENTS = frozenset(
 def component_tags(template: Any) -> list[tuple[int, int, str, str]]:
     """(byte, line, function, module: "" for ``<.button>``) of each function component a HEEx
     template (a ``~H`` sigil's content) shows, Phoenix.Component's own left out."""
-    text, first = template.text, template.start_point[0] + 1
+    return _tags(template.text, template.start_point[0] + 1, template.start_byte)
+
+
+def heex_calls(text: str) -> list[Ref]:
+    """The ``calls`` references of a ``.heex`` template's function components, from the file (the
+    module that embeds it is not in it): ``<.button>`` a plain call of ``button``, ``<Modal.modal>``
+    one through the module as the template spells it."""
+    return [
+        Ref("calls", "symbol", name, line, None, module or None, bool(module), False, "extracted")
+        for _, line, name, module in _tags(text.encode("utf-8", "surrogatepass"), 1, 0)
+    ]
+
+
+def _tags(text: bytes, first: int, start: int) -> list[tuple[int, int, str, str]]:
     found = []
     for match in _COMPONENT_TAG.finditer(text):
         local, module, remote = match.group(1), match.group(2), match.group(3)
@@ -276,5 +289,5 @@ def component_tags(template: Any) -> list[tuple[int, int, str, str]]:
         if local and name in PHOENIX_COMPONENTS:
             continue
         line = first + text.count(b"\n", 0, match.start())
-        found.append((template.start_byte + match.start(), line, name, module.decode()[:-1] if module else ""))
+        found.append((start + match.start(), line, name, module.decode()[:-1] if module else ""))
     return found

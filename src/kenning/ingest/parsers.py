@@ -281,7 +281,12 @@ def _script(text: str, path: str) -> tuple[list[Chunk], Relations | None]:
     meta = {"language": language}
     chunks = config_titles.retitled(parse_text(text, path), text, language)
     # a page a tool wrote (a documentation build, Javadoc) says so: weighed half (``generated``)
-    return generated.marked([replace(c, type="code", meta=meta) for c in chunks], text), None
+    excerpts = generated.marked([replace(c, type="code", meta=meta) for c in chunks], text)
+    if language == "heex":  # a Phoenix template's function components (``<.button>``): calls
+        from kenning.ingest.elixir_source import heex_calls
+
+        return excerpts, Relations(refs=tuple(heex_calls(text)))
+    return excerpts, None
 
 
 # An executable file's ``#!`` interpreter -> its language (``#!/usr/bin/env python3``: python).
