@@ -7,7 +7,7 @@ function that passes it; a local value of the same name is not."""
 from __future__ import annotations
 
 import pytest
-from graph_edges import callees, covering
+from graph_edges import callees, calls_of, covering
 
 from conftest import NOW, resync
 from kenning.answer.ask import ask_project
@@ -54,6 +54,35 @@ def test_a_handler_registered_by_name_has_its_caller(make_project, engine):
     assert callees(project, "bindRealtimeApi") >= {("realtimeConnect", "extracted"), ("RandomString", "extracted")}
     assert covering(project, "RandomString") >= {("symbol", "tools/security/random_test.go", "extracted")}
     assert {name for name, _ in callees(project, "routes")} >= {"list", "format", "save"}
+
+
+# Express: handlers handed over through the modules that hold them, imported by path; a homonym elsewhere
+EXPRESS = {
+    "src/controllers/users.js": "exports.show = function (req, res) {\n  res.send({});\n};\n",
+    "src/controllers/posts.js": "exports.show = function (req, res) {\n  res.send([]);\n};\n",
+    "src/middleware/auth.js": "exports.required = function (req, res, next) {\n  next();\n};\n",
+    "src/routes.js": "import * as users from './controllers/users';\nconst auth = require('./middleware/auth');\n"
+    "const lodash = require('lodash');\n\n"
+    "export function mount(router) {\n  router.get('/users/:id', auth.required, users.show, lodash.noop);\n}\n",
+}
+
+
+@pytest.mark.parametrize("engine", ["sqlite", ENGINE])
+def test_a_handler_handed_over_through_its_module_is_that_modules(make_project, engine):
+    project = make_project(EXPRESS, name="express", config=engine_config(engine, "express"))
+    resync(project)
+    # ``users.show``: the users controller's, certain, not the posts controller's homonym; lodash's: none
+    reached = {(e.dst.path, e.dst.qualname, e.link) for e in calls_of(project, "mount")}
+    assert reached == {
+        ("src/controllers/users.js", "show", "extracted"),
+        ("src/middleware/auth.js", "required", "extracted"),
+    }
+    answer = ask_project(project, "what calls required", now=NOW)
+    assert [e.path[-1]["source"]["uri"] for e in answer.excerpts] == ["src/routes.js:6-6"]
+    # named as the code calls it, through its module: the users controller's ``show``, not the posts'
+    shown = ask_project(project, "what calls users.show", now=NOW)
+    assert [e.path[-1]["source"]["uri"] for e in shown.excerpts] == ["src/routes.js:6-6"]
+    assert not ask_project(project, "what calls posts.show", now=NOW).excerpts
 
 
 COMPONENTS = {

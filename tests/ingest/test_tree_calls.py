@@ -40,7 +40,7 @@ SAMPLES = {
         "function render(r) { return new View(r); }\n",
         {
             ("dispatch", "Router.handle", "self:.Router", True, "extracted"),  # a self call
-            ("log", "Router.handle", None, False, "heuristic"),  # through a module of the project
+            ("log", "Router.handle", "from:web/util", False, "extracted"),  # through a module imported by path
             ("load", "Router.handle", "Config", True, "extracted"),  # through a class
             ("render", "Router.handle", None, False, "extracted"),
             ("View", "render", None, False, "extracted"),

@@ -90,11 +90,26 @@ def resolve(conn: Connection, text: str) -> list[Node]:
 
 def _exact(conn: Connection, text: str) -> tuple[list[tuple], str | None]:
     """``graph_lookup.exact_nodes``, then a Go name as Go code writes it, qualified by its package
-    (``security.RandomString``: that name in a file of package ``security``)."""
+    (``security.RandomString``: that name in a file of package ``security``), then a module's function
+    as JavaScript calls it through the module (``user.load``: ``load`` of ``user.js`` or ``user/index.js``)."""
     rows, how = graph_lookup.exact_nodes(conn, text)
     if not rows and (go := go_qualified(text.strip())) is not None:
         rows, how = graph_lookup.symbols_in_module(conn, *go), "exact"
+    if not rows and (through := _THROUGH_MODULE.fullmatch(text.strip())) is not None:
+        stem, name = through.groups()
+        rows, how = [r for r in graph_lookup.symbols_named(conn, [name]) if _module_stem(r[5]) == stem], "exact"
     return rows, how if rows else None
+
+
+# ``user.load``: a function called through the module holding it, named after its file
+_THROUGH_MODULE = re.compile(r"([a-z_$][\w$-]*)\.([A-Za-z_$][\w$]*)")
+
+
+def _module_stem(path: str | None) -> str:
+    """The name a file is required by: its stem, a folder's ``index`` by the folder's."""
+    folder, _, name = (path or "").rpartition("/")
+    stem = name.partition(".")[0]
+    return folder.rpartition("/")[2] if stem == "index" else stem
 
 
 def _dotted(text: str) -> str:

@@ -35,11 +35,12 @@ innermost definition around it (or the file), resolved by ``graph.resolve`` as P
 - a call through a type (``Parser::new()``, ``Config.load()``, ``Foo::bar()``) names the type
   as its hint: it reaches that type's method, and nothing when the project has no such type
   (``String::new()``, ``Object.keys()``, ``Math.max()``);
-- a call through a module the file imports (Rust's ``util::parse()``, JavaScript's ``import *
-  as util from './util'``) names the function alone, ``heuristic`` at best, since these names
-  carry no module here; through the crate's own modules (Rust's ``super::parse()`` in a file's
-  ``mod tests``, ``crate::flags::parse()``), as a plain call; Go's (``store.Open()``) carries the
-  path the package is imported by, for the resolver to find that package's files
+- a call through a module the file imports (Rust's ``util::parse()``) names the function alone,
+  ``heuristic`` at best, since these names carry no module here; JavaScript's through a module
+  imported by path (``import * as util from './util'``, ``const util = require('./util')``) carries
+  that path (``ALIAS_HINT``): that file's function; through the crate's own modules (Rust's
+  ``super::parse()`` in a file's ``mod tests``, ``crate::flags::parse()``), as a plain call; Go's
+  (``store.Open()``) carries the path the package is imported by, for the resolver to find that package's files
   (``go_packages``); through the standard library
   or a package from outside (``fmt.Println()``, ``std::cmp::max()``, ``require('fs')``'s
   ``fs.readFile()``) it is no reference at all, nor is a plain call of a name imported from
@@ -140,7 +141,7 @@ def call_refs(
             found = macro_tokens.as_call(captures["macro_call"][0])
             if found is not None:
                 calls.append(found)
-        elif "value_name" in captures:  # Go's ``security.RandomString`` handed over: as its call
+        elif "value_name" in captures:  # Go's ``security.RandomString``, JS's ``users.show`` handed over: as a call
             node = captures["value_name"][0]
             if node_text(captures["value_package"][0]) in modules:
                 calls.append((node.start_byte, node, {"method": [node], "recv": captures["value_package"]}))
@@ -254,6 +255,8 @@ def call_refs(
                 continue  # (``args.push()``, ``.unwrap()`` on a value of a type unsaid: the standard library's)
             if shape == "module" and language == "go":  # a function of the package imported (``go_packages``)
                 qualified, hint = False, go_packages.IMPORT_HINT + modules[spelled]
+            elif shape == "module" and modules.get(spelled):  # ``import * as users from './users'``: that file's
+                qualified, hint = False, ALIAS_HINT + modules[spelled]
             elif shape == "module":
                 qualified, link = False, "heuristic"
             elif shape == "own":  # Rust's ``super::parse()``, ``crate::flags::parse()``: the crate's, as a plain call

@@ -327,8 +327,8 @@ def imported_names(root: Any, language: str, path: str = "") -> Imported:
             for node in captures.get(capture, ()):
                 if through is not None and capture == "name":  # outline's two ``DocumentMenu``: the one imported
                     scoped[node_text(node)] = _without_suffix(through)
-                if capture == "alias" and own:
-                    modules[node_text(node)] = ""
+                if capture == "alias" and own:  # ``import * as users from './users'``: the path it names
+                    modules[node_text(node)] = _without_suffix(through) if through else ""
                 elif capture == "alias" or not own and through is None:
                     outside.add(node_text(node))
                 elif own:

@@ -278,7 +278,8 @@ LOCALS = {
 LOCALS["tsx"] = LOCALS["typescript"]
 # A function handed over as a value (``@value``): a handler registered by name (pocketbase's
 # ``sub.GET("", realtimeConnect)``, Express's ``app.get('/', list)``, a callback ``items.map(format)``,
-# React's ``onClick={save}``), and Go's ``security.RandomString`` (``@value_package``, ``@value_name``).
+# React's ``onClick={save}``), and a module's function, Go's ``security.RandomString`` (``@value_package``,
+# ``@value_name``) and JavaScript's ``users.show``.
 # ``tree_calls`` keeps those naming a function of the file or one imported from the project.
 # A React component rendered (``<MetricCard … />``, ``<Table.Row>``) is a call of it; ``<div>`` is a tag.
 _JSX = """
@@ -288,10 +289,15 @@ _JSX = """
 (jsx_opening_element name: (member_expression object: (identifier) @recv property: (property_identifier) @method))
 (jsx_self_closing_element name: (member_expression object: (identifier) @recv property: (property_identifier) @method))
 """
+# A module's function handed over (Express's ``router.get('/users/:id', users.show)``, ``users`` a module
+# the file imports): as Go's.
+_JS_MODULE_VALUE = (
+    "(arguments (member_expression object: (identifier) @value_package property: (property_identifier) @value_name))"
+)
 VALUES = {
-    "javascript": "(arguments (identifier) @value)" + _JSX,
-    "typescript": "(arguments (identifier) @value)",
-    "tsx": "(arguments (identifier) @value)" + _JSX,
+    "javascript": "(arguments (identifier) @value)" + _JS_MODULE_VALUE + _JSX,
+    "typescript": "(arguments (identifier) @value)" + _JS_MODULE_VALUE,
+    "tsx": "(arguments (identifier) @value)" + _JS_MODULE_VALUE + _JSX,
     "go": """
 (argument_list (identifier) @value)
 (argument_list (selector_expression operand: (identifier) @value_package field: (field_identifier) @value_name))
