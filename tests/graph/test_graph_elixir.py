@@ -214,6 +214,19 @@ def test_a_phoenix_route_calls_its_controllers_action():
     ]
 
 
+def test_an_import_through_an_alias_imports_the_aliased_module():
+    source = (
+        "defmodule Shop.Page do\n  alias Shop.Helpers\n  import Helpers\n  alias Shop.Format, as: F\n  require F\nend\n"
+    )
+    _, relations = parse_code_relations(source, "lib/shop/page.ex")
+    assert [(r.target, r.line) for r in relations.refs if r.type == "imports"] == [
+        ("shop/helpers", 2),
+        ("shop/helpers", 3),  # not the file ending ``helpers``
+        ("shop/format", 4),
+        ("shop/format", 5),
+    ]
+
+
 def test_exunit_tests_are_functions_named_after_their_describe():
     path = "test/shop/accounts_test.exs"
     _, relations = parse_code_relations(FILES[path], path)

@@ -124,11 +124,28 @@ def imports(node: Any, suffix: str) -> list[Ref]:
     arguments = next((c for c in node.named_children if c.type == "arguments"), None)
     if arguments is None or not arguments.named_children:
         return []
-    return [
-        Ref("imports", suffix, module_path(module), node.start_point[0] + 1)
-        for module in _named(arguments)
-        if module.split(".", 1)[0] not in STANDARD
-    ]
+    aliased = _aliased_before(node) if node_text(target) != "alias" else {}
+    found = []
+    for module in _named(arguments):
+        first, dot, rest = module.partition(".")
+        if first not in STANDARD:  # ``import Helpers`` after ``alias Shop.Helpers``: Shop.Helpers
+            found.append(
+                Ref("imports", suffix, module_path(aliased.get(first, first) + dot + rest), node.start_point[0] + 1)
+            )
+    return found
+
+
+def _aliased_before(node: Any) -> dict[str, str]:
+    """The names the ``alias`` statements written before ``node`` in its module's body give modules."""
+    found: dict[str, str] = {}
+    for sibling in node.parent.named_children if node.parent is not None else ():
+        if sibling.start_byte >= node.start_byte:
+            break
+        target = sibling.child_by_field_name("target") if sibling.type == "call" else None
+        arguments = next((c for c in sibling.named_children if c.type == "arguments"), None)
+        if target is not None and node_text(target) == "alias" and arguments is not None and arguments.named_children:
+            found.update(_alias_names(arguments))
+    return found
 
 
 def _named(arguments: Any) -> list[str]:
@@ -151,11 +168,15 @@ def aliases(root: Any) -> dict[str, str]:
     found: dict[str, str] = {}
     for _, macro, arguments in _statements(root):
         if macro == "alias":
-            modules = _named(arguments)
-            renamed = [node_text(v) for v in _keyword_values(arguments, "as") if v.type == "alias"]
-            for module in modules:
-                found[renamed[0] if renamed and len(modules) == 1 else module.rpartition(".")[2]] = module
+            found.update(_alias_names(arguments))
     return found
+
+
+def _alias_names(arguments: Any) -> dict[str, str]:
+    """The names one ``alias`` statement gives modules (``as:`` renaming one)."""
+    modules = _named(arguments)
+    renamed = [node_text(v) for v in _keyword_values(arguments, "as") if v.type == "alias"]
+    return {renamed[0] if renamed and len(modules) == 1 else module.rpartition(".")[2]: module for module in modules}
 
 
 def imported_modules(root: Any, aliased: dict[str, str]) -> dict[str, tuple[int, list[str]]]:
