@@ -27,6 +27,9 @@ ROUTES = """Rails.application.routes.draw do
     resources :suggestions, only: %i[create]
   end
 
+  resource :session, except: [:show, :edit, :update, :destroy]
+  resources :photos, controller: "images", only: :show
+
   namespace :mod do
     resources :stories, only: [:edit] do
       patch "undelete"
@@ -69,8 +72,11 @@ def test_routes_are_calls_of_their_controllers_actions():
         ("upvote", "StoriesController", 9),
         ("reply", "StoriesController", 11),
         ("create", "SuggestionsController", 13),
-        ("edit", "Mod.StoriesController", 17),  # a namespace's module
-        ("undelete", "Mod.StoriesController", 18),
+        ("new", "SessionsController", 16),  # a singular resource: its controller plural
+        ("create", "SessionsController", 16),
+        ("show", "ImagesController", 17),  # ``controller:``
+        ("edit", "Mod.StoriesController", 20),  # a namespace's module
+        ("undelete", "Mod.StoriesController", 21),
     ]  # the routing words (``get``, ``resources``, ``redirect``, ``Rails.application.routes.draw``): no call
 
 
@@ -81,7 +87,7 @@ def test_what_calls_an_action_is_its_route(make_project, engine):
     for question, line in [
         ("what calls StoriesController#upvote", 9),
         ("what calls LoginController.login", 5),
-        ("what calls Mod::StoriesController.undelete", 18),  # not ``StoriesController#undelete``, which no route names
+        ("what calls Mod::StoriesController.undelete", 21),  # not ``StoriesController#undelete``, which no route names
     ]:
         answer = ask_project(project, question, now=NOW)
         assert [e.fact.source.uri.split(":")[0] for e in answer.excerpts] == ["config/routes.rb"], question

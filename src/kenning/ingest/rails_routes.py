@@ -5,8 +5,9 @@ method (``tree_calls``), as Phoenix's routes are (``elixir_source.routes``):
   ``LoginController.index``, ``HomeController.about``;
 - ``resources :stories, except: [:index]``: the resource's actions (``index``, ``show``, ``new``,
   ``create``, ``edit``, ``update``, ``destroy``) its ``only:`` or ``except:`` leaves, of
-  ``StoriesController``; a route in its block named by a word alone (``post "upvote"``, in
-  ``member do`` too) that controller's action of that name;
+  ``StoriesController`` (``controller: "posts"``: ``PostsController``'s); a singular ``resource
+  :profile`` those but ``index``, of ``ProfilesController``; a route in its block named by a word
+  alone (``post "upvote"``, in ``member do`` too) that controller's action of that name;
 - ``namespace :mod do`` and ``scope module: "admin" do`` put their controllers in that module
   (``Mod.NotesController``, as the class ``Mod::NotesController`` is named).
 """
@@ -54,9 +55,13 @@ def _walk(node: Any, module: str, resource: str | None, found: list[tuple[Any, s
         elif name in _NESTING and block is not None:
             inner = _option(args, "module")
             _walk(block, f"{module}{_text(inner)}/" if inner is not None else module, resource, found)
-        elif name == "resources" and args and args[0].type == "simple_symbol":
-            controller = module + node_text(args[0]).lstrip(":")
-            found += [(child, action, _class(controller)) for action in _actions(args)]
+        elif name in ("resources", "resource") and args and args[0].type == "simple_symbol":
+            named = node_text(args[0]).lstrip(":")  # ``resource :profile``: one, its controller plural
+            given = _option(args, "controller")
+            controller = module + (
+                _text(given) if given is not None else named if name == "resources" else _plural(named)
+            )
+            found += [(child, action, _class(controller)) for action in _actions(args, singular=name == "resource")]
             if block is not None:
                 _walk(block, module, controller, found)
         elif name in _VERBS:
@@ -80,14 +85,24 @@ def _target(args: list[Any]) -> str | None:
     return None
 
 
-def _actions(args: list[Any]) -> list[str]:
-    """A ``resources`` route's actions, ``only:`` or ``except:`` applied."""
+def _actions(args: list[Any], *, singular: bool = False) -> list[str]:
+    """A ``resources`` route's actions (a singular ``resource``'s: no ``index``), ``only:`` or
+    ``except:`` applied."""
+    actions = _RESOURCE_ACTIONS[1:] if singular else _RESOURCE_ACTIONS
     only, excepted = _option(args, "only"), _option(args, "except")
     if only is not None:
         named = _symbols(only)
-        return [action for action in _RESOURCE_ACTIONS if action in named] + sorted(named - set(_RESOURCE_ACTIONS))
+        return [action for action in actions if action in named] + sorted(named - set(actions))
     left_out = _symbols(excepted) if excepted is not None else set()
-    return [action for action in _RESOURCE_ACTIONS if action not in left_out]
+    return [action for action in actions if action not in left_out]
+
+
+def _plural(word: str) -> str:
+    """The controller a singular ``resource`` routes to is named in the plural (``profile`` ->
+    ``profiles``, ``category`` -> ``categories``, ``address`` -> ``addresses``), as Rails' common rules do."""
+    if word.endswith("y") and word[-2:-1] not in ("a", "e", "i", "o", "u"):
+        return word[:-1] + "ies"
+    return word + "es" if word.endswith(("s", "x", "z", "ch", "sh")) else word + "s"
 
 
 def _option(args: list[Any], key: str) -> Any:
