@@ -21,6 +21,20 @@ use Illuminate\\Support\\Facades\\Route;
 Route::get('/', fn () => view('home'));
 Route::get('forum/{thread}', [ThreadsController::class, 'show'])->name('thread');
 Route::post('forum', [ThreadsController::class, 'store']);
+Route::put('users/{username}/block', BlockUserController::class)->name('users.block');
+""",
+    # an invokable controller: its route calls ``__invoke``
+    "app/Http/Controllers/BlockUserController.php": """<?php
+
+namespace App\\Http\\Controllers;
+
+class BlockUserController
+{
+    public function __invoke($request)
+    {
+        return $request;
+    }
+}
 """,
     "app/Http/Controllers/Forum/ThreadsController.php": """<?php
 
@@ -85,6 +99,7 @@ def test_a_callable_array_is_the_call_it_stands_for():
     _, relations = parse_code_relations(FILES[path], path)
     calls = {(r.target, r.hint, r.line) for r in relations.refs if r.type == "calls"}
     assert {("show", "ThreadsController", 7), ("store", "ThreadsController", 8)} <= calls
+    assert ("__invoke", "BlockUserController", 9) in calls  # an invokable controller's route
     path = "app/Listeners/Notifier.php"
     _, relations = parse_code_relations(FILES[path], path)
     targets = {r.target for r in relations.refs if r.type == "calls"}
@@ -99,6 +114,8 @@ def test_a_laravel_route_calls_its_controllers_action(make_project, engine):
     resync(project)
     answer = ask_project(project, "what calls ThreadsController.show", now=NOW)
     assert [e.fact.source.uri.split(":")[0] for e in answer.excerpts] == ["routes/web.php"]
+    invoked = ask_project(project, "what calls BlockUserController.__invoke", now=NOW)
+    assert [e.path[-1]["source"]["uri"] for e in invoked.excerpts] == ["routes/web.php:9-9"]
     # the class's own method, handed over as a callable
     assert callees(project, "Notifier.subscribe") == {("Notifier.handle", "extracted")}
     # the homonym no route names: nothing calls it

@@ -51,7 +51,8 @@ CALLS = {
     # PHP: ``f()``, ``new Store()``, ``$x->m()`` (``?->`` too), ``Store::m()`` and ``self::m()`` (a
     # qualified ``\App\f()`` or ``\App\Store::m()`` names no symbol of the file's kind: none), and a
     # callable array as the call it stands for (``[LoginController::class, 'login']``: Laravel's route to
-    # an action; ``[$this, 'handle']``)
+    # an action; ``[$this, 'handle']``), and Laravel's route to an invokable controller (``@invokable``:
+    # ``Route::put('users/{u}/block', BlockUserController::class)`` calls its ``__invoke``)
     "php": """
 (function_call_expression function: (name) @call)
 (object_creation_expression (name) @call)
@@ -62,6 +63,10 @@ CALLS = {
   . (name) @_class)) . (array_element_initializer (string (string_content) @method)) . (#eq? @_class "class"))
 (array_creation_expression . (array_element_initializer (variable_name) @recv)
   . (array_element_initializer (string (string_content) @method)) . (#eq? @recv "$this"))
+(scoped_call_expression scope: (name) @_route name: (name) @_verb arguments: (arguments . (argument) .
+  (argument (class_constant_access_expression . (name) @invokable . (name) @_class)))
+  (#eq? @_route "Route") (#eq? @_class "class")
+  (#any-of? @_verb "get" "post" "put" "patch" "delete" "options" "any" "match"))
 """,
     # C#: ``F()``, ``F<T>()``, ``new Store()``, ``x.M()`` (``this``/``base`` too: ``_``), ``x?.M()``
     "csharp": """
