@@ -85,6 +85,26 @@ def test_a_handler_handed_over_through_its_module_is_that_modules(make_project, 
     assert not ask_project(project, "what calls posts.show", now=NOW).excerpts
 
 
+# gin: a handler's methods registered through a value of its type; a homonym on another type
+GIN = {
+    "go.mod": "module github.com/acme/shop\n\ngo 1.22\n",
+    "api/routes.go": "package api\n\n"
+    'func Register(r *gin.Engine, h *Handler) {\n\tr.GET("/users", h.ListUsers)\n\tlocal := 1\n\tuse(local)\n}\n',
+    "api/handler.go": "package api\n\ntype Handler struct{}\n\nfunc (h *Handler) ListUsers(c *Context) {}\n",
+    "api/admin.go": "package api\n\ntype Admin struct{}\n\nfunc (a *Admin) ListUsers(c *Context) {}\n",
+}
+
+
+@pytest.mark.parametrize("engine", ["sqlite", ENGINE])
+def test_a_method_handed_over_through_a_typed_value_is_its_types(make_project, engine):
+    project = make_project(GIN, name="gin", config=engine_config(engine, "gin"))
+    resync(project)
+    assert callees(project, "Register") >= {("Handler.ListUsers", "extracted")}
+    assert ("Admin.ListUsers", "heuristic") not in callees(project, "Register")
+    answer = ask_project(project, "what calls Handler.ListUsers", now=NOW)
+    assert [e.path[-1]["source"]["uri"] for e in answer.excerpts] == ["api/routes.go:4-4"]
+
+
 COMPONENTS = {
     "src/components/Empty.tsx": "export function Empty() {\n  return <p>empty</p>;\n}\n",
     "src/components/Empty.test.tsx": "import { Empty } from './Empty';\n\n"

@@ -108,6 +108,7 @@ def call_refs(
     generic: list[dict[str, list[Any]]] = []
     local: set[tuple[int | None, str]] = set()
     values: list[Any] = []
+    handed: list[dict[str, list[Any]]] = []  # ``@value_package.@value_name`` handed over
     skipped: set[int] = set()  # Elixir's definition heads, written as calls
     spans: list[tuple[int, int]] = []  # and its module attributes, whose calls are none
     templates: list[Any] = []  # and its HEEx templates, whose function components are calls
@@ -145,9 +146,7 @@ def call_refs(
             if found is not None:
                 calls.append(found)
         elif "value_name" in captures:  # Go's ``security.RandomString``, JS's ``users.show`` handed over: as a call
-            node = captures["value_name"][0]
-            if node_text(captures["value_package"][0]) in modules:
-                calls.append((node.start_byte, node, {"method": [node], "recv": captures["value_package"]}))
+            handed.append(captures)
         else:
             node = (captures.get("call") or captures["method"])[0]
             calls.append((node.start_byte, node, captures))
@@ -163,6 +162,11 @@ def call_refs(
             if name in functions and (scope_at(scopes, starts, node.start_byte), name) not in local:
                 calls.append((node.start_byte, node, {"call": [node]}))
     typed = typed_names(language, bound, assigned, scopes, starts)
+    for captures in handed:  # a module's function, or a method of a value of a type the code says (gin's
+        node, holder = captures["value_name"][0], captures["value_package"][0]  # ``r.GET("/x", h.List)``)
+        at = scope_at(scopes, starts, holder.start_byte)
+        if node_text(holder) in modules or (at, node_text(holder)) in typed:
+            calls.append((node.start_byte, node, {"method": [node], "recv": [holder]}))
     fields = declared_fields(declared, scopes, starts)
     bases = _bases(extending, scopes, starts, outside)
     if language == "elixir":  # a module's ``import``s: their functions called bare as its own
