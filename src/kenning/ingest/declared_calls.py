@@ -1,14 +1,14 @@
 """Calls a framework makes from what the code declares, not calls the code writes (``tree_calls``):
 a Phoenix router's or a Rails app's routes, each a call of its controller's action
-(``elixir_source.routes``, ``rails_routes``), and the function components a Phoenix HEEx template
-shows (a ``~H`` sigil's ``<.button>``: ``elixir_source.component_tags``)."""
+(``phoenix.routes``, ``rails_routes``), and the function components a Phoenix HEEx template
+shows (a ``~H`` sigil's ``<.button>``: ``phoenix.component_tags``)."""
 
 from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
 from typing import Any
 
-from . import elixir_source, rails_routes
+from . import phoenix, rails_routes
 from .relations import Ref, class_hint
 from .tree_bindings import scope_at
 
@@ -19,7 +19,7 @@ def routes(root: Any, language: str, path: str) -> list[tuple[Any, str, str]]:
     """(route, action, controller's qualified name) of the routes a Phoenix router or a Rails routes
     file declares, in the order written."""
     if language == "elixir":
-        found = elixir_source.routes(root)
+        found = phoenix.routes(root)
     elif language == "ruby" and rails_routes.is_routes_file(path):
         found = rails_routes.routes(root)
     else:
@@ -41,9 +41,7 @@ def refs(
     function components (``<.button>`` as a bare ``button()`` is, the module's own or an imported
     one; ``<Modal.modal>`` through that module, as an ``alias`` names it) and of routes (as
     ``UserController.show()`` is)."""
-    for at_byte, line, name, module in (
-        tag for template in templates for tag in elixir_source.component_tags(template)
-    ):
+    for at_byte, line, name, module in (tag for template in templates for tag in phoenix.component_tags(template)):
         scope = _scope(scopes, starts, at_byte)
         owner = scope if scope in types else scope.rpartition(".")[0] if scope else ""
         first, dot, rest = module.partition(".")

@@ -58,7 +58,7 @@ def definition(node: Any) -> tuple[str, str, Any] | None:
             return None
         name = node_text(head)
         if macro == "defimpl":  # ``defimpl Printable, for: User``: Elixir's ``Printable.User``
-            name = ".".join([name, *(node_text(a) for a in _keyword_values(arguments, "for") if a.type == "alias")])
+            name = ".".join([name, *(node_text(a) for a in keyword_values(arguments, "for") if a.type == "alias")])
         body = next((c for c in node.named_children if c.type == "do_block"), None)
         return name, _MODULES[macro], body
     if macro == "describe" and head.type == "string":  # ExUnit's group: its tests are the module's
@@ -98,7 +98,7 @@ def _describe(test: Any) -> str:
     return _string(arguments.named_children[0])
 
 
-def _keyword_values(arguments: Any, key: str) -> list[Any]:
+def keyword_values(arguments: Any, key: str) -> list[Any]:
     """The values of ``key:`` in a call's keyword arguments (``for: User``)."""
     values = []
     for keywords in (c for c in arguments.named_children if c.type == "keywords"):
@@ -175,7 +175,7 @@ def aliases(root: Any) -> dict[str, str]:
 def _alias_names(arguments: Any) -> dict[str, str]:
     """The names one ``alias`` statement gives modules (``as:`` renaming one)."""
     modules = _named(arguments)
-    renamed = [node_text(v) for v in _keyword_values(arguments, "as") if v.type == "alias"]
+    renamed = [node_text(v) for v in keyword_values(arguments, "as") if v.type == "alias"]
     return {renamed[0] if renamed and len(modules) == 1 else module.rpartition(".")[2]: module for module in modules}
 
 
@@ -229,86 +229,3 @@ def _snake(part: str) -> str:
 
 _ACRONYM = re.compile(r"([A-Z]+)([A-Z][a-z])")
 _LOWER_UPPER = re.compile(r"([a-z\d])([A-Z])")
-
-
-# Phoenix's router: the verbs whose route names a controller and its action, and a LiveView's route.
-_ROUTES = frozenset({"get", "post", "put", "patch", "delete", "options", "head", "live"})
-
-
-def routes(root: Any) -> list[tuple[Any, str, str]]:
-    """(the route, the function it calls, its module) of each route a Phoenix router declares:
-    ``get "/users/:id", UserController, :show`` in ``scope "/", ShopWeb do`` calls
-    ``ShopWeb.UserController.show``; ``live "/users", UserLive.Index`` a LiveView's ``mount``. A scope's
-    alias (``scope "/api", API do``, ``scope "/", alias: Admin do``) prefixes those of the routes in it."""
-    found = []
-    bodies: list[tuple[Any, str]] = [(root, "")]
-    while bodies:
-        body, prefix = bodies.pop()
-        for node in body.named_children:
-            target = node.child_by_field_name("target") if node.type == "call" else None
-            if target is None or target.type != "identifier":
-                continue
-            macro = node_text(target)
-            arguments = next((c for c in node.named_children if c.type == "arguments"), None)
-            block = next((c for c in node.named_children if c.type == "do_block"), None)
-            if block is not None and macro in ("defmodule", "scope"):
-                bodies.append((block, _scope_alias(prefix, arguments) if macro == "scope" else ""))
-                continue
-            args = arguments.named_children if macro in _ROUTES and arguments is not None else []
-            if len(args) < 2 or args[0].type != "string" or args[1].type != "alias":
-                continue
-            module = f"{prefix}.{node_text(args[1])}".lstrip(".")
-            action = "mount" if macro == "live" else node_text(args[2]).lstrip(":") if len(args) > 2 else ""
-            if action.isidentifier():
-                found.append((node, action, module))
-    return found
-
-
-def _scope_alias(prefix: str, arguments: Any) -> str:
-    """The alias the routes of a ``scope`` block take: the outer one's, then the scope's own (its
-    second argument, or its ``alias:`` option; ``alias: false`` none)."""
-    if arguments is None:
-        return prefix
-    given = [c for c in arguments.named_children[1:2] if c.type == "alias"] or _keyword_values(arguments, "alias")
-    if not given:
-        return prefix
-    if given[0].type != "alias":  # ``alias: false``
-        return ""
-    return f"{prefix}.{node_text(given[0])}".lstrip(".")
-
-
-# Function components a HEEx template shows (``<.button kind="x">``, ``<HexpmWeb.Components.Modal.modal>``).
-_COMPONENT_TAG = re.compile(rb"<(?:\.([a-z_]\w*)|((?:[A-Z]\w*\.)+)([a-z_]\w*))")
-# Phoenix.Component's own, which ``use Phoenix.Component`` imports into every template's module.
-PHOENIX_COMPONENTS = frozenset(
-    {"link", "form", "inputs_for", "live_component", "live_file_input", "live_img_preview", "live_title"}
-    | {"dynamic_tag", "focus_wrap", "intersperse", "async_result", "portal"}
-)
-
-
-def component_tags(template: Any) -> list[tuple[int, int, str, str]]:
-    """(byte, line, function, module: "" for ``<.button>``) of each function component a HEEx
-    template (a ``~H`` sigil's content) shows, Phoenix.Component's own left out."""
-    return _tags(template.text, template.start_point[0] + 1, template.start_byte)
-
-
-def heex_calls(text: str) -> list[Ref]:
-    """The ``calls`` references of a ``.heex`` template's function components, from the file (the
-    module that embeds it is not in it): ``<.button>`` a plain call of ``button``, ``<Modal.modal>``
-    one through the module as the template spells it."""
-    return [
-        Ref("calls", "symbol", name, line, None, module or None, bool(module), False, "extracted")
-        for _, line, name, module in _tags(text.encode("utf-8", "surrogatepass"), 1, 0)
-    ]
-
-
-def _tags(text: bytes, first: int, start: int) -> list[tuple[int, int, str, str]]:
-    found = []
-    for match in _COMPONENT_TAG.finditer(text):
-        local, module, remote = match.group(1), match.group(2), match.group(3)
-        name = (local or remote).decode()
-        if local and name in PHOENIX_COMPONENTS:
-            continue
-        line = first + text.count(b"\n", 0, match.start())
-        found.append((start + match.start(), line, name, module.decode()[:-1] if module else ""))
-    return found

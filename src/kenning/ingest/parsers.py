@@ -283,7 +283,7 @@ def _script(text: str, path: str) -> tuple[list[Chunk], Relations | None]:
     # a page a tool wrote (a documentation build, Javadoc) says so: weighed half (``generated``)
     excerpts = generated.marked([replace(c, type="code", meta=meta) for c in chunks], text)
     if language == "heex":  # a Phoenix template's function components (``<.button>``): calls
-        from kenning.ingest.elixir_source import heex_calls
+        from kenning.ingest.phoenix import heex_calls
 
         return excerpts, Relations(refs=tuple(heex_calls(text)))
     return excerpts, None

@@ -1,5 +1,5 @@
 """The actions a Rails app's routes name (``config/routes.rb``), each a call of its controller's
-method (``tree_calls``), as Phoenix's routes are (``elixir_source.routes``):
+method (``tree_calls``), as Phoenix's routes are (``phoenix.routes``):
 
 - ``get "/login" => "login#index"``, ``get "about", to: "home#about"``, ``root to: "home#index"``:
   ``LoginController.index``, ``HomeController.about``;
