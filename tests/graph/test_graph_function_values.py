@@ -11,6 +11,7 @@ from graph_edges import callees, calls_of, covering
 
 from conftest import NOW, resync
 from kenning.answer.ask import ask_project
+from kenning.ingest.parsers import load_relations
 from kenning.ingest.tree_code import parse_code_relations
 from store.pg_engine import ENGINE, engine_config  # tests/store: the PostgreSQL test server
 
@@ -103,6 +104,47 @@ def test_a_method_handed_over_through_a_typed_value_is_its_types(make_project, e
     assert ("Admin.ListUsers", "heuristic") not in callees(project, "Register")
     answer = ask_project(project, "what calls Handler.ListUsers", now=NOW)
     assert [e.path[-1]["source"]["uri"] for e in answer.excerpts] == ["api/routes.go:4-4"]
+
+
+# Django: views handed over to the URLconf, imported by name or through their module; a homonym in
+# another app; a model field's default, called by the field
+DJANGO = {
+    "blog/__init__.py": "",
+    "blog/views.py": "def about(request):\n    return 'about'\n\n\ndef contact(request):\n    return 'contact'\n",
+    "shop/__init__.py": "",
+    "shop/views.py": "def about(request):\n    return 'shop'\n",
+    "blog/urls.py": "from django.urls import path\n\nfrom . import views\nfrom .views import about\n\n"
+    'urlpatterns = [\n    path("about/", about),\n    path("contact/", views.contact),\n]\n',
+    "blog/models.py": "from django.db import models\n\n\ndef make_code():\n    return 'x'\n\n\n"
+    "class Post(models.Model):\n    code = models.CharField(default=make_code, max_length=8)\n",
+}
+
+
+def test_python_values_that_are_no_function_handed_over_are_no_calls():
+    source = (
+        "from django.db import connection\nfrom .models import Article, TIMEOUT, helper\n\n\ndef run(items, key):\n"
+        "    sorted(items, key=key)\n    isinstance(items, Article)\n    wait(TIMEOUT)\n"
+        "    print(helper)\n    Capture(connection)\n    return map(helper, items)\n"
+    )
+    _, relations = load_relations("python/23")(source, "app/run.py")
+    called = [r.target for r in relations.refs if r.type == "calls"]
+    # a parameter, a class, a constant, an object an absolute import binds: none; ``map(helper, …)``: a call
+    # of ``helper`` (the builtins: none)
+    assert sorted(called) == ["Capture", "helper", "wait"]
+
+
+@pytest.mark.parametrize("engine", ["sqlite", ENGINE])
+def test_a_python_function_handed_over_is_called_by_the_call_it_is_handed_to(make_project, engine):
+    project = make_project(DJANGO, name="site", config=engine_config(engine, "site"))
+    resync(project)
+    for question, where in [
+        ("what calls blog.views.about", "blog/urls.py:7-7"),  # imported by name
+        ("what calls blog.views.contact", "blog/urls.py:8-8"),  # through its module
+        ("what calls make_code", "blog/models.py:9-9"),  # a model field's default
+    ]:
+        answer = ask_project(project, question, now=NOW)
+        assert [e.path[-1]["source"]["uri"] for e in answer.excerpts] == [where], question
+    assert not ask_project(project, "what calls shop.views.about", now=NOW).excerpts
 
 
 COMPONENTS = {

@@ -150,7 +150,7 @@ def walked_calls(source: str) -> tuple[list, list]:
     symbols = list(python_code._definitions(tree.body, ""))
     scope_of = {id(node): qualname for node, qualname, kind in symbols if kind != "class"}
     imports = python_imports.Imports("pkg", False)
-    records = python_relations._walk(tree, scope_of, imports, [], [], set(), set())
+    records = python_relations._walk(tree, scope_of, imports, [], [], set(), set(), [])
     records.sort(key=python_relations._POSITION)
     return records, reference_calls(tree, scope_of)
 

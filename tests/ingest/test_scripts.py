@@ -67,7 +67,7 @@ FILES = {
         ("data/fixtures.json", None),  # data, not configuration
         ("data/records.xml", None),
         ("LICENSE", None),
-        ("src/app.py", "python/22"),
+        ("src/app.py", "python/23"),
         ("lib/tasks/fake_data.rake", "code/36"),  # Ruby: lobsters' tasks, walked
         ("app/views/stories/index.json.jbuilder", "code/36"),
         ("config.ru", "code/36"),

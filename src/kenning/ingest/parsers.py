@@ -43,8 +43,8 @@ _BY_SUFFIX = {
     ".svelte": COMPONENT_PARSER,
     ".astro": COMPONENT_PARSER,
     # Python through ``ast``
-    ".py": "python/22",
-    ".pyi": "python/22",
+    ".py": "python/23",
+    ".pyi": "python/23",
 }
 # JS/TS, Go, Rust, Java, C/C++, Ruby, PHP, C#, Kotlin, Swift, Scala, Lua and Elixir through tree-sitter
 # (see grammars.SUFFIXES).

@@ -17,6 +17,7 @@ class Imports:
         self.refs: list[Ref] = []
         self.names: dict[str, tuple[str, str]] = {}  # local name -> (module, name there): from m import name as local
         self.modules: dict[str, str] = {}  # local alias -> module (import a.b as c)
+        self.relative: set[str] = set()  # local names a relative import binds (from .views import about)
 
     def add_import(self, node: ast.Import) -> None:
         for alias in node.names:
@@ -36,6 +37,8 @@ class Imports:
                 continue
             local = alias.asname or alias.name
             self.names[local] = (base, alias.name)
+            if node.level:
+                self.relative.add(local)
             self.modules.setdefault(local, f"{base}.{alias.name}")
             self.refs.append(Ref("imports", "module", f"{base}.{alias.name}", node.lineno))
             if self.testing:

@@ -108,6 +108,11 @@ _STEPS[ast.arguments] = (_VISIT, ("kw_defaults", "defaults"))
 # Nodes passed through without a stop: below them only their ``value`` (an attribute's object,
 # an expression statement's expression) may hold a call.
 _PASSED = (ast.Attribute, ast.Expr)
+# Builtins whose arguments are values, not functions they call (``isinstance(x, kind)``, ``print(name)``).
+_NOT_HANDED = frozenset(
+    {"isinstance", "issubclass", "super", "getattr", "setattr", "hasattr", "delattr", "type", "print", "len"}
+    | {"repr", "str", "id", "callable", "vars", "dir", "bool", "int", "float", "list", "tuple", "set", "dict"}
+)
 
 
 def python_relations(tree: ast.Module, symbols: list, chunks: list[Chunk], path: str, module: str) -> Relations:
@@ -122,7 +127,8 @@ def python_relations(tree: ast.Module, symbols: list, chunks: list[Chunk], path:
     nested: list[Binding] = []  # the parameters of functions nested in a symbol's
     defined: set[tuple[str, str]] = set()
     imported: set[tuple[str, str]] = set()
-    calls = _walk(tree, scope_of, imports, bindings, nested, defined, imported)
+    handed: list[CallRecord] = []
+    calls = _walk(tree, scope_of, imports, bindings, nested, defined, imported, handed)
     local = {q.rsplit(".", 1)[-1] for _, q, _ in symbols} | set(imports.names) | set(imports.modules)
     builtin = _BUILTINS - local  # `len(x)` calls the builtin unless the module shadows it
     hints = ClassHints(symbols, imports)
@@ -131,6 +137,8 @@ def python_relations(tree: ast.Module, symbols: list, chunks: list[Chunk], path:
     typed = typed_receivers(bindings + nested, own, hints, top, module_annotations(tree))
     hiding = _locals(bindings, defined, imported, symbols, imports.testing)
     local_names = _locals(bindings + nested, defined, imported, symbols, imports.testing)
+    functions = {q for _, q, kind in symbols if kind == "function" and "." not in q}
+    calls += [v for v in handed if _a_function(v, functions, imports, local_names, hiding, builtin)]
     refs = imports.refs + _call_refs(calls, builtin, imports, own, typed, local_names, hiding, hints.named)
     refs += bases_refs(hints)
     refs += _globals_refs(typed, tree)
@@ -201,13 +209,16 @@ def _walk(
     nested: list[Binding],
     defined: set[tuple[str, str]],
     imported: set[tuple[str, str]],
+    handed: list[CallRecord],
 ) -> list[CallRecord]:
     """One depth-first pass over the tree: its imports (into ``imports``; ``(scope, name)`` for
     each name a function imports, into ``imported``), the names functions bind (into
     ``bindings``, ``python_locals``; the parameters of a function nested in one, which has no
     symbol and shares its scope, into ``nested``; a ``def`` or ``class`` in a function, into
     ``defined``), and its calls with the symbol they sit in (``scope_of``: a function's or
-    method's ``id`` -> its qualname)."""
+    method's ``id`` -> its qualname); the names and ``module.name`` attributes handed over as a
+    call's arguments (into ``handed``, as calls: ``path("about/", views.about)``), not a builtin's
+    (``isinstance(x, Store)``)."""
     calls: list[CallRecord] = []
     # A (None, scope) entry below a symbol's subtree restores the enclosing scope after it.
     stack: list = [tree]
@@ -259,6 +270,12 @@ def _walk(
                 for keyword in node.keywords:
                     if keyword.value.__class__ not in not_visited:
                         push(keyword.value)
+                if func.__class__ is not name_node or func.id not in _NOT_HANDED:
+                    for arg in (*node.args, *(keyword.value for keyword in node.keywords)):
+                        if arg.__class__ is name_node:
+                            handed.append((arg.lineno, arg.col_offset, scope, arg.id, False, None))
+                        elif arg.__class__ is attribute and arg.value.__class__ is name_node:
+                            handed.append((arg.lineno, arg.col_offset, scope, arg.attr, True, arg.value.id))
                 continue
             if action is _RESTORE:
                 scope = node[1]
@@ -370,6 +387,28 @@ def _typed(
     if receiver is None or receiver[0] != head:
         return None
     return typed.get((scope.rpartition(".")[0], "." + attr))
+
+
+def _a_function(
+    value: CallRecord,
+    functions: set[str],
+    imports: Imports,
+    local: set[tuple[str, str]],
+    hiding: set[tuple[str, str]],
+    builtin: frozenset[str],
+) -> bool:
+    """Whether a name handed over as an argument stands for a function, its call: one of the file's
+    (``functions``: its module-level ``def``s) or one a relative import binds (``from .views import
+    about``: the project's, where an absolute one may be any object, ``from django.db import
+    connection``), not a name the function binds itself; ``views.about`` through a module it imports.
+    A capitalised name is a class or a constant handed over as a value, not called (``isinstance``'s,
+    Django's ``model=Article``)."""
+    _, _, scope, name, qualified, named = value
+    if not name[:1].islower():
+        return False
+    if qualified:
+        return named is not None and named in imports.modules and (scope, named) not in hiding
+    return name not in builtin and (scope, name) not in local and (name in functions or name in imports.relative)
 
 
 def _dotted(node: ast.Attribute) -> str | None:
