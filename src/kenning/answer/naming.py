@@ -41,9 +41,8 @@ _TOKEN = re.compile(rf"(?<![\w/]){_SEGMENT}(?:/{_SEGMENT})+(?:\(\))?|#\d+|[^\W\d
 _CODE_SHAPE = re.compile(
     r"[_./#()]|[a-z][A-Z]|^[A-Z][a-z0-9]+[A-Z]|[A-Z]{2,}(?!s$)[a-z]|^[A-Z]{1,6}-\d+$|^[0-9a-f]{7,40}$"
 )
-# A C++ or Rust path (``TableCache::Evict``, ``Parser::new``): typed as the dotted name its symbol has.
-# A name with a C++, Rust or Ruby path (``DBImpl::Write``, ``Mod::StoriesController.undelete``) or Ruby's
-# instance method notation (``StoriesController#upvote``).
+# A C++, Rust or Ruby path (``TableCache::Evict``, ``Parser::new``, ``Mod::StoriesController.undelete``) or
+# Ruby's instance method notation (``StoriesController#upvote``): typed as the dotted name its symbol has.
 _SCOPED = re.compile(r"(?<![\w:#])[^\W\d]\w*(?:(?:::[^\W\d]\w*)+(?:[.#][^\W\d]\w*)?|#[^\W\d]\w*)")
 _MODULE_NAME = re.compile(r"[^\W\d]\w*")  # a code-shaped name no symbol bears may be a file's (``test_helper``)
 _MODULE_WORD = re.compile(r"^(?:module|modules|file|files|package|fichier|fichiers|paquet)$")
