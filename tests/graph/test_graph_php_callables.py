@@ -22,6 +22,7 @@ Route::get('/', fn () => view('home'));
 Route::get('forum/{thread}', [ThreadsController::class, 'show'])->name('thread');
 Route::post('forum', [ThreadsController::class, 'store']);
 Route::put('users/{username}/block', BlockUserController::class)->name('users.block');
+Route::resource('posts', PostsController::class)->only(['index', 'show']);
 """,
     # an invokable controller: its route calls ``__invoke``
     "app/Http/Controllers/BlockUserController.php": """<?php
@@ -53,7 +54,24 @@ class ThreadsController
     }
 }
 """,
-    # a homonym of the action, which no route names
+    # a resource's controller; and a homonym of the action, which no route names
+    "app/Http/Controllers/PostsController.php": """<?php
+
+namespace App\\Http\\Controllers;
+
+class PostsController
+{
+    public function index()
+    {
+        return [];
+    }
+
+    public function show($post)
+    {
+        return $post;
+    }
+}
+""",
     "app/Http/Controllers/ProfileController.php": """<?php
 
 namespace App\\Http\\Controllers;
@@ -100,6 +118,11 @@ def test_a_callable_array_is_the_call_it_stands_for():
     calls = {(r.target, r.hint, r.line) for r in relations.refs if r.type == "calls"}
     assert {("show", "ThreadsController", 7), ("store", "ThreadsController", 8)} <= calls
     assert ("__invoke", "BlockUserController", 9) in calls  # an invokable controller's route
+    # a resource route: its actions, ``->only([…])`` applied
+    assert {(target, line) for target, hint, line in calls if hint == "PostsController"} == {
+        ("index", 10),
+        ("show", 10),
+    }
     path = "app/Listeners/Notifier.php"
     _, relations = parse_code_relations(FILES[path], path)
     targets = {r.target for r in relations.refs if r.type == "calls"}
@@ -114,6 +137,8 @@ def test_a_laravel_route_calls_its_controllers_action(make_project, engine):
     resync(project)
     answer = ask_project(project, "what calls ThreadsController.show", now=NOW)
     assert [e.fact.source.uri.split(":")[0] for e in answer.excerpts] == ["routes/web.php"]
+    posts = ask_project(project, "what calls PostsController.show", now=NOW)
+    assert [e.path[-1]["source"]["uri"] for e in posts.excerpts] == ["routes/web.php:10-10"]
     invoked = ask_project(project, "what calls BlockUserController.__invoke", now=NOW)
     assert [e.path[-1]["source"]["uri"] for e in invoked.excerpts] == ["routes/web.php:9-9"]
     # the class's own method, handed over as a callable

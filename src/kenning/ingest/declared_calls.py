@@ -9,6 +9,7 @@ from collections.abc import Iterator, Sequence
 from typing import Any
 
 from . import phoenix, rails_routes
+from .grammars import node_text
 from .relations import Ref, class_hint
 from .tree_bindings import scope_at
 
@@ -25,6 +26,45 @@ def routes(root: Any, language: str, path: str) -> list[tuple[Any, str, str]]:
     else:
         return []
     return sorted(found, key=lambda route: route[0].start_byte)
+
+
+# Laravel's resource routes: a controller's actions (``Route::apiResource``: no form's, ``create``, ``edit``).
+_LARAVEL_ACTIONS = ("index", "create", "store", "show", "edit", "update", "destroy")
+_LARAVEL_API_ACTIONS = ("index", "store", "show", "update", "destroy")
+
+
+def laravel_resources(resources: Sequence[tuple[Any, str]]) -> list[tuple[Any, str, str]]:
+    """(route, action, controller) of Laravel's resource routes (``Route::resource('photos',
+    PhotoController::class)``: the controller's name and the verb, ``resource`` or ``apiResource``),
+    each action the resource has, ``->only([…])`` or ``->except([…])`` applied."""
+    found = []
+    for name, verb in resources:
+        actions = list(_LARAVEL_API_ACTIONS if verb == "apiResource" else _LARAVEL_ACTIONS)
+        call = name.parent
+        while call is not None and call.type != "scoped_call_expression":
+            call = call.parent
+        chained = call.parent if call is not None else None
+        while chained is not None and chained.type == "member_call_expression":
+            method, arguments = chained.child_by_field_name("name"), chained.child_by_field_name("arguments")
+            listed = {node_text(s) for s in _strings(arguments)} if arguments is not None else set()
+            if method is not None and node_text(method) == "only":
+                actions = [a for a in actions if a in listed]
+            elif method is not None and node_text(method) == "except":
+                actions = [a for a in actions if a not in listed]
+            chained = chained.parent
+        found += [(name, action, node_text(name)) for action in actions]
+    return found
+
+
+def _strings(node: Any) -> list[Any]:
+    """The string contents below ``node`` (an ``only([…])`` call's arguments)."""
+    found, stack = [], [node]
+    while stack:
+        current = stack.pop()
+        if current.type == "string_content":
+            found.append(current)
+        stack.extend(current.named_children)
+    return found
 
 
 def refs(

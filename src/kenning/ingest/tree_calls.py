@@ -113,6 +113,7 @@ def call_refs(
     spans: list[tuple[int, int]] = []  # and its module attributes, whose calls are none
     templates: list[Any] = []  # and its HEEx templates, whose function components are calls
     invokables: list[Any] = []  # Laravel's routes to an invokable controller (its class's name)
+    resources: list[tuple[Any, str]] = []  # and its resource routes (the controller's name, the verb)
     for _, captures in QueryCursor(query(language, "calls")).matches(root):
         if "skip" in captures:
             skipped.add(captures["skip"][0].start_byte)
@@ -122,6 +123,8 @@ def call_refs(
             templates.append(captures["heex"][0])
         elif "invokable" in captures:
             invokables.append(captures["invokable"][0])
+        elif "resource" in captures:
+            resources.append((captures["resource"][0], node_text(captures["resource_verb"][0])))
         elif "identifier" in captures:  # Ruby's
             identifiers.append(captures["identifier"][0])
         elif "base" in captures:
@@ -280,6 +283,7 @@ def call_refs(
         tested = testing or bool(tests) and within(tests, node.start_byte)
         add_call(refs, seen, key, Ref("calls", "symbol", name, line, scope, hint, qualified, False, link, tested))
     declared_routes += [(node, "__invoke", node_text(node)) for node in invokables]
+    declared_routes += declared_calls.laravel_resources(resources)
     for key, ref in declared_calls.refs(templates, declared_routes, scopes, starts, types, bases, modules, testing):
         add_call(refs, seen, key, ref)
     # as Python's: the class by its short name, its classes as hint; Rust's, one per ``impl`` block

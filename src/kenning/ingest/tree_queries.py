@@ -51,8 +51,9 @@ CALLS = {
     # PHP: ``f()``, ``new Store()``, ``$x->m()`` (``?->`` too), ``Store::m()`` and ``self::m()`` (a
     # qualified ``\App\f()`` or ``\App\Store::m()`` names no symbol of the file's kind: none), and a
     # callable array as the call it stands for (``[LoginController::class, 'login']``: Laravel's route to
-    # an action; ``[$this, 'handle']``), and Laravel's route to an invokable controller (``@invokable``:
-    # ``Route::put('users/{u}/block', BlockUserController::class)`` calls its ``__invoke``)
+    # an action; ``[$this, 'handle']``), Laravel's route to an invokable controller (``@invokable``:
+    # ``Route::put('users/{u}/block', BlockUserController::class)`` calls its ``__invoke``) and its
+    # resource routes (``@resource``: ``Route::resource('photos', PhotoController::class)``, its actions)
     "php": """
 (function_call_expression function: (name) @call)
 (object_creation_expression (name) @call)
@@ -67,6 +68,9 @@ CALLS = {
   (argument (class_constant_access_expression . (name) @invokable . (name) @_class)))
   (#eq? @_route "Route") (#eq? @_class "class")
   (#any-of? @_verb "get" "post" "put" "patch" "delete" "options" "any" "match"))
+(scoped_call_expression scope: (name) @_resources name: (name) @resource_verb arguments: (arguments . (argument) .
+  (argument (class_constant_access_expression . (name) @resource . (name) @_resource_class)))
+  (#eq? @_resources "Route") (#eq? @_resource_class "class") (#any-of? @resource_verb "resource" "apiResource"))
 """,
     # C#: ``F()``, ``F<T>()``, ``new Store()``, ``x.M()`` (``this``/``base`` too: ``_``), ``x?.M()``
     "csharp": """
