@@ -127,7 +127,7 @@ def python_relations(tree: ast.Module, symbols: list, chunks: list[Chunk], path:
     nested: list[Binding] = []  # the parameters of functions nested in a symbol's
     defined: set[tuple[str, str]] = set()
     imported: set[tuple[str, str]] = set()
-    handed: list[CallRecord] = []
+    handed: list[tuple[str | None, ast.expr]] = []  # (scope, a name or attribute handed over)
     calls = _walk(tree, scope_of, imports, bindings, nested, defined, imported, handed)
     local = {q.rsplit(".", 1)[-1] for _, q, _ in symbols} | set(imports.names) | set(imports.modules)
     builtin = _BUILTINS - local  # `len(x)` calls the builtin unless the module shadows it
@@ -138,7 +138,7 @@ def python_relations(tree: ast.Module, symbols: list, chunks: list[Chunk], path:
     hiding = _locals(bindings, defined, imported, symbols, imports.testing)
     local_names = _locals(bindings + nested, defined, imported, symbols, imports.testing)
     functions = {q for _, q, kind in symbols if kind == "function" and "." not in q}
-    calls += [v for v in handed if _a_function(v, functions, imports, local_names, hiding, builtin)]
+    calls += _handed_functions(handed, (functions | imports.relative) - builtin, imports.modules, local_names, hiding)
     refs = imports.refs + _call_refs(calls, builtin, imports, own, typed, local_names, hiding, hints.named)
     refs += bases_refs(hints)
     refs += _globals_refs(typed, tree)
@@ -209,7 +209,7 @@ def _walk(
     nested: list[Binding],
     defined: set[tuple[str, str]],
     imported: set[tuple[str, str]],
-    handed: list[CallRecord],
+    handed: list[tuple[str | None, ast.expr]],
 ) -> list[CallRecord]:
     """One depth-first pass over the tree: its imports (into ``imports``; ``(scope, name)`` for
     each name a function imports, into ``imported``), the names functions bind (into
@@ -222,7 +222,8 @@ def _walk(
     calls: list[CallRecord] = []
     # A (None, scope) entry below a symbol's subtree restores the enclosing scope after it.
     stack: list = [tree]
-    push, pop, record = stack.append, stack.pop, calls.append
+    push, pop, record, hand_over = stack.append, stack.pop, calls.append, handed.append
+    not_handed = _NOT_HANDED
     scope: str | None = None
     steps, not_visited = _STEPS, _NOT_VISITED
     attribute, expression = _PASSED
@@ -242,6 +243,7 @@ def _walk(
         if action is not _VISIT:
             if action is _CALL:
                 func = node.func
+                hand = func.__class__ is not name_node or func.id not in not_handed
                 if func.__class__ is name_node:
                     record((node.lineno, node.col_offset, scope, func.id, False, None))
                 elif func.__class__ is attribute:
@@ -265,17 +267,18 @@ def _walk(
                 if func.__class__ not in not_visited:
                     push(func)
                 for arg in node.args:
-                    if arg.__class__ not in not_visited:
+                    kind = arg.__class__
+                    if kind not in not_visited:
                         push(arg)
+                    if hand and (kind is name_node or kind is attribute):
+                        hand_over((scope, arg))
                 for keyword in node.keywords:
-                    if keyword.value.__class__ not in not_visited:
-                        push(keyword.value)
-                if func.__class__ is not name_node or func.id not in _NOT_HANDED:
-                    for arg in (*node.args, *(keyword.value for keyword in node.keywords)):
-                        if arg.__class__ is name_node:
-                            handed.append((arg.lineno, arg.col_offset, scope, arg.id, False, None))
-                        elif arg.__class__ is attribute and arg.value.__class__ is name_node:
-                            handed.append((arg.lineno, arg.col_offset, scope, arg.attr, True, arg.value.id))
+                    arg = keyword.value
+                    kind = arg.__class__
+                    if kind not in not_visited:
+                        push(arg)
+                    if hand and (kind is name_node or kind is attribute):
+                        hand_over((scope, arg))
                 continue
             if action is _RESTORE:
                 scope = node[1]
@@ -389,26 +392,32 @@ def _typed(
     return typed.get((scope.rpartition(".")[0], "." + attr))
 
 
-def _a_function(
-    value: CallRecord,
-    functions: set[str],
-    imports: Imports,
+def _handed_functions(
+    handed: list[tuple[str | None, ast.expr]],
+    named: set[str],
+    modules: dict[str, str],
     local: set[tuple[str, str]],
     hiding: set[tuple[str, str]],
-    builtin: frozenset[str],
-) -> bool:
-    """Whether a name handed over as an argument stands for a function, its call: one of the file's
-    (``functions``: its module-level ``def``s) or one a relative import binds (``from .views import
-    about``: the project's, where an absolute one may be any object, ``from django.db import
-    connection``), not a name the function binds itself; ``views.about`` through a module it imports.
-    A capitalised name is a class or a constant handed over as a value, not called (``isinstance``'s,
-    Django's ``model=Article``)."""
-    _, _, scope, name, qualified, named = value
-    if not name[:1].islower():
-        return False
-    if qualified:
-        return named is not None and named in imports.modules and (scope, named) not in hiding
-    return name not in builtin and (scope, name) not in local and (name in functions or name in imports.relative)
+) -> list[CallRecord]:
+    """The names handed over as arguments that stand for functions, as their calls: one of
+    ``named``, the file's own (its module-level ``def``s) and those a relative import binds (``from
+    .views import about``: the project's, where an absolute one may bind any object, ``from django.db
+    import connection``), not a name the function binds itself; ``views.about`` through a module
+    the file imports (``modules``). A capitalised name is a class or a constant handed over as a
+    value, not called (``isinstance``'s, Django's ``model=Article``)."""
+    found: list[CallRecord] = []
+    for scope, arg in handed:
+        if arg.__class__ is ast.Name:
+            name = arg.id
+            if name in named and name[:1].islower() and (scope, name) not in local:
+                found.append((arg.lineno, arg.col_offset, scope, name, False, None))
+        elif arg.__class__ is ast.Attribute:
+            owner = arg.value
+            if owner.__class__ is not ast.Name or owner.id not in modules or (scope, owner.id) in hiding:
+                continue
+            if arg.attr[:1].islower():
+                found.append((arg.lineno, arg.col_offset, scope, arg.attr, True, owner.id))
+    return found
 
 
 def _dotted(node: ast.Attribute) -> str | None:
