@@ -17,7 +17,7 @@ from pathlib import PurePosixPath
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from kenning.ingest import identifiers, python_code, python_imports, python_relations
+from kenning.ingest import identifiers, python_call_refs, python_code, python_imports, python_relations
 from kenning.ingest.python_code import module_name, parse_python_relations
 from kenning.ingest.split import EXCERPT_CHARS
 
@@ -99,7 +99,7 @@ print(*[i() for i in range(3)], sep=sep())
 '''
 
 
-def reference_calls(tree: ast.Module, scope_of: dict[int, str]) -> list[python_relations.CallRecord]:
+def reference_calls(tree: ast.Module, scope_of: dict[int, str]) -> list[python_call_refs.CallRecord]:
     """The calls of every node but a parameter (whose annotation was never walked), each with
     the innermost symbol it sits in, in the order of the source (a call before the calls inside
     it), as the walk records them."""
@@ -151,7 +151,7 @@ def walked_calls(source: str) -> tuple[list, list]:
     scope_of = {id(node): qualname for node, qualname, kind in symbols if kind != "class"}
     imports = python_imports.Imports("pkg", False)
     records = python_relations._walk(tree, scope_of, imports, [], [], set(), set(), [])
-    records.sort(key=python_relations._POSITION)
+    records.sort(key=python_call_refs.POSITION)
     return records, reference_calls(tree, scope_of)
 
 

@@ -7,10 +7,10 @@ from __future__ import annotations
 
 import ast
 import builtins
-from collections.abc import Callable, Iterator
-from operator import itemgetter
+from collections.abc import Iterator
 
 from .chunks import Chunk
+from .python_call_refs import RESULT, SUPER, CallRecord, call_refs, handed_functions
 from .python_classes import ClassHints, bases_refs, receivers, typed_receivers
 from .python_imports import Imports
 from .python_locals import (
@@ -24,7 +24,7 @@ from .python_locals import (
     module_annotations,
     module_globals,
 )
-from .relations import GLOBALS, SELF_HINT, Ref, Relations, Symbol, add_call
+from .relations import GLOBALS, SELF_HINT, Ref, Relations, Symbol
 from .test_files import is_test_path
 
 _BUILTINS = frozenset(dir(builtins))
@@ -138,8 +138,8 @@ def python_relations(tree: ast.Module, symbols: list, chunks: list[Chunk], path:
     hiding = _locals(bindings, defined, imported, symbols, imports.testing)
     local_names = _locals(bindings + nested, defined, imported, symbols, imports.testing)
     functions = {q for _, q, kind in symbols if kind == "function" and "." not in q}
-    calls += _handed_functions(handed, (functions | imports.relative) - builtin, imports.modules, local_names, hiding)
-    refs = imports.refs + _call_refs(calls, builtin, imports, own, typed, local_names, hiding, hints.named)
+    calls += handed_functions(handed, (functions | imports.relative) - builtin, imports.modules, local_names, hiding)
+    refs = imports.refs + call_refs(calls, builtin, imports, own, typed, local_names, hiding, hints.named)
     refs += bases_refs(hints)
     refs += _globals_refs(typed, tree)
     return Relations(module=module, symbols=found, refs=tuple(refs))
@@ -185,19 +185,6 @@ def _locals(
     return found
 
 
-_SUPER = "super()"  # what ``super().save()`` is called on, as a CallRecord names it
-# What a call's result is called on (``Client(x).send()``, ``f().g()``): ``_RESULT`` and the name
-# called (``()Client``, ``()http.Client``, ``()f``; alone when the callee is no dotted name, ``f()().g()``):
-# an object of that class when the name is one (``ClassHints.named``), else a result of a type unsaid.
-_RESULT = "()"
-# A call of a name or an attribute, as the walk meets it (the node's fields read while the node
-# is at hand, not again after the sort): line, column, scope, name called, whether an attribute,
-# and the name the attribute is taken from (``os`` in ``os.path.join()``; ``_SUPER`` for
-# ``super().save()``; ``()f`` for ``f().g()`` (``_RESULT``); ``self.conn`` for ``self.conn.close()``,
-# ``os.path`` for ``os.path.join()``; None for ``x[0].g()``). Calls of anything else (``f()()``)
-# give no reference and are not recorded.
-CallRecord = tuple[int, int, str | None, str, bool, str | None]
-_POSITION = itemgetter(0, 1)
 _LITERAL_RECEIVERS = frozenset({ast.Constant, *LITERALS})  # a method of a builtin class: no reference
 
 
@@ -255,9 +242,9 @@ def _walk(
                     elif value.__class__ is call_node:
                         called = value.func
                         if called.__class__ is name_node:
-                            named = _SUPER if called.id == "super" else _RESULT + called.id
+                            named = SUPER if called.id == "super" else RESULT + called.id
                         else:
-                            named = _RESULT + ((_dotted(called) or "") if called.__class__ is attribute else "")
+                            named = RESULT + ((_dotted(called) or "") if called.__class__ is attribute else "")
                     else:
                         named = None
                     if named is not None or value.__class__ not in literals:  # not ``", ".join(x)``
@@ -316,110 +303,6 @@ def _walk(
     return calls
 
 
-def _call_refs(
-    calls: list[CallRecord],
-    builtin: frozenset[str],
-    imports: Imports,
-    receivers: dict[str, tuple[str, str]],
-    typed: dict[tuple[str, str], str],
-    local: set[tuple[str, str]],
-    hiding: set[tuple[str, str]],
-    class_hint: Callable[[str], str | None],
-) -> list[Ref]:
-    """One ``calls`` reference per name called in a scope, in the order of the source (``calls``
-    is sorted in place; the walk meets a call before the calls inside it, and the sort is stable);
-    none for a builtin, nor for a name the function binds itself (``local``: a nested function,
-    a parameter). A call on the method's own receiver (``self.save()``) is one apart, its
-    hint naming the class (``python_classes.receivers``); on ``super()``, one apart too, naming
-    the bases alone (none the file can name: an attribute call as any); on a typed local or an
-    attribute of the own receiver typed in the class (``typed``: ``client.send()``,
-    ``self.conn.close()``) or on an object made in place (``class_hint``: ``Client().send()``), one
-    apart, naming its class as a self call's hint does; on another call's result
-    (``Other.builder().build()``), a guess (``heuristic``); through an
-    imported module (``app.greet.greet()``, ``os.path.join()``), one per module, unless the
-    function binds that name itself (``hiding``: ``store = open_store(); store.save()`` after
-    ``from app import store``, the local, not the module; not a parameter of a function nested
-    in it, which hides the module in that function only, while ``local`` spans both)."""
-    names, testing = imports.names, imports.testing
-    refs: list[Ref] = []
-    seen: dict[tuple[str | None, str, str | None], int] = {}  # -> its reference's index in refs (``add_call``)
-    make = Ref._make
-    calls.sort(key=_POSITION)
-    for line, _, scope, name, qualified, named in calls:
-        link = "extracted"
-        if named is not None and named.startswith(_RESULT):  # on an object made in place (``Client().send()``)
-            hint = class_hint(named[len(_RESULT) :])  # its class's method; on another result
-            if hint is None:  # (``Other.builder().build()``): a guess at best (``graph.narrow``)
-                link = "heuristic"
-        elif qualified:
-            hint = _typed(typed, receivers, scope, named) if typed and named is not None else None
-            if hint is None and named is not None and (scope, named.partition(".")[0]) not in hiding:
-                hint = _module_hint(imports, named)  # not through a local hiding the import
-            if scope is not None and hint is None and named is not None:
-                receiver = receivers.get(scope)
-                if receiver is not None and receiver[0] == named:
-                    hint = receiver[1]
-                elif receiver is not None and named == _SUPER:
-                    bases = receiver[1].split(" ", 1)[1:]  # the class itself left out
-                    hint = SELF_HINT + bases[0] if bases else None
-        elif name in builtin or (scope, name) in local:
-            continue
-        else:
-            hint, name = names.get(name, (None, name))
-        key = (scope, name, hint)  # a self call, a typed receiver or each module apart
-        # From a test, the same reference also gives the tested_by edge: one row, not two.
-        add_call(refs, seen, key, make(("calls", "symbol", name, line, scope, hint, qualified, False, link, testing)))
-    return refs
-
-
-def _typed(
-    typed: dict[tuple[str, str], str], receivers: dict[str, tuple[str, str]], scope: str | None, named: str
-) -> str | None:
-    """The hint of a call on ``named`` in ``scope`` when it is a typed local (``client``), a
-    typed global the scope does not bind (``app``; ``MODULE``), or a typed attribute of the
-    method's own receiver (``self.conn``); else None."""
-    head, dot, attr = named.partition(".")
-    if not dot:
-        hint = typed.get((MODULE if scope is None else scope, named))
-        if hint is None and scope is not None:
-            hint = typed.get((MODULE, named))
-        return hint or None  # "": a local hiding a typed global
-    if scope is None:
-        return None
-    receiver = receivers.get(scope)
-    if receiver is None or receiver[0] != head:
-        return None
-    return typed.get((scope.rpartition(".")[0], "." + attr))
-
-
-def _handed_functions(
-    handed: list[tuple[str | None, ast.expr]],
-    named: set[str],
-    modules: dict[str, str],
-    local: set[tuple[str, str]],
-    hiding: set[tuple[str, str]],
-) -> list[CallRecord]:
-    """The names handed over as arguments that stand for functions, as their calls: one of
-    ``named``, the file's own (its module-level ``def``s) and those a relative import binds (``from
-    .views import about``: the project's, where an absolute one may bind any object, ``from django.db
-    import connection``), not a name the function binds itself; ``views.about`` through a module
-    the file imports (``modules``). A capitalised name is a class or a constant handed over as a
-    value, not called (``isinstance``'s, Django's ``model=Article``)."""
-    found: list[CallRecord] = []
-    for scope, arg in handed:
-        if arg.__class__ is ast.Name:
-            name = arg.id
-            if name in named and name[:1].islower() and (scope, name) not in local:
-                found.append((arg.lineno, arg.col_offset, scope, name, False, None))
-        elif arg.__class__ is ast.Attribute:
-            owner = arg.value
-            if owner.__class__ is not ast.Name or owner.id not in modules or (scope, owner.id) in hiding:
-                continue
-            if arg.attr[:1].islower():
-                found.append((arg.lineno, arg.col_offset, scope, arg.attr, True, owner.id))
-    return found
-
-
 def _dotted(node: ast.Attribute) -> str | None:
     """``a.b.c`` as written, for an attribute taken from a name through attributes alone; else
     None (``f().g``, ``a[0].b``)."""
@@ -432,20 +315,3 @@ def _dotted(node: ast.Attribute) -> str | None:
         return None
     parts.append(value.id)
     return ".".join(reversed(parts))
-
-
-def _module_hint(imports: Imports, named: str) -> str | None:
-    """The dotted name a call's receiver stands for when the file imported it: ``g`` after
-    ``import app.greet as g`` (``app.greet``), ``greet`` after ``from app import greet``; and
-    through a module a plain ``import`` bound, the attributes after it (``app.greet.Greeter``
-    for ``app.greet.Greeter.make()`` after ``import app.greet`` or ``import app``). A name a
-    ``from`` import bound may be any object (``from flask import current_app``): its attributes
-    are not followed. None: the receiver is not imported."""
-    hint = imports.modules.get(named)
-    if hint is not None or "." not in named:
-        return hint
-    head, _, rest = named.partition(".")
-    module = imports.modules.get(head)
-    if module is None or head in imports.names:
-        return None
-    return f"{module}.{rest}"
