@@ -23,6 +23,33 @@ Route::get('forum/{thread}', [ThreadsController::class, 'show'])->name('thread')
 Route::post('forum', [ThreadsController::class, 'store']);
 Route::put('users/{username}/block', BlockUserController::class)->name('users.block');
 Route::resource('posts', PostsController::class)->only(['index', 'show']);
+Route::middleware('auth')->controller(OrdersController::class)->group(function () {
+    Route::get('orders/{order}', 'show');
+    Route::prefix('admin')->group(fn () => Route::post('orders', 'store'));
+});
+Route::get('legacy', "Admin\\\\LegacyController@index");
+Route::get('about', 'about');
+Route::controller(\\App\\Http\\Controllers\\OrdersController::class)->group(function () {
+    Route::delete('orders/{order}', 'cancel');
+});
+""",
+    # a controller's group of routes, each naming its action
+    "app/Http/Controllers/OrdersController.php": """<?php
+
+namespace App\\Http\\Controllers;
+
+class OrdersController
+{
+    public function show($order)
+    {
+        return $order;
+    }
+
+    public function store()
+    {
+        return null;
+    }
+}
 """,
     # an invokable controller: its route calls ``__invoke``
     "app/Http/Controllers/BlockUserController.php": """<?php
@@ -123,6 +150,15 @@ def test_a_callable_array_is_the_call_it_stands_for():
         ("index", 10),
         ("show", 10),
     }
+    # a group of one controller's routes (the nearest group naming one, through a nested one) and
+    # Laravel 7's ``Controller@action``; a string outside any controller's group: none
+    assert {(target, hint, line) for target, hint, line in calls if line > 10 and hint != "Route"} >= {
+        ("show", "OrdersController", 12),
+        ("store", "OrdersController", 13),
+        ("index", "LegacyController", 15),
+        ("cancel", "OrdersController", 18),  # a class named in full: its short name
+    }
+    assert "about" not in {target for target, _, _ in calls}
     path = "app/Listeners/Notifier.php"
     _, relations = parse_code_relations(FILES[path], path)
     targets = {r.target for r in relations.refs if r.type == "calls"}
@@ -141,6 +177,8 @@ def test_a_laravel_route_calls_its_controllers_action(make_project, engine):
     assert [e.path[-1]["source"]["uri"] for e in posts.excerpts] == ["routes/web.php:10-10"]
     invoked = ask_project(project, "what calls BlockUserController.__invoke", now=NOW)
     assert [e.path[-1]["source"]["uri"] for e in invoked.excerpts] == ["routes/web.php:9-9"]
+    grouped = ask_project(project, "what calls OrdersController.store", now=NOW)
+    assert [e.path[-1]["source"]["uri"] for e in grouped.excerpts] == ["routes/web.php:13-13"]
     # the class's own method, handed over as a callable
     assert callees(project, "Notifier.subscribe") == {("Notifier.handle", "extracted")}
     # the homonym no route names: nothing calls it

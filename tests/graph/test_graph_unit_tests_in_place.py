@@ -164,7 +164,7 @@ def test_a_maven_test_class_tests_the_class_its_name_and_package_mirror(make_pro
     ],
 )
 def test_a_name_followed_by_parenthesised_tokens_in_a_macro_is_a_call(body, calls):
-    chunks, relations = load_relations("code/36")(f"fn check() {{\n    {body}\n}}\n", "src/lib.rs")
+    chunks, relations = load_relations("code/37")(f"fn check() {{\n    {body}\n}}\n", "src/lib.rs")
     found = [(r.target, r.hint, r.qualified) for r in relations.refs if r.type == "calls"]
     assert [(name, qualified) for name, _, qualified in found] == [(name, q) for name, _, q in calls]
     for (_, hint, _), (_, owner, _) in zip(found, calls, strict=True):

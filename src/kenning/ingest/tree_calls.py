@@ -114,6 +114,7 @@ def call_refs(
     templates: list[Any] = []  # and its HEEx templates, whose function components are calls
     invokables: list[Any] = []  # Laravel's routes to an invokable controller (its class's name)
     resources: list[tuple[Any, str]] = []  # and its resource routes (the controller's name, the verb)
+    named_actions: list[Any] = []  # and its routes to an action by name (the string)
     for _, captures in QueryCursor(query(language, "calls")).matches(root):
         if "skip" in captures:
             skipped.add(captures["skip"][0].start_byte)
@@ -125,6 +126,8 @@ def call_refs(
             invokables.append(captures["invokable"][0])
         elif "resource" in captures:
             resources.append((captures["resource"][0], node_text(captures["resource_verb"][0])))
+        elif "route_action" in captures:
+            named_actions.append(captures["route_action"][0])
         elif "identifier" in captures:  # Ruby's
             identifiers.append(captures["identifier"][0])
         elif "base" in captures:
@@ -284,6 +287,7 @@ def call_refs(
         add_call(refs, seen, key, Ref("calls", "symbol", name, line, scope, hint, qualified, False, link, tested))
     declared_routes += [(node, "__invoke", node_text(node)) for node in invokables]
     declared_routes += declared_calls.laravel_resources(resources)
+    declared_routes += declared_calls.laravel_named_actions(named_actions)
     for key, ref in declared_calls.refs(templates, declared_routes, scopes, starts, types, bases, modules, testing):
         add_call(refs, seen, key, ref)
     # as Python's: the class by its short name, its classes as hint; Rust's, one per ``impl`` block

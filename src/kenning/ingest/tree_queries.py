@@ -53,7 +53,9 @@ CALLS = {
     # callable array as the call it stands for (``[LoginController::class, 'login']``: Laravel's route to
     # an action; ``[$this, 'handle']``), Laravel's route to an invokable controller (``@invokable``:
     # ``Route::put('users/{u}/block', BlockUserController::class)`` calls its ``__invoke``) and its
-    # resource routes (``@resource``: ``Route::resource('photos', PhotoController::class)``, its actions)
+    # resource routes (``@resource``: ``Route::resource('photos', PhotoController::class)``, its actions),
+    # and a route to an action by its name (``@route_action``: ``Route::get('x', 'show')`` in a
+    # ``Route::controller(X::class)->group(…)``, or ``'UserController@show'``)
     "php": """
 (function_call_expression function: (name) @call)
 (object_creation_expression (name) @call)
@@ -71,6 +73,9 @@ CALLS = {
 (scoped_call_expression scope: (name) @_resources name: (name) @resource_verb arguments: (arguments . (argument) .
   (argument (class_constant_access_expression . (name) @resource . (name) @_resource_class)))
   (#eq? @_resources "Route") (#eq? @_resource_class "class") (#any-of? @resource_verb "resource" "apiResource"))
+(scoped_call_expression scope: (name) @_action_route name: (name) @_action_verb arguments: (arguments . (argument) .
+  (argument [(string) (encapsed_string)] @route_action)) (#eq? @_action_route "Route")
+  (#any-of? @_action_verb "get" "post" "put" "patch" "delete" "options" "any" "match"))
 """,
     # C#: ``F()``, ``F<T>()``, ``new Store()``, ``x.M()`` (``this``/``base`` too: ``_``), ``x?.M()``
     "csharp": """
