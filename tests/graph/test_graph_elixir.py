@@ -84,7 +84,7 @@ end
   import ShopWeb.Helpers
 
   def show(conn, %{"id" => id}) do
-    render(conn, :show, user: Users.get_user(id), by: audit_data(conn))
+    render(conn, :show, user: Users.get_user(id), by: audit_data(conn), title: gettext("User"))
   end
 end
 """,
@@ -126,10 +126,27 @@ end
 """,
     # a template file a module embeds (``embed_templates``): its components from the file
     "lib/shop_web/controllers/page_html/home.html.heex": '<.button kind="go">Go</.button>\n<.link href="/">x</.link>\n',
+    # what ``use ShopWeb, :controller`` brings: the imports of the module's ``quote`` blocks
+    "lib/shop_web.ex": """defmodule ShopWeb do
+  def controller do
+    quote do
+      use Phoenix.Controller
+      import ShopWeb.Gettext
+    end
+  end
+
+  defmacro __using__(which) when is_atom(which), do: apply(__MODULE__, which, [])
+end
+""",
+    "lib/shop_web/gettext.ex": "defmodule ShopWeb.Gettext do\n  def gettext(text), do: text\nend\n",
+    # a script's bare call outside any module (``config`` of ``import Config``), and a homonym
+    "config/config.exs": "import Config\n\nconfig :shop, timeout: 5000\n",
+    "lib/shop/settings.ex": "defmodule Shop.Settings do\n  def config(key), do: key\nend\n",
     # a module of helpers the controller imports, and a homonym of one of them elsewhere
     "lib/shop_web/helpers.ex": "defmodule ShopWeb.Helpers do\n  def audit_data(conn), do: conn\nend\n",
     "lib/shop/audit.ex": (
-        "defmodule Shop.Audit do\n  def audit_data(event), do: event\n  def link(event), do: event\nend\n"
+        "defmodule Shop.Audit do\n  def audit_data(event), do: event\n  def link(event), do: event\n"
+        "  def render(event), do: event\nend\n"
     ),
     "test/shop/accounts_test.exs": """defmodule Shop.AccountsTest do
   use ExUnit.Case
@@ -278,11 +295,15 @@ def test_an_elixir_apps_aliases_and_calls_in_the_graph(make_project, engine):
     assert callees(project, "Shop.Repo.count") == {("Shop.Repo.all_of", "extracted")}
     assert callees(project, "Shop.Cart.Line.price") == {("Shop.Cart.Line.total", "extracted")}
     # ``Users.get_user()`` after ``alias Shop.Accounts, as: Users``: that module's, certain; a bare
-    # ``audit_data()``: the imported module's, not its homonym
+    # ``audit_data()``: the imported module's, not its homonym; ``gettext()``: the module's that
+    # ``use ShopWeb, :controller`` imports; ``render()``, which Phoenix's module brings: no
+    # homonym of the project's (an Elixir bare call is the module's own, an imported one's or a library's)
     assert callees(project, "ShopWeb.UserController.show") == {
         ("Shop.Accounts.get_user", "extracted"),
         ("ShopWeb.Helpers.audit_data", "extracted"),
+        ("ShopWeb.Gettext.gettext", "extracted"),
     }
+    assert not ask_project(project, "what calls Shop.Settings.config", now=NOW).excerpts
     # a HEEx template's function components: calls of their functions
     assert callees(project, "ShopWeb.UserPage.page") == {
         ("ShopWeb.UserPage.header", "extracted"),

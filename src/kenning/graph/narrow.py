@@ -159,6 +159,8 @@ def narrow(
         and _one_class(cands)
     ):
         return cands, "extracted"  # ``new DBImpl()``: the class and its constructors, one target
+    if not qualified and hint is None and family_of(src_path) == "elixir":
+        return [], "heuristic"  # a bare call outside a module (``config :app, …`` in a script): Kernel's or an import's
     if hint is not None and hint.startswith(SELF_HINT):  # the caller's module, only for a self call
         module = module_of(src_path or "")
         classes = self_classes(hint, module)
@@ -169,6 +171,10 @@ def narrow(
                 own = _own_method(found, target, further)
         if own:
             return own, "extracted"
+        if not qualified and family_of(src_path) == "elixir":
+            # an Elixir bare call is the module's own, an imported or used module's, or else Kernel's or
+            # a library's (``render()``, which ``use Phoenix.Controller`` brings): no homonym's
+            return [], "heuristic"
         hint = None  # the class and the bases the file names do not define it: an attribute call
         if not qualified and not any(_reached_bare(c[2], classes) for c in cands):
             # a bare call on its own object (Java, Ruby, C++…) reaches no other class's member: a

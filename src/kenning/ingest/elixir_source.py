@@ -180,13 +180,17 @@ def _alias_names(arguments: Any) -> dict[str, str]:
 
 
 def imported_modules(root: Any, aliased: dict[str, str]) -> dict[str, tuple[int, list[str]]]:
-    """Each module's ``import``s of other modules than Elixir's, in full (``aliased``: ``aliases``),
-    by the module's qualified name: (the first one's line, the modules). A bare call in the module
-    reaches an imported module's function as one of its own (``tree_calls``: as a class's bases)."""
+    """Each module's ``import``s and ``use``s of other modules than Elixir's, in full (``aliased``:
+    ``aliases``), by the module's qualified name: (the first one's line, the modules); and a module's
+    ``quote`` blocks' (``def controller do quote do import MyAppWeb.Gettext …``, ExUnit's ``using do``),
+    what a module that ``use``s it gets. A bare call in the module reaches an imported or used
+    module's function as one of its own, the imports of a used module's ``quote`` blocks followed
+    (``tree_calls``, ``graph.bases``: as a class's bases)."""
     found: dict[str, tuple[int, list[str]]] = {}
-    for module, macro, arguments in _statements(root):
-        if macro != "import" or not module:
-            continue
+    statements = [(m, macro, a) for m, macro, a in _statements(root) if macro in _BRINGING and m]
+    if b"quote" in root.text:
+        statements += _quoted(root)
+    for module, _, arguments in statements:
         for name in _named(arguments):
             first, dot, rest = name.partition(".")
             full = aliased.get(first, first) + dot + rest
@@ -194,6 +198,34 @@ def imported_modules(root: Any, aliased: dict[str, str]) -> dict[str, tuple[int,
                 line, names = found.setdefault(module, (arguments.start_point[0] + 1, []))
                 if full not in names:
                     names.append(full)
+    return found
+
+
+_BRINGING = frozenset({"import", "use"})  # what gives a module functions to call bare
+
+
+def _quoted(root: Any) -> list[tuple[str, str, Any]]:
+    """(qualified name of the module, macro, its arguments) of each ``import`` or ``use`` written in
+    a ``quote`` block of a module (in a function or a macro: ``__using__``, ExUnit's ``using``)."""
+    found = []
+    stack: list[tuple[str, Any]] = [("", root)]
+    while stack:
+        module, node = stack.pop()
+        if node.type == "call":
+            defined = definition(node)
+            if defined is not None and defined[1] in ("module", "interface") and defined[2] is not None:
+                stack.append((f"{module}.{defined[0]}".strip("."), defined[2]))
+                continue
+            target = node.child_by_field_name("target")
+            if module and target is not None and node_text(target) == "quote":
+                block = next((c for c in node.named_children if c.type == "do_block"), None)
+                for statement in block.named_children if block is not None else ():
+                    macro = statement.child_by_field_name("target") if statement.type == "call" else None
+                    arguments = next((c for c in statement.named_children if c.type == "arguments"), None)
+                    if macro is not None and node_text(macro) in _BRINGING and arguments and arguments.named_children:
+                        found.append((module, node_text(macro), arguments))
+                continue
+        stack.extend((module, child) for child in node.named_children)
     return found
 
 
