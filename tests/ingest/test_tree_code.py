@@ -235,6 +235,25 @@ def test_a_definition_holds_the_doc_comment_and_attributes_written_right_above_i
     assert (chunk.line_start, chunk.title) == (1, "export function mergeHooks(a, b) {")
 
 
+def test_a_typescript_members_decorators_are_its_excerpts():
+    """``code/37``: a NestJS controller's route decorators (``@Post(':slug/comments')``), which the
+    grammar writes beside the method, were excerpts of their own, away from the method they route to
+    (the nestjs-realworld-example-app walk); the class's too."""
+    ts = (
+        "@Controller('articles')\nexport class ArticleController {\n"
+        "  constructor(private readonly articles: ArticleService) {}\n\n"
+        "  @ApiOperation({ summary: 'Create comment' })\n  @Post(':slug/comments')\n"
+        "  async createComment(@Param('slug') slug) {\n    return this.articles.addComment(slug);\n  }\n}\n"
+    )
+    chunks = {c.meta.get("symbol"): c for c in parse_code(ts, "src/article/article.controller.ts")}
+    method = chunks["ArticleController.createComment"]
+    assert (method.line_start, method.line_end) == (5, 9)
+    assert method.title == "async createComment(@Param('slug') slug) {"
+    assert "@Post(':slug/comments')" in method.body and "summary: 'Create comment'" in method.body
+    assert chunks["ArticleController"].line_start == 1  # ``@Controller('articles')``
+    assert not any(c.body.strip().startswith("@Post") for c in chunks.values() if c is not method)
+
+
 @pytest.mark.parametrize(
     ("path", "text", "symbol", "title"),
     [

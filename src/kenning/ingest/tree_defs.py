@@ -292,8 +292,10 @@ def _leaf(node: Any, qualname: str, kind: str, top: bool) -> Def:
 
 
 # What is written right above a definition and belongs to it: its doc comment (Java's and
-# JavaScript's ``/** … */``, Rust's ``///``, Go's and C++'s ``//`` lines) and Rust's attributes.
-_LEADING = frozenset({"comment", "line_comment", "block_comment", "attribute_item"})
+# JavaScript's ``/** … */``, Rust's ``///``, Go's and C++'s ``//`` lines), Rust's attributes and
+# TypeScript's decorators (a NestJS controller's ``@Post(':slug/comments')`` above its method: the
+# grammar writes a class member's decorators beside it, not in it).
+_LEADING = frozenset({"comment", "line_comment", "block_comment", "attribute_item", "decorator"})
 
 
 def _doc_start(node: Any) -> int:
