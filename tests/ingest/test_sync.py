@@ -1,12 +1,14 @@
 from __future__ import annotations
 
+import base64
 import hashlib
+import json
 import os
 import subprocess
 from pathlib import Path
 
 from conftest import bump_mtime, resync
-from kenning.store.db import connect
+from kenning.store.db import connect, open_store
 
 DOC = "# Guide\n\nIntro words.\n\n## Install\n\nRun the installer.\n\n## Usage\n\nCall the tool.\n"
 
@@ -174,6 +176,41 @@ def test_a_file_no_parser_can_read_is_skipped_and_counted_without_stopping_the_s
     report = resync(project)
     assert report.indexed == 1 and report.skipped["parse_error"] == 1
     assert report.added == 3
+
+
+def test_a_file_compiled_from_a_source_of_the_project_is_skipped_and_counted(make_project):
+    """nestjs-realworld-example-app commits its ``dist/``: TypeScript's output crowded the answers
+    of its ``src/`` and doubled its classes in the graph. A JavaScript or CSS file whose source map
+    names a file of the project is skipped (``compiled``); one whose sources are not the project's
+    is read."""
+    inline = base64.b64encode(json.dumps({"version": 3, "sources": ["../src/inline.ts"]}).encode()).decode()
+    project = make_project(
+        {
+            "src/article.ts": "export class ArticleService {\n  slugify(title: string) { return title; }\n}\n",
+            "src/inline.ts": "export const x = 1;\n",
+            "styles/site.scss": "$blue: #00f;\nbody { color: $blue; }\n",
+            "dist/article.js": "class ArticleService {\n}\n//# sourceMappingURL=article.js.map\n",
+            "dist/article.js.map": json.dumps({"version": 3, "sourceRoot": "", "sources": ["../src/article.ts"]}),
+            "dist/inline.js": f"const x = 1;\n//# sourceMappingURL=data:application/json;base64,{inline}\n",
+            "dist/site.css": "body { color: #00f; }\n/*# sourceMappingURL=site.css.map */\n",
+            "dist/site.css.map": json.dumps({"version": 3, "sources": ["../styles/site.scss"]}),
+            # a bundle of a package's code, and one whose source is not in the project: read
+            "dist/vendor.js": "function lib() {}\n//# sourceMappingURL=vendor.js.map\n",
+            "dist/vendor.js.map": json.dumps({"version": 3, "sources": ["webpack:///./node_modules/lib/index.js"]}),
+            "dist/gone.js": "function gone() {}\n//# sourceMappingURL=gone.js.map\n",
+            "dist/gone.js.map": json.dumps({"version": 3, "sources": ["../src/gone.ts"]}),
+            "dist/broken.js": "function broken() {}\n//# sourceMappingURL=missing.js.map\n",
+        }
+    )
+    report = resync(project)
+    assert report.skipped["compiled"] == 3
+    conn = open_store(project)
+    try:
+        paths = {row[0] for row in conn.execute("SELECT path FROM manifest")}
+    finally:
+        conn.close()
+    assert {"dist/vendor.js", "dist/gone.js", "dist/broken.js", "src/article.ts"} <= paths
+    assert not {"dist/article.js", "dist/inline.js", "dist/site.css"} & paths
 
 
 def test_a_minified_bundle_is_skipped_and_counted(make_project):

@@ -20,6 +20,7 @@ from typing import TYPE_CHECKING, Any
 
 from kenning.files import BINARY_PROBE, read_regular_inside
 from kenning.ingest.columns import columns, rebuilt
+from kenning.ingest.compiled import compiled_from
 from kenning.ingest.discover import Candidate
 from kenning.ingest.encoding import decode_source
 from kenning.ingest.git_history import blob_id
@@ -335,6 +336,8 @@ def read_one(job: Job) -> Parsed:
         return Parsed(cand, None, [], skip="binary")
     if minified(cand.path, data):
         return Parsed(cand, None, [], skip="minified")
+    if compiled_from(cand.root_real or _root_of(cand), cand.target or cand.path, data) is not None:
+        return Parsed(cand, None, [], skip="compiled")  # its source is read
     fingerprint = hashlib.sha256(data).hexdigest()
     if fingerprint == known_fingerprint:
         return Parsed(cand, fingerprint, [])
