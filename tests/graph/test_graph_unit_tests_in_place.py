@@ -17,7 +17,7 @@ from kenning.answer.ask import ask_project
 from kenning.ingest.grammars import grammar
 from kenning.ingest.parsers import load_relations
 from kenning.ingest.rust_tests import spans_of_tests
-from kenning.ingest.test_files import file_under_test
+from kenning.ingest.test_files import class_under_test, file_under_test
 from kenning.store.db import open_store
 
 CONFIG_RS = """pub fn parse_reader(text: &str) -> usize {
@@ -149,6 +149,46 @@ def test_a_maven_test_class_tests_the_class_its_name_and_package_mirror(make_pro
         paths,
     )
     assert "relation tested (incoming) from OwnerControllerTests (exact)" in tested.notes
+
+
+NAMED = {
+    "src/App/Orders/OrderService.cs": (
+        "namespace App.Orders;\n\npublic class OrderService\n{\n"
+        "    public int Total(int n)\n    {\n        return n;\n    }\n}\n"
+    ),
+    # the same name in another language, and in a test project: not the code under test
+    "src/Web/ClientApp/OrderService.ts": "export class OrderService {\n  total(n: number) { return n; }\n}\n",
+    "tests/App.UnitTests/Helpers/OrderService.cs": "namespace App.UnitTests;\n\npublic class OrderService { }\n",
+    "tests/App.UnitTests/Orders/OrderServiceTests.cs": (
+        "namespace App.UnitTests.Orders;\n\npublic class OrderServiceTests\n{\n"
+        "    [Fact]\n    public void TotalIsTheSum()\n    {\n        Assert.Equal(2, 2);\n    }\n}\n"
+    ),
+    "app/Services/Invoice.php": "<?php\n\nnamespace App\\Services;\n\nclass Invoice\n{\n}\n",
+    "tests/Unit/InvoiceTest.php": (
+        "<?php\n\nclass InvoiceTest extends TestCase\n{\n    public function test_it_sums()\n    {\n    }\n}\n"
+    ),
+}
+
+
+def test_a_test_class_tests_the_nearest_class_of_its_language_its_name_names(make_project):
+    """.NET's, PHPUnit's and XCTest's test classes sit in test projects that mirror the code's folders
+    loosely (CleanArchitecture's ``tests/Application.FunctionalTests/TodoItems/Commands/
+    CreateTodoItemTests.cs`` of ``src/Application/TodoItems/Commands/CreateTodoItem/CreateTodoItem.cs``):
+    ``OrderServiceTests.cs`` tests the nearest ``OrderService.cs`` of the code's own, not a namesake in
+    another language or among the tests."""
+    assert class_under_test("tests/App.UnitTests/Orders/OrderServiceTests.cs") == "OrderService"
+    assert class_under_test("src/test/java/org/clinic/owner/OwnerControllerTests.java") is None  # Maven's: a path
+    assert class_under_test("src/App/Orders/OrderServiceTests.cs") is None  # not test code
+    project = make_project(NAMED, name="shop")
+    resync(project)
+    assert paths_testing(project, "src/App/Orders/OrderService.cs") == {
+        ("tests/App.UnitTests/Orders/OrderServiceTests.cs", "extracted")
+    }
+    assert paths_testing(project, "app/Services/Invoice.php") == {("tests/Unit/InvoiceTest.php", "extracted")}
+    assert not paths_testing(project, "src/Web/ClientApp/OrderService.ts")
+    answer = ask_project(project, "which tests cover OrderService", now=NOW)
+    paths = {ex.fact.source.uri.split(":")[0] for ex in answer.excerpts}
+    assert answer.mode == "graph" and paths == {"tests/App.UnitTests/Orders/OrderServiceTests.cs"}, answer.notes
 
 
 @pytest.mark.parametrize(

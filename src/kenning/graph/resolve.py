@@ -328,6 +328,9 @@ class Resolver:
         elif row.target_kind == SUFFIX:  # an alias import: the nearest file whose path ends so
             rust = (row.src_path or "").endswith(".rs")  # a ``use crate::…``: a file of the importer's crate
             rows = self._suffixes.in_crate(candidates.rows, row.src_path) if rust else candidates.rows
+            if type_ == "tested_by":  # a test class's namesake (``OrderServiceTests.cs``): code of its language
+                suffix = posixpath.splitext(row.src_path or "")[1]
+                rows = [r for r in rows if (r[1] or "").endswith(suffix) and not _test_path(r[1] or "")]
             chosen, link = nearest(rows, row.src_path), row.link
         else:
             chosen, link = (

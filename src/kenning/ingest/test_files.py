@@ -43,6 +43,22 @@ _MIRRORED = re.compile(
 )
 
 
+# A test class named after the class it tests, in a test folder or project that mirrors the code's
+# own only loosely: .NET's ``tests/App.UnitTests/Orders/OrderServiceTests.cs``, PHPUnit's
+# ``tests/Unit/OrderServiceTest.php``, XCTest's ``Tests/AppTests/OrderServiceTests.swift``.
+_NAMED_TEST = re.compile(r"^(?P<stem>[A-Z]\w*?)(?:Tests?|Spec)\.(?P<suffix>cs|php|swift|kt|java|scala|groovy|fs|vb)$")
+
+
+def class_under_test(path: str) -> str | None:
+    """The name (without its suffix) of the file a test file elsewhere than beside it is named after
+    (``OrderServiceTests.cs``: ``OrderService``, the nearest ``OrderService.cs`` of the code's,
+    ``graph.resolve``), when ``file_under_test`` gives no path; else None."""
+    if file_under_test(path) is not None or not is_test_path(path):
+        return None
+    match = _NAMED_TEST.match(posixpath.basename(path))
+    return match["stem"] if match is not None else None
+
+
 def file_under_test(path: str) -> str | None:
     """The path of the file a test file is named after: beside it (``apis/file_test.go`` ->
     ``apis/file.go``, ``lib/format.test.ts`` -> ``lib/format.ts``) or, in Maven's and Gradle's

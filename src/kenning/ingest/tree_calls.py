@@ -163,9 +163,14 @@ def call_refs(
         calls.append((node.start_byte, node, {"call": [node]}))  # ``convert`` alone: as ``convert()``
     if values:  # a function of the file's, or one imported from the project, handed over: as its call
         functions = {qualname for _, _, qualname in scopes if "." not in qualname} | project
+        members = {qualname for _, _, qualname in scopes} if language == "csharp" else set()
         for node in values:
-            name = node_text(node)
-            if name in functions and (scope_at(scopes, starts, node.start_byte), name) not in local:
+            name, inner = node_text(node), scope_at(scopes, starts, node.start_byte)
+            if language == "csharp":  # a method group: a method of the type around it, called bare
+                owner = scopes[inner][2].rpartition(".")[0] if inner is not None else ""
+                if owner and f"{owner}.{name}" in members:
+                    calls.append((node.start_byte, node, {"call": [node]}))
+            elif name in functions and (inner, name) not in local:
                 calls.append((node.start_byte, node, {"call": [node]}))
     typed = typed_names(language, bound, assigned, scopes, starts)
     for captures in handed:  # a module's function, or a method of a value of a type the code says (gin's

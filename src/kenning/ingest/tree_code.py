@@ -21,11 +21,11 @@ from .identifiers import keywords_for
 from .relations import Ref, Relations, Symbol
 from .rust_tests import spans_of_tests, within
 from .split import EXCERPT_CHARS, anchors, outside_pieces, piece_title, split_lines
-from .test_files import file_under_test
+from .test_files import class_under_test, file_under_test
 from .text import parse_text
 from .tree_calls import call_refs
 from .tree_defs import Def, visit
-from .tree_imports import lua_requires
+from .tree_imports import SUFFIX, lua_requires
 from .uncovered import gap_title, uncovered_pieces
 
 _TYPES = frozenset({"class", "struct", "interface", "module", "extension"})
@@ -125,6 +125,8 @@ def parse_code_relations(
     sibling = file_under_test(path)  # ``file_test.go`` tests ``file.go``, by its name
     if sibling:
         calls.append(Ref("tested_by", "file", sibling, None, reverse=True, link="extracted"))
+    elif tested := class_under_test(path):  # ``OrderServiceTests.cs``: the nearest ``OrderService.cs``
+        calls.append(Ref("tested_by", SUFFIX, tested, None, reverse=True, link="extracted"))
     package = _package(tree.root_node, language, path, defs)
     statements = [(node.start_point[0], node.end_point[0] + 1, node.type) for node in tree.root_node.named_children]
     chunks = _top_level_chunks(lines, defs, statements, path, language)

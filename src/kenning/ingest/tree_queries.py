@@ -293,7 +293,7 @@ LOCALS["tsx"] = LOCALS["typescript"]
 # A function handed over as a value (``@value``): a handler registered by name (pocketbase's
 # ``sub.GET("", realtimeConnect)``, Express's ``app.get('/', list)``, a callback ``items.map(format)``,
 # React's ``onClick={save}``), and a module's function, Go's ``security.RandomString`` (``@value_package``,
-# ``@value_name``) and JavaScript's ``users.show``.
+# ``@value_name``) and JavaScript's ``users.show``; C#'s method group, a method of the type around it.
 # ``tree_calls`` keeps those naming a function of the file or one imported from the project.
 # A React component rendered (``<MetricCard … />``, ``<Table.Row>``) is a call of it; ``<div>`` is a tag.
 _JSX = """
@@ -316,6 +316,9 @@ VALUES = {
 (argument_list (identifier) @value)
 (argument_list (selector_expression operand: (identifier) @value_package field: (field_identifier) @value_name))
 """,
+    # C#'s method group (``groupBuilder.MapPost(CreateTodoItem)``: a minimal API's endpoint, a delegate):
+    # a method of the type around it
+    "csharp": "(argument_list (argument (identifier) @value))",
 }
 
 
