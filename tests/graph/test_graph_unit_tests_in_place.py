@@ -163,6 +163,17 @@ NAMED = {
         "namespace App.UnitTests.Orders;\n\npublic class OrderServiceTests\n{\n"
         "    [Fact]\n    public void TotalIsTheSum()\n    {\n        Assert.Equal(2, 2);\n    }\n}\n"
     ),
+    # a MediatR feature: the command and its handler in a file named after the feature, and its tests
+    "src/App/Orders/CreateOrder.cs": (
+        "namespace App.Orders;\n\npublic record CreateOrderCommand(int Id);\n\n"
+        "public class CreateOrderCommandHandler\n{\n"
+        "    public int Handle(CreateOrderCommand request) => request.Id;\n}\n"
+        "\npublic class CreateOrderly\n{\n}\n"
+    ),
+    "tests/App.UnitTests/Orders/CreateOrderTests.cs": (
+        "namespace App.UnitTests.Orders;\n\npublic class CreateOrderTests\n{\n"
+        "    [Fact]\n    public void CreatesAnOrder()\n    {\n    }\n}\n"
+    ),
     "app/Services/Invoice.php": "<?php\n\nnamespace App\\Services;\n\nclass Invoice\n{\n}\n",
     "tests/Unit/InvoiceTest.php": (
         "<?php\n\nclass InvoiceTest extends TestCase\n{\n    public function test_it_sums()\n    {\n    }\n}\n"
@@ -189,6 +200,13 @@ def test_a_test_class_tests_the_nearest_class_of_its_language_its_name_names(mak
     answer = ask_project(project, "which tests cover OrderService", now=NOW)
     paths = {ex.fact.source.uri.split(":")[0] for ex in answer.excerpts}
     assert answer.mode == "graph" and paths == {"tests/App.UnitTests/Orders/OrderServiceTests.cs"}, answer.notes
+    # a type named after its file and more (``CreateOrderCommandHandler`` in ``CreateOrder.cs``): the
+    # file's tests; a type whose name only begins as the file's (``CreateOrderly``): not from the graph
+    handler = ask_project(project, "which tests cover CreateOrderCommandHandler", now=NOW)
+    paths = {ex.fact.source.uri.split(":")[0] for ex in handler.excerpts}
+    assert handler.mode == "graph" and paths == {"tests/App.UnitTests/Orders/CreateOrderTests.cs"}, handler.notes
+    other = ask_project(project, "which tests cover CreateOrderly", now=NOW)
+    assert "the graph holds no tests of CreateOrderly (exact)" in other.notes
 
 
 @pytest.mark.parametrize(

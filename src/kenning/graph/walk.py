@@ -357,14 +357,24 @@ def _named_test_file_member(hit: Hit) -> bool:
 def _namesake_files(conn: Connection, starts: list[Node]) -> list[Node]:
     """The files of the start symbols named as their file, at its top level (Java's
     ``OwnerController`` in ``OwnerController.java``): the test class named after that file tests
-    it (``test_files.file_under_test``), and so the type, which is all the file holds."""
+    it (``test_files.file_under_test``), and so the type, which is all the file holds; and of those
+    whose name goes on from the file's (a MediatR feature's ``CreateTodoItemCommandHandler`` in
+    ``CreateTodoItem.cs``, which ``CreateTodoItemTests.cs`` tests: the file is the feature's)."""
     found: list[Node] = []
     for node in starts:
         if node.kind != "symbol" or not node.path or node.qualname != node.name:
             continue
-        if posixpath.splitext(posixpath.basename(node.path))[0] == node.name:
+        if _names_its_file(node.name, posixpath.splitext(posixpath.basename(node.path))[0]):
             found += [s.edge.src for s in edges_of(conn, node) if s.edge.type == "defines" and not s.forward]
     return found
+
+
+def _names_its_file(name: str, stem: str) -> bool:
+    """Whether a type named ``name`` is named after its file ``stem``: the same, or the file's name
+    and more words in CamelCase (``CreateTodoItemCommand`` in ``CreateTodoItem.cs``)."""
+    if name == stem:
+        return True
+    return stem[:1].isupper() and len(name) > len(stem) and name.startswith(stem) and name[len(stem)].isupper()
 
 
 def touches(conn: Connection, starts: list[Node], *, hops: int = 4, limit: int = 200) -> list[Hit]:
