@@ -1,7 +1,8 @@
 """Calls a framework makes from what the code declares, not calls the code writes (``tree_calls``):
 a Phoenix router's or a Rails app's routes, each a call of its controller's action
-(``phoenix.routes``, ``rails_routes``), and the function components a Phoenix HEEx template
-shows (a ``~H`` sigil's ``<.button>``: ``phoenix.component_tags``)."""
+(``phoenix.routes``, ``rails_routes``), Laravel's, the function components a Phoenix HEEx template
+shows (a ``~H`` sigil's ``<.button>``: ``phoenix.component_tags``), and the handler MediatR runs for a
+request sent (``mediatr``)."""
 
 from __future__ import annotations
 
@@ -11,7 +12,7 @@ from typing import Any
 
 from . import phoenix, rails_routes
 from .grammars import node_text
-from .relations import Ref, class_hint
+from .relations import SELF_HINT, Ref, class_hint
 from .tree_bindings import scope_at
 
 Key = tuple[str | None, str, str | None, bool]
@@ -153,3 +154,45 @@ def refs(
 def _scope(scopes: Sequence[tuple[int, int, str]], starts: list[int], at: int) -> str | None:
     found = scope_at(scopes, starts, at)
     return scopes[found][2] if found is not None else None
+
+
+# MediatR (C#): what sends a request or publishes a notification to the handler the container finds
+# for its type (``sender.Send(new CreateTodoItemCommand(…))``, ``_mediator.Publish(domainEvent)``).
+_MEDIATR = frozenset({"Send", "Publish", "CreateStream"})
+
+
+def mediatr(
+    calls: Sequence[tuple[int, Any, dict[str, list[Any]]]],
+    typed: dict[tuple[int | None, str], str],
+    scopes: Sequence[tuple[int, int, str]],
+    starts: list[int],
+    testing: bool,
+) -> list[tuple[Key, Ref]]:
+    """A call of ``Handle`` of the request's handler for each MediatR ``Send``/``Publish`` whose
+    request's type the code spells (an object made in place, a typed parameter or local), the
+    handler found by MediatR's naming (``CreateTodoItemCommand``: ``CreateTodoItemCommandHandler``):
+    a guess (``heuristic``), which reaches nothing when no class is so named; the container matches
+    the handler by the type it implements (``IRequestHandler<CreateTodoItemCommand, int>``)."""
+    found: list[tuple[Key, Ref]] = []
+    for _, node, captures in calls:
+        if "method" not in captures or node_text(node) not in _MEDIATR:
+            continue
+        invocation = node.parent.parent if node.parent is not None else None
+        arguments = invocation.child_by_field_name("arguments") if invocation is not None else None
+        first = arguments.named_children[0] if arguments is not None and arguments.named_children else None
+        value = first.named_children[0] if first is not None and first.named_children else None
+        at = scope_at(scopes, starts, node.start_byte)
+        if value is None:
+            continue
+        if value.type == "object_creation_expression":
+            made = value.child_by_field_name("type")
+            request = node_text(made) if made is not None and made.type == "identifier" else None
+        else:
+            request = typed.get((at, node_text(value))) if value.type == "identifier" else None
+        if not request or "." in request:
+            continue
+        scope = scopes[at][2] if at is not None else None
+        hint = f"{SELF_HINT}.{request}Handler"
+        ref = Ref("calls", "symbol", "Handle", node.start_point[0] + 1, scope, hint, True, False, "heuristic", testing)
+        found.append(((scope, "Handle", hint, True), ref))
+    return found

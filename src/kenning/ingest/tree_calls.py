@@ -52,6 +52,7 @@ From a test file (``test_files.is_test_path``) each call is also a ``tested_by``
 from __future__ import annotations
 
 from collections.abc import Sequence
+from itertools import chain
 from typing import Any
 
 from . import declared_calls, go_packages, macro_tokens, rails_routes, ruby_names, rust_generics
@@ -293,7 +294,10 @@ def call_refs(
     declared_routes += [(node, "__invoke", node_text(node)) for node in invokables]
     declared_routes += declared_calls.laravel_resources(resources)
     declared_routes += declared_calls.laravel_named_actions(named_actions)
-    for key, ref in declared_calls.refs(templates, declared_routes, scopes, starts, types, bases, modules, testing):
+    framework = declared_calls.refs(templates, declared_routes, scopes, starts, types, bases, modules, testing)
+    if language == "csharp":  # MediatR's handlers of the requests sent
+        framework = chain(framework, declared_calls.mediatr(calls, typed, scopes, starts, testing))
+    for key, ref in framework:
         add_call(refs, seen, key, ref)
     # as Python's: the class by its short name, its classes as hint; Rust's, one per ``impl`` block
     # (``graph.bases`` reads a type's blocks as one), each at its own line
