@@ -125,14 +125,17 @@ def test_the_sync_report_names_the_files_it_skipped_and_the_kinds_it_does_not_re
         "static/logo.png": b"\x89PNG\r\n\x1a\n\x00\x00",
         "gradlew": '#!/bin/sh\n# Gradle start up script for UN*X\nexec java -classpath "$CLASSPATH" "$@"\n',
         "gradlew.bat": "@rem Gradle startup script for Windows\n",
+        # an Android Baseline Profile: method signatures a profiler wrote
+        "app/src/main/baseline-prof.txt": "HSPLcom/app/data/AppDatabase;-><init>()V\n",
         "docs/notes.md": b"# Notes\n\n\x00binary after all\n",  # kept by discovery, refused once read
     }
     project = make_project(files)
     sync = ("sync", "--no-embed", "--project", str(project.root))
     coverage = cli(*sync, "--json").json()["coverage"]
-    assert coverage["skipped"] == {"binary": 1, "build_wrapper": 2, "unsupported_type": 5}
+    assert coverage["skipped"] == {"binary": 1, "build_profile": 1, "build_wrapper": 2, "unsupported_type": 5}
     assert coverage["skipped_paths"] == {
         "binary": ["docs/notes.md"],
+        "build_profile": ["app/src/main/baseline-prof.txt"],
         "build_wrapper": ["gradlew", "gradlew.bat"],  # Gradle's own script, the same in every project
         "unsupported_type": [
             "locale/fr/page0.po",

@@ -94,6 +94,11 @@ class Candidate(_CandidateFields):
 # ``home``, ``path``, ``class``) crowded how and where answers (spring-petclinic, walked:
 # ``gradlew (part 4)`` fifth for a question on telephone numbers). Skipped as ``build_wrapper``.
 BUILD_WRAPPERS = frozenset({"gradlew", "gradlew.bat", "mvnw", "mvnw.cmd"})
+# Android's Baseline Profiles, which a profiler writes for the build to compile ahead (thousands of
+# JVM method signatures, ``HSPLcom/app/data/AppDatabase;-><init>()V``): their class names crowded
+# answers (android/sunflower, walked: ``baseline-prof.txt (part 121)`` second for how the database is
+# created). Skipped as ``build_profile``.
+BUILD_PROFILES = frozenset({"baseline-prof.txt", "startup-prof.txt"})
 
 # The paths a sync names for each reason it skipped files (``SyncReport.skipped_paths``): the first
 # ones in path order; the count says how many there were.
@@ -159,6 +164,9 @@ def discover(project: Project) -> Discovery:
             continue
         if rel.rpartition("/")[2] in BUILD_WRAPPERS:
             result.skip("build_wrapper", rel)
+            continue
+        if rel.rpartition("/")[2] in BUILD_PROFILES:
+            result.skip("build_profile", rel)
             continue
         parser = parser_for(rel)
         if parser is None and "." in rel.rpartition("/")[2]:  # a suffix kenning does not read
