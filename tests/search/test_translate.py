@@ -221,9 +221,15 @@ def test_an_apps_account_words_reach_their_english(make_project):
         "  return 2\n}\n",
         "app/components/StatusPoll.vue": '<template>\n  <form class="poll">Vote in this poll</form>\n</template>\n',
         "app/components/Settings.vue": "<template>\n  <p>Change your preferences here.</p>\n</template>\n",
+        # taxonomy's walk (Next.js): "se connecter" is to sign in, not the license's "in connection with"
+        "components/user-auth-form.tsx": "/** Sign in with an email link or GitHub. */\n"
+        'export function UserAuthForm() {\n  return signIn("github")\n}\n',
+        "LICENSE.md": "MIT License\n\nTHE SOFTWARE IS PROVIDED AS IS. IN NO EVENT SHALL THE AUTHORS BE LIABLE FOR "
+        "ANY CLAIM, ARISING FROM, OUT OF OR IN CONNECTION WITH THE SOFTWARE OR THE USE OR OTHER DEALINGS IN IT.\n",
     }
     _first_answers(
         make_project(files, name="client"),
+        ("comment un utilisateur se connecte-t-il", "components/user-auth-form.tsx:1-4"),
         ("comment se déconnecter", "app/composables/users.ts:1-4"),
         ("comment changer de compte", "app/composables/users.ts:6-9"),
         ("quel composant affiche un sondage", "app/components/StatusPoll.vue"),

@@ -16,8 +16,9 @@ matches stays as typed (the spelling rule may then correct it).
 
 Inflected forms reach the glossary's lemma through a small suffix rule (:func:`_lemmas`):
 plurals (``fichiers``, ``journaux``), feminines (``définie``, ``active``) and the common verb
-endings (``définit``, ``gérée``, ``utilisent``, ``attend``, ``renvoie``). The suffix rule, and
-the entries the glossary marks as English words too (``file``: a queue; ``sort``: exits), apply
+endings (``définit``, ``gérée``, ``utilisent``, ``attend``, ``renvoie``); a term's last word too
+(``se connecte`` for ``se connecter``: to sign in, where ``connecte`` alone stems as ``connection``).
+The suffix rule, and the entries the glossary marks as English words too (``file``: a queue; ``sort``: exits), apply
 only in a question that reads as French — its French function words outnumber English-only
 ones (``query``), or it writes a French accent or an elision (``d'attente``): an English question
 ("sort the files", "charges") is never read as French inflections. So do the entries French
@@ -173,7 +174,7 @@ def _translation(
     terms = glossary()
     for n in range(min(_longest_from().get(_singular(words[i].folded), 1), len(words) - i), 0, -1):
         span = words[i : i + n]
-        if n > 1 and tuple(_singular(w.folded) for w in span) not in terms:
+        if n > 1 and not any(key in terms for key in _term_keys(tuple(w.folded for w in span), french)):
             continue  # no term of these words: most questions' words begin none
         if not all(w.free for w in span) or not any(w.folded in kept for w in span):
             continue
@@ -247,13 +248,23 @@ def _entry(words: tuple[str, ...], french: bool) -> Entry | None:
     through the suffix rule in a French question)."""
     table = glossary()
     if len(words) > 1:
-        entry = table.get(tuple(_singular(w) for w in words))
+        entry = next((table[key] for key in _term_keys(words, french) if key in table), None)
         return entry if entry is not None and (french or not entry.french_only) else None
     for lemma in _lemmas(words[0], french):
         entry = table.get((lemma,))
         if entry is not None and (french or not entry.french_only):
             return entry
     return None
+
+
+def _term_keys(words: tuple[str, ...], french: bool) -> list[tuple[str, ...]]:
+    """The glossary keys a term's words may stand for: its words' singulars; in a French question, its
+    last word's lemmas too (a verb's term: ``se connecte`` for ``se connecter``)."""
+    head = tuple(_singular(w) for w in words[:-1])
+    keys = [(*head, _singular(words[-1]))]
+    if french:
+        keys += [(*head, lemma) for lemma in _lemmas(words[-1], True) if (*head, lemma) not in keys]
+    return keys
 
 
 def _adjacent(text: str, span: list[Word], french: bool) -> bool:
