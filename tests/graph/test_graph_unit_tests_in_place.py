@@ -209,6 +209,41 @@ def test_a_test_class_tests_the_nearest_class_of_its_language_its_name_names(mak
     assert "the graph holds no tests of CreateOrderly (exact)" in other.notes
 
 
+RAILS = {
+    "app/models/story.rb": "class Story < ApplicationRecord\n  def title_as_url\n    title.parameterize\n  end\nend\n",
+    "lib/story.rb": "module Legacy\n  class Story\n  end\nend\n",  # a namesake elsewhere: not the model
+    "app/controllers/stories_controller.rb": (
+        "class StoriesController < ApplicationController\n  def show\n  end\nend\n"
+    ),
+    "spec/models/story_spec.rb": (
+        "describe Story do\n  it 'makes a url of its title' do\n    expect(1).to eq(1)\n  end\nend\n"
+    ),
+    "test/controllers/stories_controller_test.rb": (
+        "class StoriesControllerTest < ActionDispatch::IntegrationTest\n  test 'shows' do\n  end\nend\n"
+    ),
+    "spec/requests/search_spec.rb": "describe 'search' do\n  it 'finds' do\n  end\nend\n",  # no search.rb
+}
+
+
+def test_an_rspec_or_minitest_file_tests_the_file_its_path_names(make_project):
+    """Rails' layout: ``spec/models/story_spec.rb`` (RSpec) and
+    ``test/controllers/stories_controller_test.rb`` (minitest) test ``app/models/story.rb`` and
+    ``app/controllers/stories_controller.rb``, the class the file holds (``Story``, ``StoriesController``)
+    with it."""
+    assert class_under_test("spec/models/story_spec.rb") == "models/story"
+    assert class_under_test("spec/spec_helper.rb") is None
+    project = make_project(RAILS, name="news")
+    resync(project)
+    assert paths_testing(project, "app/models/story.rb") == {("spec/models/story_spec.rb", "extracted")}
+    assert paths_testing(project, "app/controllers/stories_controller.rb") == {
+        ("test/controllers/stories_controller_test.rb", "extracted")
+    }
+    assert not paths_testing(project, "lib/story.rb")
+    answer = ask_project(project, "which tests cover StoriesController", now=NOW)
+    paths = {ex.fact.source.uri.split(":")[0] for ex in answer.excerpts}
+    assert answer.mode == "graph" and paths == {"test/controllers/stories_controller_test.rb"}, answer.notes
+
+
 @pytest.mark.parametrize(
     ("body", "calls"),
     [

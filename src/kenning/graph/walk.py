@@ -364,15 +364,17 @@ def _namesake_files(conn: Connection, starts: list[Node]) -> list[Node]:
     for node in starts:
         if node.kind != "symbol" or not node.path or node.qualname != node.name:
             continue
-        if _names_its_file(node.name, posixpath.splitext(posixpath.basename(node.path))[0]):
+        stem, suffix = posixpath.splitext(posixpath.basename(node.path))
+        if _names_its_file(node.name, stem, ruby=suffix == ".rb"):
             found += [s.edge.src for s in edges_of(conn, node) if s.edge.type == "defines" and not s.forward]
     return found
 
 
-def _names_its_file(name: str, stem: str) -> bool:
-    """Whether a type named ``name`` is named after its file ``stem``: the same, or the file's name
-    and more words in CamelCase (``CreateTodoItemCommand`` in ``CreateTodoItem.cs``)."""
-    if name == stem:
+def _names_its_file(name: str, stem: str, *, ruby: bool = False) -> bool:
+    """Whether a type named ``name`` is named after its file ``stem``: the same (in Ruby, as Rails
+    names a class's file: ``StoriesController`` in ``stories_controller.rb``), or the file's name and
+    more words in CamelCase (``CreateTodoItemCommand`` in ``CreateTodoItem.cs``)."""
+    if name == stem or ruby and name == "".join(part.capitalize() for part in stem.split("_")):
         return True
     return stem[:1].isupper() and len(name) > len(stem) and name.startswith(stem) and name[len(stem)].isupper()
 

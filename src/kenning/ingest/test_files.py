@@ -47,15 +47,19 @@ _MIRRORED = re.compile(
 # own only loosely: .NET's ``tests/App.UnitTests/Orders/OrderServiceTests.cs``, PHPUnit's
 # ``tests/Unit/OrderServiceTest.php``, XCTest's ``Tests/AppTests/OrderServiceTests.swift``.
 _NAMED_TEST = re.compile(r"^(?P<stem>[A-Z]\w*?)(?:Tests?|Spec)\.(?P<suffix>cs|php|swift|kt|java|scala|groovy|fs|vb)$")
+# RSpec's and Rails' minitest layout: ``spec/models/user_spec.rb`` and ``test/models/user_test.rb`` test
+# ``app/models/user.rb`` (``lib/`` the same): the path below ``spec/`` or ``test/``, its suffix left out.
+_RUBY_TEST = re.compile(r"^(?:.*/)?(?:spec|test)/(?P<stem>(?:[\w-]+/)*[a-z0-9]\w*?)_(?:spec|test)\.rb$")
 
 
 def class_under_test(path: str) -> str | None:
-    """The name (without its suffix) of the file a test file elsewhere than beside it is named after
-    (``OrderServiceTests.cs``: ``OrderService``, the nearest ``OrderService.cs`` of the code's,
-    ``graph.resolve``), when ``file_under_test`` gives no path; else None."""
+    """The end of the path (without its suffix) of the file a test file elsewhere than beside it is
+    named after (``OrderServiceTests.cs``: ``OrderService``; ``spec/models/user_spec.rb``:
+    ``models/user``), the nearest such file of the code's being the one (``graph.resolve``), when
+    ``file_under_test`` gives no path; else None."""
     if file_under_test(path) is not None or not is_test_path(path):
         return None
-    match = _NAMED_TEST.match(posixpath.basename(path))
+    match = _NAMED_TEST.match(posixpath.basename(path)) or _RUBY_TEST.match(path)
     return match["stem"] if match is not None else None
 
 
