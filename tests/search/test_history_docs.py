@@ -115,6 +115,11 @@ def test_history_paths(path, history):
         ("quelles options ont été ajoutées", True),
         ("choose where sessions are stored", False),
         ("hide authorization headers when logging", False),  # "when" inside: a condition
+        ("when did the ranking change", True),
+        ("when has the cache been removed", True),
+        ("when does a plant need watering", False),  # "when" before the present: how the code behaves
+        ("when are old .log and .ldb files deleted", False),
+        ("when the target type is Object, which number type is produced", False),
         ("que faire quand la requête échoue", False),
         ("how to add a version option", False),
         ("change the default timeout", False),

@@ -23,11 +23,15 @@ _HISTORY_NAMES = frozenset(
 # "change", "release" or "ajouter" (how to change, release or add something now), not "version"
 # ("add a version option"), not "since" ("since the request started"); "when" and "quand" only
 # opening the question or after "since" / "depuis" ("when was X added", not "raise an error when
-# the status is 404"); "change" only in the past ("how did X change", "comment a changé X"); "added",
-# "removed"… after "was", "were", "been" or before "in" ("which options were removed", "added in 2.0";
-# not "how are headers added to a request").
+# the status is 404"), and "when" then only before a past (``was``, ``did``, ``has``…): "when does
+# a plant need watering", "when are old .log files deleted" ask how the code behaves now
+# (android/sunflower, walked: three commits before ``Plant.shouldBeWatered``); "change" only in the
+# past ("how did X change", "comment a changé X"); "added", "removed"… after "was", "were", "been"
+# or before "in" ("which options were removed", "added in 2.0"; not "how are headers added to a
+# request").
 _ASKS_HISTORY = re.compile(
-    r"^\W*(?:when|quand)\b|\bdid\b.*\bchange\b|\b(?:a|ont|avait|avaient) (?:ete )?change\b"
+    r"^\W*(?:when\W+(?:was|were|did|has|have|had)|quand)\b|\bdid\b.*\bchange\b"
+    r"|\b(?:a|ont|avait|avaient) (?:ete )?change\b"
     r"|\b(?:was|were|been|got|get)\b(?:\W+\w+){0,3}?\W+(?:added|removed|renamed|introduced|released)\b"
     r"|\b(?:added|removed|renamed|introduced|released) in\b"
     r"|\b(?:since when|depuis quand|what'?s new|why|changed|changelog"
