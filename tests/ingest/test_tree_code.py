@@ -2,6 +2,7 @@ from __future__ import annotations
 
 import pytest
 
+from kenning.ingest import route_words
 from kenning.ingest.parsers import parser_for
 from kenning.ingest.split import EXCERPT_CHARS
 from kenning.ingest.tree_code import parse_code, parse_code_relations
@@ -252,6 +253,44 @@ def test_a_typescript_members_decorators_are_its_excerpts():
     assert "@Post(':slug/comments')" in method.body and "summary: 'Create comment'" in method.body
     assert chunks["ArticleController"].line_start == 1  # ``@Controller('articles')``
     assert not any(c.body.strip().startswith("@Post") for c in chunks.values() if c is not method)
+
+
+@pytest.mark.parametrize(
+    ("path", "text", "symbol", "route"),
+    [
+        (  # NestJS: the controller's path, then the method's
+            "src/article/article.controller.ts",
+            "@Controller('articles')\nexport class ArticleController {\n  @Get(':slug/comments')\n"
+            "  findComments(@Param('slug') slug) {\n    return slug;\n  }\n}\n",
+            "ArticleController.findComments",
+            "GET articles slug comments",
+        ),
+        (  # Spring
+            "src/main/java/app/OwnerController.java",
+            'package app;\n\n@Controller\n@RequestMapping("/owners")\nclass OwnerController {\n'
+            '  @PostMapping("/{ownerId}/edit")\n  public String update(int ownerId) {\n    return "x";\n  }\n}\n',
+            "OwnerController.update",
+            "POST owners ownerId edit",
+        ),
+        (  # ASP.NET: ``[controller]`` is the class's name
+            "Api/OrdersController.cs",
+            'namespace Api;\n\n[Route("api/[controller]")]\npublic class OrdersController\n{\n'
+            '    [HttpDelete("{id}")]\n    public int Remove(int id) { return id; }\n}\n',
+            "OrdersController.Remove",
+            "DELETE api Orders id",
+        ),
+    ],
+)
+def test_a_methods_http_route_is_in_its_keywords(path, text, symbol, route):
+    """nestjs-realworld-example-app, walked: "what handles GET /articles/:slug" met the method's own
+    words, not the controller's ``articles``, written once above the class: a method's route, its
+    class's path before its own, is in its excerpt's keywords."""
+    (chunk,) = [c for c in parse_code(text, path) if c.meta.get("symbol") == symbol]
+    words = chunk.keywords.lower().split()
+    assert all(word.lower() in words for word in route.split()), chunk.keywords
+    assert route_words.class_route('[Route("api/[controller]")]', "OrdersController") == "api/Orders"
+    assert route_words.method_route('[HttpGet("~/health")]', "api/Orders") == "GET /health"  # the class's ignored
+    assert route_words.method_route("@Injectable()", "api") == ""  # no route
 
 
 @pytest.mark.parametrize(

@@ -14,7 +14,7 @@ from functools import cache
 from pathlib import PurePosixPath
 from typing import Any
 
-from . import c_conditionals, cpp_source, go_packages, kotlin_source
+from . import c_conditionals, cpp_source, go_packages, kotlin_source, route_words
 from .chunks import Chunk
 from .grammars import grammar, language_for, node_text
 from .identifiers import keywords_for
@@ -134,6 +134,7 @@ def parse_code_relations(
         return chunks, Relations(refs=(*imports, *calls), package=package)
     ranges: set[tuple[int, int]] = set()
     marks = _ATTRIBUTE_MARKS.get(language, ("@",))
+    routes: dict[str, str | None] = {}  # a class's route (``@Controller('articles')``), by its name
     for d in defs:
         end = d.header_end
         while end > d.start and not lines[end - 1].strip():
@@ -146,6 +147,11 @@ def parse_code_relations(
         ranges.add((first, end))
         signature = _signature_line(lines, d.start, end, marks, d.qualname.rpartition(".")[2])
         title = " ".join(lines[signature - 1].split())[:200] or d.qualname
+        head = "\n".join(lines[first - 1 : signature - 1]) if signature > first else ""
+        owner, _, name = d.qualname.rpartition(".")
+        if d.kind in _TYPES:
+            routes[d.qualname] = route_words.class_route(head, name)
+        route = route_words.method_route(head, routes.get(owner)) if head and owner else ""
         chunks.append(
             Chunk(
                 type="code",
@@ -154,7 +160,7 @@ def parse_code_relations(
                 anchor=anchor,
                 line_start=first,
                 line_end=end,
-                keywords=keywords_for(d.qualname, title),
+                keywords=keywords_for(d.qualname, title, route) if route else keywords_for(d.qualname, title),
                 meta=_meta(d, language, tests),
             )
         )
