@@ -319,6 +319,8 @@ class Resolver:
             chosen, link = by_package or narrow(
                 candidates, row.target, row.hint, row.qualified, row.src_path, self._bases.expanded
             )
+            if len(chosen) == 1 and chosen[0][0] == src and not row.qualified and family in _FREE_FUNCTIONS:
+                chosen, link = _not_itself(candidates, row)
             if row.link == "heuristic":  # its parser could not be sure (``ingest.tree_calls``)
                 link = "heuristic"
             if link == "heuristic" and type_ == "calls" and not row.tested:  # a guess from no test: none into tests
@@ -351,6 +353,20 @@ class Resolver:
         """A Go call's functions by its package (``go_resolve``), or None: a call on a value."""
         package = go_resolve.package_lookup(row)
         return go_resolve.narrow_call(row, candidates, self._cache[package] if package else None)
+
+
+# Languages whose methods may call a function of no class by a bare name, as they call their own:
+# Kotlin's (the ``java`` family) and Swift's top-level functions.
+_FREE_FUNCTIONS = frozenset({"java", "swift"})
+
+
+def _not_itself(candidates: Candidates, row: RefRow) -> tuple[list, str]:
+    """A method's bare call read as one of itself (``@Test fun getZoneForLatitude()`` calling
+    ``getZoneForLatitude(0.0)``, android/sunflower: Kotlin picks the overload by its arguments, which
+    the graph does not compare): the one function of no class so named, when there is one; else none
+    (a recursive call gives no edge either way)."""
+    free = [c for c in candidates.rows if c[0] != row.src and "." not in c[2]]
+    return (free, "extracted") if len(free) == 1 else ([], "heuristic")
 
 
 def _in_tests(path: str | None, qualname: str) -> bool:
