@@ -144,7 +144,8 @@ def narrow(
     cands = found.rows
     if not cands:
         return [], "heuristic"
-    if not qualified and hint is None and family_of(src_path) == "javascript":
+    family = family_of(src_path)
+    if not qualified and hint is None and family == "javascript":
         # a plain ``delay()`` in JavaScript reaches no member of a class or an object (``obj.delay``):
         # it has no receiver, and a method never gets ``this`` implicitly there
         plain = [c for c in cands if "." not in c[2]]
@@ -155,12 +156,16 @@ def narrow(
         and hint is None
         and len(cands) > 1
         and count_targets(cands) <= MAX_AMBIGUOUS
-        and family_of(src_path) in _NAMED_CONSTRUCTORS
+        and family in _NAMED_CONSTRUCTORS
         and _one_class(cands)
     ):
         return cands, "extracted"  # ``new DBImpl()``: the class and its constructors, one target
-    if not qualified and hint is None and family_of(src_path) == "elixir":
-        return [], "heuristic"  # a bare call outside a module (``config :app, …`` in a script): Kernel's or an import's
+    # an Elixir bare call is the module's own, an imported or used module's, or else Kernel's or a
+    # library's (``render()``, which ``use Phoenix.Controller`` brings; a script's ``config :app, …``
+    # outside any module): never a homonym's
+    bare_elixir = not qualified and family == "elixir"
+    if bare_elixir and hint is None:
+        return [], "heuristic"
     if hint is not None and hint.startswith(SELF_HINT):  # the caller's module, only for a self call
         module = module_of(src_path or "")
         classes = self_classes(hint, module)
@@ -171,9 +176,7 @@ def narrow(
                 own = _own_method(found, target, further)
         if own:
             return own, "extracted"
-        if not qualified and family_of(src_path) == "elixir":
-            # an Elixir bare call is the module's own, an imported or used module's, or else Kernel's or
-            # a library's (``render()``, which ``use Phoenix.Controller`` brings): no homonym's
+        if bare_elixir:  # the module's and the modules it imports or uses do not define it
             return [], "heuristic"
         hint = None  # the class and the bases the file names do not define it: an attribute call
         if not qualified and not any(_reached_bare(c[2], classes) for c in cands):
@@ -181,7 +184,7 @@ def narrow(
             # method it gets elsewhere (a base outside the project, Rails' ``belongs_to :user``);
             # another class's homonym (``Telebugs.user``) is a guess at best
             qualified = True
-    if not qualified and hint is None and family_of(src_path) == "ruby" and all("." in c[2] for c in cands):
+    if not qualified and hint is None and family == "ruby" and all("." in c[2] for c in cands):
         qualified = True  # a bare name outside a class (an RSpec ``let(:user)``) calls no module's own method
     if len(cands) == 1:  # what ``_narrow_among`` gives for one candidate, without its indexes
         (_, path, qualname) = cands[0]
