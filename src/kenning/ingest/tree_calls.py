@@ -55,7 +55,7 @@ from collections.abc import Sequence
 from itertools import chain
 from typing import Any
 
-from . import declared_calls, go_packages, macro_tokens, rails_routes, ruby_names, rust_generics
+from . import declared_calls, go_packages, laravel_routes, macro_tokens, rails_routes, ruby_names, rust_generics
 from .elixir_source import STANDARD as ELIXIR_STANDARD
 from .elixir_source import imported_modules
 from .grammars import node_text
@@ -292,8 +292,8 @@ def call_refs(
         tested = testing or bool(tests) and within(tests, node.start_byte)
         add_call(refs, seen, key, Ref("calls", "symbol", name, line, scope, hint, qualified, False, link, tested))
     declared_routes += [(node, "__invoke", node_text(node)) for node in invokables]
-    declared_routes += declared_calls.laravel_resources(resources)
-    declared_routes += declared_calls.laravel_named_actions(named_actions)
+    declared_routes += laravel_routes.resources(resources)
+    declared_routes += laravel_routes.named_actions(named_actions)
     framework = declared_calls.refs(templates, declared_routes, scopes, starts, types, bases, modules, testing)
     if language == "csharp":  # MediatR's handlers of the requests sent
         framework = chain(framework, declared_calls.mediatr(calls, typed, scopes, starts, testing))
