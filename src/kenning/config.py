@@ -52,6 +52,7 @@ GITIGNORE = """\
 *.db
 *.db-wal
 *.db-shm
+*.db-journal
 cache/
 sync.lock
 """

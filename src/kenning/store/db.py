@@ -49,15 +49,19 @@ __all__ = [
 BATCH = 500  # values bound in one `IN (…)`: SQLite allows 999 variables per statement
 # How long a writer waits for another one before ``StoreBusy``. A sync holds the write lock
 # for one batch at a time (``sync.batches``: about a second) and lets waiting writers in between
-# two; a memory save or a hook made meanwhile waits instead of failing. Readers never wait (WAL).
+# two; a memory save or a hook made meanwhile waits instead of failing. Readers never wait (WAL),
+# but during a project's first sync (``connect``'s ``wal``), for a batch's commit.
 BUSY_TIMEOUT_MS = 60_000
+WAL_SWITCH_WAIT_MS = 2_000  # ``use_wal``: how long a switch to WAL waits for the file to be idle
 PAGE_SIZE = 8192
 # A batched writer (the sync) lets the writers waiting for the lock in between two batches:
 # each gets it within SQLite's longest busy-handler sleep (100 ms); this bounds the pause.
 YIELD_AT_MOST_SECONDS = 1.0
 
 
-def connect(path: Path, *, create: bool = False, migrate_schema: bool | None = None) -> sqlite3.Connection:
+def connect(
+    path: Path, *, create: bool = False, migrate_schema: bool | None = None, wal: bool = True
+) -> sqlite3.Connection:
     """Open (and, if ``create``, create) a project database.
 
     Without ``create`` a missing database raises ``IndexMissing``: reading never creates a
@@ -65,6 +69,13 @@ def connect(path: Path, *, create: bool = False, migrate_schema: bool | None = N
     saves, hooks) migrate the schema (``migrate_schema`` defaults to ``create``); any other
     opener only checks it is current (``StoreOutdated`` / ``IndexMissing`` otherwise), so a
     reader never races a first sync's migrations.
+
+    ``wal=False``: a database created here keeps SQLite's rollback journal, for a first sync that
+    fills it (``sync.run``): a page the sync writes goes to the file once, where WAL writes it to
+    the log and again at every checkpoint (``bench/sync_floor.py``'s Django store: 129 MB twice).
+    Readers meanwhile wait for each batch's commit instead of reading beside it, and see the same
+    committed state. ``use_wal`` switches when the sync is done; any later ``create`` opener
+    switches a store left so (a first sync stopped before that).
     """
     if not create and not path.exists():
         raise IndexMissing(f"no index at {path}", hint="run `kenning sync`")
@@ -80,8 +91,8 @@ def connect(path: Path, *, create: bool = False, migrate_schema: bool | None = N
         # fifth of each 4 KiB page of `facts` empty; on Django 5.0.6 the store is 4 % smaller
         # (docs/benchmarks.md). Only an empty database takes it; an existing one keeps its size.
         conn.execute(f"PRAGMA page_size = {PAGE_SIZE}")
-    if create and conn.execute("PRAGMA journal_mode").fetchone()[0].lower() != "wal":
-        conn.execute("PRAGMA journal_mode = WAL")
+    if create and wal and conn.execute("PRAGMA journal_mode").fetchone()[0].lower() != "wal":
+        use_wal(conn)
     conn.execute("PRAGMA synchronous = NORMAL")
     # 16 MiB of page cache (SQLite's default is 2 MiB): a sync inserts into hash-keyed
     # indexes at random places, and a small cache turns that into disk reads. 64 MiB was no
@@ -100,15 +111,38 @@ def connect(path: Path, *, create: bool = False, migrate_schema: bool | None = N
     return conn
 
 
-def open_store(project: Project, *, create: bool = False, read_only: bool = False) -> sqlite3.Connection:
+def use_wal(conn: sqlite3.Connection) -> bool:
+    """Switch a SQLite store to WAL (readers beside the writer: ``connect(wal=False)`` left it
+    on the rollback journal); whether it is in WAL mode now. Switching needs every other
+    connection to the file idle, for which it waits ``WAL_SWITCH_WAIT_MS``: a first sync's batch
+    in progress (another writer's ``connect`` then) or a reader that keeps the file busy leaves
+    the rollback journal, which the next ``create`` opener switches (nothing is lost either way).
+    PostgreSQL: nothing to do."""
+    if pg.is_pg(conn):
+        return True
+    waited = conn.execute("PRAGMA busy_timeout").fetchone()[0]
+    conn.execute(f"PRAGMA busy_timeout = {WAL_SWITCH_WAIT_MS}")
+    try:
+        return conn.execute("PRAGMA journal_mode = WAL").fetchone()[0].lower() == "wal"
+    except sqlite3.OperationalError as exc:
+        if _busy(exc):
+            return False
+        raise
+    finally:
+        conn.execute(f"PRAGMA busy_timeout = {waited}")
+
+
+def open_store(
+    project: Project, *, create: bool = False, read_only: bool = False, wal: bool = True
+) -> sqlite3.Connection:
     """The project's store: the PostgreSQL one when ``project.config.store`` names a server
     (level 2; unreachable → ``StoreUnavailable``), else the SQLite file (``connect``). A reader
     of a PostgreSQL project nothing was ever written to gets ``IndexMissing``, as with no file.
     ``read_only`` (another project's store, for a cross-project question): a connection that
     cannot write (SQLite ``mode=ro``: ``readonly.open_readonly``; PostgreSQL: read-only
-    transactions), never migrating."""
+    transactions), never migrating. ``wal``: ``connect``'s (SQLite; a new store's journal)."""
     if not project.config.store:
-        return open_readonly(project.db_path) if read_only else connect(project.db_path, create=create)
+        return open_readonly(project.db_path) if read_only else connect(project.db_path, create=create, wal=wal)
     conn = pg.connect(project.config.store, project.name, migrate_schema=create, read_only=read_only)
     if not create and not pg.has_index(conn):
         conn.close()

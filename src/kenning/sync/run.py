@@ -82,15 +82,19 @@ def _locked_sync(
         # The writing half, imported while a first sync's pool parses (a fifth of the start-up
         # of `kenning sync`: the store, the graph, the batches; the pool needs none of it).
         from kenning import dense
-        from kenning.store.db import open_store, sync_lock
+        from kenning.store.db import open_store, sync_lock, use_wal
         from kenning.sync import changes
 
-        conn = open_store(project, create=True)
+        # A first sync into a new SQLite store (``early``) fills it under the rollback journal,
+        # which writes each page once (``db.connect``'s ``wal``); WAL once it is done.
+        conn = open_store(project, create=True, wal=early is None)
         with sync_lock(conn):
             started = time.perf_counter()  # after the wait for another checkout's sync: not the sync's own time
             report = changes.apply(
                 conn, project, now=now, progress=progress, early=early, retire_missing=retire_missing
             )
+            if early is not None:
+                use_wal(conn)
             # Level 1, after the lexical sync committed; its default time budget follows the
             # lexical sync's own duration, so embedding never turns a short sync into a long one.
             # Under the lock (PostgreSQL's advisory one; SQLite's lock file holds the whole
