@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import json
 import os
+import sqlite3
 import subprocess
 import sys
 from pathlib import Path
@@ -151,3 +152,83 @@ def test_readers_mcp_a_memory_save_and_a_second_sync_during_a_full_sync(make_pro
         assert not result.isError, _text(result)
         assert "database is locked" not in _text(result)
     assert "three votes" in _text(results[-1])
+
+
+def test_readers_mcp_and_a_memory_save_during_a_first_sync(make_project, isolated_home, tmp_path):
+    """A project's first sync fills its new store under the rollback journal (store.db.connect's
+    ``wal``): readers then wait for a batch's commit instead of reading beside it, and a memory
+    saved meanwhile opens the store on the journal. None of them fails; the store ends in WAL."""
+    project = make_project({"README.md": "# Demo\n\nA widget demo.\n"}, config=_kill.LEXICAL_ONLY.format(name="demo"))
+    _kill.write_corpus(project.root, 1000)
+    assert not project.db_path.exists()
+    stop = tmp_path / "stop"
+    env = {**os.environ, "KENNING_HOME": str(isolated_home)}
+    reader_code = READER.replace('!= "no_match"', 'not in ("no_match", "index_missing")')  # before its first commit
+    readers = [
+        subprocess.Popen(
+            [sys.executable, "-c", reader_code, str(project.root), str(stop)],
+            env=env,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+        )
+        for _ in range(2)
+    ]
+    try:
+        for reader in readers:
+            assert reader.stdout.readline().strip() == "ready"
+        params = StdioServerParameters(
+            command=KENNING, args=["mcp", "--project", str(project.root), "--tools", "all"], env=env
+        )
+        first = None
+
+        async def _drive():
+            nonlocal first
+            saved, searched = [], []
+            async with stdio_client(params) as (read, write), ClientSession(read, write) as session:
+                await session.initialize()
+                first = subprocess.Popen(  # the server is up: the save below meets the sync's first batches
+                    [sys.executable, "-c", SYNC, str(project.root)],
+                    env=env,
+                    stdout=subprocess.PIPE,
+                    stderr=subprocess.PIPE,
+                    text=True,
+                )
+                while not project.db_path.exists() and first.poll() is None:
+                    await anyio.sleep(0.01)
+                text = "The quorum needs three votes during a first sync."
+                saved.append(await session.call_tool("save_memory", {"text": text}))
+                saved.append(first.poll() is None)  # saved while the sync ran
+                while first.poll() is None:
+                    searched.append(await session.call_tool("search_memory", {"query": "gizmo"}))
+                    await anyio.sleep(0.05)
+                searched.append(await session.call_tool("search_memory", {"query": "quorum three votes"}))
+            return saved, searched
+
+        async def client():
+            with anyio.fail_after(WAIT):
+                return await _drive()
+
+        saved, searched = anyio.run(client)
+        first_out, first_err = first.communicate(timeout=WAIT)
+    finally:
+        if first is not None and first.poll() is None:
+            first.kill()
+        stop.touch()
+        outputs = [reader.communicate(timeout=WAIT) for reader in readers]
+    assert first.returncode == 0, first_err
+    assert json.loads(first_out.splitlines()[-1])["files_new"] == 1001
+    for out, err in outputs:
+        counts = json.loads(out.splitlines()[-1])
+        assert counts["queries"] > 0 and counts["errors"] == [], counts["errors"][:3]
+        assert "database is locked" not in err
+    assert not saved[0].isError, _text(saved[0])
+    assert saved[1], "the sync had ended before the memory was saved: the corpus is too small to test this"
+    for result in searched:
+        assert "database is locked" not in _text(result)
+    assert "three votes" in _text(searched[-1])
+    conn = sqlite3.connect(project.db_path)
+    try:
+        assert conn.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
+    finally:
+        conn.close()
