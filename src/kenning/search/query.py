@@ -97,7 +97,8 @@ class ParsedQuery:
     original_terms: tuple[str, ...] = ()  # significant terms as typed (case kept), for code names
     prefixes_read: bool = False  # ``fts``'s prefix terms already read against a store (search/prefix.py)
     french: bool = False  # its stop words were French ones (a re-parse of its rewritten text keeps them)
-    quoted: tuple[str, ...] = ()  # quoted texts every word hit holds as a phrase (search/quoted.py)
+    # required texts: quoted ones every word hit holds as a phrase (search/quoted.py), routes their words (routes.py)
+    quoted: tuple[str, ...] = ()
     literals: tuple[str, ...] = ()  # and those each served excerpt holds as typed, folded
     defined: tuple[str, ...] = ()  # the capitalised words a question asking where something is defined names
 

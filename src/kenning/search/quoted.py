@@ -23,7 +23,7 @@ import re
 from dataclasses import replace
 
 from kenning.records import Fact
-from kenning.search import lexical
+from kenning.search import lexical, routes
 from kenning.search.query import ParsedQuery, quote_term
 from kenning.store import facts as fact_store
 from kenning.store.fts import Filters
@@ -36,9 +36,11 @@ _PLAIN = re.compile(r"[^\W_]+(?:\s+[^\W_]+)*")  # words and spaces only: the phr
 
 
 def spans(text: str) -> list[str]:
-    """The quoted texts of ``text`` that hold a letter or a digit, in order, once each."""
+    """The quoted texts of ``text`` that hold a letter or a digit, in order, once each; an HTTP
+    route quoted (``"GET /articles/:slug"``) is a route's words (``search.routes``), no phrase."""
     found = (next(group for group in match.groups() if group is not None) for match in QUOTES.finditer(text))
-    return list(dict.fromkeys(" ".join(span.split()) for span in found if re.search(r"[^\W_]", span)))
+    kept = (" ".join(span.split()) for span in found if re.search(r"[^\W_]", span))
+    return list(dict.fromkeys(span for span in kept if not routes.ROUTE.fullmatch(span)))
 
 
 def required(conn: Connection, project: str, parsed: ParsedQuery, filters: Filters) -> tuple[ParsedQuery, list[str]]:

@@ -1,0 +1,55 @@
+"""An HTTP route in a question in words has its words required: ``what handles GET
+/articles/:slug`` asks for the code that serves that route, not for every page that says
+"handles".
+
+The code names a route in words it spells apart: NestJS's ``@Controller('articles')`` above
+``@Get(':slug')`` (its method's keywords say ``GET articles``, ``ingest.route_words``, the
+parameter ``slug`` once already), Flask's ``@app.get("/articles/<slug>")``, Express's
+``router.get('/articles/:slug', …)``. So the route is no phrase (quoted text is,
+``search.quoted``): each of its words is required of a word hit, in any order and column, beside
+the question's other words, which still rank. A route is an HTTP method in capitals, then a path
+from ``/`` holding a word, quoted or not; when no excerpt holds its words, the question is searched
+without them, and a note says which of the two it did."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import replace
+
+from kenning.search import lexical
+from kenning.search.query import ParsedQuery, quote_term
+from kenning.store.fts import Filters
+from kenning.store.handle import Connection
+
+ROUTE = re.compile(r"(?<![\w/])(?:GET|POST|PUT|PATCH|DELETE|HEAD|OPTIONS)\s+/[^\s\"“”«»`]*")
+_WORD = re.compile(r"[^\W_]+")
+_TRAILING = ".,;:!?)]'"  # a sentence's punctuation after the path, not the path's
+
+
+def spans(text: str) -> list[str]:
+    """The routes ``text`` names (``GET /articles/:slug``), in order, once each: those whose path
+    holds a word."""
+    found = (match.group().rstrip(_TRAILING) for match in ROUTE.finditer(text))
+    return list(dict.fromkeys(" ".join(span.split()) for span in found if _WORD.search(span.split(None, 1)[1])))
+
+
+def words(route: str) -> list[str]:
+    """A route's words, as the code spells them apart (``GET /owners/{ownerId}/edit``: GET, owners,
+    ownerId, edit)."""
+    return _WORD.findall(route)
+
+
+def required(conn: Connection, parsed: ParsedQuery, filters: Filters) -> tuple[ParsedQuery, list[str]]:
+    """``parsed`` with the words of the routes it names required of every word hit, and the note
+    that says so, or why it was not."""
+    if parsed.syntax != "natural" or not parsed.fts:
+        return parsed, []
+    routes = spans(parsed.text)
+    if not routes:
+        return parsed, []
+    shown = ", ".join(routes)
+    need = " AND ".join(quote_term(word) for word in dict.fromkeys(w for route in routes for w in words(route)))
+    if not lexical.bm25(conn, need, filters, 1):
+        return parsed, [f"no excerpt holds the words of the route {shown}: searched without requiring them"]
+    required_ = replace(parsed, fts=f"{need} AND ({parsed.fts})", quoted=(*parsed.quoted, *routes))
+    return required_, [f"the route's words required: {shown}"]
