@@ -32,6 +32,12 @@ FILES = {
         "  }\n"
         "}\n"
     ),
+    "web.py": (
+        "from starlette.routing import Route\n\n\n"
+        "def routes(pages):\n"
+        '    """The pages, by path."""\n'
+        '    return [Route("/invoices/{number}", pages.invoice), Route("/", pages.home)]\n'
+    ),
     "app.py": (
         "from flask import Flask\n\napp = Flask(__name__)\n\n\n"
         '@app.get("/users/<name>")\ndef show_user(name):\n    """The page of one user."""\n    return name\n'
@@ -72,9 +78,15 @@ def test_a_quoted_route_is_its_words_not_a_phrase(project):
     assert "findOne" in _first(answer)
 
 
+def test_a_route_whose_method_the_code_leaves_unsaid_is_its_path_words(project):
+    answer = ask_project(project, "what serves GET /invoices/{number}", now=NOW, limit=3)  # Starlette: GET unsaid
+    assert "the words of the route's path required: GET /invoices/{number}" in answer.notes, answer.notes
+    assert _paths(answer) == ["web.py"], _paths(answer)
+
+
 def test_a_route_nothing_holds_is_a_note_not_an_empty_answer(project):
-    answer = ask_project(project, "what handles DELETE /invoices/:number", now=NOW, limit=3)
-    assert "no excerpt holds the words of the route DELETE /invoices/:number: searched without requiring them" in (
+    answer = ask_project(project, "what handles DELETE /receipts/:number", now=NOW, limit=3)
+    assert "no excerpt holds the words of the route DELETE /receipts/:number: searched without requiring them" in (
         answer.notes
     ), answer.notes
     assert answer.excerpts  # the question's other words still answer

@@ -8,8 +8,9 @@ parameter ``slug`` once already), Flask's ``@app.get("/articles/<slug>")``, Expr
 ``router.get('/articles/:slug', …)``. So the route is no phrase (quoted text is,
 ``search.quoted``): each of its words is required of a word hit, in any order and column, beside
 the question's other words, which still rank. A route is an HTTP method in capitals, then a path
-from ``/`` holding a word, quoted or not; when no excerpt holds its words, the question is searched
-without them, and a note says which of the two it did."""
+from ``/`` holding a word, quoted or not; when no excerpt holds its words, those of its path alone
+are required (a framework may leave the method unsaid), and when none holds those either, the
+question is searched without them; a note says which it did."""
 
 from __future__ import annotations
 
@@ -48,8 +49,11 @@ def required(conn: Connection, parsed: ParsedQuery, filters: Filters) -> tuple[P
     if not routes:
         return parsed, []
     shown = ", ".join(routes)
-    need = " AND ".join(quote_term(word) for word in dict.fromkeys(w for route in routes for w in words(route)))
-    if not lexical.bm25(conn, need, filters, 1):
-        return parsed, [f"no excerpt holds the words of the route {shown}: searched without requiring them"]
-    required_ = replace(parsed, fts=f"{need} AND ({parsed.fts})", quoted=(*parsed.quoted, *routes))
-    return required_, [f"the route's words required: {shown}"]
+    for kept, said in ((0, "the route's words"), (1, "the words of the route's path")):
+        # the method's word first; then the path's alone: a framework may leave GET unsaid
+        # (Starlette's ``Route("/source/{id}", …)``, Django's ``path("source/<id>", …)``)
+        need = " AND ".join(quote_term(w) for w in dict.fromkeys(w for r in routes for w in words(r)[kept:]))
+        if lexical.bm25(conn, need, filters, 1):
+            required_ = replace(parsed, fts=f"{need} AND ({parsed.fts})", quoted=(*parsed.quoted, *routes))
+            return required_, [f"{said} required: {shown}"]
+    return parsed, [f"no excerpt holds the words of the route {shown}: searched without requiring them"]
