@@ -48,7 +48,7 @@ _BY_SUFFIX = {
 }
 # JS/TS, Go, Rust, Java, C/C++, Ruby, PHP, C#, Kotlin, Swift, Scala, Lua and Elixir through tree-sitter
 # (see grammars.SUFFIXES).
-_TREE_SITTER = "code/37"
+_TREE_SITTER = "code/38"
 _BY_SUFFIX.update(
     {
         suffix: _TREE_SITTER

@@ -50,3 +50,10 @@ def method_route(head: str, prefix: str | None) -> str:
         prefix, path = None, path[2:]
     joined = "/".join(part.strip("/") for part in (prefix or "", path) if part.strip("/"))
     return f"{'ANY' if verb in ('All', 'Request') else verb.upper()} /{joined}"
+
+
+def spelled(route: str) -> str:
+    """A route's words in their order, each kept (``GET /articles/:slug``: ``GET articles slug``): the
+    keywords drop a word said before (the parameter ``slug``), and a question naming the route
+    ranks its path's words as a phrase (``search.routes``)."""
+    return " ".join(re.findall(r"[^\W_]+", route))

@@ -152,6 +152,9 @@ def parse_code_relations(
         if d.kind in _TYPES:
             routes[d.qualname] = route_words.class_route(head, name)
         route = route_words.method_route(head, routes.get(owner)) if head and owner else ""
+        keywords = keywords_for(d.qualname, title)
+        if route:  # its words in their order, each kept (``route_words.spelled``)
+            keywords = f"{keywords} {route_words.spelled(route)}"
         chunks.append(
             Chunk(
                 type="code",
@@ -160,7 +163,7 @@ def parse_code_relations(
                 anchor=anchor,
                 line_start=first,
                 line_end=end,
-                keywords=keywords_for(d.qualname, title, route) if route else keywords_for(d.qualname, title),
+                keywords=keywords,
                 meta=_meta(d, language, tests),
             )
         )

@@ -6,10 +6,10 @@ The code names a route in words it spells apart: NestJS's ``@Controller('article
 ``@Get(':slug')`` (its method's keywords say ``GET articles``, ``ingest.route_words``, the
 parameter ``slug`` once already), Flask's ``@app.get("/articles/<slug>")``, Express's
 ``router.get('/articles/:slug', …)``. So the route is no phrase (quoted text is,
-``search.quoted``): each of its words is required of a word hit, in any order and column, beside
-the question's other words, which still rank. A route is an HTTP method in capitals, then a path
-from ``/`` holding a word, quoted or not; when no excerpt holds its words, those of its path alone
-are required (a framework may leave the method unsaid), and when none holds those either, the
+``search.quoted``): each word of its path is required of a word hit, in any order and column,
+beside the question's other words, which still rank, and its method with them (unrequired: a
+framework may leave GET unsaid, and "get" is in most code). A route is an HTTP method in capitals,
+then a path from ``/`` holding a word, quoted or not; when no excerpt holds its path's words, the
 question is searched without them; a note says which it did."""
 
 from __future__ import annotations
@@ -41,19 +41,20 @@ def words(route: str) -> list[str]:
 
 
 def required(conn: Connection, parsed: ParsedQuery, filters: Filters) -> tuple[ParsedQuery, list[str]]:
-    """``parsed`` with the words of the routes it names required of every word hit, and the note
-    that says so, or why it was not."""
+    """``parsed`` with the words of the paths of the routes it names required of every word hit
+    (their methods ranking with its words), and the note that says so, or why it was not."""
     if parsed.syntax != "natural" or not parsed.fts:
         return parsed, []
     routes = spans(parsed.text)
     if not routes:
         return parsed, []
     shown = ", ".join(routes)
-    for kept, said in ((0, "the route's words"), (1, "the words of the route's path")):
-        # the method's word first; then the path's alone: a framework may leave GET unsaid
-        # (Starlette's ``Route("/source/{id}", …)``, Django's ``path("source/<id>", …)``)
-        need = " AND ".join(quote_term(w) for w in dict.fromkeys(w for r in routes for w in words(r)[kept:]))
-        if lexical.bm25(conn, need, filters, 1):
-            required_ = replace(parsed, fts=f"{need} AND ({parsed.fts})", quoted=(*parsed.quoted, *routes))
-            return required_, [f"{said} required: {shown}"]
+    need = " AND ".join(quote_term(w) for w in dict.fromkeys(w for r in routes for w in words(r)[1:]))
+    if lexical.bm25(conn, need, filters, 1):
+        # the method ranks, unrequired: a framework may leave GET unsaid (Starlette's
+        # ``Route("/source/{id}", …)``, Django's ``path(…)``), and "get" is in most code
+        methods = " OR ".join(quote_term(m) for m in dict.fromkeys(r.split(None, 1)[0] for r in routes))
+        paths = " OR ".join(quote_term(" ".join(words(r)[1:])) for r in routes)
+        fts = f"{need} AND ({parsed.fts} OR {methods} OR {paths})"
+        return replace(parsed, fts=fts, quoted=(*parsed.quoted, *routes)), [f"the route's path required: {shown}"]
     return parsed, [f"no excerpt holds the words of the route {shown}: searched without requiring them"]

@@ -371,9 +371,17 @@ def refresh_source(
     tags: str,
     meta: str,
     date_source_kind: str | None = None,
+    keywords: str | None = None,
+    body: str = "",
+    packed: bytes | None = None,
 ) -> None:
     """A fact found again in the file it is cited from takes that excerpt's source details
-    (``tags`` and ``meta`` as stored: JSON text)."""
+    (``tags`` and ``meta`` as stored: JSON text) and, given, its ``keywords``: its content hash
+    holds its type, title and body, not the keywords a parser gives (a new parser version's,
+    the HTTP route a class's decorator gives its methods), so a fact kept across a re-read took
+    them nowhere else. They are written only when they differ (the word index's trigger then
+    re-indexes the row); SQLite stores them with the ``body`` (``store.bodies``: ``packed``, the
+    two deflated already in the parsing pool, or packed here)."""
     if is_pg(conn):
         return pg.refresh_source(
             conn,
@@ -385,12 +393,20 @@ def refresh_source(
             tags=tags,
             meta=meta,
             date_source_kind=date_source_kind,
+            keywords=keywords,
         )
     conn.execute(
         "UPDATE facts SET fingerprint = ?, source_uri = ?, date_source = ?, date_source_kind = ?, date_indexed = ?, "
         "tags = ?, meta = ? WHERE id = ?",
         (fingerprint, uri, date_source, date_source_kind, date_indexed, tags, meta, fact_id),
     )
+    if keywords is None:
+        return None
+    was = conn.execute("SELECT kenning_keywords(body, keywords) FROM facts WHERE id = ?", (fact_id,)).fetchone()
+    if was is not None and was[0] != keywords:
+        stored = ("", packed) if packed is not None else bodies.pack(keywords, body)
+        conn.execute("UPDATE facts SET keywords = ?, body = ? WHERE id = ?", (*stored, fact_id))
+    return None
 
 
 def repoint(conn: EngineConnection, fact_id: int, *, uri: str, path: str, fingerprint: str) -> bool:

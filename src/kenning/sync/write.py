@@ -174,6 +174,9 @@ class ExcerptWriter:
             tags=row.tags,
             meta=row.meta,
             date_source_kind=row.date_kind,
+            keywords=row.keywords,
+            body=row.body,
+            packed=row.packed,
         )
 
     def _settle_orphans(
