@@ -1,16 +1,16 @@
-"""An HTTP route in a question in words has its words required: ``what handles GET
+"""An HTTP route in a question in words has the words of its path required: ``what handles GET
 /articles/:slug`` asks for the code that serves that route, not for every page that says
 "handles".
 
 The code names a route in words it spells apart: NestJS's ``@Controller('articles')`` above
-``@Get(':slug')`` (its method's keywords say ``GET articles``, ``ingest.route_words``, the
-parameter ``slug`` once already), Flask's ``@app.get("/articles/<slug>")``, Express's
-``router.get('/articles/:slug', …)``. So the route is no phrase (quoted text is,
-``search.quoted``): each word of its path is required of a word hit, in any order and column,
-beside the question's other words, which still rank, and its method with them (unrequired: a
-framework may leave GET unsaid, and "get" is in most code). A route is an HTTP method in capitals,
-then a path from ``/`` holding a word, quoted or not; when no excerpt holds its path's words, the
-question is searched without them; a note says which it did."""
+``@Get(':slug')`` (its method's keywords say ``GET articles slug``, ``ingest.route_words``),
+Flask's ``@app.get("/articles/<slug>")``, Express's ``router.get('/articles/:slug', …)``,
+Starlette's ``Route("/articles/{slug}", …)``. So each word of the path is required of a word hit,
+in any order and column (quoted text is a phrase, ``search.quoted``; a route, quoted or not, is
+this), and the method and the path's words in their order (a phrase) rank beside the question's
+other words, unrequired: a framework may leave GET unsaid, and "get" is in most code. A route is
+an HTTP method in capitals, then a path from ``/`` holding a word; when no excerpt holds its
+path's words, the question is searched without them; a note says which it did."""
 
 from __future__ import annotations
 

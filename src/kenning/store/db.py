@@ -72,7 +72,7 @@ def connect(
 
     ``wal=False``: a database created here keeps SQLite's rollback journal, for a first sync that
     fills it (``sync.run``): a page the sync writes goes to the file once, where WAL writes it to
-    the log and again at every checkpoint (``bench/sync_floor.py``'s Django store: 129 MB twice).
+    the log and again at every checkpoint (``bench/sync_floor.py``'s Django store: 119 MB twice).
     Readers meanwhile wait for each batch's commit instead of reading beside it, and see the same
     committed state. ``use_wal`` switches when the sync is done; any later ``create`` opener
     switches a store left so (a first sync stopped before that).
