@@ -65,6 +65,13 @@ def _text(result) -> str:
     return "\n".join(block.text for block in result.content if block.type == "text")
 
 
+def _started(code: str, *args: str, env: dict[str, str]) -> subprocess.Popen[str]:
+    """``python -c code args…``, its output read as text."""
+    return subprocess.Popen(
+        [sys.executable, "-c", code, *args], env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True
+    )
+
+
 def test_readers_mcp_a_memory_save_and_a_second_sync_during_a_full_sync(make_project, isolated_home, tmp_path):
     # Level 1 (dense) off: this is about the lexical sync's locking, and embedding 2,000 files
     # would only lengthen the run.
@@ -73,26 +80,11 @@ def test_readers_mcp_a_memory_save_and_a_second_sync_during_a_full_sync(make_pro
     _kill.write_corpus(project.root, 2000)
     stop = tmp_path / "stop"
     env = {**os.environ, "KENNING_HOME": str(isolated_home)}
-    readers = [
-        subprocess.Popen(
-            [sys.executable, "-c", READER, str(project.root), str(stop)],
-            env=env,
-            stdout=subprocess.PIPE,
-            stderr=subprocess.PIPE,
-            text=True,
-        )
-        for _ in range(4)
-    ]
+    readers = [_started(READER, str(project.root), str(stop), env=env) for _ in range(4)]
     try:
         for reader in readers:
             assert reader.stdout.readline().strip() == "ready"
-        first = subprocess.Popen(
-            [sys.executable, "-c", SYNC, str(project.root)],
-            env=env,
-            stdout=subprocess.PIPE,
-            stderr=subprocess.PIPE,
-            text=True,
-        )
+        first = _started(SYNC, str(project.root), env=env)
         assert first.stdout.readline().strip() == "go"
         params = StdioServerParameters(
             command=KENNING, args=["mcp", "--project", str(project.root), "--tools", "all"], env=env
@@ -116,13 +108,7 @@ def test_readers_mcp_a_memory_save_and_a_second_sync_during_a_full_sync(make_pro
                                 "save_memory", {"text": "The quorum needs three votes during a sync."}
                             )
                         )
-                        second = subprocess.Popen(
-                            [sys.executable, "-c", SYNC, str(project.root)],
-                            env=env,
-                            stdout=subprocess.PIPE,
-                            stderr=subprocess.PIPE,
-                            text=True,
-                        )
+                        second = _started(SYNC, str(project.root), env=env)
                     calls += 1
                     await anyio.sleep(0.05)
                 with anyio.fail_after(WAIT):
@@ -164,16 +150,7 @@ def test_readers_mcp_and_a_memory_save_during_a_first_sync(make_project, isolate
     stop = tmp_path / "stop"
     env = {**os.environ, "KENNING_HOME": str(isolated_home)}
     reader_code = READER.replace('!= "no_match"', 'not in ("no_match", "index_missing")')  # before its first commit
-    readers = [
-        subprocess.Popen(
-            [sys.executable, "-c", reader_code, str(project.root), str(stop)],
-            env=env,
-            stdout=subprocess.PIPE,
-            stderr=subprocess.PIPE,
-            text=True,
-        )
-        for _ in range(2)
-    ]
+    readers = [_started(reader_code, str(project.root), str(stop), env=env) for _ in range(2)]
     try:
         for reader in readers:
             assert reader.stdout.readline().strip() == "ready"
@@ -187,13 +164,7 @@ def test_readers_mcp_and_a_memory_save_during_a_first_sync(make_project, isolate
             saved, searched = [], []
             async with stdio_client(params) as (read, write), ClientSession(read, write) as session:
                 await session.initialize()
-                first = subprocess.Popen(  # the server is up: the save below meets the sync's first batches
-                    [sys.executable, "-c", SYNC, str(project.root)],
-                    env=env,
-                    stdout=subprocess.PIPE,
-                    stderr=subprocess.PIPE,
-                    text=True,
-                )
+                first = _started(SYNC, str(project.root), env=env)  # the server is up: the save meets its batches
                 while not project.db_path.exists() and first.poll() is None:
                     await anyio.sleep(0.01)
                 text = "The quorum needs three votes during a first sync."
