@@ -12,6 +12,7 @@ import pytest
 from conftest import commit_all, git, resync
 from kenning.graph import projections
 from kenning.ingest import git_history
+from kenning.store import fact_sources
 from kenning.store import facts as fact_store
 from kenning.store.db import open_store
 from store.pg_engine import ENGINE, engine_config  # tests/store: the PostgreSQL test server
@@ -39,7 +40,7 @@ def _commit_facts(project) -> list[tuple[str, str, str]]:
     """(sha, title, body) of the store's active commit facts."""
     conn = open_store(project)
     try:
-        held = fact_store.active_by_uri(conn, "", fact_type="commit")
+        held = fact_sources.active_by_uri(conn, "", fact_type="commit")
         facts = fact_store.get_many(conn, project.name, [fact_id for fact_id, _ in held.values()])
         return sorted((f.source.uri, f.title, f.body) for f in facts.values())
     finally:

@@ -16,7 +16,7 @@ from pg_engine import engine_store
 from kenning.errors import NotFound
 from kenning.graph import paths
 from kenning.records import Lifecycle, Location
-from kenning.store import facts, graph, graph_refs, graph_write, sources
+from kenning.store import fact_sources, facts, graph, graph_refs, graph_write, sources
 from kenning.store.db import transaction
 from kenning.store.postgres.connection import is_pg
 
@@ -72,20 +72,20 @@ def test_the_sync_reads_active_file_facts_by_content_hash_and_by_uri(store):
         gone = facts.insert(store, new_fact("gone", uri="a.md:3-4", body="x"))
         facts.set_lifecycle(store, gone, Lifecycle.RETIRED, when=STAMP, reason="source vanished")
     hashes = [new_fact("kept").content_hash, new_fact("gone", body="x").content_hash]
-    assert facts.active_file_facts(store, hashes) == [(kept, hashes[0], "a.md")]
-    assert facts.active_by_uri(store, "a.md") == {"a.md:1-2": (kept, hashes[0])}
+    assert fact_sources.active_file_facts(store, hashes) == [(kept, hashes[0], "a.md")]
+    assert fact_sources.active_by_uri(store, "a.md") == {"a.md:1-2": (kept, hashes[0])}
 
 
 def test_a_fact_is_repointed_refreshed_and_refingerprinted(store):
     with transaction(store):
         fact_id = facts.insert(store, new_fact("t", uri="a.md:1-2"))
-        assert facts.repoint(store, fact_id, uri="b.md:5-6", path="b.md", fingerprint="f2") is True
-        assert facts.repoint(store, fact_id, uri="b.md:5-6", path="b.md", fingerprint="f2") is False
-        facts.set_fingerprint(store, fact_id, "f3")
+        assert fact_sources.repoint(store, fact_id, uri="b.md:5-6", path="b.md", fingerprint="f2") is True
+        assert fact_sources.repoint(store, fact_id, uri="b.md:5-6", path="b.md", fingerprint="f2") is False
+        fact_sources.set_fingerprint(store, fact_id, "f3")
     fact = facts.get(store, "demo", fact_id)
     assert (fact.source.uri, fact.source.fingerprint) == ("b.md:5-6", "f3")
     with transaction(store):
-        facts.refresh_source(
+        fact_sources.refresh_source(
             store,
             fact_id,
             fingerprint="f4",

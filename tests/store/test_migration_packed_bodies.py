@@ -9,7 +9,7 @@ import zlib
 
 from migration_support import store_before
 
-from kenning.store import bodies, facts, fts, memory, transverse
+from kenning.store import bodies, fact_sources, facts, fts, memory, transverse
 from kenning.store.db import connect, transaction
 
 CODE = (
@@ -97,7 +97,7 @@ def test_the_word_index_follows_deletes_and_rewrites_of_packed_rows(tmp_path):
         assert ids_of(conn, '"reciprocal"') == {1, 2, 3}
         with transaction(conn):
             facts.delete(conn, 2)
-            assert facts.repoint(conn, 1, uri="lib/fusion.py:1-7", path="lib/fusion.py", fingerprint="f" * 64)
+            assert fact_sources.repoint(conn, 1, uri="lib/fusion.py:1-7", path="lib/fusion.py", fingerprint="f" * 64)
         assert ids_of(conn, '"reciprocal"') == {1, 3}
         assert ids_of(conn, "path:lib") == {1}
         assert ids_of(conn, "path:docs") == set()
@@ -167,7 +167,7 @@ def test_lookups_by_content_hash_and_the_memory_timeline_use_the_smaller_indexes
         digest = "ab" * 32
         memory.active_note(conn, digest, ("session", "manual"))
         transverse.active_manual_with_hash(conn, digest)
-        facts.active_file_facts(conn, [digest, "cd" * 32])
+        fact_sources.active_file_facts(conn, [digest, "cd" * 32])
         at = memory.Anchor(1, "manual", "2026-01-01T00:00:00Z", None, 0)
         memory.saved_neighbours(conn, at, ("session", "manual"), 2, 2)
         conn.set_trace_callback(None)

@@ -15,7 +15,7 @@ from kenning.across.stores import OneShot, StorePool
 from kenning.config import load_project
 from kenning.errors import StoreReadOnly
 from kenning.status import project_status
-from kenning.store import facts
+from kenning.store import fact_sources, facts
 from kenning.store.handle import engine_errors, typed_error
 from kenning.store.postgres.connection import connect
 
@@ -87,7 +87,7 @@ def test_a_cross_project_connection_to_the_server_cannot_write(mixed, cli):
     for source in (OneShot(load_project), StorePool(load_project)):
         conn = source.connection(served)
         try:
-            [fact] = facts.active_by_uri(conn, "docs/pg.md").values()
+            [fact] = fact_sources.active_by_uri(conn, "docs/pg.md").values()
             with pytest.raises(engine_errors()) as refused:
                 facts.delete(conn, fact[0])
             assert isinstance(typed_error(refused.value), StoreReadOnly)

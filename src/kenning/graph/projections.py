@@ -15,9 +15,9 @@ from kenning.ingest.identifiers import keywords_for
 from kenning.ingest.relations import Ref
 from kenning.project import Project
 from kenning.records import Lifecycle, Replaced
+from kenning.store import fact_sources, graph_write, sources
 from kenning.store import facts as fact_store
 from kenning.store import graph as graph_store
-from kenning.store import graph_write, sources
 from kenning.store.db import Connection
 from kenning.store.graph import SourceState
 from kenning.store.graph_write import GraphWriter
@@ -63,7 +63,7 @@ def apply_ledger(
         return set(), [], 0
     affected = delete_origin(conn, "ledger")
     content = ledger.read(file) if data is not None else ledger.Ledger((), ())
-    existing = fact_store.active_by_uri(conn, LEDGER_PATH)
+    existing = fact_sources.active_by_uri(conn, LEDGER_PATH)
     sources.delete_locations(conn, LEDGER_PATH)
     refs: list[int] = []
     seen: set[str] = set()
@@ -92,7 +92,7 @@ def apply_ledger(
         old = existing.get(uri)
         if old is not None and old[1] == new.content_hash:
             fact_id = old[0]
-            fact_store.set_fingerprint(conn, fact_id, record_fingerprint)
+            fact_sources.set_fingerprint(conn, fact_id, record_fingerprint)
             changes.kept += 1
         else:
             fact_id = fact_store.insert(conn, new)
@@ -207,7 +207,7 @@ def _project_again(conn: Connection, writer: GraphWriter, project: Project, stam
     otherwise gets a new fact, which supersedes the old one, and its node and references anew;
     the others keep theirs (ids, citations, edges). A commit git no longer holds is left as it
     is. Returns how many were replaced, None when git could not read them (nothing changed)."""
-    held = fact_store.active_by_uri(conn, "", fact_type="commit")  # a commit's fact has no path
+    held = fact_sources.active_by_uri(conn, "", fact_type="commit")  # a commit's fact has no path
     found = git_history.commits_named(project.root, list(held))
     if found is None:
         return None

@@ -71,9 +71,9 @@ from kenning.ingest.relations import BASES, FIELD_HINT, FIELDS, GLOBALS, SELF_HI
 from kenning.ingest.test_files import is_test_path
 from kenning.ingest.tree_imports import ALIAS_HINT
 from kenning.records import Lifecycle
+from kenning.store import fact_sources, graph_refs, graph_write
 from kenning.store import facts as fact_store
 from kenning.store import graph as graph_store
-from kenning.store import graph_refs, graph_write
 from kenning.store.db import Connection
 from kenning.store.graph import RefRow
 from kenning.store.graph_write import GraphWriter
@@ -430,7 +430,7 @@ def mark_superseded(conn: Connection, *, newer: int, older: int, stamp: str) -> 
     if newer not in by_id or not older_path:
         return
     successor = by_id[newer].fact_id
-    for fact_id in fact_store.active_located_at(conn, older_path):
+    for fact_id in fact_sources.active_located_at(conn, older_path):
         if fact_id != successor:
             fact_store.set_lifecycle(
                 conn,

@@ -16,7 +16,7 @@ from pathlib import Path
 from kenning.files import read_resolved_inside
 from kenning.ingest import git_history
 from kenning.ingest.read import Parsed
-from kenning.store import facts as fact_store
+from kenning.store import fact_sources
 from kenning.store.db import Connection
 
 _NO_HISTORY = (git_history.HistoryProblem.NOT_A_REPOSITORY, git_history.HistoryProblem.NO_GIT)
@@ -51,7 +51,7 @@ def commit_dates_of_unread(conn: Connection, root: Path, read: set[str]) -> dict
     """``path -> commit date`` for the mtime-dated files outside ``read`` that are HEAD's now."""
     root_real = os.path.realpath(root)
     blobs: dict[str, str | None] = {}
-    for path in fact_store.mtime_dated_paths(conn):
+    for path in fact_sources.mtime_dated_paths(conn):
         if path in read:
             continue
         try:
@@ -63,4 +63,4 @@ def commit_dates_of_unread(conn: Connection, root: Path, read: set[str]) -> dict
 
 def apply(conn: Connection, dates: dict[str, str]) -> int:
     """Write the dates (inside the sync's transaction); the number of facts re-dated."""
-    return sum(fact_store.date_from_commit(conn, path, date) for path, date in sorted(dates.items()))
+    return sum(fact_sources.date_from_commit(conn, path, date) for path, date in sorted(dates.items()))

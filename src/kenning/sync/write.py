@@ -15,8 +15,8 @@ from typing import TYPE_CHECKING, Any
 from kenning.ingest.read import Parsed
 from kenning.ingest.rows import ExcerptRow
 from kenning.records import Lifecycle, Replaced
+from kenning.store import fact_sources, sources
 from kenning.store import facts as fact_store
-from kenning.store import sources
 from kenning.store.db import Connection
 
 if TYPE_CHECKING:
@@ -43,7 +43,7 @@ class ExcerptWriter:
         self._active: dict[str, list[int]] = {}  # content hash -> active file facts, ascending ids
         self._known: dict[int, tuple[str, str]] = {}  # id -> (content hash, path) for those facts
         self._located = sources.located_paths(conn, sorted(paths))  # paths that had locations before
-        for fact_id, chash, path in fact_store.active_file_facts(conn, sorted(hashes)):
+        for fact_id, chash, path in fact_sources.active_file_facts(conn, sorted(hashes)):
             self._active.setdefault(chash, []).append(fact_id)
             self._known[fact_id] = (chash, path)
         for ids in self._active.values():
@@ -164,7 +164,7 @@ class ExcerptWriter:
             record[_DATE_INDEXED], record[_TAGS], record[_META] = self.stamp, row.tags, row.meta
             record[_DATE_KIND] = row.date_kind
             return
-        fact_store.refresh_source(
+        fact_sources.refresh_source(
             self.conn,
             fact_id,
             fingerprint=fingerprint,
@@ -191,7 +191,7 @@ class ExcerptWriter:
             remaining = sources.first_location(self.conn, fact_id)
             if remaining is not None:
                 file_row = sources.manifest_for(self.conn, [remaining.path]).get(remaining.path)
-                moved = fact_store.repoint(
+                moved = fact_sources.repoint(
                     self.conn,
                     fact_id,
                     uri=remaining.uri,
