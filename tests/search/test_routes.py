@@ -91,7 +91,7 @@ def test_a_route_whose_method_the_code_leaves_unsaid_is_its_path_words(project):
     assert "the route's path required: GET /invoices/{number}" in answer.notes, answer.notes
     assert "web.py" in _paths(answer)
     if not project.config.store:  # SQLite's BM25 weighs the path's words in order (a phrase) beside the
-        # page that says "invoices" and "number" too; PostgreSQL's ranking (ts_rank_cd) weighs it less
+        # page that says "invoices" and "number" too; PostgreSQL scores a phrase word by word (store/postgres/fts.words)
         assert _paths(answer)[0] == "web.py", _paths(answer)
 
 
