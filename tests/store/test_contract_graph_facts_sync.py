@@ -94,9 +94,11 @@ def test_a_fact_is_repointed_refreshed_and_refingerprinted(store):
             date_indexed=STAMP,
             tags=json.dumps(["x"]),
             meta=json.dumps({"k": 1}),
+            keywords="",
+            body="body",
         )
     fact = facts.get(store, "demo", fact_id)
-    assert (fact.source.uri, fact.tags, fact.meta) == ("b.md:7-8", ("x",), {"k": 1})
+    assert (fact.source.uri, fact.tags, fact.meta, fact.body) == ("b.md:7-8", ("x",), {"k": 1}, "body")
 
 
 # -- sources --------------------------------------------------------------------------------

@@ -82,12 +82,12 @@ def refresh_source(
     tags: str,
     meta: str,
     date_source_kind: str | None = None,
-    keywords: str | None = None,
-    body: str = "",
+    keywords: str,
+    body: str,
     packed: bytes | None = None,
 ) -> None:
     """A fact found again in the file it is cited from takes that excerpt's source details
-    (``tags`` and ``meta`` as stored: JSON text) and, given, its ``keywords``: its content hash
+    (``tags`` and ``meta`` as stored: JSON text) and its ``keywords``: its content hash
     holds its type, title and body, not the keywords a parser gives (a new parser version's,
     the HTTP route a class's decorator gives its methods), so a fact kept across a re-read took
     them nowhere else. They are written only when they differ (the word index's trigger then
@@ -111,8 +111,6 @@ def refresh_source(
         "tags = ?, meta = ? WHERE id = ?",
         (fingerprint, uri, date_source, date_source_kind, date_indexed, tags, meta, fact_id),
     )
-    if keywords is None:
-        return None
     was = conn.execute("SELECT kenning_keywords(body, keywords) FROM facts WHERE id = ?", (fact_id,)).fetchone()
     if was is not None and was[0] != keywords:
         stored = ("", packed) if packed is not None else bodies.pack(keywords, body)

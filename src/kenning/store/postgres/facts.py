@@ -203,7 +203,7 @@ def refresh_source(
     tags: str,
     meta: str,
     date_source_kind: str | None = None,
-    keywords: str | None = None,
+    keywords: str,
 ) -> None:
     _write(
         conn,
@@ -211,12 +211,11 @@ def refresh_source(
         "date_indexed = %s, tags = %s, meta = %s WHERE project = %s AND id = %s",
         (fingerprint, uri, date_source, date_source_kind, date_indexed, tags, meta, conn.project, fact_id),
     )
-    if keywords is not None:  # only when they differ: the word postings' trigger moves the row then
-        _write(
-            conn,
-            "UPDATE facts SET keywords = %s WHERE project = %s AND id = %s AND keywords IS DISTINCT FROM %s",
-            (keywords, conn.project, fact_id, keywords),
-        )
+    _write(  # only when they differ: the word postings' trigger moves the row then
+        conn,
+        "UPDATE facts SET keywords = %s WHERE project = %s AND id = %s AND keywords IS DISTINCT FROM %s",
+        (keywords, conn.project, fact_id, keywords),
+    )
 
 
 def repoint(conn: PgConnection, fact_id: int, *, uri: str, path: str, fingerprint: str) -> bool:
