@@ -8,9 +8,8 @@ shortest path. What the alias stands for is the project's configuration (``tscon
 from __future__ import annotations
 
 import posixpath
-from pathlib import PurePosixPath
 
-from kenning.ingest.grammars import COMPONENT_SUFFIXES
+from kenning.ingest.grammars import COMPONENT_SUFFIXES, stem_of, suffix_of
 from kenning.ingest.tree_imports import SUFFIX
 from kenning.store import graph as graph_store
 from kenning.store.db import Connection
@@ -22,9 +21,9 @@ def suffixes_of(path: str) -> set[str]:
     folder's boundary (``src/lib/db.ts``: ``src/lib/db``, ``lib/db``, ``db``), and its folder's for
     an ``index`` file (``lib/db/index.ts`` is ``lib/db``); a Vue, Svelte or Astro component's with its
     suffix too, which its imports write (``$lib/ListErrors.svelte``, ``@/components/Card.vue``)."""
-    pure = PurePosixPath(path)
-    stems = [str(pure.with_suffix("")) if pure.suffix else path]
-    if pure.suffix.lower() in COMPONENT_SUFFIXES:
+    suffix = suffix_of(path)
+    stems = [path[: -len(suffix)] if suffix else path]
+    if suffix.lower() in COMPONENT_SUFFIXES:
         stems.append(path)
     if is_folder_module(path) and posixpath.dirname(path):
         stems.append(posixpath.dirname(path))
@@ -39,8 +38,7 @@ def is_folder_module(path: str) -> bool:
     """Whether the file stands for its folder: JavaScript's ``index`` (``lib/db/index.ts`` is
     ``lib/db``), Rust's ``mod.rs`` (``flags/mod.rs`` is the module ``flags``), Lua's ``init.lua``
     (``lua/telescope/init.lua`` is what ``require("telescope")`` loads)."""
-    pure = PurePosixPath(path)
-    return pure.stem == "index" or pure.name in ("mod.rs", "init.lua")
+    return stem_of(path) == "index" or path.rpartition("/")[2] in ("mod.rs", "init.lua")
 
 
 class Suffixes:

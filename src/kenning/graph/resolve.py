@@ -56,7 +56,6 @@ from __future__ import annotations
 import posixpath
 from collections.abc import Iterable, Sequence
 from functools import lru_cache
-from pathlib import PurePosixPath
 
 from kenning.graph import go_resolve
 from kenning.graph.aliases import SUFFIX, Suffixes, is_folder_module, nearest, suffixes_of
@@ -66,7 +65,7 @@ from kenning.graph.narrow import MAX_AMBIGUOUS, Candidates, Key, count_targets, 
 from kenning.graph.values import Values, as_module
 from kenning.ingest.go_packages import IMPORT_HINT
 from kenning.ingest.go_packages import PACKAGE as GO_PACKAGE
-from kenning.ingest.grammars import family_of
+from kenning.ingest.grammars import family_of, suffix_of
 from kenning.ingest.relations import BASES, FIELD_HINT, FIELDS, GLOBALS, SELF_HINT, Ref
 from kenning.ingest.test_files import is_test_path
 from kenning.ingest.tree_imports import ALIAS_HINT
@@ -110,7 +109,7 @@ def _stem_named(rows: list, target: str) -> list:
 
 
 def _stem(path: str) -> str:
-    suffix = PurePosixPath(path).suffix
+    suffix = suffix_of(path)
     return path[: -len(suffix)] if suffix else path
 
 

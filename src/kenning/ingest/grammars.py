@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import importlib
 from functools import cache, lru_cache
-from pathlib import PurePosixPath
 from typing import Any
 
 LANGUAGES = {  # name -> (module, function returning the language pointer)
@@ -74,8 +73,23 @@ _PYTHON = frozenset({".py", ".pyi"})
 COMPONENT_SUFFIXES = frozenset({".vue", ".svelte", ".astro"})
 
 
+def suffix_of(path: str) -> str:
+    """``PurePosixPath(path).suffix`` without building a path object (a sync asks for every file):
+    ``""`` for ``Makefile``, ``.bashrc`` or ``a.``."""
+    name = path.rpartition("/")[2]
+    dot = name.rfind(".")
+    return name[dot:] if 0 < dot < len(name) - 1 else ""
+
+
+def stem_of(path: str) -> str:
+    """``PurePosixPath(path).stem``: the file's name, its suffix left out."""
+    name = path.rpartition("/")[2]
+    suffix = suffix_of(name)
+    return name[: -len(suffix)] if suffix else name
+
+
 def language_for(path: str) -> str | None:
-    return SUFFIXES.get(PurePosixPath(path).suffix.lower())
+    return SUFFIXES.get(suffix_of(path).lower())
 
 
 @lru_cache(maxsize=8192)  # asked for each caller and each candidate of a resolution: paths repeat
@@ -85,7 +99,7 @@ def family_of(path: str | None) -> str | None:
     and C++, ``go``…); None for a path of no code kenning reads symbols from."""
     if not path:
         return None
-    suffix = PurePosixPath(path).suffix.lower()
+    suffix = suffix_of(path).lower()
     if suffix in _PYTHON:
         return "python"
     if suffix in COMPONENT_SUFFIXES:

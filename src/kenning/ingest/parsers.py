@@ -9,6 +9,7 @@ from dataclasses import replace
 
 from kenning.ingest import config_titles, generated
 from kenning.ingest.chunks import Chunk
+from kenning.ingest.grammars import suffix_of
 from kenning.ingest.relations import Relations
 from kenning.ingest.text import parse_text
 
@@ -207,17 +208,10 @@ def parser_for(path: str) -> str | None:
     name = path.rpartition("/")[2].lower()
     if name.endswith(BLADE):  # a template, not PHP code, whatever its last suffix says
         return SCRIPT_PARSER
-    found = _BY_NAME.get(name) or _BY_SUFFIX.get(_suffix(name))  # ``CMakeLists.txt``: by its name
+    found = _BY_NAME.get(name) or _BY_SUFFIX.get(suffix_of(name))  # ``CMakeLists.txt``: by its name
     if found is None and name.startswith("appsettings") and name.endswith(".json"):
         return SCRIPT_PARSER
     return found
-
-
-def _suffix(name: str) -> str:
-    """``PurePosixPath(name).suffix`` without building a path object (a sync asks for every file):
-    ``""`` for ``Makefile``, ``.bashrc`` or ``a.``."""
-    dot = name.rfind(".")
-    return name[dot:] if 0 < dot < len(name) - 1 else ""
 
 
 def _markdown(text: str, path: str) -> tuple[list[Chunk], Relations | None]:
@@ -272,7 +266,7 @@ def _text(text: str, path: str) -> tuple[list[Chunk], Relations | None]:
 def _script(text: str, path: str) -> tuple[list[Chunk], Relations | None]:
     """A script, build or configuration file: ``text``'s runs of lines, as code of its language."""
     name = path.rpartition("/")[2].lower()
-    language = SCRIPT_LANGUAGES.get(name) or SCRIPT_LANGUAGES.get(_suffix(name))
+    language = SCRIPT_LANGUAGES.get(name) or SCRIPT_LANGUAGES.get(suffix_of(name))
     if language is None and (name in DOTENV_TEMPLATES or name.startswith("appsettings")):
         language = "dotenv" if name in DOTENV_TEMPLATES else "json"
     if name.endswith(BLADE):
