@@ -6,6 +6,8 @@ from __future__ import annotations
 
 from conftest import commit_all, git, resync
 
+from kenning.config import GITIGNORE
+
 
 def test_after_a_sync_git_sees_only_the_files_meant_to_be_committed(make_project):
     project = make_project({"README.md": "# Demo\n\nText.\n"})
@@ -25,3 +27,30 @@ def test_the_journal_a_first_sync_writes_under_is_kept_out_of_git(make_project):
     (project.state_dir / "kenning.db-journal").write_bytes(b"left by a stopped first sync")
     listed = git(project.root, "ls-files", "--others", "--exclude-standard", ".kenning").split()
     assert listed == []
+
+
+def test_a_first_sync_adds_the_journal_to_an_earlier_kennings_ignore_file(make_project):
+    """A project set up before the journal came has kenning's ``.gitignore`` without ``*.db-journal``:
+    its next first sync (a new store) adds the patterns it lacks, and keeps its own lines."""
+    project = make_project({"README.md": "# Demo\n\nText.\n"})
+    commit_all(project.root)
+    ignore = project.state_dir / ".gitignore"
+    older = [line for line in GITIGNORE.splitlines() if line != "*.db-journal"] + ["notes/"]
+    ignore.write_text("\n".join(older) + "\n", encoding="utf-8")
+    for leftover in project.state_dir.glob("kenning.db*"):
+        leftover.unlink()
+    resync(project)
+    lines = ignore.read_text(encoding="utf-8").splitlines()
+    assert lines[: len(older)] == older and lines[len(older) :] == ["*.db-journal"]
+    (project.state_dir / "kenning.db-journal").write_bytes(b"left by a stopped first sync")
+    assert git(project.root, "ls-files", "--others", "--exclude-standard", ".kenning").split() == []
+
+
+def test_an_ignore_file_someone_wrote_is_left_as_it_is(make_project):
+    project = make_project({"README.md": "# Demo\n\nText.\n"})
+    ignore = project.state_dir / ".gitignore"
+    ignore.write_text("*\n", encoding="utf-8")
+    for leftover in project.state_dir.glob("kenning.db*"):
+        leftover.unlink()
+    resync(project)
+    assert ignore.read_text(encoding="utf-8") == "*\n"

@@ -253,7 +253,26 @@ def init_project(root: Path, name: str | None = None) -> tuple[Project, bool]:
             CONFIG_TEMPLATE.format(name=json.dumps(chosen), max_bytes=DEFAULT_MAX_FILE_BYTES),
             encoding="utf-8",
         )
+    keep_state_out_of_git(state)
+    return load_project(root), created
+
+
+def keep_state_out_of_git(state: Path) -> None:
+    """Write ``state``'s ``.gitignore`` (``GITIGNORE``), or add to the one an earlier kenning wrote
+    (its first line is ``GITIGNORE``'s) the patterns it lacks: ``*.db-journal`` came with the first
+    sync's rollback journal, ``sync.lock`` before it. A file someone wrote otherwise is theirs."""
     gitignore = state / ".gitignore"
     if not gitignore.exists():
         gitignore.write_text(GITIGNORE, encoding="utf-8")
-    return load_project(root), created
+        return
+    try:
+        text = gitignore.read_text(encoding="utf-8")
+    except (OSError, UnicodeError):
+        return
+    lines = text.splitlines()
+    if not lines or lines[0] != GITIGNORE.splitlines()[0]:
+        return
+    missing = [line for line in GITIGNORE.splitlines()[1:] if line not in lines]
+    if missing:
+        ending = "" if text.endswith("\n") else "\n"
+        gitignore.write_text(text + ending + "\n".join(missing) + "\n", encoding="utf-8")

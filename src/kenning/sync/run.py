@@ -22,6 +22,7 @@ from __future__ import annotations
 import gc
 import time
 
+from kenning.config import keep_state_out_of_git
 from kenning.files import SYNC_LOCK_NAME, ExclusiveLock
 from kenning.ingest.discover import Discovery, discover
 from kenning.ingest.read import Progress, Reading, read_all
@@ -124,5 +125,6 @@ def _first_reading(project: Project, progress: Progress | None) -> tuple[Discove
     (``graph.helper``). None otherwise."""
     if project.config.store or project.db_path.exists():
         return None
+    keep_state_out_of_git(project.state_dir)  # an earlier kenning's lacks the journal this sync may leave
     found = discover(project)
     return found, read_all(found.candidates, {}, progress, pack=True, helpers=True).start()
