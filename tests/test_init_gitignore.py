@@ -5,7 +5,6 @@ committed with it (an empty `.kenning/sync.lock` in every clone)."""
 from __future__ import annotations
 
 from conftest import commit_all, git, resync
-
 from kenning.config import GITIGNORE
 
 

@@ -53,8 +53,9 @@ def test_a_deleted_fact_is_still_cleared_where_it_superseded_another(tmp_path):
         conn.execute(FACT, (1, "new plan", "a" * 64, "active", None, None))
         conn.execute(FACT, (2, "old plan", "b" * 64, "superseded", 1, None))
         conn.execute("INSERT INTO facts_trigram (rowid, title, path) SELECT id, title, path FROM facts")
-        conn.execute(
-            "INSERT INTO facts_fts (rowid, title, keywords, path, body) SELECT id, title, keywords, path, body FROM facts"
+        conn.execute(  # the word index, kept by a trigger on the store's connections (``store.bodies``)
+            "INSERT INTO facts_fts (rowid, title, keywords, path, body) "
+            "SELECT id, title, keywords, path, body FROM facts"
         )
         conn.execute("DELETE FROM facts WHERE id = 1")  # the superseding fact: its foreign key clears the name
         assert conn.execute("SELECT superseded_by FROM facts WHERE id = 2").fetchone()[0] is None
