@@ -5,7 +5,7 @@ committed with it (an empty `.kenning/sync.lock` in every clone)."""
 from __future__ import annotations
 
 from conftest import commit_all, git, resync
-from kenning.config import GITIGNORE
+from kenning.project import GITIGNORE
 
 
 def test_after_a_sync_git_sees_only_the_files_meant_to_be_committed(make_project):

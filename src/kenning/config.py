@@ -22,6 +22,7 @@ from kenning.project import (
     Project,
     ProjectConfig,
     check_name,
+    keep_state_out_of_git,
 )
 
 TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (start-up time)
@@ -45,16 +46,6 @@ max_file_bytes = {max_bytes}
 [pack]
 # Core pack budget, in estimated tokens (characters / 4).
 budget_tokens = 1500
-"""
-
-GITIGNORE = """\
-# kenning's database and caches are rebuilt by `kenning sync`; config.toml and ledger.jsonl are meant to be committed.
-*.db
-*.db-wal
-*.db-shm
-*.db-journal
-cache/
-sync.lock
 """
 
 
@@ -255,24 +246,3 @@ def init_project(root: Path, name: str | None = None) -> tuple[Project, bool]:
         )
     keep_state_out_of_git(state)
     return load_project(root), created
-
-
-def keep_state_out_of_git(state: Path) -> None:
-    """Write ``state``'s ``.gitignore`` (``GITIGNORE``), or add to the one an earlier kenning wrote
-    (its first line is ``GITIGNORE``'s) the patterns it lacks: ``*.db-journal`` came with the first
-    sync's rollback journal, ``sync.lock`` before it. A file someone wrote otherwise is theirs."""
-    gitignore = state / ".gitignore"
-    if not gitignore.exists():
-        gitignore.write_text(GITIGNORE, encoding="utf-8")
-        return
-    try:
-        text = gitignore.read_text(encoding="utf-8")
-    except (OSError, UnicodeError):
-        return
-    lines = text.splitlines()
-    if not lines or lines[0] != GITIGNORE.splitlines()[0]:
-        return
-    missing = [line for line in GITIGNORE.splitlines()[1:] if line not in lines]
-    if missing:
-        ending = "" if text.endswith("\n") else "\n"
-        gitignore.write_text(text + ending + "\n".join(missing) + "\n", encoding="utf-8")

@@ -18,6 +18,15 @@ if TYPE_CHECKING:
 
 STATE_DIR = ".kenning"
 DB_NAME = "kenning.db"
+GITIGNORE = """\
+# kenning's database and caches are rebuilt by `kenning sync`; config.toml and ledger.jsonl are meant to be committed.
+*.db
+*.db-wal
+*.db-shm
+*.db-journal
+cache/
+sync.lock
+"""
 CONFIG_NAME = "config.toml"
 DEFAULT_MAX_FILE_BYTES = 1_000_000
 # The hint of every error in a project's config.toml: the file is the fix, not a command's --help.
@@ -68,3 +77,24 @@ class Project:
     @property
     def db_path(self) -> Path:
         return self.state_dir / DB_NAME
+
+
+def keep_state_out_of_git(state: Path) -> None:
+    """Write ``state``'s ``.gitignore`` (``GITIGNORE``), or add to the one an earlier kenning wrote
+    (its first line is ``GITIGNORE``'s) the patterns it lacks: ``*.db-journal`` came with the first
+    sync's rollback journal, ``sync.lock`` before it. A file someone wrote otherwise is theirs."""
+    gitignore = state / ".gitignore"
+    if not gitignore.exists():
+        gitignore.write_text(GITIGNORE, encoding="utf-8")
+        return
+    try:
+        text = gitignore.read_text(encoding="utf-8")
+    except (OSError, UnicodeError):
+        return
+    lines = text.splitlines()
+    if not lines or lines[0] != GITIGNORE.splitlines()[0]:
+        return
+    missing = [line for line in GITIGNORE.splitlines()[1:] if line not in lines]
+    if missing:
+        ending = "" if text.endswith("\n") else "\n"
+        gitignore.write_text(text + ending + "\n".join(missing) + "\n", encoding="utf-8")

@@ -22,10 +22,10 @@ from __future__ import annotations
 import gc
 import time
 
-from kenning.config import keep_state_out_of_git
 from kenning.files import SYNC_LOCK_NAME, ExclusiveLock
 from kenning.ingest.discover import Discovery, discover
 from kenning.ingest.read import Progress, Reading, read_all
+from kenning.project import keep_state_out_of_git
 from kenning.sync.report import SyncReport
 
 TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (start-up time)
