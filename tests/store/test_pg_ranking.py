@@ -34,6 +34,13 @@ EXPRESSIONS = (
     "title:search OR title:sqlite",
     "{title path}:tests OR body:run",
     "title:(search OR fusion) NOT body:sqlite",
+    # a phrase is one term: its document frequency and its hits are the phrase's own (fts_phrases)
+    '"reciprocal rank"',
+    '"reciprocal rank" OR fusion',
+    '"rank fusion" OR "the store"',
+    'title:"rank fusion" OR sqlite',
+    'search NOT "search library"',
+    '"search library" OR search',
 )
 
 

@@ -30,6 +30,11 @@ STATEMENT_TIMEOUT_MS = 60_000
 # planned for its own parameters (a long-lived connection, the cockpit's or `bench --speed`'s:
 # query p95 1512 → 78 ms on kenning's own tree; docs/benchmarks.md).
 PLAN_CACHE_MODE = "force_custom_plan"
+# The server's JIT compiles a statement whose estimated cost passes `jit_above_cost` (100,000 by
+# default): a phrase scored on Django's store (``fts_phrases``, estimated by the planner's default
+# 1,000 rows for a set-returning function) ran in 10 ms and waited 67 ms for its compilation.
+# kenning's statements are short; none is worth compiling.
+JIT = "off"
 MIGRATION_LOCK = 0x6B656E6E  # pg_advisory_xact_lock key: migrations run one process at a time
 # Fact ids are handed out under this lock (held to the end of the writing transaction): a sync
 # numbers its new facts itself (``next_id``, then ``insert_rows``), so two projects' writers
@@ -104,7 +109,7 @@ def connect(
             url,
             autocommit=True,
             connect_timeout=CONNECT_TIMEOUT_S,
-            options=f"-c statement_timeout={STATEMENT_TIMEOUT_MS} -c plan_cache_mode={PLAN_CACHE_MODE}"
+            options=f"-c statement_timeout={STATEMENT_TIMEOUT_MS} -c plan_cache_mode={PLAN_CACHE_MODE} -c jit={JIT}"
             + (" -c default_transaction_read_only=on" if read_only else ""),
         )
     except psycopg.Error as exc:

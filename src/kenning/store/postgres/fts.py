@@ -21,6 +21,7 @@ from contextlib import contextmanager
 from kenning.errors import QueryTooCostly
 from kenning.store.fold import fold
 from kenning.store.postgres.connection import STATEMENT_TIMEOUT_MS, PgConnection
+from kenning.store.postgres.fts_phrases import Phrase, phrase, phrase_ctes, phrase_params
 from kenning.store.postgres.fts_syntax import (
     ALL_COLUMNS,
     TRIGRAM_COLUMNS,
@@ -67,8 +68,8 @@ K1, B = 1.2, 0.75
 # The facts of the question's words, scored by FTS5's BM25 from the postings (PostgreSQL migration 0008):
 # the inverse document frequency of each word from its postings, hits weighted per column,
 # the length normalised by the project's average (word_stats). Each question word is a row of
-# `terms` (a repeated word counts twice, as in FTS5); the words of a phrase share its weight
-# (FTS5 scores a phrase by its own hits: an approximation there). A term's `mask` keeps the hit
+# `terms` (a repeated word counts twice, as in FTS5); a phrase is scored as one term beside them
+# (``fts_phrases``), the words of a prefix phrase share its weight. A term's `mask` keeps the hit
 # counts of the columns its filter names (`title:word`; -1: every column): as in FTS5, its hits
 # and its document frequency count in those columns only.
 _TERMS = f"""
@@ -147,14 +148,16 @@ def _or_words(found: list[Token]) -> list[Scored] | None:
     return words_found
 
 
-def _positive_words(found: list[Token]) -> list[Scored]:
-    """The words of the terms an expression wants (not those under a NOT), each with its share
-    of its term's weight (a phrase of n words: 1/n each) and the hit mask of its columns: what
-    scores a match. As FTS5's ``bm25()``, a term filtered to columns counts its hits in those
-    columns only, and its inverse document frequency from the facts holding it there."""
+def _positive_terms(found: list[Token]) -> tuple[list[Scored], list[Phrase]]:
+    """The words and the phrases an expression wants (not those under a NOT): what scores a
+    match. A phrase of several words is one term (``fts_phrases``); a prefix phrase (``"a b*"``)
+    gives each of its n words a share of 1/n of a term's weight. As FTS5's ``bm25()``, a term
+    filtered to columns counts its hits in those columns only, and its inverse document
+    frequency from the facts holding it there."""
     wanted: list[Scored] = []
+    phrases: list[Phrase] = []
     negated_depth, depth, after_not = -1, 0, False
-    for kind, text, _, columns in found:
+    for kind, text, prefix, columns in found:
         if kind == "(":
             depth += 1
             if after_not and negated_depth < 0:
@@ -165,10 +168,12 @@ def _positive_words(found: list[Token]) -> list[Scored]:
             depth -= 1
         elif kind == "term" and negated_depth < 0 and not after_not:
             parts = WORD.findall(text)
-            if columns:
+            if columns and len(parts) > 1 and not prefix:
+                phrases.append(phrase(parts, columns))
+            elif columns:
                 wanted.extend((w, 1 / len(parts), hit_mask(columns)) for w in parts)
         after_not = (kind, text) == ("op", "NOT")
-    return wanted
+    return wanted, phrases
 
 
 def words(
@@ -181,7 +186,7 @@ def words(
     found = tokens(match)
     where, params = _where(filters)
     ored = _or_words(found)
-    scored = ored if ored is not None else _positive_words(found)
+    scored, phrases = (ored, []) if ored is not None else _positive_terms(found)
     filtered = any(mask != -1 for _, _, mask in scored)
     bm25 = _BM25_FILTERED if filtered else _BM25
     per_term = [[w for w, _, _ in scored], [share for _, share, _ in scored], [mask for _, _, mask in scored]]
@@ -203,13 +208,18 @@ def words(
         if len(rows) < limit:
             rows = conn.execute(sql, (*score_params, None, conn.project, *params, limit)).fetchall()
     else:
+        scores, extra = "postings", []
+        if phrases:
+            bm25 += phrase_ctes(K1, B, _IDF)
+            scores = "(SELECT id, s FROM postings UNION ALL SELECT id, s FROM phrase_scores)"
+            extra = phrase_params(phrases, conn.project, weights)
         sql = (
             f"WITH {bm25}, matched AS MATERIALIZED (SELECT f.id FROM facts f WHERE f.project = %s "
             f"AND f.words @@ to_tsquery('kenning_simple', %s) AND {where}) "
-            "SELECT m.id, coalesce(sum(p.s), 0) AS s FROM matched m LEFT JOIN postings p USING (id) "
+            f"SELECT m.id, coalesce(sum(p.s), 0) AS s FROM matched m LEFT JOIN {scores} p USING (id) "
             "GROUP BY m.id ORDER BY 2 DESC, 1 LIMIT %s"
         )
-        rows = conn.execute(sql, (*score_params, conn.project, tsquery(match), *params, limit)).fetchall()
+        rows = conn.execute(sql, (*score_params, *extra, conn.project, tsquery(match), *params, limit)).fetchall()
     return [(r[0], float(r[1])) for r in rows]
 
 
