@@ -81,7 +81,8 @@ def main(argv: list[str] | None = None) -> int:
         "--mcp-baseline",
         type=Path,
         metavar="SRC",
-        help="also time a second MCP server running the code under SRC (e.g. main's src/), questions alternated",
+        help="also time a second MCP server running the code under SRC (e.g. main's src/), questions alternated; "
+        "SRC must know every migration of the kept stores (an older kenning refuses a newer store)",
     )
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args(argv)
@@ -317,6 +318,7 @@ async def _mcp(root: Path, warm: list[str], timed: list[str], pause: float, base
     answers: list[list[str]] = [[] for _ in envs]
     client_cpu = [0.0 for _ in envs]
     failed = []
+    refused = [0 for _ in envs]
     async with contextlib.AsyncExitStack() as stack:
         sessions, pids = [], []
         for n, env in enumerate(envs):
@@ -350,9 +352,14 @@ async def _mcp(root: Path, warm: list[str], timed: list[str], pause: float, base
                 answers[n].append(_CHECKED.sub("", json.dumps(result.structuredContent, sort_keys=True)))
                 if result.isError:  # timed all the same (a query stopped by its budget costs that budget)
                     failed.append(f"{question!r}: {result.content[0].text.splitlines()[0]}")
+                    refused[n] += 1
         server_after, count = [_children().get(pid) for pid in pids], 2 * len(timed)
     for line in failed:
         print(f"memory_ask failed on {line}", file=sys.stderr)
+    if any(count and n == count for n in refused):  # nothing answered: no figure to give (a baseline whose
+        # code predates a migration of this tree refuses its store: StoreOutdated)
+        who = "the baseline's" if baseline and refused[-1] == count else "this tree's"
+        raise SystemExit(f"{who} MCP server answered none of the {count} questions: {failed[-1]}")
     runs: list = []
     for n in range(len(envs)):
         before, after = server[n], server_after[n]
