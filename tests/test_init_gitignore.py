@@ -53,3 +53,12 @@ def test_an_ignore_file_someone_wrote_is_left_as_it_is(make_project):
         leftover.unlink()
     resync(project)
     assert ignore.read_text(encoding="utf-8") == "*\n"
+
+
+def test_a_first_sync_leaves_a_deleted_ignore_file_deleted(make_project):
+    project = make_project({"README.md": "# Demo\n\nText.\n"})
+    (project.state_dir / ".gitignore").unlink()
+    for leftover in project.state_dir.glob("kenning.db*"):
+        leftover.unlink()
+    resync(project)
+    assert not (project.state_dir / ".gitignore").exists()

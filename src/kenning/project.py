@@ -6,6 +6,7 @@ interfaces; everything below them receives a ``Project``.
 
 from __future__ import annotations
 
+import contextlib
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -79,13 +80,15 @@ class Project:
         return self.state_dir / DB_NAME
 
 
-def keep_state_out_of_git(state: Path) -> None:
-    """Write ``state``'s ``.gitignore`` (``GITIGNORE``), or add to the one an earlier kenning wrote
-    (its first line is ``GITIGNORE``'s) the patterns it lacks: ``*.db-journal`` came with the first
-    sync's rollback journal, ``sync.lock`` before it. A file someone wrote otherwise is theirs."""
+def keep_state_out_of_git(state: Path, *, create: bool = True) -> None:
+    """Write ``state``'s ``.gitignore`` (``GITIGNORE``; with ``create`` only), or add to the one an
+    earlier kenning wrote (its first line is ``GITIGNORE``'s) the patterns it lacks: ``*.db-journal``
+    came with the first sync's rollback journal, ``sync.lock`` before it. A file someone wrote
+    otherwise is theirs; one that cannot be read or written is left as it is."""
     gitignore = state / ".gitignore"
     if not gitignore.exists():
-        gitignore.write_text(GITIGNORE, encoding="utf-8")
+        if create:
+            gitignore.write_text(GITIGNORE, encoding="utf-8")
         return
     try:
         text = gitignore.read_text(encoding="utf-8")
@@ -97,4 +100,5 @@ def keep_state_out_of_git(state: Path) -> None:
     missing = [line for line in GITIGNORE.splitlines()[1:] if line not in lines]
     if missing:
         ending = "" if text.endswith("\n") else "\n"
-        gitignore.write_text(text + ending + "\n".join(missing) + "\n", encoding="utf-8")
+        with contextlib.suppress(OSError):  # a read-only file: the patterns stay missing, nothing else
+            gitignore.write_text(text + ending + "\n".join(missing) + "\n", encoding="utf-8")

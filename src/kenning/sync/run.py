@@ -125,6 +125,7 @@ def _first_reading(project: Project, progress: Progress | None) -> tuple[Discove
     (``graph.helper``). None otherwise."""
     if project.config.store or project.db_path.exists():
         return None
-    keep_state_out_of_git(project.state_dir)  # an earlier kenning's lacks the journal this sync may leave
+    # an earlier kenning's .gitignore lacks the journal this sync may leave (a file deleted stays deleted)
+    keep_state_out_of_git(project.state_dir, create=False)
     found = discover(project)
     return found, read_all(found.candidates, {}, progress, pack=True, helpers=True).start()
