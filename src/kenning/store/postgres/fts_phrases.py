@@ -11,7 +11,7 @@ word postings (PostgreSQL migration 0008) know each word's facts and hits, not t
   normalisation: a place where the phrase stands, its words one position apart in one column,
   adds that column's weight (the weights are divided by the largest, as ``ts_rank_cd`` takes
   them at most 1, and multiplied back), overlapping places each, as FTS5 counts them;
-- the fact's length in words is its posting's (``lens``) under the phrase's first word (that is a lexeme).
+- the fact's length in words is its posting's (``lens``) under the phrase's rarest word.
 
 Then a phrase is scored by a word's formula. Reading every fact of a common phrase costs: Django's
 "def test" is in 15,717 excerpts (measured in docs/benchmarks.md).
@@ -34,11 +34,12 @@ def phrase_ctes(k1: float, b: float, idf: str) -> str:
     """The CTEs after ``store.postgres.fts``'s (``stats`` among them) that give ``phrase_scores``
     (id, s): each phrase's BM25 in each fact holding it. Parameters: ``phrase_params``'s."""
     return f""",
-phrase_words AS MATERIALIZED (  -- its first word that is a lexeme
-    SELECT q.i, q.tsq, (SELECT u.lexeme FROM unnest(s.words) WITH ORDINALITY AS w(word, o),
-            unnest(to_tsvector('kenning_simple', w.word)) AS u ORDER BY w.o LIMIT 1) AS first
-    FROM unnest(%s::int[], %s::text[], %s::text[]) AS q(i, phrase, tsq),
-        LATERAL (SELECT string_to_array(q.phrase, ' ') AS words) AS s),
+phrase_words AS MATERIALIZED (  -- its rarest word: the shortest postings holding every fact of the phrase
+    SELECT q.i, q.tsq, (SELECT u.lexeme FROM unnest(to_tsvector('kenning_simple', q.phrase)) AS u
+            ORDER BY (SELECT sum(cardinality(w.ids)) FROM word_postings w WHERE w.project = %s AND w.lexeme = u.lexeme),
+                u.lexeme
+            LIMIT 1) AS first
+    FROM unnest(%s::int[], %s::text[], %s::text[]) AS q(i, phrase, tsq)),
 phrase_hits AS MATERIALIZED (
     SELECT p.i, p.first, f.id,
         %s::float8 * ts_rank_cd(%s::float4[], f.words, to_tsquery('kenning_simple', p.tsq), 0) AS f
@@ -61,6 +62,7 @@ def phrase_params(phrases: list[Phrase], project: str, weights: tuple[float, ...
     in ``ts_rank_cd``'s order (body, path, keywords, title), scaled to at most 1."""
     top = max(max(weights), 1e-9)
     return [
+        project,
         list(range(len(phrases))),
         [" ".join(words) for words, _ in phrases],
         [tsq for _, tsq in phrases],
