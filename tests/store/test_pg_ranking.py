@@ -123,3 +123,15 @@ def test_the_cost_estimate_counts_the_facts_of_each_word_from_the_postings(engin
     assert fts_guard.estimated_postings(remote, "search") == search
     assert fts_guard.estimated_postings(remote, "search OR sqlite OR search") == 2 * search + sqlite
     assert fts_guard.estimated_postings(remote, "sea*") == matching("sea:*") >= search
+
+
+def test_a_phrase_alone_serves_the_facts_the_filters_keep_with_the_same_scores(engines):
+    """An expression that is one phrase takes its matches from the phrase's own facts
+    (``fts_phrases``): a superseded one leaves the answer, the others keep their scores (its
+    document frequency counts every fact, as FTS5's does)."""
+    _, remote = engines
+    every = fts.words(remote, '"reciprocal rank"', fts.Filters(), 50, WEIGHTS)
+    assert len(every) >= 2
+    with transaction(remote):
+        facts.set_lifecycle(remote, every[0][0], Lifecycle.SUPERSEDED, when="2026-11-30")
+    assert fts.words(remote, '"reciprocal rank"', fts.Filters(), 50, WEIGHTS) == every[1:]

@@ -209,17 +209,23 @@ def words(
             rows = conn.execute(sql, (*score_params, None, conn.project, *params, limit)).fetchall()
     else:
         scores, extra = "postings", []
+        matched = "FROM facts f WHERE f.project = %s AND f.words @@ to_tsquery('kenning_simple', %s)"
+        matched_params = [conn.project, tsquery(match)]
         if phrases:
             bm25 += phrase_ctes(K1, B, _IDF)
             scores = "(SELECT id, s FROM postings UNION ALL SELECT id, s FROM phrase_scores)"
             extra = phrase_params(phrases, conn.project, weights)
+            if len(found) == 1:  # the phrase alone: its facts, read once for its hits, are the matches
+                matched, matched_params = (
+                    "FROM phrase_hits h JOIN facts f ON f.id = h.id WHERE f.project = %s",
+                    [conn.project],
+                )
         sql = (
-            f"WITH {bm25}, matched AS MATERIALIZED (SELECT f.id FROM facts f WHERE f.project = %s "
-            f"AND f.words @@ to_tsquery('kenning_simple', %s) AND {where}) "
+            f"WITH {bm25}, matched AS MATERIALIZED (SELECT f.id {matched} AND {where}) "
             f"SELECT m.id, coalesce(sum(p.s), 0) AS s FROM matched m LEFT JOIN {scores} p USING (id) "
             "GROUP BY m.id ORDER BY 2 DESC, 1 LIMIT %s"
         )
-        rows = conn.execute(sql, (*score_params, *extra, conn.project, tsquery(match), *params, limit)).fetchall()
+        rows = conn.execute(sql, (*score_params, *extra, *matched_params, *params, limit)).fetchall()
     return [(r[0], float(r[1])) for r in rows]
 
 
