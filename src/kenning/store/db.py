@@ -283,6 +283,18 @@ def _wait_path(conn: sqlite3.Connection) -> str:
     return f"{main}-wait" if main else ""
 
 
+# Rows a sync writes (excerpts added, replaced or retired) before the store's statistics are
+# refreshed for the planner (PostgreSQL; SQLite's plans need none).
+STATISTICS_FROM = 1000
+
+
+def after_sync(conn: Connection, written: int) -> None:
+    """After a sync that wrote ``written`` excerpts: the planner's statistics refreshed when that
+    is many (``pg.refresh_statistics``)."""
+    if pg.is_pg(conn) and written >= STATISTICS_FROM:
+        pg.refresh_statistics(conn)
+
+
 def store_file(conn: Connection) -> str:
     """The file of the SQLite store ``conn`` opened; "" for one with no file, and for PostgreSQL."""
     if pg.is_pg(conn):

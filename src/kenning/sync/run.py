@@ -83,7 +83,7 @@ def _locked_sync(
         # The writing half, imported while a first sync's pool parses (a fifth of the start-up
         # of `kenning sync`: the store, the graph, the batches; the pool needs none of it).
         from kenning import dense
-        from kenning.store.db import open_store, sync_lock, use_wal
+        from kenning.store.db import after_sync, open_store, sync_lock, use_wal
         from kenning.sync import changes
 
         # A first sync into a new SQLite store (``early``) fills it under the rollback journal,
@@ -96,6 +96,7 @@ def _locked_sync(
             )
             if early is not None:
                 use_wal(conn)
+            after_sync(conn, report.added + report.replaced + report.retired)
             # Level 1, after the lexical sync committed; its default time budget follows the
             # lexical sync's own duration, so embedding never turns a short sync into a long one.
             # Under the lock (PostgreSQL's advisory one; SQLite's lock file holds the whole
