@@ -52,8 +52,17 @@ def method_route(head: str, prefix: str | None) -> str:
     return f"{'ANY' if verb in ('All', 'Request') else verb.upper()} /{joined}"
 
 
+def words(route: str) -> list[str]:
+    """A route's words, as the code spells them apart (``GET /owners/{ownerId}/edit``: GET, owners,
+    ownerId, edit)."""
+    return _WORD.findall(route)
+
+
 def spelled(route: str) -> str:
     """A route's words in their order, each kept (``GET /articles/:slug``: ``GET articles slug``): the
     keywords drop a word said before (the parameter ``slug``), and a question naming the route
     ranks its path's words as a phrase (``search.routes``)."""
-    return " ".join(re.findall(r"[^\W_]+", route))
+    return " ".join(words(route))
+
+
+_WORD = re.compile(r"[^\W_]+")

@@ -17,13 +17,13 @@ from __future__ import annotations
 import re
 from dataclasses import replace
 
+from kenning.ingest.route_words import words
 from kenning.search import lexical
 from kenning.search.query import ParsedQuery, quote_term
 from kenning.store.fts import Filters
 from kenning.store.handle import Connection
 
 ROUTE = re.compile(r"(?<![\w/])(?:GET|POST|PUT|PATCH|DELETE|HEAD|OPTIONS)\s+/[^\s\"“”«»`]*")
-_WORD = re.compile(r"[^\W_]+")
 _TRAILING = ".,;:!?)]'"  # a sentence's punctuation after the path, not the path's
 
 
@@ -31,13 +31,7 @@ def spans(text: str) -> list[str]:
     """The routes ``text`` names (``GET /articles/:slug``), in order, once each: those whose path
     holds a word."""
     found = (match.group().rstrip(_TRAILING) for match in ROUTE.finditer(text))
-    return list(dict.fromkeys(" ".join(span.split()) for span in found if _WORD.search(span.split(None, 1)[1])))
-
-
-def words(route: str) -> list[str]:
-    """A route's words, as the code spells them apart (``GET /owners/{ownerId}/edit``: GET, owners,
-    ownerId, edit)."""
-    return _WORD.findall(route)
+    return list(dict.fromkeys(" ".join(span.split()) for span in found if words(span.split(None, 1)[1])))
 
 
 def required(conn: Connection, parsed: ParsedQuery, filters: Filters) -> tuple[ParsedQuery, list[str]]:
