@@ -17,7 +17,7 @@ from pathlib import PurePosixPath
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from kenning.ingest import identifiers, python_call_refs, python_code, python_imports, python_relations
+from kenning.ingest import identifiers, python_call_refs, python_code, python_headers, python_imports, python_relations
 from kenning.ingest.python_code import module_name, parse_python_relations
 from kenning.ingest.split import EXCERPT_CHARS
 
@@ -313,7 +313,7 @@ def café(éclair, *, sha256sum=v2Token) -> HTTPServerError: ...
 def written_signature(node: ast.AST, lines: list[str], qualname: str) -> str:
     """The header on one line with its name replaced by ``qualname``: what the keywords were
     taken from before (the removed ``python_code.signature``)."""
-    header = python_code._header(node, lines)  # type: ignore[arg-type]
+    header = python_headers.header_of(node, lines)  # type: ignore[arg-type]
     return re.sub(
         r"^(async\s+def|def|class)\s+(\w+)", lambda m: f"{' '.join(m.group(1).split())} {qualname}", header, count=1
     )
@@ -336,7 +336,7 @@ def test_a_symbols_keywords_are_those_of_its_signature() -> None:
     for node, qualname, _ in symbols:
         every_name = written_signature(node, lines, qualname)
         expected = identifiers.keywords_for(qualname, every_name, "pkg.sub_module")
-        assert python_code._keywords(node, lines, qualname, "pkg.sub_module") == expected, qualname
+        assert python_headers.signature_keywords(node, lines, qualname, "pkg.sub_module") == expected, qualname
 
 
 NOT_PLAIN = re.compile(r"['\"#\\]|lambda")  # what the plain-header check searched for before
@@ -355,7 +355,7 @@ def plain_header_with_pattern(line: str) -> bool:
 @given(st.lists(st.sampled_from(["def f", "(", ")", "[", "]", "x", " ", ":", "'", '"', "#", "\\", "lamb", "da", "{}"])))
 def test_a_plain_header_is_what_the_pattern_said(pieces: list[str]) -> None:
     line = "".join(pieces)
-    assert python_code._plain_header(line) == plain_header_with_pattern(line)
+    assert python_headers._plain_header(line) == plain_header_with_pattern(line)
 
 
 MODULE_PIECES = [

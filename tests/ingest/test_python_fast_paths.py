@@ -13,14 +13,14 @@ import ast
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from kenning.ingest import python_code
+from kenning.ingest import python_code, python_headers
 from kenning.ingest.python_code import parse_python_relations
 
 DOCSTRING_FRAGMENTS = ["Word", "two words", " ", "  ", "\t", "\n", "\n\n", "\n    ", "\n\t\n", "\r\n", "\x0c", "é", "."]
 
 
 def summary_with_cleandoc(node: ast.AST) -> str:
-    return python_code._summary(ast.get_docstring(node))  # type: ignore[arg-type]
+    return python_headers.summary(ast.get_docstring(node))  # type: ignore[arg-type]
 
 
 @settings(max_examples=300, deadline=None)
@@ -30,7 +30,7 @@ def test_a_docstring_summary_is_the_first_paragraph_of_the_cleaned_docstring(fra
     for source in (f"def f():\n    {docstring!r}\n", f"class C:\n    {docstring!r}\n    x = 1\n", f"{docstring!r}\n"):
         tree = ast.parse(source)
         node = tree if source.startswith(("'", '"')) else tree.body[0]
-        assert python_code.docstring_summary(node) == summary_with_cleandoc(node)  # type: ignore[arg-type]
+        assert python_headers.docstring_summary(node) == summary_with_cleandoc(node)  # type: ignore[arg-type]
 
 
 def test_no_docstring_gives_an_empty_summary() -> None:
@@ -38,7 +38,7 @@ def test_no_docstring_gives_an_empty_summary() -> None:
         tree = ast.parse(source)
         for node in (tree, tree.body[0]):
             if isinstance(node, (ast.Module, ast.FunctionDef)):
-                assert python_code.docstring_summary(node) == summary_with_cleandoc(node) == ""
+                assert python_headers.docstring_summary(node) == summary_with_cleandoc(node) == ""
 
 
 def test_a_base_or_annotation_is_written_as_ast_unparse_writes_it() -> None:
@@ -54,7 +54,7 @@ def test_a_base_or_annotation_is_written_as_ast_unparse_writes_it() -> None:
         "'s'.join",
     ):
         expr = ast.parse(text, mode="eval").body
-        assert python_code._unparsed(expr) == " ".join(ast.unparse(expr).split())
+        assert python_headers._unparsed(expr) == " ".join(ast.unparse(expr).split())
 
 
 CALLS = """\
