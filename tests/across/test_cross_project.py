@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+from dataclasses import replace
 
 import anyio
 import pytest
@@ -291,9 +292,11 @@ def test_projects_list_shows_each_store_state_and_rename_follows_into_the_config
 
 def test_asking_each_store_for_its_share_gives_the_list_asking_for_the_whole_limit_gives(machine):
     """``_across`` asks each store first for the ranks that can enter the merged top ``limit``
-    (``rank.shares``, by the stores' weights); the merged list must be exactly the weighed RRF
-    over every store asked for ``limit``."""
-    from kenning.across.answers import search_all, store_weights
+    (``rank.shares``, by the stores' beliefs; ``coverage.DEPTH`` at least), then again once their
+    answers weighed them (``answered_weights``); the merged list must be exactly the weighed RRF
+    over every store asked for ``limit``, each weighed by its belief and its first excerpts."""
+    from kenning.across.answers import answered_weights, search_all, store_weights
+    from kenning.across.coverage import DEPTH
     from kenning.across.rank import fuse
     from kenning.across.stores import OneShot
     from kenning.answer.search import SearchOptions, search_project
@@ -306,12 +309,16 @@ def test_asking_each_store_for_its_share_gives_the_list_asking_for_the_whole_lim
     unequal = 0  # questions whose stores weigh apart: the shares are not plain RRF's
     try:
         for query in ("memory", "rrf_fuse", "sqlite retention", "decision status", "nothing-matches-this"):
-            weighed = store_weights(stores, parse(query).terms)
-            unequal += len(set(weighed.values())) > 1
+            terms = parse(query).terms
+            beliefs = store_weights(stores, terms)
             for limit in (1, 2, 3, 5, 10):
                 options = SearchOptions(limit=limit, count_hidden=False)
                 merged = search_all(list_entries(machine.home), query, options, now=NOW, stores=OneShot(load_project))
                 answers = [search_project(p, query, options, now=NOW) for p, _ in stores]
+                deep = replace(options, limit=max(limit, DEPTH))
+                firsts = [(p.name, search_project(p, query, deep, now=NOW)) for p, _ in stores]
+                weighed = answered_weights(beliefs, terms, firsts)
+                unequal += len(set(weighed.values())) > 1
                 whole = fuse(answers, limit, weighed)
                 assert [e.fact.citation for e in merged.excerpts] == [e.fact.citation for e in whole], (query, limit)
     finally:

@@ -14,8 +14,8 @@ from dataclasses import replace
 from datetime import datetime
 from pathlib import Path
 
-from kenning.across import window
-from kenning.across.rank import K, Vocabulary, fuse, shares, weights
+from kenning.across import coverage, window
+from kenning.across.rank import K, Vocabulary, answered, fuse, shares, weights
 from kenning.across.stores import Opened, Stores, opened
 from kenning.answer.ask import LEVEL, ask_conn
 from kenning.answer.stale import stale_report
@@ -210,11 +210,12 @@ def _across(
     words: tuple[str, ...] = (),
 ) -> Answer:
     """Ask every store, fuse (``types``: refused unless some store knows each of them), each
-    store's ranks weighed by its belief it holds ``words`` (``rank.weights``). The weights are
-    known before any store is asked, and with them which ranks of each store can enter the merged
-    top ``limit`` when every store has that many (``rank.shares``): each store is asked for its
-    share first. Only when a store gives fewer than its share are the stores that gave their
-    full share asked again for ``limit`` — the list is then exactly what asking every store for
+    store's ranks weighed by its belief it holds ``words`` (``rank.weights``, CORI) and by how
+    much of them its first excerpts hold (``rank.answered``, ``across.coverage``). Each store is
+    asked first for the ranks that can enter the merged top ``limit`` by its belief
+    (``rank.shares``), and for ``coverage.DEPTH`` at least; once the weights are known, a store
+    that gave all it was asked is asked again for ``limit`` when its share grew, or when another
+    store gave fewer than it was asked — the list is then exactly what asking every store for
     ``limit`` gives."""
 
     def asked(conn: Connection, project: Project, n: int) -> Answer:  # a served store answers at level 2
@@ -224,20 +225,22 @@ def _across(
     with opened(entries, stores, home=home) as scope:
         scope.excluded.extend(excluded)
         check_types_across((conn for _, conn in scope.stores), types)
-        weighed = store_weights(scope.stores, words)
+        beliefs = store_weights(scope.stores, words)
         names = [project.name for project, _ in scope.stores]
-        wanted = dict(zip(names, shares([weighed[name] for name in names], limit), strict=True))
+        first = shares([beliefs[name] for name in names], limit)
+        wanted = {name: max(share, coverage.DEPTH) for name, share in zip(names, first, strict=True)}
         done = _each(scope, lambda conn, project, _: asked(conn, project, wanted[project.name]), limit)
-        if any(len(a.excerpts) < wanted[project.name] for (_, project), a in done):
-            done = [
-                (store, asked(*store, limit) if len(a.excerpts) >= wanted[store[1].name] < limit else a)
-                for store, a in done
-            ]
+        weighed = answered_weights(beliefs, words, [(project.name, a) for (_, project), a in done])
+        final = dict(zip(names, shares([weighed[name] for name in names], limit), strict=True))
+        short = any(len(a.excerpts) < wanted[project.name] for (_, project), a in done)
+        again = {p.name for (_, p), a in done if _ask_again(a, wanted[p.name], final[p.name], short, limit)}
+        done = [(store, asked(*store, limit) if store[1].name in again else a) for store, a in done]
         answers = [a for _, a in done]
         answer = _combine(query, scope, answers, fuse(answers, limit, weighed), fallback_mode=fallback_mode)
     notes = [
         f"ranked across {len(answers)} store(s) by RRF over per-project ranks (k={K}), each store's ranks "
-        "weighed by how much the question's words belong to it (CORI)"
+        "weighed by how much the question's words belong to it (CORI) and how many of them its first "
+        "excerpts hold"
     ]
     if answers and not answer.excerpts:
         # counting what each store hid costs more than all the searches (a trigram count per store)
@@ -246,6 +249,22 @@ def _across(
             "search one project to see them"
         )
     return replace(answer, notes=(*answer.notes, *notes))
+
+
+def _ask_again(answer: Answer, asked: int, share: int, short: bool, limit: int) -> bool:
+    """Whether a store that gave ``answer`` when asked for ``asked`` is asked again for ``limit``:
+    it gave all it was asked, fewer than ``limit``, and its final share is more, or another store
+    (``short``) gave fewer than it was asked (its place goes to the others' further ranks)."""
+    return len(answer.excerpts) >= asked and asked < limit and (short or share > asked)
+
+
+def answered_weights(
+    beliefs: dict[str, float], words: tuple[str, ...], answers: list[tuple[str, Answer]]
+) -> dict[str, float]:
+    """The stores' weights once they answered (``rank.answered``): ``beliefs`` (``store_weights``)
+    and the share of ``words`` each store's first excerpts hold (``coverage.coverage``)."""
+    asked = coverage.words_of(words)
+    return answered(beliefs, {name: coverage.coverage(asked, a.excerpts) for name, a in answers})
 
 
 def store_weights(stores: list[tuple[Project, Connection]], words: tuple[str, ...]) -> dict[str, float]:
