@@ -227,7 +227,9 @@ def explain_line(explain: dict[str, Any], score: float) -> str | None:
         line += f" ({explain['fusion']})"
     if across:
         weight = explain.get("store_weight", 1.0)
-        weighed = f" × store weight {weight:.3f}" if weight != 1.0 else ""
+        # Four decimals, cut rather than rounded: a store weighs 0.93-1 once its weight is spread
+        # (``across.rank.answered``), and one a little under the best must not read as 1.
+        weighed = f" × store weight {int(weight * 10_000) / 10_000:.4f}" if weight != 1.0 else ""
         line += f" · project rank {explain['project_rank']}{weighed} → rrf {explain['rrf']:.6f}"
     return line
 
