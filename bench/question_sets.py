@@ -17,8 +17,9 @@ earlier run's file, every question whose rank differs is printed, then both runs
 
 About four minutes for the 38 runs on two cores once the sdists and clones are at hand (each project
 is synced cold once per run, at level 0). Give each tree its own ``--work``: a store synced there by one
-tree is reused by the next run, whose answers would then be read from the other tree's excerpts. Question sets are written by reading a project, never from
-kenning's answers (real_projects.py says how each was written).
+tree is reused by the next run, whose answers would then be read from the other tree's excerpts.
+Question sets are written by reading a project, never from kenning's answers (real_projects.py says how
+each was written).
 """
 
 from __future__ import annotations
