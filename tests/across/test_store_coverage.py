@@ -24,7 +24,7 @@ RIGHT = {
 }
 # "certificate" in every excerpt of a larger store (its CORI belief is the higher), never
 # "verification"; "settings" matches "set" in the word index (porter), not in the loose words its
-# first excerpts are read for: the first one holds a third of the question, the second two.
+# first excerpts are read for: the first one holds one of the question's three words, the next two.
 CROWDED = {
     f"docs/mail{n}.md": f"# Mail server {n}\n\nThe certificate of mail server {n} is read from its settings file.\n"
     for n in range(80)
@@ -59,7 +59,7 @@ def test_words_are_compared_by_their_loose_forms():
 def test_the_store_whose_first_excerpt_holds_the_question_answers_first(stores):
     answer = ask_all(QUESTION, list_entries(stores), now=NOW, limit=3, stores=OneShot(load_project))
     owners = [e.fact.project for e in answer.excerpts]
-    assert owners[0] == "tlsdocs", owners  # by the CORI belief alone: mailer, mailer, mailer
+    assert owners[0] == "tlsdocs", owners  # by the CORI belief alone: mailer first
     assert "mailer" in owners  # the other store still answers beside it
     found = search_all(
         list_entries(stores), QUESTION, SearchOptions(limit=3, explain=True), now=NOW, stores=OneShot(load_project)
