@@ -135,16 +135,16 @@ def _measure(project, rounds, search_project, options_type, cold: bool = False) 
 
 def blame(repo: Path) -> int:
     """Source dates for every tracked .py/.md file of ``repo`` (a work tree): kenning's one pass
-    (``git_history.commit_dates``: ls-tree, then one streamed ``git log``) against ``git blame``
+    (``git_dates.commit_dates``: ls-tree, then one streamed ``git log``) against ``git blame``
     of each file (what dating an excerpt by its own lines would take)."""
-    from kenning.ingest import git_history
+    from kenning.ingest import git_dates
 
     files = subprocess.run(["git", "-C", str(repo), "ls-files"], capture_output=True, text=True, check=True)
     paths = [p for p in files.stdout.splitlines() if p.endswith((".py", ".md", ".rst"))]
     commits = subprocess.run(["git", "-C", str(repo), "rev-list", "--count", "HEAD"], capture_output=True, text=True)
     started = time.perf_counter()
-    blobs: dict[str, str | None] = {p: git_history.blob_id((repo / p).read_bytes()) for p in paths}
-    dated = git_history.commit_dates(repo, blobs)
+    blobs: dict[str, str | None] = {p: git_dates.blob_id((repo / p).read_bytes()) for p in paths}
+    dated = git_dates.commit_dates(repo, blobs)
     dates_s = time.perf_counter() - started
     started = time.perf_counter()
     for path in paths:

@@ -221,7 +221,7 @@ def _stages_once(candidates: list) -> dict[str, float]:
     from kenning.files import read_regular_inside
     from kenning.ingest import read
     from kenning.ingest.encoding import decode_source
-    from kenning.ingest.git_history import blob_id
+    from kenning.ingest.git_dates import blob_id
     from kenning.ingest.parsers import load_relations
     from kenning.ingest.rows import prepare
 

@@ -13,7 +13,7 @@ from conftest import GIT_ENV, NOW, resync, write_files
 from kenning.answer.ask import ask_project
 from kenning.clock import from_timestamp
 from kenning.config import init_project
-from kenning.ingest import git_history
+from kenning.ingest import git_dates, git_history
 from kenning.ingest.git_history import HistoryProblem
 from kenning.lifecycle import remember
 from kenning.records import Fact
@@ -139,7 +139,7 @@ def test_commit_dates_costs_two_git_processes_whatever_the_number_of_files(make_
 
     monkeypatch.setattr(subprocess, "Popen", popen)
     blobs = {f"doc{i}.md": blob_id((project.root / f"doc{i}.md").read_bytes()) for i in range(40)}
-    found = git_history.commit_dates(project.root, blobs)
+    found = git_dates.commit_dates(project.root, blobs)
     assert found == dict.fromkeys(blobs, "2020-02-02T10:00:00Z")
     assert [next(a for a in c if a in ("ls-tree", "log")) for c in calls] == ["ls-tree", "log"]
 

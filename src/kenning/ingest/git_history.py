@@ -1,5 +1,5 @@
-"""Commits of a git repository: sha, author date, author, message, files touched; and the
-date of the last commit that touched each file (source dates, ``commit_dates``).
+"""Commits of a git repository: sha, author date, author, message, files touched (the date of
+the last commit that touched each file, the source dates, is ``ingest.git_dates``'s).
 
 Everything is read through ``git`` itself (``rev-parse``, ``log``), run as a subprocess, so
 any ref format (loose, packed, reftable), linked worktrees and submodules work, and a project
@@ -17,19 +17,16 @@ history to read, which ``kenning status`` says, but no answer is the worse for i
 
 from __future__ import annotations
 
-import hashlib
 import json
 import os
 import re
 import shutil
 import subprocess
-import threading
-from collections.abc import Collection, Mapping
+from collections.abc import Collection
 from dataclasses import dataclass
 from enum import StrEnum
 from pathlib import Path
 
-from kenning.clock import iso, parse_iso
 from kenning.files import write_atomic
 from kenning.project import STATE_DIR
 
@@ -79,7 +76,9 @@ class Head:
     detail: str = ""  # git's own message, for the record
 
 
-class _Failed(Exception):
+class GitFailed(Exception):
+    """git could not run (not installed, timed out, unreadable): the problem to record."""
+
     def __init__(self, problem: HistoryProblem, detail: str = "") -> None:
         super().__init__(problem.value)
         self.problem = problem
@@ -105,10 +104,10 @@ def read_head(root: Path) -> Head:
         if not lines:  # git found no repository at or above root
             problem = HistoryProblem.UNREADABLE if _dot_git_above(root) else HistoryProblem.NOT_A_REPOSITORY
             return Head(None, problem, error)
-        if _git(root, "rev-parse", "--verify", "-q", "HEAD", timeout=HEAD_TIMEOUT_S)[0] is not None:
+        if git_output(root, "rev-parse", "--verify", "-q", "HEAD", timeout=HEAD_TIMEOUT_S)[0] is not None:
             return Head(None, HistoryProblem.UNREADABLE, "HEAD names a commit that cannot be read")
         return Head(None)  # an unborn branch: nothing committed yet
-    except _Failed as failed:
+    except GitFailed as failed:
         return Head(None, failed.problem, failed.detail)
 
 
@@ -146,9 +145,12 @@ def commits(root: Path, since: str | None, *, limit: int = MAX_COMMITS) -> list[
     failure is recorded (see ``problem``) and no commit is returned."""
     try:
         span = "HEAD"
-        if since and _git(root, "merge-base", "--is-ancestor", since, "HEAD", timeout=LOG_TIMEOUT_S)[0] is not None:
+        if (
+            since
+            and git_output(root, "merge-base", "--is-ancestor", since, "HEAD", timeout=LOG_TIMEOUT_S)[0] is not None
+        ):
             span = f"{since}..HEAD"
-        out, error = _git(
+        out, error = git_output(
             root,
             "-c",
             "core.quotePath=false",
@@ -165,8 +167,8 @@ def commits(root: Path, since: str | None, *, limit: int = MAX_COMMITS) -> list[
             timeout=LOG_TIMEOUT_S,
         )
         if out is None:
-            raise _Failed(HistoryProblem.UNREADABLE, error)
-    except _Failed as failed:
+            raise GitFailed(HistoryProblem.UNREADABLE, error)
+    except GitFailed as failed:
         _record(root, failed.problem, failed.detail, step="log", at=read_head(root).sha)
         return []
     return parse_log(out)
@@ -181,13 +183,15 @@ def commits_named(root: Path, shas: Collection[str]) -> list[Commit] | None:
     if not shas:
         return []
     try:
-        out, _ = _git(root, "cat-file", "--batch-check=%(objectname) %(objecttype)", timeout=LOG_TIMEOUT_S, stdin=shas)
+        out, _ = git_output(
+            root, "cat-file", "--batch-check=%(objectname) %(objecttype)", timeout=LOG_TIMEOUT_S, stdin=shas
+        )
         if out is None:
             return None
         held = [sha for sha, _, kind in (line.partition(" ") for line in out.splitlines()) if kind == "commit"]
         if not held:
             return []
-        out, _ = _git(
+        out, _ = git_output(
             root,
             "-c",
             "core.quotePath=false",
@@ -203,7 +207,7 @@ def commits_named(root: Path, shas: Collection[str]) -> list[Commit] | None:
             timeout=LOG_TIMEOUT_S,
             stdin=held,
         )
-    except _Failed:
+    except GitFailed:
         return None
     return parse_log(out) if out is not None else None
 
@@ -213,14 +217,14 @@ def tags(root: Path) -> list[tuple[str, str]]:
     peeled to its commit; none when git cannot say (no repository, no git). One ``git
     for-each-ref``; read when a question asks about a release that no release notes name."""
     try:
-        out, _ = _git(
+        out, _ = git_output(
             root,
             "for-each-ref",
             "--format=%(refname:short) %(objectname) %(*objectname)",
             "refs/tags",
             timeout=LOG_TIMEOUT_S,
         )
-    except _Failed:
+    except GitFailed:
         return []
     found = []
     for line in (out or "").splitlines():
@@ -235,10 +239,10 @@ def commits_between(root: Path, newest: str, oldest: str | None, *, limit: int) 
     """The ids of the commits ``newest`` reaches and ``oldest`` does not (all it reaches when None),
     newest first, ``limit`` at most; none when git cannot say."""
     try:
-        out, _ = _git(
+        out, _ = git_output(
             root, "rev-list", f"--max-count={limit}", newest, *([f"^{oldest}"] if oldest else []), timeout=LOG_TIMEOUT_S
         )
-    except _Failed:
+    except GitFailed:
         return []
     return (out or "").split()
 
@@ -261,106 +265,10 @@ def parse_log(out: str) -> list[Commit]:
     return found
 
 
-def blob_id(data: bytes) -> str:
-    """git's object id of ``data`` as a blob (SHA-1 repositories): equal to HEAD's entry when
-    the work-tree bytes are the committed ones."""
-    digest = hashlib.sha1(b"blob %d\x00" % len(data), usedforsecurity=False)
-    digest.update(data)
-    return digest.hexdigest()
-
-
-def commit_dates(root: Path, blobs: Mapping[str, str | None]) -> dict[str, str]:
-    """Source dates from history: ``path -> committer date`` (ISO 8601) of the last commit that
-    touched each file whose work-tree bytes are HEAD's (``blobs``: path -> git blob id of the
-    bytes read, relative to ``root``). A file modified, untracked or ignored by git, and every
-    file when history cannot be read, is left out (its date stays the file's mtime).
-
-    Two processes for the whole sync, none per file: ``git ls-tree -r HEAD`` (which files are
-    HEAD's, byte for byte), then one ``git log --name-only`` read newest first and stopped once
-    every wanted file has its date (at worst the whole history, for a file unchanged since the
-    first commit)."""
-    if not blobs:
-        return {}
-    try:  # no repository, no commit yet, no git: ls-tree fails, and nothing is dated from history
-        head = _head_blobs(root)
-        wanted = {path for path, blob in (head or {}).items() if path in blobs and blobs[path] == blob}
-        return _last_commits(root, wanted) if wanted else {}
-    except _Failed:
-        return {}
-
-
-def head_dates(root: Path, paths: Collection[str]) -> dict[str, tuple[str, str]]:
-    """``path -> (blob id, committer date)`` at HEAD for those of ``paths`` HEAD holds: what
-    ``commit_dates`` answers, asked before the files are read (a sync writes each file as soon
-    as it is parsed); a file is HEAD's when the blob id of the bytes read is this one. The same
-    two processes; the log may read further back, for files modified since their last commit."""
-    if not paths:
-        return {}
-    try:
-        head = _head_blobs(root)
-    except _Failed:
-        return {}
-    if head is None:
-        return {}
-    wanted = {path for path in paths if path in head}
-    dates = _last_commits(root, wanted) if wanted else {}
-    return {path: (head[path], date) for path, date in dates.items()}
-
-
-def _head_blobs(root: Path) -> dict[str, str] | None:
-    """``path -> blob id`` of every file at HEAD (``git ls-tree -r``); None without a HEAD."""
-    out, _ = _git(root, "-c", "core.quotePath=false", "ls-tree", "-r", "-z", "HEAD", timeout=LOG_TIMEOUT_S)
-    if out is None:
-        return None
-    blobs: dict[str, str] = {}
-    for entry in out.split("\0"):
-        meta, _, path = entry.partition("\t")
-        if path:
-            blobs[path] = meta.rpartition(" ")[2]
-    return blobs
-
-
-def _last_commits(root: Path, wanted: set[str]) -> dict[str, str]:
-    """``path -> committer date`` of the newest commit touching each of ``wanted``: one
-    ``git log`` read as it streams, stopped as soon as every path is dated."""
-    env = {**os.environ, "GIT_OPTIONAL_LOCKS": "0", "LC_ALL": "C"}
-    args = ["git", "-C", str(root), "-c", "core.quotePath=false", "log", "--name-only", "--relative"]
-    args += ["--no-renames", "--format=%x1e%cI", "HEAD", "--", "."]
-    try:
-        proc = subprocess.Popen(args, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, env=env)
-    except OSError:
-        return {}
-    timer = threading.Timer(LOG_TIMEOUT_S, proc.kill)
-    timer.start()
-    found: dict[str, str] = {}
-    date = ""
-    try:
-        assert proc.stdout is not None
-        for raw in proc.stdout:
-            line = raw.decode("utf-8", "replace").rstrip("\n")
-            if line.startswith("\x1e"):
-                date = line[1:]
-            elif line and line in wanted and line not in found:
-                found[line] = date
-                if len(found) == len(wanted):
-                    break
-    finally:
-        timer.cancel()
-        proc.kill()
-        proc.wait()
-    dates: dict[str, str] = {}
-    for path, when in found.items():
-        try:
-            dates[path] = iso(parse_iso(when))
-        except ValueError:
-            continue
-    return dates
-
-
 def exists(root: Path, sha: str) -> bool:
     try:
-        return _git(root, "cat-file", "-e", f"{sha}^{{commit}}", timeout=HEAD_TIMEOUT_S)[0] is not None
-    except _Failed:
+        return git_output(root, "cat-file", "-e", f"{sha}^{{commit}}", timeout=HEAD_TIMEOUT_S)[0] is not None
+    except GitFailed:
         return False
 
 
@@ -369,7 +277,7 @@ def task_ids(message: str) -> list[str]:
     return sorted(set(_TASK_ID.findall(message)))
 
 
-def _git(root: Path, *args: str, timeout: float, stdin: Collection[str] = ()) -> tuple[str | None, str]:
+def git_output(root: Path, *args: str, timeout: float, stdin: Collection[str] = ()) -> tuple[str | None, str]:
     """(git's output, or None when git exits with an error; git's last error line)."""
     out, error, code = _run(root, *args, timeout=timeout, stdin=stdin)
     return (out if code == 0 else None), error
@@ -377,7 +285,7 @@ def _git(root: Path, *args: str, timeout: float, stdin: Collection[str] = ()) ->
 
 def _run(root: Path, *args: str, timeout: float, stdin: Collection[str] = ()) -> tuple[str, str, int]:
     """(stdout, last stderr line, exit code) of ``git -C root ARGS``, given ``stdin`` one a line.
-    Raises ``_Failed`` when git cannot run at all."""
+    Raises ``GitFailed`` when git cannot run at all."""
     env = {**os.environ, "GIT_OPTIONAL_LOCKS": "0", "LC_ALL": "C"}
     given = "".join(f"{line}\n" for line in stdin).encode() if stdin else None
     try:
@@ -385,11 +293,11 @@ def _run(root: Path, *args: str, timeout: float, stdin: Collection[str] = ()) ->
             ["git", "-C", str(root), *args], input=given, capture_output=True, timeout=timeout, check=False, env=env
         )
     except FileNotFoundError as exc:
-        raise _Failed(HistoryProblem.NO_GIT, str(exc)) from exc
+        raise GitFailed(HistoryProblem.NO_GIT, str(exc)) from exc
     except subprocess.TimeoutExpired as exc:
-        raise _Failed(HistoryProblem.TIMED_OUT, f"git {args[0]} took over {timeout} s") from exc
+        raise GitFailed(HistoryProblem.TIMED_OUT, f"git {args[0]} took over {timeout} s") from exc
     except OSError as exc:
-        raise _Failed(HistoryProblem.UNREADABLE, str(exc)) from exc
+        raise GitFailed(HistoryProblem.UNREADABLE, str(exc)) from exc
     lines = proc.stderr.decode("utf-8", "replace").strip().splitlines()
     error = lines[-1] if lines else ("" if proc.returncode == 0 else f"git {args[0]} exited with {proc.returncode}")
     return proc.stdout.decode("utf-8", "replace"), error, proc.returncode

@@ -23,7 +23,7 @@ from kenning.ingest.columns import columns, rebuilt
 from kenning.ingest.compiled import compiled_from
 from kenning.ingest.discover import Candidate
 from kenning.ingest.encoding import decode_source
-from kenning.ingest.git_history import blob_id
+from kenning.ingest.git_dates import blob_id
 from kenning.ingest.parsers import import_parsers, load_relations
 from kenning.ingest.relations import Relations
 from kenning.ingest.rows import ExcerptRow, prepare

@@ -5,7 +5,7 @@ dated by that commit.
 
 Checked only when HEAD moved since the last sync; each such file is read (not parsed) to
 compare its bytes with HEAD's, then one ``git ls-tree`` and one ``git log`` date them all
-(``ingest.git_history.commit_dates``)."""
+(``ingest.git_dates.commit_dates``)."""
 
 from __future__ import annotations
 
@@ -14,7 +14,7 @@ from collections.abc import Collection, Iterable
 from pathlib import Path
 
 from kenning.files import read_resolved_inside
-from kenning.ingest import git_history
+from kenning.ingest import git_dates, git_history
 from kenning.ingest.read import Parsed
 from kenning.store import fact_sources
 from kenning.store.db import Connection
@@ -23,7 +23,7 @@ _NO_HISTORY = (git_history.HistoryProblem.NOT_A_REPOSITORY, git_history.HistoryP
 
 
 class ReadDates:
-    """The commit dates of the files a sync reads, asked of git once (``git_history.head_dates``:
+    """The commit dates of the files a sync reads, asked of git once (``git_dates.head_dates``:
     two processes), before the first batch that holds a file with excerpts is written: the sync
     writes files as they are parsed, before every file's bytes are known."""
 
@@ -37,7 +37,7 @@ class ReadDates:
         the first batch, recorded why: two more processes would fail the same way)."""
         if self._head is None and any(item.rows for item in items):
             no_history = git_history.problem(self._root) in _NO_HISTORY
-            self._head = {} if no_history else git_history.head_dates(self._root, self._paths)
+            self._head = {} if no_history else git_dates.head_dates(self._root, self._paths)
 
     def of(self, item: Parsed) -> str | None:
         """The date of the last commit that touched the file, when the bytes read are HEAD's."""
@@ -55,10 +55,10 @@ def commit_dates_of_unread(conn: Connection, root: Path, read: set[str]) -> dict
         if path in read:
             continue
         try:
-            blobs[path] = git_history.blob_id(read_resolved_inside(root_real, os.path.join(root, path)))
+            blobs[path] = git_dates.blob_id(read_resolved_inside(root_real, os.path.join(root, path)))
         except OSError:  # gone, unreadable, or a link out of the root (never read)
             continue
-    return git_history.commit_dates(root, blobs)
+    return git_dates.commit_dates(root, blobs)
 
 
 def apply(conn: Connection, dates: dict[str, str]) -> int:
