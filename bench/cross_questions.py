@@ -18,7 +18,9 @@ questions asked of their project alone: what the fusion of the four lists may re
 (each at its pinned commit, ``PATH`` a clone or a mirror of its repository), asked their
 ``--set`` (default ``docs``: cobra, ky, asciidoctor, leveldb, gson and ripgrep's questions about their
 own docs, 140) across all of them: six languages whose docs share less vocabulary, a set the
-weighing was not chosen on (docs/benchmarks.md, "crossrank").
+weighing was not chosen on (docs/benchmarks.md, "crossrank"). ``--with-sdists`` adds the four sdists to
+the clones, in one home: ten stores, each project asked its own questions (its ``NAME.jsonl``, or the
+clones' ``--set``) across all ten, 276 questions (docs/benchmarks.md, "crosscover").
 
 Prints recall@5, MRR@5 and the share of questions whose first excerpt is another project's, per
 project and over all; asserts nothing.
@@ -70,6 +72,11 @@ def main() -> int:
     parser.add_argument("--misses", action="store_true", help="print each question missed across projects")
     parser.add_argument("--clones", default="", help="NAME=REPOSITORY,… of real_projects.py's clones instead")
     parser.add_argument("--set", default="docs", help="with --clones: bench/questions/NAME.SET.jsonl")
+    parser.add_argument(
+        "--with-sdists",
+        action="store_true",
+        help="with --clones: the four sdists too, in the same home, each asked its own NAME.jsonl",
+    )
     args = parser.parse_args()
     home = args.work / "home"
     os.environ["KENNING_HOME"] = str(home)  # before kenning reads it
@@ -87,18 +94,20 @@ def main() -> int:
     unknown = sorted(set(repositories) - set(CLONES))
     if unknown:
         parser.error(f"--clones: {', '.join(unknown)} not among {', '.join(CLONES)}")
-    for name in repositories or PROJECTS:
+    if args.with_sdists and not repositories:
+        parser.error("--with-sdists adds the sdists to --clones: give --clones too")
+    names = [*repositories, *(PROJECTS if args.with_sdists or not repositories else ())]
+    for name in names:
         root = args.work / name
         if not (root / ".kenning" / "kenning.db").exists():
             print(f"syncing {name} (level 0)…", file=sys.stderr, flush=True)
-            if repositories:
+            if name in repositories:
                 root = cloned(repositories[name], root, CLONES[name])
             else:
                 requirement, folder = PROJECTS[name]
                 root = under_git(fetch_sdist(requirement, folder, args.cache), root)
             run_sync(root, env, 0)
         roots[name] = root
-    suffix = f".{args.set}" if repositories else ""
     entries = [e for e in registry.list_entries(home) if e.name in roots]
     if len(entries) != len(roots):
         raise SystemExit(f"{home}: expected {sorted(roots)} registered, found {sorted(e.name for e in entries)}")
@@ -110,6 +119,7 @@ def main() -> int:
     misses = []
     for name, root in roots.items():
         project = load_project(root)
+        suffix = f".{args.set}" if name in repositories else ""
         questions = (QUESTIONS / f"{name}{suffix}.jsonl").read_text(encoding="utf-8")
         rows = [json.loads(line) for line in questions.splitlines() if line.strip()]
         across, alone, others_first = [], [], 0
