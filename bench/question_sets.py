@@ -26,32 +26,14 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
 import subprocess
 import sys
 import time
 from pathlib import Path
 
-from real_projects import CLONES, PROJECTS, QUESTIONS
+from real_projects import CLONES, PROJECTS, QUESTIONS, REPOSITORIES
 
 HERE = Path(__file__).resolve().parent
-# The GitHub repository of each project read from a clone (``real_projects.CLONES`` pins the commit).
-REPOSITORIES = {
-    "cobra": "spf13/cobra",
-    "ky": "sindresorhus/ky",
-    "asciidoctor": "asciidoctor/asciidoctor",
-    "leveldb": "google/leveldb",
-    "gson": "google/gson",
-    "ripgrep": "BurntSushi/ripgrep",
-    "adrtools": "npryce/adr-tools",
-    "slim": "slimphp/Slim",
-    "mediatr": "jbogard/MediatR",
-    "moshi": "square/moshi",
-    "kingfisher": "onevcat/Kingfisher",
-    "scopt": "scopt/scopt",
-    "httpx": "encode/httpx",  # its ``git`` set only: the others read the sdist
-}
-
 Run = tuple[str, str]  # (project, set: "" for NAME.jsonl)
 
 
@@ -89,7 +71,7 @@ def command(run: Run, work: Path, mirror: Path) -> list[str]:
 
 def ask(run: Run, work: Path, mirror: Path) -> dict[str, int | None]:
     """The run's ranks by question (real_projects.py in a child process, its own KENNING_HOME)."""
-    done = subprocess.run(command(run, work, mirror), capture_output=True, text=True, env=dict(os.environ))
+    done = subprocess.run(command(run, work, mirror), capture_output=True, text=True)
     if done.returncode != 0:
         raise SystemExit(f"{label(run)} failed ({done.returncode}):\n{done.stderr[-2000:]}")
     result = json.loads(done.stdout)[run[0]]

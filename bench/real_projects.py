@@ -124,18 +124,35 @@ PROJECTS = {  # name: (requirement, folder inside the sdist)
 # Projects read from a clone only (``--clone``, no sdist): name -> the commit their questions were
 # written at (``git clone`` of the repository, then that commit checked out).
 CLONES = {
-    "cobra": "adbc8813901bba65827259daa8e22ff94ec1f30e",  # github.com/spf13/cobra (Go)
-    "ky": "3419113b48e034fdcf8fa6bd3be3da7b3d0d758f",  # github.com/sindresorhus/ky (TypeScript)
-    "asciidoctor": "ae5891df10f12dda069abea8a318c9b94d545bee",  # github.com/asciidoctor/asciidoctor (AsciiDoc, Ruby)
-    "leveldb": "78a352f47ed6c1e9d750545e9b242289185b87e1",  # github.com/google/leveldb (C++)
-    "gson": "9835b6f90192f79cdf5300c528fc6212455fb6c1",  # github.com/google/gson (Java)
-    "ripgrep": "3fce3b5bb0236da2df6d99672afb8a719642eca7",  # github.com/BurntSushi/ripgrep (Rust)
-    "adrtools": "b3279baf9be2207d1a4f4bbd608fd0b591c72aee",  # github.com/npryce/adr-tools (ADRs, shell)
-    "slim": "038fd5713d5a41636fdff0e8dcceedecdd17fc17",  # github.com/slimphp/Slim (PHP)
-    "mediatr": "8a64581e2570e7410c5f44835d9ea112beccbe6b",  # github.com/jbogard/MediatR (C#)
-    "moshi": "889013ec2edb8d8034902662a1dc8c4f3b3f8111",  # github.com/square/moshi (Kotlin, Java)
-    "kingfisher": "410984bf301f4fa224fe56277b3f8672cc465c79",  # github.com/onevcat/Kingfisher (Swift)
-    "scopt": "75cd14c9e1f517e9d1beb8de9e3427e40630f1cb",  # github.com/scopt/scopt (Scala)
+    "cobra": "adbc8813901bba65827259daa8e22ff94ec1f30e",  # Go
+    "ky": "3419113b48e034fdcf8fa6bd3be3da7b3d0d758f",  # TypeScript
+    "asciidoctor": "ae5891df10f12dda069abea8a318c9b94d545bee",  # AsciiDoc, Ruby
+    "leveldb": "78a352f47ed6c1e9d750545e9b242289185b87e1",  # C++
+    "gson": "9835b6f90192f79cdf5300c528fc6212455fb6c1",  # Java
+    "ripgrep": "3fce3b5bb0236da2df6d99672afb8a719642eca7",  # Rust
+    "adrtools": "b3279baf9be2207d1a4f4bbd608fd0b591c72aee",  # ADRs, shell
+    "slim": "038fd5713d5a41636fdff0e8dcceedecdd17fc17",  # PHP
+    "mediatr": "8a64581e2570e7410c5f44835d9ea112beccbe6b",  # C#
+    "moshi": "889013ec2edb8d8034902662a1dc8c4f3b3f8111",  # Kotlin, Java
+    "kingfisher": "410984bf301f4fa224fe56277b3f8672cc465c79",  # Swift
+    "scopt": "75cd14c9e1f517e9d1beb8de9e3427e40630f1cb",  # Scala
+}
+# The GitHub repository of each project read from a clone (``CLONES`` pins its commit; ``bench/question_sets.py``
+# finds it in the team's mirror or on GitHub).
+REPOSITORIES = {
+    "cobra": "spf13/cobra",
+    "ky": "sindresorhus/ky",
+    "asciidoctor": "asciidoctor/asciidoctor",
+    "leveldb": "google/leveldb",
+    "gson": "google/gson",
+    "ripgrep": "BurntSushi/ripgrep",
+    "adrtools": "npryce/adr-tools",
+    "slim": "slimphp/Slim",
+    "mediatr": "jbogard/MediatR",
+    "moshi": "square/moshi",
+    "kingfisher": "onevcat/Kingfisher",
+    "scopt": "scopt/scopt",
+    "httpx": "encode/httpx",  # its ``git`` set only: the others read the sdist
 }
 COMMIT_DATES = ("2023-03-14T10:00:00+00:00", "2023-11-02T15:30:00+00:00", "2024-06-20T09:15:00+00:00")
 

@@ -8,23 +8,24 @@ every word of the question (httpx's "where is SSL certificate verification set u
 click, weighing each store by its belief times (1 + this share) put another project's excerpt
 first for 30 % of the questions instead of 39 % (docs/benchmarks.md, "crosscover").
 
-Words are compared loosely, as a reader would: a name's parts (``resolve_redirects``,
-``resolveRedirects``: ``resolve``, ``redirect``), lower case, a plural or an ``-ing``/``-ed``
-ending dropped, words under three letters left out.
+Words are compared loosely, as a reader would: a name's parts as the keywords split it
+(``ingest.identifiers``: ``resolve_redirects``, ``resolveRedirects``: ``resolve``, ``redirect``), lower
+case, a plural or an ``-ing``/``-ed`` ending dropped, words under three letters left out.
 """
 
 from __future__ import annotations
 
 import re
 from collections.abc import Iterable, Sequence
+from functools import lru_cache
 
+from kenning.ingest.identifiers import split_identifier
 from kenning.records import Excerpt
 
 DEPTH = 2  # a store's first excerpts read (each store is asked for at least as many)
 TEXT_CHARS = 3000  # of an excerpt's text read: the words of its beginning say what it is about
 
 _WORD = re.compile(r"[A-Za-z0-9]+")
-_PART = re.compile(r"[A-Z]?[a-z]+|[A-Z]+(?![a-z])|\d+")
 _ENDINGS = ("ing", "ies", "es", "ed", "s")
 
 
@@ -35,18 +36,13 @@ def words_of(texts: Iterable[str]) -> set[str]:
         raw.update(_WORD.findall(text))
     found: set[str] = set()
     for word in raw:
-        forms = _FORMS.get(word)
-        if forms is None:
-            if len(_FORMS) >= _FORMS_KEPT:
-                _FORMS.clear()
-            forms = _FORMS[word] = frozenset(_loose(p.lower()) for p in _PART.findall(word) or (word,)) - {""}
-        found |= forms
+        found |= _forms(word)
     return found
 
 
-# A word's loose forms, kept between questions (a store's excerpts repeat their words): bounded.
-_FORMS: dict[str, frozenset[str]] = {}
-_FORMS_KEPT = 200_000
+@lru_cache(maxsize=65_536)  # a store's excerpts repeat their words, question after question (as identifiers._split)
+def _forms(word: str) -> frozenset[str]:
+    return frozenset(_loose(part) for part in split_identifier(word)) - {""}
 
 
 def _loose(word: str) -> str:
