@@ -4,6 +4,7 @@ them. Both engines serve the same edges; the sync reports the same sizes and del
 
 from __future__ import annotations
 
+import json
 import sqlite3
 
 import pytest
@@ -109,9 +110,15 @@ def test_both_engines_serve_the_same_edges(make_project, engine):
 def test_a_sync_with_nothing_to_write_reports_the_sizes_the_last_sync_recorded(make_project, monkeypatch):
     """Counting the derived edges costs a no-op sync most of its graph work: a sync that can change
     nothing takes the sizes the last recorded run left, unless a migration upgraded the store since.
-    A binary file among the candidates is read again at every sync (it is skipped, never indexed),
-    so these syncs go as far as writing nothing (a sync with nothing to read stops before)."""
-    project = make_project({**FILES, "data/blob.txt": b"\x00\x01binary"}, name="noop")
+    A compiled stylesheet among the candidates is read again at every sync (it is skipped, never
+    indexed, and not remembered as a binary file is: tests/ingest/test_skipped_memory.py), so these
+    syncs go as far as writing nothing (a sync with nothing to read stops before)."""
+    compiled = {
+        "styles/site.scss": "body { color: blue; }\n",
+        "dist/site.css": "body { color: blue; }\n/*# sourceMappingURL=site.css.map */\n",
+        "dist/site.css.map": json.dumps({"version": 3, "sources": ["../styles/site.scss"]}),
+    }
+    project = make_project({**FILES, **compiled}, name="noop")
     first = resync(project)
     counted: list[int] = []
     real_counts = graph_store.counts

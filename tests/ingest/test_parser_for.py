@@ -9,7 +9,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from kenning.ingest.parsers import _BY_NAME, _BY_SUFFIX, parser_for
+from kenning.ingest.parsers import _BY_NAME, _BY_SUFFIX, SCRIPT_PARSER, parser_for
 
 NAMES = ["a.py", "dir/a.PY", "x/.bashrc", "a.", ".md", "a.tar.gz", "dir.d/README", "dir.md/x", "a.b.md",
          "..md", "a..md", "x/y/z.Rs", "noext", "docs/guide.MDX", "a/b/c.txt"]  # fmt: skip
@@ -27,7 +27,7 @@ def test_parser_for_reads_the_suffix_as_pathlib_does(path: str) -> None:
 
 def test_known_kinds_are_found() -> None:
     assert parser_for("src/app.py") is not None and parser_for("README.MD") == parser_for("README.md") is not None
-    assert parser_for("Makefile") == parser_for("src/makefile") == "script/3"
+    assert parser_for("Makefile") == parser_for("src/makefile") == SCRIPT_PARSER
     assert parser_for("LICENSE") is None and parser_for(".md") is None
     # an agent's rules for the project, written in Markdown (Cursor's ``.mdc``), are documents
     assert parser_for(".cursor/rules/test-running.mdc") == parser_for("README.md")

@@ -1,4 +1,4 @@
-"""Scripts, build and configuration files (parser ``script/3``): read as code by runs of lines, each
+"""Scripts, build and configuration files (parser ``script/4``): read as code by runs of lines, each
 excerpt saying its language, so what ``make test`` runs or which Python versions CI tests is found
 where it is written."""
 
@@ -9,7 +9,7 @@ import pytest
 from conftest import NOW, resync
 from kenning.answer.ask import ask_project
 from kenning.ingest.discover import discover
-from kenning.ingest.parsers import load_relations, parser_for
+from kenning.ingest.parsers import SCRIPT_PARSER, load_relations, parser_for
 from kenning.search.asked import asks_about_markup
 
 FILES = {
@@ -33,35 +33,35 @@ FILES = {
 @pytest.mark.parametrize(
     ("path", "parser"),
     [
-        ("Makefile", "script/3"),
-        ("GNUmakefile", "script/3"),
-        ("scripts/deploy.sh", "script/3"),
-        (".github/workflows/ci.yml", "script/3"),
-        ("config/app.yaml", "script/3"),
-        ("pyproject.toml", "script/3"),
-        ("setup.cfg", "script/3"),
-        ("db/schema.sql", "script/3"),
-        ("prisma/schema.prisma", "script/3"),  # an app's database models (umami's)
-        ("Dockerfile", "script/3"),
-        ("web/package.json", "script/3"),
-        ("composer.json", "script/3"),
-        ("pom.xml", "script/3"),
-        ("src/Shop/Shop.csproj", "script/3"),
-        ("app/build.gradle.kts", "script/3"),
-        ("go.mod", "script/3"),
-        ("app/lib/profile_store.dart", "script/3"),  # no grammar: by its words
+        ("Makefile", SCRIPT_PARSER),
+        ("GNUmakefile", SCRIPT_PARSER),
+        ("scripts/deploy.sh", SCRIPT_PARSER),
+        (".github/workflows/ci.yml", SCRIPT_PARSER),
+        ("config/app.yaml", SCRIPT_PARSER),
+        ("pyproject.toml", SCRIPT_PARSER),
+        ("setup.cfg", SCRIPT_PARSER),
+        ("db/schema.sql", SCRIPT_PARSER),
+        ("prisma/schema.prisma", SCRIPT_PARSER),  # an app's database models (umami's)
+        ("Dockerfile", SCRIPT_PARSER),
+        ("web/package.json", SCRIPT_PARSER),
+        ("composer.json", SCRIPT_PARSER),
+        ("pom.xml", SCRIPT_PARSER),
+        ("src/Shop/Shop.csproj", SCRIPT_PARSER),
+        ("app/build.gradle.kts", SCRIPT_PARSER),
+        ("go.mod", SCRIPT_PARSER),
+        ("app/lib/profile_store.dart", SCRIPT_PARSER),  # no grammar: by its words
         ("services/profile/ProfileStore.scala", "code/38"),
         ("ios/Shop/ProfileStore.swift", "code/38"),
         ("android/app/src/main/kotlin/Profile.kt", "code/38"),
         ("web/src/App.vue", "component/1"),  # its blocks: ingest.components
         ("src/app/Http/Kernel.php", "code/38"),
         ("src/Shop/Program.cs", "code/38"),
-        ("app/src/main/AndroidManifest.xml", "script/3"),  # an Android app's permissions
-        ("ios/App/Info.plist", "script/3"),
-        ("ios/IceCubesApp.xcconfig", "script/3"),
-        ("src/Web/appsettings.json", "script/3"),  # ASP.NET Core's settings
-        ("src/Web/appsettings.Development.json", "script/3"),
-        (".env.example", "script/3"),  # a template committed beside the code
+        ("app/src/main/AndroidManifest.xml", SCRIPT_PARSER),  # an Android app's permissions
+        ("ios/App/Info.plist", SCRIPT_PARSER),
+        ("ios/IceCubesApp.xcconfig", SCRIPT_PARSER),
+        ("src/Web/appsettings.json", SCRIPT_PARSER),  # ASP.NET Core's settings
+        ("src/Web/appsettings.Development.json", SCRIPT_PARSER),
+        (".env.example", SCRIPT_PARSER),  # a template committed beside the code
         (".env", None),  # the secrets it documents: never read
         (".env.local", None),
         ("data/fixtures.json", None),  # data, not configuration
@@ -71,19 +71,19 @@ FILES = {
         ("lib/tasks/fake_data.rake", "code/38"),  # Ruby: lobsters' tasks, walked
         ("app/views/stories/index.json.jbuilder", "code/38"),
         ("config.ru", "code/38"),
-        ("app/views/home/index.html.erb", "script/3"),  # a template, by its lines
-        ("templates/registration/password_reset_email.html", "script/3"),  # Django's, Flask's, Thymeleaf's
-        ("site/partials/nav.njk", "script/3"),
-        ("themes/shop/product.liquid", "script/3"),
-        ("resources/views/auth/login.blade.php", "script/3"),  # Laravel's Blade: a template
+        ("app/views/home/index.html.erb", SCRIPT_PARSER),  # a template, by its lines
+        ("templates/registration/password_reset_email.html", SCRIPT_PARSER),  # Django's, Flask's, Thymeleaf's
+        ("site/partials/nav.njk", SCRIPT_PARSER),
+        ("themes/shop/product.liquid", SCRIPT_PARSER),
+        ("resources/views/auth/login.blade.php", SCRIPT_PARSER),  # Laravel's Blade: a template
         ("app/Http/Controllers/LoginController.php", "code/38"),  # PHP itself
-        ("src/styles/_variables.scss", "script/3"),
-        ("static/app.css", "script/3"),
-        ("src/builtin.jq", "script/3"),  # jq's builtins, walked
-        ("src/parser.y", "script/3"),
-        ("configure.ac", "script/3"),
-        ("Makefile.am", "script/3"),
-        ("CMakeLists.txt", "script/3"),
+        ("src/styles/_variables.scss", SCRIPT_PARSER),
+        ("static/app.css", SCRIPT_PARSER),
+        ("src/builtin.jq", SCRIPT_PARSER),  # jq's builtins, walked
+        ("src/parser.y", SCRIPT_PARSER),
+        ("configure.ac", SCRIPT_PARSER),
+        ("Makefile.am", SCRIPT_PARSER),
+        ("CMakeLists.txt", SCRIPT_PARSER),
     ],
 )
 def test_which_files_are_read_as_scripts(path, parser):
@@ -91,22 +91,22 @@ def test_which_files_are_read_as_scripts(path, parser):
 
 
 def test_a_script_is_code_of_its_language_by_runs_of_lines():
-    chunks, relations = load_relations("script/3")(FILES["scripts/deploy.sh"], "scripts/deploy.sh")
+    chunks, relations = load_relations(SCRIPT_PARSER)(FILES["scripts/deploy.sh"], "scripts/deploy.sh")
     assert relations is None
     assert [(c.type, c.meta["language"], c.anchor) for c in chunks] == [("code", "shell", ":1-4")]
-    chunks, _ = load_relations("script/3")(FILES["Makefile"], "Makefile")
+    chunks, _ = load_relations(SCRIPT_PARSER)(FILES["Makefile"], "Makefile")
     assert {c.meta["language"] for c in chunks} == {"make"}
     for path, language in (
         (".env.example", "dotenv"),
         ("src/Web/appsettings.json", "json"),
         ("a.xcconfig", "xcconfig"),
     ):
-        chunks, _ = load_relations("script/3")("KEY = value\n", path)
+        chunks, _ = load_relations(SCRIPT_PARSER)("KEY = value\n", path)
         assert {c.meta["language"] for c in chunks} == {language}
-    chunks, _ = load_relations("script/3")("@extends('layouts.app')\n<form>@csrf</form>\n", "views/login.blade.php")
+    chunks, _ = load_relations(SCRIPT_PARSER)("@extends('layouts.app')\n<form>@csrf</form>\n", "views/login.blade.php")
     assert {(c.type, c.meta["language"]) for c in chunks} == {("code", "blade")}
     path = "app/lib/profile_store.dart"
-    chunks, relations = load_relations("script/3")(FILES[path], path)
+    chunks, relations = load_relations(SCRIPT_PARSER)(FILES[path], path)
     assert relations is None and {(c.type, c.meta["language"]) for c in chunks} == {("code", "dart")}
 
 
@@ -141,9 +141,9 @@ def test_an_executable_file_without_a_suffix_is_a_script_of_its_interpreter(make
     for name in ("bin/deploy", "bin/report"):
         (project.root / name).chmod(0o755)
     found = discover(project)
-    assert {c.path: c.parser for c in found.candidates} == {"bin/deploy": "script/3", "bin/report": "script/3"}
+    assert {c.path: c.parser for c in found.candidates} == {"bin/deploy": SCRIPT_PARSER, "bin/report": SCRIPT_PARSER}
     assert found.skipped["unsupported_type"] >= 1  # LICENSE: no suffix, not executable
-    chunks, _ = load_relations("script/3")((project.root / "bin/report").read_text(), "bin/report")
+    chunks, _ = load_relations(SCRIPT_PARSER)((project.root / "bin/report").read_text(), "bin/report")
     assert chunks[0].meta == {"language": "python"}
     resync(project)
     answer = ask_project(project, "how is the site deployed to web01", now=NOW, limit=3)
@@ -191,9 +191,9 @@ def test_a_script_a_tool_wrote_says_so():
     """``script/3``: a script or configuration file whose head says a tool wrote it is marked, as
     generated code and pages are (weighed half); one written by hand is not."""
     written = "# Code generated by deploygen. DO NOT EDIT.\nservers:\n  - web01\n"
-    chunks, _ = load_relations("script/3")(written, "deploy/servers.yml")
+    chunks, _ = load_relations(SCRIPT_PARSER)(written, "deploy/servers.yml")
     assert {c.meta.get("generated") for c in chunks} == {True}
-    chunks, _ = load_relations("script/3")("servers:\n  - web01\n", "deploy/hand.yml")
+    chunks, _ = load_relations(SCRIPT_PARSER)("servers:\n  - web01\n", "deploy/hand.yml")
     assert {c.meta.get("generated") for c in chunks} == {None}
 
 

@@ -8,6 +8,7 @@ import subprocess
 from pathlib import Path
 
 from conftest import bump_mtime, resync
+from kenning.ingest.parsers import SCRIPT_PARSER
 from kenning.store.db import connect, open_store
 
 DOC = "# Guide\n\nIntro words.\n\n## Install\n\nRun the installer.\n\n## Usage\n\nCall the tool.\n"
@@ -231,3 +232,27 @@ def test_a_minified_bundle_is_skipped_and_counted(make_project):
     bump_mtime(project.root / "ui/src/app.js")
     again = resync(project)
     assert again.skipped["minified"] == 3 and again.indexed == 1 and again.files_removed == 1
+
+
+def test_a_store_built_before_compiled_stylesheets_were_skipped_retires_them(make_project, monkeypatch):
+    """Stores built before ``compiled`` (918ac9e) hold Sass's CSS, read by ``script/3``: the
+    stylesheets' parser version moved, so the next sync reads them again and retires it."""
+    project = make_project(
+        {
+            "styles/site.scss": "$blue: #00f;\nbody { color: $blue; }\n",
+            "dist/site.css": "body { color: #00f; }\n/*# sourceMappingURL=site.css.map */\n",
+            "dist/site.css.map": json.dumps({"version": 3, "sources": ["../styles/site.scss"]}),
+        }
+    )
+    with monkeypatch.context() as m:  # as kenning read it then: no file was compiled
+        m.setattr("kenning.ingest.read.compiled_from", lambda root, path, data: None)
+        resync(project)
+    conn = open_store(project)
+    try:
+        with conn:
+            conn.execute("UPDATE manifest SET parser = 'script/3' WHERE parser = ?", (SCRIPT_PARSER,))
+    finally:
+        conn.close()
+    report = resync(project)
+    assert report.skipped["compiled"] == 1 and report.files_removed == 1
+    assert _active(project, "source_uri LIKE 'dist/site.css%' AND lifecycle = 'active'") == []

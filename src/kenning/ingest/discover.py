@@ -6,6 +6,7 @@ Binary detection happens when a changed file is read (see ``sync``).
 
 from __future__ import annotations
 
+import bisect
 import errno
 import os
 import stat
@@ -122,11 +123,15 @@ class Discovery:
 
 
 def note_skip(skipped: Counter[str], named: dict[str, list[str]], reason: str, path: str) -> None:
-    """Count ``path`` as skipped for ``reason``, and name it among the first ``SKIPPED_NAMED``."""
+    """Count ``path`` as skipped for ``reason``, and name it among the first ``SKIPPED_NAMED`` in
+    path order (whatever order they come in: a sync skips some unread, others once read)."""
     skipped[reason] += 1
     first = named.setdefault(reason, [])
     if len(first) < SKIPPED_NAMED:
-        first.append(path)
+        bisect.insort(first, path)
+    elif path < first[-1]:
+        first[-1] = path
+        first.sort()
 
 
 def discover(project: Project) -> Discovery:

@@ -97,7 +97,9 @@ _BY_SUFFIX.update(
 # no graph. What they answer is everywhere in a project: what ``make test`` runs, which Python
 # versions CI tests, what a deploy script does, which port a service listens on, which packages a
 # ``composer.json`` or a ``.csproj`` requires; and a Flutter app's Dart is found by its words.
-SCRIPT_PARSER = "script/3"  # also an executable file without a suffix (``ingest.discover``)
+# 4: a stylesheet compiled from a file of the project is skipped (``ingest.compiled``); a store
+# built before that reads its stylesheets once again and retires those.
+SCRIPT_PARSER = "script/4"  # also an executable file without a suffix (``ingest.discover``)
 SCRIPT_LANGUAGES = {  # suffix, or whole file name, -> the language an excerpt's meta says
     ".sh": "shell",
     ".bash": "shell",

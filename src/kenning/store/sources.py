@@ -52,10 +52,23 @@ if TYPE_CHECKING:
         parser: str
         indexed_at: str
         excerpts: int
+
+    class SkippedFile(NamedTuple):
+        """A file a sync read and skipped for what its bytes are, as it was then (migration 0027)."""
+
+        path: str
+        size: int
+        mtime_ns: int
+        parser: str
+        reason: str
 else:
     ManifestRow = namedtuple("ManifestRow", "path size mtime_ns fingerprint parser")
     NewLocation = namedtuple("NewLocation", "fact_id uri path line_start line_end fingerprint")
     IndexedFile = namedtuple("IndexedFile", "path size mtime_ns fingerprint parser indexed_at excerpts")
+    SkippedFile = namedtuple("SkippedFile", "path size mtime_ns parser reason")
+
+# The reasons a skipped file is remembered for (``skipped_files``): its bytes alone decide them.
+REMEMBERED_SKIPS = frozenset({"binary", "minified"})
 
 
 # -- manifest -------------------------------------------------------------------------------
@@ -118,6 +131,27 @@ def delete_manifest(conn: sqlite3.Connection, path: str) -> None:
     if is_pg(conn):
         return pg.delete_manifest(conn, path)
     conn.execute("DELETE FROM manifest WHERE path = ?", (path,))
+
+
+# -- files skipped for their bytes (migration 0027) ------------------------------------------
+
+
+def skipped_files(conn: EngineConnection) -> dict[str, SkippedFile]:
+    """The files the last syncs skipped for their bytes, by path, as they were when read."""
+    if is_pg(conn):
+        return pg.skipped_files(conn, SkippedFile)
+    rows = conn.execute("SELECT path, size, mtime_ns, parser, reason FROM skipped_files")
+    return {row[0]: SkippedFile._make(row) for row in rows}
+
+
+def remember_skipped(conn: EngineConnection, rows: Sequence[SkippedFile], forget: Sequence[str]) -> None:
+    """Forget the paths ``forget`` (read again, or gone), then remember ``rows``."""
+    if is_pg(conn):
+        return pg.remember_skipped(conn, rows, forget)
+    conn.executemany("DELETE FROM skipped_files WHERE path = ?", [(path,) for path in forget])
+    conn.executemany(
+        "INSERT OR REPLACE INTO skipped_files (path, size, mtime_ns, parser, reason) VALUES (?, ?, ?, ?, ?)", rows
+    )
 
 
 # -- locations ------------------------------------------------------------------------------

@@ -32,6 +32,7 @@ import json
 import time
 from collections import Counter
 from collections.abc import Callable, Iterable, Iterator
+from dataclasses import dataclass, field
 
 from kenning.graph import build as graph_build
 from kenning.graph.projections import LedgerChanges
@@ -90,6 +91,7 @@ def write_batches(
     progress: Progress | None,
     read_bytes: int = 0,
     new_store: bool = False,
+    skips: Skips,
 ) -> None:
     """Write ``parsed`` as it comes (the files read, in order: the pool goes on parsing while a
     batch is written), then retire ``vanished`` and the files now skipped, batch by batch. A
@@ -100,6 +102,7 @@ def write_batches(
     batch when HEAD moved (``sync.dates``). ``total``: the items expected (progress only);
     ``read_bytes``: the size of the files ``parsed`` reads (the first batch's bytes);
     ``new_store``: the store was created by this sync (its first batch holds more bytes).
+    ``skips``: the files skipped for their bytes, remembered with the last batch (``Skips``).
 
     What a slice wrote is freed as it is written, its graph rows at the batch's end: the sync
     never holds every parsed file at once."""
@@ -107,7 +110,7 @@ def write_batches(
     before = sources.changes(conn)
     unread_skip = {*vanished}  # with the files read: not re-dated (sync.dates)
     read: set[str] = set()
-    work = _work(parsed, report, manifest, vanished, read)
+    work = _work(parsed, report, manifest, vanished, read, skips)
     ready = parsed.ready if isinstance(parsed, Reading) else _always
     waiting = waiting_writer_check(conn)
     following: Parsed | str | _Parsing | None = next(work, None)
@@ -167,11 +170,13 @@ def write_batches(
                 graph.update(_apply_graph(conn, project, batch, todo, stamp, last, held, ledger))
             if last and not resolve_after:
                 _finish(conn, report, graph, graph_before, ledger, before, stamp, step)
+                skips.write(conn)
         if resolve_after:
             with transaction(conn):
                 offload = parsed.offload if isinstance(parsed, Reading) else None
                 graph_build.resolve_held(conn, held, stamp=stamp, offload=offload)
                 _finish(conn, report, graph, graph_before, ledger, before, stamp, step)
+                skips.write(conn)
         if last:
             return
         done += batch.items
@@ -312,22 +317,40 @@ def _finish(
     step("committing", 0, 0)
 
 
+@dataclass
+class Skips:
+    """The files skipped for their bytes (``sources.REMEMBERED_SKIPS``) this sync read, and the
+    paths whose remembered skip no longer holds (read again, or gone): ``write`` records both
+    with the last batch, after the run's record (they are not the sync's writes)."""
+
+    found: list[sources.SkippedFile] = field(default_factory=list)
+    forget: list[str] = field(default_factory=list)
+
+    def write(self, conn: Connection) -> None:
+        if self.found or self.forget:
+            sources.remember_skipped(conn, self.found, self.forget)
+
+
 def _work(
     parsed: Iterable[Parsed],
     report: SyncReport,
     manifest: dict[str, sources.ManifestRow],
     vanished: list[str],
     read: set[str],
+    skips: Skips,
 ) -> Iterator[Parsed | str]:
     """The files to write, as they are parsed, then the paths to retire: ``vanished`` and the
-    files known before that are skipped now (counted in ``report``). ``read`` collects the paths
-    of the files read with excerpts."""
+    files known before that are skipped now (counted in ``report``; those skipped for their
+    bytes in ``skips``). ``read`` collects the paths of the files read with excerpts."""
     for item in parsed:
         if item.skip is None:
             if item.rows:
                 read.add(item.candidate.path)
             yield item
             continue
+        if item.skip in sources.REMEMBERED_SKIPS:
+            cand = item.candidate
+            skips.found.append(sources.SkippedFile(cand.path, cand.size, cand.mtime_ns, cand.parser, item.skip))
         if item.skip != GONE:  # a file deleted since discovery is no skipped file
             report.skip(item.skip, item.candidate.path)
         report.eligible -= 1

@@ -19,7 +19,7 @@ from kenning.store import sources
 from kenning.store.db import transaction
 from kenning.sync import dates as source_dates
 from kenning.sync import elsewhere
-from kenning.sync.batches import write_batches
+from kenning.sync.batches import Skips, write_batches
 from kenning.sync.report import SyncReport
 
 TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (start-up time)
@@ -52,22 +52,35 @@ def apply(
     )
     report.eligible = len(found.candidates)
     manifest = sources.manifest(conn)
+    remembered = sources.skipped_files(conn)
+    skips = Skips()
     to_read: list[Candidate] = []
     for cand in found.candidates:
         row = manifest.get(cand.path)
         if row and row.size == cand.size and row.mtime_ns == cand.mtime_ns and row.parser == cand.parser:
             report.files_unchanged += 1
-        else:
-            to_read.append(cand)
+            continue
+        skipped = remembered.get(cand.path)
+        if skipped and (skipped.size, skipped.mtime_ns, skipped.parser) == (cand.size, cand.mtime_ns, cand.parser):
+            report.skip(skipped.reason, cand.path)  # skipped for its bytes, which have not changed: not read
+            report.eligible -= 1
+            continue
+        if skipped:
+            skips.forget.append(cand.path)
+        to_read.append(cand)
     present = {c.path for c in found.candidates}
+    skips.forget += [path for path in remembered if path not in present]
     vanished = sorted(p for p in manifest if p not in present)
     elsewhere.check(conn, project, manifest, present, vanished, retire_missing)
     graph_pending = graph_build.pending(conn, project)
     if not to_read and not vanished and not graph_pending:
         report.indexed = len(manifest)
-        if not sources.synced(conn):  # a first sync with nothing to index (an empty project) is a sync all the same
+        if not sources.synced(conn) or skips.forget:
+            # A first sync with nothing to index (an empty project) is a sync all the same.
             with transaction(conn):
-                sources.record_sync_run(conn, iso(now), json.dumps(report.to_json(), sort_keys=True))
+                if not sources.synced(conn):
+                    sources.record_sync_run(conn, iso(now), json.dumps(report.to_json(), sort_keys=True))
+                skips.write(conn)
         return report
 
     # The pool parses while the batches are written; a batch that waits for the pool under the
@@ -95,6 +108,7 @@ def apply(
         progress=progress,
         read_bytes=sum(c.size for c in to_read),
         new_store=early is not None,
+        skips=skips,
     )
     if early:  # its pool served until the graph was resolved (``graph.helper``)
         early[1].close()

@@ -10,7 +10,7 @@ from kenning.store.postgres.connection import PgConnection
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from kenning.store.sources import IndexedFile, ManifestRow, NewLocation
+    from kenning.store.sources import IndexedFile, ManifestRow, NewLocation, SkippedFile
 
 _MANIFEST = "SELECT path, size, mtime_ns, fingerprint, parser FROM manifest WHERE project = %s"
 
@@ -52,6 +52,24 @@ def put_manifest(conn: PgConnection, rows: Sequence[IndexedFile]) -> None:
 
 def delete_manifest(conn: PgConnection, path: str) -> None:
     conn.execute("DELETE FROM manifest WHERE project = %s AND path = %s", (conn.project, path))
+
+
+def skipped_files(conn: PgConnection, row_type: type[SkippedFile]) -> dict[str, SkippedFile]:
+    sql = "SELECT path, size, mtime_ns, parser, reason FROM skipped_files WHERE project = %s"
+    return {r[0]: row_type._make(r) for r in conn.execute(sql, (conn.project,)).fetchall()}
+
+
+def remember_skipped(conn: PgConnection, rows: Sequence[SkippedFile], forget: Sequence[str]) -> None:
+    if forget:
+        sql = "DELETE FROM skipped_files WHERE project = %s AND path = ANY(%s)"
+        conn.execute(sql, (conn.project, list(forget)))
+    if rows:
+        conn.executemany(
+            "INSERT INTO skipped_files (project, path, size, mtime_ns, parser, reason) "
+            "VALUES (%s, %s, %s, %s, %s, %s) ON CONFLICT (project, path) DO UPDATE SET size = excluded.size, "
+            "mtime_ns = excluded.mtime_ns, parser = excluded.parser, reason = excluded.reason",
+            [(conn.project, *row) for row in rows],
+        )
 
 
 def located_paths(conn: PgConnection, paths: Sequence[str]) -> set[str]:
