@@ -8,8 +8,9 @@ from __future__ import annotations
 import pytest
 
 from conftest import NOW, commit_all, resync
+from kenning.answer.ask import ask_project
 from kenning.answer.search import search_project
-from kenning.search.ranker import HISTORY_FACTOR
+from kenning.search.ranker import FILE_REPEAT_FACTOR, HISTORY_FACTOR, PER_FILE
 from kenning.search.serve import SearchOptions
 
 DOC = (
@@ -79,3 +80,56 @@ def test_history_questions_keep_the_commits_weight(project, question):
 def test_fts_syntax_means_what_it_says(project):
     answer = search_project(project, "router works", SearchOptions(syntax="fts", explain=True), now=NOW)
     assert all("history" not in e.explain["factors"] for e in answer.excerpts)
+
+
+REDIRECT_COMMITS = (
+    "HEADs don't follow redirects by default",
+    "Dispatch hooks before following redirects",
+    "Use session cookies when following redirects",
+    "Pass along timeout when following redirects",
+    "Stop following redirects after thirty",
+)
+SESSIONS = '''"""Sessions."""
+
+
+class Session:
+    def resolve_redirects(self, response):
+        """Receives a response and yields the requests its Location header leads to, one hop
+        after another, until the server stops sending a redirect status."""
+        while response.is_redirect:
+            response = self.send(response.next)
+            yield response
+'''
+
+
+@pytest.fixture
+def redirects(make_project):
+    """A long history whose messages repeat the question's words (psf/requests, walked)."""
+    project = make_project({"src/sessions.py": SESSIONS, "README.md": "# Client\n\nAn HTTP client.\n"}, name="hops")
+    commit_all(project.root, "Initial import")
+    for i, message in enumerate(REDIRECT_COMMITS):
+        (project.root / f"notes{i}.txt").write_text(f"note {i}\n")
+        commit_all(project.root, message)
+    resync(project)
+    return project
+
+
+def test_an_answer_keeps_two_commits_whole_then_weighs_the_log_as_one_file(redirects):
+    """``ask``: past ``PER_FILE`` commits, each further one weighs ``FILE_REPEAT_FACTOR`` times the one
+    before, as one file's excerpts do: the code that follows redirects is no longer under the log."""
+    plain = search_project(redirects, "redirects following", SearchOptions(explain=True), now=NOW)
+    assert [e.fact.type for e in plain.excerpts[:5]] == ["commit"] * 5  # search: the engine's order
+    answer = ask_project(redirects, "where are redirects followed", now=NOW, limit=6, explain=True)
+    kinds = [e.fact.type for e in answer.excerpts]
+    assert kinds[:PER_FILE] == ["commit"] * PER_FILE and kinds[PER_FILE] == "code", kinds
+    assert answer.excerpts[PER_FILE].fact.title.startswith("def Session.resolve_redirects")
+    later = [e.explain["factors"].get("file_repeat") for e in answer.excerpts if e.fact.type == "commit"]
+    assert later[:PER_FILE] == [None] * PER_FILE
+    assert later[PER_FILE:] == [FILE_REPEAT_FACTOR ** (n + 1) for n in range(len(later) - PER_FILE)] != []
+
+
+def test_a_question_about_history_keeps_its_commits_whole(redirects):
+    answer = ask_project(redirects, "when did redirects handling change", now=NOW, limit=6, explain=True)
+    commits = [e for e in answer.excerpts if e.fact.type == "commit"]
+    assert len(commits) > PER_FILE
+    assert all("file_repeat" not in e.explain["factors"] for e in commits)

@@ -87,6 +87,11 @@ TESTING_DOCS_BOOST = 2.0
 # "perfile"). ``search`` keeps the engine's order (``SearchOptions.per_file`` 0), but for copies (below).
 PER_FILE = 2
 FILE_REPEAT_FACTOR = 0.5
+# For a question not about history, the commit log counts as one file in that rule: on a long history,
+# commit subjects that repeat the question's words ("Use session cookies when following redirects",
+# "Pass along timeout when following redirects") filled requests' answers to "where are redirects
+# followed" at half weight each (docs/benchmarks.md, "commitlog").
+COMMIT_LOG = "\0commits"  # no file's path: a NUL ends it
 # The copies of one excerpt in a document kept for each release (``search.copies``): the first
 # keeps its score, each copy from another file weighs this much times the one before, in every
 # answer (``search`` too: the copies are the same text, not the engine's order of other texts);
@@ -232,15 +237,16 @@ class Ranker:
             explain = {**hit.explain, "factor": factor, "factors": {k: v for k, v in named.items() if v != 1.0}}
         insort(self.scored, (hit.tier, hit.score * factor, order, fact, fresh, explain), key=_rank_key)
         self._top = None
-        if fact.source.kind == "file":
-            path = file_of(fact)
+        if fact.source.kind == "file" or self.demote_history and fact.type == "commit":
+            path = file_of(fact) if fact.source.kind == "file" else COMMIT_LOG
             self._files[order] = path
             self._per_file_count[path] += 1
             self._crowded = self._crowded or bool(self.per_file) and self._per_file_count[path] > self.per_file
-            key = self._copies[order] = copy_key(path, fact.title)
-            files = self._copy_files.setdefault(key, set())
-            files.add(path)
-            self._crowded = self._crowded or len(files) > 1
+            if fact.source.kind == "file":
+                key = self._copies[order] = copy_key(path, fact.title)
+                files = self._copy_files.setdefault(key, set())
+                files.add(path)
+                self._crowded = self._crowded or len(files) > 1
 
     def _closed(self, hit: lexical.Hit, *, spaced: bool = False) -> bool:
         """True when neither ``hit`` nor any after it (hits come by tier, then by decreasing
@@ -304,7 +310,8 @@ class Ranker:
                 continue
             if order in self._files:
                 counts[self._files[order]] += 1
-                copies.setdefault(self._copies[order], Counter())[self._files[order]] += 1
+                if order in self._copies:
+                    copies.setdefault(self._copies[order], Counter())[self._files[order]] += 1
             top.append((tier, score * weights[0] * weights[1], order, *rest, weights))
         self._top = top
         return top
@@ -319,7 +326,7 @@ class Ranker:
         if path is None:
             return 1.0, 1.0
         file_weight = FILE_REPEAT_FACTOR ** max(0, counts[path] - self.per_file + 1) if self.per_file else 1.0
-        picked = copies.get(self._copies[order])
+        picked = copies.get(self._copies[order]) if order in self._copies else None
         elsewhere = sum(picked.values()) - picked[path] if picked else 0
         return file_weight, COPY_FACTOR**elsewhere
 
