@@ -125,6 +125,11 @@ def test_history_paths(path, history):
         ("change the default timeout", False),
         ("comment ajouter une option", False),
         ("release the connection pool", False),
+        ("history of the session engine", True),
+        ("show the git history of the router", True),
+        ("what does the project's history say about sessions", True),
+        ("where is the redirect history built", False),  # requests' ``Response.history``
+        ("how is the undo history stored", False),
     ],
 )
 def test_questions_about_history(question, asks):

@@ -35,7 +35,7 @@ _ASKS_HISTORY = re.compile(
     r"|\b(?:was|were|been|got|get)\b(?:\W+\w+){0,3}?\W+(?:added|removed|renamed|introduced|released)\b"
     r"|\b(?:added|removed|renamed|introduced|released) in\b"
     r"|\b(?:since when|depuis quand|what'?s new|why|changed|changelog"
-    r"|deprecat\w*|release notes|history|historical|breaking|upgrading|new in"
+    r"|deprecat\w*|release notes|historical|breaking|upgrading|new in"
     r"|pourquoi|changement\w*|(?:ajoute|supprime|renomme|deprecie|modifie|introduit)e?s?"
     r"|historique|nouveaute\w*)\b"
 )
@@ -55,9 +55,27 @@ def is_history_path(path: str) -> bool:
     return stem.split(".", 1)[0] in _HISTORY_NAMES or any(part in _HISTORY_NAMES for part in folder.split("/"))
 
 
+# "history" asks for the project's when it opens the question or follows one of these ("the history
+# of…", "git history", "the project's history"); after another word it names a thing the code keeps
+# ("where is the redirect history built": requests' ``Response.history``; a browser's, a shell's, an
+# undo history), and the commits that say so are no answer to it.
+_HISTORY = re.compile(r"(?:\b(\w+)\W+)?\bhistory\b")
+_OF_THE_PROJECT = frozenset(
+    {
+        *("the", "its", "their", "our", "my", "your", "a", "s", "whole", "full", "entire", "long", "recent", "past"),
+        *("of", "in", "on", "from", "and", "or", "about", "through", "show", "read", "see"),
+        *("git", "commit", "commits", "release", "releases", "version", "versions", "change", "changes"),
+        *("revision", "revisions", "code", "file", "files", "project", "repo", "repository", "branch"),
+    }
+)
+
+
 def asks_history(text: str) -> bool:
     """Whether a question asks about the project's history (when, why, what changed …)."""
-    return _ASKS_HISTORY.search(unaccented(text)) is not None
+    folded = unaccented(text)
+    if _ASKS_HISTORY.search(folded) is not None:
+        return True
+    return any(m[1] is None or m[1].lower() in _OF_THE_PROJECT for m in _HISTORY.finditer(folded))
 
 
 # A question about what changed in a release (EN and FR, accents ignored): a change said as such
