@@ -25,7 +25,7 @@ from kenning.answer.graph import GraphOptions, compose
 from kenning.answer.naming import Start, lexical, named, typed_names
 from kenning.answer.relation_rank import rank
 from kenning.answer.why import with_rationale
-from kenning.graph import bases, go_interfaces, inheritance, paths, resolve, walk
+from kenning.graph import bases, go_interfaces, inheritance, narrow, paths, walk
 from kenning.ingest.relations import SELF_HINT
 from kenning.project import Project
 from kenning.records import Answer, EmptyReason, Lifecycle
@@ -248,18 +248,18 @@ def _unlinked(conn: Connection, relation: Relation, nodes: list[walk.Node]) -> l
     symbols = [n for n in nodes if n.kind == "symbol"]
     if relation.name in ("callers", "dependents", "tests"):
         for node in symbols:
-            shared = resolve.shared_method_name(conn, node.id, node.name)
+            shared = narrow.shared_method_name(conn, node.id, node.name)
             if shared:
                 notes.append(
                     f"calls of .{node.name}() on an object the graph cannot type are not linked: "
-                    f"{shared} methods are named {node.name} (more than {resolve.MAX_AMBIGUOUS})"
+                    f"{shared} methods are named {node.name} (more than {narrow.MAX_AMBIGUOUS})"
                 )
     elif relation.name == "callees" and symbols:
-        sharing = resolve.shared_method_names(conn, unlinked_calls(conn, [n.id for n in symbols], SELF_HINT))
+        sharing = narrow.shared_method_names(conn, unlinked_calls(conn, [n.id for n in symbols], SELF_HINT))
         if sharing:
             names = ", ".join(f".{name}() ({count} methods)" for name, count in sorted(sharing.items()))
             notes.append(
-                f"calls on an object the graph cannot type, of names more than {resolve.MAX_AMBIGUOUS} "
+                f"calls on an object the graph cannot type, of names more than {narrow.MAX_AMBIGUOUS} "
                 f"methods share, are not linked: {names}"
             )
     return notes

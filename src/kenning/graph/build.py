@@ -16,7 +16,9 @@ from typing import TYPE_CHECKING
 
 from kenning import ledger
 from kenning.graph import helper, projections
-from kenning.graph.resolve import Key, Resolver, delete_origin, keys_of, refs_targeting
+from kenning.graph.keys import delete_origin, keys_of, refs_targeting
+from kenning.graph.narrow import Key
+from kenning.graph.resolve import Resolver
 from kenning.ingest import git_history
 from kenning.ingest.grammars import OVERLOADING, family_of
 from kenning.ingest.relations import Ref, Relations

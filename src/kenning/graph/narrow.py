@@ -5,13 +5,15 @@ imported from, the classes a self call stands for), the caller's file, and their
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from functools import lru_cache
 
 from kenning.ingest.go_packages import IMPORT_HINT
 from kenning.ingest.grammars import family_of
 from kenning.ingest.python_code import module_name
 from kenning.ingest.relations import SELF_HINT, self_classes
+from kenning.store import graph_refs
+from kenning.store.db import Connection
 from kenning.store.graph import Candidate, RefRow
 
 MAX_AMBIGUOUS = 5
@@ -274,3 +276,22 @@ def _own_method(found: Candidates, target: str, classes: list[str]) -> list:
             if len(exported) == 1:
                 return exported
     return []
+
+
+def shared_method_name(conn: Connection, node_id: int, name: str) -> int:
+    """How many methods are named ``name`` when ``node_id`` is one of them and they are too many
+    to link a call on an unknown receiver (``obj.save()``) to any (more than ``MAX_AMBIGUOUS``);
+    0 otherwise: the graph holds such a method's callers only where one was certain."""
+    key = ("method", name)
+    found = graph_refs.candidates_many(conn, [key])[key]
+    if count_targets(found) <= MAX_AMBIGUOUS or all(row[0] != node_id for row in found):
+        return 0
+    return count_targets(found, whole=True)
+
+
+def shared_method_names(conn: Connection, names: Sequence[str]) -> dict[str, int]:
+    """Of ``names``, those more than ``MAX_AMBIGUOUS`` methods share, with how many: a call of
+    one on an unknown receiver links to none."""
+    found = graph_refs.candidates_many(conn, [("method", name) for name in names])
+    counted = {name: count_targets(rows, whole=True) for (_, name), rows in found.items()}
+    return {name: count for name, count in counted.items() if count > MAX_AMBIGUOUS}

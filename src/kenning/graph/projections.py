@@ -9,7 +9,8 @@ from dataclasses import dataclass, field
 
 from kenning import ledger
 from kenning.clock import iso, parse_iso
-from kenning.graph.resolve import Key, add_ref, delete_origin
+from kenning.graph.keys import add_ref, delete_origin
+from kenning.graph.narrow import Key
 from kenning.ingest import git_history
 from kenning.ingest.identifiers import keywords_for
 from kenning.ingest.relations import Ref

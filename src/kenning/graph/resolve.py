@@ -1,4 +1,5 @@
-"""Graph resolution: the keys a node answers to, and a reference resolved to its target.
+"""Graph resolution: a reference resolved to its target (the keys a node answers to, and the
+references that name them: ``graph.keys``).
 
 A reference names its target ("calls `rrf_fuse`", "imports `kenning.search`", "touches
 `src/a.py`"); resolution finds the node(s) and writes the edge with its ``link``:
@@ -58,15 +59,15 @@ from collections.abc import Iterable, Sequence
 from functools import lru_cache
 
 from kenning.graph import go_resolve
-from kenning.graph.aliases import SUFFIX, Suffixes, is_folder_module, nearest, suffixes_of
+from kenning.graph.aliases import SUFFIX, Suffixes, nearest
 from kenning.graph.bases import Bases
 from kenning.graph.fields import OUTSIDE, Fields
-from kenning.graph.narrow import MAX_AMBIGUOUS, Candidates, Key, count_targets, imported_from, lookup_key, narrow
+from kenning.graph.keys import stem_named
+from kenning.graph.narrow import Candidates, Key, imported_from, lookup_key, narrow
 from kenning.graph.values import Values, as_module
 from kenning.ingest.go_packages import IMPORT_HINT
-from kenning.ingest.go_packages import PACKAGE as GO_PACKAGE
-from kenning.ingest.grammars import family_of, suffix_of
-from kenning.ingest.relations import BASES, FIELD_HINT, FIELDS, GLOBALS, SELF_HINT, Ref
+from kenning.ingest.grammars import family_of
+from kenning.ingest.relations import BASES, FIELD_HINT, FIELDS, GLOBALS, SELF_HINT
 from kenning.ingest.test_files import is_test_path
 from kenning.ingest.tree_imports import ALIAS_HINT
 from kenning.records import Lifecycle
@@ -76,77 +77,6 @@ from kenning.store import graph as graph_store
 from kenning.store.db import Connection
 from kenning.store.graph import RefRow
 from kenning.store.graph_write import GraphWriter
-
-
-def keys_of(kind: str, name: str, qualname: str, path: str | None) -> set[Key]:
-    """The reference targets a node answers to."""
-    match kind:
-        case "file":
-            keys = {("file", path or name), ("stem", _stem(path or name))}
-            keys |= {(SUFFIX, suffix) for suffix in suffixes_of(path or name)}  # alias imports
-            if is_folder_module(path or name):  # ``lib/db/index.ts``, Rust's ``flags/mod.rs``: the folder
-                keys.add(("stem", posixpath.dirname(path or name)))
-            if not qualname:
-                return keys
-            if qualname.startswith(GO_PACKAGE):  # a Go file, named by its package: imports name it so
-                return keys | {("module", qualname)}
-            # a module is also named as a symbol of its package (``from app import greet``): a
-            # file that comes or goes resolves those references again, module or symbol
-            return keys | {("module", qualname), ("symbol", qualname.rpartition(".")[2])}
-        case "decision":
-            return {("decision", name)} | ({("file", path)} if path else set())
-        case _:
-            return {(kind, name)}
-
-
-def _stem_named(rows: list, target: str) -> list:
-    """The file a path without its suffix names: the one whose suffix alone it leaves out
-    (``./documentCreator``: ``documentCreator.ts``, not ``documentCreator.test.ts``, which its
-    pattern matches too and came first; a test importing its module was linked to itself), else the
-    first (``x/index.ts``, ``types.d.ts``)."""
-    exact = [row for row in rows if _stem(row[1] or "") == target]
-    return (exact or rows)[:1]
-
-
-def _stem(path: str) -> str:
-    suffix = suffix_of(path)
-    return path[: -len(suffix)] if suffix else path
-
-
-def add_ref(writer: GraphWriter, src: int, ref: Ref, *, source: tuple[str, str, str | None], origin: str) -> int:
-    """Buffer a parser's reference from node ``src``; returns its id."""
-    return writer.ref(
-        src,
-        ref.type,
-        ref.target_kind,
-        ref.target,
-        hint=ref.hint,
-        qualified=ref.qualified,
-        reverse=ref.reverse,
-        link=ref.link,
-        line=ref.line,
-        source=source,
-        origin=origin,
-        tested=ref.tested,
-    )
-
-
-def delete_origin(conn: Connection, origin: str) -> set[Key]:
-    """Drop what ``origin`` produced; returns the keys of the nodes that went away (references
-    elsewhere that pointed at them must be resolved again)."""
-    gone: set[Key] = set()
-    rows = graph_store.nodes_of_origin(conn, origin)
-    for kind, name, qualname, path in rows:
-        gone |= keys_of(kind, name, qualname, path)
-    graph_write.delete_origin(conn, origin, nodes=bool(rows))
-    return gone
-
-
-def refs_targeting(conn: Connection, keys: Iterable[Key], skip: set[int]) -> list[int]:
-    """The references naming any of ``keys``, but those in ``skip``, ascending (one look-up
-    for all keys: PostgreSQL pays a round trip per query)."""
-    return [ref_id for ref_id in graph_refs.refs_targeting_many(conn, sorted(keys)) if ref_id not in skip]
-
 
 RESOLVE_BATCH = 5_000  # references read, resolved and written together
 
@@ -335,7 +265,7 @@ class Resolver:
             chosen, link = nearest(rows, row.src_path), row.link
         else:
             chosen, link = (
-                (_stem_named(candidates.rows, row.target) if row.target_kind == "stem" else candidates.rows[:1]),
+                (stem_named(candidates.rows, row.target) if row.target_kind == "stem" else candidates.rows[:1]),
                 row.link,
             )
         edge = self.writer.ref_edge
@@ -401,25 +331,6 @@ def _on_a_value(row: RefRow, held: tuple[str, ...]) -> bool:
     re-exports)."""
     hint = row.hint or SELF_HINT
     return len(held) == 2 and not hint.startswith(SELF_HINT) and not row.target[:1].isupper()
-
-
-def shared_method_name(conn: Connection, node_id: int, name: str) -> int:
-    """How many methods are named ``name`` when ``node_id`` is one of them and they are too many
-    to link a call on an unknown receiver (``obj.save()``) to any (more than ``MAX_AMBIGUOUS``);
-    0 otherwise: the graph holds such a method's callers only where one was certain."""
-    key = ("method", name)
-    found = graph_refs.candidates_many(conn, [key])[key]
-    if count_targets(found) <= MAX_AMBIGUOUS or all(row[0] != node_id for row in found):
-        return 0
-    return count_targets(found, whole=True)
-
-
-def shared_method_names(conn: Connection, names: Sequence[str]) -> dict[str, int]:
-    """Of ``names``, those more than ``MAX_AMBIGUOUS`` methods share, with how many: a call of
-    one on an unknown receiver links to none."""
-    found = graph_refs.candidates_many(conn, [("method", name) for name in names])
-    counted = {name: count_targets(rows, whole=True) for (_, name), rows in found.items()}
-    return {name: count for name, count in counted.items() if count > MAX_AMBIGUOUS}
 
 
 def mark_superseded(conn: Connection, *, newer: int, older: int, stamp: str) -> None:
