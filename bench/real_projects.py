@@ -31,7 +31,10 @@ database ≤ 3× the input, recall@5 ≥ 0.85.
 walkanswers; Django, 32): questions written the same way, before running kenning, as a developer or an agent
 asks them, in English and in French — what X does, where X is defined, who calls X, which tests
 cover X, what X imports, why a design is as it is, how to configure Y, paraphrases, typos —
-the expected files named from the code and docs (docs/benchmarks.md, "walkanswers").
+the expected files named from the code and docs (docs/benchmarks.md, "walkanswers"). On ``requests``
+(``bench/questions/requests.walk.jsonl``, 22, two in French; a clone at its pinned commit, its long
+history indexed) of its user guide's sections and code, written from reading ``docs/user/*.rst`` and
+``src/requests/`` before the first run (docs/benchmarks.md, "commitlog").
 ``bench/questions/django.walk.jsonl`` (25, branch djwalk; 7 more, branch receivers) asks relation
 questions only — who calls, what X calls, which tests cover, what imports, where X is used — about
 Django's code, distinctive names and common method names (``Model.save``, ``QuerySet.all``,
@@ -136,6 +139,7 @@ CLONES = {
     "moshi": "889013ec2edb8d8034902662a1dc8c4f3b3f8111",  # Kotlin, Java
     "kingfisher": "410984bf301f4fa224fe56277b3f8672cc465c79",  # Swift
     "scopt": "75cd14c9e1f517e9d1beb8de9e3427e40630f1cb",  # Scala
+    "requests": "1f6589ec3a1ee910f9a65cc3ceac60b26677bc0e",  # Python, reStructuredText docs, a long history
 }
 # The GitHub repository of each project read from a clone (``CLONES`` pins its commit; ``bench/question_sets.py``
 # finds it in the team's mirror or on GitHub).
@@ -152,6 +156,7 @@ REPOSITORIES = {
     "moshi": "square/moshi",
     "kingfisher": "onevcat/Kingfisher",
     "scopt": "scopt/scopt",
+    "requests": "psf/requests",
     "httpx": "encode/httpx",  # its ``git`` set only: the others read the sdist
 }
 COMMIT_DATES = ("2023-03-14T10:00:00+00:00", "2023-11-02T15:30:00+00:00", "2024-06-20T09:15:00+00:00")
@@ -378,10 +383,10 @@ def main() -> int:
     parser.add_argument(
         "--set",
         default="",
-        help="ask bench/questions/NAME.SET.jsonl (walk: httpx, flask, django; fr: django, flask; git: httpx, from "
-        "its clone; calls: cobra, ky, leveldb, gson, asciidoctor, ripgrep, slim, mediatr, moshi, kingfisher, "
-        "scopt; docs: asciidoctor, cobra, ripgrep, ky, gson, leveldb; api: gson, ripgrep, leveldb, slim, mediatr, "
-        "moshi, kingfisher)",
+        help="ask bench/questions/NAME.SET.jsonl (walk: httpx, flask, django, requests from its clone; fr: django, "
+        "flask; git: httpx, from its clone; calls: cobra, ky, leveldb, gson, asciidoctor, ripgrep, slim, mediatr, "
+        "moshi, kingfisher, scopt; docs: asciidoctor, cobra, ripgrep, ky, gson, leveldb; api: gson, ripgrep, "
+        "leveldb, slim, mediatr, moshi, kingfisher)",
     )
     args = parser.parse_args()
     if args.set == "git" and not args.clone:  # its questions are about the repository's history, not an sdist
