@@ -14,8 +14,8 @@ import pytest
 from graph_edges import dangling
 
 from kenning.config import init_project, load_project
-from kenning.graph import build as graph_build
 from kenning.graph import resolve
+from kenning.graph.pending import pending
 from kenning.store.db import connect
 from kenning.sync import batches
 from kenning.sync.run import sync
@@ -100,7 +100,7 @@ def test_a_cold_sync_in_batches_resolves_each_reference_once_into_the_graph_of_o
 
     def between(conn):  # after each batch but the last committed
         unresolved_between.append(_ref_edges(many))
-        assert graph_build.pending(conn, load_project(many)).resolve
+        assert pending(conn, load_project(many)).resolve
         return real_yield(conn)
 
     monkeypatch.setattr(resolve.Resolver, "resolve", recording)
@@ -119,7 +119,7 @@ def test_a_cold_sync_in_batches_resolves_each_reference_once_into_the_graph_of_o
     assert {e[2] for e in edges} >= {"imports", "calls", "defines", "tested_by", "links_to"}
     conn = connect(load_project(many).db_path)
     try:
-        assert not graph_build.pending(conn, load_project(many))  # the deferral is over
+        assert not pending(conn, load_project(many))  # the deferral is over
     finally:
         conn.close()
 
@@ -145,7 +145,7 @@ def test_references_left_unresolved_by_a_stopped_cold_sync_are_resolved_by_the_n
     assert refs and _ref_edges(root) == 0  # references stored, none resolved yet
     conn = connect(load_project(root).db_path)
     try:
-        assert graph_build.pending(conn, load_project(root)).resolve
+        assert pending(conn, load_project(root)).resolve
     finally:
         conn.close()
 
@@ -221,7 +221,7 @@ def test_a_cold_sync_stopped_while_it_resolves_leaves_the_edges_indexes_and_the_
     conn.close()
     store = connect(load_project(root).db_path)
     try:
-        assert graph_build.pending(store, load_project(root)).resolve
+        assert pending(store, load_project(root)).resolve
     finally:
         store.close()
     monkeypatch.setattr(resolve.Resolver, "_resolve_one", real_resolve_one)

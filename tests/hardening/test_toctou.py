@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-import kenning.sync.changes as sync_changes
+import kenning.sync.plan as sync_plan
 import kenning.sync.run as sync_run
 from conftest import resync
 from kenning.store import bodies
@@ -42,7 +42,7 @@ def _swap_after_discovery(monkeypatch, swap) -> None:
         return found
 
     monkeypatch.setattr(sync_run, "discover", discover_then_swap)  # a first sync's
-    monkeypatch.setattr(sync_changes, "discover", discover_then_swap)  # any other's
+    monkeypatch.setattr(sync_plan, "discover", discover_then_swap)  # any other's
 
 
 @pytest.fixture

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-import kenning.sync.changes
+import kenning.sync.plan
 from conftest import commit_all, git
 
 FILES = {
@@ -71,14 +71,14 @@ def test_a_file_deleted_while_the_sync_runs_is_removed_not_unreadable(cli, make_
     sync = ("sync", "--no-embed", "--json", "--project", str(project.root))
     cli(*sync)
     (project.root / "docs/architecture.md").write_text("# Architecture\n\nFour layers now.\n", encoding="utf-8")
-    listed = kenning.sync.changes.discover
+    listed = kenning.sync.plan.discover
 
     def discover_then_delete(found_project):
         found = listed(found_project)
         _delete_docs_file(found_project.root)
         return found
 
-    monkeypatch.setattr(kenning.sync.changes, "discover", discover_then_delete)
+    monkeypatch.setattr(kenning.sync.plan, "discover", discover_then_delete)
     report = cli(*sync).json()
     assert report["coverage"] == TWO_INDEXED
     assert report["files"]["removed"] == 1

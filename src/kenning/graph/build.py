@@ -4,22 +4,20 @@ Each source owns what it produced (``origin``): a changed file drops and rebuild
 nodes, ``defines`` edges and references; the ledger is re-read whole when its bytes change;
 git history only adds the commits after the last one read (both in ``graph.projections``).
 References elsewhere that named a node that came or went are resolved again. Nothing here
-runs when nothing changed: ``pending`` costs one ``stat`` of the ledger and two small reads
+runs when nothing changed: ``graph.pending`` costs one ``stat`` of the ledger and two small reads
 of ``.git``.
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from kenning import ledger
 from kenning.graph import helper, projections
 from kenning.graph.keys import delete_origin, keys_of, refs_targeting
 from kenning.graph.narrow import Key
+from kenning.graph.pending import DEFERRED, Pending
 from kenning.graph.resolve import Resolver
-from kenning.ingest import git_history
 from kenning.ingest.grammars import OVERLOADING, family_of
 from kenning.ingest.relations import Ref, Relations
 from kenning.project import Project
@@ -35,46 +33,7 @@ if TYPE_CHECKING:
 FileChange = tuple[str, str | None, Relations | None]  # (path, fingerprint, relations)
 
 
-@dataclass(frozen=True)
-class Pending:
-    ledger: bool = False
-    git_head: str | None = None
-    resolve: bool = False  # a cold sync stopped before resolving its references (``DEFERRED``)
-
-    def __bool__(self) -> bool:
-        return self.ledger or self.git_head is not None or self.resolve
-
-
-def pending(conn: Connection, project: Project) -> Pending:
-    """Which non-file sources changed since the last sync (cheap: no file is read)."""
-    rows = graph_store.source_states(conn)
-    try:
-        st = (project.state_dir / ledger.LEDGER_NAME).stat()
-        current = (st.st_size, st.st_mtime_ns)
-    except OSError:
-        current = None
-    known = rows.get("ledger")
-    ledger_changed = (current is not None or known is not None) and (
-        known is None or (known.size, known.mtime_ns) != current
-    )
-    head = git_history.head(project.root)
-    git_known = rows.get("git")
-    git_head = (
-        head
-        if head is not None
-        and (git_known is None or git_known.cursor != head or git_known.fingerprint != projections.GIT_PROJECTION)
-        else None
-    )
-    return Pending(ledger=bool(ledger_changed), git_head=git_head, resolve=DEFERRED in rows)
-
-
 FLUSH_ROWS = 20_000  # graph rows buffered before they are written (memory of a cold sync)
-# A cold sync (the graph empty when it begins) resolves no reference until its last batch, then
-# all of them once, against every node: each batch would otherwise resolve its own references,
-# then again the earlier ones naming what it defines (Django: 57,930 re-resolutions in 10
-# batches). Meanwhile this row of ``graph_sources`` says that no reference is resolved yet, so
-# that the next sync resolves them if this one is stopped between two batches.
-DEFERRED = "resolve"
 
 
 class Unresolved:

@@ -11,6 +11,7 @@ from kenning import ledger
 from kenning.clock import iso, parse_iso
 from kenning.graph.keys import add_ref, delete_origin
 from kenning.graph.narrow import Key
+from kenning.graph.pending import GIT_PROJECTION
 from kenning.ingest import git_history
 from kenning.ingest.identifiers import keywords_for
 from kenning.ingest.relations import Ref
@@ -24,11 +25,6 @@ from kenning.store.graph import SourceState
 from kenning.store.graph_write import GraphWriter
 
 LEDGER_PATH = ledger.LEDGER_PATH
-# The version of a commit's projection (its fact, node and references), kept in the ``git`` row of
-# ``graph_sources``: when it moves, the next sync reads the commits a store holds again
-# (``apply_git``), as a parser's version re-reads its files. 2: a message's Windows line ends
-# read as plain ones (branch walk4's fix; the stores synced before had no version).
-GIT_PROJECTION = "git/2"
 
 
 @dataclass

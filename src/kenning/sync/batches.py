@@ -32,9 +32,9 @@ import json
 import time
 from collections import Counter
 from collections.abc import Callable, Iterable, Iterator
-from dataclasses import dataclass, field
 
 from kenning.graph import build as graph_build
+from kenning.graph.pending import Pending
 from kenning.graph.projections import LedgerChanges
 from kenning.ingest.read import GONE, Parsed, Progress, Reading
 from kenning.project import Project
@@ -43,6 +43,7 @@ from kenning.store import graph as graph_store
 from kenning.store import sources
 from kenning.store.db import Connection, transaction, waiting_writer_check, yield_to_waiting_writers
 from kenning.sync import dates as source_dates
+from kenning.sync.plan import Skips
 from kenning.sync.report import SyncReport
 from kenning.sync.write import ExcerptWriter
 
@@ -83,7 +84,7 @@ def write_batches(
     manifest: dict[str, sources.ManifestRow],
     parsed: Iterable[Parsed],
     vanished: list[str],
-    graph_pending: graph_build.Pending,
+    graph_pending: Pending,
     *,
     dates: source_dates.ReadDates,
     stamp: str,
@@ -143,7 +144,7 @@ def write_batches(
                     break
                 if held.complete:  # a cold sync: this slice's graph now, not all of it at the batch's end
                     began = time.monotonic()
-                    todo = graph_build.Pending()
+                    todo = Pending()
                     graph.update(_apply_graph(conn, project, batch, todo, stamp, False, held, ledger))
                     batch.began += time.monotonic() - began  # the wall bound counts the slices, as before
                 if batch.full() or waiting():
@@ -166,7 +167,7 @@ def write_batches(
                 step("indexing", 0, 0)  # the progress bar names the final steps once, not at every batch
                 step("graph", 0, 0)
             if batch.applied or batch.gone or last or not held.complete:
-                todo = graph_pending if last else graph_build.Pending()
+                todo = graph_pending if last else Pending()
                 graph.update(_apply_graph(conn, project, batch, todo, stamp, last, held, ledger))
             if last and not resolve_after:
                 _finish(conn, report, graph, graph_before, ledger, before, stamp, step)
@@ -191,7 +192,7 @@ def _apply_graph(
     conn: Connection,
     project: Project,
     batch: _Batch,
-    todo: graph_build.Pending,
+    todo: Pending,
     stamp: str,
     last: bool,
     held: graph_build.Unresolved,
@@ -278,7 +279,7 @@ def _peek(work: Iterator[Parsed | str], ready: Callable[[], bool]) -> Parsed | s
     return next(work, None) if ready() else _PARSING
 
 
-def _redates(conn: Connection, project: Project, pending: graph_build.Pending, skip: set[str]) -> dict[str, str]:
+def _redates(conn: Connection, project: Project, pending: Pending, skip: set[str]) -> dict[str, str]:
     if pending.git_head is None:
         return {}
     return source_dates.commit_dates_of_unread(conn, project.root, skip)
@@ -315,20 +316,6 @@ def _finish(
     if report.writes:
         sources.record_sync_run(conn, stamp, json.dumps(report.to_json(), sort_keys=True))
     step("committing", 0, 0)
-
-
-@dataclass
-class Skips:
-    """The files skipped for their bytes (``sources.REMEMBERED_SKIPS``) this sync read, and the
-    paths whose remembered skip no longer holds (read again, or gone): ``write`` records both
-    with the last batch, after the run's record (they are not the sync's writes)."""
-
-    found: list[sources.SkippedFile] = field(default_factory=list)
-    forget: list[str] = field(default_factory=list)
-
-    def write(self, conn: Connection) -> None:
-        if self.found or self.forget:
-            sources.remember_skipped(conn, self.found, self.forget)
 
 
 def _work(

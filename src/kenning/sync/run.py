@@ -80,20 +80,26 @@ def _locked_sync(
     conn: Connection | None = None
     try:
         early = _first_reading(project, progress)
-        # The writing half, imported while a first sync's pool parses (a fifth of the start-up
-        # of `kenning sync`: the store, the graph, the batches; the pool needs none of it).
         from kenning import dense
         from kenning.store.db import after_sync, open_store, sync_lock, use_wal
-        from kenning.sync import changes
+        from kenning.sync import plan
 
+        if early is not None:
+            # The writing half, imported while a first sync's pool parses (a fifth of the start-up
+            # of `kenning sync`: the store, the graph, the batches; the pool needs none of it).
+            from kenning.sync import changes  # noqa: F401
         # A first sync into a new SQLite store (``early``) fills it under the rollback journal,
         # which writes each page once (``db.connect``'s ``wal``); WAL once it is done.
         conn = open_store(project, create=True, wal=early is None)
         with sync_lock(conn):
             started = time.perf_counter()  # after the wait for another checkout's sync: not the sync's own time
-            report = changes.apply(
-                conn, project, now=now, progress=progress, early=early, retire_missing=retire_missing
-            )
+            work = plan.plan(conn, project, found=early[0] if early else None, retire_missing=retire_missing)
+            if work.idle:  # nothing to write: the writing half is not imported (sync.plan)
+                report = plan.finish_idle(conn, work, now=now)
+            else:
+                from kenning.sync import changes
+
+                report = changes.apply(conn, project, work, now=now, progress=progress, early=early)
             if early is not None:
                 use_wal(conn)
             after_sync(conn, report.added + report.replaced + report.retired)
