@@ -25,16 +25,21 @@ COMMITS = (
 )
 
 
-@pytest.fixture
-def project(make_project):
-    topics = {f"docs/topic{i}.md": f"# Topic {i}\n\nCaches, queues and logs, part {i}.\n" for i in range(8)}
-    project = make_project({"docs/router.md": DOC, **topics}, name="routing")
+def with_history(make_project, files: dict[str, str], name: str, messages: tuple[str, ...]):
+    """A project of ``files``, committed, then one commit per message (each adding a note), synced."""
+    project = make_project(files, name=name)
     commit_all(project.root, "Initial import")
-    for i, message in enumerate(COMMITS):
+    for i, message in enumerate(messages):
         (project.root / f"notes{i}.txt").write_text(f"release note {i}\n")
         commit_all(project.root, message)
     resync(project)
     return project
+
+
+@pytest.fixture
+def project(make_project):
+    topics = {f"docs/topic{i}.md": f"# Topic {i}\n\nCaches, queues and logs, part {i}.\n" for i in range(8)}
+    return with_history(make_project, {"docs/router.md": DOC, **topics}, "routing", COMMITS)
 
 
 def _commits_weigh_half(answer) -> bool:
@@ -105,13 +110,8 @@ class Session:
 @pytest.fixture
 def redirects(make_project):
     """A long history whose messages repeat the question's words (psf/requests, walked)."""
-    project = make_project({"src/sessions.py": SESSIONS, "README.md": "# Client\n\nAn HTTP client.\n"}, name="hops")
-    commit_all(project.root, "Initial import")
-    for i, message in enumerate(REDIRECT_COMMITS):
-        (project.root / f"notes{i}.txt").write_text(f"note {i}\n")
-        commit_all(project.root, message)
-    resync(project)
-    return project
+    files = {"src/sessions.py": SESSIONS, "README.md": "# Client\n\nAn HTTP client.\n"}
+    return with_history(make_project, files, "hops", REDIRECT_COMMITS)
 
 
 def test_an_answer_keeps_two_commits_whole_then_weighs_the_log_as_one_file(redirects):
