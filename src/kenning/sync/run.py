@@ -1,6 +1,7 @@
 """Incremental sync: compare the project's files to the manifest and apply the difference.
 
-- unchanged size + mtime: the file is not even opened;
+- unchanged size + mtime: the file is not even opened (nor one skipped for its bytes, binary or
+  minified, whose size, mtime and parser have not changed);
 - same bytes (only touched): the manifest row is refreshed, excerpts stay;
 - changed: re-parsed; an excerpt whose content is still there keeps its id, a new excerpt at
   the same URI supersedes the old one, an old excerpt with no successor is retired;
@@ -13,8 +14,9 @@ Ingest reads and parses (``ingest.read``, in a pool), the excerpts are written a
 (``sync.batches``): other writers wait for one batch, never for the whole sync. Nothing is
 written when nothing changed: the database file stays byte-identical.
 
-This module takes the lock and opens the store; ``sync.changes`` finds and writes what changed.
-It imports only what reading needs: a first sync starts its pool, then imports the writing half.
+This module takes the lock and opens the store; ``sync.plan`` finds what changed and
+``sync.changes`` writes it. It imports only what reading needs: a first sync starts its pool, then
+imports the writing half; a later one imports it only when there is something to write.
 """
 
 from __future__ import annotations
