@@ -108,6 +108,33 @@ def test_a_resync_of_one_edited_file_loads_no_pool_and_no_yaml_it_does_not_need(
     assert [m for m in unneeded if m in seen["modules"]] == []
 
 
+def test_a_sync_with_nothing_to_write_imports_nothing_of_the_writing_half(make_project):
+    """``sync.plan`` ends a sync that finds nothing to do before ``sync.changes`` (the store's
+    writers, the graph's build and resolution, the batches) is imported: a hook's `kenning sync`
+    at every prompt (docs/benchmarks.md, "idlesync"); one with an edit imports it."""
+    project = make_project({"docs/a.md": "# A\n\nText.\n", "src/app.py": "def main():\n    return 1\n"})
+    from kenning.sync.run import sync
+
+    sync(project, now=datetime(2026, 11, 29, tzinfo=UTC), embed=False)
+
+    def resync_modules() -> list[str]:
+        out = subprocess.run(
+            [sys.executable, "-c", _RESYNC, str(project.root)],
+            capture_output=True,
+            text=True,
+            check=True,
+            env=os.environ,
+        ).stdout
+        return json.loads(out)["modules"]
+
+    writing = ("kenning.sync.changes", "kenning.sync.batches", "kenning.graph.build", "kenning.graph.resolve")
+    idle = resync_modules()
+    assert [m for m in writing if m in idle] == []
+    (project.root / "docs/a.md").write_text("# A\n\nText, edited.\n", encoding="utf-8")
+    edited = resync_modules()
+    assert [m for m in writing if m in edited] == list(writing)
+
+
 def test_a_gitignore_still_keeps_its_files_out_when_the_ignore_rules_load_on_first_use(make_project):
     files = {f"docs/n{i:03d}.md": f"# Note {i}\n\nText {i}.\n" for i in range(read.PARALLEL_FROM + 10)}
     project = make_project({**files, ".gitignore": "docs/n00*.md\n"})

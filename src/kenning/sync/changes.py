@@ -17,7 +17,7 @@ from kenning.store import facts as fact_store
 from kenning.store import sources
 from kenning.sync import dates as source_dates
 from kenning.sync.batches import write_batches
-from kenning.sync.plan import Plan, finish_idle
+from kenning.sync.plan import Plan
 from kenning.sync.report import SyncReport
 
 TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (start-up time)
@@ -37,10 +37,9 @@ def apply(
     progress: Progress | None,
     early: tuple[Discovery, Reading] | None = None,
 ) -> SyncReport:
-    """Write what ``work`` found (``sync.plan``; ``finish_idle`` when it found nothing). ``early``:
-    the discovery and reading ``sync.run`` began before the store existed (the manifest is empty)."""
-    if work.idle:
-        return finish_idle(conn, work, now=now)
+    """Write what ``work`` found (``sync.plan``; a plan that found nothing ends with its
+    ``finish_idle`` instead, without importing this module). ``early``: the discovery and reading
+    ``sync.run`` began before the store existed (the manifest is empty)."""
     report, manifest, to_read = work.report, work.manifest, work.to_read
     # The pool parses while the batches are written; a batch that waits for the pool under the
     # write lock lets in the other writers that wait (an MCP server saving a memory, a hook
