@@ -34,7 +34,10 @@ cover X, what X imports, why a design is as it is, how to configure Y, paraphras
 the expected files named from the code and docs (docs/benchmarks.md, "walkanswers"). On ``requests``
 (``bench/questions/requests.walk.jsonl``, 22, two in French; a clone at its pinned commit, its long
 history indexed) of its user guide's sections and code, written from reading ``docs/user/*.rst`` and
-``src/requests/`` before the first run (docs/benchmarks.md, "commitlog").
+``src/requests/`` before the first run (docs/benchmarks.md, "commitlog"). On ``typer``
+(``bench/questions/typer.walk.jsonl``, 22, two in French; a clone at its pinned commit: MkDocs pages whose
+examples sit in ``docs_src/``, a vendored Click) written from reading ``docs/tutorial/`` and ``typer/``
+before the first run (docs/benchmarks.md, "loosestart").
 ``bench/questions/django.walk.jsonl`` (25, branch djwalk; 7 more, branch receivers) asks relation
 questions only — who calls, what X calls, which tests cover, what imports, where X is used — about
 Django's code, distinctive names and common method names (``Model.save``, ``QuerySet.all``,
@@ -140,6 +143,7 @@ CLONES = {
     "kingfisher": "410984bf301f4fa224fe56277b3f8672cc465c79",  # Swift
     "scopt": "75cd14c9e1f517e9d1beb8de9e3427e40630f1cb",  # Scala
     "requests": "1f6589ec3a1ee910f9a65cc3ceac60b26677bc0e",  # Python, reStructuredText docs, a long history
+    "typer": "9a7b2e83f6b62c750d6026b0de9ebf2026a8b8fa",  # Python, MkDocs pages, examples in docs_src/
 }
 # The GitHub repository of each project read from a clone (``CLONES`` pins its commit; ``bench/question_sets.py``
 # finds it in the team's mirror or on GitHub).
@@ -157,6 +161,7 @@ REPOSITORIES = {
     "kingfisher": "onevcat/Kingfisher",
     "scopt": "scopt/scopt",
     "requests": "psf/requests",
+    "typer": "fastapi/typer",
     "httpx": "encode/httpx",  # its ``git`` set only: the others read the sdist
 }
 COMMIT_DATES = ("2023-03-14T10:00:00+00:00", "2023-11-02T15:30:00+00:00", "2024-06-20T09:15:00+00:00")

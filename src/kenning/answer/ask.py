@@ -313,6 +313,8 @@ def _graph(
         return words(degradations=(f"graph failed: {type(exc).__name__}: {exc}",))
     if found is None:
         return words(degradations=(_no_node(question),))
+    if found.loose is not None:
+        return words(notes=(found.loose,))
     if (found.guessed or found.blind) and not found.answer.excerpts:  # led nowhere: the words may still answer
         instead = words(degradations=(GRAPH_BLIND if found.blind else GRAPH_GUESS_EMPTY,))
         kept = tuple(ex for ex in instead.excerpts if ex.fact.id not in found.starts)  # "who calls X": not X
@@ -359,6 +361,7 @@ def _words(
     degradations: tuple[str, ...] = (),
     explain: bool = False,
     count_hidden: bool = True,
+    notes: tuple[str, ...] = (),
 ) -> Answer:
     """The lexical answer to a relation question the built graph could not serve: its content words
     searched (the relation vocabulary left out: "which tests cover the session" searches
@@ -371,7 +374,7 @@ def _words(
     searched = parse(" ".join(words)) if words else parsed  # the question's own parse when none are left
     tests = relation_of(question).name == "tests"
     shown = " ".join(searched.terms) or searched.text  # as searched: stop words left out too
-    notes = (f"words searched (the relation words left out): {shown}",) if words else ()
+    notes = (*notes, f"words searched (the relation words left out): {shown}") if words else notes
     if tests:
         notes = (*notes, f"test code weighs ×{TEST_BOOST:g}: the question asks for tests")
     return _lexical(

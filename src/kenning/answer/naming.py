@@ -270,3 +270,13 @@ def lexical(
         )
     )
     return [Start(Node(*row), " ".join(words), "lexical") for _, _, row in weighed[:limit]]
+
+
+def words_left(starts: Sequence[Start], question: str) -> list[str]:
+    """The question's content words that a start found from one plain word does not stand for
+    ("which tests cover installing shell completion", started from the module ``completion``:
+    ``installing``, ``shell``); none when a start was typed, spelled by joined words or searched."""
+    if not starts or any(s.typed or s.resolved_by not in ("exact", "path") for s in starts):
+        return []
+    named_by = {fold(s.text) for s in starts}
+    return [w for w in content_words(question) if not _is_stop(w) and fold(w) not in named_by]

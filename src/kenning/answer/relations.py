@@ -22,7 +22,7 @@ from datetime import datetime
 
 from kenning.answer import inherited
 from kenning.answer.graph import GraphOptions, compose
-from kenning.answer.naming import Start, lexical, named, typed_names
+from kenning.answer.naming import Start, lexical, named, typed_names, words_left
 from kenning.answer.relation_rank import rank
 from kenning.answer.why import with_rationale
 from kenning.graph import bases, go_interfaces, inheritance, narrow, paths, walk
@@ -70,6 +70,11 @@ RELATIONS: tuple[Relation, ...] = tuple(
     Relation(r.name, r.direction, _re(*r.cues), LEXICAL_KINDS[r.name]) for r in RELATION_CUES
 )
 NEIGHBOURS = next(r for r in RELATIONS if r.name == "neighbours")  # also what no cue names
+# A start found from one plain word answers a relation question of these only when at most
+# ``LOOSE_WORDS - 1`` of its other content words are left: "which tests cover installing shell
+# completion" is not asking for the tests of the module ``completion`` (typer, walked).
+LOOSE_RELATIONS = frozenset({"tests"})
+LOOSE_WORDS = 2
 
 
 @dataclass(frozen=True)
@@ -83,6 +88,9 @@ class Walked:
     # the excerpts of the start nodes, for a relation whose answer is never its start (who calls X:
     # not X): what a search of the question's words served instead leaves them out
     starts: frozenset[int] = frozenset()
+    # why the walk was not taken: its start stands for one word of several (``LOOSE_WORDS``), the
+    # question's words answer it instead
+    loose: str | None = None
 
 
 def relation_of(question: str) -> Relation:
@@ -116,6 +124,12 @@ def relation_answer(
         )
         return Walked(answer, guessed=not all(s.typed for s in [*a, *b]))
     starts = groups[0] if groups else []
+    left = words_left(starts, question) if relation.name in LOOSE_RELATIONS else []
+    if len(left) >= LOOSE_WORDS:
+        shown = ", ".join(repr(w) for w in left)
+        loose = f"the graph's start {starts[0].text!r} stands for one of the question's words, not for {shown}"
+        unwalked = Answer(question, "graph", f"graph.{relation.name}", 0, (project.name,))
+        return Walked(unwalked, guessed=True, loose=loose)
     if not starts and relation.name == "path":
         relation = NEIGHBOURS
     names = typed_names(question) if not starts and relation.name != "decisions" else []
