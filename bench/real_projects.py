@@ -37,7 +37,8 @@ history indexed) of its user guide's sections and code, written from reading ``d
 ``src/requests/`` before the first run (docs/benchmarks.md, "commitlog"). On ``typer``
 (``bench/questions/typer.walk.jsonl``, 22, two in French; a clone at its pinned commit: MkDocs pages whose
 examples sit in ``docs_src/``, a vendored Click) written from reading ``docs/tutorial/`` and ``typer/``
-before the first run (docs/benchmarks.md, "loosestart").
+before the first run (docs/benchmarks.md, "loosestart"); on ``pino`` (``bench/questions/pino.walk.jsonl``,
+22, two in French; Node.js, Markdown docs) from reading ``docs/`` and ``lib/`` the same way.
 ``bench/questions/django.walk.jsonl`` (25, branch djwalk; 7 more, branch receivers) asks relation
 questions only — who calls, what X calls, which tests cover, what imports, where X is used — about
 Django's code, distinctive names and common method names (``Model.save``, ``QuerySet.all``,
@@ -144,6 +145,7 @@ CLONES = {
     "scopt": "75cd14c9e1f517e9d1beb8de9e3427e40630f1cb",  # Scala
     "requests": "1f6589ec3a1ee910f9a65cc3ceac60b26677bc0e",  # Python, reStructuredText docs, a long history
     "typer": "9a7b2e83f6b62c750d6026b0de9ebf2026a8b8fa",  # Python, MkDocs pages, examples in docs_src/
+    "pino": "b394c2c16ac6a8919cd33d7f5684a01baca1096f",  # JavaScript (Node.js), Markdown docs
 }
 # The GitHub repository of each project read from a clone (``CLONES`` pins its commit; ``bench/question_sets.py``
 # finds it in the team's mirror or on GitHub).
@@ -162,6 +164,7 @@ REPOSITORIES = {
     "scopt": "scopt/scopt",
     "requests": "psf/requests",
     "typer": "fastapi/typer",
+    "pino": "pinojs/pino",
     "httpx": "encode/httpx",  # its ``git`` set only: the others read the sdist
 }
 COMMIT_DATES = ("2023-03-14T10:00:00+00:00", "2023-11-02T15:30:00+00:00", "2024-06-20T09:15:00+00:00")

@@ -234,3 +234,20 @@ def test_an_apps_account_words_reach_their_english(make_project):
         ("comment changer de compte", "app/composables/users.ts:6-9"),
         ("quel composant affiche un sondage", "app/components/StatusPoll.vue"),
     )
+
+
+def test_a_loggers_sensitive_data_reaches_its_english(make_project):
+    """pino's walk: "comment masquer des champs sensibles dans les logs" searched ``sensibles`` as
+    it is (the glossary had no ``sensible``), and its redaction page, which says "sensitive", was
+    out of the first five. ``sensible`` is English too ("a sensible default"): French questions only."""
+    files = {
+        "docs/redaction.md": "# Redaction\n\nTo redact sensitive information, supply the paths of the keys "
+        "that hold sensitive data.\n",
+        "docs/defaults.md": "# Defaults\n\nThe logger writes JSON lines to stdout by default.\n",
+        "docs/levels.md": "# Levels\n\nEach log line carries its level, from trace to fatal.\n",
+    }
+    project = make_project(files, name="logger")
+    _first_answers(project, ("comment masquer des données sensibles dans les logs", "docs/redaction.md"))
+    english = search_project(project, "is stdout a sensible default", SearchOptions(limit=3), now=NOW)
+    assert not any(note.startswith("translated") for note in english.notes), english.notes
+    assert english.excerpts[0].fact.source.uri.startswith("docs/defaults.md")
