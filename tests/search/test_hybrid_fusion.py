@@ -62,5 +62,6 @@ def test_weighted_rrf_gives_the_dense_list_its_weight():
 def test_the_product_settings_are_described_in_explain_terms():
     assert Fusion().describe() == "weighted RRF, k=60"
     assert Fusion("convex", alpha=0.7).describe() == "convex, alpha=0.7 (lexical), min-max normalised"
-    assert FUSION_MULTILINGUAL.method == "rrf" and FUSION_MULTILINGUAL.k == 60  # no non-English train material
+    assert FUSION_MULTILINGUAL.method == "convex" and FUSION_MULTILINGUAL.alpha == 0.6  # chosen on flask.fr
+    assert FUSION_MULTILINGUAL.neighbour == 0  # no non-English conversation to choose a share on
     assert FUSION.method == "convex" and FUSION.alpha == 0.5  # chosen on SciFact train and LoCoMo 1-5

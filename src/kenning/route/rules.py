@@ -355,7 +355,8 @@ RULES: tuple[Rule, ...] = (
         "default",
         "hybrid",
         "Anything else: hybrid retrieval (lexical + dense, fused by a convex combination of their "
-        "normalised scores; RRF for the multilingual model) when a dense engine is installed, else lexical.",
+        "normalised scores, alpha 0.5 for English questions and 0.6 for the others) when a dense engine is "
+        "installed, else lexical.",
         _otherwise,
     ),
 )
