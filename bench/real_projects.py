@@ -38,7 +38,9 @@ history indexed) of its user guide's sections and code, written from reading ``d
 (``bench/questions/typer.walk.jsonl``, 22, two in French; a clone at its pinned commit: MkDocs pages whose
 examples sit in ``docs_src/``, a vendored Click) written from reading ``docs/tutorial/`` and ``typer/``
 before the first run (docs/benchmarks.md, "loosestart"); on ``pino`` (``bench/questions/pino.walk.jsonl``,
-22, two in French; Node.js, Markdown docs) from reading ``docs/`` and ``lib/`` the same way.
+22, two in French; Node.js, Markdown docs) from reading ``docs/`` and ``lib/`` the same way; on ``urfavecli``
+(``bench/questions/urfavecli.walk.jsonl``, 22, two in French; Go, its docs kept for v1, v2 and v3) from
+``docs/v3/`` and the Go sources (docs/benchmarks.md, "versioneddocs").
 ``bench/questions/django.walk.jsonl`` (25, branch djwalk; 7 more, branch receivers) asks relation
 questions only — who calls, what X calls, which tests cover, what imports, where X is used — about
 Django's code, distinctive names and common method names (``Model.save``, ``QuerySet.all``,
@@ -146,6 +148,7 @@ CLONES = {
     "requests": "1f6589ec3a1ee910f9a65cc3ceac60b26677bc0e",  # Python, reStructuredText docs, a long history
     "typer": "9a7b2e83f6b62c750d6026b0de9ebf2026a8b8fa",  # Python, MkDocs pages, examples in docs_src/
     "pino": "b394c2c16ac6a8919cd33d7f5684a01baca1096f",  # JavaScript (Node.js), Markdown docs
+    "urfavecli": "1305a08200f7c4d873e28bd2bbad1ff257c6cfc4",  # Go, MkDocs pages for v1, v2 and v3
 }
 # The GitHub repository of each project read from a clone (``CLONES`` pins its commit; ``bench/question_sets.py``
 # finds it in the team's mirror or on GitHub).
@@ -165,6 +168,7 @@ REPOSITORIES = {
     "requests": "psf/requests",
     "typer": "fastapi/typer",
     "pino": "pinojs/pino",
+    "urfavecli": "urfave/cli",
     "httpx": "encode/httpx",  # its ``git`` set only: the others read the sdist
 }
 COMMIT_DATES = ("2023-03-14T10:00:00+00:00", "2023-11-02T15:30:00+00:00", "2024-06-20T09:15:00+00:00")

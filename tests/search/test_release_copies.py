@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 from conftest import NOW, module_store
 from kenning.answer.ask import ask_project
 from kenning.answer.search import SearchOptions, search_conn, search_project
-from kenning.search.copies import copy_key, kept_release
+from kenning.search.copies import copy_key, kept_release, past_major
 from kenning.search.query import parse
 from kenning.search.ranker import COPY_FACTOR, RELEASE_FACTOR
 from store.pg_engine import ENGINE, synced_on  # tests/store: the PostgreSQL test server
@@ -108,3 +108,50 @@ def test_a_past_release_is_a_folder_with_a_dotted_version_or_docusaurus_versione
     assert kept_release("versioned_docs/version-2.0/intro.md") and kept_release("docs/2.x/api.md")
     assert not kept_release("api/v1/views.py")  # an API's version: current code
     assert not kept_release("docs/dev/manual.yml") and not kept_release("docs/releases/5.0.6.txt")
+
+
+def test_a_major_versions_folder_is_past_beside_a_later_one():
+    folders = {"docs": ["v1", "v2", "v3", "images"], "api": ["v1", "v2"], "": ["docs", "api", "v2"]}.get
+
+    def past(path: str) -> bool:
+        return past_major(path, lambda parent: folders(parent, []))
+
+    assert past("docs/v1/flags.md") and past("docs/v2/examples/flags.md")
+    assert not past("docs/v3/examples/flags.md")  # the latest
+    assert not past("docs/images/v3.png") and not past("README.md")
+    assert past("api/v1/users.md") and not past("api/v2/users.md")
+    assert not past("v2/README.md")  # no later major beside it (a Go module's v2 folder)
+
+
+# urfave/cli keeps its docs for each major version: the older pages came first (docs/benchmarks.md
+# "versioneddocs"). v2's page says it in fewer words than v3's, so it scores higher on the words alone.
+MAJORS = {
+    "docs/v1/flags.md": "# Flags\n\n## Required flags\n\nSet Required to make a flag required.\n",
+    "docs/v2/flags.md": "# Flags\n\n## Required flags\n\nSet Required: true to make a flag required.\n",
+    "docs/v3/examples/flags/advanced.md": (
+        "# Advanced flags\n\n## Required flags\n\nSet Required: true on a flag to make it required: the "
+        "command then fails with an error naming the flag when it is missing.\n"
+    ),
+    "api/v1/users.go": "package v1\n\n// ListUsers lists the required users.\nfunc ListUsers() {}\n",
+    "api/v2/users.go": (
+        "package v2\n\n// ListUsers lists the users, a flag marking the required ones.\nfunc ListUsers() {}\n"
+    ),
+}
+
+
+@pytest.fixture(params=["sqlite", ENGINE])
+def majors(request, make_project):
+    return synced_on(request.param, make_project, MAJORS, "majors")
+
+
+def test_the_latest_major_versions_docs_answer_first_and_older_ones_weigh_as_past_releases(majors):
+    answer = search_project(majors, "required flags", SearchOptions(limit=10, explain=True), now=NOW)
+    files = _files(answer)
+    assert files[0] == "docs/v3/examples/flags/advanced.md", files
+    factors = {f: e.explain["factors"] for f, e in zip(files, answer.excerpts, strict=True)}
+    assert factors["docs/v1/flags.md"]["release"] == RELEASE_FACTOR == factors["docs/v2/flags.md"]["release"]
+    assert "release" not in factors["docs/v3/examples/flags/advanced.md"]
+    # code under an API's versions is current, the older version's too
+    assert all("release" not in factors[f] for f in files if f.startswith("api/"))
+    asked = ask_project(majors, "how do I make a flag required", now=NOW)
+    assert _files(asked)[0] == "docs/v3/examples/flags/advanced.md", _files(asked)

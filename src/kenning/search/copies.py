@@ -14,11 +14,17 @@ both are a piece of that one configuration file (``manual.yml: Math › body``, 
 begins: ``ingest.config_titles``). A bare number (``2024/``, ``1/``) is no release: a year's or a
 step's folder holds other documents under the same names. A file under a release's folder
 (``v1.5``, ``version-2.0``, not ``v1``: an API's versions are all current) is a kept release
-(``kept_release``)."""
+(``kept_release``).
+
+A major version's folder (``v1``) is an API's version, all current, unless a later one sits beside
+it and the excerpt is documentation (``past_major``): urfave/cli keeps ``docs/v1/``, ``docs/v2/`` and
+``docs/v3/``, and the older pages, more of them and as worded as the current ones, came first for
+"make a flag required" or "set the exit code" (walked, docs/benchmarks.md "versioneddocs")."""
 
 from __future__ import annotations
 
 import re
+from collections.abc import Callable, Iterable
 
 _RELEASE = re.compile(r"v?\d+(?:\.\d+)+|v?\d+\.x|version-\d[\w.-]*", re.IGNORECASE)
 _VERSION = re.compile(r"v\d+", re.IGNORECASE)
@@ -42,6 +48,19 @@ def kept_release(path: str) -> bool:
     Docusaurus' ``versioned_docs``: a copy kept for a release, not the current document."""
     folders = path.split("/")[:-1]
     return _VERSIONED_DOCS in folders or any(_RELEASE.fullmatch(f) for f in folders)
+
+
+def past_major(path: str, folders: Callable[[str], Iterable[str]]) -> bool:
+    """Whether a folder of ``path`` is a major version (``v2``) with a later one beside it among
+    ``folders(parent)``, the folders of its parent (``docs/v2/x.md`` beside ``docs/v3``)."""
+    parts = path.split("/")[:-1]
+    for at, folder in enumerate(parts):
+        if _VERSION.fullmatch(folder):
+            number = int(folder[1:])
+            later = (_VERSION.fullmatch(f) and int(f[1:]) > number for f in folders("/".join(parts[:at])))
+            if any(later):
+                return True
+    return False
 
 
 def _versioned(folder: str) -> bool:

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import heapq
 import math
+import os
 import re
 from bisect import insort
 from collections import Counter
@@ -24,7 +25,7 @@ from kenning.records import Excerpt, Fact, Freshness, FreshnessState, Lifecycle
 from kenning.search import lexical, quoted
 from kenning.search.asked import WHY_WORDS, about_names, asks_about_markup, asks_for_tests, asks_how_to_test
 from kenning.search.contents import is_contents
-from kenning.search.copies import copy_key, kept_release
+from kenning.search.copies import copy_key, kept_release, past_major
 from kenning.search.factors import (
     defines,
     file_of,
@@ -174,6 +175,7 @@ class Ranker:
         # a file holds more than per_file scored excerpts, or an excerpt's copy another file: the weights apply
         self._crowded = False
         self._top: list[tuple[Any, ...]] | None = None  # ``_ranked``, until the next hit is scored
+        self._folder_names: dict[str, frozenset[str]] = {}  # ``_folders``, by parent
         self._next_check = 0  # ``_closed``: the count of scored hits at which a spaced check picks again
         self.seen = 0
         self.closed = False  # no hit past those seen can enter the top ``limit``
@@ -204,6 +206,24 @@ class Ranker:
                     self._score(hit, order, fact)
             start, size = start + len(part), size * 2
 
+    def _kept_release(self, fact: Fact) -> bool:
+        """A file's excerpt kept for a past release (``copies.kept_release``), or documentation
+        under a major version's folder beside a later one (``copies.past_major``)."""
+        path = file_of(fact)
+        return kept_release(path) or fact.type == "doc" and past_major(path, self._folders)
+
+    def _folders(self, parent: str) -> frozenset[str]:
+        """The folders of the project's folder ``parent`` as the disk holds them now (none when it
+        is not there: a store served away from its files), read once per answer."""
+        if parent not in self._folder_names:
+            try:
+                with os.scandir(os.path.join(self.project.root, parent)) as entries:
+                    names = frozenset(e.name for e in entries if e.is_dir(follow_symlinks=False))
+            except OSError:
+                names = frozenset()
+            self._folder_names[parent] = names
+        return self._folder_names[parent]
+
     def _score(self, hit: lexical.Hit, order: int, fact: Fact) -> None:
         if self.literals and not quoted.holds(quoted.fact_texts(fact), self.literals):
             return  # its words hold the quoted phrase, its text not the quoted text as typed
@@ -226,7 +246,7 @@ class Ranker:
             "lone_header": LONE_HEADER_FACTOR if lone_header(fact) else 1.0,
             "contents": CONTENTS_FACTOR if is_contents(fact) else 1.0,
             "generated": GENERATED_FACTOR if fact.meta.get("generated") is True else 1.0,
-            "release": RELEASE_FACTOR if fact.source.kind == "file" and kept_release(file_of(fact)) else 1.0,
+            "release": RELEASE_FACTOR if fact.source.kind == "file" and self._kept_release(fact) else 1.0,
             "testing_docs": TESTING_DOCS_BOOST if self.how_to_test and on_testing_docs(fact) else 1.0,
             "translation": TRANSLATION_FACTOR if self.languages and translated(fact, self.languages) else 1.0,
             "markup": MARKUP_FACTOR if self.demote_markup and is_markup(fact) else 1.0,
