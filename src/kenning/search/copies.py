@@ -28,6 +28,7 @@ from collections.abc import Callable, Iterable
 
 _RELEASE = re.compile(r"v?\d+(?:\.\d+)+|v?\d+\.x|version-\d[\w.-]*", re.IGNORECASE)
 _VERSION = re.compile(r"v\d+", re.IGNORECASE)
+_MAJOR_FOLDER = re.compile(r"(?:^|/)v\d+/", re.IGNORECASE)
 _CHANNELS = frozenset({"dev", "next", "latest", "stable", "nightly"})
 _PART = re.compile(r" \(part \d+\)$")
 _VERSIONED_DOCS = "versioned_docs"
@@ -53,6 +54,8 @@ def kept_release(path: str) -> bool:
 def past_major(path: str, folders: Callable[[str], Iterable[str]]) -> bool:
     """Whether a folder of ``path`` is a major version (``v2``) with a later one beside it among
     ``folders(parent)``, the folders of its parent (``docs/v2/x.md`` beside ``docs/v3``)."""
+    if _MAJOR_FOLDER.search(path) is None:  # most paths: one search, no split
+        return False
     parts = path.split("/")[:-1]
     for at, folder in enumerate(parts):
         if _VERSION.fullmatch(folder):
