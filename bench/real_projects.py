@@ -40,7 +40,9 @@ examples sit in ``docs_src/``, a vendored Click) written from reading ``docs/tut
 before the first run (docs/benchmarks.md, "loosestart"); on ``pino`` (``bench/questions/pino.walk.jsonl``,
 22, two in French; Node.js, Markdown docs) from reading ``docs/`` and ``lib/`` the same way; on ``urfavecli``
 (``bench/questions/urfavecli.walk.jsonl``, 22, two in French; Go, its docs kept for v1, v2 and v3) from
-``docs/v3/`` and the Go sources (docs/benchmarks.md, "versioneddocs").
+``docs/v3/`` and the Go sources (docs/benchmarks.md, "versioneddocs"); on ``mdbook``
+(``bench/questions/mdbook.walk.jsonl``, 22, two in French; Rust, an mdBook guide) from ``guide/src/`` and
+the crates the same way.
 ``bench/questions/django.walk.jsonl`` (25, branch djwalk; 7 more, branch receivers) asks relation
 questions only — who calls, what X calls, which tests cover, what imports, where X is used — about
 Django's code, distinctive names and common method names (``Model.save``, ``QuerySet.all``,
@@ -149,6 +151,7 @@ CLONES = {
     "typer": "9a7b2e83f6b62c750d6026b0de9ebf2026a8b8fa",  # Python, MkDocs pages, examples in docs_src/
     "pino": "b394c2c16ac6a8919cd33d7f5684a01baca1096f",  # JavaScript (Node.js), Markdown docs
     "urfavecli": "1305a08200f7c4d873e28bd2bbad1ff257c6cfc4",  # Go, MkDocs pages for v1, v2 and v3
+    "mdbook": "641d06abe7d10d981ed61dd2711a30e4119666cd",  # Rust, an mdBook guide
 }
 # The GitHub repository of each project read from a clone (``CLONES`` pins its commit; ``bench/question_sets.py``
 # finds it in the team's mirror or on GitHub).
@@ -169,6 +172,7 @@ REPOSITORIES = {
     "typer": "fastapi/typer",
     "pino": "pinojs/pino",
     "urfavecli": "urfave/cli",
+    "mdbook": "rust-lang/mdBook",
     "httpx": "encode/httpx",  # its ``git`` set only: the others read the sdist
 }
 COMMIT_DATES = ("2023-03-14T10:00:00+00:00", "2023-11-02T15:30:00+00:00", "2024-06-20T09:15:00+00:00")

@@ -251,3 +251,16 @@ def test_a_loggers_sensitive_data_reaches_its_english(make_project):
     english = search_project(project, "is stdout a sensible default", SearchOptions(limit=3), now=NOW)
     assert not any(note.startswith("translated") for note in english.notes), english.notes
     assert english.excerpts[0].fact.source.uri.startswith("docs/defaults.md")
+
+
+def test_a_books_footnotes_reach_their_english(make_project):
+    """mdBook's walk: "comment ajouter des notes de bas de page" searched ``notes``, ``bas`` and ``page``
+    (the glossary had no ``note de bas de page``), and the guide's Footnotes section was not first."""
+    files = {
+        "guide/markdown.md": "# Markdown\n\n## Footnotes\n\nA footnote generates a small numbered link in the "
+        "text.\n\n## Heading attributes\n\nHeadings can have an id and classes, as a page's notes do.\n",
+        "guide/theme.md": "# Theme\n\nThe page's notes and its bottom bar use the theme's colours.\n",
+    }
+    _first_answers(
+        make_project(files, name="book"), ("comment ajouter des notes de bas de page", "guide/markdown.md#footnotes")
+    )
