@@ -120,6 +120,9 @@ def test_a_french_question_finds_the_english_section_through_the_multilingual_mo
     assert top["title"] == "Cancelling slow calls"
     assert top["explain"]["model"] == "use-multilingual-v3-numpy"
     assert top["explain"]["lists"]["dense"]["rank"] == 1
+    # fused as English questions are, alpha 0.6 (chosen on flask.fr at level 1), no session neighbours
+    assert top["explain"]["fusion"] == "convex, alpha=0.6 (lexical), min-max normalised"
+    assert top["explain"]["lists"]["dense"]["contribution"] == 0.4  # 0.4 × the best cosine, normalised to 1
 
 
 def test_a_question_goes_to_the_model_of_the_language_its_lexical_search_reads(synced):
