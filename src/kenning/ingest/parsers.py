@@ -4,6 +4,7 @@ adds its line there)."""
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Iterable
 from dataclasses import replace
 
@@ -20,6 +21,9 @@ NOTEBOOK_PARSER = "notebook/2"
 # its cells' outputs (plots as base64, tables) are most of its bytes, and are not read.
 NOTEBOOK_SIZE_FACTOR = 10
 COMPONENT_PARSER = "component/1"  # Vue, Svelte and Astro components (``ingest.components``)
+ROFF_PARSER = "roff/1"
+# A manual page's template, filled in by the build (``assets/manual/bat.1.in``).
+_MANUAL_TEMPLATE = re.compile(r"\.(?:[1-9]|man)\.in$")
 
 _BY_SUFFIX = {
     ".md": "markdown/7",
@@ -37,6 +41,10 @@ _BY_SUFFIX = {
     # AsciiDoc: cut by its section titles (``= Title``, ``== Section``), packed as reStructuredText.
     ".adoc": "asciidoc/2",
     ".asciidoc": "asciidoc/2",
+    # Manual pages in roff (``rg.1``, ``sway.5.man``; ``bat.1.in``, a template of one: ``parser_for``), each
+    # line read as the page shows it, cut by the page's section titles (``roff``).
+    **{f".{section}": ROFF_PARSER for section in range(1, 10)},
+    ".man": ROFF_PARSER,
     # Jupyter notebooks: their Markdown and code cells cut as one Markdown document (``notebook``).
     ".ipynb": NOTEBOOK_PARSER,
     # Vue, Svelte and Astro components: their script through tree-sitter, their markup and style by lines
@@ -213,6 +221,8 @@ def parser_for(path: str) -> str | None:
     found = _BY_NAME.get(name) or _BY_SUFFIX.get(suffix_of(name))  # ``CMakeLists.txt``: by its name
     if found is None and name.startswith("appsettings") and name.endswith(".json"):
         return SCRIPT_PARSER
+    if found is None and name.endswith(".in") and _MANUAL_TEMPLATE.search(name):
+        return ROFF_PARSER
     return found
 
 
@@ -326,6 +336,12 @@ def _asciidoc(text: str, path: str) -> tuple[list[Chunk], Relations | None]:
     return parse_asciidoc(text, path), None  # prose feeds no graph
 
 
+def _roff(text: str, path: str) -> tuple[list[Chunk], Relations | None]:
+    from kenning.ingest.roff import parse_roff
+
+    return parse_roff(text, path), None  # prose feeds no graph
+
+
 # kind -> its parse function, returning (chunks, relations).
 _PARSERS: dict[str, RelationParser] = {
     "markdown": _markdown,
@@ -333,6 +349,7 @@ _PARSERS: dict[str, RelationParser] = {
     "script": _script,
     "rst": _rst,
     "asciidoc": _asciidoc,
+    "roff": _roff,
     "notebook": _notebook,
     "component": _component,
     "python": _python,
