@@ -201,6 +201,41 @@ def test_a_question_asking_why_and_naming_no_code_finds_the_rationale_before_the
     assert all("why_code" not in e.explain["factors"] for e in named.excerpts)
 
 
+TASK_FILES = {
+    "docs/guide.md": "# Guide\n\n## Common options\n\nSearch case insensitive with -i, or let smart case "
+    "search case insensitive unless the pattern has an uppercase letter. The options of the search are "
+    "listed with --help, and a config file sets them for every search run.\n",
+    "src/matcher.py": (
+        "def case_insensitive(pattern, yes=True):\n"
+        '    """Case insensitive search of the pattern: search the pattern case insensitive, yes."""\n'
+        "    return pattern\n"
+    ),
+    **{f"docs/topic{i}.md": f"# Topic {i}\n\nCaches, queues and logs, part {i} of the guide.\n" for i in range(8)},
+}
+
+
+def test_a_task_asked_in_words_finds_the_docs_before_the_code_that_repeats_its_words(make_project):
+    project = make_project(TASK_FILES, name="task")
+    resync(project)
+    task = "case insensitive search unless the pattern has capital letters"
+    found = search_project(project, task, SearchOptions(explain=True), now=NOW)
+    assert found.excerpts[0].fact.source.uri.startswith("docs/guide.md")
+    assert all(e.explain["factors"] == {"task_code": 0.7} for e in found.excerpts if e.fact.type == "code")
+    french = search_project(project, "chercher sans tenir compte de la casse", SearchOptions(explain=True), now=NOW)
+    assert all("task_code" in e.explain["factors"] for e in french.excerpts if e.fact.type == "code")
+    # a question (how, where, is …), a description (in, my, the …), a code name typed, a lookup of two
+    # words or a question asking for tests leaves code its weight
+    for question in (
+        "how is a case insensitive search run",
+        "the case insensitive search",
+        "case_insensitive search",
+        "case insensitive",
+        "case insensitive search tests",
+    ):
+        asked = search_project(project, question, SearchOptions(explain=True), now=NOW)
+        assert asked.excerpts and all("task_code" not in e.explain["factors"] for e in asked.excerpts), question
+
+
 def test_the_postgresql_parser_reads_fts5_barewords_as_fts5_does():
     """FTS5's bareword characters (fts5_expr.c): A-Z a-z 0-9 _, 0x1A and every non-ASCII one;
     the level-2 parser spells their complement as the ASCII it leaves (compiled in microseconds)."""

@@ -1,7 +1,7 @@
 """What a question asks, as the ranker weighs it (``search.ranker``): whether the code names it
 types are what it asks about (their definitions boosted), whether it asks for tests (test files
-kept whole) or how to test (sections on testing boosted), whether it asks why, whether it asks about
-templates or styles (markup weighed whole)."""
+kept whole) or how to test (sections on testing boosted), whether it asks why, whether it asks for a
+task to be done (code weighed less), whether it asks about templates or styles (markup weighed whole)."""
 
 from __future__ import annotations
 
@@ -41,12 +41,37 @@ _TESTS_AS_PLACE = re.compile(
     r"(?:\W+(?:unit|integration))?\W+(?:tests|specs)\b(?:\W+unitaires)?"
 )
 WHY_WORDS = frozenset({"why", "pourquoi", "rationale"})
+# The words a question opens with when it asks something ("how", "where", "is", "qui", "quels") or
+# describes a situation ("in which file", "if I", "my list of patterns", "the adapter I registered",
+# "dans les vues"): a question that opens with none of them says what to do ("exclude a directory
+# from the search", "configure logging", "choisir où sont stockées les sessions") or names a topic
+# ("time zone support") — a task, which the docs say how to do (``asks_task``).
+_QUESTION_OPENERS = frozenset(
+    {"who", "what", "how", "which", "why", "where", "when", "is", "are", "was", "were", "does", "do", "did"}
+    | {"has", "have", "can", "could", "should", "would", "will", "if", "in", "with", "my", "the", "a", "an"}
+    | {"qui", "quel", "quels", "quelle", "quelles", "que", "qu", "ou", "pourquoi", "comment", "est", "quand"}
+    | {"le", "la", "les", "de", "des", "du", "un", "une", "dans", "avec", "mon", "ma", "mes"}
+)
 # A question that speaks of testing without asking for tests asks how to test; a document's section
 # on testing answers it ("Testing", "Testing WebSocket sessions", "The test client", "Tester une vue"),
 # though "test" weighs little where the tests are many (starlette's "how do I test a websocket
 # endpoint": its "Testing WebSocket sessions" thirteenth; Django's "use the test client in unit
 # tests": no testing page in the first five; docs/benchmarks.md, "testingdocs").
 _TESTING = re.compile(r"\b(?:test|tests|testing|tested|tester|testee?s?|unittest|pytest|unit tests?)\b")
+
+
+# A query of fewer words is a lookup of terms ("handle", "reduce keyword"), not a sentence that asks for a task.
+TASK_WORDS = 3
+
+
+def asks_task(parsed: ParsedQuery, symbols: frozenset[str]) -> bool:
+    """Whether a question in words of ``TASK_WORDS`` words or more that types no code name opens
+    with none of the words a question or a description opens with (``_QUESTION_OPENERS``): it asks
+    for a task to be done, or names a topic."""
+    if parsed.syntax != "natural" or symbols or len(parsed.text.split()) < TASK_WORDS:
+        return False
+    first = re.search(r"\w+", unaccented(parsed.text.lower()))
+    return first is not None and first[0] not in _QUESTION_OPENERS
 
 
 def asks_how_to_test(parsed: ParsedQuery, asks_tests: bool) -> bool:

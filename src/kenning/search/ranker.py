@@ -23,7 +23,14 @@ from kenning.ingest.spans import split as split_spans
 from kenning.project import Project
 from kenning.records import Excerpt, Fact, Freshness, FreshnessState, Lifecycle
 from kenning.search import lexical, quoted
-from kenning.search.asked import WHY_WORDS, about_names, asks_about_markup, asks_for_tests, asks_how_to_test
+from kenning.search.asked import (
+    WHY_WORDS,
+    about_names,
+    asks_about_markup,
+    asks_for_tests,
+    asks_how_to_test,
+    asks_task,
+)
 from kenning.search.contents import is_contents
 from kenning.search.copies import copy_key, kept_release, past_major
 from kenning.search.factors import (
@@ -58,6 +65,14 @@ TEST_BOOST = 4.0
 # A question asking why, naming no code, wants a rationale: prose (docs, decisions, notes)
 # before code, whose signatures repeat the question's words (``follow_redirects: bool = …``).
 WHY_CODE_FACTOR = 0.5
+# A question that asks for a task to be done or names a topic (``search.asked.asks_task``: "exclude a
+# directory from the search with a glob", "configure logging", "time zone support") and types no code
+# name: code weighs this much, the docs that say how to do it first. The names and signatures of code
+# repeat a task's words (ripgrep's ``case_insensitive(yes: bool)`` for "case insensitive search unless
+# the pattern has capital letters", its GUIDE's "Common options" out of the first five). Less than a
+# why question's weight: where no page says how (a library's internals asked in words), the code
+# still answers (docs/benchmarks.md, "taskdocs": 0.5 lost more such questions than 0.7).
+TASK_CODE_FACTOR = 0.7
 # A question that does not ask about history (``search.history``: when, why, what changed …) wants
 # the project as it is: commit messages and the excerpts of changelogs and release notes, which say
 # what changed in the words of the docs and code that answer, weigh this much. On a long history
@@ -144,6 +159,7 @@ class Ranker:
         symbols: frozenset[str] = frozenset(),
         demote_tests: bool = False,
         demote_code: bool = False,
+        task: bool = False,
         demote_history: bool = False,
         literals: tuple[str, ...] = (),
         how_to_test: bool = False,
@@ -151,7 +167,7 @@ class Ranker:
         demote_markup: bool = False,
     ) -> None:
         self.demote_history, self.literals, self.how_to_test = demote_history, literals, how_to_test
-        self.demote_markup = demote_markup
+        self.demote_markup, self.task = demote_markup, task
         self.languages = frozenset({"en", language}) if language else None  # not weighed: None, all
         self.conn, self.project, self.terms, self.options, self.now = conn, project, terms, options, now
         self.prefer_tests = options.prefer_tests
@@ -242,6 +258,7 @@ class Ranker:
             "definition": DEFINITION_BOOST if self.symbols and defines(fact, self.symbols) else 1.0,
             "test_file": test_file,
             "why_code": WHY_CODE_FACTOR if self.demote_code and fact.type == "code" else 1.0,
+            "task_code": TASK_CODE_FACTOR if self.task and fact.type == "code" else 1.0,
             "history": HISTORY_FACTOR if self.demote_history and is_history(fact) else 1.0,
             "lone_header": LONE_HEADER_FACTOR if lone_header(fact) else 1.0,
             "contents": CONTENTS_FACTOR if is_contents(fact) else 1.0,
@@ -392,6 +409,7 @@ def query_ranker(
         symbols=symbols if about_names(parsed, symbols) else frozenset(),
         demote_tests=not about_tests,
         demote_code=why,
+        task=not why and not about_tests and asks_task(parsed, symbols),
         demote_history=history,
         literals=parsed.literals,
         how_to_test=how_to_test,
