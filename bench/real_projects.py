@@ -42,7 +42,10 @@ before the first run (docs/benchmarks.md, "loosestart"); on ``pino`` (``bench/qu
 (``bench/questions/urfavecli.walk.jsonl``, 22, two in French; Go, its docs kept for v1, v2 and v3) from
 ``docs/v3/`` and the Go sources (docs/benchmarks.md, "versioneddocs"); on ``mdbook``
 (``bench/questions/mdbook.walk.jsonl``, 22, two in French; Rust, an mdBook guide) from ``guide/src/`` and
-the crates the same way.
+the crates the same way; on ``black`` (``bench/questions/black.walk.jsonl``, 22, two in French; Python, MkDocs
+pages in MyST Markdown) from ``docs/`` and ``src/black/``, and on ``bat`` (``bench/questions/bat.walk.jsonl``, 22,
+two in French; Rust, a long README, a roff manual page, clap's help texts) from its README, ``doc/``, the manual
+and ``src/``, both written by helpers that ran no search, before the first run (docs/benchmarks.md, "taskdocs").
 ``bench/questions/django.walk.jsonl`` (25, branch djwalk; 7 more, branch receivers) asks relation
 questions only — who calls, what X calls, which tests cover, what imports, where X is used — about
 Django's code, distinctive names and common method names (``Model.save``, ``QuerySet.all``,
@@ -152,6 +155,8 @@ CLONES = {
     "pino": "b394c2c16ac6a8919cd33d7f5684a01baca1096f",  # JavaScript (Node.js), Markdown docs
     "urfavecli": "1305a08200f7c4d873e28bd2bbad1ff257c6cfc4",  # Go, MkDocs pages for v1, v2 and v3
     "mdbook": "641d06abe7d10d981ed61dd2711a30e4119666cd",  # Rust, an mdBook guide
+    "black": "8947c48ef2077c3a301b03c1e814dc2e3f78436e",  # Python, MkDocs pages (MyST Markdown)
+    "bat": "2ba8db9c14e5794572f5ea338c2b90404c9769cb",  # Rust, a long README, a man page, clap help texts
 }
 # The GitHub repository of each project read from a clone (``CLONES`` pins its commit; ``bench/question_sets.py``
 # finds it in the team's mirror or on GitHub).
@@ -173,6 +178,8 @@ REPOSITORIES = {
     "pino": "pinojs/pino",
     "urfavecli": "urfave/cli",
     "mdbook": "rust-lang/mdBook",
+    "black": "psf/black",
+    "bat": "sharkdp/bat",
     "httpx": "encode/httpx",  # its ``git`` set only: the others read the sdist
 }
 COMMIT_DATES = ("2023-03-14T10:00:00+00:00", "2023-11-02T15:30:00+00:00", "2024-06-20T09:15:00+00:00")
@@ -399,7 +406,8 @@ def main() -> int:
     parser.add_argument(
         "--set",
         default="",
-        help="ask bench/questions/NAME.SET.jsonl (walk: httpx, flask, django, requests from its clone; fr: django, "
+        help="ask bench/questions/NAME.SET.jsonl (walk: httpx, flask, django; from a clone: requests, typer, pino, "
+        "urfavecli, mdbook, black, bat; fr: django, "
         "flask; git: httpx, from its clone; calls: cobra, ky, leveldb, gson, asciidoctor, ripgrep, slim, mediatr, "
         "moshi, kingfisher, scopt; docs: asciidoctor, cobra, ripgrep, ky, gson, leveldb; api: gson, ripgrep, "
         "leveldb, slim, mediatr, moshi, kingfisher)",

@@ -264,3 +264,19 @@ def test_a_books_footnotes_reach_their_english(make_project):
     _first_answers(
         make_project(files, name="book"), ("comment ajouter des notes de bas de page", "guide/markdown.md#footnotes")
     )
+
+
+def test_syntax_highlighting_for_a_language_reaches_its_english(make_project):
+    """bat's walk: "comment ajouter la coloration syntaxique pour un langage que bat ne reconnaît pas"
+    searched ``coloration``, ``syntaxique``, ``langage`` and ``reconnaît`` as typed (the glossary had none of them)."""
+    files = {
+        "docs/syntaxes.md": "# Adding new syntaxes\n\nTo add syntax highlighting for a language the tool does "
+        "not recognize yet, put its definition in the syntaxes folder.\n",
+        "docs/themes.md": "# Themes\n\nA theme sets the colours of the output; add one to the themes folder.\n",
+        "docs/pager.md": "# Pager\n\nThe output goes to a pager when it does not fit the screen.\n",
+        "docs/plugins.md": "# Add plugins\n\nAdd a new plugin: add its name to the list, then add its options.\n",
+    }
+    _first_answers(
+        make_project(files, name="viewer"),
+        ("comment ajouter la coloration syntaxique d'un nouveau langage", "docs/syntaxes.md"),
+    )
