@@ -170,6 +170,8 @@ def test_a_code_name_said_among_many_words_is_context_and_gets_no_definition_boo
     assert named.excerpts[0].explain["factors"] == {"definition": 3.0}
 
 
+# pages where no word of the questions below is, so that their words are rare as in a real project
+TOPICS = {f"docs/topic{i}.md": f"# Topic {i}\n\nCaches, queues and logs, part {i} of the guide.\n" for i in range(8)}
 WHY_FILES = {
     "docs/design.md": "# Design\n\n## Explicit over convenient\n\nAn explicit client never sends a request twice "
     "to a misconfigured URL, so it waits to be asked, which a new user may find surprising at first; the "
@@ -181,7 +183,7 @@ WHY_FILES = {
         '    """Get url; redirects followed by default when follow_redirects, default redirects by default."""\n'
         "    return url\n"
     ),
-    **{f"docs/topic{i}.md": f"# Topic {i}\n\nCaches, queues and logs, part {i} of the guide.\n" for i in range(8)},
+    **TOPICS,
 }
 
 
@@ -210,7 +212,7 @@ TASK_FILES = {
         '    """Case insensitive search of the pattern: search the pattern case insensitive, yes."""\n'
         "    return pattern\n"
     ),
-    **{f"docs/topic{i}.md": f"# Topic {i}\n\nCaches, queues and logs, part {i} of the guide.\n" for i in range(8)},
+    **TOPICS,
 }
 
 
