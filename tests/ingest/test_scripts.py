@@ -65,6 +65,7 @@ FILES = {
         (".env", None),  # the secrets it documents: never read
         (".env.local", None),
         ("data/fixtures.json", None),  # data, not configuration
+        ("src/black/resources/black.schema.json", SCRIPT_PARSER),  # a configuration's keys, described
         ("data/records.xml", None),
         ("LICENSE", None),
         ("src/app.py", "python/23"),
@@ -99,6 +100,7 @@ def test_a_script_is_code_of_its_language_by_runs_of_lines():
     for path, language in (
         (".env.example", "dotenv"),
         ("src/Web/appsettings.json", "json"),
+        ("config.schema.json", "json"),
         ("a.xcconfig", "xcconfig"),
     ):
         chunks, _ = load_relations(SCRIPT_PARSER)("KEY = value\n", path)

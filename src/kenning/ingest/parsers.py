@@ -207,6 +207,9 @@ _BY_NAME = {name: SCRIPT_PARSER for name in SCRIPT_LANGUAGES if not name.startsw
 # holds the secrets), and ASP.NET Core's settings (``appsettings.json``, ``appsettings.Development.json``).
 DOTENV_TEMPLATES = frozenset({".env.example", ".env.sample", ".env.dist", ".env.template"})
 _BY_NAME.update(dict.fromkeys(DOTENV_TEMPLATES, SCRIPT_PARSER))
+# A JSON Schema (``src/black/resources/black.schema.json``): the keys of a configuration, each with what
+# it means and its default; other JSON files are data, read only by the names above (``package.json``).
+JSON_SCHEMA = ".schema.json"
 # Coding agents' rules for the project, in one Markdown file without a suffix (Cursor's older
 # ``.cursorrules``, Windsurf's, Cline's): what an agent is told about the project is its knowledge.
 _BY_NAME.update(dict.fromkeys((".cursorrules", ".windsurfrules", ".clinerules"), _BY_SUFFIX[".md"]))
@@ -219,7 +222,7 @@ def parser_for(path: str) -> str | None:
     if name.endswith(BLADE):  # a template, not PHP code, whatever its last suffix says
         return SCRIPT_PARSER
     found = _BY_NAME.get(name) or _BY_SUFFIX.get(suffix_of(name))  # ``CMakeLists.txt``: by its name
-    if found is None and name.startswith("appsettings") and name.endswith(".json"):
+    if found is None and (name.startswith("appsettings") or name.endswith(JSON_SCHEMA)) and name.endswith(".json"):
         return SCRIPT_PARSER
     if found is None and name.endswith(".in") and _MANUAL_TEMPLATE.search(name):
         return ROFF_PARSER
@@ -279,7 +282,7 @@ def _script(text: str, path: str) -> tuple[list[Chunk], Relations | None]:
     """A script, build or configuration file: ``text``'s runs of lines, as code of its language."""
     name = path.rpartition("/")[2].lower()
     language = SCRIPT_LANGUAGES.get(name) or SCRIPT_LANGUAGES.get(suffix_of(name))
-    if language is None and (name in DOTENV_TEMPLATES or name.startswith("appsettings")):
+    if language is None and (name in DOTENV_TEMPLATES or name.startswith("appsettings") or name.endswith(JSON_SCHEMA)):
         language = "dotenv" if name in DOTENV_TEMPLATES else "json"
     if name.endswith(BLADE):
         language = "blade"
