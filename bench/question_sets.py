@@ -15,7 +15,7 @@ earlier run's file, every question whose rank differs is printed, then both runs
     .venv/bin/python bench/question_sets.py --only cobra.docs,flask --out /tmp/q/some.json
     PYTHONPATH=/tmp/base/src .venv/bin/python bench/question_sets.py --out /tmp/q/base.json   # another tree
 
-About eight minutes for the 45 runs on two cores once the sdists and clones are at hand (each project
+About eight minutes for the 47 runs on two cores once the sdists and clones are at hand (each project
 is synced cold once per run, at level 0). Give each tree its own ``--work``: a store synced there by one
 tree is reused by the next run, whose answers would then be read from the other tree's excerpts.
 Question sets are written by reading a project, never from kenning's answers (real_projects.py says how

@@ -45,7 +45,10 @@ before the first run (docs/benchmarks.md, "loosestart"); on ``pino`` (``bench/qu
 the crates the same way; on ``black`` (``bench/questions/black.walk.jsonl``, 22, two in French; Python, MkDocs
 pages in MyST Markdown) from ``docs/`` and ``src/black/``, and on ``bat`` (``bench/questions/bat.walk.jsonl``, 22,
 two in French; Rust, a long README, a roff manual page, clap's help texts) from its README, ``doc/``, the manual
-and ``src/``, both written by helpers that ran no search, before the first run (docs/benchmarks.md, "taskdocs").
+and ``src/``, both written by helpers that ran no search, before the first run (docs/benchmarks.md, "taskdocs");
+on ``fzf`` (``bench/questions/fzf.walk.jsonl``, 22, two in French; Go, a long README and a roff manual page) and
+``commander`` (``bench/questions/commander.walk.jsonl``, 22, two in French; commander.js, a long Readme, ``docs/``,
+``examples/``) the same way (same section).
 ``bench/questions/django.walk.jsonl`` (25, branch djwalk; 7 more, branch receivers) asks relation
 questions only — who calls, what X calls, which tests cover, what imports, where X is used — about
 Django's code, distinctive names and common method names (``Model.save``, ``QuerySet.all``,
@@ -157,6 +160,8 @@ CLONES = {
     "mdbook": "641d06abe7d10d981ed61dd2711a30e4119666cd",  # Rust, an mdBook guide
     "black": "8947c48ef2077c3a301b03c1e814dc2e3f78436e",  # Python, MkDocs pages (MyST Markdown)
     "bat": "2ba8db9c14e5794572f5ea338c2b90404c9769cb",  # Rust, a long README, a man page, clap help texts
+    "fzf": "956562daaa82ddf55ea8f7aeab56883377b742c6",  # Go, a long README, a roff manual page
+    "commander": "ba6d13ddb4243e5913367734f8c159089ffe7834",  # JavaScript (Node.js), a long Readme, docs/
 }
 # The GitHub repository of each project read from a clone (``CLONES`` pins its commit; ``bench/question_sets.py``
 # finds it in the team's mirror or on GitHub).
@@ -180,6 +185,8 @@ REPOSITORIES = {
     "mdbook": "rust-lang/mdBook",
     "black": "psf/black",
     "bat": "sharkdp/bat",
+    "fzf": "junegunn/fzf",
+    "commander": "tj/commander.js",
     "httpx": "encode/httpx",  # its ``git`` set only: the others read the sdist
 }
 COMMIT_DATES = ("2023-03-14T10:00:00+00:00", "2023-11-02T15:30:00+00:00", "2024-06-20T09:15:00+00:00")
@@ -407,7 +414,7 @@ def main() -> int:
         "--set",
         default="",
         help="ask bench/questions/NAME.SET.jsonl (walk: httpx, flask, django; from a clone: requests, typer, pino, "
-        "urfavecli, mdbook, black, bat; fr: django, "
+        "urfavecli, mdbook, black, bat, fzf, commander; fr: django, "
         "flask; git: httpx, from its clone; calls: cobra, ky, leveldb, gson, asciidoctor, ripgrep, slim, mediatr, "
         "moshi, kingfisher, scopt; docs: asciidoctor, cobra, ripgrep, ky, gson, leveldb; api: gson, ripgrep, "
         "leveldb, slim, mediatr, moshi, kingfisher)",
