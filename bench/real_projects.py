@@ -65,6 +65,10 @@ all) instead of the pinned sdist: ``bench/questions/httpx.git.jsonl`` (34, branc
 where-is, relation, why (CHANGELOG and commits: an expected full sha is a commit), French, exact
 identifiers and paraphrases about github.com/encode/httpx at ae1b9f66 (0.28.1 and after), e.g.
 ``--projects httpx --clone /work/.mirror/encode+httpx/repo --set git`` (docs/benchmarks.md, "walk4").
+``--reuse`` keeps the tree and store an earlier run left in ``--work`` (same level; a clone at the same
+commit) instead of starting again: the questions are asked at once, and at level 1 the dense vectors are
+not computed again (Django's French set: about 8 minutes of embedding saved); the sync figures are then an
+incremental sync's, and the table says so.
 ``--set calls`` asks who calls a function and which tests cover it in projects of other
 languages, read from a clone at a pinned commit (``CLONES``): ``bench/questions/cobra.calls.jsonl``
 (16, Go), ``ky.calls.jsonl`` (12, TypeScript), ``leveldb.calls.jsonl`` (20, C++), ``gson.calls.jsonl``
@@ -245,13 +249,18 @@ def tree_bytes(root: Path) -> int:
     return total
 
 
-def run_sync(root: Path, env: dict[str, str], level: int) -> dict[str, object]:
-    """Cold sync in a child process (its own peak RSS), then a no-op resync."""
+def run_sync(root: Path, env: dict[str, str], level: int, *, kept: bool = False) -> dict[str, object]:
+    """Cold sync in a child process (its own peak RSS), then a no-op resync. ``kept``: the tree and
+    its store are an earlier run's (``--reuse``): the sync only does what changed since."""
     kenning = kenning_bin()
-    subprocess.run(
-        [kenning, "init", "--project", str(root), "--name", root.name], check=True, env=env, stdout=subprocess.DEVNULL
-    )
-    if level == 0:
+    if not kept:
+        subprocess.run(
+            [kenning, "init", "--project", str(root), "--name", root.name],
+            check=True,
+            env=env,
+            stdout=subprocess.DEVNULL,
+        )
+    if level == 0 and not kept:
         config = root / ".kenning" / "config.toml"
         config.write_text(config.read_text() + "\n[dense]\nenabled = false\n")
     before = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
@@ -297,7 +306,25 @@ def run_sync(root: Path, env: dict[str, str], level: int) -> dict[str, object]:
         "level0_ratio": round(store_size.level0_bytes(parts) / source, 2),
         "parts_mb": {part: round(size / 1e6, 1) for part, size in parts.items()},
         "noop_resync_s": round(noop, 2),
+        "reused": kept,  # an earlier run's store: sync_s and its rate are an incremental sync's
     }
+
+
+def kept_tree(root: Path, level: int, commit: str | None) -> bool:
+    """Whether ``--reuse`` may keep ``root`` and its store: synced by an earlier run at this
+    ``level`` (level 0 writes ``[dense] enabled = false``) and, for a clone, at ``commit``. A store
+    of the other level, or a clone at another commit, is an error, not replaced silently."""
+    config = root / ".kenning" / "config.toml"
+    if not (root / ".kenning" / "kenning.db").exists() or not config.exists():
+        return False
+    lexical_only = "[dense]\nenabled = false" in config.read_text()
+    if lexical_only != (level == 0):
+        raise SystemExit(f"{root}: its store was synced at level {1 - level}; run without --reuse (or another --work)")
+    if commit:
+        head = subprocess.run(["git", "-C", str(root), "rev-parse", "HEAD"], capture_output=True, text=True).stdout
+        if head.strip() != commit:
+            raise SystemExit(f"{root}: checked out at {head.strip()[:12]}, not {commit[:12]}; run without --reuse")
+    return True
 
 
 MAX_EMBED_SYNCS = 40
@@ -411,6 +438,12 @@ def main() -> int:
     parser.add_argument("--clone", default="", help="index a clone of this git repository, not the sdist (one project)")
     parser.add_argument("--plain", action="store_true", help="ask each question without its accents, as often typed")
     parser.add_argument(
+        "--reuse",
+        action="store_true",
+        help="keep a tree and store an earlier run left in --work (same level, same commit): the sync only does "
+        "what changed, the dense vectors are not computed again (sync figures are then an incremental sync's)",
+    )
+    parser.add_argument(
         "--set",
         default="",
         help="ask bench/questions/NAME.SET.jsonl (walk: httpx, flask, django; from a clone: requests, typer, pino, "
@@ -427,12 +460,15 @@ def main() -> int:
     for name in args.projects.split(","):
         if name in CLONES and not args.clone:
             parser.error(f"{name} is read from a clone: pass --clone with its repository")
-        if args.clone:
+        kept = args.reuse and kept_tree(args.work / name, args.level, CLONES.get(name) if args.clone else None)
+        if kept:
+            root = args.work / name
+        elif args.clone:
             root = cloned(args.clone, args.work / name, CLONES.get(name))
         else:
             requirement, folder = PROJECTS[name]
             root = under_git(fetch_sdist(requirement, folder, args.cache), args.work / name)
-        figures = run_sync(root, env, args.level)
+        figures = run_sync(root, env, args.level, kept=kept)
         quality, misses = ask_all(root, name, env, args.set, args.plain)
         results[name] = {**figures, **quality, "misses": misses}
     if args.json:
@@ -464,6 +500,8 @@ def main() -> int:
     print("project  " + "  ".join(keys))
     for name, r in results.items():
         print(f"{name:8} " + "  ".join(str(r[k]) for k in keys))
+        if r["reused"]:
+            print(f"{name:8} (--reuse: an earlier run's store; sync_s, its rate and embed_s are an incremental sync's)")
     if args.sizes:
         for name, r in results.items():
             print(f"{name:8} MB by part: " + ", ".join(f"{part} {mb}" for part, mb in r["parts_mb"].items()))
