@@ -35,7 +35,8 @@ import sys
 from pathlib import Path
 
 import _common  # noqa: F401  (puts src/ on the path)
-from real_projects import CLONES, PROJECTS, QUESTIONS, cloned, fetch_sdist, hit, run_sync, under_git
+from _trees import cloned, under_git
+from real_projects import CLONES, PROJECTS, QUESTIONS, fetch_sdist, hit, run_sync
 
 LIMIT = 5
 
