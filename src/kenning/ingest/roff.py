@@ -12,8 +12,8 @@ title (``.SH OPTIONS``, ``.SS "Exit status"``; mdoc's ``.Sh``, ``.Ss``) starts a
 arguments as text (the alternating ones, ``.BR``, joined as roff sets them); a paragraph or
 layout request (``.PP``, ``.TP``, ``.RS``, ``.nf``) and a comment give an empty line; an escape
 gives the character it prints, or nothing for a change of font or size. The page's title is its
-``.TH``'s name and section (``BAT(1)``), else the file's name. A file with no roff request
-before its first section title is not a manual page: no excerpt (``rotated.log.1``).
+``.TH``'s name and section (``BAT(1)``), else the file's name. A file with no section title is
+not a manual page: no excerpt (``rotated.log.1``).
 """
 
 from __future__ import annotations
@@ -83,7 +83,7 @@ _ESCAPE = re.compile(
 
 def parse_roff(text: str, path: str, *, max_chars: int = 2400) -> list[Chunk]:
     """Section chunks of a manual page, its lines read as text (``text_lines``); no chunk when
-    the file holds no roff section title or ``.TH``/``.Dd`` line."""
+    the file holds no section title."""
     lines = split_lines(text.removeprefix("\ufeff"))
     shown, headings, title = text_lines(lines)
     if not headings:
