@@ -61,6 +61,40 @@ def test_each_line_reads_as_the_page_shows_it():
     assert shown[0] == shown[1] == shown[8] == shown[11] == shown[18] == ""  # comment, .TH, .TP, .PP
 
 
+MDOC = r""".Dd $Mdocdate$
+.Dt TOOL 1
+.Os
+.Sh NAME
+.Nm tool
+.Nd print files
+.Sh OPTIONS
+.Bl -tag -width Ds
+.It Fl c Ar cipher_spec
+Selects the cipher, see
+.Xr ssl 7 .
+.It Fl D Xo
+.Op Ar bind_address :
+.Xc
+.It Fl v
+Verbose: say what
+.Nm
+does.
+.El
+"""
+
+
+def test_an_mdoc_page_reads_as_the_page_shows_it():
+    """BSD's mdoc (ssh, tmux): callable macros inside a line mark up its words."""
+    shown, headings, title = text_lines(split_lines(MDOC))
+    assert title == "TOOL(1)" and [(at + 1, name) for at, _, name in headings] == [(4, "NAME"), (7, "OPTIONS")]
+    assert shown[4:6] == ["tool", "print files"]
+    assert shown[8] == "-c cipher_spec"  # .It Fl c Ar cipher_spec
+    assert shown[10] == "ssl(7) ."  # .Xr
+    assert shown[11:13] == ["-D", "bind_address :"]  # Xo and Op print nothing of their own
+    assert shown[14] == "-v" and shown[16] == "tool"  # a bare .Nm: the page's name
+    assert shown[0] == shown[2] == shown[7] == shown[18] == ""  # .Dd, .Os, .Bl, .El
+
+
 def test_sections_are_cited_by_anchor_with_the_pages_title():
     chunks = parse_roff(PAGE, "doc/tool.1", max_chars=200)
     by_anchor = {c.anchor: c for c in chunks}

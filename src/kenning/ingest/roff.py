@@ -12,7 +12,7 @@ title (``.SH OPTIONS``, ``.SS "Exit status"``; mdoc's ``.Sh``, ``.Ss``) starts a
 arguments as text (the alternating ones, ``.BR``, joined as roff sets them); a paragraph or
 layout request (``.PP``, ``.TP``, ``.RS``, ``.nf``) and a comment give an empty line; an escape
 gives the character it prints, or nothing for a change of font or size. The page's title is its
-``.TH``'s name and section (``BAT(1)``), else the file's name. A file with no section title is
+``.TH``'s (mdoc's ``.Dt``) name and section (``BAT(1)``), else the file's name. A file with no section title is
 not a manual page: no excerpt (``rotated.log.1``).
 """
 
@@ -28,13 +28,21 @@ from .split import index_lines, split_lines
 _LEVELS = {"SH": 1, "Sh": 1, "SS": 2, "Ss": 2}
 # Requests whose arguments are text joined without spaces (roff alternates fonts between them).
 _ALTERNATING = frozenset({"BR", "RB", "BI", "IB", "IR", "RI"})
-# mdoc requests whose arguments print with a leading dash (``.Fl n`` prints ``-n``).
-_FLAG = frozenset({"Fl"})
+# mdoc(7)'s callable macros: inside a line of mdoc they mark up the words after them (``.It Fl c Ar
+# cipher`` prints ``-c cipher``) and print nothing themselves, but ``Fl`` (a dash before each word),
+# ``Xr`` (``ssh_config 5`` prints ``ssh_config(5)``), ``Ns`` (no space) and ``Nm`` (the page's name).
+_MDOC_CALLABLE = frozenset(
+    {"Ad", "An", "Ar", "Cd", "Cm", "Dv", "Er", "Ev", "Fa", "Fl", "Fn", "Fo", "Fc", "Ic", "Li", "Nm", "Op", "Ot"}
+    | {"Pa", "St", "Va", "Vt", "Xr", "Ao", "Ac", "Bo", "Bc", "Brq", "Bro", "Brc", "Bq", "Dq", "Do", "Dc", "Eo"}
+    | {"Ec", "Em", "Ms", "No", "Ns", "Oo", "Oc", "Pq", "Po", "Pc", "Ql", "Qq", "Qo", "Qc", "Sq", "So", "Sc", "Sx"}
+    | {"Sy", "Tn", "Ux", "Bx", "Ox", "Nx", "Fx", "Dx", "At", "Pf", "Lk", "Mt", "Aq", "It", "Nd", "Ta", "Xo", "Xc"}
+)
 # Requests that print nothing of their own and whose arguments are no text of the page.
 _SILENT = frozenset(
     {"PP", "P", "LP", "TP", "TQ", "RS", "RE", "nf", "fi", "sp", "br", "in", "ti", "ft", "ne", "na", "ad", "hy", "nh"}
     | {"EX", "EE", "UE", "ME", "ds", "de", "nr", "so", "ig", "if", "ie", "el", "ll", "pl", "bp", "ps", "vs", "ce"}
-    | {"Pp", "Bl", "El", "Bd", "Ed", "Dd", "Os", "Dt", "PD", "HP", "ta", "mso", "UC", "AT", "cs", "ss", "tr"}
+    | {"Pp", "Bl", "El", "Bd", "Ed", "Dd", "Os", "PD", "HP", "ta", "mso", "UC", "AT", "cs", "ss", "tr"}
+    | {"Bk", "Ek", "Sm", "Rs", "Re"}
 )
 # Escapes that print a character (``\-``, ``\(em``, ``\[aq]``); the others print nothing.
 _CHARACTERS = {
@@ -99,7 +107,7 @@ def text_lines(lines: list[str]) -> tuple[list[str], list[tuple[int, int, str]],
     ``.TH``; "" without one)."""
     shown: list[str] = []
     headings: list[tuple[int, int, str]] = []
-    title = ""
+    title = page = ""  # the page's title (.TH), its name (mdoc's first .Nm)
     for at, line in enumerate(lines):
         if line[:1] not in (".", "'"):
             shown.append(_plain(line))
@@ -110,20 +118,59 @@ def text_lines(lines: list[str]) -> tuple[list[str], list[tuple[int, int, str]],
             name = _plain(" ".join(words)).strip()
             headings.append((at, _LEVELS[request], name or request))
             shown.append(name)
-        elif request == "TH" and words:
+        elif request in ("TH", "Dt") and words:  # man(7)'s title, mdoc's
             title = f"{_plain(words[0])}({_plain(words[1])})" if len(words) > 1 else _plain(words[0])
             shown.append("")
         elif request in _ALTERNATING:
             shown.append(_plain("".join(words)))
         elif request == "IP":  # an indented paragraph's tag (its second argument is the indent)
             shown.append(_plain(words[0]) if words else "")
-        elif request in _FLAG:
-            shown.append(" ".join(f"-{_plain(word)}" for word in words) or "-")
         elif request.startswith(('\\"', "\\#")) or request in _SILENT or not request:
             shown.append("")
-        else:  # .B, .I, .SM, .IP's tag, mdoc's .Nm, .Ar, .It, .Xr …: their arguments as text
+        elif request in _MDOC_CALLABLE:  # mdoc's .It, .Fl, .Nm, .Xr …: the line's words marked up
+            page = page or (words[0] if request == "Nm" and words else "")
+            shown.append(_mdoc([request, *words], page))
+        else:  # .B, .I, .SM and the requests kenning does not know: their arguments as text
             shown.append(_plain(" ".join(words)))
     return shown, headings, title
+
+
+def _mdoc(tokens: list[str], name: str) -> str:
+    """A line of mdoc (``It Fl c Ar cipher_spec``) as the page shows it (``-c cipher_spec``);
+    ``name``: the page's, which a bare ``Nm`` prints."""
+    out: list[str] = []
+    glued = False
+    at = 0
+    while at < len(tokens):
+        token, at = tokens[at], at + 1
+        following = [] if token not in ("Fl", "Xr", "Nm") else _until_macro(tokens, at)
+        if token == "Ns":
+            glued = True
+            continue
+        if token == "Fl":  # a dash before each word up to the next macro, or a dash alone
+            pieces, at = [f"-{word}" for word in following] or ["-"], at + len(following)
+        elif token == "Xr" and len(following) >= 2:
+            pieces, at = [f"{following[0]}({following[1]})", *following[2:]], at + len(following)
+        elif token == "Nm":
+            pieces, at = (following or [name]), at + len(following)
+        elif token in _MDOC_CALLABLE:
+            continue
+        else:
+            pieces = [token]
+        if glued and out:
+            out[-1] += pieces[0]
+            pieces = pieces[1:]
+        out.extend(pieces)
+        glued = False
+    return _plain(" ".join(piece for piece in out if piece))
+
+
+def _until_macro(tokens: list[str], start: int) -> list[str]:
+    """The words of ``tokens`` from ``start`` up to the next mdoc macro."""
+    end = start
+    while end < len(tokens) and tokens[end] not in _MDOC_CALLABLE:
+        end += 1
+    return tokens[start:end]
 
 
 def _arguments(rest: str) -> list[str]:
