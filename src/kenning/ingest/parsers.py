@@ -224,7 +224,7 @@ def parser_for(path: str) -> str | None:
     found = _BY_NAME.get(name) or _BY_SUFFIX.get(suffix_of(name))  # ``CMakeLists.txt``: by its name
     if found is None and (name.startswith("appsettings") or name.endswith(JSON_SCHEMA)) and name.endswith(".json"):
         return SCRIPT_PARSER
-    if found is None and name.endswith(".in") and _MANUAL_TEMPLATE.search(name):
+    if found is None and _MANUAL_TEMPLATE.search(name):
         return ROFF_PARSER
     return found
 

@@ -8,12 +8,13 @@ split and glue the words a question asks (``\\fB\\-\\-number\\fR`` indexed as ``
 
 Each line of the file gives one line of text, so an excerpt's lines are the file's: a section
 title (``.SH OPTIONS``, ``.SS "Exit status"``; mdoc's ``.Sh``, ``.Ss``) starts a section of level
-1 or 2; a font or text request (``.B``, ``.BR``, ``.I``, mdoc's ``.Fl``, ``.Ar``…) gives its
-arguments as text (the alternating ones, ``.BR``, joined as roff sets them); a paragraph or
+1 or 2; a font or text request (``.B``, ``.BR``, ``.I``) gives its arguments as text (the
+alternating ones, ``.BR``, joined as roff sets them); a line of BSD's mdoc (``.It Fl c Ar
+cipher_spec``) gives its words as its callable macros mark them up (``-c cipher_spec``); a paragraph or
 layout request (``.PP``, ``.TP``, ``.RS``, ``.nf``) and a comment give an empty line; an escape
 gives the character it prints, or nothing for a change of font or size. The page's title is its
-``.TH``'s (mdoc's ``.Dt``) name and section (``BAT(1)``), else the file's name. A file with no section title is
-not a manual page: no excerpt (``rotated.log.1``).
+``.TH``'s (mdoc's ``.Dt``) name and section (``BAT(1)``), else the file's name. A file with no
+section title is not a manual page: no excerpt (``rotated.log.1``).
 """
 
 from __future__ import annotations
