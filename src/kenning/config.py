@@ -39,8 +39,9 @@ confidential = false
 # Globs relative to the project root. Empty include = every supported file.
 include = []
 exclude = []
-# Files larger than this many bytes are skipped (reason: too_large); a Jupyter notebook from ten
-# times as many (its cells' outputs are not read).
+# Files larger than this many bytes are skipped (reason: too_large); a document (Markdown,
+# reStructuredText, AsciiDoc, a manual page) from four times as many, a Jupyter notebook from ten
+# times (its cells' outputs are not read).
 max_file_bytes = {max_bytes}
 
 [pack]

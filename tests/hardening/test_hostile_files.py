@@ -34,7 +34,7 @@ def _hostile_tree(make_project, tmp_path):
         {
             "README.md": DOC,
             "blob.md": b"# Binary\n\x00\x01\x02\xff",
-            "huge.md": "# Huge\n\n" + "word " * 400,
+            "huge.md": "# Huge\n\n" + "word " * 900,  # past a document's cap: 4 x max_file_bytes
             "latin1.md": "# Caf\xe9\n\nD\xe9j\xe0 vu, na\xefve r\xe9sum\xe9.\n".encode("latin-1"),
             "broken.md": b"# Broken\n\nvalid then \xc3\x28 invalid \xff\xfe bytes\n",
             "odd name [x] & 'q' (1) \u00e9\u4e2d.md": "# Odd\n\nodd characters in the name\n",

@@ -33,7 +33,7 @@ FILES: dict[str, str | bytes] = {
     "drafts/wip.md": "excluded by the config\n",
     "src/app.py": "x = 1\n",
     "src/image.png": b"\x89PNG not a supported type",
-    "big.md": "# Big\n\n" + "word " * 300,
+    "big.md": "# Big\n\n" + "word " * 820,  # past a document's cap: 4 x max_file_bytes
     "client/.kenning/config.toml": 'name = "client"\n',
     "client/deal.md": "# Another project's file\n",
 }

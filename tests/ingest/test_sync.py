@@ -98,7 +98,7 @@ def test_every_skipped_file_is_counted_with_its_reason(make_project, tmp_path):
     project = make_project(
         {
             "README.md": DOC,
-            "big.md": "x" * 200,
+            "big.md": "x" * 500,  # past a document's cap: 4 x max_file_bytes
             "blob.md": b"\x00\x01binary",
             "image.png": b"\x89PNG",
             "skip/me.md": "# Skip\n",
@@ -256,3 +256,26 @@ def test_a_store_built_before_compiled_stylesheets_were_skipped_retires_them(mak
     report = resync(project)
     assert report.skipped["compiled"] == 1 and report.files_removed == 1
     assert _active(project, "source_uri LIKE 'dist/site.css%' AND lifecycle = 'active'") == []
+
+
+def test_a_document_may_be_four_times_as_large_as_code_before_it_is_skipped(cli, make_project):
+    """A long release history is a page people ask about: Markdown, reStructuredText and AsciiDoc
+    documents are read up to 4 x ``max_file_bytes``; code, data and a ``.txt`` file keep the cap."""
+    late = "\n\n## 0.1.0\n\nThe zanzibar flag was added.\n"
+    project = make_project(
+        {
+            "CHANGELOG.md": "# Changelog\n\n" + "## older\n\nfixes " * 200 + late,  # about 3.6 x the cap
+            "docs/guide.rst": "Guide\n=====\n\n" + "words " * 500,  # 3 x
+            "docs/manual.adoc": "= Manual\n\n" + "words " * 500,
+            "huge.md": "# Huge\n\n" + "word " * 850,  # past 4 x
+            "data.txt": "zanzibar\n" * 200,  # 1.8 x: a .txt keeps the cap of code
+            "src/generated.py": "ZANZIBAR = 1\n" * 150,  # 1.95 x
+        },
+        config='name = "demo"\nmax_file_bytes = 1000\n',
+    )
+    report = cli("sync", "--project", str(project.root), "--json").json()
+    coverage = report["coverage"]
+    assert sorted(coverage["skipped_paths"]["too_large"]) == ["data.txt", "huge.md", "src/generated.py"]
+    assert coverage["indexed"] == 3
+    found = cli("search", "zanzibar", "--project", str(project.root), "--json").json()
+    assert [e["source"]["uri"] for e in found["excerpts"]] == ["CHANGELOG.md#010"]

@@ -19,7 +19,7 @@ from pathlib import Path
 from kenning.files import inside_root
 from kenning.ingest.git_history import outside_any_repository
 from kenning.ingest.ignore_rules import Matcher, gitignore_matcher
-from kenning.ingest.parsers import NOTEBOOK_PARSER, NOTEBOOK_SIZE_FACTOR, SCRIPT_PARSER, parser_for
+from kenning.ingest.parsers import SCRIPT_PARSER, parser_for, size_cap
 from kenning.project import CONFIG_NAME, STATE_DIR, Project
 
 ALWAYS_IGNORED_DIRS = {STATE_DIR, ".git", ".hg", ".svn"}
@@ -201,7 +201,7 @@ def discover(project: Project) -> Discovery:
                 result.skip("unsupported_type", rel)
                 continue
             parser = SCRIPT_PARSER
-        if st.st_size > project.config.max_file_bytes * (NOTEBOOK_SIZE_FACTOR if parser == NOTEBOOK_PARSER else 1):
+        if st.st_size > size_cap(rel, parser, project.config.max_file_bytes):
             result.skip("too_large", rel)
             continue
         result.candidates.append(Candidate(rel, root_text, st.st_size, st.st_mtime_ns, parser, root_real, target))

@@ -20,6 +20,12 @@ NOTEBOOK_PARSER = "notebook/2"
 # A notebook is skipped as too large only from this many times the project's ``max_file_bytes``:
 # its cells' outputs (plots as base64, tables) are most of its bytes, and are not read.
 NOTEBOOK_SIZE_FACTOR = 10
+# A document (Markdown, reStructuredText, AsciiDoc, a manual page) is skipped as too large only from
+# this many times ``max_file_bytes``: a release history is one long page that people ask about, and
+# the longest grow past 1 MB (this machine's Node.js CHANGELOG_V12.md is 956 kB, Rust's releases.md
+# 895 kB; kenning's own docs/benchmarks.md passed 1 MB). A ``.txt`` file keeps the cap of code: a
+# large one is mostly data (a word list, a test's expected output).
+DOCUMENT_SIZE_FACTOR = 4
 COMPONENT_PARSER = "component/1"  # Vue, Svelte and Astro components (``ingest.components``)
 ROFF_PARSER = "roff/1"
 # A manual page's template, filled in by the build (``assets/manual/bat.1.in``).
@@ -55,6 +61,7 @@ _BY_SUFFIX = {
     ".py": "python/23",
     ".pyi": "python/23",
 }
+_DOCUMENTS = frozenset(_BY_SUFFIX[suffix] for suffix in (".md", ".rst", ".adoc", ".man"))  # ``size_cap``
 # JS/TS, Go, Rust, Java, C/C++, Ruby, PHP, C#, Kotlin, Swift, Scala, Lua and Elixir through tree-sitter
 # (see grammars.SUFFIXES).
 _TREE_SITTER = "code/38"
@@ -214,6 +221,16 @@ JSON_SCHEMA = ".schema.json"
 # ``.cursorrules``, Windsurf's, Cline's): what an agent is told about the project is its knowledge.
 _BY_NAME.update(dict.fromkeys((".cursorrules", ".windsurfrules", ".clinerules"), _BY_SUFFIX[".md"]))
 _BY_SUFFIX.update({suffix: SCRIPT_PARSER for suffix in SCRIPT_LANGUAGES if suffix.startswith(".")})
+
+
+def size_cap(path: str, parser: str, max_file_bytes: int) -> int:
+    """The most bytes a file read by ``parser`` may have (``max_file_bytes``, the project's):
+    more for a notebook and a document."""
+    if parser == NOTEBOOK_PARSER:
+        return max_file_bytes * NOTEBOOK_SIZE_FACTOR
+    if parser in _DOCUMENTS and not path.lower().endswith(".txt"):
+        return max_file_bytes * DOCUMENT_SIZE_FACTOR
+    return max_file_bytes
 
 
 def parser_for(path: str) -> str | None:
