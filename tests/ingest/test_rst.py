@@ -1,4 +1,4 @@
-"""reStructuredText cut into sections by its titles (parser ``rst/2``: ``.rst`` and ``.txt``), as
+"""reStructuredText cut into sections by its titles (parser ``rst/3``: ``.rst`` and ``.txt``), as
 Markdown is by its headings; a file without a title stays runs of paragraphs."""
 
 from __future__ import annotations
@@ -124,10 +124,37 @@ def test_a_document_whose_first_title_is_a_subsection_starts_its_paths_with_its_
     assert [(c.title, c.anchor) for c in chunks] == [("howto", "#howto"), ("howto > Usage", "#usage")]
 
 
+LABELLED = (
+    ".. _authentication:\n\nAuthentication\n==============\n\n"
+    + _long("This document discusses using various kinds of authentication.")
+    + "\n\n.. _digest:\n\nDigest Authentication\n---------------------\n\n"
+    + _long("Digest Authentication is supported out of the box.")
+    + "\n"
+)
+
+
+def test_a_title_after_a_sphinx_label_titles_the_document_and_each_label_opens_its_section():
+    lines, text = LABELLED.splitlines(), LABELLED
+    chunks = parse_rst(text, "docs/user/authentication.rst")
+    assert [(c.title, c.anchor, c.line_start) for c in chunks] == [
+        ("Authentication", "#authentication", 1),  # not ("authentication", "#top"): the label is no text
+        ("Authentication > Digest Authentication", "#digest-authentication", lines.index(".. _digest:") + 1),
+    ]
+    assert chunks[0].body.startswith(".. _authentication:") and ".. _digest:" not in chunks[0].body
+    module = parse_rst(".. currentmodule:: flask\n\nBlueprints\n==========\n\nViews.\n", "docs/views.rst")
+    assert [(c.title, c.anchor, c.line_start) for c in module] == [("Blueprints", "#blueprints", 1)]
+    # text before the first title is the document's own: the file's name titles it, as before
+    prose = parse_rst("Some intro.\n\nBlueprints\n==========\n\nViews.\n", "docs/views.rst")
+    assert [(c.title, c.anchor) for c in prose] == [("views", "#views")]
+    # a link target with its URL names no section: it stays where it is
+    guide = "Guide\n=====\n\nText.\n\n.. _pip: https://pip.pypa.io\n\nSetup\n-----\n\nRun.\n"
+    assert [c.body.splitlines()[0] for c in parse_rst(guide, "docs/guide.rst", max_chars=60)] == ["Guide", "Setup"]
+
+
 def test_rst_and_txt_files_use_the_rst_parser_and_spans_match_the_parse():
-    assert parser_for("docs/topics/email.txt") == parser_for("docs/testing.rst") == "rst/2"
-    chunks, relations = load_relations("rst/2")(GUIDE, "docs/testing.rst")
+    assert parser_for("docs/topics/email.txt") == parser_for("docs/testing.rst") == "rst/3"
+    chunks, relations = load_relations("rst/3")(GUIDE, "docs/testing.rst")
     assert relations is None
-    assert [(c.title, c.body, c.anchor) for c in load_spans("rst/2")(GUIDE, "docs/testing.rst")] == [
+    assert [(c.title, c.body, c.anchor) for c in load_spans("rst/3")(GUIDE, "docs/testing.rst")] == [
         (c.title, c.body, c.anchor) for c in chunks
     ]

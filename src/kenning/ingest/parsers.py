@@ -42,8 +42,8 @@ _BY_SUFFIX = {
     ".rmd": "markdown/7",
     # reStructuredText (and the .txt documentation written in it): cut by its section titles, the
     # sections that fit together one excerpt; a file with no title stays runs of paragraphs (``text``).
-    ".rst": "rst/2",
-    ".txt": "rst/2",
+    ".rst": "rst/3",
+    ".txt": "rst/3",
     # AsciiDoc: cut by its section titles (``= Title``, ``== Section``), packed as reStructuredText.
     ".adoc": "asciidoc/2",
     ".asciidoc": "asciidoc/2",

@@ -21,6 +21,8 @@ from .split import index_lines, split_lines
 from .text import parse_text
 
 _ADORNMENT = re.compile(r"([!-/:-@\[-`{-~])\1*[ \t]*")
+# An internal hyperlink target (a Sphinx label), which names what follows it: ``.. _quickstart:``.
+_TARGET = re.compile(r"\.\. _(?:`[^`]+`|[^:`]+):[ \t]*")
 _PUNCTUATION = frozenset(chr(c) for c in range(33, 127) if not chr(c).isalnum())
 
 
@@ -37,11 +39,32 @@ def parse_rst(text: str, path: str, *, max_chars: int = 2400) -> list[Chunk]:
     if not titles:
         return parse_text(text, path, max_chars=max_chars)
     doc = index_lines(lines)
-    # the first title is the document's when nothing but blank lines comes before it
-    titled = titles[0].level == 0 and not any(line.strip() for line in lines[: titles[0].start])
+    # The first title is the document's when nothing but blank lines and explicit markup (a Sphinx
+    # label, ``.. currentmodule::``, a comment) comes before it; that markup then opens its section.
+    titled = _markup_only(lines[: titles[0].start])
     doc_title = titles[0].name if titled else stem(path)
-    headings = [(t.start, t.level, t.name) for t in titles]
+    starts = [0 if titled and not at else _targets_above(lines, t.start) for at, t in enumerate(titles)]
+    headings = [(start, t.level, t.name) for start, t in zip(starts, titles, strict=True)]
     return packed_chunks(doc, doc_title, headings, titled, max_chars)
+
+
+def _markup_only(lines: list[str]) -> bool:
+    """Whether ``lines`` hold nothing but blank lines and explicit markup blocks (``..`` at the
+    margin, then indented lines)."""
+    text = [line for line in lines if line.strip()]
+    return not text or (text[0].startswith("..") and all(line.startswith("..") or line[:1].isspace() for line in text))
+
+
+def _targets_above(lines: list[str], start: int) -> int:
+    """Where the section of the title at ``start`` begins: at the internal hyperlink targets
+    right above it (``.. _quickstart:``, blank lines between them allowed), which name it: they
+    belong to its excerpt, not to the end of the one before."""
+    begin, at = start, start - 1
+    while at >= 0 and (not lines[at].strip() or _TARGET.fullmatch(lines[at])):
+        if lines[at].strip():
+            begin = at
+        at -= 1
+    return begin
 
 
 def find_titles(lines: list[str]) -> list[Title]:
