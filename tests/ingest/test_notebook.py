@@ -154,7 +154,8 @@ def test_a_notebook_heavy_with_outputs_is_read_up_to_its_own_size_cap(cli, make_
     too_heavy = notebook(_cell("markdown", "# Huge\n"), _cell("code", "x", outputs=image * (NOTEBOOK_SIZE_FACTOR + 1)))
     cap = len(heavy.encode()) // 2
     project = make_project(
-        {"plots.ipynb": heavy, "huge.ipynb": too_heavy, "big.md": "# Big\n\n" + "word " * cap},  # 5 x cap: past a document's 4 x
+        # big.md: 5 x cap, past a document's 4 x
+        {"plots.ipynb": heavy, "huge.ipynb": too_heavy, "big.md": "# Big\n\n" + "word " * cap},
         config=f'name = "demo"\nmax_file_bytes = {cap}\n',
     )
     report = cli("sync", "--project", str(project.root), "--json").json()

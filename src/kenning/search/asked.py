@@ -120,3 +120,14 @@ _MARKUP = re.compile(
 def asks_about_markup(text: str) -> bool:
     """Whether a query speaks of pages, templates or styles (:data:`_MARKUP`), in any syntax."""
     return _MARKUP.search(unaccented(text.lower())) is not None
+
+
+# A question about licensing: license notices (``search.factors.license_notice``) then weigh whole.
+_LICENSING = re.compile(
+    r"\b(?:licen[cs](?:es?|ed|ing)?|copyrights?|warrant(?:y|ies)|spdx|[al]?gpl|mit|droits? d'auteur)\b"
+)
+
+
+def asks_about_licensing(text: str) -> bool:
+    """Whether a query speaks of licenses, copyright or warranties (:data:`_LICENSING`)."""
+    return _LICENSING.search(unaccented(text.lower())) is not None

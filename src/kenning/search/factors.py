@@ -1,6 +1,6 @@
 """What each ranking factor reads of a fact (``search.ranker``): its file, whether it is history,
-test code or in a test folder, prose on testing, a lone ``impl`` header, a translation, markup, or
-the definition of a code name the question types."""
+test code or in a test folder, prose on testing, a lone ``impl`` header, a translation, markup, a
+license notice, or the definition of a code name the question types."""
 
 from __future__ import annotations
 
@@ -62,6 +62,31 @@ MARKUP_LANGUAGES = frozenset(
 def is_markup(fact: Fact) -> bool:
     """Whether ``fact`` is read from a template or a stylesheet (``MARKUP_FACTOR``)."""
     return fact.type == "code" and fact.meta.get("language") in MARKUP_LANGUAGES
+
+
+# A license notice's words, one of them at least in the text for it to be read line by line.
+_LICENSE_CUE = re.compile(r"licen[cs]e|copyright|warrant|merchantab|hereby granted|rights reserved", re.IGNORECASE)
+# A line of a license notice: the words its grants, conditions and disclaimers are written in.
+_LICENSE_LINE = re.compile(
+    r"licen[cs]|copyright|warrant|merchantab|liab|permission|granted|\bas is\b|software|redistribut|provided that"
+    r"|disclaim|\bgnu\b|spdx|rights reserved|damages|tort|fitness|notice|obtain a copy|governing|limitations"
+    r"|express or implied|without (?:fee|restriction)|conditions",
+    re.IGNORECASE,
+)
+LICENSE_LINES = 3  # lines of license words, at least, for an excerpt to be a license notice
+
+
+def license_notice(fact: Fact) -> bool:
+    """Whether ``fact`` is mostly a license notice: a file's header (``Licensed under the Apache
+    License…`` above a Java file's package line, ``Permission to use, copy, modify…`` above a
+    Python module's docstring), a LICENSE file or a README's License section. From its first line
+    of license words to its last, ``LICENSE_LINES`` of them at least, lie a third of its lines or more
+    (a module's first excerpt holds the notice, the docstring and the imports: tarfile's, 21 lines of 55)."""
+    if fact.source.kind != "file" or _LICENSE_CUE.search(fact.body) is None:
+        return False
+    lines = [line for line in fact.body.splitlines() if line.strip()]
+    marked = [at for at, line in enumerate(lines) if _LICENSE_LINE.search(line)]
+    return len(marked) >= LICENSE_LINES and 3 * (marked[-1] - marked[0] + 1) >= len(lines)
 
 
 def translated(fact: Fact, languages: frozenset[str]) -> bool:

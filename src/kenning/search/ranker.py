@@ -26,6 +26,7 @@ from kenning.search import lexical, quoted
 from kenning.search.asked import (
     WHY_WORDS,
     about_names,
+    asks_about_licensing,
     asks_about_markup,
     asks_for_tests,
     asks_how_to_test,
@@ -40,6 +41,7 @@ from kenning.search.factors import (
     is_history,
     is_markup,
     is_test_code,
+    license_notice,
     lone_header,
     on_testing_docs,
     translated,
@@ -92,6 +94,10 @@ CONTENTS_FACTOR = 0.5
 # ``read_only_password_hash.html``, its path holding the words, came first for "how are passwords
 # hashed" once templates were read (docs/benchmarks.md, "templates").
 MARKUP_FACTOR = 0.5
+# A license notice (``search.factors.license_notice``) for a question that speaks of no license: the
+# Python standard library's modules open with their authors' grants ("Permission to use, copy,
+# modify…"), which came first for "how does shutil copy file permissions".
+LICENSE_FACTOR = 0.5
 # A question asking how to test (``search.asked.asks_how_to_test``): a section of the docs on testing
 # (a heading of its title speaks of it) weighs this much; "test", the word that says what it is about,
 # weighs little in a project of many tests. (Not enough where the section holds no other word of the
@@ -165,9 +171,10 @@ class Ranker:
         how_to_test: bool = False,
         language: str | None = None,
         demote_markup: bool = False,
+        demote_licenses: bool = False,
     ) -> None:
         self.demote_history, self.literals, self.how_to_test = demote_history, literals, how_to_test
-        self.demote_markup, self.task = demote_markup, task
+        self.demote_markup, self.task, self.demote_licenses = demote_markup, task, demote_licenses
         self.languages = frozenset({"en", language}) if language else None  # not weighed: None, all
         self.conn, self.project, self.terms, self.options, self.now = conn, project, terms, options, now
         self.prefer_tests = options.prefer_tests
@@ -267,6 +274,7 @@ class Ranker:
             "testing_docs": TESTING_DOCS_BOOST if self.how_to_test and on_testing_docs(fact) else 1.0,
             "translation": TRANSLATION_FACTOR if self.languages and translated(fact, self.languages) else 1.0,
             "markup": MARKUP_FACTOR if self.demote_markup and is_markup(fact) else 1.0,
+            "license": LICENSE_FACTOR if self.demote_licenses and license_notice(fact) else 1.0,
         }
         factor = math.prod(named.values())
         explain = None
@@ -415,6 +423,7 @@ def query_ranker(
         how_to_test=how_to_test,
         language=question_language(parsed.french),
         demote_markup=not asks_about_markup(parsed.text),
+        demote_licenses=not asks_about_licensing(parsed.text),
     )
 
 
