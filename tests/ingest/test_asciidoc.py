@@ -1,4 +1,4 @@
-"""AsciiDoc cut into sections by its titles (parser ``asciidoc/2``: ``.adoc``, ``.asciidoc``), as
+"""AsciiDoc cut into sections by its titles (parser ``asciidoc/3``: ``.adoc``, ``.asciidoc``), as
 reStructuredText is; a file without a title stays runs of paragraphs."""
 
 from __future__ import annotations
@@ -117,10 +117,10 @@ def test_a_document_without_a_title_is_plain_text_and_a_title_after_text_is_a_su
 
 
 def test_adoc_files_use_the_asciidoc_parser_and_spans_match_the_parse():
-    assert parser_for("docs/manual.adoc") == parser_for("README.asciidoc") == "asciidoc/2"
-    chunks, relations = load_relations("asciidoc/2")(GUIDE, "docs/deploy.adoc")
+    assert parser_for("docs/manual.adoc") == parser_for("README.asciidoc") == "asciidoc/3"
+    chunks, relations = load_relations("asciidoc/3")(GUIDE, "docs/deploy.adoc")
     assert relations is None
-    assert [(c.title, c.body, c.anchor) for c in load_spans("asciidoc/2")(GUIDE, "docs/deploy.adoc")] == [
+    assert [(c.title, c.body, c.anchor) for c in load_spans("asciidoc/3")(GUIDE, "docs/deploy.adoc")] == [
         (c.title, c.body, c.anchor) for c in chunks
     ]
 

@@ -1,4 +1,5 @@
-"""The order of a relation answer's hits (``answer.relations``): by hops that count (a file's
+"""The order of a relation answer's hits (``answer.relations``): for "what links to X", what points
+at X before what X points at; otherwise by hops that count (a file's
 ``defines`` step does not), the kinds a relation prefers first (the test functions before the test
 files; tasks, commits, evidence…), the project's code before test code for callers, callees,
 dependents and what a test exercises (a test file, or test code its parser found elsewhere: a Rust
@@ -61,7 +62,9 @@ def rank(conn: Connection, relation: str, hits: list[walk.Hit], question: str) -
         unnamed = relation == "tests" and not _named_after(hit)
         return (unlikely, kind, hops, test, trust, unnamed, index)
 
-    if relation in ("path", "neighbours"):
+    if relation == "path":  # one end named ("what links to X"): what points at it before what it points at
+        return [h for _, h in sorted(enumerate(hits), key=lambda item: (*_pointing(item[1]), item[0]))]
+    if relation == "neighbours":
         return hits
     if relation in ("callers", "callees"):
         # a caller's caller (a callee's callee) reached through a call that can hardly be the one
@@ -69,6 +72,15 @@ def rank(conn: Connection, relation: str, hits: list[walk.Hit], question: str) -
         # function calling some ``.next()`` (ripgrep; docs/benchmarks.md, "cppmembers")
         hits = [h for h in hits if _counted_hops(h) < 2 or max(_trust(s, written) for s in h.steps) < 2]
     return [h for _, h in sorted(enumerate(hits), key=key)]
+
+
+def _pointing(hit: walk.Hit) -> tuple[bool, bool]:
+    """A neighbour's place in "what links to X": reached by an edge from X (what X imports, calls,
+    links to) after those reached by an edge to X; among these, a commit that touched X (history,
+    not a link) last. The start itself (no step) first."""
+    if not hit.steps:
+        return False, False
+    return hit.steps[0].forward, hit.steps[0].edge.type == "touches"
 
 
 def _named_after(hit: walk.Hit) -> bool:

@@ -1,4 +1,5 @@
-"""Markdown relations: links between files (``links_to``) and decision records (ADR).
+"""Markdown relations: links between files (``links_to``; an example's or a part's include too,
+``ingest.doc_includes``) and decision records (ADR).
 
 An ADR is a Markdown file under ``docs/adr``, ``docs/decisions``, ``adr/`` or ``decisions/``
 (at any depth), or any file whose front matter says ``type: decision``. Both MADR (front
@@ -17,6 +18,7 @@ from pathlib import PurePosixPath
 from typing import Any
 
 from .chunks import Chunk
+from .doc_includes import markdown_includes
 from .markdown import parse_markdown
 from .relations import Ref, Relations
 
@@ -37,7 +39,7 @@ _SCHEME = re.compile(r"[a-z][a-z0-9+.-]*:", re.I)  # an URL's scheme (`https:`, 
 def parse_markdown_relations(text: str, path: str) -> tuple[list[Chunk], Relations]:
     chunks = parse_markdown(text, path)
     front = (chunks[0].meta.get("front_matter") if chunks else None) or {}
-    refs = list(_links(text, path))
+    refs = [*_links(text, path), *markdown_includes(text, path)]
     decision = None
     if is_decision(path, front):
         decision = decision_info(text, path, front, chunks[0].title if chunks else path)

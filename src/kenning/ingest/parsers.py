@@ -32,21 +32,21 @@ ROFF_PARSER = "roff/1"
 _MANUAL_TEMPLATE = re.compile(r"\.(?:[1-9]|man)\.in$")
 
 _BY_SUFFIX = {
-    ".md": "markdown/7",
-    ".markdown": "markdown/7",
-    ".mdx": "markdown/7",
-    ".mdc": "markdown/7",  # Cursor's project rules (``.cursor/rules/*.mdc``): Markdown with front matter
+    ".md": "markdown/8",
+    ".markdown": "markdown/8",
+    ".mdx": "markdown/8",
+    ".mdc": "markdown/8",  # Cursor's project rules (``.cursor/rules/*.mdc``): Markdown with front matter
     # Quarto and R Markdown: Markdown with front matter and fenced code chunks (```` ```{r} ````), the
     # documents and reports of data projects.
-    ".qmd": "markdown/7",
-    ".rmd": "markdown/7",
+    ".qmd": "markdown/8",
+    ".rmd": "markdown/8",
     # reStructuredText (and the .txt documentation written in it): cut by its section titles, the
     # sections that fit together one excerpt; a file with no title stays runs of paragraphs (``text``).
     ".rst": "rst/3",
     ".txt": "rst/3",
     # AsciiDoc: cut by its section titles (``= Title``, ``== Section``), packed as reStructuredText.
-    ".adoc": "asciidoc/2",
-    ".asciidoc": "asciidoc/2",
+    ".adoc": "asciidoc/3",
+    ".asciidoc": "asciidoc/3",
     # Manual pages in roff (``rg.1``, ``sway.5.man``; ``bat.1.in``, a template of one: ``parser_for``), each
     # line read as the page shows it, cut by the page's section titles (``roff``).
     **{f".{section}": ROFF_PARSER for section in range(1, 10)},
@@ -345,15 +345,19 @@ def _component(text: str, path: str) -> tuple[list[Chunk], Relations | None]:
 
 
 def _rst(text: str, path: str) -> tuple[list[Chunk], Relations | None]:
+    from kenning.ingest.doc_includes import rst_includes
     from kenning.ingest.rst import parse_rst
 
-    return parse_rst(text, path), None  # prose feeds no graph
+    refs = tuple(rst_includes(text, path))  # the graph holds the files it includes, no more
+    return parse_rst(text, path), Relations(refs=refs) if refs else None
 
 
 def _asciidoc(text: str, path: str) -> tuple[list[Chunk], Relations | None]:
     from kenning.ingest.asciidoc import parse_asciidoc
+    from kenning.ingest.doc_includes import asciidoc_includes
 
-    return parse_asciidoc(text, path), None  # prose feeds no graph
+    refs = tuple(asciidoc_includes(text, path))  # the graph holds the files it includes, no more
+    return parse_asciidoc(text, path), Relations(refs=refs) if refs else None
 
 
 def _roff(text: str, path: str) -> tuple[list[Chunk], Relations | None]:

@@ -1,0 +1,79 @@
+"""The files a document pulls its examples and shared parts from: each include is a ``links_to``
+reference from the document to the file, as a Markdown link is, so that "what links to
+docs_src/app.py" finds the page that shows it.
+
+- Markdown: FastAPI's and Typer's ``{* docs_src/first_steps/tutorial001.py hl[3] *}`` and the
+  ``pymdownx.snippets`` line ``--8<-- "snippets/note.md"`` (both from the project's root, where
+  ``mkdocs.yml`` is), mdBook's ``{{#include ../listings/main.rs:2:10}}`` (``rustdoc_include``,
+  ``playground``; from the page's folder), MyST's ```` ```{literalinclude} ../src/app.py ````;
+- reStructuredText: ``.. literalinclude:: ../src/app.py``, ``.. include:: parts/setup.rst``;
+- AsciiDoc: ``include::partials/setup.adoc[]`` (not Antora's ``example$x.adoc`` resource ids).
+
+A path with a line or anchor selector (``main.rs:2:10``, ``main.rs:anchor``) names the file; a
+path that leaves the project, a URL, or one built from attributes (``{sourcedir}``) is no reference.
+"""
+
+from __future__ import annotations
+
+import posixpath
+import re
+from collections.abc import Iterator
+
+from .relations import Ref
+
+# (pattern, from the project's root): group 1 is the path.
+_MARKDOWN = (
+    (re.compile(r"^[ \t]*\{\*[ \t]*([^\s*]+)[^\n]*?\*\}", re.MULTILINE), True),
+    (re.compile(r"""^[ \t]*-+8<-+[ \t]+["']([^"'\n]+)["']""", re.MULTILINE), True),
+    (re.compile(r"\{\{#(?:include|rustdoc_include|playground)[ \t]+([^\s}]+)"), False),
+    (re.compile(r"^[ \t]*(?:`{3,}|~{3,}|:{3,})\{(?:literalinclude|include)\}[ \t]+(\S+)", re.MULTILINE), False),
+)
+_MARKDOWN_CUES = ("{*", "8<-", "{{#", "include}")
+_RST = re.compile(r"^[ \t]*\.\.[ \t]+(?:literalinclude|include)::[ \t]+(\S+)", re.MULTILINE)
+_ASCIIDOC = re.compile(r"^include::([^\[\s]+)\[", re.MULTILINE)
+# A selector after the file's name: ``main.rs:2:10``, ``main.rs:anchor`` (the name has a suffix).
+_SELECTOR = re.compile(r"^([^:]*\.[\w+-]+):[^/]*$")
+_SCHEME = re.compile(r"[a-z][a-z0-9+.-]*://", re.IGNORECASE)  # a URL, not ``main.rs:2``
+
+
+def markdown_includes(text: str, path: str) -> Iterator[Ref]:
+    """The files a Markdown page includes (module docstring), in the order of the page's lines."""
+    if not any(cue in text for cue in _MARKDOWN_CUES):
+        return
+    found = [(m.start(), m.group(1), rooted) for pattern, rooted in _MARKDOWN for m in pattern.finditer(text)]
+    yield from _refs(text, path, sorted(found))
+
+
+def rst_includes(text: str, path: str) -> Iterator[Ref]:
+    """The files a reStructuredText document includes (``literalinclude``, ``include``)."""
+    if "include::" in text:
+        yield from _refs(text, path, [(m.start(), m.group(1), False) for m in _RST.finditer(text)])
+
+
+def asciidoc_includes(text: str, path: str) -> Iterator[Ref]:
+    """The files an AsciiDoc document includes (``include::path[]``)."""
+    if "include::" in text:
+        yield from _refs(text, path, [(m.start(), m.group(1), False) for m in _ASCIIDOC.finditer(text)])
+
+
+def _refs(text: str, path: str, found: list[tuple[int, str, bool]]) -> Iterator[Ref]:
+    folder = posixpath.dirname(path)
+    line, counted = 1, 0  # lines counted up to ``counted``, from one include to the next
+    for start, raw, rooted in found:
+        target = _target(raw, "" if rooted else folder)
+        if target is None or target == path:
+            continue
+        line += text.count("\n", counted, start)
+        counted = start
+        yield Ref("links_to", "file", target, line)
+
+
+def _target(raw: str, folder: str) -> str | None:
+    """The project path ``raw`` names from ``folder``; None for a URL, an attribute or a resource
+    id (``{sourcedir}/x``, ``example$x.adoc``), or a path out of the project."""
+    if _SCHEME.match(raw) or any(c in raw for c in "{}$<>"):
+        return None
+    selected = _SELECTOR.match(raw)
+    name = selected.group(1) if selected else raw
+    joined = posixpath.normpath(name.lstrip("/") if name.startswith("/") else posixpath.join(folder, name))
+    return None if joined.startswith("..") or joined == "." else joined
