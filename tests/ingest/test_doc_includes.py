@@ -14,6 +14,8 @@ PAGE = """\
 
 --8<-- "snippets/note.md"
 
+{* ../../docs_src/first_steps/tutorial002.py *}
+
 {{#include ../listings/ch01/main.rs:2:10}}
 {{#rustdoc_include listings/lib.rs:anchor}}
 
@@ -33,9 +35,10 @@ def test_markdown_includes_from_the_root_or_the_page_with_their_lines():
     assert found == [
         ("links_to", "docs_src/first_steps/tutorial001.py", 3),  # FastAPI's and Typer's: from the root
         ("links_to", "snippets/note.md", 5),  # pymdownx.snippets: from the root
-        ("links_to", "docs/listings/ch01/main.rs", 7),  # mdBook: from the page's folder, lines dropped
-        ("links_to", "docs/tutorial/listings/lib.rs", 8),
-        ("links_to", "docs/src/app.py", 10),  # MyST
+        ("links_to", "docs_src/first_steps/tutorial002.py", 7),  # FastAPI's, from docs/en/: its ../../ dropped
+        ("links_to", "docs/listings/ch01/main.rs", 9),  # mdBook: from the page's folder, lines dropped
+        ("links_to", "docs/tutorial/listings/lib.rs", 10),
+        ("links_to", "docs/src/app.py", 12),  # MyST
     ]  # no URL, no path built from a variable, none out of the project
     _, relations = parse_markdown_relations(PAGE, "docs/tutorial/first-steps.md")
     assert sorted(r.target for r in relations.refs) == sorted(

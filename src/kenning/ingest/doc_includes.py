@@ -2,10 +2,12 @@
 reference from the document to the file, as a Markdown link is, so that "what links to
 docs_src/app.py" finds the page that shows it.
 
-- Markdown: FastAPI's and Typer's ``{* docs_src/first_steps/tutorial001.py hl[3] *}`` and the
+- Markdown: Typer's ``{* docs_src/first_steps/tutorial001.py hl[3] *}`` (FastAPI's
+  ``{* ../../docs_src/first_steps/tutorial001.py *}``, from ``docs/en/``) and the
   ``pymdownx.snippets`` line ``--8<-- "snippets/note.md"`` (both from the project's root, where
-  ``mkdocs.yml`` is), mdBook's ``{{#include ../listings/main.rs:2:10}}`` (``rustdoc_include``,
-  ``playground``; from the page's folder), MyST's ```` ```{literalinclude} ../src/app.py ````;
+  ``mkdocs.yml`` is, its leading ``../`` dropped: kenning does not read ``mkdocs.yml``), mdBook's
+  ``{{#include ../listings/main.rs:2:10}}`` (``rustdoc_include``, ``playground``; from the page's
+  folder), MyST's ```` ```{literalinclude} ../src/app.py ````;
 - reStructuredText: ``.. literalinclude:: ../src/app.py``, ``.. include:: parts/setup.rst``;
 - AsciiDoc: ``include::partials/setup.adoc[]`` (not Antora's ``example$x.adoc`` resource ids).
 
@@ -33,6 +35,7 @@ _RST = re.compile(r"^[ \t]*\.\.[ \t]+(?:literalinclude|include)::[ \t]+(\S+)", r
 _ASCIIDOC = re.compile(r"^include::([^\[\s]+)\[", re.MULTILINE)
 # A selector after the file's name: ``main.rs:2:10``, ``main.rs:anchor`` (the name has a suffix).
 _SELECTOR = re.compile(r"^([^:]*\.[\w+-]+):[^/]*$")
+_LEADING_UP = re.compile(r"^(?:\.\.?/)+")  # ``../../`` before a path from the root
 _SCHEME = re.compile(r"[a-z][a-z0-9+.-]*://", re.IGNORECASE)  # a URL, not ``main.rs:2``
 
 
@@ -60,7 +63,7 @@ def _refs(text: str, path: str, found: list[tuple[int, str, bool]]) -> Iterator[
     folder = posixpath.dirname(path)
     line, counted = 1, 0  # lines counted up to ``counted``, from one include to the next
     for start, raw, rooted in found:
-        target = _target(raw, "" if rooted else folder)
+        target = _target(_LEADING_UP.sub("", raw), "") if rooted else _target(raw, folder)
         if target is None or target == path:
             continue
         line += text.count("\n", counted, start)
