@@ -11,7 +11,7 @@ from engine_projects import files_of, memory_ask, synced
 from conftest import NOW, resync
 from kenning.answer.ask import GRAPH_EMPTY, GRAPH_GUESS_EMPTY, ask_project
 from kenning.answer.naming import content_words
-from kenning.search.ranker import TEST_BOOST
+from kenning.search.weights import TEST_BOOST
 from store.pg_engine import ENGINE  # tests/store: the PostgreSQL test server
 
 # The session tests drive the app through a client fixture: no call of the project's code,

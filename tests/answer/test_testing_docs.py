@@ -9,7 +9,7 @@ import pytest
 
 from conftest import NOW, resync
 from kenning.answer.search import SearchOptions, search_project
-from kenning.search.ranker import TESTING_DOCS_BOOST
+from kenning.search.weights import TESTING_DOCS_BOOST
 
 ENDPOINTS = '''"""Class-based endpoints."""
 

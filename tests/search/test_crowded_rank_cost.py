@@ -21,7 +21,8 @@ from kenning.answer.search import SearchOptions, search_conn
 from kenning.freshness import FileCheck, commit_reads
 from kenning.ingest.spans import split
 from kenning.search.query import parse
-from kenning.search.ranker import COPY_FACTOR, FILE_REPEAT_FACTOR, PER_FILE, Ranker
+from kenning.search.ranker import Ranker
+from kenning.search.weights import COPY_FACTOR, FILE_REPEAT_FACTOR, PER_FILE
 from kenning.store.db import open_store
 
 WORDS = ("socket", "frame", "close", "handshake", "ping", "buffer", "event", "stream")

@@ -10,8 +10,8 @@ import pytest
 from conftest import NOW, commit_all, resync
 from kenning.answer.ask import ask_project
 from kenning.answer.search import search_project
-from kenning.search.ranker import FILE_REPEAT_FACTOR, HISTORY_FACTOR, PER_FILE
 from kenning.search.serve import SearchOptions
+from kenning.search.weights import FILE_REPEAT_FACTOR, HISTORY_FACTOR, PER_FILE
 
 DOC = (
     "# Router\n\nHow the router works. The router reads each question and picks the mode that answers it: "

@@ -10,8 +10,8 @@ import pytest
 from conftest import NOW, resync
 from kenning.answer.search import search_project
 from kenning.search.history import asks_history, is_history_path
-from kenning.search.ranker import HISTORY_FACTOR, TEST_FACTOR
 from kenning.search.serve import SearchOptions
+from kenning.search.weights import HISTORY_FACTOR, TEST_FACTOR
 
 SESSIONS = (
     "# Sessions\n\nThe session engine keeps each visitor's data on the server. Set the engine to the "

@@ -10,7 +10,7 @@ import pytest
 
 from conftest import NOW
 from kenning.answer.search import SearchOptions, search_project
-from kenning.search.ranker import TEST_FACTOR
+from kenning.search.weights import TEST_FACTOR
 from store.pg_engine import ENGINE, synced_on  # tests/store: the PostgreSQL test server
 
 FILES = {

@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 from conftest import NOW, module_store, resync
 from kenning.answer.search import SearchOptions, search_conn
 from kenning.search.query import parse
-from kenning.search.ranker import FILE_REPEAT_FACTOR, PER_FILE
+from kenning.search.weights import FILE_REPEAT_FACTOR, PER_FILE
 
 # A page of notes whose every entry repeats the question's words, and the module that does the work,
 # which says them once: on the words alone the notes fill the first page. (Not a changelog: its

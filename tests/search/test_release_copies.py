@@ -14,7 +14,7 @@ from kenning.answer.ask import ask_project
 from kenning.answer.search import SearchOptions, search_conn, search_project
 from kenning.search.copies import copy_key, kept_release, past_major
 from kenning.search.query import parse
-from kenning.search.ranker import COPY_FACTOR, RELEASE_FACTOR
+from kenning.search.weights import COPY_FACTOR, RELEASE_FACTOR
 from store.pg_engine import ENGINE, synced_on  # tests/store: the PostgreSQL test server
 
 # The current manual says more around the entry than the old releases did, so the old ones score

@@ -11,8 +11,8 @@ import pytest
 from conftest import NOW
 from kenning.answer.ask import ask_project
 from kenning.answer.search import SearchOptions, search_project
-from kenning.search.ranker import TRANSLATION_FACTOR
 from kenning.search.translations import language_of
+from kenning.search.weights import TRANSLATION_FACTOR
 from store.pg_engine import ENGINE, synced_on  # tests/store: the PostgreSQL test server
 
 CODE = "```python\nfrom fastapi.testclient import TestClient\n\nclient = TestClient(app)\nclient.get('/')\n```\n"

@@ -29,8 +29,8 @@ from kenning.registry import GLOBAL_NAME
 from kenning.route.rules import Route, route
 from kenning.search.factors import is_test_code
 from kenning.search.query import ParsedQuery, parse
-from kenning.search.ranker import PER_FILE, TEST_BOOST
 from kenning.search.serve import LEVEL, SearchOptions, noting_sync, search_conn
+from kenning.search.weights import PER_FILE, TEST_BOOST
 from kenning.store.db import SERVER_LEVEL, Connection, open_for_reading
 
 GRAPH_NOT_BUILT = NOT_BUILT

@@ -21,8 +21,8 @@ from kenning.ingest.go_packages import go_qualified
 from kenning.ingest.test_files import is_test_path
 from kenning.route.rules import fold
 from kenning.search.query import parse, unelided
-from kenning.search.ranker import TEST_FACTOR
 from kenning.search.stop_words import STOP_WORDS
+from kenning.search.weights import TEST_FACTOR
 from kenning.store import graph_lookup
 from kenning.store.graph import Node
 from kenning.store.handle import Connection

@@ -24,9 +24,9 @@ from kenning.records import Answer, EmptyReason, Excerpt, Fact, Freshness
 from kenning.refs import project_path
 from kenning.search.fact_types import check_types
 from kenning.search.query import ParsedQuery, parse
-from kenning.search.ranker import PER_FILE
 from kenning.search.serve import SearchOptions, search_conn
 from kenning.search.snippet import make_snippet
+from kenning.search.weights import PER_FILE
 from kenning.store import facts as fact_store
 from kenning.store import memory as memory_store
 from kenning.store.handle import Connection

@@ -22,8 +22,8 @@ class SearchOptions:
     since: str | None = None  # YYYY-MM-DD, inclusive, on the fact's date (store.fts.Filters)
     until: str | None = None
     count_hidden: bool = True  # an empty answer counts what matched but was hidden (not across projects)
-    prefer_tests: bool = False  # test code weighs ranker.TEST_BOOST (a tests question's words), never demoted
-    per_file: int = 0  # > 0: a file's excerpts past this many weigh less in turn (ranker.PER_FILE); 0: none
+    prefer_tests: bool = False  # test code weighs weights.TEST_BOOST (a tests question's words), never demoted
+    per_file: int = 0  # > 0: a file's excerpts past this many weigh less in turn (weights.PER_FILE); 0: none
 
 
 def filters_of(options: SearchOptions, lifecycles: tuple[str, ...] | None = None) -> lexical.Filters:
