@@ -128,15 +128,25 @@ def test_the_sync_report_names_the_files_it_skipped_and_the_kinds_it_does_not_re
         # an Android Baseline Profile: method signatures a profiler wrote
         "app/src/main/baseline-prof.txt": "HSPLcom/app/data/AppDatabase;-><init>()V\n",
         "docs/notes.md": b"# Notes\n\n\x00binary after all\n",  # kept by discovery, refused once read
+        # lockfiles: pnpm's is YAML, read otherwise (every package's name, version and checksum)
+        "web/pnpm-lock.yaml": "lockfileVersion: '9.0'\npackages:\n  react@19.0.0:\n    resolution: {integrity: x}\n",
+        "Cargo.lock": '[[package]]\nname = "serde"\nversion = "1.0.0"\n',
     }
     project = make_project(files)
     sync = ("sync", "--no-embed", "--project", str(project.root))
     coverage = cli(*sync, "--json").json()["coverage"]
-    assert coverage["skipped"] == {"binary": 1, "build_profile": 1, "build_wrapper": 2, "unsupported_type": 5}
+    assert coverage["skipped"] == {
+        "binary": 1,
+        "build_profile": 1,
+        "build_wrapper": 2,
+        "lockfile": 2,
+        "unsupported_type": 5,
+    }
     assert coverage["skipped_paths"] == {
         "binary": ["docs/notes.md"],
         "build_profile": ["app/src/main/baseline-prof.txt"],
         "build_wrapper": ["gradlew", "gradlew.bat"],  # Gradle's own script, the same in every project
+        "lockfile": ["Cargo.lock", "web/pnpm-lock.yaml"],
         "unsupported_type": [
             "locale/fr/page0.po",
             "locale/fr/page1.po",

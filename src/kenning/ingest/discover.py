@@ -100,6 +100,38 @@ BUILD_WRAPPERS = frozenset({"gradlew", "gradlew.bat", "mvnw", "mvnw.cmd"})
 # answers (android/sunflower, walked: ``baseline-prof.txt (part 121)`` second for how the database is
 # created). Skipped as ``build_profile``.
 BUILD_PROFILES = frozenset({"baseline-prof.txt", "startup-prof.txt"})
+# The lockfiles package managers write: every resolved package with its version and checksum, no
+# prose. pnpm's is YAML, which kenning reads: a small Next.js app's ``pnpm-lock.yaml`` is 123 kB of
+# ``'@next/swc-linux-x64-gnu@15.1.4': resolution: {integrity: sha512-…}``, whose package names (react,
+# eslint, next) are a question's words. The others have suffixes kenning does not read; named here,
+# they are counted as what they are. Skipped as ``lockfile`` (``package.json``, ``Cargo.toml``,
+# ``pyproject.toml`` say which packages a project asks for, and are read).
+LOCKFILES = frozenset(
+    {
+        "pnpm-lock.yaml",
+        "conda-lock.yml",
+        "package-lock.json",
+        "npm-shrinkwrap.json",
+        "yarn.lock",
+        "bun.lock",
+        "deno.lock",
+        "poetry.lock",
+        "uv.lock",
+        "pdm.lock",
+        "Pipfile.lock",
+        "Cargo.lock",
+        "composer.lock",
+        "Gemfile.lock",
+        "go.sum",
+        "mix.lock",
+        "pubspec.lock",
+        "Podfile.lock",
+        "Package.resolved",
+        "flake.lock",
+        "packages.lock.json",
+        "gradle.lockfile",
+    }
+)
 
 # The paths a sync names for each reason it skipped files (``SyncReport.skipped_paths``): the first
 # ones in path order; the count says how many there were.
@@ -167,14 +199,18 @@ def discover(project: Project) -> Discovery:
         if exclude is not None and exclude(rel):
             result.skip("excluded", rel)
             continue
-        if rel.rpartition("/")[2] in BUILD_WRAPPERS:
+        name = rel.rpartition("/")[2]
+        if name in BUILD_WRAPPERS:
             result.skip("build_wrapper", rel)
             continue
-        if rel.rpartition("/")[2] in BUILD_PROFILES:
+        if name in BUILD_PROFILES:
             result.skip("build_profile", rel)
             continue
+        if name in LOCKFILES:
+            result.skip("lockfile", rel)
+            continue
         parser = parser_for(rel)
-        if parser is None and "." in rel.rpartition("/")[2]:  # a suffix kenning does not read
+        if parser is None and "." in name:  # a suffix kenning does not read
             result.skip("unsupported_type", rel)
             continue
         abs_text = prefix + rel
