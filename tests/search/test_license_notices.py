@@ -8,7 +8,7 @@ from kenning.answer.search import SearchOptions, search_project
 from kenning.search.asked import asks_about_licensing
 
 GRANT = (
-    "# Copyright 1994 by Lance Ellinghouse\n"
+    "# Copyright 1994 by An Author\n"
     "#                        All Rights Reserved\n"
     "# Permission to use, copy, modify, and distribute this software and its\n"
     "# documentation for any purpose and without fee is hereby granted,\n"
