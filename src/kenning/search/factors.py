@@ -67,12 +67,36 @@ def is_markup(fact: Fact) -> bool:
 # A license notice's words, one of them at least in the text for it to be read line by line: looked
 # for as plain substrings, cheaper than a regular expression (the ranker asks of every excerpt it scores).
 _LICENSE_CUES = ("icen", "ICEN", "opyright", "OPYRIGHT", "arrant", "ARRANT", "ereby", "EREBY")
-# A line of a license notice: the words its grants, conditions and disclaimers are written in.
-_LICENSE_LINE = re.compile(
-    r"licen[cs]|copyright|warrant|merchantab|liab|permission|granted|\bas is\b|software|redistribut|provided that"
-    r"|disclaim|\bgnu\b|spdx|rights reserved|damages|tort|fitness|notice|obtain a copy|governing|limitations"
-    r"|express or implied|without (?:fee|restriction)|conditions",
-    re.IGNORECASE,
+# The words a license notice's grants, conditions and disclaimers are written in, looked for in each
+# line lowercased: substrings, since a regular expression of these alternatives took up to 0.4 ms on a
+# line of 1,500 characters (a SciFact abstract with its "Copyright ©" line).
+_LICENSE_WORDS = (
+    "licen",
+    "copyright",
+    "warrant",
+    "merchantab",
+    "liab",
+    "permission",
+    "granted",
+    " as is",
+    "software",
+    "redistribut",
+    "provided that",
+    "disclaim",
+    "gnu ",
+    "spdx",
+    "rights reserved",
+    "damages",
+    "tort",
+    "fitness",
+    "notice",
+    "obtain a copy",
+    "governing",
+    "limitations",
+    "express or implied",
+    "without fee",
+    "without restriction",
+    "conditions",
 )
 LICENSE_LINES = 3  # lines of license words, at least, for an excerpt to be a license notice
 
@@ -86,8 +110,10 @@ def license_notice(fact: Fact) -> bool:
     body = fact.body
     if fact.source.kind != "file" or not any(cue in body for cue in _LICENSE_CUES):
         return False
-    lines = [line for line in body.splitlines() if line.strip()]
-    marked = [at for at, line in enumerate(lines) if _LICENSE_LINE.search(line)]
+    lines = [line.lower() for line in body.splitlines() if line.strip()]
+    if len(lines) < LICENSE_LINES:
+        return False
+    marked = [at for at, line in enumerate(lines) if any(word in line for word in _LICENSE_WORDS)]
     return len(marked) >= LICENSE_LINES and 3 * (marked[-1] - marked[0] + 1) >= len(lines)
 
 
