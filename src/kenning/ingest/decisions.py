@@ -18,7 +18,7 @@ from pathlib import PurePosixPath
 from typing import Any
 
 from .chunks import Chunk
-from .doc_includes import markdown_includes
+from .doc_includes import local_target, markdown_includes
 from .markdown import parse_markdown
 from .relations import Ref, Relations
 
@@ -33,7 +33,6 @@ _SUPERSEDES = re.compile(r"(?:^|[\s*:>|-])supersedes\b[:\s]*(.*)", re.I)
 _FIELD = re.compile(r"^\s*(?:[-*]\s*)?\**(status|date)\**\s*:\s*\**\s*(.+?)\s*$", re.I | re.M)
 _STATUS_SECTION = re.compile(r"^#{1,6}\s*status\s*$\n+((?:(?!#).*\n?){1,6})", re.I | re.M)
 _DATE = re.compile(r"\d{4}-\d{2}-\d{2}")
-_SCHEME = re.compile(r"[a-z][a-z0-9+.-]*:", re.I)  # an URL's scheme (`https:`, `mailto:`): not a local file
 
 
 def parse_markdown_relations(text: str, path: str) -> tuple[list[Chunk], Relations]:
@@ -96,7 +95,7 @@ def _links(text: str, path: str) -> Iterator[Ref]:
     folder = posixpath.dirname(path)
     line, counted = 1, 0  # lines counted up to `counted`, from one link to the next
     for match in _link_matches(text):
-        target = _local_target(match.group(1), folder)
+        target = local_target(match.group(1), folder)
         if target and target != path:
             start = match.start()
             line += text.count("\n", counted, start)
@@ -119,16 +118,6 @@ def _link_matches(text: str) -> Iterator[re.Match[str]]:
         pos = match.end()
 
 
-def _local_target(raw: str, folder: str) -> str | None:
-    if raw.startswith(("#", "//")) or _SCHEME.match(raw):
-        return None
-    target = raw.split("#", 1)[0].split("?", 1)[0]
-    if not target:
-        return None
-    joined = posixpath.normpath(target.lstrip("/") if target.startswith("/") else posixpath.join(folder, target))
-    return None if joined.startswith("..") else joined
-
-
 def _supersedes(text: str, path: str) -> Iterator[Ref]:
     """Refs from this ADR: ``Supersedes X`` gives this -> X; ``Superseded by Y`` gives Y -> this."""
     folder = posixpath.dirname(path)
@@ -140,7 +129,7 @@ def _supersedes(text: str, path: str) -> Iterator[Ref]:
             rest = match.group(1)
             targets = [("decision", f"ADR-{int(m.group(1)):04d}") for m in _ADR_REF.finditer(rest)]
             if not targets:
-                targets = [("file", t) for t in (_local_target(m.group(1), folder) for m in _link_matches(rest)) if t]
+                targets = [("file", t) for t in (local_target(m.group(1), folder) for m in _link_matches(rest)) if t]
             for kind, target in targets:
                 yield Ref("supersedes", kind, target, lineno, reverse=reverse)
             break

@@ -36,7 +36,7 @@ _ASCIIDOC = re.compile(r"^include::([^\[\s]+)\[", re.MULTILINE)
 # A selector after the file's name: ``main.rs:2:10``, ``main.rs:anchor`` (the name has a suffix).
 _SELECTOR = re.compile(r"^([^:]*\.[\w+-]+):[^/]*$")
 _LEADING_UP = re.compile(r"^(?:\.\.?/)+")  # ``../../`` before a path from the root
-_SCHEME = re.compile(r"[a-z][a-z0-9+.-]*://", re.IGNORECASE)  # a URL, not ``main.rs:2``
+_SCHEME = re.compile(r"[a-z][a-z0-9+.-]*:", re.I)  # an URL's scheme (`https:`, `mailto:`): not a local file
 
 
 def markdown_includes(text: str, path: str) -> Iterator[Ref]:
@@ -72,11 +72,24 @@ def _refs(text: str, path: str, found: list[tuple[int, str, bool]]) -> Iterator[
 
 
 def _target(raw: str, folder: str) -> str | None:
-    """The project path ``raw`` names from ``folder``; None for a URL, an attribute or a resource
-    id (``{sourcedir}/x``, ``example$x.adoc``), or a path out of the project."""
-    if _SCHEME.match(raw) or any(c in raw for c in "{}$<>"):
+    """The project path an include's ``raw`` path names from ``folder`` (its selector dropped:
+    ``main.rs:2:10``); None for an attribute or a resource id (``{sourcedir}/x``,
+    ``example$x.adoc``), and as for a link (``local_target``)."""
+    if any(c in raw for c in "{}$<>"):
         return None
     selected = _SELECTOR.match(raw)
-    name = selected.group(1) if selected else raw
-    joined = posixpath.normpath(name.lstrip("/") if name.startswith("/") else posixpath.join(folder, name))
-    return None if joined.startswith("..") or joined == "." else joined
+    target = local_target(selected.group(1) if selected else raw, folder)
+    return None if target == "." else target
+
+
+def local_target(raw: str, folder: str) -> str | None:
+    """The project path a link's target ``raw`` names from ``folder`` (a leading ``/``: from the
+    root; its ``#fragment`` and ``?query`` dropped); None for an anchor in the page, a URL, or a
+    path out of the project."""
+    if raw.startswith(("#", "//")) or _SCHEME.match(raw):
+        return None
+    target = raw.split("#", 1)[0].split("?", 1)[0]
+    if not target:
+        return None
+    joined = posixpath.normpath(target.lstrip("/") if target.startswith("/") else posixpath.join(folder, target))
+    return None if joined.startswith("..") else joined
