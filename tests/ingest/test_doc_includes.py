@@ -3,6 +3,7 @@ pulls in are ``links_to`` references, found by "what links to" the example."""
 
 from __future__ import annotations
 
+from conftest import commit_all
 from kenning.ingest.decisions import parse_markdown_relations
 from kenning.ingest.doc_includes import asciidoc_includes, markdown_includes, rst_includes
 from kenning.ingest.parsers import load_relations
@@ -69,13 +70,15 @@ def test_what_links_to_an_example_finds_the_page_that_includes_it(cli, make_proj
             "docs/index.md": "# Home\n\nNothing included here.\n",
         }
     )
+    commit_all(project.root)  # the commit touches the example: an edge to it, but no link
     cli("sync", "--project", str(project.root))
     answer = cli("ask", "what links to docs_src/first_steps/tutorial001.py", "--project", str(project.root), "--json")
     found = answer.json()
     assert found["mode"] == "graph"
     uris = [e["source"]["uri"] for e in found["excerpts"]]
-    # the example itself, then what points at it (the page), then what it points at (its function)
+    # the example itself, then what points at it (the page, then the commit), then what it points at
     assert uris[0].startswith("docs_src/first_steps/tutorial001.py")
     assert uris[1] == "docs/tutorial/first-steps.md#first-steps"
-    assert any(uri.startswith("docs_src/first_steps/tutorial001.py:4") for uri in uris[2:])
+    assert [e["type"] for e in found["excerpts"]][2] == "commit"
+    assert any(uri.startswith("docs_src/first_steps/tutorial001.py:4") for uri in uris[3:])
     assert not any(uri.startswith("docs/index.md") for uri in uris)
