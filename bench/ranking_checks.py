@@ -60,8 +60,8 @@ def main() -> int:
     spent = {"license": 0.0, "snippet": 0.0}
     calls = {"license": 0, "snippet": 0}
 
-    def timed(name: str, function):  # noqa: ANN001, ANN202 (a wrapper for any of the two)
-        def wrapper(*args, **kwargs):  # noqa: ANN002, ANN003, ANN202
+    def timed(name: str, function):  # a wrapper for either check
+        def wrapper(*args, **kwargs):
             started = time.perf_counter()
             try:
                 return function(*args, **kwargs)
