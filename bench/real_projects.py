@@ -48,7 +48,11 @@ two in French; Rust, a long README, a roff manual page, clap's help texts) from 
 and ``src/``, both written by helpers that ran no search, before the first run (docs/benchmarks.md, "taskdocs");
 on ``fzf`` (``bench/questions/fzf.walk.jsonl``, 22, two in French; Go, a long README and a roff manual page) and
 ``commander`` (``bench/questions/commander.walk.jsonl``, 22, two in French; commander.js, a long Readme, ``docs/``,
-``examples/``) the same way (same section).
+``examples/``) the same way (same section); on ``zod`` (``bench/questions/zod.walk.jsonl``, 22, two in French;
+TypeScript, MDX pages, its version 3 site and translated readmes kept beside the current ones) from
+``packages/docs/content/`` and ``packages/zod/src/``, and on ``gin`` (``bench/questions/gin.walk.jsonl``, 22, two
+in French; Go, one long Markdown page) from ``docs/doc.md`` and the Go sources, both by helpers that ran no
+search, before the first run (docs/benchmarks.md, "zodgin").
 ``bench/questions/django.walk.jsonl`` (25, branch djwalk; 7 more, branch receivers) asks relation
 questions only — who calls, what X calls, which tests cover, what imports, where X is used — about
 Django's code, distinctive names and common method names (``Model.save``, ``QuerySet.all``,
@@ -166,6 +170,8 @@ CLONES = {
     "bat": "2ba8db9c14e5794572f5ea338c2b90404c9769cb",  # Rust, a long README, a man page, clap help texts
     "fzf": "956562daaa82ddf55ea8f7aeab56883377b742c6",  # Go, a long README, a roff manual page
     "commander": "ba6d13ddb4243e5913367734f8c159089ffe7834",  # JavaScript (Node.js), a long Readme, docs/
+    "zod": "e516c3baf22615e20934116abebfed6c000222c2",  # TypeScript, MDX pages, a pnpm monorepo
+    "gin": "dcaa4296d111981ffb31ac3eba90bb63e1eb5ab9",  # Go, one long Markdown page
 }
 # The GitHub repository of each project read from a clone (``CLONES`` pins its commit; ``bench/question_sets.py``
 # finds it in the team's mirror or on GitHub).
@@ -191,6 +197,8 @@ REPOSITORIES = {
     "bat": "sharkdp/bat",
     "fzf": "junegunn/fzf",
     "commander": "tj/commander.js",
+    "zod": "colinhacks/zod",
+    "gin": "gin-gonic/gin",
     "httpx": "encode/httpx",  # its ``git`` set only: the others read the sdist
 }
 
@@ -381,7 +389,7 @@ def main() -> int:
         "--set",
         default="",
         help="ask bench/questions/NAME.SET.jsonl (walk: httpx, flask, django; from a clone: requests, typer, pino, "
-        "urfavecli, mdbook, black, bat, fzf, commander; fr: django, "
+        "urfavecli, mdbook, black, bat, fzf, commander, zod, gin; fr: django, "
         "flask; git: httpx, from its clone; calls: cobra, ky, leveldb, gson, asciidoctor, ripgrep, slim, mediatr, "
         "moshi, kingfisher, scopt; docs: asciidoctor, cobra, ripgrep, ky, gson, leveldb; api: gson, ripgrep, "
         "leveldb, slim, mediatr, moshi, kingfisher)",
