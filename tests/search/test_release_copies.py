@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 from conftest import NOW, module_store
 from kenning.answer.ask import ask_project
 from kenning.answer.search import SearchOptions, search_conn, search_project
-from kenning.search.copies import copy_key, kept_release, past_major
+from kenning.search.copies import asked_versions, copy_key, kept_release, past_major
 from kenning.search.query import parse
 from kenning.search.weights import COPY_FACTOR, RELEASE_FACTOR
 from store.pg_engine import ENGINE, synced_on  # tests/store: the PostgreSQL test server
@@ -123,6 +123,28 @@ def test_a_major_versions_folder_is_past_beside_a_later_one():
     assert not past("v2/README.md")  # no later major beside it (a Go module's v2 folder)
 
 
+def test_a_folder_named_for_a_version_of_another_is_past_beside_it_or_a_later_one():
+    folders = {
+        "packages": ["docs", "docs-v3", "zod"],
+        "site": ["guide_v1", "guide_v2", "guide-v3", "v2-notes"],
+        "": ["packages", "site", "book-v2"],
+    }.get
+
+    def past(path: str, asked: frozenset[int] = frozenset()) -> bool:
+        return past_major(path, lambda parent: folders(parent, []), asked)
+
+    assert past("packages/docs-v3/README.md")  # beside the current ``docs``
+    assert not past("packages/docs/content/api.mdx")
+    assert past("site/guide_v1/a.md") and past("site/guide_v2/a.md") and not past("site/guide-v3/a.md")
+    assert not past("book-v2/intro.md")  # alone: the current one
+    assert not past("site/v2-notes/a.md")  # a version then a name: no version of another's folder
+    # a question naming the version asks about it
+    assert not past("packages/docs-v3/README.md", frozenset({3})) and past("site/guide_v1/a.md", frozenset({2}))
+    assert asked_versions("In zod v3, which error map wins?") == {3}
+    assert asked_versions("what changed in version 2 and V4") == {2, 4}
+    assert asked_versions("what does dev3 or v3.5.1 do") == {3}  # a release's number starts with its major
+
+
 # urfave/cli keeps its docs for each major version: the older pages came first (docs/benchmarks.md
 # "versioneddocs"). v2's page says it in fewer words than v3's, so it scores higher on the words alone.
 MAJORS = {
@@ -155,3 +177,29 @@ def test_the_latest_major_versions_docs_answer_first_and_older_ones_weigh_as_pas
     assert all("release" not in factors[f] for f in files if f.startswith("api/"))
     asked = ask_project(majors, "how do I make a flag required", now=NOW)
     assert _files(asked)[0] == "docs/v3/examples/flags/advanced.md", _files(asked)
+
+
+# zod keeps its version 3 site in ``packages/docs-v3/`` beside the current ``packages/docs/``; the old
+# page, shorter, scored higher on the words alone (docs/benchmarks.md "zodgin").
+NAMED_MAJORS = {
+    "packages/docs-v3/README.md": "# Zod 3\n\n## Nullish\n\nUse nullish to allow null and undefined.\n",
+    "packages/docs/content/api.mdx": (
+        "# Defining schemas\n\n## Nullish\n\nTo allow null and undefined on a field, use nullish: it makes a "
+        "schema both optional and nullable, and the inferred type says so.\n"
+    ),
+}
+
+
+@pytest.fixture(params=["sqlite", ENGINE])
+def named_majors(request, make_project):
+    return synced_on(request.param, make_project, NAMED_MAJORS, "named_majors")
+
+
+def test_docs_in_a_folder_named_for_an_old_version_weigh_as_past_unless_the_question_names_it(named_majors):
+    answer = search_project(named_majors, "allow null and undefined", SearchOptions(limit=5, explain=True), now=NOW)
+    files = _files(answer)
+    assert files[0] == "packages/docs/content/api.mdx", files
+    assert answer.excerpts[1].explain["factors"]["release"] == RELEASE_FACTOR
+    asked = search_project(named_majors, "v3 allow null and undefined", SearchOptions(limit=5, explain=True), now=NOW)
+    assert _files(asked)[0] == "packages/docs-v3/README.md", _files(asked)
+    assert all("release" not in e.explain["factors"] for e in asked.excerpts)

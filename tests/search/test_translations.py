@@ -82,3 +82,63 @@ def test_a_french_question_answers_from_the_french_page_and_keeps_english_whole(
 )
 def test_a_language_folder_is_a_language_code_under_a_docs_or_translations_folder(path, language):
     assert language_of(path) == language
+
+
+@pytest.mark.parametrize(
+    ("path", "language"),
+    [
+        ("README_ZH.md", "zh"),
+        ("README-zh_CN.adoc", "zh"),
+        ("README.ja.md", "ja"),
+        ("README_JP.md", "ja"),  # Japan's country code, as projects write it
+        ("README-KR.md", "ko"),
+        ("docs/index.fr.md", "fr"),  # mkdocs-static-i18n's suffix
+        ("docs/try-it.md", None),  # no ``try.md`` beside it: no Italian page
+        ("docs/setup-es.md", None),
+        ("README_EN.md", "en"),
+        ("README.md", None),
+        ("notes_xx.md", None),  # no language's code
+    ],
+)
+def test_a_file_named_as_its_twin_beside_it_with_a_language_code_is_a_translation(path, language):
+    beside = {"": ["README.md", "README.adoc", "README_ZH.md", "notes.md"], "docs": ["index.md", "try-it.md"]}
+
+    def files(parent: str) -> list[str]:
+        return beside.get(parent, [])
+
+    assert language_of(path, files) == language
+    assert language_of(path) is None  # the file name alone is read only beside its twin
+
+
+# zod keeps its version 3 readme in Chinese and Korean beside the English one (docs/benchmarks.md
+# "zodgin"); the translations keep the code, say less, and outranked the English readme on BM25 alone.
+README = (
+    "# Zod\n\n## Coercion\n\nTo coerce input strings to numbers, use z.coerce.number(): it calls Number() "
+    'on the input, so "42" becomes 42.\n'
+)
+NAMED = {
+    "README.md": README,
+    "README_ZH.md": "# Zod\n\n## 强制转换\n\n使用 z.coerce.number()：Number() coerce。\n",
+    "README_KO.md": "# Zod\n\n## 강제 변환\n\nz.coerce.number() 사용: Number() coerce.\n",
+    "src/coerce.ts": "export function number(input: unknown): number {\n  return Number(input);\n}\n",
+    # code named so is no translation: an ECMAScript build beside its source
+    "src/coerce.es.ts": "export function number(input) {\n  return Number(input);\n}\n",
+}
+
+
+@pytest.fixture(params=["sqlite", ENGINE])
+def named_translations(request, make_project):
+    return synced_on(request.param, make_project, NAMED, "named_i18n")
+
+
+def test_readmes_translated_beside_the_original_weigh_as_translations(named_translations):
+    answer = search_project(named_translations, "coerce number", SearchOptions(limit=10, explain=True), now=NOW)
+    factors = {e.fact.source.uri.split("#")[0]: e.explain["factors"] for e in answer.excerpts}
+    docs = [e.fact.source.uri.split("#")[0] for e in answer.excerpts if e.fact.type == "doc"]
+    assert docs[0] == "README.md", docs
+    assert factors["README_ZH.md"]["translation"] == factors["README_KO.md"]["translation"] == TRANSLATION_FACTOR
+    assert "translation" not in factors["README.md"] and "translation" not in factors["src/coerce.ts:1-3"]
+    assert "translation" not in factors["src/coerce.es.ts:1-3"]
+    # not vacuous: on BM25 alone a translation came first
+    ranks = {e.fact.source.uri.split("#")[0]: e.explain["bm25_rank"] for e in answer.excerpts}
+    assert min(ranks["README_ZH.md"], ranks["README_KO.md"]) < ranks["README.md"], ranks

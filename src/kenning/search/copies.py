@@ -19,7 +19,12 @@ step's folder holds other documents under the same names. A file under a release
 A major version's folder (``v1``) is an API's version, all current, unless a later one sits beside
 it and the excerpt is documentation (``past_major``): urfave/cli keeps ``docs/v1/``, ``docs/v2/`` and
 ``docs/v3/``, and the older pages, more of them and as worded as the current ones, came first for
-"make a flag required" or "set the exit code" (walked, docs/benchmarks.md "versioneddocs")."""
+"make a flag required" or "set the exit code" (walked, docs/benchmarks.md "versioneddocs"). So is a
+folder named for a major version of another (``docs-v3`` beside ``docs``, or beside ``docs-v4``):
+zod keeps its version 3 site, and its Chinese and Korean readmes, in ``packages/docs-v3/`` beside
+the current ``packages/docs/``, and they came first for half of the questions on zod 4 (walked,
+docs/benchmarks.md "zodgin"). A question that names the version (``v3``, "version 3") asks about it:
+its folder is no past release then."""
 
 from __future__ import annotations
 
@@ -28,7 +33,9 @@ from collections.abc import Callable, Iterable
 
 _RELEASE = re.compile(r"v?\d+(?:\.\d+)+|v?\d+\.x|version-\d[\w.-]*", re.IGNORECASE)
 _VERSION = re.compile(r"v\d+", re.IGNORECASE)
-_MAJOR_FOLDER = re.compile(r"(?:^|/)v\d+/", re.IGNORECASE)
+_MAJOR_FOLDER = re.compile(r"(?:^|/)(?:[^/]*[-_])?v\d+/", re.IGNORECASE)
+_NAMED_MAJOR = re.compile(r"(?P<name>[^/]+?)[-_]v(?P<number>\d+)", re.IGNORECASE)  # docs-v3, docs_v3
+_ASKED_VERSION = re.compile(r"\b(?:v|version\s*)(\d+)\b", re.IGNORECASE)
 _CHANNELS = frozenset({"dev", "next", "latest", "stable", "nightly"})
 _PART = re.compile(r" \(part \d+\)$")
 _VERSIONED_DOCS = "versioned_docs"
@@ -51,19 +58,41 @@ def kept_release(path: str) -> bool:
     return _VERSIONED_DOCS in folders or any(_RELEASE.fullmatch(f) for f in folders)
 
 
-def past_major(path: str, folders: Callable[[str], Iterable[str]]) -> bool:
-    """Whether a folder of ``path`` is a major version (``v2``) with a later one beside it among
-    ``folders(parent)``, the folders of its parent (``docs/v2/x.md`` beside ``docs/v3``)."""
+def past_major(path: str, folders: Callable[[str], Iterable[str]], asked: frozenset[int] = frozenset()) -> bool:
+    """Whether a folder of ``path`` is a major version with a later one beside it among
+    ``folders(parent)``, the folders of its parent: ``v2`` beside ``v3`` (``docs/v2/x.md``), or a
+    folder named for a version of another, ``docs-v3`` beside ``docs`` or ``docs-v4``. A version
+    among ``asked`` (``asked_versions``: the question names it) is none."""
     if _MAJOR_FOLDER.search(path) is None:  # most paths: one search, no split
         return False
     parts = path.split("/")[:-1]
     for at, folder in enumerate(parts):
         if _VERSION.fullmatch(folder):
-            number = int(folder[1:])
-            later = (_VERSION.fullmatch(f) and int(f[1:]) > number for f in folders("/".join(parts[:at])))
-            if any(later):
-                return True
+            name, number = "", int(folder[1:])
+        elif (named := _NAMED_MAJOR.fullmatch(folder)) is not None:
+            name, number = named["name"].lower(), int(named["number"])
+        else:
+            continue
+        if number not in asked and any(_later_of(f, name, number) for f in folders("/".join(parts[:at]))):
+            return True
     return False
+
+
+def _later_of(folder: str, name: str, number: int) -> bool:
+    """Whether ``folder`` holds a later version than ``number`` of the folder ``name`` (its name
+    before ``-vN``; empty for a bare ``vN``): ``name`` itself (the current one), or ``name-vM`` (a
+    bare ``vM``) with a greater M."""
+    if not name:
+        return _VERSION.fullmatch(folder) is not None and int(folder[1:]) > number
+    if folder.lower() == name:
+        return True
+    other = _NAMED_MAJOR.fullmatch(folder)
+    return other is not None and other["name"].lower() == name and int(other["number"]) > number
+
+
+def asked_versions(question: str) -> frozenset[int]:
+    """The major versions a question names (``v3``, "version 3", ``V2``)."""
+    return frozenset(int(n) for n in _ASKED_VERSION.findall(question))
 
 
 def _versioned(folder: str) -> bool:

@@ -5,6 +5,7 @@ license notice, or the definition of a code name the question types."""
 from __future__ import annotations
 
 import re
+from collections.abc import Callable, Iterable
 
 from kenning.ingest.test_files import is_test_path
 from kenning.records import Fact
@@ -117,12 +118,14 @@ def license_notice(fact: Fact) -> bool:
     return len(marked) >= LICENSE_LINES and 3 * (marked[-1] - marked[0] + 1) >= len(lines)
 
 
-def translated(fact: Fact, languages: frozenset[str]) -> bool:
-    """Whether ``fact`` is read from a file in a language's folder (``search.translations``) whose
-    language is none of ``languages`` (the question's and English: ``TRANSLATION_FACTOR``)."""
+def translated(fact: Fact, languages: frozenset[str], files: Callable[[str], Iterable[str]] | None = None) -> bool:
+    """Whether ``fact`` is read from a translation (``search.translations``: in a language's folder,
+    or, given ``files``, named as a file beside it with a language's code added, code excepted:
+    ``index.es.js`` is an ECMAScript build) whose language is none of ``languages`` (the question's
+    and English: ``TRANSLATION_FACTOR``)."""
     if fact.source.kind != "file":
         return False
-    language = language_of(file_of(fact))
+    language = language_of(file_of(fact), files if fact.type != "code" else None)
     return language is not None and language not in languages
 
 

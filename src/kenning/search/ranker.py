@@ -33,7 +33,7 @@ from kenning.search.asked import (
     asks_task,
 )
 from kenning.search.contents import is_contents
-from kenning.search.copies import copy_key, kept_release, past_major
+from kenning.search.copies import asked_versions, copy_key, kept_release, past_major
 from kenning.search.factors import (
     defines,
     file_of,
@@ -121,9 +121,11 @@ class Ranker:
         language: str | None = None,
         demote_markup: bool = False,
         demote_licenses: bool = False,
+        versions: frozenset[int] = frozenset(),
     ) -> None:
         self.demote_history, self.literals, self.how_to_test = demote_history, literals, how_to_test
         self.demote_markup, self.task, self.demote_licenses = demote_markup, task, demote_licenses
+        self.versions = versions  # the major versions the question names: their folders are no past release
         self.languages = frozenset({"en", language}) if language else None  # not weighed: None, all
         self.conn, self.project, self.terms, self.options, self.now = conn, project, terms, options, now
         self.prefer_tests = options.prefer_tests
@@ -147,7 +149,7 @@ class Ranker:
         # a file holds more than per_file scored excerpts, or an excerpt's copy another file: the weights apply
         self._crowded = False
         self._top: list[tuple[Any, ...]] | None = None  # ``_ranked``, until the next hit is scored
-        self._folder_names: dict[str, frozenset[str]] = {}  # ``_folders``, by parent
+        self._entries: dict[str, tuple[frozenset[str], frozenset[str]]] = {}  # ``_listed``, by parent
         self._next_check = 0  # ``_closed``: the count of scored hits at which a spaced check picks again
         self.seen = 0
         self.closed = False  # no hit past those seen can enter the top ``limit``
@@ -180,21 +182,32 @@ class Ranker:
 
     def _kept_release(self, fact: Fact) -> bool:
         """A file's excerpt kept for a past release (``copies.kept_release``), or documentation
-        under a major version's folder beside a later one (``copies.past_major``)."""
+        under a major version's folder beside a later one (``copies.past_major``) that the
+        question does not name."""
         path = file_of(fact)
-        return kept_release(path) or fact.type == "doc" and past_major(path, self._folders)
+        return kept_release(path) or fact.type == "doc" and past_major(path, self._folders, self.versions)
 
     def _folders(self, parent: str) -> frozenset[str]:
-        """The folders of the project's folder ``parent`` as the disk holds them now (none when it
-        is not there: a store served away from its files), read once per answer."""
-        if parent not in self._folder_names:
+        return self._listed(parent)[0]
+
+    def _file_names(self, parent: str) -> frozenset[str]:
+        return self._listed(parent)[1]
+
+    def _listed(self, parent: str) -> tuple[frozenset[str], frozenset[str]]:
+        """The folders and the other entries of the project's folder ``parent`` as the disk holds
+        them now (none when it is not there: a store served away from its files), read once per
+        answer."""
+        if parent not in self._entries:
+            folders: list[str] = []
+            files: list[str] = []
             try:
                 with os.scandir(os.path.join(self.project.root, parent)) as entries:
-                    names = frozenset(e.name for e in entries if e.is_dir(follow_symlinks=False))
+                    for entry in entries:
+                        (folders if entry.is_dir(follow_symlinks=False) else files).append(entry.name)
             except OSError:
-                names = frozenset()
-            self._folder_names[parent] = names
-        return self._folder_names[parent]
+                pass
+            self._entries[parent] = frozenset(folders), frozenset(files)
+        return self._entries[parent]
 
     def _score(self, hit: lexical.Hit, order: int, fact: Fact) -> None:
         if self.literals and not quoted.holds(quoted.fact_texts(fact), self.literals):
@@ -221,7 +234,9 @@ class Ranker:
             "generated": GENERATED_FACTOR if fact.meta.get("generated") is True else 1.0,
             "release": RELEASE_FACTOR if fact.source.kind == "file" and self._kept_release(fact) else 1.0,
             "testing_docs": TESTING_DOCS_BOOST if self.how_to_test and on_testing_docs(fact) else 1.0,
-            "translation": TRANSLATION_FACTOR if self.languages and translated(fact, self.languages) else 1.0,
+            "translation": (
+                TRANSLATION_FACTOR if self.languages and translated(fact, self.languages, self._file_names) else 1.0
+            ),
             "markup": MARKUP_FACTOR if self.demote_markup and is_markup(fact) else 1.0,
             "license": LICENSE_FACTOR if self.demote_licenses and license_notice(fact) else 1.0,
         }
@@ -373,6 +388,7 @@ def query_ranker(
         language=question_language(parsed.french),
         demote_markup=not asks_about_markup(parsed.text),
         demote_licenses=not asks_about_licensing(parsed.text),
+        versions=asked_versions(parsed.text),
     )
 
 
