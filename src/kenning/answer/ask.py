@@ -27,6 +27,7 @@ from kenning.project import STATE_DIR, Project
 from kenning.records import Answer, EmptyReason
 from kenning.registry import GLOBAL_NAME
 from kenning.route.rules import Route, route
+from kenning.search import lexical
 from kenning.search.factors import is_test_code
 from kenning.search.query import ParsedQuery, parse
 from kenning.search.serve import LEVEL, SearchOptions, noting_sync, search_conn
@@ -123,7 +124,7 @@ def ask_conn(
     ``question`` already parsed (``parse(question)``: a parse is a pure function of the text)."""
     if parsed is None or parsed.text != question or parsed.syntax != "natural":
         parsed = parse(question)
-    chosen, manifest = _route(project, question, dense_available)
+    chosen, manifest = _route(project, question, dense_available, lexical.loose_names(conn, parsed))
     answer = _run(
         conn, project, parsed, chosen, manifest, now=now, limit=limit, explain=explain, count_hidden=count_hidden
     )
@@ -174,12 +175,13 @@ def _without_index(project: Project, chosen: Route, manifest: dict[str, Any] | N
     return chosen.mode, ()
 
 
-def _route(project: Project, question: str, dense_available: bool | None) -> tuple[Route, dict[str, Any] | None]:
+def _route(
+    project: Project, question: str, dense_available: bool | None, loose_names: frozenset[str] = frozenset()
+) -> tuple[Route, dict[str, Any] | None]:
     dense = dense_installed() if dense_available is None else dense_available
     manifest = _manifest(project)
-    return route(
-        question, dense_available=dense, core_fits=None if manifest is None else bool(manifest.get("fits", True))
-    ), manifest
+    fits = None if manifest is None else bool(manifest.get("fits", True))
+    return route(question, dense_available=dense, core_fits=fits, loose_names=loose_names), manifest
 
 
 def _run(

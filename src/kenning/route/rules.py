@@ -24,6 +24,8 @@ class Signals:
 
     dense_available: bool = False
     core_fits: bool | None = True  # None: no core pack built yet (the rule still applies, and says so)
+    # camelCase or PascalCase words the project names no symbol after (``GitHub``, ``AsciiDoc``): words
+    loose_names: frozenset[str] = frozenset()
 
 
 @dataclass(frozen=True)
@@ -81,6 +83,7 @@ _IDENTIFIER_PATTERNS: tuple[tuple[str, re.Pattern[str]], ...] = (
     ("command-line option", re.compile(r"(?:^|\s)--[a-z][\w-]+")),
 )
 _NOT_PATHS = frozenset({"and/or", "et/ou", "either/or", "yes/no", "oui/non"})
+_HUMPED = frozenset({"camelCase name", "PascalCase name"})
 
 
 def _identifier(question: str, signals: Signals) -> str | None:
@@ -88,6 +91,8 @@ def _identifier(question: str, signals: Signals) -> str | None:
         for match in pattern.finditer(question):
             found = match.group(0).strip()
             if label == "path" and found.lower() in _NOT_PATHS:
+                continue
+            if label in _HUMPED and found in signals.loose_names:
                 continue
             return f"contains a {label}: {found}"
     return None
@@ -362,10 +367,17 @@ RULES: tuple[Rule, ...] = (
 )
 
 
-def route(question: str, *, dense_available: bool = False, core_fits: bool | None = True) -> Route:
+def route(
+    question: str,
+    *,
+    dense_available: bool = False,
+    core_fits: bool | None = True,
+    loose_names: frozenset[str] = frozenset(),
+) -> Route:
     """The first rule of ``RULES`` that matches ``question``; deterministic. ``core_fits``: the
-    core pack fits its budget, or None when none is built."""
-    signals = Signals(dense_available=dense_available, core_fits=core_fits)
+    core pack fits its budget, or None when none is built. ``loose_names``: camelCase words of the
+    question that name no symbol of the project (``search.lexical.loose_names``), no identifiers."""
+    signals = Signals(dense_available=dense_available, core_fits=core_fits, loose_names=loose_names)
     for rule in RULES:
         reason = rule.matcher(question, signals)
         if reason is None:

@@ -4,13 +4,14 @@ paths, fused with reciprocal rank fusion when both speak. The candidate rows com
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass, field
 
 from kenning.search import prefix
-from kenning.search.query import CODE_NAME, IDENTIFIER_HINT, ParsedQuery
+from kenning.search.query import CODE_NAME, IDENTIFIER_HINT, ParsedQuery, humped_names
 from kenning.search.query import quote_term as _quote
 from kenning.search.stop_words import ENGLISH_STOP_WORDS
-from kenning.store import fts, postings
+from kenning.store import fts, graph, graph_lookup, postings
 from kenning.store.fts import Filters
 from kenning.store.handle import Connection
 
@@ -141,19 +142,46 @@ def _word_hits(words: list[tuple[int, float]]) -> list[Hit]:
 def _substring_terms(conn: Connection, query: ParsedQuery) -> list[str]:
     """Terms (3+ characters) worth a trigram search: code names (``snake_case``,
     ``camelCase``), and other identifier-like terms (``p53``, ``v2-beta``, ``a/b``) only
-    when the word index cannot match them at all."""
+    when the word index cannot match them at all; so are the camelCase words no symbol of the
+    project is named (``loose_names``: ``AsciiDoc``, ``GitHub``)."""
     if query.syntax != "natural":
         return []
     chosen = []
+    loose = loose_names(conn, query)
     for term in query.original_terms:
         if len(term) < 3 or not IDENTIFIER_HINT.search(term):
             continue
-        if CODE_NAME.search(term):
+        if CODE_NAME.search(term) and term not in loose:
             chosen.append(term.lower())
             continue
         if not fts.words_match(conn, _quote(term)):
             chosen.append(term.lower())
     return list(dict.fromkeys(chosen))
+
+
+# A camelCase word no symbol is named is the project's vocabulary when this share of its excerpts hold
+# it (asciidoctor's "AsciiDoc" 8 %, black's "GitHub" 14 %; gson's "IllegalArgumentException" 1.6 %,
+# "ClassCastException" 0.4 %), and at least this many (a small store).
+LOOSE_SHARE = 0.05
+LOOSE_MIN = 5
+
+
+def loose_names(conn: Connection, query: ParsedQuery) -> frozenset[str]:
+    """The camelCase and PascalCase words of ``query`` (``query.humped_names``) that no symbol of
+    the project's graph is named, as typed, and that ``LOOSE_SHARE`` of its excerpts or more hold
+    as a word: the project's own vocabulary, product names (``AsciiDoc`` in asciidoctor,
+    ``GitHub`` in black's docs and commits), read as words, not code names. Their trigram search
+    matched every title and path holding them (a fifth of asciidoctor's), fused with the words'
+    ranking: "convert an AsciiDoc string to HTML with the Ruby API" served its Chinese readme's
+    sponsors before the page (walked, docs/benchmarks.md "zodgin"). A name from elsewhere that
+    a few excerpts hold (``ClassCastException`` in gson: 26 of 6,386) stays a code name. None
+    without a graph: nothing tells them apart then."""
+    humped = humped_names(query)
+    if not humped or not graph.has_nodes(conn):
+        return frozenset()
+    named = graph_lookup.symbol_names(conn, humped)
+    common = max(LOOSE_MIN, math.ceil(fts.word_rows(conn) * LOOSE_SHARE))
+    return frozenset(t for t in humped if t not in named and fts.words_held(conn, _quote(t), common) >= common)
 
 
 def holds_code(conn: Connection, filters: Filters) -> bool:

@@ -270,6 +270,19 @@ def typed_code_names(parsed: ParsedQuery) -> frozenset[str]:
     return frozenset(names)
 
 
+def humped_names(parsed: ParsedQuery) -> tuple[str, ...]:
+    """The words a query types in camelCase or PascalCase only (``safeParse``, ``AsciiDoc``), as
+    typed: no ``snake_case``, dotted or backticked name, whose shapes say code whatever the project
+    defines. Product names take that shape too (``GitHub``, ``JavaScript``, ``AsciiDoc``):
+    ``search.lexical.loose_names`` tells them apart by the project's graph."""
+    typed = {name.lower() for name in _TYPED_NAME.findall(parsed.text)}
+    return tuple(
+        t
+        for t in parsed.original_terms
+        if CODE_NAME.search(t) and not any(c in t for c in "_./-") and t.lower() not in typed
+    )
+
+
 def _match_parts(term: str, stop_words: frozenset[str] = ENGLISH_STOP_WORDS) -> list[str]:
     """What the word index searches for one term. A hyphenated compound is searched as its
     parts (``7-day-old`` → ``7``, ``day``, ``old``; stop words among them dropped), because

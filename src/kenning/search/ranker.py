@@ -363,10 +363,13 @@ def query_ranker(
     asks boosted (only where the scope holds code: otherwise there is nothing to boost, and the
     bound would rank three times as deep for nothing), test files demoted unless it asks for tests,
     code demoted when it asks why and names no code, commits, changelogs and release notes when it
-    does not ask about history, templates and stylesheets when it speaks of no page or style."""
+    does not ask about history, templates and stylesheets when it speaks of no page or style. A
+    camelCase word no symbol is named (``lexical.loose_names``) is no code name here."""
     symbols = typed_code_names(parsed)
     if symbols and not lexical.holds_code(conn, filters_of(options)):
         symbols = frozenset()
+    if symbols:  # a product name (``GitHub``) is no code name the question asks about
+        symbols -= {name.lower() for name in lexical.loose_names(conn, parsed)}
     about_tests = asks_for_tests(parsed, symbols)
     how_to_test = asks_how_to_test(parsed, about_tests)
     words = re.findall(r"\w+", parsed.text.lower())

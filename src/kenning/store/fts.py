@@ -166,6 +166,13 @@ def words_held(conn: EngineConnection, match: str, cap: int) -> int:
     return found
 
 
+def word_rows(conn: EngineConnection) -> int:
+    """How many rows the word index holds, as its ranking counts them (a record's read, no scan)."""
+    if is_pg(conn):
+        return pg.word_rows(conn)
+    return fts_topk.stored_row_count(conn, fts_topk.Index("facts_fts", "")) or 0
+
+
 MATCHED_KEPT = 4096
 _MATCHED: dict[tuple[object, ...], tuple[int, int]] = {}  # (count, the cap it was counted to)
 

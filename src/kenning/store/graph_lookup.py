@@ -109,6 +109,19 @@ def symbols_named(conn: Connection, names: Sequence[str]) -> list[tuple]:
     ]
 
 
+def symbol_names(conn: Connection, names: Sequence[str]) -> set[str]:
+    """Those of ``names`` (case kept) that some symbol of the graph is named, by the name index."""
+    if not names:
+        return set()
+    if is_pg(conn):
+        return pg.symbol_names(conn, names)
+    marks = ",".join("?" * len(names))
+    rows = conn.execute(
+        f"SELECT DISTINCT name FROM graph_nodes WHERE name IN ({marks}) AND kind = 'symbol'", list(names)
+    )
+    return {row[0] for row in rows}
+
+
 def members_of(conn: Connection, owner: str) -> list[tuple]:
     """The symbols directly under ``owner`` (``Square``: ``Square.Area``, not ``Square.Area.inner``),
     in any file, by the qualified name index."""

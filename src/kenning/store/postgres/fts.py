@@ -239,6 +239,12 @@ def words_held(conn: PgConnection, match: str, cap: int) -> int:
     )
 
 
+def word_rows(conn: PgConnection) -> int:
+    """How many facts the project's word statistics count (``word_stats``)."""
+    found = conn.execute("SELECT docs FROM word_stats WHERE project = %s", (conn.project,)).fetchone()
+    return int(found[0]) if found else 0
+
+
 def count_words(conn: PgConnection, match: str, filters: Filters) -> int:
     where, params = _where(filters)
     return int(

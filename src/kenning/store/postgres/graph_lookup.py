@@ -78,6 +78,14 @@ def symbols_named(conn: PgConnection, names: Sequence[str]) -> list[tuple[Any, .
     ).fetchall()
 
 
+def symbol_names(conn: PgConnection, names: Sequence[str]) -> set[str]:
+    rows = conn.execute(
+        "SELECT DISTINCT name FROM graph_nodes WHERE project = %s AND name = ANY(%s) AND kind = 'symbol'",
+        (conn.project, list(names)),
+    ).fetchall()
+    return {row[0] for row in rows}
+
+
 def members_of(conn: PgConnection, owner: str) -> list[tuple[Any, ...]]:
     return conn.execute(
         f"SELECT {NODE_COLUMNS} FROM graph_nodes WHERE project = %s AND qualname LIKE %s AND kind = 'symbol' "
