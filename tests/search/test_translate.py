@@ -125,6 +125,12 @@ def test_answers_to_english_questions_are_unchanged(english):
     assert answer.notes == ("translated: 'pile' searched as 'stack'",)
     # so is one French writes with accents (``activé``): typed without them, ``active`` is English
     assert search_project(english, "active jobs", SearchOptions(), now=NOW).notes == ()
+    # a capitalised word inside an English sentence is a name (gin's "also use Vue": Vue.js, not
+    # the French "vue"); at the question's start, or in lower case, it is translated as before
+    assert search_project(english, "where does the Fichier header go", SearchOptions(), now=NOW).notes == ()
+    for typed, word in (("where does the fichier header go", "fichier"), ("Fichier header", "Fichier")):
+        answer = search_project(english, typed, SearchOptions(), now=NOW)
+        assert answer.notes == (f"translated: '{word}' searched as 'file'",)
     answer = search_project(english, "jobs activés", SearchOptions(), now=NOW)
     assert answer.notes == ("translated: 'activés' searched as 'enabled'",)
 

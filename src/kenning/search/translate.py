@@ -37,12 +37,14 @@ migrations`` → ``merge migrations``, not ``des``).
 
 Like spelling: only the natural syntax (``--syntax fts`` means what it says), never a word inside
 quotes or backticks, a prefix (``deploy*``), a word of a code name (``lire_fichier``,
-``config.fichier``, ``getFichier``: the project's own spelling) or a name with two capitals or
-more. Each word or term the glossary lists costs one index probe (a count stopped at
-``FRENCH_FEW + 1`` rows, kept per store state: ``fts.words_held``), each gloss tried one more;
-other words none. Developers' short forms get their long forms first (``search.abbreviations``),
-then translation, then the spelling rule on what is left (:func:`searched`): a French word is no
-slip of an English one (``fonction``).
+``config.fichier``, ``getFichier``: the project's own spelling) or a name with two capitals or more;
+nor, in a question that does not read as French, a capitalised word inside a sentence: a name (gin's
+"my HTML pages also use Vue which uses {{ }} too" searched Vue.js as the French "vue", a view:
+docs/benchmarks.md "zodgin"). Each word or term the glossary lists costs one index probe (a count
+stopped at ``FRENCH_FEW + 1`` rows, kept per store state: ``fts.words_held``), each gloss tried one
+more; other words none. Developers' short forms get their long forms first
+(``search.abbreviations``), then translation, then the spelling rule on what is left
+(:func:`searched`): a French word is no slip of an English one (``fonction``).
 """
 
 from __future__ import annotations
@@ -63,7 +65,7 @@ from kenning.search.query import (
     quote_term,
     reads_french,
 )
-from kenning.search.words import Word, free_words
+from kenning.search.words import Word, free_words, named_inside
 from kenning.store import fts
 from kenning.store.fold import unaccented
 from kenning.store.fts import Filters
@@ -128,6 +130,8 @@ def translate(conn: Connection, parsed: ParsedQuery) -> tuple[ParsedQuery, tuple
     text = parsed.text
     french = reads_french(text) or bool(_FRENCH_LETTERS.search(text) or FRENCH_ELISION.search(text))
     words = free_words(text, french)
+    if not french:  # a capitalised word inside an English sentence is a name: Vue.js, no French "vue"
+        words = [replace(w, free=False) if w.free and named_inside(text, w) else w for w in words]
     if not any(w.free for w in words):
         return parsed, ()
     # The words the parser searches: not the stop words, nor the frame of a typed code name

@@ -2,7 +2,7 @@
 (French glosses, ``search.translate``; short forms, ``search.abbreviations``) may rewrite. Held
 back: a word inside quotes or backticks, a prefix (``deploy*``), a word of a code name
 (``lire_fichier``, ``config.fichier``, ``getFichier``: the project's own spelling), a name with
-two capitals or more (``PPARy``)."""
+two capitals or more (``PPARy``). ``named_inside``: a capitalised word inside a sentence."""
 
 from __future__ import annotations
 
@@ -16,6 +16,7 @@ _WORD = re.compile(r"[^\W\d_]+")
 # A token as the query parser reads it (letters, digits and the joiners of code names and paths).
 _TOKEN = re.compile(r"[\w][\w.\-/]*[\w]|[\w]")
 _CODE_TOKEN = re.compile(r"[_./\d]|[a-z][A-Z]")  # a word of a code name, a path, a version
+_SENTENCE_START = frozenset(".!?:;\"'(«“")  # what may open a sentence or a quotation before a word
 _SPACED_ELISION = re.compile(rf"(?<![^\W\d_]){ELIDED_WORDS}\s+(?=[^\W\d_])", re.IGNORECASE)
 
 
@@ -45,3 +46,13 @@ def free_words(text: str, french: bool) -> list[Word]:
         )
         out.append(Word(unaccented(run), m.start(), m.end(), free))
     return out
+
+
+def named_inside(text: str, word: Word) -> bool:
+    """Whether ``word`` is capitalised inside a sentence of ``text`` (``use Vue for``), not at its
+    start (``Vue templates``, ``… done. Fichier``): a name, in English."""
+    run = text[word.start : word.end]
+    if len(run) < 2 or not run[0].isupper() or not run[1:].islower():
+        return False
+    before = text[: word.start].rstrip()
+    return bool(before) and before[-1] not in _SENTENCE_START
