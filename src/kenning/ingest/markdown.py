@@ -3,7 +3,8 @@
 Only block structure is parsed (headings, setext headings, fences, indented code:
 ``markdown_blocks``), so a ``#`` line inside a fenced block is never taken for a heading.
 Front matter is read only when it is valid YAML giving a mapping; otherwise its lines are
-treated as Markdown content, so that nothing written in the file is lost.
+treated as Markdown content, so that nothing written in the file is lost. An MDX page is read
+with its components' tags, comments and imports left out (``ingest.mdx``), its lines kept.
 """
 
 from __future__ import annotations
@@ -15,6 +16,8 @@ from typing import Any
 
 from . import markdown_blocks
 from .chunks import Chunk
+from .mdx import custom_anchor
+from .mdx import structure as mdx_structure
 from .sections import outline, section_chunks, stem
 from .split import index_lines
 
@@ -32,6 +35,9 @@ def parse_markdown(text: str, path: str, *, max_chars: int = 2400) -> list[Chunk
     source = text.removeprefix("\ufeff")
     if "\r" in source:  # lines end as markdown-it and split_lines see them
         source = source.replace("\r\n", "\n").replace("\r", "\n")
+    mdx = path.lower().endswith(".mdx")
+    if mdx:  # its components, comments and imports are no text of the page (``ingest.mdx``)
+        source = mdx_structure(source)
     lines = source.split("\n")
     front, body_start = _front_matter(source)
     markdown = source
@@ -39,6 +45,11 @@ def parse_markdown(text: str, path: str, *, max_chars: int = 2400) -> list[Chunk
         rest = source.split("\n", body_start)
         markdown = "\n" * body_start + (rest[-1] if len(rest) > body_start else "")
     found, fences = markdown_blocks.blocks(markdown)
+    if mdx:  # fumadocs' anchors: ``## Stringbools [#stringbool]``
+        found = [
+            (line, level, *custom_anchor(name)) if not given else (line, level, name, given)
+            for line, level, name, given in found
+        ]
     doc = index_lines(lines, fences)
     headings = [(line, level, name) for line, level, name, _ in found]
     anchors = {i: anchor for i, (_, _, _, anchor) in enumerate(found) if anchor}

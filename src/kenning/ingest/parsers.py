@@ -34,7 +34,8 @@ _MANUAL_TEMPLATE = re.compile(r"\.(?:[1-9]|man)\.in$")
 _BY_SUFFIX = {
     ".md": "markdown/8",
     ".markdown": "markdown/8",
-    ".mdx": "markdown/8",
+    # MDX: Markdown whose components, comments and imports are left out of its block structure (``ingest.mdx``)
+    ".mdx": "mdx/1",
     ".mdc": "markdown/8",  # Cursor's project rules (``.cursor/rules/*.mdc``): Markdown with front matter
     # Quarto and R Markdown: Markdown with front matter and fenced code chunks (```` ```{r} ````), the
     # documents and reports of data projects.
@@ -279,7 +280,7 @@ def import_parsers(names: Iterable[str]) -> None:
     starts (``ingest.read``), while the process that forked it goes on creating the store and
     never imports a parser it does not run."""
     kinds = {name.split("/", 1)[0] for name in names}
-    if "markdown" in kinds:
+    if "markdown" in kinds or "mdx" in kinds:
         import kenning.ingest.decisions  # noqa: F401
     if "notebook" in kinds:
         import kenning.ingest.notebook  # noqa: F401
@@ -369,6 +370,7 @@ def _roff(text: str, path: str) -> tuple[list[Chunk], Relations | None]:
 # kind -> its parse function, returning (chunks, relations).
 _PARSERS: dict[str, RelationParser] = {
     "markdown": _markdown,
+    "mdx": _markdown,
     "text": _text,
     "script": _script,
     "rst": _rst,
