@@ -52,7 +52,11 @@ on ``fzf`` (``bench/questions/fzf.walk.jsonl``, 22, two in French; Go, a long RE
 TypeScript, MDX pages, its version 3 site and translated readmes kept beside the current ones) from
 ``packages/docs/content/`` and ``packages/zod/src/``, and on ``gin`` (``bench/questions/gin.walk.jsonl``, 22, two
 in French; Go, one long Markdown page) from ``docs/doc.md`` and the Go sources, both by helpers that ran no
-search, before the first run (docs/benchmarks.md, "zodgin").
+search, before the first run (docs/benchmarks.md, "zodgin"); on ``trpc`` (``bench/questions/trpc.walk.jsonl``, 22, two
+in French; TypeScript, a Docusaurus site in MDX with its older versions in ``www/versioned_docs/``) from
+``www/docs/`` and ``packages/*/src/``, and on ``axum`` (``bench/questions/axum.walk.jsonl``, 22, two in French;
+Rust, its guide in Markdown files under ``axum/src/docs/`` that rustdoc includes, runnable ``examples/``) the same
+way (docs/benchmarks.md, "trpcaxum").
 ``bench/questions/django.walk.jsonl`` (25, branch djwalk; 7 more, branch receivers) asks relation
 questions only — who calls, what X calls, which tests cover, what imports, where X is used — about
 Django's code, distinctive names and common method names (``Model.save``, ``QuerySet.all``,
@@ -172,6 +176,8 @@ CLONES = {
     "commander": "ba6d13ddb4243e5913367734f8c159089ffe7834",  # JavaScript (Node.js), a long Readme, docs/
     "zod": "e516c3baf22615e20934116abebfed6c000222c2",  # TypeScript, MDX pages, a pnpm monorepo
     "gin": "dcaa4296d111981ffb31ac3eba90bb63e1eb5ab9",  # Go, one long Markdown page
+    "trpc": "340811ba5320637fbaf48fccf3dbfdd258bd34db",  # TypeScript, Docusaurus (MDX, versioned docs)
+    "axum": "3d78036dcac289d6c1d54934708acb6a5bd73686",  # Rust, docs in Markdown files rustdoc includes
 }
 # The GitHub repository of each project read from a clone (``CLONES`` pins its commit; ``bench/question_sets.py``
 # finds it in the team's mirror or on GitHub).
@@ -199,6 +205,8 @@ REPOSITORIES = {
     "commander": "tj/commander.js",
     "zod": "colinhacks/zod",
     "gin": "gin-gonic/gin",
+    "trpc": "trpc/trpc",
+    "axum": "tokio-rs/axum",
     "httpx": "encode/httpx",  # its ``git`` set only: the others read the sdist
 }
 
@@ -389,7 +397,7 @@ def main() -> int:
         "--set",
         default="",
         help="ask bench/questions/NAME.SET.jsonl (walk: httpx, flask, django; from a clone: requests, typer, pino, "
-        "urfavecli, mdbook, black, bat, fzf, commander, zod, gin; fr: django, "
+        "urfavecli, mdbook, black, bat, fzf, commander, zod, gin, trpc, axum; fr: django, "
         "flask; git: httpx, from its clone; calls: cobra, ky, leveldb, gson, asciidoctor, ripgrep, slim, mediatr, "
         "moshi, kingfisher, scopt; docs: asciidoctor, cobra, ripgrep, ky, gson, leveldb; api: gson, ripgrep, "
         "leveldb, slim, mediatr, moshi, kingfisher)",
