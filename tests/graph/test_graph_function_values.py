@@ -126,7 +126,7 @@ def test_python_values_that_are_no_function_handed_over_are_no_calls():
         "    sorted(items, key=key)\n    isinstance(items, Article)\n    wait(TIMEOUT)\n"
         "    print(helper)\n    Capture(connection)\n    return map(helper, items)\n"
     )
-    _, relations = load_relations("python/23")(source, "app/run.py")
+    _, relations = load_relations("python/24")(source, "app/run.py")
     called = [r.target for r in relations.refs if r.type == "calls"]
     # a parameter, a class, a constant, an object an absolute import binds: none; ``map(helper, …)``: a call
     # of ``helper`` (the builtins: none)

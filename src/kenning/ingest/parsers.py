@@ -59,13 +59,13 @@ _BY_SUFFIX = {
     ".svelte": COMPONENT_PARSER,
     ".astro": COMPONENT_PARSER,
     # Python through ``ast``
-    ".py": "python/23",
-    ".pyi": "python/23",
+    ".py": "python/24",
+    ".pyi": "python/24",
 }
 _DOCUMENTS = frozenset(_BY_SUFFIX[suffix] for suffix in (".md", ".rst", ".adoc", ".man"))  # ``size_cap``
 # JS/TS, Go, Rust, Java, C/C++, Ruby, PHP, C#, Kotlin, Swift, Scala, Lua and Elixir through tree-sitter
 # (see grammars.SUFFIXES).
-_TREE_SITTER = "code/38"
+_TREE_SITTER = "code/39"
 _BY_SUFFIX.update(
     {
         suffix: _TREE_SITTER
@@ -115,7 +115,7 @@ _BY_SUFFIX.update(
 # ``composer.json`` or a ``.csproj`` requires; and a Flutter app's Dart is found by its words.
 # 4: a stylesheet compiled from a file of the project is skipped (``ingest.compiled``); a store
 # built before that reads its stylesheets once again and retires those.
-SCRIPT_PARSER = "script/4"  # also an executable file without a suffix (``ingest.discover``)
+SCRIPT_PARSER = "script/5"  # also an executable file without a suffix (``ingest.discover``)
 SCRIPT_LANGUAGES = {  # suffix, or whole file name, -> the language an excerpt's meta says
     ".sh": "shell",
     ".bash": "shell",
