@@ -1,6 +1,7 @@
 """What each ranking factor reads of a fact (``search.ranker``): its file, whether it is history,
 test code or in a test folder, prose on testing, a lone ``impl`` header, a translation, markup, a
-license notice, or the definition of a code name the question types."""
+license notice, a document made from others (``derived``), or the definition of a code name the
+question types."""
 
 from __future__ import annotations
 
@@ -127,6 +128,21 @@ def translated(fact: Fact, languages: frozenset[str], files: Callable[[str], Ite
         return False
     language = language_of(file_of(fact), files if fact.type != "code" else None)
     return language is not None and language not in languages
+
+
+def derived(fact: Fact, exists: Callable[[str], bool]) -> bool:
+    """Whether ``fact`` is a document made from others of the project: its front matter's
+    ``sources`` (a path, or a list of them) names a file ``exists`` finds (an agent skill's
+    ``SKILL.md`` lists the pages it digests). A URL or a missing file is no file of it."""
+    if fact.type == "code" or fact.source.kind != "file":  # a document (its front matter may type it)
+        return False
+    front = fact.meta.get("front_matter")
+    sources = front.get("sources") if isinstance(front, dict) else None
+    if isinstance(sources, str):
+        sources = [sources]
+    if not isinstance(sources, list):
+        return False
+    return any(isinstance(p, str) and exists(p.strip().removeprefix("./")) for p in sources[:8])
 
 
 def defines(fact: Fact, symbols: frozenset[str]) -> bool:

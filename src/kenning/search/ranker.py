@@ -36,6 +36,7 @@ from kenning.search.contents import is_contents
 from kenning.search.copies import asked_versions, copy_key, kept_release, past_major
 from kenning.search.factors import (
     defines,
+    derived,
     file_of,
     in_test_files,
     is_history,
@@ -57,6 +58,7 @@ from kenning.search.weights import (
     CONTENTS_FACTOR,
     COPY_FACTOR,
     DEFINITION_BOOST,
+    DERIVED_FACTOR,
     FILE_REPEAT_FACTOR,
     GENERATED_FACTOR,
     HISTORY_FACTOR,
@@ -209,6 +211,11 @@ class Ranker:
             self._entries[parent] = frozenset(folders), frozenset(files)
         return self._entries[parent]
 
+    def _exists(self, path: str) -> bool:
+        """Whether the project's file ``path`` is on disk (``_listed``: its folder read once per answer)."""
+        parent, _, name = path.rpartition("/")
+        return name in self._file_names(parent)
+
     def _score(self, hit: lexical.Hit, order: int, fact: Fact) -> None:
         if self.literals and not quoted.holds(quoted.fact_texts(fact), self.literals):
             return  # its words hold the quoted phrase, its text not the quoted text as typed
@@ -239,6 +246,7 @@ class Ranker:
             ),
             "markup": MARKUP_FACTOR if self.demote_markup and is_markup(fact) else 1.0,
             "license": LICENSE_FACTOR if self.demote_licenses and license_notice(fact) else 1.0,
+            "derived": DERIVED_FACTOR if derived(fact, self._exists) else 1.0,
         }
         factor = math.prod(named.values())
         explain = None

@@ -70,6 +70,10 @@ RELEASE_FACTOR = 0.5
 # the language most projects write first, never weighed) weighs this much, in every answer: its
 # code blocks and names are the original's, and they matched every translation alike.
 TRANSLATION_FACTOR = 0.5
+# A document whose front matter lists the project's files it was made from (``sources:``: an agent
+# skill's ``SKILL.md``, a digest of the docs it names; ``search.factors.derived``). tRPC ships 25 of them
+# beside its docs, and they came before the pages they summarise (walked, docs/benchmarks.md "trpcaxum").
+DERIVED_FACTOR = 0.5
 # Once those weights apply, whether deeper hits can still enter is asked again after the scored
 # hits grew by this fraction (``Ranker._closed``), not after each one.
 CHECK_SPACING = 8
