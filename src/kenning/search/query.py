@@ -81,6 +81,8 @@ _FILE_SUFFIXES = frozenset(
 )
 # A code name typed in backticks (``what does `echo` do``), dotted or not.
 _TYPED_NAME = re.compile(r"`([A-Za-z_][\w.]*)`")
+# The router's camelCase and PascalCase names (``route.rules``): ``tRPC``, ``iOS`` as well as ``safeParse``.
+_HUMPED = re.compile(r"[a-z]+[A-Z][A-Za-z0-9]*|[A-Z][a-z0-9]+[A-Z][A-Za-z0-9]*")
 IDENTIFIER_HINT = re.compile(r"[_./]|[a-z][A-Z]|[A-Za-z]\d|\d[A-Za-z]|-\w")
 
 
@@ -273,13 +275,14 @@ def typed_code_names(parsed: ParsedQuery) -> frozenset[str]:
 def humped_names(parsed: ParsedQuery) -> tuple[str, ...]:
     """The words a query types in camelCase or PascalCase only (``safeParse``, ``AsciiDoc``), as
     typed: no ``snake_case``, dotted or backticked name, whose shapes say code whatever the project
-    defines. Product names take that shape too (``GitHub``, ``JavaScript``, ``AsciiDoc``):
-    ``search.lexical.loose_names`` tells them apart by the project's graph."""
+    defines; the shapes the router reads as code names too (``tRPC``, ``iOS``). Product names take
+    those shapes (``GitHub``, ``JavaScript``, ``AsciiDoc``, ``tRPC``): ``search.lexical.loose_names``
+    tells them apart by the project's graph."""
     typed = {name.lower() for name in _TYPED_NAME.findall(parsed.text)}
     return tuple(
         t
         for t in parsed.original_terms
-        if CODE_NAME.search(t) and not any(c in t for c in "_./-") and t.lower() not in typed
+        if (CODE_NAME.search(t) or _HUMPED.fullmatch(t)) and not any(c in t for c in "_./-") and t.lower() not in typed
     )
 
 
