@@ -80,4 +80,6 @@ def test_names_the_project_defines_or_few_excerpts_hold_stay_code_names(project)
 
 def test_only_camel_case_words_as_typed_are_candidates():
     assert humped_names(parse("convert an AsciiDoc string with `GitHub` and snake_case or a.b.cD")) == ("AsciiDoc",)
+    # the shapes the router reads as code names: a product's name in tRPC, an iOS app
+    assert humped_names(parse("what does a tRPC cache key hold on iOS")) == ("tRPC", "iOS")
     assert 0 < LOOSE_SHARE < 1
