@@ -83,3 +83,14 @@ def test_only_camel_case_words_as_typed_are_candidates():
     # the shapes the router reads as code names: a product's name in tRPC, an iOS app
     assert humped_names(parse("what does a tRPC cache key hold on iOS")) == ("tRPC", "iOS")
     assert 0 < LOOSE_SHARE < 1
+
+
+def test_the_words_are_read_once_a_question(project, monkeypatch):
+    """The router, the ranker and each deepening of the ranking read them off the query."""
+    from kenning.store import graph_lookup
+
+    calls = []
+    real = graph_lookup.symbol_names
+    monkeypatch.setattr(graph_lookup, "symbol_names", lambda conn, names: calls.append(names) or real(conn, names))
+    answer = ask_project(project, "convert an AsciiDoc string to HTML with the Ruby API", now=NOW)
+    assert answer.rule == "default" and calls == [("AsciiDoc",)]

@@ -124,7 +124,8 @@ def ask_conn(
     ``question`` already parsed (``parse(question)``: a parse is a pure function of the text)."""
     if parsed is None or parsed.text != question or parsed.syntax != "natural":
         parsed = parse(question)
-    chosen, manifest = _route(project, question, dense_available, lexical.loose_names(conn, parsed))
+    parsed = lexical.with_loose_names(conn, parsed)  # the router reads them, and the search after it
+    chosen, manifest = _route(project, question, dense_available, parsed.loose_names or frozenset())
     answer = _run(
         conn, project, parsed, chosen, manifest, now=now, limit=limit, explain=explain, count_hidden=count_hidden
     )

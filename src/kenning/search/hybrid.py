@@ -226,6 +226,7 @@ def search(
     if mode == "hybrid":
         with fts_guard.time_budget(conn):
             parsed, spelled = translate.searched(conn, parsed, filters_of(options))
+    parsed = lexical.with_loose_names(conn, parsed)  # read once, for the ranker and the lexical list
     found, prefix_notes = fused(conn, project, parsed, options, embedder, fusion, mode)
     hits = [
         Hit(fact_id, score, {"fusion": fusion.describe(), "model": embedder.model_id, "lists": parts})

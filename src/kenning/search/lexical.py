@@ -5,7 +5,7 @@ paths, fused with reciprocal rank fusion when both speak. The candidate rows com
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from kenning.search import prefix
 from kenning.search.query import CODE_NAME, IDENTIFIER_HINT, ParsedQuery, humped_names
@@ -175,13 +175,24 @@ def loose_names(conn: Connection, query: ParsedQuery) -> frozenset[str]:
     ranking: "convert an AsciiDoc string to HTML with the Ruby API" served its Chinese readme's
     sponsors before the page (walked, docs/benchmarks.md "zodgin"). A name from elsewhere that
     a few excerpts hold (``ClassCastException`` in gson: 26 of 6,386) stays a code name. None
-    without a graph: nothing tells them apart then."""
+    without a graph: nothing tells them apart then. Read once a question: ``with_loose_names``
+    keeps them on the query, and the router, the ranker and each deepening of the ranking read them
+    there."""
+    if query.loose_names is not None:
+        return query.loose_names
     humped = humped_names(query)
     if not humped or not graph.has_nodes(conn):
         return frozenset()
     named = graph_lookup.symbol_names(conn, humped)
     common = max(LOOSE_MIN, math.ceil(fts.word_rows(conn) * LOOSE_SHARE))
     return frozenset(t for t in humped if t not in named and fts.words_held(conn, _quote(t), common) >= common)
+
+
+def with_loose_names(conn: Connection, query: ParsedQuery) -> ParsedQuery:
+    """``query`` holding its ``loose_names``, read against this store (as they are, when it does)."""
+    if query.loose_names is not None:
+        return query
+    return replace(query, loose_names=loose_names(conn, query))
 
 
 def holds_code(conn: Connection, filters: Filters) -> bool:

@@ -103,6 +103,8 @@ class ParsedQuery:
     quoted: tuple[str, ...] = ()
     literals: tuple[str, ...] = ()  # and those each served excerpt holds as typed, folded
     defined: tuple[str, ...] = ()  # the capitalised words a question asking where something is defined names
+    # its camelCase words read as words, once read against a store (search/lexical.py: loose_names); None: not yet
+    loose_names: frozenset[str] | None = None
 
 
 def check_budget(text: str) -> None:

@@ -65,6 +65,7 @@ def search_conn(
         parsed, prefix_notes = prefix.read(conn, parsed)  # after the estimate, which reads each prefix's range
         parsed, quoted_notes = quoted.required(conn, project.name, parsed, filters)
         parsed, route_notes = routes.required(conn, parsed, filters)
+        parsed = lexical.with_loose_names(conn, parsed)  # read once, not at each deepening of the ranking
         ranker = query_ranker(conn, project, parsed, options, now=now)
         depth = max(MIN_POOL, options.limit * POOL_FACTOR)
         while True:
