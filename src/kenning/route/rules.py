@@ -16,6 +16,7 @@ from functools import cached_property, lru_cache
 
 from kenning.route.relations import RELATION_CUES
 from kenning.search.history import release_asked
+from kenning.search.query import CAMEL_CASE, PASCAL_CASE
 
 
 @dataclass(frozen=True)
@@ -75,8 +76,8 @@ _IDENTIFIER_PATTERNS: tuple[tuple[str, re.Pattern[str]], ...] = (
     ("code span", re.compile(r"`[^`]+`")),
     ("quoted text", re.compile(r'"[^"]+"|«[^»]+»|“[^”]+”')),
     ("snake_case name", re.compile(r"\b[A-Za-z_][A-Za-z0-9]*_[A-Za-z0-9_]+\b")),
-    ("camelCase name", re.compile(r"\b[a-z]+[A-Z][A-Za-z0-9]*\b")),
-    ("PascalCase name", re.compile(r"\b[A-Z][a-z0-9]+[A-Z][A-Za-z0-9]*\b")),
+    ("camelCase name", CAMEL_CASE),
+    ("PascalCase name", PASCAL_CASE),
     ("call", re.compile(r"\b[A-Za-z_]\w*\(")),
     ("dotted name or file", re.compile(r"\b[A-Za-z_]\w+\.[A-Za-z_]\w*(?:\.\w+)*\b|\b[A-Za-z_]\w*\.[A-Za-z_]\w+\b")),
     ("path", re.compile(r"(?:^|\s)(?:\./|\.\./|~/|/)?[\w.-]+/[\w./-]*\w")),

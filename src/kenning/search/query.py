@@ -81,8 +81,10 @@ _FILE_SUFFIXES = frozenset(
 )
 # A code name typed in backticks (``what does `echo` do``), dotted or not.
 _TYPED_NAME = re.compile(r"`([A-Za-z_][\w.]*)`")
-# The router's camelCase and PascalCase names (``route.rules``): ``tRPC``, ``iOS`` as well as ``safeParse``.
-_HUMPED = re.compile(r"[a-z]+[A-Z][A-Za-z0-9]*|[A-Z][a-z0-9]+[A-Z][A-Za-z0-9]*")
+# camelCase and PascalCase names as the router reads them (``route.rules``' identifier rule): ``safeParse``,
+# ``tRPC``, ``iOS``; ``AsciiDoc``, ``GitHub``.
+CAMEL_CASE = re.compile(r"\b[a-z]+[A-Z][A-Za-z0-9]*\b")
+PASCAL_CASE = re.compile(r"\b[A-Z][a-z0-9]+[A-Z][A-Za-z0-9]*\b")
 IDENTIFIER_HINT = re.compile(r"[_./]|[a-z][A-Z]|[A-Za-z]\d|\d[A-Za-z]|-\w")
 
 
@@ -284,7 +286,9 @@ def humped_names(parsed: ParsedQuery) -> tuple[str, ...]:
     return tuple(
         t
         for t in parsed.original_terms
-        if (CODE_NAME.search(t) or _HUMPED.fullmatch(t)) and not any(c in t for c in "_./-") and t.lower() not in typed
+        if (CODE_NAME.search(t) or CAMEL_CASE.fullmatch(t) or PASCAL_CASE.fullmatch(t))
+        and not any(c in t for c in "_./-")
+        and t.lower() not in typed
     )
 
 
