@@ -25,7 +25,7 @@ _COMMENT = re.compile(r"\{/\*.*?\*/\}", re.S)
 _FENCE = re.compile(r" {0,3}(`{3,}|~{3,})")
 # A line of whole tags only: opening, closing or self-closing, attributes on the line (``<Tab value="Zod">``).
 # One blank opens the attributes; the class takes the blanks after it (``\s+`` there split a run of blanks
-# two ways: a line of 8,000 took a second, quadratic).
+# two ways: quadratic in a long line that never closes its tag).
 _TAG = r"</?[A-Za-z][\w.:-]*(?:\s(?:[^<>{}\"']|\"[^\"]*\"|'[^']*'|\{[^{}]*(?:\{[^{}]*\}[^{}]*)*\})*)?/?>"
 _TAGS_LINE = re.compile(rf"\s*(?:{_TAG}\s*)+")
 # The start of a tag whose attributes go on over the next lines (``<Tabs`` then ``items={[…]}`` then ``>``).
