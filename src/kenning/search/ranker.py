@@ -28,6 +28,7 @@ from kenning.search.asked import (
     about_names,
     asks_about_licensing,
     asks_about_markup,
+    asks_for_code,
     asks_for_tests,
     asks_how_to_test,
     asks_task,
@@ -54,6 +55,7 @@ from kenning.search.snippet import make_snippet
 from kenning.search.translations import question_language
 from kenning.search.weights import (
     CHECK_SPACING,
+    CODE_ASKED_PROSE_FACTOR,
     COMMIT_LOG,
     CONTENTS_FACTOR,
     COPY_FACTOR,
@@ -92,7 +94,8 @@ class Ranker:
     that mention it most; with ``demote_tests`` (a query that does not ask for tests), test
     files' excerpts at half weight (they repeat the words of the code they test); with
     ``options.prefer_tests`` (the words of "which tests cover X"), test code at ``TEST_BOOST``
-    instead, never demoted; with ``demote_code`` (a why question) code, with ``demote_history``
+    instead, never demoted; with ``demote_code`` (a why question) code, with ``demote_prose`` (a
+    question asking where the code does something) docs and commit messages, with ``demote_history``
     (a question not about history) commits, changelogs and release notes, at half weight; with
     ``literals`` (quoted text, ``search.quoted``), an excerpt that does not hold them as typed is
     not served. A hit not yet scored has a base score at most the last one's, so its final score is at most that
@@ -116,6 +119,7 @@ class Ranker:
         symbols: frozenset[str] = frozenset(),
         demote_tests: bool = False,
         demote_code: bool = False,
+        demote_prose: bool = False,
         task: bool = False,
         demote_history: bool = False,
         literals: tuple[str, ...] = (),
@@ -127,6 +131,7 @@ class Ranker:
     ) -> None:
         self.demote_history, self.literals, self.how_to_test = demote_history, literals, how_to_test
         self.demote_markup, self.task, self.demote_licenses = demote_markup, task, demote_licenses
+        self.demote_prose = demote_prose
         self.versions = versions  # the major versions the question names: their folders are no past release
         self.languages = frozenset({"en", language}) if language else None  # not weighed: None, all
         self.conn, self.project, self.terms, self.options, self.now = conn, project, terms, options, now
@@ -235,6 +240,7 @@ class Ranker:
             "test_file": test_file,
             "why_code": WHY_CODE_FACTOR if self.demote_code and fact.type == "code" else 1.0,
             "task_code": TASK_CODE_FACTOR if self.task and fact.type == "code" else 1.0,
+            "code_asked": CODE_ASKED_PROSE_FACTOR if self.demote_prose and fact.type in ("doc", "commit") else 1.0,
             "history": HISTORY_FACTOR if self.demote_history and is_history(fact) else 1.0,
             "lone_header": LONE_HEADER_FACTOR if lone_header(fact) else 1.0,
             "contents": CONTENTS_FACTOR if is_contents(fact) else 1.0,
@@ -370,7 +376,8 @@ def query_ranker(
     """The :class:`Ranker` for ``parsed``, lexical or fused: the definitions of the code names it
     asks boosted (only where the scope holds code: otherwise there is nothing to boost, and the
     bound would rank three times as deep for nothing), test files demoted unless it asks for tests,
-    code demoted when it asks why and names no code, commits, changelogs and release notes when it
+    code demoted when it asks why and names no code, docs and commit messages when it asks where the code
+    does something (``asked.asks_for_code``), commits, changelogs and release notes when it
     does not ask about history, templates and stylesheets when it speaks of no page or style. A
     camelCase word no symbol is named (``lexical.loose_names``) is no code name here."""
     symbols = typed_code_names(parsed)
@@ -381,7 +388,8 @@ def query_ranker(
     about_tests = asks_for_tests(parsed, symbols)
     how_to_test = asks_how_to_test(parsed, about_tests)
     words = re.findall(r"\w+", parsed.text.lower())
-    why = parsed.syntax == "natural" and not symbols and not WHY_WORDS.isdisjoint(words)
+    code = asks_for_code(parsed)
+    why = parsed.syntax == "natural" and not symbols and not code and not WHY_WORDS.isdisjoint(words)
     history = parsed.syntax == "natural" and not asks_history(parsed.text)
     return Ranker(
         conn,
@@ -392,7 +400,8 @@ def query_ranker(
         symbols=symbols if about_names(parsed, symbols) else frozenset(),
         demote_tests=not about_tests,
         demote_code=why,
-        task=not why and not about_tests and asks_task(parsed, symbols),
+        demote_prose=code,
+        task=not why and not code and not about_tests and asks_task(parsed, symbols),
         demote_history=history,
         literals=parsed.literals,
         how_to_test=how_to_test,

@@ -11,6 +11,11 @@ TEST_BOOST = 4.0
 # A question asking why, naming no code, wants a rationale: prose (docs, decisions, notes)
 # before code, whose signatures repeat the question's words (``follow_redirects: bool = …``).
 WHY_CODE_FACTOR = 0.5
+# A question asking where the code does something (``search.asked.asks_for_code``: "where in the
+# source…", "…implemented?") wants the code: the docs and commit messages that describe the behaviour in
+# the question's words weigh this much (zod's "where in the source does z.coerce.number() call
+# Number()": the API page first), and a why question's code keeps its weight.
+CODE_ASKED_PROSE_FACTOR = 0.5
 # A question that asks for a task to be done or names a topic (``search.asked.asks_task``: "exclude a
 # directory from the search with a glob", "configure logging", "time zone support") and types no code
 # name: code weighs this much, the docs that say how to do it first. The names and signatures of code
