@@ -91,3 +91,10 @@ def test_questions_that_ask_where_the_code_does_something(question):
 def test_questions_that_do_not(question):
     syntax = "fts" if question == "implemented" else "natural"
     assert not asks_for_code(parse(question, syntax=syntax))
+
+
+def test_where_the_question_says_the_code_is_no_word_searched():
+    assert parse("where in the source is a file skipped").terms == ("file", "skipped")
+    assert parse("où se fait la conversion dans le code ?").terms == ("fait", "conversion")
+    assert "source" in parse("why does Typer include the source code of Click").terms
+    assert parse("in the code").terms == ("code",)  # nothing else to search: the words as typed

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import re
 
-from kenning.search.query import ParsedQuery
+from kenning.search.query import CODE_PLACE, ParsedQuery
 from kenning.store.fold import unaccented
 
 # A question in words that says this many words or more beside the code names it types asks about
@@ -74,20 +74,21 @@ def asks_task(parsed: ParsedQuery, symbols: frozenset[str]) -> bool:
     return first is not None and first[0] not in _QUESTION_OPENERS
 
 
-# A question that asks where the code does something: "where in the source does black decide…",
-# "where is that instanceof behaviour implemented", "prettifyError implementation", "où se fait la
-# conversion dans le code", "où est implémenté le cache". Not "how do I implement…" (a task, which the
-# docs say how to do), nor "the source code of Click" (about it, not in it), nor "in my code".
-_ASKS_FOR_CODE = re.compile(
-    r"\b(?:in|within|inside) the (?:source(?: code)?|code(?: ?base)?)\b|\bimplemented\b|\bimplementations?\b"
-    r"|\bdans le code\b|\b(?:est|sont|a ete|ont ete) implementee?s?\b"
-)
+# A question that asks where the code does something: it says where (``query.CODE_PLACE``: "where in the
+# source does black decide…", "où se fait la conversion dans le code"), or "where is that instanceof
+# behaviour implemented", "prettifyError implementation", "où est implémenté le cache". Not "how do I
+# implement…" (a task, which the docs say how to do), nor "the source code of Click" (about it, not in
+# it), nor "in my code".
+_ASKS_FOR_CODE = re.compile(r"\bimplemented\b|\bimplementations?\b|\b(?:est|sont|a ete|ont ete) implementee?s?\b")
 
 
 def asks_for_code(parsed: ParsedQuery) -> bool:
-    """Whether a question in words asks where the code does something (:data:`_ASKS_FOR_CODE`): the
-    docs and commits that describe it then weigh less than the code that does it."""
-    return parsed.syntax == "natural" and _ASKS_FOR_CODE.search(unaccented(parsed.text.lower())) is not None
+    """Whether a question in words asks where the code does something (``CODE_PLACE``,
+    :data:`_ASKS_FOR_CODE`): the docs and commits that describe it then weigh less than the code that
+    does it."""
+    if parsed.syntax != "natural":
+        return False
+    return bool(CODE_PLACE.search(parsed.text) or _ASKS_FOR_CODE.search(unaccented(parsed.text.lower())))
 
 
 def asks_how_to_test(parsed: ParsedQuery, asks_tests: bool) -> bool:

@@ -70,6 +70,12 @@ _WHERE_FRAME = frozenset(
         "classe",
     ]
 )
+# Where a question says it asks for the code ("where in the source does black decide…", "où se fait la
+# conversion dans le code"): its place, not a word of what it asks (``source`` is a parameter of half of
+# black's functions). Left out of the searched words; ``search.asked.asks_for_code`` reads it.
+CODE_PLACE = re.compile(
+    r"\b(?:in|within|inside) the (?:source(?: code)?|code(?: ?base)?)\b|\bdans le code(?: source)?\b", re.I
+)
 # The words of ``_WHERE_FRAME`` that ask where something is defined (not "class" or "function" alone:
 # "how does the Session class work" asks no definition).
 _DEFINITION_WORDS = frozenset(w for w in _WHERE_FRAME if w.startswith(("defin", "declar")))
@@ -145,7 +151,7 @@ def parse(text: str, syntax: str = "natural", *, french: bool | None = None) -> 
 
 
 def _natural(text: str, french: bool | None = None) -> ParsedQuery:
-    tokens = _tokens(text)
+    tokens = _tokens(CODE_PLACE.sub(" ", text)) or _tokens(text)
     read = FRENCH_STOP_WORDS if french else ENGLISH_STOP_WORDS
     stop_words = _stop_words(tokens) if french is None else read
     in_locution = _in_locutions(text, tokens) if stop_words is FRENCH_STOP_WORDS else set()
