@@ -25,7 +25,8 @@ class Signals:
 
     dense_available: bool = False
     core_fits: bool | None = True  # None: no core pack built yet (the rule still applies, and says so)
-    # camelCase or PascalCase words the project names no symbol after (``GitHub``, ``AsciiDoc``): words
+    # camelCase or PascalCase words the project names no symbol after (``GitHub``, ``AsciiDoc``): words;
+    # words joined by slashes no path of it holds (``bash/zsh``): a choice between words
     loose_names: frozenset[str] = frozenset()
 
 
@@ -91,8 +92,8 @@ def _identifier(question: str, signals: Signals) -> str | None:
     for label, pattern in _IDENTIFIER_PATTERNS:
         for match in pattern.finditer(question):
             found = match.group(0).strip()
-            if label == "path" and found.lower() in _NOT_PATHS:
-                continue
+            if label == "path" and (found.lower() in _NOT_PATHS or found in signals.loose_names):
+                continue  # a choice between words (``bash/zsh``) the project holds no path of
             if label in _HUMPED and found in signals.loose_names:
                 continue
             return f"contains a {label}: {found}"
@@ -377,7 +378,8 @@ def route(
 ) -> Route:
     """The first rule of ``RULES`` that matches ``question``; deterministic. ``core_fits``: the
     core pack fits its budget, or None when none is built. ``loose_names``: camelCase words of the
-    question that name no symbol of the project (``search.lexical.loose_names``), no identifiers."""
+    question that name no symbol of the project and slashed words no path of it holds
+    (``search.lexical.loose_names``): no identifiers, no paths."""
     signals = Signals(dense_available=dense_available, core_fits=core_fits, loose_names=loose_names)
     for rule in RULES:
         reason = rule.matcher(question, signals)

@@ -8,10 +8,10 @@ import math
 from dataclasses import dataclass, field, replace
 
 from kenning.search import prefix
-from kenning.search.query import CODE_NAME, IDENTIFIER_HINT, ParsedQuery, humped_names
+from kenning.search.query import CODE_NAME, IDENTIFIER_HINT, ParsedQuery, humped_names, slashed_words, split_choices
 from kenning.search.query import quote_term as _quote
 from kenning.search.stop_words import ENGLISH_STOP_WORDS
-from kenning.store import fts, graph, graph_lookup, postings
+from kenning.store import fts, graph, graph_lookup, lookups, postings
 from kenning.store.fts import Filters
 from kenning.store.handle import Connection
 
@@ -142,19 +142,16 @@ def _word_hits(words: list[tuple[int, float]]) -> list[Hit]:
 def _substring_terms(conn: Connection, query: ParsedQuery) -> list[str]:
     """Terms (3+ characters) worth a trigram search: code names (``snake_case``,
     ``camelCase``), and other identifier-like terms (``p53``, ``v2-beta``, ``a/b``) only
-    when the word index cannot match them at all; so are the camelCase words no symbol of the
-    project is named (``loose_names``: ``AsciiDoc``, ``GitHub``)."""
+    when the word index cannot match them at all; never the words of ``loose_names``, which
+    are words (``AsciiDoc``, ``GitHub``; a choice, ``bash/zsh``)."""
     if query.syntax != "natural":
         return []
     chosen = []
     loose = loose_names(conn, query)
     for term in query.original_terms:
-        if len(term) < 3 or not IDENTIFIER_HINT.search(term):
+        if len(term) < 3 or not IDENTIFIER_HINT.search(term) or term in loose:
             continue
-        if CODE_NAME.search(term) and term not in loose:
-            chosen.append(term.lower())
-            continue
-        if not fts.words_match(conn, _quote(term)):
+        if CODE_NAME.search(term) or not fts.words_match(conn, _quote(term)):
             chosen.append(term.lower())
     return list(dict.fromkeys(chosen))
 
@@ -177,22 +174,32 @@ def loose_names(conn: Connection, query: ParsedQuery) -> frozenset[str]:
     a few excerpts hold (``ClassCastException`` in gson: 26 of 6,386) stays a code name. None
     without a graph: nothing tells them apart then. Read once a question: ``with_loose_names``
     keeps them on the query, and the router, the ranker and each deepening of the ranking read them
-    there."""
+    there.
+
+    So are words joined by slashes (``query.slashed_words``: ``bash/zsh``, ``small/medium/large``)
+    that no indexed file's path holds: a choice between words, not a path. fzf's "the ** trigger
+    for fuzzy completion in bash/zsh" went to the identifier rule and searched the phrase ``bash
+    zsh``: the section "Customizing fuzzy completion for bash and zsh" was not in the first five
+    (docs/benchmarks.md, "choices")."""
     if query.loose_names is not None:
         return query.loose_names
+    choices = frozenset(w for w in slashed_words(query) if not lookups.path_holds(conn, w))
     humped = humped_names(query)
     if not humped or not graph.has_nodes(conn):
-        return frozenset()
+        return choices
     named = graph_lookup.symbol_names(conn, humped)
     common = max(LOOSE_MIN, math.ceil(fts.word_rows(conn) * LOOSE_SHARE))
-    return frozenset(t for t in humped if t not in named and fts.words_held(conn, _quote(t), common) >= common)
+    return choices | {t for t in humped if t not in named and fts.words_held(conn, _quote(t), common) >= common}
 
 
 def with_loose_names(conn: Connection, query: ParsedQuery) -> ParsedQuery:
-    """``query`` holding its ``loose_names``, read against this store (as they are, when it does)."""
+    """``query`` holding its ``loose_names``, read against this store (as they are, when it does),
+    its choices between words (``bash/zsh``) searched as any of them (``query.split_choices``)."""
     if query.loose_names is not None:
         return query
-    return replace(query, loose_names=loose_names(conn, query))
+    loose = loose_names(conn, query)
+    fts_expression = split_choices(query.fts, sorted(w for w in loose if "/" in w))
+    return replace(query, loose_names=loose, fts=fts_expression)
 
 
 def holds_code(conn: Connection, filters: Filters) -> bool:

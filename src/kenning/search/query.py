@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import re
 from collections import Counter
+from collections.abc import Iterable
 from dataclasses import dataclass
 
 from kenning.errors import InvalidQuery
@@ -298,12 +299,43 @@ def humped_names(parsed: ParsedQuery) -> tuple[str, ...]:
     )
 
 
+# Words of letters joined by slashes ("bash/zsh", "small/medium/large", "GET/POST"): a choice between
+# them, unless the project holds such a path (``docs/api``: ``search.lexical.loose_names`` tells).
+_SLASHED = re.compile(r"[^\W\d_]+(?:/[^\W\d_]+)+")
+
+
+def slashed_words(parsed: ParsedQuery) -> tuple[str, ...]:
+    """The terms of a question in words that are words joined by slashes (:data:`_SLASHED`), as
+    typed, outside quotes and backticks (typed exactly: a phrase) and with no slash before or after
+    (``/api/users``: a route's path)."""
+    if parsed.syntax != "natural":
+        return ()
+    quoted = " ".join(QUOTED.findall(parsed.text))
+    return tuple(
+        t
+        for t in parsed.original_terms
+        if _SLASHED.fullmatch(t) and t not in quoted and f"/{t}" not in parsed.text and f"{t}/" not in parsed.text
+    )
+
+
+def split_choices(fts: str | None, choices: Iterable[str]) -> str | None:
+    """``fts`` with each of ``choices`` (:func:`slashed_words` the project holds no path of) searched
+    as any of its words: a phrase of them (``"bash/zsh"``: ``bash`` then ``zsh``) is what a text
+    listing the choices seldom writes ("bash and zsh", "bash or zsh"). Searched as the phrase or any
+    word, the phrase matched "bash, zsh, fish" first (docs/benchmarks.md, "choices")."""
+    for choice in choices:
+        words = " OR ".join(quote_term(word) for word in choice.lower().split("/"))
+        fts = fts.replace(quote_term(choice.lower()), f"({words})") if fts else fts
+    return fts
+
+
 def _match_parts(term: str, stop_words: frozenset[str] = ENGLISH_STOP_WORDS) -> list[str]:
     """What the word index searches for one term. A hyphenated compound is searched as its
     parts (``7-day-old`` → ``7``, ``day``, ``old``; stop words among them dropped), because
     texts write ``IL-6``, ``IL 6`` or ``IL6``, and ``day-old`` or ``7-day``: a phrase demanded
     every part, adjacent. Slashes and dots keep a term whole (searched as a phrase): paths,
-    file names, versions and decimals mean what they say only whole. SciFact train nDCG@10
+    file names, versions and decimals mean what they say only whole (words joined by slashes that
+    no path of the project holds are a choice: :func:`split_choices`, once a store is read). SciFact train nDCG@10
     0.698 with phrases, 0.706 with parts (docs/evaluation.md). When no part of two characters
     or more is left, the compound stays whole (``T-ALL``, not ``t``). A dotted code name is
     searched as its parts too (``click.echo`` → ``click``, ``echo``): the definition of a name a

@@ -48,6 +48,12 @@ def sql(column: str) -> str:
     )
 
 
+def like_escaped(text: str) -> str:
+    """``text`` as a ``LIKE`` pattern that matches it only (``\\`` the escape: SQLite's ``ESCAPE '\\'``,
+    PostgreSQL's default)."""
+    return text.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_")
+
+
 def like_sql(column: str) -> str:
     """SQLite's ``LIKE ?`` (escape ``\\``) of ``column`` ignoring case as :func:`fold` does, the
     pattern folded: ``LIKE`` itself ignores ASCII case; a value beyond ASCII is folded first."""

@@ -150,9 +150,9 @@ def nodes_by(conn: sqlite3.Connection, lookup: str, value: str | int, *, limit: 
     where, _ = _LOOKUPS[lookup]
     match lookup:
         case "qualname_suffix":
-            value = "%." + _like(fold.fold(str(value)))
+            value = "%." + fold.like_escaped(fold.fold(str(value)))
         case "path_suffix":
-            value = "%/" + _like(fold.fold(str(value)))
+            value = "%/" + fold.like_escaped(fold.fold(str(value)))
         case "commit_prefix":
             value = f"commit:{value}%"
         case "name_nocase":
@@ -161,10 +161,6 @@ def nodes_by(conn: sqlite3.Connection, lookup: str, value: str | int, *, limit: 
         f"SELECT {NODE_COLUMNS} FROM graph_nodes WHERE {where} ORDER BY id LIMIT ?", (value, limit)
     ).fetchall()
     return [_node(r) for r in rows]
-
-
-def _like(text: str) -> str:
-    return text.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_")
 
 
 def edges_of(conn: sqlite3.Connection, node: Node) -> list[tuple[Edge, bool]]:

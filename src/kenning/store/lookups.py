@@ -7,6 +7,7 @@ from __future__ import annotations
 import sqlite3
 
 from kenning.store.db import in_batches
+from kenning.store.fold import like_escaped
 from kenning.store.postgres import lookups as pg
 from kenning.store.postgres.connection import is_pg
 
@@ -16,6 +17,16 @@ def manifest_paths(conn: sqlite3.Connection) -> list[str]:
     if is_pg(conn):
         return pg.manifest_paths(conn)
     return [row[0] for row in conn.execute("SELECT path FROM manifest ORDER BY path")]
+
+
+def path_holds(conn: sqlite3.Connection, text: str) -> bool:
+    """Whether an indexed file's path holds ``text`` (ASCII case aside): ``docs/api`` in
+    ``docs/api/index.md``, not ``bash/zsh``. One pass over the manifest's paths, none read."""
+    if is_pg(conn):
+        return pg.path_holds(conn, text)
+    pattern = "%" + like_escaped(text) + "%"
+    found = conn.execute("SELECT 1 FROM manifest WHERE path LIKE ? ESCAPE '\\' LIMIT 1", (pattern,)).fetchone()
+    return found is not None
 
 
 def active_ids_with_path(conn: sqlite3.Connection, path: str) -> list[int]:

@@ -13,13 +13,12 @@ GIN index serves the ``LIKE``), scored by the weighted count of the columns hold
 
 from __future__ import annotations
 
-import re
 from collections import Counter
 from collections.abc import Iterator
 from contextlib import contextmanager
 
 from kenning.errors import QueryTooCostly
-from kenning.store.fold import fold
+from kenning.store.fold import fold, like_escaped
 from kenning.store.postgres.connection import STATEMENT_TIMEOUT_MS, PgConnection
 from kenning.store.postgres.fts_phrases import Phrase, phrase, phrase_ctes, phrase_params
 from kenning.store.postgres.fts_syntax import (
@@ -257,7 +256,7 @@ def count_words(conn: PgConnection, match: str, filters: Filters) -> int:
 
 
 def _like(text: str) -> str:
-    return "%" + re.sub(r"([\\%_])", r"\\\1", fold(text)) + "%"
+    return "%" + like_escaped(fold(text)) + "%"
 
 
 # The trigram columns, their weights and their text (SQLite: ``facts_trigram``, title and path, ranked

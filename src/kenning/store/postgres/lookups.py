@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from kenning.store.fold import like_escaped
 from kenning.store.postgres.connection import PgConnection
 
 
@@ -12,6 +13,14 @@ def manifest_paths(conn: PgConnection) -> list[str]:
             'SELECT path FROM manifest WHERE project = %s ORDER BY path COLLATE "C"', (conn.project,)
         ).fetchall()
     ]
+
+
+def path_holds(conn: PgConnection, text: str) -> bool:
+    pattern = "%" + like_escaped(text) + "%"
+    found = conn.execute(
+        "SELECT 1 FROM manifest WHERE project = %s AND path ILIKE %s LIMIT 1", (conn.project, pattern)
+    ).fetchone()
+    return found is not None
 
 
 def active_ids_with_path(conn: PgConnection, path: str) -> list[int]:
