@@ -28,15 +28,21 @@ _HISTORY_NAMES = frozenset(
 # (android/sunflower, walked: three commits before ``Plant.shouldBeWatered``); "change" only in the
 # past ("how did X change", "comment a changé X"); "added", "removed"… after "was", "were", "been"
 # or before "in" ("which options were removed", "added in 2.0"; not "how are headers added to a
-# request").
+# request"); "why" only before a past ("why was X renamed", "why did the default change", "pourquoi … a
+# été"), or a change said ("no longer", "ne … plus"): "why does flask use context locals", "why doesn't
+# the recovery middleware print a stack trace" ask how things are now, which the code and docs say
+# (gin, walked: the commits came first; docs/benchmarks.md, "whynow").
 _ASKS_HISTORY = re.compile(
     r"^\W*(?:when\W+(?:was|were|did|has|have|had)|quand)\b|\bdid\b.*\bchange\b"
     r"|\b(?:a|ont|avait|avaient) (?:ete )?change\b"
     r"|\b(?:was|were|been|got|get)\b(?:\W+\w+){0,3}?\W+(?:added|removed|renamed|introduced|released)\b"
     r"|\b(?:added|removed|renamed|introduced|released) in\b"
-    r"|\b(?:since when|depuis quand|what'?s new|why|changed|changelog"
+    r"|\bwhy\W+(?:was|were|did|has|have|had)\b"
+    r"|\bpourquoi\b.*\b(?:a|ont|avait|avaient)(?:-t)?(?:-(?:il|elle|ils|elles|on))? ete\b"
+    r"|\bno longer\b|\bne\W+(?:\w+\W+){0,2}plus\b"
+    r"|\b(?:since when|depuis quand|what'?s new|changed|changelog"
     r"|deprecat\w*|release notes|historical|breaking|upgrading|new in"
-    r"|pourquoi|changement\w*|(?:ajoute|supprime|renomme|deprecie|modifie|introduit)e?s?"
+    r"|changement\w*|(?:ajoute|supprime|renomme|deprecie|modifie|introduit)e?s?"
     r"|historique|nouveaute\w*)\b"
 )
 
