@@ -7,7 +7,6 @@ from __future__ import annotations
 import sqlite3
 
 from kenning.store.db import in_batches
-from kenning.store.fold import like_escaped
 from kenning.store.postgres import lookups as pg
 from kenning.store.postgres.connection import is_pg
 
@@ -20,12 +19,14 @@ def manifest_paths(conn: sqlite3.Connection) -> list[str]:
 
 
 def path_holds(conn: sqlite3.Connection, text: str) -> bool:
-    """Whether an indexed file's path holds ``text`` (ASCII case aside): ``docs/api`` in
-    ``docs/api/index.md``, not ``bash/zsh``. One pass over the manifest's paths, none read."""
+    """Whether the path of an excerpt holds ``text`` of three characters or more (case aside):
+    ``docs/api`` in ``docs/api/index.md``, not ``bash/zsh``. Read from the trigram index of paths
+    (a phrase of ``text``'s trigrams in the ``path`` column): a ``LIKE`` over the manifest reads
+    every path, which cost SciFact's questions through MCP (docs/benchmarks.md, "choices")."""
     if is_pg(conn):
         return pg.path_holds(conn, text)
-    pattern = "%" + like_escaped(text) + "%"
-    found = conn.execute("SELECT 1 FROM manifest WHERE path LIKE ? ESCAPE '\\' LIMIT 1", (pattern,)).fetchone()
+    match = 'path : "' + text.replace('"', '""') + '"'
+    found = conn.execute("SELECT 1 FROM facts_trigram WHERE facts_trigram MATCH ? LIMIT 1", (match,)).fetchone()
     return found is not None
 
 
