@@ -177,7 +177,7 @@ def loose_names(conn: Connection, query: ParsedQuery) -> frozenset[str]:
     there.
 
     So are words joined by slashes (``query.slashed_words``: ``bash/zsh``, ``small/medium/large``)
-    that no indexed file's path holds: a choice between words, not a path. fzf's "the ** trigger
+    that no excerpt's path holds: a choice between words, not a path. fzf's "the ** trigger
     for fuzzy completion in bash/zsh" went to the identifier rule and searched the phrase ``bash
     zsh``: the section "Customizing fuzzy completion for bash and zsh" was not in the first five
     (docs/benchmarks.md, "choices")."""
