@@ -74,12 +74,17 @@ def test_recipe_where_and_keyword_questions_find_the_doc_before_the_commit_log(p
 
 @pytest.mark.parametrize(
     "question",
-    ["how did the router change", "when did the router change", "why does the router name the rule that matched"],
+    ["how did the router change", "when did the router change", "why did the router start naming the matched rule"],
 )
 def test_history_questions_keep_the_commits_weight(project, question):
     answer = search_project(project, question, SearchOptions(explain=True), now=NOW)
     assert any(e.fact.type == "commit" for e in answer.excerpts)
     assert all("history" not in e.explain["factors"] for e in answer.excerpts), question
+
+
+def test_why_in_the_present_asks_how_it_works_not_what_changed(project):
+    question = "why does the router name the rule that matched"
+    assert _commits_weigh_half(search_project(project, question, SearchOptions(explain=True), now=NOW))
 
 
 def test_fts_syntax_means_what_it_says(project):
