@@ -334,9 +334,9 @@ def _match_parts(term: str, stop_words: frozenset[str] = ENGLISH_STOP_WORDS) -> 
     parts (``7-day-old`` → ``7``, ``day``, ``old``; stop words among them dropped), because
     texts write ``IL-6``, ``IL 6`` or ``IL6``, and ``day-old`` or ``7-day``: a phrase demanded
     every part, adjacent. Slashes and dots keep a term whole (searched as a phrase): paths,
-    file names, versions and decimals mean what they say only whole (words joined by slashes that
-    no path of the project holds are a choice: :func:`split_choices`, once a store is read). SciFact train nDCG@10
-    0.698 with phrases, 0.706 with parts (docs/evaluation.md). When no part of two characters
+    file names, versions and decimals mean what they say only whole (words joined by slashes
+    that no path of the project holds are a choice: :func:`split_choices`, once a store is read).
+    SciFact train nDCG@10 0.698 with phrases, 0.706 with parts (docs/evaluation.md). When no part of two characters
     or more is left, the compound stays whole (``T-ALL``, not ``t``). A dotted code name is
     searched as its parts too (``click.echo`` → ``click``, ``echo``): the definition of a name a
     package re-exports (``def echo`` in ``click/utils.py``) never writes the phrase, which only

@@ -16,6 +16,7 @@ def manifest_paths(conn: PgConnection) -> list[str]:
 
 
 def path_holds(conn: PgConnection, text: str) -> bool:
+    """Whether an indexed file's path holds ``text`` (case aside): the project's manifest."""
     pattern = "%" + like_escaped(text) + "%"
     found = conn.execute(
         "SELECT 1 FROM manifest WHERE project = %s AND path ILIKE %s LIMIT 1", (conn.project, pattern)
