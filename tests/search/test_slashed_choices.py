@@ -32,6 +32,7 @@ FILES = {
     "docs/api/index.md": "# API\n\nThe HTTP API lists the endpoints of the server.\n",
     "src/completion.sh": "# completion for the shell\ncomplete_files() {\n  ls\n}\n",
     "src/a_b.txt": "underscore file\n",
+    "packages/kit/src/mini/index.ts": "export const mini = 1;\n",
 }
 
 
@@ -70,6 +71,14 @@ def test_a_path_the_project_holds_stays_a_path(project):
     parsed = _with_loose(project, question)
     assert parsed.loose_names == frozenset() and '"docs/api"' in parsed.fts
     assert ask_project(project, question, now=NOW).rule == "identifier"
+
+
+def test_words_that_each_name_a_folder_are_a_path(project):
+    """``kit/mini``: a package's subpath (zod's ``zod/mini``), its package and entry point folders of the project."""
+    question = "how small is the bundle of kit/mini"
+    parsed = _with_loose(project, question)
+    assert parsed.loose_names == frozenset() and '"kit/mini"' in parsed.fts
+    assert _with_loose(project, "how small is the bundle of kit/maxi").loose_names == {"kit/maxi"}
 
 
 def test_the_path_look_up_matches_the_text_only(project):

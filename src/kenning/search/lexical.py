@@ -177,19 +177,28 @@ def loose_names(conn: Connection, query: ParsedQuery) -> frozenset[str]:
     there.
 
     So are words joined by slashes (``query.slashed_words``: ``bash/zsh``, ``small/medium/large``)
-    that no excerpt's path holds: a choice between words, not a path. fzf's "the ** trigger
+    that name no path (``_names_a_path``): a choice between words. fzf's "the ** trigger
     for fuzzy completion in bash/zsh" went to the identifier rule and searched the phrase ``bash
     zsh``: the section "Customizing fuzzy completion for bash and zsh" was not in the first five
     (docs/benchmarks.md, "choices")."""
     if query.loose_names is not None:
         return query.loose_names
-    choices = frozenset(w for w in slashed_words(query) if not lookups.path_holds(conn, w))
+    choices = frozenset(w for w in slashed_words(query) if not _names_a_path(conn, w))
     humped = humped_names(query)
     if not humped or not graph.has_nodes(conn):
         return choices
     named = graph_lookup.symbol_names(conn, humped)
     common = max(LOOSE_MIN, math.ceil(fts.word_rows(conn) * LOOSE_SHARE))
     return choices | {t for t in humped if t not in named and fts.words_held(conn, _quote(t), common) >= common}
+
+
+def _names_a_path(conn: Connection, slashed: str) -> bool:
+    """Whether words joined by slashes name a path of the project: a path holds them as typed
+    (``docs/api``), or each of them names a folder (``zod/mini``, a package's subpath that zod
+    keeps in ``packages/zod/`` and ``src/v4/mini/``)."""
+    if lookups.path_holds(conn, slashed):
+        return True
+    return all(lookups.path_holds(conn, f"{word}/") for word in slashed.split("/"))
 
 
 def with_loose_names(conn: Connection, query: ParsedQuery) -> ParsedQuery:
