@@ -322,10 +322,13 @@ def split_choices(fts: str | None, choices: Iterable[str]) -> str | None:
     """``fts`` with each of ``choices`` (:func:`slashed_words` the project holds no path of) searched
     as any of its words: a phrase of them (``"bash/zsh"``: ``bash`` then ``zsh``) is what a text
     listing the choices seldom writes ("bash and zsh", "bash or zsh"). Searched as the phrase or any
-    word, the phrase matched "bash, zsh, fish" first (docs/benchmarks.md, "choices")."""
+    word, the phrase matched "bash, zsh, fish" first (docs/benchmarks.md, "choices"). The words join
+    the expression's list of terms as terms of it (no group in parentheses: a flat list of terms is
+    what the word index ranks from its lists kept in memory, ``store.impact_sum``), so ``fts`` is
+    a list of terms joined by ``OR``, or one inside a group (``search.quoted``)."""
     for choice in choices:
         words = " OR ".join(quote_term(word) for word in choice.lower().split("/"))
-        fts = fts.replace(quote_term(choice.lower()), f"({words})") if fts else fts
+        fts = fts.replace(quote_term(choice.lower()), words) if fts else fts
     return fts
 
 
