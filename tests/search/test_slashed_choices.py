@@ -14,7 +14,7 @@ from conftest import NOW
 from kenning.answer.ask import ask_project
 from kenning.search.lexical import loose_names, with_loose_names
 from kenning.search.query import parse, slashed_words, split_choices
-from kenning.store import lookups
+from kenning.store import fts_topk, lookups
 from kenning.store.db import open_for_reading
 from store.pg_engine import ENGINE, synced_on  # tests/store: the PostgreSQL test server
 
@@ -58,6 +58,9 @@ def test_words_joined_by_slashes_are_a_choice_between_them(project):
     parsed = _with_loose(project, question)
     assert parsed.loose_names == {"bash/zsh"}
     assert '"completion" OR "bash" OR "zsh" OR' in parsed.fts and '"bash/zsh"' not in parsed.fts
+    # a list of terms, as the exact top-k and the lists kept in memory rank it (a group in parentheses
+    # sent SciFact's four slashed claims to FTS5's full ranking: docs/benchmarks.md "whynow")
+    assert fts_topk.phrases_of(parsed.fts) is not None
     answer = ask_project(project, question, now=NOW)
     assert answer.rule == "default"
     assert answer.excerpts[0].fact.source.uri == "README.md#customizing-fuzzy-completion-for-bash-and-zsh"

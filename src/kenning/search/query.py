@@ -323,9 +323,9 @@ def split_choices(fts: str | None, choices: Iterable[str]) -> str | None:
     as any of its words: a phrase of them (``"bash/zsh"``: ``bash`` then ``zsh``) is what a text
     listing the choices seldom writes ("bash and zsh", "bash or zsh"). Searched as the phrase or any
     word, the phrase matched "bash, zsh, fish" first (docs/benchmarks.md, "choices"). The words join
-    the expression's list of terms as terms of it (no group in parentheses: a flat list of terms is
-    what the word index ranks from its lists kept in memory, ``store.impact_sum``), so ``fts`` is
-    a list of terms joined by ``OR``, or one inside a group (``search.quoted``)."""
+    the expression's list of terms as terms of it (no group in parentheses: only a flat list of terms
+    is ranked by the exact top-k and the lists kept in memory, ``store.fts_topk.phrases_of``), so
+    ``fts`` is a list of terms joined by ``OR``, or one inside a group (``search.quoted``)."""
     for choice in choices:
         words = " OR ".join(quote_term(word) for word in choice.lower().split("/"))
         fts = fts.replace(quote_term(choice.lower()), words) if fts else fts
