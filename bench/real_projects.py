@@ -123,6 +123,11 @@ English and French, written before the first run (docs/benchmarks.md, "scripts")
 src/click/, tests/): what X does, where X is defined, who calls X, which tests cover X, imports,
 why (docs/why.rst), how to configure Y, explanation questions ("how does X work"), paraphrases,
 French and typos, written before the first run (docs/benchmarks.md, "clickwalk").
+``--set errors`` pastes error messages as a program printed them (its values filled in, most with
+their exception's class or ``Error:``, a few asked in a sentence or quoted): ``bench/questions/NAME.errors.jsonl``,
+six each on django, flask, httpx, click, requests, zod, trpc, axum, gin and commander, answered by the
+file that gives the message and the page that explains it; written by a helper that read the source
+and docs with grep and ran no search, before the first run (docs/benchmarks.md, "pasted").
 """
 
 from __future__ import annotations
