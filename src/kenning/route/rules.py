@@ -16,6 +16,7 @@ from functools import cached_property, lru_cache
 
 from kenning.route.relations import RELATION_CUES
 from kenning.search.history import release_asked
+from kenning.search.pasted import phrases as error_message_runs
 from kenning.search.query import CAMEL_CASE, PASCAL_CASE
 
 
@@ -97,7 +98,8 @@ def _identifier(question: str, signals: Signals) -> str | None:
             if label in _HUMPED and found in signals.loose_names:
                 continue
             return f"contains a {label}: {found}"
-    return None
+    runs = error_message_runs(question)  # a pasted error's fixed words (search.pasted): a phrase
+    return f"contains an error message: {runs[0]}" if runs else None
 
 
 # --- cue tables -----------------------------------------------------------------------------
@@ -318,9 +320,10 @@ RULES: tuple[Rule, ...] = (
     Rule(
         "identifier",
         "lexical",
-        "The question contains an identifier, a path, a symbol name or quoted text: exact lexical "
-        "search, with the trigram index for identifiers and substrings; quoted text is required (as a "
-        "phrase, and as typed when it holds more than words: docs/cli.md, `kenning search`).",
+        "The question contains an identifier, a path, a symbol name, quoted text or a pasted error "
+        "message: exact lexical search, with the trigram index for identifiers and substrings; quoted "
+        "text is required (as a phrase, and as typed when it holds more than words: docs/cli.md, "
+        "`kenning search`), and so are an error message's fixed words (as a phrase).",
         _identifier,
         cues_en=(
             "snake_case",
@@ -333,6 +336,7 @@ RULES: tuple[Rule, ...] = (
             "--option",
             '"quoted text"',
             "text in backticks",
+            "error: the message it printed",
         ),
         cues_fr=("« texte cité »",),
     ),

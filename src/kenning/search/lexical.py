@@ -103,6 +103,8 @@ def ranking(conn: Connection, query: ParsedQuery, filters: Filters, depth: int) 
         return Ranking(_word_hits(words), len(words) < depth)
     names = _substring_terms(conn, query)
     substrings = " OR ".join(_quote(t) for t in names) if names else None
+    if query.pasted and query.fts:
+        return _with_pasted(conn, query, filters, max(FUSION_DEPTH, depth), substrings)
     if substrings:
         fused_depth = max(FUSION_DEPTH, depth)
         words = bm25(conn, query.fts, filters, fused_depth) if query.fts else []
@@ -133,6 +135,26 @@ def ranking(conn: Connection, query: ParsedQuery, filters: Filters, depth: int) 
         for r, (i, s) in enumerate(extra, 1)
     ]
     return Ranking(hits, len(found) < wanted + len(seen))
+
+
+def _with_pasted(conn: Connection, query: ParsedQuery, filters: Filters, depth: int, substrings: str | None) -> Ranking:
+    """A pasted error message's ranking: the words, the excerpts holding its runs of fixed words
+    (``query.pasted``, phrases, ranked among themselves by BM25) and, when the question holds code
+    names, the trigram hits, fused by RRF, each list cut at ``depth`` (the fused list is the whole
+    ranking). An excerpt that gives the message and says the question's words comes first; one the
+    words or a code name alone rank (zod's ``ZodTransform`` type, its name a value the program
+    printed) after it (search/pasted.py)."""
+    from kenning.search.fusion import rrf_fuse
+
+    assert query.fts is not None  # the caller's check
+    lists = {
+        "bm25": [i for i, _ in bm25(conn, query.fts, filters, depth)],
+        "phrase": [i for i, _ in bm25(conn, " OR ".join(map(_quote, query.pasted)), filters, depth)],
+    }
+    if substrings:
+        lists["trigram"] = [i for i, _ in trigram(conn, substrings, filters, depth)]
+    fused = rrf_fuse(lists)
+    return Ranking([Hit(item.key, item.score, item.explain) for item in fused], True)
 
 
 def _word_hits(words: list[tuple[int, float]]) -> list[Hit]:

@@ -111,6 +111,8 @@ class ParsedQuery:
     # required texts: quoted ones every word hit holds as a phrase (search/quoted.py), routes their words (routes.py)
     quoted: tuple[str, ...] = ()
     literals: tuple[str, ...] = ()  # and those each served excerpt holds as typed, folded
+    # a pasted error message's runs of fixed words that excerpts hold (search/pasted.py): a ranking of their own
+    pasted: tuple[str, ...] = ()
     defined: tuple[str, ...] = ()  # the capitalised words a question asking where something is defined names
     # its camelCase words read as words, once read against a store (search/lexical.py: loose_names); None: not yet
     loose_names: frozenset[str] | None = None

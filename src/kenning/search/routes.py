@@ -18,7 +18,7 @@ import re
 from dataclasses import replace
 
 from kenning.ingest.route_words import words
-from kenning.search import lexical
+from kenning.search import lexical, pasted
 from kenning.search.query import ParsedQuery, quote_term
 from kenning.store.fts import Filters
 from kenning.store.handle import Connection
@@ -29,8 +29,14 @@ _TRAILING = ".,;:!?)]'"  # a sentence's punctuation after the path, not the path
 
 def spans(text: str) -> list[str]:
     """The routes ``text`` names (``GET /articles/:slug``), in order, once each: those whose path
-    holds a word."""
-    found = (match.group().rstrip(_TRAILING) for match in ROUTE.finditer(text))
+    holds a word, outside a pasted error message (``search.pasted``: axum's "Handler for `GET /users`
+    already exists" names the asker's route, not one the project serves)."""
+    pasted_messages = pasted.messages(text)
+    found = (
+        match.group().rstrip(_TRAILING)
+        for match in ROUTE.finditer(text)
+        if not any(start <= match.start() < end for start, end in pasted_messages)
+    )
     return list(dict.fromkeys(" ".join(span.split()) for span in found if words(span.split(None, 1)[1])))
 
 

@@ -14,7 +14,7 @@ from kenning.files import SYNC_LOCK_NAME, lock_held
 from kenning.freshness import not_here
 from kenning.project import Project
 from kenning.records import Answer, EmptyReason
-from kenning.search import lexical, prefix, quoted, routes, translate
+from kenning.search import lexical, pasted, prefix, quoted, routes, translate
 from kenning.search.options import SearchOptions, filters_of
 from kenning.search.query import ParsedQuery
 from kenning.search.ranker import query_ranker
@@ -65,6 +65,7 @@ def search_conn(
         parsed, prefix_notes = prefix.read(conn, parsed)  # after the estimate, which reads each prefix's range
         parsed, quoted_notes = quoted.required(conn, project.name, parsed, filters)
         parsed, route_notes = routes.required(conn, parsed, filters)
+        parsed, pasted_notes = pasted.weighed(conn, parsed, filters)
         parsed = lexical.with_loose_names(conn, parsed)  # read once, not at each deepening of the ranking
         ranker = query_ranker(conn, project, parsed, options, now=now)
         depth = max(MIN_POOL, options.limit * POOL_FACTOR)
@@ -96,7 +97,7 @@ def search_conn(
         excerpts=tuple(excerpts),
         empty_reason=empty_reason,
         filtered=dict(filtered),
-        notes=(*spelled, *prefix_notes, *quoted_notes, *route_notes),
+        notes=(*spelled, *prefix_notes, *quoted_notes, *route_notes, *pasted_notes),
     )
     answer = not_here(answer)
     return noting_sync(answer, project) if note_sync else answer
