@@ -405,7 +405,8 @@ def main() -> int:
         "urfavecli, mdbook, black, bat, fzf, commander, zod, gin, trpc, axum; fr: django, "
         "flask; git: httpx, from its clone; calls: cobra, ky, leveldb, gson, asciidoctor, ripgrep, slim, mediatr, "
         "moshi, kingfisher, scopt; docs: asciidoctor, cobra, ripgrep, ky, gson, leveldb; api: gson, ripgrep, "
-        "leveldb, slim, mediatr, moshi, kingfisher)",
+        "leveldb, slim, mediatr, moshi, kingfisher; errors: django, flask, httpx, click, requests, zod, trpc, "
+        "axum, gin, commander)",
     )
     args = parser.parse_args()
     if args.set == "git" and not args.clone:  # its questions are about the repository's history, not an sdist

@@ -71,6 +71,16 @@ def test_quotes_inside_a_pasted_message_are_the_programs(project):
     assert not any(note.startswith(("quoted text", "no excerpt holds the quoted")) for note in answer.notes)
     assert sorted(_files(answer)[:2]) == ["docs/codecs.md", "src/errors.ts"]
     # nor is a route inside one the project's (axum's "Handler for `GET /users` already exists")
+    assert phrases("z.toJSONSchema(User) fails with Error: Date cannot be represented in JSON Schema") == [
+        "Date cannot be represented in JSON Schema"
+    ]
+    assert phrases("[GIN-debug] [WARNING] You trusted all proxies, this is NOT safe.") == [
+        "You trusted all proxies this is NOT safe"
+    ]
+    assert phrases("where does the '[WARNING] Headers were already written. Wanted to override' message come from") == [
+        "Headers were already written",
+        "Wanted to override",
+    ]
     rust = "thread 'main' panicked at src/main.rs:3:1:\nEncountered unidirectional transform during encode: GET /users"
     answer = ask_project(project, rust, now=NOW)
     assert not any("route" in note for note in answer.notes), answer.notes
@@ -149,5 +159,7 @@ def test_which_runs_of_a_message_are_its_fixed_words():
         "Error: timeout",  # one word: the words' list has it
         "how do I fix an error: no idea where it comes from",  # "an error:" opens no line of output
         "std::io::Error::new wraps the kind in a custom error",  # a path, no colon and space after it
+        "TypeScript: how do I infer the type of a router's outputs",  # a question follows, no message
+        "Error: why does the client retry the request twice",
     ):
         assert phrases(question) == [], question

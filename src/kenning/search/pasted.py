@@ -10,8 +10,8 @@ error's head (``error``, ``panic``, ``fatal``, ``warning``; a class name that en
 ``Exception`` or ``Warning``, or holds two humps or a module path: ``ImproperlyConfigured``,
 ``django.core.exceptions.ImproperlyConfigured``; Rust's ``thread 'main' panicked at …:``) and a
 colon, the runs of plain words of what follows (``MIN_WORDS`` to ``PHRASE_WORDS``; no code name,
-number, path or quoted value in one) are phrases; the ``MAX_PROBES`` longest that excerpts hold are
-``ParsedQuery.pasted``, whose hits are a ranking fused with the words' (``lexical.ranking``).
+number, path or quoted value in one) are phrases; of the ``MAX_PROBES`` longest, those that excerpts
+hold are ``ParsedQuery.pasted``, whose hits are a ranking fused with the words' (``lexical.ranking``).
 
 Required, as quoted text is, they lost three of 60 pasted messages (``bench/questions/*.errors.jsonl``)
 that were in the first five: a format string puts a value inside the words (commander's ``too many
@@ -41,19 +41,28 @@ MIN_WORDS = 2  # "Unmergable intersection"; one word is in the words' list alrea
 PHRASE_WORDS = 8  # a longer run is cut: the longer the phrase, the likelier a word differs by version
 MAX_PROBES = 3  # runs tried, longest first
 
+# The words a question opens with: after "TypeScript:" or "GitHub:" (two humps) comes a question, no message.
+# (Not "could", "is", "does": "could not compile", "is not a valid integer" open messages.)
+_ASKING = ("how", "what", "why", "where", "when", "which", "who", "comment", "pourquoi", "quel", "quelle", "où")
 # An error's head, then a colon: ``TypeError:``, ``error[E0277]:``, ``panic:``, ``WARNING:``,
 # ``django.core.exceptions.ImproperlyConfigured:``, ``thread 'main' panicked at src/main.rs:12:6:``;
 # the message after it on the same line or the next. A capitalised word with one hump (``Note:``,
 # ``Context:``) is no error's head; nor is a word (``error``, ``panic``…) inside a sentence ("how do I
-# fix an error: …"): it opens a line of output, or follows a colon, a quote or a bracket.
+# fix an error: …"): it opens a line of output, or follows a colon, a quote or a bracket, unless
+# capitalised ("… fails with Error: Date cannot be represented…"). A log line's level in brackets
+# (``[WARNING] You trusted all proxies…``) is a head without a colon. Nor does a
+# question follow it (``TypeScript: how do I…``).
 _HEAD = re.compile(
-    r"(?:(?<![\w.])(?:"
+    r"(?:(?:(?<![\w.])(?:"
     r"(?:[a-z_]\w*\.)+[A-Z]\w*"  # a class under its module's path
     r"|[A-Z]\w*(?:Error|Exception|Warning)"  # TypeError, TRPCError, UserWarning
     r"|[A-Z][a-z0-9]+(?:[A-Z][a-z0-9]*)+"  # two humps or more: ImproperlyConfigured, DoesNotExist
-    r")|(?:^|(?<=[:'\"`(\[>]))[ \t]*(?i:error|panic|fatal|warning|warn|exception)"
+    r"|Error|Exception|Warning|Panic|Fatal|ERROR|WARNING|WARN|FATAL|PANIC"  # "… fails with Error: …"
+    r")|(?:^|(?<=[:'\"`(\[>]))[ \t]*(?:error|panic|fatal|warning|warn|exception)"
     r"|thread '[^'\n]*' panicked at [^\n]*)"  # Rust's: the message on the next line
-    r"(?:\[[\w-]+\])?:(?:[ \t]+|[ \t]*\n[ \t]*)(?P<message>\S[^\n]*)",
+    r"(?:\[[\w-]+\])?:(?:[ \t]+|[ \t]*\n[ \t]*)"
+    r"|\[(?:ERROR|WARNING|WARN|FATAL|PANIC)\][ \t]+)"  # a log line's level: "[GIN-debug] [WARNING] …"
+    r"(?P<message>(?!(?i:" + "|".join(_ASKING) + r")\b)\S[^\n]*)",
     re.MULTILINE,
 )
 # A plain word: letters, a capital first at most (or a short acronym: URL, HTTP), an apostrophe's
@@ -63,9 +72,22 @@ _PLAIN = re.compile(r"\(?(?:[A-Za-z][a-z]*(?:'[a-z]+)?|[A-Z]{2,5})\)?[.,;:!?]?")
 _SENTENCE_END = re.compile(r"[.!?]$")
 
 
+_CLOSING = {"'": "'", '"': '"', "`": "`", "“": "”", "«": "»"}
+
+
 def messages(text: str) -> list[tuple[int, int]]:
-    """Where the error messages pasted into ``text`` lie (start, end): what follows each head."""
-    return [match.span("message") for match in _HEAD.finditer(text)]
+    """Where the error messages pasted into ``text`` lie (start, end): what follows each head, to
+    the end of its line, or to the quote closing the one that opens before the head (``where does the
+    '[WARNING] Headers were already written…' message come from``: "message come from" is the asker's)."""
+    found = []
+    for match in _HEAD.finditer(text):
+        start, end = match.span("message")
+        closing = _CLOSING.get(text[match.start() - 1]) if match.start() else None
+        if closing:
+            close = re.compile(re.escape(closing) + r"(?!\w)").search(text, start, end)
+            end = close.start() if close else end
+        found.append((start, end))
+    return found
 
 
 def phrases(text: str) -> list[str]:
@@ -73,10 +95,10 @@ def phrases(text: str) -> list[str]:
     earlier of equal ones first), each ``PHRASE_WORDS`` words at most, once each; [] when no
     line holds an error's head."""
     runs: list[list[str]] = []
-    for match in _HEAD.finditer(text):
+    for start, end in messages(text):
         run: list[str] = []
         ended = False  # a sentence ended before this run: it is the message's only if capitalised
-        for token in match.group("message").split():
+        for token in text[start:end].split():
             if not _PLAIN.fullmatch(token):
                 runs.append(run)
                 run = []
