@@ -29,6 +29,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import replace
+from functools import lru_cache
 from typing import TYPE_CHECKING
 
 from kenning.search.query import ParsedQuery, quote_term
@@ -75,10 +76,13 @@ _SENTENCE_END = re.compile(r"[.!?]$")
 _CLOSING = {"'": "'", '"': '"', "`": "`", "“": "”", "«": "»"}
 
 
-def messages(text: str) -> list[tuple[int, int]]:
+@lru_cache(maxsize=64)  # the router, the quotes, the routes and the ranking each read one question
+def messages(text: str) -> tuple[tuple[int, int], ...]:
     """Where the error messages pasted into ``text`` lie (start, end): what follows each head, to
     the end of its line, or to the quote closing the one that opens before the head (``where does the
     '[WARNING] Headers were already written…' message come from``: "message come from" is the asker's)."""
+    if ":" not in text and "[" not in text:  # no head without one: most questions, at no cost
+        return ()
     found = []
     for match in _HEAD.finditer(text):
         start, end = match.span("message")
@@ -87,7 +91,7 @@ def messages(text: str) -> list[tuple[int, int]]:
             close = re.compile(re.escape(closing) + r"(?!\w)").search(text, start, end)
             end = close.start() if close else end
         found.append((start, end))
-    return found
+    return tuple(found)
 
 
 def phrases(text: str) -> list[str]:
