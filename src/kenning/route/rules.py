@@ -323,7 +323,7 @@ RULES: tuple[Rule, ...] = (
         "The question contains an identifier, a path, a symbol name, quoted text or a pasted error "
         "message: exact lexical search, with the trigram index for identifiers and substrings; quoted "
         "text is required (as a phrase, and as typed when it holds more than words: docs/cli.md, "
-        "`kenning search`), and so are an error message's fixed words (as a phrase).",
+        "`kenning search`), and an error message's fixed words rank as phrases.",
         _identifier,
         cues_en=(
             "snake_case",

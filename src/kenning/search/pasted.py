@@ -5,13 +5,14 @@ transform during encode: ZodTransform``, ``RuntimeError: Working outside of appl
 ``panic: gin: the handler is nil``. Searched as loose words, the class name and the words every file
 holds ranked first (zod's ``ZodTransform`` type before the page and the code that give the message).
 What the project wrote is the message's fixed words; the values the program filled in (a name, a
-number, a path, a quoted value) are not in its source. So, when a line of the question opens with an
-error's head (``error``, ``panic``, ``fatal``, ``warning``; a class name that ends in ``Error``,
-``Exception`` or ``Warning``, or holds two humps or a module path: ``ImproperlyConfigured``,
-``django.core.exceptions.ImproperlyConfigured``; Rust's ``thread 'main' panicked at …:``) and a
-colon, the runs of plain words of what follows (``MIN_WORDS`` to ``PHRASE_WORDS``; no code name,
-number, path or quoted value in one) are phrases; of the ``MAX_PROBES`` longest, those that excerpts
-hold are ``ParsedQuery.pasted``, whose hits are a ranking fused with the words' (``lexical.ranking``).
+number, a path, a quoted value) are not in its source. So, when the question holds an error's head
+(``error``, ``panic``, ``fatal``, ``warning``; a class name that ends in ``Error``, ``Exception`` or
+``Warning``, or holds two humps or a module path: ``ImproperlyConfigured``,
+``django.core.exceptions.ImproperlyConfigured``; Rust's ``thread 'main' panicked at …:``; ``_HEAD``
+says where each may stand) and a colon, the runs of plain words of what follows (``MIN_WORDS`` to
+``PHRASE_WORDS``; no code name, number, path or quoted value in one) are phrases; of the
+``MAX_PROBES`` longest, those that excerpts hold are ``ParsedQuery.pasted``, whose hits are a ranking
+fused with the words' (``lexical.ranking``).
 
 Required, as quoted text is, they lost three of 60 pasted messages (``bench/questions/*.errors.jsonl``)
 that were in the first five: a format string puts a value inside the words (commander's ``too many
