@@ -11,6 +11,7 @@ import pytest
 
 from conftest import NOW
 from kenning.answer.ask import ask_project
+from kenning.interfaces.render import explain_line
 from kenning.route.rules import route
 from kenning.search.pasted import phrases
 from store.pg_engine import ENGINE, synced_on  # tests/store: the PostgreSQL test server
@@ -59,6 +60,8 @@ def test_a_pasted_error_message_finds_where_it_is_given(project):
     )
     files = _files(answer)
     assert sorted(files[:2]) == ["docs/codecs.md", "src/errors.ts"] and "src/types.ts" in files[2:]
+    explained = ask_project(project, QUESTION, now=NOW, explain=True).excerpts[0].explain
+    assert explained["phrase_rank"] in (1, 2) and f"phrase #{explained['phrase_rank']}" in explain_line(explained, 1.0)
     # not vacuous: the same words, no error's head, rank the type first
     loose = ask_project(project, QUESTION.removeprefix("Error: "), now=NOW)
     assert _files(loose)[0] == "src/types.ts"

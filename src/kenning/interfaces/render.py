@@ -195,6 +195,10 @@ def _fingerprint(fact: Fact) -> str:
     return f"commit {short}" if fact.source.kind == "commit" else f"sha256:{short}"
 
 
+# The lexical lists fused by RRF (``search.lexical``): the words', a pasted error message's phrases', the trigrams'.
+_FUSED = ("bm25", "phrase", "trigram")
+
+
 def explain_line(explain: dict[str, Any], score: float) -> str | None:
     """``--explain`` in one line: where the base score came from (BM25, trigram, their RRF for
     a code name, or each hybrid list's rank and contribution), each ranking factor that moved
@@ -214,10 +218,8 @@ def explain_line(explain: dict[str, Any], score: float) -> str | None:
         name = "bm25" if "bm25" in explain else "trigram"
         after = " after the word hits" if explain.get("after_words") else f" {explain[name]:.4f}"
         base = f"{name} #{explain[f'{name}_rank']}{after}"
-    elif "bm25_rank" in explain or "trigram_rank" in explain:  # a code name: words and trigrams fused by RRF
-        ranks = ", ".join(
-            f"{name} #{explain[f'{name}_rank']}" for name in ("bm25", "trigram") if f"{name}_rank" in explain
-        )
+    elif any(f"{name}_rank" in explain for name in _FUSED):  # words, trigrams, a pasted message's phrases: RRF
+        ranks = ", ".join(f"{name} #{explain[f'{name}_rank']}" for name in _FUSED if f"{name}_rank" in explain)
         base = f"rrf ({ranks})" if across else f"rrf {explain['rrf']:.4f} ({ranks})"
     else:
         return None
