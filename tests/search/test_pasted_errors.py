@@ -74,16 +74,6 @@ def test_quotes_inside_a_pasted_message_are_the_programs(project):
     assert not any(note.startswith(("quoted text", "no excerpt holds the quoted")) for note in answer.notes)
     assert sorted(_files(answer)[:2]) == ["docs/codecs.md", "src/errors.ts"]
     # nor is a route inside one the project's (axum's "Handler for `GET /users` already exists")
-    assert phrases("z.toJSONSchema(User) fails with Error: Date cannot be represented in JSON Schema") == [
-        "Date cannot be represented in JSON Schema"
-    ]
-    assert phrases("[GIN-debug] [WARNING] You trusted all proxies, this is NOT safe.") == [
-        "You trusted all proxies this is NOT safe"
-    ]
-    assert phrases("where does the '[WARNING] Headers were already written. Wanted to override' message come from") == [
-        "Headers were already written",
-        "Wanted to override",
-    ]
     rust = "thread 'main' panicked at src/main.rs:3:1:\nEncountered unidirectional transform during encode: GET /users"
     answer = ask_project(project, rust, now=NOW)
     assert not any("route" in note for note in answer.notes), answer.notes
@@ -106,7 +96,7 @@ def test_quoted_text_says_what_is_wanted(project):
 
 
 def test_a_pasted_error_message_is_searched_exactly():
-    """Lexical, as quoted text: at level 1 the phrase is required of word hits only (SPEC §9)."""
+    """Lexical, as quoted text (SPEC §9: exact search): at level 1 too, the phrases' list is the word index's."""
     found = route("panic: the handler is nil for this route", dense_available=True)
     assert (found.mode, found.rule) == ("lexical", "identifier")
     assert found.reason == "contains an error message: the handler is nil for this route"
@@ -152,6 +142,16 @@ def test_which_runs_of_a_message_are_its_fixed_words():
         "not a git repository or any of the"
     ]
     assert phrases("the log says\nWARNING: the cache folder is not writable") == ["the cache folder is not writable"]
+    assert phrases("z.toJSONSchema(User) fails with Error: Date cannot be represented in JSON Schema") == [
+        "Date cannot be represented in JSON Schema"
+    ]
+    assert phrases("[GIN-debug] [WARNING] You trusted all proxies, this is NOT safe.") == [
+        "You trusted all proxies this is NOT safe"
+    ]
+    assert phrases("where does the '[WARNING] Headers were already written. Wanted to override' message come from") == [
+        "Headers were already written",
+        "Wanted to override",
+    ]
     rust = "thread 'main' panicked at src/routes.rs:12:6:\nOverlapping method route. Handler for `GET /users` exists"
     assert phrases(rust) == ["Overlapping method route", "Handler for"]
     assert phrases("Error:\n  the config file could not be read") == ["the config file could not be read"]
