@@ -103,66 +103,65 @@ def test_a_pasted_error_message_is_searched_exactly():
     assert route("how do I fix an error: no idea where it comes from", dense_available=True).rule == "default"
 
 
-def test_which_runs_of_a_message_are_its_fixed_words():
-    assert phrases(QUESTION) == ["Encountered unidirectional transform during encode"]
-    assert phrases("RuntimeError: Working outside of application context. when I run my tests") == [
-        "Working outside of application context"
-    ]
-    django = (
-        "django.core.exceptions.ImproperlyConfigured: Requested setting INSTALLED_APPS, but settings are not "
-        "configured. You must either define the environment variable DJANGO_SETTINGS_MODULE or call "
-        "settings.configure() before accessing settings."
-    )
-    assert phrases(django) == [
-        "You must either define the environment variable",
-        "but settings are not configured",
-        "before accessing settings",
-        "Requested setting",
-        "or call",
-    ]
-    assert phrases("panic: runtime error: index out of range [5] with length 3") == [
-        "runtime error index out of range",
-        "with length",
-    ]
-    assert phrases("error[E0277]: the trait bound `H: Handler` is not satisfied") == [
-        "the trait bound",
-        "is not satisfied",
-    ]
-    assert phrases('Error: Unmergable intersection. Error path: ["status"]') == [
-        "Unmergable intersection",
-        "Error path",
-    ]
-    assert phrases("I call fetch() and get TypeError: Cannot read properties of undefined (reading 'map')") == [
-        "Cannot read properties of undefined reading"
-    ]
-    assert phrases("ERROR: could not connect to server at db.internal:5432") == ["could not connect to server at"]
-    long_run = "ValueError: one two three four five six seven eight nine ten"
-    assert phrases(long_run) == ["one two three four five six seven eight"]
-    assert phrases("fatal: not a git repository (or any of the parent directories)") == [
-        "not a git repository or any of the"
-    ]
-    assert phrases("the log says\nWARNING: the cache folder is not writable") == ["the cache folder is not writable"]
-    assert phrases("z.toJSONSchema(User) fails with Error: Date cannot be represented in JSON Schema") == [
-        "Date cannot be represented in JSON Schema"
-    ]
-    assert phrases("[GIN-debug] [WARNING] You trusted all proxies, this is NOT safe.") == [
-        "You trusted all proxies this is NOT safe"
-    ]
-    assert phrases("where does the '[WARNING] Headers were already written. Wanted to override' message come from") == [
-        "Headers were already written",
-        "Wanted to override",
-    ]
-    rust = "thread 'main' panicked at src/routes.rs:12:6:\nOverlapping method route. Handler for `GET /users` exists"
-    assert phrases(rust) == ["Overlapping method route", "Handler for"]
-    assert phrases("Error:\n  the config file could not be read") == ["the config file could not be read"]
-    for question in (
-        "Note: how does the router pick a handler",  # one hump: no error's head
-        "Context: the cache is not invalidated",
-        "KeyError: 'user_id'",  # a value alone
-        "Error: timeout",  # one word: the words' list has it
-        "how do I fix an error: no idea where it comes from",  # "an error:" opens no line of output
-        "std::io::Error::new wraps the kind in a custom error",  # a path, no colon and space after it
-        "TypeScript: how do I infer the type of a router's outputs",  # a question follows, no message
-        "Error: why does the client retry the request twice",
-    ):
-        assert phrases(question) == [], question
+DJANGO = (
+    "django.core.exceptions.ImproperlyConfigured: Requested setting INSTALLED_APPS, but settings are not "
+    "configured. You must either define the environment variable DJANGO_SETTINGS_MODULE or call "
+    "settings.configure() before accessing settings."
+)
+# (a question, the runs of fixed words of the messages it pastes, longest first)
+RUNS = [
+    (QUESTION, ["Encountered unidirectional transform during encode"]),
+    (
+        "RuntimeError: Working outside of application context. when I run my tests",
+        ["Working outside of application context"],
+    ),
+    (
+        DJANGO,
+        [
+            "You must either define the environment variable",
+            "but settings are not configured",
+            "before accessing settings",
+            "Requested setting",
+            "or call",
+        ],
+    ),
+    ("panic: runtime error: index out of range [5] with length 3", ["runtime error index out of range", "with length"]),
+    ("error[E0277]: the trait bound `H: Handler` is not satisfied", ["the trait bound", "is not satisfied"]),
+    ('Error: Unmergable intersection. Error path: ["status"]', ["Unmergable intersection", "Error path"]),
+    (
+        "I call fetch() and get TypeError: Cannot read properties of undefined (reading 'map')",
+        ["Cannot read properties of undefined reading"],
+    ),
+    ("ERROR: could not connect to server at db.internal:5432", ["could not connect to server at"]),
+    ("ValueError: one two three four five six seven eight nine ten", ["one two three four five six seven eight"]),
+    ("fatal: not a git repository (or any of the parent directories)", ["not a git repository or any of the"]),
+    ("the log says\nWARNING: the cache folder is not writable", ["the cache folder is not writable"]),
+    (
+        "z.toJSONSchema(User) fails with Error: Date cannot be represented in JSON Schema",
+        ["Date cannot be represented in JSON Schema"],
+    ),
+    ("[GIN-debug] [WARNING] You trusted all proxies, this is NOT safe.", ["You trusted all proxies this is NOT safe"]),
+    (
+        "where does the '[WARNING] Headers were already written. Wanted to override' message come from",
+        ["Headers were already written", "Wanted to override"],
+    ),
+    (
+        "thread 'main' panicked at src/routes.rs:12:6:\nOverlapping method route. Handler for `GET /users` exists",
+        ["Overlapping method route", "Handler for"],
+    ),
+    ("Error:\n  the config file could not be read", ["the config file could not be read"]),
+    # no message
+    ("Note: how does the router pick a handler", []),  # one hump: no error's head
+    ("Context: the cache is not invalidated", []),
+    ("KeyError: 'user_id'", []),  # a value alone
+    ("Error: timeout", []),  # one word: the words' list has it
+    ("how do I fix an error: no idea where it comes from", []),  # "an error:" opens no line of output
+    ("std::io::Error::new wraps the kind in a custom error", []),  # a path, no colon and space after it
+    ("TypeScript: how do I infer the type of a router's outputs", []),  # a question follows, no message
+    ("Error: why does the client retry the request twice", []),
+]
+
+
+@pytest.mark.parametrize(("question", "runs"), RUNS)
+def test_which_runs_of_a_message_are_its_fixed_words(question, runs):
+    assert phrases(question) == runs

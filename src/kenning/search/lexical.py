@@ -94,6 +94,8 @@ def ranking(conn: Connection, query: ParsedQuery, filters: Filters, depth: int) 
     - after the last word hit, trigram hits over every term follow (tier 1), to fill a list
       the words cannot.
     Neither when the query requires quoted text (``query.quoted``): the word hits alone hold it.
+    A pasted error message's phrases (``query.pasted``, ``search.pasted``) are a list of their own,
+    fused by RRF with the words' and, with code names, the trigrams' (``_with_pasted``).
     Fusing a trigram search over every term whenever a query looked identifier-like
     (``IL-6``, ``p53``) let title substrings outrank real word matches: SciFact train
     nDCG@10 0.586 with it, 0.691 without (docs/evaluation.md).

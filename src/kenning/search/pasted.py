@@ -74,7 +74,8 @@ _PLAIN = re.compile(r"\(?(?:[A-Za-z][a-z]*(?:'[a-z]+)?|[A-Z]{2,5})\)?[.,;:!?]?")
 _SENTENCE_END = re.compile(r"[.!?]$")
 
 
-_CLOSING = {"'": "'", '"': '"', "`": "`", "“": "”", "«": "»"}
+# A quote opened before a head, and what closes it (not a contraction's apostrophe: "You're").
+_CLOSING = {opening: re.compile(re.escape(closing) + r"(?!\w)") for opening, closing in ("''", '""', "``", "“”", "«»")}
 
 
 @lru_cache(maxsize=64)  # the router, the quotes, the routes and the ranking each read one question
@@ -88,11 +89,16 @@ def messages(text: str) -> tuple[tuple[int, int], ...]:
     for match in _HEAD.finditer(text):
         start, end = match.span("message")
         closing = _CLOSING.get(text[match.start() - 1]) if match.start() else None
-        if closing:
-            close = re.compile(re.escape(closing) + r"(?!\w)").search(text, start, end)
-            end = close.start() if close else end
+        close = closing.search(text, start, end) if closing else None
+        end = close.start() if close else end
         found.append((start, end))
     return tuple(found)
+
+
+def in_message(text: str, at: int) -> bool:
+    """Whether position ``at`` of ``text`` lies inside a pasted error message: what the program
+    printed there (a quoted value, a route) is not the asker's (``search.quoted``, ``search.routes``)."""
+    return any(start <= at < end for start, end in messages(text))
 
 
 def phrases(text: str) -> list[str]:

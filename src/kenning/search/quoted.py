@@ -39,11 +39,10 @@ def spans(text: str) -> list[str]:
     """The quoted texts of ``text`` that hold a letter or a digit, in order, once each; an HTTP
     route quoted (``"GET /articles/:slug"``) is a route's words (``search.routes``), no phrase; a
     quote inside a pasted error message is the program's (``search.pasted``), none."""
-    pasted_messages = pasted.messages(text)  # quotes a program printed around a value are not the asker's
     found = (
         next(group for group in match.groups() if group is not None)
         for match in QUOTES.finditer(text)
-        if not any(start <= match.start() < end for start, end in pasted_messages)
+        if not pasted.in_message(text, match.start())
     )
     kept = (" ".join(span.split()) for span in found if re.search(r"[^\W_]", span))
     return list(dict.fromkeys(span for span in kept if not routes.ROUTE.fullmatch(span)))

@@ -31,11 +31,8 @@ def spans(text: str) -> list[str]:
     """The routes ``text`` names (``GET /articles/:slug``), in order, once each: those whose path
     holds a word, outside a pasted error message (``search.pasted``: axum's "Handler for `GET /users`
     already exists" names the asker's route, not one the project serves)."""
-    pasted_messages = pasted.messages(text)
     found = (
-        match.group().rstrip(_TRAILING)
-        for match in ROUTE.finditer(text)
-        if not any(start <= match.start() < end for start, end in pasted_messages)
+        match.group().rstrip(_TRAILING) for match in ROUTE.finditer(text) if not pasted.in_message(text, match.start())
     )
     return list(dict.fromkeys(" ".join(span.split()) for span in found if words(span.split(None, 1)[1])))
 
