@@ -49,7 +49,7 @@ def self_classes(hint: str, module: str) -> list[str]:
     """The dotted names of the classes a self call's hint (``SELF_HINT`` …) names, the caller's
     first (``module``: the caller's)."""
     prefix = f"{module}." if module else ""
-    return [prefix + name[1:] if name[0] == "." else name for name in hint[len(SELF_HINT) :].split(" ")]
+    return [prefix + name[1:] if name[0] == "." else name for name in hint[len(SELF_HINT) :].split()]
 
 
 def class_hint(cls: str, bases: dict[str, tuple[int, list[str]]]) -> str:

@@ -60,6 +60,8 @@ def definition_name(node: Any) -> str | None:
         return node_text(name).replace(":", ".")
     if name is not None and name.type == "qualified_identifier":  # C++: ``struct DBImpl::Writer {…}``
         return ".".join(_qualified_parts(name))
+    if name is not None and name.type == "template_type":  # C++'s specialization: ``struct formatter<T, Char> {…}``
+        name = name.child_by_field_name("name")  # the template's own name: its arguments are no part of it
     if name is not None and name.type == "scope_resolution":  # Ruby: ``class Table::Cell``
         return ".".join(node_text(name).lstrip(":").split("::"))
     if name is not None:
@@ -128,6 +130,8 @@ def _qualified_parts(node: Any) -> list[str]:
         if scope is not None:
             named = scope.child_by_field_name("name") if scope.type == "template_type" else scope
             parts.append(node_text(named if named is not None else scope))
+        node = node.child_by_field_name("name")
+    if node is not None and node.type == "template_type":  # ``struct detail::formatter<T> {…}``
         node = node.child_by_field_name("name")
     if node is not None:
         parts.append(node_text(node))
