@@ -257,7 +257,7 @@ def test_an_rspec_or_minitest_file_tests_the_file_its_path_names(make_project):
     ],
 )
 def test_a_name_followed_by_parenthesised_tokens_in_a_macro_is_a_call(body, calls):
-    chunks, relations = load_relations("code/39")(f"fn check() {{\n    {body}\n}}\n", "src/lib.rs")
+    chunks, relations = load_relations("code/40")(f"fn check() {{\n    {body}\n}}\n", "src/lib.rs")
     found = [(r.target, r.hint, r.qualified) for r in relations.refs if r.type == "calls"]
     assert [(name, qualified) for name, _, qualified in found] == [(name, q) for name, _, q in calls]
     for (_, hint, _), (_, owner, _) in zip(found, calls, strict=True):

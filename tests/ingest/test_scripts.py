@@ -50,12 +50,12 @@ FILES = {
         ("app/build.gradle.kts", SCRIPT_PARSER),
         ("go.mod", SCRIPT_PARSER),
         ("app/lib/profile_store.dart", SCRIPT_PARSER),  # no grammar: by its words
-        ("services/profile/ProfileStore.scala", "code/39"),
-        ("ios/Shop/ProfileStore.swift", "code/39"),
-        ("android/app/src/main/kotlin/Profile.kt", "code/39"),
+        ("services/profile/ProfileStore.scala", "code/40"),
+        ("ios/Shop/ProfileStore.swift", "code/40"),
+        ("android/app/src/main/kotlin/Profile.kt", "code/40"),
         ("web/src/App.vue", "component/1"),  # its blocks: ingest.components
-        ("src/app/Http/Kernel.php", "code/39"),
-        ("src/Shop/Program.cs", "code/39"),
+        ("src/app/Http/Kernel.php", "code/40"),
+        ("src/Shop/Program.cs", "code/40"),
         ("app/src/main/AndroidManifest.xml", SCRIPT_PARSER),  # an Android app's permissions
         ("ios/App/Info.plist", SCRIPT_PARSER),
         ("ios/IceCubesApp.xcconfig", SCRIPT_PARSER),
@@ -69,15 +69,15 @@ FILES = {
         ("data/records.xml", None),
         ("LICENSE", None),
         ("src/app.py", "python/24"),
-        ("lib/tasks/fake_data.rake", "code/39"),  # Ruby: lobsters' tasks, walked
-        ("app/views/stories/index.json.jbuilder", "code/39"),
-        ("config.ru", "code/39"),
+        ("lib/tasks/fake_data.rake", "code/40"),  # Ruby: lobsters' tasks, walked
+        ("app/views/stories/index.json.jbuilder", "code/40"),
+        ("config.ru", "code/40"),
         ("app/views/home/index.html.erb", SCRIPT_PARSER),  # a template, by its lines
         ("templates/registration/password_reset_email.html", SCRIPT_PARSER),  # Django's, Flask's, Thymeleaf's
         ("site/partials/nav.njk", SCRIPT_PARSER),
         ("themes/shop/product.liquid", SCRIPT_PARSER),
         ("resources/views/auth/login.blade.php", SCRIPT_PARSER),  # Laravel's Blade: a template
-        ("app/Http/Controllers/LoginController.php", "code/39"),  # PHP itself
+        ("app/Http/Controllers/LoginController.php", "code/40"),  # PHP itself
         ("src/styles/_variables.scss", SCRIPT_PARSER),
         ("static/app.css", SCRIPT_PARSER),
         ("src/builtin.jq", SCRIPT_PARSER),  # jq's builtins, walked

@@ -17,6 +17,8 @@ import re
 from collections.abc import Callable
 
 _DIRECTIVE = re.compile(rb"^[ \t]*#[ \t]*(if|ifdef|ifndef|elif|else|endif)\b(.*)$")
+# Each conditional directive of a source, its continuation lines with it.
+DIRECTIVE_LINES = re.compile(rb"^[ \t]*#[ \t]*(?:if|ifdef|ifndef|elif|else|endif)\b(?:[^\n]*\\\n)*[^\n]*", re.M)
 # one token of an ``#if`` expression: a number, ``defined X``, a name, an operator
 _TOKEN = re.compile(
     r"\s*(?:(?P<number>0[xX][0-9a-fA-F]{1,16}|\d{1,19})[uUlL]*(?![\w.])|(?P<defined>defined\s*(?:\(\s*\w+\s*\)|\w+))"
@@ -79,12 +81,27 @@ def _value(node: ast.AST) -> int:
 
 def undefined_view(source: bytes) -> bytes:
     """``source`` with its conditional directives and the branches not taken blanked."""
+    return _view(source, keep_balanced=False)
+
+
+def balanced_view(source: bytes) -> bytes:
+    """``source`` with its conditional directives blanked, a group without alternatives kept
+    whatever its condition when it closes the braces and parentheses it opens and names a macro
+    (not ``#if 0``), every other group read as ``undefined_view`` reads it. {fmt}'s ``print`` calls
+    ``write_console`` under ``#if defined(_WIN32)``: a caller the view with no macro defined blanked,
+    and the graph had none."""
+    return _view(source, keep_balanced=True)
+
+
+def _view(source: bytes, *, keep_balanced: bool) -> bytes:
     lines = source.split(b"\n")
-    stack: list[tuple[bool, bool]] = []  # (this branch is kept, a branch of the group was taken)
+    whole = _whole_groups(lines) if keep_balanced else set()
+    # (this branch is kept, a branch of the group was taken, every branch of the group is kept)
+    stack: list[tuple[bool, bool, bool]] = []
     kept = True
     out: list[bytes] = []
     continued = False
-    for line in lines:
+    for number, line in enumerate(lines):
         if continued:  # a directive's continuation line
             out.append(_blank(line))
             continued = line.rstrip().endswith(b"\\")
@@ -95,22 +112,67 @@ def undefined_view(source: bytes) -> bytes:
             continue
         word, rest = match.group(1), match.group(2).decode("utf-8", "replace")
         if word in (b"if", b"ifdef", b"ifndef"):
-            value = _condition(rest) if word == b"if" else word == b"ifndef"
-            stack.append((value, value))
+            every = number in whole
+            value = every or (_condition(rest) if word == b"if" else word == b"ifndef")
+            stack.append((value, value, every))
         elif stack and word == b"elif":
-            _, taken = stack[-1]
-            value = not taken and _condition(rest)
-            stack[-1] = (value, taken or value)
+            _, taken, every = stack[-1]
+            value = every or not taken and _condition(rest)
+            stack[-1] = (value, taken or value, every)
         elif stack and word == b"else":
-            _, taken = stack[-1]
-            stack[-1] = (not taken, True)
+            _, taken, every = stack[-1]
+            stack[-1] = (every or not taken, True, every)
         elif stack and word == b"endif":
             stack.pop()
-        kept = all(k for k, _ in stack)
+        kept = all(k for k, _, _ in stack)
         out.append(_blank(line))
         continued = line.rstrip().endswith(b"\\")
     return b"\n".join(out)
 
 
+# What a line's braces and parentheses are counted without: its strings, characters and comments.
+_NOT_CODE = re.compile(rb'"(?:\\.|[^"\\\n])*"|\'(?:\\.|[^\'\\\n])*\'|//.*|/\*.*?\*/')
+
+
+def _whole_groups(lines: list[bytes]) -> set[int]:
+    """The line numbers of the ``#if``s without an ``#else`` or ``#elif`` that name a macro and
+    balance their braces and parentheses (nested groups' lines counted in the branch that holds
+    them). A group with alternatives keeps one: both sides of ``using value_type = #ifdef …
+    std::iter_value_t<It>; #else typename …::value_type; #endif`` make no declaration."""
+    opened: list[tuple[int, list[list[int]], bool]] = []  # (#if's line, branches' [braces, parens], names a macro)
+    whole: set[int] = set()
+    continued = False
+    for number, line in enumerate(lines):
+        if continued:
+            continued = line.rstrip().endswith(b"\\")
+            continue
+        match = _DIRECTIVE.match(line)
+        if match is None:
+            if not opened:
+                continue
+            code = _NOT_CODE.sub(b"", line) if b'"' in line or b"'" in line or b"/" in line else line
+            delta = (code.count(b"{") - code.count(b"}"), code.count(b"(") - code.count(b")"))
+            for _, branches, _ in opened:  # a line counts in every group that holds it
+                branches[-1][0] += delta[0]
+                branches[-1][1] += delta[1]
+            continue
+        continued = line.rstrip().endswith(b"\\")
+        word, rest = match.group(1), match.group(2)
+        named = word != b"if" or re.search(rb"[A-Za-z_]", re.sub(rb"/\*.*?\*/|//.*", b"", rest)) is not None
+        if word in (b"if", b"ifdef", b"ifndef"):
+            opened.append((number, [[0, 0]], named))
+        elif opened and word in (b"elif", b"else"):
+            at, branches, _ = opened[-1]
+            branches.append([0, 0])  # alternatives (``using T =`` / ``#else`` / another type): one is kept
+        elif opened and word == b"endif":
+            at, branches, names = opened.pop()
+            if names and branches == [[0, 0]]:
+                whole.add(at)
+    return whole
+
+
 def _blank(line: bytes) -> bytes:
-    return re.sub(rb"[^\s]", b" ", line)
+    return line.translate(_BLANKS)
+
+
+_BLANKS = bytes(c if chr(c) in " \t\n\r\v\f" else 32 for c in range(256))  # every other byte a space

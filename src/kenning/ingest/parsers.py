@@ -65,7 +65,7 @@ _BY_SUFFIX = {
 _DOCUMENTS = frozenset(_BY_SUFFIX[suffix] for suffix in (".md", ".rst", ".adoc", ".man"))  # ``size_cap``
 # JS/TS, Go, Rust, Java, C/C++, Ruby, PHP, C#, Kotlin, Swift, Scala, Lua and Elixir through tree-sitter
 # (see grammars.SUFFIXES).
-_TREE_SITTER = "code/39"
+_TREE_SITTER = "code/40"
 _BY_SUFFIX.update(
     {
         suffix: _TREE_SITTER

@@ -42,21 +42,49 @@ def _parser(language: str) -> Any:
     return Parser(grammar(language))
 
 
-def _fewer_errors(tree: Any, other: Any) -> Any:
-    """Of two parses of one file, the one with fewer syntax errors (``tree`` on a tie)."""
-    return other if _errors(other) < _errors(tree) else tree
+def _best_read(read: bytes, language: str, tree: Any) -> Any:
+    """Of a C or C++ file's parse as written (``tree``, of ``read``) and its parses with the
+    conditional groups' branches kept or blanked (``c_conditionals``), the one that leaves the least
+    code unread: the bytes its errors cover (a missing token: the whole node it breaks, so a brace
+    left open by one branch counts the function it swallowed) and the code the view blanked. By
+    count of errors alone, the view with no macro defined won whenever a platform's branch held one
+    more error (MSVC's ``__declspec``), and {fmt}'s Windows callers were lost; ``tree`` on a tie."""
+    best, least = tree, _unread(tree)
+    written = _code_bytes(read)
+    seen = set()
+    for view in (c_conditionals.balanced_view, c_conditionals.undefined_view):
+        text = view(read)
+        if text in seen:  # no group without alternatives differs: the same text
+            continue
+        seen.add(text)
+        other = _parser(language).parse(text)
+        unread = _unread(other) + written - _code_bytes(text)
+        if unread < least:
+            best, least = other, unread
+    return best
 
 
-def _errors(tree: Any) -> int:
-    """How many error and missing nodes a parse holds."""
-    count, stack = 0, [tree.root_node]
+def _code_bytes(source: bytes) -> int:
+    """The bytes of a source that are neither blank nor a conditional directive (every view blanks those)."""
+    directives = sum(len(m.group().translate(None, _SPACES)) for m in c_conditionals.DIRECTIVE_LINES.finditer(source))
+    return len(source.translate(None, _SPACES)) - directives
+
+
+_SPACES = b" \t\n\r\v\f"
+
+
+def _unread(tree: Any) -> int:
+    """The bytes a parse's syntax errors cover: an error node's own, a missing token's parent's."""
+    unread, stack = 0, [(tree.root_node, tree.root_node)]
     while stack:
-        node = stack.pop()
-        if node.is_error or node.is_missing:
-            count += 1
+        node, parent = stack.pop()
+        if node.is_error:
+            unread += node.end_byte - node.start_byte
+        elif node.is_missing:
+            unread += parent.end_byte - parent.start_byte
         elif node.has_error:
-            stack.extend(node.children)
-    return count
+            stack.extend((child, node) for child in node.children)
+    return unread
 
 
 def syntax_tree(source: str, language: str) -> Any:
@@ -78,13 +106,13 @@ def _parsed(source: str, language: str) -> Any:
     fewer errors; None when the grammar cannot be loaded."""
     try:
         encoded = source.encode("utf-8", "surrogatepass")
-        tree = _parser(language).parse(cpp_source.without_macros(encoded) if language == "cpp" else encoded)
+        if language in ("c", "cpp"):
+            encoded = cpp_source.without_macros(encoded, cpp=language == "cpp")
+        tree = _parser(language).parse(encoded)
         if language == "kotlin":
             tree = kotlin_source.reparsed(_parser(language), tree, encoded)
         if language in ("c", "cpp") and tree.root_node.has_error:
-            tree = _fewer_errors(
-                tree, _parser(language).parse(c_conditionals.undefined_view(bytes(tree.root_node.text)))
-            )
+            tree = _best_read(bytes(tree.root_node.text), language, tree)
     except _UNPARSED:
         return None
     return tree
