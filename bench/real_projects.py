@@ -56,7 +56,11 @@ search, before the first run (docs/benchmarks.md, "zodgin"); on ``trpc`` (``benc
 in French; TypeScript, a Docusaurus site in MDX with its older versions in ``www/versioned_docs/``) from
 ``www/docs/`` and ``packages/*/src/``, and on ``axum`` (``bench/questions/axum.walk.jsonl``, 22, two in French;
 Rust, its guide in Markdown files under ``axum/src/docs/`` that rustdoc includes, runnable ``examples/``) the same
-way (docs/benchmarks.md, "trpcaxum").
+way (docs/benchmarks.md, "trpcaxum"); on ``sinatra`` (``bench/questions/sinatra.walk.jsonl``, 22, two in French; Ruby,
+one long README, sinatra-contrib and rack-protection beside it) from its README and ``lib/``, and on ``fmt``
+(``bench/questions/fmt.walk.jsonl``, 22, two in French; C++ headers full of macros, Markdown docs in ``doc/``) from
+``doc/`` and ``include/fmt/``, both by helpers that ran no search, before the first run (docs/benchmarks.md,
+"cppmacros").
 ``bench/questions/django.walk.jsonl`` (25, branch djwalk; 7 more, branch receivers) asks relation
 questions only — who calls, what X calls, which tests cover, what imports, where X is used — about
 Django's code, distinctive names and common method names (``Model.save``, ``QuerySet.all``,
@@ -183,6 +187,8 @@ CLONES = {
     "gin": "dcaa4296d111981ffb31ac3eba90bb63e1eb5ab9",  # Go, one long Markdown page
     "trpc": "340811ba5320637fbaf48fccf3dbfdd258bd34db",  # TypeScript, Docusaurus (MDX, versioned docs)
     "axum": "3d78036dcac289d6c1d54934708acb6a5bd73686",  # Rust, docs in Markdown files rustdoc includes
+    "sinatra": "cb22afd7902b566b6eaba6c4ea89739494a65d12",  # Ruby, one long README, sinatra-contrib's docs
+    "fmt": "60ccad511fd680cb91d8b60a315759f71c67bef9",  # C++ headers, Markdown docs
 }
 # The GitHub repository of each project read from a clone (``CLONES`` pins its commit; ``bench/question_sets.py``
 # finds it in the team's mirror or on GitHub).
@@ -212,6 +218,8 @@ REPOSITORIES = {
     "gin": "gin-gonic/gin",
     "trpc": "trpc/trpc",
     "axum": "tokio-rs/axum",
+    "sinatra": "sinatra/sinatra",
+    "fmt": "fmtlib/fmt",
     "httpx": "encode/httpx",  # its ``git`` set only: the others read the sdist
 }
 
@@ -402,7 +410,7 @@ def main() -> int:
         "--set",
         default="",
         help="ask bench/questions/NAME.SET.jsonl (walk: httpx, flask, django; from a clone: requests, typer, pino, "
-        "urfavecli, mdbook, black, bat, fzf, commander, zod, gin, trpc, axum; fr: django, "
+        "urfavecli, mdbook, black, bat, fzf, commander, zod, gin, trpc, axum, sinatra, fmt; fr: django, "
         "flask; git: httpx, from its clone; calls: cobra, ky, leveldb, gson, asciidoctor, ripgrep, slim, mediatr, "
         "moshi, kingfisher, scopt; docs: asciidoctor, cobra, ripgrep, ky, gson, leveldb; api: gson, ripgrep, "
         "leveldb, slim, mediatr, moshi, kingfisher; errors: django, flask, httpx, click, requests, zod, trpc, "
