@@ -54,11 +54,12 @@ def _best_read(read: bytes, language: str, tree: Any) -> Any:
     seen = set()
     for view in (c_conditionals.balanced_view, c_conditionals.undefined_view):
         text = view(read)
-        if text in seen:  # no group without alternatives differs: the same text
+        blanked = written - _code_bytes(text)
+        if text in seen or blanked >= least:  # the same text, or one that cannot leave less unread
             continue
         seen.add(text)
         other = _parser(language).parse(text)
-        unread = _unread(other) + written - _code_bytes(text)
+        unread = _unread(other) + blanked
         if unread < least:
             best, least = other, unread
     return best
