@@ -1,8 +1,8 @@
-"""A C++ class template's specialization (``struct formatter<std::tuple<T...>, Char,\n
-enable_if_t<…>> {…}``, as {fmt}'s headers write them) is named by its template alone (``formatter``):
-its arguments, spread over lines, are no part of the name. Such a name once went whole into its
-calls' hints, and a cold sync of {fmt} stopped in the graph's resolution (an IndexError on the
-empty words of its line breaks)."""
+"""A C++ class template's specialization is named by its template and its arguments without their
+spaces (``formatter<date>``, ``formatter<std::pair<K,V>,Char>``), or by its template alone when they
+run long (``struct formatter<Tuple, Char,\n enable_if_t<…>> {…}``, as {fmt}'s headers write them).
+Such a name once went whole into its calls' hints, which split on spaces, and a cold sync of {fmt}
+stopped in the graph's resolution (an IndexError on the empty words of its line breaks)."""
 
 from __future__ import annotations
 
@@ -28,6 +28,8 @@ FORMAT_H = (
     "    report_error();\n"
     "  }\n"
     "};\n\n"
+    "template <> struct formatter<date> {\n  void format() { set_brackets(); }\n  void set_brackets() {}\n};\n\n"
+    "template <typename K, typename V> struct formatter<std::pair<K, V>,\n    char> {\n  void parse() {}\n};\n\n"
     "}  // namespace fmt\n"
 )
 
@@ -42,3 +44,6 @@ def test_a_specialization_is_named_by_its_template_and_its_calls_resolve(make_pr
     # template's, same name) or a guess between the two: never the whole template text as a class
     assert ("fmt.formatter.set_brackets", "extracted") in callees(project, "fmt.formatter.parse")
     assert all("\n" not in name and "<" not in name for name, _ in callees(project, "fmt.formatter.parse"))
+    # short arguments name the specialization, without their spaces: its own method is its own
+    assert callees(project, "fmt.formatter<date>.format") == {("fmt.formatter<date>.set_brackets", "extracted")}
+    assert callees(project, "fmt.formatter<std::pair<K,V>,char>.parse") == set()  # the node is there, calling none

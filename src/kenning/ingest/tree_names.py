@@ -60,8 +60,8 @@ def definition_name(node: Any) -> str | None:
         return node_text(name).replace(":", ".")
     if name is not None and name.type == "qualified_identifier":  # C++: ``struct DBImpl::Writer {…}``
         return ".".join(_qualified_parts(name))
-    if name is not None and name.type == "template_type":  # C++'s specialization: ``struct formatter<T, Char> {…}``
-        name = name.child_by_field_name("name")  # the template's own name: its arguments are no part of it
+    if name is not None and name.type == "template_type":  # C++'s specialization: ``struct formatter<date> {…}``
+        return _specialization(name)
     if name is not None and name.type == "scope_resolution":  # Ruby: ``class Table::Cell``
         return ".".join(node_text(name).lstrip(":").split("::"))
     if name is not None:
@@ -131,11 +131,26 @@ def _qualified_parts(node: Any) -> list[str]:
             named = scope.child_by_field_name("name") if scope.type == "template_type" else scope
             parts.append(node_text(named if named is not None else scope))
         node = node.child_by_field_name("name")
-    if node is not None and node.type == "template_type":  # ``struct detail::formatter<T> {…}``
-        node = node.child_by_field_name("name")
-    if node is not None:
+    if node is not None and node.type == "template_type":  # ``struct detail::formatter<date> {…}``
+        parts.append(_specialization(node))
+    elif node is not None:
         parts.append(node_text(node))
     return parts
+
+
+SPECIALIZATION_CHARS = 40  # longer arguments (``enable_if_t<…>`` conditions over lines) leave the template's name
+
+
+def _specialization(node: Any) -> str:
+    """A C++ class template's specialization's name: the template's and its arguments without their
+    spaces (``formatter<date>``, ``formatter<std::vector<T>,Char>``), or the template's alone when
+    they run long. Whole, {fmt}'s ``formatter<Tuple, Char,\n enable_if_t<…>>`` went into its calls'
+    hints, which split on spaces, and a cold sync of {fmt} stopped in the graph's resolution."""
+    template = node.child_by_field_name("name")
+    arguments = node.child_by_field_name("arguments")
+    name = node_text(template) if template is not None else ""
+    written = "".join(node_text(arguments).split()) if arguments is not None else ""
+    return name + written if len(written) <= SPECIALIZATION_CHARS else name
 
 
 def _receiver_type(receiver: Any) -> str | None:
