@@ -27,7 +27,8 @@ class Signals:
     dense_available: bool = False
     core_fits: bool | None = True  # None: no core pack built yet (the rule still applies, and says so)
     # camelCase or PascalCase words the project names no symbol after (``GitHub``, ``AsciiDoc``): words;
-    # words joined by slashes no path of it holds (``bash/zsh``): a choice between words
+    # words joined by slashes no path of it holds (``bash/zsh``): a choice between words; dotted names
+    # and files no excerpt holds (``report.csv``): an example's value
     loose_names: frozenset[str] = frozenset()
 
 
@@ -95,8 +96,8 @@ def _identifier(question: str, signals: Signals) -> str | None:
             found = match.group(0).strip()
             if label == "path" and (found.lower() in _NOT_PATHS or found in signals.loose_names):
                 continue  # a choice between words (``bash/zsh``) the project holds no path of
-            if label in _HUMPED and found in signals.loose_names:
-                continue
+            if (label in _HUMPED or label == "dotted name or file") and found in signals.loose_names:
+                continue  # a product's name (``GitHub``), an example's file (``report.csv``): words
             return f"contains a {label}: {found}"
     runs = error_message_runs(question)  # a pasted error's fixed words (search.pasted): a phrase
     return f"contains an error message: {runs[0]}" if runs else None

@@ -8,7 +8,15 @@ import math
 from dataclasses import dataclass, field, replace
 
 from kenning.search import prefix
-from kenning.search.query import CODE_NAME, IDENTIFIER_HINT, ParsedQuery, humped_names, slashed_words, split_choices
+from kenning.search.query import (
+    CODE_NAME,
+    IDENTIFIER_HINT,
+    ParsedQuery,
+    dotted_terms,
+    humped_names,
+    slashed_words,
+    split_choices,
+)
 from kenning.search.query import quote_term as _quote
 from kenning.search.stop_words import ENGLISH_STOP_WORDS
 from kenning.store import fts, graph, graph_lookup, lookups, postings
@@ -204,16 +212,28 @@ def loose_names(conn: Connection, query: ParsedQuery) -> frozenset[str]:
     that name no path (``_names_a_path``): a choice between words. fzf's "the ** trigger
     for fuzzy completion in bash/zsh" went to the identifier rule and searched the phrase ``bash
     zsh``: the section "Customizing fuzzy completion for bash and zsh" was not in the first five
-    (docs/benchmarks.md, "choices")."""
+    (docs/benchmarks.md, "choices").
+
+    So are dotted names and file names (``query.dotted_terms``) that no excerpt holds, as words or
+    in its path: a value of the asker's example. Sinatra's "make the browser save what my route
+    returns as a file called report.csv" went to the identifier rule, lexical at every level, where
+    the question without the file's name answers hybrid at level 1 (its "Attachments" section
+    second; docs/benchmarks.md, "cppmacros")."""
     if query.loose_names is not None:
         return query.loose_names
     choices = frozenset(w for w in slashed_words(query) if not _names_a_path(conn, w))
+    choices |= {name for name in dotted_terms(query) if not _held(conn, name)}
     humped = humped_names(query)
     if not humped or not graph.has_nodes(conn):
         return choices
     named = graph_lookup.symbol_names(conn, humped)
     common = max(LOOSE_MIN, math.ceil(fts.word_rows(conn) * LOOSE_SHARE))
     return choices | {t for t in humped if t not in named and fts.words_held(conn, _quote(t), common) >= common}
+
+
+def _held(conn: Connection, dotted: str) -> bool:
+    """Whether an excerpt holds a dotted name as words (``report.csv``: ``report`` then ``csv``) or in its path."""
+    return fts.words_match(conn, _quote(dotted)) or lookups.path_holds(conn, dotted)
 
 
 def _names_a_path(conn: Connection, slashed: str) -> bool:

@@ -301,6 +301,16 @@ def humped_names(parsed: ParsedQuery) -> tuple[str, ...]:
     )
 
 
+def dotted_terms(parsed: ParsedQuery) -> tuple[str, ...]:
+    """The terms of a question in words that are dotted names or file names (``click.echo``,
+    ``report.csv``), as typed, outside quotes and backticks (typed exactly: the asker means them).
+    ``search.lexical.loose_names`` keeps those the project holds nowhere: an example's file name."""
+    if parsed.syntax != "natural":
+        return ()
+    quoted = " ".join(QUOTED.findall(parsed.text))
+    return tuple(t for t in parsed.original_terms if _DOTTED.fullmatch(t) and t not in quoted)
+
+
 # Words of letters joined by slashes ("bash/zsh", "small/medium/large", "GET/POST"): a choice between
 # them, unless the project holds such a path (``docs/api``: ``search.lexical.loose_names`` tells).
 _SLASHED = re.compile(r"[^\W\d_]+(?:/[^\W\d_]+)+")
