@@ -28,7 +28,9 @@ def test_parser_for_reads_the_suffix_as_pathlib_does(path: str) -> None:
 def test_known_kinds_are_found() -> None:
     assert parser_for("src/app.py") is not None and parser_for("README.MD") == parser_for("README.md") is not None
     assert parser_for("Makefile") == parser_for("src/makefile") == SCRIPT_PARSER
-    assert parser_for("LICENSE") is None and parser_for(".md") is None
+    assert parser_for(".md") is None and parser_for("LICENSES") is None and parser_for("bin/deploy") is None
+    # a project's documents by their customary names, without a suffix: plain text, as ``.txt`` is
+    assert parser_for("LICENSE") == parser_for("ChangeLog") == parser_for("docs/INSTALL") == parser_for("a.txt")
     # an agent's rules for the project, written in Markdown (Cursor's ``.mdc``), are documents
     assert parser_for(".cursor/rules/test-running.mdc") == parser_for("README.md")
     assert parser_for(".cursorrules") == parser_for("app/.windsurfrules") == parser_for(".clinerules") == "markdown/8"

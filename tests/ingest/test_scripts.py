@@ -67,7 +67,7 @@ FILES = {
         ("data/fixtures.json", None),  # data, not configuration
         ("src/black/resources/black.schema.json", SCRIPT_PARSER),  # a configuration's keys, described
         ("data/records.xml", None),
-        ("LICENSE", None),
+        ("VERSION", None),  # no suffix, no customary document's name (``LICENSE`` is one: plain text)
         ("src/app.py", "python/24"),
         ("lib/tasks/fake_data.rake", "code/40"),  # Ruby: lobsters' tasks, walked
         ("app/views/stories/index.json.jbuilder", "code/40"),
@@ -136,7 +136,7 @@ def test_an_executable_file_without_a_suffix_is_a_script_of_its_interpreter(make
         {
             "bin/deploy": "#!/usr/bin/env bash\nrsync -a build/ web01:/srv/site\n",
             "bin/report": "#!/usr/bin/env python3\nprint('report')\n",
-            "LICENSE": "Permission is hereby granted, free of charge\n",
+            "VERSION": "1.2.0\n",
         },
         name="bins",
     )
@@ -144,7 +144,7 @@ def test_an_executable_file_without_a_suffix_is_a_script_of_its_interpreter(make
         (project.root / name).chmod(0o755)
     found = discover(project)
     assert {c.path: c.parser for c in found.candidates} == {"bin/deploy": SCRIPT_PARSER, "bin/report": SCRIPT_PARSER}
-    assert found.skipped["unsupported_type"] >= 1  # LICENSE: no suffix, not executable
+    assert found.skipped["unsupported_type"] >= 1  # VERSION: no suffix, not executable
     chunks, _ = load_relations(SCRIPT_PARSER)((project.root / "bin/report").read_text(), "bin/report")
     assert chunks[0].meta == {"language": "python"}
     resync(project)

@@ -19,7 +19,7 @@ from pathlib import Path
 from kenning.files import inside_root
 from kenning.ingest.git_history import outside_any_repository
 from kenning.ingest.ignore_rules import Matcher, gitignore_matcher
-from kenning.ingest.parsers import SCRIPT_PARSER, parser_for, size_cap
+from kenning.ingest.parsers import PLAIN_DOCUMENTS, SCRIPT_PARSER, parser_for, size_cap
 from kenning.project import CONFIG_NAME, STATE_DIR, Project
 
 ALWAYS_IGNORED_DIRS = {STATE_DIR, ".git", ".hg", ".svn"}
@@ -232,8 +232,11 @@ def discover(project: Project) -> Discovery:
         if not _is_regular(st.st_mode):
             result.skip("not_a_file", rel)
             continue
-        if parser is None:  # no suffix: a script when it is executable (``bin/deploy``), else unread
-            if not st.st_mode & _EXECUTABLE:
+        executable = st.st_mode & _EXECUTABLE
+        if parser is None or executable and name.lower() in PLAIN_DOCUMENTS:
+            # no suffix: a script when it is executable (``bin/deploy``, fzf's ``install``), else
+            # unread, but for a document's customary name (``LICENSE``: ``parsers.PLAIN_DOCUMENTS``)
+            if not executable:
                 result.skip("unsupported_type", rel)
                 continue
             parser = SCRIPT_PARSER

@@ -222,6 +222,16 @@ JSON_SCHEMA = ".schema.json"
 # ``.cursorrules``, Windsurf's, Cline's): what an agent is told about the project is its knowledge.
 _BY_NAME.update(dict.fromkeys((".cursorrules", ".windsurfrules", ".clinerules"), _BY_SUFFIX[".md"]))
 _BY_SUFFIX.update({suffix: SCRIPT_PARSER for suffix in SCRIPT_LANGUAGES if suffix.startswith(".")})
+# A project's documents by their customary names, without a suffix (GNU's and GitHub's: jq's
+# ``ChangeLog`` and ``COPYING``, spdlog's ``LICENSE`` and ``INSTALL``): plain text, read as ``.txt`` is.
+# They were skipped as ``unsupported_type``, so "what license is X under" could not find the license.
+PLAIN_DOCUMENTS = frozenset(
+    {
+        "readme", "changelog", "changes", "news", "history", "install", "authors", "contributors", "contributing",
+        "license", "licence", "copying", "notice", "todo", "hacking", "thanks", "credits", "maintainers", "faq",
+    }
+)  # fmt: skip
+_BY_NAME.update(dict.fromkeys(PLAIN_DOCUMENTS, _BY_SUFFIX[".txt"]))
 
 
 def size_cap(path: str, parser: str, max_file_bytes: int) -> int:

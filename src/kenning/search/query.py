@@ -305,7 +305,7 @@ def dotted_terms(parsed: ParsedQuery) -> tuple[str, ...]:
     """The terms of a question in words that are dotted names or file names (``click.echo``,
     ``report.csv``), as typed, outside quotes and backticks (typed exactly: the asker means them).
     ``search.lexical.loose_names`` keeps those the project holds nowhere: an example's file name."""
-    if parsed.syntax != "natural":
+    if parsed.syntax != "natural" or not _DOTTED.search(parsed.text):  # one scan: most questions hold none
         return ()
     quoted = " ".join(QUOTED.findall(parsed.text))
     return tuple(t for t in parsed.original_terms if _DOTTED.fullmatch(t) and t not in quoted)
