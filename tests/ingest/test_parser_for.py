@@ -31,6 +31,7 @@ def test_known_kinds_are_found() -> None:
     assert parser_for(".md") is None and parser_for("LICENSES") is None and parser_for("bin/deploy") is None
     # a project's documents by their customary names, without a suffix: plain text, as ``.txt`` is
     assert parser_for("LICENSE") == parser_for("ChangeLog") == parser_for("docs/INSTALL") == parser_for("a.txt")
+    assert parser_for("LICENSE-MIT") == parser_for("LICENSE-APACHE") == parser_for("UNLICENSE") == parser_for("a.txt")
     # an agent's rules for the project, written in Markdown (Cursor's ``.mdc``), are documents
     assert parser_for(".cursor/rules/test-running.mdc") == parser_for("README.md")
     assert parser_for(".cursorrules") == parser_for("app/.windsurfrules") == parser_for(".clinerules") == "markdown/8"

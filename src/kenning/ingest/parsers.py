@@ -232,6 +232,7 @@ PLAIN_DOCUMENTS = frozenset(
     }
 )  # fmt: skip
 _BY_NAME.update(dict.fromkeys(PLAIN_DOCUMENTS, _BY_SUFFIX[".txt"]))
+_LICENSE_NAMES = re.compile(r"(?:licen[cs]e|copying)-[a-z0-9-]+|unlicense")
 
 
 def size_cap(path: str, parser: str, max_file_bytes: int) -> int:
@@ -254,6 +255,8 @@ def parser_for(path: str) -> str | None:
         return SCRIPT_PARSER
     if found is None and _MANUAL_TEMPLATE.search(name):
         return ROFF_PARSER
+    if found is None and _LICENSE_NAMES.fullmatch(name):  # ``LICENSE-MIT``, ``LICENSE-APACHE``: Rust's pair
+        return _BY_SUFFIX[".txt"]
     return found
 
 

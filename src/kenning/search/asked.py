@@ -139,9 +139,12 @@ def asks_about_markup(text: str) -> bool:
     return _MARKUP.search(unaccented(text.lower())) is not None
 
 
-# A question about licensing: license notices (``search.factors.license_notice``) then weigh whole.
+# A question about licensing: license notices (``search.factors.license_notice``) then weigh whole, and
+# a license's own file more (``search.factors.license_file``). A license named ("requests is Apache 2.0
+# right?", "mdBook is MPL 2.0?", "is it MIT or Unlicense") or a product kept closed says it too.
 _LICENSING = re.compile(
-    r"\b(?:licen[cs](?:es?|ed|ing)?|copyrights?|warrant(?:y|ies)|spdx|[al]?gpl|mit|droits? d'auteur)\b"
+    r"\b(?:licen[cs](?:es?|ed|ing)?|copyrights?|warrant(?:y|ies)|spdx|[al]?gpl|mit|droits? d'auteur"
+    r"|apache[- ]2(?:\.0)?|mpl(?:[- ]2(?:\.0)?)?|unlicense|proprietary|closed[- ]source|propri[ée]taire)\b"
 )
 
 

@@ -5,6 +5,7 @@ question types."""
 
 from __future__ import annotations
 
+import posixpath
 import re
 from collections.abc import Callable, Iterable
 
@@ -101,6 +102,15 @@ _LICENSE_WORDS = (
     "conditions",
 )
 LICENSE_LINES = 3  # lines of license words, at least, for an excerpt to be a license notice
+
+
+# A license's own file, by its customary name: ``LICENSE``, ``LICENSE-MIT``, ``COPYING``, ``UNLICENSE``, ``NOTICE``.
+_LICENSE_FILE = re.compile(r"(?:licen[cs]e|copying|unlicense|notice)(?:[-_.][\w.-]+)?", re.IGNORECASE)
+
+
+def license_file(fact: Fact) -> bool:
+    """Whether ``fact`` is from a license's own file (:data:`_LICENSE_FILE`), whatever its folder."""
+    return fact.source.kind == "file" and _LICENSE_FILE.fullmatch(posixpath.basename(file_of(fact))) is not None
 
 
 def license_notice(fact: Fact) -> bool:

@@ -43,6 +43,7 @@ from kenning.search.factors import (
     is_history,
     is_markup,
     is_test_code,
+    license_file,
     license_notice,
     lone_header,
     on_testing_docs,
@@ -65,6 +66,7 @@ from kenning.search.weights import (
     GENERATED_FACTOR,
     HISTORY_FACTOR,
     LICENSE_FACTOR,
+    LICENSE_FILE_FACTOR,
     LONE_HEADER_FACTOR,
     MARKUP_FACTOR,
     RELEASE_FACTOR,
@@ -143,6 +145,7 @@ class Ranker:
                 DEFINITION_BOOST if symbols else 1.0,
                 TEST_BOOST if self.prefer_tests else 1.0,
                 TESTING_DOCS_BOOST if how_to_test else 1.0,
+                1.0 if demote_licenses else LICENSE_FILE_FACTOR,  # a question about licensing: its file
             )
         )
         self.files = FileCheck(project.root, conn, split_spans)
@@ -186,6 +189,13 @@ class Ranker:
                 if fact is not None:
                     self._score(hit, order, fact)
             start, size = start + len(part), size * 2
+
+    def _license(self, fact: Fact) -> float:
+        """A license notice weighs half for a question that speaks of no license; a license's own
+        file (``LICENSE``) weighs more for one that does."""
+        if self.demote_licenses:
+            return LICENSE_FACTOR if license_notice(fact) else 1.0
+        return LICENSE_FILE_FACTOR if license_file(fact) else 1.0
 
     def _kept_release(self, fact: Fact) -> bool:
         """A file's excerpt kept for a past release (``copies.kept_release``), or documentation
@@ -251,7 +261,7 @@ class Ranker:
                 TRANSLATION_FACTOR if self.languages and translated(fact, self.languages, self._file_names) else 1.0
             ),
             "markup": MARKUP_FACTOR if self.demote_markup and is_markup(fact) else 1.0,
-            "license": LICENSE_FACTOR if self.demote_licenses and license_notice(fact) else 1.0,
+            "license": self._license(fact),
             "derived": DERIVED_FACTOR if derived(fact, self._exists) else 1.0,
         }
         factor = math.prod(named.values())

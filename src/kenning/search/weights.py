@@ -47,6 +47,10 @@ MARKUP_FACTOR = 0.5
 # Python standard library's modules open with their authors' grants ("Permission to use, copy,
 # modify…"), which came first for "how does shutil copy file permissions".
 LICENSE_FACTOR = 0.5
+# A license's own file (``search.factors.license_file``) for a question that asks about licensing: its
+# grant holds few of the question's words ("is gin MIT licensed, can I use it in a proprietary web
+# service?"), which every file's license header and the README repeat (gin's ``LICENSE`` was 49th).
+LICENSE_FILE_FACTOR = 3.0
 # A question asking how to test (``search.asked.asks_how_to_test``): a section of the docs on testing
 # (a heading of its title speaks of it) weighs this much; "test", the word that says what it is about,
 # weighs little in a project of many tests. (Not enough where the section holds no other word of the
