@@ -60,7 +60,10 @@ way (docs/benchmarks.md, "trpcaxum"); on ``sinatra`` (``bench/questions/sinatra.
 one long README, sinatra-contrib and rack-protection beside it) from its README and ``lib/``, and on ``fmt``
 (``bench/questions/fmt.walk.jsonl``, 22, two in French; C++ headers full of macros, Markdown docs in ``doc/``) from
 ``doc/`` and ``include/fmt/``, both by helpers that ran no search, before the first run (docs/benchmarks.md,
-"cppmacros").
+"cppmacros"). ``--set meta`` asks ``bench/questions/NAME.meta.jsonl`` (three each on fzf, gin, leveldb, gson,
+ripgrep, mdbook, commander, pino, typer, requests, sinatra and fmt): the project's license, how to install, build
+or contribute, who maintains it, and what changed in a version its changelog names, written by a helper that ran
+no search, before the first run (same section).
 ``bench/questions/django.walk.jsonl`` (25, branch djwalk; 7 more, branch receivers) asks relation
 questions only — who calls, what X calls, which tests cover, what imports, where X is used — about
 Django's code, distinctive names and common method names (``Model.save``, ``QuerySet.all``,
@@ -410,7 +413,8 @@ def main() -> int:
         "--set",
         default="",
         help="ask bench/questions/NAME.SET.jsonl (walk: httpx, flask, django; from a clone: requests, typer, pino, "
-        "urfavecli, mdbook, black, bat, fzf, commander, zod, gin, trpc, axum, sinatra, fmt; fr: django, "
+        "urfavecli, mdbook, black, bat, fzf, commander, zod, gin, trpc, axum, sinatra, fmt; meta: twelve clones; "
+        "fr: django, "
         "flask; git: httpx, from its clone; calls: cobra, ky, leveldb, gson, asciidoctor, ripgrep, slim, mediatr, "
         "moshi, kingfisher, scopt; docs: asciidoctor, cobra, ripgrep, ky, gson, leveldb; api: gson, ripgrep, "
         "leveldb, slim, mediatr, moshi, kingfisher; errors: django, flask, httpx, click, requests, zod, trpc, "

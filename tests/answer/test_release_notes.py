@@ -138,6 +138,10 @@ def test_which_questions_ask_about_a_release() -> None:
     assert release_asked("what was added in v2.0.1") == Release((2, 0, 1))
     assert release_asked("what changed since 1.2") == Release((1, 2), since=True)
     assert release_asked("qu'est-ce qui a changé depuis la 1.2") == Release((1, 2), since=True)
+    # the meta sets' ("what new features came in gin v1.12.0", "did gson 2.10 add support for records?")
+    assert release_asked("what new features came in gin v1.12.0, is there bson rendering?") == Release((1, 12, 0))
+    assert release_asked("did gson 2.10 add support for serializing java records?") == Release((2, 10))
+    assert release_asked("did I add the middleware in the right order?") is None  # no release named
     after = Release((1, 2), since=True)
     assert after.matches((1, 2, 1)) and after.matches((1, 3)) and not after.matches((1, 2, 0))
     assert not after.matches((1, 1, 9))

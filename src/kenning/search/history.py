@@ -88,7 +88,9 @@ def asks_history(text: str) -> bool:
 # (not "change" or "new", which ask how to: "how do I change the version", "release a new version") …
 _CHANGES = re.compile(
     r"\b(?:changed|changes|changelog|change ?log|what'?s new|new in|notes|added|removed|fixed|differences?"
-    r"|(?:a|ont) change|changements?|nouveautes?|quoi de neuf|ajoute\w*|corrige\w*)\b"
+    r"|new features?|(?:a|ont) change|changements?|nouveautes?|quoi de neuf|ajoute\w*|corrige\w*)\b"
+    # a change asked in the past's base form: "did gson 2.10 add support for records?"
+    r"|\bdid\b.*\b(?:add|remove|change|fix|introduce|drop|deprecate|rename)\b"
 )
 # … in a release named by its number (``1.10``, ``v2.0.1``) …
 _NUMBER = re.compile(r"\bv?(\d+(?:\.\d+)+)\b")
