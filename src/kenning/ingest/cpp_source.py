@@ -1,5 +1,5 @@
-"""C++ source made readable for tree-sitter's grammar (``tree_code``): which ``.h`` files are C++,
-and the macros that make a declaration unreadable, blanked before parsing — the same length, so
+"""C and C++ source made readable for tree-sitter's grammar (``tree_code``): which ``.h`` files are
+C++, and the macros that make a declaration unreadable, blanked before parsing — the same length, so
 every position, line and excerpt stays as written.
 
 - An export macro between ``class`` or ``struct`` and the class's name (``class LEVELDB_EXPORT
@@ -9,6 +9,10 @@ every position, line and excerpt stays as written.
   GUARDED_BY(mutex_);``, ``void Compact() EXCLUSIVE_LOCKS_REQUIRED(mutex_);``): tree-sitter reads
   the field as a function named after the macro, or the method as one named
   ``EXCLUSIVE_LOCKS_REQUIRED``. Any other capitalised name may be a function's (``Status OK()``).
+- An attribute-like macro, named in capitals with an underscore ({fmt}'s ``FMT_CONSTEXPR``,
+  ``FMT_API``, ``FMT_BEGIN_NAMESPACE``): before a declaration's first keyword, after a declarator,
+  before a C++ constructor's name, in ``if MACRO (…)``, or alone on its line between declarations.
+  tree-sitter read it as a type or an expression: {fmt}'s ``format.h`` gave no symbol at all.
 """
 
 from __future__ import annotations

@@ -102,9 +102,10 @@ _UNPARSED = (ImportError, AttributeError, ValueError, OSError)
 
 
 def _parsed(source: str, language: str) -> Any:
-    """``source``'s tree by ``language``'s grammar, as this module reads each language: C++ without
-    its macros, Kotlin read again where its grammar stumbles, C with no macro defined where that has
-    fewer errors; None when the grammar cannot be loaded."""
+    """``source``'s tree by ``language``'s grammar, as this module reads each language: C and C++
+    without their attribute-like macros (``cpp_source``), read through a view of their conditional
+    groups where that leaves less code unread (``_best_read``); Kotlin read again where its grammar
+    stumbles; None when the grammar cannot be loaded."""
     try:
         encoded = source.encode("utf-8", "surrogatepass")
         if language in ("c", "cpp"):

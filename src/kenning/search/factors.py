@@ -109,8 +109,11 @@ _LICENSE_FILE = re.compile(r"(?:licen[cs]e|copying|unlicense|notice)(?:[-_.][\w.
 
 
 def license_file(fact: Fact) -> bool:
-    """Whether ``fact`` is from a license's own file (:data:`_LICENSE_FILE`), whatever its folder."""
-    return fact.source.kind == "file" and _LICENSE_FILE.fullmatch(posixpath.basename(file_of(fact))) is not None
+    """Whether ``fact`` is from a license's own file (:data:`_LICENSE_FILE`), whatever its folder; not
+    code that handles licenses (``src/license.rs``)."""
+    if fact.source.kind != "file" or fact.type == "code":
+        return False
+    return _LICENSE_FILE.fullmatch(posixpath.basename(file_of(fact))) is not None
 
 
 def license_notice(fact: Fact) -> bool:
