@@ -7,6 +7,8 @@ import os
 import subprocess
 from pathlib import Path
 
+import pytest
+
 from conftest import bump_mtime, resync
 from kenning.ingest.parsers import SCRIPT_PARSER
 from kenning.store.db import connect, open_store
@@ -157,7 +159,11 @@ def test_a_new_parser_version_reparses_unchanged_files_and_keeps_their_excerpts(
     assert resync(project).writes == 0
 
 
-def test_a_file_no_parser_can_read_is_skipped_and_counted_without_stopping_the_sync(make_project, monkeypatch):
+@pytest.mark.parametrize(
+    "error", [RecursionError("maximum recursion depth exceeded"), IndexError("string index out of range")]
+)
+def test_a_file_no_parser_can_read_is_skipped_and_counted_without_stopping_the_sync(make_project, monkeypatch, error):
+    """A pathological file (``RecursionError``) or a parser's own bug on one file (``IndexError``)."""
     from kenning.ingest import read as sync_module
 
     real = sync_module.load_relations
@@ -167,7 +173,7 @@ def test_a_file_no_parser_can_read_is_skipped_and_counted_without_stopping_the_s
 
         def run(text, path):
             if path == "deep.md":
-                raise RecursionError("maximum recursion depth exceeded")
+                raise error
             return parse(text, path)
 
         return run
@@ -176,6 +182,7 @@ def test_a_file_no_parser_can_read_is_skipped_and_counted_without_stopping_the_s
     project = make_project({"README.md": DOC, "deep.md": "# Deep\n"})
     report = resync(project)
     assert report.indexed == 1 and report.skipped["parse_error"] == 1
+    assert report.skipped_paths["parse_error"] == ["deep.md"]
     assert report.added == 3
 
 

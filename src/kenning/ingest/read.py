@@ -344,9 +344,11 @@ def read_one(job: Job) -> Parsed:
     text = decode_source(data)
     try:
         chunks, relations = load_relations(cand.parser)(text, cand.path)
-    except (RecursionError, ValueError, UnicodeError, MemoryError):
-        # One pathological file (nesting too deep for a parser, say) must not stop the sync:
-        # it is skipped and counted, like any other file kenning cannot read.
+    except Exception:  # noqa: BLE001 (any parser's failure on one file)
+        # One pathological file (nesting too deep for a parser, say) must not stop the sync, nor a
+        # parser's own bug on one file (an ``IndexError``: {fmt}'s specialization once stopped a
+        # sync, in the graph's resolution): it is skipped and counted, like any other file kenning
+        # cannot read, and the report names it (``skipped_paths``).
         return Parsed(cand, None, [], skip="parse_error")
     rows = prepare(chunks, cand.path, cand.mtime_ns, pack=pack)
     return Parsed(cand, fingerprint, rows, relations=relations, blob=blob_id(data))
