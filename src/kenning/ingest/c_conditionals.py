@@ -96,8 +96,7 @@ def balanced_view(source: bytes) -> bytes:
 def _view(source: bytes, *, keep_balanced: bool) -> bytes:
     lines = source.split(b"\n")
     whole = _whole_groups(lines) if keep_balanced else set()
-    # (this branch is kept, a branch of the group was taken, every branch of the group is kept)
-    stack: list[tuple[bool, bool, bool]] = []
+    stack: list[tuple[bool, bool]] = []  # (this branch is kept, a branch of the group was taken)
     kept = True
     out: list[bytes] = []
     continued = False
@@ -111,20 +110,19 @@ def _view(source: bytes, *, keep_balanced: bool) -> bytes:
             out.append(line if kept else _blank(line))
             continue
         word, rest = match.group(1), match.group(2).decode("utf-8", "replace")
-        if word in (b"if", b"ifdef", b"ifndef"):
-            every = number in whole
-            value = every or (_condition(rest) if word == b"if" else word == b"ifndef")
-            stack.append((value, value, every))
+        if word in (b"if", b"ifdef", b"ifndef"):  # a group kept whole has no ``#elif`` nor ``#else``
+            value = number in whole or (_condition(rest) if word == b"if" else word == b"ifndef")
+            stack.append((value, value))
         elif stack and word == b"elif":
-            _, taken, every = stack[-1]
-            value = every or not taken and _condition(rest)
-            stack[-1] = (value, taken or value, every)
+            _, taken = stack[-1]
+            value = not taken and _condition(rest)
+            stack[-1] = (value, taken or value)
         elif stack and word == b"else":
-            _, taken, every = stack[-1]
-            stack[-1] = (every or not taken, True, every)
+            _, taken = stack[-1]
+            stack[-1] = (not taken, True)
         elif stack and word == b"endif":
             stack.pop()
-        kept = all(k for k, _, _ in stack)
+        kept = all(k for k, _ in stack)
         out.append(_blank(line))
         continued = line.rstrip().endswith(b"\\")
     return b"\n".join(out)
@@ -139,7 +137,8 @@ def _whole_groups(lines: list[bytes]) -> set[int]:
     balance their braces and parentheses (nested groups' lines counted in the branch that holds
     them). A group with alternatives keeps one: both sides of ``using value_type = #ifdef …
     std::iter_value_t<It>; #else typename …::value_type; #endif`` make no declaration."""
-    opened: list[tuple[int, list[list[int]], bool]] = []  # (#if's line, branches' [braces, parens], names a macro)
+    # each open group: its ``#if``'s line, its braces' and parentheses' balance, whether it may be kept whole
+    opened: list[tuple[int, list[int], bool]] = []
     whole: set[int] = set()
     continued = False
     for number, line in enumerate(lines):
@@ -151,22 +150,21 @@ def _whole_groups(lines: list[bytes]) -> set[int]:
             if not opened:
                 continue
             code = _NOT_CODE.sub(b"", line) if b'"' in line or b"'" in line or b"/" in line else line
-            delta = (code.count(b"{") - code.count(b"}"), code.count(b"(") - code.count(b")"))
-            for _, branches, _ in opened:  # a line counts in every group that holds it
-                branches[-1][0] += delta[0]
-                branches[-1][1] += delta[1]
+            braces, parens = code.count(b"{") - code.count(b"}"), code.count(b"(") - code.count(b")")
+            for _, balance, _ in opened:  # a line counts in every group that holds it
+                balance[0] += braces
+                balance[1] += parens
             continue
         continued = line.rstrip().endswith(b"\\")
         word, rest = match.group(1), match.group(2)
-        named = word != b"if" or re.search(rb"[A-Za-z_]", re.sub(rb"/\*.*?\*/|//.*", b"", rest)) is not None
         if word in (b"if", b"ifdef", b"ifndef"):
-            opened.append((number, [[0, 0]], named))
-        elif opened and word in (b"elif", b"else"):
-            at, branches, _ = opened[-1]
-            branches.append([0, 0])  # alternatives (``using T =`` / ``#else`` / another type): one is kept
+            named = word != b"if" or re.search(rb"[A-Za-z_]", re.sub(rb"/\*.*?\*/|//.*", b"", rest)) is not None
+            opened.append((number, [0, 0], named))
+        elif opened and word in (b"elif", b"else"):  # alternatives (``using T =`` / ``#else`` / another type)
+            opened[-1] = (opened[-1][0], opened[-1][1], False)
         elif opened and word == b"endif":
-            at, branches, names = opened.pop()
-            if names and branches == [[0, 0]]:
+            at, balance, may = opened.pop()
+            if may and balance == [0, 0]:
                 whole.add(at)
     return whole
 

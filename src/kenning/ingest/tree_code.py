@@ -51,13 +51,13 @@ def _best_read(read: bytes, language: str, tree: Any) -> Any:
     more error (MSVC's ``__declspec``), and {fmt}'s Windows callers were lost; ``tree`` on a tie."""
     best, least = tree, _unread(tree)
     written = _code_bytes(read)
-    seen = set()
+    parsed = b""
     for view in (c_conditionals.balanced_view, c_conditionals.undefined_view):
         text = view(read)
         blanked = written - _code_bytes(text)
-        if text in seen or blanked >= least:  # the same text, or one that cannot leave less unread
+        if text == parsed or blanked >= least:  # the view before's text, or one that cannot leave less unread
             continue
-        seen.add(text)
+        parsed = text
         other = _parser(language).parse(text)
         unread = _unread(other) + blanked
         if unread < least:
