@@ -8,13 +8,15 @@ typed. Both engines."""
 
 from __future__ import annotations
 
+from contextlib import closing
+
 import pytest
 
 from conftest import NOW
 from kenning.answer.ask import ask_project
 from kenning.search.lexical import with_loose_names
 from kenning.search.query import dotted_terms, parse
-from kenning.store.db import open_for_reading
+from kenning.store.db import open_store
 from store.pg_engine import ENGINE, synced_on  # tests/store: the PostgreSQL test server
 
 FILES = {
@@ -35,11 +37,8 @@ def project(request, make_project):
 
 
 def _loose(project, question: str) -> frozenset[str]:
-    conn, _ = open_for_reading(project)
-    try:
+    with closing(open_store(project)) as conn:
         return with_loose_names(conn, parse(question)).loose_names
-    finally:
-        conn.close()
 
 
 def test_an_example_s_file_name_is_no_identifier(project):
