@@ -17,7 +17,7 @@ from kenning.graph import helper, projections
 from kenning.graph.keys import delete_origin, keys_of, refs_targeting
 from kenning.graph.narrow import Key
 from kenning.graph.pending import DEFERRED, Pending
-from kenning.graph.resolve import Resolver
+from kenning.graph.resolve import Resolver, a_bug
 from kenning.ingest.grammars import OVERLOADING, family_of
 from kenning.ingest.relations import Ref, Relations
 from kenning.project import Project
@@ -63,6 +63,7 @@ def apply(
     located: Mapping[str, list[tuple[str, int]]] | None = None,
     held: Unresolved | None = None,
     ledger_changes: projections.LedgerChanges | None = None,
+    failed: dict[str, str] | None = None,
 ) -> dict[str, int]:
     """One batch's graph: ``files`` rebuilt, ``removed`` dropped, the non-file sources in ``todo``
     read, references resolved. ``last``: the sync's last batch (``DEFERRED``). ``located``:
@@ -71,6 +72,8 @@ def apply(
     the references it defers (``Unresolved``); once it is ``complete``, the last batch leaves
     their resolution to ``resolve_held`` (until then ``DEFERRED`` stays). ``ledger_changes``:
     where what became of the ledger's records is counted, when it is read (the sync's report).
+    ``failed``: where a file whose relations the graph could not take in or resolve is named
+    (path -> error: kenning's bug on that file, ``resolve.a_bug``; its excerpts stay indexed).
     Returns the counts of what the batch read (``ledger_invalid``, ``commits``…): the graph's
     own sizes are the caller's to count (``store.graph.counts``), once before and once after."""
     had_graph = graph_store.has_nodes(conn)
@@ -95,7 +98,13 @@ def apply(
     for path, fingerprint, relations in files:
         if path in built:
             affected |= delete_origin(conn, path)
-        keys, refs = _add_file(writer, path, fingerprint, relations, located.get(path, []), keep, sourced)
+        try:
+            keys, refs = _add_file(writer, path, fingerprint, relations, located.get(path, []), keep, sourced)
+        except Exception as error:  # the rows it buffered before are kept: each is whole
+            if not a_bug(error):
+                raise
+            (failed if failed is not None else {}).setdefault(path, f"{type(error).__name__}: {error}")
+            continue
         affected |= keys
         new_refs += refs
         if writer.buffered >= FLUSH_ROWS:
@@ -114,7 +123,7 @@ def apply(
         others += refs
     new_refs += others
     writer.flush()
-    resolver = Resolver(conn, stamp)
+    resolver = Resolver(conn, stamp, failed=failed)
     if deferred and last and held is not None and keep is not None:
         held.others = others  # resolved by ``resolve_held``, in a transaction of its own
     elif deferred and last:  # every reference (none is resolved yet), against every node
@@ -128,13 +137,21 @@ def apply(
     return {k: v for k, v in stats.items() if v}
 
 
-def resolve_held(conn: Connection, held: Unresolved, *, stamp: str, offload: helper.Offload | None = None) -> None:
+def resolve_held(
+    conn: Connection,
+    held: Unresolved,
+    *,
+    stamp: str,
+    offload: helper.Offload | None = None,
+    failed: dict[str, str] | None = None,
+) -> None:
     """A cold sync's references, kept by its batches (``Unresolved``, ``complete``), resolved
     after its last batch committed, in a transaction of their own that only adds edges: the files'
     references as they were written, then the ledger's and git's (higher ids), read back.
     Stopped before it commits, ``DEFERRED`` tells the next sync to resolve them. ``offload``:
-    a helper process for a share of the files' references (``graph.helper``; SQLite)."""
-    resolver = Resolver(conn, stamp)
+    a helper process for a share of the files' references (``graph.helper``; SQLite). ``failed``:
+    as ``apply``'s."""
+    resolver = Resolver(conn, stamp, failed=failed)
     rows = held.rows + graph_refs.ref_rows(conn, held.others, sources=GraphWriter(conn).ref_sources)
     held.rows, held.others = [], []
     cut, share = helper.offered(rows, offload, store_file(conn), stamp)
@@ -149,11 +166,11 @@ def _take_share(resolver: Resolver, share: Future[helper.Share], rows: Sequence[
     """The helper's edges, in turn; its share resolved here when it failed (a worker gone, a
     store it could not read): the result is the same, only slower."""
     try:
-        edges, superseding = share.result()
+        edges, superseding, failed = share.result()
     except Exception:  # noqa: BLE001 (whatever a helper raised, the sync has what it needs)
         resolver.resolve_rows(rows)
         return
-    resolver.take(edges, superseding)
+    resolver.take(edges, superseding, failed)
 
 
 def _add_file(

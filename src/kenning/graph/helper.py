@@ -31,7 +31,8 @@ if TYPE_CHECKING:  # concurrent.futures imports logging: not for a sync that sta
     from concurrent.futures import Future
 
 Edge = tuple[int, int, str, str, int]  # (src, dst, type, link, ref id), as GraphWriter.ref_edge buffers it
-Share = tuple[list[Edge], list[tuple[int, int]]]  # its edges, and (newer, older) decisions
+# its edges, (newer, older) decisions, and the files whose resolution failed (``Resolver.failed``)
+Share = tuple[list[Edge], list[tuple[int, int]], dict[str, str]]
 # Submits a function and its arguments to a helper process; None when none is available.
 Offload = Callable[..., "Future[Share] | None"]
 
@@ -91,6 +92,6 @@ def resolve_share(path: str, share: tuple[int, int, int], stamp: str) -> Share:
         collected = Collected()
         resolver = Resolver(conn, stamp, writer=collected)  # type: ignore[arg-type]  # the members it uses
         resolver.resolve_rows(rows, supersede=False)
-        return collected.edges, resolver.superseding
+        return collected.edges, resolver.superseding, resolver.failed
     finally:
         conn.close()

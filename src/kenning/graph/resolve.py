@@ -77,22 +77,31 @@ from kenning.store import graph as graph_store
 from kenning.store.db import Connection
 from kenning.store.graph import RefRow
 from kenning.store.graph_write import GraphWriter
+from kenning.store.handle import engine_errors
 
 RESOLVE_BATCH = 5_000  # references read, resolved and written together
+UNFILED = "(a graph source of no file)"  # ``Resolver.failed``'s name for references of no file's node
 
 
 class Resolver:
     """Resolves references in a batch, caching candidate lookups for the batch's duration: the
     targets of each chunk of references are looked up together (``candidates_many``), then
     every reference is resolved in memory. ``writer``: where the edges go (a ``GraphWriter`` of
-    ``conn`` unless given: ``graph.helper`` collects a helper process's share)."""
+    ``conn`` unless given: ``graph.helper`` collects a helper process's share). ``failed``: where
+    the files whose references could not be resolved are named (path -> error)."""
 
-    def __init__(self, conn: Connection, stamp: str, writer: GraphWriter | None = None) -> None:
+    def __init__(
+        self, conn: Connection, stamp: str, writer: GraphWriter | None = None, failed: dict[str, str] | None = None
+    ) -> None:
         self.conn = conn
         self.stamp = stamp
         self.writer = writer if writer is not None else GraphWriter(conn)
         self._cache: dict[Key, Candidates] = {}
         self._superseding: list[tuple[int, int]] = []
+        self._found: list[tuple[int, int, str, str, RefRow]] = []  # a chunk's edges, written once it is resolved
+        # path -> the error its references' resolution raised (``_resolve_apart``): kenning's own bug
+        # on one file leaves that file's references without edges, not the sync stopped
+        self.failed: dict[str, str] = failed if failed is not None else {}
         self._bases = Bases(conn)
         self._fields = Fields(conn)
         self._values = Values(conn)
@@ -122,15 +131,57 @@ class Resolver:
         """(newer, older) decision nodes found so far and not marked yet."""
         return self._superseding
 
-    def take(self, edges: Sequence[tuple[int, int, str, str, int]], superseding: Sequence[tuple[int, int]]) -> None:
-        """Edges and supersessions another resolver found (``graph.helper``: a helper process's
-        share of a cold sync's references), written and marked as if found here, in turn."""
+    def take(
+        self,
+        edges: Sequence[tuple[int, int, str, str, int]],
+        superseding: Sequence[tuple[int, int]],
+        failed: dict[str, str],
+    ) -> None:
+        """Edges, supersessions and failures another resolver found (``graph.helper``: a helper
+        process's share of a cold sync's references), written and marked as if found here, in turn."""
         self.writer.ref_edges(edges)
         self.writer.flush()
         self._superseding.extend(superseding)
         self._supersede()
+        for path, error in failed.items():
+            self.failed.setdefault(path, error)
 
     def _resolve_chunk(self, rows: Sequence[RefRow]) -> None:
+        """``rows`` resolved together, their edges written; when that raises (a bug of kenning's on
+        some file's references: {fmt}'s specialization once stopped a sync here), file by file."""
+        superseding = len(self._superseding)
+        try:
+            self._resolve_together(rows)
+        except Exception as error:
+            if not a_bug(error):
+                raise
+            self._found.clear()
+            del self._superseding[superseding:]
+            self._resolve_apart(rows)
+        edge = self.writer.ref_edge
+        for a, b, type_, link, row in self._found:
+            edge(a, b, type_, link, row)
+        self._found.clear()
+        self.writer.flush()
+
+    def _resolve_apart(self, rows: Sequence[RefRow]) -> None:
+        """``rows`` resolved one file's references at a time (by the path of the node each starts
+        from), the files whose resolution raises left without edges and named in ``failed``."""
+        by_file: dict[str, list[RefRow]] = {}
+        for row in rows:
+            by_file.setdefault(row.src_path or UNFILED, []).append(row)
+        for path, group in by_file.items():
+            found, superseding = len(self._found), len(self._superseding)
+            try:
+                self._resolve_together(group)
+            except Exception as error:
+                if not a_bug(error):
+                    raise
+                del self._found[found:]
+                del self._superseding[superseding:]
+                self.failed.setdefault(path, f"{type(error).__name__}: {error}")
+
+    def _resolve_together(self, rows: Sequence[RefRow]) -> None:
         # what a class's file names of its bases and fields, a module of its globals' classes: no edge;
         # C++'s call on a field another file declares: on the field's type (``graph.fields``), the
         # test inline (a cold sync resolves every reference here: Django's 146,384)
@@ -186,7 +237,6 @@ class Resolver:
             self._resolve_values(values)
         if aliased:
             self._resolve_aliased(aliased)
-        self.writer.flush()
 
     def _field_typed(self, row: RefRow) -> RefRow | None:
         """``row``, whose hint is a ``FIELD_HINT``, with the hint of a call on the field's type, or
@@ -268,20 +318,27 @@ class Resolver:
                 (stem_named(candidates.rows, row.target) if row.target_kind == "stem" else candidates.rows[:1]),
                 row.link,
             )
-        edge = self.writer.ref_edge
+        found = self._found.append
         mirrors = self.writer.stores_mirrors  # else derived from the call where the graph is read
         for node_id, _, _ in chosen:
             a, b = (node_id, src) if row.reverse else (src, node_id)
-            edge(a, b, type_, link, row)
+            found((a, b, type_, link, row))
             if type_ == "supersedes":
                 self._superseding.append((a, b))
             if row.tested and (mirrors or row.reverse or type_ == "tested_by"):  # a call from a test:
-                edge(node_id, src, "tested_by", link, row)  # the callee is tested by the caller
+                found((node_id, src, "tested_by", link, row))  # the callee is tested by the caller
 
     def _by_package(self, row: RefRow, candidates: Candidates) -> tuple[list, str] | None:
         """A Go call's functions by its package (``go_resolve``), or None: a call on a value."""
         package = go_resolve.package_lookup(row)
         return go_resolve.narrow_call(row, candidates, self._cache[package] if package else None)
+
+
+def a_bug(error: Exception) -> bool:
+    """Whether ``error``, raised while the graph took in or resolved one file's relations, is
+    kenning's own bug on that file, which a sync outlives (the file named in its report); not the
+    store's failure nor memory's, which stop the sync."""
+    return not isinstance(error, (MemoryError, *engine_errors()))
 
 
 # Languages whose methods may call a function of no class by a bare name, as they call their own:

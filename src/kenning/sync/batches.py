@@ -145,7 +145,9 @@ def write_batches(
                 if held.complete:  # a cold sync: this slice's graph now, not all of it at the batch's end
                     began = time.monotonic()
                     todo = Pending()
-                    graph.update(_apply_graph(conn, project, batch, todo, stamp, False, held, ledger))
+                    graph.update(
+                        _apply_graph(conn, project, batch, todo, stamp, False, held, ledger, report.graph_failed)
+                    )
                     batch.began += time.monotonic() - began  # the wall bound counts the slices, as before
                 if batch.full() or waiting():
                     break
@@ -168,14 +170,14 @@ def write_batches(
                 step("graph", 0, 0)
             if batch.applied or batch.gone or last or not held.complete:
                 todo = graph_pending if last else Pending()
-                graph.update(_apply_graph(conn, project, batch, todo, stamp, last, held, ledger))
+                graph.update(_apply_graph(conn, project, batch, todo, stamp, last, held, ledger, report.graph_failed))
             if last and not resolve_after:
                 _finish(conn, report, graph, graph_before, ledger, before, stamp, step)
                 skips.write(conn)
         if resolve_after:
             with transaction(conn):
                 offload = parsed.offload if isinstance(parsed, Reading) else None
-                graph_build.resolve_held(conn, held, stamp=stamp, offload=offload)
+                graph_build.resolve_held(conn, held, stamp=stamp, offload=offload, failed=report.graph_failed)
                 _finish(conn, report, graph, graph_before, ledger, before, stamp, step)
                 skips.write(conn)
         if last:
@@ -197,6 +199,7 @@ def _apply_graph(
     last: bool,
     held: graph_build.Unresolved,
     ledger: LedgerChanges,
+    failed: dict[str, str],
 ) -> dict[str, int]:
     """The graph of the files ``batch`` wrote since its last graph pass (``graph_build.apply``),
     then forgotten: a cold sync applies each slice's as soon as it is written, so that the
@@ -212,6 +215,7 @@ def _apply_graph(
         located=batch.located,
         held=held,
         ledger_changes=ledger,
+        failed=failed,
     )
     batch.applied, batch.located, batch.gone = [], {}, []
     return stats

@@ -6,6 +6,8 @@ from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any
 
+GRAPH_FAILED_NAMED = 20  # the files ``to_json`` names among those whose graph failed (path order)
+
 
 @dataclass
 class SyncReport:
@@ -37,6 +39,9 @@ class SyncReport:
     batches: int = 0  # write transactions committed (sync.batches)
     retired_uris: list[str] = field(default_factory=list)
     graph: dict[str, int] = field(default_factory=dict)
+    # path -> the error raised while the graph took in or resolved its relations: kenning's bug on
+    # that file, which the sync outlived (its excerpts indexed, its references without edges)
+    graph_failed: dict[str, str] = field(default_factory=dict)
     dense: dict[str, Any] = field(default_factory=dict)  # level 1: kenning.dense.update's summary
 
     def skip(self, reason: str, path: str) -> None:
@@ -79,6 +84,10 @@ class SyncReport:
             },
             "retired_uris": self.retired_uris,
             "graph": dict(self.graph),
+            "graph_failed": {
+                "files": len(self.graph_failed),
+                "first": {path: self.graph_failed[path] for path in sorted(self.graph_failed)[:GRAPH_FAILED_NAMED]},
+            },
             "writes": self.writes,
             "batches": self.batches,
             "dense": self.dense,

@@ -241,6 +241,14 @@ def sync_text(data: dict[str, Any]) -> str:
         more = cov["skipped"].get(reason, 0) - SKIPPED_SHOWN
         shown = ", ".join(paths[:SKIPPED_SHOWN]) + (f", … and {more} more (see --json)" if more > 0 else "")
         lines.append(f"skipped ({reason}): {shown}")
+    failed = data.get("graph_failed") or {}
+    if failed.get("files"):  # kenning's bug on those files: the sync went on without their references' edges
+        named = ", ".join(f"{path} ({error})" for path, error in list(failed["first"].items())[:SKIPPED_SHOWN])
+        more = failed["files"] - min(len(failed["first"]), SKIPPED_SHOWN)
+        lines.append(
+            f"graph: {failed['files']} file(s) indexed without their relations (kenning failed on them; please "
+            f"report it): {named}" + (f", … and {more} more (see --json)" if more > 0 else "")
+        )
     lines.extend(f"retired: {uri}" for uri in data["retired_uris"][:20])
     if len(data["retired_uris"]) > 20:
         lines.append(f"retired: … and {len(data['retired_uris']) - 20} more (see --json)")
