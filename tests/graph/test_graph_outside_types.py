@@ -1,5 +1,5 @@
 """A call on a value of a type the project does not declare reaches only what the project adds to
-that type (``resolve._typed_class``). IceCubesApp's ``TimelineDatasource.append`` called
+that type (``reference_rules.typed_class``). IceCubesApp's ``TimelineDatasource.append`` called
 ``filtered.append(s)`` on an array: the attribute-call rule took the one ``append`` of the caller's
 file, ``extracted``, and "who calls TimelineDatasource.append" listed 70 array appends before its
 callers. Java's ``String``, C#'s ``List``, Kotlin's framework classes: the same."""

@@ -332,7 +332,7 @@ GUESSES = {
 def test_a_guessed_call_from_code_reaches_no_method_of_a_rust_files_tests(make_project):
     """``stack.enqueue(1)`` on a value of unknown type is a guess (``heuristic``) among the methods named
     ``enqueue``; a guess from code reaches no test code, and a Rust file's ``mod tests`` is test code
-    whatever the file's path (``graph.resolve._in_tests``): ``Queue.enqueue``, not ``tests.Fake.enqueue``."""
+    whatever the file's path (``graph.reference_rules.in_tests``): ``Queue.enqueue``, not ``tests.Fake.enqueue``."""
     project = make_project(GUESSES, name="guesses")
     resync(project)
     assert callees(project, "run") == {("Queue.enqueue", "heuristic"), ("make", "extracted")}

@@ -42,7 +42,7 @@ A reference names its target ("calls `rrf_fuse`", "imports `kenning.search`", "t
   local, field or parameter, an object created in place: Swift's ``[Status]`` array, a
   ``UserDefaults``, Java's ``String``) reaches only a method the project adds to that type (a Swift
   extension's ``Text.warningLabel``, C++'s out-of-class ``TableCache::Evict``), else nothing: not
-  the homonym of the caller's file the attribute-call rule would take (``_typed_class``);
+  the homonym of the caller's file the attribute-call rule would take (``reference_rules.typed_class``);
 - Go's references go by package (``graph.go_resolve``): an import reaches every file of the
   package but its tests, a plain call a function of the caller's own package, ``pkg.F()`` one
   of the package imported, a method called on a value of a type that package declares
@@ -56,7 +56,6 @@ from __future__ import annotations
 
 import posixpath
 from collections.abc import Iterable, Sequence
-from functools import lru_cache
 
 from kenning.graph import go_resolve
 from kenning.graph.aliases import SUFFIX, Suffixes, nearest
@@ -64,11 +63,11 @@ from kenning.graph.bases import Bases
 from kenning.graph.fields import OUTSIDE, Fields
 from kenning.graph.keys import stem_named
 from kenning.graph.narrow import Candidates, Key, imported_from, lookup_key, narrow
+from kenning.graph.reference_rules import FREE_FUNCTIONS, in_tests, not_itself, on_a_value, test_path, typed_class
 from kenning.graph.values import Values, as_module
 from kenning.ingest.go_packages import IMPORT_HINT
 from kenning.ingest.grammars import family_of
-from kenning.ingest.relations import BASES, FIELD_HINT, FIELDS, GLOBALS, SELF_HINT
-from kenning.ingest.test_files import is_test_path
+from kenning.ingest.relations import BASES, FIELD_HINT, FIELDS, GLOBALS
 from kenning.ingest.tree_imports import ALIAS_HINT
 from kenning.records import Lifecycle
 from kenning.store import fact_sources, graph_refs, graph_write
@@ -202,7 +201,7 @@ class Resolver:
         as_modules = [as_module(row) for row in rows]
         # Go's ``pkg.F()``: the files of ``pkg``
         packages = [go_resolve.package_lookup(row) for row in rows if row.hint and row.hint.startswith(IMPORT_HINT)]
-        classes = [_typed_class(row) for row in rows]
+        classes = [typed_class(row) for row in rows]
         self._look_up(
             modules
             + [("module", m) for m in as_modules if m is not None]
@@ -228,7 +227,7 @@ class Resolver:
                 if row.type == "tested_by":
                     self._resolve_one(row._replace(target_kind="module", target=module), cache[("module", module)])
                 continue
-            if _on_a_value(row, held) and not cache[("module", held[0])].rows:
+            if on_a_value(row, held) and not cache[("module", held[0])].rows:
                 row = row._replace(hint=self._values.hint_of(held[0]))  # a value of a module: its class
                 values.append((row, ("method", row.target)))
                 continue
@@ -298,12 +297,12 @@ class Resolver:
             chosen, link = by_package or narrow(
                 candidates, row.target, row.hint, row.qualified, row.src_path, self._bases.expanded
             )
-            if len(chosen) == 1 and chosen[0][0] == src and not row.qualified and family in _FREE_FUNCTIONS:
-                chosen, link = _not_itself(candidates, row)
+            if len(chosen) == 1 and chosen[0][0] == src and not row.qualified and family in FREE_FUNCTIONS:
+                chosen, link = not_itself(candidates, row)
             if row.link == "heuristic":  # its parser could not be sure (``ingest.tree_calls``)
                 link = "heuristic"
             if link == "heuristic" and type_ == "calls" and not row.tested:  # a guess from no test: none into tests
-                chosen = [c for c in chosen if not _in_tests(c[1], c[2])]
+                chosen = [c for c in chosen if not in_tests(c[1], c[2])]
         elif (import_path := go_resolve.imported_path(row)) is not None:  # a Go import: its package's files
             chosen, link = go_resolve.package_files(candidates, import_path), row.link
         elif row.target_kind == SUFFIX:  # an alias import: the nearest file whose path ends so
@@ -311,7 +310,7 @@ class Resolver:
             rows = self._suffixes.in_crate(candidates.rows, row.src_path) if rust else candidates.rows
             if type_ == "tested_by":  # a test class's namesake (``OrderServiceTests.cs``): code of its language
                 suffix = posixpath.splitext(row.src_path or "")[1]
-                rows = [r for r in rows if (r[1] or "").endswith(suffix) and not _test_path(r[1] or "")]
+                rows = [r for r in rows if (r[1] or "").endswith(suffix) and not test_path(r[1] or "")]
             chosen, link = nearest(rows, row.src_path), row.link
         else:
             chosen, link = (
@@ -339,55 +338,6 @@ def a_bug(error: Exception) -> bool:
     kenning's own bug on that file, which a sync outlives (the file named in its report); not the
     store's failure nor memory's, which stop the sync."""
     return not isinstance(error, (MemoryError, *engine_errors()))
-
-
-# Languages whose methods may call a function of no class by a bare name, as they call their own:
-# Kotlin's (the ``java`` family) and Swift's top-level functions.
-_FREE_FUNCTIONS = frozenset({"java", "swift"})
-
-
-def _not_itself(candidates: Candidates, row: RefRow) -> tuple[list, str]:
-    """A method's bare call read as one of itself (``@Test fun getZoneForLatitude()`` calling
-    ``getZoneForLatitude(0.0)``, android/sunflower: Kotlin picks the overload by its arguments, which
-    the graph does not compare): the one function of no class so named, when there is one; else none
-    (a recursive call gives no edge either way)."""
-    free = [c for c in candidates.rows if c[0] != row.src and "." not in c[2]]
-    return (free, "extracted") if len(free) == 1 else ([], "heuristic")
-
-
-def _in_tests(path: str | None, qualname: str) -> bool:
-    """Whether a candidate is test code: in a test file, or in a Rust file's ``mod tests``
-    (``tests.helper``), where Rust keeps its unit tests beside the code they test."""
-    if not path:
-        return False
-    return _test_path(path) or path.endswith(".rs") and (qualname.startswith("tests.") or ".tests." in qualname)
-
-
-_test_path = lru_cache(maxsize=8192)(is_test_path)  # by a candidate's file: resolution asks it again and again
-
-
-def _typed_class(row: RefRow) -> str | None:
-    """The one class a call of the tree-sitter languages names for its receiver (``self:.Store``:
-    a typed local, field or parameter, an object created in place, a value of an extension's
-    type), whose declaration in the project decides what the call may reach; None for any other
-    reference (a self call's hint names its class and bases; Python's are module-qualified)."""
-    hint = row.hint
-    if row.target_kind != "symbol" or not hint or not hint.startswith(SELF_HINT + ".") or " " in hint:
-        return None
-    if family_of(row.src_path) in (None, "python"):
-        return None
-    cls = hint[len(SELF_HINT) + 1 :]
-    return cls if cls and "." not in cls else None
-
-
-def _on_a_value(row: RefRow, held: tuple[str, ...]) -> bool:
-    """Whether ``row`` is a method called on a name a module of the project binds (``held``: the
-    name, then its module, which the project holds when the name is no module of it): not a self
-    call's or a typed receiver's, whose hint names classes, nor a capitalised name
-    (``admin.AdminSite()``: a class, by convention, called through a module another module
-    re-exports)."""
-    hint = row.hint or SELF_HINT
-    return len(held) == 2 and not hint.startswith(SELF_HINT) and not row.target[:1].isupper()
 
 
 def mark_superseded(conn: Connection, *, newer: int, older: int, stamp: str) -> None:
