@@ -60,10 +60,13 @@ way (docs/benchmarks.md, "trpcaxum"); on ``sinatra`` (``bench/questions/sinatra.
 one long README, sinatra-contrib and rack-protection beside it) from its README and ``lib/``, and on ``fmt``
 (``bench/questions/fmt.walk.jsonl``, 22, two in French; C++ headers full of macros, Markdown docs in ``doc/``) from
 ``doc/`` and ``include/fmt/``, both by helpers that ran no search, before the first run (docs/benchmarks.md,
-"cppmacros"). ``--set meta`` asks ``bench/questions/NAME.meta.jsonl`` (three each on fzf, gin, leveldb, gson,
-ripgrep, mdbook, commander, pino, typer, requests, sinatra and fmt): the project's license, how to install, build
-or contribute, who maintains it, and what changed in a version its changelog names, written by a helper that ran
-no search, before the first run (same section).
+"cppmacros"); on ``log4brains`` (``bench/questions/log4brains.walk.jsonl``, 22, two in French; a TypeScript
+monorepo whose subject is ADRs, its own in ``docs/adr/`` and ``packages/*/docs/adr/``) and ``starlette``
+(``bench/questions/starlette.walk.jsonl``, 22, two in French; Python, MkDocs pages) the same way
+(docs/benchmarks.md, "adrwalk"). ``--set meta`` asks ``bench/questions/NAME.meta.jsonl`` (three each on fzf,
+gin, leveldb, gson, ripgrep, mdbook, commander, pino, typer, requests, sinatra and fmt): the project's license,
+how to install, build or contribute, who maintains it, and what changed in a version its changelog names,
+written by a helper that ran no search, before the first run (same section).
 ``bench/questions/django.walk.jsonl`` (25, branch djwalk; 7 more, branch receivers) asks relation
 questions only — who calls, what X calls, which tests cover, what imports, where X is used — about
 Django's code, distinctive names and common method names (``Model.save``, ``QuerySet.all``,
@@ -192,6 +195,8 @@ CLONES = {
     "axum": "3d78036dcac289d6c1d54934708acb6a5bd73686",  # Rust, docs in Markdown files rustdoc includes
     "sinatra": "cb22afd7902b566b6eaba6c4ea89739494a65d12",  # Ruby, one long README, sinatra-contrib's docs
     "fmt": "60ccad511fd680cb91d8b60a315759f71c67bef9",  # C++ headers, Markdown docs
+    "log4brains": "37187fc8e0cd615c155eb27d6116e1e05681a918",  # TypeScript monorepo, its own ADRs (MADR)
+    "starlette": "cb8f84f5284dc301ca7a31eb732b9e140769dd48",  # Python, MkDocs pages
 }
 # The GitHub repository of each project read from a clone (``CLONES`` pins its commit; ``bench/question_sets.py``
 # finds it in the team's mirror or on GitHub).
@@ -223,6 +228,8 @@ REPOSITORIES = {
     "axum": "tokio-rs/axum",
     "sinatra": "sinatra/sinatra",
     "fmt": "fmtlib/fmt",
+    "log4brains": "thomvaill/log4brains",
+    "starlette": "encode/starlette",
     "httpx": "encode/httpx",  # its ``git`` set only: the others read the sdist
 }
 
@@ -413,8 +420,8 @@ def main() -> int:
         "--set",
         default="",
         help="ask bench/questions/NAME.SET.jsonl (walk: httpx, flask, django; from a clone: requests, typer, pino, "
-        "urfavecli, mdbook, black, bat, fzf, commander, zod, gin, trpc, axum, sinatra, fmt; meta: twelve clones; "
-        "fr: django, "
+        "urfavecli, mdbook, black, bat, fzf, commander, zod, gin, trpc, axum, sinatra, fmt, log4brains, starlette; "
+        "meta: twelve clones; fr: django, "
         "flask; git: httpx, from its clone; calls: cobra, ky, leveldb, gson, asciidoctor, ripgrep, slim, mediatr, "
         "moshi, kingfisher, scopt; docs: asciidoctor, cobra, ripgrep, ky, gson, leveldb; api: gson, ripgrep, "
         "leveldb, slim, mediatr, moshi, kingfisher; errors: django, flask, httpx, click, requests, zod, trpc, "

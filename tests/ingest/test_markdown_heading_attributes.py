@@ -1,6 +1,6 @@
 """The attribute list that ends a Markdown heading (``## Testing { #testing }``: MkDocs' attr_list,
 kramdown's ``{: .no_toc }``, Pandoc, markdown-it-attrs) is no part of its title, and its id is the
-heading's anchor (parser ``markdown/7``, now ``markdown/8``): FastAPI's docs end every heading with one, which gave
+heading's anchor (parser ``markdown/7``, now ``markdown/9``): FastAPI's docs end every heading with one, which gave
 titles like ``Testing { #testing } > Separating tests { #separating-tests }`` and anchors like
 ``#fastapi-app-file--fastapi-app-file-`` where the site's is ``#fastapi-app-file`` (walked,
 docs/benchmarks.md "translations"). Both Markdown readers agree (the parity test)."""
@@ -63,7 +63,7 @@ def test_braces_that_are_no_attribute_list_stay_in_the_title():
 
 
 def test_the_markdown_parser_version_moved():
-    assert parser_for("docs/testing.md") == "markdown/8"  # a store parsed before reads its documents again
+    assert parser_for("docs/testing.md") == "markdown/9"  # a store parsed before reads its documents again
 
 
 @pytest.mark.parametrize(

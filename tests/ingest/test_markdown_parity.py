@@ -69,6 +69,8 @@ EDGE_CASES = [
     '<h3 name="config">\nDoes it?\n</h3>\n\ntext\n<H2 ID="x">a <b>b</b></h2>\n<h4>unclosed\n\n<h1>\n',
     "para\n<h2>interrupts?</h2>\n\n```\n<h2>in fence</h2>\n```\n    <h2>indented</h2>\n",
     '## <a id="lenient"></a> Malformed `JSON`\n\nx\nTitle <A NAME=\'s\'>set</a>\n===\n## `<a id="c">` code\n',
+    "# App <!-- omit in toc -->\n\n## Drivers <!--\noptional -->\n\n## The `<!-- more -->` mark\n\n"
+    "Setext <!-- x -->\n---\n",
 ]
 
 

@@ -124,4 +124,4 @@ def test_structure_keeps_the_lines_of_any_text(text):
 def test_fumadocs_anchors_and_the_parser_name():
     assert custom_anchor("Stringbools [#stringbool]") == ("Stringbools", "stringbool")
     assert custom_anchor("Arrays [of] things") == ("Arrays [of] things", "")
-    assert parser_for("docs/api.mdx") == "mdx/1" and parser_for("docs/api.md") == "markdown/8"
+    assert parser_for("docs/api.mdx") == "mdx/2" and parser_for("docs/api.md") == "markdown/9"

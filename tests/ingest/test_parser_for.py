@@ -34,9 +34,9 @@ def test_known_kinds_are_found() -> None:
     assert parser_for("LICENSE-MIT") == parser_for("LICENSE-APACHE") == parser_for("UNLICENSE") == parser_for("a.txt")
     # an agent's rules for the project, written in Markdown (Cursor's ``.mdc``), are documents
     assert parser_for(".cursor/rules/test-running.mdc") == parser_for("README.md")
-    assert parser_for(".cursorrules") == parser_for("app/.windsurfrules") == parser_for(".clinerules") == "markdown/8"
+    assert parser_for(".cursorrules") == parser_for("app/.windsurfrules") == parser_for(".clinerules") == "markdown/9"
     # a data project's reports: Quarto and R Markdown
-    assert parser_for("reports/churn.qmd") == parser_for("analysis.Rmd") == "markdown/8"
+    assert parser_for("reports/churn.qmd") == parser_for("analysis.Rmd") == "markdown/9"
 
 
 @given(st.lists(st.sampled_from(["a", "b", ".", "/", "md", "py", "MD", "rs", "txt", "é"]), max_size=12))

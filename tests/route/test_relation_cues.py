@@ -102,3 +102,26 @@ def test_words_a_relation_cue_must_not_catch():
     ):
         assert cued(question) == [], question
         assert route(question).rule != "relation", question
+
+
+def test_an_adr_asked_for_is_a_decisions_question_and_the_word_alone_is_not():
+    """In a project about ADRs (log4brains, walked) the word names the thing the docs and code are
+    about: "how do I write my first ADR" asks for the README, not for the project's decisions."""
+    for question in (
+        "which ADR covers caching",
+        "is there an ADR on logging",
+        "ADRs about authentication",
+        "the ADR that decided the database",
+        "ADRs",
+        "les ADR sur le cache",
+        "quels ADR concernant la base",
+    ):
+        assert cued(question) == ["decisions"], question
+    for question in (
+        "How do I install log4brains and start writing my first ADR?",
+        "In a monorepo, where should package-specific ADRs live versus global ADRs?",
+        "Which function turns an ADR title into its date-prefixed slug?",
+        "what does the build write besides adrs.json",
+        "pourquoi les fichiers ADR sont nommés avec une date ?",
+    ):
+        assert "decisions" not in cued(question), question

@@ -34,6 +34,7 @@ _LINK = re.compile(r"\[([^\]]*)\]\([^)]*\)")
 _HTML_HEADING = re.compile(r"\s*<h([1-6])(\s[^>]*)?>(.*?)</h\1\s*>", re.S | re.I)
 _HTML_ANCHOR = re.compile(r"""\b(?:id|name)\s*=\s*["']([A-Za-z0-9_.:-]+)["']""", re.I)
 _TAG = re.compile(r"<[^>]*>")
+_COMMENT = re.compile(r"<!--.*?-->", re.S)
 # An anchor element inside a heading's text (``<a id="lenient"></a>``, ``<a name="x">Title</a>``):
 # its id or name.
 _INLINE_ANCHOR = re.compile(r"""<a\s[^>]*?\b(?:id|name)\s*=\s*["']([A-Za-z0-9_.:-]+)["'][^>]*>""", re.I)
@@ -49,10 +50,15 @@ _ATTRIBUTE_ID = re.compile(r"(?<![\w.-])#([\w:.-]+)")
 
 
 def heading_text(content: str) -> str:
-    """Heading source made readable: one line, images left out and links reduced to their text.
-    A README's title often carries badges, images in links (``# App [![Build Status](….svg)](…)``):
-    its title is ``App`` (spring-petclinic, walked: every README hit was titled with the badges'
-    markup), as GitHub's anchor for it is ``#app``."""
+    """Heading source made readable: one line, images and HTML comments left out and links reduced
+    to their text. A README's title often carries badges, images in links (``# App [![Build
+    Status](….svg)](…)``): its title is ``App`` (spring-petclinic, walked: every README hit was titled
+    with the badges' markup), as GitHub's anchor for it is ``#app``. MADR's template marks its optional
+    sections in their headings (``## Decision Drivers <!-- optional -->``), a README its title for a
+    table-of-contents tool (``# App <!-- omit in toc -->``): neither is shown, nor part of the anchor
+    (log4brains, walked). A comment inside a code span is the heading's text."""
+    if "<!--" in content:
+        content = _COMMENT.sub(lambda found: found[0] if content.count("`", 0, found.start()) % 2 else "", content)
     if "](" in content:
         content = _IMAGE.sub("", content)
         while (reduced := _LINK.sub(r"\1", content)) != content:

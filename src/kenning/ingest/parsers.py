@@ -32,15 +32,15 @@ ROFF_PARSER = "roff/1"
 _MANUAL_TEMPLATE = re.compile(r"\.(?:[1-9]|man)\.in$")
 
 _BY_SUFFIX = {
-    ".md": "markdown/8",
-    ".markdown": "markdown/8",
+    ".md": "markdown/9",
+    ".markdown": "markdown/9",
     # MDX: Markdown whose components, comments and imports are left out of its block structure (``ingest.mdx``)
-    ".mdx": "mdx/1",
-    ".mdc": "markdown/8",  # Cursor's project rules (``.cursor/rules/*.mdc``): Markdown with front matter
+    ".mdx": "mdx/2",
+    ".mdc": "markdown/9",  # Cursor's project rules (``.cursor/rules/*.mdc``): Markdown with front matter
     # Quarto and R Markdown: Markdown with front matter and fenced code chunks (```` ```{r} ````), the
     # documents and reports of data projects.
-    ".qmd": "markdown/8",
-    ".rmd": "markdown/8",
+    ".qmd": "markdown/9",
+    ".rmd": "markdown/9",
     # reStructuredText (and the .txt documentation written in it): cut by its section titles, the
     # sections that fit together one excerpt; a file with no title stays runs of paragraphs (``text``).
     ".rst": "rst/3",

@@ -195,15 +195,21 @@ RELATION_CUES: tuple[RelationCues, ...] = (
         (
             r"why (?:did|do|have|had) (?:we|they|you|i)",
             r"supersed(?:es|ed)",
-            r"adrs?",
+            # an ADR asked for ("which ADR covers caching", "the ADRs about auth"), not the word alone: in
+            # a project about ADRs (log4brains, adr-tools) "how do I write my first ADR", "an ADR's title"
+            # and "adrs.json" ask for its docs and code, which the decisions' walk left out (a walk, 2026-12-07)
+            r"(?:which|what|any) adrs?",
+            r"^adrs?$",  # the word alone: the decisions
+            r"adrs? (?:about|on|for|regarding|concerning|covering|that (?:decided|covers?|says?|mentions?))",
+            r"(?:quel(?:le)?s?|quel(?:le)?s? sont les|les|l'|une?) adrs? (?:sur|pour|qui|concernant|a propos)",
             r"pourquoi avons-nous",
             r"pourquoi nous avons",
             r"pourquoi a-t-on",
             r"pourquoi on a",
             r"remplace(?:e|s|es)? par",
         ),
-        ("why did we", "why do we", "superseded", "ADR"),
-        ("pourquoi avons-nous", "pourquoi a-t-on", "pourquoi on a", "remplacé par"),
+        ("why did we", "why do we", "superseded", "which ADR", "ADRs about X"),
+        ("pourquoi avons-nous", "pourquoi a-t-on", "pourquoi on a", "remplacé par", "les ADR sur X"),
     ),
     RelationCues(
         "touches",
