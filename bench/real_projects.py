@@ -197,6 +197,8 @@ CLONES = {
     "fmt": "60ccad511fd680cb91d8b60a315759f71c67bef9",  # C++ headers, Markdown docs
     "log4brains": "37187fc8e0cd615c155eb27d6116e1e05681a918",  # TypeScript monorepo, its own ADRs (MADR)
     "starlette": "cb8f84f5284dc301ca7a31eb732b9e140769dd48",  # Python, MkDocs pages
+    "tfvpc": "82d1929e669efef4e2ad00611b8a68e7a56e049c",  # Terraform (HCL), a long README
+    "chi": "735ae2b87f8c733d616e809ae86e0985c1bc3350",  # Go, a README and _examples/
 }
 # The GitHub repository of each project read from a clone (``CLONES`` pins its commit; ``bench/question_sets.py``
 # finds it in the team's mirror or on GitHub).
@@ -230,6 +232,8 @@ REPOSITORIES = {
     "fmt": "fmtlib/fmt",
     "log4brains": "thomvaill/log4brains",
     "starlette": "encode/starlette",
+    "tfvpc": "terraform-aws-modules/terraform-aws-vpc",
+    "chi": "go-chi/chi",
     "httpx": "encode/httpx",  # its ``git`` set only: the others read the sdist
 }
 
