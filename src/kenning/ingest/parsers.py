@@ -61,6 +61,10 @@ _BY_SUFFIX = {
     # Python through ``ast``
     ".py": "python/24",
     ".pyi": "python/24",
+    # Terraform and other HCL by their blocks (``ingest.terraform``), read by their lines until ``terraform/1``
+    ".tf": "terraform/1",
+    ".tfvars": "terraform/1",
+    ".hcl": "terraform/1",
 }
 _DOCUMENTS = frozenset(_BY_SUFFIX[suffix] for suffix in (".md", ".rst", ".adoc", ".man"))  # ``size_cap``
 # JS/TS, Go, Rust, Java, C/C++, Ruby, PHP, C#, Kotlin, Swift, Scala, Lua and Elixir through tree-sitter
@@ -195,6 +199,8 @@ def import_parsers(names: Iterable[str]) -> None:
         import kenning.ingest.tree_code  # noqa: F401
     if "component" in kinds:
         import kenning.ingest.components  # noqa: F401
+    if "terraform" in kinds:
+        import kenning.ingest.terraform  # noqa: F401
 
 
 def _text(text: str, path: str) -> tuple[list[Chunk], Relations | None]:
@@ -203,6 +209,12 @@ def _text(text: str, path: str) -> tuple[list[Chunk], Relations | None]:
 
 def _script(text: str, path: str) -> tuple[list[Chunk], Relations | None]:
     return parse_script(text, path)
+
+
+def _terraform(text: str, path: str) -> tuple[list[Chunk], Relations | None]:
+    from kenning.ingest.terraform import parse_terraform
+
+    return parse_terraform(text, path), None  # no graph yet
 
 
 def _notebook(text: str, path: str) -> tuple[list[Chunk], Relations | None]:
@@ -253,6 +265,7 @@ _PARSERS: dict[str, RelationParser] = {
     "component": _component,
     "python": _python,
     "code": _code,
+    "terraform": _terraform,
 }
 
 

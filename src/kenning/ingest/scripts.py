@@ -58,7 +58,6 @@ SCRIPT_LANGUAGES = {  # suffix, or whole file name, -> the language an excerpt's
     "info.plist": "xml",  # an Apple app's bundle settings
     ".xcconfig": "xcconfig",  # Xcode build settings (a bundle id prefix, a team)
     ".gradle": "groovy",
-    ".tf": "terraform",
     ".proto": "protobuf",
     ".graphql": "graphql",
     ".prisma": "prisma",  # a Prisma schema: the models of the app's database (umami's)
