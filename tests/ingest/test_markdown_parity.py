@@ -71,6 +71,7 @@ EDGE_CASES = [
     '## <a id="lenient"></a> Malformed `JSON`\n\nx\nTitle <A NAME=\'s\'>set</a>\n===\n## `<a id="c">` code\n',
     "# App <!-- omit in toc -->\n\n## Drivers <!--\noptional -->\n\n## The `<!-- more -->` mark\n\n"
     "Setext <!-- x -->\n---\n",
+    '# <img alt="x" src="y.svg" />\n\n---\n| a | b |\n| - | - |\n| 1 | 2 |\n---\n\n***\ntext\n___\n',
 ]
 
 

@@ -9,7 +9,7 @@ installed; it ships no wheel for Python 3.13 or later, where kenning installs ma
 only (pyproject.toml). ``PARSER`` names the one in use (``kenning status``).
 
 Only the block rules are enabled (paragraph, heading, setext heading, fence, indented code,
-HTML block), so a ``#`` line inside a fenced block or an HTML block is never taken for a
+HTML block, table, thematic break), so a ``#`` line inside a fenced block or an HTML block is never taken for a
 heading, and a heading's text stays its inline source. An HTML block that begins with a heading
 element (``<h3 name="config">Does it?</h3>``, ``<h1 align="center">Ky</h1>``: FAQs and README
 banners) is a heading of that level, its text the element's without tags, and the anchor its
@@ -35,6 +35,15 @@ _HTML_HEADING = re.compile(r"\s*<h([1-6])(\s[^>]*)?>(.*?)</h\1\s*>", re.S | re.I
 _HTML_ANCHOR = re.compile(r"""\b(?:id|name)\s*=\s*["']([A-Za-z0-9_.:-]+)["']""", re.I)
 _TAG = re.compile(r"<[^>]*>")
 _COMMENT = re.compile(r"<!--.*?-->", re.S)
+# HTML elements a heading may hold, by name (not ``Vec<T>``, ``Option<String>``: a Rust or Java heading's
+# generics), and those that part words (an image, a line break) rather than wrap them.
+_HTML_INLINE = re.compile(
+    r"</?(img|b|i|em|strong|code|kbd|sup|sub|span|br|small|picture|source|u|s|del|ins|mark|font|p|div|a)"
+    r"(?:\s[^<>]*)?/?>",
+    re.I,
+)
+_BLANK_TAGS = frozenset({"br", "p", "div", "picture", "source"})
+_ALT = re.compile(r"""\balt\s*=\s*(?:"([^"]*)"|'([^']*)')""", re.I)
 # An anchor element inside a heading's text (``<a id="lenient"></a>``, ``<a name="x">Title</a>``):
 # its id or name.
 _INLINE_ANCHOR = re.compile(r"""<a\s[^>]*?\b(?:id|name)\s*=\s*["']([A-Za-z0-9_.:-]+)["'][^>]*>""", re.I)
@@ -59,11 +68,25 @@ def heading_text(content: str) -> str:
     (log4brains, walked). A comment inside a code span is the heading's text."""
     if "<!--" in content:
         content = _COMMENT.sub(lambda found: found[0] if content.count("`", 0, found.start()) % 2 else "", content)
+    if "<" in content:
+        content = _HTML_INLINE.sub(lambda found: _shown(found, content), content)
     if "](" in content:
         content = _IMAGE.sub("", content)
         while (reduced := _LINK.sub(r"\1", content)) != content:
             content = reduced
     return " ".join(content.split())
+
+
+def _shown(tag: re.Match[str], content: str) -> str:
+    """What a heading shows of an HTML tag in it: an image its ``alt`` text (go-chi's README is titled
+    ``# <img alt="chi" src="….svg" />``: its title is ``chi``), a line break a blank, a formatting
+    element's tags nothing (their text stays: ``<kbd>Ctrl</kbd>+C``); in a code span, the tag itself."""
+    if content.count("`", 0, tag.start()) % 2:
+        return tag[0]
+    if tag[1].lower() == "img":
+        alt = _ALT.search(tag[0])
+        return f" {alt[1] if alt[1] is not None else alt[2]} " if alt else " "
+    return " " if tag[1].lower() in _BLANK_TAGS else ""
 
 
 def markdown_heading(content: str) -> tuple[str, str]:
@@ -115,6 +138,11 @@ def python_blocks(markdown: str) -> tuple[Headings, Fences]:
 
 
 _PYTHON: Any = None
+# The block rules both readers run. A GFM table and a thematic break are read as what they are: without
+# them a line of dashes right under a table's last row made the whole table a setext heading's text (go-chi's
+# README: five excerpts titled ``---…--- | chi/middleware Handler | description |``, its middlewares'
+# tables among them, walked).
+_RULES = ["heading", "lheading", "fence", "code", "html_block", "table", "hr"]
 
 
 def _python_parser() -> Any:
@@ -122,7 +150,7 @@ def _python_parser() -> Any:
     if _PYTHON is None:
         from markdown_it import MarkdownIt
 
-        parser = MarkdownIt("zero", {"html": True}).enable(["heading", "lheading", "fence", "code", "html_block"])
+        parser = MarkdownIt("zero", {"html": True}).enable(_RULES)
         parser.disable("inline")
         _PYTHON = parser
     return _PYTHON
@@ -188,7 +216,7 @@ except ImportError:  # Python 3.13+: no wheel (pyproject.toml requires it below 
     NATIVE = None
 else:
     NATIVE = _NativeMarkdownIt("zero")
-    NATIVE.enable_many(["paragraph", "heading", "lheading", "fence", "code", "html_block"])
+    NATIVE.enable_many(["paragraph", *_RULES])
 
 blocks: Blocks = native_blocks if NATIVE is not None else python_blocks
 PARSER = "markdown-it-pyrs" if NATIVE is not None else "markdown-it-py"
