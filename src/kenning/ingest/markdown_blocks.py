@@ -9,8 +9,8 @@ installed; it ships no wheel for Python 3.13 or later, where kenning installs ma
 only (pyproject.toml). ``PARSER`` names the one in use (``kenning status``).
 
 Only the block rules are enabled (paragraph, heading, setext heading, fence, indented code,
-HTML block, table, thematic break), so a ``#`` line inside a fenced block or an HTML block is never taken for a
-heading, and a heading's text stays its inline source. An HTML block that begins with a heading
+HTML block, table, thematic break), so a ``#`` line inside a fenced block or an HTML block is
+never taken for a heading, and a heading's text stays its inline source. An HTML block that begins with a heading
 element (``<h3 name="config">Does it?</h3>``, ``<h1 align="center">Ky</h1>``: FAQs and README
 banners) is a heading of that level, its text the element's without tags, and the anchor its
 ``id`` or ``name`` says, the one the document's own links use (``FAQ.md#config``). A Markdown
@@ -65,7 +65,8 @@ def heading_text(content: str) -> str:
     with the badges' markup), as GitHub's anchor for it is ``#app``. MADR's template marks its optional
     sections in their headings (``## Decision Drivers <!-- optional -->``), a README its title for a
     table-of-contents tool (``# App <!-- omit in toc -->``): neither is shown, nor part of the anchor
-    (log4brains, walked). A comment inside a code span is the heading's text."""
+    (log4brains, walked). A comment inside a code span is the heading's text. Other HTML shows as
+    GitHub shows it (``_shown``: an image its ``alt`` text, a formatting element its text)."""
     if "<!--" in content:
         content = _COMMENT.sub(lambda found: found[0] if content.count("`", 0, found.start()) % 2 else "", content)
     if "<" in content:
