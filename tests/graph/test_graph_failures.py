@@ -130,3 +130,16 @@ def test_a_helpers_share_names_the_file_it_failed_on(tmp_path, monkeypatch, pool
     assert any(e[4] in lost for e in everything)
     # (in another order: the failing chunk is resolved again file by file)
     assert sorted(e[1:] for e in cold_helper._state(helped)[0]) == sorted(e for e in everything if e[4] not in lost)
+
+
+def test_many_failed_files_are_counted_and_the_first_named():
+    from kenning.sync.report import GRAPH_FAILED_NAMED, SyncReport
+
+    report = SyncReport(project="p", discovery="git")
+    report.graph_failed = {f"src/f{i:02d}.h": "IndexError: list index out of range" for i in range(25)}
+    data = report.to_json()
+    assert data["graph_failed"]["files"] == 25
+    assert list(data["graph_failed"]["first"]) == [f"src/f{i:02d}.h" for i in range(GRAPH_FAILED_NAMED)]
+    line = next(line for line in sync_text(data).splitlines() if line.startswith("graph:"))
+    assert line.startswith("graph: 25 file(s) indexed without their relations")
+    assert "src/f02.h (IndexError: list index out of range), … and 22 more (see --json)" in line

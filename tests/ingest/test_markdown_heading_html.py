@@ -11,6 +11,7 @@ thematic break, not the underline that made the whole table a heading's text (go
 from __future__ import annotations
 
 from kenning.ingest.markdown import parse_markdown
+from kenning.ingest.markdown_blocks import markdown_heading
 from kenning.ingest.parsers import parser_for
 
 ADR = """\
@@ -71,6 +72,7 @@ def test_a_headings_html_shows_as_github_shows_it():
     assert found["#chi"] == "chi"
     assert found["#use-ctrlc-to-stop"] == "chi > Use Ctrl+C to stop"
     assert found["#vect-and-the-img-tag"] == "chi > Vec<T> and the `<img>` tag"
+    assert markdown_heading("<IMG ALT='Ky' SRC=ky.svg> <br>HTTP client") == ("Ky HTTP client", "")
 
 
 def test_a_line_of_dashes_under_a_table_ends_it_and_is_no_heading():

@@ -114,7 +114,8 @@ def test_an_adr_asked_for_is_a_decisions_question_and_the_word_alone_is_not():
         "the ADR that decided the database",
         "ADRs",
         "les ADR sur le cache",
-        "quels ADR concernant la base",
+        "quels sont les ADR concernant la base",
+        "l'ADR sur la journalisation",
     ):
         assert cued(question) == ["decisions"], question
     for question in (

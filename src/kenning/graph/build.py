@@ -103,7 +103,8 @@ def apply(
         except Exception as error:  # the rows it buffered before are kept: each is whole
             if not a_bug(error):
                 raise
-            (failed if failed is not None else {}).setdefault(path, f"{type(error).__name__}: {error}")
+            if failed is not None:
+                failed.setdefault(path, f"{type(error).__name__}: {error}")
             continue
         affected |= keys
         new_refs += refs

@@ -68,7 +68,7 @@ def heading_text(content: str) -> str:
     (log4brains, walked). A comment inside a code span is the heading's text. Other HTML shows as
     GitHub shows it (``_shown``: an image its ``alt`` text, a formatting element its text)."""
     if "<!--" in content:
-        content = _COMMENT.sub(lambda found: found[0] if content.count("`", 0, found.start()) % 2 else "", content)
+        content = _COMMENT.sub(lambda found: found[0] if _in_code(content, found.start()) else "", content)
     if "<" in content:
         content = _HTML_INLINE.sub(lambda found: _shown(found, content), content)
     if "](" in content:
@@ -78,11 +78,16 @@ def heading_text(content: str) -> str:
     return " ".join(content.split())
 
 
+def _in_code(content: str, at: int) -> bool:
+    """Whether position ``at`` of a heading's source lies in a code span (an odd count of backticks before)."""
+    return content.count("`", 0, at) % 2 == 1
+
+
 def _shown(tag: re.Match[str], content: str) -> str:
     """What a heading shows of an HTML tag in it: an image its ``alt`` text (go-chi's README is titled
     ``# <img alt="chi" src="….svg" />``: its title is ``chi``), a line break a blank, a formatting
     element's tags nothing (their text stays: ``<kbd>Ctrl</kbd>+C``); in a code span, the tag itself."""
-    if content.count("`", 0, tag.start()) % 2:
+    if _in_code(content, tag.start()):
         return tag[0]
     if tag[1].lower() == "img":
         alt = _ALT.search(tag[0])
@@ -107,9 +112,9 @@ def _anchor_element(content: str) -> tuple[str, str]:
     if "<" not in content:
         return heading_text(content), ""
     found = _INLINE_ANCHOR.search(content)
-    if found is None or content.count("`", 0, found.start()) % 2:  # none, or code (``<a id="x">``)
+    if found is None or _in_code(content, found.start()):  # none, or code (``<a id="x">``)
         return heading_text(content), ""
-    text = _A_TAG.sub(lambda tag: tag[0] if content.count("`", 0, tag.start()) % 2 else " ", content)
+    text = _A_TAG.sub(lambda tag: tag[0] if _in_code(content, tag.start()) else " ", content)
     return heading_text(text), found[1]
 
 

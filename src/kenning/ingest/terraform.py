@@ -14,6 +14,7 @@ syntax error) is read by its lines, as before. No graph: the references between 
 
 from __future__ import annotations
 
+from dataclasses import replace
 from functools import cache
 from typing import Any
 
@@ -41,7 +42,7 @@ def parse_terraform(text: str, path: str) -> list[Chunk]:
     language = "terraform" if path.endswith((".tf", ".tfvars")) else "hcl"
     tree = _parser().parse(text.encode("utf-8", "surrogatepass"))
     if tree.root_node.has_error:
-        return [_as_code(c, language) for c in parse_text(text, path)]
+        return [replace(c, type="code", meta={"language": language}) for c in parse_text(text, path)]
     lines = split_lines(text.removeprefix("\ufeff"))
     doc = index_lines(lines)
     chunks: list[Chunk] = []
@@ -72,13 +73,6 @@ def parse_terraform(text: str, path: str) -> list[Chunk]:
 
 def _chunk(title: str, piece: Piece, anchor: str, keywords: str, meta: dict[str, str]) -> Chunk:
     return Chunk("code", title, piece.body, anchor, piece.first + 1, piece.last + 1, keywords, meta)
-
-
-def _as_code(chunk: Chunk, language: str) -> Chunk:
-    return Chunk(
-        "code", chunk.title, chunk.body, chunk.anchor, chunk.line_start, chunk.line_end, chunk.keywords,
-        {"language": language},
-    )  # fmt: skip
 
 
 def _header(block: Any) -> tuple[str, ...]:

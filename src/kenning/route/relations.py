@@ -201,7 +201,7 @@ RELATION_CUES: tuple[RelationCues, ...] = (
             r"(?:which|what|any) adrs?",
             r"^adrs?$",  # the word alone: the decisions
             r"adrs? (?:about|on|for|regarding|concerning|covering|that (?:decided|covers?|says?|mentions?))",
-            r"(?:quel(?:le)?s?|quel(?:le)?s? sont les|les|l'|une?) adrs? (?:sur|pour|qui|concernant|a propos)",
+            r"(?:(?:quel(?:le)?s?|les|une?) |l')adrs? (?:sur|pour|qui|concernant|a propos)",
             r"pourquoi avons-nous",
             r"pourquoi nous avons",
             r"pourquoi a-t-on",
